@@ -1,0 +1,1114 @@
+# Copyright 2026 The ner_semeval Authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+"""ner_semeval: SemEval-2013 Task 9 entity scores (strict, exact, partial, type) for tag sequences.
+
+One self-contained file, as `evaluate.load` needs it: the public pure function `compute_semeval` does the
+work, `NerSemeval` is the thin `evaluate.Metric` around it, and `python ner_semeval.py FILE` is a
+conlleval-style command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import datasets
+import evaluate
+
+_CITATION = """\
+@inproceedings{segura-bedmar-etal-2013-semeval,
+    title = "{S}em{E}val-2013 Task 9 : Extraction of Drug-Drug Interactions from Biomedical Texts (DDIExtraction 2013)",
+    author = "Segura-Bedmar, Isabel and Mart{\\'\\i}nez, Paloma and Herrero-Zazo, Mar{\\'\\i}a",
+    booktitle = "Second Joint Conference on Lexical and Computational Semantics (*SEM), Volume 2:
+                 Proceedings of the Seventh International Workshop on Semantic Evaluation (SemEval 2013)",
+    year = "2013",
+    pages = "341--350",
+}
+@inproceedings{chinchor-sundheim-1993-muc,
+    title = "{MUC}-5 Evaluation Metrics",
+    author = "Chinchor, Nancy and Sundheim, Beth",
+    booktitle = "Fifth Message Understanding Conference ({MUC}-5)",
+    year = "1993",
+}
+@inproceedings{tjong-kim-sang-de-meulder-2003-introduction,
+    title = "Introduction to the {C}o{NLL}-2003 Shared Task: Language-Independent Named Entity Recognition",
+    author = "Tjong Kim Sang, Erik F. and De Meulder, Fien",
+    booktitle = "Proceedings of the Seventh Conference on Natural Language Learning at HLT-NAACL 2003",
+    year = "2003",
+    pages = "142--147",
+}
+"""
+
+_DESCRIPTION = """\
+SemEval-2013 style named-entity evaluation. Reference and predicted entities are decoded from tag sequences,
+paired one-to-one per sentence, and every pair or unpaired entity falls into one of six scenarios:
+I correct, II spurious, III missed, IV wrong type, V wrong boundaries, VI wrong boundaries and type.
+Four schemes read the scenarios as MUC counts (correct, incorrect, partial, missed, spurious):
+strict (boundaries and type), exact (boundaries), partial (overlap, half credit) and type (overlap and type).
+Precision, recall and F-beta follow for each scheme, overall, per entity type and as macro averages.
+"""
+
+_KWARGS_DESCRIPTION = """
+Computes SemEval-2013 strict / exact / partial / type scores for named-entity tag sequences.
+
+Args:
+    predictions (`list` of `list` of `str` or `int`): predicted tags, one sequence per sentence
+        (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`.
+    references (`list` of `list` of `str` or `int`): reference tags, token-aligned with `predictions`.
+    scheme (`str`, default `"IOB2"`): tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2,
+        IOBES (alias BIOES), BILOU, BMES or IO.
+    mode (`str`, default `"lenient"`): `"lenient"` decodes like conlleval (`O I-PER` is an entity);
+        `"strict"` keeps only entities that are well formed in `scheme` (as seqeval's strict mode).
+    suffix (`bool`, default `False`): tags are `TYPE-PREFIX` (`PER-B`) instead of `PREFIX-TYPE`.
+    labels (`list` of `str`, optional): score only entities of these types (on both sides).
+    beta (`float`, default `1.0`): the beta of F-beta; the key is `f1` for 1, else `f{beta:g}`.
+    zero_division (`float`, default `0.0`): the value of a ratio whose denominator is zero.
+    per_type (`bool`, default `False`): add `{TYPE}_{scheme}_{measure}` keys.
+    return_entities (`bool`, default `False`): add `entities`, one row per pair or unpaired entity.
+    label_list (`list` of `str` or `dict` of `int` to `str`, optional): maps integer ids to tags
+        (`model.config.id2label` works as is).
+    ignore_index (`int`, default `-100`): with integer ids, positions whose reference is this id are dropped
+        from both sides (sub-word pieces and padding in a `Trainer` batch).
+    Every option can also be given once to `evaluate.load(...)` and overridden in `compute`.
+
+Returns:
+    A flat `dict` of plain `int` and `float`: for each scheme in strict, exact, partial, type the keys
+    `{scheme}_precision`, `_recall`, `_f1`, `_correct`, `_incorrect`, `_partial`, `_missed`, `_spurious`,
+    `_possible`, `_actual`, `_macro_precision`, `_macro_recall`, `_macro_f1`.
+
+Examples:
+    >>> import evaluate
+    >>> ner_semeval = evaluate.load("ner_semeval.py")  # "user/ner_semeval" once on the Hub
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "B-ORG"]]
+    >>> results = ner_semeval.compute(predictions=predictions, references=references)
+    >>> results["strict_f1"], results["exact_f1"], results["strict_incorrect"]
+    (0.5, 1.0, 1)
+
+    Integer ids, as a token-classification model produces them, with -100 on sub-word pieces:
+    >>> results = ner_semeval.compute(
+    ...     predictions=[[1, 2, 0, 0]], references=[[1, 2, -100, 0]], label_list=["O", "B-PER", "I-PER"]
+    ... )
+    >>> results["strict_correct"], results["strict_possible"], results["strict_actual"]
+    (1, 1, 1)
+"""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. Decoding tags into spans (SPEC §1, §2)
+# ---------------------------------------------------------------------------------------------------------
+
+OUTSIDE = "O"
+
+# What a prefix letter does, whatever its spelling in a given scheme.
+BEGIN = "begin"
+INSIDE = "inside"
+END = "end"
+SINGLE = "single"
+
+LENIENT = "lenient"
+STRICT = "strict"
+MODES = (LENIENT, STRICT)
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A tagging scheme as data, in the manner of seqeval's ``scheme.py``.
+
+    ``well_formed`` is the regular expression an entity's prefix letters must match in strict mode;
+    ``well_formed_next_to_same_type`` is accepted too when the entity touches another entity of its type on
+    ``touching_side`` (IOB1's ``B`` and IOE1's ``E`` exist only to separate two such entities).
+    """
+
+    name: str
+    roles: Mapping[str, str]
+    well_formed: str
+    well_formed_next_to_same_type: str | None = None
+    touching_side: str | None = None  # "before" or "after"
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        return tuple(self.roles)
+
+
+IOB2 = Scheme("IOB2", {"B": BEGIN, "I": INSIDE}, r"BI*")
+IOB1 = Scheme("IOB1", {"B": BEGIN, "I": INSIDE}, r"I+", r"BI*", "before")
+IOE2 = Scheme("IOE2", {"I": INSIDE, "E": END}, r"I*E")
+IOE1 = Scheme("IOE1", {"I": INSIDE, "E": END}, r"I+", r"I*E", "after")
+IOBES = Scheme("IOBES", {"B": BEGIN, "I": INSIDE, "E": END, "S": SINGLE}, r"S|BI*E")
+BILOU = Scheme("BILOU", {"B": BEGIN, "I": INSIDE, "L": END, "U": SINGLE}, r"U|BI*L")
+BMES = Scheme("BMES", {"B": BEGIN, "M": INSIDE, "E": END, "S": SINGLE}, r"S|BM*E")
+IO = Scheme("IO", {"I": INSIDE}, r"I+")
+
+SCHEMES: dict[str, Scheme] = {s.name: s for s in (IOB2, IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO)}
+SCHEME_ALIASES = {"BIO": "IOB2", "BIOES": "IOBES"}
+_ALL_PREFIXES = sorted({prefix for s in SCHEMES.values() for prefix in s.prefixes})
+
+
+def get_scheme(scheme: str | Scheme) -> Scheme:
+    """The `Scheme` named `scheme` (case-insensitive; BIO and BIOES are aliases)."""
+    if isinstance(scheme, Scheme):
+        return scheme
+    if isinstance(scheme, str):
+        name = scheme.upper()
+        name = SCHEME_ALIASES.get(name, name)
+        if name in SCHEMES:
+            return SCHEMES[name]
+    known = ", ".join([*SCHEMES, *SCHEME_ALIASES])
+    raise ValueError(f"unknown scheme {scheme!r}; expected one of {known}")
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """An entity: the half-open token interval ``[start, end)`` and its type."""
+
+    start: int
+    end: int
+    entity_type: str
+
+    def overlap(self, other: Span) -> int:
+        """How many tokens the two spans share."""
+        return max(0, min(self.end, other.end) - max(self.start, other.start))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"start": self.start, "end": self.end, "type": self.entity_type}
+
+
+class InvalidInputError(ValueError):
+    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None)."""
+
+    def __init__(self, problem: str, side: str | None = None, sentence: int | None = None,
+                 token: int | None = None) -> None:
+        self.problem = problem
+        self.side = side
+        self.sentence = sentence
+        self.token = token
+        super().__init__(self._message())
+
+    def at(self, side: str | None = None, sentence: int | None = None) -> InvalidInputError:
+        """The same problem, located more precisely."""
+        return InvalidInputError(
+            self.problem,
+            side=self.side if side is None else side,
+            sentence=self.sentence if sentence is None else sentence,
+            token=self.token,
+        )
+
+    def _message(self) -> str:
+        where = [
+            label.format(value)
+            for label, value in (("{}", self.side), ("sentence {}", self.sentence), ("token {}", self.token))
+            if value is not None
+        ]
+        return f"{', '.join(where)}: {self.problem}" if where else self.problem
+
+
+def _suggest_schemes(prefix: str) -> str:
+    owners = [s.name for s in SCHEMES.values() if prefix in s.roles]
+    return " or ".join(owners)
+
+
+def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[str, str] | None:
+    """Split a tag into ``(prefix, entity_type)``; ``None`` for the outside tag ``O``.
+
+    The type is everything after the first hyphen (before the last one with ``suffix=True``), so
+    ``B-MUSIC-NAME`` has type ``MUSIC-NAME`` (SPEC §1). Raises `InvalidInputError` (a `ValueError`).
+    """
+    if tag == OUTSIDE:
+        return None
+    form = "TYPE-PREFIX" if suffix else "PREFIX-TYPE"
+    expected = f"'O' or {form} with a prefix of {scheme.name} ({', '.join(scheme.prefixes)})"
+    if not isinstance(tag, str):
+        raise InvalidInputError(f"found {tag!r} ({type(tag).__name__}); expected a string tag: {expected}")
+    if tag == OUTSIDE.lower():
+        raise InvalidInputError("found tag 'o'; the outside tag is an uppercase 'O'")
+    if suffix:
+        entity_type, hyphen, prefix = tag.rpartition("-")
+    else:
+        prefix, hyphen, entity_type = tag.partition("-")
+    if not hyphen:
+        if tag in _ALL_PREFIXES:
+            raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
+        raise InvalidInputError(f"found tag {tag!r}, which has no prefix; expected {expected}")
+    if not entity_type:
+        raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
+    if prefix == OUTSIDE:
+        raise InvalidInputError(f"found tag {tag!r}; the outside tag 'O' takes no type, expected {expected}")
+    if prefix not in scheme.roles:
+        if prefix in _ALL_PREFIXES:
+            raise InvalidInputError(
+                f"found tag {tag!r}, whose prefix {prefix!r} is not part of scheme {scheme.name} "
+                f"(expected {expected}); {prefix!r} belongs to {_suggest_schemes(prefix)}: "
+                f"pass scheme={_suggest_schemes(prefix).split(' or ')[0]!r}"
+            )
+        raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
+    return prefix, entity_type
+
+
+class TagTable(dict):
+    """Memoised `parse_tag` for one scheme and tag style: each distinct tag is parsed once."""
+
+    def __init__(self, scheme: Scheme, suffix: bool) -> None:
+        super().__init__()
+        self.scheme = scheme
+        self.suffix = suffix
+
+    def __missing__(self, tag: Any) -> tuple[str, str, str] | None:
+        parsed = parse_tag(tag, self.scheme, self.suffix)
+        value = None if parsed is None else (parsed[0], self.scheme.roles[parsed[0]], parsed[1])
+        if isinstance(tag, str):  # unhashable or odd values are never cached
+            self[tag] = value
+        return value
+
+
+def decode(
+    tags: Sequence[str],
+    scheme: str | Scheme = IOB2,
+    mode: str = LENIENT,
+    suffix: bool = False,
+    table: TagTable | None = None,
+) -> list[Span]:
+    """The entities of one tag sequence, in order (SPEC §2).
+
+    Lenient mode follows conlleval: an entity begins at a B/S/U tag, at any tag after O or after an entity
+    that ended (E/L/S/U), and at a change of type. Strict mode then drops every entity whose prefix letters
+    are not well formed in the scheme. Raises `InvalidInputError` naming the token of a malformed tag.
+    """
+    scheme = get_scheme(scheme)
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    if table is None:
+        table = TagTable(scheme, suffix)
+    parsed: list[tuple[str, str, str] | None] = []
+    for position, tag in enumerate(tags):
+        try:
+            parsed.append(table[tag])
+        except InvalidInputError as error:
+            raise InvalidInputError(error.problem, token=position) from None
+        except TypeError:  # an unhashable value: let parse_tag explain it
+            raise InvalidInputError(
+                f"found {tag!r} ({type(tag).__name__}); expected a string tag", token=position
+            ) from None
+
+    spans: list[Span] = []
+    start = None
+    open_type = None
+    for position, item in enumerate(parsed):
+        if item is None:
+            if start is not None:
+                spans.append(Span(start, position, open_type))
+                start = None
+            continue
+        _, role, entity_type = item
+        if role in (BEGIN, SINGLE) or start is None or entity_type != open_type:
+            if start is not None:
+                spans.append(Span(start, position, open_type))
+            start, open_type = position, entity_type
+        if role in (END, SINGLE):
+            spans.append(Span(start, position + 1, open_type))
+            start = None
+    if start is not None:
+        spans.append(Span(start, len(parsed), open_type))
+    if mode == LENIENT:
+        return spans
+    return [span for span in spans if _well_formed(span, parsed, scheme)]
+
+
+def _well_formed(span: Span, parsed: Sequence[tuple[str, str, str] | None], scheme: Scheme) -> bool:
+    letters = "".join(parsed[position][0] for position in range(span.start, span.end))
+    if re.fullmatch(scheme.well_formed, letters):
+        return True
+    if scheme.well_formed_next_to_same_type is None:
+        return False
+    neighbour = span.start - 1 if scheme.touching_side == "before" else span.end
+    touching = 0 <= neighbour < len(parsed) and parsed[neighbour] is not None
+    return (
+        touching
+        and parsed[neighbour][2] == span.entity_type
+        and re.fullmatch(scheme.well_formed_next_to_same_type, letters) is not None
+    )
+
+
+def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suffix: bool = False) -> list[str]:
+    """The tags of `length` tokens holding `spans` (disjoint), written the canonical way in `scheme`.
+
+    The inverse of `decode` in both modes: ``decode(encode(spans, n, s), s, mode) == sorted(spans)``.
+    """
+    scheme = get_scheme(scheme)
+    letter = {role: prefix for prefix, role in scheme.roles.items()}
+    tags = [OUTSIDE] * length
+    ordered = sorted(spans)
+    for index, span in enumerate(ordered):
+        before = ordered[index - 1] if index else None
+        after = ordered[index + 1] if index + 1 < len(ordered) else None
+        touches_before = before is not None and before.end == span.start and before.entity_type == span.entity_type
+        touches_after = after is not None and after.start == span.end and after.entity_type == span.entity_type
+        size = span.end - span.start
+        if scheme is IOB1:
+            letters = ("B" if touches_before else "I") + "I" * (size - 1)
+        elif scheme is IOE1:
+            letters = "I" * (size - 1) + ("E" if touches_after else "I")
+        elif scheme is IO:
+            if touches_before:
+                raise ValueError(f"IO cannot separate the touching {before} and {span}")
+            letters = "I" * size
+        elif SINGLE in letter and size == 1:
+            letters = letter[SINGLE]
+        else:
+            first = letter.get(BEGIN, letter[INSIDE])
+            last = letter.get(END, letter[INSIDE])
+            letters = first + letter[INSIDE] * (size - 2) + last if size > 1 else first if BEGIN in letter else last
+        for position, prefix in zip(range(span.start, span.end), letters):
+            tags[position] = f"{span.entity_type}-{prefix}" if suffix else f"{prefix}-{span.entity_type}"
+    return tags
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. Pairing reference and predicted spans into scenarios (SPEC §3, §4)
+# ---------------------------------------------------------------------------------------------------------
+
+SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
+
+
+def scenario_of(reference: Span | None, prediction: Span | None) -> str:
+    """The SPEC §4 scenario of a pair, or of an unpaired entity (the other side None)."""
+    if reference is None:
+        return "II"
+    if prediction is None:
+        return "III"
+    same_type = reference.entity_type == prediction.entity_type
+    if (reference.start, reference.end) == (prediction.start, prediction.end):
+        return "I" if same_type else "IV"
+    return "V" if same_type else "VI"
+
+
+def pair(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[Span | None, Span | None]]:
+    """Pair the entities of one sentence one-to-one (SPEC §3), in position order.
+
+    Identical boundaries always pair. The rest pair among overlapping spans to maximise, in this order, the
+    number of pairs, the number of same-type pairs and the shared tokens; ties go to the lexicographically
+    smallest list of (reference start, prediction start). Unlike nervaluate's greedy first-come matching,
+    this is exact. Spans on one side are disjoint, so a reference overlapping predictions p < q cannot be
+    followed by one overlapping an earlier prediction: optimal pairings never cross, and the dynamic
+    programme over the overlap edges in position order is linear in the number of entities.
+    """
+    by_bounds = {(p.start, p.end): p for p in predictions}
+    rows: list[tuple[Span | None, Span | None]] = []
+    left_references = []
+    for reference in references:
+        match = by_bounds.pop((reference.start, reference.end), None)
+        if match is None:
+            left_references.append(reference)
+        else:
+            rows.append((reference, match))
+    left_predictions = sorted(by_bounds.values())
+    left_references.sort()
+    paired = _pair_overlapping(left_references, left_predictions)
+    rows.extend(paired)
+    taken_references = {id(r) for r, _ in paired}
+    taken_predictions = {id(p) for _, p in paired}
+    rows.extend((r, None) for r in left_references if id(r) not in taken_references)
+    rows.extend((None, p) for p in left_predictions if id(p) not in taken_predictions)
+    rows.sort(key=_row_position)
+    return rows
+
+
+def _row_position(row: tuple[Span | None, Span | None]) -> tuple[int, int, int]:
+    reference, prediction = row
+    starts = [span.start for span in row if span is not None]
+    first = reference if reference is not None else prediction
+    return min(starts), 0 if reference is not None else 1, first.end
+
+
+def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[tuple[Span, Span]]:
+    # Overlap edges (i, j), sorted by i then j; j never decreases along the list (see `pair`).
+    edges: list[tuple[int, int]] = []
+    first_open = 0
+    for i, reference in enumerate(references):
+        while first_open < len(predictions) and predictions[first_open].end <= reference.start:
+            first_open += 1
+        j = first_open
+        while j < len(predictions) and predictions[j].start < reference.end:
+            edges.append((i, j))
+            j += 1
+    if not edges:
+        return []
+
+    # One integer per edge orders (pairs, same-type pairs, shared tokens) lexicographically: each total is
+    # below `base`, the number of tokens spanned plus one.
+    base = max(s.end for s in (*references, *predictions)) + 1
+
+    def weight(edge: tuple[int, int]) -> int:
+        reference, prediction = references[edge[0]], predictions[edge[1]]
+        same_type = reference.entity_type == prediction.entity_type
+        return base * base + base * same_type + reference.overlap(prediction)
+
+    # After edge k, the edges compatible with it (later reference and later prediction) form a suffix of the
+    # list starting at follow[k]; best[k] is the best total of a pairing whose first edge is k.
+    count = len(edges)
+    follow = [count] * count
+    cut = count
+    for k in range(count - 1, -1, -1):
+        i, j = edges[k]
+        while cut > k + 1 and edges[cut - 1][0] > i and edges[cut - 1][1] > j:
+            cut -= 1
+        follow[k] = cut
+    best = [0] * count
+    best_from = [0] * (count + 1)  # best_from[k] = max(best[k:]), 0 for the empty pairing
+    for k in range(count - 1, -1, -1):
+        best[k] = weight(edges[k]) + best_from[follow[k]]
+        best_from[k] = max(best[k], best_from[k + 1])
+
+    # Reading left to right and taking the first edge that still reaches the optimum gives the
+    # lexicographically smallest pairing among the optimal ones (SPEC §3 d).
+    pairs = []
+    target = best_from[0]
+    k = 0
+    while target > 0:
+        while best[k] != target:
+            k += 1
+        i, j = edges[k]
+        pairs.append((references[i], predictions[j]))
+        target -= weight(edges[k])
+        k = follow[k]
+    return pairs
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 3. Counting and reducing to scores (SPEC §4, §5, §7)
+# ---------------------------------------------------------------------------------------------------------
+
+COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
+EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
+
+# SPEC §4: the outcome of each scenario under strict, exact, partial and type.
+OUTCOMES: dict[str, dict[str, str]] = {
+    "I": {"strict": COR, "exact": COR, "partial": COR, "type": COR},
+    "II": {"strict": SPU, "exact": SPU, "partial": SPU, "type": SPU},
+    "III": {"strict": MIS, "exact": MIS, "partial": MIS, "type": MIS},
+    "IV": {"strict": INC, "exact": COR, "partial": COR, "type": INC},
+    "V": {"strict": INC, "exact": INC, "partial": PAR, "type": COR},
+    "VI": {"strict": INC, "exact": INC, "partial": PAR, "type": INC},
+}
+_FIELD = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
+
+
+# Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
+# 0.20000000000000004, and every key is the correctly rounded value of its SPEC formula.
+
+
+def _ratio(numerator: Fraction, denominator: Fraction, zero_division: float) -> Fraction:
+    return Fraction(numerator) / denominator if denominator else Fraction(zero_division)
+
+
+def f_score(precision: Fraction, recall: Fraction, beta: float = 1.0, zero_division: float = 0.0) -> Fraction:
+    """F-beta of a precision and a recall; `zero_division` when its denominator is zero (SPEC §4)."""
+    beta2 = Fraction(beta) ** 2
+    return _ratio((1 + beta2) * precision * recall, beta2 * precision + recall, zero_division)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """MUC counts under one scheme. They add, so batches and types sum: ``sum(parts, start=Counts())``."""
+
+    correct: int = 0
+    incorrect: int = 0
+    partial: int = 0
+    missed: int = 0
+    spurious: int = 0
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(*(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other))))
+
+    @property
+    def possible(self) -> int:
+        return self.correct + self.incorrect + self.partial + self.missed
+
+    @property
+    def actual(self) -> int:
+        return self.correct + self.incorrect + self.partial + self.spurious
+
+    @property
+    def credit(self) -> Fraction:
+        """Correct entities, with half a point for each partial one."""
+        return self.correct + Fraction(self.partial, 2)
+
+    def precision(self, zero_division: float = 0.0) -> Fraction:
+        return _ratio(self.credit, self.actual, zero_division)
+
+    def recall(self, zero_division: float = 0.0) -> Fraction:
+        return _ratio(self.credit, self.possible, zero_division)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many entity pairs and unpaired entities fell into each (scenario, reference type, predicted type).
+
+    This is the whole additive statistic: batches, processes and sentences sum, and every score of every
+    scheme, overall or per type, is derived from it at the end (sacrebleu's pattern).
+    """
+
+    cells: Mapping[tuple[str, str | None, str | None], int] = dataclasses.field(default_factory=dict)
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(dict(Counter(self.cells) + Counter(other.cells)))
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
+        cells = Counter(
+            (scenario_of(r, p), r and r.entity_type, p and p.entity_type) for r, p in rows
+        )
+        return cls(dict(cells))
+
+    @property
+    def entity_types(self) -> list[str]:
+        """The types seen on either side, sorted."""
+        return sorted({t for _, r, p in self.cells for t in (r, p) if t is not None})
+
+    def counts(self, scheme: str) -> Counts:
+        """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
+        totals = Counter()
+        for (scenario, _, _), number in self.cells.items():
+            totals[OUTCOMES[scenario][scheme]] += number
+        return _counts_of(totals)
+
+    def counts_by_type(self, scheme: str) -> tuple[dict[str, Counts], dict[str, Counts]]:
+        """Two-sided per-type counts under `scheme` (SPEC §5): the outcomes of the reference entities of each
+        type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
+        side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
+        instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
+        reference_side: dict[str, Counter] = {}
+        prediction_side: dict[str, Counter] = {}
+        for (scenario, reference_type, predicted_type), number in self.cells.items():
+            outcome = OUTCOMES[scenario][scheme]
+            if reference_type is not None:
+                reference_side.setdefault(reference_type, Counter())[outcome] += number
+            if predicted_type is not None:
+                prediction_side.setdefault(predicted_type, Counter())[outcome] += number
+        return (
+            {entity_type: _counts_of(totals) for entity_type, totals in reference_side.items()},
+            {entity_type: _counts_of(totals) for entity_type, totals in prediction_side.items()},
+        )
+
+
+def _counts_of(outcomes: Mapping[str, int]) -> Counts:
+    return Counts(**{field: outcomes.get(outcome, 0) for outcome, field in _FIELD.items()})
+
+
+def f_key(beta: float) -> str:
+    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``)."""
+    return "f1" if beta == 1 else f"f{beta:g}"
+
+
+def scores(
+    tally: Tally,
+    beta: float = 1.0,
+    zero_division: float = 0.0,
+    per_type: bool = False,
+    labels: Sequence[str] | None = None,
+) -> dict[str, int | float]:
+    """The flat SPEC §7 dict of a tally, in plain `int` and `float`.
+
+    Macro averages are unweighted means over the types seen on either side, or over `labels` when given
+    (a label with no entity then scores `zero_division`)."""
+    f_name = f_key(beta)
+    entity_types = list(dict.fromkeys(labels)) if labels is not None else tally.entity_types
+    empty = Counts()
+    result: dict[str, int | float] = {}
+    type_results: dict[str, int | float] = {}
+    for scheme in EVALUATION_SCHEMES:
+        counts = tally.counts(scheme)
+        precision, recall = counts.precision(zero_division), counts.recall(zero_division)
+        result[f"{scheme}_precision"] = float(precision)
+        result[f"{scheme}_recall"] = float(recall)
+        result[f"{scheme}_{f_name}"] = float(f_score(precision, recall, beta, zero_division))
+        for field in _FIELD.values():
+            result[f"{scheme}_{field}"] = getattr(counts, field)
+        result[f"{scheme}_possible"] = counts.possible
+        result[f"{scheme}_actual"] = counts.actual
+
+        reference_side, prediction_side = tally.counts_by_type(scheme)
+        macro = [Fraction(0)] * 3
+        for entity_type in entity_types:
+            references = reference_side.get(entity_type, empty)
+            predictions = prediction_side.get(entity_type, empty)
+            type_precision = predictions.precision(zero_division)
+            type_recall = references.recall(zero_division)
+            type_f = f_score(type_precision, type_recall, beta, zero_division)
+            macro = [total + value for total, value in zip(macro, (type_precision, type_recall, type_f))]
+            key = f"{entity_type}_{scheme}"
+            type_results[f"{key}_precision"] = float(type_precision)
+            type_results[f"{key}_recall"] = float(type_recall)
+            type_results[f"{key}_{f_name}"] = float(type_f)
+            type_results[f"{key}_possible"] = references.possible
+            type_results[f"{key}_actual"] = predictions.actual
+        for name, total in zip(("precision", "recall", f_name), macro):
+            mean = total / len(entity_types) if entity_types else Fraction(zero_division)
+            result[f"{scheme}_macro_{name}"] = float(mean)
+    if per_type:
+        result.update(type_results)
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 4. The public function, the evaluate wrapper and the command line
+# ---------------------------------------------------------------------------------------------------------
+
+_SIDES = ("predictions", "references")
+
+
+def _check_options(scheme: str | Scheme, mode: str, beta: float, zero_division: float) -> Scheme:
+    scheme = get_scheme(scheme)
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 <= beta < float("inf"):
+        raise ValueError(f"beta must be a finite number >= 0, found {beta!r}")
+    if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float)):
+        raise ValueError(f"zero_division must be a number, found {zero_division!r}")
+    return scheme
+
+
+def _as_list(values: Any, side: str) -> list:
+    """A batch as a list of sentences; numpy arrays and torch tensors become lists (cheaper than evaluate's
+    own conversion, evaluate issue 513)."""
+    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
+        values = values.tolist()
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidInputError(
+            f"found {type(values).__name__}; expected a batch: a list with one list of tags per sentence", side
+        )
+    rows = []
+    for index, row in enumerate(values):
+        if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
+            row = row.tolist()
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise InvalidInputError(
+                f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
+            )
+        rows.append(row)
+    return rows
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ids_to_tags(
+    predictions: list[list[int]],
+    references: list[list[int]],
+    label_list: Sequence[str] | Mapping[Any, str] | None,
+    ignore_index: int,
+) -> tuple[list[list[str]], list[list[str]]]:
+    if label_list is None:
+        raise ValueError(
+            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
+            "model.config.id2label) to turn them into tags"
+        )
+    if isinstance(label_list, Mapping):
+        try:
+            labels = {int(key): tag for key, tag in label_list.items()}
+        except (TypeError, ValueError):
+            raise ValueError(f"label_list keys must be integer ids, found {list(label_list)[:5]!r}") from None
+    else:
+        labels = dict(enumerate(label_list))
+    expected = f"an id of label_list ({_describe_ids(labels)})"
+
+    tag_predictions, tag_references = [], []
+    for sentence, (predicted_ids, reference_ids) in enumerate(zip(predictions, references)):
+        predicted_tags, reference_tags = [], []
+        for token, (predicted, reference) in enumerate(zip(predicted_ids, reference_ids)):
+            if reference == ignore_index and _is_id(reference):
+                continue
+            for side, value in (("references", reference), ("predictions", predicted)):
+                if not _is_id(value):
+                    raise InvalidInputError(f"found {value!r}; expected {expected}", side, sentence, token)
+                if value not in labels:
+                    problem = (
+                        f"found ignore_index {value} where the reference has a label; predictions need a label "
+                        f"id at every position the references label"
+                        if value == ignore_index
+                        else f"found id {value}; expected {expected}"
+                    )
+                    raise InvalidInputError(problem, side, sentence, token)
+            predicted_tags.append(labels[predicted])
+            reference_tags.append(labels[reference])
+        tag_predictions.append(predicted_tags)
+        tag_references.append(reference_tags)
+    return tag_predictions, tag_references
+
+
+def _describe_ids(ids: Iterable[int]) -> str:
+    ordered = sorted(ids)
+    if ordered and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    return ", ".join(map(str, ordered)) or "none"
+
+
+def _first_value(batch: list[list]) -> Any:
+    return next((row[0] for row in batch if len(row)), None)
+
+
+def _sentences(
+    predictions: Any,
+    references: Any,
+    label_list: Sequence[str] | Mapping[Any, str] | None,
+    ignore_index: int,
+) -> tuple[list[list], list[list]]:
+    """Both sides as lists of string-tag lists, checked for alignment (SPEC §1)."""
+    predictions = _as_list(predictions, "predictions")
+    references = _as_list(references, "references")
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"predictions hold {len(predictions)} sentences and references {len(references)}; "
+            "expected one prediction per reference sentence"
+        )
+    for sentence, (predicted, reference) in enumerate(zip(predictions, references)):
+        if len(predicted) != len(reference):
+            raise InvalidInputError(
+                f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
+                "token-aligned sequences of equal length",
+                sentence=sentence,
+            )
+    uses_ids = [_is_id(_first_value(batch)) for batch in (predictions, references)]
+    if any(uses_ids):
+        return _ids_to_tags(predictions, references, label_list, ignore_index)
+    return predictions, references
+
+
+def _decode_side(
+    batch: list[list], side: str, scheme: Scheme, mode: str, suffix: bool, labels: set[str] | None
+) -> list[list[Span]]:
+    table = TagTable(scheme, suffix)
+    decoded = []
+    for sentence, tags in enumerate(batch):
+        try:
+            spans = decode(tags, scheme, mode, suffix, table)
+        except InvalidInputError as error:
+            raise error.at(side, sentence) from None
+        if labels is not None:
+            spans = [span for span in spans if span.entity_type in labels]
+        decoded.append(spans)
+    return decoded
+
+
+def _check_labels(labels: Any) -> list[str] | None:
+    if labels is None:
+        return None
+    if isinstance(labels, str) or not isinstance(labels, Iterable):
+        raise ValueError(f"labels must be a list of entity types such as ['PER', 'LOC'], found {labels!r}")
+    return list(labels)
+
+
+def tally_semeval(
+    predictions: Any,
+    references: Any,
+    *,
+    scheme: str | Scheme = "IOB2",
+    mode: str = LENIENT,
+    suffix: bool = False,
+    labels: Sequence[str] | None = None,
+    label_list: Sequence[str] | Mapping[Any, str] | None = None,
+    ignore_index: int = -100,
+) -> tuple[Tally, list[tuple[int, Span | None, Span | None]]]:
+    """Decode and pair a batch; the `Tally` and the rows ``(sentence, reference, prediction)``."""
+    scheme = get_scheme(scheme)
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    labels = _check_labels(labels)
+    keep = None if labels is None else set(labels)
+    predictions, references = _sentences(predictions, references, label_list, ignore_index)
+    predicted_spans = _decode_side(predictions, "predictions", scheme, mode, suffix, keep)
+    reference_spans = _decode_side(references, "references", scheme, mode, suffix, keep)
+    rows = [
+        (sentence, reference, prediction)
+        for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
+        for reference, prediction in pair(sentence_references, sentence_predictions)
+    ]
+    return Tally.of_rows((r, p) for _, r, p in rows), rows
+
+
+def entity_rows(rows: Iterable[tuple[int, Span | None, Span | None]]) -> list[dict[str, Any]]:
+    """The `entities` output: one JSON-ready dict per pair or unpaired entity (SPEC §7)."""
+    result = []
+    for sentence, reference, prediction in rows:
+        scenario = scenario_of(reference, prediction)
+        result.append(
+            {
+                "sentence": sentence,
+                "reference": reference.as_dict() if reference is not None else None,
+                "prediction": prediction.as_dict() if prediction is not None else None,
+                "scenario": scenario,
+                **OUTCOMES[scenario],
+            }
+        )
+    return result
+
+
+def compute_semeval(
+    predictions: Any,
+    references: Any,
+    *,
+    scheme: str | Scheme = "IOB2",
+    mode: str = LENIENT,
+    suffix: bool = False,
+    labels: Sequence[str] | None = None,
+    beta: float = 1.0,
+    zero_division: float = 0.0,
+    per_type: bool = False,
+    return_entities: bool = False,
+    label_list: Sequence[str] | Mapping[Any, str] | None = None,
+    ignore_index: int = -100,
+) -> dict[str, Any]:
+    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences (SPEC §7).
+
+    `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
+    `label_list`. Returns a flat dict of plain numbers; see `_KWARGS_DESCRIPTION` for every option. Raises
+    `ValueError` naming side, sentence and token for malformed input. Inputs are never modified.
+    """
+    _check_options(scheme, mode, beta, zero_division)
+    labels = _check_labels(labels)
+    tally, rows = tally_semeval(
+        predictions,
+        references,
+        scheme=scheme,
+        mode=mode,
+        suffix=suffix,
+        labels=labels,
+        label_list=label_list,
+        ignore_index=ignore_index,
+    )
+    result: dict[str, Any] = scores(tally, beta, zero_division, per_type, labels)
+    if return_entities:
+        result["entities"] = entity_rows(rows)
+    return result
+
+
+_DEFAULTS = {
+    "scheme": "IOB2",
+    "mode": LENIENT,
+    "suffix": False,
+    "labels": None,
+    "beta": 1.0,
+    "zero_division": 0.0,
+    "per_type": False,
+    "return_entities": False,
+    "label_list": None,
+    "ignore_index": -100,
+}
+
+_STRING_TAGS = datasets.Features(
+    {
+        "predictions": datasets.Sequence(datasets.Value("string")),
+        "references": datasets.Sequence(datasets.Value("string")),
+    }
+)
+_INTEGER_IDS = datasets.Features(
+    {
+        "predictions": datasets.Sequence(datasets.Value("int64")),
+        "references": datasets.Sequence(datasets.Value("int64")),
+    }
+)
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class NerSemeval(evaluate.Metric):
+    """SemEval-2013 named-entity scores; options given here are the defaults of every `compute`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        options = {name: kwargs.pop(name) for name in list(kwargs) if name in _DEFAULTS}
+        super().__init__(*args, **kwargs)
+        self.options = {**_DEFAULTS, **options}
+        _check_options(self.options["scheme"], self.options["mode"], self.options["beta"],
+                       self.options["zero_division"])
+
+    def _info(self) -> evaluate.MetricInfo:
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=[_STRING_TAGS, _INTEGER_IDS],
+            reference_urls=[
+                "https://aclanthology.org/S13-2056/",
+                "https://www.clips.uantwerpen.be/conll2003/ner/",
+                "https://github.com/MantisAI/nervaluate",
+            ],
+        )
+
+    def _infer_feature_from_batch(self, batch: dict[str, list]) -> datasets.Features:
+        # evaluate looks at the first sentence only, and an empty one fits either form: look at a tag.
+        value = _first_value(batch["references"])
+        if value is None:
+            value = _first_value(batch["predictions"])
+        return _INTEGER_IDS if _is_id(value) else _STRING_TAGS
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
+        """Add a batch of tag (or id) sequences; numpy arrays and torch tensors are turned into lists first.
+"""
+        predictions = _as_list(predictions, "predictions") if predictions is not None else None
+        references = _as_list(references, "references") if references is not None else None
+        if predictions is not None and references is not None and len(predictions) != len(references):
+            raise ValueError(
+                f"predictions hold {len(predictions)} sentences and references {len(references)}; "
+                "expected one prediction per reference sentence"
+            )
+        if predictions is not None and not predictions:
+            return  # evaluate cannot store an empty batch; an empty batch counts nothing
+        super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
+        """Score everything added so far plus this batch; `None` on processes other than process 0.
+"""
+        if predictions is not None and references is not None:
+            self.add_batch(predictions=predictions, references=references)
+        if self.writer is None and self.num_process == 1:
+            # Nothing was stored (no batch, or only empty ones): score the empty batch.
+            return self._compute(predictions=[], references=[], **kwargs)
+        return super().compute(**kwargs)
+
+    def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
+        unknown = sorted(set(kwargs) - set(_DEFAULTS))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(_DEFAULTS)}")
+        return compute_semeval(predictions, references, **{**self.options, **kwargs})
+
+
+def read_conll(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[list[str], list[str], list[int]]]:
+    """Sentences of a CoNLL file as ``(references, predictions, line_numbers)``: the last two columns are the
+    reference and the predicted tag, a blank line ends a sentence, ``-DOCSTART-`` lines are skipped.
+    Raises `ValueError` naming `source` and the line number of a malformed line."""
+    references: list[str] = []
+    predictions: list[str] = []
+    numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        columns = line.split()
+        if not columns or columns[0] == "-DOCSTART-":
+            if references:
+                yield references, predictions, numbers
+                references, predictions, numbers = [], [], []
+            continue
+        if len(columns) < 2:
+            raise ValueError(
+                f"{source}:{number}: found {len(columns)} column ({line.strip()!r}); expected at least two, "
+                "the reference tag and the predicted tag last"
+            )
+        references.append(columns[-2])
+        predictions.append(columns[-1])
+        numbers.append(number)
+    if references:
+        yield references, predictions, numbers
+
+
+def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
+    """The SPEC §6 summary table: MUC counts and scores (rows) by type / partial / exact / strict."""
+    f_name = f_key(beta)
+    columns = ("type", "partial", "exact", "strict")
+    measures = [
+        ("correct", "correct"), ("incorrect", "incorrect"), ("partial", "partial"), ("missed", "missed"),
+        ("spurious", "spurious"), ("precision", "precision"), ("recall", "recall"), (f_name.upper(), f_name),
+    ]
+    lines = [f"{'measure':<10}" + "".join(f"{column:>10}" for column in columns)]
+    for label, measure in measures:
+        cells = [results[f"{column}_{measure}"] for column in columns]
+        lines.append(f"{label:<10}" + "".join(f"{_format_number(cell):>10}" for cell in cells))
+    return "\n".join(lines)
+
+
+def format_type_table(results: Mapping[str, Any], entity_types: Sequence[str], scheme: str = "strict",
+                      beta: float = 1.0) -> str:
+    """Per-type precision / recall / F / support (reference entities) under one scheme."""
+    f_name = f_key(beta)
+    width = max([len("type"), *map(len, entity_types)]) + 2
+    lines = [f"{scheme + ' by type':<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
+    for entity_type in entity_types:
+        prefix = f"{entity_type}_{scheme}"
+        lines.append(
+            f"{entity_type:<{width}}"
+            + "".join(f"{_format_number(results[f'{prefix}_{m}']):>10}" for m in ("precision", "recall", f_name))
+            + f"{results[f'{prefix}_possible']:>10}"
+        )
+    return "\n".join(lines)
+
+
+def _format_number(value: int | float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """conlleval's drop-in: ``python ner_semeval.py [FILE ...]`` prints the SPEC §6 summary table."""
+    parser = argparse.ArgumentParser(
+        prog="ner_semeval.py",
+        description="SemEval-2013 NER scores of CoNLL columns: the last two columns of each line are the "
+        "reference and the predicted tag; a blank line ends a sentence.",
+    )
+    parser.add_argument("files", nargs="*", help="CoNLL files (standard input when none)")
+    parser.add_argument("--scheme", default="IOB2", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO")
+    parser.add_argument("--mode", default=LENIENT, choices=MODES)
+    parser.add_argument("--suffix", action="store_true", help="tags are TYPE-PREFIX")
+    parser.add_argument("--per-type", action="store_true", help="per-type keys in --json, all schemes in tables")
+    parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
+    args = parser.parse_args(argv)
+
+    references: list[list[str]] = []
+    predictions: list[list[str]] = []
+    origins: list[tuple[str, list[int]]] = []
+    try:
+        get_scheme(args.scheme)
+        for name in args.files or ["-"]:
+            source = "<stdin>" if name == "-" else name
+            with contextlib.nullcontext(sys.stdin) if name == "-" else open(name, encoding="utf-8") as handle:
+                for sentence_references, sentence_predictions, numbers in read_conll(handle, source):
+                    references.append(sentence_references)
+                    predictions.append(sentence_predictions)
+                    origins.append((source, numbers))
+        tally, _ = tally_semeval(predictions, references, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+    except InvalidInputError as error:
+        if error.sentence is not None and error.token is not None:
+            source, numbers = origins[error.sentence]
+            column = "reference (second last)" if error.side == "references" else "predicted (last)"
+            print(f"{source}:{numbers[error.token]}: {column} column: {error.problem}", file=sys.stderr)
+        else:
+            print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    if args.json:
+        print(json.dumps(scores(tally, per_type=args.per_type), indent=2, ensure_ascii=False))
+        return 0
+    results = scores(tally, per_type=True)
+    sentences = len(references)
+    tokens = sum(map(len, references))
+    print(f"processed {tokens} tokens in {sentences} sentences with {results['strict_possible']} reference "
+          f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})")
+    print()
+    print(format_table(results))
+    for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
+        if tally.entity_types:
+            print()
+            print(format_type_table(results, tally.entity_types, scheme))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
