@@ -197,8 +197,9 @@ class Span:
 class InvalidInputError(ValueError):
     """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None)."""
 
-    def __init__(self, problem: str, side: str | None = None, sentence: int | None = None,
-                 token: int | None = None) -> None:
+    def __init__(
+        self, problem: str, side: str | None = None, sentence: int | None = None, token: int | None = None
+    ) -> None:
         self.problem = problem
         self.side = side
         self.sentence = sentence
@@ -575,9 +576,7 @@ class Tally:
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
-        cells = Counter(
-            (scenario_of(r, p), r and r.entity_type, p and p.entity_type) for r, p in rows
-        )
+        cells = Counter((scenario_of(r, p), r and r.entity_type, p and p.entity_type) for r, p in rows)
         return cls(dict(cells))
 
     @property
@@ -938,8 +937,9 @@ class NerSemeval(evaluate.Metric):
         options = {name: kwargs.pop(name) for name in list(kwargs) if name in _DEFAULTS}
         super().__init__(*args, **kwargs)
         self.options = {**_DEFAULTS, **options}
-        _check_options(self.options["scheme"], self.options["mode"], self.options["beta"],
-                       self.options["zero_division"])
+        _check_options(
+            self.options["scheme"], self.options["mode"], self.options["beta"], self.options["zero_division"]
+        )
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -962,8 +962,7 @@ class NerSemeval(evaluate.Metric):
         return _INTEGER_IDS if _is_id(value) else _STRING_TAGS
 
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
-        """Add a batch of tag (or id) sequences; numpy arrays and torch tensors are turned into lists first.
-"""
+        """Add a batch of tag (or id) sequences; numpy arrays and torch tensors are turned into lists first."""
         predictions = _as_list(predictions, "predictions") if predictions is not None else None
         references = _as_list(references, "references") if references is not None else None
         if predictions is not None and references is not None and len(predictions) != len(references):
@@ -976,8 +975,7 @@ class NerSemeval(evaluate.Metric):
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
-        """Score everything added so far plus this batch; `None` on processes other than process 0.
-"""
+        """Score everything added so far plus this batch; `None` on processes other than process 0."""
         if predictions is not None and references is not None:
             self.add_batch(predictions=predictions, references=references)
         if self.writer is None and self.num_process == 1:
@@ -1023,8 +1021,14 @@ def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
     f_name = f_key(beta)
     columns = ("type", "partial", "exact", "strict")
     measures = [
-        ("correct", "correct"), ("incorrect", "incorrect"), ("partial", "partial"), ("missed", "missed"),
-        ("spurious", "spurious"), ("precision", "precision"), ("recall", "recall"), (f_name.upper(), f_name),
+        ("correct", "correct"),
+        ("incorrect", "incorrect"),
+        ("partial", "partial"),
+        ("missed", "missed"),
+        ("spurious", "spurious"),
+        ("precision", "precision"),
+        ("recall", "recall"),
+        (f_name.upper(), f_name),
     ]
     lines = [f"{'measure':<10}" + "".join(f"{column:>10}" for column in columns)]
     for label, measure in measures:
@@ -1033,8 +1037,9 @@ def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
     return "\n".join(lines)
 
 
-def format_type_table(results: Mapping[str, Any], entity_types: Sequence[str], scheme: str = "strict",
-                      beta: float = 1.0) -> str:
+def format_type_table(
+    results: Mapping[str, Any], entity_types: Sequence[str], scheme: str = "strict", beta: float = 1.0
+) -> str:
     """Per-type precision / recall / F / support (reference entities) under one scheme."""
     f_name = f_key(beta)
     width = max([len("type"), *map(len, entity_types)]) + 2
@@ -1099,8 +1104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = scores(tally, per_type=True)
     sentences = len(references)
     tokens = sum(map(len, references))
-    print(f"processed {tokens} tokens in {sentences} sentences with {results['strict_possible']} reference "
-          f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})")
+    print(
+        f"processed {tokens} tokens in {sentences} sentences with {results['strict_possible']} reference "
+        f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})"
+    )
     print()
     print(format_table(results))
     for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
