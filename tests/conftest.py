@@ -1,0 +1,33 @@
+"""Shared fixtures: the repository on sys.path and the metric loaded the way users load it, offline."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# evaluate asks the Hub about a module unless told not to, even for a local path (NOTES: evaluate).
+os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
+os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+
+import pytest  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+METRIC_PATH = REPO / "ner_semeval.py"
+sys.path.insert(0, str(REPO))
+
+
+@pytest.fixture(scope="session")
+def load_metric():
+    """`evaluate.load` of this checkout's ner_semeval.py, with load-time options."""
+    import evaluate
+
+    def load(**options):
+        return evaluate.load(str(METRIC_PATH), **options)
+
+    return load
+
+
+@pytest.fixture
+def metric(load_metric):
+    return load_metric()
