@@ -10,7 +10,7 @@ from pathlib import Path
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
-import pytest  # noqa: E402
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 METRIC_PATH = REPO / "ner_semeval.py"
