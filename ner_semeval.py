@@ -1309,8 +1309,9 @@ def format_type_table(
 ) -> str:
     """Per-type precision / recall / F / support (reference entities) under one scheme."""
     f_name = f_key(beta)
-    width = max([len("type"), *map(len, entity_types)]) + 2
-    lines = [f"{scheme + ' by type':<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
+    title = f"{scheme} by type"
+    width = max([len(title), *map(len, entity_types)]) + 2
+    lines = [f"{title:<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
     for entity_type in entity_types:
         prefix = f"{entity_type}_{scheme}"
         lines.append(

@@ -1,0 +1,86 @@
+"""The metric card tells the truth: its examples run, its worked example is the CLI's output, its commands are CI's."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def _code_block_after(marker: str) -> str:
+    match = re.search(re.escape(marker) + r"\s*```[a-z]*\n(.*?)```", README, flags=re.S)
+    assert match, f"no code block after {marker!r} in README.md"
+    return match.group(1)
+
+
+def test_readme_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)  # the examples load "ner_semeval.py" by relative path, as a user in a clone does
+    result = doctest.testfile(str(REPO / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10
+    assert result.failed == 0
+
+
+def test_readme_opens_with_the_demo_and_test_commands() -> None:
+    body = README.split("---", 2)[2]
+    commands = re.findall(r"```sh\n(.*?)\n```", body, flags=re.S)
+    assert commands[0] == (
+        "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt gradio==6.31.0 && .venv/bin/python app.py"
+    )
+    assert commands[1].endswith(".venv/bin/pip install -r requirements-dev.txt && .venv/bin/python -m pytest")
+    ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert commands[1] in ci_lines, ".ci/run must run the README's test command verbatim"
+    assert body.index(commands[1]) < body.index("## Metric description")
+
+
+def test_front_matter_declares_the_space() -> None:
+    front_matter = README.split("---", 2)[1]
+    for line in ("sdk: gradio", "app_file: app.py", 'python_version: "3.11"', "- evaluate", "- metric"):
+        assert line in front_matter.splitlines()
+    import gradio
+
+    assert f"sdk_version: {gradio.__version__}" in front_matter.splitlines()
+
+
+WORKED_EXAMPLE = [  # (text, reference entities, predicted entities) with character offsets
+    ("我想听告白气球", [(3, 7, "MUSIC_NAME")], []),
+    ("我想听年轮", [], [(3, 5, "MUSIC_NAME")]),
+    ("播放一首告白气球", [(4, 8, "MUSIC_NAME")], [(2, 8, "MUSIC_NAME")]),
+    ("告白气球", [(0, 4, "MUSIC_NAME")], [(0, 4, "SINGER")]),
+    ("告白气球", [(0, 4, "MUSIC_NAME")], [(0, 4, "MUSIC_NAME")]),
+    ("一首告白气球", [(2, 6, "MUSIC_NAME")], [(0, 6, "SINGER")]),
+]
+
+
+def _iob2(text: str, spans: list[tuple[int, int, str]]) -> list[str]:
+    tags = ["O"] * len(text)
+    for start, end, entity_type in spans:
+        tags[start:end] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (end - start - 1)
+    return tags
+
+
+def test_worked_example_output_is_what_the_cli_prints(tmp_path) -> None:
+    lines = []
+    for text, references, predictions in WORKED_EXAMPLE:
+        lines += [f"{c} {r} {p}" for c, r, p in zip(text, _iob2(text, references), _iob2(text, predictions))]
+        lines.append("")
+    conll = tmp_path / "worked_example.conll"
+    conll.write_text("\n".join(lines), encoding="utf-8")
+    printed = subprocess.run(
+        [sys.executable, str(REPO / "ner_semeval.py"), str(conll)], capture_output=True, text=True, check=True
+    ).stdout
+    assert printed == _code_block_after("<!-- worked-example-output -->")
+
+
+def test_every_output_key_is_documented() -> None:
+    import ner_semeval
+
+    results = ner_semeval.compute_semeval([["B-PER"]], [["B-PER"]], per_type=True)
+    for key in results:
+        generic = re.sub(r"^(strict|exact|partial|type)_", "{scheme}_", key.removeprefix("PER_"))
+        assert generic.split("_", 1)[1] in README or generic in README, key
