@@ -837,6 +837,13 @@ def _check_options(scheme: str | Scheme, mode: str, beta: float, zero_division: 
 def _as_list(values: Any, side: str) -> list:
     """A batch as a list of sentences; numpy arrays and torch tensors become lists (cheaper than evaluate's
     own conversion, evaluate issue 513). The caller's objects are never modified."""
+    shape = tuple(getattr(values, "shape", ()))
+    if len(shape) > 2:
+        raise InvalidInputError(
+            f"found an array of shape {shape}; expected one tag or id per token, a 2-D array "
+            "(for model logits pass logits.argmax(-1))",
+            side,
+        )
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
@@ -867,7 +874,10 @@ def _ids_to_tags(
     references: list[list[int]],
     label_list: Sequence[str] | Mapping[Any, str] | None,
     ignore_index: int,
+    table: TagTable,
 ) -> tuple[list[list[str]], list[list[str]]]:
+    """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
+    the padded input, not in what is left after dropping."""
     if label_list is None:
         raise ValueError(
             "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
@@ -899,6 +909,11 @@ def _ids_to_tags(
                         else f"found id {value}; expected {expected}"
                     )
                     raise InvalidInputError(problem, side, sentence, token)
+                try:
+                    table[labels[value]]
+                except InvalidInputError as error:
+                    problem = f"id {value} is label_list's {labels[value]!r}: {error.problem}"
+                    raise InvalidInputError(problem, side, sentence, token) from None
             predicted_tags.append(labels[predicted])
             reference_tags.append(labels[reference])
         tag_predictions.append(predicted_tags)
@@ -943,21 +958,19 @@ def _sentences(
     references: list[list],
     label_list: Sequence[str] | Mapping[Any, str] | None,
     ignore_index: int,
+    table: TagTable,
 ) -> tuple[list[list], list[list]]:
     """Both (aligned) sides as lists of string-tag lists: integer ids become tags, ignored positions go."""
     if any(_is_id(_first_value(batch)) for batch in (predictions, references)):
-        return _ids_to_tags(predictions, references, label_list, ignore_index)
+        return _ids_to_tags(predictions, references, label_list, ignore_index, table)
     return predictions, references
 
 
-def _decode_side(
-    batch: list[list], side: str, scheme: Scheme, mode: str, suffix: bool, labels: set[str] | None
-) -> list[list[Span]]:
-    table = TagTable(scheme, suffix)
+def _decode_side(batch: list[list], side: str, mode: str, table: TagTable, labels: set[str] | None) -> list[list[Span]]:
     decoded = []
     for sentence, tags in enumerate(batch):
         try:
-            spans = decode(tags, scheme, mode, suffix, table)
+            spans = decode(tags, table.scheme, mode, table.suffix, table)
         except InvalidInputError as error:
             raise error.at(side, sentence) from None
         if labels is not None:
@@ -991,9 +1004,10 @@ def tally_semeval(
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
     labels = _check_labels(labels)
     keep = None if labels is None else set(labels)
-    predictions, references = _sentences(*_aligned(predictions, references), label_list, ignore_index)
-    predicted_spans = _decode_side(predictions, "predictions", scheme, mode, suffix, keep)
-    reference_spans = _decode_side(references, "references", scheme, mode, suffix, keep)
+    table = TagTable(scheme, suffix)
+    predictions, references = _sentences(*_aligned(predictions, references), label_list, ignore_index, table)
+    predicted_spans = _decode_side(predictions, "predictions", mode, table, keep)
+    reference_spans = _decode_side(references, "references", mode, table, keep)
     rows = [
         (sentence, reference, prediction)
         for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
@@ -1169,6 +1183,27 @@ def compute_semeval(
     return result
 
 
+def _explain_mixed_values(predictions: list[list], references: list[list]) -> None:
+    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
+    kind differs from the batch's first value (evaluate stores one kind per batch); else return."""
+    first = _first_value(references)
+    if first is None:
+        first = _first_value(predictions)
+    kind = int if _is_id(first) else str
+    for side, batch in (("predictions", predictions), ("references", references)):
+        for sentence, row in enumerate(batch):
+            for token, value in enumerate(row):
+                if not (_is_id(value) if kind is int else isinstance(value, str)):
+                    expected = "an integer id" if kind is int else "a string tag"
+                    raise InvalidInputError(
+                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}s; expected "
+                        "every value a string tag, or every value an integer id (with label_list)",
+                        side,
+                        sentence,
+                        token,
+                    )
+
+
 _DEFAULTS = {
     "scheme": "IOB2",
     "mode": LENIENT,
@@ -1204,6 +1239,7 @@ class NerSemeval(evaluate.Metric):
         options = {name: kwargs.pop(name) for name in list(kwargs) if name in _DEFAULTS}
         super().__init__(*args, **kwargs)
         self.options = {**_DEFAULTS, **options}
+        self._sentences_added = 0
         _check_options(
             self.options["scheme"], self.options["mode"], self.options["beta"], self.options["zero_division"]
         )
@@ -1230,21 +1266,30 @@ class NerSemeval(evaluate.Metric):
 
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """Add a batch of tag (or id) sequences; numpy arrays and torch tensors are turned into lists first."""
-        predictions = _as_list(predictions, "predictions") if predictions is not None else None
-        references = _as_list(references, "references") if references is not None else None
-        if predictions is not None and references is not None and len(predictions) != len(references):
-            raise ValueError(
-                f"predictions hold {len(predictions)} sentences and references {len(references)}; "
-                "expected one prediction per reference sentence"
-            )
-        if predictions is not None and not predictions:
-            return  # evaluate cannot store an empty batch; an empty batch counts nothing
-        super().add_batch(predictions=predictions, references=references, **kwargs)
+        if predictions is None or references is None:
+            return super().add_batch(predictions=predictions, references=references, **kwargs)
+        # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
+        try:
+            predictions, references = _aligned(predictions, references)
+            if not predictions:
+                return None  # evaluate cannot store an empty batch; an empty batch counts nothing
+            try:
+                super().add_batch(predictions=predictions, references=references, **kwargs)
+            except ValueError:
+                _explain_mixed_values(predictions, references)
+                raise
+        except InvalidInputError as error:
+            if error.sentence is None:
+                raise
+            raise error.at(sentence=self._sentences_added + error.sentence) from None
+        self._sentences_added += len(predictions)
+        return None
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
         """Score everything added so far plus this batch; `None` on processes other than process 0."""
         if predictions is not None and references is not None:
             self.add_batch(predictions=predictions, references=references)
+        self._sentences_added = 0
         if self.writer is None and self.num_process == 1:
             # Nothing was stored (no batch, or only empty ones): score the empty batch.
             return self._compute(predictions=[], references=[], **kwargs)

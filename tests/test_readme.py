@@ -84,3 +84,24 @@ def test_every_output_key_is_documented() -> None:
     for key in results:
         generic = re.sub(r"^(strict|exact|partial|type)_", "{scheme}_", key.removeprefix("PER_"))
         assert generic.split("_", 1)[1] in README or generic in README, key
+
+
+def _marked_regions(path) -> list[str]:
+    """The code between `# --- README ... ---` and `# --- end ---` markers, dedented."""
+    import textwrap
+
+    text = path.read_text(encoding="utf-8")
+    return [
+        textwrap.dedent(block) for block in re.findall(r"# --- README[^\n]*---\n(.*?)\n\s*# --- end ---", text, re.S)
+    ]
+
+
+def test_trainer_snippets_are_what_the_trainer_test_runs() -> None:
+    snippets = re.findall(r"<!-- trainer-snippet -->\s*```python\n(.*?)```", README, flags=re.S)
+    assert len(snippets) == 3
+    def code_lines(code: str) -> list[str]:  # blank lines differ: the test's copy sits inside a function
+        return [line for line in code.splitlines() if line.strip()]
+
+    regions = [code_lines(region) for region in _marked_regions(REPO / "tests" / "test_trainer.py")]
+    for snippet in snippets:
+        assert code_lines(snippet) in regions, snippet

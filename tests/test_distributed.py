@@ -1,0 +1,191 @@
+"""evaluate's distributed mode (issue 3): two real processes, one shared cache directory.
+
+Each process runs tests/distributed_worker.py: `evaluate.load(path, num_process=2, process_id=i,
+experiment_id=..., cache_dir=...)`, `add_batch` for every batch of its shard, `compute()`. Process 0 must return
+the numbers of the whole set, identical to one process that adds every batch; process 1 returns None. Both
+workers run every case below in order (one experiment id per case), so the processes start only once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import METRIC_PATH, REPO
+
+from ner_semeval import compute_semeval
+
+pytestmark = pytest.mark.slow
+
+WORKER = REPO / "tests" / "distributed_worker.py"
+NUM_PROCESS = 2
+BATCH_SIZE = 6
+LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+
+IOB2_TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+IOBES_TAGS = ["O", "O", "O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "E-LOC", "S-LOC"]
+
+
+def tag_sentences(seed: int, tags: list[str], count: int = 40) -> tuple[list[list[str]], list[list[str]]]:
+    """Random tag sequences (ill-formed ones included: SPEC §2 decodes them) and noisy predictions of them."""
+    rng = random.Random(seed)
+    references, predictions = [], []
+    for _ in range(count):
+        reference = [rng.choice(tags) for _ in range(rng.randint(0, 12))]
+        references.append(reference)
+        predictions.append([rng.choice(tags) if rng.random() < 0.3 else tag for tag in reference])
+    return predictions, references
+
+
+def id_sentences(seed: int, count: int = 40) -> tuple[list[list[int]], list[list[int]]]:
+    """Label ids as a token-classification model gives them: -100 on specials and sub-word continuations."""
+    rng = random.Random(seed)
+    references, predictions = [], []
+    for _ in range(count):
+        length = rng.randint(2, 14)
+        reference = [-100 if i in (0, length - 1) or rng.random() < 0.15 else rng.randrange(5) for i in range(length)]
+        references.append(reference)
+        predictions.append([rng.randrange(5) if rng.random() < 0.3 or ref == -100 else ref for ref in reference])
+    return predictions, references
+
+
+def shards(
+    predictions: list[list[Any]], references: list[list[Any]], split: str
+) -> list[list[dict[str, list[list[Any]]]]]:
+    """Each process's batches: a contiguous block per process (split="half" or "one-then-rest"), or every
+    NUM_PROCESS-th sentence (split="interleaved", as a DistributedSampler deals them out)."""
+    count = len(references)
+    if split == "interleaved":
+        indices = [list(range(process, count, NUM_PROCESS)) for process in range(NUM_PROCESS)]
+    else:
+        cut = 1 if split == "one-then-rest" else count // 2
+        indices = [list(range(cut)), list(range(cut, count))]
+    return [
+        [
+            {
+                "predictions": [predictions[i] for i in part[start : start + BATCH_SIZE]],
+                "references": [references[i] for i in part[start : start + BATCH_SIZE]],
+            }
+            for start in range(0, len(part), BATCH_SIZE)
+        ]
+        for part in indices
+    ]
+
+
+# id -> label as it comes back from JSON (config.json): string keys.
+ID2LABEL_FROM_JSON = {str(index): tag for index, tag in enumerate(LABELS)}
+
+CASES = {
+    "string-tags-with-entities": dict(
+        data=tag_sentences(1, IOB2_TAGS), load={"per_type": True}, compute={"return_entities": True}, array="list"
+    ),
+    "ids-numpy-label_list-at-load": dict(data=id_sentences(2), load={"label_list": LABELS}, compute={}, array="numpy"),
+    "ids-torch-id2label-in-compute": dict(
+        data=id_sentences(3), load={}, compute={"label_list": ID2LABEL_FROM_JSON}, array="torch", split="interleaved"
+    ),
+    "iobes-strict-options-at-load": dict(
+        data=tag_sentences(4, IOBES_TAGS),
+        load={"scheme": "IOBES", "mode": "strict"},
+        compute={"per_type": True},
+        array="list",
+        split="interleaved",
+    ),
+    "ids-lists-one-sentence-on-process-0": dict(
+        data=id_sentences(5), load={"label_list": LABELS}, compute={}, array="list", split="one-then-rest"
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
+    """Every case run by NUM_PROCESS worker processes at once: case -> [result of process 0, of process 1]."""
+    folder = tmp_path_factory.mktemp("distributed")
+    jobs = [
+        {
+            "experiment_id": f"{name}-{uuid.uuid4().hex}",
+            "load": case["load"],
+            "compute": case["compute"],
+            "array": case["array"],
+            "shards": shards(*case["data"], case.get("split", "half")),
+        }
+        for name, case in CASES.items()
+    ]
+    spec = {"metric": str(METRIC_PATH), "cache_dir": str(folder / "cache"), "num_process": NUM_PROCESS, "jobs": jobs}
+    jobs_path = folder / "jobs.json"
+    jobs_path.write_text(json.dumps(spec), encoding="utf-8")
+    # No Hub calls from the children either (NOTES: only HF_EVALUATE_OFFLINE stops them).
+    environment = {**os.environ, "HF_EVALUATE_OFFLINE": "1"}
+    outputs = [folder / f"process-{process}.json" for process in range(NUM_PROCESS)]
+    workers = [
+        subprocess.Popen(
+            [sys.executable, str(WORKER), str(jobs_path), str(process), str(output)],
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for process, output in enumerate(outputs)
+    ]
+    failures = []
+    for process, worker in enumerate(workers):
+        try:
+            _, stderr = worker.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            for started in workers:
+                started.kill()
+            _, stderr = worker.communicate()
+        if worker.returncode != 0:
+            failures.append(f"process {process} exited with {worker.returncode}:\n{stderr[-3000:]}")
+    if failures:
+        pytest.fail("\n".join(failures))
+    per_process = [json.loads(Path(output).read_text(encoding="utf-8")) for output in outputs]
+    return {name: [results[index] for results in per_process] for index, name in enumerate(CASES)}
+
+
+def single_process_result(load_metric, cache_dir: Path, case: dict[str, Any]) -> dict[str, Any]:
+    """What one process gets when it adds the same batches, in process order."""
+    sys.path.insert(0, str(WORKER.parent))
+    try:
+        from distributed_worker import as_array
+    finally:
+        sys.path.remove(str(WORKER.parent))
+    metric = load_metric(cache_dir=str(cache_dir), **case["load"])
+    for shard in shards(*case["data"], case.get("split", "half")):
+        for batch in shard:
+            metric.add_batch(
+                predictions=as_array(batch["predictions"], case["array"]),
+                references=as_array(batch["references"], case["array"]),
+            )
+    return metric.compute(**case["compute"])
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_process_0_returns_the_single_process_numbers(distributed_results, load_metric, tmp_path, name):
+    case = CASES[name]
+    first, second = distributed_results[name]
+    assert second is None
+    expected = single_process_result(load_metric, tmp_path, case)
+    assert first == expected
+    assert first["strict_possible"] > 0
+    assert first["strict_actual"] > 0
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_results, name):
+    # Sharding only reorders sentences, and the tally is a sum (SPEC §7): every score equals the
+    # whole set's in its original order; the entity rows too when the shards are contiguous blocks.
+    case = CASES[name]
+    first, _ = distributed_results[name]
+    predictions, references = case["data"]
+    expected = compute_semeval(predictions, references, **case["load"], **case["compute"])
+    if case.get("split", "half") == "interleaved":
+        first = {key: value for key, value in first.items() if key != "entities"}
+        expected.pop("entities", None)
+    assert first == expected
