@@ -24,6 +24,9 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import math
+import numbers
+import os
 import re
 import sys
 from collections import Counter
@@ -827,11 +830,49 @@ def _check_options(scheme: str | Scheme, mode: str, beta: float, zero_division: 
     scheme = get_scheme(scheme)
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 <= beta < float("inf"):
+    if not _is_real(beta) or not 0 <= beta < float("inf"):
         raise ValueError(f"beta must be a finite number >= 0, found {beta!r}")
-    if isinstance(zero_division, bool) or not isinstance(zero_division, (int, float)):
-        raise ValueError(f"zero_division must be a number, found {zero_division!r}")
+    if not _is_real(zero_division) or not 0 <= zero_division <= 1:
+        raise ValueError(f"zero_division must be a number from 0 to 1, found {zero_division!r}")
     return scheme
+
+
+def _is_real(value: Any) -> bool:
+    """A plain finite number (not a bool); huge integers that no float can hold are not."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
+def _check_labels(labels: Any) -> list[str] | None:
+    if labels is None:
+        return None
+    if isinstance(labels, str) or not isinstance(labels, Iterable):
+        raise ValueError(f"labels must be a list of entity types such as ['PER', 'LOC'], found {labels!r}")
+    labels = list(labels)
+    for label in labels:
+        if not isinstance(label, str):
+            raise ValueError(f"labels must be entity types (strings) such as 'PER', found {label!r} in {labels!r}")
+    return labels
+
+
+def _check_label_list(label_list: Any) -> dict[int, str]:
+    """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or str as
+    after a JSON round trip of `model.config.id2label`)."""
+    expected = "a list of tags, or a dict id -> tag such as model.config.id2label"
+    if label_list is None:
+        raise ValueError(f"found integer ids; pass label_list ({expected}) to turn them into tags")
+    if isinstance(label_list, Mapping):
+        try:
+            return {int(key): tag for key, tag in label_list.items()}
+        except (TypeError, ValueError):
+            raise ValueError(f"label_list keys must be integer ids, found {list(label_list)[:5]!r}") from None
+    if isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
+        raise ValueError(f"label_list must be {expected}, found {label_list!r}")
+    return dict(enumerate(label_list))
 
 
 def _as_list(values: Any, side: str) -> list:
@@ -866,7 +907,8 @@ def _as_list(values: Any, side: str) -> list:
 
 
 def _is_id(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer label id: a Python or numpy integer, not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def _ids_to_tags(
@@ -878,18 +920,7 @@ def _ids_to_tags(
 ) -> tuple[list[list[str]], list[list[str]]]:
     """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
     the padded input, not in what is left after dropping."""
-    if label_list is None:
-        raise ValueError(
-            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
-            "model.config.id2label) to turn them into tags"
-        )
-    if isinstance(label_list, Mapping):
-        try:
-            labels = {int(key): tag for key, tag in label_list.items()}
-        except (TypeError, ValueError):
-            raise ValueError(f"label_list keys must be integer ids, found {list(label_list)[:5]!r}") from None
-    else:
-        labels = dict(enumerate(label_list))
+    labels = _check_label_list(label_list)
     expected = f"an id of label_list ({_describe_ids(labels)})"
 
     tag_predictions, tag_references = [], []
@@ -979,14 +1010,6 @@ def _decode_side(batch: list[list], side: str, mode: str, table: TagTable, label
     return decoded
 
 
-def _check_labels(labels: Any) -> list[str] | None:
-    if labels is None:
-        return None
-    if isinstance(labels, str) or not isinstance(labels, Iterable):
-        raise ValueError(f"labels must be a list of entity types such as ['PER', 'LOC'], found {labels!r}")
-    return list(labels)
-
-
 def tally_semeval(
     predictions: Any,
     references: Any,
@@ -1053,13 +1076,11 @@ def _id_codes(
     label_list: Sequence[str] | Mapping[Any, str] | None,
     ignore_index: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
-    if label_list is None:
-        return None
     try:
-        labels = dict(label_list.items()) if isinstance(label_list, Mapping) else dict(enumerate(label_list))
-        ids = np.array([int(key) for key in labels], dtype=np.int64)
-    except (TypeError, ValueError):
+        labels = _check_label_list(label_list)
+    except ValueError:
         return None
+    ids = np.array(list(labels), dtype=np.int64)
     sides = [np.array(list(chain.from_iterable(batch))) for batch in (predictions, references)]
     if any(side.size and side.dtype.kind != "i" for side in sides):
         return None
@@ -1183,9 +1204,12 @@ def compute_semeval(
     return result
 
 
-def _explain_mixed_values(predictions: list[list], references: list[list]) -> None:
+def _check_one_kind(predictions: list[list], references: list[list]) -> None:
     """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
-    kind differs from the batch's first value (evaluate stores one kind per batch); else return."""
+    kind differs from the batch's first value."""
+    kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
+    if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return
     first = _first_value(references)
     if first is None:
         first = _first_value(predictions)
@@ -1194,9 +1218,9 @@ def _explain_mixed_values(predictions: list[list], references: list[list]) -> No
         for sentence, row in enumerate(batch):
             for token, value in enumerate(row):
                 if not (_is_id(value) if kind is int else isinstance(value, str)):
-                    expected = "an integer id" if kind is int else "a string tag"
+                    expected = "integer ids" if kind is int else "string tags"
                     raise InvalidInputError(
-                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}s; expected "
+                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}; expected "
                         "every value a string tag, or every value an integer id (with label_list)",
                         side,
                         sentence,
@@ -1273,10 +1297,14 @@ class NerSemeval(evaluate.Metric):
             predictions, references = _aligned(predictions, references)
             if not predictions:
                 return None  # evaluate cannot store an empty batch; an empty batch counts nothing
+            # evaluate would store ["B-PER", 3] as the strings '"B-PER"' and '3': one kind of value per batch.
+            _check_one_kind(predictions, references)
+            first_batch = self.writer is None
             try:
                 super().add_batch(predictions=predictions, references=references, **kwargs)
             except ValueError:
-                _explain_mixed_values(predictions, references)
+                if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
+                    self._forget_stored_batches()
                 raise
         except InvalidInputError as error:
             if error.sentence is None:
@@ -1287,13 +1315,35 @@ class NerSemeval(evaluate.Metric):
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
         """Score everything added so far plus this batch; `None` on processes other than process 0."""
-        if predictions is not None and references is not None:
+        if (predictions is None) != (references is None):
+            given, missing = ("predictions", "references") if references is None else ("references", "predictions")
+            raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
+        if predictions is not None:
             self.add_batch(predictions=predictions, references=references)
         self._sentences_added = 0
         if self.writer is None and self.num_process == 1:
             # Nothing was stored (no batch, or only empty ones): score the empty batch.
             return self._compute(predictions=[], references=[], **kwargs)
-        return super().compute(**kwargs)
+        try:
+            return super().compute(**kwargs)
+        except ValueError:
+            self._forget_stored_batches()
+            raise
+
+    def _forget_stored_batches(self) -> None:
+        # evaluate cleans up only after a successful _compute; after bad input it would keep the stored
+        # batches, the cache file and its lock, and the next compute would fail or wait for the lock.
+        self.data = None
+        self.writer = None
+        self.selected_feature_format = None
+        if self.buf_writer is not None:
+            self.buf_writer = None
+            return
+        for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
+            with contextlib.suppress(OSError):
+                os.remove(file_path)
+            filelock.release()
+        self.filelocks = self.file_paths = None
 
     def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
         unknown = sorted(set(kwargs) - set(_DEFAULTS))

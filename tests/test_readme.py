@@ -99,6 +99,7 @@ def _marked_regions(path) -> list[str]:
 def test_trainer_snippets_are_what_the_trainer_test_runs() -> None:
     snippets = re.findall(r"<!-- trainer-snippet -->\s*```python\n(.*?)```", README, flags=re.S)
     assert len(snippets) == 3
+
     def code_lines(code: str) -> list[str]:  # blank lines differ: the test's copy sits inside a function
         return [line for line in code.splitlines() if line.strip()]
 

@@ -1,0 +1,187 @@
+"""Hypothesis strategies for ner_semeval's property and differential tests.
+
+Sentences are short (the oracle pairs by brute force) and use few types, so that entities of one type touch
+and overlap often; MUSIC-NAME checks that types keep their hyphens (SPEC §1).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from hypothesis import strategies as st
+
+TYPES = ("PER", "LOC", "MUSIC-NAME")
+
+# SPEC §1: the prefix letters of each scheme (restated here so strategies need neither module nor oracle).
+SCHEME_LETTERS: dict[str, tuple[str, ...]] = {
+    "IOB2": ("B", "I"),
+    "IOB1": ("B", "I"),
+    "IOE1": ("I", "E"),
+    "IOE2": ("I", "E"),
+    "IOBES": ("B", "I", "E", "S"),
+    "BILOU": ("B", "I", "L", "U"),
+    "BMES": ("B", "M", "E", "S"),
+    "IO": ("I",),
+}
+SCHEMES = tuple(SCHEME_LETTERS)
+EVERY_LETTER = tuple(sorted({letter for letters in SCHEME_LETTERS.values() for letter in letters}))
+
+# Values that are not tags of any scheme: each must be a ValueError, never anything else.
+JUNK_TAGS: tuple[Any, ...] = (
+    None,
+    0,
+    3,
+    -100,
+    True,
+    1.5,
+    float("nan"),
+    b"O",
+    "",
+    "o",
+    "b-PER",
+    "B",
+    "I",
+    "PER",
+    "B-",
+    "-PER",
+    "-",
+    "O-PER",
+    "X-PER",
+    "BI-PER",
+    " B-PER",
+    "B-PER ",
+    ["O"],
+    {"B": "PER"},
+    ("O",),
+)
+
+
+def tag(letter: str, entity_type: str, suffix: bool = False) -> str:
+    return f"{entity_type}-{letter}" if suffix else f"{letter}-{entity_type}"
+
+
+@st.composite
+def spans(
+    draw: st.DrawFn,
+    length: int | None = None,
+    *,
+    max_length: int = 10,
+    types: tuple[str, ...] = TYPES,
+    max_size: int = 4,
+    separate_same_type: bool = False,
+) -> tuple[list[tuple[int, int, str]], int]:
+    """Disjoint ``(start, end, type)`` spans in token order over a sentence, and the sentence length.
+
+    Gaps of zero are common, so same-type spans touch (IOB1's B, IOE1's E, IO's limit); with
+    `separate_same_type` a span touching one of its own type is left out (IO cannot write that)."""
+    n = draw(st.integers(0, max_length)) if length is None else length
+    result: list[tuple[int, int, str]] = []
+    position = draw(st.integers(0, 2))
+    while position < n:
+        size = draw(st.integers(1, min(max_size, n - position)))
+        entity_type = draw(st.sampled_from(types))
+        touching_same = bool(result) and result[-1][1] == position and result[-1][2] == entity_type
+        if not (separate_same_type and touching_same):
+            result.append((position, position + size, entity_type))
+        position += size + draw(st.sampled_from((0, 0, 1, 2)))
+    return result, n
+
+
+def tag_soup(
+    scheme: str,
+    length: int,
+    *,
+    suffix: bool = False,
+    types: tuple[str, ...] = TYPES,
+    foreign_letters: bool = False,
+    junk: bool = False,
+) -> st.SearchStrategy[list[Any]]:
+    """`length` random tags: O and the scheme's letters with random types, in any order (ill-formed entities
+    included). `foreign_letters` mixes in other schemes' letters, `junk` values that are no tag at all."""
+    letters = EVERY_LETTER if foreign_letters else SCHEME_LETTERS[scheme]
+    one = st.one_of(
+        st.just("O"),
+        st.builds(tag, st.sampled_from(letters), st.sampled_from(types), st.just(suffix)),
+    )
+    if junk:
+        one = st.one_of(one, st.sampled_from(JUNK_TAGS))
+    return st.lists(one, min_size=length, max_size=length)
+
+
+@st.composite
+def soup_batches(
+    draw: st.DrawFn,
+    scheme: str,
+    *,
+    suffix: bool = False,
+    types: tuple[str, ...] = TYPES,
+    max_sentences: int = 4,
+    max_length: int = 9,
+    foreign_letters: bool = False,
+    junk: bool = False,
+) -> tuple[list[list[Any]], list[list[Any]]]:
+    """Token-aligned ``(predictions, references)`` of tag soup."""
+    lengths = draw(st.lists(st.integers(0, max_length), max_size=max_sentences))
+    predictions, references = [], []
+    for n in lengths:
+        options = {"suffix": suffix, "types": types, "foreign_letters": foreign_letters, "junk": junk}
+        predictions.append(draw(tag_soup(scheme, n, **options)))
+        references.append(draw(tag_soup(scheme, n, **options)))
+    return predictions, references
+
+
+@st.composite
+def span_batches(
+    draw: st.DrawFn,
+    *,
+    max_sentences: int = 4,
+    max_length: int = 10,
+    types: tuple[str, ...] = TYPES,
+    separate_same_type: bool = False,
+) -> list[tuple[int, list[tuple[int, int, str]], list[tuple[int, int, str]]]]:
+    """Sentences as ``(length, reference spans, predicted spans)``: well-formed once encoded."""
+    sentences = []
+    for _ in range(draw(st.integers(0, max_sentences))):
+        n = draw(st.integers(0, max_length))
+        options = {"types": types, "separate_same_type": separate_same_type}
+        reference, _ = draw(spans(n, **options))
+        prediction, _ = draw(spans(n, **options))
+        sentences.append((n, reference, prediction))
+    return sentences
+
+
+@st.composite
+def splits(draw: st.DrawFn, size: int) -> list[tuple[int, int]]:
+    """A split of ``range(size)`` into consecutive chunks ``[a, b)``, empty chunks allowed."""
+    cuts = sorted(draw(st.lists(st.integers(0, size), max_size=4)))
+    bounds = [0, *cuts, size]
+    return list(itertools.pairwise(bounds))
+
+
+def as_ids(
+    draw: st.DrawFn, predictions: list[list[str]], references: list[list[str]]
+) -> tuple[list[list[int]], list[list[int]], list[str] | dict[int, str]]:
+    """The batch as integer ids with a label list (a list, or a dict with scattered ids like id2label) and
+    ignored positions (-100 in the reference; the prediction there is anything, even -100) mixed in."""
+    vocabulary = sorted({t for batch in (predictions, references) for row in batch for t in row} | {"O"})
+    vocabulary = draw(st.permutations(vocabulary))
+    if draw(st.booleans()):
+        label_list: list[str] | dict[int, str] = list(vocabulary)
+        id_of = {t: i for i, t in enumerate(vocabulary)}
+    else:
+        ids = draw(st.lists(st.integers(0, 60), min_size=len(vocabulary), max_size=len(vocabulary), unique=True))
+        label_list = dict(zip(ids, vocabulary))
+        id_of = {t: i for i, t in label_list.items()}
+    id_predictions, id_references = [], []
+    for p_row, r_row in zip(predictions, references):
+        p_ids, r_ids = [], []
+        for p, r in zip(p_row, r_row):
+            if draw(st.integers(0, 5)) == 0:  # a sub-word piece: dropped from both sides (SPEC §1)
+                p_ids.append(draw(st.sampled_from((-100, id_of[p]))))
+                r_ids.append(-100)
+            p_ids.append(id_of[p])
+            r_ids.append(id_of[r])
+        id_predictions.append(p_ids)
+        id_references.append(r_ids)
+    return id_predictions, id_references, label_list

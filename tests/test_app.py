@@ -1,0 +1,396 @@
+"""The Space (app.py): its plain functions, and the app itself launched in this process and called through
+gradio_client, as a user's script would call the Space's `/evaluate` endpoint."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import app
+import ner_semeval
+
+# SPEC §6, first table, with the app's columns (scenario, reference type and text, predicted type and text,
+# then type / partial / exact / strict).
+SPEC_SCENARIOS = [
+    ["III", "MUSIC_NAME", "告白气球", "—", "—", "MIS", "MIS", "MIS", "MIS"],
+    ["II", "—", "—", "MUSIC_NAME", "年轮", "SPU", "SPU", "SPU", "SPU"],
+    ["V", "MUSIC_NAME", "告白气球", "MUSIC_NAME", "一首告白气球", "COR", "PAR", "INC", "INC"],
+    ["IV", "MUSIC_NAME", "告白气球", "SINGER", "告白气球", "INC", "COR", "COR", "INC"],
+    ["I", "MUSIC_NAME", "告白气球", "MUSIC_NAME", "告白气球", "COR", "COR", "COR", "COR"],
+    ["VI", "MUSIC_NAME", "告白气球", "SINGER", "一首告白气球", "INC", "PAR", "INC", "INC"],
+]
+
+# SPEC §6, second table: measure -> (type, partial, exact, strict).
+SPEC_SUMMARY = {
+    "correct": (2, 2, 2, 1),
+    "incorrect": (2, 0, 2, 3),
+    "partial": (0, 2, 0, 0),
+    "missed": (1, 1, 1, 1),
+    "spurious": (1, 1, 1, 1),
+    "precision": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+    "recall": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+    "F1": (Fraction(2, 5), Fraction(3, 5), Fraction(2, 5), Fraction(1, 5)),
+}
+
+
+def summary_values(rows: list[list[str]]) -> dict[str, tuple]:
+    """The summary table's cells as numbers: counts as int, scores as exact Fractions of their decimals."""
+    return {row[0]: tuple(Fraction(cell) if "." in cell else int(cell) for cell in row[1:]) for row in rows}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The app over HTTP, through gradio_client
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator:
+    from gradio_client import Client
+
+    demo = app.build_demo()
+    port = free_port()
+    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
+    try:
+        yield Client(f"http://127.0.0.1:{port}/", verbose=False)
+    finally:
+        demo.close()
+
+
+def test_client_worked_example_gives_spec_tables(client):
+    status, scenarios, summary, per_type, sentences = client.predict(
+        app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate"
+    )
+    assert status.startswith("Evaluated 5 sentences")
+    assert summary["headers"] == ["measure", "type", "partial", "exact", "strict"]
+    assert summary_values(summary["data"]) == SPEC_SUMMARY
+    assert list(SPEC_SUMMARY) == [row[0] for row in summary["data"]]  # SPEC §6's row order
+    assert [row[1:] for row in scenarios["data"]] == SPEC_SCENARIOS
+    assert [row[0] for row in scenarios["data"]] == ["1", "1", "2", "3", "4", "5"]
+    assert {row[0] for row in per_type["data"]} == {"MUSIC_NAME", "SINGER"}
+    assert "告白气球" in sentences
+
+
+def test_client_scenario_outcomes_are_colour_coded(client):
+    _, scenarios, *_ = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    styling = scenarios["metadata"]["styling"]
+    for row, styles in zip(scenarios["data"], styling):
+        for outcome, style in zip(row[-4:], styles[-4:]):
+            assert f"background-color: {app.OUTCOME_COLOURS[outcome]}" in style
+        assert not any(styles[:-4])  # only the outcome cells are coloured
+
+
+def test_client_malformed_input_gives_message_and_app_stays_usable(client):
+    broken = app.WORKED_EXAMPLE.replace("年 O B-MUSIC_NAME", "年 O X-MUSIC_NAME")
+    status, scenarios, summary, per_type, sentences = client.predict(broken, "IOB2", "lenient", api_name="/evaluate")
+    assert status.startswith("⚠️ **Cannot evaluate.** Line 9, predicted tag (last column): found tag 'X-MUSIC\\_NAME'")
+    assert "unknown prefix 'X'" in status
+    assert scenarios["data"] == summary["data"] == per_type["data"] == []
+    assert sentences == ""
+
+    status, _, summary, *_ = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    assert status.startswith("Evaluated")
+    assert summary_values(summary["data"]) == SPEC_SUMMARY
+
+
+def test_client_one_column_line_names_the_line(client):
+    status, *_ = client.predict("Paris B-LOC B-LOC\nBerlin\n", "IOB2", "lenient", api_name="/evaluate")
+    assert "Line 2: found 1 column ('Berlin'); expected three" in status
+
+
+def test_client_scheme_and_mode_reach_the_metric(client):
+    _, scenarios, summary, *_ = client.predict(app.IOBES_EXAMPLE, "IOBES", "lenient", api_name="/evaluate")
+    _, strict_scenarios, strict_summary, *_ = client.predict(app.IOBES_EXAMPLE, "IOBES", "strict", api_name="/evaluate")
+    # SPEC §2: IOBES `B-LOC I-LOC` with no E- is an entity in lenient mode (I) and none in strict mode (III).
+    assert [row[1] for row in scenarios["data"]][-1] == "I"
+    assert [row[1] for row in strict_scenarios["data"]][-1] == "III"
+    assert summary_values(summary["data"])["missed"] == (0, 0, 0, 0)
+    assert summary_values(strict_summary["data"])["missed"] == (1, 1, 1, 1)
+
+
+@pytest.mark.slow
+def test_python_app_py_honours_server_name_and_port():
+    port = free_port()
+    environment = {**os.environ, "GRADIO_SERVER_NAME": "127.0.0.1", "GRADIO_SERVER_PORT": str(port)}
+    process = subprocess.Popen(
+        [sys.executable, "app.py"], cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    try:
+        page = None
+        for _ in range(240):  # up to two minutes on a busy machine; usually a few seconds
+            if process.poll() is not None:
+                pytest.fail(f"python app.py exited: {process.stdout.read().decode(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/config", timeout=5) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                time.sleep(0.5)
+        assert page is not None, "python app.py did not answer"
+        assert "ner_semeval: SemEval-2013 NER scores" in page
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Plain functions
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_evaluate_text_worked_example_matches_spec():
+    status, scenarios, summary, per_type, _ = app.evaluate_text(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert status == "Evaluated 5 sentences (38 tokens): 5 reference and 5 predicted entities, IOB2, lenient mode."
+    assert summary_values(summary.values.tolist()) == SPEC_SUMMARY
+    assert scenarios.data.iloc[:, 1:].values.tolist() == SPEC_SCENARIOS
+    # SPEC §5, two-sided: MUSIC_NAME precision counts its 3 predictions (II, V, I), recall its 5 references.
+    music = {row[1]: row[2:] for row in per_type.values.tolist() if row[0] == "MUSIC_NAME"}
+    assert music["strict"] == ["0.3333", "0.2", "0.25", "5", "3"]
+    assert music["partial"] == ["0.5", "0.6", "0.5455", "5", "3"]
+
+
+def test_english_example_shows_all_six_scenarios():
+    _, scenarios, summary, *_ = app.evaluate_text(app.ENGLISH_EXAMPLE, "IOB2", "lenient")
+    assert sorted(scenarios.data["scenario"]) == sorted(ner_semeval.SCENARIOS)
+    assert summary_values(summary.values.tolist()) == SPEC_SUMMARY  # the same six scenarios, so the same table
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme", "mode", "scenarios"),
+    [
+        pytest.param(app.IOBES_EXAMPLE, "IOBES", "strict", ["V", "II", "I", "IV", "I", "III"], id="iobes-strict"),
+        pytest.param(app.IOBES_EXAMPLE, "IOBES", "lenient", ["V", "II", "I", "IV", "I", "I"], id="iobes-lenient"),
+        pytest.param(app.IOBES_EXAMPLE, "BIOES", "strict", ["V", "II", "I", "IV", "I", "III"], id="alias-bioes"),
+    ],
+)
+def test_iobes_example(text, scheme, mode, scenarios):
+    _, table, *_ = app.evaluate_text(text, scheme, mode)
+    assert list(table.data["scenario"]) == scenarios
+
+
+def test_examples_cover_every_listed_scheme():
+    assert [example[1] for example in app.EXAMPLES] == ["IOB2", "IOB2", "IOBES"]
+    assert list(ner_semeval.SCHEMES) == app.SCHEME_NAMES
+    assert len(app.EXAMPLE_LABELS) == len(app.EXAMPLES)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("Paris B-LOC\n", r"^Line 1: found 2 columns \('Paris B-LOC'\); expected three", id="two-columns"),
+        pytest.param("Paris B-LOC O\nBerlin\n", r"^Line 2: found 1 column \('Berlin'\)", id="one-column"),
+        pytest.param("Paris B-LOC B-LOC\r\nBerlin\r\n", r"^Line 2: found 1 column \('Berlin'\)", id="crlf"),
+        pytest.param("a\u2028b O O\nBerlin\n", r"^Line 2: found 1 column \('Berlin'\)", id="only-newlines-break"),
+        pytest.param("", r"^The input holds no sentences", id="empty"),
+        pytest.param("\n\n  \n", r"^The input holds no sentences", id="blank-lines"),
+        pytest.param(
+            "a O O\n\nParis X-LOC B-LOC\n",
+            r"^Line 3, reference tag \(second-last column\): found tag 'X-LOC' with unknown prefix 'X'",
+            id="bad-reference-prefix",
+        ),
+        pytest.param(
+            "a O O\nParis B-LOC LOC\n",
+            r"^Line 2, predicted tag \(last column\): found tag 'LOC', which has no prefix",
+            id="predicted-tag-without-prefix",
+        ),
+        pytest.param(
+            "Paris S-LOC S-LOC\n",
+            r"^Line 1, predicted tag .*'S' belongs to IOBES or BMES: pass scheme='IOBES'",
+            id="iobes-tag-under-iob2",
+        ),
+        pytest.param("Paris o O\n", r"^Line 1, reference tag .*the outside tag is an uppercase 'O'", id="lowercase-o"),
+    ],
+)
+def test_bad_input_names_line_and_problem(text, message):
+    with pytest.raises(app.InputProblem, match=message):
+        app.evaluate_corpus(app.parse_conll(text), "IOB2", "lenient")
+    status, scenarios, summary, per_type, sentences = app.evaluate_text(text)
+    assert status.startswith("⚠️ **Cannot evaluate.**")
+    assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
+
+
+def test_unknown_scheme_and_mode_are_messages():
+    assert "unknown scheme 'BIOX'" in app.evaluate_text("a O O\n", "BIOX", "lenient")[0]
+    assert "unknown mode 'loose'" in app.evaluate_text("a O O\n", "IOB2", "loose")[0]
+
+
+def test_input_over_one_megabyte_is_refused_with_a_message():
+    text = "token O O\n" * (app.MAX_BYTES // 10 + 1)
+    with pytest.raises(app.InputProblem, match=r"holds 1,000,010 bytes; the page evaluates at most 1,000,000"):
+        app.parse_conll(text)
+    assert "1 MB" in app.evaluate_text(text)[0]
+
+
+def test_input_over_ten_thousand_sentences_is_refused_with_a_message():
+    at_limit = "a O O\n\n" * app.MAX_SENTENCES
+    assert len(app.parse_conll(at_limit).tokens) == app.MAX_SENTENCES
+    with pytest.raises(app.InputProblem, match=r"more than 10,000 sentences \(line 20001 starts sentence 10,001\)"):
+        app.parse_conll(at_limit + "b O O\n")
+
+
+def test_extra_middle_columns_and_docstart_are_read_as_conlleval_does():
+    corpus = app.parse_conll("-DOCSTART- -X- O O\n\nParis NNP B-NP B-LOC B-LOC\nis VBZ B-VP O O\n")
+    assert corpus.tokens == [["Paris", "is"]]
+    assert corpus.references == [["B-LOC", "O"]]
+    assert corpus.predictions == [["B-LOC", "O"]]
+    assert corpus.lines == [[3, 4]]
+
+
+def test_tables_are_capped_but_scores_cover_everything(monkeypatch):
+    monkeypatch.setattr(app, "MAX_TABLE_ROWS", 3)
+    monkeypatch.setattr(app, "MAX_SHOWN_SENTENCES", 2)
+    status, scenarios, summary, _, sentences = app.evaluate_text("Paris B-LOC B-LOC\n\n" * 5)
+    assert "The scenario table shows the first 3 of 5 rows." in status
+    assert len(scenarios.data) == 3
+    assert summary_values(summary.values.tolist())["correct"] == (5, 5, 5, 5)
+    assert sentences.count('class="sentence"') == 2
+    assert "The first 2 of 5 sentences are shown; the scores cover all." in sentences
+
+
+def test_load_file_fills_the_text_and_evaluates(tmp_path):
+    path = tmp_path / "worked.conll"
+    path.write_text(app.WORKED_EXAMPLE, encoding="utf-8")
+    text, status, _, summary, *_ = app.load_file(str(path), "IOB2", "lenient")
+    assert text == app.WORKED_EXAMPLE
+    assert status.startswith("Evaluated 5 sentences")
+    assert summary_values(summary.values.tolist()) == SPEC_SUMMARY
+
+
+def test_load_file_reads_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.conll"
+    path.write_bytes("\ufeffParis B-LOC B-LOC\n".encode())
+    text, status, *_ = app.load_file(str(path))
+    assert text == "Paris B-LOC B-LOC\n"
+    assert status == "Evaluated 1 sentence (1 token): 1 reference and 1 predicted entity, IOB2, lenient mode."
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(b"Paris B-LOC \xff\n", r"big\.conll is not UTF-8 text \(byte 12 is 0xff\)", id="not-utf8"),
+        pytest.param(b"a O O\n" * 170_000, r"big\.conll holds 1,020,000 bytes; the page evaluates at most", id="1MB"),
+    ],
+)
+def test_load_file_refuses_with_a_message(tmp_path, content, message):
+    path = tmp_path / "big.conll"
+    path.write_bytes(content)
+    text, status, *tables = app.load_file(str(path))
+    assert text == app.gr.skip()  # the text box keeps what it had
+    assert re.search(message, status.replace("\\", ""))
+    assert all(getattr(table, "empty", table == "") for table in tables)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "text"),
+    [
+        pytest.param(["Angela", "Merkel", "."], "Angela Merkel .", id="words"),
+        pytest.param(list("告白气球"), "告白气球", id="chinese-characters"),
+        pytest.param(["播放", "告白气球", "，"], "播放告白气球，", id="chinese-words-and-punctuation"),
+        pytest.param(["听", "Jay", "Chou", "的", "歌"], "听 Jay Chou 的歌", id="mixed"),
+        pytest.param([], "", id="empty"),
+    ],
+)
+def test_join_tokens(tokens, text):
+    assert app.join_tokens(tokens) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        pytest.param(2, "2", id="count"),
+        pytest.param(0.4, "0.4", id="spec-decimal"),
+        pytest.param(float(Fraction(1, 3)), "0.3333", id="four-decimals"),
+        pytest.param(float(Fraction(6, 11)), "0.5455", id="rounded"),
+        pytest.param(1.0, "1.0", id="one"),
+        pytest.param(0.0, "0.0", id="zero"),
+    ],
+)
+def test_format_number(value, text):
+    assert app.format_number(value) == text
+
+
+def test_adjacent_same_type_entities_stay_apart_in_the_sentences():
+    # SPEC §2: IOB2 `B-PER B-PER` is two entities; each gets its own mark on both lines.
+    _, _, _, _, sentences = app.evaluate_text("Ann B-PER B-PER\nBob B-PER B-PER\n")
+    assert sentences.count("<mark") == 4
+    assert sentences.count(">Ann<span") == 2
+
+
+def test_tokens_are_escaped_in_the_sentences():
+    _, scenarios, _, _, sentences = app.evaluate_text("<script>alert(1)</script> B-PER B-PER\n&amp; O O\n")
+    assert "<script>" not in sentences
+    assert "&lt;script&gt;" in sentences
+    assert scenarios.data["reference text"].tolist() == ["<script>alert(1)</script>"]  # a table cell is text
+
+
+def test_error_message_escapes_markdown():
+    status = app.evaluate_text("a B-MUSIC_NAME X-*bold*\n")[0]
+    assert "found tag 'X-\\*bold\\*' with unknown prefix 'X'" in status
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Property: the page shows the metric's own numbers, whatever the sentences
+# ---------------------------------------------------------------------------------------------------------
+
+TAGS = st.sampled_from(["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-MUSIC_NAME", "I-MUSIC_NAME"])
+TOKENS = st.sampled_from(["Paris", "is", "告", "白", "x-y", "O", "B-PER", "<b>", "'"])
+
+
+@st.composite
+def sentences(draw):
+    result = []
+    for _ in range(draw(st.integers(1, 4))):
+        length = draw(st.integers(1, 8))
+        result.append(
+            (
+                draw(st.lists(TOKENS, min_size=length, max_size=length)),
+                draw(st.lists(TAGS, min_size=length, max_size=length)),
+                draw(st.lists(TAGS, min_size=length, max_size=length)),
+            )
+        )
+    return result
+
+
+@settings(max_examples=40, deadline=None)
+@given(sentences(), st.sampled_from(["lenient", "strict"]))
+def test_page_tables_are_the_metric_results(data, mode):
+    text = "\n\n".join("\n".join(map(" ".join, zip(*sentence))) for sentence in data)
+    corpus = app.parse_conll(text)
+    assert corpus.tokens == [tokens for tokens, _, _ in data]
+    references = [reference for _, reference, _ in data]
+    predictions = [prediction for _, _, prediction in data]
+    expected = ner_semeval.compute_semeval(predictions, references, mode=mode, per_type=True, return_entities=True)
+
+    status, scenarios, summary, per_type, _ = app.evaluate_text(text, "IOB2", mode)
+    assert status.startswith(f"Evaluated {len(data)} sentence")
+    assert summary_values(summary.values.tolist()) == {
+        ("F1" if measure == "f1" else measure): tuple(
+            expected[f"{scheme}_{measure}"]
+            if isinstance(expected[f"{scheme}_{measure}"], int)
+            else Fraction(app.format_number(expected[f"{scheme}_{measure}"]))
+            for scheme in app.TABLE_SCHEMES
+        )
+        for measure in app.SUMMARY_MEASURES
+    }
+    rows = expected["entities"]
+    assert scenarios.data["scenario"].tolist() == [row["scenario"] for row in rows]
+    assert scenarios.data["strict"].tolist() == [row["strict"] for row in rows]
+    supports = {row[0]: int(row[5]) for row in per_type.values.tolist()}
+    assert sum(supports.values()) == expected["strict_possible"]

@@ -1,0 +1,217 @@
+"""The Space in a real browser: Debian's headless chromium driven by Playwright against the app launched in this
+process. Skipped when chromium or playwright is missing, except under CI (`CI` set), where that fails."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from conftest import REPO
+
+import app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "tests" / "artifacts"
+TIMEOUT_MS = 60_000  # generous: the machine is shared; nothing here measures speed
+
+HEADER = ["measure", "type", "partial", "exact", "strict"]
+# SPEC §6, second table.
+WORKED_SUMMARY = [
+    HEADER,
+    ["correct", "2", "2", "2", "1"],
+    ["incorrect", "2", "0", "2", "3"],
+    ["partial", "0", "2", "0", "0"],
+    ["missed", "1", "1", "1", "1"],
+    ["spurious", "1", "1", "1", "1"],
+    ["precision", "0.4", "0.6", "0.4", "0.2"],
+    ["recall", "0.4", "0.6", "0.4", "0.2"],
+    ["F1", "0.4", "0.6", "0.4", "0.2"],
+]
+# After the edit, sentence 4 (我想听告白气球) predicts 告白气 instead of 告白气球: scenario I becomes V (SPEC §4),
+# so type keeps COR, partial turns COR into PAR, exact and strict turn COR into INC. With ACT = POS = 5:
+# partial (1 + 3/2) / 5 = 0.5, exact 1/5 = 0.2, strict 0/5 = 0.0.
+EDITED_SUMMARY = [
+    HEADER,
+    ["correct", "2", "1", "1", "0"],
+    ["incorrect", "2", "0", "3", "4"],
+    ["partial", "0", "3", "0", "0"],
+    ["missed", "1", "1", "1", "1"],
+    ["spurious", "1", "1", "1", "1"],
+    ["precision", "0.4", "0.5", "0.2", "0.0"],
+    ["recall", "0.4", "0.5", "0.2", "0.0"],
+    ["F1", "0.4", "0.5", "0.2", "0.0"],
+]
+
+# The rows of a Gradio 6 dataframe, header first (it is virtualised: only rows in view are in the DOM, so
+# read only small tables).
+ROWS_JS = """element => [...element.querySelectorAll('[role=row]')].map(
+    row => [...row.querySelectorAll('[role=columnheader], [role=gridcell], th, td')].map(c => c.innerText.trim()))"""
+
+
+def _require_browser() -> None:
+    problem = None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        problem = "playwright is not installed (pip install playwright)"
+    if problem is None and not CHROMIUM.exists():
+        problem = f"{CHROMIUM} is missing (apt-get install -y chromium fonts-noto-cjk)"
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{problem}; under CI the browser tests must run")
+        pytest.skip(problem)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    _require_browser()
+    demo = app.build_demo()
+    port = free_port()
+    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
+    try:
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        demo.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server) -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(browser, server) -> Iterator:
+    """The page opened on the worked example, its summary shown; `page.outside` lists requests off loopback."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1200})
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.outside = []
+    page.on(
+        "request",
+        lambda request: (
+            page.outside.append(request.url)
+            if urlparse(request.url).scheme in ("http", "https", "ws", "wss")
+            and urlparse(request.url).hostname not in ("127.0.0.1", "localhost")
+            else None
+        ),
+    )
+    page.goto(server)
+    wait_for_summary(page, WORKED_SUMMARY)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def table_rows(page, element_id: str) -> list[list[str]]:
+    return page.eval_on_selector(f"#{element_id}", ROWS_JS)
+
+
+def wait_for_summary(page, expected: list[list[str]]) -> None:
+    """Wait until the summary table shows `expected`; on timeout, compare anyway for a readable diff."""
+    script = f"""expected => {{
+        const summary = document.querySelector('#summary');
+        return summary !== null && JSON.stringify(({ROWS_JS})(summary)) === JSON.stringify(expected);
+    }}"""
+    try:
+        page.wait_for_function(script, arg=expected, timeout=TIMEOUT_MS)
+    except Exception:
+        assert table_rows(page, "summary") == expected
+        raise
+
+
+def replace_input(page, text: str) -> None:
+    """Select everything in the CoNLL editor and type `text` over it, as a paste would."""
+    page.click("#conll-input .cm-content")
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(text)
+
+
+def test_page_opens_on_the_worked_example(page):
+    assert table_rows(page, "summary") == WORKED_SUMMARY
+    assert page.inner_text("#status").startswith("Evaluated 5 sentences (38 tokens)")
+    scenarios = table_rows(page, "scenarios")
+    assert scenarios[0][:2] == ["sentence", "scenario"]
+    assert [row[1] for row in scenarios[1:]] == ["III", "II", "V", "IV", "I", "VI"]
+    assert scenarios[3][2:] == ["MUSIC_NAME", "告白气球", "MUSIC_NAME", "一首告白气球", "COR", "PAR", "INC", "INC"]
+    assert page.locator("#sentences mark").count() == 10  # 5 reference and 5 predicted entities
+    assert "Per entity type" in page.inner_text("#per-type")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-worked-example.png"), full_page=True)
+    assert page.outside == []  # the page loads nothing from outside the app
+
+
+def test_editing_one_predicted_tag_changes_the_numbers(page):
+    # Sentence 4's last character, line 33: 球 I-MUSIC_NAME I-MUSIC_NAME (line 18 reads the same).
+    lines = page.locator("#conll-input .cm-line")
+    texts = lines.all_inner_texts()
+    assert [number for number, text in enumerate(texts, 1) if text == "球 I-MUSIC_NAME I-MUSIC_NAME"] == [18, 33]
+    line = lines.nth(32)
+    line.click()
+    page.keyboard.press("End")
+    for _ in "I-MUSIC_NAME":
+        page.keyboard.press("Backspace")
+    page.keyboard.type("O")
+    assert line.inner_text() == "球 I-MUSIC_NAME O"
+    page.click("#evaluate")
+    wait_for_summary(page, EDITED_SUMMARY)
+    assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["III", "II", "V", "IV", "V", "VI"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-edited.png"), full_page=True)
+
+
+def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
+    replace_input(page, "Paris B-LOC B-LOC\nBerlin X-LOC O\n")
+    page.click("#evaluate")
+    message = "Line 2, reference tag (second-last column): found tag 'X-LOC' with unknown prefix 'X'"
+    page.wait_for_function(
+        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
+    )
+    assert page.inner_text("#status").startswith("⚠️ Cannot evaluate.")
+    assert table_rows(page, "summary") == [HEADER]  # no stale numbers next to the message
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-malformed.png"))
+
+    # The English example holds the same six scenarios, hence SPEC §6's numbers again.
+    page.get_by_text("English: all six scenarios").click()
+    wait_for_summary(page, WORKED_SUMMARY)
+    assert page.inner_text("#status").startswith("Evaluated 2 sentences (18 tokens)")
+
+
+def test_uploading_a_file_fills_the_editor_and_evaluates(page, tmp_path):
+    path = tmp_path / "iobes.conll"
+    path.write_text(app.IOBES_EXAMPLE, encoding="utf-8")
+    page.locator("#mode").get_by_text("strict", exact=True).click()
+    page.locator("#scheme input").fill("IOBES")
+    page.keyboard.press("Enter")
+    with page.expect_file_chooser() as chooser:
+        page.click("#upload")
+    chooser.value.set_files(str(path))
+    page.wait_for_function(
+        "() => document.querySelector('#status').innerText.includes('2 sentences (16 tokens)')", timeout=TIMEOUT_MS
+    )
+    assert page.inner_text("#status").endswith("IOBES, strict mode.")
+    assert "Marie" in page.inner_text("#conll-input")
+    assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["V", "II", "I", "IV", "I", "III"]

@@ -1,0 +1,272 @@
+"""`python ner_semeval.py`: the conlleval-style command line, on CoNLL files and stdin.
+
+Every process imports evaluate, which imports transformers and torch when they are installed: several seconds
+of CPU each. So three real processes (a file, stdin, a malformed file) start together once, in a module
+fixture, and the other options and error paths call the same `main` in this process."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+from ner_semeval import compute_semeval, main
+
+SONG, SINGER = "MUSIC_NAME", "SINGER"
+REQUEST = "我想听一首告白气球"
+PLAY = "播放年轮"
+BOTH = "告白气球和年轮"
+
+
+def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
+    """IOB2 tags of `text`, one character per token, for entities given as (surface string, type)."""
+    tags = ["O"] * len(text)
+    for surface, entity_type in entities:
+        start = text.index(surface)
+        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
+    return tags
+
+
+GOLD = (REQUEST, ("告白气球", SONG))
+# SPEC §6, one scenario per sentence, in the order III, II, V, IV, I, VI: (text, reference entities, predicted).
+SIX = [
+    (REQUEST, [GOLD[1]], []),
+    (PLAY, [], [("年轮", SONG)]),
+    (REQUEST, [GOLD[1]], [("一首告白气球", SONG)]),
+    (REQUEST, [GOLD[1]], [("告白气球", SINGER)]),
+    (REQUEST, [GOLD[1]], [("告白气球", SONG)]),
+    (REQUEST, [GOLD[1]], [("一首告白气球", SINGER)]),
+]
+FIVE = [(BOTH, [("告白气球", SONG)], [("年轮", SONG)]), *SIX[2:]]
+
+
+def batch(sentences: list) -> tuple[list[list[str]], list[list[str]]]:
+    predictions = [iob2(text, *predicted) for text, _, predicted in sentences]
+    references = [iob2(text, *reference) for text, reference, _ in sentences]
+    return predictions, references
+
+
+def conll(sentences: list, docstart: bool = True) -> str:
+    """token reference prediction, blank line between sentences; CoNLL-2003's -DOCSTART- line first."""
+    blocks = ["-DOCSTART- -X- -X- O\n"] if docstart else []
+    for text, reference, predicted in sentences:
+        rows = zip(text, iob2(text, *reference), iob2(text, *predicted))
+        blocks.append("".join(f"{token} {r} {p}\n" for token, r, p in rows))
+    return "\n".join(blocks)
+
+
+# The §6 summary table: rows measure, columns type / partial / exact / strict.
+COLUMNS = ["type", "partial", "exact", "strict"]
+SUMMARY_ROWS = {
+    "correct": [2, 2, 2, 1],
+    "incorrect": [2, 0, 2, 3],
+    "partial": [0, 2, 0, 0],
+    "missed": [1, 1, 1, 1],
+    "spurious": [1, 1, 1, 1],
+    "precision": [0.4, 0.6, 0.4, 0.2],
+    "recall": [0.4, 0.6, 0.4, 0.2],
+    "F1": [0.4, 0.6, 0.4, 0.2],
+}
+# Per type (SPEC §5): MUSIC_NAME references III V IV I VI, predictions II V I; SINGER predictions IV VI.
+PER_TYPE = {  # scheme: {type: (precision, recall, F1, support)}
+    "strict": {SONG: (Fraction(1, 3), Fraction(1, 5), Fraction(1, 4), 5), SINGER: (0, 0, 0, 0)},
+    "exact": {SONG: (Fraction(1, 3), Fraction(2, 5), Fraction(4, 11), 5), SINGER: (Fraction(1, 2), 0, 0, 0)},
+    "partial": {SONG: (Fraction(1, 2), Fraction(3, 5), Fraction(6, 11), 5), SINGER: (Fraction(3, 4), 0, 0, 0)},
+    "type": {SONG: (Fraction(2, 3), Fraction(2, 5), Fraction(1, 2), 5), SINGER: (0, 0, 0, 0)},
+}
+
+# IOBES data where strict and lenient differ: the predicted LOC `B` is not well formed.
+IOBES_REFERENCES = [["B-PER", "E-PER", "O", "S-LOC"], ["S-ORG", "O"]]
+IOBES_PREDICTIONS = [["B-PER", "E-PER", "O", "B-LOC"], ["S-ORG", "O"]]
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("conll")
+    iobes = "\n".join(
+        "".join(f"w {r} {p}\n" for r, p in zip(references, predictions))
+        for references, predictions in zip(IOBES_REFERENCES, IOBES_PREDICTIONS)
+    )
+    return {
+        "six": write(folder / "six.conll", conll(SIX)),
+        "iobes": write(folder / "iobes.conll", iobes),
+        "one-column": write(folder / "one column.conll", "a B-PER B-PER\nb I-PER I-PER\nc\n\nd O O\n"),
+    }
+
+
+@pytest.fixture(scope="module")
+def runs(files: dict[str, Path]) -> dict[str, Run]:
+    """The real processes of this module, started together (each spends most of its time importing)."""
+    commands = {
+        "file": ([str(files["six"])], None),
+        "stdin-per-type": (["--per-type"], conll(FIVE, docstart=False)),
+        "one-column": ([str(files["one-column"])], None),
+    }
+    processes = {
+        name: (
+            subprocess.Popen(
+                [sys.executable, "ner_semeval.py", *arguments],
+                cwd=REPO,
+                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                encoding="utf-8",
+            ),
+            stdin,
+        )
+        for name, (arguments, stdin) in commands.items()
+    }
+    results = {}
+    for name, (process, stdin) in processes.items():
+        stdout, stderr = process.communicate(stdin, timeout=300)
+        results[name] = Run(process.returncode, stdout, stderr)
+    return results
+
+
+def tables(stdout: str) -> dict[str, dict[str, list[str]]]:
+    """The blocks of the text output keyed by their header's title ("measure", "strict by type", ...); each
+    maps a row's label to its cells, and "columns" to the header's column names."""
+    result = {}
+    for block in stdout.strip().split("\n\n"):
+        header, *rows = block.splitlines()
+        if header.startswith("processed"):
+            continue
+        words = header.split()
+        title_length = 1 if words[0] == "measure" else 3
+        title = " ".join(words[:title_length])
+        parsed = {"columns": words[title_length:]}
+        for line in rows:
+            label, *cells = line.split()
+            parsed[label] = cells
+        result[title] = parsed
+    return result
+
+
+def check_summary(table: dict[str, list[str]]) -> None:
+    assert table["columns"] == COLUMNS
+    assert [label for label in table if label != "columns"] == list(SUMMARY_ROWS)
+    for label, expected in SUMMARY_ROWS.items():
+        cells = table[label]
+        if label in ("precision", "recall", "F1"):
+            assert [float(cell) for cell in cells] == pytest.approx(expected, abs=5e-5), label
+        else:
+            assert [int(cell) for cell in cells] == expected, label
+
+
+def check_type_table(table: dict[str, list[str]], scheme: str) -> None:
+    assert table["columns"] == ["precision", "recall", "F1", "support"]
+    assert [label for label in table if label != "columns"] == [SONG, SINGER]
+    for entity_type, (*ratios, support) in PER_TYPE[scheme].items():
+        cells = table[entity_type]
+        assert [float(cell) for cell in cells[:3]] == pytest.approx([float(r) for r in ratios], abs=5e-5)
+        assert int(cells[3]) == support
+
+
+@pytest.mark.slow
+def test_file_prints_the_summary_table(runs: dict[str, Run]) -> None:
+    run = runs["file"]
+    assert run.returncode == 0, run.stderr
+    # The -DOCSTART- line is no sentence (it would fail as a tag "-X-" otherwise).
+    assert "6 sentences" in run.stdout.splitlines()[0]
+    printed = tables(run.stdout)
+    check_summary(printed["measure"])
+    check_type_table(printed["strict by type"], "strict")
+    assert set(printed) == {"measure", "strict by type"}
+
+
+@pytest.mark.slow
+def test_stdin_with_per_type_tables(runs: dict[str, Run]) -> None:
+    run = runs["stdin-per-type"]
+    assert run.returncode == 0, run.stderr
+    assert "5 sentences" in run.stdout.splitlines()[0]
+    printed = tables(run.stdout)
+    check_summary(printed["measure"])  # SPEC §6: the same totals with II and III in one sentence
+    for scheme in PER_TYPE:
+        check_type_table(printed[f"{scheme} by type"], scheme)
+
+
+# The same main() in this process, for the other options and error paths without more processes.
+
+
+def test_json_equals_compute_semeval(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(files["six"]), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == compute_semeval(*batch(SIX))
+
+
+def test_json_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(conll(FIVE)))
+    assert main(["--json", "--per-type"]) == 0
+    assert json.loads(capsys.readouterr().out) == compute_semeval(*batch(FIVE), per_type=True)
+
+
+def test_scheme_mode_and_per_type_options(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = [str(files["iobes"]), "--scheme", "IOBES", "--mode", "strict", "--per-type", "--json"]
+    assert main(arguments) == 0
+    printed = json.loads(capsys.readouterr().out)
+    expected = compute_semeval(IOBES_PREDICTIONS, IOBES_REFERENCES, scheme="IOBES", mode="strict", per_type=True)
+    assert printed == expected
+    # By hand: strict mode drops the predicted `B-LOC`; PER and ORG are correct, LOC missed.
+    assert (printed["strict_correct"], printed["strict_missed"], printed["strict_spurious"]) == (2, 1, 0)
+    assert (printed["LOC_strict_possible"], printed["LOC_strict_actual"]) == (1, 0)
+
+
+@pytest.mark.slow
+def test_line_with_one_column_fails_naming_file_and_line(runs: dict[str, Run], files: dict[str, Path]) -> None:
+    run = runs["one-column"]
+    assert run.returncode != 0
+    assert run.stdout == ""
+    assert re.search(rf"{re.escape(str(files['one-column']))}:3\b", run.stderr), run.stderr
+
+
+BAD_TAG_FILE = "-DOCSTART- -X- -X- O\n\na B-PER B-PER\nb I-PER I-PER\n\nc O O\nd {reference} {prediction}\n"
+
+
+@pytest.mark.parametrize(
+    ("reference", "prediction", "column", "tag"),
+    [
+        pytest.param("O", "S-PER", "predicted", "'S-PER'", id="bad-predicted-tag"),
+        pytest.param("PER", "O", "reference", "'PER'", id="bad-reference-tag"),
+    ],
+)
+def test_bad_tag_fails_naming_file_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], reference: str, prediction: str, column: str, tag: str
+) -> None:
+    path = write(tmp_path / "bad.conll", BAD_TAG_FILE.format(reference=reference, prediction=prediction))
+    assert main([str(path)]) != 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert re.search(rf"{re.escape(str(path))}:7\b", captured.err), captured.err
+    assert column in captured.err
+    assert tag in captured.err
+
+
+def test_unknown_scheme_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "ok.conll", "a B-PER B-PER\n")
+    assert main([str(path), "--scheme", "IOB3"]) != 0
+    assert "IOB3" in capsys.readouterr().err
+
+
+def test_missing_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path / "absent.conll")]) != 0
+    assert "absent.conll" in capsys.readouterr().err

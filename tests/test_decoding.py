@@ -1,0 +1,273 @@
+"""`decode` and `encode` per scheme and mode (SPEC §1, §2): named tables of hand-derived cases."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ner_semeval import SCHEMES, Span, compute_semeval, decode, encode
+
+LENIENT, STRICT = "lenient", "strict"
+
+
+def spans(*triples: tuple[int, int, str]) -> list[Span]:
+    return [Span(start, end, entity_type) for start, end, entity_type in triples]
+
+
+def case(tags: str, scheme: str, lenient: list, strict: list | None = None, *, id: str):
+    """One sequence and its entities in lenient and strict mode (strict defaults to lenient: well formed)."""
+    return pytest.param(tags.split(), scheme, spans(*lenient), spans(*(lenient if strict is None else strict)), id=id)
+
+
+PER, LOC = "PER", "LOC"
+
+DECODING_CASES = [
+    # IOB2 (SPEC §2: lenient is conlleval, strict keeps `B I*`).
+    case("B-PER I-PER O B-LOC", "IOB2", [(0, 2, PER), (3, 4, LOC)], id="iob2-two-entities"),
+    case("O I-PER", "IOB2", [(1, 2, PER)], [], id="iob2-O-I-is-entity-only-in-lenient"),
+    case("O I-PER I-PER", "IOB2", [(1, 3, PER)], [], id="iob2-stray-I-opens-entity"),
+    case("I-PER I-PER O", "IOB2", [(0, 2, PER)], [], id="iob2-stray-I-at-sentence-start"),
+    case("B-PER O I-PER", "IOB2", [(0, 1, PER), (2, 3, PER)], [(0, 1, PER)], id="iob2-stray-I-after-O"),
+    case("B-PER I-LOC", "IOB2", [(0, 1, PER), (1, 2, LOC)], [(0, 1, PER)], id="iob2-type-change-B-I"),
+    case(
+        "B-PER I-PER I-LOC I-LOC",
+        "IOB2",
+        [(0, 2, PER), (2, 4, LOC)],
+        [(0, 2, PER)],
+        id="iob2-type-change-inside-run",
+    ),
+    case("B-PER B-PER", "IOB2", [(0, 1, PER), (1, 2, PER)], id="iob2-adjacent-same-type"),
+    case("B-PER I-PER B-PER", "IOB2", [(0, 2, PER), (2, 3, PER)], id="iob2-adjacent-B-splits-run"),
+    case("B-PER B-LOC", "IOB2", [(0, 1, PER), (1, 2, LOC)], id="iob2-adjacent-other-type"),
+    case("O O B-PER I-PER", "IOB2", [(2, 4, PER)], id="iob2-entity-at-end"),
+    case("B-PER", "IOB2", [(0, 1, PER)], id="iob2-single-token-sentence"),
+    case("O O", "IOB2", [], id="iob2-all-O"),
+    case("", "IOB2", [], id="iob2-empty-sentence"),
+    case(
+        "B-MUSIC-NAME I-MUSIC-NAME O",
+        "IOB2",
+        [(0, 2, "MUSIC-NAME")],
+        id="type-with-hyphen",
+    ),
+    case(
+        "B-MUSIC-NAME I-MUSIC",
+        "IOB2",
+        [(0, 1, "MUSIC-NAME"), (1, 2, "MUSIC")],
+        [(0, 1, "MUSIC-NAME")],
+        id="hyphen-type-differs",
+    ),
+    case("B-PER I-PER O B-LOC", "BIO", [(0, 2, PER), (3, 4, LOC)], id="bio-alias"),
+    case("O I-PER", "BIO", [(1, 2, PER)], [], id="bio-alias-O-I"),
+    # IOB1: B only separates two adjacent entities of one type; strict `I+` or `B I*` right after same type.
+    case(
+        "I-PER I-PER B-PER O I-LOC",
+        "IOB1",
+        [(0, 2, PER), (2, 3, PER), (4, 5, LOC)],
+        id="iob1-B-separates-same-type",
+    ),
+    case("I-PER B-PER I-PER", "IOB1", [(0, 1, PER), (1, 3, PER)], id="iob1-B-I-after-same-type"),
+    case("B-PER I-PER O", "IOB1", [(0, 2, PER)], [], id="iob1-B-at-sentence-start"),
+    case("O B-PER", "IOB1", [(1, 2, PER)], [], id="iob1-B-after-O"),
+    case("I-LOC B-PER", "IOB1", [(0, 1, LOC), (1, 2, PER)], [(0, 1, LOC)], id="iob1-B-after-other-type"),
+    case("I-PER I-LOC", "IOB1", [(0, 1, PER), (1, 2, LOC)], id="iob1-type-change"),
+    case("O I-PER I-PER", "IOB1", [(1, 3, PER)], id="iob1-I-after-O-is-well-formed"),
+    # IOE1: symmetric to IOB1, E only before an adjacent entity of the same type.
+    case(
+        "I-PER E-PER I-PER O I-LOC",
+        "IOE1",
+        [(0, 2, PER), (2, 3, PER), (4, 5, LOC)],
+        id="ioe1-E-separates-same-type",
+    ),
+    case("I-PER E-PER O", "IOE1", [(0, 2, PER)], [], id="ioe1-E-before-O"),
+    case("I-PER E-PER", "IOE1", [(0, 2, PER)], [], id="ioe1-E-at-sentence-end"),
+    case("E-PER I-LOC", "IOE1", [(0, 1, PER), (1, 2, LOC)], [(1, 2, LOC)], id="ioe1-E-before-other-type"),
+    case("I-PER E-PER E-PER", "IOE1", [(0, 2, PER), (2, 3, PER)], [(0, 2, PER)], id="ioe1-second-E-at-end"),
+    case("I-PER I-PER", "IOE1", [(0, 2, PER)], id="ioe1-I-run"),
+    # IOE2: strict `I* E`.
+    case("I-PER E-PER O E-LOC", "IOE2", [(0, 2, PER), (3, 4, LOC)], id="ioe2-two-entities"),
+    case("E-PER E-PER", "IOE2", [(0, 1, PER), (1, 2, PER)], id="ioe2-adjacent-E"),
+    case("I-PER I-PER O", "IOE2", [(0, 2, PER)], [], id="ioe2-missing-E"),
+    case("I-PER E-LOC", "IOE2", [(0, 1, PER), (1, 2, LOC)], [(1, 2, LOC)], id="ioe2-type-change"),
+    case("O O E-PER", "IOE2", [(2, 3, PER)], id="ioe2-entity-at-end"),
+    # IOBES: strict `S | B I* E`.
+    case("B-PER I-PER E-PER O S-LOC", "IOBES", [(0, 3, PER), (4, 5, LOC)], id="iobes-two-entities"),
+    case("B-PER O", "IOBES", [(0, 1, PER)], [], id="iobes-B-O-only-lenient"),
+    case("S-PER S-PER", "IOBES", [(0, 1, PER), (1, 2, PER)], id="iobes-S-S-two-entities"),
+    case("B-PER I-PER", "IOBES", [(0, 2, PER)], [], id="iobes-missing-E-at-end"),
+    case("O I-PER E-PER", "IOBES", [(1, 3, PER)], [], id="iobes-stray-I-opens-entity"),
+    case("B-PER E-LOC", "IOBES", [(0, 1, PER), (1, 2, LOC)], [], id="iobes-type-change"),
+    case("B-PER S-PER", "IOBES", [(0, 1, PER), (1, 2, PER)], [(1, 2, PER)], id="iobes-S-interrupts-B"),
+    case("E-PER I-PER E-PER", "IOBES", [(0, 1, PER), (1, 3, PER)], [], id="iobes-after-E-new-entity"),
+    case("B-PER E-PER B-PER E-PER", "IOBES", [(0, 2, PER), (2, 4, PER)], id="iobes-adjacent"),
+    case("B-PER I-PER E-PER O S-LOC", "BIOES", [(0, 3, PER), (4, 5, LOC)], id="bioes-alias"),
+    case("B-PER O", "BIOES", [(0, 1, PER)], [], id="bioes-alias-B-O"),
+    # BILOU: L = E, U = S.
+    case("B-PER I-PER L-PER O U-LOC", "BILOU", [(0, 3, PER), (4, 5, LOC)], id="bilou-two-entities"),
+    case("U-PER U-PER", "BILOU", [(0, 1, PER), (1, 2, PER)], id="bilou-U-U"),
+    case("B-PER L-PER B-PER", "BILOU", [(0, 2, PER), (2, 3, PER)], [(0, 2, PER)], id="bilou-B-at-end"),
+    case("I-PER L-PER", "BILOU", [(0, 2, PER)], [], id="bilou-missing-B"),
+    # BMES: M = I.
+    case("B-PER M-PER E-PER S-LOC", "BMES", [(0, 3, PER), (3, 4, LOC)], id="bmes-two-entities"),
+    case("B-PER E-PER", "BMES", [(0, 2, PER)], id="bmes-B-E"),
+    case("M-PER E-PER", "BMES", [(0, 2, PER)], [], id="bmes-missing-B"),
+    case("B-PER M-PER O", "BMES", [(0, 2, PER)], [], id="bmes-missing-E"),
+    # IO: adjacent same-type tokens form one entity; every entity is well formed.
+    case("I-PER I-PER I-LOC O I-PER", "IO", [(0, 2, PER), (2, 3, LOC), (4, 5, PER)], id="io-runs"),
+    case("I-MUSIC-NAME I-MUSIC-NAME", "IO", [(0, 2, "MUSIC-NAME")], id="io-hyphen-type"),
+]
+
+
+@pytest.mark.parametrize(("tags", "scheme", "lenient", "strict"), DECODING_CASES)
+def test_decode(tags: list[str], scheme: str, lenient: list[Span], strict: list[Span]) -> None:
+    assert decode(tags, scheme, LENIENT) == lenient
+    assert decode(tags, scheme, STRICT) == strict
+
+
+def test_decode_defaults_are_iob2_lenient() -> None:
+    assert decode(["O", "I-PER"]) == [Span(1, 2, "PER")]
+
+
+def test_scheme_names_are_case_insensitive() -> None:
+    assert decode(["S-PER"], "iobes") == [Span(0, 1, "PER")]
+
+
+SUFFIX_CASES = [
+    pytest.param("PER-B PER-I O LOC-B", "IOB2", LENIENT, spans((0, 2, PER), (3, 4, LOC)), id="iob2-suffix"),
+    pytest.param(
+        "MUSIC-NAME-B MUSIC-NAME-I O", "IOB2", LENIENT, spans((0, 2, "MUSIC-NAME")), id="suffix-type-with-hyphen"
+    ),
+    pytest.param("O PER-I", "IOB2", LENIENT, spans((1, 2, PER)), id="suffix-stray-I-lenient"),
+    pytest.param("O PER-I", "IOB2", STRICT, [], id="suffix-stray-I-strict"),
+    pytest.param("PER-S PER-B PER-E", "IOBES", STRICT, spans((0, 1, PER), (1, 3, PER)), id="iobes-suffix"),
+    pytest.param("PER-U LOC-B LOC-L", "BILOU", STRICT, spans((0, 1, PER), (1, 3, LOC)), id="bilou-suffix"),
+]
+
+
+@pytest.mark.parametrize(("tags", "scheme", "mode", "expected"), SUFFIX_CASES)
+def test_decode_suffix(tags: str, scheme: str, mode: str, expected: list[Span]) -> None:
+    assert decode(tags.split(), scheme, mode, suffix=True) == expected
+
+
+LABELS_CASES = [
+    pytest.param(["PER"], 1, 1, 1, 0, id="PER-only"),
+    pytest.param(["LOC"], 1, 0, 0, 1, id="LOC-only"),
+    pytest.param(["PER", "LOC"], 2, 1, 1, 1, id="both"),
+    pytest.param(None, 3, 1, 1, 2, id="no-filter"),
+    pytest.param(["ORG"], 0, 0, 0, 0, id="absent-type"),
+]
+
+
+@pytest.mark.parametrize(("labels", "possible", "actual", "correct", "missed"), LABELS_CASES)
+def test_labels_filter_both_sides_before_matching(
+    labels: list[str] | None, possible: int, actual: int, correct: int, missed: int
+) -> None:
+    # SPEC §2: `labels` keeps only entities of those types, on both sides, before matching.
+    references = [["B-PER", "O", "B-LOC", "O", "B-MISC"]]
+    predictions = [["B-PER", "O", "O", "O", "O"]]
+    result = compute_semeval(predictions, references, labels=labels)
+    assert (result["strict_possible"], result["strict_actual"]) == (possible, actual)
+    assert (result["strict_correct"], result["strict_missed"]) == (correct, missed)
+
+
+def test_labels_filter_removes_prediction_before_pairing() -> None:
+    # A filtered-out LOC prediction overlapping the PER reference must not be paired with it (no VI row):
+    # the PER reference is missed and nothing is spurious.
+    result = compute_semeval([["B-LOC", "I-LOC"]], [["B-PER", "I-PER"]], labels=["PER"], return_entities=True)
+    assert [row["scenario"] for row in result["entities"]] == ["III"]
+    assert (result["strict_missed"], result["strict_incorrect"], result["strict_spurious"]) == (1, 0, 0)
+
+
+# encode: the canonical tags of each scheme. Two touching PER entities, then a three-token LOC.
+TOUCHING = spans((0, 2, PER), (2, 3, PER), (4, 7, LOC))
+
+ENCODING_CASES = [
+    pytest.param("IOB2", TOUCHING, "B-PER I-PER B-PER O B-LOC I-LOC I-LOC O", id="iob2"),
+    pytest.param("BIO", TOUCHING, "B-PER I-PER B-PER O B-LOC I-LOC I-LOC O", id="bio-alias"),
+    pytest.param("IOB1", TOUCHING, "I-PER I-PER B-PER O I-LOC I-LOC I-LOC O", id="iob1"),
+    pytest.param("IOE1", TOUCHING, "I-PER E-PER I-PER O I-LOC I-LOC I-LOC O", id="ioe1"),
+    pytest.param("IOE2", TOUCHING, "I-PER E-PER E-PER O I-LOC I-LOC E-LOC O", id="ioe2"),
+    pytest.param("IOBES", TOUCHING, "B-PER E-PER S-PER O B-LOC I-LOC E-LOC O", id="iobes"),
+    pytest.param("BIOES", TOUCHING, "B-PER E-PER S-PER O B-LOC I-LOC E-LOC O", id="bioes-alias"),
+    pytest.param("BILOU", TOUCHING, "B-PER L-PER U-PER O B-LOC I-LOC L-LOC O", id="bilou"),
+    pytest.param("BMES", TOUCHING, "B-PER E-PER S-PER O B-LOC M-LOC E-LOC O", id="bmes"),
+    pytest.param(
+        "IO", spans((0, 2, PER), (2, 3, LOC), (4, 7, LOC)), "I-PER I-PER I-LOC O I-LOC I-LOC I-LOC O", id="io"
+    ),
+    pytest.param("IOB1", spans((0, 1, PER), (1, 2, LOC)), "I-PER I-LOC", id="iob1-touching-other-type"),
+    pytest.param("IOE1", spans((0, 1, PER), (1, 2, LOC)), "I-PER I-LOC", id="ioe1-touching-other-type"),
+    pytest.param("IOB2", [], "O O", id="no-entities"),
+    pytest.param("IOB2", list(reversed(TOUCHING)), "B-PER I-PER B-PER O B-LOC I-LOC I-LOC O", id="unsorted-spans"),
+]
+
+
+@pytest.mark.parametrize(("scheme", "entities", "expected"), ENCODING_CASES)
+def test_encode(scheme: str, entities: list[Span], expected: str) -> None:
+    length = len(expected.split())
+    assert encode(entities, length, scheme) == expected.split()
+    # encode is the inverse of decode in both modes: canonical tags are well formed.
+    assert decode(expected.split(), scheme, LENIENT) == sorted(entities)
+    assert decode(expected.split(), scheme, STRICT) == sorted(entities)
+
+
+def test_encode_suffix() -> None:
+    entities = spans((0, 2, "MUSIC-NAME"), (3, 4, PER))
+    expected = ["MUSIC-NAME-B", "MUSIC-NAME-I", "O", "PER-B"]
+    assert encode(entities, 4, "IOB2", suffix=True) == expected
+    assert decode(expected, "IOB2", STRICT, suffix=True) == entities
+
+
+# Properties over arbitrary sequences (modest sizes: the tables above carry the meaning).
+TYPES = ("PER", "LOC")
+
+
+@st.composite
+def tag_sequences(draw: st.DrawFn) -> tuple[str, list[str]]:
+    scheme = draw(st.sampled_from(sorted(SCHEMES)))
+    letters = SCHEMES[scheme].prefixes
+    tag = st.one_of(st.just("O"), st.builds(lambda p, t: f"{p}-{t}", st.sampled_from(letters), st.sampled_from(TYPES)))
+    return scheme, draw(st.lists(tag, max_size=12))
+
+
+@settings(max_examples=150, deadline=None)
+@given(tag_sequences())
+def test_decoded_spans_are_disjoint_ordered_and_strict_is_a_subset(data: tuple[str, list[str]]) -> None:
+    scheme, tags = data
+    lenient = decode(tags, scheme, LENIENT)
+    strict = decode(tags, scheme, STRICT)
+    # SPEC §2: within one sequence spans never overlap; strict only drops entities of the lenient decoding.
+    for span in lenient:
+        assert 0 <= span.start < span.end <= len(tags)
+        assert all(tags[i] != "O" for i in range(span.start, span.end))
+    assert all(a.end <= b.start for a, b in pairwise(lenient))
+    assert set(strict) <= set(lenient)
+    # Every non-O token belongs to a lenient entity.
+    covered = {i for span in lenient for i in range(span.start, span.end)}
+    assert covered == {i for i, tag in enumerate(tags) if tag != "O"}
+
+
+@st.composite
+def span_layouts(draw: st.DrawFn) -> tuple[str, int, list[Span]]:
+    scheme = draw(st.sampled_from(sorted(SCHEMES)))
+    sizes = draw(st.lists(st.tuples(st.integers(0, 2), st.integers(1, 3), st.sampled_from(TYPES)), max_size=5))
+    result, position, previous = [], 0, None
+    for gap, size, entity_type in sizes:
+        if scheme == "IO" and gap == 0 and previous == entity_type:
+            gap = 1  # IO cannot write two touching entities of one type (SPEC §1)
+        position += gap
+        result.append(Span(position, position + size, entity_type))
+        position += size
+        previous = entity_type
+    return scheme, position + draw(st.integers(0, 2)), result
+
+
+@settings(max_examples=150, deadline=None)
+@given(span_layouts())
+def test_encode_then_decode_round_trips(data: tuple[str, int, list[Span]]) -> None:
+    scheme, length, entities = data
+    tags = encode(entities, length, scheme)
+    assert len(tags) == length
+    assert decode(tags, scheme, LENIENT) == entities
+    assert decode(tags, scheme, STRICT) == entities

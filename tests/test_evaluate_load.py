@@ -1,0 +1,197 @@
+"""The module as users get it: `evaluate.load` of the file, offline; load-time options; batches; numpy ids;
+label_list forms; and the `Examples:` of the docstring, run as doctests."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import uuid
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from conftest import METRIC_PATH, REPO
+
+import ner_semeval
+from ner_semeval import compute_semeval
+
+ID_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+
+
+@pytest.fixture
+def load_metric(load_metric):
+    # Some tests here end with a compute that raises; such a metric holds its cache-file lock while it lives, and
+    # the next load with the same experiment_id waits 1 s for it (filelock's timeout). One id per load.
+    def load(**options):
+        return load_metric(experiment_id=uuid.uuid4().hex, **options)
+
+    return load
+
+
+def test_load_by_path_offline(load_metric) -> None:
+    metric = load_metric()
+    assert metric.name == "ner_semeval"
+    result = metric.compute(predictions=[["B-PER", "I-PER", "O"]], references=[["B-PER", "I-PER", "O"]])
+    assert (result["strict_correct"], result["strict_f1"]) == (1, 1.0)
+
+
+def test_load_time_scheme_and_mode_are_defaults_overridden_per_call(load_metric) -> None:
+    metric = load_metric(scheme="IOBES", mode="strict")
+    references = [["B-PER", "E-PER", "O", "S-LOC"]]
+    predictions = [["B-PER", "I-PER", "O", "S-LOC"]]  # PER lacks its E: not well formed in IOBES
+    # Strict IOBES (load time): the PER prediction is dropped, the PER reference missed.
+    result = metric.compute(predictions=predictions, references=references)
+    assert (result["strict_correct"], result["strict_missed"], result["strict_actual"]) == (1, 1, 1)
+    # Lenient per call: PER [0, 2) is decoded on both sides.
+    result = metric.compute(predictions=predictions, references=references, mode="lenient")
+    assert (result["strict_correct"], result["strict_missed"], result["strict_actual"]) == (2, 0, 2)
+    # The per-call override does not stick.
+    result = metric.compute(predictions=predictions, references=references)
+    assert result["strict_correct"] == 1
+    # scheme per call: S- is no IOB2 letter (SPEC §2).
+    with pytest.raises(ValueError, match="IOBES"):
+        metric.compute(predictions=predictions, references=references, scheme="IOB2")
+
+
+def test_load_time_options_are_checked(load_metric) -> None:
+    with pytest.raises(ValueError, match="IOB3"):
+        load_metric(scheme="IOB3")
+
+
+def test_load_time_label_list_overridden_per_call(load_metric) -> None:
+    metric = load_metric(label_list=ID_LABELS)
+    result = metric.compute(predictions=[[1, 2, 0]], references=[[1, 2, 0]], per_type=True)
+    assert result["strict_correct"] == 1
+    assert result["PER_strict_possible"] == 1
+    other = ["O", "B-ORG", "I-ORG"]
+    result = metric.compute(predictions=[[1, 2, 0]], references=[[1, 2, 0]], per_type=True, label_list=other)
+    assert result["ORG_strict_possible"] == 1
+    assert "PER_strict_possible" not in result
+
+
+def test_load_time_options_of_every_kind(load_metric) -> None:
+    metric = load_metric(beta=2.0, per_type=True, labels=["PER"], zero_division=1.0, return_entities=True)
+    result = metric.compute(predictions=[["B-PER", "B-LOC"]], references=[["B-PER", "O"]])
+    assert result["strict_f2"] == 1.0
+    assert result["strict_spurious"] == 0  # LOC filtered out
+    assert [row["scenario"] for row in result["entities"]] == ["I"]
+    assert "PER_strict_f2" in result
+
+
+# The worked example of SPEC §6 as III, II, V, IV, I, VI, one sentence each, split into batches.
+REQUEST = "我想听一首告白气球"
+
+
+def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
+    tags = ["O"] * len(text)
+    for surface, entity_type in entities:
+        start = text.index(surface)
+        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
+    return tags
+
+
+GOLD = iob2(REQUEST, ("告白气球", "MUSIC_NAME"))
+REFERENCES = [GOLD, iob2("播放年轮"), GOLD, GOLD, GOLD, GOLD]
+PREDICTIONS = [
+    iob2(REQUEST),
+    iob2("播放年轮", ("年轮", "MUSIC_NAME")),
+    iob2(REQUEST, ("一首告白气球", "MUSIC_NAME")),
+    iob2(REQUEST, ("告白气球", "SINGER")),
+    iob2(REQUEST, ("告白气球", "MUSIC_NAME")),
+    iob2(REQUEST, ("一首告白气球", "SINGER")),
+]
+
+
+@pytest.mark.parametrize(
+    "cuts",
+    [
+        pytest.param([0, 6], id="one-batch"),
+        pytest.param([0, 2, 3, 6], id="three-batches"),
+        pytest.param([0, 1, 2, 3, 4, 5, 6], id="sentence-by-sentence"),
+        pytest.param([0, 0, 3, 3, 6], id="with-empty-batches"),
+    ],
+)
+def test_add_batch_chunks_equal_one_compute(metric, cuts: list[int]) -> None:
+    for start, end in pairwise(cuts):
+        metric.add_batch(predictions=PREDICTIONS[start:end], references=REFERENCES[start:end])
+    result = metric.compute(per_type=True, return_entities=True)
+    assert result == compute_semeval(PREDICTIONS, REFERENCES, per_type=True, return_entities=True)
+    # SPEC §6 strict column, and sentence indices that run across batches.
+    assert (result["strict_correct"], result["strict_incorrect"], result["strict_f1"]) == (1, 3, 0.2)
+    assert [row["sentence"] for row in result["entities"]] == [0, 1, 2, 3, 4, 5]
+
+
+def test_add_batch_then_compute_with_a_last_batch(metric) -> None:
+    metric.add_batch(predictions=PREDICTIONS[:4], references=REFERENCES[:4])
+    result = metric.compute(predictions=PREDICTIONS[4:], references=REFERENCES[4:])
+    assert result == compute_semeval(PREDICTIONS, REFERENCES)
+
+
+# Integer ids the way a Trainer hands them over: 2-D arrays padded with -100 (the labels), sub-word pieces
+# labelled -100 too. Sentence 0: "B-PER I-PER <piece> O B-LOC", sentence 1: "O B-LOC <pad> <pad> <pad>".
+LABEL_IDS = np.array([[1, 2, -100, 0, 3], [0, 3, -100, -100, -100]])
+PREDICTED_IDS = np.array([[1, 2, 4, 0, 0], [0, 3, -100, -100, -100]])
+# After dropping the -100 positions: references PER [0, 2), LOC [3, 4); LOC [1, 2). Predictions PER [0, 2);
+# LOC [1, 2). So COR 2 (PER, LOC of sentence 1), MIS 1 (LOC of sentence 0).
+EXPECTED_IDS = {"strict_correct": 2, "strict_missed": 1, "strict_spurious": 0, "strict_possible": 3}
+
+
+@pytest.mark.parametrize(
+    "label_list",
+    [
+        pytest.param(ID_LABELS, id="list"),
+        pytest.param(dict(enumerate(ID_LABELS)), id="dict-int-keys"),
+        pytest.param(json.loads(json.dumps(dict(enumerate(ID_LABELS)))), id="dict-str-keys-after-json"),
+    ],
+)
+def test_numpy_padded_ids(metric, label_list) -> None:
+    result = metric.compute(predictions=PREDICTED_IDS, references=LABEL_IDS, label_list=label_list)
+    assert {key: result[key] for key in EXPECTED_IDS} == EXPECTED_IDS
+    assert result == compute_semeval(PREDICTED_IDS, LABEL_IDS, label_list=label_list)
+    tags = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-LOC"]]
+    predicted_tags = [["B-PER", "I-PER", "O", "O"], ["O", "B-LOC"]]
+    assert result == compute_semeval(predicted_tags, tags)
+
+
+def test_numpy_batches_of_different_widths(metric) -> None:
+    metric.add_batch(predictions=PREDICTED_IDS[:1], references=LABEL_IDS[:1])
+    metric.add_batch(predictions=PREDICTED_IDS[1:, :2], references=LABEL_IDS[1:, :2])
+    result = metric.compute(label_list=ID_LABELS)
+    assert {key: result[key] for key in EXPECTED_IDS} == EXPECTED_IDS
+
+
+def test_lists_of_1d_arrays(metric) -> None:
+    result = metric.compute(predictions=list(PREDICTED_IDS), references=list(LABEL_IDS), label_list=ID_LABELS)
+    assert {key: result[key] for key in EXPECTED_IDS} == EXPECTED_IDS
+
+
+def test_predictions_at_ignored_positions_do_not_matter(metric) -> None:
+    # Trainer pads predictions too, with argmax ids or with -100: only the reference decides what is dropped.
+    predicted = np.where(LABEL_IDS == -100, 4, PREDICTED_IDS)
+    result = metric.compute(predictions=predicted, references=LABEL_IDS, label_list=ID_LABELS)
+    assert {key: result[key] for key in EXPECTED_IDS} == EXPECTED_IDS
+
+
+def test_custom_ignore_index(metric) -> None:
+    references = [[1, 2, 9, 0]]
+    predictions = [[1, 2, 0, 0]]
+    result = metric.compute(predictions=predictions, references=references, label_list=ID_LABELS, ignore_index=9)
+    assert (result["strict_correct"], result["strict_possible"]) == (1, 1)
+
+
+def docstring_examples() -> doctest.DocTest:
+    return doctest.DocTestParser().get_doctest(
+        ner_semeval._KWARGS_DESCRIPTION, {}, "ner_semeval._KWARGS_DESCRIPTION", str(METRIC_PATH), 0
+    )
+
+
+def test_docstring_examples_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The example loads "ner_semeval.py" by relative path, as from a clone of the repository.
+    monkeypatch.chdir(REPO)
+    test = docstring_examples()
+    assert len(test.examples) >= 4
+    output: list[str] = []
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=output.append)
+    assert runner.failures == 0, "".join(output)
+    assert runner.tries == len(test.examples)

@@ -1,0 +1,214 @@
+"""`pair` (SPEC §3) and the scenario of each resulting row (SPEC §4): named hand-derived cases, and a property
+that checks `pair` against a brute-force reading of §3 on small random sentences."""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ner_semeval import Span, pair, scenario_of
+
+PER, LOC = "PER", "LOC"
+
+
+def S(start: int, end: int, entity_type: str = PER) -> Span:
+    return Span(start, end, entity_type)
+
+
+# Each case: references, predictions, and the expected rows (reference, prediction, scenario) in position order.
+PAIRING_CASES = [
+    pytest.param([S(0, 2)], [S(0, 2)], [(S(0, 2), S(0, 2), "I")], id="identical-same-type"),
+    pytest.param(
+        [S(0, 2, PER)], [S(0, 2, LOC)], [(S(0, 2, PER), S(0, 2, LOC), "IV")], id="identical-boundaries-across-types"
+    ),
+    pytest.param(
+        [S(0, 2, PER), S(3, 6, PER)],
+        [S(0, 2, LOC), S(4, 5, PER)],
+        [(S(0, 2, PER), S(0, 2, LOC), "IV"), (S(3, 6), S(4, 5), "V")],
+        id="identical-across-types-beside-overlap",
+    ),
+    pytest.param([S(0, 2)], [S(3, 5)], [(S(0, 2), None, "III"), (None, S(3, 5), "II")], id="disjoint-no-pair"),
+    pytest.param([], [], [], id="empty"),
+    pytest.param([S(1, 3)], [], [(S(1, 3), None, "III")], id="only-reference"),
+    pytest.param([], [S(1, 3)], [(None, S(1, 3), "II")], id="only-prediction"),
+    pytest.param([S(1, 4, PER)], [S(0, 2, LOC)], [(S(1, 4, PER), S(0, 2, LOC), "VI")], id="overlap-other-type"),
+    # One prediction across two references: one pair at most (a); equal types and shared tokens (b, c) tie;
+    # (d) picks the smaller reference start.
+    pytest.param(
+        [S(0, 2), S(3, 5)],
+        [S(0, 5)],
+        [(S(0, 2), S(0, 5), "V"), (S(3, 5), None, "III")],
+        id="one-prediction-across-two-references-tie",
+    ),
+    # ... and (c) prefers the reference sharing 3 tokens over the one sharing 1.
+    pytest.param(
+        [S(0, 2), S(2, 5)],
+        [S(1, 5)],
+        [(S(0, 2), None, "III"), (S(2, 5), S(1, 5), "V")],
+        id="one-prediction-across-two-references-more-shared",
+    ),
+    # Two predictions inside one reference: symmetric.
+    pytest.param(
+        [S(0, 5)],
+        [S(0, 2), S(3, 5)],
+        [(S(0, 5), S(0, 2), "V"), (None, S(3, 5), "II")],
+        id="two-predictions-inside-one-reference-tie",
+    ),
+    pytest.param(
+        [S(0, 6)],
+        [S(1, 2), S(3, 6)],
+        [(S(0, 6), S(3, 6), "V"), (None, S(1, 2), "II")],
+        id="two-predictions-inside-one-reference-more-shared",
+    ),
+    # (b) before (c): the same-type prediction sharing 1 token beats the other-type one sharing 2.
+    pytest.param(
+        [S(1, 5, PER)],
+        [S(0, 3, LOC), S(4, 5, PER)],
+        [(None, S(0, 3, LOC), "II"), (S(1, 5, PER), S(4, 5, PER), "V")],
+        id="same-type-prediction-preferred",
+    ),
+    pytest.param(
+        [S(0, 3, LOC), S(4, 5, PER)],
+        [S(1, 5, PER)],
+        [(S(0, 3, LOC), None, "III"), (S(4, 5, PER), S(1, 5, PER), "V")],
+        id="same-type-reference-preferred",
+    ),
+    # (a) before (b): two pairs (one of them across types) beat one same-type pair.
+    pytest.param(
+        [S(0, 2, PER), S(2, 4, PER)],
+        [S(1, 3, PER), S(3, 5, LOC)],
+        [(S(0, 2, PER), S(1, 3, PER), "V"), (S(2, 4, PER), S(3, 5, LOC), "VI")],
+        id="more-pairs-beat-same-type",
+    ),
+    # (c) before (d): sharing 3 tokens beats the lexicographically smaller (1, 0).
+    pytest.param(
+        [S(1, 7)],
+        [S(0, 3), S(4, 7)],
+        [(None, S(0, 3), "II"), (S(1, 7), S(4, 7), "V")],
+        id="shared-tokens-beat-tie-break",
+    ),
+    # (d) tie-breaks.
+    pytest.param(
+        [S(0, 2), S(2, 4)],
+        [S(1, 3)],
+        [(S(0, 2), S(1, 3), "V"), (S(2, 4), None, "III")],
+        id="tie-break-smaller-reference-start",
+    ),
+    pytest.param(
+        [S(1, 5)],
+        [S(0, 3), S(3, 6)],
+        [(S(1, 5), S(0, 3), "V"), (None, S(3, 6), "II")],
+        id="tie-break-smaller-prediction-start",
+    ),
+    # Chain R1 P1 R2 P2 R3: three 2-pair matchings share 2 tokens each; [(0,1), (2,3)] is the smallest list.
+    pytest.param(
+        [S(0, 2), S(2, 4), S(4, 6)],
+        [S(1, 3), S(3, 5)],
+        [(S(0, 2), S(1, 3), "V"), (S(2, 4), S(3, 5), "V"), (S(4, 6), None, "III")],
+        id="chain-tie-break-over-whole-list",
+    ),
+    # Chains where the first overlap must be left unpaired.
+    pytest.param(
+        [S(0, 2, LOC), S(2, 4, PER)],
+        [S(1, 3, PER)],
+        [(S(0, 2, LOC), None, "III"), (S(2, 4, PER), S(1, 3, PER), "V")],
+        id="chain-skips-first-overlap-for-same-type",
+    ),
+    pytest.param(
+        [S(0, 2, PER), S(2, 4, LOC), S(4, 6, PER)],
+        [S(1, 3, LOC), S(3, 5, PER)],
+        [(S(0, 2, PER), None, "III"), (S(2, 4, LOC), S(1, 3, LOC), "V"), (S(4, 6, PER), S(3, 5, PER), "V")],
+        id="chain-two-same-type-pairs-beat-greedy",
+    ),
+    pytest.param(
+        [S(0, 2), S(2, 4), S(4, 6)],
+        [S(1, 3), S(3, 5), S(5, 7)],
+        [(S(0, 2), S(1, 3), "V"), (S(2, 4), S(3, 5), "V"), (S(4, 6), S(5, 7), "V")],
+        id="long-chain-all-paired",
+    ),
+    pytest.param(
+        [S(0, 3, LOC), S(5, 7), S(9, 10)],
+        [S(0, 3, PER), S(6, 9), S(12, 13)],
+        [
+            (S(0, 3, LOC), S(0, 3, PER), "IV"),
+            (S(5, 7), S(6, 9), "V"),
+            (S(9, 10), None, "III"),
+            (None, S(12, 13), "II"),
+        ],
+        id="rows-in-position-order",
+    ),
+]
+
+
+@pytest.mark.parametrize(("references", "predictions", "expected"), PAIRING_CASES)
+def test_pair(references: list[Span], predictions: list[Span], expected: list[tuple]) -> None:
+    rows = pair(references, predictions)
+    assert rows == [(reference, prediction) for reference, prediction, _ in expected]
+    assert [scenario_of(reference, prediction) for reference, prediction in rows] == [s for *_, s in expected]
+
+
+SCENARIO_CASES = [
+    pytest.param(S(0, 2), S(0, 2), "I", id="I-same-boundaries-same-type"),
+    pytest.param(None, S(0, 2), "II", id="II-prediction-unpaired"),
+    pytest.param(S(0, 2), None, "III", id="III-reference-unpaired"),
+    pytest.param(S(0, 2, PER), S(0, 2, LOC), "IV", id="IV-same-boundaries-other-type"),
+    pytest.param(S(0, 2), S(1, 3), "V", id="V-other-boundaries-same-type"),
+    pytest.param(S(0, 2), S(0, 3), "V", id="V-same-start-other-end"),
+    pytest.param(S(0, 2, PER), S(1, 3, LOC), "VI", id="VI-other-boundaries-other-type"),
+]
+
+
+@pytest.mark.parametrize(("reference", "prediction", "scenario"), SCENARIO_CASES)
+def test_scenario_of(reference: Span | None, prediction: Span | None, scenario: str) -> None:
+    assert scenario_of(reference, prediction) == scenario
+
+
+# A literal reading of SPEC §3, by enumeration: fine for a handful of entities.
+def spec_pairs(references: list[Span], predictions: list[Span]) -> set[tuple[Span, Span]]:
+    forced = {(r, p) for r in references for p in predictions if (r.start, r.end) == (p.start, p.end)}
+    rest_r = [r for r in references if all(r != f for f, _ in forced)]
+    rest_p = [p for p in predictions if all(p != f for _, f in forced)]
+    best_key, best = None, ()
+    for size in range(min(len(rest_r), len(rest_p)), -1, -1):
+        for chosen_r in combinations(rest_r, size):
+            for chosen_p in permutations(rest_p, size):
+                pairs = list(zip(chosen_r, chosen_p))
+                if any(r.overlap(p) == 0 for r, p in pairs):
+                    continue
+                key = (
+                    -len(pairs),
+                    -sum(r.entity_type == p.entity_type for r, p in pairs),
+                    -sum(r.overlap(p) for r, p in pairs),
+                    sorted((r.start, p.start) for r, p in pairs),
+                )
+                if best_key is None or key < best_key:
+                    best_key, best = key, pairs
+    return forced | set(best)
+
+
+@st.composite
+def layouts(draw: st.DrawFn) -> list[Span]:
+    """Disjoint spans over at most 12 tokens, in order."""
+    result, position = [], 0
+    for _ in range(draw(st.integers(0, 4))):
+        position += draw(st.integers(0, 2))
+        size = draw(st.integers(1, 4))
+        result.append(Span(position, position + size, draw(st.sampled_from((PER, LOC)))))
+        position += size
+    return result
+
+
+@settings(max_examples=300, deadline=None)
+@given(layouts(), layouts())
+def test_pair_agrees_with_a_brute_force_reading_of_spec(references: list[Span], predictions: list[Span]) -> None:
+    rows = pair(references, predictions)
+    # Every entity appears in exactly one row; unpaired ones alone (SPEC §3: POS = #references, ACT = #predictions).
+    assert sorted(r for r, _ in rows if r is not None) == references
+    assert sorted(p for _, p in rows if p is not None) == predictions
+    assert {(r, p) for r, p in rows if r is not None and p is not None} == spec_pairs(references, predictions)
+    # Position order: rows sorted by their first token.
+    firsts = [min(span.start for span in row if span is not None) for row in rows]
+    assert firsts == sorted(firsts)

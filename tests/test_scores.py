@@ -1,0 +1,387 @@
+"""Counts and scores (SPEC §4-§7): the worked example of §6 exactly, hand cases as fractions, per-type and macro
+scores, beta, zero_division, and the shape of the output."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from ner_semeval import Counts, compute_semeval, tally_semeval
+
+SCHEMES = ("strict", "exact", "partial", "type")
+COUNT_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
+
+
+def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
+    """IOB2 tags of `text`, one character per token, for entities given as (surface string, type)."""
+    tags = ["O"] * len(text)
+    for surface, entity_type in entities:
+        start = text.index(surface)
+        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
+    return tags
+
+
+# SPEC §6. The reference entity everywhere is MUSIC_NAME 告白气球.
+SONG, SINGER = "MUSIC_NAME", "SINGER"
+REQUEST = "我想听一首告白气球"  # 告白气球 is [5, 9), 一首告白气球 is [3, 9)
+PLAY = "播放年轮"  # 年轮 is [2, 4)
+BOTH = "告白气球和年轮"  # 告白气球 is [0, 4), 年轮 is [5, 7)
+
+GOLD = iob2(REQUEST, ("告白气球", SONG))
+SIX_SENTENCES = {  # scenario -> (reference, prediction), in the §6 order
+    "III": (GOLD, iob2(REQUEST)),
+    "II": (iob2(PLAY), iob2(PLAY, ("年轮", SONG))),
+    "V": (GOLD, iob2(REQUEST, ("一首告白气球", SONG))),
+    "IV": (GOLD, iob2(REQUEST, ("告白气球", SINGER))),
+    "I": (GOLD, iob2(REQUEST, ("告白气球", SONG))),
+    "VI": (GOLD, iob2(REQUEST, ("一首告白气球", SINGER))),
+}
+
+
+def six_sentences() -> tuple[list[list[str]], list[list[str]]]:
+    return [p for _, p in SIX_SENTENCES.values()], [r for r, _ in SIX_SENTENCES.values()]
+
+
+def five_sentences() -> tuple[list[list[str]], list[list[str]]]:
+    """II and III in one sentence, the reference entity before the prediction."""
+    predictions, references = six_sentences()
+    shared = (iob2(BOTH, ("告白气球", SONG)), iob2(BOTH, ("年轮", SONG)))
+    return [shared[1], *predictions[2:]], [shared[0], *references[2:]]
+
+
+# The §6 summary table, column by column.
+SUMMARY = {
+    "type": {"correct": 2, "incorrect": 2, "partial": 0, "missed": 1, "spurious": 1, "score": 0.4},
+    "partial": {"correct": 2, "incorrect": 0, "partial": 2, "missed": 1, "spurious": 1, "score": 0.6},
+    "exact": {"correct": 2, "incorrect": 2, "partial": 0, "missed": 1, "spurious": 1, "score": 0.4},
+    "strict": {"correct": 1, "incorrect": 3, "partial": 0, "missed": 1, "spurious": 1, "score": 0.2},
+}
+
+
+def span(start: int, end: int, entity_type: str) -> dict:
+    return {"start": start, "end": end, "type": entity_type}
+
+
+def row(sentence: int, reference, prediction, scenario: str, strict: str, exact: str, partial: str, kind: str):
+    return {
+        "sentence": sentence,
+        "reference": reference,
+        "prediction": prediction,
+        "scenario": scenario,
+        "strict": strict,
+        "exact": exact,
+        "partial": partial,
+        "type": kind,
+    }
+
+
+# The §6 scenario table as `entities` rows (outcome columns reordered to strict, exact, partial, type).
+WORKED_ROWS_TAIL = [
+    ("V", span(5, 9, SONG), span(3, 9, SONG), "INC", "INC", "PAR", "COR"),
+    ("IV", span(5, 9, SONG), span(5, 9, SINGER), "INC", "COR", "COR", "INC"),
+    ("I", span(5, 9, SONG), span(5, 9, SONG), "COR", "COR", "COR", "COR"),
+    ("VI", span(5, 9, SONG), span(3, 9, SINGER), "INC", "INC", "PAR", "INC"),
+]
+SIX_ROWS = [
+    row(0, span(5, 9, SONG), None, "III", "MIS", "MIS", "MIS", "MIS"),
+    row(1, None, span(2, 4, SONG), "II", "SPU", "SPU", "SPU", "SPU"),
+    *(row(2 + i, ref, pred, sc, *out) for i, (sc, ref, pred, *out) in enumerate(WORKED_ROWS_TAIL)),
+]
+FIVE_ROWS = [
+    row(0, span(0, 4, SONG), None, "III", "MIS", "MIS", "MIS", "MIS"),
+    row(0, None, span(5, 7, SONG), "II", "SPU", "SPU", "SPU", "SPU"),
+    *(row(1 + i, ref, pred, sc, *out) for i, (sc, ref, pred, *out) in enumerate(WORKED_ROWS_TAIL)),
+]
+
+ARRANGEMENTS = [
+    pytest.param(six_sentences, SIX_ROWS, id="six-sentences"),
+    pytest.param(five_sentences, FIVE_ROWS, id="five-sentences-II-III-shared"),
+]
+
+
+def test_worked_example_tags_are_built_from_characters() -> None:
+    predictions, references = six_sentences()
+    assert references[0] == ["O", "O", "O", "O", "O", "B-MUSIC_NAME", "I-MUSIC_NAME", "I-MUSIC_NAME", "I-MUSIC_NAME"]
+    assert predictions[2][3:5] == ["B-MUSIC_NAME", "I-MUSIC_NAME"]
+    assert five_sentences()[0][0] == ["O", "O", "O", "O", "O", "B-MUSIC_NAME", "I-MUSIC_NAME"]
+
+
+def check_summary(result: dict) -> None:
+    for scheme, expected in SUMMARY.items():
+        for measure in ("correct", "incorrect", "partial", "missed", "spurious"):
+            assert result[f"{scheme}_{measure}"] == expected[measure], f"{scheme}_{measure}"
+        assert result[f"{scheme}_possible"] == 5
+        assert result[f"{scheme}_actual"] == 5
+        # Exactly, not approximately: 0.2 must be 0.2 (the module computes in fractions).
+        for measure in ("precision", "recall", "f1"):
+            assert result[f"{scheme}_{measure}"] == expected["score"], f"{scheme}_{measure}"
+
+
+@pytest.mark.parametrize(("arrangement", "rows"), ARRANGEMENTS)
+def test_worked_example_compute_semeval(arrangement, rows: list[dict]) -> None:
+    predictions, references = arrangement()
+    result = compute_semeval(predictions, references, return_entities=True)
+    check_summary(result)
+    assert result["entities"] == rows
+
+
+@pytest.mark.parametrize(("arrangement", "rows"), ARRANGEMENTS)
+def test_worked_example_through_evaluate(metric, arrangement, rows: list[dict]) -> None:
+    predictions, references = arrangement()
+    result = metric.compute(predictions=predictions, references=references, return_entities=True)
+    check_summary(result)
+    assert result["entities"] == rows
+
+
+# Per-type scores of the worked example (SPEC §5), derived from the scenario table:
+# MUSIC_NAME references: III, V, IV, I, VI; MUSIC_NAME predictions: II, V, I; SINGER predictions: IV, VI.
+WORKED_PER_TYPE = {
+    # scheme: (MUSIC_NAME P, R, F), (SINGER P, R, F)
+    "strict": ((Fraction(1, 3), Fraction(1, 5), Fraction(1, 4)), (0, 0, 0)),
+    "exact": ((Fraction(1, 3), Fraction(2, 5), Fraction(4, 11)), (Fraction(1, 2), 0, 0)),
+    "partial": ((Fraction(1, 2), Fraction(3, 5), Fraction(6, 11)), (Fraction(3, 4), 0, 0)),
+    "type": ((Fraction(2, 3), Fraction(2, 5), Fraction(1, 2)), (0, 0, 0)),
+}
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_worked_example_per_type_and_macro(scheme: str) -> None:
+    result = compute_semeval(*six_sentences(), per_type=True)
+    song, singer = WORKED_PER_TYPE[scheme]
+    for entity_type, values in ((SONG, song), (SINGER, singer)):
+        for measure, value in zip(("precision", "recall", "f1"), values):
+            assert result[f"{entity_type}_{scheme}_{measure}"] == float(value), f"{entity_type}_{scheme}_{measure}"
+    assert (result[f"{SONG}_{scheme}_possible"], result[f"{SONG}_{scheme}_actual"]) == (5, 3)
+    assert (result[f"{SINGER}_{scheme}_possible"], result[f"{SINGER}_{scheme}_actual"]) == (0, 2)
+    for index, measure in enumerate(("precision", "recall", "f1")):
+        assert result[f"{scheme}_macro_{measure}"] == float((Fraction(song[index]) + singer[index]) / 2)
+
+
+# Small hand cases: (predictions, references, {key: expected fraction or count}).
+HAND_CASES = [
+    pytest.param(
+        [["B-PER", "I-PER", "O", "B-ORG"]],
+        [["B-PER", "I-PER", "O", "B-LOC"]],
+        {"strict_f1": Fraction(1, 2), "strict_incorrect": 1, "exact_f1": 1, "type_f1": Fraction(1, 2)},
+        id="I-and-IV",
+    ),
+    pytest.param(
+        [["B-PER", "I-PER", "O", "O", "B-LOC"]],
+        [["B-PER", "I-PER", "I-PER", "O", "B-LOC"]],
+        {
+            "partial_precision": Fraction(3, 4),
+            "partial_recall": Fraction(3, 4),
+            "partial_partial": 1,
+            "strict_precision": Fraction(1, 2),
+            "exact_precision": Fraction(1, 2),
+            "type_precision": 1,
+        },
+        id="I-and-V",
+    ),
+    pytest.param(
+        [["B-PER", "O", "B-LOC", "O", "O"]],
+        [["B-PER", "O", "B-LOC", "O", "B-ORG"]],
+        {"strict_precision": 1, "strict_recall": Fraction(2, 3), "strict_f1": Fraction(4, 5), "strict_missed": 1},
+        id="missed-one-of-three",
+    ),
+    pytest.param(
+        [["B-PER", "O", "B-LOC", "B-LOC"], ["B-ORG"]],
+        [["B-PER", "O", "O", "O"], ["O"]],
+        {"strict_precision": Fraction(1, 4), "strict_recall": 1, "strict_f1": Fraction(2, 5), "strict_spurious": 3},
+        id="spurious-across-sentences",
+    ),
+    pytest.param(
+        [["B-LOC", "I-LOC", "I-LOC"]],
+        [["B-PER", "O", "B-PER"]],
+        {
+            "strict_incorrect": 1,
+            "strict_missed": 1,
+            "partial_precision": Fraction(1, 2),
+            "partial_recall": Fraction(1, 4),
+            "partial_f1": Fraction(1, 3),
+            "type_incorrect": 1,
+        },
+        id="VI-and-III",
+    ),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references", "expected"), HAND_CASES)
+def test_hand_cases(predictions: list, references: list, expected: dict) -> None:
+    result = compute_semeval(predictions, references)
+    for key, value in expected.items():
+        assert result[key] == float(value), key
+
+
+def test_per_type_is_two_sided() -> None:
+    # SPEC §5: a PER reference predicted as LOC with the same boundaries.
+    predictions, references = [["B-LOC", "I-LOC", "O"]], [["B-PER", "I-PER", "O"]]
+    tally, _ = tally_semeval(predictions, references)
+    reference_side, prediction_side = tally.counts_by_type("strict")
+    assert reference_side == {"PER": Counts(incorrect=1)}
+    assert prediction_side == {"LOC": Counts(incorrect=1)}
+    reference_side, prediction_side = tally.counts_by_type("exact")
+    assert reference_side == {"PER": Counts(correct=1)}
+    assert prediction_side == {"LOC": Counts(correct=1)}
+
+    result = compute_semeval(predictions, references, per_type=True)
+    # Recall of PER counts the PER reference, precision of LOC the LOC prediction.
+    assert (result["PER_strict_possible"], result["PER_strict_actual"]) == (1, 0)
+    assert (result["LOC_strict_possible"], result["LOC_strict_actual"]) == (0, 1)
+    assert result["PER_strict_recall"] == 0.0
+    assert result["LOC_strict_precision"] == 0.0
+    assert result["PER_exact_recall"] == 1.0
+    assert result["LOC_exact_precision"] == 1.0
+    # The sides with no entity divide by zero.
+    assert result["PER_exact_precision"] == 0.0
+    assert result["LOC_exact_recall"] == 0.0
+
+
+def test_per_type_sums_to_overall() -> None:
+    predictions, references = six_sentences()
+    result = compute_semeval(predictions, references, per_type=True)
+    for scheme in SCHEMES:
+        for side in ("possible", "actual"):
+            assert result[f"{SONG}_{scheme}_{side}"] + result[f"{SINGER}_{scheme}_{side}"] == result[f"{scheme}_{side}"]
+
+
+# Macro averages (SPEC §5): over the types present, or over `labels` (an absent label scores zero_division).
+# References: PER, LOC; prediction: PER only. Strict per type: PER (1, 1, 1); LOC precision 0/0, recall 0/1.
+MACRO_REFERENCES = [["B-PER", "O", "B-LOC"]]
+MACRO_PREDICTIONS = [["B-PER", "O", "O"]]
+MACRO_CASES = [
+    pytest.param({}, (Fraction(1, 2), Fraction(1, 2), Fraction(1, 2)), id="present-types"),
+    pytest.param({"labels": ["PER"]}, (1, 1, 1), id="labels-one-type"),
+    pytest.param({"labels": ["PER", "LOC", "ORG"]}, (Fraction(1, 3),) * 3, id="labels-with-absent-type"),
+    # zero_division=1: LOC P = 1 (0/0), R = 0, F = 0; ORG P = R = 1 (0/0), F = 1.
+    pytest.param(
+        {"labels": ["PER", "LOC", "ORG"], "zero_division": 1.0},
+        (1, Fraction(2, 3), Fraction(2, 3)),
+        id="labels-with-absent-type-zero-division-1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "expected"), MACRO_CASES)
+def test_macro_averages(options: dict, expected: tuple) -> None:
+    result = compute_semeval(MACRO_PREDICTIONS, MACRO_REFERENCES, **options)
+    macro = (result["strict_macro_precision"], result["strict_macro_recall"], result["strict_macro_f1"])
+    assert macro == tuple(float(value) for value in expected)
+
+
+def test_macro_counts_a_type_seen_only_in_predictions() -> None:
+    # PER: P = R = 1; LOC (predicted only): P = 0, R = 0/0 = 0.
+    result = compute_semeval([["B-PER", "B-LOC"]], [["B-PER", "O"]])
+    assert result["strict_macro_precision"] == 0.5
+    assert result["strict_macro_recall"] == 0.5
+
+
+def test_macro_with_labels_lists_those_types_per_type() -> None:
+    result = compute_semeval(MACRO_PREDICTIONS, MACRO_REFERENCES, per_type=True, labels=["PER", "ORG"])
+    assert {key.split("_")[0] for key in result if key.startswith(("PER_", "ORG_", "LOC_"))} == {"PER", "ORG"}
+    assert result["strict_possible"] == 1  # LOC filtered out on both sides (SPEC §2)
+
+
+# beta (SPEC §4, §7). P = 1, R = 2/3.
+BETA_CASES = [
+    pytest.param(0.5, "f0.5", Fraction(10, 11), id="beta-0.5"),
+    pytest.param(2, "f2", Fraction(5, 7), id="beta-2"),
+    pytest.param(2.0, "f2", Fraction(5, 7), id="beta-2.0"),
+    pytest.param(1, "f1", Fraction(4, 5), id="beta-1"),
+    pytest.param(0, "f0", Fraction(1), id="beta-0-is-precision"),
+]
+
+
+@pytest.mark.parametrize(("beta", "key", "expected"), BETA_CASES)
+def test_beta(beta: float, key: str, expected: Fraction) -> None:
+    predictions, references = [["B-PER", "O", "B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC", "O", "B-ORG"]]
+    result = compute_semeval(predictions, references, beta=beta, per_type=True)
+    assert result[f"strict_{key}"] == float(expected)
+    assert f"strict_macro_{key}" in result
+    assert f"PER_strict_{key}" in result
+    if key != "f1":
+        assert not any(k.endswith("_f1") for k in result)
+
+
+ZERO_DIVISION_CASES = [
+    # All O: every ratio divides by zero.
+    pytest.param([["O", "O"]], [["O", "O"]], 0.0, (0.0, 0.0, 0.0), id="all-O"),
+    pytest.param([["O", "O"]], [["O", "O"]], 1.0, (1.0, 1.0, 1.0), id="all-O-zero-division-1"),
+    pytest.param([["O", "O"]], [["O", "O"]], 0.5, (0.5, 0.5, 0.5), id="all-O-zero-division-half"),
+    # Nothing predicted: P = 0/0, R = 0/1, F from P and R.
+    pytest.param([["O"]], [["B-PER"]], 0.0, (0.0, 0.0, 0.0), id="nothing-predicted"),
+    pytest.param([["O"]], [["B-PER"]], 1.0, (1.0, 0.0, 0.0), id="nothing-predicted-zero-division-1"),
+    # Nothing to find: P = 0/1, R = 0/0.
+    pytest.param([["B-PER"]], [["O"]], 1.0, (0.0, 1.0, 0.0), id="nothing-to-find-zero-division-1"),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references", "zero_division", "expected"), ZERO_DIVISION_CASES)
+def test_zero_division(predictions: list, references: list, zero_division: float, expected: tuple) -> None:
+    result = compute_semeval(predictions, references, zero_division=zero_division)
+    for scheme in SCHEMES:
+        assert (result[f"{scheme}_precision"], result[f"{scheme}_recall"], result[f"{scheme}_f1"]) == expected
+
+
+EMPTY_INPUTS = [
+    pytest.param([], [], id="no-sentences"),
+    pytest.param([[]], [[]], id="one-empty-sentence"),
+    pytest.param([[], ["O"], []], [[], ["O"], []], id="empty-and-all-O-sentences"),
+    pytest.param([["O"] * 5], [["O"] * 5], id="all-O"),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references"), EMPTY_INPUTS)
+def test_empty_input_counts_nothing(metric, predictions: list, references: list) -> None:
+    for result in (
+        compute_semeval(predictions, references, per_type=True, return_entities=True),
+        metric.compute(predictions=predictions, references=references, per_type=True, return_entities=True),
+    ):
+        assert result.pop("entities") == []
+        assert set(result) == expected_keys()
+        assert all(result[f"{scheme}_{measure}"] == 0 for scheme in SCHEMES for measure in COUNT_MEASURES)
+        assert all(value == 0.0 for value in result.values())
+
+
+def expected_keys(f: str = "f1", types: tuple[str, ...] = ()) -> set[str]:
+    """SPEC §7, written out."""
+    measures = ("precision", "recall", f, "correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
+    keys = {f"{scheme}_{measure}" for scheme in SCHEMES for measure in measures}
+    keys |= {f"{scheme}_macro_{measure}" for scheme in SCHEMES for measure in ("precision", "recall", f)}
+    keys |= {
+        f"{entity_type}_{scheme}_{measure}"
+        for entity_type in types
+        for scheme in SCHEMES
+        for measure in ("precision", "recall", f, "possible", "actual")
+    }
+    return keys
+
+
+OUTPUT_SHAPES = [
+    pytest.param({}, expected_keys(), id="default"),
+    pytest.param({"per_type": True}, expected_keys(types=(SONG, SINGER)), id="per-type"),
+    pytest.param({"beta": 0.5}, expected_keys("f0.5"), id="beta-0.5"),
+    pytest.param({"per_type": True, "labels": [SINGER]}, expected_keys(types=(SINGER,)), id="per-type-labels"),
+]
+
+
+@pytest.mark.parametrize(("options", "keys"), OUTPUT_SHAPES)
+def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set[str]) -> None:
+    predictions, references = six_sentences()
+    for result in (
+        compute_semeval(predictions, references, **options),
+        metric.compute(predictions=predictions, references=references, **options),
+    ):
+        assert set(result) == keys
+        for key, value in result.items():
+            is_count = key.endswith(COUNT_MEASURES)
+            assert type(value) is (int if is_count else float), key
+        assert json.loads(json.dumps(result)) == result
+
+
+def test_entities_rows_are_json_ready() -> None:
+    result = compute_semeval(*five_sentences(), return_entities=True)
+    assert json.loads(json.dumps(result)) == result
+    assert set(result) == expected_keys() | {"entities"}
