@@ -1,0 +1,114 @@
+"""The array path (`_fast_tally`, used by `compute` without `return_entities`) returns exactly what the readable
+path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode (issue 5's rule)."""
+
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+import pytest
+import strategies
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import ner_semeval as ns
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def readable(predictions, references, **options) -> ns.Tally:
+    return ns.tally_semeval(predictions, references, **options)[0]
+
+
+def fast(predictions, references, *, scheme="IOB2", mode="lenient", suffix=False, labels=None, **ids) -> ns.Tally:
+    predictions, references = ns._aligned(predictions, references)
+    tally = ns._fast_tally(
+        predictions,
+        references,
+        scheme=ns.get_scheme(scheme),
+        mode=mode,
+        suffix=suffix,
+        labels=labels,
+        label_list=ids.get("label_list"),
+        ignore_index=ids.get("ignore_index", -100),
+    )
+    assert tally is not None, "valid input must not fall back to the readable path"
+    return tally
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@pytest.mark.parametrize("mode", ns.MODES)
+@SETTINGS
+@given(data=st.data())
+def test_fast_path_equals_readable_path_on_tag_soup(scheme: str, mode: str, data: st.DataObject) -> None:
+    suffix = data.draw(st.booleans())
+    predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=6))
+    labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), max_size=3)))
+    options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels}
+    assert fast(predictions, references, **options).cells == readable(predictions, references, **options).cells
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@SETTINGS
+@given(data=st.data())
+def test_fast_path_equals_readable_path_on_integer_ids(scheme: str, data: st.DataObject) -> None:
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    id_predictions, id_references, label_list = strategies.as_ids(data.draw, predictions, references)
+    mode = data.draw(st.sampled_from(ns.MODES))
+    options = {"scheme": scheme, "mode": mode, "label_list": label_list}
+    expected = readable(id_predictions, id_references, **options)
+    assert fast(id_predictions, id_references, **options).cells == expected.cells
+    # numpy integers in lists and padded 2-D arrays take the same path to the same counts
+    as_numpy = [list(np.array(row, dtype=np.int64)) for row in id_predictions]
+    assert fast(as_numpy, id_references, **options).cells == expected.cells
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@SETTINGS
+@given(data=st.data())
+def test_one_long_document_equals_its_sentences_joined(scheme: str, data: st.DataObject) -> None:
+    # A document is one long sentence: the array path must not pair across what were sentence boundaries
+    # any differently from the readable path.
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=8, max_length=12))
+    document = [list(chain.from_iterable(predictions))], [list(chain.from_iterable(references))]
+    assert fast(*document, scheme=scheme).cells == readable(*document, scheme=scheme).cells
+
+
+@SETTINGS
+@given(data=st.data())
+def test_compute_semeval_takes_the_fast_path_and_matches_entity_rows(data: st.DataObject) -> None:
+    scheme = data.draw(st.sampled_from(strategies.SCHEMES))
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    with_rows = ns.compute_semeval(predictions, references, scheme=scheme, per_type=True, return_entities=True)
+    with_rows.pop("entities")
+    assert ns.compute_semeval(predictions, references, scheme=scheme, per_type=True) == with_rows
+
+
+@pytest.mark.parametrize(
+    "predictions, references, options",
+    [
+        pytest.param([["B-PER", None]], [["O", "O"]], {}, id="none-tag"),
+        pytest.param([[["B-PER"]]], [["O"]], {}, id="unhashable-tag"),
+        pytest.param([["S-PER"]], [["O"]], {}, id="letter-the-scheme-lacks"),
+        pytest.param([[1, 2]], [[1, 2]], {}, id="ids-without-label-list"),
+        pytest.param([[1, 9]], [[1, 2]], {"label_list": ["O", "B-PER", "I-PER"]}, id="id-out-of-range"),
+        pytest.param([[1, -100]], [[1, 2]], {"label_list": ["O", "B-PER", "I-PER"]}, id="ignored-prediction"),
+        pytest.param([[1.0]], [[1]], {"label_list": ["O", "B-PER"]}, id="float-id"),
+        pytest.param([[1]], [[1]], {"label_list": ["O", "X-PER"]}, id="label-list-tag-invalid"),
+    ],
+)
+def test_invalid_input_falls_back_to_the_readable_path_for_its_error(predictions, references, options) -> None:
+    predictions, references = ns._aligned(predictions, references)
+    tally = ns._fast_tally(
+        predictions,
+        references,
+        scheme=ns.IOB2,
+        mode="lenient",
+        suffix=False,
+        labels=None,
+        label_list=options.get("label_list"),
+        ignore_index=-100,
+    )
+    assert tally is None
+    with pytest.raises(ValueError, match=r"(predictions|references), sentence 0, token \d|label_list"):
+        ns.compute_semeval(predictions, references, **options)
