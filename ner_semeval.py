@@ -229,9 +229,16 @@ class InvalidInputError(ValueError):
         return f"{', '.join(where)}: {self.problem}" if where else self.problem
 
 
-def _suggest_schemes(prefix: str) -> str:
-    owners = [s.name for s in SCHEMES.values() if prefix in s.roles]
-    return " or ".join(owners)
+# The order in which schemes are suggested for a tag the declared scheme lacks: the common ones first.
+_SUGGESTION_ORDER = (IOB2, IOBES, BILOU, BMES, IOE2, IOB1, IOE1, IO)
+
+
+def _suggest_scheme(prefix: str, scheme: Scheme) -> Scheme:
+    """The scheme to suggest for a `prefix` that `scheme` lacks: one that keeps the letters already in use
+    (an S- tag in IOB2 data points to IOBES, an M- tag to BMES)."""
+    owners = [s for s in _SUGGESTION_ORDER if prefix in s.roles]
+    keeps_letters = [s for s in owners if set(scheme.roles) <= set(s.roles)]
+    return (keeps_letters or owners)[0]
 
 
 def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[str, str] | None:
@@ -262,10 +269,11 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
         raise InvalidInputError(f"found tag {tag!r}; the outside tag 'O' takes no type, expected {expected}")
     if prefix not in scheme.roles:
         if prefix in _ALL_PREFIXES:
+            owners = " or ".join(s.name for s in SCHEMES.values() if prefix in s.roles)
             raise InvalidInputError(
                 f"found tag {tag!r}, whose prefix {prefix!r} is not part of scheme {scheme.name} "
-                f"(expected {expected}); {prefix!r} belongs to {_suggest_schemes(prefix)}: "
-                f"pass scheme={_suggest_schemes(prefix).split(' or ')[0]!r}"
+                f"(expected {expected}); {prefix!r} belongs to {owners}: "
+                f"pass scheme={_suggest_scheme(prefix, scheme).name!r}"
             )
         raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
     return prefix, entity_type
@@ -282,8 +290,7 @@ class TagTable(dict):
     def __missing__(self, tag: Any) -> tuple[str, str, str] | None:
         parsed = parse_tag(tag, self.scheme, self.suffix)
         value = None if parsed is None else (parsed[0], self.scheme.roles[parsed[0]], parsed[1])
-        if isinstance(tag, str):  # unhashable or odd values are never cached
-            self[tag] = value
+        self[tag] = value
         return value
 
 

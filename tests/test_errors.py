@@ -292,3 +292,21 @@ def test_metric_compute_never_modifies_inputs(metric, inputs: dict) -> None:
     before = copy.deepcopy(inputs)
     metric.compute(**inputs)
     assert_same(before, inputs)
+
+
+@pytest.mark.parametrize(
+    "scheme, tag, suggestion",
+    [
+        pytest.param("IOB2", "S-PER", "IOBES", id="S-in-IOB2-points-to-IOBES"),
+        pytest.param("IOB2", "E-PER", "IOBES", id="E-in-IOB2-keeps-B-and-I"),
+        pytest.param("IOE2", "B-PER", "IOBES", id="B-in-IOE2-keeps-E"),
+        pytest.param("IO", "B-PER", "IOB2", id="B-in-IO-points-to-IOB2"),
+        pytest.param("IOB2", "L-PER", "BILOU", id="L-points-to-BILOU"),
+        pytest.param("IOB2", "M-PER", "BMES", id="M-points-to-BMES-though-it-lacks-I"),
+    ],
+)
+def test_a_letter_the_scheme_lacks_suggests_a_scheme_that_has_it(scheme: str, tag: str, suggestion: str) -> None:
+    with pytest.raises(
+        ValueError, match=rf"^predictions, sentence 0, token 1: found tag '{tag}'.*scheme='{suggestion}'$"
+    ):
+        compute_semeval([["O", tag]], [["O", "O"]], scheme=scheme)
