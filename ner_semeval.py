@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any
 
 import datasets
@@ -401,7 +401,10 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
 # Tags become small integer codes; each code has a role and a type id; a sentence is a slice of one flat
 # array, so a batch of 20,000 sentences costs a handful of array operations instead of 400,000 Python steps.
 
-_ROLE_CODES = {None: 0, BEGIN: 1, INSIDE: 2, END: 3, SINGLE: 4}
+# A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
+_ENTITY, _OPENS, _CLOSES = 1, 2, 4
+_ROLE_FLAGS = {None: 0, INSIDE: _ENTITY, BEGIN: _ENTITY | _OPENS, END: _ENTITY | _CLOSES}
+_ROLE_FLAGS[SINGLE] = _ENTITY | _OPENS | _CLOSES
 
 
 @dataclass(frozen=True)
@@ -422,11 +425,11 @@ def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
     Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
     E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
     is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
-    letter = {_ROLE_CODES[role]: prefix for prefix, role in scheme.roles.items()}
-    valid = np.zeros((5, 5, 4), dtype=bool)
+    letter = {_ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}
+    middle = letter.get(_ROLE_FLAGS[INSIDE], "")
+    valid = np.zeros((8, 8, 4), dtype=bool)
     for first, first_letter in letter.items():
         for last, last_letter in letter.items():
-            middle = letter.get(_ROLE_CODES[INSIDE], "")
             valid[first, last, 1] = first == last and re.fullmatch(pattern, first_letter) is not None
             valid[first, last, 2] = re.fullmatch(pattern, first_letter + last_letter) is not None
             valid[first, last, 3] = re.fullmatch(pattern, first_letter + middle + last_letter) is not None
@@ -436,25 +439,19 @@ def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
 def _decode_flat(
     codes: np.ndarray, offsets: np.ndarray, role_of: np.ndarray, type_of: np.ndarray, scheme: Scheme, mode: str
 ) -> _FlatSpans:
-    """`decode` of every sentence of a batch: `codes[offsets[i]:offsets[i + 1]]` is sentence i."""
+    """`decode` of every sentence of a batch: `codes[offsets[i]:offsets[i + 1]]` is sentence i; `role_of`
+    and `type_of` give each code's role flags and type id."""
     size = len(codes)
     role = role_of[codes]
     entity_type = type_of[codes]
-    entity = role != 0
+    entity = (role & _ENTITY).astype(bool)
     first = np.zeros(size + 1, dtype=bool)
     first[offsets] = True  # also marks `size`, the end of the last sentence
-    previous_role = np.concatenate(([0], role))[:-1]
-    previous_type = np.concatenate(([-1], entity_type))[:-1]
-    # SPEC §2 lenient: an entity begins at B/S/U, after O or a closed entity (E/L/S/U), or at a new type.
-    begins = entity & (
-        first[:-1]
-        | (role == _ROLE_CODES[BEGIN])
-        | (role == _ROLE_CODES[SINGLE])
-        | (previous_role == 0)
-        | (previous_role == _ROLE_CODES[END])
-        | (previous_role == _ROLE_CODES[SINGLE])
-        | (entity_type != previous_type)
-    )
+    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
+    open_after = np.concatenate(([False], (role & (_ENTITY | _CLOSES)) == _ENTITY))[:-1]
+    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
+    # SPEC §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
+    begins = entity & (first[:-1] | (role & _OPENS).astype(bool) | ~open_after | ~same_type_before)
     continues = entity & ~begins
     ends = entity & ~np.concatenate((continues, [False]))[1:]
     start = np.flatnonzero(begins)
@@ -1046,14 +1043,6 @@ def tally_semeval(
     return Tally.of_rows((r, p) for _, r, p in rows), rows
 
 
-class _CodeBook(dict):
-    """tag -> code, numbering each new tag as it is first seen."""
-
-    def __missing__(self, tag: Any) -> int:
-        self[tag] = code = len(self)
-        return code
-
-
 def _flat_codes(
     predictions: list[list],
     references: list[list],
@@ -1065,15 +1054,45 @@ def _flat_codes(
     offsets = np.concatenate(([0], np.cumsum(np.fromiter(map(len, references), np.int64, len(references)))))
     if any(_is_id(_first_value(batch)) for batch in (predictions, references)):
         return _id_codes(predictions, references, offsets, label_list, ignore_index)
-    code_of = _CodeBook()
     try:
-        codes_p, codes_r = (
-            np.fromiter(map(code_of.__getitem__, chain.from_iterable(batch)), np.int64, offsets[-1])
-            for batch in (predictions, references)
-        )
+        codes_p, codes_r, tags = _look_up_all(predictions, references)
     except TypeError:  # an unhashable value
         return None
-    return codes_p, codes_r, offsets, list(code_of)
+    return codes_p, codes_r, offsets, tags
+
+
+# tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
+# and again, and a plain dict filled once looks them up faster than one that numbers tags as it meets them.
+_known_codes: dict[Any, int] = {}
+
+
+def _look_up_all(*batches: list[list]) -> tuple[np.ndarray, ...]:
+    """The code of every tag of each batch, in order, and then `tags`, the tag of each code.
+
+    This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
+    one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
+    ints into an array costs more than the look-ups; benchmarks/run.py). Raises TypeError for an
+    unhashable value."""
+    global _known_codes
+    codes = _known_codes
+    try:
+        arrays = [_code_array(codes, batch) for batch in batches]
+    except KeyError:  # tags not met before: number them, then look everything up again
+        seen = set().union(*(chain.from_iterable(batch) for batch in batches))
+        new = seen.difference(codes)
+        if len(codes) + len(new) > 256:
+            codes, new = {}, seen
+        codes = {**codes, **dict(zip(new, range(len(codes), len(codes) + len(new))))}
+        _known_codes = codes
+        arrays = [_code_array(codes, batch) for batch in batches]
+    return (*arrays, list(codes))
+
+
+def _code_array(codes: dict[Any, int], batch: list[list]) -> np.ndarray:
+    try:
+        return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
+    except ValueError:  # a code above 255: more than 256 distinct tags in this call
+        return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int64)
 
 
 def _id_codes(
@@ -1109,6 +1128,11 @@ def _id_codes(
     return codes_p, codes_r, offsets, list(labels.values())
 
 
+# Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
+# cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
+_CHUNK_TOKENS = 1 << 16
+
+
 def _fast_tally(
     predictions: list[list],
     references: list[list],
@@ -1119,16 +1143,45 @@ def _fast_tally(
     label_list: Sequence[str] | Mapping[Any, str] | None,
     ignore_index: int,
 ) -> Tally | None:
-    """`Tally.of_rows` of the readable path, computed on whole-batch arrays; None if the input is invalid,
-    so that the readable path raises its precise error."""
+    """`Tally.of_rows` of the readable path, computed on arrays, chunk by chunk of sentences; None if the
+    input is invalid, so that the readable path raises its precise error."""
+    ends = np.cumsum(np.fromiter(map(len, references), dtype=np.int64, count=len(references)))
+    total = int(ends[-1]) if len(ends) else 0
+    # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
+    cuts = np.searchsorted(ends, np.arange(_CHUNK_TOKENS, total, _CHUNK_TOKENS)) + 1
+    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    tally = Tally()
+    for first, last in pairwise(bounds):
+        if first == last:
+            continue
+        chunk = _tally_arrays(
+            predictions[first:last], references[first:last], scheme, mode, suffix, labels, label_list, ignore_index
+        )
+        if chunk is None:
+            return None
+        tally += chunk
+    return tally
+
+
+def _tally_arrays(
+    predictions: list[list],
+    references: list[list],
+    scheme: Scheme,
+    mode: str,
+    suffix: bool,
+    labels: list[str] | None,
+    label_list: Sequence[str] | Mapping[Any, str] | None,
+    ignore_index: int,
+) -> Tally | None:
+    """`_fast_tally` of one chunk: all its sentences decoded and paired with a handful of array operations."""
     flat = _flat_codes(predictions, references, label_list, ignore_index)
     if flat is None:
         return None
     codes_p, codes_r, offsets, tags = flat
     table = TagTable(scheme, suffix)
     type_names: dict[str, int] = {}
-    role_of = np.zeros(len(tags) + 1, dtype=np.int64)
-    type_of = np.full(len(tags) + 1, -1, dtype=np.int64)
+    role_of = np.zeros(len(tags) + 1, dtype=np.int8)
+    type_of = np.full(len(tags) + 1, -1, dtype=np.int32)
     used = np.zeros(len(tags) + 1, dtype=bool)
     used[codes_p] = True
     used[codes_r] = True
@@ -1138,7 +1191,7 @@ def _fast_tally(
         except (InvalidInputError, TypeError):
             return None
         if parsed is not None:
-            role_of[code] = _ROLE_CODES[parsed[1]]
+            role_of[code] = _ROLE_FLAGS[parsed[1]]
             type_of[code] = type_names.setdefault(parsed[2], len(type_names))
     spans = [_decode_flat(codes, offsets, role_of, type_of, scheme, mode) for codes in (codes_r, codes_p)]
     if labels is not None:

@@ -4,6 +4,7 @@ path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme
 from __future__ import annotations
 
 from itertools import chain
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -45,7 +46,9 @@ def test_fast_path_equals_readable_path_on_tag_soup(scheme: str, mode: str, data
     predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=6))
     labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), max_size=3)))
     options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels}
-    assert fast(predictions, references, **options).cells == readable(predictions, references, **options).cells
+    chunk_tokens = data.draw(st.sampled_from([1, 5, ns._CHUNK_TOKENS]))  # sentences are scored in chunks
+    with mock.patch.object(ns, "_CHUNK_TOKENS", chunk_tokens):
+        assert fast(predictions, references, **options).cells == readable(predictions, references, **options).cells
 
 
 @pytest.mark.parametrize("scheme", strategies.SCHEMES)
@@ -112,3 +115,29 @@ def test_invalid_input_falls_back_to_the_readable_path_for_its_error(predictions
     assert tally is None
     with pytest.raises(ValueError, match=r"(predictions|references), sentence 0, token \d|label_list"):
         ns.compute_semeval(predictions, references, **options)
+
+
+def test_more_than_256_distinct_tags_and_a_changing_tag_set() -> None:
+    # Codes are bytes while there are at most 256 distinct tags, and the table of known tags is kept across
+    # calls: past 256 the array path switches to wider codes and the table starts afresh.
+    types = [f"T{index}" for index in range(200)]
+    references = [[f"B-{t}", f"I-{t}", "O"] for t in types]
+    predictions = [[f"B-{t}", "O", f"B-{types[(i + 1) % len(types)]}"] for i, t in enumerate(types)]
+    for batch in ((predictions, references), (predictions[:5], references[:5]), (predictions, references)):
+        assert fast(*batch).cells == readable(*batch).cells
+    small = [["B-PER", "I-PER"]], [["B-PER", "O"]]
+    assert fast(*small).cells == readable(*small).cells
+
+
+def test_chunks_of_sentences_add_up_to_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The array path scores a batch in chunks of about _CHUNK_TOKENS tokens; with tiny chunks every kind of
+    # cut (inside a run of short sentences, at a sentence longer than a chunk) must give the same counts.
+    predictions, references = [], []
+    for index in range(40):
+        length = 1 + (index * 7) % 13
+        references.append((["B-PER", "I-PER", "O", "B-LOC"] * 4)[:length])
+        predictions.append((["B-PER", "O", "B-LOC", "I-LOC"] * 4)[:length])
+    expected = readable(predictions, references)
+    for chunk_tokens in (1, 3, 8, 1000):
+        monkeypatch.setattr(ns, "_CHUNK_TOKENS", chunk_tokens)
+        assert fast(predictions, references).cells == expected.cells
