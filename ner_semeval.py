@@ -879,9 +879,10 @@ def _check_label_list(label_list: Any) -> dict[int, str]:
     return dict(enumerate(label_list))
 
 
-def _as_list(values: Any, side: str) -> list:
-    """A batch as a list of sentences; numpy arrays and torch tensors become lists (cheaper than evaluate's
-    own conversion, evaluate issue 513). The caller's objects are never modified."""
+def _as_list(values: Any, side: str) -> list | np.ndarray:
+    """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
+    tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
+    are never modified."""
     shape = tuple(getattr(values, "shape", ()))
     if len(shape) > 2:
         raise InvalidInputError(
@@ -889,6 +890,10 @@ def _as_list(values: Any, side: str) -> list:
             "(for model logits pass logits.argmax(-1))",
             side,
         )
+    if len(shape) == 2 and not isinstance(values, (list, tuple)):
+        array = np.asarray(values)
+        if array.dtype.kind in "iu":  # padded integer ids, as Trainer hands them over: kept as they are
+            return array
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
@@ -971,12 +976,14 @@ def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]
     """Both sides as lists of sentences, checked for alignment (SPEC §1)."""
     predictions = _as_list(predictions, "predictions")
     references = _as_list(references, "references")
+    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
+        predictions, references = _rows(predictions), _rows(references)
     if len(predictions) != len(references):
         raise ValueError(
             f"predictions hold {len(predictions)} sentences and references {len(references)}; "
             "expected one prediction per reference sentence"
         )
-    predicted_lengths, reference_lengths = list(map(len, predictions)), list(map(len, references))
+    predicted_lengths, reference_lengths = _lengths(predictions).tolist(), _lengths(references).tolist()
     if predicted_lengths != reference_lengths:
         sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
         predicted, reference = predictions[sentence], references[sentence]
@@ -986,6 +993,18 @@ def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]
             sentence=sentence,
         )
     return predictions, references
+
+
+def _rows(batch: list | np.ndarray) -> list:
+    """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
+    return batch.tolist() if isinstance(batch, np.ndarray) else batch
+
+
+def _lengths(batch: list | np.ndarray) -> np.ndarray:
+    """The length of each sentence of a batch."""
+    if isinstance(batch, np.ndarray):
+        return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
 
 
 def _sentences(
@@ -1051,7 +1070,7 @@ def _flat_codes(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
     """Both sides as one flat array of codes each, the sentence offsets, and `tags[code]`, the tag of a code;
     None if anything is invalid. Integer ids are codes already; `ignore_index` positions are dropped."""
-    offsets = np.concatenate(([0], np.cumsum(np.fromiter(map(len, references), np.int64, len(references)))))
+    offsets = np.concatenate(([0], np.cumsum(_lengths(references))))
     if any(_is_id(_first_value(batch)) for batch in (predictions, references)):
         return _id_codes(predictions, references, offsets, label_list, ignore_index)
     try:
@@ -1107,10 +1126,9 @@ def _id_codes(
     except ValueError:
         return None
     ids = np.array(list(labels), dtype=np.int64)
-    sides = [np.array(list(chain.from_iterable(batch))) for batch in (predictions, references)]
-    if any(side.size and side.dtype.kind != "i" for side in sides):
+    ids_p, ids_r = (_flat_ids(batch, int(offsets[-1])) for batch in (predictions, references))
+    if ids_p is None or ids_r is None:
         return None
-    ids_p, ids_r = (side.astype(np.int64) for side in sides)
     kept = ids_r != ignore_index
     ids_p, ids_r = ids_p[kept], ids_r[kept]
     offsets = np.concatenate(([0], np.cumsum(kept)))[offsets]
@@ -1126,6 +1144,19 @@ def _id_codes(
     if codes_p.min() < 0 or codes_r.min() < 0:
         return None
     return codes_p, codes_r, offsets, list(labels.values())
+
+
+def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
+    """All ids of a batch in one int64 array; None if any value is not an integer id."""
+    if isinstance(batch, np.ndarray):
+        return batch.reshape(-1).astype(np.int64, copy=False)
+    kinds = set(map(type, chain.from_iterable(batch)))
+    if not all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return None  # np.fromiter would truncate 1.5 to 1: floats, strings and bools go the readable way
+    try:
+        return np.fromiter(chain.from_iterable(batch), dtype=np.int64, count=size)
+    except OverflowError:
+        return None
 
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
@@ -1145,7 +1176,7 @@ def _fast_tally(
 ) -> Tally | None:
     """`Tally.of_rows` of the readable path, computed on arrays, chunk by chunk of sentences; None if the
     input is invalid, so that the readable path raises its precise error."""
-    ends = np.cumsum(np.fromiter(map(len, references), dtype=np.int64, count=len(references)))
+    ends = np.cumsum(_lengths(references))
     total = int(ends[-1]) if len(ends) else 0
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
     cuts = np.searchsorted(ends, np.arange(_CHUNK_TOKENS, total, _CHUNK_TOKENS)) + 1
@@ -1354,7 +1385,7 @@ class NerSemeval(evaluate.Metric):
             return super().add_batch(predictions=predictions, references=references, **kwargs)
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
-            predictions, references = _aligned(predictions, references)
+            predictions, references = map(_rows, _aligned(predictions, references))
             if not predictions:
                 return None  # evaluate cannot store an empty batch; an empty batch counts nothing
             # evaluate would store ["B-PER", 3] as the strings '"B-PER"' and '3': one kind of value per batch.

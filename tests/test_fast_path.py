@@ -141,3 +141,22 @@ def test_chunks_of_sentences_add_up_to_the_whole(monkeypatch: pytest.MonkeyPatch
     for chunk_tokens in (1, 3, 8, 1000):
         monkeypatch.setattr(ns, "_CHUNK_TOKENS", chunk_tokens)
         assert fast(predictions, references).cells == expected.cells
+
+
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES"])
+@SETTINGS
+@given(data=st.data())
+def test_padded_2d_id_arrays_equal_the_unpadded_lists(scheme: str, data: st.DataObject) -> None:
+    # Trainer's form: one 2-D array per side, -100 in the references wherever there is no label (padding
+    # included), anything in the predictions there. The array is read as it is, never turned into lists.
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    id_predictions, id_references, label_list = strategies.as_ids(data.draw, predictions, references)
+    width = max(map(len, id_references), default=0)
+    fill = data.draw(st.sampled_from([0, -100]))
+    padded_p = np.array([row + [fill] * (width - len(row)) for row in id_predictions], dtype=np.int64)
+    padded_r = np.array([row + [-100] * (width - len(row)) for row in id_references], dtype=np.int64)
+    padded_p, padded_r = padded_p.reshape(len(id_references), width), padded_r.reshape(len(id_references), width)
+    options = {"scheme": scheme, "label_list": label_list}
+    expected = readable(id_predictions, id_references, **options)
+    assert fast(padded_p, padded_r, **options).cells == expected.cells
+    assert readable(padded_p, padded_r, **options).cells == expected.cells
