@@ -672,14 +672,11 @@ _FIELD = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: 
 # 0.20000000000000004, and every key is the correctly rounded value of its SPEC formula.
 
 
-def _ratio(numerator: Fraction, denominator: Fraction, zero_division: float) -> Fraction:
-    return Fraction(numerator) / denominator if denominator else Fraction(zero_division)
-
-
 def f_score(precision: Fraction, recall: Fraction, beta: float = 1.0, zero_division: float = 0.0) -> Fraction:
     """F-beta of a precision and a recall; `zero_division` when its denominator is zero (SPEC §4)."""
     beta2 = Fraction(beta) ** 2
-    return _ratio((1 + beta2) * precision * recall, beta2 * precision + recall, zero_division)
+    denominator = beta2 * precision + recall
+    return (1 + beta2) * precision * recall / denominator if denominator else Fraction(zero_division)
 
 
 @dataclass(frozen=True)
@@ -692,8 +689,19 @@ class Counts:
     missed: int = 0
     spurious: int = 0
 
+    @classmethod
+    def of(cls, outcome: str, number: int = 1) -> Counts:
+        """`number` entities with one outcome (COR, INC, PAR, MIS or SPU)."""
+        return cls(**{_FIELD[outcome]: number})
+
     def __add__(self, other: Counts) -> Counts:
-        return Counts(*(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other))))
+        return Counts(
+            self.correct + other.correct,
+            self.incorrect + other.incorrect,
+            self.partial + other.partial,
+            self.missed + other.missed,
+            self.spurious + other.spurious,
+        )
 
     @property
     def possible(self) -> int:
@@ -706,13 +714,17 @@ class Counts:
     @property
     def credit(self) -> Fraction:
         """Correct entities, with half a point for each partial one."""
-        return self.correct + Fraction(self.partial, 2)
+        return Fraction(2 * self.correct + self.partial, 2)
 
     def precision(self, zero_division: float = 0.0) -> Fraction:
-        return _ratio(self.credit, self.actual, zero_division)
+        if not self.actual:
+            return Fraction(zero_division)
+        return Fraction(2 * self.correct + self.partial, 2 * self.actual)
 
     def recall(self, zero_division: float = 0.0) -> Fraction:
-        return _ratio(self.credit, self.possible, zero_division)
+        if not self.possible:
+            return Fraction(zero_division)
+        return Fraction(2 * self.correct + self.partial, 2 * self.possible)
 
 
 @dataclass(frozen=True)
@@ -740,32 +752,22 @@ class Tally:
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
-        totals = Counter()
-        for (scenario, _, _), number in self.cells.items():
-            totals[OUTCOMES[scenario][scheme]] += number
-        return _counts_of(totals)
+        return sum((Counts.of(OUTCOMES[s][scheme], number) for (s, _, _), number in self.cells.items()), Counts())
 
     def counts_by_type(self, scheme: str) -> tuple[dict[str, Counts], dict[str, Counts]]:
         """Two-sided per-type counts under `scheme` (SPEC §5): the outcomes of the reference entities of each
         type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
         side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
         instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
-        reference_side: dict[str, Counter] = {}
-        prediction_side: dict[str, Counter] = {}
+        reference_side: dict[str, Counts] = {}
+        prediction_side: dict[str, Counts] = {}
         for (scenario, reference_type, predicted_type), number in self.cells.items():
-            outcome = OUTCOMES[scenario][scheme]
+            counts = Counts.of(OUTCOMES[scenario][scheme], number)
             if reference_type is not None:
-                reference_side.setdefault(reference_type, Counter())[outcome] += number
+                reference_side[reference_type] = reference_side.get(reference_type, Counts()) + counts
             if predicted_type is not None:
-                prediction_side.setdefault(predicted_type, Counter())[outcome] += number
-        return (
-            {entity_type: _counts_of(totals) for entity_type, totals in reference_side.items()},
-            {entity_type: _counts_of(totals) for entity_type, totals in prediction_side.items()},
-        )
-
-
-def _counts_of(outcomes: Mapping[str, int]) -> Counts:
-    return Counts(**{field: outcomes.get(outcome, 0) for outcome, field in _FIELD.items()})
+                prediction_side[predicted_type] = prediction_side.get(predicted_type, Counts()) + counts
+        return reference_side, prediction_side
 
 
 def f_key(beta: float) -> str:
@@ -1065,12 +1067,13 @@ def tally_semeval(
 def _flat_codes(
     predictions: list[list],
     references: list[list],
+    offsets: np.ndarray,
     label_list: Sequence[str] | Mapping[Any, str] | None,
     ignore_index: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
     """Both sides as one flat array of codes each, the sentence offsets, and `tags[code]`, the tag of a code;
-    None if anything is invalid. Integer ids are codes already; `ignore_index` positions are dropped."""
-    offsets = np.concatenate(([0], np.cumsum(_lengths(references))))
+    None if anything is invalid. Integer ids are codes already; `ignore_index` positions are dropped, which
+    moves the offsets (sentence i is `offsets[i]:offsets[i + 1]` of the flat arrays)."""
     if any(_is_id(_first_value(batch)) for batch in (predictions, references)):
         return _id_codes(predictions, references, offsets, label_list, ignore_index)
     try:
@@ -1176,17 +1179,24 @@ def _fast_tally(
 ) -> Tally | None:
     """`Tally.of_rows` of the readable path, computed on arrays, chunk by chunk of sentences; None if the
     input is invalid, so that the readable path raises its precise error."""
-    ends = np.cumsum(_lengths(references))
-    total = int(ends[-1]) if len(ends) else 0
+    offsets = np.concatenate(([0], np.cumsum(_lengths(references))))
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
-    cuts = np.searchsorted(ends, np.arange(_CHUNK_TOKENS, total, _CHUNK_TOKENS)) + 1
+    cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     tally = Tally()
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk = _tally_arrays(
-            predictions[first:last], references[first:last], scheme, mode, suffix, labels, label_list, ignore_index
+            predictions[first:last],
+            references[first:last],
+            offsets[first : last + 1] - offsets[first],
+            scheme,
+            mode,
+            suffix,
+            labels,
+            label_list,
+            ignore_index,
         )
         if chunk is None:
             return None
@@ -1197,6 +1207,7 @@ def _fast_tally(
 def _tally_arrays(
     predictions: list[list],
     references: list[list],
+    offsets: np.ndarray,
     scheme: Scheme,
     mode: str,
     suffix: bool,
@@ -1205,7 +1216,7 @@ def _tally_arrays(
     ignore_index: int,
 ) -> Tally | None:
     """`_fast_tally` of one chunk: all its sentences decoded and paired with a handful of array operations."""
-    flat = _flat_codes(predictions, references, label_list, ignore_index)
+    flat = _flat_codes(predictions, references, offsets, label_list, ignore_index)
     if flat is None:
         return None
     codes_p, codes_r, offsets, tags = flat

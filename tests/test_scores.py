@@ -315,6 +315,9 @@ ZERO_DIVISION_CASES = [
     pytest.param([["O"]], [["B-PER"]], 1.0, (1.0, 0.0, 0.0), id="nothing-predicted-zero-division-1"),
     # Nothing to find: P = 0/1, R = 0/0.
     pytest.param([["B-PER"]], [["O"]], 1.0, (0.0, 1.0, 0.0), id="nothing-to-find-zero-division-1"),
+    # Only wrong entities: P = 0/1 and R = 0/1 leave F's own denominator at zero, and SPEC §4 gives every
+    # zero denominator zero_division (scikit-learn would give 0; the README says so).
+    pytest.param([["B-PER", "O"]], [["O", "B-PER"]], 1.0, (0.0, 0.0, 1.0), id="p-and-r-zero-f-zero-division"),
 ]
 
 
