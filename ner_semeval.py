@@ -666,6 +666,7 @@ OUTCOMES: dict[str, dict[str, str]] = {
     "VI": {"strict": INC, "exact": INC, "partial": PAR, "type": INC},
 }
 _FIELD = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
+_FIELD_INDEX = {outcome: index for index, outcome in enumerate(_FIELD)}  # in the order of Counts' fields
 
 
 # Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
@@ -752,22 +753,29 @@ class Tally:
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
-        return sum((Counts.of(OUTCOMES[s][scheme], number) for (s, _, _), number in self.cells.items()), Counts())
+        totals = [0] * len(_FIELD)
+        for (scenario, _, _), number in self.cells.items():
+            totals[_FIELD_INDEX[OUTCOMES[scenario][scheme]]] += number
+        return Counts(*totals)
 
     def counts_by_type(self, scheme: str) -> tuple[dict[str, Counts], dict[str, Counts]]:
         """Two-sided per-type counts under `scheme` (SPEC §5): the outcomes of the reference entities of each
         type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
         side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
         instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
-        reference_side: dict[str, Counts] = {}
-        prediction_side: dict[str, Counts] = {}
+        # Plain integer lists while counting: a Counts per cell would cost more than all the rest of `scores`.
+        reference_side: dict[str, list[int]] = {}
+        prediction_side: dict[str, list[int]] = {}
         for (scenario, reference_type, predicted_type), number in self.cells.items():
-            counts = Counts.of(OUTCOMES[scenario][scheme], number)
+            index = _FIELD_INDEX[OUTCOMES[scenario][scheme]]
             if reference_type is not None:
-                reference_side[reference_type] = reference_side.get(reference_type, Counts()) + counts
+                reference_side.setdefault(reference_type, [0] * len(_FIELD))[index] += number
             if predicted_type is not None:
-                prediction_side[predicted_type] = prediction_side.get(predicted_type, Counts()) + counts
-        return reference_side, prediction_side
+                prediction_side.setdefault(predicted_type, [0] * len(_FIELD))[index] += number
+        return (
+            {entity_type: Counts(*totals) for entity_type, totals in reference_side.items()},
+            {entity_type: Counts(*totals) for entity_type, totals in prediction_side.items()},
+        )
 
 
 def f_key(beta: float) -> str:
