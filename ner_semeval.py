@@ -901,8 +901,11 @@ def _as_list(values: Any, side: str) -> list | np.ndarray:
             side,
         )
     if len(shape) == 2 and not isinstance(values, (list, tuple)):
-        array = np.asarray(values)
-        if array.dtype.kind in "iu":  # padded integer ids, as Trainer hands them over: kept as they are
+        try:
+            array = np.asarray(values)  # no copy for numpy arrays and CPU tensors
+        except (TypeError, RuntimeError):  # e.g. a tensor on a GPU: .tolist() below copies it over
+            array = None
+        if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
             return array
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
