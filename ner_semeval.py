@@ -633,8 +633,9 @@ def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np
     forked_p = ~spurious
     forked_p[partner[simple]] = False
     if forked_r.any() or forked_p.any():
-        chain_r = [Span(int(s), int(e), int(t)) for s, e, t in zip(*_columns(rest_r.select(forked_r)))]
-        chain_p = [Span(int(s), int(e), int(t)) for s, e, t in zip(*_columns(rest_p.select(forked_p)))]
+        # Spans whose types are type ids: `_pair_overlapping` only compares them.
+        chain_r = [Span(*span) for span in zip(*_columns(rest_r.select(forked_r)))]
+        chain_p = [Span(*span) for span in zip(*_columns(rest_p.select(forked_p)))]
         paired = _pair_overlapping(chain_r, chain_p)
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
