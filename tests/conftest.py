@@ -17,6 +17,15 @@ METRIC_PATH = REPO / "ner_semeval.py"
 sys.path.insert(0, str(REPO))
 
 
+def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
+    """IOB2 tags of `text`, one character per token, for entities given as (surface string, type)."""
+    tags = ["O"] * len(text)
+    for surface, entity_type in entities:
+        start = text.index(surface)
+        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
+    return tags
+
+
 @pytest.fixture(scope="session")
 def load_metric():
     """`evaluate.load` of this checkout's ner_semeval.py, with load-time options."""

@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, iob2
 
 from ner_semeval import compute_semeval, main
 
@@ -24,15 +24,6 @@ SONG, SINGER = "MUSIC_NAME", "SINGER"
 REQUEST = "我想听一首告白气球"
 PLAY = "播放年轮"
 BOTH = "告白气球和年轮"
-
-
-def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
-    """IOB2 tags of `text`, one character per token, for entities given as (surface string, type)."""
-    tags = ["O"] * len(text)
-    for surface, entity_type in entities:
-        start = text.index(surface)
-        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
-    return tags
 
 
 GOLD = (REQUEST, ("告白气球", SONG))

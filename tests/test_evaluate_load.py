@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from conftest import METRIC_PATH, REPO
+from conftest import METRIC_PATH, REPO, iob2
 
 import ner_semeval
 from ner_semeval import compute_semeval
@@ -80,14 +80,6 @@ def test_load_time_options_of_every_kind(load_metric) -> None:
 
 # The worked example of SPEC §6 as III, II, V, IV, I, VI, one sentence each, split into batches.
 REQUEST = "我想听一首告白气球"
-
-
-def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
-    tags = ["O"] * len(text)
-    for surface, entity_type in entities:
-        start = text.index(surface)
-        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
-    return tags
 
 
 GOLD = iob2(REQUEST, ("告白气球", "MUSIC_NAME"))

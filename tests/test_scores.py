@@ -7,20 +7,12 @@ import json
 from fractions import Fraction
 
 import pytest
+from conftest import iob2
 
 from ner_semeval import Counts, compute_semeval, tally_semeval
 
 SCHEMES = ("strict", "exact", "partial", "type")
 COUNT_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
-
-
-def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
-    """IOB2 tags of `text`, one character per token, for entities given as (surface string, type)."""
-    tags = ["O"] * len(text)
-    for surface, entity_type in entities:
-        start = text.index(surface)
-        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
-    return tags
 
 
 # SPEC §6. The reference entity everywhere is MUSIC_NAME 告白气球.
