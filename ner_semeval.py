@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
-from typing import Any
+from typing import Any, NamedTuple
 
 import datasets
 import evaluate
@@ -1469,49 +1469,71 @@ class NerSemeval(evaluate.Metric):
         return compute_semeval(predictions, references, **{**self.options, **kwargs})
 
 
-def read_conll(lines: Iterable[str], source: str = "<stdin>") -> Iterator[tuple[list[str], list[str], list[int]]]:
-    """Sentences of a CoNLL file as ``(references, predictions, line_numbers)``: the last two columns are the
-    reference and the predicted tag, a blank line ends a sentence, ``-DOCSTART-`` lines are skipped.
-    Raises `ValueError` naming `source` and the line number of a malformed line."""
-    references: list[str] = []
-    predictions: list[str] = []
-    numbers: list[int] = []
+class ConllError(ValueError):
+    """A malformed line of a CoNLL file: `source` (file name), `line` (1-based) and `problem` as attributes."""
+
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        self.source = source
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{source}:{line}: {problem}")
+
+
+class ConllSentence(NamedTuple):
+    """One sentence of a CoNLL file: the first column, the second-last and the last, and each token's line."""
+
+    tokens: list[str]
+    references: list[str]
+    predictions: list[str]
+    lines: list[int]
+
+
+def read_conll(lines: Iterable[str], source: str = "<stdin>") -> Iterator[ConllSentence]:
+    """The sentences of a CoNLL file, read lazily: the first column is the token, the last two the reference
+    and the predicted tag; a blank line ends a sentence and ``-DOCSTART-`` lines are skipped. Raises
+    `ConllError` (a `ValueError`) naming `source` and the line of a malformed line."""
+    sentence = ConllSentence([], [], [], [])
     for number, line in enumerate(lines, start=1):
         columns = line.split()
         if not columns or columns[0] == "-DOCSTART-":
-            if references:
-                yield references, predictions, numbers
-                references, predictions, numbers = [], [], []
+            if sentence.tokens:
+                yield sentence
+                sentence = ConllSentence([], [], [], [])
             continue
-        if len(columns) < 2:
-            raise ValueError(
-                f"{source}:{number}: found {len(columns)} column ({line.strip()!r}); expected at least two, "
-                "the reference tag and the predicted tag last"
+        if len(columns) < 3:
+            found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({line.strip()!r})"
+            raise ConllError(
+                source,
+                number,
+                f"found {found}; expected at least 3 columns, separated by spaces: "
+                "the token, the reference tag and the predicted tag last",
             )
-        references.append(columns[-2])
-        predictions.append(columns[-1])
-        numbers.append(number)
-    if references:
-        yield references, predictions, numbers
+        sentence.tokens.append(columns[0])
+        sentence.references.append(columns[-2])
+        sentence.predictions.append(columns[-1])
+        sentence.lines.append(number)
+    if sentence.tokens:
+        yield sentence
+
+
+# The summary table's columns, from the most lenient scheme to the strictest (docs/scoring.md §6), and its
+# rows: the MUC counts, then the scores. The command line and the Space both lay the table out from these.
+SUMMARY_COLUMNS = ("type", "partial", "exact", "strict")
+SUMMARY_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "precision", "recall")
+
+
+def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[str, list[int | float]]]:
+    """The summary table of a `compute` result: ``(row label, [type, partial, exact, strict])`` per measure,
+    the F row labelled ``F1`` (``F0.5`` ...)."""
+    f_name = f_key(beta)
+    measures = [(measure, measure) for measure in SUMMARY_MEASURES] + [(f_name.upper(), f_name)]
+    return [(label, [results[f"{column}_{measure}"] for column in SUMMARY_COLUMNS]) for label, measure in measures]
 
 
 def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
-    """The SPEC §6 summary table: MUC counts and scores (rows) by type / partial / exact / strict."""
-    f_name = f_key(beta)
-    columns = ("type", "partial", "exact", "strict")
-    measures = [
-        ("correct", "correct"),
-        ("incorrect", "incorrect"),
-        ("partial", "partial"),
-        ("missed", "missed"),
-        ("spurious", "spurious"),
-        ("precision", "precision"),
-        ("recall", "recall"),
-        (f_name.upper(), f_name),
-    ]
-    lines = [f"{'measure':<10}" + "".join(f"{column:>10}" for column in columns)]
-    for label, measure in measures:
-        cells = [results[f"{column}_{measure}"] for column in columns]
+    """The summary table as text: MUC counts and scores (rows) by type / partial / exact / strict."""
+    lines = [f"{'measure':<10}" + "".join(f"{column:>10}" for column in SUMMARY_COLUMNS)]
+    for label, cells in summary_rows(results, beta):
         lines.append(f"{label:<10}" + "".join(f"{_format_number(cell):>10}" for cell in cells))
     return "\n".join(lines)
 
@@ -1561,10 +1583,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in args.files or ["-"]:
             source = "<stdin>" if name == "-" else name
             with contextlib.nullcontext(sys.stdin) if name == "-" else open(name, encoding="utf-8") as handle:
-                for sentence_references, sentence_predictions, numbers in read_conll(handle, source):
-                    references.append(sentence_references)
-                    predictions.append(sentence_predictions)
-                    origins.append((source, numbers))
+                for sentence in read_conll(handle, source):
+                    references.append(sentence.references)
+                    predictions.append(sentence.predictions)
+                    origins.append((source, sentence.lines))
         tally, _ = tally_semeval(predictions, references, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     except InvalidInputError as error:
         if error.sentence is not None and error.token is not None:
