@@ -200,25 +200,41 @@ class Span:
 
 
 class InvalidInputError(ValueError):
-    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None)."""
+    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None).
+
+    ``suggested_scheme`` names the scheme whose letters the input uses, when the declared scheme lacks one: the
+    message says ``pass scheme='IOBES'``, and the command line and the Space say it in their own terms."""
 
     def __init__(
-        self, problem: str, side: str | None = None, sentence: int | None = None, token: int | None = None
+        self,
+        problem: str,
+        side: str | None = None,
+        sentence: int | None = None,
+        token: int | None = None,
+        suggested_scheme: str | None = None,
     ) -> None:
         self.problem = problem
         self.side = side
         self.sentence = sentence
         self.token = token
+        self.suggested_scheme = suggested_scheme
         super().__init__(self._message())
 
-    def at(self, side: str | None = None, sentence: int | None = None) -> InvalidInputError:
+    def at(self, side: str | None = None, sentence: int | None = None, token: int | None = None) -> InvalidInputError:
         """The same problem, located more precisely."""
         return InvalidInputError(
             self.problem,
             side=self.side if side is None else side,
             sentence=self.sentence if sentence is None else sentence,
-            token=self.token,
+            token=self.token if token is None else token,
+            suggested_scheme=self.suggested_scheme,
         )
+
+    def hint(self, form: str = "scheme={!r}") -> str:
+        """The problem with the suggested scheme written in `form` (``"--scheme {}"`` on the command line)."""
+        if self.suggested_scheme is None:
+            return self.problem
+        return f"{self.problem}: {form.format(self.suggested_scheme)}"
 
     def _message(self) -> str:
         where = [
@@ -226,7 +242,8 @@ class InvalidInputError(ValueError):
             for label, value in (("{}", self.side), ("sentence {}", self.sentence), ("token {}", self.token))
             if value is not None
         ]
-        return f"{', '.join(where)}: {self.problem}" if where else self.problem
+        problem = self.hint("pass scheme={!r}")
+        return f"{', '.join(where)}: {problem}" if where else problem
 
 
 # The order in which schemes are suggested for a tag the declared scheme lacks: the common ones first.
@@ -272,8 +289,8 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
             owners = " or ".join(s.name for s in SCHEMES.values() if prefix in s.roles)
             raise InvalidInputError(
                 f"found tag {tag!r}, whose prefix {prefix!r} is not part of scheme {scheme.name} "
-                f"(expected {expected}); {prefix!r} belongs to {owners}: "
-                f"pass scheme={_suggest_scheme(prefix, scheme).name!r}"
+                f"(expected {expected}); {prefix!r} belongs to {owners}",
+                suggested_scheme=_suggest_scheme(prefix, scheme).name,
             )
         raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
     return prefix, entity_type
@@ -317,7 +334,7 @@ def decode(
         try:
             parsed.append(table[tag])
         except InvalidInputError as error:
-            raise InvalidInputError(error.problem, token=position) from None
+            raise error.at(token=position) from None
         except TypeError:  # an unhashable value: let parse_tag explain it
             raise InvalidInputError(
                 f"found {tag!r} ({type(tag).__name__}); expected a string tag", token=position
@@ -967,7 +984,7 @@ def _ids_to_tags(
                     table[labels[value]]
                 except InvalidInputError as error:
                     problem = f"id {value} is label_list's {labels[value]!r}: {error.problem}"
-                    raise InvalidInputError(problem, side, sentence, token) from None
+                    raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
             predicted_tags.append(labels[predicted])
             reference_tags.append(labels[reference])
         tag_predictions.append(predicted_tags)
@@ -1592,7 +1609,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if error.sentence is not None and error.token is not None:
             source, numbers = origins[error.sentence]
             column = "reference (second last)" if error.side == "references" else "predicted (last)"
-            print(f"{source}:{numbers[error.token]}: {column} column: {error.problem}", file=sys.stderr)
+            print(f"{source}:{numbers[error.token]}: {column} column: {error.hint('use --scheme {}')}", file=sys.stderr)
         else:
             print(f"error: {error}", file=sys.stderr)
         return 2
