@@ -13,14 +13,20 @@
 # limitations under the License.
 """ner_semeval: SemEval-2013 Task 9 entity scores (strict, exact, partial, type) for tag sequences.
 
-One self-contained file, as `evaluate.load` needs it: the public pure function `compute_semeval` does the
-work, `NerSemeval` is the thin `evaluate.Metric` around it, and `python ner_semeval.py FILE` is a
-conlleval-style command line.
+The public pure function `compute_semeval` does the work, `NerSemeval` is the thin `evaluate.Metric` around it,
+and `python ner_semeval.py FILE` (or the `ner-semeval` command) is a conlleval-style command line. The
+definition it implements is docs/scoring.md; its sections are cited as §n below.
+
+It is one file because three users import it as a plain module: `evaluate.load` (which would copy sibling
+files imported as `from .x import y`, but such relative imports fail when the same file is run as a script),
+the command line, and the Space's `app.py`. Sections follow the data: tags and schemes, decoding, pairing,
+counts and scores, options and input checks, the public function, the array path, the wrapper, the CLI.
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import dataclasses
 import json
@@ -34,11 +40,17 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise
+from pathlib import Path
 from typing import Any, NamedTuple
 
-import datasets
-import evaluate
 import numpy as np
+
+# `python ner_semeval.py FILE` and the `ner-semeval` command score files with numpy alone: `import evaluate`
+# also imports transformers where it is installed, seconds before a four-token file could be scored.
+_COMMAND_LINE = __name__ == "__main__" or Path(sys.argv[0]).name == "ner-semeval"
+if not _COMMAND_LINE:
+    import datasets
+    import evaluate
 
 _CITATION = """\
 @inproceedings{segura-bedmar-etal-2013-semeval,
@@ -119,8 +131,31 @@ Examples:
 """
 
 
+__all__ = [
+    "SCHEMES",
+    "ConllError",
+    "ConllSentence",
+    "Counts",
+    "InvalidInputError",
+    "NerSemeval",
+    "Options",
+    "Scheme",
+    "Span",
+    "Tally",
+    "compute_semeval",
+    "decode",
+    "encode",
+    "get_scheme",
+    "main",
+    "pair",
+    "read_conll",
+    "scores",
+    "tally_semeval",
+]
+
+
 # ---------------------------------------------------------------------------------------------------------
-# 1. Decoding tags into spans (SPEC §1, §2)
+# 1. Tags and schemes (docs/scoring.md §1)
 # ---------------------------------------------------------------------------------------------------------
 
 OUTSIDE = "O"
@@ -262,7 +297,7 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
     """Split a tag into ``(prefix, entity_type)``; ``None`` for the outside tag ``O``.
 
     The type is everything after the first hyphen (before the last one with ``suffix=True``), so
-    ``B-MUSIC-NAME`` has type ``MUSIC-NAME`` (SPEC §1). Raises `InvalidInputError` (a `ValueError`).
+    ``B-MUSIC-NAME`` has type ``MUSIC-NAME`` (docs/scoring.md §1). Raises `InvalidInputError` (a `ValueError`).
     """
     if tag == OUTSIDE:
         return None
@@ -296,40 +331,49 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
     return prefix, entity_type
 
 
+class ParsedTag(NamedTuple):
+    """A tag other than O, taken apart: ``B-PER`` is prefix ``B``, role `BEGIN`, entity type ``PER``."""
+
+    prefix: str
+    role: str
+    entity_type: str
+
+
 class TagTable(dict):
-    """Memoised `parse_tag` for one scheme and tag style: each distinct tag is parsed once."""
+    """tag -> `ParsedTag` (None for O) for one scheme and tag style, each distinct tag parsed by `parse_tag` the
+    first time it is met; a bad tag raises `InvalidInputError` every time it is looked up."""
 
     def __init__(self, scheme: Scheme, suffix: bool) -> None:
         super().__init__()
         self.scheme = scheme
         self.suffix = suffix
 
-    def __missing__(self, tag: Any) -> tuple[str, str, str] | None:
+    def __missing__(self, tag: Any) -> ParsedTag | None:
         parsed = parse_tag(tag, self.scheme, self.suffix)
-        value = None if parsed is None else (parsed[0], self.scheme.roles[parsed[0]], parsed[1])
+        value = None if parsed is None else ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
         self[tag] = value
         return value
 
 
-def decode(
-    tags: Sequence[str],
-    scheme: str | Scheme = IOB2,
-    mode: str = LENIENT,
-    suffix: bool = False,
-    table: TagTable | None = None,
-) -> list[Span]:
-    """The entities of one tag sequence, in order (SPEC §2).
+# ---------------------------------------------------------------------------------------------------------
+# 2. Decoding tags into spans, and encoding spans as tags (docs/scoring.md §2)
+# ---------------------------------------------------------------------------------------------------------
+
+
+def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT, suffix: bool = False) -> list[Span]:
+    """The entities of one tag sequence, in order (docs/scoring.md §2).
 
     Lenient mode follows conlleval: an entity begins at a B/S/U tag, at any tag after O or after an entity
     that ended (E/L/S/U), and at a change of type. Strict mode then drops every entity whose prefix letters
     are not well formed in the scheme. Raises `InvalidInputError` naming the token of a malformed tag.
     """
-    scheme = get_scheme(scheme)
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    if table is None:
-        table = TagTable(scheme, suffix)
-    parsed: list[tuple[str, str, str] | None] = []
+    options = Options.of(scheme=scheme, mode=mode, suffix=suffix)
+    return _decode_tags(tags, options.mode, TagTable(options.scheme, options.suffix))
+
+
+def _decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
+    """`decode` with checked options, the tags parsed through `table`."""
+    parsed: list[ParsedTag | None] = []
     for position, tag in enumerate(tags):
         try:
             parsed.append(table[tag])
@@ -349,23 +393,22 @@ def decode(
                 spans.append(Span(start, position, open_type))
                 start = None
             continue
-        _, role, entity_type = item
-        if role in (BEGIN, SINGLE) or start is None or entity_type != open_type:
+        if item.role in (BEGIN, SINGLE) or start is None or item.entity_type != open_type:
             if start is not None:
                 spans.append(Span(start, position, open_type))
-            start, open_type = position, entity_type
-        if role in (END, SINGLE):
+            start, open_type = position, item.entity_type
+        if item.role in (END, SINGLE):
             spans.append(Span(start, position + 1, open_type))
             start = None
     if start is not None:
         spans.append(Span(start, len(parsed), open_type))
     if mode == LENIENT:
         return spans
-    return [span for span in spans if _well_formed(span, parsed, scheme)]
+    return [span for span in spans if _well_formed(span, parsed, table.scheme)]
 
 
-def _well_formed(span: Span, parsed: Sequence[tuple[str, str, str] | None], scheme: Scheme) -> bool:
-    letters = "".join(parsed[position][0] for position in range(span.start, span.end))
+def _well_formed(span: Span, parsed: Sequence[ParsedTag | None], scheme: Scheme) -> bool:
+    letters = "".join(parsed[position].prefix for position in range(span.start, span.end))
     if re.fullmatch(scheme.well_formed, letters):
         return True
     if scheme.well_formed_next_to_same_type is None:
@@ -374,7 +417,7 @@ def _well_formed(span: Span, parsed: Sequence[tuple[str, str, str] | None], sche
     touching = 0 <= neighbour < len(parsed) and parsed[neighbour] is not None
     return (
         touching
-        and parsed[neighbour][2] == span.entity_type
+        and parsed[neighbour].entity_type == span.entity_type
         and re.fullmatch(scheme.well_formed_next_to_same_type, letters) is not None
     )
 
@@ -413,96 +456,15 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     return tags
 
 
-# The fast path. `decode` above is the readable definition; the functions below compute the same spans for
-# a whole batch at once with numpy (tests/test_fast_path.py checks them against `decode` on random soup).
-# Tags become small integer codes; each code has a role and a type id; a sentence is a slice of one flat
-# array, so a batch of 20,000 sentences costs a handful of array operations instead of 400,000 Python steps.
-
-# A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
-_ENTITY, _OPENS, _CLOSES = 1, 2, 4
-_ROLE_FLAGS = {None: 0, INSIDE: _ENTITY, BEGIN: _ENTITY | _OPENS, END: _ENTITY | _CLOSES}
-_ROLE_FLAGS[SINGLE] = _ENTITY | _OPENS | _CLOSES
-
-
-@dataclass(frozen=True)
-class _FlatSpans:
-    """Spans of a whole batch as parallel arrays; `start` and `end` count tokens from the batch's start."""
-
-    start: np.ndarray
-    end: np.ndarray
-    type_id: np.ndarray
-
-    def select(self, keep: np.ndarray) -> _FlatSpans:
-        return _FlatSpans(self.start[keep], self.end[keep], self.type_id[keep])
-
-
-def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
-    """valid[first role, last role, min(length, 3)] for entities of the lenient decoder.
-
-    Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
-    E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
-    is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
-    letter = {_ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}
-    middle = letter.get(_ROLE_FLAGS[INSIDE], "")
-    valid = np.zeros((8, 8, 4), dtype=bool)
-    for first, first_letter in letter.items():
-        for last, last_letter in letter.items():
-            valid[first, last, 1] = first == last and re.fullmatch(pattern, first_letter) is not None
-            valid[first, last, 2] = re.fullmatch(pattern, first_letter + last_letter) is not None
-            valid[first, last, 3] = re.fullmatch(pattern, first_letter + middle + last_letter) is not None
-    return valid
-
-
-def _decode_flat(
-    codes: np.ndarray, offsets: np.ndarray, role_of: np.ndarray, type_of: np.ndarray, scheme: Scheme, mode: str
-) -> _FlatSpans:
-    """`decode` of every sentence of a batch: `codes[offsets[i]:offsets[i + 1]]` is sentence i; `role_of`
-    and `type_of` give each code's role flags and type id."""
-    size = len(codes)
-    role = role_of[codes]
-    entity_type = type_of[codes]
-    entity = (role & _ENTITY).astype(bool)
-    first = np.zeros(size + 1, dtype=bool)
-    first[offsets] = True  # also marks `size`, the end of the last sentence
-    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
-    open_after = np.concatenate(([False], (role & (_ENTITY | _CLOSES)) == _ENTITY))[:-1]
-    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
-    # SPEC §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
-    begins = entity & (first[:-1] | (role & _OPENS).astype(bool) | ~open_after | ~same_type_before)
-    continues = entity & ~begins
-    ends = entity & ~np.concatenate((continues, [False]))[1:]
-    start = np.flatnonzero(begins)
-    end = np.flatnonzero(ends) + 1
-    spans = _FlatSpans(start, end, entity_type[start])
-    if mode == LENIENT:
-        return spans
-    first_role = role[start]
-    last_role = role[end - 1]
-    length = np.minimum(end - start, 3)
-    valid = _strict_table(scheme, scheme.well_formed)[first_role, last_role, length]
-    if scheme.well_formed_next_to_same_type is not None:
-        # IOB1 / IOE1: the neighbouring token, in the same sentence, has an entity of the same type.
-        if scheme.touching_side == "before":
-            neighbour, inside_sentence = start - 1, ~first[start]
-        else:
-            neighbour, inside_sentence = end, ~first[end]
-        neighbour = np.minimum(neighbour, size - 1).clip(0)
-        touching = inside_sentence & (entity_type[neighbour] == spans.type_id)
-        touching &= entity[neighbour]
-        table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
-        valid |= touching & table[first_role, last_role, length]
-    return spans.select(valid)
-
-
 # ---------------------------------------------------------------------------------------------------------
-# 2. Pairing reference and predicted spans into scenarios (SPEC §3, §4)
+# 3. Pairing reference and predicted entities into scenarios (docs/scoring.md §3, §4)
 # ---------------------------------------------------------------------------------------------------------
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
 
 def scenario_of(reference: Span | None, prediction: Span | None) -> str:
-    """The SPEC §4 scenario of a pair, or of an unpaired entity (the other side None)."""
+    """The docs/scoring.md §4 scenario of a pair, or of an unpaired entity (the other side None)."""
     if reference is None:
         return "II"
     if prediction is None:
@@ -514,7 +476,7 @@ def scenario_of(reference: Span | None, prediction: Span | None) -> str:
 
 
 def pair(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[Span | None, Span | None]]:
-    """Pair the entities of one sentence one-to-one (SPEC §3), in position order.
+    """Pair the entities of one sentence one-to-one (docs/scoring.md §3), in position order.
 
     Identical boundaries always pair. The rest pair among overlapping spans to maximise, in this order, the
     number of pairs, the number of same-type pairs and the shared tokens; ties go to the lexicographically
@@ -591,7 +553,7 @@ def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[t
         best_from[k] = max(best[k], best_from[k + 1])
 
     # Reading left to right and taking the first edge that still reaches the optimum gives the
-    # lexicographically smallest pairing among the optimal ones (SPEC §3 d).
+    # lexicographically smallest pairing among the optimal ones (docs/scoring.md §3 d).
     pairs = []
     target = best_from[0]
     k = 0
@@ -603,6 +565,812 @@ def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[t
         target -= weight(edges[k])
         k = follow[k]
     return pairs
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 4. Counts, the tally and scores (docs/scoring.md §4, §5, §7)
+# ---------------------------------------------------------------------------------------------------------
+
+COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
+EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
+
+# docs/scoring.md §4: the outcome of each scenario under strict, exact, partial and type.
+OUTCOMES: dict[str, dict[str, str]] = {
+    "I": {"strict": COR, "exact": COR, "partial": COR, "type": COR},
+    "II": {"strict": SPU, "exact": SPU, "partial": SPU, "type": SPU},
+    "III": {"strict": MIS, "exact": MIS, "partial": MIS, "type": MIS},
+    "IV": {"strict": INC, "exact": COR, "partial": COR, "type": INC},
+    "V": {"strict": INC, "exact": INC, "partial": PAR, "type": COR},
+    "VI": {"strict": INC, "exact": INC, "partial": PAR, "type": INC},
+}
+_FIELD = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
+_FIELD_INDEX = {outcome: index for index, outcome in enumerate(_FIELD)}  # in the order of Counts' fields
+
+
+# Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
+# 0.20000000000000004, and every key is the correctly rounded value of its formula (docs/scoring.md §4).
+
+
+def f_score(precision: Fraction, recall: Fraction, beta: float = 1.0) -> Fraction:
+    """F-beta of a precision and a recall, 0 where beta²·P + R = 0 (docs/scoring.md §4).
+
+    As in scikit-learn, `zero_division` enters only through P and R: F is `zero_division` when neither side has
+    an entity, and 0 for a system whose entities are all wrong, whatever `zero_division` says."""
+    beta2 = Fraction(beta) ** 2
+    denominator = beta2 * precision + recall
+    return (1 + beta2) * precision * recall / denominator if denominator else Fraction(0)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """MUC counts under one scheme, read off a `Tally` (which is what adds); POS and ACT are derived."""
+
+    correct: int = 0
+    incorrect: int = 0
+    partial: int = 0
+    missed: int = 0
+    spurious: int = 0
+
+    @property
+    def possible(self) -> int:
+        return self.correct + self.incorrect + self.partial + self.missed
+
+    @property
+    def actual(self) -> int:
+        return self.correct + self.incorrect + self.partial + self.spurious
+
+    def precision(self, zero_division: float = 0.0) -> Fraction:
+        """(COR + PAR / 2) / ACT, `zero_division` when ACT = 0 (docs/scoring.md §4)."""
+        if not self.actual:
+            return Fraction(zero_division)
+        return Fraction(2 * self.correct + self.partial, 2 * self.actual)
+
+    def recall(self, zero_division: float = 0.0) -> Fraction:
+        """(COR + PAR / 2) / POS, `zero_division` when POS = 0."""
+        if not self.possible:
+            return Fraction(zero_division)
+        return Fraction(2 * self.correct + self.partial, 2 * self.possible)
+
+
+# (scenario, reference type or None, predicted type or None): what a `Tally` counts.
+Cell = tuple[str, str | None, str | None]
+# (sentence, reference entity or None, predicted entity or None): a row of the readable path.
+Row = tuple[int, Span | None, Span | None]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many entity pairs and unpaired entities fell into each (scenario, reference type, predicted type).
+
+    This is the whole additive statistic: batches, processes and sentences sum, and every score of every
+    scheme, overall or per type, is derived from it at the end (sacrebleu's pattern).
+    """
+
+    cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
+
+    def __add__(self, other: Tally) -> Tally:
+        cells = Counter(self.cells)
+        cells.update(other.cells)
+        return Tally(dict(cells))
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
+        cells = Counter((scenario_of(r, p), r and r.entity_type, p and p.entity_type) for r, p in rows)
+        return cls(dict(cells))
+
+    @property
+    def entity_types(self) -> list[str]:
+        """The types seen on either side, sorted."""
+        return sorted({t for _, r, p in self.cells for t in (r, p) if t is not None})
+
+    def counts(self, scheme: str) -> Counts:
+        """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
+        totals = [0] * len(_FIELD)
+        for (scenario, _, _), number in self.cells.items():
+            totals[_FIELD_INDEX[OUTCOMES[scenario][scheme]]] += number
+        return Counts(*totals)
+
+    def counts_by_type(self, scheme: str) -> tuple[dict[str, Counts], dict[str, Counts]]:
+        """Two-sided per-type counts under `scheme` (docs/scoring.md §5): the outcomes of the reference entities of each
+        type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
+        side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
+        instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
+        # Plain integer lists while counting: a Counts per cell would cost more than all the rest of `scores`.
+        reference_side: dict[str, list[int]] = {}
+        prediction_side: dict[str, list[int]] = {}
+        for (scenario, reference_type, predicted_type), number in self.cells.items():
+            index = _FIELD_INDEX[OUTCOMES[scenario][scheme]]
+            if reference_type is not None:
+                reference_side.setdefault(reference_type, [0] * len(_FIELD))[index] += number
+            if predicted_type is not None:
+                prediction_side.setdefault(predicted_type, [0] * len(_FIELD))[index] += number
+        return (
+            {entity_type: Counts(*totals) for entity_type, totals in reference_side.items()},
+            {entity_type: Counts(*totals) for entity_type, totals in prediction_side.items()},
+        )
+
+
+def f_key(beta: float) -> str:
+    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``)."""
+    return "f1" if beta == 1 else f"f{beta:g}"
+
+
+def scores(tally: Tally, options: Options | None = None) -> dict[str, int | float]:
+    """The flat docs/scoring.md §7 dict of a tally, in plain `int` and `float`.
+
+    Macro averages are unweighted means over the types seen on either side, or over `labels` when given
+    (a label with no entity then scores as a type with no entity on either side)."""
+    options = Options() if options is None else options
+    beta, zero_division, f_name = options.beta, options.zero_division, options.f_name
+    labels = options.labels
+    entity_types = list(dict.fromkeys(labels)) if labels is not None else tally.entity_types
+    empty = Counts()
+    result: dict[str, int | float] = {}
+    type_results: dict[str, int | float] = {}
+    for scheme in EVALUATION_SCHEMES:
+        counts = tally.counts(scheme)
+        precision, recall = counts.precision(zero_division), counts.recall(zero_division)
+        result[f"{scheme}_precision"] = float(precision)
+        result[f"{scheme}_recall"] = float(recall)
+        result[f"{scheme}_{f_name}"] = float(f_score(precision, recall, beta))
+        for field in _FIELD.values():
+            result[f"{scheme}_{field}"] = getattr(counts, field)
+        result[f"{scheme}_possible"] = counts.possible
+        result[f"{scheme}_actual"] = counts.actual
+
+        reference_side, prediction_side = tally.counts_by_type(scheme)
+        macro = [Fraction(0)] * 3
+        for entity_type in entity_types:
+            references = reference_side.get(entity_type, empty)
+            predictions = prediction_side.get(entity_type, empty)
+            type_precision = predictions.precision(zero_division)
+            type_recall = references.recall(zero_division)
+            type_f = f_score(type_precision, type_recall, beta)
+            macro = [total + value for total, value in zip(macro, (type_precision, type_recall, type_f))]
+            key = f"{entity_type}_{scheme}"
+            type_results[f"{key}_precision"] = float(type_precision)
+            type_results[f"{key}_recall"] = float(type_recall)
+            type_results[f"{key}_{f_name}"] = float(type_f)
+            type_results[f"{key}_possible"] = references.possible
+            type_results[f"{key}_actual"] = predictions.actual
+        for name, total in zip(("precision", "recall", f_name), macro):
+            mean = total / len(entity_types) if entity_types else Fraction(zero_division)
+            result[f"{scheme}_macro_{name}"] = float(mean)
+    if options.per_type:
+        result.update(type_results)
+    return result
+
+
+def entity_rows(rows: Iterable[Row]) -> list[dict[str, Any]]:
+    """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7)."""
+    result = []
+    for sentence, reference, prediction in rows:
+        scenario = scenario_of(reference, prediction)
+        result.append(
+            {
+                "sentence": sentence,
+                "reference": reference.as_dict() if reference is not None else None,
+                "prediction": prediction.as_dict() if prediction is not None else None,
+                "scenario": scenario,
+                **OUTCOMES[scenario],
+            }
+        )
+    return result
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 5. Options and input checks
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option of `compute_semeval`, checked once by `Options.of` and passed down as one object.
+
+    A new option is a field here, its check in `of`, its line in `_KWARGS_DESCRIPTION` and the README, and the
+    code that reads it. `NerSemeval` takes its defaults from here too."""
+
+    scheme: Scheme = IOB2
+    mode: str = LENIENT
+    suffix: bool = False
+    labels: tuple[str, ...] | None = None
+    beta: float = 1.0
+    zero_division: float = 0.0
+    per_type: bool = False
+    return_entities: bool = False
+    label_list: Mapping[int, str] | None = None  # id -> tag, whatever form it was given in
+    ignore_index: int = -100
+
+    @classmethod
+    def of(cls, **options: Any) -> Options:
+        """The options checked, each in one place; a `ValueError` names the first bad one and what it takes."""
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(OPTION_NAMES)}")
+        given = {field.name: field.default for field in dataclasses.fields(cls)} | options
+        scheme = get_scheme(given["scheme"])
+        suffix = _check_flag("suffix", given["suffix"])
+        return cls(
+            scheme=scheme,
+            mode=_check_mode(given["mode"]),
+            suffix=suffix,
+            labels=_check_labels(given["labels"], scheme, suffix),
+            beta=_check_number("beta", given["beta"], "a finite number >= 0", math.inf),
+            zero_division=_check_number("zero_division", given["zero_division"], "a number from 0 to 1", 1.0),
+            per_type=_check_flag("per_type", given["per_type"]),
+            return_entities=_check_flag("return_entities", given["return_entities"]),
+            label_list=_check_label_list(given["label_list"]),
+            ignore_index=_check_ignore_index(given["ignore_index"]),
+        )
+
+    @property
+    def f_name(self) -> str:
+        """The F measure's key: ``f1`` for beta 1, else ``f{beta:g}``."""
+        return f_key(self.beta)
+
+
+OPTION_NAMES = tuple(field.name for field in dataclasses.fields(Options))
+
+
+def _check_mode(mode: Any) -> str:
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    return mode
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, found {value!r}")
+    return bool(value)
+
+
+def _check_number(name: str, value: Any, expected: str, high: float) -> float:
+    """Any real number (int, float, Fraction, numpy scalar), as the float the F key and the scores use."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {expected}, found {value!r} ({type(value).__name__})")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer no float can hold
+        number = math.inf
+    if not 0 <= number <= high or math.isinf(number):
+        raise ValueError(f"{name} must be {expected}, found {value!r}")
+    return number
+
+
+def _check_labels(labels: Any, scheme: Scheme, suffix: bool) -> tuple[str, ...] | None:
+    expected = "a list of entity types such as ['PER', 'LOC'], or None for every type"
+    if labels is None:
+        return None
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise ValueError(f"labels must be {expected}, found {labels!r}")
+    labels = tuple(labels)
+    if not labels:
+        raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")
+    for label in labels:
+        if not isinstance(label, str) or not label:
+            raise ValueError(f"labels must be {expected}, found {label!r} in {list(labels)!r}")
+        prefix, hyphen, entity_type = label.rpartition("-")[::-1] if suffix else label.partition("-")
+        if hyphen and entity_type and prefix in scheme.roles:
+            raise ValueError(
+                f"labels holds the tag {label!r}; labels are entity types: pass {entity_type!r} instead of {label!r}"
+            )
+    return labels
+
+
+def _check_label_list(label_list: Any) -> dict[int, str] | None:
+    """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or the str of an
+    int, as after a JSON round trip of `model.config.id2label`)."""
+    expected = "a list of tags, or a dict id -> tag such as model.config.id2label"
+    if label_list is None:
+        return None
+    if isinstance(label_list, Mapping):
+        tags: dict[int, str] = {}
+        keys: dict[int, Any] = {}
+        for key, tag in label_list.items():
+            if _is_id(key) or (isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)):
+                label_id = int(key)
+            else:
+                raise ValueError(
+                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {key!r}"
+                )
+            if label_id in keys:
+                raise ValueError(f"label_list has two keys for id {label_id}: {keys[label_id]!r} and {key!r}")
+            keys[label_id] = key
+            tags[label_id] = tag
+    elif isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
+        raise ValueError(f"label_list must be {expected}, found {label_list!r}")
+    else:
+        tags = dict(enumerate(label_list))
+    for label_id, tag in tags.items():
+        if not isinstance(tag, str):
+            raise ValueError(f"label_list maps id {label_id} to {tag!r}; expected a tag string such as 'B-PER'")
+    return tags
+
+
+def _check_ignore_index(ignore_index: Any) -> int:
+    if not _is_id(ignore_index):
+        raise ValueError(f"ignore_index must be an integer id such as -100, found {ignore_index!r}")
+    return int(ignore_index)
+
+
+def _is_id(value: Any) -> bool:
+    """An integer label id: a Python or numpy integer, not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def _first_value(batch: list[list]) -> Any:
+    return next((row[0] for row in batch if len(row)), None)
+
+
+def _holds_ids(predictions: list[list], references: list[list]) -> bool | None:
+    """Whether a batch holds integer ids (True) or string tags (False), judged by its first value, the
+    references' first; None when it holds no value at all."""
+    value = _first_value(references)
+    if value is None:
+        value = _first_value(predictions)
+    return None if value is None else _is_id(value)
+
+
+def _as_list(values: Any, side: str) -> list | np.ndarray:
+    """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
+    tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
+    are never modified."""
+    shape = tuple(getattr(values, "shape", ()))
+    if len(shape) > 2:
+        raise InvalidInputError(
+            f"found an array of shape {shape}; expected one tag or id per token, a 2-D array "
+            "(for model logits pass logits.argmax(-1))",
+            side,
+        )
+    if len(shape) == 2 and not isinstance(values, (list, tuple)):
+        try:
+            array = np.asarray(values)  # no copy for numpy arrays and CPU tensors
+        except (TypeError, RuntimeError):  # e.g. a tensor on a GPU: .tolist() below copies it over
+            array = None
+        if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
+            return array
+    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
+        values = values.tolist()
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidInputError(
+            f"found {type(values).__name__}; expected a batch: a list with one list of tags per sentence", side
+        )
+    values = list(values)
+    if set(map(type, values)) <= {list, tuple}:  # the common case, checked at C speed
+        return values
+    rows = []
+    for index, row in enumerate(values):
+        if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
+            row = row.tolist()
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise InvalidInputError(
+                f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
+            )
+        rows.append(list(row))
+    return rows
+
+
+def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]:
+    """Both sides as lists of sentences, checked for alignment (docs/scoring.md §1)."""
+    predictions = _as_list(predictions, "predictions")
+    references = _as_list(references, "references")
+    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
+        predictions, references = _rows(predictions), _rows(references)
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"predictions hold {len(predictions)} sentences and references {len(references)}; "
+            "expected one prediction per reference sentence"
+        )
+    predicted_lengths, reference_lengths = _lengths(predictions).tolist(), _lengths(references).tolist()
+    if predicted_lengths != reference_lengths:
+        sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
+        predicted, reference = predictions[sentence], references[sentence]
+        raise InvalidInputError(
+            f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
+            "token-aligned sequences of equal length",
+            sentence=sentence,
+        )
+    return predictions, references
+
+
+def _rows(batch: list | np.ndarray) -> list:
+    """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
+    return batch.tolist() if isinstance(batch, np.ndarray) else batch
+
+
+def _lengths(batch: list | np.ndarray) -> np.ndarray:
+    """The length of each sentence of a batch."""
+    if isinstance(batch, np.ndarray):
+        return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+
+
+def _check_one_kind(predictions: list[list], references: list[list]) -> None:
+    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
+    kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two strings)."""
+    kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
+    if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return
+    holds_ids = _holds_ids(predictions, references)
+    for side, batch in (("predictions", predictions), ("references", references)):
+        for sentence, row in enumerate(batch):
+            for token, value in enumerate(row):
+                if not (_is_id(value) if holds_ids else isinstance(value, str)):
+                    expected = "integer ids" if holds_ids else "string tags"
+                    raise InvalidInputError(
+                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}; expected "
+                        "every value a string tag, or every value an integer id (with label_list)",
+                        side,
+                        sentence,
+                        token,
+                    )
+
+
+def _ids_to_tags(
+    predictions: list[list[int]], references: list[list[int]], options: Options, table: TagTable
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
+    the padded input, not in what is left after dropping."""
+    labels = options.label_list
+    if labels is None:
+        raise ValueError(
+            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
+            "model.config.id2label) to turn them into tags"
+        )
+    expected = f"an id of label_list ({_describe_ids(labels)})"
+    ignore_index = options.ignore_index
+    tag_predictions, tag_references = [], []
+    for sentence, (predicted_ids, reference_ids) in enumerate(zip(predictions, references)):
+        predicted_tags, reference_tags = [], []
+        for token, (predicted, reference) in enumerate(zip(predicted_ids, reference_ids)):
+            if reference == ignore_index and _is_id(reference):
+                continue
+            for side, value in (("references", reference), ("predictions", predicted)):
+                if not _is_id(value):
+                    raise InvalidInputError(f"found {value!r}; expected {expected}", side, sentence, token)
+                if value not in labels:
+                    problem = (
+                        f"found ignore_index {value} where the reference has a label; predictions need a label "
+                        f"id at every position the references label"
+                        if value == ignore_index
+                        else f"found id {value}; expected {expected}"
+                    )
+                    raise InvalidInputError(problem, side, sentence, token)
+                try:
+                    table[labels[value]]
+                except InvalidInputError as error:
+                    problem = f"id {value} is label_list's {labels[value]!r}: {error.problem}"
+                    raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
+            predicted_tags.append(labels[predicted])
+            reference_tags.append(labels[reference])
+        tag_predictions.append(predicted_tags)
+        tag_references.append(reference_tags)
+    return tag_predictions, tag_references
+
+
+def _describe_ids(ids: Iterable[int]) -> str:
+    ordered = sorted(ids)
+    if ordered and ordered[-1] - ordered[0] == len(ordered) - 1:
+        return f"{ordered[0]} to {ordered[-1]}"
+    shown = ", ".join(map(str, ordered[:20]))
+    return (shown + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else shown) or "none"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 6. The public function
+# ---------------------------------------------------------------------------------------------------------
+
+
+def compute_semeval(*, predictions: Any, references: Any, **options: Any) -> dict[str, Any]:
+    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences (docs/scoring.md §7).
+
+    `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
+    `label_list`; they are keyword-only, as in evaluate's `compute`, because peers take the truth first and a
+    swapped call would silently swap precision and recall. `options` are those of `Options` (see
+    `_KWARGS_DESCRIPTION`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence
+    and token for malformed input. Inputs are never modified.
+    """
+    return score(predictions, references, Options.of(**options))
+
+
+def score(predictions: Any, references: Any, options: Options) -> dict[str, Any]:
+    """`compute_semeval` with its options already checked."""
+    predictions, references = _aligned(predictions, references)
+    holds_ids = bool(_holds_ids(predictions, references))
+    # The array path counts; rows for `entities`, and the precise error for bad input, come from the
+    # readable path, which the array path always agrees with (tests/test_fast_path.py).
+    tally = None if options.return_entities else _fast_tally(predictions, references, holds_ids, options)
+    if tally is None:
+        tally, rows = _readable_tally(predictions, references, holds_ids, options)
+    result: dict[str, Any] = scores(tally, options)
+    if options.return_entities:
+        result["entities"] = entity_rows(rows)
+    return result
+
+
+def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
+    """The readable path: decode and pair a batch (docs/scoring.md §2, §3); the `Tally` and the rows
+    ``(sentence, reference, prediction)``. This defines what the array path computes."""
+    predictions, references = _aligned(predictions, references)
+    options = Options() if options is None else options
+    return _readable_tally(predictions, references, bool(_holds_ids(predictions, references)), options)
+
+
+def _readable_tally(
+    predictions: list[list], references: list[list], holds_ids: bool, options: Options
+) -> tuple[Tally, list[Row]]:
+    table = TagTable(options.scheme, options.suffix)
+    if holds_ids:
+        predictions, references = _ids_to_tags(predictions, references, options, table)
+    keep = None if options.labels is None else set(options.labels)
+    predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
+    reference_spans = _decode_side(references, "references", options.mode, table, keep)
+    rows = [
+        (sentence, reference, prediction)
+        for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
+        for reference, prediction in pair(sentence_references, sentence_predictions)
+    ]
+    return Tally.of_rows((r, p) for _, r, p in rows), rows
+
+
+def _decode_side(batch: list[list], side: str, mode: str, table: TagTable, labels: set[str] | None) -> list[list[Span]]:
+    decoded = []
+    for sentence, tags in enumerate(batch):
+        try:
+            spans = _decode_tags(tags, mode, table)
+        except InvalidInputError as error:
+            raise error.at(side, sentence) from None
+        if labels is not None:
+            spans = [span for span in spans if span.entity_type in labels]
+        decoded.append(spans)
+    return decoded
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 7. The array path
+# ---------------------------------------------------------------------------------------------------------
+# Why: the readable path above takes a few Python steps per tag; a batch of 20,000 sentences of 20 tokens is
+# 400,000 of them. The array path turns every tag into a small integer code in one C-level pass, then decodes
+# and pairs whole chunks of sentences with a handful of numpy operations, and sends only entities in a forked
+# overlap chain (one entity overlapping two) through the exact `_pair_overlapping`.
+# What proves it equal: tests/test_fast_path.py compares its `Tally` with the readable path's on random tag
+# soup in every scheme, mode and tag style, with ids, documents and chunk sizes down to one token. On any
+# input it cannot read (a bad tag, an unknown id), it returns None and the readable path raises the error.
+
+# A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
+_ENTITY, _OPENS, _CLOSES = 1, 2, 4
+_ROLE_FLAGS = {None: 0, INSIDE: _ENTITY, BEGIN: _ENTITY | _OPENS, END: _ENTITY | _CLOSES}
+_ROLE_FLAGS[SINGLE] = _ENTITY | _OPENS | _CLOSES
+
+# Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
+# cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
+_CHUNK_TOKENS = 1 << 16
+
+
+def _fast_tally(predictions: list[list], references: list[list], holds_ids: bool, options: Options) -> Tally | None:
+    """`_readable_tally`'s `Tally`, computed on arrays chunk by chunk of sentences; None if the input is
+    invalid, so that the readable path raises its precise error."""
+    offsets = np.concatenate(([0], np.cumsum(_lengths(references))))
+    # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
+    cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
+    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    table = TagTable(options.scheme, options.suffix)
+    cells: Counter = Counter()
+    for first, last in pairwise(bounds):
+        if first == last:
+            continue
+        chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
+        chunk_cells = _tally_arrays(*chunk, holds_ids, options, table)
+        if chunk_cells is None:
+            return None
+        # Added in place: the cost of a chunk is its own cells, not every cell counted so far.
+        cells.update(chunk_cells)
+    return Tally(dict(cells))
+
+
+def _tally_arrays(
+    predictions: list[list],
+    references: list[list],
+    offsets: np.ndarray,
+    holds_ids: bool,
+    options: Options,
+    table: TagTable,
+) -> dict[Cell, int] | None:
+    """The cells of one chunk: all its sentences decoded and paired with a handful of array operations."""
+    if holds_ids:
+        flat = _id_codes(predictions, references, offsets, options)
+    else:
+        flat = _tag_codes(predictions, references, offsets)
+    if flat is None:
+        return None
+    codes_p, codes_r, offsets, tags = flat
+    type_names: dict[str, int] = {}
+    role_of = np.zeros(len(tags) + 1, dtype=np.int8)
+    type_of = np.full(len(tags) + 1, -1, dtype=np.int32)
+    used = np.zeros(len(tags) + 1, dtype=bool)
+    used[codes_p] = True
+    used[codes_r] = True
+    for code in np.flatnonzero(used[:-1]).tolist():
+        try:
+            parsed = table[tags[code]]
+        except (InvalidInputError, TypeError):
+            return None
+        if parsed is not None:
+            role_of[code] = _ROLE_FLAGS[parsed.role]
+            type_of[code] = type_names.setdefault(parsed.entity_type, len(type_names))
+    spans = [_decode_flat(codes, offsets, role_of, type_of, options) for codes in (codes_r, codes_p)]
+    if options.labels is not None:
+        wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
+        spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
+    kinds, reference_types, predicted_types = (np.concatenate(column) for column in zip(*_pair_flat(*spans)))
+    # One integer per cell, in mixed radix: scenario, then reference type + 1, then predicted type + 1 (0 for
+    # "no entity" on that side), each digit below `width`; np.unique then counts every cell at once.
+    width = len(type_names) + 1
+    combined = (kinds * width + reference_types + 1) * width + predicted_types + 1
+    names = [None, *type_names]
+    cells = {}
+    for cell, number in zip(*np.unique(combined, return_counts=True)):
+        kind, rest = divmod(int(cell), width * width)
+        reference_type, predicted_type = divmod(rest, width)
+        cells[(SCENARIOS[kind], names[reference_type], names[predicted_type])] = int(number)
+    return cells
+
+
+# tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
+# and again, and a plain dict filled once looks them up faster than one that numbers tags as it meets them.
+_known_codes: dict[Any, int] = {}
+
+
+def _tag_codes(predictions: list[list], references: list[list], offsets: np.ndarray) -> tuple | None:
+    """The code of every tag of each side, in order, the sentence offsets and `tags`, the tag of each code;
+    None for an unhashable value.
+
+    This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
+    one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
+    ints into an array costs more than the look-ups; benchmarks/run.py)."""
+    global _known_codes
+    codes = _known_codes
+    batches = (predictions, references)
+    try:
+        arrays = [_code_array(codes, batch) for batch in batches]
+    except KeyError:  # tags not met before: number them, then look everything up again
+        try:
+            seen = set().union(*(chain.from_iterable(batch) for batch in batches))
+        except TypeError:  # an unhashable value
+            return None
+        new = seen.difference(codes)
+        if len(codes) + len(new) > 256:
+            codes, new = {}, seen
+        codes = {**codes, **dict(zip(new, range(len(codes), len(codes) + len(new))))}
+        _known_codes = codes
+        arrays = [_code_array(codes, batch) for batch in batches]
+    except TypeError:
+        return None
+    return (*arrays, offsets, list(codes))
+
+
+def _code_array(codes: dict[Any, int], batch: list[list]) -> np.ndarray:
+    try:
+        return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
+    except ValueError:  # a code above 255: more than 256 distinct tags in this call
+        return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int64)
+
+
+def _id_codes(
+    predictions: list[list] | np.ndarray, references: list[list] | np.ndarray, offsets: np.ndarray, options: Options
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
+    """Integer ids as codes (their position in `label_list`), with the `ignore_index` positions dropped, which
+    moves the sentence offsets; None for anything the readable path must explain (an unknown id)."""
+    labels = options.label_list
+    if labels is None:
+        return None
+    try:
+        ids = np.fromiter(labels, dtype=np.int64, count=len(labels))
+    except OverflowError:  # an id no int64 holds
+        return None
+    ids_p, ids_r = (_flat_ids(batch, int(offsets[-1])) for batch in (predictions, references))
+    if ids_p is None or ids_r is None:
+        return None
+    kept = ids_r != options.ignore_index
+    ids_p, ids_r = ids_p[kept], ids_r[kept]
+    offsets = np.concatenate(([0], np.cumsum(kept)))[offsets]
+    # Ids to codes by binary search in the sorted ids: time and memory follow the input and label_list, not
+    # the size of the id values (a table indexed by id would take gigabytes for an id of 10**9).
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    codes = []
+    for side in (ids_p, ids_r):
+        where = np.searchsorted(sorted_ids, side).clip(0, max(len(ids) - 1, 0))
+        if side.size and (not ids.size or not np.array_equal(sorted_ids[where], side)):
+            return None
+        codes.append(order[where] if ids.size else where)
+    return codes[0], codes[1], offsets, list(labels.values())
+
+
+def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
+    """All ids of a batch in one int64 array; None if any value is not an integer id that int64 holds."""
+    if isinstance(batch, np.ndarray):
+        if batch.dtype == np.uint64 and batch.size and batch.max() > np.iinfo(np.int64).max:
+            return None  # it would wrap around to a negative id, even to ignore_index
+        return batch.reshape(-1).astype(np.int64, copy=False)
+    kinds = set(map(type, chain.from_iterable(batch)))
+    if not all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return None  # np.fromiter would truncate 1.5 to 1: floats, strings and bools go the readable way
+    try:
+        return np.fromiter(chain.from_iterable(batch), dtype=np.int64, count=size)
+    except (OverflowError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class _FlatSpans:
+    """Spans of a whole batch as parallel arrays; `start` and `end` count tokens from the batch's start."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+
+    def select(self, keep: np.ndarray) -> _FlatSpans:
+        return _FlatSpans(self.start[keep], self.end[keep], self.type_id[keep])
+
+
+def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
+    """valid[first role, last role, min(length, 3)] for entities of the lenient decoder.
+
+    Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
+    E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
+    is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
+    letter = {_ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}
+    middle = letter.get(_ROLE_FLAGS[INSIDE], "")
+    valid = np.zeros((8, 8, 4), dtype=bool)
+    for first, first_letter in letter.items():
+        for last, last_letter in letter.items():
+            valid[first, last, 1] = first == last and re.fullmatch(pattern, first_letter) is not None
+            valid[first, last, 2] = re.fullmatch(pattern, first_letter + last_letter) is not None
+            valid[first, last, 3] = re.fullmatch(pattern, first_letter + middle + last_letter) is not None
+    return valid
+
+
+def _decode_flat(
+    codes: np.ndarray, offsets: np.ndarray, role_of: np.ndarray, type_of: np.ndarray, options: Options
+) -> _FlatSpans:
+    """`decode` of every sentence of a batch: `codes[offsets[i]:offsets[i + 1]]` is sentence i; `role_of`
+    and `type_of` give each code's role flags and type id."""
+    size = len(codes)
+    role = role_of[codes]
+    entity_type = type_of[codes]
+    entity = (role & _ENTITY).astype(bool)
+    first = np.zeros(size + 1, dtype=bool)
+    first[offsets] = True  # also marks `size`, the end of the last sentence
+    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
+    open_after = np.concatenate(([False], (role & (_ENTITY | _CLOSES)) == _ENTITY))[:-1]
+    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
+    # docs/scoring.md §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
+    begins = entity & (first[:-1] | (role & _OPENS).astype(bool) | ~open_after | ~same_type_before)
+    continues = entity & ~begins
+    ends = entity & ~np.concatenate((continues, [False]))[1:]
+    start = np.flatnonzero(begins)
+    end = np.flatnonzero(ends) + 1
+    spans = _FlatSpans(start, end, entity_type[start])
+    if options.mode == LENIENT:
+        return spans
+    scheme = options.scheme
+    first_role = role[start]
+    last_role = role[end - 1]
+    length = np.minimum(end - start, 3)
+    valid = _strict_table(scheme, scheme.well_formed)[first_role, last_role, length]
+    if scheme.well_formed_next_to_same_type is not None:
+        # IOB1 / IOE1: the neighbouring token, in the same sentence, has an entity of the same type.
+        if scheme.touching_side == "before":
+            neighbour, inside_sentence = start - 1, ~first[start]
+        else:
+            neighbour, inside_sentence = end, ~first[end]
+        neighbour = np.minimum(neighbour, size - 1).clip(0)
+        touching = inside_sentence & (entity_type[neighbour] == spans.type_id)
+        touching &= entity[neighbour]
+        table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
+        valid |= touching & table[first_role, last_role, length]
+    return spans.select(valid)
 
 
 def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -668,822 +1436,155 @@ def _columns(spans: _FlatSpans) -> tuple[list[int], list[int], list[int]]:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# 3. Counting and reducing to scores (SPEC §4, §5, §7)
+# 8. The evaluate wrapper
 # ---------------------------------------------------------------------------------------------------------
+# Defined only when the module is imported as a library: the command line scores files with numpy alone.
 
-COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
-EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
+if not _COMMAND_LINE:
+    _STRING_TAGS = datasets.Features(
+        {
+            "predictions": datasets.Sequence(datasets.Value("string")),
+            "references": datasets.Sequence(datasets.Value("string")),
+        }
+    )
+    _INTEGER_IDS = datasets.Features(
+        {
+            "predictions": datasets.Sequence(datasets.Value("int64")),
+            "references": datasets.Sequence(datasets.Value("int64")),
+        }
+    )
 
-# SPEC §4: the outcome of each scenario under strict, exact, partial and type.
-OUTCOMES: dict[str, dict[str, str]] = {
-    "I": {"strict": COR, "exact": COR, "partial": COR, "type": COR},
-    "II": {"strict": SPU, "exact": SPU, "partial": SPU, "type": SPU},
-    "III": {"strict": MIS, "exact": MIS, "partial": MIS, "type": MIS},
-    "IV": {"strict": INC, "exact": COR, "partial": COR, "type": INC},
-    "V": {"strict": INC, "exact": INC, "partial": PAR, "type": COR},
-    "VI": {"strict": INC, "exact": INC, "partial": PAR, "type": INC},
-}
-_FIELD = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
-_FIELD_INDEX = {outcome: index for index, outcome in enumerate(_FIELD)}  # in the order of Counts' fields
+    @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+    class NerSemeval(evaluate.Metric):
+        """SemEval-2013 named-entity scores; options given here are the defaults of every `compute`."""
 
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            options = {name: kwargs.pop(name) for name in list(kwargs) if name in OPTION_NAMES}
+            Options.of(**options)  # a bad option fails at load time, not at the first compute
+            super().__init__(*args, **kwargs)
+            self.options = options
+            self._sentences_added = 0
 
-# Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
-# 0.20000000000000004, and every key is the correctly rounded value of its SPEC formula.
-
-
-def f_score(precision: Fraction, recall: Fraction, beta: float = 1.0, zero_division: float = 0.0) -> Fraction:
-    """F-beta of a precision and a recall; `zero_division` when its denominator is zero (SPEC §4)."""
-    beta2 = Fraction(beta) ** 2
-    denominator = beta2 * precision + recall
-    return (1 + beta2) * precision * recall / denominator if denominator else Fraction(zero_division)
-
-
-@dataclass(frozen=True)
-class Counts:
-    """MUC counts under one scheme. They add, so batches and types sum: ``sum(parts, start=Counts())``."""
-
-    correct: int = 0
-    incorrect: int = 0
-    partial: int = 0
-    missed: int = 0
-    spurious: int = 0
-
-    @classmethod
-    def of(cls, outcome: str, number: int = 1) -> Counts:
-        """`number` entities with one outcome (COR, INC, PAR, MIS or SPU)."""
-        return cls(**{_FIELD[outcome]: number})
-
-    def __add__(self, other: Counts) -> Counts:
-        return Counts(
-            self.correct + other.correct,
-            self.incorrect + other.incorrect,
-            self.partial + other.partial,
-            self.missed + other.missed,
-            self.spurious + other.spurious,
-        )
-
-    @property
-    def possible(self) -> int:
-        return self.correct + self.incorrect + self.partial + self.missed
-
-    @property
-    def actual(self) -> int:
-        return self.correct + self.incorrect + self.partial + self.spurious
-
-    @property
-    def credit(self) -> Fraction:
-        """Correct entities, with half a point for each partial one."""
-        return Fraction(2 * self.correct + self.partial, 2)
-
-    def precision(self, zero_division: float = 0.0) -> Fraction:
-        if not self.actual:
-            return Fraction(zero_division)
-        return Fraction(2 * self.correct + self.partial, 2 * self.actual)
-
-    def recall(self, zero_division: float = 0.0) -> Fraction:
-        if not self.possible:
-            return Fraction(zero_division)
-        return Fraction(2 * self.correct + self.partial, 2 * self.possible)
-
-
-@dataclass(frozen=True)
-class Tally:
-    """How many entity pairs and unpaired entities fell into each (scenario, reference type, predicted type).
-
-    This is the whole additive statistic: batches, processes and sentences sum, and every score of every
-    scheme, overall or per type, is derived from it at the end (sacrebleu's pattern).
-    """
-
-    cells: Mapping[tuple[str, str | None, str | None], int] = dataclasses.field(default_factory=dict)
-
-    def __add__(self, other: Tally) -> Tally:
-        return Tally(dict(Counter(self.cells) + Counter(other.cells)))
-
-    @classmethod
-    def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
-        cells = Counter((scenario_of(r, p), r and r.entity_type, p and p.entity_type) for r, p in rows)
-        return cls(dict(cells))
-
-    @property
-    def entity_types(self) -> list[str]:
-        """The types seen on either side, sorted."""
-        return sorted({t for _, r, p in self.cells for t in (r, p) if t is not None})
-
-    def counts(self, scheme: str) -> Counts:
-        """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
-        totals = [0] * len(_FIELD)
-        for (scenario, _, _), number in self.cells.items():
-            totals[_FIELD_INDEX[OUTCOMES[scenario][scheme]]] += number
-        return Counts(*totals)
-
-    def counts_by_type(self, scheme: str) -> tuple[dict[str, Counts], dict[str, Counts]]:
-        """Two-sided per-type counts under `scheme` (SPEC §5): the outcomes of the reference entities of each
-        type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
-        side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
-        instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
-        # Plain integer lists while counting: a Counts per cell would cost more than all the rest of `scores`.
-        reference_side: dict[str, list[int]] = {}
-        prediction_side: dict[str, list[int]] = {}
-        for (scenario, reference_type, predicted_type), number in self.cells.items():
-            index = _FIELD_INDEX[OUTCOMES[scenario][scheme]]
-            if reference_type is not None:
-                reference_side.setdefault(reference_type, [0] * len(_FIELD))[index] += number
-            if predicted_type is not None:
-                prediction_side.setdefault(predicted_type, [0] * len(_FIELD))[index] += number
-        return (
-            {entity_type: Counts(*totals) for entity_type, totals in reference_side.items()},
-            {entity_type: Counts(*totals) for entity_type, totals in prediction_side.items()},
-        )
-
-
-def f_key(beta: float) -> str:
-    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``)."""
-    return "f1" if beta == 1 else f"f{beta:g}"
-
-
-def scores(
-    tally: Tally,
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-    per_type: bool = False,
-    labels: Sequence[str] | None = None,
-) -> dict[str, int | float]:
-    """The flat SPEC §7 dict of a tally, in plain `int` and `float`.
-
-    Macro averages are unweighted means over the types seen on either side, or over `labels` when given
-    (a label with no entity then scores `zero_division`)."""
-    f_name = f_key(beta)
-    entity_types = list(dict.fromkeys(labels)) if labels is not None else tally.entity_types
-    empty = Counts()
-    result: dict[str, int | float] = {}
-    type_results: dict[str, int | float] = {}
-    for scheme in EVALUATION_SCHEMES:
-        counts = tally.counts(scheme)
-        precision, recall = counts.precision(zero_division), counts.recall(zero_division)
-        result[f"{scheme}_precision"] = float(precision)
-        result[f"{scheme}_recall"] = float(recall)
-        result[f"{scheme}_{f_name}"] = float(f_score(precision, recall, beta, zero_division))
-        for field in _FIELD.values():
-            result[f"{scheme}_{field}"] = getattr(counts, field)
-        result[f"{scheme}_possible"] = counts.possible
-        result[f"{scheme}_actual"] = counts.actual
-
-        reference_side, prediction_side = tally.counts_by_type(scheme)
-        macro = [Fraction(0)] * 3
-        for entity_type in entity_types:
-            references = reference_side.get(entity_type, empty)
-            predictions = prediction_side.get(entity_type, empty)
-            type_precision = predictions.precision(zero_division)
-            type_recall = references.recall(zero_division)
-            type_f = f_score(type_precision, type_recall, beta, zero_division)
-            macro = [total + value for total, value in zip(macro, (type_precision, type_recall, type_f))]
-            key = f"{entity_type}_{scheme}"
-            type_results[f"{key}_precision"] = float(type_precision)
-            type_results[f"{key}_recall"] = float(type_recall)
-            type_results[f"{key}_{f_name}"] = float(type_f)
-            type_results[f"{key}_possible"] = references.possible
-            type_results[f"{key}_actual"] = predictions.actual
-        for name, total in zip(("precision", "recall", f_name), macro):
-            mean = total / len(entity_types) if entity_types else Fraction(zero_division)
-            result[f"{scheme}_macro_{name}"] = float(mean)
-    if per_type:
-        result.update(type_results)
-    return result
-
-
-# ---------------------------------------------------------------------------------------------------------
-# 4. The public function, the evaluate wrapper and the command line
-# ---------------------------------------------------------------------------------------------------------
-
-_SIDES = ("predictions", "references")
-
-
-def _check_options(scheme: str | Scheme, mode: str, beta: float, zero_division: float) -> Scheme:
-    scheme = get_scheme(scheme)
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    if not _is_real(beta) or not 0 <= beta < float("inf"):
-        raise ValueError(f"beta must be a finite number >= 0, found {beta!r}")
-    if not _is_real(zero_division) or not 0 <= zero_division <= 1:
-        raise ValueError(f"zero_division must be a number from 0 to 1, found {zero_division!r}")
-    return scheme
-
-
-def _is_real(value: Any) -> bool:
-    """A plain finite number (not a bool); huge integers that no float can hold are not."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
-
-def _check_labels(labels: Any) -> list[str] | None:
-    if labels is None:
-        return None
-    if isinstance(labels, str) or not isinstance(labels, Iterable):
-        raise ValueError(f"labels must be a list of entity types such as ['PER', 'LOC'], found {labels!r}")
-    labels = list(labels)
-    for label in labels:
-        if not isinstance(label, str):
-            raise ValueError(f"labels must be entity types (strings) such as 'PER', found {label!r} in {labels!r}")
-    return labels
-
-
-def _check_label_list(label_list: Any) -> dict[int, str]:
-    """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or str as
-    after a JSON round trip of `model.config.id2label`)."""
-    expected = "a list of tags, or a dict id -> tag such as model.config.id2label"
-    if label_list is None:
-        raise ValueError(f"found integer ids; pass label_list ({expected}) to turn them into tags")
-    if isinstance(label_list, Mapping):
-        try:
-            return {int(key): tag for key, tag in label_list.items()}
-        except (TypeError, ValueError):
-            raise ValueError(f"label_list keys must be integer ids, found {list(label_list)[:5]!r}") from None
-    if isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
-        raise ValueError(f"label_list must be {expected}, found {label_list!r}")
-    return dict(enumerate(label_list))
-
-
-def _as_list(values: Any, side: str) -> list | np.ndarray:
-    """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
-    tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
-    are never modified."""
-    shape = tuple(getattr(values, "shape", ()))
-    if len(shape) > 2:
-        raise InvalidInputError(
-            f"found an array of shape {shape}; expected one tag or id per token, a 2-D array "
-            "(for model logits pass logits.argmax(-1))",
-            side,
-        )
-    if len(shape) == 2 and not isinstance(values, (list, tuple)):
-        try:
-            array = np.asarray(values)  # no copy for numpy arrays and CPU tensors
-        except (TypeError, RuntimeError):  # e.g. a tensor on a GPU: .tolist() below copies it over
-            array = None
-        if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
-            return array
-    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
-        values = values.tolist()
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise InvalidInputError(
-            f"found {type(values).__name__}; expected a batch: a list with one list of tags per sentence", side
-        )
-    values = list(values)
-    if set(map(type, values)) <= {list, tuple}:  # the common case, checked at C speed
-        return values
-    rows = []
-    for index, row in enumerate(values):
-        if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
-            row = row.tolist()
-        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise InvalidInputError(
-                f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
+        def _info(self) -> evaluate.MetricInfo:
+            return evaluate.MetricInfo(
+                description=_DESCRIPTION,
+                citation=_CITATION,
+                inputs_description=_KWARGS_DESCRIPTION,
+                features=[_STRING_TAGS, _INTEGER_IDS],
+                reference_urls=[
+                    "https://aclanthology.org/S13-2056/",
+                    "https://www.clips.uantwerpen.be/conll2003/ner/",
+                    "https://github.com/MantisAI/nervaluate",
+                ],
             )
-        rows.append(list(row))
-    return rows
 
+        def _infer_feature_from_batch(self, batch: dict[str, list]) -> datasets.Features:
+            # evaluate looks at the first sentence only, and an empty one fits either form: look at a value. A
+            # batch without any (a process with no data of its own) takes the form label_list implies.
+            holds_ids = _holds_ids(batch["predictions"], batch["references"])
+            if holds_ids is None:
+                holds_ids = self.options.get("label_list") is not None
+            return _INTEGER_IDS if holds_ids else _STRING_TAGS
 
-def _is_id(value: Any) -> bool:
-    """An integer label id: a Python or numpy integer, not a bool."""
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+        def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
+            """Add one sentence, checked as `add_batch` checks a batch."""
+            if prediction is None or reference is None or kwargs:
+                return super().add(prediction=prediction, reference=reference, **kwargs)
+            return self.add_batch(predictions=[prediction], references=[reference])
 
-
-def _ids_to_tags(
-    predictions: list[list[int]],
-    references: list[list[int]],
-    label_list: Sequence[str] | Mapping[Any, str] | None,
-    ignore_index: int,
-    table: TagTable,
-) -> tuple[list[list[str]], list[list[str]]]:
-    """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
-    the padded input, not in what is left after dropping."""
-    labels = _check_label_list(label_list)
-    expected = f"an id of label_list ({_describe_ids(labels)})"
-
-    tag_predictions, tag_references = [], []
-    for sentence, (predicted_ids, reference_ids) in enumerate(zip(predictions, references)):
-        predicted_tags, reference_tags = [], []
-        for token, (predicted, reference) in enumerate(zip(predicted_ids, reference_ids)):
-            if reference == ignore_index and _is_id(reference):
-                continue
-            for side, value in (("references", reference), ("predictions", predicted)):
-                if not _is_id(value):
-                    raise InvalidInputError(f"found {value!r}; expected {expected}", side, sentence, token)
-                if value not in labels:
-                    problem = (
-                        f"found ignore_index {value} where the reference has a label; predictions need a label "
-                        f"id at every position the references label"
-                        if value == ignore_index
-                        else f"found id {value}; expected {expected}"
-                    )
-                    raise InvalidInputError(problem, side, sentence, token)
-                try:
-                    table[labels[value]]
-                except InvalidInputError as error:
-                    problem = f"id {value} is label_list's {labels[value]!r}: {error.problem}"
-                    raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
-            predicted_tags.append(labels[predicted])
-            reference_tags.append(labels[reference])
-        tag_predictions.append(predicted_tags)
-        tag_references.append(reference_tags)
-    return tag_predictions, tag_references
-
-
-def _describe_ids(ids: Iterable[int]) -> str:
-    ordered = sorted(ids)
-    if ordered and ordered == list(range(ordered[0], ordered[-1] + 1)):
-        return f"{ordered[0]} to {ordered[-1]}"
-    return ", ".join(map(str, ordered)) or "none"
-
-
-def _first_value(batch: list[list]) -> Any:
-    return next((row[0] for row in batch if len(row)), None)
-
-
-def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]:
-    """Both sides as lists of sentences, checked for alignment (SPEC §1)."""
-    predictions = _as_list(predictions, "predictions")
-    references = _as_list(references, "references")
-    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
-        predictions, references = _rows(predictions), _rows(references)
-    if len(predictions) != len(references):
-        raise ValueError(
-            f"predictions hold {len(predictions)} sentences and references {len(references)}; "
-            "expected one prediction per reference sentence"
-        )
-    predicted_lengths, reference_lengths = _lengths(predictions).tolist(), _lengths(references).tolist()
-    if predicted_lengths != reference_lengths:
-        sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
-        predicted, reference = predictions[sentence], references[sentence]
-        raise InvalidInputError(
-            f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
-            "token-aligned sequences of equal length",
-            sentence=sentence,
-        )
-    return predictions, references
-
-
-def _rows(batch: list | np.ndarray) -> list:
-    """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
-    return batch.tolist() if isinstance(batch, np.ndarray) else batch
-
-
-def _lengths(batch: list | np.ndarray) -> np.ndarray:
-    """The length of each sentence of a batch."""
-    if isinstance(batch, np.ndarray):
-        return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
-    return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
-
-
-def _sentences(
-    predictions: list[list],
-    references: list[list],
-    label_list: Sequence[str] | Mapping[Any, str] | None,
-    ignore_index: int,
-    table: TagTable,
-) -> tuple[list[list], list[list]]:
-    """Both (aligned) sides as lists of string-tag lists: integer ids become tags, ignored positions go."""
-    if any(_is_id(_first_value(batch)) for batch in (predictions, references)):
-        return _ids_to_tags(predictions, references, label_list, ignore_index, table)
-    return predictions, references
-
-
-def _decode_side(batch: list[list], side: str, mode: str, table: TagTable, labels: set[str] | None) -> list[list[Span]]:
-    decoded = []
-    for sentence, tags in enumerate(batch):
-        try:
-            spans = decode(tags, table.scheme, mode, table.suffix, table)
-        except InvalidInputError as error:
-            raise error.at(side, sentence) from None
-        if labels is not None:
-            spans = [span for span in spans if span.entity_type in labels]
-        decoded.append(spans)
-    return decoded
-
-
-def tally_semeval(
-    predictions: Any,
-    references: Any,
-    *,
-    scheme: str | Scheme = "IOB2",
-    mode: str = LENIENT,
-    suffix: bool = False,
-    labels: Sequence[str] | None = None,
-    label_list: Sequence[str] | Mapping[Any, str] | None = None,
-    ignore_index: int = -100,
-) -> tuple[Tally, list[tuple[int, Span | None, Span | None]]]:
-    """Decode and pair a batch; the `Tally` and the rows ``(sentence, reference, prediction)``."""
-    scheme = get_scheme(scheme)
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    labels = _check_labels(labels)
-    keep = None if labels is None else set(labels)
-    table = TagTable(scheme, suffix)
-    predictions, references = _sentences(*_aligned(predictions, references), label_list, ignore_index, table)
-    predicted_spans = _decode_side(predictions, "predictions", mode, table, keep)
-    reference_spans = _decode_side(references, "references", mode, table, keep)
-    rows = [
-        (sentence, reference, prediction)
-        for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
-        for reference, prediction in pair(sentence_references, sentence_predictions)
-    ]
-    return Tally.of_rows((r, p) for _, r, p in rows), rows
-
-
-def _flat_codes(
-    predictions: list[list],
-    references: list[list],
-    offsets: np.ndarray,
-    label_list: Sequence[str] | Mapping[Any, str] | None,
-    ignore_index: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
-    """Both sides as one flat array of codes each, the sentence offsets, and `tags[code]`, the tag of a code;
-    None if anything is invalid. Integer ids are codes already; `ignore_index` positions are dropped, which
-    moves the offsets (sentence i is `offsets[i]:offsets[i + 1]` of the flat arrays)."""
-    if any(_is_id(_first_value(batch)) for batch in (predictions, references)):
-        return _id_codes(predictions, references, offsets, label_list, ignore_index)
-    try:
-        codes_p, codes_r, tags = _look_up_all(predictions, references)
-    except TypeError:  # an unhashable value
-        return None
-    return codes_p, codes_r, offsets, tags
-
-
-# tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
-# and again, and a plain dict filled once looks them up faster than one that numbers tags as it meets them.
-_known_codes: dict[Any, int] = {}
-
-
-def _look_up_all(*batches: list[list]) -> tuple[np.ndarray, ...]:
-    """The code of every tag of each batch, in order, and then `tags`, the tag of each code.
-
-    This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
-    one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
-    ints into an array costs more than the look-ups; benchmarks/run.py). Raises TypeError for an
-    unhashable value."""
-    global _known_codes
-    codes = _known_codes
-    try:
-        arrays = [_code_array(codes, batch) for batch in batches]
-    except KeyError:  # tags not met before: number them, then look everything up again
-        seen = set().union(*(chain.from_iterable(batch) for batch in batches))
-        new = seen.difference(codes)
-        if len(codes) + len(new) > 256:
-            codes, new = {}, seen
-        codes = {**codes, **dict(zip(new, range(len(codes), len(codes) + len(new))))}
-        _known_codes = codes
-        arrays = [_code_array(codes, batch) for batch in batches]
-    return (*arrays, list(codes))
-
-
-def _code_array(codes: dict[Any, int], batch: list[list]) -> np.ndarray:
-    try:
-        return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
-    except ValueError:  # a code above 255: more than 256 distinct tags in this call
-        return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int64)
-
-
-def _id_codes(
-    predictions: list[list],
-    references: list[list],
-    offsets: np.ndarray,
-    label_list: Sequence[str] | Mapping[Any, str] | None,
-    ignore_index: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
-    try:
-        labels = _check_label_list(label_list)
-    except ValueError:
-        return None
-    ids = np.array(list(labels), dtype=np.int64)
-    ids_p, ids_r = (_flat_ids(batch, int(offsets[-1])) for batch in (predictions, references))
-    if ids_p is None or ids_r is None:
-        return None
-    kept = ids_r != ignore_index
-    ids_p, ids_r = ids_p[kept], ids_r[kept]
-    offsets = np.concatenate(([0], np.cumsum(kept)))[offsets]
-    if not ids_r.size:
-        return ids_p, ids_r, offsets, list(labels.values())
-    if not ids.size:
-        return None
-    # code_of_id[id - low] is the position of `id` in label_list, -1 for ids it does not have.
-    low = min(ids.min(), ids_p.min(), ids_r.min())
-    code_of_id = np.full(max(ids.max(), ids_p.max(), ids_r.max()) - low + 1, -1, dtype=np.int64)
-    code_of_id[ids - low] = np.arange(ids.size)
-    codes_p, codes_r = code_of_id[ids_p - low], code_of_id[ids_r - low]
-    if codes_p.min() < 0 or codes_r.min() < 0:
-        return None
-    return codes_p, codes_r, offsets, list(labels.values())
-
-
-def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
-    """All ids of a batch in one int64 array; None if any value is not an integer id."""
-    if isinstance(batch, np.ndarray):
-        return batch.reshape(-1).astype(np.int64, copy=False)
-    kinds = set(map(type, chain.from_iterable(batch)))
-    if not all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
-        return None  # np.fromiter would truncate 1.5 to 1: floats, strings and bools go the readable way
-    try:
-        return np.fromiter(chain.from_iterable(batch), dtype=np.int64, count=size)
-    except OverflowError:
-        return None
-
-
-# Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
-# cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
-_CHUNK_TOKENS = 1 << 16
-
-
-def _fast_tally(
-    predictions: list[list],
-    references: list[list],
-    scheme: Scheme,
-    mode: str,
-    suffix: bool,
-    labels: list[str] | None,
-    label_list: Sequence[str] | Mapping[Any, str] | None,
-    ignore_index: int,
-) -> Tally | None:
-    """`Tally.of_rows` of the readable path, computed on arrays, chunk by chunk of sentences; None if the
-    input is invalid, so that the readable path raises its precise error."""
-    offsets = np.concatenate(([0], np.cumsum(_lengths(references))))
-    # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
-    cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(references)]
-    tally = Tally()
-    for first, last in pairwise(bounds):
-        if first == last:
-            continue
-        chunk = _tally_arrays(
-            predictions[first:last],
-            references[first:last],
-            offsets[first : last + 1] - offsets[first],
-            scheme,
-            mode,
-            suffix,
-            labels,
-            label_list,
-            ignore_index,
-        )
-        if chunk is None:
-            return None
-        tally += chunk
-    return tally
-
-
-def _tally_arrays(
-    predictions: list[list],
-    references: list[list],
-    offsets: np.ndarray,
-    scheme: Scheme,
-    mode: str,
-    suffix: bool,
-    labels: list[str] | None,
-    label_list: Sequence[str] | Mapping[Any, str] | None,
-    ignore_index: int,
-) -> Tally | None:
-    """`_fast_tally` of one chunk: all its sentences decoded and paired with a handful of array operations."""
-    flat = _flat_codes(predictions, references, offsets, label_list, ignore_index)
-    if flat is None:
-        return None
-    codes_p, codes_r, offsets, tags = flat
-    table = TagTable(scheme, suffix)
-    type_names: dict[str, int] = {}
-    role_of = np.zeros(len(tags) + 1, dtype=np.int8)
-    type_of = np.full(len(tags) + 1, -1, dtype=np.int32)
-    used = np.zeros(len(tags) + 1, dtype=bool)
-    used[codes_p] = True
-    used[codes_r] = True
-    for code in np.flatnonzero(used[:-1]).tolist():
-        try:
-            parsed = table[tags[code]]
-        except (InvalidInputError, TypeError):
-            return None
-        if parsed is not None:
-            role_of[code] = _ROLE_FLAGS[parsed[1]]
-            type_of[code] = type_names.setdefault(parsed[2], len(type_names))
-    spans = [_decode_flat(codes, offsets, role_of, type_of, scheme, mode) for codes in (codes_r, codes_p)]
-    if labels is not None:
-        wanted = np.array([type_names[label] for label in labels if label in type_names], dtype=np.int64)
-        spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    groups = _pair_flat(*spans)
-    kinds, reference_types, predicted_types = (np.concatenate(column) for column in zip(*groups))
-    width = len(type_names) + 1
-    combined = (kinds * width + reference_types + 1) * width + predicted_types + 1
-    names = [None, *type_names]
-    cells = {}
-    for cell, number in zip(*np.unique(combined, return_counts=True)):
-        kind, rest = divmod(int(cell), width * width)
-        reference_type, predicted_type = divmod(rest, width)
-        cells[(SCENARIOS[kind], names[reference_type], names[predicted_type])] = int(number)
-    return Tally(cells)
-
-
-def entity_rows(rows: Iterable[tuple[int, Span | None, Span | None]]) -> list[dict[str, Any]]:
-    """The `entities` output: one JSON-ready dict per pair or unpaired entity (SPEC §7)."""
-    result = []
-    for sentence, reference, prediction in rows:
-        scenario = scenario_of(reference, prediction)
-        result.append(
-            {
-                "sentence": sentence,
-                "reference": reference.as_dict() if reference is not None else None,
-                "prediction": prediction.as_dict() if prediction is not None else None,
-                "scenario": scenario,
-                **OUTCOMES[scenario],
-            }
-        )
-    return result
-
-
-def compute_semeval(
-    predictions: Any,
-    references: Any,
-    *,
-    scheme: str | Scheme = "IOB2",
-    mode: str = LENIENT,
-    suffix: bool = False,
-    labels: Sequence[str] | None = None,
-    beta: float = 1.0,
-    zero_division: float = 0.0,
-    per_type: bool = False,
-    return_entities: bool = False,
-    label_list: Sequence[str] | Mapping[Any, str] | None = None,
-    ignore_index: int = -100,
-) -> dict[str, Any]:
-    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences (SPEC §7).
-
-    `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
-    `label_list`. Returns a flat dict of plain numbers; see `_KWARGS_DESCRIPTION` for every option. Raises
-    `ValueError` naming side, sentence and token for malformed input. Inputs are never modified.
-    """
-    scheme = _check_options(scheme, mode, beta, zero_division)
-    labels = _check_labels(labels)
-    options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels}
-    ids = {"label_list": label_list, "ignore_index": ignore_index}
-    predictions, references = _aligned(predictions, references)
-    # The array path counts; rows for `entities`, and the precise error for bad input, come from the
-    # readable path, which the fast one must always agree with (tests/test_fast_path.py).
-    tally = None if return_entities else _fast_tally(predictions, references, **options, **ids)
-    if tally is None:
-        tally, rows = tally_semeval(predictions, references, **options, **ids)
-    result: dict[str, Any] = scores(tally, beta, zero_division, per_type, labels)
-    if return_entities:
-        result["entities"] = entity_rows(rows)
-    return result
-
-
-def _check_one_kind(predictions: list[list], references: list[list]) -> None:
-    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
-    kind differs from the batch's first value."""
-    kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
-    if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
-        return
-    first = _first_value(references)
-    if first is None:
-        first = _first_value(predictions)
-    kind = int if _is_id(first) else str
-    for side, batch in (("predictions", predictions), ("references", references)):
-        for sentence, row in enumerate(batch):
-            for token, value in enumerate(row):
-                if not (_is_id(value) if kind is int else isinstance(value, str)):
-                    expected = "integer ids" if kind is int else "string tags"
-                    raise InvalidInputError(
-                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}; expected "
-                        "every value a string tag, or every value an integer id (with label_list)",
-                        side,
-                        sentence,
-                        token,
-                    )
-
-
-_DEFAULTS = {
-    "scheme": "IOB2",
-    "mode": LENIENT,
-    "suffix": False,
-    "labels": None,
-    "beta": 1.0,
-    "zero_division": 0.0,
-    "per_type": False,
-    "return_entities": False,
-    "label_list": None,
-    "ignore_index": -100,
-}
-
-_STRING_TAGS = datasets.Features(
-    {
-        "predictions": datasets.Sequence(datasets.Value("string")),
-        "references": datasets.Sequence(datasets.Value("string")),
-    }
-)
-_INTEGER_IDS = datasets.Features(
-    {
-        "predictions": datasets.Sequence(datasets.Value("int64")),
-        "references": datasets.Sequence(datasets.Value("int64")),
-    }
-)
-
-
-@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NerSemeval(evaluate.Metric):
-    """SemEval-2013 named-entity scores; options given here are the defaults of every `compute`."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        options = {name: kwargs.pop(name) for name in list(kwargs) if name in _DEFAULTS}
-        super().__init__(*args, **kwargs)
-        self.options = {**_DEFAULTS, **options}
-        self._sentences_added = 0
-        _check_options(
-            self.options["scheme"], self.options["mode"], self.options["beta"], self.options["zero_division"]
-        )
-
-    def _info(self) -> evaluate.MetricInfo:
-        return evaluate.MetricInfo(
-            description=_DESCRIPTION,
-            citation=_CITATION,
-            inputs_description=_KWARGS_DESCRIPTION,
-            features=[_STRING_TAGS, _INTEGER_IDS],
-            reference_urls=[
-                "https://aclanthology.org/S13-2056/",
-                "https://www.clips.uantwerpen.be/conll2003/ner/",
-                "https://github.com/MantisAI/nervaluate",
-            ],
-        )
-
-    def _infer_feature_from_batch(self, batch: dict[str, list]) -> datasets.Features:
-        # evaluate looks at the first sentence only, and an empty one fits either form: look at a tag.
-        value = _first_value(batch["references"])
-        if value is None:
-            value = _first_value(batch["predictions"])
-        return _INTEGER_IDS if _is_id(value) else _STRING_TAGS
-
-    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
-        """Add a batch of tag (or id) sequences; numpy arrays and torch tensors are turned into lists first."""
-        if predictions is None or references is None:
-            return super().add_batch(predictions=predictions, references=references, **kwargs)
-        # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
-        try:
-            predictions, references = map(_rows, _aligned(predictions, references))
-            if not predictions:
-                return None  # evaluate cannot store an empty batch; an empty batch counts nothing
-            # evaluate would store ["B-PER", 3] as the strings '"B-PER"' and '3': one kind of value per batch.
-            _check_one_kind(predictions, references)
-            first_batch = self.writer is None
+        def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
+            """Add a batch of tag (or id) sequences; numpy arrays and torch tensors are turned into lists."""
+            if predictions is None or references is None:
+                return super().add_batch(predictions=predictions, references=references, **kwargs)
+            # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
             try:
-                super().add_batch(predictions=predictions, references=references, **kwargs)
-            except ValueError:
-                if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
-                    self._forget_stored_batches()
+                predictions, references = map(_rows, _aligned(predictions, references))
+                if not predictions:
+                    return None  # an empty batch counts nothing
+                _check_one_kind(predictions, references)
+                first_batch = self.writer is None
+                try:
+                    super().add_batch(predictions=predictions, references=references, **kwargs)
+                except ValueError:
+                    if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
+                        self._forget_stored_batches()
+                    raise
+            except InvalidInputError as error:
+                if error.sentence is None:
+                    raise
+                raise error.at(sentence=self._sentences_added + error.sentence) from None
+            self._sentences_added += len(predictions)
+            return None
+
+        def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
+            """Score everything added so far plus this batch; `None` on processes other than process 0.
+
+            The options are checked before anything stored is consumed, and a compute that fails leaves the
+            stored batches in place for the next one."""
+            if (predictions is None) != (references is None):
+                given, missing = ("predictions", "references") if references is None else ("references", "predictions")
+                raise ValueError(
+                    f"found {given} without {missing}; expected both, or neither to score the added batches"
+                )
+            options = Options.of(**{**self.options, **kwargs})
+            if self.writer is None and self.num_process == 1:
+                # Nothing stored and nobody to share with: evaluate's cache would write this batch to disk and
+                # read it back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).
+                if predictions is None:
+                    predictions = references = []
+                return score(predictions, references, options)
+            if predictions is not None:
+                self.add_batch(predictions=predictions, references=references)
+            elif self.writer is None:
+                # A process with no data of its own still writes its (empty) cache file: process 0 waits for
+                # every process's file, and would otherwise wait evaluate's whole `timeout` and fail.
+                super().add_batch(predictions=[], references=[])
+            try:
+                result = super().compute(**kwargs)
+            except Exception:
+                self._store_again()
                 raise
-        except InvalidInputError as error:
-            if error.sentence is None:
-                raise
-            raise error.at(sentence=self._sentences_added + error.sentence) from None
-        self._sentences_added += len(predictions)
-        return None
+            self._sentences_added = 0
+            return result
 
-    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
-        """Score everything added so far plus this batch; `None` on processes other than process 0."""
-        if (predictions is None) != (references is None):
-            given, missing = ("predictions", "references") if references is None else ("references", "predictions")
-            raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
-        if self.writer is None and self.num_process == 1:
-            # Nothing stored and nobody to share with: evaluate's cache would write this batch to disk and
-            # read it back unchanged, a round trip that costs more than the scoring (benchmarks/run.py).
-            if predictions is None:
-                predictions = references = []
-            return self._compute(predictions=predictions, references=references, **kwargs)
-        if predictions is not None:
-            self.add_batch(predictions=predictions, references=references)
-        self._sentences_added = 0
-        try:
-            return super().compute(**kwargs)
-        except ValueError:
-            self._forget_stored_batches()
-            raise
+        def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
+            return score(predictions, references, Options.of(**{**self.options, **kwargs}))
 
-    def _forget_stored_batches(self) -> None:
-        # evaluate cleans up only after a successful _compute; after bad input it would keep the stored
-        # batches, the cache file and its lock, and the next compute would fail or wait for the lock.
-        self.data = None
-        self.writer = None
-        self.selected_feature_format = None
-        if self.buf_writer is not None:
-            self.buf_writer = None
-            return
-        for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
-            with contextlib.suppress(OSError):
-                os.remove(file_path)
-            filelock.release()
-        self.filelocks = self.file_paths = None
+        def _store_again(self) -> None:
+            # evaluate's compute consumes the stored batches before scoring them (it closes the writer, and
+            # forgets the cache file and the stored form) and cleans up only after success. Store what it read
+            # back again, chunk by chunk, so that the next compute scores the same batches. Across processes
+            # the other processes' files are gone with their locks: there it can only start afresh.
+            data = self.data
+            if data is None or self.num_process > 1:
+                self._forget_stored_batches()
+                return
+            self._forget_stored_batches()  # the old file stays readable while `data` maps it
+            self.selected_feature_format = None
+            for start in range(0, len(data), 10_000):
+                rows = data[start : start + 10_000]
+                super().add_batch(predictions=rows["predictions"], references=rows["references"])
+            self._sentences_added = len(data)
 
-    def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
-        unknown = sorted(set(kwargs) - set(_DEFAULTS))
-        if unknown:
-            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(_DEFAULTS)}")
-        return compute_semeval(predictions, references, **{**self.options, **kwargs})
+        def _forget_stored_batches(self) -> None:
+            # evaluate cleans up only after a successful _compute; after bad input it would keep the stored
+            # batches, the cache file and its lock, and the next compute would fail or wait for the lock.
+            self.data = None
+            self.writer = None
+            self.selected_feature_format = None
+            self._sentences_added = 0
+            if self.buf_writer is not None:
+                self.buf_writer = None
+                return
+            for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
+                with contextlib.suppress(OSError):
+                    os.remove(file_path)
+                filelock.release()
+            self.filelocks = self.file_paths = None
+
+# ---------------------------------------------------------------------------------------------------------
+# 9. The command line
+# ---------------------------------------------------------------------------------------------------------
 
 
 class ConllError(ValueError):
@@ -1577,8 +1678,71 @@ def _format_number(value: int | float) -> str:
     return str(value) if isinstance(value, int) else f"{value:.4f}"
 
 
+def _text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:
+    """The lines of a file as text: UTF-8 bytes decoded (a text stream passes as it is), a byte-order mark at
+    the start dropped (as the Space does); a byte that is not UTF-8 is a `ConllError` naming the line."""
+    for number, raw in enumerate(handle, start=1):
+        if isinstance(raw, str):
+            yield raw.removeprefix("\ufeff") if number == 1 else raw
+            continue
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ConllError(
+                source,
+                number,
+                f"byte {raw[error.start]:#04x} at column {error.start + 1} is not UTF-8; expected UTF-8 text",
+            ) from None
+
+
+@dataclass
+class _FileTally:
+    """What the command line accumulates while it reads: the cells and how much it read."""
+
+    cells: Counter = dataclasses.field(default_factory=Counter)
+    sentences: int = 0
+    tokens: int = 0
+
+    def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
+        """Count one chunk of sentences; a bad tag is an `InvalidInputError` whose problem names the line."""
+        predictions = [sentence.predictions for sentence in sentences]
+        references = [sentence.references for sentence in sentences]
+        tally = _fast_tally(predictions, references, False, options)
+        if tally is None:
+            try:
+                tally, _ = _readable_tally(predictions, references, False, options)
+            except InvalidInputError as error:
+                if error.sentence is None or error.token is None:
+                    raise
+                line = sentences[error.sentence].lines[error.token]
+                column = "reference (second last)" if error.side == "references" else "predicted (last)"
+                raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
+        self.cells.update(tally.cells)
+        self.sentences += len(sentences)
+        self.tokens += sum(map(len, references))
+
+
+# Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
+_CLI_CHUNK_TOKENS = 1 << 16
+
+
+def _tally_file(handle: Iterable[bytes], source: str, options: Options, total: _FileTally) -> None:
+    chunk: list[ConllSentence] = []
+    tokens = 0
+    for sentence in read_conll(_text_lines(handle, source), source):
+        chunk.append(sentence)
+        tokens += len(sentence.tokens)
+        if tokens >= _CLI_CHUNK_TOKENS:
+            total.add(chunk, source, options)
+            chunk, tokens = [], 0
+    if chunk:
+        total.add(chunk, source, options)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """conlleval's drop-in: ``python ner_semeval.py [FILE ...]`` prints the SPEC §6 summary table."""
+    """conlleval's drop-in: ``python ner_semeval.py [FILE ...]`` prints the summary table; the exit status."""
     parser = argparse.ArgumentParser(
         prog="ner_semeval.py",
         description="SemEval-2013 NER scores of CoNLL columns: the last two columns of each line are the "
@@ -1592,39 +1756,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
     args = parser.parse_args(argv)
 
-    references: list[list[str]] = []
-    predictions: list[list[str]] = []
-    origins: list[tuple[str, list[int]]] = []
+    total = _FileTally()
     try:
-        get_scheme(args.scheme)
+        options = Options.of(scheme=args.scheme, mode=args.mode, suffix=args.suffix, per_type=args.per_type)
         for name in args.files or ["-"]:
             source = "<stdin>" if name == "-" else name
-            with contextlib.nullcontext(sys.stdin) if name == "-" else open(name, encoding="utf-8") as handle:
-                for sentence in read_conll(handle, source):
-                    references.append(sentence.references)
-                    predictions.append(sentence.predictions)
-                    origins.append((source, sentence.lines))
-        tally, _ = tally_semeval(predictions, references, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
-    except InvalidInputError as error:
-        if error.sentence is not None and error.token is not None:
-            source, numbers = origins[error.sentence]
-            column = "reference (second last)" if error.side == "references" else "predicted (last)"
-            print(f"{source}:{numbers[error.token]}: {column} column: {error.hint('use --scheme {}')}", file=sys.stderr)
-        else:
-            print(f"error: {error}", file=sys.stderr)
-        return 2
+            stdin = getattr(sys.stdin, "buffer", sys.stdin)
+            with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
+                _tally_file(handle, source, options, total)
     except (OSError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
         return 2
 
+    try:
+        _print_results(Tally(dict(total.cells)), total, options, args)
+    except BrokenPipeError:  # `ner_semeval.py FILE | head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def _print_results(tally: Tally, total: _FileTally, options: Options, args: argparse.Namespace) -> None:
     if args.json:
-        print(json.dumps(scores(tally, per_type=args.per_type), indent=2, ensure_ascii=False))
-        return 0
-    results = scores(tally, per_type=True)
-    sentences = len(references)
-    tokens = sum(map(len, references))
+        print(json.dumps(scores(tally, options), indent=2, ensure_ascii=False))
+        return
+    results = scores(tally, dataclasses.replace(options, per_type=True))
     print(
-        f"processed {tokens} tokens in {sentences} sentences with {results['strict_possible']} reference "
+        f"processed {total.tokens} tokens in {total.sentences} sentences with {results['strict_possible']} reference "
         f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})"
     )
     print()
@@ -1633,7 +1790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if tally.entity_types:
             print()
             print(format_type_table(results, tally.entity_types, scheme))
-    return 0
+    sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
 
 
 if __name__ == "__main__":

@@ -26,6 +26,12 @@ def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
     return tags
 
 
+def as_inputs(batches: tuple[list, list]) -> dict[str, list]:
+    """``(predictions, references)`` as the keyword arguments `compute_semeval` takes."""
+    predictions, references = batches
+    return {"predictions": predictions, "references": references}
+
+
 @pytest.fixture(scope="session")
 def load_metric():
     """`evaluate.load` of this checkout's ner_semeval.py, with load-time options."""

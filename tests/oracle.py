@@ -254,7 +254,8 @@ def _ratio(numerator: Fraction, denominator: Fraction, zero_division: Fraction) 
 def _prf(credit, act, pos, beta2, zero_division):
     precision = _ratio(credit, act, zero_division)
     recall = _ratio(credit, pos, zero_division)
-    f = _ratio((1 + beta2) * precision * recall, beta2 * precision + recall, zero_division)
+    # F is 0 where its own denominator is (docs/scoring.md §4): zero_division enters only through P and R.
+    f = _ratio((1 + beta2) * precision * recall, beta2 * precision + recall, Fraction(0))
     return precision, recall, f
 
 
@@ -327,7 +328,7 @@ def evaluate(
             pred_credit = pred_outcomes.count("COR") + Fraction(pred_outcomes.count("PAR"), 2)
             t_precision = _ratio(pred_credit, len(pred_outcomes), zd)
             t_recall = _ratio(ref_credit, len(ref_outcomes), zd)
-            t_f = _ratio((1 + beta2) * t_precision * t_recall, beta2 * t_precision + t_recall, zd)
+            t_f = _ratio((1 + beta2) * t_precision * t_recall, beta2 * t_precision + t_recall, Fraction(0))
             sums = [sums[0] + t_precision, sums[1] + t_recall, sums[2] + t_f]
             typed[f"{kind}_{name}_precision"] = float(t_precision)
             typed[f"{kind}_{name}_recall"] = float(t_recall)
@@ -335,7 +336,7 @@ def evaluate(
             typed[f"{kind}_{name}_possible"] = len(ref_outcomes)
             typed[f"{kind}_{name}_actual"] = len(pred_outcomes)
         for measure, total in zip(("precision", "recall", f_name), sums):
-            # The mean over no types is not written in the SPEC; zero_division is the natural reading.
+            # The mean over no types: zero_division, as for F when neither side has an entity (docs/scoring.md §5).
             result[f"{name}_macro_{measure}"] = float(total / len(kinds)) if kinds else float(zd)
     if per_type:
         result.update(typed)

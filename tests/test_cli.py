@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import REPO, iob2
+from conftest import REPO, as_inputs, iob2
 
 from ner_semeval import compute_semeval, main
 
@@ -202,20 +202,22 @@ def test_stdin_with_per_type_tables(runs: dict[str, Run]) -> None:
 
 def test_json_equals_compute_semeval(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(files["six"]), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == compute_semeval(*batch(SIX))
+    assert json.loads(capsys.readouterr().out) == compute_semeval(**as_inputs(batch(SIX)))
 
 
 def test_json_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(conll(FIVE)))
     assert main(["--json", "--per-type"]) == 0
-    assert json.loads(capsys.readouterr().out) == compute_semeval(*batch(FIVE), per_type=True)
+    assert json.loads(capsys.readouterr().out) == compute_semeval(**as_inputs(batch(FIVE)), per_type=True)
 
 
 def test_scheme_mode_and_per_type_options(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     arguments = [str(files["iobes"]), "--scheme", "IOBES", "--mode", "strict", "--per-type", "--json"]
     assert main(arguments) == 0
     printed = json.loads(capsys.readouterr().out)
-    expected = compute_semeval(IOBES_PREDICTIONS, IOBES_REFERENCES, scheme="IOBES", mode="strict", per_type=True)
+    expected = compute_semeval(
+        predictions=IOBES_PREDICTIONS, references=IOBES_REFERENCES, scheme="IOBES", mode="strict", per_type=True
+    )
     assert printed == expected
     # By hand: strict mode drops the predicted `B-LOC`; PER and ORG are correct, LOC missed.
     assert (printed["strict_correct"], printed["strict_missed"], printed["strict_spurious"]) == (2, 1, 0)

@@ -167,7 +167,7 @@ def test_labels_filter_both_sides_before_matching(
     # SPEC §2: `labels` keeps only entities of those types, on both sides, before matching.
     references = [["B-PER", "O", "B-LOC", "O", "B-MISC"]]
     predictions = [["B-PER", "O", "O", "O", "O"]]
-    result = compute_semeval(predictions, references, labels=labels)
+    result = compute_semeval(predictions=predictions, references=references, labels=labels)
     assert (result["strict_possible"], result["strict_actual"]) == (possible, actual)
     assert (result["strict_correct"], result["strict_missed"]) == (correct, missed)
 
@@ -175,7 +175,9 @@ def test_labels_filter_both_sides_before_matching(
 def test_labels_filter_removes_prediction_before_pairing() -> None:
     # A filtered-out LOC prediction overlapping the PER reference must not be paired with it (no VI row):
     # the PER reference is missed and nothing is spurious.
-    result = compute_semeval([["B-LOC", "I-LOC"]], [["B-PER", "I-PER"]], labels=["PER"], return_entities=True)
+    result = compute_semeval(
+        predictions=[["B-LOC", "I-LOC"]], references=[["B-PER", "I-PER"]], labels=["PER"], return_entities=True
+    )
     assert [row["scenario"] for row in result["entities"]] == ["III"]
     assert (result["strict_missed"], result["strict_incorrect"], result["strict_spurious"]) == (1, 0, 0)
 

@@ -48,7 +48,9 @@ def seqeval_report(references: list[list[str]], predictions: list[list[str]], sc
 
 
 def assert_matches_seqeval(predictions: list[list[str]], references: list[list[str]], scheme: str, suffix: bool):
-    ours = ns.compute_semeval(predictions, references, scheme=scheme, mode="strict", suffix=suffix, per_type=True)
+    ours = ns.compute_semeval(
+        predictions=predictions, references=references, scheme=scheme, mode="strict", suffix=suffix, per_type=True
+    )
     # seqeval's report is undefined (NaN macro averages) with no entity at all.
     assume(ours["strict_possible"] + ours["strict_actual"] > 0)
     report = seqeval_report(references, predictions, scheme, suffix)
@@ -139,7 +141,7 @@ def test_counts_match_nervaluate_except_where_its_greedy_type_pairing_is_worse(d
         soup_batches("IOB2", types=("PER", "MUSIC-NAME"), max_sentences=4, max_length=12)
     )
     assume(references)  # nervaluate returns no result at all for an empty batch
-    ours = ns.compute_semeval(predictions, references)
+    ours = ns.compute_semeval(predictions=predictions, references=references)
     theirs = nervaluate_results(references, predictions)["overall"]
 
     # strict / exact / partial only count pairs and identical boundaries: nervaluate's first-come matching
@@ -220,7 +222,7 @@ def test_where_nervaluate_type_counts_differ(
     references: list[str], predictions: list[str], nervaluate_type: dict, our_type: dict
 ) -> None:
     theirs = nervaluate_results([references], [predictions])["overall"]
-    ours = ns.compute_semeval([predictions], [references])
+    ours = ns.compute_semeval(predictions=[predictions], references=[references])
     assert nervaluate_counts(theirs["ent_type"]) == nervaluate_type
     assert our_counts(ours, "type") == our_type
     for scheme in ("strict", "exact", "partial"):
@@ -264,7 +266,7 @@ def test_per_type_scores_are_two_sided_unlike_nervaluate(
     ours: tuple[float, float],
     theirs: tuple[float, float],
 ) -> None:
-    results = ns.compute_semeval([predictions], [references], per_type=True)
+    results = ns.compute_semeval(predictions=[predictions], references=[references], per_type=True)
     by_type = nervaluate_results([references], [predictions])["entities"]
     name = NERVALUATE_NAMES[scheme]
     assert (results[f"{reference_type}_{scheme}_recall"], results[f"{predicted_type}_{scheme}_precision"]) == ours
@@ -311,11 +313,13 @@ def assert_matches_conlleval(chunks: dict[str, Any], results: dict[str, Any], pr
 @given(data=st.data())
 def test_strict_scores_match_conlleval(conlleval: Any, scheme: str, data: st.DataObject) -> None:
     predictions, references = data.draw(soup_batches(scheme, max_sentences=5))
-    ours = ns.compute_semeval(predictions, references, scheme=scheme, per_type=True)
+    ours = ns.compute_semeval(predictions=predictions, references=references, scheme=scheme, per_type=True)
     summary = conlleval.evaluate(conlleval_lines(references, predictions))
     assert_matches_conlleval(summary["overall"]["chunks"], ours, "strict", ours["strict_correct"])
     # SPEC §5: conlleval's correct chunks of a type are the predicted entities of that type scored COR.
-    _, predicted_side = ns.tally_semeval(predictions, references, scheme=scheme)[0].counts_by_type("strict")
+    _, predicted_side = ns.tally_semeval(predictions, references, ns.Options.of(scheme=scheme))[0].counts_by_type(
+        "strict"
+    )
     by_type = summary["slots"]["chunks"]
     assert sorted(by_type) == sorted(key.removesuffix("_strict_possible") for key in ours if "_strict_poss" in key)
     for entity_type, chunks in by_type.items():
@@ -335,7 +339,7 @@ def test_where_the_conlleval_port_departs_from_conlleval_pl(conlleval: Any, line
     # and skips blank lines before the first token line; the port does neither. ner_semeval follows the Perl.
     if problem == "precision":
         assert conlleval.evaluate(lines)["overall"]["chunks"]["evals"]["prec"] == 1
-        assert ns.compute_semeval([["O"]], [["B-PER"]])["strict_precision"] == 0.0
+        assert ns.compute_semeval(predictions=[["O"]], references=[["B-PER"]])["strict_precision"] == 0.0
     else:
         with pytest.raises(conlleval.conlleval.FormatError, match="unexpected number of features"):
             conlleval.evaluate(lines)

@@ -184,7 +184,7 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     case = CASES[name]
     first, _ = distributed_results[name]
     predictions, references = case["data"]
-    expected = compute_semeval(predictions, references, **case["load"], **case["compute"])
+    expected = compute_semeval(predictions=predictions, references=references, **case["load"], **case["compute"])
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)

@@ -309,4 +309,4 @@ def test_a_letter_the_scheme_lacks_suggests_a_scheme_that_has_it(scheme: str, ta
     with pytest.raises(
         ValueError, match=rf"^predictions, sentence 0, token 1: found tag '{tag}'.*scheme='{suggestion}'$"
     ):
-        compute_semeval([["O", tag]], [["O", "O"]], scheme=scheme)
+        compute_semeval(predictions=[["O", tag]], references=[["O", "O"]], scheme=scheme)

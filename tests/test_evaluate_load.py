@@ -107,7 +107,9 @@ def test_add_batch_chunks_equal_one_compute(metric, cuts: list[int]) -> None:
     for start, end in pairwise(cuts):
         metric.add_batch(predictions=PREDICTIONS[start:end], references=REFERENCES[start:end])
     result = metric.compute(per_type=True, return_entities=True)
-    assert result == compute_semeval(PREDICTIONS, REFERENCES, per_type=True, return_entities=True)
+    assert result == compute_semeval(
+        predictions=PREDICTIONS, references=REFERENCES, per_type=True, return_entities=True
+    )
     # SPEC §6 strict column, and sentence indices that run across batches.
     assert (result["strict_correct"], result["strict_incorrect"], result["strict_f1"]) == (1, 3, 0.2)
     assert [row["sentence"] for row in result["entities"]] == [0, 1, 2, 3, 4, 5]
@@ -116,7 +118,7 @@ def test_add_batch_chunks_equal_one_compute(metric, cuts: list[int]) -> None:
 def test_add_batch_then_compute_with_a_last_batch(metric) -> None:
     metric.add_batch(predictions=PREDICTIONS[:4], references=REFERENCES[:4])
     result = metric.compute(predictions=PREDICTIONS[4:], references=REFERENCES[4:])
-    assert result == compute_semeval(PREDICTIONS, REFERENCES)
+    assert result == compute_semeval(predictions=PREDICTIONS, references=REFERENCES)
 
 
 # Integer ids the way a Trainer hands them over: 2-D arrays padded with -100 (the labels), sub-word pieces
@@ -139,10 +141,10 @@ EXPECTED_IDS = {"strict_correct": 2, "strict_missed": 1, "strict_spurious": 0, "
 def test_numpy_padded_ids(metric, label_list) -> None:
     result = metric.compute(predictions=PREDICTED_IDS, references=LABEL_IDS, label_list=label_list)
     assert {key: result[key] for key in EXPECTED_IDS} == EXPECTED_IDS
-    assert result == compute_semeval(PREDICTED_IDS, LABEL_IDS, label_list=label_list)
+    assert result == compute_semeval(predictions=PREDICTED_IDS, references=LABEL_IDS, label_list=label_list)
     tags = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-LOC"]]
     predicted_tags = [["B-PER", "I-PER", "O", "O"], ["O", "B-LOC"]]
-    assert result == compute_semeval(predicted_tags, tags)
+    assert result == compute_semeval(predictions=predicted_tags, references=tags)
 
 
 def test_numpy_batches_of_different_widths(metric) -> None:

@@ -18,21 +18,17 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 
 def readable(predictions, references, **options) -> ns.Tally:
-    return ns.tally_semeval(predictions, references, **options)[0]
+    return ns.tally_semeval(predictions, references, ns.Options.of(**options))[0]
 
 
-def fast(predictions, references, *, scheme="IOB2", mode="lenient", suffix=False, labels=None, **ids) -> ns.Tally:
+def array_path(predictions, references, **options) -> ns.Tally | None:
     predictions, references = ns._aligned(predictions, references)
-    tally = ns._fast_tally(
-        predictions,
-        references,
-        scheme=ns.get_scheme(scheme),
-        mode=mode,
-        suffix=suffix,
-        labels=labels,
-        label_list=ids.get("label_list"),
-        ignore_index=ids.get("ignore_index", -100),
-    )
+    holds_ids = bool(ns._holds_ids(predictions, references))
+    return ns._fast_tally(predictions, references, holds_ids, ns.Options.of(**options))
+
+
+def fast(predictions, references, **options) -> ns.Tally:
+    tally = array_path(predictions, references, **options)
     assert tally is not None, "valid input must not fall back to the readable path"
     return tally
 
@@ -44,7 +40,9 @@ def fast(predictions, references, *, scheme="IOB2", mode="lenient", suffix=False
 def test_fast_path_equals_readable_path_on_tag_soup(scheme: str, mode: str, data: st.DataObject) -> None:
     suffix = data.draw(st.booleans())
     predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=6))
-    labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), max_size=3)))
+    labels = data.draw(
+        st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), min_size=1, max_size=3))
+    )
     options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels}
     chunk_tokens = data.draw(st.sampled_from([1, 5, ns._CHUNK_TOKENS]))  # sentences are scored in chunks
     with mock.patch.object(ns, "_CHUNK_TOKENS", chunk_tokens):
@@ -82,9 +80,11 @@ def test_one_long_document_equals_its_sentences_joined(scheme: str, data: st.Dat
 def test_compute_semeval_takes_the_fast_path_and_matches_entity_rows(data: st.DataObject) -> None:
     scheme = data.draw(st.sampled_from(strategies.SCHEMES))
     predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
-    with_rows = ns.compute_semeval(predictions, references, scheme=scheme, per_type=True, return_entities=True)
+    with_rows = ns.compute_semeval(
+        predictions=predictions, references=references, scheme=scheme, per_type=True, return_entities=True
+    )
     with_rows.pop("entities")
-    assert ns.compute_semeval(predictions, references, scheme=scheme, per_type=True) == with_rows
+    assert ns.compute_semeval(predictions=predictions, references=references, scheme=scheme, per_type=True) == with_rows
 
 
 @pytest.mark.parametrize(
@@ -101,20 +101,9 @@ def test_compute_semeval_takes_the_fast_path_and_matches_entity_rows(data: st.Da
     ],
 )
 def test_invalid_input_falls_back_to_the_readable_path_for_its_error(predictions, references, options) -> None:
-    predictions, references = ns._aligned(predictions, references)
-    tally = ns._fast_tally(
-        predictions,
-        references,
-        scheme=ns.IOB2,
-        mode="lenient",
-        suffix=False,
-        labels=None,
-        label_list=options.get("label_list"),
-        ignore_index=-100,
-    )
-    assert tally is None
+    assert array_path(predictions, references, **options) is None
     with pytest.raises(ValueError, match=r"(predictions|references), sentence 0, token \d|label_list"):
-        ns.compute_semeval(predictions, references, **options)
+        ns.compute_semeval(predictions=predictions, references=references, **options)
 
 
 def test_more_than_256_distinct_tags_and_a_changing_tag_set() -> None:

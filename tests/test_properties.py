@@ -79,13 +79,16 @@ def test_io_cannot_encode_touching_entities_of_one_type() -> None:
 @given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES))
 def test_tallies_of_chunks_add_up_to_one_compute(data: st.DataObject, scheme: str, mode: str) -> None:
     predictions, references = data.draw(soup_batches(scheme, max_sentences=6))
-    labels = data.draw(st.none() | st.lists(st.sampled_from(TYPES), unique=True))
+    labels = data.draw(st.none() | st.lists(st.sampled_from(TYPES), min_size=1, unique=True))
+    options = ns.Options.of(scheme=scheme, mode=mode, labels=labels, per_type=True)
     total = ns.Tally()
     for a, b in data.draw(splits(len(references))):
-        tally, _ = ns.tally_semeval(predictions[a:b], references[a:b], scheme=scheme, mode=mode, labels=labels)
+        tally, _ = ns.tally_semeval(predictions[a:b], references[a:b], options)
         total = total + tally
-    expected = ns.compute_semeval(predictions, references, scheme=scheme, mode=mode, labels=labels, per_type=True)
-    assert ns.scores(total, per_type=True, labels=labels) == expected
+    expected = ns.compute_semeval(
+        predictions=predictions, references=references, scheme=scheme, mode=mode, labels=labels, per_type=True
+    )
+    assert ns.scores(total, options) == expected
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -96,7 +99,9 @@ def test_add_batch_chunks_give_one_compute(load_metric, data: st.DataObject, sch
     for a, b in data.draw(splits(len(references))):
         metric.add_batch(predictions=predictions[a:b], references=references[a:b])
     result = metric.compute(mode=mode, per_type=True)
-    assert result == ns.compute_semeval(predictions, references, scheme=scheme, mode=mode, per_type=True)
+    assert result == ns.compute_semeval(
+        predictions=predictions, references=references, scheme=scheme, mode=mode, per_type=True
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -117,7 +122,13 @@ def test_a_perfect_prediction_scores_one(
 ) -> None:
     _, references = data.draw(soup_batches(scheme, suffix=suffix))
     result = ns.compute_semeval(
-        references, references, scheme=scheme, mode=mode, suffix=suffix, zero_division=zero_division, per_type=True
+        predictions=references,
+        references=references,
+        scheme=scheme,
+        mode=mode,
+        suffix=suffix,
+        zero_division=zero_division,
+        per_type=True,
     )
     assume(result["strict_possible"] > 0)
     for key, value in result.items():
@@ -133,14 +144,20 @@ def test_a_perfect_prediction_scores_one(
     scheme=st.sampled_from(SCHEMES),
     mode=st.sampled_from(MODES),
     suffix=st.booleans(),
-    labels=st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), unique=True),
+    labels=st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), min_size=1, unique=True),
 )
 def test_possible_and_actual_count_the_entities(
     data: st.DataObject, scheme: str, mode: str, suffix: bool, labels: list[str] | None
 ) -> None:
     predictions, references = data.draw(soup_batches(scheme, suffix=suffix))
     result = ns.compute_semeval(
-        predictions, references, scheme=scheme, mode=mode, suffix=suffix, labels=labels, per_type=True
+        predictions=predictions,
+        references=references,
+        scheme=scheme,
+        mode=mode,
+        suffix=suffix,
+        labels=labels,
+        per_type=True,
     )
     # SPEC §3: POS is the number of reference entities and ACT of predicted ones, whatever the pairing.
     possible = entity_count(references, scheme, mode, suffix, labels)
@@ -167,8 +184,12 @@ def swapped_key(key: str) -> str:
 @given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES))
 def test_swapping_sides_swaps_precision_and_recall(data: st.DataObject, scheme: str, mode: str) -> None:
     predictions, references = data.draw(soup_batches(scheme))
-    forward = ns.compute_semeval(predictions, references, scheme=scheme, mode=mode, per_type=True)
-    backward = ns.compute_semeval(references, predictions, scheme=scheme, mode=mode, per_type=True)
+    forward = ns.compute_semeval(
+        predictions=predictions, references=references, scheme=scheme, mode=mode, per_type=True
+    )
+    backward = ns.compute_semeval(
+        predictions=references, references=predictions, scheme=scheme, mode=mode, per_type=True
+    )
     assert {swapped_key(key): value for key, value in forward.items()} == pytest.approx(backward)
 
 
@@ -193,7 +214,14 @@ def test_tag_soup_raises_nothing_but_value_error(
     if lower:
         predictions = [[t.lower() if isinstance(t, str) else t for t in row] for row in predictions]
     with contextlib.suppress(ValueError):
-        ns.compute_semeval(predictions, references, scheme=scheme, mode=mode, suffix=suffix, label_list=label_list)
+        ns.compute_semeval(
+            predictions=predictions,
+            references=references,
+            scheme=scheme,
+            mode=mode,
+            suffix=suffix,
+            label_list=label_list,
+        )
     for tags in (*predictions, *references):
         with contextlib.suppress(ValueError):
             ns.decode(tags, scheme, mode, suffix)
@@ -229,7 +257,7 @@ def test_tag_soup_raises_nothing_but_value_error(
 )
 def test_bad_options_are_value_errors(options: dict[str, Any], match: str) -> None:
     with pytest.raises(ValueError, match=match):
-        ns.compute_semeval([["B-PER"]], [["O"]], **options)
+        ns.compute_semeval(predictions=[["B-PER"]], references=[["O"]], **options)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -243,7 +271,7 @@ def test_bad_options_are_value_errors(options: dict[str, Any], match: str) -> No
     data=st.data(),
     mode=st.sampled_from(MODES),
     suffix=st.booleans(),
-    labels=st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), unique=True),
+    labels=st.none() | st.lists(st.sampled_from([*TYPES, "ORG"]), min_size=1, unique=True),
     beta=st.sampled_from([0.5, 1.0, 2.0]),
     zero_division=st.sampled_from([0, 1]),
     return_entities=st.booleans(),
@@ -279,9 +307,9 @@ def test_agrees_with_the_oracle(
         expected = oracle.evaluate(predictions, references, **options)
     except ValueError:
         with pytest.raises(ValueError):
-            ns.compute_semeval(predictions, references, **options)
+            ns.compute_semeval(predictions=predictions, references=references, **options)
         return
-    assert_same_results(ns.compute_semeval(predictions, references, **options), expected)
+    assert_same_results(ns.compute_semeval(predictions=predictions, references=references, **options), expected)
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -295,4 +323,4 @@ def test_agrees_with_the_oracle_on_well_formed_sentences(scheme: str, data: st.D
     for mode in MODES:
         options = {"scheme": scheme, "mode": mode, "suffix": suffix, "per_type": True}
         expected = oracle.evaluate(predictions, references, **options)
-        assert_same_results(ns.compute_semeval(predictions, references, **options), expected)
+        assert_same_results(ns.compute_semeval(predictions=predictions, references=references, **options), expected)

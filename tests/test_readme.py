@@ -80,7 +80,7 @@ def test_worked_example_output_is_what_the_cli_prints(tmp_path) -> None:
 def test_every_output_key_is_documented() -> None:
     import ner_semeval
 
-    results = ner_semeval.compute_semeval([["B-PER"]], [["B-PER"]], per_type=True)
+    results = ner_semeval.compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], per_type=True)
     for key in results:
         generic = re.sub(r"^(strict|exact|partial|type)_", "{scheme}_", key.removeprefix("PER_"))
         assert generic.split("_", 1)[1] in README or generic in README, key

@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from conftest import iob2
+from conftest import as_inputs, iob2
 
 from ner_semeval import Counts, compute_semeval, tally_semeval
 
@@ -114,7 +114,7 @@ def check_summary(result: dict) -> None:
 @pytest.mark.parametrize(("arrangement", "rows"), ARRANGEMENTS)
 def test_worked_example_compute_semeval(arrangement, rows: list[dict]) -> None:
     predictions, references = arrangement()
-    result = compute_semeval(predictions, references, return_entities=True)
+    result = compute_semeval(predictions=predictions, references=references, return_entities=True)
     check_summary(result)
     assert result["entities"] == rows
 
@@ -140,7 +140,7 @@ WORKED_PER_TYPE = {
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_worked_example_per_type_and_macro(scheme: str) -> None:
-    result = compute_semeval(*six_sentences(), per_type=True)
+    result = compute_semeval(**as_inputs(six_sentences()), per_type=True)
     song, singer = WORKED_PER_TYPE[scheme]
     for entity_type, values in ((SONG, song), (SINGER, singer)):
         for measure, value in zip(("precision", "recall", "f1"), values):
@@ -202,7 +202,7 @@ HAND_CASES = [
 
 @pytest.mark.parametrize(("predictions", "references", "expected"), HAND_CASES)
 def test_hand_cases(predictions: list, references: list, expected: dict) -> None:
-    result = compute_semeval(predictions, references)
+    result = compute_semeval(predictions=predictions, references=references)
     for key, value in expected.items():
         assert result[key] == float(value), key
 
@@ -218,7 +218,7 @@ def test_per_type_is_two_sided() -> None:
     assert reference_side == {"PER": Counts(correct=1)}
     assert prediction_side == {"LOC": Counts(correct=1)}
 
-    result = compute_semeval(predictions, references, per_type=True)
+    result = compute_semeval(predictions=predictions, references=references, per_type=True)
     # Recall of PER counts the PER reference, precision of LOC the LOC prediction.
     assert (result["PER_strict_possible"], result["PER_strict_actual"]) == (1, 0)
     assert (result["LOC_strict_possible"], result["LOC_strict_actual"]) == (0, 1)
@@ -233,7 +233,7 @@ def test_per_type_is_two_sided() -> None:
 
 def test_per_type_sums_to_overall() -> None:
     predictions, references = six_sentences()
-    result = compute_semeval(predictions, references, per_type=True)
+    result = compute_semeval(predictions=predictions, references=references, per_type=True)
     for scheme in SCHEMES:
         for side in ("possible", "actual"):
             assert result[f"{SONG}_{scheme}_{side}"] + result[f"{SINGER}_{scheme}_{side}"] == result[f"{scheme}_{side}"]
@@ -258,20 +258,22 @@ MACRO_CASES = [
 
 @pytest.mark.parametrize(("options", "expected"), MACRO_CASES)
 def test_macro_averages(options: dict, expected: tuple) -> None:
-    result = compute_semeval(MACRO_PREDICTIONS, MACRO_REFERENCES, **options)
+    result = compute_semeval(predictions=MACRO_PREDICTIONS, references=MACRO_REFERENCES, **options)
     macro = (result["strict_macro_precision"], result["strict_macro_recall"], result["strict_macro_f1"])
     assert macro == tuple(float(value) for value in expected)
 
 
 def test_macro_counts_a_type_seen_only_in_predictions() -> None:
     # PER: P = R = 1; LOC (predicted only): P = 0, R = 0/0 = 0.
-    result = compute_semeval([["B-PER", "B-LOC"]], [["B-PER", "O"]])
+    result = compute_semeval(predictions=[["B-PER", "B-LOC"]], references=[["B-PER", "O"]])
     assert result["strict_macro_precision"] == 0.5
     assert result["strict_macro_recall"] == 0.5
 
 
 def test_macro_with_labels_lists_those_types_per_type() -> None:
-    result = compute_semeval(MACRO_PREDICTIONS, MACRO_REFERENCES, per_type=True, labels=["PER", "ORG"])
+    result = compute_semeval(
+        predictions=MACRO_PREDICTIONS, references=MACRO_REFERENCES, per_type=True, labels=["PER", "ORG"]
+    )
     assert {key.split("_")[0] for key in result if key.startswith(("PER_", "ORG_", "LOC_"))} == {"PER", "ORG"}
     assert result["strict_possible"] == 1  # LOC filtered out on both sides (SPEC §2)
 
@@ -289,7 +291,7 @@ BETA_CASES = [
 @pytest.mark.parametrize(("beta", "key", "expected"), BETA_CASES)
 def test_beta(beta: float, key: str, expected: Fraction) -> None:
     predictions, references = [["B-PER", "O", "B-LOC", "O", "O"]], [["B-PER", "O", "B-LOC", "O", "B-ORG"]]
-    result = compute_semeval(predictions, references, beta=beta, per_type=True)
+    result = compute_semeval(predictions=predictions, references=references, beta=beta, per_type=True)
     assert result[f"strict_{key}"] == float(expected)
     assert f"strict_macro_{key}" in result
     assert f"PER_strict_{key}" in result
@@ -307,15 +309,17 @@ ZERO_DIVISION_CASES = [
     pytest.param([["O"]], [["B-PER"]], 1.0, (1.0, 0.0, 0.0), id="nothing-predicted-zero-division-1"),
     # Nothing to find: P = 0/1, R = 0/0.
     pytest.param([["B-PER"]], [["O"]], 1.0, (0.0, 1.0, 0.0), id="nothing-to-find-zero-division-1"),
-    # Only wrong entities: P = 0/1 and R = 0/1 leave F's own denominator at zero, and SPEC §4 gives every
-    # zero denominator zero_division (scikit-learn would give 0; the README says so).
-    pytest.param([["B-PER", "O"]], [["O", "B-PER"]], 1.0, (0.0, 0.0, 1.0), id="p-and-r-zero-f-zero-division"),
+    # Only wrong entities: P = 0/1 and R = 0/1 leave F's own denominator at zero, and F is then 0 whatever
+    # zero_division says (docs/scoring.md §4, as scikit-learn): a system whose entities are all wrong never
+    # scores a perfect F.
+    pytest.param([["B-PER", "O"]], [["O", "B-PER"]], 1.0, (0.0, 0.0, 0.0), id="p-and-r-zero-f-zero"),
+    pytest.param([["B-LOC"]], [["B-PER"]], 1.0, (0.0, 0.0, 0.0), id="only-entity-wrong-type-f-zero"),
 ]
 
 
 @pytest.mark.parametrize(("predictions", "references", "zero_division", "expected"), ZERO_DIVISION_CASES)
 def test_zero_division(predictions: list, references: list, zero_division: float, expected: tuple) -> None:
-    result = compute_semeval(predictions, references, zero_division=zero_division)
+    result = compute_semeval(predictions=predictions, references=references, zero_division=zero_division)
     for scheme in SCHEMES:
         assert (result[f"{scheme}_precision"], result[f"{scheme}_recall"], result[f"{scheme}_f1"]) == expected
 
@@ -331,7 +335,7 @@ EMPTY_INPUTS = [
 @pytest.mark.parametrize(("predictions", "references"), EMPTY_INPUTS)
 def test_empty_input_counts_nothing(metric, predictions: list, references: list) -> None:
     for result in (
-        compute_semeval(predictions, references, per_type=True, return_entities=True),
+        compute_semeval(predictions=predictions, references=references, per_type=True, return_entities=True),
         metric.compute(predictions=predictions, references=references, per_type=True, return_entities=True),
     ):
         assert result.pop("entities") == []
@@ -366,7 +370,7 @@ OUTPUT_SHAPES = [
 def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set[str]) -> None:
     predictions, references = six_sentences()
     for result in (
-        compute_semeval(predictions, references, **options),
+        compute_semeval(predictions=predictions, references=references, **options),
         metric.compute(predictions=predictions, references=references, **options),
     ):
         assert set(result) == keys
@@ -377,6 +381,6 @@ def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set
 
 
 def test_entities_rows_are_json_ready() -> None:
-    result = compute_semeval(*five_sentences(), return_entities=True)
+    result = compute_semeval(**as_inputs(five_sentences()), return_entities=True)
     assert json.loads(json.dumps(result)) == result
     assert set(result) == expected_keys() | {"entities"}

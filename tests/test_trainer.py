@@ -144,7 +144,7 @@ def test_trainer_arrays_score_like_tags_with_ignored_positions_dropped(
     metric = load_metric(cache_dir=str(tmp_path), label_list=load_label_list)
     options = {} if call_label_list is None else {"label_list": call_label_list}
     results = metric.compute(predictions=form(PREDICTED_IDS), references=form(LABEL_IDS), **options)
-    assert results == compute_semeval(PREDICTED_TAGS, REFERENCE_TAGS)
+    assert results == compute_semeval(predictions=PREDICTED_TAGS, references=REFERENCE_TAGS)
     assert results["strict_correct"] == 2
     assert results["strict_incorrect"] == 1
     assert results["strict_f1"] == pytest.approx(Fraction(2, 3))
@@ -160,7 +160,7 @@ def test_argmax_of_padded_logits_is_the_one_liner(metric, tensor):
     logits = one_hot_logits(padded)
     logits, label_ids = (logits, torch.tensor(LABEL_IDS)) if tensor else (logits.numpy(), np.array(LABEL_IDS))
     results = metric.compute(predictions=logits.argmax(-1), references=label_ids, label_list=LABELS)
-    assert results == compute_semeval(PREDICTED_TAGS, REFERENCE_TAGS)
+    assert results == compute_semeval(predictions=PREDICTED_TAGS, references=REFERENCE_TAGS)
 
 
 @pytest.mark.parametrize("form", ARRAY_FORMS)
@@ -171,7 +171,7 @@ def test_add_batch_accepts_arrays_of_different_widths(load_metric, tmp_path, for
     narrow_predictions = [row[:4] for row in PREDICTED_IDS[1:]]
     narrow_references = [row[:4] for row in LABEL_IDS[1:]]
     metric.add_batch(predictions=form(narrow_predictions), references=form(narrow_references))
-    assert metric.compute() == compute_semeval(PREDICTED_TAGS, REFERENCE_TAGS)
+    assert metric.compute() == compute_semeval(predictions=PREDICTED_TAGS, references=REFERENCE_TAGS)
 
 
 @st.composite
@@ -205,7 +205,9 @@ def test_batches_in_any_form_add_up_to_the_whole_set(metric, data):
             predictions=_batch(predictions[start:cut], form), references=_batch(references[start:cut], form)
         )
         start = cut
-    assert metric.compute(label_list=LABELS) == compute_semeval(predictions, references, label_list=LABELS)
+    assert metric.compute(label_list=LABELS) == compute_semeval(
+        predictions=predictions, references=references, label_list=LABELS
+    )
 
 
 def _with_ignore_index_prediction() -> list[list[int]]:
@@ -453,7 +455,7 @@ def test_trainer_numbers_equal_direct_scoring_of_the_tags(tmp_path, tokenizer, d
     # Trainer padded the batches to one width with -100 (logits too): those positions must be dropped.
     assert np.any(np.all(output.predictions == -100, axis=-1))
     predictions, references = tags_without_ignored(output.predictions, output.label_ids)
-    expected = compute_semeval(predictions, references)
+    expected = compute_semeval(predictions=predictions, references=references)
     assert expected["strict_possible"] > 0
     assert expected["strict_actual"] > 0
     assert metric_part(output.metrics, "test_") == expected
