@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
+import uuid
 from pathlib import Path
 
 # evaluate asks the Hub about a module unless told not to, even for a local path (NOTES: evaluate).
@@ -32,12 +34,24 @@ def as_inputs(batches: tuple[list, list]) -> dict[str, list]:
     return {"predictions": predictions, "references": references}
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @pytest.fixture(scope="session")
 def load_metric():
-    """`evaluate.load` of this checkout's ner_semeval.py, with load-time options."""
+    """`evaluate.load` of this checkout's ner_semeval.py, with load-time options.
+
+    Each load gets an experiment_id of its own unless one is given: a metric whose compute raised holds its
+    cache-file lock while it lives (pytest keeps it until teardown), and a later load with the same id would
+    wait 1 s for that lock (filelock's timeout) before picking another file."""
     import evaluate
 
     def load(**options):
+        options.setdefault("experiment_id", uuid.uuid4().hex)
         return evaluate.load(str(METRIC_PATH), **options)
 
     return load

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from conftest import METRIC_PATH, REPO
 
-from ner_semeval import compute_semeval
+from ner_semeval import OPTION_NAMES, compute_semeval
 
 pytestmark = pytest.mark.slow
 
@@ -59,13 +59,14 @@ def id_sentences(seed: int, count: int = 40) -> tuple[list[list[int]], list[list
 def shards(
     predictions: list[list[Any]], references: list[list[Any]], split: str
 ) -> list[list[dict[str, list[list[Any]]]]]:
-    """Each process's batches: a contiguous block per process (split="half" or "one-then-rest"), or every
+    """Each process's batches: a contiguous block per process (split="half", "one-then-rest", or everything on
+    one process and nothing on the other: "all-on-process-0", "all-on-process-1"), or every
     NUM_PROCESS-th sentence (split="interleaved", as a DistributedSampler deals them out)."""
     count = len(references)
     if split == "interleaved":
         indices = [list(range(process, count, NUM_PROCESS)) for process in range(NUM_PROCESS)]
     else:
-        cut = 1 if split == "one-then-rest" else count // 2
+        cut = {"one-then-rest": 1, "all-on-process-0": count, "all-on-process-1": 0}.get(split, count // 2)
         indices = [list(range(cut)), list(range(cut, count))]
     return [
         [
@@ -99,6 +100,25 @@ CASES = {
     ),
     "ids-lists-one-sentence-on-process-0": dict(
         data=id_sentences(5), load={"label_list": LABELS}, compute={}, array="list", split="one-then-rest"
+    ),
+    # Uneven shards: a process with no data of its own still takes part, so process 0 answers at once rather
+    # than after evaluate's timeout (shortened here, so that a regression fails in seconds, not minutes).
+    "tags-process-1-adds-nothing": dict(
+        data=tag_sentences(6, IOB2_TAGS), load={"timeout": 30}, compute={}, array="list", split="all-on-process-0"
+    ),
+    "ids-id2label-in-compute-process-1-adds-nothing": dict(
+        data=id_sentences(8),
+        load={"timeout": 30},
+        compute={"label_list": ID2LABEL_FROM_JSON},
+        array="list",
+        split="all-on-process-0",
+    ),
+    "ids-process-0-adds-nothing": dict(
+        data=id_sentences(7),
+        load={"label_list": LABELS, "timeout": 30},
+        compute={},
+        array="numpy",
+        split="all-on-process-1",
     ),
 }
 
@@ -184,7 +204,8 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     case = CASES[name]
     first, _ = distributed_results[name]
     predictions, references = case["data"]
-    expected = compute_semeval(predictions=predictions, references=references, **case["load"], **case["compute"])
+    options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}  # not `timeout`
+    expected = compute_semeval(predictions=predictions, references=references, **options, **case["compute"])
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)

@@ -4,7 +4,6 @@ and what was expected; nothing else escapes; inputs are never modified."""
 from __future__ import annotations
 
 import copy
-import uuid
 
 import numpy as np
 import pytest
@@ -12,18 +11,6 @@ import pytest
 from ner_semeval import InvalidInputError, compute_semeval
 
 ID_LABELS = ["O", "B-PER", "I-PER"]
-
-
-@pytest.fixture
-def load_metric(load_metric):
-    # A metric whose compute raised holds its cache-file lock while it lives (pytest keeps it until teardown,
-    # the traceback's reference cycle until the next garbage collection); a later evaluate.load with the same
-    # experiment_id waits 1 s for that lock (filelock's timeout) before picking another file. A fresh
-    # experiment_id per load keeps the default on-disk path without that wait.
-    def load(**options):
-        return load_metric(experiment_id=uuid.uuid4().hex, **options)
-
-    return load
 
 
 def with_tag(side: str, tag: object) -> dict:

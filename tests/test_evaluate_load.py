@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import doctest
 import json
-import uuid
 from itertools import pairwise
 
 import numpy as np
@@ -16,16 +15,6 @@ import ner_semeval
 from ner_semeval import compute_semeval
 
 ID_LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
-
-
-@pytest.fixture
-def load_metric(load_metric):
-    # Some tests here end with a compute that raises; such a metric holds its cache-file lock while it lives, and
-    # the next load with the same experiment_id waits 1 s for it (filelock's timeout). One id per load.
-    def load(**options):
-        return load_metric(experiment_id=uuid.uuid4().hex, **options)
-
-    return load
 
 
 def test_load_by_path_offline(load_metric) -> None:

@@ -1,0 +1,249 @@
+"""Hostile input to the metric and its wrapper: nothing lost, nothing unbounded, every mistake a ValueError that
+says where and what. The command line's hostile input is in tests/test_cli.py."""
+
+from __future__ import annotations
+
+import tracemalloc
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import ner_semeval as ns
+from ner_semeval import compute_semeval
+
+LABELS = ["O", "B-PER", "I-PER"]
+
+# ---------------------------------------------------------------------------------------------------------
+# Integer ids of any size: memory follows the input and label_list, never the id values
+# ---------------------------------------------------------------------------------------------------------
+
+HUGE_IDS = [
+    pytest.param([[10**9, 0]], [[1, 0]], LABELS, "predictions, sentence 0, token 0: found id 1000000000", id="1e9"),
+    pytest.param([[10**12, 0]], [[1, 0]], LABELS, "predictions, sentence 0, token 0: found id 10{12}", id="1e12"),
+    pytest.param([[1, 0]], [[0, 2**62]], LABELS, "references, sentence 0, token 1: found id 46116", id="2**62"),
+    pytest.param([[0, 10**30]], [[1, 0]], LABELS, "predictions, sentence 0, token 1: found id 10{30}", id="1e30"),
+    pytest.param([[1, 0]], [[1, -(10**20)]], LABELS, "references, sentence 0, token 1: found id -10{20}", id="-1e20"),
+    pytest.param(
+        [[1, 0, 5]],
+        [[1, 0, 10**9]],
+        {0: "O", 1: "B-PER", 10**9: "I-PER"},
+        r"predictions, sentence 0, token 2: found id 5; expected an id of label_list \(0, 1, 1000000000\)",
+        id="sparse-label-list-unknown-id",
+    ),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references", "label_list", "message"), HUGE_IDS)
+def test_a_huge_or_unknown_id_is_named_without_a_table_of_its_size(predictions, references, label_list, message):
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=message):
+            compute_semeval(predictions=predictions, references=references, label_list=label_list)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000
+
+
+def test_a_sparse_label_list_scores_in_memory_of_its_size():
+    label_list = {0: "O", 1: "B-PER", 10**9: "I-PER", 2**70: "B-LOC"}
+    tracemalloc.start()
+    try:
+        result = compute_semeval(predictions=[[1, 10**9, 0]], references=[[1, 10**9, 0]], label_list=label_list)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (result["strict_correct"], result["strict_possible"]) == (1, 1)
+    assert peak < 5_000_000
+
+
+def test_uint64_ids_near_two_to_the_64_are_not_read_as_ignore_index():
+    # 2**64 - 100 wraps to -100 as int64: the array path must not drop it as ignored while the readable path
+    # refuses it; both paths name the id.
+    predictions = np.array([[2**64 - 100, 0]], dtype=np.uint64)
+    references = np.array([[1, 0]], dtype=np.uint64)
+    with pytest.raises(ValueError, match="predictions, sentence 0, token 0: found id 18446744073709551516"):
+        compute_semeval(predictions=predictions, references=references, label_list=LABELS)
+    references = np.array([[2**64 - 100, 0]], dtype=np.uint64)
+    with pytest.raises(ValueError, match="references, sentence 0, token 0: found id 18446744073709551516"):
+        compute_semeval(predictions=np.array([[1, 0]], dtype=np.uint64), references=references, label_list=LABELS)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int32, np.int64])
+def test_every_integer_array_type_scores_as_lists_do(dtype):
+    predictions, references = [[1, 2, 0, 1]], [[1, 2, 0, 0]]
+    expected = compute_semeval(predictions=predictions, references=references, label_list=LABELS)
+    result = compute_semeval(
+        predictions=np.array(predictions, dtype=dtype), references=np.array(references, dtype=dtype), label_list=LABELS
+    )
+    assert result == expected
+
+
+def test_both_paths_agree_on_an_ignore_index_no_id_can_equal():
+    result = compute_semeval(predictions=[[1, 0]], references=[[1, 0]], label_list=LABELS, ignore_index=2**70)
+    assert result["strict_correct"] == 1
+    with_rows = compute_semeval(
+        predictions=[[1, 0]], references=[[1, 0]], label_list=LABELS, ignore_index=2**70, return_entities=True
+    )
+    assert {key: value for key, value in with_rows.items() if key != "entities"} == result
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Options that used to pass silently or crash late
+# ---------------------------------------------------------------------------------------------------------
+
+REAL_NUMBERS = [
+    pytest.param("beta", np.float32(0.5), "strict_f0.5", id="beta-numpy-float32"),
+    pytest.param("beta", Fraction(1, 2), "strict_f0.5", id="beta-fraction"),
+    pytest.param("beta", np.int64(2), "strict_f2", id="beta-numpy-int"),
+    pytest.param("zero_division", np.float32(1), "strict_f1", id="zero-division-numpy-float32"),
+    pytest.param("zero_division", Fraction(1, 2), "strict_f1", id="zero-division-fraction"),
+]
+
+
+@pytest.mark.parametrize(("option", "value", "f_key"), REAL_NUMBERS)
+def test_any_real_number_is_accepted_as_the_equal_float(option, value, f_key):
+    inputs = {"predictions": [["B-PER", "O"]], "references": [["B-PER", "B-LOC"]]}
+    result = compute_semeval(**inputs, **{option: value})
+    assert result == compute_semeval(**inputs, **{option: float(value)})
+    assert f_key in result
+
+
+BAD_OPTIONS = [
+    pytest.param({"beta": "1"}, r"beta must be a finite number >= 0, found '1'", id="beta-string"),
+    pytest.param({"beta": float("nan")}, r"beta must be a finite number >= 0, found nan", id="beta-nan"),
+    pytest.param({"beta": 10**400}, r"beta must be a finite number >= 0", id="beta-huge-int"),
+    pytest.param({"beta": True}, r"beta must be a finite number >= 0, found True", id="beta-bool"),
+    pytest.param({"zero_division": 2}, r"zero_division must be a number from 0 to 1, found 2", id="zero-division-2"),
+    pytest.param({"zero_division": None}, r"zero_division must be a number from 0 to 1", id="zero-division-none"),
+    pytest.param(
+        {"label_list": {0.0: "O", 1.9: "B-PER"}}, r"label_list keys must be integer ids .*found 0\.0", id="float-keys"
+    ),
+    pytest.param(
+        {"label_list": {0: "O", "1": "B-PER", 1: "I-PER"}},
+        r"label_list has two keys for id 1: '1' and 1",
+        id="same-id-twice",
+    ),
+    pytest.param({"label_list": {0: "O", 1: 5}}, r"label_list maps id 1 to 5; expected a tag string", id="tag-not-str"),
+    pytest.param({"label_list": "O B-PER"}, r"label_list must be a list of tags", id="label-list-string"),
+    pytest.param({"labels": []}, r"labels=\[\] keeps no entity type.*or None for every type", id="labels-empty"),
+    pytest.param({"labels": ["B-PER"]}, r"labels holds the tag 'B-PER'.*pass 'PER' instead", id="labels-a-tag"),
+    pytest.param(
+        {"labels": ["PER-B"], "suffix": True}, r"labels holds the tag 'PER-B'.*pass 'PER'", id="labels-a-suffix-tag"
+    ),
+    pytest.param({"labels": "PER"}, r"labels must be a list of entity types", id="labels-string"),
+    pytest.param({"labels": [None]}, r"labels must be a list of entity types.*found None", id="labels-none-inside"),
+    pytest.param({"per_type": "yes"}, r"per_type must be True or False, found 'yes'", id="per-type-string"),
+    pytest.param({"ignore_index": -100.0}, r"ignore_index must be an integer id", id="ignore-index-float"),
+    pytest.param({"mode": "loose"}, r"unknown mode 'loose'; expected one of lenient, strict", id="mode"),
+    pytest.param({"scheme": "IOB3"}, r"unknown scheme 'IOB3'", id="scheme"),
+    pytest.param({"schema": "IOB2"}, r"unknown option\(s\) \['schema'\]", id="unknown-option"),
+]
+
+
+@pytest.mark.parametrize(("options", "message"), BAD_OPTIONS)
+def test_bad_options_are_refused_before_scoring(options, message):
+    with pytest.raises(ValueError, match=message):
+        compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], **options)
+
+
+def test_a_type_that_only_looks_like_another_scheme_s_tag_is_a_label():
+    # E-MAIL is not a tag under IOB2 (which has no E): it is a type.
+    result = compute_semeval(predictions=[["B-E-MAIL"]], references=[["B-E-MAIL"]], labels=["E-MAIL"], per_type=True)
+    assert result["E-MAIL_strict_f1"] == 1.0
+
+
+def test_a_system_whose_only_entity_is_wrong_never_scores_a_perfect_f():
+    # docs/scoring.md §4: F is 0 where P = R = 0, whatever zero_division says, overall, per type and macro.
+    result = compute_semeval(predictions=[["B-LOC"]], references=[["B-PER"]], zero_division=1.0, per_type=True)
+    for scheme in ("strict", "type"):
+        assert (result[f"{scheme}_precision"], result[f"{scheme}_recall"], result[f"{scheme}_f1"]) == (0, 0, 0)
+        assert result[f"{scheme}_macro_f1"] == 0.0
+        assert result[f"PER_{scheme}_f1"] == result[f"LOC_{scheme}_f1"] == 0.0
+    assert result["exact_f1"] == 1.0  # same boundaries: exact ignores the type
+    nothing = compute_semeval(predictions=[["O"]], references=[["O"]], zero_division=1.0)
+    assert nothing["strict_f1"] == nothing["strict_macro_f1"] == 1.0  # neither side has an entity
+
+
+def test_compute_semeval_takes_keywords_only():
+    with pytest.raises(TypeError):
+        compute_semeval([["B-PER"]], [["B-PER"]])  # seqeval and scikit-learn take the truth first
+
+
+def test_inputs_are_never_modified():
+    predictions = [["B-PER", "I-PER"], np.array([1, 0])]
+    references = [["B-PER", "O"], [1, 0]]
+    label_list = {"0": "O", "1": "B-PER"}
+    snapshot = repr((predictions, references, label_list))
+    with pytest.raises(ValueError):
+        compute_semeval(predictions=predictions, references=references, label_list=label_list)
+    assert repr((predictions, references, label_list)) == snapshot
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The wrapper: a failed compute loses nothing; add() is checked like add_batch()
+# ---------------------------------------------------------------------------------------------------------
+
+FIRST = {"predictions": [["B-PER", "I-PER", "O"]], "references": [["B-PER", "I-PER", "O"]]}
+SECOND = {"predictions": [["O", "B-LOC"]], "references": [["B-ORG", "B-LOC"]]}
+WHOLE = compute_semeval(
+    predictions=FIRST["predictions"] + SECOND["predictions"], references=FIRST["references"] + SECOND["references"]
+)
+
+
+@pytest.mark.parametrize(
+    "bad_compute",
+    [
+        pytest.param({"scheme": "IOB3"}, id="unknown-scheme"),
+        pytest.param({"schema": "IOB2"}, id="unknown-option"),
+        pytest.param({"beta": -1}, id="negative-beta"),
+        pytest.param({"scheme": "IOE2"}, id="tags-the-scheme-lacks"),  # fails while scoring, not when checked
+        pytest.param({"predictions": [["B-PER"]], "references": [["B-PER", "O"]]}, id="misaligned-last-batch"),
+    ],
+)
+@pytest.mark.parametrize("keep_in_memory", [False, True])
+def test_a_failed_compute_keeps_every_added_batch(load_metric, bad_compute, keep_in_memory):
+    metric = load_metric(keep_in_memory=keep_in_memory)
+    metric.add_batch(**FIRST)
+    metric.add_batch(**SECOND)
+    with pytest.raises(ValueError):
+        metric.compute(**bad_compute)
+    assert metric.compute() == WHOLE
+    assert metric.compute() == compute_semeval(predictions=[], references=[])  # a success consumes them
+
+
+def test_after_a_scoring_failure_the_right_option_scores_the_kept_batches(load_metric):
+    metric = load_metric()
+    metric.add_batch(predictions=[["S-PER", "O"]], references=[["S-PER", "O"]])
+    metric.add_batch(predictions=[["B-LOC", "E-LOC"]], references=[["B-LOC", "E-LOC"]])
+    with pytest.raises(ValueError, match="pass scheme='IOBES'"):
+        metric.compute()
+    result = metric.compute(scheme="IOBES")
+    assert (result["strict_correct"], result["strict_possible"]) == (2, 2)
+
+
+def test_sentence_numbers_of_errors_count_the_kept_batches(load_metric):
+    metric = load_metric()
+    metric.add_batch(**FIRST)
+    with pytest.raises(ValueError):
+        metric.compute(scheme="IOB3")
+    with pytest.raises(ValueError, match=r"^predictions, sentence 1, token 1: found 3"):
+        metric.add_batch(predictions=[["O", 3]], references=[["O", "O"]])
+
+
+def test_add_is_checked_like_add_batch(load_metric):
+    metric = load_metric()
+    metric.add(prediction=["B-PER", "I-PER"], reference=["B-PER", "I-PER"])
+    with pytest.raises(ValueError, match=r"^predictions, sentence 1, token 1: found 1 \(int\) where the batch holds"):
+        metric.add(prediction=["B-PER", 1], reference=["B-PER", "O"])
+    with pytest.raises(ValueError, match=r"^sentence 1: predictions have 1 tags and references 2"):
+        metric.add(prediction=["O"], reference=["O", "O"])
+    metric.add(prediction=np.array(["O", "B-PER"]), reference=["O", "B-PER"])
+    result = metric.compute()
+    assert (result["strict_correct"], result["strict_possible"]) == (2, 2)
+
+
+def test_load_time_options_are_checked_at_load(load_metric):
+    with pytest.raises(ValueError, match="labels holds the tag 'B-PER'"):
+        load_metric(labels=["B-PER"])
