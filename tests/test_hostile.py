@@ -9,7 +9,6 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import ner_semeval as ns
 from ner_semeval import compute_semeval
 
 LABELS = ["O", "B-PER", "I-PER"]
