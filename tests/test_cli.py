@@ -263,3 +263,92 @@ def test_unknown_scheme_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_missing_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "absent.conll")]) != 0
     assert "absent.conll" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Hostile files: byte-order marks, other encodings, closed pipes, short lines, large files
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_scoring_a_file_imports_neither_evaluate_nor_transformers(tmp_path: Path) -> None:
+    # `import evaluate` imports transformers where it is installed: seconds before four tokens are scored.
+    path = write(tmp_path / "four.conll", "a B-PER B-PER\nb I-PER I-PER\nc O O\nd B-LOC B-ORG\n")
+    probe = (
+        "import runpy, sys\n"
+        f"sys.argv = [{str(REPO / 'ner_semeval.py')!r}, {str(path)!r}]\n"
+        "try:\n"
+        f"    runpy.run_path({str(REPO / 'ner_semeval.py')!r}, run_name='__main__')\n"
+        "except SystemExit as exit:\n"
+        "    assert exit.code == 0, exit.code\n"
+        "print(sorted(name for name in ('evaluate', 'transformers', 'datasets', 'torch') if name in sys.modules))\n"
+    )
+    printed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert printed.splitlines()[-1] == "[]"
+    assert "processed 4 tokens in 1 sentences" in printed
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plain = write(tmp_path / "plain.conll", conll(SIX))
+    marked = tmp_path / "marked.conll"
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
+    assert main([str(plain), "--json"]) == 0
+    expected = capsys.readouterr().out
+    assert main([str(marked), "--json"]) == 0
+    assert capsys.readouterr().out == expected
+    # A first token that is a tag column: the BOM would have made it "\ufeffB-PER".
+    first_tag = tmp_path / "first-tag.conll"
+    first_tag.write_bytes(b"\xef\xbb\xbfa B-PER B-PER\n")
+    assert main([str(first_tag), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["strict_correct"] == 1
+
+
+def test_a_byte_that_is_not_utf8_is_named_by_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "latin1.conll"
+    path.write_bytes("a O O\n\nCaf\xe9 B-LOC B-LOC\n".encode("latin-1"))
+    assert main([str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"{path}:3: byte 0xe9 at column 4 is not UTF-8"), captured.err
+
+
+def test_two_columns_ask_for_three(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "two.conll", "a O O\nB-PER B-PER\n")
+    assert main([str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"{path}:2: found 2 columns ('B-PER B-PER'); expected at least 3 columns")
+
+
+def test_the_scheme_hint_speaks_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "iobes.conll", "a S-PER S-PER\n")
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().endswith("'S' belongs to IOBES or BMES: use --scheme IOBES"), err
+    assert "scheme=" not in err
+
+
+@pytest.mark.slow
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    path = write(tmp_path / "six.conll", conll(SIX))
+    command = f"{sys.executable} {REPO / 'ner_semeval.py'} --per-type {path} | head -c 10"
+    run = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+    assert run.stdout == "processed "
+    assert run.stderr == ""
+
+
+def test_sentences_are_scored_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import ner_semeval
+
+    path = write(tmp_path / "six.conll", conll(SIX) * 3)
+    assert main([str(path), "--json", "--per-type"]) == 0
+    whole = capsys.readouterr().out
+    monkeypatch.setattr(ner_semeval, "_CLI_CHUNK_TOKENS", 5)  # a chunk ends after each sentence or two
+    assert main([str(path), "--json", "--per-type"]) == 0
+    assert capsys.readouterr().out == whole
+    # An error in a later chunk still names its own line.
+    lines = (conll(SIX) * 3).splitlines()
+    bad_line = len(lines) - 1
+    lines[bad_line - 1] = lines[bad_line - 1].rsplit(" ", 1)[0] + " S-PER"
+    write(path, "\n".join(lines) + "\n")
+    assert main([str(path)]) == 2
+    assert capsys.readouterr().err.startswith(f"{path}:{bad_line}: predicted (last) column: found tag 'S-PER'")
