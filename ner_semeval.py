@@ -102,6 +102,8 @@ Args:
     zero_division (`float`, default `0.0`): the value of a ratio whose denominator is zero.
     per_type (`bool`, default `False`): add `{TYPE}_{scheme}_{measure}` keys.
     return_entities (`bool`, default `False`): add `entities`, one row per pair or unpaired entity.
+    confusion (`bool`, default `False`): add `confusion`, the entity-type confusion matrix as a dict of dicts,
+        `confusion[reference_type][predicted_type]`, with `"O"` for no entity (docs/scoring.md §7).
     label_list (`list` of `str` or `dict` of `int` to `str`, optional): maps integer ids to tags
         (`model.config.id2label` works as is).
     ignore_index (`int`, default `-100`): with integer ids, positions whose reference is this id are dropped
@@ -738,7 +740,21 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, int | floa
             result[f"{scheme}_macro_{name}"] = float(mean)
     if options.per_type:
         result.update(type_results)
+    if options.confusion:
+        result["confusion"] = confusion_matrix(tally, entity_types)
     return result
+
+
+def confusion_matrix(tally: Tally, entity_types: Sequence[str]) -> dict[str, dict[str, int]]:
+    """The entity-type confusion matrix of a tally (docs/scoring.md §7): ``matrix[reference][predicted]`` counts
+    the pairs of the pairing by their two types, an unpaired reference at ``[type]["O"]`` and an unpaired
+    prediction at ``["O"][type]``. A full square over `entity_types` (sorted) and ``"O"`` last, zeros included,
+    so that ``pandas.DataFrame(matrix).T`` shows it with references as rows."""
+    names = [*sorted(entity_types), OUTSIDE]
+    matrix = {reference: dict.fromkeys(names, 0) for reference in names}
+    for (_, reference_type, predicted_type), number in tally.cells.items():
+        matrix[reference_type or OUTSIDE][predicted_type or OUTSIDE] += number
+    return matrix
 
 
 def entity_rows(rows: Iterable[Row]) -> list[dict[str, Any]]:
@@ -778,6 +794,7 @@ class Options:
     zero_division: float = 0.0
     per_type: bool = False
     return_entities: bool = False
+    confusion: bool = False
     label_list: Mapping[int, str] | None = None  # id -> tag, whatever form it was given in
     ignore_index: int = -100
 
@@ -799,6 +816,7 @@ class Options:
             zero_division=_check_number("zero_division", given["zero_division"], "a number from 0 to 1", 1.0),
             per_type=_check_flag("per_type", given["per_type"]),
             return_entities=_check_flag("return_entities", given["return_entities"]),
+            confusion=_check_flag("confusion", given["confusion"]),
             label_list=_check_label_list(given["label_list"]),
             ignore_index=_check_ignore_index(given["ignore_index"]),
         )
@@ -1674,6 +1692,19 @@ def format_type_table(
     return "\n".join(lines)
 
 
+def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
+    """The confusion matrix as text: reference types as rows, predicted types as columns, O last in both."""
+    names = list(matrix)
+    title = "reference \\ predicted"
+    first = max([len(title), *map(len, names)]) + 2
+    widths = [max(len(name), *(len(str(matrix[row][name])) for row in names)) + 2 for name in names]
+    lines = [f"{title:<{first}}" + "".join(f"{name:>{width}}" for name, width in zip(names, widths))]
+    for row in names:
+        cells = "".join(f"{matrix[row][name]:>{width}}" for name, width in zip(names, widths))
+        lines.append(f"{row:<{first}}{cells}")
+    return "\n".join(lines)
+
+
 def _format_number(value: int | float) -> str:
     return str(value) if isinstance(value, int) else f"{value:.4f}"
 
@@ -1754,11 +1785,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--suffix", action="store_true", help="tags are TYPE-PREFIX")
     parser.add_argument("--per-type", action="store_true", help="per-type keys in --json, all schemes in tables")
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
+    parser.add_argument("--confusion", action="store_true", help="the entity-type confusion matrix (in --json too)")
     args = parser.parse_args(argv)
 
     total = _FileTally()
     try:
-        options = Options.of(scheme=args.scheme, mode=args.mode, suffix=args.suffix, per_type=args.per_type)
+        options = Options.of(
+            scheme=args.scheme, mode=args.mode, suffix=args.suffix, per_type=args.per_type, confusion=args.confusion
+        )
         for name in args.files or ["-"]:
             source = "<stdin>" if name == "-" else name
             stdin = getattr(sys.stdin, "buffer", sys.stdin)
@@ -1790,6 +1824,9 @@ def _print_results(tally: Tally, total: _FileTally, options: Options, args: argp
         if tally.entity_types:
             print()
             print(format_type_table(results, tally.entity_types, scheme))
+    if args.confusion:
+        print()
+        print(format_confusion_table(results["confusion"]))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
 
 

@@ -104,7 +104,11 @@ CASES = {
     # Uneven shards: a process with no data of its own still takes part, so process 0 answers at once rather
     # than after evaluate's timeout (shortened here, so that a regression fails in seconds, not minutes).
     "tags-process-1-adds-nothing": dict(
-        data=tag_sentences(6, IOB2_TAGS), load={"timeout": 30}, compute={}, array="list", split="all-on-process-0"
+        data=tag_sentences(6, IOB2_TAGS),
+        load={"timeout": 30},
+        compute={"confusion": True},
+        array="list",
+        split="all-on-process-0",
     ),
     "ids-id2label-in-compute-process-1-adds-nothing": dict(
         data=id_sentences(8),
