@@ -3,6 +3,7 @@ says where and what. The command line's hostile input is in tests/test_cli.py.""
 
 from __future__ import annotations
 
+import os
 import tracemalloc
 from fractions import Fraction
 
@@ -246,3 +247,23 @@ def test_add_is_checked_like_add_batch(load_metric):
 def test_load_time_options_are_checked_at_load(load_metric):
     with pytest.raises(ValueError, match="labels holds the tag 'B-PER'"):
         load_metric(labels=["B-PER"])
+
+
+def test_the_evaluate_internals_the_wrapper_relies_on_are_still_there(load_metric):
+    # NerSemeval keeps stored batches across a failed compute and forgets a rejected first batch through these
+    # private attributes of evaluate.EvaluationModule; requirements.txt pins evaluate below its next minor version,
+    # and this test is what fails, loudly, if a release renames or drops any of them.
+    import evaluate
+    import filelock
+
+    assert evaluate.__version__.startswith("0.4."), evaluate.__version__
+    metric = load_metric()
+    for name in ("writer", "buf_writer", "data", "selected_feature_format", "filelocks", "file_paths", "filelock"):
+        assert hasattr(metric, name), name
+    metric.add_batch(**FIRST)
+    assert metric.writer is not None and metric.selected_feature_format is not None
+    assert isinstance(metric.filelock, filelock.BaseFileLock) and os.path.exists(metric.cache_file_name)
+    metric._finalize()  # what compute does before scoring
+    assert metric.writer is None
+    assert len(metric.data) == 1 and metric.file_paths == [metric.cache_file_name]
+    assert [type(lock) for lock in metric.filelocks] == [type(metric.filelock)]

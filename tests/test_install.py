@@ -1,0 +1,56 @@
+"""`pip install .` installs the one file as the module `ner_semeval` and the `ner-semeval` command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The project built as a wheel and installed (without its dependencies, which the test venv has) into a
+    folder of its own, as `pip install .` would install it into a site-packages."""
+    folder = tmp_path_factory.mktemp("install")
+    wheels = folder / "wheels"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), str(REPO)], check=True, capture_output=True)
+    target = folder / "site"
+    (wheel,) = wheels.glob("ner_semeval-*.whl")
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True, capture_output=True)
+    return target
+
+
+def run(installed: Path, *command: str, cwd: Path) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(installed), "HF_EVALUATE_OFFLINE": "1"}
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=300)
+
+
+def test_the_command_is_the_same_command_line(installed: Path, tmp_path: Path) -> None:
+    example = REPO / "examples" / "worked_example.conll"
+    expected = subprocess.run(
+        [sys.executable, str(REPO / "ner_semeval.py"), str(example)], capture_output=True, text=True, check=True
+    ).stdout
+    command = run(installed, str(installed / "bin" / "ner-semeval"), str(example), cwd=tmp_path)
+    assert command.returncode == 0, command.stderr
+    assert command.stdout == expected
+
+
+def test_the_module_imports_anywhere_and_loads_through_evaluate(installed: Path, tmp_path: Path) -> None:
+    probe = (
+        "import evaluate, ner_semeval\n"
+        "print(ner_semeval.__file__)\n"
+        "metric = evaluate.load(ner_semeval.__file__)\n"
+        "print(metric.compute(predictions=[['B-PER']], references=[['B-PER']])['strict_f1'])\n"
+    )
+    result = run(installed, sys.executable, "-c", probe, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    path, score = result.stdout.split()
+    assert Path(path).parent == installed
+    assert score == "1.0"
