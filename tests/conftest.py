@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository on sys.path and the metric loaded the way users load it, offline."""
+"""Shared fixtures: the repository on sys.path, the worked example read from examples/, and the metric loaded the
+way users load it, offline."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import socket
 import sys
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # evaluate asks the Hub about a module unless told not to, even for a local path (NOTES: evaluate).
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
@@ -14,18 +16,37 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import pytest
 
+if TYPE_CHECKING:
+    from ner_semeval import ConllSentence
+
 REPO = Path(__file__).resolve().parent.parent
 METRIC_PATH = REPO / "ner_semeval.py"
 sys.path.insert(0, str(REPO))
 
 
-def iob2(text: str, *entities: tuple[str, str]) -> list[str]:
-    """IOB2 tags of `text`, one character per token, for entities given as (surface string, type)."""
-    tags = ["O"] * len(text)
-    for surface, entity_type in entities:
-        start = text.index(surface)
-        tags[start : start + len(surface)] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (len(surface) - 1)
-    return tags
+WORKED_EXAMPLE = REPO / "examples" / "worked_example.conll"
+
+
+def worked_example_sentences(shared: bool = False) -> list[ConllSentence]:
+    """The worked example of docs/scoring.md §6 as `ner_semeval.ConllSentence` rows, read from
+    examples/worked_example.conll: six sentences, characters as tokens, scenarios III, II, V, IV, I, VI.
+
+    With `shared`, the first two sentences (III, then II) are joined into one, the reference entity before the
+    prediction: five sentences whose totals are the same (§6)."""
+    from ner_semeval import ConllSentence, read_conll
+
+    with WORKED_EXAMPLE.open(encoding="utf-8") as handle:
+        sentences = list(read_conll(handle, str(WORKED_EXAMPLE)))
+    if shared:
+        first, second, *rest = sentences
+        sentences = [ConllSentence(*(a + b for a, b in zip(first, second))), *rest]
+    return sentences
+
+
+def worked_example(shared: bool = False) -> tuple[list[list[str]], list[list[str]]]:
+    """``(predictions, references)`` of the worked example (see `worked_example_sentences`)."""
+    sentences = worked_example_sentences(shared)
+    return [s.predictions for s in sentences], [s.references for s in sentences]
 
 
 def as_inputs(batches: tuple[list, list]) -> dict[str, list]:

@@ -16,42 +16,26 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import REPO, as_inputs, iob2
+from conftest import REPO, WORKED_EXAMPLE, as_inputs, worked_example, worked_example_sentences
 
-from ner_semeval import compute_semeval, main
+from ner_semeval import ConllSentence, compute_semeval, main
 
 SONG, SINGER = "MUSIC_NAME", "SINGER"
-REQUEST = "我想听一首告白气球"
-PLAY = "播放年轮"
-BOTH = "告白气球和年轮"
 
 
-GOLD = (REQUEST, ("告白气球", SONG))
-# SPEC §6, one scenario per sentence, in the order III, II, V, IV, I, VI: (text, reference entities, predicted).
-SIX = [
-    (REQUEST, [GOLD[1]], []),
-    (PLAY, [], [("年轮", SONG)]),
-    (REQUEST, [GOLD[1]], [("一首告白气球", SONG)]),
-    (REQUEST, [GOLD[1]], [("告白气球", SINGER)]),
-    (REQUEST, [GOLD[1]], [("告白气球", SONG)]),
-    (REQUEST, [GOLD[1]], [("一首告白气球", SINGER)]),
-]
-FIVE = [(BOTH, [("告白气球", SONG)], [("年轮", SONG)]), *SIX[2:]]
-
-
-def batch(sentences: list) -> tuple[list[list[str]], list[list[str]]]:
-    predictions = [iob2(text, *predicted) for text, _, predicted in sentences]
-    references = [iob2(text, *reference) for text, reference, _ in sentences]
-    return predictions, references
-
-
-def conll(sentences: list, docstart: bool = True) -> str:
+def conll(sentences: list[ConllSentence], docstart: bool = True) -> str:
     """token reference prediction, blank line between sentences; CoNLL-2003's -DOCSTART- line first."""
     blocks = ["-DOCSTART- -X- -X- O\n"] if docstart else []
-    for text, reference, predicted in sentences:
-        rows = zip(text, iob2(text, *reference), iob2(text, *predicted))
+    for sentence in sentences:
+        rows = zip(sentence.tokens, sentence.references, sentence.predictions)
         blocks.append("".join(f"{token} {r} {p}\n" for token, r, p in rows))
     return "\n".join(blocks)
+
+
+# docs/scoring.md §6 from examples/worked_example.conll: one scenario per sentence, III, II, V, IV, I, VI; and
+# five sentences, II and III sharing the first.
+SIX = worked_example_sentences()
+FIVE = worked_example_sentences(shared=True)
 
 
 # The §6 summary table: rows measure, columns type / partial / exact / strict.
@@ -66,7 +50,7 @@ SUMMARY_ROWS = {
     "recall": [0.4, 0.6, 0.4, 0.2],
     "F1": [0.4, 0.6, 0.4, 0.2],
 }
-# Per type (SPEC §5): MUSIC_NAME references III V IV I VI, predictions II V I; SINGER predictions IV VI.
+# Per type (docs/scoring.md §5): MUSIC_NAME references III V IV I VI, predictions II V I; SINGER predictions IV VI.
 PER_TYPE = {  # scheme: {type: (precision, recall, F1, support)}
     "strict": {SONG: (Fraction(1, 3), Fraction(1, 5), Fraction(1, 4), 5), SINGER: (0, 0, 0, 0)},
     "exact": {SONG: (Fraction(1, 3), Fraction(2, 5), Fraction(4, 11), 5), SINGER: (Fraction(1, 2), 0, 0, 0)},
@@ -192,7 +176,7 @@ def test_stdin_with_per_type_tables(runs: dict[str, Run]) -> None:
     assert run.returncode == 0, run.stderr
     assert "5 sentences" in run.stdout.splitlines()[0]
     printed = tables(run.stdout)
-    check_summary(printed["measure"])  # SPEC §6: the same totals with II and III in one sentence
+    check_summary(printed["measure"])  # docs/scoring.md §6: the same totals with II and III in one sentence
     for scheme in PER_TYPE:
         check_type_table(printed[f"{scheme} by type"], scheme)
 
@@ -202,13 +186,15 @@ def test_stdin_with_per_type_tables(runs: dict[str, Run]) -> None:
 
 def test_json_equals_compute_semeval(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(files["six"]), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == compute_semeval(**as_inputs(batch(SIX)))
+    assert json.loads(capsys.readouterr().out) == compute_semeval(**as_inputs(worked_example()))
 
 
 def test_json_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO(conll(FIVE)))
     assert main(["--json", "--per-type"]) == 0
-    assert json.loads(capsys.readouterr().out) == compute_semeval(**as_inputs(batch(FIVE)), per_type=True)
+    assert json.loads(capsys.readouterr().out) == compute_semeval(
+        **as_inputs(worked_example(shared=True)), per_type=True
+    )
 
 
 def test_scheme_mode_and_per_type_options(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -288,7 +274,7 @@ def test_scoring_a_file_imports_neither_evaluate_nor_transformers(tmp_path: Path
 
 
 def test_a_byte_order_mark_is_not_part_of_the_first_tag(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    plain = write(tmp_path / "plain.conll", conll(SIX))
+    plain = WORKED_EXAMPLE
     marked = tmp_path / "marked.conll"
     marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())
     assert main([str(plain), "--json"]) == 0
@@ -326,9 +312,8 @@ def test_the_scheme_hint_speaks_the_command_line(tmp_path: Path, capsys: pytest.
 
 
 @pytest.mark.slow
-def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
-    path = write(tmp_path / "six.conll", conll(SIX))
-    command = f"{sys.executable} {REPO / 'ner_semeval.py'} --per-type {path} | head -c 10"
+def test_a_closed_pipe_ends_quietly() -> None:
+    command = f"{sys.executable} {REPO / 'ner_semeval.py'} --per-type {WORKED_EXAMPLE} | head -c 10"
     run = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
     assert run.stdout == "processed "
     assert run.stderr == ""

@@ -9,7 +9,7 @@ from itertools import pairwise
 
 import numpy as np
 import pytest
-from conftest import METRIC_PATH, REPO, iob2
+from conftest import METRIC_PATH, REPO, worked_example
 
 import ner_semeval
 from ner_semeval import compute_semeval
@@ -37,7 +37,7 @@ def test_load_time_scheme_and_mode_are_defaults_overridden_per_call(load_metric)
     # The per-call override does not stick.
     result = metric.compute(predictions=predictions, references=references)
     assert result["strict_correct"] == 1
-    # scheme per call: S- is no IOB2 letter (SPEC §2).
+    # scheme per call: S- is no IOB2 letter (docs/scoring.md §2).
     with pytest.raises(ValueError, match="IOBES"):
         metric.compute(predictions=predictions, references=references, scheme="IOB2")
 
@@ -67,20 +67,8 @@ def test_load_time_options_of_every_kind(load_metric) -> None:
     assert "PER_strict_f2" in result
 
 
-# The worked example of SPEC §6 as III, II, V, IV, I, VI, one sentence each, split into batches.
-REQUEST = "我想听一首告白气球"
-
-
-GOLD = iob2(REQUEST, ("告白气球", "MUSIC_NAME"))
-REFERENCES = [GOLD, iob2("播放年轮"), GOLD, GOLD, GOLD, GOLD]
-PREDICTIONS = [
-    iob2(REQUEST),
-    iob2("播放年轮", ("年轮", "MUSIC_NAME")),
-    iob2(REQUEST, ("一首告白气球", "MUSIC_NAME")),
-    iob2(REQUEST, ("告白气球", "SINGER")),
-    iob2(REQUEST, ("告白气球", "MUSIC_NAME")),
-    iob2(REQUEST, ("一首告白气球", "SINGER")),
-]
+# The worked example of docs/scoring.md §6 as III, II, V, IV, I, VI, one sentence each, split into batches.
+PREDICTIONS, REFERENCES = worked_example()
 
 
 @pytest.mark.parametrize(
@@ -99,7 +87,7 @@ def test_add_batch_chunks_equal_one_compute(metric, cuts: list[int]) -> None:
     assert result == compute_semeval(
         predictions=PREDICTIONS, references=REFERENCES, per_type=True, return_entities=True
     )
-    # SPEC §6 strict column, and sentence indices that run across batches.
+    # docs/scoring.md §6 strict column, and sentence indices that run across batches.
     assert (result["strict_correct"], result["strict_incorrect"], result["strict_f1"]) == (1, 3, 0.2)
     assert [row["sentence"] for row in result["entities"]] == [0, 1, 2, 3, 4, 5]
 

@@ -47,32 +47,15 @@ def test_front_matter_declares_the_space() -> None:
     assert f"sdk_version: {gradio.__version__}" in front_matter.splitlines()
 
 
-WORKED_EXAMPLE = [  # (text, reference entities, predicted entities) with character offsets
-    ("我想听告白气球", [(3, 7, "MUSIC_NAME")], []),
-    ("我想听年轮", [], [(3, 5, "MUSIC_NAME")]),
-    ("播放一首告白气球", [(4, 8, "MUSIC_NAME")], [(2, 8, "MUSIC_NAME")]),
-    ("告白气球", [(0, 4, "MUSIC_NAME")], [(0, 4, "SINGER")]),
-    ("告白气球", [(0, 4, "MUSIC_NAME")], [(0, 4, "MUSIC_NAME")]),
-    ("一首告白气球", [(2, 6, "MUSIC_NAME")], [(0, 6, "SINGER")]),
-]
-
-
-def _iob2(text: str, spans: list[tuple[int, int, str]]) -> list[str]:
-    tags = ["O"] * len(text)
-    for start, end, entity_type in spans:
-        tags[start:end] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (end - start - 1)
-    return tags
-
-
-def test_worked_example_output_is_what_the_cli_prints(tmp_path) -> None:
-    lines = []
-    for text, references, predictions in WORKED_EXAMPLE:
-        lines += [f"{c} {r} {p}" for c, r, p in zip(text, _iob2(text, references), _iob2(text, predictions))]
-        lines.append("")
-    conll = tmp_path / "worked_example.conll"
-    conll.write_text("\n".join(lines), encoding="utf-8")
+def test_worked_example_output_is_what_the_cli_prints() -> None:
+    # As the README says: `python ner_semeval.py examples/worked_example.conll`, from the repository folder.
     printed = subprocess.run(
-        [sys.executable, str(REPO / "ner_semeval.py"), str(conll)], capture_output=True, text=True, check=True
+        [sys.executable, "ner_semeval.py", "examples/worked_example.conll"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
     ).stdout
     assert printed == _code_block_after("<!-- worked-example-output -->")
 

@@ -1,5 +1,5 @@
-"""Counts and scores (SPEC §4-§7): the worked example of §6 exactly, hand cases as fractions, per-type and macro
-scores, beta, zero_division, and the shape of the output."""
+"""Counts and scores (docs/scoring.md §4-§7): the worked example of §6 exactly, hand cases as fractions, per-type
+and macro scores, beta, zero_division, and the shape of the output."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from conftest import as_inputs, iob2
+from conftest import as_inputs, worked_example, worked_example_sentences
 
 from ner_semeval import Counts, compute_semeval, tally_semeval
 
@@ -15,32 +15,9 @@ SCHEMES = ("strict", "exact", "partial", "type")
 COUNT_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 
 
-# SPEC §6. The reference entity everywhere is MUSIC_NAME 告白气球.
+# docs/scoring.md §6, read from examples/worked_example.conll. The reference entity is MUSIC_NAME 告白气球 in
+# every sentence but II's.
 SONG, SINGER = "MUSIC_NAME", "SINGER"
-REQUEST = "我想听一首告白气球"  # 告白气球 is [5, 9), 一首告白气球 is [3, 9)
-PLAY = "播放年轮"  # 年轮 is [2, 4)
-BOTH = "告白气球和年轮"  # 告白气球 is [0, 4), 年轮 is [5, 7)
-
-GOLD = iob2(REQUEST, ("告白气球", SONG))
-SIX_SENTENCES = {  # scenario -> (reference, prediction), in the §6 order
-    "III": (GOLD, iob2(REQUEST)),
-    "II": (iob2(PLAY), iob2(PLAY, ("年轮", SONG))),
-    "V": (GOLD, iob2(REQUEST, ("一首告白气球", SONG))),
-    "IV": (GOLD, iob2(REQUEST, ("告白气球", SINGER))),
-    "I": (GOLD, iob2(REQUEST, ("告白气球", SONG))),
-    "VI": (GOLD, iob2(REQUEST, ("一首告白气球", SINGER))),
-}
-
-
-def six_sentences() -> tuple[list[list[str]], list[list[str]]]:
-    return [p for _, p in SIX_SENTENCES.values()], [r for r, _ in SIX_SENTENCES.values()]
-
-
-def five_sentences() -> tuple[list[list[str]], list[list[str]]]:
-    """II and III in one sentence, the reference entity before the prediction."""
-    predictions, references = six_sentences()
-    shared = (iob2(BOTH, ("告白气球", SONG)), iob2(BOTH, ("年轮", SONG)))
-    return [shared[1], *predictions[2:]], [shared[0], *references[2:]]
 
 
 # The §6 summary table, column by column.
@@ -69,35 +46,51 @@ def row(sentence: int, reference, prediction, scenario: str, strict: str, exact:
     }
 
 
-# The §6 scenario table as `entities` rows (outcome columns reordered to strict, exact, partial, type).
+# The §6 scenario table as `entities` rows (outcome columns reordered to strict, exact, partial, type), at the
+# file's character offsets: III 我想听告白气球 reference [3, 7); II 我想听年轮 prediction [3, 5); V 播放一首告白气球
+# reference [4, 8), prediction 一首告白气球 [2, 8); IV and I 告白气球 [0, 4); VI 一首告白气球 reference [2, 6),
+# prediction [0, 6).
 WORKED_ROWS_TAIL = [
-    ("V", span(5, 9, SONG), span(3, 9, SONG), "INC", "INC", "PAR", "COR"),
-    ("IV", span(5, 9, SONG), span(5, 9, SINGER), "INC", "COR", "COR", "INC"),
-    ("I", span(5, 9, SONG), span(5, 9, SONG), "COR", "COR", "COR", "COR"),
-    ("VI", span(5, 9, SONG), span(3, 9, SINGER), "INC", "INC", "PAR", "INC"),
+    ("V", span(4, 8, SONG), span(2, 8, SONG), "INC", "INC", "PAR", "COR"),
+    ("IV", span(0, 4, SONG), span(0, 4, SINGER), "INC", "COR", "COR", "INC"),
+    ("I", span(0, 4, SONG), span(0, 4, SONG), "COR", "COR", "COR", "COR"),
+    ("VI", span(2, 6, SONG), span(0, 6, SINGER), "INC", "INC", "PAR", "INC"),
 ]
 SIX_ROWS = [
-    row(0, span(5, 9, SONG), None, "III", "MIS", "MIS", "MIS", "MIS"),
-    row(1, None, span(2, 4, SONG), "II", "SPU", "SPU", "SPU", "SPU"),
+    row(0, span(3, 7, SONG), None, "III", "MIS", "MIS", "MIS", "MIS"),
+    row(1, None, span(3, 5, SONG), "II", "SPU", "SPU", "SPU", "SPU"),
     *(row(2 + i, ref, pred, sc, *out) for i, (sc, ref, pred, *out) in enumerate(WORKED_ROWS_TAIL)),
 ]
+# Shared: 我想听告白气球我想听年轮, so 年轮 moves past III's seven characters to [10, 12).
 FIVE_ROWS = [
-    row(0, span(0, 4, SONG), None, "III", "MIS", "MIS", "MIS", "MIS"),
-    row(0, None, span(5, 7, SONG), "II", "SPU", "SPU", "SPU", "SPU"),
+    row(0, span(3, 7, SONG), None, "III", "MIS", "MIS", "MIS", "MIS"),
+    row(0, None, span(10, 12, SONG), "II", "SPU", "SPU", "SPU", "SPU"),
     *(row(1 + i, ref, pred, sc, *out) for i, (sc, ref, pred, *out) in enumerate(WORKED_ROWS_TAIL)),
 ]
 
 ARRANGEMENTS = [
-    pytest.param(six_sentences, SIX_ROWS, id="six-sentences"),
-    pytest.param(five_sentences, FIVE_ROWS, id="five-sentences-II-III-shared"),
+    pytest.param(False, SIX_ROWS, id="six-sentences"),
+    pytest.param(True, FIVE_ROWS, id="five-sentences-II-III-shared"),
 ]
 
 
-def test_worked_example_tags_are_built_from_characters() -> None:
-    predictions, references = six_sentences()
-    assert references[0] == ["O", "O", "O", "O", "O", "B-MUSIC_NAME", "I-MUSIC_NAME", "I-MUSIC_NAME", "I-MUSIC_NAME"]
-    assert predictions[2][3:5] == ["B-MUSIC_NAME", "I-MUSIC_NAME"]
-    assert five_sentences()[0][0] == ["O", "O", "O", "O", "O", "B-MUSIC_NAME", "I-MUSIC_NAME"]
+def test_worked_example_tags_are_read_from_characters() -> None:
+    sentences = worked_example_sentences()
+    assert ["".join(sentence.tokens) for sentence in sentences] == [
+        "我想听告白气球",
+        "我想听年轮",
+        "播放一首告白气球",
+        "告白气球",
+        "告白气球",
+        "一首告白气球",
+    ]
+    predictions, references = worked_example()
+    assert references[0] == ["O", "O", "O", "B-MUSIC_NAME", "I-MUSIC_NAME", "I-MUSIC_NAME", "I-MUSIC_NAME"]
+    assert predictions[2][2:4] == ["B-MUSIC_NAME", "I-MUSIC_NAME"]
+    assert "".join(worked_example_sentences(shared=True)[0].tokens) == "我想听告白气球我想听年轮"
+    shared_predictions, shared_references = worked_example(shared=True)
+    assert shared_predictions[0] == ["O"] * 10 + ["B-MUSIC_NAME", "I-MUSIC_NAME"]
+    assert shared_references[0] == references[0] + ["O"] * 5
 
 
 def check_summary(result: dict) -> None:
@@ -111,23 +104,23 @@ def check_summary(result: dict) -> None:
             assert result[f"{scheme}_{measure}"] == expected["score"], f"{scheme}_{measure}"
 
 
-@pytest.mark.parametrize(("arrangement", "rows"), ARRANGEMENTS)
-def test_worked_example_compute_semeval(arrangement, rows: list[dict]) -> None:
-    predictions, references = arrangement()
+@pytest.mark.parametrize(("shared", "rows"), ARRANGEMENTS)
+def test_worked_example_compute_semeval(shared: bool, rows: list[dict]) -> None:
+    predictions, references = worked_example(shared)
     result = compute_semeval(predictions=predictions, references=references, return_entities=True)
     check_summary(result)
     assert result["entities"] == rows
 
 
-@pytest.mark.parametrize(("arrangement", "rows"), ARRANGEMENTS)
-def test_worked_example_through_evaluate(metric, arrangement, rows: list[dict]) -> None:
-    predictions, references = arrangement()
+@pytest.mark.parametrize(("shared", "rows"), ARRANGEMENTS)
+def test_worked_example_through_evaluate(metric, shared: bool, rows: list[dict]) -> None:
+    predictions, references = worked_example(shared)
     result = metric.compute(predictions=predictions, references=references, return_entities=True)
     check_summary(result)
     assert result["entities"] == rows
 
 
-# Per-type scores of the worked example (SPEC §5), derived from the scenario table:
+# Per-type scores of the worked example (docs/scoring.md §5), derived from the scenario table:
 # MUSIC_NAME references: III, V, IV, I, VI; MUSIC_NAME predictions: II, V, I; SINGER predictions: IV, VI.
 WORKED_PER_TYPE = {
     # scheme: (MUSIC_NAME P, R, F), (SINGER P, R, F)
@@ -140,7 +133,7 @@ WORKED_PER_TYPE = {
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_worked_example_per_type_and_macro(scheme: str) -> None:
-    result = compute_semeval(**as_inputs(six_sentences()), per_type=True)
+    result = compute_semeval(**as_inputs(worked_example()), per_type=True)
     song, singer = WORKED_PER_TYPE[scheme]
     for entity_type, values in ((SONG, song), (SINGER, singer)):
         for measure, value in zip(("precision", "recall", "f1"), values):
@@ -208,7 +201,7 @@ def test_hand_cases(predictions: list, references: list, expected: dict) -> None
 
 
 def test_per_type_is_two_sided() -> None:
-    # SPEC §5: a PER reference predicted as LOC with the same boundaries.
+    # docs/scoring.md §5: a PER reference predicted as LOC with the same boundaries.
     predictions, references = [["B-LOC", "I-LOC", "O"]], [["B-PER", "I-PER", "O"]]
     tally, _ = tally_semeval(predictions, references)
     reference_side, prediction_side = tally.counts_by_type("strict")
@@ -232,14 +225,15 @@ def test_per_type_is_two_sided() -> None:
 
 
 def test_per_type_sums_to_overall() -> None:
-    predictions, references = six_sentences()
+    predictions, references = worked_example()
     result = compute_semeval(predictions=predictions, references=references, per_type=True)
     for scheme in SCHEMES:
         for side in ("possible", "actual"):
             assert result[f"{SONG}_{scheme}_{side}"] + result[f"{SINGER}_{scheme}_{side}"] == result[f"{scheme}_{side}"]
 
 
-# Macro averages (SPEC §5): over the types present, or over `labels` (an absent label scores zero_division).
+# Macro averages (docs/scoring.md §5): over the types present, or over `labels` (an absent label scores
+# zero_division).
 # References: PER, LOC; prediction: PER only. Strict per type: PER (1, 1, 1); LOC precision 0/0, recall 0/1.
 MACRO_REFERENCES = [["B-PER", "O", "B-LOC"]]
 MACRO_PREDICTIONS = [["B-PER", "O", "O"]]
@@ -275,10 +269,10 @@ def test_macro_with_labels_lists_those_types_per_type() -> None:
         predictions=MACRO_PREDICTIONS, references=MACRO_REFERENCES, per_type=True, labels=["PER", "ORG"]
     )
     assert {key.split("_")[0] for key in result if key.startswith(("PER_", "ORG_", "LOC_"))} == {"PER", "ORG"}
-    assert result["strict_possible"] == 1  # LOC filtered out on both sides (SPEC §2)
+    assert result["strict_possible"] == 1  # LOC filtered out on both sides (docs/scoring.md §2)
 
 
-# beta (SPEC §4, §7). P = 1, R = 2/3.
+# beta (docs/scoring.md §4, §7). P = 1, R = 2/3.
 BETA_CASES = [
     pytest.param(0.5, "f0.5", Fraction(10, 11), id="beta-0.5"),
     pytest.param(2, "f2", Fraction(5, 7), id="beta-2"),
@@ -344,7 +338,7 @@ def test_empty_input_counts_nothing(metric, predictions: list, references: list)
 
 
 def expected_keys(f: str = "f1", types: tuple[str, ...] = ()) -> set[str]:
-    """SPEC §7, written out."""
+    """docs/scoring.md §7, written out."""
     measures = ("precision", "recall", f, "correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
     keys = {f"{scheme}_{measure}" for scheme in SCHEMES for measure in measures}
     keys |= {f"{scheme}_macro_{measure}" for scheme in SCHEMES for measure in ("precision", "recall", f)}
@@ -367,7 +361,7 @@ OUTPUT_SHAPES = [
 
 @pytest.mark.parametrize(("options", "keys"), OUTPUT_SHAPES)
 def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set[str]) -> None:
-    predictions, references = six_sentences()
+    predictions, references = worked_example()
     for result in (
         compute_semeval(predictions=predictions, references=references, **options),
         metric.compute(predictions=predictions, references=references, **options),
@@ -380,6 +374,6 @@ def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set
 
 
 def test_entities_rows_are_json_ready() -> None:
-    result = compute_semeval(**as_inputs(five_sentences()), return_entities=True)
+    result = compute_semeval(**as_inputs(worked_example(shared=True)), return_entities=True)
     assert json.loads(json.dumps(result)) == result
     assert set(result) == expected_keys() | {"entities"}
