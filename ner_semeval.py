@@ -677,7 +677,15 @@ class Tally:
         type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
         side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
         instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
-        # Plain integer lists while counting: a Counts per cell would cost more than all the rest of `scores`.
+        reference_side, prediction_side = self._totals_by_type(scheme)
+        return (
+            {entity_type: Counts(*totals) for entity_type, totals in reference_side.items()},
+            {entity_type: Counts(*totals) for entity_type, totals in prediction_side.items()},
+        )
+
+    def _totals_by_type(self, scheme: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        # `counts_by_type` as plain integer lists in the order of Counts' fields: with thousands of types, a
+        # Counts per type would cost more than all the rest of `scores`.
         reference_side: dict[str, list[int]] = {}
         prediction_side: dict[str, list[int]] = {}
         for (scenario, reference_type, predicted_type), number in self.cells.items():
@@ -686,10 +694,7 @@ class Tally:
                 reference_side.setdefault(reference_type, [0] * len(_FIELD))[index] += number
             if predicted_type is not None:
                 prediction_side.setdefault(predicted_type, [0] * len(_FIELD))[index] += number
-        return (
-            {entity_type: Counts(*totals) for entity_type, totals in reference_side.items()},
-            {entity_type: Counts(*totals) for entity_type, totals in prediction_side.items()},
-        )
+        return reference_side, prediction_side
 
 
 def f_key(beta: float) -> str:
@@ -703,46 +708,79 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, int | floa
     Macro averages are unweighted means over the types seen on either side, or over `labels` when given
     (a label with no entity then scores as a type with no entity on either side)."""
     options = Options() if options is None else options
-    beta, zero_division, f_name = options.beta, options.zero_division, options.f_name
-    labels = options.labels
-    entity_types = list(dict.fromkeys(labels)) if labels is not None else tally.entity_types
-    empty = Counts()
+    f_name = options.f_name
+    entity_types = list(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
+    ratios = _Ratios(options)
+    no_entity = [0] * len(_FIELD)
     result: dict[str, int | float] = {}
     type_results: dict[str, int | float] = {}
     for scheme in EVALUATION_SCHEMES:
         counts = tally.counts(scheme)
-        precision, recall = counts.precision(zero_division), counts.recall(zero_division)
-        result[f"{scheme}_precision"] = float(precision)
-        result[f"{scheme}_recall"] = float(recall)
-        result[f"{scheme}_{f_name}"] = float(f_score(precision, recall, beta))
+        precision, recall, f = ratios.scores(counts.correct, counts.partial, counts.actual, counts.possible)
+        result[f"{scheme}_precision"] = precision[0] / precision[1]
+        result[f"{scheme}_recall"] = recall[0] / recall[1]
+        result[f"{scheme}_{f_name}"] = f[0] / f[1]
         for field in _FIELD.values():
             result[f"{scheme}_{field}"] = getattr(counts, field)
         result[f"{scheme}_possible"] = counts.possible
         result[f"{scheme}_actual"] = counts.actual
 
-        reference_side, prediction_side = tally.counts_by_type(scheme)
-        macro = [Fraction(0)] * 3
+        reference_side, prediction_side = tally._totals_by_type(scheme)
+        # The macro sums, exact: numerators summed per denominator, since thousands of types share a few.
+        macro: list[dict[int, int]] = [{}, {}, {}]
         for entity_type in entity_types:
-            references = reference_side.get(entity_type, empty)
-            predictions = prediction_side.get(entity_type, empty)
-            type_precision = predictions.precision(zero_division)
-            type_recall = references.recall(zero_division)
-            type_f = f_score(type_precision, type_recall, beta)
-            macro = [total + value for total, value in zip(macro, (type_precision, type_recall, type_f))]
+            correct, _, partial, missed, _ = references = reference_side.get(entity_type, no_entity)
+            possible = correct + references[1] + partial + missed
+            predictions = prediction_side.get(entity_type, no_entity)
+            actual = predictions[0] + predictions[1] + predictions[2] + predictions[4]
+            type_precision = ratios.share(2 * predictions[0] + predictions[2], 2 * actual)
+            type_recall = ratios.share(2 * correct + partial, 2 * possible)
+            type_f = ratios.f(type_precision, type_recall)
             key = f"{entity_type}_{scheme}"
-            type_results[f"{key}_precision"] = float(type_precision)
-            type_results[f"{key}_recall"] = float(type_recall)
-            type_results[f"{key}_{f_name}"] = float(type_f)
-            type_results[f"{key}_possible"] = references.possible
-            type_results[f"{key}_actual"] = predictions.actual
-        for name, total in zip(("precision", "recall", f_name), macro):
-            mean = total / len(entity_types) if entity_types else Fraction(zero_division)
+            for sums, name, (numerator, denominator) in zip(
+                macro, ("precision", "recall", f_name), (type_precision, type_recall, type_f)
+            ):
+                sums[denominator] = sums.get(denominator, 0) + numerator
+                type_results[f"{key}_{name}"] = numerator / denominator
+            type_results[f"{key}_possible"] = possible
+            type_results[f"{key}_actual"] = actual
+        for name, sums in zip(("precision", "recall", f_name), macro):
+            total = sum((Fraction(numerator, denominator) for denominator, numerator in sums.items()), Fraction(0))
+            mean = total / len(entity_types) if entity_types else Fraction(options.zero_division)
             result[f"{scheme}_macro_{name}"] = float(mean)
     if options.per_type:
         result.update(type_results)
     if options.confusion:
         result["confusion"] = confusion_matrix(tally, entity_types)
     return result
+
+
+class _Ratios:
+    """Precision, recall and F as exact integer ratios (numerator, denominator), reduced to a float once by a
+    correctly rounded integer division: the same numbers as `Fraction` (docs/scoring.md §4), without building
+    a Fraction per type and scheme."""
+
+    def __init__(self, options: Options) -> None:
+        zero_division = Fraction(options.zero_division)
+        self.zero_division = (zero_division.numerator, zero_division.denominator)
+        beta2 = Fraction(options.beta) ** 2
+        self.beta2 = (beta2.numerator, beta2.denominator)
+
+    def share(self, credit: int, total: int) -> tuple[int, int]:
+        """credit / total; `zero_division` when total is 0."""
+        return (credit, total) if total else self.zero_division
+
+    def f(self, precision: tuple[int, int], recall: tuple[int, int]) -> tuple[int, int]:
+        """(1 + β²)·P·R / (β²·P + R), 0 where β²·P + R = 0: with P = a/b, R = c/d and β² = n/m, that is
+        (m + n)·a·c / (n·a·d + m·c·b)."""
+        (a, b), (c, d), (n, m) = precision, recall, self.beta2
+        denominator = n * a * d + m * c * b
+        return ((m + n) * a * c, denominator) if denominator else (0, 1)
+
+    def scores(self, correct: int, partial: int, actual: int, possible: int) -> tuple[tuple[int, int], ...]:
+        precision = self.share(2 * correct + partial, 2 * actual)
+        recall = self.share(2 * correct + partial, 2 * possible)
+        return precision, recall, self.f(precision, recall)
 
 
 def confusion_matrix(tally: Tally, entity_types: Sequence[str]) -> dict[str, dict[str, int]]:
