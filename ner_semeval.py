@@ -736,20 +736,21 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, int | floa
             type_precision = ratios.share(2 * predictions[0] + predictions[2], 2 * actual)
             type_recall = ratios.share(2 * correct + partial, 2 * possible)
             type_f = ratios.f(type_precision, type_recall)
-            key = f"{entity_type}_{scheme}"
-            for sums, name, (numerator, denominator) in zip(
-                macro, ("precision", "recall", f_name), (type_precision, type_recall, type_f)
-            ):
+            for sums, (numerator, denominator) in zip(macro, (type_precision, type_recall, type_f)):
                 sums[denominator] = sums.get(denominator, 0) + numerator
-                type_results[f"{key}_{name}"] = numerator / denominator
-            type_results[f"{key}_possible"] = possible
-            type_results[f"{key}_actual"] = actual
+            if options.per_type:
+                key = f"{entity_type}_{scheme}"
+                for name, (numerator, denominator) in zip(
+                    ("precision", "recall", f_name), (type_precision, type_recall, type_f)
+                ):
+                    type_results[f"{key}_{name}"] = numerator / denominator
+                type_results[f"{key}_possible"] = possible
+                type_results[f"{key}_actual"] = actual
         for name, sums in zip(("precision", "recall", f_name), macro):
             total = sum((Fraction(numerator, denominator) for denominator, numerator in sums.items()), Fraction(0))
             mean = total / len(entity_types) if entity_types else Fraction(options.zero_division)
             result[f"{scheme}_macro_{name}"] = float(mean)
-    if options.per_type:
-        result.update(type_results)
+    result.update(type_results)
     if options.confusion:
         result["confusion"] = confusion_matrix(tally, entity_types)
     return result
