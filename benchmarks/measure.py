@@ -1,0 +1,107 @@
+"""How the benchmark measures: runs timed in turns, and the peak memory of a run."""
+
+from __future__ import annotations
+
+import gc
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+MAXRSS_KIB = 1 if sys.platform.startswith("linux") else 1 / 1024  # getrusage's unit: KiB on Linux, bytes on macOS
+
+
+@dataclass
+class Cell:
+    """The timed runs of one tool on one data set."""
+
+    times: list[float] = field(default_factory=list)
+    skipped: str | None = None
+    cut_short: bool = False  # run once only: its first run took longer than --slow
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def minimum(self) -> float | None:
+        return min(self.times) if self.times else None
+
+    @property
+    def spread(self) -> float | None:
+        """Slowest run over fastest: how much the machine's load moved this cell."""
+        return max(self.times) / min(self.times) if self.times and min(self.times) > 0 else None
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def time_once(run: Callable[[], Any], gc_off: bool = False) -> tuple[float, Any]:
+    # Start every run from a clean heap. The collector stays on during the run unless --gc-off: users run with
+    # it on, and allocation-heavy code pays for it.
+    gc.collect()
+    if gc_off:
+        gc.disable()
+    try:
+        start = time.perf_counter()
+        result = run()
+        return time.perf_counter() - start, result
+    finally:
+        gc.enable()
+
+
+def take_turns(
+    runs: dict[str, Callable[[], Any]], repeats: int, slow: float | None, label: str, measure: Callable = time_once
+) -> tuple[dict[str, Cell], dict[str, Any]]:
+    """Each run `repeats` times, `measure(run)` giving (seconds, result), in turns (run 1 of each, then run 2 ...)
+    so that a busy moment on a shared machine slows all of them rather than one. A run whose first time exceeds
+    `slow` runs only once. Returns the cells and each run's last result."""
+    cells = {name: Cell() for name in runs}
+    results: dict[str, Any] = {}
+    gc.collect()
+    gc.freeze()  # the input stays alive through every run: keep it out of the collector's way
+    try:
+        for repeat in range(repeats):
+            for name in [name for name, cell in cells.items() if not cell.cut_short]:
+                results.pop(name, None)  # not alive during the next run, where the collector would walk it
+                elapsed, results[name] = measure(runs[name])
+                cells[name].times.append(elapsed)
+                cells[name].cut_short = repeat == 0 and repeats > 1 and slow is not None and elapsed > slow
+            timed = ", ".join(f"{name} {cell.times[-1]:.4f}" for name, cell in cells.items() if cell.times)
+            progress(f"  {label} run {repeat + 1}/{repeats}: {timed}")
+    finally:
+        gc.unfreeze()
+    return cells, results
+
+
+def peak_memory(run: Callable[[], Any]) -> dict[str, Any]:
+    """How far one call of `run` raises the peak RSS above the RSS before it, the peak (KiB), and the tracemalloc
+    peak (bytes) of a second call."""
+    # getrusage's maxrss cannot be reset: Linux carries the parent's peak over fork and exec, and it never goes
+    # down. VmHWM (Linux) can be reset to the current RSS, so the growth is this run's alone.
+    status = Path("/proc/self/status")
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        method = "VmHWM"
+    except OSError:
+        method = "maxrss"
+
+    def rss_kib(field_name: str) -> float:
+        if method == "maxrss":
+            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * MAXRSS_KIB
+        return next(int(line.split()[1]) for line in status.read_text().splitlines() if line.startswith(field_name))
+
+    before = rss_kib("VmRSS:")
+    run()
+    after = rss_kib("VmHWM:")
+    tracemalloc.start()
+    run()
+    traced = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return {"rss_growth_kib": after - before, "rss_kib": after, "tracemalloc_peak": traced, "rss": method}
