@@ -1,10 +1,12 @@
-"""How the benchmark measures: runs timed in turns, and the peak memory of a run."""
+"""How the benchmark measures: runs timed in turns, peak memory of a run, and commands in a fresh process each."""
 
 from __future__ import annotations
 
 import gc
+import json
 import resource
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -105,3 +107,26 @@ def peak_memory(run: Callable[[], Any]) -> dict[str, Any]:
     traced = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return {"rss_growth_kib": after - before, "rss_kib": after, "tracemalloc_peak": traced, "rss": method}
+
+
+# Run in a small fresh Python process: RUSAGE_CHILDREN's peak is then the measured command's alone. In the
+# benchmark's own process it would be the largest child so far, and Linux carries a parent's peak over fork and
+# exec: it could not be smaller than this big process's. The wrapper's own ~10 MB is the floor.
+_WRAPPER = """
+import json, resource, subprocess, sys, time
+stdin = open(sys.argv[1], "rb") if sys.argv[1] else subprocess.DEVNULL
+start = time.perf_counter()
+done = subprocess.run(sys.argv[2:], stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+seconds = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(json.dumps({"seconds": seconds, "peak": peak, "status": done.returncode, "stderr": done.stderr[-500:]}))
+"""
+
+
+def time_command(command: list[str], stdin: str = "") -> tuple[float, float]:
+    """Wall time in seconds and peak RSS in MB of one run of `command` (standard input: the file `stdin`)."""
+    wrapper = subprocess.run([sys.executable, "-c", _WRAPPER, stdin, *command], capture_output=True, text=True)
+    measured = json.loads(wrapper.stdout) if wrapper.returncode == 0 else {"status": "?", "stderr": wrapper.stderr}
+    if measured["status"] != 0:
+        raise RuntimeError(f"{' '.join(command)} failed ({measured['status']}): {measured['stderr'].strip()}")
+    return measured["seconds"], measured["peak"] * MAXRSS_KIB * 1024 / 1e6

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hostile import COMMANDS
 from measure import Cell
 from workload import size_name
 
@@ -22,6 +23,10 @@ class Results:
     table: dict[str, dict[str, Cell]] = field(default_factory=dict)  # column -> tool -> cell
     data: list[str] = field(default_factory=list)  # what the goals' column holds
     memory: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool -> peaks
+    types: dict[str, Cell] = field(default_factory=dict)  # "types-1000/500k" -> cell
+    types_seen: dict[str, int] = field(default_factory=dict)  # "types-1000/500k" -> types in the data
+    commands: dict[str, Cell] = field(default_factory=dict)  # "1M/ner_semeval.py" -> cell
+    peaks: dict[str, float] = field(default_factory=dict)  # "1M/ner_semeval.py/peak" -> MB
     goals: list[dict[str, Any]] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -34,12 +39,12 @@ def seconds(value: float | None) -> str:
     return f"{value:.5f}" if value < 0.01 else f"{value:.4f}" if value < 10 else f"{value:.1f}"
 
 
-def ratio(number: float | None) -> str:
-    return "-" if number is None else f"{number:.2f}x"
+def value(number: float | None, unit: str) -> str:
+    return "-" if number is None else f"{number:.2f}x" if unit == "x" else f"{number:.0f} {unit}"
 
 
 def print_report(results: Results) -> None:
-    for section in (header, table, ratios, goals, memory, checks, notes):
+    for section in (header, table, ratios, goals, memory, entity_types, command_line, checks, notes):
         lines = section(results)
         if lines:
             print("\n".join(["", *lines]))
@@ -49,11 +54,11 @@ def header(results: Results) -> list[str]:
     info, args = results.info, results.args
     load = [" ".join(f"{x:.2f}" for x in averages) for averages in (info["load_start"], results.load_end)]
     return [
-        "ner_semeval benchmark (issue 5)",
+        "ner_semeval benchmark (issues 5 and 8)",
         f"machine: {info['platform']}; {info['cpu']}; {info['cores']} cores ({info['usable_cores']} usable); "
         f"{info['implementation']} {info['python']}; numpy {info['numpy']}",
         f"packages: evaluate {info['evaluate']}, datasets {info['datasets']}, pyarrow {info['pyarrow']}, "
-        f"nervaluate {info['nervaluate']}, seqeval {info['seqeval']}",
+        f"nervaluate {info['nervaluate']}, seqeval {info['seqeval']}, conlleval {info['conlleval']}",
         f"ner_semeval: {info['path']} at {info['ner_semeval']}",
         f"load average 1/5/15 min: {load[0]} at start, {load[1]} at end; {time.time() - info['started']:.0f} s in all",
         f"runs: median of {args.repeats} (time.perf_counter, tools interleaved run by run, gc.collect() before "
@@ -104,11 +109,13 @@ def ratios(results: Results) -> list[str]:
 
 
 def goals(results: Results) -> list[str]:
-    lines = ["goals (issue 5)"]
+    lines = ["goals (issues 5 and 8)"]
     for goal in results.goals:
-        measured = "not run" if goal["ratio"] is None else ratio(goal["ratio"])
-        bound = f"goal {goal['op']} {goal['target']:g}x; ratio of fastest runs {ratio(goal['ratio_of_minimums'])}"
-        lines.append(f"  {goal['verdict']:<5} {goal['goal']:<62} {measured:>9}  ({bound})")
+        measured = "not run" if goal["ratio"] is None else value(goal["ratio"], goal["unit"])
+        bound = f"goal {goal['op']} {goal['target']:g}{'x' if goal['unit'] == 'x' else ' MB'}"
+        if goal["unit"] == "x":  # a ratio: that of the fastest runs tells whether the verdict is noise
+            bound += f"; ratio of fastest runs {value(goal['ratio_of_minimums'], 'x')}"
+        lines.append(f"  {goal['verdict']:<5} {goal['issue']}: {goal['goal']:<62} {measured:>9}  ({bound})")
     return lines
 
 
@@ -126,6 +133,35 @@ def memory(results: Results) -> list[str]:
             f"  {label:<36}{peaks['tracemalloc_peak'] / 2**20:>14.1f} MiB{peaks['rss_growth_kib'] / 1024:>10.1f} MiB"
             f"{peaks['rss_kib'] / 1024:>10.0f} MiB" + ("" if peaks["rss"] == "VmHWM" else " (maxrss: may hide growth)")
         )
+    return lines
+
+
+def entity_types(results: Results) -> list[str]:
+    if not results.types:
+        return []
+    lines = ["entity types (issue 8): compute_semeval on generated data of equally common types"]
+    lines.append(f"  {'data':<28}{'types in data':>14}{'median s':>10}{'runs':>6}")
+    for key, cell in results.types.items():
+        types, tokens = key.removeprefix("types-").split("/")
+        data = f"{int(types):,} types, {tokens} tokens"
+        lines.append(f"  {data:<28}{results.types_seen[key]:>14,}{seconds(cell.median):>10}{len(cell.times):>6}")
+    return lines
+
+
+def command_line(results: Results) -> list[str]:
+    if not results.commands:
+        return []
+    lines = [
+        "command line (issue 8): a fresh process per run; wall time, and the peak RSS that getrusage(RUSAGE_CHILDREN)",
+        "gives in a small wrapper process (whose own ~10 MB is the floor)",
+        f"  {'file':<10}{'command':<80}{'median s':>10}{'peak MB':>9}{'runs':>6}",
+    ]
+    for key, cell in results.commands.items():
+        file, tool = key.split("/")
+        peak = results.peaks[f"{key}/peak"]
+        lines.append(f"  {file:<10}{COMMANDS[tool]:<80}{seconds(cell.median):>10}{peak:>9.0f}{len(cell.times):>6}")
+    if not any(key.endswith("/conlleval.pl") for key in results.commands):
+        lines.append("no conlleval.pl here (--conlleval-pl, PATH) nor in PyPI, Debian or npm: compared with the port")
     return lines
 
 
@@ -149,6 +185,8 @@ def write_json(results: Results, path: Path) -> None:
         "times": {column: cells(row) for column, row in results.table.items()},
         "goals": results.goals,
         "memory": results.memory,
+        "entity_types": {"times": cells(results.types), "types_in_data": results.types_seen},
+        "command_line": {"times": cells(results.commands), "peak_mb": results.peaks},
         "checks": results.checks,
         "notes": results.notes,
     }

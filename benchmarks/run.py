@@ -1,8 +1,9 @@
-"""Speed of ner_semeval against evaluate's round trip, nervaluate, seqeval and a bare loop (issue 5).
+"""Speed of ner_semeval against evaluate's round trip, nervaluate, seqeval and a bare loop (issues 5 and 8).
 
-    python benchmarks/run.py                      # the full run: sizes 1,000 / 10,000 / 100,000 and memory
+    python benchmarks/run.py                      # the full run: every section, about 10 minutes on 2 cores
     python benchmarks/run.py --quick              # the table only, one run of each, no 100,000: under a minute
     python benchmarks/run.py --only ner_semeval,floor --repeats 9
+    python benchmarks/run.py --quick --sections types,cli
 
 Every tool scores the same data in the same process, interleaved run by run (so a busy moment on a shared
 machine slows all of them alike); the table shows the median of the runs. See benchmarks/README.md.
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import goals
+import hostile
 import report
 from measure import Cell, peak_memory, progress, take_turns, time_once
 from workload import REPO, Dataset, generate, size_name, wnut17
@@ -34,7 +36,7 @@ os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 
 NOOP = REPO / "benchmarks" / "noop_metric" / "noop_metric.py"  # a metric that does nothing: evaluate's own cost
 HEADLINE = 20_000  # sentences of the goals' data (issue 5: 20,000 sentences x 20 tokens)
-SECTIONS = ("table", "memory")
+SECTIONS = ("table", "memory", "types", "cli")
 
 # --- Tools: each setup returns a function of one (predictions, references, types) part, its imports done ------
 
@@ -53,8 +55,14 @@ def setup_floor() -> Callable[..., Any]:
     return floor
 
 
-def setup_ner_semeval(**options: Any) -> Callable[..., Any]:
+def setup_ner_semeval(**options: Any) -> Callable[..., Any] | None:
+    """compute_semeval with `options`; None (a row of n/a) while it rejects them: issue 8 adds options."""
     from ner_semeval import compute_semeval
+
+    try:
+        compute_semeval(predictions=[["B-PER", "O"]], references=[["B-PER", "O"]], **options)
+    except (TypeError, ValueError):
+        return None
 
     def ner_semeval(predictions: list[list[str]], references: list[list[str]], types: list[str]) -> dict:
         return compute_semeval(predictions=predictions, references=references, **options)
@@ -118,6 +126,8 @@ TOOLS = {
     "floor": Tool("floor: bare loop over the tags", setup_floor),
     "ner_semeval": Tool("ner_semeval.compute_semeval", setup_ner_semeval),
     "ner_semeval_per_type": Tool("  compute_semeval(per_type=True)", partial(setup_ner_semeval, per_type=True)),
+    "confusion": Tool("  compute_semeval(confusion=True)", partial(setup_ner_semeval, confusion=True)),
+    "bootstrap": Tool("  compute_semeval(bootstrap=1000)", partial(setup_ner_semeval, bootstrap=1000)),
     "compute": Tool("NerSemeval.compute (evaluate)", partial(setup_metric, REPO / "ner_semeval.py")),
     "noop": Tool("no-op Metric.compute (evaluate)", partial(setup_metric, NOOP)),
     "nervaluate": Tool("nervaluate 1.2.1 Evaluator", setup_nervaluate, peer=True),
@@ -238,6 +248,9 @@ def agreement(dataset: Dataset, results: dict[str, list[Any]]) -> list[str]:
 
 def child_memory(args: argparse.Namespace) -> None:
     function = TOOLS[args.child_memory].setup()
+    if function is None:
+        print(json.dumps({"error": "n/a: compute_semeval has no such option yet"}))
+        return
     dataset = Dataset("memory", "", [generate(args.headline, args.length, args.types, args.noise, args.seed)])
     predictions, references = dataset.parts[0]
     run_parts(function, Dataset("warm-up", "", [(predictions[:200], references[:200])]))  # lazy imports, caches
@@ -277,6 +290,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--slow-peers", action="store_true", help="run nervaluate on the one-document column too")
     add("--gc-off", action="store_true", help="disable the collector during timed runs (timeit)")
     add("--no-wnut", action="store_true", help="skip the WNUT-17 column even when present")
+    add("--types-tokens", type=int, help="types section: tokens of the smaller data (default 500000), and 4x")
+    add("--cli-tokens", help="cli section: tokens per generated file, comma list (default 1000000,5000000)")
+    add("--conlleval-pl", help="cli section: a copy of conlleval.pl to time too (default: one on the PATH)")
     add("--quick", action="store_true", help="smoke run: the table on 1000,10000 (and 20,000), 1 run each")
     add("--json", default=str(REPO / "benchmarks" / "results" / "latest.json"), help="raw results file")
     add("--child-memory", help=argparse.SUPPRESS)
@@ -284,10 +300,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     # --quick changes defaults only: explicit options still win.
     full = {"sections": ",".join(SECTIONS), "sizes": "1000,10000,100000", "repeats": 5}
     quick = {"sections": "table", "sizes": "1000,10000", "repeats": 1}
-    for name, value in (full | quick if args.quick else full).items():
+    if args.quick:
+        full |= quick | {"types_tokens": 100_000, "cli_tokens": "1000000"}
+    for name, value in ({"types_tokens": 500_000, "cli_tokens": "1000000,5000000"} | full).items():
         if getattr(args, name) is None:
             setattr(args, name, value)
-    args.sections = args.sections.split(",")
+    args.sections, args.cli_tokens = args.sections.split(","), [int(n) for n in args.cli_tokens.split(",")]
     if args.repeats < 1:
         parser.error("--repeats must be at least 1")
     for given, known in ((args.only.split(","), TOOLS), (args.sections, SECTIONS)):
@@ -302,6 +320,8 @@ def run(args: argparse.Namespace) -> report.Results:
     if "table" in args.sections:
         progress("setting up " + ", ".join(names))
         functions = {name: TOOLS[name].setup() for name in names}
+        unavailable = [name for name in names if functions[name] is None]
+        results.notes += [f"{name}: compute_semeval has no such option yet: n/a" for name in unavailable]
         # Warm up every tool once (first-call imports, evaluate's cache folders) before anything is timed.
         warm = Dataset("warm-up", "", [generate(200, args.length, args.types, args.noise, args.seed + 1)])
         for function in filter(None, functions.values()):
@@ -310,15 +330,22 @@ def run(args: argparse.Namespace) -> report.Results:
     if "memory" in args.sections:
         progress(f"peak memory at {args.headline:,} sentences, one subprocess per tool")
         results.memory = measure_memory(names, args)
+    if "types" in args.sections:
+        results.types, results.types_seen = hostile.entity_types(args)
+    if "cli" in args.sections:
+        results.commands, results.peaks = hostile.command_line(args)
     results.goals, results.load_end = judge_goals(args, results), os.getloadavg()
     return results
 
 
 def judge_goals(args: argparse.Namespace, results: report.Results) -> list[dict[str, Any]]:
     cells = {f"{column}/{tool}": cell for column, row in results.table.items() for tool, cell in row.items()}
-    medians = {key: cell.median for key, cell in cells.items()}
-    minimums = {key: cell.minimum for key, cell in cells.items()}
+    cells |= results.types | results.commands
+    medians = {key: cell.median for key, cell in cells.items()} | results.peaks
+    minimums = {key: cell.minimum for key, cell in cells.items()} | results.peaks
+    small, large = hostile.tokens_name(args.types_tokens), hostile.tokens_name(4 * args.types_tokens)
     rows = goals.table_goals(size_name(args.headline), "10k", "100k", args.document)
+    rows += goals.hostile_goals(hostile.TYPE_COUNTS, small, large, list(map(hostile.tokens_name, args.cli_tokens)))
     return [goals.judge(goal, medians, minimums) for goal in rows]
 
 
@@ -326,7 +353,7 @@ def machine() -> dict[str, Any]:
     cpuinfo = Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
     models = [line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")]
     versions = {}
-    for package in ("numpy", "evaluate", "datasets", "pyarrow", "nervaluate", "seqeval"):
+    for package in ("numpy", "evaluate", "datasets", "pyarrow", "nervaluate", "seqeval", "conlleval"):
         try:
             versions[package] = metadata.version(package)
         except metadata.PackageNotFoundError:

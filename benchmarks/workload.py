@@ -1,4 +1,4 @@
-"""The benchmark's data: generated IOB2 sentences with controlled noise, and WNUT-17.
+"""The benchmark's data: generated IOB2 sentences with controlled noise, CoNLL files of them, and WNUT-17.
 
 Tags are written by ner_semeval's own `encode` and files are read by its `read_conll`, so the benchmark has no
 encoder or reader of its own to get wrong.
@@ -51,9 +51,9 @@ def size_name(sentences: int) -> str:
     return f"{sentences // 1000}k" if sentences % 1000 == 0 else str(sentences)
 
 
-def sentences(length: int, types: int, noise: float, seed: int) -> Iterator[tuple[list, list]]:
+def sentences(length: int, types: int, noise: float, seed: int, skew: bool = True) -> Iterator[tuple[list, list]]:
     """Endless (prediction, reference) IOB2 tag sequences of `length` tokens, about 12.5 % of them in reference
-    entities of `types` types (skewed: the first is the most common). Each reference entity
+    entities of `types` types (the first the most common; equally common unless `skew`). Each reference entity
     is perturbed with probability `noise` in the predictions: boundary moved by one token (a quarter of these
     also change type), type changed, entity dropped, or a spurious entity added elsewhere in the sentence. The
     same seed gives the same sentences, so a smaller data set is a prefix of a larger one."""
@@ -61,7 +61,7 @@ def sentences(length: int, types: int, noise: float, seed: int) -> Iterator[tupl
     names = [TYPE_NAMES[i] if i < len(TYPE_NAMES) else f"TYPE{i}" for i in range(types)]
     index = {name: i for i, name in enumerate(names)}
     # Cumulative weights: a draw is a bisection, not a pass over 100,000 weights.
-    cumulative = list(accumulate(1 / (rank + 1) for rank in range(types)))
+    cumulative = list(accumulate(1 / (rank + 1) if skew else 1 for rank in range(types)))
     mean = sum(n * w for n, w in zip(LENGTHS, LENGTH_WEIGHTS)) / sum(LENGTH_WEIGHTS)
     # A free token starts an entity with probability p: coverage = p*mean / ((1 - p) + p*mean).
     start_probability = COVERAGE / (mean - COVERAGE * (mean - 1))
@@ -110,10 +110,17 @@ def sentences(length: int, types: int, noise: float, seed: int) -> Iterator[tupl
         yield tags(kept), tags(gold)
 
 
-def generate(count: int, length: int, types: int, noise: float, seed: int) -> tuple[Batch, Batch]:
+def generate(count: int, length: int, types: int, noise: float, seed: int, skew: bool = True) -> tuple[Batch, Batch]:
     """(predictions, references): the first `count` of `sentences(...)`."""
-    pairs = list(islice(sentences(length, types, noise, seed), count))
+    pairs = list(islice(sentences(length, types, noise, seed, skew), count))
     return [predicted for predicted, _ in pairs], [reference for _, reference in pairs]
+
+
+def write_conll(path: Path, count: int, length: int, types: int, noise: float, seed: int) -> None:
+    """A CoNLL file of generated sentences, written as they come: token, reference tag, predicted tag."""
+    with open(path, "w", encoding="utf-8") as handle:
+        for predicted, reference in islice(sentences(length, types, noise, seed), count):
+            handle.write("".join(f"w{i} {r} {p}\n" for i, (r, p) in enumerate(zip(reference, predicted))) + "\n")
 
 
 def side_by_side(gold: Path, system: Path) -> Iterator[str]:

@@ -1,0 +1,85 @@
+"""Issue 8's hostile inputs: many entity types, and the command line on large files.
+
+conlleval.pl, the goals' yardstick, is in no PyPI, Debian or npm package (none of them ships the script): the
+command line is compared with PyPI's `conlleval` 0.2, a line-by-line Python port that streams its input as the
+Perl script does. A copy of conlleval.pl, given with --conlleval-pl or found on the PATH, is timed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from functools import partial
+from pathlib import Path
+
+from measure import Cell, progress, take_turns, time_command, time_once
+from workload import REPO, generate, write_conll
+
+TYPE_COUNTS = (1_000, 100_000)
+STARTUP_REPEATS = 5  # a start-up takes a fraction of a second: five runs cost nothing
+COMMANDS = {  # the tools of the command-line section
+    "ner_semeval.py": "python ner_semeval.py FILE",
+    "conlleval": "python -m conlleval FILE (conlleval 0.2, PyPI's Python port of conlleval.pl)",
+    "conlleval.pl": "perl conlleval.pl < FILE",
+    "numpy": "python -c 'import numpy'",
+}
+
+
+def tokens_name(tokens: int) -> str:
+    return f"{tokens // 1_000_000}M" if tokens % 1_000_000 == 0 else f"{tokens // 1000}k"
+
+
+def entity_types(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, int]]:
+    """Cells "types-T/500k" and "types-T/2M" for T in TYPE_COUNTS (the smaller data set is the first quarter of
+    the larger; the two are timed in turns), and how many types each data set holds."""
+    from ner_semeval import compute_semeval
+
+    cells: dict[str, Cell] = {}
+    seen: dict[str, int] = {}
+    small = args.types_tokens // args.length
+    for types in TYPE_COUNTS:
+        progress(f"entity types: {types:,} types, {args.types_tokens:,} and {4 * args.types_tokens:,} tokens")
+        # Equally common types: as many distinct types as the data can hold, more hostile than the skewed default.
+        predictions, references = generate(4 * small, args.length, types, args.noise, args.seed, skew=False)
+        runs = {}
+        for sentences in (small, 4 * small):
+            key = f"types-{types}/{tokens_name(sentences * args.length)}"
+            runs[key] = partial(compute_semeval, predictions=predictions[:sentences], references=references[:sentences])
+            seen[key] = len({tag[2:] for sentence in references[:sentences] for tag in sentence if tag != "O"})
+        measure = partial(time_once, gc_off=args.gc_off)
+        cells |= take_turns(runs, args.repeats, args.slow, f"types-{types}", measure)[0]
+    return cells, seen
+
+
+def command_line(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, float]]:
+    """Cells "start-up/T" (T: ner_semeval.py, numpy) and, for each file, "1M/T" (T: ner_semeval.py, conlleval,
+    conlleval.pl if there is one), and the peak RSS in MB of each one's last run ("1M/ner_semeval.py/peak")."""
+    ner_semeval = [sys.executable, str(REPO / "ner_semeval.py")]
+    perl_script = args.conlleval_pl or shutil.which("conlleval.pl") or shutil.which("conlleval")
+    cells: dict[str, Cell] = {}
+    peaks: dict[str, float] = {}
+
+    def measure(label: str, commands: dict[str, tuple[list[str], str]], repeats: int) -> None:
+        runs = {tool: partial(time_command, command, stdin) for tool, (command, stdin) in commands.items()}
+        timed, last_peaks = take_turns(runs, repeats, args.slow, label, measure=lambda run: run())
+        cells.update({f"{label}/{tool}": cell for tool, cell in timed.items()})
+        peaks.update({f"{label}/{tool}/peak": peak for tool, peak in last_peaks.items()})
+
+    with tempfile.TemporaryDirectory(prefix="ner-semeval-benchmark-") as folder:
+        tiny = Path(folder) / "start-up.conll"
+        tiny.write_text("Ada B-PER B-PER\nLovelace I-PER I-PER\n\nin O O\nLondon B-LOC O\n", encoding="utf-8")
+        numpy = [sys.executable, "-c", "import numpy"]
+        measure("start-up", {"ner_semeval.py": ([*ner_semeval, str(tiny)], ""), "numpy": (numpy, "")}, STARTUP_REPEATS)
+        for tokens in args.cli_tokens:
+            path = Path(folder) / f"{tokens_name(tokens)}.conll"  # written when needed: one large file at a time
+            write_conll(path, tokens // args.length, args.length, args.types, args.noise, args.seed)
+            progress(f"command line: {tokens:,} tokens, {path.stat().st_size / 1e6:.1f} MB in {path}")
+            commands = {"ner_semeval.py": ([*ner_semeval, str(path)], "")}
+            commands["conlleval"] = ([sys.executable, "-m", "conlleval", str(path)], "")
+            if perl_script:
+                commands["conlleval.pl"] = (["perl", perl_script], str(path))  # it reads standard input
+            measure(tokens_name(tokens), commands, args.repeats)
+            path.unlink()
+    return cells, peaks
