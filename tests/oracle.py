@@ -1,6 +1,6 @@
-"""A deliberately naive second reading of SPEC §1-§5 and §7, for differential tests against ner_semeval.
+"""A deliberately naive second reading of docs/scoring.md §1-§5 and §7, for differential tests against ner_semeval.
 
-Written from the SPEC text alone and on purpose in a different shape from the module: tags are decoded by
+Written from docs/scoring.md alone and on purpose in a different shape from the module: tags are decoded by
 marking, token by token, where entities begin (§2) and grouping tokens by their entity's first token; strict
 mode checks every scheme's letters with explicit code, not regular expressions; pairing (§3) enumerates every
 one-to-one matching of a sentence's overlapping leftover entities and keeps the best by (a)-(d); scores are
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-# SPEC §1: the prefix letters of each scheme.
+# docs/scoring.md §1: the prefix letters of each scheme.
 LETTERS: dict[str, tuple[str, ...]] = {
     "IOB2": ("B", "I"),
     "IOB1": ("B", "I"),
@@ -28,7 +28,7 @@ LETTERS: dict[str, tuple[str, ...]] = {
 ALIASES = {"BIO": "IOB2", "BIOES": "IOBES"}
 ALL_SCHEMES = tuple(LETTERS)
 
-# SPEC §2 names letters by what they do: B starts, S/U is a one-token entity, E/L ends, I/M continues.
+# docs/scoring.md §2 names letters by what they do: B starts, S/U is a one-token entity, E/L ends, I/M continues.
 STARTS = {"B"}
 SINGLES = {"S", "U"}
 ENDS = {"E", "L"}
@@ -36,7 +36,7 @@ ENDS = {"E", "L"}
 MEASURES = ("correct", "incorrect", "partial", "missed", "spurious")
 SCHEMES4 = ("strict", "exact", "partial", "type")
 
-# SPEC §4, row by row.
+# docs/scoring.md §4, row by row.
 TABLE: dict[str, dict[str, str]] = {
     "I": {"strict": "COR", "exact": "COR", "partial": "COR", "type": "COR"},
     "II": {"strict": "SPU", "exact": "SPU", "partial": "SPU", "type": "SPU"},
@@ -64,7 +64,7 @@ def scheme_name(scheme: str) -> str:
 
 
 def split_tag(tag: Any, scheme: str, suffix: bool) -> tuple[str, str] | None:
-    """SPEC §1: None for ``O``, else (letter, type); anything that does not fit is a ValueError."""
+    """docs/scoring.md §1: None for ``O``, else (letter, type); anything that does not fit is a ValueError."""
     if isinstance(tag, str) and tag == "O":
         return None
     if not isinstance(tag, str):
@@ -84,7 +84,7 @@ def split_tag(tag: Any, scheme: str, suffix: bool) -> tuple[str, str] | None:
 
 
 def _begins(parsed: list[tuple[str, str] | None], i: int) -> bool:
-    """SPEC §2 lenient: does the (non-O) token i begin an entity?"""
+    """docs/scoring.md §2 lenient: does the (non-O) token i begin an entity?"""
     letter, kind = parsed[i]
     if letter in STARTS or letter in SINGLES:
         return True
@@ -117,7 +117,7 @@ def _only(letters: list[str], allowed: str) -> bool:
 
 
 def _well_formed(entity: Entity, letters: list[str], scheme: str, neighbours: list[Entity]) -> bool:
-    """SPEC §2 strict: the letters of one lenient entity, checked scheme by scheme."""
+    """docs/scoring.md §2 strict: the letters of one lenient entity, checked scheme by scheme."""
     first, last, middle = letters[0], letters[-1], letters[1:-1]
     single = len(letters) == 1
     same_type_before = any(n.end == entity.start and n.kind == entity.kind for n in neighbours)
@@ -176,7 +176,7 @@ def _matchings(edges: list[tuple[int, int]], k: int = 0, used_r=frozenset(), use
 
 
 def pair(references: list[Entity], predictions: list[Entity]) -> list[tuple[Entity | None, Entity | None]]:
-    """SPEC §3 for one sentence: a list of (reference or None, prediction or None)."""
+    """docs/scoring.md §3 for one sentence: a list of (reference or None, prediction or None)."""
     rows: list[tuple[Entity | None, Entity | None]] = []
     left_r, left_p = [], list(predictions)
     for r in references:
@@ -232,7 +232,7 @@ def _is_id(value: Any) -> bool:
 
 
 def _from_ids(predictions, references, label_list, ignore_index):
-    """SPEC §1: drop the positions whose reference is ignore_index, then look ids up in label_list."""
+    """docs/scoring.md §1: drop the positions whose reference is ignore_index, then look ids up in label_list."""
     if label_list is None:
         raise ValueError("integer ids need a label_list")
     lookup = dict(label_list) if isinstance(label_list, Mapping) else dict(enumerate(label_list))
@@ -274,7 +274,7 @@ def evaluate(
     label_list: Sequence[str] | Mapping[int, str] | None = None,
     ignore_index: int = -100,
 ) -> dict[str, Any]:
-    """The SPEC §7 dict computed the slow, obvious way; `entities` rows come in no particular order."""
+    """The docs/scoring.md §7 dict computed the slow, obvious way; `entities` rows come in no particular order."""
     scheme = scheme_name(scheme)
     predictions, references = _to_tags(predictions), _to_tags(references)
     if len(predictions) != len(references):
@@ -319,7 +319,7 @@ def evaluate(
         result[f"{name}_possible"] = pos
         result[f"{name}_actual"] = act
 
-        # SPEC §5: recall side from the references of type T, precision side from the predictions of type T.
+        # docs/scoring.md §5: recall side from the references of type T, precision side from the predictions of type T.
         sums = [Fraction(0)] * 3
         for kind in kinds:
             ref_outcomes = [TABLE[s][name] for s, r, _ in rows if r == kind]

@@ -1,7 +1,7 @@
 """Hypothesis strategies for ner_semeval's property and differential tests.
 
 Sentences are short (the oracle pairs by brute force) and use few types, so that entities of one type touch
-and overlap often; MUSIC-NAME checks that types keep their hyphens (SPEC §1).
+and overlap often; MUSIC-NAME checks that types keep their hyphens (docs/scoring.md §1).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 TYPES = ("PER", "LOC", "MUSIC-NAME")
 
-# SPEC §1: the prefix letters of each scheme (restated here so strategies need neither module nor oracle).
+# docs/scoring.md §1: the prefix letters of each scheme (restated here so strategies need neither module nor oracle).
 SCHEME_LETTERS: dict[str, tuple[str, ...]] = {
     "IOB2": ("B", "I"),
     "IOB1": ("B", "I"),
@@ -177,7 +177,7 @@ def as_ids(
     for p_row, r_row in zip(predictions, references):
         p_ids, r_ids = [], []
         for p, r in zip(p_row, r_row):
-            if draw(st.integers(0, 5)) == 0:  # a sub-word piece: dropped from both sides (SPEC §1)
+            if draw(st.integers(0, 5)) == 0:  # a sub-word piece: dropped from both sides (docs/scoring.md §1)
                 p_ids.append(draw(st.sampled_from((-100, id_of[p]))))
                 r_ids.append(-100)
             p_ids.append(id_of[p])

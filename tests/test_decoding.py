@@ -1,4 +1,4 @@
-"""`decode` and `encode` per scheme and mode (SPEC §1, §2): named tables of hand-derived cases."""
+"""`decode` and `encode` per scheme and mode (docs/scoring.md §1, §2): named tables of hand-derived cases."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def case(tags: str, scheme: str, lenient: list, strict: list | None = None, *, i
 PER, LOC = "PER", "LOC"
 
 DECODING_CASES = [
-    # IOB2 (SPEC §2: lenient is conlleval, strict keeps `B I*`).
+    # IOB2 (docs/scoring.md §2: lenient is conlleval, strict keeps `B I*`).
     case("B-PER I-PER O B-LOC", "IOB2", [(0, 2, PER), (3, 4, LOC)], id="iob2-two-entities"),
     case("O I-PER", "IOB2", [(1, 2, PER)], [], id="iob2-O-I-is-entity-only-in-lenient"),
     case("O I-PER I-PER", "IOB2", [(1, 3, PER)], [], id="iob2-stray-I-opens-entity"),
@@ -164,7 +164,7 @@ LABELS_CASES = [
 def test_labels_filter_both_sides_before_matching(
     labels: list[str] | None, possible: int, actual: int, correct: int, missed: int
 ) -> None:
-    # SPEC §2: `labels` keeps only entities of those types, on both sides, before matching.
+    # docs/scoring.md §2: `labels` keeps only entities of those types, on both sides, before matching.
     references = [["B-PER", "O", "B-LOC", "O", "B-MISC"]]
     predictions = [["B-PER", "O", "O", "O", "O"]]
     result = compute_semeval(predictions=predictions, references=references, labels=labels)
@@ -239,7 +239,7 @@ def test_decoded_spans_are_disjoint_ordered_and_strict_is_a_subset(data: tuple[s
     scheme, tags = data
     lenient = decode(tags, scheme, LENIENT)
     strict = decode(tags, scheme, STRICT)
-    # SPEC §2: within one sequence spans never overlap; strict only drops entities of the lenient decoding.
+    # docs/scoring.md §2: within one sequence spans never overlap; strict only drops entities of the lenient decoding.
     for span in lenient:
         assert 0 <= span.start < span.end <= len(tags)
         assert all(tags[i] != "O" for i in range(span.start, span.end))
@@ -257,7 +257,7 @@ def span_layouts(draw: st.DrawFn) -> tuple[str, int, list[Span]]:
     result, position, previous = [], 0, None
     for gap, size, entity_type in sizes:
         if scheme == "IO" and gap == 0 and previous == entity_type:
-            gap = 1  # IO cannot write two touching entities of one type (SPEC §1)
+            gap = 1  # IO cannot write two touching entities of one type (docs/scoring.md §1)
         position += gap
         result.append(Span(position, position + size, entity_type))
         position += size

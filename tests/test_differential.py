@@ -1,8 +1,8 @@
-"""Differential tests against the reference implementations of SPEC §8, exactly where it says results agree.
+"""Differential tests against the reference implementations of docs/scoring.md §8, exactly where it says results agree.
 
-- seqeval 1.2.2 strict mode: IOB2 / IOE2 / IOBES / BILOU, strict mode, well-formed sentences (and, as SPEC §2
+- seqeval 1.2.2 strict mode: IOB2 / IOE2 / IOBES / BILOU, strict mode, well-formed sentences (and, as docs/scoring.md §2
   claims, tag soup too);
-- nervaluate 1.2.1: the counts of all four schemes on IOB2 data, except where SPEC §3 pairs better than
+- nervaluate 1.2.1: the counts of all four schemes on IOB2 data, except where docs/scoring.md §3 pairs better than
   nervaluate's greedy choice (each kind of difference is a named case below);
 - conlleval.pl through the PyPI port `conlleval` 0.2: strict precision / recall / F1, overall and per type, for
   IOB1 / IOB2 tag soup in lenient mode (skipped until the port is a dev requirement).
@@ -82,8 +82,8 @@ def test_strict_mode_matches_seqeval_on_well_formed_sentences(scheme: str, data:
 @settings(max_examples=30, deadline=None)
 @given(data=st.data(), suffix=st.booleans())
 def test_strict_mode_matches_seqeval_on_tag_soup(scheme: str, data: st.DataObject, suffix: bool) -> None:
-    # SPEC §8 only promises well-formed sentences; SPEC §2 says strict mode "is exactly seqeval's strict mode"
-    # for these schemes, and it holds for ill-formed entities too.
+    # docs/scoring.md §8 only promises well-formed sentences; its §2 says strict mode "is exactly seqeval's
+    # strict mode" for these schemes, and it holds for ill-formed entities too.
     predictions, references = data.draw(soup_batches(scheme, suffix=suffix, max_sentences=5))
     assert_matches_seqeval(predictions, references, scheme, suffix)
 
@@ -129,7 +129,7 @@ def nervaluate_type_pairing(references: list[ns.Span], predictions: list[ns.Span
 
 
 def pairing_quality(rows: list[tuple[Any, Any]]) -> tuple[int, int]:
-    """SPEC §3 (a) and (b): the number of pairs and of same-type pairs (which fix every `type` count)."""
+    """docs/scoring.md §3 (a) and (b): the number of pairs and of same-type pairs (which fix every `type` count)."""
     pairs = [(r, p) for r, p in rows if r is not None and p is not None]
     return len(pairs), sum(r.entity_type == p.entity_type for r, p in pairs)
 
@@ -145,7 +145,7 @@ def test_counts_match_nervaluate_except_where_its_greedy_type_pairing_is_worse(d
     theirs = nervaluate_results(references, predictions)["overall"]
 
     # strict / exact / partial only count pairs and identical boundaries: nervaluate's first-come matching
-    # always finds as many pairs as SPEC §3 (a) (spans are disjoint intervals), so these agree everywhere.
+    # always finds as many pairs as docs/scoring.md §3 (a) (spans are disjoint intervals), so these agree everywhere.
     for scheme in ("strict", "exact", "partial"):
         result = theirs[NERVALUATE_NAMES[scheme]]
         assert nervaluate_counts(result) == our_counts(ours, scheme), scheme
@@ -154,7 +154,7 @@ def test_counts_match_nervaluate_except_where_its_greedy_type_pairing_is_worse(d
         assert result.f1 == pytest.approx(ours[f"{scheme}_f1"]), scheme
 
     # type: nervaluate pairs each prediction greedily, preferring its own type. Its counts are exactly the
-    # SPEC §4 reading of that greedy pairing, and differ from ours only in sentences where SPEC §3 finds
+    # docs/scoring.md §4 reading of that greedy pairing, and differ from ours only in sentences where §3 finds
     # more pairs (a) or as many with more of one type (b).
     greedy_rows, sentences_where_we_pair_better = [], 0
     for predicted_tags, reference_tags in zip(predictions, references):
@@ -167,7 +167,7 @@ def test_counts_match_nervaluate_except_where_its_greedy_type_pairing_is_worse(d
     greedy_counts = ns.Tally.of_rows(greedy_rows).counts("type")
     expected = {measure: getattr(greedy_counts, measure) for measure in MEASURES}
     assert nervaluate_counts(theirs["ent_type"]) == expected
-    event(f"SPEC §3 pairs better than nervaluate: {sentences_where_we_pair_better > 0}")
+    event(f"docs/scoring.md §3 pairs better than nervaluate: {sentences_where_we_pair_better > 0}")
     if sentences_where_we_pair_better == 0:
         assert nervaluate_counts(theirs["ent_type"]) == our_counts(ours, "type")
     else:
@@ -190,8 +190,8 @@ def counts(correct: int = 0, incorrect: int = 0, partial: int = 0, missed: int =
     ("references", "predictions", "nervaluate_type", "our_type"),
     [
         pytest.param(
-            # SPEC §3 (b): one LOC reference, overlapped by a PER and a LOC prediction. nervaluate gives it to
-            # the PER prediction, which comes first (INC + SPU); SPEC §3 pairs the LOC one (COR + SPU).
+            # docs/scoring.md §3 (b): one LOC reference, overlapped by a PER and a LOC prediction. nervaluate gives
+            # it to the PER prediction, which comes first (INC + SPU); §3 pairs the LOC one (COR + SPU).
             ["B-LOC", "I-LOC"],
             ["B-PER", "B-LOC"],
             counts(incorrect=1, spurious=1),
@@ -199,8 +199,9 @@ def counts(correct: int = 0, incorrect: int = 0, partial: int = 0, missed: int =
             id="first-come-prediction-takes-a-reference-of-another-type",
         ),
         pytest.param(
-            # SPEC §3 (a): the LOC prediction overlaps a PER and a LOC reference; nervaluate takes the LOC one, so
-            # the PER prediction that only overlaps LOC stays unpaired (COR + MIS + SPU); SPEC §3 makes two pairs.
+            # docs/scoring.md §3 (a): the LOC prediction overlaps a PER and a LOC reference; nervaluate takes the
+            # LOC one, so the PER prediction that only overlaps LOC stays unpaired (COR + MIS + SPU); §3 makes two
+            # pairs.
             ["B-PER", "I-PER", "B-LOC", "I-LOC"],
             ["O", "B-LOC", "I-LOC", "B-PER"],
             counts(correct=1, missed=1, spurious=1),
@@ -208,7 +209,7 @@ def counts(correct: int = 0, incorrect: int = 0, partial: int = 0, missed: int =
             id="own-type-preferred-over-more-pairs",
         ),
         pytest.param(
-            # SPEC §3 (a) again, all one type: nervaluate's prediction takes the reference with the nearest
+            # docs/scoring.md §3 (a) again, all one type: nervaluate's prediction takes the reference with the nearest
             # boundaries (PER 2-5 rather than PER 0-2), leaving the next prediction nothing.
             ["B-PER", "I-PER", "B-PER", "I-PER", "I-PER"],
             ["O", "B-PER", "I-PER", "I-PER", "B-PER"],
@@ -233,7 +234,7 @@ def test_where_nervaluate_type_counts_differ(
     ("references", "predictions", "scheme", "reference_type", "predicted_type", "ours", "theirs"),
     [
         pytest.param(
-            # SPEC §5: a PER reference predicted as LOC with the same boundaries is COR under exact on both
+            # docs/scoring.md §5: a PER reference predicted as LOC with the same boundaries is COR under exact on both
             # sides; nervaluate scores each type on type-filtered lists: PER missed, LOC spurious.
             ["B-PER", "I-PER"],
             ["B-LOC", "I-LOC"],
@@ -316,7 +317,7 @@ def test_strict_scores_match_conlleval(conlleval: Any, scheme: str, data: st.Dat
     ours = ns.compute_semeval(predictions=predictions, references=references, scheme=scheme, per_type=True)
     summary = conlleval.evaluate(conlleval_lines(references, predictions))
     assert_matches_conlleval(summary["overall"]["chunks"], ours, "strict", ours["strict_correct"])
-    # SPEC §5: conlleval's correct chunks of a type are the predicted entities of that type scored COR.
+    # docs/scoring.md §5: conlleval's correct chunks of a type are the predicted entities of that type scored COR.
     _, predicted_side = ns.tally_semeval(predictions, references, ns.Options.of(scheme=scheme))[0].counts_by_type(
         "strict"
     )

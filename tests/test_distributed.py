@@ -1,4 +1,4 @@
-"""evaluate's distributed mode (issue 3): two real processes, one shared cache directory.
+"""evaluate's distributed mode: two real processes, one shared cache directory.
 
 Each process runs tests/distributed_worker.py: `evaluate.load(path, num_process=2, process_id=i,
 experiment_id=..., cache_dir=...)`, `add_batch` for every batch of its shard, `compute()`. Process 0 must return
@@ -34,7 +34,7 @@ IOBES_TAGS = ["O", "O", "O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "E-LOC
 
 
 def tag_sentences(seed: int, tags: list[str], count: int = 40) -> tuple[list[list[str]], list[list[str]]]:
-    """Random tag sequences (ill-formed ones included: SPEC §2 decodes them) and noisy predictions of them."""
+    """Random tag sequences (ill-formed ones included: docs/scoring.md §2 decodes them) and noisy predictions."""
     rng = random.Random(seed)
     references, predictions = [], []
     for _ in range(count):
@@ -203,7 +203,7 @@ def test_process_0_returns_the_single_process_numbers(distributed_results, load_
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_results, name):
-    # Sharding only reorders sentences, and the tally is a sum (SPEC §7): every score equals the
+    # Sharding only reorders sentences, and the tally is a sum (docs/scoring.md §7): every score equals the
     # whole set's in its original order; the entity rows too when the shards are contiguous blocks.
     case = CASES[name]
     first, _ = distributed_results[name]

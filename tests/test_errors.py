@@ -1,4 +1,4 @@
-"""Bad input (SPEC §1): every problem is a ValueError that says where (side, sentence, token), what was found
+"""Bad input (docs/scoring.md §1): every problem is a ValueError that says where (side, sentence, token), what was found
 and what was expected; nothing else escapes; inputs are never modified."""
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ def test_metric_is_usable_after_a_failed_compute(metric) -> None:
     assert result["strict_correct"] == 1
 
 
-# Inputs are never modified (SPEC §7 promises a pure function; Trainer reuses its arrays).
+# Inputs are never modified (docs/scoring.md §7 promises a pure function; Trainer reuses its arrays).
 def unchanged_inputs() -> list:
     padded = np.array([[1, 2, 0, -100], [0, 1, -100, -100]])
     return [

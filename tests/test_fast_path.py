@@ -1,5 +1,5 @@
 """The array path (`_fast_tally`, used by `compute` without `return_entities`) returns exactly what the readable
-path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode (issue 5's rule)."""
+path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode."""
 
 from __future__ import annotations
 

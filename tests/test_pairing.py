@@ -1,4 +1,4 @@
-"""`pair` (SPEC §3) and the scenario of each resulting row (SPEC §4): named hand-derived cases, and a property
+"""`pair` (docs/scoring.md §3) and the scenario of each resulting row (§4): named hand-derived cases, and a property
 that checks `pair` against a brute-force reading of §3 on small random sentences."""
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_scenario_of(reference: Span | None, prediction: Span | None, scenario: 
     assert scenario_of(reference, prediction) == scenario
 
 
-# A literal reading of SPEC §3, by enumeration: fine for a handful of entities.
+# A literal reading of docs/scoring.md §3, by enumeration: fine for a handful of entities.
 def spec_pairs(references: list[Span], predictions: list[Span]) -> set[tuple[Span, Span]]:
     forced = {(r, p) for r in references for p in predictions if (r.start, r.end) == (p.start, p.end)}
     rest_r = [r for r in references if all(r != f for f, _ in forced)]
@@ -205,7 +205,8 @@ def layouts(draw: st.DrawFn) -> list[Span]:
 @given(layouts(), layouts())
 def test_pair_agrees_with_a_brute_force_reading_of_spec(references: list[Span], predictions: list[Span]) -> None:
     rows = pair(references, predictions)
-    # Every entity appears in exactly one row; unpaired ones alone (SPEC §3: POS = #references, ACT = #predictions).
+    # Every entity appears in exactly one row; unpaired ones alone (docs/scoring.md §3: POS = #references,
+    # ACT = #predictions).
     assert sorted(r for r, _ in rows if r is not None) == references
     assert sorted(p for _, p in rows if p is not None) == predictions
     assert {(r, p) for r, p in rows if r is not None and p is not None} == spec_pairs(references, predictions)

@@ -20,7 +20,7 @@ EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 
 
 def assert_same_results(result: dict[str, Any], expected: dict[str, Any]) -> None:
-    """Same keys; counts equal plain ints, scores plain floats equal up to rounding (SPEC §7)."""
+    """Same keys; counts equal plain ints, scores plain floats equal up to rounding (docs/scoring.md §7)."""
     assert sorted(result) == sorted(expected)
     for key, value in expected.items():
         if key == "entities":
@@ -32,7 +32,7 @@ def assert_same_results(result: dict[str, Any], expected: dict[str, Any]) -> Non
     if "entities" in expected:
         rows = result["entities"]
         assert Counter(map(repr, rows)) == Counter(map(repr, expected["entities"]))
-        # SPEC §7: in sentence and position order.
+        # docs/scoring.md §7: in sentence and position order.
         positions = [
             (row["sentence"], min(side["start"] for side in (row["reference"], row["prediction"]) if side))
             for row in rows
@@ -55,7 +55,7 @@ def entity_count(batch: list[list[str]], scheme: str, mode: str, suffix: bool, l
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_encode_then_decode_gives_the_spans_back(scheme: str, suffix: bool, data: st.DataObject) -> None:
-    # IO has no letter to separate two touching entities of one type (SPEC §1: adjacent tokens form one).
+    # IO has no letter to separate two touching entities of one type (docs/scoring.md §1: adjacent tokens form one).
     drawn, length = data.draw(spans(separate_same_type=scheme == "IO"))
     expected = [ns.Span(*span) for span in drawn]
     tags = ns.encode(expected, length, scheme, suffix)
@@ -159,14 +159,14 @@ def test_possible_and_actual_count_the_entities(
         labels=labels,
         per_type=True,
     )
-    # SPEC §3: POS is the number of reference entities and ACT of predicted ones, whatever the pairing.
+    # docs/scoring.md §3: POS is the number of reference entities and ACT of predicted ones, whatever the pairing.
     possible = entity_count(references, scheme, mode, suffix, labels)
     actual = entity_count(predictions, scheme, mode, suffix, labels)
     types = {key.split("_")[0] for key in result if key.endswith("_strict_possible")}
     for name in EVALUATION_SCHEMES:
         assert result[f"{name}_possible"] == possible
         assert result[f"{name}_actual"] == actual
-        # SPEC §5: the per-type sides sum to the totals.
+        # docs/scoring.md §5: the per-type sides sum to the totals.
         assert sum(result[f"{t}_{name}_possible"] for t in types) == possible
         assert sum(result[f"{t}_{name}_actual"] for t in types) == actual
 
@@ -225,6 +225,17 @@ def test_tag_soup_raises_nothing_but_value_error(
     for tags in (*predictions, *references):
         with contextlib.suppress(ValueError):
             ns.decode(tags, scheme, mode, suffix)
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), scheme=st.sampled_from(SCHEMES), mode=st.sampled_from(MODES), suffix=st.booleans())
+def test_well_formed_tag_soup_scores_without_error(data: st.DataObject, scheme: str, mode: str, suffix: bool) -> None:
+    # Only the scheme's own letters, in the declared prefix or suffix form, in any order: never an error
+    # (lenient mode decodes any order, strict mode drops what is not well formed; docs/scoring.md §2).
+    predictions, references = data.draw(soup_batches(scheme, suffix=suffix))
+    ns.compute_semeval(predictions=predictions, references=references, scheme=scheme, mode=mode, suffix=suffix)
+    for tags in (*predictions, *references):
+        ns.decode(tags, scheme, mode, suffix)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The Trainer path (issue 3): `compute_metrics` from model output, batch-wise accumulation, array inputs.
+"""The Trainer path: `compute_metrics` from model output, batch-wise accumulation, array inputs.
 
 The slow tests run a real `transformers.Trainer` on a tiny `BertForTokenClassification` built from a config,
 with a real WordPiece tokenizer built from an in-memory vocabulary and the real
@@ -92,7 +92,7 @@ def readme_batch_compute_metrics(labels: Any) -> Callable:
 # ---------------------------------------------------------------------------------------------------------
 
 # Two sentences, padded to 7 positions: [CLS], [SEP], sub-word continuations and padding are -100 in the
-# labels; the predictions there are whatever the model said (SPEC §1: dropped from both sides).
+# labels; the predictions there are whatever the model said (docs/scoring.md §1: dropped from both sides).
 LABEL_IDS = [[-100, 1, 2, -100, 0, 3, -100], [-100, 3, 4, 0, -100, -100, -100]]
 PREDICTED_IDS = [[0, 1, 2, 2, 0, 3, 0], [1, 3, 0, 0, 0, 1, 2]]
 # With the -100 positions dropped: references B-PER I-PER O B-LOC | B-LOC I-LOC O,
@@ -197,7 +197,7 @@ def _batch(rows: list[list[int]], form: str) -> Any:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=padded_batches())
 def test_batches_in_any_form_add_up_to_the_whole_set(metric, data):
-    # SPEC §1 and §7: -100 positions and padding are dropped, batches sum; how the batch arrives is irrelevant.
+    # docs/scoring.md §1 and §7: -100 positions and padding are dropped, batches sum; how a batch arrives is moot.
     predictions, references, cuts, forms = data
     start = 0
     for cut, form in zip(cuts, forms):
@@ -431,7 +431,7 @@ def test_evaluate_returns_flat_scalar_keys_that_log_metrics_prints(tmp_path, tok
     }
     assert set(scores) == expected_keys
     assert "eval_strict_f1" in metrics
-    # SPEC §7: flat plain numbers, so loggers and metric_for_best_model take them as they are.
+    # docs/scoring.md §7: flat plain numbers, so loggers and metric_for_best_model take them as they are.
     assert all(type(value) in (int, float) for value in metrics.values())
     json.dumps(metrics)
     trainer.log_metrics("eval", metrics)
