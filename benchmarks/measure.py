@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import resource
 import statistics
 import subprocess
 import sys
@@ -84,29 +83,22 @@ def take_turns(
 
 def peak_memory(run: Callable[[], Any]) -> dict[str, Any]:
     """How far one call of `run` raises the peak RSS above the RSS before it, the peak (KiB), and the tracemalloc
-    peak (bytes) of a second call."""
-    # getrusage's maxrss cannot be reset: Linux carries the parent's peak over fork and exec, and it never goes
-    # down. VmHWM (Linux) can be reset to the current RSS, so the growth is this run's alone.
-    status = Path("/proc/self/status")
-    try:
-        Path("/proc/self/clear_refs").write_text("5")
-        method = "VmHWM"
-    except OSError:
-        method = "maxrss"
+    peak (bytes) of a second call. Linux only: getrusage's maxrss cannot be reset (Linux even carries a parent's
+    peak over fork and exec), but the VmHWM mark can, to the current RSS, so the growth is this run's alone."""
 
-    def rss_kib(field_name: str) -> float:
-        if method == "maxrss":
-            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * MAXRSS_KIB
-        return next(int(line.split()[1]) for line in status.read_text().splitlines() if line.startswith(field_name))
+    def status_kib(name: str) -> int:
+        lines = Path("/proc/self/status").read_text().splitlines()
+        return next(int(line.split()[1]) for line in lines if line.startswith(name + ":"))
 
-    before = rss_kib("VmRSS:")
+    Path("/proc/self/clear_refs").write_text("5")
+    before = status_kib("VmRSS")
     run()
-    after = rss_kib("VmHWM:")
+    after = status_kib("VmHWM")
     tracemalloc.start()
     run()
     traced = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return {"rss_growth_kib": after - before, "rss_kib": after, "tracemalloc_peak": traced, "rss": method}
+    return {"rss_growth_kib": after - before, "rss_kib": after, "tracemalloc_peak": traced, "rss": "VmHWM"}
 
 
 # Run in a small fresh Python process: RUSAGE_CHILDREN's peak is then the measured command's alone. In the

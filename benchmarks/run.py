@@ -352,12 +352,9 @@ def judge_goals(args: argparse.Namespace, results: report.Results) -> list[dict[
 def machine() -> dict[str, Any]:
     cpuinfo = Path("/proc/cpuinfo").read_text().splitlines() if Path("/proc/cpuinfo").exists() else []
     models = [line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")]
-    versions = {}
-    for package in ("numpy", "evaluate", "datasets", "pyarrow", "nervaluate", "seqeval", "conlleval"):
-        try:
-            versions[package] = metadata.version(package)
-        except metadata.PackageNotFoundError:
-            versions[package] = "not installed"
+    installed = {package.metadata["Name"].lower(): package.version for package in metadata.distributions()}
+    packages = ("numpy", "evaluate", "datasets", "pyarrow", "nervaluate", "seqeval", "conlleval")
+    versions = {package: installed.get(package, "not installed") for package in packages}
     return {
         "platform": platform.platform(),
         "cpu": models[0] if models else platform.processor() or "unknown",
