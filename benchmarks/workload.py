@@ -140,11 +140,11 @@ def wnut17(folder: Path = WNUT17) -> tuple[Dataset | None, list[str]]:
     parts, names, notes = [], [], []
     for system in WNUT_SYSTEMS:
         try:
-            sentences = list(read_conll(side_by_side(folder / WNUT_GOLD, folder / system), system))
+            scored = list(read_conll(side_by_side(folder / WNUT_GOLD, folder / system), system))
         except (OSError, ValueError) as error:
             notes.append(f"wnut17: {system} skipped: {error}")
             continue
-        parts.append(([s.predictions for s in sentences], [s.references for s in sentences]))
+        parts.append(([sentence.predictions for sentence in scored], [sentence.references for sentence in scored]))
         names.append(system)
     if not parts:
         return None, notes
