@@ -589,20 +589,6 @@ _FIELD = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: 
 _FIELD_INDEX = {outcome: index for index, outcome in enumerate(_FIELD)}  # in the order of Counts' fields
 
 
-# Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
-# 0.20000000000000004, and every key is the correctly rounded value of its formula (docs/scoring.md §4).
-
-
-def f_score(precision: Fraction, recall: Fraction, beta: float = 1.0) -> Fraction:
-    """F-beta of a precision and a recall, 0 where beta²·P + R = 0 (docs/scoring.md §4).
-
-    As in scikit-learn, `zero_division` enters only through P and R: F is `zero_division` when neither side has
-    an entity, and 0 for a system whose entities are all wrong, whatever `zero_division` says."""
-    beta2 = Fraction(beta) ** 2
-    denominator = beta2 * precision + recall
-    return (1 + beta2) * precision * recall / denominator if denominator else Fraction(0)
-
-
 @dataclass(frozen=True)
 class Counts:
     """MUC counts under one scheme, read off a `Tally` (which is what adds); POS and ACT are derived."""
@@ -620,18 +606,6 @@ class Counts:
     @property
     def actual(self) -> int:
         return self.correct + self.incorrect + self.partial + self.spurious
-
-    def precision(self, zero_division: float = 0.0) -> Fraction:
-        """(COR + PAR / 2) / ACT, `zero_division` when ACT = 0 (docs/scoring.md §4)."""
-        if not self.actual:
-            return Fraction(zero_division)
-        return Fraction(2 * self.correct + self.partial, 2 * self.actual)
-
-    def recall(self, zero_division: float = 0.0) -> Fraction:
-        """(COR + PAR / 2) / POS, `zero_division` when POS = 0."""
-        if not self.possible:
-            return Fraction(zero_division)
-        return Fraction(2 * self.correct + self.partial, 2 * self.possible)
 
 
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.
@@ -702,6 +676,10 @@ def f_key(beta: float) -> str:
     return "f1" if beta == 1 else f"f{beta:g}"
 
 
+# Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
+# 0.20000000000000004, and every key is the correctly rounded value of its formula (docs/scoring.md §4).
+
+
 def scores(tally: Tally, options: Options | None = None) -> dict[str, int | float]:
     """The flat docs/scoring.md §7 dict of a tally, in plain `int` and `float`.
 
@@ -757,9 +735,12 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, int | floa
 
 
 class _Ratios:
-    """Precision, recall and F as exact integer ratios (numerator, denominator), reduced to a float once by a
-    correctly rounded integer division: the same numbers as `Fraction` (docs/scoring.md §4), without building
-    a Fraction per type and scheme."""
+    """Precision, recall and F (docs/scoring.md §4) as exact integer ratios (numerator, denominator), reduced to
+    a float once by a correctly rounded integer division: exact like `Fraction`, without building a Fraction
+    per type and scheme.
+
+    As in scikit-learn, `zero_division` enters only through P and R: F is `zero_division` when neither side
+    has an entity, and 0 for a system whose entities are all wrong, whatever `zero_division` says."""
 
     def __init__(self, options: Options) -> None:
         zero_division = Fraction(options.zero_division)
