@@ -1,9 +1,9 @@
 """The ner_semeval Space: SemEval-2013 strict / exact / partial / type scores of the user's own sentences.
 
-Everything shown is computed by the metric module (`ner_semeval.read_conll` and `compute_semeval`); this file
-only parses the page's input, lays the results out and explains them. `python app.py` serves the page on
-127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override); `evaluate_text` is the whole
-computation as a plain function, and the Evaluate button is the `/evaluate` API endpoint.
+Everything shown is computed by the metric module (`ner_semeval.read_conll`, `compute_semeval` and
+`summary_rows`); this file only parses the page's input, lays the results out and explains them. `python app.py`
+serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override); `evaluate_text` is the
+whole computation as a plain function, and the Evaluate button is the `/evaluate` API endpoint.
 """
 
 from __future__ import annotations
@@ -32,10 +32,9 @@ MAX_SHOWN_SENTENCES = 100  # sentences drawn with their entities highlighted
 
 SCHEME_NAMES = list(ner_semeval.SCHEMES)
 MODES = list(ner_semeval.MODES)
-# The column order of SPEC §6's tables: from the most lenient scheme to the strictest.
-TABLE_SCHEMES = ("type", "partial", "exact", "strict")
-SUMMARY_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "precision", "recall", "f1")
-SUMMARY_HEADERS = ["measure", *TABLE_SCHEMES]
+# From the most lenient scheme to the strictest, as in the summary table.
+SCHEME_COLUMNS = ner_semeval.SUMMARY_COLUMNS
+SUMMARY_HEADERS = ["measure", *SCHEME_COLUMNS]
 SCENARIO_HEADERS = [
     "sentence",
     "scenario",
@@ -43,7 +42,7 @@ SCENARIO_HEADERS = [
     "reference text",
     "predicted type",
     "predicted text",
-    *TABLE_SCHEMES,
+    *SCHEME_COLUMNS,
 ]
 TYPE_HEADERS = ["entity type", "scheme", "precision", "recall", "F1", "support", "predicted"]
 NONE = "—"
@@ -59,60 +58,17 @@ TYPE_COLOURS = ("#bfe0ff", "#ffd8a8", "#c9f0c4", "#f4c6e6", "#fff0a0", "#d5ccff"
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Examples
+# Examples: one copy of each in examples/, shared with the README and docs/scoring.md
 # ---------------------------------------------------------------------------------------------------------
 
-
-def _conll(*sentences: tuple[str, str, str]) -> str:
-    """CoNLL text from (tokens, reference tags, predicted tags), each a space-separated string; a text
-    without spaces is a Chinese sentence with one character per token."""
-    blocks = []
-    for text, references, predictions in sentences:
-        tokens = text.split() if " " in text else list(text)
-        reference_tags, predicted_tags = references.split(), predictions.split()
-        assert len(tokens) == len(reference_tags) == len(predicted_tags), tokens
-        blocks.append("\n".join(" ".join(line) for line in zip(tokens, reference_tags, predicted_tags)))
-    return "\n\n".join(blocks) + "\n"
-
-
-M, S = "MUSIC_NAME", "SINGER"
-# SPEC §6: the reference is MUSIC_NAME 告白气球 in every sentence (characters are tokens); the rows come out in
-# the order of SPEC §6's first table (III and II share the first sentence).
-WORKED_EXAMPLE = _conll(
-    ("告白气球是青春的年轮", f"B-{M} I-{M} I-{M} I-{M} O O O O O O", f"O O O O O O O O B-{M} I-{M}"),
-    ("来一首告白气球", f"O O O B-{M} I-{M} I-{M} I-{M}", f"O B-{M} I-{M} I-{M} I-{M} I-{M} I-{M}"),
-    ("播放告白气球", f"O O B-{M} I-{M} I-{M} I-{M}", f"O O B-{S} I-{S} I-{S} I-{S}"),
-    ("我想听告白气球", f"O O O B-{M} I-{M} I-{M} I-{M}", f"O O O B-{M} I-{M} I-{M} I-{M}"),
-    ("放一首告白气球吧", f"O O O B-{M} I-{M} I-{M} I-{M} O", f"O B-{S} I-{S} I-{S} I-{S} I-{S} I-{S} O"),
-)
-
+EXAMPLES_DIRECTORY = Path(__file__).resolve().parent / "examples"
+# The worked example of docs/scoring.md §6 (characters are tokens): its scenario rows come out in the order of
+# that section's first table, III and II in sentences of their own.
+WORKED_EXAMPLE = (EXAMPLES_DIRECTORY / "worked_example.conll").read_text(encoding="utf-8")
 # The six scenarios in English: I Merkel, V Macron, IV Berlin; VI New York Times, III Apple, II Monday.
-ENGLISH_EXAMPLE = _conll(
-    (
-        "Angela Merkel met Emmanuel Macron in Berlin .",
-        "B-PER I-PER O B-PER I-PER O B-LOC O",
-        "B-PER I-PER O O B-PER O B-ORG O",
-    ),
-    (
-        "The New York Times wrote about Apple on Monday .",
-        "O B-ORG I-ORG I-ORG O O B-ORG O O O",
-        "O B-LOC I-LOC O O O O O B-MISC O",
-    ),
-)
-
+ENGLISH_EXAMPLE = (EXAMPLES_DIRECTORY / "english_example.conll").read_text(encoding="utf-8")
 # IOBES: S-PER S-PER is two entities (V and II); in strict mode B-LOC I-LOC without E- is no entity (III).
-IOBES_EXAMPLE = _conll(
-    (
-        "Marie Curie worked in Paris and Warsaw .",
-        "B-PER E-PER O O S-LOC O S-LOC O",
-        "S-PER S-PER O O S-LOC O S-ORG O",
-    ),
-    (
-        "The United Nations met in New York .",
-        "O B-ORG E-ORG O O B-LOC E-LOC O",
-        "O B-ORG E-ORG O O B-LOC I-LOC O",
-    ),
-)
+IOBES_EXAMPLE = (EXAMPLES_DIRECTORY / "iobes_example.conll").read_text(encoding="utf-8")
 
 EXAMPLES = [
     [WORKED_EXAMPLE, "IOB2", "lenient"],
@@ -120,7 +76,7 @@ EXAMPLES = [
     [IOBES_EXAMPLE, "IOBES", "strict"],
 ]
 EXAMPLE_LABELS = [
-    "SPEC §6 worked example (Chinese, one character per token)",
+    "Worked example (Chinese, one character per token)",
     "English: all six scenarios",
     "IOBES, strict mode: S-PER S-PER, and B-LOC I-LOC with no E-",
 ]
@@ -160,7 +116,7 @@ INTRODUCTION = f"""
 Every reference and predicted entity falls into one of six scenarios, and four schemes (**strict, exact, partial,
 type**) count them. Edit the sentences below, one token per line as **token, reference tag, predicted tag** with a
 blank line between sentences, or upload a CoNLL file (at most {MAX_BYTES // 1_000_000} MB or {MAX_SENTENCES:,}
-sentences). The page opens on the worked example of the metric's specification.
+sentences). The page opens on the worked example of the metric's documentation (docs/scoring.md, §6).
 """
 
 
@@ -183,78 +139,70 @@ class Corpus:
     lines: list[list[int]]
 
 
-_READ_CONLL_ERROR = re.compile(r"^input:(\d+): (.*)$", re.DOTALL)
-
-
-def _too_few_columns(lines: Sequence[str], number: int) -> InputProblem:
-    columns = lines[number - 1].split()
-    found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({lines[number - 1].strip()!r})"
-    return InputProblem(
-        f"Line {number}: found {found}; expected three, separated by spaces: "
-        "the token, the reference tag and the predicted tag."
-    )
+# Line breaks as the page's editor counts them (str.splitlines also breaks at \f, \x1c, \u2028 ...), so the line
+# numbers of messages match the editor's.
+_LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
 def parse_conll(text: str) -> Corpus:
-    """The sentences of CoNLL text, split by `ner_semeval.read_conll`; the token is the first column."""
+    """The sentences of CoNLL text, read by `ner_semeval.read_conll`; the token is the first column."""
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
         raise InputProblem(
             f"The input holds {size:,} bytes; the page evaluates at most {MAX_BYTES:,} bytes (1 MB). "
             "Use `python ner_semeval.py FILE` for larger files."
         )
-    # Line breaks as the page's editor counts them (str.splitlines also breaks at \f, \x1c, \u2028 ...), so
-    # the line numbers of messages match the editor's.
-    lines = re.split(r"\r\n?|\n", text)
     corpus = Corpus([], [], [], [])
     try:
-        for references, predictions, numbers in ner_semeval.read_conll(lines, "input"):
+        for sentence in ner_semeval.read_conll(_LINE_BREAK.split(text), "input"):
             if len(corpus.tokens) == MAX_SENTENCES:
                 raise InputProblem(
-                    f"The input holds more than {MAX_SENTENCES:,} sentences (line {numbers[0]} starts sentence "
-                    f"{MAX_SENTENCES + 1:,}); the page evaluates at most {MAX_SENTENCES:,}. "
+                    f"The input holds more than {MAX_SENTENCES:,} sentences (line {sentence.lines[0]} starts "
+                    f"sentence {MAX_SENTENCES + 1:,}); the page evaluates at most {MAX_SENTENCES:,}. "
                     "Use `python ner_semeval.py FILE` for larger files."
                 )
-            tokens = []
-            for number in numbers:
-                columns = lines[number - 1].split()
-                if len(columns) < 3:
-                    raise _too_few_columns(lines, number)
-                tokens.append(columns[0])
-            corpus.tokens.append(tokens)
-            corpus.references.append(references)
-            corpus.predictions.append(predictions)
-            corpus.lines.append(numbers)
-    except InputProblem:
-        raise
-    except ValueError as error:
-        # read_conll's only complaint is a line with fewer than two columns; the page needs three.
-        found = _READ_CONLL_ERROR.match(str(error))
-        if found is None:
-            raise InputProblem(str(error)) from None
-        raise _too_few_columns(lines, int(found.group(1))) from None
+            corpus.tokens.append(sentence.tokens)
+            corpus.references.append(sentence.references)
+            corpus.predictions.append(sentence.predictions)
+            corpus.lines.append(sentence.lines)
+    except ner_semeval.ConllError as error:
+        raise InputProblem(f"Line {error.line}: {error.problem}.") from None
     if not corpus.tokens:
         raise InputProblem("The input holds no sentences: write one token per line as `token reference predicted`.")
     return corpus
 
 
+def _where(error: ner_semeval.InvalidInputError, corpus: Corpus) -> str:
+    """Where a tag error is, in the page's terms: the editor's line, or the sentence as the tables number it
+    (from 1, where the metric counts from 0)."""
+    side = {"references": "reference tag (second-last column)", "predictions": "predicted tag (last column)"}
+    column = side.get(error.side or "", "")
+    if error.sentence is None:
+        return column.capitalize()
+    lines = corpus.lines[error.sentence]
+    if error.token is not None:
+        place = f"Line {lines[error.token]}"
+    else:
+        place = f"Sentence {error.sentence + 1} (lines {lines[0]}–{lines[-1]})"
+    return f"{place}, {column}" if column else place
+
+
 def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> dict[str, Any]:
-    """`ner_semeval.compute_semeval` of the corpus with entities and per-type keys; tag errors name the line."""
+    """`ner_semeval.compute_semeval` of the corpus with entities and per-type keys; tag errors name the line and
+    suggest a scheme from the page's menu."""
     try:
         return ner_semeval.compute_semeval(
-            corpus.predictions,
-            corpus.references,
+            predictions=corpus.predictions,
+            references=corpus.references,
             scheme=scheme,
             mode=mode,
             per_type=True,
             return_entities=True,
         )
     except ner_semeval.InvalidInputError as error:
-        if error.sentence is None or error.token is None:
-            raise InputProblem(str(error)) from None
-        line = corpus.lines[error.sentence][error.token]
-        column = "reference tag (second-last column)" if error.side == "references" else "predicted tag (last column)"
-        raise InputProblem(f"Line {line}, {column}: {error.problem}.") from None
+        where = _where(error, corpus)
+        problem = error.hint("choose {} in the Tagging scheme menu")
+        raise InputProblem(f"{where}: {problem}." if where else f"{problem}.") from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
 
@@ -285,11 +233,9 @@ def format_number(value: int | float) -> str:
 
 
 def summary_frame(results: dict[str, Any]) -> pd.DataFrame:
-    """SPEC §6's second table: MUC counts and scores (rows) by type / partial / exact / strict (columns)."""
-    rows = [
-        ["F1" if measure == "f1" else measure, *(format_number(results[f"{s}_{measure}"]) for s in TABLE_SCHEMES)]
-        for measure in SUMMARY_MEASURES
-    ]
+    """The summary table of `ner_semeval.summary_rows`: MUC counts and scores (rows) by type / partial / exact
+    / strict (columns), in the page's number format."""
+    rows = [[label, *map(format_number, values)] for label, values in ner_semeval.summary_rows(results)]
     return pd.DataFrame(rows, columns=SUMMARY_HEADERS)
 
 
@@ -304,7 +250,7 @@ def per_type_frame(results: dict[str, Any]) -> pd.DataFrame:
     """Per-type precision / recall / F1 under each scheme, with support (reference entities of the type)."""
     rows = []
     for entity_type in entity_types(results):
-        for scheme in TABLE_SCHEMES:
+        for scheme in SCHEME_COLUMNS:
             key = f"{entity_type}_{scheme}"
             rows.append(
                 [
@@ -319,8 +265,8 @@ def per_type_frame(results: dict[str, Any]) -> pd.DataFrame:
 
 
 def scenario_frame(results: dict[str, Any], corpus: Corpus, limit: int | None = None) -> pd.DataFrame:
-    """SPEC §6's first table: one row per pair or unpaired entity with its scenario and four outcomes (the
-    first `limit` rows, `MAX_TABLE_ROWS` by default)."""
+    """The worked example's first table for the input: one row per pair or unpaired entity with its scenario and
+    four outcomes (the first `limit` rows, `MAX_TABLE_ROWS` by default)."""
     rows = []
     for row in results["entities"][: MAX_TABLE_ROWS if limit is None else limit]:
         tokens = corpus.tokens[row["sentence"]]
@@ -330,7 +276,7 @@ def scenario_frame(results: dict[str, Any], corpus: Corpus, limit: int | None = 
                 cells += [NONE, NONE]
             else:
                 cells += [side["type"], join_tokens(tokens[side["start"] : side["end"]])]
-        cells += [row[scheme] for scheme in TABLE_SCHEMES]
+        cells += [row[scheme] for scheme in SCHEME_COLUMNS]
         rows.append(cells)
     return pd.DataFrame(rows, columns=SCENARIO_HEADERS)
 
@@ -342,7 +288,7 @@ def _outcome_style(value: str) -> str:
 
 def style_scenarios(frame: pd.DataFrame) -> Styler:
     """The scenario table with each outcome cell coloured by COR / INC / PAR / MIS / SPU."""
-    return frame.style.map(_outcome_style, subset=list(TABLE_SCHEMES))
+    return frame.style.map(_outcome_style, subset=list(SCHEME_COLUMNS))
 
 
 def _type_colours(results: dict[str, Any]) -> dict[str, str]:
@@ -384,7 +330,7 @@ def sentences_html(results: dict[str, Any], corpus: Corpus, limit: int | None = 
     for row in results["entities"]:
         if row["sentence"] >= limit:
             break
-        outcomes = ", ".join(f"{s} {row[s]}" for s in TABLE_SCHEMES)
+        outcomes = ", ".join(f"{s} {row[s]}" for s in SCHEME_COLUMNS)
         tooltip = f"scenario {row['scenario']}: {outcomes}"
         for side, spans in zip((row["reference"], row["prediction"]), sides[row["sentence"]]):
             if side is not None:

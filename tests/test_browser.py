@@ -21,7 +21,7 @@ ARTIFACTS = REPO / "tests" / "artifacts"
 TIMEOUT_MS = 60_000  # generous: the machine is shared; nothing here measures speed
 
 HEADER = ["measure", "type", "partial", "exact", "strict"]
-# SPEC §6, second table.
+# docs/scoring.md §6, second table.
 WORKED_SUMMARY = [
     HEADER,
     ["correct", "2", "2", "2", "1"],
@@ -33,7 +33,7 @@ WORKED_SUMMARY = [
     ["recall", "0.4", "0.6", "0.4", "0.2"],
     ["F1", "0.4", "0.6", "0.4", "0.2"],
 ]
-# After the edit, sentence 4 (我想听告白气球) predicts 告白气 instead of 告白气球: scenario I becomes V (SPEC §4),
+# After the edit, sentence 5 (告白气球) predicts 告白气 instead of 告白气球: scenario I becomes V (docs/scoring.md §4),
 # so type keeps COR, partial turns COR into PAR, exact and strict turn COR into INC. With ACT = POS = 5:
 # partial (1 + 3/2) / 5 = 0.5, exact 1/5 = 0.2, strict 0/5 = 0.0.
 EDITED_SUMMARY = [
@@ -151,12 +151,15 @@ def replace_input(page, text: str) -> None:
 
 def test_page_opens_on_the_worked_example(page):
     assert table_rows(page, "summary") == WORKED_SUMMARY
-    assert page.inner_text("#status").startswith("Evaluated 5 sentences (38 tokens)")
+    assert page.inner_text("#status").startswith("Evaluated 6 sentences (34 tokens)")
     scenarios = table_rows(page, "scenarios")
     assert scenarios[0][:2] == ["sentence", "scenario"]
     assert [row[1] for row in scenarios[1:]] == ["III", "II", "V", "IV", "I", "VI"]
     assert scenarios[3][2:] == ["MUSIC_NAME", "告白气球", "MUSIC_NAME", "一首告白气球", "COR", "PAR", "INC", "INC"]
     assert page.locator("#sentences mark").count() == 10  # 5 reference and 5 predicted entities
+    # The table and the drawn sentences number the six sentences alike.
+    assert [row[0] for row in scenarios[1:]] == ["1", "2", "3", "4", "5", "6"]
+    assert page.locator("#sentences .number").all_inner_texts() == ["1", "2", "3", "4", "5", "6"]
     assert "Per entity type" in page.inner_text("#per-type")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-worked-example.png"), full_page=True)
@@ -164,11 +167,11 @@ def test_page_opens_on_the_worked_example(page):
 
 
 def test_editing_one_predicted_tag_changes_the_numbers(page):
-    # Sentence 4's last character, line 33: 球 I-MUSIC_NAME I-MUSIC_NAME (line 18 reads the same).
+    # Sentence 5's last character, line 32: 球 I-MUSIC_NAME I-MUSIC_NAME (line 22 reads the same).
     lines = page.locator("#conll-input .cm-line")
     texts = lines.all_inner_texts()
-    assert [number for number, text in enumerate(texts, 1) if text == "球 I-MUSIC_NAME I-MUSIC_NAME"] == [18, 33]
-    line = lines.nth(32)
+    assert [number for number, text in enumerate(texts, 1) if text == "球 I-MUSIC_NAME I-MUSIC_NAME"] == [22, 32]
+    line = lines.nth(31)
     line.click()
     page.keyboard.press("End")
     for _ in "I-MUSIC_NAME":
@@ -194,7 +197,7 @@ def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-malformed.png"))
 
-    # The English example holds the same six scenarios, hence SPEC §6's numbers again.
+    # The English example holds the same six scenarios, hence the worked example's numbers again.
     page.get_by_text("English: all six scenarios").click()
     wait_for_summary(page, WORKED_SUMMARY)
     assert page.inner_text("#status").startswith("Evaluated 2 sentences (18 tokens)")
