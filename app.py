@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -214,14 +214,23 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> dict[str, Any]:
 _CJK = re.compile(r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$")
 
 
+def join_segments(segments: Iterable[tuple[str, str, str]]) -> str:
+    """Pieces of a sentence as text, each ``(first token, last token, text written)``: a space between two
+    pieces unless the tokens on both sides of the gap are CJK (告 白 气 球 reads 告白气球). The one place that
+    spaces tokens, for the tables' entity texts and the highlighted sentences alike."""
+    parts: list[str] = []
+    previous = None
+    for first, last, text in segments:
+        if previous is not None and not (_CJK.match(previous) and _CJK.match(first)):
+            parts.append(" ")
+        parts.append(text)
+        previous = last
+    return "".join(parts)
+
+
 def join_tokens(tokens: Sequence[str]) -> str:
-    """Tokens as text: spaces between words, none between two CJK tokens (告 白 气 球 reads 告白气球)."""
-    text = ""
-    for index, token in enumerate(tokens):
-        if index and not (_CJK.match(tokens[index - 1]) and _CJK.match(token)):
-            text += " "
-        text += token
-    return text
+    """Tokens as text: spaces between words, none between two CJK tokens."""
+    return join_segments((token, token, token) for token in tokens)
 
 
 def format_number(value: int | float) -> str:
@@ -296,7 +305,7 @@ def _type_colours(results: dict[str, Any]) -> dict[str, str]:
 
 
 def _highlight(tokens: Sequence[str], spans: dict[int, tuple[int, str, str]], colours: dict[str, str]) -> str:
-    """One sentence as HTML with each entity ``start -> (end, type, tooltip)`` marked."""
+    """One sentence as HTML with each entity ``start -> (end, type, tooltip)`` marked, spaced by `join_segments`."""
     segments = []  # (first token, last token, HTML) of each entity and each token outside entities
     position = 0
     while position < len(tokens):
@@ -312,13 +321,7 @@ def _highlight(tokens: Sequence[str], spans: dict[int, tuple[int, str, str]], co
             piece = html.escape(tokens[position])
         segments.append((tokens[position], tokens[end - 1], piece))
         position = end
-    # Spaces as join_tokens puts them: none between two CJK tokens.
-    text = ""
-    for index, (first, _, piece) in enumerate(segments):
-        if index and not (_CJK.match(segments[index - 1][1]) and _CJK.match(first)):
-            text += " "
-        text += piece
-    return text
+    return join_segments(segments)
 
 
 def sentences_html(results: dict[str, Any], corpus: Corpus, limit: int | None = None) -> str:

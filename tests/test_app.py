@@ -299,6 +299,23 @@ def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     assert str(raised.value) == "Sentence 2 (lines 3–4), predicted tag (last column): something is wrong."
 
 
+def test_the_tables_and_sentences_space_tokens_through_one_helper(monkeypatch):
+    calls = []
+
+    def recording(segments):
+        segments = list(segments)
+        calls.append([text for _, _, text in segments])
+        return joined(segments)
+
+    joined = app.join_segments
+    monkeypatch.setattr(app, "join_segments", recording)
+    _, scenarios, _, _, sentences = app.evaluate_text("听 O O\nJay B-PER B-PER\nChou I-PER I-PER\n的 O O\n")
+    assert scenarios.data["reference text"].tolist() == ["Jay Chou"]
+    assert ["Jay", "Chou"] in calls  # the table's entity text
+    assert any(len(texts) == 3 and texts[1].startswith("<mark") for texts in calls)  # a drawn sentence
+    assert "听 <mark" in sentences and "</mark> 的" in sentences
+
+
 def test_load_file_fills_the_text_and_evaluates(tmp_path):
     path = tmp_path / "worked.conll"
     path.write_text(app.WORKED_EXAMPLE, encoding="utf-8")
