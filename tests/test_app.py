@@ -3,6 +3,7 @@ gradio_client, as a user's script would call the Space's `/evaluate` endpoint.""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -123,6 +124,62 @@ def test_client_scheme_and_mode_reach_the_metric(client):
     assert [row[1] for row in strict_scenarios["data"]][-1] == "III"
     assert summary_values(summary["data"])["missed"] == (0, 0, 0, 0)
     assert summary_values(strict_summary["data"])["missed"] == (1, 1, 1, 1)
+
+
+def many_types_text() -> str:
+    """Just under 1 MB in which every entity has a type of its own: 101,710 types in 50,855 lines."""
+    lines = []
+    for number in range(50_855):
+        lines.append(f"t B-R{number} B-P{number}")
+        if number % 10 == 9:
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def one_sentence_text() -> str:
+    """Just under 1 MB as one sentence of 71,427 one-token entities."""
+    return "a B-PER B-PER\n" * 71_427
+
+
+@pytest.mark.parametrize(
+    ("make_text", "left_out"),
+    [
+        pytest.param(
+            many_types_text,
+            "The per-type table shows the 50 most frequent of 101,710 entity types.",
+            id="100000-types",
+        ),
+        pytest.param(one_sentence_text, "Sentence 1 is cut after 2,000 of 71,427 tokens", id="one-1MB-sentence"),
+    ],
+)
+def test_client_answer_to_a_1mb_input_stays_small(client, make_text, left_out):
+    # Uncapped, these answers were 22 MB each (and 37 s and 7 s); what the page shows bounds the answer.
+    text = make_text()
+    assert app.MAX_BYTES - 100 < len(text.encode()) <= app.MAX_BYTES
+    status, scenarios, summary, per_type, sentences = client.predict(text, "IOB2", "lenient", api_name="/evaluate")
+    size = len(json.dumps([status, scenarios, summary, per_type, sentences], ensure_ascii=False).encode())
+    assert size < 5_000_000
+    assert status.startswith("Evaluated")
+    assert left_out in status + sentences
+    assert len(scenarios["data"]) == app.MAX_TABLE_ROWS
+    assert len(per_type["data"]) <= 4 * app.MAX_SHOWN_TYPES
+
+
+def test_client_small_request_is_answered_while_a_1mb_one_runs(client):
+    from gradio_client.utils import Status
+
+    big = client.submit(many_types_text(), "IOB2", "lenient", api_name="/evaluate")
+    deadline = time.monotonic() + 60
+    while big.status().code != Status.PROCESSING and not big.done() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not big.done(), "the 1 MB request ended before the small one was sent: nothing was measured"
+    start = time.monotonic()
+    status, *_ = client.predict("Paris B-LOC B-LOC\n", "IOB2", "lenient", api_name="/evaluate")
+    waited = time.monotonic() - start
+    assert status.startswith("Evaluated 1 sentence")
+    # Behind the 1 MB request (one evaluation at a time) this took 31 s; beside it, well under a second here.
+    assert waited < 5, f"the small request waited {waited:.1f} s"
+    assert big.result(timeout=120)[0].startswith("Evaluated 5,086 sentences")
 
 
 @pytest.mark.slow
@@ -285,6 +342,55 @@ def test_tables_are_capped_but_scores_cover_everything(monkeypatch):
     assert "The first 2 of 5 sentences are shown; the scores cover all." in sentences
 
 
+def test_per_type_table_shows_the_most_frequent_types(monkeypatch):
+    monkeypatch.setattr(app, "MAX_SHOWN_TYPES", 2)
+    text = "a B-C B-C\n\nb B-B B-B\nc B-A B-B\n\nd B-A O\ne B-A O\n"  # A: 3 entities, B: 3, C: 2
+    status, _, _, per_type, _ = app.evaluate_text(text)
+    assert "The per-type table shows the 2 most frequent of 3 entity types." in status
+    rows = per_type.values.tolist()
+    assert [row[0] for row in rows] == ["A"] * 4 + ["B"] * 4  # ties in alphabetical order
+    corpus = app.parse_conll(text)
+    expected = ner_semeval.compute_semeval(predictions=corpus.predictions, references=corpus.references, per_type=True)
+    for entity_type, scheme, *cells in rows:
+        key = f"{entity_type}_{scheme}"
+        assert cells[:3] == [app.format_number(expected[f"{key}_{m}"]) for m in ("precision", "recall", "f1")]
+        assert cells[3:] == [str(expected[f"{key}_possible"]), str(expected[f"{key}_actual"])]
+
+
+def test_sentences_draw_at_most_max_shown_tokens(monkeypatch):
+    monkeypatch.setattr(app, "MAX_SHOWN_TOKENS", 3)
+    text = "a B-PER B-PER\nb I-PER O\nc B-LOC B-LOC\nd I-LOC O\ne B-ORG B-ORG\n\nf B-PER B-PER\n"
+    _, scenarios, summary, _, sentences = app.evaluate_text(text)
+    assert sentences.count('class="sentence"') == 1
+    assert "Sentence 1 is cut after 3 of 5 tokens; the first 1 of 2 sentences are shown; the scores cover all." in (
+        sentences
+    )
+    # The LOC reference c d is drawn up to the cut, the ORG entities after it not at all.
+    assert ">c<span" in sentences and "ORG" not in sentences and ">f<" not in sentences
+    assert scenarios.data["scenario"].tolist() == ["V", "V", "I", "I"]  # the tables are not cut
+    assert summary_values(summary.values.tolist())["correct"] == (4, 2, 2, 2)
+
+
+def test_long_tokens_types_and_messages_are_shortened():
+    token, entity_type = "x" * 300_000, "T" * 1_000
+    status, scenarios, _, per_type, sentences = app.evaluate_text(f"{token} B-{entity_type} B-{entity_type}\n")
+    shown = "x" * app.MAX_TEXT_CHARACTERS + "…"
+    assert scenarios.data["reference text"].tolist() == [shown]
+    assert scenarios.data["reference type"].tolist() == ["T" * app.MAX_TEXT_CHARACTERS + "…"]
+    assert {row[0] for row in per_type.values.tolist()} == {"T" * app.MAX_TEXT_CHARACTERS + "…"}
+    assert len(sentences) < 2_000 and sentences.count(shown) == 2
+    status = app.evaluate_text(f"{token} B-PER\n")[0]
+    assert status.startswith("⚠️ **Cannot evaluate.** Line 1: found 2 columns ('xxx")
+    assert len(status) < app.MAX_MESSAGE_CHARACTERS + 100
+
+
+def test_entity_text_is_shortened_without_joining_every_token():
+    tokens = ["ab"] * 100_000
+    assert app.entity_text(tokens, 0, 2) == "ab ab"
+    assert app.entity_text(tokens, 0, 100_000) == "ab " * 9 + "ab…"  # cut at 30 characters, the space dropped
+    assert app.entity_text(list("告白气球"), 0, 4) == "告白气球"
+
+
 def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     # The tables and the drawn sentences count sentences from 1, the metric from 0: a problem the metric
     # places in sentence 1 but at no token is the page's sentence 2, given with its lines.
@@ -293,7 +399,7 @@ def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     def fail(*args, **kwargs):
         raise ner_semeval.InvalidInputError("something is wrong", side="predictions", sentence=1)
 
-    monkeypatch.setattr(app.ner_semeval, "compute_semeval", fail)
+    monkeypatch.setattr(app.ner_semeval, "tally_semeval", fail)
     with pytest.raises(app.InputProblem) as raised:
         app.evaluate_corpus(corpus, "IOB2", "lenient")
     assert str(raised.value) == "Sentence 2 (lines 3–4), predicted tag (last column): something is wrong."

@@ -218,3 +218,18 @@ def test_uploading_a_file_fills_the_editor_and_evaluates(page, tmp_path):
     assert page.inner_text("#status").endswith("IOBES, strict mode.")
     assert "Marie" in page.inner_text("#conll-input")
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["V", "II", "I", "IV", "I", "III"]
+
+
+def test_uploading_a_1mb_sentence_shows_a_capped_page(page, tmp_path):
+    # One sentence of 71,427 entities: uncapped, the answer was 22 MB of HTML and tables for the browser to draw.
+    path = tmp_path / "one-sentence.conll"
+    path.write_text("a B-PER B-PER\n" * 71_427, encoding="utf-8")
+    with page.expect_file_chooser() as chooser:
+        page.click("#upload")
+    chooser.value.set_files(str(path))
+    page.wait_for_function(
+        "() => document.querySelector('#status').innerText.includes('71,427 tokens')", timeout=TIMEOUT_MS
+    )
+    assert f"The scenario table shows the first {app.MAX_TABLE_ROWS:,} of 71,427 rows." in page.inner_text("#status")
+    assert page.locator("#sentences mark").count() == 2 * app.MAX_SHOWN_TOKENS
+    assert f"Sentence 1 is cut after {app.MAX_SHOWN_TOKENS:,} of 71,427 tokens" in page.inner_text("#sentences")
