@@ -69,12 +69,13 @@ def take_turns(
     gc.freeze()  # the input stays alive through every run: keep it out of the collector's way
     try:
         for repeat in range(repeats):
-            for name in [name for name, cell in cells.items() if not cell.cut_short]:
+            active = [name for name, cell in cells.items() if not cell.cut_short]
+            for name in active:
                 results.pop(name, None)  # not alive during the next run, where the collector would walk it
                 elapsed, results[name] = measure(runs[name])
                 cells[name].times.append(elapsed)
                 cells[name].cut_short = repeat == 0 and repeats > 1 and slow is not None and elapsed > slow
-            timed = ", ".join(f"{name} {cell.times[-1]:.4f}" for name, cell in cells.items() if cell.times)
+            timed = ", ".join(f"{name} {cells[name].times[-1]:.4f}" for name in active)
             progress(f"  {label} run {repeat + 1}/{repeats}: {timed}")
     finally:
         gc.unfreeze()
