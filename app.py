@@ -160,10 +160,27 @@ class Corpus:
 # Line breaks as the page's editor counts them (str.splitlines also breaks at \f, \x1c, \u2028 ...), so the line
 # numbers of messages match the editor's.
 _LINE_BREAK = re.compile(r"\r\n?|\n")
+# A code point of a UTF-16 surrogate pair: JSON can carry one alone ("\ud800"), but it is no character and
+# cannot be encoded, so it is refused with a message before anything tries to.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _check_characters(text: str) -> None:
+    found = _SURROGATE.search(text)
+    if found is None:
+        return
+    before = _LINE_BREAK.split(text[: found.start()])
+    raise InputProblem(
+        f"Line {len(before)}, character {len(before[-1]) + 1}: U+{ord(found.group()):04X} is half of a UTF-16 "
+        "surrogate pair, not a character; send the text as valid Unicode (UTF-8)."
+    )
 
 
 def parse_conll(text: str) -> Corpus:
     """The sentences of CoNLL text, read by `ner_semeval.read_conll`; the token is the first column."""
+    if not isinstance(text, str):
+        raise InputProblem(f"The input must be text, found {type(text).__name__}.")
+    _check_characters(text)
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
         raise InputProblem(
@@ -495,9 +512,10 @@ def status_text(evaluation: Evaluation, corpus: Corpus, scheme: str, mode: str) 
 
 def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Outputs:
     """Everything the page shows for CoNLL `text`: status, scenario table (styled), summary table, per-type
-    table, highlighted sentences. Bad input gives a status naming the line and empty tables, never an error."""
+    table, highlighted sentences. Any text that cannot be evaluated gives a status saying why and empty
+    tables, never an error."""
     try:
-        corpus = parse_conll(text or "")
+        corpus = parse_conll("" if text is None else text)
         evaluation = evaluate_corpus(corpus, scheme, mode)
     except InputProblem as problem:
         return _empty_outputs(error_message(str(problem)))

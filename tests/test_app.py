@@ -126,6 +126,27 @@ def test_client_scheme_and_mode_reach_the_metric(client):
     assert summary_values(strict_summary["data"])["missed"] == (1, 1, 1, 1)
 
 
+def call_endpoint(client, *data) -> tuple[str, object]:
+    """`/evaluate` called over plain HTTP with `data` as JSON (gradio_client cannot send every string: it refuses
+    to encode a lone surrogate): the stream's last event and its data."""
+    url = f"{client.src.rstrip('/')}/gradio_api/call/evaluate"
+    request = urllib.request.Request(url, json.dumps({"data": data}).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        event_id = json.load(response)["event_id"]
+    with urllib.request.urlopen(f"{url}/{event_id}", timeout=60) as response:
+        events = response.read().decode().strip().split("\n\n")
+    kind, data_line = events[-1].split("\n")
+    return kind.removeprefix("event: "), json.loads(data_line.removeprefix("data: "))
+
+
+def test_endpoint_answers_a_lone_surrogate_with_a_message(client):
+    kind, outputs = call_endpoint(client, "a\ud800 B-PER B-PER", "IOB2", "lenient")
+    assert kind == "complete"
+    assert outputs[0].startswith("⚠️ **Cannot evaluate.** Line 1, character 2: U+D800 is half of a UTF-16 surrogate")
+    status, *_ = client.predict("Paris B-LOC B-LOC\n", "IOB2", "lenient", api_name="/evaluate")
+    assert status.startswith("Evaluated 1 sentence")
+
+
 def many_types_text() -> str:
     """Just under 1 MB in which every entity has a type of its own: 101,710 types in 50,855 lines."""
     lines = []
@@ -389,6 +410,37 @@ def test_entity_text_is_shortened_without_joining_every_token():
     assert app.entity_text(tokens, 0, 2) == "ab ab"
     assert app.entity_text(tokens, 0, 100_000) == "ab " * 9 + "ab…"  # cut at 30 characters, the space dropped
     assert app.entity_text(list("告白气球"), 0, 4) == "告白气球"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("a\ud800 B-PER B-PER\n", "Line 1, character 2: U+D800 is half", id="first-line"),
+        pytest.param("x O O\r\n\nab\udfff O O\n", "Line 3, character 3: U+DFFF is half", id="third-line"),
+    ],
+)
+def test_lone_surrogate_is_a_message(text, message):
+    status, scenarios, summary, per_type, sentences = app.evaluate_text(text)
+    assert status.startswith(f"⚠️ **Cannot evaluate.** {message} of a UTF-16 surrogate pair, not a character")
+    assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
+
+
+def test_text_that_is_not_a_string_is_a_message():
+    assert app.evaluate_text(12)[0] == "⚠️ **Cannot evaluate.** The input must be text, found int."
+
+
+ANY_PIECE = st.one_of(
+    st.characters(exclude_categories=()),  # every code point, surrogates included
+    st.sampled_from([" ", "\n", "\r\n", "\n\n", "B-PER", "I-PER", "S-LOC", "O", "-DOCSTART-", "告", "\u2028"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(ANY_PIECE, max_size=60).map("".join), st.sampled_from(["IOB2", "IOBES", "IO"]))
+def test_any_text_gets_a_status_never_an_error(text, scheme):
+    outputs = app.evaluate_text(text, scheme, "strict")
+    assert outputs[0].startswith(("Evaluated", "⚠️ **Cannot evaluate.**"))
+    assert len(outputs) == 5 and isinstance(outputs[4], str)
 
 
 def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
