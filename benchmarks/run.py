@@ -1,6 +1,6 @@
 """Speed of ner_semeval against evaluate's round trip, nervaluate, seqeval and a bare loop (issues 5 and 8).
 
-    python benchmarks/run.py                      # the full run: every section, about 10 minutes on 2 cores
+    python benchmarks/run.py                      # the full run, every section: about 5 minutes on 2 cores
     python benchmarks/run.py --quick              # the table only, one run of each, no 100,000: under a minute
     python benchmarks/run.py --only ner_semeval,floor --repeats 9
     python benchmarks/run.py --quick --sections types,cli
