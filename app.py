@@ -93,10 +93,11 @@ EXAMPLES = [
     [ENGLISH_EXAMPLE, "IOB2", "lenient"],
     [IOBES_EXAMPLE, "IOBES", "strict"],
 ]
+# Short enough for Gradio's example buttons, whole on one line even on a phone (tests/test_browser.py checks).
 EXAMPLE_LABELS = [
     "Worked example (Chinese, one character per token)",
     "English: all six scenarios",
-    "IOBES, strict mode: S-PER S-PER, and B-LOC I-LOC with no E-",
+    "IOBES, strict mode",
 ]
 
 EXPLANATION = """

@@ -1,5 +1,8 @@
 """The Space in a real browser: Debian's headless chromium driven by Playwright against the app launched in this
-process. Skipped when chromium or playwright is missing, except under CI (`CI` set), where that fails."""
+process. Skipped when chromium or playwright is missing, except under CI (`CI` set), where that fails.
+
+`UPDATE_SCREENSHOT=1 .venv/bin/python -m pytest tests/test_browser.py -k opens` refreshes the README's
+docs/screenshot.png from the page opened on the worked example; otherwise screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -163,7 +166,37 @@ def test_page_opens_on_the_worked_example(page):
     assert "Per entity type" in page.inner_text("#per-type")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-worked-example.png"), full_page=True)
+    if os.environ.get("UPDATE_SCREENSHOT"):
+        # The README's picture: everything the worked example shows, down to the per-type table.
+        bottom = page.locator("#per-type").bounding_box()
+        page.screenshot(
+            path=str(REPO / "docs" / "screenshot.png"),
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": 1280, "height": bottom["y"] + bottom["height"] + 16},
+        )
     assert page.outside == []  # the page loads nothing from outside the app
+
+
+# The lines a label's text takes, and whether its box clips it (Gradio hides the overflow, without an ellipsis).
+LABEL_JS = """element => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    const lineHeight = parseFloat(getComputedStyle(element).lineHeight);
+    return [Math.round(range.getBoundingClientRect().height / lineHeight), element.scrollWidth > element.clientWidth];
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_example_labels_are_whole_on_one_line(page, width):
+    # The old third label ("..., and B-LOC I-LOC with no E-") read as cut off: it ended on a hyphen and broke
+    # over two lines on a phone. Each label now stays whole, on one line, down to a phone's width.
+    page.set_viewport_size({"width": width, "height": 900})
+    labels = page.locator("button.gallery-item > div")
+    assert labels.all_inner_texts() == app.EXAMPLE_LABELS
+    for index, label in enumerate(app.EXAMPLE_LABELS):
+        assert not label.endswith(("-", ":", ",")), label
+        lines, clipped = labels.nth(index).evaluate(LABEL_JS)
+        assert (lines, clipped) == (1, False), f"{label!r}: {lines} lines, clipped: {clipped}"
 
 
 def test_editing_one_predicted_tag_changes_the_numbers(page):
