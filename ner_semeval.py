@@ -1113,6 +1113,15 @@ def _readable_tally(
     return Tally.of_rows((r, p) for _, r, p in rows), rows
 
 
+def _scenarios_by_sentence(rows: Iterable[Row], sentences: int) -> np.ndarray:
+    """Each sentence's scenario counts (sentences x 6, scenarios I to VI) from the readable path's rows: the
+    statistics' per-sentence unit (section 8), which the array path counts in the same pass that scores."""
+    index = {name: position for position, name in enumerate(SCENARIOS)}
+    cells = [sentence * len(SCENARIOS) + index[scenario_of(r, p)] for sentence, r, p in rows]
+    counts = np.bincount(np.array(cells, dtype=np.int64), minlength=sentences * len(SCENARIOS))
+    return counts.reshape(sentences, len(SCENARIOS))
+
+
 def _decode_side(batch: list[list], side: str, mode: str, table: TagTable, labels: set[str] | None) -> list[list[Span]]:
     decoded = []
     for sentence, tags in enumerate(batch):
@@ -1150,22 +1159,40 @@ _CHUNK_TOKENS = 1 << 16
 def _fast_tally(predictions: list[list], references: list[list], holds_ids: bool, options: Options) -> Tally | None:
     """`_readable_tally`'s `Tally`, computed on arrays chunk by chunk of sentences; None if the input is
     invalid, so that the readable path raises its precise error."""
+    counted = _fast_count(predictions, references, holds_ids, options, by_sentence=False)
+    return None if counted is None else counted.tally
+
+
+class _Counted(NamedTuple):
+    """What one pass over a batch counts: the tally, and each sentence's scenario counts when asked for."""
+
+    tally: Tally
+    by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (section 8)
+
+
+def _fast_count(
+    predictions: list[list], references: list[list], holds_ids: bool, options: Options, by_sentence: bool
+) -> _Counted | None:
+    """`_fast_tally`, and with `by_sentence` each sentence's scenario counts too (the readable path's
+    `_scenarios_by_sentence`); None if the input is invalid."""
     offsets = np.concatenate(([0], np.cumsum(_lengths(references))))
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
     cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     table = TagTable(options.scheme, options.suffix)
     cells: Counter = Counter()
+    sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
-        chunk_cells = _tally_arrays(*chunk, holds_ids, options, table)
-        if chunk_cells is None:
+        counted = _tally_arrays(*chunk, holds_ids, options, table, by_sentence)
+        if counted is None:
             return None
         # Added in place: the cost of a chunk is its own cells, not every cell counted so far.
-        cells.update(chunk_cells)
-    return Tally(dict(cells))
+        cells.update(counted[0])
+        sentence_counts.append(counted[1])
+    return _Counted(Tally(dict(cells)), np.concatenate(sentence_counts) if by_sentence else None)
 
 
 def _tally_arrays(
@@ -1175,8 +1202,10 @@ def _tally_arrays(
     holds_ids: bool,
     options: Options,
     table: TagTable,
-) -> dict[Cell, int] | None:
-    """The cells of one chunk: all its sentences decoded and paired with a handful of array operations."""
+    by_sentence: bool = False,
+) -> tuple[dict[Cell, int], np.ndarray | None] | None:
+    """The cells of one chunk, all its sentences decoded and paired with a handful of array operations, and
+    with `by_sentence` each sentence's scenario counts (sentences x 6)."""
     if holds_ids:
         flat = _id_codes(predictions, references, offsets, options)
     else:
@@ -1202,7 +1231,7 @@ def _tally_arrays(
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    kinds, reference_types, predicted_types = (np.concatenate(column) for column in zip(*_pair_flat(*spans)))
+    kinds, reference_types, predicted_types, positions = (np.concatenate(column) for column in zip(*_pair_flat(*spans)))
     # One integer per cell, in mixed radix: scenario, then reference type + 1, then predicted type + 1 (0 for
     # "no entity" on that side), each digit below `width`; np.unique then counts every cell at once.
     width = len(type_names) + 1
@@ -1213,7 +1242,14 @@ def _tally_arrays(
         kind, rest = divmod(int(cell), width * width)
         reference_type, predicted_type = divmod(rest, width)
         cells[(SCENARIOS[kind], names[reference_type], names[predicted_type])] = int(number)
-    return cells
+    if not by_sentence:
+        return cells, None
+    # A row's sentence is the last one starting at or before the row's first token (empty sentences share
+    # their offset with the next one, which is the one holding that token).
+    sentence = np.searchsorted(offsets, positions, side="right") - 1
+    sentences = len(offsets) - 1
+    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
+    return cells, counts.reshape(sentences, len(SCENARIOS))
 
 
 # tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
@@ -1373,8 +1409,11 @@ def _decode_flat(
     return spans.select(valid)
 
 
-def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """`pair` for a whole batch: the (scenario index, reference type id, predicted type id) of every row.
+def _pair_flat(
+    references: _FlatSpans, predictions: _FlatSpans
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """`pair` for a whole batch: the (scenario index, reference type id, predicted type id, first token) of
+    every row; the first token (the reference's start, else the prediction's) places the row in its sentence.
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
@@ -1391,7 +1430,9 @@ def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np
     reference_types = references.type_id[exact_r]
     predicted_types = predictions.type_id[exact_p]
     same = reference_types == predicted_types
-    groups = [(np.where(same, scenario["I"], scenario["IV"]), reference_types, predicted_types)]
+    groups = [
+        (np.where(same, scenario["I"], scenario["IV"]), reference_types, predicted_types, references.start[exact_r])
+    ]
 
     left_r = np.ones(len(references.start), dtype=bool)
     left_r[exact_r] = False
@@ -1406,13 +1447,28 @@ def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    groups.append((np.full(missed.sum(), scenario["III"]), rest_r.type_id[missed], np.full(missed.sum(), none)))
-    groups.append((np.full(spurious.sum(), scenario["II"]), np.full(spurious.sum(), none), rest_p.type_id[spurious]))
+    groups.append(
+        (
+            np.full(missed.sum(), scenario["III"]),
+            rest_r.type_id[missed],
+            np.full(missed.sum(), none),
+            rest_r.start[missed],
+        )
+    )
+    groups.append(
+        (
+            np.full(spurious.sum(), scenario["II"]),
+            np.full(spurious.sum(), none),
+            rest_p.type_id[spurious],
+            rest_p.start[spurious],
+        )
+    )
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     simple_r = rest_r.type_id[simple]
     simple_p = rest_p.type_id[partner[simple]]
-    groups.append((np.where(simple_r == simple_p, scenario["V"], scenario["VI"]), simple_r, simple_p))
+    simple_kind = np.where(simple_r == simple_p, scenario["V"], scenario["VI"])
+    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple]))
 
     forked_r = ~missed & ~simple
     forked_p = ~spurious
@@ -1424,9 +1480,9 @@ def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np
         paired = _pair_overlapping(chain_r, chain_p)
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
-        rows = [(scenario[scenario_of(r, p)], r.entity_type, p.entity_type) for r, p in paired]
-        rows += [(scenario["III"], r.entity_type, none) for r in chain_r if r.start not in taken_r]
-        rows += [(scenario["II"], none, p.entity_type) for p in chain_p if p.start not in taken_p]
+        rows = [(scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start) for r, p in paired]
+        rows += [(scenario["III"], r.entity_type, none, r.start) for r in chain_r if r.start not in taken_r]
+        rows += [(scenario["II"], none, p.entity_type, p.start) for p in chain_p if p.start not in taken_p]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
 
