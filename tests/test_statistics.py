@@ -532,3 +532,16 @@ def test_two_equally_good_systems_are_significant_at_5_percent_about_5_percent_o
             significant[key] += result[f"{key}_p_value"] < 0.05
     rates = {key: count / replications for key, count in significant.items()}
     assert all(0.01 <= rate <= 0.10 for rate in rates.values()), rates
+
+
+def test_the_metric_takes_the_statistics_options_at_load_and_in_compute(load_metric) -> None:
+    # evaluate's own `seed` argument seeds numpy's global generator around compute; here it is the metric's
+    # option, and the intervals never touch the global generator.
+    batch = sample_batch(np.random.default_rng(8), 100)
+    expected = ns.compute_semeval(**batch, bootstrap=300, seed=4)
+    metric = load_metric(bootstrap=300, seed=4)
+    assert metric.compute(**batch) == expected
+    assert metric.compute(**batch, seed=5) == ns.compute_semeval(**batch, bootstrap=300, seed=5)
+    metric.add_batch(**batch)
+    assert metric.compute() == expected  # through evaluate's cache: the same sentences, the same numbers
+    assert "strict_f1_low" not in load_metric().compute(**batch)
