@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain, pairwise
+from itertools import chain, pairwise, zip_longest
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, NamedTuple
@@ -2054,10 +2054,42 @@ def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[st
 
 
 def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
-    """The summary table as text: MUC counts and scores (rows) by type / partial / exact / strict."""
-    lines = [f"{'measure':<10}" + "".join(f"{column:>10}" for column in SUMMARY_COLUMNS)]
-    for label, cells in summary_rows(results, beta):
-        lines.append(f"{label:<10}" + "".join(f"{_format_number(cell):>10}" for cell in cells))
+    """The summary table as text: MUC counts and scores (rows) by type / partial / exact / strict. With the
+    interval keys of `bootstrap` in `results`, an interval column follows each scheme's column."""
+    f_name = f_key(beta)
+    intervals = f"strict_{f_name}_low" in results
+    interval_header = f"{'interval':>17}" if intervals else ""
+    lines = [f"{'measure':<10}" + "".join(f"{column:>10}{interval_header}" for column in SUMMARY_COLUMNS)]
+    for (label, cells), measure in zip(summary_rows(results, beta), [*SUMMARY_MEASURES, f_name]):
+        line = f"{label:<10}"
+        for column, cell in zip(SUMMARY_COLUMNS, cells):
+            line += f"{_format_number(cell):>10}"
+            if intervals:
+                line += f"{_format_interval(results, f'{column}_{measure}'):>17}"
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def _format_interval(results: Mapping[str, Any], key: str) -> str:
+    """``low-high`` of a key that has an interval, else nothing (the counts)."""
+    if f"{key}_low" not in results:
+        return ""
+    return f"{results[f'{key}_low']:.4f}-{results[f'{key}_high']:.4f}"
+
+
+def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
+    """The `compare_semeval` dict as text: per scheme and measure, A, B, B - A, its interval and the p-value."""
+    f_name = f_key(beta)
+    lines = [f"{'scheme':<10}{'measure':<11}{'A':>9}{'B':>9}{'B-A':>9}{'low':>9}{'high':>9}{'p-value':>11}"]
+    for scheme in EVALUATION_SCHEMES:
+        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper())):
+            key = f"{scheme}_{measure}"
+            numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
+            numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
+            # The smallest p of a million shuffles is 1e-06, not 0.0000.
+            p_value = results[f"{key}_p_value"]
+            p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
+            lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
     return "\n".join(lines)
 
 
@@ -2102,31 +2134,68 @@ def _text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:
             ) from None
 
 
+def _count_conll(sentences: list[ConllSentence], source: str, options: Options, by_sentence: bool) -> _Counted:
+    """Count one chunk of a file's sentences (and each one's scenarios with `by_sentence`); a bad tag is a
+    `ConllError` naming the file, the line and the column."""
+    predictions = [sentence.predictions for sentence in sentences]
+    references = [sentence.references for sentence in sentences]
+    try:
+        return _count_batch(predictions, references, False, options, by_sentence)[0]
+    except InvalidInputError as error:
+        if error.sentence is None or error.token is None:
+            raise
+        line = sentences[error.sentence].lines[error.token]
+        column = "reference (second last)" if error.side == "references" else "predicted (last)"
+        raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
+
+
+def _no_sentences(width: int = len(SCENARIOS)) -> SentenceCounts:
+    return SentenceCounts.of(np.zeros((0, width), dtype=np.int64))
+
+
 @dataclass
 class _FileTally:
-    """What the command line accumulates while it reads: the cells and how much it read."""
+    """What the command line accumulates while it reads: the cells and how much it read; with --bootstrap the
+    per-sentence counts too, kept as their distinct vectors (so memory follows those, not the sentences)."""
 
     cells: Counter = dataclasses.field(default_factory=Counter)
     sentences: int = 0
     tokens: int = 0
+    by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
-        """Count one chunk of sentences; a bad tag is an `InvalidInputError` whose problem names the line."""
-        predictions = [sentence.predictions for sentence in sentences]
-        references = [sentence.references for sentence in sentences]
-        tally = _fast_tally(predictions, references, False, options)
-        if tally is None:
-            try:
-                tally, _ = _readable_tally(predictions, references, False, options)
-            except InvalidInputError as error:
-                if error.sentence is None or error.token is None:
-                    raise
-                line = sentences[error.sentence].lines[error.token]
-                column = "reference (second last)" if error.side == "references" else "predicted (last)"
-                raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
-        self.cells.update(tally.cells)
+        """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
+        counted = _count_conll(sentences, source, options, by_sentence=options.bootstrap > 0)
+        self.cells.update(counted.tally.cells)
+        if counted.by_sentence is not None:
+            self.by_sentence += SentenceCounts.of(counted.by_sentence)
         self.sentences += len(sentences)
-        self.tokens += sum(map(len, references))
+        self.tokens += sum(len(sentence.tokens) for sentence in sentences)
+
+
+@dataclass
+class _PairedTally:
+    """What --compare accumulates while it reads two files in step: each system's cells, how much it read, and
+    the two systems' per-sentence counts side by side (as distinct pairs of vectors)."""
+
+    cells_a: Counter = dataclasses.field(default_factory=Counter)
+    cells_b: Counter = dataclasses.field(default_factory=Counter)
+    sentences: int = 0
+    tokens: int = 0
+    pairs: SentenceCounts = dataclasses.field(default_factory=lambda: _no_sentences(2 * len(SCENARIOS)))
+
+    def add(
+        self, sentences: list[tuple[ConllSentence, ConllSentence]], sources: Sequence[str], options: Options
+    ) -> None:
+        counted_a, counted_b = (
+            _count_conll([pair[side] for pair in sentences], sources[side], options, by_sentence=True)
+            for side in (0, 1)
+        )
+        self.cells_a.update(counted_a.tally.cells)
+        self.cells_b.update(counted_b.tally.cells)
+        self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        self.sentences += len(sentences)
+        self.tokens += sum(len(a.tokens) for a, _ in sentences)
 
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
@@ -2146,6 +2215,65 @@ def _tally_file(handle: Iterable[bytes], source: str, options: Options, total: _
         total.add(chunk, source, options)
 
 
+def _tally_files_in_step(handles: Sequence[Iterable[bytes]], sources: Sequence[str], options: Options) -> _PairedTally:
+    """Read two systems' files sentence by sentence, in step, checking that they hold the same tokens and
+    reference tags, and count them a chunk at a time."""
+    total = _PairedTally()
+    chunk: list[tuple[ConllSentence, ConllSentence]] = []
+    tokens = 0
+    files = [read_conll(_text_lines(handle, source), source) for handle, source in zip(handles, sources)]
+    for sentence_a, sentence_b in zip_longest(*files):
+        _check_same_sentence(sentence_a, sentence_b, sources)
+        chunk.append((sentence_a, sentence_b))
+        tokens += len(sentence_a.tokens)
+        if tokens >= _CLI_CHUNK_TOKENS:
+            total.add(chunk, sources, options)
+            chunk, tokens = [], 0
+    if chunk:
+        total.add(chunk, sources, options)
+    return total
+
+
+def _check_same_sentence(
+    sentence_a: ConllSentence | None, sentence_b: ConllSentence | None, sources: Sequence[str]
+) -> None:
+    """Both systems must be scored on the same sentences: a `ConllError` names B's first line that differs from
+    A's (token or reference tag), and A's line it differs from."""
+    source_a, source_b = sources
+    if sentence_a is None or sentence_b is None:
+        present, source, other = (
+            (sentence_a, source_a, source_b) if sentence_b is None else (sentence_b, source_b, source_a)
+        )
+        problem = f"this sentence has no counterpart: {other} ends before it; --compare {_SAME_SENTENCES}"
+        raise ConllError(source, present.lines[0], problem)
+    if sentence_a.tokens == sentence_b.tokens and sentence_a.references == sentence_b.references:
+        return
+
+    def line(sentence: ConllSentence, index: int) -> tuple[int, str]:
+        if index < len(sentence.tokens):
+            return sentence.lines[
+                index
+            ], f"token {sentence.tokens[index]!r} with reference {sentence.references[index]!r}"
+        return sentence.lines[-1] + 1, "the end of the sentence"
+
+    index = next(
+        index
+        for index in range(max(len(sentence_a.tokens), len(sentence_b.tokens)))
+        if line(sentence_a, index)[1] != line(sentence_b, index)[1]
+    )
+    (line_a, found_a), (line_b, found_b) = line(sentence_a, index), line(sentence_b, index)
+    raise ConllError(
+        source_b, line_b, f"found {found_b} where {source_a}:{line_a} has {found_a}; --compare {_SAME_SENTENCES}"
+    )
+
+
+_SAME_SENTENCES = "needs the same tokens and reference column in both files"
+
+
+# --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
+_COMPARE_RESAMPLES = 10_000
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """conlleval's drop-in: ``python ner_semeval.py [FILE ...]`` prints the summary table; the exit status."""
     parser = argparse.ArgumentParser(
@@ -2159,22 +2287,57 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--suffix", action="store_true", help="tags are TYPE-PREFIX")
     parser.add_argument("--per-type", action="store_true", help="per-type keys in --json, all schemes in tables")
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
+    parser.add_argument(
+        "--bootstrap",
+        type=int,
+        metavar="N",
+        help="add confidence intervals from N resamples of the sentences (BCa) to the table; with --compare, "
+        f"the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})",
+    )
+    parser.add_argument("--confidence-level", type=float, default=0.95, help="of the intervals (default 0.95)")
+    parser.add_argument("--seed", type=int, default=0, help="of the resampling (default 0: every run the same)")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare two systems' CoNLL files with the same tokens and reference column: A, B, the difference "
+        "B - A with its interval, and the p-value of approximate randomization, per scheme and measure",
+    )
     args = parser.parse_args(argv)
+    if args.compare and (args.files or args.per_type):
+        parser.error("--compare reads its own two files and reports overall scores: drop FILE and --per-type")
 
-    total = _FileTally()
     try:
-        options = Options.of(scheme=args.scheme, mode=args.mode, suffix=args.suffix, per_type=args.per_type)
-        for name in args.files or ["-"]:
-            source = "<stdin>" if name == "-" else name
-            stdin = getattr(sys.stdin, "buffer", sys.stdin)
-            with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
-                _tally_file(handle, source, options, total)
+        common = {
+            "scheme": args.scheme,
+            "mode": args.mode,
+            "suffix": args.suffix,
+            "confidence_level": args.confidence_level,
+            "seed": args.seed,
+        }
+        if args.compare:
+            default = _COMPARE_RESAMPLES if args.bootstrap is None else args.bootstrap
+            resamples = _check_resamples("--bootstrap", default, 1)
+            options = Options.of(**common)
+            with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
+                paired = _tally_files_in_step((handle_a, handle_b), args.compare, options)
+        else:
+            options = Options.of(**common, per_type=args.per_type, bootstrap=args.bootstrap or 0)
+            total = _FileTally()
+            for name in args.files or ["-"]:
+                source = "<stdin>" if name == "-" else name
+                stdin = getattr(sys.stdin, "buffer", sys.stdin)
+                with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
+                    _tally_file(handle, source, options, total)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
         return 2
 
     try:
-        _print_results(Tally(dict(total.cells)), total, options, args)
+        if args.compare:
+            _print_comparison(paired, options, resamples, args)
+        else:
+            _print_results(Tally(dict(total.cells)), total, options, args)
     except BrokenPipeError:  # `ner_semeval.py FILE | head`: the reader has seen enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
@@ -2182,13 +2345,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _print_results(tally: Tally, total: _FileTally, options: Options, args: argparse.Namespace) -> None:
     if args.json:
-        print(json.dumps(scores(tally, options), indent=2, ensure_ascii=False))
+        results = scores(tally, options)
+        if options.bootstrap:
+            results.update(_interval_keys(results, total.by_sentence, options))
+        print(json.dumps(results, indent=2, ensure_ascii=False))
         return
     results = scores(tally, dataclasses.replace(options, per_type=True))
     print(
         f"processed {total.tokens} tokens in {total.sentences} sentences with {results['strict_possible']} reference "
         f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})"
     )
+    if options.bootstrap:
+        results.update(_interval_keys(results, total.by_sentence, options))
+        print(
+            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {total.sentences} sentences, "
+            f"{options.bootstrap} resamples, seed {options.seed}"
+        )
     print()
     print(format_table(results))
     for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
@@ -2196,6 +2368,26 @@ def _print_results(tally: Tally, total: _FileTally, options: Options, args: argp
             print()
             print(format_type_table(results, tally.entity_types, scheme))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
+
+
+def _print_comparison(paired: _PairedTally, options: Options, resamples: int, args: argparse.Namespace) -> None:
+    tally_a, tally_b = Tally(dict(paired.cells_a)), Tally(dict(paired.cells_b))
+    results = _comparison(tally_a, tally_b, paired.pairs, options, resamples, options.seed)
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    name_a, name_b = args.compare
+    print(
+        f"compared {name_a} (A) and {name_b} (B) on {paired.tokens} tokens in {paired.sentences} sentences with "
+        f"{tally_a.counts('strict').possible} reference entities ({args.scheme}, {args.mode})"
+    )
+    print(
+        f"B - A with its {options.confidence_level:.0%} paired bootstrap interval (BCa) and the two-sided p-value "
+        f"of approximate randomization, {resamples} resamples each, seed {options.seed}"
+    )
+    print()
+    print(format_comparison(results, options.beta))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
