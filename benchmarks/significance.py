@@ -3,6 +3,7 @@
     python benchmarks/significance.py              # (a) and (b): about half a minute
     python benchmarks/significance.py --pairs      # also the 21 pairs of WNUT-17 systems: strict F1, p-values
     python benchmarks/significance.py --scipy      # also scipy.stats on the same statistics: a few minutes
+    python benchmarks/significance.py --coverage   # also BCa against percentile intervals: a few minutes
 
 (a) `compute_semeval` with and without `bootstrap=1000` on generated IOB2 data, 20,000 sentences x 20 tokens
 (issue 11's goal: at most 3 times the time without); (b) `compare_semeval` with 10,000 resamples on the
@@ -216,11 +217,52 @@ def scipy_for_the_record(data: tuple | None) -> None:
     print(f"    permutation_test, 10,000 shuffles of WNUT-17 (one statistic): {time.perf_counter() - start:.2f} s")
 
 
+def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
+    """How often 95 % intervals cover the population's score, BCa (what ner_semeval uses) against plain
+    percentile intervals, on samples of a few sizes drawn from two populations of sentences: the generated data
+    (strict F1 0.86) and WNUT-17 scored against arcada's output (0.40). A population's score is its totals'
+    score, so it is known exactly; each sample gets 1,000 resamples."""
+    options = ns.Options()
+    populations = {"generated": ns._fast_count(*generate(20_000), False, options, by_sentence=True).by_sentence}
+    if data is not None:
+        references, systems = data
+        counted = ns._fast_count(systems["arcada"], references, False, options, by_sentence=True)
+        populations["WNUT-17 arcada"] = counted.by_sentence
+    keys = ns._measure_keys(options)
+    shown = [keys.index(key) for key in ("strict_precision", "strict_recall", "strict_f1")]
+
+    def statistic(totals: np.ndarray) -> np.ndarray:
+        measures = ns._measures(totals, options)
+        return measures.reshape(*measures.shape[:-2], -1)[..., shown]
+
+    print(f"(e) coverage of 95 % intervals, {replications} samples each: strict precision / recall / F1")
+    for name, by_sentence in populations.items():
+        truth = statistic(by_sentence.sum(axis=0))
+        for sentences in (20, 50, 200):
+            rng = np.random.default_rng(sentences)
+            covered = {"BCa": np.zeros(3), "percentile": np.zeros(3)}
+            for _ in range(replications):
+                sample = ns.SentenceCounts.of(by_sentence[rng.integers(0, len(by_sentence), sentences)])
+                totals = sample.totals()
+                resampled = statistic(ns._bootstrap_totals(sample, 1000, rng))
+                jackknife = statistic(totals - sample.vectors)
+                low, high = ns._bca_interval(statistic(totals), resampled, jackknife, sample.sentences, 0.95)
+                covered["BCa"] += (low <= truth) & (truth <= high)
+                low, high = np.quantile(resampled, [0.025, 0.975], axis=0)
+                covered["percentile"] += (low <= truth) & (truth <= high)
+            rates = "   ".join(
+                f"{method} " + " / ".join(f"{rate:.1%}" for rate in counts / replications)
+                for method, counts in covered.items()
+            )
+            print(f"    {name:<16}{sentences:>4} sentences   {rates}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7, help="runs per timing; the median is shown (default 7)")
     parser.add_argument("--pairs", action="store_true", help="compare every pair of WNUT-17 systems")
     parser.add_argument("--scipy", action="store_true", help="time scipy.stats on the same statistics")
+    parser.add_argument("--coverage", action="store_true", help="coverage of BCa against percentile intervals")
     args = parser.parse_args()
     bootstrap_on_generated_data(args.repeats)
     data = wnut17()
@@ -232,6 +274,8 @@ def main() -> None:
             pairs_on_wnut17(data)
     if args.scipy:
         scipy_for_the_record(data)
+    if args.coverage:
+        coverage_of_methods(data)
 
 
 if __name__ == "__main__":
