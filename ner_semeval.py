@@ -14,13 +14,15 @@
 """ner_semeval: SemEval-2013 Task 9 entity scores (strict, exact, partial, type) for tag sequences.
 
 The public pure function `compute_semeval` does the work, `NerSemeval` is the thin `evaluate.Metric` around it,
-and `python ner_semeval.py FILE` (or the `ner-semeval` command) is a conlleval-style command line. The
-definition it implements is docs/scoring.md; its sections are cited as §n below.
+`compare_semeval` tests whether one system beats another on the same sentences, and `python ner_semeval.py FILE`
+(or the `ner-semeval` command) is a conlleval-style command line. The definition it implements is
+docs/scoring.md; its sections are cited as §n below.
 
 It is one file because three users import it as a plain module: `evaluate.load` (which would copy sibling
 files imported as `from .x import y`, but such relative imports fail when the same file is run as a script),
 the command line, and the Space's `app.py`. Sections follow the data: tags and schemes, decoding, pairing,
-counts and scores, options and input checks, the public function, the array path, the wrapper, the CLI.
+counts and scores, options and input checks, the public function, the array path, the statistics, the wrapper,
+the CLI.
 """
 
 from __future__ import annotations
@@ -107,12 +109,18 @@ Args:
         (`model.config.id2label` works as is).
     ignore_index (`int`, default `-100`): with integer ids, positions whose reference is this id are dropped
         from both sides (sub-word pieces and padding in a `Trainer` batch).
+    bootstrap (`int`, default `0`): add confidence intervals of every scheme's precision, recall and F from this
+        many bootstrap resamples of the sentences (BCa; 1,000 is usual; 0: none).
+    confidence_level (`float`, default `0.95`): the intervals' confidence level, between 0 and 1.
+    seed (`int`, default `0`): seed of the resampling, so that the same call gives the same intervals.
     Every option can also be given once to `evaluate.load(...)` and overridden in `compute`.
 
 Returns:
     A flat `dict` of plain `int` and `float`: for each scheme in strict, exact, partial, type the keys
     `{scheme}_precision`, `_recall`, `_f1`, `_correct`, `_incorrect`, `_partial`, `_missed`, `_spurious`,
-    `_possible`, `_actual`, `_macro_precision`, `_macro_recall`, `_macro_f1`.
+    `_possible`, `_actual`, `_macro_precision`, `_macro_recall`, `_macro_f1`. With `bootstrap`, also
+    `{scheme}_precision_low`, `_precision_high`, `_recall_low`, `_recall_high`, `_f1_low` and `_f1_high`.
+    Two systems are compared with `ner_semeval.compare_semeval` (paired bootstrap and approximate randomization).
 
 Examples:
     >>> import evaluate
@@ -2381,12 +2389,12 @@ def _print_comparison(paired: _PairedTally, options: Options, resamples: int, ar
         return
     name_a, name_b = args.compare
     print(
-        f"compared {name_a} (A) and {name_b} (B) on {paired.tokens} tokens in {paired.sentences} sentences with "
+        f"compared {name_a} (A) and {name_b} (B): {paired.sentences} sentences, {paired.tokens} tokens, "
         f"{tally_a.counts('strict').possible} reference entities ({args.scheme}, {args.mode})"
     )
     print(
-        f"B - A with its {options.confidence_level:.0%} paired bootstrap interval (BCa) and the two-sided p-value "
-        f"of approximate randomization, {resamples} resamples each, seed {options.seed}"
+        f"B - A: {options.confidence_level:.0%} paired bootstrap interval (BCa) and two-sided approximate "
+        f"randomization p-value, {resamples} resamples, seed {options.seed}"
     )
     print()
     print(format_comparison(results, options.beta))

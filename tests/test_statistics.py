@@ -627,10 +627,13 @@ def test_cli_compare_is_compare_semeval(system_files, monkeypatch: pytest.Monkey
     score_a = ns.compute_semeval(predictions=batch["predictions_a"], references=batch["references"])
     tokens = sum(map(len, batch["references"]))
     assert lines[0] == (
-        f"compared {file_a} (A) and {file_b} (B) on {tokens} tokens in 120 sentences with "
+        f"compared {file_a} (A) and {file_b} (B): 120 sentences, {tokens} tokens, "
         f"{score_a['strict_possible']} reference entities (IOB2, lenient)"
     )
-    assert "95% paired bootstrap interval (BCa)" in lines[1] and "500 resamples each, seed 3" in lines[1]
+    assert lines[1] == (
+        "B - A: 95% paired bootstrap interval (BCa) and two-sided approximate randomization p-value, "
+        "500 resamples, seed 3"
+    )
     assert lines[3].split() == ["scheme", "measure", "A", "B", "B-A", "low", "high", "p-value"]
     rows = [line.split() for line in lines[4:]]
     assert [row[:2] for row in rows] == [[s, m] for s in ns.EVALUATION_SCHEMES for m in ("precision", "recall", "F1")]
