@@ -373,6 +373,14 @@ def test_swapped_systems_mirror_the_interval_and_keep_the_p_value() -> None:
         assert backward[f"{key}_p_value"] == pytest.approx(forward[f"{key}_p_value"], abs=0.05)
 
 
+def test_comparisons_do_not_depend_on_chunks_or_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    batch = two_systems(np.random.default_rng(10), 150)
+    expected = ns.compare_semeval(**batch, n_resamples=300)
+    monkeypatch.setattr(ns, "_CHUNK_TOKENS", 7)
+    monkeypatch.setattr(ns, "_RESAMPLE_BLOCK_CELLS", 50)
+    assert ns.compare_semeval(**batch, n_resamples=300) == expected
+
+
 def test_both_systems_must_be_scored_on_the_same_references() -> None:
     batch = two_systems(np.random.default_rng(4), 20)
     other = [list(row) for row in batch["references"]]
