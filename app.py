@@ -3,23 +3,26 @@
 Everything shown is computed by the metric module (`ner_semeval.read_conll`, `tally_semeval`, `scores`,
 `entity_rows` and `summary_rows`); this file only parses the page's input, lays the results out and explains
 them. `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override);
-`evaluate_text` is the whole computation as a plain function, and the Evaluate button is the `/evaluate` API
-endpoint.
+`evaluate_text` is the whole computation as a plain function and the `/evaluate` API endpoint; the page's own
+events call `evaluate_page`, which draws two pictures as well (a confusion heatmap and per-type F1 bars).
 
-The work and the answer of one request are bounded by what the page shows: the tables and the highlighted
-sentences are capped (the page says what it left out), per-type scores are computed only for the types shown,
-and a few requests run at once so that a small one is not held up behind a 1 MB one.
+The work and the answer of one request are bounded by what the page shows: the tables, the highlighted
+sentences and the pictures are capped (the page says what it left out), per-type scores are computed only for
+the types shown, and a few requests run at once so that a small one is not held up behind a 1 MB one.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import math
 import os
 import re
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,12 @@ from typing import Any
 os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 
 import gradio as gr
+import matplotlib
 import pandas as pd
+from matplotlib import font_manager
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch, Rectangle
 from pandas.io.formats.style import Styler
 
 import ner_semeval
@@ -43,6 +51,10 @@ MAX_SHOWN_SENTENCES = 100  # sentences drawn with their entities highlighted ...
 MAX_SHOWN_TOKENS = 2_000  # ... and at most this many tokens of them in all
 MAX_TEXT_CHARACTERS = 30  # of one token, entity text or entity type in a table cell or a drawn sentence
 MAX_MESSAGE_CHARACTERS = 500  # of an error message, which may quote a line of the input
+# The pictures: types shown in the confusion heatmap (the rest folded into one "other" row and column) and in
+# the per-type F1 chart, the most frequent first.
+MAX_HEATMAP_TYPES = 12
+MAX_CHART_TYPES = 15
 # Evaluations that run at once. Gradio's default of one would queue a visitor's one-line request behind
 # another's 1 MB one; the caps above bound what each of these costs in time and memory.
 EVALUATIONS_AT_ONCE = 4
@@ -216,11 +228,13 @@ def parse_conll(text: str) -> Corpus:
 @dataclass(frozen=True)
 class Evaluation:
     """What the page shows of one input: the metric's keys (overall, and per type for `shown_types`), one
-    `entities` row per pair or unpaired entity, and every entity type, the most frequent first."""
+    `entities` row per pair or unpaired entity, every entity type (the most frequent first) and the tally that
+    the pictures count from."""
 
     results: dict[str, Any]
     entities: list[dict[str, Any]]
     entity_types: list[str]
+    tally: ner_semeval.Tally
 
     @property
     def shown_types(self) -> list[str]:
@@ -274,7 +288,7 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
     entity_types = types_by_frequency(tally)
     shown = tuple(entity_types[:MAX_SHOWN_TYPES]) or None
     results = ner_semeval.scores(tally, dataclasses.replace(options, per_type=True, labels=shown))
-    return Evaluation(results, ner_semeval.entity_rows(rows), entity_types)
+    return Evaluation(results, ner_semeval.entity_rows(rows), entity_types, tally)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -463,6 +477,256 @@ mark { padding: 0.1em 0.3em; border-radius: 0.3em; color: #111111; }
 
 
 # ---------------------------------------------------------------------------------------------------------
+# The pictures: matplotlib's object-oriented API on the Agg canvas
+# ---------------------------------------------------------------------------------------------------------
+# Events run in several threads at once and pyplot's global figure list is not thread-safe, so every figure is a
+# `matplotlib.figure.Figure` of its own on an Agg canvas; nothing is kept after Gradio encodes it as a PNG. Agg is
+# also the backend for anything that imports pyplot (Gradio's plot component does, to close figures).
+matplotlib.use("Agg")
+# A type name in a script that no installed font covers is drawn as boxes, not warned about once per glyph.
+warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+
+FIGURE_DPI = 100
+MAX_LABEL_CHARACTERS = 24  # of a type name on the chart's axis ...
+MAX_HEATMAP_LABEL_CHARACTERS = 16  # ... and the heatmap's, which names it twice
+OTHER = "other"
+OUTSIDE = "O"
+# Lenient to strict, one colour each (viridis: in order of lightness, and told apart by colour-blind readers).
+SCHEME_CHART_COLOURS = {"type": "#b5de2b", "partial": "#35b779", "exact": "#31688e", "strict": "#440154"}
+SAME_TYPE_COLOURS = "Greens"  # the diagonal of the heatmap
+ERROR_COLOURS = "OrRd"  # other type, missed, spurious
+FOLDED_COLOURS = "Greys"  # "other" against "other": same-type and cross-type pairs of the folded types
+
+
+def _font_family() -> list[str]:
+    """Matplotlib's default sans-serif font, then a CJK font if one is installed (fonts-noto-cjk on Debian), so
+    that a type such as 告白气球 is drawn, glyph by glyph falling back to it; nothing is downloaded."""
+    names = {font.name for font in font_manager.fontManager.ttflist}
+    preferred = [f"Noto Sans CJK {region}" for region in ("SC", "TC", "JP", "KR", "HK")]
+    cjk = [name for name in preferred if name in names] or sorted(name for name in names if "CJK" in name)
+    return ["DejaVu Sans", *cjk[:1]]
+
+
+FONT_FAMILY = _font_family()
+
+
+def _figure(width: float, height: float) -> Figure:
+    figure = Figure(figsize=(width, height), dpi=FIGURE_DPI, layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def _label(entity_type: str, limit: int = MAX_LABEL_CHARACTERS) -> str:
+    return shorten(entity_type, limit)
+
+
+@dataclass(frozen=True)
+class Confusion:
+    """The heatmap's numbers. Rows (reference) and columns (predicted) are alike: the `types` shown, the most
+    frequent first; then `OTHER` when `folded` types did not fit; then `OUTSIDE`, no entity (docs/scoring.md §7).
+    `counts[row][column]`; `folded_same_type` of the other-against-other pairs are of one type."""
+
+    types: list[str]
+    counts: list[list[int]]
+    folded: int
+    folded_same_type: int
+
+    @property
+    def labels(self) -> list[str]:
+        # A type may be called O (tag B-O); then no entity is named otherwise.
+        outside = OUTSIDE if OUTSIDE not in self.types else "no entity"
+        return [*self.types, *([OTHER] if self.folded else []), outside]
+
+    def as_dict(self) -> dict[str, dict[str, int]]:
+        """``matrix[reference][predicted]`` as `ner_semeval.confusion_matrix` gives it."""
+        return {row: dict(zip(self.labels, counts)) for row, counts in zip(self.labels, self.counts)}
+
+
+def confusion_data(evaluation: Evaluation, limit: int | None = None) -> Confusion:
+    """The confusion matrix of the evaluation's tally over its `limit` most frequent types (`MAX_HEATMAP_TYPES`),
+    every other type folded into `OTHER`: with nothing folded, `ner_semeval.confusion_matrix` in the page's
+    order. Counted from the tally's cells, so its cost does not grow with the square of the number of types."""
+    types = evaluation.entity_types[: MAX_HEATMAP_TYPES if limit is None else limit]
+    folded = len(evaluation.entity_types) - len(types)
+    index: dict[str | None, int] = {entity_type: number for number, entity_type in enumerate(types)}
+    other = len(types)  # the row and column of OTHER when types are folded
+    index[None] = other + (1 if folded else 0)
+    size = index[None] + 1
+    counts = [[0] * size for _ in range(size)]
+    folded_same_type = 0
+    for (_, reference_type, predicted_type), number in evaluation.tally.cells.items():
+        row, column = index.get(reference_type, other), index.get(predicted_type, other)
+        counts[row][column] += number
+        if row == column == other and folded and reference_type == predicted_type:
+            folded_same_type += number
+    return Confusion(list(types), counts, folded, folded_same_type)
+
+
+def _shade(colours: str, value: float) -> tuple[float, float, float, float]:
+    return matplotlib.colormaps[colours](value)
+
+
+def heatmap_figure(confusion: Confusion) -> Figure:
+    """The confusion matrix as a heatmap: each cell's count written in it, same-type cells green and outlined,
+    errors (another type, missed in the O column, spurious in the O row) orange to red on a log scale, zeros
+    white. At most about 6.5 inches wide, so that it sits beside the chart on a laptop's page unscaled."""
+    names = [_label(entity_type, MAX_HEATMAP_LABEL_CHARACTERS) for entity_type in confusion.types]
+    names += [*([f"{OTHER} ({confusion.folded:,})"] if confusion.folded else []), confusion.labels[-1]]
+    size = len(names)
+    named = len(confusion.types)
+    cell = max(0.34, min(0.85, 4.6 / size))  # inches
+    label_font = 9 if size <= 8 else 8
+    figure = _figure(1, 1)  # sized below, once the labels are measured
+    axes = figure.add_subplot()
+    axes.set_yticks(range(size), labels=names, fontfamily=FONT_FAMILY, fontsize=label_font)
+    renderer = figure.canvas.get_renderer()
+    widths = [label.get_window_extent(renderer).width / FIGURE_DPI for label in axes.get_yticklabels()]
+    # The column labels are turned when two neighbours would not fit side by side under their cells.
+    rotate = any((left + right) / 2 + 0.1 > cell for left, right in pairwise(widths))
+    below = max(widths) * 0.6 + 0.25 if rotate else 0.25
+    lines = 1 + (2 if confusion.folded else 0)
+    figure.set_size_inches(max(4.6, cell * size + max(widths) + 0.7), cell * size + below + 0.2 * lines + 1.25)
+    largest = max(max(row) for row in confusion.counts) or 1
+    colours = []
+    for row, counts in enumerate(confusion.counts):
+        colours.append([])
+        for column, count in enumerate(counts):
+            text = "—" if row == column == size - 1 else f"{count:,}"  # O against O: nothing to count
+            # As large as fits the cell: 10 points in a large cell, smaller for a long count in a small one.
+            font = min(10 if size <= 6 else 8.5, cell * 72 * 0.86 / (0.64 * len(text)))
+            if row == column == size - 1:
+                colours[-1].append((0.96, 0.96, 0.96, 1.0))
+                axes.text(column, row, text, ha="center", va="center", color="#9ca3af", fontsize=font)
+                continue
+            same_type = row == column < named
+            palette = SAME_TYPE_COLOURS if same_type else FOLDED_COLOURS if row == column else ERROR_COLOURS
+            # On a log scale, so that 1 and 40 errors differ as well as 40 and 1,000.
+            strength = 0.18 + (0.4 if row == column >= named else 0.67) * math.log1p(count) / math.log1p(largest)
+            if count:
+                colours[-1].append(_shade(palette, strength))
+            else:  # a same-type cell is tinted even at zero, so that the diagonal reads as one at a glance
+                colours[-1].append(_shade(palette, 0.08) if same_type else (1.0, 1.0, 1.0, 1.0))
+            axes.text(
+                column,
+                row,
+                text,
+                ha="center",
+                va="center",
+                fontsize=font,
+                fontweight="bold" if count else "normal",
+                color="#9ca3af" if not count else "white" if strength > 0.55 else "#111111",
+            )
+    axes.imshow(colours, aspect="equal")
+    for diagonal in range(named):  # same type: outlined as well as green, for readers who do not tell the colours
+        inset = 0.42
+        axes.add_patch(
+            Rectangle(
+                (diagonal - inset, diagonal - inset), 2 * inset, 2 * inset, fill=False, edgecolor="#15803d", linewidth=1
+            )
+        )
+    axes.set_xticks(
+        range(size),
+        labels=names,
+        rotation=35 if rotate else 0,
+        ha="right" if rotate else "center",
+        rotation_mode="anchor",
+        fontfamily=FONT_FAMILY,
+        fontsize=label_font,
+    )
+    axes.set_xticks([position + 0.5 for position in range(size - 1)], minor=True)
+    axes.set_yticks([position + 0.5 for position in range(size - 1)], minor=True)
+    axes.grid(which="minor", color="white", linewidth=1.5)
+    axes.tick_params(which="both", length=0)
+    for spine in axes.spines.values():
+        spine.set_visible(False)
+    axes.set_xlabel("predicted type", fontsize=9)
+    axes.set_ylabel("reference type", fontsize=9)
+    title = "Confusion of entity types"
+    if confusion.folded:
+        title += (
+            f"\nthe {named:,} most frequent types; other folds the remaining {confusion.folded:,}\n"
+            f"({confusion.folded_same_type:,} of the {confusion.counts[named][named]:,} other/other pairs are "
+            "of one type)"
+        )
+    axes.set_title(title, loc="left", fontsize=9)
+    handles = [
+        Patch(facecolor=_shade(SAME_TYPE_COLOURS, 0.6), edgecolor="#15803d", label="same type"),
+        Patch(facecolor=_shade(ERROR_COLOURS, 0.6), label="other type, missed (O column) or spurious (O row)"),
+    ]
+    if confusion.folded:
+        handles.append(Patch(facecolor=_shade(FOLDED_COLOURS, 0.4), label="within other"))
+    figure.legend(handles=handles, loc="outside lower left", fontsize=8, frameon=False)
+    return figure
+
+
+@dataclass(frozen=True)
+class TypeScores:
+    """The chart's numbers: F1 of each shown type under each scheme, with its reference (support) and predicted
+    entities, and how many types there are in all."""
+
+    types: list[str]
+    f1: dict[str, list[float]]
+    support: list[int]
+    predicted: list[int]
+    all_types: int
+
+
+def type_scores(evaluation: Evaluation, limit: int | None = None) -> TypeScores:
+    """Per-type F1 from the metric's keys, for the `limit` most frequent types (`MAX_CHART_TYPES`; the metric
+    computed per-type keys for the shown types only, `MAX_SHOWN_TYPES`)."""
+    types = evaluation.shown_types[: MAX_CHART_TYPES if limit is None else limit]
+    results = evaluation.results
+    return TypeScores(
+        list(types),
+        {scheme: [results[f"{t}_{scheme}_f1"] for t in types] for scheme in SCHEME_COLUMNS},
+        [results[f"{t}_strict_possible"] for t in types],
+        [results[f"{t}_strict_actual"] for t in types],
+        len(evaluation.entity_types),
+    )
+
+
+def type_chart_figure(scores: TypeScores) -> Figure:
+    """F1 of each type as four bars side by side, lenient (type) to strict, each with its value: type above
+    strict means right type, wrong boundaries; exact above strict, right boundaries, wrong type."""
+    count = len(scores.types)
+    bar = 0.2
+    figure = _figure(6.2, max(2.9, (0.68 if count <= 6 else 0.46) * count + 1.9))
+    axes = figure.add_subplot()
+    small = 7 if count <= 6 else 6
+    for offset, scheme in enumerate(SCHEME_COLUMNS):
+        positions = [number + (offset - 1.5) * bar for number in range(count)]
+        values = scores.f1[scheme]
+        axes.barh(positions, values, height=bar * 0.92, color=SCHEME_CHART_COLOURS[scheme], label=scheme)
+        for position, value in zip(positions, values):
+            axes.text(value + 0.01, position, f"{value:.2f}", va="center", fontsize=small, color="#374151")
+    axes.set_yticks(
+        range(count),
+        labels=[
+            f"{_label(entity_type)}\n{support:,} ref, {predicted:,} pred"
+            for entity_type, support, predicted in zip(scores.types, scores.support, scores.predicted)
+        ],
+        fontfamily=FONT_FAMILY,
+        fontsize=8.5,
+    )
+    axes.set_ylim(count - 0.5, -0.5)
+    axes.set_xlim(0, 1.1)
+    axes.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
+    axes.tick_params(axis="x", labelsize=8)
+    axes.tick_params(axis="y", length=0)
+    axes.grid(axis="x", color="#e5e7eb")
+    axes.set_axisbelow(True)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    axes.set_xlabel("F1", fontsize=9.5)
+    title = "F1 per entity type, lenient (type) to strict"
+    if scores.all_types > count:
+        title += f"\nthe {count:,} most frequent of {scores.all_types:,} types"
+    axes.set_title(title, loc="left", fontsize=9.5)
+    figure.legend(loc="outside lower center", ncols=4, fontsize=8, frameon=False)
+    return figure
+
+
+# ---------------------------------------------------------------------------------------------------------
 # The page's functions
 # ---------------------------------------------------------------------------------------------------------
 
@@ -511,39 +775,57 @@ def status_text(evaluation: Evaluation, corpus: Corpus, scheme: str, mode: str) 
     return status
 
 
-def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Outputs:
-    """Everything the page shows for CoNLL `text`: status, scenario table (styled), summary table, per-type
-    table, highlighted sentences. Any text that cannot be evaluated gives a status saying why and empty
-    tables, never an error."""
+def _evaluate(text: str, scheme: str, mode: str) -> tuple[Outputs, Evaluation | None]:
     try:
         corpus = parse_conll("" if text is None else text)
         evaluation = evaluate_corpus(corpus, scheme, mode)
     except InputProblem as problem:
-        return _empty_outputs(error_message(str(problem)))
-    return (
+        return _empty_outputs(error_message(str(problem))), None
+    outputs = (
         status_text(evaluation, corpus, scheme, mode),
         style_scenarios(scenario_frame(evaluation, corpus)),
         summary_frame(evaluation.results),
         per_type_frame(evaluation),
         sentences_html(evaluation, corpus),
     )
+    return outputs, evaluation
+
+
+def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Outputs:
+    """Everything the `/evaluate` endpoint answers for CoNLL `text`: status, scenario table (styled), summary
+    table, per-type table, highlighted sentences. Any text that cannot be evaluated gives a status saying why
+    and empty tables, never an error."""
+    return _evaluate(text, scheme, mode)[0]
+
+
+PageOutputs = tuple[str, Any, pd.DataFrame, pd.DataFrame, str, Figure | None, Figure | None]
+
+
+def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> PageOutputs:
+    """What the page's own events show: `evaluate_text`'s five outputs, then the confusion heatmap and the
+    per-type F1 chart (none when the input cannot be evaluated or holds no entity)."""
+    outputs, evaluation = _evaluate(text, scheme, mode)
+    if evaluation is None or not evaluation.entity_types:
+        return (*outputs, None, None)
+    return (*outputs, heatmap_figure(confusion_data(evaluation)), type_chart_figure(type_scores(evaluation)))
 
 
 def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> tuple[Any, ...]:
-    """An uploaded CoNLL file: into the text box and evaluated, or a message when too large or not text."""
+    """An uploaded CoNLL file: into the text box and evaluated as `evaluate_page` does, or a message when too
+    large or not text."""
     if not path:
-        return (gr.skip(), *_empty_outputs(error_message("No file was uploaded.")))
+        return (gr.skip(), *_empty_outputs(error_message("No file was uploaded.")), None, None)
     name = Path(path).name
     size = os.path.getsize(path)
     if size > MAX_BYTES:
         problem = f"{name} holds {size:,} bytes; the page evaluates at most {MAX_BYTES:,} bytes (1 MB)."
-        return (gr.skip(), *_empty_outputs(error_message(problem)))
+        return (gr.skip(), *_empty_outputs(error_message(problem)), None, None)
     try:
         text = Path(path).read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
         problem = f"{name} is not UTF-8 text (byte {error.start:,} is {error.object[error.start]:#04x})."
-        return (gr.skip(), *_empty_outputs(error_message(problem)))
-    return (text, *evaluate_text(text, scheme, mode))
+        return (gr.skip(), *_empty_outputs(error_message(problem)), None, None)
+    return (text, *evaluate_page(text, scheme, mode))
 
 
 def build_demo() -> gr.Blocks:
@@ -593,6 +875,11 @@ def build_demo() -> gr.Blocks:
             elem_id="scenarios",
             max_height=480,
         )
+        with gr.Row():
+            with gr.Column(min_width=420):
+                heatmap = gr.Plot(label="Confusion of entity types", format="png", show_label=False, elem_id="heatmap")
+            with gr.Column(min_width=420):
+                chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
         gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
         sentences = gr.HTML(css_template=SENTENCES_CSS, js_on_load=None, elem_id="sentences")
         per_type = gr.Dataframe(
@@ -606,18 +893,24 @@ def build_demo() -> gr.Blocks:
         gr.Markdown(EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
+        page_outputs = [*outputs, heatmap, chart]
         inputs = [text, scheme, mode]
         # Every event that evaluates shares one pool of EVALUATIONS_AT_ONCE workers, so a short request runs
         # beside a long one instead of behind it.
         pool = {"concurrency_id": "evaluate", "concurrency_limit": EVALUATIONS_AT_ONCE}
-        button.click(evaluate_text, inputs=inputs, outputs=outputs, api_name="evaluate", **pool)
-        # Examples, selectors and the first page view evaluate at once; only the button is an API endpoint.
+        # The `/evaluate` API endpoint answers evaluate_text's five outputs, as it always has; it hangs on a
+        # button that is never shown, so that the page's own events can add the pictures without evaluating
+        # twice or changing what API callers get.
+        api = gr.Button(visible=False, elem_id="evaluate-api")
+        api.click(evaluate_text, inputs=inputs, outputs=outputs, api_name="evaluate", **pool)
+        # The button, examples, selectors and the first page view evaluate at once, pictures included.
         private = {"api_visibility": "private", **pool}
-        examples.load_input_event.then(evaluate_text, inputs=inputs, outputs=outputs, **private)
-        scheme.input(evaluate_text, inputs=inputs, outputs=outputs, **private)
-        mode.input(evaluate_text, inputs=inputs, outputs=outputs, **private)
-        upload.upload(load_file, inputs=[upload, scheme, mode], outputs=[text, *outputs], **private)
-        demo.load(evaluate_text, inputs=inputs, outputs=outputs, **private)
+        button.click(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
+        examples.load_input_event.then(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
+        scheme.input(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
+        mode.input(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
+        upload.upload(load_file, inputs=[upload, scheme, mode], outputs=[text, *page_outputs], **private)
+        demo.load(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
     return demo
 
 

@@ -89,6 +89,24 @@ def test_client_worked_example_gives_the_documented_tables(client):
     assert "告白气球" in sentences
 
 
+def test_client_evaluate_endpoint_is_unchanged_by_the_pictures(client):
+    # The page's own events draw two pictures; API callers keep /evaluate's three inputs and five outputs, the
+    # values of evaluate_text, and see no other endpoint.
+    api = client.view_api(print_info=False, return_format="dict")
+    assert list(api["named_endpoints"]) == ["/evaluate"]
+    endpoint = api["named_endpoints"]["/evaluate"]
+    assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
+    assert len(endpoint["returns"]) == 5
+    answer = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    assert len(answer) == 5
+    status, scenarios, summary, per_type, sentences = app.evaluate_text(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert answer[0] == status
+    assert answer[1]["data"] == scenarios.data.values.tolist()
+    assert answer[2]["data"] == summary.values.tolist()
+    assert answer[3]["data"] == per_type.values.tolist()
+    assert answer[4] == sentences
+
+
 def test_client_scenario_outcomes_are_colour_coded(client):
     _, scenarios, *_ = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     styling = scenarios["metadata"]["styling"]
@@ -502,10 +520,11 @@ def test_load_file_reads_a_byte_order_mark(tmp_path):
 def test_load_file_refuses_with_a_message(tmp_path, content, message):
     path = tmp_path / "big.conll"
     path.write_bytes(content)
-    text, status, *tables = app.load_file(str(path))
+    text, status, *tables, heatmap, chart = app.load_file(str(path))
     assert text == app.gr.skip()  # the text box keeps what it had
     assert re.search(message, status.replace("\\", ""))
     assert all(getattr(table, "empty", table == "") for table in tables)
+    assert heatmap is chart is None  # no stale pictures either
 
 
 @pytest.mark.parametrize(
@@ -617,3 +636,245 @@ def test_page_tables_are_the_metric_results(data, mode):
             str(expected[f"{key}_possible"]),
             str(expected[f"{key}_actual"]),
         ]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The pictures: confusion heatmap and per-type F1 chart
+# ---------------------------------------------------------------------------------------------------------
+
+# docs/scoring.md §7: the worked example's confusion matrix.
+WORKED_CONFUSION = {
+    "MUSIC_NAME": {"MUSIC_NAME": 2, "SINGER": 2, "O": 1},
+    "SINGER": {"MUSIC_NAME": 0, "SINGER": 0, "O": 0},
+    "O": {"MUSIC_NAME": 1, "SINGER": 0, "O": 0},
+}
+
+
+def evaluation_of(text: str, scheme: str = "IOB2", mode: str = "lenient") -> app.Evaluation:
+    return app.evaluate_corpus(app.parse_conll(text), scheme, mode)
+
+
+def png(figure) -> bytes:
+    """A figure as the page sends it: Gradio's own encoding (format png), decoded."""
+    import base64
+
+    from gradio import processing_utils
+
+    return base64.b64decode(processing_utils.encode_plot_to_base64(figure, "png").split(",", 1)[1])
+
+
+def cell_texts(figure) -> list[str]:
+    """The numbers written in the heatmap's cells, row by row."""
+    return [text.get_text() for text in figure.axes[0].texts]
+
+
+def twenty_types_text() -> str:
+    """Types T00 ... T19, T00 the most frequent: 30 - k correct pairs of Tk, then one pair of each kind that
+    the folding must place: shown -> folded, folded -> shown, folded -> other folded, missed, spurious folded."""
+    sentences = [f"a B-T{k:02d} B-T{k:02d}" for k in range(20) for _ in range(30 - k)]
+    sentences += ["a B-T00 B-T19", "a B-T19 B-T00", "a B-T15 B-T16", "a B-T05 O", "a O B-T18"]
+    return "\n\n".join(sentences) + "\n"
+
+
+def test_evaluate_page_is_evaluate_text_and_two_pictures():
+    page = app.evaluate_page(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    text = app.evaluate_text(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert len(page) == 7 and len(text) == 5
+    assert page[0] == text[0] and page[4] == text[4]
+    assert page[1].data.equals(text[1].data) and page[2].equals(text[2]) and page[3].equals(text[3])
+    heatmap, chart = page[5:]
+    assert isinstance(heatmap, app.Figure) and isinstance(chart, app.Figure)
+    assert isinstance(heatmap.canvas, app.FigureCanvasAgg) and isinstance(chart.canvas, app.FigureCanvasAgg)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Paris X-LOC B-LOC\n", id="cannot-evaluate"),
+        pytest.param("Paris O O\nis O O\n", id="no-entity"),
+    ],
+)
+def test_no_pictures_without_entities(text):
+    *outputs, heatmap, chart = app.evaluate_page(text)
+    assert heatmap is chart is None
+    assert outputs[0] == app.evaluate_text(text)[0]
+
+
+def test_worked_example_heatmap_numbers_are_the_documented_matrix():
+    evaluation = evaluation_of(app.WORKED_EXAMPLE)
+    confusion = app.confusion_data(evaluation)
+    assert confusion.as_dict() == WORKED_CONFUSION
+    assert confusion.labels == ["MUSIC_NAME", "SINGER", "O"]  # the most frequent first, O last
+    assert confusion.folded == 0
+    corpus = app.parse_conll(app.WORKED_EXAMPLE)
+    metric = ner_semeval.compute_semeval(predictions=corpus.predictions, references=corpus.references, confusion=True)
+    assert confusion.as_dict() == metric["confusion"]
+
+
+def test_worked_example_heatmap_writes_each_count_and_tells_the_diagonal_apart():
+    figure = app.heatmap_figure(app.confusion_data(evaluation_of(app.WORKED_EXAMPLE)))
+    axes = figure.axes[0]
+    assert [label.get_text() for label in axes.get_yticklabels()] == ["MUSIC_NAME", "SINGER", "O"]
+    assert [label.get_text() for label in axes.get_xticklabels()] == ["MUSIC_NAME", "SINGER", "O"]
+    assert cell_texts(figure) == ["2", "2", "1", "0", "0", "0", "1", "0", "—"]  # O against O counts nothing
+    colours = axes.images[0].get_array()
+    red, green, _ = colours[0][0][:3]
+    assert green > red  # MUSIC_NAME -> MUSIC_NAME: same type, green
+    for row, column in [(0, 1), (0, 2), (2, 0)]:  # another type, missed, spurious: orange to red
+        red, green, _ = colours[row][column][:3]
+        assert red > green + 0.3
+    assert tuple(colours[1][0][:3]) == (1.0, 1.0, 1.0)  # zero errors are white ...
+    red, green, blue = colours[1][1][:3]
+    assert green > red and green > blue  # ... and a zero on the diagonal stays tinted
+    # Each same-type cell is outlined too, for readers who do not tell green from red.
+    outlined = [patch.get_xy() for patch in axes.patches]
+    assert [(round(x + 0.42), round(y + 0.42)) for x, y in outlined] == [(0, 0), (1, 1)]
+
+
+def test_heatmap_folds_the_less_frequent_types_into_other():
+    text = twenty_types_text()
+    evaluation = evaluation_of(text)
+    confusion = app.confusion_data(evaluation)
+    top = [f"T{k:02d}" for k in range(12)]
+    assert confusion.types == top and app.MAX_HEATMAP_TYPES == 12
+    assert confusion.labels == [*top, "other", "O"]
+    assert confusion.folded == 8
+    # The metric's full matrix, folded by hand: every cell lands in the row and column of its folded types.
+    corpus = app.parse_conll(text)
+    full = ner_semeval.compute_semeval(predictions=corpus.predictions, references=corpus.references, confusion=True)
+    expected = {row: dict.fromkeys(confusion.labels, 0) for row in confusion.labels}
+    fold = {name: name if name in top or name == "O" else "other" for name in full["confusion"]}
+    for reference, row in full["confusion"].items():
+        for prediction, count in row.items():
+            expected[fold[reference]][fold[prediction]] += count
+    assert confusion.as_dict() == expected
+    assert expected["T00"]["other"] == expected["other"]["T00"] == 1
+    assert expected["O"]["other"] == 1 and expected["T05"]["O"] == 1  # spurious T18, missed T05
+    # other/other: the 116 correct pairs of T12 ... T19 and the one T15 -> T16 pair.
+    assert expected["other"]["other"] == 117
+    assert confusion.folded_same_type == sum(30 - k for k in range(12, 20)) == 116
+    figure = app.heatmap_figure(confusion)
+    axes = figure.axes[0]
+    assert [label.get_text() for label in axes.get_yticklabels()] == [*top, "other (8)", "O"]
+    title = axes.get_title(loc="left")
+    assert "the 12 most frequent types; other folds the remaining 8" in title
+    assert "116 of the 117 other/other pairs are of one type" in title
+
+
+def test_heatmap_names_no_entity_otherwise_when_a_type_is_called_o():
+    confusion = app.confusion_data(evaluation_of("a B-O B-PER\nb O B-O\n"))
+    assert confusion.labels[-1] == "no entity"
+    assert confusion.as_dict()["O"] == {"O": 0, "PER": 1, "no entity": 0}
+
+
+def test_worked_example_chart_numbers_are_the_per_type_f1():
+    evaluation = evaluation_of(app.WORKED_EXAMPLE)
+    scores = app.type_scores(evaluation)
+    assert scores.types == ["MUSIC_NAME", "SINGER"]
+    # docs/scoring.md §5: MUSIC_NAME has 5 reference and 3 predicted entities; SINGER 0 and 2, so F1 0 throughout.
+    assert scores.support == [5, 0] and scores.predicted == [3, 2]
+    expected = {"type": 1 / 2, "partial": 6 / 11, "exact": 4 / 11, "strict": 1 / 4}
+    for scheme, value in expected.items():
+        assert scores.f1[scheme] == pytest.approx([value, 0.0])
+        assert scores.f1[scheme][0] == evaluation.results[f"MUSIC_NAME_{scheme}_f1"]
+    figure = app.type_chart_figure(scores)
+    axes = figure.axes[0]
+    # Four bars a type, side by side from type (lenient) to strict, each as long as its F1.
+    bars = sorted(axes.patches, key=lambda bar: bar.get_y())
+    assert [bar.get_width() for bar in bars] == pytest.approx([*expected.values(), 0, 0, 0, 0])
+    legend = figure.legends[0]
+    assert [text.get_text() for text in legend.get_texts()] == ["type", "partial", "exact", "strict"]
+    assert [label.get_text() for label in axes.get_yticklabels()] == [
+        "MUSIC_NAME\n5 ref, 3 pred",
+        "SINGER\n0 ref, 2 pred",
+    ]
+
+
+def test_chart_shows_the_most_frequent_types_and_says_so():
+    evaluation = evaluation_of(twenty_types_text())
+    scores = app.type_scores(evaluation)
+    assert scores.types == [f"T{k:02d}" for k in range(15)] and app.MAX_CHART_TYPES == 15
+    assert scores.all_types == 20
+    for scheme in app.SCHEME_COLUMNS:
+        assert scores.f1[scheme] == [evaluation.results[f"{t}_{scheme}_f1"] for t in scores.types]
+    figure = app.type_chart_figure(scores)
+    assert "the 15 most frequent of 20 types" in figure.axes[0].get_title(loc="left")
+    assert len(figure.axes[0].patches) == 4 * 15
+
+
+def test_pictures_of_a_1mb_input_with_100000_types_are_capped():
+    *_, heatmap, chart = app.evaluate_page(many_types_text())
+    assert len(heatmap.axes[0].get_yticklabels()) == app.MAX_HEATMAP_TYPES + 2  # and other, and O
+    assert "other folds the remaining 101,698" in heatmap.axes[0].get_title(loc="left")
+    assert len(chart.axes[0].patches) == 4 * app.MAX_CHART_TYPES
+    assert "the 15 most frequent of 101,710 types" in chart.axes[0].get_title(loc="left")
+    for figure in (heatmap, chart):
+        width, height = figure.get_size_inches()
+        assert width <= 7 and height <= 10  # beside each other on a laptop's page, without scrolling far
+        assert len(png(figure)) < 300_000
+
+
+def test_figures_are_drawn_without_pyplot_and_kept_nowhere():
+    import matplotlib
+
+    source = (REPO / "app.py").read_text(encoding="utf-8")
+    assert "import matplotlib.pyplot" not in source and "from matplotlib import pyplot" not in source
+    assert matplotlib.get_backend().lower() == "agg"
+    for _ in range(3):
+        for figure in app.evaluate_page(app.WORKED_EXAMPLE)[5:]:
+            png(figure)  # Gradio's encoding, which imports pyplot to close figures
+    import matplotlib.pyplot as pyplot
+
+    assert pyplot.get_fignums() == []  # no figure lives on in pyplot's global list
+
+
+def test_figures_drawn_at_once_in_threads_are_the_figures_drawn_one_by_one():
+    # The page's events run EVALUATIONS_AT_ONCE at a time, each drawing its own Figure.
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [app.WORKED_EXAMPLE, app.ENGLISH_EXAMPLE, "听 O O\n告 B-告白气球 B-歌手\n白 I-告白气球 I-歌手\n"] * 3
+
+    def draw(text: str) -> list[bytes]:
+        return [png(figure) for figure in app.evaluate_page(text)[5:]]
+
+    one_by_one = [draw(text) for text in texts]
+    with ThreadPoolExecutor(app.EVALUATIONS_AT_ONCE) as pool:
+        assert list(pool.map(draw, texts)) == one_by_one
+
+
+def test_cjk_type_names_are_drawn_with_an_installed_cjk_font():
+    from matplotlib import font_manager
+    from matplotlib.font_manager import FontProperties
+
+    if not any("CJK" in font.name for font in font_manager.fontManager.ttflist):
+        pytest.skip("no CJK font installed (apt-get install -y fonts-noto-cjk)")
+    assert app.FONT_FAMILY[0] == "DejaVu Sans" and "CJK" in app.FONT_FAMILY[1]
+    font = font_manager.get_font(font_manager.findfont(FontProperties(family=app.FONT_FAMILY[1])))
+    assert all(font.get_char_index(ord(character)) for character in "告白气球歌手")
+    figure = app.heatmap_figure(app.confusion_data(evaluation_of("告 B-告白气球 B-歌手\n")))
+    assert [label.get_text() for label in figure.axes[0].get_yticklabels()] == ["告白气球", "歌手", "O"]
+    assert png(figure)
+
+
+def test_without_a_cjk_font_the_pictures_are_still_drawn(monkeypatch):
+    from matplotlib import font_manager
+
+    fonts = [font for font in font_manager.fontManager.ttflist if "CJK" not in font.name]
+    monkeypatch.setattr(font_manager.fontManager, "ttflist", fonts)
+    assert app._font_family() == ["DejaVu Sans"]
+    monkeypatch.setattr(app, "FONT_FAMILY", app._font_family())
+    for figure in app.evaluate_page("告 B-告白气球 B-歌手\n")[5:]:
+        assert png(figure).startswith(b"\x89PNG")  # boxes for the characters, no error
+
+
+@settings(max_examples=40, deadline=None)
+@given(sentences(), st.sampled_from(["lenient", "strict"]))
+def test_heatmap_numbers_are_the_metric_confusion_matrix(data, mode):
+    references = [reference for _, reference, _ in data]
+    predictions = [prediction for _, _, prediction in data]
+    text = "\n\n".join("\n".join(map(" ".join, zip(*sentence))) for sentence in data)
+    evaluation = evaluation_of(text, mode=mode)
+    expected = ner_semeval.compute_semeval(predictions=predictions, references=references, mode=mode, confusion=True)
+    confusion = app.confusion_data(evaluation)
+    assert confusion.folded == 0  # at most three types here
+    assert confusion.as_dict() == expected["confusion"]
