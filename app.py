@@ -150,6 +150,15 @@ blank line between sentences, or upload a CoNLL file (at most {MAX_BYTES // 1_00
 sentences). The page opens on the worked example of the metric's documentation (docs/scoring.md, §6).
 """
 
+PICTURES_TEXT = f"""
+### Pictures
+The heatmap counts reference types (rows) against predicted types (columns), **O** for no entity: the green
+diagonal is right, every other cell an error. The bars give each type's F1 under the four schemes: where **type**
+stands above **strict**, the type was right and the boundaries wrong; where **exact** stands above **strict**,
+the boundaries were right and the type wrong. With many types, the heatmap shows the {MAX_HEATMAP_TYPES} most
+frequent and folds the rest into *other*, and the bars show the {MAX_CHART_TYPES} most frequent.
+"""
+
 
 # ---------------------------------------------------------------------------------------------------------
 # Parsing the page's input
@@ -875,6 +884,7 @@ def build_demo() -> gr.Blocks:
             elem_id="scenarios",
             max_height=480,
         )
+        gr.Markdown(PICTURES_TEXT)
         with gr.Row():
             with gr.Column(min_width=420):
                 heatmap = gr.Plot(label="Confusion of entity types", format="png", show_label=False, elem_id="heatmap")
