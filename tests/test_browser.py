@@ -6,6 +6,7 @@ docs/screenshot.png from the page opened on the worked example; otherwise screen
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 from collections.abc import Iterator
@@ -106,7 +107,8 @@ def browser(server) -> Iterator:
 
 @pytest.fixture
 def page(browser, server) -> Iterator:
-    """The page opened on the worked example, its summary shown; `page.outside` lists requests off loopback."""
+    """The page opened on the worked example, its summary and pictures shown; `page.outside` lists requests off
+    loopback."""
     context = browser.new_context(viewport={"width": 1280, "height": 1200})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -122,6 +124,7 @@ def page(browser, server) -> Iterator:
     )
     page.goto(server)
     wait_for_summary(page, WORKED_SUMMARY)
+    wait_for_pictures(page, drawn(app.WORKED_EXAMPLE))
     try:
         yield page
     finally:
@@ -145,6 +148,32 @@ def wait_for_summary(page, expected: list[list[str]]) -> None:
         raise
 
 
+@functools.cache
+def drawn(text: str) -> list[str]:
+    """The heatmap and the chart that the page should show for `text`, as the data URLs Gradio sends (the
+    drawing is deterministic, so the browser's images can be compared with what tests/test_app.py checks)."""
+    from gradio import processing_utils
+
+    return [processing_utils.encode_plot_to_base64(figure, "png") for figure in app.evaluate_page(text)[5:]]
+
+
+PICTURES_JS = """() => ['#heatmap img', '#type-chart img'].map(selector => {
+    const image = document.querySelector(selector);
+    return image === null ? null : image.getAttribute('src');
+})"""
+
+
+def wait_for_pictures(page, expected: list[str | None]) -> None:
+    """Wait until the heatmap and the chart show `expected` (None: no picture)."""
+    script = f"expected => JSON.stringify(({PICTURES_JS})()) === JSON.stringify(expected)"
+    try:
+        page.wait_for_function(script, arg=expected, timeout=TIMEOUT_MS)
+    except Exception:
+        shown = page.evaluate(PICTURES_JS)
+        assert [source and source[:80] for source in shown] == [source and source[:80] for source in expected]
+        raise
+
+
 def replace_input(page, text: str) -> None:
     """Select everything in the CoNLL editor and type `text` over it, as a paste would."""
     page.click("#conll-input .cm-content")
@@ -164,15 +193,27 @@ def test_page_opens_on_the_worked_example(page):
     assert [row[0] for row in scenarios[1:]] == ["1", "2", "3", "4", "5", "6"]
     assert page.locator("#sentences .number").all_inner_texts() == ["1", "2", "3", "4", "5", "6"]
     assert "Per entity type" in page.inner_text("#per-type")
+    # Both pictures, exactly as drawn for the worked example (the fixture waited for them): the heatmap whose rows
+    # and columns are MUSIC_NAME, SINGER and O with the counts of docs/scoring.md §7, and the chart of F1 per type
+    # and scheme (tests/test_app.py checks both drawings' numbers).
+    assert page.evaluate(PICTURES_JS) == drawn(app.WORKED_EXAMPLE)
+    for selector in ("#heatmap img", "#type-chart img"):
+        image = page.locator(selector)
+        assert image.is_visible()
+        natural, shown = image.evaluate("image => [image.naturalWidth, image.getBoundingClientRect().width]")
+        assert natural > 300 and shown >= 0.9 * natural, f"{selector}: {natural} px drawn at {shown} px"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-worked-example.png"), full_page=True)
     if os.environ.get("UPDATE_SCREENSHOT"):
-        # The README's picture: everything the worked example shows, down to the per-type table.
-        bottom = page.locator("#per-type").bounding_box()
+        # The README's picture: the input, the tables and the two pictures of the worked example.
+        bottom = max(
+            page.locator(selector).bounding_box()["y"] + page.locator(selector).bounding_box()["height"]
+            for selector in ("#heatmap", "#type-chart")
+        )
         page.screenshot(
             path=str(REPO / "docs" / "screenshot.png"),
             full_page=True,
-            clip={"x": 0, "y": 0, "width": 1280, "height": bottom["y"] + bottom["height"] + 16},
+            clip={"x": 0, "y": 0, "width": 1280, "height": bottom + 16},
         )
     assert page.outside == []  # the page loads nothing from outside the app
 
@@ -199,23 +240,50 @@ def test_example_labels_are_whole_on_one_line(page, width):
         assert (lines, clipped) == (1, False), f"{label!r}: {lines} lines, clipped: {clipped}"
 
 
+def edit_line(page, number: int, old_tag: str, new_tag: str) -> None:
+    """Replace the predicted tag (the last column) of the editor's line `number` as a user would."""
+    line = page.locator("#conll-input .cm-line").nth(number - 1)
+    before = line.inner_text()
+    assert before.endswith(f" {old_tag}"), before
+    line.click()
+    page.keyboard.press("End")
+    for _ in old_tag:
+        page.keyboard.press("Backspace")
+    page.keyboard.type(new_tag)
+    assert line.inner_text() == before.removesuffix(old_tag) + new_tag
+
+
 def test_editing_one_predicted_tag_changes_the_numbers(page):
     # Sentence 5's last character, line 32: 球 I-MUSIC_NAME I-MUSIC_NAME (line 22 reads the same).
     lines = page.locator("#conll-input .cm-line")
     texts = lines.all_inner_texts()
     assert [number for number, text in enumerate(texts, 1) if text == "球 I-MUSIC_NAME I-MUSIC_NAME"] == [22, 32]
-    line = lines.nth(31)
-    line.click()
-    page.keyboard.press("End")
-    for _ in "I-MUSIC_NAME":
-        page.keyboard.press("Backspace")
-    page.keyboard.type("O")
-    assert line.inner_text() == "球 I-MUSIC_NAME O"
+    edit_line(page, 32, "I-MUSIC_NAME", "O")
+    before = page.evaluate(PICTURES_JS)
     page.click("#evaluate")
     wait_for_summary(page, EDITED_SUMMARY)
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["III", "II", "V", "IV", "V", "VI"]
+    # I became V: the pair is still MUSIC_NAME -> MUSIC_NAME, so the heatmap stays; MUSIC_NAME's exact and
+    # strict F1 fall, so the chart is redrawn.
+    edited = drawn(app.WORKED_EXAMPLE.replace("球 I-MUSIC_NAME I-MUSIC_NAME\n\n一", "球 I-MUSIC_NAME O\n\n一"))
+    wait_for_pictures(page, edited)
+    assert edited[0] == before[0] and edited[1] != before[1]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-edited.png"), full_page=True)
+
+
+def test_editing_a_tag_redraws_both_pictures(page):
+    # Sentence 1's first character, line 4: 告 B-MUSIC_NAME O. Predicting it as SINGER turns the missed
+    # MUSIC_NAME (III) into a MUSIC_NAME -> SINGER pair (VI): MUSIC_NAME -> O goes from 1 to 0 and
+    # MUSIC_NAME -> SINGER from 2 to 3 in the heatmap, and the chart's bars change with the scores.
+    before = page.evaluate(PICTURES_JS)
+    assert before == drawn(app.WORKED_EXAMPLE) and None not in before
+    edit_line(page, 4, "O", "B-SINGER")
+    page.click("#evaluate")
+    edited = drawn(app.WORKED_EXAMPLE.replace("告 B-MUSIC_NAME O\n", "告 B-MUSIC_NAME B-SINGER\n", 1))
+    wait_for_pictures(page, edited)
+    assert edited[0] != before[0] and edited[1] != before[1]
+    assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "I", "VI"]
 
 
 def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
@@ -226,7 +294,8 @@ def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
         "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
     )
     assert page.inner_text("#status").startswith("⚠️ Cannot evaluate.")
-    assert table_rows(page, "summary") == [HEADER]  # no stale numbers next to the message
+    assert table_rows(page, "summary") == [HEADER]  # no stale numbers next to the message ...
+    wait_for_pictures(page, [None, None])  # ... nor stale pictures
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-malformed.png"))
 
@@ -265,4 +334,5 @@ def test_uploading_a_1mb_sentence_shows_a_capped_page(page, tmp_path):
     )
     assert f"The scenario table shows the first {app.MAX_TABLE_ROWS:,} of 71,427 rows." in page.inner_text("#status")
     assert page.locator("#sentences mark").count() == 2 * app.MAX_SHOWN_TOKENS
+    wait_for_pictures(page, drawn(path.read_text(encoding="utf-8")))  # the upload draws the pictures too
     assert f"Sentence 1 is cut after {app.MAX_SHOWN_TOKENS:,} of 71,427 tokens" in page.inner_text("#sentences")
