@@ -878,3 +878,18 @@ def test_heatmap_numbers_are_the_metric_confusion_matrix(data, mode):
     confusion = app.confusion_data(evaluation)
     assert confusion.folded == 0  # at most three types here
     assert confusion.as_dict() == expected["confusion"]
+
+
+def test_readme_states_the_pages_caps():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("![The ner_semeval Space", 1)[0].split())
+    for claim in [
+        f"the scenario table shows the first {app.MAX_TABLE_ROWS:,} rows",
+        f"the per-type table the {app.MAX_SHOWN_TYPES} most frequent types",
+        f"the highlighted sentences the first {app.MAX_SHOWN_SENTENCES} ({app.MAX_SHOWN_TOKENS:,} tokens at most)",
+        f"the heatmap the {app.MAX_HEATMAP_TYPES} most frequent types",
+        f"the bars the {app.MAX_CHART_TYPES} most frequent types",
+        f"input is limited to {app.MAX_BYTES // 1_000_000} MB or {app.MAX_SENTENCES:,} sentences",
+    ]:
+        assert claim in section
+    assert app.EVALUATIONS_AT_ONCE == 4 and "Up to four evaluations run at once" in section
