@@ -6,6 +6,11 @@ them. `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / 
 `evaluate_text` is the whole computation as a plain function and the `/evaluate` API endpoint; the page's own
 events call `evaluate_page`, which draws two pictures as well (a confusion heatmap and per-type F1 bars).
 
+A control on the page switches to comparing two systems: each line then holds the token, the reference tag, system
+A's tag and system B's tag (the last three columns), and `compare_text` (the `/compare` endpoint) gives per scheme
+and measure A, B, B - A with its paired bootstrap interval and the p-value of `ner_semeval.compare_semeval`; the
+page adds `difference_figure`, each scheme's F1 difference with its interval against zero.
+
 The work and the answer of one request are bounded by what the page shows: the tables, the highlighted
 sentences and the pictures are capped (the page says what it left out), per-type scores are computed only for
 the types shown, and a few requests run at once so that a small one is not held up behind a 1 MB one.
@@ -20,7 +25,7 @@ import os
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -35,6 +40,7 @@ import pandas as pd
 from matplotlib import font_manager
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from pandas.io.formats.style import Styler
 
@@ -58,6 +64,16 @@ MAX_CHART_TYPES = 15
 # Evaluations that run at once. Gradio's default of one would queue a visitor's one-line request behind
 # another's 1 MB one; the caps above bound what each of these costs in time and memory.
 EVALUATIONS_AT_ONCE = 4
+# Comparing two systems: the resamples of the interval and of the test, the seed and the confidence level. 2,000
+# resamples compare a 1 MB input of 10,000 sentences in about 1.3 s here, against 5 s for the command line's
+# 10,000; p is then never below 1 / 2,001.
+COMPARE_RESAMPLES = 2_000
+COMPARE_SEED = 0
+COMPARE_CONFIDENCE_LEVEL = 0.95
+# The control that chooses what the page does, and so how it reads the input's columns.
+ONE_SYSTEM = "Evaluate one system"
+TWO_SYSTEMS = "Compare two systems"
+TASKS = [ONE_SYSTEM, TWO_SYSTEMS]
 
 SCHEME_NAMES = list(ner_semeval.SCHEMES)
 MODES = list(ner_semeval.MODES)
@@ -99,17 +115,24 @@ WORKED_EXAMPLE = (EXAMPLES_DIRECTORY / "worked_example.conll").read_text(encodin
 ENGLISH_EXAMPLE = (EXAMPLES_DIRECTORY / "english_example.conll").read_text(encoding="utf-8")
 # IOBES: S-PER S-PER is two entities (V and II); in strict mode B-LOC I-LOC without E- is no entity (III).
 IOBES_EXAMPLE = (EXAMPLES_DIRECTORY / "iobes_example.conll").read_text(encoding="utf-8")
+# Two systems on eight English sentences: system A is the English example's on its two sentences; A misses
+# boundaries (scenario V) where B gets them, B confuses types (IV) where A does not. So B is ahead under strict,
+# exact and partial, and the type scheme, which forgives boundaries, cannot tell them apart.
+COMPARE_EXAMPLE = (EXAMPLES_DIRECTORY / "compare_example.conll").read_text(encoding="utf-8")
 
+# Each example sets the text, the scheme, the mode and what the page does with them.
 EXAMPLES = [
-    [WORKED_EXAMPLE, "IOB2", "lenient"],
-    [ENGLISH_EXAMPLE, "IOB2", "lenient"],
-    [IOBES_EXAMPLE, "IOBES", "strict"],
+    [WORKED_EXAMPLE, "IOB2", "lenient", ONE_SYSTEM],
+    [ENGLISH_EXAMPLE, "IOB2", "lenient", ONE_SYSTEM],
+    [IOBES_EXAMPLE, "IOBES", "strict", ONE_SYSTEM],
+    [COMPARE_EXAMPLE, "IOB2", "lenient", TWO_SYSTEMS],
 ]
 # Short enough for Gradio's example buttons, whole on one line even on a phone (tests/test_browser.py checks).
 EXAMPLE_LABELS = [
     "Worked example (Chinese, one character per token)",
     "English: all six scenarios",
     "IOBES, strict mode",
+    "Two systems compared",
 ]
 
 EXPLANATION = """
@@ -148,6 +171,25 @@ Every reference and predicted entity falls into one of six scenarios, and four s
 type**) count them. Edit the sentences below, one token per line as **token, reference tag, predicted tag** with a
 blank line between sentences, or upload a CoNLL file (at most {MAX_BYTES // 1_000_000} MB or {MAX_SENTENCES:,}
 sentences). The page opens on the worked example of the metric's documentation (docs/scoring.md, §6).
+**{TWO_SYSTEMS}** reads **token, reference tag, system A's tag, system B's tag** instead and tells whether B's
+scores differ from A's by more than the sampling noise of these sentences.
+"""
+
+COMPARE_TEXT = f"""
+### Is B really better than A?
+Each line holds the token first and **the reference tag, system A's tag and system B's tag as its last three
+columns**; columns in between (a part-of-speech tag, a chunk tag) are ignored. The table gives, per scheme and
+measure, A's score, B's, the difference **B − A**, its {COMPARE_CONFIDENCE_LEVEL:.0%} interval (**low** to
+**high**: a paired bootstrap of the sentences, BCa) and the two-sided **p-value** of approximate randomization
+(each sentence's two outputs swapped at random). The picture draws each scheme's F1 difference with its interval
+against the line at zero: a **filled, coloured** point (blue: B better, orange: A better) has zero outside its
+interval; a **hollow grey** one has zero inside, and these sentences cannot tell the two systems apart under that
+scheme (which is no evidence that they are equal). Both use {COMPARE_RESAMPLES:,} resamples and seed
+{COMPARE_SEED}, so the same input gives the same numbers; p is never below 1/{COMPARE_RESAMPLES + 1:,}, and the
+command line's `python ner_semeval.py --compare A.conll B.conll` (10,000 resamples by default) may differ in the
+last digits. Twelve p-values make some small ones by chance: decide beforehand which one decides (usually strict
+F1). Two files `A.conll` and `B.conll` of one test set become one input with
+`paste -d ' ' A.conll <(awk '{{print $NF}}' B.conll)`.
 """
 
 PICTURES_TEXT = f"""
@@ -198,8 +240,9 @@ def _check_characters(text: str) -> None:
     )
 
 
-def parse_conll(text: str) -> Corpus:
-    """The sentences of CoNLL text, read by `ner_semeval.read_conll`; the token is the first column."""
+def _input_lines(text: str, command: str) -> list[str]:
+    """The lines of the page's input, once it is known to be text the page takes: valid Unicode of at most
+    `MAX_BYTES` (`command` is the command line that takes more)."""
     if not isinstance(text, str):
         raise InputProblem(f"The input must be text, found {type(text).__name__}.")
     _check_characters(text)
@@ -207,26 +250,110 @@ def parse_conll(text: str) -> Corpus:
     if size > MAX_BYTES:
         raise InputProblem(
             f"The input holds {size:,} bytes; the page evaluates at most {MAX_BYTES:,} bytes (1 MB). "
-            "Use `python ner_semeval.py FILE` for larger files."
+            f"Use `{command}` for larger files."
         )
-    corpus = Corpus([], [], [], [])
+    return _LINE_BREAK.split(text)
+
+
+def _sentences(read: Iterable[Any], command: str) -> list[Any]:
+    """The sentences a CoNLL reader yields (each with its `lines`), at most `MAX_SENTENCES`; a malformed line is
+    a message naming it."""
+    sentences: list[Any] = []
     try:
-        for sentence in ner_semeval.read_conll(_LINE_BREAK.split(text), "input"):
-            if len(corpus.tokens) == MAX_SENTENCES:
+        for sentence in read:
+            if len(sentences) == MAX_SENTENCES:
                 raise InputProblem(
                     f"The input holds more than {MAX_SENTENCES:,} sentences (line {sentence.lines[0]} starts "
                     f"sentence {MAX_SENTENCES + 1:,}); the page evaluates at most {MAX_SENTENCES:,}. "
-                    "Use `python ner_semeval.py FILE` for larger files."
+                    f"Use `{command}` for larger files."
                 )
-            corpus.tokens.append(sentence.tokens)
-            corpus.references.append(sentence.references)
-            corpus.predictions.append(sentence.predictions)
-            corpus.lines.append(sentence.lines)
+            sentences.append(sentence)
     except ner_semeval.ConllError as error:
         raise InputProblem(f"Line {error.line}: {error.problem}.") from None
-    if not corpus.tokens:
+    return sentences
+
+
+def parse_conll(text: str) -> Corpus:
+    """The sentences of CoNLL text, read by `ner_semeval.read_conll`; the token is the first column."""
+    command = "python ner_semeval.py FILE"
+    sentences = _sentences(ner_semeval.read_conll(_input_lines(text, command), "input"), command)
+    if not sentences:
         raise InputProblem("The input holds no sentences: write one token per line as `token reference predicted`.")
-    return corpus
+    return Corpus(
+        [sentence.tokens for sentence in sentences],
+        [sentence.references for sentence in sentences],
+        [sentence.predictions for sentence in sentences],
+        [sentence.lines for sentence in sentences],
+    )
+
+
+@dataclass(frozen=True)
+class ComparedSentence:
+    """One sentence of two systems' output: tokens, reference tags, system A's and system B's tags, and the line
+    of every token."""
+
+    tokens: list[str]
+    references: list[str]
+    predictions_a: list[str]
+    predictions_b: list[str]
+    lines: list[int]
+
+
+@dataclass(frozen=True)
+class ComparedCorpus:
+    """The sentences of a comparison, column by column, as `ner_semeval.compare_semeval` takes them."""
+
+    tokens: list[list[str]]
+    references: list[list[str]]
+    predictions_a: list[list[str]]
+    predictions_b: list[list[str]]
+    lines: list[list[int]]
+
+
+COMPARE_COLUMNS = (
+    "the token first, then the reference tag, system A's tag and system B's tag last "
+    f'(for token, reference and predicted tag, choose "{ONE_SYSTEM}")'
+)
+
+
+def read_comparison(lines: Iterable[str], source: str = "input") -> Iterator[ComparedSentence]:
+    """The sentences of CoNLL text with two systems' tags, as `ner_semeval.read_conll` reads one system's: the
+    first column is the token, the last three the reference tag, system A's and system B's (columns between are
+    ignored); a blank line ends a sentence and ``-DOCSTART-`` lines are skipped. A line of fewer than four
+    columns is a `ner_semeval.ConllError` naming it."""
+    sentence = ComparedSentence([], [], [], [], [])
+    for number, line in enumerate(lines, start=1):
+        columns = line.split()
+        if not columns or columns[0] == "-DOCSTART-":
+            if sentence.tokens:
+                yield sentence
+                sentence = ComparedSentence([], [], [], [], [])
+            continue
+        if len(columns) < 4:
+            found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({line.strip()!r})"
+            raise ner_semeval.ConllError(
+                source, number, f"found {found}; comparing two systems takes at least 4 columns: {COMPARE_COLUMNS}"
+            )
+        sentence.tokens.append(columns[0])
+        sentence.references.append(columns[-3])
+        sentence.predictions_a.append(columns[-2])
+        sentence.predictions_b.append(columns[-1])
+        sentence.lines.append(number)
+    if sentence.tokens:
+        yield sentence
+
+
+def parse_comparison(text: str) -> ComparedCorpus:
+    """The sentences of two systems' CoNLL text (`read_comparison`), with the same caps as `parse_conll`."""
+    command = "python ner_semeval.py --compare A B"
+    sentences = _sentences(read_comparison(_input_lines(text, command)), command)
+    if not sentences:
+        raise InputProblem(
+            "The input holds no sentences: write one token per line as `token reference systemA systemB`."
+        )
+    return ComparedCorpus(
+        *([getattr(sentence, field.name) for sentence in sentences] for field in dataclasses.fields(ComparedSentence))
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -262,11 +389,23 @@ def types_by_frequency(tally: ner_semeval.Tally) -> list[str]:
     return sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
 
 
-def _where(error: ner_semeval.InvalidInputError, corpus: Corpus) -> str:
+# The column each side of the metric's input comes from, as the error messages name it.
+ONE_SYSTEM_COLUMNS = {"references": "reference tag (second-last column)", "predictions": "predicted tag (last column)"}
+TWO_SYSTEMS_COLUMNS = {
+    "references": "reference tag (third-last column)",
+    "predictions_a": "system A's tag (second-last column)",
+    "predictions_b": "system B's tag (last column)",
+}
+
+
+def _where(
+    error: ner_semeval.InvalidInputError,
+    corpus: Corpus | ComparedCorpus,
+    columns: dict[str, str] = ONE_SYSTEM_COLUMNS,
+) -> str:
     """Where a tag error is, in the page's terms: the editor's line, or the sentence as the tables number it
     (from 1, where the metric counts from 0)."""
-    side = {"references": "reference tag (second-last column)", "predictions": "predicted tag (last column)"}
-    column = side.get(error.side or "", "")
+    column = columns.get(error.side or "", "")
     if error.sentence is None:
         return column.capitalize()
     lines = corpus.lines[error.sentence]
@@ -289,15 +428,39 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
         options = ner_semeval.Options.of(scheme=scheme, mode=mode)
         tally, rows = ner_semeval.tally_semeval(corpus.predictions, corpus.references, options)
     except ner_semeval.InvalidInputError as error:
-        where = _where(error, corpus)
-        problem = error.hint("choose {} in the Tagging scheme menu")
-        raise InputProblem(f"{where}: {problem}." if where else f"{problem}.") from None
+        raise InputProblem(_tag_problem(error, corpus, ONE_SYSTEM_COLUMNS)) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
     entity_types = types_by_frequency(tally)
     shown = tuple(entity_types[:MAX_SHOWN_TYPES]) or None
     results = ner_semeval.scores(tally, dataclasses.replace(options, per_type=True, labels=shown))
     return Evaluation(results, ner_semeval.entity_rows(rows), entity_types, tally)
+
+
+def _tag_problem(error: ner_semeval.InvalidInputError, corpus: Corpus | ComparedCorpus, columns: dict[str, str]) -> str:
+    where = _where(error, corpus, columns)
+    problem = error.hint("choose {} in the Tagging scheme menu")
+    return f"{where}: {problem}." if where else f"{problem}."
+
+
+def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str) -> dict[str, float]:
+    """`ner_semeval.compare_semeval` of the two systems with `COMPARE_RESAMPLES` resamples and `COMPARE_SEED`:
+    per scheme and measure A, B, B - A, its interval and the p-value; tag errors name the line and the column."""
+    try:
+        return ner_semeval.compare_semeval(
+            predictions_a=corpus.predictions_a,
+            predictions_b=corpus.predictions_b,
+            references=corpus.references,
+            n_resamples=COMPARE_RESAMPLES,
+            seed=COMPARE_SEED,
+            confidence_level=COMPARE_CONFIDENCE_LEVEL,
+            scheme=scheme,
+            mode=mode,
+        )
+    except ner_semeval.InvalidInputError as error:
+        raise InputProblem(_tag_problem(error, corpus, TWO_SYSTEMS_COLUMNS)) from None
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -736,6 +899,135 @@ def type_chart_figure(scores: TypeScores) -> Figure:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Two systems compared: the table and the picture
+# ---------------------------------------------------------------------------------------------------------
+
+# The rows of the table, as the command line's `format_comparison` orders them: strict to type, and in each
+# scheme precision, recall and F1.
+COMPARE_SCHEMES = ner_semeval.EVALUATION_SCHEMES
+COMPARE_MEASURES = (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
+COMPARE_HEADERS = ["scheme", "measure", "A", "B", "B − A", "low", "high", "p-value"]
+# Where the interval of B - A lies: above zero (B better), below (A better), or around it (no clear difference).
+B_BETTER, A_BETTER, UNDECIDED = "B better", "A better", "zero inside"
+DIFFERENCE_COLOURS = {B_BETTER: "#1d4ed8", A_BETTER: "#c2410c", UNDECIDED: "#9ca3af"}
+DIFFERENCE_CELL_COLOURS = {B_BETTER: "#dbeafe", A_BETTER: "#fde4d3"}
+
+
+def verdict(low: float, high: float) -> str:
+    """`B_BETTER` when the interval of B - A lies above zero, `A_BETTER` below, else `UNDECIDED` (zero inside,
+    ends included: an interval that reaches zero does not exclude it)."""
+    return B_BETTER if low > 0 else A_BETTER if high < 0 else UNDECIDED
+
+
+def format_p_value(value: float) -> str:
+    """As the command line writes it: four decimals, or 1e-06 where four decimals would read 0.0000."""
+    return f"{value:.4f}" if value >= 0.0001 else f"{value:.0e}"
+
+
+def comparison_frame(results: dict[str, float]) -> pd.DataFrame:
+    """The comparison as a table, one row per scheme and measure: A, B, B - A, low, high and the p-value, the
+    metric's floats unrounded (an API caller gets them as they are; `style_comparison` formats them)."""
+    rows = []
+    for scheme in COMPARE_SCHEMES:
+        for measure, label in COMPARE_MEASURES:
+            key = f"{scheme}_{measure}"
+            ends = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
+            rows.append([scheme, label, *(results[f"{key}_{end}"] for end in ends)])
+    return pd.DataFrame(rows, columns=COMPARE_HEADERS)
+
+
+def _difference_style(row: pd.Series) -> list[str]:
+    colour = DIFFERENCE_CELL_COLOURS.get(verdict(row["low"], row["high"]))
+    style = f"background-color: {colour}; color: #111111; font-weight: 600" if colour else ""
+    return [style if column in ("B − A", "low", "high") else "" for column in row.index]
+
+
+def style_comparison(frame: pd.DataFrame) -> Styler:
+    """The comparison table as the page shows it: numbers written as the command line writes them (four
+    decimals, the differences signed), and B - A with its interval tinted where zero lies outside it (blue: B
+    better, orange: A better)."""
+    signed = "{:+.4f}".format
+    formats = {"A": "{:.4f}".format, "B": "{:.4f}".format, "p-value": format_p_value}
+    formats |= dict.fromkeys(("B − A", "low", "high"), signed)
+    return frame.style.format(formats).apply(_difference_style, axis=1)
+
+
+def difference_figure(results: dict[str, float]) -> Figure:
+    """Each scheme's F1 difference B - A as a point with its interval, against a line at zero: zero inside the
+    interval is a hollow grey point, zero outside a filled blue (B better) or orange (A better) one. The axis is
+    centred on zero, A better to the left, B better to the right."""
+    figure = _figure(6.4, 3.5)
+    axes = figure.add_subplot()
+    ends = [(results[f"{s}_f1_delta_low"], results[f"{s}_f1_delta_high"]) for s in COMPARE_SCHEMES]
+    reach = max(0.02, *(abs(end) for pair in ends for end in pair)) * 1.25
+    axes.set_xlim(-reach, reach)
+    axes.axvspan(-reach, 0, color=DIFFERENCE_CELL_COLOURS[A_BETTER], alpha=0.35, linewidth=0)
+    axes.axvspan(0, reach, color=DIFFERENCE_CELL_COLOURS[B_BETTER], alpha=0.35, linewidth=0)
+    axes.axvline(0, color="#111111", linewidth=1.4, zorder=2)
+    for row, scheme in enumerate(COMPARE_SCHEMES):
+        delta = results[f"{scheme}_f1_delta"]
+        low, high = ends[row]
+        kind = verdict(low, high)
+        colour = DIFFERENCE_COLOURS[kind]
+        axes.plot([low, high], [row, row], color=colour, linewidth=2.6, solid_capstyle="butt", zorder=3)
+        axes.plot([low, low], [row - 0.13, row + 0.13], color=colour, linewidth=1.6, zorder=3)
+        axes.plot([high, high], [row - 0.13, row + 0.13], color=colour, linewidth=1.6, zorder=3)
+        axes.plot(
+            [delta],
+            [row],
+            marker="o",
+            markersize=8.5,
+            markeredgewidth=2,
+            markeredgecolor=colour,
+            markerfacecolor=colour if kind != UNDECIDED else "white",
+            zorder=4,
+        )
+        p_value = results[f"{scheme}_f1_p_value"]
+        # Above the point, kept whole inside the axes (x in axes fractions, y in rows), on white over the line at 0.
+        centre = min(max((delta + reach) / (2 * reach), 0.24), 0.76)
+        axes.text(
+            centre,
+            row - 0.2,
+            f"{delta:+.4f} ({low:+.4f} to {high:+.4f}), p = {format_p_value(p_value)}",
+            transform=axes.get_yaxis_transform(),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            color="#111111",
+            bbox={"facecolor": "white", "edgecolor": "none", "alpha": 0.9, "pad": 1.5},
+            zorder=5,
+        )
+    axes.set_yticks(range(len(COMPARE_SCHEMES)), labels=COMPARE_SCHEMES, fontsize=9.5)
+    axes.set_ylim(len(COMPARE_SCHEMES) - 0.5, -0.75)
+    axes.tick_params(axis="y", length=0)
+    axes.tick_params(axis="x", labelsize=8)
+    for side in ("top", "right", "left"):
+        axes.spines[side].set_visible(False)
+    axes.text(0.01, 0.985, "← A better", transform=axes.transAxes, ha="left", va="top", fontsize=8.5, color="#9a3412")
+    axes.text(0.99, 0.985, "B better →", transform=axes.transAxes, ha="right", va="top", fontsize=8.5, color="#1e3a8a")
+    axes.set_xlabel("F1 of B − A", fontsize=9.5)
+    axes.set_title(
+        f"F1 difference B − A per scheme, with its {COMPARE_CONFIDENCE_LEVEL:.0%} interval", loc="left", fontsize=9.5
+    )
+    handles = [
+        Line2D([], [], color=DIFFERENCE_COLOURS[B_BETTER], marker="o", linewidth=2.6, label="B better: 0 outside"),
+        Line2D([], [], color=DIFFERENCE_COLOURS[A_BETTER], marker="o", linewidth=2.6, label="A better: 0 outside"),
+        Line2D(
+            [],
+            [],
+            color=DIFFERENCE_COLOURS[UNDECIDED],
+            marker="o",
+            markerfacecolor="white",
+            markeredgewidth=2,
+            linewidth=2.6,
+            label="0 inside: no clear difference",
+        ),
+    ]
+    figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+    return figure
+
+
+# ---------------------------------------------------------------------------------------------------------
 # The page's functions
 # ---------------------------------------------------------------------------------------------------------
 
@@ -761,9 +1053,9 @@ def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun if number == 1 else plural}"
 
 
-def error_message(problem: str) -> str:
-    """The status shown for input that cannot be evaluated (a long quoted line is shortened)."""
-    return f"⚠️ **Cannot evaluate.** {_escape_markdown(shorten(problem, MAX_MESSAGE_CHARACTERS))}"
+def error_message(problem: str, action: str = "evaluate") -> str:
+    """The status shown for input that cannot be evaluated (or compared; a long quoted line is shortened)."""
+    return f"⚠️ **Cannot {action}.** {_escape_markdown(shorten(problem, MAX_MESSAGE_CHARACTERS))}"
 
 
 def status_text(evaluation: Evaluation, corpus: Corpus, scheme: str, mode: str) -> str:
@@ -819,36 +1111,141 @@ def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Pag
     return (*outputs, heatmap_figure(confusion_data(evaluation)), type_chart_figure(type_scores(evaluation)))
 
 
-def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> tuple[Any, ...]:
-    """An uploaded CoNLL file: into the text box and evaluated as `evaluate_page` does, or a message when too
-    large or not text."""
+def read_upload(path: str | None) -> str:
+    """The text of an uploaded file (a byte-order mark dropped); an `InputProblem` when there is none, or it is
+    too large or not UTF-8 text."""
     if not path:
-        return (gr.skip(), *_empty_outputs(error_message("No file was uploaded.")), None, None)
+        raise InputProblem("No file was uploaded.")
     name = Path(path).name
     size = os.path.getsize(path)
     if size > MAX_BYTES:
-        problem = f"{name} holds {size:,} bytes; the page evaluates at most {MAX_BYTES:,} bytes (1 MB)."
-        return (gr.skip(), *_empty_outputs(error_message(problem)), None, None)
+        raise InputProblem(f"{name} holds {size:,} bytes; the page evaluates at most {MAX_BYTES:,} bytes (1 MB).")
     try:
-        text = Path(path).read_bytes().decode("utf-8-sig")
+        return Path(path).read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        problem = f"{name} is not UTF-8 text (byte {error.start:,} is {error.object[error.start]:#04x})."
-        return (gr.skip(), *_empty_outputs(error_message(problem)), None, None)
+        raise InputProblem(
+            f"{name} is not UTF-8 text (byte {error.start:,} is {error.object[error.start]:#04x})."
+        ) from None
+
+
+def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> tuple[Any, ...]:
+    """An uploaded CoNLL file: into the text box and evaluated as `evaluate_page` does, or a message when too
+    large or not text."""
+    try:
+        text = read_upload(path)
+    except InputProblem as problem:
+        return (gr.skip(), *_empty_outputs(error_message(str(problem))), None, None)
     return (text, *evaluate_page(text, scheme, mode))
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Comparing two systems
+# ---------------------------------------------------------------------------------------------------------
+
+
+def comparison_status(corpus: ComparedCorpus, scheme: str, mode: str) -> str:
+    """What was compared, and how (the command line's `--compare` header in the page's words)."""
+    return (
+        f"Compared systems A and B on {_count(len(corpus.tokens), 'sentence')} "
+        f"({_count(sum(map(len, corpus.tokens)), 'token')}), {scheme}, {mode} mode. B − A: "
+        f"{COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval (BCa) and two-sided approximate randomization "
+        f"p-value, {COMPARE_RESAMPLES:,} resamples, seed {COMPARE_SEED}."
+    )
+
+
+def _compare(text: str, scheme: str, mode: str) -> tuple[str, Any, dict[str, float] | None]:
+    try:
+        corpus = parse_comparison("" if text is None else text)
+        results = compare_corpus(corpus, scheme, mode)
+    except InputProblem as problem:
+        return error_message(str(problem), "compare"), pd.DataFrame(columns=COMPARE_HEADERS), None
+    return comparison_status(corpus, scheme, mode), style_comparison(comparison_frame(results)), results
+
+
+def compare_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple[str, Any]:
+    """What the `/compare` endpoint answers for CoNLL `text` of two systems (token, reference, A, B): the status
+    and the comparison table (the metric's floats, shown formatted and tinted). Any text that cannot be compared
+    gives a status saying why and an empty table, never an error."""
+    status, table, _ = _compare(text, scheme, mode)
+    return status, table
+
+
+def compare_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple[str, Any, Figure | None]:
+    """`compare_text`'s two outputs and the picture of each scheme's F1 difference (none without a result)."""
+    status, table, results = _compare(text, scheme, mode)
+    return status, table, None if results is None else difference_figure(results)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The page: one system or two
+# ---------------------------------------------------------------------------------------------------------
+
+ONE_SYSTEM_LABEL = "CoNLL input: token, reference tag, predicted tag"
+TWO_SYSTEMS_LABEL = "CoNLL input: token, reference tag, system A's tag, system B's tag (the last three columns)"
+
+
+def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = ONE_SYSTEM) -> tuple[Any, ...]:
+    """Every output of the page for its four inputs: `evaluate_page`'s seven, then the comparison table and the
+    difference picture; the outputs of the task not chosen are emptied, so nothing stale stays behind them."""
+    if task == TWO_SYSTEMS:
+        status, table, figure = compare_page(text, scheme, mode)
+        return (status, *_empty_outputs("")[1:], None, None, table, figure)
+    return (*evaluate_page(text, scheme, mode), pd.DataFrame(columns=COMPARE_HEADERS), None)
+
+
+def upload_page(path: str | None, scheme: str, mode: str, task: str) -> tuple[Any, ...]:
+    """An uploaded file: into the text box and run as the chosen task, or a message (`read_upload`)."""
+    try:
+        text = read_upload(path)
+    except InputProblem as problem:
+        _, *empty = run_page("", scheme, mode, task)
+        return (gr.skip(), error_message(str(problem), "compare" if task == TWO_SYSTEMS else "evaluate"), *empty)
+    return (text, *run_page(text, scheme, mode, task))
+
+
+def show_task(task: str) -> tuple[Any, ...]:
+    """The outputs of the chosen task shown and the other's hidden; the editor's label and the button say what
+    the page reads and does."""
+    two = task == TWO_SYSTEMS
+    return (
+        gr.update(visible=not two),  # the summary table
+        gr.update(visible=two),  # the comparison table
+        gr.update(visible=not two),  # scenarios, pictures, sentences, per type
+        gr.update(visible=two),  # the comparison's explanation and picture
+        gr.update(label=TWO_SYSTEMS_LABEL if two else ONE_SYSTEM_LABEL),
+        gr.update(value="Compare" if two else "Evaluate"),
+    )
+
+
+def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
+    """The editor's text, scheme and mode when the task changes: an example of one task, left as it was, becomes
+    an example of the other (so that the switch shows a result, not a message about columns); anything else is
+    kept as it is. (The editor sends its text without the examples' last line break.)"""
+    text = text.rstrip() if isinstance(text, str) else text
+    one_system_examples = {example.rstrip() for example in (WORKED_EXAMPLE, ENGLISH_EXAMPLE, IOBES_EXAMPLE)}
+    if task == TWO_SYSTEMS and text in one_system_examples:
+        return COMPARE_EXAMPLE, "IOB2", "lenient"
+    if task != TWO_SYSTEMS and text == COMPARE_EXAMPLE.rstrip():
+        return WORKED_EXAMPLE, "IOB2", "lenient"
+    return gr.skip(), gr.skip(), gr.skip()
+
+
 def build_demo() -> gr.Blocks:
-    """The page: input and summary side by side, then the scenario table, the sentences and the explanation."""
+    """The page: input and summary side by side, then the scenario table, the sentences and the explanation; or,
+    comparing two systems, input and comparison table side by side, then the picture of the differences."""
     with gr.Blocks(title="ner_semeval: SemEval-2013 NER scores") as demo:
         gr.Markdown(INTRODUCTION)
         with gr.Row():
             with gr.Column(scale=5, min_width=320):
+                # What the page does, and so how it reads the columns: chosen here, never guessed from their
+                # number (CoNLL files often carry part-of-speech and chunk columns).
+                task = gr.Radio(TASKS, value=ONE_SYSTEM, show_label=False, elem_id="task")
                 # A code editor rather than a text box: monospace columns and line numbers that match the
                 # line numbers of the error messages.
                 text = gr.Code(
                     value=WORKED_EXAMPLE,
                     language=None,
-                    label="CoNLL input: token, reference tag, predicted tag",
+                    label=ONE_SYSTEM_LABEL,
                     interactive=True,
                     lines=13,
                     max_lines=13,
@@ -869,42 +1266,63 @@ def build_demo() -> gr.Blocks:
                     elem_id="summary",
                     max_height=420,
                 )
+                comparison = gr.Dataframe(
+                    headers=COMPARE_HEADERS,
+                    label="System B against system A: B − A, its interval (low to high) and the p-value",
+                    interactive=False,
+                    elem_id="comparison",
+                    max_height=520,
+                    # Fixed shares, so that the eight columns fit the column beside the editor without scrolling.
+                    column_widths=["12%", "15%", "11%", "11%", "13%", "12.5%", "12.5%", "13%"],
+                    visible=False,
+                )
                 examples = gr.Examples(
                     EXAMPLES,
-                    inputs=[text, scheme, mode],
+                    inputs=[text, scheme, mode, task],
                     example_labels=EXAMPLE_LABELS,
                     cache_examples=False,
                     label="Examples",
                 )
-        scenarios = gr.Dataframe(
-            headers=SCENARIO_HEADERS,
-            label="Scenarios: one row per entity pair or unpaired entity, outcome under each scheme",
-            interactive=False,
-            wrap=True,
-            elem_id="scenarios",
-            max_height=480,
-        )
-        gr.Markdown(PICTURES_TEXT)
-        with gr.Row():
-            with gr.Column(min_width=420):
-                heatmap = gr.Plot(label="Confusion of entity types", format="png", show_label=False, elem_id="heatmap")
-            with gr.Column(min_width=420):
-                chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
-        gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
-        sentences = gr.HTML(css_template=SENTENCES_CSS, js_on_load=None, elem_id="sentences")
-        per_type = gr.Dataframe(
-            headers=TYPE_HEADERS,
-            label="Per entity type, the most frequent first (support: reference entities of the type; "
-            "predicted: predicted entities)",
-            interactive=False,
-            elem_id="per-type",
-            max_height=480,
-        )
+        with gr.Column(elem_id="one-system") as one_system:
+            scenarios = gr.Dataframe(
+                headers=SCENARIO_HEADERS,
+                label="Scenarios: one row per entity pair or unpaired entity, outcome under each scheme",
+                interactive=False,
+                wrap=True,
+                elem_id="scenarios",
+                max_height=480,
+            )
+            gr.Markdown(PICTURES_TEXT)
+            with gr.Row():
+                with gr.Column(min_width=420):
+                    heatmap = gr.Plot(
+                        label="Confusion of entity types", format="png", show_label=False, elem_id="heatmap"
+                    )
+                with gr.Column(min_width=420):
+                    chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
+            gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
+            sentences = gr.HTML(css_template=SENTENCES_CSS, js_on_load=None, elem_id="sentences")
+            per_type = gr.Dataframe(
+                headers=TYPE_HEADERS,
+                label="Per entity type, the most frequent first (support: reference entities of the type; "
+                "predicted: predicted entities)",
+                interactive=False,
+                elem_id="per-type",
+                max_height=480,
+            )
+        with gr.Row(elem_id="two-systems", visible=False) as two_systems:
+            with gr.Column(scale=6, min_width=420):
+                difference = gr.Plot(
+                    label="F1 difference B − A per scheme", format="png", show_label=False, elem_id="difference"
+                )
+            with gr.Column(scale=5, min_width=320):
+                gr.Markdown(COMPARE_TEXT)
         gr.Markdown(EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
-        page_outputs = [*outputs, heatmap, chart]
+        page_outputs = [*outputs, heatmap, chart, comparison, difference]
         inputs = [text, scheme, mode]
+        page_inputs = [*inputs, task]
         # Every event that evaluates shares one pool of EVALUATIONS_AT_ONCE workers, so a short request runs
         # beside a long one instead of behind it.
         pool = {"concurrency_id": "evaluate", "concurrency_limit": EVALUATIONS_AT_ONCE}
@@ -913,14 +1331,29 @@ def build_demo() -> gr.Blocks:
         # twice or changing what API callers get.
         api = gr.Button(visible=False, elem_id="evaluate-api")
         api.click(evaluate_text, inputs=inputs, outputs=outputs, api_name="evaluate", **pool)
-        # The button, examples, selectors and the first page view evaluate at once, pictures included.
+        # `/compare` (text, scheme, mode) answers compare_text's status and comparison table, on a hidden button too.
+        compare_api = gr.Button(visible=False, elem_id="compare-api")
+        compare_api.click(compare_text, inputs=inputs, outputs=[status, comparison], api_name="compare", **pool)
+        # The button, examples, selectors and the first page view evaluate (or compare) at once, pictures included.
         private = {"api_visibility": "private", **pool}
-        button.click(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
-        examples.load_input_event.then(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
-        scheme.input(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
-        mode.input(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
-        upload.upload(load_file, inputs=[upload, scheme, mode], outputs=[text, *page_outputs], **private)
-        demo.load(evaluate_page, inputs=inputs, outputs=page_outputs, **private)
+        button.click(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        examples.load_input_event.then(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        scheme.input(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        mode.input(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        upload.upload(upload_page, inputs=[upload, scheme, mode, task], outputs=[text, *page_outputs], **private)
+        demo.load(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
+        # the task, on the other task's example when the editor holds an example of this one.
+        task.change(
+            show_task,
+            inputs=task,
+            outputs=[summary, comparison, one_system, two_systems, text, button],
+            api_visibility="private",
+            queue=False,
+        )
+        task.input(
+            switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
+        ).then(run_page, inputs=page_inputs, outputs=page_outputs, **private)
     return demo
 
 

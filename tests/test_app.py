@@ -90,10 +90,10 @@ def test_client_worked_example_gives_the_documented_tables(client):
 
 
 def test_client_evaluate_endpoint_is_unchanged_by_the_pictures(client):
-    # The page's own events draw two pictures; API callers keep /evaluate's three inputs and five outputs, the
-    # values of evaluate_text, and see no other endpoint.
+    # The page's own events draw two pictures and compare two systems; API callers keep /evaluate's three inputs
+    # and five outputs, the values of evaluate_text, and see one other endpoint, /compare.
     api = client.view_api(print_info=False, return_format="dict")
-    assert list(api["named_endpoints"]) == ["/evaluate"]
+    assert list(api["named_endpoints"]) == ["/evaluate", "/compare"]
     endpoint = api["named_endpoints"]["/evaluate"]
     assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
     assert len(endpoint["returns"]) == 5
@@ -282,7 +282,8 @@ def test_iobes_example(text, scheme, mode, scenarios):
 
 
 def test_examples_cover_every_listed_scheme():
-    assert [example[1] for example in app.EXAMPLES] == ["IOB2", "IOB2", "IOBES"]
+    assert [example[1] for example in app.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2"]
+    assert [example[3] for example in app.EXAMPLES] == [app.ONE_SYSTEM] * 3 + [app.TWO_SYSTEMS]
     assert list(ner_semeval.SCHEMES) == app.SCHEME_NAMES
     assert len(app.EXAMPLE_LABELS) == len(app.EXAMPLES)
 
@@ -293,6 +294,7 @@ def test_examples_are_the_files_in_examples():
         (app.WORKED_EXAMPLE, "worked_example.conll"),
         (app.ENGLISH_EXAMPLE, "english_example.conll"),
         (app.IOBES_EXAMPLE, "iobes_example.conll"),
+        (app.COMPARE_EXAMPLE, "compare_example.conll"),
     ]:
         assert text == (REPO / "examples" / name).read_text(encoding="utf-8")
     source = (REPO / "app.py").read_text(encoding="utf-8")
@@ -893,3 +895,483 @@ def test_readme_states_the_pages_caps():
     ]:
         assert claim in section
     assert app.EVALUATIONS_AT_ONCE == 4 and "Up to four evaluations run at once" in section
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Two systems compared: token, reference, system A, system B
+# ---------------------------------------------------------------------------------------------------------
+
+COMPARE_KEYS = [
+    (scheme, measure, label)
+    for scheme in ("strict", "exact", "partial", "type")
+    for measure, label in (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
+]
+COMPARE_ENDS = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
+
+
+def example_columns(text: str = app.COMPARE_EXAMPLE) -> tuple[list, list, list]:
+    """References, system A and system B of the compare example, read by hand (the last three columns)."""
+    sentences = [[line.split() for line in block.splitlines()] for block in text.strip().split("\n\n")]
+    return tuple([[columns[index] for columns in sentence] for sentence in sentences] for index in (1, 2, 3))
+
+
+def example_results(text: str = app.COMPARE_EXAMPLE, **options) -> dict[str, float]:
+    references, system_a, system_b = example_columns(text)
+    return ner_semeval.compare_semeval(
+        predictions_a=system_a,
+        predictions_b=system_b,
+        references=references,
+        n_resamples=app.COMPARE_RESAMPLES,
+        seed=app.COMPARE_SEED,
+        **options,
+    )
+
+
+def displayed(table) -> list[list[str]]:
+    """A table's cells as the page writes them (Gradio's display values of a Styler)."""
+    return app.gr.Dataframe(interactive=False).postprocess(table).model_dump()["metadata"]["display_value"]
+
+
+def test_client_compare_endpoint_answers_the_metric_numbers(client):
+    api = client.view_api(print_info=False, return_format="dict")
+    endpoint = api["named_endpoints"]["/compare"]
+    assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
+    assert len(endpoint["returns"]) == 2
+    status, table = client.predict(app.COMPARE_EXAMPLE, "IOB2", "lenient", api_name="/compare")
+    assert status == (
+        "Compared systems A and B on 8 sentences (57 tokens), IOB2, lenient mode. B − A: 95% paired bootstrap "
+        "interval (BCa) and two-sided approximate randomization p-value, 2,000 resamples, seed 0."
+    )
+    assert table["headers"] == ["scheme", "measure", "A", "B", "B − A", "low", "high", "p-value"]
+    # The data are compare_semeval's floats as they are; the page shows them as the command line writes them.
+    results = example_results()
+    assert table["data"] == [
+        [scheme, label, *(results[f"{scheme}_{measure}_{end}"] for end in COMPARE_ENDS)]
+        for scheme, measure, label in COMPARE_KEYS
+    ]
+    assert table["metadata"]["display_value"][2] == [
+        "strict",
+        "F1",
+        "0.4444",
+        "0.8108",
+        "+0.3664",
+        "+0.1667",
+        "+0.5294",
+        "0.0340",
+    ]
+    assert table["metadata"]["display_value"] == displayed(app.compare_text(app.COMPARE_EXAMPLE)[1])
+
+
+def test_client_compare_bad_input_is_a_message_naming_the_line(client):
+    status, table = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/compare")
+    assert status.startswith("⚠️ **Cannot compare.** Line 1: found 3 columns ('我 O O'); comparing two systems takes")
+    assert table["data"] == []
+    broken = app.COMPARE_EXAMPLE.replace("Friday O O B-MISC", "Friday O O X-MISC")
+    status, table = client.predict(broken, "IOB2", "lenient", api_name="/compare")
+    assert status.startswith("⚠️ **Cannot compare.** Line 63, system B's tag (last column): found tag 'X-MISC'")
+    assert table["data"] == []
+    status, _ = client.predict(app.COMPARE_EXAMPLE, "IOB2", "lenient", api_name="/compare")
+    assert status.startswith("Compared systems A and B on 8 sentences")
+
+
+def compare_1mb_text() -> str:
+    """Two systems' random IOB2 tags in 10,000 sentences of 2 to 10 tokens (978 kB): 7,197 distinct count
+    vectors, near the costliest case for the resampling, whose cost grows with them."""
+    import random
+
+    draw = random.Random(0)
+    tags = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    blocks = []
+    for _ in range(app.MAX_SENTENCES):
+        lines = [f"w {draw.choice(tags)} {draw.choice(tags)} {draw.choice(tags)}" for _ in range(draw.randint(2, 10))]
+        blocks.append("\n".join(lines) + "\n\n")
+    return "".join(blocks)
+
+
+def compare_1mb_long_sentences() -> str:
+    """Just under 1 MB of two systems in 7,276 sentences of 3 to 14 tokens (fewer, longer sentences)."""
+    import random
+
+    draw = random.Random(1)
+    tags = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+    blocks, size = [], 0
+    while True:
+        lines = [f"w {draw.choice(tags)} {draw.choice(tags)} {draw.choice(tags)}" for _ in range(draw.randint(3, 14))]
+        block = "\n".join(lines) + "\n\n"
+        if size + len(block) > app.MAX_BYTES:
+            return "".join(blocks)
+        blocks.append(block)
+        size += len(block)
+
+
+@pytest.mark.parametrize("make_text", [compare_1mb_text, compare_1mb_long_sentences], ids=["10000", "1MB"])
+def test_client_compares_a_large_input(client, make_text):
+    # Measured here: 1.1-1.3 s a request at 2,000 resamples (the 10,000 sentences took 5 s at the command line's
+    # 10,000); the bound only catches a hang, the machine being shared.
+    text = make_text()
+    start = time.monotonic()
+    status, table = client.predict(text, "IOB2", "lenient", api_name="/compare")
+    took = time.monotonic() - start
+    assert status.startswith("Compared systems A and B on"), status
+    assert len(table["data"]) == 12
+    assert took < 60, f"comparing took {took:.1f} s"
+
+
+def test_client_small_request_is_answered_while_a_large_comparison_runs(client):
+    from gradio_client.utils import Status
+
+    big = client.submit(compare_1mb_text(), "IOB2", "lenient", api_name="/compare")
+    deadline = time.monotonic() + 60
+    while big.status().code != Status.PROCESSING and not big.done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    start = time.monotonic()
+    status, *_ = client.predict("Paris B-LOC B-LOC\n", "IOB2", "lenient", api_name="/evaluate")
+    waited = time.monotonic() - start
+    assert status.startswith("Evaluated 1 sentence")
+    assert waited < 5, f"the small request waited {waited:.1f} s"
+    assert big.result(timeout=120)[0].startswith("Compared systems A and B on 10,000 sentences")
+
+
+def test_compare_table_is_the_command_lines(tmp_path):
+    # The page and `python ner_semeval.py --compare A B` write the same table for the same sentences and resamples.
+    lines = app.COMPARE_EXAMPLE.splitlines()
+    for name, column in (("A.conll", 2), ("B.conll", 3)):
+        rows = [" ".join((*line.split()[:2], line.split()[column])) if line.split() else "" for line in lines]
+        (tmp_path / name).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    command = [sys.executable, str(REPO / "ner_semeval.py"), "--compare", "A.conll", "B.conll"]
+    command += ["--bootstrap", str(app.COMPARE_RESAMPLES), "--seed", str(app.COMPARE_SEED)]
+    printed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    header, how, _, columns, *table = printed.splitlines()
+    assert columns.split() == ["scheme", "measure", "A", "B", "B-A", "low", "high", "p-value"]
+    assert header.startswith("compared A.conll (A) and B.conll (B): 8 sentences, 57 tokens")
+    assert how.endswith(f"{app.COMPARE_RESAMPLES} resamples, seed {app.COMPARE_SEED}")
+    assert displayed(app.compare_text(app.COMPARE_EXAMPLE)[1]) == [row.split() for row in table]
+
+
+def test_the_pages_paste_command_joins_two_files_into_its_input(tmp_path):
+    # COMPARE_TEXT tells how two files of one test set become the page's input; check that it does.
+    import shutil
+
+    if not all(shutil.which(tool) for tool in ("bash", "paste", "awk")):
+        pytest.skip("bash, paste or awk missing")
+    command = re.search(r"`(paste [^`]+)`", app.COMPARE_TEXT).group(1)
+    lines = app.COMPARE_EXAMPLE.splitlines()
+    for name, column in (("A.conll", 2), ("B.conll", 3)):
+        rows = [
+            " ".join((line.split()[0], "NNP", *line.split()[1:2], line.split()[column])) if line else ""
+            for line in lines
+        ]
+        (tmp_path / name).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    joined = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
+    assert app.parse_comparison(joined) == app.parse_comparison(app.COMPARE_EXAMPLE)
+
+
+def test_compare_example_shows_b_ahead_except_under_type():
+    results = example_results()
+    # A misses boundaries where B finds them; B confuses types where A does not.
+    for scheme in ("strict", "exact", "partial"):
+        assert app.verdict(results[f"{scheme}_f1_delta_low"], results[f"{scheme}_f1_delta_high"]) == app.B_BETTER
+    assert results["type_f1_delta_low"] < 0 < results["type_f1_delta_high"]
+    assert (
+        app.parse_comparison(app.COMPARE_EXAMPLE).predictions_a[:2] == app.parse_conll(app.ENGLISH_EXAMPLE).predictions
+    )
+
+
+def test_compare_text_is_compare_semeval_with_the_pages_options():
+    status, table = app.compare_text(app.COMPARE_EXAMPLE, "IOB2", "strict")
+    results = example_results(mode="strict", confidence_level=0.95)
+    assert table.data.values.tolist() == [
+        [scheme, label, *(results[f"{scheme}_{measure}_{end}"] for end in COMPARE_ENDS)]
+        for scheme, measure, label in COMPARE_KEYS
+    ]
+    assert status.endswith(
+        "IOB2, strict mode. B − A: 95% paired bootstrap interval (BCa) and two-sided approximate "
+        "randomization p-value, 2,000 resamples, seed 0."
+    )
+
+
+def test_compare_table_tints_the_difference_where_zero_is_outside():
+    _, table = app.compare_text(app.COMPARE_EXAMPLE)
+    styling = app.gr.Dataframe(interactive=False).postprocess(table).model_dump()["metadata"]["styling"]
+    results = example_results()
+    for (scheme, measure, _), styles in zip(COMPARE_KEYS, styling):
+        low, high = results[f"{scheme}_{measure}_delta_low"], results[f"{scheme}_{measure}_delta_high"]
+        colour = {"B better": "#dbeafe", "A better": "#fde4d3"}.get(app.verdict(low, high))
+        assert not any(styles[:4]) and not styles[7]
+        for style in styles[4:7]:
+            assert (f"background-color: {colour}" in style) if colour else style == ""
+    # A against B: the same differences, signs turned, tinted orange.
+    swapped = "\n".join(
+        " ".join(line.split()[i] for i in (0, 1, 3, 2)) if line else "" for line in app.COMPARE_EXAMPLE.splitlines()
+    )
+    cells = displayed(app.compare_text(swapped)[1])
+    assert cells[2][4] == "-0.3664"
+    styling = app.gr.Dataframe(interactive=False).postprocess(app.compare_text(swapped)[1]).model_dump()["metadata"]
+    assert "background-color: #fde4d3" in styling["styling"][2][4]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "verdict"),
+    [
+        (0.1, 0.3, "B better"),
+        (-0.3, -0.1, "A better"),
+        (-0.1, 0.1, "zero inside"),
+        (0.0, 0.2, "zero inside"),
+        (-0.2, 0.0, "zero inside"),
+        (0.0, 0.0, "zero inside"),
+    ],
+)
+def test_verdict_counts_an_end_at_zero_as_inside(low, high, verdict):
+    assert app.verdict(low, high) == verdict
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(0.03398, "0.0340"), (1.0, "1.0000"), (1 / 2001, "0.0005"), (1e-6, "1e-06")]
+)
+def test_format_p_value_as_the_command_line(value, text):
+    assert app.format_p_value(value) == text
+
+
+def test_read_comparison_takes_the_last_three_columns_and_skips_docstart():
+    corpus = app.parse_comparison("-DOCSTART- -X- O O O\n\nParis NNP B-NP B-LOC B-LOC O\nis VBZ B-VP O O B-PER\n")
+    assert corpus.tokens == [["Paris", "is"]]
+    assert corpus.references == [["B-LOC", "O"]]
+    assert corpus.predictions_a == [["B-LOC", "O"]]
+    assert corpus.predictions_b == [["O", "B-PER"]]
+    assert corpus.lines == [[3, 4]]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            "Paris B-LOC B-LOC\n",
+            r"^Line 1: found 3 columns \('Paris B-LOC B-LOC'\); comparing two systems takes at least 4 columns: the "
+            r"token first, then the reference tag, system A's tag and system B's tag last \(for token, reference and "
+            r'predicted tag, choose "Evaluate one system"\)\.$',
+            id="three-columns",
+        ),
+        pytest.param("a O O O\n\nBerlin\n", r"^Line 3: found 1 column \('Berlin'\)", id="one-column"),
+        pytest.param("a O O O\r\nb O O\r\n", r"^Line 2: found 3 columns", id="crlf"),
+        pytest.param(
+            "", r"^The input holds no sentences: write one token per line as `token reference systemA", id="empty"
+        ),
+        pytest.param(
+            "a O O O\n\nParis X-LOC B-LOC B-LOC\n",
+            r"^Line 3, reference tag \(third-last column\): found tag 'X-LOC' with unknown prefix 'X'",
+            id="bad-reference",
+        ),
+        pytest.param(
+            "a O O O\nParis B-LOC LOC B-LOC\n",
+            r"^Line 2, system A's tag \(second-last column\): found tag 'LOC', which has no prefix",
+            id="bad-system-a",
+        ),
+        pytest.param(
+            "a O O O\nParis B-LOC B-LOC o\n",
+            r"^Line 2, system B's tag \(last column\): .*the outside tag is an uppercase 'O'",
+            id="bad-system-b",
+        ),
+        pytest.param(
+            "Paris B-LOC B-LOC S-LOC\n",
+            r"^Line 1, system B's tag .*'S' belongs to IOBES or BMES: choose IOBES in the Tagging scheme menu\.$",
+            id="iobes-tag-under-iob2",
+        ),
+    ],
+)
+def test_bad_comparison_input_names_line_and_column(text, message):
+    with pytest.raises(app.InputProblem, match=message):
+        app.compare_corpus(app.parse_comparison(text), "IOB2", "lenient")
+    status, table, figure = app.compare_page(text)
+    assert status.startswith("⚠️ **Cannot compare.**")
+    assert table.empty and figure is None
+
+
+def test_unknown_scheme_and_mode_are_messages_when_comparing():
+    assert "unknown scheme 'BIOX'" in app.compare_text("a O O O\n", "BIOX", "lenient")[0]
+    assert "unknown mode 'loose'" in app.compare_text("a O O O\n", "IOB2", "loose")[0]
+
+
+def test_comparison_input_has_the_pages_caps():
+    text = "token O O O\n" * (app.MAX_BYTES // 12 + 1)
+    with pytest.raises(app.InputProblem, match=r"holds 1,000,008 bytes; .* Use `python ner_semeval.py --compare A B`"):
+        app.parse_comparison(text)
+    at_limit = "a O O O\n\n" * app.MAX_SENTENCES
+    assert len(app.parse_comparison(at_limit).tokens) == app.MAX_SENTENCES
+    with pytest.raises(app.InputProblem, match=r"more than 10,000 sentences \(line 20001 starts sentence 10,001\)"):
+        app.parse_comparison(at_limit + "b O O O\n")
+    status = app.compare_text("a\ud800 O O O\n")[0]
+    assert status.startswith("⚠️ **Cannot compare.** Line 1, character 2: U+D800 is half of a UTF-16 surrogate pair")
+    assert app.compare_text(None)[0].startswith("⚠️ **Cannot compare.** The input holds no sentences")
+    assert app.compare_text(12)[0] == "⚠️ **Cannot compare.** The input must be text, found int."
+
+
+def test_one_sentence_and_identical_systems_compare_without_error():
+    status, table, figure = app.compare_page("Paris B-LOC B-LOC O\n")
+    assert status.startswith("Compared systems A and B on 1 sentence (1 token)")
+    assert (
+        table.data["low"].tolist() == table.data["B − A"].tolist() == table.data["high"].tolist()
+    )  # nothing to resample
+    status, table, figure = app.compare_page("Paris B-LOC B-LOC B-LOC\nis O O O\n")
+    assert table.data["p-value"].tolist() == [1.0] * 12  # a system against itself
+    assert all(app.verdict(low, high) == app.UNDECIDED for low, high in zip(table.data["low"], table.data["high"]))
+    assert figure is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(ANY_PIECE, max_size=60).map("".join), st.sampled_from(["IOB2", "IOBES", "IO"]))
+def test_any_text_gets_a_comparison_status_never_an_error(text, scheme):
+    status, table = app.compare_text(text, scheme, "strict")
+    assert status.startswith(("Compared", "⚠️ **Cannot compare.**"))
+    assert len(table.data if hasattr(table, "data") else table) in (0, 12)
+
+
+# The picture of the F1 differences
+
+
+def difference_rows(figure) -> list[dict]:
+    """Each scheme's row of the picture: its interval line's ends, its point, and the point's colours."""
+    axes = figure.axes[0]
+    lines = [
+        line for line in axes.get_lines() if len(line.get_xdata()) == 2 and line.get_ydata()[0] == line.get_ydata()[1]
+    ]
+    points = [line for line in axes.get_lines() if line.get_marker() == "o"]
+    return [
+        {
+            "low": min(interval.get_xdata()),
+            "high": max(interval.get_xdata()),
+            "delta": point.get_xdata()[0],
+            "row": point.get_ydata()[0],
+            "colour": interval.get_color(),
+            "filled": point.get_markerfacecolor() != "white",
+        }
+        for interval, point in zip(lines, points)
+    ]
+
+
+def test_difference_figure_draws_each_schemes_f1_difference_and_interval():
+    results = example_results()
+    figure = app.difference_figure(results)
+    assert isinstance(figure, app.Figure) and isinstance(figure.canvas, app.FigureCanvasAgg)
+    axes = figure.axes[0]
+    assert [label.get_text() for label in axes.get_yticklabels()] == ["strict", "exact", "partial", "type"]
+    rows = difference_rows(figure)
+    assert len(rows) == 4
+    for row, scheme in zip(rows, ("strict", "exact", "partial", "type")):
+        assert row["delta"] == pytest.approx(results[f"{scheme}_f1_delta"])
+        assert (row["low"], row["high"]) == pytest.approx(
+            (results[f"{scheme}_f1_delta_low"], results[f"{scheme}_f1_delta_high"])
+        )
+    # strict, exact, partial: zero outside, B better (filled blue); type: zero inside (hollow grey).
+    assert [(row["colour"], row["filled"]) for row in rows] == [("#1d4ed8", True)] * 3 + [("#9ca3af", False)]
+    # The line at zero, in the middle of an axis that holds every interval.
+    zero = [line for line in axes.get_lines() if list(line.get_xdata()) == [0, 0]]
+    assert len(zero) == 1
+    left, right = axes.get_xlim()
+    assert left == -right and all(left < row["low"] and row["high"] < right for row in rows)
+    texts = [text.get_text() for text in axes.texts]
+    assert "+0.3664 (+0.1667 to +0.5294), p = 0.0340" in texts
+    assert "← A better" in texts and "B better →" in texts
+    legend = [text.get_text() for text in figure.legends[0].get_texts()]
+    assert legend == ["B better: 0 outside", "A better: 0 outside", "0 inside: no clear difference"]
+    assert "95% interval" in axes.get_title(loc="left")
+    image = png(figure)
+    assert image.startswith(b"\x89PNG") and len(image) < 200_000
+
+
+def test_difference_figure_colours_a_better_orange():
+    swapped = "\n".join(
+        " ".join(line.split()[i] for i in (0, 1, 3, 2)) if line else "" for line in app.COMPARE_EXAMPLE.splitlines()
+    )
+    rows = difference_rows(app.compare_page(swapped)[2])
+    assert [(row["colour"], row["filled"]) for row in rows] == [("#c2410c", True)] * 3 + [("#9ca3af", False)]
+    assert all(row["high"] < 0 for row in rows[:3])
+
+
+def test_difference_figure_of_identical_systems_has_an_axis():
+    figure = app.compare_page("Paris B-LOC B-LOC B-LOC\n")[2]
+    assert figure.axes[0].get_xlim() == pytest.approx((-0.025, 0.025))
+    assert png(figure).startswith(b"\x89PNG")
+
+
+# The page: one control chooses the task
+
+
+def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
+    outputs = app.run_page(app.WORKED_EXAMPLE, "IOB2", "lenient", app.ONE_SYSTEM)
+    page = app.evaluate_page(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert len(outputs) == 9
+    assert outputs[0] == page[0] and outputs[2].equals(page[2])
+    assert list(outputs[7].columns) == app.COMPARE_HEADERS and outputs[7].empty and outputs[8] is None
+
+
+def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
+    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure = app.run_page(
+        app.COMPARE_EXAMPLE, "IOB2", "lenient", app.TWO_SYSTEMS
+    )
+    assert status == app.compare_text(app.COMPARE_EXAMPLE)[0]
+    assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
+    assert heatmap is chart is None
+    assert table.data.equals(app.compare_text(app.COMPARE_EXAMPLE)[1].data)
+    assert isinstance(figure, app.Figure)
+    # The columns are chosen by the control, never guessed: four columns read as one system are a token, an
+    # ignored column and two tags; three read as two systems are a message.
+    assert app.run_page(app.COMPARE_EXAMPLE, "IOB2", "lenient", app.ONE_SYSTEM)[0].startswith("Evaluated 8 sentences")
+    assert app.run_page(app.WORKED_EXAMPLE, "IOB2", "lenient", app.TWO_SYSTEMS)[0].startswith("⚠️ **Cannot compare.**")
+
+
+def test_switching_task_swaps_an_untouched_example_and_keeps_anything_else():
+    for example in (app.WORKED_EXAMPLE, app.ENGLISH_EXAMPLE, app.IOBES_EXAMPLE):
+        assert app.switch_task(example, app.TWO_SYSTEMS) == (app.COMPARE_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(app.COMPARE_EXAMPLE, app.ONE_SYSTEM) == (app.WORKED_EXAMPLE, "IOB2", "lenient")
+    skip = app.gr.skip()
+    assert app.switch_task("Paris B-LOC B-LOC\n", app.TWO_SYSTEMS) == (skip, skip, skip)
+    assert app.switch_task(app.COMPARE_EXAMPLE + "x O O O\n", app.ONE_SYSTEM) == (skip, skip, skip)
+
+
+def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
+    summary, comparison, one_system, two_systems, text, button = app.show_task(app.TWO_SYSTEMS)
+    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
+        False,
+        True,
+        False,
+        True,
+    )
+    assert text["label"] == app.TWO_SYSTEMS_LABEL and "system B's tag" in text["label"]
+    assert button["value"] == "Compare"
+    summary, comparison, one_system, two_systems, text, button = app.show_task(app.ONE_SYSTEM)
+    assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
+        True,
+        False,
+        True,
+        False,
+    )
+    assert text["label"] == app.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
+
+
+def test_upload_page_compares_a_four_column_file(tmp_path):
+    path = tmp_path / "two.conll"
+    path.write_bytes(("\ufeff" + app.COMPARE_EXAMPLE).encode())
+    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", app.TWO_SYSTEMS)
+    assert text == app.COMPARE_EXAMPLE
+    assert status.startswith("Compared systems A and B on 8 sentences")
+    assert len(table.data) == 12 and figure is not None
+    path.write_bytes(b"a O O \xff\n")
+    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", app.TWO_SYSTEMS)
+    assert text == app.gr.skip()
+    assert status.startswith("⚠️ **Cannot compare.** two.conll is not UTF-8 text")
+    assert table.empty and figure is None
+
+
+def test_readme_states_how_the_page_compares():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("## Speed", 1)[0].split())
+    for claim in [
+        f"The page uses {app.COMPARE_RESAMPLES:,} resamples and seed {app.COMPARE_SEED}",
+        f"p is then never below 1/{app.COMPARE_RESAMPLES + 1:,}",
+        f"its {app.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval".replace("%", " %"),
+        re.search(r"`(paste [^`]+)`", app.COMPARE_TEXT).group(0),  # the page's own command
+        "hollow and grey when zero lies inside the interval",
+        "(docs/screenshot-compare.png)",
+    ]:
+        assert claim in section, claim
+    assert "The Space does the same on the page: choose *Compare two systems*" in readme

@@ -1,8 +1,9 @@
 """The Space in a real browser: Debian's headless chromium driven by Playwright against the app launched in this
 process. Skipped when chromium or playwright is missing, except under CI (`CI` set), where that fails.
 
-`UPDATE_SCREENSHOT=1 .venv/bin/python -m pytest tests/test_browser.py -k opens` refreshes the README's
-docs/screenshot.png from the page opened on the worked example; otherwise screenshots go to tests/artifacts/."""
+`UPDATE_SCREENSHOT=1 .venv/bin/python -m pytest tests/test_browser.py -k "opens or switching"` refreshes the
+README's docs/screenshot.png from the page opened on the worked example and docs/screenshot-compare.png from the
+page comparing two systems; otherwise screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -135,17 +136,22 @@ def table_rows(page, element_id: str) -> list[list[str]]:
     return page.eval_on_selector(f"#{element_id}", ROWS_JS)
 
 
-def wait_for_summary(page, expected: list[list[str]]) -> None:
-    """Wait until the summary table shows `expected`; on timeout, compare anyway for a readable diff."""
-    script = f"""expected => {{
-        const summary = document.querySelector('#summary');
-        return summary !== null && JSON.stringify(({ROWS_JS})(summary)) === JSON.stringify(expected);
+def wait_for_table(page, element_id: str, expected: list[list[str]]) -> None:
+    """Wait until the table `element_id` shows `expected`; on timeout, compare anyway for a readable diff."""
+    script = f"""([id, expected]) => {{
+        const table = document.getElementById(id);
+        return table !== null && JSON.stringify(({ROWS_JS})(table)) === JSON.stringify(expected);
     }}"""
     try:
-        page.wait_for_function(script, arg=expected, timeout=TIMEOUT_MS)
+        page.wait_for_function(script, arg=[element_id, expected], timeout=TIMEOUT_MS)
     except Exception:
-        assert table_rows(page, "summary") == expected
+        assert table_rows(page, element_id) == expected
         raise
+
+
+def wait_for_summary(page, expected: list[list[str]]) -> None:
+    """Wait until the summary table shows `expected`."""
+    wait_for_table(page, "summary", expected)
 
 
 @functools.cache
@@ -336,3 +342,135 @@ def test_uploading_a_1mb_sentence_shows_a_capped_page(page, tmp_path):
     assert page.locator("#sentences mark").count() == 2 * app.MAX_SHOWN_TOKENS
     wait_for_pictures(page, drawn(path.read_text(encoding="utf-8")))  # the upload draws the pictures too
     assert f"Sentence 1 is cut after {app.MAX_SHOWN_TOKENS:,} of 71,427 tokens" in page.inner_text("#sentences")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Two systems compared
+# ---------------------------------------------------------------------------------------------------------
+
+COMPARE_HEADER = ["scheme", "measure", "A", "B", "B − A", "low", "high", "p-value"]
+# The compare example's last sentence: system B predicts a MISC entity on Friday that is not in the reference.
+SPURIOUS_LINE = 63
+DIFFERENCE_JS = """() => {
+    const image = document.querySelector('#difference img');
+    return image === null ? null : image.getAttribute('src');
+}"""
+
+
+@functools.cache
+def compared(text: str) -> tuple[list[list[str]], str]:
+    """The comparison table the page should show for `text` (header first, cells as the page writes them) and the
+    difference picture as the data URL Gradio sends."""
+    from gradio import processing_utils
+
+    status, table, figure = app.compare_page(text)
+    assert status.startswith("Compared"), status
+    cells = app.gr.Dataframe(interactive=False).postprocess(table).model_dump()["metadata"]["display_value"]
+    return [COMPARE_HEADER, *cells], processing_utils.encode_plot_to_base64(figure, "png")
+
+
+def wait_for_comparison(page, text: str) -> None:
+    """Wait until the page shows the comparison table and the difference picture of `text`."""
+    rows, picture = compared(text)
+    wait_for_table(page, "comparison", rows)
+    try:
+        page.wait_for_function(f"expected => ({DIFFERENCE_JS})() === expected", arg=picture, timeout=TIMEOUT_MS)
+    except Exception:
+        assert (page.evaluate(DIFFERENCE_JS) or "")[:80] == picture[:80]
+        raise
+
+
+def choose_task(page, task: str) -> None:
+    page.locator("#task").get_by_text(task, exact=True).click()
+
+
+# Cells whose text their box cuts off (Gradio hides the overflow of a fixed-width column).
+CLIPPED_JS = """element => [...element.querySelectorAll('[role=columnheader], [role=gridcell], th, td')]
+    .filter(cell => cell.scrollWidth > cell.clientWidth + 1).map(cell => cell.innerText.trim())"""
+
+
+def test_switching_to_compare_mode_shows_the_comparison(page):
+    # The page opened on the worked example (one system). The control switches to two systems; the untouched
+    # example becomes the compare example, and the comparison table and picture replace the one-system outputs.
+    choose_task(page, "Compare two systems")
+    wait_for_comparison(page, app.COMPARE_EXAMPLE)
+    assert page.locator("#task input:checked").get_attribute("value") == app.TWO_SYSTEMS
+    assert page.inner_text("#status").startswith("Compared systems A and B on 8 sentences (57 tokens)")
+    assert "2,000 resamples, seed 0" in page.inner_text("#status")
+    assert page.locator("#conll-input .cm-line").first.inner_text() == "Angela B-PER B-PER B-PER"
+    assert "system B's tag" in page.inner_text("#conll-input")  # the editor's label says what it reads
+    assert page.inner_text("#evaluate") == "Compare"
+    assert not page.locator("#summary").is_visible() and not page.locator("#one-system").is_visible()
+    assert page.locator("#difference img").is_visible()
+    rows = table_rows(page, "comparison")
+    assert rows[3] == ["strict", "F1", "0.4444", "0.8108", "+0.3664", "+0.1667", "+0.5294", "0.0340"]
+    assert page.eval_on_selector("#comparison", CLIPPED_JS) == []  # all eight columns readable beside the editor
+    # The differences whose interval leaves out zero are tinted blue (B better); type's straddles zero.
+    tinted = page.eval_on_selector_all(
+        "#comparison [role=gridcell], #comparison td",
+        "cells => cells.map(cell => getComputedStyle(cell).backgroundColor)",
+    )
+    assert "rgb(219, 234, 254)" in tinted  # #dbeafe
+    image = page.locator("#difference img")
+    natural, shown = image.evaluate("image => [image.naturalWidth, image.getBoundingClientRect().width]")
+    assert natural > 500 and shown >= 0.9 * natural, f"the picture, {natural} px, is drawn at {shown} px"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-compare.png"), full_page=True)
+    if os.environ.get("UPDATE_SCREENSHOT"):
+        # The README's picture of compare mode: the input, the comparison table and the difference picture.
+        box = page.locator("#two-systems").bounding_box()
+        page.screenshot(
+            path=str(REPO / "docs" / "screenshot-compare.png"),
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": 1280, "height": box["y"] + box["height"] + 16},
+        )
+
+    # Back to one system: the compare example, untouched, becomes the worked example again.
+    choose_task(page, "Evaluate one system")
+    wait_for_summary(page, WORKED_SUMMARY)
+    wait_for_pictures(page, drawn(app.WORKED_EXAMPLE))
+    assert page.inner_text("#evaluate") == "Evaluate"
+    assert not page.locator("#comparison").is_visible() and not page.locator("#two-systems").is_visible()
+    assert page.outside == []
+
+
+def test_compare_example_loads_with_one_click_and_an_edit_in_system_b_changes_the_numbers(page):
+    page.get_by_text("Two systems compared").click()  # from one-system mode: the example sets the task too
+    wait_for_comparison(page, app.COMPARE_EXAMPLE)
+    assert page.locator("#task input:checked").get_attribute("value") == app.TWO_SYSTEMS
+    before = table_rows(page, "comparison")
+    edit_line(page, SPURIOUS_LINE, "B-MISC", "O")
+    page.click("#evaluate")
+    edited = app.COMPARE_EXAMPLE.replace("Friday O O B-MISC\n", "Friday O O O\n")
+    assert edited != app.COMPARE_EXAMPLE
+    wait_for_comparison(page, edited)
+    after = table_rows(page, "comparison")
+    # Without its spurious entity, B's precision rises under every scheme; A's numbers stay.
+    assert [row[2] for row in after] == [row[2] for row in before]
+    assert [float(row[3]) > float(old[3]) for row, old in zip(after[1:], before[1:]) if row[1] == "precision"] == [
+        True
+    ] * 4
+    assert compared(edited)[1] != compared(app.COMPARE_EXAMPLE)[1]  # the picture was redrawn
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-compare-edited.png"), full_page=True)
+
+
+def test_malformed_comparison_shows_a_message_naming_the_line(page):
+    choose_task(page, "Compare two systems")
+    wait_for_comparison(page, app.COMPARE_EXAMPLE)
+    replace_input(page, "Paris B-LOC B-LOC B-LOC\nBerlin B-LOC O\n")
+    page.click("#evaluate")
+    message = "Line 2: found 3 columns ('Berlin B-LOC O'); comparing two systems takes at least 4 columns"
+    page.wait_for_function(
+        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
+    )
+    assert page.inner_text("#status").startswith("⚠️ Cannot compare.")
+    wait_for_table(page, "comparison", [COMPARE_HEADER])  # no stale numbers next to the message ...
+    page.wait_for_function(f"() => ({DIFFERENCE_JS})() === null", timeout=TIMEOUT_MS)  # ... nor a stale picture
+    # The user's own text is kept when the task changes: read as one system, its four columns are fine.
+    choose_task(page, "Evaluate one system")
+    page.wait_for_function(
+        "() => document.querySelector('#status').innerText.startsWith('Evaluated 1 sentence (2 tokens)')",
+        timeout=TIMEOUT_MS,
+    )
+    assert page.locator("#conll-input .cm-line").first.inner_text() == "Paris B-LOC B-LOC B-LOC"
