@@ -29,9 +29,11 @@ import argparse
 import codecs
 import contextlib
 import dataclasses
+import heapq
 import json
 import math
 import numbers
+import operator
 import os
 import re
 import sys
@@ -39,7 +41,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain, pairwise
+from itertools import chain, pairwise, repeat
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -235,7 +237,8 @@ class Span:
 
 
 class InvalidInputError(ValueError):
-    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None).
+    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None), or for span
+    input ``entity``, the index of the entity in its sentence's list.
 
     ``suggested_scheme`` names the scheme whose letters the input uses, when the declared scheme lacks one: the
     message says ``pass scheme='IOBES'``, and the command line and the Space say it in their own terms."""
@@ -247,15 +250,23 @@ class InvalidInputError(ValueError):
         sentence: int | None = None,
         token: int | None = None,
         suggested_scheme: str | None = None,
+        entity: int | None = None,
     ) -> None:
         self.problem = problem
         self.side = side
         self.sentence = sentence
         self.token = token
         self.suggested_scheme = suggested_scheme
+        self.entity = entity
         super().__init__(self._message())
 
-    def at(self, side: str | None = None, sentence: int | None = None, token: int | None = None) -> InvalidInputError:
+    def at(
+        self,
+        side: str | None = None,
+        sentence: int | None = None,
+        token: int | None = None,
+        entity: int | None = None,
+    ) -> InvalidInputError:
         """The same problem, located more precisely."""
         return InvalidInputError(
             self.problem,
@@ -263,6 +274,7 @@ class InvalidInputError(ValueError):
             sentence=self.sentence if sentence is None else sentence,
             token=self.token if token is None else token,
             suggested_scheme=self.suggested_scheme,
+            entity=self.entity if entity is None else entity,
         )
 
     def hint(self, form: str = "scheme={!r}") -> str:
@@ -274,7 +286,12 @@ class InvalidInputError(ValueError):
     def _message(self) -> str:
         where = [
             label.format(value)
-            for label, value in (("{}", self.side), ("sentence {}", self.sentence), ("token {}", self.token))
+            for label, value in (
+                ("{}", self.side),
+                ("sentence {}", self.sentence),
+                ("token {}", self.token),
+                ("entity {}", self.entity),
+            )
             if value is not None
         ]
         problem = self.hint("pass scheme={!r}")
@@ -304,7 +321,7 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
     form = "TYPE-PREFIX" if suffix else "PREFIX-TYPE"
     expected = f"'O' or {form} with a prefix of {scheme.name} ({', '.join(scheme.prefixes)})"
     if not isinstance(tag, str):
-        raise InvalidInputError(f"found {tag!r} ({type(tag).__name__}); expected a string tag: {expected}")
+        raise InvalidInputError(f"{_not_a_tag(tag)}: {expected}")
     if tag == OUTSIDE.lower():
         raise InvalidInputError("found tag 'o'; the outside tag is an uppercase 'O'")
     if suffix:
@@ -329,6 +346,14 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
             )
         raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
     return prefix, entity_type
+
+
+def _not_a_tag(value: Any) -> str:
+    """The problem with a value that is not a string where a tag belongs; an entity of span input says so."""
+    found = f"found {_shown(value)} ({type(value).__name__})"
+    if _value_form(value) == SPANS:
+        return f"{found}, an entity, among tags (a batch holds tags or spans, not both); expected a string tag"
+    return f"{found}; expected a string tag"
 
 
 class ParsedTag(NamedTuple):
@@ -380,9 +405,7 @@ def _decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
         except InvalidInputError as error:
             raise error.at(token=position) from None
         except TypeError:  # an unhashable value: let parse_tag explain it
-            raise InvalidInputError(
-                f"found {tag!r} ({type(tag).__name__}); expected a string tag", token=position
-            ) from None
+            raise InvalidInputError(_not_a_tag(tag), token=position) from None
 
     spans: list[Span] = []
     start = None
@@ -475,16 +498,62 @@ def scenario_of(reference: Span | None, prediction: Span | None) -> str:
     return "V" if same_type else "VI"
 
 
-def pair(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[Span | None, Span | None]]:
+def pair(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None = None
+) -> list[tuple[Span | None, Span | None]]:
     """Pair the entities of one sentence one-to-one (docs/scoring.md §3), in position order.
 
     Identical boundaries always pair. The rest pair among overlapping spans to maximise, in this order, the
-    number of pairs, the number of same-type pairs and the shared tokens; ties go to the lexicographically
-    smallest list of (reference start, prediction start). Unlike nervaluate's greedy first-come matching,
-    this is exact. Spans on one side are disjoint, so a reference overlapping predictions p < q cannot be
-    followed by one overlapping an earlier prediction: optimal pairings never cross, and the dynamic
-    programme over the overlap edges in position order is linear in the number of entities.
+    number of pairs, the number of same-type pairs and the shared extent; ties go to the lexicographically
+    smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
+    `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length.
+
+    When neither side has two entities that overlap (always so for tags), optimal pairings never cross and a
+    dynamic programme linear in the number of entities solves it (`_pair_disjoint`). Nested, overlapping or
+    repeated entities on a side make general bipartite components, each solved exactly as an assignment
+    problem (`_pair_nested`).
     """
+    if _disjoint(references) and _disjoint(predictions):
+        rows = _pair_disjoint(references, predictions, min_overlap)
+    else:
+        rows = _pair_nested(references, predictions, min_overlap)
+    rows.sort(key=_row_position)
+    return rows
+
+
+def _disjoint(spans: Sequence[Span]) -> bool:
+    """Whether no two of `spans` share a position (identical duplicates share all of theirs)."""
+    bounds = sorted((span.start, span.end) for span in spans)
+    return all(end <= start for (_, end), (start, _) in pairwise(bounds))
+
+
+def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
+    """Whether the two overlap (docs/scoring.md §3): they share a position, and with `min_overlap` the shared
+    extent is at least that share of the reference's length. The share is the float quotient, as nervaluate
+    computes it, so 0.1 admits 1 token of 10 (whose exact ratio lies just below the float 0.1)."""
+    shared = reference.overlap(prediction)
+    if min_overlap is None or not shared:
+        return shared > 0
+    return shared / (reference.end - reference.start) >= min_overlap
+
+
+def _span_key(span: Span | None) -> tuple[int, int, str]:
+    return (-1, -1, "") if span is None else (span.start, span.end, span.entity_type)
+
+
+def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
+    # docs/scoring.md §7: smaller start first, rows with a reference first, then by the first entity's end; the
+    # rest only orders rows that nested or repeated entities would otherwise leave tied.
+    reference, prediction = row
+    starts = [span.start for span in row if span is not None]
+    first = reference if reference is not None else prediction
+    return min(starts), reference is None, first.end, first.entity_type, _span_key(prediction)
+
+
+def _pair_disjoint(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[Span | None, Span | None]]:
+    """`pair` for sides whose entities are disjoint, in any order."""
     by_bounds = {(p.start, p.end): p for p in predictions}
     rows: list[tuple[Span | None, Span | None]] = []
     left_references = []
@@ -496,25 +565,21 @@ def pair(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[
             rows.append((reference, match))
     left_predictions = sorted(by_bounds.values())
     left_references.sort()
-    paired = _pair_overlapping(left_references, left_predictions)
+    paired = _pair_overlapping(left_references, left_predictions, min_overlap)
     rows.extend(paired)
     taken_references = {id(r) for r, _ in paired}
     taken_predictions = {id(p) for _, p in paired}
     rows.extend((r, None) for r in left_references if id(r) not in taken_references)
     rows.extend((None, p) for p in left_predictions if id(p) not in taken_predictions)
-    rows.sort(key=_row_position)
     return rows
 
 
-def _row_position(row: tuple[Span | None, Span | None]) -> tuple[int, int, int]:
-    reference, prediction = row
-    starts = [span.start for span in row if span is not None]
-    first = reference if reference is not None else prediction
-    return min(starts), 0 if reference is not None else 1, first.end
-
-
-def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[tuple[Span, Span]]:
-    # Overlap edges (i, j), sorted by i then j; j never decreases along the list (see `pair`).
+def _pair_overlapping(
+    references: list[Span], predictions: list[Span], min_overlap: float | None = None
+) -> list[tuple[Span, Span]]:
+    # Overlap edges (i, j), sorted by i then j; j never decreases along the list (see docs/scoring.md §3). With
+    # `min_overlap` some edges are left out, which keeps both properties: a subset of non-crossing edges does
+    # not cross.
     edges: list[tuple[int, int]] = []
     first_open = 0
     for i, reference in enumerate(references):
@@ -522,7 +587,8 @@ def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[t
             first_open += 1
         j = first_open
         while j < len(predictions) and predictions[j].start < reference.end:
-            edges.append((i, j))
+            if min_overlap is None or _overlaps(reference, predictions[j], min_overlap):
+                edges.append((i, j))
             j += 1
     if not edges:
         return []
@@ -565,6 +631,145 @@ def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[t
         target -= weight(edges[k])
         k = follow[k]
     return pairs
+
+
+def _pair_nested(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[Span | None, Span | None]]:
+    """`pair` for sides with nested, overlapping or repeated entities: the overlap graph is split into its
+    connected components, and each is solved exactly (docs/scoring.md §3)."""
+    edges = _overlap_edges(references, predictions, min_overlap)
+    # Union-find over references 0..n-1 and predictions n..n+m-1.
+    parent = list(range(len(references) + len(predictions)))
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for i, j in edges:
+        parent[root(i)] = root(len(references) + j)
+    components: dict[int, list[tuple[int, int]]] = {}
+    for i, j in edges:
+        components.setdefault(root(i), []).append((i, j))
+    pairs = [edge for component in components.values() for edge in _best_pairs(references, predictions, component)]
+    taken_references = {i for i, _ in pairs}
+    taken_predictions = {j for _, j in pairs}
+    rows: list[tuple[Span | None, Span | None]] = [(references[i], predictions[j]) for i, j in pairs]
+    rows.extend((r, None) for i, r in enumerate(references) if i not in taken_references)
+    rows.extend((None, p) for j, p in enumerate(predictions) if j not in taken_predictions)
+    return rows
+
+
+def _overlap_edges(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[int, int]]:
+    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
+    entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
+    number of edges, however deeply the entities nest."""
+    sides = (references, predictions)
+    order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
+    open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far
+    edges = []
+    for start, side, index in order:
+        other = open_spans[1 - side]
+        while other and other[0][0] <= start:
+            heapq.heappop(other)
+        # Whatever is left on the other side began at or before `start` and ends after it.
+        for _, other_index in other:
+            i, j = (index, other_index) if side == 0 else (other_index, index)
+            if min_overlap is None or _overlaps(references[i], predictions[j], min_overlap):
+                edges.append((i, j))
+        heapq.heappush(open_spans[side], (sides[side][index].end, index))
+    return edges
+
+
+def _best_pairs(
+    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The docs/scoring.md §3 pairing of one connected component of the overlap graph, as edges (i, j).
+
+    Each edge gets one integer weight whose digits, from the most significant, count: a pair with identical
+    boundaries and type, a pair with identical boundaries, a pair, a pair of one type, the shared extent; the
+    lowest `len(edges)` bits hold one bit per edge, the highest for the edge whose (reference start, end, type,
+    prediction start, end, type) is smallest. Each digit's total over a pairing is below its radix, so the
+    pairing of largest total weight is the best by rule 1, then (a), (b), (c); and among pairings equal on
+    those, which have as many pairs, the larger bit sum is the one whose smallest edge not in both is its own:
+    the lexicographically smallest sorted list, rule (d). A maximum-weight assignment then gives the answer."""
+    if len(edges) == 1:
+        return edges
+    reference_indices = sorted({i for i, _ in edges})
+    prediction_indices = sorted({j for _, j in edges})
+    radix = min(len(reference_indices), len(prediction_indices)) + 1
+    extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
+    count = len(edges)
+    ranked = sorted(edges, key=lambda edge: (_span_key(references[edge[0]]), _span_key(predictions[edge[1]]), edge))
+    weights: dict[tuple[int, int], int] = {}
+    for rank, (i, j) in enumerate(ranked):
+        reference, prediction = references[i], predictions[j]
+        same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
+        same_type = reference.entity_type == prediction.entity_type
+        tiers = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
+        weights[i, j] = ((tiers * extent_radix + reference.overlap(prediction)) << count) | (1 << (count - 1 - rank))
+    if radix == 2:  # one entity on a side: one pair at most, the heaviest edge
+        return [max(edges, key=weights.__getitem__)]
+    transpose = len(reference_indices) > len(prediction_indices)  # rows must be the smaller side
+    rows, columns = (prediction_indices, reference_indices) if transpose else (reference_indices, prediction_indices)
+    matrix = [[weights.get((column, row) if transpose else (row, column), 0) for column in columns] for row in rows]
+    pairs = []
+    for row, column in enumerate(_max_weight_assignment(matrix)):
+        if matrix[row][column]:  # a zero is no edge: that entity stays unpaired
+            i, j = (columns[column], rows[row]) if transpose else (rows[row], columns[column])
+            pairs.append((i, j))
+    return pairs
+
+
+def _max_weight_assignment(weights: list[list[int]]) -> list[int]:
+    """For an n x m matrix of non-negative integers with n <= m, the column of each row in an assignment of rows
+    to distinct columns of largest total weight: the Hungarian method with potentials (Kuhn-Munkres, in the
+    O(n²m) form), on exact integers of any size. A zero weight stands for "unpaired", so the largest assignment
+    is the largest matching."""
+    n, m = len(weights), len(weights[0])
+    # Costs are negated weights; potentials u (rows) and v (columns) keep every reduced cost non-negative.
+    infinity = (max(map(max, weights)) + 1) << 64
+    u = [0] * (n + 1)
+    v = [0] * (m + 1)
+    row_of = [0] * (m + 1)  # row_of[column], 1-based, 0 for none; column 0 is the row being added
+    way = [0] * (m + 1)
+    for row in range(1, n + 1):
+        row_of[0] = row
+        column = 0
+        slack = [infinity] * (m + 1)
+        used = [False] * (m + 1)
+        while row_of[column]:
+            used[column] = True
+            current = row_of[column]
+            delta, next_column = infinity, 0
+            costs = weights[current - 1]
+            for j in range(1, m + 1):
+                if not used[j]:
+                    reduced = -costs[j - 1] - u[current] - v[j]
+                    if reduced < slack[j]:
+                        slack[j], way[j] = reduced, column
+                    if slack[j] < delta:
+                        delta, next_column = slack[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[row_of[j]] += delta
+                    v[j] -= delta
+                else:
+                    slack[j] -= delta
+            column = next_column
+        while column:  # flip the augmenting path
+            previous = way[column]
+            row_of[column] = row_of[previous]
+            column = previous
+    assignment = [0] * n
+    for column in range(1, m + 1):
+        if row_of[column]:
+            assignment[row_of[column] - 1] = column - 1
+    return assignment
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -774,6 +979,7 @@ class Options:
     mode: str = LENIENT
     suffix: bool = False
     labels: tuple[str, ...] | None = None
+    min_overlap: float | None = None  # None: any shared token or character counts as overlap
     beta: float = 1.0
     zero_division: float = 0.0
     per_type: bool = False
@@ -795,6 +1001,7 @@ class Options:
             mode=_check_mode(given["mode"]),
             suffix=suffix,
             labels=_check_labels(given["labels"], scheme, suffix),
+            min_overlap=_check_min_overlap(given["min_overlap"]),
             beta=_check_number("beta", given["beta"], "a finite number >= 0", math.inf),
             zero_division=_check_number("zero_division", given["zero_division"], "a number from 0 to 1", 1.0),
             per_type=_check_flag("per_type", given["per_type"]),
@@ -857,6 +1064,18 @@ def _check_labels(labels: Any, scheme: Scheme, suffix: bool) -> tuple[str, ...] 
     return labels
 
 
+def _check_min_overlap(min_overlap: Any) -> float | None:
+    """None (any overlap), or a real number in (0, 1]: the share of the reference entity's length that a
+    prediction must cover to overlap it (docs/scoring.md §3)."""
+    if min_overlap is None:
+        return None
+    expected = "a number greater than 0 and at most 1 (the share of the reference entity covered), or None"
+    number = _check_number("min_overlap", min_overlap, expected, 1.0)
+    if number == 0:
+        raise ValueError(f"min_overlap must be {expected}, found {min_overlap!r}; None means any overlap")
+    return number
+
+
 def _check_label_list(label_list: Any) -> dict[int, str] | None:
     """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or the str of an
     int, as after a JSON round trip of `model.config.id2label`)."""
@@ -902,13 +1121,44 @@ def _first_value(batch: list[list]) -> Any:
     return next((row[0] for row in batch if len(row)), None)
 
 
-def _holds_ids(predictions: list[list], references: list[list]) -> bool | None:
-    """Whether a batch holds integer ids (True) or string tags (False), judged by its first value, the
-    references' first; None when it holds no value at all."""
+# The three forms of a batch (docs/scoring.md §1): string tags, integer ids with label_list, or spans.
+TAGS, IDS, SPANS = "tags", "ids", "spans"
+# Where a span dict holds its type, the first present wins: ours, nervaluate's, and the key of the transformers
+# token-classification pipeline's grouped output (aggregation_strategy other than "none").
+TYPE_KEYS = ("type", "label", "entity_group")
+
+
+def _value_form(value: Any) -> str:
+    """The form of a batch whose first value is `value`: a dict, a `Span` or a tuple or list of three (start,
+    end, type) is an entity; what is neither an entity nor an id reads as a (bad) tag."""
+    if isinstance(value, (Mapping, Span)) or (isinstance(value, (tuple, list)) and len(value) == 3):
+        return SPANS
+    return IDS if _is_id(value) else TAGS
+
+
+def _batch_form(predictions: list[list], references: list[list]) -> str | None:
+    """TAGS, IDS or SPANS, judged by the first value of each side (for tags against ids, the references' first);
+    None when neither side holds a value. A side with no entity at all takes the other side's form; spans
+    against tags or ids are an error."""
     value = _first_value(references)
-    if value is None:
-        value = _first_value(predictions)
-    return None if value is None else _is_id(value)
+    reference_form = None if value is None else _value_form(value)
+    value = _first_value(predictions)
+    predicted_form = None if value is None else _value_form(value)
+    forms = {reference_form, predicted_form} - {None}
+    if SPANS in forms and len(forms) > 1:
+        spans_side, other_side = ("references", "predictions")[:: 1 if reference_form == SPANS else -1]
+        other = "integer ids" if IDS in forms else "tags"
+        raise ValueError(
+            f"{spans_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
+            "one form: tag sequences, or lists of spans"
+        )
+    return reference_form or predicted_form
+
+
+def _holds_ids(predictions: list[list], references: list[list]) -> bool | None:
+    """Whether a batch of tags holds integer ids (True) or string tags (False); None when it holds no value."""
+    form = _batch_form(predictions, references)
+    return None if form is None else form == IDS
 
 
 def _as_list(values: Any, side: str) -> list | np.ndarray:
@@ -942,6 +1192,13 @@ def _as_list(values: Any, side: str) -> list | np.ndarray:
     for index, row in enumerate(values):
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
             row = row.tolist()
+        if isinstance(row, (Mapping, Span)):
+            raise InvalidInputError(
+                f"found the entity {_shown(row)} where a batch holds one list per sentence; expected a list of "
+                "span lists (for one sentence, [entities])",
+                side,
+                index,
+            )
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
             raise InvalidInputError(
                 f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
@@ -950,17 +1207,36 @@ def _as_list(values: Any, side: str) -> list | np.ndarray:
     return rows
 
 
-def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]:
-    """Both sides as lists of sentences, checked for alignment (docs/scoring.md §1)."""
+def _batches(predictions: Any, references: Any) -> tuple[list | np.ndarray, list | np.ndarray, str]:
+    """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
+    checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
     predictions = _as_list(predictions, "predictions")
     references = _as_list(references, "references")
-    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
-        predictions, references = _rows(predictions), _rows(references)
+    form = _batch_form(predictions, references) or TAGS
+    if form != SPANS:
+        return (*_check_aligned(predictions, references), form)
+    predictions, references = _rows(predictions), _rows(references)
+    _check_sentence_count(predictions, references)
+    return predictions, references, form
+
+
+def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]:
+    """Both sides (tags or ids) as lists of sentences, checked for alignment (docs/scoring.md §1)."""
+    return _check_aligned(_as_list(predictions, "predictions"), _as_list(references, "references"))
+
+
+def _check_sentence_count(predictions: list | np.ndarray, references: list | np.ndarray) -> None:
     if len(predictions) != len(references):
         raise ValueError(
             f"predictions hold {len(predictions)} sentences and references {len(references)}; "
             "expected one prediction per reference sentence"
         )
+
+
+def _check_aligned(predictions: list | np.ndarray, references: list | np.ndarray) -> tuple[list, list]:
+    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
+        predictions, references = _rows(predictions), _rows(references)
+    _check_sentence_count(predictions, references)
     predicted_lengths, reference_lengths = _lengths(predictions).tolist(), _lengths(references).tolist()
     if predicted_lengths != reference_lengths:
         sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
@@ -1056,32 +1332,133 @@ def _describe_ids(ids: Iterable[int]) -> str:
     return (shown + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else shown) or "none"
 
 
+def _shown(value: Any, limit: int = 100) -> str:
+    """`repr(value)`, cut short for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_SPAN_FORMS = (
+    "a dict with 'start', 'end' (exclusive) and 'type' ('label' and 'entity_group' work too), or a (start, end, "
+    "type) tuple"
+)
+
+
+def as_span(entity: Any) -> Span:
+    """One entity of span input as a `Span` (docs/scoring.md §1): a dict with integer ``start`` and ``end``
+    (exclusive) and its type under ``type``, ``label`` or ``entity_group`` (the first present; other keys, such
+    as a pipeline's ``score`` and ``word``, are ignored), a ``(start, end, type)`` tuple or list, or a `Span`.
+    Raises `InvalidInputError` saying what is wrong."""
+    if isinstance(entity, Span):
+        start, end, entity_type = entity.start, entity.end, entity.entity_type
+    elif isinstance(entity, Mapping):
+        missing = [key for key in ("start", "end") if key not in entity]
+        if missing:
+            raise InvalidInputError(
+                f"found {_shown(entity)}, which has no {' and no '.join(map(repr, missing))}; expected {_SPAN_FORMS}"
+            )
+        key = next((key for key in TYPE_KEYS if key in entity), None)
+        if key is None:
+            hint = ""
+            if "entity" in entity:
+                hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)"
+            raise InvalidInputError(
+                f"found {_shown(entity)}, which has no type; expected the type under 'type', 'label' or "
+                f"'entity_group'{hint}"
+            )
+        start, end, entity_type = entity["start"], entity["end"], entity[key]
+    elif isinstance(entity, (tuple, list)):
+        if len(entity) != 3:
+            raise InvalidInputError(
+                f"found {_shown(entity)}, a {type(entity).__name__} of {len(entity)} items; expected {_SPAN_FORMS}"
+            )
+        start, end, entity_type = entity
+    else:
+        raise InvalidInputError(
+            f"found {_shown(entity)} ({type(entity).__name__}) in a batch of spans; expected {_SPAN_FORMS}. "
+            "A batch holds either tag sequences or lists of spans, not both"
+        )
+    for name, value in (("start", start), ("end", end)):
+        if not _is_id(value):
+            raise InvalidInputError(
+                f"{name} is {_shown(value)} ({type(value).__name__}); expected a non-negative integer offset"
+            )
+        if value < 0:
+            raise InvalidInputError(f"{name} is {value}; expected a non-negative integer offset")
+    if start >= end:
+        raise InvalidInputError(f"start {start} >= end {end}; expected start < end (end is exclusive)")
+    if not isinstance(entity_type, str) or not entity_type:
+        raise InvalidInputError(f"the type is {_shown(entity_type)}; expected a non-empty string such as 'PER'")
+    return Span(int(start), int(end), entity_type)
+
+
+def _read_spans(batch: list[list], side: str, labels: set[str] | None = None) -> list[list[Span]]:
+    """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
+    entities of other types are left out."""
+    result = []
+    for sentence, entities in enumerate(batch):
+        spans = []
+        for index, entity in enumerate(entities):
+            try:
+                span = as_span(entity)
+            except InvalidInputError as error:
+                raise error.at(side, sentence, entity=index) from None
+            if labels is None or span.entity_type in labels:
+                spans.append(span)
+        result.append(spans)
+    return result
+
+
+def _check_span_options(options: Options) -> None:
+    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
+    rather than silently ignored."""
+    given = {
+        "scheme": options.scheme is not IOB2,
+        "mode": options.mode != LENIENT,
+        "suffix": options.suffix,
+        "label_list": options.label_list is not None,
+    }
+    meaningless = [name for name, is_given in given.items() if is_given]
+    if meaningless:
+        raise ValueError(
+            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
+            "and mean nothing for spans: leave them out"
+        )
+
+
 # ---------------------------------------------------------------------------------------------------------
 # 6. The public function
 # ---------------------------------------------------------------------------------------------------------
 
 
 def compute_semeval(*, predictions: Any, references: Any, **options: Any) -> dict[str, Any]:
-    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences (docs/scoring.md §7).
+    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences or spans (docs/scoring.md §7).
 
     `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
-    `label_list`; they are keyword-only, as in evaluate's `compute`, because peers take the truth first and a
-    swapped call would silently swap precision and recall. `options` are those of `Options` (see
-    `_KWARGS_DESCRIPTION`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence
-    and token for malformed input. Inputs are never modified.
+    `label_list`, or lists of spans (entities as dicts with start, end and type, or (start, end, type) tuples;
+    docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
+    and a swapped call would silently swap precision and recall. `options` are those of `Options` (see
+    `_KWARGS_DESCRIPTION`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
+    token (or entity) for malformed input. Inputs are never modified.
     """
     return score(predictions, references, Options.of(**options))
 
 
 def score(predictions: Any, references: Any, options: Options) -> dict[str, Any]:
     """`compute_semeval` with its options already checked."""
-    predictions, references = _aligned(predictions, references)
-    holds_ids = bool(_holds_ids(predictions, references))
+    predictions, references, form = _batches(predictions, references)
     # The array path counts; rows for `entities`, and the precise error for bad input, come from the
     # readable path, which the array path always agrees with (tests/test_fast_path.py).
-    tally = None if options.return_entities else _fast_tally(predictions, references, holds_ids, options)
-    if tally is None:
-        tally, rows = _readable_tally(predictions, references, holds_ids, options)
+    if form == SPANS:
+        _check_span_options(options)
+        tally = None if options.return_entities else _fast_span_tally(predictions, references, options)
+        if tally is None:
+            tally, rows = _readable_span_tally(predictions, references, options)
+    else:
+        holds_ids = form == IDS
+        tally = None if options.return_entities else _fast_tally(predictions, references, holds_ids, options)
+        if tally is None:
+            tally, rows = _readable_tally(predictions, references, holds_ids, options)
     result: dict[str, Any] = scores(tally, options)
     if options.return_entities:
         result["entities"] = entity_rows(rows)
@@ -1089,11 +1466,14 @@ def score(predictions: Any, references: Any, options: Options) -> dict[str, Any]
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
-    """The readable path: decode and pair a batch (docs/scoring.md §2, §3); the `Tally` and the rows
+    """The readable path: decode (or read) and pair a batch (docs/scoring.md §1-§3); the `Tally` and the rows
     ``(sentence, reference, prediction)``. This defines what the array path computes."""
-    predictions, references = _aligned(predictions, references)
+    predictions, references, form = _batches(predictions, references)
     options = Options() if options is None else options
-    return _readable_tally(predictions, references, bool(_holds_ids(predictions, references)), options)
+    if form == SPANS:
+        _check_span_options(options)
+        return _readable_span_tally(predictions, references, options)
+    return _readable_tally(predictions, references, form == IDS, options)
 
 
 def _readable_tally(
@@ -1105,10 +1485,24 @@ def _readable_tally(
     keep = None if options.labels is None else set(options.labels)
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
+    return _paired(reference_spans, predicted_spans, options.min_overlap)
+
+
+def _readable_span_tally(predictions: list[list], references: list[list], options: Options) -> tuple[Tally, list[Row]]:
+    keep = None if options.labels is None else set(options.labels)
+    predicted_spans = _read_spans(predictions, "predictions", keep)
+    reference_spans = _read_spans(references, "references", keep)
+    return _paired(reference_spans, predicted_spans, options.min_overlap)
+
+
+def _paired(
+    reference_spans: list[list[Span]], predicted_spans: list[list[Span]], min_overlap: float | None
+) -> tuple[Tally, list[Row]]:
+    """The tally and rows of the entities of every sentence, paired (docs/scoring.md §3)."""
     rows = [
         (sentence, reference, prediction)
         for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
-        for reference, prediction in pair(sentence_references, sentence_predictions)
+        for reference, prediction in pair(sentence_references, sentence_predictions, min_overlap)
     ]
     return Tally.of_rows((r, p) for _, r, p in rows), rows
 
@@ -1202,7 +1596,13 @@ def _tally_arrays(
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    kinds, reference_types, predicted_types = (np.concatenate(column) for column in zip(*_pair_flat(*spans)))
+    return _cells(_pair_flat(*spans, options.min_overlap), list(type_names))
+
+
+def _cells(groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]], type_names: list[str]) -> dict[Cell, int]:
+    """The `Tally` cells of rows given as (scenario index, reference type id, predicted type id) columns, -1
+    for no entity, type ids indexing `type_names`."""
+    kinds, reference_types, predicted_types = (np.concatenate(column) for column in zip(*groups))
     # One integer per cell, in mixed radix: scenario, then reference type + 1, then predicted type + 1 (0 for
     # "no entity" on that side), each digit below `width`; np.unique then counts every cell at once.
     width = len(type_names) + 1
@@ -1373,12 +1773,17 @@ def _decode_flat(
     return spans.select(valid)
 
 
-def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """`pair` for a whole batch: the (scenario index, reference type id, predicted type id) of every row.
+def _pair_flat(
+    references: _FlatSpans, predictions: _FlatSpans, min_overlap: float | None = None
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
+    id) of every row.
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
-    `_pair_overlapping`, which is linear and never crosses a sentence (spans do not)."""
+    `_pair_overlapping`, which is linear and never crosses a sentence (spans do not). With `min_overlap`, a
+    one-to-one overlap below it is a miss and a spurious entity; a fork is left to `_pair_overlapping`, which
+    drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses)."""
     none = np.int64(-1)
     scenario = {name: index for index, name in enumerate(SCENARIOS)}
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
@@ -1410,18 +1815,31 @@ def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np
     groups.append((np.full(spurious.sum(), scenario["II"]), np.full(spurious.sum(), none), rest_p.type_id[spurious]))
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
+    below = np.zeros_like(simple)
+    if min_overlap is not None and simple.any():
+        # One-to-one overlaps whose shared extent is below min_overlap of the reference's length: no pair. The
+        # share is the float quotient, as in `_overlaps`.
+        starts_r, ends_r = rest_r.start[simple], rest_r.end[simple]
+        starts_p, ends_p = rest_p.start[partner[simple]], rest_p.end[partner[simple]]
+        shared = np.minimum(ends_r, ends_p) - np.maximum(starts_r, starts_p)
+        below[simple] = shared / (ends_r - starts_r) < min_overlap
+        simple &= ~below
+        unpaired_p = partner[below]
+        groups.append((np.full(below.sum(), scenario["III"]), rest_r.type_id[below], np.full(below.sum(), none)))
+        groups.append((np.full(below.sum(), scenario["II"]), np.full(below.sum(), none), rest_p.type_id[unpaired_p]))
+        spurious[unpaired_p] = True  # settled: not part of a fork
     simple_r = rest_r.type_id[simple]
     simple_p = rest_p.type_id[partner[simple]]
     groups.append((np.where(simple_r == simple_p, scenario["V"], scenario["VI"]), simple_r, simple_p))
 
-    forked_r = ~missed & ~simple
+    forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
     forked_p[partner[simple]] = False
     if forked_r.any() or forked_p.any():
         # Spans whose types are type ids: `_pair_overlapping` only compares them.
         chain_r = [Span(*span) for span in zip(*_columns(rest_r.select(forked_r)))]
         chain_p = [Span(*span) for span in zip(*_columns(rest_p.select(forked_p)))]
-        paired = _pair_overlapping(chain_r, chain_p)
+        paired = _pair_overlapping(chain_r, chain_p, min_overlap)
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows = [(scenario[scenario_of(r, p)], r.entity_type, p.entity_type) for r, p in paired]
@@ -1433,6 +1851,199 @@ def _pair_flat(references: _FlatSpans, predictions: _FlatSpans) -> list[tuple[np
 
 def _columns(spans: _FlatSpans) -> tuple[list[int], list[int], list[int]]:
     return spans.start.tolist(), spans.end.tolist(), spans.type_id.tolist()
+
+
+# Span input. Every entity of a chunk of sentences becomes a row of parallel arrays, and each sentence is
+# moved to positions of its own (after the previous sentence's last end), so that `_pair_flat`, the tag path's
+# pairing, pairs in one go every sentence whose entities are disjoint on both sides; the sentences with
+# nested, overlapping or repeated entities go through `pair` one by one. Reading the three keys of every
+# dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped over them).
+
+# Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
+_CHUNK_ENTITIES = 1 << 15
+# Positions of a chunk stay below this, so that `_pair_flat`'s start * width + end fits in 64 bits; a chunk
+# of longer documents goes the readable way.
+_POSITION_LIMIT = 1 << 31
+
+
+@dataclass(frozen=True)
+class _SpanColumns:
+    """The entities of one side of a batch, in order: `start`, `end` and `type_id` per entity (`type_id`
+    indexing the sorted type names), and `counts`, the number of entities of each sentence."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+    counts: np.ndarray
+
+
+def _fast_span_tally(predictions: list[list], references: list[list], options: Options) -> Tally | None:
+    """`_readable_span_tally`'s `Tally`, computed on arrays chunk by chunk of sentences; None for anything the
+    readable path must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
+    read = [_span_values(batch) for batch in (references, predictions)]
+    if read[0] is None or read[1] is None:
+        return None
+    # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
+    # types, reads the same on ids as on names.
+    type_names = sorted(set(read[0][2]).union(read[1][2]))
+    type_ids = {name: index for index, name in enumerate(type_names)}
+    columns_r, columns_p = (
+        _SpanColumns(start, end, np.fromiter(map(type_ids.__getitem__, types), np.int64, len(types)), counts)
+        for start, end, types, counts in read
+    )
+    if options.labels is not None:
+        wanted = np.array([type_ids[label] for label in options.labels if label in type_ids], dtype=np.int64)
+        columns_r, columns_p = (_keep_types(columns, wanted) for columns in (columns_r, columns_p))
+
+    offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
+    offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
+    entities = offsets_r + offsets_p
+    cuts = np.searchsorted(entities[1:], np.arange(_CHUNK_ENTITIES, entities[-1], _CHUNK_ENTITIES)) + 1
+    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    cells: Counter = Counter()
+    for first, last in pairwise(bounds):
+        if first == last:
+            continue
+        chunk_r = _chunk(columns_r, offsets_r, first, last)
+        chunk_p = _chunk(columns_p, offsets_p, first, last)
+        cells.update(_tally_span_chunk(chunk_r, chunk_p, type_names, options.min_overlap))
+    return Tally(dict(cells))
+
+
+def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
+    """The start and end arrays, the type names and each sentence's number of entities of one side; None if
+    any entity is not a plain, valid dict or tuple (the readable path then explains or reads it)."""
+    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    entities = list(chain.from_iterable(batch))
+    if not entities:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts
+    kinds = set(map(type, entities))
+    if kinds == {dict}:
+        columns = _dict_columns(entities)
+    elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
+        columns = list(zip(*entities))
+    else:
+        return None
+    if columns is None:
+        return None
+    starts, ends, types = columns
+    if not {*map(type, starts), *map(type, ends)} <= {int} or set(map(type, types)) != {str} or "" in types:
+        return None
+    try:
+        start = np.array(starts, dtype=np.int64)
+        end = np.array(ends, dtype=np.int64)
+    except OverflowError:
+        return None
+    if not (start >= 0).all() or not (start < end).all():
+        return None
+    return start, end, list(types), counts
+
+
+def _dict_columns(entities: list[dict]) -> list[tuple] | None:
+    """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
+    has; None if some dict lacks it or has an earlier one (`as_span` takes the first present)."""
+    for position, key in enumerate(TYPE_KEYS):
+        try:
+            rows = list(map(operator.itemgetter("start", "end", key), entities))
+        except KeyError:
+            continue
+        for earlier in TYPE_KEYS[:position]:
+            if any(map(operator.contains, entities, repeat(earlier))):
+                return None
+        return list(zip(*rows))
+    return None
+
+
+def _keep_types(columns: _SpanColumns, wanted: np.ndarray) -> _SpanColumns:
+    keep = np.isin(columns.type_id, wanted)
+    sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
+    counts = np.bincount(sentence[keep], minlength=len(columns.counts))
+    return _SpanColumns(columns.start[keep], columns.end[keep], columns.type_id[keep], counts)
+
+
+def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) -> _SpanColumns:
+    """Sentences first to last (excluded) of one side."""
+    rows = slice(offsets[first], offsets[last])
+    return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[first:last])
+
+
+def _tally_span_chunk(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
+) -> dict[Cell, int]:
+    """The cells of one chunk of sentences of span input."""
+    size = len(references.counts)
+    sentence_r = np.repeat(np.arange(size), references.counts)
+    sentence_p = np.repeat(np.arange(size), predictions.counts)
+    # Each sentence moves to positions of its own, after the end of the sentence before.
+    extent = np.zeros(size, dtype=np.int64)
+    np.maximum.at(extent, sentence_r, references.end)
+    np.maximum.at(extent, sentence_p, predictions.end)
+    shift = np.concatenate(([0], np.cumsum(extent)))
+    if shift[-1] >= _POSITION_LIMIT:
+        return _readable_span_chunk(references, predictions, type_names, min_overlap)
+    nested = np.zeros(size, dtype=bool)
+    sides = []
+    for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
+        start, end = columns.start + shift[sentence], columns.end + shift[sentence]
+        order = np.lexsort((end, start))
+        start, end, sentence = start[order], end[order], sentence[order]
+        # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
+        overlapping = start[1:] < np.maximum.accumulate(end)[:-1]
+        nested[sentence[1:][overlapping]] = True
+        sides.append((_FlatSpans(start, end, columns.type_id[order]), sentence))
+    (flat_r, sentence_r), (flat_p, sentence_p) = sides
+    groups = _pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
+    if nested.any():
+        groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap))
+    return _cells(groups, type_names)
+
+
+def _nested_rows(
+    references: _FlatSpans,
+    predictions: _FlatSpans,
+    sentence_r: np.ndarray,
+    sentence_p: np.ndarray,
+    nested: np.ndarray,
+    min_overlap: float | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of the nested sentences, each paired by `pair` (on spans whose types are type ids, which sort
+    as their names do)."""
+    scenario = {name: index for index, name in enumerate(SCENARIOS)}
+    spans_r, spans_p = (
+        [Span(*span) for span in zip(*_columns(side.select(nested[sentence])))]
+        for side, sentence in ((references, sentence_r), (predictions, sentence_p))
+    )
+    # Entities are sorted by position, so each nested sentence is one run on each side.
+    bounds_r = np.searchsorted(sentence_r[nested[sentence_r]], np.flatnonzero(nested), side="right").tolist()
+    bounds_p = np.searchsorted(sentence_p[nested[sentence_p]], np.flatnonzero(nested), side="right").tolist()
+    rows = []
+    for (start_r, end_r), (start_p, end_p) in zip(pairwise([0, *bounds_r]), pairwise([0, *bounds_p])):
+        for reference, prediction in pair(spans_r[start_r:end_r], spans_p[start_p:end_p], min_overlap):
+            rows.append(
+                (
+                    scenario[scenario_of(reference, prediction)],
+                    -1 if reference is None else reference.entity_type,
+                    -1 if prediction is None else prediction.entity_type,
+                )
+            )
+    return tuple(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*rows)) if rows else _no_rows()
+
+
+def _no_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+
+def _readable_span_chunk(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
+) -> dict[Cell, int]:
+    """The cells of a chunk whose positions are too large for the arrays, sentence by sentence."""
+    sides = []
+    for columns in (references, predictions):
+        values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
+        spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
+        bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
+        sides.append([spans[a:b] for a, b in pairwise(bounds)])
+    return dict(_paired(*sides, min_overlap)[0].cells)
 
 
 # ---------------------------------------------------------------------------------------------------------
