@@ -690,86 +690,169 @@ def _best_pairs(
 ) -> list[tuple[int, int]]:
     """The docs/scoring.md §3 pairing of one connected component of the overlap graph, as edges (i, j).
 
-    Each edge gets one integer weight whose digits, from the most significant, count: a pair with identical
-    boundaries and type, a pair with identical boundaries, a pair, a pair of one type, the shared extent; the
-    lowest `len(edges)` bits hold one bit per edge, the highest for the edge whose (reference start, end, type,
-    prediction start, end, type) is smallest. Each digit's total over a pairing is below its radix, so the
-    pairing of largest total weight is the best by rule 1, then (a), (b), (c); and among pairings equal on
-    those, which have as many pairs, the larger bit sum is the one whose smallest edge not in both is its own:
-    the lexicographically smallest sorted list, rule (d). A maximum-weight assignment then gives the answer."""
+    Each edge gets an integer weight whose digits, from the most significant, count: a pair with identical
+    boundaries and type, a pair with identical boundaries, a pair, a pair of one type, the shared extent. Each
+    digit's total over a pairing is below its radix, so a pairing of largest total weight is a best one by rule
+    1, then (a), (b), (c). Rule (d) adds one bit per edge below those digits, the highest for the edge whose
+    (reference start, end, type, prediction start, end, type) is smallest: among pairings equal on the digits,
+    which have as many pairs, the larger bit sum is the one whose smallest edge not in both is its own, the
+    lexicographically smallest sorted list. A maximum-weight matching then gives the answer, which is unique
+    (no two pairings have the same bits).
+
+    The bits make weights as long as the component has edges, and a long weight costs in every step, so a large
+    component (an entity around a whole document overlaps all its entities) is solved in two steps: first on
+    the digits alone, then on the bits among the edges that some best pairing by the digits can use."""
     if len(edges) == 1:
         return edges
-    reference_indices = sorted({i for i, _ in edges})
-    prediction_indices = sorted({j for _, j in edges})
-    radix = min(len(reference_indices), len(prediction_indices)) + 1
+    reference_indices = {i for i, _ in edges}
+    radix = min(len(reference_indices), len({j for _, j in edges})) + 1
     extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
-    count = len(edges)
-    ranked = sorted(edges, key=lambda edge: (_span_key(references[edge[0]]), _span_key(predictions[edge[1]]), edge))
-    weights: dict[tuple[int, int], int] = {}
-    for rank, (i, j) in enumerate(ranked):
+    digits: dict[tuple[int, int], int] = {}
+    for i, j in edges:
         reference, prediction = references[i], predictions[j]
         same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
         same_type = reference.entity_type == prediction.entity_type
         tiers = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
-        weights[i, j] = ((tiers * extent_radix + reference.overlap(prediction)) << count) | (1 << (count - 1 - rank))
-    if radix == 2:  # one entity on a side: one pair at most, the heaviest edge
-        return [max(edges, key=weights.__getitem__)]
-    transpose = len(reference_indices) > len(prediction_indices)  # rows must be the smaller side
-    rows, columns = (prediction_indices, reference_indices) if transpose else (reference_indices, prediction_indices)
-    matrix = [[weights.get((column, row) if transpose else (row, column), 0) for column in columns] for row in rows]
+        digits[i, j] = tiers * extent_radix + reference.overlap(prediction)
+    ranked = sorted(edges, key=lambda edge: (_span_key(references[edge[0]]), _span_key(predictions[edge[1]]), edge))
+    if radix == 2:  # one entity on a side: one pair at most, the heaviest edge, the first of equals
+        return [max(ranked, key=digits.__getitem__)]
+    if len(edges) <= _ONE_STEP_EDGES:
+        return _max_weight_matching(_with_bits(digits, ranked))[0]
+    # The best pairings by the digits are the matchings that use only edges whose potentials add up to their
+    # weight ("tight") and pair every entity of non-zero potential (complementary slackness of the matching
+    # linear programme). Rule (d) decides among them, separately on each connected group of tight edges.
+    pairs, row_potential, column_potential = _max_weight_matching(digits)
+    tight = [(i, j) for i, j in edges if row_potential[i] - column_potential.get(j, 0) == digits[i, j]]
+    must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
+    must_pair |= {("p", j) for j, potential in column_potential.items() if potential < 0}
+    rank = {edge: index for index, edge in enumerate(ranked)}
     pairs = []
-    for row, column in enumerate(_max_weight_assignment(matrix)):
-        if matrix[row][column]:  # a zero is no edge: that entity stays unpaired
-            i, j = (columns[column], rows[row]) if transpose else (rows[row], columns[column])
-            pairs.append((i, j))
+    for group in _connected(tight):
+        if len(group) == 1:  # a tight edge has an endpoint that must pair, and nothing else to pair with
+            pairs.extend(group)
+            continue
+        coverage = {(i, j): (("r", i) in must_pair) + (("p", j) in must_pair) for i, j in group}
+        pairs.extend(_max_weight_matching(_with_bits(coverage, sorted(group, key=rank.__getitem__)))[0])
     return pairs
 
 
-def _max_weight_assignment(weights: list[list[int]]) -> list[int]:
-    """For an n x m matrix of non-negative integers with n <= m, the column of each row in an assignment of rows
-    to distinct columns of largest total weight: the Hungarian method with potentials (Kuhn-Munkres, in the
-    O(n²m) form), on exact integers of any size. A zero weight stands for "unpaired", so the largest assignment
-    is the largest matching."""
-    n, m = len(weights), len(weights[0])
-    # Costs are negated weights; potentials u (rows) and v (columns) keep every reduced cost non-negative.
-    infinity = (max(map(max, weights)) + 1) << 64
-    u = [0] * (n + 1)
-    v = [0] * (m + 1)
-    row_of = [0] * (m + 1)  # row_of[column], 1-based, 0 for none; column 0 is the row being added
-    way = [0] * (m + 1)
-    for row in range(1, n + 1):
-        row_of[0] = row
-        column = 0
-        slack = [infinity] * (m + 1)
-        used = [False] * (m + 1)
-        while row_of[column]:
-            used[column] = True
-            current = row_of[column]
-            delta, next_column = infinity, 0
-            costs = weights[current - 1]
-            for j in range(1, m + 1):
-                if not used[j]:
-                    reduced = -costs[j - 1] - u[current] - v[j]
-                    if reduced < slack[j]:
-                        slack[j], way[j] = reduced, column
-                    if slack[j] < delta:
-                        delta, next_column = slack[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[row_of[j]] += delta
-                    v[j] -= delta
-                else:
-                    slack[j] -= delta
-            column = next_column
-        while column:  # flip the augmenting path
-            previous = way[column]
-            row_of[column] = row_of[previous]
-            column = previous
-    assignment = [0] * n
-    for column in range(1, m + 1):
-        if row_of[column]:
-            assignment[row_of[column] - 1] = column - 1
-    return assignment
+# Components with at most this many overlap edges are solved in one step (`_best_pairs`).
+_ONE_STEP_EDGES = 64
+
+
+def _with_bits(digits: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """`digits` shifted up by one bit per edge, each edge's own bit set, the highest for the first of `ranked`."""
+    count = len(ranked)
+    return {edge: (digits[edge] << count) | (1 << (count - 1 - rank)) for rank, edge in enumerate(ranked)}
+
+
+def _connected(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The edges of a bipartite graph (reference index, prediction index) grouped by connected component."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(node: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for i, j in edges:
+        parent[root(("r", i))] = root(("p", j))
+    groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for i, j in edges:
+        groups.setdefault(root(("r", i)), []).append((i, j))
+    return list(groups.values())
+
+
+# Node kinds of `_max_weight_matching`'s search.
+_ROW, _COLUMN, _UNPAIRED = 0, 1, 2
+
+
+def _max_weight_matching(
+    weights: Mapping[tuple[int, int], int],
+) -> tuple[list[tuple[int, int]], dict[int, int], dict[int, int]]:
+    """The matching of largest total weight of a bipartite graph given as {(row, column): weight > 0}, and the
+    potentials that prove it best: every row's is >= 0, every column's <= 0 (0 where not given), and
+    row - column >= weight for every edge, with equality on the matching's edges (an optimal dual).
+
+    The Hungarian method in its sparse form (successive shortest augmenting paths, Dijkstra on costs made
+    non-negative by potentials, exact on integers of any size): rows join one at a time, and each row may
+    also stay unpaired, which costs 0 (its own "unpaired" node). After each row the matching is the best of
+    the rows so far. Each search explores only what alternating paths reach from the new row within the
+    length of the shortest augmenting path, so rows with few edges go first and a row overlapping everything
+    (a nested entity around a whole sentence) comes last: components of entities nested a few levels deep
+    cost close to their size, not its cube."""
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    for (row, column), weight in weights.items():
+        adjacency.setdefault(row, []).append((column, -weight))  # costs, to be minimised
+    # Potentials make every cost non-negative. A node that ends a path (a free column, or a row's "unpaired")
+    # keeps potential 0 until it is taken, so that the distances to all of them compare.
+    row_potential: dict[int, int] = {}
+    column_potential: dict[int, int] = {}
+    column_of: dict[int, int | None] = {}
+    row_of: dict[int, int] = {}
+    for root in sorted(adjacency, key=lambda row: (len(adjacency[row]), row)):
+        # A potential for the new row that keeps every cost from it non-negative, "unpaired" (0) included.
+        row_potential[root] = max(0, *(column_potential.get(column, 0) - cost for column, cost in adjacency[root]))
+        column_of[root] = None
+        settled_rows: dict[int, int] = {}
+        settled_columns: dict[int, int] = {}
+        tentative: dict[int, int] = {}
+        reached_from: dict[int, int] = {}
+        heap = [(0, 0, _ROW, root)]
+        pushed = 1
+        while True:
+            distance, _, kind, node = heapq.heappop(heap)
+            if kind == _UNPAIRED:
+                break  # the cheapest way on is that `node` gives up its column and stays unpaired
+            if kind == _COLUMN:
+                if node in settled_columns:
+                    continue
+                settled_columns[node] = distance
+                owner = row_of.get(node)
+                if owner is None:
+                    break  # a free column: the augmenting path ends here
+                # Along the pair owner-node backwards; its reduced cost is 0.
+                cost = next(c for column, c in adjacency[owner] if column == node)
+                reduced = -cost + column_potential.get(node, 0) - row_potential[owner]
+                heapq.heappush(heap, (distance + reduced, pushed, _ROW, owner))
+                pushed += 1
+                continue
+            if node in settled_rows:
+                continue
+            settled_rows[node] = distance
+            potential = row_potential[node]
+            heapq.heappush(heap, (distance + potential, pushed, _UNPAIRED, node))
+            pushed += 1
+            for column, cost in adjacency[node]:
+                if column in settled_columns or column_of[node] == column:
+                    continue
+                candidate = distance + cost + potential - column_potential.get(column, 0)
+                if candidate < tentative.get(column, candidate + 1):
+                    tentative[column] = candidate
+                    reached_from[column] = node
+                    heapq.heappush(heap, (candidate, pushed, _COLUMN, column))
+                    pushed += 1
+        # Potentials: settled nodes move by their distance less the path's length, which keeps every reduced
+        # cost non-negative (the others stay: a common shift of all potentials changes no reduced cost).
+        for row, settled in settled_rows.items():
+            row_potential[row] += settled - distance
+        for column, settled in settled_columns.items():
+            column_potential[column] = column_potential.get(column, 0) + settled - distance
+        # Flip the path: the end takes its column (or stays unpaired), each row before it takes the column that
+        # the next one gave up, back to the root.
+        if kind == _UNPAIRED:
+            column, column_of[node] = column_of[node], None
+        else:
+            column = node
+        while column is not None:
+            row = reached_from[column]
+            column_of[row], column = column, column_of[row]
+            row_of[column_of[row]] = row
+    pairs = sorted((row, column) for row, column in column_of.items() if column is not None)
+    return pairs, row_potential, column_potential
 
 
 # ---------------------------------------------------------------------------------------------------------
