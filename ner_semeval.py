@@ -2147,6 +2147,24 @@ if not _COMMAND_LINE:
             "references": datasets.Sequence(datasets.Value("int64")),
         }
     )
+    # Spans are stored in one form whatever form they came in (dicts with `label` or `entity_group`, tuples):
+    # a list of {start, end, type} per sentence. `[...]` is a list of structs in every datasets version
+    # (`Sequence` of a dict would store a dict of lists).
+    _SPAN_FEATURES = {
+        "start": datasets.Value("int64"),
+        "end": datasets.Value("int64"),
+        "type": datasets.Value("string"),
+    }
+    _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
+    _FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS}
+    # Sentences without any value, as a process other than 0 stores them when it has nothing else: Arrow
+    # merges lists of nulls into process 0's lists of strings, ids or structs alike.
+    _NO_VALUES = datasets.Features(
+        {
+            "predictions": datasets.Sequence(datasets.Value("null")),
+            "references": datasets.Sequence(datasets.Value("null")),
+        }
+    )
 
     @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
     class NerSemeval(evaluate.Metric):
@@ -2158,13 +2176,19 @@ if not _COMMAND_LINE:
             super().__init__(*args, **kwargs)
             self.options = options
             self._sentences_added = 0
+            # The form of the batches stored so far (TAGS, IDS or SPANS), and how many sentences without any
+            # value (no tag, no entity) were added before a batch fixed it: they fit every form, so they wait
+            # for the first batch that says which (a document without entities must not make evaluate store
+            # every later document as tags).
+            self._stored_form: str | None = None
+            self._waiting_empty = 0
 
         def _info(self) -> evaluate.MetricInfo:
             return evaluate.MetricInfo(
                 description=_DESCRIPTION,
                 citation=_CITATION,
                 inputs_description=_KWARGS_DESCRIPTION,
-                features=[_STRING_TAGS, _INTEGER_IDS],
+                features=[_STRING_TAGS, _INTEGER_IDS, _SPAN_LISTS],
                 reference_urls=[
                     "https://aclanthology.org/S13-2056/",
                     "https://www.clips.uantwerpen.be/conll2003/ner/",
@@ -2173,12 +2197,16 @@ if not _COMMAND_LINE:
             )
 
         def _infer_feature_from_batch(self, batch: dict[str, list]) -> datasets.Features:
-            # evaluate looks at the first sentence only, and an empty one fits either form: look at a value. A
-            # batch without any (a process with no data of its own) takes the form label_list implies.
-            holds_ids = _holds_ids(batch["predictions"], batch["references"])
-            if holds_ids is None:
-                holds_ids = self.options.get("label_list") is not None
-            return _INTEGER_IDS if holds_ids else _STRING_TAGS
+            # evaluate looks at the first sentence only, and an empty one fits any form: look at a value. A
+            # batch without any (a process with no data of its own) takes the form stored before; else, on a
+            # process other than 0, the form that merges with any, and on process 0 (whose form is the one
+            # every file is read in) the one label_list implies.
+            form = _batch_form(batch["predictions"], batch["references"]) or self._stored_form
+            if form is None and self.process_id > 0:
+                return _NO_VALUES
+            if form is None:
+                form = IDS if self.options.get("label_list") is not None else TAGS
+            return _FEATURES[form]
 
         def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
             """Add one sentence, checked as `add_batch` checks a batch."""
@@ -2192,21 +2220,40 @@ if not _COMMAND_LINE:
                 return super().add_batch(predictions=predictions, references=references, **kwargs)
             # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
             try:
-                predictions, references = map(_rows, _aligned(predictions, references))
+                predictions, references, form = _batches(predictions, references)
+                predictions, references = _rows(predictions), _rows(references)
                 if not predictions:
                     return None  # an empty batch counts nothing
-                _check_one_kind(predictions, references)
+                if _batch_form(predictions, references) is None and self._stored_form is None:
+                    self._waiting_empty += len(predictions)  # no value: it fits any form, see __init__
+                    self._sentences_added += len(predictions)
+                    return None
+                if form == SPANS:  # one stored form for dicts and tuples, checked here
+                    predictions, references = (
+                        [[span.as_dict() for span in sentence] for sentence in _read_spans(batch, side)]
+                        for batch, side in ((predictions, "predictions"), (references, "references"))
+                    )
+                else:
+                    _check_one_kind(predictions, references)
+                if self._stored_form not in (None, form) and _batch_form(predictions, references) is not None:
+                    raise ValueError(
+                        f"found {form} where the batches added before hold {self._stored_form}; expected every "
+                        "batch of one evaluation in one form"
+                    )
+                waiting = [[] for _ in range(self._waiting_empty)]
                 first_batch = self.writer is None
                 try:
-                    super().add_batch(predictions=predictions, references=references, **kwargs)
+                    super().add_batch(predictions=waiting + predictions, references=waiting + references, **kwargs)
                 except ValueError:
                     if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
-                        self._forget_stored_batches()
+                        self._forget_stored_batches(keep_waiting=True)
                     raise
             except InvalidInputError as error:
                 if error.sentence is None:
                     raise
                 raise error.at(sentence=self._sentences_added + error.sentence) from None
+            self._waiting_empty = 0
+            self._stored_form = self._stored_form or form
             self._sentences_added += len(predictions)
             return None
 
@@ -2226,19 +2273,29 @@ if not _COMMAND_LINE:
                 # read it back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).
                 if predictions is None:
                     predictions = references = []
-                return score(predictions, references, options)
+                if self._waiting_empty:  # they count nothing, but number the sentences of `entities`
+                    waiting = [[] for _ in range(self._waiting_empty)]
+                    predictions = waiting + _rows(_as_list(predictions, "predictions"))
+                    references = waiting + _rows(_as_list(references, "references"))
+                result = score(predictions, references, options)
+                self._waiting_empty = self._sentences_added = 0
+                return result
             if predictions is not None:
                 self.add_batch(predictions=predictions, references=references)
-            elif self.writer is None:
-                # A process with no data of its own still writes its (empty) cache file: process 0 waits for
-                # every process's file, and would otherwise wait evaluate's whole `timeout` and fail.
-                super().add_batch(predictions=[], references=[])
+            if self.writer is None:
+                # A process with no data of its own (or only sentences without values) still writes its cache
+                # file: process 0 waits for every process's file, and would otherwise wait evaluate's whole
+                # `timeout` and fail.
+                waiting = [[] for _ in range(self._waiting_empty)]
+                super().add_batch(predictions=waiting, references=waiting)
+                self._waiting_empty = 0
             try:
                 result = super().compute(**kwargs)
             except Exception:
                 self._store_again()
                 raise
             self._sentences_added = 0
+            self._stored_form = None
             return result
 
         def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
@@ -2249,24 +2306,28 @@ if not _COMMAND_LINE:
             # forgets the cache file and the stored form) and cleans up only after success. Store what it read
             # back again, chunk by chunk, so that the next compute scores the same batches. Across processes
             # the other processes' files are gone with their locks: there it can only start afresh.
-            data = self.data
+            data, form = self.data, self._stored_form
             if data is None or self.num_process > 1:
                 self._forget_stored_batches()
                 return
             self._forget_stored_batches()  # the old file stays readable while `data` maps it
             self.selected_feature_format = None
+            self._stored_form = form
             for start in range(0, len(data), 10_000):
                 rows = data[start : start + 10_000]
                 super().add_batch(predictions=rows["predictions"], references=rows["references"])
             self._sentences_added = len(data)
 
-        def _forget_stored_batches(self) -> None:
+        def _forget_stored_batches(self, keep_waiting: bool = False) -> None:
             # evaluate cleans up only after a successful _compute; after bad input it would keep the stored
             # batches, the cache file and its lock, and the next compute would fail or wait for the lock.
             self.data = None
             self.writer = None
             self.selected_feature_format = None
-            self._sentences_added = 0
+            self._stored_form = None
+            if not keep_waiting:
+                self._waiting_empty = 0
+            self._sentences_added = self._waiting_empty
             if self.buf_writer is not None:
                 self.buf_writer = None
                 return
