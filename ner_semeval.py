@@ -2343,7 +2343,8 @@ if not _COMMAND_LINE:
 
 
 class ConllError(ValueError):
-    """A malformed line of a CoNLL file: `source` (file name), `line` (1-based) and `problem` as attributes."""
+    """A malformed line of a CoNLL (or JSON lines) file: `source` (file name), `line` (1-based) and `problem` as
+    attributes."""
 
     def __init__(self, source: str, line: int, problem: str) -> None:
         self.source = source
@@ -2459,6 +2460,7 @@ class _FileTally:
     cells: Counter = dataclasses.field(default_factory=Counter)
     sentences: int = 0
     tokens: int = 0
+    spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is an `InvalidInputError` whose problem names the line."""
@@ -2478,6 +2480,21 @@ class _FileTally:
         self.sentences += len(sentences)
         self.tokens += sum(map(len, references))
 
+    def add_spans(self, documents: list[tuple[int, list, list]], source: str, options: Options) -> None:
+        """Count one chunk of (line, references, predictions) documents; a bad entity is a `ConllError` naming
+        the line."""
+        references = [document[1] for document in documents]
+        predictions = [document[2] for document in documents]
+        tally = _fast_span_tally(predictions, references, options)
+        if tally is None:
+            try:
+                tally, _ = _readable_span_tally(predictions, references, options)
+            except InvalidInputError as error:
+                line = documents[error.sentence][0]
+                raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
+        self.cells.update(tally.cells)
+        self.sentences += len(documents)
+
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16
@@ -2496,6 +2513,39 @@ def _tally_file(handle: Iterable[bytes], source: str, options: Options, total: _
         total.add(chunk, source, options)
 
 
+def _tally_spans_file(handle: Iterable[bytes], source: str, options: Options, total: _FileTally) -> None:
+    """Score a JSON lines file of span lists (`--spans`): one JSON object a line with `references` and
+    `predictions` (each a list of entities, docs/scoring.md §1) and optionally `text`; blank lines are skipped.
+    Documents are scored as they are read, in chunks of about _CHUNK_ENTITIES entities."""
+    expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
+    chunk: list[tuple[int, list, list]] = []
+    entities = 0
+    for number, line in enumerate(_text_lines(handle, source), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ConllError(source, number, f"not JSON ({error.msg}, column {error.colno}); {expected}") from None
+        if not isinstance(record, dict):
+            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
+        for key in ("references", "predictions"):
+            if not isinstance(record.get(key), list):
+                found = "no" if key not in record else f"a JSON {type(record[key]).__name__} for"
+                raise ConllError(source, number, f"found {found} {key!r}; {expected}")
+        if not isinstance(record.get("text", ""), str):
+            raise ConllError(
+                source, number, f"found a JSON {type(record['text']).__name__} for 'text'; expected a string"
+            )
+        chunk.append((number, record["references"], record["predictions"]))
+        entities += len(record["references"]) + len(record["predictions"])
+        if entities >= _CHUNK_ENTITIES:
+            total.add_spans(chunk, source, options)
+            chunk, entities = [], 0
+    if chunk:
+        total.add_spans(chunk, source, options)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """conlleval's drop-in: ``python ner_semeval.py [FILE ...]`` prints the summary table; the exit status."""
     parser = argparse.ArgumentParser(
@@ -2504,21 +2554,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reference and the predicted tag; a blank line ends a sentence.",
     )
     parser.add_argument("files", nargs="*", help="CoNLL files (standard input when none)")
+    parser.add_argument(
+        "--spans",
+        metavar="FILE.jsonl",
+        help="score spans instead of tags: one JSON object a line with 'references' and 'predictions' lists of "
+        'entities ({"start", "end", "type"} or [start, end, type], end exclusive) and an optional \'text\'; '
+        "- for standard input",
+    )
     parser.add_argument("--scheme", default="IOB2", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO")
     parser.add_argument("--mode", default=LENIENT, choices=MODES)
     parser.add_argument("--suffix", action="store_true", help="tags are TYPE-PREFIX")
+    parser.add_argument(
+        "--min-overlap",
+        type=float,
+        metavar="SHARE",
+        help="overlap only where the prediction covers at least this share (0 to 1) of the reference",
+    )
     parser.add_argument("--per-type", action="store_true", help="per-type keys in --json, all schemes in tables")
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
     args = parser.parse_args(argv)
 
-    total = _FileTally()
+    total = _FileTally(spans=args.spans is not None)
     try:
-        options = Options.of(scheme=args.scheme, mode=args.mode, suffix=args.suffix, per_type=args.per_type)
-        for name in args.files or ["-"]:
+        options = Options.of(
+            scheme=args.scheme,
+            mode=args.mode,
+            suffix=args.suffix,
+            per_type=args.per_type,
+            min_overlap=args.min_overlap,
+        )
+        if total.spans:
+            if args.files:
+                raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
+            _check_span_options(options)
+        for name in [args.spans] if total.spans else args.files or ["-"]:
             source = "<stdin>" if name == "-" else name
             stdin = getattr(sys.stdin, "buffer", sys.stdin)
             with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
-                _tally_file(handle, source, options, total)
+                (_tally_spans_file if total.spans else _tally_file)(handle, source, options, total)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
         return 2
@@ -2535,10 +2608,12 @@ def _print_results(tally: Tally, total: _FileTally, options: Options, args: argp
         print(json.dumps(scores(tally, options), indent=2, ensure_ascii=False))
         return
     results = scores(tally, dataclasses.replace(options, per_type=True))
-    print(
-        f"processed {total.tokens} tokens in {total.sentences} sentences with {results['strict_possible']} reference "
-        f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})"
-    )
+    entities = f"{results['strict_possible']} reference and {results['strict_actual']} predicted entities"
+    read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
+    settings = ["spans"] if total.spans else [args.scheme, args.mode]
+    if options.min_overlap is not None:
+        settings.append(f"min overlap {options.min_overlap:g}")
+    print(f"processed {read} with {entities} ({', '.join(settings)})")
     print()
     print(format_table(results))
     for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
