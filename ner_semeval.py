@@ -88,18 +88,25 @@ Precision, recall and F-beta follow for each scheme, overall, per entity type an
 """
 
 _KWARGS_DESCRIPTION = """
-Computes SemEval-2013 strict / exact / partial / type scores for named-entity tag sequences.
+Computes SemEval-2013 strict / exact / partial / type scores for named-entity tag sequences or spans.
 
 Args:
-    predictions (`list` of `list` of `str` or `int`): predicted tags, one sequence per sentence
-        (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`.
-    references (`list` of `list` of `str` or `int`): reference tags, token-aligned with `predictions`.
+    predictions (`list` of `list` of `str`, `int` or entities): predicted tags, one sequence per sentence
+        (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`; or spans, one list
+        of entities per sentence or document, each a dict with integer `start` and `end` (end exclusive, any
+        unit) and its type under `type`, `label` or `entity_group` (a token-classification pipeline's grouped
+        output as it is), or a `(start, end, type)` tuple. Entities may nest and overlap.
+    references (same form as `predictions`): reference tags, token-aligned with `predictions`; or spans.
     scheme (`str`, default `"IOB2"`): tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2,
         IOBES (alias BIOES), BILOU, BMES or IO.
     mode (`str`, default `"lenient"`): `"lenient"` decodes like conlleval (`O I-PER` is an entity);
         `"strict"` keeps only entities that are well formed in `scheme` (as seqeval's strict mode).
     suffix (`bool`, default `False`): tags are `TYPE-PREFIX` (`PER-B`) instead of `PREFIX-TYPE`.
+        `scheme`, `mode`, `suffix` and `label_list` describe tags: given with spans, they are an error.
     labels (`list` of `str`, optional): score only entities of these types (on both sides).
+    min_overlap (`float` in (0, 1], optional): a prediction overlaps a reference only if it covers at least
+        this share of the reference's length (nervaluate's `min_overlap_percentage` / 100); default: any
+        shared token or character.
     beta (`float`, default `1.0`): the beta of F-beta; the key is `f1` for 1, else `f{beta:g}`.
     zero_division (`float`, default `0.0`): the value of a ratio whose denominator is zero.
     per_type (`bool`, default `False`): add `{TYPE}_{scheme}_{measure}` keys.
@@ -130,6 +137,14 @@ Examples:
     ... )
     >>> results["strict_correct"], results["strict_possible"], results["strict_actual"]
     (1, 1, 1)
+
+    Spans, with character offsets; the second prediction covers half of its reference:
+    >>> results = ner_semeval.compute(
+    ...     predictions=[[{"start": 0, "end": 3, "label": "PER"}, (8, 10, "LOC")]],
+    ...     references=[[(0, 3, "PER"), (6, 10, "LOC")]],
+    ... )
+    >>> results["strict_correct"], results["partial_partial"], results["type_correct"]
+    (1, 1, 2)
 """
 
 
