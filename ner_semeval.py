@@ -552,8 +552,8 @@ def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> b
     return shared / (reference.end - reference.start) >= min_overlap
 
 
-def _span_key(span: Span | None) -> tuple[int, int, str]:
-    return (-1, -1, "") if span is None else (span.start, span.end, span.entity_type)
+def _span_key(span: Span) -> tuple[int, int, str]:
+    return span.start, span.end, span.entity_type
 
 
 def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
@@ -562,7 +562,10 @@ def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
     reference, prediction = row
     starts = [span.start for span in row if span is not None]
     first = reference if reference is not None else prediction
-    return min(starts), reference is None, first.end, first.entity_type, _span_key(prediction)
+    paired = (
+        () if prediction is None or reference is None else (prediction.start, prediction.end, prediction.entity_type)
+    )
+    return min(starts), reference is None, first.end, first.start, first.entity_type, not paired, paired
 
 
 def _pair_disjoint(
