@@ -671,13 +671,24 @@ def _pair_nested(
     components: dict[int, list[tuple[int, int]]] = {}
     for i, j in edges:
         components.setdefault(root(i), []).append((i, j))
-    pairs = [edge for component in components.values() for edge in _best_pairs(references, predictions, component)]
+    # Rule (d) compares entities by (start, end, type): rank each side once, identical entities alike.
+    ranks = [_dense_ranks(side) for side in (references, predictions)]
+    pairs = [
+        edge for component in components.values() for edge in _best_pairs(references, predictions, component, ranks)
+    ]
     taken_references = {i for i, _ in pairs}
     taken_predictions = {j for _, j in pairs}
     rows: list[tuple[Span | None, Span | None]] = [(references[i], predictions[j]) for i, j in pairs]
     rows.extend((r, None) for i, r in enumerate(references) if i not in taken_references)
     rows.extend((None, p) for j, p in enumerate(predictions) if j not in taken_predictions)
     return rows
+
+
+def _dense_ranks(spans: Sequence[Span]) -> list[int]:
+    """The rank of each span by (start, end, type), equal for identical spans."""
+    keys = sorted(set(map(_span_key, spans)))
+    rank = {key: index for index, key in enumerate(keys)}
+    return [rank[_span_key(span)] for span in spans]
 
 
 def _overlap_edges(
@@ -704,7 +715,10 @@ def _overlap_edges(
 
 
 def _best_pairs(
-    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]]
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    ranks: list[list[int]] | None = None,
 ) -> list[tuple[int, int]]:
     """The docs/scoring.md §3 pairing of one connected component of the overlap graph, as edges (i, j).
 
@@ -719,7 +733,9 @@ def _best_pairs(
 
     The bits make weights as long as the component has edges, and a long weight costs in every step, so a large
     component (an entity around a whole document overlaps all its entities) is solved in two steps: first on
-    the digits alone, then on the bits among the edges that some best pairing by the digits can use."""
+    the digits alone, then on the bits among the edges that some best pairing by the digits can use.
+
+    `ranks` are `_dense_ranks` of both sides, computed here when not given."""
     if len(edges) == 1:
         return edges
     reference_indices = {i for i, _ in edges}
@@ -732,7 +748,8 @@ def _best_pairs(
         same_type = reference.entity_type == prediction.entity_type
         tiers = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
         digits[i, j] = tiers * extent_radix + reference.overlap(prediction)
-    ranked = sorted(edges, key=lambda edge: (_span_key(references[edge[0]]), _span_key(predictions[edge[1]]), edge))
+    reference_rank, prediction_rank = ranks or (_dense_ranks(references), _dense_ranks(predictions))
+    ranked = sorted(edges, key=lambda edge: (reference_rank[edge[0]], prediction_rank[edge[1]], edge))
     if radix == 2:  # one entity on a side: one pair at most, the heaviest edge, the first of equals
         return [max(ranked, key=digits.__getitem__)]
     if len(edges) <= _ONE_STEP_EDGES:
@@ -2013,7 +2030,8 @@ def _fast_span_tally(predictions: list[list], references: list[list], options: O
 
 def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
     """The start and end arrays, the type names and each sentence's number of entities of one side; None if
-    any entity is not a plain, valid dict or tuple (the readable path then explains or reads it)."""
+    any entity is not a plain, valid dict or tuple (the readable path then explains or reads it). Each column
+    is read in one pass of `operator.itemgetter` mapped over the entities, at C speed."""
     counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
     entities = list(chain.from_iterable(batch))
     if not entities:
@@ -2022,7 +2040,8 @@ def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], 
     if kinds == {dict}:
         columns = _dict_columns(entities)
     elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
-        columns = list(zip(*entities))
+        # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
+        columns = [list(map(operator.itemgetter(index), entities)) for index in range(3)]
     else:
         return None
     if columns is None:
@@ -2040,18 +2059,25 @@ def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], 
     return start, end, list(types), counts
 
 
-def _dict_columns(entities: list[dict]) -> list[tuple] | None:
+def _dict_columns(entities: list[dict]) -> list[list] | None:
     """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
-    has; None if some dict lacks it or has an earlier one (`as_span` takes the first present)."""
+    has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
     for position, key in enumerate(TYPE_KEYS):
         try:
-            rows = list(map(operator.itemgetter("start", "end", key), entities))
+            types = list(map(operator.itemgetter(key), entities))
         except KeyError:
             continue
         for earlier in TYPE_KEYS[:position]:
             if any(map(operator.contains, entities, repeat(earlier))):
                 return None
-        return list(zip(*rows))
+        try:
+            return [
+                list(map(operator.itemgetter("start"), entities)),
+                list(map(operator.itemgetter("end"), entities)),
+                types,
+            ]
+        except KeyError:
+            return None
     return None
 
 
