@@ -171,6 +171,7 @@ __all__ = [
     "SentenceCounts",
     "Span",
     "Tally",
+    "as_span",
     "compare_semeval",
     "compute_semeval",
     "decode",
@@ -738,17 +739,8 @@ def _best_pairs(
     Each edge gets an integer weight whose digits, from the most significant, count: a pair with identical
     boundaries and type, a pair with identical boundaries, a pair, a pair of one type, the shared extent. Each
     digit's total over a pairing is below its radix, so a pairing of largest total weight is a best one by rule
-    1, then (a), (b), (c). Rule (d) adds one bit per edge below those digits, the highest for the edge whose
-    (reference start, end, type, prediction start, end, type) is smallest: among pairings equal on the digits,
-    which have as many pairs, the larger bit sum is the one whose smallest edge not in both is its own, the
-    lexicographically smallest sorted list. A maximum-weight matching then gives the answer, which is unique
-    (no two pairings have the same bits).
-
-    The bits make weights as long as the component has edges, and a long weight costs in every step, so a large
-    component (an entity around a whole document overlaps all its entities) is solved in two steps: first on
-    the digits alone, then on the bits among the edges that some best pairing by the digits can use.
-
-    `ranks` are `_dense_ranks` of both sides, computed here when not given."""
+    1, then (a), (b), (c). Rule (d) is `_rule_d`'s. `ranks` are `_dense_ranks` of both sides, computed here
+    when not given."""
     if len(edges) == 1:
         return edges
     reference_indices = {i for i, _ in edges}
@@ -765,34 +757,72 @@ def _best_pairs(
     ranked = sorted(edges, key=lambda edge: (reference_rank[edge[0]], prediction_rank[edge[1]], edge))
     if radix == 2:  # one entity on a side: one pair at most, the heaviest edge, the first of equals
         return [max(ranked, key=digits.__getitem__)]
-    if len(edges) <= _ONE_STEP_EDGES:
-        return _max_weight_matching(_with_bits(digits, ranked))[0]
-    # The best pairings by the digits are the matchings that use only edges whose potentials add up to their
-    # weight ("tight") and pair every entity of non-zero potential (complementary slackness of the matching
-    # linear programme). Rule (d) decides among them, separately on each connected group of tight edges.
-    pairs, row_potential, column_potential = _max_weight_matching(digits)
-    tight = [(i, j) for i, j in edges if row_potential[i] - column_potential.get(j, 0) == digits[i, j]]
+    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)})
+
+
+# Rule (d) gives this many edges a bit of their own at a time (`_rule_d`).
+_BLOCK_EDGES = 64
+
+
+def _rule_d(
+    weights: Mapping[tuple[int, int], int], rank: Mapping[tuple[int, int], int], block_size: int = 0
+) -> list[tuple[int, int]]:
+    """Of the matchings of largest total `weights` (positive integers), the one rule (d) prefers: the one whose
+    edges, sorted by `rank` (0 for the edge of smallest (reference start, end, type, prediction start, end,
+    type)), form the smallest list.
+
+    Below the weights each edge gets a bit of its own, the highest for the smallest rank. Matchings equal on the
+    weights have as many pairs, and of two of them the larger bit sum is the one that holds the smallest edge
+    not in both: the smaller list. No two matchings have the same bits, so the answer is unique.
+
+    A bit per edge makes weights as long as the graph has edges, and a long weight costs in every step, so the
+    bits go a block at a time (`block_size`, at first `_BLOCK_EDGES`), the smallest ranks first. The matchings
+    best by the weights and the first block's bits all hold the same edges of the block, the ones the matching
+    found holds: those are taken, the other edges of the block dropped. What remains to choose is among the
+    edges whose potentials add up to their weight ("tight") that meet no taken edge, pairing every entity of
+    non-zero potential (the complementary slackness of the matching linear programme): each connected group of
+    those edges goes on in the same way, with a weight that counts the entities of non-zero potential it pairs
+    and the next block's bits. An entity around a whole document ties all the rest into one group until a block
+    holds the edge it takes; while a group keeps more than half the edges its blocks double, so that takes a
+    few rounds, not one per block."""
+    block_size = block_size or _BLOCK_EDGES
+    ranked = sorted(weights, key=rank.__getitem__)
+    block = ranked[:block_size]
+    staged = _with_bits(weights, block)
+    matching, row_potential, column_potential = _max_weight_matching(staged)
+    if len(ranked) <= block_size:
+        return matching
+    in_matching = set(matching)
+    taken = [edge for edge in block if edge in in_matching]
+    taken_rows = {i for i, _ in taken}
+    taken_columns = {j for _, j in taken}
+    tight = [
+        (i, j)
+        for i, j in ranked[block_size:]
+        if i not in taken_rows
+        and j not in taken_columns
+        and row_potential[i] - column_potential.get(j, 0) == staged[i, j]
+    ]
     must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
     must_pair |= {("p", j) for j, potential in column_potential.items() if potential < 0}
-    rank = {edge: index for index, edge in enumerate(ranked)}
-    pairs = []
+    pairs = taken
     for group in _connected(tight):
         if len(group) == 1:  # a tight edge has an endpoint that must pair, and nothing else to pair with
             pairs.extend(group)
             continue
         coverage = {(i, j): (("r", i) in must_pair) + (("p", j) in must_pair) for i, j in group}
-        pairs.extend(_max_weight_matching(_with_bits(coverage, sorted(group, key=rank.__getitem__)))[0])
+        pairs.extend(_rule_d(coverage, rank, 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES))
     return pairs
 
 
-# Components with at most this many overlap edges are solved in one step (`_best_pairs`).
-_ONE_STEP_EDGES = 64
-
-
-def _with_bits(digits: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
-    """`digits` shifted up by one bit per edge, each edge's own bit set, the highest for the first of `ranked`."""
+def _with_bits(weights: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """`weights` shifted up by one bit per edge of `ranked`, each of those with its own bit set, the highest for
+    the first."""
     count = len(ranked)
-    return {edge: (digits[edge] << count) | (1 << (count - 1 - rank)) for rank, edge in enumerate(ranked)}
+    shifted = {edge: weight << count for edge, weight in weights.items()}
+    for index, edge in enumerate(ranked):
+        shifted[edge] |= 1 << (count - 1 - index)
+    return shifted
 
 
 def _connected(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:

@@ -217,16 +217,16 @@ def test_pair_named_cases(references, predictions, min_overlap, expected) -> Non
 MIN_OVERLAPS = st.one_of(st.none(), st.sampled_from([0.1, 0.25, 1 / 3, 0.5, 0.6, 2 / 3, 0.75, 1.0]))
 
 
-@pytest.mark.parametrize("one_step_edges", [0, ns._ONE_STEP_EDGES], ids=["two-step-solver", "one-step-solver"])
+@pytest.mark.parametrize("block_edges", [1, 2, ns._BLOCK_EDGES], ids=lambda size: f"blocks-of-{size}")
 @SETTINGS
 @given(
     references=strategies.nested_spans(),
     predictions=strategies.nested_spans(),
     min_overlap=MIN_OVERLAPS,
 )
-def test_nested_pairing_equals_every_pairing_enumerated(one_step_edges, references, predictions, min_overlap) -> None:
+def test_nested_pairing_equals_every_pairing_enumerated(block_edges, references, predictions, min_overlap) -> None:
     references, predictions = spans_of(references), spans_of(predictions)
-    with mock.patch.object(ns, "_ONE_STEP_EDGES", one_step_edges):  # both ways of solving a component
+    with mock.patch.object(ns, "_BLOCK_EDGES", block_edges):  # rule (d) a few edges at a time, or all at once
         rows = pair(references, predictions, min_overlap)
     check_rows(rows, references, predictions)
     assert paired(rows) == best_pairing(references, predictions, min_overlap)
@@ -253,10 +253,10 @@ def test_pairing_ignores_the_order_of_the_lists(references, predictions, seed) -
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_large_components_pair_alike_in_one_step_and_in_two(seed) -> None:
+def test_large_components_pair_alike_block_by_block_and_at_once(seed) -> None:
     # Entities around the whole document overlap all the others: one component of hundreds of edges, with many
-    # ties (repeats, equal overlaps), solved in two steps by default and in one step here, with the bits of
-    # rule (d) on every edge at once. The pairing is unique, so the two must agree.
+    # ties (repeats, equal overlaps), where rule (d) goes block by block (some of them doubled); at once, with a
+    # bit for every edge, it must give the same pairing, which is unique.
     rng = random.Random(seed)
     references, predictions = [S(0, 200, "DOC"), S(0, 100, "DOC")], [S(0, 201, "DOC"), S(50, 200, "DOC")]
     for start in range(0, 200, 4):
@@ -264,12 +264,14 @@ def test_large_components_pair_alike_in_one_step_and_in_two(seed) -> None:
             for _ in range(rng.randint(0, 3)):
                 side.append(S(start + rng.randint(0, 2), start + rng.randint(3, 5), rng.choice((PER, LOC))))
     min_overlap = rng.choice((None, 0.5))
-    assert len(ns._overlap_edges(references, predictions, min_overlap)) > 2 * ns._ONE_STEP_EDGES
-    two_steps = pair(references, predictions, min_overlap)
-    with mock.patch.object(ns, "_ONE_STEP_EDGES", 10**9):
-        one_step = pair(references, predictions, min_overlap)
-    assert two_steps == one_step
-    check_rows(two_steps, references, predictions)
+    assert len(ns._overlap_edges(references, predictions, min_overlap)) > 2 * ns._BLOCK_EDGES
+    by_blocks = pair(references, predictions, min_overlap)
+    with mock.patch.object(ns, "_BLOCK_EDGES", 8):  # many blocks
+        assert pair(references, predictions, min_overlap) == by_blocks
+    with mock.patch.object(ns, "_BLOCK_EDGES", 10**9):
+        at_once = pair(references, predictions, min_overlap)
+    assert by_blocks == at_once
+    check_rows(by_blocks, references, predictions)
 
 
 # ---------------------------------------------------------------------------------------------------------
