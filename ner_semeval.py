@@ -31,9 +31,11 @@ import argparse
 import codecs
 import contextlib
 import dataclasses
+import heapq
 import json
 import math
 import numbers
+import operator
 import os
 import re
 import sys
@@ -41,7 +43,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain, pairwise, zip_longest
+from itertools import chain, pairwise, repeat, zip_longest
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any, NamedTuple
@@ -89,18 +91,25 @@ Precision, recall and F-beta follow for each scheme, overall, per entity type an
 """
 
 _KWARGS_DESCRIPTION = """
-Computes SemEval-2013 strict / exact / partial / type scores for named-entity tag sequences.
+Computes SemEval-2013 strict / exact / partial / type scores for named-entity tag sequences or spans.
 
 Args:
-    predictions (`list` of `list` of `str` or `int`): predicted tags, one sequence per sentence
-        (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`.
-    references (`list` of `list` of `str` or `int`): reference tags, token-aligned with `predictions`.
+    predictions (`list` of `list` of `str`, `int` or entities): predicted tags, one sequence per sentence
+        (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`; or spans, one list
+        of entities per sentence or document, each a dict with integer `start` and `end` (end exclusive, any
+        unit) and its type under `type`, `label` or `entity_group` (a token-classification pipeline's grouped
+        output as it is), or a `(start, end, type)` tuple. Entities may nest and overlap.
+    references (same form as `predictions`): reference tags, token-aligned with `predictions`; or spans.
     scheme (`str`, default `"IOB2"`): tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2,
         IOBES (alias BIOES), BILOU, BMES or IO.
     mode (`str`, default `"lenient"`): `"lenient"` decodes like conlleval (`O I-PER` is an entity);
         `"strict"` keeps only entities that are well formed in `scheme` (as seqeval's strict mode).
     suffix (`bool`, default `False`): tags are `TYPE-PREFIX` (`PER-B`) instead of `PREFIX-TYPE`.
+        `scheme`, `mode`, `suffix` and `label_list` describe tags: given with spans, they are an error.
     labels (`list` of `str`, optional): score only entities of these types (on both sides).
+    min_overlap (`float` in (0, 1], optional): a prediction overlaps a reference only if it covers at least
+        this share of the reference's length (nervaluate's `min_overlap_percentage` / 100); default: any
+        shared token or character.
     beta (`float`, default `1.0`): the beta of F-beta; the key is `f1` for 1, else `f{beta:g}`.
     zero_division (`float`, default `0.0`): the value of a ratio whose denominator is zero.
     per_type (`bool`, default `False`): add `{TYPE}_{scheme}_{measure}` keys.
@@ -139,6 +148,14 @@ Examples:
     ... )
     >>> results["strict_correct"], results["strict_possible"], results["strict_actual"]
     (1, 1, 1)
+
+    Spans, with character offsets; the second prediction covers half of its reference:
+    >>> results = ner_semeval.compute(
+    ...     predictions=[[{"start": 0, "end": 3, "label": "PER"}, (8, 10, "LOC")]],
+    ...     references=[[(0, 3, "PER"), (6, 10, "LOC")]],
+    ... )
+    >>> results["strict_correct"], results["partial_partial"], results["type_correct"]
+    (1, 1, 2)
 """
 
 
@@ -154,6 +171,7 @@ __all__ = [
     "SentenceCounts",
     "Span",
     "Tally",
+    "as_span",
     "compare_semeval",
     "compute_semeval",
     "decode",
@@ -248,7 +266,8 @@ class Span:
 
 
 class InvalidInputError(ValueError):
-    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None).
+    """A `ValueError` that also says where: ``side``, ``sentence`` and ``token`` (each may be None), or for span
+    input ``entity``, the index of the entity in its sentence's list.
 
     ``suggested_scheme`` names the scheme whose letters the input uses, when the declared scheme lacks one: the
     message says ``pass scheme='IOBES'``, and the command line and the Space say it in their own terms."""
@@ -260,15 +279,23 @@ class InvalidInputError(ValueError):
         sentence: int | None = None,
         token: int | None = None,
         suggested_scheme: str | None = None,
+        entity: int | None = None,
     ) -> None:
         self.problem = problem
         self.side = side
         self.sentence = sentence
         self.token = token
         self.suggested_scheme = suggested_scheme
+        self.entity = entity
         super().__init__(self._message())
 
-    def at(self, side: str | None = None, sentence: int | None = None, token: int | None = None) -> InvalidInputError:
+    def at(
+        self,
+        side: str | None = None,
+        sentence: int | None = None,
+        token: int | None = None,
+        entity: int | None = None,
+    ) -> InvalidInputError:
         """The same problem, located more precisely."""
         return InvalidInputError(
             self.problem,
@@ -276,6 +303,7 @@ class InvalidInputError(ValueError):
             sentence=self.sentence if sentence is None else sentence,
             token=self.token if token is None else token,
             suggested_scheme=self.suggested_scheme,
+            entity=self.entity if entity is None else entity,
         )
 
     def hint(self, form: str = "scheme={!r}") -> str:
@@ -287,7 +315,12 @@ class InvalidInputError(ValueError):
     def _message(self) -> str:
         where = [
             label.format(value)
-            for label, value in (("{}", self.side), ("sentence {}", self.sentence), ("token {}", self.token))
+            for label, value in (
+                ("{}", self.side),
+                ("sentence {}", self.sentence),
+                ("token {}", self.token),
+                ("entity {}", self.entity),
+            )
             if value is not None
         ]
         problem = self.hint("pass scheme={!r}")
@@ -317,7 +350,7 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
     form = "TYPE-PREFIX" if suffix else "PREFIX-TYPE"
     expected = f"'O' or {form} with a prefix of {scheme.name} ({', '.join(scheme.prefixes)})"
     if not isinstance(tag, str):
-        raise InvalidInputError(f"found {tag!r} ({type(tag).__name__}); expected a string tag: {expected}")
+        raise InvalidInputError(f"{_not_a_tag(tag)}: {expected}")
     if tag == OUTSIDE.lower():
         raise InvalidInputError("found tag 'o'; the outside tag is an uppercase 'O'")
     if suffix:
@@ -342,6 +375,14 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
             )
         raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
     return prefix, entity_type
+
+
+def _not_a_tag(value: Any) -> str:
+    """The problem with a value that is not a string where a tag belongs; an entity of span input says so."""
+    found = f"found {_shown(value)} ({type(value).__name__})"
+    if _value_form(value) == SPANS:
+        return f"{found}, an entity, among tags (a batch holds tags or spans, not both); expected a string tag"
+    return f"{found}; expected a string tag"
 
 
 class ParsedTag(NamedTuple):
@@ -393,9 +434,7 @@ def _decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
         except InvalidInputError as error:
             raise error.at(token=position) from None
         except TypeError:  # an unhashable value: let parse_tag explain it
-            raise InvalidInputError(
-                f"found {tag!r} ({type(tag).__name__}); expected a string tag", token=position
-            ) from None
+            raise InvalidInputError(_not_a_tag(tag), token=position) from None
 
     spans: list[Span] = []
     start = None
@@ -488,16 +527,65 @@ def scenario_of(reference: Span | None, prediction: Span | None) -> str:
     return "V" if same_type else "VI"
 
 
-def pair(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[Span | None, Span | None]]:
+def pair(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None = None
+) -> list[tuple[Span | None, Span | None]]:
     """Pair the entities of one sentence one-to-one (docs/scoring.md §3), in position order.
 
     Identical boundaries always pair. The rest pair among overlapping spans to maximise, in this order, the
-    number of pairs, the number of same-type pairs and the shared tokens; ties go to the lexicographically
-    smallest list of (reference start, prediction start). Unlike nervaluate's greedy first-come matching,
-    this is exact. Spans on one side are disjoint, so a reference overlapping predictions p < q cannot be
-    followed by one overlapping an earlier prediction: optimal pairings never cross, and the dynamic
-    programme over the overlap edges in position order is linear in the number of entities.
+    number of pairs, the number of same-type pairs and the shared extent; ties go to the lexicographically
+    smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
+    `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length.
+
+    When neither side has two entities that overlap (always so for tags), optimal pairings never cross and a
+    dynamic programme linear in the number of entities solves it (`_pair_disjoint`). Nested, overlapping or
+    repeated entities on a side make general bipartite components, each solved exactly as an assignment
+    problem (`_pair_nested`).
     """
+    if _disjoint(references) and _disjoint(predictions):
+        rows = _pair_disjoint(references, predictions, min_overlap)
+    else:
+        rows = _pair_nested(references, predictions, min_overlap)
+    rows.sort(key=_row_position)
+    return rows
+
+
+def _disjoint(spans: Sequence[Span]) -> bool:
+    """Whether no two of `spans` share a position (identical duplicates share all of theirs)."""
+    bounds = sorted((span.start, span.end) for span in spans)
+    return all(end <= start for (_, end), (start, _) in pairwise(bounds))
+
+
+def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
+    """Whether the two overlap (docs/scoring.md §3): they share a position, and with `min_overlap` the shared
+    extent is at least that share of the reference's length. The share is the float quotient, as nervaluate
+    computes it, so 0.1 admits 1 token of 10 (whose exact ratio lies just below the float 0.1)."""
+    shared = reference.overlap(prediction)
+    if min_overlap is None or not shared:
+        return shared > 0
+    return shared / (reference.end - reference.start) >= min_overlap
+
+
+def _span_key(span: Span) -> tuple[int, int, str]:
+    return span.start, span.end, span.entity_type
+
+
+def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
+    # docs/scoring.md §7: smaller start first, rows with a reference first, then by the first entity's end; the
+    # rest only orders rows that nested or repeated entities would otherwise leave tied.
+    reference, prediction = row
+    starts = [span.start for span in row if span is not None]
+    first = reference if reference is not None else prediction
+    paired = (
+        () if prediction is None or reference is None else (prediction.start, prediction.end, prediction.entity_type)
+    )
+    return min(starts), reference is None, first.end, first.start, first.entity_type, not paired, paired
+
+
+def _pair_disjoint(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[Span | None, Span | None]]:
+    """`pair` for sides whose entities are disjoint, in any order."""
     by_bounds = {(p.start, p.end): p for p in predictions}
     rows: list[tuple[Span | None, Span | None]] = []
     left_references = []
@@ -509,25 +597,21 @@ def pair(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[
             rows.append((reference, match))
     left_predictions = sorted(by_bounds.values())
     left_references.sort()
-    paired = _pair_overlapping(left_references, left_predictions)
+    paired = _pair_overlapping(left_references, left_predictions, min_overlap)
     rows.extend(paired)
     taken_references = {id(r) for r, _ in paired}
     taken_predictions = {id(p) for _, p in paired}
     rows.extend((r, None) for r in left_references if id(r) not in taken_references)
     rows.extend((None, p) for p in left_predictions if id(p) not in taken_predictions)
-    rows.sort(key=_row_position)
     return rows
 
 
-def _row_position(row: tuple[Span | None, Span | None]) -> tuple[int, int, int]:
-    reference, prediction = row
-    starts = [span.start for span in row if span is not None]
-    first = reference if reference is not None else prediction
-    return min(starts), 0 if reference is not None else 1, first.end
-
-
-def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[tuple[Span, Span]]:
-    # Overlap edges (i, j), sorted by i then j; j never decreases along the list (see `pair`).
+def _pair_overlapping(
+    references: list[Span], predictions: list[Span], min_overlap: float | None = None
+) -> list[tuple[Span, Span]]:
+    # Overlap edges (i, j), sorted by i then j; j never decreases along the list (see docs/scoring.md §3). With
+    # `min_overlap` some edges are left out, which keeps both properties: a subset of non-crossing edges does
+    # not cross.
     edges: list[tuple[int, int]] = []
     first_open = 0
     for i, reference in enumerate(references):
@@ -535,7 +619,8 @@ def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[t
             first_open += 1
         j = first_open
         while j < len(predictions) and predictions[j].start < reference.end:
-            edges.append((i, j))
+            if min_overlap is None or _overlaps(reference, predictions[j], min_overlap):
+                edges.append((i, j))
             j += 1
     if not edges:
         return []
@@ -578,6 +663,274 @@ def _pair_overlapping(references: list[Span], predictions: list[Span]) -> list[t
         target -= weight(edges[k])
         k = follow[k]
     return pairs
+
+
+def _pair_nested(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[Span | None, Span | None]]:
+    """`pair` for sides with nested, overlapping or repeated entities: the overlap graph is split into its
+    connected components, and each is solved exactly (docs/scoring.md §3)."""
+    edges = _overlap_edges(references, predictions, min_overlap)
+    # Union-find over references 0..n-1 and predictions n..n+m-1.
+    parent = list(range(len(references) + len(predictions)))
+
+    def root(node: int) -> int:
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for i, j in edges:
+        parent[root(i)] = root(len(references) + j)
+    components: dict[int, list[tuple[int, int]]] = {}
+    for i, j in edges:
+        components.setdefault(root(i), []).append((i, j))
+    # Rule (d) compares entities by (start, end, type): rank each side once, identical entities alike.
+    ranks = [_dense_ranks(side) for side in (references, predictions)]
+    pairs = [
+        edge for component in components.values() for edge in _best_pairs(references, predictions, component, ranks)
+    ]
+    taken_references = {i for i, _ in pairs}
+    taken_predictions = {j for _, j in pairs}
+    rows: list[tuple[Span | None, Span | None]] = [(references[i], predictions[j]) for i, j in pairs]
+    rows.extend((r, None) for i, r in enumerate(references) if i not in taken_references)
+    rows.extend((None, p) for j, p in enumerate(predictions) if j not in taken_predictions)
+    return rows
+
+
+def _dense_ranks(spans: Sequence[Span]) -> list[int]:
+    """The rank of each span by (start, end, type), equal for identical spans."""
+    keys = sorted(set(map(_span_key, spans)))
+    rank = {key: index for index, key in enumerate(keys)}
+    return [rank[_span_key(span)] for span in spans]
+
+
+def _overlap_edges(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[int, int]]:
+    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
+    entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
+    number of edges, however deeply the entities nest."""
+    sides = (references, predictions)
+    order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
+    open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far
+    edges = []
+    for start, side, index in order:
+        other = open_spans[1 - side]
+        while other and other[0][0] <= start:
+            heapq.heappop(other)
+        # Whatever is left on the other side began at or before `start` and ends after it.
+        for _, other_index in other:
+            i, j = (index, other_index) if side == 0 else (other_index, index)
+            if min_overlap is None or _overlaps(references[i], predictions[j], min_overlap):
+                edges.append((i, j))
+        heapq.heappush(open_spans[side], (sides[side][index].end, index))
+    return edges
+
+
+def _best_pairs(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    ranks: list[list[int]] | None = None,
+) -> list[tuple[int, int]]:
+    """The docs/scoring.md §3 pairing of one connected component of the overlap graph, as edges (i, j).
+
+    Each edge gets an integer weight whose digits, from the most significant, count: a pair with identical
+    boundaries and type, a pair with identical boundaries, a pair, a pair of one type, the shared extent. Each
+    digit's total over a pairing is below its radix, so a pairing of largest total weight is a best one by rule
+    1, then (a), (b), (c). Rule (d) is `_rule_d`'s. `ranks` are `_dense_ranks` of both sides, computed here
+    when not given."""
+    if len(edges) == 1:
+        return edges
+    reference_indices = {i for i, _ in edges}
+    radix = min(len(reference_indices), len({j for _, j in edges})) + 1
+    extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
+    digits: dict[tuple[int, int], int] = {}
+    for i, j in edges:
+        reference, prediction = references[i], predictions[j]
+        same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
+        same_type = reference.entity_type == prediction.entity_type
+        tiers = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
+        digits[i, j] = tiers * extent_radix + reference.overlap(prediction)
+    reference_rank, prediction_rank = ranks or (_dense_ranks(references), _dense_ranks(predictions))
+    ranked = sorted(edges, key=lambda edge: (reference_rank[edge[0]], prediction_rank[edge[1]], edge))
+    if radix == 2:  # one entity on a side: one pair at most, the heaviest edge, the first of equals
+        return [max(ranked, key=digits.__getitem__)]
+    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)})
+
+
+# Rule (d) gives this many edges a bit of their own at a time (`_rule_d`).
+_BLOCK_EDGES = 64
+
+
+def _rule_d(
+    weights: Mapping[tuple[int, int], int], rank: Mapping[tuple[int, int], int], block_size: int = 0
+) -> list[tuple[int, int]]:
+    """Of the matchings of largest total `weights` (positive integers), the one rule (d) prefers: the one whose
+    edges, sorted by `rank` (0 for the edge of smallest (reference start, end, type, prediction start, end,
+    type)), form the smallest list.
+
+    Below the weights each edge gets a bit of its own, the highest for the smallest rank. Matchings equal on the
+    weights have as many pairs, and of two of them the larger bit sum is the one that holds the smallest edge
+    not in both: the smaller list. No two matchings have the same bits, so the answer is unique.
+
+    A bit per edge makes weights as long as the graph has edges, and a long weight costs in every step, so the
+    bits go a block at a time (`block_size`, at first `_BLOCK_EDGES`), the smallest ranks first. The matchings
+    best by the weights and the first block's bits all hold the same edges of the block, the ones the matching
+    found holds: those are taken, the other edges of the block dropped. What remains to choose is among the
+    edges whose potentials add up to their weight ("tight") that meet no taken edge, pairing every entity of
+    non-zero potential (the complementary slackness of the matching linear programme): each connected group of
+    those edges goes on in the same way, with a weight that counts the entities of non-zero potential it pairs
+    and the next block's bits. An entity around a whole document ties all the rest into one group until a block
+    holds the edge it takes; while a group keeps more than half the edges its blocks double, so that takes a
+    few rounds, not one per block."""
+    block_size = block_size or _BLOCK_EDGES
+    ranked = sorted(weights, key=rank.__getitem__)
+    block = ranked[:block_size]
+    staged = _with_bits(weights, block)
+    matching, row_potential, column_potential = _max_weight_matching(staged)
+    if len(ranked) <= block_size:
+        return matching
+    in_matching = set(matching)
+    taken = [edge for edge in block if edge in in_matching]
+    taken_rows = {i for i, _ in taken}
+    taken_columns = {j for _, j in taken}
+    tight = [
+        (i, j)
+        for i, j in ranked[block_size:]
+        if i not in taken_rows
+        and j not in taken_columns
+        and row_potential[i] - column_potential.get(j, 0) == staged[i, j]
+    ]
+    must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
+    must_pair |= {("p", j) for j, potential in column_potential.items() if potential < 0}
+    pairs = taken
+    for group in _connected(tight):
+        if len(group) == 1:  # a tight edge has an endpoint that must pair, and nothing else to pair with
+            pairs.extend(group)
+            continue
+        coverage = {(i, j): (("r", i) in must_pair) + (("p", j) in must_pair) for i, j in group}
+        pairs.extend(_rule_d(coverage, rank, 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES))
+    return pairs
+
+
+def _with_bits(weights: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
+    """`weights` shifted up by one bit per edge of `ranked`, each of those with its own bit set, the highest for
+    the first."""
+    count = len(ranked)
+    shifted = {edge: weight << count for edge, weight in weights.items()}
+    for index, edge in enumerate(ranked):
+        shifted[edge] |= 1 << (count - 1 - index)
+    return shifted
+
+
+def _connected(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The edges of a bipartite graph (reference index, prediction index) grouped by connected component."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def root(node: tuple[str, int]) -> tuple[str, int]:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for i, j in edges:
+        parent[root(("r", i))] = root(("p", j))
+    groups: dict[tuple[str, int], list[tuple[int, int]]] = {}
+    for i, j in edges:
+        groups.setdefault(root(("r", i)), []).append((i, j))
+    return list(groups.values())
+
+
+# Node kinds of `_max_weight_matching`'s search.
+_ROW, _COLUMN, _UNPAIRED = 0, 1, 2
+
+
+def _max_weight_matching(
+    weights: Mapping[tuple[int, int], int],
+) -> tuple[list[tuple[int, int]], dict[int, int], dict[int, int]]:
+    """The matching of largest total weight of a bipartite graph given as {(row, column): weight > 0}, and the
+    potentials that prove it best: every row's is >= 0, every column's <= 0 (0 where not given), and
+    row - column >= weight for every edge, with equality on the matching's edges (an optimal dual).
+
+    The Hungarian method in its sparse form (successive shortest augmenting paths, Dijkstra on costs made
+    non-negative by potentials, exact on integers of any size): rows join one at a time, and each row may
+    also stay unpaired, which costs 0 (its own "unpaired" node). After each row the matching is the best of
+    the rows so far. Each search explores only what alternating paths reach from the new row within the
+    length of the shortest augmenting path, so rows with few edges go first and a row overlapping everything
+    (a nested entity around a whole sentence) comes last: components of entities nested a few levels deep
+    cost close to their size, not its cube."""
+    adjacency: dict[int, list[tuple[int, int]]] = {}
+    for (row, column), weight in weights.items():
+        adjacency.setdefault(row, []).append((column, -weight))  # costs, to be minimised
+    # Potentials make every cost non-negative. A node that ends a path (a free column, or a row's "unpaired")
+    # keeps potential 0 until it is taken, so that the distances to all of them compare.
+    row_potential: dict[int, int] = {}
+    column_potential: dict[int, int] = {}
+    column_of: dict[int, int | None] = {}
+    row_of: dict[int, int] = {}
+    for root in sorted(adjacency, key=lambda row: (len(adjacency[row]), row)):
+        # A potential for the new row that keeps every cost from it non-negative, "unpaired" (0) included.
+        row_potential[root] = max(0, *(column_potential.get(column, 0) - cost for column, cost in adjacency[root]))
+        column_of[root] = None
+        settled_rows: dict[int, int] = {}
+        settled_columns: dict[int, int] = {}
+        tentative: dict[int, int] = {}
+        reached_from: dict[int, int] = {}
+        heap = [(0, 0, _ROW, root)]
+        pushed = 1
+        while True:
+            distance, _, kind, node = heapq.heappop(heap)
+            if kind == _UNPAIRED:
+                break  # the cheapest way on is that `node` gives up its column and stays unpaired
+            if kind == _COLUMN:
+                if node in settled_columns:
+                    continue
+                settled_columns[node] = distance
+                owner = row_of.get(node)
+                if owner is None:
+                    break  # a free column: the augmenting path ends here
+                # Along the pair owner-node backwards; its reduced cost is 0.
+                cost = next(c for column, c in adjacency[owner] if column == node)
+                reduced = -cost + column_potential.get(node, 0) - row_potential[owner]
+                heapq.heappush(heap, (distance + reduced, pushed, _ROW, owner))
+                pushed += 1
+                continue
+            if node in settled_rows:
+                continue
+            settled_rows[node] = distance
+            potential = row_potential[node]
+            heapq.heappush(heap, (distance + potential, pushed, _UNPAIRED, node))
+            pushed += 1
+            for column, cost in adjacency[node]:
+                if column in settled_columns or column_of[node] == column:
+                    continue
+                candidate = distance + cost + potential - column_potential.get(column, 0)
+                if candidate < tentative.get(column, candidate + 1):
+                    tentative[column] = candidate
+                    reached_from[column] = node
+                    heapq.heappush(heap, (candidate, pushed, _COLUMN, column))
+                    pushed += 1
+        # Potentials: settled nodes move by their distance less the path's length, which keeps every reduced
+        # cost non-negative (the others stay: a common shift of all potentials changes no reduced cost).
+        for row, settled in settled_rows.items():
+            row_potential[row] += settled - distance
+        for column, settled in settled_columns.items():
+            column_potential[column] = column_potential.get(column, 0) + settled - distance
+        # Flip the path: the end takes its column (or stays unpaired), each row before it takes the column that
+        # the next one gave up, back to the root.
+        if kind == _UNPAIRED:
+            column, column_of[node] = column_of[node], None
+        else:
+            column = node
+        while column is not None:
+            row = reached_from[column]
+            column_of[row], column = column, column_of[row]
+            row_of[column_of[row]] = row
+    pairs = sorted((row, column) for row, column in column_of.items() if column is not None)
+    return pairs, row_potential, column_potential
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -821,6 +1174,7 @@ class Options:
     mode: str = LENIENT
     suffix: bool = False
     labels: tuple[str, ...] | None = None
+    min_overlap: float | None = None  # None: any shared token or character counts as overlap
     beta: float = 1.0
     zero_division: float = 0.0
     per_type: bool = False
@@ -846,6 +1200,7 @@ class Options:
             mode=_check_mode(given["mode"]),
             suffix=suffix,
             labels=_check_labels(given["labels"], scheme, suffix),
+            min_overlap=_check_min_overlap(given["min_overlap"]),
             beta=_check_number("beta", given["beta"], "a finite number >= 0", math.inf),
             zero_division=_check_number("zero_division", given["zero_division"], "a number from 0 to 1", 1.0),
             per_type=_check_flag("per_type", given["per_type"]),
@@ -910,6 +1265,18 @@ def _check_labels(labels: Any, scheme: Scheme, suffix: bool) -> tuple[str, ...] 
                 f"labels holds the tag {label!r}; labels are entity types: pass {entity_type!r} instead of {label!r}"
             )
     return labels
+
+
+def _check_min_overlap(min_overlap: Any) -> float | None:
+    """None (any overlap), or a real number in (0, 1]: the share of the reference entity's length that a
+    prediction must cover to overlap it (docs/scoring.md §3)."""
+    if min_overlap is None:
+        return None
+    expected = "a number greater than 0 and at most 1 (the share of the reference entity covered), or None"
+    number = _check_number("min_overlap", min_overlap, expected, 1.0)
+    if number == 0:
+        raise ValueError(f"min_overlap must be {expected}, found {min_overlap!r}; None means any overlap")
+    return number
 
 
 def _check_label_list(label_list: Any) -> dict[int, str] | None:
@@ -981,13 +1348,44 @@ def _first_value(batch: list[list]) -> Any:
     return next((row[0] for row in batch if len(row)), None)
 
 
-def _holds_ids(predictions: list[list], references: list[list]) -> bool | None:
-    """Whether a batch holds integer ids (True) or string tags (False), judged by its first value, the
-    references' first; None when it holds no value at all."""
+# The three forms of a batch (docs/scoring.md §1): string tags, integer ids with label_list, or spans.
+TAGS, IDS, SPANS = "tags", "ids", "spans"
+# Where a span dict holds its type, the first present wins: ours, nervaluate's, and the key of the transformers
+# token-classification pipeline's grouped output (aggregation_strategy other than "none").
+TYPE_KEYS = ("type", "label", "entity_group")
+
+
+def _value_form(value: Any) -> str:
+    """The form of a batch whose first value is `value`: a dict, a `Span` or a tuple or list of three (start,
+    end, type) is an entity; what is neither an entity nor an id reads as a (bad) tag."""
+    if isinstance(value, (Mapping, Span)) or (isinstance(value, (tuple, list)) and len(value) == 3):
+        return SPANS
+    return IDS if _is_id(value) else TAGS
+
+
+def _batch_form(predictions: list[list], references: list[list]) -> str | None:
+    """TAGS, IDS or SPANS, judged by the first value of each side (for tags against ids, the references' first);
+    None when neither side holds a value. A side with no entity at all takes the other side's form; spans
+    against tags or ids are an error."""
     value = _first_value(references)
-    if value is None:
-        value = _first_value(predictions)
-    return None if value is None else _is_id(value)
+    reference_form = None if value is None else _value_form(value)
+    value = _first_value(predictions)
+    predicted_form = None if value is None else _value_form(value)
+    forms = {reference_form, predicted_form} - {None}
+    if SPANS in forms and len(forms) > 1:
+        spans_side, other_side = ("references", "predictions")[:: 1 if reference_form == SPANS else -1]
+        other = "integer ids" if IDS in forms else "tags"
+        raise ValueError(
+            f"{spans_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
+            "one form: tag sequences, or lists of spans"
+        )
+    return reference_form or predicted_form
+
+
+def _holds_ids(predictions: list[list], references: list[list]) -> bool | None:
+    """Whether a batch of tags holds integer ids (True) or string tags (False); None when it holds no value."""
+    form = _batch_form(predictions, references)
+    return None if form is None else form == IDS
 
 
 def _as_list(values: Any, side: str) -> list | np.ndarray:
@@ -1021,6 +1419,13 @@ def _as_list(values: Any, side: str) -> list | np.ndarray:
     for index, row in enumerate(values):
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
             row = row.tolist()
+        if isinstance(row, (Mapping, Span)):
+            raise InvalidInputError(
+                f"found the entity {_shown(row)} where a batch holds one list per sentence; expected a list of "
+                "span lists (for one sentence, [entities])",
+                side,
+                index,
+            )
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
             raise InvalidInputError(
                 f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
@@ -1029,17 +1434,36 @@ def _as_list(values: Any, side: str) -> list | np.ndarray:
     return rows
 
 
-def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]:
-    """Both sides as lists of sentences, checked for alignment (docs/scoring.md §1)."""
+def _batches(predictions: Any, references: Any) -> tuple[list | np.ndarray, list | np.ndarray, str]:
+    """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
+    checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
     predictions = _as_list(predictions, "predictions")
     references = _as_list(references, "references")
-    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
-        predictions, references = _rows(predictions), _rows(references)
+    form = _batch_form(predictions, references) or TAGS
+    if form != SPANS:
+        return (*_check_aligned(predictions, references), form)
+    predictions, references = _rows(predictions), _rows(references)
+    _check_sentence_count(predictions, references)
+    return predictions, references, form
+
+
+def _aligned(predictions: Any, references: Any) -> tuple[list[list], list[list]]:
+    """Both sides (tags or ids) as lists of sentences, checked for alignment (docs/scoring.md §1)."""
+    return _check_aligned(_as_list(predictions, "predictions"), _as_list(references, "references"))
+
+
+def _check_sentence_count(predictions: list | np.ndarray, references: list | np.ndarray) -> None:
     if len(predictions) != len(references):
         raise ValueError(
             f"predictions hold {len(predictions)} sentences and references {len(references)}; "
             "expected one prediction per reference sentence"
         )
+
+
+def _check_aligned(predictions: list | np.ndarray, references: list | np.ndarray) -> tuple[list, list]:
+    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
+        predictions, references = _rows(predictions), _rows(references)
+    _check_sentence_count(predictions, references)
     predicted_lengths, reference_lengths = _lengths(predictions).tolist(), _lengths(references).tolist()
     if predicted_lengths != reference_lengths:
         sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
@@ -1135,34 +1559,144 @@ def _describe_ids(ids: Iterable[int]) -> str:
     return (shown + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else shown) or "none"
 
 
+def _shown(value: Any, limit: int = 100) -> str:
+    """`repr(value)`, cut short for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_SPAN_FORMS = (
+    "a dict with 'start', 'end' (exclusive) and 'type' ('label' and 'entity_group' work too), or a (start, end, "
+    "type) tuple"
+)
+
+
+def as_span(entity: Any) -> Span:
+    """One entity of span input as a `Span` (docs/scoring.md §1): a dict with integer ``start`` and ``end``
+    (exclusive) and its type under ``type``, ``label`` or ``entity_group`` (the first present; other keys, such
+    as a pipeline's ``score`` and ``word``, are ignored), a ``(start, end, type)`` tuple or list, or a `Span`.
+    Raises `InvalidInputError` saying what is wrong."""
+    if isinstance(entity, Span):
+        start, end, entity_type = entity.start, entity.end, entity.entity_type
+    elif isinstance(entity, Mapping):
+        missing = [key for key in ("start", "end") if key not in entity]
+        if missing:
+            raise InvalidInputError(
+                f"found {_shown(entity)}, which has no {' and no '.join(map(repr, missing))}; expected {_SPAN_FORMS}"
+            )
+        key = next((key for key in TYPE_KEYS if key in entity), None)
+        if key is None:
+            hint = ""
+            if "entity" in entity:
+                hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)"
+            raise InvalidInputError(
+                f"found {_shown(entity)}, which has no type; expected the type under 'type', 'label' or "
+                f"'entity_group'{hint}"
+            )
+        start, end, entity_type = entity["start"], entity["end"], entity[key]
+    elif isinstance(entity, (tuple, list)):
+        if len(entity) != 3:
+            raise InvalidInputError(
+                f"found {_shown(entity)}, a {type(entity).__name__} of {len(entity)} items; expected {_SPAN_FORMS}"
+            )
+        start, end, entity_type = entity
+    else:
+        raise InvalidInputError(
+            f"found {_shown(entity)} ({type(entity).__name__}) in a batch of spans; expected {_SPAN_FORMS}. "
+            "A batch holds either tag sequences or lists of spans, not both"
+        )
+    for name, value in (("start", start), ("end", end)):
+        if not _is_id(value):
+            raise InvalidInputError(
+                f"{name} is {_shown(value)} ({type(value).__name__}); expected a non-negative integer offset"
+            )
+        if value < 0:
+            raise InvalidInputError(f"{name} is {value}; expected a non-negative integer offset")
+    if start >= end:
+        raise InvalidInputError(f"start {start} >= end {end}; expected start < end (end is exclusive)")
+    if not isinstance(entity_type, str) or not entity_type:
+        raise InvalidInputError(f"the type is {_shown(entity_type)}; expected a non-empty string such as 'PER'")
+    return Span(int(start), int(end), entity_type)
+
+
+def _read_spans(batch: list[list], side: str, labels: set[str] | None = None) -> list[list[Span]]:
+    """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
+    entities of other types are left out."""
+    result = []
+    for sentence, entities in enumerate(batch):
+        spans = []
+        for index, entity in enumerate(entities):
+            try:
+                span = as_span(entity)
+            except InvalidInputError as error:
+                raise error.at(side, sentence, entity=index) from None
+            if labels is None or span.entity_type in labels:
+                spans.append(span)
+        result.append(spans)
+    return result
+
+
+def _check_span_options(options: Options) -> None:
+    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
+    rather than silently ignored."""
+    given = {
+        "scheme": options.scheme is not IOB2,
+        "mode": options.mode != LENIENT,
+        "suffix": options.suffix,
+        "label_list": options.label_list is not None,
+    }
+    meaningless = [name for name, is_given in given.items() if is_given]
+    if meaningless:
+        raise ValueError(
+            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
+            "and mean nothing for spans: leave them out"
+        )
+
+
 # ---------------------------------------------------------------------------------------------------------
 # 6. The public function
 # ---------------------------------------------------------------------------------------------------------
 
 
 def compute_semeval(*, predictions: Any, references: Any, **options: Any) -> dict[str, Any]:
-    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences (docs/scoring.md §7).
+    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences or spans (docs/scoring.md §7).
 
     `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
-    `label_list`; they are keyword-only, as in evaluate's `compute`, because peers take the truth first and a
-    swapped call would silently swap precision and recall. `options` are those of `Options` (see
-    `_KWARGS_DESCRIPTION`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence
-    and token for malformed input. Inputs are never modified.
+    `label_list`, or lists of spans (entities as dicts with start, end and type, or (start, end, type) tuples;
+    docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
+    and a swapped call would silently swap precision and recall. `options` are those of `Options` (see
+    `_KWARGS_DESCRIPTION`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
+    token (or entity) for malformed input. Inputs are never modified.
     """
     return score(predictions, references, Options.of(**options))
 
 
 def score(predictions: Any, references: Any, options: Options) -> dict[str, Any]:
     """`compute_semeval` with its options already checked."""
-    predictions, references = _aligned(predictions, references)
-    holds_ids = bool(_holds_ids(predictions, references))
-    counted, rows = _count_batch(predictions, references, holds_ids, options, by_sentence=options.bootstrap > 0)
+    predictions, references, form = _batches(predictions, references)
+    counted, rows = _count_any(predictions, references, form, options, by_sentence=options.bootstrap > 0)
     result: dict[str, Any] = scores(counted.tally, options)
     if options.bootstrap:
         result.update(_interval_keys(result, SentenceCounts.of(counted.by_sentence), options))
     if options.return_entities:
         result["entities"] = entity_rows(rows)
     return result
+
+
+def _count_any(
+    predictions: list[list], references: list[list], form: str, options: Options, by_sentence: bool
+) -> tuple[_Counted, list[Row] | None]:
+    """`_count_batch` for a batch of any form. Spans are counted on arrays unless the rows or each sentence's
+    counts are wanted: then the readable path gives both."""
+    if form != SPANS:
+        return _count_batch(predictions, references, form == IDS, options, by_sentence)
+    _check_span_options(options)
+    if not options.return_entities and not by_sentence:
+        tally = _fast_span_tally(predictions, references, options)
+        if tally is not None:
+            return _Counted(tally, None), None
+    tally, rows = _readable_span_tally(predictions, references, options)
+    return _Counted(tally, _scenarios_by_sentence(rows, len(references)) if by_sentence else None), rows
 
 
 def _count_batch(
@@ -1180,11 +1714,14 @@ def _count_batch(
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
-    """The readable path: decode and pair a batch (docs/scoring.md §2, §3); the `Tally` and the rows
+    """The readable path: decode (or read) and pair a batch (docs/scoring.md §1-§3); the `Tally` and the rows
     ``(sentence, reference, prediction)``. This defines what the array path computes."""
-    predictions, references = _aligned(predictions, references)
+    predictions, references, form = _batches(predictions, references)
     options = Options() if options is None else options
-    return _readable_tally(predictions, references, bool(_holds_ids(predictions, references)), options)
+    if form == SPANS:
+        _check_span_options(options)
+        return _readable_span_tally(predictions, references, options)
+    return _readable_tally(predictions, references, form == IDS, options)
 
 
 def _readable_tally(
@@ -1196,10 +1733,24 @@ def _readable_tally(
     keep = None if options.labels is None else set(options.labels)
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
+    return _paired(reference_spans, predicted_spans, options.min_overlap)
+
+
+def _readable_span_tally(predictions: list[list], references: list[list], options: Options) -> tuple[Tally, list[Row]]:
+    keep = None if options.labels is None else set(options.labels)
+    predicted_spans = _read_spans(predictions, "predictions", keep)
+    reference_spans = _read_spans(references, "references", keep)
+    return _paired(reference_spans, predicted_spans, options.min_overlap)
+
+
+def _paired(
+    reference_spans: list[list[Span]], predicted_spans: list[list[Span]], min_overlap: float | None
+) -> tuple[Tally, list[Row]]:
+    """The tally and rows of the entities of every sentence, paired (docs/scoring.md §3)."""
     rows = [
         (sentence, reference, prediction)
         for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
-        for reference, prediction in pair(sentence_references, sentence_predictions)
+        for reference, prediction in pair(sentence_references, sentence_predictions, min_overlap)
     ]
     return Tally.of_rows((r, p) for _, r, p in rows), rows
 
@@ -1322,7 +1873,25 @@ def _tally_arrays(
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    kinds, reference_types, predicted_types, positions = (np.concatenate(column) for column in zip(*_pair_flat(*spans)))
+    groups = _pair_flat(*spans, options.min_overlap)
+    cells = _cells(groups, list(type_names))
+    if not by_sentence:
+        return cells, None
+    kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
+    # A row's sentence is the last one starting at or before the row's first token (empty sentences share
+    # their offset with the next one, which is the one holding that token).
+    sentence = np.searchsorted(offsets, positions, side="right") - 1
+    sentences = len(offsets) - 1
+    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
+    return cells, counts.reshape(sentences, len(SCENARIOS))
+
+
+def _cells(groups: list[tuple[np.ndarray, ...]], type_names: list[str]) -> dict[Cell, int]:
+    """The `Tally` cells of rows given as (scenario index, reference type id, predicted type id, ...) columns,
+    -1 for no entity, type ids indexing `type_names`."""
+    kinds, reference_types, predicted_types = (
+        np.concatenate([group[column] for group in groups]) for column in range(3)
+    )
     # One integer per cell, in mixed radix: scenario, then reference type + 1, then predicted type + 1 (0 for
     # "no entity" on that side), each digit below `width`; np.unique then counts every cell at once.
     width = len(type_names) + 1
@@ -1333,14 +1902,7 @@ def _tally_arrays(
         kind, rest = divmod(int(cell), width * width)
         reference_type, predicted_type = divmod(rest, width)
         cells[(SCENARIOS[kind], names[reference_type], names[predicted_type])] = int(number)
-    if not by_sentence:
-        return cells, None
-    # A row's sentence is the last one starting at or before the row's first token (empty sentences share
-    # their offset with the next one, which is the one holding that token).
-    sentence = np.searchsorted(offsets, positions, side="right") - 1
-    sentences = len(offsets) - 1
-    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
-    return cells, counts.reshape(sentences, len(SCENARIOS))
+    return cells
 
 
 # tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
@@ -1501,14 +2063,17 @@ def _decode_flat(
 
 
 def _pair_flat(
-    references: _FlatSpans, predictions: _FlatSpans
+    references: _FlatSpans, predictions: _FlatSpans, min_overlap: float | None = None
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
-    """`pair` for a whole batch: the (scenario index, reference type id, predicted type id, first token) of
-    every row; the first token (the reference's start, else the prediction's) places the row in its sentence.
+    """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
+    id, first token) of every row; the first token (the reference's start, else the prediction's) places the
+    row in its sentence.
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
-    `_pair_overlapping`, which is linear and never crosses a sentence (spans do not)."""
+    `_pair_overlapping`, which is linear and never crosses a sentence (spans do not). With `min_overlap`, a
+    one-to-one overlap below it is a miss and a spurious entity; a fork is left to `_pair_overlapping`, which
+    drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses)."""
     none = np.int64(-1)
     scenario = {name: index for index, name in enumerate(SCENARIOS)}
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
@@ -1556,19 +2121,34 @@ def _pair_flat(
     )
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
+    below = np.zeros_like(simple)
+    if min_overlap is not None and simple.any():
+        # One-to-one overlaps whose shared extent is below min_overlap of the reference's length: no pair. The
+        # share is the float quotient, as in `_overlaps`.
+        starts_r, ends_r = rest_r.start[simple], rest_r.end[simple]
+        starts_p, ends_p = rest_p.start[partner[simple]], rest_p.end[partner[simple]]
+        shared = np.minimum(ends_r, ends_p) - np.maximum(starts_r, starts_p)
+        below[simple] = shared / (ends_r - starts_r) < min_overlap
+        simple &= ~below
+        unpaired_p = partner[below]
+        missed_below = (np.full(below.sum(), scenario["III"]), rest_r.type_id[below], np.full(below.sum(), none))
+        groups.append((*missed_below, rest_r.start[below]))
+        spurious_below = (np.full(below.sum(), scenario["II"]), np.full(below.sum(), none), rest_p.type_id[unpaired_p])
+        groups.append((*spurious_below, rest_p.start[unpaired_p]))
+        spurious[unpaired_p] = True  # settled: not part of a fork
     simple_r = rest_r.type_id[simple]
     simple_p = rest_p.type_id[partner[simple]]
     simple_kind = np.where(simple_r == simple_p, scenario["V"], scenario["VI"])
     groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple]))
 
-    forked_r = ~missed & ~simple
+    forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
     forked_p[partner[simple]] = False
     if forked_r.any() or forked_p.any():
         # Spans whose types are type ids: `_pair_overlapping` only compares them.
         chain_r = [Span(*span) for span in zip(*_columns(rest_r.select(forked_r)))]
         chain_p = [Span(*span) for span in zip(*_columns(rest_p.select(forked_p)))]
-        paired = _pair_overlapping(chain_r, chain_p)
+        paired = _pair_overlapping(chain_r, chain_p, min_overlap)
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows = [(scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start) for r, p in paired]
@@ -1580,6 +2160,208 @@ def _pair_flat(
 
 def _columns(spans: _FlatSpans) -> tuple[list[int], list[int], list[int]]:
     return spans.start.tolist(), spans.end.tolist(), spans.type_id.tolist()
+
+
+# Span input. Every entity of a chunk of sentences becomes a row of parallel arrays, and each sentence is
+# moved to positions of its own (after the previous sentence's last end), so that `_pair_flat`, the tag path's
+# pairing, pairs in one go every sentence whose entities are disjoint on both sides; the sentences with
+# nested, overlapping or repeated entities go through `pair` one by one. Reading the three keys of every
+# dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped over them).
+
+# Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
+_CHUNK_ENTITIES = 1 << 15
+# Positions of a chunk stay below this, so that `_pair_flat`'s start * width + end fits in 64 bits; a chunk
+# of longer documents goes the readable way.
+_POSITION_LIMIT = 1 << 31
+
+
+@dataclass(frozen=True)
+class _SpanColumns:
+    """The entities of one side of a batch, in order: `start`, `end` and `type_id` per entity (`type_id`
+    indexing the sorted type names), and `counts`, the number of entities of each sentence."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+    counts: np.ndarray
+
+
+def _fast_span_tally(predictions: list[list], references: list[list], options: Options) -> Tally | None:
+    """`_readable_span_tally`'s `Tally`, computed on arrays chunk by chunk of sentences; None for anything the
+    readable path must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
+    read = [_span_values(batch) for batch in (references, predictions)]
+    if read[0] is None or read[1] is None:
+        return None
+    # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
+    # types, reads the same on ids as on names.
+    type_names = sorted(set(read[0][2]).union(read[1][2]))
+    type_ids = {name: index for index, name in enumerate(type_names)}
+    columns_r, columns_p = (
+        _SpanColumns(start, end, np.fromiter(map(type_ids.__getitem__, types), np.int64, len(types)), counts)
+        for start, end, types, counts in read
+    )
+    if options.labels is not None:
+        wanted = np.array([type_ids[label] for label in options.labels if label in type_ids], dtype=np.int64)
+        columns_r, columns_p = (_keep_types(columns, wanted) for columns in (columns_r, columns_p))
+
+    offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
+    offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
+    entities = offsets_r + offsets_p
+    cuts = np.searchsorted(entities[1:], np.arange(_CHUNK_ENTITIES, entities[-1], _CHUNK_ENTITIES)) + 1
+    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    cells: Counter = Counter()
+    for first, last in pairwise(bounds):
+        if first == last:
+            continue
+        chunk_r = _chunk(columns_r, offsets_r, first, last)
+        chunk_p = _chunk(columns_p, offsets_p, first, last)
+        cells.update(_tally_span_chunk(chunk_r, chunk_p, type_names, options.min_overlap))
+    return Tally(dict(cells))
+
+
+def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
+    """The start and end arrays, the type names and each sentence's number of entities of one side; None if
+    any entity is not a plain, valid dict or tuple (the readable path then explains or reads it). Each column
+    is read in one pass of `operator.itemgetter` mapped over the entities, at C speed."""
+    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    entities = list(chain.from_iterable(batch))
+    if not entities:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts
+    kinds = set(map(type, entities))
+    if kinds == {dict}:
+        columns = _dict_columns(entities)
+    elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
+        # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
+        columns = [list(map(operator.itemgetter(index), entities)) for index in range(3)]
+    else:
+        return None
+    if columns is None:
+        return None
+    starts, ends, types = columns
+    if not {*map(type, starts), *map(type, ends)} <= {int} or set(map(type, types)) != {str} or "" in types:
+        return None
+    try:
+        start = np.array(starts, dtype=np.int64)
+        end = np.array(ends, dtype=np.int64)
+    except OverflowError:
+        return None
+    if not (start >= 0).all() or not (start < end).all():
+        return None
+    return start, end, list(types), counts
+
+
+def _dict_columns(entities: list[dict]) -> list[list] | None:
+    """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
+    has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
+    for position, key in enumerate(TYPE_KEYS):
+        try:
+            types = list(map(operator.itemgetter(key), entities))
+        except KeyError:
+            continue
+        for earlier in TYPE_KEYS[:position]:
+            if any(map(operator.contains, entities, repeat(earlier))):
+                return None
+        try:
+            return [
+                list(map(operator.itemgetter("start"), entities)),
+                list(map(operator.itemgetter("end"), entities)),
+                types,
+            ]
+        except KeyError:
+            return None
+    return None
+
+
+def _keep_types(columns: _SpanColumns, wanted: np.ndarray) -> _SpanColumns:
+    keep = np.isin(columns.type_id, wanted)
+    sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
+    counts = np.bincount(sentence[keep], minlength=len(columns.counts))
+    return _SpanColumns(columns.start[keep], columns.end[keep], columns.type_id[keep], counts)
+
+
+def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) -> _SpanColumns:
+    """Sentences first to last (excluded) of one side."""
+    rows = slice(offsets[first], offsets[last])
+    return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[first:last])
+
+
+def _tally_span_chunk(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
+) -> dict[Cell, int]:
+    """The cells of one chunk of sentences of span input."""
+    size = len(references.counts)
+    sentence_r = np.repeat(np.arange(size), references.counts)
+    sentence_p = np.repeat(np.arange(size), predictions.counts)
+    # Each sentence moves to positions of its own, after the end of the sentence before.
+    extent = np.zeros(size, dtype=np.int64)
+    np.maximum.at(extent, sentence_r, references.end)
+    np.maximum.at(extent, sentence_p, predictions.end)
+    shift = np.concatenate(([0], np.cumsum(extent)))
+    if shift[-1] >= _POSITION_LIMIT:
+        return _readable_span_chunk(references, predictions, type_names, min_overlap)
+    nested = np.zeros(size, dtype=bool)
+    sides = []
+    for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
+        start, end = columns.start + shift[sentence], columns.end + shift[sentence]
+        order = np.lexsort((end, start))
+        start, end, sentence = start[order], end[order], sentence[order]
+        # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
+        overlapping = start[1:] < np.maximum.accumulate(end)[:-1]
+        nested[sentence[1:][overlapping]] = True
+        sides.append((_FlatSpans(start, end, columns.type_id[order]), sentence))
+    (flat_r, sentence_r), (flat_p, sentence_p) = sides
+    groups = _pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
+    if nested.any():
+        groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap))
+    return _cells(groups, type_names)
+
+
+def _nested_rows(
+    references: _FlatSpans,
+    predictions: _FlatSpans,
+    sentence_r: np.ndarray,
+    sentence_p: np.ndarray,
+    nested: np.ndarray,
+    min_overlap: float | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of the nested sentences, each paired by `pair` (on spans whose types are type ids, which sort
+    as their names do)."""
+    scenario = {name: index for index, name in enumerate(SCENARIOS)}
+    spans_r, spans_p = (
+        [Span(*span) for span in zip(*_columns(side.select(nested[sentence])))]
+        for side, sentence in ((references, sentence_r), (predictions, sentence_p))
+    )
+    # Entities are sorted by position, so each nested sentence is one run on each side.
+    bounds_r = np.searchsorted(sentence_r[nested[sentence_r]], np.flatnonzero(nested), side="right").tolist()
+    bounds_p = np.searchsorted(sentence_p[nested[sentence_p]], np.flatnonzero(nested), side="right").tolist()
+    rows = []
+    for (start_r, end_r), (start_p, end_p) in zip(pairwise([0, *bounds_r]), pairwise([0, *bounds_p])):
+        for reference, prediction in pair(spans_r[start_r:end_r], spans_p[start_p:end_p], min_overlap):
+            rows.append(
+                (
+                    scenario[scenario_of(reference, prediction)],
+                    -1 if reference is None else reference.entity_type,
+                    -1 if prediction is None else prediction.entity_type,
+                )
+            )
+    return tuple(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*rows)) if rows else _no_rows()
+
+
+def _no_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+
+def _readable_span_chunk(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
+) -> dict[Cell, int]:
+    """The cells of a chunk whose positions are too large for the arrays, sentence by sentence."""
+    sides = []
+    for columns in (references, predictions):
+        values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
+        spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
+        bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
+        sides.append([spans[a:b] for a, b in pairwise(bounds)])
+    return dict(_paired(*sides, min_overlap)[0].cells)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1861,9 +2643,8 @@ def compare_semeval(
     counted = []
     for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
         try:
-            predictions, aligned_references = _aligned(predictions, references)
-            holds_ids = bool(_holds_ids(predictions, aligned_references))
-            counted.append(_count_batch(predictions, aligned_references, holds_ids, checked, by_sentence=True)[0])
+            predictions, aligned_references, form = _batches(predictions, references)
+            counted.append(_count_any(predictions, aligned_references, form, checked, by_sentence=True)[0])
         except InvalidInputError as error:
             raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
         except ValueError as error:
@@ -1907,6 +2688,24 @@ if not _COMMAND_LINE:
             "references": datasets.Sequence(datasets.Value("int64")),
         }
     )
+    # Spans are stored in one form whatever form they came in (dicts with `label` or `entity_group`, tuples):
+    # a list of {start, end, type} per sentence. `[...]` is a list of structs in every datasets version
+    # (`Sequence` of a dict would store a dict of lists).
+    _SPAN_FEATURES = {
+        "start": datasets.Value("int64"),
+        "end": datasets.Value("int64"),
+        "type": datasets.Value("string"),
+    }
+    _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
+    _FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS}
+    # Sentences without any value, as a process other than 0 stores them when it has nothing else: Arrow
+    # merges lists of nulls into process 0's lists of strings, ids or structs alike.
+    _NO_VALUES = datasets.Features(
+        {
+            "predictions": datasets.Sequence(datasets.Value("null")),
+            "references": datasets.Sequence(datasets.Value("null")),
+        }
+    )
 
     @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
     class NerSemeval(evaluate.Metric):
@@ -1918,13 +2717,19 @@ if not _COMMAND_LINE:
             super().__init__(*args, **kwargs)
             self.options = options
             self._sentences_added = 0
+            # The form of the batches stored so far (TAGS, IDS or SPANS), and how many sentences without any
+            # value (no tag, no entity) were added before a batch fixed it: they fit every form, so they wait
+            # for the first batch that says which (a document without entities must not make evaluate store
+            # every later document as tags).
+            self._stored_form: str | None = None
+            self._waiting_empty = 0
 
         def _info(self) -> evaluate.MetricInfo:
             return evaluate.MetricInfo(
                 description=_DESCRIPTION,
                 citation=_CITATION,
                 inputs_description=_KWARGS_DESCRIPTION,
-                features=[_STRING_TAGS, _INTEGER_IDS],
+                features=[_STRING_TAGS, _INTEGER_IDS, _SPAN_LISTS],
                 reference_urls=[
                     "https://aclanthology.org/S13-2056/",
                     "https://www.clips.uantwerpen.be/conll2003/ner/",
@@ -1933,12 +2738,16 @@ if not _COMMAND_LINE:
             )
 
         def _infer_feature_from_batch(self, batch: dict[str, list]) -> datasets.Features:
-            # evaluate looks at the first sentence only, and an empty one fits either form: look at a value. A
-            # batch without any (a process with no data of its own) takes the form label_list implies.
-            holds_ids = _holds_ids(batch["predictions"], batch["references"])
-            if holds_ids is None:
-                holds_ids = self.options.get("label_list") is not None
-            return _INTEGER_IDS if holds_ids else _STRING_TAGS
+            # evaluate looks at the first sentence only, and an empty one fits any form: look at a value. A
+            # batch without any (a process with no data of its own) takes the form stored before; else, on a
+            # process other than 0, the form that merges with any, and on process 0 (whose form is the one
+            # every file is read in) the one label_list implies.
+            form = _batch_form(batch["predictions"], batch["references"]) or self._stored_form
+            if form is None and self.process_id > 0:
+                return _NO_VALUES
+            if form is None:
+                form = IDS if self.options.get("label_list") is not None else TAGS
+            return _FEATURES[form]
 
         def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
             """Add one sentence, checked as `add_batch` checks a batch."""
@@ -1952,21 +2761,40 @@ if not _COMMAND_LINE:
                 return super().add_batch(predictions=predictions, references=references, **kwargs)
             # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
             try:
-                predictions, references = map(_rows, _aligned(predictions, references))
+                predictions, references, form = _batches(predictions, references)
+                predictions, references = _rows(predictions), _rows(references)
                 if not predictions:
                     return None  # an empty batch counts nothing
-                _check_one_kind(predictions, references)
+                if _batch_form(predictions, references) is None and self._stored_form is None:
+                    self._waiting_empty += len(predictions)  # no value: it fits any form, see __init__
+                    self._sentences_added += len(predictions)
+                    return None
+                if form == SPANS:  # one stored form for dicts and tuples, checked here
+                    predictions, references = (
+                        [[span.as_dict() for span in sentence] for sentence in _read_spans(batch, side)]
+                        for batch, side in ((predictions, "predictions"), (references, "references"))
+                    )
+                else:
+                    _check_one_kind(predictions, references)
+                if self._stored_form not in (None, form) and _batch_form(predictions, references) is not None:
+                    raise ValueError(
+                        f"found {form} where the batches added before hold {self._stored_form}; expected every "
+                        "batch of one evaluation in one form"
+                    )
+                waiting = [[] for _ in range(self._waiting_empty)]
                 first_batch = self.writer is None
                 try:
-                    super().add_batch(predictions=predictions, references=references, **kwargs)
+                    super().add_batch(predictions=waiting + predictions, references=waiting + references, **kwargs)
                 except ValueError:
                     if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
-                        self._forget_stored_batches()
+                        self._forget_stored_batches(keep_waiting=True)
                     raise
             except InvalidInputError as error:
                 if error.sentence is None:
                     raise
                 raise error.at(sentence=self._sentences_added + error.sentence) from None
+            self._waiting_empty = 0
+            self._stored_form = self._stored_form or form
             self._sentences_added += len(predictions)
             return None
 
@@ -1986,19 +2814,29 @@ if not _COMMAND_LINE:
                 # read it back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).
                 if predictions is None:
                     predictions = references = []
-                return score(predictions, references, options)
+                if self._waiting_empty:  # they count nothing, but number the sentences of `entities`
+                    waiting = [[] for _ in range(self._waiting_empty)]
+                    predictions = waiting + _rows(_as_list(predictions, "predictions"))
+                    references = waiting + _rows(_as_list(references, "references"))
+                result = score(predictions, references, options)
+                self._waiting_empty = self._sentences_added = 0
+                return result
             if predictions is not None:
                 self.add_batch(predictions=predictions, references=references)
-            elif self.writer is None:
-                # A process with no data of its own still writes its (empty) cache file: process 0 waits for
-                # every process's file, and would otherwise wait evaluate's whole `timeout` and fail.
-                super().add_batch(predictions=[], references=[])
+            if self.writer is None:
+                # A process with no data of its own (or only sentences without values) still writes its cache
+                # file: process 0 waits for every process's file, and would otherwise wait evaluate's whole
+                # `timeout` and fail.
+                waiting = [[] for _ in range(self._waiting_empty)]
+                super().add_batch(predictions=waiting, references=waiting)
+                self._waiting_empty = 0
             try:
                 result = super().compute(**kwargs)
             except Exception:
                 self._store_again()
                 raise
             self._sentences_added = 0
+            self._stored_form = None
             return result
 
         def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
@@ -2009,24 +2847,28 @@ if not _COMMAND_LINE:
             # forgets the cache file and the stored form) and cleans up only after success. Store what it read
             # back again, chunk by chunk, so that the next compute scores the same batches. Across processes
             # the other processes' files are gone with their locks: there it can only start afresh.
-            data = self.data
+            data, form = self.data, self._stored_form
             if data is None or self.num_process > 1:
                 self._forget_stored_batches()
                 return
             self._forget_stored_batches()  # the old file stays readable while `data` maps it
             self.selected_feature_format = None
+            self._stored_form = form
             for start in range(0, len(data), 10_000):
                 rows = data[start : start + 10_000]
                 super().add_batch(predictions=rows["predictions"], references=rows["references"])
             self._sentences_added = len(data)
 
-        def _forget_stored_batches(self) -> None:
+        def _forget_stored_batches(self, keep_waiting: bool = False) -> None:
             # evaluate cleans up only after a successful _compute; after bad input it would keep the stored
             # batches, the cache file and its lock, and the next compute would fail or wait for the lock.
             self.data = None
             self.writer = None
             self.selected_feature_format = None
-            self._sentences_added = 0
+            self._stored_form = None
+            if not keep_waiting:
+                self._waiting_empty = 0
+            self._sentences_added = self._waiting_empty
             if self.buf_writer is not None:
                 self.buf_writer = None
                 return
@@ -2042,7 +2884,8 @@ if not _COMMAND_LINE:
 
 
 class ConllError(ValueError):
-    """A malformed line of a CoNLL file: `source` (file name), `line` (1-based) and `problem` as attributes."""
+    """A malformed line of a CoNLL (or JSON lines) file: `source` (file name), `line` (1-based) and `problem` as
+    attributes."""
 
     def __init__(self, source: str, line: int, problem: str) -> None:
         self.source = source
@@ -2224,6 +3067,7 @@ class _FileTally:
     sentences: int = 0
     tokens: int = 0
     by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
+    spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -2233,6 +3077,23 @@ class _FileTally:
             self.by_sentence += SentenceCounts.of(counted.by_sentence)
         self.sentences += len(sentences)
         self.tokens += sum(len(sentence.tokens) for sentence in sentences)
+
+    def add_spans(self, documents: list[tuple[int, list, list]], source: str, options: Options) -> None:
+        """Count one chunk of (line, references, predictions) documents; a bad entity is a `ConllError` naming
+        the line."""
+        references = [document[1] for document in documents]
+        predictions = [document[2] for document in documents]
+        try:
+            counted, _ = _count_any(predictions, references, SPANS, options, by_sentence=options.bootstrap > 0)
+        except InvalidInputError as error:
+            if error.sentence is None:
+                raise
+            line = documents[error.sentence][0]
+            raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
+        self.cells.update(counted.tally.cells)
+        if counted.by_sentence is not None:
+            self.by_sentence += SentenceCounts.of(counted.by_sentence)
+        self.sentences += len(documents)
 
 
 @dataclass
@@ -2336,6 +3197,39 @@ _SAME_SENTENCES = "needs the same tokens and reference column in both files"
 _COMPARE_RESAMPLES = 10_000
 
 
+def _tally_spans_file(handle: Iterable[bytes], source: str, options: Options, total: _FileTally) -> None:
+    """Score a JSON lines file of span lists (`--spans`): one JSON object a line with `references` and
+    `predictions` (each a list of entities, docs/scoring.md §1) and optionally `text`; blank lines are skipped.
+    Documents are scored as they are read, in chunks of about _CHUNK_ENTITIES entities."""
+    expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
+    chunk: list[tuple[int, list, list]] = []
+    entities = 0
+    for number, line in enumerate(_text_lines(handle, source), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ConllError(source, number, f"not JSON ({error.msg}, column {error.colno}); {expected}") from None
+        if not isinstance(record, dict):
+            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
+        for key in ("references", "predictions"):
+            if not isinstance(record.get(key), list):
+                found = "no" if key not in record else f"a JSON {type(record[key]).__name__} for"
+                raise ConllError(source, number, f"found {found} {key!r}; {expected}")
+        if not isinstance(record.get("text", ""), str):
+            raise ConllError(
+                source, number, f"found a JSON {type(record['text']).__name__} for 'text'; expected a string"
+            )
+        chunk.append((number, record["references"], record["predictions"]))
+        entities += len(record["references"]) + len(record["predictions"])
+        if entities >= _CHUNK_ENTITIES:
+            total.add_spans(chunk, source, options)
+            chunk, entities = [], 0
+    if chunk:
+        total.add_spans(chunk, source, options)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """conlleval's drop-in: ``python ner_semeval.py [FILE ...]`` prints the summary table; the exit status."""
     parser = argparse.ArgumentParser(
@@ -2344,9 +3238,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reference and the predicted tag; a blank line ends a sentence.",
     )
     parser.add_argument("files", nargs="*", help="CoNLL files (standard input when none)")
+    parser.add_argument(
+        "--spans",
+        metavar="FILE.jsonl",
+        help="score spans instead of tags: one JSON object a line with 'references' and 'predictions' lists of "
+        'entities ({"start", "end", "type"} or [start, end, type], end exclusive) and an optional \'text\'; '
+        "- for standard input",
+    )
     parser.add_argument("--scheme", default="IOB2", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO")
     parser.add_argument("--mode", default=LENIENT, choices=MODES)
     parser.add_argument("--suffix", action="store_true", help="tags are TYPE-PREFIX")
+    parser.add_argument(
+        "--min-overlap",
+        type=float,
+        metavar="SHARE",
+        help="overlap only where the prediction covers at least this share (0 to 1) of the reference",
+    )
     parser.add_argument("--per-type", action="store_true", help="per-type keys in --json, all schemes in tables")
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
     parser.add_argument("--confusion", action="store_true", help="the entity-type confusion matrix (in --json too)")
@@ -2367,16 +3274,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "B - A with its interval, and the p-value of approximate randomization, per scheme and measure",
     )
     args = parser.parse_args(argv)
-    if args.compare and (args.files or args.per_type or args.confusion):
+    if args.compare and (args.files or args.spans or args.per_type or args.confusion):
         parser.error(
-            "--compare reads its own two files and reports overall scores: drop FILE, --per-type and --confusion"
+            "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
+            "--confusion"
         )
 
+    total = _FileTally(spans=args.spans is not None)
     try:
         common = {
             "scheme": args.scheme,
             "mode": args.mode,
             "suffix": args.suffix,
+            "min_overlap": args.min_overlap,
             "confidence_level": args.confidence_level,
             "seed": args.seed,
         }
@@ -2390,12 +3300,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = Options.of(
                 **common, per_type=args.per_type, confusion=args.confusion, bootstrap=args.bootstrap or 0
             )
-            total = _FileTally()
-            for name in args.files or ["-"]:
+            if total.spans:
+                if args.files:
+                    raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
+                _check_span_options(options)
+            for name in [args.spans] if total.spans else args.files or ["-"]:
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)
                 with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
-                    _tally_file(handle, source, options, total)
+                    (_tally_spans_file if total.spans else _tally_file)(handle, source, options, total)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
         return 2
@@ -2418,14 +3331,17 @@ def _print_results(tally: Tally, total: _FileTally, options: Options, args: argp
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
     results = scores(tally, dataclasses.replace(options, per_type=True))
-    print(
-        f"processed {total.tokens} tokens in {total.sentences} sentences with {results['strict_possible']} reference "
-        f"and {results['strict_actual']} predicted entities ({args.scheme}, {args.mode})"
-    )
+    entities = f"{results['strict_possible']} reference and {results['strict_actual']} predicted entities"
+    read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
+    settings = ["spans"] if total.spans else [args.scheme, args.mode]
+    if options.min_overlap is not None:
+        settings.append(f"min overlap {options.min_overlap:g}")
+    print(f"processed {read} with {entities} ({', '.join(settings)})")
     if options.bootstrap:
         results.update(_interval_keys(results, total.by_sentence, options))
+        units = "documents" if total.spans else "sentences"
         print(
-            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {total.sentences} sentences, "
+            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {total.sentences} {units}, "
             f"{options.bootstrap} resamples, seed {options.seed}"
         )
     print()

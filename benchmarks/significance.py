@@ -1,4 +1,4 @@
-"""Speed of the confidence intervals and the paired test (issue 11), and WNUT-17's systems compared pairwise.
+"""Speed of the confidence intervals and the paired test, and WNUT-17's systems compared pairwise.
 
     python benchmarks/significance.py              # (a) and (b): about half a minute
     python benchmarks/significance.py --pairs      # also the 21 pairs of WNUT-17 systems: strict F1, p-values

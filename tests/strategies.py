@@ -185,3 +185,51 @@ def as_ids(
         id_predictions.append(p_ids)
         id_references.append(r_ids)
     return id_predictions, id_references, label_list
+
+
+@st.composite
+def nested_spans(
+    draw: st.DrawFn,
+    *,
+    max_position: int = 8,
+    max_length: int = 4,
+    max_size: int = 5,
+    types: tuple[str, ...] = ("PER", "LOC"),
+) -> list[tuple[int, int, str]]:
+    """``(start, end, type)`` entities of one side of a sentence in any order: over few positions and types, so
+    that nested, overlapping and repeated (identical) entities are common."""
+    entity = st.builds(
+        lambda start, length, entity_type: (start, start + length, entity_type),
+        st.integers(0, max_position),
+        st.integers(1, max_length),
+        st.sampled_from(types),
+    )
+    entities = draw(st.lists(entity, max_size=max_size))
+    if entities:
+        entities += draw(st.lists(st.sampled_from(entities), max_size=2))  # repeats
+    return draw(st.permutations(entities))
+
+
+# The forms an entity of span input takes (docs/scoring.md §1): our dicts, nervaluate's key, a pipeline's grouped output
+# (extra keys ignored), tuples and JSON lists.
+ENTITY_FORMS = ("type", "label", "entity_group", "tuple", "list")
+
+
+def entity_as(form: str, start: int, end: int, entity_type: str) -> Any:
+    if form == "tuple":
+        return (start, end, entity_type)
+    if form == "list":
+        return [start, end, entity_type]
+    entity: dict[str, Any] = {form: entity_type, "start": start, "end": end}
+    if form == "entity_group":
+        entity.update(score=0.5, word="w")
+    return entity
+
+
+@st.composite
+def span_lists(draw: st.DrawFn, sentences: list[list[tuple[int, int, str]]], *, mixed: bool = True) -> list[list[Any]]:
+    """`sentences` of ``(start, end, type)`` as span lists in input forms: one form for the whole batch, or
+    (with `mixed`) any form for each entity."""
+    batch_form = draw(st.sampled_from(ENTITY_FORMS))
+    forms = st.sampled_from(ENTITY_FORMS) if mixed and draw(st.booleans()) else st.just(batch_form)
+    return [[entity_as(draw(forms), *entity) for entity in sentence] for sentence in sentences]

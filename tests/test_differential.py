@@ -277,6 +277,99 @@ def test_per_type_scores_are_two_sided_unlike_nervaluate(
 
 
 # ---------------------------------------------------------------------------------------------------------
+# nervaluate 1.2.1's span loader (docs/scoring.md §8): dicts {"label", "start", "end"} with end inclusive
+# ---------------------------------------------------------------------------------------------------------
+
+
+def nervaluate_span_counts(
+    references: list[list[tuple[int, int, str]]],
+    predictions: list[list[tuple[int, int, str]]],
+    min_overlap_percentage: float = 1.0,
+) -> dict[str, dict[str, int]]:
+    """nervaluate's strict, exact and partial counts of span lists given as our (start, end exclusive, type)."""
+    as_dicts = [[{"label": t, "start": start, "end": end - 1} for start, end, t in sentence] for sentence in references]
+    predicted = [
+        [{"label": t, "start": start, "end": end - 1} for start, end, t in sentence] for sentence in predictions
+    ]
+    overall = nervaluate.evaluator.Evaluator(
+        as_dicts, predicted, tags=list(TYPES), loader="dict", min_overlap_percentage=min_overlap_percentage
+    ).evaluate()["overall"]
+    return {scheme: nervaluate_counts(overall[scheme]) for scheme in ("strict", "exact", "partial")}
+
+
+def our_span_counts(references: list, predictions: list, **options: Any) -> dict[str, dict[str, int]]:
+    ours = ns.compute_semeval(predictions=predictions, references=references, **options)
+    return {scheme: our_counts(ours, scheme) for scheme in ("strict", "exact", "partial")}
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_span_counts_match_nervaluates_span_loader_on_flat_data_in_position_order(data: st.DataObject) -> None:
+    # docs/scoring.md §8: flat data (each side's entities disjoint), listed in position order, with
+    # min_overlap_percentage = 100 x min_overlap: the strict, exact and partial counts agree.
+    sentences = data.draw(span_batches(max_sentences=4, max_length=14))
+    assume(any(reference or prediction for _, reference, prediction in sentences))  # nervaluate needs an entity
+    references = [reference for _, reference, _ in sentences]
+    predictions = [prediction for _, _, prediction in sentences]
+    min_overlap = data.draw(st.sampled_from([None, 0.2, 0.25, 1 / 3, 0.5, 0.6, 2 / 3, 0.75, 1.0]))
+    percentage = 1.0 if min_overlap is None else 100 * min_overlap
+    theirs = nervaluate_span_counts(references, predictions, percentage)
+    assert theirs == our_span_counts(references, predictions, min_overlap=min_overlap)
+
+
+@pytest.mark.parametrize(
+    ("references", "predictions", "percentage", "min_overlap", "theirs", "ours"),
+    [
+        pytest.param(
+            # §8, order: nervaluate's first prediction [2, 8) takes the first reference it overlaps, [0, 3),
+            # which leaves [0, 2) nothing; docs/scoring.md §3 (a) pairs [0, 2)-[0, 3) and [2, 8)-[4, 9).
+            [[(0, 3, "PER"), (4, 9, "PER")]],
+            [[(2, 8, "PER"), (0, 2, "PER")]],
+            1.0,
+            None,
+            counts(partial=1, missed=1, spurious=1),
+            counts(partial=2),
+            id="out-of-position-order",
+        ),
+        pytest.param(
+            # docs/scoring.md §8, nesting (in position order): the outer prediction comes first and takes [3, 5) for a
+            # partial match, leaving the identical [3, 5) nothing; docs/scoring.md §3 pairs identical boundaries first.
+            [[(3, 5, "LOC"), (6, 7, "LOC")]],
+            [[(0, 8, "LOC"), (3, 5, "LOC")]],
+            1.0,
+            None,
+            counts(partial=1, missed=1, spurious=1),
+            counts(correct=1, partial=1),
+            id="nested",
+        ),
+        pytest.param(
+            # docs/scoring.md §8, the percentage: (29 / 100) x 100 is 28.999999999999996, below 29; 29 / 100 is 0.29.
+            [[(0, 100, "PER")]],
+            [[(71, 120, "PER")]],
+            29,
+            0.29,
+            counts(missed=1, spurious=1),
+            counts(partial=1),
+            id="percentage-rounding",
+        ),
+        pytest.param(
+            # §8, the default: 1 % of a 200-character reference is 2 characters; any overlap counts here.
+            [[(0, 200, "PER")]],
+            [[(199, 210, "PER")]],
+            1.0,
+            None,
+            counts(missed=1, spurious=1),
+            counts(partial=1),
+            id="default-one-percent",
+        ),
+    ],
+)
+def test_where_nervaluates_span_loader_differs(references, predictions, percentage, min_overlap, theirs, ours) -> None:
+    assert nervaluate_span_counts(references, predictions, percentage)["partial"] == theirs
+    assert our_span_counts(references, predictions, min_overlap=min_overlap)["partial"] == ours
+
+
+# ---------------------------------------------------------------------------------------------------------
 # conlleval.pl, through the PyPI port conlleval 0.2
 # ---------------------------------------------------------------------------------------------------------
 

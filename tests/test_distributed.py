@@ -56,6 +56,30 @@ def id_sentences(seed: int, count: int = 40) -> tuple[list[list[int]], list[list
     return predictions, references
 
 
+def span_documents(seed: int, count: int = 40, empty_from: int | None = None) -> tuple[list[list], list[list]]:
+    """Span lists with nested, overlapping and repeated entities, in the forms JSON keeps (dicts with any type key,
+    [start, end, type] lists); from `empty_from` on, documents without entities."""
+    rng = random.Random(seed)
+    references, predictions = [], []
+    for index in range(count):
+        reference, prediction = [], []
+        if empty_from is None or index < empty_from:
+            for start in rng.sample(range(20), 4):
+                reference.append((start, start + rng.randint(1, 6), rng.choice(("PER", "LOC"))))
+            for start, end, kind in reference:
+                if rng.random() < 0.8:
+                    moved = max(0, start + rng.randint(-1, 1))
+                    prediction.append((moved, max(moved + 1, end + rng.randint(-1, 2)), rng.choice((kind, "LOC"))))
+        forms = ("type", "label", "entity_group", "list")
+        references.append([_entity(rng.choice(forms), *entity) for entity in reference])
+        predictions.append([_entity(rng.choice(forms), *entity) for entity in prediction])
+    return predictions, references
+
+
+def _entity(form: str, start: int, end: int, entity_type: str) -> dict | list:
+    return [start, end, entity_type] if form == "list" else {"start": start, "end": end, form: entity_type}
+
+
 def shards(
     predictions: list[list[Any]], references: list[list[Any]], split: str
 ) -> list[list[dict[str, list[list[Any]]]]]:
@@ -116,6 +140,17 @@ CASES = {
         compute={"label_list": ID2LABEL_FROM_JSON},
         array="list",
         split="all-on-process-0",
+    ),
+    # Spans: nested entities in every form, options at load and in compute; and a process whose documents have
+    # no entity at all, which stores them in a form that merges with process 0's.
+    "spans-nested-options": dict(
+        data=span_documents(9),
+        load={"min_overlap": 0.5},
+        compute={"return_entities": True, "per_type": True},
+        array="list",
+    ),
+    "spans-process-1-documents-without-entities": dict(
+        data=span_documents(10, empty_from=20), load={"timeout": 30}, compute={"return_entities": True}, array="list"
     ),
     "ids-process-0-adds-nothing": dict(
         data=id_sentences(7),

@@ -1,5 +1,6 @@
 """The array path (`_fast_tally`, used by `compute` without `return_entities`) returns exactly what the readable
-path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode."""
+path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode; and so does the
+array path of span input (`_fast_span_tally`) on random nested batches."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def test_fast_path_equals_readable_path_on_tag_soup(scheme: str, mode: str, data
     labels = data.draw(
         st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), min_size=1, max_size=3))
     )
-    options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels}
+    min_overlap = data.draw(st.sampled_from([None, None, 0.25, 0.5, 2 / 3, 1.0]))
+    options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels, "min_overlap": min_overlap}
     chunk_tokens = data.draw(st.sampled_from([1, 5, ns._CHUNK_TOKENS]))  # sentences are scored in chunks
     with mock.patch.object(ns, "_CHUNK_TOKENS", chunk_tokens):
         assert fast(predictions, references, **options).cells == readable(predictions, references, **options).cells
@@ -149,3 +151,87 @@ def test_padded_2d_id_arrays_equal_the_unpadded_lists(scheme: str, data: st.Data
     expected = readable(id_predictions, id_references, **options)
     assert fast(padded_p, padded_r, **options).cells == expected.cells
     assert readable(padded_p, padded_r, **options).cells == expected.cells
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Span input: `_fast_span_tally` against `_readable_span_tally`
+# ---------------------------------------------------------------------------------------------------------
+
+
+def span_array_path(predictions, references, **options) -> ns.Tally | None:
+    return ns._fast_span_tally(predictions, references, ns.Options.of(**options))
+
+
+@st.composite
+def nested_batches(draw: st.DrawFn) -> tuple[list[list], list[list]]:
+    """Span batches in any input form whose sentences are flat on both sides, or nested, overlapping and repeated
+    on either: both kinds go different ways through the array path."""
+    sentences = []
+    for _ in range(draw(st.integers(0, 6))):
+        for _side in range(2):
+            if draw(st.booleans()):
+                sentences.append(draw(strategies.nested_spans(max_position=12, types=strategies.TYPES)))
+            else:
+                sentences.append(draw(strategies.spans(max_length=14))[0])
+    lists = draw(strategies.span_lists(sentences))
+    return lists[0::2], lists[1::2]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batch=nested_batches(), data=st.data())
+def test_span_array_path_equals_readable_path(batch, data) -> None:
+    predictions, references = batch
+    options = {
+        "min_overlap": data.draw(st.sampled_from([None, 0.25, 0.5, 2 / 3, 1.0])),
+        "labels": data.draw(st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), min_size=1))),
+    }
+    expected = readable(predictions, references, **options)
+    chunk = data.draw(st.sampled_from([1, 3, ns._CHUNK_ENTITIES]))  # documents are scored in chunks of entities
+    limit = data.draw(st.sampled_from([1, 20, ns._POSITION_LIMIT]))  # a chunk past it goes the readable way
+    with mock.patch.object(ns, "_CHUNK_ENTITIES", chunk), mock.patch.object(ns, "_POSITION_LIMIT", limit):
+        tally = span_array_path(predictions, references, **options)
+    entities = list(chain.from_iterable(chain(predictions, references)))
+    forms = {next((k for k in ns.TYPE_KEYS if k in e), "") if isinstance(e, dict) else "sequence" for e in entities}
+    if len(forms) > 1:  # dicts with type keys of several kinds, or dicts and tuples: read one by one
+        assert tally is None or tally.cells == expected.cells
+    else:
+        assert tally is not None, "valid span input in one form must not fall back to the readable path"
+        assert tally.cells == expected.cells
+
+
+@pytest.mark.parametrize(
+    "predictions",
+    [
+        pytest.param([[(0, 2, "PER"), (np.int64(3), 4, "LOC")]], id="numpy-offset"),
+        pytest.param([[ns.Span(0, 2, "PER")]], id="span-objects"),
+        pytest.param(
+            [[{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 4, "type": "LOC", "label": "X"}]],
+            id="type-key-before-label-in-one-dict",
+        ),
+        pytest.param([[{"start": 0, "end": 2, "type": "PER"}, (3, 4, "LOC")]], id="dicts-and-tuples"),
+        pytest.param([[(0, 2**70, "PER")]], id="offset-past-int64"),
+    ],
+)
+def test_span_input_the_arrays_do_not_read_goes_the_readable_way(predictions) -> None:
+    references = [[(0, 2, "PER"), (3, 5, "LOC")]]
+    assert span_array_path(predictions, references) is None
+    assert ns.compute_semeval(predictions=predictions, references=references) == ns.scores(
+        readable(predictions, references)
+    )
+
+
+@pytest.mark.parametrize(
+    "predictions",
+    [
+        pytest.param([[(2, 2, "PER")]], id="empty-span"),
+        pytest.param([[(-1, 2, "PER")]], id="negative"),
+        pytest.param([[(0, 2.5, "PER")]], id="float"),
+        pytest.param([[(0, 2, "")]], id="empty-type"),
+        pytest.param([[(0, 2, 3)]], id="type-not-a-string"),
+        pytest.param([[{"start": 0, "end": 2}]], id="no-type"),
+    ],
+)
+def test_invalid_spans_fall_back_to_the_readable_path_for_its_error(predictions) -> None:
+    assert span_array_path(predictions, [[]]) is None
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0, entity 0: "):
+        ns.compute_semeval(predictions=predictions, references=[[]])

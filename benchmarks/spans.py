@@ -1,0 +1,228 @@
+"""Speed of span input: spans against the same entities as tags, and the scaling of heavy nesting.
+
+    python benchmarks/spans.py                    # 100,000 documents, 5 runs each: a few minutes on 2 cores
+    python benchmarks/spans.py --quick            # 10,000 documents, 3 runs, smaller scaling steps
+
+Standalone (benchmarks/run.py times the tag path against the peers). The report goes to standard output:
+
+- spans vs tags: `compute_semeval` on generated documents of about five reference and five predicted entities,
+  flat (so that the same entities can be written as IOB2 tags), as tags, as span dicts `{"start", "end",
+  "type"}`, as the transformers pipeline's grouped output (`entity_group`, `score`, `word`) and as
+  `(start, end, type)` tuples; each time is divided by the time of the tags. Every form must give the same
+  scores, which is checked.
+- heavy nesting: documents whose entities nest three levels deep on both sides (every document goes through the
+  exact solver), at 1/100, 1/10 and all of the documents, and one document holding ever more nested entities
+  with an entity around all of it (one connected component); seconds per entity should stay about flat.
+
+Each cell is the median of `--repeats` runs of `time.perf_counter()` around one call, forms interleaved run by
+run; `gc.collect()` before each run. Times are never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import ner_semeval  # noqa: E402  (the checkout's module, not an installed one)
+
+TYPES = ("PER", "LOC", "ORG", "MISC")
+Entity = tuple[int, int, str]
+
+
+def flat_documents(count: int, seed: int) -> tuple[list[int], list[list[Entity]], list[list[Entity]]]:
+    """`count` documents of about five reference entities (3-7) of 1-3 tokens with gaps of 1-6 tokens, and
+    predictions that keep most of them: a boundary moved (8 %), the type changed (5 %), dropped (4 %), and a
+    spurious entity added in a gap (3 % per entity). Predicted entities stay disjoint, so tags can hold them.
+    Returns each document's length in tokens, the references and the predictions."""
+    rng = random.Random(seed)
+    lengths, references, predictions = [], [], []
+    for _ in range(count):
+        position, reference, prediction = rng.randint(0, 3), [], []
+        for _ in range(rng.randint(3, 7)):
+            start, end = position, position + rng.choice((1, 1, 2, 2, 3))
+            entity_type = rng.choice(TYPES)
+            reference.append((start, end, entity_type))
+            gap = rng.randint(1, 6)
+            roll = rng.random()
+            if roll < 0.08:  # a boundary moved by one token, inside the gaps
+                start, end = (start + 1, end) if end - start > 1 and rng.random() < 0.5 else (start, end + 1)
+                prediction.append((start, end, entity_type))
+            elif roll < 0.13:
+                prediction.append((start, end, rng.choice([t for t in TYPES if t != entity_type])))
+            elif roll >= 0.17:
+                prediction.append((start, end, entity_type))
+            if rng.random() < 0.03 and gap >= 4:  # a spurious entity in the gap
+                prediction.append((end + 2, end + 3, rng.choice(TYPES)))
+            position = end + gap
+        lengths.append(position + 2)
+        references.append(reference)
+        predictions.append(prediction)
+    return lengths, references, predictions
+
+
+def nested_documents(count: int, seed: int) -> tuple[list[list[Entity]], list[list[Entity]]]:
+    """`count` documents of two or three entities, each holding one or two entities that hold one more (three
+    levels, about seven entities a side), predictions perturbed as in `flat_documents` plus missing levels."""
+    rng = random.Random(seed)
+    references, predictions = [], []
+    for _ in range(count):
+        reference, position = [], 0
+        for _ in range(rng.randint(2, 3)):
+            outer = (position, position + rng.randint(6, 10))
+            reference.append((*outer, rng.choice(TYPES)))
+            for inner_start in sorted(rng.sample(range(outer[0], outer[1] - 2), rng.randint(1, 2))):
+                inner = (inner_start, inner_start + rng.randint(2, 3))
+                reference.append((*inner, rng.choice(TYPES)))
+                reference.append((inner[0], inner[0] + 1, rng.choice(TYPES)))
+            position = outer[1] + rng.randint(1, 4)
+        prediction = []
+        for start, end, entity_type in reference:
+            roll = rng.random()
+            if roll < 0.15:
+                start = max(0, start + rng.choice((-1, 1)))
+                prediction.append((start, max(start + 1, end + rng.choice((-1, 0, 1))), entity_type))
+            elif roll < 0.22:
+                prediction.append((start, end, rng.choice(TYPES)))
+            elif roll >= 0.3:
+                prediction.append((start, end, entity_type))
+        references.append(reference)
+        predictions.append(prediction)
+    return references, predictions
+
+
+def one_long_document(entities: int, seed: int) -> tuple[list[list[Entity]], list[list[Entity]]]:
+    """One document of about `entities` nested entities a side, and one entity around all of it on each side:
+    the whole document is one connected component of the overlap graph."""
+    references, predictions = nested_documents(max(1, entities // 7), seed)
+    reference, prediction, shift = [], [], 0
+    for document_references, document_predictions in zip(references, predictions):
+        reference += [(start + shift, end + shift, kind) for start, end, kind in document_references]
+        prediction += [(start + shift, end + shift, kind) for start, end, kind in document_predictions]
+        shift = max(end for _, end, _ in reference + prediction) + 2
+    reference.append((0, shift, "DOC"))
+    prediction.append((1, shift, "DOC"))
+    return [reference], [prediction]
+
+
+def as_tags(lengths: list[int], documents: list[list[Entity]]) -> list[list[str]]:
+    return [ner_semeval.encode([ner_semeval.Span(*e) for e in d], n, "IOB2") for n, d in zip(lengths, documents)]
+
+
+def as_dicts(documents: list[list[Entity]]) -> list[list[dict]]:
+    return [[{"start": start, "end": end, "type": kind} for start, end, kind in document] for document in documents]
+
+
+def as_pipeline_output(documents: list[list[Entity]]) -> list[list[dict]]:
+    return [
+        [{"entity_group": kind, "score": 0.9, "word": "w", "start": start, "end": end} for start, end, kind in document]
+        for document in documents
+    ]
+
+
+def median_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """The median time of each call, runs interleaved (run 1 of every call, then run 2 ...)."""
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for call in calls.values():  # warm up: imports, the tag table
+        call()
+    for _ in range(repeats):
+        for name, call in calls.items():
+            gc.collect()
+            start = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def spans_against_tags(documents: int, repeats: int) -> None:
+    lengths, references, predictions = flat_documents(documents, seed=2013)
+    inputs = {
+        "tags (IOB2)": (as_tags(lengths, predictions), as_tags(lengths, references)),
+        "span dicts {start, end, type}": (as_dicts(predictions), as_dicts(references)),
+        "pipeline output (entity_group, score, word)": (as_pipeline_output(predictions), as_dicts(references)),
+        "(start, end, type) tuples": (predictions, references),
+    }
+    results = {name: ner_semeval.compute_semeval(predictions=p, references=r) for name, (p, r) in inputs.items()}
+    assert all(result == results["tags (IOB2)"] for result in results.values()), "every form must score alike"
+    calls = {
+        name: (lambda p=p, r=r: ner_semeval.compute_semeval(predictions=p, references=r))
+        for name, (p, r) in inputs.items()
+    }
+    entities = sum(map(len, references)) / documents, sum(map(len, predictions)) / documents
+    tokens = sum(lengths)
+    print(f"## Spans against tags: {documents:,} documents, {tokens:,} tokens a side as tags, ")
+    print(f"{entities[0]:.2f} reference and {entities[1]:.2f} predicted entities a document (median of {repeats})")
+    print()
+    print("| input | seconds | / tags |")
+    print("| --- | --- | --- |")
+    medians = median_times(calls, repeats)
+    for name, seconds in medians.items():
+        print(f"| {name} | {seconds:.3f} | {seconds / medians['tags (IOB2)']:.2f}x |")
+    print()
+
+
+def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None:
+    references, predictions = nested_documents(documents, seed=7)
+    nested_share = sum(not ner_semeval._disjoint([ner_semeval.Span(*e) for e in d]) for d in references) / documents
+    print(f"## Heavy nesting: documents of about 7 entities a side, three levels ({nested_share:.0%} nested)")
+    print()
+    print("| documents | entities a side | seconds | microseconds per entity |")
+    print("| --- | --- | --- | --- |")
+    for count in (documents // 100, documents // 10, documents):
+        batch = as_dicts(predictions[:count]), as_dicts(references[:count])
+        entities = sum(map(len, references[:count]))
+        seconds = median_times(
+            {"n": lambda b=batch: ner_semeval.compute_semeval(predictions=b[0], references=b[1])}, repeats
+        )["n"]
+        print(f"| {count:,} | {entities:,} | {seconds:.3f} | {seconds / entities * 1e6:.1f} |")
+    print()
+    print("One document, one entity around all of it on each side (a single connected component):")
+    print()
+    print("| entities a side | seconds | microseconds per entity |")
+    print("| --- | --- | --- |")
+    for size in long_sizes:
+        long_references, long_predictions = one_long_document(size, seed=11)
+        entities = len(long_references[0])
+        seconds = median_times(
+            {
+                "n": lambda p=long_predictions, r=long_references: ner_semeval.compute_semeval(
+                    predictions=p, references=r
+                )
+            },
+            max(1, repeats // 2),
+        )["n"]
+        print(f"| {entities:,} | {seconds:.3f} | {seconds / entities * 1e6:.1f} |")
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--documents", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="10,000 documents, 3 runs, smaller long documents")
+    args = parser.parse_args()
+    documents, repeats = (10_000, 3) if args.quick else (args.documents, args.repeats)
+    long_sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
+    print(f"# ner_semeval span benchmark ({platform.python_version()}, {platform.machine()}, numpy {_numpy()})")
+    print()
+    spans_against_tags(documents, repeats)
+    nesting_scaling(documents, repeats, long_sizes)
+
+
+def _numpy() -> str:
+    import numpy
+
+    return numpy.__version__
+
+
+if __name__ == "__main__":
+    main()
