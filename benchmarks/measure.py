@@ -82,6 +82,21 @@ def take_turns(
     return cells, results
 
 
+def median_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """The median time of each call over `repeats` runs, after one warm-up run each (imports, caches), the
+    calls interleaved run by run (run 1 of every call, then run 2 ...): for the standalone scripts."""
+    for call in calls.values():
+        call()
+    times: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            gc.collect()
+            start = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
 def peak_memory(run: Callable[[], Any]) -> dict[str, Any]:
     """How far one call of `run` raises the peak RSS above the RSS before it, the peak (KiB), and the tracemalloc
     peak (bytes) of a second call. Linux only: getrusage's maxrss cannot be reset (Linux even carries a parent's

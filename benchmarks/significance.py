@@ -17,13 +17,10 @@ statistics.py: run from this folder, that name would hide the standard library's
 from __future__ import annotations
 
 import argparse
-import gc
 import itertools
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +31,8 @@ WNUT17 = REPO.parent / "shared" / "data" / "wnut17"
 WNUT_GOLD = "emerging.test.annotated"
 WNUT_SYSTEMS = ("arcada", "drexel_cci", "flytxt", "mic-cis.txt", "sjtu_adapt.txt", "spinningbytes.txt", "uh_ritual")
 sys.path.insert(0, str(REPO))
+
+from measure import median_times  # noqa: E402
 
 import ner_semeval as ns  # noqa: E402  (the checkout's module, not an installed copy)
 
@@ -87,20 +86,6 @@ def read_tags(path: Path) -> list[list[str]]:
             elif sentences[-1]:
                 sentences.append([])
     return [sentence for sentence in sentences if sentence]
-
-
-def median_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """The median time of each call over `repeats` runs, interleaved run by run."""
-    for call in calls.values():
-        call()  # warm up: imports, caches
-    times: dict[str, list[float]] = {name: [] for name in calls}
-    for _ in range(repeats):
-        for name, call in calls.items():
-            gc.collect()
-            start = time.perf_counter()
-            call()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def bootstrap_on_generated_data(repeats: int) -> None:

@@ -21,17 +21,15 @@ run; `gc.collect()` before each run. Times are never asserted in tests.
 from __future__ import annotations
 
 import argparse
-import gc
 import platform
 import random
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from measure import median_times  # noqa: E402
 
 import ner_semeval  # noqa: E402  (the checkout's module, not an installed one)
 
@@ -127,20 +125,6 @@ def as_pipeline_output(documents: list[list[Entity]]) -> list[list[dict]]:
         [{"entity_group": kind, "score": 0.9, "word": "w", "start": start, "end": end} for start, end, kind in document]
         for document in documents
     ]
-
-
-def median_times(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """The median time of each call, runs interleaved (run 1 of every call, then run 2 ...)."""
-    times: dict[str, list[float]] = {name: [] for name in calls}
-    for call in calls.values():  # warm up: imports, the tag table
-        call()
-    for _ in range(repeats):
-        for name, call in calls.items():
-            gc.collect()
-            start = time.perf_counter()
-            call()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def spans_against_tags(documents: int, repeats: int) -> None:
