@@ -40,7 +40,7 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain, pairwise, repeat, zip_longest
@@ -3125,16 +3125,23 @@ class _PairedTally:
 _CLI_CHUNK_TOKENS = 1 << 16
 
 
-def _tally_file(handle: Iterable[bytes], source: str, options: Options, total: _FileTally) -> None:
-    chunk: list[ConllSentence] = []
-    tokens = 0
-    for sentence in read_conll(_text_lines(handle, source), source):
-        chunk.append(sentence)
-        tokens += len(sentence.tokens)
-        if tokens >= _CLI_CHUNK_TOKENS:
-            total.add(chunk, source, options)
-            chunk, tokens = [], 0
+def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
+    """`items` in lists whose sizes add up to about `limit`: files are scored a chunk at a time as they are read."""
+    chunk: list[Any] = []
+    total = 0
+    for item in items:
+        chunk.append(item)
+        total += size(item)
+        if total >= limit:
+            yield chunk
+            chunk, total = [], 0
     if chunk:
+        yield chunk
+
+
+def _tally_file(handle: Iterable[bytes], source: str, options: Options, total: _FileTally) -> None:
+    sentences = read_conll(_text_lines(handle, source), source)
+    for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
         total.add(chunk, source, options)
 
 
@@ -3142,19 +3149,18 @@ def _tally_files_in_step(handles: Sequence[Iterable[bytes]], sources: Sequence[s
     """Read two systems' files sentence by sentence, in step, checking that they hold the same tokens and
     reference tags, and count them a chunk at a time."""
     total = _PairedTally()
-    chunk: list[tuple[ConllSentence, ConllSentence]] = []
-    tokens = 0
     files = [read_conll(_text_lines(handle, source), source) for handle, source in zip(handles, sources)]
-    for sentence_a, sentence_b in zip_longest(*files):
-        _check_same_sentence(sentence_a, sentence_b, sources)
-        chunk.append((sentence_a, sentence_b))
-        tokens += len(sentence_a.tokens)
-        if tokens >= _CLI_CHUNK_TOKENS:
-            total.add(chunk, sources, options)
-            chunk, tokens = [], 0
-    if chunk:
+    for chunk in _chunks(_same_sentences(files, sources), lambda pair: len(pair[0].tokens), _CLI_CHUNK_TOKENS):
         total.add(chunk, sources, options)
     return total
+
+
+def _same_sentences(
+    files: Sequence[Iterator[ConllSentence]], sources: Sequence[str]
+) -> Iterator[tuple[ConllSentence, ConllSentence]]:
+    for sentence_a, sentence_b in zip_longest(*files):
+        _check_same_sentence(sentence_a, sentence_b, sources)
+        yield sentence_a, sentence_b
 
 
 def _check_same_sentence(
@@ -3201,9 +3207,15 @@ def _tally_spans_file(handle: Iterable[bytes], source: str, options: Options, to
     """Score a JSON lines file of span lists (`--spans`): one JSON object a line with `references` and
     `predictions` (each a list of entities, docs/scoring.md §1) and optionally `text`; blank lines are skipped.
     Documents are scored as they are read, in chunks of about _CHUNK_ENTITIES entities."""
+    documents = _span_documents(handle, source)
+    for chunk in _chunks(documents, lambda document: len(document[1]) + len(document[2]), _CHUNK_ENTITIES):
+        total.add_spans(chunk, source, options)
+
+
+def _span_documents(handle: Iterable[bytes], source: str) -> Iterator[tuple[int, list, list]]:
+    """(line, references, predictions) of each JSON line of a `--spans` file; a malformed line is a
+    `ConllError`."""
     expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
-    chunk: list[tuple[int, list, list]] = []
-    entities = 0
     for number, line in enumerate(_text_lines(handle, source), start=1):
         if not line.strip():
             continue
@@ -3221,13 +3233,7 @@ def _tally_spans_file(handle: Iterable[bytes], source: str, options: Options, to
             raise ConllError(
                 source, number, f"found a JSON {type(record['text']).__name__} for 'text'; expected a string"
             )
-        chunk.append((number, record["references"], record["predictions"]))
-        entities += len(record["references"]) + len(record["predictions"])
-        if entities >= _CHUNK_ENTITIES:
-            total.add_spans(chunk, source, options)
-            chunk, entities = [], 0
-    if chunk:
-        total.add_spans(chunk, source, options)
+        yield number, record["references"], record["predictions"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
