@@ -11,6 +11,9 @@ A's tag and system B's tag (the last three columns), and `compare_text` (the `/c
 and measure A, B, B - A with its paired bootstrap interval and the p-value of `ner_semeval.compare_semeval`; the
 page adds `difference_figure`, each scheme's F1 difference with its interval against zero.
 
+A third choice reads spans, JSON lines as the command line's `--spans` reads them (`parse_spans`,
+`evaluate_spans`): the same tables and pictures, and each document's character spans highlighted (`spans_page`).
+
 The work and the answer of one request are bounded by what the page shows: the tables, the highlighted
 sentences and the pictures are capped (the page says what it left out), per-type scores are computed only for
 the types shown, and a few requests run at once so that a small one is not held up behind a 1 MB one.
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import json
 import math
 import os
 import re
@@ -73,7 +77,8 @@ COMPARE_CONFIDENCE_LEVEL = 0.95
 # The control that chooses what the page does, and so how it reads the input's columns.
 ONE_SYSTEM = "Evaluate one system"
 TWO_SYSTEMS = "Compare two systems"
-TASKS = [ONE_SYSTEM, TWO_SYSTEMS]
+SPANS = "Spans (JSON lines)"
+TASKS = [ONE_SYSTEM, TWO_SYSTEMS, SPANS]
 
 SCHEME_NAMES = list(ner_semeval.SCHEMES)
 MODES = list(ner_semeval.MODES)
@@ -119,6 +124,9 @@ IOBES_EXAMPLE = (EXAMPLES_DIRECTORY / "iobes_example.conll").read_text(encoding=
 # boundaries (scenario V) where B gets them, B confuses types (IV) where A does not. So B is ahead under strict,
 # exact and partial, and the type scheme, which forgives boundaries, cannot tell them apart.
 COMPARE_EXAMPLE = (EXAMPLES_DIRECTORY / "compare_example.conll").read_text(encoding="utf-8")
+# Spans as JSON lines: a token-classification pipeline's grouped output (entity_group, score, word) against the
+# reference, and a nested reference (Paris, a LOC inside the ORG University of Paris).
+SPANS_EXAMPLE = (EXAMPLES_DIRECTORY / "spans_example.jsonl").read_text(encoding="utf-8")
 
 # Each example sets the text, the scheme, the mode and what the page does with them.
 EXAMPLES = [
@@ -126,6 +134,7 @@ EXAMPLES = [
     [ENGLISH_EXAMPLE, "IOB2", "lenient", ONE_SYSTEM],
     [IOBES_EXAMPLE, "IOBES", "strict", ONE_SYSTEM],
     [COMPARE_EXAMPLE, "IOB2", "lenient", TWO_SYSTEMS],
+    [SPANS_EXAMPLE, "IOB2", "lenient", SPANS],
 ]
 # Short enough for Gradio's example buttons, whole on one line even on a phone (tests/test_browser.py checks).
 EXAMPLE_LABELS = [
@@ -133,6 +142,7 @@ EXAMPLE_LABELS = [
     "English: all six scenarios",
     "IOBES, strict mode",
     "Two systems compared",
+    "Spans, nested",
 ]
 
 EXPLANATION = """
@@ -172,7 +182,9 @@ type**) count them. Edit the sentences below, one token per line as **token, ref
 blank line between sentences, or upload a CoNLL file (at most {MAX_BYTES // 1_000_000} MB or {MAX_SENTENCES:,}
 sentences). The page opens on the worked example of the metric's documentation (docs/scoring.md, §6).
 **{TWO_SYSTEMS}** reads **token, reference tag, system A's tag, system B's tag** instead and tells whether B's
-scores differ from A's by more than the sampling noise of these sentences.
+scores differ from A's by more than the sampling noise of these sentences. **{SPANS}** reads one JSON object a
+line, `{{"text": ..., "references": [...], "predictions": [...]}}`, entities as character offsets (end exclusive),
+as `python ner_semeval.py --spans` does.
 """
 
 COMPARE_TEXT = f"""
@@ -644,6 +656,8 @@ SENTENCES_CSS = """
 .number { color: #6b7280; min-width: 1.5em; text-align: right; }
 .side-name { display: inline-block; width: 5.5em; color: #6b7280; font-size: 0.85em; }
 mark { padding: 0.1em 0.3em; border-radius: 0.3em; color: #111111; }
+mark mark { border: 1px solid #6b7280; }
+.doc-text { white-space: pre-wrap; }
 .entity-type { font-family: var(--font-mono); font-size: 0.7em; font-weight: 600; margin-left: 0.35em; color: #374151; }
 """
 
@@ -1177,11 +1191,307 @@ def compare_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tupl
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Spans: JSON lines as the command line's --spans reads them
+# ---------------------------------------------------------------------------------------------------------
+
+# Of the drawn documents: at most this many characters of text in all, and this many entities of each side.
+MAX_SHOWN_CHARACTERS = 20_000
+MAX_SHOWN_ENTITIES = 2_000
+SPANS_EXPECTED = (
+    'expected one JSON object a line: {"text": ..., "references": [...], "predictions": [...]}, each entity '
+    '{"start", "end" (exclusive), "type"} or [start, end, type]'
+)
+
+
+@dataclass(frozen=True)
+class SpanCorpus:
+    """The documents of span input: each one's text (None when not given), reference and predicted entities as
+    given, and its line in the editor."""
+
+    texts: list[str | None]
+    references: list[list[Any]]
+    predictions: list[list[Any]]
+    lines: list[int]
+
+
+def parse_spans(text: str) -> SpanCorpus:
+    """The documents of JSON lines text (blank lines skipped), with the page's caps; a malformed line is a message
+    naming it, as the command line's `--spans` reader words it."""
+    command = "python ner_semeval.py --spans FILE.jsonl"
+    texts: list[str | None] = []
+    references: list[list[Any]] = []
+    predictions: list[list[Any]] = []
+    lines: list[int] = []
+    for number, line in enumerate(_input_lines(text, command), start=1):
+        if not line.strip():
+            continue
+        if len(lines) == MAX_SENTENCES:
+            raise InputProblem(
+                f"The input holds more than {MAX_SENTENCES:,} documents (line {number} starts document "
+                f"{MAX_SENTENCES + 1:,}); the page evaluates at most {MAX_SENTENCES:,}. Use `{command}` for larger "
+                "files."
+            )
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise InputProblem(
+                f"Line {number}: not JSON ({error.msg}, column {error.colno}); {SPANS_EXPECTED}."
+            ) from None
+        except RecursionError:
+            raise InputProblem(f"Line {number}: JSON nested too deeply; {SPANS_EXPECTED}.") from None
+        if not isinstance(record, dict):
+            raise InputProblem(f"Line {number}: found a JSON {type(record).__name__}; {SPANS_EXPECTED}.")
+        for key in ("references", "predictions"):
+            if not isinstance(record.get(key), list):
+                found = "no" if key not in record else f"a JSON {type(record[key]).__name__} for"
+                raise InputProblem(f"Line {number}: found {found} {key!r}; {SPANS_EXPECTED}.")
+        document_text = record.get("text")
+        if document_text is not None and not isinstance(document_text, str):
+            raise InputProblem(
+                f"Line {number}: found a JSON {type(document_text).__name__} for 'text'; expected a string."
+            )
+        texts.append(document_text)
+        references.append(record["references"])
+        predictions.append(record["predictions"])
+        lines.append(number)
+    if not lines:
+        raise InputProblem(
+            'The input holds no documents: write one JSON object a line, {"text": ..., "references": [...], '
+            '"predictions": [...]}.'
+        )
+    return SpanCorpus(texts, references, predictions, lines)
+
+
+def _as_span(entity: Any, side: str, sentence: int, index: int) -> ner_semeval.Span:
+    try:
+        return ner_semeval.as_span(entity)
+    except ner_semeval.InvalidInputError as error:
+        raise error.at(side, sentence, entity=index) from None
+
+
+def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
+    """The documents scored by the metric module with its default options (scheme and mode describe tags); an
+    entity the metric refuses is a message naming the line, the side and the entity's index in its list."""
+    options = ner_semeval.Options()
+    try:
+        # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
+        # entity, not taken for a sequence of tag ids.
+        spans = {
+            side: [
+                [_as_span(entity, side, number, index) for index, entity in enumerate(entities)]
+                for number, entities in enumerate(getattr(corpus, side))
+            ]
+            for side in ("references", "predictions")
+        }
+        tally, rows = ner_semeval.tally_semeval(spans["predictions"], spans["references"], options)
+    except ner_semeval.InvalidInputError as error:
+        where = []
+        if error.sentence is not None:
+            where.append(f"Line {corpus.lines[error.sentence]}")
+        if error.side is not None:
+            where.append(f"{error.side}[{error.entity}]" if error.entity is not None else error.side)
+        raise InputProblem(f"{', '.join(where)}: {error.problem}." if where else f"{error.problem}.") from None
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
+    entity_types = types_by_frequency(tally)
+    shown = tuple(entity_types[:MAX_SHOWN_TYPES]) or None
+    results = ner_semeval.scores(tally, dataclasses.replace(options, per_type=True, labels=shown))
+    return Evaluation(results, ner_semeval.entity_rows(rows), entity_types, tally)
+
+
+def span_text(text: str | None, start: int, end: int) -> str:
+    """An entity's text cut from its document's by its character offsets, shortened; its offsets (``[start:end]``)
+    when the document has no text or the entity ends beyond it."""
+    if text is None or end > len(text):
+        return f"[{start}:{end}]"
+    return shorten(text[start : min(end, start + MAX_TEXT_CHARACTERS + 1)])
+
+
+def span_scenario_frame(evaluation: Evaluation, corpus: SpanCorpus) -> pd.DataFrame:
+    """`scenario_frame` for spans: the document's number, and each entity's text (or offsets)."""
+    rows = []
+    for row in evaluation.entities[:MAX_TABLE_ROWS]:
+        text = corpus.texts[row["sentence"]]
+        cells = [str(row["sentence"] + 1), row["scenario"]]
+        for side in (row["reference"], row["prediction"]):
+            if side is None:
+                cells += [NONE, NONE]
+            else:
+                cells += [shorten(side["type"]), span_text(text, side["start"], side["end"])]
+        cells += [row[scheme] for scheme in SCHEME_COLUMNS]
+        rows.append(cells)
+    return pd.DataFrame(rows, columns=SCENARIO_HEADERS)
+
+
+# An entity as a highlighted document draws it: start, end (cut to the text drawn and to the entity around it),
+# type and tooltip.
+SpanMark = tuple[int, int, str, str]
+
+
+def _nest(marks: list[SpanMark]) -> list[tuple[SpanMark, list]]:
+    """The marks as a forest, each with the marks inside it: sorted by start, the longer first; a mark that
+    crosses the end of the one around it is cut there (its tooltip keeps its own offsets)."""
+    roots: list[tuple[SpanMark, list]] = []
+    stack: list[tuple[SpanMark, list]] = []
+    for start, end, entity_type, tooltip in sorted(marks, key=lambda mark: (mark[0], -mark[1])):
+        while stack and stack[-1][0][1] <= start:
+            stack.pop()
+        if stack:
+            end = min(end, stack[-1][0][1])
+        node: tuple[SpanMark, list] = ((start, end, entity_type, tooltip), [])
+        (stack[-1][1] if stack else roots).append(node)
+        stack.append(node)
+    return roots
+
+
+def _highlight_text(
+    text: str, start: int, end: int, nodes: list[tuple[SpanMark, list]], colours: dict[str, str]
+) -> str:
+    """``text[start:end]`` as HTML with the marks of `nodes` (and those inside them) as nested <mark>s."""
+    parts = []
+    position = start
+    for (mark_start, mark_end, entity_type, tooltip), inside in nodes:
+        parts.append(html.escape(text[position:mark_start]))
+        parts.append(
+            f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">'
+            f"{_highlight_text(text, mark_start, mark_end, inside, colours)}"
+            f'<span class="entity-type">{html.escape(shorten(entity_type))}</span></mark>'
+        )
+        position = mark_end
+    parts.append(html.escape(text[position:end]))
+    return "".join(parts)
+
+
+def _offsets_only(marks: list[SpanMark], colours: dict[str, str]) -> str:
+    """A document without text: its entities as offsets, in order."""
+    if not marks:
+        return f'<span class="no-text">{NONE}</span>'
+    return " ".join(
+        f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">{start}–{end}'
+        f'<span class="entity-type">{html.escape(shorten(entity_type))}</span></mark>'
+        for start, end, entity_type, tooltip in sorted(marks, key=lambda mark: (mark[0], -mark[1]))
+    )
+
+
+def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
+    """Each drawn document twice, reference and prediction, its character spans highlighted by type: nested
+    entities as nested marks (each with its type; hover one for its offsets and scenario), an entity that
+    crosses another's end cut there. The first `MAX_SHOWN_SENTENCES` documents, `MAX_SHOWN_CHARACTERS` of text
+    and `MAX_SHOWN_ENTITIES` entities of each side in all; a note says what was left out."""
+    colours = {t: TYPE_COLOURS[i % len(TYPE_COLOURS)] for i, t in enumerate(evaluation.entity_types)}
+    documents = min(len(corpus.lines), MAX_SHOWN_SENTENCES)
+    cuts = []  # the characters drawn of each drawn document
+    budget = MAX_SHOWN_CHARACTERS
+    for text in corpus.texts[:documents]:
+        if budget == 0:
+            break
+        cuts.append(min(len(text or ""), budget))
+        budget -= cuts[-1]
+    sides: list[tuple[list[SpanMark], list[SpanMark]]] = [([], []) for _ in cuts]
+    left_out_entities = 0
+    drawn_entities = [0, 0]
+    for row in evaluation.entities:  # in document order
+        if row["sentence"] >= len(cuts):
+            break
+        text = corpus.texts[row["sentence"]]
+        cut = cuts[row["sentence"]]
+        scenario = f"scenario {row['scenario']}: " + ", ".join(f"{s} {row[s]}" for s in SCHEME_COLUMNS)
+        for number, (side, marks) in enumerate(zip((row["reference"], row["prediction"]), sides[row["sentence"]])):
+            if side is None:
+                continue
+            if drawn_entities[number] == MAX_SHOWN_ENTITIES:
+                left_out_entities += 1
+                continue
+            tooltip = f"{side['type']} [{side['start']}:{side['end']}], {scenario}"
+            if text is None:
+                marks.append((side["start"], side["end"], side["type"], tooltip))
+            elif side["start"] < cut:
+                marks.append((side["start"], min(side["end"], cut), side["type"], tooltip))
+            else:
+                continue
+            drawn_entities[number] += 1
+    parts = []
+    for index, (cut, (reference_marks, predicted_marks)) in enumerate(zip(cuts, sides)):
+        text = corpus.texts[index]
+        drawings = []
+        for marks in (reference_marks, predicted_marks):
+            if text is None:
+                drawings.append(_offsets_only(marks, colours))
+            else:
+                rest = f" {ELLIPSIS}" if cut < len(text) else ""
+                drawings.append(
+                    f'<span class="doc-text">{_highlight_text(text, 0, cut, _nest(marks), colours)}</span>{rest}'
+                )
+        parts.append(
+            f'<div class="sentence"><div class="number">{index + 1}</div><div>'
+            f'<div class="side"><span class="side-name">reference</span> {drawings[0]}</div>'
+            f'<div class="side"><span class="side-name">predicted</span> {drawings[1]}</div></div></div>'
+        )
+    left_out = []
+    last = len(cuts) - 1
+    if cuts and corpus.texts[last] is not None and cuts[last] < len(corpus.texts[last] or ""):
+        left_out.append(f"document {last + 1:,} is cut after {cuts[last]:,} of {len(corpus.texts[last]):,} characters")
+    if len(cuts) < len(corpus.lines):
+        left_out.append(f"the first {len(cuts):,} of {len(corpus.lines):,} documents are shown")
+    if left_out_entities:
+        left_out.append(
+            f"{left_out_entities:,} entities beyond the first {MAX_SHOWN_ENTITIES:,} of a side are not drawn"
+        )
+    if left_out:
+        note = "; ".join(left_out)
+        parts.append(f'<p class="left-out">{note[0].upper()}{note[1:]}; the scores cover all.</p>')
+    return "\n".join(parts)
+
+
+def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
+    """What was evaluated, and what the tables leave out."""
+    results = evaluation.results
+    without_text = sum(text is None for text in corpus.texts)
+    status = (
+        f"Evaluated {_count(len(corpus.lines), 'document')} of spans: {results['strict_possible']:,} reference and "
+        f"{_count(results['strict_actual'], 'predicted entity')} (character offsets, end exclusive; scheme and "
+        "mode describe tags and do not apply)."
+    )
+    if without_text:
+        status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."
+    if len(evaluation.entities) > MAX_TABLE_ROWS:
+        status += f" The scenario table shows the first {MAX_TABLE_ROWS:,} of {len(evaluation.entities):,} rows."
+    if len(evaluation.entity_types) > MAX_SHOWN_TYPES:
+        status += (
+            f" The per-type table shows the {MAX_SHOWN_TYPES:,} most frequent of "
+            f"{len(evaluation.entity_types):,} entity types."
+        )
+    return status
+
+
+def spans_page(text: str) -> PageOutputs:
+    """`evaluate_page`'s seven outputs for JSON lines of spans: status, scenario table, summary, per-type table,
+    highlighted documents, heatmap and chart."""
+    try:
+        corpus = parse_spans("" if text is None else text)
+        evaluation = evaluate_spans(corpus)
+    except InputProblem as problem:
+        return (*_empty_outputs(error_message(str(problem))), None, None)
+    outputs = (
+        spans_status(evaluation, corpus),
+        style_scenarios(span_scenario_frame(evaluation, corpus)),
+        summary_frame(evaluation.results),
+        per_type_frame(evaluation),
+        spans_html(evaluation, corpus),
+    )
+    if not evaluation.entity_types:
+        return (*outputs, None, None)
+    return (*outputs, heatmap_figure(confusion_data(evaluation)), type_chart_figure(type_scores(evaluation)))
+
+
+# ---------------------------------------------------------------------------------------------------------
 # The page: one system or two
 # ---------------------------------------------------------------------------------------------------------
 
 ONE_SYSTEM_LABEL = "CoNLL input: token, reference tag, predicted tag"
 TWO_SYSTEMS_LABEL = "CoNLL input: token, reference tag, system A's tag, system B's tag (the last three columns)"
+SPANS_LABEL = 'JSON lines: {"text": ..., "references": [...], "predictions": [...]}, entities {"start", "end", "type"}'
+LABELS = {ONE_SYSTEM: ONE_SYSTEM_LABEL, TWO_SYSTEMS: TWO_SYSTEMS_LABEL, SPANS: SPANS_LABEL}
 
 
 def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = ONE_SYSTEM) -> tuple[Any, ...]:
@@ -1190,6 +1500,8 @@ def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str =
     if task == TWO_SYSTEMS:
         status, table, figure = compare_page(text, scheme, mode)
         return (status, *_empty_outputs("")[1:], None, None, table, figure)
+    if task == SPANS:
+        return (*spans_page(text), pd.DataFrame(columns=COMPARE_HEADERS), None)
     return (*evaluate_page(text, scheme, mode), pd.DataFrame(columns=COMPARE_HEADERS), None)
 
 
@@ -1212,9 +1524,15 @@ def show_task(task: str) -> tuple[Any, ...]:
         gr.update(visible=two),  # the comparison table
         gr.update(visible=not two),  # scenarios, pictures, sentences, per type
         gr.update(visible=two),  # the comparison's explanation and picture
-        gr.update(label=TWO_SYSTEMS_LABEL if two else ONE_SYSTEM_LABEL),
+        gr.update(label=LABELS.get(task, ONE_SYSTEM_LABEL)),
         gr.update(value="Compare" if two else "Evaluate"),
     )
+
+
+def tag_controls(task: str) -> tuple[Any, Any]:
+    """The scheme and mode controls, which describe tags: disabled for spans (the metric refuses them there)."""
+    tags = task != SPANS
+    return gr.update(interactive=tags), gr.update(interactive=tags)
 
 
 def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
@@ -1223,10 +1541,11 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     kept as it is. (The editor sends its text without the examples' last line break.)"""
     text = text.rstrip() if isinstance(text, str) else text
     one_system_examples = {example.rstrip() for example in (WORKED_EXAMPLE, ENGLISH_EXAMPLE, IOBES_EXAMPLE)}
-    if task == TWO_SYSTEMS and text in one_system_examples:
-        return COMPARE_EXAMPLE, "IOB2", "lenient"
-    if task != TWO_SYSTEMS and text == COMPARE_EXAMPLE.rstrip():
-        return WORKED_EXAMPLE, "IOB2", "lenient"
+    examples = {ONE_SYSTEM: WORKED_EXAMPLE, TWO_SYSTEMS: COMPARE_EXAMPLE, SPANS: SPANS_EXAMPLE}
+    example_of = dict.fromkeys(one_system_examples, ONE_SYSTEM)
+    example_of |= {COMPARE_EXAMPLE.rstrip(): TWO_SYSTEMS, SPANS_EXAMPLE.rstrip(): SPANS}
+    if text in example_of and example_of[text] != task and task in examples:
+        return examples[task], "IOB2", "lenient"
     return gr.skip(), gr.skip(), gr.skip()
 
 
@@ -1351,6 +1670,7 @@ def build_demo() -> gr.Blocks:
             api_visibility="private",
             queue=False,
         )
+        task.change(tag_controls, inputs=task, outputs=[scheme, mode], api_visibility="private", queue=False)
         task.input(
             switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
         ).then(run_page, inputs=page_inputs, outputs=page_outputs, **private)

@@ -282,8 +282,8 @@ def test_iobes_example(text, scheme, mode, scenarios):
 
 
 def test_examples_cover_every_listed_scheme():
-    assert [example[1] for example in app.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2"]
-    assert [example[3] for example in app.EXAMPLES] == [app.ONE_SYSTEM] * 3 + [app.TWO_SYSTEMS]
+    assert [example[1] for example in app.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2", "IOB2"]
+    assert [example[3] for example in app.EXAMPLES] == [app.ONE_SYSTEM] * 3 + [app.TWO_SYSTEMS, app.SPANS]
     assert list(ner_semeval.SCHEMES) == app.SCHEME_NAMES
     assert len(app.EXAMPLE_LABELS) == len(app.EXAMPLES)
 
@@ -295,6 +295,7 @@ def test_examples_are_the_files_in_examples():
         (app.ENGLISH_EXAMPLE, "english_example.conll"),
         (app.IOBES_EXAMPLE, "iobes_example.conll"),
         (app.COMPARE_EXAMPLE, "compare_example.conll"),
+        (app.SPANS_EXAMPLE, "spans_example.jsonl"),
     ]:
         assert text == (REPO / "examples" / name).read_text(encoding="utf-8")
     source = (REPO / "app.py").read_text(encoding="utf-8")
@@ -1375,3 +1376,171 @@ def test_readme_states_how_the_page_compares():
     ]:
         assert claim in section, claim
     assert "The Space does the same on the page: choose *Compare two systems*" in readme
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Spans (JSON lines)
+# ---------------------------------------------------------------------------------------------------------
+
+SPANS_SCENARIOS = [
+    ["1", "I", "PER", "Angela Merkel", "PER", "Angela Merkel", "COR", "COR", "COR", "COR"],
+    ["1", "V", "PER", "Emmanuel Macron", "PER", "Macron", "COR", "PAR", "INC", "INC"],
+    ["1", "IV", "LOC", "Berlin", "ORG", "Berlin", "INC", "COR", "COR", "INC"],
+    ["2", "I", "ORG", "University of Paris", "ORG", "University of Paris", "COR", "COR", "COR", "COR"],
+    ["2", "III", "LOC", "Paris", "—", "—", "MIS", "MIS", "MIS", "MIS"],
+    ["2", "II", "—", "—", "DATE", "Monday", "SPU", "SPU", "SPU", "SPU"],
+]
+
+
+def test_spans_example_gives_the_metrics_numbers_and_tables():
+    status, scenarios, summary, per_type, documents, heatmap, chart = app.spans_page(app.SPANS_EXAMPLE)
+    assert status.startswith("Evaluated 2 documents of spans: 5 reference and 5 predicted entities")
+    assert scenarios.data.values.tolist() == SPANS_SCENARIOS
+    records = [json.loads(line) for line in app.SPANS_EXAMPLE.splitlines()]
+    expected = ner_semeval.compute_semeval(
+        predictions=[record["predictions"] for record in records],
+        references=[record["references"] for record in records],
+    )
+    values = summary_values(summary.values.tolist())
+    assert values["F1"][3] == Fraction(expected["strict_f1"]).limit_denominator(10_000)
+    assert values["correct"] == (3, 3, 3, 2)
+    assert {row[0] for row in per_type.values.tolist()} == {"PER", "ORG", "LOC", "DATE"}
+    assert isinstance(heatmap, app.Figure) and isinstance(chart, app.Figure)
+    assert documents.count('<div class="sentence">') == 2
+    # The pipeline-style dicts (entity_group, score, word) are read like the others.
+    assert 'title="ORG [37:43]' in documents
+
+
+def test_run_page_spans_is_spans_page_and_an_empty_comparison():
+    outputs = app.run_page(app.SPANS_EXAMPLE, "IOB2", "lenient", app.SPANS)
+    assert len(outputs) == 9 and outputs[0] == app.spans_page(app.SPANS_EXAMPLE)[0]
+    assert outputs[7].empty and outputs[8] is None
+    # Scheme and mode describe tags: whatever the (disabled) controls hold, spans are scored alike.
+    assert app.run_page(app.SPANS_EXAMPLE, "IOBES", "strict", app.SPANS)[0] == outputs[0]
+
+
+def test_nested_spans_are_nested_marks_and_a_crossing_one_is_cut():
+    text = "the University of Paris Sud"
+    line = json.dumps({"text": text, "references": [[4, 23, "ORG"], [18, 23, "LOC"], [18, 27, "X"]], "predictions": []})
+    html = app.spans_page(line)[4]
+    reference = html.split('side-name">predicted')[0]
+    # Paris (LOC) inside the ORG; "Paris Sud" (X) crosses the ORG's end: drawn inside it, cut at its end, its
+    # tooltip keeps its own offsets.
+    assert reference.count("<mark") == 3
+    org = reference.index('title="ORG [4:23]')
+    assert org < reference.index('title="X [18:27]') < reference.index('</mark><span class="entity-type">ORG')
+    assert "Paris Sud" not in reference and "</mark> Sud" in reference.replace("</mark></mark>", "</mark>")
+
+
+def test_spans_text_is_escaped_in_marks_tooltips_and_tables():
+    line = json.dumps({"text": "<b>&x</b> ok", "references": [[0, 9, "<i>"]], "predictions": [[0, 9, "<i>"]]})
+    _, scenarios, _, _, html, *_ = app.spans_page(line)
+    assert "<b>" not in html and "<i>" not in html
+    assert "&lt;b&gt;&amp;x&lt;/b&gt;" in html and 'title="&lt;i&gt; [0:9]' in html
+    assert scenarios.data.values.tolist()[0][3] == "<b>&x</b>"  # the table's cells are text, escaped by Gradio
+
+
+def test_spans_without_text_show_offsets():
+    line = '{"references": [{"start": 0, "end": 5, "type": "PER"}], "predictions": [[0, 4, "PER"]]}'
+    status, scenarios, _, _, html, *_ = app.spans_page(line)
+    assert "1 document without `text`" in status
+    assert scenarios.data.values.tolist()[0][2:6] == ["PER", "[0:5]", "PER", "[0:4]"]
+    assert "0–5" in html and "0–4" in html
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"references": [], "predictions": []}\n{"references": [}', "Line 2: not JSON"),
+        ("\n\n[1, 2]", "Line 3: found a JSON list"),
+        ('{"references": []}', "Line 1: found no 'predictions'"),
+        ('{"references": {}, "predictions": []}', "Line 1: found a JSON dict for 'references'"),
+        ('{"text": 3, "references": [], "predictions": []}', "Line 1: found a JSON int for 'text'"),
+        (
+            '{"references": [], "predictions": []}\n\n{"references": [[0, 1, "A"]], "predictions": [[0, 1, "A"], '
+            '{"start": 2, "end": 1, "type": "B"}]}',
+            "Line 3, predictions[1]: start 2 >= end 1",
+        ),
+        ('{"references": [{"start": 0, "end": 2}], "predictions": []}', "Line 1, references[0]: found"),
+        ('{"references": [[0, 2]], "predictions": []}', "a list of 2 items"),
+        ("", "The input holds no documents"),
+        ("[" * 100_000, "Line 1"),
+    ],
+)
+def test_bad_spans_input_names_the_line(text, message):
+    status = app.spans_page(text)[0]
+    assert status.startswith("⚠️ **Cannot evaluate.**"), status
+    assert message in status.replace("\\", ""), status
+
+
+SPAN_PIECES = st.sampled_from(
+    [
+        '{"text": "ab c", ',
+        '"references": ',
+        '"predictions": ',
+        "[",
+        "]",
+        "{",
+        "}",
+        ", ",
+        '[0, 2, "A"]',
+        '"start": 1',
+        '"end": 3',
+        '"type": "B"',
+        '"label": 7',
+        "\n",
+        "null",
+        '"\u00e9<&>"',
+        "-1",
+    ]
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(SPAN_PIECES, max_size=40).map("".join))
+def test_any_text_gets_a_spans_status_never_an_error(text):
+    status, *_ = app.run_page(text, "IOB2", "lenient", app.SPANS)
+    assert status.startswith(("Evaluated", "⚠️ **Cannot evaluate.**")), status
+
+
+def test_spans_input_has_the_pages_caps(monkeypatch):
+    big = "x" * (app.MAX_BYTES + 1)
+    assert "at most 1,000,000 bytes" in app.spans_page(big)[0]
+    monkeypatch.setattr(app, "MAX_SENTENCES", 3)
+    lines = "\n".join(['{"references": [], "predictions": []}'] * 4)
+    assert "more than 3 documents (line 4 starts document 4)" in app.spans_page(lines)[0]
+
+
+def test_spans_drawing_is_capped(monkeypatch):
+    monkeypatch.setattr(app, "MAX_SHOWN_SENTENCES", 2)
+    monkeypatch.setattr(app, "MAX_SHOWN_CHARACTERS", 15)
+    record = {"text": "Paris and Rome.", "references": [[0, 5, "LOC"], [10, 14, "LOC"]], "predictions": []}
+    html = app.spans_page("\n".join([json.dumps(record)] * 3))[4]
+    assert html.count('<div class="sentence">') == 1
+    assert "The first 1 of 3 documents are shown; the scores cover all" in html
+    monkeypatch.setattr(app, "MAX_SHOWN_CHARACTERS", 12)
+    html = app.spans_page(json.dumps(record))[4]
+    assert "Document 1 is cut after 12 of 15 characters" in html and "Ro<span" in html
+
+
+def test_switching_to_spans_swaps_an_untouched_example_and_disables_the_tag_controls():
+    assert app.switch_task(app.WORKED_EXAMPLE, app.SPANS) == (app.SPANS_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(app.COMPARE_EXAMPLE, app.SPANS) == (app.SPANS_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(app.SPANS_EXAMPLE, app.ONE_SYSTEM) == (app.WORKED_EXAMPLE, "IOB2", "lenient")
+    skip = app.gr.skip()
+    assert app.switch_task('{"references": [], "predictions": []}', app.ONE_SYSTEM) == (skip, skip, skip)
+    scheme, mode = app.tag_controls(app.SPANS)
+    assert scheme["interactive"] is False and mode["interactive"] is False
+    scheme, mode = app.tag_controls(app.ONE_SYSTEM)
+    assert scheme["interactive"] is True and mode["interactive"] is True
+    *_, text, button = app.show_task(app.SPANS)
+    assert text["label"] == app.SPANS_LABEL and button["value"] == "Evaluate"
+
+
+def test_client_evaluate_is_unchanged_beside_the_spans_mode(client):
+    api = client.view_api(print_info=False, return_format="dict")
+    assert list(api["named_endpoints"]) == ["/evaluate", "/compare"]
+    answer = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    assert len(answer) == 5
+    assert summary_values(answer[2]["data"]) == WORKED_SUMMARY
+    assert [row[1:] for row in answer[1]["data"]] == WORKED_SCENARIOS

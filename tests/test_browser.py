@@ -2,8 +2,9 @@
 process. Skipped when chromium or playwright is missing, except under CI (`CI` set), where that fails.
 
 `UPDATE_SCREENSHOT=1 .venv/bin/python -m pytest tests/test_browser.py -k "opens or switching"` refreshes the
-README's docs/screenshot.png from the page opened on the worked example and docs/screenshot-compare.png from the
-page comparing two systems; otherwise screenshots go to tests/artifacts/."""
+README's docs/screenshot.png from the page opened on the worked example, docs/screenshot-compare.png from the
+page comparing two systems and docs/screenshot-spans.png from the page on spans ("-k spans"); otherwise
+screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
@@ -474,3 +475,71 @@ def test_malformed_comparison_shows_a_message_naming_the_line(page):
         timeout=TIMEOUT_MS,
     )
     assert page.locator("#conll-input .cm-line").first.inner_text() == "Paris B-LOC B-LOC B-LOC"
+
+
+def spans_summary(text: str) -> list[list[str]]:
+    """The summary table the page should show for JSON lines `text`, header first."""
+    status, _, summary, *_ = app.spans_page(text)
+    assert status.startswith("Evaluated"), status
+    return [HEADER, *summary.values.tolist()]
+
+
+def test_switching_to_spans_mode_highlights_the_spans_and_an_edit_changes_the_numbers(page):
+    # From the worked example, the control switches to spans: the untouched example becomes the spans example.
+    choose_task(page, "Spans (JSON lines)")
+    wait_for_summary(page, spans_summary(app.SPANS_EXAMPLE))
+    assert page.locator("#task input:checked").get_attribute("value") == app.SPANS
+    assert page.inner_text("#status").startswith("Evaluated 2 documents of spans: 5 reference and 5 predicted")
+    assert page.locator("#conll-input .cm-line").first.inner_text().startswith('{"text": "Angela Merkel met')
+    # Scheme and mode describe tags: disabled here.
+    assert page.locator("#scheme input").is_disabled()
+    assert page.locator("#mode input").first.is_disabled()
+    # The documents, their character spans highlighted: 5 reference and 5 predicted entities, Paris (LOC)
+    # nested inside University of Paris (ORG) in the reference.
+    assert page.locator("#sentences mark").count() == 10
+    nested = page.locator("#sentences mark mark")
+    assert nested.count() == 1 and nested.inner_text().startswith("Paris")
+    assert page.locator("#sentences .number").all_inner_texts() == ["1", "2"]
+    assert "University of Paris" in page.inner_text("#sentences")
+    scenarios = table_rows(page, "scenarios")
+    assert [row[1] for row in scenarios[1:]] == ["I", "V", "IV", "I", "III", "II"]
+    assert scenarios[2][3:6] == ["Emmanuel Macron", "PER", "Macron"]
+    page.wait_for_function("() => document.querySelector('#heatmap img') && document.querySelector('#type-chart img')")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-spans.png"), full_page=True)
+    if os.environ.get("UPDATE_SCREENSHOT"):
+        # The README's picture of spans mode: the input and summary, the scenarios, the pictures and the
+        # highlighted documents.
+        box = page.locator("#sentences").bounding_box()
+        page.screenshot(
+            path=str(REPO / "docs" / "screenshot-spans.png"),
+            full_page=True,
+            clip={"x": 0, "y": 0, "width": 1280, "height": box["y"] + box["height"] + 16},
+        )
+
+    # The predicted ORG now ends before "Paris": scenario I becomes V, and the numbers change.
+    edited = app.SPANS_EXAMPLE.replace('"predictions": [[19, 38, "ORG"]', '"predictions": [[19, 32, "ORG"]')
+    assert edited != app.SPANS_EXAMPLE
+    replace_input(page, edited)
+    page.click("#evaluate")
+    wait_for_summary(page, spans_summary(edited))
+    assert spans_summary(edited) != spans_summary(app.SPANS_EXAMPLE)
+    assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["I", "V", "IV", "V", "III", "II"]
+
+    # A bad entity names its line; back to one system, the tag controls work again.
+    replace_input(page, '{"references": [], "predictions": []}\n{"references": [[3, 1, "X"]], "predictions": []}')
+    page.click("#evaluate")
+    message = "Line 2, references[0]: start 3 >= end 1"
+    page.wait_for_function(
+        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
+    )
+    choose_task(page, "Evaluate one system")
+    page.wait_for_function("() => !document.querySelector('#scheme input').disabled", timeout=TIMEOUT_MS)
+    assert page.outside == []
+
+
+def test_spans_example_loads_with_one_click(page):
+    page.get_by_text("Spans, nested").click()
+    wait_for_summary(page, spans_summary(app.SPANS_EXAMPLE))
+    assert page.locator("#task input:checked").get_attribute("value") == app.SPANS
+    assert page.locator("#sentences mark mark").count() == 1
