@@ -806,13 +806,91 @@ def _rule_d(
     must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
     must_pair |= {("p", j) for j, potential in column_potential.items() if potential < 0}
     pairs = taken
-    for group in _connected(tight):
+    for group in _connected(_usable(tight, in_matching, must_pair)):
         if len(group) == 1:  # a tight edge has an endpoint that must pair, and nothing else to pair with
             pairs.extend(group)
             continue
         coverage = {(i, j): (("r", i) in must_pair) + (("p", j) in must_pair) for i, j in group}
         pairs.extend(_rule_d(coverage, rank, 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES))
     return pairs
+
+
+def _usable(
+    edges: list[tuple[int, int]], matched: set[tuple[int, int]], must_pair: set[tuple[str, int]]
+) -> list[tuple[int, int]]:
+    """The edges (reference index, prediction index) that some matching among `edges` pairing every entity of
+    `must_pair` holds, given one such matching (the edges of `edges` in `matched`).
+
+    Another such matching differs from it by alternating cycles and paths, a path running from an entity the
+    given matching leaves unpaired, or one that need not pair, to another. In the directed graph with an arc
+    from reference to prediction for each edge outside the matching, from prediction to reference for each
+    edge in it, and a node Z with arcs to where such paths may start and from where they may end, an edge lies
+    on one of them exactly when its two ends are in one strongly connected component (Tarjan's algorithm, in
+    time linear in the edges). Dropping the rest keeps an entity that ties with everything (an entity around a
+    whole document) from holding its group together through edges no best pairing can use."""
+    successors: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    paired: set[tuple[str, int]] = set()
+    for i, j in edges:
+        if (i, j) in matched:
+            successors.setdefault(("p", j), []).append(("r", i))
+            paired.update((("r", i), ("p", j)))
+        else:
+            successors.setdefault(("r", i), []).append(("p", j))
+    ends = {node for i, j in edges for node in (("r", i), ("p", j))}
+    z = ("z", 0)
+    for node in ends:
+        is_reference = node[0] == "r"
+        may_leave = node in paired and node not in must_pair  # it may give its partner up
+        if (is_reference and node not in paired) or (not is_reference and may_leave):
+            successors.setdefault(z, []).append(node)  # a path may start here
+        if (not is_reference and node not in paired) or (is_reference and may_leave):
+            successors.setdefault(node, []).append(z)  # ... and end here
+    component = _strong_components([z, *ends], successors)
+    return [(i, j) for i, j in edges if (i, j) in matched or component[("r", i)] == component[("p", j)]]
+
+
+def _strong_components(nodes: list, successors: Mapping[Any, list]) -> dict[Any, int]:
+    """The strongly connected component of each node, named by a number (Tarjan's algorithm, without recursion,
+    which a long alternating path would exceed)."""
+    index: dict[Any, int] = {}
+    low: dict[Any, int] = {}
+    component: dict[Any, int] = {}
+    stack: list = []
+    on_stack: set = set()
+    for start in nodes:
+        if start in index:
+            continue
+        work = [(start, iter(successors.get(start, ())))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, arcs = work[-1]
+            advanced = False
+            for successor in arcs:
+                if successor not in index:
+                    index[successor] = low[successor] = len(index)
+                    stack.append(successor)
+                    on_stack.add(successor)
+                    work.append((successor, iter(successors.get(successor, ()))))
+                    advanced = True
+                    break
+                if successor in on_stack:
+                    low[node] = min(low[node], index[successor])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:  # the root of a component: pop it off
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component[member] = index[node]
+                    if member == node:
+                        break
+    return component
 
 
 def _with_bits(weights: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> dict[tuple[int, int], int]:

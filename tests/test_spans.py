@@ -17,7 +17,7 @@ from unittest import mock
 
 import pytest
 import strategies
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ner_semeval as ns
@@ -272,6 +272,33 @@ def test_large_components_pair_alike_block_by_block_and_at_once(seed) -> None:
         at_once = pair(references, predictions, min_overlap)
     assert by_blocks == at_once
     check_rows(by_blocks, references, predictions)
+
+
+def matchings(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """Every matching of a bipartite graph, by enumeration."""
+    if not edges:
+        return [[]]
+    (i, j), rest = edges[0], edges[1:]
+    without = matchings(rest)
+    with_first = [[(i, j), *m] for m in matchings([(a, b) for a, b in rest if a != i and b != j])]
+    return without + with_first
+
+
+@SETTINGS
+@given(
+    edges=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), unique=True, max_size=9),
+    must=st.sets(st.tuples(st.sampled_from("rp"), st.integers(0, 4))),
+    choice=st.integers(0, 10**6),
+)
+def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(edges, must, choice) -> None:
+    # `_rule_d` keeps, of the tight edges, those that some best pairing can use; here by enumeration.
+    ends = {("r", i) for i, _ in edges} | {("p", j) for _, j in edges}
+    must &= ends
+    feasible = [m for m in matchings(edges) if must <= {("r", i) for i, _ in m} | {("p", j) for _, j in m}]
+    assume(feasible)
+    matched = set(feasible[choice % len(feasible)])
+    expected = {edge for m in feasible for edge in m}
+    assert set(ns._usable(edges, matched, must)) == expected
 
 
 # ---------------------------------------------------------------------------------------------------------
