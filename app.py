@@ -29,7 +29,7 @@ import os
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -552,15 +552,19 @@ def per_type_frame(evaluation: Evaluation) -> pd.DataFrame:
 def scenario_frame(evaluation: Evaluation, corpus: Corpus) -> pd.DataFrame:
     """The worked example's first table for the input: one row per pair or unpaired entity with its scenario
     and its outcome under each scheme (the first `MAX_TABLE_ROWS` rows)."""
+    return _scenario_rows(evaluation, lambda sentence, start, end: entity_text(corpus.tokens[sentence], start, end))
+
+
+def _scenario_rows(evaluation: Evaluation, text_of: Callable[[int, int, int], str]) -> pd.DataFrame:
+    """The scenario table, each entity's text given by `text_of(sentence, start, end)`."""
     rows = []
     for row in evaluation.entities[:MAX_TABLE_ROWS]:
-        tokens = corpus.tokens[row["sentence"]]
         cells = [str(row["sentence"] + 1), row["scenario"]]
         for side in (row["reference"], row["prediction"]):
             if side is None:
                 cells += [NONE, NONE]
             else:
-                cells += [shorten(side["type"]), entity_text(tokens, side["start"], side["end"])]
+                cells += [shorten(side["type"]), text_of(row["sentence"], side["start"], side["end"])]
         cells += [row[scheme] for scheme in SCHEME_COLUMNS]
         rows.append(cells)
     return pd.DataFrame(rows, columns=SCENARIO_HEADERS)
@@ -1309,18 +1313,7 @@ def span_text(text: str | None, start: int, end: int) -> str:
 
 def span_scenario_frame(evaluation: Evaluation, corpus: SpanCorpus) -> pd.DataFrame:
     """`scenario_frame` for spans: the document's number, and each entity's text (or offsets)."""
-    rows = []
-    for row in evaluation.entities[:MAX_TABLE_ROWS]:
-        text = corpus.texts[row["sentence"]]
-        cells = [str(row["sentence"] + 1), row["scenario"]]
-        for side in (row["reference"], row["prediction"]):
-            if side is None:
-                cells += [NONE, NONE]
-            else:
-                cells += [shorten(side["type"]), span_text(text, side["start"], side["end"])]
-        cells += [row[scheme] for scheme in SCHEME_COLUMNS]
-        rows.append(cells)
-    return pd.DataFrame(rows, columns=SCENARIO_HEADERS)
+    return _scenario_rows(evaluation, lambda document, start, end: span_text(corpus.texts[document], start, end))
 
 
 # An entity as a highlighted document draws it: start, end (cut to the text drawn and to the entity around it),
