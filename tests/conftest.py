@@ -17,7 +17,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import pytest
 
 if TYPE_CHECKING:
-    from ner_semeval import ConllSentence
+    from nerscore import ConllSentence
 
 REPO = Path(__file__).resolve().parent.parent
 METRIC_PATH = REPO / "ner_semeval.py"
@@ -33,7 +33,7 @@ def worked_example_sentences(shared: bool = False) -> list[ConllSentence]:
 
     With `shared`, the first two sentences (III, then II) are joined into one, the reference entity before the
     prediction: five sentences whose totals are the same (§6)."""
-    from ner_semeval import ConllSentence, read_conll
+    from nerscore import ConllSentence, read_conll
 
     with WORKED_EXAMPLE.open(encoding="utf-8") as handle:
         sentences = list(read_conll(handle, str(WORKED_EXAMPLE)))
@@ -81,3 +81,10 @@ def load_metric():
 @pytest.fixture
 def metric(load_metric):
     return load_metric()
+
+
+def aligned(predictions, references) -> tuple[list, list]:
+    """Both sides (tags or ids) as lists of sentences, checked for alignment, as `compute_semeval` reads them."""
+    from nerscore.inputs import as_list, check_aligned
+
+    return check_aligned(as_list(predictions, "predictions"), as_list(references, "references"))

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, WORKED_EXAMPLE, as_inputs, worked_example, worked_example_sentences
 
-from ner_semeval import ConllSentence, compute_semeval, main
+from nerscore import ConllSentence, compute_semeval, main
 
 SONG, SINGER = "MUSIC_NAME", "SINGER"
 
@@ -322,12 +322,12 @@ def test_a_closed_pipe_ends_quietly() -> None:
 def test_sentences_are_scored_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import ner_semeval
+    from nerscore import cli
 
     path = write(tmp_path / "six.conll", conll(SIX) * 3)
     assert main([str(path), "--json", "--per-type"]) == 0
     whole = capsys.readouterr().out
-    monkeypatch.setattr(ner_semeval, "_CLI_CHUNK_TOKENS", 5)  # a chunk ends after each sentence or two
+    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 5)  # a chunk ends after each sentence or two
     assert main([str(path), "--json", "--per-type"]) == 0
     assert capsys.readouterr().out == whole
     # An error in a later chunk still names its own line.

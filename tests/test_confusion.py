@@ -12,8 +12,8 @@ from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ner_semeval as ns
-from ner_semeval import compute_semeval, main
+import nerscore as ns
+from nerscore import compute_semeval, main
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 WORKED_EXAMPLE = REPO / "examples" / "worked_example.conll"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ner_semeval import SCHEMES, Span, compute_semeval, decode, encode
+from nerscore import SCHEMES, Span, compute_semeval, decode, encode
 
 LENIENT, STRICT = "lenient", "strict"
 

@@ -21,7 +21,7 @@ from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from strategies import TYPES, soup_batches, span_batches
 
-import ner_semeval as ns
+import nerscore as ns
 
 MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
 

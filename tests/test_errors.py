@@ -8,7 +8,7 @@ import copy
 import numpy as np
 import pytest
 
-from ner_semeval import InvalidInputError, compute_semeval
+from nerscore import InvalidInputError, compute_semeval
 
 ID_LABELS = ["O", "B-PER", "I-PER"]
 

@@ -1,6 +1,6 @@
-"""The array path (`_fast_tally`, used by `compute` without `return_entities`) returns exactly what the readable
-path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode; and so does the
-array path of span input (`_fast_span_tally`) on random nested batches."""
+"""The array path (`nerscore.tag_arrays`, used by `compute` without `return_entities`) returns exactly what the
+readable path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode; and so does the
+array path of span input (`nerscore.span_arrays`) on random nested batches."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from unittest import mock
 import numpy as np
 import pytest
 import strategies
+from conftest import aligned
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ner_semeval as ns
+import nerscore as ns
+from nerscore import inputs, span_arrays, tag_arrays
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -23,9 +25,10 @@ def readable(predictions, references, **options) -> ns.Tally:
 
 
 def array_path(predictions, references, **options) -> ns.Tally | None:
-    predictions, references = ns._aligned(predictions, references)
-    holds_ids = bool(ns._holds_ids(predictions, references))
-    return ns._fast_tally(predictions, references, holds_ids, ns.Options.of(**options))
+    predictions, references = aligned(predictions, references)
+    holds_ids = bool(inputs.holds_ids(predictions, references))
+    counted = tag_arrays.count_tags(predictions, references, holds_ids, ns.Options.of(**options), by_sentence=False)
+    return None if counted is None else counted.tally
 
 
 def fast(predictions, references, **options) -> ns.Tally:
@@ -46,8 +49,8 @@ def test_fast_path_equals_readable_path_on_tag_soup(scheme: str, mode: str, data
     )
     min_overlap = data.draw(st.sampled_from([None, None, 0.25, 0.5, 2 / 3, 1.0]))
     options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels, "min_overlap": min_overlap}
-    chunk_tokens = data.draw(st.sampled_from([1, 5, ns._CHUNK_TOKENS]))  # sentences are scored in chunks
-    with mock.patch.object(ns, "_CHUNK_TOKENS", chunk_tokens):
+    chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))  # sentences are scored in chunks
+    with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
         assert fast(predictions, references, **options).cells == readable(predictions, references, **options).cells
 
 
@@ -130,7 +133,7 @@ def test_chunks_of_sentences_add_up_to_the_whole(monkeypatch: pytest.MonkeyPatch
         predictions.append((["B-PER", "O", "B-LOC", "I-LOC"] * 4)[:length])
     expected = readable(predictions, references)
     for chunk_tokens in (1, 3, 8, 1000):
-        monkeypatch.setattr(ns, "_CHUNK_TOKENS", chunk_tokens)
+        monkeypatch.setattr(tag_arrays, "_CHUNK_TOKENS", chunk_tokens)
         assert fast(predictions, references).cells == expected.cells
 
 
@@ -159,7 +162,7 @@ def test_padded_2d_id_arrays_equal_the_unpadded_lists(scheme: str, data: st.Data
 
 
 def span_array_path(predictions, references, **options) -> ns.Tally | None:
-    return ns._fast_span_tally(predictions, references, ns.Options.of(**options))
+    return span_arrays.count_spans(predictions, references, ns.Options.of(**options))
 
 
 @st.composite
@@ -186,9 +189,14 @@ def test_span_array_path_equals_readable_path(batch, data) -> None:
         "labels": data.draw(st.one_of(st.none(), st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), min_size=1))),
     }
     expected = readable(predictions, references, **options)
-    chunk = data.draw(st.sampled_from([1, 3, ns._CHUNK_ENTITIES]))  # documents are scored in chunks of entities
-    limit = data.draw(st.sampled_from([1, 20, ns._POSITION_LIMIT]))  # a chunk past it goes the readable way
-    with mock.patch.object(ns, "_CHUNK_ENTITIES", chunk), mock.patch.object(ns, "_POSITION_LIMIT", limit):
+    chunk = data.draw(
+        st.sampled_from([1, 3, span_arrays._CHUNK_ENTITIES])
+    )  # documents are scored in chunks of entities
+    limit = data.draw(st.sampled_from([1, 20, span_arrays._POSITION_LIMIT]))  # a chunk past it goes the readable way
+    with (
+        mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
+        mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
+    ):
         tally = span_array_path(predictions, references, **options)
     entities = list(chain.from_iterable(chain(predictions, references)))
     forms = {next((k for k in ns.TYPE_KEYS if k in e), "") if isinstance(e, dict) else "sequence" for e in entities}

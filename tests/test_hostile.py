@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ner_semeval import compute_semeval
+from nerscore import compute_semeval
 
 LABELS = ["O", "B-PER", "I-PER"]
 

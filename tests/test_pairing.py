@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ner_semeval import Span, pair, scenario_of
+from nerscore import Span, pair, scenario_of
 
 PER, LOC = "PER", "LOC"
 

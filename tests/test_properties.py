@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import SCHEMES, TYPES, as_ids, soup_batches, span_batches, spans, splits
 
-import ner_semeval as ns
+import nerscore as ns
 
 MODES = ("lenient", "strict")
 EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from conftest import as_inputs, worked_example, worked_example_sentences
 
-from ner_semeval import Counts, compute_semeval, tally_semeval
+from nerscore import Counts, compute_semeval, tally_semeval
 
 SCHEMES = ("strict", "exact", "partial", "type")
 COUNT_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")

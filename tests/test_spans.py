@@ -20,8 +20,8 @@ import strategies
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import ner_semeval as ns
-from ner_semeval import Span, compute_semeval, pair
+import nerscore as ns
+from nerscore import Span, cli, compute_semeval, pair, pairing
 
 PER, LOC, ORG = "PER", "LOC", "ORG"
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -217,7 +217,7 @@ def test_pair_named_cases(references, predictions, min_overlap, expected) -> Non
 MIN_OVERLAPS = st.one_of(st.none(), st.sampled_from([0.1, 0.25, 1 / 3, 0.5, 0.6, 2 / 3, 0.75, 1.0]))
 
 
-@pytest.mark.parametrize("block_edges", [1, 2, ns._BLOCK_EDGES], ids=lambda size: f"blocks-of-{size}")
+@pytest.mark.parametrize("block_edges", [1, 2, pairing._BLOCK_EDGES], ids=lambda size: f"blocks-of-{size}")
 @SETTINGS
 @given(
     references=strategies.nested_spans(),
@@ -226,7 +226,7 @@ MIN_OVERLAPS = st.one_of(st.none(), st.sampled_from([0.1, 0.25, 1 / 3, 0.5, 0.6,
 )
 def test_nested_pairing_equals_every_pairing_enumerated(block_edges, references, predictions, min_overlap) -> None:
     references, predictions = spans_of(references), spans_of(predictions)
-    with mock.patch.object(ns, "_BLOCK_EDGES", block_edges):  # rule (d) a few edges at a time, or all at once
+    with mock.patch.object(pairing, "_BLOCK_EDGES", block_edges):  # rule (d) a few edges at a time, or all at once
         rows = pair(references, predictions, min_overlap)
     check_rows(rows, references, predictions)
     assert paired(rows) == best_pairing(references, predictions, min_overlap)
@@ -264,11 +264,11 @@ def test_large_components_pair_alike_block_by_block_and_at_once(seed) -> None:
             for _ in range(rng.randint(0, 3)):
                 side.append(S(start + rng.randint(0, 2), start + rng.randint(3, 5), rng.choice((PER, LOC))))
     min_overlap = rng.choice((None, 0.5))
-    assert len(ns._overlap_edges(references, predictions, min_overlap)) > 2 * ns._BLOCK_EDGES
+    assert len(pairing._overlap_edges(references, predictions, min_overlap)) > 2 * pairing._BLOCK_EDGES
     by_blocks = pair(references, predictions, min_overlap)
-    with mock.patch.object(ns, "_BLOCK_EDGES", 8):  # many blocks
+    with mock.patch.object(pairing, "_BLOCK_EDGES", 8):  # many blocks
         assert pair(references, predictions, min_overlap) == by_blocks
-    with mock.patch.object(ns, "_BLOCK_EDGES", 10**9):
+    with mock.patch.object(pairing, "_BLOCK_EDGES", 10**9):
         at_once = pair(references, predictions, min_overlap)
     assert by_blocks == at_once
     check_rows(by_blocks, references, predictions)
@@ -298,7 +298,7 @@ def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(ed
     assume(feasible)
     matched = set(feasible[choice % len(feasible)])
     expected = {edge for m in feasible for edge in m}
-    assert set(ns._usable(edges, matched, must)) == expected
+    assert set(pairing._usable(edges, matched, must)) == expected
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -634,7 +634,7 @@ def test_spans_file_scores_as_compute_does(tmp_path, capsys) -> None:
 
 
 def test_spans_table_says_documents(tmp_path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(ns, "_CHUNK_ENTITIES", 1)  # scored as read, one document at a time
+    monkeypatch.setattr(cli, "_CLI_CHUNK_ENTITIES", 1)  # scored as read, one document at a time
     path = tmp_path / "spans.jsonl"
     path.write_text(jsonl(DOCUMENTS), encoding="utf-8")
     assert ns.main(["--spans", str(path)]) == 0

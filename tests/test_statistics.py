@@ -12,10 +12,12 @@ from unittest import mock
 import numpy as np
 import pytest
 import strategies
+from conftest import aligned
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ner_semeval as ns
+import nerscore as ns
+from nerscore import cli, inputs, readable, resampling, tag_arrays
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -26,16 +28,16 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 
 def readable_by_sentence(predictions, references, options: ns.Options) -> np.ndarray:
-    predictions, references = ns._aligned(predictions, references)
-    holds_ids = bool(ns._holds_ids(predictions, references))
-    _, rows = ns._readable_tally(predictions, references, holds_ids, options)
-    return ns._scenarios_by_sentence(rows, len(references))
+    predictions, references = aligned(predictions, references)
+    holds_ids = bool(inputs.holds_ids(predictions, references))
+    _, rows = readable.pair_tags(predictions, references, holds_ids, options)
+    return readable.scenarios_by_sentence(rows, len(references))
 
 
 def array_by_sentence(predictions, references, options: ns.Options) -> np.ndarray:
-    predictions, references = ns._aligned(predictions, references)
-    holds_ids = bool(ns._holds_ids(predictions, references))
-    counted = ns._fast_count(predictions, references, holds_ids, options, by_sentence=True)
+    predictions, references = aligned(predictions, references)
+    holds_ids = bool(inputs.holds_ids(predictions, references))
+    counted = tag_arrays.count_tags(predictions, references, holds_ids, options, by_sentence=True)
     assert counted is not None, "valid input must not fall back to the readable path"
     return counted.by_sentence
 
@@ -48,8 +50,8 @@ def test_both_paths_give_the_same_per_sentence_counts(scheme: str, data: st.Data
     predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=8))
     labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(strategies.TYPES), min_size=1, max_size=2)))
     options = ns.Options.of(scheme=scheme, mode=data.draw(st.sampled_from(ns.MODES)), suffix=suffix, labels=labels)
-    chunk_tokens = data.draw(st.sampled_from([1, 5, ns._CHUNK_TOKENS]))  # sentences are counted in chunks
-    with mock.patch.object(ns, "_CHUNK_TOKENS", chunk_tokens):
+    chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))  # sentences are counted in chunks
+    with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
         by_sentence = array_by_sentence(predictions, references, options)
     assert by_sentence.shape == (len(references), len(ns.SCENARIOS))
     np.testing.assert_array_equal(by_sentence, readable_by_sentence(predictions, references, options))
@@ -98,8 +100,8 @@ def test_vectorised_measures_are_the_scores(totals: list[int], beta: float, zero
     options = ns.Options.of(beta=beta, zero_division=zero_division)
     tally = ns.Tally({(scenario, None, None): n for scenario, n in zip(ns.SCENARIOS, totals) if n})
     expected = ns.scores(tally, options)
-    measures = ns._measures(np.array(totals), options).reshape(-1)
-    for key, value in zip(ns._measure_keys(options), measures.tolist()):
+    measures = resampling._measures(np.array(totals), options).reshape(-1)
+    for key, value in zip(resampling._measure_keys(options), measures.tolist()):
         if key.endswith(("_precision", "_recall")):
             assert value == expected[key], key
         else:
@@ -149,7 +151,7 @@ def sample_batch(rng: np.random.Generator, sentences: int) -> dict[str, list]:
 
 
 def interval_keys(options: ns.Options) -> list[str]:
-    return [f"{key}_{end}" for key in ns._measure_keys(options) for end in ("low", "high")]
+    return [f"{key}_{end}" for key in resampling._measure_keys(options) for end in ("low", "high")]
 
 
 def test_bootstrap_adds_the_interval_keys_and_nothing_else_changes() -> None:
@@ -199,7 +201,7 @@ def test_intervals_contain_the_point_estimate(scheme: str, data: st.DataObject) 
         "seed": data.draw(st.integers(0, 2**32)),
     }
     result = ns.compute_semeval(predictions=predictions, references=references, **options)
-    for key in ns._measure_keys(ns.Options.of(**options)):
+    for key in resampling._measure_keys(ns.Options.of(**options)):
         assert 0 <= result[f"{key}_low"] <= result[key] <= result[f"{key}_high"] <= 1, key
 
 
@@ -212,7 +214,7 @@ def test_one_sequence_gives_a_zero_width_interval() -> None:
     )
     for references, predictions in (document, ([], [])):
         result = ns.compute_semeval(predictions=predictions, references=references, bootstrap=100)
-        for key in ns._measure_keys(ns.Options()):
+        for key in resampling._measure_keys(ns.Options()):
             assert result[f"{key}_low"] == result[key] == result[f"{key}_high"], key
     split = ns.compute_semeval(
         predictions=[p for _, p in SENTENCES], references=[r for r, _ in SENTENCES], bootstrap=100
@@ -228,8 +230,8 @@ def test_every_path_to_the_counts_gives_the_same_intervals(monkeypatch: pytest.M
     with_rows = ns.compute_semeval(**batch, bootstrap=300, return_entities=True)
     with_rows.pop("entities")
     assert with_rows == expected
-    monkeypatch.setattr(ns, "_CHUNK_TOKENS", 7)
-    monkeypatch.setattr(ns, "_RESAMPLE_BLOCK_CELLS", 50)
+    monkeypatch.setattr(tag_arrays, "_CHUNK_TOKENS", 7)
+    monkeypatch.setattr(resampling, "_RESAMPLE_BLOCK_CELLS", 50)
     assert ns.compute_semeval(**batch, bootstrap=300) == expected
 
 
@@ -314,7 +316,7 @@ def two_systems(rng: np.random.Generator, sentences: int) -> dict[str, list]:
 
 def comparison_keys(options: ns.Options) -> list[str]:
     ends = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
-    return [f"{key}_{end}" for key in ns._measure_keys(options) for end in ends]
+    return [f"{key}_{end}" for key in resampling._measure_keys(options) for end in ends]
 
 
 def test_compare_returns_both_scores_the_difference_its_interval_and_p() -> None:
@@ -324,7 +326,7 @@ def test_compare_returns_both_scores_the_difference_its_interval_and_p() -> None
     assert all(isinstance(value, float) for value in result.values())
     score_a = ns.compute_semeval(predictions=batch["predictions_a"], references=batch["references"])
     score_b = ns.compute_semeval(predictions=batch["predictions_b"], references=batch["references"])
-    for key in ns._measure_keys(ns.Options()):
+    for key in resampling._measure_keys(ns.Options()):
         assert (result[f"{key}_a"], result[f"{key}_b"]) == (score_a[key], score_b[key])
         assert result[f"{key}_delta"] == score_b[key] - score_a[key]
         assert result[f"{key}_delta_low"] <= result[f"{key}_delta"] <= result[f"{key}_delta_high"]
@@ -340,7 +342,7 @@ def test_a_system_against_itself_differs_by_zero_with_p_one() -> None:
     result = ns.compare_semeval(
         predictions_a=batch["predictions_a"], predictions_b=batch["predictions_a"], references=batch["references"]
     )
-    for key in ns._measure_keys(ns.Options()):
+    for key in resampling._measure_keys(ns.Options()):
         assert result[f"{key}_delta"] == result[f"{key}_delta_low"] == result[f"{key}_delta_high"] == 0
         assert result[f"{key}_p_value"] == 1.0
 
@@ -349,7 +351,7 @@ def test_a_clearly_better_system_is_significant() -> None:
     batch = two_systems(np.random.default_rng(2), 200)
     batch["predictions_b"] = batch["references"]  # system B makes no mistake
     result = ns.compare_semeval(**batch)
-    for key in ns._measure_keys(ns.Options()):
+    for key in resampling._measure_keys(ns.Options()):
         assert result[f"{key}_p_value"] < 0.01, key
         assert result[f"{key}_delta_low"] > 0, key
     swapped = ns.compare_semeval(
@@ -368,7 +370,7 @@ def test_swapped_systems_mirror_the_interval_and_keep_the_p_value() -> None:
         references=batch["references"],
         n_resamples=2000,
     )
-    for key in ns._measure_keys(ns.Options()):
+    for key in resampling._measure_keys(ns.Options()):
         assert backward[f"{key}_delta"] == pytest.approx(-forward[f"{key}_delta"], abs=1e-15)
         assert backward[f"{key}_p_value"] == pytest.approx(forward[f"{key}_p_value"], abs=0.05)
 
@@ -376,8 +378,8 @@ def test_swapped_systems_mirror_the_interval_and_keep_the_p_value() -> None:
 def test_comparisons_do_not_depend_on_chunks_or_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
     batch = two_systems(np.random.default_rng(10), 150)
     expected = ns.compare_semeval(**batch, n_resamples=300)
-    monkeypatch.setattr(ns, "_CHUNK_TOKENS", 7)
-    monkeypatch.setattr(ns, "_RESAMPLE_BLOCK_CELLS", 50)
+    monkeypatch.setattr(tag_arrays, "_CHUNK_TOKENS", 7)
+    monkeypatch.setattr(resampling, "_RESAMPLE_BLOCK_CELLS", 50)
     assert ns.compare_semeval(**batch, n_resamples=300) == expected
 
 
@@ -418,7 +420,7 @@ def test_compare_checks_everything_before_it_resamples(change: dict, message: st
         else:
             arguments[name] = value
     with (
-        mock.patch.object(ns, "_bootstrap_totals", side_effect=AssertionError("resampled")),
+        mock.patch.object(resampling, "_bootstrap_totals", side_effect=AssertionError("resampled")),
         pytest.raises(ValueError, match=message),
     ):
         ns.compare_semeval(**arguments)
@@ -619,7 +621,7 @@ def test_cli_bootstrap_json_is_compute_semeval_in_any_chunk_size(
     arguments = [file_a, "--json", "--bootstrap", "400", "--confidence-level", "0.9"]
     assert ns.main(arguments) == 0
     assert json.loads(capsys.readouterr().out) == expected
-    monkeypatch.setattr(ns, "_CLI_CHUNK_TOKENS", 5)  # a chunk every sentence or two
+    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 5)  # a chunk every sentence or two
     assert ns.main(arguments) == 0
     assert json.loads(capsys.readouterr().out) == expected
 
@@ -629,7 +631,7 @@ def test_cli_compare_is_compare_semeval(system_files, monkeypatch: pytest.Monkey
     expected = ns.compare_semeval(**batch, n_resamples=500, seed=3)
     assert ns.main(["--compare", file_a, file_b, "--bootstrap", "500", "--seed", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == expected
-    monkeypatch.setattr(ns, "_CLI_CHUNK_TOKENS", 5)
+    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 5)
     assert ns.main(["--compare", file_a, file_b, "--bootstrap", "500", "--seed", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     score_a = ns.compute_semeval(predictions=batch["predictions_a"], references=batch["references"])

@@ -1,0 +1,96 @@
+"""nerscore: SemEval-2013 named-entity scores (strict, exact, partial, type) with the MUC counts behind them.
+
+The scoring of the `ner_semeval` evaluate metric as a plain package that needs numpy alone: `compute_semeval` scores
+a batch, `compare_semeval` tests whether one system beats another, and `ner-semeval` (`nerscore.cli`) is the
+command line. The definition it implements is docs/scoring.md. Modules, in the order data flows (each imports only
+those before it): errors, span, schemes, options, decoding, assignment, pairing, counts, inputs, readable,
+tag_arrays, span_arrays, resampling, compute, readers, tables, cli.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._version import __version__
+from .compute import compare_semeval, compute_semeval, result_dict
+from .counts import EVALUATION_SCHEMES, OUTCOMES, Counts, Tally, confusion_matrix, entity_rows, scores
+from .decoding import decode, encode
+from .errors import InvalidInputError
+from .inputs import TYPE_KEYS, as_span
+from .options import OPTION_NAMES, Options
+from .pairing import SCENARIOS, pair, scenario_of
+from .readable import tally_semeval
+from .readers import (
+    ConllError,
+    ConllSentence,
+    SpanDocument,
+    TwoSystemSentence,
+    read_conll,
+    read_span_lines,
+    read_two_systems,
+)
+from .resampling import SentenceCounts
+from .schemes import MODES, SCHEMES, Scheme, get_scheme
+from .span import Span
+from .tables import (
+    SUMMARY_COLUMNS,
+    format_comparison,
+    format_confusion_table,
+    format_table,
+    format_type_table,
+    summary_rows,
+)
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
+    """The command line (`nerscore.cli.main`); imported when first called, so that `import nerscore` stays as
+    quick as importing numpy."""
+    from .cli import main as cli_main
+
+    return cli_main(argv, prog)
+
+
+__all__ = [
+    "EVALUATION_SCHEMES",
+    "MODES",
+    "OPTION_NAMES",
+    "OUTCOMES",
+    "SCENARIOS",
+    "SCHEMES",
+    "SUMMARY_COLUMNS",
+    "TYPE_KEYS",
+    "ConllError",
+    "ConllSentence",
+    "Counts",
+    "InvalidInputError",
+    "Options",
+    "Scheme",
+    "SentenceCounts",
+    "Span",
+    "SpanDocument",
+    "Tally",
+    "TwoSystemSentence",
+    "__version__",
+    "as_span",
+    "compare_semeval",
+    "compute_semeval",
+    "confusion_matrix",
+    "decode",
+    "encode",
+    "entity_rows",
+    "format_comparison",
+    "format_confusion_table",
+    "format_table",
+    "format_type_table",
+    "get_scheme",
+    "main",
+    "pair",
+    "read_conll",
+    "read_span_lines",
+    "read_two_systems",
+    "result_dict",
+    "scenario_of",
+    "scores",
+    "summary_rows",
+    "tally_semeval",
+]

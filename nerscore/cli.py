@@ -1,0 +1,372 @@
+"""The command line, conlleval's drop-in: ``ner-semeval [FILE ...]`` (or ``python ner_semeval.py [FILE ...]``).
+
+Its scoring flags are the fields of `nerscore.options.Options` that make sense for a file (each field's `Flag`);
+the rest are what it reads (`--spans`, `--compare`) and prints (`--json`). Files are scored a chunk at a time as
+they are read, so memory stays flat however large the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import zip_longest
+from typing import Any
+
+import numpy as np
+
+from ._version import __version__
+from .compute import count_batch, result_dict
+from .counts import EVALUATION_SCHEMES, Counted, Tally
+from .errors import InvalidInputError
+from .inputs import SPANS, TAGS, check_span_options
+from .options import SPECS, Options, check_resamples
+from .pairing import SCENARIOS
+from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
+from .resampling import SentenceCounts, comparison
+from .tables import format_comparison, format_confusion_table, format_table, format_type_table
+
+# Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
+_CLI_CHUNK_TOKENS = 1 << 16
+# JSON lines of spans likewise, this many entities (both sides) at a time.
+_CLI_CHUNK_ENTITIES = 1 << 15
+# --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
+_COMPARE_RESAMPLES = 10_000
+_SAME_SENTENCES = "needs the same tokens and reference column in both files"
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
+    """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    if args.compare and (args.files or args.spans or args.per_type or args.confusion):
+        parser.error(
+            "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
+            "--confusion"
+        )
+    # Only what was given: the option table's defaults are Options' own.
+    given = {
+        name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
+    }
+    total = FileTotals(spans=args.spans is not None)
+    try:
+        if args.compare:
+            resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
+            options = Options.of(**given)
+            with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
+                paired = _read_files_in_step((handle_a, handle_b), args.compare, options)
+        else:
+            options = Options.of(**given)
+            if total.spans:
+                if args.files:
+                    raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
+                check_span_options(options)
+            for name in [args.spans] if total.spans else args.files or ["-"]:
+                source = "<stdin>" if name == "-" else name
+                stdin = getattr(sys.stdin, "buffer", sys.stdin)
+                with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
+                    (_read_span_file if total.spans else _read_tag_file)(handle, source, options, total)
+    except (OSError, ValueError) as error:
+        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
+        return 2
+
+    try:
+        if args.compare:
+            _print_comparison(paired, options, resamples, args)
+        else:
+            _print_results(total, options, args)
+    except BrokenPipeError:  # `ner-semeval FILE | head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
+def flagged_options() -> list[str]:
+    """The options the command line takes, in the table's order."""
+    return [name for name, spec in SPECS.items() if spec.flag is not None]
+
+
+def flag_name(option: str) -> str:
+    """``--min-overlap`` for ``min_overlap``."""
+    return "--" + option.replace("_", "-")
+
+
+def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
+    """The command line's arguments: files, the scoring flags of the option table, and what to read and print."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="SemEval-2013 NER scores of CoNLL columns: the last two columns of each line are the "
+        "reference and the predicted tag; a blank line ends a sentence.",
+    )
+    parser.add_argument("files", nargs="*", help="CoNLL files (standard input when none)")
+    parser.add_argument(
+        "--spans",
+        metavar="FILE.jsonl",
+        help="score spans instead of tags: one JSON object a line with 'references' and 'predictions' lists of "
+        'entities ({"start", "end", "type"} or [start, end, type], end exclusive) and an optional \'text\'; '
+        "- for standard input",
+    )
+    for name in flagged_options():
+        spec = SPECS[name]
+        flag = spec.flag
+        assert flag is not None
+        if flag.switch:
+            parser.add_argument(flag_name(name), dest=name, action="store_true", help=flag.help)
+            continue
+        help_text = flag.help
+        if name == "bootstrap":
+            help_text += (
+                f"; with --compare, the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})"
+            )
+        parser.add_argument(
+            flag_name(name), dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
+        )
+    parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare two systems' CoNLL files with the same tokens and reference column: A, B, the difference "
+        "B - A with its interval, and the p-value of approximate randomization, per scheme and measure",
+    )
+    parser.add_argument("--version", action="version", version=f"ner-semeval {__version__}")
+    return parser
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reading and counting files a chunk at a time
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _no_sentences(width: int = len(SCENARIOS)) -> SentenceCounts:
+    return SentenceCounts.of(np.zeros((0, width), dtype=np.int64))
+
+
+def _count_sentences(sentences: list[ConllSentence], source: str, options: Options, by_sentence: bool) -> Counted:
+    """Count one chunk of a file's sentences (and each one's scenarios with `by_sentence`); a bad tag is a
+    `ConllError` naming the file, the line and the column."""
+    predictions = [sentence.predictions for sentence in sentences]
+    references = [sentence.references for sentence in sentences]
+    try:
+        return count_batch(predictions, references, TAGS, options, by_sentence)[0]
+    except InvalidInputError as error:
+        if error.sentence is None or error.token is None:
+            raise
+        line = sentences[error.sentence].lines[error.token]
+        column = "reference (second last)" if error.side == "references" else "predicted (last)"
+        raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
+
+
+@dataclass
+class FileTotals:
+    """What the command line accumulates while it reads: the cells and how much it read; with --bootstrap the
+    per-sentence counts too, kept as their distinct vectors (so memory follows those, not the sentences)."""
+
+    cells: Counter = dataclasses.field(default_factory=Counter)
+    sentences: int = 0
+    tokens: int = 0
+    by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
+    spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
+
+    def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
+        """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
+        self._add(_count_sentences(sentences, source, options, by_sentence=options.bootstrap > 0))
+        self.sentences += len(sentences)
+        self.tokens += sum(len(sentence.tokens) for sentence in sentences)
+
+    def add_spans(self, documents: list[SpanDocument], source: str, options: Options) -> None:
+        """Count one chunk of documents; a bad entity is a `ConllError` naming the line."""
+        references = [document.references for document in documents]
+        predictions = [document.predictions for document in documents]
+        try:
+            counted, _ = count_batch(predictions, references, SPANS, options, by_sentence=options.bootstrap > 0)
+        except InvalidInputError as error:
+            if error.sentence is None:
+                raise
+            line = documents[error.sentence].line
+            raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
+        self._add(counted)
+        self.sentences += len(documents)
+
+    def _add(self, counted: Counted) -> None:
+        self.cells.update(counted.tally.cells)
+        if counted.by_sentence is not None:
+            self.by_sentence += SentenceCounts.of(counted.by_sentence)
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(dict(self.cells))
+
+
+@dataclass
+class PairedTotals:
+    """What --compare accumulates while it reads two files in step: each system's cells, how much it read, and
+    the two systems' per-sentence counts side by side (as distinct pairs of vectors)."""
+
+    cells_a: Counter = dataclasses.field(default_factory=Counter)
+    cells_b: Counter = dataclasses.field(default_factory=Counter)
+    sentences: int = 0
+    tokens: int = 0
+    pairs: SentenceCounts = dataclasses.field(default_factory=lambda: _no_sentences(2 * len(SCENARIOS)))
+
+    def add(
+        self, sentences: list[tuple[ConllSentence, ConllSentence]], sources: Sequence[str], options: Options
+    ) -> None:
+        counted_a, counted_b = (
+            _count_sentences([pair[side] for pair in sentences], sources[side], options, by_sentence=True)
+            for side in (0, 1)
+        )
+        self.cells_a.update(counted_a.tally.cells)
+        self.cells_b.update(counted_b.tally.cells)
+        assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
+        self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        self.sentences += len(sentences)
+        self.tokens += sum(len(a.tokens) for a, _ in sentences)
+
+
+def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
+    """`items` in lists whose sizes add up to about `limit`: files are scored a chunk at a time as they are read."""
+    chunk: list[Any] = []
+    total = 0
+    for item in items:
+        chunk.append(item)
+        total += size(item)
+        if total >= limit:
+            yield chunk
+            chunk, total = [], 0
+    if chunk:
+        yield chunk
+
+
+def _read_tag_file(handle: Iterable[bytes | str], source: str, options: Options, total: FileTotals) -> None:
+    sentences = read_conll(text_lines(handle, source), source)
+    for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
+        total.add(chunk, source, options)
+
+
+def _read_span_file(handle: Iterable[bytes | str], source: str, options: Options, total: FileTotals) -> None:
+    """Score a JSON lines file of span lists (`--spans`, `read_span_lines`), in chunks of about
+    `_CLI_CHUNK_ENTITIES` entities as they are read."""
+    documents = read_span_lines(text_lines(handle, source), source)
+    for chunk in _chunks(
+        documents, lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
+    ):
+        total.add_spans(chunk, source, options)
+
+
+def _read_files_in_step(
+    handles: Sequence[Iterable[bytes | str]], sources: Sequence[str], options: Options
+) -> PairedTotals:
+    """Read two systems' files sentence by sentence, in step, checking that they hold the same tokens and
+    reference tags, and count them a chunk at a time."""
+    total = PairedTotals()
+    files = [read_conll(text_lines(handle, source), source) for handle, source in zip(handles, sources)]
+    for chunk in _chunks(_same_sentences(files, sources), lambda pair: len(pair[0].tokens), _CLI_CHUNK_TOKENS):
+        total.add(chunk, sources, options)
+    return total
+
+
+def _same_sentences(
+    files: Sequence[Iterator[ConllSentence]], sources: Sequence[str]
+) -> Iterator[tuple[ConllSentence, ConllSentence]]:
+    for sentence_a, sentence_b in zip_longest(*files):
+        _check_same_sentence(sentence_a, sentence_b, sources)
+        yield sentence_a, sentence_b
+
+
+def _check_same_sentence(
+    sentence_a: ConllSentence | None, sentence_b: ConllSentence | None, sources: Sequence[str]
+) -> None:
+    """Both systems must be scored on the same sentences: a `ConllError` names B's first line that differs from
+    A's (token or reference tag), and A's line it differs from."""
+    source_a, source_b = sources
+    if sentence_a is None or sentence_b is None:
+        present, source, other = (
+            (sentence_a, source_a, source_b) if sentence_b is None else (sentence_b, source_b, source_a)
+        )
+        assert present is not None
+        problem = f"this sentence has no counterpart: {other} ends before it; --compare {_SAME_SENTENCES}"
+        raise ConllError(source, present.lines[0], problem)
+    if sentence_a.tokens == sentence_b.tokens and sentence_a.references == sentence_b.references:
+        return
+
+    def line(sentence: ConllSentence, index: int) -> tuple[int, str]:
+        if index < len(sentence.tokens):
+            return sentence.lines[
+                index
+            ], f"token {sentence.tokens[index]!r} with reference {sentence.references[index]!r}"
+        return sentence.lines[-1] + 1, "the end of the sentence"
+
+    index = next(
+        index
+        for index in range(max(len(sentence_a.tokens), len(sentence_b.tokens)))
+        if line(sentence_a, index)[1] != line(sentence_b, index)[1]
+    )
+    (line_a, found_a), (line_b, found_b) = line(sentence_a, index), line(sentence_b, index)
+    raise ConllError(
+        source_b, line_b, f"found {found_b} where {source_a}:{line_a} has {found_a}; --compare {_SAME_SENTENCES}"
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Printing
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _print_results(total: FileTotals, options: Options, args: argparse.Namespace) -> None:
+    tally = total.tally
+    if args.json:
+        print(json.dumps(result_dict(tally, options, total.by_sentence), indent=2, ensure_ascii=False))
+        return
+    # The tables show every type, whether or not --per-type asks for the keys.
+    results = result_dict(tally, options.evolve(per_type=True), total.by_sentence)
+    entities = f"{results['strict_possible']} reference and {results['strict_actual']} predicted entities"
+    read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
+    # The scheme and mode as written on the command line, as they always were printed.
+    settings = ["spans"] if total.spans else [args.scheme or options.scheme.name, args.mode or options.mode]
+    if options.min_overlap is not None:
+        settings.append(f"min overlap {options.min_overlap:g}")
+    print(f"processed {read} with {entities} ({', '.join(settings)})")
+    if options.bootstrap:
+        units = "documents" if total.spans else "sentences"
+        print(
+            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {total.sentences} {units}, "
+            f"{options.bootstrap} resamples, seed {options.seed}"
+        )
+    print()
+    print(format_table(results, options.beta))
+    entity_types = sorted(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
+    for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
+        if entity_types:
+            print()
+            print(format_type_table(results, entity_types, scheme, options.beta))
+    if args.confusion:
+        print()
+        print(format_confusion_table(results["confusion"]))
+    sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
+
+
+def _print_comparison(paired: PairedTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
+    tally_a, tally_b = Tally(dict(paired.cells_a)), Tally(dict(paired.cells_b))
+    results = comparison(tally_a, tally_b, paired.pairs, options, resamples, options.seed)
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    name_a, name_b = args.compare
+    scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
+    print(
+        f"compared {name_a} (A) and {name_b} (B): {paired.sentences} sentences, {paired.tokens} tokens, "
+        f"{tally_a.counts('strict').possible} reference entities ({scheme}, {mode})"
+    )
+    print(
+        f"B - A: {options.confidence_level:.0%} paired bootstrap interval (BCa) and two-sided approximate "
+        f"randomization p-value, {resamples} resamples, seed {options.seed}"
+    )
+    print()
+    print(format_comparison(results, options.beta))
+    sys.stdout.flush()

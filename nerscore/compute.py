@@ -1,0 +1,151 @@
+"""The public functions: `compute_semeval` (a batch's scores, docs/scoring.md §7) and `compare_semeval` (is B
+better than A? §9), and `result_dict`, the one place the result dict is put together.
+
+A batch is counted once: by the array path where it can (`tag_arrays`, `span_arrays`), by the readable path where
+the `entities` rows, each sentence's counts for spans, or the precise error for bad input are needed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .counts import Counted, Row, Tally, entity_rows, scores
+from .errors import InvalidInputError
+from .inputs import IDS, SPANS, Batch, as_list, batches, check_span_options, rows_of
+from .options import Options, check_resamples, check_seed
+from .readable import pair_spans, pair_tags, scenarios_by_sentence
+from .resampling import SentenceCounts, comparison, interval_keys
+from .span_arrays import count_spans
+from .tag_arrays import count_tags
+
+
+def compute_semeval(*, predictions: Any, references: Any, **options: Any) -> dict[str, Any]:
+    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences or spans (docs/scoring.md §7).
+
+    `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
+    `label_list`, or lists of spans (entities as dicts with start, end and type, or (start, end, type) tuples;
+    docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
+    and a swapped call would silently swap precision and recall. `options` are the fields of `Options`.
+    Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and token (or entity) for
+    malformed input. Inputs are never modified.
+    """
+    return compute_checked(predictions, references, Options.of(**options))
+
+
+def compute_checked(predictions: Any, references: Any, options: Options) -> dict[str, Any]:
+    """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
+    those of each `compute`)."""
+    predictions, references, form = batches(predictions, references)
+    counted, rows = count_batch(predictions, references, form, options, by_sentence=options.bootstrap > 0)
+    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
+    return result_dict(counted.tally, options, sentence_counts, rows)
+
+
+def result_dict(
+    tally: Tally,
+    options: Options,
+    sentence_counts: SentenceCounts | None = None,
+    rows: list[Row] | None = None,
+) -> dict[str, Any]:
+    """The result of `compute_semeval` (docs/scoring.md §7): the scores of `tally`, with `bootstrap` the
+    intervals from `sentence_counts`, with `return_entities` the `entities` rows. The command line and the Space
+    build theirs here too."""
+    result: dict[str, Any] = scores(tally, options)
+    if options.bootstrap:
+        if sentence_counts is None:
+            raise ValueError("bootstrap needs each sentence's counts; count with by_sentence=True")
+        result.update(interval_keys(result, sentence_counts, options))
+    if options.return_entities:
+        if rows is None:
+            raise ValueError("return_entities needs the rows of the readable path")
+        result["entities"] = entity_rows(rows)
+    return result
+
+
+def count_batch(
+    predictions: Batch, references: Batch, form: str, options: Options, by_sentence: bool
+) -> tuple[Counted, list[Row] | None]:
+    """One pass over a batch of any form: its tally, each sentence's scenario counts with `by_sentence`, and
+    the rows with `return_entities`. The array paths count; rows, each sentence's counts of spans and the
+    precise error for bad input come from the readable path, which the array paths always agree with
+    (tests/test_fast_path.py)."""
+    if form == SPANS:
+        check_span_options(options)
+        span_predictions, span_references = rows_of(predictions), rows_of(references)
+        if not options.return_entities and not by_sentence:
+            tally = count_spans(span_predictions, span_references, options)
+            if tally is not None:
+                return Counted(tally, None), None
+        tally, rows = pair_spans(span_predictions, span_references, options)
+    else:
+        if not options.return_entities:
+            counted = count_tags(predictions, references, form == IDS, options, by_sentence)
+            if counted is not None:
+                return counted, None
+        tally, rows = pair_tags(predictions, references, form == IDS, options)
+    return Counted(tally, scenarios_by_sentence(rows, len(references)) if by_sentence else None), rows
+
+
+def compare_semeval(
+    *,
+    predictions_a: Any,
+    predictions_b: Any,
+    references: Any,
+    references_b: Any = None,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    **options: Any,
+) -> dict[str, float]:
+    """Is system B better than system A on the same sentences? (docs/scoring.md §9)
+
+    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
+    dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
+    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences), and
+    `{key}_p_value` (two-sided approximate randomization: each sentence's two outputs swapped at random, in
+    `n_resamples` shuffles). `seed` makes the numbers repeat. `options` are `compute_semeval`'s scoring options
+    (scheme, mode, labels, beta ...), applied to both systems.
+
+    `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
+    checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
+    checked = Options.of(**options)
+    if checked.bootstrap or checked.return_entities or checked.per_type:
+        raise ValueError(
+            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities nor "
+            "per_type: it reports overall scores; score each system with compute_semeval for the rest"
+        )
+    resamples = check_resamples("n_resamples", n_resamples, 1)
+    seed = check_seed("seed", seed)
+    references = as_list(references, "references")
+    if references_b is not None:
+        _check_same_references(references, as_list(references_b, "references_b"))
+    counted = []
+    for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
+        try:
+            predictions, aligned_references, form = batches(predictions, references)
+            counted.append(count_batch(predictions, aligned_references, form, checked, by_sentence=True)[0])
+        except InvalidInputError as error:
+            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
+        except ValueError as error:
+            raise ValueError(f"{side}: {error}") from None
+    counted_a, counted_b = counted
+    assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
+    pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+    return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
+
+
+def _check_same_references(references: list | np.ndarray, references_b: list | np.ndarray) -> None:
+    """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs."""
+    for sentence, (reference, reference_b) in enumerate(zip(rows_of(references), rows_of(references_b))):
+        if list(reference) != list(reference_b):
+            raise InvalidInputError(
+                "references_b differs from references; expected both systems scored on the same references",
+                "references_b",
+                sentence,
+            )
+    if len(references) != len(references_b):
+        raise ValueError(
+            f"references hold {len(references)} sentences and references_b {len(references_b)}; expected both "
+            "systems scored on the same references"
+        )

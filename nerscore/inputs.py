@@ -1,0 +1,332 @@
+"""The three forms of input (docs/scoring.md §1): string tags, integer ids with label_list, or spans; each batch
+read once into lists of sentences, checked for alignment, and every bad value a located `InvalidInputError`."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Mapping
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from .errors import InvalidInputError, shown
+from .options import Options, is_id
+from .schemes import IOB2, LENIENT, TagTable
+from .span import Span, looks_like_entity
+
+
+def first_value(batch: list[list]) -> Any:
+    return next((row[0] for row in batch if len(row)), None)
+
+
+# The three forms of a batch (docs/scoring.md §1): string tags, integer ids with label_list, or spans.
+TAGS, IDS, SPANS = "tags", "ids", "spans"
+# A batch as the paths read it: a list of sentences, or a 2-D numpy array of padded integer ids.
+Batch = list | np.ndarray
+# Where a span dict holds its type, the first present wins: ours, nervaluate's, and the key of the transformers
+# token-classification pipeline's grouped output (aggregation_strategy other than "none").
+TYPE_KEYS = ("type", "label", "entity_group")
+
+
+def value_form(value: Any) -> str:
+    """The form of a batch whose first value is `value`: a dict, a `Span` or a tuple or list of three (start,
+    end, type) is an entity; what is neither an entity nor an id reads as a (bad) tag."""
+    if looks_like_entity(value):
+        return SPANS
+    return IDS if is_id(value) else TAGS
+
+
+def batch_form(predictions: list[list], references: list[list]) -> str | None:
+    """TAGS, IDS or SPANS, judged by the first value of each side (for tags against ids, the references' first);
+    None when neither side holds a value. A side with no entity at all takes the other side's form; spans
+    against tags or ids are an error."""
+    value = first_value(references)
+    reference_form = None if value is None else value_form(value)
+    value = first_value(predictions)
+    predicted_form = None if value is None else value_form(value)
+    forms = {reference_form, predicted_form} - {None}
+    if SPANS in forms and len(forms) > 1:
+        spans_side, other_side = ("references", "predictions")[:: 1 if reference_form == SPANS else -1]
+        other = "integer ids" if IDS in forms else "tags"
+        raise ValueError(
+            f"{spans_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
+            "one form: tag sequences, or lists of spans"
+        )
+    return reference_form or predicted_form
+
+
+def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
+    """Whether a batch of tags holds integer ids (True) or string tags (False); None when it holds no value."""
+    form = batch_form(predictions, references)
+    return None if form is None else form == IDS
+
+
+def as_list(values: Any, side: str) -> list | np.ndarray:
+    """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
+    tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
+    are never modified."""
+    shape = tuple(getattr(values, "shape", ()))
+    if len(shape) > 2:
+        raise InvalidInputError(
+            f"found an array of shape {shape}; expected one tag or id per token, a 2-D array "
+            "(for model logits pass logits.argmax(-1))",
+            side,
+        )
+    if len(shape) == 2 and not isinstance(values, (list, tuple)):
+        try:
+            array = np.asarray(values)  # no copy for numpy arrays and CPU tensors
+        except (TypeError, RuntimeError):  # e.g. a tensor on a GPU: .tolist() below copies it over
+            array = None
+        if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
+            return array
+    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
+        values = values.tolist()
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidInputError(
+            f"found {type(values).__name__}; expected a batch: a list with one list of tags per sentence", side
+        )
+    values = list(values)
+    if set(map(type, values)) <= {list, tuple}:  # the common case, checked at C speed
+        return values
+    rows = []
+    for index, row in enumerate(values):
+        if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
+            row = row.tolist()
+        if isinstance(row, (Mapping, Span)):
+            raise InvalidInputError(
+                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
+                "span lists (for one sentence, [entities])",
+                side,
+                index,
+            )
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise InvalidInputError(
+                f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
+            )
+        rows.append(list(row))
+    return rows
+
+
+def batches(predictions: Any, references: Any) -> tuple[list | np.ndarray, list | np.ndarray, str]:
+    """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
+    checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
+    predictions = as_list(predictions, "predictions")
+    references = as_list(references, "references")
+    form = batch_form(predictions, references) or TAGS
+    if form != SPANS:
+        return (*check_aligned(predictions, references), form)
+    predictions, references = rows_of(predictions), rows_of(references)
+    check_sentence_count(predictions, references)
+    return predictions, references, form
+
+
+def check_sentence_count(predictions: list | np.ndarray, references: list | np.ndarray) -> None:
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"predictions hold {len(predictions)} sentences and references {len(references)}; "
+            "expected one prediction per reference sentence"
+        )
+
+
+def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
+    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
+        predictions, references = rows_of(predictions), rows_of(references)
+    check_sentence_count(predictions, references)
+    predicted_lengths, reference_lengths = lengths(predictions).tolist(), lengths(references).tolist()
+    if predicted_lengths != reference_lengths:
+        sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
+        predicted, reference = predictions[sentence], references[sentence]
+        raise InvalidInputError(
+            f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
+            "token-aligned sequences of equal length",
+            sentence=sentence,
+        )
+    return predictions, references
+
+
+def rows_of(batch: list | np.ndarray) -> list:
+    """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
+    return batch.tolist() if isinstance(batch, np.ndarray) else batch
+
+
+def lengths(batch: list | np.ndarray) -> np.ndarray:
+    """The length of each sentence of a batch."""
+    if isinstance(batch, np.ndarray):
+        return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+
+
+def check_one_kind(predictions: list[list], references: list[list]) -> None:
+    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
+    kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two strings)."""
+    kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
+    if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return
+    ids = holds_ids(predictions, references)
+    for side, batch in (("predictions", predictions), ("references", references)):
+        for sentence, row in enumerate(batch):
+            for token, value in enumerate(row):
+                if not (is_id(value) if ids else isinstance(value, str)):
+                    expected = "integer ids" if ids else "string tags"
+                    raise InvalidInputError(
+                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}; expected "
+                        "every value a string tag, or every value an integer id (with label_list)",
+                        side,
+                        sentence,
+                        token,
+                    )
+
+
+def ids_to_tags(
+    predictions: Batch, references: Batch, options: Options, table: TagTable
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
+    the padded input, not in what is left after dropping."""
+    labels = options.label_list
+    if labels is None:
+        raise ValueError(
+            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
+            "model.config.id2label) to turn them into tags"
+        )
+    expected = f"an id of label_list ({_describe_ids(labels)})"
+    ignore_index = options.ignore_index
+    tag_predictions, tag_references = [], []
+    for sentence, (predicted_ids, reference_ids) in enumerate(zip(predictions, references)):
+        predicted_tags, reference_tags = [], []
+        for token, (predicted, reference) in enumerate(zip(predicted_ids, reference_ids)):
+            if reference == ignore_index and is_id(reference):
+                continue
+            for side, value in (("references", reference), ("predictions", predicted)):
+                if not is_id(value):
+                    raise InvalidInputError(f"found {value!r}; expected {expected}", side, sentence, token)
+                if value not in labels:
+                    problem = (
+                        f"found ignore_index {value} where the reference has a label; predictions need a label "
+                        f"id at every position the references label"
+                        if value == ignore_index
+                        else f"found id {value}; expected {expected}"
+                    )
+                    raise InvalidInputError(problem, side, sentence, token)
+                try:
+                    table[labels[value]]
+                except InvalidInputError as error:
+                    problem = f"id {value} is label_list's {labels[value]!r}: {error.problem}"
+                    raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
+            predicted_tags.append(labels[predicted])
+            reference_tags.append(labels[reference])
+        tag_predictions.append(predicted_tags)
+        tag_references.append(reference_tags)
+    return tag_predictions, tag_references
+
+
+def _describe_ids(ids: Iterable[int]) -> str:
+    ordered = sorted(ids)
+    if ordered and ordered[-1] - ordered[0] == len(ordered) - 1:
+        return f"{ordered[0]} to {ordered[-1]}"
+    shown = ", ".join(map(str, ordered[:20]))
+    return (shown + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else shown) or "none"
+
+
+_SPAN_FORMS = (
+    "a dict with 'start', 'end' (exclusive) and 'type' ('label' and 'entity_group' work too), or a (start, end, "
+    "type) tuple"
+)
+
+
+def as_span(entity: Any) -> Span:
+    """One entity of span input as a `Span` (docs/scoring.md §1): a dict with integer ``start`` and ``end``
+    (exclusive) and its type under ``type``, ``label`` or ``entity_group`` (the first present; other keys, such
+    as a pipeline's ``score`` and ``word``, are ignored), a ``(start, end, type)`` tuple or list, or a `Span`.
+    Raises `InvalidInputError` saying what is wrong."""
+    if isinstance(entity, Span):
+        start, end, entity_type = entity.start, entity.end, entity.entity_type
+    elif isinstance(entity, Mapping):
+        missing = [key for key in ("start", "end") if key not in entity]
+        if missing:
+            raise InvalidInputError(
+                f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}; expected {_SPAN_FORMS}"
+            )
+        key = next((key for key in TYPE_KEYS if key in entity), None)
+        if key is None:
+            hint = ""
+            if "entity" in entity:
+                hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)"
+            raise InvalidInputError(
+                f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or "
+                f"'entity_group'{hint}"
+            )
+        start, end, entity_type = entity["start"], entity["end"], entity[key]
+    elif isinstance(entity, (tuple, list)):
+        if len(entity) != 3:
+            raise InvalidInputError(
+                f"found {shown(entity)}, a {type(entity).__name__} of {len(entity)} items; expected {_SPAN_FORMS}"
+            )
+        start, end, entity_type = entity
+    else:
+        raise InvalidInputError(
+            f"found {shown(entity)} ({type(entity).__name__}) in a batch of spans; expected {_SPAN_FORMS}. "
+            "A batch holds either tag sequences or lists of spans, not both"
+        )
+    for name, value in (("start", start), ("end", end)):
+        if not is_id(value):
+            raise InvalidInputError(
+                f"{name} is {shown(value)} ({type(value).__name__}); expected a non-negative integer offset"
+            )
+        if value < 0:
+            raise InvalidInputError(f"{name} is {value}; expected a non-negative integer offset")
+    if start >= end:
+        raise InvalidInputError(f"start {start} >= end {end}; expected start < end (end is exclusive)")
+    if not isinstance(entity_type, str) or not entity_type:
+        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
+    return Span(int(start), int(end), entity_type)
+
+
+def read_spans(batch: list[list], side: str, labels: set[str] | None = None) -> list[list[Span]]:
+    """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
+    entities of other types are left out."""
+    result = []
+    for sentence, entities in enumerate(batch):
+        spans = []
+        for index, entity in enumerate(entities):
+            try:
+                span = as_span(entity)
+            except InvalidInputError as error:
+                raise error.at(side, sentence, entity=index) from None
+            if labels is None or span.entity_type in labels:
+                spans.append(span)
+        result.append(spans)
+    return result
+
+
+def check_span_options(options: Options) -> None:
+    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
+    rather than silently ignored."""
+    given = {
+        "scheme": options.scheme is not IOB2,
+        "mode": options.mode != LENIENT,
+        "suffix": options.suffix,
+        "label_list": options.label_list is not None,
+    }
+    meaningless = [name for name, is_given in given.items() if is_given]
+    if meaningless:
+        raise ValueError(
+            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
+            "and mean nothing for spans: leave them out"
+        )
+
+
+def storable(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
+    """A batch as the evaluate wrapper stores it: both sides as lists of sentences, and its form. Every value is
+    checked first, so that nothing is stored that scoring would refuse; spans are stored in one form,
+    ``{start, end, type}``, whatever form they came in (dicts with `label` or `entity_group`, tuples)."""
+    predictions, references, form = batches(predictions, references)
+    predictions, references = rows_of(predictions), rows_of(references)
+    if form == SPANS:
+        predictions, references = (
+            [[span.as_dict() for span in sentence] for sentence in read_spans(batch, side)]
+            for batch, side in ((predictions, "predictions"), (references, "references"))
+        )
+    else:
+        check_one_kind(predictions, references)
+    return predictions, references, form

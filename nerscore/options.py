@@ -1,0 +1,381 @@
+"""Every option, defined once: the fields of `Options` are the table.
+
+Each field holds its default, its check, the line that documents it and its command-line flag
+(`option(...)`). `Options.of` checks what a caller gives, field by field, once; the module's docstring for
+evaluate (`describe`), `NerSemeval`'s defaults (`OPTION_NAMES`) and the command line's flags (`nerscore.cli`)
+are all read off these fields, and tests/test_options.py fails when one of them drifts. A new option is one
+field here plus the code that reads it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+import re
+import textwrap
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .schemes import LENIENT, MODES, Scheme, check_mode, get_scheme
+
+# More resamples than this add nothing an interval or a p-value can show, and would take minutes.
+MAX_RESAMPLES = 1_000_000
+
+
+def is_id(value: Any) -> bool:
+    """An integer label id: a Python or numpy integer, not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def f_key(beta: float) -> str:
+    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``)."""
+    return "f1" if beta == 1 else f"f{beta:g}"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The checks: each takes the option's name and the value given, and returns the value as `Options` holds it or
+# raises a `ValueError` that names the option, what was found and what it takes.
+# ---------------------------------------------------------------------------------------------------------
+
+Check = Callable[[str, Any], Any]
+
+
+def check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, found {value!r}")
+    return bool(value)
+
+
+def check_number(name: str, value: Any, expected: str, high: float) -> float:
+    """Any real number (int, float, Fraction, numpy scalar) from 0 to `high`, as the float the F key and the
+    scores use."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {expected}, found {value!r} ({type(value).__name__})")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer no float can hold
+        number = math.inf
+    if not 0 <= number <= high or math.isinf(number):
+        raise ValueError(f"{name} must be {expected}, found {value!r}")
+    return number
+
+
+def check_resamples(name: str, value: Any, low: int = 0) -> int:
+    if not is_id(value) or not low <= value <= MAX_RESAMPLES:
+        raise ValueError(f"{name} must be a whole number of resamples from {low} to {MAX_RESAMPLES:,}, found {value!r}")
+    return int(value)
+
+
+def check_seed(name: str, value: Any) -> int:
+    if not is_id(value) or value < 0:
+        raise ValueError(
+            f"{name} must be a whole number >= 0 (numpy's random generator takes no other), found {value!r}"
+        )
+    return int(value)
+
+
+def _check_scheme(name: str, value: Any) -> Scheme:
+    return get_scheme(value)
+
+
+def _check_mode(name: str, value: Any) -> str:
+    return check_mode(value)
+
+
+def _check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
+    expected = "a list of entity types such as ['PER', 'LOC'], or None for every type"
+    if labels is None:
+        return None
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise ValueError(f"labels must be {expected}, found {labels!r}")
+    labels = tuple(labels)
+    if not labels:
+        raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")
+    for label in labels:
+        if not isinstance(label, str) or not label:
+            raise ValueError(f"labels must be {expected}, found {label!r} in {list(labels)!r}")
+    return labels
+
+
+def _labels_are_types(options: Options) -> None:
+    """labels are entity types: a tag of the declared scheme among them (``B-PER`` for ``PER``) is a slip."""
+    for label in options.labels or ():
+        if options.suffix:
+            prefix, hyphen, entity_type = label.rpartition("-")[::-1]
+        else:
+            prefix, hyphen, entity_type = label.partition("-")
+        if hyphen and entity_type and prefix in options.scheme.roles:
+            raise ValueError(
+                f"labels holds the tag {label!r}; labels are entity types: pass {entity_type!r} instead of {label!r}"
+            )
+
+
+def _check_min_overlap(name: str, min_overlap: Any) -> float | None:
+    """None (any overlap), or a real number in (0, 1]: the share of the reference entity's length that a
+    prediction must cover to overlap it (docs/scoring.md §3)."""
+    if min_overlap is None:
+        return None
+    expected = "a number greater than 0 and at most 1 (the share of the reference entity covered), or None"
+    number = check_number(name, min_overlap, expected, 1.0)
+    if number == 0:
+        raise ValueError(f"min_overlap must be {expected}, found {min_overlap!r}; None means any overlap")
+    return number
+
+
+def _check_beta(name: str, value: Any) -> float:
+    return check_number(name, value, "a finite number >= 0", math.inf)
+
+
+def _check_zero_division(name: str, value: Any) -> float:
+    return check_number(name, value, "a number from 0 to 1", 1.0)
+
+
+def _check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
+    """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or the str of an
+    int, as after a JSON round trip of `model.config.id2label`)."""
+    expected = "a list of tags, or a dict id -> tag such as model.config.id2label"
+    if label_list is None:
+        return None
+    if isinstance(label_list, Mapping):
+        tags: dict[int, str] = {}
+        keys: dict[int, Any] = {}
+        for key, tag in label_list.items():
+            if is_id(key) or (isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)):
+                label_id = int(key)
+            else:
+                raise ValueError(
+                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {key!r}"
+                )
+            if label_id in keys:
+                raise ValueError(f"label_list has two keys for id {label_id}: {keys[label_id]!r} and {key!r}")
+            keys[label_id] = key
+            tags[label_id] = tag
+    elif isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
+        raise ValueError(f"label_list must be {expected}, found {label_list!r}")
+    else:
+        tags = dict(enumerate(label_list))
+    for label_id, tag in tags.items():
+        if not isinstance(tag, str):
+            raise ValueError(f"label_list maps id {label_id} to {tag!r}; expected a tag string such as 'B-PER'")
+    return tags
+
+
+def _check_ignore_index(name: str, ignore_index: Any) -> int:
+    if not is_id(ignore_index):
+        raise ValueError(f"ignore_index must be an integer id such as -100, found {ignore_index!r}")
+    return int(ignore_index)
+
+
+def _check_confidence_level(name: str, value: Any) -> float:
+    expected = "a number between 0 and 1, such as 0.95"
+    level = check_number(name, value, expected, 1.0)
+    if not 0 < level < 1:
+        raise ValueError(f"confidence_level must be {expected} (0 and 1 excluded), found {value!r}")
+    return level
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An option's command-line flag, ``--`` and its name with hyphens (``--min-overlap``)."""
+
+    metavar: str | None = None
+    parse: Callable[[str], Any] = str  # the value from the command line's text
+    switch: bool = False  # a flag without a value, which sets True
+    choices: tuple[str, ...] | None = None
+    help: str = ""  # what the flag does, in a file's terms
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What the table holds of one option besides its name and stored default."""
+
+    default: Any  # as a caller writes it (the card and the command line show this)
+    check: Check
+    kind: str  # its type as the card writes it
+    doc: str  # the line of documentation
+    flag: Flag | None  # None: the option means nothing for a file (integer ids, say)
+
+
+def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = None) -> Any:
+    """A field of `Options`: the default as `Options` holds it (`check` applied), the rest as its metadata."""
+    return dataclasses.field(
+        default=check("default", default), metadata={"option": Spec(default, check, kind, doc, flag)}
+    )
+
+
+def _comma_list(text: str) -> list[str]:
+    return [item for item in text.split(",") if item]
+
+
+@dataclass(frozen=True)
+class Options:
+    """Every option of `compute_semeval`, checked once by `Options.of` and passed down as one object."""
+
+    scheme: Scheme = option(
+        "IOB2",
+        _check_scheme,
+        "`str`",
+        "tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2, IOBES (alias BIOES), BILOU, BMES or IO.",
+        Flag("NAME", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO"),
+    )
+    mode: str = option(
+        LENIENT,
+        _check_mode,
+        "`str`",
+        '`"lenient"` decodes like conlleval (`O I-PER` is an entity); `"strict"` keeps only entities that are well '
+        "formed in `scheme` (as seqeval's strict mode).",
+        Flag(choices=MODES),
+    )
+    suffix: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "tags are `TYPE-PREFIX` (`PER-B`) instead of `PREFIX-TYPE`.",
+        Flag(switch=True, help="tags are TYPE-PREFIX"),
+    )
+    labels: tuple[str, ...] | None = option(
+        None,
+        _check_labels,
+        "`list` of `str`",
+        "score only entities of these types (on both sides).",
+        Flag("TYPES", _comma_list, help="score only entities of these types, comma-separated (PER,LOC)"),
+    )
+    min_overlap: float | None = option(
+        None,
+        _check_min_overlap,
+        "`float` in (0, 1]",
+        "a prediction overlaps a reference only if it covers at least this share of the reference's length "
+        "(nervaluate's `min_overlap_percentage` / 100); default: any shared token or character.",
+        Flag(
+            "SHARE",
+            float,
+            help="overlap only where the prediction covers at least this share (0 to 1) of the reference",
+        ),
+    )
+    beta: float = option(
+        1.0,
+        _check_beta,
+        "`float`",
+        "the beta of F-beta; the key is `f1` for 1, else `f{beta:g}`.",
+        Flag("B", float, help="the beta of F-beta (default 1: F1)"),
+    )
+    zero_division: float = option(
+        0.0,
+        _check_zero_division,
+        "`float`",
+        "the value of a ratio whose denominator is zero.",
+        Flag("Z", float, help="precision when nothing is predicted, recall when there is nothing to find (default 0)"),
+    )
+    per_type: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "add `{TYPE}_{scheme}_{measure}` keys.",
+        Flag(switch=True, help="per-type keys in --json, all schemes in tables"),
+    )
+    return_entities: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "add `entities`, one row per pair or unpaired entity.",
+    )
+    confusion: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "add `confusion`, the entity-type confusion matrix as a dict of dicts, "
+        '`confusion[reference_type][predicted_type]`, with `"O"` for no entity (docs/scoring.md §7).',
+        Flag(switch=True, help="the entity-type confusion matrix (in --json too)"),
+    )
+    label_list: Mapping[int, str] | None = option(
+        None,
+        _check_label_list,
+        "`list` of `str` or `dict` of `int` to `str`",
+        "maps integer ids to tags (`model.config.id2label` works as is).",
+    )
+    ignore_index: int = option(
+        -100,
+        _check_ignore_index,
+        "`int`",
+        "with integer ids, positions whose reference is this id are dropped from both sides (sub-word pieces and "
+        "padding in a `Trainer` batch).",
+    )
+    bootstrap: int = option(
+        0,
+        check_resamples,
+        "`int`",
+        "add confidence intervals of every scheme's precision, recall and F from this many bootstrap resamples of "
+        "the sentences (BCa; 1,000 is usual; 0: none).",
+        Flag("N", int, help="add confidence intervals from N resamples of the sentences (BCa) to the table"),
+    )
+    confidence_level: float = option(
+        0.95,
+        _check_confidence_level,
+        "`float`",
+        "the intervals' confidence level, between 0 and 1.",
+        Flag("LEVEL", float, help="of the intervals (default 0.95)"),
+    )
+    seed: int = option(
+        0,
+        check_seed,
+        "`int`",
+        "seed of the resampling, so that the same call gives the same intervals.",
+        Flag("SEED", int, help="of the resampling (default 0: every run the same)"),
+    )
+
+    @classmethod
+    def of(cls, **options: Any) -> Options:
+        """The options checked, each by its own check; a `ValueError` names the first bad one and what it takes."""
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(OPTION_NAMES)}")
+        checked = cls(**{name: spec.check(name, options[name]) for name, spec in SPECS.items() if name in options})
+        _labels_are_types(checked)
+        return checked
+
+    def evolve(self, **changes: Any) -> Options:
+        """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`). The rule between
+        options that `of` adds (labels are types, not tags of the scheme) concerns what a caller writes; the
+        types a program derives from the data are taken as they are."""
+        unknown = sorted(set(changes) - set(OPTION_NAMES))
+        if unknown:
+            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(OPTION_NAMES)}")
+        return dataclasses.replace(self, **{name: SPECS[name].check(name, value) for name, value in changes.items()})
+
+    @property
+    def f_name(self) -> str:
+        """The F measure's key: ``f1`` for beta 1, else ``f{beta:g}``."""
+        return f_key(self.beta)
+
+
+SPECS: dict[str, Spec] = {field.name: field.metadata["option"] for field in dataclasses.fields(Options)}
+OPTION_NAMES = tuple(SPECS)
+DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SPECS.items()}
+
+
+def describe(indent: int = 4, width: int = 116) -> str:
+    """The option lines of the metric's docstring (evaluate's ``_KWARGS_DESCRIPTION``), one entry per option:
+    ``name (kind, default ...): doc``, wrapped under `indent`."""
+    entries = []
+    for name, spec in SPECS.items():
+        default = "optional" if spec.default is None else f"default `{spec.default!r}`".replace("'", '"')
+        entries.append(
+            textwrap.fill(
+                f"{name} ({spec.kind}, {default}): {spec.doc}",
+                width=width,
+                initial_indent=" " * indent,
+                subsequent_indent=" " * (indent + 4),
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
+    return "\n".join(entries)

@@ -1,0 +1,150 @@
+"""Readers of the files the command line and the Space take: CoNLL columns (one system, or two side by side) and
+JSON lines of spans. Each yields as it reads, and a malformed line is a `ConllError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any, NamedTuple
+
+
+class ConllError(ValueError):
+    """A malformed line of a CoNLL (or JSON lines) file: `source` (file name), `line` (1-based) and `problem` as
+    attributes."""
+
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        self.source = source
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{source}:{line}: {problem}")
+
+
+class ConllSentence(NamedTuple):
+    """One sentence of a CoNLL file: the first column, the second-last and the last, and each token's line."""
+
+    tokens: list[str]
+    references: list[str]
+    predictions: list[str]
+    lines: list[int]
+
+
+class TwoSystemSentence(NamedTuple):
+    """One sentence of two systems' output in one file: the first column, then the last three (the reference
+    tag, system A's and system B's), and each token's line."""
+
+    tokens: list[str]
+    references: list[str]
+    predictions_a: list[str]
+    predictions_b: list[str]
+    lines: list[int]
+
+
+def read_conll(lines: Iterable[str], source: str = "<stdin>") -> Iterator[ConllSentence]:
+    """The sentences of a CoNLL file, read lazily: the first column is the token, the last two the reference
+    and the predicted tag; a blank line ends a sentence and ``-DOCSTART-`` lines are skipped. Raises
+    `ConllError` (a `ValueError`) naming `source` and the line of a malformed line."""
+    expected = (
+        "expected at least 3 columns, separated by spaces: the token, the reference tag and the predicted tag last"
+    )
+    for tokens, (references, predictions), numbers in _sentences(lines, source, 2, expected):
+        yield ConllSentence(tokens, references, predictions, numbers)
+
+
+def read_two_systems(
+    lines: Iterable[str], source: str = "<stdin>", column_hint: str = ""
+) -> Iterator[TwoSystemSentence]:
+    """The sentences of CoNLL text with two systems' tags, read as `read_conll` reads one system's: the first
+    column is the token, the last three the reference tag, system A's and system B's (columns between are
+    ignored). A line of fewer than four columns is a `ConllError`, its problem ending in `column_hint` (where the
+    caller can say how to read three columns instead)."""
+    expected = (
+        "comparing two systems takes at least 4 columns: the token first, then the reference tag, system A's tag "
+        f"and system B's tag last{column_hint}"
+    )
+    for tokens, (references, predictions_a, predictions_b), numbers in _sentences(lines, source, 3, expected):
+        yield TwoSystemSentence(tokens, references, predictions_a, predictions_b, numbers)
+
+
+def _sentences(
+    lines: Iterable[str], source: str, tag_columns: int, expected: str
+) -> Iterator[tuple[list[str], list[list[str]], list[int]]]:
+    """(tokens, the last `tag_columns` columns, line numbers) of each sentence: the one CoNLL reader."""
+    tokens: list[str] = []
+    tags: list[list[str]] = [[] for _ in range(tag_columns)]
+    numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        columns = line.split()
+        if not columns or columns[0] == "-DOCSTART-":
+            if tokens:
+                yield tokens, tags, numbers
+                tokens, tags, numbers = [], [[] for _ in range(tag_columns)], []
+            continue
+        if len(columns) <= tag_columns:
+            found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({line.strip()!r})"
+            raise ConllError(source, number, f"found {found}; {expected}")
+        tokens.append(columns[0])
+        for column, values in zip(columns[-tag_columns:], tags):
+            values.append(column)
+        numbers.append(number)
+    if tokens:
+        yield tokens, tags, numbers
+
+
+class SpanDocument(NamedTuple):
+    """One JSON line of spans: its line number, its `text` (None when not given) and the entities of each side
+    as given (docs/scoring.md §1)."""
+
+    line: int
+    text: str | None
+    references: list[Any]
+    predictions: list[Any]
+
+
+SPAN_LINE = "one JSON object a line with 'references' and 'predictions' lists of entities"
+
+
+def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[SpanDocument]:
+    """The documents of a JSON lines file of spans (`--spans`), read lazily: one JSON object a line with
+    `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
+    malformed line is a `ConllError` naming `source` and the line."""
+    expected = f"expected {SPAN_LINE}"
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ConllError(source, number, f"not JSON ({error.msg}, column {error.colno}); {expected}") from None
+        except RecursionError:
+            raise ConllError(source, number, f"JSON nested too deeply; {expected}") from None
+        if not isinstance(record, dict):
+            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
+        for key in ("references", "predictions"):
+            if not isinstance(record.get(key), list):
+                found = "no" if key not in record else f"a JSON {type(record[key]).__name__} for"
+                raise ConllError(source, number, f"found {found} {key!r}; {expected}")
+        text = record.get("text")
+        if text is not None and not isinstance(text, str):
+            raise ConllError(source, number, f"found a JSON {type(text).__name__} for 'text'; expected a string")
+        yield SpanDocument(number, text, record["references"], record["predictions"])
+
+
+def text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:
+    """The lines of a file as text: UTF-8 bytes decoded (a text stream passes as it is), a byte-order mark at
+    the start dropped (as the Space does); a byte that is not UTF-8 is a `ConllError` naming the line."""
+    for number, raw in enumerate(handle, start=1):
+        if isinstance(raw, str):
+            yield raw.removeprefix("\ufeff") if number == 1 else raw
+            continue
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ConllError(
+                source,
+                number,
+                f"byte {raw[error.start]:#04x} at column {error.start + 1} is not UTF-8; expected UTF-8 text",
+            ) from None

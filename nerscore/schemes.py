@@ -1,0 +1,158 @@
+"""Tags and tagging schemes as data, in the manner of seqeval's `scheme.py` (docs/scoring.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .errors import InvalidInputError, shown
+from .span import looks_like_entity
+
+OUTSIDE = "O"
+
+# What a prefix letter does, whatever its spelling in a given scheme.
+BEGIN = "begin"
+INSIDE = "inside"
+END = "end"
+SINGLE = "single"
+
+LENIENT = "lenient"
+STRICT = "strict"
+MODES = (LENIENT, STRICT)
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A tagging scheme as data, in the manner of seqeval's ``scheme.py``.
+
+    ``well_formed`` is the regular expression an entity's prefix letters must match in strict mode;
+    ``well_formed_next_to_same_type`` is accepted too when the entity touches another entity of its type on
+    ``touching_side`` (IOB1's ``B`` and IOE1's ``E`` exist only to separate two such entities).
+    """
+
+    name: str
+    roles: Mapping[str, str]
+    well_formed: str
+    well_formed_next_to_same_type: str | None = None
+    touching_side: str | None = None  # "before" or "after"
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        return tuple(self.roles)
+
+
+IOB2 = Scheme("IOB2", {"B": BEGIN, "I": INSIDE}, r"BI*")
+IOB1 = Scheme("IOB1", {"B": BEGIN, "I": INSIDE}, r"I+", r"BI*", "before")
+IOE2 = Scheme("IOE2", {"I": INSIDE, "E": END}, r"I*E")
+IOE1 = Scheme("IOE1", {"I": INSIDE, "E": END}, r"I+", r"I*E", "after")
+IOBES = Scheme("IOBES", {"B": BEGIN, "I": INSIDE, "E": END, "S": SINGLE}, r"S|BI*E")
+BILOU = Scheme("BILOU", {"B": BEGIN, "I": INSIDE, "L": END, "U": SINGLE}, r"U|BI*L")
+BMES = Scheme("BMES", {"B": BEGIN, "M": INSIDE, "E": END, "S": SINGLE}, r"S|BM*E")
+IO = Scheme("IO", {"I": INSIDE}, r"I+")
+
+SCHEMES: dict[str, Scheme] = {s.name: s for s in (IOB2, IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO)}
+SCHEME_ALIASES = {"BIO": "IOB2", "BIOES": "IOBES"}
+_ALL_PREFIXES = sorted({prefix for s in SCHEMES.values() for prefix in s.prefixes})
+
+
+def get_scheme(scheme: str | Scheme) -> Scheme:
+    """The `Scheme` named `scheme` (case-insensitive; BIO and BIOES are aliases)."""
+    if isinstance(scheme, Scheme):
+        return scheme
+    if isinstance(scheme, str):
+        name = scheme.upper()
+        name = SCHEME_ALIASES.get(name, name)
+        if name in SCHEMES:
+            return SCHEMES[name]
+    known = ", ".join([*SCHEMES, *SCHEME_ALIASES])
+    raise ValueError(f"unknown scheme {scheme!r}; expected one of {known}")
+
+
+def check_mode(mode: Any) -> str:
+    """`mode` if it is one of `MODES` (docs/scoring.md §2), else a `ValueError` naming them."""
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    return mode
+
+
+# The order in which schemes are suggested for a tag the declared scheme lacks: the common ones first.
+_SUGGESTION_ORDER = (IOB2, IOBES, BILOU, BMES, IOE2, IOB1, IOE1, IO)
+
+
+def _suggest_scheme(prefix: str, scheme: Scheme) -> Scheme:
+    """The scheme to suggest for a `prefix` that `scheme` lacks: one that keeps the letters already in use
+    (an S- tag in IOB2 data points to IOBES, an M- tag to BMES)."""
+    owners = [s for s in _SUGGESTION_ORDER if prefix in s.roles]
+    keeps_letters = [s for s in owners if set(scheme.roles) <= set(s.roles)]
+    return (keeps_letters or owners)[0]
+
+
+def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[str, str] | None:
+    """Split a tag into ``(prefix, entity_type)``; ``None`` for the outside tag ``O``.
+
+    The type is everything after the first hyphen (before the last one with ``suffix=True``), so
+    ``B-MUSIC-NAME`` has type ``MUSIC-NAME`` (docs/scoring.md §1). Raises `InvalidInputError` (a `ValueError`).
+    """
+    if tag == OUTSIDE:
+        return None
+    form = "TYPE-PREFIX" if suffix else "PREFIX-TYPE"
+    expected = f"'O' or {form} with a prefix of {scheme.name} ({', '.join(scheme.prefixes)})"
+    if not isinstance(tag, str):
+        raise InvalidInputError(f"{not_a_tag(tag)}: {expected}")
+    if tag == OUTSIDE.lower():
+        raise InvalidInputError("found tag 'o'; the outside tag is an uppercase 'O'")
+    if suffix:
+        entity_type, hyphen, prefix = tag.rpartition("-")
+    else:
+        prefix, hyphen, entity_type = tag.partition("-")
+    if not hyphen:
+        if tag in _ALL_PREFIXES:
+            raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
+        raise InvalidInputError(f"found tag {tag!r}, which has no prefix; expected {expected}")
+    if not entity_type:
+        raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
+    if prefix == OUTSIDE:
+        raise InvalidInputError(f"found tag {tag!r}; the outside tag 'O' takes no type, expected {expected}")
+    if prefix not in scheme.roles:
+        if prefix in _ALL_PREFIXES:
+            owners = " or ".join(s.name for s in SCHEMES.values() if prefix in s.roles)
+            raise InvalidInputError(
+                f"found tag {tag!r}, whose prefix {prefix!r} is not part of scheme {scheme.name} "
+                f"(expected {expected}); {prefix!r} belongs to {owners}",
+                suggested_scheme=_suggest_scheme(prefix, scheme).name,
+            )
+        raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
+    return prefix, entity_type
+
+
+def not_a_tag(value: Any) -> str:
+    """The problem with a value that is not a string where a tag belongs; an entity of span input says so."""
+    found = f"found {shown(value)} ({type(value).__name__})"
+    if looks_like_entity(value):
+        return f"{found}, an entity, among tags (a batch holds tags or spans, not both); expected a string tag"
+    return f"{found}; expected a string tag"
+
+
+class ParsedTag(NamedTuple):
+    """A tag other than O, taken apart: ``B-PER`` is prefix ``B``, role `BEGIN`, entity type ``PER``."""
+
+    prefix: str
+    role: str
+    entity_type: str
+
+
+class TagTable(dict):
+    """tag -> `ParsedTag` (None for O) for one scheme and tag style, each distinct tag parsed by `parse_tag` the
+    first time it is met; a bad tag raises `InvalidInputError` every time it is looked up."""
+
+    def __init__(self, scheme: Scheme, suffix: bool) -> None:
+        super().__init__()
+        self.scheme = scheme
+        self.suffix = suffix
+
+    def __missing__(self, tag: Any) -> ParsedTag | None:
+        parsed = parse_tag(tag, self.scheme, self.suffix)
+        value = None if parsed is None else ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
+        self[tag] = value
+        return value

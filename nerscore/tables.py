@@ -1,0 +1,98 @@
+"""The results as text tables: the summary (docs/scoring.md §6), per type, the confusion matrix and a comparison of
+two systems. The command line prints them; the Space lays its tables out from `summary_rows` too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .counts import EVALUATION_SCHEMES
+from .options import f_key
+
+# The summary table's columns, from the most lenient scheme to the strictest (docs/scoring.md §6), and its
+# rows: the MUC counts, then the scores. The command line and the Space both lay the table out from these.
+SUMMARY_COLUMNS = ("type", "partial", "exact", "strict")
+SUMMARY_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "precision", "recall")
+
+
+def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[str, list[int | float]]]:
+    """The summary table of a `compute` result: ``(row label, [type, partial, exact, strict])`` per measure,
+    the F row labelled ``F1`` (``F0.5`` ...)."""
+    f_name = f_key(beta)
+    measures = [(measure, measure) for measure in SUMMARY_MEASURES] + [(f_name.upper(), f_name)]
+    return [(label, [results[f"{column}_{measure}"] for column in SUMMARY_COLUMNS]) for label, measure in measures]
+
+
+def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
+    """The summary table as text: MUC counts and scores (rows) by type / partial / exact / strict. With the
+    interval keys of `bootstrap` in `results`, an interval column follows each scheme's column."""
+    f_name = f_key(beta)
+    intervals = f"strict_{f_name}_low" in results
+    interval_header = f"{'interval':>17}" if intervals else ""
+    lines = [f"{'measure':<10}" + "".join(f"{column:>10}{interval_header}" for column in SUMMARY_COLUMNS)]
+    for (label, cells), measure in zip(summary_rows(results, beta), [*SUMMARY_MEASURES, f_name]):
+        line = f"{label:<10}"
+        for column, cell in zip(SUMMARY_COLUMNS, cells):
+            line += f"{_format_number(cell):>10}"
+            if intervals:
+                line += f"{_format_interval(results, f'{column}_{measure}'):>17}"
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def _format_interval(results: Mapping[str, Any], key: str) -> str:
+    """``low-high`` of a key that has an interval, else nothing (the counts)."""
+    if f"{key}_low" not in results:
+        return ""
+    return f"{results[f'{key}_low']:.4f}-{results[f'{key}_high']:.4f}"
+
+
+def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
+    """The `compare_semeval` dict as text: per scheme and measure, A, B, B - A, its interval and the p-value."""
+    f_name = f_key(beta)
+    lines = [f"{'scheme':<10}{'measure':<11}{'A':>9}{'B':>9}{'B-A':>9}{'low':>9}{'high':>9}{'p-value':>11}"]
+    for scheme in EVALUATION_SCHEMES:
+        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper())):
+            key = f"{scheme}_{measure}"
+            numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
+            numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
+            # The smallest p of a million shuffles is 1e-06, not 0.0000.
+            p_value = results[f"{key}_p_value"]
+            p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
+            lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
+    return "\n".join(lines)
+
+
+def format_type_table(
+    results: Mapping[str, Any], entity_types: Sequence[str], scheme: str = "strict", beta: float = 1.0
+) -> str:
+    """Per-type precision / recall / F / support (reference entities) under one scheme."""
+    f_name = f_key(beta)
+    title = f"{scheme} by type"
+    width = max([len(title), *map(len, entity_types)]) + 2
+    lines = [f"{title:<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
+    for entity_type in entity_types:
+        prefix = f"{entity_type}_{scheme}"
+        lines.append(
+            f"{entity_type:<{width}}"
+            + "".join(f"{_format_number(results[f'{prefix}_{m}']):>10}" for m in ("precision", "recall", f_name))
+            + f"{results[f'{prefix}_possible']:>10}"
+        )
+    return "\n".join(lines)
+
+
+def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
+    """The confusion matrix as text: reference types as rows, predicted types as columns, O last in both."""
+    names = list(matrix)
+    title = "reference \\ predicted"
+    first = max([len(title), *map(len, names)]) + 2
+    widths = [max(len(name), *(len(str(matrix[row][name])) for row in names)) + 2 for name in names]
+    lines = [f"{title:<{first}}" + "".join(f"{name:>{width}}" for name, width in zip(names, widths))]
+    for row in names:
+        cells = "".join(f"{matrix[row][name]:>{width}}" for name, width in zip(names, widths))
+        lines.append(f"{row:<{first}}{cells}")
+    return "\n".join(lines)
+
+
+def _format_number(value: int | float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.4f}"

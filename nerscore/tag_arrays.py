@@ -1,0 +1,398 @@
+"""The array path for tags and ids: the readable path's `Tally`, computed on whole chunks of sentences at once.
+
+Why: the readable path takes a few Python steps per tag; a batch of 20,000 sentences of 20 tokens is 400,000 of
+them. This path turns every tag into a small integer code in one C-level pass, then decodes and pairs whole
+chunks of sentences with a handful of numpy operations, and sends only entities in a forked overlap chain (one
+entity overlapping two) through the exact `pair_overlapping`.
+
+What proves it equal: tests/test_fast_path.py compares its `Tally` with the readable path's on random tag soup in
+every scheme, mode and tag style, with ids, documents and chunk sizes down to one token. On any input it cannot
+read (a bad tag, an unknown id), it returns None and the readable path raises the error.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain, pairwise
+from typing import Any
+
+import numpy as np
+
+from .counts import Cell, Counted, Tally
+from .errors import InvalidInputError
+from .inputs import Batch, lengths
+from .options import Options
+from .pairing import SCENARIOS, pair_overlapping, scenario_of
+from .schemes import BEGIN, END, INSIDE, LENIENT, SINGLE, Scheme, TagTable
+from .span import Span
+
+# A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
+_ENTITY, _OPENS, _CLOSES = 1, 2, 4
+_ROLE_FLAGS = {None: 0, INSIDE: _ENTITY, BEGIN: _ENTITY | _OPENS, END: _ENTITY | _CLOSES}
+_ROLE_FLAGS[SINGLE] = _ENTITY | _OPENS | _CLOSES
+
+# Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
+# cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
+_CHUNK_TOKENS = 1 << 16
+
+
+def count_tags(
+    predictions: Batch, references: Batch, holds_ids: bool, options: Options, by_sentence: bool
+) -> Counted | None:
+    """The readable path's `Tally` (`nerscore.readable.pair_tags`), computed on arrays chunk by chunk of
+    sentences, and with `by_sentence` each sentence's scenario counts too (`readable.scenarios_by_sentence`);
+    None if the input is invalid, so that the readable path raises its precise error."""
+    offsets = np.concatenate(([0], np.cumsum(lengths(references))))
+    # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
+    cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
+    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    table = TagTable(options.scheme, options.suffix)
+    cells: Counter = Counter()
+    sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
+    for first, last in pairwise(bounds):
+        if first == last:
+            continue
+        chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
+        counted = _chunk_cells(*chunk, holds_ids, options, table, by_sentence)
+        if counted is None:
+            return None
+        # Added in place: the cost of a chunk is its own cells, not every cell counted so far.
+        cells.update(counted[0])
+        if counted[1] is not None:
+            sentence_counts.append(counted[1])
+    return Counted(Tally(dict(cells)), np.concatenate(sentence_counts) if by_sentence else None)
+
+
+def _chunk_cells(
+    predictions: Batch,
+    references: Batch,
+    offsets: np.ndarray,
+    holds_ids: bool,
+    options: Options,
+    table: TagTable,
+    by_sentence: bool = False,
+) -> tuple[dict[Cell, int], np.ndarray | None] | None:
+    """The cells of one chunk, all its sentences decoded and paired with a handful of array operations, and
+    with `by_sentence` each sentence's scenario counts (sentences x 6)."""
+    if holds_ids:
+        flat = _id_codes(predictions, references, offsets, options)
+    else:
+        flat = _tag_codes(predictions, references, offsets)
+    if flat is None:
+        return None
+    codes_p, codes_r, offsets, tags = flat
+    type_names: dict[str, int] = {}
+    role_of = np.zeros(len(tags) + 1, dtype=np.int8)
+    type_of = np.full(len(tags) + 1, -1, dtype=np.int32)
+    used = np.zeros(len(tags) + 1, dtype=bool)
+    used[codes_p] = True
+    used[codes_r] = True
+    for code in np.flatnonzero(used[:-1]).tolist():
+        try:
+            parsed = table[tags[code]]
+        except (InvalidInputError, TypeError):
+            return None
+        if parsed is not None:
+            role_of[code] = _ROLE_FLAGS[parsed.role]
+            type_of[code] = type_names.setdefault(parsed.entity_type, len(type_names))
+    spans = [_decode_flat(codes, offsets, role_of, type_of, options) for codes in (codes_r, codes_p)]
+    if options.labels is not None:
+        wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
+        spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
+    groups = pair_flat(spans[0], spans[1], options.min_overlap)
+    cells = cells_of(groups, list(type_names))
+    if not by_sentence:
+        return cells, None
+    kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
+    # A row's sentence is the last one starting at or before the row's first token (empty sentences share
+    # their offset with the next one, which is the one holding that token).
+    sentence = np.searchsorted(offsets, positions, side="right") - 1
+    sentences = len(offsets) - 1
+    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
+    return cells, counts.reshape(sentences, len(SCENARIOS))
+
+
+def cells_of(groups: Sequence[Rows], type_names: list[str]) -> dict[Cell, int]:
+    """The `Tally` cells of rows given as (scenario index, reference type id, predicted type id, ...) columns,
+    -1 for no entity, type ids indexing `type_names`."""
+    kinds, reference_types, predicted_types = (
+        np.concatenate([group[column] for group in groups]) for column in range(3)
+    )
+    # One integer per cell, in mixed radix: scenario, then reference type + 1, then predicted type + 1 (0 for
+    # "no entity" on that side), each digit below `width`; np.unique then counts every cell at once.
+    width = len(type_names) + 1
+    combined = (kinds * width + reference_types + 1) * width + predicted_types + 1
+    names = [None, *type_names]
+    cells = {}
+    for cell, number in zip(*np.unique(combined, return_counts=True)):
+        kind, rest = divmod(int(cell), width * width)
+        reference_type, predicted_type = divmod(rest, width)
+        cells[(SCENARIOS[kind], names[reference_type], names[predicted_type])] = int(number)
+    return cells
+
+
+# tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
+# and again, and a plain dict filled once looks them up faster than one that numbers tags as it meets them.
+_known_codes: dict[Any, int] = {}
+
+
+def _tag_codes(predictions: Batch, references: Batch, offsets: np.ndarray) -> tuple | None:
+    """The code of every tag of each side, in order, the sentence offsets and `tags`, the tag of each code;
+    None for an unhashable value.
+
+    This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
+    one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
+    ints into an array costs more than the look-ups; benchmarks/run.py)."""
+    global _known_codes
+    codes = _known_codes
+    batches = (predictions, references)
+    try:
+        arrays = [_code_array(codes, batch) for batch in batches]
+    except KeyError:  # tags not met before: number them, then look everything up again
+        try:
+            seen = set().union(*(chain.from_iterable(batch) for batch in batches))
+        except TypeError:  # an unhashable value
+            return None
+        new = seen.difference(codes)
+        if len(codes) + len(new) > 256:
+            codes, new = {}, seen
+        codes = {**codes, **dict(zip(new, range(len(codes), len(codes) + len(new))))}
+        _known_codes = codes
+        arrays = [_code_array(codes, batch) for batch in batches]
+    except TypeError:
+        return None
+    return (*arrays, offsets, list(codes))
+
+
+def _code_array(codes: dict[Any, int], batch: Batch) -> np.ndarray:
+    try:
+        return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
+    except ValueError:  # a code above 255: more than 256 distinct tags in this call
+        return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int64)
+
+
+def _id_codes(
+    predictions: Batch, references: Batch, offsets: np.ndarray, options: Options
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list] | None:
+    """Integer ids as codes (their position in `label_list`), with the `ignore_index` positions dropped, which
+    moves the sentence offsets; None for anything the readable path must explain (an unknown id)."""
+    labels = options.label_list
+    if labels is None:
+        return None
+    try:
+        ids = np.fromiter(labels, dtype=np.int64, count=len(labels))
+    except OverflowError:  # an id no int64 holds
+        return None
+    ids_p, ids_r = (_flat_ids(batch, int(offsets[-1])) for batch in (predictions, references))
+    if ids_p is None or ids_r is None:
+        return None
+    kept = ids_r != options.ignore_index
+    ids_p, ids_r = ids_p[kept], ids_r[kept]
+    offsets = np.concatenate(([0], np.cumsum(kept)))[offsets]
+    # Ids to codes by binary search in the sorted ids: time and memory follow the input and label_list, not
+    # the size of the id values (a table indexed by id would take gigabytes for an id of 10**9).
+    order = np.argsort(ids, kind="stable")
+    sorted_ids = ids[order]
+    codes = []
+    for side in (ids_p, ids_r):
+        where = np.searchsorted(sorted_ids, side).clip(0, max(len(ids) - 1, 0))
+        if side.size and (not ids.size or not np.array_equal(sorted_ids[where], side)):
+            return None
+        codes.append(order[where] if ids.size else where)
+    return codes[0], codes[1], offsets, list(labels.values())
+
+
+def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
+    """All ids of a batch in one int64 array; None if any value is not an integer id that int64 holds."""
+    if isinstance(batch, np.ndarray):
+        if batch.dtype == np.uint64 and batch.size and batch.max() > np.iinfo(np.int64).max:
+            return None  # it would wrap around to a negative id, even to ignore_index
+        return batch.reshape(-1).astype(np.int64, copy=False)
+    kinds = set(map(type, chain.from_iterable(batch)))
+    if not all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return None  # np.fromiter would truncate 1.5 to 1: floats, strings and bools go the readable way
+    try:
+        return np.fromiter(chain.from_iterable(batch), dtype=np.int64, count=size)
+    except (OverflowError, ValueError):
+        return None
+
+
+# The rows of a pairing as parallel columns: scenario index, reference type id, predicted type id (-1 for no
+# entity) and, where a sentence must be told, the row's first position.
+Rows = tuple[np.ndarray, ...]
+
+
+@dataclass(frozen=True)
+class FlatSpans:
+    """Spans of a whole batch as parallel arrays; `start` and `end` count tokens from the batch's start."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+
+    def select(self, keep: np.ndarray) -> FlatSpans:
+        return FlatSpans(self.start[keep], self.end[keep], self.type_id[keep])
+
+
+def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
+    """valid[first role, last role, min(length, 3)] for entities of the lenient decoder.
+
+    Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
+    E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
+    is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
+    letter = {_ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}
+    middle = letter.get(_ROLE_FLAGS[INSIDE], "")
+    valid = np.zeros((8, 8, 4), dtype=bool)
+    for first, first_letter in letter.items():
+        for last, last_letter in letter.items():
+            valid[first, last, 1] = first == last and re.fullmatch(pattern, first_letter) is not None
+            valid[first, last, 2] = re.fullmatch(pattern, first_letter + last_letter) is not None
+            valid[first, last, 3] = re.fullmatch(pattern, first_letter + middle + last_letter) is not None
+    return valid
+
+
+def _decode_flat(
+    codes: np.ndarray, offsets: np.ndarray, role_of: np.ndarray, type_of: np.ndarray, options: Options
+) -> FlatSpans:
+    """`decode` of every sentence of a batch: `codes[offsets[i]:offsets[i + 1]]` is sentence i; `role_of`
+    and `type_of` give each code's role flags and type id."""
+    size = len(codes)
+    role = role_of[codes]
+    entity_type = type_of[codes]
+    entity = (role & _ENTITY).astype(bool)
+    first = np.zeros(size + 1, dtype=bool)
+    first[offsets] = True  # also marks `size`, the end of the last sentence
+    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
+    open_after = np.concatenate(([False], (role & (_ENTITY | _CLOSES)) == _ENTITY))[:-1]
+    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
+    # docs/scoring.md §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
+    begins = entity & (first[:-1] | (role & _OPENS).astype(bool) | ~open_after | ~same_type_before)
+    continues = entity & ~begins
+    ends = entity & ~np.concatenate((continues, [False]))[1:]
+    start = np.flatnonzero(begins)
+    end = np.flatnonzero(ends) + 1
+    spans = FlatSpans(start, end, entity_type[start])
+    if options.mode == LENIENT:
+        return spans
+    scheme = options.scheme
+    first_role = role[start]
+    last_role = role[end - 1]
+    length = np.minimum(end - start, 3)
+    valid = _strict_table(scheme, scheme.well_formed)[first_role, last_role, length]
+    if scheme.well_formed_next_to_same_type is not None:
+        # IOB1 / IOE1: the neighbouring token, in the same sentence, has an entity of the same type.
+        if scheme.touching_side == "before":
+            neighbour, inside_sentence = start - 1, ~first[start]
+        else:
+            neighbour, inside_sentence = end, ~first[end]
+        neighbour = np.minimum(neighbour, size - 1).clip(0)
+        touching = inside_sentence & (entity_type[neighbour] == spans.type_id)
+        touching &= entity[neighbour]
+        table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
+        valid |= touching & table[first_role, last_role, length]
+    return spans.select(valid)
+
+
+def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[Rows]:
+    """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
+    id, first token) of every row; the first token (the reference's start, else the prediction's) places the
+    row in its sentence.
+
+    Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
+    operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
+    `pair_overlapping`, which is linear and never crosses a sentence (spans do not). With `min_overlap`, a
+    one-to-one overlap below it is a miss and a spurious entity; a fork is left to `pair_overlapping`, which
+    drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses)."""
+    none = np.int64(-1)
+    scenario = {name: index for index, name in enumerate(SCENARIOS)}
+    width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
+    _, exact_r, exact_p = np.intersect1d(
+        references.start * width + references.end,
+        predictions.start * width + predictions.end,
+        assume_unique=True,
+        return_indices=True,
+    )
+    reference_types = references.type_id[exact_r]
+    predicted_types = predictions.type_id[exact_p]
+    same = reference_types == predicted_types
+    groups: list[Rows] = [
+        (np.where(same, scenario["I"], scenario["IV"]), reference_types, predicted_types, references.start[exact_r])
+    ]
+
+    left_r = np.ones(len(references.start), dtype=bool)
+    left_r[exact_r] = False
+    left_p = np.ones(len(predictions.start), dtype=bool)
+    left_p[exact_p] = False
+    rest_r, rest_p = references.select(left_r), predictions.select(left_p)
+    # Spans on one side are sorted and disjoint: the overlapping ones on the other side form one run.
+    r_first = np.searchsorted(rest_p.end, rest_r.start, side="right")
+    r_degree = np.searchsorted(rest_p.start, rest_r.end, side="left") - r_first
+    p_first = np.searchsorted(rest_r.end, rest_p.start, side="right")
+    p_degree = np.searchsorted(rest_r.start, rest_p.end, side="left") - p_first
+
+    missed = r_degree == 0
+    spurious = p_degree == 0
+    groups.append(
+        (
+            np.full(missed.sum(), scenario["III"]),
+            rest_r.type_id[missed],
+            np.full(missed.sum(), none),
+            rest_r.start[missed],
+        )
+    )
+    groups.append(
+        (
+            np.full(spurious.sum(), scenario["II"]),
+            np.full(spurious.sum(), none),
+            rest_p.type_id[spurious],
+            rest_p.start[spurious],
+        )
+    )
+    partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
+    simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
+    below = np.zeros_like(simple)
+    if min_overlap is not None and simple.any():
+        # One-to-one overlaps whose shared extent is below min_overlap of the reference's length: no pair. The
+        # share is the float quotient, as in `_overlaps`.
+        starts_r, ends_r = rest_r.start[simple], rest_r.end[simple]
+        starts_p, ends_p = rest_p.start[partner[simple]], rest_p.end[partner[simple]]
+        shared = np.minimum(ends_r, ends_p) - np.maximum(starts_r, starts_p)
+        below[simple] = shared / (ends_r - starts_r) < min_overlap
+        simple &= ~below
+        unpaired_p = partner[below]
+        missed_below = (np.full(below.sum(), scenario["III"]), rest_r.type_id[below], np.full(below.sum(), none))
+        groups.append((*missed_below, rest_r.start[below]))
+        spurious_below = (np.full(below.sum(), scenario["II"]), np.full(below.sum(), none), rest_p.type_id[unpaired_p])
+        groups.append((*spurious_below, rest_p.start[unpaired_p]))
+        spurious[unpaired_p] = True  # settled: not part of a fork
+    simple_r = rest_r.type_id[simple]
+    simple_p = rest_p.type_id[partner[simple]]
+    simple_kind = np.where(simple_r == simple_p, scenario["V"], scenario["VI"])
+    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple]))
+
+    forked_r = ~missed & ~simple & ~below
+    forked_p = ~spurious
+    forked_p[partner[simple]] = False
+    if forked_r.any() or forked_p.any():
+        chain_r, chain_p = id_spans(rest_r.select(forked_r)), id_spans(rest_p.select(forked_p))
+        paired = pair_overlapping(chain_r, chain_p, min_overlap)
+        taken_r = {r.start for r, _ in paired}
+        taken_p = {p.start for _, p in paired}
+        rows: list[tuple[Any, ...]] = [
+            (scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start) for r, p in paired
+        ]
+        rows += [(scenario["III"], r.entity_type, none, r.start) for r in chain_r if r.start not in taken_r]
+        rows += [(scenario["II"], none, p.entity_type, p.start) for p in chain_p if p.start not in taken_p]
+        groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
+    return groups
+
+
+def id_spans(spans: FlatSpans) -> list[Span]:
+    """The spans as `Span`s whose types are their type ids: the exact pairing only compares types, and the ids
+    sort as the names do (docs/scoring.md §3 d), so it pairs them as it would pair the names."""
+    columns = spans.start.tolist(), spans.end.tolist(), spans.type_id.tolist()
+    return [Span(*span) for span in zip(*columns)]
