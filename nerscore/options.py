@@ -233,7 +233,7 @@ class Options:
         "`str`",
         '`"lenient"` decodes like conlleval (`O I-PER` is an entity); `"strict"` keeps only entities that are well '
         "formed in `scheme` (as seqeval's strict mode).",
-        Flag(choices=MODES),
+        Flag(choices=MODES, help="lenient (default) decodes as conlleval; strict keeps only well-formed entities"),
     )
     suffix: bool = option(
         False,

@@ -1,8 +1,9 @@
 """`python ner_semeval.py`: the conlleval-style command line, on CoNLL files and stdin.
 
-Every process imports evaluate, which imports transformers and torch when they are installed: several seconds
-of CPU each. So three real processes (a file, stdin, a malformed file) start together once, in a module
-fixture, and the other options and error paths call the same `main` in this process."""
+Every process starts Python and imports numpy, and a process that imports the evaluate module also imports
+transformers and torch where they are installed: several seconds of CPU. So three real processes (a file, stdin, a
+malformed file) start together once, in a module fixture, and the other options and error paths call the same
+`main` in this process."""
 
 from __future__ import annotations
 

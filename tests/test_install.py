@@ -1,4 +1,4 @@
-"""`pip install .` installs the one file as the module `ner_semeval` and the `ner-semeval` command."""
+"""`pip install .` installs the package `nerscore`, the evaluate module `ner_semeval` and the `ner-semeval` command."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def installed(tmp_path_factory) -> Path:
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
     subprocess.run([*pip, "wheel", "--no-deps", "-w", str(wheels), str(REPO)], check=True, capture_output=True)
     target = folder / "site"
-    (wheel,) = wheels.glob("ner_semeval-*.whl")
+    (wheel,) = wheels.glob("nerscore-*.whl")
     subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True, capture_output=True)
     return target
 
@@ -54,3 +54,29 @@ def test_the_module_imports_anywhere_and_loads_through_evaluate(installed: Path,
     path, score = result.stdout.split()
     assert Path(path).parent == installed
     assert score == "1.0"
+
+
+def test_the_package_installs_typed_with_its_command(installed: Path, tmp_path: Path) -> None:
+    import nerscore
+
+    probe = "import pathlib, nerscore\nprint(pathlib.Path(nerscore.__file__).parent)\n"
+    result = run(installed, sys.executable, "-c", probe, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    package = Path(result.stdout.strip())
+    assert package == installed / "nerscore" and (package / "py.typed").exists()
+    version = run(installed, str(installed / "bin" / "ner-semeval"), "--version", cwd=tmp_path)
+    assert version.stdout == f"ner-semeval {nerscore.__version__}\n"
+
+
+def test_the_wheel_describes_itself_for_pypi(installed: Path) -> None:
+    import nerscore
+
+    (metadata,) = installed.glob("nerscore-*.dist-info/METADATA")
+    headers, _, description = metadata.read_text(encoding="utf-8").partition("\n\n")
+    assert f"Version: {nerscore.__version__}" in headers.splitlines()
+    assert "License-Expression: Apache-2.0" in headers.splitlines()
+    assert "Description-Content-Type: text/markdown" in headers.splitlines()
+    assert "Requires-Dist: numpy" in headers.splitlines()
+    # PyPI's page is docs/pypi.md, not the Space's metric card with its YAML front matter.
+    assert description.strip() == (REPO / "docs" / "pypi.md").read_text(encoding="utf-8").strip()
+    assert not description.startswith("---")

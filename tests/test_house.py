@@ -1,0 +1,161 @@
+"""The layout of issue 15: a numpy-only scoring package, modules in the order data flows with no cycles, a thin
+evaluate module over it, and one error class whichever way the metric is reached."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import METRIC_PATH, REPO
+
+import nerscore
+
+PACKAGE = REPO / "nerscore"
+# The modules in the order data flows, as nerscore's docstring lists them: each imports only those before it.
+ORDER = [
+    "_version",
+    "errors",
+    "span",
+    "schemes",
+    "options",
+    "decoding",
+    "assignment",
+    "pairing",
+    "counts",
+    "inputs",
+    "readable",
+    "tag_arrays",
+    "span_arrays",
+    "resampling",
+    "compute",
+    "readers",
+    "tables",
+    "cli",
+]
+HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
+
+
+def imported_modules(path) -> set[str]:
+    """Every nerscore module `path` imports, at the top or inside a function (relative or absolute)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level == 1:
+                names.add(module.split(".")[0] if module else "")
+                if not module:  # from . import x
+                    names.update(alias.name for alias in node.names)
+            elif module.startswith("nerscore"):
+                names.add(module.removeprefix("nerscore").lstrip(".").split(".")[0])
+        elif isinstance(node, ast.Import):
+            names.update(
+                alias.name.removeprefix("nerscore").lstrip(".").split(".")[0]
+                for alias in node.names
+                if alias.name.startswith("nerscore")
+            )
+    return names - {""}
+
+
+def test_the_documented_order_is_every_module() -> None:
+    assert sorted(ORDER) == sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem != "__init__")
+    documented = re.search(r"Modules, in the order data flows.*?: (.*?)\.\n", nerscore.__doc__ or "", re.S)
+    assert documented is not None
+    assert [name.strip() for name in documented.group(1).replace("\n", " ").split(",")] == ORDER[1:]
+
+
+@pytest.mark.parametrize("module", ORDER)
+def test_a_module_imports_only_what_stands_below_it(module: str) -> None:
+    imported = imported_modules(PACKAGE / f"{module}.py")
+    below = set(ORDER[: ORDER.index(module)])
+    assert imported <= below, f"{module} imports {sorted(imported - below)}, which stand above it"
+
+
+def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
+    probe = (
+        "import sys, nerscore\n"
+        f"print(sorted(name for name in {HEAVY!r} + ('argparse', 'nerscore.cli') if name in sys.modules))\n"
+    )
+    printed = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
+    assert printed.stdout.strip() == "[]"
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        roots = {
+            alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        }
+        roots |= {
+            node.module.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+        }
+        third_party = roots - set(sys.stdlib_module_names) - {"numpy", "nerscore"}
+        assert not third_party, f"{path.name} imports {sorted(third_party)}"
+
+
+def test_the_package_is_typed_and_licensed() -> None:
+    assert (PACKAGE / "py.typed").exists()
+    assert "Apache License" in (REPO / "LICENSE").read_text(encoding="utf-8")
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    floor = re.search(r'"setuptools>=(\d+)"', pyproject)
+    assert 'license = "Apache-2.0"' in pyproject and floor is not None and int(floor.group(1)) >= 77
+
+
+def test_every_public_name_is_in_both_the_package_and_the_module() -> None:
+    import ner_semeval
+
+    for name in nerscore.__all__:
+        assert getattr(ner_semeval, name) is getattr(nerscore, name), name
+    assert "NerSemeval" in ner_semeval.__all__
+
+
+def test_the_module_runs_the_command_line_before_importing_evaluate() -> None:
+    tree = ast.parse(METRIC_PATH.read_text(encoding="utf-8"))
+    statements = list(tree.body)
+
+    def position(predicate) -> int:
+        return next(index for index, node in enumerate(statements) if predicate(node))
+
+    main_block = position(lambda node: isinstance(node, ast.If) and "__main__" in ast.unparse(node.test))
+    evaluate_import = position(lambda node: isinstance(node, ast.Import) and node.names[0].name == "evaluate")
+    assert main_block < evaluate_import
+    # evaluate's template order: the citation, the description, the arguments, then the metric.
+    names = [
+        node.targets[0].id
+        for node in statements
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id.startswith("_")
+    ]
+    assert [name for name in names if name in ("_CITATION", "_DESCRIPTION", "_KWARGS_DESCRIPTION")] == [
+        "_CITATION",
+        "_DESCRIPTION",
+        "_KWARGS_DESCRIPTION",
+    ]
+    assert position(lambda node: isinstance(node, ast.ClassDef) and node.name == "NerSemeval") > evaluate_import
+    # evaluate reads a comment after an import as part of the pip name it asks for (NOTES: evaluate).
+    for line in METRIC_PATH.read_text(encoding="utf-8").splitlines():
+        if re.match(r"(import|from) ", line):
+            assert "#" not in line, line
+
+
+def test_the_module_refuses_a_package_of_another_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ner_semeval
+
+    assert nerscore.__version__ == ner_semeval.NERSCORE_VERSION
+    monkeypatch.setattr(nerscore, "__version__", "0.0.1")
+    spec = importlib.util.spec_from_file_location("ner_semeval_copy", METRIC_PATH)
+    module = importlib.util.module_from_spec(spec)
+    with pytest.raises(ImportError, match=r"written for nerscore .*, found nerscore 0\.0\.1.*pip install nerscore=="):
+        spec.loader.exec_module(module)
+
+
+def test_an_error_through_evaluate_load_is_the_package_class(metric) -> None:
+    # evaluate.load imports its own copy of ner_semeval.py; the error class is the package's all the same.
+    with pytest.raises(nerscore.InvalidInputError) as raised:
+        metric.compute(predictions=[["B-PER", "X-PER"]], references=[["B-PER", "O"]])
+    assert isinstance(raised.value, ValueError)
+    assert (raised.value.side, raised.value.sentence, raised.value.token) == ("predictions", 0, 1)
+    assert type(metric).__module__ != "ner_semeval"  # it really is evaluate's copy
+    with pytest.raises(nerscore.InvalidInputError):
+        metric.add_batch(predictions=[["B-PER"]], references=[["B-PER", "O"]])

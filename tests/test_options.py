@@ -1,0 +1,180 @@
+"""Each option is defined once, as a field of `nerscore.Options` (issue 15): the checks of `Options.of`, the option
+lines of the metric's docstring, `NerSemeval`'s load-time options and the command line's flags are all read off
+that table, and these tests fail when one of them drifts from it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from fractions import Fraction
+
+import pytest
+from conftest import REPO, WORKED_EXAMPLE, worked_example
+
+import nerscore
+from nerscore import Options, cli
+from nerscore.options import DEFAULTS, OPTION_NAMES, SPECS, describe
+
+# Options that mean nothing for a file: rows of every entity (the command line prints tables, or --json of the
+# counts), and integer ids, which files do not hold. A new option without a flag fails here until it is added.
+WITHOUT_A_FLAG = {"return_entities", "label_list", "ignore_index"}
+
+
+def test_the_table_is_the_fields_of_options() -> None:
+    fields = dataclasses.fields(Options)
+    assert OPTION_NAMES == tuple(field.name for field in fields)
+    for field in fields:
+        spec = SPECS[field.name]
+        # What Options holds by default is what the check makes of the default a caller would write.
+        assert field.default == spec.check(field.name, spec.default), field.name
+        assert spec.doc and spec.kind, field.name
+    assert Options() == Options.of(**DEFAULTS)
+
+
+@pytest.mark.parametrize("name", OPTION_NAMES)
+def test_every_option_is_checked_by_its_own_check(name: str) -> None:
+    # A value no option takes: a check that let it through would not be checking.
+    with pytest.raises(ValueError, match=re.escape(name) if name not in ("scheme", "mode") else "unknown"):
+        Options.of(**{name: object()})
+
+
+def test_evolve_checks_what_it_changes_and_keeps_the_rest() -> None:
+    options = Options.of(scheme="IOBES", beta=2)
+    changed = options.evolve(per_type=True, labels=["PER"])
+    assert (changed.per_type, changed.labels, changed.scheme, changed.beta) == (True, ("PER",), options.scheme, 2.0)
+    with pytest.raises(ValueError, match="beta must be"):
+        options.evolve(beta=-1)
+    with pytest.raises(ValueError, match="unknown option"):
+        options.evolve(colour="red")
+
+
+def test_nobody_replaces_options_past_the_table() -> None:
+    sources = [
+        REPO / "ner_semeval.py",
+        REPO / "app.py",
+        *(REPO / "nerscore").glob("*.py"),
+        *(REPO / "space").glob("*.py"),
+    ]
+    for path in sources:
+        if path.name == "options.py":
+            continue
+        assert "dataclasses.replace(" not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_docstring_lists_every_option_as_the_table_says() -> None:
+    import ner_semeval
+
+    lines = describe()
+    assert lines in ner_semeval._KWARGS_DESCRIPTION
+    entries = re.findall(r"^    (\w+) \(", lines, flags=re.M)
+    assert entries == list(OPTION_NAMES)
+    for name, spec in SPECS.items():
+        entry = re.search(rf"^    {name} \((.*?)(?=^    \w+ \(|\Z)", lines, flags=re.M | re.S)
+        assert entry is not None, name
+        assert " ".join(spec.doc.split()) in " ".join(entry.group(0).split()), name
+
+
+def test_the_metric_takes_every_option_at_load_time(load_metric) -> None:
+    # Each option given to evaluate.load is the default of every compute, and checked at once.
+    given = {"scheme": "IOBES", "mode": "strict", "beta": 0.5, "per_type": True, "labels": ["PER"]}
+    metric = load_metric(**given)
+    results = metric.compute(predictions=[["S-PER", "S-LOC"]], references=[["S-PER", "S-LOC"]])
+    assert results["strict_f0.5"] == 1.0 and results["PER_strict_f0.5"] == 1.0 and "LOC_strict_f0.5" not in results
+    assert set(metric.options) == set(given) <= set(OPTION_NAMES)
+    for name in OPTION_NAMES:
+        with pytest.raises(ValueError):
+            load_metric(**{name: object()})
+
+
+def test_every_option_for_a_file_has_a_flag() -> None:
+    parser = cli.build_parser()
+    flags = {action.dest: action for action in parser._actions}
+    assert {name for name, spec in SPECS.items() if spec.flag is None} == WITHOUT_A_FLAG
+    for name in cli.flagged_options():
+        action = flags[name]
+        assert action.option_strings == [cli.flag_name(name)], name
+        assert action.help, name
+        assert action.default is None or action.default is False, f"{name}: the table's default is Options' own"
+
+
+# Each flag, a value for it as a user types it, and the option that value means.
+FLAG_CASES = [
+    pytest.param(["--scheme", "bio"], {"scheme": "BIO"}, id="scheme"),
+    pytest.param(["--mode", "strict"], {"mode": "strict"}, id="mode"),
+    pytest.param(["--labels", "MUSIC_NAME,SINGER"], {"labels": ["MUSIC_NAME", "SINGER"]}, id="labels"),
+    pytest.param(["--min-overlap", "0.5"], {"min_overlap": 0.5}, id="min-overlap"),
+    pytest.param(["--beta", "0.5"], {"beta": 0.5}, id="beta"),
+    pytest.param(["--beta", "0"], {"beta": 0}, id="beta-zero"),
+    pytest.param(["--zero-division", "1"], {"zero_division": 1}, id="zero-division"),
+    pytest.param(["--per-type"], {"per_type": True}, id="per-type"),
+    pytest.param(["--confusion"], {"confusion": True}, id="confusion"),
+    pytest.param(["--bootstrap", "50", "--seed", "3"], {"bootstrap": 50, "seed": 3}, id="bootstrap-seed"),
+    pytest.param(
+        ["--bootstrap", "50", "--confidence-level", "0.9"], {"bootstrap": 50, "confidence_level": 0.9}, id="level"
+    ),
+]
+
+
+@pytest.mark.parametrize(("flags", "options"), FLAG_CASES)
+def test_each_flag_gives_the_option_it_names(flags, options, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(WORKED_EXAMPLE), "--json", *flags]) == 0
+    predictions, references = worked_example()
+    expected = nerscore.compute_semeval(predictions=predictions, references=references, **options)
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+@pytest.mark.parametrize(
+    ("flags", "first_line", "row"),
+    [
+        pytest.param(["--beta", "0.5"], None, "F0.5          0.4000    0.6000    0.4000    0.2000", id="beta"),
+        pytest.param(
+            ["--labels", "SINGER"],
+            "2 predicted entities",
+            "F1            0.0000    0.0000    0.0000    0.0000",
+            id="labels",
+        ),
+        pytest.param(
+            ["--scheme", "bio"],
+            "(bio, lenient)",
+            "F1            0.4000    0.6000    0.4000    0.2000",
+            id="scheme-as-written",
+        ),
+    ],
+)
+def test_flags_in_the_table_output(flags, first_line, row, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(WORKED_EXAMPLE), *flags]) == 0
+    out = capsys.readouterr().out
+    assert first_line is None or first_line in out.splitlines()[0]
+    assert row in out.splitlines()
+
+
+def test_the_suffix_flag(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "suffix.conll"
+    path.write_text("Ada PER-B PER-B\nLovelace PER-I O\n", encoding="utf-8")
+    assert cli.main([str(path), "--json", "--suffix"]) == 0
+    expected = nerscore.compute_semeval(predictions=[["PER-B", "O"]], references=[["PER-B", "PER-I"]], suffix=True)
+    assert json.loads(capsys.readouterr().out) == expected
+    assert expected["partial_partial"] == 1
+
+
+def test_a_bad_flag_value_names_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(WORKED_EXAMPLE), "--beta", "-1"]) == 2
+    assert capsys.readouterr().err == "error: beta must be a finite number >= 0, found -1.0\n"
+    assert cli.main([str(WORKED_EXAMPLE), "--labels", "B-PER"]) == 2
+    assert "labels holds the tag 'B-PER'" in capsys.readouterr().err
+
+
+def test_version_and_name(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit:
+        cli.main(["--version"])
+    assert exit.value.code == 0
+    assert capsys.readouterr().out == f"ner-semeval {nerscore.__version__}\n"
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert capsys.readouterr().out.startswith("usage: ner-semeval ")
+
+
+def test_zero_division_and_beta_reach_the_scores() -> None:
+    # The same numbers through the flags' types as through Python's.
+    assert Options.of(beta=Fraction(1, 2)).beta == Options.of(beta=0.5).beta == 0.5
