@@ -1,4 +1,4 @@
-"""The README's pipeline snippet runs as it is: a transformers token-classification pipeline with
+"""The pipeline snippet of docs/spans.md runs as it is: a transformers token-classification pipeline with
 aggregation_strategy="simple", on a tiny untrained model built from a config (no download), its output fed to
 `compute` unchanged. Slow: it imports torch and transformers."""
 
@@ -14,19 +14,19 @@ from ner_semeval import compute_semeval
 
 pytestmark = pytest.mark.slow
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
+SPANS_PAGE = (REPO / "docs" / "spans.md").read_text(encoding="utf-8")
 
 
 def pipeline_snippet() -> str:
-    match = re.search(r"<!-- pipeline-snippet -->\s*```python\n(.*?)```", README, flags=re.S)
-    assert match, "no pipeline snippet in README.md"
+    match = re.search(r"<!-- pipeline-snippet -->\s*```python\n(.*?)```", SPANS_PAGE, flags=re.S)
+    assert match, "no pipeline snippet in docs/spans.md"
     return match.group(1)
 
 
 def test_readme_pipeline_snippet_runs_and_scores_the_pipeline_output_as_it_is(capsys) -> None:
     namespace: dict = {}
     with contextlib.chdir(REPO):  # it loads "ner_semeval.py" by relative path, as a user in a clone does
-        exec(compile(pipeline_snippet(), "README.md (pipeline snippet)", "exec"), namespace)
+        exec(compile(pipeline_snippet(), "docs/spans.md (pipeline snippet)", "exec"), namespace)
     predictions, references, results = namespace["predictions"], namespace["references"], namespace["results"]
     # The pipeline's grouped output, as it is: entity_group, score and word besides character offsets.
     assert len(predictions) == len(namespace["texts"]) == 2

@@ -1,4 +1,5 @@
-"""The metric card tells the truth: its examples run, its worked example is the CLI's output, its commands are CI's."""
+"""The metric card tells the truth: its examples and its guides' examples run, its worked example is the CLI's
+output, its commands are CI's, it keeps evaluate's template and its links lead somewhere."""
 
 from __future__ import annotations
 
@@ -6,23 +7,65 @@ import doctest
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
+DOCS = REPO / "docs"
+# The pages whose examples are doctested besides the card: every docs page that holds one (docs/pypi.md, the PyPI
+# long description, among them).
+DOCTESTED_PAGES = sorted(page for page in DOCS.glob("*.md") if ">>>" in page.read_text(encoding="utf-8"))
+# evaluate's metric card template (templates/{{ cookiecutter.module_slug }}/README.md), in its order.
+TEMPLATE_SECTIONS = [
+    "# Metric Card for ner_semeval",
+    "## Metric Description",
+    "## How to Use",
+    "## Inputs",
+    "## Output Values",
+    "## Examples",
+    "## Limitations and Bias",
+    "## Citation",
+    "## Further References",
+]
+GUIDES = ["scoring", "spans", "statistics", "trainer", "command-line", "space", "comparison", "speed"]
 
 
-def _code_block_after(marker: str) -> str:
-    match = re.search(re.escape(marker) + r"\s*```[a-z]*\n(.*?)```", README, flags=re.S)
-    assert match, f"no code block after {marker!r} in README.md"
+def _code_block_after(marker: str, text: str = README, name: str = "README.md") -> str:
+    match = re.search(re.escape(marker) + r"\s*```[a-z]*\n(.*?)```", text, flags=re.S)
+    assert match, f"no code block after {marker!r} in {name}"
     return match.group(1)
+
+
+def _prose(text: str) -> str:
+    """The text without its fenced code blocks (whose `#` lines are comments, not headings)."""
+    return re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+
+
+def _relative_links(text: str) -> list[str]:
+    """The targets of the Markdown links and images that are not absolute URLs, without their #anchors."""
+    targets = re.findall(r"\]\(([^)\s]+)\)", _prose(text))
+    return [target.split("#", 1)[0] for target in targets if not re.match(r"[a-z]+:", target) and target[0] != "#"]
 
 
 def test_readme_examples_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)  # the examples load "ner_semeval.py" by relative path, as a user in a clone does
     result = doctest.testfile(str(REPO / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10
+    assert result.failed == 0
+
+
+def test_the_guides_hold_examples() -> None:
+    names = {page.name for page in DOCTESTED_PAGES}
+    assert {"spans.md", "statistics.md", "pypi.md"} <= names
+
+
+@pytest.mark.parametrize("page", DOCTESTED_PAGES, ids=lambda page: f"docs/{page.name}")
+def test_docs_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)  # as the card's: from the repository folder, loading "ner_semeval.py" by relative path
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 3
     assert result.failed == 0
 
 
@@ -35,7 +78,34 @@ def test_readme_opens_with_the_demo_and_test_commands() -> None:
     assert commands[1].endswith(".venv/bin/pip install -r requirements-dev.txt && .venv/bin/python -m pytest")
     ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert commands[1] in ci_lines, ".ci/run must run the README's test command verbatim"
-    assert body.index(commands[1]) < body.index("## Metric description")
+    assert body.index(commands[1]) < body.index("## Metric Description")
+
+
+def test_readme_is_evaluates_metric_card() -> None:
+    assert len(README.splitlines()) <= 300
+    headings = [line for line in _prose(README.split("---", 2)[2]).splitlines() if re.match(r"#{1,2} ", line)]
+    assert headings == TEMPLATE_SECTIONS
+
+
+def test_every_page_the_card_links_exists() -> None:
+    linked = _relative_links(README)
+    for guide in GUIDES:
+        assert f"docs/{guide}.md" in linked, guide
+    for target in linked:
+        assert (REPO / target).exists(), target
+    for page in DOCS.glob("*.md"):
+        for target in _relative_links(page.read_text(encoding="utf-8")):
+            assert (page.parent / target).exists(), f"docs/{page.name}: {target}"
+
+
+def test_pypi_description_renders_on_pypi() -> None:
+    # PyPI renders plain Markdown: no YAML front matter, and links only by absolute URL (no repository beside it).
+    text = (DOCS / "pypi.md").read_text(encoding="utf-8")
+    assert not text.startswith("---")
+    assert _relative_links(text) == []
+    definitions = re.findall(r"^\[[^\]]+\]:[ \t]*(\S+)", text, flags=re.M)  # reference-style links
+    assert definitions and all(re.match(r"https://", target) for target in definitions), definitions
+    assert "import nerscore" in text
 
 
 def test_front_matter_declares_the_space() -> None:
@@ -47,17 +117,28 @@ def test_front_matter_declares_the_space() -> None:
     assert f"sdk_version: {gradio.__version__}" in front_matter.splitlines()
 
 
-def test_worked_example_output_is_what_the_cli_prints() -> None:
-    # As the README says: `python ner_semeval.py examples/worked_example.conll`, from the repository folder.
-    printed = subprocess.run(
-        [sys.executable, "ner_semeval.py", "examples/worked_example.conll"],
+def _cli(*arguments: str) -> str:
+    return subprocess.run(
+        [sys.executable, "ner_semeval.py", *arguments],
         cwd=REPO,
         capture_output=True,
         text=True,
         encoding="utf-8",
         check=True,
     ).stdout
-    assert printed == _code_block_after("<!-- worked-example-output -->")
+
+
+def test_worked_example_output_is_what_the_cli_prints() -> None:
+    # As the README says: `python ner_semeval.py examples/worked_example.conll`, from the repository folder.
+    assert _cli("examples/worked_example.conll") == _code_block_after("<!-- worked-example-output -->")
+
+
+def test_command_line_page_shows_what_confusion_adds() -> None:
+    page = (DOCS / "command-line.md").read_text(encoding="utf-8")
+    shown = _code_block_after("<!-- worked-example-confusion -->", page, "docs/command-line.md")
+    printed = _cli("--confusion", "examples/worked_example.conll")
+    assert printed.startswith(_cli("examples/worked_example.conll"))
+    assert printed.endswith("\n" + shown)
 
 
 def test_every_output_key_is_documented() -> None:
@@ -67,6 +148,15 @@ def test_every_output_key_is_documented() -> None:
     for key in results:
         generic = re.sub(r"^(strict|exact|partial|type)_", "{scheme}_", key.removeprefix("PER_"))
         assert generic.split("_", 1)[1] in README or generic in README, key
+
+
+def test_inputs_list_every_option() -> None:
+    import ner_semeval
+
+    inputs = README.split("\n## Inputs\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^- \*\*(\w+)\*\* \(", inputs, flags=re.M)
+    assert listed[:2] == ["predictions", "references"]
+    assert sorted(listed[2:]) == sorted(ner_semeval.OPTION_NAMES)
 
 
 def _marked_regions(path) -> list[str]:
@@ -80,7 +170,8 @@ def _marked_regions(path) -> list[str]:
 
 
 def test_trainer_snippets_are_what_the_trainer_test_runs() -> None:
-    snippets = re.findall(r"<!-- trainer-snippet -->\s*```python\n(.*?)```", README, flags=re.S)
+    trainer_page = (DOCS / "trainer.md").read_text(encoding="utf-8")
+    snippets = re.findall(r"<!-- trainer-snippet -->\s*```python\n(.*?)```", trainer_page, flags=re.S)
     assert len(snippets) == 3
 
     def code_lines(code: str) -> list[str]:  # blank lines differ: the test's copy sits inside a function
