@@ -180,7 +180,8 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
     jobs_path = folder / "jobs.json"
     jobs_path.write_text(json.dumps(spec), encoding="utf-8")
     # No Hub calls from the children either (NOTES: only HF_EVALUATE_OFFLINE stops them).
-    environment = {**os.environ, "HF_EVALUATE_OFFLINE": "1"}
+    # The checkout's package on their path, as an installed one would be: the worker runs from tests/.
+    environment = {**os.environ, "HF_EVALUATE_OFFLINE": "1", "PYTHONPATH": str(REPO)}
     outputs = [folder / f"process-{process}.json" for process in range(NUM_PROCESS)]
     workers = [
         subprocess.Popen(

@@ -159,3 +159,20 @@ def test_an_error_through_evaluate_load_is_the_package_class(metric) -> None:
     assert type(metric).__module__ != "ner_semeval"  # it really is evaluate's copy
     with pytest.raises(nerscore.InvalidInputError):
         metric.add_batch(predictions=[["B-PER"]], references=[["B-PER", "O"]])
+
+
+def test_without_the_package_evaluate_names_the_pip_command(tmp_path) -> None:
+    # From a folder where nerscore cannot be imported (not a clone's, nothing installed), as on the Hub before
+    # `pip install`: evaluate's own message, which reads the import line of ner_semeval.py.
+    probe = (
+        "import evaluate\n"
+        "try:\n"
+        f"    evaluate.load({str(METRIC_PATH)!r})\n"
+        "except ImportError as error:\n"
+        "    print(error)\n"
+    )
+    environment = {"HF_EVALUATE_OFFLINE": "1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    printed = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300
+    ).stdout
+    assert "dependencies['nerscore'] using 'pip install nerscore'" in printed
