@@ -1,4 +1,4 @@
-"""Issue 8's hostile inputs: many entity types, and the command line on large files.
+"""Issue 8's hostile inputs: many entity types, and the command line on large files; the start-up (issues 8, 15).
 
 conlleval.pl, the goals' yardstick, is in no PyPI, Debian or npm package (none of them ships the script): the
 command line is compared with PyPI's `conlleval` 0.2, a line-by-line Python port that streams its input as the
@@ -8,6 +8,7 @@ Perl script does. A copy of conlleval.pl, given with --conlleval-pl or found on 
 from __future__ import annotations
 
 import argparse
+import compileall
 import shutil
 import sys
 import tempfile
@@ -18,11 +19,12 @@ from measure import Cell, progress, take_turns, time_command, time_once
 from workload import REPO, generate, write_conll
 
 TYPE_COUNTS = (1_000, 100_000)
-STARTUP_REPEATS = 5  # a start-up takes a fraction of a second: five runs cost nothing
+STARTUP_REPEATS = 9  # a start-up takes a fraction of a second: nine runs cost nothing
 COMMANDS = {  # the tools of the command-line section
     "ner_semeval.py": "python ner_semeval.py FILE",
     "conlleval": "python -m conlleval FILE (conlleval 0.2, PyPI's Python port of conlleval.pl)",
     "conlleval.pl": "perl conlleval.pl < FILE",
+    "nerscore": "python -c 'import nerscore' (run from the repository)",
     "numpy": "python -c 'import numpy'",
 }
 
@@ -34,7 +36,7 @@ def tokens_name(tokens: int) -> str:
 def entity_types(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, int]]:
     """Cells "types-T/500k" and "types-T/2M" for T in TYPE_COUNTS (the smaller data set is the first quarter of
     the larger; the two are timed in turns), and how many types each data set holds."""
-    from ner_semeval import compute_semeval
+    from nerscore import compute_semeval
 
     cells: dict[str, Cell] = {}
     seen: dict[str, int] = {}
@@ -53,25 +55,35 @@ def entity_types(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, i
     return cells, seen
 
 
+def start_up(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, float]]:
+    """Cells "start-up/T" (T: ner_semeval.py on four tokens, nerscore: `python -c "import nerscore"`, numpy:
+    `python -c "import numpy"`), every command run from the repository (so that `import nerscore` finds the
+    checkout's package), and the peak RSS in MB of each one's last run ("start-up/nerscore/peak")."""
+    # Byte-compiled first, as a user's second run finds it: with PYTHONDONTWRITEBYTECODE set (as on some
+    # machines) every start would compile the package again, 65 ms that no installed copy pays.
+    compileall.compile_dir(REPO / "nerscore", quiet=1)
+    with tempfile.TemporaryDirectory(prefix="ner-semeval-benchmark-") as folder:
+        tiny = Path(folder) / "start-up.conll"
+        tiny.write_text("Ada B-PER B-PER\nLovelace I-PER I-PER\n\nin O O\nLondon B-LOC O\n", encoding="utf-8")
+        commands = {
+            "ner_semeval.py": [sys.executable, str(REPO / "ner_semeval.py"), str(tiny)],
+            "nerscore": [sys.executable, "-c", "import nerscore"],
+            "numpy": [sys.executable, "-c", "import numpy"],
+        }
+        runs = {tool: partial(time_command, command, "", REPO) for tool, command in commands.items()}
+        timed, last_peaks = take_turns(runs, STARTUP_REPEATS, None, "start-up", measure=lambda run: run())
+    cells = {f"start-up/{tool}": cell for tool, cell in timed.items()}
+    return cells, {f"start-up/{tool}/peak": peak for tool, peak in last_peaks.items()}
+
+
 def command_line(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, float]]:
-    """Cells "start-up/T" (T: ner_semeval.py, numpy) and, for each file, "1M/T" (T: ner_semeval.py, conlleval,
-    conlleval.pl if there is one), and the peak RSS in MB of each one's last run ("1M/ner_semeval.py/peak")."""
+    """For each file, cells "1M/T" (T: ner_semeval.py, conlleval, conlleval.pl if there is one), and the peak RSS
+    in MB of each one's last run ("1M/ner_semeval.py/peak")."""
     ner_semeval = [sys.executable, str(REPO / "ner_semeval.py")]
     perl_script = args.conlleval_pl or shutil.which("conlleval.pl") or shutil.which("conlleval")
     cells: dict[str, Cell] = {}
     peaks: dict[str, float] = {}
-
-    def measure(label: str, commands: dict[str, tuple[list[str], str]], repeats: int) -> None:
-        runs = {tool: partial(time_command, command, stdin) for tool, (command, stdin) in commands.items()}
-        timed, last_peaks = take_turns(runs, repeats, args.slow, label, measure=lambda run: run())
-        cells.update({f"{label}/{tool}": cell for tool, cell in timed.items()})
-        peaks.update({f"{label}/{tool}/peak": peak for tool, peak in last_peaks.items()})
-
     with tempfile.TemporaryDirectory(prefix="ner-semeval-benchmark-") as folder:
-        tiny = Path(folder) / "start-up.conll"
-        tiny.write_text("Ada B-PER B-PER\nLovelace I-PER I-PER\n\nin O O\nLondon B-LOC O\n", encoding="utf-8")
-        numpy = [sys.executable, "-c", "import numpy"]
-        measure("start-up", {"ner_semeval.py": ([*ner_semeval, str(tiny)], ""), "numpy": (numpy, "")}, STARTUP_REPEATS)
         for tokens in args.cli_tokens:
             path = Path(folder) / f"{tokens_name(tokens)}.conll"  # written when needed: one large file at a time
             write_conll(path, tokens // args.length, args.length, args.types, args.noise, args.seed)
@@ -80,6 +92,10 @@ def command_line(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, f
             commands["conlleval"] = ([sys.executable, "-m", "conlleval", str(path)], "")
             if perl_script:
                 commands["conlleval.pl"] = (["perl", perl_script], str(path))  # it reads standard input
-            measure(tokens_name(tokens), commands, args.repeats)
+            runs = {tool: partial(time_command, command, stdin) for tool, (command, stdin) in commands.items()}
+            label = tokens_name(tokens)
+            timed, last_peaks = take_turns(runs, args.repeats, args.slow, label, measure=lambda run: run())
+            cells.update({f"{label}/{tool}": cell for tool, cell in timed.items()})
+            peaks.update({f"{label}/{tool}/peak": peak for tool, peak in last_peaks.items()})
             path.unlink()
     return cells, peaks

@@ -131,9 +131,10 @@ print(json.dumps({"seconds": seconds, "peak": peak, "status": done.returncode, "
 """
 
 
-def time_command(command: list[str], stdin: str = "") -> tuple[float, float]:
-    """Wall time in seconds and peak RSS in MB of one run of `command` (standard input: the file `stdin`)."""
-    wrapper = subprocess.run([sys.executable, "-c", _WRAPPER, stdin, *command], capture_output=True, text=True)
+def time_command(command: list[str], stdin: str = "", cwd: Path | None = None) -> tuple[float, float]:
+    """Wall time in seconds and peak RSS in MB of one run of `command` (standard input: the file `stdin`; working
+    folder: `cwd`, default this process's)."""
+    wrapper = subprocess.run([sys.executable, "-c", _WRAPPER, stdin, *command], capture_output=True, text=True, cwd=cwd)
     measured = json.loads(wrapper.stdout) if wrapper.returncode == 0 else {"status": "?", "stderr": wrapper.stderr}
     if measured["status"] != 0:
         raise RuntimeError(f"{' '.join(command)} failed ({measured['status']}): {measured['stderr'].strip()}")

@@ -54,12 +54,12 @@ def header(results: Results) -> list[str]:
     info, args = results.info, results.args
     load = [" ".join(f"{x:.2f}" for x in averages) for averages in (info["load_start"], results.load_end)]
     return [
-        "ner_semeval benchmark (issues 5 and 8)",
+        "ner_semeval benchmark (issues 5, 8 and 15)",
         f"machine: {info['platform']}; {info['cpu']}; {info['cores']} cores ({info['usable_cores']} usable); "
         f"{info['implementation']} {info['python']}; numpy {info['numpy']}",
         f"packages: evaluate {info['evaluate']}, datasets {info['datasets']}, pyarrow {info['pyarrow']}, "
         f"nervaluate {info['nervaluate']}, seqeval {info['seqeval']}, conlleval {info['conlleval']}",
-        f"ner_semeval: {info['path']} at {info['ner_semeval']}",
+        f"nerscore/ and ner_semeval.py: {info['path']} at {info['ner_semeval']}",
         f"load average 1/5/15 min: {load[0]} at start, {load[1]} at end; {time.time() - info['started']:.0f} s in all",
         f"runs: median of {args.repeats} (time.perf_counter, tools interleaved run by run, gc.collect() before "
         f"each run, collector {'off' if args.gc_off else 'on'} during it, input frozen out of it)",
@@ -109,7 +109,7 @@ def ratios(results: Results) -> list[str]:
 
 
 def goals(results: Results) -> list[str]:
-    lines = ["goals (issues 5 and 8)"]
+    lines = ["goals (issues 5, 8 and 15)"]
     for goal in results.goals:
         measured = "not run" if goal["ratio"] is None else value(goal["ratio"], goal["unit"])
         bound = f"goal {goal['op']} {goal['target']:g}{'x' if goal['unit'] == 'x' else ' MB'}"
@@ -150,8 +150,8 @@ def command_line(results: Results) -> list[str]:
     if not results.commands:
         return []
     lines = [
-        "command line (issue 8): a fresh process per run; wall time, and the peak RSS that getrusage(RUSAGE_CHILDREN)",
-        "gives in a small wrapper process (whose own ~10 MB is the floor)",
+        "command line (issues 8, 15): a fresh process per run; wall time, and the peak RSS that",
+        "getrusage(RUSAGE_CHILDREN) gives in a small wrapper process (whose own ~10 MB is the floor)",
         f"  {'file':<10}{'command':<80}{'median s':>10}{'peak MB':>9}{'runs':>6}",
     ]
     for key, cell in results.commands.items():

@@ -1,9 +1,10 @@
-"""Speed of ner_semeval against evaluate's round trip, nervaluate, seqeval and a bare loop (issues 5 and 8).
+"""Speed of ner_semeval against evaluate's round trip, nervaluate, seqeval and a bare loop (issues 5, 8, 15).
 
     python benchmarks/run.py                      # the full run, every section: about 5 minutes on 2 cores
     python benchmarks/run.py --quick              # the table only, one run of each, no 100,000: under a minute
     python benchmarks/run.py --only ner_semeval,floor --repeats 9
     python benchmarks/run.py --quick --sections types,cli
+    python benchmarks/run.py --sections startup   # the start-up rows alone: a few seconds
 
 Every tool scores the same data in the same process, interleaved run by run (so a busy moment on a shared
 machine slows all of them alike); the table shows the median of the runs. See benchmarks/README.md.
@@ -36,7 +37,7 @@ os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 
 NOOP = REPO / "benchmarks" / "noop_metric" / "noop_metric.py"  # a metric that does nothing: evaluate's own cost
 HEADLINE = 20_000  # sentences of the goals' data (issue 5: 20,000 sentences x 20 tokens)
-SECTIONS = ("table", "memory", "types", "cli")
+SECTIONS = ("table", "memory", "types", "startup", "cli")
 
 # --- Tools: each setup returns a function of one (predictions, references, types) part, its imports done ------
 
@@ -56,8 +57,8 @@ def setup_floor() -> Callable[..., Any]:
 
 
 def setup_ner_semeval(**options: Any) -> Callable[..., Any] | None:
-    """compute_semeval with `options`; None (a row of n/a) while it rejects them: issue 8 adds options."""
-    from ner_semeval import compute_semeval
+    """nerscore's compute_semeval with `options`; None (a row of n/a) while it rejects them: issue 8 adds options."""
+    from nerscore import compute_semeval
 
     try:
         compute_semeval(predictions=[["B-PER", "O"]], references=[["B-PER", "O"]], **options)
@@ -124,7 +125,7 @@ class Tool(NamedTuple):
 
 TOOLS = {
     "floor": Tool("floor: bare loop over the tags", setup_floor),
-    "ner_semeval": Tool("ner_semeval.compute_semeval", setup_ner_semeval),
+    "ner_semeval": Tool("nerscore.compute_semeval", setup_ner_semeval),
     "ner_semeval_per_type": Tool("  compute_semeval(per_type=True)", partial(setup_ner_semeval, per_type=True)),
     "confusion": Tool("  compute_semeval(confusion=True)", partial(setup_ner_semeval, confusion=True)),
     "bootstrap": Tool("  compute_semeval(bootstrap=1000)", partial(setup_ner_semeval, bootstrap=1000)),
@@ -332,8 +333,12 @@ def run(args: argparse.Namespace) -> report.Results:
         results.memory = measure_memory(names, args)
     if "types" in args.sections:
         results.types, results.types_seen = hostile.entity_types(args)
+    if "startup" in args.sections:
+        results.commands, results.peaks = hostile.start_up(args)
     if "cli" in args.sections:
-        results.commands, results.peaks = hostile.command_line(args)
+        commands, peaks = hostile.command_line(args)
+        results.commands |= commands
+        results.peaks |= peaks
     results.goals, results.load_end = judge_goals(args, results), os.getloadavg()
     return results
 
@@ -363,7 +368,7 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         **versions,
-        "path": str(REPO / "ner_semeval.py"),
+        "path": str(REPO),  # nerscore/ and ner_semeval.py of this checkout
         "ner_semeval": revision(),  # before the run: the lead may commit while it runs
         "started": time.time(),
         "load_start": os.getloadavg(),
@@ -371,15 +376,16 @@ def machine() -> dict[str, Any]:
 
 
 def revision() -> str:
-    """The checkout measured: commit, and whether ner_semeval.py has uncommitted changes."""
+    """The checkout measured: commit, and whether the scoring code (nerscore/, ner_semeval.py) has uncommitted
+    changes."""
     git = ["git", "-C", str(REPO)]
     try:
         commit = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
-        status = [*git, "status", "--porcelain", "--", "ner_semeval.py"]
+        status = [*git, "status", "--porcelain", "--", "nerscore", "ner_semeval.py"]
         changed = subprocess.run(status, capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown (not a git checkout)"
-    return commit.stdout.strip() + (" + uncommitted changes to ner_semeval.py" if changed else "")
+    return commit.stdout.strip() + (" + uncommitted changes to nerscore/ or ner_semeval.py" if changed else "")
 
 
 def main(argv: list[str] | None = None) -> int:

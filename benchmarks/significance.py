@@ -34,7 +34,9 @@ sys.path.insert(0, str(REPO))
 
 from measure import median_times  # noqa: E402
 
-import ner_semeval as ns  # noqa: E402  (the checkout's module, not an installed copy)
+import nerscore as ns  # noqa: E402  (the checkout's package, not an installed copy)
+from nerscore.resampling import _bca_interval, _bootstrap_totals, _measure_keys, _measures  # noqa: E402
+from nerscore.tag_arrays import count_tags  # noqa: E402
 
 
 def generate(sentences: int, length: int = 20, seed: int = 2013) -> tuple[list[list[str]], list[list[str]]]:
@@ -90,7 +92,7 @@ def read_tags(path: Path) -> list[list[str]]:
 
 def bootstrap_on_generated_data(repeats: int) -> None:
     predictions, references = generate(20_000)
-    by_sentence = ns._fast_count(predictions, references, False, ns.Options(), by_sentence=True).by_sentence
+    by_sentence = count_tags(predictions, references, False, ns.Options(), by_sentence=True).by_sentence
     distinct = len(ns.SentenceCounts.of(by_sentence).vectors)
     times = median_times(
         {
@@ -154,11 +156,11 @@ def pairs_on_wnut17(data: tuple) -> None:
 
 def scipy_for_the_record(data: tuple | None) -> None:
     """The same statistics through scipy.stats, which resamples sentence indices and scores every resample:
-    why ner_semeval draws per distinct count vector instead."""
+    why nerscore draws per distinct count vector instead."""
     from scipy import stats
 
     predictions, references = generate(20_000)
-    by_sentence = ns._fast_count(predictions, references, False, ns.Options(), by_sentence=True).by_sentence
+    by_sentence = count_tags(predictions, references, False, ns.Options(), by_sentence=True).by_sentence
 
     def strict_f1(totals: np.ndarray) -> np.ndarray:
         correct, actual = totals[..., 0], totals[..., [0, 1, 3, 4, 5]].sum(axis=-1)
@@ -185,8 +187,8 @@ def scipy_for_the_record(data: tuple | None) -> None:
         return
     references, systems = data
     options = ns.Options()
-    a = ns._fast_count(systems["spinningbytes.txt"], references, False, options, by_sentence=True).by_sentence
-    b = ns._fast_count(systems["uh_ritual"], references, False, options, by_sentence=True).by_sentence
+    a = count_tags(systems["spinningbytes.txt"], references, False, options, by_sentence=True).by_sentence
+    b = count_tags(systems["uh_ritual"], references, False, options, by_sentence=True).by_sentence
     both, sentences = np.concatenate((a, b)), np.arange(len(a))
     start = time.perf_counter()
     stats.permutation_test(
@@ -203,21 +205,21 @@ def scipy_for_the_record(data: tuple | None) -> None:
 
 
 def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
-    """How often 95 % intervals cover the population's score, BCa (what ner_semeval uses) against plain
+    """How often 95 % intervals cover the population's score, BCa (what nerscore uses) against plain
     percentile intervals, on samples of a few sizes drawn from two populations of sentences: the generated data
     (strict F1 0.86) and WNUT-17 scored against arcada's output (0.40). A population's score is its totals'
     score, so it is known exactly; each sample gets 1,000 resamples."""
     options = ns.Options()
-    populations = {"generated": ns._fast_count(*generate(20_000), False, options, by_sentence=True).by_sentence}
+    populations = {"generated": count_tags(*generate(20_000), False, options, by_sentence=True).by_sentence}
     if data is not None:
         references, systems = data
-        counted = ns._fast_count(systems["arcada"], references, False, options, by_sentence=True)
+        counted = count_tags(systems["arcada"], references, False, options, by_sentence=True)
         populations["WNUT-17 arcada"] = counted.by_sentence
-    keys = ns._measure_keys(options)
+    keys = _measure_keys(options)
     shown = [keys.index(key) for key in ("strict_precision", "strict_recall", "strict_f1")]
 
     def statistic(totals: np.ndarray) -> np.ndarray:
-        measures = ns._measures(totals, options)
+        measures = _measures(totals, options)
         return measures.reshape(*measures.shape[:-2], -1)[..., shown]
 
     print(f"(e) coverage of 95 % intervals, {replications} samples each: strict precision / recall / F1")
@@ -229,9 +231,9 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
             for _ in range(replications):
                 sample = ns.SentenceCounts.of(by_sentence[rng.integers(0, len(by_sentence), sentences)])
                 totals = sample.totals()
-                resampled = statistic(ns._bootstrap_totals(sample, 1000, rng))
+                resampled = statistic(_bootstrap_totals(sample, 1000, rng))
                 jackknife = statistic(totals - sample.vectors)
-                low, high = ns._bca_interval(statistic(totals), resampled, jackknife, sample.sentences, 0.95)
+                low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, 0.95)
                 covered["BCa"] += (low <= truth) & (truth <= high)
                 low, high = np.quantile(resampled, [0.025, 0.975], axis=0)
                 covered["percentile"] += (low <= truth) & (truth <= high)

@@ -31,7 +31,8 @@ sys.path.insert(0, str(REPO))
 
 from measure import median_times  # noqa: E402
 
-import ner_semeval  # noqa: E402  (the checkout's module, not an installed one)
+import nerscore  # noqa: E402  (the checkout's package, not an installed one)
+from nerscore.pairing import _disjoint  # noqa: E402
 
 TYPES = ("PER", "LOC", "ORG", "MISC")
 Entity = tuple[int, int, str]
@@ -113,7 +114,7 @@ def one_long_document(entities: int, seed: int) -> tuple[list[list[Entity]], lis
 
 
 def as_tags(lengths: list[int], documents: list[list[Entity]]) -> list[list[str]]:
-    return [ner_semeval.encode([ner_semeval.Span(*e) for e in d], n, "IOB2") for n, d in zip(lengths, documents)]
+    return [nerscore.encode([nerscore.Span(*e) for e in d], n, "IOB2") for n, d in zip(lengths, documents)]
 
 
 def as_dicts(documents: list[list[Entity]]) -> list[list[dict]]:
@@ -135,10 +136,10 @@ def spans_against_tags(documents: int, repeats: int) -> None:
         "pipeline output (entity_group, score, word)": (as_pipeline_output(predictions), as_dicts(references)),
         "(start, end, type) tuples": (predictions, references),
     }
-    results = {name: ner_semeval.compute_semeval(predictions=p, references=r) for name, (p, r) in inputs.items()}
+    results = {name: nerscore.compute_semeval(predictions=p, references=r) for name, (p, r) in inputs.items()}
     assert all(result == results["tags (IOB2)"] for result in results.values()), "every form must score alike"
     calls = {
-        name: (lambda p=p, r=r: ner_semeval.compute_semeval(predictions=p, references=r))
+        name: (lambda p=p, r=r: nerscore.compute_semeval(predictions=p, references=r))
         for name, (p, r) in inputs.items()
     }
     entities = sum(map(len, references)) / documents, sum(map(len, predictions)) / documents
@@ -156,7 +157,7 @@ def spans_against_tags(documents: int, repeats: int) -> None:
 
 def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None:
     references, predictions = nested_documents(documents, seed=7)
-    nested_share = sum(not ner_semeval._disjoint([ner_semeval.Span(*e) for e in d]) for d in references) / documents
+    nested_share = sum(not _disjoint([nerscore.Span(*e) for e in d]) for d in references) / documents
     print(f"## Heavy nesting: documents of about 7 entities a side, three levels ({nested_share:.0%} nested)")
     print()
     print("| documents | entities a side | seconds | microseconds per entity |")
@@ -165,7 +166,7 @@ def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None
         batch = as_dicts(predictions[:count]), as_dicts(references[:count])
         entities = sum(map(len, references[:count]))
         seconds = median_times(
-            {"n": lambda b=batch: ner_semeval.compute_semeval(predictions=b[0], references=b[1])}, repeats
+            {"n": lambda b=batch: nerscore.compute_semeval(predictions=b[0], references=b[1])}, repeats
         )["n"]
         print(f"| {count:,} | {entities:,} | {seconds:.3f} | {seconds / entities * 1e6:.1f} |")
     print()
@@ -177,11 +178,7 @@ def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None
         long_references, long_predictions = one_long_document(size, seed=11)
         entities = len(long_references[0])
         seconds = median_times(
-            {
-                "n": lambda p=long_predictions, r=long_references: ner_semeval.compute_semeval(
-                    predictions=p, references=r
-                )
-            },
+            {"n": lambda p=long_predictions, r=long_references: nerscore.compute_semeval(predictions=p, references=r)},
             max(1, repeats // 2),
         )["n"]
         print(f"| {entities:,} | {seconds:.3f} | {seconds / entities * 1e6:.1f} |")
@@ -196,7 +193,7 @@ def main() -> None:
     args = parser.parse_args()
     documents, repeats = (10_000, 3) if args.quick else (args.documents, args.repeats)
     long_sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
-    print(f"# ner_semeval span benchmark ({platform.python_version()}, {platform.machine()}, numpy {_numpy()})")
+    print(f"# nerscore span benchmark ({platform.python_version()}, {platform.machine()}, numpy {_numpy()})")
     print()
     spans_against_tags(documents, repeats)
     nesting_scaling(documents, repeats, long_sizes)

@@ -1,6 +1,6 @@
 """The benchmark's data: generated IOB2 sentences with controlled noise, CoNLL files of them, and WNUT-17.
 
-Tags are written by ner_semeval's own `encode` and files are read by its `read_conll`, so the benchmark has no
+Tags are written by nerscore's own `encode` and files are read by its `read_conll`, so the benchmark has no
 encoder or reader of its own to get wrong.
 """
 
@@ -14,8 +14,8 @@ from itertools import accumulate, islice, zip_longest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))  # ner_semeval.py sits at the top of the repository; it is not an installed package
-from ner_semeval import Span, encode, read_conll  # noqa: E402
+sys.path.insert(0, str(REPO))  # the checkout's nerscore/ and ner_semeval.py, not installed copies
+from nerscore import Span, encode, read_conll  # noqa: E402
 
 TYPE_NAMES = ("PER", "LOC", "ORG", "MISC", "DATE", "PRODUCT", "EVENT", "WORK", "GROUP", "FAC")
 LENGTHS = (1, 2, 3, 4, 5)  # entity lengths in tokens and how often they occur (mean 1.8)

@@ -5,7 +5,6 @@ JSON lines of spans. Each yields as it reads, and a malformed line is a `ConllEr
 from __future__ import annotations
 
 import codecs
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -112,6 +111,8 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     """The documents of a JSON lines file of spans (`--spans`), read lazily: one JSON object a line with
     `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
     malformed line is a `ConllError` naming `source` and the line."""
+    import json  # here, not at the top: what only JSON lines need stays out of `import nerscore`
+
     expected = f"expected {SPAN_LINE}"
     for number, line in enumerate(lines, start=1):
         if not line.strip():

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -163,6 +162,10 @@ def _bca_interval(
     """The bias-corrected and accelerated (BCa) bootstrap interval of each statistic (Efron 1987; Efron and
     Tibshirani 1993, ch. 14; scipy's default): `estimate` (k,), its values on the resamples (resamples x k), and
     its leave-one-sentence-out values (distinct vectors x k), each standing for `weights` sentences."""
+    # Imported here, not at the top: `statistics` brings `random` with it, a tenth of what `import nerscore`
+    # costs beyond numpy (benchmarks/README.md), for the calls that ask for intervals.
+    from statistics import NormalDist
+
     normal = NormalDist()
     resamples = len(resampled)
     # Bias correction: where the estimate falls among the resamples. Ties count half, as F takes few values on
