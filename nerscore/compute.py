@@ -135,7 +135,7 @@ def compare_semeval(
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 
-def _check_same_references(references: list | np.ndarray, references_b: list | np.ndarray) -> None:
+def _check_same_references(references: Batch, references_b: Batch) -> None:
     """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs."""
     for sentence, (reference, reference_b) in enumerate(zip(rows_of(references), rows_of(references_b))):
         if list(reference) != list(reference_b):

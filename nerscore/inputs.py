@@ -62,7 +62,7 @@ def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
     return None if form is None else form == IDS
 
 
-def as_list(values: Any, side: str) -> list | np.ndarray:
+def as_list(values: Any, side: str) -> Batch:
     """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
     tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
     are never modified."""
@@ -108,7 +108,7 @@ def as_list(values: Any, side: str) -> list | np.ndarray:
     return rows
 
 
-def batches(predictions: Any, references: Any) -> tuple[list | np.ndarray, list | np.ndarray, str]:
+def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
     """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
     checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
     predictions = as_list(predictions, "predictions")
@@ -121,7 +121,7 @@ def batches(predictions: Any, references: Any) -> tuple[list | np.ndarray, list 
     return predictions, references, form
 
 
-def check_sentence_count(predictions: list | np.ndarray, references: list | np.ndarray) -> None:
+def check_sentence_count(predictions: Batch, references: Batch) -> None:
     if len(predictions) != len(references):
         raise ValueError(
             f"predictions hold {len(predictions)} sentences and references {len(references)}; "
@@ -145,12 +145,12 @@ def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
     return predictions, references
 
 
-def rows_of(batch: list | np.ndarray) -> list:
+def rows_of(batch: Batch) -> list:
     """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
     return batch.tolist() if isinstance(batch, np.ndarray) else batch
 
 
-def lengths(batch: list | np.ndarray) -> np.ndarray:
+def lengths(batch: Batch) -> np.ndarray:
     """The length of each sentence of a batch."""
     if isinstance(batch, np.ndarray):
         return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import app
 import ner_semeval
+from space import answers, caps, colours, figures, frames, parsing, scoring, texts, writing
 
 # The worked example of docs/scoring.md §6, first table, with the app's columns (scenario, reference type and
 # text, predicted type and text, then type / partial / exact / strict).
@@ -77,7 +78,7 @@ def client() -> Iterator:
 
 def test_client_worked_example_gives_the_documented_tables(client):
     status, scenarios, summary, per_type, sentences = client.predict(
-        app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate"
+        texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate"
     )
     assert status.startswith("Evaluated 6 sentences")
     assert summary["headers"] == ["measure", "type", "partial", "exact", "strict"]
@@ -97,9 +98,9 @@ def test_client_evaluate_endpoint_is_unchanged_by_the_pictures(client):
     endpoint = api["named_endpoints"]["/evaluate"]
     assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
     assert len(endpoint["returns"]) == 5
-    answer = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    answer = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     assert len(answer) == 5
-    status, scenarios, summary, per_type, sentences = app.evaluate_text(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    status, scenarios, summary, per_type, sentences = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert answer[0] == status
     assert answer[1]["data"] == scenarios.data.values.tolist()
     assert answer[2]["data"] == summary.values.tolist()
@@ -108,23 +109,23 @@ def test_client_evaluate_endpoint_is_unchanged_by_the_pictures(client):
 
 
 def test_client_scenario_outcomes_are_colour_coded(client):
-    _, scenarios, *_ = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    _, scenarios, *_ = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     styling = scenarios["metadata"]["styling"]
     for row, styles in zip(scenarios["data"], styling):
         for outcome, style in zip(row[-4:], styles[-4:]):
-            assert f"background-color: {app.OUTCOME_COLOURS[outcome]}" in style
+            assert f"background-color: {colours.OUTCOME_COLOURS[outcome]}" in style
         assert not any(styles[:-4])  # only the outcome cells are coloured
 
 
 def test_client_malformed_input_gives_message_and_app_stays_usable(client):
-    broken = app.WORKED_EXAMPLE.replace("年 O B-MUSIC_NAME", "年 O X-MUSIC_NAME")
+    broken = texts.WORKED_EXAMPLE.replace("年 O B-MUSIC_NAME", "年 O X-MUSIC_NAME")
     status, scenarios, summary, per_type, sentences = client.predict(broken, "IOB2", "lenient", api_name="/evaluate")
     assert status.startswith("⚠️ **Cannot evaluate.** Line 12, predicted tag (last column): found tag 'X-MUSIC\\_NAME'")
     assert "unknown prefix 'X'" in status
     assert scenarios["data"] == summary["data"] == per_type["data"] == []
     assert sentences == ""
 
-    status, _, summary, *_ = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    status, _, summary, *_ = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     assert status.startswith("Evaluated")
     assert summary_values(summary["data"]) == WORKED_SUMMARY
 
@@ -135,8 +136,10 @@ def test_client_one_column_line_names_the_line(client):
 
 
 def test_client_scheme_and_mode_reach_the_metric(client):
-    _, scenarios, summary, *_ = client.predict(app.IOBES_EXAMPLE, "IOBES", "lenient", api_name="/evaluate")
-    _, strict_scenarios, strict_summary, *_ = client.predict(app.IOBES_EXAMPLE, "IOBES", "strict", api_name="/evaluate")
+    _, scenarios, summary, *_ = client.predict(texts.IOBES_EXAMPLE, "IOBES", "lenient", api_name="/evaluate")
+    _, strict_scenarios, strict_summary, *_ = client.predict(
+        texts.IOBES_EXAMPLE, "IOBES", "strict", api_name="/evaluate"
+    )
     # docs/scoring.md §2: IOBES `B-LOC I-LOC` with no E- is an entity in lenient mode (I) and none in strict mode (III).
     assert [row[1] for row in scenarios["data"]][-1] == "I"
     assert [row[1] for row in strict_scenarios["data"]][-1] == "III"
@@ -194,14 +197,14 @@ def one_sentence_text() -> str:
 def test_client_answer_to_a_1mb_input_stays_small(client, make_text, left_out):
     # Uncapped, these answers were 22 MB each (and 37 s and 7 s); what the page shows bounds the answer.
     text = make_text()
-    assert app.MAX_BYTES - 100 < len(text.encode()) <= app.MAX_BYTES
+    assert caps.MAX_BYTES - 100 < len(text.encode()) <= caps.MAX_BYTES
     status, scenarios, summary, per_type, sentences = client.predict(text, "IOB2", "lenient", api_name="/evaluate")
     size = len(json.dumps([status, scenarios, summary, per_type, sentences], ensure_ascii=False).encode())
     assert size < 5_000_000
     assert status.startswith("Evaluated")
     assert left_out in status + sentences
-    assert len(scenarios["data"]) == app.MAX_TABLE_ROWS
-    assert len(per_type["data"]) <= 4 * app.MAX_SHOWN_TYPES
+    assert len(scenarios["data"]) == caps.MAX_TABLE_ROWS
+    assert len(per_type["data"]) <= 4 * caps.MAX_SHOWN_TYPES
 
 
 def test_client_small_request_is_answered_while_a_1mb_one_runs(client):
@@ -252,7 +255,7 @@ def test_python_app_py_honours_server_name_and_port():
 
 
 def test_evaluate_text_worked_example_matches_the_documentation():
-    status, scenarios, summary, per_type, _ = app.evaluate_text(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    status, scenarios, summary, per_type, _ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert status == "Evaluated 6 sentences (34 tokens): 5 reference and 5 predicted entities, IOB2, lenient mode."
     assert summary_values(summary.values.tolist()) == WORKED_SUMMARY
     assert scenarios.data.iloc[:, 1:].values.tolist() == WORKED_SCENARIOS
@@ -263,7 +266,7 @@ def test_evaluate_text_worked_example_matches_the_documentation():
 
 
 def test_english_example_shows_all_six_scenarios():
-    _, scenarios, summary, *_ = app.evaluate_text(app.ENGLISH_EXAMPLE, "IOB2", "lenient")
+    _, scenarios, summary, *_ = answers.evaluate_text(texts.ENGLISH_EXAMPLE, "IOB2", "lenient")
     assert sorted(scenarios.data["scenario"]) == sorted(ner_semeval.SCENARIOS)
     assert summary_values(summary.values.tolist()) == WORKED_SUMMARY  # the same six scenarios, so the same table
 
@@ -271,41 +274,41 @@ def test_english_example_shows_all_six_scenarios():
 @pytest.mark.parametrize(
     ("text", "scheme", "mode", "scenarios"),
     [
-        pytest.param(app.IOBES_EXAMPLE, "IOBES", "strict", ["V", "II", "I", "IV", "I", "III"], id="iobes-strict"),
-        pytest.param(app.IOBES_EXAMPLE, "IOBES", "lenient", ["V", "II", "I", "IV", "I", "I"], id="iobes-lenient"),
-        pytest.param(app.IOBES_EXAMPLE, "BIOES", "strict", ["V", "II", "I", "IV", "I", "III"], id="alias-bioes"),
+        pytest.param(texts.IOBES_EXAMPLE, "IOBES", "strict", ["V", "II", "I", "IV", "I", "III"], id="iobes-strict"),
+        pytest.param(texts.IOBES_EXAMPLE, "IOBES", "lenient", ["V", "II", "I", "IV", "I", "I"], id="iobes-lenient"),
+        pytest.param(texts.IOBES_EXAMPLE, "BIOES", "strict", ["V", "II", "I", "IV", "I", "III"], id="alias-bioes"),
     ],
 )
 def test_iobes_example(text, scheme, mode, scenarios):
-    _, table, *_ = app.evaluate_text(text, scheme, mode)
+    _, table, *_ = answers.evaluate_text(text, scheme, mode)
     assert list(table.data["scenario"]) == scenarios
 
 
 def test_examples_cover_every_listed_scheme():
-    assert [example[1] for example in app.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2", "IOB2"]
-    assert [example[3] for example in app.EXAMPLES] == [app.ONE_SYSTEM] * 3 + [app.TWO_SYSTEMS, app.SPANS]
-    assert list(ner_semeval.SCHEMES) == app.SCHEME_NAMES
-    assert len(app.EXAMPLE_LABELS) == len(app.EXAMPLES)
+    assert [example[1] for example in texts.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2", "IOB2"]
+    assert [example[3] for example in texts.EXAMPLES] == [texts.ONE_SYSTEM] * 3 + [texts.TWO_SYSTEMS, texts.SPANS]
+    assert list(ner_semeval.SCHEMES) == texts.SCHEME_NAMES
+    assert len(texts.EXAMPLE_LABELS) == len(texts.EXAMPLES)
 
 
 def test_examples_are_the_files_in_examples():
     # One copy of each example in the project: the page reads the files that the README and docs/scoring.md show.
     for text, name in [
-        (app.WORKED_EXAMPLE, "worked_example.conll"),
-        (app.ENGLISH_EXAMPLE, "english_example.conll"),
-        (app.IOBES_EXAMPLE, "iobes_example.conll"),
-        (app.COMPARE_EXAMPLE, "compare_example.conll"),
-        (app.SPANS_EXAMPLE, "spans_example.jsonl"),
+        (texts.WORKED_EXAMPLE, "worked_example.conll"),
+        (texts.ENGLISH_EXAMPLE, "english_example.conll"),
+        (texts.IOBES_EXAMPLE, "iobes_example.conll"),
+        (texts.COMPARE_EXAMPLE, "compare_example.conll"),
+        (texts.SPANS_EXAMPLE, "spans_example.jsonl"),
     ]:
         assert text == (REPO / "examples" / name).read_text(encoding="utf-8")
-    source = (REPO / "app.py").read_text(encoding="utf-8")
+    source = "".join(path.read_text(encoding="utf-8") for path in [REPO / "app.py", *(REPO / "space").glob("*.py")])
     assert "B-MUSIC_NAME" not in source and "Merkel I-PER" not in source
 
 
 def test_page_and_readme_count_the_worked_example_alike():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     tokens, sentences = re.search(r"processed (\d+) tokens in (\d+) sentences", readme).groups()
-    status = app.evaluate_text(app.WORKED_EXAMPLE)[0]
+    status = answers.evaluate_text(texts.WORKED_EXAMPLE)[0]
     assert status.startswith(f"Evaluated {sentences} sentences ({tokens} tokens)")
 
 
@@ -339,34 +342,34 @@ def test_page_and_readme_count_the_worked_example_alike():
     ],
 )
 def test_bad_input_names_line_and_problem(text, message):
-    with pytest.raises(app.InputProblem, match=message):
-        app.evaluate_corpus(app.parse_conll(text), "IOB2", "lenient")
-    status, scenarios, summary, per_type, sentences = app.evaluate_text(text)
+    with pytest.raises(parsing.InputProblem, match=message):
+        scoring.evaluate_corpus(parsing.parse_conll(text), "IOB2", "lenient")
+    status, scenarios, summary, per_type, sentences = answers.evaluate_text(text)
     assert status.startswith("⚠️ **Cannot evaluate.**")
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
 
 
 def test_unknown_scheme_and_mode_are_messages():
-    assert "unknown scheme 'BIOX'" in app.evaluate_text("a O O\n", "BIOX", "lenient")[0]
-    assert "unknown mode 'loose'" in app.evaluate_text("a O O\n", "IOB2", "loose")[0]
+    assert "unknown scheme 'BIOX'" in answers.evaluate_text("a O O\n", "BIOX", "lenient")[0]
+    assert "unknown mode 'loose'" in answers.evaluate_text("a O O\n", "IOB2", "loose")[0]
 
 
 def test_input_over_one_megabyte_is_refused_with_a_message():
-    text = "token O O\n" * (app.MAX_BYTES // 10 + 1)
-    with pytest.raises(app.InputProblem, match=r"holds 1,000,010 bytes; the page evaluates at most 1,000,000"):
-        app.parse_conll(text)
-    assert "1 MB" in app.evaluate_text(text)[0]
+    text = "token O O\n" * (caps.MAX_BYTES // 10 + 1)
+    with pytest.raises(parsing.InputProblem, match=r"holds 1,000,010 bytes; the page evaluates at most 1,000,000"):
+        parsing.parse_conll(text)
+    assert "1 MB" in answers.evaluate_text(text)[0]
 
 
 def test_input_over_ten_thousand_sentences_is_refused_with_a_message():
-    at_limit = "a O O\n\n" * app.MAX_SENTENCES
-    assert len(app.parse_conll(at_limit).tokens) == app.MAX_SENTENCES
-    with pytest.raises(app.InputProblem, match=r"more than 10,000 sentences \(line 20001 starts sentence 10,001\)"):
-        app.parse_conll(at_limit + "b O O\n")
+    at_limit = "a O O\n\n" * caps.MAX_SENTENCES
+    assert len(parsing.parse_conll(at_limit).tokens) == caps.MAX_SENTENCES
+    with pytest.raises(parsing.InputProblem, match=r"more than 10,000 sentences \(line 20001 starts sentence 10,001\)"):
+        parsing.parse_conll(at_limit + "b O O\n")
 
 
 def test_extra_middle_columns_and_docstart_are_read_as_conlleval_does():
-    corpus = app.parse_conll("-DOCSTART- -X- O O\n\nParis NNP B-NP B-LOC B-LOC\nis VBZ B-VP O O\n")
+    corpus = parsing.parse_conll("-DOCSTART- -X- O O\n\nParis NNP B-NP B-LOC B-LOC\nis VBZ B-VP O O\n")
     assert corpus.tokens == [["Paris", "is"]]
     assert corpus.references == [["B-LOC", "O"]]
     assert corpus.predictions == [["B-LOC", "O"]]
@@ -374,9 +377,9 @@ def test_extra_middle_columns_and_docstart_are_read_as_conlleval_does():
 
 
 def test_tables_are_capped_but_scores_cover_everything(monkeypatch):
-    monkeypatch.setattr(app, "MAX_TABLE_ROWS", 3)
-    monkeypatch.setattr(app, "MAX_SHOWN_SENTENCES", 2)
-    status, scenarios, summary, _, sentences = app.evaluate_text("Paris B-LOC B-LOC\n\n" * 5)
+    monkeypatch.setattr(caps, "MAX_TABLE_ROWS", 3)
+    monkeypatch.setattr(caps, "MAX_SHOWN_SENTENCES", 2)
+    status, scenarios, summary, _, sentences = answers.evaluate_text("Paris B-LOC B-LOC\n\n" * 5)
     assert "The scenario table shows the first 3 of 5 rows." in status
     assert len(scenarios.data) == 3
     assert summary_values(summary.values.tolist())["correct"] == (5, 5, 5, 5)
@@ -385,24 +388,24 @@ def test_tables_are_capped_but_scores_cover_everything(monkeypatch):
 
 
 def test_per_type_table_shows_the_most_frequent_types(monkeypatch):
-    monkeypatch.setattr(app, "MAX_SHOWN_TYPES", 2)
+    monkeypatch.setattr(caps, "MAX_SHOWN_TYPES", 2)
     text = "a B-C B-C\n\nb B-B B-B\nc B-A B-B\n\nd B-A O\ne B-A O\n"  # A: 3 entities, B: 3, C: 2
-    status, _, _, per_type, _ = app.evaluate_text(text)
+    status, _, _, per_type, _ = answers.evaluate_text(text)
     assert "The per-type table shows the 2 most frequent of 3 entity types." in status
     rows = per_type.values.tolist()
     assert [row[0] for row in rows] == ["A"] * 4 + ["B"] * 4  # ties in alphabetical order
-    corpus = app.parse_conll(text)
+    corpus = parsing.parse_conll(text)
     expected = ner_semeval.compute_semeval(predictions=corpus.predictions, references=corpus.references, per_type=True)
     for entity_type, scheme, *cells in rows:
         key = f"{entity_type}_{scheme}"
-        assert cells[:3] == [app.format_number(expected[f"{key}_{m}"]) for m in ("precision", "recall", "f1")]
+        assert cells[:3] == [writing.format_number(expected[f"{key}_{m}"]) for m in ("precision", "recall", "f1")]
         assert cells[3:] == [str(expected[f"{key}_possible"]), str(expected[f"{key}_actual"])]
 
 
 def test_sentences_draw_at_most_max_shown_tokens(monkeypatch):
-    monkeypatch.setattr(app, "MAX_SHOWN_TOKENS", 3)
+    monkeypatch.setattr(caps, "MAX_SHOWN_TOKENS", 3)
     text = "a B-PER B-PER\nb I-PER O\nc B-LOC B-LOC\nd I-LOC O\ne B-ORG B-ORG\n\nf B-PER B-PER\n"
-    _, scenarios, summary, _, sentences = app.evaluate_text(text)
+    _, scenarios, summary, _, sentences = answers.evaluate_text(text)
     assert sentences.count('class="sentence"') == 1
     assert "Sentence 1 is cut after 3 of 5 tokens; the first 1 of 2 sentences are shown; the scores cover all." in (
         sentences
@@ -415,22 +418,22 @@ def test_sentences_draw_at_most_max_shown_tokens(monkeypatch):
 
 def test_long_tokens_types_and_messages_are_shortened():
     token, entity_type = "x" * 300_000, "T" * 1_000
-    status, scenarios, _, per_type, sentences = app.evaluate_text(f"{token} B-{entity_type} B-{entity_type}\n")
-    shown = "x" * app.MAX_TEXT_CHARACTERS + "…"
+    status, scenarios, _, per_type, sentences = answers.evaluate_text(f"{token} B-{entity_type} B-{entity_type}\n")
+    shown = "x" * caps.MAX_TEXT_CHARACTERS + "…"
     assert scenarios.data["reference text"].tolist() == [shown]
-    assert scenarios.data["reference type"].tolist() == ["T" * app.MAX_TEXT_CHARACTERS + "…"]
-    assert {row[0] for row in per_type.values.tolist()} == {"T" * app.MAX_TEXT_CHARACTERS + "…"}
+    assert scenarios.data["reference type"].tolist() == ["T" * caps.MAX_TEXT_CHARACTERS + "…"]
+    assert {row[0] for row in per_type.values.tolist()} == {"T" * caps.MAX_TEXT_CHARACTERS + "…"}
     assert len(sentences) < 2_000 and sentences.count(shown) == 2
-    status = app.evaluate_text(f"{token} B-PER\n")[0]
+    status = answers.evaluate_text(f"{token} B-PER\n")[0]
     assert status.startswith("⚠️ **Cannot evaluate.** Line 1: found 2 columns ('xxx")
-    assert len(status) < app.MAX_MESSAGE_CHARACTERS + 100
+    assert len(status) < caps.MAX_MESSAGE_CHARACTERS + 100
 
 
 def test_entity_text_is_shortened_without_joining_every_token():
     tokens = ["ab"] * 100_000
-    assert app.entity_text(tokens, 0, 2) == "ab ab"
-    assert app.entity_text(tokens, 0, 100_000) == "ab " * 9 + "ab…"  # cut at 30 characters, the space dropped
-    assert app.entity_text(list("告白气球"), 0, 4) == "告白气球"
+    assert writing.entity_text(tokens, 0, 2) == "ab ab"
+    assert writing.entity_text(tokens, 0, 100_000) == "ab " * 9 + "ab…"  # cut at 30 characters, the space dropped
+    assert writing.entity_text(list("告白气球"), 0, 4) == "告白气球"
 
 
 @pytest.mark.parametrize(
@@ -441,13 +444,13 @@ def test_entity_text_is_shortened_without_joining_every_token():
     ],
 )
 def test_lone_surrogate_is_a_message(text, message):
-    status, scenarios, summary, per_type, sentences = app.evaluate_text(text)
+    status, scenarios, summary, per_type, sentences = answers.evaluate_text(text)
     assert status.startswith(f"⚠️ **Cannot evaluate.** {message} of a UTF-16 surrogate pair, not a character")
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
 
 
 def test_text_that_is_not_a_string_is_a_message():
-    assert app.evaluate_text(12)[0] == "⚠️ **Cannot evaluate.** The input must be text, found int."
+    assert answers.evaluate_text(12)[0] == "⚠️ **Cannot evaluate.** The input must be text, found int."
 
 
 ANY_PIECE = st.one_of(
@@ -460,7 +463,7 @@ ANY_PIECE = st.one_of(
 @settings(max_examples=150, deadline=None)
 @given(st.lists(ANY_PIECE, max_size=60).map("".join), st.sampled_from(["IOB2", "IOBES", "IO"]))
 def test_any_text_gets_a_status_never_an_error(text, scheme):
-    outputs = app.evaluate_text(text, scheme, "strict")
+    outputs = answers.evaluate_text(text, scheme, "strict")
     assert outputs[0].startswith(("Evaluated", "⚠️ **Cannot evaluate.**"))
     assert len(outputs) == 5 and isinstance(outputs[4], str)
 
@@ -468,14 +471,14 @@ def test_any_text_gets_a_status_never_an_error(text, scheme):
 def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     # The tables and the drawn sentences count sentences from 1, the metric from 0: a problem the metric
     # places in sentence 1 but at no token is the page's sentence 2, given with its lines.
-    corpus = app.parse_conll("a O O\n\nb O O\nc O O\n")
+    corpus = parsing.parse_conll("a O O\n\nb O O\nc O O\n")
 
     def fail(*args, **kwargs):
         raise ner_semeval.InvalidInputError("something is wrong", side="predictions", sentence=1)
 
-    monkeypatch.setattr(app.ner_semeval, "tally_semeval", fail)
-    with pytest.raises(app.InputProblem) as raised:
-        app.evaluate_corpus(corpus, "IOB2", "lenient")
+    monkeypatch.setattr(scoring.nerscore, "tally_semeval", fail)
+    with pytest.raises(parsing.InputProblem) as raised:
+        scoring.evaluate_corpus(corpus, "IOB2", "lenient")
     assert str(raised.value) == "Sentence 2 (lines 3–4), predicted tag (last column): something is wrong."
 
 
@@ -487,9 +490,9 @@ def test_the_tables_and_sentences_space_tokens_through_one_helper(monkeypatch):
         calls.append([text for _, _, text in segments])
         return joined(segments)
 
-    joined = app.join_segments
-    monkeypatch.setattr(app, "join_segments", recording)
-    _, scenarios, _, _, sentences = app.evaluate_text("听 O O\nJay B-PER B-PER\nChou I-PER I-PER\n的 O O\n")
+    joined = writing.join_segments
+    monkeypatch.setattr(writing, "join_segments", recording)
+    _, scenarios, _, _, sentences = answers.evaluate_text("听 O O\nJay B-PER B-PER\nChou I-PER I-PER\n的 O O\n")
     assert scenarios.data["reference text"].tolist() == ["Jay Chou"]
     assert ["Jay", "Chou"] in calls  # the table's entity text
     assert any(len(texts) == 3 and texts[1].startswith("<mark") for texts in calls)  # a drawn sentence
@@ -498,9 +501,9 @@ def test_the_tables_and_sentences_space_tokens_through_one_helper(monkeypatch):
 
 def test_load_file_fills_the_text_and_evaluates(tmp_path):
     path = tmp_path / "worked.conll"
-    path.write_text(app.WORKED_EXAMPLE, encoding="utf-8")
+    path.write_text(texts.WORKED_EXAMPLE, encoding="utf-8")
     text, status, _, summary, *_ = app.load_file(str(path), "IOB2", "lenient")
-    assert text == app.WORKED_EXAMPLE
+    assert text == texts.WORKED_EXAMPLE
     assert status.startswith("Evaluated 6 sentences")
     assert summary_values(summary.values.tolist()) == WORKED_SUMMARY
 
@@ -541,7 +544,7 @@ def test_load_file_refuses_with_a_message(tmp_path, content, message):
     ],
 )
 def test_join_tokens(tokens, text):
-    assert app.join_tokens(tokens) == text
+    assert writing.join_tokens(tokens) == text
 
 
 @pytest.mark.parametrize(
@@ -556,25 +559,25 @@ def test_join_tokens(tokens, text):
     ],
 )
 def test_format_number(value, text):
-    assert app.format_number(value) == text
+    assert writing.format_number(value) == text
 
 
 def test_adjacent_same_type_entities_stay_apart_in_the_sentences():
     # docs/scoring.md §2: IOB2 `B-PER B-PER` is two entities; each gets its own mark on both lines.
-    _, _, _, _, sentences = app.evaluate_text("Ann B-PER B-PER\nBob B-PER B-PER\n")
+    _, _, _, _, sentences = answers.evaluate_text("Ann B-PER B-PER\nBob B-PER B-PER\n")
     assert sentences.count("<mark") == 4
     assert sentences.count(">Ann<span") == 2
 
 
 def test_tokens_are_escaped_in_the_sentences():
-    _, scenarios, _, _, sentences = app.evaluate_text("<script>alert(1)</script> B-PER B-PER\n&amp; O O\n")
+    _, scenarios, _, _, sentences = answers.evaluate_text("<script>alert(1)</script> B-PER B-PER\n&amp; O O\n")
     assert "<script>" not in sentences
     assert "&lt;script&gt;" in sentences
     assert scenarios.data["reference text"].tolist() == ["<script>alert(1)</script>"]  # a table cell is text
 
 
 def test_error_message_escapes_markdown():
-    status = app.evaluate_text("a B-MUSIC_NAME X-*bold*\n")[0]
+    status = answers.evaluate_text("a B-MUSIC_NAME X-*bold*\n")[0]
     assert "found tag 'X-\\*bold\\*' with unknown prefix 'X'" in status
 
 
@@ -607,7 +610,7 @@ def sentences(draw):
 @given(sentences(), st.sampled_from(["lenient", "strict"]))
 def test_page_tables_are_the_metric_results(data, mode):
     text = "\n\n".join("\n".join(map(" ".join, zip(*sentence))) for sentence in data)
-    corpus = app.parse_conll(text)
+    corpus = parsing.parse_conll(text)
     assert corpus.tokens == [tokens for tokens, _, _ in data]
     references = [reference for _, reference, _ in data]
     predictions = [prediction for _, _, prediction in data]
@@ -615,13 +618,13 @@ def test_page_tables_are_the_metric_results(data, mode):
         predictions=predictions, references=references, mode=mode, per_type=True, return_entities=True
     )
 
-    status, scenarios, summary, per_type, _ = app.evaluate_text(text, "IOB2", mode)
+    status, scenarios, summary, per_type, _ = answers.evaluate_text(text, "IOB2", mode)
     assert status.startswith(f"Evaluated {len(data)} sentence")
     assert summary_values(summary.values.tolist()) == {
         ("F1" if measure == "f1" else measure): tuple(
             expected[f"{scheme}_{measure}"]
             if isinstance(expected[f"{scheme}_{measure}"], int)
-            else Fraction(app.format_number(expected[f"{scheme}_{measure}"]))
+            else Fraction(writing.format_number(expected[f"{scheme}_{measure}"]))
             for scheme in SCHEMES
         )
         for measure in MEASURES
@@ -635,7 +638,7 @@ def test_page_tables_are_the_metric_results(data, mode):
     for entity_type, scheme, *cells in per_type.values.tolist():
         key = f"{entity_type}_{scheme}"
         assert cells == [
-            *(app.format_number(expected[f"{key}_{m}"]) for m in ("precision", "recall", "f1")),
+            *(writing.format_number(expected[f"{key}_{m}"]) for m in ("precision", "recall", "f1")),
             str(expected[f"{key}_possible"]),
             str(expected[f"{key}_actual"]),
         ]
@@ -653,8 +656,8 @@ WORKED_CONFUSION = {
 }
 
 
-def evaluation_of(text: str, scheme: str = "IOB2", mode: str = "lenient") -> app.Evaluation:
-    return app.evaluate_corpus(app.parse_conll(text), scheme, mode)
+def evaluation_of(text: str, scheme: str = "IOB2", mode: str = "lenient") -> scoring.Evaluation:
+    return scoring.evaluate_corpus(parsing.parse_conll(text), scheme, mode)
 
 
 def png(figure) -> bytes:
@@ -680,14 +683,14 @@ def twenty_types_text() -> str:
 
 
 def test_evaluate_page_is_evaluate_text_and_two_pictures():
-    page = app.evaluate_page(app.WORKED_EXAMPLE, "IOB2", "lenient")
-    text = app.evaluate_text(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    page = answers.evaluate_page(texts.WORKED_EXAMPLE, "IOB2", "lenient")
+    text = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert len(page) == 7 and len(text) == 5
     assert page[0] == text[0] and page[4] == text[4]
     assert page[1].data.equals(text[1].data) and page[2].equals(text[2]) and page[3].equals(text[3])
     heatmap, chart = page[5:]
-    assert isinstance(heatmap, app.Figure) and isinstance(chart, app.Figure)
-    assert isinstance(heatmap.canvas, app.FigureCanvasAgg) and isinstance(chart.canvas, app.FigureCanvasAgg)
+    assert isinstance(heatmap, figures.Figure) and isinstance(chart, figures.Figure)
+    assert isinstance(heatmap.canvas, figures.FigureCanvasAgg) and isinstance(chart.canvas, figures.FigureCanvasAgg)
 
 
 @pytest.mark.parametrize(
@@ -698,24 +701,24 @@ def test_evaluate_page_is_evaluate_text_and_two_pictures():
     ],
 )
 def test_no_pictures_without_entities(text):
-    *outputs, heatmap, chart = app.evaluate_page(text)
+    *outputs, heatmap, chart = answers.evaluate_page(text)
     assert heatmap is chart is None
-    assert outputs[0] == app.evaluate_text(text)[0]
+    assert outputs[0] == answers.evaluate_text(text)[0]
 
 
 def test_worked_example_heatmap_numbers_are_the_documented_matrix():
-    evaluation = evaluation_of(app.WORKED_EXAMPLE)
-    confusion = app.confusion_data(evaluation)
+    evaluation = evaluation_of(texts.WORKED_EXAMPLE)
+    confusion = figures.confusion_data(evaluation)
     assert confusion.as_dict() == WORKED_CONFUSION
     assert confusion.labels == ["MUSIC_NAME", "SINGER", "O"]  # the most frequent first, O last
     assert confusion.folded == 0
-    corpus = app.parse_conll(app.WORKED_EXAMPLE)
+    corpus = parsing.parse_conll(texts.WORKED_EXAMPLE)
     metric = ner_semeval.compute_semeval(predictions=corpus.predictions, references=corpus.references, confusion=True)
     assert confusion.as_dict() == metric["confusion"]
 
 
 def test_worked_example_heatmap_writes_each_count_and_tells_the_diagonal_apart():
-    figure = app.heatmap_figure(app.confusion_data(evaluation_of(app.WORKED_EXAMPLE)))
+    figure = figures.heatmap_figure(figures.confusion_data(evaluation_of(texts.WORKED_EXAMPLE)))
     axes = figure.axes[0]
     assert [label.get_text() for label in axes.get_yticklabels()] == ["MUSIC_NAME", "SINGER", "O"]
     assert [label.get_text() for label in axes.get_xticklabels()] == ["MUSIC_NAME", "SINGER", "O"]
@@ -737,13 +740,13 @@ def test_worked_example_heatmap_writes_each_count_and_tells_the_diagonal_apart()
 def test_heatmap_folds_the_less_frequent_types_into_other():
     text = twenty_types_text()
     evaluation = evaluation_of(text)
-    confusion = app.confusion_data(evaluation)
+    confusion = figures.confusion_data(evaluation)
     top = [f"T{k:02d}" for k in range(12)]
-    assert confusion.types == top and app.MAX_HEATMAP_TYPES == 12
+    assert confusion.types == top and caps.MAX_HEATMAP_TYPES == 12
     assert confusion.labels == [*top, "other", "O"]
     assert confusion.folded == 8
     # The metric's full matrix, folded by hand: every cell lands in the row and column of its folded types.
-    corpus = app.parse_conll(text)
+    corpus = parsing.parse_conll(text)
     full = ner_semeval.compute_semeval(predictions=corpus.predictions, references=corpus.references, confusion=True)
     expected = {row: dict.fromkeys(confusion.labels, 0) for row in confusion.labels}
     fold = {name: name if name in top or name == "O" else "other" for name in full["confusion"]}
@@ -756,7 +759,7 @@ def test_heatmap_folds_the_less_frequent_types_into_other():
     # other/other: the 116 correct pairs of T12 ... T19 and the one T15 -> T16 pair.
     assert expected["other"]["other"] == 117
     assert confusion.folded_same_type == sum(30 - k for k in range(12, 20)) == 116
-    figure = app.heatmap_figure(confusion)
+    figure = figures.heatmap_figure(confusion)
     axes = figure.axes[0]
     assert [label.get_text() for label in axes.get_yticklabels()] == [*top, "other (8)", "O"]
     title = axes.get_title(loc="left")
@@ -765,14 +768,14 @@ def test_heatmap_folds_the_less_frequent_types_into_other():
 
 
 def test_heatmap_names_no_entity_otherwise_when_a_type_is_called_o():
-    confusion = app.confusion_data(evaluation_of("a B-O B-PER\nb O B-O\n"))
+    confusion = figures.confusion_data(evaluation_of("a B-O B-PER\nb O B-O\n"))
     assert confusion.labels[-1] == "no entity"
     assert confusion.as_dict()["O"] == {"O": 0, "PER": 1, "no entity": 0}
 
 
 def test_worked_example_chart_numbers_are_the_per_type_f1():
-    evaluation = evaluation_of(app.WORKED_EXAMPLE)
-    scores = app.type_scores(evaluation)
+    evaluation = evaluation_of(texts.WORKED_EXAMPLE)
+    scores = figures.type_scores(evaluation)
     assert scores.types == ["MUSIC_NAME", "SINGER"]
     # docs/scoring.md §5: MUSIC_NAME has 5 reference and 3 predicted entities; SINGER 0 and 2, so F1 0 throughout.
     assert scores.support == [5, 0] and scores.predicted == [3, 2]
@@ -780,7 +783,7 @@ def test_worked_example_chart_numbers_are_the_per_type_f1():
     for scheme, value in expected.items():
         assert scores.f1[scheme] == pytest.approx([value, 0.0])
         assert scores.f1[scheme][0] == evaluation.results[f"MUSIC_NAME_{scheme}_f1"]
-    figure = app.type_chart_figure(scores)
+    figure = figures.type_chart_figure(scores)
     axes = figure.axes[0]
     # Four bars a type, side by side from type (lenient) to strict, each as long as its F1.
     bars = sorted(axes.patches, key=lambda bar: bar.get_y())
@@ -795,21 +798,21 @@ def test_worked_example_chart_numbers_are_the_per_type_f1():
 
 def test_chart_shows_the_most_frequent_types_and_says_so():
     evaluation = evaluation_of(twenty_types_text())
-    scores = app.type_scores(evaluation)
-    assert scores.types == [f"T{k:02d}" for k in range(15)] and app.MAX_CHART_TYPES == 15
+    scores = figures.type_scores(evaluation)
+    assert scores.types == [f"T{k:02d}" for k in range(15)] and caps.MAX_CHART_TYPES == 15
     assert scores.all_types == 20
-    for scheme in app.SCHEME_COLUMNS:
+    for scheme in scoring.SCHEME_COLUMNS:
         assert scores.f1[scheme] == [evaluation.results[f"{t}_{scheme}_f1"] for t in scores.types]
-    figure = app.type_chart_figure(scores)
+    figure = figures.type_chart_figure(scores)
     assert "the 15 most frequent of 20 types" in figure.axes[0].get_title(loc="left")
     assert len(figure.axes[0].patches) == 4 * 15
 
 
 def test_pictures_of_a_1mb_input_with_100000_types_are_capped():
-    *_, heatmap, chart = app.evaluate_page(many_types_text())
-    assert len(heatmap.axes[0].get_yticklabels()) == app.MAX_HEATMAP_TYPES + 2  # and other, and O
+    *_, heatmap, chart = answers.evaluate_page(many_types_text())
+    assert len(heatmap.axes[0].get_yticklabels()) == caps.MAX_HEATMAP_TYPES + 2  # and other, and O
     assert "other folds the remaining 101,698" in heatmap.axes[0].get_title(loc="left")
-    assert len(chart.axes[0].patches) == 4 * app.MAX_CHART_TYPES
+    assert len(chart.axes[0].patches) == 4 * caps.MAX_CHART_TYPES
     assert "the 15 most frequent of 101,710 types" in chart.axes[0].get_title(loc="left")
     for figure in (heatmap, chart):
         width, height = figure.get_size_inches()
@@ -820,11 +823,11 @@ def test_pictures_of_a_1mb_input_with_100000_types_are_capped():
 def test_figures_are_drawn_without_pyplot_and_kept_nowhere():
     import matplotlib
 
-    source = (REPO / "app.py").read_text(encoding="utf-8")
+    source = "".join(path.read_text(encoding="utf-8") for path in [REPO / "app.py", *(REPO / "space").glob("*.py")])
     assert "import matplotlib.pyplot" not in source and "from matplotlib import pyplot" not in source
     assert matplotlib.get_backend().lower() == "agg"
     for _ in range(3):
-        for figure in app.evaluate_page(app.WORKED_EXAMPLE)[5:]:
+        for figure in answers.evaluate_page(texts.WORKED_EXAMPLE)[5:]:
             png(figure)  # Gradio's encoding, which imports pyplot to close figures
     import matplotlib.pyplot as pyplot
 
@@ -835,14 +838,14 @@ def test_figures_drawn_at_once_in_threads_are_the_figures_drawn_one_by_one():
     # The page's events run EVALUATIONS_AT_ONCE at a time, each drawing its own Figure.
     from concurrent.futures import ThreadPoolExecutor
 
-    texts = [app.WORKED_EXAMPLE, app.ENGLISH_EXAMPLE, "听 O O\n告 B-告白气球 B-歌手\n白 I-告白气球 I-歌手\n"] * 3
+    samples = [texts.WORKED_EXAMPLE, texts.ENGLISH_EXAMPLE, "听 O O\n告 B-告白气球 B-歌手\n白 I-告白气球 I-歌手\n"] * 3
 
     def draw(text: str) -> list[bytes]:
-        return [png(figure) for figure in app.evaluate_page(text)[5:]]
+        return [png(figure) for figure in answers.evaluate_page(text)[5:]]
 
-    one_by_one = [draw(text) for text in texts]
-    with ThreadPoolExecutor(app.EVALUATIONS_AT_ONCE) as pool:
-        assert list(pool.map(draw, texts)) == one_by_one
+    one_by_one = [draw(text) for text in samples]
+    with ThreadPoolExecutor(caps.EVALUATIONS_AT_ONCE) as pool:
+        assert list(pool.map(draw, samples)) == one_by_one
 
 
 def test_cjk_type_names_are_drawn_with_an_installed_cjk_font():
@@ -851,10 +854,10 @@ def test_cjk_type_names_are_drawn_with_an_installed_cjk_font():
 
     if not any("CJK" in font.name for font in font_manager.fontManager.ttflist):
         pytest.skip("no CJK font installed (apt-get install -y fonts-noto-cjk)")
-    assert app.FONT_FAMILY[0] == "DejaVu Sans" and "CJK" in app.FONT_FAMILY[1]
-    font = font_manager.get_font(font_manager.findfont(FontProperties(family=app.FONT_FAMILY[1])))
+    assert figures.FONT_FAMILY[0] == "DejaVu Sans" and "CJK" in figures.FONT_FAMILY[1]
+    font = font_manager.get_font(font_manager.findfont(FontProperties(family=figures.FONT_FAMILY[1])))
     assert all(font.get_char_index(ord(character)) for character in "告白气球歌手")
-    figure = app.heatmap_figure(app.confusion_data(evaluation_of("告 B-告白气球 B-歌手\n")))
+    figure = figures.heatmap_figure(figures.confusion_data(evaluation_of("告 B-告白气球 B-歌手\n")))
     assert [label.get_text() for label in figure.axes[0].get_yticklabels()] == ["告白气球", "歌手", "O"]
     assert png(figure)
 
@@ -864,9 +867,9 @@ def test_without_a_cjk_font_the_pictures_are_still_drawn(monkeypatch):
 
     fonts = [font for font in font_manager.fontManager.ttflist if "CJK" not in font.name]
     monkeypatch.setattr(font_manager.fontManager, "ttflist", fonts)
-    assert app._font_family() == ["DejaVu Sans"]
-    monkeypatch.setattr(app, "FONT_FAMILY", app._font_family())
-    for figure in app.evaluate_page("告 B-告白气球 B-歌手\n")[5:]:
+    assert figures._font_family() == ["DejaVu Sans"]
+    monkeypatch.setattr(figures, "FONT_FAMILY", figures._font_family())
+    for figure in answers.evaluate_page("告 B-告白气球 B-歌手\n")[5:]:
         assert png(figure).startswith(b"\x89PNG")  # boxes for the characters, no error
 
 
@@ -878,24 +881,24 @@ def test_heatmap_numbers_are_the_metric_confusion_matrix(data, mode):
     text = "\n\n".join("\n".join(map(" ".join, zip(*sentence))) for sentence in data)
     evaluation = evaluation_of(text, mode=mode)
     expected = ner_semeval.compute_semeval(predictions=predictions, references=references, mode=mode, confusion=True)
-    confusion = app.confusion_data(evaluation)
+    confusion = figures.confusion_data(evaluation)
     assert confusion.folded == 0  # at most three types here
     assert confusion.as_dict() == expected["confusion"]
 
 
 def test_readme_states_the_pages_caps():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("![The ner_semeval Space", 1)[0].split())
     for claim in [
-        f"the scenario table shows the first {app.MAX_TABLE_ROWS:,} rows",
-        f"the per-type table the {app.MAX_SHOWN_TYPES} most frequent types",
-        f"the highlighted sentences the first {app.MAX_SHOWN_SENTENCES} ({app.MAX_SHOWN_TOKENS:,} tokens at most)",
-        f"the heatmap the {app.MAX_HEATMAP_TYPES} most frequent types",
-        f"the bars the {app.MAX_CHART_TYPES} most frequent types",
-        f"input is limited to {app.MAX_BYTES // 1_000_000} MB or {app.MAX_SENTENCES:,} sentences",
+        f"the scenario table shows the first {caps.MAX_TABLE_ROWS:,} rows",
+        f"the per-type table the {caps.MAX_SHOWN_TYPES} most frequent types",
+        f"the highlighted sentences the first {caps.MAX_SHOWN_SENTENCES} ({caps.MAX_SHOWN_TOKENS:,} tokens at most)",
+        f"the heatmap the {caps.MAX_HEATMAP_TYPES} most frequent types",
+        f"the bars the {caps.MAX_CHART_TYPES} most frequent types",
+        f"input is limited to {caps.MAX_BYTES // 1_000_000} MB or {caps.MAX_SENTENCES:,} sentences",
     ]:
         assert claim in section
-    assert app.EVALUATIONS_AT_ONCE == 4 and "Up to four evaluations run at once" in section
+    assert caps.EVALUATIONS_AT_ONCE == 4 and "Up to four evaluations run at once" in section
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -910,20 +913,20 @@ COMPARE_KEYS = [
 COMPARE_ENDS = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
 
 
-def example_columns(text: str = app.COMPARE_EXAMPLE) -> tuple[list, list, list]:
+def example_columns(text: str = texts.COMPARE_EXAMPLE) -> tuple[list, list, list]:
     """References, system A and system B of the compare example, read by hand (the last three columns)."""
     sentences = [[line.split() for line in block.splitlines()] for block in text.strip().split("\n\n")]
     return tuple([[columns[index] for columns in sentence] for sentence in sentences] for index in (1, 2, 3))
 
 
-def example_results(text: str = app.COMPARE_EXAMPLE, **options) -> dict[str, float]:
+def example_results(text: str = texts.COMPARE_EXAMPLE, **options) -> dict[str, float]:
     references, system_a, system_b = example_columns(text)
     return ner_semeval.compare_semeval(
         predictions_a=system_a,
         predictions_b=system_b,
         references=references,
-        n_resamples=app.COMPARE_RESAMPLES,
-        seed=app.COMPARE_SEED,
+        n_resamples=caps.COMPARE_RESAMPLES,
+        seed=caps.COMPARE_SEED,
         **options,
     )
 
@@ -938,7 +941,7 @@ def test_client_compare_endpoint_answers_the_metric_numbers(client):
     endpoint = api["named_endpoints"]["/compare"]
     assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
     assert len(endpoint["returns"]) == 2
-    status, table = client.predict(app.COMPARE_EXAMPLE, "IOB2", "lenient", api_name="/compare")
+    status, table = client.predict(texts.COMPARE_EXAMPLE, "IOB2", "lenient", api_name="/compare")
     assert status == (
         "Compared systems A and B on 8 sentences (57 tokens), IOB2, lenient mode. B − A: 95% paired bootstrap "
         "interval (BCa) and two-sided approximate randomization p-value, 2,000 resamples, seed 0."
@@ -960,18 +963,18 @@ def test_client_compare_endpoint_answers_the_metric_numbers(client):
         "+0.5294",
         "0.0340",
     ]
-    assert table["metadata"]["display_value"] == displayed(app.compare_text(app.COMPARE_EXAMPLE)[1])
+    assert table["metadata"]["display_value"] == displayed(answers.compare_text(texts.COMPARE_EXAMPLE)[1])
 
 
 def test_client_compare_bad_input_is_a_message_naming_the_line(client):
-    status, table = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/compare")
+    status, table = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/compare")
     assert status.startswith("⚠️ **Cannot compare.** Line 1: found 3 columns ('我 O O'); comparing two systems takes")
     assert table["data"] == []
-    broken = app.COMPARE_EXAMPLE.replace("Friday O O B-MISC", "Friday O O X-MISC")
+    broken = texts.COMPARE_EXAMPLE.replace("Friday O O B-MISC", "Friday O O X-MISC")
     status, table = client.predict(broken, "IOB2", "lenient", api_name="/compare")
     assert status.startswith("⚠️ **Cannot compare.** Line 63, system B's tag (last column): found tag 'X-MISC'")
     assert table["data"] == []
-    status, _ = client.predict(app.COMPARE_EXAMPLE, "IOB2", "lenient", api_name="/compare")
+    status, _ = client.predict(texts.COMPARE_EXAMPLE, "IOB2", "lenient", api_name="/compare")
     assert status.startswith("Compared systems A and B on 8 sentences")
 
 
@@ -983,7 +986,7 @@ def compare_1mb_text() -> str:
     draw = random.Random(0)
     tags = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
     blocks = []
-    for _ in range(app.MAX_SENTENCES):
+    for _ in range(caps.MAX_SENTENCES):
         lines = [f"w {draw.choice(tags)} {draw.choice(tags)} {draw.choice(tags)}" for _ in range(draw.randint(2, 10))]
         blocks.append("\n".join(lines) + "\n\n")
     return "".join(blocks)
@@ -999,7 +1002,7 @@ def compare_1mb_long_sentences() -> str:
     while True:
         lines = [f"w {draw.choice(tags)} {draw.choice(tags)} {draw.choice(tags)}" for _ in range(draw.randint(3, 14))]
         block = "\n".join(lines) + "\n\n"
-        if size + len(block) > app.MAX_BYTES:
+        if size + len(block) > caps.MAX_BYTES:
             return "".join(blocks)
         blocks.append(block)
         size += len(block)
@@ -1035,18 +1038,18 @@ def test_client_small_request_is_answered_while_a_large_comparison_runs(client):
 
 def test_compare_table_is_the_command_lines(tmp_path):
     # The page and `python ner_semeval.py --compare A B` write the same table for the same sentences and resamples.
-    lines = app.COMPARE_EXAMPLE.splitlines()
+    lines = texts.COMPARE_EXAMPLE.splitlines()
     for name, column in (("A.conll", 2), ("B.conll", 3)):
         rows = [" ".join((*line.split()[:2], line.split()[column])) if line.split() else "" for line in lines]
         (tmp_path / name).write_text("\n".join(rows) + "\n", encoding="utf-8")
     command = [sys.executable, str(REPO / "ner_semeval.py"), "--compare", "A.conll", "B.conll"]
-    command += ["--bootstrap", str(app.COMPARE_RESAMPLES), "--seed", str(app.COMPARE_SEED)]
+    command += ["--bootstrap", str(caps.COMPARE_RESAMPLES), "--seed", str(caps.COMPARE_SEED)]
     printed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=True).stdout
     header, how, _, columns, *table = printed.splitlines()
     assert columns.split() == ["scheme", "measure", "A", "B", "B-A", "low", "high", "p-value"]
     assert header.startswith("compared A.conll (A) and B.conll (B): 8 sentences, 57 tokens")
-    assert how.endswith(f"{app.COMPARE_RESAMPLES} resamples, seed {app.COMPARE_SEED}")
-    assert displayed(app.compare_text(app.COMPARE_EXAMPLE)[1]) == [row.split() for row in table]
+    assert how.endswith(f"{caps.COMPARE_RESAMPLES} resamples, seed {caps.COMPARE_SEED}")
+    assert displayed(answers.compare_text(texts.COMPARE_EXAMPLE)[1]) == [row.split() for row in table]
 
 
 def test_the_pages_paste_command_joins_two_files_into_its_input(tmp_path):
@@ -1055,8 +1058,8 @@ def test_the_pages_paste_command_joins_two_files_into_its_input(tmp_path):
 
     if not all(shutil.which(tool) for tool in ("bash", "paste", "awk")):
         pytest.skip("bash, paste or awk missing")
-    command = re.search(r"`(paste [^`]+)`", app.COMPARE_TEXT).group(1)
-    lines = app.COMPARE_EXAMPLE.splitlines()
+    command = re.search(r"`(paste [^`]+)`", texts.COMPARE_TEXT).group(1)
+    lines = texts.COMPARE_EXAMPLE.splitlines()
     for name, column in (("A.conll", 2), ("B.conll", 3)):
         rows = [
             " ".join((line.split()[0], "NNP", *line.split()[1:2], line.split()[column])) if line else ""
@@ -1064,22 +1067,25 @@ def test_the_pages_paste_command_joins_two_files_into_its_input(tmp_path):
         ]
         (tmp_path / name).write_text("\n".join(rows) + "\n", encoding="utf-8")
     joined = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True).stdout
-    assert app.parse_comparison(joined) == app.parse_comparison(app.COMPARE_EXAMPLE)
+    assert parsing.parse_comparison(joined) == parsing.parse_comparison(texts.COMPARE_EXAMPLE)
 
 
 def test_compare_example_shows_b_ahead_except_under_type():
     results = example_results()
     # A misses boundaries where B finds them; B confuses types where A does not.
     for scheme in ("strict", "exact", "partial"):
-        assert app.verdict(results[f"{scheme}_f1_delta_low"], results[f"{scheme}_f1_delta_high"]) == app.B_BETTER
+        assert (
+            scoring.verdict(results[f"{scheme}_f1_delta_low"], results[f"{scheme}_f1_delta_high"]) == scoring.B_BETTER
+        )
     assert results["type_f1_delta_low"] < 0 < results["type_f1_delta_high"]
     assert (
-        app.parse_comparison(app.COMPARE_EXAMPLE).predictions_a[:2] == app.parse_conll(app.ENGLISH_EXAMPLE).predictions
+        parsing.parse_comparison(texts.COMPARE_EXAMPLE).predictions_a[:2]
+        == parsing.parse_conll(texts.ENGLISH_EXAMPLE).predictions
     )
 
 
 def test_compare_text_is_compare_semeval_with_the_pages_options():
-    status, table = app.compare_text(app.COMPARE_EXAMPLE, "IOB2", "strict")
+    status, table = answers.compare_text(texts.COMPARE_EXAMPLE, "IOB2", "strict")
     results = example_results(mode="strict", confidence_level=0.95)
     assert table.data.values.tolist() == [
         [scheme, label, *(results[f"{scheme}_{measure}_{end}"] for end in COMPARE_ENDS)]
@@ -1092,22 +1098,22 @@ def test_compare_text_is_compare_semeval_with_the_pages_options():
 
 
 def test_compare_table_tints_the_difference_where_zero_is_outside():
-    _, table = app.compare_text(app.COMPARE_EXAMPLE)
+    _, table = answers.compare_text(texts.COMPARE_EXAMPLE)
     styling = app.gr.Dataframe(interactive=False).postprocess(table).model_dump()["metadata"]["styling"]
     results = example_results()
     for (scheme, measure, _), styles in zip(COMPARE_KEYS, styling):
         low, high = results[f"{scheme}_{measure}_delta_low"], results[f"{scheme}_{measure}_delta_high"]
-        colour = {"B better": "#dbeafe", "A better": "#fde4d3"}.get(app.verdict(low, high))
+        colour = {"B better": "#dbeafe", "A better": "#fde4d3"}.get(scoring.verdict(low, high))
         assert not any(styles[:4]) and not styles[7]
         for style in styles[4:7]:
             assert (f"background-color: {colour}" in style) if colour else style == ""
     # A against B: the same differences, signs turned, tinted orange.
     swapped = "\n".join(
-        " ".join(line.split()[i] for i in (0, 1, 3, 2)) if line else "" for line in app.COMPARE_EXAMPLE.splitlines()
+        " ".join(line.split()[i] for i in (0, 1, 3, 2)) if line else "" for line in texts.COMPARE_EXAMPLE.splitlines()
     )
-    cells = displayed(app.compare_text(swapped)[1])
+    cells = displayed(answers.compare_text(swapped)[1])
     assert cells[2][4] == "-0.3664"
-    styling = app.gr.Dataframe(interactive=False).postprocess(app.compare_text(swapped)[1]).model_dump()["metadata"]
+    styling = app.gr.Dataframe(interactive=False).postprocess(answers.compare_text(swapped)[1]).model_dump()["metadata"]
     assert "background-color: #fde4d3" in styling["styling"][2][4]
 
 
@@ -1123,18 +1129,18 @@ def test_compare_table_tints_the_difference_where_zero_is_outside():
     ],
 )
 def test_verdict_counts_an_end_at_zero_as_inside(low, high, verdict):
-    assert app.verdict(low, high) == verdict
+    assert scoring.verdict(low, high) == verdict
 
 
 @pytest.mark.parametrize(
     ("value", "text"), [(0.03398, "0.0340"), (1.0, "1.0000"), (1 / 2001, "0.0005"), (1e-6, "1e-06")]
 )
 def test_format_p_value_as_the_command_line(value, text):
-    assert app.format_p_value(value) == text
+    assert writing.format_p_value(value) == text
 
 
 def test_read_comparison_takes_the_last_three_columns_and_skips_docstart():
-    corpus = app.parse_comparison("-DOCSTART- -X- O O O\n\nParis NNP B-NP B-LOC B-LOC O\nis VBZ B-VP O O B-PER\n")
+    corpus = parsing.parse_comparison("-DOCSTART- -X- O O O\n\nParis NNP B-NP B-LOC B-LOC O\nis VBZ B-VP O O B-PER\n")
     assert corpus.tokens == [["Paris", "is"]]
     assert corpus.references == [["B-LOC", "O"]]
     assert corpus.predictions_a == [["B-LOC", "O"]]
@@ -1180,48 +1186,52 @@ def test_read_comparison_takes_the_last_three_columns_and_skips_docstart():
     ],
 )
 def test_bad_comparison_input_names_line_and_column(text, message):
-    with pytest.raises(app.InputProblem, match=message):
-        app.compare_corpus(app.parse_comparison(text), "IOB2", "lenient")
-    status, table, figure = app.compare_page(text)
+    with pytest.raises(parsing.InputProblem, match=message):
+        scoring.compare_corpus(parsing.parse_comparison(text), "IOB2", "lenient")
+    status, table, figure = answers.compare_page(text)
     assert status.startswith("⚠️ **Cannot compare.**")
     assert table.empty and figure is None
 
 
 def test_unknown_scheme_and_mode_are_messages_when_comparing():
-    assert "unknown scheme 'BIOX'" in app.compare_text("a O O O\n", "BIOX", "lenient")[0]
-    assert "unknown mode 'loose'" in app.compare_text("a O O O\n", "IOB2", "loose")[0]
+    assert "unknown scheme 'BIOX'" in answers.compare_text("a O O O\n", "BIOX", "lenient")[0]
+    assert "unknown mode 'loose'" in answers.compare_text("a O O O\n", "IOB2", "loose")[0]
 
 
 def test_comparison_input_has_the_pages_caps():
-    text = "token O O O\n" * (app.MAX_BYTES // 12 + 1)
-    with pytest.raises(app.InputProblem, match=r"holds 1,000,008 bytes; .* Use `python ner_semeval.py --compare A B`"):
-        app.parse_comparison(text)
-    at_limit = "a O O O\n\n" * app.MAX_SENTENCES
-    assert len(app.parse_comparison(at_limit).tokens) == app.MAX_SENTENCES
-    with pytest.raises(app.InputProblem, match=r"more than 10,000 sentences \(line 20001 starts sentence 10,001\)"):
-        app.parse_comparison(at_limit + "b O O O\n")
-    status = app.compare_text("a\ud800 O O O\n")[0]
+    text = "token O O O\n" * (caps.MAX_BYTES // 12 + 1)
+    with pytest.raises(
+        parsing.InputProblem, match=r"holds 1,000,008 bytes; .* Use `python ner_semeval.py --compare A B`"
+    ):
+        parsing.parse_comparison(text)
+    at_limit = "a O O O\n\n" * caps.MAX_SENTENCES
+    assert len(parsing.parse_comparison(at_limit).tokens) == caps.MAX_SENTENCES
+    with pytest.raises(parsing.InputProblem, match=r"more than 10,000 sentences \(line 20001 starts sentence 10,001\)"):
+        parsing.parse_comparison(at_limit + "b O O O\n")
+    status = answers.compare_text("a\ud800 O O O\n")[0]
     assert status.startswith("⚠️ **Cannot compare.** Line 1, character 2: U+D800 is half of a UTF-16 surrogate pair")
-    assert app.compare_text(None)[0].startswith("⚠️ **Cannot compare.** The input holds no sentences")
-    assert app.compare_text(12)[0] == "⚠️ **Cannot compare.** The input must be text, found int."
+    assert answers.compare_text(None)[0].startswith("⚠️ **Cannot compare.** The input holds no sentences")
+    assert answers.compare_text(12)[0] == "⚠️ **Cannot compare.** The input must be text, found int."
 
 
 def test_one_sentence_and_identical_systems_compare_without_error():
-    status, table, figure = app.compare_page("Paris B-LOC B-LOC O\n")
+    status, table, figure = answers.compare_page("Paris B-LOC B-LOC O\n")
     assert status.startswith("Compared systems A and B on 1 sentence (1 token)")
     assert (
         table.data["low"].tolist() == table.data["B − A"].tolist() == table.data["high"].tolist()
     )  # nothing to resample
-    status, table, figure = app.compare_page("Paris B-LOC B-LOC B-LOC\nis O O O\n")
+    status, table, figure = answers.compare_page("Paris B-LOC B-LOC B-LOC\nis O O O\n")
     assert table.data["p-value"].tolist() == [1.0] * 12  # a system against itself
-    assert all(app.verdict(low, high) == app.UNDECIDED for low, high in zip(table.data["low"], table.data["high"]))
+    assert all(
+        scoring.verdict(low, high) == scoring.UNDECIDED for low, high in zip(table.data["low"], table.data["high"])
+    )
     assert figure is not None
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(ANY_PIECE, max_size=60).map("".join), st.sampled_from(["IOB2", "IOBES", "IO"]))
 def test_any_text_gets_a_comparison_status_never_an_error(text, scheme):
-    status, table = app.compare_text(text, scheme, "strict")
+    status, table = answers.compare_text(text, scheme, "strict")
     assert status.startswith(("Compared", "⚠️ **Cannot compare.**"))
     assert len(table.data if hasattr(table, "data") else table) in (0, 12)
 
@@ -1251,8 +1261,8 @@ def difference_rows(figure) -> list[dict]:
 
 def test_difference_figure_draws_each_schemes_f1_difference_and_interval():
     results = example_results()
-    figure = app.difference_figure(results)
-    assert isinstance(figure, app.Figure) and isinstance(figure.canvas, app.FigureCanvasAgg)
+    figure = figures.difference_figure(results)
+    assert isinstance(figure, figures.Figure) and isinstance(figure.canvas, figures.FigureCanvasAgg)
     axes = figure.axes[0]
     assert [label.get_text() for label in axes.get_yticklabels()] == ["strict", "exact", "partial", "type"]
     rows = difference_rows(figure)
@@ -1281,15 +1291,15 @@ def test_difference_figure_draws_each_schemes_f1_difference_and_interval():
 
 def test_difference_figure_colours_a_better_orange():
     swapped = "\n".join(
-        " ".join(line.split()[i] for i in (0, 1, 3, 2)) if line else "" for line in app.COMPARE_EXAMPLE.splitlines()
+        " ".join(line.split()[i] for i in (0, 1, 3, 2)) if line else "" for line in texts.COMPARE_EXAMPLE.splitlines()
     )
-    rows = difference_rows(app.compare_page(swapped)[2])
+    rows = difference_rows(answers.compare_page(swapped)[2])
     assert [(row["colour"], row["filled"]) for row in rows] == [("#c2410c", True)] * 3 + [("#9ca3af", False)]
     assert all(row["high"] < 0 for row in rows[:3])
 
 
 def test_difference_figure_of_identical_systems_has_an_axis():
-    figure = app.compare_page("Paris B-LOC B-LOC B-LOC\n")[2]
+    figure = answers.compare_page("Paris B-LOC B-LOC B-LOC\n")[2]
     assert figure.axes[0].get_xlim() == pytest.approx((-0.025, 0.025))
     assert png(figure).startswith(b"\x89PNG")
 
@@ -1298,84 +1308,89 @@ def test_difference_figure_of_identical_systems_has_an_axis():
 
 
 def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
-    outputs = app.run_page(app.WORKED_EXAMPLE, "IOB2", "lenient", app.ONE_SYSTEM)
-    page = app.evaluate_page(app.WORKED_EXAMPLE, "IOB2", "lenient")
+    outputs = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    page = answers.evaluate_page(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert len(outputs) == 9
     assert outputs[0] == page[0] and outputs[2].equals(page[2])
-    assert list(outputs[7].columns) == app.COMPARE_HEADERS and outputs[7].empty and outputs[8] is None
+    assert list(outputs[7].columns) == frames.COMPARE_HEADERS and outputs[7].empty and outputs[8] is None
 
 
 def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
     status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure = app.run_page(
-        app.COMPARE_EXAMPLE, "IOB2", "lenient", app.TWO_SYSTEMS
+        texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS
     )
-    assert status == app.compare_text(app.COMPARE_EXAMPLE)[0]
+    assert status == answers.compare_text(texts.COMPARE_EXAMPLE)[0]
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
     assert heatmap is chart is None
-    assert table.data.equals(app.compare_text(app.COMPARE_EXAMPLE)[1].data)
-    assert isinstance(figure, app.Figure)
+    assert table.data.equals(answers.compare_text(texts.COMPARE_EXAMPLE)[1].data)
+    assert isinstance(figure, figures.Figure)
     # The columns are chosen by the control, never guessed: four columns read as one system are a token, an
     # ignored column and two tags; three read as two systems are a message.
-    assert app.run_page(app.COMPARE_EXAMPLE, "IOB2", "lenient", app.ONE_SYSTEM)[0].startswith("Evaluated 8 sentences")
-    assert app.run_page(app.WORKED_EXAMPLE, "IOB2", "lenient", app.TWO_SYSTEMS)[0].startswith("⚠️ **Cannot compare.**")
+    assert app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)[0].startswith(
+        "Evaluated 8 sentences"
+    )
+    assert app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)[0].startswith(
+        "⚠️ **Cannot compare.**"
+    )
 
 
 def test_switching_task_swaps_an_untouched_example_and_keeps_anything_else():
-    for example in (app.WORKED_EXAMPLE, app.ENGLISH_EXAMPLE, app.IOBES_EXAMPLE):
-        assert app.switch_task(example, app.TWO_SYSTEMS) == (app.COMPARE_EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(app.COMPARE_EXAMPLE, app.ONE_SYSTEM) == (app.WORKED_EXAMPLE, "IOB2", "lenient")
+    for example in (texts.WORKED_EXAMPLE, texts.ENGLISH_EXAMPLE, texts.IOBES_EXAMPLE):
+        assert app.switch_task(example, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(texts.COMPARE_EXAMPLE, texts.ONE_SYSTEM) == (texts.WORKED_EXAMPLE, "IOB2", "lenient")
     skip = app.gr.skip()
-    assert app.switch_task("Paris B-LOC B-LOC\n", app.TWO_SYSTEMS) == (skip, skip, skip)
-    assert app.switch_task(app.COMPARE_EXAMPLE + "x O O O\n", app.ONE_SYSTEM) == (skip, skip, skip)
+    assert app.switch_task("Paris B-LOC B-LOC\n", texts.TWO_SYSTEMS) == (skip, skip, skip)
+    assert app.switch_task(texts.COMPARE_EXAMPLE + "x O O O\n", texts.ONE_SYSTEM) == (skip, skip, skip)
 
 
 def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
-    summary, comparison, one_system, two_systems, text, button = app.show_task(app.TWO_SYSTEMS)
+    summary, comparison, one_system, two_systems, text, button = app.show_task(texts.TWO_SYSTEMS)
     assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
         False,
         True,
         False,
         True,
     )
-    assert text["label"] == app.TWO_SYSTEMS_LABEL and "system B's tag" in text["label"]
+    assert text["label"] == texts.TWO_SYSTEMS_LABEL and "system B's tag" in text["label"]
     assert button["value"] == "Compare"
-    summary, comparison, one_system, two_systems, text, button = app.show_task(app.ONE_SYSTEM)
+    summary, comparison, one_system, two_systems, text, button = app.show_task(texts.ONE_SYSTEM)
     assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
         True,
         False,
         True,
         False,
     )
-    assert text["label"] == app.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
+    assert text["label"] == texts.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
 
 
 def test_upload_page_compares_a_four_column_file(tmp_path):
     path = tmp_path / "two.conll"
-    path.write_bytes(("\ufeff" + app.COMPARE_EXAMPLE).encode())
-    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", app.TWO_SYSTEMS)
-    assert text == app.COMPARE_EXAMPLE
+    path.write_bytes(("\ufeff" + texts.COMPARE_EXAMPLE).encode())
+    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    assert text == texts.COMPARE_EXAMPLE
     assert status.startswith("Compared systems A and B on 8 sentences")
     assert len(table.data) == 12 and figure is not None
     path.write_bytes(b"a O O \xff\n")
-    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", app.TWO_SYSTEMS)
+    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == app.gr.skip()
     assert status.startswith("⚠️ **Cannot compare.** two.conll is not UTF-8 text")
     assert table.empty and figure is None
 
 
 def test_readme_states_how_the_page_compares():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("## Speed", 1)[0].split())
     for claim in [
-        f"The page uses {app.COMPARE_RESAMPLES:,} resamples and seed {app.COMPARE_SEED}",
-        f"p is then never below 1/{app.COMPARE_RESAMPLES + 1:,}",
-        f"its {app.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval".replace("%", " %"),
-        re.search(r"`(paste [^`]+)`", app.COMPARE_TEXT).group(0),  # the page's own command
+        f"The page uses {caps.COMPARE_RESAMPLES:,} resamples and seed {caps.COMPARE_SEED}",
+        f"p is then never below 1/{caps.COMPARE_RESAMPLES + 1:,}",
+        f"its {caps.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval".replace("%", " %"),
+        re.search(r"`(paste [^`]+)`", texts.COMPARE_TEXT).group(0),  # the page's own command
         "hollow and grey when zero lies inside the interval",
         "(docs/screenshot-compare.png)",
     ]:
         assert claim in section, claim
-    assert "The Space does the same on the page: choose *Compare two systems*" in readme
+    statistics = (REPO / "docs" / "statistics.md").read_text(encoding="utf-8")
+    assert "The Space does the same on the page: choose *Compare two systems*" in statistics
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1393,10 +1408,10 @@ SPANS_SCENARIOS = [
 
 
 def test_spans_example_gives_the_metrics_numbers_and_tables():
-    status, scenarios, summary, per_type, documents, heatmap, chart = app.spans_page(app.SPANS_EXAMPLE)
+    status, scenarios, summary, per_type, documents, heatmap, chart = answers.spans_page(texts.SPANS_EXAMPLE)
     assert status.startswith("Evaluated 2 documents of spans: 5 reference and 5 predicted entities")
     assert scenarios.data.values.tolist() == SPANS_SCENARIOS
-    records = [json.loads(line) for line in app.SPANS_EXAMPLE.splitlines()]
+    records = [json.loads(line) for line in texts.SPANS_EXAMPLE.splitlines()]
     expected = ner_semeval.compute_semeval(
         predictions=[record["predictions"] for record in records],
         references=[record["references"] for record in records],
@@ -1405,24 +1420,24 @@ def test_spans_example_gives_the_metrics_numbers_and_tables():
     assert values["F1"][3] == Fraction(expected["strict_f1"]).limit_denominator(10_000)
     assert values["correct"] == (3, 3, 3, 2)
     assert {row[0] for row in per_type.values.tolist()} == {"PER", "ORG", "LOC", "DATE"}
-    assert isinstance(heatmap, app.Figure) and isinstance(chart, app.Figure)
+    assert isinstance(heatmap, figures.Figure) and isinstance(chart, figures.Figure)
     assert documents.count('<div class="sentence">') == 2
     # The pipeline-style dicts (entity_group, score, word) are read like the others.
     assert 'title="ORG [37:43]' in documents
 
 
 def test_run_page_spans_is_spans_page_and_an_empty_comparison():
-    outputs = app.run_page(app.SPANS_EXAMPLE, "IOB2", "lenient", app.SPANS)
-    assert len(outputs) == 9 and outputs[0] == app.spans_page(app.SPANS_EXAMPLE)[0]
+    outputs = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS)
+    assert len(outputs) == 9 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
     assert outputs[7].empty and outputs[8] is None
     # Scheme and mode describe tags: whatever the (disabled) controls hold, spans are scored alike.
-    assert app.run_page(app.SPANS_EXAMPLE, "IOBES", "strict", app.SPANS)[0] == outputs[0]
+    assert app.run_page(texts.SPANS_EXAMPLE, "IOBES", "strict", texts.SPANS)[0] == outputs[0]
 
 
 def test_nested_spans_are_nested_marks_and_a_crossing_one_is_cut():
     text = "the University of Paris Sud"
     line = json.dumps({"text": text, "references": [[4, 23, "ORG"], [18, 23, "LOC"], [18, 27, "X"]], "predictions": []})
-    html = app.spans_page(line)[4]
+    html = answers.spans_page(line)[4]
     reference = html.split('side-name">predicted')[0]
     # Paris (LOC) inside the ORG; "Paris Sud" (X) crosses the ORG's end: drawn inside it, cut at its end, its
     # tooltip keeps its own offsets.
@@ -1434,7 +1449,7 @@ def test_nested_spans_are_nested_marks_and_a_crossing_one_is_cut():
 
 def test_spans_text_is_escaped_in_marks_tooltips_and_tables():
     line = json.dumps({"text": "<b>&x</b> ok", "references": [[0, 9, "<i>"]], "predictions": [[0, 9, "<i>"]]})
-    _, scenarios, _, _, html, *_ = app.spans_page(line)
+    _, scenarios, _, _, html, *_ = answers.spans_page(line)
     assert "<b>" not in html and "<i>" not in html
     assert "&lt;b&gt;&amp;x&lt;/b&gt;" in html and 'title="&lt;i&gt; [0:9]' in html
     assert scenarios.data.values.tolist()[0][3] == "<b>&x</b>"  # the table's cells are text, escaped by Gradio
@@ -1442,7 +1457,7 @@ def test_spans_text_is_escaped_in_marks_tooltips_and_tables():
 
 def test_spans_without_text_show_offsets():
     line = '{"references": [{"start": 0, "end": 5, "type": "PER"}], "predictions": [[0, 4, "PER"]]}'
-    status, scenarios, _, _, html, *_ = app.spans_page(line)
+    status, scenarios, _, _, html, *_ = answers.spans_page(line)
     assert "1 document without `text`" in status
     assert scenarios.data.values.tolist()[0][2:6] == ["PER", "[0:5]", "PER", "[0:4]"]
     assert "0–5" in html and "0–4" in html
@@ -1468,7 +1483,7 @@ def test_spans_without_text_show_offsets():
     ],
 )
 def test_bad_spans_input_names_the_line(text, message):
-    status = app.spans_page(text)[0]
+    status = answers.spans_page(text)[0]
     assert status.startswith("⚠️ **Cannot evaluate.**"), status
     assert message in status.replace("\\", ""), status
 
@@ -1499,48 +1514,48 @@ SPAN_PIECES = st.sampled_from(
 @settings(max_examples=100, deadline=None)
 @given(st.lists(SPAN_PIECES, max_size=40).map("".join))
 def test_any_text_gets_a_spans_status_never_an_error(text):
-    status, *_ = app.run_page(text, "IOB2", "lenient", app.SPANS)
+    status, *_ = app.run_page(text, "IOB2", "lenient", texts.SPANS)
     assert status.startswith(("Evaluated", "⚠️ **Cannot evaluate.**")), status
 
 
 def test_spans_input_has_the_pages_caps(monkeypatch):
-    big = "x" * (app.MAX_BYTES + 1)
-    assert "at most 1,000,000 bytes" in app.spans_page(big)[0]
-    monkeypatch.setattr(app, "MAX_SENTENCES", 3)
+    big = "x" * (caps.MAX_BYTES + 1)
+    assert "at most 1,000,000 bytes" in answers.spans_page(big)[0]
+    monkeypatch.setattr(caps, "MAX_SENTENCES", 3)
     lines = "\n".join(['{"references": [], "predictions": []}'] * 4)
-    assert "more than 3 documents (line 4 starts document 4)" in app.spans_page(lines)[0]
+    assert "more than 3 documents (line 4 starts document 4)" in answers.spans_page(lines)[0]
 
 
 def test_spans_drawing_is_capped(monkeypatch):
-    monkeypatch.setattr(app, "MAX_SHOWN_SENTENCES", 2)
-    monkeypatch.setattr(app, "MAX_SHOWN_CHARACTERS", 15)
+    monkeypatch.setattr(caps, "MAX_SHOWN_SENTENCES", 2)
+    monkeypatch.setattr(caps, "MAX_SHOWN_CHARACTERS", 15)
     record = {"text": "Paris and Rome.", "references": [[0, 5, "LOC"], [10, 14, "LOC"]], "predictions": []}
-    html = app.spans_page("\n".join([json.dumps(record)] * 3))[4]
+    html = answers.spans_page("\n".join([json.dumps(record)] * 3))[4]
     assert html.count('<div class="sentence">') == 1
     assert "The first 1 of 3 documents are shown; the scores cover all" in html
-    monkeypatch.setattr(app, "MAX_SHOWN_CHARACTERS", 12)
-    html = app.spans_page(json.dumps(record))[4]
+    monkeypatch.setattr(caps, "MAX_SHOWN_CHARACTERS", 12)
+    html = answers.spans_page(json.dumps(record))[4]
     assert "Document 1 is cut after 12 of 15 characters" in html and "Ro<span" in html
 
 
 def test_switching_to_spans_swaps_an_untouched_example_and_disables_the_tag_controls():
-    assert app.switch_task(app.WORKED_EXAMPLE, app.SPANS) == (app.SPANS_EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(app.COMPARE_EXAMPLE, app.SPANS) == (app.SPANS_EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(app.SPANS_EXAMPLE, app.ONE_SYSTEM) == (app.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(texts.WORKED_EXAMPLE, texts.SPANS) == (texts.SPANS_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(texts.COMPARE_EXAMPLE, texts.SPANS) == (texts.SPANS_EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(texts.SPANS_EXAMPLE, texts.ONE_SYSTEM) == (texts.WORKED_EXAMPLE, "IOB2", "lenient")
     skip = app.gr.skip()
-    assert app.switch_task('{"references": [], "predictions": []}', app.ONE_SYSTEM) == (skip, skip, skip)
-    scheme, mode = app.tag_controls(app.SPANS)
+    assert app.switch_task('{"references": [], "predictions": []}', texts.ONE_SYSTEM) == (skip, skip, skip)
+    scheme, mode = app.tag_controls(texts.SPANS)
     assert scheme["interactive"] is False and mode["interactive"] is False
-    scheme, mode = app.tag_controls(app.ONE_SYSTEM)
+    scheme, mode = app.tag_controls(texts.ONE_SYSTEM)
     assert scheme["interactive"] is True and mode["interactive"] is True
-    *_, text, button = app.show_task(app.SPANS)
-    assert text["label"] == app.SPANS_LABEL and button["value"] == "Evaluate"
+    *_, text, button = app.show_task(texts.SPANS)
+    assert text["label"] == texts.SPANS_LABEL and button["value"] == "Evaluate"
 
 
 def test_client_evaluate_is_unchanged_beside_the_spans_mode(client):
     api = client.view_api(print_info=False, return_format="dict")
     assert list(api["named_endpoints"]) == ["/evaluate", "/compare"]
-    answer = client.predict(app.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
+    answer = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     assert len(answer) == 5
     assert summary_values(answer[2]["data"]) == WORKED_SUMMARY
     assert [row[1:] for row in answer[1]["data"]] == WORKED_SCENARIOS

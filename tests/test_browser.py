@@ -19,6 +19,7 @@ import pytest
 from conftest import REPO
 
 import app
+from space import answers, caps, texts
 
 pytestmark = pytest.mark.browser
 
@@ -126,7 +127,7 @@ def page(browser, server) -> Iterator:
     )
     page.goto(server)
     wait_for_summary(page, WORKED_SUMMARY)
-    wait_for_pictures(page, drawn(app.WORKED_EXAMPLE))
+    wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
     try:
         yield page
     finally:
@@ -161,7 +162,7 @@ def drawn(text: str) -> list[str]:
     drawing is deterministic, so the browser's images can be compared with what tests/test_app.py checks)."""
     from gradio import processing_utils
 
-    return [processing_utils.encode_plot_to_base64(figure, "png") for figure in app.evaluate_page(text)[5:]]
+    return [processing_utils.encode_plot_to_base64(figure, "png") for figure in answers.evaluate_page(text)[5:]]
 
 
 PICTURES_JS = """() => ['#heatmap img', '#type-chart img'].map(selector => {
@@ -203,7 +204,7 @@ def test_page_opens_on_the_worked_example(page):
     # Both pictures, exactly as drawn for the worked example (the fixture waited for them): the heatmap whose rows
     # and columns are MUSIC_NAME, SINGER and O with the counts of docs/scoring.md §7, and the chart of F1 per type
     # and scheme (tests/test_app.py checks both drawings' numbers).
-    assert page.evaluate(PICTURES_JS) == drawn(app.WORKED_EXAMPLE)
+    assert page.evaluate(PICTURES_JS) == drawn(texts.WORKED_EXAMPLE)
     for selector in ("#heatmap img", "#type-chart img"):
         image = page.locator(selector)
         assert image.is_visible()
@@ -240,8 +241,8 @@ def test_example_labels_are_whole_on_one_line(page, width):
     # over two lines on a phone. Each label now stays whole, on one line, down to a phone's width.
     page.set_viewport_size({"width": width, "height": 900})
     labels = page.locator("button.gallery-item > div")
-    assert labels.all_inner_texts() == app.EXAMPLE_LABELS
-    for index, label in enumerate(app.EXAMPLE_LABELS):
+    assert labels.all_inner_texts() == texts.EXAMPLE_LABELS
+    for index, label in enumerate(texts.EXAMPLE_LABELS):
         assert not label.endswith(("-", ":", ",")), label
         lines, clipped = labels.nth(index).evaluate(LABEL_JS)
         assert (lines, clipped) == (1, False), f"{label!r}: {lines} lines, clipped: {clipped}"
@@ -263,8 +264,8 @@ def edit_line(page, number: int, old_tag: str, new_tag: str) -> None:
 def test_editing_one_predicted_tag_changes_the_numbers(page):
     # Sentence 5's last character, line 32: 球 I-MUSIC_NAME I-MUSIC_NAME (line 22 reads the same).
     lines = page.locator("#conll-input .cm-line")
-    texts = lines.all_inner_texts()
-    assert [number for number, text in enumerate(texts, 1) if text == "球 I-MUSIC_NAME I-MUSIC_NAME"] == [22, 32]
+    line_texts = lines.all_inner_texts()
+    assert [number for number, text in enumerate(line_texts, 1) if text == "球 I-MUSIC_NAME I-MUSIC_NAME"] == [22, 32]
     edit_line(page, 32, "I-MUSIC_NAME", "O")
     before = page.evaluate(PICTURES_JS)
     page.click("#evaluate")
@@ -272,7 +273,7 @@ def test_editing_one_predicted_tag_changes_the_numbers(page):
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["III", "II", "V", "IV", "V", "VI"]
     # I became V: the pair is still MUSIC_NAME -> MUSIC_NAME, so the heatmap stays; MUSIC_NAME's exact and
     # strict F1 fall, so the chart is redrawn.
-    edited = drawn(app.WORKED_EXAMPLE.replace("球 I-MUSIC_NAME I-MUSIC_NAME\n\n一", "球 I-MUSIC_NAME O\n\n一"))
+    edited = drawn(texts.WORKED_EXAMPLE.replace("球 I-MUSIC_NAME I-MUSIC_NAME\n\n一", "球 I-MUSIC_NAME O\n\n一"))
     wait_for_pictures(page, edited)
     assert edited[0] == before[0] and edited[1] != before[1]
     ARTIFACTS.mkdir(exist_ok=True)
@@ -284,10 +285,10 @@ def test_editing_a_tag_redraws_both_pictures(page):
     # MUSIC_NAME (III) into a MUSIC_NAME -> SINGER pair (VI): MUSIC_NAME -> O goes from 1 to 0 and
     # MUSIC_NAME -> SINGER from 2 to 3 in the heatmap, and the chart's bars change with the scores.
     before = page.evaluate(PICTURES_JS)
-    assert before == drawn(app.WORKED_EXAMPLE) and None not in before
+    assert before == drawn(texts.WORKED_EXAMPLE) and None not in before
     edit_line(page, 4, "O", "B-SINGER")
     page.click("#evaluate")
-    edited = drawn(app.WORKED_EXAMPLE.replace("告 B-MUSIC_NAME O\n", "告 B-MUSIC_NAME B-SINGER\n", 1))
+    edited = drawn(texts.WORKED_EXAMPLE.replace("告 B-MUSIC_NAME O\n", "告 B-MUSIC_NAME B-SINGER\n", 1))
     wait_for_pictures(page, edited)
     assert edited[0] != before[0] and edited[1] != before[1]
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "I", "VI"]
@@ -314,7 +315,7 @@ def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
 
 def test_uploading_a_file_fills_the_editor_and_evaluates(page, tmp_path):
     path = tmp_path / "iobes.conll"
-    path.write_text(app.IOBES_EXAMPLE, encoding="utf-8")
+    path.write_text(texts.IOBES_EXAMPLE, encoding="utf-8")
     page.locator("#mode").get_by_text("strict", exact=True).click()
     page.locator("#scheme input").fill("IOBES")
     page.keyboard.press("Enter")
@@ -339,10 +340,10 @@ def test_uploading_a_1mb_sentence_shows_a_capped_page(page, tmp_path):
     page.wait_for_function(
         "() => document.querySelector('#status').innerText.includes('71,427 tokens')", timeout=TIMEOUT_MS
     )
-    assert f"The scenario table shows the first {app.MAX_TABLE_ROWS:,} of 71,427 rows." in page.inner_text("#status")
-    assert page.locator("#sentences mark").count() == 2 * app.MAX_SHOWN_TOKENS
+    assert f"The scenario table shows the first {caps.MAX_TABLE_ROWS:,} of 71,427 rows." in page.inner_text("#status")
+    assert page.locator("#sentences mark").count() == 2 * caps.MAX_SHOWN_TOKENS
     wait_for_pictures(page, drawn(path.read_text(encoding="utf-8")))  # the upload draws the pictures too
-    assert f"Sentence 1 is cut after {app.MAX_SHOWN_TOKENS:,} of 71,427 tokens" in page.inner_text("#sentences")
+    assert f"Sentence 1 is cut after {caps.MAX_SHOWN_TOKENS:,} of 71,427 tokens" in page.inner_text("#sentences")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -364,7 +365,7 @@ def compared(text: str) -> tuple[list[list[str]], str]:
     difference picture as the data URL Gradio sends."""
     from gradio import processing_utils
 
-    status, table, figure = app.compare_page(text)
+    status, table, figure = answers.compare_page(text)
     assert status.startswith("Compared"), status
     cells = app.gr.Dataframe(interactive=False).postprocess(table).model_dump()["metadata"]["display_value"]
     return [COMPARE_HEADER, *cells], processing_utils.encode_plot_to_base64(figure, "png")
@@ -394,8 +395,8 @@ def test_switching_to_compare_mode_shows_the_comparison(page):
     # The page opened on the worked example (one system). The control switches to two systems; the untouched
     # example becomes the compare example, and the comparison table and picture replace the one-system outputs.
     choose_task(page, "Compare two systems")
-    wait_for_comparison(page, app.COMPARE_EXAMPLE)
-    assert page.locator("#task input:checked").get_attribute("value") == app.TWO_SYSTEMS
+    wait_for_comparison(page, texts.COMPARE_EXAMPLE)
+    assert page.locator("#task input:checked").get_attribute("value") == texts.TWO_SYSTEMS
     assert page.inner_text("#status").startswith("Compared systems A and B on 8 sentences (57 tokens)")
     assert "2,000 resamples, seed 0" in page.inner_text("#status")
     assert page.locator("#conll-input .cm-line").first.inner_text() == "Angela B-PER B-PER B-PER"
@@ -429,7 +430,7 @@ def test_switching_to_compare_mode_shows_the_comparison(page):
     # Back to one system: the compare example, untouched, becomes the worked example again.
     choose_task(page, "Evaluate one system")
     wait_for_summary(page, WORKED_SUMMARY)
-    wait_for_pictures(page, drawn(app.WORKED_EXAMPLE))
+    wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
     assert page.inner_text("#evaluate") == "Evaluate"
     assert not page.locator("#comparison").is_visible() and not page.locator("#two-systems").is_visible()
     assert page.outside == []
@@ -437,13 +438,13 @@ def test_switching_to_compare_mode_shows_the_comparison(page):
 
 def test_compare_example_loads_with_one_click_and_an_edit_in_system_b_changes_the_numbers(page):
     page.get_by_text("Two systems compared").click()  # from one-system mode: the example sets the task too
-    wait_for_comparison(page, app.COMPARE_EXAMPLE)
-    assert page.locator("#task input:checked").get_attribute("value") == app.TWO_SYSTEMS
+    wait_for_comparison(page, texts.COMPARE_EXAMPLE)
+    assert page.locator("#task input:checked").get_attribute("value") == texts.TWO_SYSTEMS
     before = table_rows(page, "comparison")
     edit_line(page, SPURIOUS_LINE, "B-MISC", "O")
     page.click("#evaluate")
-    edited = app.COMPARE_EXAMPLE.replace("Friday O O B-MISC\n", "Friday O O O\n")
-    assert edited != app.COMPARE_EXAMPLE
+    edited = texts.COMPARE_EXAMPLE.replace("Friday O O B-MISC\n", "Friday O O O\n")
+    assert edited != texts.COMPARE_EXAMPLE
     wait_for_comparison(page, edited)
     after = table_rows(page, "comparison")
     # Without its spurious entity, B's precision rises under every scheme; A's numbers stay.
@@ -451,14 +452,14 @@ def test_compare_example_loads_with_one_click_and_an_edit_in_system_b_changes_th
     assert [float(row[3]) > float(old[3]) for row, old in zip(after[1:], before[1:]) if row[1] == "precision"] == [
         True
     ] * 4
-    assert compared(edited)[1] != compared(app.COMPARE_EXAMPLE)[1]  # the picture was redrawn
+    assert compared(edited)[1] != compared(texts.COMPARE_EXAMPLE)[1]  # the picture was redrawn
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-compare-edited.png"), full_page=True)
 
 
 def test_malformed_comparison_shows_a_message_naming_the_line(page):
     choose_task(page, "Compare two systems")
-    wait_for_comparison(page, app.COMPARE_EXAMPLE)
+    wait_for_comparison(page, texts.COMPARE_EXAMPLE)
     replace_input(page, "Paris B-LOC B-LOC B-LOC\nBerlin B-LOC O\n")
     page.click("#evaluate")
     message = "Line 2: found 3 columns ('Berlin B-LOC O'); comparing two systems takes at least 4 columns"
@@ -479,7 +480,7 @@ def test_malformed_comparison_shows_a_message_naming_the_line(page):
 
 def spans_summary(text: str) -> list[list[str]]:
     """The summary table the page should show for JSON lines `text`, header first."""
-    status, _, summary, *_ = app.spans_page(text)
+    status, _, summary, *_ = answers.spans_page(text)
     assert status.startswith("Evaluated"), status
     return [HEADER, *summary.values.tolist()]
 
@@ -487,8 +488,8 @@ def spans_summary(text: str) -> list[list[str]]:
 def test_switching_to_spans_mode_highlights_the_spans_and_an_edit_changes_the_numbers(page):
     # From the worked example, the control switches to spans: the untouched example becomes the spans example.
     choose_task(page, "Spans (JSON lines)")
-    wait_for_summary(page, spans_summary(app.SPANS_EXAMPLE))
-    assert page.locator("#task input:checked").get_attribute("value") == app.SPANS
+    wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
+    assert page.locator("#task input:checked").get_attribute("value") == texts.SPANS
     assert page.inner_text("#status").startswith("Evaluated 2 documents of spans: 5 reference and 5 predicted")
     assert page.locator("#conll-input .cm-line").first.inner_text().startswith('{"text": "Angela Merkel met')
     # Scheme and mode describe tags: disabled here.
@@ -518,12 +519,12 @@ def test_switching_to_spans_mode_highlights_the_spans_and_an_edit_changes_the_nu
         )
 
     # The predicted ORG now ends before "Paris": scenario I becomes V, and the numbers change.
-    edited = app.SPANS_EXAMPLE.replace('"predictions": [[19, 38, "ORG"]', '"predictions": [[19, 32, "ORG"]')
-    assert edited != app.SPANS_EXAMPLE
+    edited = texts.SPANS_EXAMPLE.replace('"predictions": [[19, 38, "ORG"]', '"predictions": [[19, 32, "ORG"]')
+    assert edited != texts.SPANS_EXAMPLE
     replace_input(page, edited)
     page.click("#evaluate")
     wait_for_summary(page, spans_summary(edited))
-    assert spans_summary(edited) != spans_summary(app.SPANS_EXAMPLE)
+    assert spans_summary(edited) != spans_summary(texts.SPANS_EXAMPLE)
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["I", "V", "IV", "V", "III", "II"]
 
     # A bad entity names its line; back to one system, the tag controls work again.
@@ -540,6 +541,6 @@ def test_switching_to_spans_mode_highlights_the_spans_and_an_edit_changes_the_nu
 
 def test_spans_example_loads_with_one_click(page):
     page.get_by_text("Spans, nested").click()
-    wait_for_summary(page, spans_summary(app.SPANS_EXAMPLE))
-    assert page.locator("#task input:checked").get_attribute("value") == app.SPANS
+    wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
+    assert page.locator("#task input:checked").get_attribute("value") == texts.SPANS
     assert page.locator("#sentences mark mark").count() == 1

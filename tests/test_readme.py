@@ -29,7 +29,7 @@ TEMPLATE_SECTIONS = [
     "## Citation",
     "## Further References",
 ]
-GUIDES = ["scoring", "spans", "statistics", "trainer", "command-line", "space", "comparison", "speed"]
+GUIDES = ["scoring", "spans", "statistics", "trainer", "command-line", "space", "comparison", "speed", "architecture"]
 
 
 def _code_block_after(marker: str, text: str = README, name: str = "README.md") -> str:

@@ -1,0 +1,17 @@
+"""The Space's modules, beside the page (app.py, its layout and events). Bottom to top, each importing only those
+above it in this list (and the package `nerscore`, which computes everything shown):
+
+- `caps`: every cap and limit, the one place (tests patch them here);
+- `texts`: the page's words: the task control's choices, the editor's labels, the examples, the explanations;
+- `parsing`: the input read by the package's readers within the caps, `InputProblem` naming the line;
+- `scoring`: the numbers, through the package, and its errors in the page's words;
+- `writing`: tokens, entity texts and numbers as the page writes them;
+- `colours`: the colours of the tables, the drawings and the pictures;
+- `frames`: the tables (pandas);
+- `markup`: the highlighted sentences and documents (HTML);
+- `figures`: the pictures (matplotlib);
+- `answers`: what each task answers, the `/evaluate` and `/compare` endpoints among them.
+
+Nothing here imports gradio, and nothing imports `ner_semeval` (the evaluate module), so the page starts without
+evaluate.
+"""

@@ -1,0 +1,195 @@
+"""What the page answers for each task, as plain functions of the editor's text: a status in the page's words
+(what was evaluated, what the tables leave out, or why nothing could be), then the tables, the drawings and the
+pictures. Text that cannot be evaluated gets a status saying why and empty outputs, never an error.
+
+`evaluate_text` is the `/evaluate` endpoint and `compare_text` the `/compare` endpoint; `evaluate_page`,
+`compare_page` and `spans_page` add what the page's own events show besides (the pictures).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from . import caps, figures, frames, markup, writing
+from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus, parse_comparison, parse_conll, parse_spans
+from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans
+
+# `/evaluate`'s five outputs: status, scenario table (styled), summary, per-type table, highlighted sentences;
+# then the page's two pictures, the confusion heatmap and the per-type F1 chart.
+Outputs = tuple[str, Any, pd.DataFrame, pd.DataFrame, str]
+PageOutputs = tuple[str, Any, pd.DataFrame, pd.DataFrame, str, Figure | None, Figure | None]
+
+
+def _escape_markdown(text: str) -> str:
+    return re.sub(r"([\\`*_<>\[\]|~])", r"\\\1", text)
+
+
+def empty_outputs(message: str) -> Outputs:
+    """`/evaluate`'s five outputs with `message` as the status and nothing else."""
+    return (
+        message,
+        pd.DataFrame(columns=frames.SCENARIO_HEADERS),
+        pd.DataFrame(columns=frames.SUMMARY_HEADERS),
+        pd.DataFrame(columns=frames.TYPE_HEADERS),
+        "",
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    plural = noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
+    return f"{number:,} {noun if number == 1 else plural}"
+
+
+def error_message(problem: str, action: str = "evaluate") -> str:
+    """The status shown for input that cannot be evaluated (or compared; a long quoted line is shortened)."""
+    return f"⚠️ **Cannot {action}.** {_escape_markdown(writing.shorten(problem, caps.MAX_MESSAGE_CHARACTERS))}"
+
+
+def _left_out(evaluation: Evaluation) -> str:
+    """What the scenario and per-type tables leave out, if anything."""
+    note = ""
+    if len(evaluation.entities) > caps.MAX_TABLE_ROWS:
+        note += f" The scenario table shows the first {caps.MAX_TABLE_ROWS:,} of {len(evaluation.entities):,} rows."
+    if len(evaluation.entity_types) > caps.MAX_SHOWN_TYPES:
+        note += (
+            f" The per-type table shows the {caps.MAX_SHOWN_TYPES:,} most frequent of "
+            f"{len(evaluation.entity_types):,} entity types."
+        )
+    return note
+
+
+def _pictures(evaluation: Evaluation) -> tuple[Figure | None, Figure | None]:
+    """The confusion heatmap and the per-type F1 chart; none without an entity."""
+    if not evaluation.entity_types:
+        return None, None
+    return (
+        figures.heatmap_figure(figures.confusion_data(evaluation)),
+        figures.type_chart_figure(figures.type_scores(evaluation)),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# One system
+# ---------------------------------------------------------------------------------------------------------
+
+
+def status_text(evaluation: Evaluation, corpus: Corpus, scheme: str, mode: str) -> str:
+    """What was evaluated, and what the tables leave out."""
+    results = evaluation.results
+    status = (
+        f"Evaluated {_count(len(corpus.tokens), 'sentence')} ({_count(sum(map(len, corpus.tokens)), 'token')}): "
+        f"{results['strict_possible']:,} reference and {_count(results['strict_actual'], 'predicted entity')}, "
+        f"{scheme}, {mode} mode."
+    )
+    return status + _left_out(evaluation)
+
+
+def _evaluate(text: str, scheme: str, mode: str) -> tuple[Outputs, Evaluation | None]:
+    try:
+        corpus = parse_conll("" if text is None else text)
+        evaluation = evaluate_corpus(corpus, scheme, mode)
+    except InputProblem as problem:
+        return empty_outputs(error_message(str(problem))), None
+    outputs = (
+        status_text(evaluation, corpus, scheme, mode),
+        frames.style_scenarios(frames.scenario_frame(evaluation, corpus)),
+        frames.summary_frame(evaluation.results),
+        frames.per_type_frame(evaluation),
+        markup.sentences_html(evaluation, corpus),
+    )
+    return outputs, evaluation
+
+
+def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Outputs:
+    """Everything the `/evaluate` endpoint answers for CoNLL `text`: status, scenario table (styled), summary
+    table, per-type table, highlighted sentences. Any text that cannot be evaluated gives a status saying why
+    and empty tables, never an error."""
+    return _evaluate(text, scheme, mode)[0]
+
+
+def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> PageOutputs:
+    """What the page's own events show: `evaluate_text`'s five outputs, then the confusion heatmap and the
+    per-type F1 chart (none when the input cannot be evaluated or holds no entity)."""
+    outputs, evaluation = _evaluate(text, scheme, mode)
+    if evaluation is None:
+        return (*outputs, None, None)
+    return (*outputs, *_pictures(evaluation))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Two systems compared
+# ---------------------------------------------------------------------------------------------------------
+
+
+def comparison_status(corpus: ComparedCorpus, scheme: str, mode: str) -> str:
+    """What was compared, and how (the command line's `--compare` header in the page's words)."""
+    return (
+        f"Compared systems A and B on {_count(len(corpus.tokens), 'sentence')} "
+        f"({_count(sum(map(len, corpus.tokens)), 'token')}), {scheme}, {mode} mode. B − A: "
+        f"{caps.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval (BCa) and two-sided approximate "
+        f"randomization p-value, {caps.COMPARE_RESAMPLES:,} resamples, seed {caps.COMPARE_SEED}."
+    )
+
+
+def _compare(text: str, scheme: str, mode: str) -> tuple[str, Any, dict[str, float] | None]:
+    try:
+        corpus = parse_comparison("" if text is None else text)
+        results = compare_corpus(corpus, scheme, mode)
+    except InputProblem as problem:
+        return error_message(str(problem), "compare"), pd.DataFrame(columns=frames.COMPARE_HEADERS), None
+    return comparison_status(corpus, scheme, mode), frames.style_comparison(frames.comparison_frame(results)), results
+
+
+def compare_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple[str, Any]:
+    """What the `/compare` endpoint answers for CoNLL `text` of two systems (token, reference, A, B): the status
+    and the comparison table (the metric's floats, shown formatted and tinted). Any text that cannot be compared
+    gives a status saying why and an empty table, never an error."""
+    status, table, _ = _compare(text, scheme, mode)
+    return status, table
+
+
+def compare_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple[str, Any, Figure | None]:
+    """`compare_text`'s two outputs and the picture of each scheme's F1 difference (none without a result)."""
+    status, table, results = _compare(text, scheme, mode)
+    return status, table, None if results is None else figures.difference_figure(results)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Spans: JSON lines as the command line's --spans reads them
+# ---------------------------------------------------------------------------------------------------------
+
+
+def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
+    """What was evaluated, and what the tables leave out."""
+    results = evaluation.results
+    without_text = sum(text is None for text in corpus.texts)
+    status = (
+        f"Evaluated {_count(len(corpus.lines), 'document')} of spans: {results['strict_possible']:,} reference and "
+        f"{_count(results['strict_actual'], 'predicted entity')} (character offsets, end exclusive; scheme and "
+        "mode describe tags and do not apply)."
+    )
+    if without_text:
+        status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."
+    return status + _left_out(evaluation)
+
+
+def spans_page(text: str) -> PageOutputs:
+    """`evaluate_page`'s seven outputs for JSON lines of spans: status, scenario table, summary, per-type table,
+    highlighted documents, heatmap and chart."""
+    try:
+        corpus = parse_spans("" if text is None else text)
+        evaluation = evaluate_spans(corpus)
+    except InputProblem as problem:
+        return (*empty_outputs(error_message(str(problem))), None, None)
+    outputs = (
+        spans_status(evaluation, corpus),
+        frames.style_scenarios(frames.span_scenario_frame(evaluation, corpus)),
+        frames.summary_frame(evaluation.results),
+        frames.per_type_frame(evaluation),
+        markup.spans_html(evaluation, corpus),
+    )
+    return (*outputs, *_pictures(evaluation))

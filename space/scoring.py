@@ -1,0 +1,170 @@
+"""The page's numbers, all computed by the package (`nerscore`): the scores of one system, per entity type only for
+the types the page shows; the comparison of two systems; and the metric's errors in the page's words (the editor's
+line and column, the sentence as the tables number it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import nerscore
+
+from . import caps
+from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
+
+# From the most lenient scheme to the strictest, as in the summary table.
+SCHEME_COLUMNS = nerscore.SUMMARY_COLUMNS
+# The comparison's schemes, as the command line's `format_comparison` orders them: strict to type.
+COMPARE_SCHEMES = nerscore.EVALUATION_SCHEMES
+
+# Where the interval of B - A lies: above zero (B better), below (A better), or around it (no clear difference).
+B_BETTER, A_BETTER, UNDECIDED = "B better", "A better", "zero inside"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What the page shows of one input: the metric's keys (overall, and per type for `shown_types`), one
+    `entities` row per pair or unpaired entity, every entity type (the most frequent first) and the tally that
+    the pictures count from."""
+
+    results: dict[str, Any]
+    entities: list[dict[str, Any]]
+    entity_types: list[str]
+    tally: nerscore.Tally
+
+    @property
+    def shown_types(self) -> list[str]:
+        """The types of the per-type table: the `caps.MAX_SHOWN_TYPES` most frequent."""
+        return self.entity_types[: caps.MAX_SHOWN_TYPES]
+
+
+def types_by_frequency(tally: nerscore.Tally) -> list[str]:
+    """The entity types of a tally, the most frequent first (reference and predicted entities counted), ties
+    in alphabetical order."""
+    frequency: Counter[str] = Counter()
+    for (_, reference_type, predicted_type), number in tally.cells.items():
+        for entity_type in (reference_type, predicted_type):
+            if entity_type is not None:
+                frequency[entity_type] += number
+    return sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
+
+
+def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Options) -> Evaluation:
+    """The result of a tally, per type for the shown types only.
+
+    `per_type=True` over the whole tally reports every entity type: for the 100,000 types that 1 MB can hold, 2
+    million keys and about 4 s here, for a table that shows 50. So the page asks for the shown types only, passing
+    them as `labels`, which the scores read as the types to report (the tally, made without labels, keeps every
+    entity, so the overall keys are the full ones; the macro keys average over the shown types, and the page shows
+    none)."""
+    entity_types = types_by_frequency(tally)
+    shown = tuple(entity_types[: caps.MAX_SHOWN_TYPES]) or None
+    results = nerscore.result_dict(tally, options.evolve(per_type=True, labels=shown))
+    return Evaluation(results, nerscore.entity_rows(rows), entity_types, tally)
+
+
+# The column each side of the metric's input comes from, as the error messages name it.
+ONE_SYSTEM_COLUMNS = {"references": "reference tag (second-last column)", "predictions": "predicted tag (last column)"}
+TWO_SYSTEMS_COLUMNS = {
+    "references": "reference tag (third-last column)",
+    "predictions_a": "system A's tag (second-last column)",
+    "predictions_b": "system B's tag (last column)",
+}
+
+
+def _where(error: nerscore.InvalidInputError, corpus: Corpus | ComparedCorpus, columns: dict[str, str]) -> str:
+    """Where a tag error is, in the page's terms: the editor's line, or the sentence as the tables number it
+    (from 1, where the metric counts from 0)."""
+    column = columns.get(error.side or "", "")
+    if error.sentence is None:
+        return column.capitalize()
+    lines = corpus.lines[error.sentence]
+    if error.token is not None:
+        place = f"Line {lines[error.token]}"
+    else:
+        place = f"Sentence {error.sentence + 1} (lines {lines[0]}–{lines[-1]})"
+    return f"{place}, {column}" if column else place
+
+
+def _tag_problem(
+    error: nerscore.InvalidInputError, corpus: Corpus | ComparedCorpus, columns: dict[str, str]
+) -> InputProblem:
+    """A tag error as the page says it: where, then the metric's problem with a scheme of the menu to choose."""
+    where = _where(error, corpus, columns)
+    problem = error.hint("choose {} in the Tagging scheme menu")
+    return InputProblem(f"{where}: {problem}." if where else f"{problem}.")
+
+
+def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
+    """The corpus scored by the package: tallied once (`nerscore.tally_semeval`), then its result with per-type
+    keys for the shown types; tag errors name the line and suggest a scheme from the menu."""
+    try:
+        options = nerscore.Options.of(scheme=scheme, mode=mode)
+        tally, rows = nerscore.tally_semeval(corpus.predictions, corpus.references, options)
+    except nerscore.InvalidInputError as error:
+        raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
+    return _evaluation(tally, rows, options)
+
+
+def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str) -> dict[str, float]:
+    """`nerscore.compare_semeval` of the two systems with `caps.COMPARE_RESAMPLES` resamples and `caps.COMPARE_SEED`:
+    per scheme and measure A, B, B - A, its interval and the p-value; tag errors name the line and the column."""
+    try:
+        return nerscore.compare_semeval(
+            predictions_a=corpus.predictions_a,
+            predictions_b=corpus.predictions_b,
+            references=corpus.references,
+            n_resamples=caps.COMPARE_RESAMPLES,
+            seed=caps.COMPARE_SEED,
+            confidence_level=caps.COMPARE_CONFIDENCE_LEVEL,
+            scheme=scheme,
+            mode=mode,
+        )
+    except nerscore.InvalidInputError as error:
+        raise _tag_problem(error, corpus, TWO_SYSTEMS_COLUMNS) from None
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
+
+
+def verdict(low: float, high: float) -> str:
+    """`B_BETTER` when the interval of B - A lies above zero, `A_BETTER` below, else `UNDECIDED` (zero inside,
+    ends included: an interval that reaches zero does not exclude it)."""
+    return B_BETTER if low > 0 else A_BETTER if high < 0 else UNDECIDED
+
+
+def _as_span(entity: Any, side: str, sentence: int, index: int) -> nerscore.Span:
+    try:
+        return nerscore.as_span(entity)
+    except nerscore.InvalidInputError as error:
+        raise error.at(side, sentence, entity=index) from None
+
+
+def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
+    """The documents scored by the package with its default options (scheme and mode describe tags); an entity
+    the metric refuses is a message naming the line, the side and the entity's index in its list."""
+    options = nerscore.Options()
+    try:
+        # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
+        # entity, not taken for a sequence of tag ids.
+        spans = {
+            side: [
+                [_as_span(entity, side, number, index) for index, entity in enumerate(entities)]
+                for number, entities in enumerate(getattr(corpus, side))
+            ]
+            for side in ("references", "predictions")
+        }
+        tally, rows = nerscore.tally_semeval(spans["predictions"], spans["references"], options)
+    except nerscore.InvalidInputError as error:
+        where = []
+        if error.sentence is not None:
+            where.append(f"Line {corpus.lines[error.sentence]}")
+        if error.side is not None:
+            where.append(f"{error.side}[{error.entity}]" if error.entity is not None else error.side)
+        raise InputProblem(f"{', '.join(where)}: {error.problem}." if where else f"{error.problem}.") from None
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
+    return _evaluation(tally, rows, options)

@@ -1,0 +1,71 @@
+"""How the page writes what it shows, in tables, drawn sentences and pictures alike: tokens joined into text (no
+space between two CJK tokens), long texts shortened to `caps.MAX_TEXT_CHARACTERS`, and numbers and p-values in
+the command line's format.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from . import caps
+
+NONE = "—"  # a cell with nothing in it: the other side of an unpaired entity
+ELLIPSIS = "…"
+
+_CJK = re.compile(r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$")
+
+
+def join_segments(segments: Iterable[tuple[str, str, str]]) -> str:
+    """Pieces of a sentence as text, each ``(first token, last token, text written)``: a space between two
+    pieces unless the tokens on both sides of the gap are CJK (告 白 气 球 reads 告白气球). The one place that
+    spaces tokens, for the tables' entity texts and the highlighted sentences alike."""
+    parts: list[str] = []
+    previous = None
+    for first, last, text in segments:
+        if previous is not None and not (_CJK.match(previous) and _CJK.match(first)):
+            parts.append(" ")
+        parts.append(text)
+        previous = last
+    return "".join(parts)
+
+
+def join_tokens(tokens: Sequence[str]) -> str:
+    """Tokens as text: spaces between words, none between two CJK tokens."""
+    return join_segments((token, token, token) for token in tokens)
+
+
+def shorten(text: str, limit: int | None = None) -> str:
+    """`text`, or its first `limit` characters (`caps.MAX_TEXT_CHARACTERS` unless given; without a space at the
+    end) and an ellipsis when longer."""
+    limit = caps.MAX_TEXT_CHARACTERS if limit is None else limit
+    return text if len(text) <= limit else text[:limit].rstrip() + ELLIPSIS
+
+
+def entity_text(tokens: Sequence[str], start: int, end: int) -> str:
+    """The text of tokens ``start:end``, shortened: a 1 MB entity costs no more than a short one."""
+    # Each token gives at least one character, so no more than the limit of tokens is ever needed.
+    shown = [shorten(token) for token in tokens[start : min(end, start + caps.MAX_TEXT_CHARACTERS + 1)]]
+    text = shorten(join_tokens(shown))
+    return text if text.endswith(ELLIPSIS) or end - start <= len(shown) else text + ELLIPSIS
+
+
+def span_text(text: str | None, start: int, end: int) -> str:
+    """An entity's text cut from its document's by its character offsets, shortened; its offsets (``[start:end]``)
+    when the document has no text or the entity ends beyond it."""
+    if text is None or end > len(text):
+        return f"[{start}:{end}]"
+    return shorten(text[start : min(end, start + caps.MAX_TEXT_CHARACTERS + 1)])
+
+
+def format_number(value: int | float) -> str:
+    """Counts as integers, scores with at most four decimals: 0.4, 0.3333, 1.0, 0.0."""
+    if isinstance(value, int):
+        return str(value)
+    text = f"{value:.4f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def format_p_value(value: float) -> str:
+    """As the command line writes it: four decimals, or 1e-06 where four decimals would read 0.0000."""
+    return f"{value:.4f}" if value >= 0.0001 else f"{value:.0e}"
