@@ -23,7 +23,7 @@ WITHOUT_A_FLAG = {"return_entities", "label_list", "ignore_index"}
 
 def test_the_table_is_the_fields_of_options() -> None:
     fields = dataclasses.fields(Options)
-    assert OPTION_NAMES == tuple(field.name for field in fields)
+    assert tuple(field.name for field in fields) == OPTION_NAMES
     for field in fields:
         spec = SPECS[field.name]
         # What Options holds by default is what the check makes of the default a caller would write.
