@@ -335,10 +335,7 @@ class Options:
     @classmethod
     def of(cls, **options: Any) -> Options:
         """The options checked, each by its own check; a `ValueError` names the first bad one and what it takes."""
-        unknown = sorted(set(options) - set(OPTION_NAMES))
-        if unknown:
-            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(OPTION_NAMES)}")
-        checked = cls(**{name: spec.check(name, options[name]) for name, spec in SPECS.items() if name in options})
+        checked = cls(**_checked(options))
         _labels_are_types(checked)
         return checked
 
@@ -346,10 +343,7 @@ class Options:
         """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`). The rule between
         options that `of` adds (labels are types, not tags of the scheme) concerns what a caller writes; the
         types a program derives from the data are taken as they are."""
-        unknown = sorted(set(changes) - set(OPTION_NAMES))
-        if unknown:
-            raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(OPTION_NAMES)}")
-        return dataclasses.replace(self, **{name: SPECS[name].check(name, value) for name, value in changes.items()})
+        return dataclasses.replace(self, **_checked(changes))
 
     @property
     def f_name(self) -> str:
@@ -360,6 +354,14 @@ class Options:
 SPECS: dict[str, Spec] = {field.name: field.metadata["option"] for field in dataclasses.fields(Options)}
 OPTION_NAMES = tuple(SPECS)
 DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SPECS.items()}
+
+
+def _checked(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The options `given`, each checked by its own check in the table's order."""
+    unknown = sorted(set(given) - set(OPTION_NAMES))
+    if unknown:
+        raise ValueError(f"unknown option(s) {unknown}; expected some of {sorted(OPTION_NAMES)}")
+    return {name: spec.check(name, given[name]) for name, spec in SPECS.items() if name in given}
 
 
 def describe(indent: int = 4, width: int = 116) -> str:
