@@ -99,17 +99,6 @@ def sentences_html(evaluation: Evaluation, corpus: Corpus) -> str:
     return "\n".join(parts)
 
 
-SENTENCES_CSS = """
-.sentence { display: flex; gap: 0.75em; padding: 0.4em 0; border-bottom: 1px solid #e5e7eb; line-height: 2.1; }
-.number { color: #6b7280; min-width: 1.5em; text-align: right; }
-.side-name { display: inline-block; width: 5.5em; color: #6b7280; font-size: 0.85em; }
-mark { padding: 0.1em 0.3em; border-radius: 0.3em; color: #111111; }
-mark mark { border: 1px solid #6b7280; }
-.doc-text { white-space: pre-wrap; }
-.entity-type { font-family: var(--font-mono); font-size: 0.7em; font-weight: 600; margin-left: 0.35em; color: #374151; }
-"""
-
-
 # An entity as a highlighted document draws it: start, end (cut to the text drawn and to the entity around it),
 # type and tooltip.
 SpanMark = tuple[int, int, str, str]
