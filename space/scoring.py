@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import nerscore
+from nerscore.inputs import read_spans
 
 from . import caps
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
@@ -136,13 +137,6 @@ def verdict(low: float, high: float) -> str:
     return B_BETTER if low > 0 else A_BETTER if high < 0 else UNDECIDED
 
 
-def _as_span(entity: Any, side: str, sentence: int, index: int) -> nerscore.Span:
-    try:
-        return nerscore.as_span(entity)
-    except nerscore.InvalidInputError as error:
-        raise error.at(side, sentence, entity=index) from None
-
-
 def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
     the metric refuses is a message naming the line, the side and the entity's index in its list."""
@@ -150,13 +144,7 @@ def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
-        spans = {
-            side: [
-                [_as_span(entity, side, number, index) for index, entity in enumerate(entities)]
-                for number, entities in enumerate(getattr(corpus, side))
-            ]
-            for side in ("references", "predictions")
-        }
+        spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
         tally, rows = nerscore.tally_semeval(spans["predictions"], spans["references"], options)
     except nerscore.InvalidInputError as error:
         where = []
