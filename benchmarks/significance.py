@@ -17,6 +17,7 @@ statistics.py: run from this folder, that name would hide the standard library's
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import random
 import sys
@@ -233,7 +234,8 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
                 totals = sample.totals()
                 resampled = statistic(_bootstrap_totals(sample, 1000, rng))
                 jackknife = statistic(totals - sample.vectors)
-                low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, 0.95)
+                blocks = functools.partial(list, [resampled])  # one block, read twice
+                low, high = _bca_interval(statistic(totals), blocks, jackknife, sample.sentences, 0.95)
                 covered["BCa"] += (low <= truth) & (truth <= high)
                 low, high = np.quantile(resampled, [0.025, 0.975], axis=0)
                 covered["percentile"] += (low <= truth) & (truth <= high)

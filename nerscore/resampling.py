@@ -6,7 +6,8 @@ a resample is a weighted sum of them, never a new scoring (sacrebleu's lesson). 
 distinct count vectors (85 to 113 among the 20,000 generated sentences of benchmarks/; 78 among WNUT-17's 1,287
 for one system, 202 pairs for two), so a resample draws how often each distinct vector is taken (a multinomial
 draw: the same law as drawing the sentences one by one with replacement), and one matrix product gives the
-totals of every resample.
+totals of a block of resamples. Only the totals outlive a block (a byte or a few a count): the interval's
+quantiles are found in two passes over them (`_Quantiles`), the p-values counted block by block.
 
 Why by hand: scipy.stats.bootstrap and permutation_test take such a statistic, but draw and sum one index per
 sentence per resample. Measured (benchmarks/significance.py --scipy), for strict F1 alone: 1.2 s for 1,000
@@ -19,7 +20,7 @@ shuffles of WNUT-17 (here 0.26 s for the twelve keys' tests and intervals togeth
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,9 @@ import numpy as np
 from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores
 from .options import Options
 from .pairing import SCENARIOS
+
+# Statistics of resamples, block by block (resamples x k each), the same blocks each time it is called.
+Blocks = Callable[[], Iterable[np.ndarray]]
 
 
 @dataclass(frozen=True)
@@ -79,43 +83,60 @@ def _distinct_rows(rows: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     return distinct, summed.astype(np.int64)
 
 
-# Resamples are drawn in blocks of about this many cells (resamples x distinct vectors), so that memory stays
-# flat up to MAX_RESAMPLES; the draws are the same whatever the block size.
-_RESAMPLE_BLOCK_CELLS = 1 << 21
+# Resamples are drawn and scored in blocks of about this many cells (resamples x distinct vectors when drawn,
+# resamples x floats when scored: a resample's statistics take some 60 floats on the way), so that memory stays
+# flat up to MAX_RESAMPLES but for what must outlive a block (`_bootstrap_totals`); the draws are the same
+# whatever the block size.
+_RESAMPLE_BLOCK_CELLS = 1 << 19
+_SCORED_WIDTH = 64
 
 
 def _blocks(resamples: int, width: int) -> list[int]:
-    block = max(1, _RESAMPLE_BLOCK_CELLS // max(width, 1))
+    block = max(1, _RESAMPLE_BLOCK_CELLS // max(width, _SCORED_WIDTH))
     return [min(block, resamples - start) for start in range(0, resamples, block)]
 
 
 def _bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
     """The totals (resamples x width) of bootstrap samples: each takes as many sentences as `sample` holds,
-    drawn with replacement, as how many times each distinct vector is drawn."""
-    size = sample.size
-    if not size:
-        return np.zeros((resamples, sample.vectors.shape[1]), dtype=np.int64)
-    share = sample.sentences / size
-    return np.concatenate(
-        [rng.multinomial(size, share, size=block) @ sample.vectors for block in _blocks(resamples, len(share))]
-    )
+    drawn with replacement, as how many times each distinct vector is drawn. They are kept (the interval reads
+    them twice, `_bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
+    the draws and the statistics take 8."""
+    size, width = sample.size, sample.vectors.shape[1]
+    largest = size * int(sample.vectors.max(initial=0))
+    totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
+    if size:
+        share, start = sample.sentences / size, 0
+        for block in _blocks(resamples, len(share)):
+            totals[start : start + block] = rng.multinomial(size, share, size=block) @ sample.vectors
+            start += block
+    return totals
 
 
-def _swapped_totals(pairs: SentenceCounts, shuffles: int, rng: np.random.Generator) -> np.ndarray:
-    """The totals (shuffles x 12) of the two systems with each sentence's two outputs swapped with probability
-    one half (approximate randomization). A swap moves the difference of the sentence's two vectors from one
-    system to the other, so sentences where both systems agree are left out and the rest are drawn as how many
-    of the sentences sharing a pair of vectors are swapped (a binomial draw)."""
+def _swapped_totals(pairs: SentenceCounts, shuffles: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """The totals (block x 12) of the two systems, block by block, with each sentence's two outputs swapped with
+    probability one half (approximate randomization). A swap moves the difference of the sentence's two vectors
+    from one system to the other, so sentences where both systems agree are left out and the rest are drawn as
+    how many of the sentences sharing a pair of vectors are swapped (a binomial draw)."""
     width = len(SCENARIOS)
     system_a, system_b = pairs.vectors[:, :width], pairs.vectors[:, width:]
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
     totals = pairs.totals()
-    blocks = []
     for block in _blocks(shuffles, len(sentences)):
         shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
-        blocks.append(np.hstack((totals[:width] + shift, totals[width:] - shift)))
-    return np.concatenate(blocks) if blocks else np.zeros((0, 2 * width), dtype=np.int64)
+        yield np.hstack((totals[:width] + shift, totals[width:] - shift))
+
+
+def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -> Blocks:
+    """The statistics of every row of `totals`, block by block, as often as they are asked for."""
+
+    def blocks() -> Iterator[np.ndarray]:
+        start = 0
+        for block in _blocks(len(totals), 0):
+            yield statistic(totals[start : start + block])
+            start += block
+
+    return blocks
 
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
@@ -157,48 +178,143 @@ def _measure_keys(options: Options) -> list[str]:
 
 
 def _bca_interval(
-    estimate: np.ndarray, resampled: np.ndarray, jackknife: np.ndarray, weights: np.ndarray, level: float
+    estimate: np.ndarray, resampled: Blocks, jackknife: np.ndarray, weights: np.ndarray, level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The bias-corrected and accelerated (BCa) bootstrap interval of each statistic (Efron 1987; Efron and
-    Tibshirani 1993, ch. 14; scipy's default): `estimate` (k,), its values on the resamples (resamples x k), and
-    its leave-one-sentence-out values (distinct vectors x k), each standing for `weights` sentences."""
+    Tibshirani 1993, ch. 14; scipy's default): `estimate` (k,), its values on the resamples (blocks of
+    resamples x k, read twice: `_Quantiles`), and its leave-one-sentence-out values (distinct vectors x k), each
+    standing for `weights` sentences."""
     # Imported here, not at the top: `statistics` brings `random` with it, a tenth of what `import nerscore`
     # costs beyond numpy (benchmarks/README.md), for the calls that ask for intervals.
     from statistics import NormalDist
 
     normal = NormalDist()
-    resamples = len(resampled)
+    quantiles = _Quantiles(len(estimate))
+    less, ties = np.zeros(len(estimate), dtype=np.int64), np.zeros(len(estimate), dtype=np.int64)
+    for block in resampled():
+        less += (block < estimate).sum(axis=0)
+        ties += (block == estimate).sum(axis=0)
+        quantiles.count(block)
+    resamples = quantiles.resamples
     # Bias correction: where the estimate falls among the resamples. Ties count half, as F takes few values on
     # a few sentences (one sentence: every resample ties, and the interval has zero width); an estimate outside
     # every resample counts as if half a resample lay beyond it.
-    below = ((resampled < estimate).sum(axis=0) + 0.5 * (resampled == estimate).sum(axis=0)) / resamples
+    below = (less + 0.5 * ties) / resamples
     below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
     # Acceleration: the skewness of the jackknife values.
     centred = (weights @ jackknife) / weights.sum() - jackknife
     second, third = weights @ centred**2, weights @ centred**3
-    low, high = np.empty(len(estimate)), np.empty(len(estimate))
     alpha = (1 - level) / 2
+    levels = []
     for column in range(len(estimate)):
         bias = normal.inv_cdf(float(below[column]))
         acceleration = float(third[column]) / (6 * float(second[column]) ** 1.5) if second[column] > 0 else 0.0
-        levels = []
+        ends = []
         for z in (normal.inv_cdf(alpha), normal.inv_cdf(1 - alpha)):
             shifted = bias + z
             denominator = 1 - acceleration * shifted
             # Where the correction runs past infinity, the level is the end it runs to.
-            levels.append(normal.cdf(bias + shifted / denominator) if denominator > 0 else float(shifted > 0))
-        low[column], high[column] = np.quantile(resampled[:, column], levels)
+            ends.append(normal.cdf(bias + shifted / denominator) if denominator > 0 else float(shifted > 0))
+        levels.append(ends)
+    low, high = quantiles.at(levels, resampled).T
     return low, high
 
 
-def _randomization_p_values(observed: np.ndarray, shuffled: np.ndarray) -> np.ndarray:
+class _Quantiles:
+    """np.quantile's quantiles of each column of statistics that come in blocks, without holding them all (a
+    million resamples of twelve statistics are 96 MB of floats). The values of one block are simply held.
+    Beyond, a first pass counts the values in fixed bins, and a second keeps only the values of the bins
+    that hold the order statistics np.quantile reads; those are given to np.quantile in an array that holds
+    them at their ranks, so that the numbers are numpy's to the last bit either way (tests/test_statistics.py)."""
+
+    # Bins of equal width over [-1, 1], where every score and every difference of scores lies (a value outside
+    # would fall in an end bin, which keeps the order): 2**16 bins leave a few thousand values in a bin for the
+    # narrowest intervals a large test set gives, and take 0.5 MB a statistic.
+    BINS = 1 << 16
+
+    def __init__(self, columns: int) -> None:
+        self.held: list[np.ndarray] | None = []  # the blocks while they are few; None once counted in bins
+        self.counts = np.zeros((0, self.BINS), dtype=np.int32)
+        self.nan = np.zeros(columns, dtype=bool)
+        self.resamples = 0
+
+    @classmethod
+    def bins(cls, values: np.ndarray) -> np.ndarray:
+        """Each value's bin: a non-decreasing function of the value, so a bin's values are contiguous in order."""
+        scaled = np.clip((values + 1.0) * (cls.BINS / 2), 0, cls.BINS - 1)
+        return np.nan_to_num(scaled, nan=cls.BINS - 1).astype(np.int64)
+
+    def count(self, block: np.ndarray) -> None:
+        """The first pass: hold a block (resamples x columns), or count its values in their bins."""
+        self.resamples += len(block)
+        self.nan |= np.isnan(block).any(axis=0)
+        if self.held is not None:
+            self.held.append(block)
+            if len(self.held) == 1:
+                return
+            blocks, self.held = self.held, None
+            self.counts = np.zeros((block.shape[1], self.BINS), dtype=np.int32)
+        else:
+            blocks = [block]
+        for held in blocks:
+            for column, bins in enumerate(self.bins(held).T):
+                self.counts[column] += np.bincount(bins, minlength=self.BINS)
+
+    def at(self, levels: list[list[float]], resampled: Blocks) -> np.ndarray:
+        """The second pass: each column's quantiles at its `levels` (columns x levels), as np.quantile gives
+        them for the column."""
+        resamples, columns = self.resamples, len(levels)
+        if self.held is not None:
+            held = np.concatenate(self.held)
+            return np.array([np.quantile(held[:, column], levels[column]) for column in range(columns)])
+        # np.quantile (linear, its default) interpolates between the order statistics at floor((n - 1) q) and
+        # the next; a rank more on each side spares depending on how numpy rounds (n - 1) q.
+        ranks = []
+        for ends in levels:
+            near = {math.floor((resamples - 1) * level) + step for level in ends for step in (-1, 0, 1, 2)}
+            ranks.append(np.array(sorted(rank for rank in near if 0 <= rank < resamples), dtype=np.int64))
+        below = np.cumsum(self.counts, axis=1) - self.counts  # how many values lie in the bins before each bin
+        wanted = [
+            np.searchsorted(below[column] + self.counts[column], ranks[column], side="right")
+            for column in range(columns)
+        ]
+        kept: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(columns)]
+        for block in resampled():
+            bins = self.bins(block)
+            for column in range(columns):
+                kept[column].append(
+                    np.unique(block[np.isin(bins[:, column], wanted[column]), column], return_counts=True)
+                )
+        result = np.empty((columns, len(levels[0])))
+        for column in range(columns):
+            if self.nan[column]:  # as np.quantile: a NaN among the values makes every quantile NaN
+                result[column] = math.nan
+                continue
+            values, inverse = np.unique(np.concatenate([v for v, _ in kept[column]]), return_inverse=True)
+            counts = np.bincount(inverse, weights=np.concatenate([c for _, c in kept[column]])).astype(np.int64)
+            value_bins = self.bins(values)
+            order = []
+            for rank, bin_ in zip(ranks[column].tolist(), wanted[column].tolist()):
+                in_bin = value_bins == bin_
+                within = np.cumsum(counts[in_bin])
+                order.append(values[in_bin][np.searchsorted(within, rank - below[column, bin_], side="right")])
+            held = np.repeat(order, np.diff(np.r_[0, ranks[column][1:], resamples]))
+            result[column] = np.quantile(held, levels[column], overwrite_input=True)
+        return result
+
+
+def _randomization_p_values(observed: np.ndarray, shuffled: Iterable[np.ndarray]) -> np.ndarray:
     """Two-sided p-values of approximate randomization (Yeh 2000; Riezler and Maxwell 2005): the share of
-    shuffles whose difference is at least as far from zero as the observed one, counted as (c + 1) / (n + 1)
-    (as scipy's permutation_test counts a randomized test), so never 0, and 1 for a system against itself.
-    Differences that are equal but rounded differently count as equal (scipy's relative tolerance)."""
+    shuffles (blocks of shuffles x k) whose difference is at least as far from zero as the observed one, counted
+    as (c + 1) / (n + 1) (as scipy's permutation_test counts a randomized test), so never 0, and 1 for a system
+    against itself. Differences that are equal but rounded differently count as equal (scipy's relative
+    tolerance)."""
     tolerance = 100 * np.finfo(np.float64).eps * np.abs(observed)
-    extreme = (np.abs(shuffled) >= np.abs(observed) - tolerance).sum(axis=0)
-    return (extreme + 1) / (len(shuffled) + 1)
+    extreme, shuffles = np.zeros(len(observed), dtype=np.int64), 0
+    for block in shuffled:
+        extreme += (np.abs(block) >= np.abs(observed) - tolerance).sum(axis=0)
+        shuffles += len(block)
+    return (extreme + 1) / (shuffles + 1)
 
 
 def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Options) -> dict[str, float]:
@@ -213,7 +329,7 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
     if sample.size:
         rng = np.random.default_rng(options.seed)
         totals = sample.totals()
-        resampled = statistic(_bootstrap_totals(sample, options.bootstrap, rng))
+        resampled = _scored(_bootstrap_totals(sample, options.bootstrap, rng), statistic)
         jackknife = statistic(totals - sample.vectors)
         low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, options.confidence_level)
     else:  # no sentence: nothing to resample
@@ -242,12 +358,12 @@ def comparison(
     totals = pairs.totals()
     observed = difference(totals)
     if pairs.size:
-        resampled = difference(_bootstrap_totals(pairs, resamples, rng))
+        resampled = _scored(_bootstrap_totals(pairs, resamples, rng), difference)
         jackknife = difference(totals - pairs.vectors)
         low, high = _bca_interval(observed, resampled, jackknife, pairs.sentences, options.confidence_level)
     else:
         low = high = observed
-    p_values = _randomization_p_values(observed, difference(_swapped_totals(pairs, resamples, rng)))
+    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng)))
     result: dict[str, float] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
         delta = result_b[key] - result_a[key]
