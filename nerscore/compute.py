@@ -12,9 +12,20 @@ from typing import Any
 import numpy as np
 
 from .counts import Counted, Row, Tally, entity_rows, scores
-from .errors import InvalidInputError
-from .inputs import IDS, SPANS, Batch, as_list, batches, check_span_options, rows_of
-from .options import Options, check_resamples, check_seed
+from .errors import InvalidInputError, shown
+from .inputs import (
+    IDS,
+    SPANS,
+    Batch,
+    as_list,
+    batches,
+    check_span_options,
+    first_value,
+    read_spans,
+    rows_of,
+    value_form,
+)
+from .options import Options, check_resamples, check_seed, is_id
 from .readable import pair_spans, pair_tags, scenarios_by_sentence
 from .resampling import SentenceCounts, comparison, interval_keys
 from .span_arrays import count_spans
@@ -110,10 +121,20 @@ def compare_semeval(
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
     checked = Options.of(**options)
-    if checked.bootstrap or checked.return_entities or checked.per_type:
+    # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
+    # has no place for: refused, never silently ignored.
+    ignored = {
+        "bootstrap": checked.bootstrap,
+        "return_entities": checked.return_entities,
+        "per_type": checked.per_type,
+        "confusion": checked.confusion,
+    }
+    given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
+    if given:
         raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities nor "
-            "per_type: it reports overall scores; score each system with compute_semeval for the rest"
+            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type "
+            f"nor confusion, found {', '.join(given)}: it reports overall scores; score each system with "
+            "compute_semeval for the rest"
         )
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
@@ -136,11 +157,20 @@ def compare_semeval(
 
 
 def _check_same_references(references: Batch, references_b: Batch) -> None:
-    """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs."""
-    for sentence, (reference, reference_b) in enumerate(zip(rows_of(references), rows_of(references_b))):
-        if list(reference) != list(reference_b):
+    """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs.
+    The same means the same entities or tags, however written (docs/scoring.md §1): tuples or lists (as after a
+    JSON round trip), dicts or tuples, entities in any order; tags in lists, tuples or arrays."""
+    rows, rows_b = rows_of(references), rows_of(references_b)
+    spans = value_form(first_value(rows)) == SPANS, value_form(first_value(rows_b)) == SPANS
+    for sentence, (reference, reference_b) in enumerate(zip(rows, rows_b)):
+        if _spelled_alike(reference, reference_b):
+            continue
+        expected = _canonical(reference, spans[0], "references", sentence)
+        found = _canonical(reference_b, spans[1], "references_b", sentence)
+        if found != expected:
             raise InvalidInputError(
-                "references_b differs from references; expected both systems scored on the same references",
+                "references_b differs from references; expected both systems scored on the same references "
+                f"(found {shown(found)} where references hold {shown(expected)})",
                 "references_b",
                 sentence,
             )
@@ -149,3 +179,28 @@ def _check_same_references(references: Batch, references_b: Batch) -> None:
             f"references hold {len(references)} sentences and references_b {len(references_b)}; expected both "
             "systems scored on the same references"
         )
+
+
+def _spelled_alike(reference: Any, reference_b: Any) -> bool:
+    """Whether two sentences are written alike, which is all most copies of the references need (at C speed)."""
+    try:
+        return bool(list(reference) == list(reference_b))
+    except ValueError:  # an array among the values has no single truth: spell them out
+        return False
+
+
+def _canonical(sentence: Any, spans: bool, side: str, index: int) -> list[Any]:
+    """A sentence in one spelling: for spans, its entities as sorted (start, end, type) tuples, read as the
+    scorer reads them (a malformed one is located on `side`); for tags or ids, the values in order, ids as Python
+    ints, and anything else (which scoring refuses, at its place) as its type and repr, so that no odd value makes
+    the comparison itself fail."""
+    if spans:
+        try:
+            (entities,) = read_spans([sentence], side)
+        except InvalidInputError as error:
+            raise error.at(sentence=index) from None
+        return sorted((span.start, span.end, span.entity_type) for span in entities)
+    return [
+        str(value) if isinstance(value, str) else int(value) if is_id(value) else (type(value).__name__, repr(value))
+        for value in sentence
+    ]
