@@ -1,4 +1,5 @@
-"""Issue 8's hostile inputs: many entity types, and the command line on large files; the start-up (issues 8, 15).
+"""Issue 8's hostile inputs: many entity types, and the command line on large files; the start-up (issues 8, 15);
+the most resamples the statistics take (issue 16).
 
 conlleval.pl, the goals' yardstick, is in no PyPI, Debian or npm package (none of them ships the script): the
 command line is compared with PyPI's `conlleval` 0.2, a line-by-line Python port that streams its input as the
@@ -12,6 +13,8 @@ import compileall
 import shutil
 import sys
 import tempfile
+import time
+import tracemalloc
 from functools import partial
 from pathlib import Path
 
@@ -99,3 +102,53 @@ def command_line(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, f
             peaks.update({f"{label}/{tool}/peak": peak for tool, peak in last_peaks.items()})
             path.unlink()
     return cells, peaks
+
+
+# Ten sentences of every scenario, two systems (issue 16): the memory of the statistics is that of their
+# resamples, whatever the sentences.
+RESAMPLED_REFERENCES = [
+    ["B-PER", "I-PER", "O"], ["B-PER", "O", "B-LOC"], ["O", "B-LOC", "I-LOC"], ["B-ORG", "O"], ["O", "O"],
+    ["B-PER", "I-PER", "I-PER"], ["O", "O", "O"], ["B-PER", "O", "B-ORG"], ["B-PER", "O"], ["O", "B-LOC"],
+]  # fmt: skip
+RESAMPLED_SYSTEMS = (
+    [
+        ["B-PER", "I-PER", "O"], ["B-PER", "O", "O"], ["B-LOC", "I-LOC", "O"], ["B-PER", "O"], ["B-PER", "O"],
+        ["B-LOC", "I-LOC", "O"], ["O", "O", "O"], ["B-PER", "O", "B-ORG"], ["B-PER", "O"], ["B-LOC", "O"],
+    ],
+    [*RESAMPLED_REFERENCES[:5], ["O", "O", "O"], ["O", "B-PER", "O"], ["B-PER", "O", "O"], ["O", "O"], ["O", "O"]],
+)  # fmt: skip
+
+
+def resampling_memory(args: argparse.Namespace) -> dict[str, float]:
+    """The peak memory in MB (tracemalloc: what numpy and Python allocate) of `compute_semeval(bootstrap=N)` and
+    `compare_semeval(n_resamples=N)` on ten sentences, N = MAX_RESAMPLES: "resamples/bootstrap/peak" and
+    "resamples/compare/peak". Holding every resample took 530 MB and 768 MB (e2fb4c1)."""
+    from nerscore import compare_semeval, compute_semeval
+    from nerscore.options import MAX_RESAMPLES
+
+    runs = {
+        "bootstrap": partial(
+            compute_semeval,
+            predictions=RESAMPLED_SYSTEMS[0],
+            references=RESAMPLED_REFERENCES,
+            bootstrap=MAX_RESAMPLES,
+        ),
+        "compare": partial(
+            compare_semeval,
+            predictions_a=RESAMPLED_SYSTEMS[0],
+            predictions_b=RESAMPLED_SYSTEMS[1],
+            references=RESAMPLED_REFERENCES,
+            n_resamples=MAX_RESAMPLES,
+        ),
+    }
+    peaks = {}
+    for name, run in runs.items():
+        tracemalloc.start()
+        started = time.perf_counter()
+        try:
+            run()
+            peaks[f"resamples/{name}/peak"] = tracemalloc.get_traced_memory()[1] / 1e6
+        finally:
+            tracemalloc.stop()
+        progress(f"resamples: {name}, {MAX_RESAMPLES:,} resamples: {time.perf_counter() - started:.1f} s")
+    return peaks

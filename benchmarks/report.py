@@ -109,7 +109,7 @@ def ratios(results: Results) -> list[str]:
 
 
 def goals(results: Results) -> list[str]:
-    lines = ["goals (issues 5, 8 and 15)"]
+    lines = ["goals (issues 5, 8, 15 and 16)"]
     for goal in results.goals:
         measured = "not run" if goal["ratio"] is None else value(goal["ratio"], goal["unit"])
         bound = f"goal {goal['op']} {goal['target']:g}{'x' if goal['unit'] == 'x' else ' MB'}"

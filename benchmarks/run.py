@@ -37,7 +37,7 @@ os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 
 NOOP = REPO / "benchmarks" / "noop_metric" / "noop_metric.py"  # a metric that does nothing: evaluate's own cost
 HEADLINE = 20_000  # sentences of the goals' data (issue 5: 20,000 sentences x 20 tokens)
-SECTIONS = ("table", "memory", "types", "startup", "cli")
+SECTIONS = ("table", "memory", "types", "startup", "cli", "resamples")
 
 # --- Tools: each setup returns a function of one (predictions, references, types) part, its imports done ------
 
@@ -339,6 +339,8 @@ def run(args: argparse.Namespace) -> report.Results:
         commands, peaks = hostile.command_line(args)
         results.commands |= commands
         results.peaks |= peaks
+    if "resamples" in args.sections:
+        results.peaks |= hostile.resampling_memory(args)
     results.goals, results.load_end = judge_goals(args, results), os.getloadavg()
     return results
 

@@ -222,10 +222,11 @@ def _bca_interval(
 
 class _Quantiles:
     """np.quantile's quantiles of each column of statistics that come in blocks, without holding them all (a
-    million resamples of twelve statistics are 96 MB of floats). The values of one block are simply held.
+    million resamples of twelve statistics are 96 MB of floats). Up to `_RESAMPLE_BLOCK_CELLS` values (4 MB: the
+    43,690 resamples of twelve statistics that cover the usual 1,000 to 10,000) are simply held, for speed.
     Beyond, a first pass counts the values in fixed bins, and a second keeps only the values of the bins
     that hold the order statistics np.quantile reads; those are given to np.quantile in an array that holds
-    them at their ranks, so that the numbers are numpy's to the last bit either way (tests/test_statistics.py)."""
+    them at their ranks, so that the numbers are numpy's to the last bit either way (tests/test_resampling.py)."""
 
     # Bins of equal width over [-1, 1], where every score and every difference of scores lies (a value outside
     # would fall in an end bin, which keeps the order): 2**16 bins leave a few thousand values in a bin for the
@@ -250,7 +251,7 @@ class _Quantiles:
         self.nan |= np.isnan(block).any(axis=0)
         if self.held is not None:
             self.held.append(block)
-            if len(self.held) == 1:
+            if self.resamples * block.shape[1] <= _RESAMPLE_BLOCK_CELLS:
                 return
             blocks, self.held = self.held, None
             self.counts = np.zeros((block.shape[1], self.BINS), dtype=np.int32)
