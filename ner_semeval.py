@@ -97,7 +97,8 @@ Args:
     can also be given once to `evaluate.load(...)` and overridden in `compute`.
 
 Returns:
-    A flat `dict` of plain `int` and `float`: for each scheme in strict, exact, partial, type the keys
+    A flat `dict` of plain `int` and `float`: for each scheme in strict, exact, partial, type (or in
+    `evaluation_schemes`) the keys
     `{{scheme}}_precision`, `_recall`, `_f1`, `_correct`, `_incorrect`, `_partial`, `_missed`, `_spurious`,
     `_possible`, `_actual`, `_macro_precision`, `_macro_recall`, `_macro_f1`. With `bootstrap`, also
     `{{scheme}}_precision_low`, `_precision_high`, `_recall_low`, `_recall_high`, `_f1_low` and `_f1_high`.

@@ -23,7 +23,7 @@ import numpy as np
 
 from ._version import __version__
 from .compute import count_batch, result_dict
-from .counts import EVALUATION_SCHEMES, Counted, Tally
+from .counts import Counted, Tally
 from .errors import InvalidInputError
 from .inputs import SPANS, TAGS, check_span_options
 from .options import SPECS, Options, check_resamples
@@ -325,7 +325,8 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
         return
     # The tables show every type, whether or not --per-type asks for the keys.
     results = result_dict(tally, options.evolve(per_type=True), total.by_sentence)
-    entities = f"{results['strict_possible']} reference and {results['strict_actual']} predicted entities"
+    counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
+    entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
     # The scheme and mode as written on the command line, as they always were printed.
     settings = ["spans"] if total.spans else [args.scheme or options.scheme.name, args.mode or options.mode]
@@ -341,7 +342,8 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     print()
     print(format_table(results, options.beta))
     entity_types = sorted(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
-    for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
+    # The strict table, or the first scheme asked for when --evaluation-schemes leaves strict out.
+    for scheme in options.evaluation_schemes if args.per_type else options.evaluation_schemes[:1]:
         if entity_types:
             print()
             print(format_type_table(results, entity_types, scheme, options.beta))
