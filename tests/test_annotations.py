@@ -633,3 +633,33 @@ def test_the_flag_table_lists_the_annotation_flags() -> None:
     for flag in ("--brat REFERENCE_DIR PREDICTION_DIR", "--label-studio FILE.json", "--evaluation-schemes NAMES"):
         assert f"| `{flag}` |" in page, flag
         assert flag in help_text, flag
+
+
+def test_the_command_line_page_shows_what_brat_prints(monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = Path(__file__).resolve().parent.parent
+    page = (repo / "docs" / "command-line.md").read_text(encoding="utf-8")
+    block = page.split("<!-- brat-example -->\n```\n", 1)[1].split("```", 1)[0].splitlines()
+    command, *shown = block
+    monkeypatch.chdir(repo)
+    assert cli.main(command.split()[3:]) == 0
+    captured = capsys.readouterr()
+    assert shown == [*captured.err.splitlines(), captured.out.splitlines()[0]]
+
+
+def test_many_fragments_over_a_long_text_stay_within_the_line_s_size(tmp_path: Path) -> None:
+    # A T line of 20,000 fragments, each the whole 100,000-character text: joined, their text would be 2 GB. The
+    # check compares lengths first, then fragment by fragment within the annotation's own text: memory follows
+    # the line (a few hundred kB), never the fragments' extent.
+    import tracemalloc
+
+    text = "a" * 100_000
+    offsets = ";".join(["0 100000"] * 20_000)
+    references = write(tmp_path / "gold", {"doc1.txt": text, "doc1.ann": f"T1\tX {offsets}\tshort\n"})
+    tracemalloc.start()
+    try:
+        with pytest.raises(nerscore.ConllError, match=r"doc1\.ann:1: T1's text is 'short' but"):
+            list(nerscore.read_brat(references))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50_000_000
