@@ -90,7 +90,8 @@ Args:
         (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`; or spans, one list
         of entities per sentence or document, each a dict with integer `start` and `end` (end exclusive, any
         unit) and its type under `type`, `label` or `entity_group` (a token-classification pipeline's grouped
-        output as it is), or a `(start, end, type)` tuple. Entities may nest and overlap.
+        output as it is), or a `(start, end, type)` tuple. Entities may nest and overlap. A spaCy `Doc` is the list
+        of its `ents` (character offsets), read without importing spaCy.
     references (same form as `predictions`): reference tags, token-aligned with `predictions`; or spans.
 {describe()}
     `scheme`, `mode`, `suffix` and `label_list` describe tags: given with spans, they are an error. Every option
