@@ -90,14 +90,16 @@ Args:
         (`"B-PER"`, `"I-PER"`, `"O"` ...), or integer label ids together with `label_list`; or spans, one list
         of entities per sentence or document, each a dict with integer `start` and `end` (end exclusive, any
         unit) and its type under `type`, `label` or `entity_group` (a token-classification pipeline's grouped
-        output as it is), or a `(start, end, type)` tuple. Entities may nest and overlap.
+        output as it is), or a `(start, end, type)` tuple. Entities may nest and overlap. A spaCy `Doc` is the list
+        of its `ents` (character offsets), read without importing spaCy.
     references (same form as `predictions`): reference tags, token-aligned with `predictions`; or spans.
 {describe()}
     `scheme`, `mode`, `suffix` and `label_list` describe tags: given with spans, they are an error. Every option
     can also be given once to `evaluate.load(...)` and overridden in `compute`.
 
 Returns:
-    A flat `dict` of plain `int` and `float`: for each scheme in strict, exact, partial, type the keys
+    A flat `dict` of plain `int` and `float`: for each scheme in strict, exact, partial, type (or in
+    `evaluation_schemes`) the keys
     `{{scheme}}_precision`, `_recall`, `_f1`, `_correct`, `_incorrect`, `_partial`, `_missed`, `_spurious`,
     `_possible`, `_actual`, `_macro_precision`, `_macro_recall`, `_macro_f1`. With `bootstrap`, also
     `{{scheme}}_precision_low`, `_precision_high`, `_recall_low`, `_recall_high`, `_f1_low` and `_f1_high`.

@@ -4,7 +4,7 @@ The scoring of the `ner_semeval` evaluate metric as a plain package that needs n
 a batch, `compare_semeval` tests whether one system beats another, and `ner-semeval` (`nerscore.cli`) is the
 command line. The definition it implements is docs/scoring.md. Modules, in the order data flows (each imports only
 those before it): errors, span, schemes, options, decoding, assignment, pairing, counts, inputs, readable,
-tag_arrays, span_arrays, resampling, compute, readers, tables, cli.
+tag_arrays, span_arrays, resampling, compute, readers, annotations, tables, cli.
 """
 
 from __future__ import annotations
@@ -12,6 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._version import __version__
+from .annotations import (
+    BratDocument,
+    LabelStudioTask,
+    read_brat,
+    read_brat_pairs,
+    read_label_studio,
+)
 from .compute import compare_semeval, compute_semeval, result_dict
 from .counts import EVALUATION_SCHEMES, OUTCOMES, Counts, Tally, confusion_matrix, entity_rows, scores
 from .decoding import decode, encode
@@ -59,10 +66,12 @@ __all__ = [
     "SCHEMES",
     "SUMMARY_COLUMNS",
     "TYPE_KEYS",
+    "BratDocument",
     "ConllError",
     "ConllSentence",
     "Counts",
     "InvalidInputError",
+    "LabelStudioTask",
     "Options",
     "Scheme",
     "SentenceCounts",
@@ -85,7 +94,10 @@ __all__ = [
     "get_scheme",
     "main",
     "pair",
+    "read_brat",
+    "read_brat_pairs",
     "read_conll",
+    "read_label_studio",
     "read_span_lines",
     "read_two_systems",
     "result_dict",

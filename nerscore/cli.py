@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from ._version import __version__
+from .annotations import read_brat_pairs, read_label_studio
 from .compute import count_batch, result_dict
-from .counts import EVALUATION_SCHEMES, Counted, Tally
+from .counts import Counted, Tally
 from .errors import InvalidInputError
 from .inputs import SPANS, TAGS, check_span_options
 from .options import SPECS, Options, check_resamples
@@ -50,11 +51,14 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
             "--confusion"
         )
+    annotations = _annotation_flag(args)
+    if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
+        parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
     # Only what was given: the option table's defaults are Options' own.
     given = {
         name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
     }
-    total = FileTotals(spans=args.spans is not None)
+    total = FileTotals(spans=args.spans is not None or annotations is not None)
     try:
         if args.compare:
             resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
@@ -67,7 +71,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
                 if args.files:
                     raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
                 check_span_options(options)
-            for name in [args.spans] if total.spans else args.files or ["-"]:
+            if annotations:
+                _read_annotations(args, options, total)
+            for name in [] if annotations else [args.spans] if total.spans else args.files or ["-"]:
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)
                 with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
@@ -110,6 +116,18 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         help="score spans instead of tags: one JSON object a line with 'references' and 'predictions' lists of "
         'entities ({"start", "end", "type"} or [start, end, type], end exclusive) and an optional \'text\'; '
         "- for standard input",
+    )
+    parser.add_argument(
+        "--brat",
+        nargs=2,
+        metavar=("REFERENCE_DIR", "PREDICTION_DIR"),
+        help="score the BRAT standoff .ann files of two folders (subfolders too, paired by their path) against the "
+        ".txt files beside them: the T lines' entities, nested ones included",
+    )
+    parser.add_argument(
+        "--label-studio",
+        metavar="FILE.json",
+        help="score a Label Studio JSON export: each task's prediction against its annotation",
     )
     for name in flagged_options():
         spec = SPECS[name]
@@ -259,6 +277,54 @@ def _read_span_file(handle: Iterable[bytes | str], source: str, options: Options
         total.add_spans(chunk, source, options)
 
 
+def _annotation_flag(args: argparse.Namespace) -> str | None:
+    """The annotation tool's flag given (--brat or --label-studio), if any."""
+    if args.brat:
+        return "--brat"
+    return "--label-studio" if args.label_studio is not None else None
+
+
+def _read_annotations(args: argparse.Namespace, options: Options, total: FileTotals) -> None:
+    """Score an annotation tool's files (`--brat`, `--label-studio`; `nerscore.annotations`) as documents of
+    spans, in chunks as they are read; what a user must know of how they were read (discontinuous annotations
+    by their full extent, tasks left out) is a line on standard error."""
+
+    def size(document: SpanDocument) -> int:
+        return len(document.references) + len(document.predictions)
+
+    if args.brat:
+        pairs = read_brat_pairs(*args.brat)
+        discontinuous = [0, 0]
+
+        def brat_documents() -> Iterator[SpanDocument]:
+            for reference, prediction in pairs:
+                discontinuous[0] += reference.discontinuous
+                discontinuous[1] += prediction.discontinuous
+                yield SpanDocument(1, reference.text, reference.spans, prediction.spans)
+
+        for chunk in _chunks(brat_documents(), size, _CLI_CHUNK_ENTITIES):
+            total.add_spans(chunk, "--brat", options)
+        if any(discontinuous):
+            count = sum(discontinuous)
+            print(
+                f"note: {count} discontinuous annotation{'s' * (count != 1)} ({discontinuous[0]} reference, "
+                f"{discontinuous[1]} predicted) scored by their full extent, from the first fragment's start to "
+                "the last one's end",
+                file=sys.stderr,
+            )
+        return
+    tasks = list(read_label_studio(args.label_studio))
+    scored = [task for task in tasks if task.references is not None and task.predictions is not None]
+    documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
+    for chunk in _chunks(documents, size, _CLI_CHUNK_ENTITIES):
+        total.add_spans(chunk, args.label_studio, options)
+    if len(scored) < len(tasks):
+        print(
+            f"note: {len(tasks) - len(scored)} of {len(tasks)} tasks left out, without an annotation or a prediction",
+            file=sys.stderr,
+        )
+
+
 def _read_files_in_step(
     handles: Sequence[Iterable[bytes | str]], sources: Sequence[str], options: Options
 ) -> PairedTotals:
@@ -325,7 +391,8 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
         return
     # The tables show every type, whether or not --per-type asks for the keys.
     results = result_dict(tally, options.evolve(per_type=True), total.by_sentence)
-    entities = f"{results['strict_possible']} reference and {results['strict_actual']} predicted entities"
+    counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
+    entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
     # The scheme and mode as written on the command line, as they always were printed.
     settings = ["spans"] if total.spans else [args.scheme or options.scheme.name, args.mode or options.mode]
@@ -341,7 +408,8 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     print()
     print(format_table(results, options.beta))
     entity_types = sorted(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
-    for scheme in EVALUATION_SCHEMES if args.per_type else ("strict",):
+    # The strict table, or the first scheme asked for when --evaluation-schemes leaves strict out.
+    for scheme in options.evaluation_schemes if args.per_type else options.evaluation_schemes[:1]:
         if entity_types:
             print()
             print(format_type_table(results, entity_types, scheme, options.beta))

@@ -71,7 +71,7 @@ def result_dict(
     if options.return_entities:
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
-        result["entities"] = entity_rows(rows)
+        result["entities"] = entity_rows(rows, options.evaluation_schemes)
     return result
 
 

@@ -11,13 +11,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .options import Options
+from .options import EVALUATION_SCHEMES, Options
 from .pairing import scenario_of
 from .schemes import OUTSIDE
 from .span import Span
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
-EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 
 # docs/scoring.md §4: the outcome of each scenario under strict, exact, partial and type.
 OUTCOMES: dict[str, dict[str, str]] = {
@@ -140,7 +139,7 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     no_entity = [0] * len(COUNT_NAMES)
     result: dict[str, Any] = {}
     type_results: dict[str, int | float] = {}
-    for scheme in EVALUATION_SCHEMES:
+    for scheme in options.evaluation_schemes:  # all four unless the caller asks for fewer
         counts = tally.counts(scheme)
         precision, recall, f = ratios.precision_recall_f(counts.correct, counts.partial, counts.actual, counts.possible)
         result[f"{scheme}_precision"] = precision[0] / precision[1]
@@ -225,18 +224,20 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str]) -> dict[str, dic
     return matrix
 
 
-def entity_rows(rows: Iterable[Row]) -> list[dict[str, Any]]:
-    """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7)."""
+def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
+    """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
+    outcome under each of `schemes` (the option `evaluation_schemes`)."""
     result = []
     for sentence, reference, prediction in rows:
         scenario = scenario_of(reference, prediction)
+        outcomes = OUTCOMES[scenario]
         result.append(
             {
                 "sentence": sentence,
                 "reference": reference.as_dict() if reference is not None else None,
                 "prediction": prediction.as_dict() if prediction is not None else None,
                 "scenario": scenario,
-                **OUTCOMES[scenario],
+                **{scheme: outcomes[scheme] for scheme in schemes},
             }
         )
     return result

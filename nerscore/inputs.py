@@ -29,10 +29,43 @@ Batch = list | np.ndarray
 TYPE_KEYS = ("type", "label", "entity_group")
 
 
+# spaCy, read without importing it (issue 21): a `Doc` is the list of its `ents`, and an entity is anything with
+# `start_char`, `end_char` (exclusive) and `label_`, as spaCy's `Span` has; so are objects shaped like them.
+_CHAR_SPAN = ("start_char", "end_char", "label_")
+
+
+def is_char_span(value: Any) -> bool:
+    """Whether `value` is an entity as spaCy's `Span` is one: `start_char`, `end_char` and `label_`."""
+    return not isinstance(value, (Mapping, tuple, list, str)) and all(hasattr(value, name) for name in _CHAR_SPAN)
+
+
+def is_doc(value: Any) -> bool:
+    """Whether `value` is a document as spaCy's `Doc` is one: it has `ents` (and is no list or dict)."""
+    return not isinstance(value, (Mapping, tuple, list, str)) and hasattr(value, "ents")
+
+
+def doc_entities(doc: Any, side: str, sentence: int) -> list[tuple[Any, Any, Any]]:
+    """A `Doc`'s entities as (start_char, end_char, label_) tuples (`as_span` checks their values); a member of
+    `ents` without these attributes is an `InvalidInputError` naming it."""
+    entities = []
+    for index, entity in enumerate(doc.ents):
+        if not is_char_span(entity):
+            missing = " and ".join(name for name in _CHAR_SPAN if not hasattr(entity, name)) or "the attributes"
+            raise InvalidInputError(
+                f"found {shown(entity)} ({type(entity).__name__}) in the {type(doc).__name__}'s ents, which has no "
+                f"{missing}; expected entities with start_char, end_char and label_, as spaCy's Span",
+                side,
+                sentence,
+                entity=index,
+            )
+        entities.append((entity.start_char, entity.end_char, entity.label_))
+    return entities
+
+
 def value_form(value: Any) -> str:
     """The form of a batch whose first value is `value`: a dict, a `Span` or a tuple or list of three (start,
     end, type) is an entity; what is neither an entity nor an id reads as a (bad) tag."""
-    if looks_like_entity(value):
+    if looks_like_entity(value) or is_char_span(value):
         return SPANS
     return IDS if is_id(value) else TAGS
 
@@ -66,6 +99,12 @@ def as_list(values: Any, side: str) -> Batch:
     """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
     tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
     are never modified."""
+    if is_doc(values):
+        raise InvalidInputError(
+            f"found one {type(values).__name__} (a document); expected a batch: a list with one document per "
+            "sentence or document, [doc] for one",
+            side,
+        )
     shape = tuple(getattr(values, "shape", ()))
     if len(shape) > 2:
         raise InvalidInputError(
@@ -91,6 +130,8 @@ def as_list(values: Any, side: str) -> Batch:
         return values
     rows = []
     for index, row in enumerate(values):
+        if is_doc(row):  # a spaCy Doc: its entities
+            row = doc_entities(row, side, index)
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
             row = row.tolist()
         if isinstance(row, (Mapping, Span)):
@@ -257,6 +298,8 @@ def as_span(entity: Any) -> Span:
                 f"'entity_group'{hint}"
             )
         start, end, entity_type = entity["start"], entity["end"], entity[key]
+    elif is_char_span(entity):  # a spaCy Span: character offsets
+        start, end, entity_type = entity.start_char, entity.end_char, entity.label_
     elif isinstance(entity, (tuple, list)):
         if len(entity) != 3:
             raise InvalidInputError(

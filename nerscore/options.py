@@ -20,10 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from .schemes import LENIENT, MODES, Scheme, check_mode, get_scheme
+from .errors import shown
+from .schemes import LENIENT, MODES, SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
 
 # More resamples than this add nothing an interval or a p-value can show, and would take minutes.
 MAX_RESAMPLES = 1_000_000
+# The four evaluation schemes of docs/scoring.md §4, in the order of the result's keys (`counts` reads them here).
+EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 
 
 def is_id(value: Any) -> bool:
@@ -170,6 +173,30 @@ def _check_ignore_index(name: str, ignore_index: Any) -> int:
     return int(ignore_index)
 
 
+def _check_evaluation_schemes(name: str, value: Any) -> tuple[str, ...]:
+    """Some of strict, exact, partial and type, kept in the result's order (docs/scoring.md §7) whatever order
+    they are given in. Named apart from `scheme`, the tagging scheme, which it must not be taken for."""
+    names = ", ".join(map(repr, EVALUATION_SCHEMES))
+    expected = f"a list of evaluation schemes, some of {names}"
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        hint = f"; for one scheme pass [{value!r}]" if value in EVALUATION_SCHEMES else ""
+        raise ValueError(f"evaluation_schemes must be {expected}, found {shown(value)}{hint}")
+    given = list(value)
+    for item in given:
+        if item not in EVALUATION_SCHEMES:
+            hint = ""
+            if _is_tagging_scheme(item):
+                hint = f"; {item!r} is a tagging scheme: pass it as scheme={item!r}"
+            raise ValueError(f"evaluation_schemes must be {expected}, found {shown(item)} in {given!r}{hint}")
+    if not given:
+        raise ValueError(f"evaluation_schemes=[] keeps no key to return; evaluation_schemes must be {expected}")
+    return tuple(scheme for scheme in EVALUATION_SCHEMES if scheme in given)
+
+
+def _is_tagging_scheme(value: Any) -> bool:
+    return isinstance(value, str) and SCHEME_ALIASES.get(value.upper(), value.upper()) in SCHEMES
+
+
 def _check_confidence_level(name: str, value: Any) -> float:
     expected = "a number between 0 and 1, such as 0.95"
     level = check_number(name, value, expected, 1.0)
@@ -274,6 +301,18 @@ class Options:
         "`float`",
         "the value of a ratio whose denominator is zero.",
         Flag("Z", float, help="precision when nothing is predicted, recall when there is nothing to find (default 0)"),
+    )
+    evaluation_schemes: tuple[str, ...] = option(
+        list(EVALUATION_SCHEMES),
+        _check_evaluation_schemes,
+        "`list` of `str`",
+        'the evaluation schemes whose keys are returned, some of `"strict"`, `"exact"`, `"partial"` and `"type"` '
+        "(their macro, per-type and interval keys follow); not the tagging `scheme`.",
+        Flag(
+            "NAMES",
+            _comma_list,
+            help="the evaluation schemes to report, comma-separated: strict,partial (default all four)",
+        ),
     )
     per_type: bool = option(
         False,

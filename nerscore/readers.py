@@ -10,14 +10,14 @@ from typing import Any, NamedTuple
 
 
 class ConllError(ValueError):
-    """A malformed line of a CoNLL (or JSON lines) file: `source` (file name), `line` (1-based) and `problem` as
-    attributes."""
+    """A malformed line of a CoNLL (or JSON lines, or annotation) file: `source` (file name), `line` (1-based)
+    and `problem` as attributes; `line` is None for a problem of a whole file (a BRAT file without its pair)."""
 
-    def __init__(self, source: str, line: int, problem: str) -> None:
+    def __init__(self, source: str, line: int | None, problem: str) -> None:
         self.source = source
         self.line = line
         self.problem = problem
-        super().__init__(f"{source}:{line}: {problem}")
+        super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
 
 
 class ConllSentence(NamedTuple):

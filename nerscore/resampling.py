@@ -334,9 +334,11 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
         jackknife = statistic(totals - sample.vectors)
         low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, options.confidence_level)
     else:  # no sentence: nothing to resample
-        low = high = np.array([result[key] for key in keys])
+        low = high = np.array([result.get(key, 0.0) for key in keys])
     intervals = {}
     for key, key_low, key_high in zip(keys, low.tolist(), high.tolist()):
+        if key not in result:  # a scheme that `evaluation_schemes` leaves out
+            continue
         # The estimate is `scores`' exact value; the resamples' floats may round it a hair differently.
         intervals[f"{key}_low"] = min(key_low, result[key])
         intervals[f"{key}_high"] = max(key_high, result[key])
@@ -367,6 +369,8 @@ def comparison(
     p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng)))
     result: dict[str, float] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
+        if key not in result_a:  # a scheme that `evaluation_schemes` leaves out
+            continue
         delta = result_b[key] - result_a[key]
         result[f"{key}_a"] = result_a[key]
         result[f"{key}_b"] = result_b[key]

@@ -15,24 +15,32 @@ SUMMARY_COLUMNS = ("type", "partial", "exact", "strict")
 SUMMARY_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "precision", "recall")
 
 
+def summary_columns(results: Mapping[str, Any]) -> tuple[str, ...]:
+    """The columns of `SUMMARY_COLUMNS` whose schemes `results` holds (all four unless `evaluation_schemes`
+    asked for fewer)."""
+    return tuple(column for column in SUMMARY_COLUMNS if f"{column}_correct" in results)
+
+
 def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[str, list[int | float]]]:
     """The summary table of a `compute` result: ``(row label, [type, partial, exact, strict])`` per measure,
-    the F row labelled ``F1`` (``F0.5`` ...)."""
+    the F row labelled ``F1`` (``F0.5`` ...); with `evaluation_schemes`, the columns of the schemes it holds."""
     f_name = f_key(beta)
+    columns = summary_columns(results)
     measures = [(measure, measure) for measure in SUMMARY_MEASURES] + [(f_name.upper(), f_name)]
-    return [(label, [results[f"{column}_{measure}"] for column in SUMMARY_COLUMNS]) for label, measure in measures]
+    return [(label, [results[f"{column}_{measure}"] for column in columns]) for label, measure in measures]
 
 
 def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The summary table as text: MUC counts and scores (rows) by type / partial / exact / strict. With the
     interval keys of `bootstrap` in `results`, an interval column follows each scheme's column."""
     f_name = f_key(beta)
-    intervals = f"strict_{f_name}_low" in results
+    columns = summary_columns(results)
+    intervals = any(f"{column}_{f_name}_low" in results for column in columns)
     interval_header = f"{'interval':>17}" if intervals else ""
-    lines = [f"{'measure':<10}" + "".join(f"{column:>10}{interval_header}" for column in SUMMARY_COLUMNS)]
+    lines = [f"{'measure':<10}" + "".join(f"{column:>10}{interval_header}" for column in columns)]
     for (label, cells), measure in zip(summary_rows(results, beta), [*SUMMARY_MEASURES, f_name]):
         line = f"{label:<10}"
-        for column, cell in zip(SUMMARY_COLUMNS, cells):
+        for column, cell in zip(columns, cells):
             line += f"{_format_number(cell):>10}"
             if intervals:
                 line += f"{_format_interval(results, f'{column}_{measure}'):>17}"
@@ -51,7 +59,7 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The `compare_semeval` dict as text: per scheme and measure, A, B, B - A, its interval and the p-value."""
     f_name = f_key(beta)
     lines = [f"{'scheme':<10}{'measure':<11}{'A':>9}{'B':>9}{'B-A':>9}{'low':>9}{'high':>9}{'p-value':>11}"]
-    for scheme in EVALUATION_SCHEMES:
+    for scheme in (scheme for scheme in EVALUATION_SCHEMES if f"{scheme}_precision_a" in results):
         for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper())):
             key = f"{scheme}_{measure}"
             numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]

@@ -33,6 +33,7 @@ ORDER = [
     "resampling",
     "compute",
     "readers",
+    "annotations",
     "tables",
     "cli",
 ]

@@ -5,6 +5,7 @@ that table, and these tests fail when one of them drifts from it."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import re
 from fractions import Fraction
@@ -108,6 +109,11 @@ FLAG_CASES = [
     pytest.param(["--beta", "0"], {"beta": 0}, id="beta-zero"),
     pytest.param(["--zero-division", "1"], {"zero_division": 1}, id="zero-division"),
     pytest.param(["--per-type"], {"per_type": True}, id="per-type"),
+    pytest.param(
+        ["--evaluation-schemes", "strict,partial"],
+        {"evaluation_schemes": ["strict", "partial"]},
+        id="evaluation-schemes",
+    ),
     pytest.param(["--confusion"], {"confusion": True}, id="confusion"),
     pytest.param(["--bootstrap", "50", "--seed", "3"], {"bootstrap": 50, "seed": 3}, id="bootstrap-seed"),
     pytest.param(
@@ -178,3 +184,120 @@ def test_version_and_name(capsys: pytest.CaptureFixture[str]) -> None:
 def test_zero_division_and_beta_reach_the_scores() -> None:
     # The same numbers through the flags' types as through Python's.
     assert Options.of(beta=Fraction(1, 2)).beta == Options.of(beta=0.5).beta == 0.5
+
+
+# ---------------------------------------------------------------------------------------------------------
+# evaluation_schemes (issue 21, item 3): the schemes whose keys are returned
+# ---------------------------------------------------------------------------------------------------------
+
+SCHEME_NAMES = ("strict", "exact", "partial", "type")
+# The worked example of docs/scoring.md §6 holds one type on each side, MUSIC_NAME and SINGER.
+EVERY_KEY = {"per_type": True, "bootstrap": 30, "confusion": True}
+
+
+def _scheme_of(key: str) -> str | None:
+    """The evaluation scheme a key of the worked example's result belongs to (None: no scheme, `confusion`)."""
+    match = re.match(r"^(?:MUSIC_NAME_|SINGER_)?(strict|exact|partial|type)_", key)
+    return match.group(1) if match else None
+
+
+# Every non-empty subset of the four schemes, in every case its keys and nothing else.
+SUBSETS = [
+    pytest.param(list(subset), id="+".join(subset))
+    for size in range(1, 5)
+    for subset in itertools.combinations(SCHEME_NAMES, size)
+]
+
+
+@pytest.mark.parametrize("schemes", SUBSETS)
+def test_evaluation_schemes_return_their_keys_and_only_theirs(schemes: list[str]) -> None:
+    inputs = dict(zip(("predictions", "references"), worked_example()))
+    full = nerscore.compute_semeval(**inputs, **EVERY_KEY)
+    asked = nerscore.compute_semeval(**inputs, **EVERY_KEY, evaluation_schemes=schemes)
+    # The same values as the full result, restricted to the schemes asked for: macro, per-type and interval keys
+    # follow their scheme, the confusion matrix (no scheme) stays.
+    assert asked == {key: value for key, value in full.items() if _scheme_of(key) in (None, *schemes)}
+    assert {_scheme_of(key) for key in asked} - {None} == set(schemes)
+    assert "confusion" in asked
+
+
+def test_evaluation_schemes_two_of_four_halve_the_keys() -> None:
+    # The Trainer's log: 52 keys today (53 once token_accuracy is added), 26 (27) with two schemes.
+    inputs = dict(zip(("predictions", "references"), worked_example()))
+    assert len(nerscore.compute_semeval(**inputs)) == 52
+    asked = nerscore.compute_semeval(**inputs, evaluation_schemes=["strict", "partial"])
+    assert len([key for key in asked if _scheme_of(key)]) == 26
+    assert {"strict_f1", "partial_f1", "strict_macro_f1", "partial_macro_f1"} <= set(asked)
+    assert "exact_f1" not in asked and "type_macro_f1" not in asked
+
+
+def test_evaluation_schemes_order_and_repeats_do_not_matter() -> None:
+    inputs = dict(zip(("predictions", "references"), worked_example()))
+    ordered = nerscore.compute_semeval(**inputs, evaluation_schemes=["strict", "partial"])
+    assert nerscore.compute_semeval(**inputs, evaluation_schemes=("partial", "strict", "partial")) == ordered
+    assert list(ordered) == list(nerscore.compute_semeval(**inputs, evaluation_schemes=["strict", "partial"]))
+    assert Options.of(evaluation_schemes=["type", "strict"]).evaluation_schemes == ("strict", "type")
+
+
+def test_evaluation_schemes_filter_the_entity_rows_and_the_comparison() -> None:
+    predictions, references = worked_example()
+    rows = nerscore.compute_semeval(
+        predictions=predictions, references=references, return_entities=True, evaluation_schemes=["exact"]
+    )["entities"]
+    assert rows and all(set(row) == {"sentence", "reference", "prediction", "scenario", "exact"} for row in rows)
+    compared = nerscore.compare_semeval(
+        predictions_a=predictions,
+        predictions_b=references,
+        references=references,
+        n_resamples=20,
+        evaluation_schemes=["type"],
+    )
+    assert compared and {key.split("_", 1)[0] for key in compared} == {"type"}
+    full = nerscore.compare_semeval(
+        predictions_a=predictions, predictions_b=references, references=references, n_resamples=20
+    )
+    assert compared["type_f1_delta"] == full["type_f1_delta"]
+
+
+BAD_EVALUATION_SCHEMES = [
+    pytest.param(["strict", "lenient"], r"found 'lenient' in \['strict', 'lenient'\]", id="unknown-name"),
+    pytest.param(["IOB2"], r"'IOB2' is a tagging scheme: pass it as scheme='IOB2'", id="a-tagging-scheme"),
+    pytest.param("strict", r"found 'strict'; for one scheme pass \['strict'\]", id="a-bare-string"),
+    pytest.param([], r"evaluation_schemes=\[\] keeps no key to return", id="empty"),
+    pytest.param([None], r"found None in \[None\]", id="not-a-string"),
+    pytest.param(3, r"evaluation_schemes must be a list of evaluation schemes", id="not-a-list"),
+]
+
+
+@pytest.mark.parametrize(("value", "match"), BAD_EVALUATION_SCHEMES)
+def test_a_bad_evaluation_scheme_is_a_value_error_at_compute(value, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        nerscore.compute_semeval(predictions=[["O"]], references=[["O"]], evaluation_schemes=value)
+
+
+def test_evaluation_schemes_through_evaluate_load_and_compute(load_metric) -> None:
+    predictions, references = worked_example()
+    metric = load_metric(evaluation_schemes=["strict", "partial"])
+    results = metric.compute(predictions=predictions, references=references)
+    assert results == nerscore.compute_semeval(
+        predictions=predictions, references=references, evaluation_schemes=["strict", "partial"]
+    )
+    # A compute overrides the load, as for every option; a bad name fails at load, before anything is stored.
+    assert set(metric.compute(predictions=predictions, references=references, evaluation_schemes=["type"])) == {
+        key for key in nerscore.compute_semeval(predictions=[["O"]], references=[["O"]]) if key.startswith("type_")
+    }
+    with pytest.raises(ValueError, match="found 'lenient'"):
+        load_metric(evaluation_schemes=["lenient"])
+    with pytest.raises(ValueError, match="found 'lenient'"):
+        metric.compute(predictions=predictions, references=references, evaluation_schemes=["lenient"])
+
+
+def test_the_evaluation_schemes_flag_in_the_table_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(WORKED_EXAMPLE), "--evaluation-schemes", "partial"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("processed 34 tokens in 6 sentences with 5 reference and 5 predicted entities")
+    assert lines[2].split() == ["measure", "partial"]
+    assert "F1            0.6000" in lines
+    assert any(line.startswith("partial by type") for line in lines)
+    assert cli.main([str(WORKED_EXAMPLE), "--evaluation-schemes", "strict,lenient"]) == 2
+    assert "found 'lenient'" in capsys.readouterr().err

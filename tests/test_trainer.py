@@ -504,3 +504,48 @@ def test_two_epoch_training_keeps_the_best_strict_f1_model(tmp_path, tokenizer, 
     assert trainer.state.best_model_checkpoint.endswith(f"checkpoint-{best_step}")
     # The model loaded at the end is the best one: evaluating it again gives the best score.
     assert trainer.evaluate()["eval_strict_f1"] == best
+
+
+@pytest.mark.slow
+def test_evaluation_schemes_at_load_log_only_their_keys_and_keep_the_best_strict_f1_model(
+    tmp_path, tokenizer, datasets_
+):
+    # Issue 21, item 3: evaluate.load(..., evaluation_schemes=[...]) in compute_metrics logs only those schemes'
+    # keys on every evaluation, and metric_for_best_model="strict_f1" still picks the checkpoint.
+    with contextlib.chdir(REPO):
+        import evaluate
+
+        metric = evaluate.load("ner_semeval.py", label_list=ID2LABEL, evaluation_schemes=["strict", "partial"])
+
+    def compute_metrics(eval_pred):
+        logits, label_ids = eval_pred
+        return metric.compute(predictions=logits.argmax(-1), references=label_ids)
+
+    trainer = make_trainer(
+        tmp_path,
+        tokenizer,
+        datasets_,
+        compute_metrics,
+        num_train_epochs=2,
+        learning_rate=5e-3,
+        eval_strategy="epoch",
+        save_strategy="epoch",
+        logging_strategy="epoch",
+        metric_for_best_model="strict_f1",
+        load_best_model_at_end=True,
+    )
+    trainer.train()
+    evaluations = [entry for entry in trainer.state.log_history if "eval_strict_f1" in entry]
+    assert [entry["epoch"] for entry in evaluations] == [1.0, 2.0]
+    all_keys = set(compute_semeval(predictions=[["O"]], references=[["O"]]))
+    for entry in evaluations:
+        scores = metric_part({key: value for key, value in entry.items() if key != "step"}, "eval_")
+        # The metric's keys of the two schemes, 26 of today's 52, and none of exact's or type's.
+        assert set(scores) == {key for key in all_keys if key.startswith(("strict_", "partial_"))}
+        assert len(scores) == 26
+    best = max(entry["eval_strict_f1"] for entry in evaluations)
+    assert trainer.state.best_metric == best
+    best_step = next(entry["step"] for entry in evaluations if entry["eval_strict_f1"] == best)
+    assert trainer.state.best_model_checkpoint.endswith(f"checkpoint-{best_step}")
+    final = metric_part(trainer.evaluate(), "eval_")
+    assert final["strict_f1"] == best and "exact_f1" not in final

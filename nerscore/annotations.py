@@ -1,0 +1,410 @@
+"""Readers of annotation tools' files, in character offsets as the tools write them: BRAT standoff (`read_brat`,
+a folder of ``.ann`` files beside their ``.txt``, or one ``.ann`` file; `read_brat_pairs` pairs two folders) and
+Label Studio's JSON export (`read_label_studio`). Each entity is a `Span`; a malformed line is a `ConllError`
+naming the file and the line, or the file alone for a problem of a whole file (docs/spans.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+from .errors import shown
+from .options import is_id
+from .readers import ConllError
+from .span import Span
+
+# ---------------------------------------------------------------------------------------------------------
+# BRAT standoff
+# ---------------------------------------------------------------------------------------------------------
+
+# brat writes the text of a discontinuous annotation as its fragments' texts joined by one space (its
+# annotation.py, DISCONT_SEP).
+_FRAGMENT_SEPARATOR = " "
+_OFFSET = re.compile(r"[0-9]+")
+_T_LINE = "ID TAB TYPE START END TAB TEXT (fragments START END;START END)"
+
+
+class BratDocument(NamedTuple):
+    """One BRAT document: its `name` (the ``.ann`` file's path relative to the folder read, ``/``-separated,
+    without ``.ann``), its `text` (the ``.txt`` beside it), its `spans` (one per ``T`` line, in the file's order;
+    a discontinuous annotation by its full extent, from its first fragment's start to its last one's end), the
+    ``.ann`` line of each span, and how many of the spans were discontinuous."""
+
+    name: str
+    text: str
+    spans: list[Span]
+    lines: list[int]
+    discontinuous: int
+
+
+def brat_names(folder: str | os.PathLike[str]) -> list[str]:
+    """The names of the ``.ann`` files under `folder`, subfolders included (symbolic links to folders are not
+    followed), as `BratDocument.name` writes them, sorted."""
+    root = os.fspath(folder)
+    if not os.path.isdir(root):
+        raise ConllError(str(folder), None, "not a folder; expected a folder of .ann files beside their .txt files")
+    names = []
+    for directory, subdirectories, files in os.walk(root):
+        subdirectories.sort()
+        relative = os.path.relpath(directory, root).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        names += [prefix + file[: -len(".ann")] for file in files if file.endswith(".ann")]
+    return sorted(names)
+
+
+def read_brat(path: str | os.PathLike[str]) -> Iterator[BratDocument]:
+    """The documents of a BRAT folder (every ``.ann`` file under it, in the order of their names) or of one
+    ``.ann`` file, each read with the ``.txt`` beside it, lazily. Only text-bound annotations (``T`` lines) are
+    entities, nested or overlapping ones included; other lines (relations, events, attributes, notes) are
+    ignored. Offsets count characters (Unicode code points) of the ``.txt`` as it is on disk. A malformed ``T``
+    line, or one whose text is not the ``.txt``'s text at its offsets, is a `ConllError` naming the file and
+    the line."""
+    path = os.fspath(path)
+    if path.endswith(".ann") and not os.path.isdir(path):
+        yield read_brat_file(path, os.path.basename(path).removesuffix(".ann"))
+        return
+    if os.path.isfile(path):
+        raise ConllError(path, None, "is neither a folder nor an .ann file; expected a BRAT folder or .ann file")
+    for name in brat_names(path):
+        yield read_brat_file(os.path.join(path, f"{name}.ann"), name)
+
+
+def read_brat_pairs(
+    references: str | os.PathLike[str], predictions: str | os.PathLike[str]
+) -> Iterator[tuple[BratDocument, BratDocument]]:
+    """The documents of two BRAT folders, paired by their path relative to each folder (subfolders included),
+    lazily. A file on one side only is a `ConllError` naming it (before any document is read). The predictions'
+    ``.txt`` files may be left out: their ``.ann`` files are then read against the references' ``.txt``; where
+    present, a ``.txt`` must be the references' own."""
+    reference_names, predicted_names = brat_names(references), brat_names(predictions)
+    for names, others, folder, other in (
+        (reference_names, predicted_names, references, predictions),
+        (predicted_names, reference_names, predictions, references),
+    ):
+        alone = sorted(set(names) - set(others))
+        if alone:
+            more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
+            raise ConllError(
+                os.path.join(folder, f"{alone[0]}.ann"),
+                None,
+                f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; the two folders must hold the "
+                "same .ann files, paired by their path in each folder",
+            )
+    for name in reference_names:
+        reference = read_brat_file(os.path.join(references, f"{name}.ann"), name)
+        predicted_text = os.path.join(predictions, f"{name}.txt")
+        reference_text = os.path.join(references, f"{name}.txt")
+        text = None
+        if os.path.exists(predicted_text):
+            text = _read_text(predicted_text)
+            if text != reference.text:
+                _raise_different_texts(predicted_text, text, reference_text, reference.text)
+        text_path = predicted_text if text is not None else reference_text
+        yield reference, read_brat_file(os.path.join(predictions, f"{name}.ann"), name, reference.text, text_path)
+
+
+def read_brat_file(
+    ann_path: str | os.PathLike[str],
+    name: str,
+    text: str | None = None,
+    text_path: str | os.PathLike[str] | None = None,
+) -> BratDocument:
+    """One ``.ann`` file read against `text` (read from `text_path` when not given; by default the ``.txt``
+    file beside it), as `read_brat` reads it; `name` is the document's name."""
+    source = os.fspath(ann_path)
+    text_path = os.path.splitext(source)[0] + ".txt" if text_path is None else os.fspath(text_path)
+    if text is None:
+        if not os.path.isfile(text_path):
+            raise ConllError(
+                source, None, f"has no {os.path.basename(text_path)} beside it; expected the document's text there"
+            )
+        text = _read_text(text_path)
+    spans: list[Span] = []
+    lines: list[int] = []
+    discontinuous = 0
+    for number, line in enumerate(_read_lines(source), start=1):
+        if not line.startswith("T"):  # relations, events, attributes, normalizations, notes: not entities
+            continue
+        span, fragments = _text_bound(line, text, source, number, text_path)
+        spans.append(span)
+        lines.append(number)
+        discontinuous += fragments > 1
+    return BratDocument(name, text, spans, lines, discontinuous)
+
+
+def _text_bound(line: str, text: str, source: str, number: int, text_name: str) -> tuple[Span, int]:
+    """The `Span` of a ``T`` line (its full extent) and its number of fragments."""
+    identifier, tab, rest = line.partition("\t")
+    data, tab_2, annotated = rest.partition("\t")
+    if not tab or not tab_2:
+        raise ConllError(source, number, f"found {shown(line)}, a T line without two tabs; expected {_T_LINE}")
+    entity_type, _, offsets = data.partition(" ")
+    if not entity_type:
+        raise ConllError(source, number, f"{identifier} has no type; expected {_T_LINE}")
+    fragments = []
+    for fragment in offsets.split(";"):
+        numbers = fragment.split()
+        if len(numbers) != 2 or not all(_OFFSET.fullmatch(value) for value in numbers):
+            raise ConllError(
+                source,
+                number,
+                f"{identifier}'s offsets are {shown(offsets)}; expected START END (or START END;START END)",
+            )
+        start, end = int(numbers[0]), int(numbers[1])
+        if start >= end:
+            raise ConllError(source, number, f"{identifier}: start {start} >= end {end}; expected start < end")
+        if end > len(text):
+            raise ConllError(
+                source, number, f"{identifier}: end {end} is past the end of {text_name} ({len(text)} characters)"
+            )
+        fragments.append((start, end))
+    if not _is_fragments_text(annotated, text, fragments):
+        # At most what `shown` shows: the fragments of one line may cover the text many times over.
+        found = _FRAGMENT_SEPARATOR.join(text[start : min(end, start + 100)] for start, end in fragments[:100])
+        hint = ""
+        if "\r" in text[: fragments[-1][1]]:
+            hint = f" ({text_name} has \\r\\n line ends: a tool that counted each as one character is offset by them)"
+        raise ConllError(
+            source,
+            number,
+            f"{identifier}'s text is {shown(annotated)} but {text_name} holds {shown(found)} at {offsets.strip()}; "
+            f"expected the text of the .txt at the annotation's offsets{hint}",
+        )
+    start, end = min(start for start, _ in fragments), max(end for _, end in fragments)
+    return Span(start, end, entity_type), len(fragments)
+
+
+def _is_fragments_text(annotated: str, text: str, fragments: list[tuple[int, int]]) -> bool:
+    """Whether `annotated` is the fragments' texts joined by brat's separator, compared in time and memory that
+    follow the length of `annotated` (the line), not the fragments' (which may each span the whole text)."""
+    length = sum(end - start for start, end in fragments) + len(_FRAGMENT_SEPARATOR) * (len(fragments) - 1)
+    if length != len(annotated):
+        return False
+    position = 0
+    for index, (start, end) in enumerate(fragments):
+        if index:
+            if not annotated.startswith(_FRAGMENT_SEPARATOR, position):
+                return False
+            position += len(_FRAGMENT_SEPARATOR)
+        if not annotated.startswith(text[start:end], position):
+            return False
+        position += end - start
+    return True
+
+
+def _decoded(raw: bytes, source: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ConllError(
+            source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
+        ) from None
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _read_text(path: str) -> str:
+    """A ``.txt`` file as brat reads it: UTF-8, every character kept (line ends and a byte-order mark too), so
+    that offsets count what is in the file."""
+    return _decoded(_read_bytes(path), path)
+
+
+def _read_lines(path: str) -> list[str]:
+    """The lines of an ``.ann`` file without their line ends (a leading byte-order mark dropped); lines end at
+    ``\\n`` alone, as brat writes them, so a text field is never cut at another line separator."""
+    text = _decoded(_read_bytes(path), path).removeprefix("\ufeff")
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def _raise_different_texts(path: str, text: str, reference_path: str, reference_text: str) -> None:
+    index = next(
+        (i for i, (a, b) in enumerate(zip(text, reference_text)) if a != b), min(len(text), len(reference_text))
+    )
+    line = text.count("\n", 0, index) + 1
+    raise ConllError(
+        path,
+        line,
+        f"differs from {reference_path} at character {index} ({shown(text[index : index + 20])} against "
+        f"{shown(reference_text[index : index + 20])}); expected the same text on both sides",
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Label Studio's JSON export
+# ---------------------------------------------------------------------------------------------------------
+
+
+class LabelStudioTask(NamedTuple):
+    """One task of a Label Studio JSON export: the export's line where it starts, its `id`, its text
+    (``data.text``, None when absent), and its entities: `references` from its annotation and `predictions`
+    from its prediction, each None when the task has none (see `read_label_studio`)."""
+
+    line: int
+    id: Any
+    text: str | None
+    references: list[Span] | None
+    predictions: list[Span] | None
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_EXPORT = "Label Studio's JSON export: a list of tasks, each with 'data' and 'annotations' (and 'predictions')"
+
+
+def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]:
+    """The tasks of a Label Studio JSON export (a list of tasks), each with its annotation's entities as
+    `references` and its prediction's as `predictions`: the regions whose ``value`` holds ``start``, ``end``
+    (exclusive, in characters) and ``labels`` (``type: "labels"``), one `Span` per label; other regions
+    (choices, relations, text areas) are ignored.
+
+    Which annotation: the task's annotations that are not cancelled (``was_cancelled``); of several, the one
+    marked ``ground_truth``. Several without one ground truth, or several predictions, are ambiguous and a
+    `ConllError` naming the task. A region whose ``value.text`` is not ``data.text`` at its offsets is one too
+    (older Label Studio versions counted UTF-16 code units). Errors name the line where the task starts."""
+    import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
+
+    source = os.fspath(path)
+    raw = _read_bytes(source)
+    content = _decoded(raw, source).removeprefix("\ufeff")
+    decoder = json.JSONDecoder()
+    position = _WHITESPACE.match(content).end()  # type: ignore[union-attr]  # matches the empty string
+    if content[position : position + 1] != "[":
+        found = "nothing" if position == len(content) else shown(content[position : position + 20])
+        if content[position : position + 1] == "{":
+            found = "a JSON object (one task?) where an export holds a list of tasks"
+        raise ConllError(source, content.count("\n", 0, position) + 1, f"found {found}; expected {_EXPORT}")
+    position = _WHITESPACE.match(content, position + 1).end()  # type: ignore[union-attr]
+    line, counted = 1, 0
+    index = 0
+    while content[position : position + 1] != "]":
+        line += content.count("\n", counted, position)
+        counted = position
+        try:
+            task, position = decoder.raw_decode(content, position)
+        except json.JSONDecodeError as error:
+            raise ConllError(source, error.lineno, f"not JSON ({error.msg}, column {error.colno})") from None
+        except RecursionError:
+            raise ConllError(source, line, f"task {index}: JSON nested too deeply; expected {_EXPORT}") from None
+        yield _task(task, index, source, line)
+        index += 1
+        position = _WHITESPACE.match(content, position).end()  # type: ignore[union-attr]
+        separator = content[position : position + 1]
+        if separator == ",":
+            position = _WHITESPACE.match(content, position + 1).end()  # type: ignore[union-attr]
+        elif separator != "]":
+            at = content.count("\n", 0, position) + 1
+            found = "the end of the file" if not separator else shown(separator)
+            raise ConllError(source, at, f"found {found} after task {index - 1}; expected ',' or ']' ({_EXPORT})")
+
+
+def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
+    if not isinstance(task, dict):
+        raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {_EXPORT}")
+    where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
+    data = task.get("data")
+    text = data.get("text") if isinstance(data, dict) else None
+    text = text if isinstance(text, str) else None
+    # Older exports hold the annotations under 'completions'.
+    annotations = _list(task, "annotations" if "annotations" in task or "completions" not in task else "completions")
+    predictions = _list(task, "predictions")
+    if annotations is None or predictions is None:
+        key = "annotations" if annotations is None else "predictions"
+        raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
+    kept = [
+        (number, annotation)
+        for number, annotation in enumerate(annotations)
+        if not (isinstance(annotation, dict) and annotation.get("was_cancelled") is True)
+    ]
+    if len(kept) > 1:
+        truths = [item for item in kept if isinstance(item[1], dict) and item[1].get("ground_truth") is True]
+        if len(truths) != 1:
+            ids = [annotation.get("id") if isinstance(annotation, dict) else None for _, annotation in kept]
+            raise ConllError(
+                source,
+                line,
+                f"{where} has {len(kept)} annotations (ids {ids}) and {len(truths) or 'none'} marked ground_truth; "
+                "expected one annotation per task, or one marked ground_truth: mark it, or export one annotator's",
+            )
+        kept = truths
+    if len(predictions) > 1:
+        versions = [
+            prediction.get("model_version") if isinstance(prediction, dict) else None for prediction in predictions
+        ]
+        raise ConllError(
+            source,
+            line,
+            f"{where} has {len(predictions)} predictions (model versions {versions}); expected one prediction per "
+            "task: export one model version's",
+        )
+    references = None
+    if kept:
+        number, annotation = kept[0]
+        references = _regions(annotation, f"{where}, annotations[{number}]", text, source, line)
+    predicted = _regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
+    return LabelStudioTask(line, task.get("id"), text, references, predicted)
+
+
+def _list(task: dict, key: str) -> list | None:
+    value = task.get(key, [])
+    return value if isinstance(value, list) else None
+
+
+def _regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:
+    """The entities of one annotation or prediction: each labelled text region, one `Span` per label."""
+    result = item.get("result", []) if isinstance(item, dict) else None
+    if not isinstance(result, list):
+        raise ConllError(source, line, f"{where} has no 'result' list; expected {_EXPORT}")
+    spans = []
+    for number, region in enumerate(result):
+        value = region.get("value") if isinstance(region, dict) else None
+        if not isinstance(value, dict) or "labels" not in value:
+            continue  # choices, relations, text areas: not entities
+        at = f"{where}.result[{number}]"
+        offsets = []
+        for name in ("start", "end"):
+            offset: Any = value.get(name)
+            if not is_id(offset) or offset < 0:
+                raise ConllError(
+                    source,
+                    line,
+                    f"{at}: value.{name} is {shown(offset)}; expected a character offset (an integer >= 0)",
+                )
+            offsets.append(int(offset))
+        (start, end), labels = offsets, value["labels"]
+        if start >= end:
+            raise ConllError(source, line, f"{at}: start {start} >= end {end}; expected start < end (end exclusive)")
+        if not isinstance(labels, list) or not labels or not all(isinstance(label, str) and label for label in labels):
+            raise ConllError(source, line, f"{at}: value.labels is {shown(labels)}; expected a list of labels")
+        if text is not None:
+            _check_region_text(value, start, end, text, at, source, line)
+        spans += [Span(start, end, label) for label in labels]
+    return spans
+
+
+def _check_region_text(
+    value: Mapping[str, Any], start: int, end: int, text: str, at: str, source: str, line: int
+) -> None:
+    if end > len(text):
+        raise ConllError(source, line, f"{at}: end {end} is past the end of data.text ({len(text)} characters)")
+    given = value.get("text")
+    # The lengths first: a slice as long as the text given costs what reading that text cost.
+    if "text" in value and (not isinstance(given, str) or len(given) != end - start or given != text[start:end]):
+        hint = ""
+        if any(ord(character) > 0xFFFF for character in text[:end]):
+            hint = (
+                " (the text holds characters beyond U+FFFF, such as emoji: older Label Studio versions counted "
+                "each as two)"
+            )
+        raise ConllError(
+            source,
+            line,
+            f"{at}: value.text is {shown(given)} but data.text holds {shown(text[start : min(end, start + 100)])} at "
+            f"{start}-{end}; expected the text at the region's offsets{hint}",
+        )
