@@ -25,6 +25,7 @@ import contextlib
 import operator
 import os
 import sys
+from collections.abc import Mapping
 from itertools import chain
 from typing import Any
 
@@ -32,7 +33,7 @@ import nerscore
 from nerscore import *
 from nerscore import InvalidInputError, Options, main
 from nerscore.compute import compute_checked
-from nerscore.inputs import IDS, SPANS, TAGS, as_list, batch_form, batches, read_spans, rows_of, storable
+from nerscore.inputs import IDS, SPANS, TAGS, as_list, batch_form, batches, first_value, read_spans, rows_of, storable
 from nerscore.options import OPTION_NAMES, describe, is_id
 
 # The version of nerscore this file was written for. evaluate copies this file alone into its cache and imports
@@ -169,8 +170,8 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 def _check_storable(predictions: Any, references: Any, form: str) -> None:
     """Refuse, located, an offset or id that int64 does not hold, before evaluate stores anything: pyarrow would
     raise an OverflowError that says nothing of where (and leave a half-written cache). `compute` without stored
-    batches refuses it too, so that the metric scores a batch alike whichever way it goes; `nerscore.compute_semeval`
-    and the command line store nothing and score any integer offset exactly."""
+    batches refuses such an offset too, so that the metric scores spans alike whichever way they go;
+    `nerscore.compute_semeval` stores nothing and scores any integer offset exactly."""
     if form == TAGS:
         return
     for side, batch in (("predictions", predictions), ("references", references)):
@@ -180,10 +181,9 @@ def _check_storable(predictions: Any, references: Any, form: str) -> None:
                 sentence, token = divmod(int(batch.argmax()), batch.shape[1])
                 raise InvalidInputError(_PAST_INT64[IDS].format(batch[sentence, token]), side, sentence, token)
             continue
-        values = _ends(batch) if form == SPANS else list(chain.from_iterable(batch))
-        try:  # in one pass at C speed; a value that is no integer is located below, or left to scoring
-            fits = values is not None and (not values or (min(values) >= _INT64_MIN and max(values) <= _INT64_MAX))
-        except TypeError:
+        try:
+            fits = _fits_int64(batch, form)
+        except (TypeError, KeyError, IndexError):  # a value that is no integer, an entity of another form
             fits = False
         if not fits:
             _locate_past_int64(batch, side, form)
@@ -196,19 +196,16 @@ _PAST_INT64 = {
 }
 
 
-def _ends(batch: list[list]) -> list | None:
-    """The ends of a batch's entities (an entity's start is below its end), read at C speed; None where the
-    entities are not all dicts with an end, or all (start, end, type) sequences."""
-    entities = list(chain.from_iterable(batch))
-    kinds = set(map(type, entities))
-    try:
-        if kinds <= {dict}:
-            return list(map(operator.itemgetter("end"), entities))
-        if kinds <= {tuple, list} and set(map(len, entities)) == {3}:
-            return list(map(operator.itemgetter(1), entities))
-    except KeyError:
-        pass
-    return None
+def _fits_int64(batch: list[list], form: str) -> bool:
+    """Whether every id, or every entity's end (its start is below it), fits int64: one pass at C speed over
+    values in the form of the batch's first; a value of another kind raises, and is looked at one by one."""
+    values = chain.from_iterable(batch)
+    if form == IDS:
+        ids = list(values)
+        return not ids or (min(ids) >= _INT64_MIN and max(ids) <= _INT64_MAX)
+    first = first_value(batch)
+    end = operator.itemgetter("end") if isinstance(first, Mapping) else operator.itemgetter(1)
+    return max(map(end, values), default=0) <= _INT64_MAX
 
 
 def _locate_past_int64(batch: list[list], side: str, form: str) -> None:
@@ -387,7 +384,8 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 predictions = waiting + rows_of(as_list(predictions, "predictions"))
                 references = waiting + rows_of(as_list(references, "references"))
             predictions, references, form = batches(predictions, references)
-            _check_storable(predictions, references, form)
+            if form == SPANS:  # ids past int64 are refused by scoring, unless label_list holds them
+                _check_storable(predictions, references, form)
             result = compute_checked(predictions, references, options)
             self._waiting_empty = self._sentences_added = 0
             return result
