@@ -10,6 +10,9 @@ Standalone (benchmarks/run.py times the tag path against the peers). The report 
   "type"}`, as the transformers pipeline's grouped output (`entity_group`, `score`, `word`) and as
   `(start, end, type)` tuples; each time is divided by the time of the tags. Every form must give the same
   scores, which is checked.
+- bootstrap with spans: `compute_semeval(bootstrap=1)` on 20,000 of the flat documents as span dicts (and on
+  400 of the nested ones below) divided by `compute_semeval` without it: each sentence's counts come from the
+  same pass, so the goal (issue 16) is at most 2x.
 - heavy nesting: documents whose entities nest three levels deep on both sides (every document goes through the
   exact solver), at 1/100, 1/10 and all of the documents, and one document holding ever more nested entities
   with an entity around all of it (one connected component); seconds per entity should stay about flat.
@@ -155,6 +158,36 @@ def spans_against_tags(documents: int, repeats: int) -> None:
     print()
 
 
+# Issue 16: bootstrap with spans counts each sentence on the array path, at most this many times compute alone.
+BOOTSTRAP_GOAL = 2.0
+
+
+def bootstrap_with_spans(documents: int, repeats: int) -> None:
+    _, references, predictions = flat_documents(documents, seed=2013)
+    nested_references, nested_predictions = nested_documents(max(1, documents // 50), seed=7)
+    batches = {
+        f"{documents:,} flat documents": (as_dicts(predictions), as_dicts(references)),
+        f"{max(1, documents // 50):,} nested documents": (as_dicts(nested_predictions), as_dicts(nested_references)),
+    }
+    print("## Bootstrap with spans: each sentence's counts from the same pass (issue 16)")
+    print()
+    print("| span dicts | compute_semeval | bootstrap=1 | ratio | goal |")
+    print("| --- | --- | --- | --- | --- |")
+    for name, (p, r) in batches.items():
+        calls = {
+            "alone": lambda p=p, r=r: nerscore.compute_semeval(predictions=p, references=r),
+            "bootstrap": lambda p=p, r=r: nerscore.compute_semeval(predictions=p, references=r, bootstrap=1),
+        }
+        medians = median_times(calls, repeats)
+        ratio = medians["bootstrap"] / medians["alone"]
+        verdict = "PASS" if ratio <= BOOTSTRAP_GOAL else "MISS"
+        print(
+            f"| {name} | {medians['alone']:.3f} s | {medians['bootstrap']:.3f} s | {ratio:.2f}x | "
+            f"<= {BOOTSTRAP_GOAL:g}x {verdict} |"
+        )
+    print()
+
+
 def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None:
     references, predictions = nested_documents(documents, seed=7)
     nested_share = sum(not _disjoint([nerscore.Span(*e) for e in d]) for d in references) / documents
@@ -196,6 +229,7 @@ def main() -> None:
     print(f"# nerscore span benchmark ({platform.python_version()}, {platform.machine()}, numpy {_numpy()})")
     print()
     spans_against_tags(documents, repeats)
+    bootstrap_with_spans(20_000, repeats)
     nesting_scaling(documents, repeats, long_sizes)
 
 

@@ -1,8 +1,8 @@
 """The public functions: `compute_semeval` (a batch's scores, docs/scoring.md §7) and `compare_semeval` (is B
 better than A? §9), and `result_dict`, the one place the result dict is put together.
 
-A batch is counted once: by the array path where it can (`tag_arrays`, `span_arrays`), by the readable path where
-the `entities` rows, each sentence's counts for spans, or the precise error for bad input are needed.
+A batch is counted once: by the array path where it can (`tag_arrays`, `span_arrays`, each sentence's counts
+included), by the readable path where the `entities` rows or the precise error for bad input are needed.
 """
 
 from __future__ import annotations
@@ -79,16 +79,16 @@ def count_batch(
     predictions: Batch, references: Batch, form: str, options: Options, by_sentence: bool
 ) -> tuple[Counted, list[Row] | None]:
     """One pass over a batch of any form: its tally, each sentence's scenario counts with `by_sentence`, and
-    the rows with `return_entities`. The array paths count; rows, each sentence's counts of spans and the
-    precise error for bad input come from the readable path, which the array paths always agree with
+    the rows with `return_entities`. The array paths count, each sentence's counts too; rows and the precise
+    error for bad input come from the readable path, which the array paths always agree with
     (tests/test_fast_path.py)."""
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
-        if not options.return_entities and not by_sentence:
-            tally = count_spans(span_predictions, span_references, options)
-            if tally is not None:
-                return Counted(tally, None), None
+        if not options.return_entities:
+            counted = count_spans(span_predictions, span_references, options, by_sentence)
+            if counted is not None:
+                return counted, None
         tally, rows = pair_spans(span_predictions, span_references, options)
     else:
         if not options.return_entities:

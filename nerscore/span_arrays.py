@@ -1,11 +1,13 @@
 """The array path for spans: the readable path's `Tally` of span input, computed on whole chunks of documents.
 
 Every entity of a chunk of sentences becomes a row of parallel arrays, and each sentence is moved to positions of
-its own (after the previous sentence's last end), so that `pair_flat`, the tag path's pairing, pairs in one go
+its own (its first start right after the previous sentence's last end), so that `pair_flat`, the tag path's
+pairing, pairs in one go
 every sentence whose entities are disjoint on both sides; the sentences with nested, overlapping or repeated
 entities go through `pair` one by one. Reading the three keys of every dict is the one step that touches every
-entity, so it stays in C (`operator.itemgetter` mapped over them). tests/test_fast_path.py proves it equal to the
-readable path."""
+entity, so it stays in C (`operator.itemgetter` mapped over them). With `by_sentence` it also counts each
+sentence's scenarios, as the tag path does, for the statistics. tests/test_fast_path.py proves it equal to the
+readable path, at any offset int64 holds."""
 
 from __future__ import annotations
 
@@ -16,18 +18,19 @@ from itertools import chain, pairwise, repeat
 
 import numpy as np
 
-from .counts import Cell, Tally
+from .counts import Cell, Counted, Tally
 from .inputs import TYPE_KEYS
 from .options import Options
 from .pairing import SCENARIOS, pair, scenario_of
-from .readable import pair_sentences
+from .readable import pair_sentences, scenarios_by_sentence
 from .span import Span
 from .tag_arrays import FlatSpans, Rows, cells_of, id_spans, pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
-# Positions of a chunk stay below this, so that `pair_flat`'s start * width + end fits in 64 bits; a chunk
-# of longer documents goes the readable way.
+# Positions of a chunk stay below this, so that `pair_flat`'s start * width + end fits in 64 bits: a chunk
+# whose sentences span more (each from its first start to its last end, added up) goes the readable way, which
+# holds any offset exactly.
 _POSITION_LIMIT = 1 << 31
 
 
@@ -42,9 +45,13 @@ class _SpanColumns:
     counts: np.ndarray
 
 
-def count_spans(predictions: list[list], references: list[list], options: Options) -> Tally | None:
-    """`readable.pair_spans`'s `Tally`, computed on arrays chunk by chunk of sentences; None for anything the
-    readable path must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
+def count_spans(
+    predictions: list[list], references: list[list], options: Options, by_sentence: bool = False
+) -> Counted | None:
+    """`readable.pair_spans`'s `Tally`, computed on arrays chunk by chunk of sentences, and with `by_sentence`
+    each sentence's scenario counts too (`readable.scenarios_by_sentence`); None for anything the readable path
+    must check or explain (a bad entity, a mix of forms, a type key out of the usual order, an offset int64 does
+    not hold)."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
         return None
@@ -66,13 +73,17 @@ def count_spans(predictions: list[list], references: list[list], options: Option
     cuts = np.searchsorted(entities[1:], np.arange(_CHUNK_ENTITIES, entities[-1], _CHUNK_ENTITIES)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     cells: Counter = Counter()
+    sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        cells.update(_chunk_cells(chunk_r, chunk_p, type_names, options.min_overlap))
-    return Tally(dict(cells))
+        chunk_cells, counts = _chunk_cells(chunk_r, chunk_p, type_names, options.min_overlap, by_sentence)
+        cells.update(chunk_cells)
+        if counts is not None:
+            sentence_counts.append(counts)
+    return Counted(Tally(dict(cells)), np.concatenate(sentence_counts) if by_sentence else None)
 
 
 def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
@@ -142,23 +153,39 @@ def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) ->
 
 
 def _chunk_cells(
-    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
-) -> dict[Cell, int]:
-    """The cells of one chunk of sentences of span input."""
+    references: _SpanColumns,
+    predictions: _SpanColumns,
+    type_names: list[str],
+    min_overlap: float | None,
+    by_sentence: bool = False,
+) -> tuple[dict[Cell, int], np.ndarray | None]:
+    """The cells of one chunk of sentences of span input, and with `by_sentence` each sentence's scenario counts
+    (sentences x 6)."""
     size = len(references.counts)
     sentence_r = np.repeat(np.arange(size), references.counts)
     sentence_p = np.repeat(np.arange(size), predictions.counts)
-    # Each sentence moves to positions of its own, after the end of the sentence before.
-    extent = np.zeros(size, dtype=np.int64)
-    np.maximum.at(extent, sentence_r, references.end)
-    np.maximum.at(extent, sentence_p, predictions.end)
-    shift = np.concatenate(([0], np.cumsum(extent)))
-    if shift[-1] >= _POSITION_LIMIT:
-        return _readable_span_chunk(references, predictions, type_names, min_overlap)
+    # Each sentence moves to positions of its own: translated by its first start to right after the end of the
+    # sentence before. Pairing depends only on differences of offsets within a sentence (overlaps and lengths,
+    # docs/scoring.md §3), so a translation changes nothing, and positions stay small whatever the offsets: a
+    # sentence at 2**62 needs only its own extent, never 2**62 of room.
+    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(low, sentence_r, references.start)
+    np.minimum.at(low, sentence_p, predictions.start)
+    high = np.zeros(size, dtype=np.int64)
+    np.maximum.at(high, sentence_r, references.end)
+    np.maximum.at(high, sentence_p, predictions.end)
+    low = np.minimum(low, high)  # a sentence without entities takes no room
+    extent = high - low  # 0 <= low <= high < 2**63: never wraps
+    # Checked before adding up, so that the sum, below size * _POSITION_LIMIT, cannot wrap either.
+    shift = None if extent.max(initial=0) >= _POSITION_LIMIT else np.concatenate(([0], np.cumsum(extent)))
+    if shift is None or shift[-1] >= _POSITION_LIMIT:
+        cells, counts = _readable_span_chunk(references, predictions, type_names, min_overlap)
+        return cells, counts if by_sentence else None
+    move = shift[:-1] - low
     nested = np.zeros(size, dtype=bool)
     sides = []
     for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
-        start, end = columns.start + shift[sentence], columns.end + shift[sentence]
+        start, end = columns.start + move[sentence], columns.end + move[sentence]
         order = np.lexsort((end, start))
         start, end, sentence = start[order], end[order], sentence[order]
         # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
@@ -167,9 +194,31 @@ def _chunk_cells(
         sides.append((FlatSpans(start, end, columns.type_id[order]), sentence))
     (flat_r, sentence_r), (flat_p, sentence_p) = sides
     groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
+    if not by_sentence:
+        if nested.any():
+            groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap))
+        return cells_of(groups, type_names), None
+    # A row's sentence is the one whose positions hold its first position (sentences without entities take no
+    # room, so the last sentence starting at or before it is the one).
+    kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
+    sentence = np.searchsorted(shift, positions, side="right") - 1
+    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=size * len(SCENARIOS))
+    counts = counts.reshape(size, len(SCENARIOS))
+    cells = Counter(cells_of(groups, type_names))
     if nested.any():
-        groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap))
-    return cells_of(groups, type_names)
+        # The nested sentences, which `pair` takes one by one, by the readable path, which tells each row's sentence.
+        nested_cells, nested_counts = _readable_span_chunk(
+            _sentences(references, nested), _sentences(predictions, nested), type_names, min_overlap
+        )
+        cells.update(nested_cells)
+        counts[nested] = nested_counts
+    return dict(cells), counts
+
+
+def _sentences(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
+    """The sentences of one side of a chunk where `keep` is True."""
+    rows = np.repeat(keep, columns.counts)
+    return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[keep])
 
 
 def _nested_rows(
@@ -209,12 +258,14 @@ def _no_rows() -> Rows:
 
 def _readable_span_chunk(
     references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
-) -> dict[Cell, int]:
-    """The cells of a chunk whose positions are too large for the arrays, sentence by sentence."""
+) -> tuple[dict[Cell, int], np.ndarray]:
+    """The cells and each sentence's scenario counts of a chunk, sentence by sentence by the readable path: for
+    positions too large for the arrays, and each nested sentence's counts."""
     sides = []
     for columns in (references, predictions):
         values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
         spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
         bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
         sides.append([spans[a:b] for a, b in pairwise(bounds)])
-    return dict(pair_sentences(sides[0], sides[1], min_overlap)[0].cells)
+    tally, rows = pair_sentences(sides[0], sides[1], min_overlap)
+    return dict(tally.cells), scenarios_by_sentence(rows, len(references.counts))

@@ -244,6 +244,67 @@ def test_add_is_checked_like_add_batch(load_metric):
     assert (result["strict_correct"], result["strict_possible"]) == (2, 2)
 
 
+# evaluate stores offsets and ids as int64: a larger one is refused where it is added, located (pyarrow's own
+# OverflowError says nothing of where), and by compute without stored batches too, which scores a batch as if stored.
+PAST_INT64 = [
+    pytest.param(
+        [[(0, 2**64, "X")]],
+        [[(0, 1, "X")]],
+        {},
+        r"^predictions, sentence 1, entity 0: end is 18446744073709551616; ",
+        id="offset-2**64",
+    ),
+    pytest.param(
+        [[]],
+        [[(1, 2, "X"), {"start": 0, "end": 2**63, "label": "X"}]],
+        {},
+        r"^references, sentence 1, entity 1: end is 9223372036854775808; expected an offset evaluate can store",
+        id="offset-2**63-in-a-dict",
+    ),
+    pytest.param(
+        [[(5, 4, "X"), (0, 2**64, "X")]],
+        [[]],
+        {},
+        r"^predictions, sentence 1, entity 0: start 5 >= end 4",
+        id="a-bad-entity-before-it-first",
+    ),
+    pytest.param(
+        [[0, 2**64]],
+        [[0, 1]],
+        {"label_list": ["O", "B-X"]},
+        r"^predictions, sentence 1, token 1: found id 1844674",
+        id="id-2**64",
+    ),
+    pytest.param(
+        np.array([[0, 2**64 - 1]], dtype=np.uint64),
+        [[0, 1]],
+        {"label_list": ["O", "B-X"]},
+        r"^predictions, sentence 1, token 1: found id 18446744073709551615; expected an id evaluate can store",
+        id="uint64-array-id",
+    ),
+]
+
+
+@pytest.mark.parametrize("predictions, references, options, message", PAST_INT64)
+def test_an_offset_or_id_past_int64_is_refused_where_it_is_added(
+    load_metric, predictions, references, options, message
+):
+    metric = load_metric(**options)
+    first = [[0, 1]] if options else [[(0, 1, "X")]]
+    metric.add_batch(predictions=first, references=first)
+    with pytest.raises(ValueError, match=message):
+        metric.add_batch(predictions=predictions, references=references)
+    assert metric.compute()["strict_correct"] == 1  # nothing lost, nothing half stored
+    # Without stored batches, compute refuses an offset alike (sentence 0 now); an id there is refused by scoring,
+    # as one label_list lacks.
+    direct = message.replace("sentence 1", "sentence 0")
+    with pytest.raises(ValueError, match=direct.split(";")[0] if options else direct):
+        metric.compute(predictions=predictions, references=references)
+    largest = [[(0, 2**63 - 1, "X")]] if not options else [[0, 1]]
+    metric.add_batch(predictions=largest, references=largest)  # the largest offset int64 holds is stored
+    assert metric.compute()["strict_correct"] == 1
+
+
 def test_load_time_options_are_checked_at_load(load_metric):
     with pytest.raises(ValueError, match="labels holds the tag 'B-PER'"):
         load_metric(labels=["B-PER"])
