@@ -34,6 +34,7 @@ ORDER = [
     "compute",
     "readers",
     "tables",
+    "conlleval",
     "cli",
 ]
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
