@@ -24,7 +24,7 @@ import numpy as np
 from ._version import __version__
 from .compute import count_batch, result_dict
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
-from .counts import EVALUATION_SCHEMES, Counted, Tally
+from .counts import EVALUATION_SCHEMES, Counted, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import SPANS, TAGS, check_span_options
 from .options import SPECS, Options, check_resamples
@@ -143,11 +143,11 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         help="print what conlleval.pl prints for FILE (standard input when none), byte for byte: the file read as "
         "conlleval.pl reads it, its exit status where it stops (1: another number of fields, 255: one field)",
     )
-    for flag, name, kind, text in _CONLLEVAL_ARGUMENTS:
+    for short, name, kind, text in _CONLLEVAL_ARGUMENTS:
         if kind == "switch":
-            parser.add_argument(flag, dest=name, action="store_true", help=text)
+            parser.add_argument(short, dest=name, action="store_true", help=text)
         else:
-            parser.add_argument(flag, dest=name, metavar=kind, help=text)
+            parser.add_argument(short, dest=name, metavar=kind, help=text)
     parser.add_argument("--version", action="version", version=f"ner-semeval {__version__}")
     return parser
 
@@ -202,6 +202,7 @@ class FileTotals:
     tokens: int = 0
     by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
+    token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -225,12 +226,14 @@ class FileTotals:
 
     def _add(self, counted: Counted) -> None:
         self.cells.update(counted.tally.cells)
+        if counted.tally.tokens is not None:
+            self.token_counts += counted.tally.tokens
         if counted.by_sentence is not None:
             self.by_sentence += SentenceCounts.of(counted.by_sentence)
 
     @property
     def tally(self) -> Tally:
-        return Tally(dict(self.cells))
+        return Tally(dict(self.cells), None if self.spans else self.token_counts)
 
 
 @dataclass
@@ -401,7 +404,7 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     def handles() -> Iterator[Iterable[bytes]]:
         for name in args.files or ["-"]:
             if name == "-":
-                yield getattr(sys.stdin, "buffer", sys.stdin)
+                yield sys.stdin.buffer
             else:
                 with open(name, "rb") as handle:
                     yield handle
@@ -412,7 +415,7 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
         counts = count_conlleval(lines_of(handles()), delimiter, outside, args.conlleval_raw)
     except ConllevalError as error:
         sys.stderr.flush()
-        getattr(sys.stderr, "buffer", sys.stderr).write(error.message)
+        sys.stderr.buffer.write(error.message)
         sys.stderr.flush()
         return error.status
     except OSError as error:
@@ -420,7 +423,7 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
         return 2
     try:
         sys.stdout.flush()
-        getattr(sys.stdout, "buffer", sys.stdout).write(format_conlleval(counts, args.conlleval_latex))
+        sys.stdout.buffer.write(format_conlleval(counts, args.conlleval_latex))
         sys.stdout.flush()
     except BrokenPipeError:  # `ner-semeval --conlleval FILE | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
