@@ -6,7 +6,6 @@ error for bad input."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -41,7 +40,7 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
     tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
-    return dataclasses.replace(tally, tokens=token_counts(predictions, references)), rows
+    return Tally(tally.cells, token_counts(predictions, references)), rows
 
 
 def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> TokenCounts:
