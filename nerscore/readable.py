@@ -6,6 +6,7 @@ error for bad input."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
@@ -48,7 +49,7 @@ def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> Token
     tokens = equal = 0
     for predicted, reference in zip(predictions, references):
         tokens += len(reference)
-        equal += sum(bool(p == r) for p, r in zip(predicted, reference))
+        equal += int(sum(map(operator.eq, predicted, reference)))
     return TokenCounts(tokens, equal)
 
 

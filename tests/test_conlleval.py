@@ -410,3 +410,19 @@ def test_conlleval_flags_stand_apart(arguments: list[str], message: str, capsys:
 def test_a_missing_file_is_the_command_lines_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--conlleval", str(tmp_path / "missing.conll")]) == 2
     assert "missing.conll" in capsys.readouterr().err
+
+
+def test_memory_stays_flat_however_long_the_input() -> None:
+    # conlleval.pl keeps counts, not lines: 200,000 lines streamed through keep a few counters per type.
+    import tracemalloc
+
+    def lines():
+        for number in range(200_000):
+            yield b"w B-PER B-PER\n" if number % 3 else b"\n"
+
+    tracemalloc.start()
+    counts = count_conlleval(lines())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert counts.tokens == 133_333
+    assert peak < 100_000  # the lines alone are 2.6 MB
