@@ -24,7 +24,8 @@ import numpy as np
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
 from .compute import count_batch, result_dict
-from .counts import Counted, Tally
+from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
+from .counts import Counted, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import SPANS, TAGS, check_span_options
 from .options import SPECS, Options, check_resamples
@@ -46,6 +47,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
     parser = build_parser(prog)
     args = parser.parse_args(argv)
+    if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
+        return _conlleval(parser, args)
     if args.compare and (args.files or args.spans or args.per_type or args.confusion):
         parser.error(
             "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
@@ -152,8 +155,35 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         help="compare two systems' CoNLL files with the same tokens and reference column: A, B, the difference "
         "B - A with its interval, and the p-value of approximate randomization, per scheme and measure",
     )
+    parser.add_argument(
+        "--conlleval",
+        action="store_true",
+        help="print what conlleval.pl prints for FILE (standard input when none), byte for byte: the file read as "
+        "conlleval.pl reads it, its exit status where it stops (1: another number of fields, 255: one field)",
+    )
+    for short, name, kind, text in _CONLLEVAL_ARGUMENTS:
+        if kind == "switch":
+            parser.add_argument(short, dest=name, action="store_true", help=text)
+        else:
+            parser.add_argument(short, dest=name, metavar=kind, help=text)
     parser.add_argument("--version", action="version", version=f"ner-semeval {__version__}")
     return parser
+
+
+# conlleval.pl's own flags, taken with --conlleval: (flag, destination, metavar or "switch", help).
+_CONLLEVAL_ARGUMENTS = [
+    (
+        "-d",
+        "conlleval_delimiter",
+        "DELIM",
+        "with --conlleval: the column delimiter, a regular expression as in conlleval.pl (default one space; "
+        "-d '\\t' for tabs)",
+    ),
+    ("-o", "conlleval_outside", "TAG", "with --conlleval -r: the outside tag (default O)"),
+    ("-r", "conlleval_raw", "switch", "with --conlleval: raw tags, without prefixes, each token a phrase"),
+    ("-l", "conlleval_latex", "switch", "with --conlleval: conlleval.pl's LaTeX table"),
+]
+_CONLLEVAL_FLAGS = [name for _, name, _, _ in _CONLLEVAL_ARGUMENTS]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -190,6 +220,7 @@ class FileTotals:
     tokens: int = 0
     by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
+    token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -213,12 +244,14 @@ class FileTotals:
 
     def _add(self, counted: Counted) -> None:
         self.cells.update(counted.tally.cells)
+        if counted.tally.tokens is not None:
+            self.token_counts += counted.tally.tokens
         if counted.by_sentence is not None:
             self.by_sentence += SentenceCounts.of(counted.by_sentence)
 
     @property
     def tally(self) -> Tally:
-        return Tally(dict(self.cells))
+        return Tally(dict(self.cells), None if self.spans else self.token_counts)
 
 
 @dataclass
@@ -417,6 +450,52 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
         print()
         print(format_confusion_table(results["confusion"]))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
+
+
+def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """``--conlleval``: conlleval.pl's report of the files (standard input when none), read as
+    ``cat FILE ... | conlleval.pl`` would read them (`nerscore.conlleval`); its exit status where it stops."""
+    flags = {action.dest: action.option_strings[0] for action in parser._actions if action.option_strings}
+    if not args.conlleval:
+        given = [flags[name] for name in _CONLLEVAL_FLAGS if getattr(args, name) not in (None, False)]
+        parser.error(f"{', '.join(given)}: conlleval.pl's flags, taken with --conlleval")
+    defaults = vars(parser.parse_args([]))
+    kept = {"files", "conlleval", *_CONLLEVAL_FLAGS}
+    others = [
+        flags.get(name, name) for name, value in vars(args).items() if name not in kept and value != defaults[name]
+    ]
+    if others:
+        parser.error(
+            f"--conlleval prints conlleval.pl's report and takes -d, -o, -r, -l and FILE: drop {', '.join(others)}"
+        )
+
+    def handles() -> Iterator[Iterable[bytes]]:
+        for name in args.files or ["-"]:
+            if name == "-":
+                yield sys.stdin.buffer
+            else:
+                with open(name, "rb") as handle:
+                    yield handle
+
+    delimiter = b" " if args.conlleval_delimiter is None else os.fsencode(args.conlleval_delimiter)
+    outside = b"O" if args.conlleval_outside is None else os.fsencode(args.conlleval_outside)
+    try:
+        counts = count_conlleval(lines_of(handles()), delimiter, outside, args.conlleval_raw)
+    except ConllevalError as error:
+        sys.stderr.flush()
+        sys.stderr.buffer.write(error.message)
+        sys.stderr.flush()
+        return error.status
+    except OSError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(format_conlleval(counts, args.conlleval_latex))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `ner-semeval --conlleval FILE | head -1`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
 
 
 def _print_comparison(paired: PairedTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:

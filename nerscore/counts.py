@@ -50,6 +50,18 @@ class Counts:
         return self.correct + self.incorrect + self.partial + self.spurious
 
 
+@dataclass(frozen=True)
+class TokenCounts:
+    """Of tag and id input: the tokens compared (after `ignore_index`) and those whose predicted tag is the same
+    string as the reference tag, the numerator and denominator of `token_accuracy` (docs/scoring.md §7)."""
+
+    tokens: int = 0
+    equal: int = 0
+
+    def __add__(self, other: TokenCounts) -> TokenCounts:
+        return TokenCounts(self.tokens + other.tokens, self.equal + other.equal)
+
+
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.
 Cell = tuple[str, str | None, str | None]
 # (sentence, reference entity or None, predicted entity or None): a row of the readable path.
@@ -65,11 +77,15 @@ class Tally:
     """
 
     cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
+    # Tag and id input only: spans have no tokens, and their results no `token_accuracy`.
+    tokens: TokenCounts | None = None
 
     def __add__(self, other: Tally) -> Tally:
         cells = Counter(self.cells)
         cells.update(other.cells)
-        return Tally(dict(cells))
+        if self.tokens is None and other.tokens is None:
+            return Tally(dict(cells))
+        return Tally(dict(cells), (self.tokens or TokenCounts()) + (other.tokens or TokenCounts()))
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
@@ -175,6 +191,10 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
             total = sum((Fraction(numerator, denominator) for denominator, numerator in sums.items()), Fraction(0))
             mean = total / len(entity_types) if entity_types else Fraction(options.zero_division)
             result[f"{scheme}_macro_{name}"] = float(mean)
+    if tally.tokens is not None:
+        # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
+        tokens = tally.tokens
+        result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
     result.update(type_results)
     if options.confusion:
         result["confusion"] = confusion_matrix(tally, entity_types)

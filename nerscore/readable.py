@@ -6,12 +6,13 @@ error for bad input."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from .counts import Row, Tally
+from .counts import Row, Tally, TokenCounts
 from .decoding import decode_tags
 from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
@@ -39,7 +40,17 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
     keep = None if options.labels is None else set(options.labels)
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
-    return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    return Tally(tally.cells, token_counts(predictions, references)), rows
+
+
+def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> TokenCounts:
+    """The tokens of a batch of tags and those whose two tags are equal (`token_accuracy`, docs/scoring.md §7)."""
+    tokens = equal = 0
+    for predicted, reference in zip(predictions, references):
+        tokens += len(reference)
+        equal += int(sum(map(operator.eq, predicted, reference)))
+    return TokenCounts(tokens, equal)
 
 
 def pair_spans(predictions: list[list], references: list[list], options: Options) -> tuple[Tally, list[Row]]:

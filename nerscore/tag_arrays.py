@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .counts import Cell, Counted, Tally
+from .counts import Cell, Counted, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
 from .options import Options
@@ -52,6 +52,7 @@ def count_tags(
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     table = TagTable(options.scheme, options.suffix)
     cells: Counter = Counter()
+    tokens = TokenCounts()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
     for first, last in pairwise(bounds):
         if first == last:
@@ -64,7 +65,8 @@ def count_tags(
         cells.update(counted[0])
         if counted[1] is not None:
             sentence_counts.append(counted[1])
-    return Counted(Tally(dict(cells)), np.concatenate(sentence_counts) if by_sentence else None)
+        tokens += counted[2]
+    return Counted(Tally(dict(cells), tokens), np.concatenate(sentence_counts) if by_sentence else None)
 
 
 def _chunk_cells(
@@ -75,7 +77,7 @@ def _chunk_cells(
     options: Options,
     table: TagTable,
     by_sentence: bool = False,
-) -> tuple[dict[Cell, int], np.ndarray | None] | None:
+) -> tuple[dict[Cell, int], np.ndarray | None, TokenCounts] | None:
     """The cells of one chunk, all its sentences decoded and paired with a handful of array operations, and
     with `by_sentence` each sentence's scenario counts (sentences x 6)."""
     if holds_ids:
@@ -85,6 +87,7 @@ def _chunk_cells(
     if flat is None:
         return None
     codes_p, codes_r, offsets, tags = flat
+    tokens = _token_counts(codes_p, codes_r, tags if holds_ids else None)
     type_names: dict[str, int] = {}
     role_of = np.zeros(len(tags) + 1, dtype=np.int8)
     type_of = np.full(len(tags) + 1, -1, dtype=np.int32)
@@ -106,14 +109,24 @@ def _chunk_cells(
     groups = pair_flat(spans[0], spans[1], options.min_overlap)
     cells = cells_of(groups, list(type_names))
     if not by_sentence:
-        return cells, None
+        return cells, None, tokens
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
     # A row's sentence is the last one starting at or before the row's first token (empty sentences share
     # their offset with the next one, which is the one holding that token).
     sentence = np.searchsorted(offsets, positions, side="right") - 1
     sentences = len(offsets) - 1
     counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
-    return cells, counts.reshape(sentences, len(SCENARIOS))
+    return cells, counts.reshape(sentences, len(SCENARIOS)), tokens
+
+
+def _token_counts(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> TokenCounts:
+    """`readable.token_counts` of a chunk's codes. A tag's code is the tag's own, but ids are coded by their
+    place in `label_list` (`label_tags`), where two ids may name one tag: those count as equal."""
+    if label_tags is not None and len(set(label_tags)) < len(label_tags):
+        first: dict[Any, int] = {}
+        same = np.array([first.setdefault(tag, code) for code, tag in enumerate(label_tags)], dtype=np.int64)
+        codes_p, codes_r = same[codes_p], same[codes_r]
+    return TokenCounts(len(codes_r), int(np.count_nonzero(codes_p == codes_r)))
 
 
 def cells_of(groups: Sequence[Rows], type_names: list[str]) -> dict[Cell, int]:

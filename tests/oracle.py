@@ -338,6 +338,9 @@ def evaluate(
         for measure, total in zip(("precision", "recall", f_name), sums):
             # The mean over no types: zero_division, as for F when neither side has an entity (docs/scoring.md §5).
             result[f"{name}_macro_{measure}"] = float(total / len(kinds)) if kinds else float(zd)
+    # docs/scoring.md §7: token_accuracy, the tokens (after ignore_index) whose two tags are the same string.
+    tokens = [(p, r) for p_row, r_row in zip(predictions, references) for p, r in zip(p_row, r_row)]
+    result["token_accuracy"] = float(_ratio(sum(p == r for p, r in tokens), len(tokens), zd))
     if per_type:
         result.update(typed)
     if return_entities:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, WORKED_EXAMPLE, as_inputs, worked_example, worked_example_sentences
 
-from nerscore import ConllSentence, compute_semeval, main
+from nerscore import ConllSentence, cli, compute_semeval, main
 
 SONG, SINGER = "MUSIC_NAME", "SINGER"
 
@@ -338,3 +338,12 @@ def test_sentences_are_scored_a_chunk_at_a_time(
     write(path, "\n".join(lines) + "\n")
     assert main([str(path)]) == 2
     assert capsys.readouterr().err.startswith(f"{path}:{bad_line}: predicted (last) column: found tag 'S-PER'")
+
+
+def test_the_flag_table_of_docs_command_line_is_the_help() -> None:
+    page = (REPO / "docs" / "command-line.md").read_text(encoding="utf-8")
+    table = page.split("\n## Flags\n", 1)[1].split("\n## ", 1)[0]
+    documented = re.findall(r"^\| `(-[-\w]*)", table, flags=re.M)
+    actions = cli.build_parser()._actions
+    flags = [action.option_strings[-1] for action in actions if action.option_strings and action.dest != "help"]
+    assert sorted(documented) == sorted(flags)

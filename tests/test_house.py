@@ -35,6 +35,7 @@ ORDER = [
     "readers",
     "annotations",
     "tables",
+    "conlleval",
     "cli",
 ]
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")

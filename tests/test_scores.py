@@ -334,11 +334,13 @@ def test_empty_input_counts_nothing(metric, predictions: list, references: list)
         assert result.pop("entities") == []
         assert set(result) == expected_keys()
         assert all(result[f"{scheme}_{measure}"] == 0 for scheme in SCHEMES for measure in COUNT_MEASURES)
+        # Every token of all-O input is right; no token at all is zero_division's 0.
+        assert result.pop("token_accuracy") == (1.0 if any(references) else 0.0)
         assert all(value == 0.0 for value in result.values())
 
 
 def expected_keys(f: str = "f1", types: tuple[str, ...] = ()) -> set[str]:
-    """docs/scoring.md §7, written out."""
+    """docs/scoring.md §7, written out; `token_accuracy` for tag (and id) input."""
     measures = ("precision", "recall", f, "correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
     keys = {f"{scheme}_{measure}" for scheme in SCHEMES for measure in measures}
     keys |= {f"{scheme}_macro_{measure}" for scheme in SCHEMES for measure in ("precision", "recall", f)}
@@ -348,7 +350,7 @@ def expected_keys(f: str = "f1", types: tuple[str, ...] = ()) -> set[str]:
         for scheme in SCHEMES
         for measure in ("precision", "recall", f, "possible", "actual")
     }
-    return keys
+    return keys | {"token_accuracy"}
 
 
 OUTPUT_SHAPES = [

@@ -428,7 +428,7 @@ def test_evaluate_returns_flat_scalar_keys_that_log_metrics_prints(tmp_path, tok
             *("precision", "recall", "f1", "correct", "incorrect", "partial", "missed", "spurious"),
             *("possible", "actual", "macro_precision", "macro_recall", "macro_f1"),
         )
-    }
+    } | {"token_accuracy"}
     assert set(scores) == expected_keys
     assert "eval_strict_f1" in metrics
     # docs/scoring.md §7: flat plain numbers, so loggers and metric_for_best_model take them as they are.

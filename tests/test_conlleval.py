@@ -1,0 +1,428 @@
+"""`ner-semeval --conlleval`: conlleval.pl's own report, byte for byte (nerscore/conlleval.py).
+
+The expected outputs are written out from conlleval.pl's documented format (the CoNLL-2000 output page's lines,
+`%6.2f` and `%17s`, its chunk rules) and were checked against the script itself; the properties check the counts
+against this metric's strict scores, which agree with conlleval.pl on IOB1/IOB2 data in lenient mode
+(docs/comparison.md). No test runs Perl."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import strategies
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nerscore as ns
+from nerscore import cli
+from nerscore.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of, perl_split, splitter
+
+HEADER = "        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline"
+
+
+def report(text: bytes | str, *flags: str) -> tuple[int, bytes, bytes]:
+    """(exit status, standard output, standard error) of `--conlleval` with `flags` on `text` as its input."""
+    data = text.encode() if isinstance(text, str) else text
+    delimiter = outside = None
+    raw = latex = False
+    arguments = iter(flags)
+    for flag in arguments:
+        if flag == "-d":
+            delimiter = next(arguments).encode()
+        elif flag == "-o":
+            outside = next(arguments).encode()
+        raw |= flag == "-r"
+        latex |= flag == "-l"
+    try:
+        counts = count_conlleval(io.BytesIO(data), delimiter or b" ", outside or b"O", raw)
+    except ConllevalError as error:
+        return error.status, b"", error.message
+    return 0, format_conlleval(counts, latex), b""
+
+
+# (input, flags, what conlleval.pl prints): the documented behaviour, one corner each.
+DOCUMENTED = [
+    pytest.param(
+        "EU B-ORG B-ORG\nrejects O O\nGerman B-MISC I-MISC\n\nPeter B-PER B-PER\nBlack I-PER O\n",
+        [],
+        "processed 5 tokens with 3 phrases; found: 3 phrases; correct: 2.\n"
+        "accuracy:  60.00%; precision:  66.67%; recall:  66.67%; FB1:  66.67\n"
+        "             MISC: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        "              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n",
+        id="summary-accuracy-and-types-in-order",
+    ),
+    pytest.param(
+        "EU B-ORG B-ORG\nrejects O O\nGerman B-MISC I-MISC\n\nPeter B-PER B-PER\nBlack I-PER O\n",
+        ["-l"],
+        f"{HEADER}\n"
+        "MISC    &  100.00\\% & 100.00\\% & 100.00 \\\\\n"
+        "ORG     &  100.00\\% & 100.00\\% & 100.00 \\\\\n"
+        "PER     &    0.00\\% &   0.00\\% &   0.00 \\\\\\hline\n"
+        "Overall &   66.67\\% &  66.67\\% &  66.67 \\\\\\hline\n",
+        id="latex-table",
+    ),
+    pytest.param(
+        "",
+        ["-l"],
+        f"{HEADER}\\hline\nOverall &    0.00\\% &   0.00\\% &   0.00 \\\\\\hline\n",
+        id="latex-table-of-nothing",
+    ),
+    pytest.param("", [], "processed 0 tokens with 0 phrases; found: 0 phrases; correct: 0.\n", id="empty-no-accuracy"),
+    pytest.param(
+        "\n-X- O O\n\n",
+        [],
+        "processed 0 tokens with 0 phrases; found: 0 phrases; correct: 0.\n",
+        id="boundaries-are-no-tokens",
+    ),
+    pytest.param(
+        "a B-PER B-PER\n-X- O O\nb I-PER I-PER\n",
+        [],
+        "processed 2 tokens with 2 phrases; found: 2 phrases; correct: 2.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  2\n",
+        id="x-line-ends-a-sentence",
+    ),
+    pytest.param(
+        "-DOCSTART- -X- O O\n\nEU NNP B-ORG B-ORG\n",
+        [],
+        "processed 2 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="docstart-is-a-token",
+    ),
+    pytest.param(
+        "-DOCSTART- -X- -X- O\n\nEU NNP B-ORG B-ORG\n",
+        [],
+        "processed 2 tokens with 2 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy:  50.00%; precision: 100.00%; recall:  50.00%; FB1:  66.67\n"
+        "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        "               X-: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n",
+        id="docstart-tag-minus-x-minus-is-a-phrase-of-type-x-minus",
+    ),
+    pytest.param(
+        "a [-NP [-NP\nb ]-NP ]-NP\nc [-NP I-NP\n",
+        [],
+        "processed 3 tokens with 3 phrases; found: 2 phrases; correct: 2.\n"
+        "accuracy:  66.67%; precision: 100.00%; recall:  66.67%; FB1:  80.00\n"
+        "               NP: precision: 100.00%; recall:  66.67%; FB1:  80.00  2\n",
+        id="brackets-are-one-token-chunks",
+    ),
+    pytest.param(
+        "a B B\nb I I\nc O B\n",
+        [],
+        "processed 3 tokens with 1 phrases; found: 2 phrases; correct: 1.\n"
+        "accuracy:  66.67%; precision:  50.00%; recall: 100.00%; FB1:  66.67\n"
+        "                 : precision:  50.00%; recall: 100.00%; FB1:  66.67  2\n"
+        "                 : precision:  50.00%; recall: 100.00%; FB1:  66.67  2\n",
+        id="no-type-listed-once-per-side",
+    ),
+    pytest.param(
+        "a B-0 B-0\n",
+        [],
+        "processed 1 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "                 : precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        "                 : precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="type-0-is-perl-false-so-no-type",
+    ),
+    pytest.param(
+        "a B-PER B-PER\r\nb I-PER I-PER\r\n",
+        [],
+        "processed 2 tokens with 1 phrases; found: 1 phrases; correct: 0.\n"
+        "accuracy:   0.00%; precision:   0.00%; recall:   0.00%; FB1:   0.00\n"
+        "              PER: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+        "             PER\r: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n",
+        id="crlf-the-carriage-return-is-part-of-the-guess",
+    ),
+    pytest.param(
+        "a B-\u00e9t\u00e9 B-\u00e9t\u00e9\nb B-a_very_long_type_name O\n",
+        [],
+        "processed 2 tokens with 2 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy:  50.00%; precision: 100.00%; recall:  50.00%; FB1:  66.67\n"
+        "a_very_long_type_name: precision:   0.00%; recall:   0.00%; FB1:   0.00  0\n"
+        "            \u00e9t\u00e9: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="widths-count-bytes-and-never-cut",
+    ),
+    pytest.param(
+        "w B-PER B-PER\n" * 97 + "w B-PER O\n" * 703,
+        [],
+        "processed 800 tokens with 800 phrases; found: 97 phrases; correct: 97.\n"
+        "accuracy:  12.12%; precision: 100.00%; recall:  12.12%; FB1:  21.63\n"
+        "              PER: precision: 100.00%; recall:  12.12%; FB1:  21.63  97\n",
+        id="rounding-12.125-half-to-even",
+    ),
+    pytest.param(
+        "a PER PER\nb PER LOC\nc NONE NONE\nd NONE PER\n",
+        ["-r", "-o", "NONE"],
+        "processed 4 tokens with 2 phrases; found: 3 phrases; correct: 1.\n"
+        "accuracy:  50.00%; precision:  33.33%; recall:  50.00%; FB1:  40.00\n"
+        "              LOC: precision:   0.00%; recall:   0.00%; FB1:   0.00  1\n"
+        "              PER: precision:  50.00%; recall:  50.00%; FB1:  50.00  2\n",
+        id="raw-tags-with-an-outside-tag",
+    ),
+    pytest.param(
+        "a B-PER B-PER\nb I-PER I-PER\n",
+        ["-r"],
+        "processed 2 tokens with 2 phrases; found: 2 phrases; correct: 2.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "            B-PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n"
+        "            I-PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="raw-prefixes-are-part-of-the-type",
+    ),
+    pytest.param(
+        "a NONE NONE\n",
+        ["-o", "NONE"],
+        "processed 1 tokens with 0 phrases; found: 0 phrases; correct: 0.\n"
+        "accuracy: 100.00%; precision:   0.00%; recall:   0.00%; FB1:   0.00\n",
+        id="outside-tag-without-raw-does-nothing",
+    ),
+    pytest.param(
+        "EU\tB-ORG\tB-ORG\n",
+        ["-d", "\\t"],
+        "processed 1 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="tab-delimiter",
+    ),
+    pytest.param(
+        "New York B-LOC B-LOC\n",
+        ["-d", "\\s+"],
+        "processed 1 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "              LOC: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="regular-expression-delimiter",
+    ),
+    pytest.param(
+        "EU B-ORG B-ORG\nrejects O O",
+        [],
+        "processed 2 tokens with 1 phrases; found: 1 phrases; correct: 1.\n"
+        "accuracy: 100.00%; precision: 100.00%; recall: 100.00%; FB1: 100.00\n"
+        "              ORG: precision: 100.00%; recall: 100.00%; FB1: 100.00  1\n",
+        id="last-line-without-newline",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "flags", "expected"), DOCUMENTED)
+def test_documented_output(text: str, flags: list[str], expected: str) -> None:
+    assert report(text, *flags) == (0, expected.encode(), b"")
+
+
+# (input, flags, exit status, standard error): where conlleval.pl stops, printing nothing on standard output.
+STOPS = [
+    pytest.param(
+        "a B-PER O\nb  B-PER O\n", [], 1, "unexpected number of features: 4 (3)\n", id="double-space-is-a-field"
+    ),
+    pytest.param("a x B-PER O\n-X- O O\n", [], 1, "unexpected number of features: 3 (4)\n", id="boundary-line-counts"),
+    pytest.param("\n\na B O\nb B O x\n", [], 1, "unexpected number of features: 4 (3)\n", id="empty-lines-fix-nothing"),
+    pytest.param(
+        "EU\tB-ORG\tB-ORG\n",
+        [],
+        255,
+        "conlleval: unexpected number of features in line EU\tB-ORG\tB-ORG\n",
+        id="tabs-without-d-are-one-field",
+    ),
+    pytest.param("a B O\n", ["-d", "("], 255, None, id="delimiter-that-is-no-regular-expression"),
+]
+
+
+@pytest.mark.parametrize(("text", "flags", "status", "stderr"), STOPS)
+def test_where_conlleval_stops(text: str, flags: list[str], status: int, stderr: str | None) -> None:
+    code, out, err = report(text, *flags)
+    assert (code, out) == (status, b"")
+    if stderr is not None:
+        assert err == stderr.encode()
+    else:
+        assert err.startswith(b"conlleval: -d ")
+
+
+def test_a_bad_delimiter_is_read_only_with_a_line() -> None:
+    # Perl compiles the pattern when it first splits a line: an empty input reads with any -d.
+    assert report("", "-d", "(")[0] == 0
+
+
+# Perl's split as perlfunc documents it (`split /PATTERN/, EXPR` without LIMIT).
+SPLITS = [
+    pytest.param(" ", b"a b c", [b"a", b"b", b"c"], id="one-space"),
+    pytest.param(" ", b" a  b ", [b"", b"a", b"", b"b"], id="leading-field-kept-trailing-dropped"),
+    pytest.param(",", b"a,b,c,,,", [b"a", b"b", b"c"], id="trailing-empty-fields-dropped"),
+    pytest.param(",", b",a", [b"", b"a"], id="positive-width-match-at-start-leaves-a-field"),
+    pytest.param(" *", b"hi there", [b"h", b"i", b"t", b"h", b"e", b"r", b"e"], id="perlfunc-hi-there"),
+    pytest.param("", b"abc", [b"a", b"b", b"c"], id="empty-pattern-splits-characters"),
+    pytest.param("|", b"ab", [b"a", b"b"], id="empty-alternatives-split-characters"),
+    pytest.param("(-)|(,)", b"1-10,20", [b"1", b"-", b"", b"10", b"", b",", b"20"], id="perlfunc-captures"),
+    pytest.param("\\t", b"a\tb", [b"a", b"b"], id="escaped-tab"),
+    pytest.param(" ", b"", [], id="empty-line-no-fields"),
+    pytest.param(" ", b"   ", [], id="spaces-only-no-fields"),
+]
+
+
+@pytest.mark.parametrize(("delimiter", "line", "fields"), SPLITS)
+def test_perl_split(delimiter: str, line: bytes, fields: list[bytes]) -> None:
+    assert splitter(delimiter.encode())(line) == fields
+    assert perl_split(re.compile(delimiter.encode()), line) == fields  # the literal fast path's equal
+
+
+@pytest.mark.parametrize(
+    ("files", "lines"),
+    [
+        pytest.param([b"a\nb\n", b"c\n"], [b"a\n", b"b\n", b"c\n"], id="whole-lines"),
+        pytest.param([b"a\nb", b"c\n", b"d"], [b"a\n", b"bc\n", b"d"], id="as-cat-joins-them"),
+        pytest.param([b"", b"a"], [b"a"], id="an-empty-file"),
+    ],
+)
+def test_several_files_read_as_cat_reads_them(files: list[bytes], lines: list[bytes]) -> None:
+    assert list(lines_of(io.BytesIO(data) for data in files)) == lines
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The counts against this metric's strict scores (IOB1/IOB2 in lenient mode: docs/comparison.md)
+# ---------------------------------------------------------------------------------------------------------
+
+
+def expected_report(predictions: list[list[str]], references: list[list[str]], scheme: str) -> bytes:
+    """conlleval.pl's documented report, filled in from `compute_semeval`'s strict counts."""
+    result = ns.compute_semeval(predictions=predictions, references=references, scheme=scheme, per_type=True)
+    tokens = sum(map(len, references))
+    lines = [
+        f"processed {tokens} tokens with {result['strict_possible']} phrases; found: {result['strict_actual']} "
+        f"phrases; correct: {result['strict_correct']}.\n"
+    ]
+
+    def percent(correct: int, guessed: int, truth: int) -> str:
+        precision = 100 * correct / guessed if guessed else 0.0
+        recall = 100 * correct / truth if truth else 0.0
+        fb1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        return f"precision: {precision:6.2f}%; recall: {recall:6.2f}%; FB1: {fb1:6.2f}"
+
+    if tokens:
+        accuracy = 100 * round(result["token_accuracy"] * tokens) / tokens
+        overall = percent(result["strict_correct"], result["strict_actual"], result["strict_possible"])
+        lines.append(f"accuracy: {accuracy:6.2f}%; {overall}\n")
+    types = sorted(key.removesuffix("_strict_possible") for key in result if key.endswith("_strict_possible"))
+    for entity_type in sorted(types, key=str.encode):
+        actual, possible = result[f"{entity_type}_strict_actual"], result[f"{entity_type}_strict_possible"]
+        correct = round(result[f"{entity_type}_strict_precision"] * actual)
+        lines.append(f"{entity_type:>17}: {percent(correct, actual, possible)}  {actual}\n")
+    return "".join(lines).encode()
+
+
+def as_file(predictions: list[list[str]], references: list[list[str]], separators: list[str]) -> bytes:
+    """token, reference and predicted tag a line, each sentence ended by an empty line or a `-X-` line."""
+    blocks = []
+    for sentence, (predicted, reference) in enumerate(zip(predictions, references)):
+        rows = "".join(f"w{token} {r} {p}\n" for token, (r, p) in enumerate(zip(reference, predicted)))
+        blocks.append(rows + separators[sentence % len(separators)])
+    return "".join(blocks).encode()
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), scheme=st.sampled_from(["IOB1", "IOB2"]))
+def test_report_equals_the_metrics_strict_scores(data: st.DataObject, scheme: str) -> None:
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    separators = data.draw(st.lists(st.sampled_from(["\n", "-X- -X- O\n", "-X- O O\n"]), min_size=1, max_size=3))
+    status, out, _ = report(as_file(predictions, references, separators))
+    assert status == 0
+    # Perl's FB1 and ours: the same float operations, so the same bytes
+    assert out == expected_report(predictions, references, scheme)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_accuracy_line_is_token_accuracy(data: st.DataObject) -> None:
+    tags = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "E-LOC", "S-PER", "X"])
+    references = data.draw(st.lists(st.lists(tags, min_size=1, max_size=8), min_size=1, max_size=5))
+    predictions = [data.draw(st.lists(tags, min_size=len(r), max_size=len(r))) for r in references]
+    counts = count_conlleval(io.BytesIO(as_file(predictions, references, ["\n"])))
+    equal = sum(p == r for ps, rs in zip(predictions, references) for p, r in zip(ps, rs))
+    assert (counts.tokens, counts.correct_tags) == (sum(map(len, references)), equal)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------------------------
+
+SIX_LINES = "EU B-ORG B-ORG\nrejects O O\nGerman B-MISC I-MISC\n\nPeter B-PER B-PER\nBlack I-PER O\n"
+
+
+def test_the_command_line_prints_the_bytes(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    path = tmp_path / "run.conll"
+    path.write_text(SIX_LINES, encoding="utf-8")
+    assert cli.main(["--conlleval", str(path)]) == 0
+    assert capsysbinary.readouterr().out == report(SIX_LINES)[1]
+    assert cli.main(["--conlleval", "-l", str(path)]) == 0
+    assert capsysbinary.readouterr().out == report(SIX_LINES, "-l")[1]
+
+
+def test_the_command_line_reads_standard_input_and_exits_as_conlleval() -> None:
+    # Real processes: standard input, the exit status of a stop, and Perl's bytes on both streams.
+    commands = {
+        "read": (["--conlleval", "-d", "\\t"], SIX_LINES.replace(" ", "\t")),
+        "fields": (["--conlleval"], "a B-PER O\nb x B-PER O\n"),
+        "one-field": (["--conlleval"], "EU\tB-ORG\tB-ORG\n"),
+    }
+    processes = {
+        name: subprocess.Popen(
+            [sys.executable, "ner_semeval.py", *arguments],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for name, (arguments, _) in commands.items()
+    }
+    done = {
+        name: (process, *process.communicate(commands[name][1].encode(), timeout=300))
+        for name, process in processes.items()
+    }
+    process, out, err = done["read"]
+    assert (process.returncode, out, err) == (0, report(SIX_LINES)[1], b"")
+    process, out, err = done["fields"]
+    assert (process.returncode, out, err) == (1, b"", b"unexpected number of features: 4 (3)\n")
+    process, out, err = done["one-field"]
+    assert (process.returncode, out) == (255, b"")
+    assert err == b"conlleval: unexpected number of features in line EU\tB-ORG\tB-ORG\n"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        pytest.param(["-r", "x.conll"], "-r: conlleval.pl's flags, taken with --conlleval", id="flag-alone"),
+        pytest.param(["--conlleval", "--json"], "drop --json", id="with-json"),
+        pytest.param(["--conlleval", "--scheme", "IOB1"], "drop --scheme", id="with-a-scoring-flag"),
+        pytest.param(["--conlleval", "--spans", "x.jsonl"], "drop --spans", id="with-spans"),
+    ],
+)
+def test_conlleval_flags_stand_apart(arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(arguments)
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_file_is_the_command_lines_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--conlleval", str(tmp_path / "missing.conll")]) == 2
+    assert "missing.conll" in capsys.readouterr().err
+
+
+def test_memory_stays_flat_however_long_the_input() -> None:
+    # conlleval.pl keeps counts, not lines: 200,000 lines streamed through keep a few counters per type.
+    import tracemalloc
+
+    def lines():
+        for number in range(200_000):
+            yield b"w B-PER B-PER\n" if number % 3 else b"\n"
+
+    tracemalloc.start()
+    counts = count_conlleval(lines())
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert counts.tokens == 133_333
+    assert peak < 100_000  # the lines alone are 2.6 MB
