@@ -222,10 +222,11 @@ def test_evaluation_schemes_return_their_keys_and_only_theirs(schemes: list[str]
 
 
 def test_evaluation_schemes_two_of_four_halve_the_keys() -> None:
-    # The Trainer's log: 52 keys today (53 once token_accuracy is added), 26 (27) with two schemes.
+    # The Trainer's log: 53 keys (13 a scheme and token_accuracy), 27 with two schemes.
     inputs = dict(zip(("predictions", "references"), worked_example()))
-    assert len(nerscore.compute_semeval(**inputs)) == 52
+    assert len(nerscore.compute_semeval(**inputs)) == 53
     asked = nerscore.compute_semeval(**inputs, evaluation_schemes=["strict", "partial"])
+    assert len(asked) == 27 and "token_accuracy" in asked
     assert len([key for key in asked if _scheme_of(key)]) == 26
     assert {"strict_f1", "partial_f1", "strict_macro_f1", "partial_macro_f1"} <= set(asked)
     assert "exact_f1" not in asked and "type_macro_f1" not in asked
@@ -285,7 +286,7 @@ def test_evaluation_schemes_through_evaluate_load_and_compute(load_metric) -> No
     # A compute overrides the load, as for every option; a bad name fails at load, before anything is stored.
     assert set(metric.compute(predictions=predictions, references=references, evaluation_schemes=["type"])) == {
         key for key in nerscore.compute_semeval(predictions=[["O"]], references=[["O"]]) if key.startswith("type_")
-    }
+    } | {"token_accuracy"}
     with pytest.raises(ValueError, match="found 'lenient'"):
         load_metric(evaluation_schemes=["lenient"])
     with pytest.raises(ValueError, match="found 'lenient'"):
