@@ -46,10 +46,11 @@ MAX_HEATMAP_LABEL_CHARACTERS = 16
 
 # Lanes (space/lanes.py). A request of at most SMALL_REQUEST_BYTES (its text, or the uploaded file) runs in the
 # small lane, any other in the large one, each with its own workers, so that a one-line request never waits
-# behind large ones (Gradio's default, one event at a time, had it wait 31 s). More workers than cores add no
-# speed (the work holds Python's lock) and each large one may hold up to about 100 MB while it runs, so the
-# large lane runs two; a lane holding LANE_WAITING requests waiting answers the next one that the page is busy,
-# so that waiting requests are bounded too (each waits in one of Gradio's 40 worker threads).
+# behind large ones (one pool for all had it wait 31 s behind four 13 KB requests). More workers than cores add no
+# speed (the work holds Python's lock) and a 1 MB request leaves the server 35-60 MB larger (benchmarks/space.py),
+# so the large lane runs two (four at once, as before, took the server 220 MB above its warm size). A lane
+# holding LANE_WAITING requests waiting answers the next one that the page is busy, so that waiting is bounded
+# too (each waits in one of Gradio's 40 worker threads).
 SMALL_REQUEST_BYTES = 4_000
 SMALL_LANE_WORKERS = 2
 LARGE_LANE_WORKERS = 2
