@@ -4,23 +4,27 @@ This file is the page: its layout and its events. Everything shown is computed b
 rest lives in `space/` beside this file, each module one concern, each importing only those before it: `caps`
 (every cap and limit), `texts` (the page's words and examples), `parsing` (the input, read by the package's
 readers), `scoring` (the numbers, errors in the page's words), `writing` (tokens, texts and numbers as the page
-writes them), `colours`, `frames` (the tables), `markup` (the highlighted sentences), `figures` (the pictures) and
-`answers` (what each task answers). `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` /
-`GRADIO_SERVER_PORT` override).
+writes them), `colours`, `frames` (the tables), `markup` (the highlighted sentences), `figures` (the pictures),
+`answers` (what each task answers) and `lanes` (which requests run at once). `python app.py` serves the page on
+127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
 (token, reference tag, system A's tag, system B's tag: the last three columns), or read spans (JSON lines, as the
-command line's `--spans` reads them). `answers.evaluate_text` is the `/evaluate` API endpoint and
-`answers.compare_text` the `/compare` one; the page's own events call `run_page`, which draws the pictures as well.
+command line's `--spans` reads them). `answers.evaluate_text` is the `/evaluate` API endpoint,
+`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events call
+`run_page`, which draws the pictures as well.
 
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed
-only for the types shown, and a few requests run at once so that a small one is not held up behind a 1 MB one.
+only for the types shown, documents of spans whose pairing would cost more than the caps are refused, and every
+request runs in a lane by its size (`space/lanes.py`), so that a small one never waits behind 1 MB ones.
 """
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Callable
 from typing import Any
 
 # Gradio reports usage to its servers unless told not to before it is imported; the Space makes no calls.
@@ -29,7 +33,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 import pandas as pd
 
-from space import answers, caps, frames, markup, parsing, texts
+from space import answers, frames, lanes, markup, parsing, texts
 
 
 def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM) -> tuple[Any, ...]:
@@ -42,6 +46,20 @@ def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str =
     if task == texts.SPANS:
         return (*answers.spans_page(text), pd.DataFrame(columns=frames.COMPARE_HEADERS), None)
     return (*answers.evaluate_page(text, scheme, mode), pd.DataFrame(columns=frames.COMPARE_HEADERS), None)
+
+
+def busy_page(message: str, task: str) -> tuple[Any, ...]:
+    """`run_page`'s outputs when the request's lane is full: the message as the status, the rest empty."""
+    action = "compare" if task == texts.TWO_SYSTEMS else "evaluate"
+    tables = answers.empty_outputs("")[1:]
+    return (
+        answers.error_message(message, action),
+        *tables,
+        None,
+        None,
+        pd.DataFrame(columns=frames.COMPARE_HEADERS),
+        None,
+    )
 
 
 def upload_page(path: str | None, scheme: str, mode: str, task: str) -> tuple[Any, ...]:
@@ -108,9 +126,39 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     return gr.skip(), gr.skip(), gr.skip()
 
 
-def build_demo() -> gr.Blocks:
+def in_lane(
+    lane_of: lanes.Lanes,
+    answer: Callable[..., Any],
+    busy: Callable[..., Any],
+    size: Callable[[Any], int] = lanes.request_size,
+) -> Callable[..., Any]:
+    """`answer` run in the lane of its request (`size` of its first argument: the text, or an upload's path);
+    when that lane is full, `busy(message, *arguments)` instead. The signature stays `answer`'s, which Gradio
+    reads for the endpoint's parameters."""
+
+    @functools.wraps(answer)
+    def run(*arguments: Any) -> Any:
+        try:
+            return lane_of.run(size(arguments[0] if arguments else None), answer, *arguments)
+        except lanes.Busy as full:
+            return busy(str(full), *arguments)
+
+    return run
+
+
+def upload_size(path: str | None) -> int:
+    """The bytes of an uploaded file (0 for none: `upload_page` answers that at once)."""
+    try:
+        return os.path.getsize(path) if path else 0
+    except OSError:
+        return 0
+
+
+def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
     """The page: input and summary side by side, then the scenario table, the sentences and the explanation; or,
-    comparing two systems, input and comparison table side by side, then the picture of the differences."""
+    comparing two systems, input and comparison table side by side, then the picture of the differences. Its
+    requests run in `lane_of` (new lanes when not given)."""
+    lane_of = lane_of or lanes.Lanes()
     with gr.Blocks(title="ner_semeval: SemEval-2013 NER scores") as demo:
         gr.Markdown(texts.INTRODUCTION)
         with gr.Row():
@@ -201,25 +249,46 @@ def build_demo() -> gr.Blocks:
         page_outputs = [*outputs, heatmap, chart, comparison, difference]
         inputs = [text, scheme, mode]
         page_inputs = [*inputs, task]
-        # Every event that evaluates shares one pool of `caps.EVALUATIONS_AT_ONCE` workers, so a short request
-        # runs beside a long one instead of behind it.
-        pool = {"concurrency_id": "evaluate", "concurrency_limit": caps.EVALUATIONS_AT_ONCE}
+        # Gradio starts every request that evaluates at once and the lanes decide which run (space/lanes.py):
+        # an endpoint is one event, and one event has one queue, which cannot tell a small request from a large.
+        pool = {"concurrency_limit": None}
+
+        def busy_evaluation(message: str, *_: Any) -> answers.Outputs:
+            return answers.empty_outputs(answers.error_message(message))
+
+        def busy_comparison(message: str, *_: Any) -> tuple[str, Any]:
+            return answers.error_message(message, "compare"), pd.DataFrame(columns=frames.COMPARE_HEADERS)
+
+        def busy_run(message: str, text: str, scheme: str = "", mode: str = "", task: str = "") -> tuple[Any, ...]:
+            return busy_page(message, task)
+
+        def busy_upload(message: str, path: Any, scheme: str = "", mode: str = "", task: str = "") -> tuple[Any, ...]:
+            return (gr.skip(), *busy_page(message, task))
+
+        page = in_lane(lane_of, run_page, busy_run)
         # The `/evaluate` API endpoint answers evaluate_text's five outputs, as it always has; it hangs on a
         # button that is never shown, so that the page's own events can add the pictures without evaluating
         # twice or changing what API callers get.
         api = gr.Button(visible=False, elem_id="evaluate-api")
-        api.click(answers.evaluate_text, inputs=inputs, outputs=outputs, api_name="evaluate", **pool)
+        evaluate = in_lane(lane_of, answers.evaluate_text, busy_evaluation)
+        api.click(evaluate, inputs=inputs, outputs=outputs, api_name="evaluate", **pool)
         # `/compare` (text, scheme, mode) answers compare_text's status and comparison table, on a hidden button too.
         compare_api = gr.Button(visible=False, elem_id="compare-api")
-        compare_api.click(answers.compare_text, inputs=inputs, outputs=[status, comparison], api_name="compare", **pool)
+        compare = in_lane(lane_of, answers.compare_text, busy_comparison)
+        compare_api.click(compare, inputs=inputs, outputs=[status, comparison], api_name="compare", **pool)
+        # `/spans` (text) answers spans_text's five outputs, /evaluate's for JSON lines of spans.
+        spans_api = gr.Button(visible=False, elem_id="spans-api")
+        spans = in_lane(lane_of, answers.spans_text, busy_evaluation)
+        spans_api.click(spans, inputs=[text], outputs=outputs, api_name="spans", **pool)
         # The button, examples, selectors and the first page view evaluate (or compare) at once, pictures included.
         private = {"api_visibility": "private", **pool}
-        button.click(run_page, inputs=page_inputs, outputs=page_outputs, **private)
-        examples.load_input_event.then(run_page, inputs=page_inputs, outputs=page_outputs, **private)
-        scheme.input(run_page, inputs=page_inputs, outputs=page_outputs, **private)
-        mode.input(run_page, inputs=page_inputs, outputs=page_outputs, **private)
-        upload.upload(upload_page, inputs=[upload, scheme, mode, task], outputs=[text, *page_outputs], **private)
-        demo.load(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        button.click(page, inputs=page_inputs, outputs=page_outputs, **private)
+        examples.load_input_event.then(page, inputs=page_inputs, outputs=page_outputs, **private)
+        scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
+        mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
+        upload_event = in_lane(lane_of, upload_page, busy_upload, upload_size)
+        upload.upload(upload_event, inputs=[upload, scheme, mode, task], outputs=[text, *page_outputs], **private)
+        demo.load(page, inputs=page_inputs, outputs=page_outputs, **private)
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
         task.change(
@@ -232,7 +301,7 @@ def build_demo() -> gr.Blocks:
         task.change(tag_controls, inputs=task, outputs=[scheme, mode], api_visibility="private", queue=False)
         task.input(
             switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
-        ).then(run_page, inputs=page_inputs, outputs=page_outputs, **private)
+        ).then(page, inputs=page_inputs, outputs=page_outputs, **private)
     return demo
 
 

@@ -10,7 +10,8 @@ above it in this list (and the package `nerscore`, which computes everything sho
 - `frames`: the tables (pandas);
 - `markup`: the highlighted sentences and documents (HTML);
 - `figures`: the pictures (matplotlib);
-- `answers`: what each task answers, the `/evaluate` and `/compare` endpoints among them.
+- `answers`: what each task answers, the `/evaluate`, `/compare` and `/spans` endpoints among them;
+- `lanes`: which requests run at once, by their size (it imports `caps` alone).
 
 Nothing here imports gradio, and nothing imports `ner_semeval` (the evaluate module), so the page starts without
 evaluate.

@@ -2,8 +2,9 @@
 (what was evaluated, what the tables leave out, or why nothing could be), then the tables, the drawings and the
 pictures. Text that cannot be evaluated gets a status saying why and empty outputs, never an error.
 
-`evaluate_text` is the `/evaluate` endpoint and `compare_text` the `/compare` endpoint; `evaluate_page`,
-`compare_page` and `spans_page` add what the page's own events show besides (the pictures).
+`evaluate_text` is the `/evaluate` endpoint, `compare_text` the `/compare` endpoint and `spans_text` the `/spans`
+endpoint; `evaluate_page`, `compare_page` and `spans_page` add what the page's own events show besides (the
+pictures).
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def _count(number: int, noun: str) -> str:
 
 
 def error_message(problem: str, action: str = "evaluate") -> str:
-    """The status shown for input that cannot be evaluated (or compared; a long quoted line is shortened)."""
+    """The status shown for input that cannot be evaluated (or compared; a long quoted line is shortened). A lone
+    surrogate that a message quotes is written as its escape: the answer could not be sent with it."""
+    problem = problem.encode("utf-8", "backslashreplace").decode("utf-8")
     return f"⚠️ **Cannot {action}.** {_escape_markdown(writing.shorten(problem, caps.MAX_MESSAGE_CHARACTERS))}"
 
 
@@ -177,14 +180,12 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     return status + _left_out(evaluation)
 
 
-def spans_page(text: str) -> PageOutputs:
-    """`evaluate_page`'s seven outputs for JSON lines of spans: status, scenario table, summary, per-type table,
-    highlighted documents, heatmap and chart."""
+def _spans(text: str) -> tuple[Outputs, Evaluation | None]:
     try:
         corpus = parse_spans("" if text is None else text)
         evaluation = evaluate_spans(corpus)
     except InputProblem as problem:
-        return (*empty_outputs(error_message(str(problem))), None, None)
+        return empty_outputs(error_message(str(problem))), None
     outputs = (
         spans_status(evaluation, corpus),
         frames.style_scenarios(frames.span_scenario_frame(evaluation, corpus)),
@@ -192,4 +193,20 @@ def spans_page(text: str) -> PageOutputs:
         frames.per_type_frame(evaluation),
         markup.spans_html(evaluation, corpus),
     )
+    return outputs, evaluation
+
+
+def spans_text(text: str) -> Outputs:
+    """Everything the `/spans` endpoint answers for JSON lines of spans: status, scenario table (styled), summary
+    table, per-type table, highlighted documents, as `/evaluate` answers for tags. Any text that cannot be
+    evaluated gives a status saying why (naming the line) and empty tables, never an error."""
+    return _spans(text)[0]
+
+
+def spans_page(text: str) -> PageOutputs:
+    """`evaluate_page`'s seven outputs for JSON lines of spans: `spans_text`'s five, then the heatmap and the
+    chart."""
+    outputs, evaluation = _spans(text)
+    if evaluation is None:
+        return (*outputs, None, None)
     return (*outputs, *_pictures(evaluation))

@@ -1,5 +1,5 @@
-"""Every cap and limit of the page, in one place: what one request may send, what one answer shows, how many
-evaluations run at once and how a comparison resamples.
+"""Every cap and limit of the page, in one place: what one request may send, what one document of spans may cost,
+what one answer shows, which lane a request runs in and how many run at once, and how a comparison resamples.
 
 The other modules read these as ``caps.NAME`` when they run (never copied into a name or a default argument of
 their own), so that a test's ``monkeypatch.setattr(caps, "MAX_TABLE_ROWS", 3)`` reaches every use.
@@ -10,6 +10,17 @@ from __future__ import annotations
 # What one request may send.
 MAX_BYTES = 1_000_000  # 1 MB of CoNLL text (or JSON lines), typed or uploaded
 MAX_SENTENCES = 10_000  # sentences, or documents of spans
+
+# What documents of spans may cost, checked before anything is paired. A document whose two sides are each flat
+# (no two entities of a side share a character, as with tags) is paired in time linear in its entities, which
+# MAX_BYTES bounds. Nested, overlapping or repeated entities make pairing an assignment problem over the
+# reference-prediction pairs that overlap, whose cost grows faster than their number: 400 identical entities a
+# side (160,000 pairs, 10 KB) took 43 s and 1.4 GB here, 100 (10,000 pairs) 0.4-0.9 s and 22 MB, 70 (4,900) about
+# 0.2 s and 8 MB. Such a document may hold at most MAX_DOCUMENT_PAIRS overlapping pairs and a request at most
+# MAX_REQUEST_PAIRS in all such documents; more is refused with a message naming the line (the command line
+# pairs any number).
+MAX_DOCUMENT_PAIRS = 5_000
+MAX_REQUEST_PAIRS = 20_000
 
 # What one answer shows; the scores always cover every sentence. Together these keep an answer under 3 MB
 # whatever the 1 MB input (tokens and types that HTML-escape to six bytes a character are the worst found; the
@@ -23,6 +34,7 @@ MAX_MESSAGE_CHARACTERS = 500  # of an error message, which may quote a line of t
 # Of the drawn documents of spans: at most this many characters of text in all, and this many entities of each side.
 MAX_SHOWN_CHARACTERS = 20_000
 MAX_SHOWN_ENTITIES = 2_000
+MAX_SHOWN_DEPTH = 20  # marks drawn inside one another; entities nested deeper are left out of the drawing
 
 # The pictures: types shown in the confusion heatmap (the rest folded into one "other" row and column) and in
 # the per-type F1 chart, the most frequent first; and the characters of a type name on the chart's axis and on
@@ -32,9 +44,17 @@ MAX_CHART_TYPES = 15
 MAX_LABEL_CHARACTERS = 24
 MAX_HEATMAP_LABEL_CHARACTERS = 16
 
-# Evaluations that run at once. Gradio's default of one would queue a visitor's one-line request behind
-# another's 1 MB one; the caps above bound what each of these costs in time and memory.
-EVALUATIONS_AT_ONCE = 4
+# Lanes (space/lanes.py). A request of at most SMALL_REQUEST_BYTES (its text, or the uploaded file) runs in the
+# small lane, any other in the large one, each with its own workers, so that a one-line request never waits
+# behind large ones (one pool for all had it wait 31 s behind four 13 KB requests). More workers than cores add no
+# speed (the work holds Python's lock) and a 1 MB request leaves the server 35-60 MB larger (benchmarks/space.py),
+# so the large lane runs two (four at once, as before, took the server 220 MB above its warm size). A lane
+# holding LANE_WAITING requests waiting answers the next one that the page is busy, so that waiting is bounded
+# too (each waits in one of Gradio's 40 worker threads).
+SMALL_REQUEST_BYTES = 4_000
+SMALL_LANE_WORKERS = 2
+LARGE_LANE_WORKERS = 2
+LANE_WAITING = 8
 
 # Comparing two systems: the resamples of the interval and of the test, the seed and the confidence level. 2,000
 # resamples compare a 1 MB input of 10,000 sentences in about 1.3 s here, against 5 s for the command line's

@@ -6,7 +6,7 @@ was left out); and the style sheet of these drawings.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from . import caps, writing
 from .colours import type_colours
@@ -104,37 +104,50 @@ def sentences_html(evaluation: Evaluation, corpus: Corpus) -> str:
 SpanMark = tuple[int, int, str, str]
 
 
-def _nest(marks: list[SpanMark]) -> list[tuple[SpanMark, list]]:
+def _nest(marks: list[SpanMark]) -> tuple[list[tuple[SpanMark, list]], int]:
     """The marks as a forest, each with the marks inside it: sorted by start, the longer first; a mark that
-    crosses the end of the one around it is cut there (its tooltip keeps its own offsets)."""
+    crosses the end of the one around it is cut there (its tooltip keeps its own offsets). Marks that would lie
+    inside `caps.MAX_SHOWN_DEPTH` others are left out; the second value counts them."""
     roots: list[tuple[SpanMark, list]] = []
     stack: list[tuple[SpanMark, list]] = []
+    too_deep = 0
     for start, end, entity_type, tooltip in sorted(marks, key=lambda mark: (mark[0], -mark[1])):
         while stack and stack[-1][0][1] <= start:
             stack.pop()
+        if len(stack) >= caps.MAX_SHOWN_DEPTH:
+            too_deep += 1
+            continue
         if stack:
             end = min(end, stack[-1][0][1])
         node: tuple[SpanMark, list] = ((start, end, entity_type, tooltip), [])
         (stack[-1][1] if stack else roots).append(node)
         stack.append(node)
-    return roots
+    return roots, too_deep
 
 
 def _highlight_text(
     text: str, start: int, end: int, nodes: list[tuple[SpanMark, list]], colours: dict[str, str]
 ) -> str:
-    """``text[start:end]`` as HTML with the marks of `nodes` (and those inside them) as nested <mark>s."""
+    """``text[start:end]`` as HTML with the marks of `nodes` (and those inside them) as nested <mark>s. A loop over
+    a stack of open marks, not a recursion, so that no depth of nesting exhausts Python's stack."""
     parts = []
-    position = start
-    for (mark_start, mark_end, entity_type, tooltip), inside in nodes:
-        parts.append(html.escape(text[position:mark_start]))
-        parts.append(
-            f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">'
-            f"{_highlight_text(text, mark_start, mark_end, inside, colours)}"
-            f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span></mark>'
-        )
-        position = mark_end
-    parts.append(html.escape(text[position:end]))
+    # Each open mark (the text drawn as the outermost): its marks not yet drawn, where its text has been drawn up
+    # to, where it ends, and what closes it.
+    stack: list[tuple[Iterator[tuple[SpanMark, list]], list[int], int, str]] = [(iter(nodes), [start], end, "")]
+    while stack:
+        inside, position, mark_end, closing = stack[-1]
+        node = next(inside, None)
+        if node is None:
+            parts.append(html.escape(text[position[0] : mark_end]) + closing)
+            stack.pop()
+            if stack:
+                stack[-1][1][0] = mark_end
+            continue
+        (child_start, child_end, entity_type, tooltip), children = node
+        parts.append(html.escape(text[position[0] : child_start]))
+        parts.append(f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">')
+        closing = f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span></mark>'
+        stack.append((iter(children), [child_start], child_end, closing))
     return "".join(parts)
 
 
@@ -153,7 +166,8 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     """Each drawn document twice, reference and prediction, its character spans highlighted by type: nested
     entities as nested marks (each with its type; hover one for its offsets and scenario), an entity that
     crosses another's end cut there. The first `caps.MAX_SHOWN_SENTENCES` documents, `caps.MAX_SHOWN_CHARACTERS` of text
-    and `caps.MAX_SHOWN_ENTITIES` entities of each side in all; a note says what was left out."""
+    and `caps.MAX_SHOWN_ENTITIES` entities of each side in all, marks at most `caps.MAX_SHOWN_DEPTH` deep; a note
+    says what was left out."""
     colours = type_colours(evaluation.entity_types)
     documents = min(len(corpus.lines), caps.MAX_SHOWN_SENTENCES)
     cuts = []  # the characters drawn of each drawn document
@@ -187,6 +201,7 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
                 continue
             drawn_entities[number] += 1
     parts = []
+    too_deep = 0
     for index, (cut, (reference_marks, predicted_marks)) in enumerate(zip(cuts, sides)):
         text = corpus.texts[index]
         drawings = []
@@ -195,9 +210,9 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
                 drawings.append(_offsets_only(marks, colours))
             else:
                 rest = f" {writing.ELLIPSIS}" if cut < len(text) else ""
-                drawings.append(
-                    f'<span class="doc-text">{_highlight_text(text, 0, cut, _nest(marks), colours)}</span>{rest}'
-                )
+                nodes, left_out_here = _nest(marks)
+                too_deep += left_out_here
+                drawings.append(f'<span class="doc-text">{_highlight_text(text, 0, cut, nodes, colours)}</span>{rest}')
         parts.append(
             f'<div class="sentence"><div class="number">{index + 1}</div><div>'
             f'<div class="side"><span class="side-name">reference</span> {drawings[0]}</div>'
@@ -213,6 +228,8 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
         left_out.append(
             f"{left_out_entities:,} entities beyond the first {caps.MAX_SHOWN_ENTITIES:,} of a side are not drawn"
         )
+    if too_deep:
+        left_out.append(f"{too_deep:,} entities nested inside {caps.MAX_SHOWN_DEPTH:,} others are not drawn")
     if left_out:
         note = "; ".join(left_out)
         parts.append(f'<p class="left-out">{note[0].upper()}{note[1:]}; the scores cover all.</p>')

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -58,7 +58,7 @@ class SpanCorpus:
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 # A code point of a UTF-16 surrogate pair: JSON can carry one alone ("\ud800"), but it is no character and
 # cannot be encoded, so it is refused with a message before anything tries to.
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 Item = TypeVar("Item")
 
@@ -67,7 +67,7 @@ COLUMN_HINT = f' (for token, reference and predicted tag, choose "{texts.ONE_SYS
 
 
 def _check_characters(text: str) -> None:
-    found = _SURROGATE.search(text)
+    found = SURROGATE.search(text)
     if found is None:
         return
     before = _LINE_BREAK.split(text[: found.start()])
@@ -92,9 +92,27 @@ def _input_lines(text: str, command: str) -> list[str]:
     return _LINE_BREAK.split(text)
 
 
-def _read(read: Iterable[Item], first_line: Callable[[Item], int], noun: str, command: str) -> list[Item]:
-    """What a package reader yields (sentences, or documents of spans), at most `caps.MAX_SENTENCES` of them
-    (`first_line` gives the line each starts on); a malformed line is a message naming it, in the reader's words."""
+class _Numbered:
+    """The lines of the input, remembering the number of the last one handed out: the package's readers read
+    lazily, so when one fails without naming its line, that is the line it failed on."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.number = 0
+
+    def __iter__(self) -> Iterator[str]:
+        for number, line in enumerate(self.lines, start=1):
+            self.number = number
+            yield line
+
+
+def _read(
+    read: Iterable[Item], lines: _Numbered, first_line: Callable[[Item], int], noun: str, command: str
+) -> list[Item]:
+    """What a package reader of `lines` yields (sentences, or documents of spans), at most `caps.MAX_SENTENCES` of
+    them (`first_line` gives the line each starts on); a malformed line is a message naming it, in the reader's
+    words. Any other `ValueError` of the reader names the line it was reading: Python's `json` refuses an
+    integer of more than 4,300 digits with a plain one."""
     items: list[Item] = []
     limit = caps.MAX_SENTENCES
     try:
@@ -107,6 +125,11 @@ def _read(read: Iterable[Item], first_line: Callable[[Item], int], noun: str, co
             items.append(item)
     except nerscore.ConllError as error:
         raise InputProblem(f"Line {error.line}: {error.problem}.") from None
+    except InputProblem:
+        raise
+    except ValueError as error:
+        reason = str(error).split("; use sys.", 1)[0]  # Python's advice to programmers is no help on the page
+        raise InputProblem(f"Line {lines.number}: cannot be read ({reason}).") from None
     return items
 
 
@@ -114,8 +137,9 @@ def parse_conll(text: str) -> Corpus:
     """The sentences of CoNLL text, read by `nerscore.read_conll`: the token is the first column, the reference
     and the predicted tag the last two."""
     command = "python ner_semeval.py FILE"
-    read = nerscore.read_conll(_input_lines(text, command), "input")
-    sentences = _read(read, lambda sentence: sentence.lines[0], "sentence", command)
+    lines = _Numbered(_input_lines(text, command))
+    read = nerscore.read_conll(lines, "input")
+    sentences = _read(read, lines, lambda sentence: sentence.lines[0], "sentence", command)
     if not sentences:
         raise InputProblem("The input holds no sentences: write one token per line as `token reference predicted`.")
     return Corpus(
@@ -130,8 +154,9 @@ def parse_comparison(text: str) -> ComparedCorpus:
     """The sentences of two systems' CoNLL text, read by `nerscore.read_two_systems` (the token first, the
     reference tag, system A's and system B's last), with the same caps as `parse_conll`."""
     command = "python ner_semeval.py --compare A B"
-    read = nerscore.read_two_systems(_input_lines(text, command), "input", column_hint=COLUMN_HINT)
-    sentences = _read(read, lambda sentence: sentence.lines[0], "sentence", command)
+    lines = _Numbered(_input_lines(text, command))
+    read = nerscore.read_two_systems(lines, "input", column_hint=COLUMN_HINT)
+    sentences = _read(read, lines, lambda sentence: sentence.lines[0], "sentence", command)
     if not sentences:
         raise InputProblem(
             "The input holds no sentences: write one token per line as `token reference systemA systemB`."
@@ -149,13 +174,21 @@ def parse_spans(text: str) -> SpanCorpus:
     """The documents of JSON lines text, read by `nerscore.read_span_lines` as the command line's `--spans`
     reads them (blank lines skipped), with the same caps as `parse_conll`."""
     command = "python ner_semeval.py --spans FILE.jsonl"
-    read = nerscore.read_span_lines(_input_lines(text, command), "input")
-    documents = _read(read, lambda document: document.line, "document", command)
+    lines = _Numbered(_input_lines(text, command))
+    read = nerscore.read_span_lines(lines, "input")
+    documents = _read(read, lines, lambda document: document.line, "document", command)
     if not documents:
         raise InputProblem(
             'The input holds no documents: write one JSON object a line, {"text": ..., "references": [...], '
             '"predictions": [...]}.'
         )
+    for document in documents:
+        found = None if document.text is None else SURROGATE.search(document.text)
+        if found is not None:
+            raise InputProblem(
+                f"Line {document.line}: the text holds U+{ord(found.group()):04X} at character {found.start() + 1:,}, "
+                "half of a UTF-16 surrogate pair, not a character; send valid Unicode."
+            )
     return SpanCorpus(
         [document.text for document in documents],
         [document.references for document in documents],

@@ -5,15 +5,18 @@ line and column, the sentence as the tables number it).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import nerscore
 from nerscore.inputs import read_spans
 
 from . import caps
-from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
+from .parsing import SURROGATE, ComparedCorpus, Corpus, InputProblem, SpanCorpus
 
 # From the most lenient scheme to the strictest, as in the summary table.
 SCHEME_COLUMNS = nerscore.SUMMARY_COLUMNS
@@ -137,14 +140,78 @@ def verdict(low: float, high: float) -> str:
     return B_BETTER if low > 0 else A_BETTER if high < 0 else UNDECIDED
 
 
+def _shares_a_character(spans: Sequence[nerscore.Span]) -> bool:
+    """Whether two entities of one side share a character: nested, overlapping or repeated entities, which the
+    package pairs as an assignment problem rather than in one pass (docs/scoring.md §3)."""
+    bounds = sorted((span.start, span.end) for span in spans)
+    return any(start < end for (_, end), (start, _) in pairwise(bounds))
+
+
+def overlapping_pairs(references: Sequence[nerscore.Span], predictions: Sequence[nerscore.Span]) -> int:
+    """How many (reference, prediction) pairs of one document overlap, counted without listing them, in
+    O(n log n): a prediction overlaps a reference when it starts before the reference ends and does not end
+    before the reference starts (those that end before it also start before it, entities being non-empty)."""
+    starts = sorted(prediction.start for prediction in predictions)
+    ends = sorted(prediction.end for prediction in predictions)
+    return sum(bisect_left(starts, reference.end) - bisect_right(ends, reference.start) for reference in references)
+
+
+def check_cost(references: list[list[nerscore.Span]], predictions: list[list[nerscore.Span]], lines: list[int]) -> int:
+    """The overlapping pairs of the documents whose entities nest, overlap or repeat on a side, in all; an
+    `InputProblem` naming the line of the first document beyond `caps.MAX_DOCUMENT_PAIRS`, or the line where the
+    request's total passes `caps.MAX_REQUEST_PAIRS` (caps.py says why these, and not flat documents, are capped)."""
+    command = "python ner_semeval.py --spans FILE.jsonl"
+    total = 0
+    for document, (reference_spans, predicted_spans) in enumerate(zip(references, predictions)):
+        if not (_shares_a_character(reference_spans) or _shares_a_character(predicted_spans)):
+            continue
+        pairs = overlapping_pairs(reference_spans, predicted_spans)
+        if pairs > caps.MAX_DOCUMENT_PAIRS:
+            raise InputProblem(
+                f"Line {lines[document]}: the document's entities nest, overlap or repeat, and {pairs:,} pairs of a "
+                f"reference and a prediction overlap; the page pairs such documents of at most "
+                f"{caps.MAX_DOCUMENT_PAIRS:,} overlapping pairs (their pairing costs more than the pairs grow). "
+                f"Use `{command}` for this one."
+            )
+        total += pairs
+        if total > caps.MAX_REQUEST_PAIRS:
+            raise InputProblem(
+                f"Line {lines[document]}: the documents up to this line whose entities nest, overlap or repeat hold "
+                f"{total:,} overlapping pairs of a reference and a prediction; the page pairs at most "
+                f"{caps.MAX_REQUEST_PAIRS:,} in a request. Send fewer documents, or use `{command}`."
+            )
+    return total
+
+
+def check_types(spans: dict[str, list[list[nerscore.Span]]], lines: list[int]) -> None:
+    """An `InputProblem` naming the line, side and entity of the first type holding a lone UTF-16 surrogate (JSON
+    can escape one, `"\\ud800"`, but it is no character and nothing can write it)."""
+    for side, documents in spans.items():
+        types = {span.entity_type for spans_of_document in documents for span in spans_of_document}
+        if not any(SURROGATE.search(entity_type) for entity_type in types):
+            continue
+        for document, spans_of_document in enumerate(documents):
+            for index, span in enumerate(spans_of_document):
+                found = SURROGATE.search(span.entity_type)
+                if found is not None:
+                    raise InputProblem(
+                        f"Line {lines[document]}, {side}[{index}]: the type holds U+{ord(found.group()):04X} "
+                        f"(character {found.start() + 1}), half of a UTF-16 surrogate pair, not a character; send "
+                        "valid Unicode."
+                    )
+
+
 def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
-    the metric refuses is a message naming the line, the side and the entity's index in its list."""
+    the metric refuses, a type that is no text, or a document that would cost more than the page pairs
+    (`check_cost`) is a message naming the line, and for an entity the side and the entity's index in its list."""
     options = nerscore.Options()
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
         spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
+        check_types(spans, corpus.lines)
+        check_cost(spans["references"], spans["predictions"], corpus.lines)
         tally, rows = nerscore.tally_semeval(spans["predictions"], spans["references"], options)
     except nerscore.InvalidInputError as error:
         where = []
@@ -153,6 +220,8 @@ def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
         if error.side is not None:
             where.append(f"{error.side}[{error.entity}]" if error.entity is not None else error.side)
         raise InputProblem(f"{', '.join(where)}: {error.problem}." if where else f"{error.problem}.") from None
+    except InputProblem:
+        raise
     except ValueError as error:
         raise InputProblem(str(error)) from None
     return _evaluation(tally, rows, options)

@@ -92,9 +92,9 @@ def test_client_worked_example_gives_the_documented_tables(client):
 
 def test_client_evaluate_endpoint_is_unchanged_by_the_pictures(client):
     # The page's own events draw two pictures and compare two systems; API callers keep /evaluate's three inputs
-    # and five outputs, the values of evaluate_text, and see one other endpoint, /compare.
+    # and five outputs, the values of evaluate_text, and see two other endpoints, /compare and /spans.
     api = client.view_api(print_info=False, return_format="dict")
-    assert list(api["named_endpoints"]) == ["/evaluate", "/compare"]
+    assert list(api["named_endpoints"]) == ["/evaluate", "/compare", "/spans"]
     endpoint = api["named_endpoints"]["/evaluate"]
     assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
     assert len(endpoint["returns"]) == 5
@@ -205,23 +205,6 @@ def test_client_answer_to_a_1mb_input_stays_small(client, make_text, left_out):
     assert left_out in status + sentences
     assert len(scenarios["data"]) == caps.MAX_TABLE_ROWS
     assert len(per_type["data"]) <= 4 * caps.MAX_SHOWN_TYPES
-
-
-def test_client_small_request_is_answered_while_a_1mb_one_runs(client):
-    from gradio_client.utils import Status
-
-    big = client.submit(many_types_text(), "IOB2", "lenient", api_name="/evaluate")
-    deadline = time.monotonic() + 60
-    while big.status().code != Status.PROCESSING and not big.done() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert not big.done(), "the 1 MB request ended before the small one was sent: nothing was measured"
-    start = time.monotonic()
-    status, *_ = client.predict("Paris B-LOC B-LOC\n", "IOB2", "lenient", api_name="/evaluate")
-    waited = time.monotonic() - start
-    assert status.startswith("Evaluated 1 sentence")
-    # Behind the 1 MB request (one evaluation at a time) this took 31 s; beside it, well under a second here.
-    assert waited < 5, f"the small request waited {waited:.1f} s"
-    assert big.result(timeout=120)[0].startswith("Evaluated 5,086 sentences")
 
 
 @pytest.mark.slow
@@ -835,7 +818,7 @@ def test_figures_are_drawn_without_pyplot_and_kept_nowhere():
 
 
 def test_figures_drawn_at_once_in_threads_are_the_figures_drawn_one_by_one():
-    # The page's events run EVALUATIONS_AT_ONCE at a time, each drawing its own Figure.
+    # The page's events run in two lanes at once, each drawing its own Figure.
     from concurrent.futures import ThreadPoolExecutor
 
     samples = [texts.WORKED_EXAMPLE, texts.ENGLISH_EXAMPLE, "听 O O\n告 B-告白气球 B-歌手\n白 I-告白气球 I-歌手\n"] * 3
@@ -844,7 +827,7 @@ def test_figures_drawn_at_once_in_threads_are_the_figures_drawn_one_by_one():
         return [png(figure) for figure in answers.evaluate_page(text)[5:]]
 
     one_by_one = [draw(text) for text in samples]
-    with ThreadPoolExecutor(caps.EVALUATIONS_AT_ONCE) as pool:
+    with ThreadPoolExecutor(caps.SMALL_LANE_WORKERS + caps.LARGE_LANE_WORKERS) as pool:
         assert list(pool.map(draw, samples)) == one_by_one
 
 
@@ -896,9 +879,14 @@ def test_readme_states_the_pages_caps():
         f"the heatmap the {caps.MAX_HEATMAP_TYPES} most frequent types",
         f"the bars the {caps.MAX_CHART_TYPES} most frequent types",
         f"input is limited to {caps.MAX_BYTES // 1_000_000} MB or {caps.MAX_SENTENCES:,} sentences",
+        f"one of at most {caps.SMALL_REQUEST_BYTES:,} bytes in the small lane, any other in the large one",
+        f"a lane with {caps.LANE_WAITING} requests waiting answers the next one that the page is busy",
+        f"such a document may hold at most {caps.MAX_DOCUMENT_PAIRS:,} overlapping pairs, and a request at most "
+        f"{caps.MAX_REQUEST_PAIRS:,} in all such documents",
+        f"marks nested at most {caps.MAX_SHOWN_DEPTH} deep",
     ]:
         assert claim in section
-    assert caps.EVALUATIONS_AT_ONCE == 4 and "Up to four evaluations run at once" in section
+    assert caps.SMALL_LANE_WORKERS == caps.LARGE_LANE_WORKERS == 2 and "two at a time in each" in section
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1554,8 +1542,353 @@ def test_switching_to_spans_swaps_an_untouched_example_and_disables_the_tag_cont
 
 def test_client_evaluate_is_unchanged_beside_the_spans_mode(client):
     api = client.view_api(print_info=False, return_format="dict")
-    assert list(api["named_endpoints"]) == ["/evaluate", "/compare"]
+    assert list(api["named_endpoints"]) == ["/evaluate", "/compare", "/spans"]
     answer = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     assert len(answer) == 5
     assert summary_values(answer[2]["data"]) == WORKED_SUMMARY
     assert [row[1:] for row in answer[1]["data"]] == WORKED_SCENARIOS
+
+
+# ---------------------------------------------------------------------------------------------------------
+# What a request may cost (issue 16, items 16 and 17): the /spans endpoint, the caps on pairing, the lanes
+# ---------------------------------------------------------------------------------------------------------
+
+SPANS_FINE = '{"text": "Ada", "references": [[0, 3, "PER"]], "predictions": [[0, 3, "PER"]]}'
+
+
+def nested_spans(count: int, predictions: list | None = None) -> str:
+    """A document of `count` entities nested in one another; the predictions the same, unless given."""
+    entities = [[i, 2 * count - i, "X"] for i in range(count)]
+    return json.dumps({"text": "a" * (2 * count), "references": entities, "predictions": predictions or entities})
+
+
+def identical_spans(count: int) -> str:
+    """A document of `count` identical entities on each side, without text."""
+    return json.dumps({"references": [[0, 1, "X"]] * count, "predictions": [[0, 1, "X"]] * count})
+
+
+# Each hostile document on line 3, behind a good one and a blank line, so that the message must name its line.
+HOSTILE_SPANS = [
+    pytest.param(
+        nested_spans(1_500), "Line 3: the document's entities nest, overlap or repeat, and 2,250,000", id="nested-1500"
+    ),
+    pytest.param(
+        '{"text": "ab", "references": [[0, 1, "X\\ud800"]], "predictions": []}',
+        "Line 3, references[0]: the type holds U+D800 (character 2), half of a UTF-16 surrogate pair",
+        id="surrogate-in-a-type",
+    ),
+    pytest.param(
+        '{"text": "ab", "references": [], "predictions": [{"start": 0, "end": 1, "label": "\\udfff"}]}',
+        "Line 3, predictions[0]: the type holds U+DFFF (character 1)",
+        id="surrogate-in-a-label",
+    ),
+    pytest.param(
+        '{"text": "a\\ud800b", "references": [[0, 1, "X"]], "predictions": []}',
+        "Line 3: the text holds U+D800 at character 2, half of a UTF-16 surrogate pair",
+        id="surrogate-in-a-text",
+    ),
+    pytest.param(
+        '{"references": [[' + "1" * 5_000 + ', 2, "X"]], "predictions": []}',
+        "Line 3: cannot be read (Exceeds the limit (4300 digits) for integer string conversion",
+        id="5000-digit-integer",
+    ),
+    pytest.param(
+        identical_spans(800), "Line 3: the document's entities nest, overlap or repeat, and 640,000", id="800x800"
+    ),
+    pytest.param(identical_spans(400), "and 160,000 pairs of a reference and a prediction overlap", id="400x400-10KB"),
+]
+
+
+@pytest.mark.parametrize(("document", "message"), HOSTILE_SPANS)
+def test_client_spans_endpoint_names_the_line_of_a_hostile_document(client, document, message):
+    # Before, each of these was Gradio's bare "Error": RecursionError, pyarrow's UnicodeEncodeError, json's
+    # ValueError, MemoryError after 64 s; 400 x 400 took 29 s and left the server 2 GB larger.
+    status, scenarios, summary, per_type, documents = client.predict(f"{SPANS_FINE}\n\n{document}", api_name="/spans")
+    assert status.startswith("⚠️ **Cannot evaluate.**"), status
+    assert message in status.replace("\\", ""), status
+    assert scenarios["data"] == summary["data"] == per_type["data"] == [] and documents == ""
+    status, *_ = client.predict(SPANS_FINE, api_name="/spans")
+    assert status.startswith("Evaluated 1 document of spans")
+
+
+def test_client_spans_endpoint_answers_spans_text(client):
+    api = client.view_api(print_info=False, return_format="dict")["named_endpoints"]["/spans"]
+    assert [parameter["parameter_name"] for parameter in api["parameters"]] == ["text"]
+    assert len(api["returns"]) == 5
+    answer = client.predict(texts.SPANS_EXAMPLE, api_name="/spans")
+    status, scenarios, summary, per_type, documents = answers.spans_text(texts.SPANS_EXAMPLE)
+    assert answer[0] == status and status.startswith("Evaluated 2 documents of spans")
+    assert answer[1]["data"] == scenarios.data.values.tolist() == SPANS_SCENARIOS
+    assert answer[2]["data"] == summary.values.tolist()
+    assert answer[3]["data"] == per_type.values.tolist()
+    assert answer[4] == documents
+
+
+def test_client_1500_nested_entities_on_one_side_are_scored_and_drawn_20_deep(client):
+    # Nested on the references' side only, the document pairs cheaply (1,500 overlapping pairs): it is scored,
+    # and drawn with marks at most MAX_SHOWN_DEPTH deep (the recursive drawing exhausted Python's stack).
+    status, _, _, _, documents = client.predict(nested_spans(1_500, [[0, 3000, "X"]]), api_name="/spans")
+    assert status.startswith("Evaluated 1 document of spans: 1,500 reference and 1 predicted entity"), status
+    reference = documents.split('side-name">predicted')[0]
+    assert reference.count("<mark") == caps.MAX_SHOWN_DEPTH
+    assert "1,480 entities nested inside 20 others are not drawn; the scores cover all" in documents
+
+
+def test_highlighting_does_not_recurse():
+    # 5,000 marks each inside the last: a recursion would exhaust Python's stack (its limit is 1,000 frames).
+    from space import markup
+
+    count = 5_000
+    nodes: list = []
+    inner = nodes
+    for start in range(count):
+        node = ((start, 2 * count - start, "X", "tip"), [])
+        inner.append(node)
+        inner = node[1]
+    drawn = markup._highlight_text("ab" * count, 0, 2 * count, nodes, {"X": "#fff"})
+    assert drawn.count("<mark") == drawn.count("</mark>") == count
+    assert re.sub(r"<[^>]*>", "", drawn.replace('<span class="entity-type">X</span>', "")) == "ab" * count
+
+
+def test_nesting_is_cut_at_the_depth_cap(monkeypatch):
+    from space import markup
+
+    monkeypatch.setattr(caps, "MAX_SHOWN_DEPTH", 2)
+    marks = [(0, 9, "X", "a"), (1, 8, "X", "b"), (2, 7, "X", "c"), (3, 4, "X", "d"), (8, 9, "X", "e")]
+    nodes, too_deep = markup._nest(marks)
+    assert too_deep == 2  # c and d lie inside a and b; e, inside a alone, is drawn
+    assert [node[0][3] for node in nodes] == ["a"] and [node[0][3] for node in nodes[0][1]] == ["b", "e"]
+    assert nodes[0][1][0][1] == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 8), st.integers(1, 4)), max_size=8),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(1, 4)), max_size=8),
+)
+def test_overlapping_pairs_counts_what_the_package_pairs_among(references, predictions):
+    from nerscore import Span
+    from nerscore.pairing import _overlap_edges
+
+    reference_spans = [Span(start, start + length, "X") for start, length in references]
+    predicted_spans = [Span(start, start + length, "Y") for start, length in predictions]
+    listed = _overlap_edges(reference_spans, predicted_spans, None)
+    assert scoring.overlapping_pairs(reference_spans, predicted_spans) == len(listed)
+    brute = sum(r.overlap(p) > 0 for r in reference_spans for p in predicted_spans)
+    assert len(listed) == brute
+
+
+def test_the_pairs_are_counted_without_listing_them():
+    # 800 x 800 identical entities: 640,000 overlapping pairs, which as a list of tuples would take about 60 MB;
+    # counted by two sorted lists and bisection, well under 1 MB.
+    import tracemalloc
+
+    from nerscore import Span
+
+    spans = [Span(0, 1, "X")] * 800
+    tracemalloc.start()
+    try:
+        assert scoring.overlapping_pairs(spans, spans) == 640_000
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1_000_000
+
+
+def test_a_document_beyond_the_pairs_cap_is_refused_before_anything_is_paired(monkeypatch):
+    def no_pairing(*arguments, **keywords):
+        raise AssertionError("paired a document the caps refuse")
+
+    monkeypatch.setattr(scoring.nerscore, "tally_semeval", no_pairing)
+    document = identical_spans(caps.MAX_DOCUMENT_PAIRS // 70 + 1)  # 72 x 72: 5,184 pairs
+    status = answers.spans_text(f"{SPANS_FINE}\n{document}")[0]
+    assert "Line 2: the document's entities nest, overlap or repeat, and 5,184 pairs" in status
+    assert f"at most {caps.MAX_DOCUMENT_PAIRS:,} overlapping pairs" in status
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        pytest.param([identical_spans(3)] * 3, "Line 3: the documents up to this line", id="request-total"),
+        pytest.param(
+            [identical_spans(4)], "Line 1: the document's entities nest, overlap or repeat, and 16 pairs", id="document"
+        ),
+        # Flat sides (as with tags) pair in linear time: their overlapping pairs are not counted.
+        pytest.param(
+            [
+                json.dumps(
+                    {
+                        "references": [[i, i + 2, "X"] for i in range(0, 40, 2)],
+                        "predictions": [[i, i + 2, "X"] for i in range(1, 40, 2)],
+                    }
+                )
+            ],
+            "Evaluated 1 document",
+            id="flat",
+        ),
+        pytest.param(
+            [identical_spans(3), identical_spans(1), identical_spans(3)], "Evaluated 3 documents", id="within"
+        ),
+    ],
+)
+def test_pairs_caps(monkeypatch, lines, expected):
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_PAIRS", 10)
+    monkeypatch.setattr(caps, "MAX_REQUEST_PAIRS", 20)
+    status = answers.spans_text("\n".join(lines))[0]
+    assert expected in status, status
+
+
+def test_the_pairs_caps_bound_the_pairing_a_request_may_cost():
+    # The costliest shape found at a given number of overlapping pairs is k x k identical entities (cost ~ k^3):
+    # the caps let through at most MAX_REQUEST_PAIRS / MAX_DOCUMENT_PAIRS documents of sqrt(MAX_DOCUMENT_PAIRS)
+    # such entities a side. Measured here: 70 x 70 in about 0.2-0.5 s and 8 MB, against 43 s and 1.4 GB for the
+    # 400 x 400 that the Space used to accept.
+    side = int(caps.MAX_DOCUMENT_PAIRS**0.5)
+    assert side * side <= caps.MAX_DOCUMENT_PAIRS < (side + 1) ** 2 and side == 70
+    assert caps.MAX_REQUEST_PAIRS // caps.MAX_DOCUMENT_PAIRS == 4
+    text = "\n".join([identical_spans(side)] * (caps.MAX_REQUEST_PAIRS // (side * side)))
+    assert answers.spans_text(text)[0].startswith("Evaluated 4 documents of spans: 280 reference")
+    assert "Line 5: the documents up to this line" in answers.spans_text(text + "\n" + identical_spans(side))[0]
+
+
+def test_a_reader_error_without_a_line_names_the_line_it_was_reading():
+    text = "\n".join([SPANS_FINE, "", SPANS_FINE, '{"references": [[1, ' + "9" * 4_400 + ', "X"]], "predictions": []}'])
+    with pytest.raises(parsing.InputProblem, match=r"^Line 4: cannot be read \(Exceeds the limit \(4300 digits\)"):
+        parsing.parse_spans(text)
+
+
+def test_a_quoted_lone_surrogate_is_escaped_in_a_message():
+    message = answers.error_message("found 'X\ud800'")
+    assert "\ud800" not in message and "\\\\ud800" in message
+    json.dumps(message, ensure_ascii=False).encode("utf-8")  # what Gradio sends: no lone surrogate left
+
+
+# The lanes
+
+
+def test_requests_go_to_a_lane_by_their_size(monkeypatch):
+    from space import lanes
+
+    lane_of = lanes.Lanes()
+    assert lane_of.lane_for(lanes.request_size(TINY_LINE)) is lane_of.small
+    assert lane_of.lane_for(caps.SMALL_REQUEST_BYTES) is lane_of.small
+    assert lane_of.lane_for(caps.SMALL_REQUEST_BYTES + 1) is lane_of.large
+    assert lanes.request_size("é\ud800") == 5 and lanes.request_size(None) == 0
+    monkeypatch.setattr(caps, "SMALL_REQUEST_BYTES", 3)  # read on every request
+    assert lane_of.lane_for(lanes.request_size(TINY_LINE)) is lane_of.large
+    assert app.upload_size(None) == 0 and app.upload_size("/no/such/file") == 0
+
+
+TINY_LINE = "Paris B-LOC B-LOC\n"
+
+
+def test_a_lane_runs_its_workers_at_a_time_and_turns_away_beyond_its_waiting_room(monkeypatch):
+    import threading
+
+    from space import lanes
+
+    monkeypatch.setattr(caps, "LARGE_LANE_WORKERS", 2)
+    monkeypatch.setattr(caps, "LANE_WAITING", 2)
+    lane = lanes.Lanes().large
+    release = threading.Event()
+    at_once = []
+
+    def work(number: int) -> int:
+        at_once.append(lane.running)
+        release.wait(60)
+        return number
+
+    threads = [threading.Thread(target=lane.run, args=(work, number)) for number in range(4)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 60
+    while (lane.running, lane.waiting) != (2, 2) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert (lane.running, lane.waiting) == (2, 2)
+    with pytest.raises(lanes.Busy, match="The page is busy: 2 large requests are waiting already"):
+        lane.run(work, 5)
+    release.set()
+    for thread in threads:
+        thread.join(60)
+    assert max(at_once) <= 2 and (lane.running, lane.waiting) == (0, 0)
+    assert lane.run(lambda: "free again") == "free again"
+
+
+@pytest.mark.parametrize(
+    ("answer", "arguments", "outputs"),
+    [
+        pytest.param(answers.evaluate_text, (TINY_LINE, "IOB2", "lenient"), 5, id="evaluate"),
+        pytest.param(answers.compare_text, ("a O O O\n", "IOB2", "lenient"), 2, id="compare"),
+        pytest.param(answers.spans_text, (SPANS_FINE,), 5, id="spans"),
+    ],
+)
+def test_a_full_lane_answers_busy_in_the_endpoints_own_shape(monkeypatch, answer, arguments, outputs):
+    import inspect
+
+    from space import lanes
+
+    demo = app.build_demo(lanes.Lanes())
+    endpoint = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}[answer.__name__.removesuffix("_text")]
+    # Gradio reads the endpoint's parameters from its function: the lane keeps answer's signature.
+    assert inspect.signature(endpoint) == inspect.signature(answer)
+    assert endpoint(*arguments)[0] == answer(*arguments)[0]
+    monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)  # every small request finds its lane full ...
+    monkeypatch.setattr(caps, "LANE_WAITING", 0)  # ... and no room to wait
+    busy = endpoint(*arguments)
+    assert len(busy) == outputs and busy[0].startswith("⚠️ **Cannot") and "The page is busy" in busy[0]
+
+
+def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
+    from space import lanes
+
+    demo = app.build_demo(lanes.Lanes())
+    page = next(fn.fn for fn in demo.fns.values() if fn.name == "run_page")
+    upload = next(fn.fn for fn in demo.fns.values() if fn.name == "upload_page")
+    path = tmp_path / "tiny.conll"
+    path.write_text(TINY_LINE, encoding="utf-8")
+    monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)
+    monkeypatch.setattr(caps, "LANE_WAITING", 0)
+    busy = page(TINY_LINE, "IOB2", "lenient", texts.TWO_SYSTEMS)
+    assert len(busy) == 9 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
+    busy = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
+    assert len(busy) == 10 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
+
+
+def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(monkeypatch):
+    # Four large requests whose work is held until the test releases it: the one-line /evaluate sent behind
+    # them is answered while they still hold their lane (before, all shared one pool of four workers, so the
+    # tiny one waited behind them; four 13 KB nested requests held it for 31 s).
+    import threading
+
+    from gradio_client import Client
+
+    from space import lanes
+
+    release = threading.Event()
+    spans_text = answers.spans_text
+
+    def held_spans(text: str) -> answers.Outputs:
+        release.wait(120)
+        return spans_text(text)
+
+    monkeypatch.setattr(answers, "spans_text", held_spans)
+    lane_of = lanes.Lanes()
+    demo = app.build_demo(lane_of)
+    port = free_port()
+    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
+    try:
+        client = Client(f"http://127.0.0.1:{port}/", verbose=False)
+        large = SPANS_FINE + "\n" * caps.SMALL_REQUEST_BYTES  # blank lines: skipped, but they make it large
+        jobs = [client.submit(large, api_name="/spans") for _ in range(4)]
+        deadline = time.monotonic() + 120
+        while (lane_of.large.running, lane_of.large.waiting) != (2, 2) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert (lane_of.large.running, lane_of.large.waiting) == (caps.LARGE_LANE_WORKERS, 2)
+        status, *_ = client.predict(TINY_LINE, "IOB2", "lenient", api_name="/evaluate")
+        assert status.startswith("Evaluated 1 sentence")
+        assert not any(job.done() for job in jobs)  # answered while all four large ones were still held
+        release.set()
+        assert all(job.result(timeout=120)[0].startswith("Evaluated 1 document") for job in jobs)
+    finally:
+        release.set()
+        demo.close()

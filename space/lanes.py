@@ -1,0 +1,77 @@
+"""Which requests run at once: two lanes, a small one for requests of at most `caps.SMALL_REQUEST_BYTES` and a
+large one for the rest, each running at most its workers at a time (`caps.SMALL_LANE_WORKERS`,
+`caps.LARGE_LANE_WORKERS`), so that a one-line request waits only for other small ones, never behind 1 MB ones.
+
+Gradio queues a request per event, and an endpoint is one event, so it cannot route by size; the page's events
+therefore let Gradio start every request at once (`concurrency_limit=None`) and the lanes decide which run. A
+lane with `caps.LANE_WAITING` requests waiting answers `Busy` to the next one, so waiting is bounded too.
+The caps are read on every request, as everywhere in `space/`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+from . import caps
+
+Result = TypeVar("Result")
+
+
+class Busy(Exception):
+    """The lane of a request has as many waiting as it may hold; the message says so in the page's words."""
+
+
+class Lane:
+    """Work run at most `workers()` at a time, at most `caps.LANE_WAITING` more waiting their turn."""
+
+    def __init__(self, name: str, workers: Callable[[], int]) -> None:
+        self.name = name
+        self.workers = workers
+        self.running = 0
+        self.waiting = 0
+        self._turn = threading.Condition()
+
+    def run(self, work: Callable[..., Result], *arguments: object) -> Result:
+        """`work(*arguments)` once a worker of the lane is free; `Busy` at once when too many wait already."""
+        with self._turn:
+            if self.running >= self.workers() and self.waiting >= caps.LANE_WAITING:
+                raise Busy(
+                    f"The page is busy: {self.waiting:,} {self.name} requests are waiting already. Try again in a "
+                    "minute, or use the command line (`python ner_semeval.py FILE`)."
+                )
+            self.waiting += 1
+            try:
+                self._turn.wait_for(lambda: self.running < self.workers())
+            finally:
+                self.waiting -= 1
+            self.running += 1
+        try:
+            return work(*arguments)
+        finally:
+            with self._turn:
+                self.running -= 1
+                self._turn.notify()
+
+
+def request_size(text: object) -> int:
+    """The bytes of a request's text as `caps.MAX_BYTES` counts them (UTF-8; a lone surrogate, which the page
+    refuses, as three bytes); 0 for anything that is not text."""
+    return len(text.encode("utf-8", "surrogatepass")) if isinstance(text, str) else 0
+
+
+class Lanes:
+    """The page's two lanes: `small` and `large`."""
+
+    def __init__(self) -> None:
+        self.small = Lane("small", lambda: caps.SMALL_LANE_WORKERS)
+        self.large = Lane("large", lambda: caps.LARGE_LANE_WORKERS)
+
+    def lane_for(self, size: int) -> Lane:
+        """The small lane for at most `caps.SMALL_REQUEST_BYTES`, else the large one."""
+        return self.small if size <= caps.SMALL_REQUEST_BYTES else self.large
+
+    def run(self, size: int, work: Callable[..., Result], *arguments: object) -> Result:
+        """`work(*arguments)` in the lane of a request of `size` bytes (`Busy` when that lane is full)."""
+        return self.lane_for(size).run(work, *arguments)
