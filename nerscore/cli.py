@@ -25,7 +25,7 @@ from ._version import __version__
 from .compute import count_batch, result_dict
 from .counts import EVALUATION_SCHEMES, Counted, Tally
 from .errors import InvalidInputError
-from .inputs import SPANS, TAGS, check_span_options
+from .inputs import SPANS, TAGS, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         if args.compare:
             resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
             options = Options.of(**given)
+            check_tag_options(options)
             with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
                 paired = _read_files_in_step((handle_a, handle_b), args.compare, options)
         else:
@@ -67,6 +68,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
                 if args.files:
                     raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
                 check_span_options(options)
+            else:
+                check_tag_options(options)
             for name in [args.spans] if total.spans else args.files or ["-"]:
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)

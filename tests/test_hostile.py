@@ -245,8 +245,11 @@ def test_add_is_checked_like_add_batch(load_metric):
 
 
 def test_load_time_options_are_checked_at_load(load_metric):
+    with pytest.raises(ValueError, match="beta must be a finite number >= 0"):
+        load_metric(beta=-1)
+    # Whether a label is a tag depends on the input's form, known at compute (tests/test_options.py)
     with pytest.raises(ValueError, match="labels holds the tag 'B-PER'"):
-        load_metric(labels=["B-PER"])
+        load_metric(labels=["B-PER"]).compute(predictions=[["B-PER"]], references=[["B-PER"]])
 
 
 def test_the_evaluate_internals_the_wrapper_relies_on_are_still_there(load_metric):
