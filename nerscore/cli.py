@@ -27,7 +27,7 @@ from .compute import count_batch, result_dict
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .counts import Counted, Tally, TokenCounts
 from .errors import InvalidInputError
-from .inputs import SPANS, TAGS, check_span_options
+from .inputs import SPANS, TAGS, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
@@ -66,6 +66,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         if args.compare:
             resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
             options = Options.of(**given)
+            check_tag_options(options)
             with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
                 paired = _read_files_in_step((handle_a, handle_b), args.compare, options)
         else:
@@ -74,6 +75,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
                 if args.files:
                     raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
                 check_span_options(options)
+            else:
+                check_tag_options(options)
             if annotations:
                 _read_annotations(args, options, total)
             for name in [] if annotations else [args.spans] if total.spans else args.files or ["-"]:

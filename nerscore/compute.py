@@ -18,8 +18,10 @@ from .inputs import (
     SPANS,
     Batch,
     as_list,
+    batch_form,
     batches,
     check_span_options,
+    check_tag_options,
     first_value,
     read_spans,
     rows_of,
@@ -91,6 +93,9 @@ def count_batch(
                 return counted, None
         tally, rows = pair_spans(span_predictions, span_references, options)
     else:
+        # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
+        if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
+            check_tag_options(options)
         if not options.return_entities:
             counted = count_tags(predictions, references, form == IDS, options, by_sentence)
             if counted is not None:
@@ -139,6 +144,8 @@ def compare_semeval(
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
     references = as_list(references, "references")
+    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one system's
+        check_tag_options(checked)
     if references_b is not None:
         _check_same_references(references, as_list(references_b, "references_b"))
     counted = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 
@@ -68,6 +70,75 @@ class InvalidInputError(ValueError):
 
 
 def shown(value: Any, limit: int = 100) -> str:
-    """`repr(value)`, cut short for an error message."""
-    text = repr(value)
+    """`repr(value)` for an error message, cut to at most `limit` characters. Lists, tuples and dicts are written
+    here, a piece at a time from a stack, until `limit` is reached: a bad value nested 100,000 deep (where Python's
+    own `repr` recurses into RecursionError), a DAG whose repr is exponential or a list of a million items costs
+    time that follows `limit`, never the value's size or depth. An integer of more digits than fit is described
+    (Python refuses to write one of more than 4,300 digits); an object whose own repr fails is named by its type.
+    Short values read exactly as `repr` writes them."""
+    pieces: list[str] = []
+    size = 0
+    stack: list[Iterator[tuple[bool, Any]]] = [iter([(False, value)])]
+    while stack and size <= limit:
+        part = next(stack[-1], None)
+        if part is None:  # this container is written out
+            stack.pop()
+            continue
+        is_text, piece = part
+        if not is_text:
+            parts = _container_parts(piece)
+            if parts is not None:
+                stack.append(parts)
+                continue
+            piece = _scalar_repr(piece, limit)
+        pieces.append(piece)
+        size += len(piece)
+    text = "".join(pieces)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _container_parts(value: Any) -> Iterator[tuple[bool, Any]] | None:
+    """The pieces of a list, tuple or dict (or a subclass that keeps their repr) as (is_text, piece): text to
+    write, or an item to write in turn; None for anything else."""
+    kind = type(value).__repr__
+    if kind is list.__repr__:
+        return _sequence_parts(value, "[", "]")
+    if kind is tuple.__repr__:
+        return _sequence_parts(value, "(", ",)" if len(value) == 1 else ")")
+    if kind is dict.__repr__:
+        return _dict_parts(value)
+    return None
+
+
+def _sequence_parts(items: Iterable[Any], opening: str, closing: str) -> Iterator[tuple[bool, Any]]:
+    yield True, opening
+    for index, item in enumerate(items):
+        if index:
+            yield True, ", "
+        yield False, item
+    yield True, closing
+
+
+def _dict_parts(mapping: dict) -> Iterator[tuple[bool, Any]]:
+    yield True, "{"
+    for index, (key, item) in enumerate(mapping.items()):
+        if index:
+            yield True, ", "
+        yield False, key
+        yield True, ": "
+        yield False, item
+    yield True, "}"
+
+
+def _scalar_repr(value: Any, limit: int) -> str:
+    kind = type(value).__repr__
+    if kind is str.__repr__ or kind is bytes.__repr__:
+        return repr(value[: limit + 1])  # the rest is cut anyway; repr would copy all of it
+    if kind is int.__repr__ and value.bit_length() > 4 * limit:  # more digits than `limit`
+        digits = int(value.bit_length() * math.log10(2)) + 1
+        sign = "negative " if value < 0 else ""
+        return f"<{sign}{type(value).__name__} of about {digits:,} digits>"
+    try:
+        return repr(value)
+    except Exception:  # a foreign object whose repr recurses or fails: its type says enough
+        return f"<{type(value).__name__} object>"

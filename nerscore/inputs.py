@@ -4,6 +4,7 @@ read once into lists of sentences, checked for alignment, and every bad value a 
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Iterable, Mapping
 from itertools import chain
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError, shown
-from .options import Options, is_id
+from .options import Options, check_labels_are_types, is_id
 from .schemes import IOB2, LENIENT, TagTable
 from .span import Span, looks_like_entity
 
@@ -143,7 +144,7 @@ def as_list(values: Any, side: str) -> Batch:
             )
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
             raise InvalidInputError(
-                f"found {row!r}; expected a list of tags (a batch holds one list per sentence)", side, index
+                f"found {shown(row)}; expected a list of tags (a batch holds one list per sentence)", side, index
             )
         rows.append(list(row))
     return rows
@@ -211,7 +212,7 @@ def check_one_kind(predictions: list[list], references: list[list]) -> None:
                 if not (is_id(value) if ids else isinstance(value, str)):
                     expected = "integer ids" if ids else "string tags"
                     raise InvalidInputError(
-                        f"found {value!r} ({type(value).__name__}) where the batch holds {expected}; expected "
+                        f"found {shown(value)} ({type(value).__name__}) where the batch holds {expected}; expected "
                         "every value a string tag, or every value an integer id (with label_list)",
                         side,
                         sentence,
@@ -240,19 +241,19 @@ def ids_to_tags(
                 continue
             for side, value in (("references", reference), ("predictions", predicted)):
                 if not is_id(value):
-                    raise InvalidInputError(f"found {value!r}; expected {expected}", side, sentence, token)
+                    raise InvalidInputError(f"found {shown(value)}; expected {expected}", side, sentence, token)
                 if value not in labels:
                     problem = (
-                        f"found ignore_index {value} where the reference has a label; predictions need a label "
-                        f"id at every position the references label"
+                        f"found ignore_index {shown(int(value))} where the reference has a label; predictions need a "
+                        "label id at every position the references label"
                         if value == ignore_index
-                        else f"found id {value}; expected {expected}"
+                        else f"found id {shown(int(value))}; expected {expected}"
                     )
                     raise InvalidInputError(problem, side, sentence, token)
                 try:
                     table[labels[value]]
                 except InvalidInputError as error:
-                    problem = f"id {value} is label_list's {labels[value]!r}: {error.problem}"
+                    problem = f"id {shown(int(value))} is label_list's {labels[value]!r}: {error.problem}"
                     raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
             predicted_tags.append(labels[predicted])
             reference_tags.append(labels[reference])
@@ -264,9 +265,9 @@ def ids_to_tags(
 def _describe_ids(ids: Iterable[int]) -> str:
     ordered = sorted(ids)
     if ordered and ordered[-1] - ordered[0] == len(ordered) - 1:
-        return f"{ordered[0]} to {ordered[-1]}"
-    shown = ", ".join(map(str, ordered[:20]))
-    return (shown + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else shown) or "none"
+        return f"{shown(int(ordered[0]))} to {shown(int(ordered[-1]))}"
+    listed = ", ".join(shown(int(label_id)) for label_id in ordered[:20])
+    return (listed + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else listed) or "none"
 
 
 _SPAN_FORMS = (
@@ -302,8 +303,15 @@ def as_span(entity: Any) -> Span:
         start, end, entity_type = entity.start_char, entity.end_char, entity.label_
     elif isinstance(entity, (tuple, list)):
         if len(entity) != 3:
+            # (start, end, type, score): a span with extra fields, say where they go (docs/scoring.md §1)
+            extra = (
+                " (keep the first three items, or pass a dict: its other keys, such as 'score', are ignored)"
+                if len(entity) > 3 and looks_like_entity(entity)
+                else ""
+            )
             raise InvalidInputError(
                 f"found {shown(entity)}, a {type(entity).__name__} of {len(entity)} items; expected {_SPAN_FORMS}"
+                f"{extra}"
             )
         start, end, entity_type = entity
     else:
@@ -317,9 +325,11 @@ def as_span(entity: Any) -> Span:
                 f"{name} is {shown(value)} ({type(value).__name__}); expected a non-negative integer offset"
             )
         if value < 0:
-            raise InvalidInputError(f"{name} is {value}; expected a non-negative integer offset")
+            raise InvalidInputError(f"{name} is {shown(int(value))}; expected a non-negative integer offset")
     if start >= end:
-        raise InvalidInputError(f"start {start} >= end {end}; expected start < end (end is exclusive)")
+        raise InvalidInputError(
+            f"start {shown(int(start))} >= end {shown(int(end))}; expected start < end (end is exclusive)"
+        )
     if not isinstance(entity_type, str) or not entity_type:
         raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
     return Span(int(start), int(end), entity_type)
@@ -359,6 +369,12 @@ def check_span_options(options: Options) -> None:
         )
 
 
+def check_tag_options(options: Options) -> None:
+    """What options must be for tag or id input: `labels` entity types, not tags of the declared scheme
+    (docs/scoring.md §2). Checked once the input is known to hold tags: with spans, ``B-cell`` is a type."""
+    check_labels_are_types(options)
+
+
 def storable(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
     """A batch as the evaluate wrapper stores it: both sides as lists of sentences, and its form. Every value is
     checked first, so that nothing is stored that scoring would refuse; spans are stored in one form,
@@ -372,4 +388,68 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
         )
     else:
         check_one_kind(predictions, references)
+    for side, batch in (("predictions", predictions), ("references", references)):
+        _check_arrow_can_store(batch, side, form)
     return predictions, references, form
+
+
+# evaluate stores ids and offsets as Arrow int64 and strings as UTF-8: what scoring takes beyond these
+# (compute_semeval scores a 5,000-digit offset and a type with a lone surrogate) is refused before it is stored,
+# where pyarrow would raise OverflowError or an unlocated UnicodeEncodeError.
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _check_arrow_can_store(batch: list[list], side: str, form: str) -> None:
+    """Raise `InvalidInputError` at the first id or offset outside int64, or string holding a lone surrogate."""
+    low, high = _INT64
+    if form == SPANS:
+        ends = [entity["end"] for sentence in batch for entity in sentence]  # start < end: the ends bound both
+        numbers_fit = not ends or max(ends) <= high
+        strings = [entity["type"] for sentence in batch for entity in sentence]
+    elif form == IDS:
+        numbers_fit = (
+            low <= min(chain.from_iterable(batch), default=0) and max(chain.from_iterable(batch), default=0) <= high
+        )
+        strings = []
+    else:
+        numbers_fit, strings = True, list(chain.from_iterable(batch))
+    try:
+        "".join(strings).encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        if numbers_fit:
+            return
+    for sentence, row in enumerate(batch):
+        for index, value in enumerate(row):
+            problem = _unstorable(value, form)
+            if problem is not None:
+                if form == SPANS:
+                    raise InvalidInputError(problem, side, sentence, entity=index)
+                raise InvalidInputError(problem, side, sentence, index)
+
+
+def _unstorable(value: Any, form: str) -> str | None:
+    low, high = _INT64
+    if form == IDS:
+        if low <= value <= high:
+            return None
+        return f"found id {shown(value)}, beyond the 64-bit integers evaluate stores; expected an id of label_list"
+    for name in ("start", "end") if form == SPANS else ():
+        if value[name] > high:
+            return (
+                f"{name} is {shown(value[name])}, beyond the 64-bit integers evaluate stores; expected an offset "
+                f"below 2**63 (compute_semeval, which stores nothing, takes any)"
+            )
+    text = value["type"] if form == SPANS else value
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    what = f"the type is {shown(text)}" if form == SPANS else f"found tag {shown(text)}"
+    return (
+        f"{what}, which holds the lone surrogate {found.group()!r} (half of a UTF-16 pair): not text, so evaluate "
+        "cannot store it as UTF-8; expected a string of text"
+    )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

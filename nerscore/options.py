@@ -49,7 +49,7 @@ Check = Callable[[str, Any], Any]
 
 def check_flag(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, found {value!r}")
+        raise ValueError(f"{name} must be True or False, found {shown(value)}")
     return bool(value)
 
 
@@ -57,26 +57,28 @@ def check_number(name: str, value: Any, expected: str, high: float) -> float:
     """Any real number (int, float, Fraction, numpy scalar) from 0 to `high`, as the float the F key and the
     scores use."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be {expected}, found {value!r} ({type(value).__name__})")
+        raise ValueError(f"{name} must be {expected}, found {shown(value)} ({type(value).__name__})")
     try:
         number = float(value)
     except OverflowError:  # an integer no float can hold
         number = math.inf
     if not 0 <= number <= high or math.isinf(number):
-        raise ValueError(f"{name} must be {expected}, found {value!r}")
+        raise ValueError(f"{name} must be {expected}, found {shown(value)}")
     return number
 
 
 def check_resamples(name: str, value: Any, low: int = 0) -> int:
     if not is_id(value) or not low <= value <= MAX_RESAMPLES:
-        raise ValueError(f"{name} must be a whole number of resamples from {low} to {MAX_RESAMPLES:,}, found {value!r}")
+        raise ValueError(
+            f"{name} must be a whole number of resamples from {low} to {MAX_RESAMPLES:,}, found {shown(value)}"
+        )
     return int(value)
 
 
 def check_seed(name: str, value: Any) -> int:
     if not is_id(value) or value < 0:
         raise ValueError(
-            f"{name} must be a whole number >= 0 (numpy's random generator takes no other), found {value!r}"
+            f"{name} must be a whole number >= 0 (numpy's random generator takes no other), found {shown(value)}"
         )
     return int(value)
 
@@ -94,18 +96,20 @@ def _check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
     if labels is None:
         return None
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
-        raise ValueError(f"labels must be {expected}, found {labels!r}")
+        raise ValueError(f"labels must be {expected}, found {shown(labels)}")
     labels = tuple(labels)
     if not labels:
         raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")
     for label in labels:
         if not isinstance(label, str) or not label:
-            raise ValueError(f"labels must be {expected}, found {label!r} in {list(labels)!r}")
+            raise ValueError(f"labels must be {expected}, found {shown(label)} in {shown(list(labels))}")
     return labels
 
 
-def _labels_are_types(options: Options) -> None:
-    """labels are entity types: a tag of the declared scheme among them (``B-PER`` for ``PER``) is a slip."""
+def check_labels_are_types(options: Options) -> None:
+    """labels are entity types: with tag input, a tag of the declared scheme among them (``B-PER`` for ``PER``)
+    is a slip. Span types are whatever the data holds (``B-cell``, ``I-95``), so only the reader of tags applies
+    this rule, once it knows the input holds tags (`nerscore.inputs.check_tag_options`)."""
     for label in options.labels or ():
         if options.suffix:
             prefix, hyphen, entity_type = label.rpartition("-")[::-1]
@@ -125,7 +129,7 @@ def _check_min_overlap(name: str, min_overlap: Any) -> float | None:
     expected = "a number greater than 0 and at most 1 (the share of the reference entity covered), or None"
     number = check_number(name, min_overlap, expected, 1.0)
     if number == 0:
-        raise ValueError(f"min_overlap must be {expected}, found {min_overlap!r}; None means any overlap")
+        raise ValueError(f"min_overlap must be {expected}, found {shown(min_overlap)}; None means any overlap")
     return number
 
 
@@ -151,25 +155,29 @@ def _check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
                 label_id = int(key)
             else:
                 raise ValueError(
-                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {key!r}"
+                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {shown(key)}"
                 )
             if label_id in keys:
-                raise ValueError(f"label_list has two keys for id {label_id}: {keys[label_id]!r} and {key!r}")
+                raise ValueError(
+                    f"label_list has two keys for id {shown(label_id)}: {shown(keys[label_id])} and {shown(key)}"
+                )
             keys[label_id] = key
             tags[label_id] = tag
     elif isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
-        raise ValueError(f"label_list must be {expected}, found {label_list!r}")
+        raise ValueError(f"label_list must be {expected}, found {shown(label_list)}")
     else:
         tags = dict(enumerate(label_list))
     for label_id, tag in tags.items():
         if not isinstance(tag, str):
-            raise ValueError(f"label_list maps id {label_id} to {tag!r}; expected a tag string such as 'B-PER'")
+            raise ValueError(
+                f"label_list maps id {shown(label_id)} to {shown(tag)}; expected a tag string such as 'B-PER'"
+            )
     return tags
 
 
 def _check_ignore_index(name: str, ignore_index: Any) -> int:
     if not is_id(ignore_index):
-        raise ValueError(f"ignore_index must be an integer id such as -100, found {ignore_index!r}")
+        raise ValueError(f"ignore_index must be an integer id such as -100, found {shown(ignore_index)}")
     return int(ignore_index)
 
 
@@ -201,7 +209,7 @@ def _check_confidence_level(name: str, value: Any) -> float:
     expected = "a number between 0 and 1, such as 0.95"
     level = check_number(name, value, expected, 1.0)
     if not 0 < level < 1:
-        raise ValueError(f"confidence_level must be {expected} (0 and 1 excluded), found {value!r}")
+        raise ValueError(f"confidence_level must be {expected} (0 and 1 excluded), found {shown(value)}")
     return level
 
 
@@ -374,14 +382,10 @@ class Options:
     @classmethod
     def of(cls, **options: Any) -> Options:
         """The options checked, each by its own check; a `ValueError` names the first bad one and what it takes."""
-        checked = cls(**_checked(options))
-        _labels_are_types(checked)
-        return checked
+        return cls(**_checked(options))
 
     def evolve(self, **changes: Any) -> Options:
-        """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`). The rule between
-        options that `of` adds (labels are types, not tags of the scheme) concerns what a caller writes; the
-        types a program derives from the data are taken as they are."""
+        """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`)."""
         return dataclasses.replace(self, **_checked(changes))
 
     @property

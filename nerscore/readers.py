@@ -5,6 +5,8 @@ JSON lines of spans. Each yields as it reads, and a malformed line is a `ConllEr
 from __future__ import annotations
 
 import codecs
+import re
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -123,6 +125,16 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
             raise ConllError(source, number, f"not JSON ({error.msg}, column {error.colno}); {expected}") from None
         except RecursionError:
             raise ConllError(source, number, f"JSON nested too deeply; {expected}") from None
+        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
+            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+            raise ConllError(
+                source,
+                number,
+                f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets",
+            ) from None
+        surrogate = _lone_surrogate(line, record)
+        if surrogate is not None:
+            raise ConllError(source, number, surrogate)
         if not isinstance(record, dict):
             raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
         for key in ("references", "predictions"):
@@ -133,6 +145,43 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
         if text is not None and not isinstance(text, str):
             raise ConllError(source, number, f"found a JSON {type(text).__name__} for 'text'; expected a string")
         yield SpanDocument(number, text, record["references"], record["predictions"])
+
+
+# A JSON escape of a UTF-16 surrogate (\ud800 to \udfff): a pair of them is one character, half a pair none.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# Read left to right, an escaped backslash, a pair (high then low) or a surrogate escape left alone (group 1): a
+# backslash outside these starts another escape (\n, \"), whose second character is never a backslash.
+_ESCAPES = re.compile(
+    r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(\\u[dD][89a-fA-F][0-9a-fA-F]{2})"
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(line: str, record: Any) -> str | None:
+    """The problem with a JSON line whose strings hold a lone surrogate (``"\\ud800"``), or None. Such a string
+    is not text: it cannot be written as UTF-8 (printing a table of its type would fail), so the line is refused
+    where it is read. Lines without a surrogate escape, nearly all, cost one search of the line."""
+    if "\\u" not in line or not _SURROGATE_ESCAPE.search(line):
+        return None
+    if not any(match.group(1) for match in _ESCAPES.finditer(line)):
+        return None  # every surrogate escape is one of a pair: an emoji, as json.dumps writes it
+    stack: list[tuple[str, Any]] = [("", record)]
+    while stack:  # depth first, without recursion (the record may nest as deep as JSON allows)
+        path, value = stack.pop()
+        if isinstance(value, str):
+            found = _SURROGATE.search(value)
+            if found:
+                where = f" in {path}" if path else ""
+                return (
+                    f"found the lone surrogate {found.group()!r}{where} (half of a UTF-16 pair, written as a JSON "
+                    "escape), which is not text; expected UTF-8 text"
+                )
+        elif isinstance(value, dict):
+            items = [(f"{path}.{key}" if path else key, item) for key, item in value.items()]
+            stack.extend([*reversed(items), *((f"a key of {path or 'the object'}", key) for key in value)])
+        elif isinstance(value, list):
+            stack.extend(reversed([(f"{path}[{index}]", item) for index, item in enumerate(value)]))
+    return None
 
 
 def text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:

@@ -66,13 +66,13 @@ def get_scheme(scheme: str | Scheme) -> Scheme:
         if name in SCHEMES:
             return SCHEMES[name]
     known = ", ".join([*SCHEMES, *SCHEME_ALIASES])
-    raise ValueError(f"unknown scheme {scheme!r}; expected one of {known}")
+    raise ValueError(f"unknown scheme {shown(scheme)}; expected one of {known}")
 
 
 def check_mode(mode: Any) -> str:
     """`mode` if it is one of `MODES` (docs/scoring.md §2), else a `ValueError` naming them."""
     if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+        raise ValueError(f"unknown mode {shown(mode)}; expected one of {', '.join(MODES)}")
     return mode
 
 

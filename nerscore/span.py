@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,16 @@ class Span:
 
 
 def looks_like_entity(value: Any) -> bool:
-    """Whether `value` has the shape of an entity of span input (docs/scoring.md §1): a dict, a `Span`, or a tuple
-    or list of three (start, end, type). A batch whose first value is one holds spans."""
-    return isinstance(value, (Mapping, Span)) or (isinstance(value, (tuple, list)) and len(value) == 3)
+    """Whether `value` has the shape of an entity of span input (docs/scoring.md §1): a dict, a `Span`, a tuple
+    or list of three (start, end, type), or a longer one that starts as one does, (start, end, type, score): a
+    span with extra fields, which reading it as a tag would report as "predictions hold tags" with no entity
+    named. A batch whose first value is one holds spans."""
+    if isinstance(value, (Mapping, Span)):
+        return True
+    if not isinstance(value, (tuple, list)) or len(value) < 3:
+        return False
+    return len(value) == 3 or (_is_offset(value[0]) and _is_offset(value[1]) and isinstance(value[2], str))
+
+
+def _is_offset(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)

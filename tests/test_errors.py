@@ -7,8 +7,11 @@ import copy
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
+from nerscore.errors import shown
 
 ID_LABELS = ["O", "B-PER", "I-PER"]
 
@@ -297,3 +300,215 @@ def test_a_letter_the_scheme_lacks_suggests_a_scheme_that_has_it(scheme: str, ta
         ValueError, match=rf"^predictions, sentence 0, token 1: found tag '{tag}'.*scheme='{suggestion}'$"
     ):
         compute_semeval(predictions=[["O", tag]], references=[["O", "O"]], scheme=scheme)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Values nested deep or of many digits (issue 16, item 10): the message shows them cut short, and says where
+# ---------------------------------------------------------------------------------------------------------
+
+
+def nested(depth: int) -> list:
+    """A list nested `depth` deep: ``[[[...]]]``, as no repr of Python's can write (it recurses)."""
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+DEEP = nested(100_000)
+HUGE = 10**5000  # more digits than Python writes (4,300)
+
+
+def bounded_case(inputs: dict, fragments: list[str], *, id: str):
+    return pytest.param(inputs, fragments, id=id)
+
+
+# (inputs and options, fragments the message must contain); on e2fb4c1 each raised RecursionError, or a ValueError
+# about Python's digit limit that named no place.
+BOUNDED_CASES = [
+    bounded_case(
+        ids([["O", DEEP]], [["O", "O"]]), ["predictions", "sentence 0", "token 1", "[[[[", "string tag"], id="deep-tag"
+    ),
+    bounded_case(ids([DEEP], [["O"]]), ["predictions", "sentence 0", "token 0", "[[[["], id="deep-sentence"),
+    bounded_case(
+        ids([[0, DEEP]], [[0, 0]], label_list=ID_LABELS),
+        ["predictions", "sentence 0", "token 1", "[[[[", "label_list"],
+        id="deep-id",
+    ),
+    bounded_case(
+        ids([[(0, 1, DEEP)]], [[(0, 1, "PER")]]),
+        ["predictions", "sentence 0", "entity 0", "the type is [[[[", "'PER'"],
+        id="deep-type",
+    ),
+    bounded_case(
+        ids([[(0, 1, "PER")]], [[(DEEP, 1, "PER")]]),
+        ["references", "sentence 0", "entity 0", "start is [[[[", "(list)", "non-negative integer"],
+        id="deep-start",
+    ),
+    bounded_case(
+        ids([[{"start": 0, "end": DEEP, "type": "PER"}]], [[]]), ["entity 0", "end is [[[["], id="deep-end-in-a-dict"
+    ),
+    bounded_case(
+        ids([[{"start": DEEP}]], [[]]), ["entity 0", "{'start': [[[[", "no 'end'"], id="deep-dict-without-end"
+    ),
+    bounded_case(ids([["O"]], [["O"]], labels=[DEEP]), ["labels must be", "[[[["], id="deep-label"),
+    bounded_case(ids([["O"]], [["O"]], beta=DEEP), ["beta must be", "[[[[", "(list)"], id="deep-beta"),
+    bounded_case(ids([["O"]], [["O"]], seed=DEEP), ["seed must be", "[[[["], id="deep-seed"),
+    bounded_case(ids([["O"]], [["O"]], scheme=DEEP), ["unknown scheme [[[["], id="deep-scheme"),
+    bounded_case(ids([["O"]], [["O"]], mode=DEEP), ["unknown mode [[[["], id="deep-mode"),
+    bounded_case(ids([["O"]], [["O"]], per_type=DEEP), ["per_type must be True or False", "[[[["], id="deep-flag"),
+    bounded_case(ids([[1]], [[1]], label_list=[DEEP]), ["label_list maps id 0 to [[[["], id="deep-label-list-tag"),
+    bounded_case(ids([["O"]], [["O"]], min_overlap=DEEP), ["min_overlap must be", "[[[["], id="deep-min-overlap"),
+    bounded_case(ids([["O"]], [["O"]], ignore_index=DEEP), ["ignore_index must be", "[[[["], id="deep-ignore-index"),
+    bounded_case(ids([["O"]], [["O"]], bootstrap=DEEP), ["bootstrap must be", "[[[["], id="deep-bootstrap"),
+    bounded_case(
+        ids([[0, HUGE]], [[0, 0]], label_list=ID_LABELS),
+        ["predictions", "sentence 0", "token 1", "found id <int of about 5,001 digits>", "0 to 2"],
+        id="huge-id",
+    ),
+    bounded_case(
+        ids([[1]], [[1]], label_list={0: "O", HUGE: "B-PER"}),
+        ["sentence 0", "token 0", "found id 1", "0, <int of about 5,001 digits>"],
+        id="huge-label-list-key",
+    ),
+    bounded_case(
+        ids([[(HUGE, 1, "PER")]], [[]]),
+        ["predictions", "entity 0", "start <int of about 5,001 digits> >= end 1"],
+        id="huge-start-after-end",
+    ),
+    bounded_case(
+        ids([[(-HUGE, 1, "PER")]], [[]]),
+        ["entity 0", "start is <negative int of about 5,001 digits>"],
+        id="huge-negative-start",
+    ),
+    bounded_case(ids([["O"]], [["O"]], bootstrap=HUGE), ["bootstrap must be", "5,001 digits"], id="huge-bootstrap"),
+]
+
+
+@pytest.mark.parametrize(("inputs", "fragments"), BOUNDED_CASES)
+def test_a_deep_or_huge_value_is_shown_cut_short_where_it_is(metric, inputs: dict, fragments: list[str]) -> None:
+    for compute in (compute_semeval, metric.compute):
+        with pytest.raises(ValueError) as caught:
+            compute(**inputs)
+        message = str(caught.value)
+        for fragment in fragments:
+            assert fragment in message, f"{compute.__name__}: {fragment!r} not in {message!r}"
+        assert len(message) < 600
+
+
+@pytest.mark.parametrize(("inputs", "fragments"), [case for case in BOUNDED_CASES if len(case.values[0]) == 2])
+def test_a_deep_or_huge_value_added_to_the_metric_is_refused_where_it_is(
+    metric, inputs: dict, fragments: list[str]
+) -> None:
+    metric.add_batch(predictions=[[]], references=[[]])  # a sentence before: the bad one is sentence 1 of all
+    with pytest.raises(ValueError) as caught:
+        metric.add_batch(**inputs)
+    message = str(caught.value)
+    for fragment in fragments:
+        fragment = fragment.replace("sentence 0", "sentence 1")
+        assert fragment in message, f"{fragment!r} not in {message!r}"
+    assert "sentence 1" in message and len(message) < 600
+    assert metric.compute()["strict_possible"] == 0  # nothing stored from the refused batch
+
+
+SHOWN_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.binary())
+SHOWN_VALUES = st.recursive(
+    SHOWN_SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.lists(children, max_size=4).map(tuple),
+        st.dictionaries(st.one_of(st.text(max_size=3), st.integers()), children, max_size=3),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(SHOWN_VALUES, st.integers(min_value=4, max_value=200))
+def test_shown_writes_a_short_value_as_repr_does_and_any_value_within_its_limit(value, limit: int) -> None:
+    text = shown(value, limit)
+    assert len(text) <= limit
+    if len(repr(value)) <= limit:
+        assert text == repr(value)
+    else:
+        assert text.endswith("...")
+
+
+class CountedRepr:
+    """An item that counts how often it is written."""
+
+    calls = 0
+
+    def __repr__(self) -> str:
+        CountedRepr.calls += 1
+        return "c"
+
+
+def test_shown_writes_only_what_fits_of_a_long_list() -> None:
+    # Structural, not timed: Python's repr writes all million items (and recurses on a deep list), shown those
+    # that fit its limit.
+    CountedRepr.calls = 0
+    text = shown([CountedRepr()] * 1_000_000)
+    assert len(text) == 100 and text.startswith("[c, c, c") and text.endswith("...")
+    assert CountedRepr.calls <= 100
+    assert shown(nested(100_000), 10) == "[[[[[[[..."
+
+
+# What evaluate stores (Arrow int64 and UTF-8) is narrower than what compute_semeval scores: before it is stored,
+# a value beyond it is refused where it is (on e2fb4c1: pyarrow's OverflowError or an unlocated
+# UnicodeEncodeError). (batch, the start of the message); the batch follows one sentence without values.
+STORING_CASES = [
+    pytest.param(
+        ids([[(0, HUGE, "PER")]], [[]]),
+        "predictions, sentence 1, entity 0: end is <int of about 5,001 digits>, beyond the 64-bit integers",
+        id="offset-of-5000-digits",
+    ),
+    pytest.param(
+        ids([[]], [[(2**63, 2**63 + 1, "PER")]]),
+        "references, sentence 1, entity 0: start is 9223372036854775808, beyond the 64-bit integers",
+        id="offset-2-to-the-63",
+    ),
+    pytest.param(
+        ids([[0, 2**63]], [[0, 0]]),
+        "predictions, sentence 1, token 1: found id 9223372036854775808, beyond the 64-bit integers",
+        id="id-2-to-the-63",
+    ),
+    pytest.param(
+        ids([[0, 0]], [[0, -(2**63) - 1]]),
+        "references, sentence 1, token 1: found id -9223372036854775809, beyond",
+        id="id-below-int64",
+    ),
+    pytest.param(
+        ids([[(0, 2, "\ud800")]], [[(0, 2, "PER")]]),
+        "predictions, sentence 1, entity 0: the type is '\\ud800', which holds the lone surrogate '\\ud800'",
+        id="type-with-a-lone-surrogate",
+    ),
+    pytest.param(
+        ids([[]], [[(0, 1, "PER"), {"start": 0, "end": 2, "label": "P\udc00"}]]),
+        "references, sentence 1, entity 1: the type is 'P\\udc00', which holds the lone surrogate",
+        id="label-with-a-lone-surrogate",
+    ),
+    pytest.param(
+        ids([["O", "B-\ud800"]], [["O", "O"]]),
+        "predictions, sentence 1, token 1: found tag 'B-\\ud800', which holds the lone surrogate",
+        id="tag-with-a-lone-surrogate",
+    ),
+]
+
+
+@pytest.mark.parametrize(("inputs", "message"), STORING_CASES)
+def test_what_evaluate_cannot_store_is_refused_where_it_is(metric, inputs: dict, message: str) -> None:
+    metric.add_batch(predictions=[[]], references=[[]])
+    with pytest.raises(ValueError) as caught:
+        metric.add_batch(**inputs)
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert type(caught.value).__name__ == InvalidInputError.__name__
+    assert metric.compute()["strict_possible"] == 0  # the refused batch stored nothing, and the metric works
+
+
+@pytest.mark.parametrize(("inputs", "message"), [case for case in STORING_CASES if "entity" in case.values[1]])
+def test_compute_semeval_which_stores_nothing_scores_them(metric, inputs: dict, message: str) -> None:
+    # A Python int of any size is an offset and a lone surrogate a string: only storing them is refused.
+    for compute in (compute_semeval, metric.compute):
+        result = compute(**inputs)
+        assert result["strict_possible"] + result["strict_actual"] >= 1

@@ -306,8 +306,11 @@ def test_an_offset_or_id_past_int64_is_refused_where_it_is_added(
 
 
 def test_load_time_options_are_checked_at_load(load_metric):
+    with pytest.raises(ValueError, match="beta must be a finite number >= 0"):
+        load_metric(beta=-1)
+    # Whether a label is a tag depends on the input's form, known at compute (tests/test_options.py)
     with pytest.raises(ValueError, match="labels holds the tag 'B-PER'"):
-        load_metric(labels=["B-PER"])
+        load_metric(labels=["B-PER"]).compute(predictions=[["B-PER"]], references=[["B-PER"]])
 
 
 def test_the_evaluate_internals_the_wrapper_relies_on_are_still_there(load_metric):

@@ -302,3 +302,65 @@ def test_the_evaluation_schemes_flag_in_the_table_output(capsys: pytest.CaptureF
     assert any(line.startswith("partial by type") for line in lines)
     assert cli.main([str(WORKED_EXAMPLE), "--evaluation-schemes", "strict,lenient"]) == 2
     assert "found 'lenient'" in capsys.readouterr().err
+
+
+# labels are entity types; a tag among them (B-PER) is a slip only where the input holds tags: a span's type is
+# whatever the data holds, and B-cell or I-95 are such types (issue 16, item 13; on e2fb4c1 every row of SPAN_LABELS
+# was refused as a tag, by Options.of and so at evaluate.load).
+SPAN_LABELS = [
+    pytest.param(["B-cell"], id="B-cell"),
+    pytest.param(["I-95"], id="I-95"),
+    pytest.param(["B-PER", "PER"], id="what-would-be-a-tag"),
+    pytest.param(["PER-B"], id="what-would-be-a-suffix-tag"),
+]
+
+
+def typed_spans(labels: list[str]) -> dict:
+    spans = [[(index, index + 1, label) for index, label in enumerate([*labels, "OTHER"])]]
+    return {"predictions": spans, "references": spans}
+
+
+@pytest.mark.parametrize("labels", SPAN_LABELS)
+def test_labels_that_look_like_tags_select_span_types(load_metric, tmp_path, capsys, labels: list[str]) -> None:
+    expected = nerscore.compute_semeval(**typed_spans(labels), labels=labels, per_type=True)
+    assert expected["strict_possible"] == len(labels)  # OTHER left out
+    assert all(expected[f"{label}_strict_f1"] == 1.0 for label in labels)
+    metric = load_metric(labels=labels, per_type=True)  # at load time
+    assert metric.compute(**typed_spans(labels)) == expected
+    metric.add_batch(**typed_spans(labels))  # through evaluate's store
+    assert metric.compute() == expected
+    assert load_metric().compute(**typed_spans(labels), labels=labels, per_type=True) == expected  # at compute
+    path = tmp_path / "spans.jsonl"
+    spans = typed_spans(labels)["references"][0]
+    path.write_text(json.dumps({"references": spans, "predictions": spans}) + "\n", encoding="utf-8")
+    assert cli.main(["--spans", str(path), "--labels", ",".join(labels), "--json", "--per-type"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+TAG_REFUSAL = r"^labels holds the tag 'B-PER'; labels are entity types: pass 'PER' instead of 'B-PER'$"
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        pytest.param({"predictions": [["B-PER"]], "references": [["B-PER"]]}, id="tags"),
+        pytest.param(
+            {"predictions": [[1]], "references": [[1]], "label_list": ["O", "B-PER", "I-PER"]}, id="ids-with-label-list"
+        ),
+    ],
+)
+def test_labels_holding_a_tag_are_refused_with_tag_input(load_metric, inputs: dict) -> None:
+    with pytest.raises(ValueError, match=TAG_REFUSAL):
+        nerscore.compute_semeval(**inputs, labels=["B-PER"])
+    with pytest.raises(ValueError, match=TAG_REFUSAL):
+        nerscore.compare_semeval(
+            predictions_a=inputs["predictions"],
+            predictions_b=inputs["predictions"],
+            references=inputs["references"],
+            labels=["B-PER"],
+            **{key: value for key, value in inputs.items() if key == "label_list"},
+        )
+    metric = load_metric(labels=["B-PER"])  # the form is known at compute time
+    with pytest.raises(ValueError, match=TAG_REFUSAL):
+        metric.compute(**inputs)
+    assert load_metric(labels=["B-PER"]).compute(**typed_spans(["B-PER"]))["strict_possible"] == 1

@@ -487,6 +487,47 @@ def test_bad_span_input_is_a_value_error_that_says_where_and_what(
         compute_semeval(predictions=predictions, references=references, return_entities=return_entities, **options)
 
 
+# A span with fields after its type, (start, end, type, score), is span input with a bad entity, named by side,
+# sentence and entity (issue 16, item 12); on e2fb4c1 it read as a tag: "predictions hold tags", or "token 0".
+EXTRA_FIELDS = " (keep the first three items, or pass a dict: its other keys, such as 'score', are ignored)"
+LONGER_TUPLES = [
+    pytest.param(
+        [[(0, 2, PER, 0.9)]],
+        [[(0, 2, PER)]],
+        r"^predictions, sentence 0, entity 0: found \(0, 2, 'PER', 0\.9\), a tuple of 4 items; expected a dict",
+        id="a-score-after-a-predicted-type",
+    ),
+    pytest.param(
+        [[(0, 2, PER, 0.9)]],
+        [[(0, 2, PER, 0.9)]],
+        r"^predictions, sentence 0, entity 0: found \(0, 2, 'PER', 0\.9\), a tuple of 4 items",
+        id="scores-on-both-sides",
+    ),
+    pytest.param(
+        [[], []],
+        [[], [[0, 2, PER, 0.9, "Ada"]]],
+        r"^references, sentence 1, entity 0: found \[0, 2, 'PER', 0\.9, 'Ada'\], a list of 5 items",
+        id="a-list-of-five-in-a-later-sentence",
+    ),
+    pytest.param(
+        [["O", (0, 2, PER, 0.9)]],
+        [["O", "O"]],
+        r"^predictions, sentence 0, token 1: found \(0, 2, 'PER', 0\.9\) \(tuple\), an entity, among tags",
+        id="among-tags",
+    ),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references", "match"), LONGER_TUPLES)
+def test_a_span_with_extra_fields_is_named_by_side_sentence_and_entity(metric, predictions, references, match) -> None:
+    spans = "entity 0" in match
+    # add_batch checks a batch of tags value by value before reading tags (its message for a non-tag says so)
+    for compute in (compute_semeval, metric.compute, *([metric.add_batch] if spans else [])):
+        with pytest.raises(ValueError, match=match) as caught:
+            compute(predictions=predictions, references=references)
+        assert str(caught.value).endswith(EXTRA_FIELDS) or not spans
+
+
 @pytest.mark.parametrize(
     "value", [0, -0.5, 1.5, float("nan"), "0.5", True], ids=["zero", "negative", "above-one", "nan", "string", "bool"]
 )
@@ -710,3 +751,71 @@ def test_min_overlap_on_tags_from_the_command_line(tmp_path, capsys) -> None:
     )
     assert ns.main([str(path), "--min-overlap", "0.25"]) == 0
     assert "(IOB2, lenient, min overlap 0.25)" in capsys.readouterr().out
+
+
+# What JSON can write and Python cannot hold as text or read as a number (issue 16, item 15): each line is refused
+# where it is read, status 2 and FILE:LINE (on e2fb4c1: a UnicodeEncodeError traceback once the table or the JSON
+# printed a type with a lone surrogate, and a 5,000-digit offset's error without its line). (content, arguments,
+# standard error's start after FILE:)
+GOOD_LINE = '{"references": [[0, 2, "PER"]], "predictions": [[0, 2, "PER"]]}\n'
+UNREADABLE_SPAN_FILES = [
+    pytest.param(
+        '{"references": [[0, 1, "\\ud800"]], "predictions": [[0, 1, "\\ud800"]]}\n',
+        [],
+        "1: found the lone surrogate '\\ud800' in references[0][2] (half of a UTF-16 pair, written as a "
+        "JSON escape), which is not text; expected UTF-8 text\n",
+        id="surrogate-type-in-the-table",
+    ),
+    pytest.param(
+        GOOD_LINE + '{"references": [], "predictions": [{"start": 0, "end": 1, "label": "P\\uDC00"}]}\n',
+        ["--json", "--per-type"],
+        "2: found the lone surrogate '\\udc00' in predictions[0].label",
+        id="surrogate-label-in-json",
+    ),
+    pytest.param(
+        '{"references": [], "predictions": [], "text": "Ada \\ud83d"}\n',
+        [],
+        "1: found the lone surrogate '\\ud83d' in text",
+        id="surrogate-in-the-text",
+    ),
+    pytest.param(
+        GOOD_LINE + '{"references": [[0, ' + "9" * 5000 + ', "PER"]], "predictions": []}\n',
+        [],
+        "2: found an integer of more than 4,300 digits, which Python does not read; expected shorter offsets\n",
+        id="offset-of-5000-digits",
+    ),
+    pytest.param(
+        '{"references": [[0, 1, ' + "[" * 100_000 + "]" * 100_000 + ']], "predictions": []}\n',
+        [],
+        "1: JSON nested too deeply; expected one JSON object a line",
+        id="100000-nested-brackets",
+    ),
+]
+
+
+@pytest.mark.parametrize(("content", "arguments", "error"), UNREADABLE_SPAN_FILES)
+def test_what_python_cannot_hold_exits_2_naming_the_line(tmp_path, capsys, content, arguments, error) -> None:
+    path = tmp_path / "spans.jsonl"
+    path.write_text(content, encoding="utf-8")
+    assert ns.main(["--spans", str(path), *arguments]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"{path}:".removesuffix("") + error), captured.err[:300]
+
+
+def test_a_surrogate_pair_is_one_character_and_scores(tmp_path, capsys) -> None:
+    # An escaped pair (json.dumps writes an emoji so) is text; only half a pair is refused.
+    path = tmp_path / "spans.jsonl"
+    path.write_text(jsonl([{"references": [[0, 2, "P\U0001f600"]], "predictions": [[0, 2, "P\\ud800"]]}]))
+    assert "\\ud83d\\ude00" in path.read_text() and "\\\\ud800" in path.read_text()  # and a backslash, as text
+    assert ns.main(["--spans", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "P\U0001f600" in out and "P\\ud800" in out
+
+
+def test_python_takes_a_surrogate_type_and_an_offset_of_any_size() -> None:
+    # In Python these are a string and an int, and score; only files (and evaluate's store) hold text and int64.
+    spans = [[(0, 10**5000, "\ud800")]]
+    result = compute_semeval(predictions=spans, references=spans, per_type=True, return_entities=True)
+    assert result["strict_correct"] == 1 and result["\ud800_strict_f1"] == 1.0
+    assert result["entities"][0]["reference"]["end"] == 10**5000
