@@ -22,19 +22,16 @@ it across batches, processes and failed computes. `python ner_semeval.py FILE` i
 from __future__ import annotations
 
 import contextlib
-import operator
 import os
 import sys
-from collections.abc import Mapping
-from itertools import chain
 from typing import Any
 
 import nerscore
 from nerscore import *
 from nerscore import InvalidInputError, Options, main
 from nerscore.compute import compute_checked
-from nerscore.inputs import IDS, SPANS, TAGS, as_list, batch_form, batches, first_value, read_spans, rows_of, storable
-from nerscore.options import OPTION_NAMES, describe, is_id
+from nerscore.inputs import IDS, SPANS, TAGS, as_list, batch_form, rows_of, storable
+from nerscore.options import OPTION_NAMES, describe
 
 # The version of nerscore this file was written for. evaluate copies this file alone into its cache and imports
 # whatever nerscore is installed, so a package of another version must not answer for it.
@@ -165,63 +162,6 @@ _NO_VALUES = datasets.Features(
     }
 )
 
-# What int64, in which evaluate stores offsets and ids, holds.
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
-
-
-def _check_storable(predictions: Any, references: Any, form: str) -> None:
-    """Refuse, located, an offset or id that int64 does not hold, before evaluate stores anything: pyarrow would
-    raise an OverflowError that says nothing of where (and leave a half-written cache). `compute` without stored
-    batches refuses such an offset too, so that the metric scores spans alike whichever way they go;
-    `nerscore.compute_semeval` stores nothing and scores any integer offset exactly."""
-    if form == TAGS:
-        return
-    for side, batch in (("predictions", predictions), ("references", references)):
-        dtype = getattr(batch, "dtype", None)
-        if dtype is not None:  # a 2-D array of ids: only uint64 can hold more than int64
-            if dtype.kind == "u" and dtype.itemsize == 8 and batch.size and batch.max() > _INT64_MAX:
-                sentence, token = divmod(int(batch.argmax()), batch.shape[1])
-                raise InvalidInputError(_PAST_INT64[IDS].format(batch[sentence, token]), side, sentence, token)
-            continue
-        try:
-            fits = _fits_int64(batch, form)
-        except (TypeError, KeyError, IndexError):  # a value that is no integer, an entity of another form
-            fits = False
-        if not fits:
-            _locate_past_int64(batch, side, form)
-
-
-_PAST_INT64 = {
-    SPANS: "end is {}; expected an offset evaluate can store, below 2**63 (int64); nerscore.compute_semeval, which "
-    "stores nothing, scores any integer offset",
-    IDS: "found id {}; expected an id evaluate can store, from -2**63 to 2**63 - 1 (int64)",
-}
-
-
-def _fits_int64(batch: list[list], form: str) -> bool:
-    """Whether every id, or every entity's end (its start is below it), fits int64: one pass at C speed over
-    values in the form of the batch's first; a value of another kind raises, and is looked at one by one."""
-    values = chain.from_iterable(batch)
-    if form == IDS:
-        ids = list(values)
-        return not ids or (min(ids) >= _INT64_MIN and max(ids) <= _INT64_MAX)
-    first = first_value(batch)
-    end = operator.itemgetter("end") if isinstance(first, Mapping) else operator.itemgetter(1)
-    return max(map(end, values), default=0) <= _INT64_MAX
-
-
-def _locate_past_int64(batch: list[list], side: str, form: str) -> None:
-    """Raise at the first offset or id that int64 does not hold; a bad entity before it raises its own error, as
-    scoring would."""
-    rows = read_spans(batch, side) if form == SPANS else batch
-    for sentence, row in enumerate(rows):
-        for index, value in enumerate(row):
-            number = value.end if form == SPANS else value
-            if is_id(number) and not _INT64_MIN <= number <= _INT64_MAX:
-                where = {"entity": index} if form == SPANS else {"token": index}
-                raise InvalidInputError(_PAST_INT64[form].format(number), side, sentence, **where)
-
-
 class _StoredBatches:
     """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
     `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with
@@ -346,7 +286,6 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                     f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
                     "of one evaluation in one form"
                 )
-            _check_storable(predictions, references, form)
             waiting = [[] for _ in range(self._waiting_empty)]
             first_batch = self._nothing_stored()
             try:
@@ -385,9 +324,6 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 waiting = [[] for _ in range(self._waiting_empty)]
                 predictions = waiting + rows_of(as_list(predictions, "predictions"))
                 references = waiting + rows_of(as_list(references, "references"))
-            predictions, references, form = batches(predictions, references)
-            if form == SPANS:  # ids past int64 are refused by scoring, unless label_list holds them
-                _check_storable(predictions, references, form)
             result = compute_checked(predictions, references, options)
             self._waiting_empty = self._sentences_added = 0
             return result

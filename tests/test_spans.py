@@ -563,7 +563,12 @@ def test_tags_score_exactly_as_the_spans_they_decode_to(scheme, mode, data) -> N
     from_tags = compute_semeval(
         predictions=predictions, references=references, scheme=scheme, mode=mode, suffix=suffix, **options
     )
-    assert compute_semeval(predictions=span_predictions, references=span_references, **options) == from_tags
+    from_spans = compute_semeval(predictions=span_predictions, references=span_references, **options)
+    # token_accuracy is the tags' own; a batch of empty lists alone reads as tags of no token (its accuracy is then
+    # zero_division), so it is left out of the comparison.
+    assert "token_accuracy" not in from_spans or not any(chain(*spans))
+    from_spans.pop("token_accuracy", None)
+    assert from_spans == {key: value for key, value in from_tags.items() if key != "token_accuracy"}
 
 
 # ---------------------------------------------------------------------------------------------------------
