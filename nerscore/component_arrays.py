@@ -143,6 +143,12 @@ def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: fl
         leaders = order[np.r_[True, edge_component[order][1:] != edge_component[order][:-1]]]
         amount[leaders] = 1
     general = ~single & ~one
+    two = (np.bincount(edge_component[first_r], minlength=components) == 2) & (room_r == 2)
+    two &= (np.bincount(edge_component[first_p], minlength=components) == 2) & (room_p == 2)
+    square = general & two[edge_component]
+    if square.any():
+        amount[square] = _two_by_two(references, i, j, shared, same_bounds, same_type, edge_component, square)
+        general &= ~square
     if general.any():
         amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
     paired = amount > 0
@@ -160,6 +166,48 @@ def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: fl
         (np.full(len(none_p), _III, np.int64), np.repeat(references.type_id, left_r), none_p),
         (np.full(len(none_r), _II, np.int64), none_r, np.repeat(predictions.type_id, left_p)),
     ]
+
+
+def _two_by_two(
+    references: _Classes,
+    i: np.ndarray,
+    j: np.ndarray,
+    shared: np.ndarray,
+    same_bounds: np.ndarray,
+    same_type: np.ndarray,
+    edge_component: np.ndarray,
+    square: np.ndarray,
+) -> np.ndarray:
+    """The amounts (0 or 1) of the edges flagged `square`: components of two references a < b and two
+    predictions c < d, one copy each, the commonest components of nested documents that can hold two pairs.
+    Their pairings are {ac, bd}, {ad, bc} and the single edges; each is scored by `pairing._best_flow`'s digits
+    (identical boundaries, pairs, same type, shared extent, radix 3 for the counts, the references' extent + 1
+    for the extent), and the first of the best in the order ac-bd, ad-bc, ac, ad, bc, bd wins, which is rule
+    (d)'s: edges sort ac < ad < bc < bd."""
+    edges = np.flatnonzero(square)
+    component, local = np.unique(edge_component[edges], return_inverse=True)
+    lowest_i = np.full(len(component), np.iinfo(np.int64).max)
+    lowest_j = np.full(len(component), np.iinfo(np.int64).max)
+    np.minimum.at(lowest_i, local, i[edges])
+    np.minimum.at(lowest_j, local, j[edges])
+    slot = 2 * (i[edges] != lowest_i[local]) + (j[edges] != lowest_j[local])  # ac, ad, bc, bd
+    length = (references.end - references.start)[i[edges]]
+    # The references' extent, each once: a reference's length appears once per edge it has.
+    degree = np.zeros((len(component), 2), dtype=np.int64)
+    np.add.at(degree, (local, slot // 2), 1)
+    per_reference = np.zeros((len(component), 2), dtype=np.int64)
+    np.add.at(per_reference, (local, slot // 2), length)
+    radix = (per_reference // np.maximum(degree, 1)).sum(axis=1) + 1
+    tiers = (same_bounds[edges].astype(np.int64) * 3 + 1) * 3 + same_type[edges]
+    weight = np.full((len(component), 4), -1, dtype=np.int64)
+    weight[local, slot] = tiers * radix[local] + shared[edges]
+    missing = weight < 0
+    both = np.where(missing[:, [0, 1]] | missing[:, [3, 2]], -1, weight[:, [0, 1]] + weight[:, [3, 2]])
+    choice = np.argmax(np.concatenate((both, weight), axis=1), axis=1)  # the first of the largest
+    chosen = np.array([[1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    amounts = np.zeros(len(square), dtype=np.int64)
+    amounts[edges] = chosen[choice][local, slot]
+    return amounts[square]
 
 
 def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -107,6 +107,25 @@ def test_the_array_path_counts_as_the_readable_path(seed, pairs_per_sentence) ->
         assert fast == ns.tally_semeval(predictions, references, options)[0]
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_components_of_two_entities_a_side_count_on_arrays_as_the_readable_path(seed) -> None:
+    # Documents of one to three entities a side over few positions: many components of two references and two
+    # predictions, which the array path solves in closed form (`component_arrays._two_by_two`).
+    rng = random.Random(seed)
+
+    def document() -> list[tuple[int, int, str]]:
+        starts = [rng.randint(0, 4) for _ in range(rng.randint(1, 3))]
+        return [(start, start + rng.randint(1, 4), rng.choice(TYPES[:2])) for start in starts]
+
+    references, predictions = [document() for _ in range(60)], [document() for _ in range(60)]
+    for min_overlap in (None, 0.5):
+        options = ns.Options.of(min_overlap=min_overlap)
+        assert (
+            span_arrays.count_spans(predictions, references, options)
+            == ns.tally_semeval(predictions, references, options)[0]
+        )
+
+
 def test_ordinary_nested_documents_need_the_general_solver_for_few_components() -> None:
     # Components of one edge, or of one pair at most, are solved on the arrays, and those of a few edges by
     # enumeration: the assignment solver is never set up for them (before issue 16 it was, for every one).
