@@ -2,7 +2,8 @@
 
 Identical boundaries pair first; the rest pair by the four priorities of §3. Sides without overlapping entities
 (always so for tags) are paired by a dynamic programme linear in the entities; nested, overlapping or repeated
-entities make general bipartite components, each solved exactly as an assignment problem (`nerscore.assignment`).
+entities make general bipartite components, each solved exactly as a flow in which identical entities are one node
+with their number of copies (`nerscore.assignment`); components of a few edges are solved by trying every pairing.
 """
 
 from __future__ import annotations
