@@ -162,6 +162,7 @@ _NO_VALUES = datasets.Features(
     }
 )
 
+
 class _StoredBatches:
     """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
     `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with

@@ -2,6 +2,7 @@
 
     python benchmarks/spans.py                    # 100,000 documents, 5 runs each: a few minutes on 2 cores
     python benchmarks/spans.py --quick            # 10,000 documents, 3 runs, smaller scaling steps
+    python benchmarks/spans.py --pairing          # issue 16's hostile pairings only: about a minute
 
 Standalone (benchmarks/run.py times the tag path against the peers). The report goes to standard output:
 
@@ -16,6 +17,11 @@ Standalone (benchmarks/run.py times the tag path against the peers). The report 
 - heavy nesting: documents whose entities nest three levels deep on both sides (every document goes through the
   exact solver), at 1/100, 1/10 and all of the documents, and one document holding ever more nested entities
   with an entity around all of it (one connected component); seconds per entity should stay about flat.
+
+- hostile pairings (issue 16): identical entities (100,000 copies a side, of one type and across types), the
+  "staircase" of equal windows and the "onion" of nested entities at two sizes each (the ratio shows how the time
+  grows), 12-entity nested documents against nervaluate, and the one-component document at 1,000 and 10,000
+  entities; each row with its goal and PASS / MISS.
 
 Each cell is the median of `--repeats` runs of `time.perf_counter()` around one call, forms interleaved run by
 run; `gc.collect()` before each run. Times are never asserted in tests.
@@ -218,19 +224,88 @@ def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None
     print()
 
 
+def onion(n: int) -> tuple[list[list[Entity]], list[list[Entity]]]:
+    """Issue 16's onion: references (i, 2n - i), A for odd i and B for even; predictions (i, 2n - i - 1), A unless
+    i is a multiple of 3. Every reference overlaps every prediction."""
+    references = [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]
+    predictions = [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]
+    return [predictions], [references]
+
+
+def staircase(n: int) -> tuple[list[list[Entity]], list[list[Entity]]]:
+    """Issue 16's staircase of equal windows: references (i, i + 10), predictions (i + 1, i + 12)."""
+    return [[(i + 1, i + 12, "A") for i in range(n)]], [[(i, i + 10, "A") for i in range(n)]]
+
+
+def nervaluate_call(predictions: list[list[Entity]], references: list[list[Entity]]):
+    import logging
+
+    from nervaluate import Evaluator
+
+    logging.getLogger("nervaluate").setLevel(logging.ERROR)
+
+    def inclusive(documents: list[list[Entity]]) -> list[list[dict]]:  # nervaluate's end is inclusive
+        return [[{"label": kind, "start": start, "end": end - 1} for start, end, kind in d] for d in documents]
+
+    truth, guess = inclusive(references), inclusive(predictions)
+    return lambda: Evaluator(truth, guess, tags=list(TYPES)).evaluate()
+
+
+def hostile_pairings(repeats: int, documents: int) -> None:
+    """Issue 16's rows: seconds, or a ratio of two sizes, against the issue's goal."""
+
+    def seconds(predictions, references, runs: int = repeats) -> float:
+        call = {"n": lambda: nerscore.compute_semeval(predictions=predictions, references=references)}
+        return median_times(call, max(1, runs))["n"]
+
+    rows = []
+    copies = [(0, 5, "A")] * 100_000
+    rows.append(("100,000 identical entities a side: seconds", seconds([copies], [copies]), "<=", 1.0))
+    across = [[(0, 5, "A")] * 50_000 + [(0, 5, "B")] * 50_000], [[(0, 5, "B")] * 30_000 + [(0, 5, "C")] * 70_000]
+    rows.append(("100,000 a side, identical boundaries, three types: seconds", seconds(*across), "<=", 1.0))
+    for name, build, sizes, goal in (
+        ("staircase", staircase, (200, 400), 2.5),
+        ("onion", onion, (50, 100), 2.5),
+    ):
+        small, large = (seconds(*build(size), 1) for size in sizes)
+        rows.append((f"{name} {sizes[1]:,} / {sizes[0]:,} a side (linear: about 2x)", large / small, "<=", goal))
+    references, predictions = nested_documents(documents, seed=7)
+    ours = seconds(predictions, references)
+    theirs = median_times({"n": nervaluate_call(predictions, references)}, 1)["n"]
+    rows.append((f"nervaluate / compute_semeval, {documents:,} nested documents", theirs / ours, ">=", 5.0))
+    small, large = (seconds(*one_long_document(size, seed=11)[::-1], 1) for size in (1_000, 10_000))
+    rows.append(("one component, 10,000 / 1,000 entities (linear: about 10x)", large / small, "<=", 12.0))
+    print("## Hostile pairings (issue 16)")
+    print()
+    print("| row | measured | goal | verdict |")
+    print("| --- | --- | --- | --- |")
+    for text, value, op, target in rows:
+        met = value <= target if op == "<=" else value >= target
+        print(f"| {text} | {value:.3g} | {op} {target:g} | {'PASS' if met else 'MISS'} |")
+    print()
+    print("Issue 16 asks for the staircase at 100,000 a side within 10 s and the onion at 2,000 a side within 10 s;")
+    print("the ratios above say whether the time grows linearly at sizes that finish in seconds.")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--documents", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="10,000 documents, 3 runs, smaller long documents")
+    parser.add_argument("--pairing", action="store_true", help="issue 16's hostile pairings only")
     args = parser.parse_args()
-    documents, repeats = (10_000, 3) if args.quick else (args.documents, args.repeats)
+    documents, repeats = (10_000, 3) if args.quick or args.pairing else (args.documents, args.repeats)
+    if args.pairing:
+        hostile_pairings(repeats, documents)
+        return
     long_sizes = [1_000, 10_000] if args.quick else [1_000, 10_000, 100_000]
     print(f"# nerscore span benchmark ({platform.python_version()}, {platform.machine()}, numpy {_numpy()})")
     print()
     spans_against_tags(documents, repeats)
     bootstrap_with_spans(20_000, repeats)
     nesting_scaling(documents, repeats, long_sizes)
+    hostile_pairings(repeats, documents)
 
 
 def _numpy() -> str:

@@ -2,7 +2,8 @@
 
 Identical boundaries pair first; the rest pair by the four priorities of §3. Sides without overlapping entities
 (always so for tags) are paired by a dynamic programme linear in the entities; nested, overlapping or repeated
-entities make general bipartite components, each solved exactly as an assignment problem (`nerscore.assignment`).
+entities make general bipartite components, each solved exactly as a flow in which identical entities are one node
+with their number of copies (`nerscore.assignment`); components of a few edges are solved by trying every pairing.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import heapq
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from .assignment import connected, max_weight_matching, strong_components
+from .assignment import connected, max_weight_flow, strong_components, union_find
 from .span import Span
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
@@ -171,41 +172,58 @@ def pair_overlapping(
 def _pair_nested(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[Span | None, Span | None]]:
-    """`pair` for sides with nested, overlapping or repeated entities: the overlap graph is split into its
-    connected components, and each is solved exactly (docs/scoring.md §3)."""
-    edges = _overlap_edges(references, predictions, min_overlap)
-    # Union-find over references 0..n-1 and predictions n..n+m-1.
-    parent = list(range(len(references) + len(predictions)))
+    """`pair` for sides with nested, overlapping or repeated entities (docs/scoring.md §3).
 
-    def root(node: int) -> int:
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
-    for i, j in edges:
-        parent[root(i)] = root(len(references) + j)
+    Identical entities of one side (same start, end and type) are interchangeable: they pair alike, and which
+    copy takes a pair changes no count and no row. So each side is folded into its distinct entities, each with
+    its number of copies, and the pairing is a flow on those: a thousand copies cost one node, not a thousand
+    (and a thousand against a thousand, not a million edges). Rule 1's pairs of identical boundaries and type
+    come first and directly: at each entity found on both sides, min(k, m) of them; every best pairing makes
+    exactly these, as their total is the most possible and no other pair competes for them. What is left of an
+    entity then has no twin of its type on the other side. The rest of the overlap graph is split into its
+    connected components, and each is solved exactly (`_best_flow`)."""
+    classes_r, copies_r = _classes(references)
+    classes_p, copies_p = _classes(predictions)
+    rows: list[tuple[Span | None, Span | None]] = []
+    twin = {span: j for j, span in enumerate(classes_p)}
+    for i, span in enumerate(classes_r):
+        j = twin.get(span)
+        if j is not None:
+            count = min(len(copies_r[i]), len(copies_p[j]))
+            rows.extend(_take(copies_r[i], copies_p[j], count))
+    # The entities left, still in (start, end, type) order, which is the order rule (d) compares.
+    left_r = [i for i, copies in enumerate(copies_r) if copies]
+    left_p = [j for j, copies in enumerate(copies_p) if copies]
+    spans_r, spans_p = [classes_r[i] for i in left_r], [classes_p[j] for j in left_p]
+    room_r, room_p = [len(copies_r[i]) for i in left_r], [len(copies_p[j]) for j in left_p]
+    edges = _overlap_edges(spans_r, spans_p, min_overlap)
     components: dict[int, list[tuple[int, int]]] = {}
-    for i, j in edges:
-        components.setdefault(root(i), []).append((i, j))
-    # Rule (d) compares entities by (start, end, type): rank each side once, identical entities alike.
-    ranks = [_dense_ranks(side) for side in (references, predictions)]
-    pairs = [
-        edge for component in components.values() for edge in _best_pairs(references, predictions, component, ranks)
-    ]
-    taken_references = {i for i, _ in pairs}
-    taken_predictions = {j for _, j in pairs}
-    rows: list[tuple[Span | None, Span | None]] = [(references[i], predictions[j]) for i, j in pairs]
-    rows.extend((r, None) for i, r in enumerate(references) if i not in taken_references)
-    rows.extend((None, p) for j, p in enumerate(predictions) if j not in taken_predictions)
+    for edge, component in zip(edges, union_find(edges)):
+        components.setdefault(component, []).append(edge)
+    for component_edges in components.values():
+        for (i, j), amount in _best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
+            rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], amount))
+    rows.extend((span, None) for copies in copies_r for span in copies)
+    rows.extend((None, span) for copies in copies_p for span in copies)
     return rows
 
 
-def _dense_ranks(spans: Sequence[Span]) -> list[int]:
-    """The rank of each span by (start, end, type), equal for identical spans."""
-    keys = sorted(set(map(_span_key, spans)))
-    rank = {key: index for index, key in enumerate(keys)}
-    return [rank[_span_key(span)] for span in spans]
+def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
+    """The distinct entities of `spans` in (start, end, type) order, and the copies of each."""
+    copies: dict[Span, list[Span]] = {}
+    for span in spans:
+        copies.setdefault(span, []).append(span)
+    distinct = sorted(copies, key=_span_key)
+    return distinct, [copies[span] for span in distinct]
+
+
+def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[Span | None, Span | None]]:
+    """`count` pairs of the last copies of two entities, taken off their lists."""
+    if count <= 0:
+        return []
+    pairs: list[tuple[Span | None, Span | None]] = list(zip(copies_r[-count:], copies_p[-count:]))
+    del copies_r[-count:], copies_p[-count:]
+    return pairs
 
 
 def _overlap_edges(
@@ -231,36 +249,78 @@ def _overlap_edges(
     return edges
 
 
-def _best_pairs(
+def _best_flow(
     references: Sequence[Span],
     predictions: Sequence[Span],
     edges: list[tuple[int, int]],
-    ranks: list[list[int]] | None = None,
-) -> list[tuple[int, int]]:
-    """The docs/scoring.md §3 pairing of one connected component of the overlap graph, as edges (i, j).
+    room_r: Sequence[int],
+    room_p: Sequence[int],
+) -> dict[tuple[int, int], int]:
+    """The docs/scoring.md §3 pairing of one connected component of the overlap graph of distinct entities
+    (`references[i]` standing for `room_r[i]` identical copies, likewise for predictions, both in (start, end,
+    type) order) as {edge (i, j): number of pairs}.
 
     Each edge gets an integer weight whose digits, from the most significant, count: a pair with identical
-    boundaries and type, a pair with identical boundaries, a pair, a pair of one type, the shared extent. Each
-    digit's total over a pairing is below its radix, so a pairing of largest total weight is a best one by rule
-    1, then (a), (b), (c). Rule (d) is `_rule_d`'s. `ranks` are `_dense_ranks` of both sides, computed here
-    when not given."""
+    boundaries, a pair, a pair of one type, the shared extent (the pairs of identical boundaries and type are
+    made before, `_pair_nested`). Each digit's total over a pairing is below its radix (the most pairs a
+    component can hold, the extent of all its reference copies), so a pairing of largest total weight is a best
+    one by rule 1, then (a), (b), (c). Rule (d) is `_rule_d`'s."""
     if len(edges) == 1:
-        return edges
+        (i, j), *_ = edges
+        return {(i, j): min(room_r[i], room_p[j])}
     reference_indices = {i for i, _ in edges}
-    radix = min(len(reference_indices), len({j for _, j in edges})) + 1
-    extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
+    prediction_indices = {j for _, j in edges}
+    most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
+    radix = most_pairs + 1
+    extent_radix = sum(room_r[i] * (references[i].end - references[i].start) for i in reference_indices) + 1
     digits: dict[tuple[int, int], int] = {}
     for i, j in edges:
         reference, prediction = references[i], predictions[j]
         same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
         same_type = reference.entity_type == prediction.entity_type
-        tiers = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
+        tiers = (same_bounds * radix + 1) * radix + same_type
         digits[i, j] = tiers * extent_radix + reference.overlap(prediction)
-    reference_rank, prediction_rank = ranks or (_dense_ranks(references), _dense_ranks(predictions))
-    ranked = sorted(edges, key=lambda edge: (reference_rank[edge[0]], prediction_rank[edge[1]], edge))
-    if radix == 2:  # one entity on a side: one pair at most, the heaviest edge, the first of equals
-        return [max(ranked, key=digits.__getitem__)]
-    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)})
+    # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
+    ranked = sorted(edges)
+    if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals
+        return {max(ranked, key=digits.__getitem__): 1}
+    no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
+    if no_copies and len(ranked) <= _ENUMERATED_EDGES:
+        return dict.fromkeys(_enumerated(digits, ranked), 1)
+    rows = {i: room_r[i] for i in reference_indices}
+    columns = {j: room_p[j] for j in prediction_indices}
+    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns)
+
+
+# A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
+_ENUMERATED_EDGES = 8
+
+
+def _enumerated(weights: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of the matchings of largest total `weights`, the one whose edges come first in `ranked` (rule (d)), by
+    trying every matching: the nested entities of ordinary documents make components of a few edges, for which
+    this costs less than setting up the assignment solver. Matchings of equal weight have as many pairs
+    (`_best_flow`'s digits), so of two of them the one whose ranks, sorted, form the smaller list wins."""
+    options: dict[int, list[tuple[int, int, int]]] = {}
+    for rank, (i, j) in enumerate(ranked):
+        options.setdefault(i, []).append((rank, j, weights[i, j]))
+    rows = list(options.values())
+    best: tuple[int, list[int]] = (-1, [])
+
+    def visit(row: int, used: frozenset[int], total: int, chosen: list[int]) -> None:
+        nonlocal best
+        if row == len(rows):
+            key = (total, [-rank for rank in sorted(chosen)])
+            if key > best:
+                best = key
+            return
+        visit(row + 1, used, total, chosen)
+        for rank, j, weight in rows[row]:
+            if j not in used:
+                visit(row + 1, used | {j}, total + weight, [*chosen, rank])
+
+    visit(0, frozenset(), 0, [])
+    return [ranked[-negated] for negated in best[1]]
 
 
 # Rule (d) gives this many edges a bit of their own at a time (`_rule_d`).
@@ -268,95 +328,132 @@ _BLOCK_EDGES = 64
 
 
 def _rule_d(
-    weights: Mapping[tuple[int, int], int], rank: Mapping[tuple[int, int], int], block_size: int = 0
-) -> list[tuple[int, int]]:
-    """Of the matchings of largest total `weights` (positive integers), the one rule (d) prefers: the one whose
-    edges, sorted by `rank` (0 for the edge of smallest (reference start, end, type, prediction start, end,
-    type)), form the smallest list.
+    weights: Mapping[tuple[int, int], int],
+    rank: Mapping[tuple[int, int], int],
+    room_r: Mapping[int, int] | None = None,
+    room_p: Mapping[int, int] | None = None,
+    block_size: int = 0,
+) -> dict[tuple[int, int], int]:
+    """Of the flows of largest total `weights` (positive integers) that carry at most `room_r[i]` pairs at
+    reference i and `room_p[j]` at prediction j (1 where not given), the one rule (d) prefers, as {edge: amount}:
+    the one whose edges, each listed as often as it carries and sorted by `rank` (0 for the edge of smallest
+    (reference start, end, type, prediction start, end, type)), form the smallest list. Of two lists of as many
+    pairs, the smaller is the one that holds more copies of the smallest edge whose amounts differ.
 
-    Below the weights each edge gets a bit of its own, the highest for the smallest rank. Matchings equal on the
-    weights have as many pairs, and of two of them the larger bit sum is the one that holds the smallest edge
-    not in both: the smaller list. No two matchings have the same bits, so the answer is unique.
+    Below the weights each edge gets a weight of its own that exceeds what all the edges of larger rank can add
+    up to (a bit each, when every room is 1), the largest for the smallest rank. Flows equal on the weights have
+    as many pairs, and of two of them the larger sum is the one that carries more of the smallest edge whose
+    amounts differ: the smaller list. No two flows have the same sum, so the answer is unique.
 
-    A bit per edge makes weights as long as the graph has edges, and a long weight costs in every step, so the
-    bits go a block at a time (`block_size`, at first `_BLOCK_EDGES`), the smallest ranks first. The matchings
-    best by the weights and the first block's bits all hold the same edges of the block, the ones the matching
-    found holds: those are taken, the other edges of the block dropped. What remains to choose is among the
-    edges whose potentials add up to their weight ("tight") that meet no taken edge, pairing every entity of
-    non-zero potential (the complementary slackness of the matching linear programme): each connected group of
-    those edges goes on in the same way, with a weight that counts the entities of non-zero potential it pairs
-    and the next block's bits. An entity around a whole document ties all the rest into one group until a block
-    holds the edge it takes; while a group keeps more than half the edges its blocks double, so that takes a
-    few rounds, not one per block."""
+    A weight of its own for every edge makes weights as long as the graph has edges, and a long weight costs in
+    every step, so they go a block at a time (`block_size`, at first `_BLOCK_EDGES`), the smallest ranks first.
+    The flows best by the weights and the first block's share all carry the same amounts on the block, the ones
+    the flow found carries: those are taken, the other edges of the block dropped. What remains to choose is
+    among the edges whose potentials add up to their weight ("tight") whose ends have room left, filling every
+    entity of non-zero potential (the complementary slackness of the flow's linear programme): each connected
+    group of those edges goes on in the same way, with a weight that counts the entities of non-zero potential
+    it fills and the next block's share. An entity around a whole document ties all the rest into one group until
+    a block holds the edge it takes; while a group keeps more than half the edges its blocks double, so that
+    takes a few rounds, not one per block."""
     block_size = block_size or _BLOCK_EDGES
+    room_r = room_r if room_r is not None else {i: 1 for i, _ in weights}
+    room_p = room_p if room_p is not None else {j: 1 for _, j in weights}
     ranked = sorted(weights, key=rank.__getitem__)
     block = ranked[:block_size]
-    staged = _with_bits(weights, block)
-    matching, row_potential, column_potential = max_weight_matching(staged)
+    staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+    flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
     if len(ranked) <= block_size:
-        return matching
-    in_matching = set(matching)
-    taken = [edge for edge in block if edge in in_matching]
-    taken_rows = {i for i, _ in taken}
-    taken_columns = {j for _, j in taken}
+        return flow
+    taken = {edge: flow[edge] for edge in block if edge in flow}
+    left_r, left_p = dict(room_r), dict(room_p)
+    for (i, j), amount in taken.items():
+        left_r[i] -= amount
+        left_p[j] -= amount
     tight = [
         (i, j)
         for i, j in ranked[block_size:]
-        if i not in taken_rows
-        and j not in taken_columns
-        and row_potential[i] - column_potential.get(j, 0) == staged[i, j]
+        if left_r[i] and left_p[j] and row_potential[i] - column_potential.get(j, 0) == staged[i, j]
     ]
+    rest = {edge: flow[edge] for edge in tight if edge in flow}
     must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
     must_pair |= {("p", j) for j, potential in column_potential.items() if potential < 0}
     pairs = taken
-    for group in connected(_usable(tight, in_matching, must_pair)):
-        if len(group) == 1:  # a tight edge has an endpoint that must pair, and nothing else to pair with
-            pairs.extend(group)
+    for group in connected(_usable(tight, rest, must_pair, left_r, left_p)):
+        if len(group) == 1:  # a tight edge has an end that must fill, and nothing else to fill it with
+            pairs[group[0]] = rest[group[0]]
             continue
         coverage = {(i, j): (("r", i) in must_pair) + (("p", j) in must_pair) for i, j in group}
-        pairs.extend(_rule_d(coverage, rank, 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES))
+        group_r = {i: left_r[i] for i, _ in group}
+        group_p = {j: left_p[j] for _, j in group}
+        size = 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES
+        pairs.update(_rule_d(coverage, rank, group_r, group_p, size))
     return pairs
 
 
 def _usable(
-    edges: list[tuple[int, int]], matched: set[tuple[int, int]], must_pair: set[tuple[str, int]]
+    edges: list[tuple[int, int]],
+    matched: Mapping[tuple[int, int], int] | set[tuple[int, int]],
+    must_pair: set[tuple[str, int]],
+    room_r: Mapping[int, int] | None = None,
+    room_p: Mapping[int, int] | None = None,
 ) -> list[tuple[int, int]]:
-    """The edges (reference index, prediction index) that some matching among `edges` pairing every entity of
-    `must_pair` holds, given one such matching (the edges of `edges` in `matched`).
+    """The edges (reference index, prediction index) that some flow among `edges` filling every entity of
+    `must_pair` to its room (`room_r`, `room_p`: 1 where not given) carries, given one such flow (`matched`:
+    {edge: amount}, or a set of edges of amount 1).
 
-    Another such matching differs from it by alternating cycles and paths, a path running from an entity the
-    given matching leaves unpaired, or one that need not pair, to another. In the directed graph with an arc
-    from reference to prediction for each edge outside the matching, from prediction to reference for each
-    edge in it, and a node Z with arcs to where such paths may start and from where they may end, an edge lies
-    on one of them exactly when its two ends are in one strongly connected component (Tarjan's algorithm, in
-    time linear in the edges). Dropping the rest keeps an entity that ties with everything (an entity around a
-    whole document) from holding its group together through edges no best pairing can use."""
+    Another such flow differs from it by alternating cycles and paths, a path running from an entity with room
+    left, or one that need not fill, to another. In the directed graph with an arc from reference to prediction
+    for each edge that could carry more, from prediction to reference for each edge that carries some, and a
+    node Z with arcs to where such paths may start and from where they may end, an edge lies on one of them
+    exactly when its two ends are in one strongly connected component (Tarjan's algorithm, in time linear in the
+    edges). Dropping the rest keeps an entity that ties with everything (an entity around a whole document)
+    from holding its group together through edges no best pairing can use."""
+    flow = matched if isinstance(matched, Mapping) else dict.fromkeys(matched, 1)
+
+    def room(node: tuple[str, int]) -> int:
+        rooms = room_r if node[0] == "r" else room_p
+        return 1 if rooms is None else rooms[node[1]]
+
     successors: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    paired: set[tuple[str, int]] = set()
+    carried: dict[tuple[str, int], int] = {}
     for i, j in edges:
-        if (i, j) in matched:
-            successors.setdefault(("p", j), []).append(("r", i))
-            paired.update((("r", i), ("p", j)))
-        else:
-            successors.setdefault(("r", i), []).append(("p", j))
+        reference, prediction = ("r", i), ("p", j)
+        amount = flow.get((i, j), 0)
+        if amount:
+            successors.setdefault(prediction, []).append(reference)
+            carried[reference] = carried.get(reference, 0) + amount
+            carried[prediction] = carried.get(prediction, 0) + amount
+        if amount < min(room(reference), room(prediction)):
+            successors.setdefault(reference, []).append(prediction)
     ends = {node for i, j in edges for node in (("r", i), ("p", j))}
     z = ("z", 0)
     for node in ends:
         is_reference = node[0] == "r"
-        may_leave = node in paired and node not in must_pair  # it may give its partner up
-        if (is_reference and node not in paired) or (not is_reference and may_leave):
+        has_room = carried.get(node, 0) < room(node)
+        may_leave = node in carried and node not in must_pair  # it may give some of its pairs up
+        if (is_reference and has_room) or (not is_reference and may_leave):
             successors.setdefault(z, []).append(node)  # a path may start here
-        if (not is_reference and node not in paired) or (is_reference and may_leave):
+        if (not is_reference and has_room) or (is_reference and may_leave):
             successors.setdefault(node, []).append(z)  # ... and end here
     component = strong_components([z, *ends], successors)
-    return [(i, j) for i, j in edges if (i, j) in matched or component[("r", i)] == component[("p", j)]]
+    return [(i, j) for i, j in edges if (i, j) in flow or component[("r", i)] == component[("p", j)]]
 
 
-def _with_bits(weights: Mapping[tuple[int, int], int], ranked: list[tuple[int, int]]) -> dict[tuple[int, int], int]:
-    """`weights` shifted up by one bit per edge of `ranked`, each of those with its own bit set, the highest for
-    the first."""
-    count = len(ranked)
-    shifted = {edge: weight << count for edge, weight in weights.items()}
-    for index, edge in enumerate(ranked):
-        shifted[edge] |= 1 << (count - 1 - index)
+def _with_bits(
+    weights: Mapping[tuple[int, int], int],
+    ranked: list[tuple[int, int]],
+    room: Mapping[tuple[int, int], int] | None = None,
+) -> dict[tuple[int, int], int]:
+    """`weights` scaled up, and each edge of `ranked` given a share of its own below them that exceeds what all
+    the edges after it can add up to, each carrying at most its `room` (1 where not given: then the shares are
+    the bits of a number of one bit per edge, the highest for the first)."""
+    share: dict[tuple[int, int], int] = {}
+    total = 0  # the most the edges after the current one can add up to
+    for edge in reversed(ranked):
+        share[edge] = total + 1
+        total += (1 if room is None else room[edge]) * (total + 1)
+    scale = total + 1
+    shifted = {edge: weight * scale for edge, weight in weights.items()}
+    for edge, own in share.items():
+        shifted[edge] += own
     return shifted

@@ -18,13 +18,14 @@ from itertools import chain, pairwise, repeat
 
 import numpy as np
 
+from .component_arrays import nested_rows
 from .counts import Cell, Counted, Tally
 from .inputs import TYPE_KEYS
 from .options import Options
-from .pairing import SCENARIOS, pair, scenario_of
+from .pairing import SCENARIOS
 from .readable import pair_sentences, scenarios_by_sentence
 from .span import Span
-from .tag_arrays import FlatSpans, Rows, cells_of, id_spans, pair_flat
+from .tag_arrays import FlatSpans, Rows, cells_of, pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -229,31 +230,11 @@ def _nested_rows(
     nested: np.ndarray,
     min_overlap: float | None,
 ) -> Rows:
-    """The rows of the nested sentences, each paired by `pair` (on spans whose types are type ids, which sort
-    as their names do)."""
-    scenario = {name: index for index, name in enumerate(SCENARIOS)}
-    spans_r, spans_p = (
-        id_spans(side.select(nested[sentence]))
-        for side, sentence in ((references, sentence_r), (predictions, sentence_p))
+    """The rows of the nested sentences (`component_arrays.nested_rows`)."""
+    keep_r, keep_p = nested[sentence_r], nested[sentence_p]
+    return nested_rows(
+        references.select(keep_r), predictions.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap
     )
-    # Entities are sorted by position, so each nested sentence is one run on each side.
-    bounds_r = np.searchsorted(sentence_r[nested[sentence_r]], np.flatnonzero(nested), side="right").tolist()
-    bounds_p = np.searchsorted(sentence_p[nested[sentence_p]], np.flatnonzero(nested), side="right").tolist()
-    rows = []
-    for (start_r, end_r), (start_p, end_p) in zip(pairwise([0, *bounds_r]), pairwise([0, *bounds_p])):
-        for reference, prediction in pair(spans_r[start_r:end_r], spans_p[start_p:end_p], min_overlap):
-            rows.append(
-                (
-                    scenario[scenario_of(reference, prediction)],
-                    -1 if reference is None else reference.entity_type,
-                    -1 if prediction is None else prediction.entity_type,
-                )
-            )
-    return tuple(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*rows)) if rows else _no_rows()
-
-
-def _no_rows() -> Rows:
-    return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
 
 
 def _readable_span_chunk(

@@ -29,6 +29,7 @@ ORDER = [
     "inputs",
     "readable",
     "tag_arrays",
+    "component_arrays",
     "span_arrays",
     "resampling",
     "compute",

@@ -1,0 +1,303 @@
+"""The array path of the pairing of nested, overlapping or repeated entities (docs/scoring.md §3), for many
+sentences at once: what `pairing._pair_nested` does one sentence at a time, with numpy, up to the components
+that need the exact solver.
+
+Each side is folded into its distinct entities with their numbers of copies; rule 1's pairs of identical
+boundaries and type are made directly (min(k, m) at each entity found on both sides); the overlap edges of the
+entities left are found among the pairs of one sentence, and the overlap graph is split into connected
+components by label propagation. Most components of ordinary nested documents are one edge (its two entities
+pair, as many copies as both have) or can hold one pair only (the heaviest edge by §3's priorities, the first by
+rule (d) of equals): both are solved on the arrays. Only the others go to `pairing._best_flow`, one by one, and
+sentences whose entities would give too many pairs to try go to `pairing.pair` whole. The result is the same
+rows, as counts; tests/test_fast_path.py and tests/test_pairing_paths.py check it against `pair`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .pairing import SCENARIOS, _best_flow, pair, scenario_of
+from .span import Span
+from .tag_arrays import FlatSpans, Rows, id_spans
+
+# A sentence whose distinct entities would make more pairs than this (references x predictions) goes to `pair`,
+# which finds its overlaps by a sweep: all pairs of a sentence are tried here, which is cheap for a few dozen
+# entities and quadratic in them.
+_PAIRS_PER_SENTENCE = 1 << 12
+
+_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+
+
+def nested_rows(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    sentence_r: np.ndarray,
+    sentence_p: np.ndarray,
+    min_overlap: float | None,
+) -> Rows:
+    """The rows (scenario index, reference type id, predicted type id; -1 for no entity) of the pairing of
+    sentences given as entities sorted by (start, end) with the sentence of each, every sentence at positions of
+    its own (no entity of one overlaps an entity of another)."""
+    out: list[Rows] = []
+    classes_r, classes_p = _fold(references, sentence_r), _fold(predictions, sentence_p)
+    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    per_r = np.bincount(classes_r.sentence, minlength=sentences)
+    per_p = np.bincount(classes_p.sentence, minlength=sentences)
+    large = per_r * per_p > _PAIRS_PER_SENTENCE
+    if large.any():
+        out.append(_rows_by_pair(references, predictions, sentence_r, sentence_p, large, min_overlap))
+        classes_r, classes_p = (
+            classes_r.select(~large[classes_r.sentence]),
+            classes_p.select(~large[classes_p.sentence]),
+        )
+    out.append(_same_entities(classes_r, classes_p))
+    classes_r, classes_p = classes_r.select(classes_r.count > 0), classes_p.select(classes_p.count > 0)
+    out.extend(_paired_classes(classes_r, classes_p, min_overlap))
+    return tuple(np.concatenate([rows[column] for rows in out]) for column in range(3))
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """The distinct entities of one side in (start, end, type) order, each with its sentence and its number of
+    copies (`count`, lowered in place as copies pair)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+    sentence: np.ndarray
+    count: np.ndarray
+
+    def select(self, keep: np.ndarray) -> _Classes:
+        return _Classes(self.start[keep], self.end[keep], self.type_id[keep], self.sentence[keep], self.count[keep])
+
+
+def _fold(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
+    order = np.lexsort((spans.type_id, spans.end, spans.start))
+    start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
+    new = np.ones(len(start), dtype=bool)
+    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (type_id[1:] != type_id[:-1])
+    first = np.flatnonzero(new)
+    count = np.diff(np.append(first, len(start)))
+    return _Classes(start[first], end[first], type_id[first], sentence[first], count)
+
+
+def _same_entities(references: _Classes, predictions: _Classes) -> Rows:
+    """Rule 1's pairs of identical boundaries and type: min(k, m) at each entity of both sides (every best
+    pairing makes exactly these), taken off both sides' counts."""
+    size = len(references.start)
+    start = np.concatenate((references.start, predictions.start))
+    end = np.concatenate((references.end, predictions.end))
+    type_id = np.concatenate((references.type_id, predictions.type_id))
+    side = np.repeat([0, 1], [size, len(predictions.start)])
+    order = np.lexsort((side, type_id, end, start))
+    first, second = order[:-1], order[1:]
+    twins = (
+        (start[first] == start[second])
+        & (end[first] == end[second])
+        & (type_id[first] == type_id[second])
+        & (side[first] == 0)
+        & (side[second] == 1)
+    )
+    i, j = first[twins], second[twins] - size
+    count = np.minimum(references.count[i], predictions.count[j])
+    references.count[i] -= count
+    predictions.count[j] -= count
+    types = np.repeat(references.type_id[i], count)
+    return np.full(len(types), _I, dtype=np.int64), types, types
+
+
+def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: float | None) -> list[Rows]:
+    """The rows of the entities left after `_same_entities`, none of which has a twin of its type."""
+    i, j = _candidate_pairs(references.sentence, predictions.sentence)
+    shared = np.minimum(references.end[i], predictions.end[j]) - np.maximum(references.start[i], predictions.start[j])
+    keep = shared > 0
+    if min_overlap is not None:
+        # The float quotient, as `pairing._overlaps` computes it (int64 to float64 is exact below 2**53).
+        keep &= shared / (references.end[i] - references.start[i]) >= min_overlap
+    i, j, shared = i[keep], j[keep], shared[keep]
+    same_bounds = (references.start[i] == predictions.start[j]) & (references.end[i] == predictions.end[j])
+    same_type = references.type_id[i] == predictions.type_id[j]
+    size = len(references.start)
+    label = _components(size + len(predictions.start), i, j + size)[i]
+    component, edge_component = np.unique(label, return_inverse=True)
+    components = len(component)
+    edges = np.bincount(edge_component, minlength=components)
+    # Each entity once per component: its first edge.
+    first_r = np.unique(i, return_index=True)[1]
+    first_p = np.unique(j, return_index=True)[1]
+    room_r = np.bincount(edge_component[first_r], weights=references.count[i[first_r]], minlength=components)
+    room_p = np.bincount(edge_component[first_p], weights=predictions.count[j[first_p]], minlength=components)
+    most_pairs = np.minimum(room_r, room_p)
+    amount = np.zeros(len(i), dtype=np.int64)
+    single = edges[edge_component] == 1
+    amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
+    # A component that holds one pair at most takes its heaviest edge by rule 1 and (a)-(c), the first of equals
+    # in (reference, prediction) order, which is rule (d)'s (entities are in (start, end, type) order).
+    one = (most_pairs[edge_component] == 1) & ~single
+    if one.any():
+        ones = np.flatnonzero(one)
+        order = ones[
+            np.lexsort((j[ones], i[ones], -shared[ones], ~same_type[ones], ~same_bounds[ones], edge_component[ones]))
+        ]
+        leaders = order[np.r_[True, edge_component[order][1:] != edge_component[order][:-1]]]
+        amount[leaders] = 1
+    general = ~single & ~one
+    two = (np.bincount(edge_component[first_r], minlength=components) == 2) & (room_r == 2)
+    two &= (np.bincount(edge_component[first_p], minlength=components) == 2) & (room_p == 2)
+    square = general & two[edge_component]
+    if square.any():
+        amount[square] = _two_by_two(references, i, j, shared, same_bounds, same_type, edge_component, square)
+        general &= ~square
+    if general.any():
+        amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
+    paired = amount > 0
+    i, j, amount = i[paired], j[paired], amount[paired]
+    scenario = np.where(same_bounds[paired], _IV, np.where(same_type[paired], _V, _VI))
+    left_r = references.count - np.bincount(i, weights=amount, minlength=size).astype(np.int64)
+    left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.start)).astype(np.int64)
+    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
+    return [
+        (
+            np.repeat(scenario, amount),
+            np.repeat(references.type_id[i], amount),
+            np.repeat(predictions.type_id[j], amount),
+        ),
+        (np.full(len(none_p), _III, np.int64), np.repeat(references.type_id, left_r), none_p),
+        (np.full(len(none_r), _II, np.int64), none_r, np.repeat(predictions.type_id, left_p)),
+    ]
+
+
+def _two_by_two(
+    references: _Classes,
+    i: np.ndarray,
+    j: np.ndarray,
+    shared: np.ndarray,
+    same_bounds: np.ndarray,
+    same_type: np.ndarray,
+    edge_component: np.ndarray,
+    square: np.ndarray,
+) -> np.ndarray:
+    """The amounts (0 or 1) of the edges flagged `square`: components of two references a < b and two
+    predictions c < d, one copy each, the commonest components of nested documents that can hold two pairs.
+    Their pairings are {ac, bd}, {ad, bc} and the single edges; each is scored by `pairing._best_flow`'s digits
+    (identical boundaries, pairs, same type, shared extent, radix 3 for the counts, the references' extent + 1
+    for the extent), and the first of the best in the order ac-bd, ad-bc, ac, ad, bc, bd wins, which is rule
+    (d)'s: edges sort ac < ad < bc < bd."""
+    edges = np.flatnonzero(square)
+    component, local = np.unique(edge_component[edges], return_inverse=True)
+    lowest_i = np.full(len(component), np.iinfo(np.int64).max)
+    lowest_j = np.full(len(component), np.iinfo(np.int64).max)
+    np.minimum.at(lowest_i, local, i[edges])
+    np.minimum.at(lowest_j, local, j[edges])
+    slot = 2 * (i[edges] != lowest_i[local]) + (j[edges] != lowest_j[local])  # ac, ad, bc, bd
+    length = (references.end - references.start)[i[edges]]
+    # The references' extent, each once: a reference's length appears once per edge it has.
+    degree = np.zeros((len(component), 2), dtype=np.int64)
+    np.add.at(degree, (local, slot // 2), 1)
+    per_reference = np.zeros((len(component), 2), dtype=np.int64)
+    np.add.at(per_reference, (local, slot // 2), length)
+    radix = (per_reference // np.maximum(degree, 1)).sum(axis=1) + 1
+    tiers = (same_bounds[edges].astype(np.int64) * 3 + 1) * 3 + same_type[edges]
+    weight = np.full((len(component), 4), -1, dtype=np.int64)
+    weight[local, slot] = tiers * radix[local] + shared[edges]
+    missing = weight < 0
+    both = np.where(missing[:, [0, 1]] | missing[:, [3, 2]], -1, weight[:, [0, 1]] + weight[:, [3, 2]])
+    choice = np.argmax(np.concatenate((both, weight), axis=1), axis=1)  # the first of the largest
+    chosen = np.array([[1, 0, 0, 1], [0, 1, 1, 0], [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    amounts = np.zeros(len(square), dtype=np.int64)
+    amounts[edges] = chosen[choice][local, slot]
+    return amounts[square]
+
+
+def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (reference, prediction) of one sentence, both sides sorted by sentence."""
+    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    per_p = np.bincount(sentence_p, minlength=sentences)
+    first_p = np.cumsum(per_p) - per_p
+    width = per_p[sentence_r]
+    i = np.repeat(np.arange(len(sentence_r)), width)
+    block = np.cumsum(width) - width
+    j = np.arange(len(i)) - np.repeat(block, width) + np.repeat(first_p[sentence_r], width)
+    return i, j
+
+
+def _components(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A label per node, equal within a connected component of the graph of edges (a, b): the smallest node of
+    the component, by label propagation and pointer jumping (rounds grow with the components' diameter, which the
+    sentences' bound on pairs keeps small)."""
+    label = np.arange(nodes)
+    while True:
+        lowest = np.minimum(label[a], label[b])
+        new = label.copy()
+        np.minimum.at(new, a, lowest)
+        np.minimum.at(new, b, lowest)
+        new = new[new]
+        if np.array_equal(new, label):
+            return label
+        label = new
+
+
+def _general_flows(
+    references: _Classes,
+    predictions: _Classes,
+    i: np.ndarray,
+    j: np.ndarray,
+    edge_component: np.ndarray,
+    general: np.ndarray,
+) -> np.ndarray:
+    """The amounts of the edges flagged `general`, solved component by component by `pairing._best_flow`."""
+    picked = np.flatnonzero(general)
+    picked = picked[np.argsort(edge_component[picked], kind="stable")]
+    bounds = np.flatnonzero(np.r_[True, edge_component[picked][1:] != edge_component[picked][:-1], True])
+    amounts = np.zeros(len(picked), dtype=np.int64)
+    columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
+    columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()
+    counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
+    edges_i, edges_j = i[picked].tolist(), j[picked].tolist()
+    for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        # Local indices in the order of the entities, which is the order rule (d) compares.
+        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i[first:last])))}
+        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j[first:last])))}
+        spans_r = [Span(*(column[index] for column in columns_r)) for index in local_r]
+        spans_p = [Span(*(column[index] for column in columns_p)) for index in local_p]
+        room_r = [counts_r[index] for index in local_r]
+        room_p = [counts_p[index] for index in local_p]
+        edges = [(local_r[a], local_p[b]) for a, b in zip(edges_i[first:last], edges_j[first:last])]
+        flow = _best_flow(spans_r, spans_p, edges, room_r, room_p)
+        amounts[first:last] = [flow.get(edge, 0) for edge in edges]
+    result = np.zeros(len(general), dtype=np.int64)
+    result[picked] = amounts
+    return result[general]
+
+
+def _rows_by_pair(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    sentence_r: np.ndarray,
+    sentence_p: np.ndarray,
+    chosen: np.ndarray,
+    min_overlap: float | None,
+) -> Rows:
+    """The rows of the `chosen` sentences, each paired by `pair` (on spans whose types are type ids, which sort
+    as their names do)."""
+    scenario = {name: index for index, name in enumerate(SCENARIOS)}
+    keep_r, keep_p = chosen[sentence_r], chosen[sentence_p]
+    spans_r, spans_p = id_spans(references.select(keep_r)), id_spans(predictions.select(keep_p))
+    # Entities are sorted by position, so each sentence is one run on each side.
+    wanted = np.flatnonzero(chosen)
+    bounds_r = np.searchsorted(sentence_r[keep_r], wanted, side="right").tolist()
+    bounds_p = np.searchsorted(sentence_p[keep_p], wanted, side="right").tolist()
+    rows = []
+    for start_r, end_r, start_p, end_p in zip([0, *bounds_r], bounds_r, [0, *bounds_p], bounds_p):
+        for reference, prediction in pair(spans_r[start_r:end_r], spans_p[start_p:end_p], min_overlap):
+            rows.append(
+                (
+                    scenario[scenario_of(reference, prediction)],
+                    -1 if reference is None else reference.entity_type,
+                    -1 if prediction is None else prediction.entity_type,
+                )
+            )
+    if not rows:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return tuple(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*rows))
