@@ -367,7 +367,7 @@ def check_confusion(entity_types: Sequence[str], sparse: bool = False) -> None:
     matrix could not tell from its ``"O"`` for no entity, or (unless `sparse`) more than `MAX_CONFUSION_TYPES`
     types for the full square."""
     if OUTSIDE in entity_types:
-        raise InvalidInputError(_OUTSIDE_TYPE)
+        raise InvalidInputError(f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}")
     if not sparse and len(entity_types) > MAX_CONFUSION_TYPES:
         raise ValueError(
             f"confusion=True: found {len(entity_types):,} entity types, whose full square would hold "
@@ -377,9 +377,9 @@ def check_confusion(entity_types: Sequence[str], sparse: bool = False) -> None:
 
 
 # docs/scoring.md §7: a pair of two types "O" and a missed reference of type "O" would both count at ["O"]["O"].
-_OUTSIDE_TYPE = (
-    f"found entity type {OUTSIDE!r}, which the confusion matrix cannot tell from its {OUTSIDE!r} for no entity; "
-    f"expected another type name with confusion: rename the type, keep it out of labels, or leave confusion off"
+OUTSIDE_TYPE = (
+    f"which the confusion matrix cannot tell from its {OUTSIDE!r} for no entity; expected another type name with "
+    "confusion: rename the type, keep it out of labels, or leave confusion off"
 )
 
 
@@ -397,14 +397,23 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
         for (_, reference_type, predicted_type), number in tally.cells.items():
             matrix[reference_type or OUTSIDE][predicted_type or OUTSIDE] += number
         return matrix
-    position = {name: number for number, name in enumerate(names)}
-    cells: Counter = Counter()
-    for (_, reference_type, predicted_type), number in tally.cells.items():
-        reference, predicted = reference_type or OUTSIDE, predicted_type or OUTSIDE
-        if reference in position and predicted in position and number:
-            cells[position[reference], position[predicted]] += number
+    # Cells by their row and column numbers, summed over scenarios with numpy: a dict step per cell, not per square.
+    position: dict[str | None, int] = dict(zip(names, range(len(names))))
+    position[None] = len(names) - 1  # no entity, the last row and column
+    size = len(tally.cells)
+    _, reference_types, predicted_types = zip(*tally.cells) if size else ((), (), ())
+    rows, columns = (
+        np.fromiter(map(position.get, types, repeat(-1)), dtype=np.int64, count=size)
+        for types in (reference_types, predicted_types)
+    )
+    numbers = np.fromiter(tally.cells.values(), dtype=np.int64, count=size)
+    kept = (rows >= 0) & (columns >= 0) & (numbers > 0)  # a type left out of entity_types is not shown
+    distinct, inverse = np.unique(rows[kept] * len(names) + columns[kept], return_inverse=True)
+    summed = np.zeros(len(distinct), dtype=np.int64)
+    np.add.at(summed, inverse.reshape(-1), numbers[kept])
     matrix = {}
-    for (row, column), number in sorted(cells.items()):
+    for cell, number in zip(distinct.tolist(), summed.tolist()):
+        row, column = divmod(cell, len(names))
         matrix.setdefault(names[row], {})[names[column]] = number
     return matrix
 
