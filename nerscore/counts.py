@@ -94,9 +94,7 @@ class Tally:
         if not self.cells:
             return []
         _, reference_types, predicted_types = zip(*self.cells)
-        names = {*reference_types, *predicted_types}
-        names.discard(None)
-        return sorted(names)
+        return _sorted_types(reference_types, predicted_types)
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
@@ -130,6 +128,12 @@ class Tally:
         return reference_side, prediction_side
 
 
+def _sorted_types(*sides: Iterable[str | None]) -> list[str]:
+    names: set[Any] = set().union(*sides)
+    names.discard(None)
+    return sorted(names)
+
+
 class Counted(NamedTuple):
     """What one pass over a batch counts: the tally, and each sentence's scenario counts when asked for."""
 
@@ -148,11 +152,11 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     (a label with no entity then scores as a type with no entity on either side)."""
     options = Options() if options is None else options
     f_name = options.f_name
-    entity_types = list(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
-    if options.confusion:  # refused before anything is built (docs/scoring.md §7)
+    columns = _CellColumns.of(tally, list(dict.fromkeys(options.labels)) if options.labels is not None else None)
+    entity_types = columns.entity_types
+    if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
         check_confusion(entity_types, sparse=options.confusion == SPARSE)
     ratios = _Ratios(options)
-    columns = _CellColumns.of(tally, entity_types)
     result: dict[str, Any] = {}
     by_type: list[tuple[str, list[list[int | float]]]] = []
     for scheme in EVALUATION_SCHEMES:
@@ -190,24 +194,29 @@ class _CellColumns:
     reference_type: np.ndarray
     predicted_type: np.ndarray
     number: np.ndarray
-    types: int
+    entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
+
+    @property
+    def types(self) -> int:
+        return len(self.entity_types)
 
     @classmethod
-    def of(cls, tally: Tally, entity_types: Sequence[str]) -> _CellColumns:
+    def of(cls, tally: Tally, labels: list[str] | None) -> _CellColumns:
         cells = tally.cells
         size = len(cells)
         if sum(cells.values()) >= _EXACT_FLOATS // 2:
             # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
             raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
-        index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
+        entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+        index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         missing = repeat(-1)
         return cls(
             np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size),
             np.fromiter(map(index.get, reference_types, missing), dtype=np.int64, count=size),
             np.fromiter(map(index.get, predicted_types, missing), dtype=np.int64, count=size),
             np.fromiter(cells.values(), dtype=np.int64, count=size),
-            len(entity_types),
+            entity_types,
         )
 
     def counts(self, scheme: str) -> Counts:

@@ -17,7 +17,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, count, islice, pairwise
+from itertools import chain, count, islice, pairwise, repeat
 from typing import Any
 
 import numpy as np
@@ -111,12 +111,14 @@ class _CodeBook:
             roles, entity_types = self.table.roles_and_types([self.tags[code] for code in new])
         except (InvalidInputError, TypeError):
             return False
-        type_names = self.type_names
-        self.role_of[new] = [_ROLE_FLAGS[role] for role in roles]
-        self.type_of[new] = [
-            -1 if entity_type is None else type_names.setdefault(entity_type, len(type_names))
-            for entity_type in entity_types
-        ]
+        type_names: dict[Any, int] = self.type_names
+        # Types numbered in the order they are first met (tags B-X and I-X share one), all in C but one step per type.
+        met: dict[Any, None] = dict.fromkeys(entity_types)
+        met.pop(None, None)
+        unnumbered = [name for name in met if name not in type_names]
+        type_names.update(zip(unnumbered, range(len(type_names), len(type_names) + len(unnumbered))))
+        self.role_of[new] = np.fromiter(map(_ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
+        self.type_of[new] = np.fromiter(map(type_names.get, entity_types, repeat(-1)), dtype=np.int32, count=len(new))
         self.parsed[new] = True
         return True
 
