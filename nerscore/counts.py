@@ -233,11 +233,14 @@ class _CellColumns:
         the order of Counts' fields."""
         outcome = _OUTCOME_INDEX[scheme][self.scenario]
         sides = []
+        width = len(COUNT_NAMES)
         for entity_type in (self.reference_type, self.predicted_type):
-            totals = np.zeros((self.types, len(COUNT_NAMES)), dtype=np.int64)
             scored = entity_type >= 0
-            np.add.at(totals, (entity_type[scored], outcome[scored]), self.number[scored])
-            sides.append(totals)
+            # Summed as floats, exact: every total is below 2**52 (`of` refuses larger tallies).
+            totals = np.bincount(
+                entity_type[scored] * width + outcome[scored], self.number[scored], minlength=self.types * width
+            )
+            sides.append(totals.astype(np.int64).reshape(self.types, width))
         return sides[0], sides[1]
 
 

@@ -80,9 +80,7 @@ class _CodeBook:
     def __init__(self, table: TagTable, label_list_tags: list[Any] | None = None) -> None:
         self.table = table
         # With ids, a code is the id's position in label_list: the same in every chunk, and no tag is looked up.
-        self.codes: dict[Any, int] = (
-            defaultdict(count(len(_known_codes)).__next__, _known_codes) if label_list_tags is None else {}
-        )
+        self.codes: dict[Any, int] = _known_codes if label_list_tags is None else {}
         self.tags: list[Any] = list(_known_codes) if label_list_tags is None else label_list_tags
         self.type_names: dict[str, int] = {}
         self.role_of = np.zeros(len(self.tags) + 1, dtype=np.int8)
@@ -223,8 +221,15 @@ def _tag_codes(predictions: Batch, references: Batch, book: _CodeBook) -> tuple[
     This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
     one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
     ints into an array costs more than the look-ups; benchmarks/run.py)."""
+    batches = (predictions, references)
     try:
-        arrays = [_code_array(book.codes, batch) for batch in (predictions, references)]
+        try:
+            arrays = [_code_array(book.codes, batch) for batch in batches]
+        except KeyError:  # tags not met before: looked up again in a dict that numbers them as it meets them
+            numbering = defaultdict(count(len(book.codes)).__next__, book.codes)
+            arrays = [_code_array(numbering, batch) for batch in batches]
+            # A plain dict again: a defaultdict's look-ups take 1.4x as long (benchmarks/hostile.py, 1,000 types).
+            book.codes = dict(numbering)
     except TypeError:  # an unhashable value
         return None
     book.sync()
@@ -237,7 +242,7 @@ def _code_array(codes: dict[Any, int], batch: Batch) -> np.ndarray:
             return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
         except ValueError:  # a code above 255: more than 256 distinct tags in this call; those met keep theirs
             pass
-    return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int64)
+    return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int32)
 
 
 def _id_codes(
