@@ -74,8 +74,8 @@ def count_tags(
 class _CodeBook:
     """One call's tag -> code table, and each code's role flags and type id, kept across its chunks, so that each
     distinct tag is numbered and parsed once per call whatever the number of chunks (issue 16). It starts from
-    the codes of earlier calls (`_known_codes`, kept while they are at most 256) and numbers a new tag as the
-    look-up meets it (a `defaultdict` whose factory is a counter: all in C, no pass of its own)."""
+    the codes of earlier calls (`_known_codes`, kept while they are at most 256); `_tag_codes` numbers the new
+    tags of a chunk as its look-up meets them."""
 
     def __init__(self, table: TagTable, label_list_tags: list[Any] | None = None) -> None:
         self.table = table
