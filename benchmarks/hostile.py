@@ -22,6 +22,10 @@ from measure import Cell, progress, take_turns, time_command, time_once
 from workload import REPO, generate, write_conll
 
 TYPE_COUNTS = (1_000, 100_000)
+# Issue 16: ultra-fine typing at the same tokens. 100,000 equally common types (about 27,000 of them in 400k tokens)
+# against 4, with the goal that the many types cost at most 4x the few.
+SAME_TOKENS = 400_000
+SAME_TOKENS_TYPES = (4, 100_000)
 STARTUP_REPEATS = 9  # a start-up takes a fraction of a second: nine runs cost nothing
 COMMANDS = {  # the tools of the command-line section
     "ner_semeval.py": "python ner_semeval.py FILE",
@@ -55,6 +59,17 @@ def entity_types(args: argparse.Namespace) -> tuple[dict[str, Cell], dict[str, i
             seen[key] = len({tag[2:] for sentence in references[:sentences] for tag in sentence if tag != "O"})
         measure = partial(time_once, gc_off=args.gc_off)
         cells |= take_turns(runs, args.repeats, args.slow, f"types-{types}", measure)[0]
+    progress(f"entity types: {' and '.join(f'{n:,}' for n in SAME_TOKENS_TYPES)} types, {SAME_TOKENS:,} tokens each")
+    runs = {}
+    for types in SAME_TOKENS_TYPES:
+        predictions, references = generate(
+            SAME_TOKENS // args.length, args.length, types, args.noise, args.seed, skew=False
+        )
+        key = f"types-{types}/{tokens_name(SAME_TOKENS)}"
+        runs[key] = partial(compute_semeval, predictions=predictions, references=references)
+        seen[key] = len({tag[2:] for sentence in references for tag in sentence if tag != "O"})
+    measure = partial(time_once, gc_off=args.gc_off)
+    cells |= take_turns(runs, args.repeats, args.slow, "types-same-tokens", measure)[0]
     return cells, seen
 
 

@@ -352,7 +352,8 @@ def judge_goals(args: argparse.Namespace, results: report.Results) -> list[dict[
     minimums = {key: cell.minimum for key, cell in cells.items()} | results.peaks
     small, large = hostile.tokens_name(args.types_tokens), hostile.tokens_name(4 * args.types_tokens)
     rows = goals.table_goals(size_name(args.headline), "10k", "100k", args.document)
-    rows += goals.hostile_goals(hostile.TYPE_COUNTS, small, large, list(map(hostile.tokens_name, args.cli_tokens)))
+    files = list(map(hostile.tokens_name, args.cli_tokens))
+    rows += goals.hostile_goals(hostile.TYPE_COUNTS, small, large, files, hostile.tokens_name(hostile.SAME_TOKENS))
     return [goals.judge(goal, medians, minimums) for goal in rows]
 
 

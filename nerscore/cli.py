@@ -95,6 +95,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             _print_results(total, options, args)
     except BrokenPipeError:  # `ner-semeval FILE | head`: the reader has seen enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

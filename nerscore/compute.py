@@ -11,13 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from .counts import Counted, Row, Tally, entity_rows, scores
+from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, scores
 from .errors import InvalidInputError, shown
 from .inputs import (
     IDS,
     SPANS,
     Batch,
     as_list,
+    as_span,
     batch_form,
     batches,
     check_span_options,
@@ -30,6 +31,7 @@ from .inputs import (
 from .options import Options, check_resamples, check_seed, is_id
 from .readable import pair_spans, pair_tags, scenarios_by_sentence
 from .resampling import SentenceCounts, comparison, interval_keys
+from .schemes import OUTSIDE
 from .span_arrays import count_spans
 from .tag_arrays import count_tags
 
@@ -52,6 +54,8 @@ def compute_checked(predictions: Any, references: Any, options: Options) -> dict
     those of each `compute`)."""
     predictions, references, form = batches(predictions, references)
     counted, rows = count_batch(predictions, references, form, options, by_sentence=options.bootstrap > 0)
+    if options.confusion:
+        _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
     sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
     return result_dict(counted.tally, options, sentence_counts, rows)
 
@@ -75,6 +79,32 @@ def result_dict(
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = entity_rows(rows, options.evaluation_schemes)
     return result
+
+
+def _refuse_a_type_named_outside(
+    predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | None
+) -> None:
+    """With `confusion`, an entity type ``"O"`` would share the matrix's ``"O"`` for no entity (docs/scoring.md
+    §7): a `ValueError` at its first entity (by the readable path's rows, counted again only for this error)."""
+    if OUTSIDE in (options.labels or ()) and OUTSIDE not in tally.entity_types:
+        raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
+    if OUTSIDE not in tally.entity_types:
+        return
+    if rows is None:
+        rows = (
+            pair_spans(rows_of(predictions), rows_of(references), options)
+            if form == SPANS
+            else pair_tags(predictions, references, form == IDS, options)
+        )[1]
+    problem = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
+    for sentence, reference, prediction in rows:
+        for side, batch, entity in (("references", references, reference), ("predictions", predictions, prediction)):
+            if entity is None or entity.entity_type != OUTSIDE:
+                continue
+            if form != SPANS:
+                raise InvalidInputError(problem, side, sentence, token=entity.start)
+            index = next(number for number, given in enumerate(rows_of(batch)[sentence]) if as_span(given) == entity)
+            raise InvalidInputError(problem, side, sentence, entity=index)
 
 
 def count_batch(

@@ -7,10 +7,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .errors import InvalidInputError
 from .options import EVALUATION_SCHEMES, Options
 from .pairing import scenario_of
 from .schemes import OUTSIDE
@@ -29,6 +31,12 @@ OUTCOMES: dict[str, dict[str, str]] = {
 }
 COUNT_NAMES = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
 _COUNT_INDEX = {outcome: index for index, outcome in enumerate(COUNT_NAMES)}  # in the order of Counts' fields
+_SCENARIO_INDEX = {scenario: index for index, scenario in enumerate(OUTCOMES)}
+# _OUTCOME_INDEX[scheme][scenario index]: the position in Counts' fields of the scenario's outcome (§4).
+_OUTCOME_INDEX = {
+    scheme: np.array([_COUNT_INDEX[OUTCOMES[scenario][scheme]] for scenario in OUTCOMES])
+    for scheme in EVALUATION_SCHEMES
+}
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,10 @@ class Tally:
     @property
     def entity_types(self) -> list[str]:
         """The types seen on either side, sorted."""
-        return sorted({t for _, r, p in self.cells for t in (r, p) if t is not None})
+        if not self.cells:
+            return []
+        _, reference_types, predicted_types = zip(*self.cells)
+        return _sorted_types(reference_types, predicted_types)
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
@@ -132,6 +143,12 @@ class Tally:
         return reference_side, prediction_side
 
 
+def _sorted_types(*sides: Iterable[str | None]) -> list[str]:
+    names: set[Any] = set().union(*sides)
+    names.discard(None)
+    return sorted(names)
+
+
 class Counted(NamedTuple):
     """What one pass over a batch counts: the tally, and each sentence's scenario counts when asked for."""
 
@@ -150,13 +167,15 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     (a label with no entity then scores as a type with no entity on either side)."""
     options = Options() if options is None else options
     f_name = options.f_name
-    entity_types = list(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
+    columns = _CellColumns.of(tally, list(dict.fromkeys(options.labels)) if options.labels is not None else None)
+    entity_types = columns.entity_types
+    if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
+        check_confusion(entity_types, sparse=options.confusion == SPARSE)
     ratios = _Ratios(options)
-    no_entity = [0] * len(COUNT_NAMES)
     result: dict[str, Any] = {}
-    type_results: dict[str, int | float] = {}
+    by_type: list[tuple[str, list[list[int | float]]]] = []
     for scheme in options.evaluation_schemes:  # all four unless the caller asks for fewer
-        counts = tally.counts(scheme)
+        counts = columns.counts(scheme)
         precision, recall, f = ratios.precision_recall_f(counts.correct, counts.partial, counts.actual, counts.possible)
         result[f"{scheme}_precision"] = precision[0] / precision[1]
         result[f"{scheme}_recall"] = recall[0] / recall[1]
@@ -165,40 +184,83 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
             result[f"{scheme}_{field}"] = getattr(counts, field)
         result[f"{scheme}_possible"] = counts.possible
         result[f"{scheme}_actual"] = counts.actual
-
-        reference_side, prediction_side = tally._totals_by_type(scheme)
-        # The macro sums, exact: numerators summed per denominator, since thousands of types share a few.
-        macro: list[dict[int, int]] = [{}, {}, {}]
-        for entity_type in entity_types:
-            correct, _, partial, missed, _ = references = reference_side.get(entity_type, no_entity)
-            possible = correct + references[1] + partial + missed
-            predictions = prediction_side.get(entity_type, no_entity)
-            actual = predictions[0] + predictions[1] + predictions[2] + predictions[4]
-            type_precision = ratios.share(2 * predictions[0] + predictions[2], 2 * actual)
-            type_recall = ratios.share(2 * correct + partial, 2 * possible)
-            type_f = ratios.f(type_precision, type_recall)
-            for sums, (numerator, denominator) in zip(macro, (type_precision, type_recall, type_f)):
-                sums[denominator] = sums.get(denominator, 0) + numerator
-            if options.per_type:
-                key = f"{entity_type}_{scheme}"
-                for name, (numerator, denominator) in zip(
-                    ("precision", "recall", f_name), (type_precision, type_recall, type_f)
-                ):
-                    type_results[f"{key}_{name}"] = numerator / denominator
-                type_results[f"{key}_possible"] = possible
-                type_results[f"{key}_actual"] = actual
-        for name, sums in zip(("precision", "recall", f_name), macro):
-            total = sum((Fraction(numerator, denominator) for denominator, numerator in sums.items()), Fraction(0))
-            mean = total / len(entity_types) if entity_types else Fraction(options.zero_division)
-            result[f"{scheme}_macro_{name}"] = float(mean)
+        type_scores = ratios.by_type(*columns.totals_by_type(scheme))
+        for name, mean in zip(("precision", "recall", f_name), type_scores.means(options.zero_division)):
+            result[f"{scheme}_macro_{name}"] = mean
+        if options.per_type:
+            by_type.append((scheme, type_scores.columns()))
     if tally.tokens is not None:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
         tokens = tally.tokens
         result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
-    result.update(type_results)
+    for scheme, values in by_type:
+        names = [f"_{scheme}_{name}" for name in ("precision", "recall", f_name, "possible", "actual")]
+        # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
+        for entity_type, *type_values in zip(entity_types, *values):
+            result.update(zip([entity_type + name for name in names], type_values))
     if options.confusion:
-        result["confusion"] = confusion_matrix(tally, entity_types)
+        result["confusion"] = confusion_matrix(tally, entity_types, sparse=options.confusion == SPARSE)
     return result
+
+
+@dataclass(frozen=True)
+class _CellColumns:
+    """A tally's cells as parallel arrays, with each type as its position in the scored types (-1 for no entity
+    and for a type that is not scored): `scores` then counts every type at once, where a loop per cell and type
+    would cost more than the counting itself with thousands of types (benchmarks/hostile.py)."""
+
+    scenario: np.ndarray
+    reference_type: np.ndarray
+    predicted_type: np.ndarray
+    number: np.ndarray
+    entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
+
+    @property
+    def types(self) -> int:
+        return len(self.entity_types)
+
+    @classmethod
+    def of(cls, tally: Tally, labels: list[str] | None) -> _CellColumns:
+        cells = tally.cells
+        size = len(cells)
+        if sum(cells.values()) >= _EXACT_FLOATS // 2:
+            # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
+            raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
+        scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
+        entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+        index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
+        missing = repeat(-1)
+        return cls(
+            np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size),
+            np.fromiter(map(index.get, reference_types, missing), dtype=np.int64, count=size),
+            np.fromiter(map(index.get, predicted_types, missing), dtype=np.int64, count=size),
+            np.fromiter(cells.values(), dtype=np.int64, count=size),
+            entity_types,
+        )
+
+    def counts(self, scheme: str) -> Counts:
+        """`Tally.counts`."""
+        totals = [0] * len(COUNT_NAMES)
+        by_scenario = np.zeros(len(_SCENARIO_INDEX), dtype=np.int64)
+        np.add.at(by_scenario, self.scenario, self.number)
+        for scenario, number in zip(_SCENARIO_INDEX, by_scenario.tolist()):
+            totals[_COUNT_INDEX[OUTCOMES[scenario][scheme]]] += number
+        return Counts(*totals)
+
+    def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
+        """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
+        the order of Counts' fields."""
+        outcome = _OUTCOME_INDEX[scheme][self.scenario]
+        sides = []
+        width = len(COUNT_NAMES)
+        for entity_type in (self.reference_type, self.predicted_type):
+            scored = entity_type >= 0
+            # Summed as floats, exact: every total is below 2**52 (`of` refuses larger tallies).
+            totals = np.bincount(
+                entity_type[scored] * width + outcome[scored], self.number[scored], minlength=self.types * width
+            )
+            sides.append(totals.astype(np.int64).reshape(self.types, width))
+        return sides[0], sides[1]
 
 
 class _Ratios:
@@ -231,16 +293,159 @@ class _Ratios:
         recall = self.share(2 * correct + partial, 2 * possible)
         return precision, recall, self.f(precision, recall)
 
+    def by_type(self, reference_side: np.ndarray, prediction_side: np.ndarray) -> _TypeScores:
+        """P, R and F of every type at once from `_CellColumns.totals_by_type`: each the value `share` and `f`
+        give, to the bit. P and R are ratios of integers below 2**53, which float64 holds exactly, so numpy's
+        division is the correctly rounded one that Python's int division is. F's terms are products: in int64
+        while they stay below 2**53, else (a β or `zero_division` whose fraction has large terms) as Python
+        integers in an object array, still one array operation per step."""
+        correct, incorrect, partial, missed = reference_side[:, :4].T
+        possible = correct + incorrect + partial + missed
+        recall_credit = 2 * correct + partial
+        actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
+        precision_credit = 2 * prediction_side[:, 0] + prediction_side[:, 2]
+        zero_division = self.zero_division[0] / self.zero_division[1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(actual > 0, precision_credit / (2 * actual), zero_division)
+            recall = np.where(possible > 0, recall_credit / (2 * possible), zero_division)
+        (z, y), (n, m) = self.zero_division, self.beta2
+        terms = [(precision_credit, 2 * actual, actual > 0), (recall_credit, 2 * possible, possible > 0)]
+        largest = [max(int(credit.max(initial=0)), z, 1) for credit, _, _ in terms]
+        totals = [max(int(total.max(initial=0)), y, 1) for _, total, _ in terms]
+        (a_max, c_max), (b_max, d_max) = largest, totals
+        exact = max((m + n) * a_max * c_max, n * a_max * d_max + m * c_max * b_max) < _EXACT_FLOATS
+        kind = np.int64 if exact else object
+        (a, b), (c, d) = (
+            (np.where(seen, credit.astype(kind), z), np.where(seen, total.astype(kind), y))
+            for credit, total, seen in terms
+        )
+        f_numerator, f_denominator = (m + n) * a * c, n * a * d + m * c * b
+        none = f_denominator == 0
+        f_numerator, f_denominator = np.where(none, 0, f_numerator), np.where(none, 1, f_denominator)
+        f = (f_numerator / f_denominator).astype(np.float64)
+        shares = []
+        for (credit, total, seen), (numerator, denominator) in zip(terms, (self.zero_division, self.zero_division)):
+            unseen = len(seen) - int(np.count_nonzero(seen))
+            shares.append(_grouped(credit[seen], total[seen]) + ([(unseen * numerator, denominator)] if unseen else []))
+        shares.append(_grouped(f_numerator, f_denominator))
+        return _TypeScores(precision, recall, f, possible, actual, shares)
 
-def confusion_matrix(tally: Tally, entity_types: Sequence[str]) -> dict[str, dict[str, int]]:
+
+# Below this, an integer and every product of the F terms is a float64 exactly (its 53-bit significand).
+_EXACT_FLOATS = 1 << 53
+
+
+def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int, int]]:
+    """The ratios numerators[i] / denominators[i] as (summed numerator, denominator), one per denominator:
+    thousands of types share a few denominators."""
+    if not len(denominators):
+        return []
+    order = np.argsort(denominators, kind="stable")
+    numerators, denominators = numerators[order], denominators[order]
+    starts = np.flatnonzero(np.concatenate(([True], np.asarray(denominators[1:] != denominators[:-1], dtype=bool))))
+    if numerators.dtype != object and int(numerators.max(initial=0)) * len(numerators) >= 1 << 63:
+        numerators = numerators.astype(object)  # the sums would overflow int64
+    return list(zip(np.add.reduceat(numerators, starts).tolist(), denominators[starts].tolist()))
+
+
+def _sum_of_ratios(ratios: list[tuple[int, int]]) -> tuple[int, int]:
+    """The exact sum of ratios (numerator, denominator), added in pairs so that the integers grow evenly (a running
+    sum would carry an ever larger denominator through every addition)."""
+    while len(ratios) > 1:
+        pairs = zip(ratios[0::2], ratios[1::2])
+        ratios = [(a * d + c * b, b * d) for (a, b), (c, d) in pairs] + ratios[len(ratios) - len(ratios) % 2 :]
+    return ratios[0] if ratios else (0, 1)
+
+
+@dataclass(frozen=True)
+class _TypeScores:
+    """P, R and F of every scored type under one scheme (float arrays), POS and ACT, and the exact terms of the
+    three macro sums."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    f: np.ndarray
+    possible: np.ndarray
+    actual: np.ndarray
+    sums: list[list[tuple[int, int]]]  # precision, recall, F: (numerator, denominator) pairs
+
+    def means(self, zero_division: float) -> list[float]:
+        """The macro P, R and F: exact means, correctly rounded once (Python's int division rounds correctly);
+        `zero_division` with no type."""
+        types = len(self.possible)
+        if not types:
+            return [zero_division] * 3
+        means = []
+        for ratios in self.sums:
+            numerator, denominator = _sum_of_ratios(ratios)
+            means.append(numerator / (denominator * types))
+        return means
+
+    def columns(self) -> list[list[int | float]]:
+        """P, R, F, POS and ACT of each type, as plain floats and ints."""
+        return [column.tolist() for column in (self.precision, self.recall, self.f, self.possible, self.actual)]
+
+
+# docs/scoring.md §7: the full square has (types + 1)² cells, 2 GB of dicts at 10,000 types. Up to this many
+# types it is built as it always was (a million cells, about 40 MB); beyond, `confusion="sparse"` lists only the
+# non-zero cells, at most one per cell of the tally, so its size follows the input.
+MAX_CONFUSION_TYPES = 1_000
+SPARSE = "sparse"
+
+
+def check_confusion(entity_types: Sequence[str], sparse: bool = False) -> None:
+    """A `ValueError` if the confusion matrix over `entity_types` cannot be built: a type named ``"O"``, which the
+    matrix could not tell from its ``"O"`` for no entity, or (unless `sparse`) more than `MAX_CONFUSION_TYPES`
+    types for the full square."""
+    if OUTSIDE in entity_types:
+        raise InvalidInputError(f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}")
+    if not sparse and len(entity_types) > MAX_CONFUSION_TYPES:
+        raise ValueError(
+            f"confusion=True: found {len(entity_types):,} entity types, whose full square would hold "
+            f"{(len(entity_types) + 1) ** 2:,} cells; expected at most {MAX_CONFUSION_TYPES:,} types: pass labels "
+            f"with the types to show, or confusion={SPARSE!r} for only the non-zero cells"
+        )
+
+
+# docs/scoring.md §7: a pair of two types "O" and a missed reference of type "O" would both count at ["O"]["O"].
+OUTSIDE_TYPE = (
+    f"which the confusion matrix cannot tell from its {OUTSIDE!r} for no entity; expected another type name with "
+    "confusion: rename the type, keep it out of labels, or leave confusion off"
+)
+
+
+def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = False) -> dict[str, dict[str, int]]:
     """The entity-type confusion matrix of a tally (docs/scoring.md §7): ``matrix[reference][predicted]`` counts
     the pairs of the pairing by their two types, an unpaired reference at ``[type]["O"]`` and an unpaired
     prediction at ``["O"][type]``. A full square over `entity_types` (sorted) and ``"O"`` last, zeros included,
-    so that ``pandas.DataFrame(matrix).T`` shows it with references as rows."""
+    so that ``pandas.DataFrame(matrix).T`` shows it with references as rows; with `sparse`, only its non-zero
+    cells, in the same order (rows without one left out). Raises `ValueError` as `check_confusion` says."""
+    check_confusion(entity_types, sparse)
     names = [*sorted(entity_types), OUTSIDE]
-    matrix = {reference: dict.fromkeys(names, 0) for reference in names}
-    for (_, reference_type, predicted_type), number in tally.cells.items():
-        matrix[reference_type or OUTSIDE][predicted_type or OUTSIDE] += number
+    matrix: dict[str, dict[str, int]]
+    if not sparse:
+        matrix = {reference: dict.fromkeys(names, 0) for reference in names}
+        for (_, reference_type, predicted_type), number in tally.cells.items():
+            matrix[reference_type or OUTSIDE][predicted_type or OUTSIDE] += number
+        return matrix
+    # Cells by their row and column numbers, summed over scenarios with numpy: a dict step per cell, not per square.
+    position: dict[str | None, int] = dict(zip(names, range(len(names))))
+    position[None] = len(names) - 1  # no entity, the last row and column
+    size = len(tally.cells)
+    _, reference_types, predicted_types = zip(*tally.cells) if size else ((), (), ())
+    rows, columns = (
+        np.fromiter(map(position.get, types, repeat(-1)), dtype=np.int64, count=size)
+        for types in (reference_types, predicted_types)
+    )
+    numbers = np.fromiter(tally.cells.values(), dtype=np.int64, count=size)
+    kept = (rows >= 0) & (columns >= 0) & (numbers > 0)  # a type left out of entity_types is not shown
+    distinct, inverse = np.unique(rows[kept] * len(names) + columns[kept], return_inverse=True)
+    summed = np.zeros(len(distinct), dtype=np.int64)
+    np.add.at(summed, inverse.reshape(-1), numbers[kept])
+    matrix = {}
+    for cell, number in zip(distinct.tolist(), summed.tolist()):
+        row, column = divmod(cell, len(names))
+        matrix.setdefault(names[row], {})[names[column]] = number
     return matrix
 
 

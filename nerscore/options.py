@@ -137,6 +137,15 @@ def _check_beta(name: str, value: Any) -> float:
     return check_number(name, value, "a finite number >= 0", math.inf)
 
 
+def _check_confusion(name: str, value: Any) -> bool | str:
+    """True (the full square), False, or "sparse" (only the non-zero cells; docs/scoring.md §7)."""
+    if value == "sparse" and isinstance(value, str):
+        return "sparse"
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True, False or 'sparse', found {value!r}")
+    return bool(value)
+
+
 def _check_zero_division(name: str, value: Any) -> float:
     return check_number(name, value, "a number from 0 to 1", 1.0)
 
@@ -335,12 +344,13 @@ class Options:
         "`bool`",
         "add `entities`, one row per pair or unpaired entity.",
     )
-    confusion: bool = option(
+    confusion: bool | str = option(
         False,
-        check_flag,
-        "`bool`",
+        _check_confusion,
+        '`bool` or `"sparse"`',
         "add `confusion`, the entity-type confusion matrix as a dict of dicts, "
-        '`confusion[reference_type][predicted_type]`, with `"O"` for no entity (docs/scoring.md §7).',
+        '`confusion[reference_type][predicted_type]`, with `"O"` for no entity (docs/scoring.md §7): the full square '
+        'up to 1,000 types, `"sparse"` for only its non-zero cells at any number of types.',
         Flag(switch=True, help="the entity-type confusion matrix (in --json too)"),
     )
     label_list: Mapping[int, str] | None = option(

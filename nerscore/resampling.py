@@ -162,12 +162,20 @@ def _measures(totals: np.ndarray, options: Options) -> np.ndarray:
     credit = correct + partial / 2
     actual = correct + incorrect + partial + spurious
     possible = correct + incorrect + partial + missed
-    beta2 = options.beta**2
+    try:
+        beta2 = options.beta**2
+    except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option)
+        beta2 = math.inf
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.where(actual > 0, credit / actual, options.zero_division)
         recall = np.where(possible > 0, credit / possible, options.zero_division)
-        denominator = beta2 * precision + recall
-        f = np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
+        if beta2 < math.inf:
+            denominator = beta2 * precision + recall
+            f = np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
+        else:  # the same F with numerator and denominator divided by β²: (1 + 1/β²)·P·R / (P + R/β²)
+            inverse = (1 / options.beta) ** 2
+            denominator = precision + inverse * recall
+            f = np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
     return np.stack((precision, recall, f), axis=-1)
 
 

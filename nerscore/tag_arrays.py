@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, pairwise
+from itertools import chain, count, islice, pairwise, repeat
 from typing import Any
 
 import numpy as np
@@ -51,22 +51,76 @@ def count_tags(
     cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     table = TagTable(options.scheme, options.suffix)
-    cells: Counter = Counter()
+    labels = options.label_list
+    codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
+    cells: list[Rows] = []
     tokens = TokenCounts()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
-        counted = _chunk_cells(*chunk, holds_ids, options, table, by_sentence)
+        counted = _chunk_cells(*chunk, holds_ids, options, codes, by_sentence)
         if counted is None:
             return None
-        # Added in place: the cost of a chunk is its own cells, not every cell counted so far.
-        cells.update(counted[0])
+        cells.append(counted[0])
         if counted[1] is not None:
             sentence_counts.append(counted[1])
         tokens += counted[2]
-    return Counted(Tally(dict(cells), tokens), np.concatenate(sentence_counts) if by_sentence else None)
+    # The chunks' cells added as arrays, and one dict made of them at the end: a dict per chunk, added to the
+    # last, would cost a Python step per cell and chunk (thousands of cells with thousands of types).
+    tally = _cell_dict(cells, list(codes.type_names))
+    return Counted(Tally(tally.cells, tokens), np.concatenate(sentence_counts) if by_sentence else None)
+
+
+class _CodeBook:
+    """One call's tag -> code table, and each code's role flags and type id, kept across its chunks, so that each
+    distinct tag is numbered and parsed once per call whatever the number of chunks (issue 16). It starts from
+    the codes of earlier calls (`_known_codes`, kept while they are at most 256); `_tag_codes` numbers the new
+    tags of a chunk as its look-up meets them."""
+
+    def __init__(self, table: TagTable, label_list_tags: list[Any] | None = None) -> None:
+        self.table = table
+        # With ids, a code is the id's position in label_list: the same in every chunk, and no tag is looked up.
+        self.codes: dict[Any, int] = _known_codes if label_list_tags is None else {}
+        self.tags: list[Any] = list(_known_codes) if label_list_tags is None else label_list_tags
+        self.type_names: dict[str, int] = {}
+        self.role_of = np.zeros(len(self.tags) + 1, dtype=np.int8)
+        self.type_of = np.full(len(self.tags) + 1, -1, dtype=np.int32)
+        self.parsed = np.zeros(len(self.tags) + 1, dtype=bool)
+
+    def sync(self) -> None:
+        """Take in the tags the look-ups numbered, in the order of their codes (the dict's own order)."""
+        global _known_codes
+        grow = len(self.codes) - len(self.tags)
+        if not grow:
+            return
+        self.tags.extend(islice(self.codes, len(self.tags), None))
+        if len(self.codes) <= 256:
+            _known_codes = dict(self.codes)  # a few tags: the next call finds them numbered
+        self.role_of = np.concatenate((self.role_of, np.zeros(grow, dtype=np.int8)))
+        self.type_of = np.concatenate((self.type_of, np.full(grow, -1, dtype=np.int32)))
+        self.parsed = np.concatenate((self.parsed, np.zeros(grow, dtype=bool)))
+
+    def parse(self, used: np.ndarray) -> bool:
+        """Parse the tags of the `used` codes not parsed yet; False if one is not a tag of the scheme."""
+        new = np.flatnonzero(used & ~self.parsed[: len(used)]).tolist()
+        if not new:
+            return True
+        try:
+            roles, entity_types = self.table.roles_and_types([self.tags[code] for code in new])
+        except (InvalidInputError, TypeError):
+            return False
+        type_names: dict[Any, int] = self.type_names
+        # Types numbered in the order they are first met (tags B-X and I-X share one), all in C but one step per type.
+        met: dict[Any, None] = dict.fromkeys(entity_types)
+        met.pop(None, None)
+        unnumbered = [name for name in met if name not in type_names]
+        type_names.update(zip(unnumbered, range(len(type_names), len(type_names) + len(unnumbered))))
+        self.role_of[new] = np.fromiter(map(_ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
+        self.type_of[new] = np.fromiter(map(type_names.get, entity_types, repeat(-1)), dtype=np.int32, count=len(new))
+        self.parsed[new] = True
+        return True
 
 
 def _chunk_cells(
@@ -75,39 +129,36 @@ def _chunk_cells(
     offsets: np.ndarray,
     holds_ids: bool,
     options: Options,
-    table: TagTable,
+    codes: _CodeBook,
     by_sentence: bool = False,
-) -> tuple[dict[Cell, int], np.ndarray | None, TokenCounts] | None:
-    """The cells of one chunk, all its sentences decoded and paired with a handful of array operations, and
-    with `by_sentence` each sentence's scenario counts (sentences x 6)."""
+) -> tuple[Rows, np.ndarray | None, TokenCounts] | None:
+    """The cells of one chunk as (scenario index, reference type id, predicted type id, number) columns, all its
+    sentences decoded and paired with a handful of array operations, with `by_sentence` each sentence's scenario
+    counts (sentences x 6), and its token counts (`token_accuracy`)."""
     if holds_ids:
-        flat = _id_codes(predictions, references, offsets, options)
+        by_id = _id_codes(predictions, references, offsets, options)
+        if by_id is None:
+            return None
+        codes_p, codes_r, offsets, _ = by_id
     else:
-        flat = _tag_codes(predictions, references, offsets)
-    if flat is None:
-        return None
-    codes_p, codes_r, offsets, tags = flat
-    tokens = _token_counts(codes_p, codes_r, tags if holds_ids else None)
-    type_names: dict[str, int] = {}
-    role_of = np.zeros(len(tags) + 1, dtype=np.int8)
-    type_of = np.full(len(tags) + 1, -1, dtype=np.int32)
-    used = np.zeros(len(tags) + 1, dtype=bool)
+        by_tag = _tag_codes(predictions, references, codes)
+        if by_tag is None:
+            return None
+        codes_p, codes_r = by_tag
+    tokens = _token_counts(codes_p, codes_r, codes.tags if holds_ids else None)
+    used = np.zeros(len(codes.tags) + 1, dtype=bool)
     used[codes_p] = True
     used[codes_r] = True
-    for code in np.flatnonzero(used[:-1]).tolist():
-        try:
-            parsed = table[tags[code]]
-        except (InvalidInputError, TypeError):
-            return None
-        if parsed is not None:
-            role_of[code] = _ROLE_FLAGS[parsed.role]
-            type_of[code] = type_names.setdefault(parsed.entity_type, len(type_names))
-    spans = [_decode_flat(codes, offsets, role_of, type_of, options) for codes in (codes_r, codes_p)]
+    used[-1] = False
+    if not codes.parse(used):
+        return None
+    type_names = codes.type_names
+    spans = [_decode_flat(side, offsets, codes.role_of, codes.type_of, options) for side in (codes_r, codes_p)]
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
     groups = pair_flat(spans[0], spans[1], options.min_overlap)
-    cells = cells_of(groups, list(type_names))
+    cells = _counted_cells(groups, len(type_names))
     if not by_sentence:
         return cells, None, tokens
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
@@ -129,23 +180,46 @@ def _token_counts(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | N
     return TokenCounts(len(codes_r), int(np.count_nonzero(codes_p == codes_r)))
 
 
-def cells_of(groups: Sequence[Rows], type_names: list[str]) -> dict[Cell, int]:
-    """The `Tally` cells of rows given as (scenario index, reference type id, predicted type id, ...) columns,
-    -1 for no entity, type ids indexing `type_names`."""
+def _counted_cells(groups: Sequence[Rows], types: int) -> Rows:
+    """Rows given as (scenario index, reference type id, predicted type id, ...) columns, -1 for no entity, as
+    distinct cells: (scenario index, reference type id, predicted type id, number of rows) columns."""
     kinds, reference_types, predicted_types = (
-        np.concatenate([group[column] for group in groups]) for column in range(3)
+        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(3)
     )
     # One integer per cell, in mixed radix: scenario, then reference type + 1, then predicted type + 1 (0 for
     # "no entity" on that side), each digit below `width`; np.unique then counts every cell at once.
-    width = len(type_names) + 1
+    width = types + 1
     combined = (kinds * width + reference_types + 1) * width + predicted_types + 1
-    names = [None, *type_names]
-    cells = {}
-    for cell, number in zip(*np.unique(combined, return_counts=True)):
-        kind, rest = divmod(int(cell), width * width)
-        reference_type, predicted_type = divmod(rest, width)
-        cells[(SCENARIOS[kind], names[reference_type], names[predicted_type])] = int(number)
-    return cells
+    combined, numbers = np.unique(combined, return_counts=True)
+    kinds, rest = np.divmod(combined, width * width)
+    reference_types, predicted_types = np.divmod(rest, width)
+    return kinds, reference_types - 1, predicted_types - 1, numbers.astype(np.int64)
+
+
+def _cell_dict(chunks: Sequence[Rows], type_names: Sequence[str]) -> Tally:
+    """The `Tally` of the distinct cells of several chunks (`_counted_cells`), type ids indexing `type_names`."""
+    empty = np.zeros(0, dtype=np.int64)
+    kinds, reference_types, predicted_types, numbers = (
+        np.concatenate([empty, *(chunk[column] for chunk in chunks)]) for column in range(4)
+    )
+    if len(chunks) > 1:  # a cell met in several chunks: summed, in int64 (a float bincount rounds past 2**53)
+        width = len(type_names) + 1
+        combined = (kinds * width + reference_types + 1) * width + predicted_types + 1
+        distinct, inverse = np.unique(combined, return_inverse=True)
+        numbers_summed = np.zeros(len(distinct), dtype=np.int64)
+        np.add.at(numbers_summed, inverse.reshape(-1), numbers)
+        kinds, rest = np.divmod(distinct, width * width)
+        reference_types, predicted_types = np.divmod(rest, width)
+        reference_types, predicted_types, numbers = reference_types - 1, predicted_types - 1, numbers_summed
+    names: list[str | None] = [*type_names, None]  # type id -1, no entity, is the last name
+    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist(), numbers.tolist())
+    return Tally({(SCENARIOS[kind], names[r], names[p]): number for kind, r, p, number in zip(*columns)})
+
+
+def cells_of(groups: Sequence[Rows], type_names: list[str]) -> dict[Cell, int]:
+    """The `Tally` cells of rows given as (scenario index, reference type id, predicted type id, ...) columns,
+    -1 for no entity, type ids indexing `type_names`."""
+    return dict(_cell_dict([_counted_cells(groups, len(type_names))], type_names).cells)
 
 
 # tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
@@ -153,39 +227,35 @@ def cells_of(groups: Sequence[Rows], type_names: list[str]) -> dict[Cell, int]:
 _known_codes: dict[Any, int] = {}
 
 
-def _tag_codes(predictions: Batch, references: Batch, offsets: np.ndarray) -> tuple | None:
-    """The code of every tag of each side, in order, the sentence offsets and `tags`, the tag of each code;
-    None for an unhashable value.
+def _tag_codes(predictions: Batch, references: Batch, book: _CodeBook) -> tuple[np.ndarray, np.ndarray] | None:
+    """The code of every tag of each side, in order; None for an unhashable value. Tags not in `book` yet get
+    their codes there.
 
     This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
     one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
     ints into an array costs more than the look-ups; benchmarks/run.py)."""
-    global _known_codes
-    codes = _known_codes
     batches = (predictions, references)
     try:
-        arrays = [_code_array(codes, batch) for batch in batches]
-    except KeyError:  # tags not met before: number them, then look everything up again
         try:
-            seen = set().union(*(chain.from_iterable(batch) for batch in batches))
-        except TypeError:  # an unhashable value
-            return None
-        new = seen.difference(codes)
-        if len(codes) + len(new) > 256:
-            codes, new = {}, seen
-        codes = {**codes, **dict(zip(new, range(len(codes), len(codes) + len(new))))}
-        _known_codes = codes
-        arrays = [_code_array(codes, batch) for batch in batches]
-    except TypeError:
+            arrays = [_code_array(book.codes, batch) for batch in batches]
+        except KeyError:  # tags not met before: looked up again in a dict that numbers them as it meets them
+            numbering = defaultdict(count(len(book.codes)).__next__, book.codes)
+            arrays = [_code_array(numbering, batch) for batch in batches]
+            # A plain dict again: a defaultdict's look-ups take 1.4x as long (benchmarks/hostile.py, 1,000 types).
+            book.codes = dict(numbering)
+    except TypeError:  # an unhashable value
         return None
-    return (*arrays, offsets, list(codes))
+    book.sync()
+    return arrays[0], arrays[1]
 
 
 def _code_array(codes: dict[Any, int], batch: Batch) -> np.ndarray:
-    try:
-        return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
-    except ValueError:  # a code above 255: more than 256 distinct tags in this call
-        return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int64)
+    if len(codes) <= 256:
+        try:
+            return np.frombuffer(bytearray(map(codes.__getitem__, chain.from_iterable(batch))), dtype=np.uint8)
+        except ValueError:  # a code above 255: more than 256 distinct tags in this call; those met keep theirs
+            pass
+    return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int32)
 
 
 def _id_codes(

@@ -120,3 +120,93 @@ def test_the_command_line_prints_the_matrix(capsys: pytest.CaptureFixture[str]) 
     assert json.loads(capsys.readouterr().out)["confusion"]["O"][SONG] == 1
     assert main([str(WORKED_EXAMPLE), "--json"]) == 0
     assert "confusion" not in json.loads(capsys.readouterr().out)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 16, item 11: a type named "O" would share the matrix's "O" for no entity, so confusion refuses it
+# ---------------------------------------------------------------------------------------------------------
+
+OUTSIDE_TYPE_CASES = [
+    pytest.param(
+        [["O", "B-O"]], [["B-O", "O"]], {}, r"references, sentence 0, token 0: found entity type 'O'", id="tag"
+    ),
+    pytest.param(
+        [["PER-B"], ["O", "O-B"]],
+        [["PER-B"], ["O", "O"]],
+        {"suffix": True},
+        r"predictions, sentence 1, token 1",
+        id="suffix",
+    ),
+    pytest.param([[1, 0]], [[0, 1]], {"label_list": ["O", "B-O"]}, r"predictions, sentence 0, token 0", id="ids"),
+    pytest.param(
+        [[(0, 1, "O")]],
+        [[(0, 1, "PER"), (2, 3, "O")]],
+        {},
+        r"predictions, sentence 0, entity 0: found entity type 'O'",
+        id="span",
+    ),
+    pytest.param(
+        [["B-PER"]], [["B-PER"]], {"labels": ["PER", "O"]}, r"labels holds 'O', which the confusion matrix", id="label"
+    ),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references", "options", "message"), OUTSIDE_TYPE_CASES)
+@pytest.mark.parametrize("confusion", [True, "sparse"])
+def test_a_type_named_o_is_refused_with_confusion_where_it_is(
+    predictions, references, options, message, confusion
+) -> None:
+    with pytest.raises(ValueError, match=message + r".*cannot tell from its 'O' for no entity.*rename the type"):
+        compute_semeval(predictions=predictions, references=references, confusion=confusion, **options)
+    # Without the matrix nothing collides: the type scores as any other.
+    result = compute_semeval(predictions=predictions, references=references, per_type=True, **options)
+    assert "O_strict_possible" in result
+
+
+def test_the_command_line_refuses_a_type_named_o_with_confusion(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "outside-type.conll"
+    path.write_text("Ada B-O B-O\nLovelace O O\n", encoding="utf-8")
+    assert main([str(path), "--confusion"]) == 2
+    assert "found entity type 'O', which the confusion matrix cannot tell" in capsys.readouterr().err
+    assert main([str(path)]) == 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 16, item 6: confusion="sparse", the non-zero cells of the same matrix at any number of types
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scheme", ["IOB2", "IOBES"])
+@SETTINGS
+@given(data=st.data())
+def test_the_sparse_matrix_is_the_full_one_without_its_zeros(scheme: str, data: st.DataObject) -> None:
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    labels = data.draw(st.none() | st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), min_size=1, unique=True))
+    options = {"scheme": scheme, "labels": labels, "per_type": True}
+    full = compute_semeval(predictions=predictions, references=references, confusion=True, **options)
+    sparse = compute_semeval(predictions=predictions, references=references, confusion="sparse", **options)
+    assert {key: value for key, value in sparse.items() if key != "confusion"} == {
+        key: value for key, value in full.items() if key != "confusion"
+    }
+    without_zeros = {
+        reference: {predicted: number for predicted, number in row.items() if number}
+        for reference, row in full["confusion"].items()
+    }
+    without_zeros = {reference: row for reference, row in without_zeros.items() if row}
+    matrix = sparse["confusion"]
+    assert matrix == without_zeros
+    assert list(matrix) == list(without_zeros) and all(list(matrix[r]) == list(without_zeros[r]) for r in matrix)
+    # The invariants, read with zeros for the cells left out.
+    types = [name for name in full["confusion"] if name != "O"]
+    for entity_type in types:
+        assert sum(matrix.get(entity_type, {}).values()) == sparse[f"{entity_type}_strict_possible"]
+        assert sum(row.get(entity_type, 0) for row in matrix.values()) == sparse[f"{entity_type}_strict_actual"]
+        assert matrix.get(entity_type, {}).get(entity_type, 0) == full["confusion"][entity_type][entity_type]
+    assert "O" not in matrix.get("O", {})
+    assert sum(sum(row.values()) for row in matrix.values()) == sparse["strict_possible"] + sparse["strict_spurious"]
+
+
+def test_the_confusion_option_takes_true_false_or_sparse() -> None:
+    for value in ("Sparse", "full", 1, None):
+        with pytest.raises(ValueError, match=r"confusion must be True, False or 'sparse'"):
+            compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], confusion=value)

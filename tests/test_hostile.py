@@ -10,7 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from nerscore import compute_semeval
+from nerscore import SCENARIOS, compare_semeval, compute_semeval, scores
+from nerscore.counts import MAX_CONFUSION_TYPES
 
 LABELS = ["O", "B-PER", "I-PER"]
 
@@ -336,3 +337,104 @@ def test_the_evaluate_internals_the_wrapper_relies_on_are_still_there(load_metri
     assert metric.writer is None
     assert len(metric.data) == 1 and metric.file_paths == [metric.cache_file_name]
     assert [type(lock) for lock in metric.filelocks] == [type(metric.filelock)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 16, item 9: every β that Options accepts scores everywhere, finite, whatever its square
+# ---------------------------------------------------------------------------------------------------------
+
+# 1.3407807929942596e154 is the largest float whose square a float holds; the next one's square overflows.
+ANY_BETA = [0.0, 5e-324, 1e-200, 0.3, 1.0, 1e154, 1.3407807929942596e154, 1.3407807929942597e154, 1e155, 1e308]
+BETA_INPUTS = {
+    "predictions": [["B-PER", "O", "B-LOC"], ["B-ORG", "O"], ["O", "O"]],
+    "references": [["B-PER", "I-PER", "B-LOC"], ["O", "B-ORG"], ["B-PER", "O"]],
+}
+
+
+@pytest.mark.parametrize("beta", [*ANY_BETA, np.finfo(np.float64).max], ids=str)
+def test_any_accepted_beta_gives_finite_intervals_and_comparisons(beta):
+    result = compute_semeval(**BETA_INPUTS, beta=beta, bootstrap=50)
+    assert all(np.isfinite(value) for value in result.values())
+    for scheme in ("strict", "exact", "partial", "type"):
+        key = f"{scheme}_{'f1' if beta == 1 else f'f{beta:g}'}"
+        assert result[f"{key}_low"] <= result[key] <= result[f"{key}_high"]
+    compared = compare_semeval(
+        predictions_a=BETA_INPUTS["predictions"],
+        predictions_b=BETA_INPUTS["references"],
+        references=BETA_INPUTS["references"],
+        beta=beta,
+        n_resamples=50,
+    )
+    assert all(np.isfinite(value) for value in compared.values())
+
+
+@pytest.mark.parametrize("beta", ANY_BETA, ids=str)
+def test_the_statistics_f_is_the_scores_f_within_rounding_at_any_beta(beta):
+    # resampling._measures works in floats, scores in exact ratios: they agree to rounding, for β² finite or not.
+    from nerscore import tally_semeval
+    from nerscore.options import Options
+    from nerscore.resampling import _measures
+
+    options = Options.of(beta=beta)
+    tally = tally_semeval(BETA_INPUTS["predictions"], BETA_INPUTS["references"], options)[0]
+    expected = scores(tally, options)
+    totals = np.zeros(6, dtype=np.int64)
+    for (scenario, _, _), number in tally.cells.items():
+        totals[SCENARIOS.index(scenario)] += number
+    measured = _measures(totals, options)
+    for position, scheme in enumerate(("strict", "exact", "partial", "type")):
+        assert measured[position, 2] == pytest.approx(expected[f"{scheme}_{options.f_name}"], rel=1e-12, abs=0)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 16, items 6 and 8: many entity types
+# ---------------------------------------------------------------------------------------------------------
+
+
+def many_types(types: int) -> tuple[list[list[str]], list[list[str]]]:
+    """One sentence per type: each type once in the references and once in the predictions, half of them
+    predicted as the next type, so that the pairs spread over `types` rows and columns."""
+    references = [[f"B-T{number}", "O"] for number in range(types)]
+    predictions = [[f"B-T{number if number % 2 else (number + 1) % types}", "O"] for number in range(types)]
+    return predictions, references
+
+
+def test_the_full_confusion_square_is_refused_beyond_its_bound_with_the_fixes():
+    predictions, references = many_types(MAX_CONFUSION_TYPES + 1)
+    with pytest.raises(
+        ValueError,
+        match=r"found 1,001 entity types, whose full square would hold 1,004,004 cells.*labels.*confusion='sparse'",
+    ):
+        compute_semeval(predictions=predictions, references=references, confusion=True)
+    # At the bound, the full square, as before.
+    predictions, references = many_types(MAX_CONFUSION_TYPES)
+    matrix = compute_semeval(predictions=predictions, references=references, confusion=True)["confusion"]
+    assert len(matrix) == MAX_CONFUSION_TYPES + 1 and all(
+        len(row) == MAX_CONFUSION_TYPES + 1 for row in matrix.values()
+    )
+
+
+def test_a_sparse_confusion_of_100000_types_takes_memory_of_its_cells():
+    predictions, references = many_types(100_000)
+    tracemalloc.start()
+    try:
+        result = compute_semeval(predictions=predictions, references=references, confusion="sparse")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # The full square would be 10**10 cells (hundreds of GB); the input itself is about 25 MB of lists.
+    assert peak < 200 * 2**20
+    matrix = result["confusion"]
+    assert sum(map(len, matrix.values())) == 100_000  # 50,000 same-type pairs and 50,000 across types
+    assert sum(sum(row.values()) for row in matrix.values()) == 100_000 == result["strict_possible"]
+
+
+def test_ten_thousand_types_score_as_the_readable_path_does():
+    # The array path numbers and parses tens of thousands of distinct tags once per call, across chunks.
+    from nerscore import Options, tag_arrays, tally_semeval
+
+    predictions, references = many_types(10_000)
+    options = Options()
+    fast = tag_arrays.count_tags(predictions, references, False, options, by_sentence=False)
+    assert fast is not None
+    assert fast.tally == tally_semeval(predictions, references, options)[0]

@@ -4,12 +4,17 @@ and macro scores, beta, zero_division, and the shape of the output."""
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 import pytest
 from conftest import as_inputs, worked_example, worked_example_sentences
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from nerscore import Counts, compute_semeval, tally_semeval
+from nerscore import SCENARIOS as SCENARIO_NAMES
+from nerscore import Counts, Options, Tally, compute_semeval, scores, tally_semeval
+from nerscore import counts as counts_module
 
 SCHEMES = ("strict", "exact", "partial", "type")
 COUNT_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
@@ -379,3 +384,97 @@ def test_entities_rows_are_json_ready() -> None:
     result = compute_semeval(**as_inputs(worked_example(shared=True)), return_entities=True)
     assert json.loads(json.dumps(result)) == result
     assert set(result) == expected_keys() | {"entities"}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Issue 16, item 8: `scores` counts every type at once with numpy. Its values must be those of the loop over
+# types it replaced, to the bit: that loop is kept here, as it was at e2fb4c1, and both score random tallies.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def scores_by_a_loop_over_types(tally: Tally, options: Options) -> dict:
+    """`nerscore.scores` as it was before issue 16 (one Python step per type and scheme), without `confusion`."""
+    f_name = options.f_name
+    entity_types = list(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
+    ratios = counts_module._Ratios(options)
+    no_entity = [0] * 5
+    result: dict = {}
+    type_results: dict = {}
+    for scheme in SCHEMES:
+        counts = tally.counts(scheme)
+        precision, recall, f = ratios.precision_recall_f(counts.correct, counts.partial, counts.actual, counts.possible)
+        result[f"{scheme}_precision"] = precision[0] / precision[1]
+        result[f"{scheme}_recall"] = recall[0] / recall[1]
+        result[f"{scheme}_{f_name}"] = f[0] / f[1]
+        for field in ("correct", "incorrect", "partial", "missed", "spurious"):
+            result[f"{scheme}_{field}"] = getattr(counts, field)
+        result[f"{scheme}_possible"] = counts.possible
+        result[f"{scheme}_actual"] = counts.actual
+        reference_side, prediction_side = tally._totals_by_type(scheme)
+        macro: list[dict[int, int]] = [{}, {}, {}]
+        for entity_type in entity_types:
+            correct, _, partial, missed, _ = references = reference_side.get(entity_type, no_entity)
+            possible = correct + references[1] + partial + missed
+            predictions = prediction_side.get(entity_type, no_entity)
+            actual = predictions[0] + predictions[1] + predictions[2] + predictions[4]
+            type_precision = ratios.share(2 * predictions[0] + predictions[2], 2 * actual)
+            type_recall = ratios.share(2 * correct + partial, 2 * possible)
+            type_f = ratios.f(type_precision, type_recall)
+            for sums, (numerator, denominator) in zip(macro, (type_precision, type_recall, type_f)):
+                sums[denominator] = sums.get(denominator, 0) + numerator
+            if options.per_type:
+                key = f"{entity_type}_{scheme}"
+                for name, (numerator, denominator) in zip(
+                    ("precision", "recall", f_name), (type_precision, type_recall, type_f)
+                ):
+                    type_results[f"{key}_{name}"] = numerator / denominator
+                type_results[f"{key}_possible"] = possible
+                type_results[f"{key}_actual"] = actual
+        for name, sums in zip(("precision", "recall", f_name), macro):
+            total = sum((Fraction(numerator, denominator) for denominator, numerator in sums.items()), Fraction(0))
+            mean = total / len(entity_types) if entity_types else Fraction(options.zero_division)
+            result[f"{scheme}_macro_{name}"] = float(mean)
+    result.update(type_results)
+    return result
+
+
+SCORED_TYPES = ("PER", "LOC", "ORG", "MUSIC-NAME", "A", "B", "C", "D")
+
+
+@st.composite
+def tallies(draw: st.DrawFn) -> Tally:
+    """Random cells: pairs of two types (I, IV, V, VI), misses and spurious entities, counts small or huge."""
+    types = draw(st.lists(st.sampled_from(SCORED_TYPES), min_size=1, max_size=len(SCORED_TYPES), unique=True))
+    kind = st.sampled_from(types)
+    count = st.integers(1, 12) | st.integers(1, 1 << 40)
+    cells: dict = {}
+    for scenario in draw(st.lists(st.sampled_from(SCENARIO_NAMES), max_size=30)):
+        reference = None if scenario == "II" else draw(kind)
+        predicted = None if scenario == "III" else draw(kind)
+        if scenario in ("I", "V"):
+            predicted = reference
+        cells[scenario, reference, predicted] = cells.get((scenario, reference, predicted), 0) + draw(count)
+    return Tally(cells)
+
+
+# β and zero_division whose fractions are small (1, 0.5, 2) and large (0.3 is a 53-bit fraction; 1e200 and
+# 5e-324 are far beyond int64): the large ones take the object-array path.
+BETAS = (1.0, 0.5, 2.0, 0.0, 0.3, 3.0, 1e-5, 1e200, 5e-324)
+ZERO_DIVISIONS = (0.0, 1.0, 0.5, 0.3, 5e-324)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    tally=tallies(),
+    beta=st.sampled_from(BETAS),
+    zero_division=st.sampled_from(ZERO_DIVISIONS),
+    labels=st.none() | st.lists(st.sampled_from([*SCORED_TYPES, "ABSENT"]), min_size=1, max_size=4),
+)
+def test_scores_are_those_of_the_loop_over_types_to_the_bit(tally, beta, zero_division, labels) -> None:
+    options = Options.of(per_type=True, beta=beta, zero_division=zero_division, labels=labels)
+    expected = scores_by_a_loop_over_types(tally, options)
+    result = scores(tally, options)
+    assert list(result) == list(expected)  # the same keys in the same order
+    for key, value in expected.items():
+        assert type(result[key]) is type(value), key
+        assert math.copysign(1, result[key]) == math.copysign(1, value) and result[key] == value, key
