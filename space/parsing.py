@@ -182,13 +182,6 @@ def parse_spans(text: str) -> SpanCorpus:
             'The input holds no documents: write one JSON object a line, {"text": ..., "references": [...], '
             '"predictions": [...]}.'
         )
-    for document in documents:
-        found = None if document.text is None else SURROGATE.search(document.text)
-        if found is not None:
-            raise InputProblem(
-                f"Line {document.line}: the text holds U+{ord(found.group()):04X} at character {found.start() + 1:,}, "
-                "half of a UTF-16 surrogate pair, not a character; send valid Unicode."
-            )
     return SpanCorpus(
         [document.text for document in documents],
         [document.references for document in documents],

@@ -16,7 +16,7 @@ import nerscore
 from nerscore.inputs import read_spans
 
 from . import caps
-from .parsing import SURROGATE, ComparedCorpus, Corpus, InputProblem, SpanCorpus
+from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
 
 # From the most lenient scheme to the strictest, as in the summary table.
 SCHEME_COLUMNS = nerscore.SUMMARY_COLUMNS
@@ -183,24 +183,6 @@ def check_cost(references: list[list[nerscore.Span]], predictions: list[list[ner
     return total
 
 
-def check_types(spans: dict[str, list[list[nerscore.Span]]], lines: list[int]) -> None:
-    """An `InputProblem` naming the line, side and entity of the first type holding a lone UTF-16 surrogate (JSON
-    can escape one, `"\\ud800"`, but it is no character and nothing can write it)."""
-    for side, documents in spans.items():
-        types = {span.entity_type for spans_of_document in documents for span in spans_of_document}
-        if not any(SURROGATE.search(entity_type) for entity_type in types):
-            continue
-        for document, spans_of_document in enumerate(documents):
-            for index, span in enumerate(spans_of_document):
-                found = SURROGATE.search(span.entity_type)
-                if found is not None:
-                    raise InputProblem(
-                        f"Line {lines[document]}, {side}[{index}]: the type holds U+{ord(found.group()):04X} "
-                        f"(character {found.start() + 1}), half of a UTF-16 surrogate pair, not a character; send "
-                        "valid Unicode."
-                    )
-
-
 def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
     the metric refuses, a type that is no text, or a document that would cost more than the page pairs
@@ -210,7 +192,6 @@ def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
         spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
-        check_types(spans, corpus.lines)
         check_cost(spans["references"], spans["predictions"], corpus.lines)
         tally, rows = nerscore.tally_semeval(spans["predictions"], spans["references"], options)
     except nerscore.InvalidInputError as error:

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from fractions import Fraction
+from unittest import mock
 
 import pytest
 from conftest import REPO
@@ -1574,22 +1575,22 @@ HOSTILE_SPANS = [
     ),
     pytest.param(
         '{"text": "ab", "references": [[0, 1, "X\\ud800"]], "predictions": []}',
-        "Line 3, references[0]: the type holds U+D800 (character 2), half of a UTF-16 surrogate pair",
+        "Line 3: found the lone surrogate 'ud800' in references[0][2] (half of a UTF-16 pair",
         id="surrogate-in-a-type",
     ),
     pytest.param(
         '{"text": "ab", "references": [], "predictions": [{"start": 0, "end": 1, "label": "\\udfff"}]}',
-        "Line 3, predictions[0]: the type holds U+DFFF (character 1)",
+        "Line 3: found the lone surrogate 'udfff' in predictions[0].label",
         id="surrogate-in-a-label",
     ),
     pytest.param(
         '{"text": "a\\ud800b", "references": [[0, 1, "X"]], "predictions": []}',
-        "Line 3: the text holds U+D800 at character 2, half of a UTF-16 surrogate pair",
+        "Line 3: found the lone surrogate 'ud800' in text",
         id="surrogate-in-a-text",
     ),
     pytest.param(
         '{"references": [[' + "1" * 5_000 + ', 2, "X"]], "predictions": []}',
-        "Line 3: cannot be read (Exceeds the limit (4300 digits) for integer string conversion",
+        "Line 3: found an integer of more than 4,300 digits, which Python does not read",
         id="5000-digit-integer",
     ),
     pytest.param(
@@ -1753,7 +1754,19 @@ def test_the_pairs_caps_bound_the_pairing_a_request_may_cost():
 
 def test_a_reader_error_without_a_line_names_the_line_it_was_reading():
     text = "\n".join([SPANS_FINE, "", SPANS_FINE, '{"references": [[1, ' + "9" * 4_400 + ', "X"]], "predictions": []}'])
-    with pytest.raises(parsing.InputProblem, match=r"^Line 4: cannot be read \(Exceeds the limit \(4300 digits\)"):
+    with pytest.raises(parsing.InputProblem, match=r"^Line 4: found an integer of more than 4,300 digits"):
+        parsing.parse_spans(text)
+
+    # A ValueError the reader raises without a line is named by the line it was reading.
+    def unreadable(lines, source):  # a generator, as the reader is: it fails once it has read a line
+        yield from ()
+        next(iter(lines))
+        raise ValueError(
+            "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits"
+        )
+
+    reading = mock.patch.object(parsing.nerscore, "read_span_lines", unreadable)
+    with reading, pytest.raises(parsing.InputProblem, match=r"^Line 1: cannot be read \(Exceeds the limit"):
         parsing.parse_spans(text)
 
 
