@@ -273,13 +273,20 @@ def _best_flow(
     most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
     radix = most_pairs + 1
     extent_radix = sum(room_r[i] * (references[i].end - references[i].start) for i in reference_indices) + 1
-    digits: dict[tuple[int, int], int] = {}
+    kinds = {}
     for i, j in edges:
         reference, prediction = references[i], predictions[j]
         same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
-        same_type = reference.entity_type == prediction.entity_type
-        tiers = (same_bounds * radix + 1) * radix + same_type
-        digits[i, j] = tiers * extent_radix + reference.overlap(prediction)
+        kinds[i, j] = (same_bounds, reference.entity_type == prediction.entity_type)
+    # A digit equal on every edge adds the same to every pairing of as many pairs (0, or the number of pairs,
+    # which the pair digit counts already), so it is left out: shorter weights, which the compiled solver needs
+    # to hold exactly (`_compiled`); the order of pairings is unchanged.
+    bounds_radix = radix if len({bounds for bounds, _ in kinds.values()}) > 1 else 0
+    type_radix = 1 if len({same_type for _, same_type in kinds.values()}) > 1 else 0
+    digits: dict[tuple[int, int], int] = {}
+    for (i, j), (same_bounds, same_type) in kinds.items():
+        tiers = ((same_bounds * bounds_radix + 1) * radix + same_type) if type_radix else same_bounds * bounds_radix + 1
+        digits[i, j] = tiers * extent_radix + references[i].overlap(predictions[j])
     # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
     ranked = sorted(edges)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals
@@ -289,7 +296,7 @@ def _best_flow(
         return dict.fromkeys(_enumerated(digits, ranked), 1)
     rows = {i: room_r[i] for i in reference_indices}
     columns = {j: room_p[j] for j in prediction_indices}
-    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns)
+    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns, top=True)
 
 
 # A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
@@ -333,6 +340,7 @@ def _rule_d(
     room_r: Mapping[int, int] | None = None,
     room_p: Mapping[int, int] | None = None,
     block_size: int = 0,
+    top: bool = False,
 ) -> dict[tuple[int, int], int]:
     """Of the flows of largest total `weights` (positive integers) that carry at most `room_r[i]` pairs at
     reference i and `room_p[j]` at prediction j (1 where not given), the one rule (d) prefers, as {edge: amount}:
@@ -359,9 +367,14 @@ def _rule_d(
     room_r = room_r if room_r is not None else {i: 1 for i, _ in weights}
     room_p = room_p if room_p is not None else {j: 1 for _, j in weights}
     ranked = sorted(weights, key=rank.__getitem__)
-    block = ranked[:block_size]
-    staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
-    flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
+    solved = _compiled(weights, ranked, room_r, room_p, block_size, top)
+    if solved is not None:
+        block_size, staged, (flow, row_potential, column_potential) = solved
+        block = ranked[:block_size]
+    else:
+        block = ranked[:block_size]
+        staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+        flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
     if len(ranked) <= block_size:
         return flow
     taken = {edge: flow[edge] for edge in block if edge in flow}
@@ -388,6 +401,39 @@ def _rule_d(
         size = 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES
         pairs.update(_rule_d(coverage, rank, group_r, group_p, size))
     return pairs
+
+
+# A component of more edges than this, every room 1, goes to the compiled solver where its weights fit
+# (`_compiled`); smaller ones cost less in the pure-Python one than in setting up arrays.
+_COMPILED_EDGES = 200
+
+
+def _compiled(
+    weights: Mapping[tuple[int, int], int],
+    ranked: list[tuple[int, int]],
+    room_r: Mapping[int, int],
+    room_p: Mapping[int, int],
+    block_size: int,
+    top: bool,
+) -> tuple[int, dict[tuple[int, int], int], tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int]]] | None:
+    """`_rule_d`'s first step by `nerscore.large_components` (the block size it could afford, the weights with
+    the block's bits, and the proven matching with its potentials), or None where the pure-Python solver must
+    do it: a small component, copies (rooms above 1), or weights that do not fit a float64 exactly with the
+    block's bits below them. On the component's own weights (`top`), whose solving costs most in pure Python,
+    fewer bits than `block_size` (at least one) are taken: that only makes the block smaller, the answer the
+    same; later rounds, whose weights are small, keep their blocks (and their doubling) or go to pure Python."""
+    if len(weights) <= _COMPILED_EDGES or any(room != 1 for room in room_r.values()):
+        return None
+    if any(room != 1 for room in room_p.values()):
+        return None
+    from . import large_components
+
+    bits = min(block_size, large_components.spare_bits(weights))
+    if bits < (1 if top else block_size):
+        return None
+    staged = _with_bits(weights, ranked[:bits])
+    solved = large_components.max_weight_matching(staged)
+    return None if solved is None else (bits, staged, solved)
 
 
 def _usable(
