@@ -46,10 +46,10 @@ def spare_bits(weights: Mapping[tuple[int, int], int]) -> int:
 
 def max_weight_matching(
     weights: Mapping[tuple[int, int], int],
-) -> tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int]] | None:
+) -> tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int], list[tuple[int, int]]] | None:
     """`max_weight_flow(weights)` with every capacity 1, in the same form ({edge: 1}, row potentials >= 0,
-    column potentials <= 0), solved by scipy where `spare_bits(weights) >= 0` (the caller checks) and proven
-    here; None when the proof fails.
+    column potentials <= 0), and the edges whose potentials add up to their weight (tight), solved by scipy
+    where `spare_bits(weights) >= 0` (the caller checks) and proven here; None when the proof fails.
 
     The matching comes from `scipy.optimize.linear_sum_assignment` on a dense matrix (0 for a missing pair,
     which no best matching needs) when the component is dense, else from
@@ -75,7 +75,9 @@ def max_weight_matching(
     flow = {(rows[r], columns[c]): 1 for r, c in zip(matched_rows.tolist(), matched_columns.tolist())}
     row_potential = dict(zip(rows, u.tolist()))
     column_potential = {column: -value for column, value in zip(columns, v.tolist()) if value}
-    return flow, row_potential, column_potential
+    tight = np.flatnonzero(u[edge_rows] + v[edge_columns] == edge_weights).tolist()
+    edges = list(weights)
+    return flow, row_potential, column_potential, [edges[k] for k in tight]
 
 
 def _solve(
@@ -188,3 +190,16 @@ def verified(
     free_columns = np.ones(len(v), bool)
     free_columns[matched_columns] = False
     return not (np.any(u[free_rows] != 0) or np.any(v[free_columns] != 0))
+
+
+def component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
+    """`nerscore.assignment.union_find` by scipy's connected components, for many edges: for each edge
+    (reference index < `references`, prediction index < `predictions`), a number naming its component."""
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
+    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    size = references + predictions
+    graph = coo_array((np.ones(len(pairs), np.int8), (pairs[:, 0], references + pairs[:, 1])), shape=(size, size))
+    _, labels = connected_components(graph, directed=False)
+    return labels[pairs[:, 0]].tolist()
