@@ -138,19 +138,32 @@ def _potentials(
     matched_weight = np.zeros(rows, np.int64)
     matched_weight[matched_rows] = edge_weights[order][at]
     has_partner = partner >= 0
-    # Edges grouped by column, for a per-column maximum by reduceat.
-    by_column = np.argsort(edge_columns, kind="stable")
-    group_rows, group_weights = edge_rows[by_column], edge_weights[by_column]
-    starts = np.flatnonzero(np.r_[True, np.diff(edge_columns[by_column]) != 0])
-    present = edge_columns[by_column][starts]
+    if len(edge_weights) * _DENSE_SHARE >= rows * columns:
+        # Dense: one matrix, missing pairs at a weight no potential goes below (-1), maxima along its axis.
+        dense = np.full((rows, columns), -1, np.int64)
+        dense[edge_rows, edge_columns] = edge_weights
+
+        def column_best(u: np.ndarray) -> np.ndarray:
+            return np.maximum((dense - u[:, None]).max(axis=0), 0)
+
+    else:
+        # Sparse: edges grouped by column, a per-column maximum by reduceat.
+        by_column = np.argsort(edge_columns, kind="stable")
+        group_rows, group_weights = edge_rows[by_column], edge_weights[by_column]
+        starts = np.flatnonzero(np.r_[True, np.diff(edge_columns[by_column]) != 0])
+        present = edge_columns[by_column][starts]
+
+        def column_best(u: np.ndarray) -> np.ndarray:
+            best = np.zeros(columns, np.int64)
+            best[present] = np.maximum(np.maximum.reduceat(group_weights - u[group_rows], starts), 0)
+            return best
+
     # From v = 0 up: while v is at most some optimal dual's v*, u = w_m - v is at least u*, so the next v is
     # at most v* again; the first fixed point is the least one, an optimal dual when the matching is best.
     v = np.zeros(columns, np.int64)
     u = np.where(has_partner, matched_weight, 0)
     for _ in range(_ROUNDS * (rows + columns + 64)):
-        best = np.maximum.reduceat(group_weights - u[group_rows], starts)
-        v_next = np.zeros(columns, np.int64)
-        v_next[present] = np.maximum(best, 0)
+        v_next = column_best(u)
         if np.array_equal(v_next, v):
             break
         v = v_next
