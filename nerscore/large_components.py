@@ -30,18 +30,22 @@ _DENSE_SHARE = 4
 
 def spare_bits(weights: Mapping[tuple[int, int], int]) -> int:
     """How many bits of their own (`nerscore.pairing._with_bits`, every room 1) the edges can get below
-    `weights` with every matching's total, and so every partial sum a solver forms, still below 2**53; -1 when
-    the weights themselves do not fit. A matching has at most min(rows, columns) edges, each at most the
-    largest weight."""
+    `weights` with every total a solver forms still below 2**53, so exact in a float64; -1 when the weights
+    themselves do not fit. A matching has at most min(rows, columns) edges, each at most the largest weight;
+    the sparse solver's full matching (`_solve`) has rows + columns of costs at most the largest weight + 1.
+    So (rows + columns) * (largest + 1), shifted by the bits, bounds every sum. The answer does not rest on
+    this alone: whatever scipy returns is proven in integer arithmetic (`_potentials`)."""
     if not weights:
         return -1
     rows = len({i for i, _ in weights})
     columns = len({j for _, j in weights})
-    bound = min(rows, columns) * max(weights.values()) + 1
+    bound = (rows + columns) * (max(weights.values()) + 1)
+    if bound >= EXACT:
+        return -1
     bits = 0
     while (bound << (bits + 1)) < EXACT:
         bits += 1
-    return bits if bound < EXACT else -1
+    return bits
 
 
 def max_weight_matching(

@@ -313,8 +313,9 @@ def test_weights_beyond_a_float64_go_to_the_pure_python_solver() -> None:
     references = [Span(0, big, "A"), Span(1, big - 1, "B"), Span(2, big + 5, "A")]
     predictions = [Span(0, big - 2, "B"), Span(1, big + 3, "A"), Span(3, big, "A")]
     assert large_components.spare_bits({(0, 0): 2**53}) == -1
-    assert large_components.spare_bits({(0, 0): 2**52, (1, 1): 2**52}) == -1
-    assert large_components.spare_bits({(0, 0): 1}) == 51
+    assert large_components.spare_bits({(0, 0): 2**51, (1, 1): 2**51}) == -1  # 4 * (2**51 + 1) > 2**53
+    assert large_components.spare_bits({(0, 0): 2**50, (1, 1): 2**50}) == 0
+    assert large_components.spare_bits({(0, 0): 1}) == 50  # 2 * 2 * 2**50 < 2**53
     called = mock.Mock(side_effect=AssertionError("not to be called"))
     with (
         mock.patch.object(large_components, "max_weight_matching", called),
