@@ -18,9 +18,10 @@ import numpy as np
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
 
-# Rounds of the potentials' relaxation (`max_weight_matching`) allowed per call, in units of len(rows) +
-# len(columns) + 64: the relaxation settles in as many rounds as the longest alternating path of the proof has
-# steps, which nested entities keep short; a component where it does not settle goes back to the exact solver.
+# Rounds of the potentials' relaxation (`_potentials`) allowed, in units of rows + columns + 64. It is
+# Bellman-Ford along alternating paths (each round one row further): when the matching is best there is no
+# cycle to gain on, and it settles within rows + 1 rounds, usually far fewer (nested entities keep the paths
+# short); a matching that is not best may never settle, and the cap hands it back to the exact solver.
 _ROUNDS = 1
 
 
