@@ -198,7 +198,7 @@ def _pair_nested(
     room_r, room_p = [len(copies_r[i]) for i in left_r], [len(copies_p[j]) for j in left_p]
     edges = _overlap_edges(spans_r, spans_p, min_overlap)
     components: dict[int, list[tuple[int, int]]] = {}
-    for edge, component in zip(edges, union_find(edges)):
+    for edge, component in zip(edges, _component_labels(edges, len(spans_r), len(spans_p))):
         components.setdefault(component, []).append(edge)
     for component_edges in components.values():
         for (i, j), amount in _best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
@@ -206,6 +206,15 @@ def _pair_nested(
     rows.extend((span, None) for copies in copies_r for span in copies)
     rows.extend((None, span) for copies in copies_p for span in copies)
     return rows
+
+
+def _component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
+    """`union_find(edges)`, by scipy on many edges, where its Python loop costs most."""
+    if len(edges) <= _COMPILED_EDGES:
+        return union_find(edges)
+    from . import large_components
+
+    return large_components.component_labels(edges, references, predictions)
 
 
 def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
@@ -273,13 +282,7 @@ def _best_flow(
     most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
     radix = most_pairs + 1
     extent_radix = sum(room_r[i] * (references[i].end - references[i].start) for i in reference_indices) + 1
-    digits: dict[tuple[int, int], int] = {}
-    for i, j in edges:
-        reference, prediction = references[i], predictions[j]
-        same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
-        same_type = reference.entity_type == prediction.entity_type
-        tiers = (same_bounds * radix + 1) * radix + same_type
-        digits[i, j] = tiers * extent_radix + reference.overlap(prediction)
+    digits = _digits(references, predictions, edges, radix, extent_radix)
     # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
     ranked = sorted(edges)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals
@@ -289,7 +292,68 @@ def _best_flow(
         return dict.fromkeys(_enumerated(digits, ranked), 1)
     rows = {i: room_r[i] for i in reference_indices}
     columns = {j: room_p[j] for j in prediction_indices}
-    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns)
+    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns, top=True)
+
+
+def _digits(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    radix: int,
+    extent_radix: int,
+) -> dict[tuple[int, int], int]:
+    """`_best_flow`'s weight of each edge: digits for identical boundaries, a pair, a pair of one type (each of
+    `radix`) and the shared extent (of `extent_radix`). A digit equal on every edge adds the same to every
+    pairing of as many pairs (0, or the number of pairs, which the pair digit counts already), so it is left
+    out: shorter weights, which the compiled solver needs to hold exactly (`_compiled`), in the same order.
+    On many edges the digits are worked out with numpy where the largest fits an int64."""
+    largest = ((radix + 1) * radix + 2) * extent_radix
+    if len(edges) > _COMPILED_EDGES and largest < 2**62:
+        return _digits_on_arrays(references, predictions, edges, radix, extent_radix)
+    kinds = {}
+    for i, j in edges:
+        reference, prediction = references[i], predictions[j]
+        same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
+        kinds[i, j] = (same_bounds, reference.entity_type == prediction.entity_type)
+    bounds_radix = radix if len({bounds for bounds, _ in kinds.values()}) > 1 else 0
+    type_radix = 1 if len({same_type for _, same_type in kinds.values()}) > 1 else 0
+    digits: dict[tuple[int, int], int] = {}
+    for (i, j), (same_bounds, same_type) in kinds.items():
+        tiers = ((same_bounds * bounds_radix + 1) * radix + same_type) if type_radix else same_bounds * bounds_radix + 1
+        digits[i, j] = tiers * extent_radix + references[i].overlap(predictions[j])
+    return digits
+
+
+def _digits_on_arrays(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    radix: int,
+    extent_radix: int,
+) -> dict[tuple[int, int], int]:
+    """`_digits` with numpy (every value below 2**62, which the caller checks)."""
+    import numpy as np
+
+    type_ids: dict[str, int] = {}
+
+    def columns(spans: Sequence[Span]) -> tuple:
+        starts = np.fromiter((span.start for span in spans), np.int64, len(spans))
+        ends = np.fromiter((span.end for span in spans), np.int64, len(spans))
+        kinds = np.fromiter((type_ids.setdefault(span.entity_type, len(type_ids)) for span in spans), np.int64)
+        return starts, ends, kinds
+
+    (r_start, r_end, r_type), (p_start, p_end, p_type) = columns(references), columns(predictions)
+    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    i, j = pairs[:, 0], pairs[:, 1]
+    same_bounds = ((r_start[i] == p_start[j]) & (r_end[i] == p_end[j])).astype(np.int64)
+    same_type = (r_type[i] == p_type[j]).astype(np.int64)
+    bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
+    if same_type.min() != same_type.max():
+        tiers = (same_bounds * bounds_radix + 1) * radix + same_type
+    else:
+        tiers = same_bounds * bounds_radix + 1
+    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+    return dict(zip(edges, (tiers * extent_radix + overlap).tolist()))
 
 
 # A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
@@ -333,6 +397,7 @@ def _rule_d(
     room_r: Mapping[int, int] | None = None,
     room_p: Mapping[int, int] | None = None,
     block_size: int = 0,
+    top: bool = False,
 ) -> dict[tuple[int, int], int]:
     """Of the flows of largest total `weights` (positive integers) that carry at most `room_r[i]` pairs at
     reference i and `room_p[j]` at prediction j (1 where not given), the one rule (d) prefers, as {edge: amount}:
@@ -359,9 +424,21 @@ def _rule_d(
     room_r = room_r if room_r is not None else {i: 1 for i, _ in weights}
     room_p = room_p if room_p is not None else {j: 1 for _, j in weights}
     ranked = sorted(weights, key=rank.__getitem__)
-    block = ranked[:block_size]
-    staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
-    flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
+    solved = _compiled(weights, ranked, room_r, room_p, block_size, top)
+    if solved is not None:
+        block_size, (flow, row_potential, column_potential, tight_edges) = solved
+        block = ranked[:block_size]
+        # The compiled solver names the tight edges (on arrays): only those need looking at below.
+        candidates = sorted(tight_edges, key=rank.__getitem__)
+        late = set(block)
+        candidates = [edge for edge in candidates if edge not in late]
+        tight_of = None
+    else:
+        block = ranked[:block_size]
+        staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+        flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
+        candidates = ranked[block_size:]
+        tight_of = staged
     if len(ranked) <= block_size:
         return flow
     taken = {edge: flow[edge] for edge in block if edge in flow}
@@ -371,8 +448,10 @@ def _rule_d(
         left_p[j] -= amount
     tight = [
         (i, j)
-        for i, j in ranked[block_size:]
-        if left_r[i] and left_p[j] and row_potential[i] - column_potential.get(j, 0) == staged[i, j]
+        for i, j in candidates
+        if left_r[i]
+        and left_p[j]
+        and (tight_of is None or row_potential[i] - column_potential.get(j, 0) == tight_of[i, j])
     ]
     rest = {edge: flow[edge] for edge in tight if edge in flow}
     must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
@@ -388,6 +467,40 @@ def _rule_d(
         size = 2 * block_size if 2 * len(group) > len(ranked) else _BLOCK_EDGES
         pairs.update(_rule_d(coverage, rank, group_r, group_p, size))
     return pairs
+
+
+# A component of more edges than this, every room 1, goes to the compiled solver where its weights fit
+# (`_compiled`); smaller ones cost less in the pure-Python one than in setting up arrays.
+_COMPILED_EDGES = 200
+
+
+def _compiled(
+    weights: Mapping[tuple[int, int], int],
+    ranked: list[tuple[int, int]],
+    room_r: Mapping[int, int],
+    room_p: Mapping[int, int],
+    block_size: int,
+    top: bool,
+) -> tuple[int, tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int], list[tuple[int, int]]]] | None:
+    """`_rule_d`'s first step by `nerscore.large_components` (the block size it could afford, and the proven
+    matching of the weights with the block's bits, its potentials and its tight edges), or None where the
+    pure-Python solver must do it: a small component, copies (rooms above 1), or weights that do not fit a
+    float64 exactly with the block's bits below them. On the component's own weights (`top`), whose solving
+    costs most in pure Python, fewer bits than `block_size` (at least one) are taken: that only makes the block
+    smaller, the answer the same; later rounds, whose weights are small, keep their blocks (and their doubling)
+    or go to pure Python."""
+    if len(weights) <= _COMPILED_EDGES or any(room != 1 for room in room_r.values()):
+        return None
+    if any(room != 1 for room in room_p.values()):
+        return None
+    from . import large_components
+
+    bits = min(block_size, large_components.spare_bits(weights))
+    if bits < (1 if top else block_size):
+        return None
+    staged = _with_bits(weights, ranked[:bits])
+    solved = large_components.max_weight_matching(staged)
+    return None if solved is None else (bits, solved)
 
 
 def _usable(

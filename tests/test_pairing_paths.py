@@ -5,11 +5,13 @@ against the readable path; bounded cost is checked structurally (memory peaks, s
 
 from __future__ import annotations
 
+import contextlib
 import random
 import tracemalloc
 from collections import Counter
 from unittest import mock
 
+import numpy as np
 import pytest
 import strategies
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +19,7 @@ from hypothesis import strategies as st
 from test_spans import best_pairing, check_rows, paired, spans_of
 
 import nerscore as ns
-from nerscore import Span, component_arrays, compute_semeval, pair, pairing, span_arrays
+from nerscore import Span, component_arrays, compute_semeval, large_components, pair, pairing, span_arrays
 from nerscore.assignment import connected, union_find
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -218,3 +220,153 @@ def test_rows_of_folded_copies_keep_the_order_of_section_7() -> None:
     check_rows(rows, references, predictions)
     assert rows == sorted(rows, key=pairing._row_position)
     assert paired(rows) == best_pairing(references, predictions)
+
+
+# The compiled solver of large components (nerscore.large_components): with its size threshold patched to 0 it
+# solves every component of more than one pair, and must give the rows the pure-Python solver and the
+# enumeration of every pairing give; where it cannot prove its answer it must hand the component back.
+
+
+class Spy:
+    """Counts the calls of `large_components.max_weight_matching` that returned a proven matching."""
+
+    def __init__(self) -> None:
+        self.proven = 0
+        self.real = large_components.max_weight_matching
+
+    def __call__(self, weights):
+        solved = self.real(weights)
+        self.proven += solved is not None
+        return solved
+
+
+def compiled_pair(references, predictions, min_overlap=None, dense_share=None):
+    """`pair` with every component of more than a few edges on the compiled solver; and how many it proved."""
+    spy = Spy()
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(mock.patch.object(pairing, "_COMPILED_EDGES", 0))
+        stack.enter_context(mock.patch.object(pairing, "_ENUMERATED_EDGES", 0))
+        stack.enter_context(mock.patch.object(large_components, "max_weight_matching", spy))
+        if dense_share is not None:
+            stack.enter_context(mock.patch.object(large_components, "_DENSE_SHARE", dense_share))
+        return pair(references, predictions, min_overlap), spy.proven
+
+
+@pytest.mark.parametrize("dense_share", [0, 10**9], ids=["sparse", "dense"])
+@SETTINGS
+@given(
+    references=strategies.nested_spans(types=TYPES, max_size=6),
+    predictions=strategies.nested_spans(types=TYPES, max_size=6),
+    min_overlap=MIN_OVERLAPS,
+)
+def test_the_compiled_solver_pairs_as_every_pairing_enumerated(dense_share, references, predictions, min_overlap):
+    references, predictions = spans_of(references), spans_of(predictions)
+    rows, _ = compiled_pair(references, predictions, min_overlap, dense_share)
+    check_rows(rows, references, predictions)
+    assert paired(rows) == best_pairing(references, predictions, min_overlap)
+    assert rows == pair(references, predictions, min_overlap)
+
+
+def random_component(rng: random.Random, entities: int, width: int) -> tuple[list[Span], list[Span]]:
+    """Distinct nested and overlapping entities of three types over `width` positions (no copies: the compiled
+    solver takes rooms of 1 only)."""
+
+    def side() -> list[Span]:
+        spans = set()
+        while len(spans) < entities:
+            start = rng.randrange(width)
+            spans.add(Span(start, start + rng.randint(1, max(1, width // rng.choice([1, 3, 10]))), rng.choice(TYPES)))
+        return list(spans)
+
+    return side(), side()
+
+
+@pytest.mark.parametrize("dense_share", [0, 4, 10**9], ids=["sparse", "by-density", "dense"])
+@pytest.mark.parametrize("seed", range(10))
+def test_the_compiled_solver_pairs_large_components_as_the_pure_python_solver(seed, dense_share) -> None:
+    rng = random.Random(seed)
+    references, predictions = random_component(rng, rng.randint(20, 60), rng.choice([15, 40, 200]))
+    for min_overlap in (None, 0.5):
+        rows, proven = compiled_pair(references, predictions, min_overlap, dense_share)
+        with mock.patch.object(pairing, "_COMPILED_EDGES", 10**12):
+            assert rows == pair(references, predictions, min_overlap)
+        assert proven > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_onion_and_a_staircase_pair_alike_on_both_solvers(seed) -> None:
+    size = 30 + seed * 7
+    onion_r = [Span(i, 2 * size - i, "A" if i % 2 else "B") for i in range(size)]
+    onion_p = [Span(i, 2 * size - i - 1, "B" if i % 3 == 0 else "A") for i in range(size)]
+    stairs_r = [Span(i, i + 10, "A") for i in range(size * 3)]
+    stairs_p = [Span(i + 1, i + 12, "A") for i in range(size * 3)]
+    for references, predictions in ((onion_r, onion_p), (stairs_r, stairs_p)):
+        rows, proven = compiled_pair(references, predictions)
+        assert proven > 0
+        with mock.patch.object(pairing, "_COMPILED_EDGES", 10**12):
+            assert rows == pair(references, predictions)
+
+
+def test_weights_beyond_a_float64_go_to_the_pure_python_solver() -> None:
+    # Entities of 10**15 tokens make the extent digit alone exceed 2**53: the compiled solver is not asked.
+    big = 10**15
+    references = [Span(0, big, "A"), Span(1, big - 1, "B"), Span(2, big + 5, "A")]
+    predictions = [Span(0, big - 2, "B"), Span(1, big + 3, "A"), Span(3, big, "A")]
+    assert large_components.spare_bits({(0, 0): 2**53}) == -1
+    assert large_components.spare_bits({(0, 0): 2**51, (1, 1): 2**51}) == -1  # 4 * (2**51 + 1) > 2**53
+    assert large_components.spare_bits({(0, 0): 2**50, (1, 1): 2**50}) == 0
+    assert large_components.spare_bits({(0, 0): 1}) == 50  # 2 * 2 * 2**50 < 2**53
+    called = mock.Mock(side_effect=AssertionError("not to be called"))
+    with (
+        mock.patch.object(large_components, "max_weight_matching", called),
+        mock.patch.object(pairing, "_COMPILED_EDGES", 0),
+        mock.patch.object(pairing, "_ENUMERATED_EDGES", 0),
+    ):
+        rows = pair(references, predictions)
+    assert paired(rows) == best_pairing(references, predictions, None)
+    assert not called.called
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_matching_that_is_not_best_is_not_proven_and_goes_back(seed) -> None:
+    # scipy's matching spoilt (one pair dropped, or two swapped): the relaxation finds no optimal dual, the
+    # component goes back to the pure-Python solver, and the rows do not change.
+    rng = random.Random(seed)
+    references, predictions = random_component(rng, 30, 40)
+    real = large_components._solve
+
+    def spoilt(*arguments):
+        rows, columns = real(*arguments)
+        return rows[1:], columns[1:]
+
+    expected = pair(references, predictions)
+    spy = Spy()
+    with (
+        mock.patch.object(pairing, "_COMPILED_EDGES", 0),
+        mock.patch.object(large_components, "_solve", spoilt),
+        mock.patch.object(large_components, "max_weight_matching", spy),
+    ):
+        assert pair(references, predictions) == expected
+    assert spy.proven == 0
+
+
+def test_wrong_potentials_are_rejected() -> None:
+    # A 2 x 2 component: weights 3 1 / 1 3, the matching (0, 0), (1, 1) and its dual u = (3, 3), v = (0, 0).
+    def check(u, v, rows=(0, 1), columns=(0, 1)):
+        return large_components.verified(
+            np.array([0, 0, 1, 1]),
+            np.array([0, 1, 0, 1]),
+            np.array([3, 1, 1, 3]),
+            np.array(rows),
+            np.array(columns),
+            np.array(u),
+            np.array(v),
+        )
+
+    assert check([3, 3], [0, 0])
+    assert check([2, 2], [1, 1])
+    assert not check([3, 2], [0, 0])  # an edge not covered
+    assert not check([3, 3], [1, 0])  # not tight on a matched edge
+    assert not check([4, -1], [-1, 4])  # negative
+    assert not check([3, 1], [0, 0], rows=(0,), columns=(0,))  # an unmatched row of non-zero potential
+    assert not check([1, 1], [2, 2], rows=(0, 1), columns=(1, 0))  # the swapped matching is not tight
