@@ -43,8 +43,9 @@ def copied_spans(draw: st.DrawFn, max_distinct: int = 3, max_copies: int = 3) ->
     return draw(st.permutations(entities))
 
 
+# At most six entities a side: the enumeration visits every pairing, some 17 million for nine against nine.
 @SETTINGS
-@given(references=copied_spans(), predictions=copied_spans(), min_overlap=MIN_OVERLAPS)
+@given(references=copied_spans(max_copies=2), predictions=copied_spans(max_copies=2), min_overlap=MIN_OVERLAPS)
 def test_copies_pair_as_every_pairing_enumerated(references, predictions, min_overlap) -> None:
     references, predictions = spans_of(references), spans_of(predictions)
     rows = pair(references, predictions, min_overlap)
