@@ -480,13 +480,13 @@ def test_batch_eval_metrics_equal_whole_set_evaluation(tmp_path, tokenizer, data
     assert metric_part(batched.evaluate(), "eval_") == expected
 
 
-@pytest.mark.slow
-def test_two_epoch_training_keeps_the_best_strict_f1_model(tmp_path, tokenizer, datasets_):
+def train_two_epochs_for_the_best_strict_f1(tmp_path, tokenizer, datasets_, compute_metrics):
+    """A Trainer after two epochs, evaluated after each and keeping the best strict F1, and its two evaluations."""
     trainer = make_trainer(
         tmp_path,
         tokenizer,
         datasets_,
-        readme_compute_metrics(ID2LABEL),
+        compute_metrics,
         num_train_epochs=2,
         learning_rate=5e-3,
         eval_strategy="epoch",
@@ -498,6 +498,14 @@ def test_two_epoch_training_keeps_the_best_strict_f1_model(tmp_path, tokenizer, 
     trainer.train()
     evaluations = [entry for entry in trainer.state.log_history if "eval_strict_f1" in entry]
     assert [entry["epoch"] for entry in evaluations] == [1.0, 2.0]
+    return trainer, evaluations
+
+
+@pytest.mark.slow
+def test_two_epoch_training_keeps_the_best_strict_f1_model(tmp_path, tokenizer, datasets_):
+    trainer, evaluations = train_two_epochs_for_the_best_strict_f1(
+        tmp_path, tokenizer, datasets_, readme_compute_metrics(ID2LABEL)
+    )
     best = max(entry["eval_strict_f1"] for entry in evaluations)
     assert trainer.state.best_metric == best
     best_step = next(entry["step"] for entry in evaluations if entry["eval_strict_f1"] == best)
@@ -521,22 +529,7 @@ def test_evaluation_schemes_at_load_log_only_their_keys_and_keep_the_best_strict
         logits, label_ids = eval_pred
         return metric.compute(predictions=logits.argmax(-1), references=label_ids)
 
-    trainer = make_trainer(
-        tmp_path,
-        tokenizer,
-        datasets_,
-        compute_metrics,
-        num_train_epochs=2,
-        learning_rate=5e-3,
-        eval_strategy="epoch",
-        save_strategy="epoch",
-        logging_strategy="epoch",
-        metric_for_best_model="strict_f1",
-        load_best_model_at_end=True,
-    )
-    trainer.train()
-    evaluations = [entry for entry in trainer.state.log_history if "eval_strict_f1" in entry]
-    assert [entry["epoch"] for entry in evaluations] == [1.0, 2.0]
+    trainer, evaluations = train_two_epochs_for_the_best_strict_f1(tmp_path, tokenizer, datasets_, compute_metrics)
     all_keys = set(compute_semeval(predictions=[["O"]], references=[["O"]]))
     for entry in evaluations:
         scores = metric_part({key: value for key, value in entry.items() if key != "step"}, "eval_")
