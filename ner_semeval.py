@@ -29,6 +29,7 @@ from typing import Any
 import nerscore
 from nerscore import *
 from nerscore import InvalidInputError, Options, main
+from nerscore.columns import COLUMN_NAMES, Columns
 from nerscore.compute import compute_checked
 from nerscore.inputs import IDS, SPANS, TAGS, as_list, batch_form, rows_of, storable
 from nerscore.options import OPTION_NAMES, describe
@@ -153,6 +154,15 @@ _SPAN_FEATURES = {
 }
 _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
 _FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS}
+# With texts, tokens, groups or documents (nerscore.columns), each sentence's columns are stored beside it as one
+# JSON string (`Columns.stored`): the stored form is chosen by the first batch, with the columns or without.
+_COLUMNS = "columns"
+
+
+def _with_columns(features: datasets.Features) -> datasets.Features:
+    return datasets.Features({**features, _COLUMNS: datasets.Value("string")})
+
+
 # Sentences without any value, as a process other than 0 stores them when it has nothing else: Arrow merges lists
 # of nulls into process 0's lists of strings, ids or structs alike.
 _NO_VALUES = datasets.Features(
@@ -189,16 +199,16 @@ class _StoredBatches:
         """After a failed compute: store what it read back again, chunk by chunk, so that the next compute scores
         the same batches. Across processes the other processes' files are gone with their locks: there it can
         only start afresh."""
-        data, form = self.data, self._stored_form
+        data, form, columns = self.data, self._stored_form, self._stored_columns
         if data is None or self.num_process > 1:
             self._forget_stored_batches()
             return
         self._forget_stored_batches()  # the old file stays readable while `data` maps it
         self.selected_feature_format = None
-        self._stored_form = form
+        self._stored_form, self._stored_columns = form, columns
         for start in range(0, len(data), 10_000):
             rows = data[start : start + 10_000]
-            self._store(rows["predictions"], rows["references"])
+            self._store(rows["predictions"], rows["references"], rows.get(_COLUMNS))
         self._sentences_added = len(data)
 
     def _forget_stored_batches(self, keep_waiting: bool = False) -> None:
@@ -209,6 +219,8 @@ class _StoredBatches:
         self._stored_form = None
         if not keep_waiting:
             self._waiting_empty = 0
+            self._waiting_columns = []
+            self._stored_columns = None
         self._sentences_added = self._waiting_empty
         if self.buf_writer is not None:
             self.buf_writer = None
@@ -236,6 +248,10 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # as tags).
         self._stored_form: str | None = None
         self._waiting_empty = 0
+        # The columns given with the first batch (names), which every later batch must give too, and the
+        # waiting sentences' columns as stored (`Columns.stored`; empty without columns).
+        self._stored_columns: tuple[str, ...] | None = None
+        self._waiting_columns: list[str] = []
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -257,30 +273,51 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # the one label_list implies.
         form = batch_form(batch["predictions"], batch["references"]) or self._stored_form
         if form is None and self.process_id > 0:
-            return _NO_VALUES
-        if form is None:
-            form = IDS if self.options.get("label_list") is not None else TAGS
-        return _FEATURES[form]
+            features = _NO_VALUES
+        else:
+            if form is None:
+                form = IDS if self.options.get("label_list") is not None else TAGS
+            features = _FEATURES[form]
+        return _with_columns(features) if _COLUMNS in batch else features
+
+    def _feature_names(self) -> list[str]:
+        # evaluate keeps to the names of the first of `features`: the stored columns join them once a batch
+        # holding them chose the stored form.
+        names = super()._feature_names()
+        selected = self.selected_feature_format
+        return [*names, _COLUMNS] if selected is not None and _COLUMNS in selected else names
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one sentence, checked as `add_batch` checks a batch."""
+        given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
         if prediction is None or reference is None or kwargs:
             return super().add(prediction=prediction, reference=reference, **kwargs)
-        return self.add_batch(predictions=[prediction], references=[reference])
+        return self.add_batch(
+            predictions=[prediction], references=[reference], **{name: [value] for name, value in given.items()}
+        )
 
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
-        """Add a batch of tag (or id) sequences or spans; numpy arrays and torch tensors are turned into lists."""
+        """Add a batch of tag (or id) sequences or spans, with its columns (`texts`, `tokens`, `groups`,
+        `documents`: one value per sentence); numpy arrays and torch tensors are turned into lists."""
+        given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs and kwargs[name] is not None}
         if predictions is None or references is None:
+            if given:
+                raise ValueError(f"found {', '.join(given)} without predictions and references; expected all")
             return super().add_batch(predictions=predictions, references=references, **kwargs)
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
             predictions, references, form = storable(predictions, references)
+            columns = Columns.of(len(predictions), **given)
             if not predictions:
                 return None  # an empty batch counts nothing
+            self._check_same_columns(columns)
+            stored_columns = columns.stored(len(predictions)) if columns else None
             has_values = batch_form(predictions, references) is not None
             if not has_values and self._stored_form is None:
                 self._waiting_empty += len(predictions)  # no value: it fits any form, see __init__
+                self._waiting_columns += stored_columns or []
                 self._sentences_added += len(predictions)
+                self._stored_columns = columns.given
                 return None
             if self._stored_form not in (None, form) and has_values:
                 raise ValueError(
@@ -290,7 +327,12 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             waiting = [[] for _ in range(self._waiting_empty)]
             first_batch = self._nothing_stored()
             try:
-                self._store(waiting + predictions, waiting + references, **kwargs)
+                self._store(
+                    waiting + predictions,
+                    waiting + references,
+                    None if stored_columns is None else self._waiting_columns + stored_columns,
+                    **kwargs,
+                )
             except ValueError:
                 if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
                     self._forget_stored_batches(keep_waiting=True)
@@ -300,11 +342,35 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 raise
             raise error.at(sentence=self._sentences_added + error.sentence) from None
         self._waiting_empty = 0
+        self._waiting_columns = []
         self._stored_form = self._stored_form or form
+        self._stored_columns = columns.given
         self._sentences_added += len(predictions)
         return None
 
-    def _store(self, predictions: list, references: list, **kwargs: Any) -> None:
+    def _check_same_columns(self, columns: Columns) -> None:
+        """Every batch of one evaluation gives the same columns as the first (their sentences would otherwise
+        be scored without them): a `ValueError` at the batch's first sentence."""
+        if self._stored_columns is None or columns.given == self._stored_columns:
+            return
+        missing = [name for name in self._stored_columns if name not in columns.given]
+        added = [name for name in columns.given if name not in self._stored_columns]
+        name = (missing or added)[0]
+        before = "were" if missing else "were not"
+        raise InvalidInputError(
+            f"this batch {'lacks' if missing else 'gives'} {name}, which the batches added before {before} given "
+            f"with; expected {name} with every batch of one evaluation or with none",
+            name,
+            0,
+        )
+
+    def _store(self, predictions: list, references: list, columns: list[str] | None = None, **kwargs: Any) -> None:
+        if columns is not None:
+            kwargs[_COLUMNS] = columns
+            if self._nothing_stored():  # evaluate takes only the names of the stored form, which this batch sets
+                self.selected_feature_format = self._infer_feature_from_batch(
+                    {"predictions": predictions, "references": references, _COLUMNS: columns}
+                )
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> dict | None:
@@ -315,39 +381,60 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         if (predictions is None) != (references is None):
             given, missing = ("predictions", "references") if references is None else ("references", "predictions")
             raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
+        given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs and kwargs[name] is not None}
+        if given and predictions is None:
+            raise ValueError(
+                f"found {', '.join(given)} without predictions and references; expected them with the batch they "
+                "describe (add_batch takes them too)"
+            )
         options = Options.of(**{**self.options, **kwargs})
         if self._nothing_stored() and self.num_process == 1:
             # Nothing stored and nobody to share with: evaluate's cache would write this batch to disk and read it
             # back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).
             if predictions is None:
                 predictions = references = []
+            columns: Columns | dict[str, Any] = given
             if self._waiting_empty:  # they count nothing, but number the sentences of `entities`
                 waiting = [[] for _ in range(self._waiting_empty)]
                 predictions = waiting + rows_of(as_list(predictions, "predictions"))
                 references = waiting + rows_of(as_list(references, "references"))
-            result = compute_checked(predictions, references, options)
+                columns = self._waiting_with(given, len(predictions) - self._waiting_empty)
+            result = compute_checked(predictions, references, options, columns)
             self._waiting_empty = self._sentences_added = 0
+            self._waiting_columns, self._stored_columns = [], None
             return result
         if predictions is not None:
-            self.add_batch(predictions=predictions, references=references)
+            self.add_batch(predictions=predictions, references=references, **given)
         if self._nothing_stored():
             # A process with no data of its own (or only sentences without values) still writes its cache file:
             # process 0 waits for every process's file, and would otherwise wait evaluate's whole `timeout` and
             # fail.
             waiting = [[] for _ in range(self._waiting_empty)]
-            self._store(waiting, waiting)
+            self._store(waiting, waiting, self._waiting_columns or None)
             self._waiting_empty = 0
+            self._waiting_columns = []
         try:
             result = super().compute(**kwargs)
         except Exception:
             self._store_again()
             raise
         self._sentences_added = 0
-        self._stored_form = None
+        self._stored_form = self._stored_columns = None
         return result
 
+    def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:
+        """The waiting sentences' columns followed by this batch's (`sentences` sentences)."""
+        waiting = Columns.from_stored(self._waiting_columns or [""] * self._waiting_empty)
+        try:
+            return waiting + Columns.of(sentences, **given)
+        except InvalidInputError as error:
+            raise error.at(sentence=(error.sentence or 0) + (self._waiting_empty if error.sentence else 0)) from None
+
     def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
-        return compute_checked(predictions, references, Options.of(**{**self.options, **kwargs}))
+        # The columns are read from what evaluate read back (`data`), beside the stored predictions and references.
+        data = self.data
+        columns = Columns.from_stored(data[_COLUMNS]) if data is not None and _COLUMNS in data.column_names else None
+        return compute_checked(predictions, references, Options.of(**{**self.options, **kwargs}), columns)
 
 
 # Every public name of the package, and the metric.

@@ -7,10 +7,12 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from .columns import NO_COLUMNS, Columns
 from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, scores
 from .errors import InvalidInputError, shown
 from .inputs import (
@@ -36,24 +38,38 @@ from .span_arrays import count_spans
 from .tag_arrays import count_tags
 
 
-def compute_semeval(*, predictions: Any, references: Any, **options: Any) -> dict[str, Any]:
+def compute_semeval(
+    *,
+    predictions: Any,
+    references: Any,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
     """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences or spans (docs/scoring.md §7).
 
     `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
     `label_list`, or lists of spans (entities as dicts with start, end and type, or (start, end, type) tuples;
     docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
     and a swapped call would silently swap precision and recall. `options` are the fields of `Options`.
-    Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and token (or entity) for
-    malformed input. Inputs are never modified.
+    `texts`, `tokens`, `groups` and `documents` are given beside them, one value per sentence
+    (`nerscore.columns`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
+    token (or entity) for malformed input. Inputs are never modified.
     """
-    return compute_checked(predictions, references, Options.of(**options))
+    columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+    return compute_checked(predictions, references, Options.of(**options), columns)
 
 
-def compute_checked(predictions: Any, references: Any, options: Options) -> dict[str, Any]:
+def compute_checked(
+    predictions: Any, references: Any, options: Options, columns: Columns | Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
-    those of each `compute`)."""
+    those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
     predictions, references, form = batches(predictions, references)
-    counted, rows = count_batch(predictions, references, form, options, by_sentence=options.bootstrap > 0)
+    columns = checked_columns(columns, len(references))
+    counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
     sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
@@ -79,6 +95,18 @@ def result_dict(
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = entity_rows(rows, options.evaluation_schemes)
     return result
+
+
+def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
+    """The columns of a batch of `sentences` sentences, checked once (`Columns.of`)."""
+    if isinstance(columns, Columns):
+        if columns and columns.sentences != sentences:
+            name = columns.given[0]
+            raise InvalidInputError(
+                f"found {columns.sentences} values for {sentences} sentences; expected one per sentence", name
+            )
+        return columns
+    return Columns.of(sentences, **(columns or {}))
 
 
 def _refuse_a_type_named_outside(
@@ -108,11 +136,16 @@ def _refuse_a_type_named_outside(
 
 
 def count_batch(
-    predictions: Batch, references: Batch, form: str, options: Options, by_sentence: bool
+    predictions: Batch,
+    references: Batch,
+    form: str,
+    options: Options,
+    by_sentence: bool,
+    columns: Columns = NO_COLUMNS,
 ) -> tuple[Counted, list[Row] | None]:
-    """One pass over a batch of any form: its tally, each sentence's scenario counts with `by_sentence`, and
-    the rows with `return_entities`. The array paths count, each sentence's counts too; rows and the precise
-    error for bad input come from the readable path, which the array paths always agree with
+    """One pass over a batch of any form (with its `columns`): its tally, each sentence's scenario counts with
+    `by_sentence`, and the rows with `return_entities`. The array paths count, each sentence's counts too; rows
+    and the precise error for bad input come from the readable path, which the array paths always agree with
     (tests/test_fast_path.py)."""
     if form == SPANS:
         check_span_options(options)
@@ -142,6 +175,10 @@ def compare_semeval(
     references_b: Any = None,
     n_resamples: int = 10_000,
     seed: int = 0,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
     **options: Any,
 ) -> dict[str, float]:
     """Is system B better than system A on the same sentences? (docs/scoring.md §9)
@@ -151,7 +188,8 @@ def compare_semeval(
     paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences), and
     `{key}_p_value` (two-sided approximate randomization: each sentence's two outputs swapped at random, in
     `n_resamples` shuffles). `seed` makes the numbers repeat. `options` are `compute_semeval`'s scoring options
-    (scheme, mode, labels, beta ...), applied to both systems.
+    (scheme, mode, labels, beta ...), applied to both systems, and `texts`, `tokens`, `groups` and `documents` its
+    columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
@@ -174,6 +212,9 @@ def compare_semeval(
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
     references = as_list(references, "references")
+    columns = checked_columns(
+        {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}, len(references)
+    )
     if batch_form(references, references) not in (None, SPANS):  # an option's error, not one system's
         check_tag_options(checked)
     if references_b is not None:
@@ -182,7 +223,7 @@ def compare_semeval(
     for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
         try:
             predictions, aligned_references, form = batches(predictions, references)
-            counted.append(count_batch(predictions, aligned_references, form, checked, by_sentence=True)[0])
+            counted.append(count_batch(predictions, aligned_references, form, checked, True, columns)[0])
         except InvalidInputError as error:
             raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
         except ValueError as error:

@@ -27,6 +27,7 @@ ORDER = [
     "large_components",
     "pairing",
     "counts",
+    "columns",
     "inputs",
     "readable",
     "tag_arrays",

@@ -1,0 +1,224 @@
+"""What is given beside the entities, one value per sentence: `texts`, `tokens`, `groups` and `documents`.
+
+They are data, not options: they change with every batch, so the evaluate wrapper stores them with the batches
+(one JSON string a sentence, `stored` and `from_stored`) where options are given once. Each is checked here for
+its length and the form of its values, once, into one frozen `Columns` that is passed down beside `Options`;
+what a column means is the business of the modules that read it (texts: string entities, docs/scoring.md §1b;
+tokens and groups: slices, §11; documents: the resampling unit, §9).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .errors import InvalidInputError, shown
+
+# A stored id (a group or a document) is one of these, or a tuple of them: what survives a JSON round trip with
+# its type (a tuple is written {"tuple": [...]}), so that every process of a distributed evaluation reads back
+# the ids it was given. compute_semeval, which stores nothing, takes any hashable value.
+_STORED_SCALARS = (str, int, float, bool, type(None))
+
+
+def _text_problem(value: Any) -> str | None:
+    if isinstance(value, str):
+        return None
+    return f"found {shown(value)}; expected the sentence's (document's) text, a string"
+
+
+def _tokens_problem(value: Any) -> str | None:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        return f"found {shown(value)}; expected the sentence's tokens, a list of strings"
+    for index, token in enumerate(value):
+        if not isinstance(token, str):
+            return f"token {index} is {shown(token)}; expected the sentence's tokens, a list of strings"
+    return None
+
+
+def _id_problem(value: Any) -> str | None:
+    try:
+        hash(value)
+    except TypeError:
+        return f"found {shown(value)}, which is not hashable; expected an id: a string, a number or a tuple"
+    except RecursionError:  # a tuple nested too deep to hash
+        return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
+    return None
+
+
+def _tokens_value(value: Any) -> tuple[str, ...]:
+    return tuple(value)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its name (the keyword), what it holds, the problem with one sentence's value (or None), and
+    the value as it is kept (never the caller's object, which is never modified)."""
+
+    name: str
+    doc: str
+    problem: Callable[[Any], str | None]
+    kept: Callable[[Any], Any] = _same
+    is_id: bool = False
+
+
+COLUMNS = {
+    column.name: column
+    for column in (
+        Column("texts", "the text of each sentence or document (string entities, entity texts)", _text_problem),
+        Column("tokens", "the tokens of each sentence, aligned with its tags", _tokens_problem, _tokens_value),
+        Column("groups", "a label of each sentence (the `group` slice)", _id_problem, is_id=True),
+        Column("documents", "the document id of each sentence (the resampling unit)", _id_problem, is_id=True),
+    )
+}
+COLUMN_NAMES = tuple(COLUMNS)
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The columns given with a batch, each a tuple of one value per sentence, or None when not given."""
+
+    texts: tuple[str, ...] | None = None
+    tokens: tuple[tuple[str, ...], ...] | None = None
+    groups: tuple[Any, ...] | None = None
+    documents: tuple[Any, ...] | None = None
+
+    @classmethod
+    def of(cls, sentences: int, **given: Any) -> Columns:
+        """The columns of a batch of `sentences` sentences, checked: a `ValueError` names the column, the
+        sentence and what was found. A column given as None is not given."""
+        unknown = sorted(set(given) - set(COLUMNS))
+        if unknown:
+            raise ValueError(f"found the column {unknown[0]!r}; expected one of {', '.join(COLUMN_NAMES)}")
+        kept = {}
+        for name, values in given.items():
+            if values is not None:
+                kept[name] = _checked(COLUMNS[name], values, sentences)
+        return cls(**kept)
+
+    @property
+    def given(self) -> tuple[str, ...]:
+        """The names of the columns given, in the order of COLUMN_NAMES."""
+        return tuple(field.name for field in fields(self) if getattr(self, field.name) is not None)
+
+    def __bool__(self) -> bool:
+        return bool(self.given)
+
+    def __add__(self, other: Columns) -> Columns:
+        """The columns of two batches, one after the other; a column given with one batch and not the other is
+        an error (sentence numbers count from the first batch)."""
+        if not self:
+            return other
+        if not other:
+            return self
+        for name in sorted(set(self.given) ^ set(other.given)):
+            raise InvalidInputError(
+                f"{name} were given for some sentences and not for others; expected {name} with every batch",
+                name,
+                self.sentences if name in self.given else 0,
+            )
+        return Columns(**{name: getattr(self, name) + getattr(other, name) for name in self.given})
+
+    @property
+    def sentences(self) -> int | None:
+        """How many sentences the columns describe (None when none is given)."""
+        for name in self.given:
+            return len(getattr(self, name))
+        return None
+
+    def stored(self, sentences: int) -> list[str]:
+        """One JSON string per sentence, as the evaluate wrapper stores the columns beside each sentence ("" for
+        every sentence when no column is given). Ids that no JSON round trip keeps are refused here, located."""
+        if not self:
+            return [""] * sentences
+        given = self.given
+        for name in given:
+            if COLUMNS[name].is_id:
+                for sentence, value in enumerate(getattr(self, name)):
+                    if _stored_id(value) is None:
+                        raise InvalidInputError(
+                            f"found {shown(value)}; expected an id evaluate can store: a string, a number, a "
+                            "boolean, None or a tuple of them (compute_semeval, which stores nothing, takes any "
+                            "hashable id)",
+                            name,
+                            sentence,
+                        )
+        rows = zip(*(getattr(self, name) for name in given))
+        return [
+            json.dumps(
+                {name: _stored_id(value) if COLUMNS[name].is_id else value for name, value in zip(given, row)},
+                ensure_ascii=True,
+            )
+            for row in rows
+        ]
+
+    @classmethod
+    def from_stored(cls, rows: Sequence[str | None]) -> Columns:
+        """The columns `stored` wrote, read back from every stored sentence."""
+        if not any(rows):
+            return cls()
+        decoded = [json.loads(row) if row else {} for row in rows]
+        names = [name for name in COLUMN_NAMES if any(name in row for row in decoded)]
+        values: dict[str, list] = {name: [] for name in names}
+        for sentence, row in enumerate(decoded):
+            for name in names:
+                if name not in row:
+                    raise InvalidInputError(
+                        f"{name} were given for some sentences and not for others; expected {name} with every batch",
+                        name,
+                        sentence,
+                    )
+                value = row[name]
+                values[name].append(_read_id(value) if COLUMNS[name].is_id else COLUMNS[name].kept(value))
+        return cls(**{name: tuple(column) for name, column in values.items()})
+
+
+NO_COLUMNS = Columns()
+
+
+def _checked(column: Column, values: Any, sentences: int) -> tuple:
+    if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
+        values = values.tolist()  # a numpy array of texts, ids or labels
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidInputError(
+            f"found {shown(values)}; expected {column.doc}: a list with one value per sentence", column.name
+        )
+    values = list(values)
+    if len(values) != sentences:
+        raise InvalidInputError(
+            f"found {len(values)} values for {sentences} sentences; expected one per sentence ({column.doc})",
+            column.name,
+        )
+    kept = []
+    for sentence, value in enumerate(values):
+        if hasattr(value, "tolist") and not isinstance(value, (list, tuple, str)):
+            value = value.tolist()
+        problem = column.problem(value)
+        if problem is not None:
+            raise InvalidInputError(problem, column.name, sentence)
+        kept.append(column.kept(value))
+    return tuple(kept)
+
+
+def _stored_id(value: Any) -> Any:
+    """An id in the JSON form that reads back as itself, or None when there is none (None itself is [None])."""
+    if value is None:
+        return [None]
+    if isinstance(value, _STORED_SCALARS):
+        return value
+    if isinstance(value, tuple) and all(isinstance(item, _STORED_SCALARS) for item in value):
+        return {"tuple": list(value)}
+    return None
+
+
+def _read_id(value: Any) -> Any:
+    if isinstance(value, list):
+        return None
+    if isinstance(value, dict):
+        return tuple(value["tuple"])
+    return value

@@ -1,0 +1,134 @@
+"""The columns given beside the entities (`texts`, `tokens`, `groups`, `documents`): checked once, located, and
+stored with the batches by the evaluate wrapper so that `_compute` reads back what each batch gave."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+from nerscore import InvalidInputError
+from nerscore.columns import COLUMN_NAMES, Columns
+
+TAGS = [["B-PER", "O"], ["O", "B-LOC"], ["O", "O"]]
+
+
+@pytest.mark.parametrize(
+    ("given", "match"),
+    [
+        pytest.param({"texts": ["a", "b"]}, "texts: found 2 values for 3 sentences", id="too-few"),
+        pytest.param({"texts": "abc"}, "texts: found 'abc'; expected the text", id="a-string-not-a-list"),
+        pytest.param({"texts": ["a", 1, "c"]}, "texts, sentence 1: found 1; expected", id="a-number-as-text"),
+        pytest.param({"tokens": [["a"], "b", ["c"]]}, "tokens, sentence 1: found 'b'", id="tokens-as-a-string"),
+        pytest.param({"tokens": [["a"], ["b", 2], ["c"]]}, "tokens, sentence 1: token 1 is 2", id="a-number-token"),
+        pytest.param({"documents": ["d", ["x"], "d"]}, "documents, sentence 1: .* not hashable", id="unhashable-id"),
+        pytest.param({"groups": [{}, "g", "g"]}, "groups, sentence 0: .* not hashable", id="unhashable-group"),
+    ],
+)
+def test_a_bad_column_is_a_located_value_error(given: dict[str, Any], match: str) -> None:
+    with pytest.raises(InvalidInputError, match=match):
+        Columns.of(3, **given)
+
+
+def test_an_unknown_column_is_refused() -> None:
+    with pytest.raises(ValueError, match="found the column 'text'; expected one of texts"):
+        Columns.of(1, text=["a"])
+
+
+def test_columns_are_kept_as_tuples_and_the_inputs_are_not_modified() -> None:
+    tokens = [["Ann", "sang"], ["in", "Paris"], [".", "."]]
+    columns = Columns.of(3, tokens=tokens, documents=["d1", "d1", ("d", 2)])
+    assert columns.tokens == (("Ann", "sang"), ("in", "Paris"), (".", "."))
+    assert columns.given == ("tokens", "documents")
+    assert tokens == [["Ann", "sang"], ["in", "Paris"], [".", "."]]
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        pytest.param(["a", "b", "a"], id="strings"),
+        pytest.param([1, 2.5, True], id="numbers"),
+        pytest.param([None, ("a", 1), ("a", None)], id="none-and-tuples"),
+    ],
+)
+def test_stored_columns_read_back_as_given(ids: list[Any]) -> None:
+    columns = Columns.of(3, texts=["Ann", "", "\ud800 x"], documents=ids, groups=ids)
+    read = Columns.from_stored(columns.stored(3))
+    assert read == columns
+    assert [type(value) for value in read.documents or ()] == [type(value) for value in ids]
+
+
+def test_an_id_that_json_cannot_keep_is_refused_where_it_would_be_stored() -> None:
+    columns = Columns.of(2, documents=["a", frozenset({1})])
+    with pytest.raises(InvalidInputError, match="documents, sentence 1: found frozenset"):
+        columns.stored(2)
+
+
+def test_batches_concatenate_only_with_the_same_columns() -> None:
+    first, second = Columns.of(2, texts=["a", "b"]), Columns.of(1, texts=["c"])
+    assert (first + second).texts == ("a", "b", "c")
+    with pytest.raises(InvalidInputError, match="texts, sentence 2: texts were given for some sentences"):
+        first + Columns.of(1, tokens=[["c"]])
+
+
+def test_the_names_are_the_keywords_of_compute_semeval() -> None:
+    import inspect
+
+    from nerscore import compare_semeval, compute_semeval
+
+    for function in (compute_semeval, compare_semeval):
+        assert set(COLUMN_NAMES) <= set(inspect.signature(function).parameters)
+
+
+@pytest.fixture
+def seen_columns(metric: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """What the metric hands the scorer as columns, call by call (in the module evaluate loaded, a copy of
+    ner_semeval.py)."""
+    seen: list[Any] = []
+    module = sys.modules[type(metric).__module__]
+    scorer = module.compute_checked
+
+    def spy(predictions: Any, references: Any, options: Any, columns: Any = None) -> Any:
+        seen.append(columns)
+        return scorer(predictions, references, options, columns)
+
+    monkeypatch.setattr(module, "compute_checked", spy)
+    return seen
+
+
+def test_the_metric_stores_columns_with_each_batch_and_reads_them_back(metric: Any, seen_columns: list) -> None:
+    metric.add_batch(predictions=TAGS[:2], references=TAGS[:2], texts=["a", "b"], documents=["d1", 7])
+    metric.add(prediction=TAGS[2], reference=TAGS[2], texts="c", documents=("d", 2))
+    metric.compute()
+    assert seen_columns == [Columns(texts=("a", "b", "c"), documents=("d1", 7, ("d", 2)))]
+
+
+def test_empty_sentences_added_first_keep_their_columns(metric: Any, seen_columns: list) -> None:
+    metric.add_batch(predictions=[[]], references=[[]], texts=["empty"])
+    metric.add_batch(predictions=TAGS[:1], references=TAGS[:1], texts=["a"])
+    metric.compute()
+    metric.add_batch(predictions=[[]], references=[[]], texts=["empty"])
+    metric.compute(predictions=TAGS[:1], references=TAGS[:1], texts=["a"])
+    assert seen_columns == [Columns(texts=("empty", "a"))] * 2
+
+
+def test_a_batch_without_the_columns_of_the_first_is_refused_and_loses_nothing(metric: Any, seen_columns: list) -> None:
+    metric.add_batch(predictions=TAGS[:2], references=TAGS[:2], texts=["a", "b"])
+    with pytest.raises(InvalidInputError, match="texts, sentence 2: this batch lacks texts"):
+        metric.add_batch(predictions=TAGS[2:], references=TAGS[2:])
+    with pytest.raises(InvalidInputError, match="tokens, sentence 2: this batch gives tokens"):
+        metric.add_batch(predictions=TAGS[2:], references=TAGS[2:], texts=["c"], tokens=[["x", "y"]])
+    result = metric.compute()
+    assert seen_columns == [Columns(texts=("a", "b"))]
+    assert result["strict_possible"] == 2
+
+
+def test_columns_without_predictions_are_refused(metric: Any) -> None:
+    with pytest.raises(ValueError, match="found texts without predictions"):
+        metric.compute(texts=["a"])
+
+
+def test_compute_with_nothing_stored_passes_the_columns_on(metric: Any, seen_columns: list) -> None:
+    metric.compute(predictions=TAGS, references=TAGS, groups=["g", "g", "h"])
+    assert seen_columns == [{"groups": ["g", "g", "h"]}]
