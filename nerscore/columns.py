@@ -10,6 +10,7 @@ tokens and groups: slices, §11; documents: the resampling unit, §9).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
@@ -179,6 +180,31 @@ class Columns:
 
 
 NO_COLUMNS = Columns()
+
+# Tokens of these scripts are written without a space between them (告 白 气 球 reads 告白气球), as the Space
+# writes them (space/writing.py).
+_CJK = re.compile(r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$")
+
+
+def join_tokens(tokens: Sequence[str]) -> str:
+    """Tokens as one text (docs/scoring.md §11): one space between two tokens, none between two CJK tokens."""
+    parts: list[str] = []
+    for index, token in enumerate(tokens):
+        if index and not (_CJK.match(tokens[index - 1]) and _CJK.match(token)):
+            parts.append(" ")
+        parts.append(token)
+    return "".join(parts)
+
+
+def entity_text(columns: Columns, sentence: int, start: int, end: int) -> str | None:
+    """The text of the entity [start, end) of `sentence` (docs/scoring.md §11): its tokens joined, for tags with
+    `tokens` (the tokens as scored: those at positions `ignore_index` drops are dropped with them), or the
+    characters of `texts` for spans; None without either."""
+    if columns.tokens is not None:
+        return join_tokens(columns.tokens[sentence][start:end])
+    if columns.texts is not None:
+        return columns.texts[sentence][start:end]
+    return None
 
 
 def _checked(column: Column, values: Any, sentences: int) -> tuple:

@@ -132,3 +132,19 @@ def test_columns_without_predictions_are_refused(metric: Any) -> None:
 def test_compute_with_nothing_stored_passes_the_columns_on(metric: Any, seen_columns: list) -> None:
     metric.compute(predictions=TAGS, references=TAGS, groups=["g", "g", "h"])
     assert seen_columns == [{"groups": ["g", "g", "h"]}]
+
+
+@pytest.mark.parametrize(
+    ("columns", "span", "text"),
+    [
+        pytest.param(Columns(tokens=(("New", "York", "is"),)), (0, 2), "New York", id="tokens-with-a-space"),
+        pytest.param(Columns(tokens=(("一首", "告白", "气球"),)), (1, 3), "告白气球", id="cjk-tokens-without"),
+        pytest.param(Columns(tokens=(("东京", "Tower"),)), (0, 2), "东京 Tower", id="cjk-then-latin"),
+        pytest.param(Columns(texts=("in New York",)), (3, 11), "New York", id="characters-of-texts"),
+        pytest.param(Columns(), (0, 1), None, id="no-text"),
+    ],
+)
+def test_an_entity_text(columns: Columns, span: tuple[int, int], text: str | None) -> None:
+    from nerscore.columns import entity_text
+
+    assert entity_text(columns, 0, *span) == text
