@@ -7,6 +7,7 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,17 +16,21 @@ import numpy as np
 from .columns import NO_COLUMNS, Columns
 from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, scores
 from .errors import InvalidInputError, shown
+from .grounding import count_strings
 from .inputs import (
     IDS,
     SPANS,
+    STRINGS,
     Batch,
     as_list,
     as_span,
+    as_string_entity,
     batch_form,
     batches,
     check_span_options,
     check_tag_options,
     first_value,
+    is_string_entity,
     read_spans,
     rows_of,
     value_form,
@@ -69,11 +74,22 @@ def compute_checked(
     those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
     predictions, references, form = batches(predictions, references)
     columns = checked_columns(columns, len(references))
-    counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
+    entities = None
+    counted: Counted
+    if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
+        check_span_options(options)
+        counted, rows, entities = count_strings(
+            rows_of(predictions), rows_of(references), options, options.bootstrap > 0, columns
+        )
+    else:
+        counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
+    tally = counted.tally
+    if columns.texts is not None and tally.ungrounded is None:
+        tally = dataclasses.replace(tally, ungrounded=0)  # the key is there whenever texts are (§1b)
     sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
-    return result_dict(counted.tally, options, sentence_counts, rows)
+    return result_dict(tally, options, sentence_counts, rows, entities)
 
 
 def result_dict(
@@ -81,9 +97,11 @@ def result_dict(
     options: Options,
     sentence_counts: SentenceCounts | None = None,
     rows: list[Row] | None = None,
+    entities: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The result of `compute_semeval` (docs/scoring.md §7): the scores of `tally`, with `bootstrap` the
-    intervals from `sentence_counts`, with `return_entities` the `entities` rows. The command line and the Space
+    intervals from `sentence_counts`, with `return_entities` the `entities` rows (or `entities` as given: string
+    entities' rows, with texts and ungrounded predictions, docs/scoring.md §1b). The command line and the Space
     build theirs here too."""
     result: dict[str, Any] = scores(tally, options)
     if options.bootstrap:
@@ -91,6 +109,9 @@ def result_dict(
             raise ValueError("bootstrap needs each sentence's counts; count with by_sentence=True")
         result.update(interval_keys(result, sentence_counts, options))
     if options.return_entities:
+        if entities is not None:
+            result["entities"] = entities
+            return result
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = entity_rows(rows, options.evaluation_schemes)
@@ -118,6 +139,8 @@ def _refuse_a_type_named_outside(
         raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
     if OUTSIDE not in tally.entity_types:
         return
+    if form == STRINGS:
+        _refuse_outside_strings(predictions, references)
     if rows is None:
         rows = (
             pair_spans(rows_of(predictions), rows_of(references), options)
@@ -135,6 +158,19 @@ def _refuse_a_type_named_outside(
             raise InvalidInputError(problem, side, sentence, entity=index)
 
 
+def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
+    """`_refuse_a_type_named_outside` for a batch of string entities: the first entity of type "O", either form."""
+    for side, batch in (("references", references), ("predictions", predictions)):
+        for sentence, entities in enumerate(rows_of(batch)):
+            for index, entity in enumerate(entities):
+                read = as_string_entity(entity) if is_string_entity(entity) else None
+                entity_type = read[0] if read is not None else as_span(entity).entity_type
+                if entity_type == OUTSIDE:
+                    raise InvalidInputError(
+                        f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}", side, sentence, entity=index
+                    )
+
+
 def count_batch(
     predictions: Batch,
     references: Batch,
@@ -147,6 +183,12 @@ def count_batch(
     `by_sentence`, and the rows with `return_entities`. The array paths count, each sentence's counts too; rows
     and the precise error for bad input come from the readable path, which the array paths always agree with
     (tests/test_fast_path.py)."""
+    if form == STRINGS:
+        check_span_options(options)
+        grounded, grounded_rows, _ = count_strings(
+            rows_of(predictions), rows_of(references), options, by_sentence, columns
+        )
+        return grounded, grounded_rows
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)

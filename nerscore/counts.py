@@ -87,13 +87,21 @@ class Tally:
     cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
     # Tag and id input only: spans have no tokens, and their results no `token_accuracy`.
     tokens: TokenCounts | None = None
+    # With texts and string entities (docs/scoring.md §1b): the predictions left without an occurrence, which
+    # are also counted as spurious in `cells`; None where no texts were given.
+    ungrounded: int | None = None
 
     def __add__(self, other: Tally) -> Tally:
         cells = Counter(self.cells)
         cells.update(other.cells)
+        ungrounded = (
+            None
+            if self.ungrounded is None and other.ungrounded is None
+            else ((self.ungrounded or 0) + (other.ungrounded or 0))
+        )
         if self.tokens is None and other.tokens is None:
-            return Tally(dict(cells))
-        return Tally(dict(cells), (self.tokens or TokenCounts()) + (other.tokens or TokenCounts()))
+            return Tally(dict(cells), None, ungrounded)
+        return Tally(dict(cells), (self.tokens or TokenCounts()) + (other.tokens or TokenCounts()), ungrounded)
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
@@ -193,6 +201,8 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
         tokens = tally.tokens
         result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
+    if tally.ungrounded is not None:
+        result["ungrounded"] = tally.ungrounded  # docs/scoring.md §1b
     for scheme, values in by_type:
         names = [f"_{scheme}_{name}" for name in ("precision", "recall", f_name, "possible", "actual")]
         # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.

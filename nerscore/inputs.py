@@ -21,8 +21,9 @@ def first_value(batch: list[list]) -> Any:
     return next((row[0] for row in batch if len(row)), None)
 
 
-# The three forms of a batch (docs/scoring.md §1): string tags, integer ids with label_list, or spans.
-TAGS, IDS, SPANS = "tags", "ids", "spans"
+# The forms of a batch (docs/scoring.md §1, §1b): string tags, integer ids with label_list, spans, or entities
+# as surface strings (either side strings, the other strings or spans: STRINGS is the form of such a batch).
+TAGS, IDS, SPANS, STRINGS = "tags", "ids", "spans", "strings"
 # A batch as the paths read it: a list of sentences, or a 2-D numpy array of padded integer ids.
 Batch = list | np.ndarray
 # Where a span dict holds its type, the first present wins: ours, nervaluate's, and the key of the transformers
@@ -63,9 +64,23 @@ def doc_entities(doc: Any, side: str, sentence: int) -> list[tuple[Any, Any, Any
     return entities
 
 
+def is_string_entity(value: Any) -> bool:
+    """Whether `value` is an entity without offsets (docs/scoring.md §1b): a (type, text) pair of strings (a list
+    of two, as JSON writes a tuple, too), or a dict with a ``text`` key and no ``start`` or ``end`` (None as the
+    evaluate wrapper stores them counts as none)."""
+    if isinstance(value, (tuple, list)):
+        return len(value) == 2 and isinstance(value[0], str) and isinstance(value[1], str)
+    if isinstance(value, Mapping):
+        return "text" in value and value.get("start") is None and value.get("end") is None
+    return False
+
+
 def value_form(value: Any) -> str:
-    """The form of a batch whose first value is `value`: a dict, a `Span` or a tuple or list of three (start,
-    end, type) is an entity; what is neither an entity nor an id reads as a (bad) tag."""
+    """The form of a batch whose first value is `value`: a (type, text) pair or a dict with a text and no offsets
+    is a string entity; a dict, a `Span` or a tuple or list of three (start, end, type) is an entity; what is
+    neither an entity nor an id reads as a (bad) tag."""
+    if is_string_entity(value):
+        return STRINGS
     if looks_like_entity(value) or is_char_span(value):
         return SPANS
     return IDS if is_id(value) else TAGS
@@ -75,11 +90,17 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
     """TAGS, IDS or SPANS, judged by the first value of each side (for tags against ids, the references' first);
     None when neither side holds a value. A side with no entity at all takes the other side's form; spans
     against tags or ids are an error."""
-    value = first_value(references)
-    reference_form = None if value is None else value_form(value)
-    value = first_value(predictions)
-    predicted_form = None if value is None else value_form(value)
+    reference_form, predicted_form = side_forms(predictions, references)
     forms = {reference_form, predicted_form} - {None}
+    if STRINGS in forms:
+        if forms <= {STRINGS, SPANS}:
+            return STRINGS  # strings against strings or spans into the same texts (docs/scoring.md §1b)
+        strings_side, other_side = ("references", "predictions")[:: 1 if reference_form == STRINGS else -1]
+        other = "integer ids" if IDS in forms else "tags"
+        raise ValueError(
+            f"{strings_side} hold string entities and {other_side} hold {other}; expected the other side in "
+            "strings, or in spans into the same texts"
+        )
     if SPANS in forms and len(forms) > 1:
         spans_side, other_side = ("references", "predictions")[:: 1 if reference_form == SPANS else -1]
         other = "integer ids" if IDS in forms else "tags"
@@ -88,6 +109,14 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
             "one form: tag sequences, or lists of spans"
         )
     return reference_form or predicted_form
+
+
+def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
+    """The form of each side, references first, by its first value (None for a side without a value)."""
+    value = first_value(references)
+    reference_form = None if value is None else value_form(value)
+    value = first_value(predictions)
+    return reference_form, None if value is None else value_form(value)
 
 
 def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
@@ -156,7 +185,7 @@ def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
     predictions = as_list(predictions, "predictions")
     references = as_list(references, "references")
     form = batch_form(predictions, references) or TAGS
-    if form != SPANS:
+    if form not in (SPANS, STRINGS):
         return (*check_aligned(predictions, references), form)
     predictions, references = rows_of(predictions), rows_of(references)
     check_sentence_count(predictions, references)
@@ -352,6 +381,77 @@ def read_spans(batch: list[list], side: str, labels: set[str] | None = None) -> 
     return result
 
 
+_STRING_FORMS = (
+    "a (type, text) pair of strings, or a dict with the type under 'type' ('label' and 'entity_group' work too) "
+    "and a 'text' key"
+)
+
+
+def as_string_entity(entity: Any) -> tuple[str, str]:
+    """One entity without offsets as (type, text) (docs/scoring.md §1b); raises `InvalidInputError` saying what
+    is wrong. A span (an entity with offsets) among string entities is the mix one side never holds."""
+    if isinstance(entity, (tuple, list)) and len(entity) == 2:
+        entity_type, text = entity
+    elif isinstance(entity, Mapping) and not ({"start", "end"} & {key for key in entity if entity[key] is not None}):
+        key = next((key for key in TYPE_KEYS if key in entity), None)
+        if key is None:
+            raise InvalidInputError(
+                f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'"
+            )
+        if "text" not in entity:
+            raise InvalidInputError(
+                f"found {shown(entity)}, which has no 'text' (and no offsets); expected {_STRING_FORMS}"
+            )
+        entity_type, text = entity[key], entity["text"]
+    elif looks_like_entity(entity) or is_char_span(entity):
+        raise InvalidInputError(
+            f"found the span {shown(entity)} where this side holds string entities; expected one side all strings "
+            "or all spans, never a mix"
+        )
+    else:
+        raise InvalidInputError(f"found {shown(entity)} ({type(entity).__name__}); expected {_STRING_FORMS}")
+    if not isinstance(entity_type, str) or not isinstance(text, str):
+        raise InvalidInputError(
+            f"found {shown(entity)}, whose type and text are {type(entity_type).__name__} and "
+            f"{type(text).__name__}; expected {_STRING_FORMS} (type first, as eval4ner)"
+        )
+    if not entity_type:
+        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
+    if not text:
+        raise InvalidInputError(f"found {shown(entity)}, whose text is empty; expected the entity's non-empty text")
+    return entity_type, text
+
+
+def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
+    """Every sentence's string entities as (type, text), in the given order, each checked by `as_string_entity`."""
+    result = []
+    for sentence, entities in enumerate(batch):
+        read = []
+        for index, entity in enumerate(entities):
+            try:
+                read.append(as_string_entity(entity))
+            except InvalidInputError as error:
+                raise error.at(side, sentence, entity=index) from None
+        result.append(read)
+    return result
+
+
+def read_span_side(batch: list[list], side: str) -> list[list[Span]]:
+    """The side of spans of a batch of string entities (docs/scoring.md §1b): its `Span`s; a string entity among
+    them is the mix a side never holds."""
+    for sentence, entities in enumerate(batch):
+        for index, entity in enumerate(entities):
+            if is_string_entity(entity):
+                raise InvalidInputError(
+                    f"found the string entity {shown(entity)} where this side holds spans; expected one side all "
+                    "strings or all spans, never a mix",
+                    side,
+                    sentence,
+                    entity=index,
+                )
+    return read_spans(batch, side)
+
+
 def check_span_options(options: Options) -> None:
     """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
     rather than silently ignored."""
@@ -381,7 +481,14 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
     ``{start, end, type}``, whatever form they came in (dicts with `label` or `entity_group`, tuples)."""
     predictions, references, form = batches(predictions, references)
     predictions, references = rows_of(predictions), rows_of(references)
-    if form == SPANS:
+    if form == STRINGS:
+        predictions, references = (
+            _stored_entities(batch, side, side_form)
+            for batch, side, side_form in zip(
+                (predictions, references), ("predictions", "references"), side_forms(predictions, references)[::-1]
+            )
+        )
+    elif form == SPANS:
         predictions, references = (
             [[span.as_dict() for span in sentence] for sentence in read_spans(batch, side)]
             for batch, side in ((predictions, "predictions"), (references, "references"))
@@ -393,6 +500,17 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
     return predictions, references, form
 
 
+def _stored_entities(batch: list[list], side: str, form: str | None) -> list[list[dict[str, Any]]]:
+    """One side of a batch of string entities as the evaluate wrapper stores it: every entity a dict
+    ``{start, end, type, text}``, a string entity with start and end None, a span with text None."""
+    if form == STRINGS:
+        return [
+            [{"start": None, "end": None, "type": entity_type, "text": text} for entity_type, text in sentence]
+            for sentence in read_strings(batch, side)
+        ]
+    return [[{**span.as_dict(), "text": None} for span in sentence] for sentence in read_span_side(batch, side)]
+
+
 # evaluate stores ids and offsets as Arrow int64 and strings as UTF-8: what scoring takes beyond these
 # (compute_semeval scores a 5,000-digit offset and a type with a lone surrogate) is refused before it is stored,
 # where pyarrow would raise OverflowError or an unlocated UnicodeEncodeError.
@@ -402,7 +520,11 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 def _check_arrow_can_store(batch: list[list], side: str, form: str) -> None:
     """Raise `InvalidInputError` at the first id or offset outside int64, or string holding a lone surrogate."""
     low, high = _INT64
-    if form == SPANS:
+    if form == STRINGS:
+        ends = [entity["end"] for sentence in batch for entity in sentence if entity["end"] is not None]
+        numbers_fit = not ends or max(ends) <= high
+        strings = [entity[key] or "" for sentence in batch for entity in sentence for key in ("type", "text")]
+    elif form == SPANS:
         ends = [entity["end"] for sentence in batch for entity in sentence]  # start < end: the ends bound both
         numbers_fit = not ends or max(ends) <= high
         strings = [entity["type"] for sentence in batch for entity in sentence]
@@ -424,7 +546,7 @@ def _check_arrow_can_store(batch: list[list], side: str, form: str) -> None:
         for index, value in enumerate(row):
             problem = _unstorable(value, form)
             if problem is not None:
-                if form == SPANS:
+                if form in (SPANS, STRINGS):
                     raise InvalidInputError(problem, side, sentence, entity=index)
                 raise InvalidInputError(problem, side, sentence, index)
 
@@ -435,17 +557,20 @@ def _unstorable(value: Any, form: str) -> str | None:
         if low <= value <= high:
             return None
         return f"found id {shown(value)}, beyond the 64-bit integers evaluate stores; expected an id of label_list"
-    for name in ("start", "end") if form == SPANS else ():
-        if value[name] > high:
+    for name in ("start", "end") if form in (SPANS, STRINGS) else ():
+        if value[name] is not None and value[name] > high:
             return (
                 f"{name} is {shown(value[name])}, beyond the 64-bit integers evaluate stores; expected an offset "
                 f"below 2**63 (compute_semeval, which stores nothing, takes any)"
             )
-    text = value["type"] if form == SPANS else value
+    if form == STRINGS and value["text"] is not None and _SURROGATE.search(value["text"]):
+        text, what = value["text"], f"the text is {shown(value['text'])}"
+    else:
+        text = value["type"] if form in (SPANS, STRINGS) else value
+        what = f"the type is {shown(text)}" if form in (SPANS, STRINGS) else f"found tag {shown(text)}"
     found = _SURROGATE.search(text)
     if found is None:
         return None
-    what = f"the type is {shown(text)}" if form == SPANS else f"found tag {shown(text)}"
     return (
         f"{what}, which holds the lone surrogate {found.group()!r} (half of a UTF-16 pair): not text, so evaluate "
         "cannot store it as UTF-8; expected a string of text"

@@ -388,6 +388,14 @@ class Options:
         "seed of the resampling, so that the same call gives the same intervals.",
         Flag("SEED", int, help="of the resampling (default 0: every run the same)"),
     )
+    normalize: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "string entities (with `texts`) are found in the text after Unicode NFKC, case folding and collapsing runs "
+        "of white space, character by character; offsets stay the original text's (docs/scoring.md §1b).",
+        Flag(switch=True, help="string entities match the text after NFKC, case folding and white space collapsing"),
+    )
 
     @classmethod
     def of(cls, **options: Any) -> Options:

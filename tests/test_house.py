@@ -33,6 +33,7 @@ ORDER = [
     "tag_arrays",
     "component_arrays",
     "span_arrays",
+    "grounding",
     "resampling",
     "compute",
     "readers",

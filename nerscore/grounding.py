@@ -1,0 +1,658 @@
+"""Entities as surface strings, grounded to the text (docs/scoring.md §1b).
+
+A string entity is mapped to one occurrence of its text in the sentence's (document's) text, and from then on is
+scored as that span. References take the earliest occurrences in listing order. Predictions are grounded jointly
+with the pairing: of all ways to give them distinct occurrences, the one whose §3 pairing is best, ties to the
+earliest occurrences. Predictions of one text and type are interchangeable, so this is a flow per connected group
+of texts, occurrences and references (`_best_grounding`), not a search over lists; only the occurrences that
+overlap a reference, and the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs
+its occurrences once, not a graph of them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import unicodedata
+from bisect import bisect_right
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .columns import Columns
+from .counts import OUTCOMES, Counted, Row, Tally, entity_rows
+from .errors import InvalidInputError, shown
+from .inputs import STRINGS, read_span_side, read_strings, side_forms
+from .options import Options
+from .pairing import SCENARIOS, _overlap_edges, _overlaps
+from .readable import pair_sentences, scenarios_by_sentence
+from .span import Span
+from .span_arrays import count_spans
+
+# ---------------------------------------------------------------------------------------------------------
+# The text as occurrences are found in it: itself, or its normalised copy with the way back (§1b)
+# ---------------------------------------------------------------------------------------------------------
+
+_FOLDED: dict[str, str] = {}  # each character's NFKC + case fold, worked out once per character seen
+
+
+def _fold(character: str) -> str:
+    folded = _FOLDED.get(character)
+    if folded is None:
+        folded = _FOLDED[character] = unicodedata.normalize("NFKC", character).casefold()
+    return folded
+
+
+@dataclass(frozen=True)
+class Haystack:
+    """Where a sentence's occurrences are looked for: `text` itself, or with `normalize` its normalised copy,
+    each normalised character knowing the first and last original character that made it (`first`, `last`)."""
+
+    text: str
+    first: list[int] | None = None  # None: not normalised, positions are the original ones
+    last: list[int] | None = None
+
+    @classmethod
+    def of(cls, text: str, normalize: bool) -> Haystack:
+        if not normalize:
+            return cls(text)
+        characters: list[str] = []
+        first: list[int] = []
+        last: list[int] = []
+        in_space = False
+        for index, character in enumerate(text):
+            for folded in _fold(character):
+                if folded.isspace():
+                    if in_space:  # a run of white space is one space, made by all of its characters
+                        last[-1] = index
+                        continue
+                    folded, in_space = " ", True
+                else:
+                    in_space = False
+                characters.append(folded)
+                first.append(index)
+                last.append(index)
+        return cls("".join(characters), first, last)
+
+    def span(self, position: int, length: int) -> tuple[int, int]:
+        """The original [start, end) of the match of `length` characters at `position`."""
+        if self.first is None or self.last is None:
+            return position, position + length
+        return self.first[position], self.last[position + length - 1] + 1
+
+
+def needle_of(text: str, normalize: bool) -> str:
+    """An entity's string as it is looked for: itself, or normalised as the text is and stripped (§1b)."""
+    if not normalize:
+        return text
+    return Haystack.of(text, True).text.strip(" ")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Grounding a sentence
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tracker:
+    """How many occurrences were looked at: what the tests bound to show that nothing is quadratic."""
+
+    occurrences: int = 0
+    flows: int = 0  # components solved by the flow (the rest had one answer)
+
+
+def ground_references(
+    entities: Sequence[tuple[str, str]],
+    haystack: Haystack,
+    normalize: bool,
+    sentence: int,
+    side: str = "references",
+    tracker: Tracker | None = None,
+) -> list[Span]:
+    """The references' spans (§1b): the references of one text, whatever their types, take its occurrences in
+    order of position, in the order they are listed. A text that occurs fewer times than it is listed is an
+    `InvalidInputError` naming side, sentence and entity."""
+    next_position: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    spans = []
+    for index, (entity_type, text) in enumerate(entities):
+        needle = needle_of(text, normalize)
+        if not needle:
+            raise InvalidInputError(
+                f"found {shown(text)}, empty once normalised; expected text", side, sentence, entity=index
+            )
+        found = haystack.text.find(needle, next_position.get(needle, 0))
+        if tracker is not None:
+            tracker.occurrences += 1
+        if found < 0:
+            times = taken.get(needle, 0)
+            listed = f"listed {times + 1} times" if times else "listed"
+            occurs = f"occurs only {times} times" if times else "does not occur"
+            raise InvalidInputError(
+                f"the text {shown(text)} {occurs} in the sentence's text and is {listed}; expected every reference "
+                "string to occur in the text once for each time it is listed (two references on one occurrence "
+                "need spans)",
+                side,
+                sentence,
+                entity=index,
+            )
+        next_position[needle] = found + 1
+        taken[needle] = taken.get(needle, 0) + 1
+        start, end = haystack.span(found, len(needle))
+        spans.append(Span(start, end, entity_type))
+    return spans
+
+
+def ground_predictions(
+    entities: Sequence[tuple[str, str]],
+    haystack: Haystack,
+    normalize: bool,
+    references: Sequence[Span],
+    min_overlap: float | None,
+    tracker: Tracker | None = None,
+) -> list[Span | None]:
+    """Each listed prediction's span, or None when it stays ungrounded (§1b): the grounding whose pairing with
+    `references` is best by §3's priorities, ties to the lexicographically smallest sorted list of (start, end,
+    type) of the grounded predictions. Predictions of one text and type get their occurrences in listing order."""
+    classes: dict[str, dict[str, list[int]]] = {}
+    for index, (entity_type, text) in enumerate(entities):
+        needle = needle_of(text, normalize)
+        if not needle:
+            raise InvalidInputError(f"found {shown(text)}, empty once normalised; expected text", entity=index)
+        classes.setdefault(needle, {}).setdefault(entity_type, []).append(index)
+    covered = _Cover(references)
+    candidates: dict[str, list[tuple[int, int]]] = {}
+    for needle, types in classes.items():
+        wanted = sum(map(len, types.values()))
+        candidates[needle] = _candidates(haystack, needle, wanted, covered, tracker)
+    chosen: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    undecided = []
+    for needle, types in classes.items():
+        found = candidates[needle]
+        if len(types) == 1 and sum(map(len, types.values())) >= len(found):
+            # Every occurrence that can be chosen is taken: one answer, whatever the references.
+            (entity_type,) = types
+            chosen[needle] = {entity_type: list(found)}
+        elif not covered.starts:
+            chosen[needle] = _earliest(types, found)
+        else:
+            undecided.append(needle)
+    if undecided:
+        chosen.update(_ground_jointly(classes, candidates, chosen, undecided, references, min_overlap, tracker))
+    grounded: list[Span | None] = [None] * len(entities)
+    for needle, types in classes.items():
+        for entity_type, indices in types.items():
+            places = sorted(chosen[needle].get(entity_type, []))
+            for index, (start, end) in zip(indices, places):
+                grounded[index] = Span(start, end, entity_type)
+    return grounded
+
+
+class _Cover:
+    """The characters the references cover, as sorted disjoint intervals: whether an occurrence touches one."""
+
+    def __init__(self, references: Sequence[Span]) -> None:
+        merged: list[list[int]] = []
+        for span in sorted(references, key=lambda span: (span.start, span.end)):
+            if merged and span.start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], span.end)
+            else:
+                merged.append([span.start, span.end])
+        self.starts = [start for start, _ in merged]
+        self.ends = [end for _, end in merged]
+        self.last_end = self.ends[-1] if merged else 0
+
+    def touches(self, start: int, end: int) -> bool:
+        at = bisect_right(self.starts, end - 1) - 1  # the last interval starting before `end`
+        return at >= 0 and self.ends[at] > start
+
+
+def _candidates(
+    haystack: Haystack, needle: str, wanted: int, covered: _Cover, tracker: Tracker | None
+) -> list[tuple[int, int]]:
+    """The occurrences of `needle` a best grounding can use, in order of position: every one that touches a
+    reference, and the first `wanted` that touch none. A later free one is never better: an unpaired prediction
+    there moves to an earlier free one left unused, which makes the sorted list smaller (§1b's tie)."""
+    found: list[tuple[int, int]] = []
+    free = 0
+    position = haystack.text.find(needle)
+    length = len(needle)
+    while position >= 0:
+        if tracker is not None:
+            tracker.occurrences += 1
+        start, end = haystack.span(position, length)
+        if covered.touches(start, end):
+            found.append((start, end))
+        elif free < wanted:
+            found.append((start, end))
+            free += 1
+        if free >= wanted and start >= covered.last_end:
+            break  # everything further is free, and enough free ones are found
+        position = haystack.text.find(needle, position + 1)
+    return found
+
+
+def _earliest(types: dict[str, list[int]], found: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
+    """Without a reference to pair with, the smallest sorted list: the earliest occurrences, each to the smallest
+    type that has predictions left."""
+    left = {entity_type: len(indices) for entity_type, indices in types.items()}
+    chosen: dict[str, list[tuple[int, int]]] = {}
+    order = sorted(left)
+    for place in found:
+        entity_type = next((name for name in order if left[name]), None)
+        if entity_type is None:
+            break
+        left[entity_type] -= 1
+        chosen.setdefault(entity_type, []).append(place)
+    return chosen
+
+
+# A node of the joint problem: (text, index of the occurrence among the text's candidates, type).
+_Node = tuple[str, int, str]
+
+
+def _ground_jointly(
+    classes: dict[str, dict[str, list[int]]],
+    candidates: dict[str, list[tuple[int, int]]],
+    fixed: dict[str, dict[str, list[tuple[int, int]]]],
+    undecided: list[str],
+    references: Sequence[Span],
+    min_overlap: float | None,
+    tracker: Tracker | None,
+) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """The groundings of the `undecided` texts, each connected group of texts, occurrences and references solved
+    on its own (`_best_grounding`); texts already `fixed` take part with their occurrences as given."""
+    places = [(needle, index) for needle in candidates for index in range(len(candidates[needle]))]
+    spans = [Span(*candidates[needle][index], "") for needle, index in places]
+    edges = _overlap_edges(references, spans, min_overlap)
+    parent: dict[object, object] = {}
+
+    def root(node: object) -> object:
+        parent.setdefault(node, node)
+        while parent[node] != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    def join(a: object, b: object) -> None:
+        a, b = root(a), root(b)
+        if a != b:
+            parent[a] = b
+
+    for needle, index in places:
+        join(("t", needle), ("o", needle, index))
+    touching: dict[tuple[str, int], list[int]] = {}
+    for reference, place in edges:
+        needle, index = places[place]
+        join(("o", needle, index), ("r", reference))
+        touching.setdefault((needle, index), []).append(reference)
+    groups: dict[object, list[str]] = {}
+    for needle in candidates:
+        groups.setdefault(root(("t", needle)), []).append(needle)
+    result: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    for needles in groups.values():
+        if not any(needle in undecided for needle in needles):
+            continue
+        if tracker is not None:
+            tracker.flows += 1
+        group_fixed = {needle: fixed[needle] for needle in needles if needle in fixed}
+        solved = _best_grounding(
+            {needle: classes[needle] for needle in needles},
+            {needle: candidates[needle] for needle in needles},
+            group_fixed,
+            touching,
+            references,
+            min_overlap,
+        )
+        result.update({needle: solved[needle] for needle in needles if needle not in fixed})
+    return result
+
+
+def _best_grounding(
+    classes: dict[str, dict[str, list[int]]],
+    candidates: dict[str, list[tuple[int, int]]],
+    fixed: dict[str, dict[str, list[tuple[int, int]]]],
+    touching: dict[tuple[str, int], list[int]],
+    references: Sequence[Span],
+    min_overlap: float | None,
+) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """The best grounding of one connected group (§1b), exactly, as a max-weight flow.
+
+    Source -> (text, type) with the number of its predictions -> (text, occurrence, type), 1 -> a reference it
+    overlaps, or the sink unpaired -> sink. An occurrence node's weight counts a grounded prediction above all
+    (as many as can be are grounded), then its share of the tie; a pair's weight has the digits of §3's
+    priorities (rule 1's identical boundaries and type, identical boundaries, then (a) pairs, (b) same-type pairs,
+    (c) shared characters), each digit's total below its radix, above every share. The shares are
+    `pairing._with_bits`'s construction on the ranked (start, end, type) of the nodes: of two groundings as
+    good by the pairing, the larger sum of shares is the smaller sorted list. One occurrence of a text predicted
+    with several types has a node per type, and two of them may not both be used: a flow that uses both is cut
+    into branches (the occurrence kept for one type each), best first, until the best is one the rule allows."""
+    # A fixed text (one type, every candidate taken) needs no decision, but competes for the references: the
+    # flow takes all of its occurrences, as it grounds as many predictions as it can.
+    del fixed
+    nodes: list[_Node] = []
+    for needle, types in classes.items():
+        for index in range(len(candidates[needle])):
+            nodes.extend((needle, index, entity_type) for entity_type in sorted(types))
+    involved = sorted({reference for needle, index, _ in nodes for reference in touching.get((needle, index), [])})
+    radix = min(len(involved), len(nodes)) + 1
+    extent_radix = sum(references[r].end - references[r].start for r in involved) + 1
+
+    def place(node: _Node) -> tuple[int, int]:
+        return candidates[node[0]][node[1]]
+
+    triples = sorted({(*place(node), node[2]) for node in nodes})
+    room: dict[tuple[int, int, str], int] = {}
+    for node in nodes:
+        key = (*place(node), node[2])
+        room[key] = room.get(key, 0) + 1
+    share: dict[tuple[int, int, str], int] = {}
+    total = 0
+    for triple in reversed(triples):
+        share[triple] = total + 1
+        total += room[triple] * (total + 1)
+    scale = total + 1
+    grounded_weight = radix**4 * extent_radix * scale
+
+    def pair_weight(node: _Node, reference: Span) -> int | None:
+        start, end = place(node)
+        prediction = Span(start, end, node[2])
+        if not _overlaps(reference, prediction, min_overlap):
+            return None
+        same_bounds = (start, end) == (reference.start, reference.end)
+        same_type = node[2] == reference.entity_type
+        digits = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
+        return (digits * extent_radix + reference.overlap(prediction)) * scale
+
+    supply: dict[tuple[str, str], int] = {}
+    for needle, types in classes.items():
+        for entity_type, indices in types.items():
+            supply[needle, entity_type] = len(indices)
+    pair_weights = {}
+    for number, node in enumerate(nodes):
+        for reference in touching.get((node[0], node[1]), []):
+            weight = pair_weight(node, references[reference])
+            if weight is not None:
+                pair_weights[number, reference] = weight
+
+    def solve(forbidden: frozenset[int]) -> tuple[int, set[int]]:
+        flow = _Flow()
+        source, sink = flow.node(), flow.node()
+        class_node = {key: flow.node() for key in supply}
+        for key, amount in supply.items():
+            flow.arc(source, class_node[key], amount, 0)
+        node_ids = {}
+        for number, node in enumerate(nodes):
+            if number in forbidden:
+                continue
+            node_ids[number] = flow.node()
+            weight = grounded_weight + share[(*place(node), node[2])]
+            flow.arc(class_node[node[0], node[2]], node_ids[number], 1, weight)
+            flow.arc(node_ids[number], sink, 1, 0)
+        reference_ids = {reference: flow.node() for reference in involved}
+        for node_id in reference_ids.values():
+            flow.arc(node_id, sink, 1, 0)
+        for (number, reference), weight in pair_weights.items():
+            if number in node_ids:
+                flow.arc(node_ids[number], reference_ids[reference], 1, weight)
+        value = flow.max_weight(source, sink)
+        used = {number for number, node_id in node_ids.items() if flow.inflow(node_id)}
+        return value, used
+
+    best_used: set[int] = set()
+    counter = 1
+    value, used = solve(frozenset())
+    heap: list[tuple[int, int, frozenset[int], set[int]]] = [(-value, 0, frozenset(), used)]
+    while heap:
+        _, _, forbidden, used = heapq.heappop(heap)
+        conflict = _conflict(nodes, used)
+        if conflict is None:
+            best_used = used
+            break
+        for keep in conflict:  # the occurrence kept for one of its types, the others forbidden there
+            branch = forbidden | {number for number in conflict if number != keep}
+            value, branch_used = solve(branch)
+            heapq.heappush(heap, (-value, counter, branch, branch_used))
+            counter += 1
+    result: dict[str, dict[str, list[tuple[int, int]]]] = {needle: {} for needle in classes}
+    for number in sorted(best_used):
+        needle, _, entity_type = nodes[number]
+        result[needle].setdefault(entity_type, []).append(place(nodes[number]))
+    return result
+
+
+def _conflict(nodes: list[_Node], used: set[int]) -> list[int] | None:
+    """The nodes of the first occurrence that the flow gives to several types (None when there is none)."""
+    by_place: dict[tuple[str, int], list[int]] = {}
+    for number in sorted(used):
+        by_place.setdefault(nodes[number][:2], []).append(number)
+    for numbers in by_place.values():
+        if len(numbers) > 1:
+            return [number for number, node in enumerate(nodes) if node[:2] == nodes[numbers[0]][:2]]
+    return None
+
+
+@dataclass
+class _Flow:
+    """A max-weight flow on a small directed graph with integer capacities and weights of any size: successive
+    longest augmenting paths (Bellman-Ford with a queue on the residual graph), while a path adds weight. The
+    graphs here are a connected group of a sentence's texts, occurrences and references."""
+
+    heads: list[int] = field(default_factory=list)
+    capacity: list[int] = field(default_factory=list)
+    weight: list[int] = field(default_factory=list)
+    out: list[list[int]] = field(default_factory=list)
+
+    def node(self) -> int:
+        self.out.append([])
+        return len(self.out) - 1
+
+    def arc(self, tail: int, head: int, capacity: int, weight: int) -> None:
+        for a, b, c, w in ((tail, head, capacity, weight), (head, tail, 0, -weight)):
+            self.out[a].append(len(self.heads))
+            self.heads.append(b)
+            self.capacity.append(c)
+            self.weight.append(w)
+
+    def inflow(self, node: int) -> int:
+        """The flow into `node` (what its reverse arcs hold)."""
+        return sum(self.capacity[arc] for arc in self.out[node] if arc % 2)
+
+    def max_weight(self, source: int, sink: int) -> int:
+        total = 0
+        while True:
+            gain: list[int | None] = [None] * len(self.out)
+            through: list[int] = [-1] * len(self.out)
+            gain[source] = 0
+            waiting = deque([source])
+            queued = [False] * len(self.out)
+            queued[source] = True
+            while waiting:
+                tail = waiting.popleft()
+                queued[tail] = False
+                base = gain[tail]
+                assert base is not None
+                for arc in self.out[tail]:
+                    if self.capacity[arc] <= 0:
+                        continue
+                    head = self.heads[arc]
+                    candidate = base + self.weight[arc]
+                    known = gain[head]
+                    if known is None or candidate > known:
+                        gain[head] = candidate
+                        through[head] = arc
+                        if not queued[head]:
+                            queued[head] = True
+                            waiting.append(head)
+            best = gain[sink]
+            if best is None or best <= 0:
+                return total
+            amount = None
+            node = sink
+            while node != source:
+                arc = through[node]
+                amount = self.capacity[arc] if amount is None else min(amount, self.capacity[arc])
+                node = self.heads[arc ^ 1]
+            assert amount is not None
+            node = sink
+            while node != source:
+                arc = through[node]
+                self.capacity[arc] -= amount
+                self.capacity[arc ^ 1] += amount
+                node = self.heads[arc ^ 1]
+            total += best * amount
+
+
+# ---------------------------------------------------------------------------------------------------------
+# A batch
+# ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroundedBatch:
+    """A batch of string entities grounded (§1b): each side's spans per sentence (what the span path scores),
+    the ungrounded predictions per sentence as (type, text as given), and the text each grounded entity was
+    given with (per sentence and side, span -> the strings of the entities grounded there, in listing order)."""
+
+    references: list[list[Span]]
+    predictions: list[list[Span]]
+    ungrounded: list[list[tuple[str, str]]]
+    given_texts: tuple[list[dict[Span, list[str]]], list[dict[Span, list[str]]]]  # references', predictions'
+
+
+def ground_batch(
+    predictions: list[list],
+    references: list[list],
+    options: Options,
+    texts: Sequence[str] | None,
+    tracker: Tracker | None = None,
+) -> GroundedBatch:
+    """Both sides of a batch that holds string entities, grounded (§1b). Reference strings are grounded over all
+    listed references, then `labels` drops other types on both sides, then the predictions are grounded."""
+    reference_form, predicted_form = side_forms(predictions, references)
+    if texts is None:
+        side = "references" if reference_form == STRINGS else "predictions"
+        raise InvalidInputError(
+            "found string entities (no offsets) and no texts; expected texts=, one string per sentence (document), "
+            "in which each string is found",
+            side,
+        )
+    strings_r = read_strings(references, "references") if reference_form == STRINGS else None
+    strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
+    spans_given_r = read_span_side(references, "references") if strings_r is None else None
+    spans_given_p = read_span_side(predictions, "predictions") if strings_p is None else None
+    keep = None if options.labels is None else set(options.labels)
+    normalize = options.normalize
+    grounded_r, grounded_p, ungrounded = [], [], []
+    given_r: list[dict[Span, list[str]]] = []
+    given_p: list[dict[Span, list[str]]] = []
+    for sentence, text in enumerate(texts):
+        haystack = Haystack.of(text, normalize)
+        names_r: dict[Span, list[str]] = {}
+        if strings_r is not None:
+            spans_r = ground_references(strings_r[sentence], haystack, normalize, sentence, tracker=tracker)
+            for span, (_, given) in zip(spans_r, strings_r[sentence]):
+                names_r.setdefault(span, []).append(given)
+        else:
+            assert spans_given_r is not None
+            spans_r = list(spans_given_r[sentence])
+        if keep is not None:
+            spans_r = [span for span in spans_r if span.entity_type in keep]
+        names_p: dict[Span, list[str]] = {}
+        left: list[tuple[str, str]] = []
+        if strings_p is not None:
+            listed = [entity for entity in strings_p[sentence] if keep is None or entity[0] in keep]
+            try:
+                places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap, tracker)
+            except InvalidInputError as error:
+                raise error.at("predictions", sentence) from None
+            spans_p = []
+            for place, entity in zip(places, listed):
+                if place is None:
+                    left.append(entity)
+                else:
+                    spans_p.append(place)
+                    names_p.setdefault(place, []).append(entity[1])
+        else:
+            assert spans_given_p is not None
+            spans_p = [span for span in spans_given_p[sentence] if keep is None or span.entity_type in keep]
+        grounded_r.append(spans_r)
+        grounded_p.append(spans_p)
+        ungrounded.append(left)
+        given_r.append(names_r)
+        given_p.append(names_p)
+    return GroundedBatch(grounded_r, grounded_p, ungrounded, (given_r, given_p))
+
+
+def count_strings(
+    predictions: list[list],
+    references: list[list],
+    options: Options,
+    by_sentence: bool,
+    columns: Columns,
+) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
+    """A batch that holds string entities counted (§1b): grounded, then scored as the spans it grounds to (the
+    array path of spans where it can, `readable.pair_sentences` for the rows), the ungrounded predictions added as
+    spurious and counted in `ungrounded`. With `return_entities`, the rows and the `entities` dicts, each entity
+    with its text (a string entity's as given, a span's the characters of the text)."""
+    texts = columns.texts
+    grounded = ground_batch(predictions, references, options, texts)
+    assert texts is not None  # ground_batch refuses a batch without texts
+    counted: Counted | None = None
+    rows = None
+    if not options.return_entities:
+        counted = count_spans(
+            [[(span.start, span.end, span.entity_type) for span in sentence] for sentence in grounded.predictions],
+            [[(span.start, span.end, span.entity_type) for span in sentence] for sentence in grounded.references],
+            options.evolve(labels=None) if options.labels is not None else options,
+            by_sentence,
+        )
+    if counted is None:
+        tally, rows = pair_sentences(grounded.references, grounded.predictions, options.min_overlap)
+        counted = Counted(tally, scenarios_by_sentence(rows, len(texts)) if by_sentence else None)
+    ungrounded_cells: Counter = Counter()
+    for left in grounded.ungrounded:
+        ungrounded_cells.update(("II", None, entity_type) for entity_type, _ in left)
+    cells = Counter(counted.tally.cells)
+    cells.update(ungrounded_cells)
+    tally = Tally(dict(cells), None, sum(map(len, grounded.ungrounded)))
+    by = counted.by_sentence
+    if by is not None:
+        by = by.copy()
+        by[:, SCENARIOS.index("II")] += np.fromiter(map(len, grounded.ungrounded), np.int64, len(texts))
+    entities = None
+    if rows is not None and options.return_entities:
+        entities = _entity_dicts(rows, grounded, texts, options.evaluation_schemes)
+    return Counted(tally, by), rows, entities
+
+
+def _entity_dicts(
+    rows: list[Row], grounded: GroundedBatch, texts: Sequence[str], schemes: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The `entities` rows (docs/scoring.md §7) of a grounded batch: each entity with its `text`, and after each
+    sentence's rows its ungrounded predictions (start and end None), in listing order."""
+    given = tuple(
+        [{span: deque(names) for span, names in sentence.items()} for sentence in side] for side in grounded.given_texts
+    )
+    by_sentence: dict[int, list[dict[str, Any]]] = {}
+    for row, (sentence, reference, prediction) in zip(entity_rows(rows, schemes), rows):
+        for key, span, side in (("reference", reference, 0), ("prediction", prediction, 1)):
+            if span is not None:
+                names = given[side][sentence].get(span)
+                row[key]["text"] = names.popleft() if names else texts[sentence][span.start : span.end]
+        by_sentence.setdefault(sentence, []).append(row)
+    spurious = OUTCOMES["II"]
+    for sentence, left in enumerate(grounded.ungrounded):
+        for entity_type, text in left:
+            by_sentence.setdefault(sentence, []).append(
+                {
+                    "sentence": sentence,
+                    "reference": None,
+                    "prediction": {"start": None, "end": None, "type": entity_type, "text": text},
+                    "scenario": "II",
+                    **{scheme: spurious[scheme] for scheme in schemes},
+                }
+            )
+    return [row for sentence in sorted(by_sentence) for row in by_sentence[sentence]]

@@ -1,0 +1,431 @@
+"""Issue 17: entities as surface strings, grounded to the text (docs/scoring.md §1b).
+
+An exhaustive search over groundings and pairings on tiny documents (tests/grounding_oracle.py), the order of the
+lists shuffled, strings against the spans they ground to, the worked example as strings, normalisation, errors,
+and the structural bound on a text in which the string occurs 10,000 times."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from math import prod
+
+import grounding_oracle as oracle
+import pytest
+from conftest import REPO
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from nerscore import InvalidInputError, compute_semeval
+from nerscore.grounding import Haystack, Tracker, ground_batch, ground_predictions, needle_of
+from nerscore.options import Options
+from nerscore.span import Span
+
+TYPES = ("X", "Y")
+
+
+def grounded_result(text, references, predictions, **options):
+    result = compute_semeval(
+        predictions=[predictions], references=[references], texts=[text], return_entities=True, **options
+    )
+    rows = result["entities"]
+    mentions = sorted(
+        (row["prediction"]["start"], row["prediction"]["end"], row["prediction"]["type"])
+        for row in rows
+        if row["prediction"] is not None and row["prediction"]["start"] is not None
+    )
+    scenarios = Counter(row["scenario"] for row in rows)
+    return result, mentions, {name: scenarios.get(name, 0) for name in ("I", "II", "III", "IV", "V", "VI")}
+
+
+@st.composite
+def documents(draw, most: int = 4):
+    """A tiny text over two letters (so strings recur and overlap), references that occur, predictions that may
+    not; the enumeration the oracle does is kept below a few thousand groundings."""
+    text = draw(st.text(alphabet="ab ", min_size=1, max_size=7))
+    pieces = sorted({text[i:j] for i in range(len(text)) for j in range(i + 1, min(len(text), i + 3) + 1)})
+    pieces = [piece for piece in pieces if piece.strip() == piece and piece]
+    assume(pieces)
+    references = []
+    for _ in range(draw(st.integers(0, most))):
+        needle = draw(st.sampled_from(pieces))
+        if sum(n == needle for _, n in references) < len(oracle.occurrences(text, needle)):
+            references.append((draw(st.sampled_from(TYPES)), needle))
+    strings = st.one_of(st.sampled_from(pieces), st.text(alphabet="ab", min_size=1, max_size=2))
+    predictions = draw(st.lists(st.tuples(st.sampled_from(TYPES), strings), max_size=most))
+    size = prod(len(oracle.occurrences(text, needle)) + 1 for _, needle in predictions)
+    assume(size <= 400)
+    return text, references, predictions
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(documents())
+def test_the_grounding_is_the_best_of_every_grounding_and_pairing(document) -> None:
+    text, references, predictions = document
+    _, best, counts, ungrounded = oracle.best_grounding(text, references, predictions)
+    result, mentions, scenarios = grounded_result(text, [list(r) for r in references], [list(p) for p in predictions])
+    assert mentions == [tuple(mention) for mention in best]
+    assert scenarios == counts
+    assert result["ungrounded"] == ungrounded
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(documents(most=5), st.randoms(use_true_random=False))
+def test_the_order_of_the_predictions_changes_no_count(document, shuffler) -> None:
+    text, references, predictions = document
+    shuffled = list(predictions)
+    shuffler.shuffle(shuffled)
+    first = compute_semeval(predictions=[predictions], references=[references], texts=[text], per_type=True)
+    second = compute_semeval(predictions=[shuffled], references=[references], texts=[text], per_type=True)
+    assert first == second
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(documents(most=5))
+def test_strings_score_as_the_spans_they_ground_to(document) -> None:
+    text, references, predictions = document
+    result = compute_semeval(
+        predictions=[predictions], references=[references], texts=[text], return_entities=True, per_type=True
+    )
+    rows = result.pop("entities")
+    reference_spans = [(r["start"], r["end"], r["type"]) for r in (row["reference"] for row in rows) if r]
+    predicted_spans = [(p["start"], p["end"], p["type"]) for p in (row["prediction"] for row in rows) if p]
+    grounded = [span for span in predicted_spans if span[0] is not None]
+    spans = compute_semeval(predictions=[grounded], references=[reference_spans], per_type=True)
+    ungrounded = result.pop("ungrounded")
+    if not ungrounded:
+        assert result == spans
+    assert result["strict_spurious"] == spans["strict_spurious"] + ungrounded
+    # References given as the spans they ground to: the same predictions grounded alike.
+    assert compute_semeval(predictions=[predictions], references=[reference_spans], texts=[text], per_type=True) == {
+        **result,
+        "ungrounded": ungrounded,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Named cases: what the grounding answers, and why (docs/scoring.md §1b)
+# ---------------------------------------------------------------------------------------------------------
+
+CASES = [
+    # (text, references, predictions, the grounded predictions, scenario counts that are not 0)
+    ("Paris and Paris", [("LOC", "Paris")], [("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1}),
+    # The second reference Paris takes the second occurrence; the prediction pairs with the first (earliest).
+    ("Paris and Paris", [("LOC", "Paris"), ("LOC", "Paris")], [("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1, "III": 1}),
+    # eval4ner's list order: [York, New York] against New York. Order never matters here.
+    (
+        "New York",
+        [("LOC", "New York")],
+        [("LOC", "York"), ("LOC", "New York")],
+        [(0, 8, "LOC"), (4, 8, "LOC")],
+        {"I": 1, "II": 1},
+    ),
+    # Repeated k = 3 times, occurs j = 2 times: grounded min(k, j) = 2 times, one ungrounded.
+    ("a b a", [("X", "a")], [("X", "a"), ("X", "a"), ("X", "a")], [(0, 1, "X"), (4, 5, "X")], {"I": 1, "II": 2}),
+    # A correct string is never counted wrong because it also occurs elsewhere: the second York pairs.
+    ("York, not New York", [("LOC", "New York")], [("LOC", "New York")], [(10, 18, "LOC")], {"I": 1}),
+    # "Paris" grounds at the second occurrence so that "Paris and" pairs too (rule (a) after rule 1).
+    (
+        "Paris and Paris",
+        [("LOC", "Paris"), ("LOC", "Paris")],
+        [("LOC", "Paris"), ("LOC", "Paris and")],
+        [(0, 9, "LOC"), (10, 15, "LOC")],
+        {"I": 1, "V": 1},
+    ),
+    # One occurrence, predicted with two types: the one that pairs as the same type takes it.
+    ("Paris", [("LOC", "Paris")], [("PER", "Paris"), ("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1, "II": 1}),
+    # Occurrences overlap ("aa" in "aaa" at 0 and 1).
+    ("aaa", [("X", "aa")], [("X", "aa"), ("X", "aa")], [(0, 2, "X"), (1, 3, "X")], {"I": 1, "II": 1}),
+    # No reference: the earliest occurrences, the smaller type first.
+    ("b a a", [], [("Y", "a"), ("X", "a")], [(2, 3, "X"), (4, 5, "Y")], {"II": 2}),
+    # An empty document holds no entity: its predictions are ungrounded.
+    ("", [], [("X", "a")], [], {"II": 1}),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "references", "predictions", "grounded", "counts"),
+    CASES,
+    ids=[
+        "first-occurrence",
+        "references-in-order",
+        "list-order",
+        "min-k-j",
+        "correct-elsewhere",
+        "joint-with-pairing",
+        "two-types-one-occurrence",
+        "overlapping-occurrences",
+        "no-reference",
+        "empty-document",
+    ],
+)
+def test_named_groundings(text, references, predictions, grounded, counts) -> None:
+    result, mentions, scenarios = grounded_result(text, references, predictions)
+    assert mentions == grounded
+    assert {name: n for name, n in scenarios.items() if n} == counts
+    assert result["ungrounded"] == len(predictions) - len(grounded)
+    # the oracle agrees
+    _, best, oracle_counts, _ = oracle.best_grounding(text, references, predictions)
+    assert [tuple(m) for m in best] == grounded
+    assert {name: n for name, n in oracle_counts.items() if n} == counts
+
+
+def test_rows_give_offsets_and_the_strings_as_given() -> None:
+    result = compute_semeval(
+        predictions=[[{"type": "LOC", "text": "new  york"}, ["LOC", "Paris"]]],
+        references=[[{"label": "LOC", "text": "New York"}]],
+        texts=["I love New  York"],
+        return_entities=True,
+        normalize=True,
+    )
+    assert result["entities"] == [
+        {
+            "sentence": 0,
+            "reference": {"start": 7, "end": 16, "type": "LOC", "text": "New York"},
+            "prediction": {"start": 7, "end": 16, "type": "LOC", "text": "new  york"},
+            "scenario": "I",
+            "strict": "COR",
+            "exact": "COR",
+            "partial": "COR",
+            "type": "COR",
+        },
+        {
+            "sentence": 0,
+            "reference": None,
+            "prediction": {"start": None, "end": None, "type": "LOC", "text": "Paris"},
+            "scenario": "II",
+            "strict": "SPU",
+            "exact": "SPU",
+            "partial": "SPU",
+            "type": "SPU",
+        },
+    ]
+    assert result["ungrounded"] == 1
+
+
+def test_the_worked_example_as_strings_reproduces_the_table() -> None:
+    lines = [
+        json.loads(line)
+        for line in (REPO / "examples" / "worked_example_strings.jsonl").read_text("utf-8").splitlines()
+    ]
+    result = compute_semeval(
+        predictions=[line["predictions"] for line in lines],
+        references=[line["references"] for line in lines],
+        texts=[line["text"] for line in lines],
+    )
+    table = {  # docs/scoring.md §6
+        "correct": (2, 2, 2, 1),
+        "incorrect": (2, 0, 2, 3),
+        "partial": (0, 2, 0, 0),
+        "missed": (1, 1, 1, 1),
+        "spurious": (1, 1, 1, 1),
+        "precision": (0.4, 0.6, 0.4, 0.2),
+        "recall": (0.4, 0.6, 0.4, 0.2),
+        "f1": (0.4, 0.6, 0.4, 0.2),
+    }
+    for measure, values in table.items():
+        assert tuple(result[f"{scheme}_{measure}"] for scheme in ("type", "partial", "exact", "strict")) == values
+    assert result["ungrounded"] == 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# normalize=True
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "string", "span"),
+    [
+        ("I love New  York", "new york", (7, 16)),  # a run of white space is one space, mapped back whole
+        ("Straße", "strasse", (0, 6)),  # ß folds to ss: one character into two
+        ("Strasse", "STRASSE", (0, 7)),
+        ("der ﬁsch", "fisch", (4, 8)),  # ﬁ (one character) folds into fi
+        ("der ﬁsch", "isch", (4, 8)),  # a match that starts inside ﬁ's folding maps back to ﬁ itself
+        ("ＡＢＣ corp", "abc", (0, 3)),  # NFKC: full-width letters
+        ("x\u00a0\u00a0y", " x y ", (0, 4)),  # no-break spaces collapse; the string is stripped
+    ],
+    ids=["white-space", "sharp-s", "upper-case", "ligature", "inside-ligature", "full-width", "stripped"],
+)
+def test_normalised_matches_map_back_to_the_original_text(text, string, span) -> None:
+    _, mentions, _ = grounded_result(text, [], [("X", string)], normalize=True)
+    assert mentions == [(*span, "X")]
+    assert compute_semeval(predictions=[[("X", string)]], references=[[]], texts=[text])["ungrounded"] == 1
+
+
+def test_normalising_is_one_pass_over_the_text() -> None:
+    text = "Aß ﬁ  b" * 1000
+    haystack = Haystack.of(text, True)
+    assert haystack.first is not None and haystack.last is not None
+    assert len(haystack.text) == len(haystack.first) <= 2 * len(text)
+    assert haystack.text.startswith("ass fi b")
+    assert needle_of("  Fi  ", True) == "fi"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "texts", "located", "says"),
+    [
+        ([[("X", "a")]], [[]], None, ("predictions", None, None), "no texts"),
+        ([[("X", "a")]], [[]], [3], ("texts", 0, None), "expected the sentence's"),
+        ([[("X", "a")]], [[]], ["a", "b"], ("texts", None, None), "found 2 values for 1 sentences"),
+        ([[("X", "a"), (1, 2)]], [[]], ["a"], ("predictions", 0, 1), "expected a (type, text) pair"),
+        ([[("X", "a"), ("X", 2)]], [[]], ["a"], ("predictions", 0, 1), "type first"),
+        ([[("X", "")]], [[]], ["a"], ("predictions", 0, 0), "text is empty"),
+        ([[("X", "a"), (0, 1, "X")]], [[]], ["a"], ("predictions", 0, 1), "never a mix"),
+        ([[(0, 1, "X"), ("X", "a")]], [[("X", "a")]], ["a"], ("predictions", 0, 1), "never a mix"),
+        ([[]], [[("X", "b")]], ["a"], ("references", 0, 0), "does not occur"),
+        ([[]], [[("X", "a"), ("X", "a")]], ["a"], ("references", 0, 1), "occurs only 1 times"),
+        ([[{"type": "X"}]], [[("X", "a")]], ["a"], ("predictions", 0, 0), "no 'start'"),
+        ([[("X", "a")]], [["B-X"]], ["a"], (None, None, None), "hold tags"),
+    ],
+    ids=[
+        "no-texts",
+        "text-not-a-string",
+        "texts-of-wrong-length",
+        "two-non-strings",
+        "text-not-a-string-in-entity",
+        "empty-text",
+        "side-mixes-strings-and-spans",
+        "spans-side-mixes",
+        "reference-not-in-text",
+        "reference-listed-too-often",
+        "dict-without-text-or-offsets",
+        "strings-against-tags",
+    ],
+)
+def test_bad_input_is_a_located_error(predictions, references, texts, located, says) -> None:
+    with pytest.raises(ValueError, match=re.escape(says)) as raised:
+        compute_semeval(predictions=predictions, references=references, texts=texts)
+    if isinstance(raised.value, InvalidInputError):
+        side, sentence, entity = located
+        assert (raised.value.side, raised.value.sentence, raised.value.entity) == (side, sentence, entity)
+
+
+def test_tag_options_are_refused_as_for_spans() -> None:
+    with pytest.raises(ValueError, match="scheme"):
+        compute_semeval(predictions=[[("X", "a")]], references=[[]], texts=["a"], scheme="IOBES")
+
+
+def test_a_json_list_of_two_strings_is_a_string_entity() -> None:
+    given = json.loads('[[["LOC", "York"]]]')
+    assert compute_semeval(predictions=given, references=given, texts=["New York"])["strict_correct"] == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Everything else, as with spans
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_labels_ground_references_over_all_then_drop_other_types() -> None:
+    # The PER reference takes the first Paris before labels drop it; the LOC one the second.
+    text = "Paris and Paris"
+    references = [[("PER", "Paris"), ("LOC", "Paris")]]
+    result = compute_semeval(
+        predictions=[[("LOC", "Paris")]], references=references, texts=[text], labels=["LOC"], return_entities=True
+    )
+    assert result["strict_correct"] == 1
+    assert result["entities"][0]["reference"]["start"] == 10
+
+
+def test_options_work_with_strings_as_with_spans() -> None:
+    text = "Angela Merkel met Emmanuel Macron in Berlin."
+    references = [[("PER", "Angela Merkel"), ("PER", "Emmanuel Macron"), ("LOC", "Berlin")]]
+    predictions = [[("PER", "Angela Merkel"), ("PER", "Macron"), ("ORG", "Berlin"), ("LOC", "Paris")]]
+    spans_r = [[(0, 13, "PER"), (18, 33, "PER"), (37, 43, "LOC")]]
+    spans_p = [[(0, 13, "PER"), (27, 33, "PER"), (37, 43, "ORG")]]
+    for options in (
+        {"per_type": True},
+        {"confusion": True},
+        {"min_overlap": 0.5},
+        {"bootstrap": 50},
+        {"labels": ["PER"]},
+    ):
+        strings = compute_semeval(predictions=predictions, references=references, texts=[text], **options)
+        spans = compute_semeval(predictions=[[*spans_p[0]]], references=spans_r, **options)
+        ungrounded = strings.pop("ungrounded")
+        assert ungrounded == (0 if "labels" in options else 1)
+        if "labels" in options:
+            assert strings == spans
+        else:
+            assert strings["strict_spurious"] == spans["strict_spurious"] + 1
+            assert strings["strict_correct"] == spans["strict_correct"]
+
+
+def test_compare_semeval_takes_strings() -> None:
+    from nerscore import compare_semeval
+
+    text = ["Angela Merkel met Emmanuel Macron in Berlin."]
+    references = [[("PER", "Angela Merkel"), ("LOC", "Berlin")]]
+    result = compare_semeval(
+        predictions_a=[[("PER", "Merkel")]],
+        predictions_b=[[("PER", "Angela Merkel"), ("LOC", "Berlin")]],
+        references=references,
+        texts=text,
+        n_resamples=50,
+    )
+    assert result["strict_f1_b"] == 1.0 and result["strict_f1_a"] == 0.0
+
+
+def test_ungrounded_is_there_whenever_texts_are() -> None:
+    assert compute_semeval(predictions=[[(0, 1, "X")]], references=[[(0, 1, "X")]], texts=["a"])["ungrounded"] == 0
+    assert "ungrounded" not in compute_semeval(predictions=[[(0, 1, "X")]], references=[[(0, 1, "X")]])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Linear: a text in which the string occurs 10,000 times
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
+    text = "a " * 10_000
+    tracker = Tracker()
+    spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None, tracker)
+    assert spans == [Span(0, 1, "X")]
+    assert tracker.occurrences <= 3  # the one on the reference and the first free one, not 10,000
+
+
+@pytest.mark.parametrize("normalize", [False, True], ids=["exact", "normalized"])
+def test_10000_references_and_predictions_of_one_string_are_linear(normalize: bool) -> None:
+    n = 10_000
+    text = "a " * n
+    tracker = Tracker()
+    entities = [["X", "a"]] * n
+    grounded = ground_batch([entities], [entities], Options.of(normalize=normalize), [text], tracker)
+    assert len(grounded.predictions[0]) == n
+    assert tracker.occurrences <= 3 * n  # each occurrence looked at a bounded number of times
+    assert tracker.flows == 0  # every occurrence is taken: nothing to choose
+    result = compute_semeval(predictions=[entities], references=[entities], texts=[text], normalize=normalize)
+    assert result["strict_correct"] == n
+
+
+def test_a_few_predictions_among_10000_occurrences_inside_references() -> None:
+    n = 10_000
+    text = "New York " * n
+    references = [["LOC", "New York"]] * n
+    predictions = [["LOC", "York"]] * 3
+    tracker = Tracker()
+    grounded = ground_batch([predictions], [references], Options(), [text], tracker)
+    assert grounded.predictions[0] == [Span(4, 8, "LOC"), Span(13, 17, "LOC"), Span(22, 26, "LOC")]
+    assert tracker.occurrences <= 3 * n
+
+
+def test_shuffled_batches_of_many_sentences() -> None:
+    rng = random.Random(0)
+    texts, references, predictions = [], [], []
+    for _ in range(200):
+        words = [rng.choice(["Paris", "York", "New York", "Berlin", "and"]) for _ in range(6)]
+        text = " ".join(words)
+        texts.append(text)
+        listed = [("LOC", w) for w in words if w != "and"]
+        references.append(listed[: rng.randint(0, len(listed))])
+        guessed = [(rng.choice(["LOC", "PER"]), rng.choice(words)) for _ in range(rng.randint(0, 4))]
+        predictions.append(guessed)
+    first = compute_semeval(predictions=predictions, references=references, texts=texts, per_type=True)
+    shuffled = [rng.sample(sentence, len(sentence)) for sentence in predictions]
+    assert compute_semeval(predictions=shuffled, references=references, texts=texts, per_type=True) == first
