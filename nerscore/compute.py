@@ -7,7 +7,6 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -87,7 +86,7 @@ def compute_checked(
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
     tally = counted.tally
     if columns.texts is not None and tally.ungrounded is None:
-        tally = dataclasses.replace(tally, ungrounded=0)  # the key is there whenever texts are (§1b)
+        tally = Tally(tally.cells, tally.tokens, 0)  # the key is there whenever texts are (§1b)
     sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
     return result_dict(tally, options, sentence_counts, rows, entities)
 

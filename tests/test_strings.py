@@ -429,3 +429,130 @@ def test_shuffled_batches_of_many_sentences() -> None:
     first = compute_semeval(predictions=predictions, references=references, texts=texts, per_type=True)
     shuffled = [rng.sample(sentence, len(sentence)) for sentence in predictions]
     assert compute_semeval(predictions=shuffled, references=references, texts=texts, per_type=True) == first
+
+
+# ---------------------------------------------------------------------------------------------------------
+# eval4ner 0.1.0, side by side (docs/scoring.md §8, "eval4ner and strings")
+# ---------------------------------------------------------------------------------------------------------
+
+eval4ner = pytest.importorskip("eval4ner.muc")
+FIELDS = {
+    "correct": "correct",
+    "incorrect": "incorrect",
+    "partial": "partial",
+    "missed": "missed",
+    "spurius": "spurious",
+}
+WORDS = ("Paris", "Berlin", "New York", "York", "Rome", "Oslo", "Lima", "Nice", "Bern")
+
+
+def eval4ner_counts(predictions, references, texts) -> dict[str, int]:
+    totals: Counter = Counter()
+    for prediction, reference, text in zip(predictions, references, texts):
+        result = eval4ner.evaluate_one(prediction=prediction, ground_truth=reference, text=text)
+        for scheme in ("strict", "exact", "partial", "type"):
+            for theirs, ours in FIELDS.items():
+                totals[f"{scheme}_{ours}"] += result[scheme][theirs]
+    return dict(totals)
+
+
+def our_counts(predictions, references, texts, **options) -> dict[str, int]:
+    result = compute_semeval(predictions=predictions, references=references, texts=texts, **options)
+    return {
+        f"{scheme}_{ours}": result[f"{scheme}_{ours}"]
+        for scheme in ("strict", "exact", "partial", "type")
+        for ours in FIELDS.values()
+    }
+
+
+@st.composite
+def eval4ner_sentences(draw):
+    """A sentence where eval4ner reads strings right: non-empty, each string occurring once, no overlap within a
+    side, every entity overlapping at most one entity of the other side."""
+    words = draw(
+        st.lists(st.sampled_from(["Paris", "Berlin", "Rome", "Oslo", "Lima"]), min_size=1, max_size=5, unique=True)
+    )
+    text = " ".join(f"{word} x" for word in words)  # "Paris x Berlin x": each word and "word x" occurs once
+    references, predictions = [], []
+    for word in words:
+        kind = draw(st.sampled_from(["none", "ref", "pred", "both"]))
+        if kind in ("ref", "both"):
+            references.append((draw(st.sampled_from(TYPES)), word))
+        if kind in ("pred", "both"):
+            predictions.append((draw(st.sampled_from(TYPES)), draw(st.sampled_from([word, f"{word} x", word[1:]]))))
+    assume(references or predictions)
+    return text, references, predictions
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(st.lists(eval4ner_sentences(), min_size=1, max_size=6))
+def test_counts_agree_with_eval4ner_where_it_reads_strings_right(sentences) -> None:
+    texts = [text for text, _, _ in sentences]
+    references = [list(references) for _, references, _ in sentences]
+    predictions = [list(predictions) for _, _, predictions in sentences]
+    assert our_counts(predictions, references, texts) == eval4ner_counts(predictions, references, texts)
+
+
+EVAL4NER_FAILURES = [
+    # (text, references, predictions, eval4ner's strict counts, ours)
+    ("abc", [], [], {"correct": 1, "incorrect": 1, "partial": 1, "missed": 1, "spurius": 1}, {}),
+    (
+        "New York",
+        [("LOC", "New York")],
+        [("LOC", "York"), ("LOC", "New York")],
+        {"incorrect": 1, "spurius": 1},
+        {"correct": 1, "spurious": 1},
+    ),
+    ("York is not New York", [("LOC", "New York")], [("LOC", "York")], {"missed": 1, "spurius": 1}, {"incorrect": 1}),
+    (
+        "Paris and Paris",
+        [("LOC", "Paris"), ("LOC", "Paris")],
+        [("LOC", "and Paris")],
+        {"missed": 2, "spurius": 1},
+        {"incorrect": 1, "missed": 1},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "references", "predictions", "theirs", "ours"),
+    EVAL4NER_FAILURES,
+    ids=["empty-sentence-counts-one-everywhere", "list-order", "first-occurrence-only", "position-ignored"],
+)
+def test_where_eval4ner_reads_strings_wrong(text, references, predictions, theirs, ours) -> None:
+    result = eval4ner.evaluate_one(prediction=predictions, ground_truth=references, text=text)
+    assert {key: value for key, value in result["strict"].items() if key in FIELDS and value} == theirs
+    counted = our_counts([predictions], [references], [text])
+    assert {key.removeprefix("strict_"): n for key, n in counted.items() if key.startswith("strict_") and n} == ours
+    # The other order of the list: eval4ner changes its answer, this metric does not.
+    if len(predictions) > 1:
+        other = eval4ner.evaluate_one(prediction=predictions[::-1], ground_truth=references, text=text)
+        assert {key: value for key, value in other["strict"].items() if key in FIELDS and value} != theirs
+        assert our_counts([predictions[::-1]], [references], [text]) == counted
+
+
+def test_eval4ner_averages_over_sentences_where_counts_add_here() -> None:
+    texts = ["a", "a b c d"]
+    references = [[("X", "a")], [("X", "a")]]
+    predictions = [[("X", "a")], [("X", "a"), ("X", "b"), ("X", "c"), ("X", "d")]]
+    assert eval4ner.evaluate_all(predictions, references, texts)["strict"]["f1_score"] == pytest.approx(0.7)
+    result = compute_semeval(predictions=predictions, references=references, texts=texts)
+    assert (result["strict_precision"], result["strict_recall"], result["strict_f1"]) == (0.4, 1.0, 4 / 7)
+
+
+def test_eval4ner_crashes_on_json_lists_where_they_are_pairs_here() -> None:
+    given = json.loads('[["LOC", "York"]]')
+    with pytest.raises(ValueError, match="not in list"):
+        eval4ner.evaluate_one(prediction=given, ground_truth=given, text="York")
+    assert our_counts([given], [given], ["York"])["strict_correct"] == 1
+
+
+def test_the_worked_example_as_strings_agrees_with_eval4ner() -> None:
+    lines = [
+        json.loads(line)
+        for line in (REPO / "examples" / "worked_example_strings.jsonl").read_text("utf-8").splitlines()
+    ]
+    texts = [line["text"] for line in lines]
+    references = [[tuple(e) for e in line["references"]] for line in lines]
+    predictions = [[tuple(e) for e in line["predictions"]] for line in lines]
+    assert our_counts(predictions, references, texts) == eval4ner_counts(predictions, references, texts)
