@@ -31,7 +31,7 @@ from nerscore import *
 from nerscore import InvalidInputError, Options, main
 from nerscore.columns import COLUMN_NAMES, Columns
 from nerscore.compute import compute_checked
-from nerscore.inputs import IDS, SPANS, TAGS, as_list, batch_form, rows_of, storable
+from nerscore.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms, storable
 from nerscore.options import OPTION_NAMES, describe
 
 # The version of nerscore this file was written for. evaluate copies this file alone into its cache and imports
@@ -153,7 +153,11 @@ _SPAN_FEATURES = {
     "type": datasets.Value("string"),
 }
 _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
-_FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS}
+# String entities (docs/scoring.md §1b), on either side, against strings or spans: {start, end, type, text}, a
+# string entity with start and end null, a span with text null (`inputs.storable`).
+_ENTITY_FEATURES = {**_SPAN_FEATURES, "text": datasets.Value("string")}
+_STRING_LISTS = datasets.Features({"predictions": [_ENTITY_FEATURES], "references": [_ENTITY_FEATURES]})
+_FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS, STRINGS: _STRING_LISTS}
 # With texts, tokens, groups or documents (nerscore.columns), each sentence's columns are stored beside it as one
 # JSON string (`Columns.stored`): the stored form is chosen by the first batch, with the columns or without.
 _COLUMNS = "columns"
@@ -199,13 +203,13 @@ class _StoredBatches:
         """After a failed compute: store what it read back again, chunk by chunk, so that the next compute scores
         the same batches. Across processes the other processes' files are gone with their locks: there it can
         only start afresh."""
-        data, form, columns = self.data, self._stored_form, self._stored_columns
+        data, form, columns, sides = self.data, self._stored_form, self._stored_columns, self._stored_sides
         if data is None or self.num_process > 1:
             self._forget_stored_batches()
             return
         self._forget_stored_batches()  # the old file stays readable while `data` maps it
         self.selected_feature_format = None
-        self._stored_form, self._stored_columns = form, columns
+        self._stored_form, self._stored_columns, self._stored_sides = form, columns, sides
         for start in range(0, len(data), 10_000):
             rows = data[start : start + 10_000]
             self._store(rows["predictions"], rows["references"], rows.get(_COLUMNS))
@@ -217,6 +221,7 @@ class _StoredBatches:
         self.writer = None
         self.selected_feature_format = None
         self._stored_form = None
+        self._stored_sides = (None, None)
         if not keep_waiting:
             self._waiting_empty = 0
             self._waiting_columns = []
@@ -252,13 +257,15 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # waiting sentences' columns as stored (`Columns.stored`; empty without columns).
         self._stored_columns: tuple[str, ...] | None = None
         self._waiting_columns: list[str] = []
+        # With string entities: each side's form (strings or spans) in the batches stored so far.
+        self._stored_sides: tuple[str | None, str | None] = (None, None)
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[_STRING_TAGS, _INTEGER_IDS, _SPAN_LISTS],
+            features=[_STRING_TAGS, _INTEGER_IDS, _SPAN_LISTS, _STRING_LISTS],
             reference_urls=[
                 "https://aclanthology.org/S13-2056/",
                 "https://www.clips.uantwerpen.be/conll2003/ner/",
@@ -319,6 +326,9 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 self._sentences_added += len(predictions)
                 self._stored_columns = columns.given
                 return None
+            sides = side_forms(predictions, references)
+            if form == STRINGS:
+                self._check_same_sides(sides)
             if self._stored_form not in (None, form) and has_values:
                 raise ValueError(
                     f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
@@ -344,9 +354,21 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         self._waiting_empty = 0
         self._waiting_columns = []
         self._stored_form = self._stored_form or form
+        if form == STRINGS:
+            self._stored_sides = tuple(old or new for old, new in zip(self._stored_sides, sides))
         self._stored_columns = columns.given
         self._sentences_added += len(predictions)
         return None
+
+    def _check_same_sides(self, sides: tuple[str | None, str | None]) -> None:
+        """With string entities, each side keeps one form (strings or spans) over every batch of an evaluation, as
+        within one batch (docs/scoring.md §1b)."""
+        for side, before, now in zip(("references", "predictions"), self._stored_sides, sides):
+            if before is not None and now is not None and before != now:
+                raise ValueError(
+                    f"found {side} in {now} where the batches added before hold {side} in {before}; expected each "
+                    "side in one form, strings or spans, in every batch of one evaluation"
+                )
 
     def _check_same_columns(self, columns: Columns) -> None:
         """Every batch of one evaluation gives the same columns as the first (their sentences would otherwise

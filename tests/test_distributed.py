@@ -80,8 +80,25 @@ def _entity(form: str, start: int, end: int, entity_type: str) -> dict | list:
     return [start, end, entity_type] if form == "list" else {"start": start, "end": end, form: entity_type}
 
 
+def string_documents(seed: int, count: int = 40) -> tuple[list[list], list[list], list[str]]:
+    """String entities (docs/scoring.md §1b) with their texts: references as (type, text) pairs in JSON's lists,
+    predictions as dicts, some not in the text (ungrounded), some repeated."""
+    rng = random.Random(seed)
+    words = ["Paris", "York", "New York", "Berlin", "and", "Rome"]
+    references, predictions, texts = [], [], []
+    for _ in range(count):
+        chosen = [rng.choice(words) for _ in range(rng.randint(1, 6))]
+        texts.append(" ".join(chosen))
+        references.append(
+            [[rng.choice(("LOC", "PER")), word] for word in chosen if word != "and" and rng.random() < 0.7]
+        )
+        guesses = [rng.choice([*chosen, "Oslo"]) for _ in range(rng.randint(0, 4))]
+        predictions.append([{"type": rng.choice(("LOC", "PER")), "text": word} for word in guesses])
+    return predictions, references, texts
+
+
 def shards(
-    predictions: list[list[Any]], references: list[list[Any]], split: str
+    predictions: list[list[Any]], references: list[list[Any]], split: str, texts: list[str] | None = None
 ) -> list[list[dict[str, list[list[Any]]]]]:
     """Each process's batches: a contiguous block per process (split="half", "one-then-rest", or everything on
     one process and nothing on the other: "all-on-process-0", "all-on-process-1"), or every
@@ -97,6 +114,7 @@ def shards(
             {
                 "predictions": [predictions[i] for i in part[start : start + BATCH_SIZE]],
                 "references": [references[i] for i in part[start : start + BATCH_SIZE]],
+                **({} if texts is None else {"texts": [texts[i] for i in part[start : start + BATCH_SIZE]]}),
             }
             for start in range(0, len(part), BATCH_SIZE)
         ]
@@ -152,6 +170,13 @@ CASES = {
     "spans-process-1-documents-without-entities": dict(
         data=span_documents(10, empty_from=20), load={"timeout": 30}, compute={"return_entities": True}, array="list"
     ),
+    # String entities grounded to their texts, stored with each batch (issue 17).
+    "strings-with-texts": dict(
+        data=string_documents(11), load={"per_type": True}, compute={"return_entities": True}, array="list"
+    ),
+    "strings-normalized-interleaved": dict(
+        data=string_documents(12), load={"normalize": True}, compute={}, array="list", split="interleaved"
+    ),
     "ids-process-0-adds-nothing": dict(
         data=id_sentences(7),
         load={"label_list": LABELS, "timeout": 30},
@@ -172,7 +197,7 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
             "load": case["load"],
             "compute": case["compute"],
             "array": case["array"],
-            "shards": shards(*case["data"], case.get("split", "half")),
+            "shards": shards(*case["data"][:2], case.get("split", "half"), *case["data"][2:]),
         }
         for name, case in CASES.items()
     ]
@@ -217,11 +242,12 @@ def single_process_result(load_metric, cache_dir: Path, case: dict[str, Any]) ->
     finally:
         sys.path.remove(str(WORKER.parent))
     metric = load_metric(cache_dir=str(cache_dir), **case["load"])
-    for shard in shards(*case["data"], case.get("split", "half")):
+    for shard in shards(*case["data"][:2], case.get("split", "half"), *case["data"][2:]):
         for batch in shard:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], case["array"]),
                 references=as_array(batch["references"], case["array"]),
+                **({"texts": batch["texts"]} if "texts" in batch else {}),
             )
     return metric.compute(**case["compute"])
 
@@ -243,9 +269,10 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     # whole set's in its original order; the entity rows too when the shards are contiguous blocks.
     case = CASES[name]
     first, _ = distributed_results[name]
-    predictions, references = case["data"]
+    predictions, references, *texts = case["data"]
     options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}  # not `timeout`
-    expected = compute_semeval(predictions=predictions, references=references, **options, **case["compute"])
+    columns = {"texts": texts[0]} if texts else {}
+    expected = compute_semeval(predictions=predictions, references=references, **columns, **options, **case["compute"])
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)

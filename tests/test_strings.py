@@ -556,3 +556,38 @@ def test_the_worked_example_as_strings_agrees_with_eval4ner() -> None:
     references = [[tuple(e) for e in line["references"]] for line in lines]
     predictions = [[tuple(e) for e in line["predictions"]] for line in lines]
     assert our_counts(predictions, references, texts) == eval4ner_counts(predictions, references, texts)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The evaluate wrapper: string entities stored with each batch, texts beside them
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_add_batch_stores_strings_and_spans_and_scores_as_one_call(load_metric, tmp_path) -> None:
+    metric = load_metric(cache_dir=str(tmp_path))
+    batches = [
+        ([[("LOC", "York")]], [[["LOC", "New York"]]], ["I love New York"]),
+        ([[{"label": "PER", "text": "Ann"}, ("LOC", "Rome")]], [[{"type": "PER", "text": "Ann"}]], ["Ann"]),
+    ]
+    for predictions, references, texts in batches:
+        metric.add_batch(predictions=predictions, references=references, texts=texts)
+    stored = metric.compute(return_entities=True, per_type=True)
+    whole = compute_semeval(
+        predictions=[p for batch in batches for p in batch[0]],
+        references=[r for batch in batches for r in batch[1]],
+        texts=[t for batch in batches for t in batch[2]],
+        return_entities=True,
+        per_type=True,
+    )
+    assert stored == whole
+    assert stored["ungrounded"] == 1
+
+
+def test_a_side_keeps_its_form_over_the_batches(load_metric, tmp_path) -> None:
+    metric = load_metric(cache_dir=str(tmp_path))
+    metric.add_batch(predictions=[[("LOC", "York")]], references=[[("LOC", "York")]], texts=["York"])
+    with pytest.raises(
+        ValueError, match="references in spans where the batches added before hold references in strings"
+    ):
+        metric.add_batch(predictions=[[("LOC", "York")]], references=[[(0, 4, "LOC")]], texts=["York"])
+    assert metric.compute()["strict_correct"] == 1
