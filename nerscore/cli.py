@@ -27,7 +27,8 @@ from .compute import count_batch, result_dict
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .counts import Counted, Tally, TokenCounts
 from .errors import InvalidInputError
-from .inputs import SPANS, TAGS, check_span_options, check_tag_options
+from .columns import NO_COLUMNS, Columns
+from .inputs import SPANS, STRINGS, TAGS, batch_form, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
@@ -123,8 +124,8 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         "--spans",
         metavar="FILE.jsonl",
         help="score spans instead of tags: one JSON object a line with 'references' and 'predictions' lists of "
-        'entities ({"start", "end", "type"} or [start, end, type], end exclusive) and an optional \'text\'; '
-        "- for standard input",
+        'entities ({"start", "end", "type"} or [start, end, type], end exclusive) and an optional \'text\' '
+        '(which string entities, ["type", "text"] or {"type", "text"}, need); - for standard input',
     )
     parser.add_argument(
         "--brat",
@@ -227,6 +228,7 @@ class FileTotals:
     by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
+    ungrounded: int | None = None  # of string entities (docs/scoring.md §1b), with JSON lines that hold them
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -238,8 +240,18 @@ class FileTotals:
         """Count one chunk of documents; a bad entity is a `ConllError` naming the line."""
         references = [document.references for document in documents]
         predictions = [document.predictions for document in documents]
+        form = SPANS
+        columns = NO_COLUMNS
+        if batch_form(predictions, references) == STRINGS:  # string entities, found in each line's text (§1b)
+            form = STRINGS
+            for document in documents:
+                if document.text is None:
+                    raise ConllError(source, document.line, "found string entities and no 'text'; expected the text")
+            columns = Columns(texts=tuple(str(document.text) for document in documents))
         try:
-            counted, _ = count_batch(predictions, references, SPANS, options, by_sentence=options.bootstrap > 0)
+            counted, _ = count_batch(
+                predictions, references, form, options, by_sentence=options.bootstrap > 0, columns=columns
+            )
         except InvalidInputError as error:
             if error.sentence is None:
                 raise
@@ -250,6 +262,8 @@ class FileTotals:
 
     def _add(self, counted: Counted) -> None:
         self.cells.update(counted.tally.cells)
+        if counted.tally.ungrounded is not None:
+            self.ungrounded = (self.ungrounded or 0) + counted.tally.ungrounded
         if counted.tally.tokens is not None:
             self.token_counts += counted.tally.tokens
         if counted.by_sentence is not None:
@@ -257,7 +271,7 @@ class FileTotals:
 
     @property
     def tally(self) -> Tally:
-        return Tally(dict(self.cells), None if self.spans else self.token_counts)
+        return Tally(dict(self.cells), None if self.spans else self.token_counts, self.ungrounded)
 
 
 @dataclass
@@ -437,6 +451,9 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     settings = ["spans"] if total.spans else [args.scheme or options.scheme.name, args.mode or options.mode]
     if options.min_overlap is not None:
         settings.append(f"min overlap {options.min_overlap:g}")
+    if tally.ungrounded is not None:  # string entities (docs/scoring.md §1b)
+        settings[0] = "strings, normalized" if options.normalize else "strings"
+        settings.append(f"{tally.ungrounded} ungrounded")
     print(f"processed {read} with {entities} ({', '.join(settings)})")
     if options.bootstrap:
         units = "documents" if total.spans else "sentences"

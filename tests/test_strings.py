@@ -591,3 +591,51 @@ def test_a_side_keeps_its_form_over_the_batches(load_metric, tmp_path) -> None:
     ):
         metric.add_batch(predictions=[[("LOC", "York")]], references=[[(0, 4, "LOC")]], texts=["York"])
     assert metric.compute()["strict_correct"] == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line: --spans reads JSON lines whose entities are strings, with --normalize
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_the_command_line_scores_the_worked_example_as_strings(capsys) -> None:
+    from nerscore import main
+
+    assert main(["--spans", str(REPO / "examples" / "worked_example_strings.jsonl"), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["strict_correct"], result["partial_partial"], result["type_correct"], result["ungrounded"]) == (
+        1,
+        2,
+        2,
+        0,
+    )
+
+
+def test_the_command_line_normalizes_and_counts_ungrounded(tmp_path, capsys) -> None:
+    from nerscore import main
+
+    path = tmp_path / "strings.jsonl"
+    line = {
+        "text": "I love New  York",
+        "references": [["LOC", "New York"]],
+        "predictions": [{"type": "LOC", "text": "new york"}, ["LOC", "Rome"]],
+    }
+    path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert main(["--spans", str(path), "--normalize"]) == 0
+    out = capsys.readouterr().out
+    assert (
+        out.splitlines()[0]
+        == "processed 1 documents with 1 reference and 2 predicted entities (strings, normalized, 1 ungrounded)"
+    )
+    # Without it, the reference's one space does not match the text's two.
+    assert main(["--spans", str(path)]) != 0
+    assert "references, entity 0: the text 'New York' does not occur" in capsys.readouterr().err
+
+
+def test_the_command_line_names_the_line_without_text(tmp_path, capsys) -> None:
+    from nerscore import main
+
+    path = tmp_path / "strings.jsonl"
+    path.write_text('{"references": [["LOC", "York"]], "predictions": []}\n', encoding="utf-8")
+    assert main(["--spans", str(path)]) != 0
+    assert "strings.jsonl:1: found string entities and no 'text'" in capsys.readouterr().err
