@@ -23,11 +23,11 @@ import numpy as np
 
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
+from .columns import NO_COLUMNS, Columns
 from .compute import count_batch, result_dict
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .counts import Counted, Tally, TokenCounts
 from .errors import InvalidInputError
-from .columns import NO_COLUMNS, Columns
 from .inputs import SPANS, STRINGS, TAGS, batch_form, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
