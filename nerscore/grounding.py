@@ -12,6 +12,7 @@ its occurrences once, not a graph of them.
 from __future__ import annotations
 
 import heapq
+import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter, deque
@@ -58,6 +59,9 @@ class Haystack:
     def of(cls, text: str, normalize: bool) -> Haystack:
         if not normalize:
             return cls(text)
+        if text.isascii() and _PLAIN_SPACING.fullmatch(text):
+            # ASCII with no white space but single spaces: folding is lower-casing, character for character.
+            return cls(text.lower())
         characters: list[str] = []
         first: list[int] = []
         last: list[int] = []
@@ -81,6 +85,10 @@ class Haystack:
         if self.first is None or self.last is None:
             return position, position + length
         return self.first[position], self.last[position + length - 1] + 1
+
+
+# Text whose only white space is single spaces (none at all, or one between other characters).
+_PLAIN_SPACING = re.compile(r"[^\s]*(?: [^\s]+)*")
 
 
 def needle_of(text: str, normalize: bool) -> str:
@@ -162,31 +170,148 @@ def ground_predictions(
         if not needle:
             raise InvalidInputError(f"found {shown(text)}, empty once normalised; expected text", entity=index)
         classes.setdefault(needle, {}).setdefault(entity_type, []).append(index)
+    quick = _every_occurrence(classes, haystack, len(entities), tracker)
+    if quick is not None:
+        return quick
     covered = _Cover(references)
     candidates: dict[str, list[tuple[int, int]]] = {}
     for needle, types in classes.items():
         wanted = sum(map(len, types.values()))
         candidates[needle] = _candidates(haystack, needle, wanted, covered, tracker)
-    chosen: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    left = {
+        needle: {entity_type: len(indices) for entity_type, indices in types.items()}
+        for needle, types in classes.items()
+    }
+    chosen: dict[str, dict[str, list[tuple[int, int]]]] = {needle: {} for needle in classes}
+    if covered.starts:
+        candidates, references = _take_identical(left, candidates, references, chosen, min_overlap)
+    touched = _touched(candidates, references, min_overlap) if covered.starts else set()
     undecided = []
-    for needle, types in classes.items():
+    for needle, numbers in left.items():
         found = candidates[needle]
-        if len(types) == 1 and sum(map(len, types.values())) >= len(found):
+        wanted = sum(numbers.values())
+        if not wanted:
+            continue
+        live = [entity_type for entity_type, number in numbers.items() if number]
+        if len(live) == 1 and wanted >= len(found):
             # Every occurrence that can be chosen is taken: one answer, whatever the references.
-            (entity_type,) = types
-            chosen[needle] = {entity_type: list(found)}
-        elif not covered.starts:
-            chosen[needle] = _earliest(types, found)
+            chosen[needle].setdefault(live[0], []).extend(found)
+        elif needle not in touched:
+            for entity_type, places in _earliest(numbers, found).items():
+                chosen[needle].setdefault(entity_type, []).extend(places)
         else:
             undecided.append(needle)
     if undecided:
-        chosen.update(_ground_jointly(classes, candidates, chosen, undecided, references, min_overlap, tracker))
+        solved = _ground_jointly(left, candidates, undecided, references, min_overlap, tracker)
+        for needle, solved_types in solved.items():
+            for entity_type, places in solved_types.items():
+                chosen[needle].setdefault(entity_type, []).extend(places)
     grounded: list[Span | None] = [None] * len(entities)
     for needle, types in classes.items():
         for entity_type, indices in types.items():
             places = sorted(chosen[needle].get(entity_type, []))
             for index, (start, end) in zip(indices, places):
                 grounded[index] = Span(start, end, entity_type)
+    return grounded
+
+
+def _take_identical(
+    left: dict[str, dict[str, int]],
+    candidates: dict[str, list[tuple[int, int]]],
+    references: Sequence[Span],
+    chosen: dict[str, dict[str, list[tuple[int, int]]]],
+    min_overlap: float | None,
+) -> tuple[dict[str, list[tuple[int, int]]], list[Span]]:
+    """Rule 1's pairs that every best grounding makes, made first: the occurrences of a predicted text that are a
+    reference of the prediction's type ("twins"). Where no occurrence or reference is the twin of two, the most
+    such pairs is each text and type's min(predictions, twins), so a text and type with at least as many
+    predictions as twins takes them all; one with fewer takes its earliest twins when nothing else overlaps them
+    (the choice then changes nothing but the order). What is left (candidates, references and `left`'s numbers)
+    goes on; what is taken goes into `chosen`."""
+    at: dict[tuple[int, int], list[int]] = {}
+    for number, reference in enumerate(references):
+        at.setdefault((reference.start, reference.end), []).append(number)
+    twins: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (text, type) -> [(candidate index, reference)]
+    claimed: dict[int, int] = {}
+    claimed_places: dict[tuple[str, int], int] = {}
+    for needle, found in candidates.items():
+        types = left[needle]
+        for index, place in enumerate(found):
+            for number in at.get(place, ()):
+                entity_type = references[number].entity_type
+                if entity_type in types:
+                    twins.setdefault((needle, entity_type), []).append((index, number))
+                    claimed[number] = claimed.get(number, 0) + 1
+                    claimed_places[needle, index] = claimed_places.get((needle, index), 0) + 1
+    if not twins or any(n > 1 for n in claimed.values()) or any(n > 1 for n in claimed_places.values()):
+        return candidates, list(references)
+    alone = None
+    taken_places: set[tuple[str, int]] = set()
+    taken_references: set[int] = set()
+    for (needle, entity_type), pairs in twins.items():
+        number = left[needle][entity_type]
+        if number < len(pairs):
+            if alone is None:
+                alone = _alone(candidates, references, min_overlap)
+            if not all(alone[twin] for _, twin in pairs):
+                continue
+            pairs = pairs[:number]  # in order of position: the earliest
+        for index, twin in pairs:
+            taken_places.add((needle, index))
+            taken_references.add(twin)
+            chosen[needle].setdefault(entity_type, []).append(candidates[needle][index])
+        left[needle][entity_type] = number - len(pairs)
+    kept = {
+        needle: [place for index, place in enumerate(found) if (needle, index) not in taken_places]
+        for needle, found in candidates.items()
+    }
+    return kept, [reference for number, reference in enumerate(references) if number not in taken_references]
+
+
+def _alone(
+    candidates: dict[str, list[tuple[int, int]]], references: Sequence[Span], min_overlap: float | None
+) -> list[bool]:
+    """For each reference, whether at most one candidate occurrence overlaps it."""
+    spans = [Span(*place, "") for found in candidates.values() for place in found]
+    count = [0] * len(references)
+    for reference, _ in _overlap_edges(references, spans, min_overlap):
+        count[reference] += 1
+    return [number <= 1 for number in count]
+
+
+def _touched(
+    candidates: dict[str, list[tuple[int, int]]], references: Sequence[Span], min_overlap: float | None
+) -> set[str]:
+    """The texts of which some candidate occurrence overlaps a reference."""
+    needles = [needle for needle, found in candidates.items() for _ in found]
+    spans = [Span(*place, "") for found in candidates.values() for place in found]
+    return {needles[place] for _, place in _overlap_edges(references, spans, min_overlap)}
+
+
+def _every_occurrence(
+    classes: dict[str, dict[str, list[int]]], haystack: Haystack, listed: int, tracker: Tracker | None
+) -> list[Span | None] | None:
+    """The grounding when there is nothing to choose: every text is predicted with one type, and occurs no more
+    often than it is predicted, so every occurrence is taken (in listing order), whatever the references. None
+    otherwise. Most documents are so; this is their whole cost, one search per occurrence."""
+    grounded: list[Span | None] = [None] * listed
+    find = haystack.text.find
+    for needle, types in classes.items():
+        if len(types) > 1:
+            return None
+        ((entity_type, indices),) = types.items()
+        wanted = len(indices)
+        places: list[int] = []
+        position = find(needle)
+        while position >= 0:
+            if len(places) == wanted:
+                return None  # more occurrences than predictions: a choice to make
+            places.append(position)
+            position = find(needle, position + 1)
+        if tracker is not None:
+            tracker.occurrences += len(places)
+        for index, position in zip(indices, places):
+            grounded[index] = Span(*haystack.span(position, len(needle)), entity_type)
     return grounded
 
 
@@ -234,10 +359,10 @@ def _candidates(
     return found
 
 
-def _earliest(types: dict[str, list[int]], found: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
+def _earliest(types: dict[str, int], found: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
     """Without a reference to pair with, the smallest sorted list: the earliest occurrences, each to the smallest
     type that has predictions left."""
-    left = {entity_type: len(indices) for entity_type, indices in types.items()}
+    left = dict(types)
     chosen: dict[str, list[tuple[int, int]]] = {}
     order = sorted(left)
     for place in found:
@@ -254,16 +379,16 @@ _Node = tuple[str, int, str]
 
 
 def _ground_jointly(
-    classes: dict[str, dict[str, list[int]]],
+    left: dict[str, dict[str, int]],
     candidates: dict[str, list[tuple[int, int]]],
-    fixed: dict[str, dict[str, list[tuple[int, int]]]],
     undecided: list[str],
     references: Sequence[Span],
     min_overlap: float | None,
     tracker: Tracker | None,
 ) -> dict[str, dict[str, list[tuple[int, int]]]]:
-    """The groundings of the `undecided` texts, each connected group of texts, occurrences and references solved
-    on its own (`_best_grounding`); texts already `fixed` take part with their occurrences as given."""
+    """The groundings of the `undecided` texts (`left`: how many predictions of each text and type are still to
+    ground), each connected group of texts, occurrences and references solved on its own (`_best_grounding`);
+    the other texts of a group take part as they compete for its references."""
     places = [(needle, index) for needle in candidates for index in range(len(candidates[needle]))]
     spans = [Span(*candidates[needle][index], "") for needle, index in places]
     edges = _overlap_edges(references, spans, min_overlap)
@@ -297,23 +422,17 @@ def _ground_jointly(
             continue
         if tracker is not None:
             tracker.flows += 1
-        group_fixed = {needle: fixed[needle] for needle in needles if needle in fixed}
+        group = {needle: {t: n for t, n in left[needle].items() if n} for needle in needles}
         solved = _best_grounding(
-            {needle: classes[needle] for needle in needles},
-            {needle: candidates[needle] for needle in needles},
-            group_fixed,
-            touching,
-            references,
-            min_overlap,
+            group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap
         )
-        result.update({needle: solved[needle] for needle in needles if needle not in fixed})
+        result.update({needle: solved[needle] for needle in needles if needle in undecided})
     return result
 
 
 def _best_grounding(
-    classes: dict[str, dict[str, list[int]]],
+    classes: dict[str, dict[str, int]],
     candidates: dict[str, list[tuple[int, int]]],
-    fixed: dict[str, dict[str, list[tuple[int, int]]]],
     touching: dict[tuple[str, int], list[int]],
     references: Sequence[Span],
     min_overlap: float | None,
@@ -329,9 +448,8 @@ def _best_grounding(
     good by the pairing, the larger sum of shares is the smaller sorted list. One occurrence of a text predicted
     with several types has a node per type, and two of them may not both be used: a flow that uses both is cut
     into branches (the occurrence kept for one type each), best first, until the best is one the rule allows."""
-    # A fixed text (one type, every candidate taken) needs no decision, but competes for the references: the
-    # flow takes all of its occurrences, as it grounds as many predictions as it can.
-    del fixed
+    # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
+    # takes all of its occurrences, as it grounds as many predictions as it can.
     nodes: list[_Node] = []
     for needle, types in classes.items():
         for index in range(len(candidates[needle])):
@@ -368,8 +486,8 @@ def _best_grounding(
 
     supply: dict[tuple[str, str], int] = {}
     for needle, types in classes.items():
-        for entity_type, indices in types.items():
-            supply[needle, entity_type] = len(indices)
+        for entity_type, number in types.items():
+            supply[needle, entity_type] = number
     pair_weights = {}
     for number, node in enumerate(nodes):
         for reference in touching.get((node[0], node[1]), []):
@@ -528,6 +646,7 @@ def ground_batch(
     options: Options,
     texts: Sequence[str] | None,
     tracker: Tracker | None = None,
+    with_names: bool = True,
 ) -> GroundedBatch:
     """Both sides of a batch that holds string entities, grounded (§1b). Reference strings are grounded over all
     listed references, then `labels` drops other types on both sides, then the predictions are grounded."""
@@ -553,8 +672,9 @@ def ground_batch(
         names_r: dict[Span, list[str]] = {}
         if strings_r is not None:
             spans_r = ground_references(strings_r[sentence], haystack, normalize, sentence, tracker=tracker)
-            for span, (_, given) in zip(spans_r, strings_r[sentence]):
-                names_r.setdefault(span, []).append(given)
+            if with_names:
+                for span, (_, given) in zip(spans_r, strings_r[sentence]):
+                    names_r.setdefault(span, []).append(given)
         else:
             assert spans_given_r is not None
             spans_r = list(spans_given_r[sentence])
@@ -574,7 +694,8 @@ def ground_batch(
                     left.append(entity)
                 else:
                     spans_p.append(place)
-                    names_p.setdefault(place, []).append(entity[1])
+                    if with_names:
+                        names_p.setdefault(place, []).append(entity[1])
         else:
             assert spans_given_p is not None
             spans_p = [span for span in spans_given_p[sentence] if keep is None or span.entity_type in keep]
@@ -598,34 +719,124 @@ def count_strings(
     spurious and counted in `ungrounded`. With `return_entities`, the rows and the `entities` dicts, each entity
     with its text (a string entity's as given, a span's the characters of the text)."""
     texts = columns.texts
-    grounded = ground_batch(predictions, references, options, texts)
-    assert texts is not None  # ground_batch refuses a batch without texts
     counted: Counted | None = None
     rows = None
-    if not options.return_entities:
-        counted = count_spans(
-            [[(span.start, span.end, span.entity_type) for span in sentence] for sentence in grounded.predictions],
-            [[(span.start, span.end, span.entity_type) for span in sentence] for sentence in grounded.references],
-            options.evolve(labels=None) if options.labels is not None else options,
-            by_sentence,
-        )
+    grounded = None
+    if not options.return_entities and texts is not None:
+        spans_p, spans_r, ungrounded = ground_tuples(predictions, references, options, texts)
+        counted = count_spans(spans_p, spans_r, options.evolve(labels=None) if options.labels else options, by_sentence)
     if counted is None:
+        grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
+        ungrounded = grounded.ungrounded
         tally, rows = pair_sentences(grounded.references, grounded.predictions, options.min_overlap)
-        counted = Counted(tally, scenarios_by_sentence(rows, len(texts)) if by_sentence else None)
+        counted = Counted(tally, scenarios_by_sentence(rows, len(grounded.references)) if by_sentence else None)
     ungrounded_cells: Counter = Counter()
-    for left in grounded.ungrounded:
+    for left in ungrounded:
         ungrounded_cells.update(("II", None, entity_type) for entity_type, _ in left)
     cells = Counter(counted.tally.cells)
     cells.update(ungrounded_cells)
-    tally = Tally(dict(cells), None, sum(map(len, grounded.ungrounded)))
+    tally = Tally(dict(cells), None, sum(map(len, ungrounded)))
     by = counted.by_sentence
     if by is not None:
         by = by.copy()
-        by[:, SCENARIOS.index("II")] += np.fromiter(map(len, grounded.ungrounded), np.int64, len(texts))
+        by[:, SCENARIOS.index("II")] += np.fromiter(map(len, ungrounded), np.int64, len(ungrounded))
     entities = None
-    if rows is not None and options.return_entities:
+    if grounded is not None and rows is not None and options.return_entities:
+        assert texts is not None
         entities = _entity_dicts(rows, grounded, texts, options.evaluation_schemes)
     return Counted(tally, by), rows, entities
+
+
+_Triple = tuple[int, int, str]
+
+
+def ground_tuples(
+    predictions: list[list], references: list[list], options: Options, texts: Sequence[str]
+) -> tuple[list[list[_Triple]], list[list[_Triple]], list[list[tuple[str, str]]]]:
+    """`ground_batch`'s spans as (start, end, type) tuples, for the array path of spans, and the ungrounded
+    predictions. A sentence with nothing to choose (`_every_occurrence`'s case) is grounded here in one loop of
+    searches; the others go through `ground_batch`, one sentence at a time."""
+    reference_form, predicted_form = side_forms(predictions, references)
+    strings_r = read_strings(references, "references") if reference_form == STRINGS else None
+    strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
+    if strings_r is None:
+        read_span_side(references, "references")  # checked, located
+    if strings_p is None:
+        read_span_side(predictions, "predictions")
+    keep = None if options.labels is None else set(options.labels)
+    out_p, out_r, out_left = [], [], []
+    for sentence, text in enumerate(texts):
+        quick = None
+        if strings_r is not None and strings_p is not None:
+            if not options.normalize:
+                quick = _quickly(strings_r[sentence], strings_p[sentence], text, keep)
+            else:
+                haystack = Haystack.of(text, True)
+                if haystack.first is None:  # positions unchanged by normalising: strings normalised the same way
+                    listed_r = [(kind, needle_of(given, True)) for kind, given in strings_r[sentence]]
+                    listed_p = [(kind, needle_of(given, True)) for kind, given in strings_p[sentence]]
+                    if all(needle for _, needle in listed_r) and all(needle for _, needle in listed_p):
+                        # (the ungrounded come back normalised: only their types are counted here)
+                        quick = _quickly(listed_r, listed_p, haystack.text, keep)
+        if quick is None:
+            try:
+                one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
+            except InvalidInputError as error:
+                raise error.at(sentence=sentence) from None
+            quick = (
+                [(span.start, span.end, span.entity_type) for span in one.references[0]],
+                [(span.start, span.end, span.entity_type) for span in one.predictions[0]],
+                one.ungrounded[0],
+            )
+        out_r.append(quick[0])
+        out_p.append(quick[1])
+        out_left.append(quick[2])
+    return out_p, out_r, out_left
+
+
+def _quickly(
+    references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: set[str] | None
+) -> tuple[list[_Triple], list[_Triple], list[tuple[str, str]]] | None:
+    """One sentence of strings against strings grounded when there is nothing to choose: the references in order,
+    every predicted text with one type and no more occurrences than predictions (as `_every_occurrence`). None
+    when there is a choice to make, or an error to locate: the general way then does it."""
+    find = text.find
+    spans_r = []
+    next_position: dict[str, int] = {}
+    for entity_type, needle in references:
+        found = find(needle, next_position.get(needle, 0))
+        if found < 0:
+            return None
+        next_position[needle] = found + 1
+        if keep is None or entity_type in keep:
+            spans_r.append((found, found + len(needle), entity_type))
+    wanted: dict[str, list] = {}
+    for entity_type, needle in predictions:
+        if keep is not None and entity_type not in keep:
+            continue
+        entry = wanted.get(needle)
+        if entry is None:
+            wanted[needle] = [entity_type, 1]
+        elif entry[0] != entity_type:
+            return None
+        else:
+            entry[1] += 1
+    spans_p = []
+    left: list[tuple[str, str]] = []
+    for needle, (entity_type, number) in wanted.items():
+        length = len(needle)
+        found = find(needle)
+        taken = 0
+        while found >= 0:
+            if taken == number:
+                return None
+            spans_p.append((found, found + length, entity_type))
+            taken += 1
+            found = find(needle, found + 1)
+        if taken < number:
+            left.extend([(entity_type, needle)] * (number - taken))
+    spans_p.sort()  # in order of position, as the array path pairs them at its best
+    return spans_r, spans_p, left
 
 
 def _entity_dicts(

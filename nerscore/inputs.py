@@ -4,6 +4,7 @@ read once into lists of sentences, checked for alignment, and every bad value a 
 from __future__ import annotations
 
 import numbers
+import operator
 import re
 from collections.abc import Iterable, Mapping
 from itertools import chain
@@ -424,8 +425,31 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
 
 def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
     """Every sentence's string entities as (type, text), in the given order, each checked by `as_string_entity`."""
+    entities = list(chain.from_iterable(batch))
+    # The usual batch, pairs of two non-empty strings throughout, is checked at C speed and kept as it is (pairs
+    # as tuples or lists, never modified).
+    if set(map(type, entities)) <= set(_PAIRS) and set(map(len, entities)) <= {2}:
+        firsts = list(map(operator.itemgetter(0), entities))
+        seconds = list(map(operator.itemgetter(1), entities))
+        if {*map(type, firsts), *map(type, seconds)} <= {str} and "" not in firsts and "" not in seconds:
+            return batch
     result = []
     for sentence, entities in enumerate(batch):
+        # The usual entity, a pair of two non-empty strings, is read here at once; anything else (and any
+        # error) by `as_string_entity`.
+        read = [
+            entity if type(entity) is tuple else (entity[0], entity[1])
+            for entity in entities
+            if type(entity) in _PAIRS
+            and len(entity) == 2
+            and type(entity[0]) is str
+            and type(entity[1]) is str
+            and entity[0]
+            and entity[1]
+        ]
+        if len(read) == len(entities):
+            result.append(read)
+            continue
         read = []
         for index, entity in enumerate(entities):
             try:
@@ -434,6 +458,9 @@ def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
                 raise error.at(side, sentence, entity=index) from None
         result.append(read)
     return result
+
+
+_PAIRS = (tuple, list)
 
 
 def read_span_side(batch: list[list], side: str) -> list[list[Span]]:

@@ -639,3 +639,44 @@ def test_the_command_line_names_the_line_without_text(tmp_path, capsys) -> None:
     path.write_text('{"references": [["LOC", "York"]], "predictions": []}\n', encoding="utf-8")
     assert main(["--spans", str(path)]) != 0
     assert "strings.jsonl:1: found string entities and no 'text'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The quick way (a sentence with nothing to choose, searched in one loop) equals the general one
+# ---------------------------------------------------------------------------------------------------------
+
+
+@st.composite
+def batches_of_strings(draw):
+    words = ["Paris", "paris", "York", "New York", "new  york", "NEW YORK", "and", "Straße", "strasse"]
+    texts, references, predictions = [], [], []
+    for _ in range(draw(st.integers(1, 5))):
+        chosen = draw(st.lists(st.sampled_from(words), min_size=1, max_size=5))
+        text = draw(st.sampled_from([" ", "  ", "\t"])).join(chosen)
+        texts.append(text)
+        references.append(
+            [(draw(st.sampled_from(TYPES)), w) for w in dict.fromkeys(chosen) if w.strip() == w and draw(st.booleans())]
+        )
+        predictions.append(draw(st.lists(st.tuples(st.sampled_from(TYPES), st.sampled_from(words)), max_size=4)))
+    return texts, references, predictions
+
+
+@settings(max_examples=150, deadline=None)
+@given(batches_of_strings(), st.booleans(), st.sampled_from([None, ["X"]]))
+def test_the_quick_way_equals_the_readable_one(batch, normalize, labels) -> None:
+    texts, references, predictions = batch
+    options = {"normalize": normalize, "labels": labels, "per_type": True}
+    try:
+        quick = compute_semeval(predictions=predictions, references=references, texts=texts, bootstrap=20, **options)
+    except InvalidInputError as error:
+        with pytest.raises(InvalidInputError) as raised:
+            compute_semeval(
+                predictions=predictions, references=references, texts=texts, return_entities=True, **options
+            )
+        assert str(raised.value) == str(error)
+        return
+    readable = compute_semeval(
+        predictions=predictions, references=references, texts=texts, return_entities=True, bootstrap=20, **options
+    )
+    readable.pop("entities")
+    assert quick == readable
