@@ -121,6 +121,7 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     }
     example_of = dict.fromkeys(one_system_examples, texts.ONE_SYSTEM)
     example_of |= {texts.COMPARE_EXAMPLE.rstrip(): texts.TWO_SYSTEMS, texts.SPANS_EXAMPLE.rstrip(): texts.SPANS}
+    example_of[texts.STRINGS_EXAMPLE.rstrip()] = texts.SPANS
     if text in example_of and example_of[text] != task and task in examples:
         return examples[task], "IOB2", "lenient"
     return gr.skip(), gr.skip(), gr.skip()

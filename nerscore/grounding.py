@@ -26,7 +26,7 @@ from .columns import Columns
 from .counts import OUTCOMES, Counted, Row, Tally, entity_rows
 from .errors import InvalidInputError, shown
 from .inputs import STRINGS, read_span_side, read_strings, side_forms
-from .options import Options
+from .options import EVALUATION_SCHEMES, Options
 from .pairing import SCENARIOS, _overlap_edges, _overlaps
 from .readable import pair_sentences, scenarios_by_sentence
 from .span import Span
@@ -136,10 +136,14 @@ def ground_references(
             tracker.occurrences += 1
         if found < 0:
             times = taken.get(needle, 0)
-            listed = f"listed {times + 1} times" if times else "listed"
-            occurs = f"occurs only {times} times" if times else "does not occur"
+            found_times = (
+                f"occurs only {times} {'time' if times == 1 else 'times'} in the sentence's text and is listed "
+                f"{times + 1} times"
+                if times
+                else "does not occur in the sentence's text"
+            )
             raise InvalidInputError(
-                f"the text {shown(text)} {occurs} in the sentence's text and is {listed}; expected every reference "
+                f"the text {shown(text)} {found_times}; expected every reference "
                 "string to occur in the text once for each time it is listed (two references on one occurrence "
                 "need spans)",
                 side,
@@ -743,7 +747,7 @@ def count_strings(
     entities = None
     if grounded is not None and rows is not None and options.return_entities:
         assert texts is not None
-        entities = _entity_dicts(rows, grounded, texts, options.evaluation_schemes)
+        entities = entity_dicts(rows, grounded, texts, options.evaluation_schemes)
     return Counted(tally, by), rows, entities
 
 
@@ -839,8 +843,8 @@ def _quickly(
     return spans_r, spans_p, left
 
 
-def _entity_dicts(
-    rows: list[Row], grounded: GroundedBatch, texts: Sequence[str], schemes: Sequence[str]
+def entity_dicts(
+    rows: list[Row], grounded: GroundedBatch, texts: Sequence[str], schemes: Sequence[str] = EVALUATION_SCHEMES
 ) -> list[dict[str, Any]]:
     """The `entities` rows (docs/scoring.md §7) of a grounded batch: each entity with its `text`, and after each
     sentence's rows its ungrounded predictions (start and end None), in listing order."""

@@ -177,6 +177,17 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     )
     if without_text:
         status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."
+    if "ungrounded" in results:  # string entities, found in the text (docs/scoring.md §1b)
+        status = status.replace(" of spans:", " of strings:", 1)
+        status += " Strings are highlighted where they were found."
+        left = [
+            f"{row['prediction']['type']} {row['prediction']['text']!r} (line {corpus.lines[row['sentence']]})"
+            for row in evaluation.entities
+            if row["prediction"] is not None and row["prediction"]["start"] is None
+        ]
+        if left:
+            listed = ", ".join(left[:10]) + (f" and {len(left) - 10:,} more" if len(left) > 10 else "")
+            status += f" {_count(len(left), 'prediction')} not found in the text (ungrounded, spurious): {listed}."
     return status + _left_out(evaluation)
 
 

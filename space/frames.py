@@ -84,7 +84,12 @@ def _scenario_rows(evaluation: Evaluation, text_of: Callable[[int, int, int], st
             if side is None:
                 cells += [writing.NONE, writing.NONE]
             else:
-                cells += [writing.shorten(side["type"]), text_of(row["sentence"], side["start"], side["end"])]
+                shown = (
+                    writing.shorten(side["text"])  # an ungrounded string: its text as given, no offsets
+                    if side["start"] is None
+                    else text_of(row["sentence"], side["start"], side["end"])
+                )
+                cells += [writing.shorten(side["type"]), shown]
         cells += [row[scheme] for scheme in SCHEME_COLUMNS]
         rows.append(cells)
     return pd.DataFrame(rows, columns=SCENARIO_HEADERS)

@@ -187,7 +187,7 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
         cut = cuts[row["sentence"]]
         scenario = f"scenario {row['scenario']}: " + ", ".join(f"{s} {row[s]}" for s in SCHEME_COLUMNS)
         for number, (side, marks) in enumerate(zip((row["reference"], row["prediction"]), sides[row["sentence"]])):
-            if side is None:
+            if side is None or side["start"] is None:  # an ungrounded string: listed by the status, not drawn
                 continue
             if drawn_entities[number] == caps.MAX_SHOWN_ENTITIES:
                 left_out_entities += 1

@@ -13,7 +13,9 @@ from itertools import pairwise
 from typing import Any
 
 import nerscore
-from nerscore.inputs import read_spans
+from nerscore.grounding import entity_dicts, ground_batch
+from nerscore.inputs import STRINGS, batch_form, read_spans
+from nerscore.readable import pair_sentences
 
 from . import caps
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
@@ -188,6 +190,8 @@ def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
     the metric refuses, a type that is no text, or a document that would cost more than the page pairs
     (`check_cost`) is a message naming the line, and for an entity the side and the entity's index in its list."""
     options = nerscore.Options()
+    if batch_form(corpus.predictions, corpus.references) == STRINGS:
+        return _evaluate_strings(corpus, options)
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
@@ -206,3 +210,37 @@ def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
     except ValueError as error:
         raise InputProblem(str(error)) from None
     return _evaluation(tally, rows, options)
+
+
+def _located(error: nerscore.InvalidInputError, corpus: SpanCorpus) -> InputProblem:
+    where = []
+    if error.sentence is not None:
+        where.append(f"Line {corpus.lines[error.sentence]}")
+    if error.side is not None:
+        where.append(f"{error.side}[{error.entity}]" if error.entity is not None else error.side)
+    return InputProblem(f"{', '.join(where)}: {error.problem}." if where else f"{error.problem}.")
+
+
+def _evaluate_strings(corpus: SpanCorpus, options: nerscore.Options) -> Evaluation:
+    """Documents whose entities are surface strings (docs/scoring.md §1b), found in each line's `text`: grounded by
+    the package, then scored as the spans they ground to; the ungrounded predictions are rows without offsets."""
+    for document, text in enumerate(corpus.texts):
+        if text is None:
+            raise InputProblem(
+                f'Line {corpus.lines[document]}: string entities need the document\'s "text", in which they are found.'
+            )
+    texts = [str(text) for text in corpus.texts]
+    try:
+        grounded = ground_batch(corpus.predictions, corpus.references, options, texts)
+        check_cost(grounded.references, grounded.predictions, corpus.lines)
+    except nerscore.InvalidInputError as error:
+        raise _located(error, corpus) from None
+    except ValueError as error:
+        raise InputProblem(str(error)) from None
+    tally, rows = pair_sentences(grounded.references, grounded.predictions, options.min_overlap)
+    cells = Counter(tally.cells)
+    for left in grounded.ungrounded:
+        cells.update(("II", None, entity_type) for entity_type, _ in left)
+    tally = nerscore.Tally(dict(cells), None, sum(map(len, grounded.ungrounded)))
+    evaluation = _evaluation(tally, [], options)
+    return Evaluation(evaluation.results, entity_dicts(rows, grounded, texts), evaluation.entity_types, tally)

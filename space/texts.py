@@ -22,7 +22,10 @@ TASKS = [ONE_SYSTEM, TWO_SYSTEMS, SPANS]
 # The editor's label for each task: what it reads.
 ONE_SYSTEM_LABEL = "CoNLL input: token, reference tag, predicted tag"
 TWO_SYSTEMS_LABEL = "CoNLL input: token, reference tag, system A's tag, system B's tag (the last three columns)"
-SPANS_LABEL = 'JSON lines: {"text": ..., "references": [...], "predictions": [...]}, entities {"start", "end", "type"}'
+SPANS_LABEL = (
+    'JSON lines: {"text": ..., "references": [...], "predictions": [...]}, entities {"start", "end", "type"} or '
+    'strings ["type", "text"]'
+)
 LABELS = {ONE_SYSTEM: ONE_SYSTEM_LABEL, TWO_SYSTEMS: TWO_SYSTEMS_LABEL, SPANS: SPANS_LABEL}
 
 # The menus of the tags: every scheme the metric knows, and its two modes.
@@ -49,6 +52,8 @@ COMPARE_EXAMPLE = (EXAMPLES_DIRECTORY / "compare_example.conll").read_text(encod
 # Spans as JSON lines: a token-classification pipeline's grouped output (entity_group, score, word) against the
 # reference, and a nested reference (Paris, a LOC inside the ORG University of Paris).
 SPANS_EXAMPLE = (EXAMPLES_DIRECTORY / "spans_example.jsonl").read_text(encoding="utf-8")
+# The worked example as surface strings, ("MUSIC_NAME", "告白气球") found in each line's text (docs/scoring.md §1b).
+STRINGS_EXAMPLE = (EXAMPLES_DIRECTORY / "worked_example_strings.jsonl").read_text(encoding="utf-8")
 
 # Each example sets the text, the scheme, the mode and what the page does with them.
 EXAMPLES = [
@@ -57,6 +62,7 @@ EXAMPLES = [
     [IOBES_EXAMPLE, "IOBES", "strict", ONE_SYSTEM],
     [COMPARE_EXAMPLE, "IOB2", "lenient", TWO_SYSTEMS],
     [SPANS_EXAMPLE, "IOB2", "lenient", SPANS],
+    [STRINGS_EXAMPLE, "IOB2", "lenient", SPANS],
 ]
 # Short enough for Gradio's example buttons, whole on one line even on a phone (tests/test_browser.py checks).
 EXAMPLE_LABELS = [
@@ -65,6 +71,7 @@ EXAMPLE_LABELS = [
     "IOBES, strict mode",
     "Two systems compared",
     "Spans, nested",
+    "Worked example as strings",
 ]
 
 EXPLANATION = """

@@ -269,8 +269,10 @@ def test_iobes_example(text, scheme, mode, scenarios):
 
 
 def test_examples_cover_every_listed_scheme():
-    assert [example[1] for example in texts.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2", "IOB2"]
-    assert [example[3] for example in texts.EXAMPLES] == [texts.ONE_SYSTEM] * 3 + [texts.TWO_SYSTEMS, texts.SPANS]
+    assert [example[1] for example in texts.EXAMPLES] == ["IOB2", "IOB2", "IOBES", "IOB2", "IOB2", "IOB2"]
+    assert [example[3] for example in texts.EXAMPLES] == [texts.ONE_SYSTEM] * 3 + [texts.TWO_SYSTEMS] + [
+        texts.SPANS
+    ] * 2
     assert list(ner_semeval.SCHEMES) == texts.SCHEME_NAMES
     assert len(texts.EXAMPLE_LABELS) == len(texts.EXAMPLES)
 
@@ -283,6 +285,7 @@ def test_examples_are_the_files_in_examples():
         (texts.IOBES_EXAMPLE, "iobes_example.conll"),
         (texts.COMPARE_EXAMPLE, "compare_example.conll"),
         (texts.SPANS_EXAMPLE, "spans_example.jsonl"),
+        (texts.STRINGS_EXAMPLE, "worked_example_strings.jsonl"),
     ]:
         assert text == (REPO / "examples" / name).read_text(encoding="utf-8")
     source = "".join(path.read_text(encoding="utf-8") for path in [REPO / "app.py", *(REPO / "space").glob("*.py")])
@@ -1413,6 +1416,49 @@ def test_spans_example_gives_the_metrics_numbers_and_tables():
     assert documents.count('<div class="sentence">') == 2
     # The pipeline-style dicts (entity_group, score, word) are read like the others.
     assert 'title="ORG [37:43]' in documents
+
+
+def test_strings_example_is_the_worked_example_grounded_in_its_texts():
+    # Issue 17: the worked example as surface strings scores as the worked example's tags do, and each string is
+    # highlighted where it was found.
+    status, scenarios, summary, *_ = answers.spans_page(texts.STRINGS_EXAMPLE)
+    assert status.startswith("Evaluated 6 documents of strings: 5 reference and 5 predicted entities")
+    _, tag_scenarios, tag_summary, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE)
+    assert summary.values.tolist() == tag_summary.values.tolist()
+    assert list(scenarios.data["scenario"]) == list(tag_scenarios.data["scenario"])
+    documents = answers.spans_text(texts.STRINGS_EXAMPLE)[4]
+    assert 'title="MUSIC_NAME [2:8], scenario V' in documents  # 一首告白气球 in 播放一首告白气球
+
+
+def test_ungrounded_strings_are_listed_not_drawn():
+    line = {
+        "text": "Paris and Paris",
+        "references": [["LOC", "Paris"]],
+        "predictions": [["LOC", "Rome"], ["LOC", "Paris"]],
+    }
+    text = json.dumps(line)
+    status, scenarios, _, _, documents = answers.spans_text(text)
+    assert "1 prediction not found in the text (ungrounded, spurious): LOC 'Rome' (line 1)." in status
+    assert scenarios.data.values.tolist()[-1][:6] == ["1", "II", writing.NONE, writing.NONE, "LOC", "Rome"]
+    assert documents.count("<mark") == 2  # the reference and the grounded prediction, nothing for Rome
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"references": [["LOC", "Paris"]], "predictions": []}',
+            'Line 1: string entities need the document\'s "text"',
+        ),
+        (
+            '{"text": "Rome", "references": [["LOC", "Paris"]], "predictions": []}',
+            "the text 'Paris' does not occur in the sentence's text",
+        ),
+    ],
+    ids=["no-text", "reference-not-in-text"],
+)
+def test_bad_strings_name_the_line(text, message):
+    assert message in answers.spans_text(text)[0]
 
 
 def test_run_page_spans_is_spans_page_and_an_empty_comparison():
