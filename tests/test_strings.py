@@ -376,6 +376,15 @@ def test_compare_semeval_takes_strings() -> None:
         n_resamples=50,
     )
     assert result["strict_f1_b"] == 1.0 and result["strict_f1_a"] == 0.0
+    normalized = compare_semeval(
+        predictions_a=[[("PER", "merkel")]],
+        predictions_b=[[("PER", "angela  MERKEL"), ("LOC", "berlin")]],
+        references=references,
+        texts=text,
+        n_resamples=50,
+        normalize=True,
+    )
+    assert normalized["strict_f1_b"] == 1.0
 
 
 def test_ungrounded_is_there_whenever_texts_are() -> None:
