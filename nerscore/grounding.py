@@ -687,6 +687,15 @@ def ground_batch(
         names_p: dict[Span, list[str]] = {}
         left: list[tuple[str, str]] = []
         if strings_p is not None:
+            if normalize:  # a string that normalises to nothing, located in the list as given (before labels)
+                for index, (_, given) in enumerate(strings_p[sentence]):
+                    if not needle_of(given, True):
+                        raise InvalidInputError(
+                            f"found {shown(given)}, empty once normalised; expected text",
+                            "predictions",
+                            sentence,
+                            entity=index,
+                        )
             listed = [entity for entity in strings_p[sentence] if keep is None or entity[0] in keep]
             try:
                 places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap, tracker)

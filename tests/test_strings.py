@@ -288,6 +288,7 @@ def test_normalising_is_one_pass_over_the_text() -> None:
             "occurs only 1 time in the sentence's text and is listed 2 times",
         ),
         ([[{"type": "X"}]], [[("X", "a")]], ["a"], ("predictions", 0, 0), "no 'start'"),
+        ([[("Y", "b"), ("X", "   ")]], [[]], ["a"], ("predictions", 0, 1), "empty once normalised"),
         ([[("X", "a")]], [["B-X"]], ["a"], (None, None, None), "hold tags"),
     ],
     ids=[
@@ -302,12 +303,14 @@ def test_normalising_is_one_pass_over_the_text() -> None:
         "reference-not-in-text",
         "reference-listed-too-often",
         "dict-without-text-or-offsets",
+        "blank-once-normalised",
         "strings-against-tags",
     ],
 )
 def test_bad_input_is_a_located_error(predictions, references, texts, located, says) -> None:
+    options = {"normalize": True, "labels": ["X"]} if says == "empty once normalised" else {}
     with pytest.raises(ValueError, match=re.escape(says)) as raised:
-        compute_semeval(predictions=predictions, references=references, texts=texts)
+        compute_semeval(predictions=predictions, references=references, texts=texts, **options)
     if isinstance(raised.value, InvalidInputError):
         side, sentence, entity = located
         assert (raised.value.side, raised.value.sentence, raised.value.entity) == (side, sentence, entity)
