@@ -424,14 +424,58 @@ def _ground_jointly(
     for needles in groups.values():
         if not any(needle in undecided for needle in needles):
             continue
+        group = {needle: {t: n for t, n in left[needle].items() if n} for needle in needles}
+        apart = _apart(group, candidates, touching, references, min_overlap)
+        if apart is not None:
+            result.update(apart)
+            continue
         if tracker is not None:
             tracker.flows += 1
-        group = {needle: {t: n for t, n in left[needle].items() if n} for needle in needles}
         solved = _best_grounding(
             group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap
         )
         result.update({needle: solved[needle] for needle in needles if needle in undecided})
     return result
+
+
+def _apart(
+    group: dict[str, dict[str, int]],
+    candidates: dict[str, list[tuple[int, int]]],
+    touching: dict[tuple[str, int], list[int]],
+    references: Sequence[Span],
+    min_overlap: float | None,
+) -> dict[str, dict[str, list[tuple[int, int]]]] | None:
+    """A group of one text and type whose occurrences each overlap at most one reference, none shared: each
+    occurrence is worth its own pair alone, so the best grounding takes the k most valuable by §3's digits
+    (identical boundaries and type, identical boundaries, a pair, the same type, shared characters), the earliest
+    of equals (the smaller sorted list). None for any other group (the flow's)."""
+    if len(group) != 1:
+        return None
+    ((needle, types),) = group.items()
+    if len(types) != 1:
+        return None
+    ((entity_type, wanted),) = types.items()
+    seen: set[int] = set()
+    values = []
+    for index, (start, end) in enumerate(candidates[needle]):
+        overlapped = [
+            number
+            for number in touching.get((needle, index), [])
+            if _overlaps(references[number], Span(start, end, entity_type), min_overlap)
+        ]
+        if len(overlapped) > 1 or (overlapped and overlapped[0] in seen):
+            return None
+        value: tuple[int, ...] = (0, 0, 0, 0, 0)
+        if overlapped:
+            seen.add(overlapped[0])
+            reference = references[overlapped[0]]
+            same_bounds = (start, end) == (reference.start, reference.end)
+            same_type = entity_type == reference.entity_type
+            shared = min(end, reference.end) - max(start, reference.start)
+            value = (same_bounds and same_type, same_bounds, 1, same_type, shared)
+        values.append((tuple(-digit for digit in value), index))
+    chosen = sorted(values)[:wanted]
+    return {needle: {entity_type: [candidates[needle][index] for _, index in sorted(chosen, key=lambda c: c[1])]}}
 
 
 def _best_grounding(

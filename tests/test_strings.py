@@ -431,6 +431,7 @@ def test_a_few_predictions_among_10000_occurrences_inside_references() -> None:
     grounded = ground_batch([predictions], [references], Options(), [text], tracker)
     assert grounded.predictions[0] == [Span(4, 8, "LOC"), Span(13, 17, "LOC"), Span(22, 26, "LOC")]
     assert tracker.occurrences <= 3 * n
+    assert tracker.flows == 0  # each occurrence overlaps its own reference: the best three, no flow
 
 
 def test_shuffled_batches_of_many_sentences() -> None:
