@@ -19,7 +19,7 @@ from itertools import chain, pairwise, repeat
 import numpy as np
 
 from .component_arrays import nested_rows
-from .counts import Cell, Counted, Tally
+from .counts import Cell, Counted, Tally, weighted_width
 from .inputs import TYPE_KEYS
 from .options import Options
 from .pairing import SCENARIOS
@@ -53,6 +53,8 @@ def count_spans(
     each sentence's scenario counts too (`readable.scenarios_by_sentence`); None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order, an offset int64 does
     not hold)."""
+    if weighted_width(options):
+        return None  # docs/scoring.md §10's weighted scores of spans: by the readable path (not done on arrays)
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
         return None
