@@ -353,7 +353,9 @@ def _value_flag(text: str) -> Any:
         with open(text, encoding="utf-8") as file:
             return json.load(file)
     except (OSError, ValueError) as error:
-        raise ValueError(
+        from argparse import ArgumentTypeError  # the command line shows its message as it is
+
+        raise ArgumentTypeError(
             f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: {error}"
         ) from None
 

@@ -76,6 +76,9 @@ def _distinct_rows(rows: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     """The distinct rows of a non-negative integer matrix, sorted, and the summed weights of each."""
     if not len(rows):
         return rows.reshape(0, rows.shape[1]), np.zeros(0, dtype=np.int64)
+    if rows.dtype == np.float64:  # docs/scoring.md §10's weighted columns
+        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct)).astype(np.int64)
     # One integer key per row, in mixed radix, sorts in a millisecond where np.unique(axis=0) takes 20 ms
     # for 20,000 sentences; the keys fit in int64 unless a document holds millions of entities.
     radix = rows.max(axis=0).astype(object) + 1
