@@ -29,7 +29,7 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
-from .readable import pair_spans, pair_tags, scenarios_by_sentence, weighed
+from .readable import pair_spans, pair_tags, scenarios_by_sentence, value_partners, weighed
 from .resampling import SentenceCounts, comparison, interval_keys
 from .schemes import OUTSIDE
 from .span_arrays import count_spans
@@ -78,6 +78,9 @@ def result_dict(
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = entity_rows(rows, options.evaluation_schemes)
+        if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
+            for row, partner in zip(result["entities"], value_partners(rows, options)):
+                row["value_pair"] = None if partner is None else partner.as_dict()
     return result
 
 

@@ -111,11 +111,11 @@ class Tally:
             credit = dict(self.credit or {})
             for types, share in (other.credit or {}).items():
                 credit[types] = credit.get(types, Fraction(0)) + share
-        value_cells = None
+        value_cells: dict[Cell, int] | None = None
         if self.value_cells is not None or other.value_cells is not None:
-            value_cells = Counter(self.value_cells or {})
-            value_cells.update(other.value_cells or {})
-            value_cells = dict(value_cells)
+            summed = Counter(self.value_cells or {})
+            summed.update(other.value_cells or {})
+            value_cells = dict(summed)
         return credit, value_cells
 
     @classmethod

@@ -74,10 +74,11 @@ def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> 
     if not width:
         return tally, None
     columns: list[np.ndarray] = []
-    credit = value_cells = None
+    credit: dict[tuple[str, str], Fraction] | None = None
+    value_cells = None
     if options.partial_credit == OVERLAP:
         credit = {}
-        shares = []
+        shares: list[tuple[int, float]] = []
         for sentence, reference, prediction in rows:
             if reference is None or prediction is None or scenario_of(reference, prediction) not in ("V", "VI"):
                 continue
@@ -117,6 +118,49 @@ def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> 
         columns.append(sentence_sums(np.array(sentence_list, dtype=np.int64), per_cell[inverse], sentences))
     weighted = Tally(tally.cells, tally.tokens, credit, value_cells)
     return weighted, np.hstack(columns)
+
+
+def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
+    """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
+    the row's reference, or for a row without a reference the reference paired with its prediction (None:
+    unpaired there)."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+    for sentence, reference, prediction in rows:
+        sides = by_sentence.setdefault(sentence, ([], []))
+        if reference is not None:
+            sides[0].append(reference)
+        if prediction is not None:
+            sides[1].append(prediction)
+    partner_of_reference: dict[tuple[int, int], Span | None] = {}
+    partner_of_prediction: dict[tuple[int, int], Span | None] = {}
+    for sentence, (references, predictions) in by_sentence.items():
+        # Entities are told apart by their place in the sentence's list (copies of one entity are alike).
+        spare_r: dict[int, list[int]] = {}
+        spare_p: dict[int, list[int]] = {}
+        for index, span in enumerate(references):
+            spare_r.setdefault(id(span), []).append(index)
+        for index, span in enumerate(predictions):
+            spare_p.setdefault(id(span), []).append(index)
+        for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
+            if reference is not None:
+                partner_of_reference[sentence, spare_r[id(reference)].pop()] = prediction
+            if prediction is not None:
+                partner_of_prediction[sentence, spare_p[id(prediction)].pop()] = reference
+    partners: list[Span | None] = []
+    seen_r: dict[int, int] = {}
+    seen_p: dict[int, int] = {}
+    for sentence, reference, prediction in rows:
+        if reference is not None:
+            index = seen_r[sentence] = seen_r.get(sentence, -1) + 1
+            partners.append(partner_of_reference.get((sentence, index)))
+        else:
+            index = seen_p.get(sentence, -1) + 1
+            partners.append(partner_of_prediction.get((sentence, index)))
+        if prediction is not None:
+            seen_p[sentence] = seen_p.get(sentence, -1) + 1
+    return partners
 
 
 def overlap_share(reference: Span, prediction: Span) -> Fraction:

@@ -78,7 +78,8 @@ def count_tags(
     if not weighted_width(options):
         return Counted(Tally(tally.cells, tokens), np.concatenate(sentence_counts) if by_sentence else None)
     names = list(codes.type_names)
-    credit = value_cells = None
+    credit: dict[tuple[str, str], Fraction] | None = None
+    value_cells = None
     if options.partial_credit == OVERLAP:
         credit = {}
         for part in weighted:
@@ -222,7 +223,8 @@ def weighted_rows(
     same spans (`value_flat`); `offsets` place a row's first position in its sentence."""
     sentences = len(offsets) - 1
     columns = []
-    credit = value_cells = None
+    credit: dict[tuple[int, int], Fraction] | None = None
+    value_cells = None
     if options.partial_credit == OVERLAP:
         kinds, r_types, p_types, r_starts, p_starts = (
             np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(5)
@@ -237,7 +239,7 @@ def weighted_rows(
         keys = np.stack((r_types[partial], p_types[partial], shared, union), axis=1)
         distinct, inverse, numbers = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
         credit = {}
-        shares = []
+        shares: list[float] = []
         for (r_type, p_type, part, whole), number in zip(distinct.tolist(), numbers.tolist()):
             share = Fraction(part, whole)
             credit[r_type, p_type] = credit.get((r_type, p_type), Fraction(0)) + number * share

@@ -373,3 +373,23 @@ def test_bad_weights_are_refused_by_name(options: dict, message: str) -> None:
         Options.of(**options)
     with pytest.raises(ValueError, match=message):
         compute_semeval(predictions=[["O"]], references=[["O"]], **options)
+
+
+def test_entities_rows_carry_their_value_pair() -> None:
+    references = [[(0, 2, "PER"), (5, 6, "LOC")]]
+    predictions = [[(0, 2, "LOC"), (0, 3, "PER"), (9, 10, "ORG")]]
+    rows = compute_semeval(predictions=predictions, references=references, value=True, return_entities=True)["entities"]
+    by_entity = {(str(row["reference"]), str(row["prediction"])): row["value_pair"] for row in rows}
+    assert by_entity == {
+        # §3 pairs the identical boundaries; the value pairs the PER reference with the PER prediction
+        (str({"start": 0, "end": 2, "type": "PER"}), str({"start": 0, "end": 2, "type": "LOC"})): {
+            "start": 0,
+            "end": 3,
+            "type": "PER",
+        },
+        (str(None), str({"start": 0, "end": 3, "type": "PER"})): {"start": 0, "end": 2, "type": "PER"},
+        (str({"start": 5, "end": 6, "type": "LOC"}), str(None)): None,
+        (str(None), str({"start": 9, "end": 10, "type": "ORG"})): None,
+    }
+    plain = compute_semeval(predictions=predictions, references=references, return_entities=True)["entities"]
+    assert all("value_pair" not in row for row in plain)
