@@ -343,11 +343,13 @@ def weighted_width(options: Options) -> int:
 
 def value_cell_columns(cells: Sequence[Cell], table: WeightTable) -> np.ndarray:
     """For each value cell (scenario, reference type, predicted type), what one of its rows adds to each of
-    `VALUE_COLUMNS`, as the floats nearest the exact fractions (cells x 5)."""
+    `VALUE_COLUMNS`, in units of the largest weight (`WeightTable.largest`: a weight of 1e308 sums to no
+    infinity), as the floats nearest the exact fractions (cells x 5)."""
     values = np.zeros((len(cells), len(VALUE_COLUMNS)))
+    unit = table.largest
     for position, (scenario, reference_type, predicted_type) in enumerate(cells):
         one = value_sums({(scenario, reference_type, predicted_type): 1}, table)
-        values[position] = [float(sum(column, Fraction(0))) for column in zip(*one.values())]
+        values[position] = [float(sum(column, Fraction(0)) / unit) for column in zip(*one.values())]
     return values
 
 

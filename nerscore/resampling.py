@@ -265,7 +265,8 @@ def _bca_interval(
     below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
     # Acceleration: the skewness of the jackknife values.
     centred = (weights @ jackknife) / weights.sum() - jackknife
-    second, third = weights @ centred**2, weights @ centred**3
+    with np.errstate(over="ignore", invalid="ignore"):  # a value of -1e300 (docs/scoring.md §10's false alarms)
+        second, third = weights @ centred**2, weights @ centred**3
     alpha = (1 - level) / 2
     levels = []
     for column in range(len(estimate)):

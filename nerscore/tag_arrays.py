@@ -236,11 +236,23 @@ def weighted_rows(
         p_ends = predictions.end[np.searchsorted(predictions.start, p_starts)]
         shared = np.minimum(r_ends, p_ends) - np.maximum(r_starts, p_starts)
         union = np.maximum(r_ends, p_ends) - np.minimum(r_starts, p_starts)
-        keys = np.stack((r_types[partial], p_types[partial], shared, union), axis=1)
-        distinct, inverse, numbers = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+        # One integer per (reference type, predicted type, shared, union), in mixed radix: np.unique on it takes
+        # a fraction of what it takes on rows.
+        types, extent = len(type_names) + 1, int(union.max(initial=0)) + 1
+        if types * types * extent * extent < 1 << 62:
+            keys = ((r_types[partial] * types + p_types[partial]) * extent + shared) * extent + union
+            distinct, inverse, numbers = np.unique(keys, return_inverse=True, return_counts=True)
+            rest, whole_of = np.divmod(distinct, extent)
+            rest, part_of = np.divmod(rest, extent)
+            r_of, p_of = np.divmod(rest, types)
+            columns_of = (r_of.tolist(), p_of.tolist(), part_of.tolist(), whole_of.tolist())
+        else:  # thousands of types and a sentence of a million tokens: the rows themselves
+            credit_rows = np.stack((r_types[partial], p_types[partial], shared, union), axis=1)
+            distinct_rows, inverse, numbers = np.unique(credit_rows, axis=0, return_inverse=True, return_counts=True)
+            columns_of = tuple(distinct_rows.T.tolist())
         credit = {}
         shares: list[float] = []
-        for (r_type, p_type, part, whole), number in zip(distinct.tolist(), numbers.tolist()):
+        for (r_type, p_type, part, whole), number in zip(zip(*columns_of), numbers.tolist()):
             share = Fraction(part, whole)
             credit[r_type, p_type] = credit.get((r_type, p_type), Fraction(0)) + number * share
             shares.append(float(share))

@@ -41,6 +41,12 @@ class WeightTable:
         self._types = {entity_type: Fraction(weight) for entity_type, weight in weights.types}
         self._default = Fraction(weights.default_type_weight)
 
+    @property
+    def largest(self) -> Fraction:
+        """The largest weight of a type (1 where every weight is 0): the statistics' unit, so that their floats stay
+        within 0 and 1 a row whatever the weights (every value key is a ratio, which a common unit leaves as is)."""
+        return max([self._default, *self._types.values()]) or Fraction(1)
+
     def weight(self, entity_type: str) -> Fraction:
         """w(type), exact."""
         return self._types.get(entity_type, self._default)

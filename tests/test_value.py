@@ -393,3 +393,26 @@ def test_entities_rows_carry_their_value_pair() -> None:
     }
     plain = compute_semeval(predictions=predictions, references=references, return_entities=True)["entities"]
     assert all("value_pair" not in row for row in plain)
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        {"types": {"A": 1e308, "B": 5e-324}, "false_alarm": 1e300},
+        {"types": {"A": 0.1, "B": 0.2, "C": 0.3}, "type_error": 0.1, "boundary_error": 0.7},
+        {"default_type_weight": 0.0},
+    ],
+    ids=["extreme-floats", "decimal-fractions", "all-zero"],
+)
+def test_extreme_weights_stay_exact_and_finite(weights: dict) -> None:
+    rng = random.Random(13)
+    predictions, references = random_tags(rng, sentences=40)
+    fast = compute_semeval(predictions=predictions, references=references, value=weights, bootstrap=100)
+    readable = compute_semeval(
+        predictions=predictions, references=references, value=weights, bootstrap=100, return_entities=True
+    )
+    readable.pop("entities")
+    assert fast == readable
+    for key in ("value", "value_precision", "value_recall", "value_f1"):
+        for name in (key, f"{key}_low", f"{key}_high"):
+            assert fast[name] == fast[name] and abs(fast[name]) < float("inf"), name  # no NaN, no infinity
