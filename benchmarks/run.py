@@ -132,7 +132,7 @@ TOOLS = {
     "value": Tool("  compute_semeval(value=True)", partial(setup_ner_semeval, value=True)),
     "value_ace08": Tool("  compute_semeval(value='ace08')", partial(setup_ner_semeval, value="ace08")),
     "partial_credit": Tool("  compute_semeval(partial_credit=0.3)", partial(setup_ner_semeval, partial_credit=0.3)),
-    "overlap_credit": Tool("  compute_semeval(partial_credit='overlap')", partial(setup_ner_semeval, partial_credit="overlap")),
+    "overlap_credit": Tool("  compute_semeval(partial_credit='overlap')", partial(setup_ner_semeval, partial_credit="overlap")),  # noqa: E501
     "compute": Tool("NerSemeval.compute (evaluate)", partial(setup_metric, REPO / "ner_semeval.py")),
     "noop": Tool("no-op Metric.compute (evaluate)", partial(setup_metric, NOOP)),
     "nervaluate": Tool("nervaluate 1.2.1 Evaluator", setup_nervaluate, peer=True),
