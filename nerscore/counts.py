@@ -359,7 +359,8 @@ def sentence_sums(sentence: np.ndarray, values: np.ndarray, sentences: int) -> n
     columns = []
     for column in values.T:
         order = np.lexsort((column, sentence))
-        columns.append(np.bincount(sentence[order], column[order], minlength=sentences))
+        # (as floats even with no row, where bincount would give integers)
+        columns.append(np.bincount(sentence[order], column[order], minlength=sentences).astype(np.float64))
     return np.stack(columns, axis=1) if columns else np.zeros((sentences, 0))
 
 

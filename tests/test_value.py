@@ -416,3 +416,25 @@ def test_extreme_weights_stay_exact_and_finite(weights: dict) -> None:
     for key in ("value", "value_precision", "value_recall", "value_f1"):
         for name in (key, f"{key}_low", f"{key}_high"):
             assert fast[name] == fast[name] and abs(fast[name]) < float("inf"), name  # no NaN, no infinity
+
+
+@pytest.mark.parametrize("options", WEIGHTED_OPTIONS, ids=["value", "ace08-beta", "overlap", "both", "zero-weights"])
+def test_the_span_array_path_equals_the_readable_path(options: dict) -> None:
+    # Sentences of disjoint entities (on arrays), nested and repeated ones (readable), far offsets (moved).
+    rng = random.Random(json.dumps(options) + "spans")
+    for _ in range(30):
+        sentences = rng.randint(1, 8)
+        sides = []
+        for _side in range(2):
+            batch = []
+            for sentence in range(sentences):
+                nested = rng.random() < 0.3
+                offset = rng.choice([0, 10**6, 2**40])
+                batch.append([(s.start + offset, s.end + offset, s.entity_type) for s in random_side(rng, nested)])
+            sides.append(batch)
+        predictions, references = sides
+        common = {"per_type": True, "bootstrap": 30, **options}
+        fast = compute_semeval(predictions=predictions, references=references, **common)
+        readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
+        readable.pop("entities")
+        assert fast == readable, (predictions, references)
