@@ -11,6 +11,7 @@ import json
 import random
 from fractions import Fraction
 from itertools import combinations, permutations
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -427,7 +428,7 @@ def test_the_span_array_path_equals_the_readable_path(options: dict) -> None:
         sides = []
         for _side in range(2):
             batch = []
-            for sentence in range(sentences):
+            for _sentence in range(sentences):
                 nested = rng.random() < 0.3
                 offset = rng.choice([0, 10**6, 2**40])
                 batch.append([(s.start + offset, s.end + offset, s.entity_type) for s in random_side(rng, nested)])
@@ -438,3 +439,68 @@ def test_the_span_array_path_equals_the_readable_path(options: dict) -> None:
         readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
         readable.pop("entities")
         assert fast == readable, (predictions, references)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line, the metric's stored batches
+# ---------------------------------------------------------------------------------------------------------
+
+WORKED_FILE = str(Path(__file__).resolve().parent.parent / "examples" / "worked_example.conll")
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
+    assert ns.main(list(arguments)) == 0
+    return capsys.readouterr().out
+
+
+def test_the_command_line_prints_a_value_row(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    plain = run_cli(capsys, WORKED_FILE)
+    printed = run_cli(capsys, "--value", "ace08", WORKED_FILE)
+    assert printed.startswith(plain.split("\n\nstrict by type")[0])  # the table as it was, then the value row
+    assert "value         0.4500  (precision 0.6000, recall 0.6000, F1 0.6000)" in printed
+    weights = tmp_path / "weights.json"
+    weights.write_text(json.dumps({"types": {"SINGER": 2.0}}), encoding="utf-8")
+    as_json = json.loads(run_cli(capsys, "--value", str(weights), "--partial-credit", "overlap", "--json", WORKED_FILE))
+    predictions, references = worked_example()
+    expected = compute_semeval(
+        predictions=predictions, references=references, value={"types": {"SINGER": 2.0}}, partial_credit="overlap"
+    )
+    assert as_json == expected
+    with_intervals = json.loads(run_cli(capsys, "--value", "true", "--bootstrap", "200", "--json", WORKED_FILE))
+    assert with_intervals == compute_semeval(predictions=predictions, references=references, value=True, bootstrap=200)
+
+
+def test_the_command_line_compares_values(capsys: pytest.CaptureFixture[str]) -> None:
+    printed = run_cli(capsys, "--compare", WORKED_FILE, WORKED_FILE, "--value", "ace08", "--bootstrap", "100")
+    assert "value     value         0.4500   0.4500  +0.0000  +0.0000  +0.0000     1.0000" in printed
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--value", "nowhere.json"], "--value takes a preset"),
+        (["--partial-credit", "most"], "invalid"),
+        (["--partial-credit", "2"], "partial_credit must be"),
+    ],
+    ids=["missing-file", "a-word", "above-one"],
+)
+def test_the_command_line_refuses_bad_weights(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = ns.main([*arguments, WORKED_FILE])
+    except SystemExit as stopped:  # argparse's own refusal
+        status = stopped.code
+    assert status == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_metric_stores_batches_and_scores_the_value(load_metric) -> None:
+    metric = load_metric(value="ace08", partial_credit="overlap")
+    predictions, references = worked_example()
+    for prediction, reference in zip(predictions, references):
+        metric.add_batch(predictions=[prediction], references=[reference])
+    stored = metric.compute()
+    direct = compute_semeval(predictions=predictions, references=references, value="ace08", partial_credit="overlap")
+    assert stored == direct
+    assert stored["value"] == 0.45
