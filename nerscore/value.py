@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from .assignment import union_find
 from .options import Weights
-from .pairing import _ENUMERATED_EDGES, _enumerated, _overlap_edges, _rule_d, _span_key, scenario_of
+from .pairing import _ENUMERATED_EDGES, _disjoint, _enumerated, _overlap_edges, _rule_d, _span_key, scenario_of
 from .span import Span
 
 # A value pair's scenario (docs/scoring.md §4) says which errors it has: IV a type error, V a boundary error,
@@ -80,19 +80,79 @@ def value_pair(
     sorted_r = sorted(references, key=_span_key)
     sorted_p = sorted(predictions, key=_span_key)
     edges = _overlap_edges(sorted_r, sorted_p, min_overlap)
-    components: dict[int, list[tuple[int, int]]] = {}
-    for edge, component in zip(edges, union_find(edges)):
-        components.setdefault(component, []).append(edge)
     paired: dict[int, int] = {}
-    for component_edges in components.values():
-        for i, j in best_value_pairs(sorted_r, sorted_p, component_edges, table):
-            paired[i] = j
+    if _disjoint(sorted_r) and _disjoint(sorted_p):
+        # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
+        paired = dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table))
+    else:
+        components: dict[int, list[tuple[int, int]]] = {}
+        for edge, component in zip(edges, union_find(edges)):
+            components.setdefault(component, []).append(edge)
+        for component_edges in components.values():
+            for i, j in best_value_pairs(sorted_r, sorted_p, component_edges, table):
+                paired[i] = j
     taken = set(paired.values())
     rows: list[tuple[Span | None, Span | None]] = [
         (reference, sorted_p[paired[i]] if i in paired else None) for i, reference in enumerate(sorted_r)
     ]
     rows.extend((None, prediction) for j, prediction in enumerate(sorted_p) if j not in taken)
     return rows
+
+
+def _digits(
+    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
+) -> dict[tuple[int, int], int]:
+    """Each edge's weight as one integer: from the most significant digit, its worth scaled by the common
+    denominator of all the worths, a pair, a pair of one type, and the shared extent; each digit's total over a
+    matching is below its radix, so the largest total weight is the best pairing by the value, then rule 2 (a),
+    (b), (c) of §3."""
+    worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
+    scale = math.lcm(*(worth.denominator for worth in worths.values()))
+    reference_indices = {i for i, _ in edges}
+    radix = min(len(reference_indices), len({j for _, j in edges})) + 1
+    extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
+    digits = {}
+    for (i, j), worth in worths.items():
+        reference, prediction = references[i], predictions[j]
+        scaled = worth.numerator * (scale // worth.denominator)
+        same_type = reference.entity_type == prediction.entity_type
+        digits[i, j] = ((scaled * radix + 1) * radix + same_type) * extent_radix + reference.overlap(prediction)
+    return digits
+
+
+def _chain_pairs(
+    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
+) -> list[tuple[int, int]]:
+    """The value pairing where neither side has two entities that share a position: overlap edges (i, j), sorted,
+    never cross then (docs/scoring.md §3), so the best matching is `pairing.pair_overlapping`'s dynamic programme
+    on `_digits`' weights, linear in the edges, and reading it left to right gives rule (d)'s smallest list."""
+    if not edges:
+        return []
+    digits = _digits(references, predictions, edges, table)
+    count = len(edges)
+    # After edge k, the edges compatible with it (later reference and later prediction) are a suffix of the list
+    # from follow[k]; best[k] is the best total of a pairing whose first edge is k.
+    follow = [count] * count
+    cut = count
+    for k in range(count - 1, -1, -1):
+        i, j = edges[k]
+        while cut > k + 1 and edges[cut - 1][0] > i and edges[cut - 1][1] > j:
+            cut -= 1
+        follow[k] = cut
+    best = [0] * count
+    best_from = [0] * (count + 1)
+    for k in range(count - 1, -1, -1):
+        best[k] = digits[edges[k]] + best_from[follow[k]]
+        best_from[k] = max(best[k], best_from[k + 1])
+    pairs = []
+    target, k = best_from[0], 0
+    while target > 0:
+        while best[k] != target:
+            k += 1
+        pairs.append(edges[k])
+        target -= digits[edges[k]]
+        k = follow[k]
+    return pairs
 
 
 def best_value_pairs(
@@ -108,17 +168,7 @@ def best_value_pairs(
     (d) is `pairing._rule_d`'s (or, for a few edges, `pairing._enumerated`'s) on the edges in sorted order."""
     if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
         return list(edges)
-    worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
-    scale = math.lcm(*(worth.denominator for worth in worths.values()))
-    reference_indices = {i for i, _ in edges}
-    radix = min(len(reference_indices), len({j for _, j in edges})) + 1
-    extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
-    digits = {}
-    for (i, j), worth in worths.items():
-        reference, prediction = references[i], predictions[j]
-        scaled = worth.numerator * (scale // worth.denominator)
-        same_type = reference.entity_type == prediction.entity_type
-        digits[i, j] = ((scaled * radix + 1) * radix + same_type) * extent_radix + reference.overlap(prediction)
+    digits = _digits(references, predictions, edges, table)
     ranked = sorted(edges)
     if len(ranked) <= _ENUMERATED_EDGES:
         return _enumerated(digits, ranked)
