@@ -341,6 +341,18 @@ def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = 
     )
 
 
+def _partial_credit_flag(text: str) -> float | str:
+    """`--partial-credit`: ``overlap``, or a number (the option's check then says whether it is from 0 to 1)."""
+    if text == OVERLAP:
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        from argparse import ArgumentTypeError
+
+        raise ArgumentTypeError(f"takes a number from 0 to 1 or {OVERLAP}, found {text!r}") from None
+
+
 def _value_flag(text: str) -> Any:
     """`--value`: a preset's name, ``true`` for the default weights, else a JSON file of weights."""
     import json
@@ -501,7 +513,7 @@ class Options:
         "the length of the union of the two entities (docs/scoring.md §10).",
         Flag(
             "C",
-            lambda text: text if text == OVERLAP else float(text),
+            _partial_credit_flag,
             help="what a partial match earns under partial: a number from 0 to 1 (default 0.5) or overlap",
         ),
     )

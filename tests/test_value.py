@@ -334,6 +334,12 @@ def test_bootstrap_and_compare_carry_the_value_keys() -> None:
         assert compared[f"{key}_delta"] == b[key] - result[key]
         assert compared[f"{key}_delta_low"] <= compared[f"{key}_delta"] <= compared[f"{key}_delta_high"]
         assert 0 < compared[f"{key}_p_value"] <= 1
+    credited = ns.compare_semeval(
+        predictions_a=predictions, predictions_b=other, references=references, partial_credit="overlap", n_resamples=50
+    )
+    overlap_a = compute_semeval(predictions=predictions, references=references, partial_credit="overlap")
+    assert credited["partial_f1_a"] == overlap_a["partial_f1"]
+    assert credited["strict_f1_a"] == overlap_a["strict_f1"]
     against_itself = ns.compare_semeval(
         predictions_a=predictions, predictions_b=predictions, references=references, value="ace08", n_resamples=50
     )
@@ -481,7 +487,7 @@ def test_the_command_line_compares_values(capsys: pytest.CaptureFixture[str]) ->
     ("arguments", "message"),
     [
         (["--value", "nowhere.json"], "--value takes a preset"),
-        (["--partial-credit", "most"], "invalid"),
+        (["--partial-credit", "most"], "takes a number from 0 to 1 or overlap"),
         (["--partial-credit", "2"], "partial_credit must be"),
     ],
     ids=["missing-file", "a-word", "above-one"],
