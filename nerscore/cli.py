@@ -227,6 +227,7 @@ class FileTotals:
     by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
+    weighted: Tally = dataclasses.field(default_factory=Tally)  # docs/scoring.md §10's credit and value cells
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -252,12 +253,25 @@ class FileTotals:
         self.cells.update(counted.tally.cells)
         if counted.tally.tokens is not None:
             self.token_counts += counted.tally.tokens
+        self.weighted += _weighted_part(counted.tally)
         if counted.by_sentence is not None:
-            self.by_sentence += SentenceCounts.of(counted.by_sentence)
+            self.by_sentence = _added(self.by_sentence, SentenceCounts.of(counted.by_sentence, counted.weighted))
 
     @property
     def tally(self) -> Tally:
-        return Tally(dict(self.cells), None if self.spans else self.token_counts)
+        tokens = None if self.spans else self.token_counts
+        return Tally(dict(self.cells), tokens, self.weighted.credit, self.weighted.value_cells)
+
+
+def _weighted_part(tally: Tally) -> Tally:
+    """What docs/scoring.md §10 adds to a tally, alone (its cells left out)."""
+    return Tally({}, None, tally.credit, tally.value_cells)
+
+
+def _added(total: SentenceCounts, part: SentenceCounts) -> SentenceCounts:
+    """The per-sentence counts so far and a chunk's: with §10's weighted columns, the first chunk's width wins
+    over the empty start's."""
+    return part if not total.size and total.vectors.shape[1] != part.vectors.shape[1] else total + part
 
 
 @dataclass
@@ -270,6 +284,8 @@ class PairedTotals:
     sentences: int = 0
     tokens: int = 0
     pairs: SentenceCounts = dataclasses.field(default_factory=lambda: _no_sentences(2 * len(SCENARIOS)))
+    weighted_a: Tally = dataclasses.field(default_factory=Tally)
+    weighted_b: Tally = dataclasses.field(default_factory=Tally)
 
     def add(
         self, sentences: list[tuple[ConllSentence, ConllSentence]], sources: Sequence[str], options: Options
@@ -281,7 +297,14 @@ class PairedTotals:
         self.cells_a.update(counted_a.tally.cells)
         self.cells_b.update(counted_b.tally.cells)
         assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-        self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        self.weighted_a += _weighted_part(counted_a.tally)
+        self.weighted_b += _weighted_part(counted_b.tally)
+        if counted_a.weighted is None or counted_b.weighted is None:
+            self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
+            columns = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
+            empty = np.zeros((len(columns[0]), 0), dtype=np.int64)
+            self.pairs = _added(self.pairs, SentenceCounts.of(empty, np.hstack(columns)))
         self.sentences += len(sentences)
         self.tokens += sum(len(a.tokens) for a, _ in sentences)
 
@@ -505,7 +528,8 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
 
 
 def _print_comparison(paired: PairedTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
-    tally_a, tally_b = Tally(dict(paired.cells_a)), Tally(dict(paired.cells_b))
+    tally_a = Tally(dict(paired.cells_a), None, paired.weighted_a.credit, paired.weighted_a.value_cells)
+    tally_b = Tally(dict(paired.cells_b), None, paired.weighted_b.credit, paired.weighted_b.value_cells)
     results = comparison(tally_a, tally_b, paired.pairs, options, resamples, options.seed)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))

@@ -31,7 +31,7 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
-from .readable import pair_spans, pair_tags, scenarios_by_sentence
+from .readable import pair_spans, pair_tags, scenarios_by_sentence, value_partners, weighed
 from .resampling import SentenceCounts, comparison, interval_keys
 from .schemes import OUTSIDE
 from .span_arrays import count_spans
@@ -72,7 +72,7 @@ def compute_checked(
     counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
+    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence, counted.weighted)
     return result_dict(counted.tally, options, sentence_counts, rows)
 
 
@@ -94,6 +94,9 @@ def result_dict(
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = entity_rows(rows, options.evaluation_schemes)
+        if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
+            for row, partner in zip(result["entities"], value_partners(rows, options)):
+                row["value_pair"] = None if partner is None else partner.as_dict()
     return result
 
 
@@ -164,7 +167,11 @@ def count_batch(
             if counted is not None:
                 return counted, None
         tally, rows = pair_tags(predictions, references, form == IDS, options)
-    return Counted(tally, scenarios_by_sentence(rows, len(references)) if by_sentence else None), rows
+    if not by_sentence:
+        return Counted(tally, None), rows
+    # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
+    weighted = weighed(tally, rows, len(references), options)[1]
+    return Counted(tally, scenarios_by_sentence(rows, len(references)), weighted), rows
 
 
 def compare_semeval(
@@ -230,7 +237,11 @@ def compare_semeval(
             raise ValueError(f"{side}: {error}") from None
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-    pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+    if counted_a.weighted is None or counted_b.weighted is None:
+        pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+    else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
+        by_sentence = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
+        pairs = SentenceCounts.of(np.zeros((len(by_sentence[0]), 0), dtype=np.int64), np.hstack(by_sentence))
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

@@ -7,19 +7,22 @@ error for bad input."""
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Iterable
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .counts import Row, Tally, TokenCounts
+from .counts import Cell, Row, Tally, TokenCounts, sentence_sums, value_cell_columns, weighted_width
 from .decoding import decode_tags
 from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
-from .options import Options
+from .options import OVERLAP, Options
 from .pairing import SCENARIOS, pair, scenario_of
 from .schemes import TagTable
 from .span import Span
+from .value import WeightTable, value_pair
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
@@ -41,7 +44,8 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
     tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
-    return Tally(tally.cells, token_counts(predictions, references)), rows
+    tally = Tally(tally.cells, token_counts(predictions, references))
+    return weighed(tally, rows, len(references), options)[0], rows
 
 
 def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> TokenCounts:
@@ -57,7 +61,113 @@ def pair_spans(predictions: list[list], references: list[list], options: Options
     keep = None if options.labels is None else set(options.labels)
     predicted_spans = read_spans(predictions, "predictions", keep)
     reference_spans = read_spans(references, "references", keep)
-    return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    return weighed(tally, rows, len(references), options)[0], rows
+
+
+def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> tuple[Tally, np.ndarray | None]:
+    """The tally with what docs/scoring.md §10 adds when asked for (the overlap credit of the PAR pairs, the value
+    pairing's cells), and each sentence's `counts.weighted_width` columns for the statistics (None when none is
+    asked for). The value pairing is found sentence by sentence on the rows' entities, every entity of both
+    sides being in some row."""
+    width = weighted_width(options)
+    if not width:
+        return tally, None
+    columns: list[np.ndarray] = []
+    credit: dict[tuple[str, str], Fraction] | None = None
+    value_cells = None
+    if options.partial_credit == OVERLAP:
+        credit = {}
+        shares: list[tuple[int, float]] = []
+        for sentence, reference, prediction in rows:
+            if reference is None or prediction is None or scenario_of(reference, prediction) not in ("V", "VI"):
+                continue
+            share = overlap_share(reference, prediction)
+            types = (reference.entity_type, prediction.entity_type)
+            credit[types] = credit.get(types, Fraction(0)) + share
+            shares.append((sentence, float(share)))
+        sentence_of = np.array([sentence for sentence, _ in shares], dtype=np.int64)
+        values = np.array([[share] for _, share in shares], dtype=np.float64).reshape(-1, 1)
+        columns.append(sentence_sums(sentence_of, values, sentences))
+    if options.value is not None:
+        table = WeightTable(options.value)
+        by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+        for sentence, reference, prediction in rows:
+            sides = by_sentence.setdefault(sentence, ([], []))
+            if reference is not None:
+                sides[0].append(reference)
+            if prediction is not None:
+                sides[1].append(prediction)
+        cells: list[Cell] = []
+        sentence_list: list[int] = []
+        for sentence, (references, predictions) in by_sentence.items():
+            for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
+                cells.append(
+                    (
+                        scenario_of(reference, prediction),
+                        None if reference is None else reference.entity_type,
+                        None if prediction is None else prediction.entity_type,
+                    )
+                )
+                sentence_list.append(sentence)
+        value_cells = dict(Counter(cells))
+        distinct = list(value_cells)
+        position = {cell: index for index, cell in enumerate(distinct)}
+        per_cell = value_cell_columns(distinct, table)
+        inverse = np.array([position[cell] for cell in cells], dtype=np.int64)
+        columns.append(sentence_sums(np.array(sentence_list, dtype=np.int64), per_cell[inverse], sentences))
+    weighted = Tally(tally.cells, tally.tokens, credit, value_cells)
+    return weighted, np.hstack(columns)
+
+
+def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
+    """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
+    the row's reference, or for a row without a reference the reference paired with its prediction (None:
+    unpaired there)."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+    for sentence, reference, prediction in rows:
+        sides = by_sentence.setdefault(sentence, ([], []))
+        if reference is not None:
+            sides[0].append(reference)
+        if prediction is not None:
+            sides[1].append(prediction)
+    partner_of_reference: dict[tuple[int, int], Span | None] = {}
+    partner_of_prediction: dict[tuple[int, int], Span | None] = {}
+    for sentence, (references, predictions) in by_sentence.items():
+        # Entities are told apart by their place in the sentence's list (copies of one entity are alike).
+        spare_r: dict[int, list[int]] = {}
+        spare_p: dict[int, list[int]] = {}
+        for index, span in enumerate(references):
+            spare_r.setdefault(id(span), []).append(index)
+        for index, span in enumerate(predictions):
+            spare_p.setdefault(id(span), []).append(index)
+        for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
+            if reference is not None:
+                partner_of_reference[sentence, spare_r[id(reference)].pop()] = prediction
+            if prediction is not None:
+                partner_of_prediction[sentence, spare_p[id(prediction)].pop()] = reference
+    partners: list[Span | None] = []
+    seen_r: dict[int, int] = {}
+    seen_p: dict[int, int] = {}
+    for sentence, reference, prediction in rows:
+        if reference is not None:
+            index = seen_r[sentence] = seen_r.get(sentence, -1) + 1
+            partners.append(partner_of_reference.get((sentence, index)))
+        else:
+            index = seen_p.get(sentence, -1) + 1
+            partners.append(partner_of_prediction.get((sentence, index)))
+        if prediction is not None:
+            seen_p[sentence] = seen_p.get(sentence, -1) + 1
+    return partners
+
+
+def overlap_share(reference: Span, prediction: Span) -> Fraction:
+    """|shared| / |union| of two overlapping entities (docs/scoring.md §10, partial_credit="overlap")."""
+    shared = reference.overlap(prediction)
+    union = max(reference.end, prediction.end) - min(reference.start, prediction.start)
+    return Fraction(shared, union)
 
 
 def pair_sentences(

@@ -19,13 +19,13 @@ from itertools import chain, pairwise, repeat
 import numpy as np
 
 from .component_arrays import nested_rows
-from .counts import Cell, Counted, Tally
+from .counts import Cell, Counted, Tally, weighted_width
 from .inputs import TYPE_KEYS
-from .options import Options
+from .options import OVERLAP, Options
 from .pairing import SCENARIOS
-from .readable import pair_sentences, scenarios_by_sentence
+from .readable import pair_sentences, scenarios_by_sentence, weighed
 from .span import Span
-from .tag_arrays import FlatSpans, Rows, cells_of, pair_flat
+from .tag_arrays import FlatSpans, Rows, cells_of, pair_flat, weighted_rows
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -75,6 +75,8 @@ def count_spans(
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     cells: Counter = Counter()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
+    weighted = Tally()
+    weighted_counts = [np.zeros((0, weighted_width(options)))]
     for first, last in pairwise(bounds):
         if first == last:
             continue
@@ -84,7 +86,75 @@ def count_spans(
         cells.update(chunk_cells)
         if counts is not None:
             sentence_counts.append(counts)
-    return Counted(Tally(dict(cells)), np.concatenate(sentence_counts) if by_sentence else None)
+        if weighted_width(options):
+            part, part_counts = _weighted_chunk(chunk_r, chunk_p, type_names, options, by_sentence)
+            weighted += part
+            if part_counts is not None:
+                weighted_counts.append(part_counts)
+    tally = Tally(dict(cells), None, weighted.credit, weighted.value_cells)
+    by_sentence_counts = np.concatenate(sentence_counts) if by_sentence else None
+    if not weighted_width(options):
+        return Counted(tally, by_sentence_counts)
+    return Counted(tally, by_sentence_counts, np.concatenate(weighted_counts) if by_sentence else None)
+
+
+def _weighted_chunk(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], options: Options, by_sentence: bool
+) -> tuple[Tally, np.ndarray | None]:
+    """What docs/scoring.md §10 adds for one chunk of span input (the overlap credit, the value cells) and with
+    `by_sentence` each sentence's weighted columns: the sentences of disjoint entities on arrays, as the tag
+    path does them (`tag_arrays.weighted_rows`, after the translation `_chunk_cells` makes), the nested ones
+    and the chunks of too large positions by the readable path."""
+    moved = _moved(references, predictions)
+    if moved is None:
+        return _readable_weighted(references, predictions, type_names, options)
+    shift, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
+    flat_r, flat_p = flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p])
+    groups = pair_flat(flat_r, flat_p, options.min_overlap) if options.partial_credit == OVERLAP else []
+    rows = weighted_rows(flat_r, flat_p, groups, shift, options, type_names, by_sentence)
+    names = [*type_names]
+    credit = None
+    if rows.credit is not None:
+        credit = {(names[r], names[p]): share for (r, p), share in rows.credit.items()}
+    value_cells = None
+    if rows.value_cells is not None:
+        value_cells = _value_cell_dict(rows.value_cells, names)
+    part = Tally({}, None, credit, value_cells)
+    counts = rows.by_sentence
+    if nested.any():
+        nested_part, nested_counts = _readable_weighted(
+            _sentences(references, nested), _sentences(predictions, nested), type_names, options
+        )
+        part += nested_part
+        if counts is not None and nested_counts is not None:
+            counts[nested] = nested_counts
+    return part, counts if by_sentence else None
+
+
+def _value_cell_dict(cells: Rows, names: list[str]) -> dict[Cell, int]:
+    """Distinct value cells (`tag_arrays._counted_cells`' columns) as a dict of named cells."""
+    kinds, reference_types, predicted_types, numbers = (column.tolist() for column in cells)
+    named: list[str | None] = [*names, None]
+    return {
+        (SCENARIOS[kind], named[r], named[p]): number
+        for kind, r, p, number in zip(kinds, reference_types, predicted_types, numbers)
+    }
+
+
+def _readable_weighted(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], options: Options
+) -> tuple[Tally, np.ndarray]:
+    """`_weighted_chunk` sentence by sentence by the readable path (`readable.weighed`)."""
+    sides = []
+    for columns in (references, predictions):
+        values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
+        spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
+        bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
+        sides.append([spans[a:b] for a, b in pairwise(bounds)])
+    tally, rows = pair_sentences(sides[0], sides[1], options.min_overlap)
+    weighted, counts = weighed(tally, rows, len(references.counts), options)
+    assert counts is not None  # weighted_width(options) > 0
+    return Tally({}, None, weighted.credit, weighted.value_cells), counts
 
 
 def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
@@ -163,37 +233,11 @@ def _chunk_cells(
     """The cells of one chunk of sentences of span input, and with `by_sentence` each sentence's scenario counts
     (sentences x 6)."""
     size = len(references.counts)
-    sentence_r = np.repeat(np.arange(size), references.counts)
-    sentence_p = np.repeat(np.arange(size), predictions.counts)
-    # Each sentence moves to positions of its own: translated by its first start to right after the end of the
-    # sentence before. Pairing depends only on differences of offsets within a sentence (overlaps and lengths,
-    # docs/scoring.md §3), so a translation changes nothing, and positions stay small whatever the offsets: a
-    # sentence at 2**62 needs only its own extent, never 2**62 of room.
-    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(low, sentence_r, references.start)
-    np.minimum.at(low, sentence_p, predictions.start)
-    high = np.zeros(size, dtype=np.int64)
-    np.maximum.at(high, sentence_r, references.end)
-    np.maximum.at(high, sentence_p, predictions.end)
-    low = np.minimum(low, high)  # a sentence without entities takes no room
-    extent = high - low  # 0 <= low <= high < 2**63: never wraps
-    # Checked before adding up, so that the sum, below size * _POSITION_LIMIT, cannot wrap either.
-    shift = None if extent.max(initial=0) >= _POSITION_LIMIT else np.concatenate(([0], np.cumsum(extent)))
-    if shift is None or shift[-1] >= _POSITION_LIMIT:
+    moved = _moved(references, predictions)
+    if moved is None:
         cells, counts = _readable_span_chunk(references, predictions, type_names, min_overlap)
         return cells, counts if by_sentence else None
-    move = shift[:-1] - low
-    nested = np.zeros(size, dtype=bool)
-    sides = []
-    for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
-        start, end = columns.start + move[sentence], columns.end + move[sentence]
-        order = np.lexsort((end, start))
-        start, end, sentence = start[order], end[order], sentence[order]
-        # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
-        overlapping = start[1:] < np.maximum.accumulate(end)[:-1]
-        nested[sentence[1:][overlapping]] = True
-        sides.append((FlatSpans(start, end, columns.type_id[order]), sentence))
-    (flat_r, sentence_r), (flat_p, sentence_p) = sides
+    shift, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
     groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
     if not by_sentence:
         if nested.any():
@@ -214,6 +258,45 @@ def _chunk_cells(
         cells.update(nested_cells)
         counts[nested] = nested_counts
     return dict(cells), counts
+
+
+def _moved(
+    references: _SpanColumns, predictions: _SpanColumns
+) -> tuple[np.ndarray, np.ndarray, tuple[FlatSpans, np.ndarray], tuple[FlatSpans, np.ndarray]] | None:
+    """The entities of a chunk with each sentence moved to positions of its own: the sentences' first positions
+    (`shift`), which sentences are nested, and each side's spans in (start, end) order with their sentences; None
+    where the positions would not stay below `_POSITION_LIMIT` (the readable path then counts the chunk)."""
+    size = len(references.counts)
+    sentence_r = np.repeat(np.arange(size), references.counts)
+    sentence_p = np.repeat(np.arange(size), predictions.counts)
+    # Each sentence moves to positions of its own: translated by its first start to right after the end of the
+    # sentence before. Pairing depends only on differences of offsets within a sentence (overlaps and lengths,
+    # docs/scoring.md §3), so a translation changes nothing, and positions stay small whatever the offsets: a
+    # sentence at 2**62 needs only its own extent, never 2**62 of room.
+    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(low, sentence_r, references.start)
+    np.minimum.at(low, sentence_p, predictions.start)
+    high = np.zeros(size, dtype=np.int64)
+    np.maximum.at(high, sentence_r, references.end)
+    np.maximum.at(high, sentence_p, predictions.end)
+    low = np.minimum(low, high)  # a sentence without entities takes no room
+    extent = high - low  # 0 <= low <= high < 2**63: never wraps
+    # Checked before adding up, so that the sum, below size * _POSITION_LIMIT, cannot wrap either.
+    shift = None if extent.max(initial=0) >= _POSITION_LIMIT else np.concatenate(([0], np.cumsum(extent)))
+    if shift is None or shift[-1] >= _POSITION_LIMIT:
+        return None
+    move = shift[:-1] - low
+    nested = np.zeros(size, dtype=bool)
+    sides = []
+    for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
+        start, end = columns.start + move[sentence], columns.end + move[sentence]
+        order = np.lexsort((end, start))
+        start, end, sentence = start[order], end[order], sentence[order]
+        # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
+        overlapping = start[1:] < np.maximum.accumulate(end)[:-1]
+        nested[sentence[1:][overlapping]] = True
+        sides.append((FlatSpans(start, end, columns.type_id[order]), sentence))
+    return shift, nested, sides[0], sides[1]
 
 
 def _sentences(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:

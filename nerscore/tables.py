@@ -45,6 +45,11 @@ def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
             if intervals:
                 line += f"{_format_interval(results, f'{column}_{measure}'):>17}"
         lines.append(line.rstrip())
+    if "value" in results:  # docs/scoring.md §10: one score of its own pairing, not a scheme's column
+        interval = f"{_format_interval(results, 'value'):>17}" if intervals else ""
+        parts = [("precision", "value_precision"), ("recall", "value_recall"), (f_name.upper(), f"value_{f_name}")]
+        rest = ", ".join(f"{label} {results[key]:.4f}" for label, key in parts)
+        lines.append(f"{'value':<10}{_format_number(results['value']):>10}{interval}  ({rest})")
     return "\n".join(lines)
 
 
@@ -68,6 +73,18 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
             p_value = results[f"{key}_p_value"]
             p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
             lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
+    if "value_a" in results:  # docs/scoring.md §10
+        for key, label in (
+            ("value", "value"),
+            ("value_precision", "precision"),
+            ("value_recall", "recall"),
+            (f"value_{f_name}", f_name.upper()),
+        ):
+            numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
+            numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
+            p_value = results[f"{key}_p_value"]
+            p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
+            lines.append(f"{'value':<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
     return "\n".join(lines)
 
 

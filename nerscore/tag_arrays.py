@@ -17,18 +17,20 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import chain, count, islice, pairwise, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .counts import Cell, Counted, Tally, TokenCounts
+from .counts import Cell, Counted, Tally, TokenCounts, sentence_sums, value_cell_columns, weighted_width
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
-from .options import Options
+from .options import OVERLAP, Options
 from .pairing import SCENARIOS, pair_overlapping, scenario_of
 from .schemes import BEGIN, END, INSIDE, LENIENT, SINGLE, Scheme, TagTable
 from .span import Span
+from .value import WeightTable, value_pair
 
 # A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
 _ENTITY, _OPENS, _CLOSES = 1, 2, 4
@@ -56,6 +58,7 @@ def count_tags(
     cells: list[Rows] = []
     tokens = TokenCounts()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
+    weighted: list[Weighted] = []
     for first, last in pairwise(bounds):
         if first == last:
             continue
@@ -67,10 +70,34 @@ def count_tags(
         if counted[1] is not None:
             sentence_counts.append(counted[1])
         tokens += counted[2]
+        if counted[3] is not None:
+            weighted.append(counted[3])
     # The chunks' cells added as arrays, and one dict made of them at the end: a dict per chunk, added to the
     # last, would cost a Python step per cell and chunk (thousands of cells with thousands of types).
     tally = _cell_dict(cells, list(codes.type_names))
-    return Counted(Tally(tally.cells, tokens), np.concatenate(sentence_counts) if by_sentence else None)
+    if not weighted_width(options):
+        return Counted(Tally(tally.cells, tokens), np.concatenate(sentence_counts) if by_sentence else None)
+    names = list(codes.type_names)
+    credit: dict[tuple[str, str], Fraction] | None = None
+    value_cells = None
+    if options.partial_credit == OVERLAP:
+        credit = {}
+        for part in weighted:
+            for (r_type, p_type), share in (part.credit or {}).items():
+                credit[names[r_type], names[p_type]] = credit.get((names[r_type], names[p_type]), Fraction(0)) + share
+    if options.value is not None:
+        value_cells = _cell_dict([part.value_cells for part in weighted if part.value_cells is not None], names).cells
+    extra = None
+    if by_sentence:
+        extra = np.concatenate(
+            [
+                np.zeros((0, weighted_width(options))),
+                *(part.by_sentence for part in weighted if part.by_sentence is not None),
+            ]
+        )
+    return Counted(
+        Tally(tally.cells, tokens, credit, value_cells), np.concatenate(sentence_counts) if by_sentence else None, extra
+    )
 
 
 class _CodeBook:
@@ -131,7 +158,7 @@ def _chunk_cells(
     options: Options,
     codes: _CodeBook,
     by_sentence: bool = False,
-) -> tuple[Rows, np.ndarray | None, TokenCounts] | None:
+) -> tuple[Rows, np.ndarray | None, TokenCounts, Weighted | None] | None:
     """The cells of one chunk as (scenario index, reference type id, predicted type id, number) columns, all its
     sentences decoded and paired with a handful of array operations, with `by_sentence` each sentence's scenario
     counts (sentences x 6), and its token counts (`token_accuracy`)."""
@@ -159,15 +186,185 @@ def _chunk_cells(
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
     groups = pair_flat(spans[0], spans[1], options.min_overlap)
     cells = _counted_cells(groups, len(type_names))
+    weighted = None
+    if weighted_width(options):
+        weighted = weighted_rows(spans[0], spans[1], groups, offsets, options, list(type_names), by_sentence)
     if not by_sentence:
-        return cells, None, tokens
+        return cells, None, tokens, weighted
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
     # A row's sentence is the last one starting at or before the row's first token (empty sentences share
     # their offset with the next one, which is the one holding that token).
     sentence = np.searchsorted(offsets, positions, side="right") - 1
     sentences = len(offsets) - 1
     counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
-    return cells, counts.reshape(sentences, len(SCENARIOS)), tokens
+    return cells, counts.reshape(sentences, len(SCENARIOS)), tokens, weighted
+
+
+class Weighted(NamedTuple):
+    """What docs/scoring.md §10 adds to a chunk's count, when asked for: the overlap credit of the PAR pairs by
+    (reference type id, predicted type id), the value pairing's rows as distinct cells (`_counted_cells`), and
+    with `by_sentence` each sentence's `counts.weighted_width` columns."""
+
+    credit: dict[tuple[int, int], Fraction] | None
+    value_cells: Rows | None
+    by_sentence: np.ndarray | None
+
+
+def weighted_rows(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    groups: Sequence[Rows],
+    offsets: np.ndarray,
+    options: Options,
+    type_names: list[str],
+    by_sentence: bool,
+) -> Weighted:
+    """`readable.weighed` on arrays: the overlap credit of `pair_flat`'s PAR rows, and the value pairing of the
+    same spans (`value_flat`); `offsets` place a row's first position in its sentence."""
+    sentences = len(offsets) - 1
+    columns = []
+    credit: dict[tuple[int, int], Fraction] | None = None
+    value_cells = None
+    if options.partial_credit == OVERLAP:
+        kinds, r_types, p_types, r_starts, p_starts = (
+            np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(5)
+        )
+        partial = (kinds == SCENARIOS.index("V")) | (kinds == SCENARIOS.index("VI"))
+        r_starts, p_starts = r_starts[partial], p_starts[partial]
+        # Starts are distinct on each side (spans are disjoint): a start finds its entity.
+        r_ends = references.end[np.searchsorted(references.start, r_starts)]
+        p_ends = predictions.end[np.searchsorted(predictions.start, p_starts)]
+        shared = np.minimum(r_ends, p_ends) - np.maximum(r_starts, p_starts)
+        union = np.maximum(r_ends, p_ends) - np.minimum(r_starts, p_starts)
+        # One integer per (reference type, predicted type, shared, union), in mixed radix: np.unique on it takes
+        # a fraction of what it takes on rows.
+        types, extent = len(type_names) + 1, int(union.max(initial=0)) + 1
+        if types * types * extent * extent < 1 << 62:
+            keys = ((r_types[partial] * types + p_types[partial]) * extent + shared) * extent + union
+            distinct, inverse, numbers = np.unique(keys, return_inverse=True, return_counts=True)
+            rest, whole_of = np.divmod(distinct, extent)
+            rest, part_of = np.divmod(rest, extent)
+            r_of, p_of = np.divmod(rest, types)
+            columns_of = (r_of.tolist(), p_of.tolist(), part_of.tolist(), whole_of.tolist())
+        else:  # thousands of types and a sentence of a million tokens: the rows themselves
+            credit_rows = np.stack((r_types[partial], p_types[partial], shared, union), axis=1)
+            distinct_rows, inverse, numbers = np.unique(credit_rows, axis=0, return_inverse=True, return_counts=True)
+            columns_of = tuple(distinct_rows.T.tolist())
+        credit = {}
+        shares: list[float] = []
+        for (r_type, p_type, part, whole), number in zip(zip(*columns_of), numbers.tolist()):
+            share = Fraction(part, whole)
+            credit[r_type, p_type] = credit.get((r_type, p_type), Fraction(0)) + number * share
+            shares.append(float(share))
+        if by_sentence:
+            sentence = np.searchsorted(offsets, r_starts, side="right") - 1
+            values = np.array(shares, dtype=np.float64)[inverse.reshape(-1)].reshape(-1, 1)
+            columns.append(sentence_sums(sentence, values, sentences))
+    if options.value is not None:
+        table = WeightTable(options.value)
+        rows = value_flat(references, predictions, table, options.value_min_overlap, type_names)
+        value_cells = _counted_cells([rows], len(type_names))
+        if by_sentence:
+            distinct_cells, inverse = _distinct_cells(rows, len(type_names))
+            names: list[str | None] = [*type_names, None]
+            cells = [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in distinct_cells]
+            per_cell = value_cell_columns(cells, table)
+            sentence = np.searchsorted(offsets, rows[3], side="right") - 1
+            columns.append(sentence_sums(sentence, per_cell[inverse], sentences))
+    return Weighted(credit, value_cells, np.hstack(columns) if by_sentence else None)
+
+
+def _distinct_cells(rows: Rows, types: int) -> tuple[list[tuple[int, int, int]], np.ndarray]:
+    """The distinct (scenario index, reference type id, predicted type id) of rows, and each row's among them."""
+    width = types + 1
+    combined = (rows[0] * width + rows[1] + 1) * width + rows[2] + 1
+    distinct, inverse = np.unique(combined, return_inverse=True)
+    kinds, rest = np.divmod(distinct, width * width)
+    reference_types, predicted_types = np.divmod(rest, width)
+    cells = list(zip(kinds.tolist(), (reference_types - 1).tolist(), (predicted_types - 1).tolist()))
+    return cells, inverse.reshape(-1)
+
+
+def value_flat(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    table: WeightTable,
+    min_overlap: float | None,
+    type_names: list[str],
+) -> Rows:
+    """`value.value_pair` for a whole batch of sorted, disjoint spans, as rows (scenario index, reference type id,
+    predicted type id, first position). An entity that overlaps one entity which overlaps only it pairs with it
+    (every worth is >= 0, and a pair more wins a tie): those, and the entities that overlap nothing, are settled
+    on arrays; the rest, chains with a fork, go through the exact `value.value_pair` (spans never cross a
+    sentence, so neither do its components)."""
+    none = np.int64(-1)
+    first = np.searchsorted(predictions.end, references.start, side="right")
+    degree = np.searchsorted(predictions.start, references.end, side="left") - first
+    edge_r = np.repeat(np.arange(len(references.start)), degree)
+    starts = np.repeat(np.cumsum(degree) - degree, degree)
+    edge_p = first[edge_r] + np.arange(len(edge_r)) - starts
+    if min_overlap is not None and len(edge_r):
+        shared = np.minimum(references.end[edge_r], predictions.end[edge_p]) - np.maximum(
+            references.start[edge_r], predictions.start[edge_p]
+        )
+        # The share is the float quotient, as `pairing._overlaps` computes it.
+        kept = shared / (references.end[edge_r] - references.start[edge_r]) >= min_overlap
+        edge_r, edge_p = edge_r[kept], edge_p[kept]
+    degree_r = np.bincount(edge_r, minlength=len(references.start))
+    degree_p = np.bincount(edge_p, minlength=len(predictions.start))
+    simple = (degree_r[edge_r] == 1) & (degree_p[edge_p] == 1)
+    pair_r, pair_p = edge_r[simple], edge_p[simple]
+    types_r, types_p = references.type_id[pair_r], predictions.type_id[pair_p]
+    same_bounds = (references.start[pair_r] == predictions.start[pair_p]) & (
+        references.end[pair_r] == predictions.end[pair_p]
+    )
+    same_type = types_r == types_p
+    kind = np.select(
+        [same_bounds & same_type, same_bounds, same_type],
+        [SCENARIOS.index("I"), SCENARIOS.index("IV"), SCENARIOS.index("V")],
+        SCENARIOS.index("VI"),
+    )
+    lone_r, lone_p = np.flatnonzero(degree_r == 0), np.flatnonzero(degree_p == 0)
+    columns = [
+        [kind, types_r, types_p, references.start[pair_r]],
+        [np.full(len(lone_r), SCENARIOS.index("III")), references.type_id[lone_r], np.full(len(lone_r), none)],
+        [np.full(len(lone_p), SCENARIOS.index("II")), np.full(len(lone_p), none), predictions.type_id[lone_p]],
+    ]
+    columns[1].append(references.start[lone_r])
+    columns[2].append(predictions.start[lone_p])
+    forked_r = np.setdiff1d(np.flatnonzero(degree_r > 0), pair_r, assume_unique=True)
+    forked_p = np.setdiff1d(np.flatnonzero(degree_p > 0), pair_p, assume_unique=True)
+    if len(forked_r) or len(forked_p):
+        spans_r = [
+            Span(start, end, type_names[type_id])
+            for start, end, type_id in zip(
+                references.start[forked_r].tolist(),
+                references.end[forked_r].tolist(),
+                references.type_id[forked_r].tolist(),
+            )
+        ]
+        spans_p = [
+            Span(start, end, type_names[type_id])
+            for start, end, type_id in zip(
+                predictions.start[forked_p].tolist(),
+                predictions.end[forked_p].tolist(),
+                predictions.type_id[forked_p].tolist(),
+            )
+        ]
+        ids = {name: type_id for type_id, name in enumerate(type_names)}
+        rows = [
+            (
+                SCENARIOS.index(scenario_of(r, p)),
+                none if r is None else ids[r.entity_type],
+                none if p is None else ids[p.entity_type],
+                r.start if r is not None else p.start,  # type: ignore[union-attr]
+            )
+            for r, p in value_pair(spans_r, spans_p, table, min_overlap)
+        ]
+        columns.append([np.array(column, dtype=np.int64) for column in zip(*rows)])
+    return tuple(
+        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in columns]) for column in range(4)
+    )
 
 
 def _token_counts(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> TokenCounts:
@@ -382,8 +579,8 @@ def _decode_flat(
 
 def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[Rows]:
     """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
-    id, first token) of every row; the first token (the reference's start, else the prediction's) places the
-    row in its sentence.
+    id, first token, predicted start) of every row; the first token (the reference's start, else the
+    prediction's) places the row in its sentence, the predicted start (-1 for none) finds a pair's prediction.
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
@@ -403,7 +600,13 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     predicted_types = predictions.type_id[exact_p]
     same = reference_types == predicted_types
     groups: list[Rows] = [
-        (np.where(same, scenario["I"], scenario["IV"]), reference_types, predicted_types, references.start[exact_r])
+        (
+            np.where(same, scenario["I"], scenario["IV"]),
+            reference_types,
+            predicted_types,
+            references.start[exact_r],
+            predictions.start[exact_p],
+        )
     ]
 
     left_r = np.ones(len(references.start), dtype=bool)
@@ -425,6 +628,7 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
             rest_r.type_id[missed],
             np.full(missed.sum(), none),
             rest_r.start[missed],
+            np.full(missed.sum(), none),
         )
     )
     groups.append(
@@ -432,6 +636,7 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
             np.full(spurious.sum(), scenario["II"]),
             np.full(spurious.sum(), none),
             rest_p.type_id[spurious],
+            rest_p.start[spurious],
             rest_p.start[spurious],
         )
     )
@@ -448,14 +653,14 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         simple &= ~below
         unpaired_p = partner[below]
         missed_below = (np.full(below.sum(), scenario["III"]), rest_r.type_id[below], np.full(below.sum(), none))
-        groups.append((*missed_below, rest_r.start[below]))
+        groups.append((*missed_below, rest_r.start[below], np.full(below.sum(), none)))
         spurious_below = (np.full(below.sum(), scenario["II"]), np.full(below.sum(), none), rest_p.type_id[unpaired_p])
-        groups.append((*spurious_below, rest_p.start[unpaired_p]))
+        groups.append((*spurious_below, rest_p.start[unpaired_p], rest_p.start[unpaired_p]))
         spurious[unpaired_p] = True  # settled: not part of a fork
     simple_r = rest_r.type_id[simple]
     simple_p = rest_p.type_id[partner[simple]]
     simple_kind = np.where(simple_r == simple_p, scenario["V"], scenario["VI"])
-    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple]))
+    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple], rest_p.start[partner[simple]]))
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -466,10 +671,10 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows: list[tuple[Any, ...]] = [
-            (scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start) for r, p in paired
+            (scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start, p.start) for r, p in paired
         ]
-        rows += [(scenario["III"], r.entity_type, none, r.start) for r in chain_r if r.start not in taken_r]
-        rows += [(scenario["II"], none, p.entity_type, p.start) for p in chain_p if p.start not in taken_p]
+        rows += [(scenario["III"], r.entity_type, none, r.start, none) for r in chain_r if r.start not in taken_r]
+        rows += [(scenario["II"], none, p.entity_type, p.start, p.start) for p in chain_p if p.start not in taken_p]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
 

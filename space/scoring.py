@@ -55,6 +55,12 @@ def types_by_frequency(tally: nerscore.Tally) -> list[str]:
     return sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
 
 
+def value_option(choice: str | None) -> Any:
+    """The `value` option of the page's control (docs/scoring.md §10): None (off, and anything unknown), the
+    preset's name, or True for the default weights."""
+    return {"ace08": "ace08", "default weights": True}.get(choice or "")
+
+
 def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Options) -> Evaluation:
     """The result of a tally, per type for the shown types only.
 
@@ -101,11 +107,12 @@ def _tag_problem(
     return InputProblem(f"{where}: {problem}." if where else f"{problem}.")
 
 
-def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
+def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = None) -> Evaluation:
     """The corpus scored by the package: tallied once (`nerscore.tally_semeval`), then its result with per-type
-    keys for the shown types; tag errors name the line and suggest a scheme from the menu."""
+    keys for the shown types (and the value keys with the value control on); tag errors name the line and
+    suggest a scheme from the menu."""
     try:
-        options = nerscore.Options.of(scheme=scheme, mode=mode)
+        options = nerscore.Options.of(scheme=scheme, mode=mode, value=value_option(value))
         tally, rows = nerscore.tally_semeval(corpus.predictions, corpus.references, options)
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
@@ -114,7 +121,7 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
     return _evaluation(tally, rows, options)
 
 
-def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str) -> dict[str, float]:
+def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | None = None) -> dict[str, float]:
     """`nerscore.compare_semeval` of the two systems with `caps.COMPARE_RESAMPLES` resamples and `caps.COMPARE_SEED`:
     per scheme and measure A, B, B - A, its interval and the p-value; tag errors name the line and the column."""
     try:
@@ -127,6 +134,7 @@ def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str) -> dict[str, 
             confidence_level=caps.COMPARE_CONFIDENCE_LEVEL,
             scheme=scheme,
             mode=mode,
+            value=value_option(value),
         )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, TWO_SYSTEMS_COLUMNS) from None
@@ -183,11 +191,11 @@ def check_cost(references: list[list[nerscore.Span]], predictions: list[list[ner
     return total
 
 
-def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
+def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
     the metric refuses, a type that is no text, or a document that would cost more than the page pairs
     (`check_cost`) is a message naming the line, and for an entity the side and the entity's index in its list."""
-    options = nerscore.Options()
+    options = nerscore.Options.of(value=value_option(value))
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.

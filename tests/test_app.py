@@ -1905,3 +1905,22 @@ def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(m
     finally:
         release.set()
         demo.close()
+
+
+def test_value_control_adds_the_value_row() -> None:
+    # docs/scoring.md §10: the worked example's value under ace08 is 0.45, shown in the status and the summary
+    # by the page's own events; /evaluate and /compare keep their three inputs and answer without it.
+    status, _, summary, *_ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM, "ace08")
+    assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in status
+    assert summary.values.tolist()[-1] == ["value", "0.45", "0.45", "0.45", "0.45"]
+    _, _, without, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert all(row[0] != "value" for row in without.values.tolist())
+    outputs = app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS, "default weights")
+    assert [row[:2] for row in outputs[-2].data.values.tolist()[-4:]] == [
+        ["value", "value"],
+        ["value", "precision"],
+        ["value", "recall"],
+        ["value", "F1"],
+    ]
+    spans = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS, "ace08")
+    assert "Value " in spans[0]

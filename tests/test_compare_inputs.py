@@ -176,4 +176,6 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
         "confidence_level",
         "seed",
         "evaluation_schemes",
+        "partial_credit",
+        "value",
     }
