@@ -4,6 +4,8 @@ spans in token units alike, batches that add, and errors refused without a text.
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from itertools import pairwise
 from typing import Any
@@ -11,11 +13,12 @@ from unittest import mock
 
 import pytest
 import strategies
+from conftest import REPO, WORKED_EXAMPLE, as_inputs, worked_example, worked_example_sentences
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import span_arrays, tag_arrays
+from nerscore import main, span_arrays, tag_arrays
 from nerscore.columns import Columns
 from nerscore.counts import DIAGNOSTIC_KEYS, Diagnostics, Tally, error_rows
 
@@ -255,7 +258,7 @@ def test_nested_spans_agree_with_the_entities_rows_and_the_readable_path(data: s
     )
     expected = recounted(
         readable["entities"], lambda sentence, entity: texts[sentence][entity["start"] : entity["end"]], min_overlap
-    )  # noqa: E501
+    )
     assert findings_of(readable) == expected
     fast = ns.compute.result_dict(counted.tally, ns.Options.of(**options))
     assert findings_of(fast) == expected
@@ -365,5 +368,57 @@ def test_errors_option_is_checked(value, message) -> None:
 @pytest.mark.parametrize("option", [{"diagnostics": True}, {"errors": 3}])
 def test_compare_semeval_refuses_them(option) -> None:
     tags = [["B-PER", "O"]]
-    with pytest.raises(ValueError, match="compare_semeval takes neither .*diagnostics nor errors"):
+    with pytest.raises(ValueError, match=r"compare_semeval takes neither .*diagnostics nor errors"):
         ns.compare_semeval(predictions_a=tags, predictions_b=tags, references=tags, tokens=[["a", "b"]], **option)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line
+# ---------------------------------------------------------------------------------------------------------
+
+
+def test_command_line_page_shows_the_worked_example_tables(capsys) -> None:
+    page = (REPO / "docs" / "command-line.md").read_text(encoding="utf-8")
+    shown = re.search(r"<!-- worked-example-diagnostics -->\s*```\n(.*?)```", page, flags=re.S)
+    assert shown is not None
+    assert main(["--diagnostics", "--errors", "10", str(WORKED_EXAMPLE)]) == 0
+    assert capsys.readouterr().out.endswith("\n" + shown.group(1))
+
+
+def test_command_line_json_is_compute_with_the_file_tokens(capsys) -> None:
+    assert main(["--diagnostics", "--errors", "2", "--json", str(WORKED_EXAMPLE)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    sentences = worked_example_sentences()
+    expected = ns.compute_semeval(
+        **as_inputs(worked_example()), tokens=[s.tokens for s in sentences], diagnostics=True, errors=2
+    )
+    assert printed == expected
+    assert len(printed["errors"]) == 2
+
+
+def test_command_line_spans_take_each_line_text(tmp_path, capsys) -> None:
+    lines = [
+        {"text": "Ada met Bob", "references": [[0, 3, "PER"], [8, 11, "PER"]], "predictions": [[0, 7, "PER"]]},
+        {"text": "Bob", "references": [], "predictions": [[0, 3, "LOC"]]},
+    ]
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert main(["--spans", str(path), "--errors", "5", "--diagnostics", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["boundary_too_long"] == 1
+    assert [(row["scenario"], row["reference_text"], row["predicted_text"]) for row in printed["errors"]] == [
+        ("II", None, "Bob"),
+        ("III", "Bob", None),
+        ("V", "Ada", "Ada met"),
+    ]
+    del lines[1]["text"]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert main(["--spans", str(path), "--errors", "5"]) == 2
+    assert capsys.readouterr().err == f"{path}:2: found no 'text'; --errors names each entity by its text\n"
+    assert main(["--spans", str(path), "--diagnostics"]) == 0  # needs no text
+
+
+def test_command_line_compare_takes_neither(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--compare", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE), "--diagnostics"])
+    assert "--compare reports overall scores: drop --diagnostics and --errors" in capsys.readouterr().err
