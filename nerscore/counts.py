@@ -114,9 +114,21 @@ ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text"
 
 
 def _error_order(row: tuple[ErrorKey, int]) -> tuple:
-    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string.
-    key, number = row
-    return (-number, *((value is not None, value or "") for value in key))
+    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string. One
+    # flat tuple per row: a sort key is made for every distinct error, thousands of them.
+    (scenario, reference_text, reference_type, predicted_text, predicted_type), number = row
+    return (
+        -number,
+        scenario,
+        reference_text is not None,
+        reference_text or "",
+        reference_type is not None,
+        reference_type or "",
+        predicted_text is not None,
+        predicted_text or "",
+        predicted_type is not None,
+        predicted_type or "",
+    )
 
 
 def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
@@ -125,7 +137,17 @@ def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list
     ranked = sorted(errors.items(), key=_error_order)
     if limit is not None:
         ranked = ranked[:limit]
-    return [{**dict(zip(ERROR_FIELDS, key)), "count": int(number)} for key, number in ranked]
+    return [
+        {
+            "scenario": scenario,
+            "reference_text": reference_text,
+            "reference_type": reference_type,
+            "predicted_text": predicted_text,
+            "predicted_type": predicted_type,
+            "count": int(number),
+        }
+        for (scenario, reference_text, reference_type, predicted_text, predicted_type), number in ranked
+    ]
 
 
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.

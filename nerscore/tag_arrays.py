@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .columns import NO_COLUMNS, Columns, entity_text
+from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
 from .counts import Cell, Counted, Diagnostics, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
@@ -156,19 +156,36 @@ def count_errors(rows: Rows, first_sentence: int, type_names: Sequence[str], col
     """The error rows of a chunk (`Findings.errors`, its sentences counted from `first_sentence` of the batch) by
     (scenario, reference text, reference type, predicted text, predicted type): the `errors` statistic."""
     names: list[str | None] = [*type_names, None]  # type id -1, no entity, is the last name
+    text = _text_of(columns)
     counted: Counter = Counter()
     for kind, r_type, p_type, sentence, r0, r1, p0, p1 in zip(*(np.asarray(column).tolist() for column in rows)):
         sentence += first_sentence
         counted[
             (
                 SCENARIOS[kind],
-                entity_text(columns, sentence, r0, r1) if r0 >= 0 else None,
+                text(sentence, r0, r1) if r0 >= 0 else None,
                 names[r_type],
-                entity_text(columns, sentence, p0, p1) if p0 >= 0 else None,
+                text(sentence, p0, p1) if p0 >= 0 else None,
                 names[p_type],
             )
         ] += 1
     return counted
+
+
+def _text_of(columns: Columns) -> Callable[[int, int, int], str | None]:
+    """`columns.entity_text` for `columns`: with tokens, a one-token entity (most of them) is its token as it
+    is, which is what joining one token gives, without the slice and the join."""
+    tokens = columns.tokens
+    if tokens is None:
+        return lambda sentence, start, end: entity_text(columns, sentence, start, end)
+
+    def text(sentence: int, start: int, end: int) -> str | None:
+        words = tokens[sentence]
+        if end - start == 1 and start < len(words):
+            return words[start]
+        return join_tokens(words[start:end])
+
+    return text
 
 
 def overlapped_twice(
