@@ -75,7 +75,9 @@ def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Option
 _FINDINGS = {"diagnostics": True, "errors": caps.MAX_ERROR_ROWS}
 
 
-def _tally(predictions: list, references: list, options: nerscore.Options, columns: Columns) -> tuple[Any, list[Any]]:
+def tally_batch(
+    predictions: list, references: list, options: nerscore.Options, columns: Columns
+) -> tuple[Any, list[Any]]:
     """The tally (with the diagnostics and errors `options` ask for) and the rows of the readable path, as
     `nerscore.tally_semeval` gives them, for a batch with its `columns`."""
     predictions, references, form = batches(predictions, references)
@@ -125,7 +127,9 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
     keys for the shown types; tag errors name the line and suggest a scheme from the menu."""
     try:
         options = nerscore.Options.of(scheme=scheme, mode=mode, **_FINDINGS)
-        tally, rows = _tally(corpus.predictions, corpus.references, options, Columns(tokens=_tuples(corpus.tokens)))
+        tally, rows = tally_batch(
+            corpus.predictions, corpus.references, options, Columns(tokens=_tuples(corpus.tokens))
+        )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
     except ValueError as error:
@@ -215,7 +219,7 @@ def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
         spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
         check_cost(spans["references"], spans["predictions"], corpus.lines)
         columns = Columns(texts=tuple(texts)) if None not in texts else Columns()  # type: ignore[arg-type]
-        tally, rows = _tally(spans["predictions"], spans["references"], options, columns)
+        tally, rows = tally_batch(spans["predictions"], spans["references"], options, columns)
     except nerscore.InvalidInputError as error:
         where = []
         if error.sentence is not None:

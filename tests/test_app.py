@@ -460,7 +460,7 @@ def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     def fail(*args, **kwargs):
         raise ner_semeval.InvalidInputError("something is wrong", side="predictions", sentence=1)
 
-    monkeypatch.setattr(scoring.nerscore, "tally_semeval", fail)
+    monkeypatch.setattr(scoring, "tally_batch", fail)
     with pytest.raises(parsing.InputProblem) as raised:
         scoring.evaluate_corpus(corpus, "IOB2", "lenient")
     assert str(raised.value) == "Sentence 2 (lines 3–4), predicted tag (last column): something is wrong."
@@ -1703,7 +1703,7 @@ def test_a_document_beyond_the_pairs_cap_is_refused_before_anything_is_paired(mo
     def no_pairing(*arguments, **keywords):
         raise AssertionError("paired a document the caps refuse")
 
-    monkeypatch.setattr(scoring.nerscore, "tally_semeval", no_pairing)
+    monkeypatch.setattr(scoring, "tally_batch", no_pairing)
     document = identical_spans(caps.MAX_DOCUMENT_PAIRS // 70 + 1)  # 72 x 72: 5,184 pairs
     status = answers.spans_text(f"{SPANS_FINE}\n{document}")[0]
     assert "Line 2: the document's entities nest, overlap or repeat, and 5,184 pairs" in status
@@ -1865,9 +1865,9 @@ def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
     monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)
     monkeypatch.setattr(caps, "LANE_WAITING", 0)
     busy = page(TINY_LINE, "IOB2", "lenient", texts.TWO_SYSTEMS)
-    assert len(busy) == 9 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
+    assert len(busy) == 11 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
     busy = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
-    assert len(busy) == 10 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
+    assert len(busy) == 12 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
 
 
 def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(monkeypatch):

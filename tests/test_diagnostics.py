@@ -217,7 +217,8 @@ def test_tags_agree_with_the_entities_rows_and_the_readable_path(scheme: str, da
     tokens = [data.draw(st.lists(st.sampled_from(WORDS), min_size=len(r), max_size=len(r))) for r in references]
     min_overlap = data.draw(st.sampled_from([None, None, 0.25, 0.5, 1.0]))
     mode = data.draw(st.sampled_from(ns.MODES))
-    options = {"scheme": scheme, "mode": mode, "min_overlap": min_overlap, **FINDINGS}
+    labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(strategies.TYPES), min_size=1, max_size=2)))
+    options = {"scheme": scheme, "mode": mode, "min_overlap": min_overlap, "labels": labels, **FINDINGS}
     chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))
     with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
         fast = ns.compute_semeval(predictions=predictions, references=references, tokens=tokens, **options)
