@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import platform
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy
@@ -91,7 +92,38 @@ def main() -> None:
         ratio = times[f"{form}: {name}"] / times[form]
         verdict = "PASS" if ratio <= GOAL else "MISS"
         print(f"| {form}: {name} | {times[f'{form}: {name}']:.4f} | {ratio:.2f}x | <= {GOAL:g}x | {verdict} |")
+    print()
+    hostile(args.repeats)
     sys.exit(1 if errors else 0)
+
+
+def hostile(repeats: int) -> None:
+    """Hostile spans: what `diagnostics` adds where the pairing itself is costly. `split` and `merged` look at
+    every overlap, pairing aside: copies are folded into distinct extents, so 100,000 identical entities a side
+    are one overlap, not 10**10; nested entities (the onion: each entity inside the one before) are found by
+    binary searches, or with `min_overlap` as their overlaps, which the pairing finds too."""
+    copies = [[(0, 5, "PER")] * 100_000]
+    k = 300
+    onion_r = [[(i, 2 * k - i, "PER") for i in range(k)]]
+    onion_p = [[(i, 2 * k - i - 1, "PER") for i in range(k)]]
+    cases = [
+        ("100,000 identical spans a side", copies, copies, None),
+        ("100,000 identical spans a side, min_overlap=0.5", copies, copies, 0.5),
+        (f"onion of {k} nested spans a side", onion_p, onion_r, None),
+        (f"onion of {k} nested spans a side, min_overlap=0.5", onion_p, onion_r, 0.5),
+    ]
+    print("| hostile spans | without s | diagnostics=True s | ratio | goal | verdict |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, predictions, references, min_overlap in cases:
+        data = {"predictions": predictions, "references": references, "min_overlap": min_overlap}
+        calls = {
+            "without": partial(nerscore.compute_semeval, **data),
+            "with": partial(nerscore.compute_semeval, **data, diagnostics=True),
+        }
+        times = median_times(calls, max(3, repeats // 3))
+        ratio = times["with"] / times["without"]
+        verdict = "PASS" if ratio <= GOAL else "MISS"
+        print(f"| {name} | {times['without']:.3f} | {times['with']:.3f} | {ratio:.2f}x | <= {GOAL:g}x | {verdict} |")
 
 
 if __name__ == "__main__":
