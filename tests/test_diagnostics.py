@@ -423,3 +423,27 @@ def test_command_line_compare_takes_neither(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--compare", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE), "--diagnostics"])
     assert "--compare reports overall scores: drop --diagnostics and --errors" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", ["array", "readable"])
+@pytest.mark.parametrize("min_overlap", [None, 0.5])
+def test_copies_are_one_overlap_not_the_product(path, min_overlap) -> None:
+    # 20,000 identical entities a side overlap in 4 * 10**8 pairs, gigabytes as edges: they are folded into one
+    # extent a side, so memory follows the entities (tracemalloc's peak, not a clock).
+    import tracemalloc
+
+    copies = [[(0, 5, "PER")] * 20_000]
+    tracemalloc.start()
+    try:
+        result = ns.compute_semeval(
+            predictions=copies,
+            references=copies,
+            diagnostics=True,
+            min_overlap=min_overlap,
+            return_entities=path == "readable",
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result["split"] == result["merged"] == 20_000
+    assert peak < 100_000_000
