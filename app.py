@@ -33,21 +33,23 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 import pandas as pd
 
-from space import answers, frames, lanes, markup, parsing, texts
+from space import answers, caps, frames, lanes, markup, parsing, texts
 
 
 def run_page(
     text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM, value: str = texts.NO_VALUE
 ) -> tuple[Any, ...]:
     """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
-    and the difference picture; the outputs of the task not chosen are emptied, so nothing stale stays behind
-    them."""
+    and the difference picture, then the diagnostics and errors tables; the outputs of the task not chosen are
+    emptied, so nothing stale stays behind them."""
     if task == texts.TWO_SYSTEMS:
         status, table, figure = answers.compare_page(text, scheme, mode, value)
-        return (status, *answers.empty_outputs("")[1:], None, None, table, figure)
+        return (status, *answers.empty_outputs("")[1:], None, None, table, figure, *answers.findings_frames(None))
     if task == texts.SPANS:
-        return (*answers.spans_page(text, value), pd.DataFrame(columns=frames.COMPARE_HEADERS), None)
-    return (*answers.evaluate_page(text, scheme, mode, value), pd.DataFrame(columns=frames.COMPARE_HEADERS), None)
+        *page, diagnostics, errors = answers.spans_page_findings(text, value)
+    else:
+        *page, diagnostics, errors = answers.evaluate_page_findings(text, scheme, mode, value)
+    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, diagnostics, errors)
 
 
 def busy_page(message: str, task: str) -> tuple[Any, ...]:
@@ -61,6 +63,7 @@ def busy_page(message: str, task: str) -> tuple[Any, ...]:
         None,
         pd.DataFrame(columns=frames.COMPARE_HEADERS),
         None,
+        *answers.findings_frames(None),
     )
 
 
@@ -232,6 +235,23 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     )
                 with gr.Column(min_width=420):
                     chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
+            with gr.Row():
+                with gr.Column(scale=2, min_width=260):
+                    diagnostics = gr.Dataframe(
+                        headers=frames.DIAGNOSTICS_HEADERS,
+                        label="Boundary diagnostics: pairs too long, too short or crossing; entities split or merged",
+                        interactive=False,
+                        elem_id="diagnostics",
+                    )
+                with gr.Column(scale=5, min_width=420):
+                    errors = gr.Dataframe(
+                        headers=frames.ERRORS_HEADERS,
+                        label=f"The {caps.MAX_ERROR_ROWS} most frequent errors by entity text and type",
+                        interactive=False,
+                        wrap=True,
+                        elem_id="errors",
+                        max_height=480,
+                    )
             gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
             sentences = gr.HTML(css_template=markup.SENTENCES_CSS, js_on_load=None, elem_id="sentences")
             per_type = gr.Dataframe(
@@ -252,7 +272,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
-        page_outputs = [*outputs, heatmap, chart, comparison, difference]
+        page_outputs = [*outputs, heatmap, chart, comparison, difference, diagnostics, errors]
         # /evaluate and /compare keep their three inputs: Gradio's HTTP API refuses a call with fewer values than
         # the event has inputs, defaults or not. The value control (docs/scoring.md §10) reaches the page's events.
         inputs = [text, scheme, mode]

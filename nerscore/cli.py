@@ -23,16 +23,24 @@ import numpy as np
 
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
+from .columns import Columns
 from .compute import count_batch, result_dict
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
-from .counts import Counted, Tally, TokenCounts
+from .counts import Counted, Diagnostics, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import SPANS, TAGS, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
 from .resampling import SentenceCounts, comparison
-from .tables import format_comparison, format_confusion_table, format_table, format_type_table
+from .tables import (
+    format_comparison,
+    format_confusion_table,
+    format_diagnostics,
+    format_errors,
+    format_table,
+    format_type_table,
+)
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16
@@ -54,6 +62,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
             "--confusion"
         )
+    if args.compare and (args.diagnostics or args.errors is not None):
+        parser.error("--compare reports overall scores: drop --diagnostics and --errors")
     annotations = _annotation_flag(args)
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
@@ -206,8 +216,11 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     `ConllError` naming the file, the line and the column."""
     predictions = [sentence.predictions for sentence in sentences]
     references = [sentence.references for sentence in sentences]
+    # The first column is each line's token: the entities' texts (docs/scoring.md §11), passed only where an option
+    # reads them (a tuple per sentence costs about a tenth of scoring a file).
+    columns = Columns(tokens=tuple(tuple(sentence.tokens) for sentence in sentences)) if options.errors else Columns()
     try:
-        return count_batch(predictions, references, TAGS, options, by_sentence)[0]
+        return count_batch(predictions, references, TAGS, options, by_sentence, columns)[0]
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
             raise
@@ -228,6 +241,9 @@ class FileTotals:
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
     weighted: Tally = dataclasses.field(default_factory=Tally)  # docs/scoring.md §10's credit and value cells
+    # With --diagnostics and --errors (docs/scoring.md §11): what the tally adds beside its cells.
+    diagnostics: Diagnostics | None = None
+    errors: Counter | None = None
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -239,8 +255,15 @@ class FileTotals:
         """Count one chunk of documents; a bad entity is a `ConllError` naming the line."""
         references = [document.references for document in documents]
         predictions = [document.predictions for document in documents]
+        texts = [document.text for document in documents]
+        if options.errors and None in texts:
+            line = documents[texts.index(None)].line
+            raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
+        columns = Columns(texts=tuple(texts)) if None not in texts else Columns()  # type: ignore[arg-type]
         try:
-            counted, _ = count_batch(predictions, references, SPANS, options, by_sentence=options.bootstrap > 0)
+            counted, _ = count_batch(
+                predictions, references, SPANS, options, by_sentence=options.bootstrap > 0, columns=columns
+            )
         except InvalidInputError as error:
             if error.sentence is None:
                 raise
@@ -256,16 +279,29 @@ class FileTotals:
         self.weighted += _weighted_part(counted.tally)
         if counted.by_sentence is not None:
             self.by_sentence = _added(self.by_sentence, SentenceCounts.of(counted.by_sentence, counted.weighted))
+        found = counted.tally
+        if found.diagnostics is not None:
+            self.diagnostics = found.diagnostics + (self.diagnostics or Diagnostics())
+        if found.errors is not None:
+            self.errors = self.errors if self.errors is not None else Counter()
+            self.errors.update(found.errors)
 
     @property
     def tally(self) -> Tally:
         tokens = None if self.spans else self.token_counts
-        return Tally(dict(self.cells), tokens, self.weighted.credit, self.weighted.value_cells)
+        return Tally(
+            dict(self.cells),
+            tokens,
+            credit=self.weighted.credit,
+            value_cells=self.weighted.value_cells,
+            diagnostics=self.diagnostics,
+            errors=None if self.errors is None else dict(self.errors),
+        )
 
 
 def _weighted_part(tally: Tally) -> Tally:
     """What docs/scoring.md §10 adds to a tally, alone (its cells left out)."""
-    return Tally({}, None, tally.credit, tally.value_cells)
+    return Tally({}, None, credit=tally.credit, value_cells=tally.value_cells)
 
 
 def _added(total: SentenceCounts, part: SentenceCounts) -> SentenceCounts:
@@ -478,6 +514,12 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     if args.confusion:
         print()
         print(format_confusion_table(results["confusion"]))
+    if options.diagnostics:
+        print()
+        print(format_diagnostics(results))
+    if options.errors:
+        print()
+        print(format_errors(results["errors"]))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
 
 
@@ -528,8 +570,12 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
 
 
 def _print_comparison(paired: PairedTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
-    tally_a = Tally(dict(paired.cells_a), None, paired.weighted_a.credit, paired.weighted_a.value_cells)
-    tally_b = Tally(dict(paired.cells_b), None, paired.weighted_b.credit, paired.weighted_b.value_cells)
+    tally_a = Tally(
+        dict(paired.cells_a), None, credit=paired.weighted_a.credit, value_cells=paired.weighted_a.value_cells
+    )
+    tally_b = Tally(
+        dict(paired.cells_b), None, credit=paired.weighted_b.credit, value_cells=paired.weighted_b.value_cells
+    )
     results = comparison(tally_a, tally_b, paired.pairs, options, resamples, options.seed)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))

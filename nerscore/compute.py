@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .columns import NO_COLUMNS, Columns
-from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, scores
+from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError, shown
 from .inputs import (
     IDS,
@@ -97,7 +97,30 @@ def result_dict(
         if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
             for row, partner in zip(result["entities"], value_partners(rows, options)):
                 row["value_pair"] = None if partner is None else partner.as_dict()
+    if options.diagnostics:
+        if tally.diagnostics is None:
+            raise ValueError("diagnostics needs a tally counted with diagnostics=True")
+        result.update(tally.diagnostics.as_dict())
+    if options.errors:
+        if tally.errors is None:
+            raise ValueError("errors needs a tally counted with errors=True")
+        result["errors"] = error_rows(tally.errors, None if options.errors is True else options.errors)
     return result
+
+
+def check_error_texts(form: str, options: Options, columns: Columns) -> None:
+    """`errors` names entities by their texts (docs/scoring.md §11): tags take theirs from `tokens`, spans from
+    `tokens` or `texts`; a `ValueError` says what to pass."""
+    if not options.errors:
+        return
+    if columns.tokens is not None or (form == SPANS and columns.texts is not None):
+        return
+    found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
+    raise InvalidInputError(
+        f"errors={options.errors!r} names each entity by its text and found {found} for these "
+        f"{'spans' if form == SPANS else 'tags'}; pass tokens= (tags) or texts= (spans)",
+        "tokens" if form != SPANS else "texts",
+    )
 
 
 def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
@@ -150,23 +173,25 @@ def count_batch(
     `by_sentence`, and the rows with `return_entities`. The array paths count, each sentence's counts too; rows
     and the precise error for bad input come from the readable path, which the array paths always agree with
     (tests/test_fast_path.py)."""
+    if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
+        check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
         if not options.return_entities:
-            counted = count_spans(span_predictions, span_references, options, by_sentence)
+            counted = count_spans(span_predictions, span_references, options, by_sentence, columns)
             if counted is not None:
                 return counted, None
-        tally, rows = pair_spans(span_predictions, span_references, options)
+        tally, rows = pair_spans(span_predictions, span_references, options, columns)
     else:
         # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
         if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
             check_tag_options(options)
         if not options.return_entities:
-            counted = count_tags(predictions, references, form == IDS, options, by_sentence)
+            counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns)
             if counted is not None:
                 return counted, None
-        tally, rows = pair_tags(predictions, references, form == IDS, options)
+        tally, rows = pair_tags(predictions, references, form == IDS, options, columns)
     if not by_sentence:
         return Counted(tally, None), rows
     # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
@@ -208,13 +233,15 @@ def compare_semeval(
         "return_entities": checked.return_entities,
         "per_type": checked.per_type,
         "confusion": checked.confusion,
+        "diagnostics": checked.diagnostics,
+        "errors": checked.errors,
     }
     given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
     if given:
         raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type "
-            f"nor confusion, found {', '.join(given)}: it reports overall scores; score each system with "
-            "compute_semeval for the rest"
+            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
+            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
+            "system with compute_semeval for the rest"
         )
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)

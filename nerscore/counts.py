@@ -71,6 +71,86 @@ class TokenCounts:
         return TokenCounts(self.tokens + other.tokens, self.equal + other.equal)
 
 
+# docs/scoring.md §11: the boundary diagnostics, in the order of the result's keys.
+BOUNDARY_KEYS = ("boundary_too_long", "boundary_too_short", "boundary_crossing")
+DIAGNOSTIC_KEYS = (*BOUNDARY_KEYS, "split", "merged")
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What went wrong at the boundaries (docs/scoring.md §11): of the pairs of scenarios V and VI, those whose
+    prediction contains the reference, lies inside it, or neither; and over all entities, pairing aside, the
+    references overlapped by two or more predictions (`split`) and the predictions overlapping two or more
+    references (`merged`). Counts, so they add over batches."""
+
+    boundary_too_long: int = 0
+    boundary_too_short: int = 0
+    boundary_crossing: int = 0
+    split: int = 0
+    merged: int = 0
+
+    def __add__(self, other: Diagnostics) -> Diagnostics:
+        return Diagnostics(*(a + b for a, b in zip(self.values(), other.values())))
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(getattr(self, key) for key in DIAGNOSTIC_KEYS)
+
+    def as_dict(self) -> dict[str, int]:
+        return {key: int(getattr(self, key)) for key in DIAGNOSTIC_KEYS}
+
+
+def boundary_of(reference: Span, prediction: Span) -> str:
+    """The boundary diagnostic of a pair of other boundaries (scenarios V and VI; docs/scoring.md §11)."""
+    if prediction.start <= reference.start and reference.end <= prediction.end:
+        return "boundary_too_long"
+    if reference.start <= prediction.start and prediction.end <= reference.end:
+        return "boundary_too_short"
+    return "boundary_crossing"
+
+
+# (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
+# `errors` counts (docs/scoring.md §11).
+ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
+ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
+
+
+def _error_order(row: tuple[ErrorKey, int]) -> tuple:
+    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string. One
+    # flat tuple per row: a sort key is made for every distinct error, thousands of them.
+    (scenario, reference_text, reference_type, predicted_text, predicted_type), number = row
+    return (
+        -number,
+        scenario,
+        reference_text is not None,
+        reference_text or "",
+        reference_type is not None,
+        reference_type or "",
+        predicted_text is not None,
+        predicted_text or "",
+        predicted_type is not None,
+        predicted_type or "",
+    )
+
+
+def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
+    """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
+    most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
+    ranked = sorted(errors.items(), key=_error_order)
+    if limit is not None:
+        ranked = ranked[:limit]
+    return [
+        {
+            "scenario": scenario,
+            "reference_text": reference_text,
+            "reference_type": reference_type,
+            "predicted_text": predicted_text,
+            "predicted_type": predicted_type,
+            "count": int(number),
+        }
+        for (scenario, reference_text, reference_type, predicted_text, predicted_type), number in ranked
+    ]
+
+
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.
 Cell = tuple[str, str | None, str | None]
 # (sentence, reference entity or None, predicted entity or None): a row of the readable path.
@@ -88,11 +168,17 @@ class Tally:
     cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
     # Tag and id input only: spans have no tokens, and their results no `token_accuracy`.
     tokens: TokenCounts | None = None
+    # What the options add, each None unless asked for; keyword-only, so that a new one never shifts another.
+    _: dataclasses.KW_ONLY
     # docs/scoring.md §10, only when asked for: `partial_credit="overlap"`'s credit, the exact sum of
     # |shared| / |union| over the PAR pairs of each (reference type, predicted type); and the value pairing's
     # cells, counted as `cells` counts §3's pairing.
     credit: Mapping[tuple[str, str], Fraction] | None = None
     value_cells: Mapping[Cell, int] | None = None
+    # With `diagnostics` and `errors` only (docs/scoring.md §11): the boundary diagnostics, and the count of each
+    # distinct error by its entities' texts and types. Both add, as the cells do.
+    diagnostics: Diagnostics | None = None
+    errors: Mapping[ErrorKey, int] | None = None
 
     def __add__(self, other: Tally) -> Tally:
         cells = Counter(self.cells)
@@ -101,7 +187,11 @@ class Tally:
             tokens = None
         else:
             tokens = (self.tokens or TokenCounts()) + (other.tokens or TokenCounts())
-        return Tally(dict(cells), tokens, *self._weighted_sums(other))
+        credit, value_cells = self._weighted_sums(other)
+        diagnostics, errors = _added_findings(self, other)
+        return Tally(
+            dict(cells), tokens, credit=credit, value_cells=value_cells, diagnostics=diagnostics, errors=errors
+        )
 
     def _weighted_sums(
         self, other: Tally
@@ -164,6 +254,19 @@ class Tally:
             if predicted_type is not None:
                 prediction_side.setdefault(predicted_type, [0] * len(COUNT_NAMES))[index] += number
         return reference_side, prediction_side
+
+
+def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
+    """The diagnostics and errors of two tallies added (None where neither has them)."""
+    diagnostics = None
+    if a.diagnostics is not None or b.diagnostics is not None:
+        diagnostics = (a.diagnostics or Diagnostics()) + (b.diagnostics or Diagnostics())
+    errors = None
+    if a.errors is not None or b.errors is not None:
+        counter = Counter(a.errors or {})
+        counter.update(b.errors or {})
+        errors = dict(counter)
+    return diagnostics, errors
 
 
 def _sorted_types(*sides: Iterable[str | None]) -> list[str]:

@@ -307,6 +307,18 @@ def _check_partial_credit(name: str, value: Any) -> float | str:
     return check_number(name, value, f"a number from 0 to 1 or {OVERLAP!r}", 1.0)
 
 
+def _check_errors(name: str, value: Any) -> bool | int:
+    """False (none), True (every distinct error) or a whole number N >= 1 (the N most frequent)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if not is_id(value) or value < 1:
+        raise ValueError(
+            f"{name} must be True, False or a whole number >= 1 (the most frequent errors to keep), "
+            f"found {shown(value)}"
+        )
+    return int(value)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------------------
@@ -503,6 +515,23 @@ class Options:
         "`int`",
         "seed of the resampling, so that the same call gives the same intervals.",
         Flag("SEED", int, help="of the resampling (default 0: every run the same)"),
+    )
+    diagnostics: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "add `boundary_too_long`, `boundary_too_short`, `boundary_crossing` (pairs of overlapping entities with "
+        "other boundaries), `split` and `merged` (references overlapped by several predictions, predictions "
+        "overlapping several references), as integers (docs/scoring.md §11).",
+        Flag(switch=True, help="count boundary errors: too long, too short, crossing, split, merged (in --json too)"),
+    )
+    errors: bool | int = option(
+        False,
+        _check_errors,
+        "`bool` or `int`",
+        "add `errors`, every outcome but a correct pair by its entities' texts and types with its count, most "
+        "frequent first; an integer N keeps the N most frequent. Needs `tokens` (tags) or `texts` (spans).",
+        Flag("N", int, help="the N most frequent errors by entity text and type (needs each line's token)"),
     )
 
     partial_credit: float | str = option(

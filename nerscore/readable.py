@@ -8,18 +8,30 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .counts import Cell, Row, Tally, TokenCounts, sentence_sums, value_cell_columns, weighted_width
+from .columns import NO_COLUMNS, Columns, entity_text
+from .counts import (
+    Cell,
+    Diagnostics,
+    ErrorKey,
+    Row,
+    Tally,
+    TokenCounts,
+    boundary_of,
+    sentence_sums,
+    value_cell_columns,
+    weighted_width,
+)
 from .decoding import decode_tags
 from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
 from .options import OVERLAP, Options
-from .pairing import SCENARIOS, pair, scenario_of
+from .pairing import SCENARIOS, _overlap_edges, pair, scenario_of
 from .schemes import TagTable
 from .span import Span
 from .value import WeightTable, value_pair
@@ -36,7 +48,9 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
     return pair_tags(predictions, references, form == IDS, options)
 
 
-def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> tuple[Tally, list[Row]]:
+def pair_tags(
+    predictions: Batch, references: Batch, holds_ids: bool, options: Options, columns: Columns = NO_COLUMNS
+) -> tuple[Tally, list[Row]]:
     table = TagTable(options.scheme, options.suffix)
     if holds_ids:
         predictions, references = ids_to_tags(predictions, references, options, table)
@@ -44,7 +58,8 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
     tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
-    tally = Tally(tally.cells, token_counts(predictions, references))
+    diagnostics, errors = findings(reference_spans, predicted_spans, rows, options, columns)
+    tally = Tally(tally.cells, token_counts(predictions, references), diagnostics=diagnostics, errors=errors)
     return weighed(tally, rows, len(references), options)[0], rows
 
 
@@ -57,11 +72,15 @@ def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> Token
     return TokenCounts(tokens, equal)
 
 
-def pair_spans(predictions: list[list], references: list[list], options: Options) -> tuple[Tally, list[Row]]:
+def pair_spans(
+    predictions: list[list], references: list[list], options: Options, columns: Columns = NO_COLUMNS
+) -> tuple[Tally, list[Row]]:
     keep = None if options.labels is None else set(options.labels)
     predicted_spans = read_spans(predictions, "predictions", keep)
     reference_spans = read_spans(references, "references", keep)
     tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    diagnostics, errors = findings(reference_spans, predicted_spans, rows, options, columns)
+    tally = Tally(tally.cells, None, diagnostics=diagnostics, errors=errors)
     return weighed(tally, rows, len(references), options)[0], rows
 
 
@@ -116,7 +135,14 @@ def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> 
         per_cell = value_cell_columns(distinct, table)
         inverse = np.array([position[cell] for cell in cells], dtype=np.int64)
         columns.append(sentence_sums(np.array(sentence_list, dtype=np.int64), per_cell[inverse], sentences))
-    weighted = Tally(tally.cells, tally.tokens, credit, value_cells)
+    weighted = Tally(
+        tally.cells,
+        tally.tokens,
+        credit=credit,
+        value_cells=value_cells,
+        diagnostics=tally.diagnostics,
+        errors=tally.errors,
+    )
     return weighted, np.hstack(columns)
 
 
@@ -168,6 +194,76 @@ def overlap_share(reference: Span, prediction: Span) -> Fraction:
     shared = reference.overlap(prediction)
     union = max(reference.end, prediction.end) - min(reference.start, prediction.start)
     return Fraction(shared, union)
+
+
+def findings(
+    reference_spans: Sequence[Sequence[Span]],
+    predicted_spans: Sequence[Sequence[Span]],
+    rows: Iterable[Row],
+    options: Options,
+    columns: Columns = NO_COLUMNS,
+) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
+    """With `diagnostics`, the boundary diagnostics of a batch's rows and entities; with `errors`, the count of
+    each error by its entities' texts and types (docs/scoring.md §11). None for what is not asked."""
+    rows = list(rows)
+    diagnostics = None
+    if options.diagnostics:
+        boundaries = Counter(
+            boundary_of(r, p)
+            for _, r, p in rows
+            if r is not None and p is not None and scenario_of(r, p) in ("V", "VI")
+        )
+        split = merged = 0
+        for sentence_references, sentence_predictions in zip(reference_spans, predicted_spans):
+            counted = overlapped_twice(sentence_references, sentence_predictions, options.min_overlap)
+            split, merged = split + counted[0], merged + counted[1]
+        diagnostics = Diagnostics(
+            boundaries["boundary_too_long"], boundaries["boundary_too_short"], boundaries["boundary_crossing"],
+            split, merged,
+        )  # fmt: skip
+    errors = None
+    if options.errors:
+        counted_errors: Counter = Counter()
+        for sentence, r, p in rows:
+            scenario = scenario_of(r, p)
+            if scenario == "I":
+                continue
+            counted_errors[
+                (
+                    scenario,
+                    None if r is None else entity_text(columns, sentence, r.start, r.end),
+                    None if r is None else r.entity_type,
+                    None if p is None else entity_text(columns, sentence, p.start, p.end),
+                    None if p is None else p.entity_type,
+                )
+            ] += 1
+        errors = dict(counted_errors)
+    return diagnostics, errors
+
+
+def overlapped_twice(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> tuple[int, int]:
+    """Of one sentence, pairing aside (docs/scoring.md §11): the references that two or more predictions overlap
+    (`split`) and the predictions that overlap two or more references (`merged`), overlap as §3 with
+    `min_overlap`. Overlap depends on extents alone, so each side is folded into its distinct extents with
+    their numbers of copies: a thousand copies are one extent, never a million edges."""
+    copies_r = Counter((span.start, span.end) for span in references)
+    copies_p = Counter((span.start, span.end) for span in predictions)
+    extents_r, extents_p = list(copies_r), list(copies_p)
+    edges = _overlap_edges(
+        [Span(start, end, "") for start, end in extents_r],
+        [Span(start, end, "") for start, end in extents_p],
+        min_overlap,
+    )
+    degree_r: Counter[int] = Counter()
+    degree_p: Counter[int] = Counter()
+    for i, j in edges:
+        degree_r[i] += copies_p[extents_p[j]]
+        degree_p[j] += copies_r[extents_r[i]]
+    split = sum(copies_r[extents_r[i]] for i, degree in degree_r.items() if degree >= 2)
+    merged = sum(copies_p[extents_p[j]] for j, degree in degree_p.items() if degree >= 2)
+    return split, merged
 
 
 def pair_sentences(

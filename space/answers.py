@@ -135,6 +135,22 @@ def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient", value:
     return (*outputs, *_pictures(evaluation))
 
 
+def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The page's tables of the boundary diagnostics and of the most frequent errors (docs/scoring.md §11),
+    empty without an evaluation."""
+    results = {} if evaluation is None else evaluation.results
+    return frames.diagnostics_frame(results), frames.errors_frame(results)
+
+
+def evaluate_page_findings(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
+) -> tuple[Any, ...]:
+    """`evaluate_page`'s seven outputs, then the diagnostics and the errors tables, from one evaluation."""
+    outputs, evaluation = _evaluate(text, scheme, mode, value)
+    pictures = (None, None) if evaluation is None else _pictures(evaluation)
+    return (*outputs, *pictures, *findings_frames(evaluation))
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Two systems compared
 # ---------------------------------------------------------------------------------------------------------
@@ -224,3 +240,11 @@ def spans_page(text: str, value: str = "off") -> PageOutputs:
     if evaluation is None:
         return (*outputs, None, None)
     return (*outputs, *_pictures(evaluation))
+
+
+def spans_page_findings(text: str, value: str = "off") -> tuple[Any, ...]:
+    """`spans_page`'s seven outputs, then the diagnostics and the errors tables (the errors only when every
+    document has its `text`), from one evaluation."""
+    outputs, evaluation = _spans(text, value)
+    pictures = (None, None) if evaluation is None else _pictures(evaluation)
+    return (*outputs, *pictures, *findings_frames(evaluation))

@@ -11,6 +11,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 import nerscore
+from nerscore.counts import DIAGNOSTIC_KEYS
 
 from . import caps, colours, writing
 from .parsing import Corpus, SpanCorpus
@@ -33,6 +34,27 @@ COMPARE_MEASURES = (("precision", "precision"), ("recall", "recall"), ("f1", "F1
 COMPARE_HEADERS = ["scheme", "measure", "A", "B", "B − A", "low", "high", "p-value"]
 # With the value control on, the comparison's value rows (docs/scoring.md §10).
 VALUE_MEASURES = (("value", "value"), ("value_precision", "precision"), ("value_recall", "recall"), ("value_f1", "F1"))
+
+
+DIAGNOSTICS_HEADERS = ["diagnostic", "count"]
+ERRORS_HEADERS = ["count", "scenario", "reference text", "reference type", "predicted text", "predicted type"]
+
+
+def diagnostics_frame(results: dict[str, Any]) -> pd.DataFrame:
+    """The boundary diagnostics of a result (docs/scoring.md §11), one a row; empty without them."""
+    rows = [[key, str(results[key])] for key in DIAGNOSTIC_KEYS if key in results]
+    return pd.DataFrame(rows, columns=DIAGNOSTICS_HEADERS)
+
+
+def errors_frame(results: dict[str, Any]) -> pd.DataFrame:
+    """The most frequent errors by entity text and type (the result's `errors`, at most `caps.MAX_ERROR_ROWS`),
+    texts and types shortened as in the other tables; "—" on the side an unpaired entity lacks."""
+    fields = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
+    rows = [
+        [str(row["count"]), *("—" if row[field] is None else writing.shorten(row[field]) for field in fields)]
+        for row in results.get("errors", [])[: caps.MAX_ERROR_ROWS]
+    ]
+    return pd.DataFrame(rows, columns=ERRORS_HEADERS)
 
 
 def summary_frame(results: dict[str, Any]) -> pd.DataFrame:

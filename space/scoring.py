@@ -13,7 +13,9 @@ from itertools import pairwise
 from typing import Any
 
 import nerscore
-from nerscore.inputs import read_spans
+from nerscore.columns import Columns
+from nerscore.compute import count_batch
+from nerscore.inputs import batches, read_spans
 
 from . import caps
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
@@ -75,6 +77,25 @@ def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Option
     return Evaluation(results, nerscore.entity_rows(rows), entity_types, tally)
 
 
+# The diagnostics and the most frequent errors by entity text (docs/scoring.md §11), in their own tables.
+_FINDINGS = {"diagnostics": True, "errors": caps.MAX_ERROR_ROWS}
+
+
+def tally_batch(
+    predictions: list, references: list, options: nerscore.Options, columns: Columns
+) -> tuple[Any, list[Any]]:
+    """The tally (with the diagnostics and errors `options` ask for) and the rows of the readable path, as
+    `nerscore.tally_semeval` gives them, for a batch with its `columns`."""
+    predictions, references, form = batches(predictions, references)
+    counted, rows = count_batch(predictions, references, form, options.evolve(return_entities=True), False, columns)
+    assert rows is not None  # return_entities: the readable path's rows
+    return counted.tally, rows
+
+
+def _tuples(tokens: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(map(tuple, tokens))
+
+
 # The column each side of the metric's input comes from, as the error messages name it.
 ONE_SYSTEM_COLUMNS = {"references": "reference tag (second-last column)", "predictions": "predicted tag (last column)"}
 TWO_SYSTEMS_COLUMNS = {
@@ -112,8 +133,10 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = 
     keys for the shown types (and the value keys with the value control on); tag errors name the line and
     suggest a scheme from the menu."""
     try:
-        options = nerscore.Options.of(scheme=scheme, mode=mode, value=value_option(value))
-        tally, rows = nerscore.tally_semeval(corpus.predictions, corpus.references, options)
+        options = nerscore.Options.of(scheme=scheme, mode=mode, value=value_option(value), **_FINDINGS)
+        tally, rows = tally_batch(
+            corpus.predictions, corpus.references, options, Columns(tokens=_tuples(corpus.tokens))
+        )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
     except ValueError as error:
@@ -195,13 +218,18 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
     the metric refuses, a type that is no text, or a document that would cost more than the page pairs
     (`check_cost`) is a message naming the line, and for an entity the side and the entity's index in its list."""
-    options = nerscore.Options.of(value=value_option(value))
+    texts = corpus.texts
+    # The errors name entities by their text: without every document's text, the page shows the diagnostics alone.
+    options = nerscore.Options.of(
+        value=value_option(value), diagnostics=True, errors=_FINDINGS["errors"] if None not in texts else False
+    )
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
         spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
         check_cost(spans["references"], spans["predictions"], corpus.lines)
-        tally, rows = nerscore.tally_semeval(spans["predictions"], spans["references"], options)
+        columns = Columns(texts=tuple(texts)) if None not in texts else Columns()  # type: ignore[arg-type]
+        tally, rows = tally_batch(spans["predictions"], spans["references"], options, columns)
     except nerscore.InvalidInputError as error:
         where = []
         if error.sentence is not None:

@@ -50,6 +50,7 @@ def run(jobs_path: str, process_id: int) -> list[dict | None]:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], job["array"]),
                 references=as_array(batch["references"], job["array"]),
+                **({"tokens": batch["tokens"]} if "tokens" in batch else {}),  # a column stored with the batch
             )
         results.append(metric.compute(**job["compute"]))
     return results
