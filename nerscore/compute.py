@@ -32,7 +32,7 @@ from .inputs import (
 )
 from .options import Options, check_resamples, check_seed, is_id
 from .readable import pair_spans, pair_tags, scenarios_by_sentence
-from .resampling import SentenceCounts, comparison, interval_keys
+from .resampling import SentenceCounts, comparison, interval_keys, unit_rows
 from .schemes import OUTSIDE
 from .span_arrays import count_spans
 from .tag_arrays import count_tags
@@ -72,7 +72,9 @@ def compute_checked(
     counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
+    sentence_counts = (
+        None if counted.by_sentence is None else SentenceCounts.of(unit_rows(counted.by_sentence, columns.documents))
+    )
     return result_dict(counted.tally, options, sentence_counts, rows)
 
 
@@ -185,11 +187,11 @@ def compare_semeval(
 
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
     dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
-    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences), and
-    `{key}_p_value` (two-sided approximate randomization: each sentence's two outputs swapped at random, in
-    `n_resamples` shuffles). `seed` makes the numbers repeat. `options` are `compute_semeval`'s scoring options
-    (scheme, mode, labels, beta ...), applied to both systems, and `texts`, `tokens`, `groups` and `documents` its
-    columns, shared by both.
+    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
+    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
+    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
+    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
+    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
@@ -230,7 +232,7 @@ def compare_semeval(
             raise ValueError(f"{side}: {error}") from None
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-    pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+    pairs = SentenceCounts.of(unit_rows(np.hstack((counted_a.by_sentence, counted_b.by_sentence)), columns.documents))
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

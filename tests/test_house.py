@@ -35,6 +35,7 @@ ORDER = [
     "span_arrays",
     "resampling",
     "compute",
+    "runs",
     "readers",
     "annotations",
     "tables",

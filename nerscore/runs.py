@@ -1,0 +1,192 @@
+"""Several runs of one system (seeds, say) on the same references: `summarize_runs` (mean, standard deviation,
+min and max of every key, and an interval of each mean) and `compare_runs` (do B's runs beat A's?), docs/scoring.md
+§9. Each run is counted as `compute_semeval` counts a batch; the statistics are `nerscore.resampling`'s.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .columns import Columns
+from .compute import checked_columns, count_batch
+from .counts import Counted, scores
+from .errors import InvalidInputError
+from .inputs import SPANS, as_list, batch_form, batches, check_tag_options
+from .options import Options, check_resamples, check_seed
+from .resampling import SentenceCounts, run_interval_keys, runs_comparison, unit_rows
+
+
+def summarize_runs(
+    *,
+    runs: Any,
+    references: Any,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Several runs of one system on the same references (docs/scoring.md §9).
+
+    `runs` is a list of predictions, each as `compute_semeval` takes them and aligned with `references`. For every
+    key `compute_semeval` returns with these options (per type included), `{key}_mean`, `{key}_std` (with n - 1;
+    0 for one run), `{key}_min` and `{key}_max`, and `runs`, their number. With `bootstrap=N`,
+    `{scheme}_{measure}_mean_low` and `_mean_high`: the BCa interval of the mean over runs from N two-level
+    resamples (the runs with replacement, then the sentences, or with `documents` the documents, with
+    replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`)."""
+    checked = Options.of(**options)
+    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion"))
+    given = _runs(runs, "runs")
+    references = as_list(references, "references")
+    columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
+    counted = _counted(given, references, checked, columns, "runs", checked.bootstrap > 0)
+    results = _run_results(counted, checked)
+    summary = _summary(results)
+    if checked.bootstrap:
+        units = _units(counted, columns)
+        summary.update(run_interval_keys(summary, units, len(counted), checked))
+    summary["runs"] = len(counted)
+    return summary
+
+
+def compare_runs(
+    *,
+    runs_a: Any,
+    runs_b: Any,
+    references: Any,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Do system B's runs beat system A's on the same references? (docs/scoring.md §9)
+
+    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`):
+    `{key}_a_mean`, `{key}_b_mean`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
+    two-level BCa interval: runs of A and of B drawn with replacement, the sentences, or `documents`, drawn once
+    for both), and `{key}_p_value`; plus `runs_a` and `runs_b`. The p-value is compare_semeval's with one run a
+    side, and otherwise a Welch test whose variance holds both the runs' and the units' (docs/scoring.md §9).
+    The two systems may have different numbers of runs. `options` are compute_semeval's scoring options."""
+    checked = Options.of(**options)
+    _refuse(checked, options, "compare_runs", ("bootstrap", "return_entities", "per_type", "confusion"))
+    resamples = check_resamples("n_resamples", n_resamples, 1)
+    seed = check_seed("seed", seed)
+    given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")
+    references = as_list(references, "references")
+    columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
+    counted_a = _counted(given_a, references, checked, columns, "runs_a", True)
+    counted_b = _counted(given_b, references, checked, columns, "runs_b", True)
+    results_a, results_b = _run_results(counted_a, checked), _run_results(counted_b, checked)
+    units = _units(counted_a + counted_b, columns)
+    keys, low, high, p_values = runs_comparison(units, len(counted_a), len(counted_b), checked, resamples, seed)
+    result: dict[str, Any] = {}
+    for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
+        if key not in results_a[0]:  # a scheme that `evaluation_schemes` leaves out
+            continue
+        mean_a = _mean([run[key] for run in results_a])
+        mean_b = _mean([run[key] for run in results_b])
+        delta = mean_b - mean_a
+        result[f"{key}_a_mean"] = mean_a
+        result[f"{key}_b_mean"] = mean_b
+        result[f"{key}_delta"] = delta
+        result[f"{key}_delta_low"] = min(key_low, delta)
+        result[f"{key}_delta_high"] = max(key_high, delta)
+        result[f"{key}_p_value"] = p_value
+    result["runs_a"] = len(counted_a)
+    result["runs_b"] = len(counted_b)
+    return result
+
+
+def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tuple[str, ...]) -> None:
+    """Options that add what this function's dict has no place for: refused, never silently ignored."""
+    given = [f"{option}={options[option]!r}" for option in refused if getattr(checked, option)]
+    if given:
+        raise ValueError(
+            f"{name} takes none of {', '.join(refused)}, found {', '.join(given)}: score each run with "
+            "compute_semeval for the rest"
+        )
+
+
+def _columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
+    return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+
+
+def _runs(runs: Any, name: str) -> list[Any]:
+    """The runs as a list, at least one."""
+    if isinstance(runs, (str, bytes, Mapping)) or not hasattr(runs, "__iter__"):
+        raise ValueError(f"{name} must be a list of runs (each a run's predictions), found {type(runs).__name__}")
+    given = list(runs)
+    if not given:
+        raise ValueError(f"{name} must hold at least one run's predictions, found none")
+    return given
+
+
+def _counted(
+    runs: list[Any], references: list[Any], options: Options, columns: Columns, name: str, by_sentence: bool
+) -> list[Counted]:
+    """Each run counted as compute_semeval counts a batch; a problem is located at `name[index]`."""
+    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one run's
+        check_tag_options(options)
+    counted = []
+    for index, predictions in enumerate(runs):
+        side = f"{name}[{index}]"
+        try:
+            predictions, aligned, form = batches(predictions, references)
+            counted.append(count_batch(predictions, aligned, form, options, by_sentence, columns)[0])
+        except InvalidInputError as error:
+            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
+        except ValueError as error:
+            raise ValueError(f"{side}: {error}") from None
+    return counted
+
+
+def _run_results(counted: list[Counted], options: Options) -> list[dict[str, Any]]:
+    """Each run's compute_semeval keys. A type that some runs predict and others do not (a spurious type) has
+    per-type keys in every run: a run without it scores it as a type it has no entity of (macro averages stay
+    each run's own)."""
+    results = [scores(run.tally, options) for run in counted]
+    if options.per_type and options.labels is None:
+        every = sorted(set().union(*(run.tally.entity_types for run in counted)))
+        widened = options.evolve(labels=every)
+        for index, run in enumerate(counted):
+            if list(run.tally.entity_types) != every:
+                typed = scores(run.tally, widened)
+                results[index].update({key: value for key, value in typed.items() if key not in results[index]})
+    return results
+
+
+def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = list(dict.fromkeys(key for result in results for key in result))
+    summary: dict[str, Any] = {}
+    for key in keys:
+        values = [result[key] for result in results]
+        mean = _mean(values)
+        summary[f"{key}_mean"] = mean
+        summary[f"{key}_std"] = (
+            math.sqrt(math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1))
+            if len(values) > 1
+            else 0.0
+        )
+        summary[f"{key}_min"] = min(values)
+        summary[f"{key}_max"] = max(values)
+    return summary
+
+
+def _mean(values: list[Any]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _units(counted: list[Counted], columns: Columns) -> SentenceCounts:
+    """Each unit's row: every run's six scenario counts side by side (docs/scoring.md §9)."""
+    rows = []
+    for run in counted:
+        assert run.by_sentence is not None  # counted by_sentence
+        rows.append(run.by_sentence)
+    return SentenceCounts.of(unit_rows(np.hstack(rows), columns.documents))
