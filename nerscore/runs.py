@@ -13,7 +13,7 @@ import numpy as np
 
 from .columns import Columns
 from .compute import checked_columns, count_batch
-from .counts import Counted, scores
+from .counts import Counted, Tally, scores
 from .errors import InvalidInputError
 from .inputs import SPANS, as_list, batch_form, batches, check_tag_options
 from .options import Options, check_resamples, check_seed
@@ -44,12 +44,19 @@ def summarize_runs(
     references = as_list(references, "references")
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
     counted = _counted(given, references, checked, columns, "runs", checked.bootstrap > 0)
-    results = _run_results(counted, checked)
-    summary = _summary(results)
-    if checked.bootstrap:
-        units = _units(counted, columns)
-        summary.update(run_interval_keys(summary, units, len(counted), checked))
-    summary["runs"] = len(counted)
+    units = _units(counted, columns) if checked.bootstrap else None
+    return summary_of([run.tally for run in counted], units, checked)
+
+
+def summary_of(tallies: list[Tally], units: SentenceCounts | None, options: Options) -> dict[str, Any]:
+    """`summarize_runs`' dict from each run's tally and, with `bootstrap`, each unit's counts of every run side by
+    side (the command line counts files into these)."""
+    summary = _summary(_run_results(tallies, options))
+    if options.bootstrap:
+        if units is None:
+            raise ValueError("bootstrap needs each unit's counts of every run")
+        summary.update(run_interval_keys(summary, units, len(tallies), options))
+    summary["runs"] = len(tallies)
     return summary
 
 
@@ -83,9 +90,17 @@ def compare_runs(
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
     counted_a = _counted(given_a, references, checked, columns, "runs_a", True)
     counted_b = _counted(given_b, references, checked, columns, "runs_b", True)
-    results_a, results_b = _run_results(counted_a, checked), _run_results(counted_b, checked)
     units = _units(counted_a + counted_b, columns)
-    keys, low, high, p_values = runs_comparison(units, len(counted_a), len(counted_b), checked, resamples, seed)
+    tallies_a, tallies_b = [run.tally for run in counted_a], [run.tally for run in counted_b]
+    return comparison_of(tallies_a, tallies_b, units, checked, resamples, seed)
+
+
+def comparison_of(
+    tallies_a: list[Tally], tallies_b: list[Tally], units: SentenceCounts, options: Options, resamples: int, seed: int
+) -> dict[str, Any]:
+    """`compare_runs`' dict from each run's tally and each unit's counts of A's runs then B's, side by side."""
+    results_a, results_b = _run_results(tallies_a, options), _run_results(tallies_b, options)
+    keys, low, high, p_values = runs_comparison(units, len(tallies_a), len(tallies_b), options, resamples, seed)
     result: dict[str, Any] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
         if key not in results_a[0]:  # a scheme that `evaluation_schemes` leaves out
@@ -99,8 +114,8 @@ def compare_runs(
         result[f"{key}_delta_low"] = min(key_low, delta)
         result[f"{key}_delta_high"] = max(key_high, delta)
         result[f"{key}_p_value"] = p_value
-    result["runs_a"] = len(counted_a)
-    result["runs_b"] = len(counted_b)
+    result["runs_a"] = len(tallies_a)
+    result["runs_b"] = len(tallies_b)
     return result
 
 
@@ -147,17 +162,17 @@ def _counted(
     return counted
 
 
-def _run_results(counted: list[Counted], options: Options) -> list[dict[str, Any]]:
+def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]:
     """Each run's compute_semeval keys. A type that some runs predict and others do not (a spurious type) has
     per-type keys in every run: a run without it scores it as a type it has no entity of (macro averages stay
     each run's own)."""
-    results = [scores(run.tally, options) for run in counted]
+    results = [scores(tally, options) for tally in tallies]
     if options.per_type and options.labels is None:
-        every = sorted(set().union(*(run.tally.entity_types for run in counted)))
+        every = sorted(set().union(*(tally.entity_types for tally in tallies)))
         widened = options.evolve(labels=every)
-        for index, run in enumerate(counted):
-            if list(run.tally.entity_types) != every:
-                typed = scores(run.tally, widened)
+        for index, tally in enumerate(tallies):
+            if tally.entity_types != every:
+                typed = scores(tally, widened)
                 results[index].update({key: value for key, value in typed.items() if key not in results[index]})
     return results
 
