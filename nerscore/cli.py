@@ -383,6 +383,7 @@ class RunTotals:
     units: UnitCounts
     sentences: int = 0
     tokens: int = 0
+    token_counts: list[TokenCounts] = dataclasses.field(default_factory=list)  # each run's, for token_accuracy
 
 
 def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
@@ -499,6 +500,7 @@ def _read_runs(
     runs = len(sources)
     total = RunTotals(list(sources), 0, [Counter() for _ in range(runs)], UnitCounts(runs * len(SCENARIOS)))
     total.units.by_document = by_document
+    total.token_counts = [TokenCounts() for _ in range(runs)]
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -517,6 +519,8 @@ def _read_runs(
         for index in range(runs):
             counted = _count_sentences([sentences[index] for sentences in chunk], sources[index], options, by_sentence)
             total.cells[index].update(counted.tally.cells)
+            if counted.tally.tokens is not None:
+                total.token_counts[index] += counted.tally.tokens
             if counted.by_sentence is not None:
                 rows.append(counted.by_sentence)
         if by_sentence:
@@ -687,7 +691,7 @@ def _print_runs(total: RunTotals, options: Options, resamples: int, args: argpar
     """--runs: each scheme's mean ± standard deviation over the runs; with --runs-b, the comparison of the two
     systems' runs (nerscore.runs)."""
     runs_a = len(args.runs)
-    tallies = [Tally(dict(cells)) for cells in total.cells]
+    tallies = [Tally(dict(cells), tokens) for cells, tokens in zip(total.cells, total.token_counts)]
     statistics = bool(args.runs_b) or options.bootstrap > 0
     units = total.units.counts() if statistics else None
     if args.runs_b:
@@ -720,7 +724,7 @@ def _print_runs(total: RunTotals, options: Options, resamples: int, args: argpar
         test = (
             "approximate randomization (one run a side)"
             if runs_a == len(args.runs_b) == 1
-            else "Welch test of the runs and the units"
+            else "t test of the runs and the units"
         )
         print(
             f"B - A: difference of the means, {options.confidence_level:.0%} bootstrap interval (BCa) of the runs, "

@@ -79,7 +79,7 @@ def compare_runs(
     `{key}_a_mean`, `{key}_b_mean`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
     two-level BCa interval: runs of A and of B drawn with replacement, the sentences, or `documents`, drawn once
     for both), and `{key}_p_value`; plus `runs_a` and `runs_b`. The p-value is compare_semeval's with one run a
-    side, and otherwise a Welch test whose variance holds both the runs' and the units' (docs/scoring.md §9).
+    side, and otherwise a t test whose variance holds both the runs' and the units' (docs/scoring.md §9).
     The two systems may have different numbers of runs. `options` are compute_semeval's scoring options."""
     checked = Options.of(**options)
     _refuse(checked, options, "compare_runs", ("bootstrap", "return_entities", "per_type", "confusion"))

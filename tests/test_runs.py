@@ -5,6 +5,7 @@ of replications cost seconds."""
 
 from __future__ import annotations
 
+import json
 import math
 from unittest import mock
 
@@ -468,3 +469,136 @@ def test_the_t_distribution_is_scipys(freedom: float, t: float) -> None:
     assert resampling._regularized_beta(freedom / 2, 0.5, freedom / (freedom + t * t)) == pytest.approx(
         2 * stats.t.sf(t, freedom), rel=1e-9, abs=1e-300
     )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line: --runs, --runs-b, --by-document
+# ---------------------------------------------------------------------------------------------------------
+
+
+def write_documents(path, references: list, predictions: list, ids: list | None = None) -> str:
+    """token reference prediction lines, a blank line between sentences, and a -DOCSTART- line before each
+    document (`ids`: consecutive sentences with one id form a document; the first document's sentences come
+    before any -DOCSTART- line)."""
+    lines = []
+    for index, (reference, prediction) in enumerate(zip(references, predictions)):
+        if ids is not None and index and ids[index] != ids[index - 1]:
+            lines.append("-DOCSTART- -X- O O\n\n")
+        lines.append("".join(f"w{position} {r} {p}\n" for position, (r, p) in enumerate(zip(reference, prediction))))
+        lines.append("\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def run_files(tmp_path) -> tuple[list, list, list[str]]:
+    runs, references = runs_of(7, 4, 0.5, sentences=60)
+    names = [write_documents(tmp_path / f"run{index}.conll", references, run) for index, run in enumerate(runs)]
+    return runs, references, names
+
+
+def test_cli_runs_prints_mean_and_std_and_json_is_summarize_runs(run_files, capsys) -> None:
+    runs, references, names = run_files
+    assert ns.main(["--runs", *names[:3], "--json", "--bootstrap", "200"]) == 0
+    assert json.loads(capsys.readouterr().out) == ns.summarize_runs(
+        runs=runs[:3], references=references, bootstrap=200
+    )
+    assert ns.main(["--runs", *names[:3]]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    summary = ns.summarize_runs(runs=runs[:3], references=references)
+    tokens = sum(map(len, references))
+    assert lines[0] == f"3 runs: 60 sentences, {tokens} tokens, {summary['strict_possible_min']} reference entities (IOB2, lenient)"
+    assert lines[2].split() == ["scheme", "measure", "mean", "±", "std", "min", "max"]
+    strict_f1 = next(line for line in lines if line.startswith("strict") and "F1" in line).split()
+    assert strict_f1 == [
+        "strict",
+        "F1",
+        f"{summary['strict_f1_mean']:.4f}",
+        "±",
+        f"{summary['strict_f1_std']:.4f}",
+        f"{summary['strict_f1_min']:.4f}",
+        f"{summary['strict_f1_max']:.4f}",
+    ]
+
+
+def test_cli_runs_b_compares_and_json_is_compare_runs(run_files, capsys) -> None:
+    runs, references, names = run_files
+    assert ns.main(["--runs", *names[:2], "--runs-b", *names[2:], "--bootstrap", "300", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ns.compare_runs(
+        runs_a=runs[:2], runs_b=runs[2:], references=references, n_resamples=300
+    )
+    assert ns.main(["--runs", *names[:2], "--runs-b", *names[2:], "--bootstrap", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "compared 2 runs of A and 2 runs of B: 60 sentences" in out
+    assert "t test of the runs and the units" in out
+    assert "scheme    measure            A        B      B-A      low     high    p-value" in out
+
+
+def test_cli_runs_need_the_same_tokens_and_references(run_files, tmp_path, capsys) -> None:
+    runs, references, names = run_files
+    other = write_documents(tmp_path / "short.conll", references[:-1], runs[0][:-1])
+    assert ns.main(["--runs", names[0], names[1], other]) == 2
+    error = capsys.readouterr().err
+    assert "this sentence has no counterpart" in error and "--runs needs the same tokens" in error
+    for flags, message in (
+        (["--runs-b", names[0]], "--runs-b compares with the runs of --runs"),
+        (["--runs", names[0], "--per-type"], "--runs reads its own files"),
+    ):
+        with pytest.raises(SystemExit):
+            ns.main(flags)
+        assert message in capsys.readouterr().err
+
+
+def test_cli_by_document_reads_docstart_lines(tmp_path, capsys) -> None:
+    references, system_a, system_b, _ = documents_batch(8)
+    ids = [index // 5 for index in range(len(references))]  # consecutive: -DOCSTART- lines can only say that
+    file_a = write_documents(tmp_path / "a.conll", references, system_a, ids)
+    file_b = write_documents(tmp_path / "b.conll", references, system_b, ids)
+    assert ns.main([file_a, "--bootstrap", "300", "--by-document", "--json"]) == 0
+    expected = ns.compute_semeval(predictions=system_a, references=references, documents=ids, bootstrap=300)
+    assert json.loads(capsys.readouterr().out) == expected
+    assert ns.main([file_a, "--bootstrap", "300", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) != expected  # without the flag, sentences
+    assert ns.main([file_a, "--bootstrap", "300", "--by-document"]) == 0
+    assert "BCa bootstrap of the 24 documents (-DOCSTART- lines) of 120 sentences" in capsys.readouterr().out
+    assert ns.main(["--compare", file_a, file_b, "--bootstrap", "300", "--by-document", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ns.compare_semeval(
+        predictions_a=system_a, predictions_b=system_b, references=references, documents=ids, n_resamples=300
+    )
+    assert ns.main(["--compare", file_a, file_b, "--bootstrap", "300", "--by-document"]) == 0
+    assert "resampled and swapped: whole documents, 24 (-DOCSTART- lines)" in capsys.readouterr().out
+    assert ns.main(["--runs", file_a, file_b, "--bootstrap", "300", "--by-document", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ns.summarize_runs(
+        runs=[system_a, system_b], references=references, documents=ids, bootstrap=300
+    )
+
+
+def test_sentences_before_the_first_docstart_form_a_document(tmp_path) -> None:
+    text = "a B-PER B-PER\n\nb O O\n\n-DOCSTART- -X- O O\n\nc O O\n\nd O O\n-DOCSTART- -X- O O\ne O O\n"
+    documents: list[int] = []
+    sentences = list(ns.read_conll(text.splitlines(keepends=True), "x", documents))
+    assert [sentence.tokens for sentence in sentences] == [["a"], ["b"], ["c"], ["d"], ["e"]]
+    assert documents == [0, 0, 1, 1, 2]
+
+
+def test_cli_spans_read_the_document_field(tmp_path, capsys) -> None:
+    lines, references, predictions, ids = [], [], [], []
+    rng = np.random.default_rng(4)
+    for index in range(80):
+        reference = [[0, 2, "PER"]] if rng.random() < 0.7 else []
+        prediction = [[0, 2, "PER"]] if rng.random() < 0.6 else [[1, 2, "LOC"]]
+        document = f"d{index % 9}" if index % 4 else None  # scattered; some lines without: their own document
+        record = {"references": reference, "predictions": prediction, **({"document": document} if document else {})}
+        lines.append(json.dumps(record))
+        references.append(reference)
+        predictions.append(prediction)
+        ids.append(document if document else ("line", index))
+    path = tmp_path / "spans.jsonl"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert ns.main(["--spans", str(path), "--bootstrap", "300", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ns.compute_semeval(
+        predictions=predictions, references=references, documents=ids, bootstrap=300
+    )
+    path.write_text('{"references": [], "predictions": [], "document": [1]}\n', encoding="utf-8")
+    assert ns.main(["--spans", str(path), "--bootstrap", "10"]) == 2
+    assert "found a JSON list for 'document'; expected a string or a number" in capsys.readouterr().err
