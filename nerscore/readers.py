@@ -58,17 +58,19 @@ def read_conll(
 
 
 def read_two_systems(
-    lines: Iterable[str], source: str = "<stdin>", column_hint: str = ""
+    lines: Iterable[str], source: str = "<stdin>", column_hint: str = "", documents: list[int] | None = None
 ) -> Iterator[TwoSystemSentence]:
     """The sentences of CoNLL text with two systems' tags, read as `read_conll` reads one system's: the first
     column is the token, the last three the reference tag, system A's and system B's (columns between are
     ignored). A line of fewer than four columns is a `ConllError`, its problem ending in `column_hint` (where the
-    caller can say how to read three columns instead)."""
+    caller can say how to read three columns instead). `documents` as in `read_conll`."""
     expected = (
         "comparing two systems takes at least 4 columns: the token first, then the reference tag, system A's tag "
         f"and system B's tag last{column_hint}"
     )
-    for tokens, (references, predictions_a, predictions_b), numbers in _sentences(lines, source, 3, expected):
+    for tokens, (references, predictions_a, predictions_b), numbers in _sentences(
+        lines, source, 3, expected, documents
+    ):
         yield TwoSystemSentence(tokens, references, predictions_a, predictions_b, numbers)
 
 

@@ -602,3 +602,36 @@ def test_cli_spans_read_the_document_field(tmp_path, capsys) -> None:
     path.write_text('{"references": [], "predictions": [], "document": [1]}\n', encoding="utf-8")
     assert ns.main(["--spans", str(path), "--bootstrap", "10"]) == 2
     assert "found a JSON list for 'document'; expected a string or a number" in capsys.readouterr().err
+
+
+def test_the_space_compares_documents_of_docstart_lines() -> None:
+    from space import answers, scoring
+    from space.parsing import parse_comparison
+
+    references, system_a, system_b, _ = documents_batch(9, documents=10)
+    ids = [index // 4 for index in range(len(references))]
+    lines = []
+    for index, (reference, tags_a, tags_b) in enumerate(zip(references, system_a, system_b)):
+        if index % 4 == 0:
+            lines.append("-DOCSTART- O O O\n\n")
+        lines.extend(f"w{i} {r} {a} {b}\n" for i, (r, a, b) in enumerate(zip(reference, tags_a, tags_b)))
+        lines.append("\n")
+    text = "".join(lines)
+    corpus = parse_comparison(text)
+    assert corpus.documents is not None and len(set(corpus.documents)) == 10
+    results = scoring.compare_corpus(corpus, "IOB2", "lenient")
+    expected = ns.compare_semeval(
+        predictions_a=system_a,
+        predictions_b=system_b,
+        references=references,
+        documents=[document + 1 for document in ids],
+        n_resamples=answers.caps.COMPARE_RESAMPLES,
+        seed=answers.caps.COMPARE_SEED,
+        confidence_level=answers.caps.COMPARE_CONFIDENCE_LEVEL,
+    )
+    assert results == expected
+    status, _ = answers.compare_text(text)
+    assert status.endswith("Resampled and swapped: whole documents, 10 documents (`-DOCSTART-` lines).")
+    plain = text.replace("-DOCSTART- O O O\n\n", "")
+    assert parse_comparison(plain).documents is None
+    assert "Resampled" not in answers.compare_text(plain)[0]
