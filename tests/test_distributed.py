@@ -98,7 +98,9 @@ def shards(
                 "predictions": [predictions[i] for i in part[start : start + BATCH_SIZE]],
                 "references": [references[i] for i in part[start : start + BATCH_SIZE]],
                 # The documents (docs/scoring.md §9) travel with their batch, as add_batch(documents=...).
-                **({} if documents is None else {"documents": [documents[i] for i in part[start : start + BATCH_SIZE]]}),
+                **(
+                    {} if documents is None else {"documents": [documents[i] for i in part[start : start + BATCH_SIZE]]}
+                ),
             }
             for start in range(0, len(part), BATCH_SIZE)
         ]
