@@ -32,7 +32,7 @@ from .inputs import (
 )
 from .options import Options, check_resamples, check_seed, is_id
 from .readable import pair_spans, pair_tags, scenarios_by_sentence, value_partners, weighed
-from .resampling import SentenceCounts, comparison, interval_keys
+from .resampling import SentenceCounts, comparison, interval_keys, unit_rows
 from .schemes import OUTSIDE
 from .span_arrays import count_spans
 from .tag_arrays import count_tags
@@ -72,7 +72,12 @@ def compute_checked(
     counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence, counted.weighted)
+    sentence_counts = None
+    if counted.by_sentence is not None:
+        # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit
+        # without documents), the weighted columns of §10 summed the same way.
+        weighted = None if counted.weighted is None else unit_rows(counted.weighted, columns.documents)
+        sentence_counts = SentenceCounts.of(unit_rows(counted.by_sentence, columns.documents), weighted)
     return result_dict(counted.tally, options, sentence_counts, rows)
 
 
@@ -217,11 +222,11 @@ def compare_semeval(
 
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
     dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
-    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences), and
-    `{key}_p_value` (two-sided approximate randomization: each sentence's two outputs swapped at random, in
-    `n_resamples` shuffles). `seed` makes the numbers repeat. `options` are `compute_semeval`'s scoring options
-    (scheme, mode, labels, beta ...), applied to both systems, and `texts`, `tokens`, `groups` and `documents` its
-    columns, shared by both.
+    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
+    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
+    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
+    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
+    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
@@ -265,10 +270,14 @@ def compare_semeval(
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
     if counted_a.weighted is None or counted_b.weighted is None:
-        pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        pairs = SentenceCounts.of(
+            unit_rows(np.hstack((counted_a.by_sentence, counted_b.by_sentence)), columns.documents)
+        )
     else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
         by_sentence = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
-        pairs = SentenceCounts.of(np.zeros((len(by_sentence[0]), 0), dtype=np.int64), np.hstack(by_sentence))
+        pairs = SentenceCounts.of(
+            np.zeros((len(by_sentence[0]), 0), dtype=np.int64), unit_rows(np.hstack(by_sentence), columns.documents)
+        )
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

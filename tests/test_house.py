@@ -36,6 +36,7 @@ ORDER = [
     "span_arrays",
     "resampling",
     "compute",
+    "runs",
     "readers",
     "annotations",
     "tables",
