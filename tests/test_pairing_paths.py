@@ -229,14 +229,14 @@ def test_rows_of_folded_copies_keep_the_order_of_section_7() -> None:
 
 
 class Spy:
-    """Counts the calls of `large_components.max_weight_matching` that returned a proven matching."""
+    """Counts the calls of `large_components.best_matching` that returned a proven matching."""
 
     def __init__(self) -> None:
         self.proven = 0
-        self.real = large_components.max_weight_matching
+        self.real = large_components.best_matching
 
-    def __call__(self, weights):
-        solved = self.real(weights)
+    def __call__(self, *arguments):
+        solved = self.real(*arguments)
         self.proven += solved is not None
         return solved
 
@@ -247,7 +247,7 @@ def compiled_pair(references, predictions, min_overlap=None, dense_share=None):
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(pairing, "_COMPILED_EDGES", 0))
         stack.enter_context(mock.patch.object(pairing, "_ENUMERATED_EDGES", 0))
-        stack.enter_context(mock.patch.object(large_components, "max_weight_matching", spy))
+        stack.enter_context(mock.patch.object(large_components, "best_matching", spy))
         if dense_share is not None:
             stack.enter_context(mock.patch.object(large_components, "_DENSE_SHARE", dense_share))
         return pair(references, predictions, min_overlap), spy.proven
@@ -313,13 +313,12 @@ def test_weights_beyond_a_float64_go_to_the_pure_python_solver() -> None:
     big = 10**15
     references = [Span(0, big, "A"), Span(1, big - 1, "B"), Span(2, big + 5, "A")]
     predictions = [Span(0, big - 2, "B"), Span(1, big + 3, "A"), Span(3, big, "A")]
-    assert large_components.spare_bits({(0, 0): 2**53}) == -1
-    assert large_components.spare_bits({(0, 0): 2**51, (1, 1): 2**51}) == -1  # 4 * (2**51 + 1) > 2**53
-    assert large_components.spare_bits({(0, 0): 2**50, (1, 1): 2**50}) == 0
-    assert large_components.spare_bits({(0, 0): 1}) == 50  # 2 * 2 * 2**50 < 2**53
+    assert not large_components.fits(np.array([2**53]), 1, 1)
+    assert not large_components.fits(np.array([2**51, 2**51]), 2, 2)  # 4 * (2**51 + 1) > 2**53
+    assert large_components.fits(np.array([2**50, 2**50]), 2, 2)
     called = mock.Mock(side_effect=AssertionError("not to be called"))
     with (
-        mock.patch.object(large_components, "max_weight_matching", called),
+        mock.patch.object(large_components, "best_matching", called),
         mock.patch.object(pairing, "_COMPILED_EDGES", 0),
         mock.patch.object(pairing, "_ENUMERATED_EDGES", 0),
     ):
@@ -345,7 +344,7 @@ def test_a_matching_that_is_not_best_is_not_proven_and_goes_back(seed) -> None:
     with (
         mock.patch.object(pairing, "_COMPILED_EDGES", 0),
         mock.patch.object(large_components, "_solve", spoilt),
-        mock.patch.object(large_components, "max_weight_matching", spy),
+        mock.patch.object(large_components, "best_matching", spy),
     ):
         assert pair(references, predictions) == expected
     assert spy.proven == 0
