@@ -52,9 +52,7 @@ def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights:
     potentials add up to their weight (tight) that pair every entity of non-zero potential (each of them has the
     dual's total, and no other matching does). So rule (d) needs no weights of its own, which would not fit a
     float64: `_smallest_best` chooses among those matchings on the tight edges."""
-    row_ids, rows_at = np.unique(edge_rows, return_inverse=True)
-    column_ids, columns_at = np.unique(edge_columns, return_inverse=True)
-    rows, columns = len(row_ids), len(column_ids)
+    (rows_at, rows), (columns_at, columns) = _numbered(edge_rows), _numbered(edge_columns)
     weights = np.asarray(edge_weights, dtype=np.int64)
     if not fits(weights, rows, columns):
         return None
@@ -64,6 +62,25 @@ def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights:
         return None
     u, v = proof
     return _smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
+
+
+def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
+    """`ids` (integers >= 0) renumbered 0, 1, ... in the same order, and how many there are (no sort)."""
+    present = np.zeros(int(ids.max()) + 1, bool)
+    present[ids] = True
+    return (np.cumsum(present) - 1)[ids], int(present.sum())
+
+
+def _on_matching(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, rows: int, matched_rows: np.ndarray, matched_columns: np.ndarray
+) -> np.ndarray | None:
+    """The mask of the edges in the matching; None if it is not one (an entity twice, a pair that is no edge)."""
+    if len(np.unique(matched_columns)) != len(matched_columns) or len(np.unique(matched_rows)) != len(matched_rows):
+        return None
+    partner = np.full(rows, -1, np.int64)
+    partner[matched_rows] = matched_columns
+    on = partner[edge_rows] == edge_columns
+    return on if int(on.sum()) == len(matched_rows) else None
 
 
 def _solve(
@@ -118,16 +135,11 @@ def _potentials(
     sweeps enough where rounds over all columns at once need one per entity on a chain of nested entities).
     While v is at most some optimal dual's v*, u is at least u* >= 0 and the next value of a column at most v*
     again: so a negative u proves the matching not best, and the first fixed point is the least optimal dual."""
-    if len(np.unique(matched_columns)) != len(matched_columns) or len(np.unique(matched_rows)) != len(matched_rows):
+    on = _on_matching(edge_rows, edge_columns, rows, matched_rows, matched_columns)
+    if on is None:
         return None
-    key = edge_rows * columns + edge_columns
-    order = np.argsort(key, kind="stable")
-    wanted = matched_rows * columns + matched_columns
-    at = np.minimum(np.searchsorted(key[order], wanted), len(key) - 1)
-    if np.any(key[order][at] != wanted):
-        return None  # a pair that is not an edge is no matching's
     matched_weight = np.zeros(rows, np.int64)
-    matched_weight[matched_rows] = edge_weights[order][at]
+    matched_weight[edge_rows[on]] = edge_weights[on]
     owner = np.full(columns, -1, np.int64)
     owner[matched_columns] = matched_rows
     owners, weights_of = owner.tolist(), matched_weight.tolist()
@@ -199,15 +211,8 @@ def verified(
     u_i + v_j >= w_ij on every edge) and complementary (equality on matched edges, 0 on unmatched entities)."""
     if np.any(u < 0) or np.any(v < 0) or np.any(u[edge_rows] + v[edge_columns] < edge_weights):
         return False
-    key = edge_rows * len(v) + edge_columns
-    order = np.argsort(key, kind="stable")
-    at = np.searchsorted(key[order], matched_rows * len(v) + matched_columns)
-    if np.any(at >= len(key)):
-        return False
-    weight = edge_weights[order][at]
-    if np.any(key[order][at] != matched_rows * len(v) + matched_columns):
-        return False
-    if np.any(u[matched_rows] + v[matched_columns] != weight):
+    on = _on_matching(edge_rows, edge_columns, len(u), matched_rows, matched_columns)
+    if on is None or np.any(u[edge_rows[on]] + v[edge_columns[on]] != edge_weights[on]):
         return False
     free_rows = np.ones(len(u), bool)
     free_rows[matched_rows] = False
@@ -358,14 +363,71 @@ def _smallest_best(
     return np.array(mate_row, np.int64)[edge_rows] == edge_columns
 
 
-def component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
+def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:
     """`nerscore.assignment.union_find` by scipy's connected components, for many edges: for each edge
-    (reference index < `references`, prediction index < `predictions`), a number naming its component."""
+    (reference index i[k] < `references`, prediction index j[k] < `predictions`), a number naming its
+    component."""
     from scipy.sparse import coo_array
     from scipy.sparse.csgraph import connected_components
 
-    pairs = np.array(edges, np.int64).reshape(-1, 2)
     size = references + predictions
-    graph = coo_array((np.ones(len(pairs), np.int8), (pairs[:, 0], references + pairs[:, 1])), shape=(size, size))
+    graph = coo_array((np.ones(len(i), np.int8), (i, references + j)), shape=(size, size))
     _, labels = connected_components(graph, directed=False)
-    return labels[pairs[:, 0]].tolist()
+    return labels[i]
+
+
+def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+    """`best_matching` among the matchings that never cross (no two edges (a, d) and (b, c) with a < b and
+    c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
+    and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
+    (b, c), the uncrossed (a, c) and (b, d) are edges too). The caller knows that rule (d)'s choice among the
+    best matchings never crosses (`nerscore.pairing.uncrossed`).
+
+    f(i, j), the best total of the rows from i on and the columns from j on, is
+    max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
+    it (beyond that f(i, j) = f(i + 1, j), before it f(i, first)). Reading rows in order and taking at each the
+    smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d))."""
+    if len(edge_weights) == 0 or int(edge_weights.max()) * (len(edge_weights) + 1) >= 2**63:
+        return None  # every total below 2**63, exact in int64
+    order = np.lexsort((edge_columns, edge_rows))
+    rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
+    starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    low, high = columns_sorted[starts], columns_sorted[ends - 1]
+    if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):
+        return None
+    weights = edge_weights[order]
+    first, lows, highs = starts.tolist(), low.tolist(), high.tolist()
+    count = len(first)
+    # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
+    table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
+    after, after_low = np.zeros(0, np.int64), 0  # f of the row after, by column from after_low (past the last: 0)
+    for k in range(count - 1, -1, -1):
+        low_k, high_k = lows[k], highs[k]
+        spots = np.arange(low_k - after_low, high_k + 2 - after_low)
+        # f(row k + 1, column) over the run and one past it (runs only move on, so that is in its table)
+        later = after[np.maximum(spots, 0)] if k + 1 < count else np.zeros(len(spots), np.int64)
+        values = np.empty(len(later), np.int64)
+        values[-1] = later[-1]
+        values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
+        table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
+        after_low = low_k
+    chosen = np.zeros(len(order), bool)
+    column = lows[0]
+    for k in range(count):
+        low_k, high_k = lows[k], highs[k]
+        if column > high_k:
+            continue
+        column = max(column, low_k)
+        if k + 1 < count:
+            spots = np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1])
+            following = table[k + 1][np.maximum(spots, 0)]
+        else:
+            following = np.zeros(high_k + 1 - column, np.int64)
+        reach = weights[first[k] + column - low_k : first[k] + high_k + 1 - low_k] + following
+        hits = np.flatnonzero(reach == table[k][column - low_k])
+        if len(hits):
+            taken = column + int(hits[0])
+            chosen[order[first[k] + taken - low_k]] = True
+            column = taken + 1
+    return chosen

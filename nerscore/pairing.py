@@ -212,9 +212,12 @@ def _component_labels(edges: list[tuple[int, int]], references: int, predictions
     """`union_find(edges)`, by scipy on many edges, where its Python loop costs most."""
     if len(edges) <= _COMPILED_EDGES:
         return union_find(edges)
+    import numpy as np
+
     from . import large_components
 
-    return large_components.component_labels(edges, references, predictions)
+    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    return large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
 
 
 def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
@@ -339,7 +342,7 @@ def _digits_on_arrays(
     import numpy as np
 
     pairs = np.array(edges, np.int64).reshape(-1, 2)
-    digits = digit_array(*_span_columns(references, predictions), pairs[:, 0], pairs[:, 1], radix, extent_radix)
+    digits = edge_digits(_span_columns(references, predictions), pairs[:, 0], pairs[:, 1], radix, extent_radix)
     return dict(zip(edges, digits.tolist()))
 
 
@@ -358,20 +361,47 @@ def _span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tu
     return (*columns(references), *columns(predictions))
 
 
-def digit_array(r_start, r_end, r_type, p_start, p_end, p_type, i, j, radix: int, extent_radix: int):
-    """`_digits` of the edges (i[k], j[k]) of entities given as arrays (start, end, type id of each side; int64,
-    every digit below 2**62, which the caller checks): the same digits, left out where equal on every edge."""
+def uncrossed(columns: tuple, rows, predictions) -> bool:
+    """Whether rule (d)'s pairing of a component without copies never crosses, so that
+    `large_components.best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
+    of `_span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
+    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
+    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
+    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
+    min(end) is supermodular and max(start) submodular on ordered values, so
+    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
+    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
+    identical boundaries are all of one type and made before (`_pair_nested`)."""
     import numpy as np
 
-    same_bounds = ((r_start[i] == p_start[j]) & (r_end[i] == p_end[j])).astype(np.int64)
-    same_type = (r_type[i] == p_type[j]).astype(np.int64)
+    _, r_end, r_type, _, p_end, p_type = columns
+    kinds = np.concatenate((r_type[rows], p_type[predictions]))
+    if kinds.min() != kinds.max():
+        return False
+    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
+
+
+def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
+    """`digit_array` of the edges (i[k], j[k]) of entities given as arrays (`_span_columns`)."""
+    import numpy as np
+
+    r_start, r_end, r_type, p_start, p_end, p_type = columns
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+    return digit_array(same_bounds, r_type[i] == p_type[j], overlap, radix, extent_radix)
+
+
+def digit_array(same_bounds, same_type, overlap, radix: int, extent_radix: int):
+    """`_digits` on arrays, from each edge's identical boundaries and type (bool) and shared extent (int64, every
+    digit below 2**62, which the caller checks): the same digits, left out where equal on every edge."""
+    import numpy as np
+
     bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
     if same_type.min() != same_type.max():
-        tiers = (same_bounds * bounds_radix + 1) * radix + same_type
+        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
     else:
-        tiers = same_bounds * bounds_radix + 1
-    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    return tiers * extent_radix + overlap
+        tiers = same_bounds * np.int64(bounds_radix) + 1
+    return tiers * np.int64(extent_radix) + overlap
 
 
 # A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
@@ -488,7 +518,7 @@ def _compiled(
     """`_best_flow` of a component without copies by `nerscore.large_components.best_matching`, or None where
     the pure-Python solver must do it (weights that do not fit a float64 exactly, or no proof). The digits are
     those of `_digits`; rule (d) needs no bits below them there (it is worked out on the tight edges)."""
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**53:
+    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
         return None
     import numpy as np
 
@@ -496,8 +526,13 @@ def _compiled(
 
     pairs = np.array(edges, np.int64).reshape(-1, 2)
     i, j = pairs[:, 0], pairs[:, 1]
-    digits = digit_array(*_span_columns(references, predictions), i, j, radix, extent_radix)
-    chosen = large_components.best_matching(i, j, digits)
+    columns = _span_columns(references, predictions)
+    digits = edge_digits(columns, i, j, radix, extent_radix)
+    chosen = None
+    if uncrossed(columns, np.unique(i), np.unique(j)):
+        chosen = large_components.best_chain(i, j, digits)
+    if chosen is None:
+        chosen = large_components.best_matching(i, j, digits)
     return None if chosen is None else {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
 
 
