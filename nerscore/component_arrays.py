@@ -338,7 +338,8 @@ def _compiled(
         return None
     from . import large_components
 
-    digits = pairing.digit_array(*kinds, radix, extent_radix)
+    same_bounds, same_type, shared = kinds
+    digits = pairing.digit_array(same_bounds, same_type, shared, radix, extent_radix)
     chosen = None
     sides = (references.start, references.end, references.type_id, predictions.start, predictions.end)
     if pairing.uncrossed((*sides, predictions.type_id), rows, columns):

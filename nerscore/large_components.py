@@ -13,6 +13,7 @@ scipy is imported inside the functions: `import nerscore` must stay light (tests
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -315,7 +316,7 @@ def _smallest_best(
                     parent[z] = node
                     queue.append(z)
                 continue
-            successors = starts.get(group[target], ()) if node == z else ()
+            successors: Iterable[int] = starts.get(group[target], ()) if node == z else ()
             if node < z:
                 owner = mate_column[node - rows]
                 successors = (owner,) if owner >= 0 else ((z,) if z not in parent else ())

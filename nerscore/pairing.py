@@ -515,9 +515,10 @@ def _compiled(
     radix: int,
     extent_radix: int,
 ) -> dict[tuple[int, int], int] | None:
-    """`_best_flow` of a component without copies by `nerscore.large_components.best_matching`, or None where
-    the pure-Python solver must do it (weights that do not fit a float64 exactly, or no proof). The digits are
-    those of `_digits`; rule (d) needs no bits below them there (it is worked out on the tight edges)."""
+    """`_best_flow` of a component without copies by `nerscore.large_components.best_chain` where `uncrossed`
+    admits it, else by `best_matching`; or None where the pure-Python solver must do it (digits beyond int64,
+    weights that do not fit a float64 exactly for scipy, or no proof). The digits are those of `_digits`; rule
+    (d) needs no bits below them there (it is worked out on the tight edges, or by the programme)."""
     if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
         return None
     import numpy as np
