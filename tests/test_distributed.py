@@ -222,7 +222,9 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
             "load": case["load"],
             "compute": case["compute"],
             "array": case["array"],
-            "shards": shards(*case["data"][:2], case.get("split", "half"), *case["data"][2:], tokens=case.get("tokens")),
+            "shards": shards(
+                *case["data"][:2], case.get("split", "half"), *case["data"][2:], tokens=case.get("tokens")
+            ),
         }
         for name, case in CASES.items()
     ]
