@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .columns import NO_COLUMNS, Columns
-from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, scores
+from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError, shown
-from .grounding import count_strings
+from .grounding import entity_dicts, string_spans
 from .inputs import (
     IDS,
     SPANS,
@@ -35,8 +35,8 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
-from .readable import pair_spans, pair_tags, scenarios_by_sentence
-from .resampling import SentenceCounts, comparison, interval_keys
+from .readable import pair_spans, pair_tags, scenarios_by_sentence, value_partners, weighed
+from .resampling import SentenceCounts, comparison, interval_keys, unit_rows
 from .schemes import OUTSIDE
 from .span_arrays import count_spans
 from .tag_arrays import count_tags
@@ -76,18 +76,20 @@ def compute_checked(
     entities = None
     counted: Counted
     if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
-        check_span_options(options)
-        counted, rows, entities = count_strings(
-            rows_of(predictions), rows_of(references), options, options.bootstrap > 0, columns
-        )
+        counted, rows, entities = count_strings(predictions, references, options, options.bootstrap > 0, columns)
     else:
         counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
     tally = counted.tally
     if columns.texts is not None and tally.ungrounded is None:
-        tally = Tally(tally.cells, tally.tokens, 0)  # the key is there whenever texts are (§1b)
-    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
+        tally = tally.with_ungrounded(0)  # the key is there whenever texts are (§1b)
+    sentence_counts = None
+    if counted.by_sentence is not None:
+        # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit
+        # without documents), the weighted columns of §10 summed the same way.
+        weighted = None if counted.weighted is None else unit_rows(counted.weighted, columns.documents)
+        sentence_counts = SentenceCounts.of(unit_rows(counted.by_sentence, columns.documents), weighted)
     return result_dict(tally, options, sentence_counts, rows, entities)
 
 
@@ -107,14 +109,39 @@ def result_dict(
         if sentence_counts is None:
             raise ValueError("bootstrap needs each sentence's counts; count with by_sentence=True")
         result.update(interval_keys(result, sentence_counts, options))
-    if options.return_entities:
-        if entities is not None:
-            result["entities"] = entities
-            return result
+    if options.return_entities and entities is not None:
+        result["entities"] = entities  # string entities' own, value_pair included (count_strings)
+    elif options.return_entities:
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = entity_rows(rows, options.evaluation_schemes)
+        if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
+            for row, partner in zip(result["entities"], value_partners(rows, options)):
+                row["value_pair"] = None if partner is None else partner.as_dict()
+    if options.diagnostics:
+        if tally.diagnostics is None:
+            raise ValueError("diagnostics needs a tally counted with diagnostics=True")
+        result.update(tally.diagnostics.as_dict())
+    if options.errors:
+        if tally.errors is None:
+            raise ValueError("errors needs a tally counted with errors=True")
+        result["errors"] = error_rows(tally.errors, None if options.errors is True else options.errors)
     return result
+
+
+def check_error_texts(form: str, options: Options, columns: Columns) -> None:
+    """`errors` names entities by their texts (docs/scoring.md §11): tags take theirs from `tokens`, spans from
+    `tokens` or `texts`; a `ValueError` says what to pass."""
+    if not options.errors:
+        return
+    if columns.tokens is not None or (form == SPANS and columns.texts is not None):
+        return
+    found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
+    raise InvalidInputError(
+        f"errors={options.errors!r} names each entity by its text and found {found} for these "
+        f"{'spans' if form == SPANS else 'tags'}; pass tokens= (tags) or texts= (spans)",
+        "tokens" if form != SPANS else "texts",
+    )
 
 
 def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
@@ -183,29 +210,53 @@ def count_batch(
     and the precise error for bad input come from the readable path, which the array paths always agree with
     (tests/test_fast_path.py)."""
     if form == STRINGS:
-        check_span_options(options)
-        grounded, grounded_rows, _ = count_strings(
-            rows_of(predictions), rows_of(references), options, by_sentence, columns
-        )
-        return grounded, grounded_rows
+        return count_strings(predictions, references, options, by_sentence, columns)[:2]
+    if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
+        check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
         if not options.return_entities:
-            counted = count_spans(span_predictions, span_references, options, by_sentence)
+            counted = count_spans(span_predictions, span_references, options, by_sentence, columns)
             if counted is not None:
                 return counted, None
-        tally, rows = pair_spans(span_predictions, span_references, options)
+        tally, rows = pair_spans(span_predictions, span_references, options, columns)
     else:
         # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
         if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
             check_tag_options(options)
         if not options.return_entities:
-            counted = count_tags(predictions, references, form == IDS, options, by_sentence)
+            counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns)
             if counted is not None:
                 return counted, None
-        tally, rows = pair_tags(predictions, references, form == IDS, options)
-    return Counted(tally, scenarios_by_sentence(rows, len(references)) if by_sentence else None), rows
+        tally, rows = pair_tags(predictions, references, form == IDS, options, columns)
+    if not by_sentence:
+        return Counted(tally, None), rows
+    # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
+    weighted = weighed(tally, rows, len(references), options)[1]
+    return Counted(tally, scenarios_by_sentence(rows, len(references)), weighted), rows
+
+
+def count_strings(
+    predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns
+) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
+    """A batch that holds string entities counted (docs/scoring.md §1b): grounded (`grounding.string_spans`),
+    then counted by `count_batch` as the spans it grounds to, so that every option of spans applies; the
+    ungrounded predictions, placed where they overlap nothing, count as spurious and in `ungrounded`. With
+    `return_entities`, the rows and the `entities` dicts, each entity with its text as given."""
+    check_span_options(options)
+    grounded = string_spans(rows_of(predictions), rows_of(references), options, columns)
+    counting = options.evolve(labels=None) if options.labels else options  # grounding applied labels
+    counted, rows = count_batch(
+        grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns
+    )
+    tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))
+    entities = None
+    if options.return_entities:
+        assert rows is not None and grounded.grounded is not None  # return_entities: the readable path's rows
+        partners = value_partners(rows, options) if options.value is not None else None
+        entities = entity_dicts(rows, grounded.grounded, grounded.texts, options.evaluation_schemes, partners)
+    return Counted(tally, counted.by_sentence, counted.weighted), rows, entities
 
 
 def compare_semeval(
@@ -226,11 +277,11 @@ def compare_semeval(
 
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
     dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
-    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences), and
-    `{key}_p_value` (two-sided approximate randomization: each sentence's two outputs swapped at random, in
-    `n_resamples` shuffles). `seed` makes the numbers repeat. `options` are `compute_semeval`'s scoring options
-    (scheme, mode, labels, beta ...), applied to both systems, and `texts`, `tokens`, `groups` and `documents` its
-    columns, shared by both.
+    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
+    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
+    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
+    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
+    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
@@ -242,13 +293,15 @@ def compare_semeval(
         "return_entities": checked.return_entities,
         "per_type": checked.per_type,
         "confusion": checked.confusion,
+        "diagnostics": checked.diagnostics,
+        "errors": checked.errors,
     }
     given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
     if given:
         raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type "
-            f"nor confusion, found {', '.join(given)}: it reports overall scores; score each system with "
-            "compute_semeval for the rest"
+            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
+            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
+            "system with compute_semeval for the rest"
         )
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
@@ -271,7 +324,15 @@ def compare_semeval(
             raise ValueError(f"{side}: {error}") from None
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-    pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+    if counted_a.weighted is None or counted_b.weighted is None:
+        pairs = SentenceCounts.of(
+            unit_rows(np.hstack((counted_a.by_sentence, counted_b.by_sentence)), columns.documents)
+        )
+    else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
+        by_sentence = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
+        pairs = SentenceCounts.of(
+            np.zeros((len(by_sentence[0]), 0), dtype=np.int64), unit_rows(np.hstack(by_sentence), columns.documents)
+        )
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

@@ -15,22 +15,18 @@ import heapq
 import re
 import unicodedata
 from bisect import bisect_right
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from .columns import Columns
-from .counts import OUTCOMES, Counted, Row, Tally, entity_rows
+from .counts import OUTCOMES, Row, entity_rows
 from .errors import InvalidInputError, shown
 from .inputs import STRINGS, read_span_side, read_strings, side_forms
 from .options import EVALUATION_SCHEMES, Options
-from .pairing import SCENARIOS, _overlap_edges, _overlaps
-from .readable import pair_sentences, scenarios_by_sentence
+from .pairing import _overlap_edges, _overlaps
 from .span import Span
-from .span_arrays import count_spans
 
 # ---------------------------------------------------------------------------------------------------------
 # The text as occurrences are found in it: itself, or its normalised copy with the way back (§1b)
@@ -230,8 +226,8 @@ def _take_identical(
     reference of the prediction's type ("twins"). Where no occurrence or reference is the twin of two, the most
     such pairs is each text and type's min(predictions, twins), so a text and type with at least as many
     predictions as twins takes them all; one with fewer takes its earliest twins when nothing else overlaps them
-    (the choice then changes nothing but the order). What is left (candidates, references and `left`'s numbers)
-    goes on; what is taken goes into `chosen`."""
+    and the text is predicted with no other type (the choice then changes nothing but the order). What is left
+    (candidates, references and `left`'s numbers) goes on; what is taken goes into `chosen`."""
     at: dict[tuple[int, int], list[int]] = {}
     for number, reference in enumerate(references):
         at.setdefault((reference.start, reference.end), []).append(number)
@@ -255,6 +251,8 @@ def _take_identical(
     for (needle, entity_type), pairs in twins.items():
         number = left[needle][entity_type]
         if number < len(pairs):
+            if len(left[needle]) > 1:
+                continue  # its other types would take the twins left over: which twin matters to the tie (§1b)
             if alone is None:
                 alone = _alone(candidates, references, min_overlap)
             if not all(alone[twin] for _, twin in pairs):
@@ -764,44 +762,59 @@ def ground_batch(
     return GroundedBatch(grounded_r, grounded_p, ungrounded, (given_r, given_p))
 
 
-def count_strings(
-    predictions: list[list],
-    references: list[list],
-    options: Options,
-    by_sentence: bool,
-    columns: Columns,
-) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
-    """A batch that holds string entities counted (§1b): grounded, then scored as the spans it grounds to (the
-    array path of spans where it can, `readable.pair_sentences` for the rows), the ungrounded predictions added as
-    spurious and counted in `ungrounded`. With `return_entities`, the rows and the `entities` dicts, each entity
-    with its text (a string entity's as given, a span's the characters of the text)."""
+@dataclass(frozen=True)
+class StringSpans:
+    """A batch that holds string entities grounded for the span path (§1b): each side's (start, end, type)
+    spans, every ungrounded prediction placed after its sentence's text (in `columns`' texts, which hold the
+    text, then each such prediction's string as given after a line break), where it overlaps nothing and so is
+    the spurious prediction §1b counts it as, by every option of the span path (value, diagnostics, errors by
+    its text); `texts` the texts as given, `ungrounded` each sentence's ungrounded predictions (type, string)
+    and `grounded` the `GroundedBatch` with the given strings (with `return_entities` only)."""
+
+    predictions: list[list[_Triple]]
+    references: list[list[_Triple]]
+    columns: Columns
+    texts: Sequence[str]
+    ungrounded: list[list[tuple[str, str]]]
+    grounded: GroundedBatch | None
+
+    def is_placed(self, sentence: int, span: Span) -> bool:
+        """Whether a prediction of `sentence` is an ungrounded one placed after its text."""
+        return span.start >= len(self.texts[sentence])
+
+
+def string_spans(predictions: list[list], references: list[list], options: Options, columns: Columns) -> StringSpans:
+    """A batch that holds string entities grounded (§1b), as `StringSpans`. The strings are character offsets in
+    `texts`, so `tokens`, if given, name none of them: the span path gets the texts alone."""
     texts = columns.texts
-    counted: Counted | None = None
-    rows = None
     grounded = None
-    if not options.return_entities and texts is not None:
+    if not options.return_entities and not options.errors and texts is not None:
+        # (the quick way may give the ungrounded normalised, which only errors would show)
         spans_p, spans_r, ungrounded = ground_tuples(predictions, references, options, texts)
-        counted = count_spans(spans_p, spans_r, options.evolve(labels=None) if options.labels else options, by_sentence)
-    if counted is None:
+    else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
         ungrounded = grounded.ungrounded
-        tally, rows = pair_sentences(grounded.references, grounded.predictions, options.min_overlap)
-        counted = Counted(tally, scenarios_by_sentence(rows, len(grounded.references)) if by_sentence else None)
-    ungrounded_cells: Counter = Counter()
-    for left in ungrounded:
-        ungrounded_cells.update(("II", None, entity_type) for entity_type, _ in left)
-    cells = Counter(counted.tally.cells)
-    cells.update(ungrounded_cells)
-    tally = Tally(dict(cells), None, sum(map(len, ungrounded)))
-    by = counted.by_sentence
-    if by is not None:
-        by = by.copy()
-        by[:, SCENARIOS.index("II")] += np.fromiter(map(len, ungrounded), np.int64, len(ungrounded))
-    entities = None
-    if grounded is not None and rows is not None and options.return_entities:
-        assert texts is not None
-        entities = entity_dicts(rows, grounded, texts, options.evaluation_schemes)
-    return Counted(tally, by), rows, entities
+        spans_r = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.references]
+        spans_p = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.predictions]
+        if not options.return_entities:
+            grounded = None
+    assert texts is not None  # ground_batch refuses strings without texts
+    placed_texts = list(texts)
+    for sentence, left in enumerate(ungrounded):
+        if not left:
+            continue
+        pieces = [texts[sentence]]
+        position = len(texts[sentence])
+        placed = list(spans_p[sentence])
+        for entity_type, given in left:
+            position += 1  # the line break: no two placed predictions touch, nor the text
+            placed.append((position, position + len(given), entity_type))
+            pieces.append(given)
+            position += len(given)
+        spans_p[sentence] = placed
+        placed_texts[sentence] = "\n".join(pieces)
+    span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
+    return StringSpans(spans_p, spans_r, span_columns, texts, ungrounded, grounded)
 
 
 _Triple = tuple[int, int, str]
@@ -897,15 +910,26 @@ def _quickly(
 
 
 def entity_dicts(
-    rows: list[Row], grounded: GroundedBatch, texts: Sequence[str], schemes: Sequence[str] = EVALUATION_SCHEMES
+    rows: list[Row],
+    grounded: GroundedBatch,
+    texts: Sequence[str],
+    schemes: Sequence[str] = EVALUATION_SCHEMES,
+    partners: Sequence[Span | None] | None = None,
 ) -> list[dict[str, Any]]:
     """The `entities` rows (docs/scoring.md §7) of a grounded batch: each entity with its `text`, and after each
-    sentence's rows its ungrounded predictions (start and end None), in listing order."""
+    sentence's rows its ungrounded predictions (start and end None), in listing order. Rows of predictions placed
+    after the text (`StringSpans`) are those ungrounded ones and are left out; `partners`, one per row, the value
+    pairing's (docs/scoring.md §10), adds each row's `value_pair` (None for an ungrounded prediction)."""
     given = tuple(
         [{span: deque(names) for span, names in sentence.items()} for sentence in side] for side in grounded.given_texts
     )
     by_sentence: dict[int, list[dict[str, Any]]] = {}
-    for row, (sentence, reference, prediction) in zip(entity_rows(rows, schemes), rows):
+    for number, (row, (sentence, reference, prediction)) in enumerate(zip(entity_rows(rows, schemes), rows)):
+        if reference is None and prediction is not None and prediction.start >= len(texts[sentence]):
+            continue  # an ungrounded prediction, listed below as given
+        if partners is not None:
+            partner = partners[number]
+            row["value_pair"] = None if partner is None else partner.as_dict()
         for key, span, side in (("reference", reference, 0), ("prediction", prediction, 1)):
             if span is not None:
                 names = given[side][sentence].get(span)
@@ -921,6 +945,7 @@ def entity_dicts(
                     "prediction": {"start": None, "end": None, "type": entity_type, "text": text},
                     "scenario": "II",
                     **{scheme: spurious[scheme] for scheme in schemes},
+                    **({} if partners is None else {"value_pair": None}),
                 }
             )
     return [row for sentence in sorted(by_sentence) for row in by_sentence[sentence]]

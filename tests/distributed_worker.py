@@ -4,8 +4,8 @@
 
 JOBS_JSON holds {"metric": path, "cache_dir": dir, "num_process": n, "jobs": [job, ...]}; each job is
 {"experiment_id": str, "load": {...}, "compute": {...}, "array": "list" | "numpy" | "torch",
-"shards": [[batch, ...] for each process]} with batch = {"predictions": rows, "references": rows} (and "texts"
-when the job has them). For each job
+"shards": [[batch, ...] for each process]} with batch = {"predictions": rows, "references": rows} and, when
+given, "texts", "tokens" or "documents": one value per sentence. For each job
 in order, this process loads the metric in evaluate's distributed mode, adds its shard batch by batch and
 calls compute(); OUTPUT_JSON receives the list of results (null where compute() returned None).
 """
@@ -52,6 +52,8 @@ def run(jobs_path: str, process_id: int) -> list[dict | None]:
                 predictions=as_array(batch["predictions"], job["array"]),
                 references=as_array(batch["references"], job["array"]),
                 **({"texts": batch["texts"]} if "texts" in batch else {}),
+                **({"tokens": batch["tokens"]} if "tokens" in batch else {}),  # a column stored with the batch
+                **({"documents": batch["documents"]} if "documents" in batch else {}),
             )
         results.append(metric.compute(**job["compute"]))
     return results

@@ -98,8 +98,13 @@ def string_documents(seed: int, count: int = 40) -> tuple[list[list], list[list]
 
 
 def shards(
-    predictions: list[list[Any]], references: list[list[Any]], split: str, texts: list[str] | None = None
-) -> list[list[dict[str, list[list[Any]]]]]:
+    predictions: list[list[Any]],
+    references: list[list[Any]],
+    split: str,
+    documents: list[Any] | None = None,
+    tokens: list[list[str]] | None = None,
+    texts: list[str] | None = None,
+) -> list[list[dict[str, list[Any]]]]:
     """Each process's batches: a contiguous block per process (split="half", "one-then-rest", or everything on
     one process and nothing on the other: "all-on-process-0", "all-on-process-1"), or every
     NUM_PROCESS-th sentence (split="interleaved", as a DistributedSampler deals them out)."""
@@ -115,11 +120,22 @@ def shards(
                 "predictions": [predictions[i] for i in part[start : start + BATCH_SIZE]],
                 "references": [references[i] for i in part[start : start + BATCH_SIZE]],
                 **({} if texts is None else {"texts": [texts[i] for i in part[start : start + BATCH_SIZE]]}),
+                **({} if tokens is None else {"tokens": [tokens[i] for i in part[start : start + BATCH_SIZE]]}),
+                # The documents (docs/scoring.md §9) travel with their batch, as add_batch(documents=...).
+                **(
+                    {} if documents is None else {"documents": [documents[i] for i in part[start : start + BATCH_SIZE]]}
+                ),
             }
             for start in range(0, len(part), BATCH_SIZE)
         ]
         for part in indices
     ]
+
+
+def with_documents(data: tuple[list, list]) -> tuple[list, list, list]:
+    """A batch with document ids of two JSON kinds (strings and numbers), each document's sentences scattered."""
+    predictions, references = data
+    return predictions, references, [f"doc-{i % 7}" if i % 3 else i % 5 for i in range(len(references))]
 
 
 # id -> label as it comes back from JSON (config.json): string keys.
@@ -172,10 +188,54 @@ CASES = {
     ),
     # String entities grounded to their texts, stored with each batch (issue 17).
     "strings-with-texts": dict(
-        data=string_documents(11), load={"per_type": True}, compute={"return_entities": True}, array="list"
+        data=string_documents(11)[:2],
+        texts=string_documents(11)[2],
+        load={"per_type": True},
+        compute={"return_entities": True},
+        array="list",
     ),
     "strings-normalized-interleaved": dict(
-        data=string_documents(12), load={"normalize": True}, compute={}, array="list", split="interleaved"
+        data=string_documents(12)[:2],
+        texts=string_documents(12)[2],
+        load={"normalize": True},
+        compute={},
+        array="list",
+        split="interleaved",
+    ),
+    # docs/scoring.md §11: the tokens stored with each batch name the errors; diagnostics and errors add up.
+    "tags-with-tokens-diagnostics-errors": dict(
+        data=tag_sentences(11, IOB2_TAGS),
+        tokens=[[f"w{i % 3}" for i in range(length)] for length in map(len, tag_sentences(11, IOB2_TAGS)[1])],
+        load={"diagnostics": True},
+        compute={"errors": True},
+        array="list",
+        split="interleaved",
+    ),
+    # Documents as the resampling unit: the ids stored with each batch, through every shard; and a process with
+    # no data of its own beside one whose batches carry documents (its stored schema has no column for them).
+    "tags-documents-bootstrap": dict(
+        data=with_documents(tag_sentences(11, IOB2_TAGS)), load={}, compute={"bootstrap": 200}, array="list"
+    ),
+    "documents-interleaved": dict(
+        data=with_documents(tag_sentences(12, IOB2_TAGS)),
+        load={"bootstrap": 200},
+        compute={},
+        array="list",
+        split="interleaved",
+    ),
+    "documents-process-1-adds-nothing": dict(
+        data=with_documents(tag_sentences(13, IOB2_TAGS)),
+        load={"timeout": 30},
+        compute={"bootstrap": 200},
+        array="list",
+        split="all-on-process-0",
+    ),
+    "documents-process-0-adds-nothing": dict(
+        data=with_documents(tag_sentences(14, IOB2_TAGS)),
+        load={"timeout": 30},
+        compute={"bootstrap": 200},
+        array="list",
+        split="all-on-process-1",
     ),
     "ids-process-0-adds-nothing": dict(
         data=id_sentences(7),
@@ -197,7 +257,13 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
             "load": case["load"],
             "compute": case["compute"],
             "array": case["array"],
-            "shards": shards(*case["data"][:2], case.get("split", "half"), *case["data"][2:]),
+            "shards": shards(
+                *case["data"][:2],
+                case.get("split", "half"),
+                *case["data"][2:],
+                tokens=case.get("tokens"),
+                texts=case.get("texts"),
+            ),
         }
         for name, case in CASES.items()
     ]
@@ -242,12 +308,20 @@ def single_process_result(load_metric, cache_dir: Path, case: dict[str, Any]) ->
     finally:
         sys.path.remove(str(WORKER.parent))
     metric = load_metric(cache_dir=str(cache_dir), **case["load"])
-    for shard in shards(*case["data"][:2], case.get("split", "half"), *case["data"][2:]):
+    for shard in shards(
+        *case["data"][:2],
+        case.get("split", "half"),
+        *case["data"][2:],
+        tokens=case.get("tokens"),
+        texts=case.get("texts"),
+    ):
         for batch in shard:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], case["array"]),
                 references=as_array(batch["references"], case["array"]),
                 **({"texts": batch["texts"]} if "texts" in batch else {}),
+                **({"tokens": batch["tokens"]} if "tokens" in batch else {}),
+                **({"documents": batch["documents"]} if "documents" in batch else {}),
             )
     return metric.compute(**case["compute"])
 
@@ -269,11 +343,27 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     # whole set's in its original order; the entity rows too when the shards are contiguous blocks.
     case = CASES[name]
     first, _ = distributed_results[name]
-    predictions, references, *texts = case["data"]
+    predictions, references, *documents = case["data"]
     options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}  # not `timeout`
-    columns = {"texts": texts[0]} if texts else {}
+    columns = {name: case[name] for name in ("tokens", "texts") if name in case}
+    if documents:
+        options["documents"] = documents[0]
     expected = compute_semeval(predictions=predictions, references=references, **columns, **options, **case["compute"])
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)
     assert first == expected
+
+
+@pytest.mark.parametrize("name", [name for name, case in CASES.items() if len(case["data"]) == 3])
+def test_process_0_resamples_the_documents_it_was_given(distributed_results, name):
+    # Equal to compute_semeval with the documents (above), and not to it without them: the ids came through.
+    case = CASES[name]
+    first, _ = distributed_results[name]
+    predictions, references, _ = case["data"]
+    options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}
+    by_sentence = compute_semeval(predictions=predictions, references=references, **options, **case["compute"])
+    assert first is not None and first != by_sentence
+    assert {key: value for key, value in first.items() if not key.endswith(("_low", "_high"))} == {
+        key: value for key, value in by_sentence.items() if not key.endswith(("_low", "_high"))
+    }

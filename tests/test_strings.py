@@ -15,7 +15,7 @@ from math import prod
 import grounding_oracle as oracle
 import pytest
 from conftest import REPO
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
@@ -62,6 +62,9 @@ def documents(draw, most: int = 4):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(documents())
+# A text and type with fewer predictions than twins, its text predicted with another type too: which twin it
+# takes decides the tie (§1b), so _take_identical leaves it to the flow.
+@example(document=("aa", [("Y", "a"), ("Y", "a")], [("X", "a"), ("Y", "a")]))
 def test_the_grounding_is_the_best_of_every_grounding_and_pairing(document) -> None:
     text, references, predictions = document
     _, best, counts, ungrounded = oracle.best_grounding(text, references, predictions)
@@ -699,3 +702,108 @@ def test_the_quick_way_equals_the_readable_one(batch, normalize, labels) -> None
     )
     readable.pop("entities")
     assert quick == readable
+
+
+# The options of issues 18-20 on string entities: grounded spans are spans, and an ungrounded prediction is a
+# spurious one that overlaps nothing, so each equals the same spans with the ungrounded placed apart.
+MERGED_TEXTS = ["Ada met Bob in Paris", "Bob and Ada", "Rome"]
+MERGED_REFERENCES = [[("PER", "Ada"), ("PER", "Bob"), ("LOC", "Paris")], [("PER", "Bob"), ("PER", "Ada")], []]
+MERGED_PREDICTIONS = [
+    [("PER", "Ada met"), ("LOC", "Bob"), ("LOC", "Oslo")],
+    [("PER", "Bob and Ada"), ("PER", "Ada")],
+    [("LOC", "Rome"), ("ORG", "Acme")],
+]
+# The same as spans: each ungrounded prediction placed after its text, where it overlaps nothing.
+MERGED_SPAN_REFERENCES = [[(0, 3, "PER"), (8, 11, "PER"), (15, 20, "LOC")], [(0, 3, "PER"), (8, 11, "PER")], []]
+MERGED_SPAN_PREDICTIONS = [
+    [(0, 7, "PER"), (8, 11, "LOC"), (100, 104, "LOC")],
+    [(0, 11, "PER"), (8, 11, "PER")],
+    [(0, 4, "LOC"), (100, 104, "ORG")],
+]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"value": True, "partial_credit": "overlap", "per_type": True},
+        {"value": "ace08", "bootstrap": 50, "documents": ["d1", "d1", "d2"]},
+        {"partial_credit": 0.25, "diagnostics": True},
+        {"value": True, "return_entities": True, "diagnostics": True},
+        {"labels": ["PER"], "value": True, "partial_credit": "overlap"},
+    ],
+    ids=["value-overlap-per-type", "value-bootstrap-documents", "credit-diagnostics", "entities-value", "labels"],
+)
+def test_string_entities_take_the_options_of_spans(options) -> None:
+    strings = compute_semeval(
+        predictions=MERGED_PREDICTIONS, references=MERGED_REFERENCES, texts=MERGED_TEXTS, **options
+    )
+    spans = compute_semeval(predictions=MERGED_SPAN_PREDICTIONS, references=MERGED_SPAN_REFERENCES, **options)
+    assert strings.pop("ungrounded") == (0 if options.get("labels") else 2)  # Oslo and Acme
+    if "entities" in strings:
+        rows, span_rows = strings.pop("entities"), spans.pop("entities")
+        placed = [row for row in span_rows if row["prediction"] and row["prediction"]["start"] >= 100]
+        kept = [row for row in span_rows if row not in placed]
+        assert [
+            row["value_pair"] for row in rows if row["prediction"] is None or row["prediction"]["start"] is not None
+        ] == [row["value_pair"] for row in kept]
+        assert [row["value_pair"] for row in rows if row["prediction"] and row["prediction"]["start"] is None] == [
+            None
+        ] * len(placed)
+    assert strings == spans
+
+
+def test_string_entities_errors_name_the_ungrounded_by_their_strings() -> None:
+    result = compute_semeval(
+        predictions=MERGED_PREDICTIONS, references=MERGED_REFERENCES, texts=MERGED_TEXTS, errors=True, diagnostics=True
+    )
+    named = {(row["predicted_text"], row["predicted_type"]) for row in result["errors"]}
+    assert ("Oslo", "LOC") in named and ("Acme", "ORG") in named and ("Ada met", "PER") in named
+    assert result["boundary_too_long"] >= 1
+
+
+def test_string_entities_normalized_errors_name_the_strings_as_given() -> None:
+    result = compute_semeval(
+        predictions=[[("LOC", "  OSLO "), ("PER", "ada")]],
+        references=[[("PER", "Ada")]],
+        texts=["Ada"],
+        normalize=True,
+        errors=True,
+    )
+    named = {(row["predicted_text"], row["predicted_type"]) for row in result["errors"]}
+    assert ("  OSLO ", "LOC") in named and result["ungrounded"] == 1
+
+
+def test_runs_of_string_predictions() -> None:
+    import nerscore
+
+    runs = [MERGED_PREDICTIONS, [[("PER", "Ada"), ("PER", "Bob"), ("LOC", "Paris")], [], [("LOC", "Rome")]]]
+    summary = nerscore.summarize_runs(runs=runs, references=MERGED_REFERENCES, texts=MERGED_TEXTS)
+    one = compute_semeval(predictions=runs[1], references=MERGED_REFERENCES, texts=MERGED_TEXTS)
+    assert summary["strict_f1_max"] == pytest.approx(max(one["strict_f1"], summary["strict_f1_min"]))
+
+
+def test_the_command_line_reads_documents_and_errors_of_strings(tmp_path, capsys) -> None:
+    from nerscore import main
+
+    lines = [
+        {"text": text, "document": document, "references": references, "predictions": predictions}
+        for text, document, references, predictions in zip(
+            MERGED_TEXTS, ["d1", "d1", "d2"], MERGED_REFERENCES, MERGED_PREDICTIONS
+        )
+    ]
+    path = tmp_path / "strings.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert main(["--spans", str(path), "--json", "--errors", "5", "--bootstrap", "50", "--value", "true"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = compute_semeval(
+        predictions=MERGED_PREDICTIONS,
+        references=MERGED_REFERENCES,
+        texts=MERGED_TEXTS,
+        documents=["d1", "d1", "d2"],
+        errors=5,
+        bootstrap=50,
+        value=True,
+    )
+    assert {key: result[key] for key in expected} == expected
+    assert main(["--spans", str(path), "--bootstrap", "50"]) == 0
+    assert "of the 2 documents ('document' fields) of 3 lines" in capsys.readouterr().out
