@@ -5,7 +5,7 @@ solve very large components of nested entities, `nerscore.large_components`): `c
 a batch, `compare_semeval` tests whether one system beats another, and `ner-semeval` (`nerscore.cli`) is the
 command line. The definition it implements is docs/scoring.md. Modules, in the order data flows (each imports only
 those before it): errors, span, schemes, options, decoding, assignment, large_components, pairing, counts, columns,
-inputs, readable, tag_arrays, component_arrays, span_arrays, resampling, compute, readers, annotations, tables,
+slices, inputs, readable, tag_arrays, component_arrays, span_arrays, resampling, compute, readers, annotations, tables,
 conlleval, cli.
 """
 

@@ -23,7 +23,8 @@ import numpy as np
 
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
-from .compute import count_batch, result_dict
+from .columns import NO_COLUMNS, Columns
+from .compute import count_batch, result_dict, scored_columns, sentence_vectors
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .counts import Counted, Tally, TokenCounts
 from .errors import InvalidInputError
@@ -32,7 +33,8 @@ from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
 from .resampling import SentenceCounts, comparison
-from .tables import format_comparison, format_confusion_table, format_table, format_type_table
+from .slices import SliceCounts
+from .tables import format_comparison, format_confusion_table, format_slice_table, format_table, format_type_table
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16
@@ -49,10 +51,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     args = parser.parse_args(argv)
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
-    if args.compare and (args.files or args.spans or args.per_type or args.confusion):
+    if args.compare and (args.files or args.spans or args.per_type or args.confusion or args.slices):
         parser.error(
-            "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
-            "--confusion"
+            "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type, "
+            "--confusion and --slices (compare_semeval takes slices)"
         )
     annotations = _annotation_flag(args)
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
@@ -207,7 +209,12 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     predictions = [sentence.predictions for sentence in sentences]
     references = [sentence.references for sentence in sentences]
     try:
-        return count_batch(predictions, references, TAGS, options, by_sentence)[0]
+        # CoNLL files carry their tokens: entity texts and sentence lengths for slices (docs/scoring.md §11).
+        columns = NO_COLUMNS
+        if options.slices:
+            tokens = Columns.of(len(sentences), tokens=[sentence.tokens for sentence in sentences])
+            columns = scored_columns(predictions, references, TAGS, options, tokens)
+        return count_batch(predictions, references, TAGS, options, by_sentence, columns)[0]
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
             raise
@@ -227,6 +234,7 @@ class FileTotals:
     by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
+    slices: SliceCounts | None = None  # with --slices, the counts of every bucket
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -239,7 +247,14 @@ class FileTotals:
         references = [document.references for document in documents]
         predictions = [document.predictions for document in documents]
         try:
-            counted, _ = count_batch(predictions, references, SPANS, options, by_sentence=options.bootstrap > 0)
+            columns = NO_COLUMNS
+            if options.slices:
+                texts = [document.text for document in documents]
+                given = Columns.of(len(documents), texts=texts if None not in texts else None)
+                columns = scored_columns(predictions, references, SPANS, options, given)
+            counted, _ = count_batch(
+                predictions, references, SPANS, options, by_sentence=options.bootstrap > 0, columns=columns
+            )
         except InvalidInputError as error:
             if error.sentence is None:
                 raise
@@ -253,7 +268,12 @@ class FileTotals:
         if counted.tally.tokens is not None:
             self.token_counts += counted.tally.tokens
         if counted.by_sentence is not None:
-            self.by_sentence += SentenceCounts.of(counted.by_sentence)
+            vectors = SentenceCounts.of(sentence_vectors(counted))
+            # With slices, the vectors are wider than the empty start's six columns.
+            self.by_sentence = vectors if not self.by_sentence.size else self.by_sentence + vectors
+        if counted.slices is not None:
+            counted_slices = counted.slices._replace_sentences()
+            self.slices = counted_slices if self.slices is None else self.slices + counted_slices
 
     @property
     def tally(self) -> Tally:
@@ -426,10 +446,11 @@ def _check_same_sentence(
 def _print_results(total: FileTotals, options: Options, args: argparse.Namespace) -> None:
     tally = total.tally
     if args.json:
-        print(json.dumps(result_dict(tally, options, total.by_sentence), indent=2, ensure_ascii=False))
+        result = result_dict(tally, options, total.by_sentence, slices=total.slices)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
         return
     # The tables show every type, whether or not --per-type asks for the keys.
-    results = result_dict(tally, options.evolve(per_type=True), total.by_sentence)
+    results = result_dict(tally, options.evolve(per_type=True), total.by_sentence, slices=total.slices)
     counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
     entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
@@ -455,6 +476,9 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     if args.confusion:
         print()
         print(format_confusion_table(results["confusion"]))
+    for name, buckets in results.get("slices", {}).items():
+        print()
+        print(format_slice_table(name, buckets, options.beta))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
 
 

@@ -31,9 +31,27 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
-from .readable import pair_spans, pair_tags, scenarios_by_sentence
-from .resampling import SentenceCounts, comparison, interval_keys
+from .readable import pair_spans, pair_tags, scenarios_by_sentence, sentence_facts
+from .resampling import (
+    SentenceCounts,
+    comparison,
+    interval_keys,
+    slice_comparison,
+    slice_interval_keys,
+    slice_layout,
+)
 from .schemes import OUTSIDE
+from .slices import (
+    RowArrays,
+    SentenceFacts,
+    SliceCounts,
+    add_entity_texts,
+    check_slice_inputs,
+    check_tokens_cover,
+    count_slices,
+    kept_tokens,
+    slice_scores,
+)
 from .span_arrays import count_spans
 from .tag_arrays import count_tags
 
@@ -68,12 +86,12 @@ def compute_checked(
     """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
     those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
     predictions, references, form = batches(predictions, references)
-    columns = checked_columns(columns, len(references))
+    columns = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
     counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(counted.by_sentence)
-    return result_dict(counted.tally, options, sentence_counts, rows)
+    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(sentence_vectors(counted))
+    return result_dict(counted.tally, options, sentence_counts, rows, counted.slices, columns)
 
 
 def result_dict(
@@ -81,20 +99,62 @@ def result_dict(
     options: Options,
     sentence_counts: SentenceCounts | None = None,
     rows: list[Row] | None = None,
+    slices: SliceCounts | None = None,
+    columns: Columns = NO_COLUMNS,
 ) -> dict[str, Any]:
     """The result of `compute_semeval` (docs/scoring.md §7): the scores of `tally`, with `bootstrap` the
-    intervals from `sentence_counts`, with `return_entities` the `entities` rows. The command line and the Space
+    intervals from `sentence_counts`, with `return_entities` the `entities` rows (with each side's text where
+    `columns` give one), with `slices` the scores of every bucket of `slices` (§11; with `bootstrap`, the
+    sentence counts then carry the bucket columns too, `sentence_vectors`). The command line and the Space
     build theirs here too."""
     result: dict[str, Any] = scores(tally, options)
+    sliced = None
+    if options.slices:
+        if slices is None:
+            raise ValueError("slices needs the counts of each bucket; count with count_batch")
+        sliced = slice_scores(slices, options)
     if options.bootstrap:
         if sentence_counts is None:
             raise ValueError("bootstrap needs each sentence's counts; count with by_sentence=True")
-        result.update(interval_keys(result, sentence_counts, options))
+        if slices is not None and sliced is not None:
+            layout = slice_layout(slices.names, slices.layout())
+            base, by_bucket = slice_interval_keys(
+                {**result, "slices": sliced}, sentence_counts, slices.names, layout, options
+            )
+            result.update(base)
+            for name, buckets in by_bucket.items():
+                for bucket, intervals in buckets.items():
+                    sliced[name][bucket].update(intervals)
+        else:
+            result.update(interval_keys(result, sentence_counts, options))
     if options.return_entities:
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
-        result["entities"] = entity_rows(rows, options.evaluation_schemes)
+        result["entities"] = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
+    if sliced is not None:
+        result["slices"] = sliced
     return result
+
+
+def sentence_vectors(counted: Counted) -> np.ndarray:
+    """Each sentence's vector for the statistics: its six scenario counts, then, with slices, its counts in
+    every bucket (docs/scoring.md §9, §11), so that a resample of sentences resamples the buckets with them."""
+    assert counted.by_sentence is not None
+    if counted.slices is None or counted.slices.by_sentence is None:
+        return counted.by_sentence
+    return np.hstack((counted.by_sentence, counted.slices.by_sentence))
+
+
+def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
+    """The columns as scored: `tokens` checked against the tags (one token per tag) and, with ids, those at the
+    positions `ignore_index` drops dropped with them, so that entities' start and end index the tokens kept
+    (docs/scoring.md §11); with `slices`, a `ValueError` naming what to pass for a slice whose input is missing."""
+    if columns.tokens is not None and form != SPANS:
+        kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, form == IDS)
+        columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
+    if options.slices:
+        check_slice_inputs(options, columns, form == SPANS)
+    return columns
 
 
 def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
@@ -143,28 +203,51 @@ def count_batch(
     by_sentence: bool,
     columns: Columns = NO_COLUMNS,
 ) -> tuple[Counted, list[Row] | None]:
-    """One pass over a batch of any form (with its `columns`): its tally, each sentence's scenario counts with
-    `by_sentence`, and the rows with `return_entities`. The array paths count, each sentence's counts too; rows
-    and the precise error for bad input come from the readable path, which the array paths always agree with
-    (tests/test_fast_path.py)."""
+    """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
+    sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
+    of every bucket (`Counted.slices`). The array paths count, each sentence's counts and the rows slices read
+    too; rows and the precise error for bad input come from the readable path, which the array paths always
+    agree with (tests/test_fast_path.py)."""
+    sliced = bool(options.slices)
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
         if not options.return_entities:
-            counted = count_spans(span_predictions, span_references, options, by_sentence)
+            counted = count_spans(span_predictions, span_references, options, by_sentence, sliced)
             if counted is not None:
-                return counted, None
+                return _with_slices(counted, form, options, columns, by_sentence), None
         tally, rows = pair_spans(span_predictions, span_references, options)
+        facts = SentenceFacts(len(references))
     else:
         # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
         if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
             check_tag_options(options)
         if not options.return_entities:
-            counted = count_tags(predictions, references, form == IDS, options, by_sentence)
+            counted = count_tags(predictions, references, form == IDS, options, by_sentence, sliced)
             if counted is not None:
-                return counted, None
+                return _with_slices(counted, form, options, columns, by_sentence), None
         tally, rows = pair_tags(predictions, references, form == IDS, options)
-    return Counted(tally, scenarios_by_sentence(rows, len(references)) if by_sentence else None), rows
+        facts = sentence_facts(predictions, references, form == IDS, options) if sliced else SentenceFacts(0)
+    counted = Counted(tally, scenarios_by_sentence(rows, len(references)) if by_sentence else None)
+    if sliced or (form == SPANS and columns.tokens is not None):
+        counted = counted._replace(rows=(RowArrays.of_rows(rows), facts))
+    return _with_slices(counted, form, options, columns, by_sentence), rows
+
+
+def _with_slices(counted: Counted, form: str, options: Options, columns: Columns, by_sentence: bool) -> Counted:
+    """`counted` with the counts of every bucket of `slices` made of its rows (docs/scoring.md §11)."""
+    if counted.rows is None:
+        return counted
+    rows, facts = counted.rows
+    if form == SPANS:
+        check_tokens_cover(rows, columns)
+        # A sentence's length: its tokens, or the characters of its text.
+        sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
+        if sentence_texts is not None:
+            facts = SentenceFacts(facts.sentences, np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts)))
+    if not options.slices:
+        return counted._replace(rows=None)
+    return counted._replace(rows=None, slices=count_slices(rows, options, columns, facts, by_sentence))
 
 
 def compare_semeval(
@@ -180,7 +263,7 @@ def compare_semeval(
     groups: Any = None,
     documents: Any = None,
     **options: Any,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Is system B better than system A on the same sentences? (docs/scoring.md §9)
 
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
@@ -192,7 +275,11 @@ def compare_semeval(
     columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
-    checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
+    checked before any resampling: a `ValueError` names the system and the first sentence that differs.
+
+    With `slices` (docs/scoring.md §11), the key `slices` holds, for each slice and bucket, the same keys for the
+    bucket's scores, and `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the
+    buckets' resamples and shuffles are those of the totals."""
     checked = Options.of(**options)
     # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
     # has no place for: refused, never silently ignored.
@@ -223,13 +310,24 @@ def compare_semeval(
     for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
         try:
             predictions, aligned_references, form = batches(predictions, references)
-            counted.append(count_batch(predictions, aligned_references, form, checked, True, columns)[0])
+            side_columns = scored_columns(predictions, aligned_references, form, checked, columns)
+            counted.append(count_batch(predictions, aligned_references, form, checked, True, side_columns)[0])
         except InvalidInputError as error:
             raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
         except ValueError as error:
             raise ValueError(f"{side}: {error}") from None
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
+    if checked.slices:
+        # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
+        slices_a, slices_b = counted_a.slices, counted_b.slices
+        pairs = SentenceCounts.of(np.hstack((sentence_vectors(counted_a), sentence_vectors(counted_b))))
+        layout = slice_layout(slices_a.names, slices_a.layout())
+        scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
+        base, by_bucket = slice_comparison(
+            counted_a.tally, counted_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
+        )
+        return {**base, "slices": by_bucket}
     pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 

@@ -24,6 +24,7 @@ from .inputs import TYPE_KEYS
 from .options import Options
 from .pairing import SCENARIOS
 from .readable import pair_sentences, scenarios_by_sentence
+from .slices import RowArrays, SentenceFacts
 from .span import Span
 from .tag_arrays import FlatSpans, Rows, cells_of, pair_flat
 
@@ -47,12 +48,12 @@ class _SpanColumns:
 
 
 def count_spans(
-    predictions: list[list], references: list[list], options: Options, by_sentence: bool = False
+    predictions: list[list], references: list[list], options: Options, by_sentence: bool = False, rows: bool = False
 ) -> Counted | None:
     """`readable.pair_spans`'s `Tally`, computed on arrays chunk by chunk of sentences, and with `by_sentence`
     each sentence's scenario counts too (`readable.scenarios_by_sentence`); None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order, an offset int64 does
-    not hold)."""
+    not hold). With `rows`, the rows as `RowArrays` too (slices, docs/scoring.md §11), positions the spans' own."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
         return None
@@ -75,16 +76,25 @@ def count_spans(
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
     cells: Counter = Counter()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
+    row_parts: list[RowArrays] = []
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        chunk_cells, counts = _chunk_cells(chunk_r, chunk_p, type_names, options.min_overlap, by_sentence)
+        chunk_cells, counts, chunk_rows = _chunk_cells(
+            chunk_r, chunk_p, type_names, options.min_overlap, by_sentence, rows
+        )
         cells.update(chunk_cells)
         if counts is not None:
             sentence_counts.append(counts)
-    return Counted(Tally(dict(cells)), np.concatenate(sentence_counts) if by_sentence else None)
+        if chunk_rows is not None:
+            row_parts.append(chunk_rows.renumbered(chunk_rows.sentence + first))
+    counted_rows = None
+    if rows:
+        counted_rows = (RowArrays.joined(row_parts, type_names), SentenceFacts(len(references)))
+    by_sentences = np.concatenate(sentence_counts) if by_sentence else None
+    return Counted(Tally(dict(cells)), by_sentences, counted_rows)
 
 
 def _span_values(batch: list[list]) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
@@ -159,9 +169,10 @@ def _chunk_cells(
     type_names: list[str],
     min_overlap: float | None,
     by_sentence: bool = False,
-) -> tuple[dict[Cell, int], np.ndarray | None]:
-    """The cells of one chunk of sentences of span input, and with `by_sentence` each sentence's scenario counts
-    (sentences x 6)."""
+    rows: bool = False,
+) -> tuple[dict[Cell, int], np.ndarray | None, RowArrays | None]:
+    """The cells of one chunk of sentences of span input, with `by_sentence` each sentence's scenario counts
+    (sentences x 6), and with `rows` its rows (chunk-local sentences, the spans' own positions)."""
     size = len(references.counts)
     sentence_r = np.repeat(np.arange(size), references.counts)
     sentence_p = np.repeat(np.arange(size), predictions.counts)
@@ -180,8 +191,8 @@ def _chunk_cells(
     # Checked before adding up, so that the sum, below size * _POSITION_LIMIT, cannot wrap either.
     shift = None if extent.max(initial=0) >= _POSITION_LIMIT else np.concatenate(([0], np.cumsum(extent)))
     if shift is None or shift[-1] >= _POSITION_LIMIT:
-        cells, counts = _readable_span_chunk(references, predictions, type_names, min_overlap)
-        return cells, counts if by_sentence else None
+        cells, counts, readable_rows = _readable_span_chunk(references, predictions, type_names, min_overlap)
+        return cells, counts if by_sentence else None, readable_rows if rows else None
     move = shift[:-1] - low
     nested = np.zeros(size, dtype=bool)
     sides = []
@@ -194,11 +205,13 @@ def _chunk_cells(
         nested[sentence[1:][overlapping]] = True
         sides.append((FlatSpans(start, end, columns.type_id[order]), sentence))
     (flat_r, sentence_r), (flat_p, sentence_p) = sides
-    groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
-    if not by_sentence:
+    groups = pair_flat(
+        flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap, extents=rows
+    )
+    if not by_sentence and not rows:
         if nested.any():
             groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap))
-        return cells_of(groups, type_names), None
+        return cells_of(groups, type_names), None, None
     # A row's sentence is the one whose positions hold its first position (sentences without entities take no
     # room, so the last sentence starting at or before it is the one).
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
@@ -206,14 +219,26 @@ def _chunk_cells(
     counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=size * len(SCENARIOS))
     counts = counts.reshape(size, len(SCENARIOS))
     cells = Counter(cells_of(groups, type_names))
+    row_arrays = None
+    if rows:
+        extent_columns = [
+            np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(8)
+        ]
+        moved = move[sentence]
+        ends = [np.where(column >= 0, column - moved, -1) for column in extent_columns[4:]]
+        row_arrays = RowArrays.of_columns([sentence, *extent_columns[:3], *ends])
     if nested.any():
         # The nested sentences, which `pair` takes one by one, by the readable path, which tells each row's sentence.
-        nested_cells, nested_counts = _readable_span_chunk(
+        nested_cells, nested_counts, nested_rows_arrays = _readable_span_chunk(
             _sentences(references, nested), _sentences(predictions, nested), type_names, min_overlap
         )
         cells.update(nested_cells)
         counts[nested] = nested_counts
-    return dict(cells), counts
+        if row_arrays is not None:
+            renumbered = np.flatnonzero(nested)[nested_rows_arrays.sentence]
+            nested_part = nested_rows_arrays.renumbered(renumbered)
+            row_arrays = RowArrays.joined([row_arrays, nested_part], type_names)
+    return dict(cells), counts if by_sentence else None, row_arrays
 
 
 def _sentences(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
@@ -239,7 +264,7 @@ def _nested_rows(
 
 def _readable_span_chunk(
     references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
-) -> tuple[dict[Cell, int], np.ndarray]:
+) -> tuple[dict[Cell, int], np.ndarray, RowArrays]:
     """The cells and each sentence's scenario counts of a chunk, sentence by sentence by the readable path: for
     positions too large for the arrays, and each nested sentence's counts."""
     sides = []
@@ -249,4 +274,5 @@ def _readable_span_chunk(
         bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
         sides.append([spans[a:b] for a, b in pairwise(bounds)])
     tally, rows = pair_sentences(sides[0], sides[1], min_overlap)
-    return dict(tally.cells), scenarios_by_sentence(rows, len(references.counts))
+    counts = scenarios_by_sentence(rows, len(references.counts))
+    return dict(tally.cells), counts, RowArrays.of_rows(rows, type_names)

@@ -28,6 +28,7 @@ from .inputs import Batch, lengths
 from .options import Options
 from .pairing import SCENARIOS, pair_overlapping, scenario_of
 from .schemes import BEGIN, END, INSIDE, LENIENT, SINGLE, Scheme, TagTable
+from .slices import RowArrays, SentenceFacts
 from .span import Span
 
 # A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
@@ -41,10 +42,11 @@ _CHUNK_TOKENS = 1 << 16
 
 
 def count_tags(
-    predictions: Batch, references: Batch, holds_ids: bool, options: Options, by_sentence: bool
+    predictions: Batch, references: Batch, holds_ids: bool, options: Options, by_sentence: bool, rows: bool = False
 ) -> Counted | None:
     """The readable path's `Tally` (`nerscore.readable.pair_tags`), computed on arrays chunk by chunk of
     sentences, and with `by_sentence` each sentence's scenario counts too (`readable.scenarios_by_sentence`);
+    with `rows`, the rows as `RowArrays` and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11);
     None if the input is invalid, so that the readable path raises its precise error."""
     offsets = np.concatenate(([0], np.cumsum(lengths(references))))
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
@@ -56,21 +58,34 @@ def count_tags(
     cells: list[Rows] = []
     tokens = TokenCounts()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
+    row_parts: list[RowArrays] = []
+    lengths_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+    equal_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
-        counted = _chunk_cells(*chunk, holds_ids, options, codes, by_sentence)
+        counted = _chunk_cells(*chunk, holds_ids, options, codes, by_sentence, rows)
         if counted is None:
             return None
         cells.append(counted[0])
         if counted[1] is not None:
             sentence_counts.append(counted[1])
         tokens += counted[2]
+        if counted[3] is not None:
+            chunk_rows, chunk_lengths, chunk_equal = counted[3]
+            row_parts.append(chunk_rows.renumbered(chunk_rows.sentence + first))
+            lengths_parts.append(chunk_lengths)
+            equal_parts.append(chunk_equal)
     # The chunks' cells added as arrays, and one dict made of them at the end: a dict per chunk, added to the
     # last, would cost a Python step per cell and chunk (thousands of cells with thousands of types).
     tally = _cell_dict(cells, list(codes.type_names))
-    return Counted(Tally(tally.cells, tokens), np.concatenate(sentence_counts) if by_sentence else None)
+    counted_rows = None
+    if rows:
+        facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
+        counted_rows = (RowArrays.joined(row_parts, list(codes.type_names)), facts)
+    by_sentences = np.concatenate(sentence_counts) if by_sentence else None
+    return Counted(Tally(tally.cells, tokens), by_sentences, counted_rows)
 
 
 class _CodeBook:
@@ -131,10 +146,12 @@ def _chunk_cells(
     options: Options,
     codes: _CodeBook,
     by_sentence: bool = False,
-) -> tuple[Rows, np.ndarray | None, TokenCounts] | None:
+    rows: bool = False,
+) -> tuple[Rows, np.ndarray | None, TokenCounts, tuple[RowArrays, np.ndarray, np.ndarray] | None] | None:
     """The cells of one chunk as (scenario index, reference type id, predicted type id, number) columns, all its
     sentences decoded and paired with a handful of array operations, with `by_sentence` each sentence's scenario
-    counts (sentences x 6), and its token counts (`token_accuracy`)."""
+    counts (sentences x 6), its token counts (`token_accuracy`), and with `rows` its rows (chunk-local
+    sentences), each sentence's length and its tokens whose tags are equal."""
     if holds_ids:
         by_id = _id_codes(predictions, references, offsets, options)
         if by_id is None:
@@ -157,17 +174,41 @@ def _chunk_cells(
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    groups = pair_flat(spans[0], spans[1], options.min_overlap)
+    groups = pair_flat(spans[0], spans[1], options.min_overlap, extents=rows)
     cells = _counted_cells(groups, len(type_names))
-    if not by_sentence:
-        return cells, None, tokens
+    if not by_sentence and not rows:
+        return cells, None, tokens, None
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
     # A row's sentence is the last one starting at or before the row's first token (empty sentences share
     # their offset with the next one, which is the one holding that token).
     sentence = np.searchsorted(offsets, positions, side="right") - 1
     sentences = len(offsets) - 1
-    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
-    return cells, counts.reshape(sentences, len(SCENARIOS)), tokens
+    counts = None
+    if by_sentence:
+        counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
+        counts = counts.reshape(sentences, len(SCENARIOS))
+    if not rows:
+        return cells, counts, tokens, None
+    columns = [np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(8)]
+    base = offsets[sentence]
+    # Extents within their sentence, -1 kept for no entity.
+    ends = [np.where(column >= 0, column - base, -1) for column in columns[4:]]
+    row_arrays = RowArrays.of_columns([sentence, columns[0], columns[1], columns[2], *ends])
+    equal = _sentence_equal(codes_p, codes_r, offsets, codes.tags if holds_ids else None)
+    return cells, counts, tokens, (row_arrays, np.diff(offsets).astype(np.int64), equal)
+
+
+def _sentence_equal(
+    codes_p: np.ndarray, codes_r: np.ndarray, offsets: np.ndarray, label_tags: list | None
+) -> np.ndarray:
+    """Each sentence's tokens whose two tags are equal (`_token_counts`, sentence by sentence)."""
+    if label_tags is not None and len(set(label_tags)) < len(label_tags):
+        first: dict[Any, int] = {}
+        same = np.array([first.setdefault(tag, code) for code, tag in enumerate(label_tags)], dtype=np.int64)
+        codes_p, codes_r = same[codes_p], same[codes_r]
+    sentences = len(offsets) - 1
+    token_sentence = np.repeat(np.arange(sentences), np.diff(offsets))
+    return np.bincount(token_sentence[codes_p == codes_r], minlength=sentences).astype(np.int64)
 
 
 def _token_counts(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> TokenCounts:
@@ -380,10 +421,13 @@ def _decode_flat(
     return spans.select(valid)
 
 
-def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[Rows]:
+def pair_flat(
+    references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None, extents: bool = False
+) -> list[Rows]:
     """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
     id, first token) of every row; the first token (the reference's start, else the prediction's) places the
-    row in its sentence.
+    row in its sentence. With `extents`, four more columns: the reference's start and end and the prediction's
+    (-1 for no entity), which slices read (docs/scoring.md §11).
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
@@ -402,8 +446,25 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     reference_types = references.type_id[exact_r]
     predicted_types = predictions.type_id[exact_p]
     same = reference_types == predicted_types
+
+    def extent(r_start: Any, r_end: Any, p_start: Any, p_end: Any) -> tuple[np.ndarray, ...]:
+        return (
+            tuple(np.asarray(column, dtype=np.int64) for column in (r_start, r_end, p_start, p_end)) if extents else ()
+        )
+
+    def nothing(size: int) -> np.ndarray:
+        return np.full(size, none)
+
     groups: list[Rows] = [
-        (np.where(same, scenario["I"], scenario["IV"]), reference_types, predicted_types, references.start[exact_r])
+        (
+            np.where(same, scenario["I"], scenario["IV"]),
+            reference_types,
+            predicted_types,
+            references.start[exact_r],
+            *extent(
+                references.start[exact_r], references.end[exact_r], predictions.start[exact_p], predictions.end[exact_p]
+            ),
+        )
     ]
 
     left_r = np.ones(len(references.start), dtype=bool)
@@ -425,6 +486,7 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
             rest_r.type_id[missed],
             np.full(missed.sum(), none),
             rest_r.start[missed],
+            *extent(rest_r.start[missed], rest_r.end[missed], nothing(missed.sum()), nothing(missed.sum())),
         )
     )
     groups.append(
@@ -433,6 +495,7 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
             np.full(spurious.sum(), none),
             rest_p.type_id[spurious],
             rest_p.start[spurious],
+            *extent(nothing(spurious.sum()), nothing(spurious.sum()), rest_p.start[spurious], rest_p.end[spurious]),
         )
     )
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
@@ -448,14 +511,20 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         simple &= ~below
         unpaired_p = partner[below]
         missed_below = (np.full(below.sum(), scenario["III"]), rest_r.type_id[below], np.full(below.sum(), none))
-        groups.append((*missed_below, rest_r.start[below]))
+        count_below = int(below.sum())
+        below_r = extent(rest_r.start[below], rest_r.end[below], nothing(count_below), nothing(count_below))
+        groups.append((*missed_below, rest_r.start[below], *below_r))
         spurious_below = (np.full(below.sum(), scenario["II"]), np.full(below.sum(), none), rest_p.type_id[unpaired_p])
-        groups.append((*spurious_below, rest_p.start[unpaired_p]))
+        below_p = extent(nothing(count_below), nothing(count_below), rest_p.start[unpaired_p], rest_p.end[unpaired_p])
+        groups.append((*spurious_below, rest_p.start[unpaired_p], *below_p))
         spurious[unpaired_p] = True  # settled: not part of a fork
     simple_r = rest_r.type_id[simple]
     simple_p = rest_p.type_id[partner[simple]]
     simple_kind = np.where(simple_r == simple_p, scenario["V"], scenario["VI"])
-    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple]))
+    simple_extent = extent(
+        rest_r.start[simple], rest_r.end[simple], rest_p.start[partner[simple]], rest_p.end[partner[simple]]
+    )
+    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple], *simple_extent))
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -466,11 +535,21 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows: list[tuple[Any, ...]] = [
-            (scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start) for r, p in paired
+            (scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start, r.start, r.end, p.start, p.end)
+            for r, p in paired
         ]
-        rows += [(scenario["III"], r.entity_type, none, r.start) for r in chain_r if r.start not in taken_r]
-        rows += [(scenario["II"], none, p.entity_type, p.start) for p in chain_p if p.start not in taken_p]
-        groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
+        rows += [
+            (scenario["III"], r.entity_type, none, r.start, r.start, r.end, none, none)
+            for r in chain_r
+            if r.start not in taken_r
+        ]
+        rows += [
+            (scenario["II"], none, p.entity_type, p.start, none, none, p.start, p.end)
+            for p in chain_p
+            if p.start not in taken_p
+        ]
+        width = 8 if extents else 4
+        groups.append(tuple(np.array(column, dtype=np.int64) for column in list(zip(*rows))[:width]))
     return groups
 
 

@@ -28,6 +28,7 @@ ORDER = [
     "pairing",
     "counts",
     "columns",
+    "slices",
     "inputs",
     "readable",
     "tag_arrays",
