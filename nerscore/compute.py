@@ -149,11 +149,13 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
     """The columns as scored: `tokens` checked against the tags (one token per tag) and, with ids, those at the
     positions `ignore_index` drops dropped with them, so that entities' start and end index the tokens kept
     (docs/scoring.md §11); with `slices`, a `ValueError` naming what to pass for a slice whose input is missing."""
-    if columns.tokens is not None and form != SPANS:
+    # Tags once the batch is known to hold some (without a value it may be spans, whose tokens need not align).
+    holds_tags = form == IDS or (form != SPANS and batch_form(rows_of(predictions), rows_of(references)) is not None)
+    if columns.tokens is not None and holds_tags:
         kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, form == IDS)
         columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
     if options.slices:
-        check_slice_inputs(options, columns, form == SPANS)
+        check_slice_inputs(options, columns, not holds_tags)
     return columns
 
 

@@ -81,7 +81,7 @@ def _entity(form: str, start: int, end: int, entity_type: str) -> dict | list:
 
 
 def shards(
-    predictions: list[list[Any]], references: list[list[Any]], split: str
+    predictions: list[list[Any]], references: list[list[Any]], split: str, columns: dict[str, list] | None = None
 ) -> list[list[dict[str, list[list[Any]]]]]:
     """Each process's batches: a contiguous block per process (split="half", "one-then-rest", or everything on
     one process and nothing on the other: "all-on-process-0", "all-on-process-1"), or every
@@ -97,6 +97,10 @@ def shards(
             {
                 "predictions": [predictions[i] for i in part[start : start + BATCH_SIZE]],
                 "references": [references[i] for i in part[start : start + BATCH_SIZE]],
+                **{
+                    name: [values[i] for i in part[start : start + BATCH_SIZE]]
+                    for name, values in (columns or {}).items()
+                },
             }
             for start in range(0, len(part), BATCH_SIZE)
         ]
@@ -152,6 +156,18 @@ CASES = {
     "spans-process-1-documents-without-entities": dict(
         data=span_documents(10, empty_from=20), load={"timeout": 30}, compute={"return_entities": True}, array="list"
     ),
+    # Slices from the tokens and groups stored with each batch (docs/scoring.md §11).
+    "tags-slices-with-tokens-and-groups": dict(
+        data=tag_sentences(11, IOB2_TAGS),
+        columns={
+            "tokens": [[f"w{i % 3}" for i in range(12)][:n] for n in map(len, tag_sentences(11, IOB2_TAGS)[1])],
+            "groups": [f"g{i % 3}" for i in range(40)],
+        },
+        load={"slices": ["entity_length", "seen", "sentence_length", "group"]},
+        compute={"seen": ["w0", "w1 w2"]},
+        array="list",
+        split="interleaved",
+    ),
     "ids-process-0-adds-nothing": dict(
         data=id_sentences(7),
         load={"label_list": LABELS, "timeout": 30},
@@ -172,7 +188,7 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
             "load": case["load"],
             "compute": case["compute"],
             "array": case["array"],
-            "shards": shards(*case["data"], case.get("split", "half")),
+            "shards": shards(*case["data"], case.get("split", "half"), case.get("columns")),
         }
         for name, case in CASES.items()
     ]
@@ -217,11 +233,12 @@ def single_process_result(load_metric, cache_dir: Path, case: dict[str, Any]) ->
     finally:
         sys.path.remove(str(WORKER.parent))
     metric = load_metric(cache_dir=str(cache_dir), **case["load"])
-    for shard in shards(*case["data"], case.get("split", "half")):
+    for shard in shards(*case["data"], case.get("split", "half"), case.get("columns")):
         for batch in shard:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], case["array"]),
                 references=as_array(batch["references"], case["array"]),
+                **{name: batch[name] for name in case.get("columns", {})},
             )
     return metric.compute(**case["compute"])
 
@@ -245,7 +262,9 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     first, _ = distributed_results[name]
     predictions, references = case["data"]
     options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}  # not `timeout`
-    expected = compute_semeval(predictions=predictions, references=references, **options, **case["compute"])
+    expected = compute_semeval(
+        predictions=predictions, references=references, **options, **case["compute"], **case.get("columns", {})
+    )
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)
