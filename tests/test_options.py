@@ -115,6 +115,9 @@ FLAG_CASES = [
         id="evaluation-schemes",
     ),
     pytest.param(["--confusion"], {"confusion": True}, id="confusion"),
+    pytest.param(
+        ["--slices", "entity_length,sentence_length"], {"slices": ["entity_length", "sentence_length"]}, id="slices"
+    ),
     pytest.param(["--bootstrap", "50", "--seed", "3"], {"bootstrap": 50, "seed": 3}, id="bootstrap-seed"),
     pytest.param(
         ["--bootstrap", "50", "--confidence-level", "0.9"], {"bootstrap": 50, "confidence_level": 0.9}, id="level"

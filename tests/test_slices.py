@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import as_ids, nested_spans, soup_batches
 
 from nerscore import InvalidInputError, compare_semeval, compute_semeval
 from nerscore.resampling import holm
-from strategies import as_ids, nested_spans, soup_batches
 
 SCHEMES = ("strict", "exact", "partial", "type")
 WORDS = ("w0", "w1", "w2")
@@ -418,3 +418,50 @@ def test_nested_spans_give_the_same_slices_on_both_paths(sentences: list, seen: 
     for name, buckets in fast["slices"].items():
         assert sum(values["strict_possible"] for values in buckets.values()) == fast["strict_possible"], name
         assert sum(values["strict_actual"] for values in buckets.values()) == fast["strict_actual"], name
+
+
+CONLL = (
+    "John B-PER B-PER\nSmith I-PER O\nin O O\nParis B-LOC B-LOC\n\n"
+    "the O O\nBank B-ORG B-ORG\nof I-ORG I-ORG\nEngland I-ORG I-ORG\n"
+)
+
+
+def test_the_command_line_slices_a_conll_file_by_its_tokens(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from nerscore import cli, read_conll
+
+    conll, seen = tmp_path / "s.conll", tmp_path / "seen.txt"
+    conll.write_text(CONLL, encoding="utf-8")
+    seen.write_text("Paris\n\nBank of England\n", encoding="utf-8")
+    flags = ["--slices", "entity_length,sentence_length,seen", "--seen", str(seen)]
+    assert cli.main([str(conll), "--json", *flags]) == 0
+    sentences = list(read_conll(CONLL.splitlines()))
+    expected = compute_semeval(
+        predictions=[sentence.predictions for sentence in sentences],
+        references=[sentence.references for sentence in sentences],
+        tokens=[sentence.tokens for sentence in sentences],
+        slices=["entity_length", "sentence_length", "seen"],
+        seen=["Paris", "Bank of England"],
+    )
+    assert json.loads(capsys.readouterr().out) == expected
+    assert expected["slices"]["seen"]["seen"]["strict_possible"] == 2
+    assert cli.main([str(conll), *flags]) == 0
+    printed = capsys.readouterr().out
+    table = printed.split("\n\nseen", 1)[1].splitlines()
+    assert table[0].split() == ["POS", "ACT", "type", "F1", "partial", "F1", "exact", "F1", "strict", "F1"]
+    assert table[1].split() == ["seen", "2", "2", "1.0000", "1.0000", "1.0000", "1.0000"]
+    assert table[2].split() == ["unseen", "1", "1", "1.0000", "0.5000", "0.0000", "0.0000"]
+    assert "\nentity_length " in printed and "\nsentence_length " in printed
+
+
+def test_the_command_line_names_a_missing_seen_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nerscore import cli
+
+    conll = tmp_path / "s.conll"
+    conll.write_text(CONLL, encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cli.main([str(conll), "--slices", "seen", "--seen", str(tmp_path / "missing.txt")])
+    assert "argument --seen: cannot read" in capsys.readouterr().err
+    assert cli.main([str(conll), "--slices", "seen"]) == 2
+    assert "needs seen=" in capsys.readouterr().err
