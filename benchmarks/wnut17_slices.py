@@ -18,11 +18,11 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workload import REPO, WNUT_GOLD, WNUT_SYSTEMS, side_by_side  # noqa: E402
+from workload import REPO, WNUT_GOLD, WNUT_SYSTEMS, side_by_side
 
 sys.path.insert(0, str(REPO))
-import nerscore  # noqa: E402
-from nerscore.columns import join_tokens  # noqa: E402
+import nerscore
+from nerscore.columns import join_tokens
 
 SHARED = REPO.parent / "shared" / "data"
 TEST, TRAIN = SHARED / "wnut17", SHARED / "wnut17-train"
@@ -48,9 +48,7 @@ def read_sentences(path: Path) -> list[tuple[list[str], list[str]]]:
 
 def entity_texts(sentences: list[tuple[list[str], list[str]]]) -> list[str]:
     """The text of every entity (decoded as scored: IOB2, lenient), as `entity_text` joins tokens."""
-    return [
-        join_tokens(tokens[span.start : span.end]) for tokens, tags in sentences for span in nerscore.decode(tags)
-    ]
+    return [join_tokens(tokens[span.start : span.end]) for tokens, tags in sentences for span in nerscore.decode(tags)]
 
 
 def main() -> int:
@@ -92,7 +90,10 @@ def main() -> int:
         sentences = list(nerscore.read_conll(side_by_side(TEST / WNUT_GOLD, TEST / system), system))
         systems[system] = [sentence.predictions for sentence in sentences]
     print("### Seen against unseen (strict F1, `seen=` the training and development entity texts)\n")
-    print("| system | strict F1 | seen F1 (POS / ACT) | unseen F1 (POS / ACT) | seen F1, case-folded | unseen F1, case-folded |")
+    print(
+        "| system | strict F1 | seen F1 (POS / ACT) | unseen F1 (POS / ACT) | seen F1, case-folded "
+        "| unseen F1, case-folded |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     folded_tokens = [[token.casefold() for token in sentence] for sentence in tokens]
     scored = {}
