@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .columns import Columns, entity_text
+from .columns import Columns, entity_text, join_tokens
 from .counts import Row, Tally, TokenCounts, scores, two_sided_scores
 from .errors import InvalidInputError
 from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, Options, is_id
@@ -280,11 +280,11 @@ def _entity_buckets(
     same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
     for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
         bucket = np.full(len(start), -1, dtype=np.int64)
-        present = start >= 0
+        wanted = start >= 0
         if sides:
             bucket[same] = sides[0][same]
-            present &= ~same
-        present = np.flatnonzero(present)
+            wanted &= ~same
+        present = np.flatnonzero(wanted)
         triples = zip(rows.sentence[present].tolist(), start[present].tolist(), end[present].tolist())
         texts = _entity_texts(columns, triples)
         bucket[present] = np.fromiter(map(seen.__contains__, texts), dtype=bool, count=len(present)) ^ True
@@ -304,7 +304,7 @@ def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> 
     joined = [(" ".join(tokens[sentence][start:end]), sentence, start, end) for sentence, start, end in triples]
     search = _CJK_CHARACTER.search
     return [
-        text if search(text) is None else entity_text(columns, sentence, start, end)
+        text if search(text) is None else join_tokens(tokens[sentence][start:end])
         for text, sentence, start, end in joined
     ]
 
