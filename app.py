@@ -38,14 +38,15 @@ from space import answers, frames, lanes, markup, parsing, texts
 
 def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM) -> tuple[Any, ...]:
     """Every output of the page for its four inputs: `answers.evaluate_page`'s seven, then the comparison table
-    and the difference picture; the outputs of the task not chosen are emptied, so nothing stale stays behind
-    them."""
+    and the difference picture, then the slices picture (one system's CoNLL input only); the outputs of the task
+    not chosen are emptied, so nothing stale stays behind them."""
     if task == texts.TWO_SYSTEMS:
         status, table, figure = answers.compare_page(text, scheme, mode)
-        return (status, *answers.empty_outputs("")[1:], None, None, table, figure)
+        return (status, *answers.empty_outputs("")[1:], None, None, table, figure, None)
     if task == texts.SPANS:
-        return (*answers.spans_page(text), pd.DataFrame(columns=frames.COMPARE_HEADERS), None)
-    return (*answers.evaluate_page(text, scheme, mode), pd.DataFrame(columns=frames.COMPARE_HEADERS), None)
+        return (*answers.spans_page(text), pd.DataFrame(columns=frames.COMPARE_HEADERS), None, None)
+    page, slices = answers.evaluate_page_and_slices(text, scheme, mode)
+    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, slices)
 
 
 def busy_page(message: str, task: str) -> tuple[Any, ...]:
@@ -58,6 +59,7 @@ def busy_page(message: str, task: str) -> tuple[Any, ...]:
         None,
         None,
         pd.DataFrame(columns=frames.COMPARE_HEADERS),
+        None,
         None,
     )
 
@@ -226,6 +228,11 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     )
                 with gr.Column(min_width=420):
                     chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
+            # Not an output of /evaluate: only the page's own events (page_outputs) fill it, so API callers get
+            # what they always got.
+            slices_chart = gr.Plot(
+                label="F1 by entity length and sentence length", format="png", show_label=False, elem_id="slices"
+            )
             gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
             sentences = gr.HTML(css_template=markup.SENTENCES_CSS, js_on_load=None, elem_id="sentences")
             per_type = gr.Dataframe(
@@ -246,7 +253,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
-        page_outputs = [*outputs, heatmap, chart, comparison, difference]
+        page_outputs = [*outputs, heatmap, chart, comparison, difference, slices_chart]
         inputs = [text, scheme, mode]
         page_inputs = [*inputs, task]
         # Gradio starts every request that evaluates at once and the lanes decide which run (space/lanes.py):

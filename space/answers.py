@@ -117,10 +117,19 @@ def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Out
 def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> PageOutputs:
     """What the page's own events show: `evaluate_text`'s five outputs, then the confusion heatmap and the
     per-type F1 chart (none when the input cannot be evaluated or holds no entity)."""
+    return evaluate_page_and_slices(text, scheme, mode)[0]
+
+
+def evaluate_page_and_slices(
+    text: str, scheme: str = "IOB2", mode: str = "lenient"
+) -> tuple[PageOutputs, Figure | None]:
+    """`evaluate_page`'s seven outputs and the slices picture, F1 per bucket of entity length and sentence
+    length (docs/scoring.md §11; none without a result), from one scoring of the text."""
     outputs, evaluation = _evaluate(text, scheme, mode)
     if evaluation is None:
-        return (*outputs, None, None)
-    return (*outputs, *_pictures(evaluation))
+        return (*outputs, None, None), None
+    slices = None if evaluation.slices is None else figures.slices_figure(evaluation.slices)
+    return (*outputs, *_pictures(evaluation)), slices
 
 
 # ---------------------------------------------------------------------------------------------------------

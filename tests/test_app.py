@@ -1299,15 +1299,17 @@ def test_difference_figure_of_identical_systems_has_an_axis():
 def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
     outputs = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     page = answers.evaluate_page(texts.WORKED_EXAMPLE, "IOB2", "lenient")
-    assert len(outputs) == 9
+    assert len(outputs) == 10
     assert outputs[0] == page[0] and outputs[2].equals(page[2])
     assert list(outputs[7].columns) == frames.COMPARE_HEADERS and outputs[7].empty and outputs[8] is None
+    assert isinstance(outputs[9], figures.Figure)  # the slices picture of a CoNLL input
 
 
 def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
-    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure = app.run_page(
+    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure, slices = app.run_page(
         texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS
     )
+    assert slices is None
     assert status == answers.compare_text(texts.COMPARE_EXAMPLE)[0]
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
     assert heatmap is chart is None
@@ -1355,12 +1357,12 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
 def test_upload_page_compares_a_four_column_file(tmp_path):
     path = tmp_path / "two.conll"
     path.write_bytes(("\ufeff" + texts.COMPARE_EXAMPLE).encode())
-    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == texts.COMPARE_EXAMPLE
     assert status.startswith("Compared systems A and B on 8 sentences")
     assert len(table.data) == 12 and figure is not None
     path.write_bytes(b"a O O \xff\n")
-    text, status, *_, table, figure = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == app.gr.skip()
     assert status.startswith("⚠️ **Cannot compare.** two.conll is not UTF-8 text")
     assert table.empty and figure is None
@@ -1417,8 +1419,8 @@ def test_spans_example_gives_the_metrics_numbers_and_tables():
 
 def test_run_page_spans_is_spans_page_and_an_empty_comparison():
     outputs = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS)
-    assert len(outputs) == 9 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
-    assert outputs[7].empty and outputs[8] is None
+    assert len(outputs) == 10 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
+    assert outputs[7].empty and outputs[8] is None and outputs[9] is None
     # Scheme and mode describe tags: whatever the (disabled) controls hold, spans are scored alike.
     assert app.run_page(texts.SPANS_EXAMPLE, "IOBES", "strict", texts.SPANS)[0] == outputs[0]
 
@@ -1905,3 +1907,41 @@ def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(m
     finally:
         release.set()
         demo.close()
+
+
+def test_the_slices_picture_draws_f1_by_entity_and_sentence_length():
+    # Docs/scoring.md §11 from the rows the page paired: the package's slices of the same text, drawn as two panels.
+    import nerscore
+
+    text = "Ann B-PER B-PER\nLee I-PER O\nin O O\nNew B-LOC B-LOC\nYork I-LOC I-LOC\nCity I-LOC I-LOC\n"
+    corpus = parsing.parse_conll(text)
+    evaluation = scoring.evaluate_corpus(corpus, "IOB2", "lenient")
+    expected = nerscore.compute_semeval(
+        predictions=corpus.predictions,
+        references=corpus.references,
+        slices=["entity_length", "sentence_length"],
+    )["slices"]
+    assert evaluation.slices == {
+        name: {
+            bucket: {key: value for key, value in values.items() if key != "token_accuracy"}
+            for bucket, values in buckets.items()
+        }
+        for name, buckets in expected.items()
+    }
+    page, picture = answers.evaluate_page_and_slices(text)
+    assert page[0] == answers.evaluate_page(text)[0] and isinstance(picture, figures.Figure)
+    assert [axes.get_title(loc="left").split(",")[0] for axes in picture.axes] == [
+        "F1 by entity length (tokens)",
+        "F1 by sentence length (tokens)",
+    ]
+    # Four bars (the schemes) per bucket: entity lengths 1, 2 and 3; one sentence of 6 tokens.
+    assert [len(axes.patches) for axes in picture.axes] == [12, 4]
+    assert answers.evaluate_page_and_slices("not conll")[1] is None
+
+
+def test_the_slices_picture_is_capped(monkeypatch):
+    monkeypatch.setattr(caps, "MAX_SLICE_BUCKETS", 2)
+    text = "".join(f"w{i} B-PER B-PER\n" + "x I-PER I-PER\n" * i + "\n" for i in range(4))
+    _, picture = answers.evaluate_page_and_slices(text)
+    assert len(picture.axes[0].patches) == 8
+    assert "the first 2 of 4 buckets" in picture.axes[0].get_title(loc="left")

@@ -465,3 +465,15 @@ def test_the_command_line_names_a_missing_seen_file(tmp_path, capsys: pytest.Cap
     assert "argument --seen: cannot read" in capsys.readouterr().err
     assert cli.main([str(conll), "--slices", "seen"]) == 2
     assert "needs seen=" in capsys.readouterr().err
+
+
+def test_seen_reads_texts_as_entity_text_joins_them() -> None:
+    # CJK tokens join without a space (告白气球), others with one; the array path's texts are entity_text's.
+    references = [["B-SONG", "I-SONG", "O", "B-PER", "I-PER"], ["B-X", "I-X"]]
+    tokens = [["告白", "气球", "by", "Jay", "Chou"], ["东京", "Tower"]]
+    seen = {"告白气球", "东京 Tower"}
+    result = compute_semeval(predictions=references, references=references, tokens=tokens, slices=["seen"], seen=seen)
+    assert result["slices"]["seen"]["seen"]["strict_possible"] == 2
+    assert result["slices"]["seen"]["unseen"]["strict_possible"] == 1
+    rows = compute_semeval(predictions=references, references=references, tokens=tokens, return_entities=True)
+    assert [row["reference"]["text"] for row in rows["entities"]] == ["告白气球", "Jay Chou", "东京 Tower"]
