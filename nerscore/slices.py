@@ -238,6 +238,8 @@ def count_slices(
     by_bucket: dict[str, dict[str, Tally]] = {}
     blocks: list[np.ndarray] = []
     sentences = facts.sentences
+    if by_sentence:
+        _check_sentence_columns(options, columns, sentences)
     for name in options.slices:
         if name in ENTITY_SLICES:
             bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns)
@@ -262,6 +264,30 @@ def count_slices(
     if by_sentence:
         matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
     return SliceCounts(names, two_sided, by_bucket, matrix)
+
+
+# With bootstrap, each sentence's vector holds a column per bucket and scenario (docs/scoring.md §11), kept as a
+# dense (sentences x columns) array while counted: at most this many cells (256 MB), so that a group slice of
+# thousands of groups is refused with a message rather than a MemoryError.
+MAX_SENTENCE_CELLS = 1 << 25
+
+
+def _check_sentence_columns(options: Options, columns: Columns, sentences: int) -> None:
+    width = 0
+    for name in options.slices:
+        if name == "group":
+            buckets = len({str(group) for group in columns.groups or ()})
+        elif name == "seen":
+            buckets = 2
+        else:
+            buckets = len((options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])) + 1
+        width += buckets * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH)
+    if sentences * width > MAX_SENTENCE_CELLS:
+        raise ValueError(
+            f"bootstrap with slices={list(options.slices)} counts each of the {sentences:,} sentences in {width:,} "
+            f"bucket columns, more than the {MAX_SENTENCE_CELLS:,} cells it holds; expected fewer buckets (fewer "
+            "groups, or other slice_edges), or slices without bootstrap"
+        )
 
 
 def _entity_buckets(

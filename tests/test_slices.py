@@ -477,3 +477,26 @@ def test_seen_reads_texts_as_entity_text_joins_them() -> None:
     assert result["slices"]["seen"]["unseen"]["strict_possible"] == 1
     rows = compute_semeval(predictions=references, references=references, tokens=tokens, return_entities=True)
     assert [row["reference"]["text"] for row in rows["entities"]] == ["告白气球", "Jay Chou", "东京 Tower"]
+
+
+def test_bootstrap_with_thousands_of_groups_is_refused_before_any_large_array() -> None:
+    import tracemalloc
+
+    references = [["B-PER"]] * 3_000
+    tracemalloc.start()
+    with pytest.raises(ValueError, match="bootstrap with slices=\\['group'\\] counts each of the 3,000 sentences"):
+        compute_semeval(
+            predictions=references,
+            references=references,
+            groups=list(range(3_000)),
+            slices=["group"],
+            bootstrap=10,
+        )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50_000_000  # the dense array would take 3,000 x 18,000 x 8 bytes = 432 MB
+    # Without bootstrap, any number of groups (each bucket is scored as a batch of its own: some ms a bucket).
+    result = compute_semeval(
+        predictions=references[:300], references=references[:300], groups=list(range(300)), slices=["group"]
+    )
+    assert len(result["slices"]["group"]) == 300
