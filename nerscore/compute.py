@@ -155,7 +155,7 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
         kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, form == IDS)
         columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
     if options.slices:
-        check_slice_inputs(options, columns, not holds_tags)
+        check_slice_inputs(options, columns, form == SPANS, holds_tags)
     return columns
 
 

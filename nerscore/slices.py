@@ -187,9 +187,11 @@ class SliceCounts:
         return out
 
 
-def check_slice_inputs(options: Options, columns: Columns, spans: bool) -> None:
-    """A `ValueError` naming what to pass for a requested slice whose input is missing (docs/scoring.md §11)."""
-    has_text = columns.tokens is not None or (spans and columns.texts is not None)
+def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_tags: bool | None = None) -> None:
+    """A `ValueError` naming what to pass for a requested slice whose input is missing (docs/scoring.md §11).
+    `holds_tags`: False for a batch with no value at all, which may be spans (its texts then count as texts)."""
+    holds_tags = not spans if holds_tags is None else holds_tags
+    has_text = columns.tokens is not None or (not holds_tags and columns.texts is not None)
     text_hint = "texts= (the text of each sentence, for spans) or tokens=" if spans else "tokens="
     for name in options.slices:
         if name == "seen":
