@@ -500,3 +500,31 @@ def test_bootstrap_with_thousands_of_groups_is_refused_before_any_large_array() 
         predictions=references[:300], references=references[:300], groups=list(range(300)), slices=["group"]
     )
     assert len(result["slices"]["group"]) == 300
+
+
+def test_the_command_line_slices_spans_by_the_characters_of_their_text(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from nerscore import cli
+
+    lines = [
+        {"text": "Ann in Paris", "references": [[0, 3, "PER"], [7, 12, "LOC"]], "predictions": [[0, 3, "PER"]]},
+        {"text": "Rome", "references": [[0, 4, "LOC"]], "predictions": [[0, 4, "LOC"]]},
+    ]
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    seen = tmp_path / "seen.txt"
+    seen.write_text("Paris\nRome\n", encoding="utf-8")
+    assert cli.main(["--spans", str(path), "--json", "--slices", "seen,sentence_length", "--seen", str(seen)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = compute_semeval(
+        predictions=[line["predictions"] for line in lines],
+        references=[line["references"] for line in lines],
+        texts=[line["text"] for line in lines],
+        slices=["seen", "sentence_length"],
+        seen={"Paris", "Rome"},
+    )
+    assert result == expected
+    assert list(result["slices"]["sentence_length"]) == ["1-10", "11-20"]
