@@ -528,3 +528,26 @@ def test_the_command_line_slices_spans_by_the_characters_of_their_text(
     )
     assert result == expected
     assert list(result["slices"]["sentence_length"]) == ["1-10", "11-20"]
+
+
+@pytest.mark.parametrize("bootstrap", [0, 50])
+def test_the_command_line_adds_slices_chunk_by_chunk(
+    tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bootstrap: int
+) -> None:
+    import json
+
+    from nerscore import cli, read_conll
+
+    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 4)  # a chunk a sentence or two: the counts must add
+    conll = tmp_path / "s.conll"
+    conll.write_text(CONLL * 3, encoding="utf-8")
+    names = "entity_length,sentence_length,entity_density"
+    assert cli.main([str(conll), "--json", "--slices", names, "--bootstrap", str(bootstrap)]) == 0
+    sentences = list(read_conll((CONLL * 3).splitlines()))
+    expected = compute_semeval(
+        predictions=[sentence.predictions for sentence in sentences],
+        references=[sentence.references for sentence in sentences],
+        slices=names.split(","),
+        bootstrap=bootstrap,
+    )
+    assert json.loads(capsys.readouterr().out) == expected
