@@ -329,11 +329,14 @@ def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> 
         texts = columns.texts
         return [texts[sentence][start:end] for sentence, start, end in triples]
     tokens = columns.tokens
-    joined = [(" ".join(tokens[sentence][start:end]), sentence, start, end) for sentence, start, end in triples]
+    triples = list(triples)
+    joined = [" ".join(tokens[sentence][start:end]) for sentence, start, end in triples]
+    if _CJK_CHARACTER.search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
+        return joined
     search = _CJK_CHARACTER.search
     return [
         text if search(text) is None else join_tokens(tokens[sentence][start:end])
-        for text, sentence, start, end in joined
+        for text, (sentence, start, end) in zip(joined, triples)
     ]
 
 
