@@ -33,20 +33,33 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 import pandas as pd
 
-from space import answers, frames, lanes, markup, parsing, texts
+from space import answers, caps, frames, lanes, markup, parsing, texts
 
 
-def run_page(text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM) -> tuple[Any, ...]:
-    """Every output of the page for its four inputs: `answers.evaluate_page`'s seven, then the comparison table
-    and the difference picture, then the slices picture (one system's CoNLL input only); the outputs of the task
-    not chosen are emptied, so nothing stale stays behind them."""
+def run_page(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM, value: str = texts.NO_VALUE
+) -> tuple[Any, ...]:
+    """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
+    and the difference picture, then the diagnostics and errors tables, then the slices picture (one system's
+    CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them."""
     if task == texts.TWO_SYSTEMS:
-        status, table, figure = answers.compare_page(text, scheme, mode)
-        return (status, *answers.empty_outputs("")[1:], None, None, table, figure, None)
+        status, table, figure = answers.compare_page(text, scheme, mode, value)
+        return (
+            status,
+            *answers.empty_outputs("")[1:],
+            None,
+            None,
+            table,
+            figure,
+            *answers.findings_frames(None),
+            None,
+        )
     if task == texts.SPANS:
-        return (*answers.spans_page(text), pd.DataFrame(columns=frames.COMPARE_HEADERS), None, None)
-    page, slices = answers.evaluate_page_and_slices(text, scheme, mode)
-    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, slices)
+        *page, diagnostics, errors = answers.spans_page_findings(text, value)
+        slices = None
+    else:
+        *page, diagnostics, errors, slices = answers.evaluate_page_findings(text, scheme, mode, value)
+    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, diagnostics, errors, slices)
 
 
 def busy_page(message: str, task: str) -> tuple[Any, ...]:
@@ -60,22 +73,23 @@ def busy_page(message: str, task: str) -> tuple[Any, ...]:
         None,
         pd.DataFrame(columns=frames.COMPARE_HEADERS),
         None,
+        *answers.findings_frames(None),
         None,
     )
 
 
-def upload_page(path: str | None, scheme: str, mode: str, task: str) -> tuple[Any, ...]:
+def upload_page(path: str | None, scheme: str, mode: str, task: str, value: str = texts.NO_VALUE) -> tuple[Any, ...]:
     """An uploaded file: into the text box and run as the chosen task, or a message (`parsing.read_upload`)."""
     try:
         text = parsing.read_upload(path)
     except parsing.InputProblem as problem:
-        _, *empty = run_page("", scheme, mode, task)
+        _, *empty = run_page("", scheme, mode, task, value)
         return (
             gr.skip(),
             answers.error_message(str(problem), "compare" if task == texts.TWO_SYSTEMS else "evaluate"),
             *empty,
         )
-    return (text, *run_page(text, scheme, mode, task))
+    return (text, *run_page(text, scheme, mode, task, value))
 
 
 def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> tuple[Any, ...]:
@@ -182,6 +196,10 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 with gr.Row():
                     scheme = gr.Dropdown(texts.SCHEME_NAMES, value="IOB2", label="Tagging scheme", elem_id="scheme")
                     mode = gr.Radio(texts.MODES, value="lenient", label="Mode", elem_id="mode")
+                    # docs/scoring.md §10: the ACE-style value score, shown with the summary when chosen.
+                    value = gr.Dropdown(
+                        texts.VALUE_CHOICES, value=texts.NO_VALUE, label="Value score (ACE)", elem_id="value"
+                    )
                 with gr.Row():
                     upload = gr.UploadButton("Upload a CoNLL file", size="md", elem_id="upload")
                     button = gr.Button("Evaluate", variant="primary", elem_id="evaluate")
@@ -228,6 +246,23 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     )
                 with gr.Column(min_width=420):
                     chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
+            with gr.Row():
+                with gr.Column(scale=2, min_width=260):
+                    diagnostics = gr.Dataframe(
+                        headers=frames.DIAGNOSTICS_HEADERS,
+                        label="Boundary diagnostics: pairs too long, too short or crossing; entities split or merged",
+                        interactive=False,
+                        elem_id="diagnostics",
+                    )
+                with gr.Column(scale=5, min_width=420):
+                    errors = gr.Dataframe(
+                        headers=frames.ERRORS_HEADERS,
+                        label=f"The {caps.MAX_ERROR_ROWS} most frequent errors by entity text and type",
+                        interactive=False,
+                        wrap=True,
+                        elem_id="errors",
+                        max_height=480,
+                    )
             # Not an output of /evaluate: only the page's own events (page_outputs) fill it, so API callers get
             # what they always got.
             slices_chart = gr.Plot(
@@ -253,9 +288,11 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
-        page_outputs = [*outputs, heatmap, chart, comparison, difference, slices_chart]
+        page_outputs = [*outputs, heatmap, chart, comparison, difference, diagnostics, errors, slices_chart]
+        # /evaluate and /compare keep their three inputs: Gradio's HTTP API refuses a call with fewer values than
+        # the event has inputs, defaults or not. The value control (docs/scoring.md §10) reaches the page's events.
         inputs = [text, scheme, mode]
-        page_inputs = [*inputs, task]
+        page_inputs = [*inputs, task, value]
         # Gradio starts every request that evaluates at once and the lanes decide which run (space/lanes.py):
         # an endpoint is one event, and one event has one queue, which cannot tell a small request from a large.
         pool = {"concurrency_limit": None}
@@ -266,10 +303,14 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         def busy_comparison(message: str, *_: Any) -> tuple[str, Any]:
             return answers.error_message(message, "compare"), pd.DataFrame(columns=frames.COMPARE_HEADERS)
 
-        def busy_run(message: str, text: str, scheme: str = "", mode: str = "", task: str = "") -> tuple[Any, ...]:
+        def busy_run(
+            message: str, text: str, scheme: str = "", mode: str = "", task: str = "", *_: Any
+        ) -> tuple[Any, ...]:
             return busy_page(message, task)
 
-        def busy_upload(message: str, path: Any, scheme: str = "", mode: str = "", task: str = "") -> tuple[Any, ...]:
+        def busy_upload(
+            message: str, path: Any, scheme: str = "", mode: str = "", task: str = "", *_: Any
+        ) -> tuple[Any, ...]:
             return (gr.skip(), *busy_page(message, task))
 
         page = in_lane(lane_of, run_page, busy_run)
@@ -293,8 +334,11 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         examples.load_input_event.then(page, inputs=page_inputs, outputs=page_outputs, **private)
         scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
+        value.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         upload_event = in_lane(lane_of, upload_page, busy_upload, upload_size)
-        upload.upload(upload_event, inputs=[upload, scheme, mode, task], outputs=[text, *page_outputs], **private)
+        upload.upload(
+            upload_event, inputs=[upload, scheme, mode, task, value], outputs=[text, *page_outputs], **private
+        )
         demo.load(page, inputs=page_inputs, outputs=page_outputs, **private)
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.

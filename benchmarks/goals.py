@@ -34,6 +34,10 @@ def table_goals(h: str, small: str, large: str, document: int) -> list[Goal]:
         Goal(5, f"stretch: NerSemeval.compute / no-op compute ({h})", f"{h}/compute", f"{h}/noop", "<=", 1),
         Goal(8, f"compute_semeval(confusion=True) / without ({h})", f"{h}/confusion", ours, "<=", 1.1),
         Goal(8, f"compute_semeval(bootstrap=1000) / without ({h})", f"{h}/bootstrap", ours, "<=", 3),
+        Goal(18, f"compute_semeval(value=True) / without ({h})", f"{h}/value", ours, "<=", 1.5),
+        Goal(18, f"compute_semeval(value='ace08') / without ({h})", f"{h}/value_ace08", ours, "<=", 1.5),
+        Goal(18, f"compute_semeval(partial_credit=0.3) / without ({h})", f"{h}/partial_credit", ours, "<=", 1.1),
+        Goal(18, f"compute_semeval(partial_credit='overlap') / without ({h})", f"{h}/overlap_credit", ours, "<=", 1.1),
     ]  # fmt: skip
 
 

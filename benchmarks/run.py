@@ -129,6 +129,10 @@ TOOLS = {
     "ner_semeval_per_type": Tool("  compute_semeval(per_type=True)", partial(setup_ner_semeval, per_type=True)),
     "confusion": Tool("  compute_semeval(confusion=True)", partial(setup_ner_semeval, confusion=True)),
     "bootstrap": Tool("  compute_semeval(bootstrap=1000)", partial(setup_ner_semeval, bootstrap=1000)),
+    "value": Tool("  compute_semeval(value=True)", partial(setup_ner_semeval, value=True)),
+    "value_ace08": Tool("  compute_semeval(value='ace08')", partial(setup_ner_semeval, value="ace08")),
+    "partial_credit": Tool("  compute_semeval(partial_credit=0.3)", partial(setup_ner_semeval, partial_credit=0.3)),
+    "overlap_credit": Tool("  compute_semeval(partial_credit='overlap')", partial(setup_ner_semeval, partial_credit="overlap")),  # noqa: E501
     "compute": Tool("NerSemeval.compute (evaluate)", partial(setup_metric, REPO / "ner_semeval.py")),
     "noop": Tool("no-op Metric.compute (evaluate)", partial(setup_metric, NOOP)),
     "nervaluate": Tool("nervaluate 1.2.1 Evaluator", setup_nervaluate, peer=True),

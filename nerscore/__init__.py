@@ -4,9 +4,9 @@ The scoring of the `ner_semeval` evaluate metric as a plain package that needs n
 solve very large components of nested entities, `nerscore.large_components`): `compute_semeval` scores
 a batch, `compare_semeval` tests whether one system beats another, and `ner-semeval` (`nerscore.cli`) is the
 command line. The definition it implements is docs/scoring.md. Modules, in the order data flows (each imports only
-those before it): errors, span, schemes, options, decoding, assignment, large_components, pairing, counts, columns,
-slices, inputs, readable, tag_arrays, component_arrays, span_arrays, resampling, compute, readers, annotations, tables,
-conlleval, cli.
+those before it): errors, span, schemes, options, decoding, assignment, large_components, pairing, value,
+counts, columns, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, resampling, compute, readers,
+annotations, tables, conlleval, cli.
 """
 
 from __future__ import annotations

@@ -24,9 +24,9 @@ import numpy as np
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
 from .columns import NO_COLUMNS, Columns
-from .compute import count_batch, result_dict, scored_columns, sentence_vectors
+from .compute import count_batch, result_dict, scored_columns, sentence_counts_of
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
-from .counts import Counted, Tally, TokenCounts
+from .counts import Counted, Diagnostics, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import SPANS, TAGS, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
@@ -34,7 +34,15 @@ from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
 from .resampling import SentenceCounts, comparison
 from .slices import SliceCounts
-from .tables import format_comparison, format_confusion_table, format_slice_table, format_table, format_type_table
+from .tables import (
+    format_comparison,
+    format_confusion_table,
+    format_diagnostics,
+    format_errors,
+    format_slice_table,
+    format_table,
+    format_type_table,
+)
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16
@@ -56,6 +64,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type, "
             "--confusion and --slices (compare_semeval takes slices)"
         )
+    if args.compare and (args.diagnostics or args.errors is not None):
+        parser.error("--compare reports overall scores: drop --diagnostics and --errors")
     annotations = _annotation_flag(args)
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
@@ -208,12 +218,14 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     `ConllError` naming the file, the line and the column."""
     predictions = [sentence.predictions for sentence in sentences]
     references = [sentence.references for sentence in sentences]
+    # The first column is each line's token: the entities' texts and sentence lengths (docs/scoring.md §11), passed
+    # only where an option reads them (a tuple per sentence costs about a tenth of scoring a file).
+    columns = NO_COLUMNS
+    if options.errors or options.slices:
+        columns = Columns(tokens=tuple(tuple(sentence.tokens) for sentence in sentences))
     try:
-        # CoNLL files carry their tokens: entity texts and sentence lengths for slices (docs/scoring.md §11).
-        columns = NO_COLUMNS
         if options.slices:
-            tokens = Columns.of(len(sentences), tokens=[sentence.tokens for sentence in sentences])
-            columns = scored_columns(predictions, references, TAGS, options, tokens)
+            columns = scored_columns(predictions, references, TAGS, options, columns)
         return count_batch(predictions, references, TAGS, options, by_sentence, columns)[0]
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
@@ -235,6 +247,10 @@ class FileTotals:
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
     slices: SliceCounts | None = None  # with --slices, the counts of every bucket
+    weighted: Tally = dataclasses.field(default_factory=Tally)  # docs/scoring.md §10's credit and value cells
+    # With --diagnostics and --errors (docs/scoring.md §11): what the tally adds beside its cells.
+    diagnostics: Diagnostics | None = None
+    errors: Counter | None = None
 
     def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
         """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
@@ -246,12 +262,14 @@ class FileTotals:
         """Count one chunk of documents; a bad entity is a `ConllError` naming the line."""
         references = [document.references for document in documents]
         predictions = [document.predictions for document in documents]
+        texts = [document.text for document in documents]
+        if options.errors and None in texts:
+            line = documents[texts.index(None)].line
+            raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
+        columns = Columns(texts=tuple(texts)) if None not in texts else Columns()  # type: ignore[arg-type]
         try:
-            columns = NO_COLUMNS
             if options.slices:
-                texts = [document.text for document in documents]
-                given = Columns.of(len(documents), texts=texts if None not in texts else None)
-                columns = scored_columns(predictions, references, SPANS, options, given)
+                columns = scored_columns(predictions, references, SPANS, options, columns)
             counted, _ = count_batch(
                 predictions, references, SPANS, options, by_sentence=options.bootstrap > 0, columns=columns
             )
@@ -267,17 +285,42 @@ class FileTotals:
         self.cells.update(counted.tally.cells)
         if counted.tally.tokens is not None:
             self.token_counts += counted.tally.tokens
+        self.weighted += _weighted_part(counted.tally)
         if counted.by_sentence is not None:
-            vectors = SentenceCounts.of(sentence_vectors(counted))
-            # With slices, the vectors are wider than the empty start's six columns.
-            self.by_sentence = vectors if not self.by_sentence.size else self.by_sentence + vectors
+            # With §10's weighted columns or slices, the vectors are wider than the empty start's six columns.
+            self.by_sentence = _added(self.by_sentence, sentence_counts_of(counted))
         if counted.slices is not None:
             counted_slices = counted.slices._replace_sentences()
             self.slices = counted_slices if self.slices is None else self.slices + counted_slices
+        found = counted.tally
+        if found.diagnostics is not None:
+            self.diagnostics = found.diagnostics + (self.diagnostics or Diagnostics())
+        if found.errors is not None:
+            self.errors = self.errors if self.errors is not None else Counter()
+            self.errors.update(found.errors)
 
     @property
     def tally(self) -> Tally:
-        return Tally(dict(self.cells), None if self.spans else self.token_counts)
+        tokens = None if self.spans else self.token_counts
+        return Tally(
+            dict(self.cells),
+            tokens,
+            credit=self.weighted.credit,
+            value_cells=self.weighted.value_cells,
+            diagnostics=self.diagnostics,
+            errors=None if self.errors is None else dict(self.errors),
+        )
+
+
+def _weighted_part(tally: Tally) -> Tally:
+    """What docs/scoring.md §10 adds to a tally, alone (its cells left out)."""
+    return Tally({}, None, credit=tally.credit, value_cells=tally.value_cells)
+
+
+def _added(total: SentenceCounts, part: SentenceCounts) -> SentenceCounts:
+    """The per-sentence counts so far and a chunk's: with §10's weighted columns, the first chunk's width wins
+    over the empty start's."""
+    return part if not total.size and total.vectors.shape[1] != part.vectors.shape[1] else total + part
 
 
 @dataclass
@@ -290,6 +333,8 @@ class PairedTotals:
     sentences: int = 0
     tokens: int = 0
     pairs: SentenceCounts = dataclasses.field(default_factory=lambda: _no_sentences(2 * len(SCENARIOS)))
+    weighted_a: Tally = dataclasses.field(default_factory=Tally)
+    weighted_b: Tally = dataclasses.field(default_factory=Tally)
 
     def add(
         self, sentences: list[tuple[ConllSentence, ConllSentence]], sources: Sequence[str], options: Options
@@ -301,7 +346,14 @@ class PairedTotals:
         self.cells_a.update(counted_a.tally.cells)
         self.cells_b.update(counted_b.tally.cells)
         assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-        self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        self.weighted_a += _weighted_part(counted_a.tally)
+        self.weighted_b += _weighted_part(counted_b.tally)
+        if counted_a.weighted is None or counted_b.weighted is None:
+            self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+        else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
+            columns = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
+            empty = np.zeros((len(columns[0]), 0), dtype=np.int64)
+            self.pairs = _added(self.pairs, SentenceCounts.of(empty, np.hstack(columns)))
         self.sentences += len(sentences)
         self.tokens += sum(len(a.tokens) for a, _ in sentences)
 
@@ -476,6 +528,12 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     if args.confusion:
         print()
         print(format_confusion_table(results["confusion"]))
+    if options.diagnostics:
+        print()
+        print(format_diagnostics(results))
+    if options.errors:
+        print()
+        print(format_errors(results["errors"]))
     for name, buckets in results.get("slices", {}).items():
         print()
         print(format_slice_table(name, buckets, options.beta))
@@ -529,7 +587,12 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
 
 
 def _print_comparison(paired: PairedTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
-    tally_a, tally_b = Tally(dict(paired.cells_a)), Tally(dict(paired.cells_b))
+    tally_a = Tally(
+        dict(paired.cells_a), None, credit=paired.weighted_a.credit, value_cells=paired.weighted_a.value_cells
+    )
+    tally_b = Tally(
+        dict(paired.cells_b), None, credit=paired.weighted_b.credit, value_cells=paired.weighted_b.value_cells
+    )
     results = comparison(tally_a, tally_b, paired.pairs, options, resamples, options.seed)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))

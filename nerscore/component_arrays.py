@@ -35,10 +35,13 @@ def nested_rows(
     sentence_r: np.ndarray,
     sentence_p: np.ndarray,
     min_overlap: float | None,
+    positions: bool = False,
 ) -> Rows:
     """The rows (scenario index, reference type id, predicted type id; -1 for no entity) of the pairing of
     sentences given as entities sorted by (start, end) with the sentence of each, every sentence at positions of
-    its own (no entity of one overlaps an entity of another)."""
+    its own (no entity of one overlaps an entity of another). With `positions`, the rows of `pair_flat(...,
+    positions=True)`: then the first position, and the reference's and the prediction's start and end (-1 on
+    an unpaired side)."""
     out: list[Rows] = []
     classes_r, classes_p = _fold(references, sentence_r), _fold(predictions, sentence_p)
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
@@ -54,7 +57,14 @@ def nested_rows(
     out.append(_same_entities(classes_r, classes_p))
     classes_r, classes_p = classes_r.select(classes_r.count > 0), classes_p.select(classes_p.count > 0)
     out.extend(_paired_classes(classes_r, classes_p, min_overlap))
-    return tuple(np.concatenate([rows[column] for rows in out]) for column in range(3))
+    if not positions:
+        return tuple(np.concatenate([rows[column] for rows in out]) for column in range(3))
+    kinds, reference_types, predicted_types, start_r, end_r, start_p, end_p = (
+        np.concatenate([rows[column] for rows in out]) for column in range(7)
+    )
+    first = np.where(start_r >= 0, start_r, start_p)
+    # pair_flat's layout: the predicted start (column 4, as every row has it), then both entities' bounds.
+    return kinds, reference_types, predicted_types, first, start_p, start_r, end_r, start_p, end_p
 
 
 @dataclass(frozen=True)
@@ -104,7 +114,8 @@ def _same_entities(references: _Classes, predictions: _Classes) -> Rows:
     references.count[i] -= count
     predictions.count[j] -= count
     types = np.repeat(references.type_id[i], count)
-    return np.full(len(types), _I, dtype=np.int64), types, types
+    starts, ends = np.repeat(references.start[i], count), np.repeat(references.end[i], count)
+    return np.full(len(types), _I, dtype=np.int64), types, types, starts, ends, starts, ends
 
 
 def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: float | None) -> list[Rows]:
@@ -157,14 +168,35 @@ def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: fl
     left_r = references.count - np.bincount(i, weights=amount, minlength=size).astype(np.int64)
     left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.start)).astype(np.int64)
     none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
+    # Each row with both entities' bounds (-1 on an unpaired side), which `nested_rows` keeps with `positions`.
     return [
         (
             np.repeat(scenario, amount),
             np.repeat(references.type_id[i], amount),
             np.repeat(predictions.type_id[j], amount),
+            np.repeat(references.start[i], amount),
+            np.repeat(references.end[i], amount),
+            np.repeat(predictions.start[j], amount),
+            np.repeat(predictions.end[j], amount),
         ),
-        (np.full(len(none_p), _III, np.int64), np.repeat(references.type_id, left_r), none_p),
-        (np.full(len(none_r), _II, np.int64), none_r, np.repeat(predictions.type_id, left_p)),
+        (
+            np.full(len(none_p), _III, np.int64),
+            np.repeat(references.type_id, left_r),
+            none_p,
+            np.repeat(references.start, left_r),
+            np.repeat(references.end, left_r),
+            none_p,
+            none_p,
+        ),
+        (
+            np.full(len(none_r), _II, np.int64),
+            none_r,
+            np.repeat(predictions.type_id, left_p),
+            none_r,
+            none_r,
+            np.repeat(predictions.start, left_p),
+            np.repeat(predictions.end, left_p),
+        ),
     ]
 
 
@@ -296,8 +328,10 @@ def _rows_by_pair(
                     scenario[scenario_of(reference, prediction)],
                     -1 if reference is None else reference.entity_type,
                     -1 if prediction is None else prediction.entity_type,
+                    *((-1, -1) if reference is None else (reference.start, reference.end)),
+                    *((-1, -1) if prediction is None else (prediction.start, prediction.end)),
                 )
             )
     if not rows:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return tuple(np.zeros(0, np.int64) for _ in range(7))
     return tuple(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*rows))

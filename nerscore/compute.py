@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .columns import NO_COLUMNS, Columns
-from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, scores
+from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError, shown
 from .inputs import (
     IDS,
@@ -31,7 +31,7 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
-from .readable import pair_spans, pair_tags, scenarios_by_sentence, sentence_facts
+from .readable import pair_spans, pair_tags, scenarios_by_sentence, sentence_facts, value_partners, weighed
 from .resampling import (
     SentenceCounts,
     comparison,
@@ -90,7 +90,7 @@ def compute_checked(
     counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    sentence_counts = None if counted.by_sentence is None else SentenceCounts.of(sentence_vectors(counted))
+    sentence_counts = None if counted.by_sentence is None else sentence_counts_of(counted)
     return result_dict(counted.tally, options, sentence_counts, rows, counted.slices, columns)
 
 
@@ -131,18 +131,49 @@ def result_dict(
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
         result["entities"] = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
+        if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
+            for row, partner in zip(result["entities"], value_partners(rows, options)):
+                row["value_pair"] = None if partner is None else partner.as_dict()
+    if options.diagnostics:
+        if tally.diagnostics is None:
+            raise ValueError("diagnostics needs a tally counted with diagnostics=True")
+        result.update(tally.diagnostics.as_dict())
+    if options.errors:
+        if tally.errors is None:
+            raise ValueError("errors needs a tally counted with errors=True")
+        result["errors"] = error_rows(tally.errors, None if options.errors is True else options.errors)
     if sliced is not None:
         result["slices"] = sliced
     return result
 
 
-def sentence_vectors(counted: Counted) -> np.ndarray:
-    """Each sentence's vector for the statistics: its six scenario counts, then, with slices, its counts in
-    every bucket (docs/scoring.md §9, §11), so that a resample of sentences resamples the buckets with them."""
+def sentence_vectors(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each sentence's vector for the statistics, as `SentenceCounts.of` takes it (integers, then floats or
+    None): its six scenario counts, then docs/scoring.md §10's weighted columns when asked for, then, with slices,
+    its counts in every bucket (§9, §11), so that a resample of sentences resamples the buckets with them."""
     assert counted.by_sentence is not None
-    if counted.slices is None or counted.slices.by_sentence is None:
-        return counted.by_sentence
-    return np.hstack((counted.by_sentence, counted.slices.by_sentence))
+    buckets = None if counted.slices is None else counted.slices.by_sentence
+    weighted = counted.weighted if counted.weighted is not None and counted.weighted.shape[1] else None
+    if weighted is not None:
+        return counted.by_sentence, weighted if buckets is None else np.hstack((weighted, buckets))
+    if buckets is None:
+        return counted.by_sentence, None
+    return np.hstack((counted.by_sentence, buckets)), None
+
+
+def sentence_counts_of(counted: Counted) -> SentenceCounts:
+    """The `SentenceCounts` of one counted batch (`sentence_vectors`)."""
+    return SentenceCounts.of(*sentence_vectors(counted))
+
+
+def paired_sentence_counts(counted_a: Counted, counted_b: Counted) -> SentenceCounts:
+    """The `SentenceCounts` of two systems on the same sentences: system A's vector (`sentence_vectors`), then
+    system B's, in floats when either holds weighted columns (docs/scoring.md §10)."""
+    (ints_a, floats_a), (ints_b, floats_b) = sentence_vectors(counted_a), sentence_vectors(counted_b)
+    if floats_a is None and floats_b is None:
+        return SentenceCounts.of(np.hstack((ints_a, ints_b)))
+    parts = [part for part in (ints_a, floats_a, ints_b, floats_b) if part is not None]
+    return SentenceCounts.of(np.zeros((len(ints_a), 0), dtype=np.int64), np.hstack(parts).astype(np.float64))
 
 
 def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
@@ -157,6 +188,21 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
     if options.slices:
         check_slice_inputs(options, columns, form == SPANS, holds_tags)
     return columns
+
+
+def check_error_texts(form: str, options: Options, columns: Columns) -> None:
+    """`errors` names entities by their texts (docs/scoring.md §11): tags take theirs from `tokens`, spans from
+    `tokens` or `texts`; a `ValueError` says what to pass."""
+    if not options.errors:
+        return
+    if columns.tokens is not None or (form == SPANS and columns.texts is not None):
+        return
+    found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
+    raise InvalidInputError(
+        f"errors={options.errors!r} names each entity by its text and found {found} for these "
+        f"{'spans' if form == SPANS else 'tags'}; pass tokens= (tags) or texts= (spans)",
+        "tokens" if form != SPANS else "texts",
+    )
 
 
 def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
@@ -210,27 +256,34 @@ def count_batch(
     of every bucket (`Counted.slices`). The array paths count, each sentence's counts and the rows slices read
     too; rows and the precise error for bad input come from the readable path, which the array paths always
     agree with (tests/test_fast_path.py)."""
+    if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
+        check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
     sliced = bool(options.slices)
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
         if not options.return_entities:
-            counted = count_spans(span_predictions, span_references, options, by_sentence, sliced)
+            counted = count_spans(span_predictions, span_references, options, by_sentence, columns, sliced)
             if counted is not None:
                 return _with_slices(counted, form, options, columns, by_sentence), None
-        tally, rows = pair_spans(span_predictions, span_references, options)
+        tally, rows = pair_spans(span_predictions, span_references, options, columns)
         facts = SentenceFacts(len(references))
     else:
         # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
         if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
             check_tag_options(options)
         if not options.return_entities:
-            counted = count_tags(predictions, references, form == IDS, options, by_sentence, sliced)
+            counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns, sliced)
             if counted is not None:
                 return _with_slices(counted, form, options, columns, by_sentence), None
-        tally, rows = pair_tags(predictions, references, form == IDS, options)
+        tally, rows = pair_tags(predictions, references, form == IDS, options, columns)
         facts = sentence_facts(predictions, references, form == IDS, options) if sliced else SentenceFacts(0)
-    counted = Counted(tally, scenarios_by_sentence(rows, len(references)) if by_sentence else None)
+    by_sentences = weighted = None
+    if by_sentence:
+        by_sentences = scenarios_by_sentence(rows, len(references))
+        # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
+        weighted = weighed(tally, rows, len(references), options)[1]
+    counted = Counted(tally, by_sentences, weighted=weighted)
     if sliced or (form == SPANS and columns.tokens is not None):
         counted = counted._replace(rows=(RowArrays.of_rows(rows), facts))
     return _with_slices(counted, form, options, columns, by_sentence), rows
@@ -290,13 +343,15 @@ def compare_semeval(
         "return_entities": checked.return_entities,
         "per_type": checked.per_type,
         "confusion": checked.confusion,
+        "diagnostics": checked.diagnostics,
+        "errors": checked.errors,
     }
     given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
     if given:
         raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type "
-            f"nor confusion, found {', '.join(given)}: it reports overall scores; score each system with "
-            "compute_semeval for the rest"
+            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
+            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
+            "system with compute_semeval for the rest"
         )
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
@@ -323,14 +378,14 @@ def compare_semeval(
     if checked.slices:
         # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
         slices_a, slices_b = counted_a.slices, counted_b.slices
-        pairs = SentenceCounts.of(np.hstack((sentence_vectors(counted_a), sentence_vectors(counted_b))))
+        pairs = paired_sentence_counts(counted_a, counted_b)
         layout = slice_layout(slices_a.names, slices_a.layout())
         scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
         base, by_bucket = slice_comparison(
             counted_a.tally, counted_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
         )
         return {**base, "slices": by_bucket}
-    pairs = SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+    pairs = paired_sentence_counts(counted_a, counted_b)
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

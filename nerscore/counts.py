@@ -13,10 +13,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .errors import InvalidInputError
-from .options import EVALUATION_SCHEMES, Options
+from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing import scenario_of
 from .schemes import OUTSIDE
 from .span import Span
+from .value import WeightTable
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
 
@@ -70,6 +71,86 @@ class TokenCounts:
         return TokenCounts(self.tokens + other.tokens, self.equal + other.equal)
 
 
+# docs/scoring.md §11: the boundary diagnostics, in the order of the result's keys.
+BOUNDARY_KEYS = ("boundary_too_long", "boundary_too_short", "boundary_crossing")
+DIAGNOSTIC_KEYS = (*BOUNDARY_KEYS, "split", "merged")
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What went wrong at the boundaries (docs/scoring.md §11): of the pairs of scenarios V and VI, those whose
+    prediction contains the reference, lies inside it, or neither; and over all entities, pairing aside, the
+    references overlapped by two or more predictions (`split`) and the predictions overlapping two or more
+    references (`merged`). Counts, so they add over batches."""
+
+    boundary_too_long: int = 0
+    boundary_too_short: int = 0
+    boundary_crossing: int = 0
+    split: int = 0
+    merged: int = 0
+
+    def __add__(self, other: Diagnostics) -> Diagnostics:
+        return Diagnostics(*(a + b for a, b in zip(self.values(), other.values())))
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(getattr(self, key) for key in DIAGNOSTIC_KEYS)
+
+    def as_dict(self) -> dict[str, int]:
+        return {key: int(getattr(self, key)) for key in DIAGNOSTIC_KEYS}
+
+
+def boundary_of(reference: Span, prediction: Span) -> str:
+    """The boundary diagnostic of a pair of other boundaries (scenarios V and VI; docs/scoring.md §11)."""
+    if prediction.start <= reference.start and reference.end <= prediction.end:
+        return "boundary_too_long"
+    if reference.start <= prediction.start and prediction.end <= reference.end:
+        return "boundary_too_short"
+    return "boundary_crossing"
+
+
+# (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
+# `errors` counts (docs/scoring.md §11).
+ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
+ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
+
+
+def _error_order(row: tuple[ErrorKey, int]) -> tuple:
+    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string. One
+    # flat tuple per row: a sort key is made for every distinct error, thousands of them.
+    (scenario, reference_text, reference_type, predicted_text, predicted_type), number = row
+    return (
+        -number,
+        scenario,
+        reference_text is not None,
+        reference_text or "",
+        reference_type is not None,
+        reference_type or "",
+        predicted_text is not None,
+        predicted_text or "",
+        predicted_type is not None,
+        predicted_type or "",
+    )
+
+
+def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
+    """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
+    most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
+    ranked = sorted(errors.items(), key=_error_order)
+    if limit is not None:
+        ranked = ranked[:limit]
+    return [
+        {
+            "scenario": scenario,
+            "reference_text": reference_text,
+            "reference_type": reference_type,
+            "predicted_text": predicted_text,
+            "predicted_type": predicted_type,
+            "count": int(number),
+        }
+        for (scenario, reference_text, reference_type, predicted_text, predicted_type), number in ranked
+    ]
+
+
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.
 Cell = tuple[str, str | None, str | None]
 # (sentence, reference entity or None, predicted entity or None): a row of the readable path.
@@ -87,13 +168,45 @@ class Tally:
     cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
     # Tag and id input only: spans have no tokens, and their results no `token_accuracy`.
     tokens: TokenCounts | None = None
+    # What the options add, each None unless asked for; keyword-only, so that a new one never shifts another.
+    _: dataclasses.KW_ONLY
+    # docs/scoring.md §10, only when asked for: `partial_credit="overlap"`'s credit, the exact sum of
+    # |shared| / |union| over the PAR pairs of each (reference type, predicted type); and the value pairing's
+    # cells, counted as `cells` counts §3's pairing.
+    credit: Mapping[tuple[str, str], Fraction] | None = None
+    value_cells: Mapping[Cell, int] | None = None
+    # With `diagnostics` and `errors` only (docs/scoring.md §11): the boundary diagnostics, and the count of each
+    # distinct error by its entities' texts and types. Both add, as the cells do.
+    diagnostics: Diagnostics | None = None
+    errors: Mapping[ErrorKey, int] | None = None
 
     def __add__(self, other: Tally) -> Tally:
         cells = Counter(self.cells)
         cells.update(other.cells)
         if self.tokens is None and other.tokens is None:
-            return Tally(dict(cells))
-        return Tally(dict(cells), (self.tokens or TokenCounts()) + (other.tokens or TokenCounts()))
+            tokens = None
+        else:
+            tokens = (self.tokens or TokenCounts()) + (other.tokens or TokenCounts())
+        credit, value_cells = self._weighted_sums(other)
+        diagnostics, errors = _added_findings(self, other)
+        return Tally(
+            dict(cells), tokens, credit=credit, value_cells=value_cells, diagnostics=diagnostics, errors=errors
+        )
+
+    def _weighted_sums(
+        self, other: Tally
+    ) -> tuple[Mapping[tuple[str, str], Fraction] | None, Mapping[Cell, int] | None]:
+        credit: dict[tuple[str, str], Fraction] | None = None
+        if self.credit is not None or other.credit is not None:
+            credit = dict(self.credit or {})
+            for types, share in (other.credit or {}).items():
+                credit[types] = credit.get(types, Fraction(0)) + share
+        value_cells: dict[Cell, int] | None = None
+        if self.value_cells is not None or other.value_cells is not None:
+            summed = Counter(self.value_cells or {})
+            summed.update(other.value_cells or {})
+            value_cells = dict(summed)
+        return credit, value_cells
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
@@ -143,6 +256,19 @@ class Tally:
         return reference_side, prediction_side
 
 
+def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
+    """The diagnostics and errors of two tallies added (None where neither has them)."""
+    diagnostics = None
+    if a.diagnostics is not None or b.diagnostics is not None:
+        diagnostics = (a.diagnostics or Diagnostics()) + (b.diagnostics or Diagnostics())
+    errors = None
+    if a.errors is not None or b.errors is not None:
+        counter = Counter(a.errors or {})
+        counter.update(b.errors or {})
+        errors = dict(counter)
+    return diagnostics, errors
+
+
 def _sorted_types(*sides: Iterable[str | None]) -> list[str]:
     names: set[Any] = set().union(*sides)
     names.discard(None)
@@ -158,6 +284,8 @@ class Counted(NamedTuple):
     # `slices.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None
     slices: Any = None
+    # (sentences, counts.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
+    weighted: np.ndarray | None = None
 
 
 # Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
@@ -180,7 +308,13 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     by_type: list[tuple[str, list[list[int | float]]]] = []
     for scheme in options.evaluation_schemes:  # all four unless the caller asks for fewer
         counts = columns.counts(scheme)
-        precision, recall, f = ratios.precision_recall_f(counts.correct, counts.partial, counts.actual, counts.possible)
+        credit = None if scheme != "partial" else partial_credit(tally, options, counts.partial)
+        if credit is None:
+            precision, recall, f = ratios.precision_recall_f(
+                counts.correct, counts.partial, counts.actual, counts.possible
+            )
+        else:
+            precision, recall, f = ratios.with_credit(counts.correct, credit, counts.actual, counts.possible)
         result[f"{scheme}_precision"] = precision[0] / precision[1]
         result[f"{scheme}_recall"] = recall[0] / recall[1]
         result[f"{scheme}_{f_name}"] = f[0] / f[1]
@@ -188,7 +322,8 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
             result[f"{scheme}_{field}"] = getattr(counts, field)
         result[f"{scheme}_possible"] = counts.possible
         result[f"{scheme}_actual"] = counts.actual
-        type_scores = ratios.by_type(*columns.totals_by_type(scheme))
+        sides = columns.totals_by_type(scheme)
+        type_scores = ratios.by_type(*sides, None if credit is None else _type_credits(*sides, tally, options, columns))
         for name, mean in zip(("precision", "recall", f_name), type_scores.means(options.zero_division)):
             result[f"{scheme}_macro_{name}"] = mean
         if options.per_type:
@@ -197,6 +332,8 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
         tokens = tally.tokens
         result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
+    if options.value is not None:
+        result.update(value_scores(tally, options, entity_types if options.per_type else None))
     for scheme, values in by_type:
         names = [f"_{scheme}_{name}" for name in ("precision", "recall", f_name, "possible", "actual")]
         # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
@@ -216,13 +353,143 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     f_name = options.f_name
     out: dict[str, dict[str, Any]] = {}
     for scheme in options.evaluation_schemes:
-        values = ratios.by_type(*columns.totals_by_type(scheme)).columns()
+        sides = columns.totals_by_type(scheme)
+        # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
+        numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
+        values = ratios.by_type(*sides, _type_credits(*sides, tally, options, columns) if numeric else None).columns()
         for name, precision, recall, f, possible, actual in zip(names, *values):
             if possible or actual:
                 measures = (precision, recall, f, possible, actual)
                 keys = ("precision", "recall", f_name, "possible", "actual")
                 out.setdefault(name, {}).update((f"{scheme}_{key}", value) for key, value in zip(keys, measures))
     return {name: out[name] for name in names if name in out}
+
+
+def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | None:
+    """The credit of the partial scheme's PARs (docs/scoring.md §10): None for the half point of §4 (the
+    integer ratios of `_Ratios.precision_recall_f`), else partial_credit · PAR, or with "overlap" the tally's
+    summed shares."""
+    if options.partial_credit == OVERLAP:
+        return sum((tally.credit or {}).values(), Fraction(0))
+    if options.partial_credit == 0.5:
+        return None
+    return Fraction(options.partial_credit) * partial
+
+
+def _type_credits(
+    reference_side: np.ndarray, prediction_side: np.ndarray, tally: Tally, options: Options, columns: _CellColumns
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The partial scheme's credit of each type, as `_Ratios.by_type` takes it: (recall credit, recall total,
+    precision credit, precision total), the credit of a pair going to the reference's type on the recall side
+    and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
+    exact whatever their size."""
+    correct_r, partial_r = reference_side[:, 0].astype(object), reference_side[:, 2].astype(object)
+    possible = reference_side[:, :4].sum(axis=1).astype(object)
+    correct_p, partial_p = prediction_side[:, 0].astype(object), prediction_side[:, 2].astype(object)
+    actual = (prediction_side.sum(axis=1) - prediction_side[:, 3]).astype(object)
+    if options.partial_credit != OVERLAP:
+        c = Fraction(options.partial_credit)
+        n, d = c.numerator, c.denominator
+        return d * correct_r + n * partial_r, d * possible, d * correct_p + n * partial_p, d * actual
+    index = {entity_type: position for position, entity_type in enumerate(columns.entity_types)}
+    shares: list[list[Fraction]] = [[Fraction(0)] * columns.types, [Fraction(0)] * columns.types]
+    for (reference_type, predicted_type), share in (tally.credit or {}).items():
+        for side, entity_type in ((0, reference_type), (1, predicted_type)):
+            if entity_type in index:
+                shares[side][index[entity_type]] += share
+    arrays = []
+    for (correct, total), side_shares in zip(((correct_r, possible), (correct_p, actual)), shares):
+        numerators = np.array([share.numerator for share in side_shares] or [0], dtype=object)[: columns.types]
+        denominators = np.array([share.denominator for share in side_shares] or [1], dtype=object)[: columns.types]
+        arrays += [denominators * correct + numerators, denominators * total]
+    return arrays[0], arrays[1], arrays[2], arrays[3]
+
+
+def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | None = None) -> dict[str, float]:
+    """`value`, `value_precision`, `value_recall` and `value_f{β}` of the tally's value cells (docs/scoring.md
+    §10), and with `entity_types` the same per type (`{TYPE}_value_*`), as exact fractions rounded once."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    sums = value_sums(tally.value_cells or {}, table)
+    ratios = _Ratios(options)
+    f_name = options.f_name
+
+    def keys(prefix: str, totals: tuple[Fraction, ...]) -> dict[str, float]:
+        kept, kept_p, cost, worth_r, worth_p = totals
+        zero = Fraction(*ratios.zero_division)
+        value = (kept - cost) / worth_r if worth_r else zero
+        precision = kept_p / worth_p if worth_p else zero
+        recall = kept / worth_r if worth_r else zero
+        numerator, denominator = ratios.f(
+            (precision.numerator, precision.denominator), (recall.numerator, recall.denominator)
+        )
+        return {
+            f"{prefix}value": float(value),
+            f"{prefix}value_precision": float(precision),
+            f"{prefix}value_recall": float(recall),
+            f"{prefix}value_{f_name}": numerator / denominator,
+        }
+
+    overall = tuple(sum(column, Fraction(0)) for column in zip(*sums.values())) if sums else (Fraction(0),) * 5
+    result = keys("", overall)
+    for entity_type in entity_types or ():
+        result.update(keys(f"{entity_type}_", sums.get(entity_type, (Fraction(0),) * 5)))
+    return result
+
+
+def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> dict[str, tuple[Fraction, ...]]:
+    """Per type, (Σ kept over its references, Σ kept' over its predictions, the false-alarm cost of its unpaired
+    predictions, the worth of its references, the worth of its predictions) (docs/scoring.md §10)."""
+    sums: dict[str, list[Fraction]] = {}
+
+    def add(entity_type: str, column: int, amount: Fraction) -> None:
+        sums.setdefault(entity_type, [Fraction(0)] * 5)[column] += amount
+
+    for (scenario, reference_type, predicted_type), number in value_cells.items():
+        if reference_type is not None:
+            add(reference_type, 3, number * table.weight(reference_type))
+        if predicted_type is not None:
+            add(predicted_type, 4, number * table.weight(predicted_type))
+        if reference_type is not None and predicted_type is not None:
+            factor = table.factor(scenario)
+            add(reference_type, 0, number * table.weight(reference_type) * factor)
+            add(predicted_type, 1, number * table.weight(predicted_type) * factor)
+        elif predicted_type is not None:
+            add(predicted_type, 2, number * table.false_alarm * table.weight(predicted_type))
+    return {entity_type: tuple(totals) for entity_type, totals in sums.items()}
+
+
+# docs/scoring.md §10: what the statistics carry of each sentence besides its six scenario counts, in this order:
+# the overlap credit (partial_credit="overlap"), then the value's five sums (value on).
+VALUE_COLUMNS = ("kept", "kept_precision", "cost", "worth_references", "worth_predictions")
+
+
+def weighted_width(options: Options) -> int:
+    """How many columns of `weighted_columns` the options ask for (0: none, the integer statistics as ever)."""
+    return (options.partial_credit == OVERLAP) + len(VALUE_COLUMNS) * (options.value is not None)
+
+
+def value_cell_columns(cells: Sequence[Cell], table: WeightTable) -> np.ndarray:
+    """For each value cell (scenario, reference type, predicted type), what one of its rows adds to each of
+    `VALUE_COLUMNS`, in units of the largest weight (`WeightTable.largest`: a weight of 1e308 sums to no
+    infinity), as the floats nearest the exact fractions (cells x 5)."""
+    values = np.zeros((len(cells), len(VALUE_COLUMNS)))
+    unit = table.largest
+    for position, (scenario, reference_type, predicted_type) in enumerate(cells):
+        one = value_sums({(scenario, reference_type, predicted_type): 1}, table)
+        values[position] = [float(sum(column, Fraction(0)) / unit) for column in zip(*one.values())]
+    return values
+
+
+def sentence_sums(sentence: np.ndarray, values: np.ndarray, sentences: int) -> np.ndarray:
+    """Each sentence's sum of the rows' `values` (rows x k), added in the order of the values within a sentence,
+    so that every path that finds the same rows gets the same floats, to the bit (sentences x k)."""
+    columns = []
+    for column in values.T:
+        order = np.lexsort((column, sentence))
+        # (as floats even with no row, where bincount would give integers)
+        columns.append(np.bincount(sentence[order], column[order], minlength=sentences).astype(np.float64))
+    return np.stack(columns, axis=1) if columns else np.zeros((sentences, 0))
 
 
 @dataclass(frozen=True)
@@ -315,7 +582,20 @@ class _Ratios:
         recall = self.share(2 * correct + partial, 2 * possible)
         return precision, recall, self.f(precision, recall)
 
-    def by_type(self, reference_side: np.ndarray, prediction_side: np.ndarray) -> _TypeScores:
+    def with_credit(self, correct: int, credit: Fraction, actual: int, possible: int) -> tuple[tuple[int, int], ...]:
+        """`precision_recall_f` with a PAR's credit other than a half (docs/scoring.md §10): (COR + credit) / ACT
+        and / POS, credit an exact fraction n / d."""
+        n, d = credit.numerator, credit.denominator
+        precision = self.share(d * correct + n, d * actual)
+        recall = self.share(d * correct + n, d * possible)
+        return precision, recall, self.f(precision, recall)
+
+    def by_type(
+        self,
+        reference_side: np.ndarray,
+        prediction_side: np.ndarray,
+        credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+    ) -> _TypeScores:
         """P, R and F of every type at once from `_CellColumns.totals_by_type`: each the value `share` and `f`
         give, to the bit. P and R are ratios of integers below 2**53, which float64 holds exactly, so numpy's
         division is the correctly rounded one that Python's int division is. F's terms are products: in int64
@@ -323,15 +603,22 @@ class _Ratios:
         integers in an object array, still one array operation per step."""
         correct, incorrect, partial, missed = reference_side[:, :4].T
         possible = correct + incorrect + partial + missed
-        recall_credit = 2 * correct + partial
         actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
-        precision_credit = 2 * prediction_side[:, 0] + prediction_side[:, 2]
+        if credits is None:
+            recall_credit, recall_total = 2 * correct + partial, 2 * possible
+            precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
+        else:  # docs/scoring.md §10: another partial credit, as (numerator, denominator) arrays, maybe of Python ints
+            recall_credit, recall_total, precision_credit, precision_total = credits
         zero_division = self.zero_division[0] / self.zero_division[1]
         with np.errstate(divide="ignore", invalid="ignore"):
-            precision = np.where(actual > 0, precision_credit / (2 * actual), zero_division)
-            recall = np.where(possible > 0, recall_credit / (2 * possible), zero_division)
+            precision = np.where(
+                actual > 0, precision_credit / np.where(actual > 0, precision_total, 1), zero_division
+            ).astype(np.float64)
+            recall = np.where(
+                possible > 0, recall_credit / np.where(possible > 0, recall_total, 1), zero_division
+            ).astype(np.float64)
         (z, y), (n, m) = self.zero_division, self.beta2
-        terms = [(precision_credit, 2 * actual, actual > 0), (recall_credit, 2 * possible, possible > 0)]
+        terms = [(precision_credit, precision_total, actual > 0), (recall_credit, recall_total, possible > 0)]
         largest = [max(int(credit.max(initial=0)), z, 1) for credit, _, _ in terms]
         totals = [max(int(total.max(initial=0)), y, 1) for _, total, _ in terms]
         (a_max, c_max), (b_max, d_max) = largest, totals

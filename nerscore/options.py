@@ -298,6 +298,103 @@ def _read_seen(path: str) -> list[str]:
         raise ArgumentTypeError(f"cannot read {path}: {error}") from None
 
 
+# docs/scoring.md §10: the weights of the value score, and the presets that name a set of them.
+@dataclass(frozen=True)
+class Weights:
+    """The value score's weights (docs/scoring.md §10), as `Options.value` holds them: every weight a float, the
+    types as sorted (type, weight) pairs so that the options stay hashable; `min_overlap` None means the call's."""
+
+    types: tuple[tuple[str, float], ...] = ()
+    default_type_weight: float = 1.0
+    type_error: float = 0.5
+    boundary_error: float = 1.0
+    false_alarm: float = 0.75
+    min_overlap: float | None = None
+
+    def weight(self, entity_type: str) -> float:
+        """w(type): the type's own weight, else the default."""
+        return dict(self.types).get(entity_type, self.default_type_weight)
+
+
+# The ACE-08 scorer's weights for entities of one name mention (ace08-eval-v08.pl, docs/scoring.md §10).
+VALUE_PRESETS: dict[str, Weights] = {"ace08": Weights(min_overlap=0.3)}
+WEIGHT_KEYS = tuple(field.name for field in dataclasses.fields(Weights))
+
+
+def _check_weight(name: str, value: Any, high: float = math.inf) -> float:
+    expected = "a finite number from 0 to 1" if high == 1 else "a finite number >= 0"
+    return check_number(name, value, expected, high)
+
+
+def _check_value(name: str, value: Any) -> Weights | None:
+    """False or None (no value score), True (the default weights), a preset's name, or a mapping of weights
+    (docs/scoring.md §10): every key known, every weight finite and >= 0, type_error and boundary_error at most
+    1, min_overlap as the option's."""
+    presets = ", ".join(map(repr, VALUE_PRESETS))
+    expected = f"True, a preset ({presets}), or a dict of weights with keys among {list(WEIGHT_KEYS)}"
+    if value is None or (isinstance(value, (bool, np.bool_)) and not value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return Weights()
+    if isinstance(value, Weights):
+        return value
+    if isinstance(value, str):
+        if value not in VALUE_PRESETS:
+            raise ValueError(f"value must be {expected}, found the unknown preset {value!r}")
+        return VALUE_PRESETS[value]
+    if not isinstance(value, Mapping):
+        raise ValueError(f"value must be {expected}, found {shown(value)}")
+    unknown = [key for key in value if key not in WEIGHT_KEYS]
+    if unknown:
+        raise ValueError(f"value has the unknown key(s) {shown(unknown)}; expected keys among {list(WEIGHT_KEYS)}")
+    given: dict[str, Any] = {}
+    types = value.get("types", {})
+    if not isinstance(types, Mapping):
+        raise ValueError(f"value['types'] must be a dict of entity type -> weight, found {shown(types)}")
+    checked_types = []
+    for entity_type, weight in types.items():
+        if not isinstance(entity_type, str):
+            raise ValueError(f"value['types'] keys must be entity types (strings), found {shown(entity_type)}")
+        checked_types.append((entity_type, _check_weight(f"value['types'][{entity_type!r}]", weight)))
+    given["types"] = tuple(sorted(checked_types))
+    for key in ("default_type_weight", "false_alarm"):
+        if key in value:
+            given[key] = _check_weight(f"value[{key!r}]", value[key])
+    for key in ("type_error", "boundary_error"):
+        if key in value:
+            given[key] = _check_weight(f"value[{key!r}]", value[key], 1.0)
+    if "min_overlap" in value:
+        try:
+            given["min_overlap"] = _check_min_overlap("min_overlap", value["min_overlap"])
+        except ValueError as error:
+            raise ValueError(f"value['min_overlap']: {error}") from None
+    return Weights(**given)
+
+
+OVERLAP = "overlap"
+
+
+def _check_partial_credit(name: str, value: Any) -> float | str:
+    """A finite number from 0 to 1, or "overlap" (docs/scoring.md §10)."""
+    if isinstance(value, str):
+        if value != OVERLAP:
+            raise ValueError(f"partial_credit must be a number from 0 to 1 or {OVERLAP!r}, found {value!r}")
+        return OVERLAP
+    return check_number(name, value, f"a number from 0 to 1 or {OVERLAP!r}", 1.0)
+
+
+def _check_errors(name: str, value: Any) -> bool | int:
+    """False (none), True (every distinct error) or a whole number N >= 1 (the N most frequent)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if not is_id(value) or value < 1:
+        raise ValueError(
+            f"{name} must be True, False or a whole number >= 1 (the most frequent errors to keep), "
+            f"found {shown(value)}"
+        )
+    return int(value)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------------------
@@ -330,6 +427,37 @@ def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = 
     return dataclasses.field(
         default=check("default", default), metadata={"option": Spec(default, check, kind, doc, flag)}
     )
+
+
+def _partial_credit_flag(text: str) -> float | str:
+    """`--partial-credit`: ``overlap``, or a number (the option's check then says whether it is from 0 to 1)."""
+    if text == OVERLAP:
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        from argparse import ArgumentTypeError
+
+        raise ArgumentTypeError(f"takes a number from 0 to 1 or {OVERLAP}, found {text!r}") from None
+
+
+def _value_flag(text: str) -> Any:
+    """`--value`: a preset's name, ``true`` for the default weights, else a JSON file of weights."""
+    import json
+
+    if text in VALUE_PRESETS:
+        return text
+    if text.lower() == "true":
+        return True
+    try:
+        with open(text, encoding="utf-8") as file:
+            return json.load(file)
+    except (OSError, ValueError) as error:
+        from argparse import ArgumentTypeError  # the command line shows its message as it is
+
+        raise ArgumentTypeError(
+            f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: {error}"
+        ) from None
 
 
 def _comma_list(text: str) -> list[str]:
@@ -486,6 +614,48 @@ class Options:
         "the entity texts that count as seen (a training set's) for the `seen` slice.",
         Flag("FILE", _read_seen, help="entity texts that count as seen, one a line (the `seen` slice)"),
     )
+    diagnostics: bool = option(
+        False,
+        check_flag,
+        "`bool`",
+        "add `boundary_too_long`, `boundary_too_short`, `boundary_crossing` (pairs of overlapping entities with "
+        "other boundaries), `split` and `merged` (references overlapped by several predictions, predictions "
+        "overlapping several references), as integers (docs/scoring.md §11).",
+        Flag(switch=True, help="count boundary errors: too long, too short, crossing, split, merged (in --json too)"),
+    )
+    errors: bool | int = option(
+        False,
+        _check_errors,
+        "`bool` or `int`",
+        "add `errors`, every outcome but a correct pair by its entities' texts and types with its count, most "
+        "frequent first; an integer N keeps the N most frequent. Needs `tokens` (tags) or `texts` (spans).",
+        Flag("N", int, help="the N most frequent errors by entity text and type (needs each line's token)"),
+    )
+
+    partial_credit: float | str = option(
+        0.5,
+        _check_partial_credit,
+        '`float` in [0, 1] or `"overlap"`',
+        'what a PAR earns under the partial scheme: this share of a point, or with `"overlap"` its shared length over '
+        "the length of the union of the two entities (docs/scoring.md §10).",
+        Flag(
+            "C",
+            _partial_credit_flag,
+            help="what a partial match earns under partial: a number from 0 to 1 (default 0.5) or overlap",
+        ),
+    )
+    value: Weights | None = option(
+        None,
+        _check_value,
+        '`bool`, `"ace08"` or `dict`',
+        "add the ACE-style `value`, `value_precision`, `value_recall` and `value_f1` (weights per type and per "
+        'error; `True`: the defaults, `"ace08"`: the ACE-08 scorer\'s; docs/scoring.md §10).',
+        Flag(
+            "WEIGHTS",
+            _value_flag,
+            help="add the value score: ace08, true (the default weights), or a JSON file of weights",
+        ),
+    )
 
     @classmethod
     def of(cls, **options: Any) -> Options:
@@ -495,6 +665,13 @@ class Options:
     def evolve(self, **changes: Any) -> Options:
         """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`)."""
         return dataclasses.replace(self, **_checked(changes))
+
+    @property
+    def value_min_overlap(self) -> float | None:
+        """The overlap of the value's pairing: the weights' own `min_overlap`, else the call's (docs/scoring.md §10)."""
+        if self.value is None or self.value.min_overlap is None:
+            return self.min_overlap
+        return self.value.min_overlap
 
     @property
     def f_name(self) -> str:

@@ -7,20 +7,35 @@ error for bad input."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .counts import Row, Tally, TokenCounts
+from .columns import NO_COLUMNS, Columns, entity_text
+from .counts import (
+    Cell,
+    Diagnostics,
+    ErrorKey,
+    Row,
+    Tally,
+    TokenCounts,
+    boundary_of,
+    sentence_sums,
+    value_cell_columns,
+    weighted_width,
+)
 from .decoding import decode_tags
 from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
-from .options import Options
-from .pairing import SCENARIOS, pair, scenario_of
+from .options import OVERLAP, Options
+from .pairing import SCENARIOS, _overlap_edges, pair, scenario_of
 from .schemes import TagTable
 from .slices import SentenceFacts
 from .span import Span
+from .value import WeightTable, value_pair
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
@@ -34,7 +49,9 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
     return pair_tags(predictions, references, form == IDS, options)
 
 
-def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> tuple[Tally, list[Row]]:
+def pair_tags(
+    predictions: Batch, references: Batch, holds_ids: bool, options: Options, columns: Columns = NO_COLUMNS
+) -> tuple[Tally, list[Row]]:
     table = TagTable(options.scheme, options.suffix)
     if holds_ids:
         predictions, references = ids_to_tags(predictions, references, options, table)
@@ -42,7 +59,9 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
     reference_spans = _decode_side(references, "references", options.mode, table, keep)
     tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
-    return Tally(tally.cells, token_counts(predictions, references)), rows
+    diagnostics, errors = findings(reference_spans, predicted_spans, rows, options, columns)
+    tally = Tally(tally.cells, token_counts(predictions, references), diagnostics=diagnostics, errors=errors)
+    return weighed(tally, rows, len(references), options)[0], rows
 
 
 def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> TokenCounts:
@@ -66,11 +85,198 @@ def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, optio
     return SentenceFacts(len(lengths), lengths, equal)
 
 
-def pair_spans(predictions: list[list], references: list[list], options: Options) -> tuple[Tally, list[Row]]:
+def pair_spans(
+    predictions: list[list], references: list[list], options: Options, columns: Columns = NO_COLUMNS
+) -> tuple[Tally, list[Row]]:
     keep = None if options.labels is None else set(options.labels)
     predicted_spans = read_spans(predictions, "predictions", keep)
     reference_spans = read_spans(references, "references", keep)
-    return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    tally, rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    diagnostics, errors = findings(reference_spans, predicted_spans, rows, options, columns)
+    tally = Tally(tally.cells, None, diagnostics=diagnostics, errors=errors)
+    return weighed(tally, rows, len(references), options)[0], rows
+
+
+def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> tuple[Tally, np.ndarray | None]:
+    """The tally with what docs/scoring.md §10 adds when asked for (the overlap credit of the PAR pairs, the value
+    pairing's cells), and each sentence's `counts.weighted_width` columns for the statistics (None when none is
+    asked for). The value pairing is found sentence by sentence on the rows' entities, every entity of both
+    sides being in some row."""
+    width = weighted_width(options)
+    if not width:
+        return tally, None
+    columns: list[np.ndarray] = []
+    credit: dict[tuple[str, str], Fraction] | None = None
+    value_cells = None
+    if options.partial_credit == OVERLAP:
+        credit = {}
+        shares: list[tuple[int, float]] = []
+        for sentence, reference, prediction in rows:
+            if reference is None or prediction is None or scenario_of(reference, prediction) not in ("V", "VI"):
+                continue
+            share = overlap_share(reference, prediction)
+            types = (reference.entity_type, prediction.entity_type)
+            credit[types] = credit.get(types, Fraction(0)) + share
+            shares.append((sentence, float(share)))
+        sentence_of = np.array([sentence for sentence, _ in shares], dtype=np.int64)
+        values = np.array([[share] for _, share in shares], dtype=np.float64).reshape(-1, 1)
+        columns.append(sentence_sums(sentence_of, values, sentences))
+    if options.value is not None:
+        table = WeightTable(options.value)
+        by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+        for sentence, reference, prediction in rows:
+            sides = by_sentence.setdefault(sentence, ([], []))
+            if reference is not None:
+                sides[0].append(reference)
+            if prediction is not None:
+                sides[1].append(prediction)
+        cells: list[Cell] = []
+        sentence_list: list[int] = []
+        for sentence, (references, predictions) in by_sentence.items():
+            for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
+                cells.append(
+                    (
+                        scenario_of(reference, prediction),
+                        None if reference is None else reference.entity_type,
+                        None if prediction is None else prediction.entity_type,
+                    )
+                )
+                sentence_list.append(sentence)
+        value_cells = dict(Counter(cells))
+        distinct = list(value_cells)
+        position = {cell: index for index, cell in enumerate(distinct)}
+        per_cell = value_cell_columns(distinct, table)
+        inverse = np.array([position[cell] for cell in cells], dtype=np.int64)
+        columns.append(sentence_sums(np.array(sentence_list, dtype=np.int64), per_cell[inverse], sentences))
+    weighted = Tally(
+        tally.cells,
+        tally.tokens,
+        credit=credit,
+        value_cells=value_cells,
+        diagnostics=tally.diagnostics,
+        errors=tally.errors,
+    )
+    return weighted, np.hstack(columns)
+
+
+def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
+    """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
+    the row's reference, or for a row without a reference the reference paired with its prediction (None:
+    unpaired there)."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+    for sentence, reference, prediction in rows:
+        sides = by_sentence.setdefault(sentence, ([], []))
+        if reference is not None:
+            sides[0].append(reference)
+        if prediction is not None:
+            sides[1].append(prediction)
+    partner_of_reference: dict[tuple[int, int], Span | None] = {}
+    partner_of_prediction: dict[tuple[int, int], Span | None] = {}
+    for sentence, (references, predictions) in by_sentence.items():
+        # Entities are told apart by their place in the sentence's list (copies of one entity are alike).
+        spare_r: dict[int, list[int]] = {}
+        spare_p: dict[int, list[int]] = {}
+        for index, span in enumerate(references):
+            spare_r.setdefault(id(span), []).append(index)
+        for index, span in enumerate(predictions):
+            spare_p.setdefault(id(span), []).append(index)
+        for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
+            if reference is not None:
+                partner_of_reference[sentence, spare_r[id(reference)].pop()] = prediction
+            if prediction is not None:
+                partner_of_prediction[sentence, spare_p[id(prediction)].pop()] = reference
+    partners: list[Span | None] = []
+    seen_r: dict[int, int] = {}
+    seen_p: dict[int, int] = {}
+    for sentence, reference, prediction in rows:
+        if reference is not None:
+            index = seen_r[sentence] = seen_r.get(sentence, -1) + 1
+            partners.append(partner_of_reference.get((sentence, index)))
+        else:
+            index = seen_p.get(sentence, -1) + 1
+            partners.append(partner_of_prediction.get((sentence, index)))
+        if prediction is not None:
+            seen_p[sentence] = seen_p.get(sentence, -1) + 1
+    return partners
+
+
+def overlap_share(reference: Span, prediction: Span) -> Fraction:
+    """|shared| / |union| of two overlapping entities (docs/scoring.md §10, partial_credit="overlap")."""
+    shared = reference.overlap(prediction)
+    union = max(reference.end, prediction.end) - min(reference.start, prediction.start)
+    return Fraction(shared, union)
+
+
+def findings(
+    reference_spans: Sequence[Sequence[Span]],
+    predicted_spans: Sequence[Sequence[Span]],
+    rows: Iterable[Row],
+    options: Options,
+    columns: Columns = NO_COLUMNS,
+) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
+    """With `diagnostics`, the boundary diagnostics of a batch's rows and entities; with `errors`, the count of
+    each error by its entities' texts and types (docs/scoring.md §11). None for what is not asked."""
+    rows = list(rows)
+    diagnostics = None
+    if options.diagnostics:
+        boundaries = Counter(
+            boundary_of(r, p)
+            for _, r, p in rows
+            if r is not None and p is not None and scenario_of(r, p) in ("V", "VI")
+        )
+        split = merged = 0
+        for sentence_references, sentence_predictions in zip(reference_spans, predicted_spans):
+            counted = overlapped_twice(sentence_references, sentence_predictions, options.min_overlap)
+            split, merged = split + counted[0], merged + counted[1]
+        diagnostics = Diagnostics(
+            boundaries["boundary_too_long"], boundaries["boundary_too_short"], boundaries["boundary_crossing"],
+            split, merged,
+        )  # fmt: skip
+    errors = None
+    if options.errors:
+        counted_errors: Counter = Counter()
+        for sentence, r, p in rows:
+            scenario = scenario_of(r, p)
+            if scenario == "I":
+                continue
+            counted_errors[
+                (
+                    scenario,
+                    None if r is None else entity_text(columns, sentence, r.start, r.end),
+                    None if r is None else r.entity_type,
+                    None if p is None else entity_text(columns, sentence, p.start, p.end),
+                    None if p is None else p.entity_type,
+                )
+            ] += 1
+        errors = dict(counted_errors)
+    return diagnostics, errors
+
+
+def overlapped_twice(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> tuple[int, int]:
+    """Of one sentence, pairing aside (docs/scoring.md §11): the references that two or more predictions overlap
+    (`split`) and the predictions that overlap two or more references (`merged`), overlap as §3 with
+    `min_overlap`. Overlap depends on extents alone, so each side is folded into its distinct extents with
+    their numbers of copies: a thousand copies are one extent, never a million edges."""
+    copies_r = Counter((span.start, span.end) for span in references)
+    copies_p = Counter((span.start, span.end) for span in predictions)
+    extents_r, extents_p = list(copies_r), list(copies_p)
+    edges = _overlap_edges(
+        [Span(start, end, "") for start, end in extents_r],
+        [Span(start, end, "") for start, end in extents_p],
+        min_overlap,
+    )
+    degree_r: Counter[int] = Counter()
+    degree_p: Counter[int] = Counter()
+    for i, j in edges:
+        degree_r[i] += copies_p[extents_p[j]]
+        degree_p[j] += copies_r[extents_r[i]]
+    split = sum(copies_r[extents_r[i]] for i, degree in degree_r.items() if degree >= 2)
+    merged = sum(copies_p[extents_p[j]] for j, degree in degree_p.items() if degree >= 2)
+    return split, merged
 
 
 def pair_sentences(

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores
-from .options import Options
+from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores, weighted_width
+from .options import OVERLAP, Options
 from .pairing import SCENARIOS
 
 # Statistics of resamples, block by block (resamples x k each), the same blocks each time it is called.
@@ -46,9 +46,16 @@ class SentenceCounts:
     sentences: np.ndarray  # (distinct vectors,) int64: how many sentences have each
 
     @classmethod
-    def of(cls, by_sentence: np.ndarray) -> SentenceCounts:
-        """From one row of counts per sentence."""
+    def of(cls, by_sentence: np.ndarray, weighted: np.ndarray | None = None) -> SentenceCounts:
+        """From one row of counts per sentence, and with `weighted` (docs/scoring.md §10: each sentence's overlap
+        credit and value sums, `counts.weighted_width` floats) those after them, the vectors then of floats."""
         rows = np.asarray(by_sentence, dtype=np.int64)
+        if weighted is not None and weighted.shape[1]:
+            floats = np.hstack((rows.astype(np.float64), np.asarray(weighted, dtype=np.float64)))
+            if not len(floats):
+                return cls(floats, np.zeros(0, dtype=np.int64))
+            distinct, inverse = np.unique(floats, axis=0, return_inverse=True)
+            return cls(distinct, np.bincount(inverse.reshape(-1), minlength=len(distinct)).astype(np.int64))
         return cls(*_distinct_rows(rows, np.ones(len(rows), dtype=np.int64)))
 
     def __add__(self, other: SentenceCounts) -> SentenceCounts:
@@ -69,6 +76,9 @@ def _distinct_rows(rows: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     """The distinct rows of a non-negative integer matrix, sorted, and the summed weights of each."""
     if not len(rows):
         return rows.reshape(0, rows.shape[1]), np.zeros(0, dtype=np.int64)
+    if rows.dtype == np.float64:  # docs/scoring.md §10's weighted columns
+        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct)).astype(np.int64)
     # One integer key per row, in mixed radix, sorts in a millisecond where np.unique(axis=0) takes 20 ms
     # for 20,000 sentences; the keys fit in int64 unless a document holds millions of entities.
     radix = rows.max(axis=0).astype(object) + 1
@@ -102,8 +112,11 @@ def _bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Gen
     them twice, `_bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
     the draws and the statistics take 8."""
     size, width = sample.size, sample.vectors.shape[1]
-    largest = size * int(sample.vectors.max(initial=0))
-    totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
+    if sample.vectors.dtype == np.float64:  # docs/scoring.md §10's weighted columns
+        totals = np.zeros((resamples, width))
+    else:
+        largest = size * int(sample.vectors.max(initial=0))
+        totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
     if size:
         share, start = sample.sentences / size, 0
         for block in _blocks(resamples, len(share)):
@@ -112,12 +125,14 @@ def _bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Gen
     return totals
 
 
-def _swapped_totals(pairs: SentenceCounts, shuffles: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+def _swapped_totals(
+    pairs: SentenceCounts, shuffles: int, rng: np.random.Generator, width: int = len(SCENARIOS)
+) -> Iterator[np.ndarray]:
     """The totals (block x 12) of the two systems, block by block, with each sentence's two outputs swapped with
     probability one half (approximate randomization). A swap moves the difference of the sentence's two vectors
     from one system to the other, so sentences where both systems agree are left out and the rest are drawn as
-    how many of the sentences sharing a pair of vectors are swapped (a binomial draw)."""
-    width = len(SCENARIOS)
+    how many of the sentences sharing a pair of vectors are swapped (a binomial draw). `width` is one system's
+    (its six counts, and docs/scoring.md §10's columns when asked for)."""
     system_a, system_b = pairs.vectors[:, :width], pairs.vectors[:, width:]
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
@@ -151,7 +166,7 @@ _OUTCOMES_MATRIX = np.array(
 _MEASURES = ("precision", "recall", "f")
 
 
-def _measures(totals: np.ndarray, options: Options) -> np.ndarray:
+def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None = None) -> np.ndarray:
     """Precision, recall and F of every scheme for scenario totals of shape (..., 6): shape (..., 4 schemes,
     3 measures), in floats where `scores` works in exact ratios (`counts._Ratios`), by the same rules
     (docs/scoring.md §4: `zero_division` for P when ACT = 0 and for R when POS = 0, F = 0 where β²P + R = 0);
@@ -159,7 +174,10 @@ def _measures(totals: np.ndarray, options: Options) -> np.ndarray:
     counts = np.asarray(totals, dtype=np.float64) @ _OUTCOMES_MATRIX
     counts = counts.reshape(*counts.shape[:-1], len(EVALUATION_SCHEMES), len(COUNT_NAMES))
     correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
-    credit = correct + partial / 2
+    if overlap is None:  # docs/scoring.md §10: a PAR earns partial_credit (a half unless told)
+        credit = correct + partial * float(options.partial_credit)
+    else:  # the overlap credit, of the partial scheme's PARs (the only scheme with any)
+        credit = correct + overlap[..., None] * _PARTIAL_ONLY
     actual = correct + incorrect + partial + spurious
     possible = correct + incorrect + partial + missed
     try:
@@ -180,9 +198,45 @@ def _measures(totals: np.ndarray, options: Options) -> np.ndarray:
 
 
 def _measure_keys(options: Options) -> list[str]:
-    """The keys of the statistics, in the order of `_measures` flattened: strict_precision ... type_f1."""
+    """The keys of the statistics, in the order of `_statistics`: strict_precision ... type_f1, and with `value`
+    the four value keys (docs/scoring.md §10)."""
     names = [options.f_name if measure == "f" else measure for measure in _MEASURES]
-    return [f"{scheme}_{name}" for scheme in EVALUATION_SCHEMES for name in names]
+    keys = [f"{scheme}_{name}" for scheme in EVALUATION_SCHEMES for name in names]
+    if options.value is not None:
+        keys += ["value", "value_precision", "value_recall", f"value_{options.f_name}"]
+    return keys
+
+
+_PARTIAL_ONLY = np.array([float(scheme == "partial") for scheme in EVALUATION_SCHEMES])
+
+
+def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
+    """The statistics of totals (..., 6 + `weighted_width`): every scheme's P, R and F (`_measures`), then with
+    `value` the value, its precision, recall and F (docs/scoring.md §10), by `counts.value_scores`' rules."""
+    width = len(SCENARIOS)
+    overlap = totals[..., width] if options.partial_credit == OVERLAP else None
+    measures = _measures(totals[..., :width], options, overlap)
+    measures = measures.reshape(*measures.shape[:-2], -1)
+    if options.value is None:
+        return measures
+    kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
+    zero = options.zero_division
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(worth_r > 0, (kept - cost) / worth_r, zero)
+        precision = np.where(worth_p > 0, kept_precision / worth_p, zero)
+        recall = np.where(worth_r > 0, kept / worth_r, zero)
+        try:
+            beta2 = options.beta**2
+        except OverflowError:
+            beta2 = math.inf
+        if beta2 < math.inf:
+            denominator = beta2 * precision + recall
+            f = np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
+        else:
+            inverse = (1 / options.beta) ** 2
+            denominator = precision + inverse * recall
+            f = np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
+    return np.concatenate((measures, np.stack((value, precision, recall, f), axis=-1)), axis=-1)
 
 
 def _bca_interval(
@@ -211,7 +265,8 @@ def _bca_interval(
     below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
     # Acceleration: the skewness of the jackknife values.
     centred = (weights @ jackknife) / weights.sum() - jackknife
-    second, third = weights @ centred**2, weights @ centred**3
+    with np.errstate(over="ignore", invalid="ignore"):  # a value of -1e300 (docs/scoring.md §10's false alarms)
+        second, third = weights @ centred**2, weights @ centred**3
     alpha = (1 - level) / 2
     levels = []
     for column in range(len(estimate)):
@@ -331,8 +386,7 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
     `options.bootstrap` resamples of the sentences (docs/scoring.md §9), always holding the point estimate."""
 
     def statistic(totals: np.ndarray) -> np.ndarray:
-        measures = _measures(totals, options)
-        return measures.reshape(*measures.shape[:-2], -1)
+        return _statistics(totals, options)
 
     keys = _measure_keys(options)
     if sample.size:
@@ -357,11 +411,10 @@ def comparison(
     tally_a: Tally, tally_b: Tally, pairs: SentenceCounts, options: Options, resamples: int, seed: int
 ) -> dict[str, float]:
     """`compare_semeval`'s dict from the two systems' tallies and their per-sentence counts, side by side."""
-    width = len(SCENARIOS)
+    width = pairs.vectors.shape[1] // 2  # one system's: six counts, and docs/scoring.md §10's columns
 
     def difference(totals: np.ndarray) -> np.ndarray:
-        delta = _measures(totals[..., width:], options) - _measures(totals[..., :width], options)
-        return delta.reshape(*delta.shape[:-2], -1)
+        return _statistics(totals[..., width:], options) - _statistics(totals[..., :width], options)
 
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = _measure_keys(options)
@@ -374,7 +427,7 @@ def comparison(
         low, high = _bca_interval(observed, resampled, jackknife, pairs.sentences, options.confidence_level)
     else:
         low = high = observed
-    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng)))
+    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))
     result: dict[str, float] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
         if key not in result_a:  # a scheme that `evaluation_schemes` leaves out
@@ -412,14 +465,16 @@ def _f_of(precision: np.ndarray, recall: np.ndarray, options: Options) -> np.nda
 
 
 def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
-    """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the 12 of the
-    totals, then 12 per bucket in `layout`'s order ((slice, first column, columns per bucket, buckets), columns
-    counted after the six scenario counts). A two-sided bucket's precision is that of the rows whose prediction
+    """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
+    the totals (`_statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
+    first column, columns per bucket, buckets), columns counted after the six scenario counts and
+    docs/scoring.md §10's weighted columns). A two-sided bucket's precision is that of the rows whose prediction
     lies in it, its recall that of the rows whose reference does (docs/scoring.md §5)."""
-    parts = [_measures(totals[..., : len(SCENARIOS)], options).reshape(*totals.shape[:-1], -1)]
     width = len(SCENARIOS)
+    base = width + weighted_width(options)
+    parts = [_statistics(totals[..., :base], options)]
     for _, start, per_bucket, buckets in layout:
-        block = totals[..., width + start : width + start + per_bucket * buckets]
+        block = totals[..., base + start : base + start + per_bucket * buckets]
         block = block.reshape(*totals.shape[:-1], buckets, per_bucket)
         if per_bucket == 2 * width:
             precision = _measures(block[..., width:], options)[..., 0]
@@ -432,13 +487,15 @@ def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]],
 
 
 def _slice_key_positions(
-    layout: list[tuple[str, int, int, int]], names: Mapping[str, list[str]], keys: list[str]
+    layout: list[tuple[str, int, int, int]], names: Mapping[str, list[str]], options: Options
 ) -> Iterator[tuple[str, str, str, int]]:
-    """(slice, bucket, key, column of `_slice_measures`) for every bucket statistic."""
-    column = len(keys)
+    """(slice, bucket, key, column of `_slice_measures`) for every bucket statistic: a bucket's keys are the
+    schemes' P, R and F (a bucket has no value score, docs/scoring.md §11)."""
+    column = len(_measure_keys(options))
+    bucket_keys = _measure_keys(options.evolve(value=None))
     for name, _, _, buckets in layout:
         for bucket in names[name][:buckets]:
-            for key in keys:
+            for key in bucket_keys:
                 yield name, bucket, key, column
                 column += 1
 
@@ -462,7 +519,7 @@ def slice_interval_keys(
         return _slice_measures(totals, layout, options)
 
     keys = _measure_keys(options)
-    positions = list(_slice_key_positions(layout, names, keys))
+    positions = list(_slice_key_positions(layout, names, options))
     if sample.size:
         rng = np.random.default_rng(options.seed)
         totals = sample.totals()
@@ -540,7 +597,7 @@ def slice_comparison(
 
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = _measure_keys(options)
-    positions = list(_slice_key_positions(layout, names, keys))
+    positions = list(_slice_key_positions(layout, names, options))
     rng = np.random.default_rng(seed)
     totals = pairs.totals()
     observed = difference(totals)

@@ -23,7 +23,7 @@ import numpy as np
 from .columns import Columns, entity_text, join_tokens
 from .counts import Row, Tally, TokenCounts, scores, two_sided_scores
 from .errors import InvalidInputError
-from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, Options, is_id
+from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, Options, is_id
 from .pairing import SCENARIOS, scenario_of
 
 SEEN, UNSEEN = "seen", "unseen"
@@ -193,6 +193,12 @@ def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_ta
     holds_tags = not spans if holds_tags is None else holds_tags
     has_text = columns.tokens is not None or (not holds_tags and columns.texts is not None)
     text_hint = "texts= (the text of each sentence, for spans) or tokens=" if spans else "tokens="
+    if options.slices and options.partial_credit == OVERLAP:
+        # A bucket's tally holds its cells, not the overlap shares of its pairs (docs/scoring.md §10, §11).
+        raise ValueError(
+            f"slices={list(options.slices)!r} scores each bucket with a PAR's credit as a number and cannot take "
+            'partial_credit="overlap"; pass a number from 0 to 1 as partial_credit, or score the slices apart'
+        )
     for name in options.slices:
         if name == "seen":
             if options.seen is None:
@@ -399,8 +405,9 @@ def _bucket_tallies(
 def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, dict[str, Any]]]:
     """The `slices` key (docs/scoring.md §11): for each slice, for each bucket with an entity on either side (in
     edge order), the scores: two-sided ones (P, R, F, POS, ACT per scheme) for entity-level slices, every key
-    of the result for sentence-level ones."""
+    of the result for sentence-level ones, without the value score (a bucket's rows carry no value pairing)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
+    options = options.evolve(value=None)
     for name, names in counts.names.items():
         if name in counts.two_sided:
             out[name] = two_sided_scores(counts.two_sided[name], names, options)

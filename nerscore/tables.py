@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .counts import EVALUATION_SCHEMES
+from .counts import DIAGNOSTIC_KEYS, ERROR_FIELDS, EVALUATION_SCHEMES
 from .options import f_key
 
 # The summary table's columns, from the most lenient scheme to the strictest (docs/scoring.md §6), and its
@@ -45,6 +45,11 @@ def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
             if intervals:
                 line += f"{_format_interval(results, f'{column}_{measure}'):>17}"
         lines.append(line.rstrip())
+    if "value" in results:  # docs/scoring.md §10: one score of its own pairing, not a scheme's column
+        interval = f"{_format_interval(results, 'value'):>17}" if intervals else ""
+        parts = [("precision", "value_precision"), ("recall", "value_recall"), (f_name.upper(), f"value_{f_name}")]
+        rest = ", ".join(f"{label} {results[key]:.4f}" for label, key in parts)
+        lines.append(f"{'value':<10}{_format_number(results['value']):>10}{interval}  ({rest})")
     return "\n".join(lines)
 
 
@@ -68,6 +73,18 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
             p_value = results[f"{key}_p_value"]
             p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
             lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
+    if "value_a" in results:  # docs/scoring.md §10
+        for key, label in (
+            ("value", "value"),
+            ("value_precision", "precision"),
+            ("value_recall", "recall"),
+            (f"value_{f_name}", f_name.upper()),
+        ):
+            numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
+            numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
+            p_value = results[f"{key}_p_value"]
+            p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
+            lines.append(f"{'value':<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
     return "\n".join(lines)
 
 
@@ -100,6 +117,51 @@ def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
         cells = "".join(f"{matrix[row][name]:>{width}}" for name, width in zip(names, widths))
         lines.append(f"{row:<{first}}{cells}")
     return "\n".join(lines)
+
+
+def format_diagnostics(results: Mapping[str, Any]) -> str:
+    """The boundary diagnostics of a result (`diagnostics=True`, docs/scoring.md §11), one count a line."""
+    title = "boundary diagnostics"
+    width = max(len(title), *map(len, DIAGNOSTIC_KEYS)) + 2
+    numbers = [str(results[key]) for key in DIAGNOSTIC_KEYS]
+    count_width = max(len("count"), *map(len, numbers)) + 2
+    lines = [f"{title:<{width}}{'count':>{count_width}}"]
+    lines += [f"{key:<{width}}{number:>{count_width}}" for key, number in zip(DIAGNOSTIC_KEYS, numbers)]
+    return "\n".join(lines)
+
+
+# The errors table's columns: its header and the field of the `errors` rows it shows.
+_ERROR_COLUMNS = (
+    ("count", "count"),
+    ("scenario", "scenario"),
+    ("reference", "reference_text"),
+    ("type", "reference_type"),
+    ("predicted", "predicted_text"),
+    ("type", "predicted_type"),
+)
+
+
+def format_errors(rows: Sequence[Mapping[str, Any]]) -> str:
+    """The `errors` rows (docs/scoring.md §11) as a table, most frequent first; "-" on an unpaired side."""
+    assert {field for _, field in _ERROR_COLUMNS} == {*ERROR_FIELDS, "count"}
+    cells = [[header for header, _ in _ERROR_COLUMNS]]
+    cells += [["-" if row[field] is None else str(row[field]) for _, field in _ERROR_COLUMNS] for row in rows]
+    widths = [max(map(_display_width, column)) for column in zip(*cells)]
+    lines = []
+    for line in cells:
+        # The count right-aligned, the rest left-aligned, two spaces apart; padded by display width, so that
+        # texts in CJK characters (two columns each in a terminal) stay aligned.
+        padding = [" " * (width - _display_width(cell)) for cell, width in zip(line, widths)]
+        parts = [padding[0] + line[0], *(cell + pad for cell, pad in zip(line[1:], padding[1:]))]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _display_width(text: str) -> int:
+    """The columns `text` takes in a terminal: two for a wide (East Asian) character, one for any other."""
+    import unicodedata  # here: only the errors table needs it
+
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
 
 
 def _format_number(value: int | float) -> str:

@@ -14,22 +14,34 @@ from __future__ import annotations
 
 import numbers
 import re
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import chain, count, islice, pairwise, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from .counts import Cell, Counted, Tally, TokenCounts
+from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
+from .counts import (
+    Cell,
+    Counted,
+    Diagnostics,
+    Tally,
+    TokenCounts,
+    sentence_sums,
+    value_cell_columns,
+    weighted_width,
+)
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
-from .options import Options
+from .options import OVERLAP, Options
 from .pairing import SCENARIOS, pair_overlapping, scenario_of
 from .schemes import BEGIN, END, INSIDE, LENIENT, SINGLE, Scheme, TagTable
 from .slices import RowArrays, SentenceFacts
 from .span import Span
+from .value import WeightTable, value_pair
 
 # A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
 _ENTITY, _OPENS, _CLOSES = 1, 2, 4
@@ -39,15 +51,23 @@ _ROLE_FLAGS[SINGLE] = _ENTITY | _OPENS | _CLOSES
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
 _CHUNK_TOKENS = 1 << 16
+_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 
 def count_tags(
-    predictions: Batch, references: Batch, holds_ids: bool, options: Options, by_sentence: bool, rows: bool = False
+    predictions: Batch,
+    references: Batch,
+    holds_ids: bool,
+    options: Options,
+    by_sentence: bool,
+    columns: Columns = NO_COLUMNS,
+    rows: bool = False,
 ) -> Counted | None:
     """The readable path's `Tally` (`nerscore.readable.pair_tags`), computed on arrays chunk by chunk of
     sentences, and with `by_sentence` each sentence's scenario counts too (`readable.scenarios_by_sentence`);
     with `rows`, the rows as `RowArrays` and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11);
-    None if the input is invalid, so that the readable path raises its precise error."""
+    None if the input is invalid, so that the readable path raises its precise error. With `diagnostics` and
+    `errors`, the tally holds them too (the texts of `errors` from `columns`)."""
     offsets = np.concatenate(([0], np.cumsum(lengths(references))))
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
     cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
@@ -58,6 +78,9 @@ def count_tags(
     cells: list[Rows] = []
     tokens = TokenCounts()
     sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
+    weighted: list[Weighted] = []
+    diagnostics = Diagnostics() if options.diagnostics else None
+    errors: Counter | None = Counter() if options.errors else None
     row_parts: list[RowArrays] = []
     lengths_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     equal_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
@@ -73,7 +96,14 @@ def count_tags(
             sentence_counts.append(counted[1])
         tokens += counted[2]
         if counted[3] is not None:
-            chunk_rows, chunk_lengths, chunk_equal = counted[3]
+            weighted.append(counted[3])
+        found = counted[4]
+        if found is not None and diagnostics is not None and found.diagnostics is not None:
+            diagnostics += found.diagnostics
+        if found is not None and errors is not None and found.errors is not None:
+            errors.update(count_errors(found.errors, first, list(codes.type_names), columns))
+        if counted[5] is not None:
+            chunk_rows, chunk_lengths, chunk_equal = counted[5]
             row_parts.append(chunk_rows.renumbered(chunk_rows.sentence + first))
             lengths_parts.append(chunk_lengths)
             equal_parts.append(chunk_equal)
@@ -84,8 +114,202 @@ def count_tags(
     if rows:
         facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
         counted_rows = (RowArrays.joined(row_parts, list(codes.type_names)), facts)
-    by_sentences = np.concatenate(sentence_counts) if by_sentence else None
-    return Counted(Tally(tally.cells, tokens), by_sentences, counted_rows)
+    if not weighted_width(options):
+        return Counted(
+            Tally(tally.cells, tokens, diagnostics=diagnostics, errors=None if errors is None else dict(errors)),
+            np.concatenate(sentence_counts) if by_sentence else None,
+            rows=counted_rows,
+        )
+    names = list(codes.type_names)
+    credit: dict[tuple[str, str], Fraction] | None = None
+    value_cells = None
+    if options.partial_credit == OVERLAP:
+        credit = {}
+        for part in weighted:
+            for (r_type, p_type), share in (part.credit or {}).items():
+                credit[names[r_type], names[p_type]] = credit.get((names[r_type], names[p_type]), Fraction(0)) + share
+    if options.value is not None:
+        value_cells = _cell_dict([part.value_cells for part in weighted if part.value_cells is not None], names).cells
+    extra = None
+    if by_sentence:
+        extra = np.concatenate(
+            [
+                np.zeros((0, weighted_width(options))),
+                *(part.by_sentence for part in weighted if part.by_sentence is not None),
+            ]
+        )
+    return Counted(
+        Tally(
+            tally.cells,
+            tokens,
+            credit=credit,
+            value_cells=value_cells,
+            diagnostics=diagnostics,
+            errors=None if errors is None else dict(errors),
+        ),
+        np.concatenate(sentence_counts) if by_sentence else None,
+        rows=counted_rows,
+        weighted=extra,
+    )
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What one chunk adds with `diagnostics` and `errors` (docs/scoring.md §11): its diagnostics, and its
+    error rows as (scenario index, reference type id, predicted type id, sentence of the chunk, reference start,
+    reference end, prediction start, prediction end) columns, positions counted in the sentence, -1 on an
+    unpaired side (`count_errors` names them)."""
+
+    diagnostics: Diagnostics | None
+    errors: Rows | None
+
+    def __add__(self, other: Findings) -> Findings:
+        diagnostics = None
+        if self.diagnostics is not None or other.diagnostics is not None:
+            diagnostics = (self.diagnostics or Diagnostics()) + (other.diagnostics or Diagnostics())
+        errors = None
+        if self.errors is not None or other.errors is not None:
+            parts = [part for part in (self.errors, other.errors) if part is not None]
+            errors = tuple(np.concatenate([part[column] for part in parts]) for column in range(8))
+        return Findings(diagnostics, errors)
+
+
+def chunk_findings(
+    groups: Sequence[Rows],
+    references: FlatSpans,
+    predictions: FlatSpans,
+    options: Options,
+    locate: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+) -> Findings:
+    """The `Findings` of rows that carry their positions (`pair_flat(..., positions=True)`) and of the entities
+    they pair; `locate` gives the sentence of each position and the position where that sentence starts."""
+    kinds, reference_types, predicted_types, _, _, start_r, end_r, start_p, end_p = (
+        np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
+        for column in range(9)
+    )
+    diagnostics = None
+    if options.diagnostics:
+        pairs = (kinds == _V) | (kinds == _VI)
+        r0, r1, p0, p1 = start_r[pairs], end_r[pairs], start_p[pairs], end_p[pairs]
+        too_long = (p0 <= r0) & (r1 <= p1)
+        too_short = ~too_long & (r0 <= p0) & (p1 <= r1)
+        split, merged = overlapped_twice(
+            references.start, references.end, predictions.start, predictions.end, options.min_overlap
+        )
+        diagnostics = Diagnostics(
+            int(np.count_nonzero(too_long)),
+            int(np.count_nonzero(too_short)),
+            int(len(r0) - np.count_nonzero(too_long) - np.count_nonzero(too_short)),
+            split,
+            merged,
+        )
+    errors = None
+    if options.errors:
+        wrong = kinds != _I
+        kinds, reference_types, predicted_types = kinds[wrong], reference_types[wrong], predicted_types[wrong]
+        start_r, end_r, start_p, end_p = start_r[wrong], end_r[wrong], start_p[wrong], end_p[wrong]
+        sentence, origin = locate(np.where(start_r >= 0, start_r, start_p))
+        bounds = [np.where(side >= 0, side - origin, -1) for side in (start_r, end_r, start_p, end_p)]
+        errors = (kinds, reference_types, predicted_types, sentence, *bounds)
+    return Findings(diagnostics, errors)
+
+
+def count_errors(rows: Rows, first_sentence: int, type_names: Sequence[str], columns: Columns) -> Counter:
+    """The error rows of a chunk (`Findings.errors`, its sentences counted from `first_sentence` of the batch) by
+    (scenario, reference text, reference type, predicted text, predicted type): the `errors` statistic."""
+    names: list[str | None] = [*type_names, None]  # type id -1, no entity, is the last name
+    text = _text_of(columns)
+    counted: Counter = Counter()
+    for kind, r_type, p_type, sentence, r0, r1, p0, p1 in zip(*(np.asarray(column).tolist() for column in rows)):
+        sentence += first_sentence
+        counted[
+            (
+                SCENARIOS[kind],
+                text(sentence, r0, r1) if r0 >= 0 else None,
+                names[r_type],
+                text(sentence, p0, p1) if p0 >= 0 else None,
+                names[p_type],
+            )
+        ] += 1
+    return counted
+
+
+def _text_of(columns: Columns) -> Callable[[int, int, int], str | None]:
+    """`columns.entity_text` for `columns`: with tokens, a one-token entity (most of them) is its token as it
+    is, which is what joining one token gives, without the slice and the join."""
+    tokens = columns.tokens
+    if tokens is None:
+        return lambda sentence, start, end: entity_text(columns, sentence, start, end)
+
+    def text(sentence: int, start: int, end: int) -> str | None:
+        words = tokens[sentence]
+        if end - start == 1 and start < len(words):
+            return words[start]
+        return join_tokens(words[start:end])
+
+    return text
+
+
+def overlapped_twice(
+    start_r: np.ndarray, end_r: np.ndarray, start_p: np.ndarray, end_p: np.ndarray, min_overlap: float | None
+) -> tuple[int, int]:
+    """`readable.overlapped_twice` of entities given as arrays of positions in which entities of different
+    sentences never overlap: the references overlapped by two or more predictions and the predictions that
+    overlap two or more references (docs/scoring.md §11), on sides nested or not."""
+    if min_overlap is None:
+        # Of the predictions that start before a reference ends, those that end by its start are the ones that
+        # miss it: two binary searches per entity, whatever the nesting.
+        sorted_start_p, sorted_end_p = np.sort(start_p), np.sort(end_p)
+        degree_r = np.searchsorted(sorted_start_p, end_r, "left") - np.searchsorted(sorted_end_p, start_r, "right")
+        sorted_start_r, sorted_end_r = np.sort(start_r), np.sort(end_r)
+        degree_p = np.searchsorted(sorted_start_r, end_p, "left") - np.searchsorted(sorted_end_r, start_p, "right")
+        return int(np.count_nonzero(degree_r >= 2)), int(np.count_nonzero(degree_p >= 2))
+    # With min_overlap each overlap is tested: the edges between distinct extents (copies folded, as the
+    # readable path folds them), each found once.
+    (r0, r1, copies_r), (p0, p1, copies_p) = _extents(start_r, end_r), _extents(start_p, end_p)
+    i, j = _overlap_pairs(r0, r1, p0, p1)
+    shared = np.minimum(r1[i], p1[j]) - np.maximum(r0[i], p0[j])
+    keep = shared / (r1[i] - r0[i]) >= min_overlap  # the float quotient, as `pairing._overlaps`
+    i, j = i[keep], j[keep]
+    degree_r = np.zeros(len(r0), np.int64)
+    np.add.at(degree_r, i, copies_p[j])
+    degree_p = np.zeros(len(p0), np.int64)
+    np.add.at(degree_p, j, copies_r[i])
+    return int(copies_r[degree_r >= 2].sum()), int(copies_p[degree_p >= 2].sum())
+
+
+def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (start, end) of entities in (start, end) order, and the copies of each."""
+    order = np.lexsort((end, start))
+    start, end = start[order], end[order]
+    new = np.ones(len(start), dtype=bool)
+    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1])
+    first = np.flatnonzero(new)
+    return start[first], end[first], np.diff(np.append(first, len(start))).astype(np.int64)
+
+
+def _overlap_pairs(
+    start_r: np.ndarray, end_r: np.ndarray, start_p: np.ndarray, end_p: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(i, j) of every overlapping reference i and prediction j, both sides sorted by start: the predictions
+    starting inside a reference (at or after its start) form one run in start order, and so do the references
+    starting strictly inside a prediction; every overlap is one of the two, once. Time and memory follow the
+    number of overlaps."""
+    low = np.searchsorted(start_p, start_r, "left")
+    high = np.searchsorted(start_p, end_r, "left")
+    i_a, j_a = _runs(low, high)
+    low = np.searchsorted(start_r, start_p, "right")
+    high = np.searchsorted(start_r, end_p, "left")
+    j_b, i_b = _runs(low, high)
+    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
+
+
+def _runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(k, m) for every k and every m in range(low[k], high[k])."""
+    width = np.maximum(high - low, 0)
+    k = np.repeat(np.arange(len(low)), width)
+    step = np.arange(len(k)) - np.repeat(np.cumsum(width) - width, width)
+    return k, low[k] + step
 
 
 class _CodeBook:
@@ -147,11 +371,22 @@ def _chunk_cells(
     codes: _CodeBook,
     by_sentence: bool = False,
     rows: bool = False,
-) -> tuple[Rows, np.ndarray | None, TokenCounts, tuple[RowArrays, np.ndarray, np.ndarray] | None] | None:
+) -> (
+    tuple[
+        Rows,
+        np.ndarray | None,
+        TokenCounts,
+        Weighted | None,
+        Findings | None,
+        tuple[RowArrays, np.ndarray, np.ndarray] | None,
+    ]
+    | None
+):
     """The cells of one chunk as (scenario index, reference type id, predicted type id, number) columns, all its
     sentences decoded and paired with a handful of array operations, with `by_sentence` each sentence's scenario
-    counts (sentences x 6), its token counts (`token_accuracy`), and with `rows` its rows (chunk-local
-    sentences), each sentence's length and its tokens whose tags are equal."""
+    counts (sentences x 6), its token counts (`token_accuracy`), with `diagnostics` or `errors` its `Findings`,
+    and with `rows` its rows (chunk-local sentences), each sentence's length and its tokens whose tags are
+    equal."""
     if holds_ids:
         by_id = _id_codes(predictions, references, offsets, options)
         if by_id is None:
@@ -174,10 +409,22 @@ def _chunk_cells(
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    groups = pair_flat(spans[0], spans[1], options.min_overlap, extents=rows)
+    wanted_findings = options.diagnostics or bool(options.errors)
+    groups = pair_flat(spans[0], spans[1], options.min_overlap, positions=wanted_findings or rows)
     cells = _counted_cells(groups, len(type_names))
+    weighted = None
+    if weighted_width(options):
+        weighted = weighted_rows(spans[0], spans[1], groups, offsets, options, list(type_names), by_sentence)
+    found = None
+    if wanted_findings:
+
+        def locate(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            sentence = np.searchsorted(offsets, positions, side="right") - 1
+            return sentence, offsets[sentence]
+
+        found = chunk_findings(groups, spans[0], spans[1], options, locate)
     if not by_sentence and not rows:
-        return cells, None, tokens, None
+        return cells, None, tokens, weighted, found, None
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
     # A row's sentence is the last one starting at or before the row's first token (empty sentences share
     # their offset with the next one, which is the one holding that token).
@@ -188,14 +435,14 @@ def _chunk_cells(
         counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
         counts = counts.reshape(sentences, len(SCENARIOS))
     if not rows:
-        return cells, counts, tokens, None
-    columns = [np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(8)]
+        return cells, counts, tokens, weighted, found, None
+    columns = [np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(9)]
     base = offsets[sentence]
-    # Extents within their sentence, -1 kept for no entity.
-    ends = [np.where(column >= 0, column - base, -1) for column in columns[4:]]
+    # Extents within their sentence (pair_flat's columns 5 to 8), -1 kept for no entity.
+    ends = [np.where(column >= 0, column - base, -1) for column in columns[5:]]
     row_arrays = RowArrays.of_columns([sentence, columns[0], columns[1], columns[2], *ends])
     equal = _sentence_equal(codes_p, codes_r, offsets, codes.tags if holds_ids else None)
-    return cells, counts, tokens, (row_arrays, np.diff(offsets).astype(np.int64), equal)
+    return cells, counts, tokens, weighted, found, (row_arrays, np.diff(offsets).astype(np.int64), equal)
 
 
 def _sentence_equal(
@@ -209,6 +456,173 @@ def _sentence_equal(
     sentences = len(offsets) - 1
     token_sentence = np.repeat(np.arange(sentences), np.diff(offsets))
     return np.bincount(token_sentence[codes_p == codes_r], minlength=sentences).astype(np.int64)
+
+
+class Weighted(NamedTuple):
+    """What docs/scoring.md §10 adds to a chunk's count, when asked for: the overlap credit of the PAR pairs by
+    (reference type id, predicted type id), the value pairing's rows as distinct cells (`_counted_cells`), and
+    with `by_sentence` each sentence's `counts.weighted_width` columns."""
+
+    credit: dict[tuple[int, int], Fraction] | None
+    value_cells: Rows | None
+    by_sentence: np.ndarray | None
+
+
+def weighted_rows(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    groups: Sequence[Rows],
+    offsets: np.ndarray,
+    options: Options,
+    type_names: list[str],
+    by_sentence: bool,
+) -> Weighted:
+    """`readable.weighed` on arrays: the overlap credit of `pair_flat`'s PAR rows, and the value pairing of the
+    same spans (`value_flat`); `offsets` place a row's first position in its sentence."""
+    sentences = len(offsets) - 1
+    columns = []
+    credit: dict[tuple[int, int], Fraction] | None = None
+    value_cells = None
+    if options.partial_credit == OVERLAP:
+        kinds, r_types, p_types, r_starts, p_starts = (
+            np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(5)
+        )
+        partial = (kinds == SCENARIOS.index("V")) | (kinds == SCENARIOS.index("VI"))
+        r_starts, p_starts = r_starts[partial], p_starts[partial]
+        # Starts are distinct on each side (spans are disjoint): a start finds its entity.
+        r_ends = references.end[np.searchsorted(references.start, r_starts)]
+        p_ends = predictions.end[np.searchsorted(predictions.start, p_starts)]
+        shared = np.minimum(r_ends, p_ends) - np.maximum(r_starts, p_starts)
+        union = np.maximum(r_ends, p_ends) - np.minimum(r_starts, p_starts)
+        # One integer per (reference type, predicted type, shared, union), in mixed radix: np.unique on it takes
+        # a fraction of what it takes on rows.
+        types, extent = len(type_names) + 1, int(union.max(initial=0)) + 1
+        if types * types * extent * extent < 1 << 62:
+            keys = ((r_types[partial] * types + p_types[partial]) * extent + shared) * extent + union
+            distinct, inverse, numbers = np.unique(keys, return_inverse=True, return_counts=True)
+            rest, whole_of = np.divmod(distinct, extent)
+            rest, part_of = np.divmod(rest, extent)
+            r_of, p_of = np.divmod(rest, types)
+            columns_of = (r_of.tolist(), p_of.tolist(), part_of.tolist(), whole_of.tolist())
+        else:  # thousands of types and a sentence of a million tokens: the rows themselves
+            credit_rows = np.stack((r_types[partial], p_types[partial], shared, union), axis=1)
+            distinct_rows, inverse, numbers = np.unique(credit_rows, axis=0, return_inverse=True, return_counts=True)
+            columns_of = tuple(distinct_rows.T.tolist())
+        credit = {}
+        shares: list[float] = []
+        for (r_type, p_type, part, whole), number in zip(zip(*columns_of), numbers.tolist()):
+            share = Fraction(part, whole)
+            credit[r_type, p_type] = credit.get((r_type, p_type), Fraction(0)) + number * share
+            shares.append(float(share))
+        if by_sentence:
+            sentence = np.searchsorted(offsets, r_starts, side="right") - 1
+            values = np.array(shares, dtype=np.float64)[inverse.reshape(-1)].reshape(-1, 1)
+            columns.append(sentence_sums(sentence, values, sentences))
+    if options.value is not None:
+        table = WeightTable(options.value)
+        rows = value_flat(references, predictions, table, options.value_min_overlap, type_names)
+        value_cells = _counted_cells([rows], len(type_names))
+        if by_sentence:
+            distinct_cells, inverse = _distinct_cells(rows, len(type_names))
+            names: list[str | None] = [*type_names, None]
+            cells = [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in distinct_cells]
+            per_cell = value_cell_columns(cells, table)
+            sentence = np.searchsorted(offsets, rows[3], side="right") - 1
+            columns.append(sentence_sums(sentence, per_cell[inverse], sentences))
+    return Weighted(credit, value_cells, np.hstack(columns) if by_sentence else None)
+
+
+def _distinct_cells(rows: Rows, types: int) -> tuple[list[tuple[int, int, int]], np.ndarray]:
+    """The distinct (scenario index, reference type id, predicted type id) of rows, and each row's among them."""
+    width = types + 1
+    combined = (rows[0] * width + rows[1] + 1) * width + rows[2] + 1
+    distinct, inverse = np.unique(combined, return_inverse=True)
+    kinds, rest = np.divmod(distinct, width * width)
+    reference_types, predicted_types = np.divmod(rest, width)
+    cells = list(zip(kinds.tolist(), (reference_types - 1).tolist(), (predicted_types - 1).tolist()))
+    return cells, inverse.reshape(-1)
+
+
+def value_flat(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    table: WeightTable,
+    min_overlap: float | None,
+    type_names: list[str],
+) -> Rows:
+    """`value.value_pair` for a whole batch of sorted, disjoint spans, as rows (scenario index, reference type id,
+    predicted type id, first position). An entity that overlaps one entity which overlaps only it pairs with it
+    (every worth is >= 0, and a pair more wins a tie): those, and the entities that overlap nothing, are settled
+    on arrays; the rest, chains with a fork, go through the exact `value.value_pair` (spans never cross a
+    sentence, so neither do its components)."""
+    none = np.int64(-1)
+    first = np.searchsorted(predictions.end, references.start, side="right")
+    degree = np.searchsorted(predictions.start, references.end, side="left") - first
+    edge_r = np.repeat(np.arange(len(references.start)), degree)
+    starts = np.repeat(np.cumsum(degree) - degree, degree)
+    edge_p = first[edge_r] + np.arange(len(edge_r)) - starts
+    if min_overlap is not None and len(edge_r):
+        shared = np.minimum(references.end[edge_r], predictions.end[edge_p]) - np.maximum(
+            references.start[edge_r], predictions.start[edge_p]
+        )
+        # The share is the float quotient, as `pairing._overlaps` computes it.
+        kept = shared / (references.end[edge_r] - references.start[edge_r]) >= min_overlap
+        edge_r, edge_p = edge_r[kept], edge_p[kept]
+    degree_r = np.bincount(edge_r, minlength=len(references.start))
+    degree_p = np.bincount(edge_p, minlength=len(predictions.start))
+    simple = (degree_r[edge_r] == 1) & (degree_p[edge_p] == 1)
+    pair_r, pair_p = edge_r[simple], edge_p[simple]
+    types_r, types_p = references.type_id[pair_r], predictions.type_id[pair_p]
+    same_bounds = (references.start[pair_r] == predictions.start[pair_p]) & (
+        references.end[pair_r] == predictions.end[pair_p]
+    )
+    same_type = types_r == types_p
+    kind = np.select(
+        [same_bounds & same_type, same_bounds, same_type],
+        [SCENARIOS.index("I"), SCENARIOS.index("IV"), SCENARIOS.index("V")],
+        SCENARIOS.index("VI"),
+    )
+    lone_r, lone_p = np.flatnonzero(degree_r == 0), np.flatnonzero(degree_p == 0)
+    columns = [
+        [kind, types_r, types_p, references.start[pair_r]],
+        [np.full(len(lone_r), SCENARIOS.index("III")), references.type_id[lone_r], np.full(len(lone_r), none)],
+        [np.full(len(lone_p), SCENARIOS.index("II")), np.full(len(lone_p), none), predictions.type_id[lone_p]],
+    ]
+    columns[1].append(references.start[lone_r])
+    columns[2].append(predictions.start[lone_p])
+    forked_r = np.setdiff1d(np.flatnonzero(degree_r > 0), pair_r, assume_unique=True)
+    forked_p = np.setdiff1d(np.flatnonzero(degree_p > 0), pair_p, assume_unique=True)
+    if len(forked_r) or len(forked_p):
+        spans_r = [
+            Span(start, end, type_names[type_id])
+            for start, end, type_id in zip(
+                references.start[forked_r].tolist(),
+                references.end[forked_r].tolist(),
+                references.type_id[forked_r].tolist(),
+            )
+        ]
+        spans_p = [
+            Span(start, end, type_names[type_id])
+            for start, end, type_id in zip(
+                predictions.start[forked_p].tolist(),
+                predictions.end[forked_p].tolist(),
+                predictions.type_id[forked_p].tolist(),
+            )
+        ]
+        ids = {name: type_id for type_id, name in enumerate(type_names)}
+        rows = [
+            (
+                SCENARIOS.index(scenario_of(r, p)),
+                none if r is None else ids[r.entity_type],
+                none if p is None else ids[p.entity_type],
+                r.start if r is not None else p.start,  # type: ignore[union-attr]
+            )
+            for r, p in value_pair(spans_r, spans_p, table, min_overlap)
+        ]
+        columns.append([np.array(column, dtype=np.int64) for column in zip(*rows)])
+    return tuple(
+        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in columns]) for column in range(4)
+    )
 
 
 def _token_counts(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> TokenCounts:
@@ -422,12 +836,13 @@ def _decode_flat(
 
 
 def pair_flat(
-    references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None, extents: bool = False
+    references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None, positions: bool = False
 ) -> list[Rows]:
     """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
-    id, first token) of every row; the first token (the reference's start, else the prediction's) places the
-    row in its sentence. With `extents`, four more columns: the reference's start and end and the prediction's
-    (-1 for no entity), which slices read (docs/scoring.md §11).
+    id, first token, predicted start) of every row; the first token (the reference's start, else the
+    prediction's) places the row in its sentence, the predicted start (-1 for none) finds a pair's prediction.
+    With `positions`, each row also carries (reference start, reference end, prediction start, prediction end),
+    -1 on an unpaired side: what the diagnostics and errors read (docs/scoring.md §11).
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
@@ -436,6 +851,23 @@ def pair_flat(
     drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses)."""
     none = np.int64(-1)
     scenario = {name: index for index, name in enumerate(SCENARIOS)}
+    groups: list[Rows] = []
+
+    def add(
+        kind: Any,
+        reference_types: np.ndarray,
+        predicted_types: np.ndarray,
+        first: np.ndarray,
+        reference: tuple[np.ndarray, np.ndarray] | None,
+        prediction: tuple[np.ndarray, np.ndarray] | None,
+    ) -> None:
+        kinds = np.asarray(kind) if np.ndim(kind) else np.full(len(first), kind)
+        absent = np.full(len(first), none)
+        group: Rows = (kinds, reference_types, predicted_types, first, absent if prediction is None else prediction[0])
+        if positions:
+            group += (*(reference or (absent, absent)), *(prediction or (absent, absent)))
+        groups.append(group)
+
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
     _, exact_r, exact_p = np.intersect1d(
         references.start * width + references.end,
@@ -446,26 +878,14 @@ def pair_flat(
     reference_types = references.type_id[exact_r]
     predicted_types = predictions.type_id[exact_p]
     same = reference_types == predicted_types
-
-    def extent(r_start: Any, r_end: Any, p_start: Any, p_end: Any) -> tuple[np.ndarray, ...]:
-        return (
-            tuple(np.asarray(column, dtype=np.int64) for column in (r_start, r_end, p_start, p_end)) if extents else ()
-        )
-
-    def nothing(size: int) -> np.ndarray:
-        return np.full(size, none)
-
-    groups: list[Rows] = [
-        (
-            np.where(same, scenario["I"], scenario["IV"]),
-            reference_types,
-            predicted_types,
-            references.start[exact_r],
-            *extent(
-                references.start[exact_r], references.end[exact_r], predictions.start[exact_p], predictions.end[exact_p]
-            ),
-        )
-    ]
+    add(
+        np.where(same, scenario["I"], scenario["IV"]),
+        reference_types,
+        predicted_types,
+        references.start[exact_r],
+        (references.start[exact_r], references.end[exact_r]),
+        (predictions.start[exact_p], predictions.end[exact_p]),
+    )
 
     left_r = np.ones(len(references.start), dtype=bool)
     left_r[exact_r] = False
@@ -480,23 +900,21 @@ def pair_flat(
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    groups.append(
-        (
-            np.full(missed.sum(), scenario["III"]),
-            rest_r.type_id[missed],
-            np.full(missed.sum(), none),
-            rest_r.start[missed],
-            *extent(rest_r.start[missed], rest_r.end[missed], nothing(missed.sum()), nothing(missed.sum())),
-        )
+    add(
+        scenario["III"],
+        rest_r.type_id[missed],
+        np.full(missed.sum(), none),
+        rest_r.start[missed],
+        (rest_r.start[missed], rest_r.end[missed]),
+        None,
     )
-    groups.append(
-        (
-            np.full(spurious.sum(), scenario["II"]),
-            np.full(spurious.sum(), none),
-            rest_p.type_id[spurious],
-            rest_p.start[spurious],
-            *extent(nothing(spurious.sum()), nothing(spurious.sum()), rest_p.start[spurious], rest_p.end[spurious]),
-        )
+    add(
+        scenario["II"],
+        np.full(spurious.sum(), none),
+        rest_p.type_id[spurious],
+        rest_p.start[spurious],
+        None,
+        (rest_p.start[spurious], rest_p.end[spurious]),
     )
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
@@ -510,21 +928,33 @@ def pair_flat(
         below[simple] = shared / (ends_r - starts_r) < min_overlap
         simple &= ~below
         unpaired_p = partner[below]
-        missed_below = (np.full(below.sum(), scenario["III"]), rest_r.type_id[below], np.full(below.sum(), none))
-        count_below = int(below.sum())
-        below_r = extent(rest_r.start[below], rest_r.end[below], nothing(count_below), nothing(count_below))
-        groups.append((*missed_below, rest_r.start[below], *below_r))
-        spurious_below = (np.full(below.sum(), scenario["II"]), np.full(below.sum(), none), rest_p.type_id[unpaired_p])
-        below_p = extent(nothing(count_below), nothing(count_below), rest_p.start[unpaired_p], rest_p.end[unpaired_p])
-        groups.append((*spurious_below, rest_p.start[unpaired_p], *below_p))
+        add(
+            scenario["III"],
+            rest_r.type_id[below],
+            np.full(below.sum(), none),
+            rest_r.start[below],
+            (rest_r.start[below], rest_r.end[below]),
+            None,
+        )
+        add(
+            scenario["II"],
+            np.full(below.sum(), none),
+            rest_p.type_id[unpaired_p],
+            rest_p.start[unpaired_p],
+            None,
+            (rest_p.start[unpaired_p], rest_p.end[unpaired_p]),
+        )
         spurious[unpaired_p] = True  # settled: not part of a fork
     simple_r = rest_r.type_id[simple]
     simple_p = rest_p.type_id[partner[simple]]
-    simple_kind = np.where(simple_r == simple_p, scenario["V"], scenario["VI"])
-    simple_extent = extent(
-        rest_r.start[simple], rest_r.end[simple], rest_p.start[partner[simple]], rest_p.end[partner[simple]]
+    add(
+        np.where(simple_r == simple_p, scenario["V"], scenario["VI"]),
+        simple_r,
+        simple_p,
+        rest_r.start[simple],
+        (rest_r.start[simple], rest_r.end[simple]),
+        (rest_p.start[partner[simple]], rest_p.end[partner[simple]]),
     )
-    groups.append((simple_kind, simple_r, simple_p, rest_r.start[simple], *simple_extent))
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -535,21 +965,31 @@ def pair_flat(
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows: list[tuple[Any, ...]] = [
-            (scenario[scenario_of(r, p)], r.entity_type, p.entity_type, r.start, r.start, r.end, p.start, p.end)
+            (
+                scenario[scenario_of(r, p)],
+                r.entity_type,
+                p.entity_type,
+                r.start,
+                p.start,
+                r.start,
+                r.end,
+                p.start,
+                p.end,
+            )
             for r, p in paired
         ]
         rows += [
-            (scenario["III"], r.entity_type, none, r.start, r.start, r.end, none, none)
+            (scenario["III"], r.entity_type, none, r.start, none, r.start, r.end, none, none)
             for r in chain_r
             if r.start not in taken_r
         ]
         rows += [
-            (scenario["II"], none, p.entity_type, p.start, none, none, p.start, p.end)
+            (scenario["II"], none, p.entity_type, p.start, p.start, none, none, p.start, p.end)
             for p in chain_p
             if p.start not in taken_p
         ]
-        width = 8 if extents else 4
-        groups.append(tuple(np.array(column, dtype=np.int64) for column in list(zip(*rows))[:width]))
+        columns = tuple(np.array(column, dtype=np.int64) for column in zip(*rows))
+        groups.append(columns if positions else columns[:5])
     return groups
 
 

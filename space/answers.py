@@ -88,13 +88,24 @@ def status_text(evaluation: Evaluation, corpus: Corpus, scheme: str, mode: str) 
         f"{results['strict_possible']:,} reference and {_count(results['strict_actual'], 'predicted entity')}, "
         f"{scheme}, {mode} mode."
     )
-    return status + _left_out(evaluation)
+    return status + _value_note(results) + _left_out(evaluation)
 
 
-def _evaluate(text: str, scheme: str, mode: str) -> tuple[Outputs, Evaluation | None]:
+def _value_note(results: dict[str, Any]) -> str:
+    """The value score in words, when the value control asks for it (docs/scoring.md §10)."""
+    if "value" not in results:
+        return ""
+    numbers = ", ".join(
+        f"{name} {writing.format_number(results[key])}"
+        for name, key in (("precision", "value_precision"), ("recall", "value_recall"), ("F1", "value_f1"))
+    )
+    return f" Value {writing.format_number(results['value'])} ({numbers}), by its own pairing."
+
+
+def _evaluate(text: str, scheme: str, mode: str, value: str | None = None) -> tuple[Outputs, Evaluation | None]:
     try:
         corpus = parse_conll("" if text is None else text)
-        evaluation = evaluate_corpus(corpus, scheme, mode)
+        evaluation = evaluate_corpus(corpus, scheme, mode, value)
     except InputProblem as problem:
         return empty_outputs(error_message(str(problem))), None
     outputs = (
@@ -107,29 +118,48 @@ def _evaluate(text: str, scheme: str, mode: str) -> tuple[Outputs, Evaluation | 
     return outputs, evaluation
 
 
-def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> Outputs:
+def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> Outputs:
     """Everything the `/evaluate` endpoint answers for CoNLL `text`: status, scenario table (styled), summary
-    table, per-type table, highlighted sentences. Any text that cannot be evaluated gives a status saying why
-    and empty tables, never an error."""
-    return _evaluate(text, scheme, mode)[0]
+    table, per-type table, highlighted sentences; with `value` ("ace08" or "default weights") the value score in
+    the status and a value row in the summary. Any text that cannot be evaluated gives a status saying why and
+    empty tables, never an error."""
+    return _evaluate(text, scheme, mode, value)[0]
 
 
-def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> PageOutputs:
+def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageOutputs:
     """What the page's own events show: `evaluate_text`'s five outputs, then the confusion heatmap and the
     per-type F1 chart (none when the input cannot be evaluated or holds no entity)."""
-    return evaluate_page_and_slices(text, scheme, mode)[0]
+    return evaluate_page_and_slices(text, scheme, mode, value)[0]
 
 
 def evaluate_page_and_slices(
-    text: str, scheme: str = "IOB2", mode: str = "lenient"
+    text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
 ) -> tuple[PageOutputs, Figure | None]:
     """`evaluate_page`'s seven outputs and the slices picture, F1 per bucket of entity length and sentence
     length (docs/scoring.md §11; none without a result), from one scoring of the text."""
-    outputs, evaluation = _evaluate(text, scheme, mode)
+    outputs, evaluation = _evaluate(text, scheme, mode, value)
     if evaluation is None:
         return (*outputs, None, None), None
     slices = None if evaluation.slices is None else figures.slices_figure(evaluation.slices)
     return (*outputs, *_pictures(evaluation)), slices
+
+
+def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The page's tables of the boundary diagnostics and of the most frequent errors (docs/scoring.md §11),
+    empty without an evaluation."""
+    results = {} if evaluation is None else evaluation.results
+    return frames.diagnostics_frame(results), frames.errors_frame(results)
+
+
+def evaluate_page_findings(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
+) -> tuple[Any, ...]:
+    """`evaluate_page`'s seven outputs, then the diagnostics and the errors tables, then the slices picture
+    (`evaluate_page_and_slices`), from one evaluation."""
+    outputs, evaluation = _evaluate(text, scheme, mode, value)
+    pictures = (None, None) if evaluation is None else _pictures(evaluation)
+    slices = None if evaluation is None or evaluation.slices is None else figures.slices_figure(evaluation.slices)
+    return (*outputs, *pictures, *findings_frames(evaluation), slices)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -147,26 +177,28 @@ def comparison_status(corpus: ComparedCorpus, scheme: str, mode: str) -> str:
     )
 
 
-def _compare(text: str, scheme: str, mode: str) -> tuple[str, Any, dict[str, float] | None]:
+def _compare(text: str, scheme: str, mode: str, value: str | None = None) -> tuple[str, Any, dict[str, float] | None]:
     try:
         corpus = parse_comparison("" if text is None else text)
-        results = compare_corpus(corpus, scheme, mode)
+        results = compare_corpus(corpus, scheme, mode, value)
     except InputProblem as problem:
         return error_message(str(problem), "compare"), pd.DataFrame(columns=frames.COMPARE_HEADERS), None
     return comparison_status(corpus, scheme, mode), frames.style_comparison(frames.comparison_frame(results)), results
 
 
-def compare_text(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple[str, Any]:
+def compare_text(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> tuple[str, Any]:
     """What the `/compare` endpoint answers for CoNLL `text` of two systems (token, reference, A, B): the status
-    and the comparison table (the metric's floats, shown formatted and tinted). Any text that cannot be compared
-    gives a status saying why and an empty table, never an error."""
-    status, table, _ = _compare(text, scheme, mode)
+    and the comparison table (the metric's floats, shown formatted and tinted), with `value` its value rows too.
+    Any text that cannot be compared gives a status saying why and an empty table, never an error."""
+    status, table, _ = _compare(text, scheme, mode, value)
     return status, table
 
 
-def compare_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tuple[str, Any, Figure | None]:
+def compare_page(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
+) -> tuple[str, Any, Figure | None]:
     """`compare_text`'s two outputs and the picture of each scheme's F1 difference (none without a result)."""
-    status, table, results = _compare(text, scheme, mode)
+    status, table, results = _compare(text, scheme, mode, value)
     return status, table, None if results is None else figures.difference_figure(results)
 
 
@@ -186,13 +218,13 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     )
     if without_text:
         status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."
-    return status + _left_out(evaluation)
+    return status + _value_note(results) + _left_out(evaluation)
 
 
-def _spans(text: str) -> tuple[Outputs, Evaluation | None]:
+def _spans(text: str, value: str | None = None) -> tuple[Outputs, Evaluation | None]:
     try:
         corpus = parse_spans("" if text is None else text)
-        evaluation = evaluate_spans(corpus)
+        evaluation = evaluate_spans(corpus, value)
     except InputProblem as problem:
         return empty_outputs(error_message(str(problem))), None
     outputs = (
@@ -212,10 +244,18 @@ def spans_text(text: str) -> Outputs:
     return _spans(text)[0]
 
 
-def spans_page(text: str) -> PageOutputs:
+def spans_page(text: str, value: str = "off") -> PageOutputs:
     """`evaluate_page`'s seven outputs for JSON lines of spans: `spans_text`'s five, then the heatmap and the
     chart."""
-    outputs, evaluation = _spans(text)
+    outputs, evaluation = _spans(text, value)
     if evaluation is None:
         return (*outputs, None, None)
     return (*outputs, *_pictures(evaluation))
+
+
+def spans_page_findings(text: str, value: str = "off") -> tuple[Any, ...]:
+    """`spans_page`'s seven outputs, then the diagnostics and the errors tables (the errors only when every
+    document has its `text`), from one evaluation."""
+    outputs, evaluation = _spans(text, value)
+    pictures = (None, None) if evaluation is None else _pictures(evaluation)
+    return (*outputs, *pictures, *findings_frames(evaluation))

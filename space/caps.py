@@ -30,6 +30,7 @@ MAX_SHOWN_TYPES = 50  # entity types in the per-type table (four rows each), the
 MAX_SHOWN_SENTENCES = 100  # sentences (or documents) drawn with their entities highlighted ...
 MAX_SHOWN_TOKENS = 2_000  # ... and at most this many tokens of them in all
 MAX_TEXT_CHARACTERS = 30  # of one token, entity text or entity type in a table cell or a drawn sentence
+MAX_ERROR_ROWS = 20  # the most frequent errors by entity text and type (docs/scoring.md §11) in their table
 MAX_MESSAGE_CHARACTERS = 500  # of an error message, which may quote a line of the input
 # Of the drawn documents of spans: at most this many characters of text in all, and this many entities of each side.
 MAX_SHOWN_CHARACTERS = 20_000

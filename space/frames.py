@@ -11,6 +11,7 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 import nerscore
+from nerscore.counts import DIAGNOSTIC_KEYS
 
 from . import caps, colours, writing
 from .parsing import Corpus, SpanCorpus
@@ -31,12 +32,37 @@ TYPE_HEADERS = ["entity type", "scheme", "precision", "recall", "F1", "support",
 # scheme precision, recall and F1.
 COMPARE_MEASURES = (("precision", "precision"), ("recall", "recall"), ("f1", "F1"))
 COMPARE_HEADERS = ["scheme", "measure", "A", "B", "B − A", "low", "high", "p-value"]
+# With the value control on, the comparison's value rows (docs/scoring.md §10).
+VALUE_MEASURES = (("value", "value"), ("value_precision", "precision"), ("value_recall", "recall"), ("value_f1", "F1"))
+
+
+DIAGNOSTICS_HEADERS = ["diagnostic", "count"]
+ERRORS_HEADERS = ["count", "scenario", "reference text", "reference type", "predicted text", "predicted type"]
+
+
+def diagnostics_frame(results: dict[str, Any]) -> pd.DataFrame:
+    """The boundary diagnostics of a result (docs/scoring.md §11), one a row; empty without them."""
+    rows = [[key, str(results[key])] for key in DIAGNOSTIC_KEYS if key in results]
+    return pd.DataFrame(rows, columns=DIAGNOSTICS_HEADERS)
+
+
+def errors_frame(results: dict[str, Any]) -> pd.DataFrame:
+    """The most frequent errors by entity text and type (the result's `errors`, at most `caps.MAX_ERROR_ROWS`),
+    texts and types shortened as in the other tables; "—" on the side an unpaired entity lacks."""
+    fields = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
+    rows = [
+        [str(row["count"]), *("—" if row[field] is None else writing.shorten(row[field]) for field in fields)]
+        for row in results.get("errors", [])[: caps.MAX_ERROR_ROWS]
+    ]
+    return pd.DataFrame(rows, columns=ERRORS_HEADERS)
 
 
 def summary_frame(results: dict[str, Any]) -> pd.DataFrame:
     """The summary table of `nerscore.summary_rows`: MUC counts and scores (rows) by type / partial / exact
     / strict (columns), in the page's number format."""
     rows = [[label, *map(writing.format_number, values)] for label, values in nerscore.summary_rows(results)]
+    if "value" in results:  # docs/scoring.md §10: one number of its own pairing, the same under every scheme
+        rows.append(["value", *[writing.format_number(results["value"])] * len(SCHEME_COLUMNS)])
     return pd.DataFrame(rows, columns=SUMMARY_HEADERS)
 
 
@@ -109,6 +135,9 @@ def comparison_frame(results: dict[str, float]) -> pd.DataFrame:
             key = f"{scheme}_{measure}"
             ends = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
             rows.append([scheme, label, *(results[f"{key}_{end}"] for end in ends)])
+    if "value_a" in results:  # docs/scoring.md §10
+        for key, label in VALUE_MEASURES:
+            rows.append(["value", label, *(results[f"{key}_{end}"] for end in ends)])
     return pd.DataFrame(rows, columns=COMPARE_HEADERS)
 
 

@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 import nerscore
-from nerscore.columns import NO_COLUMNS
-from nerscore.inputs import read_spans
+from nerscore.columns import NO_COLUMNS, Columns
+from nerscore.compute import count_batch
+from nerscore.inputs import batches, read_spans
 from nerscore.slices import RowArrays, SentenceFacts, count_slices, slice_scores
 
 from . import caps
@@ -61,6 +62,12 @@ def types_by_frequency(tally: nerscore.Tally) -> list[str]:
     return sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
 
 
+def value_option(choice: str | None) -> Any:
+    """The `value` option of the page's control (docs/scoring.md §10): None (off, and anything unknown), the
+    preset's name, or True for the default weights."""
+    return {"ace08": "ace08", "default weights": True}.get(choice or "")
+
+
 def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Options) -> Evaluation:
     """The result of a tally, per type for the shown types only.
 
@@ -73,6 +80,25 @@ def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Option
     shown = tuple(entity_types[: caps.MAX_SHOWN_TYPES]) or None
     results = nerscore.result_dict(tally, options.evolve(per_type=True, labels=shown))
     return Evaluation(results, nerscore.entity_rows(rows), entity_types, tally)
+
+
+# The diagnostics and the most frequent errors by entity text (docs/scoring.md §11), in their own tables.
+_FINDINGS = {"diagnostics": True, "errors": caps.MAX_ERROR_ROWS}
+
+
+def tally_batch(
+    predictions: list, references: list, options: nerscore.Options, columns: Columns
+) -> tuple[Any, list[Any]]:
+    """The tally (with the diagnostics and errors `options` ask for) and the rows of the readable path, as
+    `nerscore.tally_semeval` gives them, for a batch with its `columns`."""
+    predictions, references, form = batches(predictions, references)
+    counted, rows = count_batch(predictions, references, form, options.evolve(return_entities=True), False, columns)
+    assert rows is not None  # return_entities: the readable path's rows
+    return counted.tally, rows
+
+
+def _tuples(tokens: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(map(tuple, tokens))
 
 
 # The column each side of the metric's input comes from, as the error messages name it.
@@ -107,12 +133,15 @@ def _tag_problem(
     return InputProblem(f"{where}: {problem}." if where else f"{problem}.")
 
 
-def evaluate_corpus(corpus: Corpus, scheme: str, mode: str) -> Evaluation:
+def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = None) -> Evaluation:
     """The corpus scored by the package: tallied once (`nerscore.tally_semeval`), then its result with per-type
-    keys for the shown types; tag errors name the line and suggest a scheme from the menu."""
+    keys for the shown types (and the value keys with the value control on); tag errors name the line and
+    suggest a scheme from the menu."""
     try:
-        options = nerscore.Options.of(scheme=scheme, mode=mode)
-        tally, rows = nerscore.tally_semeval(corpus.predictions, corpus.references, options)
+        options = nerscore.Options.of(scheme=scheme, mode=mode, value=value_option(value), **_FINDINGS)
+        tally, rows = tally_batch(
+            corpus.predictions, corpus.references, options, Columns(tokens=_tuples(corpus.tokens))
+        )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
     except ValueError as error:
@@ -135,7 +164,7 @@ def length_slices(rows: list[Any], options: nerscore.Options, lengths: list[int]
     return slice_scores(counts, sliced)
 
 
-def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str) -> dict[str, float]:
+def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | None = None) -> dict[str, float]:
     """`nerscore.compare_semeval` of the two systems with `caps.COMPARE_RESAMPLES` resamples and `caps.COMPARE_SEED`:
     per scheme and measure A, B, B - A, its interval and the p-value; tag errors name the line and the column."""
     try:
@@ -148,6 +177,7 @@ def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str) -> dict[str, 
             confidence_level=caps.COMPARE_CONFIDENCE_LEVEL,
             scheme=scheme,
             mode=mode,
+            value=value_option(value),
         )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, TWO_SYSTEMS_COLUMNS) from None
@@ -204,17 +234,22 @@ def check_cost(references: list[list[nerscore.Span]], predictions: list[list[ner
     return total
 
 
-def evaluate_spans(corpus: SpanCorpus) -> Evaluation:
+def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
     the metric refuses, a type that is no text, or a document that would cost more than the page pairs
     (`check_cost`) is a message naming the line, and for an entity the side and the entity's index in its list."""
-    options = nerscore.Options()
+    texts = corpus.texts
+    # The errors name entities by their text: without every document's text, the page shows the diagnostics alone.
+    options = nerscore.Options.of(
+        value=value_option(value), diagnostics=True, errors=_FINDINGS["errors"] if None not in texts else False
+    )
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
         spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
         check_cost(spans["references"], spans["predictions"], corpus.lines)
-        tally, rows = nerscore.tally_semeval(spans["predictions"], spans["references"], options)
+        columns = Columns(texts=tuple(texts)) if None not in texts else Columns()  # type: ignore[arg-type]
+        tally, rows = tally_batch(spans["predictions"], spans["references"], options, columns)
     except nerscore.InvalidInputError as error:
         where = []
         if error.sentence is not None:

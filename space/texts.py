@@ -28,6 +28,9 @@ LABELS = {ONE_SYSTEM: ONE_SYSTEM_LABEL, TWO_SYSTEMS: TWO_SYSTEMS_LABEL, SPANS: S
 # The menus of the tags: every scheme the metric knows, and its two modes.
 SCHEME_NAMES = list(nerscore.SCHEMES)
 MODES = list(nerscore.MODES)
+# The value score's control (docs/scoring.md §10): off, the ACE-08 preset, or the default weights.
+NO_VALUE, ACE08_VALUE, DEFAULT_VALUE = "off", "ace08", "default weights"
+VALUE_CHOICES = [NO_VALUE, ACE08_VALUE, DEFAULT_VALUE]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -460,7 +460,7 @@ def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     def fail(*args, **kwargs):
         raise ner_semeval.InvalidInputError("something is wrong", side="predictions", sentence=1)
 
-    monkeypatch.setattr(scoring.nerscore, "tally_semeval", fail)
+    monkeypatch.setattr(scoring, "tally_batch", fail)
     with pytest.raises(parsing.InputProblem) as raised:
         scoring.evaluate_corpus(corpus, "IOB2", "lenient")
     assert str(raised.value) == "Sentence 2 (lines 3–4), predicted tag (last column): something is wrong."
@@ -1299,17 +1299,19 @@ def test_difference_figure_of_identical_systems_has_an_axis():
 def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
     outputs = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     page = answers.evaluate_page(texts.WORKED_EXAMPLE, "IOB2", "lenient")
-    assert len(outputs) == 10
+    assert len(outputs) == 12
     assert outputs[0] == page[0] and outputs[2].equals(page[2])
     assert list(outputs[7].columns) == frames.COMPARE_HEADERS and outputs[7].empty and outputs[8] is None
-    assert isinstance(outputs[9], figures.Figure)  # the slices picture of a CoNLL input
+    # Then the diagnostics and the errors tables (docs/scoring.md §11), the page's alone: /evaluate keeps its five.
+    assert list(outputs[9].columns) == frames.DIAGNOSTICS_HEADERS and list(outputs[10].columns) == frames.ERRORS_HEADERS
+    assert isinstance(outputs[11], figures.Figure)  # the slices picture of a CoNLL input
 
 
 def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
-    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure, slices = app.run_page(
-        texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS
+    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure, diagnostics, errors, slices = (
+        app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)
     )
-    assert slices is None
+    assert diagnostics.empty and errors.empty and slices is None
     assert status == answers.compare_text(texts.COMPARE_EXAMPLE)[0]
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
     assert heatmap is chart is None
@@ -1357,12 +1359,12 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
 def test_upload_page_compares_a_four_column_file(tmp_path):
     path = tmp_path / "two.conll"
     path.write_bytes(("\ufeff" + texts.COMPARE_EXAMPLE).encode())
-    text, status, *_, table, figure, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == texts.COMPARE_EXAMPLE
     assert status.startswith("Compared systems A and B on 8 sentences")
     assert len(table.data) == 12 and figure is not None
     path.write_bytes(b"a O O \xff\n")
-    text, status, *_, table, figure, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == app.gr.skip()
     assert status.startswith("⚠️ **Cannot compare.** two.conll is not UTF-8 text")
     assert table.empty and figure is None
@@ -1419,8 +1421,8 @@ def test_spans_example_gives_the_metrics_numbers_and_tables():
 
 def test_run_page_spans_is_spans_page_and_an_empty_comparison():
     outputs = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS)
-    assert len(outputs) == 10 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
-    assert outputs[7].empty and outputs[8] is None and outputs[9] is None
+    assert len(outputs) == 12 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
+    assert outputs[7].empty and outputs[8] is None and outputs[11] is None
     # Scheme and mode describe tags: whatever the (disabled) controls hold, spans are scored alike.
     assert app.run_page(texts.SPANS_EXAMPLE, "IOBES", "strict", texts.SPANS)[0] == outputs[0]
 
@@ -1702,7 +1704,7 @@ def test_a_document_beyond_the_pairs_cap_is_refused_before_anything_is_paired(mo
     def no_pairing(*arguments, **keywords):
         raise AssertionError("paired a document the caps refuse")
 
-    monkeypatch.setattr(scoring.nerscore, "tally_semeval", no_pairing)
+    monkeypatch.setattr(scoring, "tally_batch", no_pairing)
     document = identical_spans(caps.MAX_DOCUMENT_PAIRS // 70 + 1)  # 72 x 72: 5,184 pairs
     status = answers.spans_text(f"{SPANS_FINE}\n{document}")[0]
     assert "Line 2: the document's entities nest, overlap or repeat, and 5,184 pairs" in status
@@ -1864,9 +1866,9 @@ def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
     monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)
     monkeypatch.setattr(caps, "LANE_WAITING", 0)
     busy = page(TINY_LINE, "IOB2", "lenient", texts.TWO_SYSTEMS)
-    assert len(busy) == 10 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
+    assert len(busy) == 12 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
     busy = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
-    assert len(busy) == 11 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
+    assert len(busy) == 13 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
 
 
 def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(monkeypatch):
@@ -1945,3 +1947,43 @@ def test_the_slices_picture_is_capped(monkeypatch):
     _, picture = answers.evaluate_page_and_slices(text)
     assert len(picture.axes[0].patches) == 8
     assert "the first 2 of 4 buckets" in picture.axes[0].get_title(loc="left")
+
+
+def test_value_control_adds_the_value_row() -> None:
+    # docs/scoring.md §10: the worked example's value under ace08 is 0.45, shown in the status and the summary
+    # by the page's own events; /evaluate and /compare keep their three inputs and answer without it.
+    status, _, summary, *_ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM, "ace08")
+    assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in status
+    assert summary.values.tolist()[-1] == ["value", "0.45", "0.45", "0.45", "0.45"]
+    _, _, without, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert all(row[0] != "value" for row in without.values.tolist())
+    outputs = app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS, "default weights")
+    assert [row[:2] for row in outputs[7].data.values.tolist()[-4:]] == [
+        ["value", "value"],
+        ["value", "precision"],
+        ["value", "recall"],
+        ["value", "F1"],
+    ]
+    spans = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS, "ace08")
+    assert "Value " in spans[0]
+
+
+# The diagnostics and the most frequent errors (docs/scoring.md §11), on the page only
+
+
+def test_the_page_shows_the_diagnostics_and_the_most_frequent_errors_capped(monkeypatch):
+    *_, diagnostics, errors, _ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    assert dict(diagnostics.values.tolist())["boundary_too_long"] == "2"
+    assert errors.values.tolist()[3] == ["1", "V", "告白气球", "MUSIC_NAME", "一首告白气球", "MUSIC_NAME"]
+    monkeypatch.setattr(caps, "MAX_ERROR_ROWS", 2)
+    monkeypatch.setattr(caps, "MAX_TEXT_CHARACTERS", 3)
+    *_, errors, _ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    assert errors.values.tolist() == [["1", "II", "—", "—", "年轮", "MUS…"], ["1", "III", "告白气…", "MUS…", "—", "—"]]
+
+
+def test_spans_without_a_text_show_the_diagnostics_alone():
+    line = '{"references": [[0, 3, "PER"]], "predictions": [[0, 5, "PER"]]}\n'
+    *_, diagnostics, errors, _ = app.run_page(line, "IOB2", "lenient", texts.SPANS)
+    assert dict(diagnostics.values.tolist())["boundary_too_long"] == "1" and errors.empty
+    *_, errors, _ = app.run_page(line.replace("{", '{"text": "Ada Lovelace", ', 1), "IOB2", "lenient", texts.SPANS)
+    assert errors.values.tolist() == [["1", "V", "Ada", "PER", "Ada L", "PER"]]

@@ -544,3 +544,11 @@ def test_spans_example_loads_with_one_click(page):
     wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
     assert page.locator("#task input:checked").get_attribute("value") == texts.SPANS
     assert page.locator("#sentences mark mark").count() == 1
+
+
+def test_the_value_control_adds_the_value_row(page):
+    # docs/scoring.md §10: the worked example's value under ace08 is 0.45, in the status and the summary's last row.
+    page.locator("#value input").fill("ace08")
+    page.keyboard.press("Enter")
+    wait_for_summary(page, [*WORKED_SUMMARY, ["value", "0.45", "0.45", "0.45", "0.45"]])
+    assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in page.inner_text("#status")

@@ -154,6 +154,8 @@ def test_different_references_are_named_at_the_first_sentence_that_differs(
         pytest.param({"per_type": True}, id="per_type"),
         pytest.param({"return_entities": True}, id="return_entities"),
         pytest.param({"bootstrap": 100}, id="bootstrap"),
+        pytest.param({"diagnostics": True}, id="diagnostics"),
+        pytest.param({"errors": True}, id="errors"),
     ],
 )
 def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> None:
@@ -162,7 +164,7 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
         ns.compare_semeval(**TAG_SYSTEMS, references=TAG_REFERENCES, **option)
     # Every other option of compute_semeval reaches the scores (seed is compare_semeval's own argument): a new
     # option fails here until it is decided whether compare_semeval uses it or refuses it.
-    used = set(ns.OPTION_NAMES) - {"confusion", "per_type", "return_entities", "bootstrap"}
+    used = set(ns.OPTION_NAMES) - {"confusion", "per_type", "return_entities", "bootstrap", "diagnostics", "errors"}
     assert used == {
         "scheme",
         "mode",
@@ -180,4 +182,6 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
         "slices",
         "slice_edges",
         "seen",
+        "partial_credit",
+        "value",
     }

@@ -168,6 +168,15 @@ CASES = {
         array="list",
         split="interleaved",
     ),
+    # docs/scoring.md §11: the tokens stored with each batch name the errors; diagnostics and errors add up.
+    "tags-with-tokens-diagnostics-errors": dict(
+        data=tag_sentences(11, IOB2_TAGS),
+        columns={"tokens": [[f"w{i % 3}" for i in range(n)] for n in map(len, tag_sentences(11, IOB2_TAGS)[1])]},
+        load={"diagnostics": True},
+        compute={"errors": True},
+        array="list",
+        split="interleaved",
+    ),
     "ids-process-0-adds-nothing": dict(
         data=id_sentences(7),
         load={"label_list": LABELS, "timeout": 30},

@@ -26,6 +26,7 @@ ORDER = [
     "assignment",
     "large_components",
     "pairing",
+    "value",
     "counts",
     "columns",
     "slices",

@@ -551,3 +551,62 @@ def test_the_command_line_adds_slices_chunk_by_chunk(
         bootstrap=bootstrap,
     )
     assert json.loads(capsys.readouterr().out) == expected
+
+
+# Slices with the weighted scores of docs/scoring.md §10 (one statistics vector: counts, weighted sums, buckets)
+
+
+def test_bootstrap_with_value_and_slices_gives_both_their_intervals_on_both_paths() -> None:
+    predictions, references = _population(np.random.default_rng(5), 60)
+    options = {"slices": ["entity_length", "sentence_length"], "value": "ace08", "bootstrap": 200}
+    fast = compute_semeval(predictions=predictions, references=references, **options)
+    readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **options)
+    assert fast["slices"] == readable["slices"]
+    for key in ("value", "value_precision", "value_recall", "value_f1", "strict_f1", "partial_f1"):
+        assert fast[f"{key}_low"] == readable[f"{key}_low"] and fast[f"{key}_high"] == readable[f"{key}_high"]
+        assert fast[f"{key}_low"] <= fast[key] <= fast[f"{key}_high"], key
+    alone = compute_semeval(predictions=predictions, references=references, value="ace08", bootstrap=200)
+    assert fast["value"] == alone["value"] and fast["strict_f1"] == alone["strict_f1"]
+    plain = compute_semeval(predictions=predictions, references=references, slices=options["slices"])
+    for name, buckets in fast["slices"].items():
+        for bucket, values in buckets.items():
+            assert not any(key.startswith("value") for key in values), (name, bucket)  # a bucket has no value
+            assert values["strict_f1_low"] <= values["strict_f1"] <= values["strict_f1_high"]
+            assert values["strict_f1"] == plain["slices"][name][bucket]["strict_f1"]
+
+
+def test_compare_with_value_and_slices_tests_the_value_and_every_bucket() -> None:
+    rng = np.random.default_rng(6)
+    predictions_a, references = _population(rng, 40)
+    predictions_b = [list(tags) for tags in references[:20]] + predictions_a[20:]
+    result = compare_semeval(
+        predictions_a=predictions_a,
+        predictions_b=predictions_b,
+        references=references,
+        slices=["entity_length"],
+        value=True,
+        n_resamples=300,
+    )
+    assert result["value_delta"] == pytest.approx(result["value_b"] - result["value_a"])
+    assert result["value_delta_low"] <= result["value_delta"] <= result["value_delta_high"]
+    for values in result["slices"]["entity_length"].values():
+        assert 0 <= values["strict_f1_p_value"] <= values["strict_f1_p_value_holm"] <= 1
+        assert not any(key.startswith("value") for key in values)
+
+
+def test_a_numeric_partial_credit_scores_the_buckets_as_the_totals() -> None:
+    references = [["B-PER", "I-PER", "I-PER", "O"], ["B-LOC", "O"]]
+    predictions = [["O", "B-PER", "I-PER", "O"], ["B-LOC", "O"]]
+    tokens = [["a", "b", "c", "d"], ["e", "f"]]
+    result = compute_semeval(
+        predictions=predictions, references=references, tokens=tokens, slices=["seen"], seen=[], partial_credit=0.25
+    )
+    unseen = result["slices"]["seen"]["unseen"]  # every entity: the bucket is the totals
+    assert result["partial_precision"] == (1 + 0.25) / 2
+    for key in ("partial_precision", "partial_recall", "partial_f1", "strict_f1"):
+        assert unseen[key] == result[key], key
+
+
+def test_slices_refuse_the_overlap_credit() -> None:
+    with pytest.raises(ValueError, match='cannot take partial_credit="overlap"'):
+        compute_semeval(predictions=TAGS, references=TAGS, slices=["entity_length"], partial_credit="overlap")

@@ -1,0 +1,528 @@
+"""Weighted scores (docs/scoring.md §10, issue 18): `partial_credit` and the ACE-style `value`.
+
+The value pairing is checked against an enumeration of every one-to-one pairing of overlapping entities, written
+here from §10 alone; the worked example's value under "ace08" is the one docs/scoring.md computes by hand; the
+overlap credit is recomputed from the `entities` rows; the array path equals the readable path with every weighted
+option, bootstrap included; and every bad weight, key, preset or partial credit is refused by name."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from itertools import combinations, permutations
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import worked_example
+
+import nerscore as ns
+from nerscore import Span, compute_semeval
+from nerscore.options import Options
+from nerscore.value import WeightTable, value_pair
+
+TYPES = ("A", "B", "C")
+WEIGHTS: list[Any] = [
+    True,
+    "ace08",
+    {"types": {"A": 2.0, "B": 0.1}, "type_error": 0.25, "boundary_error": 0.5, "false_alarm": 0.3},
+    {"types": {"C": 0.0}, "default_type_weight": 3.0, "type_error": 0.0, "false_alarm": 1e-3, "min_overlap": 0.5},
+    {"type_error": 1.0, "boundary_error": 0.0, "false_alarm": 0.0},
+]
+
+
+def weight(weights: dict, entity_type: str) -> Fraction:
+    return Fraction(weights.get("types", {}).get(entity_type, weights.get("default_type_weight", 1.0)))
+
+
+def as_dict(value: Any) -> dict:
+    if value is True:
+        return {}
+    if value == "ace08":
+        return {"min_overlap": 0.3}
+    return value
+
+
+def overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
+    shared = min(reference.end, prediction.end) - max(reference.start, prediction.start)
+    if shared <= 0:
+        return False
+    return min_overlap is None or shared / (reference.end - reference.start) >= min_overlap
+
+
+def factor(weights: dict, reference: Span, prediction: Span) -> Fraction:
+    result = Fraction(1)
+    if reference.entity_type != prediction.entity_type:
+        result *= Fraction(weights.get("type_error", 0.5))
+    if (reference.start, reference.end) != (prediction.start, prediction.end):
+        result *= Fraction(weights.get("boundary_error", 1.0))
+    return result
+
+
+def best_value_pairing(references: list[Span], predictions: list[Span], weights: dict, min_overlap: float | None):
+    """Every one-to-one pairing of overlapping entities, the best by §10: most Σ kept + false_alarm · Σ w(p)
+    over paired p, then most pairs, most pairs of one type, most shared extent, then the smallest sorted list of
+    (reference start, end, type, prediction start, end, type)."""
+    false_alarm = Fraction(weights.get("false_alarm", 0.75))
+    best: tuple | None = None
+    best_pairs: list[tuple[Span, Span]] = []
+    for size in range(min(len(references), len(predictions)) + 1):
+        for chosen_r in combinations(range(len(references)), size):
+            for chosen_p in permutations(range(len(predictions)), size):
+                pairs = [(references[i], predictions[j]) for i, j in zip(chosen_r, chosen_p)]
+                if not all(overlaps(r, p, min_overlap) for r, p in pairs):
+                    continue
+                worth = sum(
+                    (
+                        weight(weights, r.entity_type) * factor(weights, r, p)
+                        + false_alarm * weight(weights, p.entity_type)
+                        for r, p in pairs
+                    ),
+                    Fraction(0),
+                )
+                same_type = sum(r.entity_type == p.entity_type for r, p in pairs)
+                shared = sum(r.overlap(p) for r, p in pairs)
+                listed = sorted((r.start, r.end, r.entity_type, p.start, p.end, p.entity_type) for r, p in pairs)
+                key = (worth, size, same_type, shared, listed)
+                if best is None or _better(key, best):
+                    best, best_pairs = key, pairs
+    return best_pairs
+
+
+def _better(key: tuple, best: tuple) -> bool:
+    if key[:4] != best[:4]:
+        return key[:4] > best[:4]
+    return key[4] < best[4]  # (d): the smaller sorted list wins
+
+
+def value_of(references: list[Span], predictions: list[Span], pairs, weights: dict) -> tuple[Fraction, ...]:
+    """(value, precision, recall) of a pairing, by §10's formulas, exact."""
+    false_alarm = Fraction(weights.get("false_alarm", 0.75))
+    worth_r = sum((weight(weights, r.entity_type) for r in references), Fraction(0))
+    worth_p = sum((weight(weights, p.entity_type) for p in predictions), Fraction(0))
+    kept = sum((weight(weights, r.entity_type) * factor(weights, r, p) for r, p in pairs), Fraction(0))
+    kept_p = sum((weight(weights, p.entity_type) * factor(weights, r, p) for r, p in pairs), Fraction(0))
+    paired_p = [p for _, p in pairs]
+    unpaired = list(predictions)
+    for p in paired_p:
+        unpaired.remove(p)
+    cost = false_alarm * sum((weight(weights, p.entity_type) for p in unpaired), Fraction(0))
+    value = (kept - cost) / worth_r if worth_r else Fraction(0)
+    return value, kept_p / worth_p if worth_p else Fraction(0), kept / worth_r if worth_r else Fraction(0)
+
+
+def random_side(rng: random.Random, nested: bool) -> list[Span]:
+    if nested:
+        spans = []
+        for _ in range(rng.randint(0, 6)):
+            start = rng.randint(0, 7)
+            spans.append(Span(start, start + rng.randint(1, 4), rng.choice(TYPES)))
+        return spans
+    spans, position = [], rng.randint(0, 2)
+    while position < 12 and len(spans) < 6:
+        length = rng.randint(1, 3)
+        spans.append(Span(position, position + length, rng.choice(TYPES)))
+        position += length + rng.randint(0, 2)
+    return spans
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["disjoint", "nested"])
+@pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_the_value_pairing_is_the_best_of_every_pairing(weights: Any, nested: bool) -> None:
+    rng = random.Random(f"{weights}{nested}")
+    checked = Options.of(value=weights).value
+    assert checked is not None
+    table = WeightTable(checked)
+    plain = as_dict(weights)
+    for _ in range(60):
+        references, predictions = random_side(rng, nested), random_side(rng, nested)
+        min_overlap = plain.get("min_overlap")
+        expected = best_value_pairing(references, predictions, plain, min_overlap)
+        rows = value_pair(references, predictions, table, min_overlap)
+        found = sorted((r, p) for r, p in rows if r is not None and p is not None)
+        assert found == sorted(expected), (references, predictions)
+        # every entity once
+        assert sorted(r for r, _ in rows if r is not None) == sorted(references)
+        assert sorted(p for _, p in rows if p is not None) == sorted(predictions)
+        # and the scores of compute_semeval are that pairing's, exact and rounded once
+        result = compute_semeval(
+            predictions=[[(p.start, p.end, p.entity_type) for p in predictions]],
+            references=[[(r.start, r.end, r.entity_type) for r in references]],
+            value=weights,
+        )
+        value, precision, recall = value_of(references, predictions, expected, plain)
+        if sum(weight(plain, r.entity_type) for r in references):
+            assert result["value"] == float(value)
+            assert result["value_recall"] == float(recall)
+        if sum(weight(plain, p.entity_type) for p in predictions):
+            assert result["value_precision"] == float(precision)
+
+
+def test_the_worked_example_under_ace08() -> None:
+    # docs/scoring.md §10's hand computation: kept 1 + 1 + 0.5 + 1 + 0.5 ... over five references worth 1 each.
+    predictions, references = worked_example()
+    result = compute_semeval(predictions=predictions, references=references, value="ace08")
+    assert (result["value"], result["value_precision"], result["value_recall"], result["value_f1"]) == (
+        0.45,
+        0.6,
+        0.6,
+        0.6,
+    )
+    # the same when II and III share a sentence: the spurious 年轮 overlaps no reference entity
+    predictions, references = worked_example(shared=True)
+    shared = compute_semeval(predictions=predictions, references=references, value="ace08")
+    assert (shared["value"], shared["value_precision"], shared["value_recall"]) == (0.45, 0.6, 0.6)
+
+
+def test_the_value_pairing_does_not_force_identical_boundaries() -> None:
+    # A PER reference with a LOC prediction of the same boundaries and a PER prediction around it: §3 pairs the
+    # identical boundaries (keeping 0.5 under the default weights); the value pairs the PER with the PER (1).
+    references = [[(0, 2, "PER")]]
+    predictions = [[(0, 2, "LOC"), (0, 3, "PER")]]
+    result = compute_semeval(predictions=predictions, references=references, value=True, return_entities=True)
+    assert result["value_recall"] == 1.0
+    assert result["value"] == 1 - 0.75
+    assert [row["scenario"] for row in result["entities"]] == ["IV", "II"]
+
+
+@pytest.mark.parametrize(
+    ("credit", "expected"),
+    [(0.5, 0.6), (0.0, 0.4), (1.0, 0.8), (0.25, 0.5), ("overlap", 2 / 3)],
+    ids=["half", "none", "whole", "quarter", "overlap"],
+)
+def test_partial_credit_on_the_worked_example(credit: Any, expected: float) -> None:
+    predictions, references = worked_example()
+    result = compute_semeval(predictions=predictions, references=references, partial_credit=credit)
+    default = compute_semeval(predictions=predictions, references=references)
+    assert result["partial_precision"] == result["partial_recall"] == pytest.approx(expected, abs=1e-15)
+    # the counts, and every other scheme, stay as they are
+    assert {
+        k: v for k, v in result.items() if not k.startswith("partial_") or k[8:] in ns.counts.COUNT_NAMES.values()
+    } == {k: v for k, v in default.items() if not k.startswith("partial_") or k[8:] in ns.counts.COUNT_NAMES.values()}
+
+
+def random_tags(rng: random.Random, sentences: int = 6, length: int = 12) -> tuple[list, list]:
+    tags = ["O", "B-A", "I-A", "B-B", "I-B", "B-C"]
+    references = [[rng.choice(tags) for _ in range(rng.randint(0, length))] for _ in range(sentences)]
+    predictions = [[rng.choice(tags) for _ in sentence] for sentence in references]
+    return predictions, references
+
+
+def test_overlap_credit_is_the_entities_rows_shares() -> None:
+    rng = random.Random(7)
+    for _ in range(100):
+        predictions, references = random_tags(rng)
+        result = compute_semeval(
+            predictions=predictions,
+            references=references,
+            partial_credit="overlap",
+            return_entities=True,
+            per_type=True,
+        )
+        credit: dict[str, Fraction] = {}
+        credit_p: dict[str, Fraction] = {}
+        total = Fraction(0)
+        for row in result["entities"]:
+            if row["partial"] != "PAR":
+                continue
+            r, p = row["reference"], row["prediction"]
+            share = Fraction(
+                min(r["end"], p["end"]) - max(r["start"], p["start"]),
+                max(r["end"], p["end"]) - min(r["start"], p["start"]),
+            )
+            total += share
+            credit[r["type"]] = credit.get(r["type"], Fraction(0)) + share
+            credit_p[p["type"]] = credit_p.get(p["type"], Fraction(0)) + share
+        correct, actual, possible = result["partial_correct"], result["partial_actual"], result["partial_possible"]
+        if actual:
+            assert result["partial_precision"] == float((correct + total) / actual)
+        if possible:
+            assert result["partial_recall"] == float((correct + total) / possible)
+        for entity_type in "ABC":
+            rows = result["entities"]
+            type_correct = sum(
+                1
+                for row in rows
+                if row["partial"] == "COR" and row["reference"] and row["reference"]["type"] == entity_type
+            )
+            type_possible = result.get(f"{entity_type}_partial_possible", 0)
+            if type_possible:
+                assert result[f"{entity_type}_partial_recall"] == float(
+                    (type_correct + credit.get(entity_type, 0)) / type_possible
+                )
+            type_correct_p = sum(
+                1
+                for row in rows
+                if row["partial"] == "COR" and row["prediction"] and row["prediction"]["type"] == entity_type
+            )
+            type_actual = result.get(f"{entity_type}_partial_actual", 0)
+            if type_actual:
+                assert result[f"{entity_type}_partial_precision"] == float(
+                    (type_correct_p + credit_p.get(entity_type, 0)) / type_actual
+                )
+
+
+WEIGHTED_OPTIONS = [
+    {"value": True},
+    {"value": "ace08", "beta": 2},
+    {"partial_credit": "overlap"},
+    {"partial_credit": 0.1, "value": WEIGHTS[2], "min_overlap": 0.5},
+    {"partial_credit": "overlap", "value": WEIGHTS[3], "zero_division": 1.0},
+]
+
+
+@pytest.mark.parametrize("options", WEIGHTED_OPTIONS, ids=["value", "ace08-beta", "overlap", "both", "zero-weights"])
+def test_the_array_path_equals_the_readable_path(options: dict) -> None:
+    rng = random.Random(json.dumps(options))
+    for _ in range(40):
+        predictions, references = random_tags(rng, sentences=rng.randint(1, 8))
+        common = {"per_type": True, "bootstrap": 30, **options}
+        fast = compute_semeval(predictions=predictions, references=references, **common)
+        readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
+        readable.pop("entities")
+        assert fast == readable, (predictions, references)
+        # spans of the same entities score the same
+        decoded = [[(s.start, s.end, s.entity_type) for s in ns.decode(tags)] for tags in predictions]
+        decoded_r = [[(s.start, s.end, s.entity_type) for s in ns.decode(tags)] for tags in references]
+        spans = compute_semeval(predictions=decoded, references=decoded_r, **common)
+        assert {k: v for k, v in spans.items() if k != "token_accuracy"} == {
+            k: v for k, v in fast.items() if k != "token_accuracy"
+        }
+
+
+def test_a_whole_chunk_of_forked_chains_on_arrays() -> None:
+    # Many sentences, forks included: the array path's chains go through value_pair across sentences at once.
+    rng = random.Random(3)
+    predictions, references = random_tags(rng, sentences=3000, length=20)
+    fast = compute_semeval(predictions=predictions, references=references, value="ace08", partial_credit="overlap")
+    readable = compute_semeval(
+        predictions=predictions, references=references, value="ace08", partial_credit="overlap", return_entities=True
+    )
+    readable.pop("entities")
+    assert fast == readable
+
+
+def test_defaults_change_nothing() -> None:
+    rng = random.Random(11)
+    predictions, references = random_tags(rng, sentences=50)
+    default = compute_semeval(predictions=predictions, references=references, per_type=True, bootstrap=50)
+    explicit = compute_semeval(
+        predictions=predictions, references=references, per_type=True, bootstrap=50, partial_credit=0.5, value=False
+    )
+    assert default == explicit
+    assert not any("value" in key for key in default)
+
+
+def test_bootstrap_and_compare_carry_the_value_keys() -> None:
+    rng = random.Random(5)
+    predictions, references = random_tags(rng, sentences=80)
+    other = random_tags(rng, sentences=80)[0]
+    other = [
+        tags[: len(reference)] + ["O"] * (len(reference) - len(tags)) for tags, reference in zip(other, references)
+    ]
+    result = compute_semeval(predictions=predictions, references=references, value=True, bootstrap=200)
+    for key in ("value", "value_precision", "value_recall", "value_f1"):
+        assert result[f"{key}_low"] <= result[key] <= result[f"{key}_high"]
+    compared = ns.compare_semeval(
+        predictions_a=predictions, predictions_b=other, references=references, value=True, n_resamples=200
+    )
+    b = compute_semeval(predictions=other, references=references, value=True)
+    for key in ("value", "value_precision", "value_recall", "value_f1"):
+        assert compared[f"{key}_a"] == result[key]
+        assert compared[f"{key}_b"] == b[key]
+        assert compared[f"{key}_delta"] == b[key] - result[key]
+        assert compared[f"{key}_delta_low"] <= compared[f"{key}_delta"] <= compared[f"{key}_delta_high"]
+        assert 0 < compared[f"{key}_p_value"] <= 1
+    credited = ns.compare_semeval(
+        predictions_a=predictions, predictions_b=other, references=references, partial_credit="overlap", n_resamples=50
+    )
+    overlap_a = compute_semeval(predictions=predictions, references=references, partial_credit="overlap")
+    assert credited["partial_f1_a"] == overlap_a["partial_f1"]
+    assert credited["strict_f1_a"] == overlap_a["strict_f1"]
+    against_itself = ns.compare_semeval(
+        predictions_a=predictions, predictions_b=predictions, references=references, value="ace08", n_resamples=50
+    )
+    assert against_itself["value_p_value"] == 1.0
+
+
+def test_no_reference_follows_zero_division() -> None:
+    result = compute_semeval(predictions=[["B-A"]], references=[["O"]], value=True, zero_division=1.0)
+    assert (result["value"], result["value_recall"], result["value_precision"]) == (1.0, 1.0, 0.0)
+    weightless = compute_semeval(predictions=[["O"]], references=[["B-A"]], value={"types": {"A": 0}})
+    assert weightless["value"] == weightless["value_recall"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"partial_credit": 1.5}, "partial_credit must be"),
+        ({"partial_credit": -0.1}, "partial_credit must be"),
+        ({"partial_credit": float("nan")}, "partial_credit must be"),
+        ({"partial_credit": "overlaps"}, "partial_credit must be .* found 'overlaps'"),
+        ({"partial_credit": True}, "partial_credit must be"),
+        ({"value": "ace05"}, "unknown preset 'ace05'"),
+        ({"value": 3}, "value must be"),
+        ({"value": {"false_alarms": 1}}, r"unknown key\(s\) \['false_alarms'\]"),
+        ({"value": {"types": {"PER": -1}}}, r"value\['types'\]\['PER'\] must be"),
+        ({"value": {"types": {"PER": float("inf")}}}, r"value\['types'\]\['PER'\] must be"),
+        ({"value": {"types": ["PER"]}}, r"value\['types'\] must be a dict"),
+        ({"value": {"types": {1: 1.0}}}, r"value\['types'\] keys must be"),
+        ({"value": {"default_type_weight": "1"}}, r"value\['default_type_weight'\] must be"),
+        ({"value": {"type_error": 1.5}}, r"value\['type_error'\] must be a finite number from 0 to 1"),
+        ({"value": {"boundary_error": 2}}, r"value\['boundary_error'\] must be a finite number from 0 to 1"),
+        ({"value": {"false_alarm": float("nan")}}, r"value\['false_alarm'\] must be"),
+        ({"value": {"min_overlap": 0}}, r"value\['min_overlap'\]"),
+        ({"value": {"min_overlap": 1.5}}, r"value\['min_overlap'\]"),
+    ],
+    ids=lambda case: json.dumps(case, default=str) if isinstance(case, dict) else None,
+)
+def test_bad_weights_are_refused_by_name(options: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Options.of(**options)
+    with pytest.raises(ValueError, match=message):
+        compute_semeval(predictions=[["O"]], references=[["O"]], **options)
+
+
+def test_entities_rows_carry_their_value_pair() -> None:
+    references = [[(0, 2, "PER"), (5, 6, "LOC")]]
+    predictions = [[(0, 2, "LOC"), (0, 3, "PER"), (9, 10, "ORG")]]
+    rows = compute_semeval(predictions=predictions, references=references, value=True, return_entities=True)["entities"]
+    by_entity = {(str(row["reference"]), str(row["prediction"])): row["value_pair"] for row in rows}
+    assert by_entity == {
+        # §3 pairs the identical boundaries; the value pairs the PER reference with the PER prediction
+        (str({"start": 0, "end": 2, "type": "PER"}), str({"start": 0, "end": 2, "type": "LOC"})): {
+            "start": 0,
+            "end": 3,
+            "type": "PER",
+        },
+        (str(None), str({"start": 0, "end": 3, "type": "PER"})): {"start": 0, "end": 2, "type": "PER"},
+        (str({"start": 5, "end": 6, "type": "LOC"}), str(None)): None,
+        (str(None), str({"start": 9, "end": 10, "type": "ORG"})): None,
+    }
+    plain = compute_semeval(predictions=predictions, references=references, return_entities=True)["entities"]
+    assert all("value_pair" not in row for row in plain)
+
+
+@pytest.mark.parametrize(
+    "weights",
+    [
+        {"types": {"A": 1e308, "B": 5e-324}, "false_alarm": 1e300},
+        {"types": {"A": 0.1, "B": 0.2, "C": 0.3}, "type_error": 0.1, "boundary_error": 0.7},
+        {"default_type_weight": 0.0},
+    ],
+    ids=["extreme-floats", "decimal-fractions", "all-zero"],
+)
+def test_extreme_weights_stay_exact_and_finite(weights: dict) -> None:
+    rng = random.Random(13)
+    predictions, references = random_tags(rng, sentences=40)
+    fast = compute_semeval(predictions=predictions, references=references, value=weights, bootstrap=100)
+    readable = compute_semeval(
+        predictions=predictions, references=references, value=weights, bootstrap=100, return_entities=True
+    )
+    readable.pop("entities")
+    assert fast == readable
+    for key in ("value", "value_precision", "value_recall", "value_f1"):
+        for name in (key, f"{key}_low", f"{key}_high"):
+            assert fast[name] == fast[name] and abs(fast[name]) < float("inf"), name  # no NaN, no infinity
+
+
+@pytest.mark.parametrize("options", WEIGHTED_OPTIONS, ids=["value", "ace08-beta", "overlap", "both", "zero-weights"])
+def test_the_span_array_path_equals_the_readable_path(options: dict) -> None:
+    # Sentences of disjoint entities (on arrays), nested and repeated ones (readable), far offsets (moved).
+    rng = random.Random(json.dumps(options) + "spans")
+    for _ in range(30):
+        sentences = rng.randint(1, 8)
+        sides = []
+        for _side in range(2):
+            batch = []
+            for _sentence in range(sentences):
+                nested = rng.random() < 0.3
+                offset = rng.choice([0, 10**6, 2**40])
+                batch.append([(s.start + offset, s.end + offset, s.entity_type) for s in random_side(rng, nested)])
+            sides.append(batch)
+        predictions, references = sides
+        common = {"per_type": True, "bootstrap": 30, **options}
+        fast = compute_semeval(predictions=predictions, references=references, **common)
+        readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **common)
+        readable.pop("entities")
+        assert fast == readable, (predictions, references)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line, the metric's stored batches
+# ---------------------------------------------------------------------------------------------------------
+
+WORKED_FILE = str(Path(__file__).resolve().parent.parent / "examples" / "worked_example.conll")
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *arguments: str) -> str:
+    assert ns.main(list(arguments)) == 0
+    return capsys.readouterr().out
+
+
+def test_the_command_line_prints_a_value_row(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    plain = run_cli(capsys, WORKED_FILE)
+    printed = run_cli(capsys, "--value", "ace08", WORKED_FILE)
+    assert printed.startswith(plain.split("\n\nstrict by type")[0])  # the table as it was, then the value row
+    assert "value         0.4500  (precision 0.6000, recall 0.6000, F1 0.6000)" in printed
+    weights = tmp_path / "weights.json"
+    weights.write_text(json.dumps({"types": {"SINGER": 2.0}}), encoding="utf-8")
+    as_json = json.loads(run_cli(capsys, "--value", str(weights), "--partial-credit", "overlap", "--json", WORKED_FILE))
+    predictions, references = worked_example()
+    expected = compute_semeval(
+        predictions=predictions, references=references, value={"types": {"SINGER": 2.0}}, partial_credit="overlap"
+    )
+    assert as_json == expected
+    with_intervals = json.loads(run_cli(capsys, "--value", "true", "--bootstrap", "200", "--json", WORKED_FILE))
+    assert with_intervals == compute_semeval(predictions=predictions, references=references, value=True, bootstrap=200)
+
+
+def test_the_command_line_compares_values(capsys: pytest.CaptureFixture[str]) -> None:
+    printed = run_cli(capsys, "--compare", WORKED_FILE, WORKED_FILE, "--value", "ace08", "--bootstrap", "100")
+    assert "value     value         0.4500   0.4500  +0.0000  +0.0000  +0.0000     1.0000" in printed
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--value", "nowhere.json"], "--value takes a preset"),
+        (["--partial-credit", "most"], "takes a number from 0 to 1 or overlap"),
+        (["--partial-credit", "2"], "partial_credit must be"),
+    ],
+    ids=["missing-file", "a-word", "above-one"],
+)
+def test_the_command_line_refuses_bad_weights(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = ns.main([*arguments, WORKED_FILE])
+    except SystemExit as stopped:  # argparse's own refusal
+        status = stopped.code
+    assert status == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_metric_stores_batches_and_scores_the_value(load_metric) -> None:
+    metric = load_metric(value="ace08", partial_credit="overlap")
+    predictions, references = worked_example()
+    for prediction, reference in zip(predictions, references):
+        metric.add_batch(predictions=[prediction], references=[reference])
+    stored = metric.compute()
+    direct = compute_semeval(predictions=predictions, references=references, value="ace08", partial_credit="overlap")
+    assert stored == direct
+    assert stored["value"] == 0.45
+
+
+def test_a_long_forked_chain_takes_the_linear_programme() -> None:
+    # Tags whose every entity overlaps two of the other side make one chain as long as the sentence: the general
+    # solver's cost grew with its square (58 s at 4,000 entities); the chain goes through the linear programme.
+    from unittest import mock
+
+    from nerscore import value as value_module
+
+    references = [["B-A", "I-A"] * 2000]
+    predictions = [["O", *(["B-A", "I-A"] * 1999), "O"]]
+    with mock.patch.object(value_module, "best_value_pairs", side_effect=AssertionError("general solver")):
+        fast = compute_semeval(predictions=predictions, references=references, value=True)
+    assert fast["value_recall"] == 1999 / 2000
