@@ -365,6 +365,11 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         )
 
     def _store(self, predictions: list, references: list, columns: list[str] | None = None, **kwargs: Any) -> None:
+        if columns is None and self.num_process > 1:
+            # Process 0 reads every process's file in its own stored form, and a process cannot know whether the
+            # others give columns (one with no data of its own never does): across processes every file holds
+            # them, "" for a sentence without (`Columns.from_stored` reads no column from those).
+            columns = [""] * len(predictions)
         if columns is not None:
             kwargs[_COLUMNS] = columns
             if self._nothing_stored():  # evaluate takes only the names of the stored form, which this batch sets

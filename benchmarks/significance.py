@@ -4,11 +4,14 @@
     python benchmarks/significance.py --pairs      # also the 21 pairs of WNUT-17 systems: strict F1, p-values
     python benchmarks/significance.py --scipy      # also scipy.stats on the same statistics: a few minutes
     python benchmarks/significance.py --coverage   # also BCa against percentile intervals: a few minutes
+    python benchmarks/significance.py --runs       # also (e) several runs and (f) documents (issue 20)
 
 (a) `compute_semeval` with and without `bootstrap=1000` on generated IOB2 data, 20,000 sentences x 20 tokens
 (issue 11's goal: at most 3 times the time without); (b) `compare_semeval` with 10,000 resamples on the
 WNUT-17 test set, spinningbytes against uh_ritual (goal: within 2 s), when ../shared/data/wnut17 exists next
-to the repository. Each time is the median of --repeats runs, the variants interleaved run by run so that a
+to the repository; (e) `summarize_runs` and `compare_runs` with 1,000 resamples of five runs on WNUT-17 (five of
+its systems as runs; goal: each within 2 s) and (f) documents as the unit against sentences (goal: within 1.5
+times), with --runs. Each time is the median of --repeats runs, the variants interleaved run by run so that a
 busy moment on a shared machine slows them alike; gc.collect() before each. Standalone: benchmarks/run.py is
 the main benchmark, this script only borrows its conventions. Nothing here is asserted in tests. (Not named
 statistics.py: run from this folder, that name would hide the standard library's `statistics` from run.py.)
@@ -246,13 +249,87 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
             print(f"    {name:<16}{sentences:>4} sentences   {rates}")
 
 
+def verdict(seconds: float, goal: float) -> str:
+    return "PASS" if seconds <= goal else "MISS"
+
+
+def runs_on_wnut17(data: tuple, repeats: int) -> None:
+    """(e) Five WNUT-17 systems as five runs of one system (and five, three of them shared, as another's)."""
+    references, systems = data
+    runs = [systems[name] for name in WNUT_SYSTEMS[:5]]
+    runs_b = [systems[name] for name in WNUT_SYSTEMS[2:]]
+    calls = {
+        "summarize": lambda: ns.summarize_runs(runs=runs, references=references, bootstrap=1000),
+        "compare": lambda: ns.compare_runs(runs_a=runs, runs_b=runs_b, references=references, n_resamples=1000),
+        "one run": lambda: ns.compute_semeval(predictions=runs[0], references=references, bootstrap=1000),
+    }
+    times = median_times(calls, repeats)
+    print(f"(e) WNUT-17 ({len(references)} sentences), five systems as five runs, 1,000 resamples")
+    print(f"    compute_semeval(bootstrap=1000), one run    {times['one run']:8.3f} s")
+    for call, label in (
+        ("summarize", "summarize_runs(bootstrap=1000), 5 runs"),
+        ("compare", "compare_runs, 5 against 5"),
+    ):
+        print(f"    {label:<44}{times[call]:8.3f} s   goal 2 s   {verdict(times[call], 2)}")
+
+
+def documents_against_sentences(data: tuple | None, repeats: int) -> None:
+    """(f) The same calls with `documents` (the resampling unit, docs/scoring.md §9) and without: 20,000
+    generated sentences in documents of 20, and WNUT-17's tweets in documents of 10 consecutive ones."""
+    print("(f) documents as the unit against sentences (goal: within 1.5 times)")
+    predictions, references = generate(20_000)
+    batches = {"generated 20,000": (predictions, generate(20_000, seed=2017)[0], references, 20)}
+    if data is not None:
+        wnut_references, systems = data
+        batches["WNUT-17"] = (systems["spinningbytes.txt"], systems["uh_ritual"], wnut_references, 10)
+    for name, (system_a, system_b, gold, size) in batches.items():
+        documents = [index // size for index in range(len(gold))]
+
+        def bootstrap(by_document: bool, system: list = system_a, gold: list = gold, ids: list = documents) -> None:
+            ns.compute_semeval(
+                predictions=system, references=gold, bootstrap=1000, documents=ids if by_document else None
+            )
+
+        def compare(
+            by_document: bool,
+            system_a: list = system_a,
+            system_b: list = system_b,
+            gold: list = gold,
+            ids: list = documents,
+        ) -> None:
+            ns.compare_semeval(
+                predictions_a=system_a, predictions_b=system_b, references=gold, documents=ids if by_document else None
+            )
+
+        calls = {
+            "bootstrap": functools.partial(bootstrap, False),
+            "bootstrap by document": functools.partial(bootstrap, True),
+            "compare": functools.partial(compare, False),
+            "compare by document": functools.partial(compare, True),
+        }
+        times = median_times(calls, repeats)
+        for call in ("bootstrap", "compare"):
+            ratio = times[f"{call} by document"] / times[call]
+            print(
+                f"    {name:<17} {call:<10} sentences {times[call]:7.3f} s   documents of {size} "
+                f"{times[f'{call} by document']:7.3f} s   {ratio:5.2f}x   goal 1.5x   {verdict(ratio, 1.5)}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=7, help="runs per timing; the median is shown (default 7)")
     parser.add_argument("--pairs", action="store_true", help="compare every pair of WNUT-17 systems")
     parser.add_argument("--scipy", action="store_true", help="time scipy.stats on the same statistics")
     parser.add_argument("--coverage", action="store_true", help="coverage of BCa against percentile intervals")
+    parser.add_argument("--runs", action="store_true", help="several runs and documents (issue 20)")
     args = parser.parse_args()
+    if args.runs:
+        data = wnut17()
+        if data is not None:
+            runs_on_wnut17(data, args.repeats)
+        documents_against_sentences(data, args.repeats)
+        return
     bootstrap_on_generated_data(args.repeats)
     data = wnut17()
     if data is None:

@@ -2,11 +2,12 @@
 
 The scoring of the `ner_semeval` evaluate metric as a plain package that needs numpy (and scipy, imported only to
 solve very large components of nested entities, `nerscore.large_components`): `compute_semeval` scores
-a batch, `compare_semeval` tests whether one system beats another, and `ner-semeval` (`nerscore.cli`) is the
-command line. The definition it implements is docs/scoring.md. Modules, in the order data flows (each imports only
-those before it): errors, span, schemes, options, decoding, assignment, large_components, pairing, value,
-counts, columns, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, resampling, compute, readers,
-annotations, tables, conlleval, cli.
+a batch, `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for
+several runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition
+it implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors,
+span, schemes, options, decoding, assignment, large_components, pairing, value, counts, columns, slices, inputs,
+readable, tag_arrays, component_arrays, span_arrays, resampling, compute, runs, readers, annotations, tables,
+conlleval, cli.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .readers import (
     read_two_systems,
 )
 from .resampling import SentenceCounts
+from .runs import compare_runs, summarize_runs
 from .schemes import MODES, SCHEMES, Scheme, get_scheme
 from .span import Span
 from .tables import (
@@ -83,6 +85,7 @@ __all__ = [
     "TwoSystemSentence",
     "__version__",
     "as_span",
+    "compare_runs",
     "compare_semeval",
     "compute_semeval",
     "confusion_matrix",
@@ -105,6 +108,7 @@ __all__ = [
     "result_dict",
     "scenario_of",
     "scores",
+    "summarize_runs",
     "summary_rows",
     "tally_semeval",
 ]

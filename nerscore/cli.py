@@ -24,7 +24,7 @@ import numpy as np
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
 from .columns import NO_COLUMNS, Columns
-from .compute import count_batch, result_dict, scored_columns, sentence_counts_of
+from .compute import count_batch, result_dict, scored_columns, sentence_vectors
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .counts import Counted, Diagnostics, Tally, TokenCounts
 from .errors import InvalidInputError
@@ -32,13 +32,15 @@ from .inputs import SPANS, TAGS, check_span_options, check_tag_options
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
-from .resampling import SentenceCounts, comparison
+from .resampling import SentenceCounts, comparison, unit_rows
+from .runs import comparison_of, summary_of
 from .slices import SliceCounts
 from .tables import (
     format_comparison,
     format_confusion_table,
     format_diagnostics,
     format_errors,
+    format_runs,
     format_slice_table,
     format_table,
     format_type_table,
@@ -59,6 +61,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     args = parser.parse_args(argv)
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
+    if args.runs_b and not args.runs:
+        parser.error("--runs-b compares with the runs of --runs: give both")
+    if args.runs and (args.files or args.spans or args.compare or args.per_type or args.confusion or args.slices):
+        parser.error(
+            "--runs reads its own files and reports overall scores: drop FILE, --spans, --compare, --per-type, "
+            "--confusion and --slices"
+        )
     if args.compare and (args.files or args.spans or args.per_type or args.confusion or args.slices):
         parser.error(
             "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type, "
@@ -74,13 +83,25 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
     }
     total = FileTotals(spans=args.spans is not None or annotations is not None)
+    total.units.by_document = args.by_document or total.spans
     try:
-        if args.compare:
+        if args.runs:
+            compare = bool(args.runs_b)
+            resamples = _COMPARE_RESAMPLES
+            if compare:
+                resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
+            options = Options.of(**given)
+            check_tag_options(options)
+            names = [*args.runs, *(args.runs_b or [])]
+            with contextlib.ExitStack() as stack:
+                handles = [stack.enter_context(open(name, "rb")) for name in names]
+                run_totals = _read_runs(handles, names, options, compare or options.bootstrap > 0, args.by_document)
+        elif args.compare:
             resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
             options = Options.of(**given)
             check_tag_options(options)
             with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
-                paired = _read_files_in_step((handle_a, handle_b), args.compare, options)
+                paired = _read_files_in_step((handle_a, handle_b), args.compare, options, args.by_document)
         else:
             options = Options.of(**given)
             if total.spans:
@@ -101,7 +122,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         return 2
 
     try:
-        if args.compare:
+        if args.runs:
+            _print_runs(run_totals, options, resamples, args)
+        elif args.compare:
             _print_comparison(paired, options, resamples, args)
         else:
             _print_results(total, options, args)
@@ -174,6 +197,26 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         "B - A with its interval, and the p-value of approximate randomization, per scheme and measure",
     )
     parser.add_argument(
+        "--runs",
+        nargs="+",
+        metavar="A",
+        help="several runs of one system (seeds): three-column CoNLL files with the same tokens and reference "
+        "column; prints each scheme's mean ± standard deviation (with --bootstrap N, an interval of each mean)",
+    )
+    parser.add_argument(
+        "--runs-b",
+        nargs="+",
+        metavar="B",
+        help="with --runs: another system's runs; prints the means, B - A with its interval and the p-value "
+        "(--bootstrap N sets the resamples, default 10,000)",
+    )
+    parser.add_argument(
+        "--by-document",
+        action="store_true",
+        help="resample whole documents, not sentences: the documents of -DOCSTART- lines (sentences before the "
+        "first form one of their own); JSON lines of spans carry theirs in a 'document' field, read when present",
+    )
+    parser.add_argument(
         "--conlleval",
         action="store_true",
         help="print what conlleval.pl prints for FILE (standard input when none), byte for byte: the file read as "
@@ -236,14 +279,54 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
 
 
 @dataclass
+class UnitCounts:
+    """The units' counts as they are read (docs/scoring.md §9): each sentence's, kept as the distinct vectors (so
+    memory follows those, not the sentences), or `by_document` each sentence's row and document id until the
+    end, when each document's rows are summed (48 bytes a sentence and system: a document's sentences may be
+    anywhere, as JSON lines' 'document' fields may put them)."""
+
+    width: int = len(SCENARIOS)
+    by_document: bool = False
+    distinct: SentenceCounts | None = None
+    rows: list[np.ndarray] = dataclasses.field(default_factory=list)
+    ids: list[Any] = dataclasses.field(default_factory=list)
+
+    weighted: list[np.ndarray] = dataclasses.field(default_factory=list)
+
+    def add(self, by_sentence: np.ndarray, ids: Sequence[Any], weighted: np.ndarray | None = None) -> None:
+        """A chunk's sentence rows, their ids, and with docs/scoring.md §10's options their weighted columns."""
+        if self.by_document:
+            self.rows.append(by_sentence)
+            self.ids.extend(ids)
+            if weighted is not None:
+                self.weighted.append(weighted)
+            return
+        counts = SentenceCounts.of(by_sentence, weighted)
+        self.distinct = counts if self.distinct is None else _added(self.distinct, counts)
+
+    def counts(self) -> SentenceCounts:
+        if not self.by_document:
+            return self.distinct if self.distinct is not None else _no_sentences(self.width)
+        width = self.rows[0].shape[1] if self.rows else self.width
+        rows = np.vstack(self.rows) if self.rows else np.zeros((0, width), dtype=np.int64)
+        weighted = unit_rows(np.vstack(self.weighted), self.ids) if self.weighted else None
+        return SentenceCounts.of(unit_rows(rows, self.ids), weighted)
+
+    @property
+    def documents(self) -> int:
+        """How many documents were read (by_document)."""
+        return len(set(self.ids))
+
+
+@dataclass
 class FileTotals:
     """What the command line accumulates while it reads: the cells and how much it read; with --bootstrap the
-    per-sentence counts too, kept as their distinct vectors (so memory follows those, not the sentences)."""
+    units' counts too (`UnitCounts`)."""
 
     cells: Counter = dataclasses.field(default_factory=Counter)
     sentences: int = 0
     tokens: int = 0
-    by_sentence: SentenceCounts = dataclasses.field(default_factory=_no_sentences)
+    units: UnitCounts = dataclasses.field(default_factory=UnitCounts)
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
     slices: SliceCounts | None = None  # with --slices, the counts of every bucket
@@ -251,15 +334,18 @@ class FileTotals:
     # With --diagnostics and --errors (docs/scoring.md §11): what the tally adds beside its cells.
     diagnostics: Diagnostics | None = None
     errors: Counter | None = None
+    files: int = 0  # files read so far: CoNLL documents are numbered within their file
 
-    def add(self, sentences: list[ConllSentence], source: str, options: Options) -> None:
-        """Count one chunk of sentences; a bad tag is a `ConllError` naming the line."""
-        self._add(_count_sentences(sentences, source, options, by_sentence=options.bootstrap > 0))
+    def add(self, sentences: list[ConllSentence], source: str, options: Options, ids: Sequence[Any] = ()) -> None:
+        """Count one chunk of sentences (of documents `ids` with --by-document); a bad tag is a `ConllError`
+        naming the line."""
+        self._add(_count_sentences(sentences, source, options, by_sentence=options.bootstrap > 0), ids)
         self.sentences += len(sentences)
         self.tokens += sum(len(sentence.tokens) for sentence in sentences)
 
     def add_spans(self, documents: list[SpanDocument], source: str, options: Options) -> None:
-        """Count one chunk of documents; a bad entity is a `ConllError` naming the line."""
+        """Count one chunk of documents (lines); a bad entity is a `ConllError` naming the line. A line without
+        a 'document' field is a document of its own."""
         references = [document.references for document in documents]
         predictions = [document.predictions for document in documents]
         texts = [document.text for document in documents]
@@ -278,17 +364,22 @@ class FileTotals:
                 raise
             line = documents[error.sentence].line
             raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
-        self._add(counted)
+        ids = [
+            ("line", self.sentences + index) if document.document is None else ("document", document.document)
+            for index, document in enumerate(documents)
+        ]
+        self._add(counted, ids)
         self.sentences += len(documents)
 
-    def _add(self, counted: Counted) -> None:
+    def _add(self, counted: Counted, ids: Sequence[Any]) -> None:
         self.cells.update(counted.tally.cells)
         if counted.tally.tokens is not None:
             self.token_counts += counted.tally.tokens
         self.weighted += _weighted_part(counted.tally)
         if counted.by_sentence is not None:
-            # With §10's weighted columns or slices, the vectors are wider than the empty start's six columns.
-            self.by_sentence = _added(self.by_sentence, sentence_counts_of(counted))
+            # With §10's weighted columns or slices, the vectors are wider than six columns (`sentence_vectors`).
+            ints, floats = sentence_vectors(counted)
+            self.units.add(ints, ids, floats)
         if counted.slices is not None:
             counted_slices = counted.slices._replace_sentences()
             self.slices = counted_slices if self.slices is None else self.slices + counted_slices
@@ -332,12 +423,16 @@ class PairedTotals:
     cells_b: Counter = dataclasses.field(default_factory=Counter)
     sentences: int = 0
     tokens: int = 0
-    pairs: SentenceCounts = dataclasses.field(default_factory=lambda: _no_sentences(2 * len(SCENARIOS)))
+    units: UnitCounts = dataclasses.field(default_factory=lambda: UnitCounts(2 * len(SCENARIOS)))
     weighted_a: Tally = dataclasses.field(default_factory=Tally)
     weighted_b: Tally = dataclasses.field(default_factory=Tally)
 
     def add(
-        self, sentences: list[tuple[ConllSentence, ConllSentence]], sources: Sequence[str], options: Options
+        self,
+        sentences: list[tuple[ConllSentence, ConllSentence]],
+        sources: Sequence[str],
+        options: Options,
+        ids: Sequence[Any] = (),
     ) -> None:
         counted_a, counted_b = (
             _count_sentences([pair[side] for pair in sentences], sources[side], options, by_sentence=True)
@@ -349,13 +444,26 @@ class PairedTotals:
         self.weighted_a += _weighted_part(counted_a.tally)
         self.weighted_b += _weighted_part(counted_b.tally)
         if counted_a.weighted is None or counted_b.weighted is None:
-            self.pairs += SentenceCounts.of(np.hstack((counted_a.by_sentence, counted_b.by_sentence)))
+            self.units.add(np.hstack((counted_a.by_sentence, counted_b.by_sentence)), ids)
         else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
             columns = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
-            empty = np.zeros((len(columns[0]), 0), dtype=np.int64)
-            self.pairs = _added(self.pairs, SentenceCounts.of(empty, np.hstack(columns)))
+            self.units.add(np.zeros((len(columns[0]), 0), dtype=np.int64), ids, np.hstack(columns))
         self.sentences += len(sentences)
         self.tokens += sum(len(a.tokens) for a, _ in sentences)
+
+
+@dataclass
+class RunTotals:
+    """What --runs accumulates while it reads every run's file in step: each run's cells, how much it read, and
+    with the statistics every run's counts side by side for each unit."""
+
+    names: list[str]
+    runs_a: int
+    cells: list[Counter]
+    units: UnitCounts
+    sentences: int = 0
+    tokens: int = 0
+    token_counts: list[TokenCounts] = dataclasses.field(default_factory=list)  # each run's, for token_accuracy
 
 
 def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
@@ -373,9 +481,14 @@ def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Ite
 
 
 def _read_tag_file(handle: Iterable[bytes | str], source: str, options: Options, total: FileTotals) -> None:
-    sentences = read_conll(text_lines(handle, source), source)
+    documents: list[int] = []
+    sentences = read_conll(text_lines(handle, source), source, documents if total.units.by_document else None)
+    file, read = total.files, 0
+    total.files += 1
     for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
-        total.add(chunk, source, options)
+        # The reader has numbered exactly the sentences it gave: those of this chunk are the last.
+        total.add(chunk, source, options, [(file, document) for document in documents[read : read + len(chunk)]])
+        read += len(chunk)
 
 
 def _read_span_file(handle: Iterable[bytes | str], source: str, options: Options, total: FileTotals) -> None:
@@ -437,14 +550,64 @@ def _read_annotations(args: argparse.Namespace, options: Options, total: FileTot
 
 
 def _read_files_in_step(
-    handles: Sequence[Iterable[bytes | str]], sources: Sequence[str], options: Options
+    handles: Sequence[Iterable[bytes | str]], sources: Sequence[str], options: Options, by_document: bool = False
 ) -> PairedTotals:
     """Read two systems' files sentence by sentence, in step, checking that they hold the same tokens and
-    reference tags, and count them a chunk at a time."""
+    reference tags, and count them a chunk at a time (with `by_document`, in the documents of A's file)."""
     total = PairedTotals()
-    files = [read_conll(text_lines(handle, source), source) for handle, source in zip(handles, sources)]
+    total.units.by_document = by_document
+    documents: list[int] = []
+    files = [
+        read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
+        for index, (handle, source) in enumerate(zip(handles, sources))
+    ]
+    read = 0
     for chunk in _chunks(_same_sentences(files, sources), lambda pair: len(pair[0].tokens), _CLI_CHUNK_TOKENS):
-        total.add(chunk, sources, options)
+        total.add(chunk, sources, options, documents[read : read + len(chunk)])
+        read += len(chunk)
+    return total
+
+
+def _read_runs(
+    handles: Sequence[Iterable[bytes | str]],
+    sources: list[str],
+    options: Options,
+    by_sentence: bool,
+    by_document: bool,
+) -> RunTotals:
+    """Read every run's file (--runs, then --runs-b) sentence by sentence, in step, checking that each holds the
+    first file's tokens and reference tags, and count them a chunk at a time."""
+    runs = len(sources)
+    total = RunTotals(list(sources), 0, [Counter() for _ in range(runs)], UnitCounts(runs * len(SCENARIOS)))
+    total.units.by_document = by_document
+    total.token_counts = [TokenCounts() for _ in range(runs)]
+    documents: list[int] = []
+    files = [
+        read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
+        for index, (handle, source) in enumerate(zip(handles, sources))
+    ]
+
+    def in_step() -> Iterator[tuple[ConllSentence, ...]]:
+        for sentences in zip_longest(*files):
+            for index in range(1, runs):
+                _check_same_sentence(sentences[0], sentences[index], (sources[0], sources[index]), "--runs")
+            yield sentences
+
+    read = 0
+    for chunk in _chunks(in_step(), lambda sentences: len(sentences[0].tokens), _CLI_CHUNK_TOKENS):
+        rows: list[np.ndarray] = []
+        for index in range(runs):
+            counted = _count_sentences([sentences[index] for sentences in chunk], sources[index], options, by_sentence)
+            total.cells[index].update(counted.tally.cells)
+            if counted.tally.tokens is not None:
+                total.token_counts[index] += counted.tally.tokens
+            if counted.by_sentence is not None:
+                rows.append(counted.by_sentence)
+        if by_sentence:
+            total.units.add(np.hstack(rows), documents[read : read + len(chunk)])
+        read += len(chunk)
+        total.sentences += len(chunk)
+        total.tokens += sum(len(sentences[0].tokens) for sentences in chunk)
     return total
 
 
@@ -457,7 +620,7 @@ def _same_sentences(
 
 
 def _check_same_sentence(
-    sentence_a: ConllSentence | None, sentence_b: ConllSentence | None, sources: Sequence[str]
+    sentence_a: ConllSentence | None, sentence_b: ConllSentence | None, sources: Sequence[str], flag: str = "--compare"
 ) -> None:
     """Both systems must be scored on the same sentences: a `ConllError` names B's first line that differs from
     A's (token or reference tag), and A's line it differs from."""
@@ -467,7 +630,7 @@ def _check_same_sentence(
             (sentence_a, source_a, source_b) if sentence_b is None else (sentence_b, source_b, source_a)
         )
         assert present is not None
-        problem = f"this sentence has no counterpart: {other} ends before it; --compare {_SAME_SENTENCES}"
+        problem = f"this sentence has no counterpart: {other} ends before it; {flag} {_SAME_SENTENCES}"
         raise ConllError(source, present.lines[0], problem)
     if sentence_a.tokens == sentence_b.tokens and sentence_a.references == sentence_b.references:
         return
@@ -486,7 +649,7 @@ def _check_same_sentence(
     )
     (line_a, found_a), (line_b, found_b) = line(sentence_a, index), line(sentence_b, index)
     raise ConllError(
-        source_b, line_b, f"found {found_b} where {source_a}:{line_a} has {found_a}; --compare {_SAME_SENTENCES}"
+        source_b, line_b, f"found {found_b} where {source_a}:{line_a} has {found_a}; {flag} {_SAME_SENTENCES}"
     )
 
 
@@ -497,12 +660,13 @@ def _check_same_sentence(
 
 def _print_results(total: FileTotals, options: Options, args: argparse.Namespace) -> None:
     tally = total.tally
+    units = total.units.counts()
     if args.json:
-        result = result_dict(tally, options, total.by_sentence, slices=total.slices)
+        result = result_dict(tally, options, units, slices=total.slices)
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return
     # The tables show every type, whether or not --per-type asks for the keys.
-    results = result_dict(tally, options.evolve(per_type=True), total.by_sentence, slices=total.slices)
+    results = result_dict(tally, options.evolve(per_type=True), units, slices=total.slices)
     counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
     entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
@@ -512,9 +676,13 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
         settings.append(f"min overlap {options.min_overlap:g}")
     print(f"processed {read} with {entities} ({', '.join(settings)})")
     if options.bootstrap:
-        units = "documents" if total.spans else "sentences"
+        resampled = f"{total.sentences} {'documents' if total.spans else 'sentences'}"
+        if args.by_document and not total.spans:
+            resampled = f"{total.units.documents} documents (-DOCSTART- lines) of {total.sentences} sentences"
+        elif total.spans and total.units.documents < total.sentences:
+            resampled = f"{total.units.documents} documents ('document' fields) of {total.sentences} lines"
         print(
-            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {total.sentences} {units}, "
+            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {resampled}, "
             f"{options.bootstrap} resamples, seed {options.seed}"
         )
     print()
@@ -593,7 +761,7 @@ def _print_comparison(paired: PairedTotals, options: Options, resamples: int, ar
     tally_b = Tally(
         dict(paired.cells_b), None, credit=paired.weighted_b.credit, value_cells=paired.weighted_b.value_cells
     )
-    results = comparison(tally_a, tally_b, paired.pairs, options, resamples, options.seed)
+    results = comparison(tally_a, tally_b, paired.units.counts(), options, resamples, options.seed)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
@@ -607,6 +775,59 @@ def _print_comparison(paired: PairedTotals, options: Options, resamples: int, ar
         f"B - A: {options.confidence_level:.0%} paired bootstrap interval (BCa) and two-sided approximate "
         f"randomization p-value, {resamples} resamples, seed {options.seed}"
     )
+    if args.by_document:
+        print(f"resampled and swapped: whole documents, {paired.units.documents} (-DOCSTART- lines)")
     print()
     print(format_comparison(results, options.beta))
+    sys.stdout.flush()
+
+
+def _print_runs(total: RunTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
+    """--runs: each scheme's mean ± standard deviation over the runs; with --runs-b, the comparison of the two
+    systems' runs (nerscore.runs)."""
+    runs_a = len(args.runs)
+    tallies = [Tally(dict(cells), tokens) for cells, tokens in zip(total.cells, total.token_counts)]
+    statistics = bool(args.runs_b) or options.bootstrap > 0
+    units = total.units.counts() if statistics else None
+    if args.runs_b:
+        assert units is not None
+        results = comparison_of(tallies[:runs_a], tallies[runs_a:], units, options, resamples, options.seed)
+    else:
+        results = summary_of(tallies, units, options)
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
+    read = (
+        f"{total.sentences} sentences, {total.tokens} tokens, {tallies[0].counts('strict').possible} reference "
+        f"entities ({scheme}, {mode})"
+    )
+    unit = (
+        f"{total.units.documents} documents (-DOCSTART- lines)" if args.by_document else f"{total.sentences} sentences"
+    )
+    if not args.runs_b:
+        print(f"{runs_a} runs: {read}")
+        if options.bootstrap:
+            print(
+                f"{options.confidence_level:.0%} intervals of the mean: BCa bootstrap of the runs, then of the "
+                f"{unit}, {options.bootstrap} resamples, seed {options.seed}"
+            )
+        print()
+        print(format_runs(results, options.beta))
+    else:
+        print(f"compared {runs_a} runs of A and {len(args.runs_b)} runs of B: {read}")
+        test = (
+            "approximate randomization (one run a side)"
+            if runs_a == len(args.runs_b) == 1
+            else "t test of the runs and the units"
+        )
+        print(
+            f"B - A: difference of the means, {options.confidence_level:.0%} bootstrap interval (BCa) of the runs, "
+            f"then of the {unit}, and two-sided p-value ({test}), {resamples} resamples, seed {options.seed}"
+        )
+        print()
+        renamed = {
+            key.removesuffix("_mean"): value for key, value in results.items() if key.endswith(("_a_mean", "_b_mean"))
+        }
+        print(format_comparison({**results, **renamed}, options.beta))
     sys.stdout.flush()

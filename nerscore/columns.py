@@ -222,6 +222,8 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
             f"found {len(values)} values for {sentences} sentences; expected one per sentence ({column.doc})",
             column.name,
         )
+    if column.is_id and {type(value) for value in values} <= {str, int}:
+        return tuple(values)  # strings and ints, the usual ids, are hashable and kept as they are: no loop
     kept = []
     for sentence, value in enumerate(values):
         if hasattr(value, "tolist") and not isinstance(value, (list, tuple, str)):

@@ -7,9 +7,11 @@ boundaries and type are made directly (min(k, m) at each entity found on both si
 entities left are found among the pairs of one sentence, and the overlap graph is split into connected
 components by label propagation. Most components of ordinary nested documents are one edge (its two entities
 pair, as many copies as both have) or can hold one pair only (the heaviest edge by §3's priorities, the first by
-rule (d) of equals): both are solved on the arrays. Only the others go to `pairing._best_flow`, one by one, and
-sentences whose entities would give too many pairs to try go to `pairing.pair` whole. The result is the same
-rows, as counts; tests/test_fast_path.py and tests/test_pairing_paths.py check it against `pair`."""
+rule (d) of equals): both are solved on the arrays. Only the others go to `pairing._best_flow`, one by one, or,
+when large and without copies, to `large_components.best_matching` straight from the arrays. Sentences whose
+entities would give too many pairs to try all of them have their overlaps found by a sweep over the starts and
+their components by scipy (`_large_sentences`). The result is the same rows, as counts; tests/test_fast_path.py
+and tests/test_pairing_paths.py check it against `pair`."""
 
 from __future__ import annotations
 
@@ -17,9 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pairing import SCENARIOS, _best_flow, pair, scenario_of
+from . import pairing
+from .pairing import SCENARIOS, _best_flow
 from .span import Span
-from .tag_arrays import FlatSpans, Rows, id_spans
+from .tag_arrays import FlatSpans, Rows
 
 # A sentence whose distinct entities would make more pairs than this (references x predictions) goes to `pair`,
 # which finds its overlaps by a sweep: all pairs of a sentence are tried here, which is cheap for a few dozen
@@ -48,14 +51,12 @@ def nested_rows(
     per_r = np.bincount(classes_r.sentence, minlength=sentences)
     per_p = np.bincount(classes_p.sentence, minlength=sentences)
     large = per_r * per_p > _PAIRS_PER_SENTENCE
-    if large.any():
-        out.append(_rows_by_pair(references, predictions, sentence_r, sentence_p, large, min_overlap))
-        classes_r, classes_p = (
-            classes_r.select(~large[classes_r.sentence]),
-            classes_p.select(~large[classes_p.sentence]),
-        )
     out.append(_same_entities(classes_r, classes_p))
     classes_r, classes_p = classes_r.select(classes_r.count > 0), classes_p.select(classes_p.count > 0)
+    if large.any():
+        big_r, big_p = large[classes_r.sentence], large[classes_p.sentence]
+        out.extend(_paired_classes(classes_r.select(big_r), classes_p.select(big_p), min_overlap, large=True))
+        classes_r, classes_p = classes_r.select(~big_r), classes_p.select(~big_p)
     out.extend(_paired_classes(classes_r, classes_p, min_overlap))
     if not positions:
         return tuple(np.concatenate([rows[column] for rows in out]) for column in range(3))
@@ -118,9 +119,17 @@ def _same_entities(references: _Classes, predictions: _Classes) -> Rows:
     return np.full(len(types), _I, dtype=np.int64), types, types, starts, ends, starts, ends
 
 
-def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: float | None) -> list[Rows]:
-    """The rows of the entities left after `_same_entities`, none of which has a twin of its type."""
-    i, j = _candidate_pairs(references.sentence, predictions.sentence)
+def _paired_classes(
+    references: _Classes, predictions: _Classes, min_overlap: float | None, large: bool = False
+) -> list[Rows]:
+    """The rows of the entities left after `_same_entities`, none of which has a twin of its type. `large`:
+    sentences of many entities, whose overlaps are found by a sweep (`_overlapping_pairs`) rather than among all
+    their pairs, and whose components by scipy rather than by label propagation (whose rounds grow with a
+    component's diameter, a chain of thousands of entities)."""
+    if large:
+        i, j = _overlapping_pairs(references, predictions)
+    else:
+        i, j = _candidate_pairs(references.sentence, predictions.sentence)
     shared = np.minimum(references.end[i], predictions.end[j]) - np.maximum(references.start[i], predictions.start[j])
     keep = shared > 0
     if min_overlap is not None:
@@ -130,13 +139,18 @@ def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: fl
     same_bounds = (references.start[i] == predictions.start[j]) & (references.end[i] == predictions.end[j])
     same_type = references.type_id[i] == predictions.type_id[j]
     size = len(references.start)
-    label = _components(size + len(predictions.start), i, j + size)[i]
-    component, edge_component = np.unique(label, return_inverse=True)
-    components = len(component)
+    if large:
+        from .large_components import component_labels
+
+        edge_component = component_labels(i, j, size, len(predictions.start))  # numbered 0, 1, ...
+        components = int(edge_component.max(initial=-1)) + 1
+    else:
+        label = _components(size + len(predictions.start), i, j + size)[i]
+        component, edge_component = np.unique(label, return_inverse=True)
+        components = len(component)
     edges = np.bincount(edge_component, minlength=components)
     # Each entity once per component: its first edge.
-    first_r = np.unique(i, return_index=True)[1]
-    first_p = np.unique(j, return_index=True)[1]
+    first_r, first_p = _one_edge_each(i, size), _one_edge_each(j, len(predictions.start))
     room_r = np.bincount(edge_component[first_r], weights=references.count[i[first_r]], minlength=components)
     room_p = np.bincount(edge_component[first_p], weights=predictions.count[j[first_p]], minlength=components)
     most_pairs = np.minimum(room_r, room_p)
@@ -161,7 +175,8 @@ def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: fl
         amount[square] = _two_by_two(references, i, j, shared, same_bounds, same_type, edge_component, square)
         general &= ~square
     if general.any():
-        amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
+        kinds = same_bounds, same_type, shared
+        amount[general] = _general_flows(references, predictions, i, j, kinds, edge_component, general)
     paired = amount > 0
     i, j, amount = i[paired], j[paired], amount[paired]
     scenario = np.where(same_bounds[paired], _IV, np.where(same_type[paired], _V, _VI))
@@ -198,6 +213,14 @@ def _paired_classes(references: _Classes, predictions: _Classes, min_overlap: fl
             np.repeat(predictions.end, left_p),
         ),
     ]
+
+
+def _one_edge_each(ends: np.ndarray, nodes: int) -> np.ndarray:
+    """An edge of each entity that has one (which of them does not matter: they are of one component), without
+    sorting the edges (millions of them in an onion)."""
+    edge = np.full(nodes, -1, np.int64)
+    edge[ends] = np.arange(len(ends))
+    return edge[edge >= 0]
 
 
 def _two_by_two(
@@ -254,6 +277,24 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
     return i, j
 
 
+def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
+    """Every (reference, prediction) that share a position, both sides sorted by start (sentences lie at
+    positions of their own, so no pair spans two): those where the prediction starts within the reference, and
+    those where the reference starts after the prediction and within it. Each is a run of the other side's
+    starts, so the cost is that of the pairs found, however deeply the entities nest."""
+
+    def runs(starts: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        width = np.maximum(high - low, 0)
+        owner = np.repeat(np.arange(len(low)), width)
+        first = np.cumsum(width) - width
+        return owner, np.arange(len(owner)) - np.repeat(first - low, width)
+
+    r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
+    i_a, j_a = runs(p_start, np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left"))
+    j_b, i_b = runs(r_start, np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left"))
+    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
+
+
 def _components(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A label per node, equal within a connected component of the graph of edges (a, b): the smallest node of
     the component, by label propagation and pointer jumping (rounds grow with the components' diameter, which the
@@ -275,27 +316,36 @@ def _general_flows(
     predictions: _Classes,
     i: np.ndarray,
     j: np.ndarray,
+    kinds: tuple[np.ndarray, np.ndarray, np.ndarray],
     edge_component: np.ndarray,
     general: np.ndarray,
 ) -> np.ndarray:
-    """The amounts of the edges flagged `general`, solved component by component by `pairing._best_flow`."""
+    """The amounts of the edges flagged `general`, solved component by component by `pairing._best_flow` (or,
+    large, `_compiled`); `kinds`: each edge's identical boundaries, same type and shared extent."""
     picked = np.flatnonzero(general)
-    picked = picked[np.argsort(edge_component[picked], kind="stable")]
+    if len(picked) and edge_component[picked].min() != edge_component[picked].max():
+        picked = picked[np.argsort(edge_component[picked], kind="stable")]
     bounds = np.flatnonzero(np.r_[True, edge_component[picked][1:] != edge_component[picked][:-1], True])
     amounts = np.zeros(len(picked), dtype=np.int64)
     columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
     columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
-    edges_i, edges_j = i[picked].tolist(), j[picked].tolist()
     for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        edges_of = picked[first:last]
+        if last - first > pairing._COMPILED_EDGES:
+            solved = _compiled(references, predictions, i[edges_of], j[edges_of], tuple(k[edges_of] for k in kinds))
+            if solved is not None:
+                amounts[first:last] = solved
+                continue
+        edges_i, edges_j = i[edges_of].tolist(), j[edges_of].tolist()
         # Local indices in the order of the entities, which is the order rule (d) compares.
-        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i[first:last])))}
-        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j[first:last])))}
+        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i)))}
+        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j)))}
         spans_r = [Span(*(column[index] for column in columns_r)) for index in local_r]
         spans_p = [Span(*(column[index] for column in columns_p)) for index in local_p]
         room_r = [counts_r[index] for index in local_r]
         room_p = [counts_p[index] for index in local_p]
-        edges = [(local_r[a], local_p[b]) for a, b in zip(edges_i[first:last], edges_j[first:last])]
+        edges = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
         flow = _best_flow(spans_r, spans_p, edges, room_r, room_p)
         amounts[first:last] = [flow.get(edge, 0) for edge in edges]
     result = np.zeros(len(general), dtype=np.int64)
@@ -303,35 +353,29 @@ def _general_flows(
     return result[general]
 
 
-def _rows_by_pair(
-    references: FlatSpans,
-    predictions: FlatSpans,
-    sentence_r: np.ndarray,
-    sentence_p: np.ndarray,
-    chosen: np.ndarray,
-    min_overlap: float | None,
-) -> Rows:
-    """The rows of the `chosen` sentences, each paired by `pair` (on spans whose types are type ids, which sort
-    as their names do)."""
-    scenario = {name: index for index, name in enumerate(SCENARIOS)}
-    keep_r, keep_p = chosen[sentence_r], chosen[sentence_p]
-    spans_r, spans_p = id_spans(references.select(keep_r)), id_spans(predictions.select(keep_p))
-    # Entities are sorted by position, so each sentence is one run on each side.
-    wanted = np.flatnonzero(chosen)
-    bounds_r = np.searchsorted(sentence_r[keep_r], wanted, side="right").tolist()
-    bounds_p = np.searchsorted(sentence_p[keep_p], wanted, side="right").tolist()
-    rows = []
-    for start_r, end_r, start_p, end_p in zip([0, *bounds_r], bounds_r, [0, *bounds_p], bounds_p):
-        for reference, prediction in pair(spans_r[start_r:end_r], spans_p[start_p:end_p], min_overlap):
-            rows.append(
-                (
-                    scenario[scenario_of(reference, prediction)],
-                    -1 if reference is None else reference.entity_type,
-                    -1 if prediction is None else prediction.entity_type,
-                    *((-1, -1) if reference is None else (reference.start, reference.end)),
-                    *((-1, -1) if prediction is None else (prediction.start, prediction.end)),
-                )
-            )
-    if not rows:
-        return tuple(np.zeros(0, np.int64) for _ in range(7))
-    return tuple(np.array(column, dtype=np.int64).reshape(-1) for column in zip(*rows))
+def _compiled(
+    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, kinds: tuple
+) -> np.ndarray | None:
+    """The amounts of one large component's edges (i[k], j[k]) as `pairing._best_flow` gives them, by
+    `large_components.best_matching` on `pairing.digit_array`'s digits, without building its entities; None for
+    a component with copies or whose digits do not fit a float64 exactly (`_best_flow` then solves it). `kinds`:
+    each edge's identical boundaries, same type and shared extent. Entities
+    are indexed in (start, end, type) order on both sides, so (i, j) order is rule (d)'s."""
+    if references.count[i].max() != 1 or predictions.count[j].max() != 1:
+        return None
+    rows, columns = np.unique(i), np.unique(j)
+    radix = min(len(rows), len(columns)) + 1
+    extent_radix = int((references.end[rows] - references.start[rows]).sum()) + 1
+    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
+        return None
+    from . import large_components
+
+    same_bounds, same_type, shared = kinds
+    digits = pairing.digit_array(same_bounds, same_type, shared, radix, extent_radix)
+    chosen = None
+    sides = (references.start, references.end, references.type_id, predictions.start, predictions.end)
+    if pairing.uncrossed((*sides, predictions.type_id), rows, columns):
+        chosen = large_components.best_chain(i, j, digits)
+    if chosen is None:
+        chosen = large_components.best_matching(i, j, digits)
+    return None if chosen is None else chosen.astype(np.int64)

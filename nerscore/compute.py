@@ -7,7 +7,7 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,7 @@ from .resampling import (
     slice_comparison,
     slice_interval_keys,
     slice_layout,
+    unit_rows,
 )
 from .schemes import OUTSIDE
 from .slices import (
@@ -90,7 +91,9 @@ def compute_checked(
     counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    sentence_counts = None if counted.by_sentence is None else sentence_counts_of(counted)
+    # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit without
+    # documents), the weighted columns of §10 and the slices' bucket columns summed the same way.
+    sentence_counts = None if counted.by_sentence is None else sentence_counts_of(counted, columns.documents)
     return result_dict(counted.tally, options, sentence_counts, rows, counted.slices, columns)
 
 
@@ -161,19 +164,24 @@ def sentence_vectors(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
     return np.hstack((counted.by_sentence, buckets)), None
 
 
-def sentence_counts_of(counted: Counted) -> SentenceCounts:
-    """The `SentenceCounts` of one counted batch (`sentence_vectors`)."""
-    return SentenceCounts.of(*sentence_vectors(counted))
+def sentence_counts_of(counted: Counted, documents: Sequence[Hashable] | None = None) -> SentenceCounts:
+    """The `SentenceCounts` of one counted batch (`sentence_vectors`), of its units: each sentence, or with
+    `documents` each document (`resampling.unit_rows`, docs/scoring.md §9)."""
+    ints, floats = sentence_vectors(counted)
+    return SentenceCounts.of(unit_rows(ints, documents), None if floats is None else unit_rows(floats, documents))
 
 
-def paired_sentence_counts(counted_a: Counted, counted_b: Counted) -> SentenceCounts:
+def paired_sentence_counts(
+    counted_a: Counted, counted_b: Counted, documents: Sequence[Hashable] | None = None
+) -> SentenceCounts:
     """The `SentenceCounts` of two systems on the same sentences: system A's vector (`sentence_vectors`), then
-    system B's, in floats when either holds weighted columns (docs/scoring.md §10)."""
+    system B's, in floats when either holds weighted columns (docs/scoring.md §10), summed by unit."""
     (ints_a, floats_a), (ints_b, floats_b) = sentence_vectors(counted_a), sentence_vectors(counted_b)
     if floats_a is None and floats_b is None:
-        return SentenceCounts.of(np.hstack((ints_a, ints_b)))
+        return SentenceCounts.of(unit_rows(np.hstack((ints_a, ints_b)), documents))
     parts = [part for part in (ints_a, floats_a, ints_b, floats_b) if part is not None]
-    return SentenceCounts.of(np.zeros((len(ints_a), 0), dtype=np.int64), np.hstack(parts).astype(np.float64))
+    floats = unit_rows(np.hstack(parts).astype(np.float64), documents)
+    return SentenceCounts.of(np.zeros((len(floats), 0), dtype=np.int64), floats)
 
 
 def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
@@ -323,11 +331,11 @@ def compare_semeval(
 
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
     dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
-    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences), and
-    `{key}_p_value` (two-sided approximate randomization: each sentence's two outputs swapped at random, in
-    `n_resamples` shuffles). `seed` makes the numbers repeat. `options` are `compute_semeval`'s scoring options
-    (scheme, mode, labels, beta ...), applied to both systems, and `texts`, `tokens`, `groups` and `documents` its
-    columns, shared by both.
+    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
+    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
+    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
+    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
+    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs.
@@ -378,14 +386,14 @@ def compare_semeval(
     if checked.slices:
         # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
         slices_a, slices_b = counted_a.slices, counted_b.slices
-        pairs = paired_sentence_counts(counted_a, counted_b)
+        pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
         layout = slice_layout(slices_a.names, slices_a.layout())
         scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
         base, by_bucket = slice_comparison(
             counted_a.tally, counted_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
         )
         return {**base, "slices": by_bucket}
-    pairs = paired_sentence_counts(counted_a, counted_b)
+    pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

@@ -3,25 +3,28 @@
 `nerscore.assignment.max_weight_flow` is exact on integers of any size but pure Python: on a component of
 thousands of deeply nested entities (millions of overlapping pairs) its time grows about as the cube of the size.
 Where the weights fit in a float64 exactly, scipy's compiled solvers find the matching, and its proof of
-optimality (the potentials rule (d) needs, `nerscore.pairing._rule_d`) is recovered and checked here in integer
-arithmetic. Whatever cannot be proven exactly returns None, and the caller keeps the pure-Python solver.
+optimality (an optimal dual) is recovered and checked here in integer arithmetic; rule (d) is then worked out on
+the edges the dual leaves (`best_matching`). Whatever cannot be proven exactly returns None, and the caller keeps
+the pure-Python solver.
 
 scipy is imported inside the functions: `import nerscore` must stay light (tests/test_house.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable
 
 import numpy as np
 
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
 
-# Rounds of the potentials' relaxation (`_potentials`) allowed, in units of rows + columns + 64. It is
-# Bellman-Ford along alternating paths (each round one row further): when the matching is best there is no
-# cycle to gain on, and it settles within rows + 1 rounds, usually far fewer (nested entities keep the paths
-# short); a matching that is not best may never settle, and the cap hands it back to the exact solver.
+# Sweeps of the potentials' relaxation (`_potentials`) allowed, in units of rows + columns + 64. Each sweep does
+# at least what a round of Bellman-Ford along alternating paths does (one row further): when the matching is
+# best there is no cycle to gain on, and it settles within rows + 1 of them, in practice a handful (sweeps go
+# over the columns forwards and backwards in turn, so a path running either way settles in one); a matching that
+# is not best may never settle, and the cap hands it back to the exact solver.
 _ROUNDS = 1
 
 
@@ -29,60 +32,56 @@ _ROUNDS = 1
 _DENSE_SHARE = 4
 
 
-def spare_bits(weights: Mapping[tuple[int, int], int]) -> int:
-    """How many bits of their own (`nerscore.pairing._with_bits`, every room 1) the edges can get below
-    `weights` with every total a solver forms still below 2**53, so exact in a float64; -1 when the weights
-    themselves do not fit. A matching has at most min(rows, columns) edges, each at most the largest weight;
-    the sparse solver's full matching (`_solve`) has rows + columns of costs at most the largest weight + 1.
-    So (rows + columns) * (largest + 1), shifted by the bits, bounds every sum. The answer does not rest on
-    this alone: whatever scipy returns is proven in integer arithmetic (`_potentials`)."""
-    if not weights:
-        return -1
-    rows = len({i for i, _ in weights})
-    columns = len({j for _, j in weights})
-    bound = (rows + columns) * (max(weights.values()) + 1)
-    if bound >= EXACT:
-        return -1
-    bits = 0
-    while (bound << (bits + 1)) < EXACT:
-        bits += 1
-    return bits
+def fits(edge_weights: np.ndarray, rows: int, columns: int) -> bool:
+    """Whether every total a solver forms stays below 2**53, so exact in a float64: a matching has at most
+    min(rows, columns) edges, each at most the largest weight; the sparse solver's full matching (`_solve`) has
+    rows + columns costs of at most the largest weight + 1. So (rows + columns) * (largest + 1) bounds every sum.
+    The answer does not rest on this alone: whatever scipy returns is proven in integer arithmetic
+    (`_potentials`)."""
+    return len(edge_weights) > 0 and (rows + columns) * (int(edge_weights.max()) + 1) < EXACT
 
 
-def max_weight_matching(
-    weights: Mapping[tuple[int, int], int],
-) -> tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int], list[tuple[int, int]]] | None:
-    """`max_weight_flow(weights)` with every capacity 1, in the same form ({edge: 1}, row potentials >= 0,
-    column potentials <= 0), and the edges whose potentials add up to their weight (tight), solved by scipy
-    where `spare_bits(weights) >= 0` (the caller checks) and proven here; None when the proof fails.
+def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+    """Of the matchings of largest total weight of a bipartite graph (edge k joins row `edge_rows[k]` and column
+    `edge_columns[k]` at weight `edge_weights[k]` > 0, no pair twice), the one rule (d) of docs/scoring.md §3
+    prefers: the one whose edges, sorted by (row, column), form the smallest list (entities are numbered in
+    (start, end, type) order, so this is rule (d)'s order). Returns a mask of its edges; None where the weights do
+    not fit a float64 or scipy's matching is not proven best, and the caller keeps the pure-Python solver.
 
-    The matching comes from `scipy.optimize.linear_sum_assignment` on a dense matrix (0 for a missing pair,
-    which no best matching needs) when the component is dense, else from
-    `scipy.sparse.csgraph.min_weight_full_bipartite_matching` with an "unpaired" column per row and an
-    "unpaired" row per column, so that a full matching always exists. scipy gives no potentials; they are the
-    least fixed point of v_j = max(0, max_i w_ij - u_i), u_i = w_i,m(i) - v_m(i) (0 for an unmatched row),
-    reached from v = 0 by vectorized relaxation. Then, in int64 (every value below 2**53): u, v >= 0,
-    u_i + v_j >= w_ij on every edge, equality on the matching, and u = 0, v = 0 on unmatched entities. That
-    is an optimal dual, so the matching is a best one (weak duality), whatever rounding scipy did."""
-    rows = sorted({i for i, _ in weights})
-    columns = sorted({j for _, j in weights})
-    row_index = {row: k for k, row in enumerate(rows)}
-    column_index = {column: k for k, column in enumerate(columns)}
-    count = len(weights)
-    edge_rows = np.fromiter((row_index[i] for i, _ in weights), np.int64, count)
-    edge_columns = np.fromiter((column_index[j] for _, j in weights), np.int64, count)
-    edge_weights = np.fromiter(weights.values(), np.int64, count)
-    matched_rows, matched_columns = _solve(edge_rows, edge_columns, edge_weights, len(rows), len(columns))
-    proof = _potentials(edge_rows, edge_columns, edge_weights, len(rows), len(columns), matched_rows, matched_columns)
+    The matching comes from scipy (`_solve`), its proof from `_potentials`: an optimal dual, checked exactly in
+    int64. By complementary slackness the best matchings are then exactly the matchings of the edges whose
+    potentials add up to their weight (tight) that pair every entity of non-zero potential (each of them has the
+    dual's total, and no other matching does). So rule (d) needs no weights of its own, which would not fit a
+    float64: `_smallest_best` chooses among those matchings on the tight edges."""
+    (rows_at, rows), (columns_at, columns) = _numbered(edge_rows), _numbered(edge_columns)
+    weights = np.asarray(edge_weights, dtype=np.int64)
+    if not fits(weights, rows, columns):
+        return None
+    matched_rows, matched_columns = _solve(rows_at, columns_at, weights, rows, columns)
+    proof = _potentials(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns)
     if proof is None:
         return None
     u, v = proof
-    flow = {(rows[r], columns[c]): 1 for r, c in zip(matched_rows.tolist(), matched_columns.tolist())}
-    row_potential = dict(zip(rows, u.tolist()))
-    column_potential = {column: -value for column, value in zip(columns, v.tolist()) if value}
-    tight = np.flatnonzero(u[edge_rows] + v[edge_columns] == edge_weights).tolist()
-    edges = list(weights)
-    return flow, row_potential, column_potential, [edges[k] for k in tight]
+    return _smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
+
+
+def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
+    """`ids` (integers >= 0) renumbered 0, 1, ... in the same order, and how many there are (no sort)."""
+    present = np.zeros(int(ids.max()) + 1, bool)
+    present[ids] = True
+    return (np.cumsum(present) - 1)[ids], int(present.sum())
+
+
+def _on_matching(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, rows: int, matched_rows: np.ndarray, matched_columns: np.ndarray
+) -> np.ndarray | None:
+    """The mask of the edges in the matching; None if it is not one (an entity twice, a pair that is no edge)."""
+    if len(np.unique(matched_columns)) != len(matched_columns) or len(np.unique(matched_rows)) != len(matched_rows):
+        return None
+    partner = np.full(rows, -1, np.int64)
+    partner[matched_rows] = matched_columns
+    on = partner[edge_rows] == edge_columns
+    return on if int(on.sum()) == len(matched_rows) else None
 
 
 def _solve(
@@ -128,53 +127,73 @@ def _potentials(
     matched_columns: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """Row potentials u and column potentials v (int64) proving the matching best, or None when it is not
-    proven (the relaxation does not settle in its rounds, or the result is not an optimal dual)."""
-    partner = np.full(rows, -1, np.int64)
-    partner[matched_rows] = matched_columns
-    if len(np.unique(matched_columns)) != len(matched_columns) or len(np.unique(matched_rows)) != len(matched_rows):
-        return None
-    # The weight of each matched edge; a pair that is not an edge is no matching's.
-    key = edge_rows * columns + edge_columns
-    order = np.argsort(key, kind="stable")
-    wanted = matched_rows * columns + matched_columns
-    at = np.searchsorted(key[order], wanted)
-    if np.any(at >= len(key)) or np.any(key[order][np.minimum(at, len(key) - 1)] != wanted):
+    proven (a potential goes negative, the relaxation does not settle in its sweeps, or the result is not an
+    optimal dual).
+
+    scipy gives no potentials. They are the least fixed point of v_j = max(0, max_i w_ij - u_i), with
+    u_i = w_i,m(i) - v_m(i) for a matched row and 0 for an unmatched one, reached from v = 0 by relaxing one
+    column at a time (Gauss-Seidel: each column sees the values just found, which is what makes a handful of
+    sweeps enough where rounds over all columns at once need one per entity on a chain of nested entities).
+    While v is at most some optimal dual's v*, u is at least u* >= 0 and the next value of a column at most v*
+    again: so a negative u proves the matching not best, and the first fixed point is the least optimal dual."""
+    on = _on_matching(edge_rows, edge_columns, rows, matched_rows, matched_columns)
+    if on is None:
         return None
     matched_weight = np.zeros(rows, np.int64)
-    matched_weight[matched_rows] = edge_weights[order][at]
-    has_partner = partner >= 0
+    matched_weight[edge_rows[on]] = edge_weights[on]
+    owner = np.full(columns, -1, np.int64)
+    owner[matched_columns] = matched_rows
+    owners, weights_of = owner.tolist(), matched_weight.tolist()
+    cap = _ROUNDS * (rows + columns + 64)
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
-        # Dense: one matrix, missing pairs at a weight no potential goes below (-1), maxima along its axis.
-        dense = np.full((rows, columns), -1, np.int64)
-        dense[edge_rows, edge_columns] = edge_weights
-
-        def column_best(u: np.ndarray) -> np.ndarray:
-            return np.maximum((dense - u[:, None]).max(axis=0), 0)
-
+        # Dense: one row of weights per column, -1 for a missing pair (below every w - u that counts).
+        by_column = np.full((columns, rows), -1, np.int64)
+        by_column[edge_columns, edge_rows] = edge_weights
+        u = matched_weight.copy()
+        v = np.zeros(columns, np.int64)
+        for sweep in range(cap):
+            changed = False
+            for column in range(columns) if sweep % 2 == 0 else range(columns - 1, -1, -1):
+                best = int((by_column[column] - u).max())
+                if best > v[column]:
+                    v[column] = best
+                    changed = True
+                    row = owners[column]
+                    if row >= 0:
+                        u[row] = weights_of[row] - best
+                        if u[row] < 0:
+                            return None
+            if not changed:
+                break
+        else:
+            return None
     else:
-        # Sparse: edges grouped by column, a per-column maximum by reduceat.
-        by_column = np.argsort(edge_columns, kind="stable")
-        group_rows, group_weights = edge_rows[by_column], edge_weights[by_column]
-        starts = np.flatnonzero(np.r_[True, np.diff(edge_columns[by_column]) != 0])
-        present = edge_columns[by_column][starts]
-
-        def column_best(u: np.ndarray) -> np.ndarray:
-            best = np.zeros(columns, np.int64)
-            best[present] = np.maximum(np.maximum.reduceat(group_weights - u[group_rows], starts), 0)
-            return best
-
-    # From v = 0 up: while v is at most some optimal dual's v*, u = w_m - v is at least u*, so the next v is
-    # at most v* again; the first fixed point is the least one, an optimal dual when the matching is best.
-    v = np.zeros(columns, np.int64)
-    u = np.where(has_partner, matched_weight, 0)
-    for _ in range(_ROUNDS * (rows + columns + 64)):
-        v_next = column_best(u)
-        if np.array_equal(v_next, v):
-            break
-        v = v_next
-        u = np.where(has_partner, matched_weight - v[np.maximum(partner, 0)], 0)
-    else:
-        return None
+        # Sparse: each column's (row, weight) lists, in plain Python (a few edges each).
+        by_column_order = np.argsort(edge_columns, kind="stable")
+        bounds = np.searchsorted(edge_columns[by_column_order], np.arange(columns + 1)).tolist()
+        rows_of, weights_in = edge_rows[by_column_order].tolist(), edge_weights[by_column_order].tolist()
+        u_list, v_list = matched_weight.tolist(), [0] * columns
+        for sweep in range(cap):
+            changed = False
+            for column in range(columns) if sweep % 2 == 0 else range(columns - 1, -1, -1):
+                best = v_list[column]
+                for k in range(bounds[column], bounds[column + 1]):
+                    value = weights_in[k] - u_list[rows_of[k]]
+                    if value > best:
+                        best = value
+                if best > v_list[column]:
+                    v_list[column] = best
+                    changed = True
+                    row = owners[column]
+                    if row >= 0:
+                        u_list[row] = weights_of[row] - best
+                        if u_list[row] < 0:
+                            return None
+            if not changed:
+                break
+        else:
+            return None
+        u, v = np.array(u_list, np.int64), np.array(v_list, np.int64)
     if not verified(edge_rows, edge_columns, edge_weights, matched_rows, matched_columns, u, v):
         return None
     return u, v
@@ -193,15 +212,8 @@ def verified(
     u_i + v_j >= w_ij on every edge) and complementary (equality on matched edges, 0 on unmatched entities)."""
     if np.any(u < 0) or np.any(v < 0) or np.any(u[edge_rows] + v[edge_columns] < edge_weights):
         return False
-    key = edge_rows * len(v) + edge_columns
-    order = np.argsort(key, kind="stable")
-    at = np.searchsorted(key[order], matched_rows * len(v) + matched_columns)
-    if np.any(at >= len(key)):
-        return False
-    weight = edge_weights[order][at]
-    if np.any(key[order][at] != matched_rows * len(v) + matched_columns):
-        return False
-    if np.any(u[matched_rows] + v[matched_columns] != weight):
+    on = _on_matching(edge_rows, edge_columns, len(u), matched_rows, matched_columns)
+    if on is None or np.any(u[edge_rows[on]] + v[edge_columns[on]] != edge_weights[on]):
         return False
     free_rows = np.ones(len(u), bool)
     free_rows[matched_rows] = False
@@ -210,14 +222,213 @@ def verified(
     return not (np.any(u[free_rows] != 0) or np.any(v[free_columns] != 0))
 
 
-def component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
-    """`nerscore.assignment.union_find` by scipy's connected components, for many edges: for each edge
-    (reference index < `references`, prediction index < `predictions`), a number naming its component."""
+def _smallest_best(
+    edge_rows: np.ndarray,
+    edge_columns: np.ndarray,
+    edge_weights: np.ndarray,
+    rows: int,
+    columns: int,
+    matched_rows: np.ndarray,
+    matched_columns: np.ndarray,
+    u: np.ndarray,
+    v: np.ndarray,
+) -> np.ndarray:
+    """The mask of rule (d)'s matching among the best ones, given a best matching and its optimal dual (u, v).
+
+    The best matchings are the matchings of the tight edges that pair every entity of non-zero potential. An
+    edge some of them holds ("usable") lies on an alternating cycle or path of the matching found: in the
+    directed graph with an arc from row to column for each tight edge outside the matching, from column to row
+    for each edge in it, and a node Z with arcs to where such paths may start and from where they may end, its
+    ends are in one strongly connected component (as `nerscore.pairing._usable`, here by scipy).
+
+    Then row by row, in order, the row takes the smallest column it can still take: its partner, or a column
+    from which an alternating path leads back to the row (found by breadth-first search over the rows and
+    columns not yet settled), which the matching is turned along; a row that can take none stays unpaired. The
+    smallest list starts with the smallest edge some best matching holds, and, that edge taken, goes on with
+    the smallest of the best matchings that hold it, which is what this does. An edge no best matching holds
+    at the start never becomes usable (settling rows only removes matchings), so only the usable edges are
+    looked at, and each search runs within its connected group of them."""
     from scipy.sparse import coo_array
     from scipy.sparse.csgraph import connected_components
 
-    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    tight = u[edge_rows] + v[edge_columns] == edge_weights
+    mate_r = np.full(rows, -1, np.int64)
+    mate_r[matched_rows] = matched_columns
+    mate_c = np.full(columns, -1, np.int64)
+    mate_c[matched_columns] = matched_rows
+    in_matching = mate_r[edge_rows] == edge_columns
+    outside = tight & ~in_matching
+    z = rows + columns
+    all_rows, all_columns = np.arange(rows), np.arange(columns)
+    free_r, free_c = mate_r < 0, mate_c < 0
+    leaves_r, leaves_c = ~free_r & (u == 0), ~free_c & (v == 0)  # may give their pair up
+    tails = [edge_rows[outside], rows + edge_columns[in_matching], np.full(free_r.sum() + leaves_c.sum(), z)]
+    tails += [rows + all_columns[free_c], all_rows[leaves_r]]
+    heads = [rows + edge_columns[outside], edge_rows[in_matching], all_rows[free_r], rows + all_columns[leaves_c]]
+    heads += [np.full(free_c.sum() + leaves_r.sum(), z)]
+    tail, head = np.concatenate(tails), np.concatenate(heads)
+    graph = coo_array((np.ones(len(tail), np.int8), (tail, head)), shape=(z + 1, z + 1))
+    _, strong = connected_components(graph, directed=True, connection="strong")
+    usable = np.flatnonzero(in_matching | (outside & (strong[edge_rows] == strong[rows + edge_columns])))
+    usable = usable[np.lexsort((edge_columns[usable], edge_rows[usable]))]
+    use_r, use_c = edge_rows[usable], edge_columns[usable]
+    links = coo_array((np.ones(len(usable), np.int8), (use_r, rows + use_c)), shape=(z, z))
+    _, group_of = connected_components(links, directed=False)
+
+    # Plain Python from here: a search touches a few nodes at a time. Nodes: row x is x, column c is rows + c.
+    group, mate_row, mate_column = group_of.tolist(), mate_r.tolist(), mate_c.tolist()
+    may_leave_r, may_leave_c = (u == 0).tolist(), (v == 0).tolist()
+    adjacency: dict[int, list[int]] = {}
+    for row, column in zip(use_r.tolist(), use_c.tolist()):
+        adjacency.setdefault(row, []).append(column)
+    settled_r, settled_c = [False] * rows, [False] * columns
+    starts: dict[int, set[int]] = {}  # per group, the unsettled nodes Z leads to
+
+    def place(node: int) -> None:
+        if node < rows:
+            starting = not settled_r[node] and mate_row[node] < 0
+        else:
+            column = node - rows
+            starting = not settled_c[column] and mate_column[column] >= 0 and may_leave_c[column]
+        if starting:
+            starts.setdefault(group[node], set()).add(node)
+        else:
+            starts.get(group[node], set()).discard(node)
+
+    for row, columns_of in adjacency.items():
+        place(row)
+        for column in columns_of:
+            place(rows + column)
+
+    def path_back(column: int, target: int) -> list[int] | None:
+        """The nodes of an alternating path from `column` to row `target`, Z included, or None."""
+        source = rows + column
+        parent = {source: -1}
+        queue = deque([source])
+        while queue:
+            node = queue.popleft()
+            if node < rows:
+                for other in adjacency[node]:
+                    if not settled_c[other] and other != mate_row[node] and rows + other not in parent:
+                        parent[rows + other] = node
+                        queue.append(rows + other)
+                if mate_row[node] >= 0 and may_leave_r[node] and z not in parent:
+                    parent[z] = node
+                    queue.append(z)
+                continue
+            successors: Iterable[int] = starts.get(group[target], ()) if node == z else ()
+            if node < z:
+                owner = mate_column[node - rows]
+                successors = (owner,) if owner >= 0 else ((z,) if z not in parent else ())
+            for successor in successors:
+                if successor in parent:
+                    continue
+                parent[successor] = node
+                if successor == target:
+                    nodes = [target]
+                    while nodes[-1] != source:
+                        nodes.append(parent[nodes[-1]])
+                    return nodes[::-1]
+                queue.append(successor)
+        return None
+
+    for row in sorted(adjacency):
+        taken = -1
+        for column in adjacency[row]:
+            if settled_c[column]:
+                continue
+            if column == mate_row[row]:
+                taken = column
+                break
+            nodes = path_back(column, row)
+            if nodes is None:
+                continue
+            # Turn the matching along the cycle: row -> column, then the path back to the row.
+            arcs = list(zip([row, *nodes], nodes))
+            for tail_node, head_node in arcs:
+                if rows <= tail_node < z and head_node < rows:  # an edge of the matching leaves it
+                    mate_row[head_node], mate_column[tail_node - rows] = -1, -1
+            for tail_node, head_node in arcs:
+                if tail_node < rows and rows <= head_node < z:  # an edge joins it
+                    mate_row[tail_node], mate_column[head_node - rows] = head_node - rows, tail_node
+            for node in nodes:
+                if node != z:
+                    place(node)
+            taken = column
+            break
+        settled_r[row] = True
+        place(row)
+        if taken >= 0:
+            settled_c[taken] = True
+            place(rows + taken)
+    return np.array(mate_row, np.int64)[edge_rows] == edge_columns
+
+
+def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:
+    """`nerscore.assignment.union_find` by scipy's connected components, for many edges: for each edge
+    (reference index i[k] < `references`, prediction index j[k] < `predictions`), a number naming its
+    component."""
+    from scipy.sparse import coo_array
+    from scipy.sparse.csgraph import connected_components
+
     size = references + predictions
-    graph = coo_array((np.ones(len(pairs), np.int8), (pairs[:, 0], references + pairs[:, 1])), shape=(size, size))
+    graph = coo_array((np.ones(len(i), np.int8), (i, references + j)), shape=(size, size))
     _, labels = connected_components(graph, directed=False)
-    return labels[pairs[:, 0]].tolist()
+    return labels[i]
+
+
+def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+    """`best_matching` among the matchings that never cross (no two edges (a, d) and (b, c) with a < b and
+    c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
+    and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
+    (b, c), the uncrossed (a, c) and (b, d) are edges too). The caller knows that rule (d)'s choice among the
+    best matchings never crosses (`nerscore.pairing.uncrossed`).
+
+    f(i, j), the best total of the rows from i on and the columns from j on, is
+    max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
+    it (beyond that f(i, j) = f(i + 1, j), before it f(i, first)). Reading rows in order and taking at each the
+    smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d))."""
+    if len(edge_weights) == 0 or int(edge_weights.max()) * (len(edge_weights) + 1) >= 2**63:
+        return None  # every total below 2**63, exact in int64
+    order = np.lexsort((edge_columns, edge_rows))
+    rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
+    starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
+    ends = np.r_[starts[1:], len(order)]
+    low, high = columns_sorted[starts], columns_sorted[ends - 1]
+    if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):
+        return None
+    weights = edge_weights[order]
+    first, lows, highs = starts.tolist(), low.tolist(), high.tolist()
+    count = len(first)
+    # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
+    table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
+    after, after_low = np.zeros(0, np.int64), 0  # f of the row after, by column from after_low (past the last: 0)
+    for k in range(count - 1, -1, -1):
+        low_k, high_k = lows[k], highs[k]
+        spots = np.arange(low_k - after_low, high_k + 2 - after_low)
+        # f(row k + 1, column) over the run and one past it (runs only move on, so that is in its table)
+        later = after[np.maximum(spots, 0)] if k + 1 < count else np.zeros(len(spots), np.int64)
+        values = np.empty(len(later), np.int64)
+        values[-1] = later[-1]
+        values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
+        table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
+        after_low = low_k
+    chosen = np.zeros(len(order), bool)
+    column = lows[0]
+    for k in range(count):
+        low_k, high_k = lows[k], highs[k]
+        if column > high_k:
+            continue
+        column = max(column, low_k)
+        if k + 1 < count:
+            spots = np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1])
+            following = table[k + 1][np.maximum(spots, 0)]
+        else:
+            following = np.zeros(high_k + 1 - column, np.int64)
+        reach = weights[first[k] + column - low_k : first[k] + high_k + 1 - low_k] + following
+        hits = np.flatnonzero(reach == table[k][column - low_k])
+        if len(hits):
+            taken = column + int(hits[0])
+            chosen[order[first[k] + taken - low_k]] = True
+            column = taken + 1
+    return chosen

@@ -212,9 +212,12 @@ def _component_labels(edges: list[tuple[int, int]], references: int, predictions
     """`union_find(edges)`, by scipy on many edges, where its Python loop costs most."""
     if len(edges) <= _COMPILED_EDGES:
         return union_find(edges)
+    import numpy as np
+
     from . import large_components
 
-    return large_components.component_labels(edges, references, predictions)
+    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    return large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
 
 
 def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
@@ -282,17 +285,21 @@ def _best_flow(
     most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
     radix = most_pairs + 1
     extent_radix = sum(room_r[i] * (references[i].end - references[i].start) for i in reference_indices) + 1
+    no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
+    if no_copies and most_pairs > 1 and len(edges) > _COMPILED_EDGES:
+        solved = _compiled(references, predictions, edges, radix, extent_radix)
+        if solved is not None:
+            return solved
     digits = _digits(references, predictions, edges, radix, extent_radix)
     # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
     ranked = sorted(edges)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals
         return {max(ranked, key=digits.__getitem__): 1}
-    no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
     if no_copies and len(ranked) <= _ENUMERATED_EDGES:
         return dict.fromkeys(_enumerated(digits, ranked), 1)
     rows = {i: room_r[i] for i in reference_indices}
     columns = {j: room_p[j] for j in prediction_indices}
-    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns, top=True)
+    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns)
 
 
 def _digits(
@@ -334,6 +341,15 @@ def _digits_on_arrays(
     """`_digits` with numpy (every value below 2**62, which the caller checks)."""
     import numpy as np
 
+    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    digits = edge_digits(_span_columns(references, predictions), pairs[:, 0], pairs[:, 1], radix, extent_radix)
+    return dict(zip(edges, digits.tolist()))
+
+
+def _span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tuple:
+    """Start, end and type id arrays of each side (type ids equal where the types are)."""
+    import numpy as np
+
     type_ids: dict[str, int] = {}
 
     def columns(spans: Sequence[Span]) -> tuple:
@@ -342,18 +358,50 @@ def _digits_on_arrays(
         kinds = np.fromiter((type_ids.setdefault(span.entity_type, len(type_ids)) for span in spans), np.int64)
         return starts, ends, kinds
 
-    (r_start, r_end, r_type), (p_start, p_end, p_type) = columns(references), columns(predictions)
-    pairs = np.array(edges, np.int64).reshape(-1, 2)
-    i, j = pairs[:, 0], pairs[:, 1]
-    same_bounds = ((r_start[i] == p_start[j]) & (r_end[i] == p_end[j])).astype(np.int64)
-    same_type = (r_type[i] == p_type[j]).astype(np.int64)
+    return (*columns(references), *columns(predictions))
+
+
+def uncrossed(columns: tuple, rows, predictions) -> bool:
+    """Whether rule (d)'s pairing of a component without copies never crosses, so that
+    `large_components.best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
+    of `_span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
+    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
+    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
+    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
+    min(end) is supermodular and max(start) submodular on ordered values, so
+    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
+    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
+    identical boundaries are all of one type and made before (`_pair_nested`)."""
+    import numpy as np
+
+    _, r_end, r_type, _, p_end, p_type = columns
+    kinds = np.concatenate((r_type[rows], p_type[predictions]))
+    if kinds.min() != kinds.max():
+        return False
+    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
+
+
+def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
+    """`digit_array` of the edges (i[k], j[k]) of entities given as arrays (`_span_columns`)."""
+    import numpy as np
+
+    r_start, r_end, r_type, p_start, p_end, p_type = columns
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+    return digit_array(same_bounds, r_type[i] == p_type[j], overlap, radix, extent_radix)
+
+
+def digit_array(same_bounds, same_type, overlap, radix: int, extent_radix: int):
+    """`_digits` on arrays, from each edge's identical boundaries and type (bool) and shared extent (int64, every
+    digit below 2**62, which the caller checks): the same digits, left out where equal on every edge."""
+    import numpy as np
+
     bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
     if same_type.min() != same_type.max():
-        tiers = (same_bounds * bounds_radix + 1) * radix + same_type
+        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
     else:
-        tiers = same_bounds * bounds_radix + 1
-    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    return dict(zip(edges, (tiers * extent_radix + overlap).tolist()))
+        tiers = same_bounds * np.int64(bounds_radix) + 1
+    return tiers * np.int64(extent_radix) + overlap
 
 
 # A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
@@ -397,7 +445,6 @@ def _rule_d(
     room_r: Mapping[int, int] | None = None,
     room_p: Mapping[int, int] | None = None,
     block_size: int = 0,
-    top: bool = False,
 ) -> dict[tuple[int, int], int]:
     """Of the flows of largest total `weights` (positive integers) that carry at most `room_r[i]` pairs at
     reference i and `room_p[j]` at prediction j (1 where not given), the one rule (d) prefers, as {edge: amount}:
@@ -424,21 +471,10 @@ def _rule_d(
     room_r = room_r if room_r is not None else {i: 1 for i, _ in weights}
     room_p = room_p if room_p is not None else {j: 1 for _, j in weights}
     ranked = sorted(weights, key=rank.__getitem__)
-    solved = _compiled(weights, ranked, room_r, room_p, block_size, top)
-    if solved is not None:
-        block_size, (flow, row_potential, column_potential, tight_edges) = solved
-        block = ranked[:block_size]
-        # The compiled solver names the tight edges (on arrays): only those need looking at below.
-        candidates = sorted(tight_edges, key=rank.__getitem__)
-        late = set(block)
-        candidates = [edge for edge in candidates if edge not in late]
-        tight_of = None
-    else:
-        block = ranked[:block_size]
-        staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
-        flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
-        candidates = ranked[block_size:]
-        tight_of = staged
+    block = ranked[:block_size]
+    staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+    flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
+    candidates = ranked[block_size:]
     if len(ranked) <= block_size:
         return flow
     taken = {edge: flow[edge] for edge in block if edge in flow}
@@ -449,9 +485,7 @@ def _rule_d(
     tight = [
         (i, j)
         for i, j in candidates
-        if left_r[i]
-        and left_p[j]
-        and (tight_of is None or row_potential[i] - column_potential.get(j, 0) == tight_of[i, j])
+        if left_r[i] and left_p[j] and row_potential[i] - column_potential.get(j, 0) == staged[i, j]
     ]
     rest = {edge: flow[edge] for edge in tight if edge in flow}
     must_pair = {("r", i) for i, potential in row_potential.items() if potential > 0}
@@ -469,38 +503,38 @@ def _rule_d(
     return pairs
 
 
-# A component of more edges than this, every room 1, goes to the compiled solver where its weights fit
+# A component of more edges than this, without copies, goes to the compiled solver where its weights fit
 # (`_compiled`); smaller ones cost less in the pure-Python one than in setting up arrays.
 _COMPILED_EDGES = 200
 
 
 def _compiled(
-    weights: Mapping[tuple[int, int], int],
-    ranked: list[tuple[int, int]],
-    room_r: Mapping[int, int],
-    room_p: Mapping[int, int],
-    block_size: int,
-    top: bool,
-) -> tuple[int, tuple[dict[tuple[int, int], int], dict[int, int], dict[int, int], list[tuple[int, int]]]] | None:
-    """`_rule_d`'s first step by `nerscore.large_components` (the block size it could afford, and the proven
-    matching of the weights with the block's bits, its potentials and its tight edges), or None where the
-    pure-Python solver must do it: a small component, copies (rooms above 1), or weights that do not fit a
-    float64 exactly with the block's bits below them. On the component's own weights (`top`), whose solving
-    costs most in pure Python, fewer bits than `block_size` (at least one) are taken: that only makes the block
-    smaller, the answer the same; later rounds, whose weights are small, keep their blocks (and their doubling)
-    or go to pure Python."""
-    if len(weights) <= _COMPILED_EDGES or any(room != 1 for room in room_r.values()):
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    radix: int,
+    extent_radix: int,
+) -> dict[tuple[int, int], int] | None:
+    """`_best_flow` of a component without copies by `nerscore.large_components.best_chain` where `uncrossed`
+    admits it, else by `best_matching`; or None where the pure-Python solver must do it (digits beyond int64,
+    weights that do not fit a float64 exactly for scipy, or no proof). The digits are those of `_digits`; rule
+    (d) needs no bits below them there (it is worked out on the tight edges, or by the programme)."""
+    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
         return None
-    if any(room != 1 for room in room_p.values()):
-        return None
+    import numpy as np
+
     from . import large_components
 
-    bits = min(block_size, large_components.spare_bits(weights))
-    if bits < (1 if top else block_size):
-        return None
-    staged = _with_bits(weights, ranked[:bits])
-    solved = large_components.max_weight_matching(staged)
-    return None if solved is None else (bits, solved)
+    pairs = np.array(edges, np.int64).reshape(-1, 2)
+    i, j = pairs[:, 0], pairs[:, 1]
+    columns = _span_columns(references, predictions)
+    digits = edge_digits(columns, i, j, radix, extent_radix)
+    chosen = None
+    if uncrossed(columns, np.unique(i), np.unique(j)):
+        chosen = large_components.best_chain(i, j, digits)
+    if chosen is None:
+        chosen = large_components.best_matching(i, j, digits)
+    return None if chosen is None else {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
 
 
 def _usable(

@@ -42,44 +42,55 @@ class TwoSystemSentence(NamedTuple):
     lines: list[int]
 
 
-def read_conll(lines: Iterable[str], source: str = "<stdin>") -> Iterator[ConllSentence]:
+def read_conll(
+    lines: Iterable[str], source: str = "<stdin>", documents: list[int] | None = None
+) -> Iterator[ConllSentence]:
     """The sentences of a CoNLL file, read lazily: the first column is the token, the last two the reference
     and the predicted tag; a blank line ends a sentence and ``-DOCSTART-`` lines are skipped. Raises
-    `ConllError` (a `ValueError`) naming `source` and the line of a malformed line."""
+    `ConllError` (a `ValueError`) naming `source` and the line of a malformed line. A `documents` list given
+    receives each sentence's document as the sentence is read: the number of ``-DOCSTART-`` lines before it
+    (sentences before the first one form document 0)."""
     expected = (
         "expected at least 3 columns, separated by spaces: the token, the reference tag and the predicted tag last"
     )
-    for tokens, (references, predictions), numbers in _sentences(lines, source, 2, expected):
+    for tokens, (references, predictions), numbers in _sentences(lines, source, 2, expected, documents):
         yield ConllSentence(tokens, references, predictions, numbers)
 
 
 def read_two_systems(
-    lines: Iterable[str], source: str = "<stdin>", column_hint: str = ""
+    lines: Iterable[str], source: str = "<stdin>", column_hint: str = "", documents: list[int] | None = None
 ) -> Iterator[TwoSystemSentence]:
     """The sentences of CoNLL text with two systems' tags, read as `read_conll` reads one system's: the first
     column is the token, the last three the reference tag, system A's and system B's (columns between are
     ignored). A line of fewer than four columns is a `ConllError`, its problem ending in `column_hint` (where the
-    caller can say how to read three columns instead)."""
+    caller can say how to read three columns instead). `documents` as in `read_conll`."""
     expected = (
         "comparing two systems takes at least 4 columns: the token first, then the reference tag, system A's tag "
         f"and system B's tag last{column_hint}"
     )
-    for tokens, (references, predictions_a, predictions_b), numbers in _sentences(lines, source, 3, expected):
+    for tokens, (references, predictions_a, predictions_b), numbers in _sentences(
+        lines, source, 3, expected, documents
+    ):
         yield TwoSystemSentence(tokens, references, predictions_a, predictions_b, numbers)
 
 
 def _sentences(
-    lines: Iterable[str], source: str, tag_columns: int, expected: str
+    lines: Iterable[str], source: str, tag_columns: int, expected: str, documents: list[int] | None = None
 ) -> Iterator[tuple[list[str], list[list[str]], list[int]]]:
-    """(tokens, the last `tag_columns` columns, line numbers) of each sentence: the one CoNLL reader."""
+    """(tokens, the last `tag_columns` columns, line numbers) of each sentence: the one CoNLL reader; each
+    sentence's document number appended to `documents` (when given) before the sentence is yielded."""
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
+    document = 0
     for number, line in enumerate(lines, start=1):
         columns = line.split()
         if not columns or columns[0] == "-DOCSTART-":
             if rows:
+                if documents is not None:
+                    documents.append(document)
                 yield _split(rows, tag_columns, numbers)
                 rows, numbers = [], []
+            document += bool(columns)
             continue
         if len(columns) <= tag_columns:
             found = f"{len(columns)} column{'' if len(columns) == 1 else 's'} ({line.strip()!r})"
@@ -87,6 +98,8 @@ def _sentences(
         rows.append(columns)
         numbers.append(number)
     if rows:
+        if documents is not None:
+            documents.append(document)
         yield _split(rows, tag_columns, numbers)
 
 
@@ -97,13 +110,14 @@ def _split(rows: list[list[str]], tag_columns: int, numbers: list[int]) -> tuple
 
 
 class SpanDocument(NamedTuple):
-    """One JSON line of spans: its line number, its `text` (None when not given) and the entities of each side
-    as given (docs/scoring.md §1)."""
+    """One JSON line of spans: its line number, its `text` (None when not given), the entities of each side
+    as given (docs/scoring.md §1), and its `document` id when the line has one (the resampling unit, §9)."""
 
     line: int
     text: str | None
     references: list[Any]
     predictions: list[Any]
+    document: Any = None
 
 
 SPAN_LINE = "one JSON object a line with 'references' and 'predictions' lists of entities"
@@ -144,7 +158,12 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
         text = record.get("text")
         if text is not None and not isinstance(text, str):
             raise ConllError(source, number, f"found a JSON {type(text).__name__} for 'text'; expected a string")
-        yield SpanDocument(number, text, record["references"], record["predictions"])
+        document = record.get("document")
+        if isinstance(document, (list, dict)):
+            raise ConllError(
+                source, number, f"found a JSON {type(document).__name__} for 'document'; expected a string or a number"
+            )
+        yield SpanDocument(number, text, record["references"], record["predictions"], document)
 
 
 # A JSON escape of a UTF-16 surrogate (\ud800 to \udfff): a pair of them is one character, half a pair none.

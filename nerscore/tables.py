@@ -88,6 +88,23 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     return "\n".join(lines)
 
 
+def format_runs(results: Mapping[str, Any], beta: float = 1.0) -> str:
+    """The `summarize_runs` dict as text: per scheme and measure, the mean ± the standard deviation over the
+    runs, the smallest and the largest; with the interval keys of `bootstrap`, the interval of the mean."""
+    f_name = f_key(beta)
+    intervals = any(key.endswith("_mean_low") for key in results)
+    header = f"{'scheme':<10}{'measure':<11}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"
+    lines = [header + (f"{'low':>9}{'high':>9}" if intervals else "")]
+    for scheme in (scheme for scheme in EVALUATION_SCHEMES if f"{scheme}_precision_mean" in results):
+        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper())):
+            key = f"{scheme}_{measure}"
+            ends = ("mean", "std", "min", "max", *(("mean_low", "mean_high") if intervals else ()))
+            cells = [f"{results[f'{key}_{end}']:.4f}" for end in ends]
+            cells[1] = f"± {cells[1]}"
+            lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{cell:>9}" for cell in cells))
+    return "\n".join(lines)
+
+
 def format_type_table(
     results: Mapping[str, Any], entity_types: Sequence[str], scheme: str = "strict", beta: float = 1.0
 ) -> str:

@@ -172,4 +172,4 @@ def best_value_pairs(
     ranked = sorted(edges)
     if len(ranked) <= _ENUMERATED_EDGES:
         return _enumerated(digits, ranked)
-    return sorted(_rule_d(digits, {edge: rank for rank, edge in enumerate(ranked)}, top=True))
+    return sorted(_rule_d(digits, {edge: rank for rank, edge in enumerate(ranked)}))

@@ -168,13 +168,18 @@ def evaluate_page_findings(
 
 
 def comparison_status(corpus: ComparedCorpus, scheme: str, mode: str) -> str:
-    """What was compared, and how (the command line's `--compare` header in the page's words)."""
-    return (
+    """What was compared, and how (the command line's `--compare` header in the page's words), and what was
+    resampled: sentences, or the documents that -DOCSTART- lines mark."""
+    status = (
         f"Compared systems A and B on {_count(len(corpus.tokens), 'sentence')} "
         f"({_count(sum(map(len, corpus.tokens)), 'token')}), {scheme}, {mode} mode. B − A: "
         f"{caps.COMPARE_CONFIDENCE_LEVEL:.0%} paired bootstrap interval (BCa) and two-sided approximate "
         f"randomization p-value, {caps.COMPARE_RESAMPLES:,} resamples, seed {caps.COMPARE_SEED}."
     )
+    if corpus.documents is not None:
+        documents = _count(len(set(corpus.documents)), "document")
+        status += f" Resampled and swapped: whole documents, {documents} (`-DOCSTART-` lines)."
+    return status
 
 
 def _compare(text: str, scheme: str, mode: str, value: str | None = None) -> tuple[str, Any, dict[str, float] | None]:

@@ -40,6 +40,8 @@ class ComparedCorpus:
     predictions_a: list[list[str]]
     predictions_b: list[list[str]]
     lines: list[list[int]]
+    # Each sentence's document: the number of -DOCSTART- lines before it (docs/scoring.md §9); None without any.
+    documents: list[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -152,10 +154,12 @@ def parse_conll(text: str) -> Corpus:
 
 def parse_comparison(text: str) -> ComparedCorpus:
     """The sentences of two systems' CoNLL text, read by `nerscore.read_two_systems` (the token first, the
-    reference tag, system A's and system B's last), with the same caps as `parse_conll`."""
+    reference tag, system A's and system B's last), with the same caps as `parse_conll`; with -DOCSTART- lines,
+    each sentence's document (the statistics then resample documents)."""
     command = "python ner_semeval.py --compare A B"
     lines = _Numbered(_input_lines(text, command))
-    read = nerscore.read_two_systems(lines, "input", column_hint=COLUMN_HINT)
+    documents: list[int] = []
+    read = nerscore.read_two_systems(lines, "input", column_hint=COLUMN_HINT, documents=documents)
     sentences = _read(read, lines, lambda sentence: sentence.lines[0], "sentence", command)
     if not sentences:
         raise InputProblem(
@@ -167,6 +171,7 @@ def parse_comparison(text: str) -> ComparedCorpus:
         [sentence.predictions_a for sentence in sentences],
         [sentence.predictions_b for sentence in sentences],
         [sentence.lines for sentence in sentences],
+        documents[: len(sentences)] if any(documents) else None,
     )
 
 

@@ -166,7 +166,8 @@ def length_slices(rows: list[Any], options: nerscore.Options, lengths: list[int]
 
 def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | None = None) -> dict[str, float]:
     """`nerscore.compare_semeval` of the two systems with `caps.COMPARE_RESAMPLES` resamples and `caps.COMPARE_SEED`:
-    per scheme and measure A, B, B - A, its interval and the p-value; tag errors name the line and the column."""
+    per scheme and measure A, B, B - A, its interval and the p-value, resampling documents where -DOCSTART-
+    lines mark them; tag errors name the line and the column."""
     try:
         return nerscore.compare_semeval(
             predictions_a=corpus.predictions_a,
@@ -178,6 +179,7 @@ def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | 
             scheme=scheme,
             mode=mode,
             value=value_option(value),
+            documents=corpus.documents,
         )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, TWO_SYSTEMS_COLUMNS) from None

@@ -4,7 +4,8 @@
 
 JOBS_JSON holds {"metric": path, "cache_dir": dir, "num_process": n, "jobs": [job, ...]}; each job is
 {"experiment_id": str, "load": {...}, "compute": {...}, "array": "list" | "numpy" | "torch",
-"shards": [[batch, ...] for each process]} with batch = {"predictions": rows, "references": rows}. For each job
+"shards": [[batch, ...] for each process]} with batch = {"predictions": rows, "references": rows} and, when
+given, "documents": one id per sentence. For each job
 in order, this process loads the metric in evaluate's distributed mode, adds its shard batch by batch and
 calls compute(); OUTPUT_JSON receives the list of results (null where compute() returned None).
 """

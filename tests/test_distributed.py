@@ -80,6 +80,13 @@ def _entity(form: str, start: int, end: int, entity_type: str) -> dict | list:
     return [start, end, entity_type] if form == "list" else {"start": start, "end": end, form: entity_type}
 
 
+def columns_of(case: dict[str, Any]) -> dict[str, list]:
+    """The columns stored with each batch: the case's, and its documents (the data's third item, docs/scoring.md
+    §9)."""
+    documents = {"documents": case["data"][2]} if len(case["data"]) > 2 else {}
+    return {**case.get("columns", {}), **documents}
+
+
 def shards(
     predictions: list[list[Any]], references: list[list[Any]], split: str, columns: dict[str, list] | None = None
 ) -> list[list[dict[str, list[list[Any]]]]]:
@@ -106,6 +113,12 @@ def shards(
         ]
         for part in indices
     ]
+
+
+def with_documents(data: tuple[list, list]) -> tuple[list, list, list]:
+    """A batch with document ids of two JSON kinds (strings and numbers), each document's sentences scattered."""
+    predictions, references = data
+    return predictions, references, [f"doc-{i % 7}" if i % 3 else i % 5 for i in range(len(references))]
 
 
 # id -> label as it comes back from JSON (config.json): string keys.
@@ -177,6 +190,32 @@ CASES = {
         array="list",
         split="interleaved",
     ),
+    # Documents as the resampling unit: the ids stored with each batch, through every shard; and a process with
+    # no data of its own beside one whose batches carry documents (its stored schema has no column for them).
+    "tags-documents-bootstrap": dict(
+        data=with_documents(tag_sentences(11, IOB2_TAGS)), load={}, compute={"bootstrap": 200}, array="list"
+    ),
+    "documents-interleaved": dict(
+        data=with_documents(tag_sentences(12, IOB2_TAGS)),
+        load={"bootstrap": 200},
+        compute={},
+        array="list",
+        split="interleaved",
+    ),
+    "documents-process-1-adds-nothing": dict(
+        data=with_documents(tag_sentences(13, IOB2_TAGS)),
+        load={"timeout": 30},
+        compute={"bootstrap": 200},
+        array="list",
+        split="all-on-process-0",
+    ),
+    "documents-process-0-adds-nothing": dict(
+        data=with_documents(tag_sentences(14, IOB2_TAGS)),
+        load={"timeout": 30},
+        compute={"bootstrap": 200},
+        array="list",
+        split="all-on-process-1",
+    ),
     "ids-process-0-adds-nothing": dict(
         data=id_sentences(7),
         load={"label_list": LABELS, "timeout": 30},
@@ -197,7 +236,7 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
             "load": case["load"],
             "compute": case["compute"],
             "array": case["array"],
-            "shards": shards(*case["data"], case.get("split", "half"), case.get("columns")),
+            "shards": shards(*case["data"][:2], case.get("split", "half"), columns_of(case)),
         }
         for name, case in CASES.items()
     ]
@@ -242,12 +281,12 @@ def single_process_result(load_metric, cache_dir: Path, case: dict[str, Any]) ->
     finally:
         sys.path.remove(str(WORKER.parent))
     metric = load_metric(cache_dir=str(cache_dir), **case["load"])
-    for shard in shards(*case["data"], case.get("split", "half"), case.get("columns")):
+    for shard in shards(*case["data"][:2], case.get("split", "half"), columns_of(case)):
         for batch in shard:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], case["array"]),
                 references=as_array(batch["references"], case["array"]),
-                **{name: batch[name] for name in case.get("columns", {})},
+                **{name: batch[name] for name in columns_of(case)},
             )
     return metric.compute(**case["compute"])
 
@@ -269,12 +308,26 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     # whole set's in its original order; the entity rows too when the shards are contiguous blocks.
     case = CASES[name]
     first, _ = distributed_results[name]
-    predictions, references = case["data"]
+    predictions, references = case["data"][:2]
     options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}  # not `timeout`
     expected = compute_semeval(
-        predictions=predictions, references=references, **options, **case["compute"], **case.get("columns", {})
+        predictions=predictions, references=references, **options, **case["compute"], **columns_of(case)
     )
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)
     assert first == expected
+
+
+@pytest.mark.parametrize("name", [name for name, case in CASES.items() if len(case["data"]) == 3])
+def test_process_0_resamples_the_documents_it_was_given(distributed_results, name):
+    # Equal to compute_semeval with the documents (above), and not to it without them: the ids came through.
+    case = CASES[name]
+    first, _ = distributed_results[name]
+    predictions, references, _ = case["data"]
+    options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}
+    by_sentence = compute_semeval(predictions=predictions, references=references, **options, **case["compute"])
+    assert first is not None and first != by_sentence
+    assert {key: value for key, value in first.items() if not key.endswith(("_low", "_high"))} == {
+        key: value for key, value in by_sentence.items() if not key.endswith(("_low", "_high"))
+    }

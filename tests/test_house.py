@@ -37,6 +37,7 @@ ORDER = [
     "span_arrays",
     "resampling",
     "compute",
+    "runs",
     "readers",
     "annotations",
     "tables",

@@ -229,28 +229,30 @@ def test_rows_of_folded_copies_keep_the_order_of_section_7() -> None:
 
 
 class Spy:
-    """Counts the calls of `large_components.max_weight_matching` that returned a proven matching."""
+    """Counts the calls of `large_components.best_matching` (or `name`) that returned a proven matching."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "best_matching") -> None:
         self.proven = 0
-        self.real = large_components.max_weight_matching
+        self.real = getattr(large_components, name)
 
-    def __call__(self, weights):
-        solved = self.real(weights)
+    def __call__(self, *arguments):
+        solved = self.real(*arguments)
         self.proven += solved is not None
         return solved
 
 
 def compiled_pair(references, predictions, min_overlap=None, dense_share=None):
-    """`pair` with every component of more than a few edges on the compiled solver; and how many it proved."""
-    spy = Spy()
+    """`pair` with every component of more than a few edges on the compiled solver (or the non-crossing
+    programme); and how many of them it solved."""
+    spy, chains = Spy(), Spy("best_chain")
     with contextlib.ExitStack() as stack:
         stack.enter_context(mock.patch.object(pairing, "_COMPILED_EDGES", 0))
         stack.enter_context(mock.patch.object(pairing, "_ENUMERATED_EDGES", 0))
-        stack.enter_context(mock.patch.object(large_components, "max_weight_matching", spy))
+        stack.enter_context(mock.patch.object(large_components, "best_matching", spy))
+        stack.enter_context(mock.patch.object(large_components, "best_chain", chains))
         if dense_share is not None:
             stack.enter_context(mock.patch.object(large_components, "_DENSE_SHARE", dense_share))
-        return pair(references, predictions, min_overlap), spy.proven
+        return pair(references, predictions, min_overlap), spy.proven + chains.proven
 
 
 @pytest.mark.parametrize("dense_share", [0, 10**9], ids=["sparse", "dense"])
@@ -309,23 +311,16 @@ def test_an_onion_and_a_staircase_pair_alike_on_both_solvers(seed) -> None:
 
 
 def test_weights_beyond_a_float64_go_to_the_pure_python_solver() -> None:
-    # Entities of 10**15 tokens make the extent digit alone exceed 2**53: the compiled solver is not asked.
+    # Entities of 10**15 tokens make the extent digit alone exceed 2**53: the compiled solver declines.
     big = 10**15
     references = [Span(0, big, "A"), Span(1, big - 1, "B"), Span(2, big + 5, "A")]
     predictions = [Span(0, big - 2, "B"), Span(1, big + 3, "A"), Span(3, big, "A")]
-    assert large_components.spare_bits({(0, 0): 2**53}) == -1
-    assert large_components.spare_bits({(0, 0): 2**51, (1, 1): 2**51}) == -1  # 4 * (2**51 + 1) > 2**53
-    assert large_components.spare_bits({(0, 0): 2**50, (1, 1): 2**50}) == 0
-    assert large_components.spare_bits({(0, 0): 1}) == 50  # 2 * 2 * 2**50 < 2**53
-    called = mock.Mock(side_effect=AssertionError("not to be called"))
-    with (
-        mock.patch.object(large_components, "max_weight_matching", called),
-        mock.patch.object(pairing, "_COMPILED_EDGES", 0),
-        mock.patch.object(pairing, "_ENUMERATED_EDGES", 0),
-    ):
-        rows = pair(references, predictions)
+    assert not large_components.fits(np.array([2**53]), 1, 1)
+    assert not large_components.fits(np.array([2**51, 2**51]), 2, 2)  # 4 * (2**51 + 1) > 2**53
+    assert large_components.fits(np.array([2**50, 2**50]), 2, 2)
+    rows, proven = compiled_pair(references, predictions)
     assert paired(rows) == best_pairing(references, predictions, None)
-    assert not called.called
+    assert proven == 0  # asked, the compiled solver declines: the weights do not fit
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -345,7 +340,7 @@ def test_a_matching_that_is_not_best_is_not_proven_and_goes_back(seed) -> None:
     with (
         mock.patch.object(pairing, "_COMPILED_EDGES", 0),
         mock.patch.object(large_components, "_solve", spoilt),
-        mock.patch.object(large_components, "max_weight_matching", spy),
+        mock.patch.object(large_components, "best_matching", spy),
     ):
         assert pair(references, predictions) == expected
     assert spy.proven == 0
@@ -371,3 +366,108 @@ def test_wrong_potentials_are_rejected() -> None:
     assert not check([4, -1], [-1, 4])  # negative
     assert not check([3, 1], [0, 0], rows=(0,), columns=(0,))  # an unmatched row of non-zero potential
     assert not check([1, 1], [2, 2], rows=(0, 1), columns=(1, 0))  # the swapped matching is not tight
+
+
+# Issue 16, deep and chained nesting: the onion and the staircase of equal windows. Large components without
+# copies are solved by scipy with one proven dual, and rule (d) worked out on its tight edges (no bits, no
+# rounds of the pure-Python solver); a staircase (one type, no entity of a side ending before an earlier one)
+# by the non-crossing programme (`large_components.best_chain`). Both must pair as the pure-Python solver does.
+
+
+def staircase_like(rng: random.Random, entities: int) -> tuple[list[Span], list[Span]]:
+    """Windows of one type whose starts and ends both rise (some equal), a side each: the shape
+    `pairing.uncrossed` admits, with ties in the shared extent everywhere."""
+
+    def side() -> list[Span]:
+        spans, start, end = set(), 0, rng.randint(1, 12)
+        while len(spans) < entities:
+            start += rng.choice((0, 1, 1, 2))
+            end = max(end + rng.choice((0, 1, 1, 2, 3)), start + 1)
+            spans.add(Span(start, end, "A"))
+        return sorted(spans)
+
+    return side(), side()
+
+
+def pure_python_pair(references, predictions, min_overlap=None):
+    with mock.patch.object(pairing, "_COMPILED_EDGES", 10**12):
+        return pair(references, predictions, min_overlap)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_staircase_pairs_by_the_non_crossing_programme_as_the_pure_python_solver(seed) -> None:
+    rng = random.Random(seed)
+    references, predictions = staircase_like(rng, rng.randint(20, 70))
+    chains = mock.Mock(wraps=large_components.best_chain)
+    for min_overlap in (None, 0.5):
+        with (
+            mock.patch.object(pairing, "_COMPILED_EDGES", 0),
+            mock.patch.object(large_components, "best_chain", chains),
+        ):
+            rows = pair(references, predictions, min_overlap)
+        assert rows == pure_python_pair(references, predictions, min_overlap)
+    assert chains.called
+
+
+@SETTINGS
+@given(
+    references=strategies.nested_spans(types=("A",), max_size=6),
+    predictions=strategies.nested_spans(types=("A",), max_size=6),
+    min_overlap=MIN_OVERLAPS,
+)
+def test_the_non_crossing_programme_pairs_as_every_pairing_enumerated(references, predictions, min_overlap):
+    # Of one type and nested or not: where `uncrossed` admits a component, the programme must give the
+    # enumeration's pairing; where it does not, the scipy solver does.
+    references, predictions = spans_of(references), spans_of(predictions)
+    rows, _ = compiled_pair(references, predictions, min_overlap)
+    check_rows(rows, references, predictions)
+    assert paired(rows) == best_pairing(references, predictions, min_overlap)
+
+
+def test_best_chain_refuses_rows_whose_columns_are_not_one_run() -> None:
+    rows, columns, weights = np.array([0, 0, 1]), np.array([0, 2, 1]), np.array([1, 1, 1])
+    assert large_components.best_chain(rows, columns, weights) is None
+    assert large_components.best_chain(np.array([0, 1]), np.array([1, 0]), np.array([1, 1])) is None
+    chosen = large_components.best_chain(np.array([0, 0, 1, 1]), np.array([0, 1, 1, 2]), np.array([3, 5, 5, 1]))
+    assert chosen.tolist() == [True, False, True, False]  # (0, 0) and (1, 1): 3 + 5 beats 5 + 1
+
+
+def test_an_onion_and_a_staircase_need_neither_the_pure_python_solver_nor_rounds_of_rule_d() -> None:
+    # Before, the onion's rule (d) went in blocks of 64 edges through `_rule_d` (the pure-Python solver on the
+    # later rounds) and the staircase's stayed there for one round per block: quadratic.
+    refused = mock.Mock(side_effect=AssertionError("not to be called"))
+    onion_r = [(i, 2 * 120 - i, "A" if i % 2 else "B") for i in range(120)]
+    onion_p = [(i, 2 * 120 - i - 1, "B" if i % 3 == 0 else "A") for i in range(120)]
+    stairs_r = [(i, i + 10, "A") for i in range(600)]
+    stairs_p = [(i + 1, i + 12, "A") for i in range(600)]
+    expected = {}
+    for name, (references, predictions) in {"onion": (onion_r, onion_p), "staircase": (stairs_r, stairs_p)}.items():
+        spans_r, spans_p = spans_of(references), spans_of(predictions)
+        expected[name] = pure_python_pair(spans_r, spans_p)
+        with mock.patch.object(pairing, "_rule_d", refused), mock.patch.object(pairing, "max_weight_flow", refused):
+            assert pair(spans_r, spans_p) == expected[name]
+            result = compute_semeval(predictions=[predictions], references=[references])
+        rows = Counter(pairing.scenario_of(r, p) for r, p in expected[name])
+        assert result["strict_incorrect"] == rows["IV"] + rows["V"] + rows["VI"]
+        assert result["strict_missed"] == rows["III"] and result["strict_spurious"] == rows["II"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_large_sentences_count_on_arrays_as_the_pure_python_solver_pairs_them(seed) -> None:
+    # The array path's large sentences: overlaps by the sweep, components by scipy, large components without
+    # copies solved from the arrays (`component_arrays._compiled`), against `pair` on the pure-Python solver.
+    rng = random.Random(seed)
+    batch = [random_component(rng, rng.randint(20, 50), rng.choice([15, 40, 200])) for _ in range(3)]
+    batch.append(staircase_like(rng, 40))
+    references = [[(s.start, s.end, s.entity_type) for s in r] for r, _ in batch]
+    predictions = [[(s.start, s.end, s.entity_type) for s in p] for _, p in batch]
+    for min_overlap in (None, 0.5):
+        options = ns.Options.of(min_overlap=min_overlap)
+        with (
+            mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", 0),
+            mock.patch.object(pairing, "_COMPILED_EDGES", 0),
+        ):
+            fast = span_arrays.count_spans(predictions, references, options)
+        with mock.patch.object(pairing, "_COMPILED_EDGES", 10**12):
+            readable = ns.tally_semeval(predictions, references, options)[0]
+        assert fast is not None and fast.tally == readable

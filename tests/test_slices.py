@@ -610,3 +610,38 @@ def test_a_numeric_partial_credit_scores_the_buckets_as_the_totals() -> None:
 def test_slices_refuse_the_overlap_credit() -> None:
     with pytest.raises(ValueError, match='cannot take partial_credit="overlap"'):
         compute_semeval(predictions=TAGS, references=TAGS, slices=["entity_length"], partial_credit="overlap")
+
+
+@pytest.mark.parametrize("function", ["summarize_runs", "compare_runs"])
+def test_runs_refuse_slices(function: str) -> None:
+    import nerscore
+
+    given = {"runs": [TAGS]} if function == "summarize_runs" else {"runs_a": [TAGS], "runs_b": [TAGS]}
+    with pytest.raises(ValueError, match="slices=\\['entity_length'\\]"):
+        getattr(nerscore, function)(**given, references=TAGS, slices=["entity_length"])
+
+
+def test_bootstrap_of_documents_resamples_the_buckets_with_them() -> None:
+    # docs/scoring.md §9: with documents, the units are documents, and each one's bucket counts are its sentences'.
+    predictions, references = _population(np.random.default_rng(7), 40)
+    documents = [f"d{i % 8}" for i in range(40)]
+    options = {"slices": ["entity_length"], "bootstrap": 200, "value": True}
+    by_document = compute_semeval(predictions=predictions, references=references, documents=documents, **options)
+    by_sentence = compute_semeval(predictions=predictions, references=references, **options)
+    buckets_d, buckets_s = by_document["slices"]["entity_length"], by_sentence["slices"]["entity_length"]
+    assert {bucket: values["strict_f1"] for bucket, values in buckets_d.items()} == {
+        bucket: values["strict_f1"] for bucket, values in buckets_s.items()
+    }
+    assert buckets_d["3"]["strict_f1_low"] != buckets_s["3"]["strict_f1_low"]  # other units, other intervals
+    for values in buckets_d.values():
+        assert values["strict_f1_low"] <= values["strict_f1"] <= values["strict_f1_high"]
+    compared = compare_semeval(
+        predictions_a=predictions,
+        predictions_b=references,
+        references=references,
+        documents=documents,
+        slices=["entity_length"],
+        value=True,
+        n_resamples=200,
+    )
+    assert compared["value_delta_low"] <= compared["value_delta"] <= compared["value_delta_high"]

@@ -1,0 +1,207 @@
+"""Several runs of one system (seeds, say) on the same references: `summarize_runs` (mean, standard deviation,
+min and max of every key, and an interval of each mean) and `compare_runs` (do B's runs beat A's?), docs/scoring.md
+§9. Each run is counted as `compute_semeval` counts a batch; the statistics are `nerscore.resampling`'s.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .columns import Columns
+from .compute import checked_columns, count_batch
+from .counts import Counted, Tally, scores
+from .errors import InvalidInputError
+from .inputs import SPANS, as_list, batch_form, batches, check_tag_options
+from .options import Options, check_resamples, check_seed
+from .resampling import SentenceCounts, run_interval_keys, runs_comparison, unit_rows
+
+
+def summarize_runs(
+    *,
+    runs: Any,
+    references: Any,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Several runs of one system on the same references (docs/scoring.md §9).
+
+    `runs` is a list of predictions, each as `compute_semeval` takes them and aligned with `references`. For every
+    key `compute_semeval` returns with these options (per type included), `{key}_mean`, `{key}_std` (with n - 1;
+    0 for one run), `{key}_min` and `{key}_max`, and `runs`, their number. With `bootstrap=N`,
+    `{scheme}_{measure}_mean_low` and `_mean_high`: the BCa interval of the mean over runs from N two-level
+    resamples (the runs with replacement, then the sentences, or with `documents` the documents, with
+    replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`)."""
+    checked = Options.of(**options)
+    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices"))
+    given = _runs(runs, "runs")
+    references = as_list(references, "references")
+    columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
+    counted = _counted(given, references, checked, columns, "runs", checked.bootstrap > 0)
+    units = _units(counted, columns) if checked.bootstrap else None
+    return summary_of([run.tally for run in counted], units, checked)
+
+
+def summary_of(tallies: list[Tally], units: SentenceCounts | None, options: Options) -> dict[str, Any]:
+    """`summarize_runs`' dict from each run's tally and, with `bootstrap`, each unit's counts of every run side by
+    side (the command line counts files into these)."""
+    summary = _summary(_run_results(tallies, options))
+    if options.bootstrap:
+        if units is None:
+            raise ValueError("bootstrap needs each unit's counts of every run")
+        summary.update(run_interval_keys(summary, units, len(tallies), options))
+    summary["runs"] = len(tallies)
+    return summary
+
+
+def compare_runs(
+    *,
+    runs_a: Any,
+    runs_b: Any,
+    references: Any,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Do system B's runs beat system A's on the same references? (docs/scoring.md §9)
+
+    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`):
+    `{key}_a_mean`, `{key}_b_mean`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
+    two-level BCa interval: runs of A and of B drawn with replacement, the sentences, or `documents`, drawn once
+    for both), and `{key}_p_value`; plus `runs_a` and `runs_b`. The p-value is compare_semeval's with one run a
+    side, and otherwise a t test whose variance holds both the runs' and the units' (docs/scoring.md §9).
+    The two systems may have different numbers of runs. `options` are compute_semeval's scoring options."""
+    checked = Options.of(**options)
+    _refuse(checked, options, "compare_runs", ("bootstrap", "return_entities", "per_type", "confusion", "slices"))
+    resamples = check_resamples("n_resamples", n_resamples, 1)
+    seed = check_seed("seed", seed)
+    given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")
+    references = as_list(references, "references")
+    columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
+    counted_a = _counted(given_a, references, checked, columns, "runs_a", True)
+    counted_b = _counted(given_b, references, checked, columns, "runs_b", True)
+    units = _units(counted_a + counted_b, columns)
+    tallies_a, tallies_b = [run.tally for run in counted_a], [run.tally for run in counted_b]
+    return comparison_of(tallies_a, tallies_b, units, checked, resamples, seed)
+
+
+def comparison_of(
+    tallies_a: list[Tally], tallies_b: list[Tally], units: SentenceCounts, options: Options, resamples: int, seed: int
+) -> dict[str, Any]:
+    """`compare_runs`' dict from each run's tally and each unit's counts of A's runs then B's, side by side."""
+    results_a, results_b = _run_results(tallies_a, options), _run_results(tallies_b, options)
+    keys, low, high, p_values = runs_comparison(units, len(tallies_a), len(tallies_b), options, resamples, seed)
+    result: dict[str, Any] = {}
+    for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
+        if key not in results_a[0]:  # a scheme that `evaluation_schemes` leaves out
+            continue
+        mean_a = _mean([run[key] for run in results_a])
+        mean_b = _mean([run[key] for run in results_b])
+        delta = mean_b - mean_a
+        result[f"{key}_a_mean"] = mean_a
+        result[f"{key}_b_mean"] = mean_b
+        result[f"{key}_delta"] = delta
+        result[f"{key}_delta_low"] = min(key_low, delta)
+        result[f"{key}_delta_high"] = max(key_high, delta)
+        result[f"{key}_p_value"] = p_value
+    result["runs_a"] = len(tallies_a)
+    result["runs_b"] = len(tallies_b)
+    return result
+
+
+def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tuple[str, ...]) -> None:
+    """Options that add what this function's dict has no place for: refused, never silently ignored."""
+    given = [f"{option}={options[option]!r}" for option in refused if getattr(checked, option)]
+    if given:
+        raise ValueError(
+            f"{name} takes none of {', '.join(refused)}, found {', '.join(given)}: score each run with "
+            "compute_semeval for the rest"
+        )
+
+
+def _columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
+    return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+
+
+def _runs(runs: Any, name: str) -> list[Any]:
+    """The runs as a list, at least one."""
+    if isinstance(runs, (str, bytes, Mapping)) or not hasattr(runs, "__iter__"):
+        raise ValueError(f"{name} must be a list of runs (each a run's predictions), found {type(runs).__name__}")
+    given = list(runs)
+    if not given:
+        raise ValueError(f"{name} must hold at least one run's predictions, found none")
+    return given
+
+
+def _counted(
+    runs: list[Any], references: list[Any], options: Options, columns: Columns, name: str, by_sentence: bool
+) -> list[Counted]:
+    """Each run counted as compute_semeval counts a batch; a problem is located at `name[index]`."""
+    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one run's
+        check_tag_options(options)
+    counted = []
+    for index, predictions in enumerate(runs):
+        side = f"{name}[{index}]"
+        try:
+            predictions, aligned, form = batches(predictions, references)
+            counted.append(count_batch(predictions, aligned, form, options, by_sentence, columns)[0])
+        except InvalidInputError as error:
+            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
+        except ValueError as error:
+            raise ValueError(f"{side}: {error}") from None
+    return counted
+
+
+def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]:
+    """Each run's compute_semeval keys. A type that some runs predict and others do not (a spurious type) has
+    per-type keys in every run: a run without it scores it as a type it has no entity of (macro averages stay
+    each run's own)."""
+    results = [scores(tally, options) for tally in tallies]
+    if options.per_type and options.labels is None:
+        every = sorted(set().union(*(tally.entity_types for tally in tallies)))
+        widened = options.evolve(labels=every)
+        for index, tally in enumerate(tallies):
+            if tally.entity_types != every:
+                typed = scores(tally, widened)
+                results[index].update({key: value for key, value in typed.items() if key not in results[index]})
+    return results
+
+
+def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = list(dict.fromkeys(key for result in results for key in result))
+    summary: dict[str, Any] = {}
+    for key in keys:
+        values = [result[key] for result in results]
+        mean = _mean(values)
+        summary[f"{key}_mean"] = mean
+        summary[f"{key}_std"] = (
+            math.sqrt(math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1))
+            if len(values) > 1
+            else 0.0
+        )
+        summary[f"{key}_min"] = min(values)
+        summary[f"{key}_max"] = max(values)
+    return summary
+
+
+def _mean(values: list[Any]) -> float:
+    return math.fsum(values) / len(values)
+
+
+def _units(counted: list[Counted], columns: Columns) -> SentenceCounts:
+    """Each unit's row: every run's six scenario counts side by side (docs/scoring.md §9)."""
+    rows = []
+    for run in counted:
+        assert run.by_sentence is not None  # counted by_sentence
+        rows.append(run.by_sentence)
+    return SentenceCounts.of(unit_rows(np.hstack(rows), columns.documents))
