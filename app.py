@@ -40,16 +40,26 @@ def run_page(
     text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM, value: str = texts.NO_VALUE
 ) -> tuple[Any, ...]:
     """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
-    and the difference picture, then the diagnostics and errors tables; the outputs of the task not chosen are
-    emptied, so nothing stale stays behind them."""
+    and the difference picture, then the diagnostics and errors tables, then the slices picture (one system's
+    CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them."""
     if task == texts.TWO_SYSTEMS:
         status, table, figure = answers.compare_page(text, scheme, mode, value)
-        return (status, *answers.empty_outputs("")[1:], None, None, table, figure, *answers.findings_frames(None))
+        return (
+            status,
+            *answers.empty_outputs("")[1:],
+            None,
+            None,
+            table,
+            figure,
+            *answers.findings_frames(None),
+            None,
+        )
     if task == texts.SPANS:
         *page, diagnostics, errors = answers.spans_page_findings(text, value)
+        slices = None
     else:
-        *page, diagnostics, errors = answers.evaluate_page_findings(text, scheme, mode, value)
-    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, diagnostics, errors)
+        *page, diagnostics, errors, slices = answers.evaluate_page_findings(text, scheme, mode, value)
+    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, diagnostics, errors, slices)
 
 
 def busy_page(message: str, task: str) -> tuple[Any, ...]:
@@ -64,6 +74,7 @@ def busy_page(message: str, task: str) -> tuple[Any, ...]:
         pd.DataFrame(columns=frames.COMPARE_HEADERS),
         None,
         *answers.findings_frames(None),
+        None,
     )
 
 
@@ -253,6 +264,11 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                         elem_id="errors",
                         max_height=480,
                     )
+            # Not an output of /evaluate: only the page's own events (page_outputs) fill it, so API callers get
+            # what they always got.
+            slices_chart = gr.Plot(
+                label="F1 by entity length and sentence length", format="png", show_label=False, elem_id="slices"
+            )
             gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
             sentences = gr.HTML(css_template=markup.SENTENCES_CSS, js_on_load=None, elem_id="sentences")
             per_type = gr.Dataframe(
@@ -273,7 +289,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
-        page_outputs = [*outputs, heatmap, chart, comparison, difference, diagnostics, errors]
+        page_outputs = [*outputs, heatmap, chart, comparison, difference, diagnostics, errors, slices_chart]
         # /evaluate and /compare keep their three inputs: Gradio's HTTP API refuses a call with fewer values than
         # the event has inputs, defaults or not. The value control (docs/scoring.md §10) reaches the page's events.
         inputs = [text, scheme, mode]

@@ -23,8 +23,8 @@ import numpy as np
 
 from ._version import __version__
 from .annotations import read_brat_pairs, read_label_studio
-from .columns import Columns
-from .compute import count_batch, result_dict
+from .columns import NO_COLUMNS, Columns
+from .compute import count_batch, result_dict, scored_columns, sentence_vectors
 from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .counts import Counted, Diagnostics, Tally, TokenCounts
 from .errors import InvalidInputError
@@ -34,12 +34,14 @@ from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
 from .resampling import SentenceCounts, comparison, unit_rows
 from .runs import comparison_of, summary_of
+from .slices import SliceCounts
 from .tables import (
     format_comparison,
     format_confusion_table,
     format_diagnostics,
     format_errors,
     format_runs,
+    format_slice_table,
     format_table,
     format_type_table,
 )
@@ -61,15 +63,15 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:
         parser.error("--runs-b compares with the runs of --runs: give both")
-    if args.runs and (args.files or args.spans or args.compare or args.per_type or args.confusion):
+    if args.runs and (args.files or args.spans or args.compare or args.per_type or args.confusion or args.slices):
         parser.error(
-            "--runs reads its own files and reports overall scores: drop FILE, --spans, --compare, --per-type and "
-            "--confusion"
+            "--runs reads its own files and reports overall scores: drop FILE, --spans, --compare, --per-type, "
+            "--confusion and --slices"
         )
-    if args.compare and (args.files or args.spans or args.per_type or args.confusion):
+    if args.compare and (args.files or args.spans or args.per_type or args.confusion or args.slices):
         parser.error(
-            "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type and "
-            "--confusion"
+            "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type, "
+            "--confusion and --slices (compare_semeval takes slices)"
         )
     if args.compare and (args.diagnostics or args.errors is not None):
         parser.error("--compare reports overall scores: drop --diagnostics and --errors")
@@ -259,10 +261,14 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     `ConllError` naming the file, the line and the column."""
     predictions = [sentence.predictions for sentence in sentences]
     references = [sentence.references for sentence in sentences]
-    # The first column is each line's token: the entities' texts (docs/scoring.md §11), passed only where an option
-    # reads them (a tuple per sentence costs about a tenth of scoring a file).
-    columns = Columns(tokens=tuple(tuple(sentence.tokens) for sentence in sentences)) if options.errors else Columns()
+    # The first column is each line's token: the entities' texts and sentence lengths (docs/scoring.md §11), passed
+    # only where an option reads them (a tuple per sentence costs about a tenth of scoring a file).
+    columns = NO_COLUMNS
+    if options.errors or options.slices:
+        columns = Columns(tokens=tuple(tuple(sentence.tokens) for sentence in sentences))
     try:
+        if options.slices:
+            columns = scored_columns(predictions, references, TAGS, options, columns)
         return count_batch(predictions, references, TAGS, options, by_sentence, columns)[0]
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
@@ -324,6 +330,7 @@ class FileTotals:
     spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
     token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
     ungrounded: int | None = None  # of string entities (docs/scoring.md §1b), with JSON lines that hold them
+    slices: SliceCounts | None = None  # with --slices, the counts of every bucket
     weighted: Tally = dataclasses.field(default_factory=Tally)  # docs/scoring.md §10's credit and value cells
     # With --diagnostics and --errors (docs/scoring.md §11): what the tally adds beside its cells.
     diagnostics: Diagnostics | None = None
@@ -354,6 +361,8 @@ class FileTotals:
             raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
         columns = Columns(texts=tuple(str(text) for text in texts)) if None not in texts else Columns()
         try:
+            if options.slices:
+                columns = scored_columns(predictions, references, SPANS, options, columns)
             counted, _ = count_batch(
                 predictions, references, form, options, by_sentence=options.bootstrap > 0, columns=columns
             )
@@ -377,7 +386,12 @@ class FileTotals:
             self.token_counts += counted.tally.tokens
         self.weighted += _weighted_part(counted.tally)
         if counted.by_sentence is not None:
-            self.units.add(counted.by_sentence, ids, counted.weighted)
+            # With §10's weighted columns or slices, the vectors are wider than six columns (`sentence_vectors`).
+            ints, floats = sentence_vectors(counted)
+            self.units.add(ints, ids, floats)
+        if counted.slices is not None:
+            counted_slices = counted.slices._replace_sentences()
+            self.slices = counted_slices if self.slices is None else self.slices + counted_slices
         found = counted.tally
         if found.diagnostics is not None:
             self.diagnostics = found.diagnostics + (self.diagnostics or Diagnostics())
@@ -658,10 +672,11 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     tally = total.tally
     units = total.units.counts()
     if args.json:
-        print(json.dumps(result_dict(tally, options, units), indent=2, ensure_ascii=False))
+        result = result_dict(tally, options, units, slices=total.slices)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
         return
     # The tables show every type, whether or not --per-type asks for the keys.
-    results = result_dict(tally, options.evolve(per_type=True), units)
+    results = result_dict(tally, options.evolve(per_type=True), units, slices=total.slices)
     counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
     entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
@@ -700,6 +715,9 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     if options.errors:
         print()
         print(format_errors(results["errors"]))
+    for name, buckets in results.get("slices", {}).items():
+        print()
+        print(format_slice_table(name, buckets, options.beta))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
 
 

@@ -7,7 +7,7 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,9 +35,28 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
-from .readable import pair_spans, pair_tags, scenarios_by_sentence, value_partners, weighed
-from .resampling import SentenceCounts, comparison, interval_keys, unit_rows
+from .readable import pair_spans, pair_tags, scenarios_by_sentence, sentence_facts, value_partners, weighed
+from .resampling import (
+    SentenceCounts,
+    comparison,
+    interval_keys,
+    slice_comparison,
+    slice_interval_keys,
+    slice_layout,
+    unit_rows,
+)
 from .schemes import OUTSIDE
+from .slices import (
+    RowArrays,
+    SentenceFacts,
+    SliceCounts,
+    add_entity_texts,
+    check_slice_inputs,
+    check_tokens_cover,
+    count_slices,
+    kept_tokens,
+    slice_scores,
+)
 from .span_arrays import count_spans
 from .tag_arrays import count_tags
 
@@ -72,7 +91,7 @@ def compute_checked(
     """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
     those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
     predictions, references, form = batches(predictions, references)
-    columns = checked_columns(columns, len(references))
+    columns = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
     entities = None
     counted: Counted
     if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
@@ -84,13 +103,10 @@ def compute_checked(
     tally = counted.tally
     if columns.texts is not None and tally.ungrounded is None:
         tally = tally.with_ungrounded(0)  # the key is there whenever texts are (§1b)
-    sentence_counts = None
-    if counted.by_sentence is not None:
-        # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit
-        # without documents), the weighted columns of §10 summed the same way.
-        weighted = None if counted.weighted is None else unit_rows(counted.weighted, columns.documents)
-        sentence_counts = SentenceCounts.of(unit_rows(counted.by_sentence, columns.documents), weighted)
-    return result_dict(tally, options, sentence_counts, rows, entities)
+    # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit without
+    # documents), the weighted columns of §10 and the slices' bucket columns summed the same way.
+    sentence_counts = None if counted.by_sentence is None else sentence_counts_of(counted, columns.documents)
+    return result_dict(tally, options, sentence_counts, rows, counted.slices, columns, entities)
 
 
 def result_dict(
@@ -98,23 +114,42 @@ def result_dict(
     options: Options,
     sentence_counts: SentenceCounts | None = None,
     rows: list[Row] | None = None,
+    slices: SliceCounts | None = None,
+    columns: Columns = NO_COLUMNS,
     entities: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The result of `compute_semeval` (docs/scoring.md §7): the scores of `tally`, with `bootstrap` the
-    intervals from `sentence_counts`, with `return_entities` the `entities` rows (or `entities` as given: string
-    entities' rows, with texts and ungrounded predictions, docs/scoring.md §1b). The command line and the Space
+    intervals from `sentence_counts`, with `return_entities` the `entities` rows (with each side's text where
+    `columns` give one; or `entities` as given: string entities' rows, with texts and ungrounded predictions,
+    §1b), with `slices` the scores of every bucket of `slices` (§11; with `bootstrap`, the sentence counts then
+    carry the bucket columns too, `sentence_vectors`). The command line and the Space
     build theirs here too."""
     result: dict[str, Any] = scores(tally, options)
+    sliced = None
+    if options.slices:
+        if slices is None:
+            raise ValueError("slices needs the counts of each bucket; count with count_batch")
+        sliced = slice_scores(slices, options)
     if options.bootstrap:
         if sentence_counts is None:
             raise ValueError("bootstrap needs each sentence's counts; count with by_sentence=True")
-        result.update(interval_keys(result, sentence_counts, options))
+        if slices is not None and sliced is not None:
+            layout = slice_layout(slices.names, slices.layout())
+            base, by_bucket = slice_interval_keys(
+                {**result, "slices": sliced}, sentence_counts, slices.names, layout, options
+            )
+            result.update(base)
+            for name, buckets in by_bucket.items():
+                for bucket, intervals in buckets.items():
+                    sliced[name][bucket].update(intervals)
+        else:
+            result.update(interval_keys(result, sentence_counts, options))
     if options.return_entities and entities is not None:
         result["entities"] = entities  # string entities' own, value_pair included (count_strings)
     elif options.return_entities:
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
-        result["entities"] = entity_rows(rows, options.evaluation_schemes)
+        result["entities"] = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
         if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
             for row, partner in zip(result["entities"], value_partners(rows, options)):
                 row["value_pair"] = None if partner is None else partner.as_dict()
@@ -126,7 +161,59 @@ def result_dict(
         if tally.errors is None:
             raise ValueError("errors needs a tally counted with errors=True")
         result["errors"] = error_rows(tally.errors, None if options.errors is True else options.errors)
+    if sliced is not None:
+        result["slices"] = sliced
     return result
+
+
+def sentence_vectors(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each sentence's vector for the statistics, as `SentenceCounts.of` takes it (integers, then floats or
+    None): its six scenario counts, then docs/scoring.md §10's weighted columns when asked for, then, with slices,
+    its counts in every bucket (§9, §11), so that a resample of sentences resamples the buckets with them."""
+    assert counted.by_sentence is not None
+    buckets = None if counted.slices is None else counted.slices.by_sentence
+    weighted = counted.weighted if counted.weighted is not None and counted.weighted.shape[1] else None
+    if weighted is not None:
+        return counted.by_sentence, weighted if buckets is None else np.hstack((weighted, buckets))
+    if buckets is None:
+        return counted.by_sentence, None
+    return np.hstack((counted.by_sentence, buckets)), None
+
+
+def sentence_counts_of(counted: Counted, documents: Sequence[Hashable] | None = None) -> SentenceCounts:
+    """The `SentenceCounts` of one counted batch (`sentence_vectors`), of its units: each sentence, or with
+    `documents` each document (`resampling.unit_rows`, docs/scoring.md §9)."""
+    ints, floats = sentence_vectors(counted)
+    return SentenceCounts.of(unit_rows(ints, documents), None if floats is None else unit_rows(floats, documents))
+
+
+def paired_sentence_counts(
+    counted_a: Counted, counted_b: Counted, documents: Sequence[Hashable] | None = None
+) -> SentenceCounts:
+    """The `SentenceCounts` of two systems on the same sentences: system A's vector (`sentence_vectors`), then
+    system B's, in floats when either holds weighted columns (docs/scoring.md §10), summed by unit."""
+    (ints_a, floats_a), (ints_b, floats_b) = sentence_vectors(counted_a), sentence_vectors(counted_b)
+    if floats_a is None and floats_b is None:
+        return SentenceCounts.of(unit_rows(np.hstack((ints_a, ints_b)), documents))
+    parts = [part for part in (ints_a, floats_a, ints_b, floats_b) if part is not None]
+    floats = unit_rows(np.hstack(parts).astype(np.float64), documents)
+    return SentenceCounts.of(np.zeros((len(floats), 0), dtype=np.int64), floats)
+
+
+def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
+    """The columns as scored: `tokens` checked against the tags (one token per tag) and, with ids, those at the
+    positions `ignore_index` drops dropped with them, so that entities' start and end index the tokens kept
+    (docs/scoring.md §11); with `slices`, a `ValueError` naming what to pass for a slice whose input is missing."""
+    # Tags once the batch is known to hold some (without a value it may be spans, whose tokens need not align).
+    holds_tags = form == IDS or (
+        form not in (SPANS, STRINGS) and batch_form(rows_of(predictions), rows_of(references)) is not None
+    )
+    if columns.tokens is not None and holds_tags:
+        kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, form == IDS)
+        columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
+    if options.slices:
+        check_slice_inputs(options, columns, form in (SPANS, STRINGS), holds_tags)
+    return columns
 
 
 def check_error_texts(form: str, options: Options, columns: Columns) -> None:
@@ -205,36 +292,60 @@ def count_batch(
     by_sentence: bool,
     columns: Columns = NO_COLUMNS,
 ) -> tuple[Counted, list[Row] | None]:
-    """One pass over a batch of any form (with its `columns`): its tally, each sentence's scenario counts with
-    `by_sentence`, and the rows with `return_entities`. The array paths count, each sentence's counts too; rows
-    and the precise error for bad input come from the readable path, which the array paths always agree with
-    (tests/test_fast_path.py)."""
+    """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
+    sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
+    of every bucket (`Counted.slices`). The array paths count, each sentence's counts and the rows slices read
+    too; rows and the precise error for bad input come from the readable path, which the array paths always
+    agree with (tests/test_fast_path.py)."""
     if form == STRINGS:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
     if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
         check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
+    sliced = bool(options.slices)
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
         if not options.return_entities:
-            counted = count_spans(span_predictions, span_references, options, by_sentence, columns)
+            counted = count_spans(span_predictions, span_references, options, by_sentence, columns, sliced)
             if counted is not None:
-                return counted, None
+                return _with_slices(counted, form, options, columns, by_sentence), None
         tally, rows = pair_spans(span_predictions, span_references, options, columns)
+        facts = SentenceFacts(len(references))
     else:
         # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
         if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
             check_tag_options(options)
         if not options.return_entities:
-            counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns)
+            counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns, sliced)
             if counted is not None:
-                return counted, None
+                return _with_slices(counted, form, options, columns, by_sentence), None
         tally, rows = pair_tags(predictions, references, form == IDS, options, columns)
-    if not by_sentence:
-        return Counted(tally, None), rows
-    # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
-    weighted = weighed(tally, rows, len(references), options)[1]
-    return Counted(tally, scenarios_by_sentence(rows, len(references)), weighted), rows
+        facts = sentence_facts(predictions, references, form == IDS, options) if sliced else SentenceFacts(0)
+    by_sentences = weighted = None
+    if by_sentence:
+        by_sentences = scenarios_by_sentence(rows, len(references))
+        # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
+        weighted = weighed(tally, rows, len(references), options)[1]
+    counted = Counted(tally, by_sentences, weighted=weighted)
+    if sliced or (form == SPANS and columns.tokens is not None):
+        counted = counted._replace(rows=(RowArrays.of_rows(rows), facts))
+    return _with_slices(counted, form, options, columns, by_sentence), rows
+
+
+def _with_slices(counted: Counted, form: str, options: Options, columns: Columns, by_sentence: bool) -> Counted:
+    """`counted` with the counts of every bucket of `slices` made of its rows (docs/scoring.md §11)."""
+    if counted.rows is None:
+        return counted
+    rows, facts = counted.rows
+    if form == SPANS:
+        check_tokens_cover(rows, columns)
+        # A sentence's length: its tokens, or the characters of its text.
+        sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
+        if sentence_texts is not None:
+            facts = SentenceFacts(facts.sentences, np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts)))
+    if not options.slices:
+        return counted._replace(rows=None)
+    return counted._replace(rows=None, slices=count_slices(rows, options, columns, facts, by_sentence))
 
 
 def count_strings(
@@ -256,7 +367,7 @@ def count_strings(
         assert rows is not None and grounded.grounded is not None  # return_entities: the readable path's rows
         partners = value_partners(rows, options) if options.value is not None else None
         entities = entity_dicts(rows, grounded.grounded, grounded.texts, options.evaluation_schemes, partners)
-    return Counted(tally, counted.by_sentence, counted.weighted), rows, entities
+    return counted._replace(tally=tally), rows, entities
 
 
 def compare_semeval(
@@ -272,7 +383,7 @@ def compare_semeval(
     groups: Any = None,
     documents: Any = None,
     **options: Any,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Is system B better than system A on the same sentences? (docs/scoring.md §9)
 
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
@@ -284,7 +395,11 @@ def compare_semeval(
     and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
 
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
-    checked before any resampling: a `ValueError` names the system and the first sentence that differs."""
+    checked before any resampling: a `ValueError` names the system and the first sentence that differs.
+
+    With `slices` (docs/scoring.md §11), the key `slices` holds, for each slice and bucket, the same keys for the
+    bucket's scores, and `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the
+    buckets' resamples and shuffles are those of the totals."""
     checked = Options.of(**options)
     # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
     # has no place for: refused, never silently ignored.
@@ -317,22 +432,25 @@ def compare_semeval(
     for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
         try:
             predictions, aligned_references, form = batches(predictions, references)
-            counted.append(count_batch(predictions, aligned_references, form, checked, True, columns)[0])
+            side_columns = scored_columns(predictions, aligned_references, form, checked, columns)
+            counted.append(count_batch(predictions, aligned_references, form, checked, True, side_columns)[0])
         except InvalidInputError as error:
             raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
         except ValueError as error:
             raise ValueError(f"{side}: {error}") from None
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-    if counted_a.weighted is None or counted_b.weighted is None:
-        pairs = SentenceCounts.of(
-            unit_rows(np.hstack((counted_a.by_sentence, counted_b.by_sentence)), columns.documents)
+    if checked.slices:
+        # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
+        slices_a, slices_b = counted_a.slices, counted_b.slices
+        pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
+        layout = slice_layout(slices_a.names, slices_a.layout())
+        scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
+        base, by_bucket = slice_comparison(
+            counted_a.tally, counted_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
         )
-    else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
-        by_sentence = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
-        pairs = SentenceCounts.of(
-            np.zeros((len(by_sentence[0]), 0), dtype=np.int64), unit_rows(np.hstack(by_sentence), columns.documents)
-        )
+        return {**base, "slices": by_bucket}
+    pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
     return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
 
 

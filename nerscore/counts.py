@@ -301,6 +301,10 @@ class Counted(NamedTuple):
 
     tally: Tally
     by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
+    # For slices (docs/scoring.md §11): the array paths' rows and sentence facts (`slices.RowArrays`,
+    # `slices.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
+    rows: Any = None
+    slices: Any = None
     # (sentences, counts.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
     weighted: np.ndarray | None = None
 
@@ -361,6 +365,27 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     if options.confusion:
         result["confusion"] = confusion_matrix(tally, entity_types, sparse=options.confusion == SPARSE)
     return result
+
+
+def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> dict[str, dict[str, Any]]:
+    """Scores of buckets counted as per-type scores are (docs/scoring.md §5, §11): `tally`'s "types" are bucket
+    names, a reference counting for recall in its bucket and a prediction for precision in its own. For each of
+    `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme."""
+    columns = _CellColumns.of(tally, list(names))
+    ratios = _Ratios(options)
+    f_name = options.f_name
+    out: dict[str, dict[str, Any]] = {}
+    for scheme in options.evaluation_schemes:
+        sides = columns.totals_by_type(scheme)
+        # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
+        numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
+        values = ratios.by_type(*sides, _type_credits(*sides, tally, options, columns) if numeric else None).columns()
+        for name, precision, recall, f, possible, actual in zip(names, *values):
+            if possible or actual:
+                measures = (precision, recall, f, possible, actual)
+                keys = ("precision", "recall", f_name, "possible", "actual")
+                out.setdefault(name, {}).update((f"{scheme}_{key}", value) for key, value in zip(keys, measures))
+    return {name: out[name] for name in names if name in out}
 
 
 def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | None:

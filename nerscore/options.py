@@ -10,6 +10,7 @@ field here plus the code that reads it.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import numbers
 import re
@@ -220,6 +221,81 @@ def _check_confidence_level(name: str, value: Any) -> float:
     if not 0 < level < 1:
         raise ValueError(f"confidence_level must be {expected} (0 and 1 excluded), found {shown(value)}")
     return level
+
+
+# docs/scoring.md §11: the slices, the two-sided ones (by each entity's own attribute), and the numeric
+# slices' edges, as lower ends of their buckets.
+SLICE_NAMES = ("entity_length", "seen", "sentence_length", "entity_density", "group")
+ENTITY_SLICES = ("entity_length", "seen")
+DEFAULT_SLICE_EDGES = {
+    "entity_length": (1, 2, 3, 4, 5, 8),
+    "sentence_length": (1, 11, 21, 41, 81),
+    "entity_density": (0, 1, 2, 3, 5),
+}
+
+
+def _check_slices(name: str, value: Any) -> tuple[str, ...]:
+    expected = f"a list of slice names, some of {', '.join(SLICE_NAMES)}"
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        hint = f"; for one slice pass [{value!r}]" if value in SLICE_NAMES else ""
+        raise ValueError(f"slices must be {expected}, found {shown(value)}{hint}")
+    given = list(value)
+    for item in given:
+        if item not in SLICE_NAMES:
+            raise ValueError(f"slices must be {expected}, found {shown(item)} in {shown(given)}")
+    return tuple(dict.fromkeys(given))
+
+
+def _check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | None:
+    expected = (
+        f"a dict from {', '.join(DEFAULT_SLICE_EDGES)} to increasing whole numbers >= 0 (the buckets' lower ends), "
+        "such as {'entity_length': [1, 2, 4]}"
+    )
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ValueError(f"slice_edges must be {expected}, found {shown(value)}")
+    edges = {}
+    for slice_name, given in value.items():
+        if slice_name not in DEFAULT_SLICE_EDGES:
+            raise ValueError(f"slice_edges must be {expected}, found the key {shown(slice_name)}")
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(given)}")
+        numbers_given = list(given)
+        if (
+            not numbers_given
+            or not all(is_id(edge) and edge >= 0 for edge in numbers_given)
+            or any(low >= high for low, high in itertools.pairwise(numbers_given))
+        ):
+            raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(numbers_given)}")
+        edges[slice_name] = tuple(int(edge) for edge in numbers_given)
+    return edges
+
+
+def _check_seen(name: str, value: Any) -> frozenset[str] | None:
+    expected = "a collection of entity texts (strings), such as a training set's"
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError(f"seen must be {expected}, found {shown(value)}")
+    texts = list(value.keys() if isinstance(value, Mapping) else value)
+    for text in texts:
+        if not isinstance(text, str):
+            raise ValueError(f"seen must be {expected}, found {shown(text)}")
+    return frozenset(texts)
+
+
+def _read_seen(path: str) -> list[str]:
+    """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return [line.strip() for line in file if line.strip()]
+    except (OSError, UnicodeDecodeError) as error:
+        from argparse import ArgumentTypeError  # the command line's message, not "invalid value"
+
+        raise ArgumentTypeError(f"cannot read {path}: {error}") from None
 
 
 # docs/scoring.md §10: the weights of the value score, and the presets that name a set of them.
@@ -523,6 +599,28 @@ class Options:
         "string entities (with `texts`) are found in the text after Unicode NFKC, case folding and collapsing runs "
         "of white space, character by character; offsets stay the original text's (docs/scoring.md §1b).",
         Flag(switch=True, help="string entities match the text after NFKC, case folding and white space collapsing"),
+    )
+    slices: tuple[str, ...] = option(
+        None,
+        _check_slices,
+        "`list` of `str`",
+        "add `slices`, the scores of each bucket of these slices, some of `entity_length`, `seen` (with `seen`), "
+        "`sentence_length`, `entity_density` and `group` (with `groups`); docs/scoring.md §11.",
+        Flag("NAMES", _comma_list, help="scores by bucket: entity_length,seen,sentence_length,entity_density,group"),
+    )
+    slice_edges: Mapping[str, tuple[int, ...]] | None = option(
+        None,
+        _check_slice_edges,
+        "`dict` of `str` to `list` of `int`",
+        "the lower ends of the buckets of `entity_length`, `sentence_length` or `entity_density`, "
+        'such as `{"entity_length": [1, 2, 4]}` (values below the first fall in `"<a"`).',
+    )
+    seen: frozenset[str] | None = option(
+        None,
+        _check_seen,
+        "`list` or `set` of `str`",
+        "the entity texts that count as seen (a training set's) for the `seen` slice.",
+        Flag("FILE", _read_seen, help="entity texts that count as seen, one a line (the `seen` slice)"),
     )
     diagnostics: bool = option(
         False,

@@ -33,6 +33,7 @@ from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags,
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS, _overlap_edges, pair, scenario_of
 from .schemes import TagTable
+from .slices import SentenceFacts
 from .span import Span
 from .value import WeightTable, value_pair
 
@@ -70,6 +71,18 @@ def token_counts(predictions: Iterable[Any], references: Iterable[Any]) -> Token
         tokens += len(reference)
         equal += int(sum(map(operator.eq, predicted, reference)))
     return TokenCounts(tokens, equal)
+
+
+def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> SentenceFacts:
+    """Each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags are equal:
+    what sentence-level slices read besides the rows (docs/scoring.md §11)."""
+    if holds_ids:
+        predictions, references = ids_to_tags(
+            predictions, references, options, TagTable(options.scheme, options.suffix)
+        )
+    lengths = np.array([len(tags) for tags in references], dtype=np.int64)
+    equal = np.array([sum(map(operator.eq, p, r)) for p, r in zip(predictions, references)], dtype=np.int64)
+    return SentenceFacts(len(lengths), lengths, equal)
 
 
 def pair_spans(

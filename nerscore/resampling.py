@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores
+from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores, weighted_width
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS
 
@@ -462,6 +462,216 @@ def comparison(
         result[f"{key}_delta_high"] = max(key_high, delta)
         result[f"{key}_p_value"] = p_value
     return result
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Slices (docs/scoring.md §11): each sentence's vector carries, beside its six scenario counts, its counts in
+# every bucket (`slices.SliceCounts.layout`), so that one resample of the sentences gives the totals and every
+# bucket at once: a bucket's interval is that of the same resamples of all sentences, never of its own.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _f_of(precision: np.ndarray, recall: np.ndarray, options: Options) -> np.ndarray:
+    """F_β of precision and recall arrays, by `_measures`' rules (F = 0 where β²P + R = 0)."""
+    try:
+        beta2 = options.beta**2
+    except OverflowError:
+        beta2 = math.inf
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if beta2 < math.inf:
+            denominator = beta2 * precision + recall
+            return np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
+        inverse = (1 / options.beta) ** 2
+        denominator = precision + inverse * recall
+        return np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
+
+
+def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
+    """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
+    the totals (`_statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
+    first column, columns per bucket, buckets), columns counted after the six scenario counts and
+    docs/scoring.md §10's weighted columns). A two-sided bucket's precision is that of the rows whose prediction
+    lies in it, its recall that of the rows whose reference does (docs/scoring.md §5)."""
+    width = len(SCENARIOS)
+    base = width + weighted_width(options)
+    parts = [_statistics(totals[..., :base], options)]
+    for _, start, per_bucket, buckets in layout:
+        block = totals[..., base + start : base + start + per_bucket * buckets]
+        block = block.reshape(*totals.shape[:-1], buckets, per_bucket)
+        if per_bucket == 2 * width:
+            precision = _measures(block[..., width:], options)[..., 0]
+            recall = _measures(block[..., :width], options)[..., 1]
+            measures = np.stack((precision, recall, _f_of(precision, recall, options)), axis=-1)
+        else:
+            measures = _measures(block, options)
+        parts.append(measures.reshape(*totals.shape[:-1], -1))
+    return np.concatenate(parts, axis=-1)
+
+
+def _slice_key_positions(
+    layout: list[tuple[str, int, int, int]], names: Mapping[str, list[str]], options: Options
+) -> Iterator[tuple[str, str, str, int]]:
+    """(slice, bucket, key, column of `_slice_measures`) for every bucket statistic: a bucket's keys are the
+    schemes' P, R and F (a bucket has no value score, docs/scoring.md §11)."""
+    column = len(_measure_keys(options))
+    bucket_keys = _measure_keys(options.evolve(value=None))
+    for name, _, _, buckets in layout:
+        for bucket in names[name][:buckets]:
+            for key in bucket_keys:
+                yield name, bucket, key, column
+                column += 1
+
+
+def slice_layout(names: Mapping[str, list[str]], layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int, int]]:
+    """`SliceCounts.layout` with each slice's number of buckets."""
+    return [(name, start, per_bucket, len(names[name])) for name, start, per_bucket in layout]
+
+
+def slice_interval_keys(
+    result: Mapping[str, Any],
+    sample: SentenceCounts,
+    names: Mapping[str, list[str]],
+    layout: list[tuple[str, int, int, int]],
+    options: Options,
+) -> tuple[dict[str, float], dict[str, dict[str, dict[str, float]]]]:
+    """`interval_keys` of the totals and of every bucket of `result["slices"]` from one set of resamples of the
+    sentences, whose vectors (`sample`) are the six scenario counts followed by the bucket columns of `layout`."""
+
+    def statistic(totals: np.ndarray) -> np.ndarray:
+        return _slice_measures(totals, layout, options)
+
+    keys = _measure_keys(options)
+    positions = list(_slice_key_positions(layout, names, options))
+    if sample.size:
+        rng = np.random.default_rng(options.seed)
+        totals = sample.totals()
+        resampled = _scored(_bootstrap_totals(sample, options.bootstrap, rng), statistic)
+        jackknife = statistic(totals - sample.vectors)
+        low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, options.confidence_level)
+    else:
+        low = high = np.zeros(len(keys) + len(positions))
+    base: dict[str, float] = {}
+    for key, key_low, key_high in zip(keys, low.tolist(), high.tolist()):
+        if key in result:
+            base[f"{key}_low"] = min(key_low, result[key])
+            base[f"{key}_high"] = max(key_high, result[key])
+    by_bucket: dict[str, dict[str, dict[str, float]]] = {}
+    buckets = result.get("slices", {})
+    for name, bucket, key, column in positions:
+        scored = buckets.get(name, {}).get(bucket)
+        if scored is None or key not in scored:  # a bucket with no entity, or a scheme left out
+            continue
+        if not sample.size:
+            low_value = high_value = scored[key]
+        else:
+            low_value, high_value = min(float(low[column]), scored[key]), max(float(high[column]), scored[key])
+        by_bucket.setdefault(name, {}).setdefault(bucket, {}).update(
+            {f"{key}_low": low_value, f"{key}_high": high_value}
+        )
+    return base, by_bucket
+
+
+def _swapped_halves(pairs: SentenceCounts, half: int, shuffles: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """`_swapped_totals` for vectors of any width: system A's `half` columns, then system B's."""
+    system_a, system_b = pairs.vectors[:, :half], pairs.vectors[:, half:]
+    differ = (system_a != system_b).any(axis=1)
+    moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
+    totals = pairs.totals()
+    for block in _blocks(shuffles, len(sentences)):
+        shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
+        yield np.hstack((totals[:half] + shift, totals[half:] - shift))
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (Holm 1979), in the order given: the i-th smallest of m times
+    (m - i + 1), never below the one before, at most 1. (scipy.stats.false_discovery_control does
+    Benjamini-Hochberg, not Holm; statsmodels' multipletests has it, but is not a dependency.)"""
+    order = sorted(range(len(p_values)), key=p_values.__getitem__)
+    adjusted, running = [0.0] * len(p_values), 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def slice_comparison(
+    tally_a: Tally,
+    tally_b: Tally,
+    pairs: SentenceCounts,
+    names: Mapping[str, list[str]],
+    layout: list[tuple[str, int, int, int]],
+    scored: tuple[Mapping[str, Any], Mapping[str, Any]],
+    options: Options,
+    resamples: int,
+    seed: int,
+) -> tuple[dict[str, float], dict[str, dict[str, dict[str, float]]]]:
+    """`comparison` of the totals and of every bucket, from one set of resamples and shuffles of the sentences:
+    `pairs` holds system A's vector (six scenario counts, then the bucket columns of `layout`) then system B's;
+    `scored` the two systems' `slices` keys (exact scores). Each bucket's keys: `{key}_a`, `{key}_b`,
+    `{key}_delta`, `_delta_low`, `_delta_high`, `_p_value`, and `_p_value_holm`, Holm's correction over every
+    bucket of every slice, key by key."""
+    half = pairs.vectors.shape[1] // 2
+
+    def difference(totals: np.ndarray) -> np.ndarray:
+        return _slice_measures(totals[..., half:], layout, options) - _slice_measures(
+            totals[..., :half], layout, options
+        )
+
+    result_a, result_b = scores(tally_a, options), scores(tally_b, options)
+    keys = _measure_keys(options)
+    positions = list(_slice_key_positions(layout, names, options))
+    rng = np.random.default_rng(seed)
+    totals = pairs.totals()
+    observed = difference(totals)
+    if pairs.size:
+        resampled = _scored(_bootstrap_totals(pairs, resamples, rng), difference)
+        jackknife = difference(totals - pairs.vectors)
+        low, high = _bca_interval(observed, resampled, jackknife, pairs.sentences, options.confidence_level)
+    else:
+        low = high = observed
+    p_values = _randomization_p_values(observed, map(difference, _swapped_halves(pairs, half, resamples, rng)))
+    estimates = (_slice_measures(totals[:half], layout, options), _slice_measures(totals[half:], layout, options))
+    base: dict[str, float] = {}
+    for column, key in enumerate(keys):
+        if key not in result_a:
+            continue
+        delta = result_b[key] - result_a[key]
+        base.update(
+            {
+                f"{key}_a": result_a[key],
+                f"{key}_b": result_b[key],
+                f"{key}_delta": delta,
+                f"{key}_delta_low": min(float(low[column]), delta),
+                f"{key}_delta_high": max(float(high[column]), delta),
+                f"{key}_p_value": float(p_values[column]),
+            }
+        )
+    by_bucket: dict[str, dict[str, dict[str, float]]] = {}
+    holm_terms: dict[str, list[tuple[str, str]]] = {}
+    for name, bucket, key, column in positions:
+        present = [side.get(name, {}).get(bucket) for side in scored]
+        if all(value is None for value in present) or key not in result_a:
+            continue
+        a, b = (
+            value[key] if value is not None else float(estimate[column]) for value, estimate in zip(present, estimates)
+        )
+        delta = b - a
+        by_bucket.setdefault(name, {}).setdefault(bucket, {}).update(
+            {
+                f"{key}_a": a,
+                f"{key}_b": b,
+                f"{key}_delta": delta,
+                f"{key}_delta_low": min(float(low[column]), delta),
+                f"{key}_delta_high": max(float(high[column]), delta),
+                f"{key}_p_value": float(p_values[column]),
+            }
+        )
+        holm_terms.setdefault(key, []).append((name, bucket))
+    for key, places in holm_terms.items():
+        adjusted = holm([by_bucket[name][bucket][f"{key}_p_value"] for name, bucket in places])
+        for (name, bucket), value in zip(places, adjusted):
+            by_bucket[name][bucket][f"{key}_p_value_holm"] = value
+    return base, by_bucket
 
 
 # ---------------------------------------------------------------------------------------------------------

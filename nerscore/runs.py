@@ -39,7 +39,7 @@ def summarize_runs(
     resamples (the runs with replacement, then the sentences, or with `documents` the documents, with
     replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`)."""
     checked = Options.of(**options)
-    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion"))
+    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices"))
     given = _runs(runs, "runs")
     references = as_list(references, "references")
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
@@ -82,7 +82,7 @@ def compare_runs(
     side, and otherwise a t test whose variance holds both the runs' and the units' (docs/scoring.md §9).
     The two systems may have different numbers of runs. `options` are compute_semeval's scoring options."""
     checked = Options.of(**options)
-    _refuse(checked, options, "compare_runs", ("bootstrap", "return_entities", "per_type", "confusion"))
+    _refuse(checked, options, "compare_runs", ("bootstrap", "return_entities", "per_type", "confusion", "slices"))
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
     given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")

@@ -25,6 +25,7 @@ from .inputs import TYPE_KEYS
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS, scenario_of
 from .readable import findings, overlapped_twice, pair_sentences, scenarios_by_sentence, weighed
+from .slices import RowArrays, SentenceFacts
 from .span import Span
 from .tag_arrays import (
     Findings,
@@ -62,12 +63,14 @@ def count_spans(
     options: Options,
     by_sentence: bool = False,
     columns: Columns = NO_COLUMNS,
+    rows: bool = False,
 ) -> Counted | None:
     """`readable.pair_spans`'s `Tally`, computed on arrays chunk by chunk of sentences, and with `by_sentence`
     each sentence's scenario counts too (`readable.scenarios_by_sentence`); None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order, an offset int64 does
     not hold). With `diagnostics` and `errors`, the tally holds them too (the texts of `errors` from
-    `columns`)."""
+    `columns`). With `rows`, the rows as `RowArrays` too (slices, docs/scoring.md §11), positions the spans'
+    own."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
         return None
@@ -95,13 +98,18 @@ def count_spans(
     diagnostics = Diagnostics() if options.diagnostics else None
     errors: Counter | None = Counter() if options.errors else None
     asked = options if options.diagnostics or options.errors else None
+    row_parts: list[RowArrays] = []
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        chunk_cells, counts, found = _chunk_cells(chunk_r, chunk_p, type_names, options.min_overlap, by_sentence, asked)
+        chunk_cells, counts, found, chunk_rows = _chunk_cells(
+            chunk_r, chunk_p, type_names, options.min_overlap, by_sentence, asked, rows
+        )
         cells.update(chunk_cells)
+        if chunk_rows is not None:
+            row_parts.append(chunk_rows.renumbered(chunk_rows.sentence + first))
         if counts is not None:
             sentence_counts.append(counts)
         if found is not None and diagnostics is not None and found.diagnostics is not None:
@@ -122,9 +130,13 @@ def count_spans(
         errors=None if errors is None else dict(errors),
     )
     by_sentence_counts = np.concatenate(sentence_counts) if by_sentence else None
+    counted_rows = None
+    if rows:
+        counted_rows = (RowArrays.joined(row_parts, type_names), SentenceFacts(len(references)))
     if not weighted_width(options):
-        return Counted(tally, by_sentence_counts)
-    return Counted(tally, by_sentence_counts, np.concatenate(weighted_counts) if by_sentence else None)
+        return Counted(tally, by_sentence_counts, rows=counted_rows)
+    weighted_by_sentence = np.concatenate(weighted_counts) if by_sentence else None
+    return Counted(tally, by_sentence_counts, rows=counted_rows, weighted=weighted_by_sentence)
 
 
 def _weighted_chunk(
@@ -259,20 +271,22 @@ def _chunk_cells(
     min_overlap: float | None,
     by_sentence: bool = False,
     findings: Options | None = None,
-) -> tuple[dict[Cell, int], np.ndarray | None, Findings | None]:
+    rows: bool = False,
+) -> tuple[dict[Cell, int], np.ndarray | None, Findings | None, RowArrays | None]:
     """The cells of one chunk of sentences of span input, with `by_sentence` each sentence's scenario counts
-    (sentences x 6), and with `findings` (the options, when they ask for diagnostics or errors) its
-    `Findings`."""
+    (sentences x 6), with `findings` (the options, when they ask for diagnostics or errors) its `Findings`, and
+    with `rows` its rows (chunk-local sentences, the spans' own positions)."""
     size = len(references.counts)
     moved = _moved(references, predictions)
     if moved is None:
-        cells, counts, rows = _readable_span_chunk(references, predictions, type_names, min_overlap)
+        cells, counts, readable_rows = _readable_span_chunk(references, predictions, type_names, min_overlap)
         found = None
         if findings is not None:
-            found = _readable_findings(rows, np.arange(size), type_names, findings, overlaps=True)
-        return cells, counts if by_sentence else None, found
+            found = _readable_findings(readable_rows, np.arange(size), type_names, findings, overlaps=True)
+        row_arrays = RowArrays.of_rows(readable_rows, type_names) if rows else None
+        return cells, counts if by_sentence else None, found, row_arrays
     shift, move, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
-    with_positions = findings is not None
+    with_positions = findings is not None or rows
     groups = pair_flat(
         flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap, with_positions
     )
@@ -282,11 +296,11 @@ def _chunk_cells(
         holding = np.searchsorted(shift, at, side="right") - 1
         return holding, move[holding]
 
-    if not by_sentence:
+    if not by_sentence and not rows:
         if nested.any():
             groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap, with_positions))
         found = None if findings is None else chunk_findings(groups, flat_r, flat_p, findings, locate)
-        return cells_of(groups, type_names), None, found
+        return cells_of(groups, type_names), None, found, None
     # A row's sentence is the one whose positions hold its first position (sentences without entities take no
     # room, so the last sentence starting at or before it is the one).
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
@@ -295,17 +309,32 @@ def _chunk_cells(
     counts = counts.reshape(size, len(SCENARIOS))
     cells = Counter(cells_of(groups, type_names))
     found = None if findings is None else chunk_findings(groups, flat_r, flat_p, findings, locate)
+    row_arrays = None
+    if rows:
+        # pair_flat's positions (columns 5 to 8) moved back into their sentence, -1 kept for no entity.
+        position_columns = [
+            np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(9)
+        ]
+        moved_by = move[sentence]
+        ends = [np.where(column >= 0, column - moved_by, -1) for column in position_columns[5:]]
+        row_arrays = RowArrays.of_columns([sentence, *position_columns[:3], *ends])
     if nested.any():
         # The nested sentences, which `pair` takes one by one, by the readable path, which tells each row's sentence.
-        nested_cells, nested_counts, rows = _readable_span_chunk(
+        nested_cells, nested_counts, nested_rows_list = _readable_span_chunk(
             _sentences(references, nested), _sentences(predictions, nested), type_names, min_overlap
         )
         cells.update(nested_cells)
         counts[nested] = nested_counts
         if found is not None and findings is not None:
             # Their overlaps are counted with the rest (`chunk_findings`); their pairs' boundaries and errors here.
-            found = found + _readable_findings(rows, np.flatnonzero(nested), type_names, findings, overlaps=False)
-    return dict(cells), counts, found
+            found = found + _readable_findings(
+                nested_rows_list, np.flatnonzero(nested), type_names, findings, overlaps=False
+            )
+        if row_arrays is not None:
+            nested_part = RowArrays.of_rows(nested_rows_list, type_names)
+            nested_part = nested_part.renumbered(np.flatnonzero(nested)[nested_part.sentence])
+            row_arrays = RowArrays.joined([row_arrays, nested_part], type_names)
+    return dict(cells), counts if by_sentence else None, found, row_arrays
 
 
 def _moved(

@@ -183,3 +183,28 @@ def _display_width(text: str) -> int:
 
 def _format_number(value: int | float) -> str:
     return str(value) if isinstance(value, int) else f"{value:.4f}"
+
+
+def format_slice_table(name: str, buckets: Mapping[str, Mapping[str, Any]], beta: float = 1.0) -> str:
+    """One slice of `slices` (docs/scoring.md §11) as text: a row per bucket, its reference (POS) and predicted
+    (ACT) entities, and F under each scheme it holds, from the most lenient to the strictest; with intervals, each
+    F followed by its interval."""
+    f_name = f_key(beta)
+    first = next(iter(buckets.values()), {})
+    columns = [column for column in SUMMARY_COLUMNS if f"{column}_{f_name}" in first]
+    intervals = any(f"{column}_{f_name}_low" in first for column in columns)
+    title = f"{name}"
+    width = max([len(title), *map(len, buckets)]) + 2
+    pos_key, act_key = (f"{columns[0]}_possible", f"{columns[0]}_actual") if columns else ("", "")
+    header = f"{title:<{width}}{'POS':>8}{'ACT':>8}" + "".join(
+        f"{column + ' ' + f_name.upper():>14}" + (f"{'interval':>17}" if intervals else "") for column in columns
+    )
+    lines = [header]
+    for bucket, values in buckets.items():
+        line = f"{bucket:<{width}}{values[pos_key]:>8}{values[act_key]:>8}"
+        for column in columns:
+            line += f"{_format_number(values[f'{column}_{f_name}']):>14}"
+            if intervals:
+                line += f"{_format_interval(values, f'{column}_{f_name}'):>17}"
+        lines.append(line)
+    return "\n".join(lines)

@@ -39,6 +39,7 @@ from .inputs import Batch, lengths
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS, pair_overlapping, scenario_of
 from .schemes import BEGIN, END, INSIDE, LENIENT, SINGLE, Scheme, TagTable
+from .slices import RowArrays, SentenceFacts
 from .span import Span
 from .value import WeightTable, value_pair
 
@@ -60,9 +61,11 @@ def count_tags(
     options: Options,
     by_sentence: bool,
     columns: Columns = NO_COLUMNS,
+    rows: bool = False,
 ) -> Counted | None:
     """The readable path's `Tally` (`nerscore.readable.pair_tags`), computed on arrays chunk by chunk of
     sentences, and with `by_sentence` each sentence's scenario counts too (`readable.scenarios_by_sentence`);
+    with `rows`, the rows as `RowArrays` and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11);
     None if the input is invalid, so that the readable path raises its precise error. With `diagnostics` and
     `errors`, the tally holds them too (the texts of `errors` from `columns`)."""
     offsets = np.concatenate(([0], np.cumsum(lengths(references))))
@@ -78,11 +81,14 @@ def count_tags(
     weighted: list[Weighted] = []
     diagnostics = Diagnostics() if options.diagnostics else None
     errors: Counter | None = Counter() if options.errors else None
+    row_parts: list[RowArrays] = []
+    lengths_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+    equal_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
-        counted = _chunk_cells(*chunk, holds_ids, options, codes, by_sentence)
+        counted = _chunk_cells(*chunk, holds_ids, options, codes, by_sentence, rows)
         if counted is None:
             return None
         cells.append(counted[0])
@@ -96,13 +102,23 @@ def count_tags(
             diagnostics += found.diagnostics
         if found is not None and errors is not None and found.errors is not None:
             errors.update(count_errors(found.errors, first, list(codes.type_names), columns))
+        if counted[5] is not None:
+            chunk_rows, chunk_lengths, chunk_equal = counted[5]
+            row_parts.append(chunk_rows.renumbered(chunk_rows.sentence + first))
+            lengths_parts.append(chunk_lengths)
+            equal_parts.append(chunk_equal)
     # The chunks' cells added as arrays, and one dict made of them at the end: a dict per chunk, added to the
     # last, would cost a Python step per cell and chunk (thousands of cells with thousands of types).
     tally = _cell_dict(cells, list(codes.type_names))
+    counted_rows = None
+    if rows:
+        facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
+        counted_rows = (RowArrays.joined(row_parts, list(codes.type_names)), facts)
     if not weighted_width(options):
         return Counted(
             Tally(tally.cells, tokens, diagnostics=diagnostics, errors=None if errors is None else dict(errors)),
             np.concatenate(sentence_counts) if by_sentence else None,
+            rows=counted_rows,
         )
     names = list(codes.type_names)
     credit: dict[tuple[str, str], Fraction] | None = None
@@ -132,7 +148,8 @@ def count_tags(
             errors=None if errors is None else dict(errors),
         ),
         np.concatenate(sentence_counts) if by_sentence else None,
-        extra,
+        rows=counted_rows,
+        weighted=extra,
     )
 
 
@@ -353,11 +370,23 @@ def _chunk_cells(
     options: Options,
     codes: _CodeBook,
     by_sentence: bool = False,
-) -> tuple[Rows, np.ndarray | None, TokenCounts, Weighted | None, Findings | None] | None:
+    rows: bool = False,
+) -> (
+    tuple[
+        Rows,
+        np.ndarray | None,
+        TokenCounts,
+        Weighted | None,
+        Findings | None,
+        tuple[RowArrays, np.ndarray, np.ndarray] | None,
+    ]
+    | None
+):
     """The cells of one chunk as (scenario index, reference type id, predicted type id, number) columns, all its
     sentences decoded and paired with a handful of array operations, with `by_sentence` each sentence's scenario
-    counts (sentences x 6), its token counts (`token_accuracy`), and with `diagnostics` or `errors` its
-    `Findings`."""
+    counts (sentences x 6), its token counts (`token_accuracy`), with `diagnostics` or `errors` its `Findings`,
+    and with `rows` its rows (chunk-local sentences), each sentence's length and its tokens whose tags are
+    equal."""
     if holds_ids:
         by_id = _id_codes(predictions, references, offsets, options)
         if by_id is None:
@@ -381,7 +410,7 @@ def _chunk_cells(
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
     wanted_findings = options.diagnostics or bool(options.errors)
-    groups = pair_flat(spans[0], spans[1], options.min_overlap, positions=wanted_findings)
+    groups = pair_flat(spans[0], spans[1], options.min_overlap, positions=wanted_findings or rows)
     cells = _counted_cells(groups, len(type_names))
     weighted = None
     if weighted_width(options):
@@ -394,15 +423,39 @@ def _chunk_cells(
             return sentence, offsets[sentence]
 
         found = chunk_findings(groups, spans[0], spans[1], options, locate)
-    if not by_sentence:
-        return cells, None, tokens, weighted, found
+    if not by_sentence and not rows:
+        return cells, None, tokens, weighted, found, None
     kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
     # A row's sentence is the last one starting at or before the row's first token (empty sentences share
     # their offset with the next one, which is the one holding that token).
     sentence = np.searchsorted(offsets, positions, side="right") - 1
     sentences = len(offsets) - 1
-    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
-    return cells, counts.reshape(sentences, len(SCENARIOS)), tokens, weighted, found
+    counts = None
+    if by_sentence:
+        counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=sentences * len(SCENARIOS))
+        counts = counts.reshape(sentences, len(SCENARIOS))
+    if not rows:
+        return cells, counts, tokens, weighted, found, None
+    columns = [np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(9)]
+    base = offsets[sentence]
+    # Extents within their sentence (pair_flat's columns 5 to 8), -1 kept for no entity.
+    ends = [np.where(column >= 0, column - base, -1) for column in columns[5:]]
+    row_arrays = RowArrays.of_columns([sentence, columns[0], columns[1], columns[2], *ends])
+    equal = _sentence_equal(codes_p, codes_r, offsets, codes.tags if holds_ids else None)
+    return cells, counts, tokens, weighted, found, (row_arrays, np.diff(offsets).astype(np.int64), equal)
+
+
+def _sentence_equal(
+    codes_p: np.ndarray, codes_r: np.ndarray, offsets: np.ndarray, label_tags: list | None
+) -> np.ndarray:
+    """Each sentence's tokens whose two tags are equal (`_token_counts`, sentence by sentence)."""
+    if label_tags is not None and len(set(label_tags)) < len(label_tags):
+        first: dict[Any, int] = {}
+        same = np.array([first.setdefault(tag, code) for code, tag in enumerate(label_tags)], dtype=np.int64)
+        codes_p, codes_r = same[codes_p], same[codes_r]
+    sentences = len(offsets) - 1
+    token_sentence = np.repeat(np.arange(sentences), np.diff(offsets))
+    return np.bincount(token_sentence[codes_p == codes_r], minlength=sentences).astype(np.int64)
 
 
 class Weighted(NamedTuple):

@@ -129,10 +129,19 @@ def evaluate_text(text: str, scheme: str = "IOB2", mode: str = "lenient", value:
 def evaluate_page(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageOutputs:
     """What the page's own events show: `evaluate_text`'s five outputs, then the confusion heatmap and the
     per-type F1 chart (none when the input cannot be evaluated or holds no entity)."""
+    return evaluate_page_and_slices(text, scheme, mode, value)[0]
+
+
+def evaluate_page_and_slices(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
+) -> tuple[PageOutputs, Figure | None]:
+    """`evaluate_page`'s seven outputs and the slices picture, F1 per bucket of entity length and sentence
+    length (docs/scoring.md §11; none without a result), from one scoring of the text."""
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     if evaluation is None:
-        return (*outputs, None, None)
-    return (*outputs, *_pictures(evaluation))
+        return (*outputs, None, None), None
+    slices = None if evaluation.slices is None else figures.slices_figure(evaluation.slices)
+    return (*outputs, *_pictures(evaluation)), slices
 
 
 def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -145,10 +154,12 @@ def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.Dat
 def evaluate_page_findings(
     text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
 ) -> tuple[Any, ...]:
-    """`evaluate_page`'s seven outputs, then the diagnostics and the errors tables, from one evaluation."""
+    """`evaluate_page`'s seven outputs, then the diagnostics and the errors tables, then the slices picture
+    (`evaluate_page_and_slices`), from one evaluation."""
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     pictures = (None, None) if evaluation is None else _pictures(evaluation)
-    return (*outputs, *pictures, *findings_frames(evaluation))
+    slices = None if evaluation is None or evaluation.slices is None else figures.slices_figure(evaluation.slices)
+    return (*outputs, *pictures, *findings_frames(evaluation), slices)
 
 
 # ---------------------------------------------------------------------------------------------------------

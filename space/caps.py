@@ -41,6 +41,9 @@ MAX_SHOWN_DEPTH = 20  # marks drawn inside one another; entities nested deeper a
 # the per-type F1 chart, the most frequent first; and the characters of a type name on the chart's axis and on
 # the heatmap's, which names it twice.
 MAX_HEATMAP_TYPES = 12
+# Buckets of each slice drawn in the slices picture (entity length, sentence length: docs/scoring.md §11); the
+# page uses the default edges, six and five buckets, so this only guards the drawing.
+MAX_SLICE_BUCKETS = 8
 MAX_CHART_TYPES = 15
 MAX_LABEL_CHARACTERS = 24
 MAX_HEATMAP_LABEL_CHARACTERS = 16

@@ -12,6 +12,7 @@ import math
 import warnings
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 import matplotlib
 from matplotlib import font_manager
@@ -263,6 +264,54 @@ def type_chart_figure(scores: TypeScores) -> Figure:
     if scores.all_types > count:
         title += f"\nthe {count:,} most frequent of {scores.all_types:,} types"
     axes.set_title(title, loc="left", fontsize=9.5)
+    figure.legend(loc="outside lower center", ncols=4, fontsize=8, frameon=False)
+    return figure
+
+
+def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None:
+    """F1 per bucket of entity length and of sentence length (docs/scoring.md §11), four bars a bucket, lenient
+    (type) to strict, one panel a slice, with each bucket's reference and predicted entities under its name; at
+    most `caps.MAX_SLICE_BUCKETS` buckets a panel. None when no slice has a bucket."""
+    panels = [(name, buckets) for name, buckets in slices.items() if buckets]
+    if not panels:
+        return None
+    figure = _figure(6.4, 2.7 * len(panels) + 0.6)
+    bar = 0.2
+    titles = {"entity_length": "by entity length (tokens)", "sentence_length": "by sentence length (tokens)"}
+    for index, (name, buckets) in enumerate(panels):
+        axes = figure.add_subplot(len(panels), 1, index + 1)
+        names = list(buckets)[: caps.MAX_SLICE_BUCKETS]
+        for offset, scheme in enumerate(SCHEME_COLUMNS):
+            positions = [number + (offset - 1.5) * bar for number in range(len(names))]
+            values = [buckets[bucket][f"{scheme}_f1"] for bucket in names]
+            axes.bar(
+                positions,
+                values,
+                width=bar * 0.92,
+                color=colours.SCHEME_CHART_COLOURS[scheme],
+                label=scheme if index == 0 else None,
+            )
+        axes.set_xticks(
+            range(len(names)),
+            labels=[
+                f"{bucket}\n{buckets[bucket]['strict_possible']:,} ref, {buckets[bucket]['strict_actual']:,} pred"
+                for bucket in names
+            ],
+            fontsize=7.5,
+        )
+        axes.set_ylim(0, 1.05)
+        axes.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+        axes.tick_params(axis="y", labelsize=8)
+        axes.tick_params(axis="x", length=0)
+        axes.grid(axis="y", color="#e5e7eb")
+        axes.set_axisbelow(True)
+        for side in ("top", "right"):
+            axes.spines[side].set_visible(False)
+        axes.set_ylabel("F1", fontsize=9)
+        title = f"F1 {titles.get(name, name)}, lenient (type) to strict"
+        if len(buckets) > len(names):
+            title += f": the first {len(names)} of {len(buckets)} buckets"
+        axes.set_title(title, loc="left", fontsize=9.5)
     figure.legend(loc="outside lower center", ncols=4, fontsize=8, frameon=False)
     return figure
 

@@ -12,11 +12,14 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
+
 import nerscore
-from nerscore.columns import Columns
+from nerscore.columns import NO_COLUMNS, Columns
 from nerscore.compute import count_batch, count_strings
 from nerscore.grounding import ground_batch
 from nerscore.inputs import STRINGS, batch_form, batches, read_spans
+from nerscore.slices import RowArrays, SentenceFacts, count_slices, slice_scores
 
 from . import caps
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
@@ -40,6 +43,8 @@ class Evaluation:
     entities: list[dict[str, Any]]
     entity_types: list[str]
     tally: nerscore.Tally
+    # F1 per bucket of entity length and sentence length (docs/scoring.md §11), for input with tokens.
+    slices: dict[str, dict[str, dict[str, Any]]] | None = None
 
     @property
     def shown_types(self) -> list[str]:
@@ -142,7 +147,22 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = 
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
-    return _evaluation(tally, rows, options)
+    scored = _evaluation(tally, rows, options)
+    slices = length_slices(rows, options, [len(tokens) for tokens in corpus.tokens])
+    return Evaluation(scored.results, scored.entities, scored.entity_types, scored.tally, slices)
+
+
+# The slices of the page's picture: where a CoNLL input's errors are, by entity and by sentence length.
+PAGE_SLICES = ("entity_length", "sentence_length")
+
+
+def length_slices(rows: list[Any], options: nerscore.Options, lengths: list[int]) -> dict[str, dict[str, Any]]:
+    """The `slices` of `PAGE_SLICES` (docs/scoring.md §11) from the rows already paired, with each sentence's
+    length in tokens: the package's bucketing, without scoring the corpus again."""
+    sliced = options.evolve(slices=list(PAGE_SLICES))
+    facts = SentenceFacts(len(lengths), np.array(lengths, dtype=np.int64))
+    counts = count_slices(RowArrays.of_rows(rows), sliced, NO_COLUMNS, facts, by_sentence=False)
+    return slice_scores(counts, sliced)
 
 
 def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | None = None) -> dict[str, float]:

@@ -51,9 +51,8 @@ def run(jobs_path: str, process_id: int) -> list[dict | None]:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], job["array"]),
                 references=as_array(batch["references"], job["array"]),
-                **({"texts": batch["texts"]} if "texts" in batch else {}),
-                **({"tokens": batch["tokens"]} if "tokens" in batch else {}),  # a column stored with the batch
-                **({"documents": batch["documents"]} if "documents" in batch else {}),
+                # The columns stored with the batch (tokens, groups), as a Trainer's caller would pass them.
+                **{name: batch[name] for name in ("texts", "tokens", "groups", "documents") if name in batch},
             )
         results.append(metric.compute(**job["compute"]))
     return results

@@ -1302,18 +1302,19 @@ def test_difference_figure_of_identical_systems_has_an_axis():
 def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
     outputs = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     page = answers.evaluate_page(texts.WORKED_EXAMPLE, "IOB2", "lenient")
-    assert len(outputs) == 11
+    assert len(outputs) == 12
     assert outputs[0] == page[0] and outputs[2].equals(page[2])
     assert list(outputs[7].columns) == frames.COMPARE_HEADERS and outputs[7].empty and outputs[8] is None
     # Then the diagnostics and the errors tables (docs/scoring.md §11), the page's alone: /evaluate keeps its five.
     assert list(outputs[9].columns) == frames.DIAGNOSTICS_HEADERS and list(outputs[10].columns) == frames.ERRORS_HEADERS
+    assert isinstance(outputs[11], figures.Figure)  # the slices picture of a CoNLL input
 
 
 def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
-    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure, diagnostics, errors = app.run_page(
-        texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS
+    status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure, diagnostics, errors, slices = (
+        app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)
     )
-    assert diagnostics.empty and errors.empty
+    assert diagnostics.empty and errors.empty and slices is None
     assert status == answers.compare_text(texts.COMPARE_EXAMPLE)[0]
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
     assert heatmap is chart is None
@@ -1361,12 +1362,12 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
 def test_upload_page_compares_a_four_column_file(tmp_path):
     path = tmp_path / "two.conll"
     path.write_bytes(("\ufeff" + texts.COMPARE_EXAMPLE).encode())
-    text, status, *_, table, figure, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == texts.COMPARE_EXAMPLE
     assert status.startswith("Compared systems A and B on 8 sentences")
     assert len(table.data) == 12 and figure is not None
     path.write_bytes(b"a O O \xff\n")
-    text, status, *_, table, figure, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == app.gr.skip()
     assert status.startswith("⚠️ **Cannot compare.** two.conll is not UTF-8 text")
     assert table.empty and figure is None
@@ -1466,8 +1467,8 @@ def test_bad_strings_name_the_line(text, message):
 
 def test_run_page_spans_is_spans_page_and_an_empty_comparison():
     outputs = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS)
-    assert len(outputs) == 11 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
-    assert outputs[7].empty and outputs[8] is None
+    assert len(outputs) == 12 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
+    assert outputs[7].empty and outputs[8] is None and outputs[11] is None
     # Scheme and mode describe tags: whatever the (disabled) controls hold, spans are scored alike.
     assert app.run_page(texts.SPANS_EXAMPLE, "IOBES", "strict", texts.SPANS)[0] == outputs[0]
 
@@ -1911,9 +1912,9 @@ def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
     monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)
     monkeypatch.setattr(caps, "LANE_WAITING", 0)
     busy = page(TINY_LINE, "IOB2", "lenient", texts.TWO_SYSTEMS)
-    assert len(busy) == 11 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
+    assert len(busy) == 12 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
     busy = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
-    assert len(busy) == 12 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
+    assert len(busy) == 13 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
 
 
 def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(monkeypatch):
@@ -1956,6 +1957,44 @@ def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(m
         demo.close()
 
 
+def test_the_slices_picture_draws_f1_by_entity_and_sentence_length():
+    # Docs/scoring.md §11 from the rows the page paired: the package's slices of the same text, drawn as two panels.
+    import nerscore
+
+    text = "Ann B-PER B-PER\nLee I-PER O\nin O O\nNew B-LOC B-LOC\nYork I-LOC I-LOC\nCity I-LOC I-LOC\n"
+    corpus = parsing.parse_conll(text)
+    evaluation = scoring.evaluate_corpus(corpus, "IOB2", "lenient")
+    expected = nerscore.compute_semeval(
+        predictions=corpus.predictions,
+        references=corpus.references,
+        slices=["entity_length", "sentence_length"],
+    )["slices"]
+    assert evaluation.slices == {
+        name: {
+            bucket: {key: value for key, value in values.items() if key != "token_accuracy"}
+            for bucket, values in buckets.items()
+        }
+        for name, buckets in expected.items()
+    }
+    page, picture = answers.evaluate_page_and_slices(text)
+    assert page[0] == answers.evaluate_page(text)[0] and isinstance(picture, figures.Figure)
+    assert [axes.get_title(loc="left").split(",")[0] for axes in picture.axes] == [
+        "F1 by entity length (tokens)",
+        "F1 by sentence length (tokens)",
+    ]
+    # Four bars (the schemes) per bucket: entity lengths 1, 2 and 3; one sentence of 6 tokens.
+    assert [len(axes.patches) for axes in picture.axes] == [12, 4]
+    assert answers.evaluate_page_and_slices("not conll")[1] is None
+
+
+def test_the_slices_picture_is_capped(monkeypatch):
+    monkeypatch.setattr(caps, "MAX_SLICE_BUCKETS", 2)
+    text = "".join(f"w{i} B-PER B-PER\n" + "x I-PER I-PER\n" * i + "\n" for i in range(4))
+    _, picture = answers.evaluate_page_and_slices(text)
+    assert len(picture.axes[0].patches) == 8
+    assert "the first 2 of 4 buckets" in picture.axes[0].get_title(loc="left")
+
+
 def test_value_control_adds_the_value_row() -> None:
     # docs/scoring.md §10: the worked example's value under ace08 is 0.45, shown in the status and the summary
     # by the page's own events; /evaluate and /compare keep their three inputs and answer without it.
@@ -1965,7 +2004,7 @@ def test_value_control_adds_the_value_row() -> None:
     _, _, without, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert all(row[0] != "value" for row in without.values.tolist())
     outputs = app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS, "default weights")
-    assert [row[:2] for row in outputs[-4].data.values.tolist()[-4:]] == [
+    assert [row[:2] for row in outputs[7].data.values.tolist()[-4:]] == [
         ["value", "value"],
         ["value", "precision"],
         ["value", "recall"],
@@ -1979,18 +2018,18 @@ def test_value_control_adds_the_value_row() -> None:
 
 
 def test_the_page_shows_the_diagnostics_and_the_most_frequent_errors_capped(monkeypatch):
-    *_, diagnostics, errors = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    *_, diagnostics, errors, _ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     assert dict(diagnostics.values.tolist())["boundary_too_long"] == "2"
     assert errors.values.tolist()[3] == ["1", "V", "告白气球", "MUSIC_NAME", "一首告白气球", "MUSIC_NAME"]
     monkeypatch.setattr(caps, "MAX_ERROR_ROWS", 2)
     monkeypatch.setattr(caps, "MAX_TEXT_CHARACTERS", 3)
-    *_, errors = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    *_, errors, _ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     assert errors.values.tolist() == [["1", "II", "—", "—", "年轮", "MUS…"], ["1", "III", "告白气…", "MUS…", "—", "—"]]
 
 
 def test_spans_without_a_text_show_the_diagnostics_alone():
     line = '{"references": [[0, 3, "PER"]], "predictions": [[0, 5, "PER"]]}\n'
-    *_, diagnostics, errors = app.run_page(line, "IOB2", "lenient", texts.SPANS)
+    *_, diagnostics, errors, _ = app.run_page(line, "IOB2", "lenient", texts.SPANS)
     assert dict(diagnostics.values.tolist())["boundary_too_long"] == "1" and errors.empty
-    *_, errors = app.run_page(line.replace("{", '{"text": "Ada Lovelace", ', 1), "IOB2", "lenient", texts.SPANS)
+    *_, errors, _ = app.run_page(line.replace("{", '{"text": "Ada Lovelace", ', 1), "IOB2", "lenient", texts.SPANS)
     assert errors.values.tolist() == [["1", "V", "Ada", "PER", "Ada L", "PER"]]

@@ -179,6 +179,10 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
         "seed",
         "evaluation_schemes",
         "normalize",
+        # docs/scoring.md §11: compare_semeval gives every bucket its difference, interval and p-value.
+        "slices",
+        "slice_edges",
+        "seen",
         "partial_credit",
         "value",
     }

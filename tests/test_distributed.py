@@ -97,14 +97,17 @@ def string_documents(seed: int, count: int = 40) -> tuple[list[list], list[list]
     return predictions, references, texts
 
 
+def columns_of(case: dict[str, Any]) -> dict[str, list]:
+    """The columns stored with each batch: the case's, and its documents (the data's third item, docs/scoring.md
+    §9)."""
+    documents = {"documents": case["data"][2]} if len(case["data"]) > 2 else {}
+    given = {name: case[name] for name in ("tokens", "texts") if name in case}
+    return {**case.get("columns", {}), **given, **documents}
+
+
 def shards(
-    predictions: list[list[Any]],
-    references: list[list[Any]],
-    split: str,
-    documents: list[Any] | None = None,
-    tokens: list[list[str]] | None = None,
-    texts: list[str] | None = None,
-) -> list[list[dict[str, list[Any]]]]:
+    predictions: list[list[Any]], references: list[list[Any]], split: str, columns: dict[str, list] | None = None
+) -> list[list[dict[str, list[list[Any]]]]]:
     """Each process's batches: a contiguous block per process (split="half", "one-then-rest", or everything on
     one process and nothing on the other: "all-on-process-0", "all-on-process-1"), or every
     NUM_PROCESS-th sentence (split="interleaved", as a DistributedSampler deals them out)."""
@@ -119,12 +122,10 @@ def shards(
             {
                 "predictions": [predictions[i] for i in part[start : start + BATCH_SIZE]],
                 "references": [references[i] for i in part[start : start + BATCH_SIZE]],
-                **({} if texts is None else {"texts": [texts[i] for i in part[start : start + BATCH_SIZE]]}),
-                **({} if tokens is None else {"tokens": [tokens[i] for i in part[start : start + BATCH_SIZE]]}),
-                # The documents (docs/scoring.md §9) travel with their batch, as add_batch(documents=...).
-                **(
-                    {} if documents is None else {"documents": [documents[i] for i in part[start : start + BATCH_SIZE]]}
-                ),
+                **{
+                    name: [values[i] for i in part[start : start + BATCH_SIZE]]
+                    for name, values in (columns or {}).items()
+                },
             }
             for start in range(0, len(part), BATCH_SIZE)
         ]
@@ -202,10 +203,22 @@ CASES = {
         array="list",
         split="interleaved",
     ),
+    # Slices from the tokens and groups stored with each batch (docs/scoring.md §11).
+    "tags-slices-with-tokens-and-groups": dict(
+        data=tag_sentences(11, IOB2_TAGS),
+        columns={
+            "tokens": [[f"w{i % 3}" for i in range(12)][:n] for n in map(len, tag_sentences(11, IOB2_TAGS)[1])],
+            "groups": [f"g{i % 3}" for i in range(40)],
+        },
+        load={"slices": ["entity_length", "seen", "sentence_length", "group"]},
+        compute={"seen": ["w0", "w1 w2"]},
+        array="list",
+        split="interleaved",
+    ),
     # docs/scoring.md §11: the tokens stored with each batch name the errors; diagnostics and errors add up.
     "tags-with-tokens-diagnostics-errors": dict(
         data=tag_sentences(11, IOB2_TAGS),
-        tokens=[[f"w{i % 3}" for i in range(length)] for length in map(len, tag_sentences(11, IOB2_TAGS)[1])],
+        columns={"tokens": [[f"w{i % 3}" for i in range(n)] for n in map(len, tag_sentences(11, IOB2_TAGS)[1])]},
         load={"diagnostics": True},
         compute={"errors": True},
         array="list",
@@ -257,13 +270,7 @@ def distributed_results(tmp_path_factory) -> dict[str, list[dict | None]]:
             "load": case["load"],
             "compute": case["compute"],
             "array": case["array"],
-            "shards": shards(
-                *case["data"][:2],
-                case.get("split", "half"),
-                *case["data"][2:],
-                tokens=case.get("tokens"),
-                texts=case.get("texts"),
-            ),
+            "shards": shards(*case["data"][:2], case.get("split", "half"), columns_of(case)),
         }
         for name, case in CASES.items()
     ]
@@ -308,20 +315,12 @@ def single_process_result(load_metric, cache_dir: Path, case: dict[str, Any]) ->
     finally:
         sys.path.remove(str(WORKER.parent))
     metric = load_metric(cache_dir=str(cache_dir), **case["load"])
-    for shard in shards(
-        *case["data"][:2],
-        case.get("split", "half"),
-        *case["data"][2:],
-        tokens=case.get("tokens"),
-        texts=case.get("texts"),
-    ):
+    for shard in shards(*case["data"][:2], case.get("split", "half"), columns_of(case)):
         for batch in shard:
             metric.add_batch(
                 predictions=as_array(batch["predictions"], case["array"]),
                 references=as_array(batch["references"], case["array"]),
-                **({"texts": batch["texts"]} if "texts" in batch else {}),
-                **({"tokens": batch["tokens"]} if "tokens" in batch else {}),
-                **({"documents": batch["documents"]} if "documents" in batch else {}),
+                **{name: batch[name] for name in columns_of(case)},
             )
     return metric.compute(**case["compute"])
 
@@ -343,12 +342,11 @@ def test_process_0_totals_equal_compute_semeval_on_the_whole_set(distributed_res
     # whole set's in its original order; the entity rows too when the shards are contiguous blocks.
     case = CASES[name]
     first, _ = distributed_results[name]
-    predictions, references, *documents = case["data"]
+    predictions, references = case["data"][:2]
     options = {name: value for name, value in case["load"].items() if name in OPTION_NAMES}  # not `timeout`
-    columns = {name: case[name] for name in ("tokens", "texts") if name in case}
-    if documents:
-        options["documents"] = documents[0]
-    expected = compute_semeval(predictions=predictions, references=references, **columns, **options, **case["compute"])
+    expected = compute_semeval(
+        predictions=predictions, references=references, **options, **case["compute"], **columns_of(case)
+    )
     if case.get("split", "half") == "interleaved":
         first = {key: value for key, value in first.items() if key != "entities"}
         expected.pop("entities", None)

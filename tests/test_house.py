@@ -29,6 +29,7 @@ ORDER = [
     "value",
     "counts",
     "columns",
+    "slices",
     "inputs",
     "readable",
     "tag_arrays",

@@ -19,7 +19,7 @@ from nerscore.options import DEFAULTS, OPTION_NAMES, SPECS, describe
 
 # Options that mean nothing for a file: rows of every entity (the command line prints tables, or --json of the
 # counts), and integer ids, which files do not hold. A new option without a flag fails here until it is added.
-WITHOUT_A_FLAG = {"return_entities", "label_list", "ignore_index"}
+WITHOUT_A_FLAG = {"return_entities", "label_list", "ignore_index", "slice_edges"}
 
 
 def test_the_table_is_the_fields_of_options() -> None:
@@ -115,6 +115,9 @@ FLAG_CASES = [
         id="evaluation-schemes",
     ),
     pytest.param(["--confusion"], {"confusion": True}, id="confusion"),
+    pytest.param(
+        ["--slices", "entity_length,sentence_length"], {"slices": ["entity_length", "sentence_length"]}, id="slices"
+    ),
     pytest.param(["--bootstrap", "50", "--seed", "3"], {"bootstrap": 50, "seed": 3}, id="bootstrap-seed"),
     pytest.param(
         ["--bootstrap", "50", "--confidence-level", "0.9"], {"bootstrap": 50, "confidence_level": 0.9}, id="level"

@@ -1,0 +1,457 @@
+"""Slices (docs/scoring.md §11): the scores of buckets of entities (by length, seen or unseen) and of sentences (by
+length, reference entity density, group), counted from the rows of a pairing.
+
+Why from rows as arrays: both paths produce the same rows (tests/test_fast_path.py proves them equal), so the
+readable path's rows and the array paths' are turned into one `RowArrays` (each row's sentence, scenario, types
+and the extents of its two entities) and bucketed here, once, with a handful of numpy operations per slice. What
+is kept adds over batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as
+per-type scores are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each
+sentence's counts per bucket, as columns beside its six scenario counts (sums of sentences, so that documents sum
+them too, §9).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .columns import Columns, entity_text, join_tokens
+from .counts import Row, Tally, TokenCounts, scores, two_sided_scores
+from .errors import InvalidInputError
+from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, Options, is_id
+from .pairing import SCENARIOS, scenario_of
+
+SEEN, UNSEEN = "seen", "unseen"
+# A character of the scripts `columns.join_tokens` writes without spaces between tokens.
+_CJK_CHARACTER = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_WIDTH = len(SCENARIOS)
+
+
+def bucket_names(edges: Sequence[int]) -> list[str]:
+    """The bucket names of numeric edges given as lower ends (docs/scoring.md §11): "<a" below the first edge,
+    then "a" for a bucket of one value, "a-b" for several, and "z+" from the last edge on."""
+    names = [f"<{edges[0]}"]
+    for low, high in itertools.pairwise(edges):
+        names.append(str(low) if high - low == 1 else f"{low}-{high - 1}")
+    names.append(f"{edges[-1]}+")
+    return names
+
+
+def _numeric_buckets(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
+    """Each value's bucket, an index into `bucket_names(edges)`."""
+    return np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
+
+
+@dataclass(frozen=True)
+class RowArrays:
+    """The rows of a pairing as parallel arrays: sentence, scenario (index in SCENARIOS), the two type ids
+    (indexing `type_names`, -1 for no entity) and the two entities' start and end within their sentence (-1 for
+    no entity): positions as scored (tokens kept after `ignore_index`, or the spans' own offsets)."""
+
+    sentence: np.ndarray
+    scenario: np.ndarray
+    reference_type: np.ndarray
+    predicted_type: np.ndarray
+    reference_start: np.ndarray
+    reference_end: np.ndarray
+    predicted_start: np.ndarray
+    predicted_end: np.ndarray
+    type_names: tuple[str, ...] = ()
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[Row], type_names: Sequence[str] | None = None) -> RowArrays:
+        """The readable path's rows (sentence, reference, prediction); type ids index `type_names` (by default
+        the types of the rows, sorted)."""
+        rows = list(rows)
+        names = (
+            list(type_names)
+            if type_names is not None
+            else sorted({span.entity_type for _, r, p in rows for span in (r, p) if span is not None})
+        )
+        index = {name: position for position, name in enumerate(names)}
+        scenario = {name: position for position, name in enumerate(SCENARIOS)}
+        columns: list[list[int]] = [[] for _ in range(8)]
+        for sentence, r, p in rows:
+            values = (
+                sentence,
+                scenario[scenario_of(r, p)],
+                -1 if r is None else index[r.entity_type],
+                -1 if p is None else index[p.entity_type],
+                -1 if r is None else r.start,
+                -1 if r is None else r.end,
+                -1 if p is None else p.start,
+                -1 if p is None else p.end,
+            )
+            for column, value in zip(columns, values):
+                column.append(value)
+        return cls.of_columns([np.array(column, dtype=np.int64) for column in columns], names)
+
+    @classmethod
+    def of_columns(cls, columns: Sequence[np.ndarray], type_names: Sequence[str] = ()) -> RowArrays:
+        """From the eight columns in the order of the fields."""
+        sentence, scenario, reference_type, predicted_type, r_start, r_end, p_start, p_end = columns
+        return cls(
+            sentence, scenario, reference_type, predicted_type, r_start, r_end, p_start, p_end, tuple(type_names)
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[RowArrays], type_names: Sequence[str]) -> RowArrays:
+        """Rows of several chunks, whose type ids all index `type_names`."""
+        empty = np.zeros(0, dtype=np.int64)
+        columns = [np.concatenate([empty, *(getattr(part, name) for part in parts)]) for name in _ROW_COLUMNS]
+        return cls.of_columns(columns, type_names)
+
+    def renumbered(self, sentence: np.ndarray) -> RowArrays:
+        """The same rows placed in other sentences (a chunk's in the batch's)."""
+        return RowArrays.of_columns([sentence, *(getattr(self, name) for name in _ROW_COLUMNS[1:])], self.type_names)
+
+    def select(self, keep: np.ndarray) -> RowArrays:
+        return RowArrays.of_columns([getattr(self, name)[keep] for name in _ROW_COLUMNS], self.type_names)
+
+
+_ROW_COLUMNS = (
+    "sentence",
+    "scenario",
+    "reference_type",
+    "predicted_type",
+    "reference_start",
+    "reference_end",
+    "predicted_start",
+    "predicted_end",
+)
+
+
+@dataclass(frozen=True)
+class SentenceFacts:
+    """What sentence-level slices read of each sentence besides its rows: its length (tokens as scored, or the
+    characters of `texts`; None where nothing gives one) and, for tags, its tokens whose two tags are equal
+    (`token_accuracy` per bucket)."""
+
+    sentences: int
+    lengths: np.ndarray | None = None
+    equal: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class SliceCounts:
+    """What slices count of a batch: per slice, its bucket names (in edge order), and either one `Tally` whose
+    types are bucket names (an entity-level slice, two-sided) or one `Tally` per bucket (a sentence-level
+    slice); with `by_sentence`, each sentence's counts per bucket (`layout` gives each slice's columns)."""
+
+    names: Mapping[str, list[str]]
+    two_sided: Mapping[str, Tally] = field(default_factory=dict)
+    by_bucket: Mapping[str, Mapping[str, Tally]] = field(default_factory=dict)
+    by_sentence: np.ndarray | None = None  # (sentences, width) counts, laid out as `layout`
+
+    def __add__(self, other: SliceCounts) -> SliceCounts:
+        """The counts of two chunks of one batch, one after the other (the command line reads files in chunks):
+        the same slices, with the same buckets for the per-sentence columns."""
+        names = {
+            name: sorted({*self.names[name], *other.names[name]}) if name == "group" else self.names[name]
+            for name in self.names
+        }
+        two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
+        by_bucket: dict[str, dict[str, Tally]] = {}
+        for name, tallies in self.by_bucket.items():
+            merged = dict(tallies)
+            for bucket, tally in other.by_bucket[name].items():
+                merged[bucket] = merged[bucket] + tally if bucket in merged else tally
+            by_bucket[name] = merged
+        by_sentence = None
+        if self.by_sentence is not None and other.by_sentence is not None:
+            if names != self.names or names != other.names:
+                raise ValueError(
+                    "the group slice's per-sentence counts of two chunks with other groups cannot be joined"
+                )
+            by_sentence = np.vstack((self.by_sentence, other.by_sentence))
+        return SliceCounts(names, two_sided, by_bucket, by_sentence)
+
+    def _replace_sentences(self) -> SliceCounts:
+        """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
+        return SliceCounts(self.names, self.two_sided, self.by_bucket, None)
+
+    def layout(self) -> list[tuple[str, int, int]]:
+        """(slice, first column, columns per bucket) of each slice in `by_sentence`: an entity-level slice's bucket
+        takes 12 columns (the scenario counts of the rows whose reference lies in it, then of those whose
+        prediction does), a sentence-level slice's 6 (the scenario counts of its sentences)."""
+        out, start = [], 0
+        for name, names in self.names.items():
+            width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+            out.append((name, start, width))
+            start += width * len(names)
+        return out
+
+
+def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_tags: bool | None = None) -> None:
+    """A `ValueError` naming what to pass for a requested slice whose input is missing (docs/scoring.md §11).
+    `holds_tags`: False for a batch with no value at all, which may be spans (its texts then count as texts)."""
+    holds_tags = not spans if holds_tags is None else holds_tags
+    has_text = columns.tokens is not None or (not holds_tags and columns.texts is not None)
+    text_hint = "texts= (the text of each sentence, for spans) or tokens=" if spans else "tokens="
+    if options.slices and options.partial_credit == OVERLAP:
+        # A bucket's tally holds its cells, not the overlap shares of its pairs (docs/scoring.md §10, §11).
+        raise ValueError(
+            f"slices={list(options.slices)!r} scores each bucket with a PAR's credit as a number and cannot take "
+            'partial_credit="overlap"; pass a number from 0 to 1 as partial_credit, or score the slices apart'
+        )
+    for name in options.slices:
+        if name == "seen":
+            if options.seen is None:
+                raise ValueError(
+                    "slices=['seen'] needs seen=, a collection of entity texts (a training set's, say): an entity "
+                    "is seen when its text is among them"
+                )
+            if not has_text:
+                raise ValueError(f"slices=['seen'] needs each entity's text: pass {text_hint}")
+        elif name == "group" and columns.groups is None:
+            raise ValueError("slices=['group'] needs groups=, one label per sentence (a domain, a source, a document)")
+        elif name == "sentence_length" and spans and columns.tokens is None and columns.texts is None:
+            raise ValueError(
+                "slices=['sentence_length'] of spans needs each sentence's length: pass tokens= (tokens) or texts= "
+                "(characters)"
+            )
+
+
+def check_tokens_cover(rows: RowArrays, columns: Columns) -> None:
+    """With spans and `tokens`, an entity's text is its tokens (docs/scoring.md §11): an entity that ends past
+    its sentence's tokens is a located `ValueError`."""
+    if columns.tokens is None:
+        return
+    lengths = np.fromiter(map(len, columns.tokens), dtype=np.int64, count=len(columns.tokens))
+    for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
+        past = np.flatnonzero(ends > lengths[rows.sentence])
+        if len(past):
+            row = int(past[0])
+            sentence = int(rows.sentence[row])
+            starts = rows.reference_start if side == "references" else rows.predicted_start
+            raise InvalidInputError(
+                f"found an entity [{int(starts[row])}, {int(ends[row])}) past the sentence's "
+                f"{int(lengths[sentence])} tokens; expected tokens= to hold every token the entities cover",
+                side,
+                sentence,
+            )
+
+
+def count_slices(
+    rows: RowArrays, options: Options, columns: Columns, facts: SentenceFacts, by_sentence: bool
+) -> SliceCounts:
+    """The `SliceCounts` of a batch's rows (docs/scoring.md §11)."""
+    names: dict[str, list[str]] = {}
+    two_sided: dict[str, Tally] = {}
+    by_bucket: dict[str, dict[str, Tally]] = {}
+    blocks: list[np.ndarray] = []
+    sentences = facts.sentences
+    if by_sentence:
+        _check_sentence_columns(options, columns, sentences)
+    for name in options.slices:
+        if name in ENTITY_SLICES:
+            bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns)
+            names[name] = bucket_list
+            two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
+            if by_sentence:
+                width = 2 * _WIDTH
+                block = np.zeros((sentences, len(bucket_list) * width), dtype=np.int64)
+                for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)):
+                    has = bucket >= 0
+                    np.add.at(block, (rows.sentence[has], bucket[has] * width + offset + rows.scenario[has]), 1)
+                blocks.append(block)
+        else:
+            sentence_bucket, bucket_list = _sentence_buckets(name, rows, options, columns, facts)
+            names[name] = bucket_list
+            by_bucket[name] = _bucket_tallies(rows, sentence_bucket, bucket_list, facts)
+            if by_sentence:
+                block = np.zeros((sentences, len(bucket_list) * _WIDTH), dtype=np.int64)
+                np.add.at(block, (rows.sentence, sentence_bucket[rows.sentence] * _WIDTH + rows.scenario), 1)
+                blocks.append(block)
+    matrix = None
+    if by_sentence:
+        matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
+    return SliceCounts(names, two_sided, by_bucket, matrix)
+
+
+# With bootstrap, each sentence's vector holds a column per bucket and scenario (docs/scoring.md §11), kept as a
+# dense (sentences x columns) array while counted: at most this many cells (256 MB), so that a group slice of
+# thousands of groups is refused with a message rather than a MemoryError.
+MAX_SENTENCE_CELLS = 1 << 25
+
+
+def _check_sentence_columns(options: Options, columns: Columns, sentences: int) -> None:
+    width = 0
+    for name in options.slices:
+        if name == "group":
+            buckets = len({str(group) for group in columns.groups or ()})
+        elif name == "seen":
+            buckets = 2
+        else:
+            buckets = len((options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])) + 1
+        width += buckets * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH)
+    if sentences * width > MAX_SENTENCE_CELLS:
+        raise ValueError(
+            f"bootstrap with slices={list(options.slices)} counts each of the {sentences:,} sentences in {width:,} "
+            f"bucket columns, more than the {MAX_SENTENCE_CELLS:,} cells it holds; expected fewer buckets (fewer "
+            "groups, or other slice_edges), or slices without bootstrap"
+        )
+
+
+def _entity_buckets(
+    name: str, rows: RowArrays, options: Options, columns: Columns
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names."""
+    if name == "entity_length":
+        edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
+        sides = []
+        for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
+            sides.append(np.where(start >= 0, _numeric_buckets(end - start, edges), -1))
+        return sides[0], sides[1], bucket_names(edges)
+    seen = options.seen or frozenset()
+    sides = []
+    # A prediction with the reference's boundaries (most pairs) has its text: looked up once.
+    same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
+    for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
+        bucket = np.full(len(start), -1, dtype=np.int64)
+        wanted = start >= 0
+        if sides:
+            bucket[same] = sides[0][same]
+            wanted &= ~same
+        present = np.flatnonzero(wanted)
+        triples = zip(rows.sentence[present].tolist(), start[present].tolist(), end[present].tolist())
+        texts = _entity_texts(columns, triples)
+        bucket[present] = np.fromiter(map(seen.__contains__, texts), dtype=bool, count=len(present)) ^ True
+        sides.append(bucket)
+    return sides[0], sides[1], [SEEN, UNSEEN]
+
+
+def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> list[str]:
+    """`entity_text` of each (sentence, start, end), the one step of slices that takes a Python step per entity:
+    tokens joined by one space in C, and joined again by `join_tokens` only where the text holds a CJK character
+    (which no space may separate from another)."""
+    if columns.tokens is None:
+        assert columns.texts is not None  # check_slice_inputs
+        texts = columns.texts
+        return [texts[sentence][start:end] for sentence, start, end in triples]
+    tokens = columns.tokens
+    triples = list(triples)
+    joined = [" ".join(tokens[sentence][start:end]) for sentence, start, end in triples]
+    if _CJK_CHARACTER.search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
+        return joined
+    search = _CJK_CHARACTER.search
+    return [
+        text if search(text) is None else join_tokens(tokens[sentence][start:end])
+        for text, (sentence, start, end) in zip(joined, triples)
+    ]
+
+
+def _sentence_buckets(
+    name: str, rows: RowArrays, options: Options, columns: Columns, facts: SentenceFacts
+) -> tuple[np.ndarray, list[str]]:
+    """Each sentence's bucket and the bucket names."""
+    if name == "group":
+        assert columns.groups is not None  # check_slice_inputs
+        labels = [str(group) for group in columns.groups]
+        distinct = sorted(set(labels))
+        index = {label: position for position, label in enumerate(distinct)}
+        return np.array([index[label] for label in labels], dtype=np.int64).reshape(-1), distinct
+    edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
+    if name == "entity_density":
+        values = np.bincount(rows.sentence[rows.reference_start >= 0], minlength=facts.sentences)
+    else:
+        assert facts.lengths is not None  # check_slice_inputs
+        values = facts.lengths
+    return _numeric_buckets(values, edges).astype(np.int64), bucket_names(edges)
+
+
+def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.ndarray, names: list[str]) -> Tally:
+    """The rows' cells as (scenario, reference bucket, predicted bucket): a `Tally` whose types are buckets."""
+    width = len(names) + 1
+    combined = (scenario * width + bucket_r + 1) * width + bucket_p + 1
+    distinct, numbers = np.unique(combined, return_counts=True)
+    kinds, rest = np.divmod(distinct, width * width)
+    r, p = np.divmod(rest, width)
+    labels: list[str | None] = [None, *names]
+    cells = zip(kinds.tolist(), r.tolist(), p.tolist(), numbers.tolist())
+    return Tally({(SCENARIOS[kind], labels[ri], labels[pi]): int(n) for kind, ri, pi, n in cells})
+
+
+def _bucket_tallies(
+    rows: RowArrays, sentence_bucket: np.ndarray, names: list[str], facts: SentenceFacts
+) -> dict[str, Tally]:
+    """One `Tally` per bucket of sentences: the cells of its sentences' rows and, for tags, their tokens."""
+    types = len(rows.type_names) + 1
+    bucket = sentence_bucket[rows.sentence]
+    combined = ((bucket * _WIDTH + rows.scenario) * types + rows.reference_type + 1) * types + rows.predicted_type + 1
+    distinct, numbers = np.unique(combined, return_counts=True)
+    rest, p = np.divmod(distinct, types)
+    rest, r = np.divmod(rest, types)
+    b, kinds = np.divmod(rest, _WIDTH)
+    labels: list[str | None] = [None, *rows.type_names]
+    cells: dict[int, dict] = {}
+    for bi, kind, ri, pi, n in zip(b.tolist(), kinds.tolist(), r.tolist(), p.tolist(), numbers.tolist()):
+        cells.setdefault(bi, {})[(SCENARIOS[kind], labels[ri], labels[pi])] = int(n)
+    tokens: dict[int, TokenCounts] = {}
+    if facts.equal is not None and facts.lengths is not None:
+        size = len(names)
+        token_totals = np.bincount(sentence_bucket, weights=facts.lengths, minlength=size).astype(np.int64)
+        equal_totals = np.bincount(sentence_bucket, weights=facts.equal, minlength=size).astype(np.int64)
+        tokens = {bi: TokenCounts(int(token_totals[bi]), int(equal_totals[bi])) for bi in range(size)}
+    # Buckets with no entity on either side are left out (docs/scoring.md §11).
+    return {names[bi]: Tally(bucket_cells, tokens.get(bi)) for bi, bucket_cells in sorted(cells.items())}
+
+
+def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, dict[str, Any]]]:
+    """The `slices` key (docs/scoring.md §11): for each slice, for each bucket with an entity on either side (in
+    edge order), the scores: two-sided ones (P, R, F, POS, ACT per scheme) for entity-level slices, every key
+    of the result for sentence-level ones, without the value score (a bucket's rows carry no value pairing)."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    options = options.evolve(value=None)
+    for name, names in counts.names.items():
+        if name in counts.two_sided:
+            out[name] = two_sided_scores(counts.two_sided[name], names, options)
+        else:
+            tallies = counts.by_bucket[name]
+            out[name] = {bucket: scores(tallies[bucket], options) for bucket in names if bucket in tallies}
+    return out
+
+
+def add_entity_texts(entities: list[dict[str, Any]], columns: Columns) -> list[dict[str, Any]]:
+    """The `entities` rows with each side's `text` (docs/scoring.md §11), where a column gives one."""
+    if columns.tokens is None and columns.texts is None:
+        return entities
+    for row in entities:
+        for side in ("reference", "prediction"):
+            entity = row[side]
+            if entity is not None:
+                entity["text"] = entity_text(columns, row["sentence"], entity["start"], entity["end"])
+    return entities
+
+
+def kept_tokens(tokens: tuple[tuple[str, ...], ...], references: Any, ignore_index: int, holds_ids: bool) -> Any:
+    """The tokens as scored: with ids, those at positions whose reference is `ignore_index` dropped with them
+    (docs/scoring.md §11). A sentence whose tokens and tags differ in number is a located `ValueError`."""
+    # Tags keep every token: only the numbers are compared, at C speed.
+    if not holds_ids and list(map(len, tokens)) == list(map(len, references)):
+        return tokens
+    kept = []
+    for sentence, (sentence_tokens, tags) in enumerate(zip(tokens, references)):
+        if len(sentence_tokens) != len(tags):
+            raise InvalidInputError(
+                f"found {len(sentence_tokens)} tokens for {len(tags)} {'ids' if holds_ids else 'tags'}; expected "
+                "tokens aligned with the tags, one token per tag",
+                "tokens",
+                sentence,
+            )
+        if holds_ids:
+            sentence_tokens = tuple(
+                token for token, value in zip(sentence_tokens, tags) if not _is_ignored(value, ignore_index)
+            )
+        kept.append(sentence_tokens)
+    return tuple(kept)
+
+
+def _is_ignored(value: Any, ignore_index: int) -> bool:
+    # As `inputs.ids_to_tags` drops a position: an integer id equal to ignore_index.
+    return is_id(value) and value == ignore_index

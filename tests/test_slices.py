@@ -1,0 +1,649 @@
+"""Slices (docs/scoring.md §11): `tokens=` aligned with the tags, entity texts, and the scores of each bucket of
+entity length, seen or unseen, sentence length, reference entity density and group, recounted here from the
+`entities` rows, the tokens and the groups without the package's bucketing; their intervals and paired test."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import as_ids, nested_spans, soup_batches
+
+from nerscore import InvalidInputError, compare_semeval, compute_semeval
+from nerscore.resampling import holm
+
+SCHEMES = ("strict", "exact", "partial", "type")
+WORDS = ("w0", "w1", "w2")
+LENGTH_NAMES = {1: "1", 2: "2", 3: "3", 4: "4", 5: "5-7", 6: "5-7", 7: "5-7"}
+
+
+def length_bucket(length: int) -> str:
+    return LENGTH_NAMES.get(length, "8+")
+
+
+def sentence_bucket(length: int) -> str:
+    for low, high in ((1, 10), (11, 20), (21, 40), (41, 80)):
+        if low <= length <= high:
+            return f"{low}-{high}"
+    return "81+" if length else "<1"
+
+
+def density_bucket(entities: int) -> str:
+    return {0: "0", 1: "1", 2: "2", 3: "3-4", 4: "3-4"}.get(entities, "5+")
+
+
+def two_sided_recount(entities: list[dict], bucket_of: Any) -> dict[str, dict[str, Any]]:
+    """Per bucket and scheme, P, R, F, POS and ACT from the rows: a reference in its bucket, a prediction in its own."""
+    recall: dict[tuple[str, str], Counter] = {}
+    precision: dict[tuple[str, str], Counter] = {}
+    for row in entities:
+        for scheme in SCHEMES:
+            if row["reference"] is not None:
+                recall.setdefault((bucket_of(row, "reference"), scheme), Counter())[row[scheme]] += 1
+            if row["prediction"] is not None:
+                precision.setdefault((bucket_of(row, "prediction"), scheme), Counter())[row[scheme]] += 1
+    out: dict[str, dict[str, Any]] = {}
+    for bucket in {bucket for bucket, _ in [*recall, *precision]}:
+        for scheme in SCHEMES:
+            r, p = recall.get((bucket, scheme), Counter()), precision.get((bucket, scheme), Counter())
+            possible, actual = sum(r.values()), sum(p.values())
+            p_value = (p["COR"] + p["PAR"] / 2) / actual if actual else 0.0
+            r_value = (r["COR"] + r["PAR"] / 2) / possible if possible else 0.0
+            f = 2 * p_value * r_value / (p_value + r_value) if p_value + r_value else 0.0
+            out.setdefault(bucket, {}).update(
+                {
+                    f"{scheme}_precision": p_value,
+                    f"{scheme}_recall": r_value,
+                    f"{scheme}_f1": f,
+                    f"{scheme}_possible": possible,
+                    f"{scheme}_actual": actual,
+                }
+            )
+    return out
+
+
+@st.composite
+def tagged(draw: st.DrawFn) -> tuple[list, list, list, list, frozenset]:
+    predictions, references = draw(soup_batches("IOB2", max_sentences=6, max_length=12))
+    tokens = [[draw(st.sampled_from(WORDS)) for _ in sentence] for sentence in references]
+    groups = [draw(st.sampled_from(("news", "web", 3))) for _ in references]
+    seen = frozenset(draw(st.sets(st.sampled_from(("w0", "w1", "w0 w1", "w2 w2", "w1 w2 w0")))))
+    return predictions, references, tokens, groups, seen
+
+
+ALL = ["entity_length", "seen", "sentence_length", "entity_density", "group"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(tagged())
+def test_slices_recounted_from_the_entities_rows_tokens_and_groups(data: tuple) -> None:
+    predictions, references, tokens, groups, seen = data
+    columns = {"tokens": tokens, "groups": groups}
+    result = compute_semeval(predictions=predictions, references=references, slices=ALL, seen=seen, **columns)
+    rows = compute_semeval(predictions=predictions, references=references, return_entities=True, **columns)
+    entities = rows["entities"]
+    slices = result["slices"]
+    assert list(slices) == ALL
+
+    def length_of(row: dict, side: str) -> str:
+        return length_bucket(row[side]["end"] - row[side]["start"])
+
+    def seen_of(row: dict, side: str) -> str:
+        entity = row[side]
+        text = " ".join(tokens[row["sentence"]][entity["start"] : entity["end"]])
+        assert entity["text"] == text
+        return "seen" if text in seen else "unseen"
+
+    for name, bucket_of in (("entity_length", length_of), ("seen", seen_of)):
+        expected = two_sided_recount(entities, bucket_of)
+        assert set(slices[name]) == set(expected)
+        for bucket, values in expected.items():
+            assert slices[name][bucket] == pytest.approx(values), (name, bucket)
+
+    references_per_sentence = Counter(row["sentence"] for row in entities if row["reference"] is not None)
+    with_entities = {row["sentence"] for row in entities}
+    sentence_buckets = {
+        "sentence_length": [sentence_bucket(len(sentence)) for sentence in references],
+        "entity_density": [density_bucket(references_per_sentence[i]) for i in range(len(references))],
+        "group": [str(group) for group in groups],
+    }
+    for name, buckets in sentence_buckets.items():
+        expected_names = {bucket for i, bucket in enumerate(buckets) if i in with_entities}
+        assert set(slices[name]) == expected_names, name
+        for bucket in expected_names:
+            kept = [i for i, b in enumerate(buckets) if b == bucket]
+            alone = compute_semeval(
+                predictions=[predictions[i] for i in kept], references=[references[i] for i in kept]
+            )
+            assert slices[name][bucket] == alone, (name, bucket)
+    # Bucket names in the order of their edges.
+    order = ["<1", "1", "2", "3", "4", "5-7", "8+"]
+    assert list(slices["entity_length"]) == sorted(slices["entity_length"], key=order.index)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tagged())
+def test_each_slice_adds_up_to_the_totals_and_both_paths_agree(data: tuple) -> None:
+    predictions, references, tokens, groups, seen = data
+    given_columns = {"tokens": tokens, "groups": groups}
+    result = compute_semeval(predictions=predictions, references=references, slices=ALL, seen=seen, **given_columns)
+    readable = compute_semeval(
+        predictions=predictions, references=references, slices=ALL, seen=seen, return_entities=True, **given_columns
+    )
+    assert readable["slices"] == result["slices"]  # the readable path's rows and the array path's
+    for name, buckets in result["slices"].items():
+        for scheme in SCHEMES:
+            for key in ("possible", "actual"):
+                total = sum(values[f"{scheme}_{key}"] for values in buckets.values())
+                assert total == result[f"{scheme}_{key}"], (name, scheme, key)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tagged(), st.data())
+def test_tags_ids_and_spans_in_token_units_give_the_same_slices(data: tuple, draw: st.DataObject) -> None:
+    predictions, references, tokens, _, seen = data
+    names = ["entity_length", "seen", "entity_density"]
+    expected = compute_semeval(predictions=predictions, references=references, slices=names, seen=seen, tokens=tokens)
+    id_predictions, id_references, label_list = as_ids(draw.draw, predictions, references)
+    # The tokens as given with the ids: a token at every position, those whose reference is ignore_index dropped.
+    id_tokens = []
+    for sentence, ids in zip(tokens, id_references):
+        kept = iter(sentence)
+        id_tokens.append([next(kept) if value != -100 else "piece" for value in ids])
+    from_ids = compute_semeval(
+        predictions=id_predictions,
+        references=id_references,
+        label_list=label_list,
+        slices=names,
+        seen=seen,
+        tokens=id_tokens,
+    )
+    assert from_ids["slices"] == expected["slices"]
+    rows = compute_semeval(predictions=predictions, references=references, return_entities=True)["entities"]
+    span_predictions: list[list] = [[] for _ in references]
+    span_references: list[list] = [[] for _ in references]
+    for row in rows:
+        for side, out in (("reference", span_references), ("prediction", span_predictions)):
+            if row[side] is not None:
+                out[row["sentence"]].append(row[side])
+    from_spans = compute_semeval(
+        predictions=span_predictions,
+        references=span_references,
+        slices=[*names, "sentence_length"],
+        seen=seen,
+        tokens=tokens,
+    )
+    with_length = compute_semeval(
+        predictions=predictions,
+        references=references,
+        slices=[*names, "sentence_length"],
+        seen=seen,
+        tokens=tokens,
+    )
+    for name in ("entity_length", "seen"):
+        assert from_spans["slices"][name] == expected["slices"][name], name
+    # Spans have no token_accuracy; every other key of a sentence bucket is the same.
+    for name in ("entity_density", "sentence_length"):
+        for bucket, values in with_length["slices"][name].items():
+            values = {key: value for key, value in values.items() if key != "token_accuracy"}
+            assert from_spans["slices"][name][bucket] == values, name
+
+
+def test_ignore_index_drops_its_token_and_entities_carry_their_text() -> None:
+    label_list = ["O", "B-PER", "I-PER", "B-LOC"]
+    references = [[1, -100, 2, 0, 3]]
+    predictions = [[1, 0, 2, 0, 3]]
+    tokens = [["Ann", "##a", "Lee", "in", "Rome"]]
+    result = compute_semeval(
+        predictions=predictions,
+        references=references,
+        label_list=label_list,
+        tokens=tokens,
+        return_entities=True,
+        slices=["entity_length"],
+    )
+    texts = [(row["reference"]["text"], row["prediction"]["text"]) for row in result["entities"]]
+    assert texts == [("Ann Lee", "Ann Lee"), ("Rome", "Rome")]
+    assert set(result["slices"]["entity_length"]) == {"1", "2"}
+
+
+def test_spans_take_the_characters_of_texts() -> None:
+    result = compute_semeval(
+        predictions=[[(0, 3, "PER"), (7, 12, "LOC")]],
+        references=[[(0, 3, "PER"), (7, 12, "LOC")]],
+        texts=["Ann in Paris"],
+        slices=["seen", "sentence_length"],
+        seen={"Paris"},
+        return_entities=True,
+    )
+    assert [row["reference"]["text"] for row in result["entities"]] == ["Ann", "Paris"]
+    assert result["slices"]["seen"]["seen"]["strict_possible"] == 1
+    assert list(result["slices"]["sentence_length"]) == ["11-20"]  # 12 characters
+
+
+def test_slice_edges_override_the_buckets() -> None:
+    references = [["B-PER", "I-PER", "I-PER", "O", "B-LOC"]]
+    result = compute_semeval(
+        predictions=references,
+        references=references,
+        slices=["entity_length"],
+        slice_edges={"entity_length": [2, 3]},
+    )
+    assert list(result["slices"]["entity_length"]) == ["<2", "3+"]
+
+
+TAGS = [["B-PER", "O"], ["O", "B-LOC"]]
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        pytest.param({"slices": ["seen"], "tokens": [["a", "b"]] * 2}, "needs seen=, a collection", id="seen-no-seen"),
+        pytest.param({"slices": ["seen"], "seen": ["a"]}, r"needs each entity's text: pass tokens=", id="seen-no-text"),
+        pytest.param({"slices": ["group"]}, "needs groups=, one label per sentence", id="group-no-groups"),
+        pytest.param({"slices": ["length"]}, "slices must be a list of slice names, some of", id="unknown-slice"),
+        pytest.param({"slices": "seen"}, r"for one slice pass \['seen'\]", id="a-string"),
+        pytest.param({"slice_edges": {"seen": [1]}}, "found the key 'seen'", id="edges-of-seen"),
+        pytest.param({"slice_edges": {"entity_length": [2, 2]}}, "increasing whole numbers", id="edges-not-increasing"),
+        pytest.param({"slice_edges": {"entity_length": []}}, "increasing whole numbers", id="no-edges"),
+        pytest.param({"seen": "Paris"}, "seen must be a collection of entity texts", id="seen-a-string"),
+        pytest.param({"seen": [1]}, "seen must be a collection of entity texts", id="seen-a-number"),
+        pytest.param({"seen": [["a"]]}, "seen must be a collection of entity texts", id="seen-unhashable"),
+        pytest.param(
+            {"tokens": [["a", "b"], ["c"]]},
+            "tokens, sentence 1: found 1 tokens for 2 tags; expected tokens aligned",
+            id="misaligned-tokens",
+        ),
+    ],
+)
+def test_missing_inputs_and_bad_options_are_value_errors(options: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        compute_semeval(predictions=TAGS, references=TAGS, **options)
+
+
+def test_spans_need_a_length_and_tokens_that_cover_them() -> None:
+    spans = [[(0, 2, "PER")]]
+    with pytest.raises(ValueError, match="sentence_length'\\] of spans needs each sentence's length"):
+        compute_semeval(predictions=spans, references=spans, slices=["sentence_length"])
+    with pytest.raises(
+        InvalidInputError, match=r"references, sentence 0: found an entity \[0, 2\) past the .* 1 tokens"
+    ):
+        compute_semeval(predictions=spans, references=spans, slices=["entity_length"], tokens=[["a"]])
+
+
+def test_the_inputs_are_not_modified() -> None:
+    tokens = [["a", "b"], ["c", "d"]]
+    seen = ["a"]
+    compute_semeval(predictions=TAGS, references=TAGS, tokens=tokens, slices=ALL[:2], seen=seen, return_entities=True)
+    assert tokens == [["a", "b"], ["c", "d"]] and seen == ["a"]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Statistics: the buckets' intervals and the paired test
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _population(rng: np.random.Generator, sentences: int) -> tuple[list, list]:
+    """Sentences with one or two entities of one or three tokens, each predicted right with some chance."""
+    references, predictions = [], []
+    for _ in range(sentences):
+        reference, prediction = [], []
+        for _ in range(int(rng.integers(1, 3))):
+            length = int(rng.choice((1, 3)))
+            tags = ["B-PER"] + ["I-PER"] * (length - 1)
+            reference += [*tags, "O"]
+            right = rng.random() < (0.8 if length == 1 else 0.5)
+            prediction += [*tags, "O"] if right else ["B-PER"] + ["O"] * length
+        references.append(reference)
+        predictions.append(prediction)
+    return predictions, references
+
+
+def test_bucket_intervals_cover_the_population_value() -> None:
+    rng = np.random.default_rng(1)
+    population_p, population_r = _population(rng, 4_000)
+    truth = compute_semeval(predictions=population_p, references=population_r, slices=["entity_length"])
+    true_f = truth["slices"]["entity_length"]["3"]["strict_f1"]
+    covered, draws = 0, 60
+    for draw in range(draws):
+        picked = rng.integers(0, len(population_r), 150)
+        result = compute_semeval(
+            predictions=[population_p[i] for i in picked],
+            references=[population_r[i] for i in picked],
+            slices=["entity_length"],
+            bootstrap=300,
+            seed=draw,
+        )
+        bucket = result["slices"]["entity_length"]["3"]
+        covered += bucket["strict_f1_low"] <= true_f <= bucket["strict_f1_high"]
+    # 95% intervals: with 60 draws, coverage below 80% would be far out of chance (binomial, p < 0.001).
+    assert covered / draws >= 0.8
+
+
+def test_the_paired_test_per_bucket_is_calibrated_on_null_systems() -> None:
+    rng = np.random.default_rng(2)
+    rejected = Counter()
+    pairs = 60
+    for pair in range(pairs):
+        _, references = _population(rng, 80)
+        # Two systems drawn alike: each entity right with the same chance, independently.
+        systems = []
+        for _ in range(2):
+            predictions = []
+            for reference in references:
+                prediction = list(reference)
+                for index, tag in enumerate(reference):
+                    if tag == "B-PER" and rng.random() < 0.35:
+                        prediction[index] = "O"
+                predictions.append(prediction)
+            systems.append(predictions)
+        result = compare_semeval(
+            predictions_a=systems[0],
+            predictions_b=systems[1],
+            references=references,
+            slices=["entity_length"],
+            n_resamples=300,
+            seed=pair,
+        )
+        for bucket, values in result["slices"]["entity_length"].items():
+            rejected[bucket] += values["strict_f1_p_value"] < 0.05
+            assert values["strict_f1_p_value_holm"] >= values["strict_f1_p_value"]
+    for bucket in ("1", "3"):
+        # About 5% of null pairs: at most 12 of 60 (binomial(60, 0.05) exceeds 9 with probability 0.003).
+        assert rejected[bucket] <= 9, (bucket, rejected)
+
+
+def test_compare_slices_keys_and_holm() -> None:
+    references = [["B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "O"]] * 5
+    a = [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "O"]] * 5
+    b = references
+    result = compare_semeval(predictions_a=a, predictions_b=b, references=references, slices=["entity_length"])
+    bucket = result["slices"]["entity_length"]["2"]
+    assert bucket["strict_f1_a"] == 0.0 and bucket["strict_f1_b"] == 1.0 and bucket["strict_f1_delta"] == 1.0
+    for suffix in ("delta_low", "delta_high", "p_value", "p_value_holm"):
+        assert f"strict_f1_{suffix}" in bucket
+    plain = compare_semeval(predictions_a=a, predictions_b=b, references=references)
+    assert set(plain) == set(result) - {"slices"}
+
+
+@pytest.mark.parametrize(
+    ("p_values", "adjusted"),
+    [
+        pytest.param([0.01, 0.04, 0.03], [0.03, 0.06, 0.06], id="three"),
+        pytest.param([0.5, 0.2], [0.5, 0.4], id="monotone"),
+        pytest.param([0.9, 0.8], [1.0, 1.0], id="capped"),
+        pytest.param([], [], id="none"),
+    ],
+)
+def test_holm(p_values: list[float], adjusted: list[float]) -> None:
+    assert holm(p_values) == pytest.approx(adjusted)
+
+
+def test_bootstrap_keys_of_every_bucket_and_the_totals() -> None:
+    predictions, references = _population(np.random.default_rng(3), 50)
+    result = compute_semeval(
+        predictions=predictions, references=references, slices=["entity_length", "sentence_length"], bootstrap=200
+    )
+    for buckets in result["slices"].values():
+        for values in buckets.values():
+            for scheme in SCHEMES:
+                for measure in ("precision", "recall", "f1"):
+                    key = f"{scheme}_{measure}"
+                    assert values[f"{key}_low"] <= values[key] <= values[f"{key}_high"]
+    assert result["strict_f1_low"] <= result["strict_f1"] <= result["strict_f1_high"]
+    # Without slices, the totals' intervals are what they always were.
+    plain = compute_semeval(predictions=predictions, references=references, bootstrap=200)
+    assert "slices" not in plain
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(nested_spans(), nested_spans()), max_size=5),
+    st.sets(st.sampled_from(("ab", "abc", "b", "cdefg"))),
+    st.sampled_from([None, 0.5]),
+)
+def test_nested_spans_give_the_same_slices_on_both_paths(sentences: list, seen: set, min_overlap: float | None) -> None:
+    references = [reference for reference, _ in sentences]
+    predictions = [prediction for _, prediction in sentences]
+    texts = ["abcdefghijklm"[: 9 + i] for i in range(len(sentences))]
+    names = ["entity_length", "seen", "sentence_length", "entity_density"]
+    options = {"slices": names, "seen": seen, "texts": texts, "min_overlap": min_overlap}
+    fast = compute_semeval(predictions=predictions, references=references, **options)
+    readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **options)
+    assert fast["slices"] == readable["slices"]
+    for name, buckets in fast["slices"].items():
+        assert sum(values["strict_possible"] for values in buckets.values()) == fast["strict_possible"], name
+        assert sum(values["strict_actual"] for values in buckets.values()) == fast["strict_actual"], name
+
+
+CONLL = (
+    "John B-PER B-PER\nSmith I-PER O\nin O O\nParis B-LOC B-LOC\n\n"
+    "the O O\nBank B-ORG B-ORG\nof I-ORG I-ORG\nEngland I-ORG I-ORG\n"
+)
+
+
+def test_the_command_line_slices_a_conll_file_by_its_tokens(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from nerscore import cli, read_conll
+
+    conll, seen = tmp_path / "s.conll", tmp_path / "seen.txt"
+    conll.write_text(CONLL, encoding="utf-8")
+    seen.write_text("Paris\n\nBank of England\n", encoding="utf-8")
+    flags = ["--slices", "entity_length,sentence_length,seen", "--seen", str(seen)]
+    assert cli.main([str(conll), "--json", *flags]) == 0
+    sentences = list(read_conll(CONLL.splitlines()))
+    expected = compute_semeval(
+        predictions=[sentence.predictions for sentence in sentences],
+        references=[sentence.references for sentence in sentences],
+        tokens=[sentence.tokens for sentence in sentences],
+        slices=["entity_length", "sentence_length", "seen"],
+        seen=["Paris", "Bank of England"],
+    )
+    assert json.loads(capsys.readouterr().out) == expected
+    assert expected["slices"]["seen"]["seen"]["strict_possible"] == 2
+    assert cli.main([str(conll), *flags]) == 0
+    printed = capsys.readouterr().out
+    table = printed.split("\n\nseen", 1)[1].splitlines()
+    assert table[0].split() == ["POS", "ACT", "type", "F1", "partial", "F1", "exact", "F1", "strict", "F1"]
+    assert table[1].split() == ["seen", "2", "2", "1.0000", "1.0000", "1.0000", "1.0000"]
+    assert table[2].split() == ["unseen", "1", "1", "1.0000", "0.5000", "0.0000", "0.0000"]
+    assert "\nentity_length " in printed and "\nsentence_length " in printed
+
+
+def test_the_command_line_names_a_missing_seen_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from nerscore import cli
+
+    conll = tmp_path / "s.conll"
+    conll.write_text(CONLL, encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cli.main([str(conll), "--slices", "seen", "--seen", str(tmp_path / "missing.txt")])
+    assert "argument --seen: cannot read" in capsys.readouterr().err
+    assert cli.main([str(conll), "--slices", "seen"]) == 2
+    assert "needs seen=" in capsys.readouterr().err
+
+
+def test_seen_reads_texts_as_entity_text_joins_them() -> None:
+    # CJK tokens join without a space (告白气球), others with one; the array path's texts are entity_text's.
+    references = [["B-SONG", "I-SONG", "O", "B-PER", "I-PER"], ["B-X", "I-X"]]
+    tokens = [["告白", "气球", "by", "Jay", "Chou"], ["东京", "Tower"]]
+    seen = {"告白气球", "东京 Tower"}
+    result = compute_semeval(predictions=references, references=references, tokens=tokens, slices=["seen"], seen=seen)
+    assert result["slices"]["seen"]["seen"]["strict_possible"] == 2
+    assert result["slices"]["seen"]["unseen"]["strict_possible"] == 1
+    rows = compute_semeval(predictions=references, references=references, tokens=tokens, return_entities=True)
+    assert [row["reference"]["text"] for row in rows["entities"]] == ["告白气球", "Jay Chou", "东京 Tower"]
+
+
+def test_bootstrap_with_thousands_of_groups_is_refused_before_any_large_array() -> None:
+    import tracemalloc
+
+    references = [["B-PER"]] * 3_000
+    tracemalloc.start()
+    with pytest.raises(ValueError, match="bootstrap with slices=\\['group'\\] counts each of the 3,000 sentences"):
+        compute_semeval(
+            predictions=references,
+            references=references,
+            groups=list(range(3_000)),
+            slices=["group"],
+            bootstrap=10,
+        )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50_000_000  # the dense array would take 3,000 x 18,000 x 8 bytes = 432 MB
+    # Without bootstrap, any number of groups (each bucket is scored as a batch of its own: some ms a bucket).
+    result = compute_semeval(
+        predictions=references[:300], references=references[:300], groups=list(range(300)), slices=["group"]
+    )
+    assert len(result["slices"]["group"]) == 300
+
+
+def test_the_command_line_slices_spans_by_the_characters_of_their_text(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from nerscore import cli
+
+    lines = [
+        {"text": "Ann in Paris", "references": [[0, 3, "PER"], [7, 12, "LOC"]], "predictions": [[0, 3, "PER"]]},
+        {"text": "Rome", "references": [[0, 4, "LOC"]], "predictions": [[0, 4, "LOC"]]},
+    ]
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    seen = tmp_path / "seen.txt"
+    seen.write_text("Paris\nRome\n", encoding="utf-8")
+    assert cli.main(["--spans", str(path), "--json", "--slices", "seen,sentence_length", "--seen", str(seen)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = compute_semeval(
+        predictions=[line["predictions"] for line in lines],
+        references=[line["references"] for line in lines],
+        texts=[line["text"] for line in lines],
+        slices=["seen", "sentence_length"],
+        seen={"Paris", "Rome"},
+    )
+    # `ungrounded` is a key of string entities' lines (docs/scoring.md §1b); these lines hold spans.
+    assert expected.pop("ungrounded") == 0
+    assert result == expected
+    assert list(result["slices"]["sentence_length"]) == ["1-10", "11-20"]
+
+
+@pytest.mark.parametrize("bootstrap", [0, 50])
+def test_the_command_line_adds_slices_chunk_by_chunk(
+    tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bootstrap: int
+) -> None:
+    import json
+
+    from nerscore import cli, read_conll
+
+    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 4)  # a chunk a sentence or two: the counts must add
+    conll = tmp_path / "s.conll"
+    conll.write_text(CONLL * 3, encoding="utf-8")
+    names = "entity_length,sentence_length,entity_density"
+    assert cli.main([str(conll), "--json", "--slices", names, "--bootstrap", str(bootstrap)]) == 0
+    sentences = list(read_conll((CONLL * 3).splitlines()))
+    expected = compute_semeval(
+        predictions=[sentence.predictions for sentence in sentences],
+        references=[sentence.references for sentence in sentences],
+        slices=names.split(","),
+        bootstrap=bootstrap,
+    )
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+# Slices with the weighted scores of docs/scoring.md §10 (one statistics vector: counts, weighted sums, buckets)
+
+
+def test_bootstrap_with_value_and_slices_gives_both_their_intervals_on_both_paths() -> None:
+    predictions, references = _population(np.random.default_rng(5), 60)
+    options = {"slices": ["entity_length", "sentence_length"], "value": "ace08", "bootstrap": 200}
+    fast = compute_semeval(predictions=predictions, references=references, **options)
+    readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **options)
+    assert fast["slices"] == readable["slices"]
+    for key in ("value", "value_precision", "value_recall", "value_f1", "strict_f1", "partial_f1"):
+        assert fast[f"{key}_low"] == readable[f"{key}_low"] and fast[f"{key}_high"] == readable[f"{key}_high"]
+        assert fast[f"{key}_low"] <= fast[key] <= fast[f"{key}_high"], key
+    alone = compute_semeval(predictions=predictions, references=references, value="ace08", bootstrap=200)
+    assert fast["value"] == alone["value"] and fast["strict_f1"] == alone["strict_f1"]
+    plain = compute_semeval(predictions=predictions, references=references, slices=options["slices"])
+    for name, buckets in fast["slices"].items():
+        for bucket, values in buckets.items():
+            assert not any(key.startswith("value") for key in values), (name, bucket)  # a bucket has no value
+            assert values["strict_f1_low"] <= values["strict_f1"] <= values["strict_f1_high"]
+            assert values["strict_f1"] == plain["slices"][name][bucket]["strict_f1"]
+
+
+def test_compare_with_value_and_slices_tests_the_value_and_every_bucket() -> None:
+    rng = np.random.default_rng(6)
+    predictions_a, references = _population(rng, 40)
+    predictions_b = [list(tags) for tags in references[:20]] + predictions_a[20:]
+    result = compare_semeval(
+        predictions_a=predictions_a,
+        predictions_b=predictions_b,
+        references=references,
+        slices=["entity_length"],
+        value=True,
+        n_resamples=300,
+    )
+    assert result["value_delta"] == pytest.approx(result["value_b"] - result["value_a"])
+    assert result["value_delta_low"] <= result["value_delta"] <= result["value_delta_high"]
+    for values in result["slices"]["entity_length"].values():
+        assert 0 <= values["strict_f1_p_value"] <= values["strict_f1_p_value_holm"] <= 1
+        assert not any(key.startswith("value") for key in values)
+
+
+def test_a_numeric_partial_credit_scores_the_buckets_as_the_totals() -> None:
+    references = [["B-PER", "I-PER", "I-PER", "O"], ["B-LOC", "O"]]
+    predictions = [["O", "B-PER", "I-PER", "O"], ["B-LOC", "O"]]
+    tokens = [["a", "b", "c", "d"], ["e", "f"]]
+    result = compute_semeval(
+        predictions=predictions, references=references, tokens=tokens, slices=["seen"], seen=[], partial_credit=0.25
+    )
+    unseen = result["slices"]["seen"]["unseen"]  # every entity: the bucket is the totals
+    assert result["partial_precision"] == (1 + 0.25) / 2
+    for key in ("partial_precision", "partial_recall", "partial_f1", "strict_f1"):
+        assert unseen[key] == result[key], key
+
+
+def test_slices_refuse_the_overlap_credit() -> None:
+    with pytest.raises(ValueError, match='cannot take partial_credit="overlap"'):
+        compute_semeval(predictions=TAGS, references=TAGS, slices=["entity_length"], partial_credit="overlap")
+
+
+@pytest.mark.parametrize("function", ["summarize_runs", "compare_runs"])
+def test_runs_refuse_slices(function: str) -> None:
+    import nerscore
+
+    given = {"runs": [TAGS]} if function == "summarize_runs" else {"runs_a": [TAGS], "runs_b": [TAGS]}
+    with pytest.raises(ValueError, match="slices=\\['entity_length'\\]"):
+        getattr(nerscore, function)(**given, references=TAGS, slices=["entity_length"])
+
+
+def test_bootstrap_of_documents_resamples_the_buckets_with_them() -> None:
+    # docs/scoring.md §9: with documents, the units are documents, and each one's bucket counts are its sentences'.
+    predictions, references = _population(np.random.default_rng(7), 40)
+    documents = [f"d{i % 8}" for i in range(40)]
+    options = {"slices": ["entity_length"], "bootstrap": 200, "value": True}
+    by_document = compute_semeval(predictions=predictions, references=references, documents=documents, **options)
+    by_sentence = compute_semeval(predictions=predictions, references=references, **options)
+    buckets_d, buckets_s = by_document["slices"]["entity_length"], by_sentence["slices"]["entity_length"]
+    assert {bucket: values["strict_f1"] for bucket, values in buckets_d.items()} == {
+        bucket: values["strict_f1"] for bucket, values in buckets_s.items()
+    }
+    assert buckets_d["3"]["strict_f1_low"] != buckets_s["3"]["strict_f1_low"]  # other units, other intervals
+    for values in buckets_d.values():
+        assert values["strict_f1_low"] <= values["strict_f1"] <= values["strict_f1_high"]
+    compared = compare_semeval(
+        predictions_a=predictions,
+        predictions_b=references,
+        references=references,
+        documents=documents,
+        slices=["entity_length"],
+        value=True,
+        n_resamples=200,
+    )
+    assert compared["value_delta_low"] <= compared["value_delta"] <= compared["value_delta_high"]
