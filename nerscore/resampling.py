@@ -164,6 +164,21 @@ def _swapped_totals(
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
 
+def _resampled_interval(
+    sample: SentenceCounts,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    resamples: int,
+    rng: np.random.Generator,
+    level: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The BCa interval (`_bca_interval`) of `statistic` from `resamples` bootstrap samples of the units of
+    `sample`, which holds at least one: what the intervals of one system and the paired differences share."""
+    totals = sample.totals()
+    resampled = _scored(_bootstrap_totals(sample, resamples, rng), statistic)
+    jackknife = statistic(totals - sample.vectors)
+    return _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, level)
+
+
 def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -> Blocks:
     """The statistics of every row of `totals`, block by block, as often as they are asked for."""
 
@@ -413,10 +428,7 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
     keys = _measure_keys(options)
     if sample.size:
         rng = np.random.default_rng(options.seed)
-        totals = sample.totals()
-        resampled = _scored(_bootstrap_totals(sample, options.bootstrap, rng), statistic)
-        jackknife = statistic(totals - sample.vectors)
-        low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, options.confidence_level)
+        low, high = _resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
     else:  # no sentence: nothing to resample
         low = high = np.array([result.get(key, 0.0) for key in keys])
     intervals = {}
@@ -444,9 +456,7 @@ def comparison(
     totals = pairs.totals()
     observed = difference(totals)
     if pairs.size:
-        resampled = _scored(_bootstrap_totals(pairs, resamples, rng), difference)
-        jackknife = difference(totals - pairs.vectors)
-        low, high = _bca_interval(observed, resampled, jackknife, pairs.sentences, options.confidence_level)
+        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
     else:
         low = high = observed
     p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))
@@ -544,10 +554,7 @@ def slice_interval_keys(
     positions = list(_slice_key_positions(layout, names, options))
     if sample.size:
         rng = np.random.default_rng(options.seed)
-        totals = sample.totals()
-        resampled = _scored(_bootstrap_totals(sample, options.bootstrap, rng), statistic)
-        jackknife = statistic(totals - sample.vectors)
-        low, high = _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, options.confidence_level)
+        low, high = _resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
     else:
         low = high = np.zeros(len(keys) + len(positions))
     base: dict[str, float] = {}
@@ -569,17 +576,6 @@ def slice_interval_keys(
             {f"{key}_low": low_value, f"{key}_high": high_value}
         )
     return base, by_bucket
-
-
-def _swapped_halves(pairs: SentenceCounts, half: int, shuffles: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
-    """`_swapped_totals` for vectors of any width: system A's `half` columns, then system B's."""
-    system_a, system_b = pairs.vectors[:, :half], pairs.vectors[:, half:]
-    differ = (system_a != system_b).any(axis=1)
-    moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
-    totals = pairs.totals()
-    for block in _blocks(shuffles, len(sentences)):
-        shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
-        yield np.hstack((totals[:half] + shift, totals[half:] - shift))
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -624,12 +620,10 @@ def slice_comparison(
     totals = pairs.totals()
     observed = difference(totals)
     if pairs.size:
-        resampled = _scored(_bootstrap_totals(pairs, resamples, rng), difference)
-        jackknife = difference(totals - pairs.vectors)
-        low, high = _bca_interval(observed, resampled, jackknife, pairs.sentences, options.confidence_level)
+        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
     else:
         low = high = observed
-    p_values = _randomization_p_values(observed, map(difference, _swapped_halves(pairs, half, resamples, rng)))
+    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, half)))
     estimates = (_slice_measures(totals[:half], layout, options), _slice_measures(totals[half:], layout, options))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
