@@ -9,7 +9,7 @@ with their number of copies (`nerscore.assignment`); components of a few edges a
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 
 from .assignment import connected, max_weight_flow, strong_components, union_find
@@ -138,6 +138,13 @@ def pair_overlapping(
         same_type = reference.entity_type == prediction.entity_type
         return base * base + base * same_type + reference.overlap(prediction)
 
+    return [(references[i], predictions[j]) for i, j in best_noncrossing(edges, weight)]
+
+
+def best_noncrossing(edges: list[tuple[int, int]], weight: Callable[[tuple[int, int]], int]) -> list[tuple[int, int]]:
+    """Of the pairings made of `edges` (i, j) sorted, which never cross (docs/scoring.md §3), the one of largest
+    total `weight` (positive integers), and of those the lexicographically smallest (§3 d): a dynamic programme
+    linear in the edges. The value score's pairing takes it too (`value.py`)."""
     # After edge k, the edges compatible with it (later reference and later prediction) form a suffix of the
     # list starting at follow[k]; best[k] is the best total of a pairing whose first edge is k.
     count = len(edges)
@@ -162,8 +169,7 @@ def pair_overlapping(
     while target > 0:
         while best[k] != target:
             k += 1
-        i, j = edges[k]
-        pairs.append((references[i], predictions[j]))
+        pairs.append(edges[k])
         target -= weight(edges[k])
         k = follow[k]
     return pairs

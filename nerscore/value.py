@@ -21,7 +21,16 @@ from fractions import Fraction
 
 from .assignment import union_find
 from .options import Weights
-from .pairing import _ENUMERATED_EDGES, _disjoint, _enumerated, _overlap_edges, _rule_d, _span_key, scenario_of
+from .pairing import (
+    _ENUMERATED_EDGES,
+    _disjoint,
+    _enumerated,
+    _overlap_edges,
+    _rule_d,
+    _span_key,
+    best_noncrossing,
+    scenario_of,
+)
 from .span import Span
 
 # A value pair's scenario (docs/scoring.md §4) says which errors it has: IV a type error, V a boundary error,
@@ -129,30 +138,7 @@ def _chain_pairs(
     if not edges:
         return []
     digits = _digits(references, predictions, edges, table)
-    count = len(edges)
-    # After edge k, the edges compatible with it (later reference and later prediction) are a suffix of the list
-    # from follow[k]; best[k] is the best total of a pairing whose first edge is k.
-    follow = [count] * count
-    cut = count
-    for k in range(count - 1, -1, -1):
-        i, j = edges[k]
-        while cut > k + 1 and edges[cut - 1][0] > i and edges[cut - 1][1] > j:
-            cut -= 1
-        follow[k] = cut
-    best = [0] * count
-    best_from = [0] * (count + 1)
-    for k in range(count - 1, -1, -1):
-        best[k] = digits[edges[k]] + best_from[follow[k]]
-        best_from[k] = max(best[k], best_from[k + 1])
-    pairs = []
-    target, k = best_from[0], 0
-    while target > 0:
-        while best[k] != target:
-            k += 1
-        pairs.append(edges[k])
-        target -= digits[edges[k]]
-        k = follow[k]
-    return pairs
+    return best_noncrossing(edges, digits.__getitem__)
 
 
 def best_value_pairs(
