@@ -57,7 +57,7 @@ from .slices import (
     kept_tokens,
     slice_scores,
 )
-from .span_arrays import count_spans
+from .span_arrays import SpanValues, count_spans
 from .tag_arrays import count_tags
 
 
@@ -358,9 +358,17 @@ def count_strings(
     check_span_options(options)
     grounded = string_spans(rows_of(predictions), rows_of(references), options, columns)
     counting = options.evolve(labels=None) if options.labels else options  # grounding applied labels
-    counted, rows = count_batch(
-        grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns
-    )
+    if isinstance(grounded.predictions, SpanValues) and isinstance(grounded.references, SpanValues):
+        # count_batch's way for spans without return_entities, on the columns the grounding made
+        sliced = bool(options.slices)
+        spans = count_spans(grounded.predictions, grounded.references, counting, by_sentence, grounded.columns, sliced)
+        assert spans is not None  # SpanValues are read as they are
+        counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, by_sentence), None
+    else:
+        assert isinstance(grounded.predictions, list) and isinstance(grounded.references, list)
+        counted, rows = count_batch(
+            grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns
+        )
     tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))
     entities = None
     if options.return_entities:

@@ -18,7 +18,11 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
+
+import numpy as np
 
 from .columns import Columns
 from .counts import OUTCOMES, Row, entity_rows
@@ -27,6 +31,7 @@ from .inputs import STRINGS, read_span_side, read_strings, side_forms
 from .options import EVALUATION_SCHEMES, Options
 from .pairing import _overlap_edges, _overlaps
 from .span import Span
+from .span_arrays import SpanValues
 
 # ---------------------------------------------------------------------------------------------------------
 # The text as occurrences are found in it: itself, or its normalised copy with the way back (§1b)
@@ -764,23 +769,21 @@ def ground_batch(
 
 @dataclass(frozen=True)
 class StringSpans:
-    """A batch that holds string entities grounded for the span path (§1b): each side's (start, end, type)
-    spans, every ungrounded prediction placed after its sentence's text (in `columns`' texts, which hold the
-    text, then each such prediction's string as given after a line break), where it overlaps nothing and so is
-    the spurious prediction §1b counts it as, by every option of the span path (value, diagnostics, errors by
-    its text); `texts` the texts as given, `ungrounded` each sentence's ungrounded predictions (type, string)
-    and `grounded` the `GroundedBatch` with the given strings (with `return_entities` only)."""
+    """A batch that holds string entities grounded for the span path (§1b): each side's spans, every ungrounded
+    prediction placed after its sentence's text (in `columns`' texts, which hold the text, then each such
+    prediction's string as given after a line break), where it overlaps nothing and so is the spurious prediction
+    §1b counts it as, by every option of the span path (value, diagnostics, errors by its text); `texts` the
+    texts as given, `ungrounded` each sentence's ungrounded predictions (type, string) and `grounded` the
+    `GroundedBatch` with the given strings (with `return_entities` only). The sides are lists of (start, end,
+    type) per sentence for the readable path (`return_entities`, `errors`), else `SpanValues`, the columns the
+    array path reads, so that no entity is built twice."""
 
-    predictions: list[list[_Triple]]
-    references: list[list[_Triple]]
+    predictions: list[list[_Triple]] | SpanValues
+    references: list[list[_Triple]] | SpanValues
     columns: Columns
     texts: Sequence[str]
-    ungrounded: list[list[tuple[str, str]]]
+    ungrounded: list[Sequence[tuple[str, str]]]
     grounded: GroundedBatch | None
-
-    def is_placed(self, sentence: int, span: Span) -> bool:
-        """Whether a prediction of `sentence` is an ungrounded one placed after its text."""
-        return span.start >= len(self.texts[sentence])
 
 
 def string_spans(predictions: list[list], references: list[list], options: Options, columns: Columns) -> StringSpans:
@@ -788,44 +791,94 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     `texts`, so `tokens`, if given, name none of them: the span path gets the texts alone."""
     texts = columns.texts
     grounded = None
+    placed_p: list[list[_Triple]] | SpanValues
+    placed_r: list[list[_Triple]] | SpanValues
     if not options.return_entities and not options.errors and texts is not None:
         # (the quick way may give the ungrounded normalised, which only errors would show)
-        spans_p, spans_r, ungrounded = ground_tuples(predictions, references, options, texts)
+        values_p, placed_r, ungrounded = ground_tuples(predictions, references, options, texts)
+        placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
-        ungrounded = grounded.ungrounded
-        spans_r = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.references]
-        spans_p = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.predictions]
+        ungrounded = list(grounded.ungrounded)
+        placed_r = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.references]
+        placed_p = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.predictions]
+        assert texts is not None  # ground_batch refuses strings without texts
+        for sentence, spans in enumerate(_placed(ungrounded, texts)):
+            placed_p[sentence] = [*placed_p[sentence], *spans]
         if not options.return_entities:
             grounded = None
-    assert texts is not None  # ground_batch refuses strings without texts
-    placed_texts = list(texts)
-    for sentence, left in enumerate(ungrounded):
-        if not left:
-            continue
-        pieces = [texts[sentence]]
-        position = len(texts[sentence])
-        placed = list(spans_p[sentence])
+    assert texts is not None
+    placed_texts = [
+        "\n".join([text, *(given for _, given in left)]) if left else text for text, left in zip(texts, ungrounded)
+    ]
+    span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
+    return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded)
+
+
+def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str]) -> list[list[_Triple]]:
+    """Each sentence's ungrounded predictions as spans after its text, one line each (`StringSpans`)."""
+    placed: list[list[_Triple]] = []
+    for text, left in zip(texts, ungrounded):
+        spans = []
+        position = len(text)
         for entity_type, given in left:
             position += 1  # the line break: no two placed predictions touch, nor the text
-            placed.append((position, position + len(given), entity_type))
-            pieces.append(given)
+            spans.append((position, position + len(given), entity_type))
             position += len(given)
-        spans_p[sentence] = placed
-        placed_texts[sentence] = "\n".join(pieces)
-    span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
-    return StringSpans(spans_p, spans_r, span_columns, texts, ungrounded, grounded)
+        placed.append(spans)
+    return placed
+
+
+def _with_placed(values: SpanValues, placed: list[list[_Triple]]) -> SpanValues:
+    """`values` with the spans of `placed` (one list per sentence) added to their sentences."""
+    return _joined(len(values), [_flat(values), _from_triples(placed)])
 
 
 _Triple = tuple[int, int, str]
+_Flat = tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]  # sentence, start, end and type of each entity
+
+
+def _flat(values: SpanValues) -> _Flat:
+    sentence = np.repeat(np.arange(len(values.counts)), values.counts)
+    return sentence, values.start, values.end, values.types
+
+
+def _from_triples(sentences: Sequence[list[_Triple]] | dict[int, list[_Triple]]) -> _Flat:
+    """The (start, end, type) spans of some sentences (a list of every sentence's, or a dict by sentence) as
+    columns, with each span's sentence."""
+    numbered = sentences.items() if isinstance(sentences, dict) else enumerate(sentences)
+    rows = [(number, *triple) for number, triples in numbered for triple in triples]
+    return (
+        np.fromiter(map(itemgetter(0), rows), dtype=np.int64, count=len(rows)),
+        np.fromiter(map(itemgetter(1), rows), dtype=np.int64, count=len(rows)),
+        np.fromiter(map(itemgetter(2), rows), dtype=np.int64, count=len(rows)),
+        list(map(itemgetter(3), rows)),
+    )
+
+
+def _joined(size: int, parts: list[_Flat]) -> SpanValues:
+    """The entities of `parts` as the `SpanValues` of `size` sentences, each sentence's in the order of the parts."""
+    parts = [part for part in parts if len(part[0])] or parts[:1]
+    if len(parts) == 1:  # in order of sentence already
+        sentence, start, end, types = parts[0]
+        return SpanValues(start, end, types, np.bincount(sentence, minlength=size))
+    sentence = np.concatenate([part[0] for part in parts])
+    order = np.argsort(sentence, kind="stable")
+    types = list(chain.from_iterable(part[3] for part in parts))
+    return SpanValues(
+        np.concatenate([part[1] for part in parts])[order],
+        np.concatenate([part[2] for part in parts])[order],
+        list(map(types.__getitem__, order.tolist())),
+        np.bincount(sentence, minlength=size),
+    )
 
 
 def ground_tuples(
     predictions: list[list], references: list[list], options: Options, texts: Sequence[str]
-) -> tuple[list[list[_Triple]], list[list[_Triple]], list[list[tuple[str, str]]]]:
-    """`ground_batch`'s spans as (start, end, type) tuples, for the array path of spans, and the ungrounded
-    predictions. A sentence with nothing to choose (`_every_occurrence`'s case) is grounded here in one loop of
-    searches; the others go through `ground_batch`, one sentence at a time."""
+) -> tuple[SpanValues, SpanValues, list[Sequence[tuple[str, str]]]]:
+    """`ground_batch`'s spans as `SpanValues`, for the array path of spans, and the ungrounded predictions. The
+    sentences with nothing to choose are grounded by `_at_once`, for the whole batch at C speed; the others
+    (`_quickly`'s, then `ground_batch`'s) one at a time."""
     reference_form, predicted_form = side_forms(predictions, references)
     strings_r = read_strings(references, "references") if reference_form == STRINGS else None
     strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
@@ -834,8 +887,16 @@ def ground_tuples(
     if strings_p is None:
         read_span_side(predictions, "predictions")
     keep = None if options.labels is None else set(options.labels)
-    out_p, out_r, out_left = [], [], []
-    for sentence, text in enumerate(texts):
+    size = len(texts)
+    if strings_r is not None and strings_p is not None:
+        slow, fast_r, fast_p, left = _at_once(strings_r, strings_p, texts, keep, options.normalize)
+    else:
+        slow, left = np.ones(size, dtype=bool), [[] for _ in range(size)]
+        fast_r = fast_p = _from_triples([])
+    slow_r: dict[int, list[_Triple]] = {}
+    slow_p: dict[int, list[_Triple]] = {}
+    for sentence in np.flatnonzero(slow).tolist():
+        text = texts[sentence]
         quick = None
         if strings_r is not None and strings_p is not None:
             if not options.normalize:
@@ -858,15 +919,162 @@ def ground_tuples(
                 [(span.start, span.end, span.entity_type) for span in one.predictions[0]],
                 one.ungrounded[0],
             )
-        out_r.append(quick[0])
-        out_p.append(quick[1])
-        out_left.append(quick[2])
-    return out_p, out_r, out_left
+        slow_r[sentence], slow_p[sentence], left[sentence] = quick
+    return (
+        _joined(size, [fast_p, _from_triples(slow_p)]),
+        _joined(size, [fast_r, _from_triples(slow_r)]),
+        left,
+    )
+
+
+_Grounded = tuple[list[_Triple], list[_Triple], list[tuple[str, str]]]  # references, predictions, ungrounded
+
+
+def _at_once(
+    strings_r: list[list[tuple[str, str]]],
+    strings_p: list[list[tuple[str, str]]],
+    texts: Sequence[str],
+    keep: set[str] | None,
+    normalize: bool,
+) -> tuple[np.ndarray, _Flat, _Flat, list[Sequence[tuple[str, str]]]]:
+    """The sentences with one best grounding, grounded for the whole batch on arrays: each side's strings are
+    searched by one `map` of `str.find`, so that such a sentence costs no Python loop of its own. Gives which
+    sentences are left (`_quickly` or `ground_batch` grounds them one by one, and locates any error), the spans
+    of the others on each side, references first, and their ungrounded predictions.
+
+    A sentence is grounded here when each of its predicted texts and types ("keys") is one of:
+    - a twin key: it has at least as many predictions as references of that text and type (twins), or fewer;
+    - a fixed key: its text is predicted once in the sentence (whatever the type) and occurs at most once;
+    where a sentence with twin keys of fewer predictions than twins has no fixed key of no twin. Twins of two keys
+    are distinct references at distinct occurrences (the references of one text take distinct occurrences), so
+    every best grounding has, for each key, min(predictions, twins) pairs of identical boundaries and type
+    (§3's first priority); when every key has at most its twins, every prediction is paired with a twin and the
+    pairing is the same for any choice of twins, so the earliest twins of each key give the smallest sorted list
+    (§1b's tie); when every key has exactly its twins or one place, there is no choice at all."""
+    size = len(texts)
+    searched: Sequence[str] = texts
+    slow = np.zeros(size, dtype=bool)
+    if normalize:
+        haystacks = [Haystack.of(text, True) for text in texts]
+        searched = [haystack.text for haystack in haystacks]
+        # Positions move where normalising changes the length: such sentences map back one by one.
+        slow |= np.fromiter((haystack.first is not None for haystack in haystacks), dtype=bool, count=size)
+    # Each sentence's first position in the texts laid end to end: a found string's place in the batch. A text
+    # found at one place of one sentence with one length is one text, so (place, length) names a sentence's text
+    # without hashing strings.
+    origin = np.concatenate(([0], np.cumsum(np.fromiter(map(len, searched), dtype=np.int64, count=size))))
+    sides = []
+    for batch in (strings_r, strings_p):
+        counts = np.fromiter(map(len, batch), dtype=np.int64, count=size)
+        sentence = np.repeat(np.arange(size), counts)
+        flat = list(chain.from_iterable(batch))
+        types = list(map(itemgetter(0), flat))
+        given = list(map(itemgetter(1), flat))
+        needles = given
+        if normalize:
+            normalized: dict[str, str] = {}
+            needles = [normalized.get(text) or normalized.setdefault(text, needle_of(text, True)) for text in given]
+        within = list(chain.from_iterable(map(repeat, searched, counts.tolist())))
+        first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(flat))
+        length = np.fromiter(map(len, needles), dtype=np.int64, count=len(flat))
+        slow[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
+        kept = np.ones(len(flat), dtype=bool)
+        if keep is not None:
+            kept = np.fromiter(map(keep.__contains__, types), dtype=bool, count=len(flat))
+        place = np.where(first >= 0, origin[sentence] + first, -1)
+        sides.append((sentence, types, given, needles, within, first, length, kept, place))
+    sentence_r, types_r, _, needles_r, within_r, first_r, length_r, kept_r, place_r = sides[0]
+    sentence_p, types_p, given_p, needles_p, within_p, first_p, length_p, kept_p, place_p = sides[1]
+    type_ids = {name: number for number, name in enumerate(dict.fromkeys(chain(types_r, types_p)))}
+    type_r, type_p = (
+        np.fromiter(map(type_ids.__getitem__, types), dtype=np.int64, count=len(types)) for types in (types_r, types_p)
+    )
+    slow[sentence_r[first_r < 0]] = True  # a reference that does not occur: an error, located one by one
+
+    # References of one text take its occurrences in listing order (§1b): the second of a text the next one.
+    start_r = first_r.copy()
+    order = np.lexsort((length_r, place_r))
+    again = (np.diff(place_r[order]) == 0) & (np.diff(length_r[order]) == 0) & (place_r[order][1:] >= 0)
+    for previous, index in zip(order[:-1][again].tolist(), order[1:][again].tolist()):
+        if not slow[sentence_r[index]]:
+            start_r[index] = within_r[index].find(needles_r[index], start_r[previous] + 1)
+            if start_r[index] < 0:
+                slow[sentence_r[index]] = True  # listed more often than it occurs: an error, located one by one
+
+    # Each predicted key's number of predictions and of twins (references of its text and type).
+    found_p = (place_p >= 0) & kept_p
+    key_place = np.concatenate((place_r, place_p[found_p]))
+    key_length = np.concatenate((length_r, length_p[found_p]))
+    key_type = np.concatenate((type_r, type_p[found_p]))
+    is_prediction = np.concatenate((np.zeros(len(place_r), dtype=bool), np.ones(int(found_p.sum()), dtype=bool)))
+    by_key = np.lexsort((is_prediction, key_type, key_length, key_place))  # twins first, by place of listing
+    new_key = np.ones(len(by_key), dtype=bool)
+    new_key[1:] = (np.diff(key_place[by_key]) != 0) | (np.diff(key_length[by_key]) != 0)
+    new_key[1:] |= np.diff(key_type[by_key]) != 0
+    key = np.cumsum(new_key) - 1  # of each entry in by_key's order
+    twins = np.bincount(key[~is_prediction[by_key]], minlength=key[-1] + 1 if len(key) else 0)
+    predicted = np.bincount(key[is_prediction[by_key]], minlength=len(twins))
+    key_of = np.empty(len(by_key), dtype=np.int64)
+    key_of[by_key] = key
+    key_p = key_of[len(place_r) :]  # of each found, kept prediction
+    # A text predicted once in its sentence, whatever the type, that occurs once: one place.
+    again_p = np.fromiter(
+        map(str.find, within_p, needles_p, (first_p + 1).tolist()), dtype=np.int64, count=len(first_p)
+    )
+    listed = np.flatnonzero(kept_p)  # predictions of other types than `keep` are dropped before grounding
+    text_order = listed[np.lexsort((length_p[listed], place_p[listed]))]
+    same_text = np.zeros(len(place_p), dtype=bool)
+    twice = (np.diff(place_p[text_order]) == 0) & (np.diff(length_p[text_order]) == 0)
+    same_text[text_order[1:][twice]] = True
+    same_text[text_order[:-1][twice]] = True
+    fixed = (again_p < 0) & ~same_text
+    where = np.flatnonzero(found_p)
+    has_twins = twins[key_p] > 0
+    at_most_twins = predicted[key_p] <= twins[key_p]
+    fewer = predicted[key_p] < twins[key_p]
+    slow[sentence_p[where[~(at_most_twins | fixed[where])]]] = True
+    alone = fixed[where] & ~has_twins  # a fixed key of no twin
+    both = np.zeros(size, dtype=bool)
+    both[sentence_p[where[fewer]]] = True
+    slow[sentence_p[where[alone]][both[sentence_p[where[alone]]]]] = True
+
+    def chosen(index: np.ndarray, sentence: np.ndarray, start: np.ndarray, length: np.ndarray, types: list) -> _Flat:
+        return sentence[index], start[index], start[index] + length[index], list(map(types.__getitem__, index.tolist()))
+
+    fast_r = np.flatnonzero(~slow[sentence_r] & kept_r)
+    # Predictions at twins: each twin key's earliest twins, as many as it has predictions (by_key lists a key's
+    # twins by their place of listing, which is their order of position).
+    rank = np.arange(len(by_key)) - np.flatnonzero(new_key)[key]
+    taken = ~is_prediction[by_key] & (rank < predicted[key])
+    twin_entries = by_key[taken]  # references
+    at_twin = twin_entries[~slow[sentence_r[twin_entries]] & kept_r[twin_entries]]
+    twin_spans = chosen(at_twin, sentence_r, start_r, length_r, types_r)
+    alone_p = where[~has_twins & ~slow[sentence_p[where]]]
+    fast_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, types_p))
+    # One empty tuple for every sentence without an ungrounded prediction: no list to build (nor to collect) each.
+    left: list[Sequence[tuple[str, str]]] = [()] * size
+    for index in np.flatnonzero(kept_p & (first_p < 0) & ~slow[sentence_p]).tolist():
+        number = sentence_p[index]
+        left[number] = [*left[number], (types_p[index], given_p[index])]
+    return slow, chosen(fast_r, sentence_r, start_r, length_r, types_r), fast_p, left
+
+
+def _concatenated(*parts: _Flat) -> _Flat:
+    """Spans of several parts in order of sentence (of one part, in its order)."""
+    sentence = np.concatenate([part[0] for part in parts])
+    order = np.argsort(sentence, kind="stable")
+    types = list(chain.from_iterable(part[3] for part in parts))
+    return (
+        sentence[order],
+        np.concatenate([part[1] for part in parts])[order],
+        np.concatenate([part[2] for part in parts])[order],
+        list(map(types.__getitem__, order.tolist())),
+    )
 
 
 def _quickly(
     references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: set[str] | None
-) -> tuple[list[_Triple], list[_Triple], list[tuple[str, str]]] | None:
+) -> _Grounded | None:
     """One sentence of strings against strings grounded when there is nothing to choose: the references in order,
     every predicted text with one type and no more occurrences than predictions (as `_every_occurrence`). None
     when there is a choice to make, or an error to locate: the general way then does it."""

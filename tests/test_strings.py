@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.grounding import Haystack, Tracker, ground_batch, ground_predictions, needle_of
+from nerscore.grounding import Haystack, Tracker, ground_batch, ground_predictions, ground_tuples, needle_of
 from nerscore.options import Options
 from nerscore.span import Span
 
@@ -702,6 +702,63 @@ def test_the_quick_way_equals_the_readable_one(batch, normalize, labels) -> None
     )
     readable.pop("entities")
     assert quick == readable
+
+
+@st.composite
+def sentences_with_twins(draw):
+    """Sentences whose texts recur (and occur inside each other), references listed as often as they occur, and
+    predictions that are mostly copies of the references (twins), with some of them left out, retyped, repeated
+    or added, as `_at_once` must tell apart: a choice (left to the general way) from none."""
+    words = ["ab", "a", "b", "ab a", "AB", "ba"]
+    texts, references, predictions = [], [], []
+    for _ in range(draw(st.integers(1, 6))):
+        chosen = draw(st.lists(st.sampled_from(words), min_size=1, max_size=6))
+        texts.append(" ".join(chosen))
+        listed = [(draw(st.sampled_from(TYPES)), word) for word in chosen if draw(st.integers(0, 3))]
+        listed = draw(st.permutations(listed))
+        references.append(listed)
+        copies = [entity for entity in listed if draw(st.integers(0, 4))]
+        extra = draw(st.lists(st.tuples(st.sampled_from(TYPES), st.sampled_from([*words, "zz"])), max_size=2))
+        predictions.append(draw(st.permutations(copies + extra)))
+    return texts, references, predictions
+
+
+def _spans(values, sentence):
+    """One sentence's sorted (start, end, type) spans of `SpanValues`."""
+    first = int(values.counts[:sentence].sum())
+    last = first + int(values.counts[sentence])
+    return sorted(zip(values.start[first:last].tolist(), values.end[first:last].tolist(), values.types[first:last]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentences_with_twins(), st.booleans(), st.sampled_from([None, ["X"]]))
+@example(
+    (["ab a b ab"], [[("X", "ab"), ("Y", "ab")]], [[("X", "ab")]]), False, None
+)  # fewer predictions than twins: the earliest
+@example((["ab ab"], [[("Y", "ab"), ("X", "ab")]], [[("X", "ab"), ("Y", "ab")]]), False, None)  # one twin each
+@example(
+    (["a a a ab"], [[("X", "a"), ("X", "a"), ("Y", "ab"), ("X", "a")]], [[("X", "ab"), ("Y", "ab"), ("X", "ab")]]),
+    False,
+    ["X"],
+)  # a text predicted twice once labels drop a prediction listed between: not one place
+@example((["ab a"], [[("X", "ab"), ("X", "a")]], [[("X", "a"), ("X", "ab"), ("Y", "b")]]), False, None)  # fixed
+def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize, labels) -> None:
+    """Every sentence the batch-wide way grounds (`grounding._at_once`) is grounded as `ground_batch` grounds it
+    alone: the same spans on each side and the same ungrounded predictions."""
+    texts, references, predictions = batch
+    options = Options.of(normalize=normalize, labels=labels)
+    values_p, values_r, left = ground_tuples(predictions, references, options, texts)
+    for sentence, text in enumerate(texts):
+        one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
+        assert _spans(values_r, sentence) == sorted(
+            (span.start, span.end, span.entity_type) for span in one.references[0]
+        )
+        assert _spans(values_p, sentence) == sorted(
+            (span.start, span.end, span.entity_type) for span in one.predictions[0]
+        )
+        assert Counter(entity_type for entity_type, _ in left[sentence]) == Counter(
+            entity_type for entity_type, _ in one.ungrounded[0]
+        )
 
 
 # The options of issues 18-20 on string entities: grounded spans are spans, and an ungrounded prediction is a
