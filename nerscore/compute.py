@@ -15,7 +15,7 @@ import numpy as np
 from .columns import NO_COLUMNS, Columns
 from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError, shown
-from .grounding import entity_dicts, string_spans
+from .grounding import StringSpans, entity_dicts, string_spans
 from .inputs import (
     IDS,
     SPANS,
@@ -100,13 +100,19 @@ def compute_checked(
         counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
     if options.confusion:
         _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    tally = counted.tally
-    if columns.texts is not None and tally.ungrounded is None:
-        tally = tally.with_ungrounded(0)  # the key is there whenever texts are (§1b)
+    tally = with_ungrounded_key(counted.tally, columns)
     # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit without
     # documents), the weighted columns of §10 and the slices' bucket columns summed the same way.
     sentence_counts = None if counted.by_sentence is None else sentence_counts_of(counted, columns.documents)
     return result_dict(tally, options, sentence_counts, rows, counted.slices, columns, entities)
+
+
+def with_ungrounded_key(tally: Tally, columns: Columns) -> Tally:
+    """`tally` with `ungrounded` 0 where `texts` were given and no string was grounded: the key is there whenever
+    texts are (docs/scoring.md §1b), in compute_semeval's result, compare_semeval's and the runs'."""
+    if columns.texts is not None and tally.ungrounded is None:
+        return tally.with_ungrounded(0)
+    return tally
 
 
 def result_dict(
@@ -291,12 +297,15 @@ def count_batch(
     options: Options,
     by_sentence: bool,
     columns: Columns = NO_COLUMNS,
+    *,
+    lengths: Sequence[int] | None = None,
 ) -> tuple[Counted, list[Row] | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
     sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
     of every bucket (`Counted.slices`). The array paths count, each sentence's counts and the rows slices read
     too; rows and the precise error for bad input come from the readable path, which the array paths always
-    agree with (tests/test_fast_path.py)."""
+    agree with (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length
+    slice where `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
     if form == STRINGS:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
     if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
@@ -308,7 +317,7 @@ def count_batch(
         if not options.return_entities:
             counted = count_spans(span_predictions, span_references, options, by_sentence, columns, sliced)
             if counted is not None:
-                return _with_slices(counted, form, options, columns, by_sentence), None
+                return _with_slices(counted, form, options, columns, by_sentence, lengths), None
         tally, rows = pair_spans(span_predictions, span_references, options, columns)
         facts = SentenceFacts(len(references))
     else:
@@ -329,20 +338,29 @@ def count_batch(
     counted = Counted(tally, by_sentences, weighted=weighted)
     if sliced or (form == SPANS and columns.tokens is not None):
         counted = counted._replace(rows=(RowArrays.of_rows(rows), facts))
-    return _with_slices(counted, form, options, columns, by_sentence), rows
+    return _with_slices(counted, form, options, columns, by_sentence, lengths), rows
 
 
-def _with_slices(counted: Counted, form: str, options: Options, columns: Columns, by_sentence: bool) -> Counted:
+def _with_slices(
+    counted: Counted,
+    form: str,
+    options: Options,
+    columns: Columns,
+    by_sentence: bool,
+    lengths: Sequence[int] | None = None,
+) -> Counted:
     """`counted` with the counts of every bucket of `slices` made of its rows (docs/scoring.md §11)."""
     if counted.rows is None:
         return counted
     rows, facts = counted.rows
     if form == SPANS:
         check_tokens_cover(rows, columns)
-        # A sentence's length: its tokens, or the characters of its text.
-        sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
-        if sentence_texts is not None:
-            facts = SentenceFacts(facts.sentences, np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts)))
+        # A sentence's length: `lengths` as given, or its tokens, or the characters of its text.
+        if lengths is None:
+            sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
+            lengths = None if sentence_texts is None else [len(text) for text in sentence_texts]
+        if lengths is not None:
+            facts = SentenceFacts(facts.sentences, np.fromiter(lengths, np.int64, len(lengths)))
     if not options.slices:
         return counted._replace(rows=None)
     return counted._replace(rows=None, slices=count_slices(rows, options, columns, facts, by_sentence))
@@ -352,22 +370,33 @@ def count_strings(
     predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
     """A batch that holds string entities counted (docs/scoring.md §1b): grounded (`grounding.string_spans`),
-    then counted by `count_batch` as the spans it grounds to, so that every option of spans applies; the
-    ungrounded predictions, placed where they overlap nothing, count as spurious and in `ungrounded`. With
-    `return_entities`, the rows and the `entities` dicts, each entity with its text as given."""
+    then counted by `count_grounded` as the spans it grounds to."""
     check_span_options(options)
     grounded = string_spans(rows_of(predictions), rows_of(references), options, columns)
+    return count_grounded(grounded, options, by_sentence)
+
+
+def count_grounded(
+    grounded: StringSpans, options: Options, by_sentence: bool
+) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
+    """`count_strings` of a batch already grounded by `grounding.string_spans` with the same `options` (the
+    Space checks the grounded spans' cost in between, and grounds once): counted by `count_batch` as the spans
+    it grounds to, so that every option of spans applies; the ungrounded predictions, placed where they overlap
+    nothing, count as spurious and in `ungrounded`. A sentence's length (the sentence_length slice, §11) is its
+    text's as given, without the placed predictions. With `return_entities`, the rows and the `entities` dicts,
+    each entity with its text as given."""
     counting = options.evolve(labels=None) if options.labels else options  # grounding applied labels
+    lengths = [len(text) for text in grounded.texts] if options.slices else None
     if isinstance(grounded.predictions, SpanValues) and isinstance(grounded.references, SpanValues):
         # count_batch's way for spans without return_entities, on the columns the grounding made
         sliced = bool(options.slices)
         spans = count_spans(grounded.predictions, grounded.references, counting, by_sentence, grounded.columns, sliced)
         assert spans is not None  # SpanValues are read as they are
-        counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, by_sentence), None
+        counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, by_sentence, lengths), None
     else:
         assert isinstance(grounded.predictions, list) and isinstance(grounded.references, list)
         counted, rows = count_batch(
-            grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns
+            grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns, lengths=lengths
         )
     tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))
     entities = None
@@ -405,9 +434,11 @@ def compare_semeval(
     `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
     checked before any resampling: a `ValueError` names the system and the first sentence that differs.
 
-    With `slices` (docs/scoring.md §11), the key `slices` holds, for each slice and bucket, the same keys for the
-    bucket's scores, and `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the
-    buckets' resamples and shuffles are those of the totals."""
+    With `texts`, `ungrounded_a` and `ungrounded_b`: each system's predicted strings left without an occurrence
+    (`compute_semeval`'s `ungrounded`, docs/scoring.md §1b; 0 for spans). With `slices` (docs/scoring.md §11),
+    the key `slices` holds, for each slice and bucket, the same keys for the bucket's scores, and
+    `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the buckets' resamples
+    and shuffles are those of the totals."""
     checked = Options.of(**options)
     # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
     # has no place for: refused, never silently ignored.
@@ -448,6 +479,7 @@ def compare_semeval(
             raise ValueError(f"{side}: {error}") from None
     counted_a, counted_b = counted
     assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
+    ungrounded = _ungrounded_keys(counted_a.tally, counted_b.tally, columns)
     if checked.slices:
         # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
         slices_a, slices_b = counted_a.slices, counted_b.slices
@@ -457,9 +489,20 @@ def compare_semeval(
         base, by_bucket = slice_comparison(
             counted_a.tally, counted_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
         )
-        return {**base, "slices": by_bucket}
+        return {**base, **ungrounded, "slices": by_bucket}
     pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
-    return comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed)
+    return {**comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed), **ungrounded}
+
+
+def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
+    """`ungrounded_a` and `ungrounded_b` where `texts` were given (`with_ungrounded_key`), else nothing."""
+    if columns.texts is None:
+        return {}
+    found = {
+        f"ungrounded_{system}": with_ungrounded_key(tally, columns).ungrounded
+        for system, tally in (("a", tally_a), ("b", tally_b))
+    }
+    return {key: int(value or 0) for key, value in found.items()}
 
 
 def _check_same_references(references: Batch, references_b: Batch) -> None:

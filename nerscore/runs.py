@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from .columns import Columns
-from .compute import checked_columns, count_batch
+from .compute import checked_columns, count_batch, with_ungrounded_key
 from .counts import Counted, Tally, scores
 from .errors import InvalidInputError
 from .inputs import SPANS, as_list, batch_form, batches, check_tag_options
@@ -34,12 +34,15 @@ def summarize_runs(
 
     `runs` is a list of predictions, each as `compute_semeval` takes them and aligned with `references`. For every
     key `compute_semeval` returns with these options (per type included), `{key}_mean`, `{key}_std` (with n - 1;
-    0 for one run), `{key}_min` and `{key}_max`, and `runs`, their number. With `bootstrap=N`,
+    0 for one run), `{key}_min` and `{key}_max`, and `runs`, their number (with `texts`, `ungrounded` is such a
+    key, docs/scoring.md §1b). With `bootstrap=N`,
     `{scheme}_{measure}_mean_low` and `_mean_high`: the BCa interval of the mean over runs from N two-level
     resamples (the runs with replacement, then the sentences, or with `documents` the documents, with
-    replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`)."""
+    replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`). The options that add
+    more than numbers to summarise (`return_entities`, `confusion`, `slices`, `diagnostics`, `errors`) are a
+    `ValueError`."""
     checked = Options.of(**options)
-    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices"))
+    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices", "diagnostics", "errors"))
     given = _runs(runs, "runs")
     references = as_list(references, "references")
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
@@ -78,11 +81,14 @@ def compare_runs(
     For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`):
     `{key}_a_mean`, `{key}_b_mean`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
     two-level BCa interval: runs of A and of B drawn with replacement, the sentences, or `documents`, drawn once
-    for both), and `{key}_p_value`; plus `runs_a` and `runs_b`. The p-value is compare_semeval's with one run a
-    side, and otherwise a t test whose variance holds both the runs' and the units' (docs/scoring.md §9).
-    The two systems may have different numbers of runs. `options` are compute_semeval's scoring options."""
+    for both), and `{key}_p_value`; plus `runs_a` and `runs_b`, and with `texts` `ungrounded_a_mean` and
+    `ungrounded_b_mean` (compare_semeval's `ungrounded_a` and `_b`, docs/scoring.md §1b). The p-value is
+    compare_semeval's with one run a side, and otherwise a t test whose variance holds both the runs' and the
+    units' (docs/scoring.md §9). The two systems may have different numbers of runs. `options` are
+    compute_semeval's scoring options, but not those compare_semeval refuses."""
     checked = Options.of(**options)
-    _refuse(checked, options, "compare_runs", ("bootstrap", "return_entities", "per_type", "confusion", "slices"))
+    refused = ("bootstrap", "return_entities", "per_type", "confusion", "slices", "diagnostics", "errors")
+    _refuse(checked, options, "compare_runs", refused)
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
     given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")
@@ -114,6 +120,11 @@ def comparison_of(
         result[f"{key}_delta_low"] = min(key_low, delta)
         result[f"{key}_delta_high"] = max(key_high, delta)
         result[f"{key}_p_value"] = p_value
+    ungrounded_a = [tally.ungrounded for tally in tallies_a]
+    ungrounded_b = [tally.ungrounded for tally in tallies_b]
+    if None not in ungrounded_a and None not in ungrounded_b:  # with texts (docs/scoring.md §1b)
+        result["ungrounded_a_mean"] = _mean(ungrounded_a)
+        result["ungrounded_b_mean"] = _mean(ungrounded_b)
     result["runs_a"] = len(tallies_a)
     result["runs_b"] = len(tallies_b)
     return result
@@ -154,7 +165,8 @@ def _counted(
         side = f"{name}[{index}]"
         try:
             predictions, aligned, form = batches(predictions, references)
-            counted.append(count_batch(predictions, aligned, form, options, by_sentence, columns)[0])
+            run = count_batch(predictions, aligned, form, options, by_sentence, columns)[0]
+            counted.append(run._replace(tally=with_ungrounded_key(run.tally, columns)))
         except InvalidInputError as error:
             raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
         except ValueError as error:

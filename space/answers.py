@@ -15,6 +15,9 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from nerscore.inputs import SPANS as SPAN_FORM
+from nerscore.inputs import side_forms
+
 from . import caps, figures, frames, markup, writing
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus, parse_comparison, parse_conll, parse_spans
 from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans
@@ -212,19 +215,38 @@ def compare_page(
 # ---------------------------------------------------------------------------------------------------------
 
 
+# How the status says the entities were given: as offsets, or as strings found in the text (docs/scoring.md §1b).
+OFFSETS = "character offsets, end exclusive"
+FOUND_STRINGS = "strings found in each document's text, not given as offsets"
+
+
+def _given_as(results: dict[str, Any], corpus: SpanCorpus) -> str:
+    """How the entities were given, for the status: offsets, or strings found in the text (grounded), side by side
+    when one side is strings and the other offsets."""
+    if "ungrounded" not in results:  # the key of string entities (docs/scoring.md §1b)
+        return OFFSETS
+    forms = side_forms(corpus.predictions, corpus.references)
+    if SPAN_FORM not in forms:
+        return FOUND_STRINGS
+    reference_form, _ = forms
+    if reference_form == SPAN_FORM:
+        return f"references as {OFFSETS}, predictions as strings found in each document's text"
+    return f"references as strings found in each document's text, predictions as {OFFSETS}"
+
+
 def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     """What was evaluated, and what the tables leave out."""
     results = evaluation.results
     without_text = sum(text is None for text in corpus.texts)
+    strings = "ungrounded" in results  # string entities, found in the text (docs/scoring.md §1b)
     status = (
-        f"Evaluated {_count(len(corpus.lines), 'document')} of spans: {results['strict_possible']:,} reference and "
-        f"{_count(results['strict_actual'], 'predicted entity')} (character offsets, end exclusive; scheme and "
-        "mode describe tags and do not apply)."
+        f"Evaluated {_count(len(corpus.lines), 'document')} of {'strings' if strings else 'spans'}: "
+        f"{results['strict_possible']:,} reference and {_count(results['strict_actual'], 'predicted entity')} "
+        f"({_given_as(results, corpus)}; scheme and mode describe tags and do not apply)."
     )
     if without_text:
         status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."
-    if "ungrounded" in results:  # string entities, found in the text (docs/scoring.md §1b)
-        status = status.replace(" of spans:", " of strings:", 1)
+    if strings:
         status += " Strings are highlighted where they were found."
         left = [
             f"{row['prediction']['type']} {row['prediction']['text']!r} (line {corpus.lines[row['sentence']]})"

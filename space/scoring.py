@@ -16,9 +16,9 @@ import numpy as np
 
 import nerscore
 from nerscore.columns import NO_COLUMNS, Columns
-from nerscore.compute import count_batch, count_strings
-from nerscore.grounding import ground_batch
-from nerscore.inputs import STRINGS, batch_form, batches, read_spans
+from nerscore.compute import count_batch, count_grounded
+from nerscore.grounding import string_spans
+from nerscore.inputs import STRINGS, batch_form, batches, read_spans, rows_of
 from nerscore.slices import RowArrays, SentenceFacts, count_slices, slice_scores
 
 from . import caps
@@ -281,21 +281,22 @@ def _located(error: nerscore.InvalidInputError, corpus: SpanCorpus) -> InputProb
 def _evaluate_strings(corpus: SpanCorpus, options: nerscore.Options) -> Evaluation:
     """Documents whose entities are surface strings (docs/scoring.md §1b), found in each line's `text`: grounded by
     the package, then scored as the spans they ground to (with the page's value, diagnostics and errors); the
-    ungrounded predictions are rows without offsets."""
+    ungrounded predictions are rows without offsets. Grounded once: the cost is checked on the grounded spans, which
+    are then counted."""
     for document, text in enumerate(corpus.texts):
         if text is None:
             raise InputProblem(
                 f'Line {corpus.lines[document]}: string entities need the document\'s "text", in which they are found.'
             )
     texts = tuple(str(text) for text in corpus.texts)
+    listing = options.evolve(return_entities=True)
     try:
-        grounded = ground_batch(corpus.predictions, corpus.references, options, texts, with_names=False)
-        check_cost(grounded.references, grounded.predictions, corpus.lines)
-        # grounded again by the package's own count, with the diagnostics and errors of spans (the ungrounded
-        # predictions named by their strings as given)
-        counted, _, entities = count_strings(
-            corpus.predictions, corpus.references, options.evolve(return_entities=True), False, Columns(texts=texts)
-        )
+        grounded = string_spans(rows_of(corpus.predictions), rows_of(corpus.references), listing, Columns(texts=texts))
+        assert grounded.grounded is not None  # return_entities keeps the grounded batch
+        check_cost(grounded.grounded.references, grounded.grounded.predictions, corpus.lines)
+        # counted by the package as spans, with the diagnostics and errors of spans (the ungrounded predictions
+        # named by their strings as given)
+        counted, _, entities = count_grounded(grounded, listing, False)
     except nerscore.InvalidInputError as error:
         raise _located(error, corpus) from None
     except ValueError as error:

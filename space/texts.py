@@ -116,7 +116,7 @@ sentences). The page opens on the worked example of the metric's documentation (
 **{TWO_SYSTEMS}** reads **token, reference tag, system A's tag, system B's tag** instead and tells whether B's
 scores differ from A's by more than the sampling noise of these sentences. **{SPANS}** reads one JSON object a
 line, `{{"text": ..., "references": [...], "predictions": [...]}}`, entities as character offsets (end exclusive),
-as `python ner_semeval.py --spans` does.
+or as strings `["type", "text"]` that the page finds in the line's text, as `python ner_semeval.py --spans` does.
 """
 
 COMPARE_TEXT = f"""

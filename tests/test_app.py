@@ -1448,6 +1448,56 @@ def test_ungrounded_strings_are_listed_not_drawn():
 
 
 @pytest.mark.parametrize(
+    ("line", "given_as"),
+    [
+        (
+            {"text": "Paris and Paris", "references": [["LOC", "Paris"]], "predictions": [["LOC", "Paris"]]},
+            "(strings found in each document's text, not given as offsets; scheme and mode",
+        ),
+        (
+            {"text": "Paris and Paris", "references": [[0, 5, "LOC"]], "predictions": [["LOC", "Paris"]]},
+            "(references as character offsets, end exclusive, predictions as strings found in each document's text;",
+        ),
+        (
+            {"text": "Paris and Paris", "references": [["LOC", "Paris"]], "predictions": [[0, 5, "LOC"]]},
+            "(references as strings found in each document's text, predictions as character offsets, end exclusive;",
+        ),
+        (
+            {"text": "Paris and Paris", "references": [[0, 5, "LOC"]], "predictions": [[0, 5, "LOC"]]},
+            "(character offsets, end exclusive; scheme and mode describe tags and do not apply).",
+        ),
+    ],
+    ids=["strings", "predicted-strings", "reference-strings", "offsets"],
+)
+def test_the_status_says_how_the_entities_were_given(line, given_as):
+    # Strings are found in the text (docs/scoring.md §1b), not given as offsets; offsets keep today's words.
+    status = answers.spans_text(json.dumps(line))[0]
+    assert given_as in status
+    strings = any(isinstance(entity[0], str) for side in ("references", "predictions") for entity in line[side])
+    assert ("(character offsets, end exclusive; scheme" in status) is not strings
+    assert status.startswith(f"Evaluated 1 document of {'strings' if strings else 'spans'}: 1 reference")
+
+
+def test_a_request_of_strings_grounds_once(monkeypatch):
+    # The cost check reads the grounded spans that are then counted: one grounding of the batch per request.
+    from nerscore import grounding
+
+    calls = []
+    original = grounding.ground_batch
+
+    def counted(*arguments, **keywords):
+        calls.append(len(arguments[0]))  # the documents of the batch grounded
+        return original(*arguments, **keywords)
+
+    monkeypatch.setattr(grounding, "ground_batch", counted)
+    monkeypatch.setattr(scoring, "ground_batch", counted, raising=False)  # where the Space once imported it
+    status, scenarios, *_ = answers.spans_text(texts.STRINGS_EXAMPLE)
+    assert status.startswith("Evaluated 6 documents of strings")
+    assert calls == [6]  # the six documents, grounded together once
+    assert len(scenarios.data) == 6
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
         (

@@ -338,6 +338,26 @@ def test_runs_take_documents() -> None:
             id="entities",
         ),
         pytest.param(
+            lambda runs, refs: ns.summarize_runs(runs=runs, references=refs, errors=True),
+            r"summarize_runs takes none of .*errors, found errors=True",  # a list, no number to summarise
+            id="errors",
+        ),
+        pytest.param(
+            lambda runs, refs: ns.summarize_runs(runs=runs, references=refs, diagnostics=True),
+            r"summarize_runs takes none of .*diagnostics.*, found diagnostics=True",
+            id="diagnostics",
+        ),
+        pytest.param(
+            lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=runs, references=refs, errors=3),
+            r"compare_runs takes none of .*errors, found errors=3",  # as compare_semeval refuses them
+            id="errors-in-compare",
+        ),
+        pytest.param(
+            lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=runs, references=refs, diagnostics=True),
+            r"compare_runs takes none of .*diagnostics.*, found diagnostics=True",
+            id="diagnostics-in-compare",
+        ),
+        pytest.param(
             lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=runs, references=refs, n_resamples=0),
             "n_resamples must be a whole number",
             id="no-resamples",

@@ -532,6 +532,37 @@ def test_the_command_line_slices_spans_by_the_characters_of_their_text(
     assert list(result["slices"]["sentence_length"]) == ["1-10", "11-20"]
 
 
+def test_the_command_line_slices_strings_by_the_length_of_their_text(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from nerscore import cli
+
+    # "Ann met Bob in Paris" is 20 characters; its ungrounded "Oslo", placed after it to be scored, adds none (§1b).
+    lines = [
+        {
+            "text": "Ann met Bob in Paris",
+            "references": [["PER", "Ann"]],
+            "predictions": [["PER", "Ann"], ["LOC", "Oslo"]],
+        },
+        {"text": "Rome", "references": [["LOC", "Rome"]], "predictions": [["LOC", "Rome"]]},
+    ]
+    path = tmp_path / "strings.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert cli.main(["--spans", str(path), "--json", "--slices", "sentence_length"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert list(result["slices"]["sentence_length"]) == ["1-10", "11-20"]  # not "21-40", with Oslo's 5
+    assert result["slices"]["sentence_length"]["11-20"]["strict_spurious"] == 1 and result["ungrounded"] == 1
+    spans = compute_semeval(
+        predictions=[[(0, 3, "PER"), (21, 25, "LOC")], [(0, 4, "LOC")]],
+        references=[[(0, 3, "PER")], [(0, 4, "LOC")]],
+        texts=[line["text"] for line in lines],
+        slices=["sentence_length"],
+    )
+    assert result["slices"] == spans["slices"]
+
+
 @pytest.mark.parametrize("bootstrap", [0, 50])
 def test_the_command_line_adds_slices_chunk_by_chunk(
     tmp_path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bootstrap: int

@@ -864,3 +864,111 @@ def test_the_command_line_reads_documents_and_errors_of_strings(tmp_path, capsys
     assert {key: result[key] for key in expected} == expected
     assert main(["--spans", str(path), "--bootstrap", "50"]) == 0
     assert "of the 2 documents ('document' fields) of 3 lines" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# ungrounded in the comparisons and the runs; the sentence_length slice of strings (issue 17's leftovers)
+# ---------------------------------------------------------------------------------------------------------
+
+# A second system on MERGED_TEXTS: Paris grounded, Lyon and Nice ungrounded.
+OTHER_PREDICTIONS = [[("PER", "Ada"), ("LOC", "Paris"), ("LOC", "Lyon")], [("PER", "Bob")], [("LOC", "Nice")]]
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({}, (2, 2)),
+        ({"slices": ["sentence_length"]}, (2, 2)),
+        ({"labels": ["PER"]}, (0, 0)),  # grounding applies labels first: no LOC or ORG is left to ground
+        ({"documents": ["d1", "d1", "d2"], "value": True}, (2, 2)),
+    ],
+    ids=["plain", "slices", "labels", "documents-value"],
+)
+def test_compare_semeval_counts_each_systems_ungrounded(options, expected) -> None:
+    from nerscore import compare_semeval
+
+    result = compare_semeval(
+        predictions_a=MERGED_PREDICTIONS,
+        predictions_b=OTHER_PREDICTIONS,
+        references=MERGED_REFERENCES,
+        texts=MERGED_TEXTS,
+        n_resamples=20,
+        **options,
+    )
+    each = [
+        compute_semeval(predictions=predictions, references=MERGED_REFERENCES, texts=MERGED_TEXTS, **options)
+        for predictions in (MERGED_PREDICTIONS, OTHER_PREDICTIONS)
+    ]
+    assert (result["ungrounded_a"], result["ungrounded_b"]) == expected == tuple(one["ungrounded"] for one in each)
+    assert type(result["ungrounded_a"]) is int and type(result["ungrounded_b"]) is int
+    if "slices" in options:
+        assert "ungrounded_a" not in result["slices"]["sentence_length"]["11-20"]  # a key of the totals
+
+
+@pytest.mark.parametrize(
+    ("texts", "expected"),
+    [(["abc"], {"ungrounded_a": 0, "ungrounded_b": 0}), (None, {})],
+    ids=["spans-with-texts", "spans-without-texts"],
+)
+def test_compare_semeval_has_ungrounded_whenever_texts_are(texts, expected) -> None:
+    from nerscore import compare_semeval
+
+    result = compare_semeval(
+        predictions_a=[[(0, 1, "X")]], predictions_b=[[]], references=[[(0, 1, "X")]], texts=texts, n_resamples=20
+    )
+    assert {key: value for key, value in result.items() if key.startswith("ungrounded")} == expected
+
+
+def test_runs_summarize_and_compare_the_ungrounded() -> None:
+    import nerscore
+
+    runs = [MERGED_PREDICTIONS, OTHER_PREDICTIONS, [*MERGED_PREDICTIONS[:2], []]]
+    summary = nerscore.summarize_runs(runs=runs, references=MERGED_REFERENCES, texts=MERGED_TEXTS)
+    assert (summary["ungrounded_min"], summary["ungrounded_max"], summary["ungrounded_mean"]) == (1, 2, 5 / 3)
+    spans = nerscore.summarize_runs(runs=[[[(0, 1, "X")]]], references=[[(0, 1, "X")]], texts=["abc"])
+    assert (spans["ungrounded_mean"], spans["ungrounded_std"]) == (0.0, 0.0)  # there whenever texts are
+    assert not any(key.startswith("ungrounded") for key in nerscore.summarize_runs(runs=[[[]]], references=[[]]))
+    compared = nerscore.compare_runs(
+        runs_a=runs[:2], runs_b=runs[2:], references=MERGED_REFERENCES, texts=MERGED_TEXTS, n_resamples=20
+    )
+    assert (compared["ungrounded_a_mean"], compared["ungrounded_b_mean"]) == (2.0, 1.0)
+    # One run a side is compare_semeval, `_a_mean` for `_a`, ungrounded included.
+    one = nerscore.compare_runs(
+        runs_a=runs[:1], runs_b=runs[1:2], references=MERGED_REFERENCES, texts=MERGED_TEXTS, n_resamples=20
+    )
+    pair = nerscore.compare_semeval(
+        predictions_a=runs[0], predictions_b=runs[1], references=MERGED_REFERENCES, texts=MERGED_TEXTS, n_resamples=20
+    )
+    renamed = {
+        key[:-2] + "_a_mean" if key.endswith("_a") else key[:-2] + "_b_mean" if key.endswith("_b") else key: value
+        for key, value in pair.items()
+    }
+    assert one == {**renamed, "runs_a": 1, "runs_b": 1}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"return_entities": True}, {"bootstrap": 30}, {"errors": True, "slice_edges": {"sentence_length": [21]}}],
+    ids=["array-path", "readable-path", "bootstrap", "errors-other-edges"],
+)
+def test_sentence_length_of_strings_is_the_texts_length(options) -> None:
+    # "Ada met Bob in Paris" is 20 characters, 25 with its ungrounded Oslo placed after it: its bucket is its own
+    # length's, as for the same entities given as spans into the same texts.
+    sliced = {"slices": ["sentence_length"], **options}
+    strings = compute_semeval(
+        predictions=MERGED_PREDICTIONS, references=MERGED_REFERENCES, texts=MERGED_TEXTS, **sliced
+    )
+    spans = compute_semeval(
+        predictions=MERGED_SPAN_PREDICTIONS, references=MERGED_SPAN_REFERENCES, texts=MERGED_TEXTS, **sliced
+    )
+    buckets = strings["slices"]["sentence_length"]
+    if "slice_edges" in options:
+        assert list(buckets) == ["<21"]
+    else:
+        assert list(buckets) == ["1-10", "11-20"]
+        assert buckets["11-20"]["strict_spurious"] == 1  # Oslo, in the bucket of its sentence's 20 characters
+    assert strings.pop("ungrounded") == 2 and spans.pop("ungrounded") == 0
+    strings.pop("entities", None), spans.pop("entities", None)
+    if "errors" in options:  # the errors name the ungrounded by their strings, the spans by the texts' characters
+        strings.pop("errors"), spans.pop("errors")
+    assert strings == spans
