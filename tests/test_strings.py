@@ -257,6 +257,22 @@ def test_normalised_matches_map_back_to_the_original_text(text, string, span) ->
     assert compute_semeval(predictions=[[("X", string)]], references=[[]], texts=[text])["ungrounded"] == 1
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="aB \t\x00ßﬁ\x1c", max_size=6), max_size=5))
+def test_a_batch_lowered_at_once_is_normalised_string_by_string(strings) -> None:
+    """`_lowered`, the batch's normalisation at C speed, answers only where it equals §1b's, character for
+    character at the same positions: the texts' (Haystack) and the strings' (needle_of, stripped)."""
+    from nerscore.grounding import _lowered
+
+    texts = _lowered(strings)
+    if texts is not None:
+        assert texts == [Haystack.of(text, True).text for text in strings]
+        assert all(len(lowered) == len(text) for lowered, text in zip(texts, strings))
+    needles = _lowered([text for text in strings if text], stripped=True)
+    if needles is not None:
+        assert needles == [needle_of(text, True) for text in strings if text]
+
+
 def test_normalising_is_one_pass_over_the_text() -> None:
     text = "Aß ﬁ  b" * 1000
     haystack = Haystack.of(text, True)
