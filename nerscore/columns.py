@@ -68,15 +68,27 @@ class Column:
     problem: Callable[[Any], str | None]
     kept: Callable[[Any], Any] = _same
     is_id: bool = False
+    plain: tuple[type, ...] = ()  # values all of these exact types are fine as they are: checked with no loop
 
 
 COLUMNS = {
     column.name: column
     for column in (
-        Column("texts", "the text of each sentence or document (string entities, entity texts)", _text_problem),
+        Column(
+            "texts",
+            "the text of each sentence or document (string entities, entity texts)",
+            _text_problem,
+            plain=(str,),
+        ),
         Column("tokens", "the tokens of each sentence, aligned with its tags", _tokens_problem, _tokens_value),
-        Column("groups", "a label of each sentence (the `group` slice)", _id_problem, is_id=True),
-        Column("documents", "the document id of each sentence (the resampling unit)", _id_problem, is_id=True),
+        Column("groups", "a label of each sentence (the `group` slice)", _id_problem, is_id=True, plain=(str, int)),
+        Column(
+            "documents",
+            "the document id of each sentence (the resampling unit)",
+            _id_problem,
+            is_id=True,
+            plain=(str, int),
+        ),
     )
 }
 COLUMN_NAMES = tuple(COLUMNS)
@@ -222,8 +234,8 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
             f"found {len(values)} values for {sentences} sentences; expected one per sentence ({column.doc})",
             column.name,
         )
-    if column.is_id and {type(value) for value in values} <= {str, int}:
-        return tuple(values)  # strings and ints, the usual ids, are hashable and kept as they are: no loop
+    if column.plain and set(map(type, values)) <= set(column.plain):
+        return tuple(values)  # the usual values (texts; ids that are strings or ints, hashable) kept as they are
     kept = []
     for sentence, value in enumerate(values):
         if hasattr(value, "tolist") and not isinstance(value, (list, tuple, str)):

@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -803,34 +803,34 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
         placed_r = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.references]
         placed_p = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.predictions]
         assert texts is not None  # ground_batch refuses strings without texts
-        for sentence, spans in enumerate(_placed(ungrounded, texts)):
+        for sentence, spans in _placed(ungrounded, texts).items():
             placed_p[sentence] = [*placed_p[sentence], *spans]
         if not options.return_entities:
             grounded = None
     assert texts is not None
-    placed_texts = [
-        "\n".join([text, *(given for _, given in left)]) if left else text for text, left in zip(texts, ungrounded)
-    ]
+    placed_texts = list(texts)
+    for sentence in compress(range(len(ungrounded)), ungrounded):
+        placed_texts[sentence] = "\n".join([texts[sentence], *(given for _, given in ungrounded[sentence])])
     span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
     return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded)
 
 
-def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str]) -> list[list[_Triple]]:
-    """Each sentence's ungrounded predictions as spans after its text, one line each (`StringSpans`)."""
-    placed: list[list[_Triple]] = []
-    for text, left in zip(texts, ungrounded):
-        spans = []
-        position = len(text)
-        for entity_type, given in left:
+def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str]) -> dict[int, list[_Triple]]:
+    """The ungrounded predictions as spans after their sentence's text, one line each (`StringSpans`), by
+    sentence, for the sentences that have some."""
+    placed: dict[int, list[_Triple]] = {}
+    for sentence in compress(range(len(ungrounded)), ungrounded):
+        spans = placed[sentence] = []
+        position = len(texts[sentence])
+        for entity_type, given in ungrounded[sentence]:
             position += 1  # the line break: no two placed predictions touch, nor the text
             spans.append((position, position + len(given), entity_type))
             position += len(given)
-        placed.append(spans)
     return placed
 
 
-def _with_placed(values: SpanValues, placed: list[list[_Triple]]) -> SpanValues:
-    """`values` with the spans of `placed` (one list per sentence) added to their sentences."""
+def _with_placed(values: SpanValues, placed: dict[int, list[_Triple]]) -> SpanValues:
+    """`values` with the spans of `placed` (by sentence) added to their sentences."""
     return _joined(len(values), [_flat(values), _from_triples(placed)])
 
 
