@@ -831,46 +831,42 @@ def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str
 
 def _with_placed(values: SpanValues, placed: dict[int, list[_Triple]]) -> SpanValues:
     """`values` with the spans of `placed` (by sentence) added to their sentences."""
-    return _joined(len(values), [_flat(values), _from_triples(placed)])
+    names = {name: number for number, name in enumerate(values.type_names)}
+    sentence = np.repeat(np.arange(len(values.counts)), values.counts)
+    given = (sentence, values.start, values.end, values.type_id)
+    return _joined(len(values), [given, _from_triples(placed, names)], names)
 
 
 _Triple = tuple[int, int, str]
-_Flat = tuple[np.ndarray, np.ndarray, np.ndarray, list[str]]  # sentence, start, end and type of each entity
+# Each entity's sentence, start, end and type id; the ids index a dict of type names shared by the parts joined.
+_Flat = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-def _flat(values: SpanValues) -> _Flat:
-    sentence = np.repeat(np.arange(len(values.counts)), values.counts)
-    return sentence, values.start, values.end, values.types
-
-
-def _from_triples(sentences: Sequence[list[_Triple]] | dict[int, list[_Triple]]) -> _Flat:
-    """The (start, end, type) spans of some sentences (a list of every sentence's, or a dict by sentence) as
-    columns, with each span's sentence."""
-    numbered = sentences.items() if isinstance(sentences, dict) else enumerate(sentences)
-    rows = [(number, *triple) for number, triples in numbered for triple in triples]
+def _from_triples(sentences: dict[int, list[_Triple]], names: dict[str, int]) -> _Flat:
+    """The (start, end, type) spans of some sentences (by sentence) as columns, with each span's sentence, the
+    types numbered in `names` (which gains the types it lacks)."""
+    rows = [(number, *triple) for number, triples in sentences.items() for triple in triples]
+    types = [names.setdefault(name, len(names)) for name in map(itemgetter(3), rows)]
     return (
         np.fromiter(map(itemgetter(0), rows), dtype=np.int64, count=len(rows)),
         np.fromiter(map(itemgetter(1), rows), dtype=np.int64, count=len(rows)),
         np.fromiter(map(itemgetter(2), rows), dtype=np.int64, count=len(rows)),
-        list(map(itemgetter(3), rows)),
+        np.array(types, dtype=np.int64),
     )
 
 
-def _joined(size: int, parts: list[_Flat]) -> SpanValues:
-    """The entities of `parts` as the `SpanValues` of `size` sentences, each sentence's in the order of the parts."""
+def _joined(size: int, parts: list[_Flat], names: dict[str, int]) -> SpanValues:
+    """The entities of `parts` as the `SpanValues` of `size` sentences, each sentence's in the order of the parts,
+    with the names of the types they hold."""
     parts = [part for part in parts if len(part[0])] or parts[:1]
-    if len(parts) == 1:  # in order of sentence already
-        sentence, start, end, types = parts[0]
-        return SpanValues(start, end, types, np.bincount(sentence, minlength=size))
-    sentence = np.concatenate([part[0] for part in parts])
-    order = np.argsort(sentence, kind="stable")
-    types = list(chain.from_iterable(part[3] for part in parts))
-    return SpanValues(
-        np.concatenate([part[1] for part in parts])[order],
-        np.concatenate([part[2] for part in parts])[order],
-        list(map(types.__getitem__, order.tolist())),
-        np.bincount(sentence, minlength=size),
-    )
+    sentence, start, end, type_id = (np.concatenate(column) for column in zip(*parts))
+    if len(parts) > 1:
+        order = np.argsort(sentence, kind="stable")
+        sentence, start, end, type_id = sentence[order], start[order], end[order], type_id[order]
+    held = np.bincount(type_id, minlength=len(names)) > 0
+    renumbered = np.cumsum(held) - 1
+    type_names = [name for name, is_held in zip(names, held.tolist()) if is_held]
+    return SpanValues(start, end, renumbered[type_id], type_names, np.bincount(sentence, minlength=size))
 
 
 def ground_tuples(
@@ -888,11 +884,12 @@ def ground_tuples(
         read_span_side(predictions, "predictions")
     keep = None if options.labels is None else set(options.labels)
     size = len(texts)
+    names: dict[str, int] = {}
     if strings_r is not None and strings_p is not None:
-        slow, fast_r, fast_p, left = _at_once(strings_r, strings_p, texts, keep, options.normalize)
+        slow, fast_r, fast_p, left, names = _at_once(strings_r, strings_p, texts, keep, options.normalize)
     else:
         slow, left = np.ones(size, dtype=bool), [[] for _ in range(size)]
-        fast_r = fast_p = _from_triples([])
+        fast_r = fast_p = _from_triples({}, names)
     slow_r: dict[int, list[_Triple]] = {}
     slow_p: dict[int, list[_Triple]] = {}
     for sentence in np.flatnonzero(slow).tolist():
@@ -920,11 +917,8 @@ def ground_tuples(
                 one.ungrounded[0],
             )
         slow_r[sentence], slow_p[sentence], left[sentence] = quick
-    return (
-        _joined(size, [fast_p, _from_triples(slow_p)]),
-        _joined(size, [fast_r, _from_triples(slow_r)]),
-        left,
-    )
+    parts_p, parts_r = [fast_p, _from_triples(slow_p, names)], [fast_r, _from_triples(slow_r, names)]
+    return _joined(size, parts_p, names), _joined(size, parts_r, names), left
 
 
 _Grounded = tuple[list[_Triple], list[_Triple], list[tuple[str, str]]]  # references, predictions, ungrounded
@@ -936,11 +930,12 @@ def _at_once(
     texts: Sequence[str],
     keep: set[str] | None,
     normalize: bool,
-) -> tuple[np.ndarray, _Flat, _Flat, list[Sequence[tuple[str, str]]]]:
+) -> tuple[np.ndarray, _Flat, _Flat, list[Sequence[tuple[str, str]]], dict[str, int]]:
     """The sentences with one best grounding, grounded for the whole batch on arrays: each side's strings are
     searched by one `map` of `str.find`, so that such a sentence costs no Python loop of its own. Gives which
     sentences are left (`_quickly` or `ground_batch` grounds them one by one, and locates any error), the spans
-    of the others on each side, references first, and their ungrounded predictions.
+    of the others on each side, references first, their ungrounded predictions, and the type names the spans'
+    ids index.
 
     A sentence is grounded here when each of its predicted texts and types ("keys") is one of:
     - a twin key: it has at least as many predictions as references of that text and type (twins), or fewer;
@@ -1046,8 +1041,10 @@ def _at_once(
     both[sentence_p[where[fewer]]] = True
     slow[sentence_p[where[alone]][both[sentence_p[where[alone]]]]] = True
 
-    def chosen(index: np.ndarray, sentence: np.ndarray, start: np.ndarray, length: np.ndarray, types: list) -> _Flat:
-        return sentence[index], start[index], start[index] + length[index], list(map(types.__getitem__, index.tolist()))
+    def chosen(
+        index: np.ndarray, sentence: np.ndarray, start: np.ndarray, extent: np.ndarray, kind: np.ndarray
+    ) -> _Flat:
+        return sentence[index], start[index], start[index] + extent[index], kind[index]
 
     fast_r = np.flatnonzero(~slow[sentence_r] & kept_r)
     # Predictions at twins: each twin key's earliest twins, as many as it has predictions (by_key lists a key's
@@ -1056,15 +1053,15 @@ def _at_once(
     taken = ~is_prediction[by_key] & (rank < predicted[key])
     twin_entries = by_key[taken]  # references
     at_twin = twin_entries[~slow[sentence_r[twin_entries]] & kept_r[twin_entries]]
-    twin_spans = chosen(at_twin, sentence_r, start_r, length_r, types_r)
+    twin_spans = chosen(at_twin, sentence_r, start_r, length_r, type_r)
     alone_p = where[~has_twins & ~slow[sentence_p[where]]]
-    fast_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, types_p))
+    fast_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, type_p))
     # One empty tuple for every sentence without an ungrounded prediction: no list to build (nor to collect) each.
     left: list[Sequence[tuple[str, str]]] = [()] * size
     for index in np.flatnonzero(kept_p & (first_p < 0) & ~slow[sentence_p]).tolist():
         number = sentence_p[index]
         left[number] = [*left[number], (types_p[index], given_p[index])]
-    return slow, chosen(fast_r, sentence_r, start_r, length_r, types_r), fast_p, left
+    return slow, chosen(fast_r, sentence_r, start_r, length_r, type_r), fast_p, left, type_ids
 
 
 def _lowered(strings: Sequence[str], stripped: bool = False) -> list[str] | None:
@@ -1089,15 +1086,9 @@ _OTHER_SPACES = ("\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f
 
 def _concatenated(*parts: _Flat) -> _Flat:
     """Spans of several parts in order of sentence (of one part, in its order)."""
-    sentence = np.concatenate([part[0] for part in parts])
+    sentence, start, end, type_id = (np.concatenate(column) for column in zip(*parts))
     order = np.argsort(sentence, kind="stable")
-    types = list(chain.from_iterable(part[3] for part in parts))
-    return (
-        sentence[order],
-        np.concatenate([part[1] for part in parts])[order],
-        np.concatenate([part[2] for part in parts])[order],
-        list(map(types.__getitem__, order.tolist())),
-    )
+    return sentence[order], start[order], end[order], type_id[order]
 
 
 def _quickly(

@@ -59,18 +59,23 @@ class _SpanColumns:
 
 @dataclass(frozen=True)
 class SpanValues:
-    """One side of a batch of spans already in columns: `start`, `end` and `types` (names) per entity, in order
-    of sentence, and `counts`, each sentence's number of entities. What `_span_values` reads from lists of
-    entities, made directly by the grounding of string entities (docs/scoring.md §1b), which never builds the
-    entities as objects; valid by construction (0 <= start < end)."""
+    """One side of a batch of spans in columns: `start`, `end` and `type_id` (indexing `type_names`, each of
+    which some entity has) per entity, in order of sentence, and `counts`, each sentence's number of entities.
+    What `_span_values` reads from lists of entities, and what the grounding of string entities (docs/scoring.md
+    §1b) makes directly, never building the entities as objects; valid by construction (0 <= start < end)."""
 
     start: np.ndarray
     end: np.ndarray
-    types: list[str]
+    type_id: np.ndarray
+    type_names: list[str]
     counts: np.ndarray
 
     def __len__(self) -> int:
         return len(self.counts)
+
+    def renumbered(self, type_ids: dict[str, int]) -> np.ndarray:
+        """Each entity's id in `type_ids` (which names every type of `type_names`)."""
+        return np.array([type_ids[name] for name in self.type_names], dtype=np.int64)[self.type_id]
 
 
 def count_spans(
@@ -92,11 +97,10 @@ def count_spans(
         return None
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
-    type_names = sorted(set(read_r[2]).union(read_p[2]))
+    type_names = sorted(set(read_r.type_names).union(read_p.type_names))
     type_ids = {name: index for index, name in enumerate(type_names)}
     columns_r, columns_p = (
-        _SpanColumns(start, end, np.fromiter(map(type_ids.__getitem__, types), np.int64, len(types)), counts)
-        for start, end, types, counts in (read_r, read_p)
+        _SpanColumns(read.start, read.end, read.renumbered(type_ids), read.counts) for read in (read_r, read_p)
     )
     if options.labels is not None:
         wanted = np.array([type_ids[label] for label in options.labels if label in type_ids], dtype=np.int64)
@@ -214,16 +218,16 @@ def _readable_weighted(
     return Tally({}, None, credit=weighted.credit, value_cells=weighted.value_cells), counts
 
 
-def _span_values(batch: list[list] | SpanValues) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray] | None:
-    """The start and end arrays, the type names and each sentence's number of entities of one side; None if
-    any entity is not a plain, valid dict or tuple (the readable path then explains or reads it). Each column
-    is read in one pass of `operator.itemgetter` mapped over the entities, at C speed."""
+def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
+    """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple (the readable path then
+    explains or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at
+    C speed."""
     if isinstance(batch, SpanValues):
-        return batch.start, batch.end, batch.types, batch.counts
+        return batch
     counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
     entities = list(chain.from_iterable(batch))
     if not entities:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts
+        return SpanValues(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts)
     kinds = set(map(type, entities))
     if kinds == {dict}:
         columns = _dict_columns(entities)
@@ -244,7 +248,9 @@ def _span_values(batch: list[list] | SpanValues) -> tuple[np.ndarray, np.ndarray
         return None
     if not (start >= 0).all() or not (start < end).all():
         return None
-    return start, end, list(types), counts
+    local = {name: index for index, name in enumerate(dict.fromkeys(types))}
+    type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
+    return SpanValues(start, end, type_id, list(local), counts)
 
 
 def _dict_columns(entities: list[dict]) -> list[list] | None:

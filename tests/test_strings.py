@@ -743,7 +743,8 @@ def _spans(values, sentence):
     """One sentence's sorted (start, end, type) spans of `SpanValues`."""
     first = int(values.counts[:sentence].sum())
     last = first + int(values.counts[sentence])
-    return sorted(zip(values.start[first:last].tolist(), values.end[first:last].tolist(), values.types[first:last]))
+    types = [values.type_names[number] for number in values.type_id[first:last].tolist()]
+    return sorted(zip(values.start[first:last].tolist(), values.end[first:last].tolist(), types))
 
 
 @settings(max_examples=300, deadline=None)
@@ -764,6 +765,8 @@ def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize,
     texts, references, predictions = batch
     options = Options.of(normalize=normalize, labels=labels)
     values_p, values_r, left = ground_tuples(predictions, references, options, texts)
+    for values in (values_p, values_r):  # each type name is held by some entity, and each entity's is named
+        assert sorted(set(values.type_id.tolist())) == list(range(len(values.type_names)))
     for sentence, text in enumerate(texts):
         one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
         assert _spans(values_r, sentence) == sorted(
