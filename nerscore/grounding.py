@@ -27,7 +27,7 @@ import numpy as np
 from .columns import Columns
 from .counts import OUTCOMES, Row, entity_rows
 from .errors import InvalidInputError, shown
-from .inputs import STRINGS, read_span_side, read_strings, side_forms
+from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
 from .options import EVALUATION_SCHEMES, Options
 from .pairing import _overlap_edges, _overlaps
 from .span import Span
@@ -876,8 +876,10 @@ def ground_tuples(
     sentences with nothing to choose are grounded by `_at_once`, for the whole batch at C speed; the others
     (`_quickly`'s, then `ground_batch`'s) one at a time."""
     reference_form, predicted_form = side_forms(predictions, references)
-    strings_r = read_strings(references, "references") if reference_form == STRINGS else None
-    strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
+    columns_r = read_string_columns(references, "references") if reference_form == STRINGS else None
+    columns_p = read_string_columns(predictions, "predictions") if predicted_form == STRINGS else None
+    strings_r = None if columns_r is None else columns_r.sentences
+    strings_p = None if columns_p is None else columns_p.sentences
     if strings_r is None:
         read_span_side(references, "references")  # checked, located
     if strings_p is None:
@@ -885,8 +887,8 @@ def ground_tuples(
     keep = None if options.labels is None else set(options.labels)
     size = len(texts)
     names: dict[str, int] = {}
-    if strings_r is not None and strings_p is not None:
-        slow, fast_r, fast_p, left, names = _at_once(strings_r, strings_p, texts, keep, options.normalize)
+    if columns_r is not None and columns_p is not None:
+        slow, fast_r, fast_p, left, names = _at_once(columns_r, columns_p, texts, keep, options.normalize)
     else:
         slow, left = np.ones(size, dtype=bool), [[] for _ in range(size)]
         fast_r = fast_p = _from_triples({}, names)
@@ -925,8 +927,8 @@ _Grounded = tuple[list[_Triple], list[_Triple], list[tuple[str, str]]]  # refere
 
 
 def _at_once(
-    strings_r: list[list[tuple[str, str]]],
-    strings_p: list[list[tuple[str, str]]],
+    strings_r: StringColumns,
+    strings_p: StringColumns,
     texts: Sequence[str],
     keep: set[str] | None,
     normalize: bool,
@@ -963,12 +965,10 @@ def _at_once(
     # without hashing strings.
     origin = np.concatenate(([0], np.cumsum(np.fromiter(map(len, searched), dtype=np.int64, count=size))))
     sides = []
-    for batch in (strings_r, strings_p):
-        counts = np.fromiter(map(len, batch), dtype=np.int64, count=size)
+    for strings in (strings_r, strings_p):
+        counts = np.fromiter(map(len, strings.sentences), dtype=np.int64, count=size)
         sentence = np.repeat(np.arange(size), counts)
-        flat = list(chain.from_iterable(batch))
-        types = list(map(itemgetter(0), flat))
-        given = list(map(itemgetter(1), flat))
+        types, given = strings.types, strings.texts
         needles = given
         if normalize:
             lowered = _lowered(given, stripped=True)
@@ -978,12 +978,12 @@ def _at_once(
                 normalized: dict[str, str] = {}
                 needles = [normalized.get(text) or normalized.setdefault(text, needle_of(text, True)) for text in given]
         within = list(chain.from_iterable(map(repeat, searched, counts.tolist())))
-        first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(flat))
-        length = np.fromiter(map(len, needles), dtype=np.int64, count=len(flat))
+        first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(types))
+        length = np.fromiter(map(len, needles), dtype=np.int64, count=len(types))
         slow[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
-        kept = np.ones(len(flat), dtype=bool)
+        kept = np.ones(len(types), dtype=bool)
         if keep is not None:
-            kept = np.fromiter(map(keep.__contains__, types), dtype=bool, count=len(flat))
+            kept = np.fromiter(map(keep.__contains__, types), dtype=bool, count=len(types))
         place = np.where(first >= 0, origin[sentence] + first, -1)
         sides.append((sentence, types, given, needles, within, first, length, kept, place))
     sentence_r, types_r, _, needles_r, within_r, first_r, length_r, kept_r, place_r = sides[0]

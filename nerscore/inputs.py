@@ -7,6 +7,7 @@ import numbers
 import operator
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -425,6 +426,21 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
 
 def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
     """Every sentence's string entities as (type, text), in the given order, each checked by `as_string_entity`."""
+    return read_string_columns(batch, side).sentences
+
+
+@dataclass(frozen=True)
+class StringColumns:
+    """A side of string entities read: each sentence's (type, text) entities (`read_strings`), and every entity's
+    type and text in order, as the batch-wide grounding reads them."""
+
+    sentences: list[list[tuple[str, str]]]
+    types: list[str]
+    texts: list[str]
+
+
+def read_string_columns(batch: list[list], side: str) -> StringColumns:
+    """`read_strings` with the columns of types and texts it reads on the way."""
     entities = list(chain.from_iterable(batch))
     # The usual batch, pairs of two non-empty strings throughout, is checked at C speed and kept as it is (pairs
     # as tuples or lists, never modified).
@@ -432,7 +448,7 @@ def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
         firsts = list(map(operator.itemgetter(0), entities))
         seconds = list(map(operator.itemgetter(1), entities))
         if {*map(type, firsts), *map(type, seconds)} <= {str} and "" not in firsts and "" not in seconds:
-            return batch
+            return StringColumns(batch, firsts, seconds)
     result = []
     for sentence, entities in enumerate(batch):
         # The usual entity, a pair of two non-empty strings, is read here at once; anything else (and any
@@ -457,7 +473,8 @@ def read_strings(batch: list[list], side: str) -> list[list[tuple[str, str]]]:
             except InvalidInputError as error:
                 raise error.at(side, sentence, entity=index) from None
         result.append(read)
-    return result
+    flat = list(chain.from_iterable(result))
+    return StringColumns(result, list(map(operator.itemgetter(0), flat)), list(map(operator.itemgetter(1), flat)))
 
 
 _PAIRS = (tuple, list)
