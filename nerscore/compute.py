@@ -15,7 +15,6 @@ import numpy as np
 from .columns import NO_COLUMNS, Columns
 from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError, shown
-from .grounding import StringSpans, entity_dicts, string_spans
 from .inputs import (
     IDS,
     SPANS,
@@ -58,6 +57,7 @@ from .slices import (
     slice_scores,
 )
 from .span_arrays import SpanValues, count_spans
+from .string_batches import StringSpans, entity_dicts, string_spans
 from .tag_arrays import count_tags
 
 
@@ -369,7 +369,7 @@ def _with_slices(
 def count_strings(
     predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
-    """A batch that holds string entities counted (docs/scoring.md §1b): grounded (`grounding.string_spans`),
+    """A batch that holds string entities counted (docs/scoring.md §1b): grounded (`string_batches.string_spans`),
     then counted by `count_grounded` as the spans it grounds to."""
     check_span_options(options)
     grounded = string_spans(rows_of(predictions), rows_of(references), options, columns)
@@ -379,7 +379,7 @@ def count_strings(
 def count_grounded(
     grounded: StringSpans, options: Options, by_sentence: bool
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
-    """`count_strings` of a batch already grounded by `grounding.string_spans` with the same `options` (the
+    """`count_strings` of a batch already grounded by `string_batches.string_spans` with the same `options` (the
     Space checks the grounded spans' cost in between, and grounds once): counted by `count_batch` as the spans
     it grounds to, so that every option of spans applies; the ungrounded predictions, placed where they overlap
     nothing, count as spurious and in `ungrounded`. A sentence's length (the sentence_length slice, §11) is its

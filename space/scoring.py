@@ -17,9 +17,9 @@ import numpy as np
 import nerscore
 from nerscore.columns import NO_COLUMNS, Columns
 from nerscore.compute import count_batch, count_grounded
-from nerscore.grounding import string_spans
 from nerscore.inputs import STRINGS, batch_form, batches, read_spans, rows_of
 from nerscore.slices import RowArrays, SentenceFacts, count_slices, slice_scores
+from nerscore.string_batches import string_spans
 
 from . import caps
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus

@@ -1480,16 +1480,16 @@ def test_the_status_says_how_the_entities_were_given(line, given_as):
 
 def test_a_request_of_strings_grounds_once(monkeypatch):
     # The cost check reads the grounded spans that are then counted: one grounding of the batch per request.
-    from nerscore import grounding
+    from nerscore import string_batches
 
     calls = []
-    original = grounding.ground_batch
+    original = string_batches.ground_batch
 
     def counted(*arguments, **keywords):
         calls.append(len(arguments[0]))  # the documents of the batch grounded
         return original(*arguments, **keywords)
 
-    monkeypatch.setattr(grounding, "ground_batch", counted)
+    monkeypatch.setattr(string_batches, "ground_batch", counted)
     monkeypatch.setattr(scoring, "ground_batch", counted, raising=False)  # where the Space once imported it
     status, scenarios, *_ = answers.spans_text(texts.STRINGS_EXAMPLE)
     assert status.startswith("Evaluated 6 documents of strings")

@@ -36,6 +36,7 @@ ORDER = [
     "component_arrays",
     "span_arrays",
     "grounding",
+    "string_batches",
     "resampling",
     "compute",
     "runs",

@@ -19,9 +19,10 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.grounding import Haystack, Tracker, ground_batch, ground_predictions, ground_tuples, needle_of
+from nerscore.grounding import Haystack, Tracker, ground_predictions, needle_of
 from nerscore.options import Options
 from nerscore.span import Span
+from nerscore.string_batches import ground_batch, ground_tuples
 
 TYPES = ("X", "Y")
 
@@ -262,7 +263,7 @@ def test_normalised_matches_map_back_to_the_original_text(text, string, span) ->
 def test_a_batch_lowered_at_once_is_normalised_string_by_string(strings) -> None:
     """`_lowered`, the batch's normalisation at C speed, answers only where it equals §1b's, character for
     character at the same positions: the texts' (Haystack) and the strings' (needle_of, stripped)."""
-    from nerscore.grounding import _lowered
+    from nerscore.string_batches import _lowered
 
     texts = _lowered(strings)
     if texts is not None:
@@ -760,7 +761,7 @@ def _spans(values, sentence):
 )  # a text predicted twice once labels drop a prediction listed between: not one place
 @example((["ab a"], [[("X", "ab"), ("X", "a")]], [[("X", "a"), ("X", "ab"), ("Y", "b")]]), False, None)  # fixed
 def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize, labels) -> None:
-    """Every sentence the batch-wide way grounds (`grounding._at_once`) is grounded as `ground_batch` grounds it
+    """Every sentence the batch-wide way grounds (`string_batches._at_once`) is grounded as `ground_batch` grounds it
     alone: the same spans on each side and the same ungrounded predictions."""
     texts, references, predictions = batch
     options = Options.of(normalize=normalize, labels=labels)
