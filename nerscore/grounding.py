@@ -105,6 +105,7 @@ class Tracker:
 
     occurrences: int = 0
     flows: int = 0  # components solved by the flow (the rest had one answer)
+    solves: int = 0  # max-weight flows solved for them (one, or one per branch)
 
 
 def ground_references(
@@ -430,7 +431,7 @@ def _ground_jointly(
         if tracker is not None:
             tracker.flows += 1
         solved = _best_grounding(
-            group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap
+            group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap, tracker
         )
         result.update({needle: solved[needle] for needle in needles if needle in undecided})
     return result
@@ -482,18 +483,28 @@ def _best_grounding(
     touching: dict[tuple[str, int], list[int]],
     references: Sequence[Span],
     min_overlap: float | None,
+    tracker: Tracker | None = None,
 ) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """The best grounding of one connected group (§1b), exactly, as a max-weight flow.
 
-    Source -> (text, type) with the number of its predictions -> (text, occurrence, type), 1 -> a reference it
-    overlaps, or the sink unpaired -> sink. An occurrence node's weight counts a grounded prediction above all
-    (as many as can be are grounded), then its share of the tie; a pair's weight has the digits of §3's
-    priorities (rule 1's identical boundaries and type, identical boundaries, then (a) pairs, (b) same-type pairs,
-    (c) shared characters), each digit's total below its radix, above every share. The shares are
-    `pairing._with_bits`'s construction on the ranked (start, end, type) of the nodes: of two groundings as
-    good by the pairing, the larger sum of shares is the smaller sorted list. One occurrence of a text predicted
-    with several types has a node per type, and two of them may not both be used: a flow that uses both is cut
-    into branches (the occurrence kept for one type each), best first, until the best is one the rule allows."""
+    Source -> (text, type) with the number of its predictions -> the occurrence -> a reference, or the sink
+    unpaired -> sink. A grounded prediction's weight counts above all (as many as can be are grounded), then its
+    share of the tie; a pair's weight has the digits of §3's priorities (rule 1's identical boundaries and type,
+    identical boundaries, then (a) pairs, (b) same-type pairs, (c) shared characters), each digit's total below its
+    radix, above every share. The shares are `pairing._with_bits`'s construction on the ranked (start, end, type)
+    of the candidates: of two groundings as good by the pairing, the larger sum of shares is the smaller sorted
+    list.
+
+    An occurrence holds one prediction, whatever its type. A reference that no other candidate occurrence
+    overlaps ("private") can only pair with this occurrence, so its best pair for each type is folded into the
+    arc that grounds the occurrence with that type; an occurrence whose references are all private is then one
+    node of capacity 1 that each of its text's types reaches by an arc of its own weight, and no flow can give it
+    to two types. Only an occurrence that overlaps a reference shared with another candidate has a node per type
+    (the pair's weight depends on the type), and two of them may not both be used: a flow that uses both is cut
+    into branches (the occurrence kept for one type each), best first, until the best is one the rule allows. So
+    the branching is over the occurrences that a text predicted with several types shares references at; with
+    each occurrence's references its own (duplicate references of several types on it, references nested in
+    one another around it), one flow decides (`Tracker.solves`)."""
     # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
     # takes all of its occurrences, as it grounds as many predictions as it can.
     nodes: list[_Node] = []
@@ -503,6 +514,12 @@ def _best_grounding(
     involved = sorted({reference for needle, index, _ in nodes for reference in touching.get((needle, index), [])})
     radix = min(len(involved), len(nodes)) + 1
     extent_radix = sum(references[r].end - references[r].start for r in involved) + 1
+    holders: dict[int, int] = {}  # reference -> how many candidate occurrences of the group overlap it
+    for needle in classes:
+        for index in range(len(candidates[needle])):
+            for reference in touching.get((needle, index), []):
+                holders[reference] = holders.get(reference, 0) + 1
+    shared = [reference for reference in involved if holders[reference] > 1]
 
     def place(node: _Node) -> tuple[int, int]:
         return candidates[node[0]][node[1]]
@@ -534,28 +551,55 @@ def _best_grounding(
     for needle, types in classes.items():
         for entity_type, number in types.items():
             supply[needle, entity_type] = number
-    pair_weights = {}
+    alone: dict[int, int] = {}  # node -> the weight of its best pair with a private reference (0: unpaired)
+    pair_weights: dict[tuple[int, int], int] = {}  # (node, shared reference) -> weight
+    private_place: dict[tuple[str, int], bool] = {}
     for number, node in enumerate(nodes):
-        for reference in touching.get((node[0], node[1]), []):
+        best = 0
+        here = touching.get((node[0], node[1]), [])
+        private_place[node[:2]] = all(holders[reference] == 1 for reference in here)
+        for reference in here:
             weight = pair_weight(node, references[reference])
-            if weight is not None:
+            if weight is None:
+                continue
+            if holders[reference] == 1:
+                best = max(best, weight)
+            else:
                 pair_weights[number, reference] = weight
+        alone[number] = best
 
     def solve(forbidden: frozenset[int]) -> tuple[int, set[int]]:
+        if tracker is not None:
+            tracker.solves += 1
         flow = _Flow()
         source, sink = flow.node(), flow.node()
+        # As many of a text's predictions are grounded as it has occurrences or predictions, the fewer (§1b): a
+        # flow that holds more units than occurrences puts two on one, which no branch could then undo cheaply.
+        text_node = {needle: flow.node() for needle in classes}
+        for needle, types in classes.items():
+            flow.arc(source, text_node[needle], min(sum(types.values()), len(candidates[needle])), 0)
         class_node = {key: flow.node() for key in supply}
         for key, amount in supply.items():
-            flow.arc(source, class_node[key], amount, 0)
+            flow.arc(text_node[key[0]], class_node[key], amount, 0)
+        # One node of capacity 1 per occurrence for the options whose weight the arc into it carries: a pair with a
+        # private reference, or none.
+        occurrence_ids = {key: flow.node() for key in private_place}
+        for node_id in occurrence_ids.values():
+            flow.arc(node_id, sink, 1, 0)
+        grounding_arcs = {}  # node -> the arc whose flow grounds it (at a private occurrence)
         node_ids = {}
         for number, node in enumerate(nodes):
             if number in forbidden:
                 continue
-            node_ids[number] = flow.node()
             weight = grounded_weight + share[(*place(node), node[2])]
+            occurrence = occurrence_ids[node[:2]]
+            if private_place[node[:2]]:
+                grounding_arcs[number] = flow.arc(class_node[node[0], node[2]], occurrence, 1, weight + alone[number])
+                continue
+            node_ids[number] = flow.node()
             flow.arc(class_node[node[0], node[2]], node_ids[number], 1, weight)
-            flow.arc(node_ids[number], sink, 1, 0)
-        reference_ids = {reference: flow.node() for reference in involved}
+            flow.arc(node_ids[number], occurrence, 1, alone[number])
+        reference_ids = {reference: flow.node() for reference in shared}
         for node_id in reference_ids.values():
             flow.arc(node_id, sink, 1, 0)
         for (number, reference), weight in pair_weights.items():
@@ -563,6 +607,7 @@ def _best_grounding(
                 flow.arc(node_ids[number], reference_ids[reference], 1, weight)
         value = flow.max_weight(source, sink)
         used = {number for number, node_id in node_ids.items() if flow.inflow(node_id)}
+        used.update(number for number, arc in grounding_arcs.items() if flow.carried(arc))
         return value, used
 
     best_used: set[int] = set()
@@ -613,12 +658,19 @@ class _Flow:
         self.out.append([])
         return len(self.out) - 1
 
-    def arc(self, tail: int, head: int, capacity: int, weight: int) -> None:
+    def arc(self, tail: int, head: int, capacity: int, weight: int) -> int:
+        """A new arc (and its reverse, the arc after it), by number."""
+        number = len(self.heads)
         for a, b, c, w in ((tail, head, capacity, weight), (head, tail, 0, -weight)):
             self.out[a].append(len(self.heads))
             self.heads.append(b)
             self.capacity.append(c)
             self.weight.append(w)
+        return number
+
+    def carried(self, arc: int) -> int:
+        """The flow on `arc` (what its reverse arc holds)."""
+        return self.capacity[arc ^ 1]
 
     def inflow(self, node: int) -> int:
         """The flow into `node` (what its reverse arcs hold)."""
