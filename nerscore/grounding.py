@@ -507,18 +507,19 @@ def _best_grounding(
     one another around it), one flow decides (`Tracker.solves`)."""
     # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
     # takes all of its occurrences, as it grounds as many predictions as it can.
+    links = _twins_first(classes, candidates, touching, references)
     nodes: list[_Node] = []
     for needle, types in classes.items():
         for index in range(len(candidates[needle])):
-            nodes.extend((needle, index, entity_type) for entity_type in sorted(types))
-    involved = sorted({reference for needle, index, _ in nodes for reference in touching.get((needle, index), [])})
+            if (needle, index) in links:
+                nodes.extend((needle, index, entity_type) for entity_type in sorted(types))
+    involved = sorted({reference for needle, index, _ in nodes for reference in links[needle, index]})
     radix = min(len(involved), len(nodes)) + 1
     extent_radix = sum(references[r].end - references[r].start for r in involved) + 1
     holders: dict[int, int] = {}  # reference -> how many candidate occurrences of the group overlap it
-    for needle in classes:
-        for index in range(len(candidates[needle])):
-            for reference in touching.get((needle, index), []):
-                holders[reference] = holders.get(reference, 0) + 1
+    for here in links.values():
+        for reference in here:
+            holders[reference] = holders.get(reference, 0) + 1
     shared = [reference for reference in involved if holders[reference] > 1]
 
     def place(node: _Node) -> tuple[int, int]:
@@ -556,7 +557,7 @@ def _best_grounding(
     private_place: dict[tuple[str, int], bool] = {}
     for number, node in enumerate(nodes):
         best = 0
-        here = touching.get((node[0], node[1]), [])
+        here = links[node[0], node[1]]
         private_place[node[:2]] = all(holders[reference] == 1 for reference in here)
         for reference in here:
             weight = pair_weight(node, references[reference])
@@ -630,6 +631,47 @@ def _best_grounding(
         needle, _, entity_type = nodes[number]
         result[needle].setdefault(entity_type, []).append(place(nodes[number]))
     return result
+
+
+def _twins_first(
+    classes: dict[str, dict[str, int]],
+    candidates: dict[str, list[tuple[int, int]]],
+    touching: dict[tuple[str, int], list[int]],
+    references: Sequence[Span],
+) -> dict[tuple[str, int], list[int]]:
+    """The references each candidate occurrence of a group may pair with in a best grounding, by candidate; a
+    candidate left out is never grounded in one.
+
+    A "site" is a candidate with a reference of identical boundaries on it. When no two candidates of the group
+    share a span, every best grounding pairs each site with such a reference as far as its text's grounded
+    number allows: a site that is not so paired either is not grounded, and then takes the prediction of a
+    grounded candidate of its text that is not a site so paired (there is one while the text's sites number at
+    most its grounded number g), or is grounded and pairs otherwise or not at all; either way it can pair with its
+    reference instead (leaving unpaired whatever was paired with the two, none of it of identical boundaries),
+    which makes one more pair of identical boundaries (rule 1) and none fewer of identical boundaries and type.
+    So a site pairs only with the references of its boundaries, and a text with at least g sites grounds only
+    sites. Each reference of a site is then held by that site alone unless a candidate overlaps it without
+    matching it, and a flow with fewer shared references branches less (`_best_grounding`)."""
+    places = [(needle, index) for needle in classes for index in range(len(candidates[needle]))]
+    links = {place: touching.get(place, []) for place in places}
+    spans = [candidates[needle][index] for needle, index in places]
+    if len(set(spans)) < len(spans):
+        return links  # two candidates on one span (normalised text): a reference could be the twin of both
+    sites: dict[str, int] = {}
+    for place in places:
+        needle, index = place
+        bounds = candidates[needle][index]
+        twins = [number for number in links[place] if (references[number].start, references[number].end) == bounds]
+        if twins:
+            links[place] = twins
+            sites[needle] = sites.get(needle, 0) + 1
+    for needle, types in classes.items():
+        if sites.get(needle, 0) >= min(sum(types.values()), len(candidates[needle])):
+            for index in range(len(candidates[needle])):
+                bounds = candidates[needle][index]
+                if not any((references[n].start, references[n].end) == bounds for n in links[needle, index]):
+                    del links[needle, index]
+    return links
 
 
 def _conflict(nodes: list[_Node], used: set[int]) -> list[int] | None:
