@@ -487,24 +487,25 @@ def _best_grounding(
 ) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """The best grounding of one connected group (§1b), exactly, as a max-weight flow.
 
-    Source -> (text, type) with the number of its predictions -> the occurrence -> a reference, or the sink
-    unpaired -> sink. A grounded prediction's weight counts above all (as many as can be are grounded), then its
-    share of the tie; a pair's weight has the digits of §3's priorities (rule 1's identical boundaries and type,
-    identical boundaries, then (a) pairs, (b) same-type pairs, (c) shared characters), each digit's total below its
-    radix, above every share. The shares are `pairing._with_bits`'s construction on the ranked (start, end, type)
-    of the candidates: of two groundings as good by the pairing, the larger sum of shares is the smaller sorted
-    list.
+    Source -> text, with as many units as it grounds (min(predictions, candidates)) -> (text, type) with the
+    number of its predictions -> the occurrence -> a reference, or the sink unpaired -> sink. A grounded
+    prediction's weight counts above all (as many as can be are grounded), then its share of the tie; a pair's
+    weight has the digits of §3's priorities (rule 1's identical boundaries and type, identical boundaries, then
+    (a) pairs, (b) same-type pairs, (c) shared characters), each digit's total below its radix, above every share.
+    The shares are `pairing._with_bits`'s construction on the ranked (start, end, type) of the candidates: of two
+    groundings as good by the pairing, the larger sum of shares is the smaller sorted list.
 
-    An occurrence holds one prediction, whatever its type. A reference that no other candidate occurrence
-    overlaps ("private") can only pair with this occurrence, so its best pair for each type is folded into the
-    arc that grounds the occurrence with that type; an occurrence whose references are all private is then one
-    node of capacity 1 that each of its text's types reaches by an arc of its own weight, and no flow can give it
-    to two types. Only an occurrence that overlaps a reference shared with another candidate has a node per type
-    (the pair's weight depends on the type), and two of them may not both be used: a flow that uses both is cut
-    into branches (the occurrence kept for one type each), best first, until the best is one the rule allows. So
-    the branching is over the occurrences that a text predicted with several types shares references at; with
-    each occurrence's references its own (duplicate references of several types on it, references nested in
-    one another around it), one flow decides (`Tracker.solves`)."""
+    An occurrence holds one prediction, whatever its type. A reference that no other candidate overlaps
+    ("private", counted over the links `_twins_first` keeps) can only pair with this occurrence, so its best pair
+    for each type is folded into the arc that grounds the occurrence with that type: an occurrence whose
+    references are all private is one node of capacity 1, which each of its text's types reaches by an arc of its
+    own weight, and no flow can give it to two types. Only an occurrence that overlaps a shared reference has a
+    node per type (its pair's weight there depends on the type), each of them reaching the occurrence's node for
+    its private options; two of them may not both be used, and a flow that uses both is cut into branches (the
+    occurrence kept for one type each), best first, until the best is one the rule allows. The text's cap makes a
+    second type on an occurrence cost a prediction elsewhere, so the flow seldom tries it; the branching, the only
+    part that can grow exponentially, is confined to the occurrences of a text predicted with several types that
+    share references, and every other group is one flow (`Tracker.solves`)."""
     # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
     # takes all of its occurrences, as it grounds as many predictions as it can.
     links = _twins_first(classes, candidates, touching, references)
