@@ -117,6 +117,22 @@ SOLVER_CASES = {
     # A Y reference over both occurrences (shared) and an X reference on the second: X takes its twin, Y the
     # first occurrence inside the Y reference.
     "shared-reference": ("a a", [(0, 3, "Y"), (2, 3, "X")], [("X", "a"), ("Y", "a")], [(0, 1, "Y"), (2, 3, "X")]),
+    # Overlapping occurrences ("aa" at 0 and 1), each a site whose reference the other overlaps: each keeps its own.
+    "overlapping-sites": ("aaa", [(0, 2, "X"), (1, 3, "Y")], [("X", "aa"), ("Y", "aa")], [(0, 2, "X"), (1, 3, "Y")]),
+    # More sites (3) than predictions (2): only sites are grounded, the earliest of the best.
+    "more-sites-than-predictions": (
+        "a a a b",
+        [(0, 1, "Y"), (2, 3, "X"), (4, 5, "Y"), (0, 7, "X")],
+        [("X", "a"), ("Y", "a")],
+        [(0, 1, "Y"), (2, 3, "X")],
+    ),
+    # Two strings share a reference: "ab" is a site of the Y reference, "b" could pair with it too.
+    "two-strings-one-reference": (
+        "ab b",
+        [(0, 2, "Y"), (1, 2, "X")],
+        [("X", "b"), ("Y", "b"), ("Y", "ab")],
+        [(0, 2, "Y"), (1, 2, "X"), (3, 4, "Y")],
+    ),
     # References that cross the occurrence from both sides, one of each type.
     "crossing-references": ("aba", [(0, 2, "X"), (1, 3, "Y")], [("X", "b"), ("Y", "b")], [(1, 2, "X")]),
 }
