@@ -106,6 +106,7 @@ class Tracker:
     occurrences: int = 0
     flows: int = 0  # components solved by the flow (the rest had one answer)
     solves: int = 0  # max-weight flows solved for them (one, or one per branch)
+    contested: int = 0  # occurrences of a text predicted with several types at a shared reference: what branches
 
 
 def ground_references(
@@ -569,6 +570,13 @@ def _best_grounding(
             else:
                 pair_weights[number, reference] = weight
         alone[number] = best
+
+    # Each branch keeps one type at one contested occurrence, which then cannot conflict again below it: with C
+    # contested occurrences and at most t types to a text, at most 1 + t + ... + t**C flows are solved.
+    if tracker is not None:
+        tracker.contested += sum(
+            1 for (needle, _), private in private_place.items() if not private and len(classes[needle]) > 1
+        )
 
     def solve(forbidden: frozenset[int]) -> tuple[int, set[int]]:
         if tracker is not None:
