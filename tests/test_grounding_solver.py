@@ -122,7 +122,8 @@ SOLVER_CASES = {
         [("X", "a"), ("X", "a"), ("Y", "a"), ("Y", "a")],
         [(0, 1, "X"), (2, 3, "X")],
     ),
-    # The Y prediction pairs with the Y reference that holds its occurrence (same type), the X one is an I.
+    # Both occurrences are sites of an X reference: each prediction pairs with one (rule 1's identical boundaries
+    # come before the Y reference around it), X as an I, Y as a IV on the later one (the smaller sorted list).
     "nested-references": (
         "ab ab",
         [(0, 1, "X"), (0, 2, "Y"), (3, 4, "X"), (3, 5, "Y")],
