@@ -504,9 +504,10 @@ def _best_grounding(
     node per type (its pair's weight there depends on the type), each of them reaching the occurrence's node for
     its private options; two of them may not both be used, and a flow that uses both is cut into branches (the
     occurrence kept for one type each), best first, until the best is one the rule allows. The text's cap makes a
-    second type on an occurrence cost a prediction elsewhere, so the flow seldom tries it; the branching, the only
-    part that can grow exponentially, is confined to the occurrences of a text predicted with several types that
-    share references, and every other group is one flow (`Tracker.solves`)."""
+    second type on an occurrence cost a prediction elsewhere, and a bonus on the units its private occurrences
+    must hold makes that prediction one at a shared reference, so the flow seldom tries it; the branching, the
+    only part that can grow exponentially, is confined to the occurrences of a text predicted with several types
+    that share references, and every other group is one flow (`Tracker.solves`)."""
     # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
     # takes all of its occurrences, as it grounds as many predictions as it can.
     links = _twins_first(classes, candidates, touching, references)
@@ -578,6 +579,18 @@ def _best_grounding(
             1 for (needle, _), private in private_place.items() if not private and len(classes[needle]) > 1
         )
 
+    grounded_number = {needle: min(sum(types.values()), len(candidates[needle])) for needle, types in classes.items()}
+    contested_places: dict[str, int] = {}
+    for (needle, _), private in private_place.items():
+        if not private:
+            contested_places[needle] = contested_places.get(needle, 0) + 1
+    at_least = {
+        needle: grounded_number[needle] - contested_places.get(needle, 0)
+        for needle in classes
+        if grounded_number[needle] > contested_places.get(needle, 0) and needle in contested_places
+    }
+    spill_weight = 4 * grounded_weight  # above what a unit adds anywhere (grounded, pair, share): any > 0 is exact
+
     def solve(forbidden: frozenset[int]) -> tuple[int, set[int]]:
         if tracker is not None:
             tracker.solves += 1
@@ -586,16 +599,25 @@ def _best_grounding(
         # As many of a text's predictions are grounded as it has occurrences or predictions, the fewer (§1b): a
         # flow that holds more units than occurrences puts two on one, which no branch could then undo cheaply.
         text_node = {needle: flow.node() for needle in classes}
-        for needle, types in classes.items():
-            flow.arc(source, text_node[needle], min(sum(types.values()), len(candidates[needle])), 0)
+        for needle in classes:
+            flow.arc(source, text_node[needle], grounded_number[needle], 0)
+        # A text's occurrences at shared references hold at most one unit each in a grounding, so its private
+        # ones hold at least the rest, L units: a bonus on those L, the same for every grounding that grounds as
+        # many as it can (the only ones that can be best), changes no choice between groundings, and takes from
+        # the flow a unit it would otherwise put on an occurrence twice in place of a free occurrence worth nothing.
+        spill = {}
+        for needle, least in at_least.items():
+            spill[needle] = flow.node()
+            flow.arc(spill[needle], sink, least, spill_weight)
+            flow.arc(spill[needle], sink, grounded_number[needle], 0)
         class_node = {key: flow.node() for key in supply}
         for key, amount in supply.items():
             flow.arc(text_node[key[0]], class_node[key], amount, 0)
         # One node of capacity 1 per occurrence for the options whose weight the arc into it carries: a pair with a
         # private reference, or none.
         occurrence_ids = {key: flow.node() for key in private_place}
-        for node_id in occurrence_ids.values():
-            flow.arc(node_id, sink, 1, 0)
+        for here, node_id in occurrence_ids.items():
+            flow.arc(node_id, spill.get(here[0], sink) if private_place[here] else sink, 1, 0)
         grounding_arcs = {}  # node -> the arc whose flow grounds it (at a private occurrence)
         node_ids = {}
         for number, node in enumerate(nodes):

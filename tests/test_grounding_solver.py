@@ -231,11 +231,11 @@ ADVERSARIAL = {
 
 
 def competing(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
-    """What still branches: "a a ... a" (n + n // 2 occurrences), references X and Y over each two neighbouring
-    occurrences of the first n, overlapping from one pair to the next (none on an occurrence's bounds), n // 2 + 2
-    predictions as X and as many as Y. An occurrence may take an X and a Y reference at once in the flow, at the
-    cost of a free occurrence worth nothing: the branches grow as n**4 here (59 flows for n = 4, 839 for 8,
-    12,011 for 12), and with more predictions to spare, exponentially."""
+    """ "a a ... a" (n + n // 2 occurrences), references X and Y over each two neighbouring occurrences of the
+    first n, overlapping from one pair to the next (none on an occurrence's bounds), n // 2 + 2 predictions as X
+    and as many as Y. An occurrence may take an X and a Y reference at once in the flow, at the cost of a free
+    occurrence worth nothing; before, the branches grew as n**4 (59 flows for n = 4, 839 for 8, 12,011 for 12).
+    The bonus on the units the free occurrences must hold leaves about one branch per occurrence (n + 5)."""
     text = " ".join(["a"] * (n + n // 2))
     references = [Span(4 * j, 4 * j + 3, kind) for j in range(n // 2) for kind in ("X", "Y")]
     references += [Span(4 * j + 2, 4 * j + 5, kind) for j in range(n // 2) for kind in ("X", "Y")]
@@ -245,15 +245,19 @@ def competing(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
 REMAINING = {"competing": competing}
 
 
-@pytest.mark.parametrize("build", ADVERSARIAL.values(), ids=ADVERSARIAL)
-def test_40_contested_occurrences_cost_one_flow(build, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("build", "most"),
+    [*((build, 1) for build in ADVERSARIAL.values()), (competing, 2 * 40)],
+    ids=[*ADVERSARIAL, "competing"],
+)
+def test_40_contested_occurrences_cost_few_flows(build, most, monkeypatch) -> None:
     # Counted at the flow itself, so that the count stops a search that would not end (before: 2**41 flows).
     solved = []
 
     def counted(flow: grounding._Flow, source: int, sink: int) -> int:
         solved.append(1)
-        if len(solved) > 100:
-            raise AssertionError("more than 100 flows for 40 contested occurrences")
+        if len(solved) > 2 * 40:
+            raise AssertionError("more than 80 flows for 40 contested occurrences")
         return solve(flow, source, sink)
 
     solve = grounding._Flow.max_weight
@@ -261,7 +265,7 @@ def test_40_contested_occurrences_cost_one_flow(build, monkeypatch) -> None:
     text, references, predictions = build(40)
     tracker = Tracker()
     spans = ground_predictions(predictions, Haystack.of(text, False), False, references, None, tracker)
-    assert len(solved) <= 1
+    assert len(solved) <= most
     assert tracker.solves == len(solved)
     # as many grounded as there are occurrences or predictions, each on an occurrence of its own
     placed = [(span.start, span.end) for span in spans if span is not None]
