@@ -1,5 +1,6 @@
 """Issue 8's hostile inputs: many entity types, and the command line on large files; the start-up (issues 8, 15);
-the most resamples the statistics take (issue 16).
+the most resamples the statistics take (issue 16); strings grounded where one text is predicted with two types and
+every occurrence is contested (issue 17, items 7-8: `python benchmarks/hostile.py --grounding`).
 
 conlleval.pl, the goals' yardstick, is in no PyPI, Debian or npm package (none of them ships the script): the
 command line is compared with PyPI's `conlleval` 0.2, a line-by-line Python port that streams its input as the
@@ -15,6 +16,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
@@ -167,3 +169,59 @@ def resampling_memory(args: argparse.Namespace) -> dict[str, float]:
             tracemalloc.stop()
         progress(f"resamples: {name}, {MAX_RESAMPLES:,} resamples: {time.perf_counter() - started:.1f} s")
     return peaks
+
+
+# Issue 17, items 7-8: a text predicted with two types, every occurrence of it contested by a reference of each
+# type (on it, around it, across it, or one over all of them), as tests/test_grounding_solver.py builds them. At
+# 56fe0a4 the joint grounding branched on each contested occurrence: 2**(n+1) - 1 flows for the duplicates
+# (n = 12: 8,191 flows, 5.2 s; n = 14: 32,767 flows, 28.3 s), 5,019 flows for n = 12 nested, 78,405 for n = 16
+# shared (33 s), 12,011 flows for n = 12 competing (22 s). Goal: at most 4x the time for 2x the occurrences
+# (quadratic at worst), one flow each.
+CONTESTED_SIZES = (40, 80, 160)
+CONTESTED_GROWTH = 4.0
+
+
+def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -> list[str]:
+    """Rows "| case | n | seconds | flows | growth for 2x n | goal | verdict |" of `ground_predictions` on the
+    adversarial inputs, the median of `repeats` runs, with the flows solved (`Tracker.solves`); and the case that
+    still branches (occurrences, none on a reference's bounds, competing for references over several of them) at
+    n = 10, 20 and 40: about n flows, each of them quadratic, so it misses the goal."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_grounding_solver import ADVERSARIAL, REMAINING
+
+    from nerscore.grounding import Haystack, Tracker, ground_predictions
+
+    rows = [
+        "| case | n | seconds | flows | growth for 2x n | goal | verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    cases = [(name, build, sizes) for name, build in ADVERSARIAL.items()]
+    cases += [(name, build, (10, 20, 40)) for name, build in REMAINING.items()]
+    for name, build, case_sizes in cases:
+        previous = None
+        for n in case_sizes:
+            text, references, predictions = build(n)
+            haystack = Haystack.of(text, False)
+            times, tracker = [], Tracker()
+            for _ in range(repeats):
+                tracker = Tracker()
+                started = time.perf_counter()
+                ground_predictions(predictions, haystack, False, references, None, tracker)
+                times.append(time.perf_counter() - started)
+            seconds = sorted(times)[len(times) // 2]
+            growth = "" if previous is None else f"{seconds / previous:.2f}"
+            met = previous is None or seconds / previous <= CONTESTED_GROWTH
+            verdict = ("PASS" if met and tracker.solves <= 1 else "MISS") if previous is not None else ""
+            goal = "" if previous is None else f"<= {CONTESTED_GROWTH:g}x, 1 flow"
+            rows.append(f"| {name} | {n} | {seconds:.4f} | {tracker.solves} | {growth} | {goal} | {verdict} |")
+            previous = seconds
+    return rows
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description="hostile inputs run on their own")
+    parser.add_argument("--grounding", action="store_true", help="issue 17's contested groundings (seconds)")
+    parser.add_argument("--repeats", type=int, default=5)
+    arguments = parser.parse_args()
+    if arguments.grounding:
+        print("\n".join(contested_groundings(arguments.repeats)))

@@ -49,10 +49,22 @@ def _matchings(edges: list[tuple[int, int]], k: int = 0, used_r=frozenset(), use
             yield [(i, j), *rest]
 
 
-def best_pairing_key(references: list[Mention], predictions: list[Mention]) -> tuple[int, ...]:
+def overlaps(r: Mention, p: Mention, min_overlap: float | None = None) -> bool:
+    """§3's overlap: a shared character, and with `min_overlap` m at least m of the reference's length (the
+    float quotient), identical boundaries always."""
+    if (r.start, r.end) == (p.start, p.end):
+        return True
+    if shared(r, p) <= 0:
+        return False
+    return min_overlap is None or shared(r, p) / (r.end - r.start) >= min_overlap
+
+
+def best_pairing_key(
+    references: list[Mention], predictions: list[Mention], min_overlap: float | None = None
+) -> tuple[int, ...]:
     """§3's priorities of the best pairing, as numbers to maximise: pairs of identical boundaries and type, of
     identical boundaries, pairs, same-type pairs, shared characters (rule 1 is the first two)."""
-    edges = [(i, j) for i, r in enumerate(references) for j, p in enumerate(predictions) if shared(r, p) > 0]
+    edges = [(i, j) for i, r in enumerate(references) for j, p in enumerate(predictions) if overlaps(r, p, min_overlap)]
     best = None
     for matching in _matchings(edges):
         pairs = [(references[i], predictions[j]) for i, j in matching]
@@ -101,7 +113,10 @@ def groundings(text: str, predictions: list[tuple[str, str]]):
 
 
 def best_grounding(
-    text: str, references: list[tuple[str, str]] | list[Mention], predictions: list[tuple[str, str]]
+    text: str,
+    references: list[tuple[str, str]] | list[Mention],
+    predictions: list[tuple[str, str]],
+    min_overlap: float | None = None,
 ) -> tuple[list[Mention], list[Mention], dict[str, int], int]:
     """The references' mentions, the best grounding's sorted mentions, its scenario counts and how many
     predictions stay ungrounded."""
@@ -112,7 +127,7 @@ def best_grounding(
     best = None
     for chosen in groundings(text, predictions):
         mentions = sorted(Mention(*place, kind) for (kind, _), place in zip(predictions, chosen) if place is not None)
-        key = best_pairing_key(grounded_r, mentions)
+        key = best_pairing_key(grounded_r, mentions, min_overlap)
         # better pairing first; then the smaller sorted list (compared as negated for the max)
         if best is None or key > best[0] or (key == best[0] and mentions < best[1]):
             best = (key, mentions)
