@@ -289,9 +289,9 @@ def _at_once(
     ids index.
 
     A sentence is grounded here when each of its predicted texts and types ("keys") is one of:
-    - a twin key: it has at least as many predictions as references of that text and type (twins), or fewer;
+    - a twin key: it has at most as many predictions as references of that text and type (its twins);
     - a fixed key: its text is predicted once in the sentence (whatever the type) and occurs at most once;
-    where a sentence with twin keys of fewer predictions than twins has no fixed key of no twin. Twins of two keys
+    and a sentence with a twin key of fewer predictions than twins has no fixed key without twins. Twins of two keys
     are distinct references at distinct occurrences (the references of one text take distinct occurrences), so
     every best grounding has, for each key, min(predictions, twins) pairs of identical boundaries and type
     (§3's first priority); when every key has at most its twins, every prediction is paired with a twin and the
@@ -407,9 +407,11 @@ def _at_once(
     fast_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, type_p))
     # One empty tuple for every sentence without an ungrounded prediction: no list to build (nor to collect) each.
     left: list[Sequence[tuple[str, str]]] = [()] * size
+    ungrounded: dict[int, list[tuple[str, str]]] = {}
     for index in np.flatnonzero(kept_p & (first_p < 0) & ~slow[sentence_p]).tolist():
-        number = sentence_p[index]
-        left[number] = [*left[number], (types_p[index], given_p[index])]
+        ungrounded.setdefault(int(sentence_p[index]), []).append((types_p[index], given_p[index]))
+    for number, entities in ungrounded.items():
+        left[number] = entities
     return slow, chosen(fast_r, sentence_r, start_r, length_r, type_r), fast_p, left, type_ids
 
 
