@@ -116,6 +116,12 @@ def show_task(task: str) -> tuple[Any, ...]:
     )
 
 
+def slices_shown(task: str) -> Any:
+    """The slices picture, which only one system's CoNLL input fills, shown for that task alone: an empty box
+    under the spans' tables would look broken."""
+    return gr.update(visible=task == texts.ONE_SYSTEM)
+
+
 def tag_controls(task: str) -> tuple[Any, Any]:
     """The scheme and mode controls, which describe tags: disabled for spans (the metric refuses them there)."""
     tags = task != texts.SPANS
@@ -351,6 +357,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             queue=False,
         )
         task.change(tag_controls, inputs=task, outputs=[scheme, mode], api_visibility="private", queue=False)
+        task.change(slices_shown, inputs=task, outputs=slices_chart, api_visibility="private", queue=False)
         task.input(
             switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
         ).then(page, inputs=page_inputs, outputs=page_outputs, **private)

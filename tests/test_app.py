@@ -1339,6 +1339,18 @@ def test_switching_task_swaps_an_untouched_example_and_keeps_anything_else():
     assert app.switch_task(texts.COMPARE_EXAMPLE + "x O O O\n", texts.ONE_SYSTEM) == (skip, skip, skip)
 
 
+@pytest.mark.parametrize(
+    ("task", "shown"), [(texts.ONE_SYSTEM, True), (texts.TWO_SYSTEMS, False), (texts.SPANS, False)]
+)
+def test_the_slices_picture_is_shown_for_the_task_that_fills_it(task, shown):
+    # run_page fills the slices picture for one system's CoNLL input only; elsewhere it would be an empty box.
+    assert app.slices_shown(task)["visible"] is shown
+    text = {texts.ONE_SYSTEM: texts.WORKED_EXAMPLE, texts.TWO_SYSTEMS: texts.COMPARE_EXAMPLE}.get(
+        task, texts.SPANS_EXAMPLE
+    )
+    assert (app.run_page(text, task=task)[-1] is not None) is shown
+
+
 def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
     summary, comparison, one_system, two_systems, text, button = app.show_task(texts.TWO_SYSTEMS)
     assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
