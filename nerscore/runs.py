@@ -39,10 +39,10 @@ def summarize_runs(
     `{scheme}_{measure}_mean_low` and `_mean_high`: the BCa interval of the mean over runs from N two-level
     resamples (the runs with replacement, then the sentences, or with `documents` the documents, with
     replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`). The options that add
-    more than numbers to summarise (`return_entities`, `confusion`, `slices`, `diagnostics`, `errors`) are a
-    `ValueError`."""
+    more than numbers to summarise (`return_entities`, `confusion`, `slices`, `errors`) are a `ValueError`;
+    `diagnostics`' counts are keys like the others."""
     checked = Options.of(**options)
-    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices", "diagnostics", "errors"))
+    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices", "errors"))
     given = _runs(runs, "runs")
     references = as_list(references, "references")
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
@@ -179,6 +179,11 @@ def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]
     per-type keys in every run: a run without it scores it as a type it has no entity of (macro averages stay
     each run's own)."""
     results = [scores(tally, options) for tally in tallies]
+    if options.diagnostics and all(tally.diagnostics is not None for tally in tallies):
+        # counts, as compute_semeval gives them (docs/scoring.md §11); the command line's --runs counts none yet
+        for result, tally in zip(results, tallies):
+            assert tally.diagnostics is not None
+            result.update(tally.diagnostics.as_dict())
     if options.per_type and options.labels is None:
         every = sorted(set().union(*(tally.entity_types for tally in tallies)))
         widened = options.evolve(labels=every)
