@@ -41,6 +41,7 @@ from .tables import (
     format_diagnostics,
     format_errors,
     format_runs,
+    format_runs_diagnostics,
     format_slice_table,
     format_table,
     format_type_table,
@@ -474,6 +475,7 @@ class RunTotals:
     sentences: int = 0
     tokens: int = 0
     token_counts: list[TokenCounts] = dataclasses.field(default_factory=list)  # each run's, for token_accuracy
+    diagnostics: list[Diagnostics] = dataclasses.field(default_factory=list)  # each run's, with --diagnostics
 
 
 def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
@@ -591,6 +593,7 @@ def _read_runs(
     total = RunTotals(list(sources), 0, [Counter() for _ in range(runs)], UnitCounts(runs * len(SCENARIOS)))
     total.units.by_document = by_document
     total.token_counts = [TokenCounts() for _ in range(runs)]
+    total.diagnostics = [Diagnostics() for _ in range(runs)]
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -611,6 +614,8 @@ def _read_runs(
             total.cells[index].update(counted.tally.cells)
             if counted.tally.tokens is not None:
                 total.token_counts[index] += counted.tally.tokens
+            if counted.tally.diagnostics is not None:
+                total.diagnostics[index] += counted.tally.diagnostics
             if counted.by_sentence is not None:
                 rows.append(counted.by_sentence)
         if by_sentence:
@@ -799,7 +804,11 @@ def _print_runs(total: RunTotals, options: Options, resamples: int, args: argpar
     """--runs: each scheme's mean ± standard deviation over the runs; with --runs-b, the comparison of the two
     systems' runs (nerscore.runs)."""
     runs_a = len(args.runs)
-    tallies = [Tally(dict(cells), tokens) for cells, tokens in zip(total.cells, total.token_counts)]
+    found = total.diagnostics if options.diagnostics else [None] * len(total.cells)
+    tallies = [
+        Tally(dict(cells), tokens, diagnostics=diagnostics)
+        for cells, tokens, diagnostics in zip(total.cells, total.token_counts, found)
+    ]
     statistics = bool(args.runs_b) or options.bootstrap > 0
     units = total.units.counts() if statistics else None
     if args.runs_b:
@@ -827,6 +836,9 @@ def _print_runs(total: RunTotals, options: Options, resamples: int, args: argpar
             )
         print()
         print(format_runs(results, options.beta))
+        if options.diagnostics:  # summarize_runs' means of the counts (docs/scoring.md §11)
+            print()
+            print(format_runs_diagnostics(results))
     else:
         print(f"compared {runs_a} runs of A and {len(args.runs_b)} runs of B: {read}")
         test = (

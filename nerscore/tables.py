@@ -147,6 +147,19 @@ def format_diagnostics(results: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def format_runs_diagnostics(results: Mapping[str, Any]) -> str:
+    """The boundary diagnostics of a `summarize_runs` dict (`diagnostics=True`): each count's mean ± the standard
+    deviation over the runs, the smallest and the largest."""
+    title = "boundary diagnostics"
+    width = max(len(title), *map(len, DIAGNOSTIC_KEYS)) + 2
+    lines = [f"{title:<{width}}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"]
+    for key in DIAGNOSTIC_KEYS:
+        mean, std, low, high = (results[f"{key}_{end}"] for end in ("mean", "std", "min", "max"))
+        cells = [f"{mean:.2f}", f"± {std:.2f}", str(low), str(high)]
+        lines.append(f"{key:<{width}}" + "".join(f"{cell:>9}" for cell in cells))
+    return "\n".join(lines)
+
+
 # The errors table's columns: its header and the field of the `errors` rows it shows.
 _ERROR_COLUMNS = (
     ("count", "count"),

@@ -566,6 +566,30 @@ def test_cli_runs_prints_mean_and_std_and_json_is_summarize_runs(run_files, caps
     ]
 
 
+def test_cli_runs_with_diagnostics_summarises_them_as_summarize_runs(run_files, capsys) -> None:
+    # --diagnostics was ignored by --runs; it now adds summarize_runs' diagnostics keys, and a table after the scores.
+    runs, references, names = run_files
+    assert ns.main(["--runs", *names[:3], "--json", "--diagnostics"]) == 0
+    summary = ns.summarize_runs(runs=runs[:3], references=references, diagnostics=True)
+    assert json.loads(capsys.readouterr().out) == summary
+    assert summary["boundary_too_short_max"] > 0  # the runs do have boundary errors to count
+    assert ns.main(["--runs", *names[:3], "--diagnostics"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[lines.index(next(line for line in lines if line.startswith("boundary diagnostics"))) :]
+    assert table[0].split() == ["boundary", "diagnostics", "mean", "±", "std", "min", "max"]
+    short = next(line for line in table if line.startswith("boundary_too_short")).split()
+    assert short == [
+        "boundary_too_short",
+        f"{summary['boundary_too_short_mean']:.2f}",
+        "±",
+        f"{summary['boundary_too_short_std']:.2f}",
+        str(summary["boundary_too_short_min"]),
+        str(summary["boundary_too_short_max"]),
+    ]
+    assert ns.main(["--runs", *names[:3]]) == 0
+    assert "boundary diagnostics" not in capsys.readouterr().out  # today's text without the flag
+
+
 def test_cli_runs_b_compares_and_json_is_compare_runs(run_files, capsys) -> None:
     runs, references, names = run_files
     assert ns.main(["--runs", *names[:2], "--runs-b", *names[2:], "--bootstrap", "300", "--json"]) == 0
