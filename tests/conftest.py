@@ -27,6 +27,26 @@ sys.path.insert(0, str(REPO))
 WORKED_EXAMPLE = REPO / "examples" / "worked_example.conll"
 
 
+def grounded_result(text, references, predictions, **options):
+    """One document of string entities scored with its rows: the result, the grounded predictions as sorted
+    (start, end, type), and the count of each scenario I to VI (tests of docs/scoring.md §1b)."""
+    from collections import Counter
+
+    from nerscore import compute_semeval
+
+    result = compute_semeval(
+        predictions=[predictions], references=[references], texts=[text], return_entities=True, **options
+    )
+    rows = result["entities"]
+    mentions = sorted(
+        (row["prediction"]["start"], row["prediction"]["end"], row["prediction"]["type"])
+        for row in rows
+        if row["prediction"] is not None and row["prediction"]["start"] is not None
+    )
+    scenarios = Counter(row["scenario"] for row in rows)
+    return result, mentions, {name: scenarios.get(name, 0) for name in ("I", "II", "III", "IV", "V", "VI")}
+
+
 def worked_example_sentences(shared: bool = False) -> list[ConllSentence]:
     """The worked example of docs/scoring.md §6 as `ner_semeval.ConllSentence` rows, read from
     examples/worked_example.conll: six sentences, characters as tokens, scenarios III, II, V, IV, I, VI.

@@ -7,15 +7,15 @@ solved (`Tracker.solves`), never wall-clock."""
 
 from __future__ import annotations
 
-from collections import Counter
 from math import prod
 
 import grounding_oracle as oracle
 import pytest
+from conftest import grounded_result
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from nerscore import compute_semeval, grounding
+from nerscore import grounding
 from nerscore.grounding import Haystack, Tracker, ground_predictions
 from nerscore.span import Span
 
@@ -23,19 +23,10 @@ TYPES = ("X", "Y", "Z")
 
 
 def grounded(text, references, predictions, min_overlap=None):
-    """The grounded predictions (sorted (start, end, type)), the scenario counts and the ungrounded number."""
+    """The grounded predictions (sorted (start, end, type)), the scenario counts and the result."""
     options = {} if min_overlap is None else {"min_overlap": min_overlap}
-    result = compute_semeval(
-        predictions=[predictions], references=[references], texts=[text], return_entities=True, **options
-    )
-    rows = result["entities"]
-    mentions = sorted(
-        (row["prediction"]["start"], row["prediction"]["end"], row["prediction"]["type"])
-        for row in rows
-        if row["prediction"] is not None and row["prediction"]["start"] is not None
-    )
-    scenarios = Counter(row["scenario"] for row in rows)
-    return mentions, {name: scenarios.get(name, 0) for name in ("I", "II", "III", "IV", "V", "VI")}, result
+    result, mentions, scenarios = grounded_result(text, references, predictions, **options)
+    return mentions, scenarios, result
 
 
 def assert_as_the_oracle(text, references, predictions, min_overlap=None) -> None:

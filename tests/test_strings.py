@@ -14,7 +14,7 @@ from math import prod
 
 import grounding_oracle as oracle
 import pytest
-from conftest import REPO
+from conftest import REPO, grounded_result
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -25,20 +25,6 @@ from nerscore.span import Span
 from nerscore.string_batches import ground_batch, ground_tuples
 
 TYPES = ("X", "Y")
-
-
-def grounded_result(text, references, predictions, **options):
-    result = compute_semeval(
-        predictions=[predictions], references=[references], texts=[text], return_entities=True, **options
-    )
-    rows = result["entities"]
-    mentions = sorted(
-        (row["prediction"]["start"], row["prediction"]["end"], row["prediction"]["type"])
-        for row in rows
-        if row["prediction"] is not None and row["prediction"]["start"] is not None
-    )
-    scenarios = Counter(row["scenario"] for row in rows)
-    return result, mentions, {name: scenarios.get(name, 0) for name in ("I", "II", "III", "IV", "V", "VI")}
 
 
 @st.composite
