@@ -8,6 +8,8 @@ from __future__ import annotations
 from itertools import product
 from typing import NamedTuple
 
+from oracle import _matchings  # every one-to-one pairing of the overlapping entities, by brute force
+
 
 class Mention(NamedTuple):
     start: int
@@ -36,17 +38,6 @@ def ground_references(text: str, references: list[tuple[str, str]]) -> list[Ment
 
 def shared(a: Mention, b: Mention) -> int:
     return max(0, min(a.end, b.end) - max(a.start, b.start))
-
-
-def _matchings(edges: list[tuple[int, int]], k: int = 0, used_r=frozenset(), used_p=frozenset()):
-    if k == len(edges):
-        yield []
-        return
-    yield from _matchings(edges, k + 1, used_r, used_p)
-    i, j = edges[k]
-    if i not in used_r and j not in used_p:
-        for rest in _matchings(edges, k + 1, used_r | {i}, used_p | {j}):
-            yield [(i, j), *rest]
 
 
 def overlaps(r: Mention, p: Mention, min_overlap: float | None = None) -> bool:
