@@ -208,10 +208,7 @@ def _joined(size: int, parts: list[_Flat], names: dict[str, int]) -> SpanValues:
     """The entities of `parts` as the `SpanValues` of `size` sentences, each sentence's in the order of the parts,
     with the names of the types they hold."""
     parts = [part for part in parts if len(part[0])] or parts[:1]
-    sentence, start, end, type_id = (np.concatenate(column) for column in zip(*parts))
-    if len(parts) > 1:
-        order = np.argsort(sentence, kind="stable")
-        sentence, start, end, type_id = sentence[order], start[order], end[order], type_id[order]
+    sentence, start, end, type_id = _concatenated(*parts) if len(parts) > 1 else parts[0]
     held = np.bincount(type_id, minlength=len(names)) > 0
     renumbered = np.cumsum(held) - 1
     type_names = [name for name, is_held in zip(names, held.tolist()) if is_held]
