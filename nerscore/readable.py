@@ -123,13 +123,7 @@ def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> 
         columns.append(sentence_sums(sentence_of, values, sentences))
     if options.value is not None:
         table = WeightTable(options.value)
-        by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
-        for sentence, reference, prediction in rows:
-            sides = by_sentence.setdefault(sentence, ([], []))
-            if reference is not None:
-                sides[0].append(reference)
-            if prediction is not None:
-                sides[1].append(prediction)
+        by_sentence = _sides_by_sentence(rows)
         cells: list[Cell] = []
         sentence_list: list[int] = []
         for sentence, (references, predictions) in by_sentence.items():
@@ -159,12 +153,8 @@ def weighed(tally: Tally, rows: list[Row], sentences: int, options: Options) -> 
     return weighted, np.hstack(columns)
 
 
-def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
-    """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
-    the row's reference, or for a row without a reference the reference paired with its prediction (None:
-    unpaired there)."""
-    assert options.value is not None
-    table = WeightTable(options.value)
+def _sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
+    """Each sentence's references and predictions, in the order of its rows (the value pairing's input, §10)."""
     by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
     for sentence, reference, prediction in rows:
         sides = by_sentence.setdefault(sentence, ([], []))
@@ -172,6 +162,16 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
             sides[0].append(reference)
         if prediction is not None:
             sides[1].append(prediction)
+    return by_sentence
+
+
+def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
+    """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
+    the row's reference, or for a row without a reference the reference paired with its prediction (None:
+    unpaired there)."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    by_sentence = _sides_by_sentence(rows)
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
     for sentence, (references, predictions) in by_sentence.items():
