@@ -202,16 +202,19 @@ def _value_cell_dict(cells: Rows, names: list[str]) -> dict[Cell, int]:
     }
 
 
+def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]]:
+    """One side's columns as each sentence's list of `Span`s, for the readable path."""
+    values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
+    spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
+    bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
+    return [spans[a:b] for a, b in pairwise(bounds)]
+
+
 def _readable_weighted(
     references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], options: Options
 ) -> tuple[Tally, np.ndarray]:
     """`_weighted_chunk` sentence by sentence by the readable path (`readable.weighed`)."""
-    sides = []
-    for columns in (references, predictions):
-        values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
-        spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
-        bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
-        sides.append([spans[a:b] for a, b in pairwise(bounds)])
+    sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
     tally, rows = pair_sentences(sides[0], sides[1], options.min_overlap)
     weighted, counts = weighed(tally, rows, len(references.counts), options)
     assert counts is not None  # weighted_width(options) > 0
@@ -433,12 +436,7 @@ def _readable_span_chunk(
 ) -> tuple[dict[Cell, int], np.ndarray, list[Row]]:
     """The cells, each sentence's scenario counts and the rows of a chunk, sentence by sentence by the readable
     path: for positions too large for the arrays, and each nested sentence's counts."""
-    sides = []
-    for columns in (references, predictions):
-        values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
-        spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
-        bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
-        sides.append([spans[a:b] for a, b in pairwise(bounds)])
+    sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
     tally, rows = pair_sentences(sides[0], sides[1], min_overlap)
     return dict(tally.cells), scenarios_by_sentence(rows, len(references.counts)), rows
 
