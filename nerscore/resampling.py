@@ -441,6 +441,28 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
     return intervals
 
 
+def _paired_statistics(
+    pairs: SentenceCounts,
+    totals: np.ndarray,
+    difference: Callable[[np.ndarray], np.ndarray],
+    resamples: int,
+    seed: int,
+    width: int,
+    options: Options,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The BCa interval of B - A (`difference` of the paired units' `totals`, one system `width` columns) and
+    its approximate randomization p-value, from one generator seeded with `seed`: what the totals' comparison and
+    the slices' share (docs/scoring.md §9, §11)."""
+    rng = np.random.default_rng(seed)
+    observed = difference(totals)
+    if pairs.size:
+        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
+    else:
+        low = high = observed
+    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))
+    return low, high, p_values
+
+
 def comparison(
     tally_a: Tally, tally_b: Tally, pairs: SentenceCounts, options: Options, resamples: int, seed: int
 ) -> dict[str, float]:
@@ -452,14 +474,7 @@ def comparison(
 
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = _measure_keys(options)
-    rng = np.random.default_rng(seed)
-    totals = pairs.totals()
-    observed = difference(totals)
-    if pairs.size:
-        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
-    else:
-        low = high = observed
-    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))
+    low, high, p_values = _paired_statistics(pairs, pairs.totals(), difference, resamples, seed, width, options)
     result: dict[str, float] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
         if key not in result_a:  # a scheme that `evaluation_schemes` leaves out
@@ -616,14 +631,8 @@ def slice_comparison(
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = _measure_keys(options)
     positions = list(_slice_key_positions(layout, names, options))
-    rng = np.random.default_rng(seed)
     totals = pairs.totals()
-    observed = difference(totals)
-    if pairs.size:
-        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
-    else:
-        low = high = observed
-    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, half)))
+    low, high, p_values = _paired_statistics(pairs, totals, difference, resamples, seed, half, options)
     estimates = (_slice_measures(totals[:half], layout, options), _slice_measures(totals[half:], layout, options))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
