@@ -9,6 +9,7 @@ with their number of copies (`nerscore.assignment`); components of a few edges a
 from __future__ import annotations
 
 import heapq
+from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 
@@ -59,14 +60,21 @@ def _disjoint(spans: Sequence[Span]) -> bool:
     return all(end <= start for (_, end), (start, _) in pairwise(bounds))
 
 
+def overlap_kept(shared: Any, reference_length: Any, min_overlap: float) -> Any:
+    """Whether `shared` positions of an overlap are enough under `min_overlap` (docs/scoring.md §3): at least
+    that share of the reference's length. The share is the float quotient, as nervaluate computes it, so 0.1
+    admits 1 token of 10 (whose exact ratio lies just below the float 0.1). Scalars or numpy arrays alike: the
+    one place every path applies `min_overlap`."""
+    return shared / reference_length >= min_overlap
+
+
 def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
     """Whether the two overlap (docs/scoring.md §3): they share a position, and with `min_overlap` the shared
-    extent is at least that share of the reference's length. The share is the float quotient, as nervaluate
-    computes it, so 0.1 admits 1 token of 10 (whose exact ratio lies just below the float 0.1)."""
+    extent is at least that share of the reference's length (`overlap_kept`)."""
     shared = reference.overlap(prediction)
     if min_overlap is None or not shared:
         return shared > 0
-    return shared / (reference.end - reference.start) >= min_overlap
+    return bool(overlap_kept(shared, reference.end - reference.start, min_overlap))
 
 
 def _span_key(span: Span) -> tuple[int, int, str]:
