@@ -2,13 +2,13 @@
 
 The scoring of the `ner_semeval` evaluate metric as a plain package that needs numpy (and scipy, imported only to
 solve very large components of nested entities, `nerscore.large_components`): `compute_semeval` scores
-a batch, `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for
-several runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition
-it implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors,
-span, schemes, options, decoding, assignment, large_components, pairing, value, counts, columns, slices, inputs,
-readable, tag_arrays, component_arrays, span_arrays, grounding,
-string_batches, resampling, compute, runs, readers, annotations,
-tables, conlleval, cli.
+a batch (`Accumulator` a corpus read in batches, chunks or processes), `compare_semeval` tests whether one system
+beats another, `summarize_runs` and `compare_runs` do both for several runs of each system (seeds, say), and
+`ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
+Modules, in the order data flows (each imports only those before it): errors, span, schemes, options, decoding,
+assignment, large_components, pairing, value, counts, columns, slices, inputs, readable, tag_arrays, component_arrays,
+span_arrays, grounding, string_batches, resampling, compute, accumulator, runs, readers, annotations, tables,
+conlleval, cli.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._version import __version__
+from .accumulator import Accumulator, compare_semeval, compute_semeval
 from .annotations import (
     BratDocument,
     LabelStudioTask,
@@ -23,7 +24,7 @@ from .annotations import (
     read_brat_pairs,
     read_label_studio,
 )
-from .compute import compare_semeval, compute_semeval, result_dict
+from .compute import result_dict
 from .counts import EVALUATION_SCHEMES, OUTCOMES, Counts, Tally, confusion_matrix, entity_rows, scores
 from .decoding import decode, encode
 from .errors import InvalidInputError
@@ -71,6 +72,7 @@ __all__ = [
     "SCHEMES",
     "SUMMARY_COLUMNS",
     "TYPE_KEYS",
+    "Accumulator",
     "BratDocument",
     "ConllError",
     "ConllSentence",

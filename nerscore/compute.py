@@ -1,5 +1,5 @@
-"""The public functions: `compute_semeval` (a batch's scores, docs/scoring.md §7) and `compare_semeval` (is B
-better than A? §9), and `result_dict`, the one place the result dict is put together.
+"""A batch counted (`count_batch`, whatever its form), and `result_dict`, the one place the result dict is put
+together: what `nerscore.accumulator` adds up batch by batch and turns into `compute_semeval`'s result.
 
 A batch is counted once: by the array path where it can (`tag_arrays`, `span_arrays`, each sentence's counts
 included), by the readable path where the `entities` rows or the precise error for bad input are needed.
@@ -7,42 +7,34 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from .columns import NO_COLUMNS, Columns
 from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError
 from .inputs import (
     IDS,
     SPANS,
     STRINGS,
     Batch,
-    as_list,
     as_span,
     as_string_entity,
     batch_form,
-    batches,
     check_span_options,
     check_tag_options,
-    first_value,
     is_string_entity,
-    read_spans,
     rows_of,
-    value_form,
 )
-from .options import Options, check_resamples, check_seed, is_id
+from .options import Options
 from .readable import pair_spans, pair_tags, scenarios_by_sentence, sentence_facts, value_partners, weighed
 from .resampling import (
     SentenceCounts,
-    comparison,
     interval_keys,
-    slice_comparison,
     slice_interval_keys,
     slice_layout,
-    unit_rows,
 )
 from .schemes import OUTSIDE
 from .slices import (
@@ -59,52 +51,6 @@ from .slices import (
 from .span_arrays import SpanValues, count_spans
 from .string_batches import StringSpans, entity_dicts, string_spans
 from .tag_arrays import count_tags
-
-
-def compute_semeval(
-    *,
-    predictions: Any,
-    references: Any,
-    texts: Any = None,
-    tokens: Any = None,
-    groups: Any = None,
-    documents: Any = None,
-    **options: Any,
-) -> dict[str, Any]:
-    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences or spans (docs/scoring.md §7).
-
-    `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
-    `label_list`, or lists of spans (entities as dicts with start, end and type, or (start, end, type) tuples;
-    docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
-    and a swapped call would silently swap precision and recall. `options` are the fields of `Options`.
-    `texts`, `tokens`, `groups` and `documents` are given beside them, one value per sentence
-    (`nerscore.columns`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
-    token (or entity) for malformed input. Inputs are never modified.
-    """
-    columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
-    return compute_checked(predictions, references, Options.of(**options), columns)
-
-
-def compute_checked(
-    predictions: Any, references: Any, options: Options, columns: Columns | Mapping[str, Any] | None = None
-) -> dict[str, Any]:
-    """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
-    those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
-    predictions, references, form = batches(predictions, references)
-    columns = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
-    entities = None
-    counted: Counted
-    if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
-        counted, rows, entities = count_strings(predictions, references, options, options.bootstrap > 0, columns)
-    else:
-        counted, rows = count_batch(predictions, references, form, options, options.bootstrap > 0, columns)
-    if options.confusion:
-        _refuse_a_type_named_outside(predictions, references, form, options, counted.tally, rows)
-    tally = with_ungrounded_key(counted.tally, columns)
-    # docs/scoring.md §9: the resampling unit's rows, each the sum of its sentences' (one sentence a unit without
-    # documents), the weighted columns of §10 and the slices' bucket columns summed the same way.
-    sentence_counts = None if counted.by_sentence is None else sentence_counts_of(counted, columns.documents)
-    return result_dict(tally, options, sentence_counts, rows, counted.slices, columns, entities)
 
 
 def with_ungrounded_key(tally: Tally, columns: Columns) -> Tally:
@@ -155,10 +101,7 @@ def result_dict(
     elif options.return_entities:
         if rows is None:
             raise ValueError("return_entities needs the rows of the readable path")
-        result["entities"] = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
-        if options.value is not None:  # docs/scoring.md §10: each row's partner in the value's own pairing
-            for row, partner in zip(result["entities"], value_partners(rows, options)):
-                row["value_pair"] = None if partner is None else partner.as_dict()
+        result["entities"] = entity_dicts_of(rows, options, columns)
     if options.diagnostics:
         if tally.diagnostics is None:
             raise ValueError("diagnostics needs a tally counted with diagnostics=True")
@@ -170,6 +113,16 @@ def result_dict(
     if sliced is not None:
         result["slices"] = sliced
     return result
+
+
+def entity_dicts_of(rows: list[Row], options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
+    """The `entities` rows of a batch's `rows` (docs/scoring.md §7), with each side's text where `columns` give one
+    and, with `value`, each row's partner in the value's own pairing (§10)."""
+    entities = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
+    if options.value is not None:
+        for row, partner in zip(entities, value_partners(rows, options)):
+            row["value_pair"] = None if partner is None else partner.as_dict()
+    return entities
 
 
 def sentence_vectors(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
@@ -184,26 +137,6 @@ def sentence_vectors(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
     if buckets is None:
         return counted.by_sentence, None
     return np.hstack((counted.by_sentence, buckets)), None
-
-
-def sentence_counts_of(counted: Counted, documents: Sequence[Hashable] | None = None) -> SentenceCounts:
-    """The `SentenceCounts` of one counted batch (`sentence_vectors`), of its units: each sentence, or with
-    `documents` each document (`resampling.unit_rows`, docs/scoring.md §9)."""
-    ints, floats = sentence_vectors(counted)
-    return SentenceCounts.of(unit_rows(ints, documents), None if floats is None else unit_rows(floats, documents))
-
-
-def paired_sentence_counts(
-    counted_a: Counted, counted_b: Counted, documents: Sequence[Hashable] | None = None
-) -> SentenceCounts:
-    """The `SentenceCounts` of two systems on the same sentences: system A's vector (`sentence_vectors`), then
-    system B's, in floats when either holds weighted columns (docs/scoring.md §10), summed by unit."""
-    (ints_a, floats_a), (ints_b, floats_b) = sentence_vectors(counted_a), sentence_vectors(counted_b)
-    if floats_a is None and floats_b is None:
-        return SentenceCounts.of(unit_rows(np.hstack((ints_a, ints_b)), documents))
-    parts = [part for part in (ints_a, floats_a, ints_b, floats_b) if part is not None]
-    floats = unit_rows(np.hstack(parts).astype(np.float64), documents)
-    return SentenceCounts.of(np.zeros((len(floats), 0), dtype=np.int64), floats)
 
 
 def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
@@ -249,7 +182,7 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
     return Columns.of(sentences, **(columns or {}))
 
 
-def _refuse_a_type_named_outside(
+def check_outside_type(
     predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | None
 ) -> None:
     """With `confusion`, an entity type ``"O"`` would share the matrix's ``"O"`` for no entity (docs/scoring.md
@@ -405,151 +338,3 @@ def count_grounded(
         partners = value_partners(rows, options) if options.value is not None else None
         entities = entity_dicts(rows, grounded.grounded, grounded.texts, options.evaluation_schemes, partners)
     return counted._replace(tally=tally), rows, entities
-
-
-def compare_semeval(
-    *,
-    predictions_a: Any,
-    predictions_b: Any,
-    references: Any,
-    references_b: Any = None,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-    texts: Any = None,
-    tokens: Any = None,
-    groups: Any = None,
-    documents: Any = None,
-    **options: Any,
-) -> dict[str, Any]:
-    """Is system B better than system A on the same sentences? (docs/scoring.md §9)
-
-    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
-    dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
-    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
-    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
-    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
-    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
-    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
-
-    `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
-    checked before any resampling: a `ValueError` names the system and the first sentence that differs.
-
-    With `texts`, `ungrounded_a` and `ungrounded_b`: each system's predicted strings left without an occurrence
-    (`compute_semeval`'s `ungrounded`, docs/scoring.md §1b; 0 for spans). With `slices` (docs/scoring.md §11),
-    the key `slices` holds, for each slice and bucket, the same keys for the bucket's scores, and
-    `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the buckets' resamples
-    and shuffles are those of the totals."""
-    checked = Options.of(**options)
-    # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
-    # has no place for: refused, never silently ignored.
-    ignored = {
-        "bootstrap": checked.bootstrap,
-        "return_entities": checked.return_entities,
-        "per_type": checked.per_type,
-        "confusion": checked.confusion,
-        "diagnostics": checked.diagnostics,
-        "errors": checked.errors,
-    }
-    given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
-    if given:
-        raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
-            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
-            "system with compute_semeval for the rest"
-        )
-    resamples = check_resamples("n_resamples", n_resamples, 1)
-    seed = check_seed("seed", seed)
-    references = as_list(references, "references")
-    columns = checked_columns(
-        {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}, len(references)
-    )
-    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one system's
-        check_tag_options(checked)
-    if references_b is not None:
-        _check_same_references(references, as_list(references_b, "references_b"))
-    counted = []
-    for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
-        try:
-            predictions, aligned_references, form = batches(predictions, references)
-            side_columns = scored_columns(predictions, aligned_references, form, checked, columns)
-            counted.append(count_batch(predictions, aligned_references, form, checked, True, side_columns)[0])
-        except InvalidInputError as error:
-            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
-        except ValueError as error:
-            raise ValueError(f"{side}: {error}") from None
-    counted_a, counted_b = counted
-    assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-    ungrounded = _ungrounded_keys(counted_a.tally, counted_b.tally, columns)
-    if checked.slices:
-        # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
-        slices_a, slices_b = counted_a.slices, counted_b.slices
-        pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
-        layout = slice_layout(slices_a.names, slices_a.layout())
-        scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
-        base, by_bucket = slice_comparison(
-            counted_a.tally, counted_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
-        )
-        return {**base, **ungrounded, "slices": by_bucket}
-    pairs = paired_sentence_counts(counted_a, counted_b, columns.documents)
-    return {**comparison(counted_a.tally, counted_b.tally, pairs, checked, resamples, seed), **ungrounded}
-
-
-def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
-    """`ungrounded_a` and `ungrounded_b` where `texts` were given (`with_ungrounded_key`), else nothing."""
-    if columns.texts is None:
-        return {}
-    found = {
-        f"ungrounded_{system}": with_ungrounded_key(tally, columns).ungrounded
-        for system, tally in (("a", tally_a), ("b", tally_b))
-    }
-    return {key: int(value or 0) for key, value in found.items()}
-
-
-def _check_same_references(references: Batch, references_b: Batch) -> None:
-    """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs.
-    The same means the same entities or tags, however written (docs/scoring.md §1): tuples or lists (as after a
-    JSON round trip), dicts or tuples, entities in any order; tags in lists, tuples or arrays."""
-    rows, rows_b = rows_of(references), rows_of(references_b)
-    spans = value_form(first_value(rows)) == SPANS, value_form(first_value(rows_b)) == SPANS
-    for sentence, (reference, reference_b) in enumerate(zip(rows, rows_b)):
-        if _spelled_alike(reference, reference_b):
-            continue
-        expected = _canonical(reference, spans[0], "references", sentence)
-        found = _canonical(reference_b, spans[1], "references_b", sentence)
-        if found != expected:
-            raise InvalidInputError(
-                "references_b differs from references; expected both systems scored on the same references "
-                f"(found {shown(found)} where references hold {shown(expected)})",
-                "references_b",
-                sentence,
-            )
-    if len(references) != len(references_b):
-        raise ValueError(
-            f"references hold {len(references)} sentences and references_b {len(references_b)}; expected both "
-            "systems scored on the same references"
-        )
-
-
-def _spelled_alike(reference: Any, reference_b: Any) -> bool:
-    """Whether two sentences are written alike, which is all most copies of the references need (at C speed)."""
-    try:
-        return bool(list(reference) == list(reference_b))
-    except ValueError:  # an array among the values has no single truth: spell them out
-        return False
-
-
-def _canonical(sentence: Any, spans: bool, side: str, index: int) -> list[Any]:
-    """A sentence in one spelling: for spans, its entities as sorted (start, end, type) tuples, read as the
-    scorer reads them (a malformed one is located on `side`); for tags or ids, the values in order, ids as Python
-    ints, and anything else (which scoring refuses, at its place) as its type and repr, so that no odd value makes
-    the comparison itself fail."""
-    if spans:
-        try:
-            (entities,) = read_spans([sentence], side)
-        except InvalidInputError as error:
-            raise error.at(sentence=index) from None
-        return sorted((span.start, span.end, span.entity_type) for span in entities)
-    return [
-        str(value) if isinstance(value, str) else int(value) if is_id(value) else (type(value).__name__, repr(value))
-        for value in sentence
-    ]

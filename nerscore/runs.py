@@ -11,13 +11,15 @@ from typing import Any
 
 import numpy as np
 
+from .accumulator import Accumulator, SentenceRows
 from .columns import Columns
-from .compute import checked_columns, count_batch, with_ungrounded_key
-from .counts import Counted, Tally, scores
+from .compute import checked_columns
+from .counts import Tally, scores
 from .errors import InvalidInputError
-from .inputs import SPANS, as_list, batch_form, batches, check_tag_options
+from .inputs import SPANS, as_list, batch_form, check_tag_options
 from .options import Options, check_resamples, check_seed
-from .resampling import SentenceCounts, run_interval_keys, runs_comparison, unit_rows
+from .pairing import SCENARIOS
+from .resampling import SentenceCounts, run_interval_keys, runs_comparison
 
 
 def summarize_runs(
@@ -46,9 +48,9 @@ def summarize_runs(
     given = _runs(runs, "runs")
     references = as_list(references, "references")
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
-    counted = _counted(given, references, checked, columns, "runs", checked.bootstrap > 0)
-    units = _units(counted, columns) if checked.bootstrap else None
-    return summary_of([run.tally for run in counted], units, checked)
+    counted = _counted(given, references, checked, columns, "runs")
+    units = _units(counted) if checked.bootstrap else None
+    return summary_of(_tallies(counted), units, checked)
 
 
 def summary_of(tallies: list[Tally], units: SentenceCounts | None, options: Options) -> dict[str, Any]:
@@ -94,11 +96,11 @@ def compare_runs(
     given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")
     references = as_list(references, "references")
     columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
-    counted_a = _counted(given_a, references, checked, columns, "runs_a", True)
-    counted_b = _counted(given_b, references, checked, columns, "runs_b", True)
-    units = _units(counted_a + counted_b, columns)
-    tallies_a, tallies_b = [run.tally for run in counted_a], [run.tally for run in counted_b]
-    return comparison_of(tallies_a, tallies_b, units, checked, resamples, seed)
+    counted_a = _counted(given_a, references, checked, columns, "runs_a")
+    counted_b = _counted(given_b, references, checked, columns, "runs_b")
+    return comparison_of(
+        _tallies(counted_a), _tallies(counted_b), _units(counted_a + counted_b), checked, resamples, seed
+    )
 
 
 def comparison_of(
@@ -155,23 +157,26 @@ def _runs(runs: Any, name: str) -> list[Any]:
 
 
 def _counted(
-    runs: list[Any], references: list[Any], options: Options, columns: Columns, name: str, by_sentence: bool
-) -> list[Counted]:
-    """Each run counted as compute_semeval counts a batch; a problem is located at `name[index]`."""
+    runs: list[Any], references: list[Any], options: Options, columns: Columns, name: str
+) -> list[Accumulator]:
+    """Each run counted as compute_semeval counts a batch (`Accumulator`), each sentence's counts kept in order;
+    a problem is located at `name[index]`."""
     if batch_form(references, references) not in (None, SPANS):  # an option's error, not one run's
         check_tag_options(options)
     counted = []
     for index, predictions in enumerate(runs):
         side = f"{name}[{index}]"
         try:
-            predictions, aligned, form = batches(predictions, references)
-            run = count_batch(predictions, aligned, form, options, by_sentence, columns)[0]
-            counted.append(run._replace(tally=with_ungrounded_key(run.tally, columns)))
+            counted.append(Accumulator(options, ordered=True).update_checked(predictions, references, columns))
         except InvalidInputError as error:
             raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
         except ValueError as error:
             raise ValueError(f"{side}: {error}") from None
     return counted
+
+
+def _tallies(counted: list[Accumulator]) -> list[Tally]:
+    return [run.tally or Tally() for run in counted]
 
 
 def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]:
@@ -215,10 +220,11 @@ def _mean(values: list[Any]) -> float:
     return math.fsum(values) / len(values)
 
 
-def _units(counted: list[Counted], columns: Columns) -> SentenceCounts:
+def _units(counted: list[Accumulator]) -> SentenceCounts:
     """Each unit's row: every run's six scenario counts side by side (docs/scoring.md §9)."""
     rows = []
     for run in counted:
-        assert run.by_sentence is not None  # counted by_sentence
-        rows.append(run.by_sentence)
-    return SentenceCounts.of(unit_rows(np.hstack(rows), columns.documents))
+        assert isinstance(run.units, SentenceRows)  # accumulated in order
+        rows.append(run.units.ints[:, : len(SCENARIOS)])
+    documents = counted[0].units.documents if isinstance(counted[0].units, SentenceRows) else None
+    return SentenceRows(np.hstack(rows), None, documents).counts()

@@ -87,13 +87,13 @@ def seen_columns(metric: Any, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     ner_semeval.py)."""
     seen: list[Any] = []
     module = sys.modules[type(metric).__module__]
-    scorer = module.compute_checked
+    scorer = module.Accumulator.update_checked
 
-    def spy(predictions: Any, references: Any, options: Any, columns: Any = None) -> Any:
+    def spy(self: Any, predictions: Any, references: Any, columns: Any = None) -> Any:
         seen.append(columns)
-        return scorer(predictions, references, options, columns)
+        return scorer(self, predictions, references, columns)
 
-    monkeypatch.setattr(module, "compute_checked", spy)
+    monkeypatch.setattr(module.Accumulator, "update_checked", spy)
     return seen
 
 

@@ -39,6 +39,7 @@ ORDER = [
     "string_batches",
     "resampling",
     "compute",
+    "accumulator",
     "runs",
     "readers",
     "annotations",

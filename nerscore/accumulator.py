@@ -1,0 +1,454 @@
+"""The one accumulator every front end scores through (`Accumulator`: update, add, result), and the public
+functions built on it: `compute_semeval` (a batch's scores, docs/scoring.md §7) and `compare_semeval` (is B better
+than A? §9).
+
+As torchmetrics' update/compute and sacrebleu's statistics: what a batch counts (`compute.count_batch`) is kept
+as sums that add (the tally, each unit's count vector, the slices' counts, the `entities` rows), so batches,
+chunks of a file, processes, map-reduce partitions and files all merge with `+`, and the result dict is built
+once at the end by `compute.result_dict` (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .columns import NO_COLUMNS, Columns
+from .compute import (
+    check_outside_type,
+    checked_columns,
+    count_batch,
+    count_strings,
+    entity_dicts_of,
+    result_dict,
+    scored_columns,
+    sentence_vectors,
+    with_ungrounded_key,
+)
+from .counts import Counted, Tally
+from .errors import InvalidInputError, shown
+from .inputs import (
+    SPANS,
+    STRINGS,
+    Batch,
+    as_list,
+    batch_form,
+    batches,
+    check_tag_options,
+    first_value,
+    read_spans,
+    rows_of,
+    value_form,
+)
+from .options import Options, check_resamples, check_seed, is_id
+from .pairing import SCENARIOS
+from .resampling import SentenceCounts, comparison, slice_comparison, slice_layout, unit_rows
+from .slices import SliceCounts, slice_scores
+
+
+@dataclass(frozen=True)
+class SentenceRows:
+    """Each sentence's count vector in the order read (`compute.sentence_vectors`: integers, then floats or None),
+    with `documents` each sentence's document id: what the statistics resample (docs/scoring.md §9) while the
+    order still matters, to sum a document's sentences or to put two systems' sentences side by side."""
+
+    ints: np.ndarray
+    floats: np.ndarray | None = None
+    documents: tuple[Hashable, ...] | None = None
+
+    def __add__(self, other: SentenceRows) -> SentenceRows:
+        if (self.documents is None) != (other.documents is None) or (self.floats is None) != (other.floats is None):
+            raise ValueError("found batches with documents and batches without; expected documents with every batch")
+        floats = None if self.floats is None or other.floats is None else np.vstack((self.floats, other.floats))
+        documents = None if self.documents is None or other.documents is None else self.documents + other.documents
+        return SentenceRows(np.vstack((self.ints, other.ints)), floats, documents)
+
+    def counts(self) -> SentenceCounts:
+        """The units' `SentenceCounts`: each sentence's vector, or with documents each document's sum."""
+        floats = None if self.floats is None else unit_rows(self.floats, self.documents)
+        return SentenceCounts.of(unit_rows(self.ints, self.documents), floats)
+
+    def beside(self, other: SentenceRows) -> SentenceRows:
+        """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs):
+        integers, or all in floats when either holds docs/scoring.md §10's weighted columns."""
+        if self.floats is None and other.floats is None:
+            return SentenceRows(np.hstack((self.ints, other.ints)), None, self.documents)
+        parts = [part for part in (self.ints, self.floats, other.ints, other.floats) if part is not None]
+        floats = np.hstack(parts).astype(np.float64)
+        return SentenceRows(np.zeros((len(floats), 0), dtype=np.int64), floats, self.documents)
+
+
+# Each unit's counts as batches add up: in order (`SentenceRows`), or where nothing needs the order (no documents,
+# no pairing) the distinct vectors alone (`SentenceCounts`), so that memory follows those, not the sentences.
+Units = SentenceCounts | SentenceRows
+
+
+@dataclass(frozen=True)
+class Accumulator:
+    """The scores of a corpus read in batches: `update` counts a batch, `+` adds two accumulators (of the same
+    options: batches, files, processes, map-reduce partitions, in order), `result` gives `compute_semeval`'s dict
+    of everything added. Immutable: `update` and `+` return a new accumulator, so a batch that fails leaves what was
+    added before as it was; it pickles as its counts (no sentence is kept, except each one's count vector where
+    `bootstrap` and documents need it).
+
+        accumulator = Accumulator.of(scheme="IOB2")
+        for batch in batches:
+            accumulator = accumulator.update(predictions=batch["predictions"], references=batch["references"])
+        accumulator.result()  # == compute_semeval(predictions=all predictions, references=all references)
+
+    `ordered` keeps each sentence's count vector in order (compare_semeval pairs two systems' sentences)."""
+
+    options: Options = dataclasses.field(default_factory=Options)
+    ordered: bool = False
+    tally: Tally | None = None  # None until a batch is added
+    sentences: int = 0
+    units: Units | None = None  # with bootstrap or `ordered`: each unit's count vector
+    slices: SliceCounts | None = None  # with slices: every bucket's counts (the per-sentence ones are in `units`)
+    entities: tuple[dict[str, Any], ...] | None = None  # with return_entities: the rows, sentences numbered in order
+
+    @classmethod
+    def of(cls, **options: Any) -> Accumulator:
+        """An empty accumulator of `compute_semeval`'s options (`Options`), checked."""
+        return cls(Options.of(**options))
+
+    def update(
+        self,
+        *,
+        predictions: Any,
+        references: Any,
+        texts: Any = None,
+        tokens: Any = None,
+        groups: Any = None,
+        documents: Any = None,
+    ) -> Accumulator:
+        """This accumulator with a batch added, counted as `compute_semeval` counts it (the same arguments); a bad
+        sentence is a `ValueError` numbered from the first sentence of the first batch."""
+        columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+        return self.update_checked(predictions, references, columns)
+
+    def update_checked(
+        self, predictions: Any, references: Any, columns: Columns | Mapping[str, Any] | None = None
+    ) -> Accumulator:
+        """`update` with `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
+        try:
+            counted, entities, checked, sentences = _counted(
+                predictions, references, self.options, columns, self._by_sentence
+            )
+        except InvalidInputError as error:
+            if error.sentence is None or not self.sentences:
+                raise
+            raise error.at(sentence=self.sentences + error.sentence) from None
+        return self.add(counted, sentences, checked.documents, entities)
+
+    @property
+    def _by_sentence(self) -> bool:
+        return self.options.bootstrap > 0 or self.ordered
+
+    def add(
+        self,
+        counted: Counted,
+        sentences: int,
+        documents: Sequence[Hashable] | None = None,
+        entities: list[dict[str, Any]] | None = None,
+    ) -> Accumulator:
+        """This accumulator with a batch of `sentences` sentences already counted (`compute.count_batch`, as the
+        command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
+        units = None
+        if counted.by_sentence is not None:
+            ints, floats = sentence_vectors(counted)
+            rows = SentenceRows(ints, floats, None if documents is None else tuple(documents))
+            units = rows if documents is not None or self.ordered else rows.counts()
+        slices = None if counted.slices is None else counted.slices._replace_sentences()
+        added = Accumulator(
+            self.options,
+            self.ordered,
+            counted.tally,
+            sentences,
+            units,
+            slices,
+            None if entities is None else tuple(entities),
+        )
+        return self + added
+
+    def __add__(self, other: Accumulator) -> Accumulator:
+        if other.options != self.options:
+            raise ValueError("found accumulators of different options; expected the same options on both sides")
+        if self.tally is None:
+            return Accumulator(
+                self.options, self.ordered, other.tally, other.sentences, other.units, other.slices, other.entities
+            )
+        if other.tally is None:
+            return self
+        if (
+            self.slices is not None
+            and other.slices is not None
+            and self.units is not None
+            and self.slices.names != other.slices.names
+        ):
+            raise ValueError("the group slice's per-sentence counts of two chunks with other groups cannot be joined")
+        return Accumulator(
+            self.options,
+            self.ordered,
+            self.tally + other.tally,
+            self.sentences + other.sentences,
+            _added(self.units, other.units),
+            _added(self.slices, other.slices),
+            _joined_entities(self.entities, other.entities, self.sentences),
+        )
+
+    @property
+    def documents(self) -> int:
+        """The units resampled: the distinct documents where documents were given, else the sentences."""
+        if isinstance(self.units, SentenceRows) and self.units.documents is not None:
+            return len(set(self.units.documents))
+        return self.sentences
+
+    def unit_counts(self) -> SentenceCounts:
+        """Each unit's counts (docs/scoring.md §9), none before a batch is added."""
+        if self.units is None:
+            return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
+        return self.units.counts() if isinstance(self.units, SentenceRows) else self.units
+
+    def result(self) -> dict[str, Any]:
+        """`compute_semeval`'s dict of every batch added (`compute.result_dict`)."""
+        units = self.unit_counts() if self._by_sentence else None
+        entities = list(self.entities or ()) if self.options.return_entities else None
+        return result_dict(self.tally or Tally(), self.options, units, None, self.slices, NO_COLUMNS, entities)
+
+
+def _added(first: Any, second: Any) -> Any:
+    """Two sums of the same kind added, None standing for nothing added."""
+    if first is None:
+        return second
+    if second is None:
+        return first
+    if isinstance(first, SentenceCounts) and isinstance(second, SentenceCounts):
+        # With §10's weighted columns or slices, a batch of no sentence's vectors may be narrower: the wider wins.
+        if not first.size and first.vectors.shape[1] != second.vectors.shape[1]:
+            return second
+        if not second.size and first.vectors.shape[1] != second.vectors.shape[1]:
+            return first
+    elif type(first) is not type(second):
+        raise ValueError("found batches with documents and batches without; expected documents with every batch")
+    return first + second
+
+
+def _joined_entities(
+    first: tuple[dict[str, Any], ...] | None, second: tuple[dict[str, Any], ...] | None, offset: int
+) -> tuple[dict[str, Any], ...] | None:
+    """The `entities` rows of two accumulators, the second's sentences numbered after the first's `offset`."""
+    if second is None:
+        return first
+    if offset:
+        second = tuple({**row, "sentence": row["sentence"] + offset} for row in second)
+    return second if first is None else first + second
+
+
+def _counted(
+    predictions: Any, references: Any, options: Options, columns: Columns | Mapping[str, Any] | None, by_sentence: bool
+) -> tuple[Counted, list[dict[str, Any]] | None, Columns, int]:
+    """A batch counted as `compute_semeval` counts it: its `Counted` (with texts, `ungrounded` set), its `entities`
+    rows with `return_entities`, its columns as scored and its number of sentences."""
+    predictions, references, form = batches(predictions, references)
+    scored = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
+    entities = None
+    if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
+        counted, rows, entities = count_strings(predictions, references, options, by_sentence, scored)
+    else:
+        counted, rows = count_batch(predictions, references, form, options, by_sentence, scored)
+        if options.return_entities:
+            assert rows is not None  # return_entities: the readable path's rows
+            entities = entity_dicts_of(rows, options, scored)
+    if options.confusion:
+        check_outside_type(predictions, references, form, options, counted.tally, rows)
+    return counted._replace(tally=with_ungrounded_key(counted.tally, scored)), entities, scored, len(references)
+
+
+def compute_semeval(
+    *,
+    predictions: Any,
+    references: Any,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """SemEval-2013 strict / exact / partial / type scores of a batch of tag sequences or spans (docs/scoring.md §7).
+
+    `predictions` and `references` are lists (or 2-D arrays) of tag sequences, or of integer ids with
+    `label_list`, or lists of spans (entities as dicts with start, end and type, or (start, end, type) tuples;
+    docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
+    and a swapped call would silently swap precision and recall. `options` are the fields of `Options`.
+    `texts`, `tokens`, `groups` and `documents` are given beside them, one value per sentence
+    (`nerscore.columns`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
+    token (or entity) for malformed input. Inputs are never modified. A corpus read in batches is scored the same
+    by `Accumulator`."""
+    columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+    return compute_checked(predictions, references, Options.of(**options), columns)
+
+
+def compute_checked(
+    predictions: Any, references: Any, options: Options, columns: Columns | Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
+    those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
+    return Accumulator(options).update_checked(predictions, references, columns).result()
+
+
+def compare_semeval(
+    *,
+    predictions_a: Any,
+    predictions_b: Any,
+    references: Any,
+    references_b: Any = None,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    texts: Any = None,
+    tokens: Any = None,
+    groups: Any = None,
+    documents: Any = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """Is system B better than system A on the same sentences? (docs/scoring.md §9)
+
+    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
+    dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
+    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
+    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
+    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
+    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
+    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
+
+    `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
+    checked before any resampling: a `ValueError` names the system and the first sentence that differs.
+
+    With `texts`, `ungrounded_a` and `ungrounded_b`: each system's predicted strings left without an occurrence
+    (`compute_semeval`'s `ungrounded`, docs/scoring.md §1b; 0 for spans). With `slices` (docs/scoring.md §11),
+    the key `slices` holds, for each slice and bucket, the same keys for the bucket's scores, and
+    `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the buckets' resamples
+    and shuffles are those of the totals."""
+    checked = Options.of(**options)
+    # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
+    # has no place for: refused, never silently ignored.
+    ignored = {
+        "bootstrap": checked.bootstrap,
+        "return_entities": checked.return_entities,
+        "per_type": checked.per_type,
+        "confusion": checked.confusion,
+        "diagnostics": checked.diagnostics,
+        "errors": checked.errors,
+    }
+    given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
+    if given:
+        raise ValueError(
+            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
+            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
+            "system with compute_semeval for the rest"
+        )
+    resamples = check_resamples("n_resamples", n_resamples, 1)
+    seed = check_seed("seed", seed)
+    references = as_list(references, "references")
+    columns = checked_columns(
+        {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}, len(references)
+    )
+    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one system's
+        check_tag_options(checked)
+    if references_b is not None:
+        _check_same_references(references, as_list(references_b, "references_b"))
+    systems = []
+    for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
+        try:
+            systems.append(Accumulator(checked, ordered=True).update_checked(predictions, references, columns))
+        except InvalidInputError as error:
+            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
+        except ValueError as error:
+            raise ValueError(f"{side}: {error}") from None
+    system_a, system_b = systems
+    assert system_a.tally is not None and system_b.tally is not None  # both updated
+    ungrounded = _ungrounded_keys(system_a.tally, system_b.tally, columns)
+    pairs = paired_counts(system_a, system_b)
+    if checked.slices:
+        # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
+        slices_a, slices_b = system_a.slices, system_b.slices
+        assert slices_a is not None and slices_b is not None  # counted with slices
+        layout = slice_layout(slices_a.names, slices_a.layout())
+        scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
+        base, by_bucket = slice_comparison(
+            system_a.tally, system_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
+        )
+        return {**base, **ungrounded, "slices": by_bucket}
+    return {**comparison(system_a.tally, system_b.tally, pairs, checked, resamples, seed), **ungrounded}
+
+
+def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:
+    """The units' counts of two systems on the same sentences, each accumulated `ordered`: system A's vector, then
+    system B's (`SentenceRows.beside`), summed by unit."""
+    if not isinstance(system_a.units, SentenceRows) or not isinstance(system_b.units, SentenceRows):
+        raise ValueError("pairing two systems' sentences needs both accumulated with ordered=True")
+    return system_a.units.beside(system_b.units).counts()
+
+
+def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
+    """`ungrounded_a` and `ungrounded_b` where `texts` were given (`with_ungrounded_key`), else nothing."""
+    if columns.texts is None:
+        return {}
+    found = {
+        f"ungrounded_{system}": with_ungrounded_key(tally, columns).ungrounded
+        for system, tally in (("a", tally_a), ("b", tally_b))
+    }
+    return {key: int(value or 0) for key, value in found.items()}
+
+
+def _check_same_references(references: Batch, references_b: Batch) -> None:
+    """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs.
+    The same means the same entities or tags, however written (docs/scoring.md §1): tuples or lists (as after a
+    JSON round trip), dicts or tuples, entities in any order; tags in lists, tuples or arrays."""
+    rows, rows_b = rows_of(references), rows_of(references_b)
+    spans = value_form(first_value(rows)) == SPANS, value_form(first_value(rows_b)) == SPANS
+    for sentence, (reference, reference_b) in enumerate(zip(rows, rows_b)):
+        if _spelled_alike(reference, reference_b):
+            continue
+        expected = _canonical(reference, spans[0], "references", sentence)
+        found = _canonical(reference_b, spans[1], "references_b", sentence)
+        if found != expected:
+            raise InvalidInputError(
+                "references_b differs from references; expected both systems scored on the same references "
+                f"(found {shown(found)} where references hold {shown(expected)})",
+                "references_b",
+                sentence,
+            )
+    if len(references) != len(references_b):
+        raise ValueError(
+            f"references hold {len(references)} sentences and references_b {len(references_b)}; expected both "
+            "systems scored on the same references"
+        )
+
+
+def _spelled_alike(reference: Any, reference_b: Any) -> bool:
+    """Whether two sentences are written alike, which is all most copies of the references need (at C speed)."""
+    try:
+        return bool(list(reference) == list(reference_b))
+    except ValueError:  # an array among the values has no single truth: spell them out
+        return False
+
+
+def _canonical(sentence: Any, spans: bool, side: str, index: int) -> list[Any]:
+    """A sentence in one spelling: for spans, its entities as sorted (start, end, type) tuples, read as the
+    scorer reads them (a malformed one is located on `side`); for tags or ids, the values in order, ids as Python
+    ints, and anything else (which scoring refuses, at its place) as its type and repr, so that no odd value makes
+    the comparison itself fail."""
+    if spans:
+        try:
+            (entities,) = read_spans([sentence], side)
+        except InvalidInputError as error:
+            raise error.at(sentence=index) from None
+        return sorted((span.start, span.end, span.entity_type) for span in entities)
+    return [
+        str(value) if isinstance(value, str) else int(value) if is_id(value) else (type(value).__name__, repr(value))
+        for value in sentence
+    ]
