@@ -195,8 +195,8 @@ class Accumulator:
             self.ordered,
             self.tally + other.tally,
             self.sentences + other.sentences,
-            _added(self.units, other.units),
-            _added(self.slices, other.slices),
+            add_units(self.units, other.units),
+            add_units(self.slices, other.slices),
             _joined_entities(self.entities, other.entities, self.sentences),
         )
 
@@ -220,8 +220,8 @@ class Accumulator:
         return result_dict(self.tally or Tally(), self.options, units, None, self.slices, NO_COLUMNS, entities)
 
 
-def _added(first: Any, second: Any) -> Any:
-    """Two sums of the same kind added, None standing for nothing added."""
+def add_units(first: Any, second: Any) -> Any:
+    """Two sums of the same kind (units' counts, slices' counts) added, None standing for nothing added."""
     if first is None:
         return second
     if second is None:

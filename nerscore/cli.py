@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import os
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import zip_longest
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._version import __version__
+from .accumulator import Accumulator, SentenceRows, Units, add_units
 from .annotations import read_brat_pairs, read_label_studio
 from .columns import NO_COLUMNS, Columns
 from .compute import count_batch, result_dict, scored_columns, sentence_vectors
@@ -32,9 +30,8 @@ from .inputs import SPANS, STRINGS, TAGS, batch_form, check_span_options, check_
 from .options import SPECS, Options, check_resamples
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
-from .resampling import SentenceCounts, comparison, unit_rows
+from .resampling import SentenceCounts, comparison
 from .runs import comparison_of, summary_of
-from .slices import SliceCounts
 from .tables import (
     format_comparison,
     format_confusion_table,
@@ -83,8 +80,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     given = {
         name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
     }
-    total = FileTotals(spans=args.spans is not None or annotations is not None)
-    total.units.by_document = args.by_document or total.spans
+    spans = args.spans is not None or annotations is not None
     try:
         if args.runs:
             compare = bool(args.runs_b)
@@ -96,39 +92,47 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             names = [*args.runs, *(args.runs_b or [])]
             with contextlib.ExitStack() as stack:
                 handles = [stack.enter_context(open(name, "rb")) for name in names]
-                run_totals = _read_runs(handles, names, options, compare or options.bootstrap > 0, args.by_document)
+                systems = _read_systems(
+                    handles, names, options, "--runs", compare or options.bootstrap > 0, args.by_document
+                )
         elif args.compare:
             resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
             options = Options.of(**given)
             check_tag_options(options)
             with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
-                paired = _read_files_in_step((handle_a, handle_b), args.compare, options, args.by_document)
+                systems = _read_systems(
+                    (handle_a, handle_b), args.compare, options, "--compare", True, args.by_document
+                )
         else:
             options = Options.of(**given)
-            if total.spans:
+            if spans:
                 if args.files:
                     raise ValueError(f"found CoNLL files {args.files} with --spans; score tags or spans, not both")
                 check_span_options(options)
             else:
                 check_tag_options(options)
+            total = Accumulator(options)
             if annotations:
-                _read_annotations(args, options, total)
-            for name in [] if annotations else [args.spans] if total.spans else args.files or ["-"]:
+                total = _read_annotations(args, total)
+            for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)
                 with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
-                    (_read_span_file if total.spans else _read_tag_file)(handle, source, options, total)
+                    if spans:
+                        total = _read_span_file(handle, source, total)
+                    else:
+                        total = _read_tag_file(handle, source, total, file, args.by_document)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
         return 2
 
     try:
         if args.runs:
-            _print_runs(run_totals, options, resamples, args)
+            _print_runs(systems, options, resamples, args)
         elif args.compare:
-            _print_comparison(paired, options, resamples, args)
+            _print_comparison(systems, options, resamples, args)
         else:
-            _print_results(total, options, args)
+            _print_results(total, spans, args)
     except BrokenPipeError:  # `ner-semeval FILE | head`: the reader has seen enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
@@ -253,10 +257,6 @@ _CONLLEVAL_FLAGS = [name for _, name, _, _ in _CONLLEVAL_ARGUMENTS]
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _no_sentences(width: int = len(SCENARIOS)) -> SentenceCounts:
-    return SentenceCounts.of(np.zeros((0, width), dtype=np.int64))
-
-
 def _count_sentences(sentences: list[ConllSentence], source: str, options: Options, by_sentence: bool) -> Counted:
     """Count one chunk of a file's sentences (and each one's scenarios with `by_sentence`); a bad tag is a
     `ConllError` naming the file, the line and the column."""
@@ -279,203 +279,63 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
         raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
 
 
-@dataclass
-class UnitCounts:
-    """The units' counts as they are read (docs/scoring.md §9): each sentence's, kept as the distinct vectors (so
-    memory follows those, not the sentences), or `by_document` each sentence's row and document id until the
-    end, when each document's rows are summed (48 bytes a sentence and system: a document's sentences may be
-    anywhere, as JSON lines' 'document' fields may put them)."""
-
-    width: int = len(SCENARIOS)
-    by_document: bool = False
-    distinct: SentenceCounts | None = None
-    rows: list[np.ndarray] = dataclasses.field(default_factory=list)
-    ids: list[Any] = dataclasses.field(default_factory=list)
-
-    weighted: list[np.ndarray] = dataclasses.field(default_factory=list)
-
-    def add(self, by_sentence: np.ndarray, ids: Sequence[Any], weighted: np.ndarray | None = None) -> None:
-        """A chunk's sentence rows, their ids, and with docs/scoring.md §10's options their weighted columns."""
-        if self.by_document:
-            self.rows.append(by_sentence)
-            self.ids.extend(ids)
-            if weighted is not None:
-                self.weighted.append(weighted)
-            return
-        counts = SentenceCounts.of(by_sentence, weighted)
-        self.distinct = counts if self.distinct is None else _added(self.distinct, counts)
-
-    def counts(self) -> SentenceCounts:
-        if not self.by_document:
-            return self.distinct if self.distinct is not None else _no_sentences(self.width)
-        width = self.rows[0].shape[1] if self.rows else self.width
-        rows = np.vstack(self.rows) if self.rows else np.zeros((0, width), dtype=np.int64)
-        weighted = unit_rows(np.vstack(self.weighted), self.ids) if self.weighted else None
-        return SentenceCounts.of(unit_rows(rows, self.ids), weighted)
-
-    @property
-    def documents(self) -> int:
-        """How many documents were read (by_document)."""
-        return len(set(self.ids))
+def _add_sentences(
+    total: Accumulator, sentences: list[ConllSentence], source: str, ids: Sequence[Any] | None = None
+) -> Accumulator:
+    """`total` with one chunk of a file's sentences counted (of documents `ids` with --by-document); a bad tag is
+    a `ConllError` naming the line."""
+    options = total.options
+    return total.add(_count_sentences(sentences, source, options, options.bootstrap > 0), len(sentences), ids)
 
 
-@dataclass
-class FileTotals:
-    """What the command line accumulates while it reads: the cells and how much it read; with --bootstrap the
-    units' counts too (`UnitCounts`)."""
-
-    cells: Counter = dataclasses.field(default_factory=Counter)
-    sentences: int = 0
-    tokens: int = 0
-    units: UnitCounts = dataclasses.field(default_factory=UnitCounts)
-    spans: bool = False  # read from JSON lines of spans (`--spans`): sentences are documents, no tokens
-    token_counts: TokenCounts = dataclasses.field(default_factory=TokenCounts)  # of tags, for token_accuracy
-    ungrounded: int | None = None  # of string entities (docs/scoring.md §1b), with JSON lines that hold them
-    slices: SliceCounts | None = None  # with --slices, the counts of every bucket
-    weighted: Tally = dataclasses.field(default_factory=Tally)  # docs/scoring.md §10's credit and value cells
-    # With --diagnostics and --errors (docs/scoring.md §11): what the tally adds beside its cells.
-    diagnostics: Diagnostics | None = None
-    errors: Counter | None = None
-    files: int = 0  # files read so far: CoNLL documents are numbered within their file
-
-    def add(self, sentences: list[ConllSentence], source: str, options: Options, ids: Sequence[Any] = ()) -> None:
-        """Count one chunk of sentences (of documents `ids` with --by-document); a bad tag is a `ConllError`
-        naming the line."""
-        self._add(_count_sentences(sentences, source, options, by_sentence=options.bootstrap > 0), ids)
-        self.sentences += len(sentences)
-        self.tokens += sum(len(sentence.tokens) for sentence in sentences)
-
-    def add_spans(self, documents: list[SpanDocument], source: str, options: Options) -> None:
-        """Count one chunk of documents (lines); a bad entity is a `ConllError` naming the line. A line without
-        a 'document' field is a document of its own."""
-        references = [document.references for document in documents]
-        predictions = [document.predictions for document in documents]
-        texts = [document.text for document in documents]
-        form = SPANS
-        if batch_form(predictions, references) == STRINGS:  # string entities, found in each line's text (§1b)
-            form = STRINGS
-            if None in texts:
-                line = documents[texts.index(None)].line
-                raise ConllError(source, line, "found string entities and no 'text'; expected the text")
-        if options.errors and None in texts:
+def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -> Accumulator:
+    """`total` with one chunk of documents (lines) counted; a bad entity is a `ConllError` naming the line. A line
+    without a 'document' field is a document of its own."""
+    options = total.options
+    references = [document.references for document in documents]
+    predictions = [document.predictions for document in documents]
+    texts = [document.text for document in documents]
+    form = SPANS
+    if batch_form(predictions, references) == STRINGS:  # string entities, found in each line's text (§1b)
+        form = STRINGS
+        if None in texts:
             line = documents[texts.index(None)].line
-            raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
-        columns = Columns(texts=tuple(str(text) for text in texts)) if None not in texts else Columns()
-        try:
-            if options.slices:
-                columns = scored_columns(predictions, references, SPANS, options, columns)
-            counted, _ = count_batch(
-                predictions, references, form, options, by_sentence=options.bootstrap > 0, columns=columns
-            )
-        except InvalidInputError as error:
-            if error.sentence is None:
-                raise
-            line = documents[error.sentence].line
-            raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
-        ids = [
-            ("line", self.sentences + index) if document.document is None else ("document", document.document)
-            for index, document in enumerate(documents)
-        ]
-        self._add(counted, ids)
-        self.sentences += len(documents)
-
-    def _add(self, counted: Counted, ids: Sequence[Any]) -> None:
-        self.cells.update(counted.tally.cells)
-        if counted.tally.ungrounded is not None:
-            self.ungrounded = (self.ungrounded or 0) + counted.tally.ungrounded
-        if counted.tally.tokens is not None:
-            self.token_counts += counted.tally.tokens
-        self.weighted += _weighted_part(counted.tally)
-        if counted.by_sentence is not None:
-            # With §10's weighted columns or slices, the vectors are wider than six columns (`sentence_vectors`).
-            ints, floats = sentence_vectors(counted)
-            self.units.add(ints, ids, floats)
-        if counted.slices is not None:
-            counted_slices = counted.slices._replace_sentences()
-            self.slices = counted_slices if self.slices is None else self.slices + counted_slices
-        found = counted.tally
-        if found.diagnostics is not None:
-            self.diagnostics = found.diagnostics + (self.diagnostics or Diagnostics())
-        if found.errors is not None:
-            self.errors = self.errors if self.errors is not None else Counter()
-            self.errors.update(found.errors)
-
-    @property
-    def tally(self) -> Tally:
-        tokens = None if self.spans else self.token_counts
-        return Tally(
-            dict(self.cells),
-            tokens,
-            credit=self.weighted.credit,
-            value_cells=self.weighted.value_cells,
-            diagnostics=self.diagnostics,
-            errors=None if self.errors is None else dict(self.errors),
-            ungrounded=self.ungrounded,
+            raise ConllError(source, line, "found string entities and no 'text'; expected the text")
+    if options.errors and None in texts:
+        line = documents[texts.index(None)].line
+        raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
+    columns = Columns(texts=tuple(str(text) for text in texts)) if None not in texts else Columns()
+    try:
+        if options.slices:
+            columns = scored_columns(predictions, references, SPANS, options, columns)
+        counted, _ = count_batch(
+            predictions, references, form, options, by_sentence=options.bootstrap > 0, columns=columns
         )
+    except InvalidInputError as error:
+        if error.sentence is None:
+            raise
+        line = documents[error.sentence].line
+        raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
+    ids = [
+        ("line", total.sentences + index) if document.document is None else ("document", document.document)
+        for index, document in enumerate(documents)
+    ]
+    return total.add(counted, len(documents), ids)
 
 
-def _weighted_part(tally: Tally) -> Tally:
-    """What docs/scoring.md §10 adds to a tally, alone (its cells left out)."""
-    return Tally({}, None, credit=tally.credit, value_cells=tally.value_cells)
+def _tokens(total: Accumulator) -> int:
+    """The tokens read into `total`: tags' tokens are all compared (`ignore_index` is for ids)."""
+    return 0 if total.tally is None or total.tally.tokens is None else total.tally.tokens.tokens
 
 
-def _added(total: SentenceCounts, part: SentenceCounts) -> SentenceCounts:
-    """The per-sentence counts so far and a chunk's: with §10's weighted columns, the first chunk's width wins
-    over the empty start's."""
-    return part if not total.size and total.vectors.shape[1] != part.vectors.shape[1] else total + part
+class Systems(NamedTuple):
+    """What --compare and --runs read: each system's (or run's) counts, each unit's counts of every system side by
+    side (docs/scoring.md §9), and how many sentences and documents were read."""
 
-
-@dataclass
-class PairedTotals:
-    """What --compare accumulates while it reads two files in step: each system's cells, how much it read, and
-    the two systems' per-sentence counts side by side (as distinct pairs of vectors)."""
-
-    cells_a: Counter = dataclasses.field(default_factory=Counter)
-    cells_b: Counter = dataclasses.field(default_factory=Counter)
-    sentences: int = 0
-    tokens: int = 0
-    units: UnitCounts = dataclasses.field(default_factory=lambda: UnitCounts(2 * len(SCENARIOS)))
-    weighted_a: Tally = dataclasses.field(default_factory=Tally)
-    weighted_b: Tally = dataclasses.field(default_factory=Tally)
-
-    def add(
-        self,
-        sentences: list[tuple[ConllSentence, ConllSentence]],
-        sources: Sequence[str],
-        options: Options,
-        ids: Sequence[Any] = (),
-    ) -> None:
-        counted_a, counted_b = (
-            _count_sentences([pair[side] for pair in sentences], sources[side], options, by_sentence=True)
-            for side in (0, 1)
-        )
-        self.cells_a.update(counted_a.tally.cells)
-        self.cells_b.update(counted_b.tally.cells)
-        assert counted_a.by_sentence is not None and counted_b.by_sentence is not None  # counted by_sentence
-        self.weighted_a += _weighted_part(counted_a.tally)
-        self.weighted_b += _weighted_part(counted_b.tally)
-        if counted_a.weighted is None or counted_b.weighted is None:
-            self.units.add(np.hstack((counted_a.by_sentence, counted_b.by_sentence)), ids)
-        else:  # docs/scoring.md §10: each system's six counts, then its weighted columns
-            columns = (counted_a.by_sentence, counted_a.weighted, counted_b.by_sentence, counted_b.weighted)
-            self.units.add(np.zeros((len(columns[0]), 0), dtype=np.int64), ids, np.hstack(columns))
-        self.sentences += len(sentences)
-        self.tokens += sum(len(a.tokens) for a, _ in sentences)
-
-
-@dataclass
-class RunTotals:
-    """What --runs accumulates while it reads every run's file in step: each run's cells, how much it read, and
-    with the statistics every run's counts side by side for each unit."""
-
-    names: list[str]
-    runs_a: int
-    cells: list[Counter]
-    units: UnitCounts
-    sentences: int = 0
-    tokens: int = 0
-    token_counts: list[TokenCounts] = dataclasses.field(default_factory=list)  # each run's, for token_accuracy
-    diagnostics: list[Diagnostics] = dataclasses.field(default_factory=list)  # each run's, with --diagnostics
+    counts: list[Accumulator]
+    units: SentenceCounts
+    sentences: int
+    documents: int
 
 
 def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
@@ -492,25 +352,31 @@ def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Ite
         yield chunk
 
 
-def _read_tag_file(handle: Iterable[bytes | str], source: str, options: Options, total: FileTotals) -> None:
+def _read_tag_file(
+    handle: Iterable[bytes | str], source: str, total: Accumulator, file: int, by_document: bool
+) -> Accumulator:
+    """`total` with a CoNLL file counted a chunk at a time as it is read (the `file`th read: with `by_document`
+    its documents are numbered within it)."""
     documents: list[int] = []
-    sentences = read_conll(text_lines(handle, source), source, documents if total.units.by_document else None)
-    file, read = total.files, 0
-    total.files += 1
+    sentences = read_conll(text_lines(handle, source), source, documents if by_document else None)
+    read = 0
     for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
         # The reader has numbered exactly the sentences it gave: those of this chunk are the last.
-        total.add(chunk, source, options, [(file, document) for document in documents[read : read + len(chunk)]])
+        ids = [(file, document) for document in documents[read : read + len(chunk)]] if by_document else None
+        total = _add_sentences(total, chunk, source, ids)
         read += len(chunk)
+    return total
 
 
-def _read_span_file(handle: Iterable[bytes | str], source: str, options: Options, total: FileTotals) -> None:
-    """Score a JSON lines file of span lists (`--spans`, `read_span_lines`), in chunks of about
+def _read_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> Accumulator:
+    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted in chunks of about
     `_CLI_CHUNK_ENTITIES` entities as they are read."""
     documents = read_span_lines(text_lines(handle, source), source)
     for chunk in _chunks(
         documents, lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
     ):
-        total.add_spans(chunk, source, options)
+        total = _add_spans(total, chunk, source)
+    return total
 
 
 def _annotation_flag(args: argparse.Namespace) -> str | None:
@@ -520,10 +386,10 @@ def _annotation_flag(args: argparse.Namespace) -> str | None:
     return "--label-studio" if args.label_studio is not None else None
 
 
-def _read_annotations(args: argparse.Namespace, options: Options, total: FileTotals) -> None:
-    """Score an annotation tool's files (`--brat`, `--label-studio`; `nerscore.annotations`) as documents of
-    spans, in chunks as they are read; what a user must know of how they were read (discontinuous annotations
-    by their full extent, tasks left out) is a line on standard error."""
+def _read_annotations(args: argparse.Namespace, total: Accumulator) -> Accumulator:
+    """`total` with an annotation tool's files (`--brat`, `--label-studio`; `nerscore.annotations`) counted as
+    documents of spans, in chunks as they are read; what a user must know of how they were read (discontinuous
+    annotations by their full extent, tasks left out) is a line on standard error."""
 
     def size(document: SpanDocument) -> int:
         return len(document.references) + len(document.predictions)
@@ -539,7 +405,7 @@ def _read_annotations(args: argparse.Namespace, options: Options, total: FileTot
                 yield SpanDocument(1, reference.text, reference.spans, prediction.spans)
 
         for chunk in _chunks(brat_documents(), size, _CLI_CHUNK_ENTITIES):
-            total.add_spans(chunk, "--brat", options)
+            total = _add_spans(total, chunk, "--brat")
         if any(discontinuous):
             count = sum(discontinuous)
             print(
@@ -548,52 +414,34 @@ def _read_annotations(args: argparse.Namespace, options: Options, total: FileTot
                 "the last one's end",
                 file=sys.stderr,
             )
-        return
+        return total
     tasks = list(read_label_studio(args.label_studio))
     scored = [task for task in tasks if task.references is not None and task.predictions is not None]
     documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
     for chunk in _chunks(documents, size, _CLI_CHUNK_ENTITIES):
-        total.add_spans(chunk, args.label_studio, options)
+        total = _add_spans(total, chunk, args.label_studio)
     if len(scored) < len(tasks):
         print(
             f"note: {len(tasks) - len(scored)} of {len(tasks)} tasks left out, without an annotation or a prediction",
             file=sys.stderr,
         )
-
-
-def _read_files_in_step(
-    handles: Sequence[Iterable[bytes | str]], sources: Sequence[str], options: Options, by_document: bool = False
-) -> PairedTotals:
-    """Read two systems' files sentence by sentence, in step, checking that they hold the same tokens and
-    reference tags, and count them a chunk at a time (with `by_document`, in the documents of A's file)."""
-    total = PairedTotals()
-    total.units.by_document = by_document
-    documents: list[int] = []
-    files = [
-        read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
-        for index, (handle, source) in enumerate(zip(handles, sources))
-    ]
-    read = 0
-    for chunk in _chunks(_same_sentences(files, sources), lambda pair: len(pair[0].tokens), _CLI_CHUNK_TOKENS):
-        total.add(chunk, sources, options, documents[read : read + len(chunk)])
-        read += len(chunk)
     return total
 
 
-def _read_runs(
+def _read_systems(
     handles: Sequence[Iterable[bytes | str]],
-    sources: list[str],
+    sources: Sequence[str],
     options: Options,
-    by_sentence: bool,
-    by_document: bool,
-) -> RunTotals:
-    """Read every run's file (--runs, then --runs-b) sentence by sentence, in step, checking that each holds the
-    first file's tokens and reference tags, and count them a chunk at a time."""
-    runs = len(sources)
-    total = RunTotals(list(sources), 0, [Counter() for _ in range(runs)], UnitCounts(runs * len(SCENARIOS)))
-    total.units.by_document = by_document
-    total.token_counts = [TokenCounts() for _ in range(runs)]
-    total.diagnostics = [Diagnostics() for _ in range(runs)]
+    flag: str,
+    by_sentence: bool = True,
+    by_document: bool = False,
+) -> Systems:
+    """Read every system's file (--compare A B; --runs, then --runs-b) sentence by sentence, in step, checking
+    that each holds the first file's tokens and reference tags, and count them a chunk at a time (with
+    `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
+    (`SentenceRows.beside`); --runs', every run's six scenario counts."""
+    counts = [Accumulator(options) for _ in sources]
+    units: Units | None = None
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -602,36 +450,35 @@ def _read_runs(
 
     def in_step() -> Iterator[tuple[ConllSentence, ...]]:
         for sentences in zip_longest(*files):
-            for index in range(1, runs):
-                _check_same_sentence(sentences[0], sentences[index], (sources[0], sources[index]), "--runs")
+            for index in range(1, len(files)):
+                _check_same_sentence(sentences[0], sentences[index], (sources[0], sources[index]), flag)
             yield sentences
 
     read = 0
     for chunk in _chunks(in_step(), lambda sentences: len(sentences[0].tokens), _CLI_CHUNK_TOKENS):
-        rows: list[np.ndarray] = []
-        for index in range(runs):
-            counted = _count_sentences([sentences[index] for sentences in chunk], sources[index], options, by_sentence)
-            total.cells[index].update(counted.tally.cells)
-            if counted.tally.tokens is not None:
-                total.token_counts[index] += counted.tally.tokens
-            if counted.tally.diagnostics is not None:
-                total.diagnostics[index] += counted.tally.diagnostics
-            if counted.by_sentence is not None:
-                rows.append(counted.by_sentence)
+        counted = [
+            _count_sentences([sentences[index] for sentences in chunk], source, options, by_sentence)
+            for index, source in enumerate(sources)
+        ]
+        # Each system's totals; the units' counts of every system side by side, apart.
+        counts = [
+            total.add(found._replace(by_sentence=None, weighted=None), len(chunk))
+            for total, found in zip(counts, counted)
+        ]
         if by_sentence:
-            total.units.add(np.hstack(rows), documents[read : read + len(chunk)])
+            ids = tuple(documents[read : read + len(chunk)]) if by_document else None
+            if flag == "--compare":
+                rows_a, rows_b = (SentenceRows(*sentence_vectors(found), ids) for found in counted)
+                rows = rows_a.beside(rows_b)
+            else:
+                scenarios = [found.by_sentence for found in counted if found.by_sentence is not None]
+                rows = SentenceRows(np.hstack(scenarios), None, ids)
+            units = add_units(units, rows if by_document else rows.counts())
         read += len(chunk)
-        total.sentences += len(chunk)
-        total.tokens += sum(len(sentences[0].tokens) for sentences in chunk)
-    return total
-
-
-def _same_sentences(
-    files: Sequence[Iterator[ConllSentence]], sources: Sequence[str]
-) -> Iterator[tuple[ConllSentence, ConllSentence]]:
-    for sentence_a, sentence_b in zip_longest(*files):
-        _check_same_sentence(sentence_a, sentence_b, sources)
-        yield sentence_a, sentence_b
+    unit_counts = units.counts() if isinstance(units, SentenceRows) else units
+    if unit_counts is None:
+        unit_counts = SentenceCounts.of(np.zeros((0, len(sources) * len(SCENARIOS)), dtype=np.int64))
+    return Systems(counts, unit_counts, read, len(set(documents)))
 
 
 def _check_same_sentence(
@@ -673,9 +520,11 @@ def _check_same_sentence(
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _print_results(total: FileTotals, options: Options, args: argparse.Namespace) -> None:
-    tally = total.tally
-    units = total.units.counts()
+def _print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> None:
+    options = total.options
+    # Tags count their tokens (token_accuracy), read or not.
+    tally = total.tally or Tally({}, None if spans else TokenCounts())
+    units = total.unit_counts()
     if args.json:
         result = result_dict(tally, options, units, slices=total.slices)
         print(json.dumps(result, indent=2, ensure_ascii=False))
@@ -684,9 +533,9 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
     results = result_dict(tally, options.evolve(per_type=True), units, slices=total.slices)
     counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
     entities = f"{counts.possible} reference and {counts.actual} predicted entities"
-    read = f"{total.sentences} documents" if total.spans else f"{total.tokens} tokens in {total.sentences} sentences"
+    read = f"{total.sentences} documents" if spans else f"{_tokens(total)} tokens in {total.sentences} sentences"
     # The scheme and mode as written on the command line, as they always were printed.
-    settings = ["spans"] if total.spans else [args.scheme or options.scheme.name, args.mode or options.mode]
+    settings = ["spans"] if spans else [args.scheme or options.scheme.name, args.mode or options.mode]
     if options.min_overlap is not None:
         settings.append(f"min overlap {options.min_overlap:g}")
     if tally.ungrounded is not None:  # string entities (docs/scoring.md §1b)
@@ -694,11 +543,11 @@ def _print_results(total: FileTotals, options: Options, args: argparse.Namespace
         settings.append(f"{tally.ungrounded} ungrounded")
     print(f"processed {read} with {entities} ({', '.join(settings)})")
     if options.bootstrap:
-        resampled = f"{total.sentences} {'documents' if total.spans else 'sentences'}"
-        if args.by_document and not total.spans:
-            resampled = f"{total.units.documents} documents (-DOCSTART- lines) of {total.sentences} sentences"
-        elif total.spans and total.units.documents < total.sentences:
-            resampled = f"{total.units.documents} documents ('document' fields) of {total.sentences} lines"
+        resampled = f"{total.sentences} {'documents' if spans else 'sentences'}"
+        if args.by_document and not spans:
+            resampled = f"{total.documents} documents (-DOCSTART- lines) of {total.sentences} sentences"
+        elif spans and total.documents < total.sentences:
+            resampled = f"{total.documents} documents ('document' fields) of {total.sentences} lines"
         print(
             f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {resampled}, "
             f"{options.bootstrap} resamples, seed {options.seed}"
@@ -772,21 +621,16 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     return 0
 
 
-def _print_comparison(paired: PairedTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
-    tally_a = Tally(
-        dict(paired.cells_a), None, credit=paired.weighted_a.credit, value_cells=paired.weighted_a.value_cells
-    )
-    tally_b = Tally(
-        dict(paired.cells_b), None, credit=paired.weighted_b.credit, value_cells=paired.weighted_b.value_cells
-    )
-    results = comparison(tally_a, tally_b, paired.units.counts(), options, resamples, options.seed)
+def _print_comparison(systems: Systems, options: Options, resamples: int, args: argparse.Namespace) -> None:
+    tally_a, tally_b = (system.tally or Tally() for system in systems.counts)
+    results = comparison(tally_a, tally_b, systems.units, options, resamples, options.seed)
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
     name_a, name_b = args.compare
     scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
     print(
-        f"compared {name_a} (A) and {name_b} (B): {paired.sentences} sentences, {paired.tokens} tokens, "
+        f"compared {name_a} (A) and {name_b} (B): {systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, "
         f"{tally_a.counts('strict').possible} reference entities ({scheme}, {mode})"
     )
     print(
@@ -794,23 +638,27 @@ def _print_comparison(paired: PairedTotals, options: Options, resamples: int, ar
         f"randomization p-value, {resamples} resamples, seed {options.seed}"
     )
     if args.by_document:
-        print(f"resampled and swapped: whole documents, {paired.units.documents} (-DOCSTART- lines)")
+        print(f"resampled and swapped: whole documents, {systems.documents} (-DOCSTART- lines)")
     print()
     print(format_comparison(results, options.beta))
     sys.stdout.flush()
 
 
-def _print_runs(total: RunTotals, options: Options, resamples: int, args: argparse.Namespace) -> None:
+def _print_runs(systems: Systems, options: Options, resamples: int, args: argparse.Namespace) -> None:
     """--runs: each scheme's mean ± standard deviation over the runs; with --runs-b, the comparison of the two
     systems' runs (nerscore.runs)."""
     runs_a = len(args.runs)
-    found = total.diagnostics if options.diagnostics else [None] * len(total.cells)
+    # Each run's cells and tokens, and with --diagnostics its diagnostics: what --runs reports of a run.
     tallies = [
-        Tally(dict(cells), tokens, diagnostics=diagnostics)
-        for cells, tokens, diagnostics in zip(total.cells, total.token_counts, found)
+        Tally(
+            dict(tally.cells),
+            tally.tokens or TokenCounts(),
+            diagnostics=(tally.diagnostics or Diagnostics()) if options.diagnostics else None,
+        )
+        for tally in (run.tally or Tally() for run in systems.counts)
     ]
     statistics = bool(args.runs_b) or options.bootstrap > 0
-    units = total.units.counts() if statistics else None
+    units = systems.units if statistics else None
     if args.runs_b:
         assert units is not None
         results = comparison_of(tallies[:runs_a], tallies[runs_a:], units, options, resamples, options.seed)
@@ -821,12 +669,11 @@ def _print_runs(total: RunTotals, options: Options, resamples: int, args: argpar
         return
     scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
     read = (
-        f"{total.sentences} sentences, {total.tokens} tokens, {tallies[0].counts('strict').possible} reference "
+        f"{systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, {tallies[0].counts('strict').possible} "
+        "reference "
         f"entities ({scheme}, {mode})"
     )
-    unit = (
-        f"{total.units.documents} documents (-DOCSTART- lines)" if args.by_document else f"{total.sentences} sentences"
-    )
+    unit = f"{systems.documents} documents (-DOCSTART- lines)" if args.by_document else f"{systems.sentences} sentences"
     if not args.runs_b:
         print(f"{runs_a} runs: {read}")
         if options.bootstrap:
