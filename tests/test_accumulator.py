@@ -1,0 +1,169 @@
+"""nerscore.accumulator: one `Accumulator` for every front end. A corpus added batch by batch, in partitions merged
+with `+` (in any grouping), pickled and unpickled, in a `datasets` map over two processes and on a local Dask
+cluster, gives `compute_semeval`'s dict of the whole corpus in one pass; a failed update loses nothing."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from functools import reduce
+from operator import add
+from typing import Any
+
+import pytest
+
+import nerscore
+from nerscore import Accumulator, compute_semeval
+
+TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
+# Every option that adds to what is counted: intervals (per sentence, and per document), the rows, the slices,
+# §10's weighted columns, the findings.
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"bootstrap": 200, "per_type": True, "confusion": True},
+    {"return_entities": True, "value": True},
+    {"slices": ["entity_length", "sentence_length"], "bootstrap": 100},
+    {"partial_credit": "overlap", "bootstrap": 100},
+    {"diagnostics": True, "errors": 5},
+]
+
+
+def corpus(seed: int = 0, sentences: int = 60) -> dict[str, Any]:
+    """Random tag sequences (ill-formed ones included) with noisy predictions, their tokens and documents."""
+    rng = random.Random(seed)
+    references, predictions, tokens, documents = [], [], [], []
+    for number in range(sentences):
+        length = rng.randint(0, 9)
+        reference = [rng.choice(TAGS) for _ in range(length)]
+        references.append(reference)
+        predictions.append([tag if rng.random() < 0.7 else rng.choice(TAGS) for tag in reference])
+        tokens.append([f"w{rng.randint(0, 5)}" for _ in range(length)])
+        documents.append(number // 7)
+    return {"predictions": predictions, "references": references, "tokens": tokens, "documents": documents}
+
+
+def part(data: dict[str, Any], start: int, stop: int) -> dict[str, Any]:
+    return {name: values[start:stop] for name, values in data.items()}
+
+
+def in_batches(options: dict[str, Any], data: dict[str, Any], size: int) -> Accumulator:
+    accumulator = Accumulator.of(**options)
+    for start in range(0, len(data["references"]), size):
+        accumulator = accumulator.update(**part(data, start, start + size))
+    return accumulator
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda options: ",".join(options) or "default")
+@pytest.mark.parametrize("documents", [False, True], ids=["sentences", "documents"])
+def test_batches_add_up_to_one_pass(options: dict[str, Any], documents: bool) -> None:
+    data = corpus(1)
+    if not documents:
+        del data["documents"]
+    expected = compute_semeval(**data, **options)
+    assert in_batches(options, data, 7).result() == expected
+    assert in_batches(options, data, 1000).result() == expected
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda options: ",".join(options) or "default")
+def test_partitions_merge_in_any_grouping_and_pickle(options: dict[str, Any]) -> None:
+    data = corpus(2)
+    expected = compute_semeval(**data, **options)
+    parts = [Accumulator.of(**options).update(**part(data, start, start + 9)) for start in range(0, 60, 9)]
+    parts = [pickle.loads(pickle.dumps(one)) for one in parts]
+    assert reduce(add, parts).result() == expected
+    halves = reduce(add, parts[:3]) + reduce(add, parts[3:])  # a tree of merges, as a map-reduce engine makes
+    assert halves.result() == expected
+    assert (Accumulator.of(**options) + reduce(add, parts)).result() == expected  # the empty one adds nothing
+
+
+def test_spans_and_strings_add_up_too() -> None:
+    text = "Ann met Bob in Rome. "
+    references = [[(0, 3, "PER"), (8, 11, "PER"), (15, 19, "LOC")]] * 4
+    predictions = [[(0, 3, "PER"), (8, 11, "LOC")], [], [(15, 19, "LOC")], [(0, 11, "PER")]]
+    strings = [[("PER", "Ann"), ("LOC", "Paris")], [("PER", "Bob")], [], [("LOC", "Rome")]]
+    options = {"bootstrap": 50, "return_entities": True}
+    for given in (predictions, strings):
+        columns = {"texts": [text] * 4}
+        expected = compute_semeval(predictions=given, references=references, **columns, **options)
+        accumulator = Accumulator.of(**options)
+        for index in range(4):
+            batch = {"predictions": given[index : index + 1], "references": references[index : index + 1]}
+            accumulator = accumulator.update(**batch, texts=[text])
+        assert accumulator.result() == expected
+
+
+def test_it_pickles_as_its_counts() -> None:
+    data = corpus(3, sentences=3000)
+    counted = Accumulator.of(scheme="IOB2", bootstrap=100).update(**{**data, "documents": None})
+    # the tally and the distinct per-sentence vectors, not the sentences
+    assert len(pickle.dumps(counted)) < 20_000
+
+
+def test_a_failed_update_loses_nothing_and_names_the_sentence_in_the_corpus() -> None:
+    data = corpus(4)
+    accumulator = Accumulator.of().update(**part(data, 0, 30))
+    bad = part(data, 30, 40)
+    bad["predictions"] = [list(sentence) for sentence in bad["predictions"]]
+    bad["predictions"][2] = ["B-PER"] * (len(bad["references"][2]) + 1)
+    with pytest.raises(ValueError, match="sentence 32"):
+        accumulator.update(**bad)
+    assert accumulator.update(**part(data, 30, 60)).result() == compute_semeval(**data)
+
+
+def test_options_must_agree_to_add() -> None:
+    with pytest.raises(ValueError, match="different options"):
+        Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
+
+
+def test_it_is_a_public_name_of_the_package_and_the_module() -> None:
+    import ner_semeval
+
+    assert "Accumulator" in nerscore.__all__
+    assert ner_semeval.Accumulator is Accumulator
+
+
+# The map-reduce of docs/large-corpora.md, as written there.
+OPTIONS = {"scheme": "IOB2", "bootstrap": 200, "per_type": True}
+
+
+def count(batch: dict[str, list]) -> dict[str, list]:
+    """One accumulator per batch of the map: its counts, pickled, are the batch's one row."""
+    accumulator = Accumulator.of(**OPTIONS).update(predictions=batch["predictions"], references=batch["references"])
+    return {"counts": [pickle.dumps(accumulator)]}
+
+
+def count_partition(sentences: Any) -> Accumulator:
+    """One accumulator per partition of a Dask bag of (prediction, reference) pairs."""
+    pairs = list(sentences)
+    predictions = [prediction for prediction, _ in pairs]
+    references = [reference for _, reference in pairs]
+    return Accumulator.of(**OPTIONS).update(predictions=predictions, references=references)
+
+
+def merge(parts: Any) -> Accumulator:
+    return reduce(add, parts)
+
+
+@pytest.mark.slow
+def test_a_datasets_map_over_two_processes_equals_one_pass() -> None:
+    datasets = pytest.importorskip("datasets")
+    data = corpus(5, sentences=400)
+    table = datasets.Dataset.from_dict({"predictions": data["predictions"], "references": data["references"]})
+    counted = table.map(count, batched=True, batch_size=50, num_proc=2, remove_columns=table.column_names)
+    assert len(counted) == 8  # one row per batch
+    result = reduce(add, (pickle.loads(row) for row in counted["counts"])).result()
+    assert result == compute_semeval(predictions=data["predictions"], references=data["references"], **OPTIONS)
+
+
+@pytest.mark.slow
+def test_a_local_dask_cluster_of_two_processes_equals_one_pass() -> None:
+    bag = pytest.importorskip("dask.bag")
+    distributed = pytest.importorskip("dask.distributed")
+    data = corpus(6, sentences=400)
+    expected = compute_semeval(predictions=data["predictions"], references=data["references"], **OPTIONS)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        sentences = bag.from_sequence(list(zip(data["predictions"], data["references"])), npartitions=6)
+        accumulator = sentences.reduction(count_partition, merge).compute(scheduler=client)
+        assert accumulator.result() == expected
+        assert len(client.scheduler_info()["workers"]) == 2
