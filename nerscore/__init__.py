@@ -25,10 +25,19 @@ from .annotations import (
     read_label_studio,
 )
 from .compute import result_dict
-from .counts import EVALUATION_SCHEMES, OUTCOMES, Counts, Tally, confusion_matrix, entity_rows, scores
+from .counts import (
+    DIAGNOSTIC_KEYS,
+    EVALUATION_SCHEMES,
+    OUTCOMES,
+    Counts,
+    Tally,
+    confusion_matrix,
+    entity_rows,
+    scores,
+)
 from .decoding import decode, encode
 from .errors import InvalidInputError
-from .inputs import TYPE_KEYS, as_span
+from .inputs import TYPE_KEYS, as_span, side_forms
 from .options import OPTION_NAMES, Options
 from .pairing import SCENARIOS, pair, scenario_of
 from .readable import tally_semeval
@@ -64,6 +73,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
 
 
 __all__ = [
+    "DIAGNOSTIC_KEYS",
     "EVALUATION_SCHEMES",
     "MODES",
     "OPTION_NAMES",
@@ -111,6 +121,7 @@ __all__ = [
     "result_dict",
     "scenario_of",
     "scores",
+    "side_forms",
     "summarize_runs",
     "summary_rows",
     "tally_semeval",

@@ -22,6 +22,7 @@ from .compute import (
     check_outside_type,
     checked_columns,
     count_batch,
+    count_grounded,
     count_strings,
     entity_dicts_of,
     result_dict,
@@ -48,6 +49,7 @@ from .options import Options, check_resamples, check_seed, is_id
 from .pairing import SCENARIOS
 from .resampling import SentenceCounts, comparison, slice_comparison, slice_layout, unit_rows
 from .slices import SliceCounts, slice_scores
+from .string_batches import StringSpans, string_spans
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,21 @@ class Accumulator:
             raise error.at(sentence=self.sentences + error.sentence) from None
         return self.add(counted, sentences, checked.documents, entities)
 
+    def ground(self, *, predictions: Any, references: Any, texts: Any) -> StringSpans:
+        """A batch of string entities grounded in `texts` (docs/scoring.md §1b) with this accumulator's options,
+        not yet counted: for a caller that looks at the spans they ground to first (the Space caps the cost of
+        their pairing). `update_grounded` counts it; `update` does both."""
+        predictions, references = (
+            rows_of(as_list(predictions, "predictions")),
+            rows_of(as_list(references, "references")),
+        )
+        return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
+
+    def update_grounded(self, grounded: StringSpans) -> Accumulator:
+        """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities."""
+        counted, _, entities = count_grounded(grounded, self.options, self._by_sentence)
+        return self.add(counted, len(grounded.texts), None, entities)
+
     @property
     def _by_sentence(self) -> bool:
         return self.options.bootstrap > 0 or self.ordered
@@ -213,11 +230,13 @@ class Accumulator:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
         return self.units.counts() if isinstance(self.units, SentenceRows) else self.units
 
-    def result(self) -> dict[str, Any]:
-        """`compute_semeval`'s dict of every batch added (`compute.result_dict`)."""
-        units = self.unit_counts() if self._by_sentence else None
-        entities = list(self.entities or ()) if self.options.return_entities else None
-        return result_dict(self.tally or Tally(), self.options, units, None, self.slices, NO_COLUMNS, entities)
+    def result(self, options: Options | None = None) -> dict[str, Any]:
+        """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
+        options of what is reported (the command line's tables show every type, the Space's the types shown)."""
+        options = self.options if options is None else options
+        units = self.unit_counts() if options.bootstrap else None
+        entities = list(self.entities or ()) if options.return_entities else None
+        return result_dict(self.tally or Tally(), options, units, None, self.slices, NO_COLUMNS, entities)
 
 
 def add_units(first: Any, second: Any) -> Any:

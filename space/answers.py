@@ -15,8 +15,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from nerscore.inputs import SPANS as SPAN_FORM
-from nerscore.inputs import side_forms
+import nerscore
 
 from . import caps, figures, frames, markup, writing
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus, parse_comparison, parse_conll, parse_spans
@@ -215,6 +214,8 @@ def compare_page(
 # ---------------------------------------------------------------------------------------------------------
 
 
+# A side's form of entities with offsets, as `nerscore.side_forms` names it.
+SPAN_FORM = "spans"
 # How the status says the entities were given: as offsets, or as strings found in the text (docs/scoring.md §1b).
 OFFSETS = "character offsets, end exclusive"
 FOUND_STRINGS = "strings found in each document's text, not given as offsets"
@@ -225,7 +226,7 @@ def _given_as(results: dict[str, Any], corpus: SpanCorpus) -> str:
     when one side is strings and the other offsets."""
     if "ungrounded" not in results:  # the key of string entities (docs/scoring.md §1b)
         return OFFSETS
-    forms = side_forms(corpus.predictions, corpus.references)
+    forms = nerscore.side_forms(corpus.predictions, corpus.references)
     if SPAN_FORM not in forms:
         return FOUND_STRINGS
     reference_form, _ = forms

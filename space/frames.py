@@ -11,7 +11,6 @@ import pandas as pd
 from pandas.io.formats.style import Styler
 
 import nerscore
-from nerscore.counts import DIAGNOSTIC_KEYS
 
 from . import caps, colours, writing
 from .parsing import Corpus, SpanCorpus
@@ -42,7 +41,7 @@ ERRORS_HEADERS = ["count", "scenario", "reference text", "reference type", "pred
 
 def diagnostics_frame(results: dict[str, Any]) -> pd.DataFrame:
     """The boundary diagnostics of a result (docs/scoring.md §11), one a row; empty without them."""
-    rows = [[key, str(results[key])] for key in DIAGNOSTIC_KEYS if key in results]
+    rows = [[key, str(results[key])] for key in nerscore.DIAGNOSTIC_KEYS if key in results]
     return pd.DataFrame(rows, columns=DIAGNOSTICS_HEADERS)
 
 

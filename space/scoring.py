@@ -12,14 +12,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-import numpy as np
-
 import nerscore
-from nerscore.columns import NO_COLUMNS, Columns
-from nerscore.compute import count_batch, count_grounded
-from nerscore.inputs import STRINGS, batch_form, batches, read_spans, rows_of
-from nerscore.slices import RowArrays, SentenceFacts, count_slices, slice_scores
-from nerscore.string_batches import string_spans
 
 from . import caps
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus
@@ -69,37 +62,23 @@ def value_option(choice: str | None) -> Any:
     return {"ace08": "ace08", "default weights": True}.get(choice or "")
 
 
-def _evaluation(tally: nerscore.Tally, rows: list[Any], options: nerscore.Options) -> Evaluation:
-    """The result of a tally, per type for the shown types only.
+def _evaluation(counted: nerscore.Accumulator, options: nerscore.Options) -> Evaluation:
+    """The result of what was counted, per type for the shown types only.
 
     `per_type=True` over the whole tally reports every entity type: for the 100,000 types that 1 MB can hold, 2
     million keys and about 4 s here, for a table that shows 50. So the page asks for the shown types only, passing
     them as `labels`, which the scores read as the types to report (the tally, made without labels, keeps every
     entity, so the overall keys are the full ones; the macro keys average over the shown types, and the page shows
     none)."""
+    tally = counted.tally or nerscore.Tally()
     entity_types = types_by_frequency(tally)
     shown = tuple(entity_types[: caps.MAX_SHOWN_TYPES]) or None
-    results = nerscore.result_dict(tally, options.evolve(per_type=True, labels=shown))
-    return Evaluation(results, nerscore.entity_rows(rows), entity_types, tally)
+    results = counted.result(options.evolve(per_type=True, labels=shown))
+    return Evaluation(results, list(counted.entities or ()), entity_types, tally)
 
 
 # The diagnostics and the most frequent errors by entity text (docs/scoring.md §11), in their own tables.
 _FINDINGS = {"diagnostics": True, "errors": caps.MAX_ERROR_ROWS}
-
-
-def tally_batch(
-    predictions: list, references: list, options: nerscore.Options, columns: Columns
-) -> tuple[Any, list[Any]]:
-    """The tally (with the diagnostics and errors `options` ask for) and the rows of the readable path, as
-    `nerscore.tally_semeval` gives them, for a batch with its `columns`."""
-    predictions, references, form = batches(predictions, references)
-    counted, rows = count_batch(predictions, references, form, options.evolve(return_entities=True), False, columns)
-    assert rows is not None  # return_entities: the readable path's rows
-    return counted.tally, rows
-
-
-def _tuples(tokens: list[list[str]]) -> tuple[tuple[str, ...], ...]:
-    return tuple(map(tuple, tokens))
 
 
 # The column each side of the metric's input comes from, as the error messages name it.
@@ -140,29 +119,34 @@ def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = 
     suggest a scheme from the menu."""
     try:
         options = nerscore.Options.of(scheme=scheme, mode=mode, value=value_option(value), **_FINDINGS)
-        tally, rows = tally_batch(
-            corpus.predictions, corpus.references, options, Columns(tokens=_tuples(corpus.tokens))
+        # Counted once, with the rows and the slices of the page's picture.
+        counting = options.evolve(return_entities=True, slices=list(PAGE_SLICES))
+        counted = nerscore.Accumulator(counting).update(
+            predictions=corpus.predictions, references=corpus.references, tokens=corpus.tokens
         )
     except nerscore.InvalidInputError as error:
         raise _tag_problem(error, corpus, ONE_SYSTEM_COLUMNS) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
-    scored = _evaluation(tally, rows, options)
-    slices = length_slices(rows, options, [len(tokens) for tokens in corpus.tokens])
-    return Evaluation(scored.results, scored.entities, scored.entity_types, scored.tally, slices)
+    scored = _evaluation(counted, options)
+    return Evaluation(scored.results, scored.entities, scored.entity_types, scored.tally, length_slices(counted))
 
 
 # The slices of the page's picture: where a CoNLL input's errors are, by entity and by sentence length.
 PAGE_SLICES = ("entity_length", "sentence_length")
 
 
-def length_slices(rows: list[Any], options: nerscore.Options, lengths: list[int]) -> dict[str, dict[str, Any]]:
-    """The `slices` of `PAGE_SLICES` (docs/scoring.md §11) from the rows already paired, with each sentence's
-    length in tokens: the package's bucketing, without scoring the corpus again."""
-    sliced = options.evolve(slices=list(PAGE_SLICES))
-    facts = SentenceFacts(len(lengths), np.array(lengths, dtype=np.int64))
-    counts = count_slices(RowArrays.of_rows(rows), sliced, NO_COLUMNS, facts, by_sentence=False)
-    return slice_scores(counts, sliced)
+def length_slices(counted: nerscore.Accumulator) -> dict[str, dict[str, Any]]:
+    """The `slices` of `PAGE_SLICES` (docs/scoring.md §11) of the corpus as counted, each sentence's length in
+    tokens: F1 and the counts of each bucket (the picture draws F1; `token_accuracy` it leaves out)."""
+    sliced = counted.result(counted.options.evolve(return_entities=False, slices=list(PAGE_SLICES)))["slices"]
+    return {
+        name: {
+            bucket: {key: value for key, value in values.items() if key != "token_accuracy"}
+            for bucket, values in buckets.items()
+        }
+        for name, buckets in sliced.items()
+    }
 
 
 def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | None = None) -> dict[str, float]:
@@ -246,27 +230,44 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     options = nerscore.Options.of(
         value=value_option(value), diagnostics=True, errors=_FINDINGS["errors"] if None not in texts else False
     )
-    if batch_form(corpus.predictions, corpus.references) == STRINGS:
+    if "strings" in nerscore.side_forms(corpus.predictions, corpus.references):  # docs/scoring.md §1b
         return _evaluate_strings(corpus, options)
+    listing = options.evolve(return_entities=True)
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
-        spans = {side: read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
+        spans = {side: _read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
         check_cost(spans["references"], spans["predictions"], corpus.lines)
-        columns = Columns(texts=tuple(texts)) if None not in texts else Columns()  # type: ignore[arg-type]
-        tally, rows = tally_batch(spans["predictions"], spans["references"], options, columns)
+        counted = nerscore.Accumulator(listing).update(
+            predictions=spans["predictions"],
+            references=spans["references"],
+            texts=texts if None not in texts else None,
+        )
     except nerscore.InvalidInputError as error:
-        where = []
-        if error.sentence is not None:
-            where.append(f"Line {corpus.lines[error.sentence]}")
-        if error.side is not None:
-            where.append(f"{error.side}[{error.entity}]" if error.entity is not None else error.side)
-        raise InputProblem(f"{', '.join(where)}: {error.problem}." if where else f"{error.problem}.") from None
+        raise _located(error, corpus) from None
     except InputProblem:
         raise
     except ValueError as error:
         raise InputProblem(str(error)) from None
-    return _evaluation(tally, rows, options)
+    evaluation = _evaluation(counted, options)
+    # With texts, the package gives `ungrounded` (0) for offsets too; the page keeps the key for string entities.
+    evaluation.results.pop("ungrounded", None)
+    return evaluation
+
+
+def _read_spans(documents: list[list[Any]], side: str) -> list[list[nerscore.Span]]:
+    """Every document's entities as `Span`s, each read by `nerscore.as_span`: a malformed one is an error naming
+    the side, the document and the entity's index in its list."""
+    read = []
+    for document, entities in enumerate(documents):
+        spans = []
+        for index, entity in enumerate(entities):
+            try:
+                spans.append(nerscore.as_span(entity))
+            except nerscore.InvalidInputError as error:
+                raise error.at(side, document, entity=index) from None
+        read.append(spans)
+    return read
 
 
 def _located(error: nerscore.InvalidInputError, corpus: SpanCorpus) -> InputProblem:
@@ -288,19 +289,17 @@ def _evaluate_strings(corpus: SpanCorpus, options: nerscore.Options) -> Evaluati
             raise InputProblem(
                 f'Line {corpus.lines[document]}: string entities need the document\'s "text", in which they are found.'
             )
-    texts = tuple(str(text) for text in corpus.texts)
-    listing = options.evolve(return_entities=True)
+    texts = [str(text) for text in corpus.texts]
+    accumulator = nerscore.Accumulator(options.evolve(return_entities=True))
     try:
-        grounded = string_spans(rows_of(corpus.predictions), rows_of(corpus.references), listing, Columns(texts=texts))
+        grounded = accumulator.ground(predictions=corpus.predictions, references=corpus.references, texts=texts)
         assert grounded.grounded is not None  # return_entities keeps the grounded batch
         check_cost(grounded.grounded.references, grounded.grounded.predictions, corpus.lines)
         # counted by the package as spans, with the diagnostics and errors of spans (the ungrounded predictions
         # named by their strings as given)
-        counted, _, entities = count_grounded(grounded, listing, False)
+        counted = accumulator.update_grounded(grounded)
     except nerscore.InvalidInputError as error:
         raise _located(error, corpus) from None
     except ValueError as error:
         raise InputProblem(str(error)) from None
-    assert entities is not None  # return_entities
-    evaluation = _evaluation(counted.tally, [], options)
-    return Evaluation(evaluation.results, entities, evaluation.entity_types, counted.tally)
+    return _evaluation(counted, options)

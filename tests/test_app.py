@@ -463,7 +463,7 @@ def test_error_messages_number_sentences_as_the_page_does(monkeypatch):
     def fail(*args, **kwargs):
         raise ner_semeval.InvalidInputError("something is wrong", side="predictions", sentence=1)
 
-    monkeypatch.setattr(scoring, "tally_batch", fail)
+    monkeypatch.setattr(scoring.nerscore.Accumulator, "update", fail)
     with pytest.raises(parsing.InputProblem) as raised:
         scoring.evaluate_corpus(corpus, "IOB2", "lenient")
     assert str(raised.value) == "Sentence 2 (lines 3–4), predicted tag (last column): something is wrong."
@@ -1812,7 +1812,7 @@ def test_a_document_beyond_the_pairs_cap_is_refused_before_anything_is_paired(mo
     def no_pairing(*arguments, **keywords):
         raise AssertionError("paired a document the caps refuse")
 
-    monkeypatch.setattr(scoring, "tally_batch", no_pairing)
+    monkeypatch.setattr(scoring.nerscore.Accumulator, "update", no_pairing)
     document = identical_spans(caps.MAX_DOCUMENT_PAIRS // 70 + 1)  # 72 x 72: 5,184 pairs
     status = answers.spans_text(f"{SPANS_FINE}\n{document}")[0]
     assert "Line 2: the document's entities nest, overlap or repeat, and 5,184 pairs" in status
