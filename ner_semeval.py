@@ -130,27 +130,19 @@ Examples:
     (1, 1, 2)
 """
 
+
+def _sequences(value: str) -> datasets.Features:
+    """Each side a sequence of one value (a tag string, an id, or null) per token."""
+    return datasets.Features({side: datasets.Sequence(datasets.Value(value)) for side in ("predictions", "references")})
+
+
 # What evaluate stores, one form per evaluation, chosen by the first batch: string tags, integer ids, or spans
 # in one form whatever form they came in (dicts with `label` or `entity_group`, tuples): a list of
 # {start, end, type} per sentence. `[...]` is a list of structs in every datasets version (`Sequence` of a dict
 # would store a dict of lists).
-_STRING_TAGS = datasets.Features(
-    {
-        "predictions": datasets.Sequence(datasets.Value("string")),
-        "references": datasets.Sequence(datasets.Value("string")),
-    }
-)
-_INTEGER_IDS = datasets.Features(
-    {
-        "predictions": datasets.Sequence(datasets.Value("int64")),
-        "references": datasets.Sequence(datasets.Value("int64")),
-    }
-)
-_SPAN_FEATURES = {
-    "start": datasets.Value("int64"),
-    "end": datasets.Value("int64"),
-    "type": datasets.Value("string"),
-}
+_STRING_TAGS = _sequences("string")
+_INTEGER_IDS = _sequences("int64")
+_SPAN_FEATURES = {"start": datasets.Value("int64"), "end": datasets.Value("int64"), "type": datasets.Value("string")}
 _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
 # String entities (docs/scoring.md §1b), on either side, against strings or spans: {start, end, type, text}, a
 # string entity with start and end null, a span with text null (`inputs.storable`).
@@ -168,12 +160,7 @@ def _with_columns(features: datasets.Features) -> datasets.Features:
 
 # Sentences without any value, as a process other than 0 stores them when it has nothing else: Arrow merges lists
 # of nulls into process 0's lists of strings, ids or structs alike.
-_NO_VALUES = datasets.Features(
-    {
-        "predictions": datasets.Sequence(datasets.Value("null")),
-        "references": datasets.Sequence(datasets.Value("null")),
-    }
-)
+_NO_VALUES = _sequences("null")
 
 
 class _StoredBatches:
@@ -316,7 +303,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             columns = Columns.of(len(predictions), **given)
             if not predictions:
                 return None  # an empty batch counts nothing
-            self._check_same_columns(columns)
+            columns.check_same_as(self._stored_columns)
             stored_columns = columns.stored(len(predictions)) if columns else None
             has_values = batch_form(predictions, references) is not None
             if not has_values and self._stored_form is None:
@@ -368,22 +355,6 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                     f"found {side} in {now} where the batches added before hold {side} in {before}; expected each "
                     "side in one form, strings or spans, in every batch of one evaluation"
                 )
-
-    def _check_same_columns(self, columns: Columns) -> None:
-        """Every batch of one evaluation gives the same columns as the first (their sentences would otherwise
-        be scored without them): a `ValueError` at the batch's first sentence."""
-        if self._stored_columns is None or columns.given == self._stored_columns:
-            return
-        missing = [name for name in self._stored_columns if name not in columns.given]
-        added = [name for name in columns.given if name not in self._stored_columns]
-        name = (missing or added)[0]
-        before = "were" if missing else "were not"
-        raise InvalidInputError(
-            f"this batch {'lacks' if missing else 'gives'} {name}, which the batches added before {before} given "
-            f"with; expected {name} with every batch of one evaluation or with none",
-            name,
-            0,
-        )
 
     def _store(self, predictions: list, references: list, columns: list[str] | None = None, **kwargs: Any) -> None:
         if columns is None and self.num_process > 1:

@@ -121,6 +121,22 @@ class Columns:
         """The names of the columns given, in the order of COLUMN_NAMES."""
         return tuple(field.name for field in fields(self) if getattr(self, field.name) is not None)
 
+    def check_same_as(self, given_before: tuple[str, ...] | None) -> None:
+        """Every batch of one evaluation gives the same columns as the first, whose names were `given_before`
+        (their sentences would otherwise be scored without them): a `ValueError` at the batch's first sentence."""
+        if given_before is None or self.given == given_before:
+            return
+        missing = [name for name in given_before if name not in self.given]
+        added = [name for name in self.given if name not in given_before]
+        name = (missing or added)[0]
+        before = "were" if missing else "were not"
+        raise InvalidInputError(
+            f"this batch {'lacks' if missing else 'gives'} {name}, which the batches added before {before} given "
+            f"with; expected {name} with every batch of one evaluation or with none",
+            name,
+            0,
+        )
+
     def __bool__(self) -> bool:
         return bool(self.given)
 
