@@ -63,8 +63,12 @@ class SentenceRows:
     documents: tuple[Hashable, ...] | None = None
 
     def __add__(self, other: SentenceRows) -> SentenceRows:
-        if (self.documents is None) != (other.documents is None) or (self.floats is None) != (other.floats is None):
+        if (self.documents is None) != (other.documents is None):
             raise ValueError("found batches with documents and batches without; expected documents with every batch")
+        if not len(other.ints) or not len(self.ints):  # a batch of no sentence may be narrower: nothing to join
+            return self if len(self.ints) else other
+        if (self.floats is None) != (other.floats is None) or self.ints.shape[1] != other.ints.shape[1]:
+            raise ValueError("found batches counted with other options; expected the same options for every batch")
         floats = None if self.floats is None or other.floats is None else np.vstack((self.floats, other.floats))
         documents = None if self.documents is None or other.documents is None else self.documents + other.documents
         return SentenceRows(np.vstack((self.ints, other.ints)), floats, documents)
