@@ -42,7 +42,6 @@ sys.path.insert(0, str(REPO))
 from measure import median_times  # noqa: E402
 
 import nerscore  # noqa: E402  (the checkout's package, not an installed one)
-from nerscore.pairing import _disjoint  # noqa: E402
 
 TYPES = ("PER", "LOC", "ORG", "MISC")
 Entity = tuple[int, int, str]
@@ -196,6 +195,8 @@ def bootstrap_with_spans(documents: int, repeats: int) -> None:
 
 
 def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None:
+    from nerscore.pairing import _disjoint  # private: here, so that redesign.py can import the data of any revision
+
     references, predictions = nested_documents(documents, seed=7)
     nested_share = sum(not _disjoint([nerscore.Span(*e) for e in d]) for d in references) / documents
     print(f"## Heavy nesting: documents of about 7 entities a side, three levels ({nested_share:.0%} nested)")

@@ -1,9 +1,11 @@
 """Shared fixtures: the repository on sys.path, the worked example read from examples/, and the metric loaded the
-way users load it, offline."""
+way users load it, offline; and the quick profile (`pytest -m "not slow"`, README: Contributing)."""
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import socket
 import sys
 import uuid
@@ -17,6 +19,8 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import pytest
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from nerscore import ConllSentence
 
 REPO = Path(__file__).resolve().parent.parent
@@ -108,3 +112,77 @@ def aligned(predictions, references) -> tuple[list, list]:
     from nerscore.inputs import as_list, check_aligned
 
     return check_aligned(as_list(predictions, "predictions"), as_list(references, "references"))
+
+
+def deferred_import(name: str) -> ModuleType:
+    """The module `name`, imported when a test first reads one of its attributes rather than when pytest collects
+    the test file: `import app` imports gradio (4-5 s of CPU, 45-58 s of a busy 2-core machine), which a run that
+    selects none of the Space's tests need not pay."""
+
+    class Deferred:
+        def __getattr__(self, attribute: str) -> object:
+            if attribute.startswith("_"):  # pytest's collection looks for its own marks on every module global
+                raise AttributeError(attribute)
+            return getattr(importlib.import_module(name), attribute)
+
+    return Deferred()  # type: ignore[return-value]
+
+
+# --- The quick profile ------------------------------------------------------------------------------------------
+# `pytest -m "not slow"` (any marker expression that leaves out every test marked slow, whatever its other marks)
+# is the quick profile: a first check in under 3 minutes on 2 cores. The full suite (`python -m pytest`) runs every
+# test with every example; the quick profile runs every test not marked slow, with 1/QUICK_SHARE of the examples of
+# each Hypothesis test (at least QUICK_EXAMPLES, never more than the test asks for), and does not import the files
+# whose every test is slow (`pytestmark = pytest.mark.slow`: torch, gradio through the browser's app).
+
+QUICK_SHARE = 5  # a Hypothesis test runs 1/QUICK_SHARE of its max_examples under the quick profile
+QUICK_EXAMPLES = 10
+_ALL_SLOW = re.compile(r"^pytestmark = .*\bpytest\.mark\.slow\b", re.MULTILINE)
+
+
+def quick_profile(config: pytest.Config) -> bool:
+    """Whether the marker expression (`-m`) leaves out every test marked slow."""
+    markexpr = config.getoption("markexpr", "") or ""
+    if not markexpr:
+        return False
+    try:  # pytest's own parser of -m; should its private module move, every file is collected as before
+        from _pytest.mark.expression import Expression
+
+        expression = Expression.compile(markexpr)
+        marked_slow_only = expression.evaluate(lambda name, **_: name == "slow")
+        marked_with_anything = expression.evaluate(lambda name, **_: True)
+    except Exception:
+        return False
+    return not marked_slow_only and not marked_with_anything
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    is_test_file = collection_path.suffix == ".py" and collection_path.name.startswith("test_")
+    if is_test_file and quick_profile(config) and _ALL_SLOW.search(collection_path.read_text(encoding="utf-8")):
+        return True  # every test of the file would be deselected: skip importing it
+    return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not quick_profile(config):
+        return
+    from hypothesis import settings
+
+    scaled: set[int] = set()  # the parametrized cases of one test share its function
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)  # what @given reads when the test runs
+        if current is None or id(test) in scaled:
+            continue
+        scaled.add(id(test))
+        examples = min(current.max_examples, max(QUICK_EXAMPLES, current.max_examples // QUICK_SHARE))
+        test._hypothesis_internal_use_settings = settings(current, max_examples=examples)  # type: ignore[union-attr]
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    if not quick_profile(config):
+        return None
+    return (
+        f"quick profile: Hypothesis tests run 1/{QUICK_SHARE} of their examples (at least {QUICK_EXAMPLES}); "
+        "files whose every test is slow are not collected. The full suite: python -m pytest"
+    )

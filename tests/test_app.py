@@ -16,13 +16,14 @@ from fractions import Fraction
 from unittest import mock
 
 import pytest
-from conftest import REPO
+from conftest import REPO, deferred_import
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import app
 import ner_semeval
 from space import answers, caps, colours, figures, frames, parsing, scoring, texts, writing
+
+app = deferred_import("app")  # gradio: imported when a test of the page runs, not when the file is collected
 
 # The worked example of docs/scoring.md §6, first table, with the app's columns (scenario, reference type and
 # text, predicted type and text, then type / partial / exact / strict).
@@ -184,6 +185,7 @@ def one_sentence_text() -> str:
     return "a B-PER B-PER\n" * 71_427
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("make_text", "left_out"),
     [
@@ -795,6 +797,7 @@ def test_chart_shows_the_most_frequent_types_and_says_so():
     assert len(figure.axes[0].patches) == 4 * 15
 
 
+@pytest.mark.slow
 def test_pictures_of_a_1mb_input_with_100000_types_are_capped():
     *_, heatmap, chart = answers.evaluate_page(many_types_text())
     assert len(heatmap.axes[0].get_yticklabels()) == caps.MAX_HEATMAP_TYPES + 2  # and other, and O
@@ -821,6 +824,7 @@ def test_figures_are_drawn_without_pyplot_and_kept_nowhere():
     assert pyplot.get_fignums() == []  # no figure lives on in pyplot's global list
 
 
+@pytest.mark.slow
 def test_figures_drawn_at_once_in_threads_are_the_figures_drawn_one_by_one():
     # The page's events run in two lanes at once, each drawing its own Figure.
     from concurrent.futures import ThreadPoolExecutor
@@ -1000,6 +1004,7 @@ def compare_1mb_long_sentences() -> str:
         size += len(block)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make_text", [compare_1mb_text, compare_1mb_long_sentences], ids=["10000", "1MB"])
 def test_client_compares_a_large_input(client, make_text):
     # Measured here: 1.1-1.3 s a request at 2,000 resamples (the 10,000 sentences took 5 s at the command line's
@@ -1013,6 +1018,7 @@ def test_client_compares_a_large_input(client, make_text):
     assert took < 60, f"comparing took {took:.1f} s"
 
 
+@pytest.mark.slow
 def test_client_small_request_is_answered_while_a_large_comparison_runs(client):
     from gradio_client.utils import Status
 
@@ -1979,6 +1985,7 @@ def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
     assert len(busy) == 13 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
 
 
+@pytest.mark.slow
 def test_client_tiny_request_is_answered_while_four_large_ones_hold_their_lane(monkeypatch):
     # Four large requests whose work is held until the test releases it: the one-line /evaluate sent behind
     # them is answered while they still hold their lane (before, all shared one pool of four workers, so the

@@ -16,12 +16,12 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import REPO
+from conftest import REPO, deferred_import
 
-import app
 from space import answers, caps, texts
 
-pytestmark = pytest.mark.browser
+app = deferred_import("app")  # gradio: imported when a test of the page runs, not when the file is collected
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "tests" / "artifacts"

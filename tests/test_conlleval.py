@@ -412,6 +412,7 @@ def test_a_missing_file_is_the_command_lines_error(tmp_path: Path, capsys: pytes
     assert "missing.conll" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_memory_stays_flat_however_long_the_input() -> None:
     # conlleval.pl keeps counts, not lines: 200,000 lines streamed through keep a few counters per type.
     import tracemalloc

@@ -435,6 +435,7 @@ def test_command_line_compare_takes_neither(capsys) -> None:
     assert "--compare reports overall scores: drop --diagnostics and --errors" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", ["array", "readable"])
 @pytest.mark.parametrize("min_overlap", [None, 0.5])
 def test_copies_are_one_overlap_not_the_product(path, min_overlap) -> None:

@@ -414,6 +414,7 @@ def test_the_full_confusion_square_is_refused_beyond_its_bound_with_the_fixes():
     )
 
 
+@pytest.mark.slow
 def test_a_sparse_confusion_of_100000_types_takes_memory_of_its_cells():
     predictions, references = many_types(100_000)
     tracemalloc.start()

@@ -174,6 +174,7 @@ def test_an_error_through_evaluate_load_is_the_package_class(metric) -> None:
         metric.add_batch(predictions=[["B-PER"]], references=[["B-PER", "O"]])
 
 
+@pytest.mark.slow
 def test_without_the_package_evaluate_names_the_pip_command(tmp_path) -> None:
     # From a folder where nerscore cannot be imported (not a clone's, nothing installed), as on the Hub before
     # `pip install`: evaluate's own message, which reads the import line of ner_semeval.py.

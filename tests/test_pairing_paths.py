@@ -432,6 +432,7 @@ def test_best_chain_refuses_rows_whose_columns_are_not_one_run() -> None:
     assert chosen.tolist() == [True, False, True, False]  # (0, 0) and (1, 1): 3 + 5 beats 5 + 1
 
 
+@pytest.mark.slow
 def test_an_onion_and_a_staircase_need_neither_the_pure_python_solver_nor_rounds_of_rule_d() -> None:
     # Before, the onion's rule (d) went in blocks of 64 edges through `_rule_d` (the pure-Python solver on the
     # later rounds) and the staircase's stayed there for one round per block: quadratic.

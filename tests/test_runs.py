@@ -414,6 +414,7 @@ def every_run_once(groups, resamples, seed) -> np.ndarray:
     return np.ones((resamples, sum(groups)), dtype=np.uint8)
 
 
+@pytest.mark.slow
 def test_the_interval_of_the_mean_covers_the_mean_over_seeds() -> None:
     # 120 test sets of 200 sentences, each scored by 10 runs whose seed effect has sd 0.5. The two-level 95 %
     # interval of the mean strict F1 covered the mean over seeds 94.2-94.7 % of the time (two runs of 1,000
@@ -458,6 +459,7 @@ def null_rejections(replications: int, runs: tuple[int, int], seed_sd: float, sh
     return {test: count / replications for test, count in rejected.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("runs", [(3, 3), (2, 5)], ids=["3-against-3", "2-against-5"])
 def test_compare_runs_holds_its_level_on_systems_that_differ_only_by_seed(runs: tuple[int, int]) -> None:
     # Both systems' runs come from one distribution. compare_runs rejected at 5 % in 4.5-4.9 % of 1,000

@@ -324,6 +324,7 @@ def test_bucket_intervals_cover_the_population_value() -> None:
     assert covered / draws >= 0.8
 
 
+@pytest.mark.slow
 def test_the_paired_test_per_bucket_is_calibrated_on_null_systems() -> None:
     rng = np.random.default_rng(2)
     rejected = Counter()

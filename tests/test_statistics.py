@@ -511,6 +511,7 @@ def population_score(key: str) -> float:
     return ns.compute_semeval(predictions=predictions, references=references)[key]
 
 
+@pytest.mark.slow
 def test_intervals_cover_the_population_score_about_95_percent_of_the_time() -> None:
     # 300 samples of 60 sentences from a population whose scores are known; each gets a 95 % interval from 999
     # resamples. A correct interval covers the truth about 95 % of the time (here 93.7-95.3 % for these keys;
@@ -530,6 +531,7 @@ def test_intervals_cover_the_population_score_about_95_percent_of_the_time() -> 
     assert all(0.88 <= rate <= 0.995 for rate in rates.values()), rates
 
 
+@pytest.mark.slow
 def test_two_equally_good_systems_are_significant_at_5_percent_about_5_percent_of_the_time() -> None:
     # 400 samples of 80 sentences; both systems draw their outputs from the same distribution, so any
     # difference is chance. A valid test says p < 0.05 in about 5 % of samples (here 4.3-6 % for these keys;
