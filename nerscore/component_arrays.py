@@ -133,8 +133,7 @@ def _paired_classes(
     shared = np.minimum(references.end[i], predictions.end[j]) - np.maximum(references.start[i], predictions.start[j])
     keep = shared > 0
     if min_overlap is not None:
-        # The float quotient, as `pairing._overlaps` computes it (int64 to float64 is exact below 2**53).
-        keep &= shared / (references.end[i] - references.start[i]) >= min_overlap
+        keep &= pairing.overlap_kept(shared, references.end[i] - references.start[i], min_overlap)
     i, j, shared = i[keep], j[keep], shared[keep]
     same_bounds = (references.start[i] == predictions.start[j]) & (references.end[i] == predictions.end[j])
     same_type = references.type_id[i] == predictions.type_id[j]
