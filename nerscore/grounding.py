@@ -15,10 +15,10 @@ import heapq
 import re
 import unicodedata
 from bisect import bisect_right
-from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from .assignment import Network
 from .errors import InvalidInputError, shown
 from .pairing import _overlap_edges, _overlaps
 from .span import Span
@@ -94,14 +94,11 @@ def needle_of(text: str, normalize: bool) -> str:
 # ---------------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class Tracker:
-    """How many occurrences were looked at: what the tests bound to show that nothing is quadratic."""
-
-    occurrences: int = 0
-    flows: int = 0  # components solved by the flow (the rest had one answer)
-    solves: int = 0  # max-weight flows solved for them (one, or one per branch)
-    contested: int = 0  # occurrences of a text predicted with several types at a shared reference: what branches
+# What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
+# "occurrences" looked at, "flows" (groups solved by a flow, the rest had one answer), "solves" (flows solved for
+# them: one, or one per branch) and "contested" (occurrences of a text predicted with several types at a shared
+# reference: what branches). None, as in every call but a test's, costs one comparison per count.
+count: Callable[[str, int], None] | None = None
 
 
 def ground_references(
@@ -110,7 +107,6 @@ def ground_references(
     normalize: bool,
     sentence: int,
     side: str = "references",
-    tracker: Tracker | None = None,
 ) -> list[Span]:
     """The references' spans (§1b): the references of one text, whatever their types, take its occurrences in
     order of position, in the order they are listed. A text that occurs fewer times than it is listed is an
@@ -125,8 +121,8 @@ def ground_references(
                 f"found {shown(text)}, empty once normalised; expected text", side, sentence, entity=index
             )
         found = haystack.text.find(needle, next_position.get(needle, 0))
-        if tracker is not None:
-            tracker.occurrences += 1
+        if count is not None:
+            count("occurrences", 1)
         if found < 0:
             times = taken.get(needle, 0)
             found_times = (
@@ -156,7 +152,6 @@ def ground_predictions(
     normalize: bool,
     references: Sequence[Span],
     min_overlap: float | None,
-    tracker: Tracker | None = None,
 ) -> list[Span | None]:
     """Each listed prediction's span, or None when it stays ungrounded (§1b): the grounding whose pairing with
     `references` is best by §3's priorities, ties to the lexicographically smallest sorted list of (start, end,
@@ -167,14 +162,14 @@ def ground_predictions(
         if not needle:
             raise InvalidInputError(f"found {shown(text)}, empty once normalised; expected text", entity=index)
         classes.setdefault(needle, {}).setdefault(entity_type, []).append(index)
-    quick = _every_occurrence(classes, haystack, len(entities), tracker)
+    quick = _every_occurrence(classes, haystack, len(entities))
     if quick is not None:
         return quick
     covered = _Cover(references)
     candidates: dict[str, list[tuple[int, int]]] = {}
     for needle, types in classes.items():
         wanted = sum(map(len, types.values()))
-        candidates[needle] = _candidates(haystack, needle, wanted, covered, tracker)
+        candidates[needle] = _candidates(haystack, needle, wanted, covered)
     left = {
         needle: {entity_type: len(indices) for entity_type, indices in types.items()}
         for needle, types in classes.items()
@@ -199,7 +194,7 @@ def ground_predictions(
         else:
             undecided.append(needle)
     if undecided:
-        solved = _ground_jointly(left, candidates, undecided, references, min_overlap, tracker)
+        solved = _ground_jointly(left, candidates, undecided, references, min_overlap)
         for needle, solved_types in solved.items():
             for entity_type, places in solved_types.items():
                 chosen[needle].setdefault(entity_type, []).extend(places)
@@ -288,7 +283,7 @@ def _touched(
 
 
 def _every_occurrence(
-    classes: dict[str, dict[str, list[int]]], haystack: Haystack, listed: int, tracker: Tracker | None
+    classes: dict[str, dict[str, list[int]]], haystack: Haystack, listed: int
 ) -> list[Span | None] | None:
     """The grounding when there is nothing to choose: every text is predicted with one type, and occurs no more
     often than it is predicted, so every occurrence is taken (in listing order), whatever the references. None
@@ -307,8 +302,8 @@ def _every_occurrence(
                 return None  # more occurrences than predictions: a choice to make
             places.append(position)
             position = find(needle, position + 1)
-        if tracker is not None:
-            tracker.occurrences += len(places)
+        if count is not None:
+            count("occurrences", len(places))
         for index, position in zip(indices, places):
             grounded[index] = Span(*haystack.span(position, len(needle)), entity_type)
     return grounded
@@ -333,9 +328,7 @@ class _Cover:
         return at >= 0 and self.ends[at] > start
 
 
-def _candidates(
-    haystack: Haystack, needle: str, wanted: int, covered: _Cover, tracker: Tracker | None
-) -> list[tuple[int, int]]:
+def _candidates(haystack: Haystack, needle: str, wanted: int, covered: _Cover) -> list[tuple[int, int]]:
     """The occurrences of `needle` a best grounding can use, in order of position: every one that touches a
     reference, and the first `wanted` that touch none. A later free one is never better: an unpaired prediction
     there moves to an earlier free one left unused, which makes the sorted list smaller (§1b's tie)."""
@@ -343,9 +336,10 @@ def _candidates(
     free = 0
     position = haystack.text.find(needle)
     length = len(needle)
+    counted = count
     while position >= 0:
-        if tracker is not None:
-            tracker.occurrences += 1
+        if counted is not None:
+            counted("occurrences", 1)
         start, end = haystack.span(position, length)
         if covered.touches(start, end):
             found.append((start, end))
@@ -383,7 +377,6 @@ def _ground_jointly(
     undecided: list[str],
     references: Sequence[Span],
     min_overlap: float | None,
-    tracker: Tracker | None,
 ) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """The groundings of the `undecided` texts (`left`: how many predictions of each text and type are still to
     ground), each connected group of texts, occurrences and references solved on its own (`_best_grounding`);
@@ -424,10 +417,10 @@ def _ground_jointly(
         if apart is not None:
             result.update(apart)
             continue
-        if tracker is not None:
-            tracker.flows += 1
+        if count is not None:
+            count("flows", 1)
         solved = _best_grounding(
-            group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap, tracker
+            group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap
         )
         result.update({needle: solved[needle] for needle in needles if needle in undecided})
     return result
@@ -479,7 +472,6 @@ def _best_grounding(
     touching: dict[tuple[str, int], list[int]],
     references: Sequence[Span],
     min_overlap: float | None,
-    tracker: Tracker | None = None,
 ) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """The best grounding of one connected group (§1b), exactly, as a max-weight flow.
 
@@ -502,7 +494,7 @@ def _best_grounding(
     second type on an occurrence cost a prediction elsewhere, and a bonus on the units its private occurrences
     must hold makes that prediction one at a shared reference, so the flow seldom tries it; the branching, the
     only part that can grow exponentially, is confined to the occurrences of a text predicted with several types
-    that share references, and every other group is one flow (`Tracker.solves`)."""
+    that share references, and every other group is one flow (the tests count "solves")."""
     # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
     # takes all of its occurrences, as it grounds as many predictions as it can.
     links = _twins_first(classes, candidates, touching, references)
@@ -569,10 +561,9 @@ def _best_grounding(
 
     # Each branch keeps one type at one contested occurrence, which then cannot conflict again below it: with C
     # contested occurrences and at most t types to a text, at most 1 + t + ... + t**C flows are solved.
-    if tracker is not None:
-        tracker.contested += sum(
-            1 for (needle, _), private in private_place.items() if not private and len(classes[needle]) > 1
-        )
+    if count is not None:
+        contested = [needle for (needle, _), private in private_place.items() if not private]
+        count("contested", sum(1 for needle in contested if len(classes[needle]) > 1))
 
     grounded_number = {needle: min(sum(types.values()), len(candidates[needle])) for needle, types in classes.items()}
     contested_places: dict[str, int] = {}
@@ -587,9 +578,9 @@ def _best_grounding(
     spill_weight = 4 * grounded_weight  # above what a unit adds anywhere (grounded, pair, share): any > 0 is exact
 
     def solve(forbidden: frozenset[int]) -> tuple[int, set[int]]:
-        if tracker is not None:
-            tracker.solves += 1
-        flow = _Flow()
+        if count is not None:
+            count("solves", 1)
+        flow = Network()
         source, sink = flow.node(), flow.node()
         # As many of a text's predictions are grounded as it has occurrences or predictions, the fewer (§1b): a
         # flow that holds more units than occurrences puts two on one, which no branch could then undo cheaply.
@@ -709,81 +700,3 @@ def _conflict(nodes: list[_Node], used: set[int]) -> list[int] | None:
         if len(numbers) > 1:
             return [number for number, node in enumerate(nodes) if node[:2] == nodes[numbers[0]][:2]]
     return None
-
-
-@dataclass
-class _Flow:
-    """A max-weight flow on a small directed graph with integer capacities and weights of any size: successive
-    longest augmenting paths (Bellman-Ford with a queue on the residual graph), while a path adds weight. The
-    graphs here are a connected group of a sentence's texts, occurrences and references."""
-
-    heads: list[int] = field(default_factory=list)
-    capacity: list[int] = field(default_factory=list)
-    weight: list[int] = field(default_factory=list)
-    out: list[list[int]] = field(default_factory=list)
-
-    def node(self) -> int:
-        self.out.append([])
-        return len(self.out) - 1
-
-    def arc(self, tail: int, head: int, capacity: int, weight: int) -> int:
-        """A new arc (and its reverse, the arc after it), by number."""
-        number = len(self.heads)
-        for a, b, c, w in ((tail, head, capacity, weight), (head, tail, 0, -weight)):
-            self.out[a].append(len(self.heads))
-            self.heads.append(b)
-            self.capacity.append(c)
-            self.weight.append(w)
-        return number
-
-    def carried(self, arc: int) -> int:
-        """The flow on `arc` (what its reverse arc holds)."""
-        return self.capacity[arc ^ 1]
-
-    def inflow(self, node: int) -> int:
-        """The flow into `node` (what its reverse arcs hold)."""
-        return sum(self.capacity[arc] for arc in self.out[node] if arc % 2)
-
-    def max_weight(self, source: int, sink: int) -> int:
-        total = 0
-        while True:
-            gain: list[int | None] = [None] * len(self.out)
-            through: list[int] = [-1] * len(self.out)
-            gain[source] = 0
-            waiting = deque([source])
-            queued = [False] * len(self.out)
-            queued[source] = True
-            while waiting:
-                tail = waiting.popleft()
-                queued[tail] = False
-                base = gain[tail]
-                assert base is not None
-                for arc in self.out[tail]:
-                    if self.capacity[arc] <= 0:
-                        continue
-                    head = self.heads[arc]
-                    candidate = base + self.weight[arc]
-                    known = gain[head]
-                    if known is None or candidate > known:
-                        gain[head] = candidate
-                        through[head] = arc
-                        if not queued[head]:
-                            queued[head] = True
-                            waiting.append(head)
-            best = gain[sink]
-            if best is None or best <= 0:
-                return total
-            amount = None
-            node = sink
-            while node != source:
-                arc = through[node]
-                amount = self.capacity[arc] if amount is None else min(amount, self.capacity[arc])
-                node = self.heads[arc ^ 1]
-            assert amount is not None
-            node = sink
-            while node != source:
-                arc = through[node]
-                self.capacity[arc] -= amount
-                self.capacity[arc ^ 1] += amount
-                node = self.heads[arc ^ 1]
-            total += best * amount

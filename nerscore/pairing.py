@@ -9,9 +9,9 @@ with their number of copies (`nerscore.assignment`); components of a few edges a
 from __future__ import annotations
 
 import heapq
-from typing import Any
 from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
+from typing import Any
 
 from .assignment import connected, max_weight_flow, strong_components, union_find
 from .span import Span

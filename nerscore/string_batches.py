@@ -21,7 +21,7 @@ import numpy as np
 from .columns import Columns
 from .counts import OUTCOMES, Row, entity_rows
 from .errors import InvalidInputError, shown
-from .grounding import Haystack, Tracker, ground_predictions, ground_references, needle_of
+from .grounding import Haystack, ground_predictions, ground_references, needle_of
 from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
 from .options import EVALUATION_SCHEMES, Options
 from .span import Span
@@ -45,7 +45,6 @@ def ground_batch(
     references: list[list],
     options: Options,
     texts: Sequence[str] | None,
-    tracker: Tracker | None = None,
     with_names: bool = True,
 ) -> GroundedBatch:
     """Both sides of a batch that holds string entities, grounded (§1b). Reference strings are grounded over all
@@ -71,7 +70,7 @@ def ground_batch(
         haystack = Haystack.of(text, normalize)
         names_r: dict[Span, list[str]] = {}
         if strings_r is not None:
-            spans_r = ground_references(strings_r[sentence], haystack, normalize, sentence, tracker=tracker)
+            spans_r = ground_references(strings_r[sentence], haystack, normalize, sentence)
             if with_names:
                 for span, (_, given) in zip(spans_r, strings_r[sentence]):
                     names_r.setdefault(span, []).append(given)
@@ -94,7 +93,7 @@ def ground_batch(
                         )
             listed = [entity for entity in strings_p[sentence] if keep is None or entity[0] in keep]
             try:
-                places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap, tracker)
+                places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap)
             except InvalidInputError as error:
                 raise error.at("predictions", sentence) from None
             spans_p = []

@@ -3,7 +3,7 @@ follows the input's size where a text predicted with several types has contested
 
 The exhaustive oracle (tests/grounding_oracle.py) on tiny documents whose references are spans (so that they
 nest, repeat and lie on one occurrence with several types), named cases, and the structural bound: flows
-solved (`Tracker.solves`), never wall-clock."""
+solved (`grounding_counts.Tracker.solves`), never wall-clock."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from math import prod
 import grounding_oracle as oracle
 import pytest
 from conftest import grounded_result
+from grounding_counts import tracked
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from nerscore import grounding
-from nerscore.grounding import Haystack, Tracker, ground_predictions
+from nerscore import assignment
+from nerscore.grounding import Haystack, ground_predictions
 from nerscore.span import Span
 
 TYPES = ("X", "Y", "Z")
@@ -88,9 +89,9 @@ def test_the_flows_are_bounded_by_the_contested_occurrences(document) -> None:
     # One flow unless an occurrence of a text predicted with several types lies at a reference another candidate
     # overlaps; then each branch settles one such occurrence: at most 1 + t + ... + t**C flows for C of them.
     text, references, predictions, min_overlap = document
-    tracker = Tracker()
     spans = [Span(*reference) for reference in references]
-    ground_predictions(predictions, Haystack.of(text, False), False, spans, min_overlap, tracker)
+    with tracked() as tracker:
+        ground_predictions(predictions, Haystack.of(text, False), False, spans, min_overlap)
     most = sum(len(TYPES) ** depth for depth in range(tracker.contested + 1))
     assert tracker.solves <= tracker.flows * most
     if tracker.contested == 0:
@@ -245,17 +246,17 @@ def test_40_contested_occurrences_cost_few_flows(build, most, monkeypatch) -> No
     # Counted at the flow itself, so that the count stops a search that would not end (before: 2**41 flows).
     solved = []
 
-    def counted(flow: grounding._Flow, source: int, sink: int) -> int:
+    def counted(flow: assignment.Network, source: int, sink: int) -> int:
         solved.append(1)
         if len(solved) > 2 * 40:
             raise AssertionError("more than 80 flows for 40 contested occurrences")
         return solve(flow, source, sink)
 
-    solve = grounding._Flow.max_weight
-    monkeypatch.setattr(grounding._Flow, "max_weight", counted)
+    solve = assignment.Network.max_weight
+    monkeypatch.setattr(assignment.Network, "max_weight", counted)
     text, references, predictions = build(40)
-    tracker = Tracker()
-    spans = ground_predictions(predictions, Haystack.of(text, False), False, references, None, tracker)
+    with tracked() as tracker:
+        spans = ground_predictions(predictions, Haystack.of(text, False), False, references, None)
     assert len(solved) <= most
     assert tracker.solves == len(solved)
     # as many grounded as there are occurrences or predictions, each on an occurrence of its own

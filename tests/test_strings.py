@@ -15,11 +15,12 @@ from math import prod
 import grounding_oracle as oracle
 import pytest
 from conftest import REPO, grounded_result
+from grounding_counts import tracked
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.grounding import Haystack, Tracker, ground_predictions, needle_of
+from nerscore.grounding import Haystack, ground_predictions, needle_of
 from nerscore.options import Options
 from nerscore.span import Span
 from nerscore.string_batches import ground_batch, ground_tuples
@@ -408,8 +409,8 @@ def test_ungrounded_is_there_whenever_texts_are() -> None:
 
 def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
     text = "a " * 10_000
-    tracker = Tracker()
-    spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None, tracker)
+    with tracked() as tracker:
+        spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None)
     assert spans == [Span(0, 1, "X")]
     assert tracker.occurrences <= 3  # the one on the reference and the first free one, not 10,000
 
@@ -418,9 +419,9 @@ def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
 def test_10000_references_and_predictions_of_one_string_are_linear(normalize: bool) -> None:
     n = 10_000
     text = "a " * n
-    tracker = Tracker()
     entities = [["X", "a"]] * n
-    grounded = ground_batch([entities], [entities], Options.of(normalize=normalize), [text], tracker)
+    with tracked() as tracker:
+        grounded = ground_batch([entities], [entities], Options.of(normalize=normalize), [text])
     assert len(grounded.predictions[0]) == n
     assert tracker.occurrences <= 3 * n  # each occurrence looked at a bounded number of times
     assert tracker.flows == 0  # every occurrence is taken: nothing to choose
@@ -433,8 +434,8 @@ def test_a_few_predictions_among_10000_occurrences_inside_references() -> None:
     text = "New York " * n
     references = [["LOC", "New York"]] * n
     predictions = [["LOC", "York"]] * 3
-    tracker = Tracker()
-    grounded = ground_batch([predictions], [references], Options(), [text], tracker)
+    with tracked() as tracker:
+        grounded = ground_batch([predictions], [references], Options(), [text])
     assert grounded.predictions[0] == [Span(4, 8, "LOC"), Span(13, 17, "LOC"), Span(22, 26, "LOC")]
     assert tracker.occurrences <= 3 * n
     assert tracker.flows == 0  # each occurrence overlaps its own reference: the best three, no flow
