@@ -174,8 +174,7 @@ def _paired_classes(
         amount[square] = _two_by_two(references, i, j, shared, same_bounds, same_type, edge_component, square)
         general &= ~square
     if general.any():
-        kinds = same_bounds, same_type, shared
-        amount[general] = _general_flows(references, predictions, i, j, kinds, edge_component, general)
+        amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
     paired = amount > 0
     i, j, amount = i[paired], j[paired], amount[paired]
     scenario = np.where(same_bounds[paired], _IV, np.where(same_type[paired], _V, _VI))
@@ -315,12 +314,11 @@ def _general_flows(
     predictions: _Classes,
     i: np.ndarray,
     j: np.ndarray,
-    kinds: tuple[np.ndarray, np.ndarray, np.ndarray],
     edge_component: np.ndarray,
     general: np.ndarray,
 ) -> np.ndarray:
     """The amounts of the edges flagged `general`, solved component by component by `pairing._best_flow` (or,
-    large, `_compiled`); `kinds`: each edge's identical boundaries, same type and shared extent."""
+    large and without copies, `_large_component_amounts`)."""
     picked = np.flatnonzero(general)
     if len(picked) and edge_component[picked].min() != edge_component[picked].max():
         picked = picked[np.argsort(edge_component[picked], kind="stable")]
@@ -331,8 +329,8 @@ def _general_flows(
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
     for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         edges_of = picked[first:last]
-        if last - first > pairing._COMPILED_EDGES:
-            solved = _compiled(references, predictions, i[edges_of], j[edges_of], tuple(k[edges_of] for k in kinds))
+        if last - first > pairing._LARGE_COMPONENT_EDGES:
+            solved = _large_component_amounts(references, predictions, i[edges_of], j[edges_of])
             if solved is not None:
                 amounts[first:last] = solved
                 continue
@@ -352,29 +350,19 @@ def _general_flows(
     return result[general]
 
 
-def _compiled(
-    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, kinds: tuple
+def _large_component_amounts(
+    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray | None:
     """The amounts of one large component's edges (i[k], j[k]) as `pairing._best_flow` gives them, by
-    `large_components.best_matching` on `pairing.digit_array`'s digits, without building its entities; None for
-    a component with copies or whose digits do not fit a float64 exactly (`_best_flow` then solves it). `kinds`:
-    each edge's identical boundaries, same type and shared extent. Entities
-    are indexed in (start, end, type) order on both sides, so (i, j) order is rule (d)'s."""
+    `pairing.large_component_pairs` on the arrays, without building its entities; None for a component with
+    copies or one that solver hands back (`_best_flow` then solves it). Entities are indexed in (start, end,
+    type) order on both sides, so (i, j) order is rule (d)'s."""
     if references.count[i].max() != 1 or predictions.count[j].max() != 1:
         return None
     rows, columns = np.unique(i), np.unique(j)
     radix = min(len(rows), len(columns)) + 1
     extent_radix = int((references.end[rows] - references.start[rows]).sum()) + 1
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
-        return None
-    from . import large_components
-
-    same_bounds, same_type, shared = kinds
-    digits = pairing.digit_array(same_bounds, same_type, shared, radix, extent_radix)
-    chosen = None
-    sides = (references.start, references.end, references.type_id, predictions.start, predictions.end)
-    if pairing.uncrossed((*sides, predictions.type_id), rows, columns):
-        chosen = large_components.best_chain(i, j, digits)
-    if chosen is None:
-        chosen = large_components.best_matching(i, j, digits)
+    r, p = references, predictions
+    sides = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
+    chosen = pairing.large_component_pairs(sides, i, j, radix, extent_radix)
     return None if chosen is None else chosen.astype(np.int64)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from .assignment import Network
 from .errors import InvalidInputError, shown
-from .pairing import _overlap_edges, _overlaps
+from .pairing import _overlap_edges, _overlaps, rank_shares
 from .span import Span
 
 # ---------------------------------------------------------------------------------------------------------
@@ -480,7 +480,7 @@ def _best_grounding(
     prediction's weight counts above all (as many as can be are grounded), then its share of the tie; a pair's
     weight has the digits of §3's priorities (rule 1's identical boundaries and type, identical boundaries, then
     (a) pairs, (b) same-type pairs, (c) shared characters), each digit's total below its radix, above every share.
-    The shares are `pairing._with_bits`'s construction on the ranked (start, end, type) of the candidates: of two
+    The shares are `pairing.rank_shares` of the ranked (start, end, type) of the candidates: of two
     groundings as good by the pairing, the larger sum of shares is the smaller sorted list.
 
     An occurrence holds one prediction, whatever its type. A reference that no other candidate overlaps
@@ -520,12 +520,7 @@ def _best_grounding(
     for node in nodes:
         key = (*place(node), node[2])
         room[key] = room.get(key, 0) + 1
-    share: dict[tuple[int, int, str], int] = {}
-    total = 0
-    for triple in reversed(triples):
-        share[triple] = total + 1
-        total += room[triple] * (total + 1)
-    scale = total + 1
+    share, scale = rank_shares(triples, room)
     grounded_weight = radix**4 * extent_radix * scale
 
     def pair_weight(node: _Node, reference: Span) -> int | None:
