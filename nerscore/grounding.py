@@ -162,9 +162,9 @@ def ground_predictions(
         if not needle:
             raise InvalidInputError(f"found {shown(text)}, empty once normalised; expected text", entity=index)
         classes.setdefault(needle, {}).setdefault(entity_type, []).append(index)
-    quick = _every_occurrence(classes, haystack, len(entities))
-    if quick is not None:
-        return quick
+    every = _every_occurrence(classes, haystack, len(entities))
+    if every is not None:
+        return every
     covered = _Cover(references)
     candidates: dict[str, list[tuple[int, int]]] = {}
     for needle, types in classes.items():

@@ -712,7 +712,7 @@ def test_the_quick_way_equals_the_readable_one(batch, normalize, labels) -> None
 def sentences_with_twins(draw):
     """Sentences whose texts recur (and occur inside each other), references listed as often as they occur, and
     predictions that are mostly copies of the references (twins), with some of them left out, retyped, repeated
-    or added, as `_at_once` must tell apart: a choice (left to the general way) from none."""
+    or added, as `_batch_without_choice` must tell apart: a choice (left to the general way) from none."""
     words = ["ab", "a", "b", "ab a", "AB", "ba"]
     texts, references, predictions = [], [], []
     for _ in range(draw(st.integers(1, 6))):
@@ -748,8 +748,8 @@ def _spans(values, sentence):
 )  # a text predicted twice once labels drop a prediction listed between: not one place
 @example((["ab a"], [[("X", "ab"), ("X", "a")]], [[("X", "a"), ("X", "ab"), ("Y", "b")]]), False, None)  # fixed
 def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize, labels) -> None:
-    """Every sentence the batch-wide way grounds (`string_batches._at_once`) is grounded as `ground_batch` grounds it
-    alone: the same spans on each side and the same ungrounded predictions."""
+    """Every sentence the batch-wide way grounds (`string_batches._batch_without_choice`) is grounded as
+    `ground_batch` grounds it alone: the same spans on each side and the same ungrounded predictions."""
     texts, references, predictions = batch
     options = Options.of(normalize=normalize, labels=labels)
     values_p, values_r, left = ground_tuples(predictions, references, options, texts)
