@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .assignment import Network
+from .assignment import Network, union_find
 from .errors import InvalidInputError, shown
 from .pairing import _overlap_edges, _overlaps, rank_shares
 from .span import Span
@@ -384,30 +384,21 @@ def _ground_jointly(
     places = [(needle, index) for needle in candidates for index in range(len(candidates[needle]))]
     spans = [Span(*candidates[needle][index], "") for needle, index in places]
     edges = _overlap_edges(references, spans, min_overlap)
-    parent: dict[object, object] = {}
-
-    def root(node: object) -> object:
-        parent.setdefault(node, node)
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
-    def join(a: object, b: object) -> None:
-        a, b = root(a), root(b)
-        if a != b:
-            parent[a] = b
-
-    for needle, index in places:
-        join(("t", needle), ("o", needle, index))
+    # One graph of texts (0 ... texts - 1) and references (texts + number) against candidate occurrences.
+    texts = list(candidates)
+    number_of = {needle: number for number, needle in enumerate(texts)}
+    links = [(number_of[needle], place) for place, (needle, _) in enumerate(places)]
+    links += [(len(texts) + reference, place) for reference, place in edges]
+    group_of: dict[str, int] = {}
+    for (node, _), label in zip(links, union_find(links)):
+        if node < len(texts):
+            group_of[texts[node]] = label
     touching: dict[tuple[str, int], list[int]] = {}
     for reference, place in edges:
-        needle, index = places[place]
-        join(("o", needle, index), ("r", reference))
-        touching.setdefault((needle, index), []).append(reference)
+        touching.setdefault(places[place], []).append(reference)
     groups: dict[object, list[str]] = {}
-    for needle in candidates:
-        groups.setdefault(root(("t", needle)), []).append(needle)
+    for needle in candidates:  # a text with no candidate is a group of its own
+        groups.setdefault(group_of.get(needle, needle), []).append(needle)
     result: dict[str, dict[str, list[tuple[int, int]]]] = {}
     for needles in groups.values():
         if not any(needle in undecided for needle in needles):
