@@ -6,7 +6,7 @@ a batch, `compare_semeval` tests whether one system beats another, `summarize_ru
 several runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition
 it implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors,
 span, schemes, options, decoding, assignment, large_components, pairing, value, counts, columns, slices, inputs,
-readable, tag_arrays, component_arrays, span_arrays, grounding,
+readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding,
 string_batches, resampling, compute, runs, readers, annotations,
 tables, conlleval, cli.
 """

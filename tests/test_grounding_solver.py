@@ -203,8 +203,8 @@ def shared_by_two(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
 def spare_sites(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
     """ "a a ... a" (n + n // 2 occurrences): a reference X on each of the first n, a reference Y over each two of
     them; n - 3 predictions as X (three sites to spare) and n // 2 as Y. Every best grounding pairs each site
-    with its own reference (`_twins_first`); before, the flow tried the Y references with the sites, in branches
-    whose number grew as n**(spares + 1) (4,759 flows for n = 16)."""
+    with its own reference (`joint_grounding._twins_first`); before, the flow tried the Y references with the
+    sites, in branches whose number grew as n**(spares + 1) (4,759 flows for n = 16)."""
     text = " ".join(["a"] * (n + n // 2))
     references = [Span(2 * i, 2 * i + 3, "Y") for i in range(0, n - 1, 2)] + [
         Span(2 * i, 2 * i + 1, "X") for i in range(n)
