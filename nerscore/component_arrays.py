@@ -354,7 +354,7 @@ def _large_component_amounts(
     references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray | None:
     """The amounts of one large component's edges (i[k], j[k]) as `pairing._best_flow` gives them, by
-    `pairing.large_component_pairs` on the arrays, without building its entities; None for a component with
+    `large_components.best_pairs` on the arrays, without building its entities; None for a component with
     copies or one that solver hands back (`_best_flow` then solves it). Entities are indexed in (start, end,
     type) order on both sides, so (i, j) order is rule (d)'s."""
     if references.count[i].max() != 1 or predictions.count[j].max() != 1:
@@ -364,5 +364,7 @@ def _large_component_amounts(
     extent_radix = int((references.end[rows] - references.start[rows]).sum()) + 1
     r, p = references, predictions
     sides = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
-    chosen = pairing.large_component_pairs(sides, i, j, radix, extent_radix)
+    from .large_components import best_pairs
+
+    chosen = best_pairs(sides, i, j, radix, extent_radix)
     return None if chosen is None else chosen.astype(np.int64)

@@ -303,9 +303,11 @@ def _best_flow(
     if no_copies and most_pairs > 1 and len(edges) > _LARGE_COMPONENT_EDGES:
         import numpy as np
 
+        from . import large_components
+
         pairs = np.array(edges, np.int64).reshape(-1, 2)
-        arrays = _span_columns(references, predictions)
-        chosen = large_component_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        arrays = large_components.span_columns(references, predictions)
+        chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
     digits = _digits(references, predictions, edges, radix, extent_radix)
@@ -330,14 +332,17 @@ def _digits(
     """`_best_flow`'s weight of each edge: digits for identical boundaries, a pair, a pair of one type (each of
     `radix`) and the shared extent (of `extent_radix`). A digit equal on every edge adds the same to every
     pairing of as many pairs (0, or the number of pairs, which the pair digit counts already), so it is left
-    out: shorter weights, which scipy's solvers need to hold exactly (`large_component_pairs`), in the same
+    out: shorter weights, which scipy's solvers need to hold exactly (`large_components.best_pairs`), in the same
     order. On many edges the digits are worked out with numpy where the largest fits an int64."""
     largest = ((radix + 1) * radix + 2) * extent_radix
     if len(edges) > _LARGE_COMPONENT_EDGES and largest < 2**62:
         import numpy as np
 
+        from . import large_components
+
         pairs = np.array(edges, np.int64).reshape(-1, 2)
-        numbers = edge_digits(_span_columns(references, predictions), pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        arrays = large_components.span_columns(references, predictions)
+        numbers = large_components.edge_digits(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
         return dict(zip(edges, numbers.tolist()))
     kinds = {}
     for i, j in edges:
@@ -351,58 +356,6 @@ def _digits(
         tiers = ((same_bounds * bounds_radix + 1) * radix + same_type) if type_radix else same_bounds * bounds_radix + 1
         digits[i, j] = tiers * extent_radix + references[i].overlap(predictions[j])
     return digits
-
-
-def _span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tuple:
-    """Start, end and type id arrays of each side (type ids equal where the types are)."""
-    import numpy as np
-
-    type_ids: dict[str, int] = {}
-
-    def columns(spans: Sequence[Span]) -> tuple:
-        starts = np.fromiter((span.start for span in spans), np.int64, len(spans))
-        ends = np.fromiter((span.end for span in spans), np.int64, len(spans))
-        kinds = np.fromiter((type_ids.setdefault(span.entity_type, len(type_ids)) for span in spans), np.int64)
-        return starts, ends, kinds
-
-    return (*columns(references), *columns(predictions))
-
-
-def uncrossed(columns: tuple, rows, predictions) -> bool:
-    """Whether rule (d)'s pairing of a component without copies never crosses, so that
-    `large_components.best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
-    of `_span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
-    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
-    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
-    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
-    min(end) is supermodular and max(start) submodular on ordered values, so
-    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
-    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
-    identical boundaries are all of one type and made before (`_pair_nested`)."""
-    import numpy as np
-
-    _, r_end, r_type, _, p_end, p_type = columns
-    kinds = np.concatenate((r_type[rows], p_type[predictions]))
-    if kinds.min() != kinds.max():
-        return False
-    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
-
-
-def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`_digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`_span_columns`), every digit
-    below 2**62 (which the caller checks): the same digits, left out where equal on every edge."""
-    import numpy as np
-
-    r_start, r_end, r_type, p_start, p_end, p_type = columns
-    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
-    same_type = r_type[i] == p_type[j]
-    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
-    if same_type.min() != same_type.max():
-        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
-    else:
-        tiers = same_bounds * np.int64(bounds_radix) + 1
-    return tiers * np.int64(extent_radix) + overlap
 
 
 # A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
@@ -505,30 +458,8 @@ def _rule_d(
 
 
 # A component of more edges than this, without copies, goes to scipy's solvers where its weights fit
-# (`large_component_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
+# (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
 _LARGE_COMPONENT_EDGES = 200
-
-
-def large_component_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`_best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the entities of
-    `columns` (`_span_columns`' arrays): whether each edge pairs (bool array), by
-    `nerscore.large_components.best_chain` where `uncrossed` admits it, else by `best_matching`; or None where the
-    pure-Python solver must do it (digits beyond int64, weights that do not fit a float64 exactly for scipy, or no
-    proof). The digits are `edge_digits`'; rule (d) needs no bits below them there (it is worked out on the tight
-    edges, or by the programme)."""
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
-        return None
-    import numpy as np
-
-    from . import large_components
-
-    digits = edge_digits(columns, i, j, radix, extent_radix)
-    chosen = None
-    if uncrossed(columns, np.unique(i), np.unique(j)):
-        chosen = large_components.best_chain(i, j, digits)
-    if chosen is None:
-        chosen = large_components.best_matching(i, j, digits)
-    return chosen
 
 
 def _usable(

@@ -376,7 +376,7 @@ def test_wrong_potentials_are_rejected() -> None:
 
 def staircase_like(rng: random.Random, entities: int) -> tuple[list[Span], list[Span]]:
     """Windows of one type whose starts and ends both rise (some equal), a side each: the shape
-    `pairing.uncrossed` admits, with ties in the shared extent everywhere."""
+    `large_components.uncrossed` admits, with ties in the shared extent everywhere."""
 
     def side() -> list[Span]:
         spans, start, end = set(), 0, rng.randint(1, 12)
