@@ -183,9 +183,9 @@ CONTESTED_GROWTH = 4.0
 
 def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -> list[str]:
     """Rows "| case | n | seconds | flows | growth for 2x n | goal | verdict |" of `ground_predictions` on the
-    adversarial inputs, the median of `repeats` runs, with the flows solved (`Tracker.solves`); and the case that
-    still branches (occurrences, none on a reference's bounds, competing for references over several of them) at
-    n = 10, 20 and 40: about n flows, each of them quadratic, so it misses the goal."""
+    adversarial inputs, the median of `repeats` runs, with the flows solved (`grounding_counts.Tracker.solves`);
+    and the case that still branches (occurrences, none on a reference's bounds, competing for references over
+    several of them) at n = 10, 20 and 40: about n flows, each of them quadratic, so it misses the goal."""
     sys.path.insert(0, str(REPO / "tests"))
     from grounding_counts import tracked
     from test_grounding_solver import ADVERSARIAL, REMAINING

@@ -450,7 +450,7 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
     c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
     and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
     (b, c), the uncrossed (a, c) and (b, d) are edges too). The caller knows that rule (d)'s choice among the
-    best matchings never crosses (`nerscore.pairing.uncrossed`).
+    best matchings never crosses (`uncrossed`).
 
     f(i, j), the best total of the rows from i on and the columns from j on, is
     max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
