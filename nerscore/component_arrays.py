@@ -46,7 +46,7 @@ def nested_rows(
     positions=True)`: then the first position, and the reference's and the prediction's start and end (-1 on
     an unpaired side)."""
     out: list[Rows] = []
-    classes_r, classes_p = _fold(references, sentence_r), _fold(predictions, sentence_p)
+    classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
     per_r = np.bincount(classes_r.sentence, minlength=sentences)
     per_p = np.bincount(classes_p.sentence, minlength=sentences)
@@ -83,7 +83,7 @@ class _Classes:
         return _Classes(self.start[keep], self.end[keep], self.type_id[keep], self.sentence[keep], self.count[keep])
 
 
-def _fold(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
+def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
     order = np.lexsort((spans.type_id, spans.end, spans.start))
     start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
     new = np.ones(len(start), dtype=bool)

@@ -29,7 +29,7 @@ from .span import Span
 _FOLDED: dict[str, str] = {}  # each character's NFKC + case fold, worked out once per character seen
 
 
-def _fold(character: str) -> str:
+def _folded(character: str) -> str:
     folded = _FOLDED.get(character)
     if folded is None:
         folded = _FOLDED[character] = unicodedata.normalize("NFKC", character).casefold()
@@ -57,7 +57,7 @@ class Haystack:
         last: list[int] = []
         in_space = False
         for index, character in enumerate(text):
-            for folded in _fold(character):
+            for folded in _folded(character):
                 if folded.isspace():
                     if in_space:  # a run of white space is one space, made by all of its characters
                         last[-1] = index
