@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .errors import InvalidInputError, shown
@@ -293,19 +293,27 @@ def _every_occurrence(
         if len(types) > 1:
             return None
         ((entity_type, indices),) = types.items()
-        wanted = len(indices)
-        places: list[int] = []
-        position = find(needle)
-        while position >= 0:
-            if len(places) == wanted:
-                return None  # more occurrences than predictions: a choice to make
-            places.append(position)
-            position = find(needle, position + 1)
+        places = every_position(find, needle, len(indices))
+        if places is None:
+            return None  # more occurrences than predictions: a choice to make
         if count is not None:
             count("occurrences", len(places))
         for index, position in zip(indices, places):
             grounded[index] = Span(*haystack.span(position, len(needle)), entity_type)
     return grounded
+
+
+def every_position(find: Callable[..., int], needle: str, most: int) -> list[int] | None:
+    """Every position of `needle` that `find` (a text's `str.find`) finds, in order; None when there are more
+    than `most` (a choice to make)."""
+    places: list[int] = []
+    position = find(needle)
+    while position >= 0:
+        if len(places) == most:
+            return None
+        places.append(position)
+        position = find(needle, position + 1)
+    return places
 
 
 class _Cover:

@@ -21,7 +21,7 @@ import numpy as np
 from .columns import Columns
 from .counts import OUTCOMES, Row, entity_rows
 from .errors import InvalidInputError, shown
-from .grounding import Haystack, ground_predictions, ground_references, needle_of
+from .grounding import Haystack, every_position, ground_predictions, ground_references, needle_of
 from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
 from .options import EVALUATION_SCHEMES, Options
 from .span import Span
@@ -444,8 +444,9 @@ def _without_choice(
     references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: set[str] | None
 ) -> _Grounded | None:
     """One sentence of strings against strings grounded when there is nothing to choose: the references in order,
-    every predicted text with one type and no more occurrences than predictions (as `_every_occurrence`). None
-    when there is a choice to make, or an error to locate: the general way then does it."""
+    every predicted text with one type and no more occurrences than predictions (`every_position`, as
+    `grounding._every_occurrence`). None when there is a choice to make, or an error to locate: the general way
+    then does it."""
     find = text.find
     spans_r = []
     next_position: dict[str, int] = {}
@@ -467,20 +468,16 @@ def _without_choice(
             return None
         else:
             entry[1] += 1
-    spans_p = []
+    spans_p: list[_Triple] = []
     left: list[tuple[str, str]] = []
     for needle, (entity_type, number) in wanted.items():
+        places = every_position(find, needle, number)
+        if places is None:
+            return None
         length = len(needle)
-        found = find(needle)
-        taken = 0
-        while found >= 0:
-            if taken == number:
-                return None
-            spans_p.append((found, found + length, entity_type))
-            taken += 1
-            found = find(needle, found + 1)
-        if taken < number:
-            left.extend([(entity_type, needle)] * (number - taken))
+        spans_p.extend((found, found + length, entity_type) for found in places)
+        if len(places) < number:
+            left.extend([(entity_type, needle)] * (number - len(places)))
     spans_p.sort()  # in order of position, as the array path pairs them at its best
     return spans_r, spans_p, left
 
