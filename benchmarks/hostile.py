@@ -183,13 +183,14 @@ CONTESTED_GROWTH = 4.0
 
 def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -> list[str]:
     """Rows "| case | n | seconds | flows | growth for 2x n | goal | verdict |" of `ground_predictions` on the
-    adversarial inputs, the median of `repeats` runs, with the flows solved (`Tracker.solves`); and the case that
-    still branches (occurrences, none on a reference's bounds, competing for references over several of them) at
-    n = 10, 20 and 40: about n flows, each of them quadratic, so it misses the goal."""
+    adversarial inputs, the median of `repeats` runs, with the flows solved (`grounding_counts.Tracker.solves`);
+    and the case that still branches (occurrences, none on a reference's bounds, competing for references over
+    several of them) at n = 10, 20 and 40: about n flows, each of them quadratic, so it misses the goal."""
     sys.path.insert(0, str(REPO / "tests"))
+    from grounding_counts import tracked
     from test_grounding_solver import ADVERSARIAL, REMAINING
 
-    from nerscore.grounding import Haystack, Tracker, ground_predictions
+    from nerscore.grounding import Haystack, ground_predictions
 
     rows = [
         "| case | n | seconds | flows | growth for 2x n | goal | verdict |",
@@ -202,12 +203,12 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
         for n in case_sizes:
             text, references, predictions = build(n)
             haystack = Haystack.of(text, False)
-            times, tracker = [], Tracker()
+            times = []
             for _ in range(repeats):
-                tracker = Tracker()
-                started = time.perf_counter()
-                ground_predictions(predictions, haystack, False, references, None, tracker)
-                times.append(time.perf_counter() - started)
+                with tracked() as tracker:
+                    started = time.perf_counter()
+                    ground_predictions(predictions, haystack, False, references, None)
+                    times.append(time.perf_counter() - started)
             seconds = sorted(times)[len(times) // 2]
             growth = "" if previous is None else f"{seconds / previous:.2f}"
             met = previous is None or seconds / previous <= CONTESTED_GROWTH

@@ -46,7 +46,7 @@ def nested_rows(
     positions=True)`: then the first position, and the reference's and the prediction's start and end (-1 on
     an unpaired side)."""
     out: list[Rows] = []
-    classes_r, classes_p = _fold(references, sentence_r), _fold(predictions, sentence_p)
+    classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
     per_r = np.bincount(classes_r.sentence, minlength=sentences)
     per_p = np.bincount(classes_p.sentence, minlength=sentences)
@@ -83,7 +83,7 @@ class _Classes:
         return _Classes(self.start[keep], self.end[keep], self.type_id[keep], self.sentence[keep], self.count[keep])
 
 
-def _fold(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
+def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
     order = np.lexsort((spans.type_id, spans.end, spans.start))
     start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
     new = np.ones(len(start), dtype=bool)
@@ -133,8 +133,7 @@ def _paired_classes(
     shared = np.minimum(references.end[i], predictions.end[j]) - np.maximum(references.start[i], predictions.start[j])
     keep = shared > 0
     if min_overlap is not None:
-        # The float quotient, as `pairing._overlaps` computes it (int64 to float64 is exact below 2**53).
-        keep &= shared / (references.end[i] - references.start[i]) >= min_overlap
+        keep &= pairing.overlap_kept(shared, references.end[i] - references.start[i], min_overlap)
     i, j, shared = i[keep], j[keep], shared[keep]
     same_bounds = (references.start[i] == predictions.start[j]) & (references.end[i] == predictions.end[j])
     same_type = references.type_id[i] == predictions.type_id[j]
@@ -175,8 +174,7 @@ def _paired_classes(
         amount[square] = _two_by_two(references, i, j, shared, same_bounds, same_type, edge_component, square)
         general &= ~square
     if general.any():
-        kinds = same_bounds, same_type, shared
-        amount[general] = _general_flows(references, predictions, i, j, kinds, edge_component, general)
+        amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
     paired = amount > 0
     i, j, amount = i[paired], j[paired], amount[paired]
     scenario = np.where(same_bounds[paired], _IV, np.where(same_type[paired], _V, _VI))
@@ -316,12 +314,11 @@ def _general_flows(
     predictions: _Classes,
     i: np.ndarray,
     j: np.ndarray,
-    kinds: tuple[np.ndarray, np.ndarray, np.ndarray],
     edge_component: np.ndarray,
     general: np.ndarray,
 ) -> np.ndarray:
     """The amounts of the edges flagged `general`, solved component by component by `pairing._best_flow` (or,
-    large, `_compiled`); `kinds`: each edge's identical boundaries, same type and shared extent."""
+    large and without copies, `_large_component_amounts`)."""
     picked = np.flatnonzero(general)
     if len(picked) and edge_component[picked].min() != edge_component[picked].max():
         picked = picked[np.argsort(edge_component[picked], kind="stable")]
@@ -332,8 +329,8 @@ def _general_flows(
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
     for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         edges_of = picked[first:last]
-        if last - first > pairing._COMPILED_EDGES:
-            solved = _compiled(references, predictions, i[edges_of], j[edges_of], tuple(k[edges_of] for k in kinds))
+        if last - first > pairing._LARGE_COMPONENT_EDGES:
+            solved = _large_component_amounts(references, predictions, i[edges_of], j[edges_of])
             if solved is not None:
                 amounts[first:last] = solved
                 continue
@@ -353,29 +350,21 @@ def _general_flows(
     return result[general]
 
 
-def _compiled(
-    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, kinds: tuple
+def _large_component_amounts(
+    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray | None:
     """The amounts of one large component's edges (i[k], j[k]) as `pairing._best_flow` gives them, by
-    `large_components.best_matching` on `pairing.digit_array`'s digits, without building its entities; None for
-    a component with copies or whose digits do not fit a float64 exactly (`_best_flow` then solves it). `kinds`:
-    each edge's identical boundaries, same type and shared extent. Entities
-    are indexed in (start, end, type) order on both sides, so (i, j) order is rule (d)'s."""
+    `large_components.best_pairs` on the arrays, without building its entities; None for a component with
+    copies or one that solver hands back (`_best_flow` then solves it). Entities are indexed in (start, end,
+    type) order on both sides, so (i, j) order is rule (d)'s."""
     if references.count[i].max() != 1 or predictions.count[j].max() != 1:
         return None
     rows, columns = np.unique(i), np.unique(j)
     radix = min(len(rows), len(columns)) + 1
     extent_radix = int((references.end[rows] - references.start[rows]).sum()) + 1
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
-        return None
-    from . import large_components
+    r, p = references, predictions
+    sides = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
+    from .large_components import best_pairs
 
-    same_bounds, same_type, shared = kinds
-    digits = pairing.digit_array(same_bounds, same_type, shared, radix, extent_radix)
-    chosen = None
-    sides = (references.start, references.end, references.type_id, predictions.start, predictions.end)
-    if pairing.uncrossed((*sides, predictions.type_id), rows, columns):
-        chosen = large_components.best_chain(i, j, digits)
-    if chosen is None:
-        chosen = large_components.best_matching(i, j, digits)
+    chosen = best_pairs(sides, i, j, radix, extent_radix)
     return None if chosen is None else chosen.astype(np.int64)

@@ -4,23 +4,22 @@ A string entity is mapped to one occurrence of its text in the sentence's (docum
 scored as that span. References take the earliest occurrences in listing order. Predictions are grounded jointly
 with the pairing: of all ways to give them distinct occurrences, the one whose §3 pairing is best, ties to the
 earliest occurrences. Predictions of one text and type are interchangeable, so this is a flow per connected group
-of texts, occurrences and references (`_best_grounding`), not a search over lists; only the occurrences that
+of texts, occurrences and references (`joint_grounding`), not a search over lists; only the occurrences that
 overlap a reference, and the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs
 its occurrences once, not a graph of them.
 """
 
 from __future__ import annotations
 
-import heapq
 import re
 import unicodedata
 from bisect import bisect_right
-from collections import deque
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from .errors import InvalidInputError, shown
-from .pairing import _overlap_edges, _overlaps
+from .joint_grounding import Count, ground_jointly
+from .pairing import _overlap_edges
 from .span import Span
 
 # ---------------------------------------------------------------------------------------------------------
@@ -30,7 +29,7 @@ from .span import Span
 _FOLDED: dict[str, str] = {}  # each character's NFKC + case fold, worked out once per character seen
 
 
-def _fold(character: str) -> str:
+def _folded(character: str) -> str:
     folded = _FOLDED.get(character)
     if folded is None:
         folded = _FOLDED[character] = unicodedata.normalize("NFKC", character).casefold()
@@ -58,7 +57,7 @@ class Haystack:
         last: list[int] = []
         in_space = False
         for index, character in enumerate(text):
-            for folded in _fold(character):
+            for folded in _folded(character):
                 if folded.isspace():
                     if in_space:  # a run of white space is one space, made by all of its characters
                         last[-1] = index
@@ -94,14 +93,11 @@ def needle_of(text: str, normalize: bool) -> str:
 # ---------------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class Tracker:
-    """How many occurrences were looked at: what the tests bound to show that nothing is quadratic."""
-
-    occurrences: int = 0
-    flows: int = 0  # components solved by the flow (the rest had one answer)
-    solves: int = 0  # max-weight flows solved for them (one, or one per branch)
-    contested: int = 0  # occurrences of a text predicted with several types at a shared reference: what branches
+# What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
+# "occurrences" looked at, "flows" (groups solved by a flow, the rest had one answer), "solves" (flows solved for
+# them: one, or one per branch) and "contested" (occurrences of a text predicted with several types at a shared
+# reference: what branches). None, as in every call but a test's, costs one comparison per count.
+count: Count | None = None
 
 
 def ground_references(
@@ -110,7 +106,6 @@ def ground_references(
     normalize: bool,
     sentence: int,
     side: str = "references",
-    tracker: Tracker | None = None,
 ) -> list[Span]:
     """The references' spans (§1b): the references of one text, whatever their types, take its occurrences in
     order of position, in the order they are listed. A text that occurs fewer times than it is listed is an
@@ -125,8 +120,8 @@ def ground_references(
                 f"found {shown(text)}, empty once normalised; expected text", side, sentence, entity=index
             )
         found = haystack.text.find(needle, next_position.get(needle, 0))
-        if tracker is not None:
-            tracker.occurrences += 1
+        if count is not None:
+            count("occurrences", 1)
         if found < 0:
             times = taken.get(needle, 0)
             found_times = (
@@ -156,7 +151,6 @@ def ground_predictions(
     normalize: bool,
     references: Sequence[Span],
     min_overlap: float | None,
-    tracker: Tracker | None = None,
 ) -> list[Span | None]:
     """Each listed prediction's span, or None when it stays ungrounded (§1b): the grounding whose pairing with
     `references` is best by §3's priorities, ties to the lexicographically smallest sorted list of (start, end,
@@ -167,14 +161,14 @@ def ground_predictions(
         if not needle:
             raise InvalidInputError(f"found {shown(text)}, empty once normalised; expected text", entity=index)
         classes.setdefault(needle, {}).setdefault(entity_type, []).append(index)
-    quick = _every_occurrence(classes, haystack, len(entities), tracker)
-    if quick is not None:
-        return quick
+    every = _every_occurrence(classes, haystack, len(entities))
+    if every is not None:
+        return every
     covered = _Cover(references)
     candidates: dict[str, list[tuple[int, int]]] = {}
     for needle, types in classes.items():
         wanted = sum(map(len, types.values()))
-        candidates[needle] = _candidates(haystack, needle, wanted, covered, tracker)
+        candidates[needle] = _candidates(haystack, needle, wanted, covered)
     left = {
         needle: {entity_type: len(indices) for entity_type, indices in types.items()}
         for needle, types in classes.items()
@@ -199,7 +193,7 @@ def ground_predictions(
         else:
             undecided.append(needle)
     if undecided:
-        solved = _ground_jointly(left, candidates, undecided, references, min_overlap, tracker)
+        solved = ground_jointly(left, candidates, undecided, references, min_overlap, count)
         for needle, solved_types in solved.items():
             for entity_type, places in solved_types.items():
                 chosen[needle].setdefault(entity_type, []).extend(places)
@@ -272,10 +266,10 @@ def _alone(
 ) -> list[bool]:
     """For each reference, whether at most one candidate occurrence overlaps it."""
     spans = [Span(*place, "") for found in candidates.values() for place in found]
-    count = [0] * len(references)
+    overlapping = [0] * len(references)
     for reference, _ in _overlap_edges(references, spans, min_overlap):
-        count[reference] += 1
-    return [number <= 1 for number in count]
+        overlapping[reference] += 1
+    return [number <= 1 for number in overlapping]
 
 
 def _touched(
@@ -288,7 +282,7 @@ def _touched(
 
 
 def _every_occurrence(
-    classes: dict[str, dict[str, list[int]]], haystack: Haystack, listed: int, tracker: Tracker | None
+    classes: dict[str, dict[str, list[int]]], haystack: Haystack, listed: int
 ) -> list[Span | None] | None:
     """The grounding when there is nothing to choose: every text is predicted with one type, and occurs no more
     often than it is predicted, so every occurrence is taken (in listing order), whatever the references. None
@@ -299,19 +293,27 @@ def _every_occurrence(
         if len(types) > 1:
             return None
         ((entity_type, indices),) = types.items()
-        wanted = len(indices)
-        places: list[int] = []
-        position = find(needle)
-        while position >= 0:
-            if len(places) == wanted:
-                return None  # more occurrences than predictions: a choice to make
-            places.append(position)
-            position = find(needle, position + 1)
-        if tracker is not None:
-            tracker.occurrences += len(places)
+        places = every_position(find, needle, len(indices))
+        if places is None:
+            return None  # more occurrences than predictions: a choice to make
+        if count is not None:
+            count("occurrences", len(places))
         for index, position in zip(indices, places):
             grounded[index] = Span(*haystack.span(position, len(needle)), entity_type)
     return grounded
+
+
+def every_position(find: Callable[..., int], needle: str, most: int) -> list[int] | None:
+    """Every position of `needle` that `find` (a text's `str.find`) finds, in order; None when there are more
+    than `most` (a choice to make)."""
+    places: list[int] = []
+    position = find(needle)
+    while position >= 0:
+        if len(places) == most:
+            return None
+        places.append(position)
+        position = find(needle, position + 1)
+    return places
 
 
 class _Cover:
@@ -333,9 +335,7 @@ class _Cover:
         return at >= 0 and self.ends[at] > start
 
 
-def _candidates(
-    haystack: Haystack, needle: str, wanted: int, covered: _Cover, tracker: Tracker | None
-) -> list[tuple[int, int]]:
+def _candidates(haystack: Haystack, needle: str, wanted: int, covered: _Cover) -> list[tuple[int, int]]:
     """The occurrences of `needle` a best grounding can use, in order of position: every one that touches a
     reference, and the first `wanted` that touch none. A later free one is never better: an unpaired prediction
     there moves to an earlier free one left unused, which makes the sorted list smaller (§1b's tie)."""
@@ -343,9 +343,10 @@ def _candidates(
     free = 0
     position = haystack.text.find(needle)
     length = len(needle)
+    counted = count
     while position >= 0:
-        if tracker is not None:
-            tracker.occurrences += 1
+        if counted is not None:
+            counted("occurrences", 1)
         start, end = haystack.span(position, length)
         if covered.touches(start, end):
             found.append((start, end))
@@ -371,419 +372,3 @@ def _earliest(types: dict[str, int], found: list[tuple[int, int]]) -> dict[str, 
         left[entity_type] -= 1
         chosen.setdefault(entity_type, []).append(place)
     return chosen
-
-
-# A node of the joint problem: (text, index of the occurrence among the text's candidates, type).
-_Node = tuple[str, int, str]
-
-
-def _ground_jointly(
-    left: dict[str, dict[str, int]],
-    candidates: dict[str, list[tuple[int, int]]],
-    undecided: list[str],
-    references: Sequence[Span],
-    min_overlap: float | None,
-    tracker: Tracker | None,
-) -> dict[str, dict[str, list[tuple[int, int]]]]:
-    """The groundings of the `undecided` texts (`left`: how many predictions of each text and type are still to
-    ground), each connected group of texts, occurrences and references solved on its own (`_best_grounding`);
-    the other texts of a group take part as they compete for its references."""
-    places = [(needle, index) for needle in candidates for index in range(len(candidates[needle]))]
-    spans = [Span(*candidates[needle][index], "") for needle, index in places]
-    edges = _overlap_edges(references, spans, min_overlap)
-    parent: dict[object, object] = {}
-
-    def root(node: object) -> object:
-        parent.setdefault(node, node)
-        while parent[node] != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
-    def join(a: object, b: object) -> None:
-        a, b = root(a), root(b)
-        if a != b:
-            parent[a] = b
-
-    for needle, index in places:
-        join(("t", needle), ("o", needle, index))
-    touching: dict[tuple[str, int], list[int]] = {}
-    for reference, place in edges:
-        needle, index = places[place]
-        join(("o", needle, index), ("r", reference))
-        touching.setdefault((needle, index), []).append(reference)
-    groups: dict[object, list[str]] = {}
-    for needle in candidates:
-        groups.setdefault(root(("t", needle)), []).append(needle)
-    result: dict[str, dict[str, list[tuple[int, int]]]] = {}
-    for needles in groups.values():
-        if not any(needle in undecided for needle in needles):
-            continue
-        group = {needle: {t: n for t, n in left[needle].items() if n} for needle in needles}
-        apart = _apart(group, candidates, touching, references, min_overlap)
-        if apart is not None:
-            result.update(apart)
-            continue
-        if tracker is not None:
-            tracker.flows += 1
-        solved = _best_grounding(
-            group, {needle: candidates[needle] for needle in needles}, touching, references, min_overlap, tracker
-        )
-        result.update({needle: solved[needle] for needle in needles if needle in undecided})
-    return result
-
-
-def _apart(
-    group: dict[str, dict[str, int]],
-    candidates: dict[str, list[tuple[int, int]]],
-    touching: dict[tuple[str, int], list[int]],
-    references: Sequence[Span],
-    min_overlap: float | None,
-) -> dict[str, dict[str, list[tuple[int, int]]]] | None:
-    """A group of one text and type whose occurrences each overlap at most one reference, none shared: each
-    occurrence is worth its own pair alone, so the best grounding takes the k most valuable by §3's digits
-    (identical boundaries and type, identical boundaries, a pair, the same type, shared characters), the earliest
-    of equals (the smaller sorted list). None for any other group (the flow's)."""
-    if len(group) != 1:
-        return None
-    ((needle, types),) = group.items()
-    if len(types) != 1:
-        return None
-    ((entity_type, wanted),) = types.items()
-    seen: set[int] = set()
-    values = []
-    for index, (start, end) in enumerate(candidates[needle]):
-        overlapped = [
-            number
-            for number in touching.get((needle, index), [])
-            if _overlaps(references[number], Span(start, end, entity_type), min_overlap)
-        ]
-        if len(overlapped) > 1 or (overlapped and overlapped[0] in seen):
-            return None
-        value: tuple[int, ...] = (0, 0, 0, 0, 0)
-        if overlapped:
-            seen.add(overlapped[0])
-            reference = references[overlapped[0]]
-            same_bounds = (start, end) == (reference.start, reference.end)
-            same_type = entity_type == reference.entity_type
-            shared = min(end, reference.end) - max(start, reference.start)
-            value = (same_bounds and same_type, same_bounds, 1, same_type, shared)
-        values.append((tuple(-digit for digit in value), index))
-    chosen = sorted(values)[:wanted]
-    return {needle: {entity_type: [candidates[needle][index] for _, index in sorted(chosen, key=lambda c: c[1])]}}
-
-
-def _best_grounding(
-    classes: dict[str, dict[str, int]],
-    candidates: dict[str, list[tuple[int, int]]],
-    touching: dict[tuple[str, int], list[int]],
-    references: Sequence[Span],
-    min_overlap: float | None,
-    tracker: Tracker | None = None,
-) -> dict[str, dict[str, list[tuple[int, int]]]]:
-    """The best grounding of one connected group (§1b), exactly, as a max-weight flow.
-
-    Source -> text, with as many units as it grounds (min(predictions, candidates)) -> (text, type) with the
-    number of its predictions -> the occurrence -> a reference, or the sink unpaired -> sink. A grounded
-    prediction's weight counts above all (as many as can be are grounded), then its share of the tie; a pair's
-    weight has the digits of §3's priorities (rule 1's identical boundaries and type, identical boundaries, then
-    (a) pairs, (b) same-type pairs, (c) shared characters), each digit's total below its radix, above every share.
-    The shares are `pairing._with_bits`'s construction on the ranked (start, end, type) of the candidates: of two
-    groundings as good by the pairing, the larger sum of shares is the smaller sorted list.
-
-    An occurrence holds one prediction, whatever its type. A reference that no other candidate overlaps
-    ("private", counted over the links `_twins_first` keeps) can only pair with this occurrence, so its best pair
-    for each type is folded into the arc that grounds the occurrence with that type: an occurrence whose
-    references are all private is one node of capacity 1, which each of its text's types reaches by an arc of its
-    own weight, and no flow can give it to two types. Only an occurrence that overlaps a shared reference has a
-    node per type (its pair's weight there depends on the type), each of them reaching the occurrence's node for
-    its private options; two of them may not both be used, and a flow that uses both is cut into branches (the
-    occurrence kept for one type each), best first, until the best is one the rule allows. The text's cap makes a
-    second type on an occurrence cost a prediction elsewhere, and a bonus on the units its private occurrences
-    must hold makes that prediction one at a shared reference, so the flow seldom tries it; the branching, the
-    only part that can grow exponentially, is confined to the occurrences of a text predicted with several types
-    that share references, and every other group is one flow (`Tracker.solves`)."""
-    # A text with one answer (one type, every candidate taken) competes for the references all the same: the flow
-    # takes all of its occurrences, as it grounds as many predictions as it can.
-    links = _twins_first(classes, candidates, touching, references)
-    nodes: list[_Node] = []
-    for needle, types in classes.items():
-        for index in range(len(candidates[needle])):
-            if (needle, index) in links:
-                nodes.extend((needle, index, entity_type) for entity_type in sorted(types))
-    involved = sorted({reference for needle, index, _ in nodes for reference in links[needle, index]})
-    radix = min(len(involved), len(nodes)) + 1
-    extent_radix = sum(references[r].end - references[r].start for r in involved) + 1
-    holders: dict[int, int] = {}  # reference -> how many candidate occurrences of the group overlap it
-    for here in links.values():
-        for reference in here:
-            holders[reference] = holders.get(reference, 0) + 1
-    shared = [reference for reference in involved if holders[reference] > 1]
-
-    def place(node: _Node) -> tuple[int, int]:
-        return candidates[node[0]][node[1]]
-
-    triples = sorted({(*place(node), node[2]) for node in nodes})
-    room: dict[tuple[int, int, str], int] = {}
-    for node in nodes:
-        key = (*place(node), node[2])
-        room[key] = room.get(key, 0) + 1
-    share: dict[tuple[int, int, str], int] = {}
-    total = 0
-    for triple in reversed(triples):
-        share[triple] = total + 1
-        total += room[triple] * (total + 1)
-    scale = total + 1
-    grounded_weight = radix**4 * extent_radix * scale
-
-    def pair_weight(node: _Node, reference: Span) -> int | None:
-        start, end = place(node)
-        prediction = Span(start, end, node[2])
-        if not _overlaps(reference, prediction, min_overlap):
-            return None
-        same_bounds = (start, end) == (reference.start, reference.end)
-        same_type = node[2] == reference.entity_type
-        digits = (((same_bounds and same_type) * radix + same_bounds) * radix + 1) * radix + same_type
-        return (digits * extent_radix + reference.overlap(prediction)) * scale
-
-    supply: dict[tuple[str, str], int] = {}
-    for needle, types in classes.items():
-        for entity_type, number in types.items():
-            supply[needle, entity_type] = number
-    alone: dict[int, int] = {}  # node -> the weight of its best pair with a private reference (0: unpaired)
-    pair_weights: dict[tuple[int, int], int] = {}  # (node, shared reference) -> weight
-    private_place: dict[tuple[str, int], bool] = {}
-    for number, node in enumerate(nodes):
-        best = 0
-        here = links[node[0], node[1]]
-        private_place[node[:2]] = all(holders[reference] == 1 for reference in here)
-        for reference in here:
-            weight = pair_weight(node, references[reference])
-            if weight is None:
-                continue
-            if holders[reference] == 1:
-                best = max(best, weight)
-            else:
-                pair_weights[number, reference] = weight
-        alone[number] = best
-
-    # Each branch keeps one type at one contested occurrence, which then cannot conflict again below it: with C
-    # contested occurrences and at most t types to a text, at most 1 + t + ... + t**C flows are solved.
-    if tracker is not None:
-        tracker.contested += sum(
-            1 for (needle, _), private in private_place.items() if not private and len(classes[needle]) > 1
-        )
-
-    grounded_number = {needle: min(sum(types.values()), len(candidates[needle])) for needle, types in classes.items()}
-    contested_places: dict[str, int] = {}
-    for (needle, _), private in private_place.items():
-        if not private:
-            contested_places[needle] = contested_places.get(needle, 0) + 1
-    at_least = {
-        needle: grounded_number[needle] - contested_places.get(needle, 0)
-        for needle in classes
-        if grounded_number[needle] > contested_places.get(needle, 0) and needle in contested_places
-    }
-    spill_weight = 4 * grounded_weight  # above what a unit adds anywhere (grounded, pair, share): any > 0 is exact
-
-    def solve(forbidden: frozenset[int]) -> tuple[int, set[int]]:
-        if tracker is not None:
-            tracker.solves += 1
-        flow = _Flow()
-        source, sink = flow.node(), flow.node()
-        # As many of a text's predictions are grounded as it has occurrences or predictions, the fewer (§1b): a
-        # flow that holds more units than occurrences puts two on one, which no branch could then undo cheaply.
-        text_node = {needle: flow.node() for needle in classes}
-        for needle in classes:
-            flow.arc(source, text_node[needle], grounded_number[needle], 0)
-        # A text's occurrences at shared references hold at most one unit each in a grounding, so its private
-        # ones hold at least the rest, L units: a bonus on those L, the same for every grounding that grounds as
-        # many as it can (the only ones that can be best), changes no choice between groundings, and takes from
-        # the flow a unit it would otherwise put on an occurrence twice in place of a free occurrence worth nothing.
-        spill = {}
-        for needle, least in at_least.items():
-            spill[needle] = flow.node()
-            flow.arc(spill[needle], sink, least, spill_weight)
-            flow.arc(spill[needle], sink, grounded_number[needle], 0)
-        class_node = {key: flow.node() for key in supply}
-        for key, amount in supply.items():
-            flow.arc(text_node[key[0]], class_node[key], amount, 0)
-        # One node of capacity 1 per occurrence for the options whose weight the arc into it carries: a pair with a
-        # private reference, or none.
-        occurrence_ids = {key: flow.node() for key in private_place}
-        for here, node_id in occurrence_ids.items():
-            flow.arc(node_id, spill.get(here[0], sink) if private_place[here] else sink, 1, 0)
-        grounding_arcs = {}  # node -> the arc whose flow grounds it (at a private occurrence)
-        node_ids = {}
-        for number, node in enumerate(nodes):
-            if number in forbidden:
-                continue
-            weight = grounded_weight + share[(*place(node), node[2])]
-            occurrence = occurrence_ids[node[:2]]
-            if private_place[node[:2]]:
-                grounding_arcs[number] = flow.arc(class_node[node[0], node[2]], occurrence, 1, weight + alone[number])
-                continue
-            node_ids[number] = flow.node()
-            flow.arc(class_node[node[0], node[2]], node_ids[number], 1, weight)
-            flow.arc(node_ids[number], occurrence, 1, alone[number])
-        reference_ids = {reference: flow.node() for reference in shared}
-        for node_id in reference_ids.values():
-            flow.arc(node_id, sink, 1, 0)
-        for (number, reference), weight in pair_weights.items():
-            if number in node_ids:
-                flow.arc(node_ids[number], reference_ids[reference], 1, weight)
-        value = flow.max_weight(source, sink)
-        used = {number for number, node_id in node_ids.items() if flow.inflow(node_id)}
-        used.update(number for number, arc in grounding_arcs.items() if flow.carried(arc))
-        return value, used
-
-    best_used: set[int] = set()
-    counter = 1
-    value, used = solve(frozenset())
-    heap: list[tuple[int, int, frozenset[int], set[int]]] = [(-value, 0, frozenset(), used)]
-    while heap:
-        _, _, forbidden, used = heapq.heappop(heap)
-        conflict = _conflict(nodes, used)
-        if conflict is None:
-            best_used = used
-            break
-        for keep in conflict:  # the occurrence kept for one of its types, the others forbidden there
-            branch = forbidden | {number for number in conflict if number != keep}
-            value, branch_used = solve(branch)
-            heapq.heappush(heap, (-value, counter, branch, branch_used))
-            counter += 1
-    result: dict[str, dict[str, list[tuple[int, int]]]] = {needle: {} for needle in classes}
-    for number in sorted(best_used):
-        needle, _, entity_type = nodes[number]
-        result[needle].setdefault(entity_type, []).append(place(nodes[number]))
-    return result
-
-
-def _twins_first(
-    classes: dict[str, dict[str, int]],
-    candidates: dict[str, list[tuple[int, int]]],
-    touching: dict[tuple[str, int], list[int]],
-    references: Sequence[Span],
-) -> dict[tuple[str, int], list[int]]:
-    """The references each candidate occurrence of a group may pair with in a best grounding, by candidate; a
-    candidate left out is never grounded in one.
-
-    A "site" is a candidate with a reference of identical boundaries on it. When no two candidates of the group
-    share a span, every best grounding pairs each site with such a reference as far as its text's grounded
-    number allows: a site that is not so paired either is not grounded, and then takes the prediction of a
-    grounded candidate of its text that is not a site so paired (there is one while the text's sites number at
-    most its grounded number g), or is grounded and pairs otherwise or not at all; either way it can pair with its
-    reference instead (leaving unpaired whatever was paired with the two, none of it of identical boundaries),
-    which makes one more pair of identical boundaries (rule 1) and none fewer of identical boundaries and type.
-    So a site pairs only with the references of its boundaries, and a text with at least g sites grounds only
-    sites. Each reference of a site is then held by that site alone unless a candidate overlaps it without
-    matching it, and a flow with fewer shared references branches less (`_best_grounding`)."""
-    places = [(needle, index) for needle in classes for index in range(len(candidates[needle]))]
-    links = {place: touching.get(place, []) for place in places}
-    spans = [candidates[needle][index] for needle, index in places]
-    if len(set(spans)) < len(spans):
-        return links  # two candidates on one span (normalised text): a reference could be the twin of both
-    sites: dict[str, int] = {}
-    for place in places:
-        needle, index = place
-        bounds = candidates[needle][index]
-        twins = [number for number in links[place] if (references[number].start, references[number].end) == bounds]
-        if twins:
-            links[place] = twins
-            sites[needle] = sites.get(needle, 0) + 1
-    for needle, types in classes.items():
-        if sites.get(needle, 0) >= min(sum(types.values()), len(candidates[needle])):
-            for index in range(len(candidates[needle])):
-                bounds = candidates[needle][index]
-                if not any((references[n].start, references[n].end) == bounds for n in links[needle, index]):
-                    del links[needle, index]
-    return links
-
-
-def _conflict(nodes: list[_Node], used: set[int]) -> list[int] | None:
-    """The nodes of the first occurrence that the flow gives to several types (None when there is none)."""
-    by_place: dict[tuple[str, int], list[int]] = {}
-    for number in sorted(used):
-        by_place.setdefault(nodes[number][:2], []).append(number)
-    for numbers in by_place.values():
-        if len(numbers) > 1:
-            return [number for number, node in enumerate(nodes) if node[:2] == nodes[numbers[0]][:2]]
-    return None
-
-
-@dataclass
-class _Flow:
-    """A max-weight flow on a small directed graph with integer capacities and weights of any size: successive
-    longest augmenting paths (Bellman-Ford with a queue on the residual graph), while a path adds weight. The
-    graphs here are a connected group of a sentence's texts, occurrences and references."""
-
-    heads: list[int] = field(default_factory=list)
-    capacity: list[int] = field(default_factory=list)
-    weight: list[int] = field(default_factory=list)
-    out: list[list[int]] = field(default_factory=list)
-
-    def node(self) -> int:
-        self.out.append([])
-        return len(self.out) - 1
-
-    def arc(self, tail: int, head: int, capacity: int, weight: int) -> int:
-        """A new arc (and its reverse, the arc after it), by number."""
-        number = len(self.heads)
-        for a, b, c, w in ((tail, head, capacity, weight), (head, tail, 0, -weight)):
-            self.out[a].append(len(self.heads))
-            self.heads.append(b)
-            self.capacity.append(c)
-            self.weight.append(w)
-        return number
-
-    def carried(self, arc: int) -> int:
-        """The flow on `arc` (what its reverse arc holds)."""
-        return self.capacity[arc ^ 1]
-
-    def inflow(self, node: int) -> int:
-        """The flow into `node` (what its reverse arcs hold)."""
-        return sum(self.capacity[arc] for arc in self.out[node] if arc % 2)
-
-    def max_weight(self, source: int, sink: int) -> int:
-        total = 0
-        while True:
-            gain: list[int | None] = [None] * len(self.out)
-            through: list[int] = [-1] * len(self.out)
-            gain[source] = 0
-            waiting = deque([source])
-            queued = [False] * len(self.out)
-            queued[source] = True
-            while waiting:
-                tail = waiting.popleft()
-                queued[tail] = False
-                base = gain[tail]
-                assert base is not None
-                for arc in self.out[tail]:
-                    if self.capacity[arc] <= 0:
-                        continue
-                    head = self.heads[arc]
-                    candidate = base + self.weight[arc]
-                    known = gain[head]
-                    if known is None or candidate > known:
-                        gain[head] = candidate
-                        through[head] = arc
-                        if not queued[head]:
-                            queued[head] = True
-                            waiting.append(head)
-            best = gain[sink]
-            if best is None or best <= 0:
-                return total
-            amount = None
-            node = sink
-            while node != source:
-                arc = through[node]
-                amount = self.capacity[arc] if amount is None else min(amount, self.capacity[arc])
-                node = self.heads[arc ^ 1]
-            assert amount is not None
-            node = sink
-            while node != source:
-                arc = through[node]
-                self.capacity[arc] -= amount
-                self.capacity[arc ^ 1] += amount
-                node = self.heads[arc ^ 1]
-            total += best * amount

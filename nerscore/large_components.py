@@ -5,7 +5,9 @@ thousands of deeply nested entities (millions of overlapping pairs) its time gro
 Where the weights fit in a float64 exactly, scipy's compiled solvers find the matching, and its proof of
 optimality (an optimal dual) is recovered and checked here in integer arithmetic; rule (d) is then worked out on
 the edges the dual leaves (`best_matching`). Whatever cannot be proven exactly returns None, and the caller keeps
-the pure-Python solver.
+the pure-Python solver. A component whose best pairing never crosses (`uncrossed`) goes to a dynamic programme
+first (`best_chain`); `best_pairs` makes that choice on `edge_digits`' weights, for the entities as arrays
+(`span_columns`, or the array path's own).
 
 scipy is imported inside the functions: `import nerscore` must stay light (tests/test_house.py).
 """
@@ -13,9 +15,11 @@ scipy is imported inside the functions: `import nerscore` must stay light (tests
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
+
+from .span import Span
 
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
@@ -364,6 +368,70 @@ def _smallest_best(
     return np.array(mate_row, np.int64)[edge_rows] == edge_columns
 
 
+def span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tuple:
+    """Start, end and type id arrays of each side (type ids equal where the types are)."""
+    type_ids: dict[str, int] = {}
+
+    def columns(spans: Sequence[Span]) -> tuple:
+        starts = np.fromiter((span.start for span in spans), np.int64, len(spans))
+        ends = np.fromiter((span.end for span in spans), np.int64, len(spans))
+        kinds = np.fromiter((type_ids.setdefault(span.entity_type, len(type_ids)) for span in spans), np.int64)
+        return starts, ends, kinds
+
+    return (*columns(references), *columns(predictions))
+
+
+def uncrossed(columns: tuple, rows, predictions) -> bool:
+    """Whether rule (d)'s pairing of a component without copies never crosses, so that
+    `best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
+    of `span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
+    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
+    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
+    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
+    min(end) is supermodular and max(start) submodular on ordered values, so
+    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
+    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
+    identical boundaries are all of one type and made before (`pairing._pair_nested`)."""
+    _, r_end, r_type, _, p_end, p_type = columns
+    kinds = np.concatenate((r_type[rows], p_type[predictions]))
+    if kinds.min() != kinds.max():
+        return False
+    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
+
+
+def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
+    """`pairing._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
+    below 2**62 (which the caller checks): the same digits, left out where equal on every edge."""
+    r_start, r_end, r_type, p_start, p_end, p_type = columns
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    same_type = r_type[i] == p_type[j]
+    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+    bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
+    if same_type.min() != same_type.max():
+        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
+    else:
+        tiers = same_bounds * np.int64(bounds_radix) + 1
+    return tiers * np.int64(extent_radix) + overlap
+
+
+def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
+    """`pairing._best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
+    entities of `columns` (`span_columns`' arrays): whether each edge pairs (bool array), by `best_chain` where
+    `uncrossed` admits it, else by `best_matching`; or None where the
+    pure-Python solver must do it (digits beyond int64, weights that do not fit a float64 exactly for scipy, or no
+    proof). The digits are `edge_digits`'; rule (d) needs no bits below them there (it is worked out on the tight
+    edges, or by the programme)."""
+    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
+        return None
+    digits = edge_digits(columns, i, j, radix, extent_radix)
+    chosen = None
+    if uncrossed(columns, np.unique(i), np.unique(j)):
+        chosen = best_chain(i, j, digits)
+    if chosen is None:
+        chosen = best_matching(i, j, digits)
+    return chosen
+
+
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:
     """`nerscore.assignment.union_find` by scipy's connected components, for many edges: for each edge
     (reference index i[k] < `references`, prediction index j[k] < `predictions`), a number naming its
@@ -382,7 +450,7 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
     c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
     and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
     (b, c), the uncrossed (a, c) and (b, d) are edges too). The caller knows that rule (d)'s choice among the
-    best matchings never crosses (`nerscore.pairing.uncrossed`).
+    best matchings never crosses (`uncrossed`).
 
     f(i, j), the best total of the rows from i on and the columns from j on, is
     max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past

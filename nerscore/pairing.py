@@ -9,7 +9,7 @@ with their number of copies (`nerscore.assignment`); components of a few edges a
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -224,7 +224,7 @@ def _pair_nested(
 
 def _component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
     """`union_find(edges)`, by scipy on many edges, where its Python loop costs most."""
-    if len(edges) <= _COMPILED_EDGES:
+    if len(edges) <= _LARGE_COMPONENT_EDGES:
         return union_find(edges)
     import numpy as np
 
@@ -300,10 +300,16 @@ def _best_flow(
     radix = most_pairs + 1
     extent_radix = sum(room_r[i] * (references[i].end - references[i].start) for i in reference_indices) + 1
     no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
-    if no_copies and most_pairs > 1 and len(edges) > _COMPILED_EDGES:
-        solved = _compiled(references, predictions, edges, radix, extent_radix)
-        if solved is not None:
-            return solved
+    if no_copies and most_pairs > 1 and len(edges) > _LARGE_COMPONENT_EDGES:
+        import numpy as np
+
+        from . import large_components
+
+        pairs = np.array(edges, np.int64).reshape(-1, 2)
+        arrays = large_components.span_columns(references, predictions)
+        chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        if chosen is not None:
+            return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
     digits = _digits(references, predictions, edges, radix, extent_radix)
     # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
     ranked = sorted(edges)
@@ -326,11 +332,18 @@ def _digits(
     """`_best_flow`'s weight of each edge: digits for identical boundaries, a pair, a pair of one type (each of
     `radix`) and the shared extent (of `extent_radix`). A digit equal on every edge adds the same to every
     pairing of as many pairs (0, or the number of pairs, which the pair digit counts already), so it is left
-    out: shorter weights, which the compiled solver needs to hold exactly (`_compiled`), in the same order.
-    On many edges the digits are worked out with numpy where the largest fits an int64."""
+    out: shorter weights, which scipy's solvers need to hold exactly (`large_components.best_pairs`), in the same
+    order. On many edges the digits are worked out with numpy where the largest fits an int64."""
     largest = ((radix + 1) * radix + 2) * extent_radix
-    if len(edges) > _COMPILED_EDGES and largest < 2**62:
-        return _digits_on_arrays(references, predictions, edges, radix, extent_radix)
+    if len(edges) > _LARGE_COMPONENT_EDGES and largest < 2**62:
+        import numpy as np
+
+        from . import large_components
+
+        pairs = np.array(edges, np.int64).reshape(-1, 2)
+        arrays = large_components.span_columns(references, predictions)
+        numbers = large_components.edge_digits(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        return dict(zip(edges, numbers.tolist()))
     kinds = {}
     for i, j in edges:
         reference, prediction = references[i], predictions[j]
@@ -343,79 +356,6 @@ def _digits(
         tiers = ((same_bounds * bounds_radix + 1) * radix + same_type) if type_radix else same_bounds * bounds_radix + 1
         digits[i, j] = tiers * extent_radix + references[i].overlap(predictions[j])
     return digits
-
-
-def _digits_on_arrays(
-    references: Sequence[Span],
-    predictions: Sequence[Span],
-    edges: list[tuple[int, int]],
-    radix: int,
-    extent_radix: int,
-) -> dict[tuple[int, int], int]:
-    """`_digits` with numpy (every value below 2**62, which the caller checks)."""
-    import numpy as np
-
-    pairs = np.array(edges, np.int64).reshape(-1, 2)
-    digits = edge_digits(_span_columns(references, predictions), pairs[:, 0], pairs[:, 1], radix, extent_radix)
-    return dict(zip(edges, digits.tolist()))
-
-
-def _span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tuple:
-    """Start, end and type id arrays of each side (type ids equal where the types are)."""
-    import numpy as np
-
-    type_ids: dict[str, int] = {}
-
-    def columns(spans: Sequence[Span]) -> tuple:
-        starts = np.fromiter((span.start for span in spans), np.int64, len(spans))
-        ends = np.fromiter((span.end for span in spans), np.int64, len(spans))
-        kinds = np.fromiter((type_ids.setdefault(span.entity_type, len(type_ids)) for span in spans), np.int64)
-        return starts, ends, kinds
-
-    return (*columns(references), *columns(predictions))
-
-
-def uncrossed(columns: tuple, rows, predictions) -> bool:
-    """Whether rule (d)'s pairing of a component without copies never crosses, so that
-    `large_components.best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
-    of `_span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
-    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
-    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
-    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
-    min(end) is supermodular and max(start) submodular on ordered values, so
-    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
-    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
-    identical boundaries are all of one type and made before (`_pair_nested`)."""
-    import numpy as np
-
-    _, r_end, r_type, _, p_end, p_type = columns
-    kinds = np.concatenate((r_type[rows], p_type[predictions]))
-    if kinds.min() != kinds.max():
-        return False
-    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
-
-
-def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`digit_array` of the edges (i[k], j[k]) of entities given as arrays (`_span_columns`)."""
-    import numpy as np
-
-    r_start, r_end, r_type, p_start, p_end, p_type = columns
-    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
-    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    return digit_array(same_bounds, r_type[i] == p_type[j], overlap, radix, extent_radix)
-
-
-def digit_array(same_bounds, same_type, overlap, radix: int, extent_radix: int):
-    """`_digits` on arrays, from each edge's identical boundaries and type (bool) and shared extent (int64, every
-    digit below 2**62, which the caller checks): the same digits, left out where equal on every edge."""
-    import numpy as np
-
-    bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
-    if same_type.min() != same_type.max():
-        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
-    else:
-        tiers = same_bounds * np.int64(bounds_radix) + 1
-    return tiers * np.int64(extent_radix) + overlap
 
 
 # A component of at most this many edges (and no copies) is solved by trying every pairing (`_enumerated`).
@@ -486,7 +426,7 @@ def _rule_d(
     room_p = room_p if room_p is not None else {j: 1 for _, j in weights}
     ranked = sorted(weights, key=rank.__getitem__)
     block = ranked[:block_size]
-    staged = _with_bits(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+    staged = _with_rank_shares(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
     flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
     candidates = ranked[block_size:]
     if len(ranked) <= block_size:
@@ -517,38 +457,9 @@ def _rule_d(
     return pairs
 
 
-# A component of more edges than this, without copies, goes to the compiled solver where its weights fit
-# (`_compiled`); smaller ones cost less in the pure-Python one than in setting up arrays.
-_COMPILED_EDGES = 200
-
-
-def _compiled(
-    references: Sequence[Span],
-    predictions: Sequence[Span],
-    edges: list[tuple[int, int]],
-    radix: int,
-    extent_radix: int,
-) -> dict[tuple[int, int], int] | None:
-    """`_best_flow` of a component without copies by `nerscore.large_components.best_chain` where `uncrossed`
-    admits it, else by `best_matching`; or None where the pure-Python solver must do it (digits beyond int64,
-    weights that do not fit a float64 exactly for scipy, or no proof). The digits are those of `_digits`; rule
-    (d) needs no bits below them there (it is worked out on the tight edges, or by the programme)."""
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
-        return None
-    import numpy as np
-
-    from . import large_components
-
-    pairs = np.array(edges, np.int64).reshape(-1, 2)
-    i, j = pairs[:, 0], pairs[:, 1]
-    columns = _span_columns(references, predictions)
-    digits = edge_digits(columns, i, j, radix, extent_radix)
-    chosen = None
-    if uncrossed(columns, np.unique(i), np.unique(j)):
-        chosen = large_components.best_chain(i, j, digits)
-    if chosen is None:
-        chosen = large_components.best_matching(i, j, digits)
-    return None if chosen is None else {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
+# A component of more edges than this, without copies, goes to scipy's solvers where its weights fit
+# (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
+_LARGE_COMPONENT_EDGES = 200
 
 
 def _usable(
@@ -600,20 +511,26 @@ def _usable(
     return [(i, j) for i, j in edges if (i, j) in flow or component[("r", i)] == component[("p", j)]]
 
 
-def _with_bits(
+def rank_shares(ranked: Sequence[Hashable], room: Mapping[Any, int] | None = None) -> tuple[dict[Any, int], int]:
+    """A share of its own for each item of `ranked`, exceeding what all the items after it can add up to, each
+    taken at most its `room` times (1 where not given: then the shares are the bits of a number of one bit per
+    item, the highest for the first); and the scale above every sum of them. Of two selections, the larger sum
+    of shares is the one that takes more of the first item whose numbers differ (rule (d)'s smaller list)."""
+    share: dict[Any, int] = {}
+    total = 0  # the most the items after the current one can add up to
+    for item in reversed(ranked):
+        share[item] = total + 1
+        total += (1 if room is None else room[item]) * (total + 1)
+    return share, total + 1
+
+
+def _with_rank_shares(
     weights: Mapping[tuple[int, int], int],
     ranked: list[tuple[int, int]],
     room: Mapping[tuple[int, int], int] | None = None,
 ) -> dict[tuple[int, int], int]:
-    """`weights` scaled up, and each edge of `ranked` given a share of its own below them that exceeds what all
-    the edges after it can add up to, each carrying at most its `room` (1 where not given: then the shares are
-    the bits of a number of one bit per edge, the highest for the first)."""
-    share: dict[tuple[int, int], int] = {}
-    total = 0  # the most the edges after the current one can add up to
-    for edge in reversed(ranked):
-        share[edge] = total + 1
-        total += (1 if room is None else room[edge]) * (total + 1)
-    scale = total + 1
+    """`weights` scaled up, and each edge of `ranked` given its `rank_shares` share below them."""
+    share, scale = rank_shares(ranked, room)
     shifted = {edge: weight * scale for edge, weight in weights.items()}
     for edge, own in share.items():
         shifted[edge] += own

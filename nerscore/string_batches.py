@@ -3,8 +3,8 @@
 `grounding` says where one sentence's strings go; this module grounds a whole batch: `ground_batch` sentence by
 sentence (with the strings each span was given as, for the `entities` rows), and `string_spans`, what
 `compute.count_strings` scores, which grounds the sentences that have one best grounding for the whole batch at
-once on arrays (`_at_once`) and hands the span path columns (`SpanValues`), the others one by one. Ungrounded
-predictions are placed after their sentence's text, where they overlap nothing (`StringSpans`).
+once on arrays (`_batch_without_choice`) and hands the span path columns (`SpanValues`), the others one by
+one. Ungrounded predictions are placed after their sentence's text, where they overlap nothing (`StringSpans`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import numpy as np
 from .columns import Columns
 from .counts import OUTCOMES, Row, entity_rows
 from .errors import InvalidInputError, shown
-from .grounding import Haystack, Tracker, ground_predictions, ground_references, needle_of
+from .grounding import Haystack, every_position, ground_predictions, ground_references, needle_of
 from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
 from .options import EVALUATION_SCHEMES, Options
 from .span import Span
@@ -45,7 +45,6 @@ def ground_batch(
     references: list[list],
     options: Options,
     texts: Sequence[str] | None,
-    tracker: Tracker | None = None,
     with_names: bool = True,
 ) -> GroundedBatch:
     """Both sides of a batch that holds string entities, grounded (§1b). Reference strings are grounded over all
@@ -71,7 +70,7 @@ def ground_batch(
         haystack = Haystack.of(text, normalize)
         names_r: dict[Span, list[str]] = {}
         if strings_r is not None:
-            spans_r = ground_references(strings_r[sentence], haystack, normalize, sentence, tracker=tracker)
+            spans_r = ground_references(strings_r[sentence], haystack, normalize, sentence)
             if with_names:
                 for span, (_, given) in zip(spans_r, strings_r[sentence]):
                     names_r.setdefault(span, []).append(given)
@@ -94,7 +93,7 @@ def ground_batch(
                         )
             listed = [entity for entity in strings_p[sentence] if keep is None or entity[0] in keep]
             try:
-                places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap, tracker)
+                places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap)
             except InvalidInputError as error:
                 raise error.at("predictions", sentence) from None
             spans_p = []
@@ -143,7 +142,7 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     placed_p: list[list[_Triple]] | SpanValues
     placed_r: list[list[_Triple]] | SpanValues
     if not options.return_entities and not options.errors and texts is not None:
-        # (the quick way may give the ungrounded normalised, which only errors would show)
+        # (the grounded way may give the ungrounded normalised, which only errors would show)
         values_p, placed_r, ungrounded = ground_tuples(predictions, references, options, texts)
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
@@ -219,8 +218,8 @@ def ground_tuples(
     predictions: list[list], references: list[list], options: Options, texts: Sequence[str]
 ) -> tuple[SpanValues, SpanValues, list[Sequence[tuple[str, str]]]]:
     """`ground_batch`'s spans as `SpanValues`, for the array path of spans, and the ungrounded predictions. The
-    sentences with nothing to choose are grounded by `_at_once`, for the whole batch at C speed; the others
-    (`_quickly`'s, then `ground_batch`'s) one at a time."""
+    sentences with nothing to choose are grounded by `_batch_without_choice`, for the whole batch at C speed; the
+    others (`_without_choice`'s, then `ground_batch`'s) one at a time."""
     reference_form, predicted_form = side_forms(predictions, references)
     columns_r = read_string_columns(references, "references") if reference_form == STRINGS else None
     columns_p = read_string_columns(predictions, "predictions") if predicted_form == STRINGS else None
@@ -234,18 +233,20 @@ def ground_tuples(
     size = len(texts)
     names: dict[str, int] = {}
     if columns_r is not None and columns_p is not None:
-        slow, fast_r, fast_p, left, names = _at_once(columns_r, columns_p, texts, keep, options.normalize)
+        separate, batch_r, batch_p, left, names = _batch_without_choice(
+            columns_r, columns_p, texts, keep, options.normalize
+        )
     else:
-        slow, left = np.ones(size, dtype=bool), [[] for _ in range(size)]
-        fast_r = fast_p = _from_triples({}, names)
-    slow_r: dict[int, list[_Triple]] = {}
-    slow_p: dict[int, list[_Triple]] = {}
-    for sentence in np.flatnonzero(slow).tolist():
+        separate, left = np.ones(size, dtype=bool), [[] for _ in range(size)]
+        batch_r = batch_p = _from_triples({}, names)
+    separate_r: dict[int, list[_Triple]] = {}
+    separate_p: dict[int, list[_Triple]] = {}
+    for sentence in np.flatnonzero(separate).tolist():
         text = texts[sentence]
-        quick = None
+        grounded = None
         if strings_r is not None and strings_p is not None:
             if not options.normalize:
-                quick = _quickly(strings_r[sentence], strings_p[sentence], text, keep)
+                grounded = _without_choice(strings_r[sentence], strings_p[sentence], text, keep)
             else:
                 haystack = Haystack.of(text, True)
                 if haystack.first is None:  # positions unchanged by normalising: strings normalised the same way
@@ -253,26 +254,26 @@ def ground_tuples(
                     listed_p = [(kind, needle_of(given, True)) for kind, given in strings_p[sentence]]
                     if all(needle for _, needle in listed_r) and all(needle for _, needle in listed_p):
                         # (the ungrounded come back normalised: only their types are counted here)
-                        quick = _quickly(listed_r, listed_p, haystack.text, keep)
-        if quick is None:
+                        grounded = _without_choice(listed_r, listed_p, haystack.text, keep)
+        if grounded is None:
             try:
                 one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
             except InvalidInputError as error:
                 raise error.at(sentence=sentence) from None
-            quick = (
+            grounded = (
                 [(span.start, span.end, span.entity_type) for span in one.references[0]],
                 [(span.start, span.end, span.entity_type) for span in one.predictions[0]],
                 one.ungrounded[0],
             )
-        slow_r[sentence], slow_p[sentence], left[sentence] = quick
-    parts_p, parts_r = [fast_p, _from_triples(slow_p, names)], [fast_r, _from_triples(slow_r, names)]
+        separate_r[sentence], separate_p[sentence], left[sentence] = grounded
+    parts_p, parts_r = [batch_p, _from_triples(separate_p, names)], [batch_r, _from_triples(separate_r, names)]
     return _joined(size, parts_p, names), _joined(size, parts_r, names), left
 
 
 _Grounded = tuple[list[_Triple], list[_Triple], list[tuple[str, str]]]  # references, predictions, ungrounded
 
 
-def _at_once(
+def _batch_without_choice(
     strings_r: StringColumns,
     strings_p: StringColumns,
     texts: Sequence[str],
@@ -281,7 +282,7 @@ def _at_once(
 ) -> tuple[np.ndarray, _Flat, _Flat, list[Sequence[tuple[str, str]]], dict[str, int]]:
     """The sentences with one best grounding, grounded for the whole batch on arrays: each side's strings are
     searched by one `map` of `str.find`, so that such a sentence costs no Python loop of its own. Gives which
-    sentences are left (`_quickly` or `ground_batch` grounds them one by one, and locates any error), the spans
+    sentences are left (`_without_choice` or `ground_batch` grounds them one by one, and locates any error), the spans
     of the others on each side, references first, their ungrounded predictions, and the type names the spans'
     ids index.
 
@@ -296,7 +297,7 @@ def _at_once(
     (§1b's tie); when every key has exactly its twins or one place, there is no choice at all."""
     size = len(texts)
     searched: Sequence[str] = texts
-    slow = np.zeros(size, dtype=bool)
+    separate = np.zeros(size, dtype=bool)
     if normalize:
         lowered = _lowered(texts)
         if lowered is not None:
@@ -305,7 +306,7 @@ def _at_once(
             haystacks = [Haystack.of(text, True) for text in texts]
             searched = [haystack.text for haystack in haystacks]
             # Positions move where normalising changes the length: such sentences map back one by one.
-            slow |= np.fromiter((haystack.first is not None for haystack in haystacks), dtype=bool, count=size)
+            separate |= np.fromiter((haystack.first is not None for haystack in haystacks), dtype=bool, count=size)
     # Each sentence's first position in the texts laid end to end: a found string's place in the batch. A text
     # found at one place of one sentence with one length is one text, so (place, length) names a sentence's text
     # without hashing strings.
@@ -326,7 +327,7 @@ def _at_once(
         within = list(chain.from_iterable(map(repeat, searched, counts.tolist())))
         first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(types))
         length = np.fromiter(map(len, needles), dtype=np.int64, count=len(types))
-        slow[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
+        separate[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
         kept = np.ones(len(types), dtype=bool)
         if keep is not None:
             kept = np.fromiter(map(keep.__contains__, types), dtype=bool, count=len(types))
@@ -338,17 +339,17 @@ def _at_once(
     type_r, type_p = (
         np.fromiter(map(type_ids.__getitem__, types), dtype=np.int64, count=len(types)) for types in (types_r, types_p)
     )
-    slow[sentence_r[first_r < 0]] = True  # a reference that does not occur: an error, located one by one
+    separate[sentence_r[first_r < 0]] = True  # a reference that does not occur: an error, located one by one
 
     # References of one text take its occurrences in listing order (§1b): the second of a text the next one.
     start_r = first_r.copy()
     order = np.lexsort((length_r, place_r))
     again = (np.diff(place_r[order]) == 0) & (np.diff(length_r[order]) == 0) & (place_r[order][1:] >= 0)
     for previous, index in zip(order[:-1][again].tolist(), order[1:][again].tolist()):
-        if not slow[sentence_r[index]]:
+        if not separate[sentence_r[index]]:
             start_r[index] = within_r[index].find(needles_r[index], start_r[previous] + 1)
             if start_r[index] < 0:
-                slow[sentence_r[index]] = True  # listed more often than it occurs: an error, located one by one
+                separate[sentence_r[index]] = True  # listed more often than it occurs: an error, located one by one
 
     # Each predicted key's number of predictions and of twins (references of its text and type).
     found_p = (place_p >= 0) & kept_p
@@ -381,35 +382,35 @@ def _at_once(
     has_twins = twins[key_p] > 0
     at_most_twins = predicted[key_p] <= twins[key_p]
     fewer = predicted[key_p] < twins[key_p]
-    slow[sentence_p[where[~(at_most_twins | fixed[where])]]] = True
+    separate[sentence_p[where[~(at_most_twins | fixed[where])]]] = True
     alone = fixed[where] & ~has_twins  # a fixed key of no twin
     both = np.zeros(size, dtype=bool)
     both[sentence_p[where[fewer]]] = True
-    slow[sentence_p[where[alone]][both[sentence_p[where[alone]]]]] = True
+    separate[sentence_p[where[alone]][both[sentence_p[where[alone]]]]] = True
 
     def chosen(
         index: np.ndarray, sentence: np.ndarray, start: np.ndarray, extent: np.ndarray, kind: np.ndarray
     ) -> _Flat:
         return sentence[index], start[index], start[index] + extent[index], kind[index]
 
-    fast_r = np.flatnonzero(~slow[sentence_r] & kept_r)
+    batch_r = np.flatnonzero(~separate[sentence_r] & kept_r)
     # Predictions at twins: each twin key's earliest twins, as many as it has predictions (by_key lists a key's
     # twins by their place of listing, which is their order of position).
     rank = np.arange(len(by_key)) - np.flatnonzero(new_key)[key]
     taken = ~is_prediction[by_key] & (rank < predicted[key])
     twin_entries = by_key[taken]  # references
-    at_twin = twin_entries[~slow[sentence_r[twin_entries]] & kept_r[twin_entries]]
+    at_twin = twin_entries[~separate[sentence_r[twin_entries]] & kept_r[twin_entries]]
     twin_spans = chosen(at_twin, sentence_r, start_r, length_r, type_r)
-    alone_p = where[~has_twins & ~slow[sentence_p[where]]]
-    fast_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, type_p))
+    alone_p = where[~has_twins & ~separate[sentence_p[where]]]
+    batch_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, type_p))
     # One empty tuple for every sentence without an ungrounded prediction: no list to build (nor to collect) each.
     left: list[Sequence[tuple[str, str]]] = [()] * size
     ungrounded: dict[int, list[tuple[str, str]]] = {}
-    for index in np.flatnonzero(kept_p & (first_p < 0) & ~slow[sentence_p]).tolist():
+    for index in np.flatnonzero(kept_p & (first_p < 0) & ~separate[sentence_p]).tolist():
         ungrounded.setdefault(int(sentence_p[index]), []).append((types_p[index], given_p[index]))
     for number, entities in ungrounded.items():
         left[number] = entities
-    return slow, chosen(fast_r, sentence_r, start_r, length_r, type_r), fast_p, left, type_ids
+    return separate, chosen(batch_r, sentence_r, start_r, length_r, type_r), batch_p, left, type_ids
 
 
 def _lowered(strings: Sequence[str], stripped: bool = False) -> list[str] | None:
@@ -439,12 +440,13 @@ def _concatenated(*parts: _Flat) -> _Flat:
     return sentence[order], start[order], end[order], type_id[order]
 
 
-def _quickly(
+def _without_choice(
     references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: set[str] | None
 ) -> _Grounded | None:
     """One sentence of strings against strings grounded when there is nothing to choose: the references in order,
-    every predicted text with one type and no more occurrences than predictions (as `_every_occurrence`). None
-    when there is a choice to make, or an error to locate: the general way then does it."""
+    every predicted text with one type and no more occurrences than predictions (`every_position`, as
+    `grounding._every_occurrence`). None when there is a choice to make, or an error to locate: the general way
+    then does it."""
     find = text.find
     spans_r = []
     next_position: dict[str, int] = {}
@@ -466,20 +468,16 @@ def _quickly(
             return None
         else:
             entry[1] += 1
-    spans_p = []
+    spans_p: list[_Triple] = []
     left: list[tuple[str, str]] = []
     for needle, (entity_type, number) in wanted.items():
+        places = every_position(find, needle, number)
+        if places is None:
+            return None
         length = len(needle)
-        found = find(needle)
-        taken = 0
-        while found >= 0:
-            if taken == number:
-                return None
-            spans_p.append((found, found + length, entity_type))
-            taken += 1
-            found = find(needle, found + 1)
-        if taken < number:
-            left.extend([(entity_type, needle)] * (number - taken))
+        spans_p.extend((found, found + length, entity_type) for found in places)
+        if len(places) < number:
+            left.extend([(entity_type, needle)] * (number - len(places)))
     spans_p.sort()  # in order of position, as the array path pairs them at its best
     return spans_r, spans_p, left
 

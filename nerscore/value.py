@@ -19,7 +19,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from .assignment import union_find
+from .assignment import connected
 from .options import Weights
 from .pairing import (
     _ENUMERATED_EDGES,
@@ -94,10 +94,7 @@ def value_pair(
         # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
         paired = dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table))
     else:
-        components: dict[int, list[tuple[int, int]]] = {}
-        for edge, component in zip(edges, union_find(edges)):
-            components.setdefault(component, []).append(edge)
-        for component_edges in components.values():
+        for component_edges in connected(edges):
             for i, j in best_value_pairs(sorted_r, sorted_p, component_edges, table):
                 paired[i] = j
     taken = set(paired.values())

@@ -3,7 +3,7 @@ follows the input's size where a text predicted with several types has contested
 
 The exhaustive oracle (tests/grounding_oracle.py) on tiny documents whose references are spans (so that they
 nest, repeat and lie on one occurrence with several types), named cases, and the structural bound: flows
-solved (`Tracker.solves`), never wall-clock."""
+solved (`grounding_counts.Tracker.solves`), never wall-clock."""
 
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ from math import prod
 import grounding_oracle as oracle
 import pytest
 from conftest import grounded_result
+from grounding_counts import tracked
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from nerscore import grounding
-from nerscore.grounding import Haystack, Tracker, ground_predictions
+from nerscore import assignment
+from nerscore.grounding import Haystack, ground_predictions
 from nerscore.span import Span
 
 TYPES = ("X", "Y", "Z")
@@ -88,9 +89,9 @@ def test_the_flows_are_bounded_by_the_contested_occurrences(document) -> None:
     # One flow unless an occurrence of a text predicted with several types lies at a reference another candidate
     # overlaps; then each branch settles one such occurrence: at most 1 + t + ... + t**C flows for C of them.
     text, references, predictions, min_overlap = document
-    tracker = Tracker()
     spans = [Span(*reference) for reference in references]
-    ground_predictions(predictions, Haystack.of(text, False), False, spans, min_overlap, tracker)
+    with tracked() as tracker:
+        ground_predictions(predictions, Haystack.of(text, False), False, spans, min_overlap)
     most = sum(len(TYPES) ** depth for depth in range(tracker.contested + 1))
     assert tracker.solves <= tracker.flows * most
     if tracker.contested == 0:
@@ -202,8 +203,8 @@ def shared_by_two(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
 def spare_sites(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
     """ "a a ... a" (n + n // 2 occurrences): a reference X on each of the first n, a reference Y over each two of
     them; n - 3 predictions as X (three sites to spare) and n // 2 as Y. Every best grounding pairs each site
-    with its own reference (`_twins_first`); before, the flow tried the Y references with the sites, in branches
-    whose number grew as n**(spares + 1) (4,759 flows for n = 16)."""
+    with its own reference (`joint_grounding._twins_first`); before, the flow tried the Y references with the
+    sites, in branches whose number grew as n**(spares + 1) (4,759 flows for n = 16)."""
     text = " ".join(["a"] * (n + n // 2))
     references = [Span(2 * i, 2 * i + 3, "Y") for i in range(0, n - 1, 2)] + [
         Span(2 * i, 2 * i + 1, "X") for i in range(n)
@@ -245,17 +246,17 @@ def test_40_contested_occurrences_cost_few_flows(build, most, monkeypatch) -> No
     # Counted at the flow itself, so that the count stops a search that would not end (before: 2**41 flows).
     solved = []
 
-    def counted(flow: grounding._Flow, source: int, sink: int) -> int:
+    def counted(flow: assignment.Network, source: int, sink: int) -> int:
         solved.append(1)
         if len(solved) > 2 * 40:
             raise AssertionError("more than 80 flows for 40 contested occurrences")
         return solve(flow, source, sink)
 
-    solve = grounding._Flow.max_weight
-    monkeypatch.setattr(grounding._Flow, "max_weight", counted)
+    solve = assignment.Network.max_weight
+    monkeypatch.setattr(assignment.Network, "max_weight", counted)
     text, references, predictions = build(40)
-    tracker = Tracker()
-    spans = ground_predictions(predictions, Haystack.of(text, False), False, references, None, tracker)
+    with tracked() as tracker:
+        spans = ground_predictions(predictions, Haystack.of(text, False), False, references, None)
     assert len(solved) <= most
     assert tracker.solves == len(solved)
     # as many grounded as there are occurrences or predictions, each on an occurrence of its own

@@ -35,6 +35,7 @@ ORDER = [
     "tag_arrays",
     "component_arrays",
     "span_arrays",
+    "joint_grounding",
     "grounding",
     "string_batches",
     "resampling",

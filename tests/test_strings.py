@@ -15,11 +15,12 @@ from math import prod
 import grounding_oracle as oracle
 import pytest
 from conftest import REPO, grounded_result
+from grounding_counts import tracked
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.grounding import Haystack, Tracker, ground_predictions, needle_of
+from nerscore.grounding import Haystack, ground_predictions, needle_of
 from nerscore.options import Options
 from nerscore.span import Span
 from nerscore.string_batches import ground_batch, ground_tuples
@@ -408,8 +409,8 @@ def test_ungrounded_is_there_whenever_texts_are() -> None:
 
 def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
     text = "a " * 10_000
-    tracker = Tracker()
-    spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None, tracker)
+    with tracked() as tracker:
+        spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None)
     assert spans == [Span(0, 1, "X")]
     assert tracker.occurrences <= 3  # the one on the reference and the first free one, not 10,000
 
@@ -418,9 +419,9 @@ def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
 def test_10000_references_and_predictions_of_one_string_are_linear(normalize: bool) -> None:
     n = 10_000
     text = "a " * n
-    tracker = Tracker()
     entities = [["X", "a"]] * n
-    grounded = ground_batch([entities], [entities], Options.of(normalize=normalize), [text], tracker)
+    with tracked() as tracker:
+        grounded = ground_batch([entities], [entities], Options.of(normalize=normalize), [text])
     assert len(grounded.predictions[0]) == n
     assert tracker.occurrences <= 3 * n  # each occurrence looked at a bounded number of times
     assert tracker.flows == 0  # every occurrence is taken: nothing to choose
@@ -433,8 +434,8 @@ def test_a_few_predictions_among_10000_occurrences_inside_references() -> None:
     text = "New York " * n
     references = [["LOC", "New York"]] * n
     predictions = [["LOC", "York"]] * 3
-    tracker = Tracker()
-    grounded = ground_batch([predictions], [references], Options(), [text], tracker)
+    with tracked() as tracker:
+        grounded = ground_batch([predictions], [references], Options(), [text])
     assert grounded.predictions[0] == [Span(4, 8, "LOC"), Span(13, 17, "LOC"), Span(22, 26, "LOC")]
     assert tracker.occurrences <= 3 * n
     assert tracker.flows == 0  # each occurrence overlaps its own reference: the best three, no flow
@@ -711,7 +712,7 @@ def test_the_quick_way_equals_the_readable_one(batch, normalize, labels) -> None
 def sentences_with_twins(draw):
     """Sentences whose texts recur (and occur inside each other), references listed as often as they occur, and
     predictions that are mostly copies of the references (twins), with some of them left out, retyped, repeated
-    or added, as `_at_once` must tell apart: a choice (left to the general way) from none."""
+    or added, as `_batch_without_choice` must tell apart: a choice (left to the general way) from none."""
     words = ["ab", "a", "b", "ab a", "AB", "ba"]
     texts, references, predictions = [], [], []
     for _ in range(draw(st.integers(1, 6))):
@@ -747,8 +748,8 @@ def _spans(values, sentence):
 )  # a text predicted twice once labels drop a prediction listed between: not one place
 @example((["ab a"], [[("X", "ab"), ("X", "a")]], [[("X", "a"), ("X", "ab"), ("Y", "b")]]), False, None)  # fixed
 def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize, labels) -> None:
-    """Every sentence the batch-wide way grounds (`string_batches._at_once`) is grounded as `ground_batch` grounds it
-    alone: the same spans on each side and the same ungrounded predictions."""
+    """Every sentence the batch-wide way grounds (`string_batches._batch_without_choice`) is grounded as
+    `ground_batch` grounds it alone: the same spans on each side and the same ungrounded predictions."""
     texts, references, predictions = batch
     options = Options.of(normalize=normalize, labels=labels)
     values_p, values_r, left = ground_tuples(predictions, references, options, texts)
