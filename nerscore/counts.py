@@ -258,7 +258,7 @@ class Tally:
         type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
         side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
         instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
-        columns = _CellColumns.of(self, None)
+        columns = _CellColumns.of(self, None, ordered=False)
         sides = []
         for side_types, totals in zip((columns.reference_type, columns.predicted_type), columns.totals_by_type(scheme)):
             present = np.flatnonzero(np.bincount(side_types[side_types >= 0], minlength=columns.types))
@@ -309,7 +309,8 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     (a label with no entity then scores as a type with no entity on either side)."""
     options = Options() if options is None else options
     f_name = options.f_name
-    columns = _CellColumns.of(tally, list(dict.fromkeys(options.labels)) if options.labels is not None else None)
+    labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
+    columns = _CellColumns.of(tally, labels, ordered=options.per_type)  # the types' order shows only per type
     entity_types = columns.entity_types
     if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
         check_confusion(entity_types, sparse=options.confusion == SPARSE)
@@ -549,14 +550,25 @@ class _CellColumns:
         return len(self.entity_types)
 
     @classmethod
-    def of(cls, tally: Tally, labels: list[str] | None) -> _CellColumns:
+    def of(cls, tally: Tally, labels: list[str] | None, ordered: bool = True) -> _CellColumns:
+        """The columns of `tally`'s cells over `labels`, or over the tally's types: sorted, or unless `ordered` in
+        the order the cells first name them (the macro means are exact sums, which no order changes; sorting
+        100,000 names costs more than the rest of `scores`)."""
         cells = tally.cells
         size = len(cells)
         if sum(cells.values()) >= EXACT_FLOATS // 2:
             # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
             raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
         scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
-        entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+        if labels is not None:
+            entity_types = labels
+        elif ordered:
+            entity_types = _sorted_types(reference_types, predicted_types)
+        else:
+            named = dict.fromkeys(reference_types)
+            named.update(dict.fromkeys(predicted_types))
+            named.pop(None, None)
+            entity_types = list(named)
         index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         missing = repeat(-1)
         return cls(
