@@ -78,13 +78,20 @@ class Rule:
     # -- exact ----------------------------------------------------------------------------------------------
 
     def exact(
-        self, precision_credit: np.ndarray, actual: np.ndarray, recall_credit: np.ndarray, possible: np.ndarray
+        self,
+        precision_credit: np.ndarray,
+        precision_total: np.ndarray,
+        recall_credit: np.ndarray,
+        recall_total: np.ndarray,
     ) -> Ratios:
-        """P = precision_credit / actual and R = recall_credit / possible (integer arrays, int64 or object, of one
-        length; a credit of a fraction is given with both terms scaled by its denominator) and F of each row."""
+        """P = precision credit / total (ACT) and R = recall credit / total (POS) and F of each row: integer arrays,
+        int64 or object, of one length; a credit of a fraction comes with both terms scaled by its denominator
+        (COR + PAR / 2 over ACT as 2·COR + PAR over 2·ACT)."""
         z, y, n, m = self._exact_terms
-        seen = [np.asarray(actual) > 0, np.asarray(possible) > 0]
-        terms = [(precision_credit, actual, seen[0]), (recall_credit, possible, seen[1])]
+        terms = [
+            (precision_credit, precision_total, np.asarray(precision_total) > 0),
+            (recall_credit, recall_total, np.asarray(recall_total) > 0),
+        ]
         largest = [max(_largest(credit), z, 1) for credit, _, _ in terms]
         totals = [max(_largest(total), y, 1) for _, total, _ in terms]
         (a_max, c_max), (b_max, d_max) = largest, totals
