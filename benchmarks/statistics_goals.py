@@ -20,8 +20,8 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS.parent))
 
-from measure import median_times  # noqa: E402
 import significance  # noqa: E402
+from measure import median_times  # noqa: E402
 from significance import WNUT_SYSTEMS, generate, wnut17  # noqa: E402
 from workload import generate as generate_types  # noqa: E402
 
