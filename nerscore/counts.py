@@ -314,7 +314,7 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     entity_types = columns.entity_types
     if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
         check_confusion(entity_types, sparse=options.confusion == SPARSE)
-    rule = Rule(options.beta, options.zero_division)
+    rule = Rule.of(options)
     result: dict[str, Any] = {}
     by_type: list[tuple[str, list[list[int | float]]]] = []
     for scheme in options.evaluation_schemes:  # all four unless the caller asks for fewer
@@ -357,7 +357,7 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     names, a reference counting for recall in its bucket and a prediction for precision in its own. For each of
     `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme."""
     columns = _CellColumns.of(tally, list(names))
-    rule = Rule(options.beta, options.zero_division)
+    rule = Rule.of(options)
     f_name = options.f_name
     out: dict[str, dict[str, Any]] = {}
     for scheme in options.evaluation_schemes:
@@ -458,7 +458,7 @@ def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | N
     rows = [tuple(sum(column, Fraction(0)) for column in zip(*sums.values())) if sums else nothing]
     rows += [sums.get(entity_type, nothing) for entity_type in entity_types or ()]
     kept, kept_p, cost, worth_r, worth_p = zip(*rows)
-    rule = Rule(options.beta, options.zero_division)
+    rule = Rule.of(options)
     value = rule.exact_share(*_integer_ratios([k - c for k, c in zip(kept, cost)], worth_r))
     precision_recall_f = rule.exact(*_integer_ratios(kept_p, worth_p), *_integer_ratios(kept, worth_r)).values()
     columns = [(numerator / denominator).tolist() for numerator, denominator in [value]] + [

@@ -28,6 +28,8 @@ from functools import cached_property
 
 import numpy as np
 
+from .options import Options
+
 # Below this, an integer and every product of the F terms is a float64 exactly (its 53-bit significand).
 EXACT_FLOATS = 1 << 53
 
@@ -68,6 +70,10 @@ class Rule:
 
     beta: float = 1.0
     zero_division: float = 0.0
+
+    @classmethod
+    def of(cls, options: Options) -> Rule:
+        return cls(options.beta, options.zero_division)
 
     @cached_property
     def _exact_terms(self) -> tuple[int, int, int, int]:

@@ -217,11 +217,7 @@ def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None =
         credit = correct + overlap[..., None] * _PARTIAL_ONLY
     actual = correct + incorrect + partial + spurious
     possible = correct + incorrect + partial + missed
-    return _rule(options).floats(credit, actual, credit, possible)
-
-
-def _rule(options: Options) -> Rule:
-    return Rule(options.beta, options.zero_division)
+    return Rule.of(options).floats(credit, actual, credit, possible)
 
 
 def _measure_keys(options: Options) -> list[str]:
@@ -247,7 +243,7 @@ def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
     if options.value is None:
         return measures
     kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
-    rule = _rule(options)
+    rule = Rule.of(options)
     value = rule.share(kept - cost, worth_r)
     value_measures = rule.floats(kept_precision, worth_p, kept, worth_r)
     return np.concatenate((measures, value[..., None], value_measures), axis=-1)
@@ -488,7 +484,7 @@ def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]],
         if per_bucket == 2 * width:
             precision = _measures(block[..., width:], options)[..., 0]
             recall = _measures(block[..., :width], options)[..., 1]
-            measures = np.stack((precision, recall, _rule(options).f(precision, recall)), axis=-1)
+            measures = np.stack((precision, recall, Rule.of(options).f(precision, recall)), axis=-1)
         else:
             measures = _measures(block, options)
         parts.append(measures.reshape(*totals.shape[:-1], -1))
