@@ -544,6 +544,10 @@ class _CellColumns:
     predicted_type: np.ndarray
     number: np.ndarray
     entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
+    # (types x 6) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
+    # every scheme's per-type counts are these read through §4's table (`totals_by_type`).
+    reference_scenarios: np.ndarray
+    prediction_scenarios: np.ndarray
 
     @property
     def types(self) -> int:
@@ -571,12 +575,21 @@ class _CellColumns:
             entity_types = list(named)
         index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         missing = repeat(-1)
+        scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
+        number = np.fromiter(cells.values(), dtype=np.int64, count=size)
+        sides = []
+        for types in (reference_types, predicted_types):
+            positions = np.fromiter(map(index.get, types, missing), dtype=np.int64, count=size)
+            scored = positions >= 0
+            width = len(_SCENARIO_INDEX)
+            # Summed as floats, exact: every total is below 2**52 (refused above).
+            totals = np.bincount(
+                positions[scored] * width + scenario[scored], number[scored], minlength=len(entity_types) * width
+            )
+            sides.append((positions, totals.astype(np.int64).reshape(len(entity_types), width)))
+        (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
         return cls(
-            np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size),
-            np.fromiter(map(index.get, reference_types, missing), dtype=np.int64, count=size),
-            np.fromiter(map(index.get, predicted_types, missing), dtype=np.int64, count=size),
-            np.fromiter(cells.values(), dtype=np.int64, count=size),
-            entity_types,
+            scenario, reference_type, predicted_type, number, entity_types, reference_scenarios, prediction_scenarios
         )
 
     def counts(self, scheme: str) -> Counts:
@@ -591,17 +604,12 @@ class _CellColumns:
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
         the order of Counts' fields."""
-        outcome = _OUTCOME_INDEX[scheme][self.scenario]
-        sides = []
-        width = len(COUNT_NAMES)
-        for entity_type in (self.reference_type, self.predicted_type):
-            scored = entity_type >= 0
-            # Summed as floats, exact: every total is below 2**52 (`of` refuses larger tallies).
-            totals = np.bincount(
-                entity_type[scored] * width + outcome[scored], self.number[scored], minlength=self.types * width
-            )
-            sides.append(totals.astype(np.int64).reshape(self.types, width))
-        return sides[0], sides[1]
+        outcomes = _OUTCOME_COLUMNS[scheme]
+        return self.reference_scenarios @ outcomes, self.prediction_scenarios @ outcomes
+
+
+# _OUTCOME_COLUMNS[scheme]: (6 scenarios x 5 counts), 1 where §4 gives the scenario that outcome under the scheme.
+_OUTCOME_COLUMNS = {scheme: np.eye(len(COUNT_NAMES), dtype=np.int64)[index] for scheme, index in _OUTCOME_INDEX.items()}
 
 
 # docs/scoring.md §7: the full square has (types + 1)² cells, 2 GB of dicts at 10,000 types. Up to this many
