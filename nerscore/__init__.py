@@ -1,14 +1,14 @@
 """nerscore: SemEval-2013 named-entity scores (strict, exact, partial, type) with the MUC counts behind them.
 
 The scoring of the `ner_semeval` evaluate metric as a plain package that needs numpy (and scipy, imported only to
-solve very large components of nested entities, `nerscore.large_components`): `compute_semeval` scores
-a batch (`Accumulator` a corpus read in batches, chunks or processes), `compare_semeval` tests whether one system
-beats another, `summarize_runs` and `compare_runs` do both for several runs of each system (seeds, say), and
-`ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
-Modules, in the order data flows (each imports only those before it): errors, span, schemes, options, decoding,
-assignment, large_components, pairing, value, counts, columns, slices, inputs, readable, tag_arrays,
-component_arrays, span_arrays, joint_grounding, grounding, string_batches, resampling, compute, accumulator, runs,
-readers, annotations, tables, conlleval, cli.
+solve very large components of nested entities, `nerscore.large_components`, and for Student's t when runs are
+compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batches, chunks or processes),
+`compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for several
+runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
+implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
+schemes, options, decoding, assignment, large_components, pairing, value, measures, counts, columns, slices, inputs,
+readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding, string_batches, resampling, compute,
+accumulator, runs, readers, annotations, tables, conlleval, cli.
 """
 
 from __future__ import annotations

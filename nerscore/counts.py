@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .errors import InvalidInputError
+from .measures import EXACT_FLOATS, Ratios, Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing import scenario_of
 from .schemes import OUTSIDE
@@ -257,24 +258,12 @@ class Tally:
         type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
         side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
         instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
-        reference_side, prediction_side = self._totals_by_type(scheme)
-        return (
-            {entity_type: Counts(*totals) for entity_type, totals in reference_side.items()},
-            {entity_type: Counts(*totals) for entity_type, totals in prediction_side.items()},
-        )
-
-    def _totals_by_type(self, scheme: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
-        # `counts_by_type` as plain integer lists in the order of Counts' fields: with thousands of types, a
-        # Counts per type would cost more than all the rest of `scores`.
-        reference_side: dict[str, list[int]] = {}
-        prediction_side: dict[str, list[int]] = {}
-        for (scenario, reference_type, predicted_type), number in self.cells.items():
-            index = _COUNT_INDEX[OUTCOMES[scenario][scheme]]
-            if reference_type is not None:
-                reference_side.setdefault(reference_type, [0] * len(COUNT_NAMES))[index] += number
-            if predicted_type is not None:
-                prediction_side.setdefault(predicted_type, [0] * len(COUNT_NAMES))[index] += number
-        return reference_side, prediction_side
+        columns = _CellColumns.of(self, None, ordered=False)
+        sides = []
+        for side_types, totals in zip((columns.reference_type, columns.predicted_type), columns.totals_by_type(scheme)):
+            present = np.flatnonzero(np.bincount(side_types[side_types >= 0], minlength=columns.types))
+            sides.append({columns.entity_types[i]: Counts(*totals[i].tolist()) for i in present.tolist()})
+        return sides[0], sides[1]
 
 
 def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
@@ -320,35 +309,31 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     (a label with no entity then scores as a type with no entity on either side)."""
     options = Options() if options is None else options
     f_name = options.f_name
-    columns = _CellColumns.of(tally, list(dict.fromkeys(options.labels)) if options.labels is not None else None)
+    labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
+    columns = _CellColumns.of(tally, labels, ordered=options.per_type)  # the types' order shows only per type
     entity_types = columns.entity_types
     if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
         check_confusion(entity_types, sparse=options.confusion == SPARSE)
-    ratios = _Ratios(options)
+    rule = Rule.of(options)
     result: dict[str, Any] = {}
     by_type: list[tuple[str, list[list[int | float]]]] = []
     for scheme in options.evaluation_schemes:  # all four unless the caller asks for fewer
         counts = columns.counts(scheme)
         credit = None if scheme != "partial" else partial_credit(tally, options, counts.partial)
-        if credit is None:
-            precision, recall, f = ratios.precision_recall_f(
-                counts.correct, counts.partial, counts.actual, counts.possible
-            )
-        else:
-            precision, recall, f = ratios.with_credit(counts.correct, credit, counts.actual, counts.possible)
-        result[f"{scheme}_precision"] = precision[0] / precision[1]
-        result[f"{scheme}_recall"] = recall[0] / recall[1]
-        result[f"{scheme}_{f_name}"] = f[0] / f[1]
+        overall = rule.exact(*_credits(counts, credit)).values()
+        for name, value in zip(("precision", "recall", f_name), overall):
+            result[f"{scheme}_{name}"] = value.tolist()[0]
         for field in COUNT_NAMES.values():
             result[f"{scheme}_{field}"] = getattr(counts, field)
         result[f"{scheme}_possible"] = counts.possible
         result[f"{scheme}_actual"] = counts.actual
         sides = columns.totals_by_type(scheme)
-        type_scores = ratios.by_type(*sides, None if credit is None else _type_credits(*sides, tally, options, columns))
-        for name, mean in zip(("precision", "recall", f_name), type_scores.means(options.zero_division)):
+        type_credits = None if credit is None else _type_credits(*sides, tally, options, columns)
+        ratios, possible, actual = _type_ratios(rule, *sides, type_credits)
+        for name, mean in zip(("precision", "recall", f_name), ratios.means(options.zero_division)):
             result[f"{scheme}_macro_{name}"] = mean
         if options.per_type:
-            by_type.append((scheme, type_scores.columns()))
+            by_type.append((scheme, _type_columns(ratios, possible, actual)))
     if tally.tokens is not None:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
         tokens = tally.tokens
@@ -372,14 +357,16 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     names, a reference counting for recall in its bucket and a prediction for precision in its own. For each of
     `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme."""
     columns = _CellColumns.of(tally, list(names))
-    ratios = _Ratios(options)
+    rule = Rule.of(options)
     f_name = options.f_name
     out: dict[str, dict[str, Any]] = {}
     for scheme in options.evaluation_schemes:
         sides = columns.totals_by_type(scheme)
         # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
         numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
-        values = ratios.by_type(*sides, _type_credits(*sides, tally, options, columns) if numeric else None).columns()
+        values = _type_columns(
+            *_type_ratios(rule, *sides, _type_credits(*sides, tally, options, columns) if numeric else None)
+        )
         for name, precision, recall, f, possible, actual in zip(names, *values):
             if possible or actual:
                 measures = (precision, recall, f, possible, actual)
@@ -390,7 +377,7 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
 
 def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | None:
     """The credit of the partial scheme's PARs (docs/scoring.md §10): None for the half point of §4 (the
-    integer ratios of `_Ratios.precision_recall_f`), else partial_credit · PAR, or with "overlap" the tally's
+    integer credits of `_credits`), else partial_credit · PAR, or with "overlap" the tally's
     summed shares."""
     if options.partial_credit == OVERLAP:
         return sum((tally.credit or {}).values(), Fraction(0))
@@ -399,10 +386,43 @@ def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | N
     return Fraction(options.partial_credit) * partial
 
 
+def _credits(counts: Counts, credit: Fraction | None) -> tuple[np.ndarray, ...]:
+    """The totals' (precision credit, ACT, recall credit, POS) as `Rule.exact` takes them, one row each: COR + PAR / 2
+    over ACT and POS, counted in halves, or with another credit n / d (docs/scoring.md §10) in d-ths."""
+    # COR + PAR / 2 counted in halves is COR + n / d counted in d-ths with n / d = PAR / 2.
+    n, d = (counts.partial, 2) if credit is None else (credit.numerator, credit.denominator)
+    terms = (d * counts.correct + n, d * counts.actual, d * counts.correct + n, d * counts.possible)
+    return tuple(np.array([term], dtype=object) for term in terms)
+
+
+def _type_ratios(
+    rule: Rule,
+    reference_side: np.ndarray,
+    prediction_side: np.ndarray,
+    credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> tuple[Ratios, np.ndarray, np.ndarray]:
+    """The exact P, R and F of every type at once from `_CellColumns.totals_by_type`, with POS and ACT. `credits`:
+    another partial credit's (recall credit, recall total, precision credit, precision total) (`_type_credits`)."""
+    correct, incorrect, partial, missed = reference_side[:, :4].T
+    possible = correct + incorrect + partial + missed
+    actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
+    if credits is None:
+        recall_credit, recall_total = 2 * correct + partial, 2 * possible
+        precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
+    else:
+        recall_credit, recall_total, precision_credit, precision_total = credits
+    return rule.exact(precision_credit, precision_total, recall_credit, recall_total), possible, actual
+
+
+def _type_columns(ratios: Ratios, possible: np.ndarray, actual: np.ndarray) -> list[list[int | float]]:
+    """P, R, F, POS and ACT of each type, as plain floats and ints."""
+    return [column.tolist() for column in (*ratios.values(), possible, actual)]
+
+
 def _type_credits(
     reference_side: np.ndarray, prediction_side: np.ndarray, tally: Tally, options: Options, columns: _CellColumns
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The partial scheme's credit of each type, as `_Ratios.by_type` takes it: (recall credit, recall total,
+    """The partial scheme's credit of each type, as `_type_ratios` takes it: (recall credit, recall total,
     precision credit, precision total), the credit of a pair going to the reference's type on the recall side
     and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
     exact whatever their size."""
@@ -434,30 +454,28 @@ def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | N
     assert options.value is not None
     table = WeightTable(options.value)
     sums = value_sums(tally.value_cells or {}, table)
-    ratios = _Ratios(options)
-    f_name = options.f_name
-
-    def keys(prefix: str, totals: tuple[Fraction, ...]) -> dict[str, float]:
-        kept, kept_p, cost, worth_r, worth_p = totals
-        zero = Fraction(*ratios.zero_division)
-        value = (kept - cost) / worth_r if worth_r else zero
-        precision = kept_p / worth_p if worth_p else zero
-        recall = kept / worth_r if worth_r else zero
-        numerator, denominator = ratios.f(
-            (precision.numerator, precision.denominator), (recall.numerator, recall.denominator)
-        )
-        return {
-            f"{prefix}value": float(value),
-            f"{prefix}value_precision": float(precision),
-            f"{prefix}value_recall": float(recall),
-            f"{prefix}value_{f_name}": numerator / denominator,
-        }
-
-    overall = tuple(sum(column, Fraction(0)) for column in zip(*sums.values())) if sums else (Fraction(0),) * 5
-    result = keys("", overall)
-    for entity_type in entity_types or ():
-        result.update(keys(f"{entity_type}_", sums.get(entity_type, (Fraction(0),) * 5)))
+    nothing = (Fraction(0),) * 5
+    rows = [tuple(sum(column, Fraction(0)) for column in zip(*sums.values())) if sums else nothing]
+    rows += [sums.get(entity_type, nothing) for entity_type in entity_types or ()]
+    kept, kept_p, cost, worth_r, worth_p = zip(*rows)
+    rule = Rule.of(options)
+    value = rule.exact_share(*_integer_ratios([k - c for k, c in zip(kept, cost)], worth_r))
+    precision_recall_f = rule.exact(*_integer_ratios(kept_p, worth_p), *_integer_ratios(kept, worth_r)).values()
+    columns = [(numerator / denominator).tolist() for numerator, denominator in [value]] + [
+        column.tolist() for column in precision_recall_f
+    ]
+    names = ("value", "value_precision", "value_recall", f"value_{options.f_name}")
+    result: dict[str, float] = {}
+    for prefix, values in zip(["", *(f"{entity_type}_" for entity_type in entity_types or ())], zip(*columns)):
+        result.update((prefix + name, float(number)) for name, number in zip(names, values))
     return result
+
+
+def _integer_ratios(credits: Sequence[Fraction], totals: Sequence[Fraction]) -> tuple[np.ndarray, np.ndarray]:
+    """credit / total of exact fractions as integers (numerator, denominator) in object arrays, a total of 0 kept 0."""
+    numerators = [c.numerator * t.denominator for c, t in zip(credits, totals)]
+    denominators = [t.numerator * c.denominator for c, t in zip(credits, totals)]
+    return np.array(numerators, dtype=object), np.array(denominators, dtype=object)
 
 
 def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> dict[str, tuple[Fraction, ...]]:
@@ -526,28 +544,52 @@ class _CellColumns:
     predicted_type: np.ndarray
     number: np.ndarray
     entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
+    # (types x 6) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
+    # every scheme's per-type counts are these read through §4's table (`totals_by_type`).
+    reference_scenarios: np.ndarray
+    prediction_scenarios: np.ndarray
 
     @property
     def types(self) -> int:
         return len(self.entity_types)
 
     @classmethod
-    def of(cls, tally: Tally, labels: list[str] | None) -> _CellColumns:
+    def of(cls, tally: Tally, labels: list[str] | None, ordered: bool = True) -> _CellColumns:
+        """The columns of `tally`'s cells over `labels`, or over the tally's types: sorted, or unless `ordered` in
+        the order the cells first name them (the macro means are exact sums, which no order changes; sorting
+        100,000 names costs more than the rest of `scores`)."""
         cells = tally.cells
         size = len(cells)
-        if sum(cells.values()) >= _EXACT_FLOATS // 2:
+        if sum(cells.values()) >= EXACT_FLOATS // 2:
             # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
             raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
         scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
-        entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+        if labels is not None:
+            entity_types = labels
+        elif ordered:
+            entity_types = _sorted_types(reference_types, predicted_types)
+        else:
+            named = dict.fromkeys(reference_types)
+            named.update(dict.fromkeys(predicted_types))
+            named.pop(None, None)
+            entity_types = list(named)
         index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         missing = repeat(-1)
+        scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
+        number = np.fromiter(cells.values(), dtype=np.int64, count=size)
+        sides = []
+        for types in (reference_types, predicted_types):
+            positions = np.fromiter(map(index.get, types, missing), dtype=np.int64, count=size)
+            scored = positions >= 0
+            width = len(_SCENARIO_INDEX)
+            # Summed as floats, exact: every total is below 2**52 (refused above).
+            totals = np.bincount(
+                positions[scored] * width + scenario[scored], number[scored], minlength=len(entity_types) * width
+            )
+            sides.append((positions, totals.astype(np.int64).reshape(len(entity_types), width)))
+        (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
         return cls(
-            np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size),
-            np.fromiter(map(index.get, reference_types, missing), dtype=np.int64, count=size),
-            np.fromiter(map(index.get, predicted_types, missing), dtype=np.int64, count=size),
-            np.fromiter(cells.values(), dtype=np.int64, count=size),
-            entity_types,
+            scenario, reference_type, predicted_type, number, entity_types, reference_scenarios, prediction_scenarios
         )
 
     def counts(self, scheme: str) -> Counts:
@@ -562,160 +604,12 @@ class _CellColumns:
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
         the order of Counts' fields."""
-        outcome = _OUTCOME_INDEX[scheme][self.scenario]
-        sides = []
-        width = len(COUNT_NAMES)
-        for entity_type in (self.reference_type, self.predicted_type):
-            scored = entity_type >= 0
-            # Summed as floats, exact: every total is below 2**52 (`of` refuses larger tallies).
-            totals = np.bincount(
-                entity_type[scored] * width + outcome[scored], self.number[scored], minlength=self.types * width
-            )
-            sides.append(totals.astype(np.int64).reshape(self.types, width))
-        return sides[0], sides[1]
+        outcomes = _OUTCOME_COLUMNS[scheme]
+        return self.reference_scenarios @ outcomes, self.prediction_scenarios @ outcomes
 
 
-class _Ratios:
-    """Precision, recall and F (docs/scoring.md §4) as exact integer ratios (numerator, denominator), reduced to
-    a float once by a correctly rounded integer division: exact like `Fraction`, without building a Fraction
-    per type and scheme.
-
-    As in scikit-learn, `zero_division` enters only through P and R: F is `zero_division` when neither side
-    has an entity, and 0 for a system whose entities are all wrong, whatever `zero_division` says."""
-
-    def __init__(self, options: Options) -> None:
-        zero_division = Fraction(options.zero_division)
-        self.zero_division = (zero_division.numerator, zero_division.denominator)
-        beta2 = Fraction(options.beta) ** 2
-        self.beta2 = (beta2.numerator, beta2.denominator)
-
-    def share(self, credit: int, total: int) -> tuple[int, int]:
-        """credit / total; `zero_division` when total is 0."""
-        return (credit, total) if total else self.zero_division
-
-    def f(self, precision: tuple[int, int], recall: tuple[int, int]) -> tuple[int, int]:
-        """(1 + β²)·P·R / (β²·P + R), 0 where β²·P + R = 0: with P = a/b, R = c/d and β² = n/m, that is
-        (m + n)·a·c / (n·a·d + m·c·b)."""
-        (a, b), (c, d), (n, m) = precision, recall, self.beta2
-        denominator = n * a * d + m * c * b
-        return ((m + n) * a * c, denominator) if denominator else (0, 1)
-
-    def precision_recall_f(self, correct: int, partial: int, actual: int, possible: int) -> tuple[tuple[int, int], ...]:
-        precision = self.share(2 * correct + partial, 2 * actual)
-        recall = self.share(2 * correct + partial, 2 * possible)
-        return precision, recall, self.f(precision, recall)
-
-    def with_credit(self, correct: int, credit: Fraction, actual: int, possible: int) -> tuple[tuple[int, int], ...]:
-        """`precision_recall_f` with a PAR's credit other than a half (docs/scoring.md §10): (COR + credit) / ACT
-        and / POS, credit an exact fraction n / d."""
-        n, d = credit.numerator, credit.denominator
-        precision = self.share(d * correct + n, d * actual)
-        recall = self.share(d * correct + n, d * possible)
-        return precision, recall, self.f(precision, recall)
-
-    def by_type(
-        self,
-        reference_side: np.ndarray,
-        prediction_side: np.ndarray,
-        credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
-    ) -> _TypeScores:
-        """P, R and F of every type at once from `_CellColumns.totals_by_type`: each the value `share` and `f`
-        give, to the bit. P and R are ratios of integers below 2**53, which float64 holds exactly, so numpy's
-        division is the correctly rounded one that Python's int division is. F's terms are products: in int64
-        while they stay below 2**53, else (a β or `zero_division` whose fraction has large terms) as Python
-        integers in an object array, still one array operation per step."""
-        correct, incorrect, partial, missed = reference_side[:, :4].T
-        possible = correct + incorrect + partial + missed
-        actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
-        if credits is None:
-            recall_credit, recall_total = 2 * correct + partial, 2 * possible
-            precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
-        else:  # docs/scoring.md §10: another partial credit, as (numerator, denominator) arrays, maybe of Python ints
-            recall_credit, recall_total, precision_credit, precision_total = credits
-        zero_division = self.zero_division[0] / self.zero_division[1]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            precision = np.where(
-                actual > 0, precision_credit / np.where(actual > 0, precision_total, 1), zero_division
-            ).astype(np.float64)
-            recall = np.where(
-                possible > 0, recall_credit / np.where(possible > 0, recall_total, 1), zero_division
-            ).astype(np.float64)
-        (z, y), (n, m) = self.zero_division, self.beta2
-        terms = [(precision_credit, precision_total, actual > 0), (recall_credit, recall_total, possible > 0)]
-        largest = [max(int(credit.max(initial=0)), z, 1) for credit, _, _ in terms]
-        totals = [max(int(total.max(initial=0)), y, 1) for _, total, _ in terms]
-        (a_max, c_max), (b_max, d_max) = largest, totals
-        exact = max((m + n) * a_max * c_max, n * a_max * d_max + m * c_max * b_max) < _EXACT_FLOATS
-        kind = np.int64 if exact else object
-        (a, b), (c, d) = (
-            (np.where(seen, credit.astype(kind), z), np.where(seen, total.astype(kind), y))
-            for credit, total, seen in terms
-        )
-        f_numerator, f_denominator = (m + n) * a * c, n * a * d + m * c * b
-        none = f_denominator == 0
-        f_numerator, f_denominator = np.where(none, 0, f_numerator), np.where(none, 1, f_denominator)
-        f = (f_numerator / f_denominator).astype(np.float64)
-        shares = []
-        for (credit, total, seen), (numerator, denominator) in zip(terms, (self.zero_division, self.zero_division)):
-            unseen = len(seen) - int(np.count_nonzero(seen))
-            shares.append(_grouped(credit[seen], total[seen]) + ([(unseen * numerator, denominator)] if unseen else []))
-        shares.append(_grouped(f_numerator, f_denominator))
-        return _TypeScores(precision, recall, f, possible, actual, shares)
-
-
-# Below this, an integer and every product of the F terms is a float64 exactly (its 53-bit significand).
-_EXACT_FLOATS = 1 << 53
-
-
-def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int, int]]:
-    """The ratios numerators[i] / denominators[i] as (summed numerator, denominator), one per denominator:
-    thousands of types share a few denominators."""
-    if not len(denominators):
-        return []
-    order = np.argsort(denominators, kind="stable")
-    numerators, denominators = numerators[order], denominators[order]
-    starts = np.flatnonzero(np.concatenate(([True], np.asarray(denominators[1:] != denominators[:-1], dtype=bool))))
-    if numerators.dtype != object and int(numerators.max(initial=0)) * len(numerators) >= 1 << 63:
-        numerators = numerators.astype(object)  # the sums would overflow int64
-    return list(zip(np.add.reduceat(numerators, starts).tolist(), denominators[starts].tolist()))
-
-
-def _sum_of_ratios(ratios: list[tuple[int, int]]) -> tuple[int, int]:
-    """The exact sum of ratios (numerator, denominator), added in pairs so that the integers grow evenly (a running
-    sum would carry an ever larger denominator through every addition)."""
-    while len(ratios) > 1:
-        pairs = zip(ratios[0::2], ratios[1::2])
-        ratios = [(a * d + c * b, b * d) for (a, b), (c, d) in pairs] + ratios[len(ratios) - len(ratios) % 2 :]
-    return ratios[0] if ratios else (0, 1)
-
-
-@dataclass(frozen=True)
-class _TypeScores:
-    """P, R and F of every scored type under one scheme (float arrays), POS and ACT, and the exact terms of the
-    three macro sums."""
-
-    precision: np.ndarray
-    recall: np.ndarray
-    f: np.ndarray
-    possible: np.ndarray
-    actual: np.ndarray
-    sums: list[list[tuple[int, int]]]  # precision, recall, F: (numerator, denominator) pairs
-
-    def means(self, zero_division: float) -> list[float]:
-        """The macro P, R and F: exact means, correctly rounded once (Python's int division rounds correctly);
-        `zero_division` with no type."""
-        types = len(self.possible)
-        if not types:
-            return [zero_division] * 3
-        means = []
-        for ratios in self.sums:
-            numerator, denominator = _sum_of_ratios(ratios)
-            means.append(numerator / (denominator * types))
-        return means
-
-    def columns(self) -> list[list[int | float]]:
-        """P, R, F, POS and ACT of each type, as plain floats and ints."""
-        return [column.tolist() for column in (self.precision, self.recall, self.f, self.possible, self.actual)]
+# _OUTCOME_COLUMNS[scheme]: (6 scenarios x 5 counts), 1 where §4 gives the scenario that outcome under the scheme.
+_OUTCOME_COLUMNS = {scheme: np.eye(len(COUNT_NAMES), dtype=np.int64)[index] for scheme, index in _OUTCOME_INDEX.items()}
 
 
 # docs/scoring.md §7: the full square has (types + 1)² cells, 2 GB of dicts at 10,000 types. Up to this many

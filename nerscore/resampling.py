@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores, weighted_width
+from .measures import Rule
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS
 
@@ -205,8 +206,7 @@ _MEASURES = ("precision", "recall", "f")
 
 def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None = None) -> np.ndarray:
     """Precision, recall and F of every scheme for scenario totals of shape (..., 6): shape (..., 4 schemes,
-    3 measures), in floats where `scores` works in exact ratios (`counts._Ratios`), by the same rules
-    (docs/scoring.md §4: `zero_division` for P when ACT = 0 and for R when POS = 0, F = 0 where β²P + R = 0);
+    3 measures), by `scores`' rules (`measures.Rule`) in floats where `scores` works in exact ratios;
     P and R are the correctly rounded floats `scores` gives, F within rounding (tests/test_statistics.py)."""
     counts = np.asarray(totals, dtype=np.float64) @ _OUTCOMES_MATRIX
     counts = counts.reshape(*counts.shape[:-1], len(EVALUATION_SCHEMES), len(COUNT_NAMES))
@@ -217,21 +217,7 @@ def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None =
         credit = correct + overlap[..., None] * _PARTIAL_ONLY
     actual = correct + incorrect + partial + spurious
     possible = correct + incorrect + partial + missed
-    try:
-        beta2 = options.beta**2
-    except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option)
-        beta2 = math.inf
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(actual > 0, credit / actual, options.zero_division)
-        recall = np.where(possible > 0, credit / possible, options.zero_division)
-        if beta2 < math.inf:
-            denominator = beta2 * precision + recall
-            f = np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
-        else:  # the same F with numerator and denominator divided by β²: (1 + 1/β²)·P·R / (P + R/β²)
-            inverse = (1 / options.beta) ** 2
-            denominator = precision + inverse * recall
-            f = np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
-    return np.stack((precision, recall, f), axis=-1)
+    return Rule.of(options).floats(credit, actual, credit, possible)
 
 
 def _measure_keys(options: Options) -> list[str]:
@@ -257,23 +243,10 @@ def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
     if options.value is None:
         return measures
     kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
-    zero = options.zero_division
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = np.where(worth_r > 0, (kept - cost) / worth_r, zero)
-        precision = np.where(worth_p > 0, kept_precision / worth_p, zero)
-        recall = np.where(worth_r > 0, kept / worth_r, zero)
-        try:
-            beta2 = options.beta**2
-        except OverflowError:
-            beta2 = math.inf
-        if beta2 < math.inf:
-            denominator = beta2 * precision + recall
-            f = np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
-        else:
-            inverse = (1 / options.beta) ** 2
-            denominator = precision + inverse * recall
-            f = np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
-    return np.concatenate((measures, np.stack((value, precision, recall, f), axis=-1)), axis=-1)
+    rule = Rule.of(options)
+    value = rule.share(kept - cost, worth_r)
+    value_measures = rule.floats(kept_precision, worth_p, kept, worth_r)
+    return np.concatenate((measures, value[..., None], value_measures), axis=-1)
 
 
 def _bca_interval(
@@ -496,21 +469,6 @@ def comparison(
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _f_of(precision: np.ndarray, recall: np.ndarray, options: Options) -> np.ndarray:
-    """F_β of precision and recall arrays, by `_measures`' rules (F = 0 where β²P + R = 0)."""
-    try:
-        beta2 = options.beta**2
-    except OverflowError:
-        beta2 = math.inf
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if beta2 < math.inf:
-            denominator = beta2 * precision + recall
-            return np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
-        inverse = (1 / options.beta) ** 2
-        denominator = precision + inverse * recall
-        return np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
-
-
 def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
     """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
     the totals (`_statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
@@ -526,7 +484,7 @@ def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]],
         if per_bucket == 2 * width:
             precision = _measures(block[..., width:], options)[..., 0]
             recall = _measures(block[..., :width], options)[..., 1]
-            measures = np.stack((precision, recall, _f_of(precision, recall, options)), axis=-1)
+            measures = np.stack((precision, recall, Rule.of(options).f(precision, recall)), axis=-1)
         else:
             measures = _measures(block, options)
         parts.append(measures.reshape(*totals.shape[:-1], -1))
@@ -834,8 +792,6 @@ def _pooled_p_values(values_a: np.ndarray, values_b: np.ndarray, units: np.ndarr
     0, more as it grows). Welch's separate variances, tried
     first, rejected 8.6 % of null pairs of 2 runs against 5 at 5 % (tests/test_runs.py). Where nothing varies,
     p is 1 for no difference and the resamples' floor 1 / (n + 1) otherwise."""
-    from statistics import NormalDist  # as in _bca_interval: only for the calls that ask
-
     runs_a, runs_b = len(values_a), len(values_b)
     runs_freedom = runs_a + runs_b - 2
     squares = ((values_a - values_a.mean(axis=0)) ** 2).sum(axis=0) + ((values_b - values_b.mean(axis=0)) ** 2).sum(
@@ -844,50 +800,20 @@ def _pooled_p_values(values_a: np.ndarray, values_b: np.ndarray, units: np.ndarr
     seeds = squares / runs_freedom * (1 / runs_a + 1 / runs_b)
     error = np.sqrt(seeds + units)
     delta = values_b.mean(axis=0) - values_a.mean(axis=0)
-    p_values = []
-    for key_delta, key_error, key_seeds in zip(delta.tolist(), error.tolist(), seeds.tolist()):
-        if key_error == 0 or not math.isfinite(key_error):
-            p_values.append(1.0 if abs(key_delta) < 1e-12 else 1 / (resamples + 1))
-            continue
-        t = abs(key_delta) / key_error
+    varies = (error != 0) & np.isfinite(error)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.abs(delta) / error
         # Satterthwaite: the runs' part brings R_A + R_B - 2 degrees of freedom, the units' part (from many
-        # units) as good as infinitely many; all the runs' when the units' part is 0.
-        freedom = key_error**4 / (key_seeds**2 / runs_freedom) if key_seeds > 0 else math.inf
-        if freedom > 1e6:
-            p_values.append(2 * (1 - NormalDist().cdf(t)))
-        else:
-            p_values.append(_regularized_beta(freedom / 2, 0.5, freedom / (freedom + t * t)))
-    return np.array(p_values)
+        # units) as good as infinitely many (the normal); all the runs' when the units' part is 0.
+        freedom = np.where(seeds > 0, error**4 / (seeds**2 / runs_freedom), np.inf)
+        p_values = _two_sided_t(t, np.where(freedom > 1e6, np.inf, freedom))
+    return np.where(varies, p_values, np.where(np.abs(delta) < 1e-12, 1.0, 1 / (resamples + 1)))
 
 
-def _regularized_beta(a: float, b: float, x: float) -> float:
-    """The regularized incomplete beta function I_x(a, b), by its continued fraction (Lentz's method; Press et
-    al., Numerical Recipes, 6.4): P(|T| >= t) for Student's T with f degrees of freedom is I_{f/(f+t²)}(f/2, 1/2)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1) / (a + b + 2):
-        return front * _beta_fraction(a, b, x) / a
-    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+def _two_sided_t(t: np.ndarray, freedom: np.ndarray) -> np.ndarray:
+    """P(|T| >= t) for Student's T with `freedom` degrees of freedom (infinite: the normal)."""
+    # scipy (a dependency) imported here, so that `import nerscore` stays numpy's cost (tests/test_house.py):
+    # `stdtr` is the function scipy.stats.t.sf calls, without scipy.stats' second of import.
+    from scipy.special import stdtr  # type: ignore[import-untyped]
 
-
-def _beta_fraction(a: float, b: float, x: float) -> float:
-    tiny = 1e-300
-    c, d = 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    fraction = d
-    for m in range(1, 500):
-        for numerator in (
-            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
-        ):
-            d = 1 + numerator * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + numerator / c
-            c = c if abs(c) > tiny else tiny
-            fraction *= d * c
-        if abs(d * c - 1) < 1e-15:
-            break
-    return fraction
+    return 2 * stdtr(freedom, -np.asarray(t))

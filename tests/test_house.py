@@ -27,6 +27,7 @@ ORDER = [
     "large_components",
     "pairing",
     "value",
+    "measures",
     "counts",
     "columns",
     "slices",
@@ -103,8 +104,9 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
             for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
         }
-        # scipy only where very large components are solved, and only inside its functions (the probe above).
-        allowed = {"numpy", "nerscore"} | ({"scipy"} if path.stem == "large_components" else set())
+        # scipy only inside the functions that need it (the probe above): where very large components are solved,
+        # and Student's t of the runs' comparison (resampling).
+        allowed = {"numpy", "nerscore"} | ({"scipy"} if path.stem in ("large_components", "resampling") else set())
         third_party = roots - set(sys.stdlib_module_names) - allowed
         assert not third_party, f"{path.name} imports {sorted(third_party)}"
 

@@ -392,11 +392,50 @@ def test_entities_rows_are_json_ready() -> None:
 # ---------------------------------------------------------------------------------------------------------
 
 
+class ExactRatios:
+    """docs/scoring.md §4's rules on Fractions, as (numerator, denominator): what `counts._Ratios` was at e2fb4c1
+    (its rules now live in `nerscore.measures`, which this oracle must not share)."""
+
+    def __init__(self, options: Options) -> None:
+        self.zero_division = Fraction(options.zero_division)
+        self.beta2 = Fraction(options.beta) ** 2
+
+    def share(self, credit: int, total: int) -> tuple[int, int]:
+        ratio = Fraction(credit, total) if total else self.zero_division
+        return ratio.numerator, ratio.denominator
+
+    def f(self, precision: tuple[int, int], recall: tuple[int, int]) -> tuple[int, int]:
+        p, r = Fraction(*precision), Fraction(*recall)
+        denominator = self.beta2 * p + r
+        f = (1 + self.beta2) * p * r / denominator if denominator else Fraction(0)
+        return f.numerator, f.denominator
+
+    def precision_recall_f(self, correct: int, partial: int, actual: int, possible: int) -> tuple[tuple[int, int], ...]:
+        precision = self.share(2 * correct + partial, 2 * actual)
+        recall = self.share(2 * correct + partial, 2 * possible)
+        return precision, recall, self.f(precision, recall)
+
+
+def totals_by_type(tally: Tally, scheme: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """Each type's two sides' counts as integer lists in the order of Counts' fields: `Tally._totals_by_type` as
+    it was at e2fb4c1, a loop over the cells."""
+    index = {outcome: position for position, outcome in enumerate(counts_module.COUNT_NAMES)}
+    reference_side: dict[str, list[int]] = {}
+    prediction_side: dict[str, list[int]] = {}
+    for (scenario, reference_type, predicted_type), number in tally.cells.items():
+        position = index[counts_module.OUTCOMES[scenario][scheme]]
+        if reference_type is not None:
+            reference_side.setdefault(reference_type, [0] * 5)[position] += number
+        if predicted_type is not None:
+            prediction_side.setdefault(predicted_type, [0] * 5)[position] += number
+    return reference_side, prediction_side
+
+
 def scores_by_a_loop_over_types(tally: Tally, options: Options) -> dict:
     """`nerscore.scores` as it was before issue 16 (one Python step per type and scheme), without `confusion`."""
     f_name = options.f_name
     entity_types = list(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
-    ratios = counts_module._Ratios(options)
+    ratios = ExactRatios(options)
     no_entity = [0] * 5
     result: dict = {}
     type_results: dict = {}
@@ -410,7 +449,7 @@ def scores_by_a_loop_over_types(tally: Tally, options: Options) -> dict:
             result[f"{scheme}_{field}"] = getattr(counts, field)
         result[f"{scheme}_possible"] = counts.possible
         result[f"{scheme}_actual"] = counts.actual
-        reference_side, prediction_side = tally._totals_by_type(scheme)
+        reference_side, prediction_side = totals_by_type(tally, scheme)
         macro: list[dict[int, int]] = [{}, {}, {}]
         for entity_type in entity_types:
             correct, _, partial, missed, _ = references = reference_side.get(entity_type, no_entity)

@@ -1,0 +1,185 @@
+"""Precision, recall and F_β (docs/scoring.md §4): the one place their rules are written. The scores, per type,
+macro averages, slices and value keys (`counts`) and the intervals and comparisons (`resampling`) all call it.
+
+The rules, as scikit-learn's: P = credit / ACT and R = credit / POS, each `zero_division` where its total is 0
+(`zero_division` enters only through P and R); F_β = (1 + β²)·P·R / (β²·P + R), and 0 where β²·P + R = 0. So F
+is `zero_division` when neither side has an entity, and 0 for a system whose entities are all wrong, whatever
+`zero_division` says.
+
+One rule, two arithmetics (`Rule`):
+
+- exact (`Rule.exact`), for what `scores` reports: integer ratios (numerator, denominator) in numpy arrays,
+  reduced to a float once by a correctly rounded division, so the worked example's 0.2 is 0.2, not
+  0.20000000000000004, and every key is the correctly rounded value of its formula. A ratio of integers below
+  2**53 is a float64 division of exact floats, which IEEE rounds correctly as Python's int division does; F's
+  products stay in int64 while they are below 2**53 and are otherwise Python integers in object arrays (a β or
+  `zero_division` whose fraction has large terms), still one array operation per step.
+- floats (`Rule.share`, `Rule.f`), for the statistics' millions of resamples: P and R are the same correctly
+  rounded floats (their credits are exact in floats), F within rounding (tests/test_statistics.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from .options import Options
+
+# Below this, an integer and every product of the F terms is a float64 exactly (its 53-bit significand).
+EXACT_FLOATS = 1 << 53
+
+
+@dataclass(frozen=True)
+class Ratios:
+    """Exact P, R and F of each of several rows (types, buckets, or the one row of the totals): each measure as
+    (numerator, denominator) arrays, int64 or object (Python integers)."""
+
+    precision: tuple[np.ndarray, np.ndarray]
+    recall: tuple[np.ndarray, np.ndarray]
+    f: tuple[np.ndarray, np.ndarray]
+
+    def values(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """P, R and F as float64 arrays, each the correctly rounded value of its ratio."""
+        precision, recall, f = ((numerator / denominator).astype(np.float64) for numerator, denominator in self)
+        return precision, recall, f
+
+    def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        return iter((self.precision, self.recall, self.f))
+
+    def means(self, zero_division: float) -> list[float]:
+        """The macro P, R and F over the rows: exact means, correctly rounded once (Python's int division rounds
+        correctly); `zero_division` with no row."""
+        rows = len(self.precision[0])
+        if not rows:
+            return [zero_division] * 3
+        means = []
+        for numerators, denominators in self:
+            numerator, denominator = _sum_of_ratios(_grouped(numerators, denominators))
+            means.append(numerator / (denominator * rows))
+        return means
+
+
+@dataclass(frozen=True)
+class Rule:
+    """docs/scoring.md §4's P, R and F_β with `beta` and `zero_division` (the options of those names)."""
+
+    beta: float = 1.0
+    zero_division: float = 0.0
+
+    @classmethod
+    def of(cls, options: Options) -> Rule:
+        return cls(options.beta, options.zero_division)
+
+    @cached_property
+    def _exact_terms(self) -> tuple[int, int, int, int]:
+        """(z, y, n, m): `zero_division` = z / y and β² = n / m, exactly."""
+        zero_division, beta2 = Fraction(self.zero_division), Fraction(self.beta) ** 2
+        return zero_division.numerator, zero_division.denominator, beta2.numerator, beta2.denominator
+
+    # -- exact ----------------------------------------------------------------------------------------------
+
+    def exact(
+        self,
+        precision_credit: np.ndarray,
+        precision_total: np.ndarray,
+        recall_credit: np.ndarray,
+        recall_total: np.ndarray,
+    ) -> Ratios:
+        """P = precision credit / total (ACT) and R = recall credit / total (POS) and F of each row: integer arrays,
+        int64 or object, of one length; a credit of a fraction comes with both terms scaled by its denominator
+        (COR + PAR / 2 over ACT as 2·COR + PAR over 2·ACT)."""
+        z, y, n, m = self._exact_terms
+        terms = [
+            (precision_credit, precision_total, np.asarray(precision_total) > 0),
+            (recall_credit, recall_total, np.asarray(recall_total) > 0),
+        ]
+        largest = [max(_largest(credit), z, 1) for credit, _, _ in terms]
+        totals = [max(_largest(total), y, 1) for _, total, _ in terms]
+        (a_max, c_max), (b_max, d_max) = largest, totals
+        exact = max((m + n) * a_max * c_max, n * a_max * d_max + m * c_max * b_max) < EXACT_FLOATS
+        kind = np.int64 if exact else object
+        (a, b), (c, d) = (
+            (
+                np.where(side_seen, np.asarray(credit).astype(kind), z),
+                np.where(side_seen, np.asarray(total).astype(kind), y),
+            )
+            for credit, total, side_seen in terms
+        )
+        f_numerator, f_denominator = (m + n) * a * c, n * a * d + m * c * b
+        none = f_denominator == 0
+        return Ratios((a, b), (c, d), (np.where(none, 0, f_numerator), np.where(none, 1, f_denominator)))
+
+    def exact_share(self, credit: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """credit / total as (numerator, denominator) arrays, `zero_division` where total is 0 (the value score's
+        value, docs/scoring.md §10, which has no F)."""
+        z, y, _, _ = self._exact_terms
+        seen = np.asarray(total) != 0
+        return np.where(seen, credit, z), np.where(seen, total, y)
+
+    # -- floats ---------------------------------------------------------------------------------------------
+
+    def share(self, credit: np.ndarray, total: np.ndarray) -> np.ndarray:
+        """credit / total in floats, `zero_division` where total is not above 0."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(total > 0, credit / total, self.zero_division)
+
+    def f(self, precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+        """F_β of float precision and recall arrays, 0 where β²·P + R = 0."""
+        try:
+            beta2 = self.beta**2
+        except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option)
+            beta2 = math.inf
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if beta2 < math.inf:
+                denominator = beta2 * precision + recall
+                return np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
+            # the same F with numerator and denominator divided by β²: (1 + 1/β²)·P·R / (P + R/β²)
+            inverse = (1 / self.beta) ** 2
+            denominator = precision + inverse * recall
+            return np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
+
+    def floats(
+        self, precision_credit: np.ndarray, actual: np.ndarray, recall_credit: np.ndarray, possible: np.ndarray
+    ) -> np.ndarray:
+        """P, R and F in floats, stacked on a last axis of 3."""
+        precision, recall = self.share(precision_credit, actual), self.share(recall_credit, possible)
+        return np.stack((precision, recall, self.f(precision, recall)), axis=-1)
+
+
+def _largest(values: np.ndarray) -> int:
+    return int(np.asarray(values).max(initial=0))
+
+
+def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int, int]]:
+    """The ratios numerators[i] / denominators[i] as (summed numerator, denominator), one per denominator:
+    thousands of types share a few denominators."""
+    if not len(denominators):
+        return []
+    if numerators.dtype != object and denominators.dtype != object:
+        top = int(denominators.max())
+        if top <= 4 * len(denominators) + 1024 and int(np.abs(numerators).max()) * len(numerators) < EXACT_FLOATS:
+            # Small denominators (P's and R's are 2·ACT and 2·POS): summed by one bincount, in floats that hold
+            # every partial sum exactly, where a sort would take longer.
+            sums = np.bincount(denominators, weights=numerators, minlength=top + 1)
+            present = np.flatnonzero(np.bincount(denominators, minlength=top + 1))
+            return list(zip(sums[present].astype(np.int64).tolist(), present.tolist()))
+    order = np.argsort(denominators, kind="stable")
+    numerators, denominators = numerators[order], denominators[order]
+    starts = np.flatnonzero(np.concatenate(([True], np.asarray(denominators[1:] != denominators[:-1], dtype=bool))))
+    if numerators.dtype != object and int(numerators.max(initial=0)) * len(numerators) >= 1 << 63:
+        numerators = numerators.astype(object)  # the sums would overflow int64
+    return list(zip(np.add.reduceat(numerators, starts).tolist(), denominators[starts].tolist()))
+
+
+def _sum_of_ratios(ratios: list[tuple[int, int]]) -> tuple[int, int]:
+    """The exact sum of ratios (numerator, denominator), added in pairs so that the integers grow evenly (a running
+    sum would carry an ever larger denominator through every addition)."""
+    while len(ratios) > 1:
+        pairs = zip(ratios[0::2], ratios[1::2])
+        ratios = [(a * d + c * b, b * d) for (a, b), (c, d) in pairs] + ratios[len(ratios) - len(ratios) % 2 :]
+    return ratios[0] if ratios else (0, 1)
