@@ -27,7 +27,8 @@ from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_
 from .counts import Counted, Diagnostics, Tally, TokenCounts
 from .errors import InvalidInputError
 from .inputs import SPANS, STRINGS, TAGS, batch_form, check_span_options, check_tag_options
-from .options import SPECS, Options, check_resamples
+from .option_checks import check_resamples
+from .options import SPECS, Options
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
 from .resampling import SentenceCounts, comparison

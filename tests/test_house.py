@@ -21,6 +21,7 @@ ORDER = [
     "errors",
     "span",
     "schemes",
+    "option_checks",
     "options",
     "decoding",
     "assignment",
