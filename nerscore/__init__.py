@@ -8,7 +8,7 @@ beats another, `summarize_runs` and `compare_runs` do both for several runs of e
 Modules, in the order data flows (each imports only those before it): errors, span, schemes, option_checks, options,
 decoding, assignment, large_components, pairing, value, counts, columns, slices, inputs, readable, tag_arrays,
 component_arrays, span_arrays, joint_grounding, grounding, string_batches, resampling, compute, accumulator, runs,
-readers, annotations, tables, conlleval, cli.
+readers, annotations, tables, conlleval, file_counts, reports, cli.
 """
 
 from __future__ import annotations

@@ -47,6 +47,8 @@ ORDER = [
     "annotations",
     "tables",
     "conlleval",
+    "file_counts",
+    "reports",
     "cli",
 ]
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
