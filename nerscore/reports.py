@@ -5,9 +5,9 @@ systems (`--runs`, `--runs-b`); with `--json`, the result dict instead.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from .accumulator import Accumulator
 from .compute import result_dict
@@ -27,6 +27,9 @@ from .tables import (
     format_table,
     format_type_table,
 )
+
+if TYPE_CHECKING:
+    import argparse  # the command line's arguments, which say what to print
 
 
 def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> None:
