@@ -28,6 +28,7 @@ from .resampling import SentenceCounts
 _CLI_CHUNK_TOKENS = 1 << 16
 # JSON lines of spans likewise, this many entities (both sides) at a time.
 _CLI_CHUNK_ENTITIES = 1 << 15
+# What --compare and --runs say when a system's file is not the first one's sentences.
 _SAME_SENTENCES = "needs the same tokens and reference column in both files"
 
 
