@@ -141,7 +141,7 @@ def resampling_memory(args: argparse.Namespace) -> dict[str, float]:
     `compare_semeval(n_resamples=N)` on ten sentences, N = MAX_RESAMPLES: "resamples/bootstrap/peak" and
     "resamples/compare/peak". Holding every resample took 530 MB and 768 MB (e2fb4c1)."""
     from nerscore import compare_semeval, compute_semeval
-    from nerscore.options import MAX_RESAMPLES
+    from nerscore.option_checks import MAX_RESAMPLES
 
     runs = {
         "bootstrap": partial(

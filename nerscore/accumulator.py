@@ -45,7 +45,8 @@ from .inputs import (
     rows_of,
     value_form,
 )
-from .options import Options, check_resamples, check_seed, is_id
+from .option_checks import check_resamples, check_seed, is_id
+from .options import Options
 from .pairing import SCENARIOS
 from .resampling import SentenceCounts, comparison, slice_comparison, slice_layout, unit_rows
 from .slices import SliceCounts, slice_scores

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from .errors import shown
-from .options import is_id
+from .option_checks import is_id
 from .readers import ConllError
 from .span import Span
 

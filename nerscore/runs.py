@@ -17,7 +17,8 @@ from .compute import checked_columns
 from .counts import Tally, scores
 from .errors import InvalidInputError
 from .inputs import SPANS, as_list, batch_form, check_tag_options
-from .options import Options, check_resamples, check_seed
+from .option_checks import check_resamples, check_seed
+from .options import Options
 from .pairing import SCENARIOS
 from .resampling import SentenceCounts, run_interval_keys, runs_comparison
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from .assignment import connected
-from .options import Weights
+from .option_checks import Weights
 from .pairing import (
     _ENUMERATED_EDGES,
     _disjoint,

@@ -323,12 +323,12 @@ def test_a_closed_pipe_ends_quietly() -> None:
 def test_sentences_are_scored_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from nerscore import cli
+    from nerscore import file_counts
 
     path = write(tmp_path / "six.conll", conll(SIX) * 3)
     assert main([str(path), "--json", "--per-type"]) == 0
     whole = capsys.readouterr().out
-    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 5)  # a chunk ends after each sentence or two
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_TOKENS", 5)  # a chunk ends after each sentence or two
     assert main([str(path), "--json", "--per-type"]) == 0
     assert capsys.readouterr().out == whole
     # An error in a later chunk still names its own line.

@@ -570,9 +570,9 @@ def test_the_command_line_adds_slices_chunk_by_chunk(
 ) -> None:
     import json
 
-    from nerscore import cli, read_conll
+    from nerscore import cli, file_counts, read_conll
 
-    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 4)  # a chunk a sentence or two: the counts must add
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_TOKENS", 4)  # a chunk a sentence or two: the counts must add
     conll = tmp_path / "s.conll"
     conll.write_text(CONLL * 3, encoding="utf-8")
     names = "entity_length,sentence_length,entity_density"

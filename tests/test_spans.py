@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import Span, cli, compute_semeval, pair, pairing
+from nerscore import Span, compute_semeval, file_counts, pair, pairing
 
 PER, LOC, ORG = "PER", "LOC", "ORG"
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -680,7 +680,7 @@ def test_spans_file_scores_as_compute_does(tmp_path, capsys) -> None:
 
 
 def test_spans_table_says_documents(tmp_path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(cli, "_CLI_CHUNK_ENTITIES", 1)  # scored as read, one document at a time
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_ENTITIES", 1)  # scored as read, one document at a time
     path = tmp_path / "spans.jsonl"
     path.write_text(jsonl(DOCUMENTS), encoding="utf-8")
     assert ns.main(["--spans", str(path)]) == 0

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import cli, inputs, readable, resampling, tag_arrays
+from nerscore import file_counts, inputs, readable, resampling, tag_arrays
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -623,7 +623,7 @@ def test_cli_bootstrap_json_is_compute_semeval_in_any_chunk_size(
     arguments = [file_a, "--json", "--bootstrap", "400", "--confidence-level", "0.9"]
     assert ns.main(arguments) == 0
     assert json.loads(capsys.readouterr().out) == expected
-    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 5)  # a chunk every sentence or two
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_TOKENS", 5)  # a chunk every sentence or two
     assert ns.main(arguments) == 0
     assert json.loads(capsys.readouterr().out) == expected
 
@@ -633,7 +633,7 @@ def test_cli_compare_is_compare_semeval(system_files, monkeypatch: pytest.Monkey
     expected = ns.compare_semeval(**batch, n_resamples=500, seed=3)
     assert ns.main(["--compare", file_a, file_b, "--bootstrap", "500", "--seed", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == expected
-    monkeypatch.setattr(cli, "_CLI_CHUNK_TOKENS", 5)
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_TOKENS", 5)
     assert ns.main(["--compare", file_a, file_b, "--bootstrap", "500", "--seed", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     score_a = ns.compute_semeval(predictions=batch["predictions_a"], references=batch["references"])

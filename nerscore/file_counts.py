@@ -1,0 +1,281 @@
+"""Files counted into an `Accumulator` a chunk at a time as they are read, so memory stays flat however large
+the file: CoNLL files of tags, JSON lines of spans, annotation tools' folders and exports, and the files of
+several systems (`--compare`, `--runs`) read in step. A bad line is a `ConllError` that names the file and the line.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import zip_longest
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .accumulator import Accumulator, SentenceRows, Units, add_units
+from .annotations import read_brat_pairs, read_label_studio
+from .columns import NO_COLUMNS, Columns
+from .compute import count_batch, scored_columns, sentence_vectors
+from .counts import Counted
+from .errors import InvalidInputError
+from .inputs import SPANS, STRINGS, TAGS, batch_form
+from .options import Options
+from .pairing import SCENARIOS
+from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
+from .resampling import SentenceCounts
+
+# Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
+_CLI_CHUNK_TOKENS = 1 << 16
+# JSON lines of spans likewise, this many entities (both sides) at a time.
+_CLI_CHUNK_ENTITIES = 1 << 15
+# What --compare and --runs say when a system's file is not the first one's sentences.
+_SAME_SENTENCES = "needs the same tokens and reference column in both files"
+
+
+def _count_sentences(sentences: list[ConllSentence], source: str, options: Options, by_sentence: bool) -> Counted:
+    """Count one chunk of a file's sentences (and each one's scenarios with `by_sentence`); a bad tag is a
+    `ConllError` naming the file, the line and the column."""
+    predictions = [sentence.predictions for sentence in sentences]
+    references = [sentence.references for sentence in sentences]
+    # The first column is each line's token: the entities' texts and sentence lengths (docs/scoring.md §11), passed
+    # only where an option reads them (a tuple per sentence costs about a tenth of scoring a file).
+    columns = NO_COLUMNS
+    if options.errors or options.slices:
+        columns = Columns(tokens=tuple(tuple(sentence.tokens) for sentence in sentences))
+    try:
+        if options.slices:
+            columns = scored_columns(predictions, references, TAGS, options, columns)
+        return count_batch(predictions, references, TAGS, options, by_sentence, columns)[0]
+    except InvalidInputError as error:
+        if error.sentence is None or error.token is None:
+            raise
+        line = sentences[error.sentence].lines[error.token]
+        column = "reference (second last)" if error.side == "references" else "predicted (last)"
+        raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
+
+
+def _add_sentences(
+    total: Accumulator, sentences: list[ConllSentence], source: str, ids: Sequence[Any] | None = None
+) -> Accumulator:
+    """`total` with one chunk of a file's sentences counted (of documents `ids` with --by-document); a bad tag is
+    a `ConllError` naming the line."""
+    options = total.options
+    return total.add(_count_sentences(sentences, source, options, options.bootstrap > 0), len(sentences), ids)
+
+
+def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -> Accumulator:
+    """`total` with one chunk of documents (lines) counted; a bad entity is a `ConllError` naming the line. A line
+    without a 'document' field is a document of its own."""
+    options = total.options
+    references = [document.references for document in documents]
+    predictions = [document.predictions for document in documents]
+    texts = [document.text for document in documents]
+    form = SPANS
+    if batch_form(predictions, references) == STRINGS:  # string entities, found in each line's text (§1b)
+        form = STRINGS
+        if None in texts:
+            line = documents[texts.index(None)].line
+            raise ConllError(source, line, "found string entities and no 'text'; expected the text")
+    if options.errors and None in texts:
+        line = documents[texts.index(None)].line
+        raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
+    columns = Columns(texts=tuple(str(text) for text in texts)) if None not in texts else Columns()
+    try:
+        if options.slices:
+            columns = scored_columns(predictions, references, SPANS, options, columns)
+        counted, _ = count_batch(
+            predictions, references, form, options, by_sentence=options.bootstrap > 0, columns=columns
+        )
+    except InvalidInputError as error:
+        if error.sentence is None:
+            raise
+        line = documents[error.sentence].line
+        raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
+    ids = [
+        ("line", total.sentences + index) if document.document is None else ("document", document.document)
+        for index, document in enumerate(documents)
+    ]
+    return total.add(counted, len(documents), ids)
+
+
+class Systems(NamedTuple):
+    """What --compare and --runs read: each system's (or run's) counts, each unit's counts of every system side by
+    side (docs/scoring.md §9), and how many sentences and documents were read."""
+
+    counts: list[Accumulator]
+    units: SentenceCounts
+    sentences: int
+    documents: int
+
+
+def _chunks(items: Iterable[Any], size: Callable[[Any], int], limit: int) -> Iterator[list[Any]]:
+    """`items` in lists whose sizes add up to about `limit`: files are scored a chunk at a time as they are read."""
+    chunk: list[Any] = []
+    total = 0
+    for item in items:
+        chunk.append(item)
+        total += size(item)
+        if total >= limit:
+            yield chunk
+            chunk, total = [], 0
+    if chunk:
+        yield chunk
+
+
+def count_tag_file(
+    handle: Iterable[bytes | str], source: str, total: Accumulator, file: int, by_document: bool
+) -> Accumulator:
+    """`total` with a CoNLL file counted a chunk at a time as it is read (the `file`th read: with `by_document`
+    its documents are numbered within it)."""
+    documents: list[int] = []
+    sentences = read_conll(text_lines(handle, source), source, documents if by_document else None)
+    read = 0
+    for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
+        # The reader has numbered exactly the sentences it gave: those of this chunk are the last.
+        ids = [(file, document) for document in documents[read : read + len(chunk)]] if by_document else None
+        total = _add_sentences(total, chunk, source, ids)
+        read += len(chunk)
+    return total
+
+
+def _entities(document: SpanDocument) -> int:
+    return len(document.references) + len(document.predictions)
+
+
+def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> Accumulator:
+    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted in chunks of about
+    `_CLI_CHUNK_ENTITIES` entities as they are read."""
+    documents = read_span_lines(text_lines(handle, source), source)
+    for chunk in _chunks(documents, _entities, _CLI_CHUNK_ENTITIES):
+        total = _add_spans(total, chunk, source)
+    return total
+
+
+def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str) -> Accumulator:
+    """`total` with two folders of BRAT standoff files (`--brat`, `nerscore.annotations`) counted as documents of
+    spans, in chunks as they are read; discontinuous annotations, scored by their full extent, are a note on
+    standard error."""
+    pairs = read_brat_pairs(reference_dir, prediction_dir)
+    discontinuous = [0, 0]
+
+    def brat_documents() -> Iterator[SpanDocument]:
+        for reference, prediction in pairs:
+            discontinuous[0] += reference.discontinuous
+            discontinuous[1] += prediction.discontinuous
+            yield SpanDocument(1, reference.text, reference.spans, prediction.spans)
+
+    for chunk in _chunks(brat_documents(), _entities, _CLI_CHUNK_ENTITIES):
+        total = _add_spans(total, chunk, "--brat")
+    if any(discontinuous):
+        count = sum(discontinuous)
+        print(
+            f"note: {count} discontinuous annotation{'s' * (count != 1)} ({discontinuous[0]} reference, "
+            f"{discontinuous[1]} predicted) scored by their full extent, from the first fragment's start to "
+            "the last one's end",
+            file=sys.stderr,
+        )
+    return total
+
+
+def count_label_studio(total: Accumulator, path: str) -> Accumulator:
+    """`total` with a Label Studio JSON export (`--label-studio`, `nerscore.annotations`) counted as documents of
+    spans, each task's prediction against its annotation; tasks without either are left out, with a note on
+    standard error."""
+    tasks = list(read_label_studio(path))
+    scored = [task for task in tasks if task.references is not None and task.predictions is not None]
+    documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
+    for chunk in _chunks(documents, _entities, _CLI_CHUNK_ENTITIES):
+        total = _add_spans(total, chunk, path)
+    if len(scored) < len(tasks):
+        print(
+            f"note: {len(tasks) - len(scored)} of {len(tasks)} tasks left out, without an annotation or a prediction",
+            file=sys.stderr,
+        )
+    return total
+
+
+def count_systems(
+    handles: Sequence[Iterable[bytes | str]],
+    sources: Sequence[str],
+    options: Options,
+    flag: str,
+    by_sentence: bool = True,
+    by_document: bool = False,
+) -> Systems:
+    """Read every system's file (--compare A B; --runs, then --runs-b) sentence by sentence, in step, checking
+    that each holds the first file's tokens and reference tags, and count them a chunk at a time (with
+    `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
+    (`SentenceRows.beside`); --runs', every run's six scenario counts."""
+    counts = [Accumulator(options) for _ in sources]
+    units: Units | None = None
+    documents: list[int] = []
+    files = [
+        read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
+        for index, (handle, source) in enumerate(zip(handles, sources))
+    ]
+
+    def in_step() -> Iterator[tuple[ConllSentence, ...]]:
+        for sentences in zip_longest(*files):
+            for index in range(1, len(files)):
+                _check_same_sentence(sentences[0], sentences[index], (sources[0], sources[index]), flag)
+            yield sentences
+
+    read = 0
+    for chunk in _chunks(in_step(), lambda sentences: len(sentences[0].tokens), _CLI_CHUNK_TOKENS):
+        counted = [
+            _count_sentences([sentences[index] for sentences in chunk], source, options, by_sentence)
+            for index, source in enumerate(sources)
+        ]
+        # Each system's totals; the units' counts of every system side by side, apart.
+        counts = [
+            total.add(found._replace(by_sentence=None, weighted=None), len(chunk))
+            for total, found in zip(counts, counted)
+        ]
+        if by_sentence:
+            ids = tuple(documents[read : read + len(chunk)]) if by_document else None
+            if flag == "--compare":
+                rows_a, rows_b = (SentenceRows(*sentence_vectors(found), ids) for found in counted)
+                rows = rows_a.beside(rows_b)
+            else:
+                scenarios = [found.by_sentence for found in counted if found.by_sentence is not None]
+                rows = SentenceRows(np.hstack(scenarios), None, ids)
+            units = add_units(units, rows if by_document else rows.counts())
+        read += len(chunk)
+    unit_counts = units.counts() if isinstance(units, SentenceRows) else units
+    if unit_counts is None:
+        unit_counts = SentenceCounts.of(np.zeros((0, len(sources) * len(SCENARIOS)), dtype=np.int64))
+    return Systems(counts, unit_counts, read, len(set(documents)))
+
+
+def _check_same_sentence(
+    sentence_a: ConllSentence | None, sentence_b: ConllSentence | None, sources: Sequence[str], flag: str = "--compare"
+) -> None:
+    """Both systems must be scored on the same sentences: a `ConllError` names B's first line that differs from
+    A's (token or reference tag), and A's line it differs from."""
+    source_a, source_b = sources
+    if sentence_a is None or sentence_b is None:
+        present, source, other = (
+            (sentence_a, source_a, source_b) if sentence_b is None else (sentence_b, source_b, source_a)
+        )
+        assert present is not None
+        problem = f"this sentence has no counterpart: {other} ends before it; {flag} {_SAME_SENTENCES}"
+        raise ConllError(source, present.lines[0], problem)
+    if sentence_a.tokens == sentence_b.tokens and sentence_a.references == sentence_b.references:
+        return
+
+    def line(sentence: ConllSentence, index: int) -> tuple[int, str]:
+        if index < len(sentence.tokens):
+            return sentence.lines[
+                index
+            ], f"token {sentence.tokens[index]!r} with reference {sentence.references[index]!r}"
+        return sentence.lines[-1] + 1, "the end of the sentence"
+
+    index = next(
+        index
+        for index in range(max(len(sentence_a.tokens), len(sentence_b.tokens)))
+        if line(sentence_a, index)[1] != line(sentence_b, index)[1]
+    )
+    (line_a, found_a), (line_b, found_b) = line(sentence_a, index), line(sentence_b, index)
+    raise ConllError(
+        source_b, line_b, f"found {found_b} where {source_a}:{line_a} has {found_a}; {flag} {_SAME_SENTENCES}"
+    )

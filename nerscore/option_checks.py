@@ -1,0 +1,359 @@
+"""What each option takes: the checks that `nerscore.options.Options` runs on a caller's values, and the values
+and constants they check against (the value score's `Weights`, the slices' names and edges, the evaluation
+schemes, `OVERLAP`).
+
+Each check takes the option's name and the value given, and returns the value as `Options` holds it or raises a
+`ValueError` that names the option, what was found and what it takes. The table of options that pairs each check
+with its option is `nerscore.options`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import numbers
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import shown
+from .schemes import SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
+
+# More resamples than this add nothing an interval or a p-value can show, and would take minutes.
+MAX_RESAMPLES = 1_000_000
+# The four evaluation schemes of docs/scoring.md §4, in the order of the result's keys (`counts` reads them here).
+EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
+
+
+def is_id(value: Any) -> bool:
+    """An integer label id: a Python or numpy integer, not a bool."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+# A check: the option's name and the value given -> the value as `Options` holds it.
+Check = Callable[[str, Any], Any]
+
+
+def check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, found {shown(value)}")
+    return bool(value)
+
+
+def check_number(name: str, value: Any, expected: str, high: float) -> float:
+    """Any real number (int, float, Fraction, numpy scalar) from 0 to `high`, as the float the F key and the
+    scores use."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {expected}, found {shown(value)} ({type(value).__name__})")
+    try:
+        number = float(value)
+    except OverflowError:  # an integer no float can hold
+        number = math.inf
+    if not 0 <= number <= high or math.isinf(number):
+        raise ValueError(f"{name} must be {expected}, found {shown(value)}")
+    return number
+
+
+def check_resamples(name: str, value: Any, low: int = 0) -> int:
+    if not is_id(value) or not low <= value <= MAX_RESAMPLES:
+        raise ValueError(
+            f"{name} must be a whole number of resamples from {low} to {MAX_RESAMPLES:,}, found {shown(value)}"
+        )
+    return int(value)
+
+
+def check_seed(name: str, value: Any) -> int:
+    if not is_id(value) or value < 0:
+        raise ValueError(
+            f"{name} must be a whole number >= 0 (numpy's random generator takes no other), found {shown(value)}"
+        )
+    return int(value)
+
+
+def check_tagging_scheme(name: str, value: Any) -> Scheme:
+    return get_scheme(value)
+
+
+def check_decoding_mode(name: str, value: Any) -> str:
+    return check_mode(value)
+
+
+def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
+    expected = "a list of entity types such as ['PER', 'LOC'], or None for every type"
+    if labels is None:
+        return None
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise ValueError(f"labels must be {expected}, found {shown(labels)}")
+    labels = tuple(labels)
+    if not labels:
+        raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")
+    for label in labels:
+        if not isinstance(label, str) or not label:
+            raise ValueError(f"labels must be {expected}, found {shown(label)} in {shown(list(labels))}")
+    return labels
+
+
+def check_min_overlap(name: str, min_overlap: Any) -> float | None:
+    """None (any overlap), or a real number in (0, 1]: the share of the reference entity's length that a
+    prediction must cover to overlap it (docs/scoring.md §3)."""
+    if min_overlap is None:
+        return None
+    expected = "a number greater than 0 and at most 1 (the share of the reference entity covered), or None"
+    number = check_number(name, min_overlap, expected, 1.0)
+    if number == 0:
+        raise ValueError(f"min_overlap must be {expected}, found {shown(min_overlap)}; None means any overlap")
+    return number
+
+
+def check_beta(name: str, value: Any) -> float:
+    return check_number(name, value, "a finite number >= 0", math.inf)
+
+
+def check_confusion(name: str, value: Any) -> bool | str:
+    """True (the full square), False, or "sparse" (only the non-zero cells; docs/scoring.md §7)."""
+    if value == "sparse" and isinstance(value, str):
+        return "sparse"
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True, False or 'sparse', found {value!r}")
+    return bool(value)
+
+
+def check_zero_division(name: str, value: Any) -> float:
+    return check_number(name, value, "a number from 0 to 1", 1.0)
+
+
+def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
+    """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or the str of an
+    int, as after a JSON round trip of `model.config.id2label`)."""
+    expected = "a list of tags, or a dict id -> tag such as model.config.id2label"
+    if label_list is None:
+        return None
+    if isinstance(label_list, Mapping):
+        tags: dict[int, str] = {}
+        keys: dict[int, Any] = {}
+        for key, tag in label_list.items():
+            if is_id(key) or (isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)):
+                label_id = int(key)
+            else:
+                raise ValueError(
+                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {shown(key)}"
+                )
+            if label_id in keys:
+                raise ValueError(
+                    f"label_list has two keys for id {shown(label_id)}: {shown(keys[label_id])} and {shown(key)}"
+                )
+            keys[label_id] = key
+            tags[label_id] = tag
+    elif isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
+        raise ValueError(f"label_list must be {expected}, found {shown(label_list)}")
+    else:
+        tags = dict(enumerate(label_list))
+    for label_id, tag in tags.items():
+        if not isinstance(tag, str):
+            raise ValueError(
+                f"label_list maps id {shown(label_id)} to {shown(tag)}; expected a tag string such as 'B-PER'"
+            )
+    return tags
+
+
+def check_ignore_index(name: str, ignore_index: Any) -> int:
+    if not is_id(ignore_index):
+        raise ValueError(f"ignore_index must be an integer id such as -100, found {shown(ignore_index)}")
+    return int(ignore_index)
+
+
+def check_evaluation_schemes(name: str, value: Any) -> tuple[str, ...]:
+    """Some of strict, exact, partial and type, kept in the result's order (docs/scoring.md §7) whatever order
+    they are given in. Named apart from `scheme`, the tagging scheme, which it must not be taken for."""
+    names = ", ".join(map(repr, EVALUATION_SCHEMES))
+    expected = f"a list of evaluation schemes, some of {names}"
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        hint = f"; for one scheme pass [{value!r}]" if value in EVALUATION_SCHEMES else ""
+        raise ValueError(f"evaluation_schemes must be {expected}, found {shown(value)}{hint}")
+    given = list(value)
+    for item in given:
+        if item not in EVALUATION_SCHEMES:
+            hint = ""
+            if _is_tagging_scheme(item):
+                hint = f"; {item!r} is a tagging scheme: pass it as scheme={item!r}"
+            raise ValueError(f"evaluation_schemes must be {expected}, found {shown(item)} in {given!r}{hint}")
+    if not given:
+        raise ValueError(f"evaluation_schemes=[] keeps no key to return; evaluation_schemes must be {expected}")
+    return tuple(scheme for scheme in EVALUATION_SCHEMES if scheme in given)
+
+
+def _is_tagging_scheme(value: Any) -> bool:
+    return isinstance(value, str) and SCHEME_ALIASES.get(value.upper(), value.upper()) in SCHEMES
+
+
+def check_confidence_level(name: str, value: Any) -> float:
+    expected = "a number between 0 and 1, such as 0.95"
+    level = check_number(name, value, expected, 1.0)
+    if not 0 < level < 1:
+        raise ValueError(f"confidence_level must be {expected} (0 and 1 excluded), found {shown(value)}")
+    return level
+
+
+# docs/scoring.md §11: the slices, the two-sided ones (by each entity's own attribute), and the numeric
+# slices' edges, as lower ends of their buckets.
+SLICE_NAMES = ("entity_length", "seen", "sentence_length", "entity_density", "group")
+ENTITY_SLICES = ("entity_length", "seen")
+DEFAULT_SLICE_EDGES = {
+    "entity_length": (1, 2, 3, 4, 5, 8),
+    "sentence_length": (1, 11, 21, 41, 81),
+    "entity_density": (0, 1, 2, 3, 5),
+}
+
+
+def check_slices(name: str, value: Any) -> tuple[str, ...]:
+    expected = f"a list of slice names, some of {', '.join(SLICE_NAMES)}"
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        hint = f"; for one slice pass [{value!r}]" if value in SLICE_NAMES else ""
+        raise ValueError(f"slices must be {expected}, found {shown(value)}{hint}")
+    given = list(value)
+    for item in given:
+        if item not in SLICE_NAMES:
+            raise ValueError(f"slices must be {expected}, found {shown(item)} in {shown(given)}")
+    return tuple(dict.fromkeys(given))
+
+
+def check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | None:
+    expected = (
+        f"a dict from {', '.join(DEFAULT_SLICE_EDGES)} to increasing whole numbers >= 0 (the buckets' lower ends), "
+        "such as {'entity_length': [1, 2, 4]}"
+    )
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise ValueError(f"slice_edges must be {expected}, found {shown(value)}")
+    edges = {}
+    for slice_name, given in value.items():
+        if slice_name not in DEFAULT_SLICE_EDGES:
+            raise ValueError(f"slice_edges must be {expected}, found the key {shown(slice_name)}")
+        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+            raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(given)}")
+        numbers_given = list(given)
+        if (
+            not numbers_given
+            or not all(is_id(edge) and edge >= 0 for edge in numbers_given)
+            or any(low >= high for low, high in itertools.pairwise(numbers_given))
+        ):
+            raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(numbers_given)}")
+        edges[slice_name] = tuple(int(edge) for edge in numbers_given)
+    return edges
+
+
+def check_seen(name: str, value: Any) -> frozenset[str] | None:
+    expected = "a collection of entity texts (strings), such as a training set's"
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise ValueError(f"seen must be {expected}, found {shown(value)}")
+    texts = list(value.keys() if isinstance(value, Mapping) else value)
+    for text in texts:
+        if not isinstance(text, str):
+            raise ValueError(f"seen must be {expected}, found {shown(text)}")
+    return frozenset(texts)
+
+
+# docs/scoring.md §10: the weights of the value score, and the presets that name a set of them.
+@dataclass(frozen=True)
+class Weights:
+    """The value score's weights (docs/scoring.md §10), as `Options.value` holds them: every weight a float, the
+    types as sorted (type, weight) pairs so that the options stay hashable; `min_overlap` None means the call's."""
+
+    types: tuple[tuple[str, float], ...] = ()
+    default_type_weight: float = 1.0
+    type_error: float = 0.5
+    boundary_error: float = 1.0
+    false_alarm: float = 0.75
+    min_overlap: float | None = None
+
+    def weight(self, entity_type: str) -> float:
+        """w(type): the type's own weight, else the default."""
+        return dict(self.types).get(entity_type, self.default_type_weight)
+
+
+# The ACE-08 scorer's weights for entities of one name mention (ace08-eval-v08.pl, docs/scoring.md §10).
+VALUE_PRESETS: dict[str, Weights] = {"ace08": Weights(min_overlap=0.3)}
+WEIGHT_KEYS = tuple(field.name for field in dataclasses.fields(Weights))
+
+
+def _check_weight(name: str, value: Any, high: float = math.inf) -> float:
+    expected = "a finite number from 0 to 1" if high == 1 else "a finite number >= 0"
+    return check_number(name, value, expected, high)
+
+
+def check_value(name: str, value: Any) -> Weights | None:
+    """False or None (no value score), True (the default weights), a preset's name, or a mapping of weights
+    (docs/scoring.md §10): every key known, every weight finite and >= 0, type_error and boundary_error at most
+    1, min_overlap as the option's."""
+    presets = ", ".join(map(repr, VALUE_PRESETS))
+    expected = f"True, a preset ({presets}), or a dict of weights with keys among {list(WEIGHT_KEYS)}"
+    if value is None or (isinstance(value, (bool, np.bool_)) and not value):
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return Weights()
+    if isinstance(value, Weights):
+        return value
+    if isinstance(value, str):
+        if value not in VALUE_PRESETS:
+            raise ValueError(f"value must be {expected}, found the unknown preset {value!r}")
+        return VALUE_PRESETS[value]
+    if not isinstance(value, Mapping):
+        raise ValueError(f"value must be {expected}, found {shown(value)}")
+    unknown = [key for key in value if key not in WEIGHT_KEYS]
+    if unknown:
+        raise ValueError(f"value has the unknown key(s) {shown(unknown)}; expected keys among {list(WEIGHT_KEYS)}")
+    given: dict[str, Any] = {}
+    types = value.get("types", {})
+    if not isinstance(types, Mapping):
+        raise ValueError(f"value['types'] must be a dict of entity type -> weight, found {shown(types)}")
+    checked_types = []
+    for entity_type, weight in types.items():
+        if not isinstance(entity_type, str):
+            raise ValueError(f"value['types'] keys must be entity types (strings), found {shown(entity_type)}")
+        checked_types.append((entity_type, _check_weight(f"value['types'][{entity_type!r}]", weight)))
+    given["types"] = tuple(sorted(checked_types))
+    for key in ("default_type_weight", "false_alarm"):
+        if key in value:
+            given[key] = _check_weight(f"value[{key!r}]", value[key])
+    for key in ("type_error", "boundary_error"):
+        if key in value:
+            given[key] = _check_weight(f"value[{key!r}]", value[key], 1.0)
+    if "min_overlap" in value:
+        try:
+            given["min_overlap"] = check_min_overlap("min_overlap", value["min_overlap"])
+        except ValueError as error:
+            raise ValueError(f"value['min_overlap']: {error}") from None
+    return Weights(**given)
+
+
+OVERLAP = "overlap"
+
+
+def check_partial_credit(name: str, value: Any) -> float | str:
+    """A finite number from 0 to 1, or "overlap" (docs/scoring.md §10)."""
+    if isinstance(value, str):
+        if value != OVERLAP:
+            raise ValueError(f"partial_credit must be a number from 0 to 1 or {OVERLAP!r}, found {value!r}")
+        return OVERLAP
+    return check_number(name, value, f"a number from 0 to 1 or {OVERLAP!r}", 1.0)
+
+
+def check_errors(name: str, value: Any) -> bool | int:
+    """False (none), True (every distinct error) or a whole number N >= 1 (the N most frequent)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if not is_id(value) or value < 1:
+        raise ValueError(
+            f"{name} must be True, False or a whole number >= 1 (the most frequent errors to keep), "
+            f"found {shown(value)}"
+        )
+    return int(value)

@@ -1,0 +1,179 @@
+"""What the command line prints of what it counted: the summary table of a file (and its per-type, confusion,
+diagnostics, errors and slice tables), the comparison of two systems (`--compare`), and the runs of one or two
+systems (`--runs`, `--runs-b`); with `--json`, the result dict instead.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from .accumulator import Accumulator
+from .compute import result_dict
+from .counts import Diagnostics, Tally, TokenCounts
+from .file_counts import Systems
+from .options import Options
+from .resampling import comparison
+from .runs import comparison_of, summary_of
+from .tables import (
+    format_comparison,
+    format_confusion_table,
+    format_diagnostics,
+    format_errors,
+    format_runs,
+    format_runs_diagnostics,
+    format_slice_table,
+    format_table,
+    format_type_table,
+)
+
+if TYPE_CHECKING:
+    import argparse  # the command line's arguments, which say what to print
+
+
+def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> None:
+    """A file's report (tags, or with `spans` JSON lines or an annotation tool's): what was read, the summary table
+    and the tables the flags ask for; with --json, the result dict."""
+    options = total.options
+    # Tags count their tokens (token_accuracy), read or not.
+    tally = total.tally or Tally({}, None if spans else TokenCounts())
+    units = total.unit_counts()
+    if args.json:
+        result = result_dict(tally, options, units, slices=total.slices)
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    # The tables show every type, whether or not --per-type asks for the keys.
+    results = result_dict(tally, options.evolve(per_type=True), units, slices=total.slices)
+    counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
+    entities = f"{counts.possible} reference and {counts.actual} predicted entities"
+    read = f"{total.sentences} documents" if spans else f"{_tokens(total)} tokens in {total.sentences} sentences"
+    # The scheme and mode as written on the command line, as they always were printed.
+    settings = ["spans"] if spans else [args.scheme or options.scheme.name, args.mode or options.mode]
+    if options.min_overlap is not None:
+        settings.append(f"min overlap {options.min_overlap:g}")
+    if tally.ungrounded is not None:  # string entities (docs/scoring.md §1b)
+        settings[0] = "strings, normalized" if options.normalize else "strings"
+        settings.append(f"{tally.ungrounded} ungrounded")
+    print(f"processed {read} with {entities} ({', '.join(settings)})")
+    if options.bootstrap:
+        resampled = f"{total.sentences} {'documents' if spans else 'sentences'}"
+        if args.by_document and not spans:
+            resampled = f"{total.documents} documents (-DOCSTART- lines) of {total.sentences} sentences"
+        elif spans and total.documents < total.sentences:
+            resampled = f"{total.documents} documents ('document' fields) of {total.sentences} lines"
+        print(
+            f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {resampled}, "
+            f"{options.bootstrap} resamples, seed {options.seed}"
+        )
+    print()
+    print(format_table(results, options.beta))
+    entity_types = sorted(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
+    # The strict table, or the first scheme asked for when --evaluation-schemes leaves strict out.
+    for scheme in options.evaluation_schemes if args.per_type else options.evaluation_schemes[:1]:
+        if entity_types:
+            print()
+            print(format_type_table(results, entity_types, scheme, options.beta))
+    if args.confusion:
+        print()
+        print(format_confusion_table(results["confusion"]))
+    if options.diagnostics:
+        print()
+        print(format_diagnostics(results))
+    if options.errors:
+        print()
+        print(format_errors(results["errors"]))
+    for name, buckets in results.get("slices", {}).items():
+        print()
+        print(format_slice_table(name, buckets, options.beta))
+    sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
+
+
+def print_comparison(systems: Systems, options: Options, resamples: int, args: argparse.Namespace) -> None:
+    """--compare: A, B and B - A with its interval and p-value per scheme and measure (`nerscore.resampling`)."""
+    tally_a, tally_b = (system.tally or Tally() for system in systems.counts)
+    results = comparison(tally_a, tally_b, systems.units, options, resamples, options.seed)
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    name_a, name_b = args.compare
+    scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
+    print(
+        f"compared {name_a} (A) and {name_b} (B): {systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, "
+        f"{tally_a.counts('strict').possible} reference entities ({scheme}, {mode})"
+    )
+    print(
+        f"B - A: {options.confidence_level:.0%} paired bootstrap interval (BCa) and two-sided approximate "
+        f"randomization p-value, {resamples} resamples, seed {options.seed}"
+    )
+    if args.by_document:
+        print(f"resampled and swapped: whole documents, {systems.documents} (-DOCSTART- lines)")
+    print()
+    print(format_comparison(results, options.beta))
+    sys.stdout.flush()
+
+
+def print_runs(systems: Systems, options: Options, resamples: int, args: argparse.Namespace) -> None:
+    """--runs: each scheme's mean ± standard deviation over the runs; with --runs-b, the comparison of the two
+    systems' runs (nerscore.runs)."""
+    runs_a = len(args.runs)
+    # Each run's cells and tokens, and with --diagnostics its diagnostics: what --runs reports of a run.
+    tallies = [
+        Tally(
+            dict(tally.cells),
+            tally.tokens or TokenCounts(),
+            diagnostics=(tally.diagnostics or Diagnostics()) if options.diagnostics else None,
+        )
+        for tally in (run.tally or Tally() for run in systems.counts)
+    ]
+    statistics = bool(args.runs_b) or options.bootstrap > 0
+    units = systems.units if statistics else None
+    if args.runs_b:
+        assert units is not None
+        results = comparison_of(tallies[:runs_a], tallies[runs_a:], units, options, resamples, options.seed)
+    else:
+        results = summary_of(tallies, units, options)
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
+    read = (
+        f"{systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, {tallies[0].counts('strict').possible} "
+        "reference "
+        f"entities ({scheme}, {mode})"
+    )
+    unit = f"{systems.documents} documents (-DOCSTART- lines)" if args.by_document else f"{systems.sentences} sentences"
+    if not args.runs_b:
+        print(f"{runs_a} runs: {read}")
+        if options.bootstrap:
+            print(
+                f"{options.confidence_level:.0%} intervals of the mean: BCa bootstrap of the runs, then of the "
+                f"{unit}, {options.bootstrap} resamples, seed {options.seed}"
+            )
+        print()
+        print(format_runs(results, options.beta))
+        if options.diagnostics:  # summarize_runs' means of the counts (docs/scoring.md §11)
+            print()
+            print(format_runs_diagnostics(results))
+    else:
+        print(f"compared {runs_a} runs of A and {len(args.runs_b)} runs of B: {read}")
+        test = (
+            "approximate randomization (one run a side)"
+            if runs_a == len(args.runs_b) == 1
+            else "t test of the runs and the units"
+        )
+        print(
+            f"B - A: difference of the means, {options.confidence_level:.0%} bootstrap interval (BCa) of the runs, "
+            f"then of the {unit}, and two-sided p-value ({test}), {resamples} resamples, seed {options.seed}"
+        )
+        print()
+        renamed = {
+            key.removesuffix("_mean"): value for key, value in results.items() if key.endswith(("_a_mean", "_b_mean"))
+        }
+        print(format_comparison({**results, **renamed}, options.beta))
+    sys.stdout.flush()
+
+
+def _tokens(total: Accumulator) -> int:
+    """The tokens read into `total`: tags' tokens are all compared (`ignore_index` is for ids)."""
+    return 0 if total.tally is None or total.tally.tokens is None else total.tally.tokens.tokens
