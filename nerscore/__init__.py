@@ -5,8 +5,8 @@ solve very large components of nested entities, `nerscore.large_components`): `c
 a batch, `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for
 several runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition
 it implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors,
-span, schemes, options, decoding, assignment, large_components, pairing, value, counts, columns, slices, inputs,
-readable, tag_arrays, component_arrays, span_arrays, grounding,
+span, schemes, options, decoding, assignment, large_components, pairing, value, counts, columns, pairs, reducers,
+slices, inputs, readable, tag_arrays, component_arrays, span_arrays, grounding,
 string_batches, resampling, compute, runs, readers, annotations,
 tables, conlleval, cli.
 """

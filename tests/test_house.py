@@ -29,6 +29,8 @@ ORDER = [
     "value",
     "counts",
     "columns",
+    "pairs",
+    "reducers",
     "slices",
     "inputs",
     "readable",
