@@ -99,21 +99,30 @@ def _shares(pairs: Pairs) -> tuple[np.ndarray, dict[tuple[str, str], Fraction], 
     r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
     p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
     shared, union = np.minimum(r1, p1) - np.maximum(r0, p0), np.maximum(r1, p1) - np.minimum(r0, p0)
-    keys = np.stack((pairs.reference_type[partial], pairs.predicted_type[partial], shared, union), axis=1)
-    if keys.dtype == object:  # offsets past int64 (the readable path's table): the same, in Python
+    r_types, p_types = pairs.reference_type[partial], pairs.predicted_type[partial]
+    types, extent = len(pairs.type_names) + 1, int(union.max(initial=0)) + 1
+    if shared.dtype != object and types * types * extent * extent < 1 << 62:
+        # One integer per (reference type, predicted type, shared, union), in mixed radix: np.unique on it takes
+        # a fraction of what it takes on rows.
+        keys = ((r_types * types + p_types) * extent + shared) * extent + union
+        distinct, inverse, numbers = np.unique(keys, return_inverse=True, return_counts=True)
+        rest, whole_of = np.divmod(distinct, extent)
+        rest, part_of = np.divmod(rest, extent)
+        r_of, p_of = np.divmod(rest, types)
+        distinct_rows: Any = zip(r_of.tolist(), p_of.tolist(), part_of.tolist(), whole_of.tolist())
+        numbers_list = numbers.tolist()
+    else:  # thousands of types and a sentence of a million tokens, or offsets past int64: the rows themselves
         index: dict[tuple, int] = {}
-        inverse = np.array([index.setdefault(key, len(index)) for key in map(tuple, keys.tolist())], dtype=np.int64)
+        rows = zip(r_types.tolist(), p_types.tolist(), shared.tolist(), union.tolist())
+        inverse = np.array([index.setdefault(row, len(index)) for row in rows], dtype=np.int64)
         distinct_rows, numbers_list = list(index), np.bincount(inverse, minlength=len(index)).tolist()
-    else:
-        distinct, inverse, numbers = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-        distinct_rows, numbers_list = distinct.tolist(), numbers.tolist()
     names = pairs.type_names
     credit: dict[tuple[str, str], Fraction] = {}
     floats = []
     for (r_type, p_type, part, whole), number in zip(distinct_rows, numbers_list):
         share = Fraction(part, whole)
-        types = (names[r_type], names[p_type])
-        credit[types] = credit.get(types, Fraction(0)) + number * share
+        named = (names[r_type], names[p_type])
+        credit[named] = credit.get(named, Fraction(0)) + number * share
         floats.append(float(share))
     return partial, credit, np.array(floats, dtype=np.float64)[inverse.reshape(-1)]
 
@@ -165,8 +174,9 @@ def diagnostics(pairs: Pairs, min_overlap: float | None) -> Diagnostics:
 def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
     """`overlapped_twice` of every sentence of the table (each entity is in one row)."""
     references, predictions, sentence_r, sentence_p = pairs.sides()
-    move = placement(pairs)
-    if move is not None:
+    placed = placement(pairs)
+    if placed is not None:
+        move = placed[1]
         return overlapped_twice(
             _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p]), min_overlap
         )
@@ -183,11 +193,11 @@ def _moved(spans: FlatSpans, by: np.ndarray) -> FlatSpans:
     return FlatSpans(spans.start + by, spans.end + by, spans.type_id)
 
 
-def placement(pairs: Pairs) -> np.ndarray | None:
-    """How far to move each sentence's positions so that sentences lie one after another, none overlapping
-    another (a sentence moved to right after the end of the one before); None where the positions would not stay
-    below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions within a sentence alone,
-    so a translation changes nothing a reducer reads."""
+def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where each sentence's positions start and how far to move them so that sentences lie one after another,
+    none overlapping another (a sentence moved to right after the end of the one before); None where the
+    positions would not stay below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions
+    within a sentence alone, so a translation changes nothing a reducer reads."""
     sentences = pairs.sentences
     if pairs.reference_start.dtype == object or pairs.predicted_start.dtype == object:
         return None
@@ -205,7 +215,7 @@ def placement(pairs: Pairs) -> np.ndarray | None:
     shift = np.concatenate(([0], np.cumsum(extent)))
     if shift[-1] >= _PLACEMENT_LIMIT:
         return None
-    return shift[:-1] - low
+    return shift[:-1], shift[:-1] - low
 
 
 def overlapped_twice(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None) -> tuple[int, int]:
@@ -313,31 +323,28 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     assert options.value is not None
     table = WeightTable(options.value)
     references, predictions, sentence_r, sentence_p = pairs.sides()
-    move = placement(pairs)
+    placed = placement(pairs)
     nested = np.ones(pairs.sentences, dtype=bool)
     parts = []
-    if move is not None:
+    if placed is not None:
+        shift, move = placed
         placed_r, placed_p = _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p])
         nested[:] = False
         sides = []
-        for placed, of_entity in ((placed_r, sentence_r), (placed_p, sentence_p)):
-            order = np.lexsort((placed.end, placed.start))
-            placed, of_entity = placed.select(order), of_entity[order]
+        for side, of_entity in ((placed_r, sentence_r), (placed_p, sentence_p)):
+            order = np.lexsort((side.end, side.start))
+            side, of_entity = side.select(order), of_entity[order]
             # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
-            overlapping = placed.start[1:] < np.maximum.accumulate(placed.end)[:-1]
+            overlapping = side.start[1:] < np.maximum.accumulate(side.end)[:-1]
             nested[of_entity[1:][overlapping]] = True
-            sides.append((placed, of_entity))
+            sides.append((side, of_entity))
         (placed_r, sentence_r_sorted), (placed_p, sentence_p_sorted) = sides
         flat_r, flat_p = placed_r.select(~nested[sentence_r_sorted]), placed_p.select(~nested[sentence_p_sorted])
         columns = value_flat(flat_r, flat_p, table, options.value_min_overlap, list(pairs.type_names))
         kinds, r_types, p_types, r0, r1, p0, p1 = columns
-        # A row's sentence is the one whose placed positions hold its first position; back to the sentence's own.
-        first = np.where(r0 >= 0, r0, p0)
-        shift = np.full(pairs.sentences, np.iinfo(np.int64).max, dtype=np.int64)
-        sentence_of = np.concatenate((sentence_r_sorted, sentence_p_sorted))
-        np.minimum.at(shift, sentence_of, np.concatenate((placed_r.start, placed_p.start)))
-        order = np.argsort(shift, kind="stable")
-        holding = order[np.searchsorted(shift[order], first, side="right") - 1]
+        # A row's sentence is the one whose placed positions hold its first position (sentences without entities
+        # take no room, so the last sentence starting at or before it is the one); back to the sentence's own.
+        holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1
         back = move[holding]
         bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
         parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names))
