@@ -138,13 +138,21 @@ class Pairs:
         rank = np.argsort(np.argsort(np.array(self.type_names, dtype=object), kind="stable"), kind="stable")
         return np.append(rank, -1).astype(np.int64)
 
-    def spans(self, start: np.ndarray, end: np.ndarray, type_id: np.ndarray) -> list[Span | None]:
-        """The entities of one side's columns as `Span`s (None where there is none)."""
+    def spans(
+        self, start: np.ndarray, end: np.ndarray, type_id: np.ndarray, made: dict[tuple, Span] | None = None
+    ) -> list[Span | None]:
+        """The entities of one side's columns as `Span`s (None where there is none). Spans are values: one object
+        serves every entity of the same extent and type (`made`, shared by the calls of one table), so that a
+        batch makes as many as it has distinct entities, not one per row."""
         names = self.type_names
-        return [
-            None if first < 0 else Span(first, last, names[kind])
-            for first, last, kind in zip(start.tolist(), end.tolist(), type_id.tolist())
-        ]
+        made = {} if made is None else made
+        out: list[Span | None] = []
+        for key in zip(start.tolist(), end.tolist(), type_id.tolist()):
+            span = made.get(key)
+            if span is None:
+                span = made[key] = Span(key[0], key[1], names[key[2]])
+            out.append(None if key[0] < 0 else span)
+        return out
 
     def rows(self) -> list[Row]:
         """The readable path's rows (sentence, reference, prediction), each sentence's in the order of §7
@@ -158,8 +166,9 @@ class Pairs:
         keys = (rank[self.predicted_type], self.predicted_end, self.predicted_start, ~paired, first_type, first_start)
         order = np.lexsort((*keys, first_end, ~has_r, low, self.sentence))
         ordered = self.select(order)
-        references = ordered.spans(ordered.reference_start, ordered.reference_end, ordered.reference_type)
-        predictions = ordered.spans(ordered.predicted_start, ordered.predicted_end, ordered.predicted_type)
+        made: dict[tuple, Span] = {}
+        references = ordered.spans(ordered.reference_start, ordered.reference_end, ordered.reference_type, made)
+        predictions = ordered.spans(ordered.predicted_start, ordered.predicted_end, ordered.predicted_type, made)
         return list(zip(ordered.sentence.tolist(), references, predictions))
 
     def sides(self) -> tuple[FlatSpans, FlatSpans, np.ndarray, np.ndarray]:

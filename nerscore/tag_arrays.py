@@ -57,11 +57,12 @@ def count_tags(
     reduced by the same reducers (`nerscore.reducers`): the tally, with `by_sentence` each sentence's counts,
     with `rows` the table and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11); None if the
     input is invalid, so that the readable path raises its precise error."""
-    made = tag_pairs(predictions, references, holds_ids, options, facts=rows)
+    made = tag_pairs(predictions, references, holds_ids, options, facts=rows and bool(options.slices))
     if made is None:
         return None
     pairs, tokens, facts = made
-    return reducers.counted(Reduction(pairs, options, columns), tokens, by_sentence, (pairs, facts) if rows else None)
+    slice_input = (pairs, facts or SentenceFacts(len(references))) if rows else None
+    return reducers.counted(Reduction(pairs, options, columns), tokens, by_sentence, slice_input)
 
 
 def tag_pairs(
