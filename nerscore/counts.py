@@ -99,15 +99,6 @@ class Diagnostics:
         return {key: int(getattr(self, key)) for key in DIAGNOSTIC_KEYS}
 
 
-def boundary_of(reference: Span, prediction: Span) -> str:
-    """The boundary diagnostic of a pair of other boundaries (scenarios V and VI; docs/scoring.md §11)."""
-    if prediction.start <= reference.start and reference.end <= prediction.end:
-        return "boundary_too_long"
-    if reference.start <= prediction.start and prediction.end <= reference.end:
-        return "boundary_too_short"
-    return "boundary_crossing"
-
-
 # (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
 # `errors` counts (docs/scoring.md §11).
 ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
@@ -301,8 +292,8 @@ class Counted(NamedTuple):
 
     tally: Tally
     by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
-    # For slices (docs/scoring.md §11): the array paths' rows and sentence facts (`slices.RowArrays`,
-    # `slices.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
+    # For slices and `entities` (docs/scoring.md §7, §11): the batch's table of pairs and each sentence's facts
+    # (`pairs.Pairs`, `slices.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None
     slices: Any = None
     # (sentences, counts.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for

@@ -174,7 +174,8 @@ def _chunk_pairs(
         if by_tag is None:
             return None
         codes_p, codes_r = by_tag
-    tokens = _token_counts(codes_p, codes_r, codes.tags if holds_ids else None)
+    equal = _equal_tags(codes_p, codes_r, codes.tags if holds_ids else None)
+    tokens = TokenCounts(len(codes_r), int(np.count_nonzero(equal)))
     used = np.zeros(len(codes.tags) + 1, dtype=bool)
     used[codes_p] = True
     used[codes_r] = True
@@ -199,31 +200,20 @@ def _chunk_pairs(
     pairs = Pairs.of_columns([sentence, kinds, r_types, p_types, *extents], (), len(offsets) - 1)
     if not facts:
         return pairs, tokens, None
-    equal = _sentence_equal(codes_p, codes_r, offsets, codes.tags if holds_ids else None)
-    return pairs, tokens, (np.diff(offsets).astype(np.int64), equal)
+    token_sentence = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+    equal_by_sentence = np.bincount(token_sentence[equal], minlength=len(offsets) - 1).astype(np.int64)
+    return pairs, tokens, (np.diff(offsets).astype(np.int64), equal_by_sentence)
 
 
-def _sentence_equal(
-    codes_p: np.ndarray, codes_r: np.ndarray, offsets: np.ndarray, label_tags: list | None
-) -> np.ndarray:
-    """Each sentence's tokens whose two tags are equal (`_token_counts`, sentence by sentence)."""
+def _equal_tags(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> np.ndarray:
+    """Which tokens' two tags are equal (`token_accuracy`, docs/scoring.md §7). A tag's code is the tag's own,
+    but ids are coded by their place in `label_list` (`label_tags`), where two ids may name one tag: those are
+    equal."""
     if label_tags is not None and len(set(label_tags)) < len(label_tags):
         first: dict[Any, int] = {}
         same = np.array([first.setdefault(tag, code) for code, tag in enumerate(label_tags)], dtype=np.int64)
         codes_p, codes_r = same[codes_p], same[codes_r]
-    sentences = len(offsets) - 1
-    token_sentence = np.repeat(np.arange(sentences), np.diff(offsets))
-    return np.bincount(token_sentence[codes_p == codes_r], minlength=sentences).astype(np.int64)
-
-
-def _token_counts(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> TokenCounts:
-    """`readable.token_counts` of a chunk's codes. A tag's code is the tag's own, but ids are coded by their
-    place in `label_list` (`label_tags`), where two ids may name one tag: those count as equal."""
-    if label_tags is not None and len(set(label_tags)) < len(label_tags):
-        first: dict[Any, int] = {}
-        same = np.array([first.setdefault(tag, code) for code, tag in enumerate(label_tags)], dtype=np.int64)
-        codes_p, codes_r = same[codes_p], same[codes_r]
-    return TokenCounts(len(codes_r), int(np.count_nonzero(codes_p == codes_r)))
+    return codes_p == codes_r
 
 
 # tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
