@@ -133,16 +133,16 @@ def overlap_credit(pairs: Pairs) -> dict[tuple[str, str], Fraction]:
     return _shares(pairs)[1]
 
 
-def weighted_columns(batch: Reduction) -> np.ndarray:
+def weighted_columns(reduction: Reduction) -> np.ndarray:
     """Each sentence's `counts.weighted_width` columns for the statistics (§10): its overlap credit, then the
     value's five sums of its value rows."""
-    pairs, options = batch.pairs, batch.options
+    pairs, options = reduction.pairs, reduction.options
     columns = [np.zeros((pairs.sentences, 0))]
     if options.partial_credit == OVERLAP:
         partial, _, shares = _shares(pairs)
         columns.append(sentence_sums(pairs.sentence[partial], shares.reshape(-1, 1), pairs.sentences))
     if options.value is not None:
-        value = batch.value_pairs
+        value = reduction.value_pairs
         width = len(value.type_names) + 1
         combined = (value.scenario * width + value.reference_type + 1) * width + value.predicted_type + 1
         distinct, inverse = np.unique(combined, return_inverse=True)
@@ -443,41 +443,46 @@ def _as_spans(spans: FlatSpans, type_names: Sequence[str]) -> list[Span]:
 
 # The reducers that fill the `Tally`'s fields, in the order of its fields.
 REDUCERS = (
-    Reducer("cells", ("scenario", "reference_type", "predicted_type"), lambda options: True, lambda b: cells(b.pairs)),
+    Reducer("cells", PAIR_COLUMNS[1:4], lambda options: True, lambda reduction: cells(reduction.pairs)),
     Reducer(
         "credit",
         PAIR_COLUMNS[1:],
         lambda options: options.partial_credit == OVERLAP,
-        lambda b: overlap_credit(b.pairs),
+        lambda reduction: overlap_credit(reduction.pairs),
     ),
-    Reducer("value_cells", ("sentence",), lambda options: options.value is not None, lambda b: cells(b.value_pairs)),
+    Reducer(
+        "value_cells",
+        PAIR_COLUMNS,  # the value pairing pairs the table's entities again (§10)
+        lambda options: options.value is not None,
+        lambda reduction: cells(reduction.value_pairs),
+    ),
     Reducer(
         "diagnostics",
         ("sentence", "scenario", "reference_start", "reference_end", "predicted_start", "predicted_end"),
         lambda options: options.diagnostics,
-        lambda b: diagnostics(b.pairs, b.options.min_overlap),
+        lambda reduction: diagnostics(reduction.pairs, reduction.options.min_overlap),
     ),
     Reducer(
         "errors",
         PAIR_COLUMNS,
         lambda options: bool(options.errors),
-        lambda b: errors(b.pairs, b.columns),
+        lambda reduction: errors(reduction.pairs, reduction.columns),
     ),
 )
 
 
-def tally(batch: Reduction, tokens: TokenCounts | None = None) -> Tally:
+def tally(reduction: Reduction, tokens: TokenCounts | None = None) -> Tally:
     """The `Tally` of a batch: every reducer its options ask for, once."""
-    fields = {reducer.field: reducer.reduce(batch) for reducer in REDUCERS if reducer.wanted(batch.options)}
+    fields = {reducer.field: reducer.reduce(reduction) for reducer in REDUCERS if reducer.wanted(reduction.options)}
     return Tally(fields.pop("cells"), tokens, **fields)
 
 
-def counted(batch: Reduction, tokens: TokenCounts | None, by_sentence: bool, slice_input: Any = None) -> Counted:
+def counted(reduction: Reduction, tokens: TokenCounts | None, by_sentence: bool, slice_input: Any = None) -> Counted:
     """What `count_batch` returns of a batch: its tally and, with `by_sentence`, each sentence's scenario
     counts and weighted columns (§9, §10); `slice_input`, what slices read (the table and the sentence facts)."""
     sentence_counts = weighted = None
     if by_sentence:
-        sentence_counts = scenario_counts(batch.pairs)
-        if weighted_width(batch.options):
-            weighted = weighted_columns(batch)
-    return Counted(tally(batch, tokens), sentence_counts, rows=slice_input, weighted=weighted)
+        sentence_counts = scenario_counts(reduction.pairs)
+        if weighted_width(reduction.options):
+            weighted = weighted_columns(reduction)
+    return Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, weighted=weighted)
