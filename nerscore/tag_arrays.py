@@ -13,7 +13,6 @@ it cannot read (a bad tag, an unknown id), it returns None and the readable path
 from __future__ import annotations
 
 import numbers
-import re
 from collections import defaultdict
 from itertools import chain, count, islice, pairwise, repeat
 from typing import Any
@@ -23,20 +22,16 @@ import numpy as np
 from . import reducers
 from .columns import NO_COLUMNS, Columns
 from .counts import Counted, TokenCounts
+from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
 from .options import Options
 from .pairing import SCENARIOS, pair_overlapping, scenario_of
 from .pairs import FlatSpans, Pairs
 from .reducers import Reduction
-from .schemes import BEGIN, END, INSIDE, LENIENT, SINGLE, Scheme, TagTable
+from .schemes import TagTable
 from .slices import SentenceFacts
 from .span import Span
-
-# A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
-_ENTITY, _OPENS, _CLOSES = 1, 2, 4
-_ROLE_FLAGS = {None: 0, INSIDE: _ENTITY, BEGIN: _ENTITY | _OPENS, END: _ENTITY | _CLOSES}
-_ROLE_FLAGS[SINGLE] = _ENTITY | _OPENS | _CLOSES
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
@@ -146,7 +141,7 @@ class _CodeBook:
         met.pop(None, None)
         unnumbered = [name for name in met if name not in type_names]
         type_names.update(zip(unnumbered, range(len(type_names), len(type_names) + len(unnumbered))))
-        self.role_of[new] = np.fromiter(map(_ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
+        self.role_of[new] = np.fromiter(map(ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
         self.type_of[new] = np.fromiter(map(type_names.get, entity_types, repeat(-1)), dtype=np.int32, count=len(new))
         self.parsed[new] = True
         return True
@@ -183,7 +178,10 @@ def _chunk_pairs(
     if not codes.parse(used):
         return None
     type_names = codes.type_names
-    spans = [_decode_flat(side, offsets, codes.role_of, codes.type_of, options) for side in (codes_r, codes_p)]
+    spans = [
+        FlatSpans(*decode_roles(codes.role_of[side], codes.type_of[side], offsets, options.mode, options.scheme))
+        for side in (codes_r, codes_p)
+    ]
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
@@ -301,65 +299,6 @@ def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
 # The rows of a pairing as parallel columns: scenario index, reference type id, predicted type id (-1 for no
 # entity) and, where a sentence must be told, the row's first position.
 Rows = tuple[np.ndarray, ...]
-
-
-def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
-    """valid[first role, last role, min(length, 3)] for entities of the lenient decoder.
-
-    Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
-    E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
-    is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
-    letter = {_ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}
-    middle = letter.get(_ROLE_FLAGS[INSIDE], "")
-    valid = np.zeros((8, 8, 4), dtype=bool)
-    for first, first_letter in letter.items():
-        for last, last_letter in letter.items():
-            valid[first, last, 1] = first == last and re.fullmatch(pattern, first_letter) is not None
-            valid[first, last, 2] = re.fullmatch(pattern, first_letter + last_letter) is not None
-            valid[first, last, 3] = re.fullmatch(pattern, first_letter + middle + last_letter) is not None
-    return valid
-
-
-def _decode_flat(
-    codes: np.ndarray, offsets: np.ndarray, role_of: np.ndarray, type_of: np.ndarray, options: Options
-) -> FlatSpans:
-    """`decode` of every sentence of a batch: `codes[offsets[i]:offsets[i + 1]]` is sentence i; `role_of`
-    and `type_of` give each code's role flags and type id."""
-    size = len(codes)
-    role = role_of[codes]
-    entity_type = type_of[codes]
-    entity = (role & _ENTITY).astype(bool)
-    first = np.zeros(size + 1, dtype=bool)
-    first[offsets] = True  # also marks `size`, the end of the last sentence
-    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
-    open_after = np.concatenate(([False], (role & (_ENTITY | _CLOSES)) == _ENTITY))[:-1]
-    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
-    # docs/scoring.md §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
-    begins = entity & (first[:-1] | (role & _OPENS).astype(bool) | ~open_after | ~same_type_before)
-    continues = entity & ~begins
-    ends = entity & ~np.concatenate((continues, [False]))[1:]
-    start = np.flatnonzero(begins)
-    end = np.flatnonzero(ends) + 1
-    spans = FlatSpans(start, end, entity_type[start])
-    if options.mode == LENIENT:
-        return spans
-    scheme = options.scheme
-    first_role = role[start]
-    last_role = role[end - 1]
-    length = np.minimum(end - start, 3)
-    valid = _strict_table(scheme, scheme.well_formed)[first_role, last_role, length]
-    if scheme.well_formed_next_to_same_type is not None:
-        # IOB1 / IOE1: the neighbouring token, in the same sentence, has an entity of the same type.
-        if scheme.touching_side == "before":
-            neighbour, inside_sentence = start - 1, ~first[start]
-        else:
-            neighbour, inside_sentence = end, ~first[end]
-        neighbour = np.minimum(neighbour, size - 1).clip(0)
-        touching = inside_sentence & (entity_type[neighbour] == spans.type_id)
-        touching &= entity[neighbour]
-        table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
-        valid |= touching & table[first_role, last_role, length]
-    return spans.select(valid)
 
 
 def pair_flat(
