@@ -213,17 +213,18 @@ def _chunk_pairs(
         sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
         return Pairs.of_rows(pair_sentences(sides[0], sides[1], min_overlap), type_names, size)
     shift, move, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
-    groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap, True)
+    groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
     if nested.any():
         keep_r, keep_p = nested[sentence_r], nested[sentence_p]
         nested_groups = nested_rows(
             flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
         )
-        groups.append(nested_groups)
-    kinds, r_types, p_types, first_position, _, *extents = (
+        groups.append(tuple(nested_groups[column] for column in (0, 1, 2, 5, 6, 7, 8)))  # pair_flat's columns
+    kinds, r_types, p_types, *extents = (
         np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
-        for column in range(9)
+        for column in range(7)
     )
+    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
     # A row's sentence is the one whose positions hold its first position (sentences without entities take no
     # room, so the last sentence starting at or before it is the one); its positions are moved back.
     sentence = np.searchsorted(shift, first_position, side="right") - 1

@@ -26,7 +26,7 @@ from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
 from .options import Options
-from .pairing import SCENARIOS, pair_overlapping, scenario_of
+from .pairing import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
 from .pairs import FlatSpans, Pairs
 from .reducers import Reduction
 from .schemes import TagTable
@@ -185,10 +185,11 @@ def _chunk_pairs(
     if options.labels is not None:
         wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
         spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
-    groups = pair_flat(spans[0], spans[1], options.min_overlap, positions=True)
-    kinds, r_types, p_types, first_position, _, *extents = (
-        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(9)
+    groups = pair_flat(spans[0], spans[1], options.min_overlap)
+    kinds, r_types, p_types, *extents = (
+        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7)
     )
+    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
     # A row's sentence is the last one starting at or before the row's first token (empty sentences share
     # their offset with the next one, which is the one holding that token).
     sentence = np.searchsorted(offsets, first_position, side="right") - 1
@@ -296,19 +297,15 @@ def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
         return None
 
 
-# The rows of a pairing as parallel columns: scenario index, reference type id, predicted type id (-1 for no
-# entity) and, where a sentence must be told, the row's first position.
+# Rows of a pairing as parallel columns, as `Pairs` holds them but for the sentence: scenario index, reference
+# type id, predicted type id (-1 for no entity), reference start and end, prediction start and end (-1 on an
+# unpaired side), positions counted from the batch's start.
 Rows = tuple[np.ndarray, ...]
 
 
-def pair_flat(
-    references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None, positions: bool = False
-) -> list[Rows]:
-    """`pair` for a whole batch of sorted, disjoint spans: the (scenario index, reference type id, predicted type
-    id, first token, predicted start) of every row; the first token (the reference's start, else the
-    prediction's) places the row in its sentence, the predicted start (-1 for none) finds a pair's prediction.
-    With `positions`, each row also carries (reference start, reference end, prediction start, prediction end),
-    -1 on an unpaired side: what the diagnostics and errors read (docs/scoring.md §11).
+def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[Rows]:
+    """`pair` for a whole batch of sorted, disjoint spans: the rows (`Rows`) of every sentence, in groups; a row's
+    first position (the reference's start, else the prediction's) places it in its sentence.
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
@@ -323,16 +320,20 @@ def pair_flat(
         kind: Any,
         reference_types: np.ndarray,
         predicted_types: np.ndarray,
-        first: np.ndarray,
         reference: tuple[np.ndarray, np.ndarray] | None,
         prediction: tuple[np.ndarray, np.ndarray] | None,
     ) -> None:
-        kinds = np.asarray(kind) if np.ndim(kind) else np.full(len(first), kind)
-        absent = np.full(len(first), none)
-        group: Rows = (kinds, reference_types, predicted_types, first, absent if prediction is None else prediction[0])
-        if positions:
-            group += (*(reference or (absent, absent)), *(prediction or (absent, absent)))
-        groups.append(group)
+        kinds = np.asarray(kind) if np.ndim(kind) else np.full(len(reference_types), kind)
+        absent = np.full(len(reference_types), none)
+        groups.append(
+            (
+                kinds,
+                reference_types,
+                predicted_types,
+                *(reference or (absent, absent)),
+                *(prediction or (absent, absent)),
+            )
+        )
 
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
     _, exact_r, exact_p = np.intersect1d(
@@ -348,7 +349,6 @@ def pair_flat(
         np.where(same, scenario["I"], scenario["IV"]),
         reference_types,
         predicted_types,
-        references.start[exact_r],
         (references.start[exact_r], references.end[exact_r]),
         (predictions.start[exact_p], predictions.end[exact_p]),
     )
@@ -370,7 +370,6 @@ def pair_flat(
         scenario["III"],
         rest_r.type_id[missed],
         np.full(missed.sum(), none),
-        rest_r.start[missed],
         (rest_r.start[missed], rest_r.end[missed]),
         None,
     )
@@ -378,7 +377,6 @@ def pair_flat(
         scenario["II"],
         np.full(spurious.sum(), none),
         rest_p.type_id[spurious],
-        rest_p.start[spurious],
         None,
         (rest_p.start[spurious], rest_p.end[spurious]),
     )
@@ -386,19 +384,17 @@ def pair_flat(
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     below = np.zeros_like(simple)
     if min_overlap is not None and simple.any():
-        # One-to-one overlaps whose shared extent is below min_overlap of the reference's length: no pair. The
-        # share is the float quotient, as in `_overlaps`.
+        # One-to-one overlaps whose shared extent is below min_overlap of the reference's length: no pair.
         starts_r, ends_r = rest_r.start[simple], rest_r.end[simple]
         starts_p, ends_p = rest_p.start[partner[simple]], rest_p.end[partner[simple]]
         shared = np.minimum(ends_r, ends_p) - np.maximum(starts_r, starts_p)
-        below[simple] = shared / (ends_r - starts_r) < min_overlap
+        below[simple] = ~overlap_kept(shared, ends_r - starts_r, min_overlap)
         simple &= ~below
         unpaired_p = partner[below]
         add(
             scenario["III"],
             rest_r.type_id[below],
             np.full(below.sum(), none),
-            rest_r.start[below],
             (rest_r.start[below], rest_r.end[below]),
             None,
         )
@@ -406,7 +402,6 @@ def pair_flat(
             scenario["II"],
             np.full(below.sum(), none),
             rest_p.type_id[unpaired_p],
-            rest_p.start[unpaired_p],
             None,
             (rest_p.start[unpaired_p], rest_p.end[unpaired_p]),
         )
@@ -417,7 +412,6 @@ def pair_flat(
         np.where(simple_r == simple_p, scenario["V"], scenario["VI"]),
         simple_r,
         simple_p,
-        rest_r.start[simple],
         (rest_r.start[simple], rest_r.end[simple]),
         (rest_p.start[partner[simple]], rest_p.end[partner[simple]]),
     )
@@ -436,8 +430,6 @@ def pair_flat(
                 r.entity_type,
                 p.entity_type,
                 r.start,
-                p.start,
-                r.start,
                 r.end,
                 p.start,
                 p.end,
@@ -445,17 +437,14 @@ def pair_flat(
             for r, p in paired
         ]
         rows += [
-            (scenario["III"], r.entity_type, none, r.start, none, r.start, r.end, none, none)
+            (scenario["III"], r.entity_type, none, r.start, r.end, none, none)
             for r in chain_r
             if r.start not in taken_r
         ]
         rows += [
-            (scenario["II"], none, p.entity_type, p.start, p.start, none, none, p.start, p.end)
-            for p in chain_p
-            if p.start not in taken_p
+            (scenario["II"], none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p
         ]
-        columns = tuple(np.array(column, dtype=np.int64) for column in zip(*rows))
-        groups.append(columns if positions else columns[:5])
+        groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
 
 
