@@ -7,6 +7,7 @@ error for bad input."""
 from __future__ import annotations
 
 import operator
+from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -142,18 +143,19 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
     for sentence, (references, predictions) in by_sentence.items():
-        # Entities are told apart by their place in the sentence's list (copies of one entity are alike).
-        spare_r: dict[int, list[int]] = {}
-        spare_p: dict[int, list[int]] = {}
+        # Entities are told apart by their place in the sentence's list (copies of one entity are alike, and may
+        # be one object: `Pairs.rows` makes one `Span` per distinct entity), in list order, as `value_pair` sorts.
+        spare_r: dict[int, deque[int]] = {}
+        spare_p: dict[int, deque[int]] = {}
         for index, span in enumerate(references):
-            spare_r.setdefault(id(span), []).append(index)
+            spare_r.setdefault(id(span), deque()).append(index)
         for index, span in enumerate(predictions):
-            spare_p.setdefault(id(span), []).append(index)
+            spare_p.setdefault(id(span), deque()).append(index)
         for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
             if reference is not None:
-                partner_of_reference[sentence, spare_r[id(reference)].pop()] = prediction
+                partner_of_reference[sentence, spare_r[id(reference)].popleft()] = prediction
             if prediction is not None:
-                partner_of_prediction[sentence, spare_p[id(prediction)].pop()] = reference
+                partner_of_prediction[sentence, spare_p[id(prediction)].popleft()] = reference
     partners: list[Span | None] = []
     seen_r: dict[int, int] = {}
     seen_p: dict[int, int] = {}

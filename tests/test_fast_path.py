@@ -174,6 +174,8 @@ def assert_same_tables(table: Pairs, rows: list, sentences: int, options: ns.Opt
     expected = readable_path.reduction(rows, sentences, options)
     assert_same_table(table, expected.pairs)
     assert table.rows() == rows
+    # Each row's partner in the value pairing (`entities`' value_pair), copies of one entity being one object there.
+    assert readable_path.value_partners(table.rows(), options) == readable_path.value_partners(rows, options)
     assert expected.value_pairs is not None
     assert_same_table(reducers.value_pairs(table, options), expected.value_pairs)
 
