@@ -35,6 +35,7 @@ from .inputs import (
     value_form,
 )
 from .options import Options, check_resamples, check_seed, is_id
+from .pairs import SentenceFacts
 from .readable import (
     pair_spans,
     pair_tags,
@@ -56,7 +57,6 @@ from .resampling import (
 )
 from .schemes import OUTSIDE
 from .slices import (
-    SentenceFacts,
     SliceCounts,
     add_entity_texts,
     check_slice_inputs,

@@ -293,7 +293,7 @@ class Counted(NamedTuple):
     tally: Tally
     by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
     # For slices and `entities` (docs/scoring.md §7, §11): the batch's table of pairs and each sentence's facts
-    # (`pairs.Pairs`, `slices.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
+    # (`pairs.Pairs`, `pairs.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None
     slices: Any = None
     # (sentences, counts.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for

@@ -8,7 +8,8 @@ path (`nerscore.readable`) defines the table through `Pairs.of_rows`; the array 
 tally, each sentence's counts, the overlap credit, diagnostics, errors and slices are reducers over it
 (`nerscore.reducers`, `nerscore.slices`). The value score's own pairing (§10) gives a table of the same shape.
 
-`FlatSpans` is one side of a batch in columns: what the array paths decode and pair.
+`FlatSpans` is one side of a batch in columns: what the array paths decode and pair. `SentenceFacts` is what the
+sentence-level reducers read of each sentence besides its rows.
 """
 
 from __future__ import annotations
@@ -202,3 +203,14 @@ class FlatSpans:
 
     def select(self, keep: np.ndarray) -> FlatSpans:
         return FlatSpans(self.start[keep], self.end[keep], self.type_id[keep])
+
+
+@dataclass(frozen=True)
+class SentenceFacts:
+    """What sentence-level slices read of each sentence besides its rows: its length (tokens as scored, or the
+    characters of `texts`; None where nothing gives one) and, for tags, its tokens whose two tags are equal
+    (`token_accuracy` per bucket)."""
+
+    sentences: int
+    lengths: np.ndarray | None = None
+    equal: np.ndarray | None = None

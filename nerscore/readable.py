@@ -21,10 +21,9 @@ from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
 from .options import Options
 from .pairing import pair
-from .pairs import Pairs
+from .pairs import Pairs, SentenceFacts
 from .reducers import Reduction
 from .schemes import TagTable
-from .slices import SentenceFacts
 from .span import Span
 from .value import WeightTable, value_pair
 

@@ -33,7 +33,7 @@ from .counts import (
 )
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS, overlap_kept, scenario_of
-from .pairs import PAIR_COLUMNS, FlatSpans, Pairs
+from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .span import Span
 from .value import WeightTable, value_pair
 
@@ -478,7 +478,12 @@ def tally(reduction: Reduction, tokens: TokenCounts | None = None) -> Tally:
     return Tally(fields.pop("cells"), tokens, **fields)
 
 
-def counted(reduction: Reduction, tokens: TokenCounts | None, by_sentence: bool, slice_input: Any = None) -> Counted:
+def counted(
+    reduction: Reduction,
+    tokens: TokenCounts | None,
+    by_sentence: bool,
+    slice_input: tuple[Pairs, SentenceFacts] | None = None,
+) -> Counted:
     """What `count_batch` returns of a batch: its tally and, with `by_sentence`, each sentence's scenario
     counts and weighted columns (§9, §10); `slice_input`, what slices read (the table and the sentence facts)."""
     sentence_counts = weighted = None

@@ -25,7 +25,7 @@ from .counts import Tally, TokenCounts, scores, two_sided_scores
 from .errors import InvalidInputError
 from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, Options, is_id
 from .pairing import SCENARIOS
-from .pairs import Pairs
+from .pairs import Pairs, SentenceFacts
 
 SEEN, UNSEEN = "seen", "unseen"
 # A character of the scripts `columns.join_tokens` writes without spaces between tokens.
@@ -46,17 +46,6 @@ def bucket_names(edges: Sequence[int]) -> list[str]:
 def _numeric_buckets(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
     """Each value's bucket, an index into `bucket_names(edges)`."""
     return np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
-
-
-@dataclass(frozen=True)
-class SentenceFacts:
-    """What sentence-level slices read of each sentence besides its rows: its length (tokens as scored, or the
-    characters of `texts`; None where nothing gives one) and, for tags, its tokens whose two tags are equal
-    (`token_accuracy` per bucket)."""
-
-    sentences: int
-    lengths: np.ndarray | None = None
-    equal: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

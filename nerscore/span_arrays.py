@@ -22,10 +22,9 @@ from .component_arrays import nested_rows
 from .counts import Counted
 from .inputs import TYPE_KEYS
 from .options import Options
-from .pairs import FlatSpans, Pairs
+from .pairs import FlatSpans, Pairs, SentenceFacts
 from .readable import pair_sentences
 from .reducers import Reduction
-from .slices import SentenceFacts
 from .span import Span
 from .tag_arrays import pair_flat
 

@@ -27,10 +27,9 @@ from .errors import InvalidInputError
 from .inputs import Batch, lengths
 from .options import Options
 from .pairing import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
-from .pairs import FlatSpans, Pairs
+from .pairs import FlatSpans, Pairs, SentenceFacts
 from .reducers import Reduction
 from .schemes import TagTable
-from .slices import SentenceFacts
 from .span import Span
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
