@@ -42,7 +42,6 @@ from .readable import (
     sentence_facts,
     span_rows,
     tag_rows,
-    token_counts,
     value_partners,
 )
 from .readable import reduction as readable_reduction
@@ -354,9 +353,8 @@ def _readable_count(
         facts = SentenceFacts(len(references))
     else:
         rows = tag_rows(predictions, references, form == IDS, options)
-        tokens = token_counts(predictions, references, form == IDS, options)
-        sliced = bool(options.slices)
-        facts = sentence_facts(predictions, references, form == IDS, options) if sliced else SentenceFacts(0)
+        facts = sentence_facts(predictions, references, form == IDS, options)
+        tokens = reducers.token_counts(facts)
     reduction = readable_reduction(rows, len(references), options, columns)
     return reducers.counted(reduction, tokens, by_sentence, (reduction.pairs, facts) if wanted_pairs else None)
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import reducers
 from .columns import NO_COLUMNS, Columns
-from .counts import Row, Tally, TokenCounts
+from .counts import Row, Tally
 from .decoding import decode_tags
 from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
@@ -44,9 +44,8 @@ def pair_tags(
 ) -> tuple[Tally, list[Row]]:
     """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.reducers`)."""
     rows = tag_rows(predictions, references, holds_ids, options)
-    return reducers.tally(
-        reduction(rows, len(references), options, columns), token_counts(predictions, references, holds_ids, options)
-    ), rows
+    tokens = reducers.token_counts(sentence_facts(predictions, references, holds_ids, options))
+    return reducers.tally(reduction(rows, len(references), options, columns), tokens), rows
 
 
 def pair_spans(
@@ -92,25 +91,9 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
     return Reduction(pairs, options, columns, value_pairs)
 
 
-def token_counts(
-    predictions: Batch, references: Batch, holds_ids: bool = False, options: Options | None = None
-) -> TokenCounts:
-    """The tokens of a batch of tags and those whose two tags are equal (`token_accuracy`, docs/scoring.md §7)."""
-    if holds_ids:
-        assert options is not None
-        predictions, references = ids_to_tags(
-            predictions, references, options, TagTable(options.scheme, options.suffix)
-        )
-    tokens = equal = 0
-    for predicted, reference in zip(predictions, references):
-        tokens += len(reference)
-        equal += int(sum(map(operator.eq, predicted, reference)))
-    return TokenCounts(tokens, equal)
-
-
 def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> SentenceFacts:
     """Each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags are equal:
-    what sentence-level slices read besides the rows (docs/scoring.md §11)."""
+    what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
     if holds_ids:
         predictions, references = ids_to_tags(
             predictions, references, options, TagTable(options.scheme, options.suffix)

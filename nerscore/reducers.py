@@ -86,6 +86,12 @@ def cells(pairs: Pairs) -> dict[Cell, int]:
     return {(SCENARIOS[kind], names[r], names[p]): number for kind, r, p, number in zip(*columns)}
 
 
+def token_counts(facts: SentenceFacts) -> TokenCounts:
+    """`token_accuracy`'s counts (docs/scoring.md §7): the tokens, and those whose two tags are equal."""
+    assert facts.lengths is not None and facts.equal is not None  # tags
+    return TokenCounts(int(facts.lengths.sum()), int(facts.equal.sum()))
+
+
 def scenario_counts(pairs: Pairs) -> np.ndarray:
     """Each sentence's scenario counts (sentences x 6, scenarios I to VI): the statistics' unit (§9)."""
     counts = np.bincount(pairs.sentence * _WIDTH + pairs.scenario, minlength=pairs.sentences * _WIDTH)
