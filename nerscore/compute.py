@@ -310,10 +310,11 @@ def count_batch(
 ) -> tuple[Counted, list[Row] | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
     sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
-    of every bucket (`Counted.slices`). The array paths count, each sentence's counts and the rows slices read
-    too; rows and the precise error for bad input come from the readable path, which the array paths always
-    agree with (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length
-    slice where `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
+    of every bucket (`Counted.slices`). The array paths make the batch's table of pairs (`pairs.Pairs`), which
+    `nerscore.reducers` reduces to all of these; the readable path makes the same table where the array paths
+    cannot read the input, and raises the precise error for bad input (tests/test_fast_path.py). `lengths`, for
+    spans: each sentence's length for the sentence_length slice where `columns`' texts are longer than the
+    sentence (`count_grounded`'s placed predictions, §1b)."""
     if form == STRINGS:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
     if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
