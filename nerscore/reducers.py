@@ -290,37 +290,34 @@ def errors(pairs: Pairs, columns: Columns) -> dict[ErrorKey, int]:
     predicted text, predicted type), texts from `columns` (docs/scoring.md §11)."""
     wrong = pairs.select(pairs.scenario != _I)
     names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
-    text = _text_of(columns)
     sentence = wrong.sentence.tolist()
-
-    def texts(start: np.ndarray, end: np.ndarray) -> list[str | None]:
-        return [text(*entity) if entity[1] >= 0 else None for entity in zip(sentence, start.tolist(), end.tolist())]
-
     # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
     keys = zip(
         map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
-        texts(wrong.reference_start, wrong.reference_end),
+        entity_texts(columns, sentence, wrong.reference_start, wrong.reference_end),
         map(names.__getitem__, wrong.reference_type.tolist()),
-        texts(wrong.predicted_start, wrong.predicted_end),
+        entity_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end),
         map(names.__getitem__, wrong.predicted_type.tolist()),
     )
     return dict(Counter(keys))
 
 
-def _text_of(columns: Columns) -> Callable[[int, int, int], str | None]:
-    """`columns.entity_text` for `columns`: with tokens, a one-token entity (most of them) is its token as it
-    is, which is what joining one token gives, without the slice and the join."""
+def entity_texts(columns: Columns, sentence: list[int], start: np.ndarray, end: np.ndarray) -> list[str | None]:
+    """`columns.entity_text` of each entity of one side's columns (None where there is none). With tokens, a
+    one-token entity (most of them) is its token as it is, which is what joining one token gives, without the
+    slice and the join."""
     tokens = columns.tokens
+    entities = zip(sentence, start.tolist(), end.tolist())
     if tokens is None:
-        return lambda sentence, start, end: entity_text(columns, sentence, start, end)
-
-    def text(sentence: int, start: int, end: int) -> str | None:
-        words = tokens[sentence]
-        if end - start == 1 and start < len(words):
-            return words[start]
-        return join_tokens(words[start:end])
-
-    return text
+        return [None if first < 0 else entity_text(columns, at, first, last) for at, first, last in entities]
+    return [
+        None
+        if first < 0
+        else words[first]
+        if last - first == 1 and first < len(words)
+        else join_tokens(words[first:last])
+        for words, (_, first, last) in zip(map(tokens.__getitem__, sentence), entities)
+    ]
 
 
 def value_pairs(pairs: Pairs, options: Options) -> Pairs:
