@@ -422,8 +422,12 @@ def value_flat(
         (np.full(len(lone_r), _III), references.type_id[lone_r], absent_r, *lone_extent_r, absent_r, absent_r),
         (np.full(len(lone_p), _II), absent_p, predictions.type_id[lone_p], absent_p, absent_p, *lone_extent_p),
     ]
-    forked_r = np.setdiff1d(np.flatnonzero(degree_r > 0), pair_r, assume_unique=True)
-    forked_p = np.setdiff1d(np.flatnonzero(degree_p > 0), pair_p, assume_unique=True)
+    # Entities with an edge that are not in a one-to-one pair: the chains with a fork (masks, not set
+    # differences, which would sort).
+    forked_r, forked_p = degree_r > 0, degree_p > 0
+    forked_r[pair_r] = False
+    forked_p[pair_p] = False
+    forked_r, forked_p = np.flatnonzero(forked_r), np.flatnonzero(forked_p)
     if len(forked_r) or len(forked_p):
         spans_r = _as_spans(references.select(forked_r), type_names)
         spans_p = _as_spans(predictions.select(forked_p), type_names)
