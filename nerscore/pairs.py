@@ -201,7 +201,7 @@ class FlatSpans:
     end: np.ndarray
     type_id: np.ndarray
 
-    def select(self, keep: np.ndarray) -> FlatSpans:
+    def select(self, keep: np.ndarray | slice) -> FlatSpans:
         return FlatSpans(self.start[keep], self.end[keep], self.type_id[keep])
 
 

@@ -186,11 +186,15 @@ def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, i
         return overlapped_twice(
             _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p]), min_overlap
         )
+    # Sentences one by one: each side sorted by sentence, a sentence's entities one run of it.
+    order_r, order_p = np.argsort(sentence_r, kind="stable"), np.argsort(sentence_p, kind="stable")
+    references, predictions = references.select(order_r), predictions.select(order_p)
+    sentence_r, sentence_p = sentence_r[order_r], sentence_p[order_p]
     split = merged = 0
     for sentence in np.union1d(sentence_r, sentence_p).tolist():
-        counted = overlapped_twice(
-            references.select(sentence_r == sentence), predictions.select(sentence_p == sentence), min_overlap
-        )
+        run_r = slice(*np.searchsorted(sentence_r, [sentence, sentence + 1]).tolist())
+        run_p = slice(*np.searchsorted(sentence_p, [sentence, sentence + 1]).tolist())
+        counted = overlapped_twice(references.select(run_r), predictions.select(run_p), min_overlap)
         split, merged = split + counted[0], merged + counted[1]
     return split, merged
 
@@ -424,10 +428,10 @@ def value_flat(
     ]
     # Entities with an edge that are not in a one-to-one pair: the chains with a fork (masks, not set
     # differences, which would sort).
-    forked_r, forked_p = degree_r > 0, degree_p > 0
-    forked_r[pair_r] = False
-    forked_p[pair_p] = False
-    forked_r, forked_p = np.flatnonzero(forked_r), np.flatnonzero(forked_p)
+    has_r, has_p = degree_r > 0, degree_p > 0
+    has_r[pair_r] = False
+    has_p[pair_p] = False
+    forked_r, forked_p = np.flatnonzero(has_r), np.flatnonzero(has_p)
     if len(forked_r) or len(forked_p):
         spans_r = _as_spans(references.select(forked_r), type_names)
         spans_p = _as_spans(predictions.select(forked_p), type_names)
