@@ -201,6 +201,19 @@ def test_tag_tables_are_the_readable_tables(scheme: str, data: st.DataObject) ->
     assert_same_tables(made[0], rows, len(references), options)
 
 
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@SETTINGS
+@given(data=st.data())
+def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> None:
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    id_predictions, id_references, label_list = strategies.as_ids(data.draw, predictions, references)
+    options = ns.Options.of(scheme=scheme, mode=data.draw(st.sampled_from(ns.MODES)), label_list=label_list, value=True)
+    made = tag_arrays.tag_pairs(id_predictions, id_references, True, options)
+    assert made is not None
+    rows = readable_path.tag_rows(id_predictions, id_references, True, options)
+    assert_same_tables(made[0], rows, len(id_references), options)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Span input: `_fast_span_tally` against `_readable_span_tally`
 # ---------------------------------------------------------------------------------------------------------
