@@ -7,8 +7,9 @@ compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batc
 runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
 implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
 schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, counts, columns,
-slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding, string_batches,
-resampling, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
+pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding,
+string_batches, resampling, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts,
+reports, cli.
 """
 
 from __future__ import annotations

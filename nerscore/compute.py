@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from . import reducers
 from .columns import NO_COLUMNS, Columns
 from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError
@@ -29,7 +30,16 @@ from .inputs import (
     rows_of,
 )
 from .options import Options
-from .readable import pair_spans, pair_tags, scenarios_by_sentence, sentence_facts, value_partners, weighed
+from .pairs import SentenceFacts
+from .readable import (
+    pair_spans,
+    pair_tags,
+    sentence_facts,
+    span_rows,
+    tag_rows,
+    value_partners,
+)
+from .readable import reduction as readable_reduction
 from .resampling import (
     SentenceCounts,
     interval_keys,
@@ -38,8 +48,6 @@ from .resampling import (
 )
 from .schemes import OUTSIDE
 from .slices import (
-    RowArrays,
-    SentenceFacts,
     SliceCounts,
     add_entity_texts,
     check_slice_inputs,
@@ -235,43 +243,54 @@ def count_batch(
 ) -> tuple[Counted, list[Row] | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
     sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
-    of every bucket (`Counted.slices`). The array paths count, each sentence's counts and the rows slices read
-    too; rows and the precise error for bad input come from the readable path, which the array paths always
-    agree with (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length
-    slice where `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
+    of every bucket (`Counted.slices`). The array paths make the batch's table of pairs (`pairs.Pairs`), which
+    `nerscore.reducers` reduces to all of these; the readable path makes the same table where the array paths
+    cannot read the input, and raises the precise error for bad input (tests/test_fast_path.py). `lengths`, for
+    spans: each sentence's length for the sentence_length slice where `columns`' texts are longer than the
+    sentence (`count_grounded`'s placed predictions, §1b)."""
     if form == STRINGS:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
     if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
         check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
     sliced = bool(options.slices)
+    # The array paths' table gives the `entities` rows too; with spans, `tokens` are checked against it.
+    wanted_pairs = sliced or options.return_entities or (form == SPANS and columns.tokens is not None)
+    counted: Counted | None
     if form == SPANS:
         check_span_options(options)
         span_predictions, span_references = rows_of(predictions), rows_of(references)
-        if not options.return_entities:
-            counted = count_spans(span_predictions, span_references, options, by_sentence, columns, sliced)
-            if counted is not None:
-                return _with_slices(counted, form, options, columns, by_sentence, lengths), None
-        tally, rows = pair_spans(span_predictions, span_references, options, columns)
-        facts = SentenceFacts(len(references))
+        counted = count_spans(span_predictions, span_references, options, by_sentence, columns, wanted_pairs)
     else:
         # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
         if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
             check_tag_options(options)
-        if not options.return_entities:
-            counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns, sliced)
-            if counted is not None:
-                return _with_slices(counted, form, options, columns, by_sentence), None
-        tally, rows = pair_tags(predictions, references, form == IDS, options, columns)
-        facts = sentence_facts(predictions, references, form == IDS, options) if sliced else SentenceFacts(0)
-    by_sentences = weighted = None
-    if by_sentence:
-        by_sentences = scenarios_by_sentence(rows, len(references))
-        # docs/scoring.md §10's columns of each sentence, for the statistics (none unless asked for)
-        weighted = weighed(tally, rows, len(references), options)[1]
-    counted = Counted(tally, by_sentences, weighted=weighted)
-    if sliced or (form == SPANS and columns.tokens is not None):
-        counted = counted._replace(rows=(RowArrays.of_rows(rows), facts))
+        counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns, wanted_pairs)
+    if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
+        counted = _readable_count(predictions, references, form, options, by_sentence, columns, wanted_pairs)
+    rows = counted.rows[0].rows() if options.return_entities else None
     return _with_slices(counted, form, options, columns, by_sentence, lengths), rows
+
+
+def _readable_count(
+    predictions: Batch,
+    references: Batch,
+    form: str,
+    options: Options,
+    by_sentence: bool,
+    columns: Columns,
+    wanted_pairs: bool,
+) -> Counted:
+    """`count_batch` by the readable path (`nerscore.readable`), which raises the precise error for bad input."""
+    tokens = None
+    if form == SPANS:
+        rows = span_rows(rows_of(predictions), rows_of(references), options)
+        facts = SentenceFacts(len(references))
+    else:
+        rows = tag_rows(predictions, references, form == IDS, options)
+        facts = sentence_facts(predictions, references, form == IDS, options)
+        tokens = reducers.token_counts(facts)
+    reduction = readable_reduction(rows, len(references), options, columns)
+    return reducers.counted(reduction, tokens, by_sentence, (reduction.pairs, facts) if wanted_pairs else None)
 
 
 def _with_slices(

@@ -100,15 +100,6 @@ class Diagnostics:
         return {key: int(getattr(self, key)) for key in DIAGNOSTIC_KEYS}
 
 
-def boundary_of(reference: Span, prediction: Span) -> str:
-    """The boundary diagnostic of a pair of other boundaries (scenarios V and VI; docs/scoring.md §11)."""
-    if prediction.start <= reference.start and reference.end <= prediction.end:
-        return "boundary_too_long"
-    if reference.start <= prediction.start and prediction.end <= reference.end:
-        return "boundary_too_short"
-    return "boundary_crossing"
-
-
 # (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
 # `errors` counts (docs/scoring.md §11).
 ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
@@ -290,8 +281,8 @@ class Counted(NamedTuple):
 
     tally: Tally
     by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
-    # For slices (docs/scoring.md §11): the array paths' rows and sentence facts (`slices.RowArrays`,
-    # `slices.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
+    # For slices and `entities` (docs/scoring.md §7, §11): the batch's table of pairs and each sentence's facts
+    # (`pairs.Pairs`, `pairs.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None
     slices: Any = None
     # (sentences, counts.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
@@ -678,17 +669,18 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""
+    # Each scenario's outcomes made once: a batch has hundreds of thousands of rows and six scenarios.
+    outcomes = {scenario: {scheme: OUTCOMES[scenario][scheme] for scheme in schemes} for scenario in OUTCOMES}
     result = []
     for sentence, reference, prediction in rows:
         scenario = scenario_of(reference, prediction)
-        outcomes = OUTCOMES[scenario]
         result.append(
             {
                 "sentence": sentence,
                 "reference": reference.as_dict() if reference is not None else None,
                 "prediction": prediction.as_dict() if prediction is not None else None,
                 "scenario": scenario,
-                **{scheme: outcomes[scheme] for scheme in schemes},
+                **outcomes[scenario],
             }
         )
     return result

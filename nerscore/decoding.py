@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from .errors import InvalidInputError
 from .options import Options
 from .schemes import (
@@ -29,7 +31,8 @@ from .span import Span
 
 
 def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT, suffix: bool = False) -> list[Span]:
-    """The entities of one tag sequence, in order (docs/scoring.md §2).
+    """The entities of one tag sequence, in order (docs/scoring.md §2), by the one decoder of every path
+    (`decode_roles`, which the array path runs on whole batches).
 
     Lenient mode follows conlleval: an entity begins at a B/S/U tag, at any tag after O or after an entity
     that ended (E/L/S/U), and at a change of type. Strict mode then drops every entity whose prefix letters
@@ -40,7 +43,7 @@ def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT
 
 
 def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
-    """`decode` with checked options, the tags parsed through `table`."""
+    """`decode` with checked options, the tags parsed through `table` (`decode_roles` on one sentence)."""
     parsed: list[ParsedTag | None] = []
     for position, tag in enumerate(tags):
         try:
@@ -49,43 +52,87 @@ def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
             raise error.at(token=position) from None
         except TypeError:  # an unhashable value: let parse_tag explain it
             raise InvalidInputError(not_a_tag(tag), token=position) from None
-
-    spans: list[Span] = []
-    start: int | None = None
-    open_type = ""  # the type of the entity open at `start`
-    for position, item in enumerate(parsed):
-        if item is None:
-            if start is not None:
-                spans.append(Span(start, position, open_type))
-                start = None
-            continue
-        if item.role in (BEGIN, SINGLE) or start is None or item.entity_type != open_type:
-            if start is not None:
-                spans.append(Span(start, position, open_type))
-            start, open_type = position, item.entity_type
-        if item.role in (END, SINGLE):
-            spans.append(Span(start, position + 1, open_type))
-            start = None
-    if start is not None:
-        spans.append(Span(start, len(parsed), open_type))
-    if mode == LENIENT:
-        return spans
-    return [span for span in spans if _well_formed(span, parsed, table.scheme)]
-
-
-def _well_formed(span: Span, parsed: Sequence[ParsedTag | None], scheme: Scheme) -> bool:
-    letters = "".join(item.prefix for item in parsed[span.start : span.end] if item is not None)
-    if re.fullmatch(scheme.well_formed, letters):
-        return True
-    if scheme.well_formed_next_to_same_type is None:
-        return False
-    neighbour = span.start - 1 if scheme.touching_side == "before" else span.end
-    touching = parsed[neighbour] if 0 <= neighbour < len(parsed) else None
-    return (
-        touching is not None
-        and touching.entity_type == span.entity_type
-        and re.fullmatch(scheme.well_formed_next_to_same_type, letters) is not None
+    names: dict[str, int] = {}
+    role = np.fromiter((ROLE_FLAGS[None if item is None else item.role] for item in parsed), np.int8, len(parsed))
+    entity_type = np.fromiter(
+        (-1 if item is None else names.setdefault(item.entity_type, len(names)) for item in parsed),
+        np.int64,
+        len(parsed),
     )
+    start, end, type_id = decode_roles(role, entity_type, np.array([0, len(parsed)]), mode, table.scheme)
+    type_names = list(names)
+    return [
+        Span(first, last, type_names[kind]) for first, last, kind in zip(start.tolist(), end.tolist(), type_id.tolist())
+    ]
+
+
+# A role as bit flags, so that one array lookup per token answers all three questions decoding asks.
+ENTITY, OPENS, CLOSES = 1, 2, 4
+ROLE_FLAGS = {None: 0, INSIDE: ENTITY, BEGIN: ENTITY | OPENS, END: ENTITY | CLOSES, SINGLE: ENTITY | OPENS | CLOSES}
+
+
+def decode_roles(
+    role: np.ndarray, entity_type: np.ndarray, offsets: np.ndarray, mode: str, scheme: Scheme
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`decode` of every sentence of a batch at once, as the (start, end, type id) of its entities in order,
+    positions counted from the batch's start: `role` and `entity_type` give each token's `ROLE_FLAGS` and type
+    id (-1 for O), sentence i being tokens `offsets[i]` to `offsets[i + 1]`."""
+    size = len(role)
+    entity = (role & ENTITY).astype(bool)
+    first = np.zeros(size + 1, dtype=bool)
+    first[offsets] = True  # also marks `size`, the end of the last sentence
+    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
+    open_after = np.concatenate(([False], (role & (ENTITY | CLOSES)) == ENTITY))[:-1]
+    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
+    # docs/scoring.md §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
+    begins = entity & (first[:-1] | (role & OPENS).astype(bool) | ~open_after | ~same_type_before)
+    continues = entity & ~begins
+    ends = entity & ~np.concatenate((continues, [False]))[1:]
+    start = np.flatnonzero(begins)
+    end = np.flatnonzero(ends) + 1
+    type_id = entity_type[start]
+    if mode == LENIENT:
+        return start, end, type_id
+    # Strict: the entities whose prefix letters are well formed in the scheme.
+    first_role = role[start]
+    last_role = role[end - 1]
+    length = np.minimum(end - start, 3)
+    valid = _strict_table(scheme, scheme.well_formed)[first_role, last_role, length]
+    if scheme.well_formed_next_to_same_type is not None:
+        # IOB1 / IOE1: the neighbouring token, in the same sentence, has an entity of the same type.
+        if scheme.touching_side == "before":
+            neighbour, inside_sentence = start - 1, ~first[start]
+        else:
+            neighbour, inside_sentence = end, ~first[end]
+        neighbour = np.minimum(neighbour, size - 1).clip(0)
+        touching = inside_sentence & (entity_type[neighbour] == type_id) & entity[neighbour]
+        table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
+        valid |= touching & table[first_role, last_role, length]
+    return start[valid], end[valid], type_id[valid]
+
+
+_STRICT_TABLES: dict[tuple[str, str], np.ndarray] = {}
+
+
+def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
+    """valid[first role, last role, min(length, 3)] for entities of the lenient decoder (made once per scheme).
+
+    Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
+    E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
+    is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
+    key = (scheme.name, pattern)
+    if key in _STRICT_TABLES:
+        return _STRICT_TABLES[key]
+    letter = {ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}
+    middle = letter.get(ROLE_FLAGS[INSIDE], "")
+    valid = np.zeros((8, 8, 4), dtype=bool)
+    for first, first_letter in letter.items():
+        for last, last_letter in letter.items():
+            valid[first, last, 1] = first == last and re.fullmatch(pattern, first_letter) is not None
+            valid[first, last, 2] = re.fullmatch(pattern, first_letter + last_letter) is not None
+            valid[first, last, 3] = re.fullmatch(pattern, first_letter + middle + last_letter) is not None
+    _STRICT_TABLES[key] = valid
+    return valid
 
 
 def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suffix: bool = False) -> list[str]:

@@ -1,9 +1,9 @@
 """Slices (docs/scoring.md §11): the scores of buckets of entities (by length, seen or unseen) and of sentences (by
 length, reference entity density, group), counted from the rows of a pairing.
 
-Why from rows as arrays: both paths produce the same rows (tests/test_fast_path.py proves them equal), so the
-readable path's rows and the array paths' are turned into one `RowArrays` (each row's sentence, scenario, types
-and the extents of its two entities) and bucketed here, once, with a handful of numpy operations per slice. What
+A reducer over the batch's table of pairs (`nerscore.pairs.Pairs`: each row's sentence, scenario, types and the
+extents of its two entities), which every path produces alike (tests/test_fast_path.py), bucketed here once with a
+handful of numpy operations per slice. What
 is kept adds over batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as
 per-type scores are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each
 sentence's counts per bucket, as columns beside its six scenario counts (sums of sentences, so that documents sum
@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 
 from .columns import Columns, entity_text, join_tokens
-from .counts import Row, Tally, TokenCounts, scores, two_sided_scores
+from .counts import Tally, TokenCounts, scores, two_sided_scores
 from .errors import InvalidInputError
 from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, Options, is_id
-from .pairing import SCENARIOS, scenario_of
+from .pairing import SCENARIOS
+from .pairs import Pairs, SentenceFacts
 
 SEEN, UNSEEN = "seen", "unseen"
 # A character of the scripts `columns.join_tokens` writes without spaces between tokens.
@@ -45,96 +46,6 @@ def bucket_names(edges: Sequence[int]) -> list[str]:
 def _numeric_buckets(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
     """Each value's bucket, an index into `bucket_names(edges)`."""
     return np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
-
-
-@dataclass(frozen=True)
-class RowArrays:
-    """The rows of a pairing as parallel arrays: sentence, scenario (index in SCENARIOS), the two type ids
-    (indexing `type_names`, -1 for no entity) and the two entities' start and end within their sentence (-1 for
-    no entity): positions as scored (tokens kept after `ignore_index`, or the spans' own offsets)."""
-
-    sentence: np.ndarray
-    scenario: np.ndarray
-    reference_type: np.ndarray
-    predicted_type: np.ndarray
-    reference_start: np.ndarray
-    reference_end: np.ndarray
-    predicted_start: np.ndarray
-    predicted_end: np.ndarray
-    type_names: tuple[str, ...] = ()
-
-    @classmethod
-    def of_rows(cls, rows: Iterable[Row], type_names: Sequence[str] | None = None) -> RowArrays:
-        """The readable path's rows (sentence, reference, prediction); type ids index `type_names` (by default
-        the types of the rows, sorted)."""
-        rows = list(rows)
-        names = (
-            list(type_names)
-            if type_names is not None
-            else sorted({span.entity_type for _, r, p in rows for span in (r, p) if span is not None})
-        )
-        index = {name: position for position, name in enumerate(names)}
-        scenario = {name: position for position, name in enumerate(SCENARIOS)}
-        columns: list[list[int]] = [[] for _ in range(8)]
-        for sentence, r, p in rows:
-            values = (
-                sentence,
-                scenario[scenario_of(r, p)],
-                -1 if r is None else index[r.entity_type],
-                -1 if p is None else index[p.entity_type],
-                -1 if r is None else r.start,
-                -1 if r is None else r.end,
-                -1 if p is None else p.start,
-                -1 if p is None else p.end,
-            )
-            for column, value in zip(columns, values):
-                column.append(value)
-        return cls.of_columns([np.array(column, dtype=np.int64) for column in columns], names)
-
-    @classmethod
-    def of_columns(cls, columns: Sequence[np.ndarray], type_names: Sequence[str] = ()) -> RowArrays:
-        """From the eight columns in the order of the fields."""
-        sentence, scenario, reference_type, predicted_type, r_start, r_end, p_start, p_end = columns
-        return cls(
-            sentence, scenario, reference_type, predicted_type, r_start, r_end, p_start, p_end, tuple(type_names)
-        )
-
-    @classmethod
-    def joined(cls, parts: Sequence[RowArrays], type_names: Sequence[str]) -> RowArrays:
-        """Rows of several chunks, whose type ids all index `type_names`."""
-        empty = np.zeros(0, dtype=np.int64)
-        columns = [np.concatenate([empty, *(getattr(part, name) for part in parts)]) for name in _ROW_COLUMNS]
-        return cls.of_columns(columns, type_names)
-
-    def renumbered(self, sentence: np.ndarray) -> RowArrays:
-        """The same rows placed in other sentences (a chunk's in the batch's)."""
-        return RowArrays.of_columns([sentence, *(getattr(self, name) for name in _ROW_COLUMNS[1:])], self.type_names)
-
-    def select(self, keep: np.ndarray) -> RowArrays:
-        return RowArrays.of_columns([getattr(self, name)[keep] for name in _ROW_COLUMNS], self.type_names)
-
-
-_ROW_COLUMNS = (
-    "sentence",
-    "scenario",
-    "reference_type",
-    "predicted_type",
-    "reference_start",
-    "reference_end",
-    "predicted_start",
-    "predicted_end",
-)
-
-
-@dataclass(frozen=True)
-class SentenceFacts:
-    """What sentence-level slices read of each sentence besides its rows: its length (tokens as scored, or the
-    characters of `texts`; None where nothing gives one) and, for tags, its tokens whose two tags are equal
-    (`token_accuracy` per bucket)."""
-
-    sentences: int
-    lengths: np.ndarray | None = None
-    equal: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -217,7 +128,7 @@ def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_ta
             )
 
 
-def check_tokens_cover(rows: RowArrays, columns: Columns) -> None:
+def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
     """With spans and `tokens`, an entity's text is its tokens (docs/scoring.md §11): an entity that ends past
     its sentence's tokens is a located `ValueError`."""
     if columns.tokens is None:
@@ -238,7 +149,7 @@ def check_tokens_cover(rows: RowArrays, columns: Columns) -> None:
 
 
 def count_slices(
-    rows: RowArrays, options: Options, columns: Columns, facts: SentenceFacts, by_sentence: bool
+    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts, by_sentence: bool
 ) -> SliceCounts:
     """The `SliceCounts` of a batch's rows (docs/scoring.md §11)."""
     names: dict[str, list[str]] = {}
@@ -299,7 +210,7 @@ def _check_sentence_columns(options: Options, columns: Columns, sentences: int) 
 
 
 def _entity_buckets(
-    name: str, rows: RowArrays, options: Options, columns: Columns
+    name: str, rows: Pairs, options: Options, columns: Columns
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names."""
     if name == "entity_length":
@@ -347,7 +258,7 @@ def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> 
 
 
 def _sentence_buckets(
-    name: str, rows: RowArrays, options: Options, columns: Columns, facts: SentenceFacts
+    name: str, rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts
 ) -> tuple[np.ndarray, list[str]]:
     """Each sentence's bucket and the bucket names."""
     if name == "group":
@@ -378,7 +289,7 @@ def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.nd
 
 
 def _bucket_tallies(
-    rows: RowArrays, sentence_bucket: np.ndarray, names: list[str], facts: SentenceFacts
+    rows: Pairs, sentence_bucket: np.ndarray, names: list[str], facts: SentenceFacts
 ) -> dict[str, Tally]:
     """One `Tally` per bucket of sentences: the cells of its sentences' rows and, for tags, their tokens."""
     types = len(rows.type_names) + 1
@@ -455,3 +366,7 @@ def kept_tokens(tokens: tuple[tuple[str, ...], ...], references: Any, ignore_ind
 def _is_ignored(value: Any, ignore_index: int) -> bool:
     # As `inputs.ids_to_tags` drops a position: an integer id equal to ignore_index.
     return is_id(value) and value == ignore_index
+
+
+# The Space's import (space/scoring.py) until it uses only the package's public names (issue 27, item 3).
+RowArrays = Pairs

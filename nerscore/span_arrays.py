@@ -1,42 +1,32 @@
-"""The array path for spans: the readable path's `Tally` of span input, computed on whole chunks of documents.
+"""The array path for spans: the readable path's table of pairs of span input, made on whole chunks of sentences.
 
 Every entity of a chunk of sentences becomes a row of parallel arrays, and each sentence is moved to positions of
 its own (its first start right after the previous sentence's last end), so that `pair_flat`, the tag path's
-pairing, pairs in one go
-every sentence whose entities are disjoint on both sides; the sentences with nested, overlapping or repeated
-entities go through `pair` one by one. Reading the three keys of every dict is the one step that touches every
-entity, so it stays in C (`operator.itemgetter` mapped over them). With `by_sentence` it also counts each
-sentence's scenarios, as the tag path does, for the statistics. tests/test_fast_path.py proves it equal to the
-readable path, at any offset int64 holds."""
+pairing, pairs in one go every sentence whose entities are disjoint on both sides, and
+`component_arrays.nested_rows` the sentences with nested, overlapping or repeated entities. Reading the three
+keys of every dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped
+over them). What the result reports is reduced from the table by `nerscore.reducers`, as for every path.
+tests/test_fast_path.py proves the table equal to the readable path's, at any offset int64 holds."""
 
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
 import numpy as np
 
+from . import reducers
 from .columns import NO_COLUMNS, Columns
 from .component_arrays import nested_rows
-from .counts import Cell, Counted, Diagnostics, Row, Tally, weighted_width
+from .counts import Counted
 from .inputs import TYPE_KEYS
-from .options import OVERLAP, Options
-from .pairing import SCENARIOS, scenario_of
-from .readable import findings, overlapped_twice, pair_sentences, scenarios_by_sentence, weighed
-from .slices import RowArrays, SentenceFacts
+from .options import Options
+from .pairs import FlatSpans, Pairs, SentenceFacts
+from .readable import pair_sentences
+from .reducers import Reduction
 from .span import Span
-from .tag_arrays import (
-    Findings,
-    FlatSpans,
-    Rows,
-    cells_of,
-    chunk_findings,
-    count_errors,
-    pair_flat,
-    weighted_rows,
-)
+from .tag_arrays import pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -86,12 +76,22 @@ def count_spans(
     columns: Columns = NO_COLUMNS,
     rows: bool = False,
 ) -> Counted | None:
-    """`readable.pair_spans`'s `Tally`, computed on arrays chunk by chunk of sentences, and with `by_sentence`
-    each sentence's scenario counts too (`readable.scenarios_by_sentence`); None for anything the readable path
-    must check or explain (a bad entity, a mix of forms, a type key out of the usual order, an offset int64 does
-    not hold). With `diagnostics` and `errors`, the tally holds them too (the texts of `errors` from
-    `columns`). With `rows`, the rows as `RowArrays` too (slices, docs/scoring.md §11), positions the spans'
-    own."""
+    """The readable path's count (`readable.pair_spans`) from the table the arrays make (`span_pairs`), reduced
+    by the same reducers (`nerscore.reducers`): the tally, with `by_sentence` each sentence's counts, with `rows`
+    the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
+    must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
+    pairs = span_pairs(predictions, references, options)
+    if pairs is None:
+        return None
+    slice_input = (pairs, SentenceFacts(len(references))) if rows else None
+    return reducers.counted(Reduction(pairs, options, columns), None, by_sentence, slice_input)
+
+
+def span_pairs(
+    predictions: list[list] | SpanValues, references: list[list] | SpanValues, options: Options
+) -> Pairs | None:
+    """The table of pairs of a batch of spans, paired on arrays chunk by chunk of sentences; None for anything
+    the readable path must check or explain."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
         return None
@@ -111,95 +111,15 @@ def count_spans(
     entities = offsets_r + offsets_p
     cuts = np.searchsorted(entities[1:], np.arange(_CHUNK_ENTITIES, entities[-1], _CHUNK_ENTITIES)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
-    cells: Counter = Counter()
-    sentence_counts = [np.zeros((0, len(SCENARIOS)), dtype=np.int64)]
-    weighted = Tally()
-    weighted_counts = [np.zeros((0, weighted_width(options)))]
-    diagnostics = Diagnostics() if options.diagnostics else None
-    errors: Counter | None = Counter() if options.errors else None
-    asked = options if options.diagnostics or options.errors else None
-    row_parts: list[RowArrays] = []
+    parts: list[Pairs] = []
     for first, last in pairwise(bounds):
         if first == last:
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        chunk_cells, counts, found, chunk_rows = _chunk_cells(
-            chunk_r, chunk_p, type_names, options.min_overlap, by_sentence, asked, rows
-        )
-        cells.update(chunk_cells)
-        if chunk_rows is not None:
-            row_parts.append(chunk_rows.renumbered(chunk_rows.sentence + first))
-        if counts is not None:
-            sentence_counts.append(counts)
-        if found is not None and diagnostics is not None and found.diagnostics is not None:
-            diagnostics += found.diagnostics
-        if found is not None and errors is not None and found.errors is not None:
-            errors.update(count_errors(found.errors, first, type_names, columns))
-        if weighted_width(options):
-            part, part_counts = _weighted_chunk(chunk_r, chunk_p, type_names, options, by_sentence)
-            weighted += part
-            if part_counts is not None:
-                weighted_counts.append(part_counts)
-    tally = Tally(
-        dict(cells),
-        None,
-        credit=weighted.credit,
-        value_cells=weighted.value_cells,
-        diagnostics=diagnostics,
-        errors=None if errors is None else dict(errors),
-    )
-    by_sentence_counts = np.concatenate(sentence_counts) if by_sentence else None
-    counted_rows = None
-    if rows:
-        counted_rows = (RowArrays.joined(row_parts, type_names), SentenceFacts(len(references)))
-    if not weighted_width(options):
-        return Counted(tally, by_sentence_counts, rows=counted_rows)
-    weighted_by_sentence = np.concatenate(weighted_counts) if by_sentence else None
-    return Counted(tally, by_sentence_counts, rows=counted_rows, weighted=weighted_by_sentence)
-
-
-def _weighted_chunk(
-    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], options: Options, by_sentence: bool
-) -> tuple[Tally, np.ndarray | None]:
-    """What docs/scoring.md §10 adds for one chunk of span input (the overlap credit, the value cells) and with
-    `by_sentence` each sentence's weighted columns: the sentences of disjoint entities on arrays, as the tag
-    path does them (`tag_arrays.weighted_rows`, after the translation `_chunk_cells` makes), the nested ones
-    and the chunks of too large positions by the readable path."""
-    moved = _moved(references, predictions)
-    if moved is None:
-        return _readable_weighted(references, predictions, type_names, options)
-    shift, _, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
-    flat_r, flat_p = flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p])
-    groups = pair_flat(flat_r, flat_p, options.min_overlap) if options.partial_credit == OVERLAP else []
-    rows = weighted_rows(flat_r, flat_p, groups, shift, options, type_names, by_sentence)
-    names = [*type_names]
-    credit = None
-    if rows.credit is not None:
-        credit = {(names[r], names[p]): share for (r, p), share in rows.credit.items()}
-    value_cells = None
-    if rows.value_cells is not None:
-        value_cells = _value_cell_dict(rows.value_cells, names)
-    part = Tally({}, None, credit=credit, value_cells=value_cells)
-    counts = rows.by_sentence
-    if nested.any():
-        nested_part, nested_counts = _readable_weighted(
-            _sentences(references, nested), _sentences(predictions, nested), type_names, options
-        )
-        part += nested_part
-        if counts is not None and nested_counts is not None:
-            counts[nested] = nested_counts
-    return part, counts if by_sentence else None
-
-
-def _value_cell_dict(cells: Rows, names: list[str]) -> dict[Cell, int]:
-    """Distinct value cells (`tag_arrays._counted_cells`' columns) as a dict of named cells."""
-    kinds, reference_types, predicted_types, numbers = (column.tolist() for column in cells)
-    named: list[str | None] = [*names, None]
-    return {
-        (SCENARIOS[kind], named[r], named[p]): number
-        for kind, r, p, number in zip(kinds, reference_types, predicted_types, numbers)
-    }
+        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap)
+        parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
+    return Pairs.joined(parts, type_names, len(references))
 
 
 def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]]:
@@ -208,17 +128,6 @@ def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]
     spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
     bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
     return [spans[a:b] for a, b in pairwise(bounds)]
-
-
-def _readable_weighted(
-    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], options: Options
-) -> tuple[Tally, np.ndarray]:
-    """`_weighted_chunk` sentence by sentence by the readable path (`readable.weighed`)."""
-    sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
-    tally, rows = pair_sentences(sides[0], sides[1], options.min_overlap)
-    weighted, counts = weighed(tally, rows, len(references.counts), options)
-    assert counts is not None  # weighted_width(options) > 0
-    return Tally({}, None, credit=weighted.credit, value_cells=weighted.value_cells), counts
 
 
 def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
@@ -291,77 +200,36 @@ def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) ->
     return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[first:last])
 
 
-def _chunk_cells(
-    references: _SpanColumns,
-    predictions: _SpanColumns,
-    type_names: list[str],
-    min_overlap: float | None,
-    by_sentence: bool = False,
-    findings: Options | None = None,
-    rows: bool = False,
-) -> tuple[dict[Cell, int], np.ndarray | None, Findings | None, RowArrays | None]:
-    """The cells of one chunk of sentences of span input, with `by_sentence` each sentence's scenario counts
-    (sentences x 6), with `findings` (the options, when they ask for diagnostics or errors) its `Findings`, and
-    with `rows` its rows (chunk-local sentences, the spans' own positions)."""
+def _chunk_pairs(
+    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
+) -> Pairs:
+    """The table of one chunk of sentences of span input (chunk-local sentences, the spans' own positions): the
+    sentences of disjoint entities by `pair_flat`, the nested ones by `component_arrays.nested_rows`, all at
+    positions of their own; a chunk whose positions are too large sentence by sentence by `pair`."""
     size = len(references.counts)
     moved = _moved(references, predictions)
     if moved is None:
-        cells, counts, readable_rows = _readable_span_chunk(references, predictions, type_names, min_overlap)
-        found = None
-        if findings is not None:
-            found = _readable_findings(readable_rows, np.arange(size), type_names, findings, overlaps=True)
-        row_arrays = RowArrays.of_rows(readable_rows, type_names) if rows else None
-        return cells, counts if by_sentence else None, found, row_arrays
+        sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
+        return Pairs.of_rows(pair_sentences(sides[0], sides[1], min_overlap), type_names, size)
     shift, move, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
-    with_positions = findings is not None or rows
-    groups = pair_flat(
-        flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap, with_positions
-    )
-
-    def locate(at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        # A position's sentence, and the translation that moved it there (positions are given back as they came).
-        holding = np.searchsorted(shift, at, side="right") - 1
-        return holding, move[holding]
-
-    if not by_sentence and not rows:
-        if nested.any():
-            groups.append(_nested_rows(flat_r, flat_p, sentence_r, sentence_p, nested, min_overlap, with_positions))
-        found = None if findings is None else chunk_findings(groups, flat_r, flat_p, findings, locate)
-        return cells_of(groups, type_names), None, found, None
-    # A row's sentence is the one whose positions hold its first position (sentences without entities take no
-    # room, so the last sentence starting at or before it is the one).
-    kinds, positions = (np.concatenate([group[column] for group in groups]) for column in (0, 3))
-    sentence = np.searchsorted(shift, positions, side="right") - 1
-    counts = np.bincount(sentence * len(SCENARIOS) + kinds, minlength=size * len(SCENARIOS))
-    counts = counts.reshape(size, len(SCENARIOS))
-    cells = Counter(cells_of(groups, type_names))
-    found = None if findings is None else chunk_findings(groups, flat_r, flat_p, findings, locate)
-    row_arrays = None
-    if rows:
-        # pair_flat's positions (columns 5 to 8) moved back into their sentence, -1 kept for no entity.
-        position_columns = [
-            np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(9)
-        ]
-        moved_by = move[sentence]
-        ends = [np.where(column >= 0, column - moved_by, -1) for column in position_columns[5:]]
-        row_arrays = RowArrays.of_columns([sentence, *position_columns[:3], *ends])
+    groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
     if nested.any():
-        # The nested sentences, which `pair` takes one by one, by the readable path, which tells each row's sentence.
-        nested_cells, nested_counts, nested_rows_list = _readable_span_chunk(
-            _sentences(references, nested), _sentences(predictions, nested), type_names, min_overlap
+        keep_r, keep_p = nested[sentence_r], nested[sentence_p]
+        nested_groups = nested_rows(
+            flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
         )
-        cells.update(nested_cells)
-        counts[nested] = nested_counts
-        if found is not None and findings is not None:
-            # Their overlaps are counted with the rest (`chunk_findings`); their pairs' boundaries and errors here.
-            found = found + _readable_findings(
-                nested_rows_list, np.flatnonzero(nested), type_names, findings, overlaps=False
-            )
-        if row_arrays is not None:
-            nested_part = RowArrays.of_rows(nested_rows_list, type_names)
-            nested_part = nested_part.renumbered(np.flatnonzero(nested)[nested_part.sentence])
-            row_arrays = RowArrays.joined([row_arrays, nested_part], type_names)
-    return dict(cells), counts if by_sentence else None, found, row_arrays
+        groups.append(tuple(nested_groups[column] for column in (0, 1, 2, 5, 6, 7, 8)))  # pair_flat's columns
+    kinds, r_types, p_types, *extents = (
+        np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
+        for column in range(7)
+    )
+    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
+    # A row's sentence is the one whose positions hold its first position (sentences without entities take no
+    # room, so the last sentence starting at or before it is the one); its positions are moved back.
+    sentence = np.searchsorted(shift, first_position, side="right") - 1
+    moved_by = move[sentence]
+    extents = [np.where(column >= 0, column - moved_by, -1) for column in extents]
+    return Pairs.of_columns([sentence, kinds, r_types, p_types, *extents], type_names, size)
 
 
 def _moved(
@@ -402,83 +270,3 @@ def _moved(
         nested[sentence[1:][overlapping]] = True
         sides.append((FlatSpans(start, end, columns.type_id[order]), sentence))
     return shift, move, nested, sides[0], sides[1]
-
-
-def _sentences(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
-    """The sentences of one side of a chunk where `keep` is True."""
-    rows = np.repeat(keep, columns.counts)
-    return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[keep])
-
-
-def _nested_rows(
-    references: FlatSpans,
-    predictions: FlatSpans,
-    sentence_r: np.ndarray,
-    sentence_p: np.ndarray,
-    nested: np.ndarray,
-    min_overlap: float | None,
-    positions: bool = False,
-) -> Rows:
-    """The rows of the nested sentences (`component_arrays.nested_rows`)."""
-    keep_r, keep_p = nested[sentence_r], nested[sentence_p]
-    return nested_rows(
-        references.select(keep_r),
-        predictions.select(keep_p),
-        sentence_r[keep_r],
-        sentence_p[keep_p],
-        min_overlap,
-        positions,
-    )
-
-
-def _readable_span_chunk(
-    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
-) -> tuple[dict[Cell, int], np.ndarray, list[Row]]:
-    """The cells, each sentence's scenario counts and the rows of a chunk, sentence by sentence by the readable
-    path: for positions too large for the arrays, and each nested sentence's counts."""
-    sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
-    tally, rows = pair_sentences(sides[0], sides[1], min_overlap)
-    return dict(tally.cells), scenarios_by_sentence(rows, len(references.counts)), rows
-
-
-def _readable_findings(
-    rows: list[Row], sentences: np.ndarray, type_names: list[str], options: Options, overlaps: bool
-) -> Findings:
-    """The `Findings` of rows of the readable path (`_readable_span_chunk`), whose sentence k is the chunk's
-    `sentences[k]`: the boundaries of their pairs, their errors, and with `overlaps` their `split` and `merged`
-    (`readable.overlapped_twice`, sentence by sentence)."""
-    type_ids: dict[str | None, int] = {name: index for index, name in enumerate(type_names)}
-    type_ids[None] = -1
-    diagnostics = None
-    if options.diagnostics:
-        found = findings([], [], rows, options.evolve(errors=False))[0]
-        assert found is not None
-        if overlaps:
-            by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
-            for sentence, reference, prediction in rows:
-                sides = by_sentence.setdefault(sentence, ([], []))
-                for side, entity in zip(sides, (reference, prediction)):
-                    if entity is not None:
-                        side.append(entity)
-            counted = [overlapped_twice(r, p, options.min_overlap) for r, p in by_sentence.values()]
-            found += Diagnostics(0, 0, 0, sum(split for split, _ in counted), sum(merged for _, merged in counted))
-        diagnostics = found
-    errors = None
-    if options.errors:
-        wrong = [
-            (
-                SCENARIOS.index(scenario_of(r, p)),
-                type_ids[None if r is None else r.entity_type],
-                type_ids[None if p is None else p.entity_type],
-                int(sentences[sentence]),
-                *((-1, -1) if r is None else (r.start, r.end)),
-                *((-1, -1) if p is None else (p.start, p.end)),
-            )
-            for sentence, r, p in rows
-            if scenario_of(r, p) != "I"
-        ]
-        errors = tuple(np.array(column, dtype=np.int64) for column in zip(*wrong)) if wrong else _NO_ERRORS
-    return Findings(diagnostics, errors)
-
-
-_NO_ERRORS: Rows = tuple(np.zeros(0, np.int64) for _ in range(8))

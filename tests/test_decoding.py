@@ -1,14 +1,18 @@
-"""`decode` and `encode` per scheme and mode (docs/scoring.md §1, §2): named tables of hand-derived cases."""
+"""`decode` and `encode` per scheme and mode (docs/scoring.md §1, §2): named tables of hand-derived cases, and
+`decode` (the array decoder every path runs) against a token-by-token reading of §2 on random tag soup."""
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 import pytest
+import strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerscore import SCHEMES, Span, compute_semeval, decode, encode
+from nerscore.schemes import BEGIN, END, SINGLE, TagTable, get_scheme
 
 LENIENT, STRICT = "lenient", "strict"
 
@@ -273,3 +277,59 @@ def test_encode_then_decode_round_trips(data: tuple[str, int, list[Span]]) -> No
     assert len(tags) == length
     assert decode(tags, scheme, LENIENT) == entities
     assert decode(tags, scheme, STRICT) == entities
+
+
+def decoded_token_by_token(tags: list[str], scheme: str, mode: str, suffix: bool) -> list[Span]:
+    """docs/scoring.md §2 read token by token: an entity begins at B/S/U, after O or a closed entity (E/L/S/U), at
+    a change of type; strict keeps those whose prefix letters are well formed (or, in IOB1/IOE1, well formed next
+    to an entity of the same type)."""
+    table = TagTable(get_scheme(scheme), suffix)
+    parsed = [table[tag] for tag in tags]
+    spans: list[Span] = []
+    start: int | None = None
+    open_type = ""
+    for position, item in enumerate(parsed):
+        if item is None:
+            if start is not None:
+                spans.append(Span(start, position, open_type))
+                start = None
+            continue
+        if item.role in (BEGIN, SINGLE) or start is None or item.entity_type != open_type:
+            if start is not None:
+                spans.append(Span(start, position, open_type))
+            start, open_type = position, item.entity_type
+        if item.role in (END, SINGLE):
+            spans.append(Span(start, position + 1, open_type))
+            start = None
+    if start is not None:
+        spans.append(Span(start, len(parsed), open_type))
+    if mode == LENIENT:
+        return spans
+    rules = table.scheme
+
+    def well_formed(span: Span) -> bool:
+        letters = "".join(item.prefix for item in parsed[span.start : span.end] if item is not None)
+        if re.fullmatch(rules.well_formed, letters):
+            return True
+        if rules.well_formed_next_to_same_type is None:
+            return False
+        neighbour = span.start - 1 if rules.touching_side == "before" else span.end
+        touching = parsed[neighbour] if 0 <= neighbour < len(parsed) else None
+        return (
+            touching is not None
+            and touching.entity_type == span.entity_type
+            and re.fullmatch(rules.well_formed_next_to_same_type, letters) is not None
+        )
+
+    return [span for span in spans if well_formed(span)]
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_decode_equals_the_token_by_token_reading(scheme: str, data: st.DataObject) -> None:
+    suffix = data.draw(st.booleans())
+    predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=4))
+    for tags in [*predictions, *references]:
+        for mode in (LENIENT, STRICT):
+            assert decode(tags, scheme, mode, suffix) == decoded_token_by_token(tags, scheme, mode, suffix)

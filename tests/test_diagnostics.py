@@ -157,7 +157,7 @@ def test_errors_most_frequent_first_then_by_values_none_first_and_capped() -> No
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Recounted from the entities rows: an oracle that knows nothing of the arrays or of `findings`
+# Recounted from the entities rows: an oracle that knows nothing of the arrays or of `reducers.diagnostics`
 # ---------------------------------------------------------------------------------------------------------
 
 

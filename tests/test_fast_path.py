@@ -1,7 +1,7 @@
-"""The array path (`nerscore.tag_arrays`, used by `compute` without `return_entities`) returns exactly what the
-readable path (`decode`, `pair`, `Tally.of_rows`) returns, on random soup in every scheme and mode; and so does the
-array path of span input (`nerscore.span_arrays`) on random nested batches, each sentence's counts included, at
-any offset int64 holds."""
+"""The array path (`nerscore.tag_arrays`) makes exactly the readable path's table of pairs (`decode`, `pair`,
+`Pairs.of_rows`), and so the same tally, on random soup in every scheme and mode; and so does the array path of
+span input (`nerscore.span_arrays`) on random nested batches, each sentence's counts included, at any offset int64
+holds. The value pairing's table (docs/scoring.md §10) is the same on both paths too."""
 
 from __future__ import annotations
 
@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import compute, inputs, span_arrays, tag_arrays
+from nerscore import compute, inputs, reducers, span_arrays, tag_arrays
+from nerscore import readable as readable_path
 from nerscore.counts import Counted
+from nerscore.pairs import Pairs
 from nerscore.readable import scenarios_by_sentence
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -159,6 +161,59 @@ def test_padded_2d_id_arrays_equal_the_unpadded_lists(scheme: str, data: st.Data
     assert readable(padded_p, padded_r, **options).cells == expected.cells
 
 
+def assert_same_table(table: Pairs, expected: Pairs) -> None:
+    """Two tables hold the same rows (type ids aside: the tag path numbers types as it meets them)."""
+    ours, theirs = table.in_order(), expected.renamed(table.type_names).in_order()
+    assert ours.sentences == theirs.sentences
+    assert [column.tolist() for column in ours.columns()] == [column.tolist() for column in theirs.columns()]
+
+
+def assert_same_tables(table: Pairs, rows: list, sentences: int, options: ns.Options) -> None:
+    """`table` is the readable path's `rows` as a table, gives them back in the readable order (the `entities`
+    rows), and the value pairing made from it on arrays is the readable path's too."""
+    expected = readable_path.reduction(rows, sentences, options)
+    assert_same_table(table, expected.pairs)
+    assert table.rows() == rows
+    # Each row's partner in the value pairing (`entities`' value_pair), copies of one entity being one object there.
+    assert readable_path.value_partners(table.rows(), options) == readable_path.value_partners(rows, options)
+    assert expected.value_pairs is not None
+    assert_same_table(reducers.value_pairs(table, options), expected.value_pairs)
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@SETTINGS
+@given(data=st.data())
+def test_tag_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> None:
+    suffix = data.draw(st.booleans())
+    predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=6))
+    mode = data.draw(st.sampled_from(ns.MODES))
+    labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(strategies.TYPES), min_size=1, max_size=3)))
+    min_overlap = data.draw(st.sampled_from([None, 0.25, 0.5, 1.0]))
+    value = data.draw(st.sampled_from([True, "ace08", {"type_error": 0.25, "min_overlap": 0.5}]))
+    options = ns.Options.of(
+        scheme=scheme, mode=mode, suffix=suffix, labels=labels, min_overlap=min_overlap, value=value
+    )  # fmt: skip
+    chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))
+    with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
+        made = tag_arrays.tag_pairs(predictions, references, False, options)
+    assert made is not None
+    rows = readable_path.tag_rows(predictions, references, False, options)
+    assert_same_tables(made[0], rows, len(references), options)
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@SETTINGS
+@given(data=st.data())
+def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> None:
+    predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
+    id_predictions, id_references, label_list = strategies.as_ids(data.draw, predictions, references)
+    options = ns.Options.of(scheme=scheme, mode=data.draw(st.sampled_from(ns.MODES)), label_list=label_list, value=True)
+    made = tag_arrays.tag_pairs(id_predictions, id_references, True, options)
+    assert made is not None
+    rows = readable_path.tag_rows(id_predictions, id_references, True, options)
+    assert_same_tables(made[0], rows, len(id_references), options)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Span input: `_fast_span_tally` against `_readable_span_tally`
 # ---------------------------------------------------------------------------------------------------------
@@ -235,6 +290,28 @@ def test_span_array_path_equals_readable_path(batch, options, data) -> None:
         assert_same_counts(counted, expected)
         assert tally_alone is not None and tally_alone.by_sentence is None
         assert tally_alone.tally.cells == expected.tally.cells
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batch=tuple_batches(), options=SPAN_OPTIONS, data=st.data())
+def test_span_tables_are_the_readable_tables(batch, options, data) -> None:
+    predictions, references = batch
+    checked = ns.Options.of(**options, value=True)
+    chunk = data.draw(st.sampled_from([1, 3, span_arrays._CHUNK_ENTITIES]))
+    limit = data.draw(st.sampled_from([1, 20, span_arrays._POSITION_LIMIT]))  # past it, a chunk goes by `pair`
+    placement = data.draw(st.sampled_from([4, reducers._PLACEMENT_LIMIT]))  # past it, value pairs by sentence
+    with (
+        mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
+        mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
+        mock.patch.object(reducers, "_PLACEMENT_LIMIT", placement),
+    ):
+        table = span_arrays.span_pairs(predictions, references, checked)
+        assert table is not None
+        rows = readable_path.span_rows(predictions, references, checked)
+        assert_same_tables(table, rows, len(references), checked)
+        # The diagnostics of sentences placed one after another are those of the sentences one by one.
+        expected = reducers.diagnostics(readable_path.reduction(rows, len(references), checked).pairs, None)
+        assert reducers.diagnostics(table, None) == expected
 
 
 def test_bootstrap_and_compare_with_spans_count_on_the_array_path() -> None:

@@ -31,6 +31,8 @@ ORDER = [
     "measures",
     "counts",
     "columns",
+    "pairs",
+    "reducers",
     "slices",
     "inputs",
     "readable",

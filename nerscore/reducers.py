@@ -1,0 +1,507 @@
+"""Every derived result of a batch as a reducer over its table of pairs (`nerscore.pairs.Pairs`), written once.
+
+Each input path ends in one `Pairs` table; what the result reports of it is reduced here, whichever path made it:
+the tally's cells (§4), each sentence's scenario counts (the statistics' unit, §9), the overlap credit (§10),
+the value score's cells (§10, from the value pairing's own table), the diagnostics and the errors by surface
+string (§11). Slices (`nerscore.slices`) are reducers over the same table. A reducer declares the table's
+columns it reads and the option that asks for it; `REDUCERS` lists those that fill a field of the `Tally`, and
+`counted` runs them. docs/architecture.md shows how to add one.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
+from .counts import (
+    Cell,
+    Counted,
+    Diagnostics,
+    ErrorKey,
+    Tally,
+    TokenCounts,
+    sentence_sums,
+    value_cell_columns,
+    weighted_width,
+)
+from .options import OVERLAP, Options
+from .pairing import SCENARIOS, overlap_kept, scenario_of
+from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
+from .span import Span
+from .value import WeightTable, value_pair
+
+_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+_WIDTH = len(SCENARIOS)
+# Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
+# offsets near 2**63) a reducer that needs them placed takes the sentences one by one.
+_PLACEMENT_LIMIT = 1 << 62
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """What the reducers read of one batch: its table of pairs, the options, its columns (texts, tokens), and
+    the value pairing's own table (§10) when the path made it (else made from the pairs on first use)."""
+
+    pairs: Pairs
+    options: Options
+    columns: Columns = NO_COLUMNS
+    given_value_pairs: Pairs | None = None
+
+    @cached_property
+    def value_pairs(self) -> Pairs:
+        if self.given_value_pairs is not None:
+            return self.given_value_pairs
+        return value_pairs(self.pairs, self.options)
+
+
+@dataclass(frozen=True)
+class Reducer:
+    """One field of the `Tally`: the table's columns it reads, whether the options ask for it, and how."""
+
+    field: str
+    reads: tuple[str, ...]
+    wanted: Callable[[Options], bool]
+    reduce: Callable[[Reduction], Any]
+
+
+def cells(pairs: Pairs) -> dict[Cell, int]:
+    """The tally's cells (docs/scoring.md §4): how many rows fell into each (scenario, reference type, predicted
+    type), None for no entity."""
+    # One integer per cell, in mixed radix (scenario, then reference type + 1, then predicted type + 1, each digit
+    # below `width`): np.unique then counts every cell at once.
+    width = len(pairs.type_names) + 1
+    combined = (pairs.scenario * width + pairs.reference_type + 1) * width + pairs.predicted_type + 1
+    distinct, numbers = np.unique(combined, return_counts=True)
+    kinds, rest = np.divmod(distinct, width * width)
+    reference_types, predicted_types = np.divmod(rest, width)
+    names: list[str | None] = [None, *pairs.type_names]
+    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist(), numbers.tolist())
+    return {(SCENARIOS[kind], names[r], names[p]): number for kind, r, p, number in zip(*columns)}
+
+
+def token_counts(facts: SentenceFacts) -> TokenCounts:
+    """`token_accuracy`'s counts (docs/scoring.md §7): the tokens, and those whose two tags are equal."""
+    assert facts.lengths is not None and facts.equal is not None  # tags
+    return TokenCounts(int(facts.lengths.sum()), int(facts.equal.sum()))
+
+
+def scenario_counts(pairs: Pairs) -> np.ndarray:
+    """Each sentence's scenario counts (sentences x 6, scenarios I to VI): the statistics' unit (§9)."""
+    counts = np.bincount(pairs.sentence * _WIDTH + pairs.scenario, minlength=pairs.sentences * _WIDTH)
+    return counts.reshape(pairs.sentences, _WIDTH)
+
+
+def _shares(pairs: Pairs) -> tuple[np.ndarray, dict[tuple[str, str], Fraction], np.ndarray]:
+    """The PAR rows (scenarios V and VI), the exact sum of |shared| / |union| of each (reference type, predicted
+    type) over them, and each one's share as the float nearest it."""
+    partial = np.flatnonzero((pairs.scenario == _V) | (pairs.scenario == _VI))
+    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
+    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
+    shared, union = np.minimum(r1, p1) - np.maximum(r0, p0), np.maximum(r1, p1) - np.minimum(r0, p0)
+    r_types, p_types = pairs.reference_type[partial], pairs.predicted_type[partial]
+    types, extent = len(pairs.type_names) + 1, int(union.max(initial=0)) + 1
+    if shared.dtype != object and types * types * extent * extent < 1 << 62:
+        # One integer per (reference type, predicted type, shared, union), in mixed radix: np.unique on it takes
+        # a fraction of what it takes on rows.
+        keys = ((r_types * types + p_types) * extent + shared) * extent + union
+        distinct, inverse, numbers = np.unique(keys, return_inverse=True, return_counts=True)
+        rest, whole_of = np.divmod(distinct, extent)
+        rest, part_of = np.divmod(rest, extent)
+        r_of, p_of = np.divmod(rest, types)
+        distinct_rows: Any = zip(r_of.tolist(), p_of.tolist(), part_of.tolist(), whole_of.tolist())
+        numbers_list = numbers.tolist()
+    else:  # thousands of types and a sentence of a million tokens, or offsets past int64: the rows themselves
+        index: dict[tuple, int] = {}
+        rows = zip(r_types.tolist(), p_types.tolist(), shared.tolist(), union.tolist())
+        inverse = np.array([index.setdefault(row, len(index)) for row in rows], dtype=np.int64)
+        distinct_rows, numbers_list = list(index), np.bincount(inverse, minlength=len(index)).tolist()
+    names = pairs.type_names
+    credit: dict[tuple[str, str], Fraction] = {}
+    floats = []
+    for (r_type, p_type, part, whole), number in zip(distinct_rows, numbers_list):
+        share = Fraction(part, whole)
+        named = (names[r_type], names[p_type])
+        credit[named] = credit.get(named, Fraction(0)) + number * share
+        floats.append(float(share))
+    return partial, credit, np.array(floats, dtype=np.float64)[inverse.reshape(-1)]
+
+
+def overlap_credit(pairs: Pairs) -> dict[tuple[str, str], Fraction]:
+    """`partial_credit="overlap"`'s credit (docs/scoring.md §10): the exact sum of |shared| / |union| over the
+    PAR pairs of each (reference type, predicted type)."""
+    return _shares(pairs)[1]
+
+
+def weighted_columns(reduction: Reduction) -> np.ndarray:
+    """Each sentence's `counts.weighted_width` columns for the statistics (§10): its overlap credit, then the
+    value's five sums of its value rows."""
+    pairs, options = reduction.pairs, reduction.options
+    columns = [np.zeros((pairs.sentences, 0))]
+    if options.partial_credit == OVERLAP:
+        partial, _, shares = _shares(pairs)
+        columns.append(sentence_sums(pairs.sentence[partial], shares.reshape(-1, 1), pairs.sentences))
+    if options.value is not None:
+        value = reduction.value_pairs
+        width = len(value.type_names) + 1
+        combined = (value.scenario * width + value.reference_type + 1) * width + value.predicted_type + 1
+        distinct, inverse = np.unique(combined, return_inverse=True)
+        kinds, rest = np.divmod(distinct, width * width)
+        reference_types, predicted_types = np.divmod(rest, width)
+        names: list[str | None] = [None, *value.type_names]
+        distinct_cells = [
+            (SCENARIOS[kind], names[r], names[p])
+            for kind, r, p in zip(kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
+        ]
+        per_cell = value_cell_columns(distinct_cells, WeightTable(options.value))
+        columns.append(sentence_sums(value.sentence, per_cell[inverse.reshape(-1)], pairs.sentences))
+    return np.hstack(columns)
+
+
+def diagnostics(pairs: Pairs, min_overlap: float | None) -> Diagnostics:
+    """The boundary diagnostics (docs/scoring.md §11): of the PAR pairs, those whose prediction contains the
+    reference, lies inside it, or neither; and over all entities, pairing aside, `split` and `merged`."""
+    partial = (pairs.scenario == _V) | (pairs.scenario == _VI)
+    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
+    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
+    too_long = (p0 <= r0) & (r1 <= p1)
+    too_short = ~too_long & (r0 <= p0) & (p1 <= r1)
+    longer, shorter = int(np.count_nonzero(too_long)), int(np.count_nonzero(too_short))
+    split, merged = overlapped_twice_in(pairs, min_overlap)
+    return Diagnostics(longer, shorter, len(r0) - longer - shorter, split, merged)
+
+
+def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
+    """`overlapped_twice` of every sentence of the table (each entity is in one row)."""
+    references, predictions, sentence_r, sentence_p = pairs.sides()
+    placed = placement(pairs)
+    if placed is not None:
+        move = placed[1]
+        return overlapped_twice(
+            _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p]), min_overlap
+        )
+    # Sentences one by one: each side sorted by sentence, a sentence's entities one run of it.
+    order_r, order_p = np.argsort(sentence_r, kind="stable"), np.argsort(sentence_p, kind="stable")
+    references, predictions = references.select(order_r), predictions.select(order_p)
+    sentence_r, sentence_p = sentence_r[order_r], sentence_p[order_p]
+    split = merged = 0
+    for sentence in np.union1d(sentence_r, sentence_p).tolist():
+        run_r = slice(*np.searchsorted(sentence_r, [sentence, sentence + 1]).tolist())
+        run_p = slice(*np.searchsorted(sentence_p, [sentence, sentence + 1]).tolist())
+        counted = overlapped_twice(references.select(run_r), predictions.select(run_p), min_overlap)
+        split, merged = split + counted[0], merged + counted[1]
+    return split, merged
+
+
+def _moved(spans: FlatSpans, by: np.ndarray) -> FlatSpans:
+    return FlatSpans(spans.start + by, spans.end + by, spans.type_id)
+
+
+def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
+    """Where each sentence's positions start and how far to move them so that sentences lie one after another,
+    none overlapping another (a sentence moved to right after the end of the one before); None where the
+    positions would not stay below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions
+    within a sentence alone, so a translation changes nothing a reducer reads."""
+    sentences = pairs.sentences
+    if pairs.reference_start.dtype == object or pairs.predicted_start.dtype == object:
+        return None
+    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.zeros(sentences, dtype=np.int64)
+    for start, end in ((pairs.reference_start, pairs.reference_end), (pairs.predicted_start, pairs.predicted_end)):
+        present = start >= 0
+        np.minimum.at(low, pairs.sentence[present], start[present])
+        np.maximum.at(high, pairs.sentence[present], end[present])
+    low = np.minimum(low, high)  # a sentence without entities takes no room
+    extent = high - low  # 0 <= low <= high < 2**63: never wraps
+    # Checked before adding up, so that the sum, below sentences * _PLACEMENT_LIMIT, cannot wrap either.
+    if extent.max(initial=0) >= _PLACEMENT_LIMIT // max(sentences, 1):
+        return None
+    shift = np.concatenate(([0], np.cumsum(extent)))
+    if shift[-1] >= _PLACEMENT_LIMIT:
+        return None
+    return shift[:-1], shift[:-1] - low
+
+
+def overlapped_twice(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None) -> tuple[int, int]:
+    """Pairing aside (docs/scoring.md §11): the references that two or more predictions overlap (`split`) and
+    the predictions that overlap two or more references (`merged`), overlap as §3 with `min_overlap`, of
+    entities in which those of different sentences never overlap, on sides nested or not."""
+    start_r, end_r, start_p, end_p = references.start, references.end, predictions.start, predictions.end
+    if min_overlap is None:
+        # Of the predictions that start before a reference ends, those that end by its start are the ones that
+        # miss it: two binary searches per entity, whatever the nesting.
+        # (A stable sort: the table's rows come in runs already sorted, which it takes in linear time.)
+        sorted_start_p, sorted_end_p = np.sort(start_p, kind="stable"), np.sort(end_p, kind="stable")
+        degree_r = np.searchsorted(sorted_start_p, end_r, "left") - np.searchsorted(sorted_end_p, start_r, "right")
+        sorted_start_r, sorted_end_r = np.sort(start_r, kind="stable"), np.sort(end_r, kind="stable")
+        degree_p = np.searchsorted(sorted_start_r, end_p, "left") - np.searchsorted(sorted_end_r, start_p, "right")
+        return int(np.count_nonzero(degree_r >= 2)), int(np.count_nonzero(degree_p >= 2))
+    # With min_overlap each overlap is tested: the edges between distinct extents (copies folded: a thousand
+    # copies are one extent, never a million edges), each found once.
+    (r0, r1, copies_r), (p0, p1, copies_p) = _extents(start_r, end_r), _extents(start_p, end_p)
+    i, j = _overlap_pairs(r0, r1, p0, p1)
+    shared = np.minimum(r1[i], p1[j]) - np.maximum(r0[i], p0[j])
+    keep = overlap_kept(shared, r1[i] - r0[i], min_overlap)
+    i, j = i[keep], j[keep]
+    degree_r = np.zeros(len(r0), np.int64)
+    np.add.at(degree_r, i, copies_p[j])
+    degree_p = np.zeros(len(p0), np.int64)
+    np.add.at(degree_p, j, copies_r[i])
+    return int(copies_r[degree_r >= 2].sum()), int(copies_p[degree_p >= 2].sum())
+
+
+def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (start, end) of entities in (start, end) order, and the copies of each."""
+    order = np.lexsort((end, start))
+    start, end = start[order], end[order]
+    new = np.ones(len(start), dtype=bool)
+    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1])
+    first = np.flatnonzero(new)
+    return start[first], end[first], np.diff(np.append(first, len(start))).astype(np.int64)
+
+
+def _overlap_pairs(
+    start_r: np.ndarray, end_r: np.ndarray, start_p: np.ndarray, end_p: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(i, j) of every overlapping reference i and prediction j, both sides sorted by start: the predictions
+    starting inside a reference (at or after its start) form one run in start order, and so do the references
+    starting strictly inside a prediction; every overlap is one of the two, once. Time and memory follow the
+    number of overlaps."""
+    low = np.searchsorted(start_p, start_r, "left")
+    high = np.searchsorted(start_p, end_r, "left")
+    i_a, j_a = _runs(low, high)
+    low = np.searchsorted(start_r, start_p, "right")
+    high = np.searchsorted(start_r, end_p, "left")
+    j_b, i_b = _runs(low, high)
+    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
+
+
+def _runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(k, m) for every k and every m in range(low[k], high[k])."""
+    width = np.maximum(high - low, 0)
+    k = np.repeat(np.arange(len(low)), width)
+    step = np.arange(len(k)) - np.repeat(np.cumsum(width) - width, width)
+    return k, low[k] + step
+
+
+def errors(pairs: Pairs, columns: Columns) -> dict[ErrorKey, int]:
+    """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
+    predicted text, predicted type), texts from `columns` (docs/scoring.md §11)."""
+    wrong = pairs.select(pairs.scenario != _I)
+    names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
+    sentence = wrong.sentence.tolist()
+    # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
+    keys = zip(
+        map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
+        entity_texts(columns, sentence, wrong.reference_start, wrong.reference_end),
+        map(names.__getitem__, wrong.reference_type.tolist()),
+        entity_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end),
+        map(names.__getitem__, wrong.predicted_type.tolist()),
+    )
+    return dict(Counter(keys))
+
+
+def entity_texts(columns: Columns, sentence: list[int], start: np.ndarray, end: np.ndarray) -> list[str | None]:
+    """`columns.entity_text` of each entity of one side's columns (None where there is none). With tokens, a
+    one-token entity (most of them) is its token as it is, which is what joining one token gives, without the
+    slice and the join."""
+    tokens = columns.tokens
+    entities = zip(sentence, start.tolist(), end.tolist())
+    if tokens is None:
+        return [None if first < 0 else entity_text(columns, at, first, last) for at, first, last in entities]
+    return [
+        None
+        if first < 0
+        else words[first]
+        if last - first == 1 and first < len(words)
+        else join_tokens(words[first:last])
+        for words, (_, first, last) in zip(map(tokens.__getitem__, sentence), entities)
+    ]
+
+
+def value_pairs(pairs: Pairs, options: Options) -> Pairs:
+    """The value pairing's own table (docs/scoring.md §10) of the entities of `pairs`: the sentences whose sides
+    are disjoint on arrays at once (`value_flat`), the others, and all where the positions are too large to
+    place, by `value.value_pair` one sentence at a time."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    references, predictions, sentence_r, sentence_p = pairs.sides()
+    placed = placement(pairs)
+    nested = np.ones(pairs.sentences, dtype=bool)
+    parts = []
+    if placed is not None:
+        shift, move = placed
+        placed_r, placed_p = _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p])
+        nested[:] = False
+        sides = []
+        for side, of_entity in ((placed_r, sentence_r), (placed_p, sentence_p)):
+            # By start (stable: the rows come in sorted runs); ties only in a nested sentence, found either way.
+            order = np.argsort(side.start, kind="stable")
+            side, of_entity = side.select(order), of_entity[order]
+            # A sentence is nested where an entity starts before an earlier one (in start order) of its side ends.
+            overlapping = side.start[1:] < np.maximum.accumulate(side.end)[:-1]
+            nested[of_entity[1:][overlapping]] = True
+            sides.append((side, of_entity))
+        (placed_r, sentence_r_sorted), (placed_p, sentence_p_sorted) = sides
+        flat_r, flat_p = placed_r.select(~nested[sentence_r_sorted]), placed_p.select(~nested[sentence_p_sorted])
+        columns = value_flat(flat_r, flat_p, table, options.value_min_overlap, list(pairs.type_names))
+        kinds, r_types, p_types, r0, r1, p0, p1 = columns
+        # A row's sentence is the one whose placed positions hold its first position (sentences without entities
+        # take no room, so the last sentence starting at or before it is the one); back to the sentence's own.
+        holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1
+        back = move[holding]
+        bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
+        parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names))
+    if nested.any():
+        rows = pairs.select(nested[pairs.sentence]).rows()
+        by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+        for sentence, reference, prediction in rows:
+            sides_of = by_sentence.setdefault(sentence, ([], []))
+            if reference is not None:
+                sides_of[0].append(reference)
+            if prediction is not None:
+                sides_of[1].append(prediction)
+        value_rows = [
+            (sentence, reference, prediction)
+            for sentence, (sentence_references, sentence_predictions) in by_sentence.items()
+            for reference, prediction in value_pair(
+                sentence_references, sentence_predictions, table, options.value_min_overlap
+            )
+        ]
+        parts.append(Pairs.of_rows(value_rows, pairs.type_names))
+    return Pairs.joined(parts, pairs.type_names, pairs.sentences)
+
+
+def value_flat(
+    references: FlatSpans,
+    predictions: FlatSpans,
+    table: WeightTable,
+    min_overlap: float | None,
+    type_names: list[str],
+) -> tuple[np.ndarray, ...]:
+    """`value.value_pair` for a whole batch of sorted, disjoint spans, as columns (scenario index, reference type
+    id, predicted type id, reference start, reference end, prediction start, prediction end; -1 on an unpaired
+    side). An entity that overlaps one entity which overlaps only it pairs with it (every worth is >= 0, and a
+    pair more wins a tie): those, and the entities that overlap nothing, are settled on arrays; the rest, chains
+    with a fork, go through the exact `value.value_pair` (spans never cross a sentence, so neither do its
+    components)."""
+    none = np.int64(-1)
+    first = np.searchsorted(predictions.end, references.start, side="right")
+    degree = np.searchsorted(predictions.start, references.end, side="left") - first
+    edge_r = np.repeat(np.arange(len(references.start)), degree)
+    starts = np.repeat(np.cumsum(degree) - degree, degree)
+    edge_p = first[edge_r] + np.arange(len(edge_r)) - starts
+    if min_overlap is not None and len(edge_r):
+        shared = np.minimum(references.end[edge_r], predictions.end[edge_p]) - np.maximum(
+            references.start[edge_r], predictions.start[edge_p]
+        )
+        kept = overlap_kept(shared, references.end[edge_r] - references.start[edge_r], min_overlap)
+        edge_r, edge_p = edge_r[kept], edge_p[kept]
+    degree_r = np.bincount(edge_r, minlength=len(references.start))
+    degree_p = np.bincount(edge_p, minlength=len(predictions.start))
+    simple = (degree_r[edge_r] == 1) & (degree_p[edge_p] == 1)
+    pair_r, pair_p = edge_r[simple], edge_p[simple]
+    types_r, types_p = references.type_id[pair_r], predictions.type_id[pair_p]
+    same_bounds = (references.start[pair_r] == predictions.start[pair_p]) & (
+        references.end[pair_r] == predictions.end[pair_p]
+    )
+    same_type = types_r == types_p
+    kind = np.select([same_bounds & same_type, same_bounds, same_type], [_I, _IV, _V], _VI)
+    lone_r, lone_p = np.flatnonzero(degree_r == 0), np.flatnonzero(degree_p == 0)
+    absent_r, absent_p = np.full(len(lone_r), none), np.full(len(lone_p), none)
+    extent_r, extent_p = (
+        (references.start[pair_r], references.end[pair_r]),
+        (predictions.start[pair_p], predictions.end[pair_p]),
+    )
+    lone_extent_r = (references.start[lone_r], references.end[lone_r])
+    lone_extent_p = (predictions.start[lone_p], predictions.end[lone_p])
+    groups: list[Sequence[Any]] = [
+        (kind, types_r, types_p, *extent_r, *extent_p),
+        (np.full(len(lone_r), _III), references.type_id[lone_r], absent_r, *lone_extent_r, absent_r, absent_r),
+        (np.full(len(lone_p), _II), absent_p, predictions.type_id[lone_p], absent_p, absent_p, *lone_extent_p),
+    ]
+    # Entities with an edge that are not in a one-to-one pair: the chains with a fork (masks, not set
+    # differences, which would sort).
+    has_r, has_p = degree_r > 0, degree_p > 0
+    has_r[pair_r] = False
+    has_p[pair_p] = False
+    forked_r, forked_p = np.flatnonzero(has_r), np.flatnonzero(has_p)
+    if len(forked_r) or len(forked_p):
+        spans_r = _as_spans(references.select(forked_r), type_names)
+        spans_p = _as_spans(predictions.select(forked_p), type_names)
+        ids = {name: type_id for type_id, name in enumerate(type_names)}
+        rows = [
+            (
+                SCENARIOS.index(scenario_of(r, p)),
+                none if r is None else ids[r.entity_type],
+                none if p is None else ids[p.entity_type],
+                *((none, none) if r is None else (r.start, r.end)),
+                *((none, none) if p is None else (p.start, p.end)),
+            )
+            for r, p in value_pair(spans_r, spans_p, table, min_overlap)
+        ]
+        groups.append([np.array(column, dtype=np.int64) for column in zip(*rows)])
+    return tuple(np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7))
+
+
+def _as_spans(spans: FlatSpans, type_names: Sequence[str]) -> list[Span]:
+    columns = spans.start.tolist(), spans.end.tolist(), spans.type_id.tolist()
+    return [Span(start, end, type_names[type_id]) for start, end, type_id in zip(*columns)]
+
+
+# The reducers that fill the `Tally`'s fields, in the order of its fields.
+REDUCERS = (
+    Reducer("cells", PAIR_COLUMNS[1:4], lambda options: True, lambda reduction: cells(reduction.pairs)),
+    Reducer(
+        "credit",
+        PAIR_COLUMNS[1:],
+        lambda options: options.partial_credit == OVERLAP,
+        lambda reduction: overlap_credit(reduction.pairs),
+    ),
+    Reducer(
+        "value_cells",
+        PAIR_COLUMNS,  # the value pairing pairs the table's entities again (§10)
+        lambda options: options.value is not None,
+        lambda reduction: cells(reduction.value_pairs),
+    ),
+    Reducer(
+        "diagnostics",
+        ("sentence", "scenario", "reference_start", "reference_end", "predicted_start", "predicted_end"),
+        lambda options: options.diagnostics,
+        lambda reduction: diagnostics(reduction.pairs, reduction.options.min_overlap),
+    ),
+    Reducer(
+        "errors",
+        PAIR_COLUMNS,
+        lambda options: bool(options.errors),
+        lambda reduction: errors(reduction.pairs, reduction.columns),
+    ),
+)
+
+
+def tally(reduction: Reduction, tokens: TokenCounts | None = None) -> Tally:
+    """The `Tally` of a batch: every reducer its options ask for, once."""
+    fields = {reducer.field: reducer.reduce(reduction) for reducer in REDUCERS if reducer.wanted(reduction.options)}
+    return Tally(fields.pop("cells"), tokens, **fields)
+
+
+def counted(
+    reduction: Reduction,
+    tokens: TokenCounts | None,
+    by_sentence: bool,
+    slice_input: tuple[Pairs, SentenceFacts] | None = None,
+) -> Counted:
+    """What `count_batch` returns of a batch: its tally and, with `by_sentence`, each sentence's scenario
+    counts and weighted columns (§9, §10); `slice_input`, what slices read (the table and the sentence facts)."""
+    sentence_counts = weighted = None
+    if by_sentence:
+        sentence_counts = scenario_counts(reduction.pairs)
+        if weighted_width(reduction.options):
+            weighted = weighted_columns(reduction)
+    return Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, weighted=weighted)

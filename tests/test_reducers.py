@@ -1,0 +1,112 @@
+"""The reducers (`nerscore.reducers`) on tables made by hand and by the readable path: each derived result read
+off the table of pairs, the registry's fields, and the sentence-by-sentence fallback equal to the placed one."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from unittest import mock
+
+import numpy as np
+import pytest
+import strategies
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nerscore as ns
+from nerscore import readable, reducers
+from nerscore.columns import Columns
+from nerscore.counts import Diagnostics, Tally
+from nerscore.pairs import Pairs, SentenceFacts
+from nerscore.span import Span
+
+# Two sentences: an exact pair, a boundary error (too long), a type error, a miss and a spurious entity.
+ROWS = [
+    (0, Span(0, 1, "PER"), Span(0, 1, "PER")),
+    (0, Span(2, 4, "LOC"), Span(2, 5, "LOC")),
+    (1, Span(0, 2, "PER"), Span(0, 2, "LOC")),
+    (1, Span(3, 4, "ORG"), None),
+    (1, None, Span(5, 6, "PER")),
+]
+TOKENS = [["Ann", "in", "New", "York", "now", "."], ["Bob", "Lee", "of", "IBM", "says", "Zed"]]
+
+
+def table() -> Pairs:
+    return Pairs.of_rows(ROWS, sentences=2)
+
+
+def test_every_registered_reducer_fills_a_field_of_the_tally() -> None:
+    fields = {field.name for field in dataclasses.fields(Tally)}
+    assert {reducer.field for reducer in reducers.REDUCERS} <= fields
+    for reducer in reducers.REDUCERS:
+        assert set(reducer.reads) <= {"sentence", *reducers.PAIR_COLUMNS}
+
+
+def test_cells_and_each_sentences_counts() -> None:
+    pairs = table()
+    assert reducers.cells(pairs) == {
+        ("I", "PER", "PER"): 1,
+        ("V", "LOC", "LOC"): 1,
+        ("IV", "PER", "LOC"): 1,
+        ("III", "ORG", None): 1,
+        ("II", None, "PER"): 1,
+    }
+    assert reducers.scenario_counts(pairs).tolist() == [[1, 0, 0, 0, 1, 0], [0, 1, 1, 1, 0, 0]]
+
+
+def test_overlap_credit_is_shared_over_union_of_each_partial_pair() -> None:
+    assert reducers.overlap_credit(table()) == {("LOC", "LOC"): Fraction(2, 3)}
+
+
+def test_diagnostics_of_the_table() -> None:
+    assert reducers.diagnostics(table(), None) == Diagnostics(1, 0, 0, 0, 0)
+
+
+def test_errors_by_surface_string() -> None:
+    found = reducers.errors(table(), Columns.of(2, tokens=TOKENS))
+    assert found == {
+        ("V", "New York", "LOC", "New York now", "LOC"): 1,
+        ("IV", "Bob Lee", "PER", "Bob Lee", "LOC"): 1,
+        ("III", "IBM", "ORG", None, None): 1,
+        ("II", None, None, "Zed", "PER"): 1,
+    }
+
+
+def test_token_counts_are_the_sentences_totals() -> None:
+    facts = SentenceFacts(2, np.array([6, 6]), np.array([5, 4]))
+    assert reducers.token_counts(facts) == ns.counts.TokenCounts(12, 9)
+
+
+def test_the_tally_runs_each_reducer_its_options_ask_for() -> None:
+    options = ns.Options.of(partial_credit="overlap", diagnostics=True)
+    tally = reducers.tally(reducers.Reduction(table(), options))
+    assert tally.credit == {("LOC", "LOC"): Fraction(2, 3)}
+    assert tally.diagnostics == Diagnostics(1, 0, 0, 0, 0)
+    assert tally.value_cells is None and tally.errors is None
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_sentences_taken_one_by_one_give_what_placed_sentences_give(data: st.DataObject) -> None:
+    # Past the placement limit (spans near 2**63) split, merged and the value pairing go sentence by sentence.
+    sentences = data.draw(st.lists(strategies.nested_spans(max_position=12, types=strategies.TYPES), max_size=8))
+    predictions = sentences[0::2]
+    references = sentences[1::2][: len(predictions)] + [[] for _ in range(len(predictions) - len(sentences[1::2]))]
+    min_overlap = data.draw(st.sampled_from([None, 0.5]))
+    options = ns.Options.of(value=True, min_overlap=min_overlap)
+    rows = readable.span_rows(predictions, references, options)
+    pairs = readable.reduction(rows, len(references), options).pairs
+    placed = reducers.diagnostics(pairs, min_overlap), reducers.cells(reducers.value_pairs(pairs, options))
+    with mock.patch.object(reducers, "_PLACEMENT_LIMIT", 1):
+        assert reducers.placement(pairs) is None or not len(pairs)
+        alone = reducers.diagnostics(pairs, min_overlap), reducers.cells(reducers.value_pairs(pairs, options))
+    assert alone == placed
+
+
+@pytest.mark.parametrize("offset", [0, 2**62, 2**64])
+def test_the_table_holds_any_offset(offset: int) -> None:
+    rows = [(0, Span(offset, offset + 3, "X"), Span(offset + 1, offset + 3, "X"))]
+    pairs = Pairs.of_rows(rows, sentences=1)
+    assert pairs.rows() == rows
+    assert reducers.overlap_credit(pairs) == {("X", "X"): Fraction(2, 3)}
+    assert reducers.diagnostics(pairs, None) == Diagnostics(0, 1, 0, 0, 0)
