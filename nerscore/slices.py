@@ -366,7 +366,3 @@ def kept_tokens(tokens: tuple[tuple[str, ...], ...], references: Any, ignore_ind
 def _is_ignored(value: Any, ignore_index: int) -> bool:
     # As `inputs.ids_to_tags` drops a position: an integer id equal to ignore_index.
     return is_id(value) and value == ignore_index
-
-
-# The Space's import (space/scoring.py) until it uses only the package's public names (issue 27, item 3).
-RowArrays = Pairs
