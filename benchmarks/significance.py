@@ -39,7 +39,8 @@ sys.path.insert(0, str(REPO))
 from measure import median_times  # noqa: E402
 
 import nerscore as ns  # noqa: E402  (the checkout's package, not an installed copy)
-from nerscore.resampling import _bca_interval, _bootstrap_totals, _measure_keys, _measures  # noqa: E402
+from nerscore.resampling import _bca_interval, _bootstrap_totals  # noqa: E402
+from nerscore.sample_statistics import _measure_keys, _measures  # noqa: E402
 from nerscore.tag_arrays import count_tags  # noqa: E402
 
 

@@ -8,8 +8,8 @@ runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the comm
 implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
 schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, counts, columns,
 pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding,
-string_batches, resampling, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts,
-reports, cli.
+string_batches, unit_counts, sample_statistics, resampling, paired_comparison, run_statistics, compute, accumulator,
+runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ from .readers import (
     read_span_lines,
     read_two_systems,
 )
-from .resampling import SentenceCounts
 from .runs import compare_runs, summarize_runs
 from .schemes import MODES, SCHEMES, Scheme, get_scheme
 from .span import Span
@@ -63,6 +62,7 @@ from .tables import (
     format_type_table,
     summary_rows,
 )
+from .unit_counts import SentenceCounts
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:

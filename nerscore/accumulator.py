@@ -47,10 +47,12 @@ from .inputs import (
 )
 from .option_checks import check_resamples, check_seed, is_id
 from .options import Options
+from .paired_comparison import comparison, slice_comparison
 from .pairing import SCENARIOS
-from .resampling import SentenceCounts, comparison, slice_comparison, slice_layout, unit_rows
+from .sample_statistics import slice_layout
 from .slices import SliceCounts, slice_scores
 from .string_batches import StringSpans, string_spans
+from .unit_counts import SentenceCounts, unit_rows
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .inputs import SPANS, STRINGS, TAGS, batch_form
 from .options import Options
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
-from .resampling import SentenceCounts
+from .unit_counts import SentenceCounts
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16

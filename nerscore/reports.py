@@ -14,7 +14,7 @@ from .compute import result_dict
 from .counts import Diagnostics, Tally, TokenCounts
 from .file_counts import Systems
 from .options import Options
-from .resampling import comparison
+from .paired_comparison import comparison
 from .runs import comparison_of, summary_of
 from .tables import (
     format_comparison,
@@ -90,7 +90,7 @@ def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> 
 
 
 def print_comparison(systems: Systems, options: Options, resamples: int, args: argparse.Namespace) -> None:
-    """--compare: A, B and B - A with its interval and p-value per scheme and measure (`nerscore.resampling`)."""
+    """--compare: A, B and B - A with its interval and p-value per scheme and measure (`paired_comparison`)."""
     tally_a, tally_b = (system.tally or Tally() for system in systems.counts)
     results = comparison(tally_a, tally_b, systems.units, options, resamples, options.seed)
     if args.json:

@@ -1,6 +1,7 @@
 """Several runs of one system (seeds, say) on the same references: `summarize_runs` (mean, standard deviation,
 min and max of every key, and an interval of each mean) and `compare_runs` (do B's runs beat A's?), docs/scoring.md
-§9. Each run is counted as `compute_semeval` counts a batch; the statistics are `nerscore.resampling`'s.
+§9. Each run is counted as `compute_semeval` counts a batch; the statistics are those of
+`nerscore.run_statistics`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from .inputs import SPANS, as_list, batch_form, check_tag_options
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .pairing import SCENARIOS
-from .resampling import SentenceCounts, run_interval_keys, runs_comparison
+from .run_statistics import run_interval_keys, runs_comparison
+from .unit_counts import SentenceCounts
 
 
 def summarize_runs(

@@ -373,7 +373,7 @@ def test_the_statistics_f_is_the_scores_f_within_rounding_at_any_beta(beta):
     # resampling._measures works in floats, scores in exact ratios: they agree to rounding, for β² finite or not.
     from nerscore import tally_semeval
     from nerscore.options import Options
-    from nerscore.resampling import _measures
+    from nerscore.sample_statistics import _measures
 
     options = Options.of(beta=beta)
     tally = tally_semeval(BETA_INPUTS["predictions"], BETA_INPUTS["references"], options)[0]

@@ -42,7 +42,11 @@ ORDER = [
     "joint_grounding",
     "grounding",
     "string_batches",
+    "unit_counts",
+    "sample_statistics",
     "resampling",
+    "paired_comparison",
+    "run_statistics",
     "compute",
     "accumulator",
     "runs",
@@ -109,8 +113,8 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
         }
         # scipy only inside the functions that need it (the probe above): where very large components are solved,
-        # and Student's t of the runs' comparison (resampling).
-        allowed = {"numpy", "nerscore"} | ({"scipy"} if path.stem in ("large_components", "resampling") else set())
+        # and Student's t of the runs' comparison (run_statistics).
+        allowed = {"numpy", "nerscore"} | ({"scipy"} if path.stem in ("large_components", "run_statistics") else set())
         third_party = roots - set(sys.stdlib_module_names) - allowed
         assert not third_party, f"{path.name} imports {sorted(third_party)}"
 

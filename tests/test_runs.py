@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 import nerscore as ns
-from nerscore import resampling
-from nerscore.resampling import SentenceCounts, unit_rows
+from nerscore import resampling, run_statistics, sample_statistics
+from nerscore.unit_counts import SentenceCounts, unit_rows
 
 CORRECT, SPURIOUS_ENTITY, MISSED = (ns.SCENARIOS.index(name) for name in ("I", "II", "III"))  # scenarios I-III
 
@@ -239,12 +239,12 @@ def test_summarize_runs_with_bootstrap_adds_an_interval_of_each_mean_wider_than_
     runs, references = runs_of(2, 5, 0.5)
     summary = ns.summarize_runs(runs=runs, references=references, bootstrap=1000)
     ends = {key for key in summary if key.endswith(("_mean_low", "_mean_high"))}
-    keys = resampling._measure_keys(ns.Options())
+    keys = sample_statistics._measure_keys(ns.Options())
     assert ends == {f"{key}_mean_{end}" for key in keys for end in ("low", "high")}
     for key in keys:
         assert summary[f"{key}_mean_low"] <= summary[f"{key}_mean"] <= summary[f"{key}_mean_high"]
     # Wider than either level alone: the units' resamples with every run kept, or the runs' spread.
-    with mock.patch.object(resampling, "_run_picks", every_run_once):
+    with mock.patch.object(run_statistics, "_run_picks", every_run_once):
         units_only = ns.summarize_runs(runs=runs, references=references, bootstrap=1000)
     width = summary["strict_f1_mean_high"] - summary["strict_f1_mean_low"]
     assert width > units_only["strict_f1_mean_high"] - units_only["strict_f1_mean_low"]
@@ -290,7 +290,7 @@ def test_compare_runs_keys_and_different_numbers_of_runs() -> None:
     runs, references = runs_of(4, 5, 0.5)
     result = ns.compare_runs(runs_a=runs[:2], runs_b=runs[2:], references=references, n_resamples=500)
     ends = ("a_mean", "b_mean", "delta", "delta_low", "delta_high", "p_value")
-    keys = resampling._measure_keys(ns.Options())
+    keys = sample_statistics._measure_keys(ns.Options())
     assert set(result) == {f"{key}_{end}" for key in keys for end in ends} | {"runs_a", "runs_b"}
     assert (result["runs_a"], result["runs_b"]) == (2, 3)
     for key in keys:
@@ -405,8 +405,8 @@ def true_mean_f1(seed_sd: float) -> float:
 
 
 def mean_keys(units: SentenceCounts, runs: int, options: ns.Options) -> dict[str, float]:
-    estimate = resampling._per_run(units.totals(), runs, options).mean(axis=0)
-    return {f"{key}_mean": float(value) for key, value in zip(resampling._measure_keys(options), estimate)}
+    estimate = run_statistics._per_run(units.totals(), runs, options).mean(axis=0)
+    return {f"{key}_mean": float(value) for key, value in zip(sample_statistics._measure_keys(options), estimate)}
 
 
 def every_run_once(groups, resamples, seed) -> np.ndarray:
@@ -430,10 +430,10 @@ def test_the_interval_of_the_mean_covers_the_mean_over_seeds() -> None:
         difficulty = DIFFICULTIES[rng.integers(3, size=200)]
         units = SentenceCounts.of(np.hstack([run_rows(rng, difficulty, 0.5) for _ in range(10)]))
         means, seeded = mean_keys(units, 10, options), options.evolve(seed=replication)
-        interval = resampling.run_interval_keys(means, units, 10, seeded)
+        interval = run_statistics.run_interval_keys(means, units, 10, seeded)
         covered["runs and units"] += interval["strict_f1_mean_low"] <= truth <= interval["strict_f1_mean_high"]
-        with mock.patch.object(resampling, "_run_picks", every_run_once):
-            interval = resampling.run_interval_keys(means, units, 10, seeded)
+        with mock.patch.object(run_statistics, "_run_picks", every_run_once):
+            interval = run_statistics.run_interval_keys(means, units, 10, seeded)
         covered["units only"] += interval["strict_f1_mean_low"] <= truth <= interval["strict_f1_mean_high"]
     rates = {level: count / replications for level, count in covered.items()}
     assert 0.87 <= rates["runs and units"] <= 0.995, rates
@@ -446,16 +446,18 @@ def null_rejections(replications: int, runs: tuple[int, int], seed_sd: float, sh
     rng = np.random.default_rng(seed)
     options = ns.Options()
     rejected = {"compare_runs": 0, "one run each": 0}
-    index = resampling._measure_keys(options).index("strict_f1")
+    index = sample_statistics._measure_keys(options).index("strict_f1")
     for replication in range(replications):
         difficulty = DIFFICULTIES[rng.integers(3, size=200)]
         rows_a = [run_rows(rng, difficulty, seed_sd) for _ in range(runs[0])]
         rows_b = [run_rows(rng, difficulty, seed_sd, shift) for _ in range(runs[1])]
         units = SentenceCounts.of(np.hstack(rows_a + rows_b))
-        p_values = resampling.runs_comparison(units, *runs, options, 199, replication)[3]
+        p_values = run_statistics.runs_comparison(units, *runs, options, 199, replication)[3]
         rejected["compare_runs"] += p_values[index] < 0.05
         pair = SentenceCounts.of(np.hstack((rows_a[0], rows_b[0])))
-        rejected["one run each"] += resampling.runs_comparison(pair, 1, 1, options, 199, replication)[3][index] < 0.05
+        rejected["one run each"] += (
+            run_statistics.runs_comparison(pair, 1, 1, options, 199, replication)[3][index] < 0.05
+        )
     return {test: count / replications for test, count in rejected.items()}
 
 
@@ -491,17 +493,17 @@ def test_compare_runs_counts_the_units_variation_where_the_systems_differ_senten
     def rejections(units_part: bool) -> float:
         rng = np.random.default_rng(11)
         options, rejected = ns.Options(), 0
-        index = resampling._measure_keys(options).index("strict_f1")
+        index = sample_statistics._measure_keys(options).index("strict_f1")
         for replication in range(150):
             kind = rng.integers(2, size=100)
             systems = (np.where(kind, logit(0.95), logit(0.35)), np.where(kind, logit(0.35), logit(0.95)))
             rows = [run_rows(rng, difficulty, 0.0) for difficulty in systems for _ in range(3)]
             units = SentenceCounts.of(np.hstack(rows))
             if units_part:
-                p_values = resampling.runs_comparison(units, 3, 3, options, 199, replication)[3]
+                p_values = run_statistics.runs_comparison(units, 3, 3, options, 199, replication)[3]
             else:
-                with mock.patch.object(resampling, "_unit_variances", lambda *_: np.zeros(12)):
-                    p_values = resampling.runs_comparison(units, 3, 3, options, 199, replication)[3]
+                with mock.patch.object(run_statistics, "_unit_variances", lambda *_: np.zeros(12)):
+                    p_values = run_statistics.runs_comparison(units, 3, 3, options, 199, replication)[3]
             rejected += p_values[index] < 0.05
         return rejected / 150
 
@@ -512,7 +514,7 @@ def test_compare_runs_counts_the_units_variation_where_the_systems_differ_senten
 @pytest.mark.parametrize("freedom", [1, 2, 3.5, 4, 30, 1e4])
 @pytest.mark.parametrize("t", [0.05, 1.0, 2.776, 8.0])
 def test_the_t_distribution_is_scipys(freedom: float, t: float) -> None:
-    assert resampling._two_sided_t(t, freedom) == pytest.approx(2 * stats.t.sf(t, freedom), rel=1e-9, abs=1e-300)
+    assert run_statistics._two_sided_t(t, freedom) == pytest.approx(2 * stats.t.sf(t, freedom), rel=1e-9, abs=1e-300)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from strategies import as_ids, nested_spans, soup_batches
 
 from nerscore import InvalidInputError, compare_semeval, compute_semeval
-from nerscore.resampling import holm
+from nerscore.paired_comparison import holm
 
 SCHEMES = ("strict", "exact", "partial", "type")
 WORDS = ("w0", "w1", "w2")

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import file_counts, inputs, readable, resampling, tag_arrays
+from nerscore import file_counts, inputs, readable, resampling, sample_statistics, tag_arrays
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -100,8 +100,8 @@ def test_vectorised_measures_are_the_scores(totals: list[int], beta: float, zero
     options = ns.Options.of(beta=beta, zero_division=zero_division)
     tally = ns.Tally({(scenario, None, None): n for scenario, n in zip(ns.SCENARIOS, totals) if n})
     expected = ns.scores(tally, options)
-    measures = resampling._measures(np.array(totals), options).reshape(-1)
-    for key, value in zip(resampling._measure_keys(options), measures.tolist()):
+    measures = sample_statistics._measures(np.array(totals), options).reshape(-1)
+    for key, value in zip(sample_statistics._measure_keys(options), measures.tolist()):
         if key.endswith(("_precision", "_recall")):
             assert value == expected[key], key
         else:
@@ -151,7 +151,7 @@ def sample_batch(rng: np.random.Generator, sentences: int) -> dict[str, list]:
 
 
 def interval_keys(options: ns.Options) -> list[str]:
-    return [f"{key}_{end}" for key in resampling._measure_keys(options) for end in ("low", "high")]
+    return [f"{key}_{end}" for key in sample_statistics._measure_keys(options) for end in ("low", "high")]
 
 
 def test_bootstrap_adds_the_interval_keys_and_nothing_else_changes() -> None:
@@ -201,7 +201,7 @@ def test_intervals_contain_the_point_estimate(scheme: str, data: st.DataObject) 
         "seed": data.draw(st.integers(0, 2**32)),
     }
     result = ns.compute_semeval(predictions=predictions, references=references, **options)
-    for key in resampling._measure_keys(ns.Options.of(**options)):
+    for key in sample_statistics._measure_keys(ns.Options.of(**options)):
         assert 0 <= result[f"{key}_low"] <= result[key] <= result[f"{key}_high"] <= 1, key
 
 
@@ -214,7 +214,7 @@ def test_one_sequence_gives_a_zero_width_interval() -> None:
     )
     for references, predictions in (document, ([], [])):
         result = ns.compute_semeval(predictions=predictions, references=references, bootstrap=100)
-        for key in resampling._measure_keys(ns.Options()):
+        for key in sample_statistics._measure_keys(ns.Options()):
             assert result[f"{key}_low"] == result[key] == result[f"{key}_high"], key
     split = ns.compute_semeval(
         predictions=[p for _, p in SENTENCES], references=[r for r, _ in SENTENCES], bootstrap=100
@@ -316,7 +316,7 @@ def two_systems(rng: np.random.Generator, sentences: int) -> dict[str, list]:
 
 def comparison_keys(options: ns.Options) -> list[str]:
     ends = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
-    return [f"{key}_{end}" for key in resampling._measure_keys(options) for end in ends]
+    return [f"{key}_{end}" for key in sample_statistics._measure_keys(options) for end in ends]
 
 
 def test_compare_returns_both_scores_the_difference_its_interval_and_p() -> None:
@@ -326,7 +326,7 @@ def test_compare_returns_both_scores_the_difference_its_interval_and_p() -> None
     assert all(isinstance(value, float) for value in result.values())
     score_a = ns.compute_semeval(predictions=batch["predictions_a"], references=batch["references"])
     score_b = ns.compute_semeval(predictions=batch["predictions_b"], references=batch["references"])
-    for key in resampling._measure_keys(ns.Options()):
+    for key in sample_statistics._measure_keys(ns.Options()):
         assert (result[f"{key}_a"], result[f"{key}_b"]) == (score_a[key], score_b[key])
         assert result[f"{key}_delta"] == score_b[key] - score_a[key]
         assert result[f"{key}_delta_low"] <= result[f"{key}_delta"] <= result[f"{key}_delta_high"]
@@ -342,7 +342,7 @@ def test_a_system_against_itself_differs_by_zero_with_p_one() -> None:
     result = ns.compare_semeval(
         predictions_a=batch["predictions_a"], predictions_b=batch["predictions_a"], references=batch["references"]
     )
-    for key in resampling._measure_keys(ns.Options()):
+    for key in sample_statistics._measure_keys(ns.Options()):
         assert result[f"{key}_delta"] == result[f"{key}_delta_low"] == result[f"{key}_delta_high"] == 0
         assert result[f"{key}_p_value"] == 1.0
 
@@ -351,7 +351,7 @@ def test_a_clearly_better_system_is_significant() -> None:
     batch = two_systems(np.random.default_rng(2), 200)
     batch["predictions_b"] = batch["references"]  # system B makes no mistake
     result = ns.compare_semeval(**batch)
-    for key in resampling._measure_keys(ns.Options()):
+    for key in sample_statistics._measure_keys(ns.Options()):
         assert result[f"{key}_p_value"] < 0.01, key
         assert result[f"{key}_delta_low"] > 0, key
     swapped = ns.compare_semeval(
@@ -370,7 +370,7 @@ def test_swapped_systems_mirror_the_interval_and_keep_the_p_value() -> None:
         references=batch["references"],
         n_resamples=2000,
     )
-    for key in resampling._measure_keys(ns.Options()):
+    for key in sample_statistics._measure_keys(ns.Options()):
         assert backward[f"{key}_delta"] == pytest.approx(-forward[f"{key}_delta"], abs=1e-15)
         assert backward[f"{key}_p_value"] == pytest.approx(forward[f"{key}_p_value"], abs=0.05)
 

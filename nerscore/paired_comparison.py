@@ -1,0 +1,163 @@
+"""The paired test of two systems (docs/scoring.md §9, §11): the BCa interval of B - A and the approximate
+randomization p-value of every key, for the totals (`comparison`) and every bucket of the slices
+(`slice_comparison`, with Holm's correction), from one generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from .counts import Tally, scores
+from .options import Options
+from .resampling import _resampled_interval, _swapped_totals
+from .sample_statistics import _measure_keys, _slice_key_positions, _slice_measures, _statistics
+from .unit_counts import SentenceCounts
+
+
+def _randomization_p_values(observed: np.ndarray, shuffled: Iterable[np.ndarray]) -> np.ndarray:
+    """Two-sided p-values of approximate randomization (Yeh 2000; Riezler and Maxwell 2005): the share of
+    shuffles (blocks of shuffles x k) whose difference is at least as far from zero as the observed one, counted
+    as (c + 1) / (n + 1) (as scipy's permutation_test counts a randomized test), so never 0, and 1 for a system
+    against itself. Differences that are equal but rounded differently count as equal (scipy's relative
+    tolerance)."""
+    tolerance = 100 * np.finfo(np.float64).eps * np.abs(observed)
+    extreme, shuffles = np.zeros(len(observed), dtype=np.int64), 0
+    for block in shuffled:
+        extreme += (np.abs(block) >= np.abs(observed) - tolerance).sum(axis=0)
+        shuffles += len(block)
+    return (extreme + 1) / (shuffles + 1)
+
+
+def _paired_statistics(
+    pairs: SentenceCounts,
+    totals: np.ndarray,
+    difference: Callable[[np.ndarray], np.ndarray],
+    resamples: int,
+    seed: int,
+    width: int,
+    options: Options,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The BCa interval of B - A (`difference` of the paired units' `totals`, one system `width` columns) and
+    its approximate randomization p-value, from one generator seeded with `seed`: what the totals' comparison and
+    the slices' share (docs/scoring.md §9, §11)."""
+    rng = np.random.default_rng(seed)
+    observed = difference(totals)
+    if pairs.size:
+        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
+    else:
+        low = high = observed
+    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))
+    return low, high, p_values
+
+
+def comparison(
+    tally_a: Tally, tally_b: Tally, pairs: SentenceCounts, options: Options, resamples: int, seed: int
+) -> dict[str, float]:
+    """`compare_semeval`'s dict from the two systems' tallies and their per-sentence counts, side by side."""
+    width = pairs.vectors.shape[1] // 2  # one system's: six counts, and docs/scoring.md §10's columns
+
+    def difference(totals: np.ndarray) -> np.ndarray:
+        return _statistics(totals[..., width:], options) - _statistics(totals[..., :width], options)
+
+    result_a, result_b = scores(tally_a, options), scores(tally_b, options)
+    keys = _measure_keys(options)
+    low, high, p_values = _paired_statistics(pairs, pairs.totals(), difference, resamples, seed, width, options)
+    result: dict[str, float] = {}
+    for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
+        if key not in result_a:  # a scheme that `evaluation_schemes` leaves out
+            continue
+        delta = result_b[key] - result_a[key]
+        result[f"{key}_a"] = result_a[key]
+        result[f"{key}_b"] = result_b[key]
+        result[f"{key}_delta"] = delta
+        result[f"{key}_delta_low"] = min(key_low, delta)
+        result[f"{key}_delta_high"] = max(key_high, delta)
+        result[f"{key}_p_value"] = p_value
+    return result
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (Holm 1979), in the order given: the i-th smallest of m times
+    (m - i + 1), never below the one before, at most 1. (scipy.stats.false_discovery_control does
+    Benjamini-Hochberg, not Holm; statsmodels' multipletests has it, but is not a dependency.)"""
+    order = sorted(range(len(p_values)), key=p_values.__getitem__)
+    adjusted, running = [0.0] * len(p_values), 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def slice_comparison(
+    tally_a: Tally,
+    tally_b: Tally,
+    pairs: SentenceCounts,
+    names: Mapping[str, list[str]],
+    layout: list[tuple[str, int, int, int]],
+    scored: tuple[Mapping[str, Any], Mapping[str, Any]],
+    options: Options,
+    resamples: int,
+    seed: int,
+) -> tuple[dict[str, float], dict[str, dict[str, dict[str, float]]]]:
+    """`comparison` of the totals and of every bucket, from one set of resamples and shuffles of the sentences:
+    `pairs` holds system A's vector (six scenario counts, then the bucket columns of `layout`) then system B's;
+    `scored` the two systems' `slices` keys (exact scores). Each bucket's keys: `{key}_a`, `{key}_b`,
+    `{key}_delta`, `_delta_low`, `_delta_high`, `_p_value`, and `_p_value_holm`, Holm's correction over every
+    bucket of every slice, key by key."""
+    half = pairs.vectors.shape[1] // 2
+
+    def difference(totals: np.ndarray) -> np.ndarray:
+        return _slice_measures(totals[..., half:], layout, options) - _slice_measures(
+            totals[..., :half], layout, options
+        )
+
+    result_a, result_b = scores(tally_a, options), scores(tally_b, options)
+    keys = _measure_keys(options)
+    positions = list(_slice_key_positions(layout, names, options))
+    totals = pairs.totals()
+    low, high, p_values = _paired_statistics(pairs, totals, difference, resamples, seed, half, options)
+    estimates = (_slice_measures(totals[:half], layout, options), _slice_measures(totals[half:], layout, options))
+    base: dict[str, float] = {}
+    for column, key in enumerate(keys):
+        if key not in result_a:
+            continue
+        delta = result_b[key] - result_a[key]
+        base.update(
+            {
+                f"{key}_a": result_a[key],
+                f"{key}_b": result_b[key],
+                f"{key}_delta": delta,
+                f"{key}_delta_low": min(float(low[column]), delta),
+                f"{key}_delta_high": max(float(high[column]), delta),
+                f"{key}_p_value": float(p_values[column]),
+            }
+        )
+    by_bucket: dict[str, dict[str, dict[str, float]]] = {}
+    holm_terms: dict[str, list[tuple[str, str]]] = {}
+    for name, bucket, key, column in positions:
+        present = [side.get(name, {}).get(bucket) for side in scored]
+        if all(value is None for value in present) or key not in result_a:
+            continue
+        a, b = (
+            value[key] if value is not None else float(estimate[column]) for value, estimate in zip(present, estimates)
+        )
+        delta = b - a
+        by_bucket.setdefault(name, {}).setdefault(bucket, {}).update(
+            {
+                f"{key}_a": a,
+                f"{key}_b": b,
+                f"{key}_delta": delta,
+                f"{key}_delta_low": min(float(low[column]), delta),
+                f"{key}_delta_high": max(float(high[column]), delta),
+                f"{key}_p_value": float(p_values[column]),
+            }
+        )
+        holm_terms.setdefault(key, []).append((name, bucket))
+    for key, places in holm_terms.items():
+        adjusted = holm([by_bucket[name][bucket][f"{key}_p_value"] for name, bucket in places])
+        for (name, bucket), value in zip(places, adjusted):
+            by_bucket[name][bucket][f"{key}_p_value_holm"] = value
+    return base, by_bucket

@@ -1,0 +1,200 @@
+"""The statistics of several runs of each system (docs/scoring.md §9): the two-level bootstrap (runs, then units)
+of the mean over runs, and the comparison of two systems' runs (its interval, and a t test against Student's t).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from .options import Options
+from .paired_comparison import _randomization_p_values
+from .pairing import SCENARIOS
+from .resampling import _SCORED_WIDTH, Blocks, _bca_interval, _blocks, _bootstrap_totals, _swapped_totals
+from .sample_statistics import _measure_keys, _measures
+from .unit_counts import SentenceCounts
+
+# ---------------------------------------------------------------------------------------------------------
+# Several runs of a system (docs/scoring.md §9): a unit's row holds every run's counts side by side, so one
+# draw of units serves every run (the references, hence the units, are shared), and the runs are drawn on top.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _per_run(totals: np.ndarray, runs: int, options: Options) -> np.ndarray:
+    """Each run's measures (..., runs, 12) from totals holding the runs' six scenario totals side by side."""
+    measures = _measures(totals.reshape(*totals.shape[:-1], runs, len(SCENARIOS)), options)
+    return measures.reshape(*measures.shape[:-2], -1)
+
+
+def _run_picks(groups: Sequence[int], resamples: int, seed: int) -> np.ndarray:
+    """How often each run is drawn in each resample (resamples x runs): each group of runs (a system's) drawn with
+    replacement from itself, as many as it holds. From a generator of its own, so that the units' draws are those
+    of one run's bootstrap (a single run gives compute_semeval's and compare_semeval's numbers)."""
+    rng = np.random.default_rng((seed, 1))
+    largest = max(groups)
+    picks = np.empty((resamples, sum(groups)), dtype=np.min_scalar_type(largest))
+    start = 0
+    for runs in groups:
+        picks[:, start : start + runs] = rng.multinomial(runs, [1 / runs] * runs, size=resamples)
+        start += runs
+    return picks
+
+
+def _two_level(
+    units: SentenceCounts,
+    groups: Sequence[int],
+    signs: Sequence[float],
+    resamples: int,
+    seed: int,
+    rng: np.random.Generator,
+    options: Options,
+) -> tuple[np.ndarray, Blocks, np.ndarray, np.ndarray]:
+    """The pieces of a two-level bootstrap of the sum over groups of sign x (the mean over the group's drawn runs
+    of the measures on the drawn units): the estimate, the resampled statistics (blocks), the leave-one-unit-out
+    values and the units' resampled totals (resamples x width, every run's)."""
+    runs = sum(groups)
+    # Each run's weight in the statistic: sign / runs of its group, so that the picks give the mean of the drawn.
+    weights = np.concatenate([np.full(size, sign / size) for size, sign in zip(groups, signs)])
+    totals = units.totals()
+    drawn = _bootstrap_totals(units, resamples, rng)
+    picks = _run_picks(groups, resamples, seed)
+
+    def resampled() -> Iterator[np.ndarray]:
+        start = 0
+        for block in _blocks(resamples, _SCORED_WIDTH * runs):
+            measures = _per_run(drawn[start : start + block], runs, options)
+            chosen = picks[start : start + block] * weights
+            yield np.einsum("br,brk->bk", chosen, measures)
+            start += block
+
+    estimate = weights @ _per_run(totals, runs, options)
+    jackknife = np.einsum("r,urk->uk", weights, _per_run(totals - units.vectors, runs, options))
+    return estimate, resampled, jackknife, drawn
+
+
+def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int, options: Options) -> dict[str, float]:
+    """`{key}_mean_low` and `{key}_mean_high` for every scheme's precision, recall and F: the BCa interval of the
+    mean over runs from `options.bootstrap` two-level resamples (runs, then units; docs/scoring.md §9). `units`
+    holds the runs' six counts side by side for each unit."""
+    keys = _measure_keys(options)
+    if units.size:
+        rng = np.random.default_rng(options.seed)
+        estimate, resampled, jackknife, _ = _two_level(
+            units, [runs], [1.0], options.bootstrap, options.seed, rng, options
+        )
+        low, high = _bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+    else:
+        low = high = np.array([means.get(f"{key}_mean", 0.0) for key in keys])
+    intervals = {}
+    for key, key_low, key_high in zip(keys, low.tolist(), high.tolist()):
+        if f"{key}_mean" not in means:
+            continue
+        intervals[f"{key}_mean_low"] = min(key_low, means[f"{key}_mean"])
+        intervals[f"{key}_mean_high"] = max(key_high, means[f"{key}_mean"])
+    return intervals
+
+
+def runs_comparison(
+    units: SentenceCounts, runs_a: int, runs_b: int, options: Options, resamples: int, seed: int
+) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """The keys, and for each the two-level BCa interval of mean(B) - mean(A) and the two-sided p-value
+    (docs/scoring.md §9). `units` holds A's runs' six counts, then B's, side by side for each unit.
+
+    The p-value: with one run a side, compare_semeval's approximate randomization (two runs show no variation
+    between seeds; the question is then about these two outputs). Otherwise a t test of the difference of the
+    means, whose variance is the runs' (their variance on these units, pooled over both systems) plus the
+    units' (the variance over unit resamples of the difference of means, every run kept, less the part the
+    runs' variance already holds), against Student's t with R_A + R_B - 2 degrees of freedom. A permutation
+    of run labels alone cannot do with few runs: three runs against three have 20 arrangements, in mirrored
+    pairs, so its smallest two-sided p-value is 2/20 = 0.1, and 2 against 2 (6 arrangements) 1/3."""
+    keys = _measure_keys(options)
+    groups, width = (runs_a, runs_b), len(SCENARIOS)
+    if not units.size:
+        nothing = np.zeros(len(keys))
+        return keys, nothing, nothing, np.ones(len(keys))
+    rng = np.random.default_rng(seed)
+    estimate, resampled, jackknife, drawn = _two_level(units, groups, (-1.0, 1.0), resamples, seed, rng, options)
+    low, high = _bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+    if runs_a == runs_b == 1:
+        # The generator goes on from the units' draws, as compare_semeval's does.
+
+        def difference(totals: np.ndarray) -> np.ndarray:
+            delta = _measures(totals[..., width:], options) - _measures(totals[..., :width], options)
+            return delta.reshape(*delta.shape[:-2], -1)
+
+        p_values = _randomization_p_values(estimate, map(difference, _swapped_totals(units, resamples, rng)))
+        return keys, low, high, p_values
+    values = _per_run(units.totals(), runs_a + runs_b, options)
+    p_values = _pooled_p_values(values[:runs_a], values[runs_a:], _unit_variances(drawn, groups, options), resamples)
+    return keys, low, high, p_values
+
+
+def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options) -> np.ndarray:
+    """The variance over unit resamples (every run kept) of mean(B) - mean(A), less its part that comes from
+    runs varying unit by unit, which the runs' own variance already holds. Over unit resamples, each run's
+    deviation from its system's mean varies by (R - 1)/R of that part for a system of R runs, so the deviations'
+    variances summed over the runs of both systems and divided by R_A + R_B - 2 estimate it (a method-of-moments
+    correction, pooled as `_pooled_p_values` pools). Never below 0."""
+    runs_a, runs_b = groups
+    runs = runs_a + runs_b
+    sums = np.zeros(len(_measure_keys(options)))
+    squares = np.zeros_like(sums)
+    deviations = np.zeros((runs, len(sums)))
+    deviation_squares = np.zeros_like(deviations)
+    start = 0
+    for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
+        measures = _per_run(drawn[start : start + block], runs, options)
+        mean_a, mean_b = measures[:, :runs_a].mean(axis=1), measures[:, runs_a:].mean(axis=1)
+        delta = mean_b - mean_a
+        sums += delta.sum(axis=0)
+        squares += (delta**2).sum(axis=0)
+        apart = measures - np.concatenate(
+            (np.repeat(mean_a[:, None], runs_a, axis=1), np.repeat(mean_b[:, None], runs_b, axis=1)), axis=1
+        )
+        deviations += apart.sum(axis=0)
+        deviation_squares += (apart**2).sum(axis=0)
+        start += block
+    count = len(drawn)
+    if count < 2:
+        return np.zeros_like(sums)
+    variance = (squares - sums**2 / count) / (count - 1)
+    spread = (deviation_squares - deviations**2 / count) / (count - 1)  # (runs, k): each run's deviation
+    noise = spread.sum(axis=0) / (runs - 2)
+    return np.maximum(variance - noise * (1 / runs_a + 1 / runs_b), 0.0)
+
+
+def _pooled_p_values(values_a: np.ndarray, values_b: np.ndarray, units: np.ndarray, resamples: int) -> np.ndarray:
+    """Two-sided p-values of t = (mean B - mean A) / SE, SE² = s²·(1/R_A + 1/R_B) + the units' variance, with s²
+    the runs' variance pooled over both systems (R_A + R_B - 2 degrees of freedom: under the null hypothesis the
+    runs of A and B are runs of one system, so they vary alike), against Student's t with Satterthwaite's
+    degrees of freedom (the units' part, estimated from many units, counted as known: R_A + R_B - 2 when it is
+    0, more as it grows). Welch's separate variances, tried
+    first, rejected 8.6 % of null pairs of 2 runs against 5 at 5 % (tests/test_runs.py). Where nothing varies,
+    p is 1 for no difference and the resamples' floor 1 / (n + 1) otherwise."""
+    runs_a, runs_b = len(values_a), len(values_b)
+    runs_freedom = runs_a + runs_b - 2
+    squares = ((values_a - values_a.mean(axis=0)) ** 2).sum(axis=0) + ((values_b - values_b.mean(axis=0)) ** 2).sum(
+        axis=0
+    )
+    seeds = squares / runs_freedom * (1 / runs_a + 1 / runs_b)
+    error = np.sqrt(seeds + units)
+    delta = values_b.mean(axis=0) - values_a.mean(axis=0)
+    varies = (error != 0) & np.isfinite(error)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.abs(delta) / error
+        # Satterthwaite: the runs' part brings R_A + R_B - 2 degrees of freedom, the units' part (from many
+        # units) as good as infinitely many (the normal); all the runs' when the units' part is 0.
+        freedom = np.where(seeds > 0, error**4 / (seeds**2 / runs_freedom), np.inf)
+        p_values = _two_sided_t(t, np.where(freedom > 1e6, np.inf, freedom))
+    return np.where(varies, p_values, np.where(np.abs(delta) < 1e-12, 1.0, 1 / (resamples + 1)))
+
+
+def _two_sided_t(t: np.ndarray, freedom: np.ndarray) -> np.ndarray:
+    """P(|T| >= t) for Student's T with `freedom` degrees of freedom (infinite: the normal)."""
+    # scipy (a dependency) imported here, so that `import nerscore` stays numpy's cost (tests/test_house.py):
+    # `stdtr` is the function scipy.stats.t.sf calls, without scipy.stats' second of import.
+    from scipy.special import stdtr  # type: ignore[import-untyped]
+
+    return 2 * stdtr(freedom, -np.asarray(t))

@@ -1,0 +1,119 @@
+"""The statistics the resampling measures (docs/scoring.md §9): every scheme's precision, recall and F (and with
+`value` the value keys, §10; with slices every bucket's, §11) as a function of scenario totals, in floats over
+arrays of totals (one row per resample), by `scores`' rules (`measures.Rule`), and the keys they go under.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import numpy as np
+
+from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, weighted_width
+from .measures import Rule
+from .options import OVERLAP, Options
+from .pairing import SCENARIOS
+
+# _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
+# under the scheme: the table `Tally.counts` reads, as a matrix that turns scenario totals into MUC counts.
+_OUTCOMES_MATRIX = np.array(
+    [
+        [float(OUTCOMES[scenario][scheme] == outcome) for scheme in EVALUATION_SCHEMES for outcome in COUNT_NAMES]
+        for scenario in SCENARIOS
+    ]
+)
+# The measures the statistics cover, in the order of `_measures`' last axis; F's key depends on beta.
+_MEASURES = ("precision", "recall", "f")
+
+
+def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None = None) -> np.ndarray:
+    """Precision, recall and F of every scheme for scenario totals of shape (..., 6): shape (..., 4 schemes,
+    3 measures), by `scores`' rules (`measures.Rule`) in floats where `scores` works in exact ratios;
+    P and R are the correctly rounded floats `scores` gives, F within rounding (tests/test_statistics.py)."""
+    counts = np.asarray(totals, dtype=np.float64) @ _OUTCOMES_MATRIX
+    counts = counts.reshape(*counts.shape[:-1], len(EVALUATION_SCHEMES), len(COUNT_NAMES))
+    correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
+    if overlap is None:  # docs/scoring.md §10: a PAR earns partial_credit (a half unless told)
+        credit = correct + partial * float(options.partial_credit)
+    else:  # the overlap credit, of the partial scheme's PARs (the only scheme with any)
+        credit = correct + overlap[..., None] * _PARTIAL_ONLY
+    actual = correct + incorrect + partial + spurious
+    possible = correct + incorrect + partial + missed
+    return Rule.of(options).floats(credit, actual, credit, possible)
+
+
+def _measure_keys(options: Options) -> list[str]:
+    """The keys of the statistics, in the order of `_statistics`: strict_precision ... type_f1, and with `value`
+    the four value keys (docs/scoring.md §10)."""
+    names = [options.f_name if measure == "f" else measure for measure in _MEASURES]
+    keys = [f"{scheme}_{name}" for scheme in EVALUATION_SCHEMES for name in names]
+    if options.value is not None:
+        keys += ["value", "value_precision", "value_recall", f"value_{options.f_name}"]
+    return keys
+
+
+_PARTIAL_ONLY = np.array([float(scheme == "partial") for scheme in EVALUATION_SCHEMES])
+
+
+def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
+    """The statistics of totals (..., 6 + `weighted_width`): every scheme's P, R and F (`_measures`), then with
+    `value` the value, its precision, recall and F (docs/scoring.md §10), by `counts.value_scores`' rules."""
+    width = len(SCENARIOS)
+    overlap = totals[..., width] if options.partial_credit == OVERLAP else None
+    measures = _measures(totals[..., :width], options, overlap)
+    measures = measures.reshape(*measures.shape[:-2], -1)
+    if options.value is None:
+        return measures
+    kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
+    rule = Rule.of(options)
+    value = rule.share(kept - cost, worth_r)
+    value_measures = rule.floats(kept_precision, worth_p, kept, worth_r)
+    return np.concatenate((measures, value[..., None], value_measures), axis=-1)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Slices (docs/scoring.md §11): each sentence's vector carries, beside its six scenario counts, its counts in
+# every bucket (`slices.SliceCounts.layout`), so that one resample of the sentences gives the totals and every
+# bucket at once: a bucket's interval is that of the same resamples of all sentences, never of its own.
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
+    """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
+    the totals (`_statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
+    first column, columns per bucket, buckets), columns counted after the six scenario counts and
+    docs/scoring.md §10's weighted columns). A two-sided bucket's precision is that of the rows whose prediction
+    lies in it, its recall that of the rows whose reference does (docs/scoring.md §5)."""
+    width = len(SCENARIOS)
+    base = width + weighted_width(options)
+    parts = [_statistics(totals[..., :base], options)]
+    for _, start, per_bucket, buckets in layout:
+        block = totals[..., base + start : base + start + per_bucket * buckets]
+        block = block.reshape(*totals.shape[:-1], buckets, per_bucket)
+        if per_bucket == 2 * width:
+            precision = _measures(block[..., width:], options)[..., 0]
+            recall = _measures(block[..., :width], options)[..., 1]
+            measures = np.stack((precision, recall, Rule.of(options).f(precision, recall)), axis=-1)
+        else:
+            measures = _measures(block, options)
+        parts.append(measures.reshape(*totals.shape[:-1], -1))
+    return np.concatenate(parts, axis=-1)
+
+
+def _slice_key_positions(
+    layout: list[tuple[str, int, int, int]], names: Mapping[str, list[str]], options: Options
+) -> Iterator[tuple[str, str, str, int]]:
+    """(slice, bucket, key, column of `_slice_measures`) for every bucket statistic: a bucket's keys are the
+    schemes' P, R and F (a bucket has no value score, docs/scoring.md §11)."""
+    column = len(_measure_keys(options))
+    bucket_keys = _measure_keys(options.evolve(value=None))
+    for name, _, _, buckets in layout:
+        for bucket in names[name][:buckets]:
+            for key in bucket_keys:
+                yield name, bucket, key, column
+                column += 1
+
+
+def slice_layout(names: Mapping[str, list[str]], layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int, int]]:
+    """`SliceCounts.layout` with each slice's number of buckets."""
+    return [(name, start, per_bucket, len(names[name])) for name, start, per_bucket in layout]
