@@ -30,7 +30,6 @@ from .compute import (
     sentence_vectors,
     with_ungrounded_key,
 )
-from .counts import Counted, Tally
 from .errors import InvalidInputError, shown
 from .inputs import (
     SPANS,
@@ -51,6 +50,7 @@ from .pairing import SCENARIOS
 from .resampling import SentenceCounts, comparison, slice_comparison, slice_layout, unit_rows
 from .slices import SliceCounts, slice_scores
 from .string_batches import StringSpans, string_spans
+from .tally import Counted, Tally
 
 
 @dataclass(frozen=True)

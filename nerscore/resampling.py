@@ -26,10 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, Tally, scores, weighted_width
 from .measures import Rule
-from .options import OVERLAP, Options
+from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing import SCENARIOS
+from .scores import scores, weighted_width
+from .tally import COUNT_NAMES, OUTCOMES, Tally
 
 # Statistics of resamples, block by block (resamples x k each), the same blocks each time it is called.
 Blocks = Callable[[], Iterable[np.ndarray]]
@@ -49,7 +50,7 @@ class SentenceCounts:
     @classmethod
     def of(cls, by_sentence: np.ndarray, weighted: np.ndarray | None = None) -> SentenceCounts:
         """From one row of counts per sentence, and with `weighted` (docs/scoring.md §10: each sentence's overlap
-        credit and value sums, `counts.weighted_width` floats) those after them, the vectors then of floats."""
+        credit and value sums, `scores.weighted_width` floats) those after them, the vectors then of floats."""
         rows = np.asarray(by_sentence, dtype=np.int64)
         if weighted is not None and weighted.shape[1]:
             floats = np.hstack((rows.astype(np.float64), np.asarray(weighted, dtype=np.float64)))
@@ -235,7 +236,7 @@ _PARTIAL_ONLY = np.array([float(scheme == "partial") for scheme in EVALUATION_SC
 
 def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
     """The statistics of totals (..., 6 + `weighted_width`): every scheme's P, R and F (`_measures`), then with
-    `value` the value, its precision, recall and F (docs/scoring.md §10), by `counts.value_scores`' rules."""
+    `value` the value, its precision, recall and F (docs/scoring.md §10), by `scores.value_scores`' rules."""
     width = len(SCENARIOS)
     overlap = totals[..., width] if options.partial_credit == OVERLAP else None
     measures = _measures(totals[..., :width], options, overlap)
