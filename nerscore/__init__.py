@@ -6,10 +6,10 @@ compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batc
 `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for several
 runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
 implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
-schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, counts, columns,
-pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding,
-string_batches, unit_counts, sample_statistics, resampling, paired_comparison, run_statistics, compute, accumulator,
-runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
+schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, tally, scores,
+columns, pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding,
+grounding, string_batches, unit_counts, sample_statistics, resampling, paired_comparison, run_statistics, compute,
+accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
 """
 
 from __future__ import annotations
@@ -26,20 +26,10 @@ from .annotations import (
     read_label_studio,
 )
 from .compute import result_dict
-from .counts import (
-    DIAGNOSTIC_KEYS,
-    EVALUATION_SCHEMES,
-    OUTCOMES,
-    Counts,
-    Tally,
-    confusion_matrix,
-    entity_rows,
-    scores,
-)
 from .decoding import decode, encode
 from .errors import InvalidInputError
 from .inputs import TYPE_KEYS, as_span, side_forms
-from .options import OPTION_NAMES, Options
+from .options import EVALUATION_SCHEMES, OPTION_NAMES, Options
 from .pairing import SCENARIOS, pair, scenario_of
 from .readable import tally_semeval
 from .readers import (
@@ -53,6 +43,7 @@ from .readers import (
 )
 from .runs import compare_runs, summarize_runs
 from .schemes import MODES, SCHEMES, Scheme, get_scheme
+from .scores import confusion_matrix, entity_rows, scores
 from .span import Span
 from .tables import (
     SUMMARY_COLUMNS,
@@ -62,6 +53,7 @@ from .tables import (
     format_type_table,
     summary_rows,
 )
+from .tally import DIAGNOSTIC_KEYS, OUTCOMES, Counts, Tally
 from .unit_counts import SentenceCounts
 
 

@@ -30,7 +30,6 @@ from .compute import (
     sentence_vectors,
     with_ungrounded_key,
 )
-from .counts import Counted, Tally
 from .errors import InvalidInputError, shown
 from .inputs import (
     SPANS,
@@ -52,6 +51,7 @@ from .pairing import SCENARIOS
 from .sample_statistics import slice_layout
 from .slices import SliceCounts, slice_scores
 from .string_batches import StringSpans, string_spans
+from .tally import Counted, Tally
 from .unit_counts import SentenceCounts, unit_rows
 
 

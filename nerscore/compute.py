@@ -14,7 +14,6 @@ import numpy as np
 
 from . import reducers
 from .columns import NO_COLUMNS, Columns
-from .counts import OUTSIDE_TYPE, Counted, Row, Tally, entity_rows, error_rows, scores
 from .errors import InvalidInputError
 from .inputs import (
     IDS,
@@ -47,6 +46,7 @@ from .resampling import (
     slice_layout,
 )
 from .schemes import OUTSIDE
+from .scores import OUTSIDE_TYPE, entity_rows, scores
 from .slices import (
     SliceCounts,
     add_entity_texts,
@@ -59,6 +59,7 @@ from .slices import (
 from .span_arrays import SpanValues, count_spans
 from .string_batches import StringSpans, entity_dicts, string_spans
 from .tag_arrays import count_tags
+from .tally import Counted, Row, Tally, error_rows
 
 
 def with_ungrounded_key(tally: Tally, columns: Columns) -> Tally:

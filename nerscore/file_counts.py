@@ -16,12 +16,12 @@ from .accumulator import Accumulator, SentenceRows, Units, add_units
 from .annotations import read_brat_pairs, read_label_studio
 from .columns import NO_COLUMNS, Columns
 from .compute import count_batch, scored_columns, sentence_vectors
-from .counts import Counted
 from .errors import InvalidInputError
 from .inputs import SPANS, STRINGS, TAGS, batch_form
 from .options import Options
 from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
+from .tally import Counted
 from .unit_counts import SentenceCounts
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.

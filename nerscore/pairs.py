@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .counts import Row
 from .pairing import SCENARIOS, scenario_of
 from .span import Span
+from .tally import Row
 
 # The table's integer columns, in the order `Pairs.of_columns` takes them.
 PAIR_COLUMNS = (

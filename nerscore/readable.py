@@ -15,7 +15,6 @@ import numpy as np
 
 from . import reducers
 from .columns import NO_COLUMNS, Columns
-from .counts import Row, Tally
 from .decoding import decode_tags
 from .errors import InvalidInputError
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
@@ -25,6 +24,7 @@ from .pairs import Pairs, SentenceFacts
 from .reducers import Reduction
 from .schemes import TagTable
 from .span import Span
+from .tally import Row, Tally
 from .value import WeightTable, value_pair
 
 

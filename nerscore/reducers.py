@@ -20,21 +20,12 @@ from typing import Any
 import numpy as np
 
 from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
-from .counts import (
-    Cell,
-    Counted,
-    Diagnostics,
-    ErrorKey,
-    Tally,
-    TokenCounts,
-    sentence_sums,
-    value_cell_columns,
-    weighted_width,
-)
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS, overlap_kept, scenario_of
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
+from .scores import sentence_sums, value_cell_columns, weighted_width
 from .span import Span
+from .tally import Cell, Counted, Diagnostics, ErrorKey, Tally, TokenCounts
 from .value import WeightTable, value_pair
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -140,7 +131,7 @@ def overlap_credit(pairs: Pairs) -> dict[tuple[str, str], Fraction]:
 
 
 def weighted_columns(reduction: Reduction) -> np.ndarray:
-    """Each sentence's `counts.weighted_width` columns for the statistics (§10): its overlap credit, then the
+    """Each sentence's `scores.weighted_width` columns for the statistics (§10): its overlap credit, then the
     value's five sums of its value rows."""
     pairs, options = reduction.pairs, reduction.options
     columns = [np.zeros((pairs.sentences, 0))]

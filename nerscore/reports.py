@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from .accumulator import Accumulator
 from .compute import result_dict
-from .counts import Diagnostics, Tally, TokenCounts
 from .file_counts import Systems
 from .options import Options
 from .paired_comparison import comparison
@@ -27,6 +26,7 @@ from .tables import (
     format_table,
     format_type_table,
 )
+from .tally import Diagnostics, Tally, TokenCounts
 
 if TYPE_CHECKING:
     import argparse  # the command line's arguments, which say what to print

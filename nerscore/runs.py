@@ -15,13 +15,14 @@ import numpy as np
 from .accumulator import Accumulator, SentenceRows
 from .columns import Columns
 from .compute import checked_columns
-from .counts import Tally, scores
 from .errors import InvalidInputError
 from .inputs import SPANS, as_list, batch_form, check_tag_options
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .pairing import SCENARIOS
 from .run_statistics import run_interval_keys, runs_comparison
+from .scores import scores
+from .tally import Tally
 from .unit_counts import SentenceCounts
 
 

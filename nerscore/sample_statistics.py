@@ -9,10 +9,11 @@ from collections.abc import Iterator, Mapping
 
 import numpy as np
 
-from .counts import COUNT_NAMES, EVALUATION_SCHEMES, OUTCOMES, weighted_width
 from .measures import Rule
-from .options import OVERLAP, Options
+from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing import SCENARIOS
+from .scores import weighted_width
+from .tally import COUNT_NAMES, OUTCOMES
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
 # under the scheme: the table `Tally.counts` reads, as a matrix that turns scenario totals into MUC counts.
@@ -57,7 +58,7 @@ _PARTIAL_ONLY = np.array([float(scheme == "partial") for scheme in EVALUATION_SC
 
 def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
     """The statistics of totals (..., 6 + `weighted_width`): every scheme's P, R and F (`_measures`), then with
-    `value` the value, its precision, recall and F (docs/scoring.md §10), by `counts.value_scores`' rules."""
+    `value` the value, its precision, recall and F (docs/scoring.md §10), by `scores.value_scores`' rules."""
     width = len(SCENARIOS)
     overlap = totals[..., width] if options.partial_credit == OVERLAP else None
     measures = _measures(totals[..., :width], options, overlap)

@@ -21,11 +21,12 @@ from typing import Any
 import numpy as np
 
 from .columns import Columns, entity_text, join_tokens
-from .counts import Tally, TokenCounts, scores, two_sided_scores
 from .errors import InvalidInputError
 from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, Options, is_id
 from .pairing import SCENARIOS
 from .pairs import Pairs, SentenceFacts
+from .scores import scores, two_sided_scores
+from .tally import Tally, TokenCounts
 
 SEEN, UNSEEN = "seen", "unseen"
 # A character of the scripts `columns.join_tokens` writes without spaces between tokens.

@@ -19,7 +19,6 @@ import numpy as np
 from . import reducers
 from .columns import NO_COLUMNS, Columns
 from .component_arrays import nested_rows
-from .counts import Counted
 from .inputs import TYPE_KEYS
 from .options import Options
 from .pairs import FlatSpans, Pairs, SentenceFacts
@@ -27,6 +26,7 @@ from .readable import pair_sentences
 from .reducers import Reduction
 from .span import Span
 from .tag_arrays import pair_flat
+from .tally import Counted
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15

@@ -21,7 +21,6 @@ import numpy as np
 
 from . import reducers
 from .columns import NO_COLUMNS, Columns
-from .counts import Counted, TokenCounts
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError
 from .inputs import Batch, lengths
@@ -31,6 +30,7 @@ from .pairs import FlatSpans, Pairs, SentenceFacts
 from .reducers import Reduction
 from .schemes import TagTable
 from .span import Span
+from .tally import Counted, TokenCounts
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.

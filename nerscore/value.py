@@ -10,7 +10,7 @@ go below it: the exact solvers of `nerscore.pairing` then find the pairing, on i
 
 What adds, as for §3's pairing, is how many value pairs and unpaired entities fell into each (scenario,
 reference type, predicted type) cell: every value key is a function of those cells and the weights
-(`nerscore.counts.value_scores`).
+(`nerscore.scores.value_scores`).
 """
 
 from __future__ import annotations

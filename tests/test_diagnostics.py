@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import nerscore as ns
 from nerscore import main, span_arrays, tag_arrays
 from nerscore.columns import Columns
-from nerscore.counts import DIAGNOSTIC_KEYS, Diagnostics, Tally, error_rows
+from nerscore.tally import DIAGNOSTIC_KEYS, Diagnostics, Tally, error_rows
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINDINGS = {"diagnostics": True, "errors": True}

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 import nerscore as ns
 from nerscore import compute, inputs, reducers, span_arrays, tag_arrays
 from nerscore import readable as readable_path
-from nerscore.counts import Counted
 from nerscore.pairs import Pairs
 from nerscore.readable import scenarios_by_sentence
+from nerscore.tally import Counted
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

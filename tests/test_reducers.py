@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 import nerscore as ns
 from nerscore import readable, reducers
 from nerscore.columns import Columns
-from nerscore.counts import Diagnostics, Tally
 from nerscore.pairs import Pairs, SentenceFacts
 from nerscore.span import Span
+from nerscore.tally import Diagnostics, Tally
 
 # Two sentences: an exact pair, a boundary error (too long), a type error, a miss and a spurious entity.
 ROWS = [
@@ -74,7 +74,7 @@ def test_errors_by_surface_string() -> None:
 
 def test_token_counts_are_the_sentences_totals() -> None:
     facts = SentenceFacts(2, np.array([6, 6]), np.array([5, 4]))
-    assert reducers.token_counts(facts) == ns.counts.TokenCounts(12, 9)
+    assert reducers.token_counts(facts) == ns.tally.TokenCounts(12, 9)
 
 
 def test_the_tally_runs_each_reducer_its_options_ask_for() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from nerscore import SCENARIOS as SCENARIO_NAMES
 from nerscore import Counts, Options, Tally, compute_semeval, scores, tally_semeval
-from nerscore import counts as counts_module
+from nerscore import tally as tally_module
 
 SCHEMES = ("strict", "exact", "partial", "type")
 COUNT_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "possible", "actual")
@@ -419,11 +419,11 @@ class ExactRatios:
 def totals_by_type(tally: Tally, scheme: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
     """Each type's two sides' counts as integer lists in the order of Counts' fields: `Tally._totals_by_type` as
     it was at e2fb4c1, a loop over the cells."""
-    index = {outcome: position for position, outcome in enumerate(counts_module.COUNT_NAMES)}
+    index = {outcome: position for position, outcome in enumerate(tally_module.COUNT_NAMES)}
     reference_side: dict[str, list[int]] = {}
     prediction_side: dict[str, list[int]] = {}
     for (scenario, reference_type, predicted_type), number in tally.cells.items():
-        position = index[counts_module.OUTCOMES[scenario][scheme]]
+        position = index[tally_module.OUTCOMES[scenario][scheme]]
         if reference_type is not None:
             reference_side.setdefault(reference_type, [0] * 5)[position] += number
         if predicted_type is not None:

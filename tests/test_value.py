@@ -198,8 +198,8 @@ def test_partial_credit_on_the_worked_example(credit: Any, expected: float) -> N
     assert result["partial_precision"] == result["partial_recall"] == pytest.approx(expected, abs=1e-15)
     # the counts, and every other scheme, stay as they are
     assert {
-        k: v for k, v in result.items() if not k.startswith("partial_") or k[8:] in ns.counts.COUNT_NAMES.values()
-    } == {k: v for k, v in default.items() if not k.startswith("partial_") or k[8:] in ns.counts.COUNT_NAMES.values()}
+        k: v for k, v in result.items() if not k.startswith("partial_") or k[8:] in ns.tally.COUNT_NAMES.values()
+    } == {k: v for k, v in default.items() if not k.startswith("partial_") or k[8:] in ns.tally.COUNT_NAMES.values()}
 
 
 def random_tags(rng: random.Random, sentences: int = 6, length: int = 12) -> tuple[list, list]:

@@ -1,0 +1,364 @@
+"""The tally (docs/scoring.md §4, §5, §11): what is counted of a batch and adds over sentences, batches and
+processes (`Tally`, with its `Counts`, `TokenCounts`, `Diagnostics` and errors), and the MUC counts read off it
+overall and per type (`CellColumns`). What the result dict makes of it is `nerscore.scores`."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import repeat
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .measures import EXACT_FLOATS
+from .options import EVALUATION_SCHEMES
+from .pairing import scenario_of
+from .span import Span
+
+COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
+
+# docs/scoring.md §4: the outcome of each scenario under strict, exact, partial and type.
+OUTCOMES: dict[str, dict[str, str]] = {
+    "I": {"strict": COR, "exact": COR, "partial": COR, "type": COR},
+    "II": {"strict": SPU, "exact": SPU, "partial": SPU, "type": SPU},
+    "III": {"strict": MIS, "exact": MIS, "partial": MIS, "type": MIS},
+    "IV": {"strict": INC, "exact": COR, "partial": COR, "type": INC},
+    "V": {"strict": INC, "exact": INC, "partial": PAR, "type": COR},
+    "VI": {"strict": INC, "exact": INC, "partial": PAR, "type": INC},
+}
+COUNT_NAMES = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
+_COUNT_INDEX = {outcome: index for index, outcome in enumerate(COUNT_NAMES)}  # in the order of Counts' fields
+_SCENARIO_INDEX = {scenario: index for index, scenario in enumerate(OUTCOMES)}
+# _OUTCOME_INDEX[scheme][scenario index]: the position in Counts' fields of the scenario's outcome (§4).
+_OUTCOME_INDEX = {
+    scheme: np.array([_COUNT_INDEX[OUTCOMES[scenario][scheme]] for scenario in OUTCOMES])
+    for scheme in EVALUATION_SCHEMES
+}
+
+
+@dataclass(frozen=True)
+class Counts:
+    """MUC counts under one scheme, read off a `Tally` (which is what adds); POS and ACT are derived."""
+
+    correct: int = 0
+    incorrect: int = 0
+    partial: int = 0
+    missed: int = 0
+    spurious: int = 0
+
+    @property
+    def possible(self) -> int:
+        return self.correct + self.incorrect + self.partial + self.missed
+
+    @property
+    def actual(self) -> int:
+        return self.correct + self.incorrect + self.partial + self.spurious
+
+
+@dataclass(frozen=True)
+class TokenCounts:
+    """Of tag and id input: the tokens compared (after `ignore_index`) and those whose predicted tag is the same
+    string as the reference tag, the numerator and denominator of `token_accuracy` (docs/scoring.md §7)."""
+
+    tokens: int = 0
+    equal: int = 0
+
+    def __add__(self, other: TokenCounts) -> TokenCounts:
+        return TokenCounts(self.tokens + other.tokens, self.equal + other.equal)
+
+
+# docs/scoring.md §11: the boundary diagnostics, in the order of the result's keys.
+BOUNDARY_KEYS = ("boundary_too_long", "boundary_too_short", "boundary_crossing")
+DIAGNOSTIC_KEYS = (*BOUNDARY_KEYS, "split", "merged")
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """What went wrong at the boundaries (docs/scoring.md §11): of the pairs of scenarios V and VI, those whose
+    prediction contains the reference, lies inside it, or neither; and over all entities, pairing aside, the
+    references overlapped by two or more predictions (`split`) and the predictions overlapping two or more
+    references (`merged`). Counts, so they add over batches."""
+
+    boundary_too_long: int = 0
+    boundary_too_short: int = 0
+    boundary_crossing: int = 0
+    split: int = 0
+    merged: int = 0
+
+    def __add__(self, other: Diagnostics) -> Diagnostics:
+        return Diagnostics(*(a + b for a, b in zip(self.values(), other.values())))
+
+    def values(self) -> tuple[int, ...]:
+        return tuple(getattr(self, key) for key in DIAGNOSTIC_KEYS)
+
+    def as_dict(self) -> dict[str, int]:
+        return {key: int(getattr(self, key)) for key in DIAGNOSTIC_KEYS}
+
+
+# (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
+# `errors` counts (docs/scoring.md §11).
+ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
+ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
+
+
+def _error_order(row: tuple[ErrorKey, int]) -> tuple:
+    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string. One
+    # flat tuple per row: a sort key is made for every distinct error, thousands of them.
+    (scenario, reference_text, reference_type, predicted_text, predicted_type), number = row
+    return (
+        -number,
+        scenario,
+        reference_text is not None,
+        reference_text or "",
+        reference_type is not None,
+        reference_type or "",
+        predicted_text is not None,
+        predicted_text or "",
+        predicted_type is not None,
+        predicted_type or "",
+    )
+
+
+def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
+    """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
+    most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
+    ranked = sorted(errors.items(), key=_error_order)
+    if limit is not None:
+        ranked = ranked[:limit]
+    return [
+        {
+            "scenario": scenario,
+            "reference_text": reference_text,
+            "reference_type": reference_type,
+            "predicted_text": predicted_text,
+            "predicted_type": predicted_type,
+            "count": int(number),
+        }
+        for (scenario, reference_text, reference_type, predicted_text, predicted_type), number in ranked
+    ]
+
+
+# (scenario, reference type or None, predicted type or None): what a `Tally` counts.
+Cell = tuple[str, str | None, str | None]
+# (sentence, reference entity or None, predicted entity or None): a row of the readable path.
+Row = tuple[int, Span | None, Span | None]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many entity pairs and unpaired entities fell into each (scenario, reference type, predicted type).
+
+    This is the whole additive statistic: batches, processes and sentences sum, and every score of every
+    scheme, overall or per type, is derived from it at the end (sacrebleu's pattern).
+    """
+
+    cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
+    # Tag and id input only: spans have no tokens, and their results no `token_accuracy`.
+    tokens: TokenCounts | None = None
+    # What the options add, each None unless asked for; keyword-only, so that a new one never shifts another.
+    _: dataclasses.KW_ONLY
+    # docs/scoring.md §10, only when asked for: `partial_credit="overlap"`'s credit, the exact sum of
+    # |shared| / |union| over the PAR pairs of each (reference type, predicted type); and the value pairing's
+    # cells, counted as `cells` counts §3's pairing.
+    credit: Mapping[tuple[str, str], Fraction] | None = None
+    value_cells: Mapping[Cell, int] | None = None
+    # With `diagnostics` and `errors` only (docs/scoring.md §11): the boundary diagnostics, and the count of each
+    # distinct error by its entities' texts and types. Both add, as the cells do.
+    diagnostics: Diagnostics | None = None
+    errors: Mapping[ErrorKey, int] | None = None
+    # With texts and string entities (docs/scoring.md §1b): the predictions left without an occurrence, which
+    # are also counted as spurious in `cells`; None where no texts were given.
+    ungrounded: int | None = None
+
+    def __add__(self, other: Tally) -> Tally:
+        cells = Counter(self.cells)
+        cells.update(other.cells)
+        ungrounded = (
+            None
+            if self.ungrounded is None and other.ungrounded is None
+            else ((self.ungrounded or 0) + (other.ungrounded or 0))
+        )
+        if self.tokens is None and other.tokens is None:
+            tokens = None
+        else:
+            tokens = (self.tokens or TokenCounts()) + (other.tokens or TokenCounts())
+        credit, value_cells = self._weighted_sums(other)
+        diagnostics, errors = _added_findings(self, other)
+        return Tally(
+            dict(cells),
+            tokens,
+            credit=credit,
+            value_cells=value_cells,
+            diagnostics=diagnostics,
+            errors=errors,
+            ungrounded=ungrounded,
+        )
+
+    def with_ungrounded(self, ungrounded: int) -> Tally:
+        """This tally with `ungrounded` set (docs/scoring.md §1b), every other field kept."""
+        kept = {
+            field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.name != "ungrounded"
+        }
+        return Tally(**kept, ungrounded=ungrounded)
+
+    def _weighted_sums(
+        self, other: Tally
+    ) -> tuple[Mapping[tuple[str, str], Fraction] | None, Mapping[Cell, int] | None]:
+        credit: dict[tuple[str, str], Fraction] | None = None
+        if self.credit is not None or other.credit is not None:
+            credit = dict(self.credit or {})
+            for types, share in (other.credit or {}).items():
+                credit[types] = credit.get(types, Fraction(0)) + share
+        value_cells: dict[Cell, int] | None = None
+        if self.value_cells is not None or other.value_cells is not None:
+            summed = Counter(self.value_cells or {})
+            summed.update(other.value_cells or {})
+            value_cells = dict(summed)
+        return credit, value_cells
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
+        cells = Counter(
+            (scenario_of(r, p), None if r is None else r.entity_type, None if p is None else p.entity_type)
+            for r, p in rows
+        )
+        return cls(dict(cells))
+
+    @property
+    def entity_types(self) -> list[str]:
+        """The types seen on either side, sorted."""
+        if not self.cells:
+            return []
+        _, reference_types, predicted_types = zip(*self.cells)
+        return _sorted_types(reference_types, predicted_types)
+
+    def counts(self, scheme: str) -> Counts:
+        """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
+        return CellColumns.of(self, None, ordered=False).counts(scheme)
+
+    def counts_by_type(self, scheme: str) -> tuple[dict[str, Counts], dict[str, Counts]]:
+        """Two-sided per-type counts under `scheme` (docs/scoring.md §5): the outcomes of the reference entities of each
+        type (their recall side: COR/INC/PAR/MIS) and of the predicted entities of each type (their precision
+        side: COR/INC/PAR/SPU). Unlike nervaluate, a PER reference predicted as LOC stays one INC on each side
+        instead of becoming a PER miss and a LOC spurious, so the sides sum to the overall POS and ACT."""
+        columns = CellColumns.of(self, None, ordered=False)
+        sides = []
+        for side_types, totals in zip((columns.reference_type, columns.predicted_type), columns.totals_by_type(scheme)):
+            present = np.flatnonzero(np.bincount(side_types[side_types >= 0], minlength=columns.types))
+            sides.append({columns.entity_types[i]: Counts(*totals[i].tolist()) for i in present.tolist()})
+        return sides[0], sides[1]
+
+
+def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
+    """The diagnostics and errors of two tallies added (None where neither has them)."""
+    diagnostics = None
+    if a.diagnostics is not None or b.diagnostics is not None:
+        diagnostics = (a.diagnostics or Diagnostics()) + (b.diagnostics or Diagnostics())
+    errors = None
+    if a.errors is not None or b.errors is not None:
+        counter = Counter(a.errors or {})
+        counter.update(b.errors or {})
+        errors = dict(counter)
+    return diagnostics, errors
+
+
+def _sorted_types(*sides: Iterable[str | None]) -> list[str]:
+    names: set[Any] = set().union(*sides)
+    names.discard(None)
+    return sorted(names)
+
+
+@dataclass(frozen=True)
+class CellColumns:
+    """A tally's cells as parallel arrays, with each type as its position in the scored types (-1 for no entity
+    and for a type that is not scored): `scores` then counts every type at once, where a loop per cell and type
+    would cost more than the counting itself with thousands of types (benchmarks/hostile.py)."""
+
+    scenario: np.ndarray
+    reference_type: np.ndarray
+    predicted_type: np.ndarray
+    number: np.ndarray
+    entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
+    # (types x 6) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
+    # every scheme's per-type counts are these read through §4's table (`totals_by_type`).
+    reference_scenarios: np.ndarray
+    prediction_scenarios: np.ndarray
+
+    @property
+    def types(self) -> int:
+        return len(self.entity_types)
+
+    @classmethod
+    def of(cls, tally: Tally, labels: list[str] | None, ordered: bool = True) -> CellColumns:
+        """The columns of `tally`'s cells over `labels`, or over the tally's types: sorted, or unless `ordered` in
+        the order the cells first name them (the macro means are exact sums, which no order changes; sorting
+        100,000 names costs more than the rest of `scores`)."""
+        cells = tally.cells
+        size = len(cells)
+        if sum(cells.values()) >= EXACT_FLOATS // 2:
+            # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
+            raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
+        scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
+        if labels is not None:
+            entity_types = labels
+        elif ordered:
+            entity_types = _sorted_types(reference_types, predicted_types)
+        else:
+            named = dict.fromkeys(reference_types)
+            named.update(dict.fromkeys(predicted_types))
+            named.pop(None, None)
+            entity_types = list(named)
+        index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
+        missing = repeat(-1)
+        scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
+        number = np.fromiter(cells.values(), dtype=np.int64, count=size)
+        sides = []
+        for types in (reference_types, predicted_types):
+            positions = np.fromiter(map(index.get, types, missing), dtype=np.int64, count=size)
+            scored = positions >= 0
+            width = len(_SCENARIO_INDEX)
+            # Summed as floats, exact: every total is below 2**52 (refused above).
+            totals = np.bincount(
+                positions[scored] * width + scenario[scored], number[scored], minlength=len(entity_types) * width
+            )
+            sides.append((positions, totals.astype(np.int64).reshape(len(entity_types), width)))
+        (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
+        return cls(
+            scenario, reference_type, predicted_type, number, entity_types, reference_scenarios, prediction_scenarios
+        )
+
+    def counts(self, scheme: str) -> Counts:
+        """Counts over all types under `scheme` (`Tally.counts`), whichever types are scored."""
+        totals = [0] * len(COUNT_NAMES)
+        by_scenario = np.zeros(len(_SCENARIO_INDEX), dtype=np.int64)
+        np.add.at(by_scenario, self.scenario, self.number)
+        for scenario, number in zip(_SCENARIO_INDEX, by_scenario.tolist()):
+            totals[_COUNT_INDEX[OUTCOMES[scenario][scheme]]] += number
+        return Counts(*totals)
+
+    def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
+        """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
+        the order of Counts' fields."""
+        outcomes = _OUTCOME_COLUMNS[scheme]
+        return self.reference_scenarios @ outcomes, self.prediction_scenarios @ outcomes
+
+
+# _OUTCOME_COLUMNS[scheme]: (6 scenarios x 5 counts), 1 where §4 gives the scenario that outcome under the scheme.
+_OUTCOME_COLUMNS = {scheme: np.eye(len(COUNT_NAMES), dtype=np.int64)[index] for scheme, index in _OUTCOME_INDEX.items()}
+
+
+class Counted(NamedTuple):
+    """What one pass over a batch counts: the tally, and each sentence's scenario counts when asked for."""
+
+    tally: Tally
+    by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
+    # For slices and `entities` (docs/scoring.md §7, §11): the batch's table of pairs and each sentence's facts
+    # (`pairs.Pairs`, `pairs.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
+    rows: Any = None
+    slices: Any = None
+    # (sentences, scores.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
+    weighted: np.ndarray | None = None
