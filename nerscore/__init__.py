@@ -8,7 +8,7 @@ runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the comm
 implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
 schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, counts, columns,
 pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding, grounding,
-string_batches, resampling, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts,
+string_batches, forms, resampling, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts,
 reports, cli.
 """
 

@@ -42,6 +42,7 @@ ORDER = [
     "joint_grounding",
     "grounding",
     "string_batches",
+    "forms",
     "resampling",
     "compute",
     "accumulator",
