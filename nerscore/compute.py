@@ -240,8 +240,8 @@ def count_batch(
     wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and columns.tokens is not None)
     counted = entry.count(predictions, references, options, by_sentence, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
-        rows, facts, tokens = entry.readable(predictions, references, options)
-        reduction = readable_reduction(rows, len(references), options, columns)
+        readable_rows, facts, tokens = entry.readable(predictions, references, options)
+        reduction = readable_reduction(readable_rows, len(references), options, columns)
         pairs = (reduction.pairs, facts) if wanted_pairs else None
         counted = reducers.counted(reduction, tokens, by_sentence, pairs)
     rows = counted.rows[0].rows() if options.return_entities else None

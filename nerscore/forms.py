@@ -14,7 +14,7 @@ import numpy as np
 
 from . import reducers
 from .columns import Columns
-from .counts import Counted, Row
+from .counts import Counted, Row, TokenCounts
 from .inputs import IDS, SPANS, STRINGS, TAGS, Batch, batch_form, check_span_options, check_tag_options, rows_of
 from .options import Options
 from .pairs import SentenceFacts
@@ -27,7 +27,7 @@ from .tag_arrays import count_tags
 # None for input it cannot read, which the readable path then reads (and names what is wrong).
 ArrayCount = Callable[[Batch, Batch, Options, bool, Columns, bool], "Counted | None"]
 # The readable path: a batch's rows, the facts of its sentences, and its tokens' counts where it has tokens.
-ReadableRows = Callable[[Batch, Batch, Options], "tuple[list[Row], SentenceFacts, np.ndarray | None]"]
+ReadableRows = Callable[[Batch, Batch, Options], "tuple[list[Row], SentenceFacts, TokenCounts | None]"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def _tag_form(name: str, ids: bool) -> Form:
 
     def readable(
         predictions: Batch, references: Batch, options: Options
-    ) -> tuple[list[Row], SentenceFacts, np.ndarray | None]:
+    ) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
         facts = sentence_facts(predictions, references, ids, options)
         return tag_rows(predictions, references, ids, options), facts, reducers.token_counts(facts)
 
@@ -85,7 +85,7 @@ def _count_spans(
 
 def _span_rows(
     predictions: Batch, references: Batch, options: Options
-) -> tuple[list[Row], SentenceFacts, np.ndarray | None]:
+) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
     return span_rows(rows_of(predictions), rows_of(references), options), SentenceFacts(len(references)), None
 
 
