@@ -181,7 +181,7 @@ def check_outside_type(
     if OUTSIDE not in tally.entity_types:
         return
     entry = FORMS[form]
-    if entry.ground is not None:
+    if entry.grounded:
         _refuse_outside_strings(predictions, references)
     if rows is None:
         rows = entry.readable(predictions, references, options)[0]
@@ -227,7 +227,7 @@ def count_batch(
     spans: each sentence's length for the sentence_length slice where `columns`' texts are longer than the
     sentence (`count_grounded`'s placed predictions, §1b)."""
     entry = FORMS[form]
-    if entry.ground is not None:
+    if entry.grounded:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
     holds = holds_values(predictions, references)
     if options.errors and holds:
