@@ -30,7 +30,8 @@ import nerscore
 from nerscore import *
 from nerscore import Accumulator, InvalidInputError, Options, main
 from nerscore.columns import COLUMN_NAMES, Columns
-from nerscore.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms, storable
+from nerscore.forms import FORMS, storable
+from nerscore.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
 from nerscore.options import OPTION_NAMES, describe
 
 # The version of nerscore this file was written for. evaluate copies this file alone into its cache and imports
@@ -145,7 +146,7 @@ _INTEGER_IDS = _sequences("int64")
 _SPAN_FEATURES = {"start": datasets.Value("int64"), "end": datasets.Value("int64"), "type": datasets.Value("string")}
 _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
 # String entities (docs/scoring.md §1b), on either side, against strings or spans: {start, end, type, text}, a
-# string entity with start and end null, a span with text null (`inputs.storable`).
+# string entity with start and end null, a span with text null (`forms.storable`).
 _ENTITY_FEATURES = {**_SPAN_FEATURES, "text": datasets.Value("string")}
 _STRING_LISTS = datasets.Features({"predictions": [_ENTITY_FEATURES], "references": [_ENTITY_FEATURES]})
 _FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS, STRINGS: _STRING_LISTS}
@@ -313,7 +314,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 self._stored_columns = columns.given
                 return None
             sides = side_forms(predictions, references)
-            if form == STRINGS:
+            if FORMS[form].grounded:  # each side keeps its own form (strings or spans)
                 self._check_same_sides(sides)
             if self._stored_form not in (None, form) and has_values:
                 raise ValueError(
@@ -340,7 +341,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         self._waiting_empty = 0
         self._waiting_columns = []
         self._stored_form = self._stored_form or form
-        if form == STRINGS:
+        if FORMS[form].grounded:
             self._stored_sides = tuple(old or new for old, new in zip(self._stored_sides, sides))
         self._stored_columns = columns.given
         self._sentences_added += len(predictions)

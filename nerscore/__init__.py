@@ -8,8 +8,8 @@ runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the comm
 implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
 schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, tally, scores,
 columns, pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding,
-grounding, string_batches, unit_counts, sample_statistics, resampling, paired_comparison, run_statistics, compute,
-accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
+grounding, string_batches, forms, unit_counts, sample_statistics, resampling, paired_comparison, run_statistics,
+compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
 """
 
 from __future__ import annotations

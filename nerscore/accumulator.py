@@ -31,9 +31,9 @@ from .compute import (
     with_ungrounded_key,
 )
 from .errors import InvalidInputError, shown
+from .forms import FORMS
 from .inputs import (
     SPANS,
-    STRINGS,
     Batch,
     as_list,
     batch_form,
@@ -282,7 +282,7 @@ def _counted(
     predictions, references, form = batches(predictions, references)
     scored = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
     entities = None
-    if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
+    if FORMS[form].grounded:  # docs/scoring.md §1b: grounded, then scored as spans
         counted, rows, entities = count_strings(predictions, references, options, by_sentence, scored)
     else:
         counted, rows = count_batch(predictions, references, form, options, by_sentence, scored)

@@ -15,36 +15,14 @@ import numpy as np
 from . import reducers
 from .columns import NO_COLUMNS, Columns
 from .errors import InvalidInputError
-from .inputs import (
-    IDS,
-    SPANS,
-    STRINGS,
-    Batch,
-    as_span,
-    as_string_entity,
-    batch_form,
-    check_span_options,
-    check_tag_options,
-    is_string_entity,
-    rows_of,
-)
+from .forms import FORMS, holds_values
+from .inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .options import Options
 from .pairs import SentenceFacts
-from .readable import (
-    pair_spans,
-    pair_tags,
-    sentence_facts,
-    span_rows,
-    tag_rows,
-    value_partners,
-)
 from .readable import reduction as readable_reduction
-from .resampling import (
-    SentenceCounts,
-    interval_keys,
-    slice_interval_keys,
-    slice_layout,
-)
+from .readable import value_partners
+from .resampling import interval_keys, slice_interval_keys
+from .sample_statistics import slice_layout
 from .schemes import OUTSIDE
 from .scores import OUTSIDE_TYPE, entity_rows, scores
 from .slices import (
@@ -57,9 +35,9 @@ from .slices import (
     slice_scores,
 )
 from .span_arrays import SpanValues, count_spans
-from .string_batches import StringSpans, entity_dicts, string_spans
-from .tag_arrays import count_tags
+from .string_batches import StringSpans, entity_dicts
 from .tally import Counted, Row, Tally, error_rows
+from .unit_counts import SentenceCounts
 
 
 def with_ungrounded_key(tally: Tally, columns: Columns) -> Tally:
@@ -152,15 +130,14 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
     """The columns as scored: `tokens` checked against the tags (one token per tag) and, with ids, those at the
     positions `ignore_index` drops dropped with them, so that entities' start and end index the tokens kept
     (docs/scoring.md §11); with `slices`, a `ValueError` naming what to pass for a slice whose input is missing."""
+    entry = FORMS[form]
     # Tags once the batch is known to hold some (without a value it may be spans, whose tokens need not align).
-    holds_tags = form == IDS or (
-        form not in (SPANS, STRINGS) and batch_form(rows_of(predictions), rows_of(references)) is not None
-    )
+    holds_tags = not entry.entities and holds_values(predictions, references)
     if columns.tokens is not None and holds_tags:
-        kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, form == IDS)
+        kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, entry.ids)
         columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
     if options.slices:
-        check_slice_inputs(options, columns, form in (SPANS, STRINGS), holds_tags)
+        check_slice_inputs(options, columns, entry.entities, holds_tags)
     return columns
 
 
@@ -169,13 +146,14 @@ def check_error_texts(form: str, options: Options, columns: Columns) -> None:
     `tokens` or `texts`; a `ValueError` says what to pass."""
     if not options.errors:
         return
-    if columns.tokens is not None or (form == SPANS and columns.texts is not None):
+    entry = FORMS[form]
+    if columns.tokens is not None or (entry.texts_name_entities and columns.texts is not None):
         return
     found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
     raise InvalidInputError(
         f"errors={options.errors!r} names each entity by its text and found {found} for these "
-        f"{'spans' if form == SPANS else 'tags'}; pass tokens= (tags) or texts= (spans)",
-        "tokens" if form != SPANS else "texts",
+        f"{entry.described}; pass tokens= (tags) or texts= (spans)",
+        "texts" if entry.texts_name_entities else "tokens",
     )
 
 
@@ -200,20 +178,17 @@ def check_outside_type(
         raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
     if OUTSIDE not in tally.entity_types:
         return
-    if form == STRINGS:
+    entry = FORMS[form]
+    if entry.grounded:
         _refuse_outside_strings(predictions, references)
     if rows is None:
-        rows = (
-            pair_spans(rows_of(predictions), rows_of(references), options)
-            if form == SPANS
-            else pair_tags(predictions, references, form == IDS, options)
-        )[1]
+        rows = entry.readable(predictions, references, options)[0]
     problem = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
     for sentence, reference, prediction in rows:
         for side, batch, entity in (("references", references, reference), ("predictions", predictions, prediction)):
             if entity is None or entity.entity_type != OUTSIDE:
                 continue
-            if form != SPANS:
+            if not entry.entities:
                 raise InvalidInputError(problem, side, sentence, token=entity.start)
             index = next(number for number, given in enumerate(rows_of(batch)[sentence]) if as_span(given) == entity)
             raise InvalidInputError(problem, side, sentence, entity=index)
@@ -249,49 +224,26 @@ def count_batch(
     cannot read the input, and raises the precise error for bad input (tests/test_fast_path.py). `lengths`, for
     spans: each sentence's length for the sentence_length slice where `columns`' texts are longer than the
     sentence (`count_grounded`'s placed predictions, §1b)."""
-    if form == STRINGS:
+    entry = FORMS[form]
+    if entry.grounded:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
-    if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
+    holds = holds_values(predictions, references)
+    if options.errors and holds:
         check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
-    sliced = bool(options.slices)
-    # The array paths' table gives the `entities` rows too; with spans, `tokens` are checked against it.
-    wanted_pairs = sliced or options.return_entities or (form == SPANS and columns.tokens is not None)
-    counted: Counted | None
-    if form == SPANS:
-        check_span_options(options)
-        span_predictions, span_references = rows_of(predictions), rows_of(references)
-        counted = count_spans(span_predictions, span_references, options, by_sentence, columns, wanted_pairs)
-    else:
-        # labels are checked as types of tags once the batch is known to hold tags: without a value it may be spans
-        if form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None:
-            check_tag_options(options)
-        counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns, wanted_pairs)
+    # Entities' options are checked on any batch; labels are checked as types of tags once the batch is known to
+    # hold tags: without a value it may be spans.
+    if entry.entities or holds:
+        entry.check_options(options)
+    # The array paths' table gives the `entities` rows too; `tokens` are checked against entities' ends on it.
+    wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and columns.tokens is not None)
+    counted = entry.count(predictions, references, options, by_sentence, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
-        counted = _readable_count(predictions, references, form, options, by_sentence, columns, wanted_pairs)
+        readable_rows, facts, tokens = entry.readable(predictions, references, options)
+        reduction = readable_reduction(readable_rows, len(references), options, columns)
+        pairs = (reduction.pairs, facts) if wanted_pairs else None
+        counted = reducers.counted(reduction, tokens, by_sentence, pairs)
     rows = counted.rows[0].rows() if options.return_entities else None
     return _with_slices(counted, form, options, columns, by_sentence, lengths), rows
-
-
-def _readable_count(
-    predictions: Batch,
-    references: Batch,
-    form: str,
-    options: Options,
-    by_sentence: bool,
-    columns: Columns,
-    wanted_pairs: bool,
-) -> Counted:
-    """`count_batch` by the readable path (`nerscore.readable`), which raises the precise error for bad input."""
-    tokens = None
-    if form == SPANS:
-        rows = span_rows(rows_of(predictions), rows_of(references), options)
-        facts = SentenceFacts(len(references))
-    else:
-        rows = tag_rows(predictions, references, form == IDS, options)
-        facts = sentence_facts(predictions, references, form == IDS, options)
-        tokens = reducers.token_counts(facts)
-    reduction = readable_reduction(rows, len(references), options, columns)
-    return reducers.counted(reduction, tokens, by_sentence, (reduction.pairs, facts) if wanted_pairs else None)
 
 
 def _with_slices(
@@ -306,7 +258,7 @@ def _with_slices(
     if counted.rows is None:
         return counted
     rows, facts = counted.rows
-    if form == SPANS:
+    if FORMS[form].entities:
         check_tokens_cover(rows, columns)
         # A sentence's length: `lengths` as given, or its tokens, or the characters of its text.
         if lengths is None:
@@ -324,8 +276,10 @@ def count_strings(
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
     """A batch that holds string entities counted (docs/scoring.md §1b): grounded (`string_batches.string_spans`),
     then counted by `count_grounded` as the spans it grounds to."""
-    check_span_options(options)
-    grounded = string_spans(rows_of(predictions), rows_of(references), options, columns)
+    entry = FORMS[STRINGS]
+    entry.check_options(options)
+    assert entry.ground is not None
+    grounded = entry.ground(rows_of(predictions), rows_of(references), options, columns)
     return count_grounded(grounded, options, by_sentence)
 
 

@@ -3,9 +3,7 @@ read once into lists of sentences, checked for alignment, and every bad value a 
 
 from __future__ import annotations
 
-import numbers
 import operator
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
@@ -229,27 +227,6 @@ def lengths(batch: Batch) -> np.ndarray:
     if isinstance(batch, np.ndarray):
         return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
     return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
-
-
-def check_one_kind(predictions: list[list], references: list[list]) -> None:
-    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
-    kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two strings)."""
-    kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
-    if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
-        return
-    ids = holds_ids(predictions, references)
-    for side, batch in (("predictions", predictions), ("references", references)):
-        for sentence, row in enumerate(batch):
-            for token, value in enumerate(row):
-                if not (is_id(value) if ids else isinstance(value, str)):
-                    expected = "integer ids" if ids else "string tags"
-                    raise InvalidInputError(
-                        f"found {shown(value)} ({type(value).__name__}) where the batch holds {expected}; expected "
-                        "every value a string tag, or every value an integer id (with label_list)",
-                        side,
-                        sentence,
-                        token,
-                    )
 
 
 def ids_to_tags(
@@ -518,108 +495,3 @@ def check_tag_options(options: Options) -> None:
     """What options must be for tag or id input: `labels` entity types, not tags of the declared scheme
     (docs/scoring.md §2). Checked once the input is known to hold tags: with spans, ``B-cell`` is a type."""
     check_labels_are_types(options)
-
-
-def storable(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
-    """A batch as the evaluate wrapper stores it: both sides as lists of sentences, and its form. Every value is
-    checked first, so that nothing is stored that scoring would refuse; spans are stored in one form,
-    ``{start, end, type}``, whatever form they came in (dicts with `label` or `entity_group`, tuples)."""
-    predictions, references, form = batches(predictions, references)
-    predictions, references = rows_of(predictions), rows_of(references)
-    if form == STRINGS:
-        predictions, references = (
-            _stored_entities(batch, side, side_form)
-            for batch, side, side_form in zip(
-                (predictions, references), ("predictions", "references"), side_forms(predictions, references)[::-1]
-            )
-        )
-    elif form == SPANS:
-        predictions, references = (
-            [[span.as_dict() for span in sentence] for sentence in read_spans(batch, side)]
-            for batch, side in ((predictions, "predictions"), (references, "references"))
-        )
-    else:
-        check_one_kind(predictions, references)
-    for side, batch in (("predictions", predictions), ("references", references)):
-        _check_arrow_can_store(batch, side, form)
-    return predictions, references, form
-
-
-def _stored_entities(batch: list[list], side: str, form: str | None) -> list[list[dict[str, Any]]]:
-    """One side of a batch of string entities as the evaluate wrapper stores it: every entity a dict
-    ``{start, end, type, text}``, a string entity with start and end None, a span with text None."""
-    if form == STRINGS:
-        return [
-            [{"start": None, "end": None, "type": entity_type, "text": text} for entity_type, text in sentence]
-            for sentence in read_strings(batch, side)
-        ]
-    return [[{**span.as_dict(), "text": None} for span in sentence] for sentence in read_span_side(batch, side)]
-
-
-# evaluate stores ids and offsets as Arrow int64 and strings as UTF-8: what scoring takes beyond these
-# (compute_semeval scores a 5,000-digit offset and a type with a lone surrogate) is refused before it is stored,
-# where pyarrow would raise OverflowError or an unlocated UnicodeEncodeError.
-_INT64 = (-(1 << 63), (1 << 63) - 1)
-
-
-def _check_arrow_can_store(batch: list[list], side: str, form: str) -> None:
-    """Raise `InvalidInputError` at the first id or offset outside int64, or string holding a lone surrogate."""
-    low, high = _INT64
-    if form == STRINGS:
-        ends = [entity["end"] for sentence in batch for entity in sentence if entity["end"] is not None]
-        numbers_fit = not ends or max(ends) <= high
-        strings = [entity[key] or "" for sentence in batch for entity in sentence for key in ("type", "text")]
-    elif form == SPANS:
-        ends = [entity["end"] for sentence in batch for entity in sentence]  # start < end: the ends bound both
-        numbers_fit = not ends or max(ends) <= high
-        strings = [entity["type"] for sentence in batch for entity in sentence]
-    elif form == IDS:
-        numbers_fit = (
-            low <= min(chain.from_iterable(batch), default=0) and max(chain.from_iterable(batch), default=0) <= high
-        )
-        strings = []
-    else:
-        numbers_fit, strings = True, list(chain.from_iterable(batch))
-    try:
-        "".join(strings).encode("utf-8")
-    except UnicodeEncodeError:
-        pass
-    else:
-        if numbers_fit:
-            return
-    for sentence, row in enumerate(batch):
-        for index, value in enumerate(row):
-            problem = _unstorable(value, form)
-            if problem is not None:
-                if form in (SPANS, STRINGS):
-                    raise InvalidInputError(problem, side, sentence, entity=index)
-                raise InvalidInputError(problem, side, sentence, index)
-
-
-def _unstorable(value: Any, form: str) -> str | None:
-    low, high = _INT64
-    if form == IDS:
-        if low <= value <= high:
-            return None
-        return f"found id {shown(value)}, beyond the 64-bit integers evaluate stores; expected an id of label_list"
-    for name in ("start", "end") if form in (SPANS, STRINGS) else ():
-        if value[name] is not None and value[name] > high:
-            return (
-                f"{name} is {shown(value[name])}, beyond the 64-bit integers evaluate stores; expected an offset "
-                f"below 2**63 (compute_semeval, which stores nothing, takes any)"
-            )
-    if form == STRINGS and value["text"] is not None and _SURROGATE.search(value["text"]):
-        text, what = value["text"], f"the text is {shown(value['text'])}"
-    else:
-        text = value["type"] if form in (SPANS, STRINGS) else value
-        what = f"the type is {shown(text)}" if form in (SPANS, STRINGS) else f"found tag {shown(text)}"
-    found = _SURROGATE.search(text)
-    if found is None:
-        return None
-    return (
-        f"{what}, which holds the lone surrogate {found.group()!r} (half of a UTF-16 pair): not text, so evaluate "
-        "cannot store it as UTF-8; expected a string of text"
-    )
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -16,11 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-# DEFAULT_SLICE_EDGES, ENTITY_SLICES and is_id stay importable from here while modules being rewritten on other
-# branches import them from this module (issue 27); their home is `nerscore.option_checks`.
 from .option_checks import (
-    DEFAULT_SLICE_EDGES,  # noqa: F401
-    ENTITY_SLICES,  # noqa: F401
     EVALUATION_SCHEMES,
     OVERLAP,
     VALUE_PRESETS,
@@ -46,7 +42,6 @@ from .option_checks import (
     check_tagging_scheme,
     check_value,
     check_zero_division,
-    is_id,  # noqa: F401
 )
 from .schemes import LENIENT, MODES, Scheme
 

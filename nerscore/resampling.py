@@ -29,8 +29,6 @@ from .sample_statistics import (
     _slice_key_positions,
     _slice_measures,
     _statistics,
-    # kept for modules being rewritten in parallel; see issue 27
-    slice_layout,  # noqa: F401
 )
 from .unit_counts import SentenceCounts
 

@@ -22,7 +22,8 @@ import numpy as np
 
 from .columns import Columns, entity_text, join_tokens
 from .errors import InvalidInputError
-from .options import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, Options, is_id
+from .option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
+from .options import Options
 from .pairing import SCENARIOS
 from .pairs import Pairs, SentenceFacts
 from .scores import scores, two_sided_scores

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import compute, inputs, reducers, span_arrays, tag_arrays
+from nerscore import forms, inputs, reducers, span_arrays, tag_arrays
 from nerscore import readable as readable_path
 from nerscore.pairs import Pairs
 from nerscore.readable import scenarios_by_sentence
@@ -320,7 +320,7 @@ def test_bootstrap_and_compare_with_spans_count_on_the_array_path() -> None:
     predictions = [[(0, 2, "PER"), (3, 5, "LOC")], [(1, 2, "PER")], [(0, 4, "ORG"), (1, 2, "PER")]]
     references = [[(0, 2, "PER"), (3, 4, "LOC")], [], [(0, 4, "ORG"), (1, 3, "PER")]]
     with_rows = ns.compute_semeval(predictions=predictions, references=references, bootstrap=50, return_entities=True)
-    with mock.patch.object(compute, "pair_spans", side_effect=AssertionError("the readable path")):
+    with mock.patch.object(forms, "span_rows", side_effect=AssertionError("the readable path")):
         result = ns.compute_semeval(predictions=predictions, references=references, bootstrap=50)
         ns.compare_semeval(predictions_a=predictions, predictions_b=references, references=references, n_resamples=9)
     with_rows.pop("entities")

@@ -43,6 +43,7 @@ ORDER = [
     "joint_grounding",
     "grounding",
     "string_batches",
+    "forms",
     "unit_counts",
     "sample_statistics",
     "resampling",

@@ -1,0 +1,309 @@
+"""The input forms (docs/scoring.md §1, §1b) as a registry, `FORMS`: one entry per form says what its values are,
+which options it takes, what its columns must give, and which path turns a batch of it into the table of pairs
+(`pairs.Pairs`). `compute.count_batch` looks its form up here rather than branching on it, so that a new form (an
+annotation file's, discontinuous fragments) is one entry: its reader in `nerscore.inputs`, its detection in
+`inputs.value_form`, its paths to the table, and its line below.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from itertools import chain
+from typing import Any
+
+import numpy as np
+
+from . import reducers
+from .columns import Columns
+from .errors import InvalidInputError, shown
+from .inputs import (
+    IDS,
+    SPANS,
+    STRINGS,
+    TAGS,
+    Batch,
+    batch_form,
+    batches,
+    check_span_options,
+    check_tag_options,
+    holds_ids,
+    read_span_side,
+    read_spans,
+    read_strings,
+    rows_of,
+    side_forms,
+)
+from .option_checks import is_id
+from .options import Options
+from .pairs import SentenceFacts
+from .readable import sentence_facts, span_rows, tag_rows
+from .span_arrays import count_spans
+from .string_batches import StringSpans, string_spans
+from .tag_arrays import count_tags
+from .tally import Counted, Row, TokenCounts
+
+# The array path: a batch's `Counted` (with its table of pairs when asked for: by_sentence, columns, pairs), or
+# None for input it cannot read, which the readable path then reads (and names what is wrong).
+ArrayCount = Callable[[Batch, Batch, Options, bool, Columns, bool], "Counted | None"]
+# The readable path: a batch's rows, the facts of its sentences, and its tokens' counts where it has tokens.
+ReadableRows = Callable[[Batch, Batch, Options], "tuple[list[Row], SentenceFacts, TokenCounts | None]"]
+
+
+@dataclass(frozen=True)
+class Form:
+    """One form of input, as data. `entities`: its values are entities (an error names one by its index in the
+    sentence, a slice needs no tags, `tokens` are checked against the entities' ends), not tags (named by their
+    token). `ids`: integer ids, read through `label_list` with `ignore_index`. `texts_name_entities`: `errors`
+    can name its entities by `texts` as well as by `tokens`. `check_options` refuses the options that mean nothing
+    for it. `count` and `readable` make its table of pairs; `ground`, where given, first places its entities in
+    the texts (§1b), and the spans they ground to are counted as spans. `store` turns both sides into what the
+    evaluate wrapper stores (every value checked), `fits` says whether a side's numbers fit the int64 evaluate
+    stores them in and which strings it encodes, and `unstorable` names what is wrong with one stored value."""
+
+    name: str
+    entities: bool
+    ids: bool
+    texts_name_entities: bool
+    check_options: Callable[[Options], None]
+    count: ArrayCount
+    readable: ReadableRows
+    store: Callable[[list[list], list[list]], tuple[list[list], list[list]]]
+    fits: Callable[[list[list]], tuple[bool, list[str]]]
+    unstorable: Callable[[Any], str | None]
+    ground: Callable[[list[list], list[list], Options, Columns], StringSpans] | None = None
+
+    @property
+    def grounded(self) -> bool:
+        """Whether its entities come without offsets and are placed in the texts first (§1b): then either side
+        may hold spans into the same texts instead, and each side keeps its own form."""
+        return self.ground is not None
+
+    @property
+    def described(self) -> str:
+        """What an error calls a batch of this form."""
+        return "spans" if self.entities else "tags"
+
+
+def holds_values(predictions: Batch, references: Batch) -> bool:
+    """Whether a batch holds a tag, an id or an entity: a batch without one may be of any form, so the options
+    and columns of tags are checked only once it is known to hold some."""
+    if isinstance(references, np.ndarray):
+        return bool(references.size)
+    return batch_form(rows_of(predictions), rows_of(references)) is not None
+
+
+# What the evaluate wrapper stores (`storable`): ids and offsets as Arrow int64 and strings as UTF-8. What scoring
+# takes beyond these (compute_semeval scores a 5,000-digit offset and a type with a lone surrogate) is refused
+# before it is stored, where pyarrow would raise OverflowError or an unlocated UnicodeEncodeError.
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_one_kind(predictions: list[list], references: list[list]) -> None:
+    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
+    kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two strings)."""
+    kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
+    if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
+        return
+    ids = holds_ids(predictions, references)
+    for side, batch in (("predictions", predictions), ("references", references)):
+        for sentence, row in enumerate(batch):
+            for token, value in enumerate(row):
+                if not (is_id(value) if ids else isinstance(value, str)):
+                    expected = "integer ids" if ids else "string tags"
+                    raise InvalidInputError(
+                        f"found {shown(value)} ({type(value).__name__}) where the batch holds {expected}; expected "
+                        "every value a string tag, or every value an integer id (with label_list)",
+                        side,
+                        sentence,
+                        token,
+                    )
+
+
+def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
+    check_one_kind(predictions, references)
+    return predictions, references
+
+
+def _stored_spans(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
+    """Spans stored in one form, ``{start, end, type}``, whatever form they came in."""
+    return (
+        [[span.as_dict() for span in sentence] for sentence in read_spans(predictions, "predictions")],
+        [[span.as_dict() for span in sentence] for sentence in read_spans(references, "references")],
+    )
+
+
+def _stored_strings(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
+    """Both sides of a batch of string entities, every entity a dict ``{start, end, type, text}``: a string
+    entity with start and end None, a span with text None."""
+    reference_form, predicted_form = side_forms(predictions, references)
+    return (
+        _stored_entities(predictions, "predictions", predicted_form),
+        _stored_entities(references, "references", reference_form),
+    )
+
+
+def _stored_entities(batch: list[list], side: str, form: str | None) -> list[list[dict[str, Any]]]:
+    if form == STRINGS:
+        return [
+            [{"start": None, "end": None, "type": entity_type, "text": text} for entity_type, text in sentence]
+            for sentence in read_strings(batch, side)
+        ]
+    return [[{**span.as_dict(), "text": None} for span in sentence] for sentence in read_span_side(batch, side)]
+
+
+def _tags_fit(batch: list[list]) -> tuple[bool, list[str]]:
+    return True, list(chain.from_iterable(batch))
+
+
+def _ids_fit(batch: list[list]) -> tuple[bool, list[str]]:
+    low, high = _INT64
+    return low <= min(chain.from_iterable(batch), default=0) and max(chain.from_iterable(batch), default=0) <= high, []
+
+
+def _spans_fit(batch: list[list]) -> tuple[bool, list[str]]:
+    ends = [entity["end"] for sentence in batch for entity in sentence]  # start < end: the ends bound both
+    return not ends or max(ends) <= _INT64[1], [entity["type"] for sentence in batch for entity in sentence]
+
+
+def _strings_fit(batch: list[list]) -> tuple[bool, list[str]]:
+    ends = [entity["end"] for sentence in batch for entity in sentence if entity["end"] is not None]
+    strings = [entity[key] or "" for sentence in batch for entity in sentence for key in ("type", "text")]
+    return not ends or max(ends) <= _INT64[1], strings
+
+
+def _not_text(what: str, text: str) -> str | None:
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    return (
+        f"{what}, which holds the lone surrogate {found.group()!r} (half of a UTF-16 pair): not text, so evaluate "
+        "cannot store it as UTF-8; expected a string of text"
+    )
+
+
+def _unstorable_tag(value: Any) -> str | None:
+    return _not_text(f"found tag {shown(value)}", value)
+
+
+def _unstorable_id(value: Any) -> str | None:
+    low, high = _INT64
+    if low <= value <= high:
+        return None
+    return f"found id {shown(value)}, beyond the 64-bit integers evaluate stores; expected an id of label_list"
+
+
+def _unstorable_span(value: Any) -> str | None:
+    for name in ("start", "end"):
+        if value[name] is not None and value[name] > _INT64[1]:
+            return (
+                f"{name} is {shown(value[name])}, beyond the 64-bit integers evaluate stores; expected an offset "
+                f"below 2**63 (compute_semeval, which stores nothing, takes any)"
+            )
+    return _not_text(f"the type is {shown(value['type'])}", value["type"])
+
+
+def _unstorable_string(value: Any) -> str | None:
+    if value["text"] is not None and _SURROGATE.search(value["text"]):
+        return _not_text(f"the text is {shown(value['text'])}", value["text"])
+    return _unstorable_span(value)
+
+
+def _tag_form(name: str, ids: bool) -> Form:
+    def count(
+        predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns, pairs: bool
+    ) -> Counted | None:
+        return count_tags(predictions, references, ids, options, by_sentence, columns, pairs)
+
+    def readable(
+        predictions: Batch, references: Batch, options: Options
+    ) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
+        facts = sentence_facts(predictions, references, ids, options)
+        return tag_rows(predictions, references, ids, options), facts, reducers.token_counts(facts)
+
+    return Form(
+        name,
+        entities=False,
+        ids=ids,
+        texts_name_entities=False,
+        check_options=check_tag_options,
+        count=count,
+        readable=readable,
+        store=_stored_tags,
+        fits=_ids_fit if ids else _tags_fit,
+        unstorable=_unstorable_id if ids else _unstorable_tag,
+    )
+
+
+def _count_spans(
+    predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns, pairs: bool
+) -> Counted | None:
+    return count_spans(rows_of(predictions), rows_of(references), options, by_sentence, columns, pairs)
+
+
+def _span_rows(
+    predictions: Batch, references: Batch, options: Options
+) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
+    return span_rows(rows_of(predictions), rows_of(references), options), SentenceFacts(len(references)), None
+
+
+_SPANS = Form(
+    SPANS,
+    entities=True,
+    ids=False,
+    texts_name_entities=True,
+    check_options=check_span_options,
+    count=_count_spans,
+    readable=_span_rows,
+    store=_stored_spans,
+    fits=_spans_fit,
+    unstorable=_unstorable_span,
+)
+FORMS: dict[str, Form] = {
+    TAGS: _tag_form(TAGS, ids=False),
+    IDS: _tag_form(IDS, ids=True),
+    SPANS: _SPANS,
+    # grounded, then counted as the spans they ground to
+    STRINGS: replace(
+        _SPANS,
+        name=STRINGS,
+        store=_stored_strings,
+        fits=_strings_fit,
+        unstorable=_unstorable_string,
+        ground=string_spans,
+    ),
+}
+
+
+def storable(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
+    """A batch as the evaluate wrapper stores it: both sides as lists of sentences, and its form. Every value is
+    checked first, so that nothing is stored that scoring would refuse; spans are stored in one form,
+    ``{start, end, type}``, whatever form they came in (dicts with `label` or `entity_group`, tuples)."""
+    predictions, references, form = batches(predictions, references)
+    entry = FORMS[form]
+    predictions, references = entry.store(rows_of(predictions), rows_of(references))
+    for side, batch in (("predictions", predictions), ("references", references)):
+        _check_arrow_can_store(batch, side, entry)
+    return predictions, references, form
+
+
+def _check_arrow_can_store(batch: list[list], side: str, entry: Form) -> None:
+    """Raise `InvalidInputError` at the first id or offset outside int64, or string holding a lone surrogate."""
+    numbers_fit, strings = entry.fits(batch)
+    try:
+        "".join(strings).encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    else:
+        if numbers_fit:
+            return
+    for sentence, row in enumerate(batch):
+        for index, value in enumerate(row):
+            problem = entry.unstorable(value)
+            if problem is not None:
+                if entry.entities:
+                    raise InvalidInputError(problem, side, sentence, entity=index)
+                raise InvalidInputError(problem, side, sentence, index)

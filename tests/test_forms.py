@@ -1,0 +1,60 @@
+"""The registry of input forms (nerscore/forms.py): one entry per form, and count_batch reads its entry alone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from nerscore import compute, forms
+from nerscore.forms import FORMS, holds_values, storable
+from nerscore.inputs import IDS, SPANS, STRINGS, TAGS, value_form
+from nerscore.options import Options
+
+
+def test_every_form_the_input_can_take_has_its_entry() -> None:
+    values = ["B-PER", 3, (0, 2, "PER"), {"start": 0, "end": 2, "type": "PER"}, ("PER", "Ada"), {"text": "Ada"}]
+    assert {value_form(value) for value in values} == set(FORMS) == {TAGS, IDS, SPANS, STRINGS}
+    assert all(FORMS[name].name == name for name in FORMS)
+    # Tags and ids differ in reading ids (and in what evaluate stores of them), not in their paths' meaning.
+    assert replace(FORMS[IDS], name=TAGS, ids=False, count=None, readable=None, fits=None, unstorable=None) == replace(
+        FORMS[TAGS], count=None, readable=None, fits=None, unstorable=None
+    )
+    # String entities are spans grounded first.
+    assert FORMS[STRINGS].grounded and not FORMS[SPANS].grounded
+    assert FORMS[STRINGS].count is FORMS[SPANS].count and FORMS[STRINGS].entities
+
+
+def test_a_new_form_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A form whose array path reads nothing: count_batch takes its readable path, with no branch of its own.
+    predictions = [[(0, 2, "PER"), (3, 5, "LOC")], [(1, 2, "PER")]]
+    references = [[(0, 2, "PER"), (3, 4, "LOC")], [(1, 3, "ORG")]]
+    monkeypatch.setitem(FORMS, "new", replace(FORMS[SPANS], name="new", count=lambda *given: None))
+    options = Options(return_entities=True)
+    counted, rows = compute.count_batch(predictions, references, "new", options, True)
+    expected, expected_rows = compute.count_batch(predictions, references, SPANS, options, True)
+    assert counted.tally == expected.tally and rows == expected_rows
+    assert counted.by_sentence is not None and expected.by_sentence is not None
+    assert counted.by_sentence.tolist() == expected.by_sentence.tolist()
+
+
+def test_a_batch_without_a_value_may_be_any_form() -> None:
+    assert not holds_values([[], []], [[], []])
+    assert not holds_values(np.zeros((2, 0), np.int64), np.zeros((2, 0), np.int64))
+    assert holds_values([[], []], [["O"], []]) and holds_values(np.zeros((1, 1), np.int64), np.zeros((1, 1), np.int64))
+
+
+def test_storable_keeps_one_stored_form_per_entry() -> None:
+    assert storable([[(0, 2, "PER")]], [[{"start": 0, "end": 2, "label": "PER"}]]) == (
+        [[{"start": 0, "end": 2, "type": "PER"}]],
+        [[{"start": 0, "end": 2, "type": "PER"}]],
+        SPANS,
+    )
+    assert storable([[(0, 3, "PER")]], [[("PER", "Ada")]]) == (
+        [[{"start": 0, "end": 3, "type": "PER", "text": None}]],
+        [[{"start": None, "end": None, "type": "PER", "text": "Ada"}]],
+        STRINGS,
+    )
+    assert storable([["B-PER"]], [["O"]])[2] == TAGS
+    assert forms.FORMS[IDS].unstorable(1 << 63) is not None and forms.FORMS[IDS].unstorable(3) is None
