@@ -30,7 +30,7 @@ from .compute import (
     sentence_vectors,
     with_ungrounded_key,
 )
-from .counts import Counted, Tally
+from .counts import Counted, Row, Tally
 from .errors import InvalidInputError, shown
 from .inputs import (
     SPANS,
@@ -48,6 +48,7 @@ from .inputs import (
 from .option_checks import check_resamples, check_seed, is_id
 from .options import Options
 from .pairing import SCENARIOS
+from .pairs import Pairs
 from .resampling import SentenceCounts, comparison, slice_comparison, slice_layout, unit_rows
 from .slices import SliceCounts, slice_scores
 from .string_batches import StringSpans, string_spans
@@ -280,6 +281,7 @@ def _counted(
     predictions, references, form = batches(predictions, references)
     scored = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
     entities = None
+    rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows
     if form == STRINGS:  # docs/scoring.md §1b: grounded, then scored as spans
         counted, rows, entities = count_strings(predictions, references, options, by_sentence, scored)
     else:

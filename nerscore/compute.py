@@ -30,7 +30,7 @@ from .inputs import (
     rows_of,
 )
 from .options import Options
-from .pairs import SentenceFacts
+from .pairs import Pairs, SentenceFacts
 from .readable import (
     pair_spans,
     pair_tags,
@@ -123,12 +123,16 @@ def result_dict(
     return result
 
 
-def entity_dicts_of(rows: list[Row], options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
-    """The `entities` rows of a batch's `rows` (docs/scoring.md §7), with each side's text where `columns` give one
-    and, with `value`, each row's partner in the value's own pairing (§10)."""
-    entities = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
+def entity_dicts_of(rows: list[Row] | Pairs, options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
+    """The `entities` rows of a batch's `rows`, or of the table of pairs they are read from (docs/scoring.md §7),
+    with each side's text where `columns` give one and, with `value`, each row's partner in the value's own
+    pairing (§10)."""
+    schemes = options.evaluation_schemes
+    dicts = rows.entity_dicts(schemes) if isinstance(rows, Pairs) else entity_rows(rows, schemes)
+    entities = add_entity_texts(dicts, columns)
     if options.value is not None:
-        for row, partner in zip(entities, value_partners(rows, options)):
+        read = rows.rows() if isinstance(rows, Pairs) else rows
+        for row, partner in zip(entities, value_partners(read, options)):
             row["value_pair"] = None if partner is None else partner.as_dict()
     return entities
 
@@ -191,7 +195,7 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
 
 
 def check_outside_type(
-    predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | None
+    predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | Pairs | None
 ) -> None:
     """With `confusion`, an entity type ``"O"`` would share the matrix's ``"O"`` for no entity (docs/scoring.md
     §7): a `ValueError` at its first entity (by the readable path's rows, counted again only for this error)."""
@@ -201,6 +205,8 @@ def check_outside_type(
         return
     if form == STRINGS:
         _refuse_outside_strings(predictions, references)
+    if isinstance(rows, Pairs):
+        rows = rows.rows()
     if rows is None:
         rows = (
             pair_spans(rows_of(predictions), rows_of(references), options)
@@ -240,14 +246,14 @@ def count_batch(
     columns: Columns = NO_COLUMNS,
     *,
     lengths: Sequence[int] | None = None,
-) -> tuple[Counted, list[Row] | None]:
+) -> tuple[Counted, list[Row] | Pairs | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
-    sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
-    of every bucket (`Counted.slices`). The array paths make the batch's table of pairs (`pairs.Pairs`), which
-    `nerscore.reducers` reduces to all of these; the readable path makes the same table where the array paths
-    cannot read the input, and raises the precise error for bad input (tests/test_fast_path.py). `lengths`, for
-    spans: each sentence's length for the sentence_length slice where `columns`' texts are longer than the
-    sentence (`count_grounded`'s placed predictions, §1b)."""
+    sentence's scenario counts with `by_sentence`, with `return_entities` the table of pairs (for strings, its
+    rows), and with `slices` the counts of every bucket (`Counted.slices`). The array paths make the batch's
+    table of pairs (`pairs.Pairs`), which `nerscore.reducers` reduces to all of these; the readable path makes
+    the same table where the array paths cannot read the input, and raises the precise error for bad input
+    (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
+    `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
     if form == STRINGS:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
     if options.errors and (form == IDS or batch_form(rows_of(predictions), rows_of(references)) is not None):
@@ -267,8 +273,9 @@ def count_batch(
         counted = count_tags(predictions, references, form == IDS, options, by_sentence, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
         counted = _readable_count(predictions, references, form, options, by_sentence, columns, wanted_pairs)
-    rows = counted.rows[0].rows() if options.return_entities else None
-    return _with_slices(counted, form, options, columns, by_sentence, lengths), rows
+    # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
+    table = counted.rows[0] if options.return_entities else None
+    return _with_slices(counted, form, options, columns, by_sentence, lengths), table
 
 
 def _readable_count(
@@ -347,9 +354,10 @@ def count_grounded(
         counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, by_sentence, lengths), None
     else:
         assert isinstance(grounded.predictions, list) and isinstance(grounded.references, list)
-        counted, rows = count_batch(
+        counted, table = count_batch(
             grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns, lengths=lengths
         )
+        rows = table.rows() if isinstance(table, Pairs) else table
     tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))
     entities = None
     if options.return_entities:
