@@ -48,10 +48,11 @@ from .option_checks import check_resamples, check_seed, is_id
 from .options import Options
 from .paired_comparison import comparison, slice_comparison
 from .pairing import SCENARIOS
+from .pairs import Pairs
 from .sample_statistics import slice_layout
 from .slices import SliceCounts, slice_scores
 from .string_batches import StringSpans, string_spans
-from .tally import Counted, Tally
+from .tally import Counted, Row, Tally
 from .unit_counts import SentenceCounts, unit_rows
 
 
@@ -282,6 +283,7 @@ def _counted(
     predictions, references, form = batches(predictions, references)
     scored = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
     entities = None
+    rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows
     if FORMS[form].grounded:  # docs/scoring.md §1b: grounded, then scored as spans
         counted, rows, entities = count_strings(predictions, references, options, by_sentence, scored)
     else:

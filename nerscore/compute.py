@@ -18,7 +18,7 @@ from .errors import InvalidInputError
 from .forms import FORMS, holds_values
 from .inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .options import Options
-from .pairs import SentenceFacts
+from .pairs import Pairs, SentenceFacts
 from .readable import reduction as readable_reduction
 from .readable import value_partners
 from .resampling import interval_keys, slice_interval_keys
@@ -102,12 +102,16 @@ def result_dict(
     return result
 
 
-def entity_dicts_of(rows: list[Row], options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
-    """The `entities` rows of a batch's `rows` (docs/scoring.md §7), with each side's text where `columns` give one
-    and, with `value`, each row's partner in the value's own pairing (§10)."""
-    entities = add_entity_texts(entity_rows(rows, options.evaluation_schemes), columns)
+def entity_dicts_of(rows: list[Row] | Pairs, options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
+    """The `entities` rows of a batch's `rows`, or of the table of pairs they are read from (docs/scoring.md §7),
+    with each side's text where `columns` give one and, with `value`, each row's partner in the value's own
+    pairing (§10)."""
+    schemes = options.evaluation_schemes
+    dicts = rows.entity_dicts(schemes) if isinstance(rows, Pairs) else entity_rows(rows, schemes)
+    entities = add_entity_texts(dicts, columns)
     if options.value is not None:
-        for row, partner in zip(entities, value_partners(rows, options)):
+        read = rows.rows() if isinstance(rows, Pairs) else rows
+        for row, partner in zip(entities, value_partners(read, options)):
             row["value_pair"] = None if partner is None else partner.as_dict()
     return entities
 
@@ -170,7 +174,7 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
 
 
 def check_outside_type(
-    predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | None
+    predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | Pairs | None
 ) -> None:
     """With `confusion`, an entity type ``"O"`` would share the matrix's ``"O"`` for no entity (docs/scoring.md
     §7): a `ValueError` at its first entity (by the readable path's rows, counted again only for this error)."""
@@ -181,6 +185,8 @@ def check_outside_type(
     entry = FORMS[form]
     if entry.grounded:
         _refuse_outside_strings(predictions, references)
+    if isinstance(rows, Pairs):
+        rows = rows.rows()
     if rows is None:
         rows = entry.readable(predictions, references, options)[0]
     problem = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
@@ -216,14 +222,14 @@ def count_batch(
     columns: Columns = NO_COLUMNS,
     *,
     lengths: Sequence[int] | None = None,
-) -> tuple[Counted, list[Row] | None]:
+) -> tuple[Counted, list[Row] | Pairs | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
-    sentence's scenario counts with `by_sentence`, the rows with `return_entities`, and with `slices` the counts
-    of every bucket (`Counted.slices`). The array paths make the batch's table of pairs (`pairs.Pairs`), which
-    `nerscore.reducers` reduces to all of these; the readable path makes the same table where the array paths
-    cannot read the input, and raises the precise error for bad input (tests/test_fast_path.py). `lengths`, for
-    spans: each sentence's length for the sentence_length slice where `columns`' texts are longer than the
-    sentence (`count_grounded`'s placed predictions, §1b)."""
+    sentence's scenario counts with `by_sentence`, with `return_entities` the table of pairs (for strings, its
+    rows), and with `slices` the counts of every bucket (`Counted.slices`). The array paths make the batch's
+    table of pairs (`pairs.Pairs`), which `nerscore.reducers` reduces to all of these; the readable path makes
+    the same table where the array paths cannot read the input, and raises the precise error for bad input
+    (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
+    `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
     entry = FORMS[form]
     if entry.grounded:
         return count_strings(predictions, references, options, by_sentence, columns)[:2]
@@ -242,8 +248,9 @@ def count_batch(
         reduction = readable_reduction(readable_rows, len(references), options, columns)
         pairs = (reduction.pairs, facts) if wanted_pairs else None
         counted = reducers.counted(reduction, tokens, by_sentence, pairs)
-    rows = counted.rows[0].rows() if options.return_entities else None
-    return _with_slices(counted, form, options, columns, by_sentence, lengths), rows
+    # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
+    table = counted.rows[0] if options.return_entities else None
+    return _with_slices(counted, form, options, columns, by_sentence, lengths), table
 
 
 def _with_slices(
@@ -302,9 +309,10 @@ def count_grounded(
         counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, by_sentence, lengths), None
     else:
         assert isinstance(grounded.predictions, list) and isinstance(grounded.references, list)
-        counted, rows = count_batch(
+        counted, table = count_batch(
             grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns, lengths=lengths
         )
+        rows = table.rows() if isinstance(table, Pairs) else table
     tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))
     entities = None
     if options.return_entities:

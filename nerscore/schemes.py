@@ -167,6 +167,9 @@ class TagTable(dict):
             found = [roles.get(tag[:1]) if tag[1:2] == "-" else None for tag in tags]
             types = [tag[2:] for tag in tags]
         # O, a tag parse_tag refuses with its message, an empty type, or a prefix of several letters: parse_tag.
+        # Most calls have none after their first chunk (O is parsed once), so two C-level scans come first.
+        if None not in found and "" not in types:
+            return found, types
         for position in [position for position, (role, name) in enumerate(zip(found, types)) if not (role and name)]:
             parsed = self[tags[position]]
             found[position], types[position] = (None, None) if parsed is None else (parsed.role, parsed.entity_type)

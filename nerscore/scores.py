@@ -319,18 +319,18 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""
-    # Each scenario's outcomes made once: a batch has hundreds of thousands of rows and six scenarios.
-    outcomes = {scenario: {scheme: OUTCOMES[scenario][scheme] for scheme in schemes} for scenario in OUTCOMES}
-    result = []
-    for sentence, reference, prediction in rows:
-        scenario = scenario_of(reference, prediction)
-        result.append(
-            {
-                "sentence": sentence,
-                "reference": reference.as_dict() if reference is not None else None,
-                "prediction": prediction.as_dict() if prediction is not None else None,
-                "scenario": scenario,
-                **outcomes[scenario],
-            }
-        )
-    return result
+    # Each scenario's last keys (the scenario and its outcomes) made once: a batch has hundreds of thousands of rows
+    # and six scenarios.
+    tails = {
+        scenario: {"scenario": scenario, **{scheme: OUTCOMES[scenario][scheme] for scheme in schemes}}
+        for scenario in OUTCOMES
+    }
+    return [
+        {
+            "sentence": sentence,
+            "reference": reference.as_dict() if reference is not None else None,
+            "prediction": prediction.as_dict() if prediction is not None else None,
+            **tails[scenario_of(reference, prediction)],
+        }
+        for sentence, reference, prediction in rows
+    ]

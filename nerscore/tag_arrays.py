@@ -127,11 +127,11 @@ class _CodeBook:
 
     def parse(self, used: np.ndarray) -> bool:
         """Parse the tags of the `used` codes not parsed yet; False if one is not a tag of the scheme."""
-        new = np.flatnonzero(used & ~self.parsed[: len(used)]).tolist()
-        if not new:
+        new = np.flatnonzero(used & ~self.parsed[: len(used)])  # an array: numpy indexes with a list slowly
+        if not len(new):
             return True
         try:
-            roles, entity_types = self.table.roles_and_types([self.tags[code] for code in new])
+            roles, entity_types = self.table.roles_and_types([self.tags[code] for code in new.tolist()])
         except (InvalidInputError, TypeError):
             return False
         type_names: dict[Any, int] = self.type_names

@@ -174,6 +174,12 @@ def assert_same_tables(table: Pairs, rows: list, sentences: int, options: ns.Opt
     expected = readable_path.reduction(rows, sentences, options)
     assert_same_table(table, expected.pairs)
     assert table.rows() == rows
+    # The `entities` dicts made from the columns are entity_rows' of the rows, keys in the same order.
+    made, expected_dicts = (
+        table.entity_dicts(options.evaluation_schemes),
+        ns.entity_rows(rows, options.evaluation_schemes),
+    )
+    assert [list(row.items()) for row in made] == [list(row.items()) for row in expected_dicts]
     # Each row's partner in the value pairing (`entities`' value_pair), copies of one entity being one object there.
     assert readable_path.value_partners(table.rows(), options) == readable_path.value_partners(rows, options)
     assert expected.value_pairs is not None

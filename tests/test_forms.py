@@ -32,9 +32,10 @@ def test_a_new_form_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     references = [[(0, 2, "PER"), (3, 4, "LOC")], [(1, 3, "ORG")]]
     monkeypatch.setitem(FORMS, "new", replace(FORMS[SPANS], name="new", count=lambda *given: None))
     options = Options(return_entities=True)
-    counted, rows = compute.count_batch(predictions, references, "new", options, True)
-    expected, expected_rows = compute.count_batch(predictions, references, SPANS, options, True)
-    assert counted.tally == expected.tally and rows == expected_rows
+    counted, table = compute.count_batch(predictions, references, "new", options, True)
+    expected, expected_table = compute.count_batch(predictions, references, SPANS, options, True)
+    assert table is not None and expected_table is not None  # return_entities: the table of pairs
+    assert counted.tally == expected.tally and table.rows() == expected_table.rows()
     assert counted.by_sentence is not None and expected.by_sentence is not None
     assert counted.by_sentence.tolist() == expected.by_sentence.tolist()
 

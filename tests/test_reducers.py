@@ -108,5 +108,6 @@ def test_the_table_holds_any_offset(offset: int) -> None:
     rows = [(0, Span(offset, offset + 3, "X"), Span(offset + 1, offset + 3, "X"))]
     pairs = Pairs.of_rows(rows, sentences=1)
     assert pairs.rows() == rows
+    assert pairs.entity_dicts() == ns.entity_rows(rows)
     assert reducers.overlap_credit(pairs) == {("X", "X"): Fraction(2, 3)}
     assert reducers.diagnostics(pairs, None) == Diagnostics(0, 1, 0, 0, 0)
