@@ -355,7 +355,7 @@ class Counted(NamedTuple):
     """What one pass over a batch counts: the tally, and each sentence's scenario counts when asked for."""
 
     tally: Tally
-    by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
+    per_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
     # For slices and `entities` (docs/scoring.md §7, §11): the batch's table of pairs and each sentence's facts
     # (`pairs.Pairs`, `pairs.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None

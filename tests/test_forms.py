@@ -35,8 +35,8 @@ def test_a_new_form_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     counted, rows = compute.count_batch(predictions, references, "new", options, True)
     expected, expected_rows = compute.count_batch(predictions, references, SPANS, options, True)
     assert counted.tally == expected.tally and rows == expected_rows
-    assert counted.by_sentence is not None and expected.by_sentence is not None
-    assert counted.by_sentence.tolist() == expected.by_sentence.tolist()
+    assert counted.per_sentence is not None and expected.per_sentence is not None
+    assert counted.per_sentence.tolist() == expected.per_sentence.tolist()
 
 
 def test_a_batch_without_a_value_may_be_any_form() -> None:

@@ -39,7 +39,7 @@ def array_by_sentence(predictions, references, options: ns.Options) -> np.ndarra
     holds_ids = bool(inputs.holds_ids(predictions, references))
     counted = tag_arrays.count_tags(predictions, references, holds_ids, options, by_sentence=True)
     assert counted is not None, "valid input must not fall back to the readable path"
-    return counted.by_sentence
+    return counted.per_sentence
 
 
 @pytest.mark.parametrize("scheme", strategies.SCHEMES)
