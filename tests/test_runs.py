@@ -96,7 +96,7 @@ def test_one_document_per_sentence_is_sentence_resampling_and_the_order_of_sente
     )
 
 
-def test_unit_rows_sum_rows_of_any_width_and_kind() -> None:
+def test_per_unit_sums_rows_of_any_width_and_kind() -> None:
     rows = np.array([[1, 0, 2], [0, 1, 0], [3, 3, 3], [1, 1, 1]])
     np.testing.assert_array_equal(per_unit(rows, ["b", "a", "b", 7]), [[4, 3, 5], [0, 1, 0], [1, 1, 1]])
     weights = np.array([[0.5], [0.25], [1.0]])  # wider vectors of floats (weighted scores) sum the same way
