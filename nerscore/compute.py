@@ -118,7 +118,8 @@ def per_sentence_columns(counted: Counted) -> tuple[np.ndarray, np.ndarray | Non
     its counts in every bucket (§9, §11), so that a resample of sentences resamples the buckets with them."""
     assert counted.per_sentence is not None
     buckets = None if counted.slices is None else counted.slices.per_sentence
-    weighted = counted.weighted if counted.weighted is not None and counted.weighted.shape[1] else None
+    floats = counted.weighted
+    weighted = floats if floats is not None and floats.shape[1] else None
     if weighted is not None:
         return counted.per_sentence, weighted if buckets is None else np.hstack((weighted, buckets))
     if buckets is None:
