@@ -97,8 +97,8 @@ def read_tags(path: Path) -> list[list[str]]:
 
 def bootstrap_on_generated_data(repeats: int) -> None:
     predictions, references = generate(20_000)
-    by_sentence = count_tags(predictions, references, False, ns.Options(), by_sentence=True).by_sentence
-    distinct = len(ns.SentenceCounts.of(by_sentence).vectors)
+    per_sentence = count_tags(predictions, references, False, ns.Options(), keep_sentences=True).per_sentence
+    distinct = len(ns.SentenceCounts.of(per_sentence).vectors)
     times = median_times(
         {
             "compute_semeval": lambda: ns.compute_semeval(predictions=predictions, references=references),
@@ -165,7 +165,7 @@ def scipy_for_the_record(data: tuple | None) -> None:
     from scipy import stats
 
     predictions, references = generate(20_000)
-    by_sentence = count_tags(predictions, references, False, ns.Options(), by_sentence=True).by_sentence
+    per_sentence = count_tags(predictions, references, False, ns.Options(), keep_sentences=True).per_sentence
 
     def strict_f1(totals: np.ndarray) -> np.ndarray:
         correct, actual = totals[..., 0], totals[..., [0, 1, 3, 4, 5]].sum(axis=-1)
@@ -173,7 +173,7 @@ def scipy_for_the_record(data: tuple | None) -> None:
 
     print("(d) scipy.stats on the same per-sentence counts (one statistic, strict F1)")
     for method, sentences in (("percentile", 20_000), ("BCa", 2_000), ("BCa", 20_000)):
-        counts = by_sentence[:sentences]
+        counts = per_sentence[:sentences]
         start = time.perf_counter()
         stats.bootstrap(
             (np.arange(sentences),),
@@ -192,8 +192,8 @@ def scipy_for_the_record(data: tuple | None) -> None:
         return
     references, systems = data
     options = ns.Options()
-    a = count_tags(systems["spinningbytes.txt"], references, False, options, by_sentence=True).by_sentence
-    b = count_tags(systems["uh_ritual"], references, False, options, by_sentence=True).by_sentence
+    a = count_tags(systems["spinningbytes.txt"], references, False, options, keep_sentences=True).per_sentence
+    b = count_tags(systems["uh_ritual"], references, False, options, keep_sentences=True).per_sentence
     both, sentences = np.concatenate((a, b)), np.arange(len(a))
     start = time.perf_counter()
     stats.permutation_test(
@@ -215,11 +215,11 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
     (strict F1 0.86) and WNUT-17 scored against arcada's output (0.40). A population's score is its totals'
     score, so it is known exactly; each sample gets 1,000 resamples."""
     options = ns.Options()
-    populations = {"generated": count_tags(*generate(20_000), False, options, by_sentence=True).by_sentence}
+    populations = {"generated": count_tags(*generate(20_000), False, options, keep_sentences=True).per_sentence}
     if data is not None:
         references, systems = data
-        counted = count_tags(systems["arcada"], references, False, options, by_sentence=True)
-        populations["WNUT-17 arcada"] = counted.by_sentence
+        counted = count_tags(systems["arcada"], references, False, options, keep_sentences=True)
+        populations["WNUT-17 arcada"] = counted.per_sentence
     keys = _measure_keys(options)
     shown = [keys.index(key) for key in ("strict_precision", "strict_recall", "strict_f1")]
 
@@ -228,13 +228,13 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
         return measures.reshape(*measures.shape[:-2], -1)[..., shown]
 
     print(f"(e) coverage of 95 % intervals, {replications} samples each: strict precision / recall / F1")
-    for name, by_sentence in populations.items():
-        truth = statistic(by_sentence.sum(axis=0))
+    for name, per_sentence in populations.items():
+        truth = statistic(per_sentence.sum(axis=0))
         for sentences in (20, 50, 200):
             rng = np.random.default_rng(sentences)
             covered = {"BCa": np.zeros(3), "percentile": np.zeros(3)}
             for _ in range(replications):
-                sample = ns.SentenceCounts.of(by_sentence[rng.integers(0, len(by_sentence), sentences)])
+                sample = ns.SentenceCounts.of(per_sentence[rng.integers(0, len(per_sentence), sentences)])
                 totals = sample.totals()
                 resampled = statistic(_bootstrap_totals(sample, 1000, rng))
                 jackknife = statistic(totals - sample.vectors)

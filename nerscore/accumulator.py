@@ -25,9 +25,9 @@ from .compute import (
     count_grounded,
     count_strings,
     entity_dicts_of,
+    per_sentence_columns,
     result_dict,
     scored_columns,
-    sentence_vectors,
     with_ungrounded_key,
 )
 from .errors import InvalidInputError, shown
@@ -53,12 +53,12 @@ from .sample_statistics import slice_layout
 from .slices import SliceCounts, slice_scores
 from .string_batches import StringSpans, string_spans
 from .tally import Counted, Row, Tally
-from .unit_counts import SentenceCounts, unit_rows
+from .unit_counts import SentenceCounts, per_unit
 
 
 @dataclass(frozen=True)
-class SentenceRows:
-    """Each sentence's count vector in the order read (`compute.sentence_vectors`: integers, then floats or None),
+class PerSentence:
+    """Each sentence's count vector in the order read (`compute.per_sentence_columns`: integers, then floats or None),
     with `documents` each sentence's document id: what the statistics resample (docs/scoring.md §9) while the
     order still matters, to sum a document's sentences or to put two systems' sentences side by side."""
 
@@ -66,7 +66,7 @@ class SentenceRows:
     floats: np.ndarray | None = None
     documents: tuple[Hashable, ...] | None = None
 
-    def __add__(self, other: SentenceRows) -> SentenceRows:
+    def __add__(self, other: PerSentence) -> PerSentence:
         if (self.documents is None) != (other.documents is None):
             raise ValueError("found batches with documents and batches without; expected documents with every batch")
         if not len(other.ints) or not len(self.ints):  # a batch of no sentence may be narrower: nothing to join
@@ -75,26 +75,21 @@ class SentenceRows:
             raise ValueError("found batches counted with other options; expected the same options for every batch")
         floats = None if self.floats is None or other.floats is None else np.vstack((self.floats, other.floats))
         documents = None if self.documents is None or other.documents is None else self.documents + other.documents
-        return SentenceRows(np.vstack((self.ints, other.ints)), floats, documents)
+        return PerSentence(np.vstack((self.ints, other.ints)), floats, documents)
 
     def counts(self) -> SentenceCounts:
         """The units' `SentenceCounts`: each sentence's vector, or with documents each document's sum."""
-        floats = None if self.floats is None else unit_rows(self.floats, self.documents)
-        return SentenceCounts.of(unit_rows(self.ints, self.documents), floats)
+        floats = None if self.floats is None else per_unit(self.floats, self.documents)
+        return SentenceCounts.of(per_unit(self.ints, self.documents), floats)
 
-    def beside(self, other: SentenceRows) -> SentenceRows:
+    def beside(self, other: PerSentence) -> PerSentence:
         """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs):
         integers, or all in floats when either holds docs/scoring.md §10's weighted columns."""
         if self.floats is None and other.floats is None:
-            return SentenceRows(np.hstack((self.ints, other.ints)), None, self.documents)
+            return PerSentence(np.hstack((self.ints, other.ints)), None, self.documents)
         parts = [part for part in (self.ints, self.floats, other.ints, other.floats) if part is not None]
         floats = np.hstack(parts).astype(np.float64)
-        return SentenceRows(np.zeros((len(floats), 0), dtype=np.int64), floats, self.documents)
-
-
-# Each unit's counts as batches add up: in order (`SentenceRows`), or where nothing needs the order (no documents,
-# no pairing) the distinct vectors alone (`SentenceCounts`), so that memory follows those, not the sentences.
-Units = SentenceCounts | SentenceRows
+        return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, self.documents)
 
 
 @dataclass(frozen=True)
@@ -116,7 +111,9 @@ class Accumulator:
     ordered: bool = False
     tally: Tally | None = None  # None until a batch is added
     sentences: int = 0
-    units: Units | None = None  # with bootstrap or `ordered`: each unit's count vector
+    # With bootstrap or `ordered`, each unit's count vector: in order (`PerSentence`), or where nothing needs the
+    # order (no documents, no pairing) the distinct vectors alone (`SentenceCounts`), so memory follows those.
+    units: SentenceCounts | PerSentence | None = None
     slices: SliceCounts | None = None  # with slices: every bucket's counts (the per-sentence ones are in `units`)
     entities: tuple[dict[str, Any], ...] | None = None  # with return_entities: the rows, sentences numbered in order
 
@@ -146,7 +143,7 @@ class Accumulator:
         """`update` with `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
         try:
             counted, entities, checked, sentences = _counted(
-                predictions, references, self.options, columns, self._by_sentence
+                predictions, references, self.options, columns, self._keep_sentences
             )
         except InvalidInputError as error:
             if error.sentence is None or not self.sentences:
@@ -166,11 +163,11 @@ class Accumulator:
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
         """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities."""
-        counted, _, entities = count_grounded(grounded, self.options, self._by_sentence)
+        counted, _, entities = count_grounded(grounded, self.options, self._keep_sentences)
         return self.add(counted, len(grounded.texts), None, entities)
 
     @property
-    def _by_sentence(self) -> bool:
+    def _keep_sentences(self) -> bool:
         return self.options.bootstrap > 0 or self.ordered
 
     def add(
@@ -183,9 +180,9 @@ class Accumulator:
         """This accumulator with a batch of `sentences` sentences already counted (`compute.count_batch`, as the
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
         units = None
-        if counted.by_sentence is not None:
-            ints, floats = sentence_vectors(counted)
-            rows = SentenceRows(ints, floats, None if documents is None else tuple(documents))
+        if counted.per_sentence is not None:
+            ints, floats = per_sentence_columns(counted)
+            rows = PerSentence(ints, floats, None if documents is None else tuple(documents))
             units = rows if documents is not None or self.ordered else rows.counts()
         slices = None if counted.slices is None else counted.slices._replace_sentences()
         added = Accumulator(
@@ -228,7 +225,7 @@ class Accumulator:
     @property
     def documents(self) -> int:
         """The units resampled: the distinct documents where documents were given, else the sentences."""
-        if isinstance(self.units, SentenceRows) and self.units.documents is not None:
+        if isinstance(self.units, PerSentence) and self.units.documents is not None:
             return len(set(self.units.documents))
         return self.sentences
 
@@ -236,7 +233,7 @@ class Accumulator:
         """Each unit's counts (docs/scoring.md §9), none before a batch is added."""
         if self.units is None:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
-        return self.units.counts() if isinstance(self.units, SentenceRows) else self.units
+        return self.units.counts() if isinstance(self.units, PerSentence) else self.units
 
     def result(self, options: Options | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
@@ -276,7 +273,11 @@ def _joined_entities(
 
 
 def _counted(
-    predictions: Any, references: Any, options: Options, columns: Columns | Mapping[str, Any] | None, by_sentence: bool
+    predictions: Any,
+    references: Any,
+    options: Options,
+    columns: Columns | Mapping[str, Any] | None,
+    keep_sentences: bool,
 ) -> tuple[Counted, list[dict[str, Any]] | None, Columns, int]:
     """A batch counted as `compute_semeval` counts it: its `Counted` (with texts, `ungrounded` set), its `entities`
     rows with `return_entities`, its columns as scored and its number of sentences."""
@@ -285,9 +286,9 @@ def _counted(
     entities = None
     rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows
     if FORMS[form].grounded:  # docs/scoring.md §1b: grounded, then scored as spans
-        counted, rows, entities = count_strings(predictions, references, options, by_sentence, scored)
+        counted, rows, entities = count_strings(predictions, references, options, keep_sentences, scored)
     else:
-        counted, rows = count_batch(predictions, references, form, options, by_sentence, scored)
+        counted, rows = count_batch(predictions, references, form, options, keep_sentences, scored)
         if options.return_entities:
             assert rows is not None  # return_entities: the readable path's rows
             entities = entity_dicts_of(rows, options, scored)
@@ -415,8 +416,8 @@ def compare_semeval(
 
 def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:
     """The units' counts of two systems on the same sentences, each accumulated `ordered`: system A's vector, then
-    system B's (`SentenceRows.beside`), summed by unit."""
-    if not isinstance(system_a.units, SentenceRows) or not isinstance(system_b.units, SentenceRows):
+    system B's (`PerSentence.beside`), summed by unit."""
+    if not isinstance(system_a.units, PerSentence) or not isinstance(system_b.units, PerSentence):
         raise ValueError("pairing two systems' sentences needs both accumulated with ordered=True")
     return system_a.units.beside(system_b.units).counts()
 

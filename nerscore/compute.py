@@ -61,7 +61,7 @@ def result_dict(
     intervals from `sentence_counts`, with `return_entities` the `entities` rows (with each side's text where
     `columns` give one; or `entities` as given: string entities' rows, with texts and ungrounded predictions,
     §1b), with `slices` the scores of every bucket of `slices` (§11; with `bootstrap`, the sentence counts then
-    carry the bucket columns too, `sentence_vectors`). The command line and the Space
+    carry the bucket columns too, `per_sentence_columns`). The command line and the Space
     build theirs here too."""
     result: dict[str, Any] = scores(tally, options)
     sliced = None
@@ -71,7 +71,7 @@ def result_dict(
         sliced = slice_scores(slices, options)
     if options.bootstrap:
         if sentence_counts is None:
-            raise ValueError("bootstrap needs each sentence's counts; count with by_sentence=True")
+            raise ValueError("bootstrap needs each sentence's counts; count with keep_sentences=True")
         if slices is not None and sliced is not None:
             layout = slice_layout(slices.names, slices.layout())
             base, by_bucket = slice_interval_keys(
@@ -116,18 +116,19 @@ def entity_dicts_of(rows: list[Row] | Pairs, options: Options, columns: Columns 
     return entities
 
 
-def sentence_vectors(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
+def per_sentence_columns(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
     """Each sentence's vector for the statistics, as `SentenceCounts.of` takes it (integers, then floats or
     None): its six scenario counts, then docs/scoring.md §10's weighted columns when asked for, then, with slices,
     its counts in every bucket (§9, §11), so that a resample of sentences resamples the buckets with them."""
-    assert counted.by_sentence is not None
-    buckets = None if counted.slices is None else counted.slices.by_sentence
-    weighted = counted.weighted if counted.weighted is not None and counted.weighted.shape[1] else None
+    assert counted.per_sentence is not None
+    buckets = None if counted.slices is None else counted.slices.per_sentence
+    floats = counted.per_sentence_floats
+    weighted = floats if floats is not None and floats.shape[1] else None
     if weighted is not None:
-        return counted.by_sentence, weighted if buckets is None else np.hstack((weighted, buckets))
+        return counted.per_sentence, weighted if buckets is None else np.hstack((weighted, buckets))
     if buckets is None:
-        return counted.by_sentence, None
-    return np.hstack((counted.by_sentence, buckets)), None
+        return counted.per_sentence, None
+    return np.hstack((counted.per_sentence, buckets)), None
 
 
 def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
@@ -218,13 +219,13 @@ def count_batch(
     references: Batch,
     form: str,
     options: Options,
-    by_sentence: bool,
+    keep_sentences: bool,
     columns: Columns = NO_COLUMNS,
     *,
     lengths: Sequence[int] | None = None,
 ) -> tuple[Counted, list[Row] | Pairs | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
-    sentence's scenario counts with `by_sentence`, with `return_entities` the table of pairs (for strings, its
+    sentence's scenario counts with `keep_sentences`, with `return_entities` the table of pairs (for strings, its
     rows), and with `slices` the counts of every bucket (`Counted.slices`). The array paths make the batch's
     table of pairs (`pairs.Pairs`), which `nerscore.reducers` reduces to all of these; the readable path makes
     the same table where the array paths cannot read the input, and raises the precise error for bad input
@@ -232,7 +233,7 @@ def count_batch(
     `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
     entry = FORMS[form]
     if entry.grounded:
-        return count_strings(predictions, references, options, by_sentence, columns)[:2]
+        return count_strings(predictions, references, options, keep_sentences, columns)[:2]
     holds = holds_values(predictions, references)
     if options.errors and holds:
         check_error_texts(form, options, columns)  # a batch without a tag or an entity names none
@@ -242,15 +243,15 @@ def count_batch(
         entry.check_options(options)
     # The array paths' table gives the `entities` rows too; `tokens` are checked against entities' ends on it.
     wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and columns.tokens is not None)
-    counted = entry.count(predictions, references, options, by_sentence, columns, wanted_pairs)
+    counted = entry.count(predictions, references, options, keep_sentences, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
         readable_rows, facts, tokens = entry.readable(predictions, references, options)
         reduction = readable_reduction(readable_rows, len(references), options, columns)
         pairs = (reduction.pairs, facts) if wanted_pairs else None
-        counted = reducers.counted(reduction, tokens, by_sentence, pairs)
+        counted = reducers.counted(reduction, tokens, keep_sentences, pairs)
     # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
     table = counted.rows[0] if options.return_entities else None
-    return _with_slices(counted, form, options, columns, by_sentence, lengths), table
+    return _with_slices(counted, form, options, columns, keep_sentences, lengths), table
 
 
 def _with_slices(
@@ -258,7 +259,7 @@ def _with_slices(
     form: str,
     options: Options,
     columns: Columns,
-    by_sentence: bool,
+    keep_sentences: bool,
     lengths: Sequence[int] | None = None,
 ) -> Counted:
     """`counted` with the counts of every bucket of `slices` made of its rows (docs/scoring.md §11)."""
@@ -275,11 +276,11 @@ def _with_slices(
             facts = SentenceFacts(facts.sentences, np.fromiter(lengths, np.int64, len(lengths)))
     if not options.slices:
         return counted._replace(rows=None)
-    return counted._replace(rows=None, slices=count_slices(rows, options, columns, facts, by_sentence))
+    return counted._replace(rows=None, slices=count_slices(rows, options, columns, facts, keep_sentences))
 
 
 def count_strings(
-    predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns
+    predictions: Batch, references: Batch, options: Options, keep_sentences: bool, columns: Columns
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
     """A batch that holds string entities counted (docs/scoring.md §1b): grounded (`string_batches.string_spans`),
     then counted by `count_grounded` as the spans it grounds to."""
@@ -287,11 +288,11 @@ def count_strings(
     entry.check_options(options)
     assert entry.ground is not None
     grounded = entry.ground(rows_of(predictions), rows_of(references), options, columns)
-    return count_grounded(grounded, options, by_sentence)
+    return count_grounded(grounded, options, keep_sentences)
 
 
 def count_grounded(
-    grounded: StringSpans, options: Options, by_sentence: bool
+    grounded: StringSpans, options: Options, keep_sentences: bool
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
     """`count_strings` of a batch already grounded by `string_batches.string_spans` with the same `options` (the
     Space checks the grounded spans' cost in between, and grounds once): counted by `count_batch` as the spans
@@ -304,13 +305,21 @@ def count_grounded(
     if isinstance(grounded.predictions, SpanValues) and isinstance(grounded.references, SpanValues):
         # count_batch's way for spans without return_entities, on the columns the grounding made
         sliced = bool(options.slices)
-        spans = count_spans(grounded.predictions, grounded.references, counting, by_sentence, grounded.columns, sliced)
+        spans = count_spans(
+            grounded.predictions, grounded.references, counting, keep_sentences, grounded.columns, sliced
+        )
         assert spans is not None  # SpanValues are read as they are
-        counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, by_sentence, lengths), None
+        counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, keep_sentences, lengths), None
     else:
         assert isinstance(grounded.predictions, list) and isinstance(grounded.references, list)
         counted, table = count_batch(
-            grounded.predictions, grounded.references, SPANS, counting, by_sentence, grounded.columns, lengths=lengths
+            grounded.predictions,
+            grounded.references,
+            SPANS,
+            counting,
+            keep_sentences,
+            grounded.columns,
+            lengths=lengths,
         )
         rows = table.rows() if isinstance(table, Pairs) else table
     tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))

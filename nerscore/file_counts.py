@@ -12,10 +12,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .accumulator import Accumulator, SentenceRows, Units, add_units
+from .accumulator import Accumulator, PerSentence, add_units
 from .annotations import read_brat_pairs, read_label_studio
 from .columns import NO_COLUMNS, Columns
-from .compute import count_batch, scored_columns, sentence_vectors
+from .compute import count_batch, per_sentence_columns, scored_columns
 from .errors import InvalidInputError
 from .inputs import SPANS, STRINGS, TAGS, batch_form
 from .options import Options
@@ -32,8 +32,8 @@ _CLI_CHUNK_ENTITIES = 1 << 15
 _SAME_SENTENCES = "needs the same tokens and reference column in both files"
 
 
-def _count_sentences(sentences: list[ConllSentence], source: str, options: Options, by_sentence: bool) -> Counted:
-    """Count one chunk of a file's sentences (and each one's scenarios with `by_sentence`); a bad tag is a
+def _count_sentences(sentences: list[ConllSentence], source: str, options: Options, keep_sentences: bool) -> Counted:
+    """Count one chunk of a file's sentences (and each one's scenarios with `keep_sentences`); a bad tag is a
     `ConllError` naming the file, the line and the column."""
     predictions = [sentence.predictions for sentence in sentences]
     references = [sentence.references for sentence in sentences]
@@ -45,7 +45,7 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
     try:
         if options.slices:
             columns = scored_columns(predictions, references, TAGS, options, columns)
-        return count_batch(predictions, references, TAGS, options, by_sentence, columns)[0]
+        return count_batch(predictions, references, TAGS, options, keep_sentences, columns)[0]
     except InvalidInputError as error:
         if error.sentence is None or error.token is None:
             raise
@@ -84,7 +84,7 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
         if options.slices:
             columns = scored_columns(predictions, references, SPANS, options, columns)
         counted, _ = count_batch(
-            predictions, references, form, options, by_sentence=options.bootstrap > 0, columns=columns
+            predictions, references, form, options, keep_sentences=options.bootstrap > 0, columns=columns
         )
     except InvalidInputError as error:
         if error.sentence is None:
@@ -199,15 +199,15 @@ def count_systems(
     sources: Sequence[str],
     options: Options,
     flag: str,
-    by_sentence: bool = True,
+    keep_sentences: bool = True,
     by_document: bool = False,
 ) -> Systems:
     """Read every system's file (--compare A B; --runs, then --runs-b) sentence by sentence, in step, checking
     that each holds the first file's tokens and reference tags, and count them a chunk at a time (with
     `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
-    (`SentenceRows.beside`); --runs', every run's six scenario counts."""
+    (`PerSentence.beside`); --runs', every run's six scenario counts."""
     counts = [Accumulator(options) for _ in sources]
-    units: Units | None = None
+    units: SentenceCounts | PerSentence | None = None
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -223,25 +223,25 @@ def count_systems(
     read = 0
     for chunk in _chunks(in_step(), lambda sentences: len(sentences[0].tokens), _CLI_CHUNK_TOKENS):
         counted = [
-            _count_sentences([sentences[index] for sentences in chunk], source, options, by_sentence)
+            _count_sentences([sentences[index] for sentences in chunk], source, options, keep_sentences)
             for index, source in enumerate(sources)
         ]
         # Each system's totals; the units' counts of every system side by side, apart.
         counts = [
-            total.add(found._replace(by_sentence=None, weighted=None), len(chunk))
+            total.add(found._replace(per_sentence=None, per_sentence_floats=None), len(chunk))
             for total, found in zip(counts, counted)
         ]
-        if by_sentence:
+        if keep_sentences:
             ids = tuple(documents[read : read + len(chunk)]) if by_document else None
             if flag == "--compare":
-                rows_a, rows_b = (SentenceRows(*sentence_vectors(found), ids) for found in counted)
+                rows_a, rows_b = (PerSentence(*per_sentence_columns(found), ids) for found in counted)
                 rows = rows_a.beside(rows_b)
             else:
-                scenarios = [found.by_sentence for found in counted if found.by_sentence is not None]
-                rows = SentenceRows(np.hstack(scenarios), None, ids)
+                scenarios = [found.per_sentence for found in counted if found.per_sentence is not None]
+                rows = PerSentence(np.hstack(scenarios), None, ids)
             units = add_units(units, rows if by_document else rows.counts())
         read += len(chunk)
-    unit_counts = units.counts() if isinstance(units, SentenceRows) else units
+    unit_counts = units.counts() if isinstance(units, PerSentence) else units
     if unit_counts is None:
         unit_counts = SentenceCounts.of(np.zeros((0, len(sources) * len(SCENARIOS)), dtype=np.int64))
     return Systems(counts, unit_counts, read, len(set(documents)))

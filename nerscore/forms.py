@@ -45,7 +45,7 @@ from .string_batches import StringSpans, string_spans
 from .tag_arrays import count_tags
 from .tally import Counted, Row, TokenCounts
 
-# The array path: a batch's `Counted` (with its table of pairs when asked for: by_sentence, columns, pairs), or
+# The array path: a batch's `Counted` (with its table of pairs when asked for: keep_sentences, columns, pairs), or
 # None for input it cannot read, which the readable path then reads (and names what is wrong).
 ArrayCount = Callable[[Batch, Batch, Options, bool, Columns, bool], "Counted | None"]
 # The readable path: a batch's rows, the facts of its sentences, and its tokens' counts where it has tokens.
@@ -214,9 +214,9 @@ def _unstorable_string(value: Any) -> str | None:
 
 def _tag_form(name: str, ids: bool) -> Form:
     def count(
-        predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns, pairs: bool
+        predictions: Batch, references: Batch, options: Options, keep_sentences: bool, columns: Columns, pairs: bool
     ) -> Counted | None:
-        return count_tags(predictions, references, ids, options, by_sentence, columns, pairs)
+        return count_tags(predictions, references, ids, options, keep_sentences, columns, pairs)
 
     def readable(
         predictions: Batch, references: Batch, options: Options
@@ -239,9 +239,9 @@ def _tag_form(name: str, ids: bool) -> Form:
 
 
 def _count_spans(
-    predictions: Batch, references: Batch, options: Options, by_sentence: bool, columns: Columns, pairs: bool
+    predictions: Batch, references: Batch, options: Options, keep_sentences: bool, columns: Columns, pairs: bool
 ) -> Counted | None:
-    return count_spans(rows_of(predictions), rows_of(references), options, by_sentence, columns, pairs)
+    return count_spans(rows_of(predictions), rows_of(references), options, keep_sentences, columns, pairs)
 
 
 def _span_rows(

@@ -105,14 +105,14 @@ def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, optio
 
 def _sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
     """Each sentence's references and predictions, in the order of its rows (the value pairing's input, §10)."""
-    by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+    sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
     for sentence, reference, prediction in rows:
-        sides = by_sentence.setdefault(sentence, ([], []))
+        sides = sentence_sides.setdefault(sentence, ([], []))
         if reference is not None:
             sides[0].append(reference)
         if prediction is not None:
             sides[1].append(prediction)
-    return by_sentence
+    return sentence_sides
 
 
 def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
@@ -121,10 +121,10 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
     unpaired there)."""
     assert options.value is not None
     table = WeightTable(options.value)
-    by_sentence = _sides_by_sentence(rows)
+    sentence_sides = _sides_by_sentence(rows)
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
-    for sentence, (references, predictions) in by_sentence.items():
+    for sentence, (references, predictions) in sentence_sides.items():
         # Entities are told apart by their place in the sentence's list (copies of one entity are alike, and may
         # be one object: `Pairs.rows` makes one `Span` per distinct entity), in list order, as `value_pair` sorts.
         spare_r: dict[int, deque[int]] = {}

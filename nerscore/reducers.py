@@ -351,16 +351,16 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names))
     if nested.any():
         rows = pairs.select(nested[pairs.sentence]).rows()
-        by_sentence: dict[int, tuple[list[Span], list[Span]]] = {}
+        sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
         for sentence, reference, prediction in rows:
-            sides_of = by_sentence.setdefault(sentence, ([], []))
+            sides_of = sentence_sides.setdefault(sentence, ([], []))
             if reference is not None:
                 sides_of[0].append(reference)
             if prediction is not None:
                 sides_of[1].append(prediction)
         value_rows = [
             (sentence, reference, prediction)
-            for sentence, (sentence_references, sentence_predictions) in by_sentence.items()
+            for sentence, (sentence_references, sentence_predictions) in sentence_sides.items()
             for reference, prediction in value_pair(
                 sentence_references, sentence_predictions, table, options.value_min_overlap
             )
@@ -485,14 +485,14 @@ def tally(reduction: Reduction, tokens: TokenCounts | None = None) -> Tally:
 def counted(
     reduction: Reduction,
     tokens: TokenCounts | None,
-    by_sentence: bool,
+    keep_sentences: bool,
     slice_input: tuple[Pairs, SentenceFacts] | None = None,
 ) -> Counted:
-    """What `count_batch` returns of a batch: its tally and, with `by_sentence`, each sentence's scenario
+    """What `count_batch` returns of a batch: its tally and, with `keep_sentences`, each sentence's scenario
     counts and weighted columns (§9, §10); `slice_input`, what slices read (the table and the sentence facts)."""
     sentence_counts = weighted = None
-    if by_sentence:
+    if keep_sentences:
         sentence_counts = scenario_counts(reduction.pairs)
         if weighted_width(reduction.options):
             weighted = weighted_columns(reduction)
-    return Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, weighted=weighted)
+    return Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, per_sentence_floats=weighted)

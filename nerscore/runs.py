@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator, SentenceRows
+from .accumulator import Accumulator, PerSentence
 from .columns import Columns
 from .compute import checked_columns
 from .errors import InvalidInputError
@@ -228,7 +228,7 @@ def _units(counted: list[Accumulator]) -> SentenceCounts:
     """Each unit's row: every run's six scenario counts side by side (docs/scoring.md §9)."""
     rows = []
     for run in counted:
-        assert isinstance(run.units, SentenceRows)  # accumulated in order
+        assert isinstance(run.units, PerSentence)  # accumulated in order
         rows.append(run.units.ints[:, : len(SCENARIOS)])
-    documents = counted[0].units.documents if isinstance(counted[0].units, SentenceRows) else None
-    return SentenceRows(np.hstack(rows), None, documents).counts()
+    documents = counted[0].units.documents if isinstance(counted[0].units, PerSentence) else None
+    return PerSentence(np.hstack(rows), None, documents).counts()

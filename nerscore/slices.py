@@ -54,12 +54,12 @@ def _numeric_buckets(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
 class SliceCounts:
     """What slices count of a batch: per slice, its bucket names (in edge order), and either one `Tally` whose
     types are bucket names (an entity-level slice, two-sided) or one `Tally` per bucket (a sentence-level
-    slice); with `by_sentence`, each sentence's counts per bucket (`layout` gives each slice's columns)."""
+    slice); with `per_sentence`, each sentence's counts per bucket (`layout` gives each slice's columns)."""
 
     names: Mapping[str, list[str]]
     two_sided: Mapping[str, Tally] = field(default_factory=dict)
     by_bucket: Mapping[str, Mapping[str, Tally]] = field(default_factory=dict)
-    by_sentence: np.ndarray | None = None  # (sentences, width) counts, laid out as `layout`
+    per_sentence: np.ndarray | None = None  # (sentences, width) counts, laid out as `layout`
 
     def __add__(self, other: SliceCounts) -> SliceCounts:
         """The counts of two chunks of one batch, one after the other (the command line reads files in chunks):
@@ -75,21 +75,21 @@ class SliceCounts:
             for bucket, tally in other.by_bucket[name].items():
                 merged[bucket] = merged[bucket] + tally if bucket in merged else tally
             by_bucket[name] = merged
-        by_sentence = None
-        if self.by_sentence is not None and other.by_sentence is not None:
+        per_sentence = None
+        if self.per_sentence is not None and other.per_sentence is not None:
             if names != self.names or names != other.names:
                 raise ValueError(
                     "the group slice's per-sentence counts of two chunks with other groups cannot be joined"
                 )
-            by_sentence = np.vstack((self.by_sentence, other.by_sentence))
-        return SliceCounts(names, two_sided, by_bucket, by_sentence)
+            per_sentence = np.vstack((self.per_sentence, other.per_sentence))
+        return SliceCounts(names, two_sided, by_bucket, per_sentence)
 
     def _replace_sentences(self) -> SliceCounts:
         """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
         return SliceCounts(self.names, self.two_sided, self.by_bucket, None)
 
     def layout(self) -> list[tuple[str, int, int]]:
-        """(slice, first column, columns per bucket) of each slice in `by_sentence`: an entity-level slice's bucket
+        """(slice, first column, columns per bucket) of each slice in `per_sentence`: an entity-level slice's bucket
         takes 12 columns (the scenario counts of the rows whose reference lies in it, then of those whose
         prediction does), a sentence-level slice's 6 (the scenario counts of its sentences)."""
         out, start = [], 0
@@ -151,7 +151,7 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
 
 
 def count_slices(
-    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts, by_sentence: bool
+    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts, keep_sentences: bool
 ) -> SliceCounts:
     """The `SliceCounts` of a batch's rows (docs/scoring.md §11)."""
     names: dict[str, list[str]] = {}
@@ -159,14 +159,14 @@ def count_slices(
     by_bucket: dict[str, dict[str, Tally]] = {}
     blocks: list[np.ndarray] = []
     sentences = facts.sentences
-    if by_sentence:
+    if keep_sentences:
         _check_sentence_columns(options, columns, sentences)
     for name in options.slices:
         if name in ENTITY_SLICES:
             bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
-            if by_sentence:
+            if keep_sentences:
                 width = 2 * _WIDTH
                 block = np.zeros((sentences, len(bucket_list) * width), dtype=np.int64)
                 for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)):
@@ -177,12 +177,12 @@ def count_slices(
             sentence_bucket, bucket_list = _sentence_buckets(name, rows, options, columns, facts)
             names[name] = bucket_list
             by_bucket[name] = _bucket_tallies(rows, sentence_bucket, bucket_list, facts)
-            if by_sentence:
+            if keep_sentences:
                 block = np.zeros((sentences, len(bucket_list) * _WIDTH), dtype=np.int64)
                 np.add.at(block, (rows.sentence, sentence_bucket[rows.sentence] * _WIDTH + rows.scenario), 1)
                 blocks.append(block)
     matrix = None
-    if by_sentence:
+    if keep_sentences:
         matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
     return SliceCounts(names, two_sided, by_bucket, matrix)
 

@@ -72,19 +72,19 @@ def count_spans(
     predictions: list[list] | SpanValues,
     references: list[list] | SpanValues,
     options: Options,
-    by_sentence: bool = False,
+    keep_sentences: bool = False,
     columns: Columns = NO_COLUMNS,
     rows: bool = False,
 ) -> Counted | None:
     """The readable path's count (`readable.pair_spans`) from the table the arrays make (`span_pairs`), reduced
-    by the same reducers (`nerscore.reducers`): the tally, with `by_sentence` each sentence's counts, with `rows`
+    by the same reducers (`nerscore.reducers`): the tally, with `keep_sentences` each sentence's counts, with `rows`
     the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
     pairs = span_pairs(predictions, references, options)
     if pairs is None:
         return None
     slice_input = (pairs, SentenceFacts(len(references))) if rows else None
-    return reducers.counted(Reduction(pairs, options, columns), None, by_sentence, slice_input)
+    return reducers.counted(Reduction(pairs, options, columns), None, keep_sentences, slice_input)
 
 
 def span_pairs(

@@ -498,7 +498,7 @@ def entity_dicts(
     given = tuple(
         [{span: deque(names) for span, names in sentence.items()} for sentence in side] for side in grounded.given_texts
     )
-    by_sentence: dict[int, list[dict[str, Any]]] = {}
+    sentence_rows: dict[int, list[dict[str, Any]]] = {}
     for number, (row, (sentence, reference, prediction)) in enumerate(zip(entity_rows(rows, schemes), rows)):
         if reference is None and prediction is not None and prediction.start >= len(texts[sentence]):
             continue  # an ungrounded prediction, listed below as given
@@ -509,11 +509,11 @@ def entity_dicts(
             if span is not None:
                 names = given[side][sentence].get(span)
                 row[key]["text"] = names.popleft() if names else texts[sentence][span.start : span.end]
-        by_sentence.setdefault(sentence, []).append(row)
+        sentence_rows.setdefault(sentence, []).append(row)
     spurious = OUTCOMES["II"]
     for sentence, left in enumerate(grounded.ungrounded):
         for entity_type, text in left:
-            by_sentence.setdefault(sentence, []).append(
+            sentence_rows.setdefault(sentence, []).append(
                 {
                     "sentence": sentence,
                     "reference": None,
@@ -523,4 +523,4 @@ def entity_dicts(
                     **({} if partners is None else {"value_pair": None}),
                 }
             )
-    return [row for sentence in sorted(by_sentence) for row in by_sentence[sentence]]
+    return [row for sentence in sorted(sentence_rows) for row in sentence_rows[sentence]]

@@ -43,12 +43,12 @@ def count_tags(
     references: Batch,
     holds_ids: bool,
     options: Options,
-    by_sentence: bool,
+    keep_sentences: bool,
     columns: Columns = NO_COLUMNS,
     rows: bool = False,
 ) -> Counted | None:
     """The readable path's count (`nerscore.readable.pair_tags`) from the table the arrays make (`tag_pairs`),
-    reduced by the same reducers (`nerscore.reducers`): the tally, with `by_sentence` each sentence's counts,
+    reduced by the same reducers (`nerscore.reducers`): the tally, with `keep_sentences` each sentence's counts,
     with `rows` the table and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11); None if the
     input is invalid, so that the readable path raises its precise error."""
     made = tag_pairs(predictions, references, holds_ids, options, facts=rows and bool(options.slices))
@@ -56,7 +56,7 @@ def count_tags(
         return None
     pairs, tokens, facts = made
     slice_input = (pairs, facts or SentenceFacts(len(references))) if rows else None
-    return reducers.counted(Reduction(pairs, options, columns), tokens, by_sentence, slice_input)
+    return reducers.counted(Reduction(pairs, options, columns), tokens, keep_sentences, slice_input)
 
 
 def tag_pairs(

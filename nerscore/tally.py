@@ -355,10 +355,10 @@ class Counted(NamedTuple):
     """What one pass over a batch counts: the tally, and each sentence's scenario counts when asked for."""
 
     tally: Tally
-    by_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
+    per_sentence: np.ndarray | None  # (sentences, 6) scenario counts I to VI, for the statistics (resampling)
     # For slices and `entities` (docs/scoring.md §7, §11): the batch's table of pairs and each sentence's facts
     # (`pairs.Pairs`, `pairs.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None
     slices: Any = None
     # (sentences, scores.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
-    weighted: np.ndarray | None = None
+    per_sentence_floats: np.ndarray | None = None

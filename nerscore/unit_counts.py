@@ -55,12 +55,12 @@ class SentenceCounts:
         return self.sentences @ self.vectors
 
 
-def unit_rows(by_sentence: np.ndarray, documents: Sequence[Hashable] | None = None) -> np.ndarray:
+def per_unit(per_sentence: np.ndarray, documents: Sequence[Hashable] | None = None) -> np.ndarray:
     """The rows the statistics resample (docs/scoring.md §9): each sentence's, or with `documents` (one id per
     sentence) each document's, the sum of its sentences' rows, in the order documents first appear. A document's
     sentences need not be adjacent; ids equal in Python (1 and 1.0) are one document. The one place sentences
     become units, whatever the rows' width (a pair of systems, several runs, wider vectors)."""
-    rows = np.asarray(by_sentence)
+    rows = np.asarray(per_sentence)
     if documents is None:
         return rows
     if len(documents) != len(rows):

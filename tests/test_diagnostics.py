@@ -244,14 +244,14 @@ def test_nested_spans_agree_with_the_entities_rows_and_the_readable_path(data: s
     min_overlap = data.draw(st.sampled_from([None, None, 0.25, 0.5, 1.0]))
     options = {"min_overlap": min_overlap, **FINDINGS}
     chunk = data.draw(st.sampled_from([1, 3, span_arrays._CHUNK_ENTITIES]))
-    by_sentence = data.draw(st.booleans())  # nested sentences go another way with each sentence's counts
+    keep_sentences = data.draw(st.booleans())  # nested sentences go another way with each sentence's counts
     limit = data.draw(st.sampled_from([span_arrays._POSITION_LIMIT, 4]))  # past it, a chunk goes the readable way
     with (
         mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
         mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
     ):
         counted = span_arrays.count_spans(
-            predictions, references, ns.Options.of(**options), by_sentence, Columns.of(size, texts=texts)
+            predictions, references, ns.Options.of(**options), keep_sentences, Columns.of(size, texts=texts)
         )
     assert counted is not None
     readable = ns.compute_semeval(

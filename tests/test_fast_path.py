@@ -32,7 +32,7 @@ def readable(predictions, references, **options) -> ns.Tally:
 def array_path(predictions, references, **options) -> ns.Tally | None:
     predictions, references = aligned(predictions, references)
     holds_ids = bool(inputs.holds_ids(predictions, references))
-    counted = tag_arrays.count_tags(predictions, references, holds_ids, ns.Options.of(**options), by_sentence=False)
+    counted = tag_arrays.count_tags(predictions, references, holds_ids, ns.Options.of(**options), keep_sentences=False)
     return None if counted is None else counted.tally
 
 
@@ -225,8 +225,8 @@ def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> 
 # ---------------------------------------------------------------------------------------------------------
 
 
-def span_array_path(predictions, references, by_sentence=False, **options) -> Counted | None:
-    return span_arrays.count_spans(predictions, references, ns.Options.of(**options), by_sentence)
+def span_array_path(predictions, references, keep_sentences=False, **options) -> Counted | None:
+    return span_arrays.count_spans(predictions, references, ns.Options.of(**options), keep_sentences)
 
 
 def readable_counted(predictions, references, **options) -> Counted:
@@ -238,8 +238,8 @@ def readable_counted(predictions, references, **options) -> Counted:
 def assert_same_counts(counted: Counted | None, expected: Counted) -> None:
     assert counted is not None, "valid span input in one form must not fall back to the readable path"
     assert counted.tally.cells == expected.tally.cells
-    assert counted.by_sentence is not None and expected.by_sentence is not None
-    assert counted.by_sentence.tolist() == expected.by_sentence.tolist()
+    assert counted.per_sentence is not None and expected.per_sentence is not None
+    assert counted.per_sentence.tolist() == expected.per_sentence.tolist()
 
 
 @st.composite
@@ -286,7 +286,7 @@ def test_span_array_path_equals_readable_path(batch, options, data) -> None:
         mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
         mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
     ):
-        counted = span_array_path(predictions, references, by_sentence=True, **options)
+        counted = span_array_path(predictions, references, keep_sentences=True, **options)
         tally_alone = span_array_path(predictions, references, **options)
     entities = list(chain.from_iterable(chain(predictions, references)))
     forms = {next((k for k in ns.TYPE_KEYS if k in e), "") if isinstance(e, dict) else "sequence" for e in entities}
@@ -294,7 +294,7 @@ def test_span_array_path_equals_readable_path(batch, options, data) -> None:
         assert counted is None or counted.tally.cells == expected.tally.cells
     else:
         assert_same_counts(counted, expected)
-        assert tally_alone is not None and tally_alone.by_sentence is None
+        assert tally_alone is not None and tally_alone.per_sentence is None
         assert tally_alone.tally.cells == expected.tally.cells
 
 
@@ -400,7 +400,7 @@ def test_offsets_near_2_63_are_scored_exactly_on_both_paths(predictions, referen
     for bootstrap in (0, 20):  # the tally alone, and with each sentence's counts
         result = ns.compute_semeval(predictions=predictions, references=references, bootstrap=bootstrap, **options)
         assert {key: result[key] for key in readable_result} == readable_result
-    counted = span_array_path(predictions, references, by_sentence=True, **options)
+    counted = span_array_path(predictions, references, keep_sentences=True, **options)
     if all(end <= INT64_MAX for sentence in predictions + references for _, end, _ in sentence):
         assert_same_counts(counted, readable_counted(predictions, references, **options))
     else:
@@ -432,7 +432,7 @@ def test_a_translation_of_each_sentence_changes_no_count_on_either_path(data, op
     moved = lists[: len(batch[0])], lists[len(batch[0]) :]
     expected = readable_counted(*batch, **options)
     assert_same_counts(readable_counted(*moved, **options), expected)
-    assert_same_counts(span_array_path(*moved, by_sentence=True, **options), expected)
+    assert_same_counts(span_array_path(*moved, keep_sentences=True, **options), expected)
 
 
 @pytest.mark.parametrize(

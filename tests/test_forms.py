@@ -36,8 +36,8 @@ def test_a_new_form_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     expected, expected_table = compute.count_batch(predictions, references, SPANS, options, True)
     assert table is not None and expected_table is not None  # return_entities: the table of pairs
     assert counted.tally == expected.tally and table.rows() == expected_table.rows()
-    assert counted.by_sentence is not None and expected.by_sentence is not None
-    assert counted.by_sentence.tolist() == expected.by_sentence.tolist()
+    assert counted.per_sentence is not None and expected.per_sentence is not None
+    assert counted.per_sentence.tolist() == expected.per_sentence.tolist()
 
 
 def test_a_batch_without_a_value_may_be_any_form() -> None:

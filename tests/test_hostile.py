@@ -436,6 +436,6 @@ def test_ten_thousand_types_score_as_the_readable_path_does():
 
     predictions, references = many_types(10_000)
     options = Options()
-    fast = tag_arrays.count_tags(predictions, references, False, options, by_sentence=False)
+    fast = tag_arrays.count_tags(predictions, references, False, options, keep_sentences=False)
     assert fast is not None
     assert fast.tally == tally_semeval(predictions, references, options)[0]

@@ -15,7 +15,7 @@ from scipy import stats
 
 import nerscore as ns
 from nerscore import resampling, run_statistics, sample_statistics
-from nerscore.unit_counts import SentenceCounts, unit_rows
+from nerscore.unit_counts import SentenceCounts, per_unit
 
 CORRECT, SPURIOUS_ENTITY, MISSED = (ns.SCENARIOS.index(name) for name in ("I", "II", "III"))  # scenarios I-III
 
@@ -96,13 +96,13 @@ def test_one_document_per_sentence_is_sentence_resampling_and_the_order_of_sente
     )
 
 
-def test_unit_rows_sum_rows_of_any_width_and_kind() -> None:
+def test_per_unit_sums_rows_of_any_width_and_kind() -> None:
     rows = np.array([[1, 0, 2], [0, 1, 0], [3, 3, 3], [1, 1, 1]])
-    np.testing.assert_array_equal(unit_rows(rows, ["b", "a", "b", 7]), [[4, 3, 5], [0, 1, 0], [1, 1, 1]])
+    np.testing.assert_array_equal(per_unit(rows, ["b", "a", "b", 7]), [[4, 3, 5], [0, 1, 0], [1, 1, 1]])
     weights = np.array([[0.5], [0.25], [1.0]])  # wider vectors of floats (weighted scores) sum the same way
-    np.testing.assert_array_equal(unit_rows(weights, [(1, "x"), 2, (1, "x")]), [[1.5], [0.25]])
-    assert unit_rows(rows, None) is rows
-    assert unit_rows(np.zeros((0, 6)), []).shape == (0, 6)
+    np.testing.assert_array_equal(per_unit(weights, [(1, "x"), 2, (1, "x")]), [[1.5], [0.25]])
+    assert per_unit(rows, None) is rows
+    assert per_unit(np.zeros((0, 6)), []).shape == (0, 6)
 
 
 @pytest.mark.parametrize(
@@ -184,7 +184,7 @@ def test_documents_of_correlated_sentences_need_document_resampling() -> None:
         result = strict_scores(rows.sum(axis=0))
         seeded = options.evolve(seed=replication)
         for unit, documents in (("sentences", None), ("documents", ids.tolist())):
-            interval = resampling.interval_keys(result, SentenceCounts.of(unit_rows(rows, documents)), seeded)
+            interval = resampling.interval_keys(result, SentenceCounts.of(per_unit(rows, documents)), seeded)
             covered[unit] += interval["strict_f1_low"] <= truth <= interval["strict_f1_high"]
     rates = {unit: count / replications for unit, count in covered.items()}
     assert 0.86 <= rates["documents"] <= 0.99, rates

@@ -37,9 +37,9 @@ def readable_by_sentence(predictions, references, options: ns.Options) -> np.nda
 def array_by_sentence(predictions, references, options: ns.Options) -> np.ndarray:
     predictions, references = aligned(predictions, references)
     holds_ids = bool(inputs.holds_ids(predictions, references))
-    counted = tag_arrays.count_tags(predictions, references, holds_ids, options, by_sentence=True)
+    counted = tag_arrays.count_tags(predictions, references, holds_ids, options, keep_sentences=True)
     assert counted is not None, "valid input must not fall back to the readable path"
-    return counted.by_sentence
+    return counted.per_sentence
 
 
 @pytest.mark.parametrize("scheme", strategies.SCHEMES)

@@ -76,7 +76,7 @@ def readable_tokens(predictions, references, **options) -> ns.Tally:
 def array_tokens(predictions, references, **options):
     predictions, references = aligned(predictions, references)
     holds_ids = bool(inputs.holds_ids(predictions, references))
-    counted = tag_arrays.count_tags(predictions, references, holds_ids, ns.Options.of(**options), by_sentence=False)
+    counted = tag_arrays.count_tags(predictions, references, holds_ids, ns.Options.of(**options), keep_sentences=False)
     assert counted is not None
     return counted.tally.tokens
 
