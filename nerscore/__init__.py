@@ -6,10 +6,10 @@ compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batc
 `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for several
 runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
 implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
-schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, tally, scores,
-columns, pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays, joint_grounding,
-grounding, string_batches, forms, unit_counts, sample_statistics, resampling, paired_comparison, run_statistics,
-compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
+schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, tally,
+result_scores, columns, pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays,
+joint_grounding, grounding, string_batches, forms, unit_counts, sample_statistics, resampling, paired_comparison,
+run_statistics, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from .readers import (
     read_span_lines,
     read_two_systems,
 )
+from .result_scores import confusion_matrix, entity_rows, scores
 from .runs import compare_runs, summarize_runs
 from .schemes import MODES, SCHEMES, Scheme, get_scheme
-from .scores import confusion_matrix, entity_rows, scores
 from .span import Span
 from .tables import (
     SUMMARY_COLUMNS,

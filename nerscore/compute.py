@@ -22,9 +22,9 @@ from .pairs import Pairs, SentenceFacts
 from .readable import reduction as readable_reduction
 from .readable import value_partners
 from .resampling import interval_keys, slice_interval_keys
+from .result_scores import OUTSIDE_TYPE, entity_rows, scores
 from .sample_statistics import slice_layout
 from .schemes import OUTSIDE
-from .scores import OUTSIDE_TYPE, entity_rows, scores
 from .slices import (
     SliceCounts,
     add_entity_texts,

@@ -23,7 +23,7 @@ from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
 from .options import OVERLAP, Options
 from .pairing import SCENARIOS, overlap_kept, scenario_of
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .scores import sentence_sums, value_cell_columns, weighted_width
+from .result_scores import sentence_sums, value_cell_columns, weighted_width
 from .span import Span
 from .tally import Cell, Counted, Diagnostics, ErrorKey, Tally, TokenCounts
 from .value import WeightTable, value_pair
@@ -131,7 +131,7 @@ def overlap_credit(pairs: Pairs) -> dict[tuple[str, str], Fraction]:
 
 
 def weighted_columns(reduction: Reduction) -> np.ndarray:
-    """Each sentence's `scores.weighted_width` columns for the statistics (§10): its overlap credit, then the
+    """Each sentence's `result_scores.weighted_width` columns for the statistics (§10): its overlap credit, then the
     value's five sums of its value rows."""
     pairs, options = reduction.pairs, reduction.options
     columns = [np.zeros((pairs.sentences, 0))]

@@ -20,8 +20,8 @@ from .inputs import SPANS, as_list, batch_form, check_tag_options
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .pairing import SCENARIOS
+from .result_scores import scores
 from .run_statistics import run_interval_keys, runs_comparison
-from .scores import scores
 from .tally import Tally
 from .unit_counts import SentenceCounts
 

@@ -12,7 +12,7 @@ import numpy as np
 from .measures import Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing import SCENARIOS
-from .scores import weighted_width
+from .result_scores import weighted_width
 from .tally import COUNT_NAMES, OUTCOMES
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome

@@ -26,7 +26,7 @@ from .option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from .options import Options
 from .pairing import SCENARIOS
 from .pairs import Pairs, SentenceFacts
-from .scores import scores, two_sided_scores
+from .result_scores import scores, two_sided_scores
 from .tally import Tally, TokenCounts
 
 SEEN, UNSEEN = "seen", "unseen"

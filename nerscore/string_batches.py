@@ -24,7 +24,7 @@ from .grounding import Haystack, every_position, ground_predictions, ground_refe
 from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
 from .option_checks import EVALUATION_SCHEMES
 from .options import Options
-from .scores import entity_rows
+from .result_scores import entity_rows
 from .span import Span
 from .span_arrays import SpanValues
 from .tally import OUTCOMES, Row

@@ -1,6 +1,6 @@
 """The tally (docs/scoring.md §4, §5, §11): what is counted of a batch and adds over sentences, batches and
 processes (`Tally`, with its `Counts`, `TokenCounts`, `Diagnostics` and errors), and the MUC counts read off it
-overall and per type (`CellColumns`). What the result dict makes of it is `nerscore.scores`."""
+overall and per type (`CellColumns`). What the result dict makes of it is `nerscore.result_scores`."""
 
 from __future__ import annotations
 
@@ -360,5 +360,5 @@ class Counted(NamedTuple):
     # (`pairs.Pairs`, `pairs.SentenceFacts`), and what `slices.count_slices` made of them (`slices.SliceCounts`).
     rows: Any = None
     slices: Any = None
-    # (sentences, scores.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
+    # (sentences, result_scores.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
     per_sentence_floats: np.ndarray | None = None

@@ -31,7 +31,7 @@ class SentenceCounts:
     @classmethod
     def of(cls, by_sentence: np.ndarray, weighted: np.ndarray | None = None) -> SentenceCounts:
         """From one row of counts per sentence, and with `weighted` (docs/scoring.md §10: each sentence's overlap
-        credit and value sums, `scores.weighted_width` floats) those after them, the vectors then of floats."""
+        credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of floats."""
         rows = np.asarray(by_sentence, dtype=np.int64)
         if weighted is not None and weighted.shape[1]:
             floats = np.hstack((rows.astype(np.float64), np.asarray(weighted, dtype=np.float64)))

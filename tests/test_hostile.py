@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from nerscore import SCENARIOS, compare_semeval, compute_semeval, scores
-from nerscore.scores import MAX_CONFUSION_TYPES
+from nerscore.result_scores import MAX_CONFUSION_TYPES
 
 LABELS = ["O", "B-PER", "I-PER"]
 

@@ -30,7 +30,7 @@ ORDER = [
     "value",
     "measures",
     "tally",
-    "scores",
+    "result_scores",
     "columns",
     "pairs",
     "reducers",

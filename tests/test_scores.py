@@ -432,7 +432,7 @@ def totals_by_type(tally: Tally, scheme: str) -> tuple[dict[str, list[int]], dic
 
 
 def scores_by_a_loop_over_types(tally: Tally, options: Options) -> dict:
-    """`nerscore.scores` as it was before issue 16 (one Python step per type and scheme), without `confusion`."""
+    """`scores` as it was before issue 16 (one Python step per type and scheme), without `confusion`."""
     f_name = options.f_name
     entity_types = list(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
     ratios = ExactRatios(options)
