@@ -202,7 +202,7 @@ def check_outside_type(
 
 
 def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
-    """`_refuse_a_type_named_outside` for a batch of string entities: the first entity of type "O", either form."""
+    """`check_outside_type` for a batch of string entities: the first entity of type "O", either form."""
     for side, batch in (("references", references), ("predictions", predictions)):
         for sentence, entities in enumerate(rows_of(batch)):
             for index, entity in enumerate(entities):

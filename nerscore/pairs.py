@@ -178,7 +178,7 @@ class Pairs:
         return list(zip(ordered.sentence.tolist(), references, predictions))
 
     def entity_dicts(self, schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
-        """The `entities` output, `counts.entity_rows(self.rows(), schemes)`, made from the columns: a `Span` and
+        """The `entities` output, `result_scores.entity_rows(self.rows(), schemes)`, made from the columns: a `Span` and
         a tuple per row besides the dicts would double the new objects that outlive the call, enough at 20,000
         sentences for the garbage collector to walk the whole heap, the input's lists too (2.5x the time of the
         dicts alone; benchmarks/redesign.py)."""

@@ -221,7 +221,7 @@ def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> 
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Span input: `_fast_span_tally` against `_readable_span_tally`
+# Span input: `span_arrays.count_spans` against the readable path
 # ---------------------------------------------------------------------------------------------------------
 
 

@@ -370,7 +370,7 @@ def test_any_accepted_beta_gives_finite_intervals_and_comparisons(beta):
 
 @pytest.mark.parametrize("beta", ANY_BETA, ids=str)
 def test_the_statistics_f_is_the_scores_f_within_rounding_at_any_beta(beta):
-    # resampling._measures works in floats, scores in exact ratios: they agree to rounding, for β² finite or not.
+    # sample_statistics._measures works in floats, scores in exact ratios: they agree to rounding, for β² finite or not.
     from nerscore import tally_semeval
     from nerscore.options import Options
     from nerscore.sample_statistics import _measures
