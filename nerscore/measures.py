@@ -1,5 +1,6 @@
 """Precision, recall and F_β (docs/scoring.md §4): the one place their rules are written. The scores, per type,
-macro averages, slices and value keys (`counts`) and the intervals and comparisons (`resampling`) all call it.
+macro averages, slices and value keys (`result_scores`) and the intervals and comparisons (`sample_statistics`)
+all call it.
 
 The rules, as scikit-learn's: P = credit / ACT and R = credit / POS, each `zero_division` where its total is 0
 (`zero_division` enters only through P and R); F_β = (1 + β²)·P·R / (β²·P + R), and 0 where β²·P + R = 0. So F
