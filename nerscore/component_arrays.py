@@ -9,9 +9,9 @@ components by label propagation. Most components of ordinary nested documents ar
 pair, as many copies as both have) or can hold one pair only (the heaviest edge by §3's priorities, the first by
 rule (d) of equals): both are solved on the arrays. Only the others go to `pairing._best_flow`, one by one, or,
 when large and without copies, to `large_components.best_matching` straight from the arrays. Sentences whose
-entities would give too many pairs to try all of them have their overlaps found by a sweep over the starts and
-their components by scipy (`_large_sentences`). The result is the same rows, as counts; tests/test_fast_path.py
-and tests/test_pairing_paths.py check it against `pair`."""
+entities would give too many pairs to try all of them have their overlaps found from the sorted starts
+(`_overlapping_pairs`) and their components by scipy (`large_components.component_labels`). The result is the
+same rows, as counts; tests/test_fast_path.py and tests/test_pairing_paths.py check it against `pair`."""
 
 from __future__ import annotations
 
