@@ -29,10 +29,10 @@ from typing import Any
 import nerscore
 from nerscore import *
 from nerscore import Accumulator, InvalidInputError, Options, main
-from nerscore.columns import COLUMN_NAMES, Columns
-from nerscore.forms import FORMS, storable
-from nerscore.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
+from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
+from nerscore.forms.registry import FORMS, storable
 from nerscore.options import OPTION_NAMES, describe
+from nerscore.table.columns import COLUMN_NAMES, Columns
 
 # The version of nerscore this file was written for. evaluate copies this file alone into its cache and imports
 # whatever nerscore is installed, so a package of another version must not answer for it.
@@ -150,7 +150,7 @@ _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": 
 _ENTITY_FEATURES = {**_SPAN_FEATURES, "text": datasets.Value("string")}
 _STRING_LISTS = datasets.Features({"predictions": [_ENTITY_FEATURES], "references": [_ENTITY_FEATURES]})
 _FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS, STRINGS: _STRING_LISTS}
-# With texts, tokens, groups or documents (nerscore.columns), each sentence's columns are stored beside it as one
+# With texts, tokens, groups or documents (nerscore.table.columns), each sentence's columns are stored beside it as one
 # JSON string (`Columns.stored`): the stored form is chosen by the first batch, with the columns or without.
 _COLUMNS = "columns"
 

@@ -190,7 +190,7 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
     from grounding_counts import tracked
     from test_grounding_solver import ADVERSARIAL, REMAINING
 
-    from nerscore.grounding import Haystack, ground_predictions
+    from nerscore.forms.grounding import Haystack, ground_predictions
 
     rows = [
         "| case | n | seconds | flows | growth for 2x n | goal | verdict |",

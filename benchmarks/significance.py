@@ -39,9 +39,9 @@ sys.path.insert(0, str(REPO))
 from measure import median_times  # noqa: E402
 
 import nerscore as ns  # noqa: E402  (the checkout's package, not an installed copy)
-from nerscore.resampling import _bca_interval, _bootstrap_totals  # noqa: E402
-from nerscore.sample_statistics import _measure_keys, _measures  # noqa: E402
-from nerscore.tag_arrays import count_tags  # noqa: E402
+from nerscore.forms.tag_arrays import count_tags  # noqa: E402
+from nerscore.statistics.resampling import _bca_interval, _bootstrap_totals  # noqa: E402
+from nerscore.statistics.sample_statistics import _measure_keys, _measures  # noqa: E402
 
 
 def generate(sentences: int, length: int = 20, seed: int = 2013) -> tuple[list[list[str]], list[list[str]]]:

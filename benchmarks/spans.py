@@ -195,7 +195,8 @@ def bootstrap_with_spans(documents: int, repeats: int) -> None:
 
 
 def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None:
-    from nerscore.pairing import _disjoint  # private: here, so that redesign.py can import the data of any revision
+    # private: here, so that redesign.py can import the data of any revision
+    from nerscore.pairing.rules import _disjoint
 
     references, predictions = nested_documents(documents, seed=7)
     nested_share = sum(not _disjoint([nerscore.Span(*e) for e in d]) for d in references) / documents

@@ -22,7 +22,7 @@ from workload import REPO, WNUT_GOLD, WNUT_SYSTEMS, side_by_side
 
 sys.path.insert(0, str(REPO))
 import nerscore
-from nerscore.columns import join_tokens
+from nerscore.table.columns import join_tokens
 
 SHARED = REPO.parent / "shared" / "data"
 TEST, TRAIN = SHARED / "wnut17", SHARED / "wnut17-train"

@@ -1,15 +1,18 @@
 """nerscore: SemEval-2013 named-entity scores (strict, exact, partial, type) with the MUC counts behind them.
 
 The scoring of the `ner_semeval` evaluate metric as a plain package that needs numpy (and scipy, imported only to
-solve very large components of nested entities, `nerscore.large_components`, and for Student's t when runs are
+solve very large components of nested entities, `nerscore.pairing.large_components`, and for Student's t when runs are
 compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batches, chunks or processes),
 `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for several
 runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
-implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it): errors, span,
-schemes, option_checks, options, decoding, assignment, large_components, pairing, value, measures, tally,
-result_scores, columns, pairs, reducers, slices, inputs, readable, tag_arrays, component_arrays, span_arrays,
-joint_grounding, grounding, string_batches, forms, unit_counts, sample_statistics, resampling, paired_comparison,
-run_statistics, compute, accumulator, runs, readers, annotations, tables, conlleval, file_counts, reports, cli.
+implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it; a dotted name is
+a module of a subpackage, whose modules stand together): errors, span, schemes, option_checks, options, decoding,
+pairing.assignment, pairing.large_components, pairing.rules, pairing.value, measures, tally, result_scores,
+table.columns, table.pairs, table.reducers, table.slices, forms.inputs, forms.readable, forms.tag_arrays,
+forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding, forms.string_batches,
+forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
+statistics.paired_comparison, statistics.run_statistics, compute, accumulator, runs, files.readers,
+files.annotations, files.tables, files.conlleval, files.file_counts, files.reports, cli.
 """
 
 from __future__ import annotations
@@ -18,21 +21,17 @@ from collections.abc import Sequence
 
 from ._version import __version__
 from .accumulator import Accumulator, compare_semeval, compute_semeval
-from .annotations import (
+from .compute import result_dict
+from .decoding import decode, encode
+from .errors import InvalidInputError
+from .files.annotations import (
     BratDocument,
     LabelStudioTask,
     read_brat,
     read_brat_pairs,
     read_label_studio,
 )
-from .compute import result_dict
-from .decoding import decode, encode
-from .errors import InvalidInputError
-from .inputs import TYPE_KEYS, as_span, side_forms
-from .options import EVALUATION_SCHEMES, OPTION_NAMES, Options
-from .pairing import SCENARIOS, pair, scenario_of
-from .readable import tally_semeval
-from .readers import (
+from .files.readers import (
     ConllError,
     ConllSentence,
     SpanDocument,
@@ -41,11 +40,7 @@ from .readers import (
     read_span_lines,
     read_two_systems,
 )
-from .result_scores import confusion_matrix, entity_rows, scores
-from .runs import compare_runs, summarize_runs
-from .schemes import MODES, SCHEMES, Scheme, get_scheme
-from .span import Span
-from .tables import (
+from .files.tables import (
     SUMMARY_COLUMNS,
     format_comparison,
     format_confusion_table,
@@ -53,8 +48,16 @@ from .tables import (
     format_type_table,
     summary_rows,
 )
+from .forms.inputs import TYPE_KEYS, as_span, side_forms
+from .forms.readable import tally_semeval
+from .options import EVALUATION_SCHEMES, OPTION_NAMES, Options
+from .pairing.rules import SCENARIOS, pair, scenario_of
+from .result_scores import confusion_matrix, entity_rows, scores
+from .runs import compare_runs, summarize_runs
+from .schemes import MODES, SCHEMES, Scheme, get_scheme
+from .span import Span
+from .statistics.unit_counts import SentenceCounts
 from .tally import DIAGNOSTIC_KEYS, OUTCOMES, Counts, Tally
-from .unit_counts import SentenceCounts
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:

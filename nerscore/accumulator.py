@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from .columns import NO_COLUMNS, Columns
 from .compute import (
     check_outside_type,
     checked_columns,
@@ -31,8 +30,7 @@ from .compute import (
     with_ungrounded_key,
 )
 from .errors import InvalidInputError, shown
-from .forms import FORMS
-from .inputs import (
+from .forms.inputs import (
     SPANS,
     Batch,
     as_list,
@@ -44,16 +42,18 @@ from .inputs import (
     rows_of,
     value_form,
 )
+from .forms.registry import FORMS
+from .forms.string_batches import StringSpans, string_spans
 from .option_checks import check_resamples, check_seed, is_id
 from .options import Options
-from .paired_comparison import comparison, slice_comparison
-from .pairing import SCENARIOS
-from .pairs import Pairs
-from .sample_statistics import slice_layout
-from .slices import SliceCounts, slice_scores
-from .string_batches import StringSpans, string_spans
+from .pairing.rules import SCENARIOS
+from .statistics.paired_comparison import comparison, slice_comparison
+from .statistics.sample_statistics import slice_layout
+from .statistics.unit_counts import SentenceCounts, per_unit
+from .table.columns import NO_COLUMNS, Columns
+from .table.pairs import Pairs
+from .table.slices import SliceCounts, slice_scores
 from .tally import Counted, Row, Tally
-from .unit_counts import SentenceCounts, per_unit
 
 
 @dataclass(frozen=True)
@@ -314,7 +314,7 @@ def compute_semeval(
     docs/scoring.md §1); they are keyword-only, as in evaluate's `compute`, because peers take the truth first
     and a swapped call would silently swap precision and recall. `options` are the fields of `Options`.
     `texts`, `tokens`, `groups` and `documents` are given beside them, one value per sentence
-    (`nerscore.columns`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
+    (`nerscore.table.columns`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
     token (or entity) for malformed input. Inputs are never modified. A corpus read in batches is scored the same
     by `Accumulator`."""
     columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}

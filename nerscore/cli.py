@@ -2,8 +2,8 @@
 
 Its scoring flags are the fields of `nerscore.options.Options` that make sense for a file (each field's `Flag`);
 the rest are what it reads (`--spans`, `--compare`) and prints (`--json`). Files are counted a chunk at a time as
-they are read (`nerscore.file_counts`), so memory stays flat however large the file; what is printed of the counts
-is `nerscore.reports`.
+they are read (`nerscore.files.file_counts`), so memory stays flat however large the file; what is printed of the counts
+is `nerscore.files.reports`.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ._version import __version__
 from .accumulator import Accumulator
-from .conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
-from .file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
-from .inputs import check_span_options, check_tag_options
+from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
+from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
+from .files.readers import ConllError
+from .files.reports import print_comparison, print_results, print_runs
+from .forms.inputs import check_span_options, check_tag_options
 from .option_checks import check_resamples
 from .options import SPECS, Options
-from .readers import ConllError
-from .reports import print_comparison, print_results, print_runs
 
 # --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
 _COMPARE_RESAMPLES = 10_000
@@ -236,7 +236,7 @@ def _annotation_flag(args: argparse.Namespace) -> str | None:
 
 def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """``--conlleval``: conlleval.pl's report of the files (standard input when none), read as
-    ``cat FILE ... | conlleval.pl`` would read them (`nerscore.conlleval`); its exit status where it stops."""
+    ``cat FILE ... | conlleval.pl`` would read them (`nerscore.files.conlleval`); its exit status where it stops."""
     flags = {action.dest: action.option_strings[0] for action in parser._actions if action.option_strings}
     if not args.conlleval:
         given = [flags[name] for name in _CONLLEVAL_FLAGS if getattr(args, name) not in (None, False)]

@@ -12,20 +12,23 @@ from typing import Any
 
 import numpy as np
 
-from . import reducers
-from .columns import NO_COLUMNS, Columns
 from .errors import InvalidInputError
-from .forms import FORMS, holds_values
-from .inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
+from .forms.readable import reduction as readable_reduction
+from .forms.readable import value_partners
+from .forms.registry import FORMS, holds_values
+from .forms.span_arrays import SpanValues, count_spans
+from .forms.string_batches import StringSpans, entity_dicts
 from .options import Options
-from .pairs import Pairs, SentenceFacts
-from .readable import reduction as readable_reduction
-from .readable import value_partners
-from .resampling import interval_keys, slice_interval_keys
 from .result_scores import OUTSIDE_TYPE, entity_rows, scores
-from .sample_statistics import slice_layout
 from .schemes import OUTSIDE
-from .slices import (
+from .statistics.resampling import interval_keys, slice_interval_keys
+from .statistics.sample_statistics import slice_layout
+from .statistics.unit_counts import SentenceCounts
+from .table import reducers
+from .table.columns import NO_COLUMNS, Columns
+from .table.pairs import Pairs, SentenceFacts
+from .table.slices import (
     SliceCounts,
     add_entity_texts,
     check_slice_inputs,
@@ -34,10 +37,7 @@ from .slices import (
     kept_tokens,
     slice_scores,
 )
-from .span_arrays import SpanValues, count_spans
-from .string_batches import StringSpans, entity_dicts
 from .tally import Counted, Row, Tally, error_rows
-from .unit_counts import SentenceCounts
 
 
 def with_ungrounded_key(tally: Tally, columns: Columns) -> Tally:
@@ -227,7 +227,7 @@ def count_batch(
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
     sentence's scenario counts with `keep_sentences`, with `return_entities` the table of pairs (for strings, its
     rows), and with `slices` the counts of every bucket (`Counted.slices`). The array paths make the batch's
-    table of pairs (`pairs.Pairs`), which `nerscore.reducers` reduces to all of these; the readable path makes
+    table of pairs (`pairs.Pairs`), which `nerscore.table.reducers` reduces to all of these; the readable path makes
     the same table where the array paths cannot read the input, and raises the precise error for bad input
     (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
     `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""

@@ -374,7 +374,7 @@ def f_key(beta: float) -> str:
 def check_labels_are_types(options: Options) -> None:
     """labels are entity types: with tag input, a tag of the declared scheme among them (``B-PER`` for ``PER``)
     is a slip. Span types are whatever the data holds (``B-cell``, ``I-95``), so only the reader of tags applies
-    this rule, once it knows the input holds tags (`nerscore.inputs.check_tag_options`)."""
+    this rule, once it knows the input holds tags (`nerscore.forms.inputs.check_tag_options`)."""
     for label in options.labels or ():
         if options.suffix:
             prefix, hyphen, entity_type = label.rpartition("-")[::-1]

@@ -13,10 +13,10 @@ import numpy as np
 from .errors import InvalidInputError
 from .measures import Ratios, Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
-from .pairing import scenario_of
+from .pairing.rules import scenario_of
+from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Counts, Row, Tally
-from .value import WeightTable
 
 # Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
 # 0.20000000000000004, and every key is the correctly rounded value of its formula (docs/scoring.md §4).

@@ -1,7 +1,7 @@
 """Several runs of one system (seeds, say) on the same references: `summarize_runs` (mean, standard deviation,
 min and max of every key, and an interval of each mean) and `compare_runs` (do B's runs beat A's?), docs/scoring.md
 §9. Each run is counted as `compute_semeval` counts a batch; the statistics are those of
-`nerscore.run_statistics`.
+`nerscore.statistics.run_statistics`.
 """
 
 from __future__ import annotations
@@ -13,17 +13,17 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator, PerSentence
-from .columns import Columns
 from .compute import checked_columns
 from .errors import InvalidInputError
-from .inputs import SPANS, as_list, batch_form, check_tag_options
+from .forms.inputs import SPANS, as_list, batch_form, check_tag_options
 from .option_checks import check_resamples, check_seed
 from .options import Options
-from .pairing import SCENARIOS
+from .pairing.rules import SCENARIOS
 from .result_scores import scores
-from .run_statistics import run_interval_keys, runs_comparison
+from .statistics.run_statistics import run_interval_keys, runs_comparison
+from .statistics.unit_counts import SentenceCounts
+from .table.columns import Columns
 from .tally import Tally
-from .unit_counts import SentenceCounts
 
 
 def summarize_runs(

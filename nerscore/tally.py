@@ -16,7 +16,7 @@ import numpy as np
 
 from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
-from .pairing import scenario_of
+from .pairing.rules import scenario_of
 from .span import Span
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"

@@ -1,4 +1,4 @@
-"""What the joint grounding of strings did, counted through `nerscore.grounding.count`: the occurrences it looked
+"""What the joint grounding of strings did, counted through `nerscore.forms.grounding.count`: the occurrences it looked
 at, the groups it solved by a flow, the flows it solved for them and the occurrences it found contested. The
 tests bound these, never the clock."""
 
@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from nerscore import grounding
+from nerscore.forms import grounding
 
 
 @dataclass

@@ -142,7 +142,7 @@ def test_the_metric_reads_docs_without_importing_spacy() -> None:
     import sys
 
     code = (
-        "import sys, nerscore, nerscore.inputs\n"
+        "import sys, nerscore, nerscore.forms.inputs\n"
         "class D:\n    ents = ()\n"
         "nerscore.compute_semeval(predictions=[D()], references=[[(0, 1, 'X')]])\n"
         "assert 'spacy' not in sys.modules\n"

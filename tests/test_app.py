@@ -1498,7 +1498,7 @@ def test_the_status_says_how_the_entities_were_given(line, given_as):
 
 def test_a_request_of_strings_grounds_once(monkeypatch):
     # The cost check reads the grounded spans that are then counted: one grounding of the batch per request.
-    from nerscore import string_batches
+    from nerscore.forms import string_batches
 
     calls = []
     original = string_batches.ground_batch
@@ -1787,7 +1787,7 @@ def test_nesting_is_cut_at_the_depth_cap(monkeypatch):
 )
 def test_overlapping_pairs_counts_what_the_package_pairs_among(references, predictions):
     from nerscore import Span
-    from nerscore.pairing import _overlap_edges
+    from nerscore.pairing.rules import _overlap_edges
 
     reference_spans = [Span(start, start + length, "X") for start, length in references]
     predicted_spans = [Span(start, start + length, "Y") for start, length in predictions]

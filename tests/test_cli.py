@@ -323,7 +323,7 @@ def test_a_closed_pipe_ends_quietly() -> None:
 def test_sentences_are_scored_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from nerscore import file_counts
+    from nerscore.files import file_counts
 
     path = write(tmp_path / "six.conll", conll(SIX) * 3)
     assert main([str(path), "--json", "--per-type"]) == 0

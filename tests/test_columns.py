@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from nerscore import InvalidInputError
-from nerscore.columns import COLUMN_NAMES, Columns
+from nerscore.table.columns import COLUMN_NAMES, Columns
 
 TAGS = [["B-PER", "O"], ["O", "B-LOC"], ["O", "O"]]
 
@@ -145,6 +145,6 @@ def test_compute_with_nothing_stored_passes_the_columns_on(metric: Any, seen_col
     ],
 )
 def test_an_entity_text(columns: Columns, span: tuple[int, int], text: str | None) -> None:
-    from nerscore.columns import entity_text
+    from nerscore.table.columns import entity_text
 
     assert entity_text(columns, 0, *span) == text

@@ -1,4 +1,4 @@
-"""`ner-semeval --conlleval`: conlleval.pl's own report, byte for byte (nerscore/conlleval.py).
+"""`ner-semeval --conlleval`: conlleval.pl's own report, byte for byte (nerscore/files/conlleval.py).
 
 The expected outputs are written out from conlleval.pl's documented format (the CoNLL-2000 output page's lines,
 `%6.2f` and `%17s`, its chunk rules) and were checked against the script itself; the properties check the counts
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore import cli
-from nerscore.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of, perl_split, splitter
+from nerscore.files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of, perl_split, splitter
 
 HEADER = "        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline"
 

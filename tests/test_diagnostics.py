@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import main, span_arrays, tag_arrays
-from nerscore.columns import Columns
+from nerscore import main
+from nerscore.forms import span_arrays, tag_arrays
+from nerscore.table.columns import Columns
 from nerscore.tally import DIAGNOSTIC_KEYS, Diagnostics, Tally, error_rows
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

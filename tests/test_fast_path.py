@@ -1,6 +1,6 @@
-"""The array path (`nerscore.tag_arrays`) makes exactly the readable path's table of pairs (`decode`, `pair`,
+"""The array path (`nerscore.forms.tag_arrays`) makes exactly the readable path's table of pairs (`decode`, `pair`,
 `Pairs.of_rows`), and so the same tally, on random soup in every scheme and mode; and so does the array path of
-span input (`nerscore.span_arrays`) on random nested batches, each sentence's counts included, at any offset int64
+span input (`nerscore.forms.span_arrays`) on random nested batches, each sentence's counts included, at any offset int64
 holds. The value pairing's table (docs/scoring.md §10) is the same on both paths too."""
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import forms, inputs, reducers, span_arrays, tag_arrays
-from nerscore import readable as readable_path
-from nerscore.pairs import Pairs
-from nerscore.readable import scenarios_by_sentence
+from nerscore.forms import inputs, span_arrays, tag_arrays
+from nerscore.forms import readable as readable_path
+from nerscore.forms import registry as forms
+from nerscore.forms.readable import scenarios_by_sentence
+from nerscore.table import reducers
+from nerscore.table.pairs import Pairs
 from nerscore.tally import Counted
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,4 +1,5 @@
-"""The registry of input forms (nerscore/forms.py): one entry per form, and count_batch reads its entry alone."""
+"""The registry of input forms (nerscore/forms/registry.py): one entry per form, and count_batch reads its entry
+alone."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from nerscore import compute, forms
-from nerscore.forms import FORMS, holds_values, storable
-from nerscore.inputs import IDS, SPANS, STRINGS, TAGS, value_form
+from nerscore import compute
+from nerscore.forms import registry as forms
+from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, value_form
+from nerscore.forms.registry import FORMS, holds_values, storable
 from nerscore.options import Options
 
 

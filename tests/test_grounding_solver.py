@@ -16,8 +16,8 @@ from grounding_counts import tracked
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from nerscore import assignment
-from nerscore.grounding import Haystack, ground_predictions
+from nerscore.forms.grounding import Haystack, ground_predictions
+from nerscore.pairing import assignment
 from nerscore.span import Span
 
 TYPES = ("X", "Y", "Z")

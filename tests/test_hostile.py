@@ -373,7 +373,7 @@ def test_the_statistics_f_is_the_scores_f_within_rounding_at_any_beta(beta):
     # sample_statistics._measures works in floats, scores in exact ratios: they agree to rounding, for β² finite or not.
     from nerscore import tally_semeval
     from nerscore.options import Options
-    from nerscore.sample_statistics import _measures
+    from nerscore.statistics.sample_statistics import _measures
 
     options = Options.of(beta=beta)
     tally = tally_semeval(BETA_INPUTS["predictions"], BETA_INPUTS["references"], options)[0]
@@ -432,7 +432,8 @@ def test_a_sparse_confusion_of_100000_types_takes_memory_of_its_cells():
 
 def test_ten_thousand_types_score_as_the_readable_path_does():
     # The array path numbers and parses tens of thousands of distinct tags once per call, across chunks.
-    from nerscore import Options, tag_arrays, tally_semeval
+    from nerscore import Options, tally_semeval
+    from nerscore.forms import tag_arrays
 
     predictions, references = many_types(10_000)
     options = Options()

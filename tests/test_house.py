@@ -15,7 +15,8 @@ from conftest import METRIC_PATH, REPO
 import nerscore
 
 PACKAGE = REPO / "nerscore"
-# The modules in the order data flows, as nerscore's docstring lists them: each imports only those before it.
+# The modules in the order data flows, as nerscore's docstring lists them: each imports only those before it. A
+# dotted name is a module of a subpackage (pairing, table, forms, statistics, files), whose modules stand together.
 ORDER = [
     "_version",
     "errors",
@@ -24,87 +25,117 @@ ORDER = [
     "option_checks",
     "options",
     "decoding",
-    "assignment",
-    "large_components",
-    "pairing",
-    "value",
+    "pairing.assignment",
+    "pairing.large_components",
+    "pairing.rules",
+    "pairing.value",
     "measures",
     "tally",
     "result_scores",
-    "columns",
-    "pairs",
-    "reducers",
-    "slices",
-    "inputs",
-    "readable",
-    "tag_arrays",
-    "component_arrays",
-    "span_arrays",
-    "joint_grounding",
-    "grounding",
-    "string_batches",
-    "forms",
-    "unit_counts",
-    "sample_statistics",
-    "resampling",
-    "paired_comparison",
-    "run_statistics",
+    "table.columns",
+    "table.pairs",
+    "table.reducers",
+    "table.slices",
+    "forms.inputs",
+    "forms.readable",
+    "forms.tag_arrays",
+    "forms.component_arrays",
+    "forms.span_arrays",
+    "forms.joint_grounding",
+    "forms.grounding",
+    "forms.string_batches",
+    "forms.registry",
+    "statistics.unit_counts",
+    "statistics.sample_statistics",
+    "statistics.resampling",
+    "statistics.paired_comparison",
+    "statistics.run_statistics",
     "compute",
     "accumulator",
     "runs",
-    "readers",
-    "annotations",
-    "tables",
-    "conlleval",
-    "file_counts",
-    "reports",
+    "files.readers",
+    "files.annotations",
+    "files.tables",
+    "files.conlleval",
+    "files.file_counts",
+    "files.reports",
     "cli",
 ]
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
 
 
+def module_name(path) -> str:
+    """The dotted name of a module of the package: `pairing.rules` for nerscore/pairing/rules.py."""
+    return ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+
+
 def imported_modules(path) -> set[str]:
-    """Every nerscore module `path` imports, at the top or inside a function (relative or absolute)."""
+    """Every nerscore module `path` imports, at the top or inside a function (relative of any level, or absolute),
+    as dotted module names: `from ..table import reducers` in forms/readable.py is `table.reducers`."""
+    package = list(path.relative_to(PACKAGE).parent.parts)
+    modules = {module_name(module) for module in PACKAGE.rglob("*.py")}
+
+    def resolved(parts: list[str], names: list[str]) -> set[str]:
+        found = set()
+        dotted = ".".join(parts)
+        for name in names:  # from package import module, or names of a module
+            if f"{dotted}.{name}".lstrip(".") in modules:
+                found.add(f"{dotted}.{name}".lstrip("."))
+            else:  # a module's names (or a module unknown, which the order then refuses)
+                found.add(dotted)
+        return found
+
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level == 1:
-                names.add(module.split(".")[0] if module else "")
-                if not module:  # from . import x
-                    names.update(alias.name for alias in node.names)
-            elif module.startswith("nerscore"):
-                names.add(module.removeprefix("nerscore").lstrip(".").split(".")[0])
+            module = (node.module or "").split(".") if node.module else []
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+            elif module[:1] == ["nerscore"]:
+                base, module = [], module[1:]
+            else:
+                continue
+            names |= resolved(base + module, [alias.name for alias in node.names])
         elif isinstance(node, ast.Import):
-            names.update(
-                alias.name.removeprefix("nerscore").lstrip(".").split(".")[0]
-                for alias in node.names
-                if alias.name.startswith("nerscore")
-            )
+            for alias in node.names:
+                if alias.name.startswith("nerscore."):
+                    names.add(alias.name.removeprefix("nerscore."))
     return names - {""}
 
 
 def test_the_documented_order_is_every_module() -> None:
-    assert sorted(ORDER) == sorted(path.stem for path in PACKAGE.glob("*.py") if path.stem != "__init__")
+    assert sorted(ORDER) == sorted(module_name(path) for path in PACKAGE.rglob("*.py") if path.stem != "__init__")
     documented = re.search(r"Modules, in the order data flows.*?: (.*?)\.\n", nerscore.__doc__ or "", re.S)
     assert documented is not None
     assert [name.strip() for name in documented.group(1).replace("\n", " ").split(",")] == ORDER[1:]
 
 
+def test_each_subpackage_stands_together_in_the_order() -> None:
+    subpackages = [name.split(".")[0] for name in ORDER if "." in name]
+    for subpackage in set(subpackages):
+        places = [index for index, name in enumerate(ORDER) if name.startswith(f"{subpackage}.")]
+        assert places == list(range(places[0], places[-1] + 1)), f"{subpackage}'s modules are not together"
+    packages = {path.parent.name for path in PACKAGE.rglob("__init__.py") if path.parent != PACKAGE}
+    assert packages == set(subpackages)
+    for package in packages:  # a layer's docstring says what it is, and it re-exports nothing
+        tree = ast.parse((PACKAGE / package / "__init__.py").read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree) and len(tree.body) == 1, package
+
+
 @pytest.mark.parametrize("module", ORDER)
 def test_a_module_imports_only_what_stands_below_it(module: str) -> None:
-    imported = imported_modules(PACKAGE / f"{module}.py")
+    imported = imported_modules(PACKAGE / (module.replace(".", "/") + ".py"))
     below = set(ORDER[: ORDER.index(module)])
     assert imported <= below, f"{module} imports {sorted(imported - below)}, which stand above it"
 
 
 def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
     # The command line's modules (and argparse) load only when `nerscore.main` is called.
-    command_line = ("argparse", "nerscore.cli", "nerscore.file_counts", "nerscore.reports")
+    command_line = ("argparse", "nerscore.cli", "nerscore.files.file_counts", "nerscore.files.reports")
     probe = f"import sys, nerscore\nprint(sorted(name for name in {HEAVY + command_line!r} if name in sys.modules))\n"
     printed = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
     assert printed.stdout.strip() == "[]"
-    for path in PACKAGE.glob("*.py"):
+    for path in PACKAGE.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         roots = {
             alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
@@ -116,7 +147,9 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
         }
         # scipy only inside the functions that need it (the probe above): where very large components are solved,
         # and Student's t of the runs' comparison (run_statistics).
-        allowed = {"numpy", "nerscore"} | ({"scipy"} if path.stem in ("large_components", "run_statistics") else set())
+        allowed = {"numpy", "nerscore"} | (
+            {"scipy"} if module_name(path) in ("pairing.large_components", "statistics.run_statistics") else set()
+        )
         third_party = roots - set(sys.stdlib_module_names) - allowed
         assert not third_party, f"{path.name} imports {sorted(third_party)}"
 

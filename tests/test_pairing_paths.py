@@ -19,8 +19,11 @@ from hypothesis import strategies as st
 from test_spans import best_pairing, check_rows, paired, spans_of
 
 import nerscore as ns
-from nerscore import Span, component_arrays, compute_semeval, large_components, pair, pairing, span_arrays
-from nerscore.assignment import connected, union_find
+from nerscore import Span, compute_semeval, pair
+from nerscore.forms import component_arrays, span_arrays
+from nerscore.pairing import large_components
+from nerscore.pairing import rules as pairing
+from nerscore.pairing.assignment import connected, union_find
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TYPES = ("A", "B", "C")
@@ -223,7 +226,7 @@ def test_rows_of_folded_copies_keep_the_order_of_section_7() -> None:
     assert paired(rows) == best_pairing(references, predictions)
 
 
-# The compiled solver of large components (nerscore.large_components): with its size threshold patched to 0 it
+# The compiled solver of large components (nerscore.pairing.large_components): with its size threshold patched to 0 it
 # solves every component of more than one pair, and must give the rows the pure-Python solver and the
 # enumeration of every pairing give; where it cannot prove its answer it must hand the component back.
 

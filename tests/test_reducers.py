@@ -1,4 +1,4 @@
-"""The reducers (`nerscore.reducers`) on tables made by hand and by the readable path: each derived result read
+"""The reducers (`nerscore.table.reducers`) on tables made by hand and by the readable path: each derived result read
 off the table of pairs, the registry's fields, and the sentence-by-sentence fallback equal to the placed one."""
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import readable, reducers
-from nerscore.columns import Columns
-from nerscore.pairs import Pairs, SentenceFacts
+from nerscore.forms import readable
 from nerscore.span import Span
+from nerscore.table import reducers
+from nerscore.table.columns import Columns
+from nerscore.table.pairs import Pairs, SentenceFacts
 from nerscore.tally import Diagnostics, Tally
 
 # Two sentences: an exact pair, a boundary error (too long), a type error, a miss and a spurious entity.

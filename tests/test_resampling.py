@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from test_statistics import SENTENCES, sample_batch, two_systems
 
 import nerscore as ns
-from nerscore import resampling
+from nerscore.statistics import resampling
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

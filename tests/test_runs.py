@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 
 import nerscore as ns
-from nerscore import resampling, run_statistics, sample_statistics
-from nerscore.unit_counts import SentenceCounts, per_unit
+from nerscore.statistics import resampling, run_statistics, sample_statistics
+from nerscore.statistics.unit_counts import SentenceCounts, per_unit
 
 CORRECT, SPURIOUS_ENTITY, MISSED = (ns.SCENARIOS.index(name) for name in ("I", "II", "III"))  # scenarios I-III
 

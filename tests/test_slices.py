@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from strategies import as_ids, nested_spans, soup_batches
 
 from nerscore import InvalidInputError, compare_semeval, compute_semeval
-from nerscore.paired_comparison import holm
+from nerscore.statistics.paired_comparison import holm
 
 SCHEMES = ("strict", "exact", "partial", "type")
 WORDS = ("w0", "w1", "w2")
@@ -570,7 +570,8 @@ def test_the_command_line_adds_slices_chunk_by_chunk(
 ) -> None:
     import json
 
-    from nerscore import cli, file_counts, read_conll
+    from nerscore import cli, read_conll
+    from nerscore.files import file_counts
 
     monkeypatch.setattr(file_counts, "_CLI_CHUNK_TOKENS", 4)  # a chunk a sentence or two: the counts must add
     conll = tmp_path / "s.conll"

@@ -21,7 +21,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import Span, compute_semeval, file_counts, pair, pairing
+from nerscore import Span, compute_semeval, pair
+from nerscore.files import file_counts
+from nerscore.pairing import rules as pairing
 
 PER, LOC, ORG = "PER", "LOC", "ORG"
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import file_counts, inputs, readable, resampling, sample_statistics, tag_arrays
+from nerscore.files import file_counts
+from nerscore.forms import inputs, readable, tag_arrays
+from nerscore.statistics import resampling, sample_statistics
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.grounding import Haystack, ground_predictions, needle_of
+from nerscore.forms.grounding import Haystack, ground_predictions, needle_of
+from nerscore.forms.string_batches import ground_batch, ground_tuples
 from nerscore.options import Options
 from nerscore.span import Span
-from nerscore.string_batches import ground_batch, ground_tuples
 
 TYPES = ("X", "Y")
 
@@ -250,7 +250,7 @@ def test_normalised_matches_map_back_to_the_original_text(text, string, span) ->
 def test_a_batch_lowered_at_once_is_normalised_string_by_string(strings) -> None:
     """`_lowered`, the batch's normalisation at C speed, answers only where it equals §1b's, character for
     character at the same positions: the texts' (Haystack) and the strings' (needle_of, stripped)."""
-    from nerscore.string_batches import _lowered
+    from nerscore.forms.string_batches import _lowered
 
     texts = _lowered(strings)
     if texts is not None:

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore import cli, inputs, tag_arrays
+from nerscore import cli
+from nerscore.forms import inputs, tag_arrays
 
 TAGS = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "E-LOC", "S-PER"])
 

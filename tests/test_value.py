@@ -20,7 +20,7 @@ from conftest import worked_example
 import nerscore as ns
 from nerscore import Span, compute_semeval
 from nerscore.options import Options
-from nerscore.value import WeightTable, value_pair
+from nerscore.pairing.value import WeightTable, value_pair
 
 TYPES = ("A", "B", "C")
 WEIGHTS: list[Any] = [
@@ -519,7 +519,7 @@ def test_a_long_forked_chain_takes_the_linear_programme() -> None:
     # solver's cost grew with its square (58 s at 4,000 entities); the chain goes through the linear programme.
     from unittest import mock
 
-    from nerscore import value as value_module
+    from nerscore.pairing import value as value_module
 
     references = [["B-A", "I-A"] * 2000]
     predictions = [["O", *(["B-A", "I-A"] * 1999), "O"]]

@@ -6,7 +6,7 @@ the false-alarm cost of p, so the pairing maximises, per connected component of 
 kept(r, p) + false_alarm · w(type p) over its pairs; ties go by §3's rule 2 (a) to (d). Weights are floats, so
 every edge's worth is an exact rational (a float's `Fraction` is exact, with a power of two below it), scaled by
 the common denominator to an integer, and the integer digits of §3 (pairs, pairs of one type, shared extent)
-go below it: the exact solvers of `nerscore.pairing` then find the pairing, on integers of any size.
+go below it: the exact solvers of `nerscore.pairing.rules` then find the pairing, on integers of any size.
 
 What adds, as for §3's pairing, is how many value pairs and unpaired entities fell into each (scenario,
 reference type, predicted type) cell: every value key is a function of those cells and the weights
@@ -19,9 +19,10 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
+from ..option_checks import Weights
+from ..span import Span
 from .assignment import connected
-from .option_checks import Weights
-from .pairing import (
+from .rules import (
     _ENUMERATED_EDGES,
     _disjoint,
     _enumerated,
@@ -31,7 +32,6 @@ from .pairing import (
     best_noncrossing,
     scenario_of,
 )
-from .span import Span
 
 # A value pair's scenario (docs/scoring.md §4) says which errors it has: IV a type error, V a boundary error,
 # VI both.

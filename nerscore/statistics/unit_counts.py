@@ -5,7 +5,7 @@ what the statistics resample is each sentence's scenario counts, counted in the 
 a weighted sum of them, never a new scoring (sacrebleu's lesson). Sentences share a handful of distinct count
 vectors (85 to 113 among the 20,000 generated sentences of benchmarks/; 78 among WNUT-17's 1,287 for one system,
 202 pairs for two), so they are kept as the distinct vectors and how many sentences have each (`SentenceCounts`),
-and the draws (`nerscore.resampling`) are of how often each distinct vector is taken.
+and the draws (`nerscore.statistics.resampling`) are of how often each distinct vector is taken.
 """
 
 from __future__ import annotations

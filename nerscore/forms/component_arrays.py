@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import pairing
-from .pairing import SCENARIOS, _best_flow
-from .span import Span
+from ..pairing import rules as pairing
+from ..pairing.rules import SCENARIOS, _best_flow
+from ..span import Span
 from .tag_arrays import FlatSpans, Rows
 
 # A sentence whose distinct entities would make more pairs than this (references x predictions) goes to `pair`,
@@ -139,7 +139,7 @@ def _paired_classes(
     same_type = references.type_id[i] == predictions.type_id[j]
     size = len(references.start)
     if large:
-        from .large_components import component_labels
+        from ..pairing.large_components import component_labels
 
         edge_component = component_labels(i, j, size, len(predictions.start))  # numbered 0, 1, ...
         components = int(edge_component.max(initial=-1)) + 1
@@ -364,7 +364,7 @@ def _large_component_amounts(
     extent_radix = int((references.end[rows] - references.start[rows]).sum()) + 1
     r, p = references, predictions
     sides = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
-    from .large_components import best_pairs
+    from ..pairing.large_components import best_pairs
 
     chosen = best_pairs(sides, i, j, radix, extent_radix)
     return None if chosen is None else chosen.astype(np.int64)

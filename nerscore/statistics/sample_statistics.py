@@ -9,11 +9,11 @@ from collections.abc import Iterator, Mapping
 
 import numpy as np
 
-from .measures import Rule
-from .options import EVALUATION_SCHEMES, OVERLAP, Options
-from .pairing import SCENARIOS
-from .result_scores import weighted_width
-from .tally import COUNT_NAMES, OUTCOMES
+from ..measures import Rule
+from ..options import EVALUATION_SCHEMES, OVERLAP, Options
+from ..pairing.rules import SCENARIOS
+from ..result_scores import weighted_width
+from ..tally import COUNT_NAMES, OUTCOMES
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
 # under the scheme: the table `Tally.counts` reads, as a matrix that turns scenario totals into MUC counts.

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from .options import Options
+from ..options import Options
+from ..pairing.rules import SCENARIOS
 from .paired_comparison import _randomization_p_values
-from .pairing import SCENARIOS
 from .resampling import _SCORED_WIDTH, Blocks, _bca_interval, _blocks, _bootstrap_totals, _swapped_totals
 from .sample_statistics import _measure_keys, _measures
 from .unit_counts import SentenceCounts

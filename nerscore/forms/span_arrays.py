@@ -5,7 +5,7 @@ its own (its first start right after the previous sentence's last end), so that 
 pairing, pairs in one go every sentence whose entities are disjoint on both sides, and
 `component_arrays.nested_rows` the sentences with nested, overlapping or repeated entities. Reading the three
 keys of every dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped
-over them). What the result reports is reduced from the table by `nerscore.reducers`, as for every path.
+over them). What the result reports is reduced from the table by `nerscore.table.reducers`, as for every path.
 tests/test_fast_path.py proves the table equal to the readable path's, at any offset int64 holds."""
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ from itertools import chain, pairwise, repeat
 
 import numpy as np
 
-from . import reducers
-from .columns import NO_COLUMNS, Columns
+from ..options import Options
+from ..span import Span
+from ..table import reducers
+from ..table.columns import NO_COLUMNS, Columns
+from ..table.pairs import FlatSpans, Pairs, SentenceFacts
+from ..table.reducers import Reduction
+from ..tally import Counted
 from .component_arrays import nested_rows
 from .inputs import TYPE_KEYS
-from .options import Options
-from .pairs import FlatSpans, Pairs, SentenceFacts
 from .readable import pair_sentences
-from .reducers import Reduction
-from .span import Span
 from .tag_arrays import pair_flat
-from .tally import Counted
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -77,8 +77,8 @@ def count_spans(
     rows: bool = False,
 ) -> Counted | None:
     """The readable path's count (`readable.pair_spans`) from the table the arrays make (`span_pairs`), reduced
-    by the same reducers (`nerscore.reducers`): the tally, with `keep_sentences` each sentence's counts, with `rows`
-    the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
+    by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts, with
+    `rows` the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
     pairs = span_pairs(predictions, references, options)
     if pairs is None:

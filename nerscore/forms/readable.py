@@ -1,8 +1,8 @@
 """The readable path: decode (or read) and pair a batch sentence by sentence (docs/scoring.md §1-§3).
 
-This defines what `compute_semeval` returns; the array paths (`nerscore.tag_arrays`, `nerscore.span_arrays`) compute
-the same faster, and tests/test_fast_path.py proves them equal. It alone gives the `entities` rows and the precise
-error for bad input."""
+This defines what `compute_semeval` returns; the array paths (`nerscore.forms.tag_arrays`,
+`nerscore.forms.span_arrays`) compute the same faster, and tests/test_fast_path.py proves them equal. It alone gives the
+`entities` rows and the precise error for bad input."""
 
 from __future__ import annotations
 
@@ -13,19 +13,19 @@ from typing import Any
 
 import numpy as np
 
-from . import reducers
-from .columns import NO_COLUMNS, Columns
-from .decoding import decode_tags
-from .errors import InvalidInputError
+from ..decoding import decode_tags
+from ..errors import InvalidInputError
+from ..options import Options
+from ..pairing.rules import pair
+from ..pairing.value import WeightTable, value_pair
+from ..schemes import TagTable
+from ..span import Span
+from ..table import reducers
+from ..table.columns import NO_COLUMNS, Columns
+from ..table.pairs import Pairs, SentenceFacts
+from ..table.reducers import Reduction
+from ..tally import Row, Tally
 from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
-from .options import Options
-from .pairing import pair
-from .pairs import Pairs, SentenceFacts
-from .reducers import Reduction
-from .schemes import TagTable
-from .span import Span
-from .tally import Row, Tally
-from .value import WeightTable, value_pair
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
@@ -42,7 +42,7 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
 def pair_tags(
     predictions: Batch, references: Batch, holds_ids: bool, options: Options, columns: Columns = NO_COLUMNS
 ) -> tuple[Tally, list[Row]]:
-    """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.reducers`)."""
+    """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.table.reducers`)."""
     rows = tag_rows(predictions, references, holds_ids, options)
     tokens = reducers.token_counts(sentence_facts(predictions, references, holds_ids, options))
     return reducers.tally(reduction(rows, len(references), options, columns), tokens), rows
@@ -51,7 +51,7 @@ def pair_tags(
 def pair_spans(
     predictions: list[list], references: list[list], options: Options, columns: Columns = NO_COLUMNS
 ) -> tuple[Tally, list[Row]]:
-    """The `Tally` and rows of a batch of spans (the table's reducers, `nerscore.reducers`)."""
+    """The `Tally` and rows of a batch of spans (the table's reducers, `nerscore.table.reducers`)."""
     rows = span_rows(predictions, references, options)
     return reducers.tally(reduction(rows, len(references), options, columns)), rows
 

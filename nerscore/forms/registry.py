@@ -1,7 +1,7 @@
 """The input forms (docs/scoring.md §1, §1b) as a registry, `FORMS`: one entry per form says what its values are,
 which options it takes, what its columns must give, and which path turns a batch of it into the table of pairs
 (`pairs.Pairs`). `compute.count_batch` looks its form up here rather than branching on it, so that a new form (an
-annotation file's, discontinuous fragments) is one entry: its reader in `nerscore.inputs`, its detection in
+annotation file's, discontinuous fragments) is one entry: its reader in `nerscore.forms.inputs`, its detection in
 `inputs.value_form`, its paths to the table, and its line below.
 """
 
@@ -16,9 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from . import reducers
-from .columns import Columns
-from .errors import InvalidInputError, shown
+from ..errors import InvalidInputError, shown
+from ..option_checks import is_id
+from ..options import Options
+from ..table import reducers
+from ..table.columns import Columns
+from ..table.pairs import SentenceFacts
+from ..tally import Counted, Row, TokenCounts
 from .inputs import (
     IDS,
     SPANS,
@@ -36,14 +40,10 @@ from .inputs import (
     rows_of,
     side_forms,
 )
-from .option_checks import is_id
-from .options import Options
-from .pairs import SentenceFacts
 from .readable import sentence_facts, span_rows, tag_rows
 from .span_arrays import count_spans
 from .string_batches import StringSpans, string_spans
 from .tag_arrays import count_tags
-from .tally import Counted, Row, TokenCounts
 
 # The array path: a batch's `Counted` (with its table of pairs when asked for: keep_sentences, columns, pairs), or
 # None for input it cannot read, which the readable path then reads (and names what is wrong).

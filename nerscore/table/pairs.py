@@ -3,10 +3,11 @@
 One row per pair or unpaired entity of a batch (docs/scoring.md §3): its sentence, its scenario, both entities'
 types and extents (-1 on an unpaired side), positions as scored (tokens kept after `ignore_index`, or the spans'
 own offsets), so that an entity's text is found in the batch's columns by (sentence, start, end). The readable
-path (`nerscore.readable`) defines the table through `Pairs.of_rows`; the array paths (`nerscore.tag_arrays`,
-`nerscore.span_arrays`) build the same table faster, and tests/test_fast_path.py proves the tables equal. The
-tally, each sentence's counts, the overlap credit, diagnostics, errors and slices are reducers over it
-(`nerscore.reducers`, `nerscore.slices`). The value score's own pairing (§10) gives a table of the same shape.
+path (`nerscore.forms.readable`) defines the table through `Pairs.of_rows`; the array paths
+(`nerscore.forms.tag_arrays`, `nerscore.forms.span_arrays`) build the same table faster, and tests/test_fast_path.py
+proves the tables equal. The tally, each sentence's counts, the overlap credit, diagnostics, errors and slices are
+reducers over it (`nerscore.table.reducers`, `nerscore.table.slices`). The value score's own pairing (§10) gives a
+table of the same shape.
 
 `FlatSpans` is one side of a batch in columns: what the array paths decode and pair. `SentenceFacts` is what the
 sentence-level reducers read of each sentence besides its rows.
@@ -20,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .options import EVALUATION_SCHEMES
-from .pairing import SCENARIOS, scenario_of
-from .span import Span
-from .tally import OUTCOMES, Row
+from ..options import EVALUATION_SCHEMES
+from ..pairing.rules import SCENARIOS, scenario_of
+from ..span import Span
+from ..tally import OUTCOMES, Row
 
 # The table's integer columns, in the order `Pairs.of_columns` takes them.
 PAIR_COLUMNS = (

@@ -1,6 +1,6 @@
 """A compiled assignment solver for large components of the pairing of nested entities (docs/scoring.md §3).
 
-`nerscore.assignment.max_weight_flow` is exact on integers of any size but pure Python: on a component of
+`nerscore.pairing.assignment.max_weight_flow` is exact on integers of any size but pure Python: on a component of
 thousands of deeply nested entities (millions of overlapping pairs) its time grows about as the cube of the size.
 Where the weights fit in a float64 exactly, scipy's compiled solvers find the matching, and its proof of
 optimality (an optimal dual) is recovered and checked here in integer arithmetic; rule (d) is then worked out on
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .span import Span
+from ..span import Span
 
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
@@ -243,7 +243,7 @@ def _smallest_best(
     edge some of them holds ("usable") lies on an alternating cycle or path of the matching found: in the
     directed graph with an arc from row to column for each tight edge outside the matching, from column to row
     for each edge in it, and a node Z with arcs to where such paths may start and from where they may end, its
-    ends are in one strongly connected component (as `nerscore.pairing._usable`, here by scipy).
+    ends are in one strongly connected component (as `nerscore.pairing.rules._usable`, here by scipy).
 
     Then row by row, in order, the row takes the smallest column it can still take: its partner, or a column
     from which an alternating path leads back to the row (found by breadth-first search over the rows and
@@ -433,7 +433,7 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
 
 
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:
-    """`nerscore.assignment.union_find` by scipy's connected components, for many edges: for each edge
+    """`nerscore.pairing.assignment.union_find` by scipy's connected components, for many edges: for each edge
     (reference index i[k] < `references`, prediction index j[k] < `predictions`), a number naming its
     component."""
     from scipy.sparse import coo_array

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import InvalidInputError, shown
+from ..errors import InvalidInputError, shown
 
 # A stored id (a group or a document) is one of these, or a tuple of them: what survives a JSON round trip with
 # its type (a tuple is written {"tuple": [...]}), so that every process of a distributed evaluation reads back

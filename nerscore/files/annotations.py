@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
-from .errors import shown
-from .option_checks import is_id
+from ..errors import shown
+from ..option_checks import is_id
+from ..span import Span
 from .readers import ConllError
-from .span import Span
 
 # ---------------------------------------------------------------------------------------------------------
 # BRAT standoff

@@ -19,18 +19,18 @@ from typing import Any
 
 import numpy as np
 
-from . import reducers
-from .columns import NO_COLUMNS, Columns
-from .decoding import ROLE_FLAGS, decode_roles
-from .errors import InvalidInputError
+from ..decoding import ROLE_FLAGS, decode_roles
+from ..errors import InvalidInputError
+from ..options import Options
+from ..pairing.rules import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
+from ..schemes import TagTable
+from ..span import Span
+from ..table import reducers
+from ..table.columns import NO_COLUMNS, Columns
+from ..table.pairs import FlatSpans, Pairs, SentenceFacts
+from ..table.reducers import Reduction
+from ..tally import Counted, TokenCounts
 from .inputs import Batch, lengths
-from .options import Options
-from .pairing import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
-from .pairs import FlatSpans, Pairs, SentenceFacts
-from .reducers import Reduction
-from .schemes import TagTable
-from .span import Span
-from .tally import Counted, TokenCounts
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
@@ -47,8 +47,8 @@ def count_tags(
     columns: Columns = NO_COLUMNS,
     rows: bool = False,
 ) -> Counted | None:
-    """The readable path's count (`nerscore.readable.pair_tags`) from the table the arrays make (`tag_pairs`),
-    reduced by the same reducers (`nerscore.reducers`): the tally, with `keep_sentences` each sentence's counts,
+    """The readable path's count (`nerscore.forms.readable.pair_tags`) from the table the arrays make (`tag_pairs`),
+    reduced by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts,
     with `rows` the table and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11); None if the
     input is invalid, so that the readable path raises its precise error."""
     made = tag_pairs(predictions, references, holds_ids, options, facts=rows and bool(options.slices))

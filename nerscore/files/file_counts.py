@@ -12,17 +12,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .accumulator import Accumulator, PerSentence, add_units
+from ..accumulator import Accumulator, PerSentence, add_units
+from ..compute import count_batch, per_sentence_columns, scored_columns
+from ..errors import InvalidInputError
+from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
+from ..options import Options
+from ..pairing.rules import SCENARIOS
+from ..statistics.unit_counts import SentenceCounts
+from ..table.columns import NO_COLUMNS, Columns
+from ..tally import Counted
 from .annotations import read_brat_pairs, read_label_studio
-from .columns import NO_COLUMNS, Columns
-from .compute import count_batch, per_sentence_columns, scored_columns
-from .errors import InvalidInputError
-from .inputs import SPANS, STRINGS, TAGS, batch_form
-from .options import Options
-from .pairing import SCENARIOS
 from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
-from .tally import Counted
-from .unit_counts import SentenceCounts
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16
@@ -152,7 +152,7 @@ def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulat
 
 
 def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str) -> Accumulator:
-    """`total` with two folders of BRAT standoff files (`--brat`, `nerscore.annotations`) counted as documents of
+    """`total` with two folders of BRAT standoff files (`--brat`, `nerscore.files.annotations`) counted as documents of
     spans, in chunks as they are read; discontinuous annotations, scored by their full extent, are a note on
     standard error."""
     pairs = read_brat_pairs(reference_dir, prediction_dir)
@@ -178,7 +178,7 @@ def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str) -> A
 
 
 def count_label_studio(total: Accumulator, path: str) -> Accumulator:
-    """`total` with a Label Studio JSON export (`--label-studio`, `nerscore.annotations`) counted as documents of
+    """`total` with a Label Studio JSON export (`--label-studio`, `nerscore.files.annotations`) counted as documents of
     spans, each task's prediction against its annotation; tasks without either are left out, with a note on
     standard error."""
     tasks = list(read_label_studio(path))

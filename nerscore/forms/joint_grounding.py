@@ -13,9 +13,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Sequence
 
-from .assignment import Network, union_find
-from .pairing import _overlap_edges, _overlaps, rank_shares
-from .span import Span
+from ..pairing.assignment import Network, union_find
+from ..pairing.rules import _overlap_edges, _overlaps, rank_shares
+from ..span import Span
 
 # `grounding.count`, the tests' counts: (what, number).
 Count = Callable[[str, int], None]

@@ -17,10 +17,10 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .errors import InvalidInputError, shown
+from ..errors import InvalidInputError, shown
+from ..pairing.rules import _overlap_edges
+from ..span import Span
 from .joint_grounding import Count, ground_jointly
-from .pairing import _overlap_edges
-from .span import Span
 
 # ---------------------------------------------------------------------------------------------------------
 # The text as occurrences are found in it: itself, or its normalised copy with the way back (§1b)

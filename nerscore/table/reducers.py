@@ -1,9 +1,9 @@
-"""Every derived result of a batch as a reducer over its table of pairs (`nerscore.pairs.Pairs`), written once.
+"""Every derived result of a batch as a reducer over its table of pairs (`nerscore.table.pairs.Pairs`), written once.
 
 Each input path ends in one `Pairs` table; what the result reports of it is reduced here, whichever path made it:
 the tally's cells (§4), each sentence's scenario counts (the statistics' unit, §9), the overlap credit (§10),
 the value score's cells (§10, from the value pairing's own table), the diagnostics and the errors by surface
-string (§11). Slices (`nerscore.slices`) are reducers over the same table. A reducer declares the table's
+string (§11). Slices (`nerscore.table.slices`) are reducers over the same table. A reducer declares the table's
 columns it reads and the option that asks for it; `REDUCERS` lists those that fill a field of the `Tally`, and
 `counted` runs them. docs/architecture.md shows how to add one.
 """
@@ -19,14 +19,14 @@ from typing import Any
 
 import numpy as np
 
+from ..options import OVERLAP, Options
+from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
+from ..pairing.value import WeightTable, value_pair
+from ..result_scores import sentence_sums, value_cell_columns, weighted_width
+from ..span import Span
+from ..tally import Cell, Counted, Diagnostics, ErrorKey, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
-from .options import OVERLAP, Options
-from .pairing import SCENARIOS, overlap_kept, scenario_of
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .result_scores import sentence_sums, value_cell_columns, weighted_width
-from .span import Span
-from .tally import Cell, Counted, Diagnostics, ErrorKey, Tally, TokenCounts
-from .value import WeightTable, value_pair
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 _WIDTH = len(SCENARIOS)

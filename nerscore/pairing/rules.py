@@ -3,7 +3,8 @@
 Identical boundaries pair first; the rest pair by the four priorities of §3. Sides without overlapping entities
 (always so for tags) are paired by a dynamic programme linear in the entities; nested, overlapping or repeated
 entities make general bipartite components, each solved exactly as a flow in which identical entities are one node
-with their number of copies (`nerscore.assignment`); components of a few edges are solved by trying every pairing.
+with their number of copies (`nerscore.pairing.assignment`); components of a few edges are solved by trying every
+pairing.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from ..span import Span
 from .assignment import connected, max_weight_flow, strong_components, union_find
-from .span import Span
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidInputError, shown
-from .option_checks import is_id
-from .options import Options, check_labels_are_types
-from .schemes import IOB2, LENIENT, TagTable
-from .span import Span, looks_like_entity
+from ..errors import InvalidInputError, shown
+from ..option_checks import is_id
+from ..options import Options, check_labels_are_types
+from ..schemes import IOB2, LENIENT, TagTable
+from ..span import Span, looks_like_entity
 
 
 def first_value(batch: list[list]) -> Any:

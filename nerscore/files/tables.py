@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .options import EVALUATION_SCHEMES, f_key
-from .tally import DIAGNOSTIC_KEYS, ERROR_FIELDS
+from ..options import EVALUATION_SCHEMES, f_key
+from ..tally import DIAGNOSTIC_KEYS, ERROR_FIELDS
 
 # The summary table's columns, from the most lenient scheme to the strictest (docs/scoring.md §6), and its
 # rows: the MUC counts, then the scores. The command line and the Space both lay the table out from these.

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from .options import Options
+from ..options import Options
+from ..result_scores import scores
+from ..tally import Tally
 from .resampling import _resampled_interval, _swapped_totals
-from .result_scores import scores
 from .sample_statistics import _measure_keys, _slice_key_positions, _slice_measures, _statistics
-from .tally import Tally
 from .unit_counts import SentenceCounts
 
 

@@ -18,16 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from .columns import Columns
-from .errors import InvalidInputError, shown
+from ..errors import InvalidInputError, shown
+from ..option_checks import EVALUATION_SCHEMES
+from ..options import Options
+from ..result_scores import entity_rows
+from ..span import Span
+from ..table.columns import Columns
+from ..tally import OUTCOMES, Row
 from .grounding import Haystack, every_position, ground_predictions, ground_references, needle_of
 from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
-from .option_checks import EVALUATION_SCHEMES
-from .options import Options
-from .result_scores import entity_rows
-from .span import Span
 from .span_arrays import SpanValues
-from .tally import OUTCOMES, Row
 
 
 @dataclass(frozen=True)

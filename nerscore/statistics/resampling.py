@@ -1,9 +1,9 @@
 """Resampling: the bootstrap's and the paired swap's draws, the BCa interval, and the result's interval keys
 (docs/scoring.md §9).
 
-Why this shape: a resample of the units (`nerscore.unit_counts`) draws how often each distinct vector is taken (a
-multinomial draw: the same law as drawing the sentences one by one with replacement), and one matrix product gives
-the totals of a block of resamples. Only the totals outlive a block (a byte or a few a count): the interval's
+Why this shape: a resample of the units (`nerscore.statistics.unit_counts`) draws how often each distinct vector is
+taken (a multinomial draw: the same law as drawing the sentences one by one with replacement), and one matrix product
+gives the totals of a block of resamples. Only the totals outlive a block (a byte or a few a count): the interval's
 quantiles are found in two passes over them (`_Quantiles`), the p-values counted block by block.
 
 Why by hand: scipy.stats.bootstrap and permutation_test take such a statistic, but draw and sum one index per
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .options import Options
-from .pairing import SCENARIOS
+from ..options import Options
+from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     _measure_keys,
     _slice_key_positions,

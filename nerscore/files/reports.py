@@ -9,12 +9,13 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from .accumulator import Accumulator
-from .compute import result_dict
+from ..accumulator import Accumulator
+from ..compute import result_dict
+from ..options import Options
+from ..runs import comparison_of, summary_of
+from ..statistics.paired_comparison import comparison
+from ..tally import Diagnostics, Tally, TokenCounts
 from .file_counts import Systems
-from .options import Options
-from .paired_comparison import comparison
-from .runs import comparison_of, summary_of
 from .tables import (
     format_comparison,
     format_confusion_table,
@@ -26,7 +27,6 @@ from .tables import (
     format_table,
     format_type_table,
 )
-from .tally import Diagnostics, Tally, TokenCounts
 
 if TYPE_CHECKING:
     import argparse  # the command line's arguments, which say what to print

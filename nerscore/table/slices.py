@@ -1,7 +1,7 @@
 """Slices (docs/scoring.md §11): the scores of buckets of entities (by length, seen or unseen) and of sentences (by
 length, reference entity density, group), counted from the rows of a pairing.
 
-A reducer over the batch's table of pairs (`nerscore.pairs.Pairs`: each row's sentence, scenario, types and the
+A reducer over the batch's table of pairs (`nerscore.table.pairs.Pairs`: each row's sentence, scenario, types and the
 extents of its two entities), which every path produces alike (tests/test_fast_path.py), bucketed here once with a
 handful of numpy operations per slice. What
 is kept adds over batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as
@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidInputError
+from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
+from ..options import Options
+from ..pairing.rules import SCENARIOS
+from ..result_scores import scores, two_sided_scores
+from ..tally import Tally, TokenCounts
 from .columns import Columns, entity_text, join_tokens
-from .errors import InvalidInputError
-from .option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
-from .options import Options
-from .pairing import SCENARIOS
 from .pairs import Pairs, SentenceFacts
-from .result_scores import scores, two_sided_scores
-from .tally import Tally, TokenCounts
 
 SEEN, UNSEEN = "seen", "unseen"
 # A character of the scripts `columns.join_tokens` writes without spaces between tokens.
