@@ -25,7 +25,7 @@ from .pairing import SCENARIOS, overlap_kept, scenario_of
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .result_scores import sentence_sums, value_cell_columns, weighted_width
 from .span import Span
-from .tally import Cell, Counted, Diagnostics, ErrorKey, Tally, TokenCounts
+from .tally import Cell, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .value import WeightTable, value_pair
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -317,6 +317,18 @@ def entity_texts(columns: Columns, sentence: list[int], start: np.ndarray, end: 
     ]
 
 
+def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
+    """Each sentence's references and predictions, in the order of its rows (the value pairing's input, §10)."""
+    sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
+    for sentence, reference, prediction in rows:
+        sides = sentence_sides.setdefault(sentence, ([], []))
+        if reference is not None:
+            sides[0].append(reference)
+        if prediction is not None:
+            sides[1].append(prediction)
+    return sentence_sides
+
+
 def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     """The value pairing's own table (docs/scoring.md §10) of the entities of `pairs`: the sentences whose sides
     are disjoint on arrays at once (`value_flat`), the others, and all where the positions are too large to
@@ -352,16 +364,9 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names))
     if nested.any():
         rows = pairs.select(nested[pairs.sentence]).rows()
-        sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
-        for sentence, reference, prediction in rows:
-            sides_of = sentence_sides.setdefault(sentence, ([], []))
-            if reference is not None:
-                sides_of[0].append(reference)
-            if prediction is not None:
-                sides_of[1].append(prediction)
         value_rows = [
             (sentence, reference, prediction)
-            for sentence, (sentence_references, sentence_predictions) in sentence_sides.items()
+            for sentence, (sentence_references, sentence_predictions) in sides_by_sentence(rows).items()
             for reference, prediction in value_pair(
                 sentence_references, sentence_predictions, table, options.value_min_overlap
             )
