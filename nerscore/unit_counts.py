@@ -29,12 +29,13 @@ class SentenceCounts:
     sentences: np.ndarray  # (distinct vectors,) int64: how many sentences have each
 
     @classmethod
-    def of(cls, by_sentence: np.ndarray, weighted: np.ndarray | None = None) -> SentenceCounts:
-        """From one row of counts per sentence, and with `weighted` (docs/scoring.md §10: each sentence's overlap
-        credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of floats."""
-        rows = np.asarray(by_sentence, dtype=np.int64)
-        if weighted is not None and weighted.shape[1]:
-            floats = np.hstack((rows.astype(np.float64), np.asarray(weighted, dtype=np.float64)))
+    def of(cls, per_sentence: np.ndarray, per_sentence_floats: np.ndarray | None = None) -> SentenceCounts:
+        """From one row of counts per sentence, and with `per_sentence_floats` (docs/scoring.md §10: each sentence's
+        overlap credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of
+        floats."""
+        rows = np.asarray(per_sentence, dtype=np.int64)
+        if per_sentence_floats is not None and per_sentence_floats.shape[1]:
+            floats = np.hstack((rows.astype(np.float64), np.asarray(per_sentence_floats, dtype=np.float64)))
             if not len(floats):
                 return cls(floats, np.zeros(0, dtype=np.int64))
             distinct, inverse = np.unique(floats, axis=0, return_inverse=True)
