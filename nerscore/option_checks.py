@@ -171,23 +171,31 @@ def check_evaluation_schemes(name: str, value: Any) -> tuple[str, ...]:
     they are given in. Named apart from `scheme`, the tagging scheme, which it must not be taken for."""
     names = ", ".join(map(repr, EVALUATION_SCHEMES))
     expected = f"a list of evaluation schemes, some of {names}"
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        hint = f"; for one scheme pass [{value!r}]" if value in EVALUATION_SCHEMES else ""
-        raise ValueError(f"evaluation_schemes must be {expected}, found {shown(value)}{hint}")
-    given = list(value)
-    for item in given:
-        if item not in EVALUATION_SCHEMES:
-            hint = ""
-            if _is_tagging_scheme(item):
-                hint = f"; {item!r} is a tagging scheme: pass it as scheme={item!r}"
-            raise ValueError(f"evaluation_schemes must be {expected}, found {shown(item)} in {given!r}{hint}")
+    given = _some_of(name, value, EVALUATION_SCHEMES, expected, "scheme", _tagging_scheme_hint)
     if not given:
         raise ValueError(f"evaluation_schemes=[] keeps no key to return; evaluation_schemes must be {expected}")
     return tuple(scheme for scheme in EVALUATION_SCHEMES if scheme in given)
 
 
-def _is_tagging_scheme(value: Any) -> bool:
-    return isinstance(value, str) and SCHEME_ALIASES.get(value.upper(), value.upper()) in SCHEMES
+def _tagging_scheme_hint(item: Any) -> str:
+    if isinstance(item, str) and SCHEME_ALIASES.get(item.upper(), item.upper()) in SCHEMES:
+        return f"; {item!r} is a tagging scheme: pass it as scheme={item!r}"
+    return ""
+
+
+def _some_of(
+    name: str, value: Any, allowed: tuple[str, ...], expected: str, one: str, hint: Callable[[Any], str]
+) -> list[Any]:
+    """`value` as a list, checked to be a list of names, each in `allowed`; `hint` adds to the message of an item
+    that is not."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        one_hint = f"; for one {one} pass [{value!r}]" if value in allowed else ""
+        raise ValueError(f"{name} must be {expected}, found {shown(value)}{one_hint}")
+    given = list(value)
+    for item in given:
+        if item not in allowed:
+            raise ValueError(f"{name} must be {expected}, found {shown(item)} in {shown(given)}{hint(item)}")
+    return given
 
 
 def check_confidence_level(name: str, value: Any) -> float:
@@ -213,13 +221,7 @@ def check_slices(name: str, value: Any) -> tuple[str, ...]:
     expected = f"a list of slice names, some of {', '.join(SLICE_NAMES)}"
     if value is None:
         return ()
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        hint = f"; for one slice pass [{value!r}]" if value in SLICE_NAMES else ""
-        raise ValueError(f"slices must be {expected}, found {shown(value)}{hint}")
-    given = list(value)
-    for item in given:
-        if item not in SLICE_NAMES:
-            raise ValueError(f"slices must be {expected}, found {shown(item)} in {shown(given)}")
+    given = _some_of(name, value, SLICE_NAMES, expected, "slice", lambda item: "")
     return tuple(dict.fromkeys(given))
 
 

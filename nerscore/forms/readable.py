@@ -84,7 +84,7 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
         table = WeightTable(options.value)
         value_rows = [
             (sentence, reference, prediction)
-            for sentence, (references, predictions) in _sides_by_sentence(rows).items()
+            for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items()
             for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap)
         ]
         value_pairs = Pairs.of_rows(value_rows, pairs.type_names, sentences)
@@ -103,25 +103,13 @@ def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, optio
     return SentenceFacts(len(lengths), lengths, equal)
 
 
-def _sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
-    """Each sentence's references and predictions, in the order of its rows (the value pairing's input, §10)."""
-    sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
-    for sentence, reference, prediction in rows:
-        sides = sentence_sides.setdefault(sentence, ([], []))
-        if reference is not None:
-            sides[0].append(reference)
-        if prediction is not None:
-            sides[1].append(prediction)
-    return sentence_sides
-
-
 def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
     """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
     the row's reference, or for a row without a reference the reference paired with its prediction (None:
     unpaired there)."""
     assert options.value is not None
     table = WeightTable(options.value)
-    sentence_sides = _sides_by_sentence(rows)
+    sentence_sides = reducers.sides_by_sentence(rows)
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
     for sentence, (references, predictions) in sentence_sides.items():

@@ -24,7 +24,7 @@ from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
-from ..tally import Cell, Counted, Diagnostics, ErrorKey, Tally, TokenCounts
+from ..tally import Cell, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 
@@ -65,16 +65,26 @@ class Reducer:
 def cells(pairs: Pairs) -> dict[Cell, int]:
     """The tally's cells (docs/scoring.md §4): how many rows fell into each (scenario, reference type, predicted
     type), None for no entity."""
+    distinct, numbers = _distinct_cells(pairs, inverse=False)
+    return dict(zip(distinct, numbers.tolist()))
+
+
+def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray]:
+    """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
+    index into them: asked for only where needed, as it costs np.unique an argsort."""
     # One integer per cell, in mixed radix (scenario, then reference type + 1, then predicted type + 1, each digit
-    # below `width`): np.unique then counts every cell at once.
+    # below `width`): np.unique then finds every cell at once.
     width = len(pairs.type_names) + 1
     combined = (pairs.scenario * width + pairs.reference_type + 1) * width + pairs.predicted_type + 1
-    distinct, numbers = np.unique(combined, return_counts=True)
+    if inverse:
+        distinct, per = np.unique(combined, return_inverse=True)
+    else:
+        distinct, per = np.unique(combined, return_counts=True)
     kinds, rest = np.divmod(distinct, width * width)
     reference_types, predicted_types = np.divmod(rest, width)
     names: list[str | None] = [None, *pairs.type_names]
-    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist(), numbers.tolist())
-    return {(SCENARIOS[kind], names[r], names[p]): number for kind, r, p, number in zip(*columns)}
+    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
+    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)], per.reshape(-1)
 
 
 def token_counts(facts: SentenceFacts) -> TokenCounts:
@@ -140,18 +150,9 @@ def weighted_columns(reduction: Reduction) -> np.ndarray:
         columns.append(sentence_sums(pairs.sentence[partial], shares.reshape(-1, 1), pairs.sentences))
     if options.value is not None:
         value = reduction.value_pairs
-        width = len(value.type_names) + 1
-        combined = (value.scenario * width + value.reference_type + 1) * width + value.predicted_type + 1
-        distinct, inverse = np.unique(combined, return_inverse=True)
-        kinds, rest = np.divmod(distinct, width * width)
-        reference_types, predicted_types = np.divmod(rest, width)
-        names: list[str | None] = [None, *value.type_names]
-        distinct_cells = [
-            (SCENARIOS[kind], names[r], names[p])
-            for kind, r, p in zip(kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
-        ]
-        per_cell = value_cell_columns(distinct_cells, WeightTable(options.value))
-        columns.append(sentence_sums(value.sentence, per_cell[inverse.reshape(-1)], pairs.sentences))
+        distinct, inverse = _distinct_cells(value, inverse=True)
+        per_cell = value_cell_columns(distinct, WeightTable(options.value))
+        columns.append(sentence_sums(value.sentence, per_cell[inverse], pairs.sentences))
     return np.hstack(columns)
 
 
@@ -316,6 +317,18 @@ def entity_texts(columns: Columns, sentence: list[int], start: np.ndarray, end: 
     ]
 
 
+def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
+    """Each sentence's references and predictions, in the order of its rows (the value pairing's input, §10)."""
+    sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
+    for sentence, reference, prediction in rows:
+        sides = sentence_sides.setdefault(sentence, ([], []))
+        if reference is not None:
+            sides[0].append(reference)
+        if prediction is not None:
+            sides[1].append(prediction)
+    return sentence_sides
+
+
 def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     """The value pairing's own table (docs/scoring.md §10) of the entities of `pairs`: the sentences whose sides
     are disjoint on arrays at once (`value_flat`), the others, and all where the positions are too large to
@@ -351,16 +364,9 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names))
     if nested.any():
         rows = pairs.select(nested[pairs.sentence]).rows()
-        sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
-        for sentence, reference, prediction in rows:
-            sides_of = sentence_sides.setdefault(sentence, ([], []))
-            if reference is not None:
-                sides_of[0].append(reference)
-            if prediction is not None:
-                sides_of[1].append(prediction)
         value_rows = [
             (sentence, reference, prediction)
-            for sentence, (sentence_references, sentence_predictions) in sentence_sides.items()
+            for sentence, (sentence_references, sentence_predictions) in sides_by_sentence(rows).items()
             for reference, prediction in value_pair(
                 sentence_references, sentence_predictions, table, options.value_min_overlap
             )
