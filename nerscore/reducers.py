@@ -68,8 +68,20 @@ def cells(pairs: Pairs) -> dict[Cell, int]:
     # One integer per cell, in mixed radix (scenario, then reference type + 1, then predicted type + 1, each digit
     # below `width`): np.unique then counts every cell at once.
     width = len(pairs.type_names) + 1
-    combined = (pairs.scenario * width + pairs.reference_type + 1) * width + pairs.predicted_type + 1
-    distinct, numbers = np.unique(combined, return_counts=True)
+    # In place, one new column: each temporary column of a large table is fresh memory the system must map.
+    combined = pairs.scenario * width
+    combined += pairs.reference_type
+    combined += 1
+    combined *= width
+    combined += pairs.predicted_type
+    combined += 1
+    if len(SCENARIOS) * width * width <= max(len(combined), 1 << 12):
+        # Few possible cells: counted by bincount in one pass, with no sort (np.unique sorts the column).
+        numbers = np.bincount(combined, minlength=len(SCENARIOS) * width * width)
+        distinct = np.flatnonzero(numbers)
+        numbers = numbers[distinct]
+    else:
+        distinct, numbers = np.unique(combined, return_counts=True)
     kinds, rest = np.divmod(distinct, width * width)
     reference_types, predicted_types = np.divmod(rest, width)
     names: list[str | None] = [None, *pairs.type_names]
