@@ -73,11 +73,22 @@ def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray
     """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
     index into them: asked for only where needed, as it costs np.unique an argsort."""
     # One integer per cell, in mixed radix (scenario, then reference type + 1, then predicted type + 1, each digit
-    # below `width`): np.unique then finds every cell at once.
+    # below `width`): every cell found at once.
     width = len(pairs.type_names) + 1
-    combined = (pairs.scenario * width + pairs.reference_type + 1) * width + pairs.predicted_type + 1
+    # In place, one new column: each temporary column of a large table is fresh memory the system must map.
+    combined = pairs.scenario * width
+    combined += pairs.reference_type
+    combined += 1
+    combined *= width
+    combined += pairs.predicted_type
+    combined += 1
     if inverse:
         distinct, per = np.unique(combined, return_inverse=True)
+    elif len(SCENARIOS) * width * width <= max(len(combined), 1 << 12):
+        # Few possible cells: counted by bincount in one pass, with no sort (np.unique sorts the column).
+        per = np.bincount(combined, minlength=len(SCENARIOS) * width * width)
+        distinct = np.flatnonzero(per)
+        per = per[distinct]
     else:
         distinct, per = np.unique(combined, return_counts=True)
     kinds, rest = np.divmod(distinct, width * width)
