@@ -22,7 +22,7 @@ import numpy as np
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, _best_flow
 from ..span import Span
-from .tag_arrays import FlatSpans, Rows
+from .tag_arrays import FlatSpans, PairColumns
 
 # A sentence whose distinct entities would make more pairs than this (references x predictions) goes to `pair`,
 # which finds its overlaps by a sweep: all pairs of a sentence are tried here, which is cheap for a few dozen
@@ -39,13 +39,13 @@ def nested_rows(
     sentence_p: np.ndarray,
     min_overlap: float | None,
     positions: bool = False,
-) -> Rows:
+) -> PairColumns:
     """The rows (scenario index, reference type id, predicted type id; -1 for no entity) of the pairing of
     sentences given as entities sorted by (start, end) with the sentence of each, every sentence at positions of
     its own (no entity of one overlaps an entity of another). With `positions`, the rows of `pair_flat(...,
     positions=True)`: then the first position, and the reference's and the prediction's start and end (-1 on
     an unpaired side)."""
-    out: list[Rows] = []
+    out: list[PairColumns] = []
     classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
     per_r = np.bincount(classes_r.sentence, minlength=sentences)
@@ -93,7 +93,7 @@ def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
     return _Classes(start[first], end[first], type_id[first], sentence[first], count)
 
 
-def _same_entities(references: _Classes, predictions: _Classes) -> Rows:
+def _same_entities(references: _Classes, predictions: _Classes) -> PairColumns:
     """Rule 1's pairs of identical boundaries and type: min(k, m) at each entity of both sides (every best
     pairing makes exactly these), taken off both sides' counts."""
     size = len(references.start)
@@ -121,7 +121,7 @@ def _same_entities(references: _Classes, predictions: _Classes) -> Rows:
 
 def _paired_classes(
     references: _Classes, predictions: _Classes, min_overlap: float | None, large: bool = False
-) -> list[Rows]:
+) -> list[PairColumns]:
     """The rows of the entities left after `_same_entities`, none of which has a twin of its type. `large`:
     sentences of many entities, whose overlaps are found by a sweep (`_overlapping_pairs`) rather than among all
     their pairs, and whose components by scipy rather than by label propagation (whose rounds grow with a

@@ -315,11 +315,11 @@ def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
 # Rows of a pairing as parallel columns, as `Pairs` holds them but for the sentence: scenario index, reference
 # type id, predicted type id (-1 for no entity), reference start and end, prediction start and end (-1 on an
 # unpaired side), positions counted from the batch's start.
-Rows = tuple[np.ndarray, ...]
+PairColumns = tuple[np.ndarray, ...]
 
 
-def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[Rows]:
-    """`pair` for a whole batch of sorted, disjoint spans: the rows (`Rows`) of every sentence, in groups; a row's
+def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[PairColumns]:
+    """`pair` for a whole batch of sorted, disjoint spans: every sentence's rows (`PairColumns`), in groups; a row's
     first position (the reference's start, else the prediction's) places it in its sentence.
 
     Identical boundaries, entities that overlap nothing and one-to-one overlaps are resolved with array
@@ -329,7 +329,7 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses)."""
     none = np.int64(-1)
     scenario = {name: index for index, name in enumerate(SCENARIOS)}
-    groups: list[Rows] = []
+    groups: list[PairColumns] = []
 
     def add(
         kind: Any,
