@@ -73,12 +73,7 @@ def tag_pairs(
     labels = options.label_list
     codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
     tokens = TokenCounts()
-    # The table's columns as rows of one block, each chunk's rows written in as it is made: a chunk's own
-    # columns are then freed before the next, and memory the allocator reuses costs nothing more, where every
-    # chunk's columns kept until one join were 2 MB the system mapped afresh each call (about 1 ms of a plain
-    # compute_semeval on 20,000 x 20 tags). Room no row takes is never touched, so never mapped.
-    block = np.empty((8, 0), dtype=np.int64)  # the eight columns of `Pairs`
-    filled = 0
+    parts: list[Pairs] = []
     lengths_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     equal_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     for first, last in pairwise(bounds):
@@ -89,22 +84,12 @@ def tag_pairs(
         if made is None:
             return None
         chunk_pairs, chunk_tokens, chunk_facts = made
-        rows = len(chunk_pairs)
-        if filled + rows > block.shape[1]:
-            # Room for the rows of the whole batch at this chunk's rate per token, and twice that to spare.
-            room = max(2 * (filled + rows) * int(offsets[-1]) // max(int(offsets[last]), 1), 2 * (filled + rows))
-            grown = np.empty((8, room), dtype=np.int64)
-            grown[:, :filled] = block[:, :filled]
-            block = grown
-        block[0, filled : filled + rows] = chunk_pairs.sentence + first
-        for row, column in enumerate(chunk_pairs.columns()[1:], start=1):
-            block[row, filled : filled + rows] = column
-        filled += rows
+        parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
         tokens += chunk_tokens
         if chunk_facts is not None:
             lengths_parts.append(chunk_facts[0])
             equal_parts.append(chunk_facts[1])
-    pairs = Pairs.of_columns(list(block[:, :filled]), list(codes.type_names), len(references))
+    pairs = Pairs.joined(parts, list(codes.type_names), len(references))
     sentence_facts = None
     if facts:
         sentence_facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
