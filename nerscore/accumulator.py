@@ -290,7 +290,7 @@ def _counted(
     else:
         counted, rows = count_batch(predictions, references, form, options, keep_sentences, scored)
         if options.return_entities:
-            assert rows is not None  # return_entities: the readable path's rows
+            assert rows is not None  # return_entities: the table of pairs
             entities = entity_dicts_of(rows, options, scored)
     if options.confusion:
         check_outside_type(predictions, references, form, options, counted.tally, rows)

@@ -325,7 +325,7 @@ def count_grounded(
     tally = counted.tally.with_ungrounded(sum(map(len, grounded.ungrounded)))
     entities = None
     if options.return_entities:
-        assert rows is not None and grounded.grounded is not None  # return_entities: the readable path's rows
+        assert rows is not None and grounded.grounded is not None  # return_entities: the table's rows
         partners = value_partners(rows, options) if options.value is not None else None
         entities = entity_dicts(rows, grounded.grounded, grounded.texts, options.evaluation_schemes, partners)
     return counted._replace(tally=tally), rows, entities
