@@ -28,7 +28,8 @@ from typing import Any
 
 import nerscore
 from nerscore import *
-from nerscore import Accumulator, InvalidInputError, Options, main
+from nerscore import InvalidInputError, Options, main
+from nerscore.accumulator import compute_checked
 from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
 from nerscore.forms.registry import FORMS, storable
 from nerscore.options import OPTION_NAMES, describe
@@ -397,7 +398,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 predictions = waiting + rows_of(as_list(predictions, "predictions"))
                 references = waiting + rows_of(as_list(references, "references"))
                 columns = self._waiting_with(given, len(predictions) - self._waiting_empty)
-            result = Accumulator(options).update_checked(predictions, references, columns).result()
+            result = compute_checked(predictions, references, options, columns)
             self._waiting_empty = self._sentences_added = 0
             self._waiting_columns, self._stored_columns = [], None
             return result
@@ -432,8 +433,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # The columns are read from what evaluate read back (`data`), beside the stored predictions and references.
         data = self.data
         columns = Columns.from_stored(data[_COLUMNS]) if data is not None and _COLUMNS in data.column_names else None
-        options = Options.of(**{**self.options, **kwargs})
-        return Accumulator(options).update_checked(predictions, references, columns).result()
+        return compute_checked(predictions, references, Options.of(**{**self.options, **kwargs}), columns)
 
 
 # Every public name of the package, and the metric.
