@@ -48,7 +48,7 @@ from .files.tables import (
     format_type_table,
     summary_rows,
 )
-from .forms.inputs import TYPE_KEYS, as_span, side_forms
+from .forms.inputs import TYPE_KEYS, as_span, read_spans, side_forms
 from .forms.readable import tally_semeval
 from .options import EVALUATION_SCHEMES, OPTION_NAMES, Options
 from .pairing.rules import SCENARIOS, pair, scenario_of
@@ -113,6 +113,7 @@ __all__ = [
     "read_conll",
     "read_label_studio",
     "read_span_lines",
+    "read_spans",
     "read_two_systems",
     "result_dict",
     "scenario_of",

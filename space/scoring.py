@@ -236,7 +236,7 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     try:
         # Each entity read as the metric reads it first, so that a malformed one (`[0, 2]`) is named as a bad
         # entity, not taken for a sequence of tag ids.
-        spans = {side: _read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
+        spans = {side: nerscore.read_spans(getattr(corpus, side), side) for side in ("references", "predictions")}
         check_cost(spans["references"], spans["predictions"], corpus.lines)
         counted = nerscore.Accumulator(listing).update(
             predictions=spans["predictions"],
@@ -253,21 +253,6 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     # With texts, the package gives `ungrounded` (0) for offsets too; the page keeps the key for string entities.
     evaluation.results.pop("ungrounded", None)
     return evaluation
-
-
-def _read_spans(documents: list[list[Any]], side: str) -> list[list[nerscore.Span]]:
-    """Every document's entities as `Span`s, each read by `nerscore.as_span`: a malformed one is an error naming
-    the side, the document and the entity's index in its list."""
-    read = []
-    for document, entities in enumerate(documents):
-        spans = []
-        for index, entity in enumerate(entities):
-            try:
-                spans.append(nerscore.as_span(entity))
-            except nerscore.InvalidInputError as error:
-                raise error.at(side, document, entity=index) from None
-        read.append(spans)
-    return read
 
 
 def _located(error: nerscore.InvalidInputError, corpus: SpanCorpus) -> InputProblem:
