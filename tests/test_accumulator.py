@@ -4,6 +4,7 @@ cluster, gives `compute_semeval`'s dict of the whole corpus in one pass; a faile
 
 from __future__ import annotations
 
+import doctest
 import pickle
 import random
 from functools import reduce
@@ -11,6 +12,7 @@ from operator import add
 from typing import Any
 
 import pytest
+from conftest import REPO
 
 import nerscore
 from nerscore import Accumulator, compute_semeval
@@ -120,6 +122,16 @@ def test_it_is_a_public_name_of_the_package_and_the_module() -> None:
 
     assert "Accumulator" in nerscore.__all__
     assert ner_semeval.Accumulator is Accumulator
+
+
+def test_the_example_of_docs_large_corpora_runs_as_written() -> None:
+    # Its first block is a doctest: batches add up to one compute_semeval, and two halves' strict F1.
+    text = (REPO / "docs" / "large-corpora.md").read_text(encoding="utf-8")
+    block = text.split("```python", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(block, {}, "docs/large-corpora.md", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert test.examples and runner.summarize(verbose=False) == (0, len(test.examples))
 
 
 # The map-reduce of docs/large-corpora.md, as written there.
