@@ -4,15 +4,17 @@ The scoring of the `ner_semeval` evaluate metric as a plain package that needs n
 solve very large components of nested entities, `nerscore.pairing.large_components`, and for Student's t when runs are
 compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batches, chunks or processes),
 `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for several
-runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
-implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it; a dotted name is
-a module of a subpackage, whose modules stand together): errors, span, schemes, option_checks, options, decoding,
+runs of each system (seeds, say), `agreement` measures how far annotators agree (docs/agreement.md), and
+`ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
+Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
+whose modules stand together): errors, span, schemes, option_checks, options, decoding,
 pairing.assignment, pairing.large_components, pairing.rules, pairing.value, measures, tally, result_scores,
 table.columns, table.pairs, table.reducers, table.slices, forms.inputs, forms.readable, forms.tag_arrays,
 forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding, forms.string_batches,
 forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
-statistics.paired_comparison, statistics.run_statistics, compute, accumulator, runs, files.readers,
-files.annotations, files.tables, files.conlleval, files.file_counts, files.reports, cli.
+statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
+runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts,
+files.reports, cli.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 
 from ._version import __version__
 from .accumulator import Accumulator, compare_semeval, compute_semeval
+from .agreement import agreement
 from .compute import result_dict
 from .decoding import decode, encode
 from .errors import InvalidInputError
@@ -93,6 +96,7 @@ __all__ = [
     "Tally",
     "TwoSystemSentence",
     "__version__",
+    "agreement",
     "as_span",
     "compare_runs",
     "compare_semeval",

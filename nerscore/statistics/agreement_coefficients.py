@@ -1,0 +1,107 @@
+"""Chance-corrected agreement on units (docs/scoring.md §13): Cohen's κ of two annotators, Fleiss' κ of all of
+them, Krippendorff's α for nominal data, from each unit's label per annotator.
+
+The labels come as a matrix of codes (units x annotators, -1 where an annotator left the unit out) and every
+coefficient is a function of sums over units: Fleiss' κ of the units' category counts and their squares,
+Krippendorff's α of the coincidences on the diagonal and the category totals. So, as the scores' scenario counts
+(`nerscore.statistics.unit_counts`), each sentence's (or document's) sums are what a bootstrap resamples, and
+one formula, in floats over arrays of totals, gives both the estimate and every resample's value: the interval
+and the estimate never disagree about the definition.
+
+Why numpy and not the libraries: scikit-learn, statsmodels and krippendorff are heavy imports for three
+formulas of a few lines, none of them takes sums to resample, and `krippendorff.alpha` builds a units x values
+matrix in Python floats per call. tests/test_agreement.py checks every coefficient against
+`sklearn.metrics.cohen_kappa_score`, `statsmodels.stats.inter_rater.fleiss_kappa` and
+`krippendorff.alpha(level_of_measurement="nominal")` on random labelings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MISSING = -1  # the code of a unit an annotator did not annotate
+
+
+def category_counts(codes: np.ndarray, categories: int) -> np.ndarray:
+    """How many annotators gave each unit each category: (units x categories) int64 from codes (units x
+    annotators, `MISSING` left out)."""
+    units = codes.shape[0]
+    present = codes >= 0
+    flat = (np.arange(units)[:, None] * categories + codes)[present]
+    return np.bincount(flat, minlength=units * categories).reshape(units, categories).astype(np.int64)
+
+
+def cohen_kappa(first: np.ndarray, second: np.ndarray, categories: int, zero_division: float) -> float:
+    """Cohen's κ (Cohen 1960) of two annotators' codes on the same units (no `MISSING`): observed agreement
+    against the agreement expected from each one's own label distribution, (p_o - p_e) / (1 - p_e), in exact
+    integers until the one division; `zero_division` where p_e is 1 (one label everywhere) or there is no unit."""
+    units = len(first)
+    agree = int(np.count_nonzero(first == second))
+    by_first = np.bincount(first, minlength=categories).tolist()
+    by_second = np.bincount(second, minlength=categories).tolist()
+    expected = sum(a * b for a, b in zip(by_first, by_second))  # Python integers: no overflow
+    denominator = units * units - expected
+    if denominator == 0:
+        return float(zero_division)
+    return (units * agree - expected) / denominator
+
+
+def fleiss_columns(counts: np.ndarray) -> np.ndarray:
+    """Each unit's sums for Fleiss' κ (units all annotated, `counts` their category counts): 1 (the unit),
+    Σ_c n_uc², then n_uc for each category; floats, as the bootstrap resamples them."""
+    squares = (counts * counts).sum(axis=1, keepdims=True)
+    return np.hstack((np.ones((len(counts), 1)), squares, counts)).astype(np.float64)
+
+
+def fleiss_kappa(totals: np.ndarray, raters: int, zero_division: float) -> np.ndarray:
+    """Fleiss' κ (Fleiss 1971) of `fleiss_columns` summed over units (..., 2 + categories), each unit rated by
+    `raters` annotators: (P̄ - P̄_e) / (1 - P̄_e), P̄ the mean over units of the agreeing pairs' share, P̄_e the sum
+    of the squared category shares; `zero_division` where P̄_e is 1 or there is no unit."""
+    totals = np.asarray(totals, dtype=np.float64)
+    units, squares, by_category = totals[..., 0], totals[..., 1], totals[..., 2:]
+    ratings = units * raters
+    # Both terms times (N K)² (N K (K - 1)) / ... : the ratio keeps its value and the test for 1 - P̄_e = 0 is
+    # exact in floats while the counts are below 2**26.
+    expected = (by_category * by_category).sum(axis=-1)  # P̄_e (N K)²
+    observed = (squares - ratings) * ratings / max(raters - 1, 1)  # P̄ (N K)²
+    denominator = ratings * ratings - expected
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kappa = (observed - expected) / denominator
+    return np.where((denominator > 0) & (units > 0), kappa, float(zero_division))
+
+
+def alpha_columns(counts: np.ndarray) -> np.ndarray:
+    """Each unit's sums for Krippendorff's α (nominal): the coincidences on the diagonal, Σ_c n_uc (n_uc - 1) /
+    (m_u - 1), then n_uc for each category; units with fewer than two values are not pairable and count zero
+    (Krippendorff 2011)."""
+    values = counts.sum(axis=1)
+    pairable = values >= 2
+    diagonal = np.zeros(len(counts))
+    kept = counts[pairable]
+    diagonal[pairable] = (kept * (kept - 1)).sum(axis=1) / (values[pairable] - 1)
+    by_category = np.where(pairable[:, None], counts, 0)
+    return np.hstack((diagonal[:, None], by_category)).astype(np.float64)
+
+
+def krippendorff_alpha(totals: np.ndarray, zero_division: float) -> np.ndarray:
+    """Krippendorff's α for nominal data of `alpha_columns` summed over units (..., 1 + categories):
+    1 - D_o / D_e = 1 - (n - 1) (n - Σ_c o_cc) / (n² - Σ_c n_c²), n the pairable values; `zero_division`
+    where D_e is 0 (one value everywhere) or no unit is pairable."""
+    totals = np.asarray(totals, dtype=np.float64)
+    diagonal, by_category = totals[..., 0], totals[..., 1:]
+    values = by_category.sum(axis=-1)
+    denominator = values * values - (by_category * by_category).sum(axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        alpha = 1 - (values - 1) * (values - diagonal) / denominator
+    return np.where(denominator > 0, alpha, float(zero_division))
+
+
+def sums_by_sentence(rows: np.ndarray, sentence: np.ndarray, sentences: int) -> np.ndarray:
+    """The rows of units summed by their sentence (`sentence`, non-decreasing): (sentences x width), zero rows
+    for sentences without a unit."""
+    result = np.zeros((sentences, rows.shape[1]), dtype=rows.dtype)
+    if not len(rows):
+        return result
+    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]])
+    result[sentence[starts]] = np.add.reduceat(rows, starts, axis=0)
+    return result
