@@ -102,10 +102,12 @@ def agreement(
             f"agreement takes no {', '.join(refused)}: score a pair of annotators with compute_semeval for slices"
         )
     annotators = _read_annotations(annotations)
-    form = _common_form(annotators)
     sentences = len(annotators[0].present)
     columns = {"texts": texts, "tokens": tokens, "documents": documents}
     given = {name: _column(values, name, sentences) for name, values in columns.items() if values is not None}
+    # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
+    # how long they are, else of tags (no token).
+    form = _common_form(annotators) or (SPANS if "texts" in given or "tokens" in given else TAGS)
     if form in (TAGS, IDS):
         _check_token_counts(annotators)
     keep = checked.bootstrap > 0
@@ -190,8 +192,8 @@ def _read_annotations(annotations: Mapping[str, Any]) -> list[_Annotator]:
     return read
 
 
-def _common_form(annotators: list[_Annotator]) -> str:
-    """The form all annotators' batches share (docs/scoring.md §1), by each one's first value."""
+def _common_form(annotators: list[_Annotator]) -> str | None:
+    """The form all annotators' batches share (docs/scoring.md §1), by each one's first value (None without any)."""
     forms = {}
     for annotator in annotators:
         value = first_value(rows_of(annotator.rows))
@@ -205,7 +207,7 @@ def _common_form(annotators: list[_Annotator]) -> str:
             f"annotator {name_a!r} gives {form_a} and {name_b!r} gives {form_b}; expected every annotator's batch "
             "in one form"
         )
-    return next(iter(forms.values()), TAGS)
+    return next(iter(forms.values()), None)
 
 
 def _column(values: Any, name: str, sentences: int) -> list[Any]:
