@@ -13,9 +13,10 @@ pair's scenario counts and the coefficients' sums at once (docs/scoring.md §9),
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from itertools import chain, combinations
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import chain, combinations, count, repeat
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from .statistics.agreement_coefficients import (
     fleiss_kappa,
     krippendorff_alpha,
     sums_by_sentence,
+    unit_patterns,
 )
 from .statistics.resampling import _resampled_interval
 from .statistics.sample_statistics import _statistics
@@ -108,13 +110,21 @@ def agreement(
     # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
     # how long they are, else of tags (no token).
     form = _common_form(annotators) or (SPANS if "texts" in given or "tokens" in given else TAGS)
+    pair_options, scored_annotators = checked, annotators
     if form in (TAGS, IDS):
         _check_token_counts(annotators)
+        coded = _coded_tags(annotators, form, checked)
+        units = _tag_labels(coded, annotators, checked)
+        if form == TAGS and "tokens" not in given and checked.label_list is None:
+            batches, pair_options = _id_batches(coded, annotators, checked)
+            scored_annotators = [replace(annotator, rows=rows) for annotator, rows in zip(annotators, batches)]
+    else:
+        units = _span_labels(annotators, form, checked, given)
     keep = checked.bootstrap > 0
     pair_results: list[dict[str, Any]] = []
     accumulators: list[Accumulator] = []
-    for first, second in combinations(annotators, 2):
-        accumulator, scored = _pair(first, second, checked, given, keep)
+    for first, second in combinations(scored_annotators, 2):
+        accumulator, scored = _pair(first, second, pair_options, given, keep)
         pair_results.append(scored)
         accumulators.append(accumulator)
     result: dict[str, Any] = {"annotators": [annotator.name for annotator in annotators], "pairs": pair_results}
@@ -123,32 +133,34 @@ def agreement(
     for scheme in schemes:
         values = [pair[f"{scheme}_{f_name}"] for pair in pair_results]
         result[f"{scheme}_{f_name}_mean"] = sum(values) / len(values)
-    pooled = _pooled_scores(annotators, accumulators, checked, given)
+    pooled = _pooled_scores(scored_annotators, accumulators, pair_options, given)
     for scheme in schemes:
         result[f"{scheme}_{f_name}_pooled"] = pooled[f"{scheme}_{f_name}"]
 
-    units = unit_labels(annotators, form, checked, given)
     categories = len(units.names)
-    labelled = units.labelled
+    # Every coefficient once per pattern of labels, weighted by how many units have it.
+    patterns, weights, inverse = unit_patterns(units.codes, categories)
+    labelled: np.ndarray = np.asarray((patterns > 0).any(axis=1))
     zero = checked.zero_division
     for index, (column_a, column_b) in enumerate(combinations(range(len(annotators)), 2)):
-        both = (units.codes[:, column_a] >= 0) & (units.codes[:, column_b] >= 0)
+        both = (patterns[:, column_a] >= 0) & (patterns[:, column_b] >= 0)
         for key, kept in (("cohen_kappa", both), ("cohen_kappa_labelled", both & labelled)):
             pair_results[index][key] = cohen_kappa(
-                units.codes[kept, column_a], units.codes[kept, column_b], categories, zero
+                patterns[kept, column_a], patterns[kept, column_b], categories, zero, weights[kept]
             )
-    counts = category_counts(units.codes, categories)
-    complete: np.ndarray = np.asarray((units.codes >= 0).all(axis=1))
+    counts = category_counts(patterns, categories)
+    complete: np.ndarray = np.asarray((patterns >= 0).all(axis=1))
     raters = len(annotators)
     for suffix, kept in (("", np.ones(len(counts), dtype=bool)), ("_labelled", labelled)):
-        fleiss = fleiss_columns(counts[kept & complete]).sum(axis=0)
+        fleiss = weights[kept & complete] @ fleiss_columns(counts[kept & complete])
         result[f"fleiss_kappa{suffix}"] = float(fleiss_kappa(fleiss, raters, zero))
-        alpha = alpha_columns(counts[kept]).sum(axis=0)
+        alpha = weights[kept] @ alpha_columns(counts[kept])
         result[f"krippendorff_alpha{suffix}"] = float(krippendorff_alpha(alpha, zero))
-    result["units"] = len(units.codes)
-    result["units_labelled"] = int(np.count_nonzero(labelled))
+    result["units"] = int(weights.sum())
+    result["units_labelled"] = int(weights[labelled].sum())
     if keep:
-        result.update(_intervals(result, accumulators, units, counts, complete, checked, given, annotators))
+        per_unit_counts = counts[inverse], complete[inverse]
+        result.update(_intervals(result, accumulators, units, *per_unit_counts, checked, given, annotators))
     return result
 
 
@@ -333,27 +345,24 @@ class UnitLabels:
         return np.asarray((self.codes > 0).any(axis=1))
 
 
-def unit_labels(
+def _span_labels(
     annotators: Sequence[_Annotator], form: str, options: Options, given: Mapping[str, list[Any]]
 ) -> UnitLabels:
-    """The units of docs/scoring.md §13 and each annotator's label of each: tokens for tags and ids, span units
-    for spans (a sentence's units run from 0 to the largest end among all annotators' entities in it, or to the
-    length of its text or tokens when given), characters for strings (grounded as references are, §1b)."""
-    if form in (TAGS, IDS):
-        length, spans = _tag_spans(annotators, form, options)
-    else:
-        read = [_entity_spans(annotator, form, options, given) for annotator in annotators]
-        length = _span_units(annotators, read, given)
-        offsets = np.r_[0, np.cumsum(length)]
-        spans = []
-        for sentences in read:
-            sentence = np.fromiter(
-                chain.from_iterable([index] * len(found) for index, found in enumerate(sentences)), dtype=np.int64
-            )
-            flat = list(chain.from_iterable(sentences))
-            start = np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat))
-            end = np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat))
-            spans.append((offsets[sentence] + start, offsets[sentence] + end, [span.entity_type for span in flat]))
+    """Spans and strings: the units of docs/scoring.md §13 and each annotator's label of each: span units (a
+    sentence's units run from 0 to the largest end among all annotators' entities in it, or to the length of
+    its text or tokens when given), characters for strings (grounded as references are, §1b)."""
+    read = [_entity_spans(annotator, form, options, given) for annotator in annotators]
+    length = _span_units(annotators, read, given)
+    offsets = np.r_[0, np.cumsum(length)]
+    spans = []
+    for sentences in read:
+        sentence = np.fromiter(
+            chain.from_iterable([index] * len(found) for index, found in enumerate(sentences)), dtype=np.int64
+        )
+        flat = list(chain.from_iterable(sentences))
+        start = np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat))
+        end = np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat))
+        spans.append((offsets[sentence] + start, offsets[sentence] + end, [span.entity_type for span in flat]))
     sentence = np.repeat(np.arange(len(length)), length)
     names: dict[str, int] = {OUTSIDE: 0}
     codes = np.empty((len(sentence), len(annotators)), dtype=np.int64)
@@ -385,7 +394,12 @@ def _covering_labels(
         edges = np.bincount(start[chosen], minlength=units + 1) - np.bincount(end[chosen], minlength=units + 1)
         covered = np.cumsum(edges[: units + 1])[:units] > 0
         masks[:, index // 63] |= covered.astype(np.int64) << (index % 63)
-    if words == 1:
+    if words == 1 and masks[:, 0].max(initial=0) < 1 << 20:  # the usual few types: counted, not sorted
+        seen = np.flatnonzero(np.bincount(masks[:, 0], minlength=1))
+        lookup = np.zeros(int(seen[-1]) + 1, dtype=np.int64)
+        lookup[seen] = np.arange(len(seen))
+        rows, local = seen[:, None], lookup[masks[:, 0]]
+    elif words == 1:
         distinct, local = np.unique(masks[:, 0], return_inverse=True)
         rows = distinct[:, None]
     else:
@@ -397,77 +411,139 @@ def _covering_labels(
     return local.reshape(-1).astype(np.int64), labels
 
 
-def _tag_spans(
-    annotators: Sequence[_Annotator], form: str, options: Options
-) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray, list[str]]]]:
-    """Tags and ids: each sentence's tokens (positions every annotator's `ignore_index` leaves) and each
-    annotator's entities decoded (docs/scoring.md §2) as flat [start, end) positions and types."""
+@dataclass(frozen=True)
+class _CodedTags:
+    """Tags or ids of every annotator coded once (the one pass that touches every token): each token's index
+    into `values` (the distinct values met; None fills a sentence an annotator did not annotate), over every
+    sentence; each value's role flags and type (`type_names` index, -1 for none); and the tokens kept (ids:
+    those no annotator gives `ignore_index`)."""
+
+    values: list[Any]
+    codes: list[np.ndarray]
+    length: np.ndarray
+    kept: np.ndarray
+    role: np.ndarray
+    kind: np.ndarray
+    type_names: list[str]
+
+
+def _coded_tags(annotators: Sequence[_Annotator], form: str, options: Options) -> _CodedTags:
+    """Every annotator's tags (or ids, through `label_list`) coded and checked: a bad one is an
+    `InvalidInputError` naming the annotator, sentence and token."""
     sentences = len(annotators[0].present)
     length = np.zeros(sentences, dtype=np.int64)
     for annotator in annotators:
         length = np.where(annotator.present, _lengths(annotator), length)
-    table = TagTable(options.scheme, options.suffix)
-    flats = []
-    ignored = np.zeros(int(length.sum()), dtype=bool)
-    for annotator in annotators:
+    sizes = length.tolist()
+
+    def tokens(annotator: _Annotator) -> Iterator[Any]:
         rows = rows_of(annotator.rows)
-        values = list(
-            chain.from_iterable(
-                row if present else [None] * size
-                for row, present, size in zip(rows, annotator.present.tolist(), length.tolist())
-            )
-        )
-        distinct = list(dict.fromkeys(values))
-        index = {value: number for number, value in enumerate(distinct)}
-        position = np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
-        roles: list[int] = []
-        kinds: list[str | None] = []
-        skip: list[bool] = []
-        for value in distinct:
-            tag = value
-            if value is not None and form == IDS:
-                if value == options.ignore_index:
-                    roles.append(0)
-                    kinds.append(None)
-                    skip.append(True)
-                    continue
-                tag = (
-                    None if options.label_list is None or value not in options.label_list else options.label_list[value]
-                )
-                if tag is None:
-                    raise _located(
-                        annotator, values, length, value, f"found id {shown(value)}; expected an id of label_list"
-                    )
+        if annotator.present.all():
+            return chain.from_iterable(rows)
+        filled = zip(rows, annotator.present.tolist(), sizes)
+        return chain.from_iterable(row if present else repeat(None, size) for row, present, size in filled)
+
+    # One pass per annotator: each token's code, numbering values as they are met (tag_arrays' way: one byte a
+    # token while there are at most 256 distinct values).
+    numbering: defaultdict[Any, int] = defaultdict(count().__next__)
+    codes = []
+    for annotator in annotators:
+        try:
             try:
-                parsed = None if tag is None else table[tag]
-            except InvalidInputError as error:
-                raise _located(annotator, values, length, value, error.problem) from None
-            roles.append(ROLE_FLAGS[None if parsed is None else parsed.role])
-            kinds.append(None if parsed is None else parsed.entity_type)
-            skip.append(False)
-        ignored |= np.array(skip, dtype=bool)[position]
-        flats.append((np.array(roles, dtype=np.int8)[position], kinds, position))
-    kept = ~ignored
-    sentence = np.repeat(np.arange(sentences), length)[kept]
+                code = np.frombuffer(bytearray(map(numbering.__getitem__, tokens(annotator))), dtype=np.uint8)
+            except ValueError:  # more than 256 values
+                code = np.fromiter(map(numbering.__getitem__, tokens(annotator)), dtype=np.int64)
+        except TypeError:  # an unhashable value
+            flat = list(tokens(annotator))
+            for value in flat:
+                try:
+                    hash(value)
+                except TypeError:
+                    raise _located(annotator, flat, length, value, f"found {shown(value)}; expected a tag") from None
+        codes.append(code.astype(np.int64))
+    values = list(numbering)
+
+    def owner_of(value: Any) -> tuple[_Annotator, list[Any]]:
+        number = numbering[value]
+        column = next(column for column, code in enumerate(codes) if (code == number).any())
+        return annotators[column], list(tokens(annotators[column]))
+
+    table = TagTable(options.scheme, options.suffix)
+    roles, kinds, skipped = [], [], []
+    for value in values:
+        tag, skip = value, False
+        if value is not None and form == IDS:
+            skip = value == options.ignore_index
+            labels = options.label_list
+            tag = None if skip or labels is None or value not in labels else labels[value]
+            if tag is None and not skip:
+                problem = f"found id {shown(value)}; expected an id of label_list"
+                raise _located(*owner_of(value), length, value, problem)
+        try:
+            parsed = None if tag is None else table[tag]
+        except InvalidInputError as error:
+            raise _located(*owner_of(value), length, value, error.problem) from None
+        roles.append(ROLE_FLAGS[None if parsed is None else parsed.role])
+        kinds.append(None if parsed is None else parsed.entity_type)
+        skipped.append(skip)
+    type_names = sorted({name for name in kinds if name is not None})
+    position = {name: number for number, name in enumerate(type_names)}
+    kind = np.array([-1 if name is None else position[name] for name in kinds], dtype=np.int64)
+    kept = np.ones(int(length.sum()), dtype=bool)
+    if any(skipped):
+        skip_value = np.array(skipped, dtype=bool)
+        for column in codes:
+            kept &= ~skip_value[column]
+    return _CodedTags(values, codes, length, kept, np.array(roles, dtype=np.int8), kind, type_names)
+
+
+def _tag_labels(coded: _CodedTags, annotators: Sequence[_Annotator], options: Options) -> UnitLabels:
+    """Tags and ids: every kept token's label per annotator, the type of the entity decoded over it
+    (docs/scoring.md §2; entities of one annotator's tags never overlap, so a label is one type or "O")."""
+    sentences = len(coded.length)
+    sentence = np.repeat(np.arange(sentences), coded.length)[coded.kept]
     length = np.bincount(sentence, minlength=sentences).astype(np.int64)
     offsets = np.r_[0, np.cumsum(length)]
-    spans = []
-    for role, kinds, position in flats:
-        type_names = sorted({name for name in kinds if name is not None})
-        type_of = np.array([-1 if name is None else type_names.index(name) for name in kinds], dtype=np.int64)
-        start, end, type_id = decode_roles(role[kept], type_of[position][kept], offsets, options.mode, options.scheme)
-        types = [type_names[number] for number in type_id.tolist()]
-        if options.labels is not None:
-            wanted = np.array([name in options.labels for name in types], dtype=bool)
-            start, end, types = start[wanted], end[wanted], [name for name, keep in zip(types, wanted) if keep]
-        spans.append((start, end, types))
-    return length, spans
+    units = len(sentence)
+    wanted = np.ones(len(coded.type_names), dtype=bool)
+    if options.labels is not None:
+        wanted = np.array([name in options.labels for name in coded.type_names], dtype=bool)
+    labels = np.empty((units, len(annotators)), dtype=np.int64)
+    for column, (codes, annotator) in enumerate(zip(coded.codes, annotators)):
+        kept = codes[coded.kept]
+        start, end, type_id = decode_roles(coded.role[kept], coded.kind[kept], offsets, options.mode, options.scheme)
+        chosen = wanted[type_id]
+        start, end, label = start[chosen], end[chosen], (type_id[chosen] + 1).astype(np.float64)
+        # Disjoint entities: each one's label added at its start and taken off at its end, summed along.
+        edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
+        code = np.rint(np.cumsum(edges[:units])).astype(np.int64)
+        labels[:, column] = np.where(annotator.present[sentence], code, MISSING)
+    return UnitLabels(labels, [OUTSIDE, *coded.type_names], sentence)
+
+
+def _id_batches(coded: _CodedTags, annotators: Sequence[_Annotator], options: Options) -> tuple[list[Any], Options]:
+    """Tags coded once, as the pairs read them: padded 2-D arrays of ids with their `label_list` (the array path
+    of ids reads them without a Python step per tag; tests/test_fast_path.py proves it the tags' count), the
+    padding `ignore_index`, which the count drops. Where padding would take more than twice the tokens (a few
+    long sentences), the tags as given."""
+    sentences, longest = len(coded.length), int(coded.length.max(initial=0))
+    if sentences * longest > 2 * int(coded.length.sum()) + 1024:
+        return [annotator.rows for annotator in annotators], options
+    shift = options.ignore_index + 1 if options.ignore_index >= 0 else 0
+    label_list = {number + shift: value for number, value in enumerate(coded.values) if value is not None}
+    filled = np.arange(longest)[None, :] < coded.length[:, None]
+    batches = []
+    for codes in coded.codes:
+        padded = np.full((sentences, longest), options.ignore_index, dtype=np.int64)
+        padded[filled] = codes + shift
+        batches.append(padded)
+    return batches, options.evolve(label_list=label_list)
 
 
 def _located(
     annotator: _Annotator, values: list[Any], length: np.ndarray, value: Any, problem: str
 ) -> InvalidInputError:
-    """A bad tag or id of a sentence no other annotator annotated (the pairs check all others), located."""
+    """A bad tag or id, located at its first place in the annotator's tokens (`values`)."""
     position = values.index(value)
     offsets = np.cumsum(length)
     sentence = int(np.searchsorted(offsets, position, side="right"))

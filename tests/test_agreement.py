@@ -27,6 +27,7 @@ from nerscore.statistics.agreement_coefficients import (
     fleiss_kappa,
     krippendorff_alpha,
     sums_by_sentence,
+    unit_patterns,
 )
 
 TYPES = ("PER", "LOC", "ORG")
@@ -252,6 +253,27 @@ def test_krippendorff_alpha_is_the_krippendorff_packages(case):
         assert found == pytest.approx(
             krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), abs=1e-12
         )
+
+
+@pytest.mark.parametrize("categories", [3, 3000, 10**13])  # counted, sorted as integers, sorted as rows
+@given(codes=st.lists(st.lists(st.integers(-1, 2), min_size=5, max_size=5), min_size=1, max_size=30))
+def test_unit_patterns_are_the_distinct_rows_and_their_counts(categories, codes):
+    codes = np.array(codes, dtype=np.int64) * (categories // 3)  # codes up to the number of categories
+    codes[codes < 0] = -1
+    rows, weights, inverse = unit_patterns(codes, categories)
+    assert (rows[inverse] == codes).all()
+    assert weights.tolist() == np.bincount(inverse, minlength=len(rows)).tolist()
+    assert len({tuple(row) for row in rows.tolist()}) == len(rows)
+
+
+@given(codes_and_categories(), st.lists(st.integers(1, 5), min_size=40, max_size=40))
+def test_weighted_cohen_kappa_is_scikit_learns_with_sample_weight(case, weights):
+    codes, categories = case
+    first, second = codes[:, 0].clip(0), codes[:, 1].clip(0)
+    weights = np.array(weights[: len(first)])
+    found = cohen_kappa(first, second, categories, zero_division=-7.0, weights=weights)
+    if len(set(first.tolist()) | set(second.tolist())) > 1:
+        assert found == pytest.approx(cohen_kappa_score(first, second, sample_weight=weights), abs=1e-12)
 
 
 def test_sums_by_sentence_leave_sentences_without_units_zero():

@@ -31,14 +31,50 @@ def category_counts(codes: np.ndarray, categories: int) -> np.ndarray:
     return np.bincount(flat, minlength=units * categories).reshape(units, categories).astype(np.int64)
 
 
-def cohen_kappa(first: np.ndarray, second: np.ndarray, categories: int, zero_division: float) -> float:
-    """Cohen's κ (Cohen 1960) of two annotators' codes on the same units (no `MISSING`): observed agreement
-    against the agreement expected from each one's own label distribution, (p_o - p_e) / (1 - p_e), in exact
-    integers until the one division; `zero_division` where p_e is 1 (one label everywhere) or there is no unit."""
-    units = len(first)
-    agree = int(np.count_nonzero(first == second))
-    by_first = np.bincount(first, minlength=categories).tolist()
-    by_second = np.bincount(second, minlength=categories).tolist()
+def unit_patterns(codes: np.ndarray, categories: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows of `codes` (units x annotators), how many units have each, and each unit's row among
+    them. NER units repeat a few patterns (all "O" above all), so the coefficients are computed once per
+    pattern, weighted, rather than once per unit."""
+    units, raters = codes.shape
+    base = categories + 1
+    if base**raters < 1 << 62:  # each row as one integer: its codes (+1 for MISSING) in base `base`
+        keys = np.zeros(units, dtype=np.int64)
+        for column in range(raters - 1, -1, -1):
+            keys = keys * base + (codes[:, column] + 1)
+        if base**raters <= 1 << 22:  # counted, not sorted
+            counts = np.bincount(keys, minlength=1)
+            distinct = np.flatnonzero(counts)
+            lookup = np.zeros(len(counts), dtype=np.int64)
+            lookup[distinct] = np.arange(len(distinct))
+            inverse, weights = lookup[keys], counts[distinct]
+        else:
+            distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
+        rows = np.empty((len(distinct), raters), dtype=np.int64)
+        rest = distinct.astype(np.int64)
+        for column in range(raters):
+            rows[:, column] = rest % base - 1
+            rest = rest // base
+        return rows, weights.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+    rows, inverse, weights = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
+    return rows, weights.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+
+
+def cohen_kappa(
+    first: np.ndarray,
+    second: np.ndarray,
+    categories: int,
+    zero_division: float,
+    weights: np.ndarray | None = None,
+) -> float:
+    """Cohen's κ (Cohen 1960) of two annotators' codes on the same units (no `MISSING`), each unit standing for
+    `weights` units (`unit_patterns`): observed agreement against the agreement expected from each one's own
+    label distribution, (p_o - p_e) / (1 - p_e), in exact integers until the one division; `zero_division`
+    where p_e is 1 (one label everywhere) or there is no unit."""
+    weights = np.ones(len(first), dtype=np.int64) if weights is None else np.asarray(weights, dtype=np.int64)
+    units = int(weights.sum())
+    agree = int(weights[first == second].sum())
+    by_first = np.bincount(first, weights, minlength=categories).round().astype(np.int64).tolist()
+    by_second = np.bincount(second, weights, minlength=categories).round().astype(np.int64).tolist()
     expected = sum(a * b for a, b in zip(by_first, by_second))  # Python integers: no overflow
     denominator = units * units - expected
     if denominator == 0:
