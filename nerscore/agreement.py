@@ -596,6 +596,24 @@ def _span_units(
 # -- the intervals ------------------------------------------------------------------------------------------------
 
 
+def _distinct_units(vectors: np.ndarray) -> SentenceCounts:
+    """The units' vectors as `SentenceCounts`, distinct rows found by one 64-bit key per row, checked exactly:
+    the rows of ten pairs and the coefficients are some 80 wide, where np.unique(axis=0) takes a second for
+    20,000 sentences and this a few milliseconds."""
+    rows = np.ascontiguousarray(vectors, dtype=np.float64) + 0.0  # -0.0 as 0.0: one key per value
+    if not len(rows):
+        return SentenceCounts(rows, np.zeros(0, dtype=np.int64))
+    multipliers = (np.random.default_rng(0).integers(1, 1 << 62, size=rows.shape[1]) | 1).astype(np.uint64)
+    bits = rows.view(np.uint64)
+    bits = bits ^ (bits >> np.uint64(32))  # a float's high bits into its low ones, which the products keep
+    keys = bits @ multipliers  # wraps around: a hash
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    distinct = rows[first]
+    if not np.array_equal(distinct[inverse.reshape(-1)], rows):  # two rows of one key: sorted as rows
+        distinct, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+    return SentenceCounts(distinct, counts.astype(np.int64))
+
+
 def _intervals(
     result: Mapping[str, Any],
     accumulators: list[Accumulator],
@@ -624,7 +642,7 @@ def _intervals(
     blocks.append(sums_by_sentence(alpha, units.sentence, sentences))
     documents = given.get("documents")
     vectors = per_unit(np.hstack(blocks), None if documents is None else list(documents))
-    sample = SentenceCounts.of(np.zeros((len(vectors), 0), dtype=np.int64), vectors)
+    sample = _distinct_units(vectors)
     schemes = [EVALUATION_SCHEMES.index(scheme) for scheme in options.evaluation_schemes]
     raters, zero = len(annotators), options.zero_division
     fleiss_width = fleiss.shape[1]

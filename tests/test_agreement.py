@@ -19,6 +19,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
 from nerscore import InvalidInputError, agreement, compute_semeval, decode
+from nerscore.agreement import _distinct_units
 from nerscore.statistics.agreement_coefficients import (
     alpha_columns,
     category_counts,
@@ -274,6 +275,17 @@ def test_weighted_cohen_kappa_is_scikit_learns_with_sample_weight(case, weights)
     found = cohen_kappa(first, second, categories, zero_division=-7.0, weights=weights)
     if len(set(first.tolist()) | set(second.tolist())) > 1:
         assert found == pytest.approx(cohen_kappa_score(first, second, sample_weight=weights), abs=1e-12)
+
+
+@given(st.lists(st.lists(st.sampled_from([0.0, -0.0, 1.0, 2.5, 3.0, 1e300]), min_size=3, max_size=3), max_size=40))
+def test_distinct_units_are_the_distinct_rows_and_their_counts(rows):
+    vectors = np.array(rows, dtype=np.float64).reshape(-1, 3)
+    sample = _distinct_units(vectors)
+    expected = {}
+    for row in vectors.tolist():
+        expected[tuple(value + 0.0 for value in row)] = expected.get(tuple(value + 0.0 for value in row), 0) + 1
+    found = {tuple(row): count for row, count in zip(sample.vectors.tolist(), sample.sentences.tolist())}
+    assert found == expected
 
 
 def test_sums_by_sentence_leave_sentences_without_units_zero():
