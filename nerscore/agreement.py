@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from itertools import chain, combinations, count, repeat
 from typing import Any
 
@@ -131,8 +132,9 @@ def agreement(
     schemes = checked.evaluation_schemes
     f_name = checked.f_name
     for scheme in schemes:
-        values = [pair[f"{scheme}_{f_name}"] for pair in pair_results]
-        result[f"{scheme}_{f_name}_mean"] = sum(values) / len(values)
+        values = [Fraction(pair[f"{scheme}_{f_name}"]) for pair in pair_results]
+        # The mean of the pairs' floats, correctly rounded: three pairs of 0.8 have the mean 0.8.
+        result[f"{scheme}_{f_name}_mean"] = float(sum(values) / len(values))
     pooled = _pooled_scores(scored_annotators, accumulators, pair_options, given)
     for scheme in schemes:
         result[f"{scheme}_{f_name}_pooled"] = pooled[f"{scheme}_{f_name}"]

@@ -6,9 +6,11 @@ that name annotators; the intervals."""
 
 from __future__ import annotations
 
+import doctest
 import math
 import warnings
 from itertools import combinations
+from pathlib import Path
 
 import krippendorff
 import numpy as np
@@ -452,3 +454,9 @@ def test_bootstrap_gives_intervals_around_the_estimates_and_repeats():
     by_document = agreement(annotations, bootstrap=300, seed=1, documents=documents)
     assert by_document["fleiss_kappa"] == result["fleiss_kappa"]
     assert by_document["fleiss_kappa_low"] != result["fleiss_kappa_low"]
+
+
+def test_the_worked_example_of_docs_agreement_holds():
+    page = Path(__file__).resolve().parent.parent / "docs" / "agreement.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0
