@@ -14,7 +14,7 @@ forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.groundin
 forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
 runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts,
-files.reports, cli.
+files.reports, files.agreement_files, cli.
 """
 
 from __future__ import annotations
@@ -27,6 +27,13 @@ from .agreement import agreement
 from .compute import result_dict
 from .decoding import decode, encode
 from .errors import InvalidInputError
+from .files.agreement_files import (
+    AnnotatorBatches,
+    read_brat_annotators,
+    read_conll_annotators,
+    read_doccano_annotators,
+    read_label_studio_annotators,
+)
 from .files.annotations import (
     BratDocument,
     LabelStudioTask,
@@ -82,6 +89,7 @@ __all__ = [
     "SUMMARY_COLUMNS",
     "TYPE_KEYS",
     "Accumulator",
+    "AnnotatorBatches",
     "BratDocument",
     "ConllError",
     "ConllSentence",
@@ -113,9 +121,13 @@ __all__ = [
     "main",
     "pair",
     "read_brat",
+    "read_brat_annotators",
     "read_brat_pairs",
     "read_conll",
+    "read_conll_annotators",
+    "read_doccano_annotators",
     "read_label_studio",
+    "read_label_studio_annotators",
     "read_span_lines",
     "read_spans",
     "read_two_systems",

@@ -61,6 +61,7 @@ ORDER = [
     "files.conlleval",
     "files.file_counts",
     "files.reports",
+    "files.agreement_files",
     "cli",
 ]
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
