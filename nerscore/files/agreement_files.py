@@ -429,6 +429,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "annotator), a CoNLL file with one tag column per annotator, or CoNLL files (one per annotator)",
     )
     parser.add_argument("--format", choices=FORMATS, help="the files' layout (default: told by the paths)")
+    parser.add_argument(
+        "--names", metavar="A,B,...", help="the annotators' names, comma-separated, in the order they are read"
+    )
     parser.add_argument("--json", action="store_true", help="print agreement()'s dict as JSON")
     for name, spec in SPECS.items():
         flag = spec.flag
@@ -487,6 +490,11 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     }
     try:
         read = read_annotators(args.paths, args.format or file_format(args.paths))
+        if args.names is not None:
+            names = [name.strip() for name in args.names.split(",")]
+            if len(names) != len(read.annotations) or len(set(names)) != len(names):
+                parser.error(f"--names gives {len(names)} distinct names for {len(read.annotations)} annotators")
+            read = read._replace(annotations=dict(zip(names, read.annotations.values())))
         result = agreement(read.annotations, texts=read.texts, tokens=read.tokens, **options)
     except InvalidInputError as error:
         where = ""
