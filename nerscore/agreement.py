@@ -60,6 +60,8 @@ OUTSIDE = "O"  # the label of a unit no entity covers
 STACKED = "|"  # joins the distinct types of one annotator's entities that cover one unit
 # Options whose keys have no place in the agreement's dict: refused, never silently ignored.
 _REFUSED = ("slices", "slice_edges", "seen")
+# The token of a sentence an annotator did not annotate, where its tags are coded over every sentence.
+_UNANNOTATED = object()
 # Scenarios II (spurious) and III (missed) trade places when the two annotators of a pair trade sides.
 _REVERSED_SCENARIO = {"II": "III", "III": "II"}
 
@@ -389,6 +391,11 @@ def _covering_labels(
         if len(kinds) < 2
         else np.searchsorted(np.array(kinds, dtype=object), np.array(types, dtype=object))
     )
+    order = np.argsort(start, kind="stable")
+    if (start[order][1:] >= end[order][:-1]).all():  # no two entities share a unit: one type or "O" a unit
+        label = kind.astype(np.float64) + 1
+        edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
+        return np.rint(np.cumsum(edges[:units])).astype(np.int64), [OUTSIDE, *kinds]
     words = (len(kinds) + 62) // 63
     masks = np.zeros((units, words), dtype=np.int64)
     for index in range(len(kinds)):
@@ -416,7 +423,7 @@ def _covering_labels(
 @dataclass(frozen=True)
 class _CodedTags:
     """Tags or ids of every annotator coded once (the one pass that touches every token): each token's index
-    into `values` (the distinct values met; None fills a sentence an annotator did not annotate), over every
+    into `values` (the distinct values met; `_UNANNOTATED` fills a sentence an annotator left out), over every
     sentence; each value's role flags and type (`type_names` index, -1 for none); and the tokens kept (ids:
     those no annotator gives `ignore_index`)."""
 
@@ -443,7 +450,7 @@ def _coded_tags(annotators: Sequence[_Annotator], form: str, options: Options) -
         if annotator.present.all():
             return chain.from_iterable(rows)
         filled = zip(rows, annotator.present.tolist(), sizes)
-        return chain.from_iterable(row if present else repeat(None, size) for row, present, size in filled)
+        return chain.from_iterable(row if present else repeat(_UNANNOTATED, size) for row, present, size in filled)
 
     # One pass per annotator: each token's code, numbering values as they are met (tag_arrays' way: one byte a
     # token while there are at most 256 distinct values).
@@ -471,23 +478,32 @@ def _coded_tags(annotators: Sequence[_Annotator], form: str, options: Options) -
         return annotators[column], list(tokens(annotators[column]))
 
     table = TagTable(options.scheme, options.suffix)
-    roles, kinds, skipped = [], [], []
+    roles: list[int] = []
+    kinds: list[str | None] = []
+    skipped: list[bool] = []
     for value in values:
-        tag, skip = value, False
-        if value is not None and form == IDS:
-            skip = value == options.ignore_index
+        # A sentence the annotator left out reads as O (its units are marked missing); ids at ignore_index are
+        # dropped (docs/scoring.md §1).
+        skip = form == IDS and value is not _UNANNOTATED and value == options.ignore_index
+        if value is _UNANNOTATED or skip:
+            roles.append(0)
+            kinds.append(None)
+            skipped.append(skip)
+            continue
+        tag = value
+        if form == IDS:
             labels = options.label_list
-            tag = None if skip or labels is None or value not in labels else labels[value]
-            if tag is None and not skip:
+            if labels is None or value not in labels:
                 problem = f"found id {shown(value)}; expected an id of label_list"
                 raise _located(*owner_of(value), length, value, problem)
+            tag = labels[value]
         try:
-            parsed = None if tag is None else table[tag]
+            parsed = table[tag]
         except InvalidInputError as error:
             raise _located(*owner_of(value), length, value, error.problem) from None
         roles.append(ROLE_FLAGS[None if parsed is None else parsed.role])
         kinds.append(None if parsed is None else parsed.entity_type)
-        skipped.append(skip)
+        skipped.append(False)
     type_names = sorted({name for name in kinds if name is not None})
     position = {name: number for number, name in enumerate(type_names)}
     kind = np.array([-1 if name is None else position[name] for name in kinds], dtype=np.int64)
@@ -532,7 +548,7 @@ def _id_batches(coded: _CodedTags, annotators: Sequence[_Annotator], options: Op
     if sentences * longest > 2 * int(coded.length.sum()) + 1024:
         return [annotator.rows for annotator in annotators], options
     shift = options.ignore_index + 1 if options.ignore_index >= 0 else 0
-    label_list = {number + shift: value for number, value in enumerate(coded.values) if value is not None}
+    label_list = {number + shift: value for number, value in enumerate(coded.values) if value is not _UNANNOTATED}
     filled = np.arange(longest)[None, :] < coded.length[:, None]
     batches = []
     for codes in coded.codes:

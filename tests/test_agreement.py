@@ -133,6 +133,8 @@ def assert_pairs_match(result, annotations, **options):
         expected = compute_semeval(
             predictions=[annotations[b][i] for i in both], references=[annotations[a][i] for i in both], **options
         )
+        if "entities" in expected:  # numbered among all sentences, not those both annotated
+            expected["entities"] = [{**row, "sentence": both[row["sentence"]]} for row in expected["entities"]]
         assert (pair["a"], pair["b"]) == (a, b)
         assert {key: pair[key] for key in expected} == expected
     for scheme in ("strict", "exact", "partial", "type"):
@@ -392,6 +394,31 @@ def test_options_reach_the_pairs_and_the_units():
     assert strict["pairs"][0]["cohen_kappa_labelled"] == pytest.approx(0.0)
 
 
+@given(
+    tag_annotations(),
+    st.sampled_from(["lenient", "strict"]),
+    st.booleans(),
+    st.sampled_from([None, ["PER"], ["LOC", "ORG"]]),
+)
+@settings(deadline=None)
+def test_the_pairs_are_compute_semeval_whatever_the_options(annotations, mode, flag, labels):
+    # The pairs read tags coded once as ids (agreement._id_batches): the same dicts as the tags would give.
+    options = {"mode": mode, "per_type": flag, "return_entities": flag, "confusion": not flag, "labels": labels}
+    result = agreement(annotations, **options)
+    assert_pairs_match(result, annotations, **options)
+    assert_pooled_match(result, annotations, mode=mode, labels=labels)
+
+
+def test_a_long_sentence_among_short_ones_is_scored_as_tags_not_padded():
+    rng = np.random.default_rng(5)
+    tags = np.array(["O", "B-PER", "I-PER", "B-LOC"])
+    lengths = [3] * 50 + [2_000]
+    annotations = {name: [list(tags[rng.integers(0, 4, size)]) for size in lengths] for name in "abc"}
+    result = agreement(annotations, return_entities=True)
+    assert_pairs_match(result, annotations, return_entities=True)
+    assert_coefficients_match(result, tag_unit_labels(annotations))
+
+
 def test_min_overlap_pools_both_directions_counted_each_way():
     annotations = {"a": [[(0, 10, "PER")]], "b": [[(0, 3, "PER")]]}
     result = agreement(annotations, min_overlap=0.5)
@@ -420,9 +447,17 @@ def test_errors_and_entities_rows_are_numbered_among_all_sentences():
         ({"a": [["O"]], "b": [["B-PER"]], "c": [["X-PER"]]}, "annotations['c'], sentence 0, token 0"),
         ({"a": [[(0, 1, "PER")]], "b": [[(2, 1, "PER")]]}, "annotations['b'], sentence 0, entity 0"),
         ({"a": [None, ["O"]], "b": [None, ["B-PER"]], "c": [["Q"], None]}, "annotations['c'], sentence 0, token 0"),
+        ({"a": [["O", None]], "b": [None]}, "annotations['a'], sentence 0, token 1: found None"),
+        ({"a": [["O", "O"]], "b": [["O", None]]}, "annotations['b'], sentence 0, token 1: found None"),
+        ({"a": [None, [(0, 1, "PER")]], "b": [None, [("PER", "x")]]}, "'a' gives spans and 'b' gives strings"),
+        ([("a", [["O"]]), ("b", [["O"]])], "expected annotations as a dict"),
     ],
 )
 def test_bad_annotations_are_errors_naming_the_annotator(annotations, found):
+    if found == "expected annotations as a dict":
+        with pytest.raises(ValueError, match=found):
+            agreement(annotations)
+        return
     with pytest.raises(ValueError, match=None) as raised:
         agreement(annotations)
     assert found in str(raised.value)
