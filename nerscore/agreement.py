@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import chain, combinations, count, repeat
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,9 +37,11 @@ from .forms.inputs import (
     rows_of,
     value_form,
 )
+from .forms.span_arrays import _span_values
 from .options import EVALUATION_SCHEMES, Options
 from .result_scores import scores
 from .schemes import TagTable
+from .span import Span
 from .statistics.agreement_coefficients import (
     MISSING,
     alpha_columns,
@@ -349,48 +351,50 @@ class UnitLabels:
         return np.asarray((self.codes > 0).any(axis=1))
 
 
+class _EntityColumns(NamedTuple):
+    """One annotator's entities as columns: each one's sentence, start, end (in its sentence) and type."""
+
+    sentence: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+    type_names: list[str]
+
+
 def _span_labels(
     annotators: Sequence[_Annotator], form: str, options: Options, given: Mapping[str, list[Any]]
 ) -> UnitLabels:
     """Spans and strings: the units of docs/scoring.md §13 and each annotator's label of each: span units (a
     sentence's units run from 0 to the largest end among all annotators' entities in it, or to the length of
     its text or tokens when given), characters for strings (grounded as references are, §1b)."""
-    read = [_entity_spans(annotator, form, options, given) for annotator in annotators]
-    length = _span_units(annotators, read, given)
+    read = [_entity_columns(annotator, form, options, given) for annotator in annotators]
+    length = _span_units(len(annotators[0].present), read, given)
     offsets = np.r_[0, np.cumsum(length)]
-    spans = []
-    for sentences in read:
-        sentence = np.fromiter(
-            chain.from_iterable([index] * len(found) for index, found in enumerate(sentences)), dtype=np.int64
-        )
-        flat = list(chain.from_iterable(sentences))
-        start = np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat))
-        end = np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat))
-        spans.append((offsets[sentence] + start, offsets[sentence] + end, [span.entity_type for span in flat]))
     sentence = np.repeat(np.arange(len(length)), length)
     names: dict[str, int] = {OUTSIDE: 0}
     codes = np.empty((len(sentence), len(annotators)), dtype=np.int64)
-    for column, ((start, end, types), annotator) in enumerate(zip(spans, annotators)):
-        local, local_names = _covering_labels(start, end, types, len(sentence))
+    for column, (entities, annotator) in enumerate(zip(read, annotators)):
+        start, end = offsets[entities.sentence] + entities.start, offsets[entities.sentence] + entities.end
+        local, local_names = _covering_labels(start, end, entities.type_id, entities.type_names, len(sentence))
         to_global = np.array([names.setdefault(name, len(names)) for name in local_names], dtype=np.int64)
         codes[:, column] = np.where(annotator.present[sentence], to_global[local], MISSING)
     return UnitLabels(codes, list(names), sentence)
 
 
 def _covering_labels(
-    start: np.ndarray, end: np.ndarray, types: Sequence[str], units: int
+    start: np.ndarray, end: np.ndarray, type_id: np.ndarray, type_names: Sequence[str], units: int
 ) -> tuple[np.ndarray, list[str]]:
-    """Each unit's label among `units` units from entities [start, end) of `types` (flat positions): "O", a
-    type, or the distinct types of the entities covering it, sorted and joined by "|"; as codes into the list of
-    labels returned."""
-    kinds = sorted(set(types))
-    if not kinds:
+    """Each unit's label among `units` units from entities [start, end) (flat positions) of types `type_id`
+    (indexing `type_names`): "O", a type, or the distinct types of the entities covering it, sorted and joined
+    by "|"; as codes into the list of labels returned."""
+    used = np.unique(type_id)
+    if not len(used):
         return np.zeros(units, dtype=np.int64), [OUTSIDE]
-    kind = (
-        np.array([kinds.index(name) for name in types], dtype=np.int64)
-        if len(kinds) < 2
-        else np.searchsorted(np.array(kinds, dtype=object), np.array(types, dtype=object))
-    )
+    # The types met, sorted: a label's types are joined in this order.
+    kinds = sorted(type_names[number] for number in used.tolist())
+    rank = np.zeros(len(type_names), dtype=np.int64)
+    rank[used] = [kinds.index(type_names[number]) for number in used.tolist()]
+    kind = rank[type_id]
     order = np.argsort(start, kind="stable")
     if (start[order][1:] >= end[order][:-1]).all():  # no two entities share a unit: one type or "O" a unit
         label = kind.astype(np.float64) + 1
@@ -569,19 +573,52 @@ def _located(
     return InvalidInputError(problem, annotator.side, sentence, token)
 
 
-def _entity_spans(
+def _entity_columns(
     annotator: _Annotator, form: str, options: Options, given: Mapping[str, list[Any]]
-) -> list[list[Any]]:
-    """Spans and strings: each sentence's entities as `Span`s (strings grounded as references are, §1b), those of
-    other types than `labels` left out."""
+) -> _EntityColumns:
+    """Spans and strings: an annotator's entities as columns (strings grounded as references are, §1b), those of
+    other types than `labels` left out; plain tuples and dicts read at C speed (`span_arrays`), anything else (and
+    any error, located) by `read_spans`."""
     rows = rows_of(annotator.rows)
     labels = None if options.labels is None else set(options.labels)
-    if form == SPANS:
-        return read_spans(rows, annotator.side, labels)
+    values = _span_values(rows) if form == SPANS else None
+    if values is not None:
+        sentence = np.repeat(np.arange(len(values.counts)), values.counts)
+        columns = _EntityColumns(sentence, values.start, values.end, values.type_id, values.type_names)
+    else:
+        if form == SPANS:
+            spans = read_spans(rows, annotator.side)
+        else:
+            spans = _grounded_strings(annotator, rows, options, given)
+        flat = list(chain.from_iterable(spans))
+        type_names = list(dict.fromkeys(span.entity_type for span in flat))
+        number = {name: index for index, name in enumerate(type_names)}
+        columns = _EntityColumns(
+            np.repeat(np.arange(len(spans)), [len(found) for found in spans]).astype(np.int64),
+            np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat)),
+            np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat)),
+            np.fromiter((number[span.entity_type] for span in flat), dtype=np.int64, count=len(flat)),
+            type_names,
+        )
+    kept = annotator.present[columns.sentence]
+    if labels is not None:
+        kept &= np.isin(columns.type_id, [index for index, name in enumerate(columns.type_names) if name in labels])
+    if kept.all():
+        return columns
+    return columns._replace(
+        sentence=columns.sentence[kept], start=columns.start[kept], end=columns.end[kept], type_id=columns.type_id[kept]
+    )
+
+
+def _grounded_strings(
+    annotator: _Annotator, rows: list[list[Any]], options: Options, given: Mapping[str, list[Any]]
+) -> list[list[Span]]:
+    """String entities placed in their texts as references are (§1b: in order of position, in the order
+    listed); one that does not occur is an `InvalidInputError` naming the annotator, sentence and entity."""
     texts = given.get("texts")
     if texts is None:
         raise ValueError("string entities need texts=: one string per sentence")
-    found: list[list[Any]] = []
+    found: list[list[Span]] = []
     for sentence, (entities, text, present) in enumerate(
         zip(read_strings(rows, annotator.side), texts, annotator.present)
     ):
@@ -589,25 +626,20 @@ def _entity_spans(
             found.append([])
             continue
         haystack = Haystack.of(text, options.normalize)
-        spans = ground_references(entities, haystack, options.normalize, sentence, annotator.side)
-        found.append([span for span in spans if labels is None or span.entity_type in labels])
+        found.append(ground_references(entities, haystack, options.normalize, sentence, annotator.side))
     return found
 
 
-def _span_units(
-    annotators: Sequence[_Annotator], read: list[list[list[Any]]], given: Mapping[str, list[Any]]
-) -> np.ndarray:
+def _span_units(sentences: int, read: list[_EntityColumns], given: Mapping[str, list[Any]]) -> np.ndarray:
     """Each sentence's number of units: its text's characters or its tokens when given, else the largest end of
     an entity in it (an entity beyond the text widens it rather than being cut)."""
-    sentences = len(annotators[0].present)
     length = np.zeros(sentences, dtype=np.int64)
     for name in ("texts", "tokens"):
         if given.get(name) is not None:
             length = np.fromiter(map(len, given[name]), dtype=np.int64, count=sentences)
             break
-    for sentences_read in read:
-        ends = np.fromiter((max((span.end for span in found), default=0) for found in sentences_read), np.int64)
-        length = np.maximum(length, ends)
+    for entities in read:
+        np.maximum.at(length, entities.sentence, entities.end)
     return length
 
 
