@@ -339,6 +339,17 @@ def test_stacked_entities_of_one_annotator_join_their_distinct_types():
     assert_coefficients_match(agreement(annotations), rows)
 
 
+def test_stacks_of_more_types_than_a_word_holds_are_labelled_alike():
+    kinds = [f"T{number:02d}" for number in range(70)]
+    annotations = {
+        "a": [[(0, 2 + number % 3, kind) for number, kind in enumerate(kinds)], [(1, 2, "T05")]],
+        "b": [[(0, 2, kind) for kind in kinds[::2]], [(0, 2, "T05"), (0, 1, "T69")]],
+    }
+    rows = span_unit_labels(annotations)
+    assert rows[0][0] == "|".join(kinds)
+    assert_coefficients_match(agreement(annotations), rows)
+
+
 def test_one_label_everywhere_takes_zero_division():
     annotations = {"a": [["B-PER", "I-PER"]], "b": [["B-PER", "I-PER"]], "c": [["B-PER", "I-PER"]]}
     result = agreement(annotations, zero_division=1.0)
@@ -497,3 +508,48 @@ def test_the_worked_example_of_docs_agreement_holds(monkeypatch):
     page = repository / "docs" / "agreement.md"
     result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10 and result.failed == 0
+
+
+@pytest.mark.parametrize("documents", [None, [0, 0, 0]])
+def test_one_unit_to_resample_gives_intervals_of_zero_width_at_the_estimates(documents):
+    # Every resample of one sentence (or of one document) is that sentence: the resampled statistic must be the
+    # estimate itself, which a statistic written apart from the estimate would miss.
+    annotations = {
+        "a": [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG"], ["B-PER"]],
+        "b": [["B-PER", "O", "O", "B-LOC"], ["B-ORG", "I-ORG"], None],
+        "c": [["B-ORG", "I-ORG", "O", "O"], ["O", "B-ORG"], ["O"]],
+    }
+    if documents is None:
+        annotations = {name: batch[:1] for name, batch in annotations.items()}
+    result = agreement(annotations, bootstrap=50, documents=documents, min_overlap=0.5)
+    keys = [f"{scheme}_f1_mean" for scheme in ("strict", "exact", "partial", "type")]
+    for key in [*keys, "fleiss_kappa", "krippendorff_alpha"]:
+        assert result[f"{key}_low"] == pytest.approx(result[key], abs=1e-12), key
+        assert result[f"{key}_high"] == pytest.approx(result[key], abs=1e-12), key
+
+
+@pytest.mark.slow
+def test_the_intervals_cover_the_population_value_about_as_often_as_they_say():
+    # Three annotators who copy a true label (O, PER or LOC by token) with probability 0.8, else draw one: the
+    # population's Fleiss κ and α are those of a very large sample; 95% intervals of 60-sentence samples should
+    # hold them about 95% of the time (BCa on a few dozen units: 85% to 99% is accepted).
+    def sample(rng, sentences):
+        truth = rng.choice(["O", "O", "O", "PER", "LOC"], size=(sentences, 8))
+        annotations = {}
+        for name in "abc":
+            copied = rng.random(truth.shape) < 0.8
+            drawn = rng.choice(["O", "PER", "LOC"], size=truth.shape)
+            labels = np.where(copied, truth, drawn)
+            annotations[name] = [[("O" if label == "O" else f"B-{label}") for label in row] for row in labels]
+        return annotations
+
+    rng = np.random.default_rng(2029)
+    population = agreement(sample(rng, 20_000))
+    covered = {"fleiss_kappa": 0, "krippendorff_alpha": 0}
+    trials = 120
+    for trial in range(trials):
+        result = agreement(sample(rng, 60), bootstrap=400, seed=trial)
+        for key in covered:
+            covered[key] += result[f"{key}_low"] <= population[key] <= result[f"{key}_high"]
+    for key, count in covered.items():
+        assert 0.85 <= count / trials <= 0.99, (key, count)
