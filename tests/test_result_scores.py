@@ -1,5 +1,5 @@
-"""Counts and scores (docs/scoring.md §4-§7): the worked example of §6 exactly, hand cases as fractions, per-type
-and macro scores, beta, zero_division, and the shape of the output."""
+"""nerscore.result_scores: counts and scores (docs/scoring.md §4-§7): the worked example of §6 exactly, hand cases as
+fractions, per-type and macro scores, beta, zero_division, and the shape of the output."""
 
 from __future__ import annotations
 
