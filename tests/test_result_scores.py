@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerscore import SCENARIOS as SCENARIO_NAMES
-from nerscore import Counts, Options, Tally, compute_semeval, scores, tally_semeval
+from nerscore import Options, Tally, compute_semeval, scores
 from nerscore import tally as tally_module
 
 SCHEMES = ("strict", "exact", "partial", "type")
@@ -203,30 +203,6 @@ def test_hand_cases(predictions: list, references: list, expected: dict) -> None
     result = compute_semeval(predictions=predictions, references=references)
     for key, value in expected.items():
         assert result[key] == float(value), key
-
-
-def test_per_type_is_two_sided() -> None:
-    # docs/scoring.md §5: a PER reference predicted as LOC with the same boundaries.
-    predictions, references = [["B-LOC", "I-LOC", "O"]], [["B-PER", "I-PER", "O"]]
-    tally, _ = tally_semeval(predictions, references)
-    reference_side, prediction_side = tally.counts_by_type("strict")
-    assert reference_side == {"PER": Counts(incorrect=1)}
-    assert prediction_side == {"LOC": Counts(incorrect=1)}
-    reference_side, prediction_side = tally.counts_by_type("exact")
-    assert reference_side == {"PER": Counts(correct=1)}
-    assert prediction_side == {"LOC": Counts(correct=1)}
-
-    result = compute_semeval(predictions=predictions, references=references, per_type=True)
-    # Recall of PER counts the PER reference, precision of LOC the LOC prediction.
-    assert (result["PER_strict_possible"], result["PER_strict_actual"]) == (1, 0)
-    assert (result["LOC_strict_possible"], result["LOC_strict_actual"]) == (0, 1)
-    assert result["PER_strict_recall"] == 0.0
-    assert result["LOC_strict_precision"] == 0.0
-    assert result["PER_exact_recall"] == 1.0
-    assert result["LOC_exact_precision"] == 1.0
-    # The sides with no entity divide by zero.
-    assert result["PER_exact_precision"] == 0.0
-    assert result["LOC_exact_recall"] == 0.0
 
 
 def test_per_type_sums_to_overall() -> None:
