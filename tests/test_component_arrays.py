@@ -9,7 +9,7 @@ from collections import Counter
 from unittest import mock
 
 import pytest
-from test_pairing_paths import TYPES
+from test_rules import TYPES
 
 import nerscore as ns
 from nerscore import compute_semeval

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import strategies
 from hypothesis import given
-from test_pairing_paths import MIN_OVERLAPS, SETTINGS, TYPES
+from test_rules import MIN_OVERLAPS, SETTINGS, TYPES
 from test_spans import best_pairing, check_rows, paired, spans_of
 
 import nerscore as ns
