@@ -3,7 +3,6 @@ fractions, per-type and macro scores, beta, zero_division, and the shape of the 
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 
@@ -332,34 +331,6 @@ def expected_keys(f: str = "f1", types: tuple[str, ...] = ()) -> set[str]:
         for measure in ("precision", "recall", f, "possible", "actual")
     }
     return keys | {"token_accuracy"}
-
-
-OUTPUT_SHAPES = [
-    pytest.param({}, expected_keys(), id="default"),
-    pytest.param({"per_type": True}, expected_keys(types=(SONG, SINGER)), id="per-type"),
-    pytest.param({"beta": 0.5}, expected_keys("f0.5"), id="beta-0.5"),
-    pytest.param({"per_type": True, "labels": [SINGER]}, expected_keys(types=(SINGER,)), id="per-type-labels"),
-]
-
-
-@pytest.mark.parametrize(("options", "keys"), OUTPUT_SHAPES)
-def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set[str]) -> None:
-    predictions, references = worked_example()
-    for result in (
-        compute_semeval(predictions=predictions, references=references, **options),
-        metric.compute(predictions=predictions, references=references, **options),
-    ):
-        assert set(result) == keys
-        for key, value in result.items():
-            is_count = key.endswith(COUNT_MEASURES)
-            assert type(value) is (int if is_count else float), key
-        assert json.loads(json.dumps(result)) == result
-
-
-def test_entities_rows_are_json_ready() -> None:
-    result = compute_semeval(**as_inputs(worked_example(shared=True)), return_entities=True)
-    assert json.loads(json.dumps(result)) == result
-    assert set(result) == expected_keys() | {"entities"}
 
 
 # ---------------------------------------------------------------------------------------------------------
