@@ -16,7 +16,7 @@ import pytest
 import strategies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_spans import best_pairing, check_rows, paired, spans_of
+from test_spans import S, best_pairing, check_rows, paired, spans_of
 
 from nerscore import Span, compute_semeval, pair, scenario_of
 from nerscore.pairing import rules as pairing
@@ -26,10 +26,6 @@ TYPES = ("A", "B", "C")
 MIN_OVERLAPS = st.one_of(st.none(), st.sampled_from([0.25, 0.5, 2 / 3, 1.0]))
 
 PER, LOC = "PER", "LOC"
-
-
-def S(start: int, end: int, entity_type: str = PER) -> Span:
-    return Span(start, end, entity_type)
 
 
 # Each case: references, predictions, and the expected rows (reference, prediction, scenario) in position order.
