@@ -1,7 +1,7 @@
 """The readable path: decode (or read) and pair a batch sentence by sentence (docs/scoring.md §1-§3).
 
 This defines what `compute_semeval` returns; the array paths (`nerscore.forms.tag_arrays`,
-`nerscore.forms.span_arrays`) compute the same faster, and tests/test_fast_path.py proves them equal. It alone gives the
+`nerscore.forms.span_arrays`) compute the same faster, and their test files prove them equal. It alone gives the
 `entities` rows and the precise error for bad input."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ pairing, pairs in one go every sentence whose entities are disjoint on both side
 `component_arrays.nested_rows` the sentences with nested, overlapping or repeated entities. Reading the three
 keys of every dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped
 over them). What the result reports is reduced from the table by `nerscore.table.reducers`, as for every path.
-tests/test_fast_path.py proves the table equal to the readable path's, at any offset int64 holds."""
+tests/test_span_arrays.py proves the table equal to the readable path's, at any offset int64 holds."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ them. This path turns every tag into a small integer code in one C-level pass, t
 chunks of sentences with a handful of numpy operations, and sends only entities in a forked overlap chain (one
 entity overlapping two) through the exact `pair_overlapping`.
 
-What proves it equal: tests/test_fast_path.py compares its table and `Tally` with the readable path's on random
+What proves it equal: tests/test_tag_arrays.py compares its table and `Tally` with the readable path's on random
 tag soup in every scheme, mode and tag style, with ids, documents and chunk sizes down to one token. On any input
 it cannot read (a bad tag, an unknown id), it returns None and the readable path raises the error.
 """

@@ -10,7 +10,7 @@ Two problems, one family (successive augmenting paths of largest gain, while a p
   types, on each occurrence; a bonus on the first units into a text's free occurrences), which no graph of rows
   and columns with a capacity each can state; its graphs are one group of a sentence's occurrences, small. Its
   paths are found by Bellman-Ford with a queue, not Dijkstra on potentials as `max_weight_flow`'s: on those
-  graphs that measured 1.2-1.9x slower (tests/test_grounding_solver.py's hostile groundings).
+  graphs that measured 1.2-1.9x slower (tests/test_joint_grounding.py's hostile groundings).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ sentence per resample. Measured (benchmarks/significance.py --scipy), for strict
 percentile resamples of 20,000 sentences (33 times the scoring; here 0.01 s for all twelve P/R/F keys), 21 s for
 BCa, whose jackknife scores all 20,000 leave-one-out samples (here one per distinct vector), and 1.7 s for 10,000
 shuffles of WNUT-17 (here 0.26 s for the twelve keys' tests and intervals together). The methods are scipy's
-(BCa, and the paired swap); tests/test_statistics.py checks the numbers against it.
+(BCa, and the paired swap); tests/test_resampling.py and test_paired_comparison.py check the numbers against it.
 """
 
 from __future__ import annotations
