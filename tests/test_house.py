@@ -60,6 +60,7 @@ ORDER = [
     "files.file_counts",
     "files.reports",
     "cli",
+    "__main__",
 ]
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
 
