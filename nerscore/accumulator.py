@@ -53,7 +53,7 @@ from .statistics.unit_counts import SentenceCounts, per_unit
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
 from .table.slices import SliceCounts, slice_scores
-from .tally import Counted, Row, Tally
+from .tally import Counted, Row, Tally, TokenCounts
 
 
 @dataclass(frozen=True)
@@ -235,13 +235,21 @@ class Accumulator:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
         return self.units.counts() if isinstance(self.units, PerSentence) else self.units
 
-    def result(self, options: Options | None = None) -> dict[str, Any]:
+    def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
-        options of what is reported (the command line's tables show every type, the Space's the types shown)."""
+        options of what is reported (the command line's tables show every type, the Space's the types shown).
+        `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
+        too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
+        picture draws the entities' scores)."""
         options = self.options if options is None else options
+        tally, slices = self.tally or Tally(), self.slices
+        if token_accuracy and tally.tokens is None:
+            tally = dataclasses.replace(tally, tokens=TokenCounts())
+        elif token_accuracy is False:
+            tally, slices = dataclasses.replace(tally, tokens=None), slices and _without_tokens(slices)
         units = self.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
-        return result_dict(self.tally or Tally(), options, units, None, self.slices, NO_COLUMNS, entities)
+        return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
 
 
 def add_units(first: Any, second: Any) -> Any:
@@ -259,6 +267,15 @@ def add_units(first: Any, second: Any) -> Any:
     elif type(first) is not type(second):
         raise ValueError("found batches with documents and batches without; expected documents with every batch")
     return first + second
+
+
+def _without_tokens(slices: SliceCounts) -> SliceCounts:
+    """`slices` with no bucket's token counts: its sentence-level buckets without `token_accuracy`."""
+    by_bucket = {
+        name: {bucket: dataclasses.replace(tally, tokens=None) for bucket, tally in tallies.items()}
+        for name, tallies in slices.by_bucket.items()
+    }
+    return dataclasses.replace(slices, by_bucket=by_bucket)
 
 
 def _joined_entities(
