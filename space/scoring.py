@@ -114,7 +114,7 @@ def _tag_problem(
 
 
 def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = None) -> Evaluation:
-    """The corpus scored by the package: tallied once (`nerscore.tally_semeval`), then its result with per-type
+    """The corpus scored by the package: counted once (`nerscore.Accumulator`), then its result with per-type
     keys for the shown types (and the value keys with the value control on); tag errors name the line and
     suggest a scheme from the menu."""
     try:
