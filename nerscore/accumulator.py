@@ -241,11 +241,15 @@ class Accumulator:
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
         options = self.options if options is None else options
-        tally, slices = self.tally or Tally(), self.slices
-        if token_accuracy and tally.tokens is None:
-            tally = dataclasses.replace(tally, tokens=TokenCounts())
-        elif token_accuracy is False:
-            tally, slices = dataclasses.replace(tally, tokens=None), slices and _without_tokens(slices)
+        tally, slices = self.tally or Tally({}, TokenCounts() if token_accuracy else None), self.slices
+        if token_accuracy is False:
+            tally = _without_tokens(tally)
+            if slices is not None:
+                by_bucket = {
+                    name: {bucket: _without_tokens(counts) for bucket, counts in tallies.items()}
+                    for name, tallies in slices.by_bucket.items()
+                }
+                slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
         units = self.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
@@ -268,13 +272,10 @@ def add_units(first: Any, second: Any) -> Any:
     return first + second
 
 
-def _without_tokens(slices: SliceCounts) -> SliceCounts:
-    """`slices` with no bucket's token counts: its sentence-level buckets without `token_accuracy`."""
-    by_bucket = {
-        name: {bucket: dataclasses.replace(tally, tokens=None) for bucket, tally in tallies.items()}
-        for name, tallies in slices.by_bucket.items()
-    }
-    return dataclasses.replace(slices, by_bucket=by_bucket)
+def _without_tokens(tally: Tally) -> Tally:
+    """`tally` without its token counts (so without `token_accuracy`), every other field kept."""
+    kept = {field.name: getattr(tally, field.name) for field in dataclasses.fields(tally) if field.name != "tokens"}
+    return Tally(**kept)
 
 
 def _joined_entities(
