@@ -12,7 +12,7 @@ table.columns, table.pairs, table.reducers, table.slices, forms.inputs, forms.re
 forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding, forms.string_batches,
 forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, compute, accumulator, runs, files.readers,
-files.annotations, files.tables, files.conlleval, files.file_counts, files.reports, cli.
+files.annotations, files.tables, files.conlleval, files.file_counts, files.reports, cli, __main__.
 """
 
 from __future__ import annotations

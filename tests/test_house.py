@@ -60,6 +60,7 @@ ORDER = [
     "files.file_counts",
     "files.reports",
     "cli",
+    "__main__",
 ]
 # A module's tests are in tests/test_<its name>.py (`pairing.rules`: test_rules.py), except these, tested where a
 # concern that spans modules is: so that a contributor who finds no file named after the module knows where to look.

@@ -68,16 +68,25 @@ def comparison(
     low, high, p_values = _paired_statistics(pairs, pairs.totals(), difference, resamples, seed, width, options)
     result: dict[str, float] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
-        if key not in result_a:  # a scheme that `evaluation_schemes` leaves out
-            continue
-        delta = result_b[key] - result_a[key]
-        result[f"{key}_a"] = result_a[key]
-        result[f"{key}_b"] = result_b[key]
-        result[f"{key}_delta"] = delta
-        result[f"{key}_delta_low"] = min(key_low, delta)
-        result[f"{key}_delta_high"] = max(key_high, delta)
-        result[f"{key}_p_value"] = p_value
+        if key in result_a:  # not a scheme that `evaluation_schemes` leaves out
+            result.update(difference_keys(key, result_a[key], result_b[key], key_low, key_high, p_value))
     return result
+
+
+def difference_keys(
+    key: str, value_a: float, value_b: float, low: float, high: float, p_value: float, suffix: str = ""
+) -> dict[str, float]:
+    """One measure's keys of a comparison (compare_semeval's; compare_runs' of the means, `suffix` "_mean"): A, B,
+    B - A, its interval (which holds B - A itself) and its p-value."""
+    delta = value_b - value_a
+    return {
+        f"{key}_a{suffix}": value_a,
+        f"{key}_b{suffix}": value_b,
+        f"{key}_delta": delta,
+        f"{key}_delta_low": min(low, delta),
+        f"{key}_delta_high": max(high, delta),
+        f"{key}_p_value": p_value,
+    }
 
 
 def holm(p_values: list[float]) -> list[float]:
