@@ -76,6 +76,7 @@ TESTED_ELSEWHERE = {
     "files.tables": "test_cli.py, test_confusion.py (the command line's tables)",
     "files.file_counts": "test_cli.py, test_statistics.py, test_spans.py (files counted in chunks)",
     "files.reports": "test_cli.py (what the command line prints)",
+    "__main__": "test_cli.py (python -m nerscore and python -m nerscore.cli run the command line)",
 }
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
 
