@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -144,12 +144,16 @@ class ParsedTag(NamedTuple):
 
 class TagTable(dict):
     """tag -> `ParsedTag` (None for O) for one scheme and tag style, each distinct tag parsed by `parse_tag` the
-    first time it is met; a bad tag raises `InvalidInputError` every time it is looked up."""
+    first time it is met; a bad tag raises `InvalidInputError` every time it is looked up. With `kept` (whether
+    `labels` keeps a type, `decoding.kept_types`), a tag of a type it leaves out reads as O: the decoder gives the
+    same entities of the kept types either way (a type's entities begin, end and are well formed by its own tags
+    and O, docs/scoring.md §2), so every tag path applies `labels` here, once per distinct tag."""
 
-    def __init__(self, scheme: Scheme, suffix: bool) -> None:
+    def __init__(self, scheme: Scheme, suffix: bool, kept: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self.scheme = scheme
         self.suffix = suffix
+        self.kept = kept
 
     def roles_and_types(self, tags: list[Any]) -> tuple[list[str | None], list[str | None]]:
         """The role and the entity type of each of `tags` (None and None for O), raising as `parse_tag` does at a
@@ -168,15 +172,23 @@ class TagTable(dict):
             types = [tag[2:] for tag in tags]
         # O, a tag parse_tag refuses with its message, an empty type, or a prefix of several letters: parse_tag.
         # Most calls have none after their first chunk (O is parsed once), so two C-level scans come first.
-        if None not in found and "" not in types:
-            return found, types
-        for position in [position for position, (role, name) in enumerate(zip(found, types)) if not (role and name)]:
-            parsed = self[tags[position]]
-            found[position], types[position] = (None, None) if parsed is None else (parsed.role, parsed.entity_type)
+        if None in found or "" in types:
+            for position in [
+                position for position, (role, name) in enumerate(zip(found, types)) if not (role and name)
+            ]:
+                parsed = self[tags[position]]
+                found[position], types[position] = (None, None) if parsed is None else (parsed.role, parsed.entity_type)
+        if self.kept is not None:
+            left_out = [position for position, name in enumerate(types) if name is not None and not self.kept(name)]
+            for position in left_out:
+                found[position] = types[position] = None
         return found, types
 
     def __missing__(self, tag: Any) -> ParsedTag | None:
         parsed = parse_tag(tag, self.scheme, self.suffix)
-        value = None if parsed is None else ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
+        if parsed is None or (self.kept is not None and not self.kept(parsed[1])):
+            value = None
+        else:
+            value = ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
         self[tag] = value
         return value

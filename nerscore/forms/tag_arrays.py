@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..decoding import ROLE_FLAGS, decode_roles
+from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
 from ..options import Options
 from ..pairing.rules import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
@@ -69,7 +69,7 @@ def tag_pairs(
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
     cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
-    table = TagTable(options.scheme, options.suffix)
+    table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
     codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
     tokens = TokenCounts()
@@ -176,14 +176,10 @@ def _chunk_pairs(
     used[-1] = False
     if not codes.parse(used):
         return None
-    type_names = codes.type_names
     spans = [
         FlatSpans(*decode_roles(codes.role_of[side], codes.type_of[side], offsets, options.mode, options.scheme))
         for side in (codes_r, codes_p)
     ]
-    if options.labels is not None:
-        wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
-        spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
     groups = pair_flat(spans[0], spans[1], options.min_overlap)
     kinds, r_types, p_types, *extents = (
         np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7)
