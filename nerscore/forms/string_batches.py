@@ -446,20 +446,18 @@ def _concatenated(*parts: _Flat) -> _Flat:
 def _without_choice(
     references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: Callable[[str], bool] | None
 ) -> _Grounded | None:
-    """One sentence of strings against strings grounded when there is nothing to choose: the references in order,
-    every predicted text with one type and no more occurrences than predictions (`every_position`, as
-    `grounding._every_occurrence`). None when there is a choice to make, or an error to locate: the general way
-    then does it."""
+    """One sentence of strings against strings grounded when there is nothing to choose: the references as
+    `ground_references` grounds them, every predicted text with one type and no more occurrences than
+    predictions (`every_position`, as `grounding._every_occurrence`). None when there is a choice to make, or an
+    error to locate: the general way then does it."""
+    try:  # the strings are searched for as given: `text` is already normalised where the strings are
+        grounded_r = ground_references(references, Haystack(text), False, 0)
+    except InvalidInputError:
+        return None
+    spans_r = [
+        (span.start, span.end, span.entity_type) for span in grounded_r if keep is None or keep(span.entity_type)
+    ]
     find = text.find
-    spans_r = []
-    next_position: dict[str, int] = {}
-    for entity_type, needle in references:
-        found = find(needle, next_position.get(needle, 0))
-        if found < 0:
-            return None
-        next_position[needle] = found + 1
-        if keep is None or keep(entity_type):
-            spans_r.append((found, found + len(needle), entity_type))
     wanted: dict[str, list] = {}
     for entity_type, needle in predictions:
         if keep is not None and not keep(entity_type):
