@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .errors import InvalidInputError, shown
@@ -142,6 +143,11 @@ class ParsedTag(NamedTuple):
     entity_type: str
 
 
+# A tag's two characters of prefix letter and hyphen, and the rest, each sliced by a C-level call.
+_FIRST_TWO, _AFTER_FIRST_TWO = itemgetter(slice(None, 2)), itemgetter(slice(2, None))
+_LAST_TWO, _BEFORE_LAST_TWO = itemgetter(slice(-2, None)), itemgetter(slice(None, -2))
+
+
 class TagTable(dict):
     """tag -> `ParsedTag` (None for O) for one scheme and tag style, each distinct tag parsed by `parse_tag` the
     first time it is met; a bad tag raises `InvalidInputError` every time it is looked up. With `kept` (whether
@@ -165,11 +171,13 @@ class TagTable(dict):
             found: list[str | None] = [None] * len(tags)
             types: list[str | None] = [None] * len(tags)
         elif self.suffix:  # TYPE-P: what parse_tag splits at the last hyphen when it is the last but one character
-            found = [roles.get(tag[-1:]) if tag[-2:-1] == "-" else None for tag in tags]
-            types = [tag[:-2] for tag in tags]
+            marks = {f"-{prefix}": role for prefix, role in roles.items() if len(prefix) == 1}
+            found = list(map(marks.get, map(_LAST_TWO, tags)))
+            types = list(map(_BEFORE_LAST_TWO, tags))
         else:  # P-TYPE: what parse_tag splits at the first hyphen when it is the second character
-            found = [roles.get(tag[:1]) if tag[1:2] == "-" else None for tag in tags]
-            types = [tag[2:] for tag in tags]
+            marks = {f"{prefix}-": role for prefix, role in roles.items() if len(prefix) == 1}
+            found = list(map(marks.get, map(_FIRST_TWO, tags)))
+            types = list(map(_AFTER_FIRST_TWO, tags))
         # O, a tag parse_tag refuses with its message, an empty type, or a prefix of several letters: parse_tag.
         # Most calls have none after their first chunk (O is parsed once), so two C-level scans come first.
         if None in found or "" in types:
