@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..span import Span
-from .assignment import connected, max_weight_flow, strong_components, union_find
+from .assignment import connected, max_weight_flow, strong_components
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
@@ -212,10 +212,7 @@ def _pair_nested(
     spans_r, spans_p = [classes_r[i] for i in left_r], [classes_p[j] for j in left_p]
     room_r, room_p = [len(copies_r[i]) for i in left_r], [len(copies_p[j]) for j in left_p]
     edges = _overlap_edges(spans_r, spans_p, min_overlap)
-    components: dict[int, list[tuple[int, int]]] = {}
-    for edge, component in zip(edges, _component_labels(edges, len(spans_r), len(spans_p))):
-        components.setdefault(component, []).append(edge)
-    for component_edges in components.values():
+    for component_edges in components(edges, len(spans_r), len(spans_p)):
         for (i, j), amount in _best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
             rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], amount))
     rows.extend((span, None) for copies in copies_r for span in copies)
@@ -223,16 +220,18 @@ def _pair_nested(
     return rows
 
 
-def _component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
-    """`union_find(edges)`, by scipy on many edges, where its Python loop costs most."""
+def components(edges: list[tuple[int, int]], references: int, predictions: int) -> list[list[tuple[int, int]]]:
+    """`connected(edges)`, by scipy's labels on many edges, where union-find's Python loop costs most."""
     if len(edges) <= _LARGE_COMPONENT_EDGES:
-        return union_find(edges)
+        return connected(edges)
     import numpy as np
 
     from . import large_components
 
     pairs = np.array(edges, np.int64).reshape(-1, 2)
-    return large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
+    return connected(
+        edges, large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
+    )
 
 
 def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:

@@ -21,7 +21,6 @@ from fractions import Fraction
 
 from ..option_checks import Weights
 from ..span import Span
-from .assignment import connected
 from .rules import (
     _ENUMERATED_EDGES,
     _disjoint,
@@ -30,6 +29,7 @@ from .rules import (
     _rule_d,
     _span_key,
     best_noncrossing,
+    components,
     scenario_of,
 )
 
@@ -94,7 +94,7 @@ def value_pair(
         # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
         paired = dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table))
     else:
-        for component_edges in connected(edges):
+        for component_edges in components(edges, len(sorted_r), len(sorted_p)):
             for i, j in best_value_pairs(sorted_r, sorted_p, component_edges, table):
                 paired[i] = j
     taken = set(paired.values())
