@@ -311,15 +311,25 @@ def _best_flow(
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
     digits = _digits(references, predictions, edges, radix, extent_radix)
-    # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
-    ranked = sorted(edges)
-    if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals
-        return {max(ranked, key=digits.__getitem__): 1}
-    if no_copies and len(ranked) <= _ENUMERATED_EDGES:
-        return dict.fromkeys(_enumerated(digits, ranked), 1)
-    rows = {i: room_r[i] for i in reference_indices}
-    columns = {j: room_p[j] for j in prediction_indices}
-    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns)
+    if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
+        return {max(sorted(edges), key=digits.__getitem__): 1}
+    if no_copies:
+        return smallest_best(digits)
+    return smallest_best(digits, {i: room_r[i] for i in reference_indices}, {j: room_p[j] for j in prediction_indices})
+
+
+def smallest_best(
+    weights: Mapping[tuple[int, int], int],
+    room_r: Mapping[int, int] | None = None,
+    room_p: Mapping[int, int] | None = None,
+) -> dict[tuple[int, int], int]:
+    """Rule (d)'s flow among those of largest total `weights` (`_rule_d`'s), as {edge: amount}: by trying every
+    pairing for a few edges without copies (`_enumerated`). Entities are indexed in (start, end, type) order, so
+    edges sort as rule (d) compares them."""
+    ranked = sorted(weights)
+    if room_r is None and room_p is None and len(ranked) <= _ENUMERATED_EDGES:
+        return dict.fromkeys(_enumerated(weights, ranked), 1)
+    return _rule_d(weights, {edge: rank for rank, edge in enumerate(ranked)}, room_r, room_p)
 
 
 def _digits(
