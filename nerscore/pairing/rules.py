@@ -1,10 +1,10 @@
 """Pairing reference and predicted entities into scenarios (docs/scoring.md §3, §4).
 
 Identical boundaries pair first; the rest pair by the four priorities of §3. Sides without overlapping entities
-(always so for tags) are paired by a dynamic programme linear in the entities; nested, overlapping or repeated
-entities make general bipartite components, each solved exactly as a flow in which identical entities are one node
-with their number of copies (`nerscore.pairing.assignment`); components of a few edges are solved by trying every
-pairing.
+(always so for tags) have best pairings that never cross, found by a dynamic programme linear in the entities
+(`_pair_disjoint`); nested, overlapping or repeated entities make general bipartite components (`_pair_nested`),
+each solved exactly as a flow in which identical entities are one node with their number of copies
+(`nerscore.pairing.assignment`); components of a few edges are solved by trying every pairing.
 """
 
 from __future__ import annotations
@@ -40,13 +40,8 @@ def pair(
     Identical boundaries always pair. The rest pair among overlapping spans to maximise, in this order, the
     number of pairs, the number of same-type pairs and the shared extent; ties go to the lexicographically
     smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
-    `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length.
-
-    When neither side has two entities that overlap (always so for tags), optimal pairings never cross and a
-    dynamic programme linear in the number of entities solves it (`_pair_disjoint`). Nested, overlapping or
-    repeated entities on a side make general bipartite components, each solved exactly as an assignment
-    problem (`_pair_nested`).
-    """
+    `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length. The
+    module's docstring says how (`_pair_disjoint`, `_pair_nested`)."""
     if _disjoint(references) and _disjoint(predictions):
         rows = _pair_disjoint(references, predictions, min_overlap)
     else:
