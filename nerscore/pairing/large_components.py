@@ -383,7 +383,7 @@ def uncrossed(columns: tuple, rows, predictions) -> bool:
     min(end) is supermodular and max(start) submodular on ordered values, so
     min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
     pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
-    identical boundaries are all of one type and made before (`pairing._pair_nested`)."""
+    identical boundaries are all of one type and made before (`rules._pair_nested`)."""
     _, r_end, r_type, _, p_end, p_type = columns
     kinds = np.concatenate((r_type[rows], p_type[predictions]))
     if kinds.min() != kinds.max():
@@ -392,7 +392,7 @@ def uncrossed(columns: tuple, rows, predictions) -> bool:
 
 
 def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`pairing._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
+    """`rules._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
     below 2**62 (which the caller checks): the same digits, left out where equal on every edge."""
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
@@ -407,7 +407,7 @@ def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`pairing._best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
+    """`rules._best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
     entities of `columns` (`span_columns`' arrays): whether each edge pairs (bool array), by `best_chain` where
     `uncrossed` admits it, else by `best_matching`; or None where the
     pure-Python solver must do it (digits beyond int64, weights that do not fit a float64 exactly for scipy, or no

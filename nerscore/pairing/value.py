@@ -10,7 +10,7 @@ go below it: the exact solvers of `nerscore.pairing.rules` then find the pairing
 
 What adds, as for §3's pairing, is how many value pairs and unpaired entities fell into each (scenario,
 reference type, predicted type) cell: every value key is a function of those cells and the weights
-(`nerscore.scores.value_scores`).
+(`nerscore.result_scores.value_scores`).
 """
 
 from __future__ import annotations
