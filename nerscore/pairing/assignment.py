@@ -286,11 +286,11 @@ def strong_components(nodes: list, successors: Mapping[Any, list]) -> dict[Any, 
     return component
 
 
-def connected(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """The edges of a bipartite graph (reference index, prediction index) grouped by connected component."""
-    roots = union_find(edges)
+def connected(edges: list[tuple[int, int]], labels: list[int] | None = None) -> list[list[tuple[int, int]]]:
+    """The edges of a bipartite graph (reference index, prediction index) grouped by connected component, as
+    `labels` names them (`union_find`'s where not given)."""
     groups: dict[int, list[tuple[int, int]]] = {}
-    for edge, group in zip(edges, roots):
+    for edge, group in zip(edges, union_find(edges) if labels is None else labels):
         groups.setdefault(group, []).append(edge)
     return list(groups.values())
 
