@@ -172,7 +172,7 @@ def resampling_memory(args: argparse.Namespace) -> dict[str, float]:
 
 
 # Issue 17, items 7-8: a text predicted with two types, every occurrence of it contested by a reference of each
-# type (on it, around it, across it, or one over all of them), as tests/test_grounding_solver.py builds them. At
+# type (on it, around it, across it, or one over all of them), as tests/test_joint_grounding.py builds them. At
 # 56fe0a4 the joint grounding branched on each contested occurrence: 2**(n+1) - 1 flows for the duplicates
 # (n = 12: 8,191 flows, 5.2 s; n = 14: 32,767 flows, 28.3 s), 5,019 flows for n = 12 nested, 78,405 for n = 16
 # shared (33 s), 12,011 flows for n = 12 competing (22 s). Goal: at most 4x the time for 2x the occurrences
@@ -188,7 +188,7 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
     several of them) at n = 10, 20 and 40: about n flows, each of them quadratic, so it misses the goal."""
     sys.path.insert(0, str(REPO / "tests"))
     from grounding_counts import tracked
-    from test_grounding_solver import ADVERSARIAL, REMAINING
+    from test_joint_grounding import ADVERSARIAL, REMAINING
 
     from nerscore.forms.grounding import Haystack, ground_predictions
 

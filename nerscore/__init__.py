@@ -14,7 +14,7 @@ forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.groundin
 forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
 runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts,
-files.reports, files.agreement_files, cli.
+files.reports, files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations

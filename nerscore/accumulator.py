@@ -53,7 +53,7 @@ from .statistics.unit_counts import SentenceCounts, per_unit
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
 from .table.slices import SliceCounts, slice_scores
-from .tally import Counted, Row, Tally
+from .tally import Counted, Row, Tally, TokenCounts
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,7 @@ class Accumulator:
     ) -> Accumulator:
         """This accumulator with a batch added, counted as `compute_semeval` counts it (the same arguments); a bad
         sentence is a `ValueError` numbered from the first sentence of the first batch."""
-        columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
-        return self.update_checked(predictions, references, columns)
+        return self.update_checked(predictions, references, given_columns(texts, tokens, groups, documents))
 
     def update_checked(
         self, predictions: Any, references: Any, columns: Columns | Mapping[str, Any] | None = None
@@ -235,13 +234,25 @@ class Accumulator:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
         return self.units.counts() if isinstance(self.units, PerSentence) else self.units
 
-    def result(self, options: Options | None = None) -> dict[str, Any]:
+    def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
-        options of what is reported (the command line's tables show every type, the Space's the types shown)."""
+        options of what is reported (the command line's tables show every type, the Space's the types shown).
+        `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
+        too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
+        picture draws the entities' scores)."""
         options = self.options if options is None else options
+        tally, slices = self.tally or Tally({}, TokenCounts() if token_accuracy else None), self.slices
+        if token_accuracy is False:
+            tally = _without_tokens(tally)
+            if slices is not None:
+                by_bucket = {
+                    name: {bucket: _without_tokens(counts) for bucket, counts in tallies.items()}
+                    for name, tallies in slices.by_bucket.items()
+                }
+                slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
         units = self.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
-        return result_dict(self.tally or Tally(), options, units, None, self.slices, NO_COLUMNS, entities)
+        return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
 
 
 def add_units(first: Any, second: Any) -> Any:
@@ -259,6 +270,12 @@ def add_units(first: Any, second: Any) -> Any:
     elif type(first) is not type(second):
         raise ValueError("found batches with documents and batches without; expected documents with every batch")
     return first + second
+
+
+def _without_tokens(tally: Tally) -> Tally:
+    """`tally` without its token counts (so without `token_accuracy`), every other field kept."""
+    kept = {field.name: getattr(tally, field.name) for field in dataclasses.fields(tally) if field.name != "tokens"}
+    return Tally(**kept)
 
 
 def _joined_entities(
@@ -317,8 +334,9 @@ def compute_semeval(
     (`nerscore.table.columns`). Returns a flat dict of plain numbers. Raises `ValueError` naming side, sentence and
     token (or entity) for malformed input. Inputs are never modified. A corpus read in batches is scored the same
     by `Accumulator`."""
-    columns = {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
-    return compute_checked(predictions, references, Options.of(**options), columns)
+    return compute_checked(
+        predictions, references, Options.of(**options), given_columns(texts, tokens, groups, documents)
+    )
 
 
 def compute_checked(
@@ -381,23 +399,12 @@ def compare_semeval(
         )
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
-    references = as_list(references, "references")
-    columns = checked_columns(
-        {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}, len(references)
-    )
-    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one system's
-        check_tag_options(checked)
+    references, columns = shared_references(references, checked, given_columns(texts, tokens, groups, documents))
     if references_b is not None:
         _check_same_references(references, as_list(references_b, "references_b"))
-    systems = []
-    for side, predictions in (("predictions_a", predictions_a), ("predictions_b", predictions_b)):
-        try:
-            systems.append(Accumulator(checked, ordered=True).update_checked(predictions, references, columns))
-        except InvalidInputError as error:
-            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
-        except ValueError as error:
-            raise ValueError(f"{side}: {error}") from None
-    system_a, system_b = systems
+    system_a, system_b = counted_in_order(
+        {"predictions_a": predictions_a, "predictions_b": predictions_b}, references, checked, columns
+    )
     assert system_a.tally is not None and system_b.tally is not None  # both updated
     ungrounded = _ungrounded_keys(system_a.tally, system_b.tally, columns)
     pairs = paired_counts(system_a, system_b)
@@ -412,6 +419,37 @@ def compare_semeval(
         )
         return {**base, **ungrounded, "slices": by_bucket}
     return {**comparison(system_a.tally, system_b.tally, pairs, checked, resamples, seed), **ungrounded}
+
+
+def given_columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
+    """The columns given beside a batch, by name (`nerscore.table.columns`), as the public functions take them."""
+    return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
+
+
+def shared_references(references: Any, options: Options, columns: Mapping[str, Any]) -> tuple[Batch, Columns]:
+    """The references that several systems (or runs) are scored on, as a list, and their `columns` checked; with
+    tags, the options checked for tags first (an option's error, not one system's)."""
+    references = as_list(references, "references")
+    checked = checked_columns(columns, len(references))
+    if batch_form(references, references) not in (None, SPANS):
+        check_tag_options(options)
+    return references, checked
+
+
+def counted_in_order(
+    systems: Mapping[str, Any], references: Batch, options: Options, columns: Columns
+) -> list[Accumulator]:
+    """Each system's (or run's) predictions on the same references counted `ordered`, so that their sentences
+    pair up; a problem is located at the system's name (`predictions_b`, `runs_a[2]`)."""
+    counted = []
+    for side, predictions in systems.items():
+        try:
+            counted.append(Accumulator(options, ordered=True).update_checked(predictions, references, columns))
+        except InvalidInputError as error:
+            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
+        except ValueError as error:
+            raise ValueError(f"{side}: {error}") from None
+    return counted
 
 
 def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:

@@ -283,3 +283,7 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     except BrokenPipeError:  # `ner-semeval --conlleval FILE | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
+
+
+if __name__ == "__main__":  # python -m nerscore.cli, as python -m nerscore (nerscore/__main__.py)
+    sys.exit(main(prog="python -m nerscore.cli"))

@@ -229,7 +229,7 @@ def count_batch(
     rows), and with `slices` the counts of every bucket (`Counted.slices`). The array paths make the batch's
     table of pairs (`pairs.Pairs`), which `nerscore.table.reducers` reduces to all of these; the readable path makes
     the same table where the array paths cannot read the input, and raises the precise error for bad input
-    (tests/test_fast_path.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
+    (tests/test_tag_arrays.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
     `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
     entry = FORMS[form]
     if entry.grounded:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,19 @@ def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
     return [
         Span(first, last, type_names[kind]) for first, last, kind in zip(start.tolist(), end.tolist(), type_id.tolist())
     ]
+
+
+def kept_types(labels: Collection[str] | None) -> Callable[[str], bool] | None:
+    """Whether `labels` keeps the entities of a type (docs/scoring.md §2: only the listed types, on both sides,
+    after decoding and before pairing); None when it keeps every entity. The one reading of the option: tags
+    apply it as they are parsed (`tag_table`), spans as they are read, string entities between the grounding
+    of the references and that of the predictions (§1b)."""
+    return None if labels is None else frozenset(labels).__contains__
+
+
+def tag_table(options: Options) -> TagTable:
+    """The `TagTable` of `options`' scheme and tag style, in which a tag of a type `labels` leaves out reads as O."""
+    return TagTable(options.scheme, options.suffix, kept_types(options.labels))
 
 
 # A role as bit flags, so that one array lookup per token answers all three questions decoding asks.

@@ -16,7 +16,7 @@ One rule, two arithmetics (`Rule`):
   products stay in int64 while they are below 2**53 and are otherwise Python integers in object arrays (a β or
   `zero_division` whose fraction has large terms), still one array operation per step.
 - floats (`Rule.share`, `Rule.f`), for the statistics' millions of resamples: P and R are the same correctly
-  rounded floats (their credits are exact in floats), F within rounding (tests/test_statistics.py).
+  rounded floats (their credits are exact in floats), F within rounding (tests/test_sample_statistics.py).
 """
 
 from __future__ import annotations

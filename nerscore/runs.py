@@ -12,14 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator, PerSentence
-from .compute import checked_columns
-from .errors import InvalidInputError
-from .forms.inputs import SPANS, as_list, batch_form, check_tag_options
+from .accumulator import Accumulator, PerSentence, counted_in_order, given_columns, shared_references
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .result_scores import scores
+from .statistics.paired_comparison import difference_keys
 from .statistics.run_statistics import run_interval_keys, runs_comparison
 from .statistics.unit_counts import SentenceCounts
 from .table.columns import Columns
@@ -50,8 +48,7 @@ def summarize_runs(
     checked = Options.of(**options)
     _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices", "errors"))
     given = _runs(runs, "runs")
-    references = as_list(references, "references")
-    columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
+    references, columns = shared_references(references, checked, given_columns(texts, tokens, groups, documents))
     counted = _counted(given, references, checked, columns, "runs")
     units = _units(counted) if checked.bootstrap else None
     return summary_of(_tallies(counted), units, checked)
@@ -98,8 +95,7 @@ def compare_runs(
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
     given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")
-    references = as_list(references, "references")
-    columns = checked_columns(_columns(texts, tokens, groups, documents), len(references))
+    references, columns = shared_references(references, checked, given_columns(texts, tokens, groups, documents))
     counted_a = _counted(given_a, references, checked, columns, "runs_a")
     counted_b = _counted(given_b, references, checked, columns, "runs_b")
     return comparison_of(
@@ -115,17 +111,9 @@ def comparison_of(
     keys, low, high, p_values = runs_comparison(units, len(tallies_a), len(tallies_b), options, resamples, seed)
     result: dict[str, Any] = {}
     for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
-        if key not in results_a[0]:  # a scheme that `evaluation_schemes` leaves out
-            continue
-        mean_a = _mean([run[key] for run in results_a])
-        mean_b = _mean([run[key] for run in results_b])
-        delta = mean_b - mean_a
-        result[f"{key}_a_mean"] = mean_a
-        result[f"{key}_b_mean"] = mean_b
-        result[f"{key}_delta"] = delta
-        result[f"{key}_delta_low"] = min(key_low, delta)
-        result[f"{key}_delta_high"] = max(key_high, delta)
-        result[f"{key}_p_value"] = p_value
+        if key in results_a[0]:  # not a scheme that `evaluation_schemes` leaves out
+            means = _mean([run[key] for run in results_a]), _mean([run[key] for run in results_b])
+            result.update(difference_keys(key, *means, key_low, key_high, p_value, "_mean"))
     ungrounded_a = [tally.ungrounded for tally in tallies_a]
     ungrounded_b = [tally.ungrounded for tally in tallies_b]
     if None not in ungrounded_a and None not in ungrounded_b:  # with texts (docs/scoring.md §1b)
@@ -146,10 +134,6 @@ def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tu
         )
 
 
-def _columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
-    return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
-
-
 def _runs(runs: Any, name: str) -> list[Any]:
     """The runs as a list, at least one."""
     if isinstance(runs, (str, bytes, Mapping)) or not hasattr(runs, "__iter__"):
@@ -165,18 +149,7 @@ def _counted(
 ) -> list[Accumulator]:
     """Each run counted as compute_semeval counts a batch (`Accumulator`), each sentence's counts kept in order;
     a problem is located at `name[index]`."""
-    if batch_form(references, references) not in (None, SPANS):  # an option's error, not one run's
-        check_tag_options(options)
-    counted = []
-    for index, predictions in enumerate(runs):
-        side = f"{name}[{index}]"
-        try:
-            counted.append(Accumulator(options, ordered=True).update_checked(predictions, references, columns))
-        except InvalidInputError as error:
-            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
-        except ValueError as error:
-            raise ValueError(f"{side}: {error}") from None
-    return counted
+    return counted_in_order({f"{name}[{index}]": run for index, run in enumerate(runs)}, references, options, columns)
 
 
 def _tallies(counted: list[Accumulator]) -> list[Tally]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .errors import InvalidInputError, shown
@@ -142,14 +143,23 @@ class ParsedTag(NamedTuple):
     entity_type: str
 
 
+# A tag's two characters of prefix letter and hyphen, and the rest, each sliced by a C-level call.
+_FIRST_TWO, _AFTER_FIRST_TWO = itemgetter(slice(None, 2)), itemgetter(slice(2, None))
+_LAST_TWO, _BEFORE_LAST_TWO = itemgetter(slice(-2, None)), itemgetter(slice(None, -2))
+
+
 class TagTable(dict):
     """tag -> `ParsedTag` (None for O) for one scheme and tag style, each distinct tag parsed by `parse_tag` the
-    first time it is met; a bad tag raises `InvalidInputError` every time it is looked up."""
+    first time it is met; a bad tag raises `InvalidInputError` every time it is looked up. With `kept` (whether
+    `labels` keeps a type, `decoding.kept_types`), a tag of a type it leaves out reads as O: the decoder gives the
+    same entities of the kept types either way (a type's entities begin, end and are well formed by its own tags
+    and O, docs/scoring.md §2), so every tag path applies `labels` here, once per distinct tag."""
 
-    def __init__(self, scheme: Scheme, suffix: bool) -> None:
+    def __init__(self, scheme: Scheme, suffix: bool, kept: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self.scheme = scheme
         self.suffix = suffix
+        self.kept = kept
 
     def roles_and_types(self, tags: list[Any]) -> tuple[list[str | None], list[str | None]]:
         """The role and the entity type of each of `tags` (None and None for O), raising as `parse_tag` does at a
@@ -161,22 +171,32 @@ class TagTable(dict):
             found: list[str | None] = [None] * len(tags)
             types: list[str | None] = [None] * len(tags)
         elif self.suffix:  # TYPE-P: what parse_tag splits at the last hyphen when it is the last but one character
-            found = [roles.get(tag[-1:]) if tag[-2:-1] == "-" else None for tag in tags]
-            types = [tag[:-2] for tag in tags]
+            marks = {f"-{prefix}": role for prefix, role in roles.items() if len(prefix) == 1}
+            found = list(map(marks.get, map(_LAST_TWO, tags)))
+            types = list(map(_BEFORE_LAST_TWO, tags))
         else:  # P-TYPE: what parse_tag splits at the first hyphen when it is the second character
-            found = [roles.get(tag[:1]) if tag[1:2] == "-" else None for tag in tags]
-            types = [tag[2:] for tag in tags]
+            marks = {f"{prefix}-": role for prefix, role in roles.items() if len(prefix) == 1}
+            found = list(map(marks.get, map(_FIRST_TWO, tags)))
+            types = list(map(_AFTER_FIRST_TWO, tags))
         # O, a tag parse_tag refuses with its message, an empty type, or a prefix of several letters: parse_tag.
         # Most calls have none after their first chunk (O is parsed once), so two C-level scans come first.
-        if None not in found and "" not in types:
-            return found, types
-        for position in [position for position, (role, name) in enumerate(zip(found, types)) if not (role and name)]:
-            parsed = self[tags[position]]
-            found[position], types[position] = (None, None) if parsed is None else (parsed.role, parsed.entity_type)
+        if None in found or "" in types:
+            for position in [
+                position for position, (role, name) in enumerate(zip(found, types)) if not (role and name)
+            ]:
+                parsed = self[tags[position]]
+                found[position], types[position] = (None, None) if parsed is None else (parsed.role, parsed.entity_type)
+        if self.kept is not None:
+            left_out = [position for position, name in enumerate(types) if name is not None and not self.kept(name)]
+            for position in left_out:
+                found[position] = types[position] = None
         return found, types
 
     def __missing__(self, tag: Any) -> ParsedTag | None:
         parsed = parse_tag(tag, self.scheme, self.suffix)
-        value = None if parsed is None else ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
+        if parsed is None or (self.kept is not None and not self.kept(parsed[1])):
+            value = None
+        else:
+            value = ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
         self[tag] = value
         return value

@@ -19,7 +19,7 @@ import nerscore
 
 from . import caps, figures, frames, markup, writing
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus, parse_comparison, parse_conll, parse_spans
-from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans
+from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans, holds_strings
 
 # `/evaluate`'s five outputs: status, scenario table (styled), summary, per-type table, highlighted sentences;
 # then the page's two pictures, the confusion heatmap and the per-type F1 chart.
@@ -221,10 +221,10 @@ OFFSETS = "character offsets, end exclusive"
 FOUND_STRINGS = "strings found in each document's text, not given as offsets"
 
 
-def _given_as(results: dict[str, Any], corpus: SpanCorpus) -> str:
+def _given_as(corpus: SpanCorpus) -> str:
     """How the entities were given, for the status: offsets, or strings found in the text (grounded), side by side
     when one side is strings and the other offsets."""
-    if "ungrounded" not in results:  # the key of string entities (docs/scoring.md §1b)
+    if not holds_strings(corpus):
         return OFFSETS
     forms = nerscore.side_forms(corpus.predictions, corpus.references)
     if SPAN_FORM not in forms:
@@ -239,11 +239,11 @@ def spans_status(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     """What was evaluated, and what the tables leave out."""
     results = evaluation.results
     without_text = sum(text is None for text in corpus.texts)
-    strings = "ungrounded" in results  # string entities, found in the text (docs/scoring.md §1b)
+    strings = holds_strings(corpus)
     status = (
         f"Evaluated {_count(len(corpus.lines), 'document')} of {'strings' if strings else 'spans'}: "
         f"{results['strict_possible']:,} reference and {_count(results['strict_actual'], 'predicted entity')} "
-        f"({_given_as(results, corpus)}; scheme and mode describe tags and do not apply)."
+        f"({_given_as(corpus)}; scheme and mode describe tags and do not apply)."
     )
     if without_text:
         status += f" {_count(without_text, 'document')} without `text`: entities shown by their offsets."

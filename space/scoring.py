@@ -114,7 +114,7 @@ def _tag_problem(
 
 
 def evaluate_corpus(corpus: Corpus, scheme: str, mode: str, value: str | None = None) -> Evaluation:
-    """The corpus scored by the package: tallied once (`nerscore.tally_semeval`), then its result with per-type
+    """The corpus scored by the package: counted once (`nerscore.Accumulator`), then its result with per-type
     keys for the shown types (and the value keys with the value control on); tag errors name the line and
     suggest a scheme from the menu."""
     try:
@@ -138,15 +138,9 @@ PAGE_SLICES = ("entity_length", "sentence_length")
 
 def length_slices(counted: nerscore.Accumulator) -> dict[str, dict[str, Any]]:
     """The `slices` of `PAGE_SLICES` (docs/scoring.md §11) of the corpus as counted, each sentence's length in
-    tokens: F1 and the counts of each bucket (the picture draws F1; `token_accuracy` it leaves out)."""
-    sliced = counted.result(counted.options.evolve(return_entities=False, slices=list(PAGE_SLICES)))["slices"]
-    return {
-        name: {
-            bucket: {key: value for key, value in values.items() if key != "token_accuracy"}
-            for bucket, values in buckets.items()
-        }
-        for name, buckets in sliced.items()
-    }
+    tokens: F1 and the counts of each bucket (the picture draws F1), without `token_accuracy`."""
+    options = counted.options.evolve(return_entities=False, slices=list(PAGE_SLICES))
+    return counted.result(options, token_accuracy=False)["slices"]
 
 
 def compare_corpus(corpus: ComparedCorpus, scheme: str, mode: str, value: str | None = None) -> dict[str, float]:
@@ -230,7 +224,7 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     options = nerscore.Options.of(
         value=value_option(value), diagnostics=True, errors=_FINDINGS["errors"] if None not in texts else False
     )
-    if "strings" in nerscore.side_forms(corpus.predictions, corpus.references):  # docs/scoring.md §1b
+    if holds_strings(corpus):
         return _evaluate_strings(corpus, options)
     listing = options.evolve(return_entities=True)
     try:
@@ -249,10 +243,13 @@ def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
         raise
     except ValueError as error:
         raise InputProblem(str(error)) from None
-    evaluation = _evaluation(counted, options)
-    # With texts, the package gives `ungrounded` (0) for offsets too; the page keeps the key for string entities.
-    evaluation.results.pop("ungrounded", None)
-    return evaluation
+    return _evaluation(counted, options)
+
+
+def holds_strings(corpus: SpanCorpus) -> bool:
+    """Whether a side's entities are surface strings, found in each document's text (docs/scoring.md §1b), as the
+    package reads the input (`nerscore.side_forms`)."""
+    return "strings" in nerscore.side_forms(corpus.predictions, corpus.references)
 
 
 def _located(error: nerscore.InvalidInputError, corpus: SpanCorpus) -> InputProblem:

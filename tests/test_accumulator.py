@@ -117,6 +117,32 @@ def test_options_must_agree_to_add() -> None:
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
 
 
+def test_token_accuracy_is_asked_for_or_left_out() -> None:
+    # By default where tags were counted; True before any batch too (the command line's empty file of tags);
+    # False nowhere, the slices' buckets included (the Space's picture), every other key as it was.
+    data = corpus(5)
+    options = {"slices": ["entity_length", "sentence_length"], "bootstrap": 50}
+    counted = Accumulator.of(**options).update(**data)
+    full = counted.result()
+    assert counted.result(token_accuracy=True) == full and "token_accuracy" in full
+    without = counted.result(token_accuracy=False)
+    assert without == {key: value for key, value in full.items() if key not in ("token_accuracy", "slices")} | {
+        "slices": {
+            name: {
+                bucket: {key: value for key, value in values.items() if key != "token_accuracy"}
+                for bucket, values in buckets.items()
+            }
+            for name, buckets in full["slices"].items()
+        }
+    }
+    assert any("token_accuracy" in values for values in full["slices"]["sentence_length"].values())
+    empty = Accumulator.of()
+    assert "token_accuracy" not in empty.result() and "token_accuracy" not in empty.result(token_accuracy=False)
+    assert empty.result(token_accuracy=True) == compute_semeval(predictions=[[]], references=[[]])
+    spans = Accumulator.of().update(predictions=[[(0, 1, "PER")]], references=[[(0, 1, "PER")]])
+    assert spans.result(token_accuracy=False) == spans.result() and "token_accuracy" not in spans.result()
+
+
 def test_it_is_a_public_name_of_the_package_and_the_module() -> None:
     import ner_semeval
 

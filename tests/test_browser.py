@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import functools
 import os
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import REPO, deferred_import
+from conftest import REPO, deferred_import, free_port
 
 from space import answers, caps, texts
 
@@ -73,12 +72,6 @@ def _require_browser() -> None:
         if os.environ.get("CI"):
             pytest.fail(f"{problem}; under CI the browser tests must run")
         pytest.skip(problem)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

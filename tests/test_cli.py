@@ -1,9 +1,9 @@
 """`python ner_semeval.py`: the conlleval-style command line, on CoNLL files and stdin.
 
 Every process starts Python and imports numpy, and a process that imports the evaluate module also imports
-transformers and torch where they are installed: several seconds of CPU. So three real processes (a file, stdin, a
-malformed file) start together once, in a module fixture, and the other options and error paths call the same
-`main` in this process."""
+transformers and torch where they are installed: several seconds of CPU. So the real processes (a file, stdin, a
+malformed file, and `python -m nerscore` and `python -m nerscore.cli`) start together once, in a module fixture, and
+the other options and error paths call the same `main` in this process."""
 
 from __future__ import annotations
 
@@ -94,14 +94,17 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def runs(files: dict[str, Path]) -> dict[str, Run]:
     """The real processes of this module, started together (each spends most of its time importing)."""
     commands = {
-        "file": ([str(files["six"])], None),
-        "stdin-per-type": (["--per-type"], conll(FIVE, docstart=False)),
-        "one-column": ([str(files["one-column"])], None),
+        "file": (["ner_semeval.py", str(files["six"])], None),
+        "stdin-per-type": (["ner_semeval.py", "--per-type"], conll(FIVE, docstart=False)),
+        "one-column": (["ner_semeval.py", str(files["one-column"])], None),
+        # The package's own ways in: `python -m nerscore` and `python -m nerscore.cli`.
+        "module-file": (["-m", "nerscore", str(files["six"])], None),
+        "cli-module-one-column": (["-m", "nerscore.cli", str(files["one-column"])], None),
     }
     processes = {
         name: (
             subprocess.Popen(
-                [sys.executable, "ner_semeval.py", *arguments],
+                [sys.executable, *arguments],
                 cwd=REPO,
                 stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
@@ -212,6 +215,12 @@ def test_scheme_mode_and_per_type_options(files: dict[str, Path], capsys: pytest
 
 
 @pytest.mark.slow
+def test_python_dash_m_runs_the_command_line(runs: dict[str, Run]) -> None:
+    # Both modules run the command line, as ner_semeval.py does: the same output and exit status.
+    assert runs["module-file"] == runs["file"] and runs["file"].returncode == 0
+    assert runs["cli-module-one-column"] == runs["one-column"] and runs["one-column"].returncode == 2
+
+
 def test_line_with_one_column_fails_naming_file_and_line(runs: dict[str, Run], files: dict[str, Path]) -> None:
     run = runs["one-column"]
     assert run.returncode != 0

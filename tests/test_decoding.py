@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerscore import SCHEMES, Span, compute_semeval, decode, encode
+from nerscore.decoding import decode_tags, tag_table
+from nerscore.options import Options
 from nerscore.schemes import BEGIN, END, SINGLE, TagTable, get_scheme
 
 LENIENT, STRICT = "lenient", "strict"
@@ -333,3 +335,25 @@ def test_decode_equals_the_token_by_token_reading(scheme: str, data: st.DataObje
     for tags in [*predictions, *references]:
         for mode in (LENIENT, STRICT):
             assert decode(tags, scheme, mode, suffix) == decoded_token_by_token(tags, scheme, mode, suffix)
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_a_tag_table_with_labels_decodes_the_kept_entities_of_the_whole_decoding(
+    scheme: str, data: st.DataObject
+) -> None:
+    # docs/scoring.md §2: labels drops entities after decoding; tag_table applies it as tags are parsed (a tag of a
+    # type left out reads as O), which must keep exactly the entities of the listed types, in both modes.
+    suffix = data.draw(st.booleans())
+    labels = data.draw(st.lists(st.sampled_from([*strategies.TYPES, "ABSENT"]), min_size=1, max_size=3))
+    predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=4))
+    for tags in [*predictions, *references]:
+        for mode in (LENIENT, STRICT):
+            options = Options.of(scheme=scheme, mode=mode, suffix=suffix, labels=labels)
+            table = tag_table(options)
+            expected = [span for span in decode(tags, scheme, mode, suffix) if span.entity_type in labels]
+            assert decode_tags(tags, options.mode, table) == expected
+            roles, types = table.roles_and_types(list(tags))
+            assert [name for name in types if name is not None] == [name for name in types if name in labels]
+            assert all((role is None) == (name is None) for role, name in zip(roles, types))

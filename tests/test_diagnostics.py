@@ -21,7 +21,7 @@ import nerscore as ns
 from nerscore import main
 from nerscore.forms import span_arrays, tag_arrays
 from nerscore.table.columns import Columns
-from nerscore.tally import DIAGNOSTIC_KEYS, Diagnostics, Tally, error_rows
+from nerscore.tally import DIAGNOSTIC_KEYS, Tally
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FINDINGS = {"diagnostics": True, "errors": True}
@@ -129,31 +129,6 @@ def test_errors_rows_worked_example() -> None:
          "predicted_type": "PER", "count": 1},
         {"scenario": "V", "reference_text": "New", "reference_type": "LOC", "predicted_text": "New York",
          "predicted_type": "LOC", "count": 1},
-    ]  # fmt: skip
-
-
-def test_errors_most_frequent_first_then_by_values_none_first_and_capped() -> None:
-    errors = {
-        ("III", "b", "PER", None, None): 1,
-        ("II", None, None, "a", "PER"): 1,
-        ("VI", "a", "PER", "a", "LOC"): 3,
-        ("III", "a", "PER", None, None): 1,
-        ("IV", "a", "PER", "a", "LOC"): 1,
-    }
-    rows = [tuple(row.values()) for row in error_rows(errors)]
-    assert rows == [
-        ("VI", "a", "PER", "a", "LOC", 3),
-        ("II", None, None, "a", "PER", 1),
-        ("III", "a", "PER", None, None, 1),
-        ("III", "b", "PER", None, None, 1),
-        ("IV", "a", "PER", "a", "LOC", 1),
-    ]
-    assert [tuple(row.values()) for row in error_rows(errors, 2)] == rows[:2]
-    predictions, references = [["B-PER", "O", "B-LOC"]] * 3, [["O", "B-PER", "B-PER"]] * 3
-    capped = ns.compute_semeval(predictions=predictions, references=references, tokens=[["x", "y", "z"]] * 3, errors=1)
-    assert capped["errors"] == [
-        {"scenario": "II", "reference_text": None, "reference_type": None, "predicted_text": "x",
-         "predicted_type": "PER", "count": 3}
     ]  # fmt: skip
 
 
@@ -311,25 +286,6 @@ def test_batches_add(data: st.DataObject) -> None:
         )
         tally = tally + counted.tally
     assert findings_of(ns.compute.result_dict(tally, ns.Options.of(**FINDINGS))) == findings_of(whole)
-
-
-def test_diagnostics_add() -> None:
-    assert Diagnostics(1, 2, 3, 4, 5) + Diagnostics(1, 1, 1, 1, 1) == Diagnostics(2, 3, 4, 5, 6)
-    a = Tally(
-        {("II", None, "PER"): 1},
-        None,
-        diagnostics=Diagnostics(1, 0, 0, 0, 0),
-        errors={("II", None, None, "x", "PER"): 1},
-    )
-    b = Tally(
-        {("II", None, "PER"): 2},
-        None,
-        diagnostics=Diagnostics(0, 1, 0, 0, 0),
-        errors={("II", None, None, "x", "PER"): 2},
-    )
-    assert (a + b).diagnostics == Diagnostics(1, 1, 0, 0, 0)
-    assert (a + b).errors == {("II", None, None, "x", "PER"): 3}
-    assert (a + Tally()).errors == a.errors and (Tally() + Tally()).errors is None
 
 
 def test_metric_add_batch_keeps_the_tokens(metric) -> None:

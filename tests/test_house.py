@@ -63,7 +63,24 @@ ORDER = [
     "files.reports",
     "files.agreement_files",
     "cli",
+    "__main__",
 ]
+# A module's tests are in tests/test_<its name>.py (`pairing.rules`: test_rules.py), except these, tested where a
+# concern that spans modules is: so that a contributor who finds no file named after the module knows where to look.
+TESTED_ELSEWHERE = {
+    "_version": "test_house.py and test_install.py (the versions the package and the evaluate module agree on)",
+    "span": "test_spans.py (span input, nested and repeated)",
+    "schemes": "test_decoding.py (each scheme decoded and encoded)",
+    "forms.inputs": "test_errors.py (bad input, located), test_columns.py, test_registry.py",
+    "forms.readable": "test_tag_arrays.py and test_span_arrays.py (the array paths against the readable path)",
+    "table.pairs": "test_reducers.py (tables made by hand), test_tag_arrays.py and test_span_arrays.py",
+    "statistics.run_statistics": "test_runs.py (several runs per system)",
+    "files.readers": "test_cli.py, test_spans.py, test_annotations.py (files read through the command line)",
+    "files.tables": "test_cli.py, test_confusion.py (the command line's tables)",
+    "files.file_counts": "test_cli.py, test_statistics.py, test_spans.py (files counted in chunks)",
+    "files.reports": "test_cli.py (what the command line prints)",
+    "__main__": "test_cli.py (python -m nerscore and python -m nerscore.cli run the command line)",
+}
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")
 
 
@@ -123,6 +140,16 @@ def test_each_subpackage_stands_together_in_the_order() -> None:
     for package in packages:  # a layer's docstring says what it is, and it re-exports nothing
         tree = ast.parse((PACKAGE / package / "__init__.py").read_text(encoding="utf-8"))
         assert ast.get_docstring(tree) and len(tree.body) == 1, package
+
+
+def test_each_module_has_a_test_file_named_after_it() -> None:
+    tests = REPO / "tests"
+    named = {module: tests / f"test_{module.split('.')[-1]}.py" for module in ORDER}
+    missing = [module for module, path in named.items() if not path.exists() and module not in TESTED_ELSEWHERE]
+    assert not missing, f"no tests/test_<module>.py for {missing}: add one, or say in TESTED_ELSEWHERE where they are"
+    # An exception that has its own file now is no longer one; an exception is a module of the package.
+    assert not [module for module in TESTED_ELSEWHERE if named.get(module, tests / "-").exists()]
+    assert set(TESTED_ELSEWHERE) <= set(ORDER)
 
 
 @pytest.mark.parametrize("module", ORDER)

@@ -1,8 +1,8 @@
-"""Issue 17: entities as surface strings, grounded to the text (docs/scoring.md §1b).
+"""Issue 17: entities as surface strings, grounded to the text (docs/scoring.md §1b), as an input form of the metric.
 
-An exhaustive search over groundings and pairings on tiny documents (tests/grounding_oracle.py), the order of the
-lists shuffled, strings against the spans they ground to, the worked example as strings, normalisation, errors,
-and the structural bound on a text in which the string occurs 10,000 times."""
+The order of the lists shuffled, strings against the spans they ground to, the worked example as strings, errors,
+options, eval4ner side by side, the evaluate wrapper and the command line. The grounding itself is tested in
+test_grounding.py (one text), test_joint_grounding.py (contested occurrences) and test_string_batches.py (a batch)."""
 
 from __future__ import annotations
 
@@ -14,16 +14,11 @@ from math import prod
 
 import grounding_oracle as oracle
 import pytest
-from conftest import REPO, grounded_result
-from grounding_counts import tracked
-from hypothesis import HealthCheck, assume, example, given, settings
+from conftest import REPO
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.forms.grounding import Haystack, ground_predictions, needle_of
-from nerscore.forms.string_batches import ground_batch, ground_tuples
-from nerscore.options import Options
-from nerscore.span import Span
 
 TYPES = ("X", "Y")
 
@@ -46,20 +41,6 @@ def documents(draw, most: int = 4):
     size = prod(len(oracle.occurrences(text, needle)) + 1 for _, needle in predictions)
     assume(size <= 400)
     return text, references, predictions
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
-@given(documents())
-# A text and type with fewer predictions than twins, its text predicted with another type too: which twin it
-# takes decides the tie (§1b), so _take_identical leaves it to the flow.
-@example(document=("aa", [("Y", "a"), ("Y", "a")], [("X", "a"), ("Y", "a")]))
-def test_the_grounding_is_the_best_of_every_grounding_and_pairing(document) -> None:
-    text, references, predictions = document
-    _, best, counts, ungrounded = oracle.best_grounding(text, references, predictions)
-    result, mentions, scenarios = grounded_result(text, [list(r) for r in references], [list(p) for p in predictions])
-    assert mentions == [tuple(mention) for mention in best]
-    assert scenarios == counts
-    assert result["ungrounded"] == ungrounded
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
@@ -97,70 +78,8 @@ def test_strings_score_as_the_spans_they_ground_to(document) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# Named cases: what the grounding answers, and why (docs/scoring.md §1b)
+# Rows and the worked example as strings (the grounding's named cases: test_grounding.py)
 # ---------------------------------------------------------------------------------------------------------
-
-CASES = [
-    # (text, references, predictions, the grounded predictions, scenario counts that are not 0)
-    ("Paris and Paris", [("LOC", "Paris")], [("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1}),
-    # The second reference Paris takes the second occurrence; the prediction pairs with the first (earliest).
-    ("Paris and Paris", [("LOC", "Paris"), ("LOC", "Paris")], [("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1, "III": 1}),
-    # eval4ner's list order: [York, New York] against New York. Order never matters here.
-    (
-        "New York",
-        [("LOC", "New York")],
-        [("LOC", "York"), ("LOC", "New York")],
-        [(0, 8, "LOC"), (4, 8, "LOC")],
-        {"I": 1, "II": 1},
-    ),
-    # Repeated k = 3 times, occurs j = 2 times: grounded min(k, j) = 2 times, one ungrounded.
-    ("a b a", [("X", "a")], [("X", "a"), ("X", "a"), ("X", "a")], [(0, 1, "X"), (4, 5, "X")], {"I": 1, "II": 2}),
-    # A correct string is never counted wrong because it also occurs elsewhere: the second York pairs.
-    ("York, not New York", [("LOC", "New York")], [("LOC", "New York")], [(10, 18, "LOC")], {"I": 1}),
-    # "Paris" grounds at the second occurrence so that "Paris and" pairs too (rule (a) after rule 1).
-    (
-        "Paris and Paris",
-        [("LOC", "Paris"), ("LOC", "Paris")],
-        [("LOC", "Paris"), ("LOC", "Paris and")],
-        [(0, 9, "LOC"), (10, 15, "LOC")],
-        {"I": 1, "V": 1},
-    ),
-    # One occurrence, predicted with two types: the one that pairs as the same type takes it.
-    ("Paris", [("LOC", "Paris")], [("PER", "Paris"), ("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1, "II": 1}),
-    # Occurrences overlap ("aa" in "aaa" at 0 and 1).
-    ("aaa", [("X", "aa")], [("X", "aa"), ("X", "aa")], [(0, 2, "X"), (1, 3, "X")], {"I": 1, "II": 1}),
-    # No reference: the earliest occurrences, the smaller type first.
-    ("b a a", [], [("Y", "a"), ("X", "a")], [(2, 3, "X"), (4, 5, "Y")], {"II": 2}),
-    # An empty document holds no entity: its predictions are ungrounded.
-    ("", [], [("X", "a")], [], {"II": 1}),
-]
-
-
-@pytest.mark.parametrize(
-    ("text", "references", "predictions", "grounded", "counts"),
-    CASES,
-    ids=[
-        "first-occurrence",
-        "references-in-order",
-        "list-order",
-        "min-k-j",
-        "correct-elsewhere",
-        "joint-with-pairing",
-        "two-types-one-occurrence",
-        "overlapping-occurrences",
-        "no-reference",
-        "empty-document",
-    ],
-)
-def test_named_groundings(text, references, predictions, grounded, counts) -> None:
-    result, mentions, scenarios = grounded_result(text, references, predictions)
-    assert mentions == grounded
-    assert {name: n for name, n in scenarios.items() if n} == counts
-    assert result["ungrounded"] == len(predictions) - len(grounded)
-    # the oracle agrees
-    _, best, oracle_counts, _ = oracle.best_grounding(text, references, predictions)
-    assert [tuple(m) for m in best] == grounded
-    assert {name: n for name, n in oracle_counts.items() if n} == counts
 
 
 def test_rows_give_offsets_and_the_strings_as_given() -> None:
@@ -219,55 +138,6 @@ def test_the_worked_example_as_strings_reproduces_the_table() -> None:
     for measure, values in table.items():
         assert tuple(result[f"{scheme}_{measure}"] for scheme in ("type", "partial", "exact", "strict")) == values
     assert result["ungrounded"] == 0
-
-
-# ---------------------------------------------------------------------------------------------------------
-# normalize=True
-# ---------------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "string", "span"),
-    [
-        ("I love New  York", "new york", (7, 16)),  # a run of white space is one space, mapped back whole
-        ("Straße", "strasse", (0, 6)),  # ß folds to ss: one character into two
-        ("Strasse", "STRASSE", (0, 7)),
-        ("der ﬁsch", "fisch", (4, 8)),  # ﬁ (one character) folds into fi
-        ("der ﬁsch", "isch", (4, 8)),  # a match that starts inside ﬁ's folding maps back to ﬁ itself
-        ("ＡＢＣ corp", "abc", (0, 3)),  # NFKC: full-width letters
-        ("x\u00a0\u00a0y", " x y ", (0, 4)),  # no-break spaces collapse; the string is stripped
-    ],
-    ids=["white-space", "sharp-s", "upper-case", "ligature", "inside-ligature", "full-width", "stripped"],
-)
-def test_normalised_matches_map_back_to_the_original_text(text, string, span) -> None:
-    _, mentions, _ = grounded_result(text, [], [("X", string)], normalize=True)
-    assert mentions == [(*span, "X")]
-    assert compute_semeval(predictions=[[("X", string)]], references=[[]], texts=[text])["ungrounded"] == 1
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="aB \t\x00ßﬁ\x1c", max_size=6), max_size=5))
-def test_a_batch_lowered_at_once_is_normalised_string_by_string(strings) -> None:
-    """`_lowered`, the batch's normalisation at C speed, answers only where it equals §1b's, character for
-    character at the same positions: the texts' (Haystack) and the strings' (needle_of, stripped)."""
-    from nerscore.forms.string_batches import _lowered
-
-    texts = _lowered(strings)
-    if texts is not None:
-        assert texts == [Haystack.of(text, True).text for text in strings]
-        assert all(len(lowered) == len(text) for lowered, text in zip(texts, strings))
-    needles = _lowered([text for text in strings if text], stripped=True)
-    if needles is not None:
-        assert needles == [needle_of(text, True) for text in strings if text]
-
-
-def test_normalising_is_one_pass_over_the_text() -> None:
-    text = "Aß ﬁ  b" * 1000
-    haystack = Haystack.of(text, True)
-    assert haystack.first is not None and haystack.last is not None
-    assert len(haystack.text) == len(haystack.first) <= 2 * len(text)
-    assert haystack.text.startswith("ass fi b")
-    assert needle_of("  Fi  ", True) == "fi"
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -405,40 +275,6 @@ def test_ungrounded_is_there_whenever_texts_are() -> None:
 # ---------------------------------------------------------------------------------------------------------
 # Linear: a text in which the string occurs 10,000 times
 # ---------------------------------------------------------------------------------------------------------
-
-
-def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
-    text = "a " * 10_000
-    with tracked() as tracker:
-        spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None)
-    assert spans == [Span(0, 1, "X")]
-    assert tracker.occurrences <= 3  # the one on the reference and the first free one, not 10,000
-
-
-@pytest.mark.parametrize("normalize", [False, True], ids=["exact", "normalized"])
-def test_10000_references_and_predictions_of_one_string_are_linear(normalize: bool) -> None:
-    n = 10_000
-    text = "a " * n
-    entities = [["X", "a"]] * n
-    with tracked() as tracker:
-        grounded = ground_batch([entities], [entities], Options.of(normalize=normalize), [text])
-    assert len(grounded.predictions[0]) == n
-    assert tracker.occurrences <= 3 * n  # each occurrence looked at a bounded number of times
-    assert tracker.flows == 0  # every occurrence is taken: nothing to choose
-    result = compute_semeval(predictions=[entities], references=[entities], texts=[text], normalize=normalize)
-    assert result["strict_correct"] == n
-
-
-def test_a_few_predictions_among_10000_occurrences_inside_references() -> None:
-    n = 10_000
-    text = "New York " * n
-    references = [["LOC", "New York"]] * n
-    predictions = [["LOC", "York"]] * 3
-    with tracked() as tracker:
-        grounded = ground_batch([predictions], [references], Options(), [text])
-    assert grounded.predictions[0] == [Span(4, 8, "LOC"), Span(13, 17, "LOC"), Span(22, 26, "LOC")]
-    assert tracker.occurrences <= 3 * n
-    assert tracker.flows == 0  # each occurrence overlaps its own reference: the best three, no flow
 
 
 def test_shuffled_batches_of_many_sentences() -> None:
@@ -668,104 +504,8 @@ def test_the_command_line_names_the_line_without_text(tmp_path, capsys) -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The quick way (a sentence with nothing to choose, searched in one loop) equals the general one
+# The options of spans, on string entities (the quick way of grounding: test_string_batches.py)
 # ---------------------------------------------------------------------------------------------------------
-
-
-@st.composite
-def batches_of_strings(draw):
-    words = ["Paris", "paris", "York", "New York", "new  york", "NEW YORK", "and", "Straße", "strasse"]
-    texts, references, predictions = [], [], []
-    for _ in range(draw(st.integers(1, 5))):
-        chosen = draw(st.lists(st.sampled_from(words), min_size=1, max_size=5))
-        text = draw(st.sampled_from([" ", "  ", "\t"])).join(chosen)
-        texts.append(text)
-        references.append(
-            [(draw(st.sampled_from(TYPES)), w) for w in dict.fromkeys(chosen) if w.strip() == w and draw(st.booleans())]
-        )
-        predictions.append(draw(st.lists(st.tuples(st.sampled_from(TYPES), st.sampled_from(words)), max_size=4)))
-    return texts, references, predictions
-
-
-@settings(max_examples=150, deadline=None)
-@given(batches_of_strings(), st.booleans(), st.sampled_from([None, ["X"]]))
-def test_the_quick_way_equals_the_readable_one(batch, normalize, labels) -> None:
-    texts, references, predictions = batch
-    options = {"normalize": normalize, "labels": labels, "per_type": True}
-    try:
-        quick = compute_semeval(predictions=predictions, references=references, texts=texts, bootstrap=20, **options)
-    except InvalidInputError as error:
-        with pytest.raises(InvalidInputError) as raised:
-            compute_semeval(
-                predictions=predictions, references=references, texts=texts, return_entities=True, **options
-            )
-        assert str(raised.value) == str(error)
-        return
-    readable = compute_semeval(
-        predictions=predictions, references=references, texts=texts, return_entities=True, bootstrap=20, **options
-    )
-    readable.pop("entities")
-    assert quick == readable
-
-
-@st.composite
-def sentences_with_twins(draw):
-    """Sentences whose texts recur (and occur inside each other), references listed as often as they occur, and
-    predictions that are mostly copies of the references (twins), with some of them left out, retyped, repeated
-    or added, as `_batch_without_choice` must tell apart: a choice (left to the general way) from none."""
-    words = ["ab", "a", "b", "ab a", "AB", "ba"]
-    texts, references, predictions = [], [], []
-    for _ in range(draw(st.integers(1, 6))):
-        chosen = draw(st.lists(st.sampled_from(words), min_size=1, max_size=6))
-        texts.append(" ".join(chosen))
-        listed = [(draw(st.sampled_from(TYPES)), word) for word in chosen if draw(st.integers(0, 3))]
-        listed = draw(st.permutations(listed))
-        references.append(listed)
-        copies = [entity for entity in listed if draw(st.integers(0, 4))]
-        extra = draw(st.lists(st.tuples(st.sampled_from(TYPES), st.sampled_from([*words, "zz"])), max_size=2))
-        predictions.append(draw(st.permutations(copies + extra)))
-    return texts, references, predictions
-
-
-def _spans(values, sentence):
-    """One sentence's sorted (start, end, type) spans of `SpanValues`."""
-    first = int(values.counts[:sentence].sum())
-    last = first + int(values.counts[sentence])
-    types = [values.type_names[number] for number in values.type_id[first:last].tolist()]
-    return sorted(zip(values.start[first:last].tolist(), values.end[first:last].tolist(), types))
-
-
-@settings(max_examples=300, deadline=None)
-@given(sentences_with_twins(), st.booleans(), st.sampled_from([None, ["X"]]))
-@example(
-    (["ab a b ab"], [[("X", "ab"), ("Y", "ab")]], [[("X", "ab")]]), False, None
-)  # fewer predictions than twins: the earliest
-@example((["ab ab"], [[("Y", "ab"), ("X", "ab")]], [[("X", "ab"), ("Y", "ab")]]), False, None)  # one twin each
-@example(
-    (["a a a ab"], [[("X", "a"), ("X", "a"), ("Y", "ab"), ("X", "a")]], [[("X", "ab"), ("Y", "ab"), ("X", "ab")]]),
-    False,
-    ["X"],
-)  # a text predicted twice once labels drop a prediction listed between: not one place
-@example((["ab a"], [[("X", "ab"), ("X", "a")]], [[("X", "a"), ("X", "ab"), ("Y", "b")]]), False, None)  # fixed
-def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize, labels) -> None:
-    """Every sentence the batch-wide way grounds (`string_batches._batch_without_choice`) is grounded as
-    `ground_batch` grounds it alone: the same spans on each side and the same ungrounded predictions."""
-    texts, references, predictions = batch
-    options = Options.of(normalize=normalize, labels=labels)
-    values_p, values_r, left = ground_tuples(predictions, references, options, texts)
-    for values in (values_p, values_r):  # each type name is held by some entity, and each entity's is named
-        assert sorted(set(values.type_id.tolist())) == list(range(len(values.type_names)))
-    for sentence, text in enumerate(texts):
-        one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
-        assert _spans(values_r, sentence) == sorted(
-            (span.start, span.end, span.entity_type) for span in one.references[0]
-        )
-        assert _spans(values_p, sentence) == sorted(
-            (span.start, span.end, span.entity_type) for span in one.predictions[0]
-        )
-        assert Counter(entity_type for entity_type, _ in left[sentence]) == Counter(
-            entity_type for entity_type, _ in one.ungrounded[0]
-        )
 
 
 # The options of issues 18-20 on string entities: grounded spans are spans, and an ungrounded prediction is a

@@ -128,13 +128,6 @@ def test_spans_have_no_token_accuracy() -> None:
     assert "token_accuracy" not in result
 
 
-def test_tallies_add_their_tokens() -> None:
-    first = ns.tally_semeval([["B-PER", "O"]], [["B-PER", "B-PER"]])[0]
-    second = ns.tally_semeval([["O"]], [["O"]])[0]
-    assert (first + second).tokens == ns.tally_semeval([["B-PER", "O"], ["O"]], [["B-PER", "B-PER"], ["O"]])[0].tokens
-    assert (ns.Tally() + ns.Tally()).tokens is None
-
-
 def test_the_command_lines_json_has_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--json", str(WORKED_EXAMPLE)]) == 0
     result = json.loads(capsys.readouterr().out)

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import worked_example
+from test_spans import overlaps
 
 import nerscore as ns
 from nerscore import Span, compute_semeval
@@ -42,13 +43,6 @@ def as_dict(value: Any) -> dict:
     if value == "ace08":
         return {"min_overlap": 0.3}
     return value
-
-
-def overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
-    shared = min(reference.end, prediction.end) - max(reference.start, prediction.start)
-    if shared <= 0:
-        return False
-    return min_overlap is None or shared / (reference.end - reference.start) >= min_overlap
 
 
 def factor(weights: dict, reference: Span, prediction: Span) -> Fraction:

@@ -8,6 +8,7 @@ import codecs
 import re
 import sys
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any, NamedTuple
 
 
@@ -82,7 +83,7 @@ def _sentences(
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
     document = 0
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line.split()
         if not columns or columns[0] == "-DOCSTART-":
             if rows:
@@ -97,10 +98,6 @@ def _sentences(
             raise ConllError(source, number, f"found {found}; {expected}")
         rows.append(columns)
         numbers.append(number)
-    if rows:
-        if documents is not None:
-            documents.append(document)
-        yield _split(rows, tag_columns, numbers)
 
 
 def _split(rows: list[list[str]], tag_columns: int, numbers: list[int]) -> tuple[list[str], list[list[str]], list[int]]:

@@ -10,7 +10,6 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..accumulator import Accumulator
-from ..compute import result_dict
 from ..options import Options
 from ..runs import comparison_of, summary_of
 from ..statistics.paired_comparison import comparison
@@ -36,15 +35,13 @@ def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> 
     """A file's report (tags, or with `spans` JSON lines or an annotation tool's): what was read, the summary table
     and the tables the flags ask for; with --json, the result dict."""
     options = total.options
-    # Tags count their tokens (token_accuracy), read or not.
-    tally = total.tally or Tally({}, None if spans else TokenCounts())
-    units = total.unit_counts()
+    token_accuracy = None if spans else True  # tags count their tokens, read or not
     if args.json:
-        result = result_dict(tally, options, units, slices=total.slices)
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print(json.dumps(total.result(token_accuracy=token_accuracy), indent=2, ensure_ascii=False))
         return
     # The tables show every type, whether or not --per-type asks for the keys.
-    results = result_dict(tally, options.evolve(per_type=True), units, slices=total.slices)
+    results = total.result(options.evolve(per_type=True), token_accuracy=token_accuracy)
+    tally = total.tally or Tally()
     counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
     entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if spans else f"{_tokens(total)} tokens in {total.sentences} sentences"

@@ -64,27 +64,24 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The `compare_semeval` dict as text: per scheme and measure, A, B, B - A, its interval and the p-value."""
     f_name = f_key(beta)
     lines = [f"{'scheme':<10}{'measure':<11}{'A':>9}{'B':>9}{'B-A':>9}{'low':>9}{'high':>9}{'p-value':>11}"]
-    for scheme in (scheme for scheme in EVALUATION_SCHEMES if f"{scheme}_precision_a" in results):
-        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper())):
-            key = f"{scheme}_{measure}"
-            numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
-            numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
-            # The smallest p of a million shuffles is 1e-06, not 0.0000.
-            p_value = results[f"{key}_p_value"]
-            p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
-            lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
+    rows = [
+        (scheme, label, f"{scheme}_{measure}")
+        for scheme in EVALUATION_SCHEMES
+        if f"{scheme}_precision_a" in results
+        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper()))
+    ]
     if "value_a" in results:  # docs/scoring.md §10
-        for key, label in (
-            ("value", "value"),
-            ("value_precision", "precision"),
-            ("value_recall", "recall"),
-            (f"value_{f_name}", f_name.upper()),
-        ):
-            numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
-            numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
-            p_value = results[f"{key}_p_value"]
-            p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
-            lines.append(f"{'value':<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
+        labels = ("value", "precision", "recall", f_name.upper())
+        rows += [
+            ("value", label, f"value{end}") for label, end in zip(labels, ("", "_precision", "_recall", f"_{f_name}"))
+        ]
+    for scheme, label, key in rows:
+        numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
+        numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
+        # The smallest p of a million shuffles is 1e-06, not 0.0000.
+        p_value = results[f"{key}_p_value"]
+        p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
+        lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
     return "\n".join(lines)
 
 

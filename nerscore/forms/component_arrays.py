@@ -11,7 +11,7 @@ rule (d) of equals): both are solved on the arrays. Only the others go to `pairi
 when large and without copies, to `large_components.best_matching` straight from the arrays. Sentences whose
 entities would give too many pairs to try all of them have their overlaps found from the sorted starts
 (`_overlapping_pairs`) and their components by scipy (`large_components.component_labels`). The result is the
-same rows, as counts; tests/test_fast_path.py and tests/test_pairing_paths.py check it against `pair`."""
+same rows, as counts; tests/test_span_arrays.py and tests/test_component_arrays.py check it against `pair`."""
 
 from __future__ import annotations
 

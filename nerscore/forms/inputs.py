@@ -4,13 +4,14 @@ read once into lists of sentences, checked for alignment, and every bad value a 
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
+from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options, check_labels_are_types
@@ -344,9 +345,10 @@ def as_span(entity: Any) -> Span:
     return Span(int(start), int(end), entity_type)
 
 
-def read_spans(batch: list[list], side: str, labels: set[str] | None = None) -> list[list[Span]]:
+def read_spans(batch: list[list], side: str, labels: Collection[str] | None = None) -> list[list[Span]]:
     """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
-    entities of other types are left out."""
+    entities of other types are left out (`decoding.kept_types`)."""
+    kept = kept_types(labels)
     result = []
     for sentence, entities in enumerate(batch):
         spans = []
@@ -355,7 +357,7 @@ def read_spans(batch: list[list], side: str, labels: set[str] | None = None) -> 
                 span = as_span(entity)
             except InvalidInputError as error:
                 raise error.at(side, sentence, entity=index) from None
-            if labels is None or span.entity_type in labels:
+            if kept is None or kept(span.entity_type):
                 spans.append(span)
         result.append(spans)
     return result

@@ -1,7 +1,7 @@
 """The readable path: decode (or read) and pair a batch sentence by sentence (docs/scoring.md §1-§3).
 
 This defines what `compute_semeval` returns; the array paths (`nerscore.forms.tag_arrays`,
-`nerscore.forms.span_arrays`) compute the same faster, and tests/test_fast_path.py proves them equal. It alone gives the
+`nerscore.forms.span_arrays`) compute the same faster, and their test files prove them equal. It alone gives the
 `entities` rows and the precise error for bad input."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..decoding import decode_tags
+from ..decoding import decode_tags, tag_table
 from ..errors import InvalidInputError
 from ..options import Options
 from ..pairing.rules import pair
@@ -57,21 +57,20 @@ def pair_spans(
 
 
 def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
-    """The rows of a batch of tags or ids: decoded sentence by sentence (`labels` kept), then paired."""
-    table = TagTable(options.scheme, options.suffix)
+    """The rows of a batch of tags or ids: decoded sentence by sentence (`labels` kept: `decoding.tag_table`), then
+    paired."""
+    table = tag_table(options)
     if holds_ids:
         predictions, references = ids_to_tags(predictions, references, options, table)
-    keep = None if options.labels is None else set(options.labels)
-    predicted_spans = _decode_side(predictions, "predictions", options.mode, table, keep)
-    reference_spans = _decode_side(references, "references", options.mode, table, keep)
+    predicted_spans = _decode_side(predictions, "predictions", options.mode, table)
+    reference_spans = _decode_side(references, "references", options.mode, table)
     return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
 
 
 def span_rows(predictions: list[list], references: list[list], options: Options) -> list[Row]:
     """The rows of a batch of spans: read (`labels` kept), then paired sentence by sentence."""
-    keep = None if options.labels is None else set(options.labels)
-    predicted_spans = read_spans(predictions, "predictions", keep)
-    reference_spans = read_spans(references, "references", keep)
+    predicted_spans = read_spans(predictions, "predictions", options.labels)
+    reference_spans = read_spans(references, "references", options.labels)
     return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
 
 
@@ -95,9 +94,7 @@ def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, optio
     """Each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags are equal:
     what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
     if holds_ids:
-        predictions, references = ids_to_tags(
-            predictions, references, options, TagTable(options.scheme, options.suffix)
-        )
+        predictions, references = ids_to_tags(predictions, references, options, tag_table(options))
     lengths = np.array([len(tags) for tags in references], dtype=np.int64)
     equal = np.array([sum(map(operator.eq, p, r)) for p, r in zip(predictions, references)], dtype=np.int64)
     return SentenceFacts(len(lengths), lengths, equal)
@@ -158,16 +155,11 @@ def scenarios_by_sentence(rows: Iterable[Row], sentences: int) -> np.ndarray:
     return reducers.scenario_counts(Pairs.of_rows(rows, sentences=sentences))
 
 
-def _decode_side(
-    batch: Iterable[Any], side: str, mode: str, table: TagTable, labels: set[str] | None
-) -> list[list[Span]]:
+def _decode_side(batch: Iterable[Any], side: str, mode: str, table: TagTable) -> list[list[Span]]:
     decoded = []
     for sentence, tags in enumerate(batch):
         try:
-            spans = decode_tags(tags, mode, table)
+            decoded.append(decode_tags(tags, mode, table))
         except InvalidInputError as error:
             raise error.at(side, sentence) from None
-        if labels is not None:
-            spans = [span for span in spans if span.entity_type in labels]
-        decoded.append(spans)
     return decoded

@@ -6,7 +6,7 @@ pairing, pairs in one go every sentence whose entities are disjoint on both side
 `component_arrays.nested_rows` the sentences with nested, overlapping or repeated entities. Reading the three
 keys of every dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped
 over them). What the result reports is reduced from the table by `nerscore.table.reducers`, as for every path.
-tests/test_fast_path.py proves the table equal to the readable path's, at any offset int64 holds."""
+tests/test_span_arrays.py proves the table equal to the readable path's, at any offset int64 holds."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from itertools import chain, pairwise, repeat
 
 import numpy as np
 
+from ..decoding import kept_types
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -102,9 +103,10 @@ def span_pairs(
     columns_r, columns_p = (
         _SpanColumns(read.start, read.end, read.renumbered(type_ids), read.counts) for read in (read_r, read_p)
     )
-    if options.labels is not None:
-        wanted = np.array([type_ids[label] for label in options.labels if label in type_ids], dtype=np.int64)
-        columns_r, columns_p = (_keep_types(columns, wanted) for columns in (columns_r, columns_p))
+    kept = kept_types(options.labels)
+    if kept is not None:
+        listed = np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+        columns_r, columns_p = (_keep_types(columns, listed[columns.type_id]) for columns in (columns_r, columns_p))
 
     offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
     offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
@@ -187,8 +189,7 @@ def _dict_columns(entities: list[dict]) -> list[list] | None:
     return None
 
 
-def _keep_types(columns: _SpanColumns, wanted: np.ndarray) -> _SpanColumns:
-    keep = np.isin(columns.type_id, wanted)
+def _keep_types(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
     sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
     counts = np.bincount(sentence[keep], minlength=len(columns.counts))
     return _SpanColumns(columns.start[keep], columns.end[keep], columns.type_id[keep], counts)

@@ -10,7 +10,7 @@ one. Ungrounded predictions are placed after their sentence's text, where they o
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 from operator import itemgetter
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import EVALUATION_SCHEMES
 from ..options import Options
@@ -63,7 +64,7 @@ def ground_batch(
     strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
     spans_given_r = read_span_side(references, "references") if strings_r is None else None
     spans_given_p = read_span_side(predictions, "predictions") if strings_p is None else None
-    keep = None if options.labels is None else set(options.labels)
+    keep = kept_types(options.labels)
     normalize = options.normalize
     grounded_r, grounded_p, ungrounded = [], [], []
     given_r: list[dict[Span, list[str]]] = []
@@ -80,7 +81,7 @@ def ground_batch(
             assert spans_given_r is not None
             spans_r = list(spans_given_r[sentence])
         if keep is not None:
-            spans_r = [span for span in spans_r if span.entity_type in keep]
+            spans_r = [span for span in spans_r if keep(span.entity_type)]
         names_p: dict[Span, list[str]] = {}
         left: list[tuple[str, str]] = []
         if strings_p is not None:
@@ -93,7 +94,7 @@ def ground_batch(
                             sentence,
                             entity=index,
                         )
-            listed = [entity for entity in strings_p[sentence] if keep is None or entity[0] in keep]
+            listed = [entity for entity in strings_p[sentence] if keep is None or keep(entity[0])]
             try:
                 places = ground_predictions(listed, haystack, normalize, spans_r, options.min_overlap)
             except InvalidInputError as error:
@@ -108,7 +109,7 @@ def ground_batch(
                         names_p.setdefault(place, []).append(entity[1])
         else:
             assert spans_given_p is not None
-            spans_p = [span for span in spans_given_p[sentence] if keep is None or span.entity_type in keep]
+            spans_p = [span for span in spans_given_p[sentence] if keep is None or keep(span.entity_type)]
         grounded_r.append(spans_r)
         grounded_p.append(spans_p)
         ungrounded.append(left)
@@ -231,7 +232,7 @@ def ground_tuples(
         read_span_side(references, "references")  # checked, located
     if strings_p is None:
         read_span_side(predictions, "predictions")
-    keep = None if options.labels is None else set(options.labels)
+    keep = kept_types(options.labels)
     size = len(texts)
     names: dict[str, int] = {}
     if columns_r is not None and columns_p is not None:
@@ -279,7 +280,7 @@ def _batch_without_choice(
     strings_r: StringColumns,
     strings_p: StringColumns,
     texts: Sequence[str],
-    keep: set[str] | None,
+    keep: Callable[[str], bool] | None,
     normalize: bool,
 ) -> tuple[np.ndarray, _Flat, _Flat, list[Sequence[tuple[str, str]]], dict[str, int]]:
     """The sentences with one best grounding, grounded for the whole batch on arrays: each side's strings are
@@ -332,7 +333,7 @@ def _batch_without_choice(
         separate[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
         kept = np.ones(len(types), dtype=bool)
         if keep is not None:
-            kept = np.fromiter(map(keep.__contains__, types), dtype=bool, count=len(types))
+            kept = np.fromiter(map(keep, types), dtype=bool, count=len(types))
         place = np.where(first >= 0, origin[sentence] + first, -1)
         sides.append((sentence, types, given, needles, within, first, length, kept, place))
     sentence_r, types_r, _, needles_r, within_r, first_r, length_r, kept_r, place_r = sides[0]
@@ -443,25 +444,23 @@ def _concatenated(*parts: _Flat) -> _Flat:
 
 
 def _without_choice(
-    references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: set[str] | None
+    references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: Callable[[str], bool] | None
 ) -> _Grounded | None:
-    """One sentence of strings against strings grounded when there is nothing to choose: the references in order,
-    every predicted text with one type and no more occurrences than predictions (`every_position`, as
-    `grounding._every_occurrence`). None when there is a choice to make, or an error to locate: the general way
-    then does it."""
+    """One sentence of strings against strings grounded when there is nothing to choose: the references as
+    `ground_references` grounds them, every predicted text with one type and no more occurrences than
+    predictions (`every_position`, as `grounding._every_occurrence`). None when there is a choice to make, or an
+    error to locate: the general way then does it."""
+    try:  # the strings are searched for as given: `text` is already normalised where the strings are
+        grounded_r = ground_references(references, Haystack(text), False, 0)
+    except InvalidInputError:
+        return None
+    spans_r = [
+        (span.start, span.end, span.entity_type) for span in grounded_r if keep is None or keep(span.entity_type)
+    ]
     find = text.find
-    spans_r = []
-    next_position: dict[str, int] = {}
-    for entity_type, needle in references:
-        found = find(needle, next_position.get(needle, 0))
-        if found < 0:
-            return None
-        next_position[needle] = found + 1
-        if keep is None or entity_type in keep:
-            spans_r.append((found, found + len(needle), entity_type))
     wanted: dict[str, list] = {}
     for entity_type, needle in predictions:
-        if keep is not None and entity_type not in keep:
+        if keep is not None and not keep(entity_type):
             continue
         entry = wanted.get(needle)
         if entry is None:

@@ -5,7 +5,7 @@ them. This path turns every tag into a small integer code in one C-level pass, t
 chunks of sentences with a handful of numpy operations, and sends only entities in a forked overlap chain (one
 entity overlapping two) through the exact `pair_overlapping`.
 
-What proves it equal: tests/test_fast_path.py compares its table and `Tally` with the readable path's on random
+What proves it equal: tests/test_tag_arrays.py compares its table and `Tally` with the readable path's on random
 tag soup in every scheme, mode and tag style, with ids, documents and chunk sizes down to one token. On any input
 it cannot read (a bad tag, an unknown id), it returns None and the readable path raises the error.
 """
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import numbers
 from collections import defaultdict
-from itertools import chain, count, islice, pairwise, repeat
+from itertools import chain, count, islice, pairwise
 from typing import Any
 
 import numpy as np
 
-from ..decoding import ROLE_FLAGS, decode_roles
+from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
 from ..options import Options
 from ..pairing.rules import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
@@ -69,7 +69,7 @@ def tag_pairs(
     # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
     cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
     bounds = [0, *np.unique(cuts).tolist(), len(references)]
-    table = TagTable(options.scheme, options.suffix)
+    table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
     codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
     tokens = TokenCounts()
@@ -89,7 +89,7 @@ def tag_pairs(
         if chunk_facts is not None:
             lengths_parts.append(chunk_facts[0])
             equal_parts.append(chunk_facts[1])
-    pairs = Pairs.joined(parts, list(codes.type_names), len(references))
+    pairs = Pairs.joined(parts, list(filter(None, codes.type_ids)), len(references))
     sentence_facts = None
     if facts:
         sentence_facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
@@ -99,15 +99,21 @@ def tag_pairs(
 class _CodeBook:
     """One call's tag -> code table, and each code's role flags and type id, kept across its chunks, so that each
     distinct tag is numbered and parsed once per call whatever the number of chunks (issue 16). It starts from
-    the codes of earlier calls (`_known_codes`, kept while they are at most 256); `_tag_codes` numbers the new
-    tags of a chunk as its look-up meets them."""
+    the codes of earlier calls (`_known_codes`, kept while they are at most 256); its dict numbers the new tags
+    of a chunk as `_tag_codes`' look-up meets them."""
 
     def __init__(self, table: TagTable, label_list_tags: list[Any] | None = None) -> None:
         self.table = table
         # With ids, a code is the id's position in label_list: the same in every chunk, and no tag is looked up.
-        self.codes: dict[Any, int] = _known_codes if label_list_tags is None else {}
+        # A dict that numbers a tag as it is first looked up looks the others up as fast as a plain dict (this
+        # replaced a plain dict copied from it after each chunk of new tags: 40,000 new tags, 5 ms a call).
+        self.codes: dict[Any, int] = (
+            defaultdict(count(len(_known_codes)).__next__, _known_codes) if label_list_tags is None else {}
+        )
         self.tags: list[Any] = list(_known_codes) if label_list_tags is None else label_list_tags
-        self.type_names: dict[str, int] = {}
+        # type -> id, numbered in the order first met (tags B-X and I-X share one) by the one C-level look-up that
+        # gives each tag its type's id; None (O) is -1.
+        self.type_ids: dict[str | None, int] = defaultdict(count().__next__, {None: -1})
         self.role_of = np.zeros(len(self.tags) + 1, dtype=np.int8)
         self.type_of = np.full(len(self.tags) + 1, -1, dtype=np.int32)
         self.parsed = np.zeros(len(self.tags) + 1, dtype=bool)
@@ -118,7 +124,9 @@ class _CodeBook:
         grow = len(self.codes) - len(self.tags)
         if not grow:
             return
-        self.tags.extend(islice(self.codes, len(self.tags), None))
+        added = list(islice(reversed(self.codes), grow))  # the last `grow` numbered, without walking the others
+        added.reverse()
+        self.tags.extend(added)
         if len(self.codes) <= 256:
             _known_codes = dict(self.codes)  # a few tags: the next call finds them numbered
         self.role_of = np.concatenate((self.role_of, np.zeros(grow, dtype=np.int8)))
@@ -131,17 +139,11 @@ class _CodeBook:
         if not len(new):
             return True
         try:
-            roles, entity_types = self.table.roles_and_types([self.tags[code] for code in new.tolist()])
+            roles, entity_types = self.table.roles_and_types(list(map(self.tags.__getitem__, new.tolist())))
         except (InvalidInputError, TypeError):
             return False
-        type_names: dict[Any, int] = self.type_names
-        # Types numbered in the order they are first met (tags B-X and I-X share one), all in C but one step per type.
-        met: dict[Any, None] = dict.fromkeys(entity_types)
-        met.pop(None, None)
-        unnumbered = [name for name in met if name not in type_names]
-        type_names.update(zip(unnumbered, range(len(type_names), len(type_names) + len(unnumbered))))
         self.role_of[new] = np.fromiter(map(ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
-        self.type_of[new] = np.fromiter(map(type_names.get, entity_types, repeat(-1)), dtype=np.int32, count=len(new))
+        self.type_of[new] = np.fromiter(map(self.type_ids.__getitem__, entity_types), dtype=np.int32, count=len(new))
         self.parsed[new] = True
         return True
 
@@ -176,14 +178,10 @@ def _chunk_pairs(
     used[-1] = False
     if not codes.parse(used):
         return None
-    type_names = codes.type_names
     spans = [
         FlatSpans(*decode_roles(codes.role_of[side], codes.type_of[side], offsets, options.mode, options.scheme))
         for side in (codes_r, codes_p)
     ]
-    if options.labels is not None:
-        wanted = np.array([type_names[label] for label in options.labels if label in type_names], dtype=np.int64)
-        spans = [side.select(np.isin(side.type_id, wanted)) for side in spans]
     groups = pair_flat(spans[0], spans[1], options.min_overlap)
     kinds, r_types, p_types, *extents = (
         np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7)
@@ -216,7 +214,7 @@ def _equal_tags(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | Non
 
 
 # tag -> code for the tags met so far, kept across calls: an evaluation loop scores the same few tags again
-# and again, and a plain dict filled once looks them up faster than one that numbers tags as it meets them.
+# and again, and one byte per tag holds their codes from the first chunk on.
 _known_codes: dict[Any, int] = {}
 
 
@@ -227,15 +225,8 @@ def _tag_codes(predictions: Batch, references: Batch, book: _CodeBook) -> tuple[
     This is the one step that touches every tag, so it stays in C: `map` over the dict's own look-up, into
     one byte per tag while there are at most 256 distinct tags, which numpy takes as it is (turning Python
     ints into an array costs more than the look-ups; benchmarks/run.py)."""
-    batches = (predictions, references)
     try:
-        try:
-            arrays = [_code_array(book.codes, batch) for batch in batches]
-        except KeyError:  # tags not met before: looked up again in a dict that numbers them as it meets them
-            numbering = defaultdict(count(len(book.codes)).__next__, book.codes)
-            arrays = [_code_array(numbering, batch) for batch in batches]
-            # A plain dict again: a defaultdict's look-ups take 1.4x as long (benchmarks/hostile.py, 1,000 types).
-            book.codes = dict(numbering)
+        arrays = [_code_array(book.codes, batch) for batch in (predictions, references)]
     except TypeError:  # an unhashable value
         return None
     book.sync()

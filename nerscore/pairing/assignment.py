@@ -10,7 +10,7 @@ Two problems, one family (successive augmenting paths of largest gain, while a p
   types, on each occurrence; a bonus on the first units into a text's free occurrences), which no graph of rows
   and columns with a capacity each can state; its graphs are one group of a sentence's occurrences, small. Its
   paths are found by Bellman-Ford with a queue, not Dijkstra on potentials as `max_weight_flow`'s: on those
-  graphs that measured 1.2-1.9x slower (tests/test_grounding_solver.py's hostile groundings).
+  graphs that measured 1.2-1.9x slower (tests/test_joint_grounding.py's hostile groundings).
 """
 
 from __future__ import annotations
@@ -286,11 +286,11 @@ def strong_components(nodes: list, successors: Mapping[Any, list]) -> dict[Any, 
     return component
 
 
-def connected(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """The edges of a bipartite graph (reference index, prediction index) grouped by connected component."""
-    roots = union_find(edges)
+def connected(edges: list[tuple[int, int]], labels: list[int] | None = None) -> list[list[tuple[int, int]]]:
+    """The edges of a bipartite graph (reference index, prediction index) grouped by connected component, as
+    `labels` names them (`union_find`'s where not given)."""
     groups: dict[int, list[tuple[int, int]]] = {}
-    for edge, group in zip(edges, roots):
+    for edge, group in zip(edges, union_find(edges) if labels is None else labels):
         groups.setdefault(group, []).append(edge)
     return list(groups.values())
 

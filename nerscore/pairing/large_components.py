@@ -15,7 +15,8 @@ scipy is imported inside the functions: `import nerscore` must stay light (tests
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -148,59 +149,50 @@ def _potentials(
     owner = np.full(columns, -1, np.int64)
     owner[matched_columns] = matched_rows
     owners, weights_of = owner.tolist(), matched_weight.tolist()
-    cap = _ROUNDS * (rows + columns + 64)
+    best_of: Callable[[int], int]
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
-        # Dense: one row of weights per column, -1 for a missing pair (below every w - u that counts).
+        # Dense: one row of weights per column, -1 for a missing pair (below every w - u that counts), in numpy.
         by_column = np.full((columns, rows), -1, np.int64)
         by_column[edge_columns, edge_rows] = edge_weights
-        u = matched_weight.copy()
-        v = np.zeros(columns, np.int64)
-        for sweep in range(cap):
-            changed = False
-            for column in range(columns) if sweep % 2 == 0 else range(columns - 1, -1, -1):
-                best = int((by_column[column] - u).max())
-                if best > v[column]:
-                    v[column] = best
-                    changed = True
-                    row = owners[column]
-                    if row >= 0:
-                        u[row] = weights_of[row] - best
-                        if u[row] < 0:
-                            return None
-            if not changed:
-                break
-        else:
-            return None
+        u: Any = matched_weight.copy()
+
+        def best_of(column: int) -> int:
+            return int((by_column[column] - u).max())
+
     else:
         # Sparse: each column's (row, weight) lists, in plain Python (a few edges each).
         by_column_order = np.argsort(edge_columns, kind="stable")
         bounds = np.searchsorted(edge_columns[by_column_order], np.arange(columns + 1)).tolist()
         rows_of, weights_in = edge_rows[by_column_order].tolist(), edge_weights[by_column_order].tolist()
-        u_list, v_list = matched_weight.tolist(), [0] * columns
-        for sweep in range(cap):
-            changed = False
-            for column in range(columns) if sweep % 2 == 0 else range(columns - 1, -1, -1):
-                best = v_list[column]
-                for k in range(bounds[column], bounds[column + 1]):
-                    value = weights_in[k] - u_list[rows_of[k]]
-                    if value > best:
-                        best = value
-                if best > v_list[column]:
-                    v_list[column] = best
-                    changed = True
-                    row = owners[column]
-                    if row >= 0:
-                        u_list[row] = weights_of[row] - best
-                        if u_list[row] < 0:
-                            return None
-            if not changed:
-                break
-        else:
-            return None
-        u, v = np.array(u_list, np.int64), np.array(v_list, np.int64)
-    if not verified(edge_rows, edge_columns, edge_weights, matched_rows, matched_columns, u, v):
+        u = matched_weight.tolist()
+
+        def best_of(column: int) -> int:
+            best = -1
+            for k in range(bounds[column], bounds[column + 1]):
+                value = weights_in[k] - u[rows_of[k]]
+                if value > best:
+                    best = value
+            return best
+
+    v = [0] * columns
+    for sweep in range(_ROUNDS * (rows + columns + 64)):
+        changed = False
+        for column in range(columns) if sweep % 2 == 0 else range(columns - 1, -1, -1):
+            best = best_of(column)
+            if best > v[column]:
+                v[column] = best
+                changed = True
+                row = owners[column]
+                if row >= 0:
+                    u[row] = weights_of[row] - best
+                    if u[row] < 0:
+                        return None
+        if not changed:
+            break
+    else:
         return None
-    return u, v
+    proof = np.array(u, np.int64), np.array(v, np.int64)
+    return proof if verified(edge_rows, edge_columns, edge_weights, matched_rows, matched_columns, *proof) else None
 
 
 def verified(
@@ -391,7 +383,7 @@ def uncrossed(columns: tuple, rows, predictions) -> bool:
     min(end) is supermodular and max(start) submodular on ordered values, so
     min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
     pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
-    identical boundaries are all of one type and made before (`pairing._pair_nested`)."""
+    identical boundaries are all of one type and made before (`rules._pair_nested`)."""
     _, r_end, r_type, _, p_end, p_type = columns
     kinds = np.concatenate((r_type[rows], p_type[predictions]))
     if kinds.min() != kinds.max():
@@ -400,7 +392,7 @@ def uncrossed(columns: tuple, rows, predictions) -> bool:
 
 
 def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`pairing._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
+    """`rules._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
     below 2**62 (which the caller checks): the same digits, left out where equal on every edge."""
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
@@ -415,7 +407,7 @@ def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`pairing._best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
+    """`rules._best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
     entities of `columns` (`span_columns`' arrays): whether each edge pairs (bool array), by `best_chain` where
     `uncrossed` admits it, else by `best_matching`; or None where the
     pure-Python solver must do it (digits beyond int64, weights that do not fit a float64 exactly for scipy, or no

@@ -1,10 +1,10 @@
 """Pairing reference and predicted entities into scenarios (docs/scoring.md §3, §4).
 
 Identical boundaries pair first; the rest pair by the four priorities of §3. Sides without overlapping entities
-(always so for tags) are paired by a dynamic programme linear in the entities; nested, overlapping or repeated
-entities make general bipartite components, each solved exactly as a flow in which identical entities are one node
-with their number of copies (`nerscore.pairing.assignment`); components of a few edges are solved by trying every
-pairing.
+(always so for tags) have best pairings that never cross, found by a dynamic programme linear in the entities
+(`_pair_disjoint`); nested, overlapping or repeated entities make general bipartite components (`_pair_nested`),
+each solved exactly as a flow in which identical entities are one node with their number of copies
+(`nerscore.pairing.assignment`); components of a few edges are solved by trying every pairing.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..span import Span
-from .assignment import connected, max_weight_flow, strong_components, union_find
+from .assignment import connected, max_weight_flow, strong_components
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
@@ -40,13 +40,8 @@ def pair(
     Identical boundaries always pair. The rest pair among overlapping spans to maximise, in this order, the
     number of pairs, the number of same-type pairs and the shared extent; ties go to the lexicographically
     smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
-    `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length.
-
-    When neither side has two entities that overlap (always so for tags), optimal pairings never cross and a
-    dynamic programme linear in the number of entities solves it (`_pair_disjoint`). Nested, overlapping or
-    repeated entities on a side make general bipartite components, each solved exactly as an assignment
-    problem (`_pair_nested`).
-    """
+    `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length. The
+    module's docstring says how (`_pair_disjoint`, `_pair_nested`)."""
     if _disjoint(references) and _disjoint(predictions):
         rows = _pair_disjoint(references, predictions, min_overlap)
     else:
@@ -212,10 +207,7 @@ def _pair_nested(
     spans_r, spans_p = [classes_r[i] for i in left_r], [classes_p[j] for j in left_p]
     room_r, room_p = [len(copies_r[i]) for i in left_r], [len(copies_p[j]) for j in left_p]
     edges = _overlap_edges(spans_r, spans_p, min_overlap)
-    components: dict[int, list[tuple[int, int]]] = {}
-    for edge, component in zip(edges, _component_labels(edges, len(spans_r), len(spans_p))):
-        components.setdefault(component, []).append(edge)
-    for component_edges in components.values():
+    for component_edges in components(edges, len(spans_r), len(spans_p)):
         for (i, j), amount in _best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
             rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], amount))
     rows.extend((span, None) for copies in copies_r for span in copies)
@@ -223,16 +215,18 @@ def _pair_nested(
     return rows
 
 
-def _component_labels(edges: list[tuple[int, int]], references: int, predictions: int) -> list[int]:
-    """`union_find(edges)`, by scipy on many edges, where its Python loop costs most."""
+def components(edges: list[tuple[int, int]], references: int, predictions: int) -> list[list[tuple[int, int]]]:
+    """`connected(edges)`, by scipy's labels on many edges, where union-find's Python loop costs most."""
     if len(edges) <= _LARGE_COMPONENT_EDGES:
-        return union_find(edges)
+        return connected(edges)
     import numpy as np
 
     from . import large_components
 
     pairs = np.array(edges, np.int64).reshape(-1, 2)
-    return large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
+    return connected(
+        edges, large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
+    )
 
 
 def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
@@ -312,15 +306,25 @@ def _best_flow(
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
     digits = _digits(references, predictions, edges, radix, extent_radix)
-    # Entities are indexed in (start, end, type) order, so edges sort as rule (d) compares them.
-    ranked = sorted(edges)
-    if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals
-        return {max(ranked, key=digits.__getitem__): 1}
-    if no_copies and len(ranked) <= _ENUMERATED_EDGES:
-        return dict.fromkeys(_enumerated(digits, ranked), 1)
-    rows = {i: room_r[i] for i in reference_indices}
-    columns = {j: room_p[j] for j in prediction_indices}
-    return _rule_d(digits, {edge: index for index, edge in enumerate(ranked)}, rows, columns)
+    if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
+        return {max(sorted(edges), key=digits.__getitem__): 1}
+    if no_copies:
+        return smallest_best(digits)
+    return smallest_best(digits, {i: room_r[i] for i in reference_indices}, {j: room_p[j] for j in prediction_indices})
+
+
+def smallest_best(
+    weights: Mapping[tuple[int, int], int],
+    room_r: Mapping[int, int] | None = None,
+    room_p: Mapping[int, int] | None = None,
+) -> dict[tuple[int, int], int]:
+    """Rule (d)'s flow among those of largest total `weights` (`_rule_d`'s), as {edge: amount}: by trying every
+    pairing for a few edges without copies (`_enumerated`). Entities are indexed in (start, end, type) order, so
+    edges sort as rule (d) compares them."""
+    ranked = sorted(weights)
+    if room_r is None and room_p is None and len(ranked) <= _ENUMERATED_EDGES:
+        return dict.fromkeys(_enumerated(weights, ranked), 1)
+    return _rule_d(weights, {edge: rank for rank, edge in enumerate(ranked)}, room_r, room_p)
 
 
 def _digits(

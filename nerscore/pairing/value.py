@@ -10,7 +10,7 @@ go below it: the exact solvers of `nerscore.pairing.rules` then find the pairing
 
 What adds, as for §3's pairing, is how many value pairs and unpaired entities fell into each (scenario,
 reference type, predicted type) cell: every value key is a function of those cells and the weights
-(`nerscore.scores.value_scores`).
+(`nerscore.result_scores.value_scores`).
 """
 
 from __future__ import annotations
@@ -21,16 +21,14 @@ from fractions import Fraction
 
 from ..option_checks import Weights
 from ..span import Span
-from .assignment import connected
 from .rules import (
-    _ENUMERATED_EDGES,
     _disjoint,
-    _enumerated,
     _overlap_edges,
-    _rule_d,
     _span_key,
     best_noncrossing,
+    components,
     scenario_of,
+    smallest_best,
 )
 
 # A value pair's scenario (docs/scoring.md §4) says which errors it has: IV a type error, V a boundary error,
@@ -94,7 +92,7 @@ def value_pair(
         # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
         paired = dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table))
     else:
-        for component_edges in connected(edges):
+        for component_edges in components(edges, len(sorted_r), len(sorted_p)):
             for i, j in best_value_pairs(sorted_r, sorted_p, component_edges, table):
                 paired[i] = j
     taken = set(paired.values())
@@ -130,7 +128,7 @@ def _chain_pairs(
     references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
 ) -> list[tuple[int, int]]:
     """The value pairing where neither side has two entities that share a position: overlap edges (i, j), sorted,
-    never cross then (docs/scoring.md §3), so the best matching is `pairing.pair_overlapping`'s dynamic programme
+    never cross then (docs/scoring.md §3), so the best matching is `rules.best_noncrossing`'s dynamic programme
     on `_digits`' weights, linear in the edges, and reading it left to right gives rule (d)'s smallest list."""
     if not edges:
         return []
@@ -143,16 +141,8 @@ def best_value_pairs(
 ) -> list[tuple[int, int]]:
     """The value pairing of one connected component of the overlap graph (`edges` between entities indexed in
     (start, end, type) order): the matching of largest Σ worth, then by §3's rule 2 (a) most pairs, (b) most
-    pairs of one type, (c) most shared extent, (d) the smallest sorted list of pairs.
-
-    Each edge's weight is one integer whose digits, from the most significant, are its worth scaled by the
-    common denominator of all the worths, a pair, a pair of one type and the shared extent; each digit's total
-    over a matching is below its radix, so the largest total weight is the best by every rule in turn, and rule
-    (d) is `pairing._rule_d`'s (or, for a few edges, `pairing._enumerated`'s) on the edges in sorted order."""
+    pairs of one type, (c) most shared extent, (d) the smallest sorted list of pairs: `rules.smallest_best` on
+    `_digits`' weights, whose largest total is the best by every rule in turn."""
     if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
         return list(edges)
-    digits = _digits(references, predictions, edges, table)
-    ranked = sorted(edges)
-    if len(ranked) <= _ENUMERATED_EDGES:
-        return _enumerated(digits, ranked)
-    return sorted(_rule_d(digits, {edge: rank for rank, edge in enumerate(ranked)}))
+    return sorted(smallest_best(_digits(references, predictions, edges, table)))

@@ -14,7 +14,7 @@ from ..options import Options
 from ..result_scores import scores
 from ..tally import Tally
 from .resampling import _resampled_interval, _swapped_totals
-from .sample_statistics import _measure_keys, _slice_key_positions, _slice_measures, _statistics
+from .sample_statistics import _measure_keys, _slice_key_positions, _slice_measures
 from .unit_counts import SentenceCounts
 
 
@@ -57,27 +57,25 @@ def _paired_statistics(
 def comparison(
     tally_a: Tally, tally_b: Tally, pairs: SentenceCounts, options: Options, resamples: int, seed: int
 ) -> dict[str, float]:
-    """`compare_semeval`'s dict from the two systems' tallies and their per-sentence counts, side by side."""
-    width = pairs.vectors.shape[1] // 2  # one system's: six counts, and docs/scoring.md §10's columns
+    """`compare_semeval`'s dict from the two systems' tallies and their per-sentence counts, side by side: the
+    totals of `slice_comparison` without slices."""
+    return slice_comparison(tally_a, tally_b, pairs, {}, [], ({}, {}), options, resamples, seed)[0]
 
-    def difference(totals: np.ndarray) -> np.ndarray:
-        return _statistics(totals[..., width:], options) - _statistics(totals[..., :width], options)
 
-    result_a, result_b = scores(tally_a, options), scores(tally_b, options)
-    keys = _measure_keys(options)
-    low, high, p_values = _paired_statistics(pairs, pairs.totals(), difference, resamples, seed, width, options)
-    result: dict[str, float] = {}
-    for key, key_low, key_high, p_value in zip(keys, low.tolist(), high.tolist(), p_values.tolist()):
-        if key not in result_a:  # a scheme that `evaluation_schemes` leaves out
-            continue
-        delta = result_b[key] - result_a[key]
-        result[f"{key}_a"] = result_a[key]
-        result[f"{key}_b"] = result_b[key]
-        result[f"{key}_delta"] = delta
-        result[f"{key}_delta_low"] = min(key_low, delta)
-        result[f"{key}_delta_high"] = max(key_high, delta)
-        result[f"{key}_p_value"] = p_value
-    return result
+def difference_keys(
+    key: str, value_a: float, value_b: float, low: float, high: float, p_value: float, suffix: str = ""
+) -> dict[str, float]:
+    """One measure's keys of a comparison (compare_semeval's; compare_runs' of the means, `suffix` "_mean"): A, B,
+    B - A, its interval (which holds B - A itself) and its p-value."""
+    delta = value_b - value_a
+    return {
+        f"{key}_a{suffix}": value_a,
+        f"{key}_b{suffix}": value_b,
+        f"{key}_delta": delta,
+        f"{key}_delta_low": min(low, delta),
+        f"{key}_delta_high": max(high, delta),
+        f"{key}_p_value": p_value,
+    }
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -119,23 +117,14 @@ def slice_comparison(
     keys = _measure_keys(options)
     positions = list(_slice_key_positions(layout, names, options))
     totals = pairs.totals()
-    low, high, p_values = _paired_statistics(pairs, totals, difference, resamples, seed, half, options)
+    low, high, p_values = (
+        values.tolist() for values in _paired_statistics(pairs, totals, difference, resamples, seed, half, options)
+    )
     estimates = (_slice_measures(totals[:half], layout, options), _slice_measures(totals[half:], layout, options))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
-        if key not in result_a:
-            continue
-        delta = result_b[key] - result_a[key]
-        base.update(
-            {
-                f"{key}_a": result_a[key],
-                f"{key}_b": result_b[key],
-                f"{key}_delta": delta,
-                f"{key}_delta_low": min(float(low[column]), delta),
-                f"{key}_delta_high": max(float(high[column]), delta),
-                f"{key}_p_value": float(p_values[column]),
-            }
-        )
+        if key in result_a:  # not a scheme that `evaluation_schemes` leaves out
+            base.update(difference_keys(key, result_a[key], result_b[key], low[column], high[column], p_values[column]))
     by_bucket: dict[str, dict[str, dict[str, float]]] = {}
     holm_terms: dict[str, list[tuple[str, str]]] = {}
     for name, bucket, key, column in positions:
@@ -145,16 +134,8 @@ def slice_comparison(
         a, b = (
             value[key] if value is not None else float(estimate[column]) for value, estimate in zip(present, estimates)
         )
-        delta = b - a
         by_bucket.setdefault(name, {}).setdefault(bucket, {}).update(
-            {
-                f"{key}_a": a,
-                f"{key}_b": b,
-                f"{key}_delta": delta,
-                f"{key}_delta_low": min(float(low[column]), delta),
-                f"{key}_delta_high": max(float(high[column]), delta),
-                f"{key}_p_value": float(p_values[column]),
-            }
+            difference_keys(key, a, b, low[column], high[column], p_values[column])
         )
         holm_terms.setdefault(key, []).append((name, bucket))
     for key, places in holm_terms.items():

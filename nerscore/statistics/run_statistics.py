@@ -12,7 +12,15 @@ import numpy as np
 from ..options import Options
 from ..pairing.rules import SCENARIOS
 from .paired_comparison import _randomization_p_values
-from .resampling import _SCORED_WIDTH, Blocks, _bca_interval, _blocks, _bootstrap_totals, _swapped_totals
+from .resampling import (
+    _SCORED_WIDTH,
+    Blocks,
+    _bca_interval,
+    _blocks,
+    _bootstrap_totals,
+    _swapped_totals,
+    holding_estimates,
+)
 from .sample_statistics import _measure_keys, _measures
 from .unit_counts import SentenceCounts
 
@@ -87,13 +95,7 @@ def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int
         low, high = _bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
     else:
         low = high = np.array([means.get(f"{key}_mean", 0.0) for key in keys])
-    intervals = {}
-    for key, key_low, key_high in zip(keys, low.tolist(), high.tolist()):
-        if f"{key}_mean" not in means:
-            continue
-        intervals[f"{key}_mean_low"] = min(key_low, means[f"{key}_mean"])
-        intervals[f"{key}_mean_high"] = max(key_high, means[f"{key}_mean"])
-    return intervals
+    return holding_estimates(keys, low, high, means, "_mean")
 
 
 def runs_comparison(

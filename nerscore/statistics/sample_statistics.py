@@ -30,7 +30,7 @@ _MEASURES = ("precision", "recall", "f")
 def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None = None) -> np.ndarray:
     """Precision, recall and F of every scheme for scenario totals of shape (..., 6): shape (..., 4 schemes,
     3 measures), by `scores`' rules (`measures.Rule`) in floats where `scores` works in exact ratios;
-    P and R are the correctly rounded floats `scores` gives, F within rounding (tests/test_statistics.py)."""
+    P and R are the correctly rounded floats `scores` gives, F within rounding (tests/test_sample_statistics.py)."""
     counts = np.asarray(totals, dtype=np.float64) @ _OUTCOMES_MATRIX
     counts = counts.reshape(*counts.shape[:-1], len(EVALUATION_SCHEMES), len(COUNT_NAMES))
     correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)

@@ -4,8 +4,8 @@ One row per pair or unpaired entity of a batch (docs/scoring.md §3): its senten
 types and extents (-1 on an unpaired side), positions as scored (tokens kept after `ignore_index`, or the spans'
 own offsets), so that an entity's text is found in the batch's columns by (sentence, start, end). The readable
 path (`nerscore.forms.readable`) defines the table through `Pairs.of_rows`; the array paths
-(`nerscore.forms.tag_arrays`, `nerscore.forms.span_arrays`) build the same table faster, and tests/test_fast_path.py
-proves the tables equal. The tally, each sentence's counts, the overlap credit, diagnostics, errors and slices are
+(`nerscore.forms.tag_arrays`, `nerscore.forms.span_arrays`) build the same table faster, and their tests prove the
+tables equal. The tally, each sentence's counts, the overlap credit, diagnostics, errors and slices are
 reducers over it (`nerscore.table.reducers`, `nerscore.table.slices`). The value score's own pairing (§10) gives a
 table of the same shape.
 

@@ -2,7 +2,7 @@
 length, reference entity density, group), counted from the rows of a pairing.
 
 A reducer over the batch's table of pairs (`nerscore.table.pairs.Pairs`: each row's sentence, scenario, types and the
-extents of its two entities), which every path produces alike (tests/test_fast_path.py), bucketed here once with a
+extents of its two entities), which every path produces alike (tests/test_tag_arrays.py), bucketed here once with a
 handful of numpy operations per slice. What
 is kept adds over batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as
 per-type scores are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each

@@ -1,21 +1,20 @@
-"""The paths of the pairing of nested and repeated spans (docs/scoring.md §3, issue 16): identical entities folded
-into one node with their copies, small components enumerated, the array path's components solved on arrays. Each
-is checked against the enumeration of every pairing (test_spans.best_pairing), against the general solver, and
-against the readable path; bounded cost is checked structurally (memory peaks, solver calls), never by time."""
+"""nerscore.pairing.large_components: the compiled solver of large components. With its size threshold patched to 0
+it solves every component of more than one pair, and must give the rows the pure-Python solver and the
+enumeration of every pairing give (docs/scoring.md §3, issue 16); where it cannot prove its answer it must hand
+the component back. The non-crossing programme (`best_chain`) pairs staircases and onions alike."""
 
 from __future__ import annotations
 
 import contextlib
 import random
-import tracemalloc
 from collections import Counter
 from unittest import mock
 
 import numpy as np
 import pytest
 import strategies
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given
+from test_rules import MIN_OVERLAPS, SETTINGS, TYPES
 from test_spans import best_pairing, check_rows, paired, spans_of
 
 import nerscore as ns
@@ -23,212 +22,6 @@ from nerscore import Span, compute_semeval, pair
 from nerscore.forms import component_arrays, span_arrays
 from nerscore.pairing import large_components
 from nerscore.pairing import rules as pairing
-from nerscore.pairing.assignment import connected, union_find
-
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-TYPES = ("A", "B", "C")
-MIN_OVERLAPS = st.one_of(st.none(), st.sampled_from([0.25, 0.5, 2 / 3, 1.0]))
-
-
-@st.composite
-def copied_spans(draw: st.DrawFn, max_distinct: int = 3, max_copies: int = 3) -> list[tuple[int, int, str]]:
-    """A side of a sentence of few distinct entities, each repeated up to `max_copies` times, over few positions
-    and three types, so that copies of identical boundaries and other types meet."""
-    distinct = draw(
-        st.lists(
-            st.tuples(st.integers(0, 4), st.integers(1, 3), st.sampled_from(TYPES)),
-            max_size=max_distinct,
-        )
-    )
-    entities = []
-    for start, length, entity_type in distinct:
-        entities += [(start, start + length, entity_type)] * draw(st.integers(1, max_copies))
-    return draw(st.permutations(entities))
-
-
-# At most six entities a side: the enumeration visits every pairing, some 17 million for nine against nine.
-@SETTINGS
-@given(references=copied_spans(max_copies=2), predictions=copied_spans(max_copies=2), min_overlap=MIN_OVERLAPS)
-def test_copies_pair_as_every_pairing_enumerated(references, predictions, min_overlap) -> None:
-    references, predictions = spans_of(references), spans_of(predictions)
-    rows = pair(references, predictions, min_overlap)
-    check_rows(rows, references, predictions)
-    assert paired(rows) == best_pairing(references, predictions, min_overlap)
-
-
-@pytest.mark.parametrize("copies", [2, 3, 40])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(references=strategies.nested_spans(), predictions=strategies.nested_spans(), min_overlap=MIN_OVERLAPS)
-def test_every_entity_copied_k_times_pairs_k_times_alike(copies, references, predictions, min_overlap) -> None:
-    # The pairing of k copies of everything is k times the pairing (the best flows scale, and so does the
-    # smallest list of rule (d)): the solver with rooms of k against the solver with rooms of 1.
-    references, predictions = spans_of(references), spans_of(predictions)
-    once = pair(references, predictions, min_overlap)
-    many = pair(references * copies, predictions * copies, min_overlap)
-    assert Counter(many) == Counter({row: copies * number for row, number in Counter(once).items()})
-
-
-@pytest.mark.parametrize("block_edges", [1, 2, pairing._BLOCK_EDGES], ids=lambda size: f"blocks-of-{size}")
-@SETTINGS
-@given(
-    references=copied_spans(max_distinct=5, max_copies=4),
-    predictions=copied_spans(max_distinct=5, max_copies=4),
-    min_overlap=MIN_OVERLAPS,
-)
-def test_enumeration_and_the_solver_block_by_block_pair_alike(block_edges, references, predictions, min_overlap):
-    references, predictions = spans_of(references), spans_of(predictions)
-    expected = pair(references, predictions, min_overlap)
-    with mock.patch.object(pairing, "_BLOCK_EDGES", block_edges), mock.patch.object(pairing, "_ENUMERATED_EDGES", 0):
-        assert pair(references, predictions, min_overlap) == expected
-
-
-def random_batch(rng: random.Random, documents: int) -> tuple[list[list], list[list]]:
-    """Documents of nested, overlapping and repeated entities of three types, some under an entity around all of
-    the document."""
-
-    def document(size: int) -> list[tuple[int, int, str]]:
-        entities = []
-        for _ in range(rng.randint(0, size)):
-            start = rng.randint(0, 2 * size)
-            entity = (start, start + rng.randint(1, 5), rng.choice(TYPES))
-            entities += [entity] * rng.choice((1, 1, 1, 2, 3, 6))
-        if rng.random() < 0.2:
-            entities.append((0, 3 * size, "A"))
-        rng.shuffle(entities)
-        return entities
-
-    sizes = [rng.choice((2, 4, 8)) for _ in range(documents)]
-    return [document(size) for size in sizes], [document(size) for size in sizes]
-
-
-@pytest.mark.parametrize("pairs_per_sentence", [0, 4, component_arrays._PAIRS_PER_SENTENCE])
-@pytest.mark.parametrize("seed", range(12))
-def test_the_array_path_counts_as_the_readable_path(seed, pairs_per_sentence) -> None:
-    rng = random.Random(seed)
-    references, predictions = random_batch(rng, rng.randint(1, 40))
-    for min_overlap in (None, 0.5, 1 / 3):
-        options = ns.Options.of(min_overlap=min_overlap)
-        with mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", pairs_per_sentence):
-            fast = span_arrays.count_spans(predictions, references, options)
-        assert fast is not None and fast.tally == ns.tally_semeval(predictions, references, options)[0]
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_components_of_two_entities_a_side_count_on_arrays_as_the_readable_path(seed) -> None:
-    # Documents of one to three entities a side over few positions: many components of two references and two
-    # predictions, which the array path solves in closed form (`component_arrays._two_by_two`).
-    rng = random.Random(seed)
-
-    def document() -> list[tuple[int, int, str]]:
-        starts = [rng.randint(0, 4) for _ in range(rng.randint(1, 3))]
-        return [(start, start + rng.randint(1, 4), rng.choice(TYPES[:2])) for start in starts]
-
-    references, predictions = [document() for _ in range(60)], [document() for _ in range(60)]
-    for min_overlap in (None, 0.5):
-        options = ns.Options.of(min_overlap=min_overlap)
-        fast = span_arrays.count_spans(predictions, references, options)
-        assert fast is not None and fast.tally == ns.tally_semeval(predictions, references, options)[0]
-
-
-def test_ordinary_nested_documents_need_the_general_solver_for_few_components() -> None:
-    # Components of one edge, or of one pair at most, are solved on the arrays, and those of a few edges by
-    # enumeration: the assignment solver is never set up for them (before issue 16 it was, for every one).
-    calls = Counter()
-    real = pairing.max_weight_flow
-
-    def counting(*arguments, **keywords):
-        calls["solver"] += 1
-        return real(*arguments, **keywords)
-
-    references = [[(0, 5, "ORG"), (3, 5, "LOC"), (7, 9, "PER")], [(0, 4, "ORG"), (0, 2, "PER"), (2, 4, "LOC")]]
-    predictions = [[(0, 3, "ORG"), (2, 5, "LOC"), (7, 9, "PER")], [(0, 4, "LOC"), (0, 2, "PER"), (2, 3, "LOC")]]
-    with mock.patch.object(pairing, "max_weight_flow", counting):
-        result = compute_semeval(predictions=predictions * 500, references=references * 500)
-    assert calls["solver"] == 0
-    assert result["strict_correct"] == 2 * 500 and result["strict_possible"] == 6 * 500
-
-
-def traced_peak(run) -> tuple[object, int]:
-    tracemalloc.start()
-    try:
-        result = run()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return result, peak
-
-
-def test_a_hundred_thousand_identical_entities_a_side_score_in_little_memory() -> None:
-    # Before issue 16, 400 copies took 2 GB (a weight of one bit per edge of 160,000) and 800 a MemoryError.
-    entities = [(0, 5, "A")] * 100_000
-    result, peak = traced_peak(lambda: compute_semeval(predictions=[entities], references=[entities]))
-    assert (result["strict_correct"], result["strict_possible"], result["strict_actual"]) == (100_000,) * 3
-    assert peak < 80_000_000
-
-
-def test_copies_of_identical_boundaries_and_other_types_pair_in_memory_of_the_copies() -> None:
-    # 3,000 A and 2,000 B against 1,000 B and 5,000 C, all at one boundary: 1,000 pairs B-B (rule 1, same type),
-    # then 4,000 of the A and B left against C, and 1,000 C unpaired. Unfolded, the 4,000 x 5,000 edges of the
-    # second step would not fit.
-    references = [[(0, 5, "A")] * 3_000 + [(0, 5, "B")] * 2_000 + [(9, 12, "A")]]
-    predictions = [[(0, 5, "B")] * 1_000 + [(0, 5, "C")] * 5_000 + [(10, 11, "A")] * 2]
-    for return_entities in (False, True):  # the array path, and the readable path behind the rows
-        result, peak = traced_peak(
-            lambda rows=return_entities: compute_semeval(
-                predictions=predictions, references=references, return_entities=rows
-            )
-        )
-        assert peak < 40_000_000
-        assert (result["strict_correct"], result["exact_correct"], result["strict_spurious"]) == (1_000, 5_000, 1_001)
-        assert (result["partial_partial"], result["strict_missed"]) == (1, 0)
-
-
-def test_many_documents_of_copies_and_types_count_alike_on_both_paths() -> None:
-    references = [[(0, 5, "A")] * 2 + [(0, 5, "C")] * 3 + [(2, 4, "A")] * 2] * 300
-    predictions = [[(0, 5, "A")] * 3 + [(0, 5, "B")] * 2 + [(1, 3, "A")]] * 300
-    fast = compute_semeval(predictions=predictions, references=references)
-    rows = compute_semeval(predictions=predictions, references=references, return_entities=True)
-    assert {key: value for key, value in rows.items() if key != "entities"} == fast
-    # Per document: 2 A-A (rule 1), the 3 C against the A and 2 B left (IV), the A at (1, 3) with one A at (2, 4)
-    # (V), and the other A at (2, 4) missed.
-    assert (fast["strict_correct"], fast["exact_correct"], fast["partial_partial"]) == (600, 1_500, 300)
-    assert (fast["strict_missed"], fast["strict_spurious"]) == (300, 0)
-
-
-UNION_CASES = [
-    pytest.param([], [], id="empty"),
-    pytest.param([(0, 0)], [[(0, 0)]], id="one-edge"),
-    pytest.param([(0, 0), (1, 1)], [[(0, 0)], [(1, 1)]], id="two-apart"),
-    pytest.param([(0, 0), (1, 0), (1, 1), (2, 1)], [[(0, 0), (1, 0), (1, 1), (2, 1)]], id="chain"),
-    pytest.param([(5, 3), (0, 0), (5, 0), (2, 2)], [[(5, 3), (0, 0), (5, 0)], [(2, 2)]], id="out-of-order"),
-]
-
-
-@pytest.mark.parametrize(("edges", "groups"), UNION_CASES)
-def test_connected_groups_edges_by_component(edges, groups) -> None:
-    assert connected(edges) == groups
-
-
-def test_union_find_on_a_long_chain_and_a_star() -> None:
-    # One entity around a whole document (a star) and a staircase (a path) are one component each.
-    chain = [(i, j) for i in range(50_000) for j in (i, i + 1)]
-    star = [(0, j) for j in range(50_000)]
-    for edges in (chain, star):
-        assert len(set(union_find(edges))) == 1
-
-
-def test_rows_of_folded_copies_keep_the_order_of_section_7() -> None:
-    references = [Span(0, 5, "A")] * 3 + [Span(0, 5, "B")] * 2 + [Span(2, 3, "A")]
-    predictions = [Span(0, 5, "C")] * 4 + [Span(0, 5, "A")] + [Span(1, 3, "A")]
-    rows = pair(references, predictions)
-    check_rows(rows, references, predictions)
-    assert rows == sorted(rows, key=pairing._row_position)
-    assert paired(rows) == best_pairing(references, predictions)
-
-
-# The compiled solver of large components (nerscore.pairing.large_components): with its size threshold patched to 0 it
-# solves every component of more than one pair, and must give the rows the pure-Python solver and the
-# enumeration of every pairing give; where it cannot prove its answer it must hand the component back.
 
 
 class Spy:

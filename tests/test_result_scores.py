@@ -1,9 +1,8 @@
-"""Counts and scores (docs/scoring.md §4-§7): the worked example of §6 exactly, hand cases as fractions, per-type
-and macro scores, beta, zero_division, and the shape of the output."""
+"""nerscore.result_scores: counts and scores (docs/scoring.md §4-§7): the worked example of §6 exactly, hand cases as
+fractions, per-type and macro scores, beta, zero_division, and the shape of the output."""
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 
@@ -13,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerscore import SCENARIOS as SCENARIO_NAMES
-from nerscore import Counts, Options, Tally, compute_semeval, scores, tally_semeval
+from nerscore import Options, Tally, compute_semeval, scores
 from nerscore import tally as tally_module
 
 SCHEMES = ("strict", "exact", "partial", "type")
@@ -205,30 +204,6 @@ def test_hand_cases(predictions: list, references: list, expected: dict) -> None
         assert result[key] == float(value), key
 
 
-def test_per_type_is_two_sided() -> None:
-    # docs/scoring.md §5: a PER reference predicted as LOC with the same boundaries.
-    predictions, references = [["B-LOC", "I-LOC", "O"]], [["B-PER", "I-PER", "O"]]
-    tally, _ = tally_semeval(predictions, references)
-    reference_side, prediction_side = tally.counts_by_type("strict")
-    assert reference_side == {"PER": Counts(incorrect=1)}
-    assert prediction_side == {"LOC": Counts(incorrect=1)}
-    reference_side, prediction_side = tally.counts_by_type("exact")
-    assert reference_side == {"PER": Counts(correct=1)}
-    assert prediction_side == {"LOC": Counts(correct=1)}
-
-    result = compute_semeval(predictions=predictions, references=references, per_type=True)
-    # Recall of PER counts the PER reference, precision of LOC the LOC prediction.
-    assert (result["PER_strict_possible"], result["PER_strict_actual"]) == (1, 0)
-    assert (result["LOC_strict_possible"], result["LOC_strict_actual"]) == (0, 1)
-    assert result["PER_strict_recall"] == 0.0
-    assert result["LOC_strict_precision"] == 0.0
-    assert result["PER_exact_recall"] == 1.0
-    assert result["LOC_exact_precision"] == 1.0
-    # The sides with no entity divide by zero.
-    assert result["PER_exact_precision"] == 0.0
-    assert result["LOC_exact_recall"] == 0.0
-
-
 def test_per_type_sums_to_overall() -> None:
     predictions, references = worked_example()
     result = compute_semeval(predictions=predictions, references=references, per_type=True)
@@ -356,34 +331,6 @@ def expected_keys(f: str = "f1", types: tuple[str, ...] = ()) -> set[str]:
         for measure in ("precision", "recall", f, "possible", "actual")
     }
     return keys | {"token_accuracy"}
-
-
-OUTPUT_SHAPES = [
-    pytest.param({}, expected_keys(), id="default"),
-    pytest.param({"per_type": True}, expected_keys(types=(SONG, SINGER)), id="per-type"),
-    pytest.param({"beta": 0.5}, expected_keys("f0.5"), id="beta-0.5"),
-    pytest.param({"per_type": True, "labels": [SINGER]}, expected_keys(types=(SINGER,)), id="per-type-labels"),
-]
-
-
-@pytest.mark.parametrize(("options", "keys"), OUTPUT_SHAPES)
-def test_output_is_a_flat_dict_of_plain_numbers(metric, options: dict, keys: set[str]) -> None:
-    predictions, references = worked_example()
-    for result in (
-        compute_semeval(predictions=predictions, references=references, **options),
-        metric.compute(predictions=predictions, references=references, **options),
-    ):
-        assert set(result) == keys
-        for key, value in result.items():
-            is_count = key.endswith(COUNT_MEASURES)
-            assert type(value) is (int if is_count else float), key
-        assert json.loads(json.dumps(result)) == result
-
-
-def test_entities_rows_are_json_ready() -> None:
-    result = compute_semeval(**as_inputs(worked_example(shared=True)), return_entities=True)
-    assert json.loads(json.dumps(result)) == result
-    assert set(result) == expected_keys() | {"entities"}
 
 
 # ---------------------------------------------------------------------------------------------------------

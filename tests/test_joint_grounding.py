@@ -1,5 +1,6 @@
-"""Issue 17, items 7-8: the joint grounding of predicted strings (docs/scoring.md §1b) is exact and its cost
-follows the input's size where a text predicted with several types has contested occurrences.
+"""nerscore.forms.joint_grounding (issue 17, items 7-8): the joint grounding of predicted strings (docs/scoring.md
+§1b) is exact and its cost follows the input's size where a text predicted with several types has contested
+occurrences.
 
 The exhaustive oracle (tests/grounding_oracle.py) on tiny documents whose references are spans (so that they
 nest, repeat and lie on one occurrence with several types), named cases, and the structural bound: flows

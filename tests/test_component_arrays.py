@@ -1,0 +1,95 @@
+"""nerscore.forms.component_arrays: the array path's components of nested and repeated spans (docs/scoring.md §3,
+issue 16), solved on arrays, count as the readable path; components of a few edges never set up the general
+solver."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from unittest import mock
+
+import pytest
+from test_rules import TYPES
+
+import nerscore as ns
+from nerscore import compute_semeval
+from nerscore.forms import component_arrays, span_arrays
+from nerscore.pairing import rules as pairing
+
+
+def random_batch(rng: random.Random, documents: int) -> tuple[list[list], list[list]]:
+    """Documents of nested, overlapping and repeated entities of three types, some under an entity around all of
+    the document."""
+
+    def document(size: int) -> list[tuple[int, int, str]]:
+        entities = []
+        for _ in range(rng.randint(0, size)):
+            start = rng.randint(0, 2 * size)
+            entity = (start, start + rng.randint(1, 5), rng.choice(TYPES))
+            entities += [entity] * rng.choice((1, 1, 1, 2, 3, 6))
+        if rng.random() < 0.2:
+            entities.append((0, 3 * size, "A"))
+        rng.shuffle(entities)
+        return entities
+
+    sizes = [rng.choice((2, 4, 8)) for _ in range(documents)]
+    return [document(size) for size in sizes], [document(size) for size in sizes]
+
+
+@pytest.mark.parametrize("pairs_per_sentence", [0, 4, component_arrays._PAIRS_PER_SENTENCE])
+@pytest.mark.parametrize("seed", range(12))
+def test_the_array_path_counts_as_the_readable_path(seed, pairs_per_sentence) -> None:
+    rng = random.Random(seed)
+    references, predictions = random_batch(rng, rng.randint(1, 40))
+    for min_overlap in (None, 0.5, 1 / 3):
+        options = ns.Options.of(min_overlap=min_overlap)
+        with mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", pairs_per_sentence):
+            fast = span_arrays.count_spans(predictions, references, options)
+        assert fast is not None and fast.tally == ns.tally_semeval(predictions, references, options)[0]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_components_of_two_entities_a_side_count_on_arrays_as_the_readable_path(seed) -> None:
+    # Documents of one to three entities a side over few positions: many components of two references and two
+    # predictions, which the array path solves in closed form (`component_arrays._two_by_two`).
+    rng = random.Random(seed)
+
+    def document() -> list[tuple[int, int, str]]:
+        starts = [rng.randint(0, 4) for _ in range(rng.randint(1, 3))]
+        return [(start, start + rng.randint(1, 4), rng.choice(TYPES[:2])) for start in starts]
+
+    references, predictions = [document() for _ in range(60)], [document() for _ in range(60)]
+    for min_overlap in (None, 0.5):
+        options = ns.Options.of(min_overlap=min_overlap)
+        fast = span_arrays.count_spans(predictions, references, options)
+        assert fast is not None and fast.tally == ns.tally_semeval(predictions, references, options)[0]
+
+
+def test_ordinary_nested_documents_need_the_general_solver_for_few_components() -> None:
+    # Components of one edge, or of one pair at most, are solved on the arrays, and those of a few edges by
+    # enumeration: the assignment solver is never set up for them (before issue 16 it was, for every one).
+    calls = Counter()
+    real = pairing.max_weight_flow
+
+    def counting(*arguments, **keywords):
+        calls["solver"] += 1
+        return real(*arguments, **keywords)
+
+    references = [[(0, 5, "ORG"), (3, 5, "LOC"), (7, 9, "PER")], [(0, 4, "ORG"), (0, 2, "PER"), (2, 4, "LOC")]]
+    predictions = [[(0, 3, "ORG"), (2, 5, "LOC"), (7, 9, "PER")], [(0, 4, "LOC"), (0, 2, "PER"), (2, 3, "LOC")]]
+    with mock.patch.object(pairing, "max_weight_flow", counting):
+        result = compute_semeval(predictions=predictions * 500, references=references * 500)
+    assert calls["solver"] == 0
+    assert result["strict_correct"] == 2 * 500 and result["strict_possible"] == 6 * 500
+
+
+def test_many_documents_of_copies_and_types_count_alike_on_both_paths() -> None:
+    references = [[(0, 5, "A")] * 2 + [(0, 5, "C")] * 3 + [(2, 4, "A")] * 2] * 300
+    predictions = [[(0, 5, "A")] * 3 + [(0, 5, "B")] * 2 + [(1, 3, "A")]] * 300
+    fast = compute_semeval(predictions=predictions, references=references)
+    rows = compute_semeval(predictions=predictions, references=references, return_entities=True)
+    assert {key: value for key, value in rows.items() if key != "entities"} == fast
+    # Per document: 2 A-A (rule 1), the 3 C against the A and 2 B left (IV), the A at (1, 3) with one A at (2, 4)
+    # (V), and the other A at (2, 4) missed.
+    assert (fast["strict_correct"], fast["exact_correct"], fast["partial_partial"]) == (600, 1_500, 300)
+    assert (fast["strict_missed"], fast["strict_spurious"]) == (300, 0)

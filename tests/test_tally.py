@@ -1,0 +1,83 @@
+"""nerscore.tally: a `Tally`'s counts by type on both sides (docs/scoring.md §5), and tallies that add, their
+diagnostics, errors and tokens included; the error rows' order."""
+
+from __future__ import annotations
+
+import nerscore as ns
+from nerscore import Counts, compute_semeval, tally_semeval
+from nerscore.tally import Diagnostics, Tally, error_rows
+
+
+def test_per_type_is_two_sided() -> None:
+    # docs/scoring.md §5: a PER reference predicted as LOC with the same boundaries.
+    predictions, references = [["B-LOC", "I-LOC", "O"]], [["B-PER", "I-PER", "O"]]
+    tally, _ = tally_semeval(predictions, references)
+    reference_side, prediction_side = tally.counts_by_type("strict")
+    assert reference_side == {"PER": Counts(incorrect=1)}
+    assert prediction_side == {"LOC": Counts(incorrect=1)}
+    reference_side, prediction_side = tally.counts_by_type("exact")
+    assert reference_side == {"PER": Counts(correct=1)}
+    assert prediction_side == {"LOC": Counts(correct=1)}
+
+    result = compute_semeval(predictions=predictions, references=references, per_type=True)
+    # Recall of PER counts the PER reference, precision of LOC the LOC prediction.
+    assert (result["PER_strict_possible"], result["PER_strict_actual"]) == (1, 0)
+    assert (result["LOC_strict_possible"], result["LOC_strict_actual"]) == (0, 1)
+    assert result["PER_strict_recall"] == 0.0
+    assert result["LOC_strict_precision"] == 0.0
+    assert result["PER_exact_recall"] == 1.0
+    assert result["LOC_exact_precision"] == 1.0
+    # The sides with no entity divide by zero.
+    assert result["PER_exact_precision"] == 0.0
+    assert result["LOC_exact_recall"] == 0.0
+
+
+def test_errors_most_frequent_first_then_by_values_none_first_and_capped() -> None:
+    errors = {
+        ("III", "b", "PER", None, None): 1,
+        ("II", None, None, "a", "PER"): 1,
+        ("VI", "a", "PER", "a", "LOC"): 3,
+        ("III", "a", "PER", None, None): 1,
+        ("IV", "a", "PER", "a", "LOC"): 1,
+    }
+    rows = [tuple(row.values()) for row in error_rows(errors)]
+    assert rows == [
+        ("VI", "a", "PER", "a", "LOC", 3),
+        ("II", None, None, "a", "PER", 1),
+        ("III", "a", "PER", None, None, 1),
+        ("III", "b", "PER", None, None, 1),
+        ("IV", "a", "PER", "a", "LOC", 1),
+    ]
+    assert [tuple(row.values()) for row in error_rows(errors, 2)] == rows[:2]
+    predictions, references = [["B-PER", "O", "B-LOC"]] * 3, [["O", "B-PER", "B-PER"]] * 3
+    capped = ns.compute_semeval(predictions=predictions, references=references, tokens=[["x", "y", "z"]] * 3, errors=1)
+    assert capped["errors"] == [
+        {"scenario": "II", "reference_text": None, "reference_type": None, "predicted_text": "x",
+         "predicted_type": "PER", "count": 3}
+    ]  # fmt: skip
+
+
+def test_diagnostics_add() -> None:
+    assert Diagnostics(1, 2, 3, 4, 5) + Diagnostics(1, 1, 1, 1, 1) == Diagnostics(2, 3, 4, 5, 6)
+    a = Tally(
+        {("II", None, "PER"): 1},
+        None,
+        diagnostics=Diagnostics(1, 0, 0, 0, 0),
+        errors={("II", None, None, "x", "PER"): 1},
+    )
+    b = Tally(
+        {("II", None, "PER"): 2},
+        None,
+        diagnostics=Diagnostics(0, 1, 0, 0, 0),
+        errors={("II", None, None, "x", "PER"): 2},
+    )
+    assert (a + b).diagnostics == Diagnostics(1, 1, 0, 0, 0)
+    assert (a + b).errors == {("II", None, None, "x", "PER"): 3}
+    assert (a + Tally()).errors == a.errors and (Tally() + Tally()).errors is None
+
+
+def test_tallies_add_their_tokens() -> None:
+    first = ns.tally_semeval([["B-PER", "O"]], [["B-PER", "B-PER"]])[0]
+    second = ns.tally_semeval([["O"]], [["O"]])[0]
+    assert (first + second).tokens == ns.tally_semeval([["B-PER", "O"], ["O"]], [["B-PER", "B-PER"], ["O"]])[0].tokens
+    assert (ns.Tally() + ns.Tally()).tokens is None

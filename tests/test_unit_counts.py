@@ -1,0 +1,92 @@
+"""nerscore.statistics.unit_counts: the per-sentence counts the statistics resample, the same on both paths in one
+pass, and `SentenceCounts`, which add up whatever the order and chunks."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import numpy as np
+import pytest
+import strategies
+from conftest import aligned
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nerscore as ns
+from nerscore.forms import inputs, readable, tag_arrays
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def readable_by_sentence(predictions, references, options: ns.Options) -> np.ndarray:
+    predictions, references = aligned(predictions, references)
+    holds_ids = bool(inputs.holds_ids(predictions, references))
+    _, rows = readable.pair_tags(predictions, references, holds_ids, options)
+    return readable.scenarios_by_sentence(rows, len(references))
+
+
+def array_by_sentence(predictions, references, options: ns.Options) -> np.ndarray:
+    predictions, references = aligned(predictions, references)
+    holds_ids = bool(inputs.holds_ids(predictions, references))
+    counted = tag_arrays.count_tags(predictions, references, holds_ids, options, keep_sentences=True)
+    assert counted is not None, "valid input must not fall back to the readable path"
+    return counted.per_sentence
+
+
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+@SETTINGS
+@given(data=st.data())
+def test_both_paths_give_the_same_per_sentence_counts(scheme: str, data: st.DataObject) -> None:
+    suffix = data.draw(st.booleans())
+    predictions, references = data.draw(strategies.soup_batches(scheme, suffix=suffix, max_sentences=8))
+    labels = data.draw(st.one_of(st.none(), st.lists(st.sampled_from(strategies.TYPES), min_size=1, max_size=2)))
+    options = ns.Options.of(scheme=scheme, mode=data.draw(st.sampled_from(ns.MODES)), suffix=suffix, labels=labels)
+    chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))  # sentences are counted in chunks
+    with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
+        by_sentence = array_by_sentence(predictions, references, options)
+    assert by_sentence.shape == (len(references), len(ns.SCENARIOS))
+    np.testing.assert_array_equal(by_sentence, readable_by_sentence(predictions, references, options))
+    # Summed over sentences they are the tally's scenario totals.
+    tally = ns.tally_semeval(predictions, references, options)[0]
+    totals = [sum(n for (scenario, _, _), n in tally.cells.items() if scenario == name) for name in ns.SCENARIOS]
+    assert by_sentence.sum(axis=0).tolist() == totals
+
+
+@SETTINGS
+@given(data=st.data())
+def test_per_sentence_counts_of_integer_ids_with_dropped_positions(data: st.DataObject) -> None:
+    # ignore_index positions move the sentence offsets: rows must still land in their own sentence.
+    predictions, references = data.draw(strategies.soup_batches("IOB2", max_sentences=8))
+    id_predictions, id_references, label_list = strategies.as_ids(data.draw, predictions, references)
+    options = ns.Options.of(label_list=label_list)
+    expected = readable_by_sentence(id_predictions, id_references, options)
+    np.testing.assert_array_equal(array_by_sentence(id_predictions, id_references, options), expected)
+
+
+def test_empty_sentences_keep_their_place() -> None:
+    references = [[], ["B-PER", "I-PER"], [], [], ["O", "B-LOC"], []]
+    predictions = [[], ["B-PER", "O"], [], [], ["O", "B-LOC"], []]
+    expected = np.zeros((6, 6), dtype=np.int64)
+    expected[1, ns.SCENARIOS.index("V")] = 1
+    expected[4, ns.SCENARIOS.index("I")] = 1
+    options = ns.Options()
+    np.testing.assert_array_equal(array_by_sentence(predictions, references, options), expected)
+    np.testing.assert_array_equal(readable_by_sentence(predictions, references, options), expected)
+
+
+def test_sentence_counts_add_up_whatever_the_order_and_chunks() -> None:
+    rng = np.random.default_rng(3)
+    rows = rng.poisson(0.7, size=(500, 6))
+    whole = ns.SentenceCounts.of(rows)
+    assert whole.size == 500 and whole.sentences.sum() == 500
+    np.testing.assert_array_equal(whole.totals(), rows.sum(axis=0))
+    assert len(np.unique(whole.vectors, axis=0)) == len(whole.vectors)
+    parts = ns.SentenceCounts.of(rows[::-1][:123]) + ns.SentenceCounts.of(rows[::-1][123:])
+    np.testing.assert_array_equal(parts.vectors, whole.vectors)
+    np.testing.assert_array_equal(parts.sentences, whole.sentences)
+    # Counts too large for one integer key per row take np.unique's row sort, in the same order.
+    huge = rows * (1 << 20)
+    np.testing.assert_array_equal(ns.SentenceCounts.of(huge).vectors, whole.vectors * (1 << 20))
+    np.testing.assert_array_equal(ns.SentenceCounts.of(huge).sentences, whole.sentences)
+    empty = ns.SentenceCounts.of(np.zeros((0, 6), dtype=np.int64))
+    assert empty.size == 0 and (empty + whole).size == 500
