@@ -7,8 +7,6 @@ that name annotators; the intervals."""
 from __future__ import annotations
 
 import doctest
-import math
-import warnings
 from itertools import combinations
 from pathlib import Path
 
@@ -22,16 +20,6 @@ from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
 from nerscore import InvalidInputError, agreement, compute_semeval, decode
 from nerscore.agreement import _distinct_units
-from nerscore.statistics.agreement_coefficients import (
-    alpha_columns,
-    category_counts,
-    cohen_kappa,
-    fleiss_columns,
-    fleiss_kappa,
-    krippendorff_alpha,
-    sums_by_sentence,
-    unit_patterns,
-)
 
 TYPES = ("PER", "LOC", "ORG")
 
@@ -203,82 +191,7 @@ def tag_annotations(draw, missing=True):
     return annotations
 
 
-# -- the coefficients against the libraries -----------------------------------------------------------------------
-
-
-@st.composite
-def codes_and_categories(draw):
-    categories = draw(st.integers(2, 5))
-    units = draw(st.integers(1, 40))
-    raters = draw(st.integers(2, 5))
-    values = draw(
-        st.lists(
-            st.lists(st.integers(-1, categories - 1), min_size=raters, max_size=raters), min_size=units, max_size=units
-        )
-    )
-    return np.array(values, dtype=np.int64), categories
-
-
-@given(codes_and_categories())
-def test_cohen_kappa_is_scikit_learns(case):
-    codes, categories = case
-    first, second = codes[:, 0].clip(0), codes[:, 1].clip(0)
-    found = cohen_kappa(first, second, categories, zero_division=-7.0)
-    if len(set(first.tolist()) | set(second.tolist())) < 2:
-        assert found == -7.0  # one label everywhere: expected agreement 1
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            assert math.isnan(cohen_kappa_score(first, second))
-    else:
-        assert found == pytest.approx(cohen_kappa_score(first, second), abs=1e-12)
-
-
-@given(codes_and_categories())
-def test_fleiss_kappa_is_statsmodels(case):
-    codes, categories = case
-    complete = codes.clip(0)
-    counts = category_counts(complete, categories)
-    found = float(fleiss_kappa(fleiss_columns(counts).sum(axis=0), complete.shape[1], zero_division=-7.0))
-    if len(set(complete.ravel().tolist())) < 2:
-        assert found == -7.0
-    else:
-        assert found == pytest.approx(statsmodels_fleiss(counts), abs=1e-12)
-
-
-@given(codes_and_categories())
-def test_krippendorff_alpha_is_the_krippendorff_packages(case):
-    codes, categories = case
-    counts = category_counts(codes, categories)
-    found = float(krippendorff_alpha(alpha_columns(counts).sum(axis=0), zero_division=-7.0))
-    pairable = codes[(codes >= 0).sum(axis=1) >= 2]
-    if len(set(pairable[pairable >= 0].tolist())) < 2:
-        assert found == -7.0  # no pairable unit, or one value everywhere: no expected disagreement
-    else:
-        data = np.where(codes >= 0, codes, np.nan).T.astype(float)
-        assert found == pytest.approx(
-            krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), abs=1e-12
-        )
-
-
-@pytest.mark.parametrize("categories", [3, 3000, 10**13])  # counted, sorted as integers, sorted as rows
-@given(codes=st.lists(st.lists(st.integers(-1, 2), min_size=5, max_size=5), min_size=1, max_size=30))
-def test_unit_patterns_are_the_distinct_rows_and_their_counts(categories, codes):
-    codes = np.array(codes, dtype=np.int64) * (categories // 3)  # codes up to the number of categories
-    codes[codes < 0] = -1
-    rows, weights, inverse = unit_patterns(codes, categories)
-    assert (rows[inverse] == codes).all()
-    assert weights.tolist() == np.bincount(inverse, minlength=len(rows)).tolist()
-    assert len({tuple(row) for row in rows.tolist()}) == len(rows)
-
-
-@given(codes_and_categories(), st.lists(st.integers(1, 5), min_size=40, max_size=40))
-def test_weighted_cohen_kappa_is_scikit_learns_with_sample_weight(case, weights):
-    codes, categories = case
-    first, second = codes[:, 0].clip(0), codes[:, 1].clip(0)
-    weights = np.array(weights[: len(first)])
-    found = cohen_kappa(first, second, categories, zero_division=-7.0, weights=weights)
-    if len(set(first.tolist()) | set(second.tolist())) > 1:
-        assert found == pytest.approx(cohen_kappa_score(first, second, sample_weight=weights), abs=1e-12)
+# -- the intervals' units ----------------------------------------------------------------------------------------
 
 
 @given(st.lists(st.lists(st.sampled_from([0.0, -0.0, 1.0, 2.5, 3.0, 1e300]), min_size=3, max_size=3), max_size=40))
@@ -290,12 +203,6 @@ def test_distinct_units_are_the_distinct_rows_and_their_counts(rows):
         expected[tuple(value + 0.0 for value in row)] = expected.get(tuple(value + 0.0 for value in row), 0) + 1
     found = {tuple(row): count for row, count in zip(sample.vectors.tolist(), sample.sentences.tolist())}
     assert found == expected
-
-
-def test_sums_by_sentence_leave_sentences_without_units_zero():
-    rows = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
-    summed = sums_by_sentence(rows, np.array([0, 0, 2]), 4)
-    assert summed.tolist() == [[4.0, 6.0], [0.0, 0.0], [5.0, 6.0], [0.0, 0.0]]
 
 
 # -- agreement() on annotations -------------------------------------------------------------------------------------
