@@ -143,12 +143,22 @@ def agreement(
     for scheme in schemes:
         result[f"{scheme}_{f_name}_pooled"] = pooled[f"{scheme}_{f_name}"]
 
+    result.update(_coefficients(units, pair_results, checked))
+    if keep:
+        result.update(_intervals(result, accumulators, units, checked, given, annotators))
+    return result
+
+
+def _coefficients(units: UnitLabels, pair_results: list[dict[str, Any]], options: Options) -> dict[str, Any]:
+    """Cohen's κ of each pair (put in its dict), Fleiss' κ, Krippendorff's α, on all units and on the labelled
+    ones, and the units counted (docs/scoring.md §13): once per pattern of labels, weighted by how many units
+    have it."""
     categories = len(units.names)
-    # Every coefficient once per pattern of labels, weighted by how many units have it.
-    patterns, weights, inverse = unit_patterns(units.codes, categories)
+    patterns, weights, _ = unit_patterns(units.codes, categories)
     labelled: np.ndarray = np.asarray((patterns > 0).any(axis=1))
-    zero = checked.zero_division
-    for index, (column_a, column_b) in enumerate(combinations(range(len(annotators)), 2)):
+    zero = options.zero_division
+    raters = units.codes.shape[1]
+    for index, (column_a, column_b) in enumerate(combinations(range(raters), 2)):
         both = (patterns[:, column_a] >= 0) & (patterns[:, column_b] >= 0)
         for key, kept in (("cohen_kappa", both), ("cohen_kappa_labelled", both & labelled)):
             pair_results[index][key] = cohen_kappa(
@@ -156,7 +166,7 @@ def agreement(
             )
     counts = category_counts(patterns, categories)
     complete: np.ndarray = np.asarray((patterns >= 0).all(axis=1))
-    raters = len(annotators)
+    result: dict[str, Any] = {}
     for suffix, kept in (("", np.ones(len(counts), dtype=bool)), ("_labelled", labelled)):
         fleiss = weights[kept & complete] @ fleiss_columns(counts[kept & complete])
         result[f"fleiss_kappa{suffix}"] = float(fleiss_kappa(fleiss, raters, zero))
@@ -164,9 +174,6 @@ def agreement(
         result[f"krippendorff_alpha{suffix}"] = float(krippendorff_alpha(alpha, zero))
     result["units"] = int(weights.sum())
     result["units_labelled"] = int(weights[labelled].sum())
-    if keep:
-        per_unit_counts = counts[inverse], complete[inverse]
-        result.update(_intervals(result, accumulators, units, *per_unit_counts, checked, given, annotators))
     return result
 
 
@@ -668,8 +675,6 @@ def _intervals(
     result: Mapping[str, Any],
     accumulators: list[Accumulator],
     units: UnitLabels,
-    counts: np.ndarray,
-    complete: np.ndarray,
     options: Options,
     given: Mapping[str, list[Any]],
     annotators: Sequence[_Annotator],
@@ -686,8 +691,12 @@ def _intervals(
         block[first.present & second.present] = rows
         blocks.append(block)
         widths.append(rows.shape[1])
-    fleiss = fleiss_columns(counts) * complete[:, None]
-    alpha = alpha_columns(counts)
+    # The coefficients' sums, by pattern of labels, then by unit and by sentence.
+    patterns, _, inverse = unit_patterns(units.codes, len(units.names))
+    counts = category_counts(patterns, len(units.names))
+    complete: np.ndarray = np.asarray((patterns >= 0).all(axis=1))
+    fleiss = (fleiss_columns(counts) * complete[:, None])[inverse]
+    alpha = alpha_columns(counts)[inverse]
     blocks.append(sums_by_sentence(fleiss, units.sentence, sentences))
     blocks.append(sums_by_sentence(alpha, units.sentence, sentences))
     documents = given.get("documents")
