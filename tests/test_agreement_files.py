@@ -218,6 +218,15 @@ def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):
     assert "Fleiss' kappa:" in capsys.readouterr().out
 
 
+def test_the_command_lists_where_each_pair_disagrees(tmp_path, capsys):
+    path = tmp_path / "three.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    assert nerscore.main(["agreement", str(path), "--names", "ann,ben,cal", "--errors", "3"]) == 0
+    printed = capsys.readouterr().out
+    assert "ann - ben: disagreements (count, scenario, ann, ben)\n     1  IV  Bob (PER)  |  Bob (ORG)\n" in printed
+    assert "     1  III Bob (PER)  |  -\n" in printed
+
+
 def test_the_command_names_the_file_when_texts_differ(tmp_path, capsys):
     write_brat(tmp_path / "ann", ENTITIES["ann"])
     write_brat(tmp_path / "ben", ENTITIES["ben"], [TEXTS[0], "Paris is not Roma."])

@@ -471,6 +471,20 @@ def format_agreement(result: dict[str, Any]) -> str:
             line += f" [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]"
         lines.append(line + f"   labelled units only: {result[f'{key}_labelled']:.4f}")
     lines.append(f"{'units:':<22}{result['units']}   labelled (not O by some annotator): {result['units_labelled']}")
+    for pair in result["pairs"]:
+        if not pair.get("errors"):
+            continue
+        # With --errors: where the pair disagrees, most frequent first (docs/scoring.md §11), a's side first.
+        lines += ["", f"{pair['a']} - {pair['b']}: disagreements (count, scenario, {pair['a']}, {pair['b']})"]
+        for row in pair["errors"]:
+            sides = [
+                "-" if text is None else f"{text} ({kind})"
+                for text, kind in (
+                    (row["reference_text"], row["reference_type"]),
+                    (row["predicted_text"], row["predicted_type"]),
+                )
+            ]
+            lines.append(f"{row['count']:>6}  {row['scenario']:<4}{sides[0]}  |  {sides[1]}")
     return "\n".join(lines) + "\n"
 
 
