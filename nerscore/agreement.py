@@ -407,28 +407,23 @@ def _covering_labels(
         label = kind.astype(np.float64) + 1
         edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
         return np.rint(np.cumsum(edges[:units])).astype(np.int64), [OUTSIDE, *kinds]
-    words = (len(kinds) + 62) // 63
-    masks = np.zeros((units, words), dtype=np.int64)
-    for index in range(len(kinds)):
-        chosen = kind == index
-        edges = np.bincount(start[chosen], minlength=units + 1) - np.bincount(end[chosen], minlength=units + 1)
-        covered = np.cumsum(edges[: units + 1])[:units] > 0
-        masks[:, index // 63] |= covered.astype(np.int64) << (index % 63)
-    if words == 1 and masks[:, 0].max(initial=0) < 1 << 20:  # the usual few types: counted, not sorted
-        seen = np.flatnonzero(np.bincount(masks[:, 0], minlength=1))
-        lookup = np.zeros(int(seen[-1]) + 1, dtype=np.int64)
-        lookup[seen] = np.arange(len(seen))
-        rows, local = seen[:, None], lookup[masks[:, 0]]
-    elif words == 1:
-        distinct, local = np.unique(masks[:, 0], return_inverse=True)
-        rows = distinct[:, None]
-    else:
-        rows, local = np.unique(masks, axis=0, return_inverse=True)
-    labels = []
-    for row in rows.tolist():
-        found = [kinds[word * 63 + bit] for word, mask in enumerate(row) for bit in range(63) if mask >> bit & 1]
-        labels.append(STACKED.join(found) if found else OUTSIDE)
-    return local.reshape(-1).astype(np.int64), labels
+    # Overlapping entities: the units between two consecutive boundaries (an entity's start or end) share their
+    # covering entities, so the labels are found per such segment (at most twice the entities, plus one), each
+    # entity listed in the segments it covers; time follows the entities and how deeply they nest, never the
+    # types times the units.
+    bounds = np.unique(np.concatenate(([0, units], start, end)))
+    first, last = np.searchsorted(bounds, start), np.searchsorted(bounds, end)
+    spread = last - first
+    segment = np.repeat(first - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))
+    held = np.unique(segment * len(kinds) + np.repeat(kind, spread))  # (segment, type) once each, sorted
+    held_segment, held_kind = np.divmod(held, len(kinds))
+    cuts = np.flatnonzero(np.diff(held_segment)) + 1
+    names = {OUTSIDE: 0}
+    code = np.zeros(len(bounds) - 1, dtype=np.int64)
+    for where, group in zip(held_segment[np.r_[0, cuts]].tolist(), np.split(held_kind, cuts)):
+        label = STACKED.join(kinds[number] for number in group.tolist())
+        code[where] = names.setdefault(label, len(names))
+    return np.repeat(code, np.diff(bounds)), list(names)
 
 
 @dataclass(frozen=True)
