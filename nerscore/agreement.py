@@ -14,7 +14,7 @@ pair's scenario counts and the coefficients' sums at once (docs/scoring.md §9),
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import chain, combinations, count, repeat
@@ -44,13 +44,12 @@ from .schemes import TagTable
 from .span import Span
 from .statistics.agreement_coefficients import (
     MISSING,
-    alpha_columns,
-    category_counts,
+    alpha_totals,
     cohen_kappa,
-    fleiss_columns,
     fleiss_kappa,
+    fleiss_totals,
     krippendorff_alpha,
-    sums_by_sentence,
+    pattern_counts,
     unit_patterns,
 )
 from .statistics.resampling import _resampled_interval
@@ -164,13 +163,11 @@ def _coefficients(units: UnitLabels, pair_results: list[dict[str, Any]], options
             pair_results[index][key] = cohen_kappa(
                 patterns[kept, column_a], patterns[kept, column_b], categories, zero, weights[kept]
             )
-    counts = category_counts(patterns, categories)
-    complete: np.ndarray = np.asarray((patterns >= 0).all(axis=1))
     result: dict[str, Any] = {}
-    for suffix, kept in (("", np.ones(len(counts), dtype=bool)), ("_labelled", labelled)):
-        fleiss = weights[kept & complete] @ fleiss_columns(counts[kept & complete])
+    for suffix, kept in (("", np.ones(len(patterns), dtype=bool)), ("_labelled", labelled)):
+        fleiss = fleiss_totals(patterns[kept], weights[kept], categories)
         result[f"fleiss_kappa{suffix}"] = float(fleiss_kappa(fleiss, raters, zero))
-        alpha = weights[kept] @ alpha_columns(counts[kept])
+        alpha = alpha_totals(patterns[kept], weights[kept], categories)
         result[f"krippendorff_alpha{suffix}"] = float(krippendorff_alpha(alpha, zero))
     result["units"] = int(weights.sum())
     result["units_labelled"] = int(weights[labelled].sum())
@@ -400,7 +397,8 @@ def _covering_labels(
     # The types met, sorted: a label's types are joined in this order.
     kinds = sorted(type_names[number] for number in used.tolist())
     rank = np.zeros(len(type_names), dtype=np.int64)
-    rank[used] = [kinds.index(type_names[number]) for number in used.tolist()]
+    position = {name: index for index, name in enumerate(kinds)}
+    rank[used] = [position[type_names[number]] for number in used.tolist()]
     kind = rank[type_id]
     order = np.argsort(start, kind="stable")
     if (start[order][1:] >= end[order][:-1]).all():  # no two entities share a unit: one type or "O" a unit
@@ -666,6 +664,58 @@ def _distinct_units(vectors: np.ndarray) -> SentenceCounts:
     return SentenceCounts(distinct, counts.astype(np.int64))
 
 
+def _resampled_unit(sentences: int, documents: Sequence[Hashable] | None) -> np.ndarray:
+    """Each sentence's unit of resampling (docs/scoring.md §9): itself, or its document, numbered in the order
+    documents first appear (`unit_counts.per_unit`'s order)."""
+    if documents is None:
+        return np.arange(sentences)
+    index: dict[Hashable, int] = {}
+    return np.fromiter((index.setdefault(document, len(index)) for document in documents), np.int64, sentences)
+
+
+# The coefficients' sums of every unit of resampling are held densely, one column per label: beyond this many
+# cells (512 MB of floats; thousands of distinct stacked labels over tens of thousands of sentences) the
+# bootstrap is refused with a way out rather than run out of memory.
+_MOST_SUM_CELLS = 1 << 26
+
+
+def _coefficient_sums(units: UnitLabels, unit_of: np.ndarray, resampled: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each unit of resampling's sums for Fleiss' κ (units all annotated, Σ n_uc², each label's count) and
+    Krippendorff's α (the diagonal coincidences, each label's pairable values), from the labels' patterns."""
+    categories = len(units.names)
+    if resampled * (2 * categories + 3) > _MOST_SUM_CELLS:
+        raise ValueError(
+            f"bootstrap resamples {resampled} sentences (or documents) whose units hold {categories} distinct "
+            "labels (stacked types count apart): too many to hold their sums; pass documents= (fewer units), "
+            "labels= (fewer types), or score without bootstrap"
+        )
+    patterns, _, inverse = unit_patterns(units.codes, categories)
+    # How many units of each pattern each unit of resampling holds.
+    keys, many = np.unique(unit_of[units.sentence] * len(patterns) + inverse, return_counts=True)
+    owner, pattern = np.divmod(keys, len(patterns))
+    row, category, count = pattern_counts(patterns, categories)
+    values = (patterns >= 0).sum(axis=1)
+    complete, pairable = values == patterns.shape[1], values >= 2
+    squares = np.bincount(row, count * count, minlength=len(patterns))
+    diagonal = np.bincount(row, count * (count - 1) / np.maximum(values[row] - 1, 1), minlength=len(patterns))
+    # Each (unit of resampling, pattern) with each label of the pattern: the patterns' entries, repeated.
+    starts = np.searchsorted(row, np.arange(len(patterns) + 1))
+    spread = starts[pattern + 1] - starts[pattern]
+    entry = np.repeat(starts[pattern] - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))
+    entry_owner, entry_many = np.repeat(owner, spread), np.repeat(many, spread)
+    entry_pattern = row[entry]
+    fleiss = np.zeros((resampled, 2 + categories))
+    fleiss[:, 0] = np.bincount(owner, many * complete[pattern], minlength=resampled)
+    fleiss[:, 1] = np.bincount(owner, many * complete[pattern] * squares[pattern], minlength=resampled)
+    alpha = np.zeros((resampled, 1 + categories))
+    alpha[:, 0] = np.bincount(owner, many * pairable[pattern] * diagonal[pattern], minlength=resampled)
+    for table, kept in ((fleiss, complete), (alpha, pairable)):
+        weight = entry_many * count[entry] * kept[entry_pattern]
+        cells = np.bincount(entry_owner * categories + category[entry], weight, minlength=resampled * categories)
+        table[:, -categories:] = cells.reshape(resampled, categories)
+    return fleiss, alpha
+
+
 def _intervals(
     result: Mapping[str, Any],
     accumulators: list[Accumulator],
@@ -686,17 +736,10 @@ def _intervals(
         block[first.present & second.present] = rows
         blocks.append(block)
         widths.append(rows.shape[1])
-    # The coefficients' sums, by pattern of labels, then by unit and by sentence.
-    patterns, _, inverse = unit_patterns(units.codes, len(units.names))
-    counts = category_counts(patterns, len(units.names))
-    complete: np.ndarray = np.asarray((patterns >= 0).all(axis=1))
-    fleiss = (fleiss_columns(counts) * complete[:, None])[inverse]
-    alpha = alpha_columns(counts)[inverse]
-    blocks.append(sums_by_sentence(fleiss, units.sentence, sentences))
-    blocks.append(sums_by_sentence(alpha, units.sentence, sentences))
     documents = given.get("documents")
-    vectors = per_unit(np.hstack(blocks), None if documents is None else list(documents))
-    sample = _distinct_units(vectors)
+    pair_rows = per_unit(np.hstack(blocks), None if documents is None else list(documents))
+    fleiss, alpha = _coefficient_sums(units, _resampled_unit(sentences, documents), len(pair_rows))
+    sample = _distinct_units(np.hstack((pair_rows, fleiss, alpha)))
     schemes = [EVALUATION_SCHEMES.index(scheme) for scheme in options.evaluation_schemes]
     raters, zero = len(annotators), options.zero_division
     fleiss_width = fleiss.shape[1]

@@ -7,6 +7,7 @@ that name annotators; the intervals."""
 from __future__ import annotations
 
 import doctest
+import sys
 from itertools import combinations
 from pathlib import Path
 
@@ -460,3 +461,12 @@ def test_the_intervals_cover_the_population_value_about_as_often_as_they_say():
             covered[key] += result[f"{key}_low"] <= population[key] <= result[f"{key}_high"]
     for key, count in covered.items():
         assert 0.85 <= count / trials <= 0.99, (key, count)
+
+
+def test_a_bootstrap_whose_sums_would_not_fit_is_refused_with_a_way_out(monkeypatch):
+    agreement_module = sys.modules["nerscore.agreement"]
+    monkeypatch.setattr(agreement_module, "_MOST_SUM_CELLS", 25)  # 3 sentences x (2 x 4 labels + 3) cells: 33
+    annotations = {"a": [["B-PER"], ["B-LOC"], ["B-ORG"]], "b": [["B-PER"], ["O"], ["B-ORG"]]}
+    with pytest.raises(ValueError, match=r"pass documents= \(fewer units\), labels= \(fewer types\)"):
+        agreement(annotations, bootstrap=10)
+    assert "fleiss_kappa_low" in agreement(annotations, bootstrap=10, documents=["d", "d", "e"])

@@ -17,13 +17,12 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
 from nerscore.statistics.agreement_coefficients import (
-    alpha_columns,
-    category_counts,
+    alpha_totals,
     cohen_kappa,
-    fleiss_columns,
     fleiss_kappa,
+    fleiss_totals,
     krippendorff_alpha,
-    sums_by_sentence,
+    pattern_counts,
     unit_patterns,
 )
 
@@ -61,8 +60,9 @@ def test_cohen_kappa_is_scikit_learns(case):
 def test_fleiss_kappa_is_statsmodels(case):
     codes, categories = case
     complete = codes.clip(0)
-    counts = category_counts(complete, categories)
-    found = float(fleiss_kappa(fleiss_columns(counts).sum(axis=0), complete.shape[1], zero_division=-7.0))
+    weights = np.ones(len(complete), dtype=np.int64)
+    found = float(fleiss_kappa(fleiss_totals(complete, weights, categories), complete.shape[1], zero_division=-7.0))
+    counts = np.array([np.bincount(row, minlength=categories) for row in complete])
     if len(set(complete.ravel().tolist())) < 2:
         assert found == -7.0
     else:
@@ -72,8 +72,8 @@ def test_fleiss_kappa_is_statsmodels(case):
 @given(codes_and_categories())
 def test_krippendorff_alpha_is_the_krippendorff_packages(case):
     codes, categories = case
-    counts = category_counts(codes, categories)
-    found = float(krippendorff_alpha(alpha_columns(counts).sum(axis=0), zero_division=-7.0))
+    weights = np.ones(len(codes), dtype=np.int64)
+    found = float(krippendorff_alpha(alpha_totals(codes, weights, categories), zero_division=-7.0))
     pairable = codes[(codes >= 0).sum(axis=1) >= 2]
     if len(set(pairable[pairable >= 0].tolist())) < 2:
         assert found == -7.0  # no pairable unit, or one value everywhere: no expected disagreement
@@ -105,7 +105,26 @@ def test_weighted_cohen_kappa_is_scikit_learns_with_sample_weight(case, weights)
         assert found == pytest.approx(cohen_kappa_score(first, second, sample_weight=weights), abs=1e-12)
 
 
-def test_sums_by_sentence_leave_sentences_without_units_zero():
-    rows = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
-    summed = sums_by_sentence(rows, np.array([0, 0, 2]), 4)
-    assert summed.tolist() == [[4.0, 6.0], [0.0, 0.0], [5.0, 6.0], [0.0, 0.0]]
+@given(codes_and_categories(), st.lists(st.integers(1, 4), min_size=40, max_size=40))
+def test_weighted_rows_are_the_rows_repeated(case, weights):
+    # A pattern standing for w units (agreement counts each pattern of labels once) sums as w copies of it.
+    codes, categories = case
+    weights = np.array(weights[: len(codes)], dtype=np.int64)
+    repeated = np.repeat(codes, weights, axis=0)
+    ones = np.ones(len(repeated), dtype=np.int64)
+    assert fleiss_totals(codes, weights, categories) == pytest.approx(fleiss_totals(repeated, ones, categories))
+    assert alpha_totals(codes, weights, categories) == pytest.approx(alpha_totals(repeated, ones, categories))
+
+
+@given(codes_and_categories())
+def test_pattern_counts_are_the_counts_without_their_zeros(case):
+    codes, categories = case
+    row, category, count = pattern_counts(codes, categories)
+    dense = np.zeros((len(codes), categories), dtype=np.int64)
+    dense[row, category] = count
+    for index, labels in enumerate(codes.tolist()):
+        assert (
+            dense[index].tolist()
+            == np.bincount([label for label in labels if label >= 0], minlength=categories).tolist()
+        )
+    assert (count > 0).all()

@@ -22,15 +22,6 @@ import numpy as np
 MISSING = -1  # the code of a unit an annotator did not annotate
 
 
-def category_counts(codes: np.ndarray, categories: int) -> np.ndarray:
-    """How many annotators gave each unit each category: (units x categories) int64 from codes (units x
-    annotators, `MISSING` left out)."""
-    units = codes.shape[0]
-    present = codes >= 0
-    flat = (np.arange(units)[:, None] * categories + codes)[present]
-    return np.bincount(flat, minlength=units * categories).reshape(units, categories).astype(np.int64)
-
-
 def unit_patterns(codes: np.ndarray, categories: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct rows of `codes` (units x annotators), how many units have each, and each unit's row among
     them. NER units repeat a few patterns (all "O" above all), so the coefficients are computed once per
@@ -82,15 +73,8 @@ def cohen_kappa(
     return (units * agree - expected) / denominator
 
 
-def fleiss_columns(counts: np.ndarray) -> np.ndarray:
-    """Each unit's sums for Fleiss' κ (units all annotated, `counts` their category counts): 1 (the unit),
-    Σ_c n_uc², then n_uc for each category; floats, as the bootstrap resamples them."""
-    squares = (counts * counts).sum(axis=1, keepdims=True)
-    return np.hstack((np.ones((len(counts), 1)), squares, counts)).astype(np.float64)
-
-
 def fleiss_kappa(totals: np.ndarray, raters: int, zero_division: float) -> np.ndarray:
-    """Fleiss' κ (Fleiss 1971) of `fleiss_columns` summed over units (..., 2 + categories), each unit rated by
+    """Fleiss' κ (Fleiss 1971) of `fleiss_totals` (..., 2 + categories), each unit rated by
     `raters` annotators: (P̄ - P̄_e) / (1 - P̄_e), P̄ the mean over units of the agreeing pairs' share, P̄_e the sum
     of the squared category shares; `zero_division` where P̄_e is 1 or there is no unit."""
     totals = np.asarray(totals, dtype=np.float64)
@@ -106,21 +90,8 @@ def fleiss_kappa(totals: np.ndarray, raters: int, zero_division: float) -> np.nd
     return np.where((denominator > 0) & (units > 0), kappa, float(zero_division))
 
 
-def alpha_columns(counts: np.ndarray) -> np.ndarray:
-    """Each unit's sums for Krippendorff's α (nominal): the coincidences on the diagonal, Σ_c n_uc (n_uc - 1) /
-    (m_u - 1), then n_uc for each category; units with fewer than two values are not pairable and count zero
-    (Krippendorff 2011)."""
-    values = counts.sum(axis=1)
-    pairable = values >= 2
-    diagonal = np.zeros(len(counts))
-    kept = counts[pairable]
-    diagonal[pairable] = (kept * (kept - 1)).sum(axis=1) / (values[pairable] - 1)
-    by_category = np.where(pairable[:, None], counts, 0)
-    return np.hstack((diagonal[:, None], by_category)).astype(np.float64)
-
-
 def krippendorff_alpha(totals: np.ndarray, zero_division: float) -> np.ndarray:
-    """Krippendorff's α for nominal data of `alpha_columns` summed over units (..., 1 + categories):
+    """Krippendorff's α for nominal data of `alpha_totals` (..., 1 + categories):
     1 - D_o / D_e = 1 - (n - 1) (n - Σ_c o_cc) / (n² - Σ_c n_c²), n the pairable values; `zero_division`
     where D_e is 0 (one value everywhere) or no unit is pairable."""
     totals = np.asarray(totals, dtype=np.float64)
@@ -132,12 +103,39 @@ def krippendorff_alpha(totals: np.ndarray, zero_division: float) -> np.ndarray:
     return np.where(denominator > 0, alpha, float(zero_division))
 
 
-def sums_by_sentence(rows: np.ndarray, sentence: np.ndarray, sentences: int) -> np.ndarray:
-    """The rows of units summed by their sentence (`sentence`, non-decreasing): (sentences x width), zero rows
-    for sentences without a unit."""
-    result = np.zeros((sentences, rows.shape[1]), dtype=rows.dtype)
-    if not len(rows):
-        return result
-    starts = np.flatnonzero(np.r_[True, sentence[1:] != sentence[:-1]])
-    result[sentence[starts]] = np.add.reduceat(rows, starts, axis=0)
-    return result
+def pattern_counts(patterns: np.ndarray, categories: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How many annotators give each row of `patterns` (rows x annotators, `MISSING` left out) each category,
+    without the zeros: (row, category, count), sorted by row then category, so that thousands of labels (nested
+    entities of many types) cost what the rows hold, not rows x labels."""
+    rows = len(patterns)
+    present = patterns >= 0
+    keys = (np.arange(rows, dtype=np.int64)[:, None] * categories + patterns)[present]
+    distinct, counts = np.unique(keys, return_counts=True)
+    return distinct // categories, distinct % categories, counts.astype(np.int64)
+
+
+def fleiss_totals(patterns: np.ndarray, weights: np.ndarray, categories: int) -> np.ndarray:
+    """Fleiss' κ's sums over the rows all annotators labelled, each row standing for `weights` units: the
+    units, Σ_u Σ_c n_uc², and each category's count Σ_u n_uc (2 + categories)."""
+    complete = (patterns >= 0).all(axis=1)
+    row, category, count = pattern_counts(patterns[complete], categories)
+    kept = weights[complete]
+    totals = np.zeros(2 + categories)
+    totals[0] = kept.sum()
+    totals[1] = float(kept[row] @ (count * count))
+    totals[2:] = np.bincount(category, kept[row] * count, minlength=categories)
+    return totals
+
+
+def alpha_totals(patterns: np.ndarray, weights: np.ndarray, categories: int) -> np.ndarray:
+    """Krippendorff's α's sums over the rows, each standing for `weights` units: the coincidences on the
+    diagonal, Σ_u Σ_c n_uc (n_uc - 1) / (m_u - 1), and each category's pairable values (1 + categories);
+    units with fewer than two values are not pairable and count nothing (Krippendorff 2011)."""
+    values = (patterns >= 0).sum(axis=1)
+    pairable = values >= 2
+    row, category, count = pattern_counts(patterns[pairable], categories)
+    kept, size = weights[pairable], values[pairable]
+    totals = np.zeros(1 + categories)
+    totals[0] = float(kept[row] @ (count * (count - 1) / (size[row] - 1))) if len(row) else 0.0
+    totals[1:] = np.bincount(category, kept[row] * count, minlength=categories)
+    return totals
