@@ -10,9 +10,13 @@ and the estimate never disagree about the definition.
 
 Why numpy and not the libraries: scikit-learn, statsmodels and krippendorff are heavy imports for three
 formulas of a few lines, none of them takes sums to resample, and `krippendorff.alpha` builds a units x values
-matrix in Python floats per call. tests/test_agreement.py checks every coefficient against
+matrix in Python floats per call. tests/test_agreement_coefficients.py checks every coefficient against
 `sklearn.metrics.cohen_kappa_score`, `statsmodels.stats.inter_rater.fleiss_kappa` and
-`krippendorff.alpha(level_of_measurement="nominal")` on random labelings.
+`krippendorff.alpha(level_of_measurement="nominal")` on random labelings, tests/test_agreement.py on the unit
+labels of random annotations.
+
+Why counts without their zeros (`pattern_counts`): nested entities of many types make thousands of distinct
+stacked labels, and a units x labels matrix of counts would take memory that follows their product.
 """
 
 from __future__ import annotations
