@@ -13,8 +13,7 @@ them too, §9).
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,13 +25,14 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores, two_sided_scores
 from ..tally import Tally, TokenCounts
-from .columns import Columns, entity_text, join_tokens
-from .pairs import Pairs, SentenceFacts
+from .columns import Columns, entity_text, entity_texts
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts
 
 SEEN, UNSEEN = "seen", "unseen"
-# A character of the scripts `columns.join_tokens` writes without spaces between tokens.
-_CJK_CHARACTER = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _WIDTH = len(SCENARIOS)
+# What the slices reducer reads of the table (`reducers.REDUCERS`): every column (entity buckets read extents,
+# the seen slice texts, every bucket's tally the cells).
+SLICE_COLUMNS = PAIR_COLUMNS
 
 
 def bucket_names(edges: Sequence[int]) -> list[str]:
@@ -151,9 +151,10 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
 
 
 def count_slices(
-    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts, keep_sentences: bool
+    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts | None, keep_sentences: bool
 ) -> SliceCounts:
-    """The `SliceCounts` of a batch's rows (docs/scoring.md §11)."""
+    """The `SliceCounts` of a batch's rows (docs/scoring.md §11): the slices reducer (`reducers.REDUCERS`)."""
+    facts = with_lengths(facts or SentenceFacts(rows.sentences), columns)
     names: dict[str, list[str]] = {}
     two_sided: dict[str, Tally] = {}
     by_bucket: dict[str, dict[str, Tally]] = {}
@@ -185,6 +186,18 @@ def count_slices(
     if keep_sentences:
         matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
     return SliceCounts(names, two_sided, by_bucket, matrix)
+
+
+def with_lengths(facts: SentenceFacts, columns: Columns) -> SentenceFacts:
+    """`facts` with each sentence's length: as scored for tags; for spans, which have none, its tokens, or the
+    characters of its text (docs/scoring.md §11)."""
+    if facts.lengths is not None:
+        return facts
+    sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
+    if sentence_texts is None:
+        return facts
+    lengths = np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts))
+    return SentenceFacts(facts.sentences, lengths, facts.equal)
 
 
 # With bootstrap, each sentence's vector holds a column per bucket and scenario (docs/scoring.md §11), kept as a
@@ -232,31 +245,10 @@ def _entity_buckets(
             bucket[same] = sides[0][same]
             wanted &= ~same
         present = np.flatnonzero(wanted)
-        triples = zip(rows.sentence[present].tolist(), start[present].tolist(), end[present].tolist())
-        texts = _entity_texts(columns, triples)
+        texts = entity_texts(columns, rows.sentence[present], start[present], end[present])
         bucket[present] = np.fromiter(map(seen.__contains__, texts), dtype=bool, count=len(present)) ^ True
         sides.append(bucket)
     return sides[0], sides[1], [SEEN, UNSEEN]
-
-
-def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> list[str]:
-    """`entity_text` of each (sentence, start, end), the one step of slices that takes a Python step per entity:
-    tokens joined by one space in C, and joined again by `join_tokens` only where the text holds a CJK character
-    (which no space may separate from another)."""
-    if columns.tokens is None:
-        assert columns.texts is not None  # check_slice_inputs
-        texts = columns.texts
-        return [texts[sentence][start:end] for sentence, start, end in triples]
-    tokens = columns.tokens
-    triples = list(triples)
-    joined = [" ".join(tokens[sentence][start:end]) for sentence, start, end in triples]
-    if _CJK_CHARACTER.search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
-        return joined
-    search = _CJK_CHARACTER.search
-    return [
-        text if search(text) is None else join_tokens(tokens[sentence][start:end])
-        for text, (sentence, start, end) in zip(joined, triples)
-    ]
 
 
 def _sentence_buckets(
