@@ -27,7 +27,7 @@ from ..span import Span
 from ..tally import Cell, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_texts
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .slices import SLICE_COLUMNS, count_slices
+from .slices import SEEN, SLICE_COLUMNS, count_slices, row_texts
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 _WIDTH = len(SCENARIOS)
@@ -48,6 +48,14 @@ class Reduction:
     given_value_pairs: Pairs | None = None
     facts: SentenceFacts | None = None
     keep_sentences: bool = False
+
+    @cached_property
+    def row_texts(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each row's two texts (`slices.row_texts`) where the seen slice reads them, found once for it and
+        errors; else None (errors then find those of their rows alone)."""
+        if SEEN not in self.options.slices:
+            return None
+        return row_texts(self.pairs, self.columns)
 
     @cached_property
     def value_pairs(self) -> Pairs:
@@ -298,18 +306,25 @@ def _runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return k, low[k] + step
 
 
-def errors(pairs: Pairs, columns: Columns) -> dict[ErrorKey, int]:
+def errors(pairs: Pairs, columns: Columns, texts: tuple[np.ndarray, np.ndarray] | None = None) -> dict[ErrorKey, int]:
     """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
-    predicted text, predicted type), texts from `columns` (docs/scoring.md §11)."""
-    wrong = pairs.select(pairs.scenario != _I)
+    predicted text, predicted type), texts from `columns` (docs/scoring.md §11), or from `texts`, each row's
+    (`slices.row_texts`), where already found."""
+    is_wrong = pairs.scenario != _I
+    wrong = pairs.select(is_wrong)
     names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
     sentence = wrong.sentence
+    if texts is not None:
+        texts_r, texts_p = texts[0][is_wrong].tolist(), texts[1][is_wrong].tolist()
+    else:
+        texts_r = side_texts(columns, sentence, wrong.reference_start, wrong.reference_end)
+        texts_p = side_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end)
     # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
     keys = zip(
         map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
-        side_texts(columns, sentence, wrong.reference_start, wrong.reference_end),
+        texts_r,
         map(names.__getitem__, wrong.reference_type.tolist()),
-        side_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end),
+        texts_p,
         map(names.__getitem__, wrong.predicted_type.tolist()),
     )
     return dict(Counter(keys))
@@ -488,14 +503,19 @@ REDUCERS = (
         "errors",
         PAIR_COLUMNS,
         lambda options: bool(options.errors),
-        lambda reduction: errors(reduction.pairs, reduction.columns),
+        lambda reduction: errors(reduction.pairs, reduction.columns, reduction.row_texts),
     ),
     Reducer(
         "slices",
         SLICE_COLUMNS,
         lambda options: bool(options.slices),
         lambda reduction: count_slices(
-            reduction.pairs, reduction.options, reduction.columns, reduction.facts, reduction.keep_sentences
+            reduction.pairs,
+            reduction.options,
+            reduction.columns,
+            reduction.facts,
+            reduction.keep_sentences,
+            reduction.row_texts,
         ),
     ),
 )
@@ -526,11 +546,12 @@ def counted(
         sentence_counts = scenario_counts(reduction.pairs)
         if weighted_width(reduction.options):
             weighted = weighted_columns(reduction)
-    found = {}
-    if slice_input is not None:
-        found = batch_fields(replace(reduction, facts=slice_input[1], keep_sentences=keep_sentences))
+    if slice_input is None:
+        return Counted(tally(reduction, tokens), sentence_counts, per_sentence_floats=weighted)
+    # One reduction for the tally and the rest, so that what they share (`Reduction.row_texts`) is found once.
+    reduction = replace(reduction, facts=slice_input[1], keep_sentences=keep_sentences)
     counted = Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, per_sentence_floats=weighted)
-    return counted._replace(**found)
+    return counted._replace(**batch_fields(reduction))
 
 
 def batch_fields(reduction: Reduction) -> dict[str, Any]:

@@ -151,9 +151,15 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
 
 
 def count_slices(
-    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts | None, keep_sentences: bool
+    rows: Pairs,
+    options: Options,
+    columns: Columns,
+    facts: SentenceFacts | None,
+    keep_sentences: bool,
+    texts: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> SliceCounts:
-    """The `SliceCounts` of a batch's rows (docs/scoring.md §11): the slices reducer (`reducers.REDUCERS`)."""
+    """The `SliceCounts` of a batch's rows (docs/scoring.md §11): the slices reducer (`reducers.REDUCERS`);
+    `texts`, each row's texts (`row_texts`) where already found."""
     facts = with_lengths(facts or SentenceFacts(rows.sentences), columns)
     names: dict[str, list[str]] = {}
     two_sided: dict[str, Tally] = {}
@@ -164,7 +170,7 @@ def count_slices(
         _check_sentence_columns(options, columns, sentences)
     for name in options.slices:
         if name in ENTITY_SLICES:
-            bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns)
+            bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns, texts)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
             if keep_sentences:
@@ -225,9 +231,10 @@ def _check_sentence_columns(options: Options, columns: Columns, sentences: int) 
 
 
 def _entity_buckets(
-    name: str, rows: Pairs, options: Options, columns: Columns
+    name: str, rows: Pairs, options: Options, columns: Columns, texts: tuple[np.ndarray, np.ndarray] | None
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names."""
+    """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names; `texts`, each
+    row's texts (`row_texts`) where already found."""
     if name == "entity_length":
         edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
         sides = []
@@ -236,19 +243,32 @@ def _entity_buckets(
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
     sides = []
-    # A prediction with the reference's boundaries (most pairs) has its text: looked up once.
-    same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
-    for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
+    both = texts if texts is not None else row_texts(rows, columns)
+    for start, side in zip((rows.reference_start, rows.predicted_start), both):
         bucket = np.full(len(start), -1, dtype=np.int64)
-        wanted = start >= 0
-        if sides:
-            bucket[same] = sides[0][same]
-            wanted &= ~same
-        present = np.flatnonzero(wanted)
-        texts = entity_texts(columns, rows.sentence[present], start[present], end[present])
-        bucket[present] = np.fromiter(map(seen.__contains__, texts), dtype=bool, count=len(present)) ^ True
+        present = np.flatnonzero(start >= 0)
+        found = side[present].tolist()
+        bucket[present] = np.fromiter(map(seen.__contains__, found), dtype=bool, count=len(present)) ^ True
         sides.append(bucket)
     return sides[0], sides[1], [SEEN, UNSEEN]
+
+
+def row_texts(rows: Pairs, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
+    entity), as object arrays: what the seen slice reads, and errors too when both are asked for."""
+    same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
+    sides: list[np.ndarray] = []
+    for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
+        texts = np.full(len(start), None, dtype=object)
+        wanted = start >= 0
+        if sides:
+            # A prediction with the reference's boundaries (most pairs) has its text: looked up once.
+            texts[same] = sides[0][same]
+            wanted &= ~same
+        present = np.flatnonzero(wanted)
+        texts[present] = entity_texts(columns, rows.sentence[present], start[present], end[present])
+        sides.append(texts)
+    return sides[0], sides[1]
 
 
 def _sentence_buckets(
