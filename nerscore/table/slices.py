@@ -1,12 +1,12 @@
 """Slices (docs/scoring.md §11): the scores of buckets of entities (by length, seen or unseen) and of sentences (by
 length, reference entity density, group), counted from the rows of a pairing.
 
-A reducer over the batch's table of pairs (`nerscore.table.pairs.Pairs`: each row's sentence, scenario, types and the
-extents of its two entities), which every path produces alike (tests/test_fast_path.py), bucketed here once with a
-handful of numpy operations per slice. What
-is kept adds over batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as
-per-type scores are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each
-sentence's counts per bucket, as columns beside its six scenario counts (sums of sentences, so that documents sum
+The slices reducer of `nerscore.table.reducers.REDUCERS`, over the batch's table of pairs (`nerscore.table.pairs.Pairs`:
+each row's sentence, scenario, types and the extents of its two entities), which every path produces alike
+(tests/test_fast_path.py), bucketed here once with a handful of numpy operations per slice. What is kept adds over
+batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as per-type scores
+are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each sentence's counts
+per bucket, as columns beside its six scenario counts (sums of sentences, so that documents sum
 them too, §9).
 """
 
