@@ -277,10 +277,10 @@ def _sentence_buckets(
     """Each sentence's bucket and the bucket names."""
     if name == "group":
         assert columns.groups is not None  # check_slice_inputs
-        labels = [str(group) for group in columns.groups]
+        labels = list(map(str, columns.groups))
         distinct = sorted(set(labels))
         index = {label: position for position, label in enumerate(distinct)}
-        return np.array([index[label] for label in labels], dtype=np.int64).reshape(-1), distinct
+        return np.fromiter(map(index.__getitem__, labels), np.int64, len(labels)), distinct
     edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
     if name == "entity_density":
         values = np.bincount(rows.sentence[rows.reference_start >= 0], minlength=facts.sentences)
