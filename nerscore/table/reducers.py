@@ -27,7 +27,7 @@ from ..span import Span
 from ..tally import Cell, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_texts
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .slices import SEEN, SLICE_COLUMNS, count_slices, row_texts
+from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 _WIDTH = len(SCENARIOS)
@@ -97,13 +97,8 @@ def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray
     combined += 1
     if inverse:
         distinct, per = np.unique(combined, return_inverse=True)
-    elif len(SCENARIOS) * width * width <= max(len(combined), 1 << 12):
-        # Few possible cells: counted by bincount in one pass, with no sort (np.unique sorts the column).
-        per = np.bincount(combined, minlength=len(SCENARIOS) * width * width)
-        distinct = np.flatnonzero(per)
-        per = per[distinct]
     else:
-        distinct, per = np.unique(combined, return_counts=True)
+        distinct, per = key_counts(combined, len(SCENARIOS) * width * width)
     kinds, rest = np.divmod(distinct, width * width)
     reference_types, predicted_types = np.divmod(rest, width)
     names: list[str | None] = [None, *pairs.type_names]

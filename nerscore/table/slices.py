@@ -290,11 +290,21 @@ def _sentence_buckets(
     return _numeric_buckets(values, edges).astype(np.int64), bucket_names(edges)
 
 
+def key_counts(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys (non-negative integers below `size`) in order, with how many times each occurs: where the
+    possible keys are few, by bincount in one pass, with no sort (np.unique sorts the keys)."""
+    if size <= max(len(keys), 1 << 12):
+        per = np.bincount(keys, minlength=size)
+        distinct = np.flatnonzero(per)
+        return distinct, per[distinct]
+    return np.unique(keys, return_counts=True)
+
+
 def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.ndarray, names: list[str]) -> Tally:
     """The rows' cells as (scenario, reference bucket, predicted bucket): a `Tally` whose types are buckets."""
     width = len(names) + 1
     combined = (scenario * width + bucket_r + 1) * width + bucket_p + 1
-    distinct, numbers = np.unique(combined, return_counts=True)
+    distinct, numbers = key_counts(combined, _WIDTH * width * width)
     kinds, rest = np.divmod(distinct, width * width)
     r, p = np.divmod(rest, width)
     labels: list[str | None] = [None, *names]
@@ -309,7 +319,7 @@ def _bucket_tallies(
     types = len(rows.type_names) + 1
     bucket = sentence_bucket[rows.sentence]
     combined = ((bucket * _WIDTH + rows.scenario) * types + rows.reference_type + 1) * types + rows.predicted_type + 1
-    distinct, numbers = np.unique(combined, return_counts=True)
+    distinct, numbers = key_counts(combined, len(names) * _WIDTH * types * types)
     rest, p = np.divmod(distinct, types)
     rest, r = np.divmod(rest, types)
     b, kinds = np.divmod(rest, _WIDTH)
