@@ -31,7 +31,8 @@ from .pairs import Pairs, SentenceFacts
 
 SEEN, UNSEEN = "seen", "unseen"
 # A character of the scripts `columns.join_tokens` writes without spaces between tokens.
-_CJK_CHARACTER = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+# (compiled when first used, as `columns.join_tokens`' pattern)
+_CJK_CHARACTER = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
 _WIDTH = len(SCENARIOS)
 
 
@@ -250,9 +251,9 @@ def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> 
     tokens = columns.tokens
     triples = list(triples)
     joined = [" ".join(tokens[sentence][start:end]) for sentence, start, end in triples]
-    if _CJK_CHARACTER.search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
+    search = re.compile(_CJK_CHARACTER).search
+    if search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
         return joined
-    search = _CJK_CHARACTER.search
     return [
         text if search(text) is None else join_tokens(tokens[sentence][start:end])
         for text, (sentence, start, end) in zip(joined, triples)
