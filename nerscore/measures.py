@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
@@ -79,8 +78,10 @@ class Rule:
     @cached_property
     def _exact_terms(self) -> tuple[int, int, int, int]:
         """(z, y, n, m): `zero_division` = z / y and β² = n / m, exactly."""
-        zero_division, beta2 = Fraction(self.zero_division), Fraction(self.beta) ** 2
-        return zero_division.numerator, zero_division.denominator, beta2.numerator, beta2.denominator
+        # A number's integer ratio is exact and in lowest terms, as its Fraction (so is the ratio squared).
+        z, y = self.zero_division.as_integer_ratio()
+        n, m = self.beta.as_integer_ratio()
+        return z, y, n * n, m * m
 
     # -- exact ----------------------------------------------------------------------------------------------
 

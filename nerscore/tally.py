@@ -8,9 +8,8 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -18,6 +17,9 @@ from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
 from .pairing.rules import scenario_of
 from .span import Span
+
+if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
+    from fractions import Fraction
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
 
@@ -212,7 +214,7 @@ class Tally:
         if self.credit is not None or other.credit is not None:
             credit = dict(self.credit or {})
             for types, share in (other.credit or {}).items():
-                credit[types] = credit.get(types, Fraction(0)) + share
+                credit[types] = credit[types] + share if types in credit else share
         value_cells: dict[Cell, int] | None = None
         if self.value_cells is not None or other.value_cells is not None:
             summed = Counter(self.value_cells or {})
