@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 from ..errors import InvalidInputError, shown
@@ -216,15 +217,20 @@ NO_COLUMNS = Columns()
 
 # Tokens of these scripts are written without a space between them (告 白 气 球 reads 告白气球), as the Space
 # writes them (space/writing.py).
-# Compiled when first used, through `re`'s own cache: its ranges take 2-3 ms to compile, which `import nerscore`
-# need not pay.
 _CJK = r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$"
+
+
+@cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled when first used: the CJK ranges take 2-3 ms to compile, which `import nerscore` need not
+    pay (and a look-up here costs less than one in `re`'s own cache)."""
+    return re.compile(pattern)
 
 
 def join_tokens(tokens: Sequence[str]) -> str:
     """Tokens as one text (docs/scoring.md §11): one space between two tokens, none between two CJK tokens."""
     parts: list[str] = []
-    cjk = re.compile(_CJK).match
+    cjk = compiled(_CJK).match
     for index, token in enumerate(tokens):
         if index and not (cjk(tokens[index - 1]) and cjk(token)):
             parts.append(" ")

@@ -13,7 +13,6 @@ them too, §9).
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,12 +25,12 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores, two_sided_scores
 from ..tally import Tally, TokenCounts
-from .columns import Columns, entity_text, join_tokens
+from .columns import Columns, compiled, entity_text, join_tokens
 from .pairs import Pairs, SentenceFacts
 
 SEEN, UNSEEN = "seen", "unseen"
 # A character of the scripts `columns.join_tokens` writes without spaces between tokens.
-# (compiled when first used, as `columns.join_tokens`' pattern)
+# (compiled when first used: `columns.compiled`)
 _CJK_CHARACTER = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
 _WIDTH = len(SCENARIOS)
 
@@ -251,7 +250,7 @@ def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> 
     tokens = columns.tokens
     triples = list(triples)
     joined = [" ".join(tokens[sentence][start:end]) for sentence, start, end in triples]
-    search = re.compile(_CJK_CHARACTER).search
+    search = compiled(_CJK_CHARACTER).search
     if search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
         return joined
     return [
