@@ -9,11 +9,11 @@ tokens and groups: slices, §11; documents: the resampling unit, §9).
 
 from __future__ import annotations
 
-import json
 import operator
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 from itertools import chain
 from typing import Any
 
@@ -178,6 +178,8 @@ class Columns:
         every sentence when no column is given). Ids that no JSON round trip keeps are refused here, located."""
         if not self:
             return [""] * sentences
+        import json  # here, not at the top: only the evaluate wrapper stores columns, and json adds 2 ms to import
+
         given = self.given
         for name in given:
             if COLUMNS[name].is_id:
@@ -204,6 +206,8 @@ class Columns:
         """The columns `stored` wrote, read back from every stored sentence."""
         if not any(rows):
             return cls()
+        import json
+
         decoded = [json.loads(row) if row else {} for row in rows]
         names = [name for name in COLUMN_NAMES if any(name in row for row in decoded)]
         values: dict[str, list] = {name: [] for name in names}
@@ -224,16 +228,24 @@ NO_COLUMNS = Columns()
 
 # Tokens of these scripts are written without a space between them (告 白 气 球 reads 告白气球), as the Space
 # writes them (space/writing.py).
-_CJK = re.compile(r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$")
+_CJK = r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$"
 # A character of those scripts anywhere in a text.
-_CJK_CHARACTER = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+_CJK_CHARACTER = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+
+
+@cache
+def compiled(pattern: str) -> re.Pattern[str]:
+    """`pattern` compiled when first used: the CJK ranges take 2-3 ms to compile, which `import nerscore` need not
+    pay (and a look-up here costs less than one in `re`'s own cache)."""
+    return re.compile(pattern)
 
 
 def join_tokens(tokens: Sequence[str]) -> str:
     """Tokens as one text (docs/scoring.md §11): one space between two tokens, none between two CJK tokens."""
     parts: list[str] = []
+    cjk = compiled(_CJK).match
     for index, token in enumerate(tokens):
-        if index and not (_CJK.match(tokens[index - 1]) and _CJK.match(token)):
+        if index and not (cjk(tokens[index - 1]) and cjk(token)):
             parts.append(" ")
         parts.append(token)
     return "".join(parts)
@@ -334,9 +346,9 @@ def entity_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end:
         map(" ".join, map(operator.getitem, map(tokens.__getitem__, sentence[longer].tolist()), bounds))
     )
     joined: list[str] = found.tolist()
-    if _CJK_CHARACTER.search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
+    search = compiled(_CJK_CHARACTER).search
+    if search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
         return joined
-    search = _CJK_CHARACTER.search
     return [
         text if search(text) is None else join_tokens(tokens[at][first:last])
         for text, at, first, last in zip(joined, sentence.tolist(), start.tolist(), end.tolist())
