@@ -28,12 +28,12 @@ from .statistics.unit_counts import SentenceCounts
 from .table import reducers
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs, SentenceFacts
+from .table.reducers import Reduction
 from .table.slices import (
     SliceCounts,
     add_entity_texts,
     check_slice_inputs,
     check_tokens_cover,
-    count_slices,
     kept_tokens,
     slice_scores,
 )
@@ -230,7 +230,8 @@ def count_batch(
     table of pairs (`pairs.Pairs`), which `nerscore.table.reducers` reduces to all of these; the readable path makes
     the same table where the array paths cannot read the input, and raises the precise error for bad input
     (tests/test_tag_arrays.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
-    `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b)."""
+    `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b): the slices are then
+    counted once the table is made, with these lengths."""
     entry = FORMS[form]
     if entry.grounded:
         return count_strings(predictions, references, options, keep_sentences, columns)[:2]
@@ -243,40 +244,41 @@ def count_batch(
         entry.check_options(options)
     # The array paths' table gives the `entities` rows too; `tokens` are checked against entities' ends on it.
     wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and columns.tokens is not None)
-    counted = entry.count(predictions, references, options, keep_sentences, columns, wanted_pairs)
+    counting = options if lengths is None or not options.slices else options.evolve(slices=())
+    counted = entry.count(predictions, references, counting, keep_sentences, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
-        readable_rows, facts, tokens = entry.readable(predictions, references, options)
-        reduction = readable_reduction(readable_rows, len(references), options, columns)
+        readable_rows, facts, tokens = entry.readable(predictions, references, counting)
+        reduction = readable_reduction(readable_rows, len(references), counting, columns)
         pairs = (reduction.pairs, facts) if wanted_pairs else None
         counted = reducers.counted(reduction, tokens, keep_sentences, pairs)
+    if counting is not options:
+        assert lengths is not None  # only grounded strings give them
+        counted = _sliced_by_lengths(counted, options, columns, keep_sentences, lengths)
     # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
     table = counted.rows[0] if options.return_entities else None
-    return _with_slices(counted, form, options, columns, keep_sentences, lengths), table
+    return _checked_counted(counted, form, columns), table
 
 
-def _with_slices(
-    counted: Counted,
-    form: str,
-    options: Options,
-    columns: Columns,
-    keep_sentences: bool,
-    lengths: Sequence[int] | None = None,
-) -> Counted:
-    """`counted` with the counts of every bucket of `slices` made of its rows (docs/scoring.md §11)."""
+def _checked_counted(counted: Counted, form: str, columns: Columns) -> Counted:
+    """`counted` without the table it kept for the caller: with spans and `tokens`, the entities checked to lie
+    within their sentence's tokens on it (`check_tokens_cover`)."""
     if counted.rows is None:
         return counted
-    rows, facts = counted.rows
     if FORMS[form].entities:
-        check_tokens_cover(rows, columns)
-        # A sentence's length: `lengths` as given, or its tokens, or the characters of its text.
-        if lengths is None:
-            sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
-            lengths = None if sentence_texts is None else [len(text) for text in sentence_texts]
-        if lengths is not None:
-            facts = SentenceFacts(facts.sentences, np.fromiter(lengths, np.int64, len(lengths)))
-    if not options.slices:
-        return counted._replace(rows=None)
-    return counted._replace(rows=None, slices=count_slices(rows, options, columns, facts, keep_sentences))
+        check_tokens_cover(counted.rows[0], columns)
+    return counted._replace(rows=None)
+
+
+def _sliced_by_lengths(
+    counted: Counted, options: Options, columns: Columns, keep_sentences: bool, lengths: Sequence[int]
+) -> Counted:
+    """Grounded strings' slices (docs/scoring.md §1b, §11), by the reducers of `Counted`'s fields on the table,
+    each sentence's length its text's as given (`columns`' texts also hold the ungrounded predictions placed after
+    it)."""
+    assert counted.rows is not None  # slices: the table
+    pairs, facts = counted.rows
+    given = SentenceFacts(facts.sentences, np.fromiter(lengths, np.int64, len(lengths)), facts.equal)
+    return counted._replace(**reducers.batch_fields(Reduction(pairs, options, columns, None, given, keep_sentences)))
 
 
 def count_strings(
@@ -305,11 +307,14 @@ def count_grounded(
     if isinstance(grounded.predictions, SpanValues) and isinstance(grounded.references, SpanValues):
         # count_batch's way for spans without return_entities, on the columns the grounding made
         sliced = bool(options.slices)
+        unsliced = counting.evolve(slices=()) if sliced else counting  # sliced below, by the texts as given
         spans = count_spans(
-            grounded.predictions, grounded.references, counting, keep_sentences, grounded.columns, sliced
+            grounded.predictions, grounded.references, unsliced, keep_sentences, grounded.columns, sliced
         )
         assert spans is not None  # SpanValues are read as they are
-        counted, rows = _with_slices(spans, SPANS, counting, grounded.columns, keep_sentences, lengths), None
+        if lengths is not None:
+            spans = _sliced_by_lengths(spans, counting, grounded.columns, keep_sentences, lengths)
+        counted, rows = _checked_counted(spans, SPANS, grounded.columns), None
     else:
         assert isinstance(grounded.predictions, list) and isinstance(grounded.references, list)
         counted, table = count_batch(

@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
@@ -79,8 +78,10 @@ class Rule:
     @cached_property
     def _exact_terms(self) -> tuple[int, int, int, int]:
         """(z, y, n, m): `zero_division` = z / y and β² = n / m, exactly."""
-        zero_division, beta2 = Fraction(self.zero_division), Fraction(self.beta) ** 2
-        return zero_division.numerator, zero_division.denominator, beta2.numerator, beta2.denominator
+        # A number's integer ratio is exact and in lowest terms, as its Fraction (so is the ratio squared).
+        z, y = self.zero_division.as_integer_ratio()
+        n, m = self.beta.as_integer_ratio()
+        return z, y, n * n, m * m
 
     # -- exact ----------------------------------------------------------------------------------------------
 
@@ -156,11 +157,19 @@ def _largest(values: np.ndarray) -> int:
     return int(np.asarray(values).max(initial=0))
 
 
+# Up to this many rows `_grouped` sums in Python (the macro means of a few types).
+_FEW_ROWS = 32
+
+
 def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int, int]]:
     """The ratios numerators[i] / denominators[i] as (summed numerator, denominator), one per denominator:
     thousands of types share a few denominators."""
-    if not len(denominators):
-        return []
+    if len(denominators) <= _FEW_ROWS:
+        # A few types: summed in Python, where each array call below costs more than all the sums.
+        by_denominator: dict[int, int] = {}
+        for numerator, denominator in zip(numerators.tolist(), denominators.tolist()):
+            by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
+        return [(by_denominator[denominator], denominator) for denominator in sorted(by_denominator)]
     if numerators.dtype != object and denominators.dtype != object:
         top = int(denominators.max())
         if top <= 4 * len(denominators) + 1024 and int(np.abs(numerators).max()) * len(numerators) < EXACT_FLOATS:

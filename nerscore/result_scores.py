@@ -4,9 +4,8 @@ the value score, the confusion matrix and the `entities` rows. What it is made o
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from itertools import repeat
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -17,6 +16,11 @@ from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Counts, Row, Tally
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+# fractions (and decimal, 1.4 ms of `import nerscore`) are imported by the functions that make a Fraction: those of
+# a partial credit other than a half and of the value score.
 
 # Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
 # 0.20000000000000004, and every key is the correctly rounded value of its formula (docs/scoring.md §4).
@@ -99,10 +103,12 @@ def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | N
     """The credit of the partial scheme's PARs (docs/scoring.md §10): None for the half point of §4 (the
     integer credits of `_credits`), else partial_credit · PAR, or with "overlap" the tally's
     summed shares."""
-    if options.partial_credit == OVERLAP:
-        return sum((tally.credit or {}).values(), Fraction(0))
     if options.partial_credit == 0.5:
         return None
+    from fractions import Fraction
+
+    if options.partial_credit == OVERLAP:
+        return sum((tally.credit or {}).values(), Fraction(0))
     return Fraction(options.partial_credit) * partial
 
 
@@ -146,6 +152,8 @@ def _type_credits(
     precision credit, precision total), the credit of a pair going to the reference's type on the recall side
     and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
     exact whatever their size."""
+    from fractions import Fraction
+
     correct_r, partial_r = reference_side[:, 0].astype(object), reference_side[:, 2].astype(object)
     possible = reference_side[:, :4].sum(axis=1).astype(object)
     correct_p, partial_p = prediction_side[:, 0].astype(object), prediction_side[:, 2].astype(object)
@@ -171,6 +179,8 @@ def _type_credits(
 def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | None = None) -> dict[str, float]:
     """`value`, `value_precision`, `value_recall` and `value_f{β}` of the tally's value cells (docs/scoring.md
     §10), and with `entity_types` the same per type (`{TYPE}_value_*`), as exact fractions rounded once."""
+    from fractions import Fraction
+
     assert options.value is not None
     table = WeightTable(options.value)
     sums = value_sums(tally.value_cells or {}, table)
@@ -201,6 +211,8 @@ def _integer_ratios(credits: Sequence[Fraction], totals: Sequence[Fraction]) -> 
 def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> dict[str, tuple[Fraction, ...]]:
     """Per type, (Σ kept over its references, Σ kept' over its predictions, the false-alarm cost of its unpaired
     predictions, the worth of its references, the worth of its predictions) (docs/scoring.md §10)."""
+    from fractions import Fraction
+
     sums: dict[str, list[Fraction]] = {}
 
     def add(entity_type: str, column: int, amount: Fraction) -> None:
@@ -234,6 +246,8 @@ def value_cell_columns(cells: Sequence[Cell], table: WeightTable) -> np.ndarray:
     """For each value cell (scenario, reference type, predicted type), what one of its rows adds to each of
     `VALUE_COLUMNS`, in units of the largest weight (`WeightTable.largest`: a weight of 1e308 sums to no
     infinity), as the floats nearest the exact fractions (cells x 5)."""
+    from fractions import Fraction
+
     values = np.zeros((len(cells), len(VALUE_COLUMNS)))
     unit = table.largest
     for position, (scenario, reference_type, predicted_type) in enumerate(cells):

@@ -5,12 +5,11 @@ overall and per type (`CellColumns`). What the result dict makes of it is `nersc
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from fractions import Fraction
-from itertools import repeat
-from typing import Any, NamedTuple
+from itertools import count, islice, repeat
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -18,6 +17,9 @@ from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
 from .pairing.rules import scenario_of
 from .span import Span
+
+if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
+    from fractions import Fraction
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
 
@@ -212,7 +214,7 @@ class Tally:
         if self.credit is not None or other.credit is not None:
             credit = dict(self.credit or {})
             for types, share in (other.credit or {}).items():
-                credit[types] = credit.get(types, Fraction(0)) + share
+                credit[types] = credit[types] + share if types in credit else share
         value_cells: dict[Cell, int] | None = None
         if self.value_cells is not None or other.value_cells is not None:
             summed = Counter(self.value_cells or {})
@@ -284,7 +286,8 @@ class CellColumns:
     number: np.ndarray
     entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
     # (types x 6) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
-    # every scheme's per-type counts are these read through §4's table (`totals_by_type`).
+    # every scheme's per-type counts are these read through §4's table (`totals_by_type`). Float64, exact: every
+    # total is below 2**52 (`of` refuses more), and a float matrix product takes a quarter of an integer one's time.
     reference_scenarios: np.ndarray
     prediction_scenarios: np.ndarray
 
@@ -303,29 +306,28 @@ class CellColumns:
             # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
             raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
         scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
-        if labels is not None:
-            entity_types = labels
-        elif ordered:
-            entity_types = _sorted_types(reference_types, predicted_types)
+        sides_types = (reference_types, predicted_types)
+        if labels is None and not ordered:
+            # Each type numbered by the look-up that places its cells, as they first name it: one dict step a cell
+            # and side, where naming the types first and looking them up after took three.
+            numbering: defaultdict[str | None, int] = defaultdict(count().__next__, {None: -1})
+            positions = [np.fromiter(map(numbering.__getitem__, types), np.int64, size) for types in sides_types]
+            entity_types = cast(list[str], list(islice(numbering, 1, None)))  # None, first, left out
         else:
-            named = dict.fromkeys(reference_types)
-            named.update(dict.fromkeys(predicted_types))
-            named.pop(None, None)
-            entity_types = list(named)
-        index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
-        missing = repeat(-1)
+            entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+            index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
+            positions = [np.fromiter(map(index.get, types, repeat(-1)), np.int64, size) for types in sides_types]
         scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
         number = np.fromiter(cells.values(), dtype=np.int64, count=size)
         sides = []
-        for types in (reference_types, predicted_types):
-            positions = np.fromiter(map(index.get, types, missing), dtype=np.int64, count=size)
-            scored = positions >= 0
-            width = len(_SCENARIO_INDEX)
+        width = len(_SCENARIO_INDEX)
+        for side in positions:
+            scored = side >= 0
             # Summed as floats, exact: every total is below 2**52 (refused above).
             totals = np.bincount(
-                positions[scored] * width + scenario[scored], number[scored], minlength=len(entity_types) * width
+                side[scored] * width + scenario[scored], number[scored], minlength=len(entity_types) * width
             )
-            sides.append((positions, totals.astype(np.int64).reshape(len(entity_types), width)))
+            sides.append((side, totals.reshape(len(entity_types), width)))
         (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
         return cls(
             scenario, reference_type, predicted_type, number, entity_types, reference_scenarios, prediction_scenarios
@@ -344,11 +346,14 @@ class CellColumns:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
         the order of Counts' fields."""
         outcomes = _OUTCOME_COLUMNS[scheme]
-        return self.reference_scenarios @ outcomes, self.prediction_scenarios @ outcomes
+        return (
+            (self.reference_scenarios @ outcomes).astype(np.int64),
+            (self.prediction_scenarios @ outcomes).astype(np.int64),
+        )
 
 
 # _OUTCOME_COLUMNS[scheme]: (6 scenarios x 5 counts), 1 where §4 gives the scenario that outcome under the scheme.
-_OUTCOME_COLUMNS = {scheme: np.eye(len(COUNT_NAMES), dtype=np.int64)[index] for scheme, index in _OUTCOME_INDEX.items()}
+_OUTCOME_COLUMNS = {scheme: np.eye(len(COUNT_NAMES))[index] for scheme, index in _OUTCOME_INDEX.items()}
 
 
 class Counted(NamedTuple):

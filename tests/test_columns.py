@@ -6,10 +6,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+import numpy as np
 import pytest
 
 from nerscore import InvalidInputError
-from nerscore.table.columns import COLUMN_NAMES, Columns
+from nerscore.table.columns import COLUMN_NAMES, Columns, entity_text, entity_texts
 
 TAGS = [["B-PER", "O"], ["O", "B-LOC"], ["O", "O"]]
 
@@ -148,3 +149,23 @@ def test_an_entity_text(columns: Columns, span: tuple[int, int], text: str | Non
     from nerscore.table.columns import entity_text
 
     assert entity_text(columns, 0, *span) == text
+
+
+def test_entity_texts_of_a_batch_are_each_entitys_entity_text() -> None:
+    tokens = [["New", "York", "告", "白", "气", "球"], ["Ann"]]
+    sentence, start, end = np.array([0, 0, 0, 0, 1, 1]), np.array([0, 1, 2, 1, 0, 0]), np.array([2, 2, 6, 4, 1, 3])
+    for columns in (Columns.of(2, tokens=tokens), Columns.of(2, texts=["New York", "Ann"])):
+        expected = [entity_text(columns, *entity) for entity in zip(*(a.tolist() for a in (sentence, start, end)))]
+        assert entity_texts(columns, sentence, start, end) == expected
+    single = np.array([1, 0]), np.array([0, 5]), np.array([1, 6])  # one-token entities only, one past the end
+    assert entity_texts(Columns.of(2, tokens=tokens), *single) == ["Ann", "球"]
+    assert entity_texts(Columns.of(2, tokens=tokens), np.array([1]), np.array([3]), np.array([4])) == [""]
+
+
+def test_tokens_checked_at_once_keep_the_located_error_and_string_subclasses() -> None:
+    class Word(str):
+        pass
+
+    assert Columns.of(1, tokens=[[Word("a"), "b"]]).tokens == (("a", "b"),)
+    with pytest.raises(ValueError, match="token 1 is"):
+        Columns.of(2, tokens=[["a"], ("b", 3)])

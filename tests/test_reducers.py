@@ -19,7 +19,7 @@ from nerscore.span import Span
 from nerscore.table import reducers
 from nerscore.table.columns import Columns
 from nerscore.table.pairs import Pairs, SentenceFacts
-from nerscore.tally import Diagnostics, Tally
+from nerscore.tally import Counted, Diagnostics, Tally
 
 # Two sentences: an exact pair, a boundary error (too long), a type error, a miss and a spurious entity.
 ROWS = [
@@ -38,7 +38,10 @@ def table() -> Pairs:
 
 def test_every_registered_reducer_fills_a_field_of_the_tally() -> None:
     fields = {field.name for field in dataclasses.fields(Tally)}
-    assert {reducer.field for reducer in reducers.REDUCERS} <= fields
+    # Every reducer but slices fills the Tally's; slices fill the batch's `Counted.slices`.
+    assert {reducer.field for reducer in reducers.REDUCERS if reducer.field != "slices"} <= fields
+    assert [reducer.field for reducer in reducers.REDUCERS if reducer.field not in fields] == ["slices"]
+    assert "slices" in Counted._fields
     for reducer in reducers.REDUCERS:
         assert set(reducer.reads) <= {"sentence", *reducers.PAIR_COLUMNS}
 
@@ -112,3 +115,21 @@ def test_the_table_holds_any_offset(offset: int) -> None:
     assert pairs.entity_dicts() == ns.entity_rows(rows)
     assert reducers.overlap_credit(pairs) == {("X", "X"): Fraction(2, 3)}
     assert reducers.diagnostics(pairs, None) == Diagnostics(0, 1, 0, 0, 0)
+
+
+def test_errors_read_the_seen_slices_row_texts_as_their_own() -> None:
+    from nerscore.table import slices
+
+    columns = Columns.of(2, tokens=TOKENS)
+    assert reducers.errors(table(), columns, slices.row_texts(table(), columns)) == reducers.errors(table(), columns)
+
+
+def test_the_slices_reducer_fills_counted_slices_where_the_facts_are_kept() -> None:
+    options = ns.Options.of(slices=["entity_length", "seen", "group"], seen={"IBM"}, errors=True)
+    columns = Columns.of(2, tokens=TOKENS, groups=["a", "b"])
+    reduction = reducers.Reduction(table(), options, columns)
+    counted = reducers.counted(reduction, None, False, (table(), SentenceFacts(2)))
+    assert list(counted.slices.names) == ["entity_length", "seen", "group"]
+    assert counted.slices.names["group"] == ["a", "b"]
+    assert counted.slices.two_sided["seen"].cells[("III", "seen", None)] == 1  # IBM, missed
+    assert reducers.counted(reduction, None, False).slices is None  # without the facts: the tally alone

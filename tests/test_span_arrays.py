@@ -18,8 +18,8 @@ import nerscore as ns
 from nerscore.forms import readable as readable_path
 from nerscore.forms import registry as forms
 from nerscore.forms import span_arrays
-from nerscore.forms.readable import scenarios_by_sentence
 from nerscore.table import reducers
+from nerscore.table.pairs import Pairs
 from nerscore.tally import Counted
 
 
@@ -30,7 +30,7 @@ def span_array_path(predictions, references, keep_sentences=False, **options) ->
 def readable_counted(predictions, references, **options) -> Counted:
     """The readable path's tally and each sentence's scenario counts (what the statistics resample)."""
     tally, rows = ns.tally_semeval(predictions, references, ns.Options.of(**options))
-    return Counted(tally, scenarios_by_sentence(rows, len(references)))
+    return Counted(tally, reducers.scenario_counts(Pairs.of_rows(rows, sentences=len(references))))
 
 
 def assert_same_counts(counted: Counted | None, expected: Counted) -> None:

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore.forms import inputs, readable, tag_arrays
+from nerscore.table import reducers
+from nerscore.table.pairs import Pairs
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -22,7 +24,7 @@ def readable_by_sentence(predictions, references, options: ns.Options) -> np.nda
     predictions, references = aligned(predictions, references)
     holds_ids = bool(inputs.holds_ids(predictions, references))
     _, rows = readable.pair_tags(predictions, references, holds_ids, options)
-    return readable.scenarios_by_sentence(rows, len(references))
+    return reducers.scenario_counts(Pairs.of_rows(rows, sentences=len(references)))
 
 
 def array_by_sentence(predictions, references, options: ns.Options) -> np.ndarray:

@@ -206,7 +206,10 @@ def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
     if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
         predictions, references = rows_of(predictions), rows_of(references)
     check_sentence_count(predictions, references)
-    predicted_lengths, reference_lengths = lengths(predictions).tolist(), lengths(references).tolist()
+    if isinstance(predictions, np.ndarray):
+        predicted_lengths, reference_lengths = lengths(predictions).tolist(), lengths(references).tolist()
+    else:  # lists of rows: their lengths as lists at once (through arrays, twice as long)
+        predicted_lengths, reference_lengths = list(map(len, predictions)), list(map(len, references))
     if predicted_lengths != reference_lengths:
         sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
         predicted, reference = predictions[sentence], references[sentence]

@@ -149,12 +149,6 @@ def pair_sentences(
     ]
 
 
-def scenarios_by_sentence(rows: Iterable[Row], sentences: int) -> np.ndarray:
-    """Each sentence's scenario counts (sentences x 6, scenarios I to VI) from the readable path's rows: the
-    statistics' per-sentence unit (`reducers.scenario_counts` of their table)."""
-    return reducers.scenario_counts(Pairs.of_rows(rows, sentences=sentences))
-
-
 def _decode_side(batch: Iterable[Any], side: str, mode: str, table: TagTable) -> list[list[Span]]:
     decoded = []
     for sentence, tags in enumerate(batch):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..option_checks import Weights
 from ..span import Span
@@ -31,6 +31,9 @@ from .rules import (
     smallest_best,
 )
 
+if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
+    from fractions import Fraction
+
 # A value pair's scenario (docs/scoring.md §4) says which errors it has: IV a type error, V a boundary error,
 # VI both.
 TYPE_ERROR_SCENARIOS = frozenset({"IV", "VI"})
@@ -41,7 +44,10 @@ class WeightTable:
     """The weights of one call as exact fractions, looked up per type once."""
 
     def __init__(self, weights: Weights) -> None:
+        from fractions import Fraction
+
         self.weights = weights
+        self._one = Fraction(1)
         self.type_error = Fraction(weights.type_error)
         self.boundary_error = Fraction(weights.boundary_error)
         self.false_alarm = Fraction(weights.false_alarm)
@@ -52,7 +58,7 @@ class WeightTable:
     def largest(self) -> Fraction:
         """The largest weight of a type (1 where every weight is 0): the statistics' unit, so that their floats stay
         within 0 and 1 a row whatever the weights (every value key is a ratio, which a common unit leaves as is)."""
-        return max([self._default, *self._types.values()]) or Fraction(1)
+        return max([self._default, *self._types.values()]) or self._one
 
     def weight(self, entity_type: str) -> Fraction:
         """w(type), exact."""
@@ -61,7 +67,7 @@ class WeightTable:
     def factor(self, scenario: str) -> Fraction:
         """f(r, p) of a pair of this scenario: type_error if the types differ, times boundary_error if the
         boundaries differ."""
-        factor = Fraction(1)
+        factor = self._one
         if scenario in TYPE_ERROR_SCENARIOS:
             factor *= self.type_error
         if scenario in BOUNDARY_ERROR_SCENARIOS:

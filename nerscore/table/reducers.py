@@ -3,19 +3,18 @@
 Each input path ends in one `Pairs` table; what the result reports of it is reduced here, whichever path made it:
 the tally's cells (§4), each sentence's scenario counts (the statistics' unit, §9), the overlap credit (§10),
 the value score's cells (§10, from the value pairing's own table), the diagnostics and the errors by surface
-string (§11). Slices (`nerscore.table.slices`) are reducers over the same table. A reducer declares the table's
-columns it reads and the option that asks for it; `REDUCERS` lists those that fill a field of the `Tally`, and
-`counted` runs them. docs/architecture.md shows how to add one.
+string (§11), the slices' buckets (§11, `nerscore.table.slices`). A reducer declares the table's columns it reads
+and the option that asks for it; `REDUCERS` lists them, each filling a field of the `Tally` or, slices, of the
+batch's `Counted`, and `counted` runs them. docs/architecture.md shows how to add one.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,8 +24,12 @@ from ..pairing.value import WeightTable, value_pair
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
 from ..tally import Cell, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
-from .columns import NO_COLUMNS, Columns, entity_text, join_tokens
+from .columns import NO_COLUMNS, Columns, entity_texts
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
+from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 _WIDTH = len(SCENARIOS)
@@ -37,13 +40,24 @@ _PLACEMENT_LIMIT = 1 << 62
 
 @dataclass(frozen=True)
 class Reduction:
-    """What the reducers read of one batch: its table of pairs, the options, its columns (texts, tokens), and
-    the value pairing's own table (§10) when the path made it (else made from the pairs on first use)."""
+    """What the reducers read of one batch: its table of pairs, the options, its columns (texts, tokens), the
+    value pairing's own table (§10) when the path made it (else made from the pairs on first use), and for slices
+    each sentence's facts and whether each sentence's bucket counts are kept (`keep_sentences`)."""
 
     pairs: Pairs
     options: Options
     columns: Columns = NO_COLUMNS
     given_value_pairs: Pairs | None = None
+    facts: SentenceFacts | None = None
+    keep_sentences: bool = False
+
+    @cached_property
+    def row_texts(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each row's two texts (`slices.row_texts`) where the seen slice reads them, found once for it and
+        errors; else None (errors then find those of their rows alone)."""
+        if SEEN not in self.options.slices:
+            return None
+        return row_texts(self.pairs, self.columns)
 
     @cached_property
     def value_pairs(self) -> Pairs:
@@ -54,7 +68,8 @@ class Reduction:
 
 @dataclass(frozen=True)
 class Reducer:
-    """One field of the `Tally`: the table's columns it reads, whether the options ask for it, and how."""
+    """One field of the `Tally` (or of `Counted`): the table's columns it reads, whether the options ask for it,
+    and how."""
 
     field: str
     reads: tuple[str, ...]
@@ -84,13 +99,8 @@ def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray
     combined += 1
     if inverse:
         distinct, per = np.unique(combined, return_inverse=True)
-    elif len(SCENARIOS) * width * width <= max(len(combined), 1 << 12):
-        # Few possible cells: counted by bincount in one pass, with no sort (np.unique sorts the column).
-        per = np.bincount(combined, minlength=len(SCENARIOS) * width * width)
-        distinct = np.flatnonzero(per)
-        per = per[distinct]
     else:
-        distinct, per = np.unique(combined, return_counts=True)
+        distinct, per = key_counts(combined, len(SCENARIOS) * width * width)
     kinds, rest = np.divmod(distinct, width * width)
     reference_types, predicted_types = np.divmod(rest, width)
     names: list[str | None] = [None, *pairs.type_names]
@@ -113,6 +123,8 @@ def scenario_counts(pairs: Pairs) -> np.ndarray:
 def _shares(pairs: Pairs) -> tuple[np.ndarray, dict[tuple[str, str], Fraction], np.ndarray]:
     """The PAR rows (scenarios V and VI), the exact sum of |shared| / |union| of each (reference type, predicted
     type) over them, and each one's share as the float nearest it."""
+    from fractions import Fraction  # here: `import nerscore` does not load fractions and decimal (1.4 ms)
+
     partial = np.flatnonzero((pairs.scenario == _V) | (pairs.scenario == _VI))
     r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
     p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
@@ -293,39 +305,41 @@ def _runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return k, low[k] + step
 
 
-def errors(pairs: Pairs, columns: Columns) -> dict[ErrorKey, int]:
+def errors(pairs: Pairs, columns: Columns, texts: tuple[np.ndarray, np.ndarray] | None = None) -> dict[ErrorKey, int]:
     """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
-    predicted text, predicted type), texts from `columns` (docs/scoring.md §11)."""
-    wrong = pairs.select(pairs.scenario != _I)
+    predicted text, predicted type), texts from `columns` (docs/scoring.md §11), or from `texts`, each row's
+    (`slices.row_texts`), where already found."""
+    is_wrong = pairs.scenario != _I
+    wrong = pairs.select(is_wrong)
     names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
-    sentence = wrong.sentence.tolist()
+    sentence = wrong.sentence
+    if texts is not None:
+        texts_r, texts_p = texts[0][is_wrong].tolist(), texts[1][is_wrong].tolist()
+    else:
+        texts_r = side_texts(columns, sentence, wrong.reference_start, wrong.reference_end)
+        texts_p = side_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end)
     # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
     keys = zip(
         map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
-        entity_texts(columns, sentence, wrong.reference_start, wrong.reference_end),
+        texts_r,
         map(names.__getitem__, wrong.reference_type.tolist()),
-        entity_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end),
+        texts_p,
         map(names.__getitem__, wrong.predicted_type.tolist()),
     )
     return dict(Counter(keys))
 
 
-def entity_texts(columns: Columns, sentence: list[int], start: np.ndarray, end: np.ndarray) -> list[str | None]:
-    """`columns.entity_text` of each entity of one side's columns (None where there is none). With tokens, a
-    one-token entity (most of them) is its token as it is, which is what joining one token gives, without the
-    slice and the join."""
-    tokens = columns.tokens
-    entities = zip(sentence, start.tolist(), end.tolist())
-    if tokens is None:
-        return [None if first < 0 else entity_text(columns, at, first, last) for at, first, last in entities]
-    return [
-        None
-        if first < 0
-        else words[first]
-        if last - first == 1 and first < len(words)
-        else join_tokens(words[first:last])
-        for words, (_, first, last) in zip(map(tokens.__getitem__, sentence), entities)
-    ]
+def side_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str | None]:
+    """`columns.entity_text` of each entity of one side's columns (None where there is none), found for the
+    batch at once by `columns.entity_texts`."""
+    if columns.tokens is None and columns.texts is None:
+        return [None] * len(start)
+    present = np.flatnonzero(start >= 0)
+    if len(present) == len(start):
+        return list(entity_texts(columns, sentence, start, end))
+    texts = np.full(len(start), None, dtype=object)
+    texts[present] = entity_texts(columns, sentence[present], start[present], end[present])
+    return texts.tolist()
 
 
 def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
@@ -463,7 +477,7 @@ def _as_spans(spans: FlatSpans, type_names: Sequence[str]) -> list[Span]:
     return [Span(start, end, type_names[type_id]) for start, end, type_id in zip(*columns)]
 
 
-# The reducers that fill the `Tally`'s fields, in the order of its fields.
+# The reducers, those that fill the `Tally`'s fields in the order of its fields, then those of `Counted`.
 REDUCERS = (
     Reducer("cells", PAIR_COLUMNS[1:4], lambda options: True, lambda reduction: cells(reduction.pairs)),
     Reducer(
@@ -488,15 +502,33 @@ REDUCERS = (
         "errors",
         PAIR_COLUMNS,
         lambda options: bool(options.errors),
-        lambda reduction: errors(reduction.pairs, reduction.columns),
+        lambda reduction: errors(reduction.pairs, reduction.columns, reduction.row_texts),
+    ),
+    Reducer(
+        "slices",
+        SLICE_COLUMNS,
+        lambda options: bool(options.slices),
+        lambda reduction: count_slices(
+            reduction.pairs,
+            reduction.options,
+            reduction.columns,
+            reduction.facts,
+            reduction.keep_sentences,
+            reduction.row_texts,
+        ),
     ),
 )
+_TALLY_FIELDS = frozenset(field.name for field in fields(Tally))
 
 
 def tally(reduction: Reduction, tokens: TokenCounts | None = None) -> Tally:
-    """The `Tally` of a batch: every reducer its options ask for, once."""
-    fields = {reducer.field: reducer.reduce(reduction) for reducer in REDUCERS if reducer.wanted(reduction.options)}
-    return Tally(fields.pop("cells"), tokens, **fields)
+    """The `Tally` of a batch: every reducer of its fields its options ask for, once."""
+    found = {
+        reducer.field: reducer.reduce(reduction)
+        for reducer in REDUCERS
+        if reducer.field in _TALLY_FIELDS and reducer.wanted(reduction.options)
+    }
+    return Tally(found.pop("cells"), tokens, **found)
 
 
 def counted(
@@ -505,11 +537,27 @@ def counted(
     keep_sentences: bool,
     slice_input: tuple[Pairs, SentenceFacts] | None = None,
 ) -> Counted:
-    """What `count_batch` returns of a batch: its tally and, with `keep_sentences`, each sentence's scenario
-    counts and weighted columns (§9, §10); `slice_input`, what slices read (the table and the sentence facts)."""
+    """What `count_batch` returns of a batch: its tally, with `keep_sentences` each sentence's scenario counts
+    and weighted columns (§9, §10), and the other reducers' fields (slices) where `slice_input` gives what they
+    read besides the table (the sentence facts); `slice_input` (the table and the facts) is kept as its rows."""
     sentence_counts = weighted = None
     if keep_sentences:
         sentence_counts = scenario_counts(reduction.pairs)
         if weighted_width(reduction.options):
             weighted = weighted_columns(reduction)
-    return Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, per_sentence_floats=weighted)
+    if slice_input is None:
+        return Counted(tally(reduction, tokens), sentence_counts, per_sentence_floats=weighted)
+    # One reduction for the tally and the rest, so that what they share (`Reduction.row_texts`) is found once.
+    reduction = replace(reduction, facts=slice_input[1], keep_sentences=keep_sentences)
+    counted = Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, per_sentence_floats=weighted)
+    return counted._replace(**batch_fields(reduction))
+
+
+def batch_fields(reduction: Reduction) -> dict[str, Any]:
+    """The fields of `Counted` that reducers fill (slices), those its options ask for, of a reduction with its
+    sentence facts."""
+    return {
+        reducer.field: reducer.reduce(reduction)
+        for reducer in REDUCERS
+        if reducer.field not in _TALLY_FIELDS and reducer.wanted(reduction.options)
+    }

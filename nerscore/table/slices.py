@@ -1,20 +1,19 @@
 """Slices (docs/scoring.md §11): the scores of buckets of entities (by length, seen or unseen) and of sentences (by
 length, reference entity density, group), counted from the rows of a pairing.
 
-A reducer over the batch's table of pairs (`nerscore.table.pairs.Pairs`: each row's sentence, scenario, types and the
-extents of its two entities), which every path produces alike (tests/test_tag_arrays.py), bucketed here once with a
-handful of numpy operations per slice. What
-is kept adds over batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as
-per-type scores are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each
-sentence's counts per bucket, as columns beside its six scenario counts (sums of sentences, so that documents sum
+The slices reducer of `nerscore.table.reducers.REDUCERS`, over the batch's table of pairs (`nerscore.table.pairs.Pairs`:
+each row's sentence, scenario, types and the extents of its two entities), which every path produces alike
+(tests/test_tag_arrays.py), bucketed here once with a handful of numpy operations per slice. What is kept adds over
+batches: for each entity-level slice a `Tally` whose "types" are the bucket names (two-sided as per-type scores
+are, §5), for each sentence-level slice one `Tally` per bucket; and, for the statistics, each sentence's counts
+per bucket, as columns beside its six scenario counts (sums of sentences, so that documents sum
 them too, §9).
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,13 +25,14 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores, two_sided_scores
 from ..tally import Tally, TokenCounts
-from .columns import Columns, entity_text, join_tokens
-from .pairs import Pairs, SentenceFacts
+from .columns import Columns, entity_text, entity_texts
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts
 
 SEEN, UNSEEN = "seen", "unseen"
-# A character of the scripts `columns.join_tokens` writes without spaces between tokens.
-_CJK_CHARACTER = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _WIDTH = len(SCENARIOS)
+# What the slices reducer reads of the table (`reducers.REDUCERS`): every column (entity buckets read extents,
+# the seen slice texts, every bucket's tally the cells).
+SLICE_COLUMNS = PAIR_COLUMNS
 
 
 def bucket_names(edges: Sequence[int]) -> list[str]:
@@ -151,9 +151,16 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
 
 
 def count_slices(
-    rows: Pairs, options: Options, columns: Columns, facts: SentenceFacts, keep_sentences: bool
+    rows: Pairs,
+    options: Options,
+    columns: Columns,
+    facts: SentenceFacts | None,
+    keep_sentences: bool,
+    texts: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> SliceCounts:
-    """The `SliceCounts` of a batch's rows (docs/scoring.md §11)."""
+    """The `SliceCounts` of a batch's rows (docs/scoring.md §11): the slices reducer (`reducers.REDUCERS`);
+    `texts`, each row's texts (`row_texts`) where already found."""
+    facts = with_lengths(facts or SentenceFacts(rows.sentences), columns)
     names: dict[str, list[str]] = {}
     two_sided: dict[str, Tally] = {}
     by_bucket: dict[str, dict[str, Tally]] = {}
@@ -163,7 +170,7 @@ def count_slices(
         _check_sentence_columns(options, columns, sentences)
     for name in options.slices:
         if name in ENTITY_SLICES:
-            bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns)
+            bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns, texts)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
             if keep_sentences:
@@ -185,6 +192,18 @@ def count_slices(
     if keep_sentences:
         matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
     return SliceCounts(names, two_sided, by_bucket, matrix)
+
+
+def with_lengths(facts: SentenceFacts, columns: Columns) -> SentenceFacts:
+    """`facts` with each sentence's length: as scored for tags; for spans, which have none, its tokens, or the
+    characters of its text (docs/scoring.md §11)."""
+    if facts.lengths is not None:
+        return facts
+    sentence_texts = columns.tokens if columns.tokens is not None else columns.texts
+    if sentence_texts is None:
+        return facts
+    lengths = np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts))
+    return SentenceFacts(facts.sentences, lengths, facts.equal)
 
 
 # With bootstrap, each sentence's vector holds a column per bucket and scenario (docs/scoring.md §11), kept as a
@@ -212,9 +231,10 @@ def _check_sentence_columns(options: Options, columns: Columns, sentences: int) 
 
 
 def _entity_buckets(
-    name: str, rows: Pairs, options: Options, columns: Columns
+    name: str, rows: Pairs, options: Options, columns: Columns, texts: tuple[np.ndarray, np.ndarray] | None
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names."""
+    """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names; `texts`, each
+    row's texts (`row_texts`) where already found."""
     if name == "entity_length":
         edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
         sides = []
@@ -223,40 +243,32 @@ def _entity_buckets(
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
     sides = []
-    # A prediction with the reference's boundaries (most pairs) has its text: looked up once.
-    same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
-    for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
+    both = texts if texts is not None else row_texts(rows, columns)
+    for start, side in zip((rows.reference_start, rows.predicted_start), both):
         bucket = np.full(len(start), -1, dtype=np.int64)
-        wanted = start >= 0
-        if sides:
-            bucket[same] = sides[0][same]
-            wanted &= ~same
-        present = np.flatnonzero(wanted)
-        triples = zip(rows.sentence[present].tolist(), start[present].tolist(), end[present].tolist())
-        texts = _entity_texts(columns, triples)
-        bucket[present] = np.fromiter(map(seen.__contains__, texts), dtype=bool, count=len(present)) ^ True
+        present = np.flatnonzero(start >= 0)
+        found = side[present].tolist()
+        bucket[present] = np.fromiter(map(seen.__contains__, found), dtype=bool, count=len(present)) ^ True
         sides.append(bucket)
     return sides[0], sides[1], [SEEN, UNSEEN]
 
 
-def _entity_texts(columns: Columns, triples: Iterable[tuple[int, int, int]]) -> list[str]:
-    """`entity_text` of each (sentence, start, end), the one step of slices that takes a Python step per entity:
-    tokens joined by one space in C, and joined again by `join_tokens` only where the text holds a CJK character
-    (which no space may separate from another)."""
-    if columns.tokens is None:
-        assert columns.texts is not None  # check_slice_inputs
-        texts = columns.texts
-        return [texts[sentence][start:end] for sentence, start, end in triples]
-    tokens = columns.tokens
-    triples = list(triples)
-    joined = [" ".join(tokens[sentence][start:end]) for sentence, start, end in triples]
-    if _CJK_CHARACTER.search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
-        return joined
-    search = _CJK_CHARACTER.search
-    return [
-        text if search(text) is None else join_tokens(tokens[sentence][start:end])
-        for text, (sentence, start, end) in zip(joined, triples)
-    ]
+def row_texts(rows: Pairs, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
+    entity), as object arrays: what the seen slice reads, and errors too when both are asked for."""
+    same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
+    sides: list[np.ndarray] = []
+    for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
+        texts = np.full(len(start), None, dtype=object)
+        wanted = start >= 0
+        if sides:
+            # A prediction with the reference's boundaries (most pairs) has its text: looked up once.
+            texts[same] = sides[0][same]
+            wanted &= ~same
+        present = np.flatnonzero(wanted)
+        texts[present] = entity_texts(columns, rows.sentence[present], start[present], end[present])
+        sides.append(texts)
+    return sides[0], sides[1]
 
 
 def _sentence_buckets(
@@ -265,10 +277,10 @@ def _sentence_buckets(
     """Each sentence's bucket and the bucket names."""
     if name == "group":
         assert columns.groups is not None  # check_slice_inputs
-        labels = [str(group) for group in columns.groups]
+        labels = list(map(str, columns.groups))
         distinct = sorted(set(labels))
         index = {label: position for position, label in enumerate(distinct)}
-        return np.array([index[label] for label in labels], dtype=np.int64).reshape(-1), distinct
+        return np.fromiter(map(index.__getitem__, labels), np.int64, len(labels)), distinct
     edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
     if name == "entity_density":
         values = np.bincount(rows.sentence[rows.reference_start >= 0], minlength=facts.sentences)
@@ -278,11 +290,21 @@ def _sentence_buckets(
     return _numeric_buckets(values, edges).astype(np.int64), bucket_names(edges)
 
 
+def key_counts(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys (non-negative integers below `size`) in order, with how many times each occurs: where the
+    possible keys are few, by bincount in one pass, with no sort (np.unique sorts the keys)."""
+    if size <= max(len(keys), 1 << 12):
+        per = np.bincount(keys, minlength=size)
+        distinct = np.flatnonzero(per)
+        return distinct, per[distinct]
+    return np.unique(keys, return_counts=True)
+
+
 def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.ndarray, names: list[str]) -> Tally:
     """The rows' cells as (scenario, reference bucket, predicted bucket): a `Tally` whose types are buckets."""
     width = len(names) + 1
     combined = (scenario * width + bucket_r + 1) * width + bucket_p + 1
-    distinct, numbers = np.unique(combined, return_counts=True)
+    distinct, numbers = key_counts(combined, _WIDTH * width * width)
     kinds, rest = np.divmod(distinct, width * width)
     r, p = np.divmod(rest, width)
     labels: list[str | None] = [None, *names]
@@ -297,7 +319,7 @@ def _bucket_tallies(
     types = len(rows.type_names) + 1
     bucket = sentence_bucket[rows.sentence]
     combined = ((bucket * _WIDTH + rows.scenario) * types + rows.reference_type + 1) * types + rows.predicted_type + 1
-    distinct, numbers = np.unique(combined, return_counts=True)
+    distinct, numbers = key_counts(combined, len(names) * _WIDTH * types * types)
     rest, p = np.divmod(distinct, types)
     rest, r = np.divmod(rest, types)
     b, kinds = np.divmod(rest, _WIDTH)
