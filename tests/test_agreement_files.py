@@ -215,7 +215,11 @@ def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):
     assert nerscore.main(["agreement", *folders, "--json", "--per-type"]) == 0
     assert json.loads(capsys.readouterr().out) == agreement(ENTITIES, texts=TEXTS, per_type=True)
     assert nerscore.main(["agreement", *folders, "--bootstrap", "200"]) == 0
-    assert "Fleiss' kappa:" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    result = agreement(ENTITIES, texts=TEXTS, bootstrap=200)
+    assert printed == format_agreement(result)
+    low, high = result["strict_f1_mean_low"], result["strict_f1_mean_high"]
+    assert f"strict_f1_mean:       {result['strict_f1_mean']:.4f} [{low:.4f}, {high:.4f}]" in printed
 
 
 def test_the_command_lists_where_each_pair_disagrees(tmp_path, capsys):

@@ -465,6 +465,10 @@ def format_agreement(result: dict[str, Any]) -> str:
             f"{kind + ' ' + f_name:<{width}}" + "".join(f"{result[f'{s}_{f_name}_{kind}']:>9.4f}" for s in schemes)
         )
     lines.append("")
+    for scheme in schemes:  # with --bootstrap: each mean F's interval
+        key = f"{scheme}_{f_name}_mean"
+        if f"{key}_low" in result:
+            lines.append(f"{key + ':':<22}{result[key]:.4f} [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]")
     for name, key in (("Fleiss' kappa", "fleiss_kappa"), ("Krippendorff's alpha", "krippendorff_alpha")):
         line = f"{name + ':':<22}{result[key]:.4f}"
         if f"{key}_low" in result:
