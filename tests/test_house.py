@@ -29,6 +29,7 @@ ORDER = [
     "pairing.large_components",
     "pairing.rules",
     "pairing.value",
+    "pairing.greedy",
     "measures",
     "tally",
     "result_scores",
@@ -58,6 +59,8 @@ ORDER = [
     "files.tables",
     "files.conlleval",
     "files.file_counts",
+    "files.hipe",
+    "files.hipe_table",
     "files.reports",
     "cli",
 ]

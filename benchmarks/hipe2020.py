@@ -1,0 +1,85 @@
+"""CLEF-HIPE-2020's official English NERC rankings reproduced row by row (docs/hipe.md).
+
+    python benchmarks/hipe2020.py [--data DIR] [--pairing hipe|optimal] [--all]
+
+Reads ../shared/data/hipe2020/ (the test gold v1.3, the submitted English runs, the official ranking tables) when
+present, scores every English run with `nerscore.files.hipe_table.hipe_table` (the task's tag set, the scorer's
+greedy pairing unless `--pairing optimal`) and prints, for every row of the English NERC rankings (coarse; literal
+and metonymic senses; micro, strict and fuzzy), ours beside the official one, then how many rows are equal: TP, FP,
+FN equal and P, R, F1 equal to the table's three decimals. `--all` prints the equal rows too (by default only the
+rows that differ). Also the time: each run read and scored, and the whole reproduction. Not a test: tests never
+read ../shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from nerscore.files.hipe import HIPE_2020_TYPES, read_hipe  # noqa: E402
+from nerscore.files.hipe_table import hipe_table  # noqa: E402
+
+CANDIDATES = (REPO.parent / "shared" / "data" / "hipe2020", REPO.parent.parent / "shared" / "data" / "hipe2020")
+RANKINGS = ("ranking-en-coarse-micro-fuzzy-all.tsv", "ranking-en-coarse-micro-strict-all.tsv")
+FIGURES = ("P", "R", "F1", "TP", "FP", "FN")
+
+
+def official_rows(data: Path) -> list[dict[str, str]]:
+    rows = []
+    for name in RANKINGS:
+        with open(data / "evaluation-results" / name, encoding="utf-8", newline="") as handle:
+            rows.extend(csv.DictReader(handle, delimiter="\t"))
+    return rows
+
+
+def equal(ours: dict, official: dict[str, str]) -> bool:
+    counts = all(int(ours[name]) == int(official[name]) for name in ("TP", "FP", "FN"))
+    return counts and all(abs(float(ours[name]) - float(official[name])) < 5e-4 for name in ("P", "R", "F1"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=next((path for path in CANDIDATES if path.exists()), None))
+    parser.add_argument("--pairing", choices=("hipe", "optimal"), default="hipe")
+    parser.add_argument("--all", action="store_true", help="print the equal rows too")
+    args = parser.parse_args()
+    if args.data is None or not args.data.exists():
+        print("no ../shared/data/hipe2020/ here: nothing to reproduce")
+        return 0
+    started = time.perf_counter()
+    gold = read_hipe(args.data / "gold" / "HIPE-data-v1.3-test-en.tsv")
+    official = official_rows(args.data)
+    ours: dict[tuple[str, str], dict] = {}
+    for system in sorted({row["System"] for row in official}):
+        path = args.data / "runs" / f"{system}.tsv"
+        if not path.exists():
+            continue
+        rows = hipe_table(gold, path, ["NE-COARSE-LIT", "NE-COARSE-METO"], tagset=HIPE_2020_TYPES, pairing=args.pairing)
+        for row in rows:
+            if row["Label"] == "ALL" and "-micro-" in row["Evaluation"]:
+                ours[(system, row["Evaluation"].removesuffix("-TIME-ALL-LED-ALL"))] = row
+    elapsed = time.perf_counter() - started
+    same = 0
+    print(f"pairing={args.pairing!r}: ours beside the official rows (P R F1 TP FP FN)\n")
+    print("| system | evaluation | official | ours | equal |")
+    print("|---|---|---|---|---|")
+    for row in official:
+        mine = ours.get((row["System"], row["Evaluation"]))
+        ok = mine is not None and equal(mine, row)
+        same += ok
+        if ok and not args.all:
+            continue
+        theirs = " ".join(row[name] for name in FIGURES)
+        found = "no run" if mine is None else " ".join(str(mine[name]) for name in FIGURES)
+        print(f"| {row['System']} | {row['Evaluation']} | {theirs} | {found} | {'yes' if ok else 'NO'} |")
+    print(f"\n{same} of {len(official)} official rows equal; {len(ours)} rows scored in {elapsed:.1f} s")
+    return 0 if same == len(official) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,382 @@
+"""HIPE's TSV (CLEF-HIPE-2020, HIPE-2022): documents with their metadata, tokens by segment, every column's values
+and the MISC flags; a system response aligned to its gold file as the HIPE scorer aligns them; each column's tags
+decoded into entities as the scorer decodes them (docs/hipe.md).
+
+A file is a header line naming the columns (the first is the token), then token lines, one value per column,
+and `#` comment lines: `# key = value` (HIPE-2022: `# hipe2022:key = value`) carries a document's metadata,
+`# document_id` starts a document and `# segment...` a segment. A malformed line is a `HipeFileError` (a
+`ValueError`) naming the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..span import Span
+from .readers import ConllError
+
+# The coarse and fine types of CLEF-HIPE-2020 (the HIPE scorer's tagset.txt), in upper case as the scorer reads
+# every tag: the official runs were scored with them, a predicted type outside them and the gold left out.
+_HIPE_2020_TAGSET = (
+    "comp.demonym comp.function comp.name comp.qualifier comp.title loc loc.add.elec loc.add.phys loc.adm.nat "
+    "loc.adm.reg loc.adm.sup loc.adm.town loc.fac loc.oro loc.phys.astro loc.phys.geo loc.phys.hydro loc.unk "
+    "org org.adm org.ent org.ent.pressagency pers pers.coll pers.ind pers.ind.articleauthor prod prod.doctr "
+    "prod.media time time.date.abs time.hour.abs"
+)
+HIPE_2020_TYPES = frozenset(_HIPE_2020_TAGSET.upper().split(" "))
+NE_COLUMNS = ("NE-COARSE-LIT", "NE-COARSE-METO", "NE-FINE-LIT", "NE-FINE-METO", "NE-FINE-COMP", "NE-NESTED")
+NEL_COLUMNS = ("NEL-LIT", "NEL-METO")
+# Values that mark no entity: `O`, and `_` or `-` (a column not annotated), or a cell left empty.
+OUTSIDE = frozenset({"O", "_", "-", ""})
+_NOISE = re.compile(r"LED(\d+(?:\.\d+)?)")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class HipeFileError(ConllError):
+    """A malformed HIPE file: `source`, `line` (1-based, None for the whole file) and `column` (None for a whole
+    line) as attributes."""
+
+    def __init__(self, source: str, line: int | None, problem: str, column: str | None = None) -> None:
+        self.column = column
+        super().__init__(source, line, problem if column is None else f"column {column}: {problem}")
+
+
+@dataclass(frozen=True)
+class HipeDocument:
+    """One document of a HIPE file: its id and metadata (each `# key = value` comment before its first token, the
+    key as written), its tokens by segment, every column's values one per token (`columns`, by the header's
+    names, the token column included) and each token's line in `source`."""
+
+    id: str | None
+    metadata: Mapping[str, str]
+    segments: tuple[tuple[str, ...], ...]
+    columns: Mapping[str, tuple[str, ...]]
+    lines: tuple[int, ...]
+    source: str = ""
+    line: int = 0
+    token_column: str = "TOKEN"
+    _flags: list[tuple[frozenset[str], ...]] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.columns[self.token_column]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def values(self, column: str) -> tuple[str, ...]:
+        """The column's values, one per token; a `HipeFileError` naming the file when it has no such column."""
+        try:
+            return self.columns[column]
+        except KeyError:
+            raise HipeFileError(
+                self.source, None, f"no such column (the header has {', '.join(self.columns)})", column
+            ) from None
+
+    @property
+    def flags(self) -> tuple[frozenset[str], ...]:
+        """Each token's MISC flags (`NoSpaceAfter`, `EndOfLine`, `EndOfSentence`, `LED0.25`, ...), `|`-separated
+        in the file; empty where the file has no MISC column or `_`."""
+        if not self._flags:
+            misc = self.columns.get("MISC", ("_",) * len(self))
+            self._flags.append(tuple(frozenset(v for v in value.split("|") if v and v != "_") for value in misc))
+        return self._flags[0]
+
+    @property
+    def noise(self) -> tuple[float | None, ...]:
+        """Each token's OCR noise, the normalised Levenshtein distance of its `LED` flag (None without one)."""
+        misc = self.columns.get("MISC", ("",) * len(self))
+        found = (_NOISE.search(value) for value in misc)
+        return tuple(None if match is None else float(match.group(1)) for match in found)
+
+    @property
+    def date(self) -> datetime.date | None:
+        """The document's date (`# date = 1790-01-02`, HIPE-2022's `# hipe2022:date`), None without one."""
+        for key in ("date", "hipe2022:date"):
+            match = _DATE.search(self.metadata.get(key, ""))
+            if match:
+                return datetime.date.fromisoformat(match.group(0))
+        return None
+
+
+def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list[HipeDocument]:
+    """The documents of a HIPE file, in file order (docs/hipe.md).
+
+    Lines are split on tabs; blank lines (and the empty lines of CR-CR-LF endings) are skipped; a token line with
+    fewer values than the header has `_` for the missing ones, as the HIPE scorer reads it, and one with more is
+    an error. A file without `# document` lines is one document (the scorer's reading of a flat response,
+    which `align_hipe` then splits as the gold is split)."""
+    source = os.fspath(path)
+    with open(source, encoding=encoding, newline=None) as handle:
+        return parse_hipe(handle, source)
+
+
+def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
+    """`read_hipe` of lines already read (a file's, or a test's)."""
+    builder = _Builder(source)
+    for number, line in enumerate(lines, 1):
+        builder.add(number, line.rstrip("\r\n"))
+    return builder.finish()
+
+
+class _Builder:
+    """The reading state of one file: the header, the document being read and the comments since the last token."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.header: list[str] = []
+        self.documents: list[HipeDocument] = []
+        self.pending: dict[str, str] = {}  # the comments since the last token line
+        self.pending_line = 0
+        # Whether the file marks segments with `# segment` comments (CLEF-HIPE-2020); without any, a segment ends
+        # at a token flagged EndOfSentence (HIPE-2022).
+        self.segmented = False
+        self._reset(0)
+
+    def _reset(self, line: int) -> None:
+        self.metadata: dict[str, str] = {}
+        self.segment_lengths: list[int] = []
+        self.rows: list[list[str]] = []
+        self.lines: list[int] = []
+        self.start = line
+
+    def add(self, number: int, line: str) -> None:
+        if not line.strip("\t\r "):
+            return
+        if not self.header:
+            # The header's names never hold a space: split on any run of white space, which also reads a header
+            # whose tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one).
+            self.header = line.split()
+            if self.header[0].startswith("#"):
+                raise HipeFileError(self.source, number, "the first line must be the header naming the columns")
+            if len(set(self.header)) < len(self.header):
+                raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
+            return
+        values = line.split("\t")
+        if values[0].startswith("#"):
+            self._comment(number, values[0].strip())
+            return
+        if not values[0].strip():
+            raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
+        if len(values) > len(self.header):
+            raise HipeFileError(
+                self.source, number, f"{len(values)} values where the header names {len(self.header)} columns"
+            )
+        if self.pending:
+            if not self.rows:
+                self.metadata.update(self.pending)
+            self.pending = {}
+        if not self.rows:
+            self.start = self.start or number
+        if not self.segment_lengths:
+            self.segment_lengths.append(0)
+        values += ["_"] * (len(self.header) - len(values))
+        self.rows.append([value.strip() for value in values])
+        self.lines.append(number)
+        self.segment_lengths[-1] += 1
+        misc = self.header.index("MISC") if "MISC" in self.header else None
+        if not self.segmented and misc is not None and "EndOfSentence" in values[misc].split("|"):
+            self.segment_lengths.append(0)
+
+    def _comment(self, number: int, comment: str) -> None:
+        body = comment.lstrip("#").strip()
+        key, _, value = body.partition("=")
+        key, value = key.strip(), value.strip()
+        name = key.removeprefix("hipe2022:")
+        if name.startswith("document"):
+            # The HIPE scorer starts a document at a `# document` line that follows tokens.
+            if self.rows:
+                self._close()
+                self.start = self.pending_line or number
+                self.metadata.update(self.pending)
+                self.pending = {}
+        elif name.startswith("segment"):
+            self.segmented = True
+            if self.segment_lengths and self.segment_lengths[-1]:
+                self.segment_lengths.append(0)
+        if not key or name.startswith("segment"):
+            return  # a segment's own comments (its IIIF link) are not the document's metadata
+        if self.rows:
+            if not self.pending:
+                self.pending_line = number
+            self.pending.setdefault(key, value)
+        else:
+            self.start = self.start or number
+            self.metadata.setdefault(key, value)
+
+    def _close(self) -> None:
+        columns = {name: tuple(row[index] for row in self.rows) for index, name in enumerate(self.header)}
+        tokens = columns[self.header[0]]
+        segments, at = [], 0
+        for length in self.segment_lengths:
+            if length:
+                segments.append(tokens[at : at + length])
+                at += length
+        doc_id = self.metadata.get("document_id", self.metadata.get("hipe2022:document_id")) or None
+        self.documents.append(
+            HipeDocument(
+                doc_id,
+                dict(self.metadata),
+                tuple(segments),
+                columns,
+                tuple(self.lines),
+                self.source,
+                self.start,
+                self.header[0],
+            )
+        )
+        self._reset(0)
+
+    def finish(self) -> list[HipeDocument]:
+        if not self.header:
+            raise HipeFileError(self.source, None, "the file is empty (a HIPE file starts with its header)")
+        if self.rows:
+            self._close()
+        return self.documents
+
+
+def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> list[HipeDocument]:
+    (
+        """The system's documents in the gold's structure (ids, metadata, segments), token by token by position, as
+    the HIPE scorer aligns them: a response with the gold's documents keeps them, one without `# document` lines
+    (one document) is split as the gold is. Tokens are matched by position, not by text (runs spell `"` as
+    `"""
+        "`); a different number of tokens is a `HipeFileError` at the first document (and line) that differs."
+        ""
+    )
+    if not system:
+        source = "<system>"
+        raise HipeFileError(source, None, f"no tokens, where the gold ({_source(gold)}) has {_total(gold)}")
+    source = system[0].source
+    if len(system) == len(gold) and all(len(s) == len(g) for s, g in zip(system, gold)):
+        return [_restructured(g, s.columns, s.lines, s.source) for g, s in zip(gold, system)]
+    if len(system) == 1:
+        flat = system[0]
+        if len(flat) != _total(gold):
+            raise _mismatch(gold, flat)
+        documents, at = [], 0
+        for document in gold:
+            end = at + len(document)
+            columns = {name: values[at:end] for name, values in flat.columns.items()}
+            documents.append(_restructured(document, columns, flat.lines[at:end], flat.source))
+            at = end
+        return documents
+    for index, (g, s) in enumerate(zip(gold, system)):
+        if len(g) != len(s):
+            raise HipeFileError(
+                source,
+                s.line,
+                f"document {index + 1} ({s.id or 'no id'}) has {len(s)} tokens where the gold's "
+                f"({g.source}:{g.line}, {g.id or 'no id'}) has {len(g)}",
+            )
+    raise HipeFileError(source, None, f"{len(system)} documents where the gold ({_source(gold)}) has {len(gold)}")
+
+
+def _restructured(
+    gold: HipeDocument, columns: Mapping[str, tuple[str, ...]], lines: tuple[int, ...], source: str
+) -> HipeDocument:
+    token_column = next(iter(columns))
+    return HipeDocument(
+        gold.id, gold.metadata, gold.segments, dict(columns), lines, source, lines[0] if lines else 0, token_column
+    )
+
+
+def _total(documents: Sequence[HipeDocument]) -> int:
+    return sum(len(document) for document in documents)
+
+
+def _source(documents: Sequence[HipeDocument]) -> str:
+    return documents[0].source if documents else "<gold>"
+
+
+def _mismatch(gold: Sequence[HipeDocument], flat: HipeDocument) -> HipeFileError:
+    """The flat response's token count error, at its first token whose text differs from the gold's (where the
+    shift most likely starts), or at its end."""
+    gold_tokens = [(token, document, line) for document in gold for token, line in zip(document.tokens, document.lines)]
+    problem = f"{len(flat)} tokens where the gold ({_source(gold)}) has {len(gold_tokens)}"
+    for position, (token, (expected, _, gold_line)) in enumerate(zip(flat.tokens, gold_tokens)):
+        if token != expected:
+            return HipeFileError(
+                flat.source,
+                flat.lines[position],
+                f"{problem}; token {position + 1}, {token!r}, differs from the gold's {expected!r} (line {gold_line})",
+                flat.token_column,
+            )
+    return HipeFileError(flat.source, flat.lines[-1] if flat.lines else None, problem)
+
+
+# -- the tags as the HIPE scorer decodes them -------------------------------------------------------------------
+
+
+def entity_type_of(value: str) -> str | None:
+    """The entity type of a tag as the HIPE scorer reads it (upper case, after the prefix), None outside."""
+    tag = value.upper()
+    return None if tag in OUTSIDE else tag[2:]
+
+
+def hipe_spans(
+    document: HipeDocument, column: str, types: Collection[str] | None = None, keep: Sequence[bool] | None = None
+) -> list[Span]:
+    """A column's entities over the whole document (the scorer merges a document's segments, so an entity may
+    cross one), decoded as the HIPE scorer decodes them: tags in upper case; `O`, `_`, `-` and empty outside;
+    an entity continues while the type stays and the prefix is `I` or `E` (IOBES's `E-` read as `I-`, `S-` as
+    `B-`), so `I-` after another type or outside starts one; a type outside `types` is outside. `keep` leaves out
+    tokens (the scorer's noise and date filters drop tokens before decoding)."""
+    values = document.values(column)
+    spans: list[Span] = []
+    open_type: str | None = None
+    start = 0
+    position = 0
+    for index, value in enumerate(values):
+        if keep is not None and not keep[index]:
+            continue
+        tag = value.upper()
+        if tag in OUTSIDE or len(tag) < 3 or tag[1] != "-" or tag[0] not in "BIES":
+            if tag not in OUTSIDE:
+                raise HipeFileError(
+                    document.source,
+                    document.lines[index],
+                    f"{value!r} is not a tag (B-, I-, E- or S- and a type; O or _ outside)",
+                    column,
+                )
+            entity_type = None
+        else:
+            entity_type = tag[2:]
+            if types is not None and entity_type not in types:
+                entity_type = None
+        if open_type is not None and (entity_type != open_type or tag[0] in "BS"):
+            spans.append(Span(start, position, open_type))
+            open_type = None
+        if entity_type is not None and open_type is None:
+            open_type, start = entity_type, position
+        position += 1
+    if open_type is not None:
+        spans.append(Span(start, position, open_type))
+    return spans
+
+
+def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
+    """Every entity type a column holds (the scorer's tags of a column)."""
+    found: set[str] = set()
+    for document in documents:
+        for value in set(document.values(column)):
+            entity_type = entity_type_of(value)
+            if entity_type:
+                found.add(entity_type)
+    return found
+
+
+def scored_types(
+    gold: Sequence[HipeDocument], system: Sequence[HipeDocument], column: str, tagset: Collection[str] | None
+) -> set[str]:
+    """The types the HIPE scorer scores in a column: the gold's, and with a tag set the system's within it too
+    (a predicted type outside both is dropped: neither spurious nor paired)."""
+    types = column_types(gold, column)
+    if tagset is not None:
+        allowed = {name.upper() for name in tagset}
+        types |= column_types(system, column) & allowed
+    return types
