@@ -1,0 +1,244 @@
+"""HIPE's TSV read (issue 28, item 1): documents, metadata, segments, columns and flags; a system response aligned
+to its gold as the HIPE scorer aligns it; each column's tags decoded as the scorer decodes them; malformed files
+as located `HipeFileError`s. Every file here is built by the test (never ../shared)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+import nerscore
+from nerscore import HipeFileError, Span, align_hipe, read_hipe
+from nerscore.files.hipe import column_types, hipe_spans, parse_hipe, scored_types
+
+HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC"
+
+
+def tsv(*lines: str) -> list[str]:
+    return [line + "\n" for line in lines]
+
+
+# A CLEF-HIPE-2020 file: metadata before each document, `# segment` comments, LED flags.
+GOLD_2020 = tsv(
+    HEADER,
+    "# language = en",
+    "# date = 1790-01-02",
+    "# document_id = doc-a",
+    "# segment_iiif_link = https://example.org/1",
+    "NEW\tB-loc\tO\tQ60\tNoSpaceAfter|LED0.00",
+    "YORK\tI-loc\tO\tQ60\tLED0.25",
+    ",\tO\tO\t_\tEndOfLine",
+    "# segment_iiif_link = https://example.org/2",
+    "Mr\tB-pers\tO\tNIL\t_",
+    "Smith\tI-pers\tO\tNIL\tEndOfLine",
+    "# language = en",
+    "# date = 1850-06-30",
+    "# document_id = doc-b",
+    "# segment_iiif_link = _",
+    "Boston\tB-loc\tB-org\tQ100\t_",
+    "said\tO\tO\t_\t_",
+)
+
+
+def write(tmp_path: Path, name: str, lines: list[str], newline: str = "\n") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(lines).replace("\n", newline), encoding="utf-8")
+    return path
+
+
+def test_documents_metadata_segments_and_flags(tmp_path: Path) -> None:
+    documents = read_hipe(write(tmp_path, "gold.tsv", GOLD_2020))
+    assert [d.id for d in documents] == ["doc-a", "doc-b"]
+    first, second = documents
+    assert first.metadata == {"language": "en", "date": "1790-01-02", "document_id": "doc-a"}
+    assert first.segments == (("NEW", "YORK", ","), ("Mr", "Smith"))
+    assert first.tokens == ("NEW", "YORK", ",", "Mr", "Smith")
+    assert first.values("NE-COARSE-LIT") == ("B-loc", "I-loc", "O", "B-pers", "I-pers")
+    assert first.values("NEL-LIT")[:2] == ("Q60", "Q60")
+    assert first.flags[0] == {"NoSpaceAfter", "LED0.00"} and first.flags[3] == frozenset()
+    assert first.noise == (0.0, 0.25, None, None, None)
+    assert first.date == datetime.date(1790, 1, 2) and second.date == datetime.date(1850, 6, 30)
+    assert first.lines == (6, 7, 8, 10, 11) and first.line == 2  # its first comment
+    assert second.line == 12 and second.lines == (16, 17)
+    assert second.metadata["document_id"] == "doc-b" and second.segments == (("Boston", "said"),)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r\r\n"])
+def test_line_endings_and_blank_lines_read_alike(tmp_path: Path, newline: str) -> None:
+    # Submitted runs of CLEF-HIPE-2020 end their lines with CR LF and even CR CR LF.
+    plain = read_hipe(write(tmp_path, "a.tsv", GOLD_2020))
+    other = read_hipe(write(tmp_path, "b.tsv", [*GOLD_2020[:5], "\n", "\t\t\t\t\n", *GOLD_2020[5:]], newline))
+    assert [(d.id, d.segments, d.columns, d.metadata) for d in other] == [
+        (d.id, d.segments, d.columns, d.metadata) for d in plain
+    ]
+
+
+def test_hipe_2022_comments_and_sentences() -> None:
+    documents = parse_hipe(
+        tsv(
+            HEADER,
+            "# hipe2022:document_id = EXP-1",
+            "# hipe2022:date = 1888-08-03",
+            "Munich\tS-loc\tO\tQ1726\tNoSpaceAfter",
+            ".\tO\tO\t_\tEndOfSentence",
+            "M\tB-pers\tO\tQ65264\t_",
+            "Hagenbeck\tE-pers\tO\tQ65264\tEndOfSentence",
+            "# hipe2022:document_id = EXP-2",
+            "Paris\tS-loc\tO\tQ90\t_",
+        )
+    )
+    assert [d.id for d in documents] == ["EXP-1", "EXP-2"]
+    assert documents[0].date == datetime.date(1888, 8, 3)
+    # Without `# segment` comments, a segment ends at a token flagged EndOfSentence.
+    assert documents[0].segments == (("Munich", "."), ("M", "Hagenbeck"))
+    assert hipe_spans(documents[0], "NE-COARSE-LIT") == [Span(0, 1, "LOC"), Span(2, 4, "PERS")]
+
+
+def test_a_short_row_has_underscores_and_a_header_typed_with_spaces_is_split() -> None:
+    # As the HIPE scorer reads them: a submitted run has rows of two values, and a header whose tab is spaces.
+    documents = parse_hipe(
+        tsv("TOKEN\tNE-COARSE-LIT   NE-COARSE-METO\tMISC", "# document_id = d", "Paris\tB-loc", "is\tO\tO\t_")
+    )
+    assert documents[0].columns == {
+        "TOKEN": ("Paris", "is"),
+        "NE-COARSE-LIT": ("B-loc", "O"),
+        "NE-COARSE-METO": ("_", "O"),
+        "MISC": ("_", "_"),
+    }
+
+
+def test_a_file_without_documents_is_one() -> None:
+    documents = parse_hipe(tsv(HEADER, "Paris\tB-loc\tO\t_\t_", "#", "is\tO\tO\t_\t_"))
+    assert len(documents) == 1 and documents[0].id is None and documents[0].tokens == ("Paris", "is")
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "column", "words"),
+    [
+        ([HEADER, "Paris\tB-loc\tO\t_\t_\textra"], 2, None, "6 values where the header names 5 columns"),
+        ([HEADER, "\tB-loc\tO\t_\t_"], 2, "TOKEN", "a token line without a token"),
+        (["# document_id = d", HEADER], 1, None, "the first line must be the header"),
+        (["TOKEN\tMISC\tMISC"], 1, None, "a column is named twice"),
+        ([], None, None, "the file is empty"),
+    ],
+)
+def test_malformed_files_name_the_file_the_line_and_the_column(
+    tmp_path: Path, lines: list[str], line: int | None, column: str | None, words: str
+) -> None:
+    path = write(tmp_path, "bad.tsv", tsv(*lines))
+    with pytest.raises(HipeFileError) as raised:
+        read_hipe(path)
+    error = raised.value
+    assert isinstance(error, ValueError) and isinstance(error, nerscore.ConllError)
+    assert (error.source, error.line, error.column) == (str(path), line, column)
+    assert words in str(error) and str(path) in str(error)
+
+
+def test_a_value_that_is_not_a_tag_is_located() -> None:
+    documents = parse_hipe(tsv(HEADER, "# document_id = d", "Paris\tB-loc\tO\t_\t_", "is\tLOC\tO\t_\t_"), "x.tsv")
+    with pytest.raises(HipeFileError, match=r"x\.tsv:4: column NE-COARSE-LIT: 'LOC' is not a tag") as raised:
+        hipe_spans(documents[0], "NE-COARSE-LIT")
+    assert (raised.value.line, raised.value.column) == (4, "NE-COARSE-LIT")
+    with pytest.raises(HipeFileError, match=r"x\.tsv: column NE-FINE-LIT: no such column"):
+        hipe_spans(documents[0], "NE-FINE-LIT")
+
+
+# -- decoding as the scorer decodes ---------------------------------------------------------------------------
+
+
+def spans_of(*tags: str, types: set[str] | None = None) -> list[tuple[int, int, str]]:
+    lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t_\t_" for i, tag in enumerate(tags)]
+    (document,) = parse_hipe(tsv(*lines))
+    return [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types)]
+
+
+@pytest.mark.parametrize(
+    ("tags", "expected"),
+    [
+        (["B-loc", "I-loc", "O"], [(0, 2, "LOC")]),
+        (["I-loc", "I-loc"], [(0, 2, "LOC")]),  # I- opens an entity after outside
+        (["B-loc", "B-loc"], [(0, 1, "LOC"), (1, 2, "LOC")]),
+        (["B-loc", "I-org"], [(0, 1, "LOC"), (1, 2, "ORG")]),  # a new type opens one
+        (["B-loc", "_", "I-loc"], [(0, 1, "LOC"), (2, 3, "LOC")]),  # `_` is outside
+        (["B-loc", "-", "", "O"], [(0, 1, "LOC")]),
+        (["S-loc", "S-loc", "B-pers", "E-pers"], [(0, 1, "LOC"), (1, 2, "LOC"), (2, 4, "PERS")]),  # IOBES
+        (["b-Loc", "i-LOC"], [(0, 2, "LOC")]),  # the scorer reads every tag in upper case
+        (["B-loc.adm.town", "I-loc.adm.town"], [(0, 2, "LOC.ADM.TOWN")]),
+    ],
+)
+def test_tags_decode_as_the_scorer_decodes_them(tags: list[str], expected: list[tuple[int, int, str]]) -> None:
+    assert spans_of(*tags) == expected
+
+
+def test_a_type_left_out_is_outside() -> None:
+    assert spans_of("B-loc", "I-xyz", "I-loc", types={"LOC"}) == [(0, 1, "LOC"), (2, 3, "LOC")]
+
+
+def test_the_scored_types_are_the_golds_and_the_systems_within_the_tag_set() -> None:
+    gold = parse_hipe(tsv(HEADER, "a\tB-loc\tO\t_\t_", "b\tB-pers\tO\t_\t_"))
+    system = parse_hipe(tsv(HEADER, "a\tB-org\tO\t_\t_", "b\tB-xyz\tO\t_\t_"))
+    assert column_types(gold, "NE-COARSE-LIT") == {"LOC", "PERS"}
+    assert scored_types(gold, system, "NE-COARSE-LIT", None) == {"LOC", "PERS"}
+    assert scored_types(gold, system, "NE-COARSE-LIT", nerscore.HIPE_2020_TYPES) == {"LOC", "PERS", "ORG"}
+
+
+# -- alignment --------------------------------------------------------------------------------------------------
+
+
+def system_lines(*tags: str, documents: bool = True, tokens: tuple[str, ...] | None = None) -> list[str]:
+    """A response to GOLD_2020 with these NE-COARSE-LIT tags, with or without the gold's comments."""
+    words = tokens or ("NEW", "YORK", ",", "Mr", "Smith", "Boston", "said")
+    rows = [f"{word}\t{tag}\tO\t_\t_" for word, tag in zip(words, tags)]
+    if not documents:
+        return tsv(HEADER, *rows)
+    return tsv(HEADER, "# document_id = doc-a", *rows[:5], "# document_id = doc-b", *rows[5:])
+
+
+def test_a_response_with_the_golds_documents_keeps_them() -> None:
+    gold = parse_hipe(GOLD_2020, "gold.tsv")
+    aligned = align_hipe(gold, parse_hipe(system_lines("B-loc", "O", "O", "O", "O", "B-loc", "O"), "run.tsv"))
+    assert [d.id for d in aligned] == ["doc-a", "doc-b"]
+    assert aligned[0].segments == gold[0].segments and aligned[0].metadata == gold[0].metadata
+    assert aligned[1].values("NE-COARSE-LIT") == ("B-loc", "O") and aligned[1].source == "run.tsv"
+    assert aligned[1].lines == (9, 10)  # the system file's lines, for its errors
+
+
+def test_a_flat_response_is_split_as_the_gold_is_and_tokens_align_by_position() -> None:
+    gold = parse_hipe(GOLD_2020, "gold.tsv")
+    # One run of CLEF-HIPE-2020 spells `"` as `""""`: the scorer aligns by position, not by text.
+    words = ("NEW", "YORK", '""""', "Mr", "Smith", "Boston", "said")
+    flat = parse_hipe(system_lines("B-loc", "I-loc", "O", "B-pers", "I-pers", "O", "O", documents=False, tokens=words))
+    aligned = align_hipe(gold, flat)
+    assert [d.id for d in aligned] == ["doc-a", "doc-b"]
+    assert [d.tokens for d in aligned] == [words[:5], words[5:]]
+    assert aligned[0].segments == gold[0].segments
+    assert hipe_spans(aligned[0], "NE-COARSE-LIT") == [Span(0, 2, "LOC"), Span(3, 5, "PERS")]
+
+
+def test_a_document_with_a_token_missing_is_a_located_error() -> None:
+    gold = parse_hipe(GOLD_2020, "gold.tsv")
+    lines = system_lines("O", "O", "O", "O", "O", "O", "O")
+    del lines[3]  # YORK
+    with pytest.raises(HipeFileError, match=r"run\.tsv:2: document 1 \(doc-a\) has 4 tokens where the gold's"):
+        align_hipe(gold, parse_hipe(lines, "run.tsv"))
+
+
+def test_a_flat_response_of_another_length_names_its_first_token_that_differs() -> None:
+    gold = parse_hipe(GOLD_2020, "gold.tsv")
+    words = ("NEW", "YORK", "Mr", "Smith", "Boston", "said")  # the comma is missing
+    flat = parse_hipe(system_lines(*["O"] * 6, documents=False, tokens=words), "run.tsv")
+    with pytest.raises(HipeFileError) as raised:
+        align_hipe(gold, flat)
+    assert raised.value.line == 4 and raised.value.column == "TOKEN"
+    assert "6 tokens where the gold (gold.tsv) has 7; token 3, 'Mr', differs from the gold's ','" in str(raised.value)
+
+
+def test_a_response_with_other_documents_is_an_error() -> None:
+    gold = parse_hipe(GOLD_2020, "gold.tsv")
+    three = parse_hipe(tsv(HEADER, *(line for n in "123" for line in (f"# document_id = {n}", f"{n}\tO"))))
+    with pytest.raises(HipeFileError, match="document 1"):
+        align_hipe(gold, three)
+    with pytest.raises(HipeFileError, match="no tokens"):
+        align_hipe(gold, [])
