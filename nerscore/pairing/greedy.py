@@ -6,14 +6,16 @@ Each prediction, in order, takes the first reference (in order) that it matches:
 no earlier prediction took (V or VI), whichever comes first; else it is spurious (II). References no prediction
 took are missed (III). Unlike `nerscore.pairing.rules.pair`, which maximises the pairs, then the same-type pairs
 (docs/scoring.md §3), a prediction overlapping two references takes the first, whatever their types. As in the
-scorer, an identical or same-boundary reference is taken even if an earlier prediction took it already: with
-nested or overlapping entities a reference may then stand in two rows (never with tags, whose entities are
-disjoint).
+scorer, an identical or same-boundary reference is taken even if an earlier prediction took it already, and
+references are told apart by value: with nested or overlapping entities a reference may then stand in two rows,
+and of identical references one taken leaves none missed (never so with tags, whose entities are disjoint).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import pairwise
 
 from ..span import Span
 
@@ -22,26 +24,34 @@ def pair_greedy(references: Sequence[Span], predictions: Sequence[Span]) -> list
     """The HIPE scorer's pairing of one unit (a document) as rows (reference, prediction), either side None for
     an unpaired entity: the same rows as `nerscore.pairing.rules.pair` returns, in position order (the smaller
     start first, a row with a reference before one without)."""
-    taken = [False] * len(references)
+    # As the scorer, by value: a reference identical to one already taken counts as taken (only nested or
+    # repeated entities can be identical).
+    taken: set[Span] = set()
+    present = set(references)
     rows: list[tuple[Span | None, Span | None]] = []
-    by_value: dict[Span, int] = {}
-    for index, reference in enumerate(references):
-        by_value.setdefault(reference, index)
+    # References in order and disjoint (always so with tags): those a prediction overlaps are a run found by
+    # bisection, so that a document costs time linear in its entities (times a log), not their product.
+    ordered = all(a.end <= b.start for a, b in pairwise(references))
+    ends = [reference.end for reference in references]
     for prediction in predictions:
-        exact = by_value.get(prediction)
-        if exact is not None:
-            taken[exact] = True
-            rows.append((references[exact], prediction))
+        if prediction in present:
+            taken.add(prediction)
+            rows.append((prediction, prediction))
             continue
-        for index, reference in enumerate(references):
+        index = bisect_right(ends, prediction.start) if ordered else 0
+        match = None
+        while index < len(references) and not (ordered and references[index].start >= prediction.end):
+            reference = references[index]
             same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
-            if same_bounds or (not taken[index] and reference.overlap(prediction) > 0):
-                taken[index] = True
-                rows.append((reference, prediction))
+            if same_bounds or (reference not in taken and reference.overlap(prediction) > 0):
+                match = reference
                 break
-        else:
-            rows.append((None, prediction))
-    rows.extend((reference, None) for index, reference in enumerate(references) if not taken[index])
+            index += 1
+        if match is not None:
+            taken.add(match)
+        rows.append((match, prediction))
+    missed = [reference for reference in references if reference not in taken]
+    rows.extend((reference, None) for reference in missed)
     rows.sort(key=_position)
     return rows
 
