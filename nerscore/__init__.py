@@ -13,7 +13,7 @@ forms.tag_arrays, forms.component_arrays, forms.span_arrays, forms.joint_groundi
 forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, compute, accumulator, runs, files.readers,
 files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe, files.hipe_table, files.reports,
-cli.
+files.hipe_report, cli.
 """
 
 from __future__ import annotations

@@ -258,3 +258,34 @@ def format_hipe_table(rows: Iterable[dict[str, Any]]) -> str:
     for row in rows:
         lines.append("\t".join("" if row.get(name) is None else str(row[name]) for name in HIPE_COLUMNS))
     return "\n".join(lines) + "\n"
+
+
+def hipe_inputs(
+    gold: Documents,
+    system: Documents,
+    column: str = "NE-COARSE-LIT",
+    *,
+    tagset: Collection[str] | None = None,
+    time_periods: Sequence[tuple[datetime.date, datetime.date]] = (),
+) -> dict[str, list[Any]]:
+    """`compute_semeval`'s keyword arguments for a HIPE column, a unit (a "sentence") per document: the entities
+    as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s), each document's id
+    (`documents`, which `bootstrap` resamples) and, with `time_periods`, its period as a group (`groups`:
+    `TIME-1790-1810`, `TIME-OTHER` for a date in none or no date), for our own scores beside the scorer's
+    table (docs/hipe.md): `compute_semeval(**hipe_inputs(gold, system), per_type=True)`."""
+    gold_documents = _documents(gold)
+    system_documents = align_hipe(gold_documents, _documents(system))
+    types = scored_types(gold_documents, system_documents, column, tagset)
+    inputs: dict[str, list[Any]] = {
+        "references": [hipe_spans(document, column, types) for document in gold_documents],
+        "predictions": [hipe_spans(document, column, types) for document in system_documents],
+        "documents": [document.id or f"document {index + 1}" for index, document in enumerate(gold_documents)],
+    }
+    if time_periods:
+        groups = []
+        for document in gold_documents:
+            date = document.date
+            period = next((p for p in time_periods if date is not None and p[0] <= date < p[1]), None)
+            groups.append(_time_label(period) if period is not None else "TIME-OTHER")
+        inputs["groups"] = groups
+    return inputs
