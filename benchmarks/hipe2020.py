@@ -38,8 +38,13 @@ def official_rows(data: Path) -> list[dict[str, str]]:
 
 
 def equal(ours: dict, official: dict[str, str]) -> bool:
+    """TP, FP, FN equal and P, R, F1 equal to three decimals; `printed` also as the scorer prints them (0 or 0.0)."""
     counts = all(int(ours[name]) == int(official[name]) for name in ("TP", "FP", "FN"))
     return counts and all(abs(float(ours[name]) - float(official[name])) < 5e-4 for name in ("P", "R", "F1"))
+
+
+def printed(ours: dict, official: dict[str, str]) -> bool:
+    return all(str(ours[name]) == official[name] for name in FIGURES)
 
 
 def main() -> int:
@@ -47,6 +52,7 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=next((path for path in CANDIDATES if path.exists()), None))
     parser.add_argument("--pairing", choices=("hipe", "optimal"), default="hipe")
     parser.add_argument("--all", action="store_true", help="print the equal rows too")
+    parser.add_argument("--no-tagset", action="store_true", help="score without the task's tag set")
     args = parser.parse_args()
     if args.data is None or not args.data.exists():
         print("no ../shared/data/hipe2020/ here: nothing to reproduce")
@@ -59,12 +65,18 @@ def main() -> int:
         path = args.data / "runs" / f"{system}.tsv"
         if not path.exists():
             continue
-        rows = hipe_table(gold, path, ["NE-COARSE-LIT", "NE-COARSE-METO"], tagset=HIPE_2020_TYPES, pairing=args.pairing)
+        rows = hipe_table(
+            gold,
+            path,
+            ["NE-COARSE-LIT", "NE-COARSE-METO"],
+            tagset=None if args.no_tagset else HIPE_2020_TYPES,
+            pairing=args.pairing,
+        )
         for row in rows:
             if row["Label"] == "ALL" and "-micro-" in row["Evaluation"]:
                 ours[(system, row["Evaluation"].removesuffix("-TIME-ALL-LED-ALL"))] = row
     elapsed = time.perf_counter() - started
-    same = 0
+    same = same_text = 0
     print(f"pairing={args.pairing!r}: ours beside the official rows (P R F1 TP FP FN)\n")
     print("| system | evaluation | official | ours | equal |")
     print("|---|---|---|---|---|")
@@ -72,12 +84,16 @@ def main() -> int:
         mine = ours.get((row["System"], row["Evaluation"]))
         ok = mine is not None and equal(mine, row)
         same += ok
+        same_text += mine is not None and printed(mine, row)
         if ok and not args.all:
             continue
         theirs = " ".join(row[name] for name in FIGURES)
         found = "no run" if mine is None else " ".join(str(mine[name]) for name in FIGURES)
         print(f"| {row['System']} | {row['Evaluation']} | {theirs} | {found} | {'yes' if ok else 'NO'} |")
-    print(f"\n{same} of {len(official)} official rows equal; {len(ours)} rows scored in {elapsed:.1f} s")
+    print(
+        f"\n{same} of {len(official)} official rows equal ({same_text} printed alike, 0 and 0.0 included); "
+        f"{len(official)} rows of {len(ours)} scored in {elapsed:.1f} s"
+    )
     return 0 if same == len(official) else 1
 
 
