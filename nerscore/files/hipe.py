@@ -13,8 +13,10 @@ from __future__ import annotations
 import datetime
 import os
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise, repeat
+from operator import itemgetter, methodcaller
 
 from ..span import Span
 from .readers import ConllError
@@ -43,6 +45,42 @@ class HipeFileError(ConllError):
     def __init__(self, source: str, line: int | None, problem: str, column: str | None = None) -> None:
         self.column = column
         super().__init__(source, line, problem if column is None else f"column {column}: {problem}")
+
+
+class HipeColumns(Mapping[str, tuple[str, ...]]):
+    """A document's columns by the header's names, each split off its token lines when first read (scoring reads
+    two or three of HIPE's ten): a missing value is `_`, as the HIPE scorer reads it."""
+
+    def __init__(self, header: Sequence[str], lines: Sequence[str]) -> None:
+        self._header = tuple(header)
+        self._index = {name: index for index, name in enumerate(self._header)}
+        self._lines = lines
+        self._split: dict[str, tuple[str, ...]] = {}
+        self._short: bool | None = None  # whether a line has fewer values than the header names
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        values = self._split.get(name)
+        if values is None:
+            index = self._index[name]
+            if self._short is None:
+                self._short = min(map(str.count, self._lines, repeat("\t")), default=0) < len(self._header) - 1
+            split = map(methodcaller("split", "\t", index + 1), self._lines)
+            if self._short:  # a line with values missing
+                values = tuple(piece[index] if len(piece) > index else "_" for piece in split)
+            else:
+                values = tuple(map(itemgetter(index), split))
+            self._split[name] = values
+        return values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._header)
+
+    def __len__(self) -> int:
+        return len(self._header)
+
+    def sliced(self, start: int, end: int) -> HipeColumns:
+        """The columns of the token lines start to end."""
+        return HipeColumns(self._header, self._lines[start:end])
 
 
 @dataclass(frozen=True)
@@ -112,19 +150,51 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     which `align_hipe` then splits as the gold is split)."""
     source = os.fspath(path)
     with open(source, encoding=encoding, newline=None) as handle:
-        return parse_hipe(handle, source)
+        return parse_hipe(handle.read().split("\n"), source)
 
 
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
     """`read_hipe` of lines already read (a file's, or a test's)."""
     builder = _Builder(source)
-    for number, line in enumerate(lines, 1):
-        builder.add(number, line.rstrip("\r\n"))
+    text = [line.rstrip("\r\n") for line in lines]
+    # Token lines come in runs between comments: each run is taken whole, and only the lines that start with `#`
+    # or white space (or are empty) are looked at one by one.
+    firsts = [line[:1] for line in text]
+    special = [index for index, first in enumerate(firsts) if first in _SPECIAL]
+    position = 0
+    for index in [*special, len(text)]:
+        if position < index:
+            if builder.header:
+                builder.tokens.extend(text[position:index])
+                builder.numbers.extend(range(position + 1, index + 1))
+            else:
+                builder.read_header(position + 1, text[position])
+                builder.tokens.extend(text[position + 1 : index])
+                builder.numbers.extend(range(position + 2, index + 1))
+        position = index + 1
+        if index == len(text):
+            break
+        line = text[index]
+        if firsts[index] == "#":
+            if not builder.header:
+                raise HipeFileError(source, index + 1, "the first line must be the header naming the columns")
+            builder.comment(index + 1, line.split("\t", 1)[0].strip())
+        elif line.strip("\t\r "):  # a token line without its token, an error when its document is read
+            if not builder.header:
+                builder.read_header(index + 1, line)
+                continue
+            builder.untokened.append(index + 1)
+            builder.tokens.append(line)
+            builder.numbers.append(index + 1)
     return builder.finish()
 
 
+_SPECIAL = frozenset({"#", "", " ", "\t", "\r"})
+
+
 class _Builder:
-    """The reading state of one file: the header, the document being read and the comments since the last token."""
+    """The reading state of one file: the header, the document being read (its token lines, read whole, and split
+    into columns when it closes) and the comments since its last token."""
 
     def __init__(self, source: str) -> None:
         self.source = source
@@ -135,97 +205,91 @@ class _Builder:
         # Whether the file marks segments with `# segment` comments (CLEF-HIPE-2020); without any, a segment ends
         # at a token flagged EndOfSentence (HIPE-2022).
         self.segmented = False
+        self.tokens: list[str] = []  # the document's token lines
+        self.numbers: list[int] = []  # and their line numbers
+        self.untokened: list[int] = []  # the lines that start with white space (a token line without a token?)
         self._reset(0)
 
     def _reset(self, line: int) -> None:
         self.metadata: dict[str, str] = {}
-        self.segment_lengths: list[int] = []
-        self.rows: list[list[str]] = []
-        self.lines: list[int] = []
+        self.breaks: list[int] = []  # where segments start (token positions), from `# segment` comments
+        self.tokens.clear()
+        self.numbers.clear()
         self.start = line
+        self.seen = 0  # the tokens whose pending comments were settled
 
-    def add(self, number: int, line: str) -> None:
-        if not line.strip("\t\r "):
-            return
-        if not self.header:
-            # The header's names never hold a space: split on any run of white space, which also reads a header
-            # whose tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one).
-            self.header = line.split()
-            if self.header[0].startswith("#"):
-                raise HipeFileError(self.source, number, "the first line must be the header naming the columns")
-            if len(set(self.header)) < len(self.header):
-                raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
-            return
-        values = line.split("\t")
-        if values[0].startswith("#"):
-            self._comment(number, values[0].strip())
-            return
-        if not values[0].strip():
-            raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
-        if len(values) > len(self.header):
-            raise HipeFileError(
-                self.source, number, f"{len(values)} values where the header names {len(self.header)} columns"
-            )
-        if self.pending:
-            if not self.rows:
-                self.metadata.update(self.pending)
-            self.pending = {}
-        if not self.rows:
-            self.start = self.start or number
-        if not self.segment_lengths:
-            self.segment_lengths.append(0)
-        values += ["_"] * (len(self.header) - len(values))
-        self.rows.append([value.strip() for value in values])
-        self.lines.append(number)
-        self.segment_lengths[-1] += 1
-        misc = self.header.index("MISC") if "MISC" in self.header else None
-        if not self.segmented and misc is not None and "EndOfSentence" in values[misc].split("|"):
-            self.segment_lengths.append(0)
+    def read_header(self, number: int, line: str) -> None:
+        # The header's names never hold a space: split on any run of white space, which also reads a header whose
+        # tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one).
+        self.header = line.split()
+        if len(set(self.header)) < len(self.header):
+            raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
 
-    def _comment(self, number: int, comment: str) -> None:
+    def comment(self, number: int, comment: str) -> None:
+        if comment.startswith("# segment") and self.seen == len(self.tokens) and not self.pending:
+            # The most common comment, one a segment (CLEF-HIPE-2020), taken first.
+            self.segmented = True
+            if self.tokens and (not self.breaks or self.breaks[-1] < len(self.tokens)):
+                self.breaks.append(len(self.tokens))
+            return
+        if self.pending and len(self.tokens) > self.seen:
+            self.pending = {}  # comments between tokens of a document that no `# document` line followed
+        self.seen = len(self.tokens)
+        if not self.tokens and not self.start:
+            self.start = number
         body = comment.lstrip("#").strip()
         key, _, value = body.partition("=")
         key, value = key.strip(), value.strip()
         name = key.removeprefix("hipe2022:")
         if name.startswith("document"):
             # The HIPE scorer starts a document at a `# document` line that follows tokens.
-            if self.rows:
+            if self.tokens:
+                pending, pending_line = self.pending, self.pending_line
                 self._close()
-                self.start = self.pending_line or number
-                self.metadata.update(self.pending)
+                self.start = pending_line or number
+                self.metadata.update(pending)
                 self.pending = {}
         elif name.startswith("segment"):
             self.segmented = True
-            if self.segment_lengths and self.segment_lengths[-1]:
-                self.segment_lengths.append(0)
+            if self.tokens and (not self.breaks or self.breaks[-1] < len(self.tokens)):
+                self.breaks.append(len(self.tokens))
         if not key or name.startswith("segment"):
             return  # a segment's own comments (its IIIF link) are not the document's metadata
-        if self.rows:
+        if self.tokens:
             if not self.pending:
                 self.pending_line = number
             self.pending.setdefault(key, value)
         else:
-            self.start = self.start or number
             self.metadata.setdefault(key, value)
 
     def _close(self) -> None:
-        columns = {name: tuple(row[index] for row in self.rows) for index, name in enumerate(self.header)}
+        width = len(self.header)
+        lines = list(self.tokens)
+        if max(map(str.count, lines, repeat("\t"))) >= width:
+            at = next(index for index, line in enumerate(lines) if line.count("\t") >= width)
+            found = lines[at].count("\t") + 1
+            raise HipeFileError(self.source, self.numbers[at], f"{found} values where the header names {width} columns")
+        columns = HipeColumns(self.header, lines)
         tokens = columns[self.header[0]]
-        segments, at = [], 0
-        for length in self.segment_lengths:
-            if length:
-                segments.append(tokens[at : at + length])
-                at += length
+        for number in self.untokened:
+            if number in self.numbers and not tokens[self.numbers.index(number)].strip():
+                raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
+        self.untokened.clear()
+        breaks = self.breaks
+        if not self.segmented and "MISC" in columns:
+            breaks = [index + 1 for index, misc in enumerate(columns["MISC"]) if "EndOfSentence" in misc.split("|")]
+        edges = sorted({0, *breaks, len(tokens)})
+        segments = tuple(tokens[a:b] for a, b in pairwise(edges) if b > a)
         doc_id = self.metadata.get("document_id", self.metadata.get("hipe2022:document_id")) or None
         self.documents.append(
             HipeDocument(
                 doc_id,
                 dict(self.metadata),
-                tuple(segments),
+                segments,
                 columns,
-                tuple(self.lines),
+                tuple(self.numbers),
                 self.source,
-                self.start,
+                self.start or self.numbers[0],
                 self.header[0],
             )
         )
@@ -234,7 +298,7 @@ class _Builder:
     def finish(self) -> list[HipeDocument]:
         if not self.header:
             raise HipeFileError(self.source, None, "the file is empty (a HIPE file starts with its header)")
-        if self.rows:
+        if self.tokens:
             self._close()
         return self.documents
 
@@ -261,7 +325,11 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
         documents, at = [], 0
         for document in gold:
             end = at + len(document)
-            columns = {name: values[at:end] for name, values in flat.columns.items()}
+            columns = (
+                flat.columns.sliced(at, end)
+                if isinstance(flat.columns, HipeColumns)
+                else {name: values[at:end] for name, values in flat.columns.items()}
+            )
             documents.append(_restructured(document, columns, flat.lines[at:end], flat.source))
             at = end
         return documents
@@ -281,7 +349,7 @@ def _restructured(
 ) -> HipeDocument:
     token_column = next(iter(columns))
     return HipeDocument(
-        gold.id, gold.metadata, gold.segments, dict(columns), lines, source, lines[0] if lines else 0, token_column
+        gold.id, gold.metadata, gold.segments, columns, lines, source, lines[0] if lines else 0, token_column
     )
 
 
