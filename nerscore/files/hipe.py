@@ -448,3 +448,50 @@ def scored_types(
         allowed = {name.upper() for name in tagset}
         types |= column_types(system, column) & allowed
     return types
+
+
+def hipe_links(
+    document: HipeDocument, column: str, n_best: int = 1, keep: Sequence[bool] | None = None
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A link column's entities as the HIPE scorer of CLEF-HIPE-2020 reads them: each run of tokens with the same
+    value (a Wikidata QID, `NIL`, or several `|`-separated, best first), `_` and `-` outside, values in upper case;
+    each as a `Span` of its first link and the links it offers (its first `n_best`). A run of `O` (a tag where a
+    link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
+    values = document.values(column)
+    links: list[tuple[Span, tuple[str, ...]]] = []
+    open_value: str | None = None
+    start = position = 0
+    for index, value in enumerate(values):
+        if keep is not None and not keep[index]:
+            continue
+        upper = value.upper()
+        link = None if upper in ("_", "-", "") else upper
+        if open_value is not None and link != open_value:
+            if open_value != "O":
+                offered = tuple(open_value.split("|")[:n_best])
+                links.append((Span(start, position, offered[0]), offered))
+            open_value = None
+        if link is not None and open_value is None:
+            open_value, start = link, position
+        position += 1
+    if open_value is not None and open_value != "O":
+        offered = tuple(open_value.split("|")[:n_best])
+        links.append((Span(start, position, offered[0]), offered))
+    return links
+
+
+def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
+    """The relaxed setting's mapping (the HIPE scorer's historico-fuzzy-QID-mapping file): a header line, then a
+    main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
+    empty); each main QID's set holds itself and its related ones."""
+    mapping: dict[str, set[str]] = {}
+    with open(path, encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, 1):
+            cells = [cell.strip() for cell in line.split("\t")]
+            cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
+            if number == 1 or not cells:
+                continue
+            if not all(cell.startswith("Q") and cell[1:].isdigit() for cell in cells):
+                raise HipeFileError(os.fspath(path), number, f"not Wikidata entities: {cells}")
+            mapping.setdefault(cells[0], {cells[0]}).update(cells[1:])
+    return {main: frozenset(related) for main, related in mapping.items()}

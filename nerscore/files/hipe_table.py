@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +26,7 @@ from ..span import Span
 from ..table.pairs import Pairs
 from ..table.reducers import cells
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
-from .hipe import HipeDocument, align_hipe, hipe_spans, read_hipe, scored_types
+from .hipe import HipeDocument, align_hipe, hipe_links, hipe_spans, read_hipe, scored_types
 
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
@@ -42,23 +42,47 @@ def hipe_pairs(
     gold: Sequence[HipeDocument],
     system: Sequence[HipeDocument],
     column: str,
-    types: Collection[str],
+    types: Collection[str] | None,
     pairing: str = "hipe",
     keep: Sequence[Sequence[bool]] | None = None,
+    *,
+    n_best: int | None = None,
+    related: Mapping[str, Collection[str]] | None = None,
 ) -> Pairs:
     """The table of pairs of a column, a unit (sentence) per document: `system` aligned to `gold` (`align_hipe`),
     each document's entities decoded as the scorer decodes them (`hipe_spans`, types outside `types` left out)
-    and paired by `pairing`. `keep` leaves tokens out, per document (the scorer's noise and date filters)."""
+    and paired by `pairing`. `keep` leaves tokens out, per document (the scorer's noise and date filters).
+
+    With `n_best`, an entity-link column (`hipe_links`): an entity is a link, a prediction offers its first
+    `n_best` links, and with `related` (the relaxed setting, `read_link_alternatives`) the links related to
+    each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only)."""
     if pairing not in PAIRINGS:
         raise ValueError(f"pairing must be one of {PAIRINGS}, not {pairing!r}")
-    pair_unit = pair_greedy if pairing == "hipe" else pair
     rows: list[tuple[int, Span | None, Span | None]] = []
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
-        references = hipe_spans(reference, column, types, kept)
-        predictions = hipe_spans(prediction, column, types, kept)
-        rows.extend((index, r, p) for r, p in pair_unit(references, predictions))
-    return Pairs.of_rows(rows, sorted(types), len(gold))
+        offered: list[Collection[str]] | None = None
+        if n_best is None:
+            assert types is not None, "a tag column's types"
+            references = hipe_spans(reference, column, types, kept)
+            predictions = hipe_spans(prediction, column, types, kept)
+        else:
+            references = [span for span, _ in hipe_links(reference, column, 1, kept)]
+            linked = hipe_links(prediction, column, n_best, kept)
+            predictions = [span for span, _ in linked]
+            offered = [_related(links, related) for _, links in linked]
+        if pairing == "hipe":
+            rows.extend((index, r, p) for r, p in pair_greedy(references, predictions, offered))
+        else:
+            rows.extend((index, r, p) for r, p in pair(references, predictions))
+    names = sorted({span.entity_type for _, r, p in rows for span in (r, p) if span is not None} | set(types or ()))
+    return Pairs.of_rows(rows, names, len(gold))
+
+
+def _related(links: Sequence[str], related: Mapping[str, Collection[str]] | None) -> frozenset[str]:
+    if related is None:
+        return frozenset(links)
+    return frozenset(links).union(*(related.get(link, ()) for link in links))
 
 
 @dataclass(frozen=True)
@@ -163,6 +187,9 @@ def hipe_table(
     tagset: Collection[str] | None = None,
     noise_levels: Iterable[tuple[float, float]] = (),
     time_periods: Iterable[tuple[datetime.date, datetime.date]] = (),
+    n_best: Sequence[int] = (1,),
+    related: Mapping[str, Collection[str]] | None = None,
+    suffix: str = "",
     system_name: str | None = None,
 ) -> list[dict[str, Any]]:
     """The HIPE scorer's table of a system response against its gold (files or `read_hipe`'s documents), as a
@@ -171,14 +198,21 @@ def hipe_table(
     For each column (the scorer's nerc_coarse scores NE-COARSE-LIT and NE-COARSE-METO), each time period and
     noise level (all, then each given: tokens dated in [start, end), and tokens whose LED is in [lower, upper)
     or none), micro and macro_doc, fuzzy and strict, a row per type and ALL, named as the scorer names them
-    (`NE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL`). `tagset`: the task's types (`HIPE_2020_TYPES` for
-    CLEF-HIPE-2020's official runs); a predicted type outside it and the gold is dropped, and without it every
-    type outside the gold is. `pairing="optimal"` pairs as docs/scoring.md §3 does instead of as the scorer."""
-    if nel:
-        raise NotImplementedError("the entity-link columns are not scored yet (docs/hipe.md)")
+    (`NE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL`, `suffix` after the regime). `tagset`: the task's types
+    (`HIPE_2020_TYPES` for CLEF-HIPE-2020's official runs); a predicted type outside it and the gold is dropped,
+    and without it every type outside the gold is. `pairing="optimal"` pairs as docs/scoring.md §3 does instead
+    of as the scorer.
+
+    With `nel`, entity links (NEL-LIT by default, or NEL-METO): each link an entity's type (`hipe_links`), fuzzy
+    and ALL only, for each cut-off of `n_best` (`-@1`); `related` (`read_link_alternatives`) for the relaxed
+    setting, with `suffix="relaxed"` as the scorer names its rows."""
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system))
     columns = [column] if isinstance(column, str) else list(column)
+    if nel:
+        columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]
+        if any(not name.startswith("NEL") for name in columns):
+            raise ValueError(f"nel=True scores a link column (NEL-LIT, NEL-METO), not {columns}")
     if system_name is None:
         system_name = (
             os.path.splitext(os.path.basename(os.fspath(system)))[0]
@@ -187,20 +221,25 @@ def hipe_table(
         )
     periods: list[tuple[datetime.date, datetime.date] | None] = [None, *time_periods]
     levels: list[tuple[float, float] | None] = [None, *noise_levels]
+    regimes = {"fuzzy": "type"} if nel else REGIMES
     rows: list[dict[str, Any]] = []
-    for name in sorted(columns):
-        types = scored_types(gold_documents, system_documents, name, tagset)
-        for period in periods:
-            for level in levels:
-                keep = _kept(gold_documents, period, level)
-                pairs = hipe_pairs(gold_documents, system_documents, name, types, pairing, keep)
-                counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in REGIMES.items()}
-                slice_name = f"{_time_label(period)}-{_noise_label(level)}"
-                for aggregation in ("micro", "macro_doc"):
-                    for regime, counts in counted.items():
-                        evaluation = f"{name}-{aggregation}-{regime}-{slice_name}"
-                        for label in counts.labels():
-                            rows.append(_row(system_name, evaluation, label, aggregation, counts))
+    for cut in n_best if nel else [None]:
+        for name in sorted(columns):
+            types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
+            for period in periods:
+                for level in levels:
+                    keep = _kept(gold_documents, period, level)
+                    pairs = hipe_pairs(
+                        gold_documents, system_documents, name, types, pairing, keep, n_best=cut, related=related
+                    )
+                    counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
+                    slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
+                    slice_name += f"-@{cut}" if cut is not None else ""
+                    for aggregation in ("micro", "macro_doc"):
+                        for regime, counts in counted.items():
+                            evaluation = f"{name}-{aggregation}-{regime}-{slice_name}"
+                            for label in ["ALL"] if nel else counts.labels():
+                                rows.append(_row(system_name, evaluation, label, aggregation, counts))
     return rows
 
 

@@ -14,16 +14,24 @@ and of identical references one taken leaves none missed (never so with tags, wh
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import pairwise
 
 from ..span import Span
 
 
-def pair_greedy(references: Sequence[Span], predictions: Sequence[Span]) -> list[tuple[Span | None, Span | None]]:
+def pair_greedy(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    alternatives: Sequence[Collection[str]] | None = None,
+) -> list[tuple[Span | None, Span | None]]:
     """The HIPE scorer's pairing of one unit (a document) as rows (reference, prediction), either side None for
     an unpaired entity: the same rows as `nerscore.pairing.rules.pair` returns, in position order (the smaller
-    start first, a row with a reference before one without)."""
+    start first, a row with a reference before one without).
+
+    `alternatives` (entity links: a prediction's n best links, or the links related to them in the relaxed
+    setting) gives each prediction the types that count as its own: a prediction matched through one stands in
+    its row with that type, so that the row's scenario is the scorer's (I or V)."""
     # As the scorer, by value: a reference identical to one already taken counts as taken (only nested or
     # repeated entities can be identical).
     taken: set[Span] = set()
@@ -33,10 +41,12 @@ def pair_greedy(references: Sequence[Span], predictions: Sequence[Span]) -> list
     # bisection, so that a document costs time linear in its entities (times a log), not their product.
     ordered = all(a.end <= b.start for a, b in pairwise(references))
     ends = [reference.end for reference in references]
-    for prediction in predictions:
-        if prediction in present:
-            taken.add(prediction)
-            rows.append((prediction, prediction))
+    for number, prediction in enumerate(predictions):
+        offered = (prediction.entity_type,) if alternatives is None else alternatives[number]
+        exact = next((s for s in (Span(prediction.start, prediction.end, t) for t in offered) if s in present), None)
+        if exact is not None:
+            taken.add(exact)
+            rows.append((exact, exact))
             continue
         index = bisect_right(ends, prediction.start) if ordered else 0
         match = None
@@ -49,6 +59,8 @@ def pair_greedy(references: Sequence[Span], predictions: Sequence[Span]) -> list
             index += 1
         if match is not None:
             taken.add(match)
+            if match.entity_type != prediction.entity_type and match.entity_type in offered:
+                prediction = Span(prediction.start, prediction.end, match.entity_type)
         rows.append((match, prediction))
     missed = [reference for reference in references if reference not in taken]
     rows.extend((reference, None) for reference in missed)
