@@ -1,14 +1,15 @@
-"""CLEF-HIPE-2020's official English NERC rankings reproduced row by row (docs/hipe.md).
+"""CLEF-HIPE-2020's official English rankings reproduced row by row (docs/hipe.md).
 
-    python benchmarks/hipe2020.py [--data DIR] [--pairing hipe|optimal] [--all]
+    python benchmarks/hipe2020.py [--data DIR] [--pairing hipe|optimal] [--no-tagset] [--nel] [--all] [--speed]
 
 Reads ../shared/data/hipe2020/ (the test gold v1.3, the submitted English runs, the official ranking tables) when
 present, scores every English run with `nerscore.files.hipe_table.hipe_table` (the task's tag set, the scorer's
 greedy pairing unless `--pairing optimal`) and prints, for every row of the English NERC rankings (coarse; literal
 and metonymic senses; micro, strict and fuzzy), ours beside the official one, then how many rows are equal: TP, FP,
-FN equal and P, R, F1 equal to the table's three decimals. `--all` prints the equal rows too (by default only the
-rows that differ). Also the time: each run read and scored, and the whole reproduction. Not a test: tests never
-read ../shared.
+FN equal and P, R, F1 equal to the table's three decimals. `--nel`: the same for the entity-link rankings (strict
+@1, relaxed @1, @3, @5; literal and metonymic), which reproduce only in part (docs/hipe.md). `--all` prints the
+equal rows too (by default only the rows that differ). `--speed`: the command line's CPU time on each run against
+the same tags as a CoNLL file. Not a test: tests never read ../shared.
 """
 
 from __future__ import annotations
@@ -27,20 +28,42 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 import nerscore  # noqa: E402
-from nerscore.files.hipe import HIPE_2020_TYPES, read_hipe  # noqa: E402
+from nerscore.files.hipe import HIPE_2020_TYPES, read_hipe, read_link_alternatives  # noqa: E402
 from nerscore.files.hipe_table import hipe_inputs, hipe_table  # noqa: E402
 
 CANDIDATES = (REPO.parent / "shared" / "data" / "hipe2020", REPO.parent.parent / "shared" / "data" / "hipe2020")
 RANKINGS = ("ranking-en-coarse-micro-fuzzy-all.tsv", "ranking-en-coarse-micro-strict-all.tsv")
+# The entity-link rankings (--nel): strict @1 and relaxed @1, @3, @5 rows, each kept once.
+NEL_RANKINGS = (
+    "ranking-en-nel-micro-fuzzy.tsv",
+    "ranking-en-nel-micro-fuzzy-relaxed.tsv",
+    "ranking-en-nel-only-micro-fuzzy.tsv",
+    "ranking-en-nel-only-micro-fuzzy-relaxed.tsv",
+)
+MAPPING = "historico-fuzzy-QID-mapping-ID-mapping.tsv"
 FIGURES = ("P", "R", "F1", "TP", "FP", "FN")
 
 
-def official_rows(data: Path) -> list[dict[str, str]]:
-    rows = []
-    for name in RANKINGS:
+def official_rows(data: Path, names: tuple[str, ...] = RANKINGS) -> list[dict[str, str]]:
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for name in names:
         with open(data / "evaluation-results" / name, encoding="utf-8", newline="") as handle:
-            rows.extend(csv.DictReader(handle, delimiter="\t"))
-    return rows
+            for row in csv.DictReader(handle, delimiter="\t"):
+                rows.setdefault((row["System"], row["Evaluation"]), row)
+    return list(rows.values())
+
+
+def scored(data: Path, gold: list, system: str, nel: bool, tagset: bool, pairing: str) -> list[dict]:
+    """Our rows of a run: NERC coarse (both columns), or with `nel` the links, strict and relaxed."""
+    path = data / "runs" / f"{system}.tsv"
+    if not nel:
+        columns = ["NE-COARSE-LIT", "NE-COARSE-METO"]
+        return hipe_table(gold, path, columns, tagset=HIPE_2020_TYPES if tagset else None, pairing=pairing)
+    related = read_link_alternatives(data / MAPPING)
+    columns = ["NEL-LIT", "NEL-METO"]
+    strict = hipe_table(gold, path, columns, nel=True, pairing=pairing)
+    relaxed = hipe_table(gold, path, columns, nel=True, n_best=(1, 3, 5), related=related, suffix="relaxed")
+    return strict + relaxed
 
 
 def equal(ours: dict, official: dict[str, str]) -> bool:
@@ -60,6 +83,7 @@ def main() -> int:
     parser.add_argument("--all", action="store_true", help="print the equal rows too")
     parser.add_argument("--no-tagset", action="store_true", help="score without the task's tag set")
     parser.add_argument("--speed", action="store_true", help="time --hipe against the same tags as a CoNLL file")
+    parser.add_argument("--nel", action="store_true", help="the entity-link rankings instead of NERC's")
     args = parser.parse_args()
     if args.data is None or not args.data.exists():
         print("no ../shared/data/hipe2020/ here: nothing to reproduce")
@@ -68,22 +92,14 @@ def main() -> int:
         return speed(args.data)
     started = time.perf_counter()
     gold = read_hipe(args.data / "gold" / "HIPE-data-v1.3-test-en.tsv")
-    official = official_rows(args.data)
+    official = official_rows(args.data, NEL_RANKINGS if args.nel else RANKINGS)
     ours: dict[tuple[str, str], dict] = {}
     for system in sorted({row["System"] for row in official}):
-        path = args.data / "runs" / f"{system}.tsv"
-        if not path.exists():
+        if not (args.data / "runs" / f"{system}.tsv").exists():
             continue
-        rows = hipe_table(
-            gold,
-            path,
-            ["NE-COARSE-LIT", "NE-COARSE-METO"],
-            tagset=None if args.no_tagset else HIPE_2020_TYPES,
-            pairing=args.pairing,
-        )
-        for row in rows:
+        for row in scored(args.data, gold, system, args.nel, not args.no_tagset, args.pairing):
             if row["Label"] == "ALL" and "-micro-" in row["Evaluation"]:
-                ours[(system, row["Evaluation"].removesuffix("-TIME-ALL-LED-ALL"))] = row
+                ours[(system, row["Evaluation"].replace("-TIME-ALL-LED-ALL", ""))] = row
     elapsed = time.perf_counter() - started
     same = same_text = 0
     print(f"pairing={args.pairing!r}: ours beside the official rows (P R F1 TP FP FN)\n")

@@ -480,6 +480,56 @@ def hipe_links(
     return links
 
 
+def hipe_linked_mentions(
+    document: HipeDocument,
+    column: str,
+    mentions: str,
+    n_best: int = 1,
+    keep: Sequence[bool] | None = None,
+    split: bool = True,
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A link column's entities bounded by a tag column's mentions (NEL-LIT by NE-COARSE-LIT), as the HIPE scorer
+    reads them when given both: a mention's link is its first token's; a token outside every mention (`O`) with a
+    link is an entity of its own; a link changing inside a mention splits it when `split` (a response), and
+    is kept first otherwise (the gold). Values in upper case; a tag other than `O` with an unknown prefix (`_`)
+    opens a mention as the scorer's reading does; the link `_` or `-` is no entity."""
+    links_of = document.values(column)
+    tags = document.values(mentions)
+    found: list[tuple[int, int, str]] = []
+    link: str | None = None
+    mention: str | None = None
+    start = position = 0
+    for index, (value, tag_value) in enumerate(zip(links_of, tags)):
+        if keep is not None and not keep[index]:
+            continue
+        value, tag = value.upper(), tag_value.upper()
+        if tag == "O":
+            if link is not None:
+                found.append((start, position, link))
+                link = mention = None
+            if value not in ("_", "-"):
+                found.append((position, position + 1, value))
+        elif mention is None:
+            link, mention, start = value, tag[2:], position
+        elif mention == tag[2:] and tag[:1] == "I" and link != value:
+            if split:
+                found.append((start, position, link or ""))
+                link, start = value, position
+        elif mention != tag[2:] or tag[:1] == "B":
+            found.append((start, position, link or ""))
+            link, mention, start = value, tag[2:], position
+        position += 1
+    if link:
+        found.append((start, position, link))
+    result = []
+    for begin, end, value in found:
+        if value in ("_", "-", "O", ""):
+            continue
+        offered = tuple(value.split("|")[:n_best])
+        result.append((Span(begin, end, offered[0]), offered))
+    return result
+
+
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
     """The relaxed setting's mapping (the HIPE scorer's historico-fuzzy-QID-mapping file): a header line, then a
     main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`

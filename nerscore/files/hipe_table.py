@@ -26,12 +26,22 @@ from ..span import Span
 from ..table.pairs import Pairs
 from ..table.reducers import cells
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
-from .hipe import HipeDocument, align_hipe, hipe_links, hipe_spans, read_hipe, scored_types
+from .hipe import (
+    HipeDocument,
+    align_hipe,
+    hipe_linked_mentions,
+    hipe_links,
+    hipe_spans,
+    read_hipe,
+    scored_types,
+)
 
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
 PAIRINGS = ("hipe", "optimal")
+# The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
+MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
 _OUTCOMES = tuple(COUNT_NAMES)  # COR, INC, PAR, MIS, SPU: the last axis of the counts
 _SPU, _MIS = _OUTCOMES.index(SPU), _OUTCOMES.index(MIS)
 
@@ -48,6 +58,7 @@ def hipe_pairs(
     *,
     n_best: int | None = None,
     related: Mapping[str, Collection[str]] | None = None,
+    mentions: str | None = None,
 ) -> Pairs:
     """The table of pairs of a column, a unit (sentence) per document: `system` aligned to `gold` (`align_hipe`),
     each document's entities decoded as the scorer decodes them (`hipe_spans`, types outside `types` left out)
@@ -67,8 +78,12 @@ def hipe_pairs(
             references = hipe_spans(reference, column, types, kept)
             predictions = hipe_spans(prediction, column, types, kept)
         else:
-            references = [span for span, _ in hipe_links(reference, column, 1, kept)]
-            linked = hipe_links(prediction, column, n_best, kept)
+            if mentions is None:
+                references = [span for span, _ in hipe_links(reference, column, 1, kept)]
+                linked = hipe_links(prediction, column, n_best, kept)
+            else:
+                references = [span for span, _ in hipe_linked_mentions(reference, column, mentions, 1, kept, False)]
+                linked = hipe_linked_mentions(prediction, column, mentions, n_best, kept)
             predictions = [span for span, _ in linked]
             offered = [_related(links, related) for _, links in linked]
         if pairing == "hipe":
@@ -189,6 +204,7 @@ def hipe_table(
     time_periods: Iterable[tuple[datetime.date, datetime.date]] = (),
     n_best: Sequence[int] = (1,),
     related: Mapping[str, Collection[str]] | None = None,
+    mentions: bool = False,
     suffix: str = "",
     system_name: str | None = None,
 ) -> list[dict[str, Any]]:
@@ -205,7 +221,9 @@ def hipe_table(
 
     With `nel`, entity links (NEL-LIT by default, or NEL-METO): each link an entity's type (`hipe_links`), fuzzy
     and ALL only, for each cut-off of `n_best` (`-@1`); `related` (`read_link_alternatives`) for the relaxed
-    setting, with `suffix="relaxed"` as the scorer names its rows."""
+    setting, with `suffix="relaxed"` as the scorer names its rows. An entity is a run of one link
+    (`hipe_links`, the reading that reproduces most of CLEF-HIPE-2020's official link rows, docs/hipe.md), or
+    with `mentions` a mention of the tag column beside it (`hipe_linked_mentions`, the later scorer's)."""
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system))
     columns = [column] if isinstance(column, str) else list(column)
@@ -229,8 +247,17 @@ def hipe_table(
             for period in periods:
                 for level in levels:
                     keep = _kept(gold_documents, period, level)
+                    bounds = MENTIONS.get(name) if mentions else None
                     pairs = hipe_pairs(
-                        gold_documents, system_documents, name, types, pairing, keep, n_best=cut, related=related
+                        gold_documents,
+                        system_documents,
+                        name,
+                        types,
+                        pairing,
+                        keep,
+                        n_best=cut,
+                        related=related,
+                        mentions=bounds,
                     )
                     counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
                     slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
