@@ -135,3 +135,16 @@ def test_the_counts_are_the_scorers_on_tags_in_file_order(references, prediction
     # Tags' entities are disjoint: every entity stands in exactly one row, as with our pairing.
     assert sorted(r for r, _ in rows if r is not None) == sorted(references)
     assert sorted(p for _, p in rows if p is not None) == sorted(predictions)
+
+
+def test_a_prediction_offering_several_links_takes_the_references() -> None:
+    # Entity links (docs/hipe.md): a prediction offers its n best links; matched through one, it stands in its row
+    # with that link, so that the row's scenario is the scorer's.
+    references = [S(0, 2, "Q60"), S(3, 4, "NIL")]
+    predictions = [S(0, 2, "Q1"), S(3, 5, "Q2")]
+    rows = pair_greedy(references, predictions, [{"Q1", "Q60"}, {"Q2", "NIL"}])
+    assert scenarios(rows) == [("I", S(0, 2, "Q60"), S(0, 2, "Q60")), ("V", S(3, 4, "NIL"), S(3, 5, "NIL"))]
+    assert scenarios(pair_greedy(references, predictions, [{"Q1"}, {"Q2"}])) == [
+        ("IV", S(0, 2, "Q60"), S(0, 2, "Q1")),
+        ("VI", S(3, 4, "NIL"), S(3, 5, "Q2")),
+    ]

@@ -11,7 +11,15 @@ import pytest
 
 import nerscore
 from nerscore import HipeFileError, Span, align_hipe, read_hipe
-from nerscore.files.hipe import column_types, hipe_spans, parse_hipe, scored_types
+from nerscore.files.hipe import (
+    column_types,
+    hipe_linked_mentions,
+    hipe_links,
+    hipe_spans,
+    parse_hipe,
+    read_link_alternatives,
+    scored_types,
+)
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC"
 
@@ -242,3 +250,52 @@ def test_a_response_with_other_documents_is_an_error() -> None:
         align_hipe(gold, three)
     with pytest.raises(HipeFileError, match="no tokens"):
         align_hipe(gold, [])
+
+
+# -- entity links -----------------------------------------------------------------------------------------------
+
+
+def links_document(*rows: tuple[str, str]) -> nerscore.HipeDocument:
+    """A document of (NE-COARSE-LIT tag, NEL-LIT link) rows."""
+    lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t{link}\t_" for i, (tag, link) in enumerate(rows)]
+    return parse_hipe(tsv(*lines), "links.tsv")[0]
+
+
+def test_links_are_runs_of_one_value() -> None:
+    document = links_document(
+        ("B-loc", "Q60"), ("I-loc", "Q60"), ("O", "_"), ("B-pers", "nil"), ("B-pers", "NIL"), ("O", "-"),
+        ("B-org", "Q1|Q2|Q3"), ("O", "O"),
+    )  # fmt: skip
+    assert hipe_links(document, "NEL-LIT") == [
+        (Span(0, 2, "Q60"), ("Q60",)),
+        (Span(3, 5, "NIL"), ("NIL",)),  # two mentions, one run: one entity, as the scorer of 2020 reads it
+        (Span(6, 7, "Q1"), ("Q1",)),
+    ]
+    assert hipe_links(document, "NEL-LIT", n_best=2)[-1] == (Span(6, 7, "Q1"), ("Q1", "Q2"))
+
+
+def test_links_bounded_by_mentions() -> None:
+    document = links_document(
+        ("B-pers", "NIL"), ("B-pers", "NIL"), ("O", "Q5"), ("B-loc", "Q60"), ("I-loc", "Q61"), ("I-loc", "_"),
+    )  # fmt: skip
+    # A response's mention whose link changes is split; the gold's keeps its first link.
+    assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT")] == [
+        Span(0, 1, "NIL"), Span(1, 2, "NIL"), Span(2, 3, "Q5"), Span(3, 4, "Q60"), Span(4, 5, "Q61"),
+    ]  # fmt: skip
+    assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT", split=False)][-1] == Span(
+        3, 6, "Q60"
+    )
+
+
+def test_the_relaxed_settings_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "mapping.tsv"
+    path.write_text(
+        "Main\tAlternatives\t\n"
+        "https://www.wikidata.org/wiki/Q183\thttps://www.wikidata.org/wiki/Q12548\tQ154741\t#N/A\n"
+        "Q30\t#N/A\t#N/A\n",
+        encoding="utf-8",
+    )
+    assert read_link_alternatives(path) == {"Q183": {"Q183", "Q12548", "Q154741"}, "Q30": {"Q30"}}
+    path.write_text("Main\tAlternatives\nQ183\tGermany\n", encoding="utf-8")
+    with pytest.raises(HipeFileError, match=r"mapping\.tsv:2: not Wikidata entities"):
+        read_link_alternatives(path)

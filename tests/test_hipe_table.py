@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from nerscore import HIPE_2020_TYPES, HIPE_COLUMNS, align_hipe, format_hipe_table, hipe_table, read_hipe
+from nerscore.files.hipe import parse_hipe
 from nerscore.files.hipe_table import HipeCounts, hipe_pairs, macro_type, micro
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tMISC"
@@ -175,3 +176,78 @@ def test_documents_read_already_and_the_macro_type_average(files: tuple[Path, Pa
     # The mean of LOC's (1, 1/2, 2/3) and PERS's (0, 0, 0).
     assert macro_type(counts) == pytest.approx((0.5, 0.25, 1 / 3))
     assert micro(np.array([0, 0, 0, 0, 0])) == (0, 0, 0)
+
+
+# -- entity links -----------------------------------------------------------------------------------------------
+
+LINK_HEADER = "TOKEN\tNE-COARSE-LIT\tNEL-LIT\tNEL-METO\tMISC"
+# Gold: "New York" Q60, "Paris" Q90, "Mr X" NIL. Response: New York right at its second link, Paris wrong, "Mr"
+# (half of Mr X) NIL, and a spurious Q5.
+LINK_GOLD = [
+    LINK_HEADER,
+    "# document_id = a",
+    "New\tB-loc\tQ60\t_\t_",
+    "York\tI-loc\tQ60\t_\t_",
+    "and\tO\t_\t_\t_",
+    "Paris\tB-loc\tQ90\t_\t_",
+    "Mr\tB-pers\tNIL\t_\t_",
+    "X\tI-pers\tNIL\t_\t_",
+    "said\tO\t_\t_\t_",
+]
+LINK_SYSTEM = [
+    LINK_HEADER,
+    "New\tB-loc\tQ1|Q60\t_\t_",
+    "York\tI-loc\tQ1|Q60\t_\t_",
+    "and\tO\t_\t_\t_",
+    "Paris\tB-loc\tQ7|Q8|Q90\t_\t_",
+    "Mr\tB-pers\tNIL\t_\t_",
+    "X\tI-pers\t_\t_\t_",
+    "said\tO\tQ5\t_\t_",
+]
+
+
+@pytest.fixture
+def link_files(tmp_path: Path) -> tuple[Path, Path]:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
+    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
+    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
+    return gold, system
+
+
+def test_links_at_n_best_as_the_scorer_names_them(link_files: tuple[Path, Path]) -> None:
+    rows = hipe_table(*link_files, nel=True, n_best=(1, 3))
+    assert [row["Evaluation"] for row in rows] == [
+        f"NEL-LIT-{aggregation}-fuzzy-TIME-ALL-LED-ALL-@{cut}"
+        for cut in (1, 3)
+        for aggregation in ("micro", "macro_doc")
+    ]
+    at_1, _, at_3, _ = rows
+    # @1: New York offers Q1 (same bounds, another link: INC), Paris Q7 (INC), "Mr" NIL overlaps Mr X (fuzzy COR),
+    # Q5 is spurious: COR 1 of POS 3 and ACT 4.
+    assert figures(at_1) == (0.25, 0.333, 0.286, 1, 3, 2)
+    # @3: New York's Q60 and Paris's Q90 are offered too: COR 3.
+    assert figures(at_3) == (0.75, 1.0, 0.857, 3, 1, 0)
+
+
+def test_the_relaxed_setting_offers_related_links(link_files: tuple[Path, Path]) -> None:
+    rows = hipe_table(*link_files, nel=True, related={"Q7": {"Q7", "Q90"}}, suffix="relaxed")
+    assert rows[0]["Evaluation"] == "NEL-LIT-micro-fuzzy-relaxed-TIME-ALL-LED-ALL-@1"
+    assert figures(rows[0]) == (0.5, 0.667, 0.571, 2, 2, 1)  # Paris's Q7 stands for Q90
+
+
+def test_links_need_a_link_column(link_files: tuple[Path, Path]) -> None:
+    with pytest.raises(ValueError, match="nel=True scores a link column"):
+        hipe_table(*link_files, "NE-COARSE-METO", nel=True)
+    metonymic = hipe_table(*link_files, ["NEL-LIT", "NEL-METO"], nel=True)
+    assert [row["Evaluation"].split("-micro")[0] for row in metonymic if "-micro-" in row["Evaluation"]] == [
+        "NEL-LIT",
+        "NEL-METO",
+    ]
+    # As mentions of NE-COARSE-LIT (the later scorer's reading), the gold's "Mr X" and a response's two adjacent NIL
+    # mentions are each their own entity; as runs of one link the two NIL mentions are one.
+    two = [LINK_HEADER, "Mr\tB-pers\tNIL\t_\t_", "X\tB-pers\tNIL\t_\t_", *LINK_SYSTEM[3:]]
+    system = parse_hipe([line + "\n" for line in two])
+    gold = read_hipe(link_files[0])
+    runs = hipe_table(gold, system, nel=True)[0]
+    mentions = hipe_table(gold, system, nel=True, mentions=True)[0]
+    assert (runs["TP"], runs["FP"]) == (1, 3) and (mentions["TP"], mentions["FP"]) == (1, 4)
