@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_hipe_table import GOLD, SYSTEM
+from test_hipe_table import GOLD, LINK_GOLD, LINK_SYSTEM, SYSTEM
 
 from nerscore import compute_semeval, format_hipe_table, hipe_table, main
 from nerscore.files.hipe_table import hipe_inputs
@@ -96,10 +96,50 @@ def test_a_malformed_system_file_names_its_line(
 def test_the_hipe_flags_go_with_hipe(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(arguments)
-    assert "go with --hipe GOLD SYSTEM" in capsys.readouterr().err
+    assert "go with --hipe" in capsys.readouterr().err
 
 
 def test_hipe_reads_its_own_files(files: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--hipe", *files, files[0]])
     assert "--hipe reads its own two files" in capsys.readouterr().err
+
+
+@pytest.fixture
+def link_files(tmp_path: Path) -> tuple[str, str]:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
+    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
+    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
+    return str(gold), str(system)
+
+
+def test_links_on_the_command_line(
+    link_files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mapping = tmp_path / "mapping.tsv"
+    mapping.write_text("Main\tAlternatives\nQ7\tQ90\n", encoding="utf-8")
+    assert main(["--hipe", *link_files, "--nel", "--hipe-table", "--n-best", "1,3", "--relaxed", str(mapping)]) == 0
+    related = {"Q7": frozenset({"Q7", "Q90"})}
+    expected = hipe_table(*link_files, nel=True, n_best=(1, 3), related=related, suffix="relaxed")
+    assert capsys.readouterr().out == format_hipe_table(expected)
+    assert main(["--hipe", *link_files, "--nel", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compute_semeval(**hipe_inputs(*link_files, nel=True))
+    # Our pairing of the first links: New York's Q1 (exact's COR, a type INC), Paris's Q7 (the same), Mr's NIL over
+    # Mr X (a type COR), Q5 spurious.
+    assert (printed["type_correct"], printed["type_incorrect"], printed["type_spurious"]) == (1, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--n-best", "3"], "--n-best and --relaxed go with --nel --hipe-table"),
+        (["--nel", "--hipe-table", "--n-best", "0"], "--n-best takes cut-offs of 1 or more"),
+        (["--nel", "--hipe-table", "--n-best", "one"], "--n-best takes cut-offs of 1 or more"),
+    ],
+)
+def test_bad_link_requests(
+    link_files: tuple[str, str], arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--hipe", *link_files, *arguments]) == 2
+    assert message in capsys.readouterr().err

@@ -16,7 +16,7 @@ from typing import Any
 from ..accumulator import Accumulator
 from ..forms.inputs import check_span_options
 from ..options import Options
-from .hipe import HIPE_2020_TYPES
+from .hipe import HIPE_2020_TYPES, read_link_alternatives
 from .hipe_table import PAIRINGS, format_hipe_table, hipe_inputs, hipe_table
 from .readers import ConllError
 from .reports import print_results
@@ -51,6 +51,22 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         "(optimal, docs/scoring.md §3)",
     )
     parser.add_argument(
+        "--nel",
+        action="store_true",
+        help="with --hipe: score the entity links (NEL-LIT unless --column NEL-METO): each link an entity's type",
+    )
+    parser.add_argument(
+        "--n-best",
+        metavar="N,...",
+        help="with --hipe --nel --hipe-table: the cut-offs of a response's ranked links (default 1; 1,3,5)",
+    )
+    parser.add_argument(
+        "--relaxed",
+        metavar="FILE",
+        help="with --hipe --nel --hipe-table: the relaxed setting, a predicted link also standing for the related "
+        "ones of this mapping (the HIPE scorer's historico-fuzzy QID mapping)",
+    )
+    parser.add_argument(
         "--tagset",
         metavar="FILE",
         help="with --hipe: the task's types, one a line (the HIPE scorer's --tagset), or hipe2020 for "
@@ -64,9 +80,25 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
     columns = args.column or ["NE-COARSE-LIT"]
     try:
         tagset = _tagset(args.tagset)
+        if (args.n_best or args.relaxed) and not (args.nel and args.hipe_table):
+            raise ValueError("--n-best and --relaxed go with --nel --hipe-table")
         if args.hipe_table:
             name = os.path.splitext(os.path.basename(system))[0]
-            rows = hipe_table(gold, system, columns, tagset=tagset, pairing=args.pairing or "hipe", system_name=name)
+            links: dict[str, Any] = {}
+            if args.nel:
+                links = {"n_best": _cut_offs(args.n_best or "1")}
+                if args.relaxed:
+                    links.update(related=read_link_alternatives(args.relaxed), suffix="relaxed")
+            rows = hipe_table(
+                gold,
+                system,
+                columns,
+                args.nel,
+                tagset=tagset,
+                pairing=args.pairing or "hipe",
+                system_name=name,
+                **links,
+            )
             sys.stdout.write(format_hipe_table(rows))
             return 0
         if len(columns) > 1:
@@ -75,12 +107,23 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             raise ValueError("our summary pairs as docs/scoring.md §3 does: --pairing hipe is for --hipe-table")
         options = Options.of(**given)
         check_span_options(options)
-        total = Accumulator(options).update(**hipe_inputs(gold, system, columns[0], tagset=tagset))
+        inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset)
+        total = Accumulator(options).update(**inputs)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
         return 2
     print_results(total, True, args)
     return 0
+
+
+def _cut_offs(text: str) -> list[int]:
+    try:
+        cut_offs = [int(part) for part in text.split(",")]
+    except ValueError:
+        cut_offs = []
+    if not cut_offs or min(cut_offs) < 1:
+        raise ValueError(f"--n-best takes cut-offs of 1 or more, separated by commas (1,3,5), not {text!r}")
+    return cut_offs
 
 
 def _tagset(name: str | None) -> frozenset[str] | None:

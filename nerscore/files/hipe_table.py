@@ -331,20 +331,29 @@ def hipe_inputs(
     system: Documents,
     column: str = "NE-COARSE-LIT",
     *,
+    nel: bool = False,
     tagset: Collection[str] | None = None,
     time_periods: Sequence[tuple[datetime.date, datetime.date]] = (),
 ) -> dict[str, list[Any]]:
     """`compute_semeval`'s keyword arguments for a HIPE column, a unit (a "sentence") per document: the entities
-    as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s), each document's id
+    as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s; with `nel`, a link
+    column's runs of one link, NEL-LIT for the default column, each typed by its first link), each document's id
     (`documents`, which `bootstrap` resamples) and, with `time_periods`, its period as a group (`groups`:
     `TIME-1790-1810`, `TIME-OTHER` for a date in none or no date), for our own scores beside the scorer's
     table (docs/hipe.md): `compute_semeval(**hipe_inputs(gold, system), per_type=True)`."""
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system))
-    types = scored_types(gold_documents, system_documents, column, tagset)
+    if nel:
+        column = "NEL-LIT" if column == "NE-COARSE-LIT" else column
+        references = [[span for span, _ in hipe_links(document, column)] for document in gold_documents]
+        predictions = [[span for span, _ in hipe_links(document, column)] for document in system_documents]
+    else:
+        types = scored_types(gold_documents, system_documents, column, tagset)
+        references = [hipe_spans(document, column, types) for document in gold_documents]
+        predictions = [hipe_spans(document, column, types) for document in system_documents]
     inputs: dict[str, list[Any]] = {
-        "references": [hipe_spans(document, column, types) for document in gold_documents],
-        "predictions": [hipe_spans(document, column, types) for document in system_documents],
+        "references": references,
+        "predictions": predictions,
         "documents": [document.id or f"document {index + 1}" for index, document in enumerate(gold_documents)],
     }
     if time_periods:
