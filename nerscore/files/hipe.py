@@ -14,7 +14,7 @@ import datetime
 import os
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise, repeat
 from operator import itemgetter, methodcaller
 
@@ -97,7 +97,6 @@ class HipeDocument:
     source: str = ""
     line: int = 0
     token_column: str = "TOKEN"
-    _flags: list[tuple[frozenset[str], ...]] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -119,10 +118,8 @@ class HipeDocument:
     def flags(self) -> tuple[frozenset[str], ...]:
         """Each token's MISC flags (`NoSpaceAfter`, `EndOfLine`, `EndOfSentence`, `LED0.25`, ...), `|`-separated
         in the file; empty where the file has no MISC column or `_`."""
-        if not self._flags:
-            misc = self.columns.get("MISC", ("_",) * len(self))
-            self._flags.append(tuple(frozenset(v for v in value.split("|") if v and v != "_") for value in misc))
-        return self._flags[0]
+        misc = self.columns.get("MISC", ("_",) * len(self))
+        return tuple(frozenset(v for v in value.split("|") if v and v != "_") for value in misc)
 
     @property
     def noise(self) -> tuple[float | None, ...]:
