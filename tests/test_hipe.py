@@ -8,6 +8,8 @@ import datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import nerscore
 from nerscore import HipeFileError, Span, align_hipe, read_hipe
@@ -299,3 +301,45 @@ def test_the_relaxed_settings_mapping(tmp_path: Path) -> None:
     path.write_text("Main\tAlternatives\nQ183\tGermany\n", encoding="utf-8")
     with pytest.raises(HipeFileError, match=r"mapping\.tsv:2: not Wikidata entities"):
         read_link_alternatives(path)
+
+
+# -- properties -------------------------------------------------------------------------------------------------
+
+TOKENS = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1, max_size=4)
+TAGS = st.sampled_from(["O", "B-loc", "I-loc", "B-pers", "I-pers", "S-org", "E-org", "_"])
+SEGMENT = st.lists(st.tuples(TOKENS, TAGS), min_size=1, max_size=5)
+DOCUMENTS = st.lists(st.lists(SEGMENT, min_size=1, max_size=3), min_size=1, max_size=3)
+
+
+def written(documents: list[list[list[tuple[str, str]]]], comments: bool = True) -> list[str]:
+    lines = [HEADER]
+    for number, document in enumerate(documents):
+        if comments:
+            lines += [f"# date = 18{number:02d}-01-01", f"# document_id = doc-{number}"]
+        for segment in document:
+            if comments:
+                lines.append("# segment_iiif_link = _")
+            lines += [f"{token}\t{tag}\tO\t_\t_" for token, tag in segment]
+    return tsv(*lines)
+
+
+@given(DOCUMENTS)
+def test_a_file_reads_back_as_written_and_a_flat_response_aligns_alike(documents) -> None:
+    # Tokens starting with `#` are comments to the scorer, as they are here: leave them out.
+    documents = [
+        [[(t, g) for t, g in segment if not t.startswith("#")] for segment in document] for document in documents
+    ]
+    documents = [[segment for segment in document if segment] for document in documents]
+    documents = [document for document in documents if document]
+    if not documents:
+        return
+    read = parse_hipe(written(documents))
+    assert [d.id for d in read] == [f"doc-{number}" for number in range(len(documents))]
+    assert [d.segments for d in read] == [tuple(tuple(t for t, _ in s) for s in document) for document in documents]
+    assert [d.values("NE-COARSE-LIT") for d in read] == [
+        tuple(g for s in document for _, g in s) for document in documents
+    ]
+    flat = align_hipe(read, parse_hipe(written(documents, comments=False)))
+    structured = align_hipe(read, read)
+    assert [dict(d.columns) for d in flat] == [dict(d.columns) for d in structured]
+    assert [hipe_spans(d, "NE-COARSE-LIT") for d in flat] == [hipe_spans(d, "NE-COARSE-LIT") for d in read]
