@@ -223,7 +223,9 @@ def test_a_flat_response_is_split_as_the_gold_is_and_tokens_align_by_position() 
     aligned = align_hipe(gold, flat)
     assert [d.id for d in aligned] == ["doc-a", "doc-b"]
     assert [d.tokens for d in aligned] == [words[:5], words[5:]]
-    assert aligned[0].segments == gold[0].segments
+    # The gold's segments, holding the response's tokens.
+    assert aligned[0].segment_starts == gold[0].segment_starts == (0, 3)
+    assert aligned[0].segments == (("NEW", "YORK", '""""'), ("Mr", "Smith"))
     assert hipe_spans(aligned[0], "NE-COARSE-LIT") == [Span(0, 2, "LOC"), Span(3, 5, "PERS")]
 
 
@@ -343,3 +345,41 @@ def test_a_file_reads_back_as_written_and_a_flat_response_aligns_alike(documents
     structured = align_hipe(read, read)
     assert [dict(d.columns) for d in flat] == [dict(d.columns) for d in structured]
     assert [hipe_spans(d, "NE-COARSE-LIT") for d in flat] == [hipe_spans(d, "NE-COARSE-LIT") for d in read]
+
+
+def scorer_entities(tags: list[str], types: set[str] | None) -> list[tuple[int, int, str]]:
+    """The scorer's reading of a column (its loop as it reads, `S-` as `B-`), entities of types outside `types`
+    left out afterwards as it filters them: the oracle of `hipe_spans`."""
+    found, open_type, start = [], None, 0
+    for offset, value in enumerate(tag.upper() for tag in tags):
+        if value in ("O", "_", "-", ""):
+            if open_type is not None:
+                found.append((start, offset, open_type))
+            open_type = None
+        elif open_type is None:
+            open_type, start = value[2:], offset
+        elif open_type != value[2:] or value[:1] in "BS":
+            found.append((start, offset, open_type))
+            open_type, start = value[2:], offset
+    if open_type is not None:
+        found.append((start, len(tags), open_type))
+    return [entity for entity in found if types is None or entity[2] in types]
+
+
+@given(
+    st.lists(st.sampled_from(["O", "o", "_", "-", "B-loc", "I-loc", "E-loc", "S-loc", "B-pers", "I-pers", "i-xyz"])),
+    st.sampled_from([None, {"LOC", "PERS"}, {"LOC"}]),
+    st.data(),
+)
+def test_tags_decode_as_the_scorers_loop_reads_them(tags: list[str], types, data) -> None:
+    # A type left out is read by the scorer as an entity it filters afterwards; with `types` we treat it as outside,
+    # which splits the same entities. `keep` drops tokens before decoding, as the scorer's filters do.
+    keep = data.draw(st.lists(st.booleans(), min_size=len(tags), max_size=len(tags)))
+    lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t_\t_" for i, tag in enumerate(tags)]
+    (document,) = parse_hipe(tsv(*lines)) if tags else (None,)
+    if document is None:
+        return
+    spans = [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types)]
+    assert spans == scorer_entities(tags, types)
+    kept = [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types, keep)]
+    assert kept == scorer_entities([tag for tag, k in zip(tags, keep) if k], types)

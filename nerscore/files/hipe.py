@@ -86,12 +86,12 @@ class HipeColumns(Mapping[str, tuple[str, ...]]):
 @dataclass(frozen=True)
 class HipeDocument:
     """One document of a HIPE file: its id and metadata (each `# key = value` comment before its first token, the
-    key as written), its tokens by segment, every column's values one per token (`columns`, by the header's
-    names, the token column included) and each token's line in `source`."""
+    key as written), where its segments start (`segments`, its tokens by segment), every column's values one per
+    token (`columns`, by the header's names, the token column included) and each token's line in `source`."""
 
     id: str | None
     metadata: Mapping[str, str]
-    segments: tuple[tuple[str, ...], ...]
+    segment_starts: tuple[int, ...]
     columns: Mapping[str, tuple[str, ...]]
     lines: tuple[int, ...]
     source: str = ""
@@ -101,6 +101,12 @@ class HipeDocument:
     @property
     def tokens(self) -> tuple[str, ...]:
         return self.columns[self.token_column]
+
+    @property
+    def segments(self) -> tuple[tuple[str, ...], ...]:
+        """The tokens by segment (`segment_starts` holds where each starts)."""
+        tokens = self.tokens
+        return tuple(tokens[a:b] for a, b in pairwise([*self.segment_starts, len(tokens)]))
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -267,22 +273,22 @@ class _Builder:
             found = lines[at].count("\t") + 1
             raise HipeFileError(self.source, self.numbers[at], f"{found} values where the header names {width} columns")
         columns = HipeColumns(self.header, lines)
-        tokens = columns[self.header[0]]
-        for number in self.untokened:
-            if number in self.numbers and not tokens[self.numbers.index(number)].strip():
-                raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
-        self.untokened.clear()
+        if self.untokened:
+            tokens = columns[self.header[0]]
+            for number in self.untokened:
+                if number in self.numbers and not tokens[self.numbers.index(number)].strip():
+                    raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
+            self.untokened.clear()
         breaks = self.breaks
         if not self.segmented and "MISC" in columns:
             breaks = [index + 1 for index, misc in enumerate(columns["MISC"]) if "EndOfSentence" in misc.split("|")]
-        edges = sorted({0, *breaks, len(tokens)})
-        segments = tuple(tokens[a:b] for a, b in pairwise(edges) if b > a)
+        starts = tuple(sorted({0, *breaks} - {len(lines)}))
         doc_id = self.metadata.get("document_id", self.metadata.get("hipe2022:document_id")) or None
         self.documents.append(
             HipeDocument(
                 doc_id,
                 dict(self.metadata),
-                segments,
+                starts,
                 columns,
                 tuple(self.numbers),
                 self.source,
@@ -346,7 +352,7 @@ def _restructured(
 ) -> HipeDocument:
     token_column = next(iter(columns))
     return HipeDocument(
-        gold.id, gold.metadata, gold.segments, columns, lines, source, lines[0] if lines else 0, token_column
+        gold.id, gold.metadata, gold.segment_starts, columns, lines, source, lines[0] if lines else 0, token_column
     )
 
 
@@ -392,13 +398,15 @@ def hipe_spans(
     `B-`), so `I-` after another type or outside starts one; a type outside `types` is outside. `keep` leaves out
     tokens (the scorer's noise and date filters drop tokens before decoding)."""
     values = document.values(column)
+    # Only the tokens inside some entity are read one by one (a few in a hundred): the rest, outside, end an entity
+    # by the gap they leave between two positions.
+    positions = range(len(values)) if keep is None else [index for index, kept in enumerate(keep) if kept]
+    inside = [(position, index) for position, index in enumerate(positions) if values[index] not in _OUTSIDE_ANY_CASE]
     spans: list[Span] = []
     open_type: str | None = None
-    start = 0
-    position = 0
-    for index, value in enumerate(values):
-        if keep is not None and not keep[index]:
-            continue
+    start = last = -2
+    for position, index in inside:
+        value = values[index]
         tag = value.upper()
         if tag in OUTSIDE or len(tag) < 3 or tag[1] != "-" or tag[0] not in "BIES":
             if tag not in OUTSIDE:
@@ -413,15 +421,18 @@ def hipe_spans(
             entity_type = tag[2:]
             if types is not None and entity_type not in types:
                 entity_type = None
-        if open_type is not None and (entity_type != open_type or tag[0] in "BS"):
-            spans.append(Span(start, position, open_type))
+        if open_type is not None and (position != last + 1 or entity_type != open_type or tag[0] in "BS"):
+            spans.append(Span(start, last + 1, open_type))
             open_type = None
         if entity_type is not None and open_type is None:
             open_type, start = entity_type, position
-        position += 1
+        last = position
     if open_type is not None:
-        spans.append(Span(start, position, open_type))
+        spans.append(Span(start, last + 1, open_type))
     return spans
+
+
+_OUTSIDE_ANY_CASE = OUTSIDE | {"o"}
 
 
 def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
