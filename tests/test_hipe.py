@@ -254,6 +254,8 @@ def test_a_response_with_other_documents_is_an_error() -> None:
         align_hipe(gold, three)
     with pytest.raises(HipeFileError, match="no tokens"):
         align_hipe(gold, [])
+    with pytest.raises(HipeFileError, match="the gold has no tokens"):
+        align_hipe([], gold)
 
 
 # -- entity links -----------------------------------------------------------------------------------------------

@@ -315,6 +315,8 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
         "`); a different number of tokens is a `HipeFileError` at the first document (and line) that differs."
         ""
     )
+    if not gold:
+        raise HipeFileError("<gold>", None, "the gold has no tokens: nothing to score")
     if not system:
         source = "<system>"
         raise HipeFileError(source, None, f"no tokens, where the gold ({_source(gold)}) has {_total(gold)}")
