@@ -29,6 +29,7 @@ ORDER = [
     "pairing.large_components",
     "pairing.rules",
     "pairing.value",
+    "pairing.greedy",
     "measures",
     "tally",
     "result_scores",
@@ -58,7 +59,10 @@ ORDER = [
     "files.tables",
     "files.conlleval",
     "files.file_counts",
+    "files.hipe",
+    "files.hipe_table",
     "files.reports",
+    "files.hipe_report",
     "cli",
     "__main__",
 ]
@@ -158,7 +162,13 @@ def test_a_module_imports_only_what_stands_below_it(module: str) -> None:
 
 def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
     # The command line's modules (and argparse) load only when `nerscore.main` is called.
-    command_line = ("argparse", "nerscore.cli", "nerscore.files.file_counts", "nerscore.files.reports")
+    command_line = (
+        "argparse",
+        "nerscore.cli",
+        "nerscore.files.file_counts",
+        "nerscore.files.reports",
+        "nerscore.files.hipe_report",
+    )
     probe = f"import sys, nerscore\nprint(sorted(name for name in {HEAVY + command_line!r} if name in sys.modules))\n"
     printed = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
     assert printed.stdout.strip() == "[]"
