@@ -154,3 +154,39 @@ def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize,
         assert Counter(entity_type for entity_type, _ in left[sentence]) == Counter(
             entity_type for entity_type, _ in one.ungrounded[0]
         )
+
+
+# Slices of strings with normalize=True (docs/scoring.md §11): an ungrounded prediction's text is its string as
+# given, with or without rows asked for (issue 31). (texts, references, predictions, seen)
+UNGROUNDED_SLICES = [
+    pytest.param(
+        ["Berlin Berlin x"],
+        [[("LOC", "Berlin")]],
+        [[("ORG", "berlin"), ("ORG", "berlin"), ("LOC", "  PARIS ")]],
+        {"  PARIS "},
+        id="a-sentence-grounded-alone-with-a-padded-ungrounded-string",
+    ),
+    pytest.param(
+        ["Berlin Berlin x"],
+        [[("MISC", "x")]],
+        [[("ORG", "Berlin"), ("ORG", "berlin"), ("LOC", "Paris")]],
+        {"Paris"},
+        id="a-sentence-grounded-alone-with-a-capitalised-ungrounded-string",
+    ),
+    pytest.param(
+        ["Berlin x"], [[("LOC", "Berlin")]], [[("LOC", "berlin"), ("LOC", "  PARIS ")]], {"  PARIS "}, id="batch"
+    ),
+    pytest.param(["Ünïcode Berlin"], [[]], [[("LOC", "BERLIN"), ("LOC", "Paris ")]], {"Paris "}, id="non-ascii-text"),
+]
+
+
+@pytest.mark.parametrize(("texts", "references", "predictions", "seen"), UNGROUNDED_SLICES)
+def test_an_ungrounded_prediction_is_sliced_by_its_string_as_given(texts, references, predictions, seen) -> None:
+    options = {"normalize": True, "slices": ["seen", "entity_length"], "seen": seen, "texts": texts}
+    quick = compute_semeval(predictions=predictions, references=references, **options)
+    readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **options)
+    assert quick["slices"] == readable["slices"]
+    (given,) = seen
+    assert quick["slices"]["seen"]["seen"]["strict_actual"] == 1  # the one ungrounded prediction, as given
+    ungrounded = [row for row in readable["entities"] if row["prediction"] and row["prediction"]["start"] is None]
+    assert [row["prediction"]["text"] for row in ungrounded] == [given]

@@ -145,7 +145,6 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     placed_p: list[list[_Triple]] | SpanValues
     placed_r: list[list[_Triple]] | SpanValues
     if not options.return_entities and not options.errors and texts is not None:
-        # (the grounded way may give the ungrounded normalised, which only errors would show)
         values_p, placed_r, ungrounded = ground_tuples(predictions, references, options, texts)
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
@@ -256,8 +255,11 @@ def ground_tuples(
                     listed_r = [(kind, needle_of(given, True)) for kind, given in strings_r[sentence]]
                     listed_p = [(kind, needle_of(given, True)) for kind, given in strings_p[sentence]]
                     if all(needle for _, needle in listed_r) and all(needle for _, needle in listed_p):
-                        # (the ungrounded come back normalised: only their types are counted here)
                         grounded = _without_choice(listed_r, listed_p, haystack.text, keep)
+                        if grounded is not None and grounded[2]:
+                            # Its ungrounded come back normalised, where an entity's text (slices by `seen` and
+                            # `entity_length`) is its string as given (docs/scoring.md §11): the general way.
+                            grounded = None
         if grounded is None:
             try:
                 one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
