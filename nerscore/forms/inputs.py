@@ -4,7 +4,7 @@ read once into lists of sentences, checked for alignment, and every bad value a 
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -494,9 +494,10 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
 _PAIRS = (tuple, list)
 
 
-def read_span_side(batch: list[list], side: str) -> list[list[Span]]:
+def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = None) -> list[list[Span]]:
     """The side of spans of a batch of string entities (docs/scoring.md §1b): its `Span`s; a string entity among
-    them is the mix a side never holds."""
+    them is the mix a side never holds, and with `texts` so is a span past its text's end (where the ungrounded
+    predictions are placed, which nothing may overlap)."""
     for sentence, entities in enumerate(batch):
         for index, entity in enumerate(entities):
             if is_string_entity(entity):
@@ -507,7 +508,21 @@ def read_span_side(batch: list[list], side: str) -> list[list[Span]]:
                     sentence,
                     entity=index,
                 )
-    return read_spans(batch, side)
+    spans = read_spans(batch, side)
+    if texts is not None:
+        for sentence, (sentence_spans, text) in enumerate(zip(spans, texts)):
+            for index, span in enumerate(sentence_spans):
+                if span.end > len(text):
+                    raise InvalidInputError(past_text(span.start, span.end, len(text)), side, sentence, entity=index)
+    return spans
+
+
+def past_text(start: int, end: int, length: int) -> str:
+    """The problem with a span [start, end) past the end of its text of `length` characters."""
+    return (
+        f"found the span [{start}, {end}) past the end of its text ({length} characters); expected character "
+        "offsets into texts="
+    )
 
 
 def check_span_options(options: Options) -> None:

@@ -62,8 +62,8 @@ def ground_batch(
         )
     strings_r = read_strings(references, "references") if reference_form == STRINGS else None
     strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
-    spans_given_r = read_span_side(references, "references") if strings_r is None else None
-    spans_given_p = read_span_side(predictions, "predictions") if strings_p is None else None
+    spans_given_r = read_span_side(references, "references", texts) if strings_r is None else None
+    spans_given_p = read_span_side(predictions, "predictions", texts) if strings_p is None else None
     keep = kept_types(options.labels)
     normalize = options.normalize
     grounded_r, grounded_p, ungrounded = [], [], []
@@ -228,9 +228,9 @@ def ground_tuples(
     strings_r = None if columns_r is None else columns_r.sentences
     strings_p = None if columns_p is None else columns_p.sentences
     if strings_r is None:
-        read_span_side(references, "references")  # checked, located
+        read_span_side(references, "references", texts)  # checked, located
     if strings_p is None:
-        read_span_side(predictions, "predictions")
+        read_span_side(predictions, "predictions", texts)
     keep = kept_types(options.labels)
     size = len(texts)
     names: dict[str, int] = {}
