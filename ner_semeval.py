@@ -22,18 +22,61 @@ it across batches, processes and failed computes. `python ner_semeval.py FILE` i
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
+import importlib.util
+import json
 import os
+import shlex
 import sys
 from typing import Any
+from urllib.parse import unquote, urlparse
 
-import nerscore
-from nerscore import *
-from nerscore import InvalidInputError, Options, main
-from nerscore.accumulator import compute_checked
-from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
-from nerscore.forms.registry import FORMS, storable
-from nerscore.options import OPTION_NAMES, describe
-from nerscore.table.columns import COLUMN_NAMES, Columns
+
+def _install_command(extra: str = "") -> str:
+    """The pip command that installs the package `nerscore` (with `extra`, e.g. "[evaluate]") where it is missing.
+
+    nerscore is not on PyPI: it installs from a clone (README: Loading). The clone is this file's folder when the
+    file is run or imported from it, the folder evaluate.load was given (evaluate imports a copy of this file from
+    its cache and writes the original path beside it), or the folder `pip install` read; else a placeholder."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    folders = [here]
+    note = os.path.join(here, os.path.basename(__file__).rsplit(".", 1)[0] + ".json")  # evaluate's, beside its copy
+    with contextlib.suppress(OSError, ValueError, LookupError, TypeError), open(note, encoding="utf-8") as f:
+        folders.append(os.path.dirname(json.load(f)["original file path"]))
+    editable = "-e "
+    with contextlib.suppress(importlib.metadata.PackageNotFoundError, LookupError, TypeError, ValueError):
+        origin = json.loads(importlib.metadata.distribution("nerscore").read_text("direct_url.json") or "null")
+        if origin["url"].startswith("file://"):
+            folders.append(unquote(urlparse(origin["url"]).path))
+            editable = "-e " if origin.get("dir_info", {}).get("editable") else ""
+    for folder in folders:
+        if os.path.isfile(os.path.join(folder, "pyproject.toml")) and os.path.isdir(os.path.join(folder, "nerscore")):
+            return f"pip install {editable}{shlex.quote(folder + extra)}"
+    space = "git+https://huggingface.co/spaces/<user>/ner_semeval"
+    return (
+        f"pip install -e '/path/to/your/clone{extra}' (the folder holding ner_semeval.py and pyproject.toml), or "
+        f"pip install '{space}' from the Space it was loaded from (nerscore is not on PyPI)"
+    )
+
+
+# Imported inside `try` so that the message names a command that works: evaluate's scan of the imports at column 0
+# would otherwise ask for `pip install nerscore`, which no index has (README: Loading).
+try:
+    import nerscore
+    from nerscore import *
+    from nerscore import InvalidInputError, Options, main
+    from nerscore.accumulator import compute_checked
+    from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
+    from nerscore.forms.registry import FORMS, storable
+    from nerscore.options import OPTION_NAMES, describe
+    from nerscore.table.columns import COLUMN_NAMES, Columns
+except ModuleNotFoundError as missing:
+    if missing.name != "nerscore":
+        raise
+    raise ModuleNotFoundError(
+        f"ner_semeval.py needs the package nerscore, which is not importable here; install it: {_install_command()}",
+        name="nerscore",
+    ) from None
 
 # The version of nerscore this file was written for. evaluate copies this file alone into its cache and imports
 # whatever nerscore is installed, so a package of another version must not answer for it.
@@ -41,11 +84,20 @@ NERSCORE_VERSION = "0.3.0"
 if nerscore.__version__ != NERSCORE_VERSION:
     raise ImportError(
         f"ner_semeval.py is written for nerscore {NERSCORE_VERSION}, found nerscore {nerscore.__version__} at "
-        f"{os.path.dirname(nerscore.__file__)}; install the matching one: pip install nerscore=={NERSCORE_VERSION}"
+        f"{os.path.dirname(nerscore.__file__)}; install the matching one: {_install_command()}"
     )
 
 if __name__ == "__main__":  # the command line scores files with numpy alone, before evaluate is imported
     sys.exit(main(prog="ner_semeval.py"))
+
+# After `pip install .` without the extra, name it rather than fail bare on `import datasets`.
+_MISSING = [name for name in ("datasets", "evaluate") if importlib.util.find_spec(name) is None]
+if _MISSING:
+    raise ModuleNotFoundError(
+        f"the evaluate module ner_semeval needs {' and '.join(_MISSING)}, the package's [evaluate] extra: "
+        f"{_install_command('[evaluate]')}",
+        name=_MISSING[0],
+    )
 
 import datasets
 import evaluate

@@ -8,13 +8,13 @@ runs of each system (seeds, say), `agreement` measures how far annotators agree 
 `ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
 Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
 whose modules stand together): errors, span, schemes, option_checks, options, decoding,
-pairing.assignment, pairing.large_components, pairing.rules, pairing.value, measures, tally, result_scores,
-table.columns, table.pairs, table.slices, table.reducers, forms.inputs, forms.readable, forms.tag_arrays,
-forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding, forms.string_batches,
-forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
+pairing.assignment, pairing.large_components, pairing.rules, pairing.value, pairing.greedy, measures, tally,
+result_scores, table.columns, table.pairs, table.slices, table.reducers, forms.inputs, forms.readable,
+forms.tag_arrays, forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding,
+forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
-runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts,
-files.reports, files.agreement_files, cli, __main__.
+runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe,
+files.hipe_table, files.reports, files.hipe_report, files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ from .files.annotations import (
     read_brat_pairs,
     read_label_studio,
 )
+from .files.hipe import HIPE_2020_TYPES, HipeDocument, HipeFileError, align_hipe, read_hipe
+from .files.hipe_table import HIPE_COLUMNS, format_hipe_table, hipe_table
 from .files.readers import (
     ConllError,
     ConllSentence,
@@ -61,6 +63,7 @@ from .files.tables import (
 from .forms.inputs import TYPE_KEYS, as_span, read_spans, side_forms
 from .forms.readable import tally_semeval
 from .options import EVALUATION_SCHEMES, OPTION_NAMES, Options
+from .pairing.greedy import pair_greedy
 from .pairing.rules import SCENARIOS, pair, scenario_of
 from .result_scores import confusion_matrix, entity_rows, scores
 from .runs import compare_runs, summarize_runs
@@ -81,6 +84,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
 __all__ = [
     "DIAGNOSTIC_KEYS",
     "EVALUATION_SCHEMES",
+    "HIPE_2020_TYPES",
+    "HIPE_COLUMNS",
     "MODES",
     "OPTION_NAMES",
     "OUTCOMES",
@@ -94,6 +99,8 @@ __all__ = [
     "ConllError",
     "ConllSentence",
     "Counts",
+    "HipeDocument",
+    "HipeFileError",
     "InvalidInputError",
     "LabelStudioTask",
     "Options",
@@ -105,6 +112,7 @@ __all__ = [
     "TwoSystemSentence",
     "__version__",
     "agreement",
+    "align_hipe",
     "as_span",
     "compare_runs",
     "compare_semeval",
@@ -115,17 +123,21 @@ __all__ = [
     "entity_rows",
     "format_comparison",
     "format_confusion_table",
+    "format_hipe_table",
     "format_table",
     "format_type_table",
     "get_scheme",
+    "hipe_table",
     "main",
     "pair",
+    "pair_greedy",
     "read_brat",
     "read_brat_annotators",
     "read_brat_pairs",
     "read_conll",
     "read_conll_annotators",
     "read_doccano_annotators",
+    "read_hipe",
     "read_label_studio",
     "read_label_studio_annotators",
     "read_span_lines",

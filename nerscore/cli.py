@@ -18,6 +18,7 @@ from ._version import __version__
 from .accumulator import Accumulator
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
+from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import ConllError
 from .files.reports import print_comparison, print_results, print_runs
 from .forms.inputs import check_span_options, check_tag_options
@@ -60,6 +61,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     given = {
         name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
     }
+    if args.hipe:  # docs/hipe.md
+        if args.files or args.spans or args.compare or args.runs or annotations:
+            parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
+        return run_hipe(args, given)
+    if args.column or args.hipe_table or args.pairing or args.tagset or args.nel or args.n_best or args.relaxed:
+        parser.error("--column, --hipe-table, --pairing, --tagset, --nel, --n-best and --relaxed go with --hipe")
     spans = args.spans is not None or annotations is not None
     try:
         if args.runs:
@@ -158,6 +165,7 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         metavar="FILE.json",
         help="score a Label Studio JSON export: each task's prediction against its annotation",
     )
+    add_hipe_arguments(parser)
     for name in flagged_options():
         spec = SPECS[name]
         flag = spec.flag

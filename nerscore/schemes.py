@@ -8,7 +8,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .errors import InvalidInputError, shown
-from .span import looks_like_entity
+from .span import LOGITS_HINT, looks_like_entity, looks_like_scores
 
 OUTSIDE = "O"
 
@@ -132,6 +132,8 @@ def not_a_tag(value: Any) -> str:
     found = f"found {shown(value)} ({type(value).__name__})"
     if looks_like_entity(value):
         return f"{found}, an entity, among tags (a batch holds tags or spans, not both); expected a string tag"
+    if looks_like_scores(value):
+        return f"{found}, a list of numbers (a token's scores per label?); expected a string tag ({LOGITS_HINT})"
     return f"{found}; expected a string tag"
 
 

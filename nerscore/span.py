@@ -36,5 +36,18 @@ def looks_like_entity(value: Any) -> bool:
     return len(value) == 3 or (_is_offset(value[0]) and _is_offset(value[1]) and isinstance(value[2], str))
 
 
+def looks_like_scores(value: Any) -> bool:
+    """Whether `value` is a tuple or list of numbers only: where a tag or id belongs, a token's scores per label
+    (model logits given as nested lists, which want `argmax(-1)`); never an entity, whose type is a string."""
+    return (
+        isinstance(value, (tuple, list))
+        and len(value) > 0
+        and all(isinstance(item, numbers.Real) and not isinstance(item, bool) for item in value)
+    )
+
+
+LOGITS_HINT = "for model logits pass logits.argmax(-1)"
+
+
 def _is_offset(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)

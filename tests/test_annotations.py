@@ -346,6 +346,16 @@ BRAT_ERRORS = [
         id="empty",
     ),
     pytest.param(
+        {"reference": "T1\tPER 0 " + "9" * 5000 + "\tAda\n"},
+        "gold/doc1.ann:1: T1: an offset of 5,000 digits is past the end of {gold}/doc1.txt (74 characters)",
+        id="an-offset-of-5000-digits",
+    ),
+    pytest.param(
+        {"reference": "T1\tPER " + "0" * 5000 + " 3\tAda\n"},
+        None,
+        id="an-offset-of-5000-zeros-is-0",
+    ),
+    pytest.param(
         {"reference": "T1\tPER 0 x\tAda\n"},
         "gold/doc1.ann:1: T1's offsets are '0 x'; expected START END (or START END;START END)",
         id="not-a-number",
@@ -664,3 +674,23 @@ def test_many_fragments_over_a_long_text_stay_within_the_line_s_size(tmp_path: P
     finally:
         tracemalloc.stop()
     assert peak < 50_000_000
+
+
+@pytest.mark.parametrize(
+    ("offset", "message"),
+    [
+        pytest.param("9" * 5000, "task 0: found an integer of more than 4,300 digits", id="5000-digits"),
+        pytest.param("9" * 4000, "digits> is past the end of data.text", id="4000-digits"),
+    ],
+)
+def test_a_label_studio_offset_of_thousands_of_digits_names_the_task_and_its_line(
+    tmp_path: Path, offset: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # json.loads refuses an integer of more than 4,300 digits with a bare ValueError that names no file (issue 31).
+    path = tmp_path / "export.json"
+    region = '{"value": {"start": 0, "end": ' + offset + ', "labels": ["PER"]}}'
+    path.write_text('[\n {"data": {"text": "Ada"}, "annotations": [{"result": [' + region + "]}]}\n]", encoding="utf-8")
+    assert cli.main(["--label-studio", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:2: "), err
+    assert message in err, err

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from nerscore import InvalidInputError
+from nerscore import InvalidInputError, compute_semeval
 from nerscore.table.columns import COLUMN_NAMES, Columns, entity_text, entity_texts
 
 TAGS = [["B-PER", "O"], ["O", "B-LOC"], ["O", "O"]]
@@ -169,3 +169,34 @@ def test_tokens_checked_at_once_keep_the_located_error_and_string_subclasses() -
     assert Columns.of(1, tokens=[[Word("a"), "b"]]).tokens == (("a", "b"),)
     with pytest.raises(ValueError, match="token 1 is"):
         Columns.of(2, tokens=[["a"], ("b", 3)])
+
+
+# An id of more digits than Python writes as text (4,300): a located error, never the bare "Exceeds the limit"
+# ValueError (issue 31). (what is called, the located message)
+_LONG = 10**5000
+LONG_IDS = [
+    pytest.param(
+        lambda: Columns.of(2, groups=[1, _LONG]).labels("groups"),
+        "groups, sentence 1: found <int of about 5,001 digits>, more digits than Python writes as text (4,300)",
+        id="a-group-named",
+    ),
+    pytest.param(
+        lambda: compute_semeval(
+            predictions=TAGS[:2], references=TAGS[:2], groups=[_LONG, "a"], slices=["group"], bootstrap=5
+        ),
+        "groups, sentence 0: found <int of about 5,001 digits>",
+        id="the-group-slice",
+    ),
+    pytest.param(
+        lambda: Columns.of(2, documents=[1, ("a", _LONG)]).stored(2),
+        "documents, sentence 1: found <int of about 5,001 digits>, more digits than Python writes as text",
+        id="a-document-stored",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), LONG_IDS)
+def test_an_id_of_more_digits_than_python_writes_is_a_located_error(call, message: str) -> None:
+    with pytest.raises(InvalidInputError) as raised:
+        call()
+    assert str(raised.value).startswith(message), str(raised.value)

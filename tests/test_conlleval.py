@@ -11,6 +11,7 @@ import io
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -427,3 +428,56 @@ def test_memory_stays_flat_however_long_the_input() -> None:
     tracemalloc.stop()
     assert counts.tokens == 133_333
     assert peak < 100_000  # the lines alone are 2.6 MB
+
+
+# conlleval.pl's -d is Perl's: the classes Python's re lacks are translated to the bytes Perl matches on its byte
+# strings (issue 31). (delimiter, line, fields)
+PERL_CLASSES = [
+    pytest.param("[[:space:]]+", b"EU \t B-ORG\x0bO\xa0x", [b"EU", b"B-ORG", b"O\xa0x"], id="posix-space-ascii-only"),
+    pytest.param("[[:blank:]]", b"a\tb c\nd", [b"a", b"b", b"c\nd"], id="posix-blank"),
+    pytest.param("[[:^alnum:]]+", b"a-b_c\xa0d", [b"a", b"b", b"c", b"d"], id="posix-negated"),
+    pytest.param("[,[:digit:]]", b"a1b,c", [b"a", b"b", b"c"], id="posix-among-members"),
+    pytest.param("\\h+", b"a \t\xa0b\nc", [b"a", b"b\nc"], id="h-with-no-break-space"),
+    pytest.param("\\v", b"a\nb\x85c d", [b"a", b"b", b"c d"], id="v-with-next-line"),
+    pytest.param("\\H", b"a b", [b"", b" "], id="H-negated"),
+    pytest.param("\\p{Zs}", b"a b\xa0c\td", [b"a", b"b", b"c\td"], id="p-Zs-latin-1"),
+    pytest.param("\\pZ", b"a b\xa0c", [b"a", b"b", b"c"], id="p-one-letter"),
+    pytest.param("\\p{IsSpace}+", b"a\t\x85b", [b"a", b"b"], id="p-IsSpace"),
+    pytest.param("\\P{Zs}+", b"ab cd", [b"", b" "], id="P-negated"),
+    pytest.param("\\p{^Zs}+", b"ab cd", [b"", b" "], id="p-caret-negated"),
+    pytest.param("[\\h,]", b"a,b c", [b"a", b"b", b"c"], id="h-in-a-class"),
+    pytest.param("\\x{A0}", b"a\xa0b", [b"a", b"b"], id="x-braces"),
+    pytest.param("[a[]", b"x[yaz", [b"x", b"y", b"z"], id="a-bracket-member-as-given"),
+    pytest.param("[]a]", b"x]yaz", [b"x", b"y", b"z"], id="a-leading-bracket-member"),
+]
+
+
+@pytest.mark.parametrize(("delimiter", "line", "fields"), PERL_CLASSES)
+def test_perl_classes_in_the_delimiter_split_as_perl_splits(delimiter: str, line: bytes, fields: list[bytes]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "possible nested set" from Python's re
+        assert splitter(delimiter.encode())(line) == fields
+
+
+@pytest.mark.parametrize(
+    ("delimiter", "status", "message"),
+    [
+        pytest.param("\\z", 2, "error: -d '\\z': Perl's \\z, which this reading", id="z"),
+        pytest.param("\\K", 2, "Perl's \\K", id="K"),
+        pytest.param("\\R", 2, "Perl's \\R", id="R"),
+        pytest.param("\\N{U+A0}", 2, "Perl's \\N", id="named-character"),
+        pytest.param("\\x{3000}", 2, "the character \\x{3000}, beyond a byte", id="beyond-a-byte"),
+        pytest.param("\\p{Foo}", 2, "Perl's property \\p{Foo}", id="unknown-property"),
+        pytest.param("[[:foo:]]", 255, "conlleval: -d '[[:foo:]]': POSIX class [:foo:] unknown", id="unknown-posix"),
+    ],
+)
+def test_a_perl_delimiter_it_cannot_translate_is_refused(
+    delimiter: str, status: int, message: str, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    conll = tmp_path / "x.conll"
+    conll.write_bytes(b"EU B-ORG B-ORG\n")
+    assert cli.main(["--conlleval", "-d", delimiter, str(conll)]) == status
+    captured = capsysbinary.readouterr()
+    assert captured.out == b""
+    assert message in captured.err.decode(), captured.err
+    assert captured.err.startswith(b"error: -d " if status == 2 else b"conlleval: -d "), captured.err

@@ -516,3 +516,65 @@ def test_compute_semeval_which_stores_nothing_scores_them(metric, inputs: dict, 
     for compute in (compute_semeval, metric.compute):
         result = compute(**inputs)
         assert result["strict_possible"] + result["strict_actual"] >= 1
+
+
+# Values that only look like another form (issue 31): the message says what the value is and where it is, never
+# "predictions hold spans" (logits as nested lists) or "predictions hold tags" (a malformed string entity or span).
+# (inputs, (side, sentence, token, entity), fragments of the message)
+_STRING_REFERENCES = {"references": [[("PER", "a")]] * 4, "texts": ["a b"] * 4}
+MISLEADING_FIRST_VALUES = [
+    pytest.param(
+        {"predictions": [[[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]]], "references": [[1, 0]], "label_list": ID_LABELS},
+        ("predictions", 0, 0, None),
+        ["[0.1, 0.9, 0.0]", "a list of numbers", "integer ids", "logits.argmax(-1)"],
+        id="logits-of-three-labels-as-lists-against-ids",
+    ),
+    pytest.param(
+        {"predictions": [[[0.1, 0.9, 0.0]]], "references": [["B-PER"]]},
+        ("predictions", 0, 0, None),
+        ["a list of numbers", "holds tags", "logits.argmax(-1)"],
+        id="logits-of-three-labels-as-lists-against-tags",
+    ),
+    pytest.param(
+        {"predictions": [[[0.1, 0.9]]], "references": [["B-PER"]]},
+        ("predictions", 0, 0, None),
+        ["[0.1, 0.9]", "a list of numbers", "expected a string tag", "logits.argmax(-1)"],
+        id="logits-of-two-labels-as-lists-against-tags",
+    ),
+    pytest.param(
+        {"predictions": [[[0.1, 0.9, 0.0, 0.0, 0.0]]], "references": [[1]], "label_list": [*ID_LABELS, "B-X", "I-X"]},
+        ("predictions", 0, 0, None),
+        ["[0.1, 0.9, 0.0, 0.0, 0.0]", "expected an id of label_list", "logits.argmax(-1)"],
+        id="logits-of-five-labels-as-lists-against-ids",
+    ),
+    pytest.param(
+        {"predictions": [[], [], [], [(1, 2)]], **_STRING_REFERENCES},
+        ("predictions", 3, None, 0),
+        ["(1, 2)", "whose type and text are int and int", "(type, text) pair of strings"],
+        id="offsets-as-a-string-entity-in-document-3",
+    ),
+    pytest.param(
+        {"predictions": [[], [], [], [("LOC", 7)]], **_STRING_REFERENCES},
+        ("predictions", 3, None, 0),
+        ["('LOC', 7)", "whose type and text are str and int"],
+        id="a-number-as-the-text-in-document-3",
+    ),
+    pytest.param(
+        {"references": [[], [], [], [(1, 2)]], "predictions": [[(0, 1, "PER")]] * 4},
+        ("references", 3, None, 0),
+        ["(1, 2)", "a tuple of 2 items", "(start, end, type)"],
+        id="a-span-without-its-type-in-document-3",
+    ),
+]
+
+
+@pytest.mark.parametrize(("inputs", "where", "fragments"), MISLEADING_FIRST_VALUES)
+def test_a_value_that_looks_like_another_form_says_what_it_is(inputs: dict, where: tuple, fragments: list) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        compute_semeval(**inputs)
+    error = caught.value
+    assert (error.side, error.sentence, error.token, error.entity) == where
+    message = str(error)
+    assert "hold spans" not in message and "hold tags" not in message, message
+    for fragment in fragments:
+        assert fragment in message, f"{fragment!r} not in {message!r}"

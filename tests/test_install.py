@@ -80,3 +80,53 @@ def test_the_wheel_describes_itself_for_pypi(installed: Path) -> None:
     # PyPI's page is docs/pypi.md, not the Space's metric card with its YAML front matter.
     assert description.strip() == (REPO / "docs" / "pypi.md").read_text(encoding="utf-8").strip()
     assert not description.startswith("---")
+
+
+def test_the_readme_set_up_lets_a_script_anywhere_load_the_metric(tmp_path: Path) -> None:
+    # The newcomer's first step: the README's set-up, then a train.py in another folder that loads the metric by its
+    # absolute path. The set-up's own pip arguments (not its requirement files, which the test venv already has, seen
+    # through a .pth) are installed into a fresh venv, offline.
+    import re
+    import sysconfig
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8").split("---", 2)[2]
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    (site,) = (venv / "lib").glob("python3*/site-packages")
+    (site / "shared.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+    for command in re.findall(r"```sh\n(.*?)\n```", readme, flags=re.S)[:2]:
+        words = re.search(r"\.venv/bin/pip install ([^&]*)", command).group(1).split()
+        pinned = {word for index, word in enumerate(words) if "-r" in (word, words[index - 1]) or "==" in word}
+        own = [word for word in words if word not in pinned]
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "--python", str(python), "install"]
+        installed = subprocess.run(
+            [*pip, "--no-deps", "--no-build-isolation", *own], cwd=REPO, capture_output=True, text=True
+        )
+        assert installed.returncode == 0, (command, installed.stderr)
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "train.py").write_text(
+        "import evaluate, nerscore\n"
+        f"metric = evaluate.load({str(REPO / 'ner_semeval.py')!r})\n"
+        "print(metric.compute(predictions=[['B-PER']], references=[['B-PER']])['strict_f1'], nerscore.__file__)\n",
+        encoding="utf-8",
+    )
+    environment = {**os.environ, "HF_EVALUATE_OFFLINE": "1", "PYTHONPATH": "", "HOME": str(tmp_path)}
+    result = subprocess.run(
+        [str(python), "train.py"], cwd=folder, env=environment, capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr
+    score, package = result.stdout.split()
+    assert score == "1.0"
+    assert Path(package) == REPO / "nerscore" / "__init__.py"  # editable: the clone stays the source
+
+
+def test_without_the_extra_the_module_names_it(installed: Path, tmp_path: Path) -> None:
+    # `pip install .` without [evaluate]: `import ner_semeval` names the extra, not a bare "No module named datasets".
+    probe = "import sys\nsys.modules['datasets'] = None\nimport ner_semeval\n"
+    result = run(installed, sys.executable, "-c", probe, cwd=tmp_path)
+    assert result.returncode != 0
+    message = result.stderr.strip().splitlines()[-1]
+    assert message.startswith("ModuleNotFoundError: the evaluate module ner_semeval needs datasets"), message
+    assert "[evaluate] extra: pip install" in message and "[evaluate]'" in message

@@ -178,8 +178,9 @@ def nested(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
 
 def crossing(n: int) -> tuple[str, list[Span], list[tuple[str, str]]]:
     """ "ab ab ... ab": each "b" inside a reference X "ab" and a reference Y "b a" that crosses it (and reaches
-    the next "ab"); n predictions of "b" as X and n as Y (before: 8,191 flows for n = 12)."""
-    text = " ".join(["ab"] * n)
+    the next "ab", or the text's last space: a span ends within its text, issue 31); n predictions of "b" as X and n
+    as Y (before: 8,191 flows for n = 12)."""
+    text = " ".join(["ab"] * n) + " "
     references = [Span(3 * i, 3 * i + 2, "X") for i in range(n)] + [Span(3 * i + 1, 3 * i + 3, "Y") for i in range(n)]
     return text, references, [("X", "b")] * n + [("Y", "b")] * n
 

@@ -73,9 +73,10 @@ def test_readme_opens_with_the_demo_and_test_commands() -> None:
     body = README.split("---", 2)[2]
     commands = re.findall(r"```sh\n(.*?)\n```", body, flags=re.S)
     assert commands[0] == (
-        "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt gradio==6.31.0 && .venv/bin/python app.py"
+        "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt -e . gradio==6.31.0"
+        " && .venv/bin/python app.py"
     )
-    assert commands[1].endswith(".venv/bin/pip install -r requirements-dev.txt && .venv/bin/python -m pytest")
+    assert commands[1].endswith(".venv/bin/pip install -r requirements-dev.txt -e . && .venv/bin/python -m pytest")
     ci_lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert commands[1] in ci_lines, ".ci/run must run the README's test command verbatim"
     assert body.index(commands[1]) < body.index("## Metric Description")

@@ -154,3 +154,77 @@ def test_sentences_grounded_at_once_are_grounded_as_one_by_one(batch, normalize,
         assert Counter(entity_type for entity_type, _ in left[sentence]) == Counter(
             entity_type for entity_type, _ in one.ungrounded[0]
         )
+
+
+# Slices of strings with normalize=True (docs/scoring.md §11): an ungrounded prediction's text is its string as
+# given, with or without rows asked for (issue 31). (texts, references, predictions, seen)
+UNGROUNDED_SLICES = [
+    pytest.param(
+        ["Berlin Berlin x"],
+        [[("LOC", "Berlin")]],
+        [[("ORG", "berlin"), ("ORG", "berlin"), ("LOC", "  PARIS ")]],
+        {"  PARIS "},
+        id="a-sentence-grounded-alone-with-a-padded-ungrounded-string",
+    ),
+    pytest.param(
+        ["Berlin Berlin x"],
+        [[("MISC", "x")]],
+        [[("ORG", "Berlin"), ("ORG", "berlin"), ("LOC", "Paris")]],
+        {"Paris"},
+        id="a-sentence-grounded-alone-with-a-capitalised-ungrounded-string",
+    ),
+    pytest.param(
+        ["Berlin x"], [[("LOC", "Berlin")]], [[("LOC", "berlin"), ("LOC", "  PARIS ")]], {"  PARIS "}, id="batch"
+    ),
+    pytest.param(["Ünïcode Berlin"], [[]], [[("LOC", "BERLIN"), ("LOC", "Paris ")]], {"Paris "}, id="non-ascii-text"),
+]
+
+
+@pytest.mark.parametrize(("texts", "references", "predictions", "seen"), UNGROUNDED_SLICES)
+def test_an_ungrounded_prediction_is_sliced_by_its_string_as_given(texts, references, predictions, seen) -> None:
+    options = {"normalize": True, "slices": ["seen", "entity_length"], "seen": seen, "texts": texts}
+    quick = compute_semeval(predictions=predictions, references=references, **options)
+    readable = compute_semeval(predictions=predictions, references=references, return_entities=True, **options)
+    assert quick["slices"] == readable["slices"]
+    (given,) = seen
+    assert quick["slices"]["seen"]["seen"]["strict_actual"] == 1  # the one ungrounded prediction, as given
+    ungrounded = [row for row in readable["entities"] if row["prediction"] and row["prediction"]["start"] is None]
+    assert [row["prediction"]["text"] for row in ungrounded] == [given]
+
+
+# A span into the texts that runs past its text's end (issue 31): where the ungrounded predictions are placed, so
+# that it paired with one as scenario V (strict_spurious 0, value 1.0). A located error on either side, on every
+# path. (predictions, references, where: (side, sentence, entity))
+_TEXTS = ["Ada met Bob", "Ada"]
+SPANS_PAST_THE_TEXT = [
+    pytest.param([[], [("PER", "Zed")]], [[], [(1, 7, "PER")]], ("references", 1, 0), id="reference-past-the-end"),
+    pytest.param(
+        [[], [("PER", "Zed")]], [[], [(0, 3, "PER"), (3, 4, "PER")]], ("references", 1, 1), id="by-one-character"
+    ),
+    pytest.param([[(0, 3, "PER")], [(4, 9, "LOC")]], [[("PER", "Ada")], []], ("predictions", 1, 0), id="prediction"),
+]
+
+
+@pytest.mark.parametrize(
+    "options", [{}, {"return_entities": True, "value": True}, {"errors": True}, {"slices": ["seen"], "seen": []}]
+)
+@pytest.mark.parametrize(("predictions", "references", "where"), SPANS_PAST_THE_TEXT)
+def test_a_span_past_its_text_is_a_located_error(predictions, references, where, options) -> None:
+    with pytest.raises(InvalidInputError) as raised:
+        compute_semeval(predictions=predictions, references=references, texts=_TEXTS, **options)
+    error = raised.value
+    assert (error.side, error.sentence, error.entity) == where
+    assert "past the end of its text" in str(error)
+
+
+@pytest.mark.parametrize("options", [{}, {"return_entities": True, "value": True}])
+def test_an_ungrounded_prediction_is_never_paired(options) -> None:
+    # The reference ends where the text does; the ungrounded "Zed" is placed after the text: unpaired, spurious.
+    result = compute_semeval(
+        predictions=[[("PER", "Zed")]], references=[[(8, 11, "PER")]], texts=["Ada met Bob"], **options
+    )
+    assert (result["strict_spurious"], result["strict_missed"], result["partial_partial"]) == (1, 1, 0)
+    assert result["ungrounded"] == 1
+    if "entities" in result:
+        assert sorted(row["scenario"] for row in result["entities"]) == ["II", "III"]
+        assert all(row["value_pair"] is None for row in result["entities"])

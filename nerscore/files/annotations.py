@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
@@ -153,7 +154,15 @@ def _text_bound(line: str, text: str, source: str, number: int, text_name: str) 
                 number,
                 f"{identifier}'s offsets are {shown(offsets)}; expected START END (or START END;START END)",
             )
-        start, end = int(numbers[0]), int(numbers[1])
+        longest = max(len(value.lstrip("0")) for value in numbers)
+        if longest > 18:  # past any text's end; int() would refuse one of more than 4,300 digits, naming nothing
+            raise ConllError(
+                source,
+                number,
+                f"{identifier}: an offset of {longest:,} digits is past the end of {text_name} "
+                f"({len(text)} characters)",
+            )
+        start, end = (int(value.lstrip("0") or "0") for value in numbers)  # (leading zeros count as digits)
         if start >= end:
             raise ConllError(source, number, f"{identifier}: start {start} >= end {end}; expected start < end")
         if end > len(text):
@@ -292,6 +301,14 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
             raise ConllError(source, error.lineno, f"not JSON ({error.msg}, column {error.colno})") from None
         except RecursionError:
             raise ConllError(source, line, f"task {index}: JSON nested too deeply; expected {_EXPORT}") from None
+        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
+            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+            raise ConllError(
+                source,
+                line,
+                f"task {index}: found an integer of more than {limit:,} digits, which Python does not read; "
+                "expected shorter offsets",
+            ) from None
         yield _task(task, index, source, line)
         index += 1
         position = _WHITESPACE.match(content, position).end()  # type: ignore[union-attr]
@@ -379,7 +396,9 @@ def _regions(item: Any, where: str, text: str | None, source: str, line: int) ->
             offsets.append(int(offset))
         (start, end), labels = offsets, value["labels"]
         if start >= end:
-            raise ConllError(source, line, f"{at}: start {start} >= end {end}; expected start < end (end exclusive)")
+            raise ConllError(
+                source, line, f"{at}: start {shown(start)} >= end {shown(end)}; expected start < end (end exclusive)"
+            )
         if not isinstance(labels, list) or not labels or not all(isinstance(label, str) and label for label in labels):
             raise ConllError(source, line, f"{at}: value.labels is {shown(labels)}; expected a list of labels")
         if text is not None:
@@ -392,7 +411,7 @@ def _check_region_text(
     value: Mapping[str, Any], start: int, end: int, text: str, at: str, source: str, line: int
 ) -> None:
     if end > len(text):
-        raise ConllError(source, line, f"{at}: end {end} is past the end of data.text ({len(text)} characters)")
+        raise ConllError(source, line, f"{at}: end {shown(end)} is past the end of data.text ({len(text)} characters)")
     given = value.get("text")
     # The lengths first: a slice as long as the text given costs what reading that text cost.
     if "text" in value and (not isinstance(given, str) or len(given) != end - start or given != text[start:end]):

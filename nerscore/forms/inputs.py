@@ -4,7 +4,7 @@ read once into lists of sentences, checked for alignment, and every bad value a 
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -16,7 +16,7 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options, check_labels_are_types
 from ..schemes import IOB2, LENIENT, TagTable
-from ..span import Span, looks_like_entity
+from ..span import LOGITS_HINT, Span, looks_like_entity, looks_like_scores
 
 
 def first_value(batch: list[list]) -> Any:
@@ -94,6 +94,8 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
     against tags or ids are an error."""
     reference_form, predicted_form = side_forms(predictions, references)
     forms = {reference_form, predicted_form} - {None}
+    if len(forms) > 1 and forms & {STRINGS, SPANS}:
+        _check_first_values(predictions, references, reference_form, predicted_form)
     if STRINGS in forms:
         if forms <= {STRINGS, SPANS}:
             return STRINGS  # strings against strings or spans into the same texts (docs/scoring.md §1b)
@@ -111,6 +113,38 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
             "one form: tag sequences, or lists of spans"
         )
     return reference_form or predicted_form
+
+
+def _check_first_values(
+    predictions: list[list], references: list[list], reference_form: str | None, predicted_form: str | None
+) -> None:
+    """Before the two sides are said to hold different forms: a side whose first value only looks like another
+    form says what it is, where. A row of numbers against tags or ids is a token's scores (logits given as nested
+    lists; a 3-D array gets the same advice in `as_list`); a value that is neither a tag nor an id against entities
+    is a malformed entity, checked as one of the other side's form (`as_string_entity`, `as_span`)."""
+    sides = (
+        ("references", references, reference_form, predicted_form),
+        ("predictions", predictions, predicted_form, reference_form),
+    )
+    for side, batch, form, other in sides:
+        located = next(((index, row[0]) for index, row in enumerate(batch) if len(row)), None)
+        if located is None:
+            continue
+        sentence, value = located
+        if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
+            raise InvalidInputError(
+                f"found {shown(value)}, a list of numbers where the other side holds "
+                f"{'integer ids' if other == IDS else 'tags'}: a token's scores per label? Expected one tag or id "
+                f"per token ({LOGITS_HINT})",
+                side,
+                sentence,
+                0,
+            )
+        if form in (TAGS, IDS) and other in (STRINGS, SPANS) and not isinstance(value, str) and not is_id(value):
+            try:
+                as_string_entity(value) if other == STRINGS else as_span(value)
+            except InvalidInputError as error:
+                raise error.at(side, sentence, entity=0) from None
 
 
 def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
@@ -140,8 +174,7 @@ def as_list(values: Any, side: str) -> Batch:
     shape = tuple(getattr(values, "shape", ()))
     if len(shape) > 2:
         raise InvalidInputError(
-            f"found an array of shape {shape}; expected one tag or id per token, a 2-D array "
-            "(for model logits pass logits.argmax(-1))",
+            f"found an array of shape {shape}; expected one tag or id per token, a 2-D array ({LOGITS_HINT})",
             side,
         )
     if len(shape) == 2 and not isinstance(values, (list, tuple)):
@@ -254,7 +287,8 @@ def ids_to_tags(
                 continue
             for side, value in (("references", reference), ("predictions", predicted)):
                 if not is_id(value):
-                    raise InvalidInputError(f"found {shown(value)}; expected {expected}", side, sentence, token)
+                    hint = f" ({LOGITS_HINT})" if looks_like_scores(value) else ""
+                    raise InvalidInputError(f"found {shown(value)}; expected {expected}{hint}", side, sentence, token)
                 if value not in labels:
                     problem = (
                         f"found ignore_index {shown(int(value))} where the reference has a label; predictions need a "
@@ -463,9 +497,10 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
 _PAIRS = (tuple, list)
 
 
-def read_span_side(batch: list[list], side: str) -> list[list[Span]]:
+def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = None) -> list[list[Span]]:
     """The side of spans of a batch of string entities (docs/scoring.md §1b): its `Span`s; a string entity among
-    them is the mix a side never holds."""
+    them is the mix a side never holds, and with `texts` so is a span past its text's end (where the ungrounded
+    predictions are placed, which nothing may overlap)."""
     for sentence, entities in enumerate(batch):
         for index, entity in enumerate(entities):
             if is_string_entity(entity):
@@ -476,7 +511,21 @@ def read_span_side(batch: list[list], side: str) -> list[list[Span]]:
                     sentence,
                     entity=index,
                 )
-    return read_spans(batch, side)
+    spans = read_spans(batch, side)
+    if texts is not None:
+        for sentence, (sentence_spans, text) in enumerate(zip(spans, texts)):
+            for index, span in enumerate(sentence_spans):
+                if span.end > len(text):
+                    raise InvalidInputError(past_text(span.start, span.end, len(text)), side, sentence, entity=index)
+    return spans
+
+
+def past_text(start: int, end: int, length: int) -> str:
+    """The problem with a span [start, end) past the end of its text of `length` characters."""
+    return (
+        f"found the span [{start}, {end}) past the end of its text ({length} characters); expected character "
+        "offsets into texts="
+    )
 
 
 def check_span_options(options: Options) -> None:

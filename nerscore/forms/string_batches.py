@@ -62,8 +62,8 @@ def ground_batch(
         )
     strings_r = read_strings(references, "references") if reference_form == STRINGS else None
     strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
-    spans_given_r = read_span_side(references, "references") if strings_r is None else None
-    spans_given_p = read_span_side(predictions, "predictions") if strings_p is None else None
+    spans_given_r = read_span_side(references, "references", texts) if strings_r is None else None
+    spans_given_p = read_span_side(predictions, "predictions", texts) if strings_p is None else None
     keep = kept_types(options.labels)
     normalize = options.normalize
     grounded_r, grounded_p, ungrounded = [], [], []
@@ -145,7 +145,6 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     placed_p: list[list[_Triple]] | SpanValues
     placed_r: list[list[_Triple]] | SpanValues
     if not options.return_entities and not options.errors and texts is not None:
-        # (the grounded way may give the ungrounded normalised, which only errors would show)
         values_p, placed_r, ungrounded = ground_tuples(predictions, references, options, texts)
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
@@ -229,9 +228,9 @@ def ground_tuples(
     strings_r = None if columns_r is None else columns_r.sentences
     strings_p = None if columns_p is None else columns_p.sentences
     if strings_r is None:
-        read_span_side(references, "references")  # checked, located
+        read_span_side(references, "references", texts)  # checked, located
     if strings_p is None:
-        read_span_side(predictions, "predictions")
+        read_span_side(predictions, "predictions", texts)
     keep = kept_types(options.labels)
     size = len(texts)
     names: dict[str, int] = {}
@@ -256,8 +255,11 @@ def ground_tuples(
                     listed_r = [(kind, needle_of(given, True)) for kind, given in strings_r[sentence]]
                     listed_p = [(kind, needle_of(given, True)) for kind, given in strings_p[sentence]]
                     if all(needle for _, needle in listed_r) and all(needle for _, needle in listed_p):
-                        # (the ungrounded come back normalised: only their types are counted here)
                         grounded = _without_choice(listed_r, listed_p, haystack.text, keep)
+                        if grounded is not None and grounded[2]:
+                            # Its ungrounded come back normalised, where an entity's text (slices by `seen` and
+                            # `entity_length`) is its string as given (docs/scoring.md §11): the general way.
+                            grounded = None
         if grounded is None:
             try:
                 one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
@@ -166,6 +167,23 @@ class Columns:
             )
         return Columns(**{name: getattr(self, name) + getattr(other, name) for name in self.given})
 
+    def labels(self, name: str) -> list[str]:
+        """Each sentence's value of the id column `name` as the label a slice names it by (`str`, docs/scoring.md
+        §11). An integer of more digits than Python writes (`sys.get_int_max_str_digits()`, 4,300 by default) is
+        an `InvalidInputError` naming the column and the sentence."""
+        values = getattr(self, name) or ()
+        try:
+            return [str(value) for value in values]
+        except ValueError:
+            pass
+        for sentence, value in enumerate(values):
+            problem = _unwritable_problem(value)
+            if problem is not None:
+                raise InvalidInputError(
+                    f"{problem}; expected a label: a string, or a number Python writes", name, sentence
+                )
+        return [str(value) for value in values]
+
     @property
     def sentences(self) -> int | None:
         """How many sentences the columns describe (None when none is given)."""
@@ -184,6 +202,9 @@ class Columns:
         for name in given:
             if COLUMNS[name].is_id:
                 for sentence, value in enumerate(getattr(self, name)):
+                    problem = _unwritable_problem(value)
+                    if problem is not None:  # JSON writes an integer as str does
+                        raise InvalidInputError(f"{problem}; expected an id evaluate can store", name, sentence)
                     if _stored_id(value) is None:
                         raise InvalidInputError(
                             f"found {shown(value)}; expected an id evaluate can store: a string, a number, a "
@@ -299,6 +320,20 @@ def _all_strings(values: list[Sequence[Any]]) -> bool:
     except TypeError:
         return False
     return True
+
+
+def _unwritable_problem(value: Any) -> str | None:
+    """What is wrong with an id (or a tuple of them) that Python cannot write as text, or None: an integer of more
+    digits than `sys.get_int_max_str_digits()` (3.11+; at least 640), whose bare "Exceeds the limit" ValueError
+    would name neither column nor sentence."""
+    for item in value if isinstance(value, tuple) else (value,):
+        if isinstance(item, int) and item.bit_length() > 2_000:  # (shorter ones, under 640 digits, are written)
+            try:
+                str(item)
+            except ValueError:
+                limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
+                return f"found {shown(item)}, more digits than Python writes as text ({limit:,})"
+    return None
 
 
 def _stored_id(value: Any) -> Any:

@@ -123,6 +123,8 @@ def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_ta
                 raise ValueError(f"slices=['seen'] needs each entity's text: pass {text_hint}")
         elif name == "group" and columns.groups is None:
             raise ValueError("slices=['group'] needs groups=, one label per sentence (a domain, a source, a document)")
+        elif name == "group":
+            columns.labels("groups")  # each group named as its bucket is, or a located error
         elif name == "sentence_length" and spans and columns.tokens is None and columns.texts is None:
             raise ValueError(
                 "slices=['sentence_length'] of spans needs each sentence's length: pass tokens= (tokens) or texts= "

@@ -1,0 +1,557 @@
+"""HIPE's TSV (CLEF-HIPE-2020, HIPE-2022): documents with their metadata, tokens by segment, every column's values
+and the MISC flags; a system response aligned to its gold file as the HIPE scorer aligns them; each column's tags
+decoded into entities as the scorer decodes them (docs/hipe.md).
+
+A file is a header line naming the columns (the first is the token), then token lines, one value per column,
+and `#` comment lines: `# key = value` (HIPE-2022: `# hipe2022:key = value`) carries a document's metadata,
+`# document_id` starts a document and `# segment...` a segment. A malformed line is a `HipeFileError` (a
+`ValueError`) naming the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise, repeat
+from operator import itemgetter, methodcaller
+
+from ..span import Span
+from .readers import ConllError
+
+# The coarse and fine types of CLEF-HIPE-2020 (the HIPE scorer's tagset.txt), in upper case as the scorer reads
+# every tag: the official runs were scored with them, a predicted type outside them and the gold left out.
+_HIPE_2020_TAGSET = (
+    "comp.demonym comp.function comp.name comp.qualifier comp.title loc loc.add.elec loc.add.phys loc.adm.nat "
+    "loc.adm.reg loc.adm.sup loc.adm.town loc.fac loc.oro loc.phys.astro loc.phys.geo loc.phys.hydro loc.unk "
+    "org org.adm org.ent org.ent.pressagency pers pers.coll pers.ind pers.ind.articleauthor prod prod.doctr "
+    "prod.media time time.date.abs time.hour.abs"
+)
+HIPE_2020_TYPES = frozenset(_HIPE_2020_TAGSET.upper().split(" "))
+NE_COLUMNS = ("NE-COARSE-LIT", "NE-COARSE-METO", "NE-FINE-LIT", "NE-FINE-METO", "NE-FINE-COMP", "NE-NESTED")
+NEL_COLUMNS = ("NEL-LIT", "NEL-METO")
+# Values that mark no entity: `O`, and `_` or `-` (a column not annotated), or a cell left empty.
+OUTSIDE = frozenset({"O", "_", "-", ""})
+_NOISE = re.compile(r"LED(\d+(?:\.\d+)?)")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+class HipeFileError(ConllError):
+    """A malformed HIPE file: `source`, `line` (1-based, None for the whole file) and `column` (None for a whole
+    line) as attributes."""
+
+    def __init__(self, source: str, line: int | None, problem: str, column: str | None = None) -> None:
+        self.column = column
+        super().__init__(source, line, problem if column is None else f"column {column}: {problem}")
+
+
+class HipeColumns(Mapping[str, tuple[str, ...]]):
+    """A document's columns by the header's names, each split off its token lines when first read (scoring reads
+    two or three of HIPE's ten): a missing value is `_`, as the HIPE scorer reads it."""
+
+    def __init__(self, header: Sequence[str], lines: Sequence[str]) -> None:
+        self._header = tuple(header)
+        self._index = {name: index for index, name in enumerate(self._header)}
+        self._lines = lines
+        self._split: dict[str, tuple[str, ...]] = {}
+        self._short: bool | None = None  # whether a line has fewer values than the header names
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        values = self._split.get(name)
+        if values is None:
+            index = self._index[name]
+            if self._short is None:
+                self._short = min(map(str.count, self._lines, repeat("\t")), default=0) < len(self._header) - 1
+            split = map(methodcaller("split", "\t", index + 1), self._lines)
+            if self._short:  # a line with values missing
+                values = tuple(piece[index] if len(piece) > index else "_" for piece in split)
+            else:
+                values = tuple(map(itemgetter(index), split))
+            self._split[name] = values
+        return values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._header)
+
+    def __len__(self) -> int:
+        return len(self._header)
+
+    def sliced(self, start: int, end: int) -> HipeColumns:
+        """The columns of the token lines start to end."""
+        return HipeColumns(self._header, self._lines[start:end])
+
+
+@dataclass(frozen=True)
+class HipeDocument:
+    """One document of a HIPE file: its id and metadata (each `# key = value` comment before its first token, the
+    key as written), where its segments start (`segments`, its tokens by segment), every column's values one per
+    token (`columns`, by the header's names, the token column included) and each token's line in `source`."""
+
+    id: str | None
+    metadata: Mapping[str, str]
+    segment_starts: tuple[int, ...]
+    columns: Mapping[str, tuple[str, ...]]
+    lines: tuple[int, ...]
+    source: str = ""
+    line: int = 0
+    token_column: str = "TOKEN"
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return self.columns[self.token_column]
+
+    @property
+    def segments(self) -> tuple[tuple[str, ...], ...]:
+        """The tokens by segment (`segment_starts` holds where each starts)."""
+        tokens = self.tokens
+        return tuple(tokens[a:b] for a, b in pairwise([*self.segment_starts, len(tokens)]))
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def values(self, column: str) -> tuple[str, ...]:
+        """The column's values, one per token; a `HipeFileError` naming the file when it has no such column."""
+        try:
+            return self.columns[column]
+        except KeyError:
+            raise HipeFileError(
+                self.source, None, f"no such column (the header has {', '.join(self.columns)})", column
+            ) from None
+
+    @property
+    def flags(self) -> tuple[frozenset[str], ...]:
+        """Each token's MISC flags (`NoSpaceAfter`, `EndOfLine`, `EndOfSentence`, `LED0.25`, ...), `|`-separated
+        in the file; empty where the file has no MISC column or `_`."""
+        misc = self.columns.get("MISC", ("_",) * len(self))
+        return tuple(frozenset(v for v in value.split("|") if v and v != "_") for value in misc)
+
+    @property
+    def noise(self) -> tuple[float | None, ...]:
+        """Each token's OCR noise, the normalised Levenshtein distance of its `LED` flag (None without one)."""
+        misc = self.columns.get("MISC", ("",) * len(self))
+        found = (_NOISE.search(value) for value in misc)
+        return tuple(None if match is None else float(match.group(1)) for match in found)
+
+    @property
+    def date(self) -> datetime.date | None:
+        """The document's date (`# date = 1790-01-02`, HIPE-2022's `# hipe2022:date`), None without one."""
+        for key in ("date", "hipe2022:date"):
+            match = _DATE.search(self.metadata.get(key, ""))
+            if match:
+                return datetime.date.fromisoformat(match.group(0))
+        return None
+
+
+def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list[HipeDocument]:
+    """The documents of a HIPE file, in file order (docs/hipe.md).
+
+    Lines are split on tabs; blank lines (and the empty lines of CR-CR-LF endings) are skipped; a token line with
+    fewer values than the header has `_` for the missing ones, as the HIPE scorer reads it, and one with more is
+    an error. A file without `# document` lines is one document (the scorer's reading of a flat response,
+    which `align_hipe` then splits as the gold is split)."""
+    source = os.fspath(path)
+    with open(source, encoding=encoding, newline=None) as handle:
+        return parse_hipe(handle.read().split("\n"), source)
+
+
+def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
+    """`read_hipe` of lines already read (a file's, or a test's)."""
+    builder = _Builder(source)
+    text = [line.rstrip("\r\n") for line in lines]
+    # Token lines come in runs between comments: each run is taken whole, and only the lines that start with `#`
+    # or white space (or are empty) are looked at one by one.
+    firsts = [line[:1] for line in text]
+    special = [index for index, first in enumerate(firsts) if first in _SPECIAL]
+    position = 0
+    for index in [*special, len(text)]:
+        if position < index:
+            if builder.header:
+                builder.tokens.extend(text[position:index])
+                builder.numbers.extend(range(position + 1, index + 1))
+            else:
+                builder.read_header(position + 1, text[position])
+                builder.tokens.extend(text[position + 1 : index])
+                builder.numbers.extend(range(position + 2, index + 1))
+        position = index + 1
+        if index == len(text):
+            break
+        line = text[index]
+        if firsts[index] == "#":
+            if not builder.header:
+                raise HipeFileError(source, index + 1, "the first line must be the header naming the columns")
+            builder.comment(index + 1, line.split("\t", 1)[0].strip())
+        elif line.strip("\t\r "):  # a token line without its token, an error when its document is read
+            if not builder.header:
+                builder.read_header(index + 1, line)
+                continue
+            builder.untokened.append(index + 1)
+            builder.tokens.append(line)
+            builder.numbers.append(index + 1)
+    return builder.finish()
+
+
+_SPECIAL = frozenset({"#", "", " ", "\t", "\r"})
+
+
+class _Builder:
+    """The reading state of one file: the header, the document being read (its token lines, read whole, and split
+    into columns when it closes) and the comments since its last token."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.header: list[str] = []
+        self.documents: list[HipeDocument] = []
+        self.pending: dict[str, str] = {}  # the comments since the last token line
+        self.pending_line = 0
+        # Whether the file marks segments with `# segment` comments (CLEF-HIPE-2020); without any, a segment ends
+        # at a token flagged EndOfSentence (HIPE-2022).
+        self.segmented = False
+        self.tokens: list[str] = []  # the document's token lines
+        self.numbers: list[int] = []  # and their line numbers
+        self.untokened: list[int] = []  # the lines that start with white space (a token line without a token?)
+        self._reset(0)
+
+    def _reset(self, line: int) -> None:
+        self.metadata: dict[str, str] = {}
+        self.breaks: list[int] = []  # where segments start (token positions), from `# segment` comments
+        self.tokens.clear()
+        self.numbers.clear()
+        self.start = line
+        self.seen = 0  # the tokens whose pending comments were settled
+
+    def read_header(self, number: int, line: str) -> None:
+        # The header's names never hold a space: split on any run of white space, which also reads a header whose
+        # tab was typed as spaces (a submitted run of CLEF-HIPE-2020 has one).
+        self.header = line.split()
+        if len(set(self.header)) < len(self.header):
+            raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
+
+    def comment(self, number: int, comment: str) -> None:
+        if comment.startswith("# segment") and self.seen == len(self.tokens) and not self.pending:
+            # The most common comment, one a segment (CLEF-HIPE-2020), taken first.
+            self.segmented = True
+            if self.tokens and (not self.breaks or self.breaks[-1] < len(self.tokens)):
+                self.breaks.append(len(self.tokens))
+            return
+        if self.pending and len(self.tokens) > self.seen:
+            self.pending = {}  # comments between tokens of a document that no `# document` line followed
+        self.seen = len(self.tokens)
+        if not self.tokens and not self.start:
+            self.start = number
+        body = comment.lstrip("#").strip()
+        key, _, value = body.partition("=")
+        key, value = key.strip(), value.strip()
+        name = key.removeprefix("hipe2022:")
+        if name.startswith("document"):
+            # The HIPE scorer starts a document at a `# document` line that follows tokens.
+            if self.tokens:
+                pending, pending_line = self.pending, self.pending_line
+                self._close()
+                self.start = pending_line or number
+                self.metadata.update(pending)
+                self.pending = {}
+        elif name.startswith("segment"):
+            self.segmented = True
+            if self.tokens and (not self.breaks or self.breaks[-1] < len(self.tokens)):
+                self.breaks.append(len(self.tokens))
+        if not key or name.startswith("segment"):
+            return  # a segment's own comments (its IIIF link) are not the document's metadata
+        if self.tokens:
+            if not self.pending:
+                self.pending_line = number
+            self.pending.setdefault(key, value)
+        else:
+            self.metadata.setdefault(key, value)
+
+    def _close(self) -> None:
+        width = len(self.header)
+        lines = list(self.tokens)
+        if max(map(str.count, lines, repeat("\t"))) >= width:
+            at = next(index for index, line in enumerate(lines) if line.count("\t") >= width)
+            found = lines[at].count("\t") + 1
+            raise HipeFileError(self.source, self.numbers[at], f"{found} values where the header names {width} columns")
+        columns = HipeColumns(self.header, lines)
+        if self.untokened:
+            tokens = columns[self.header[0]]
+            for number in self.untokened:
+                if number in self.numbers and not tokens[self.numbers.index(number)].strip():
+                    raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
+            self.untokened.clear()
+        breaks = self.breaks
+        if not self.segmented and "MISC" in columns:
+            breaks = [index + 1 for index, misc in enumerate(columns["MISC"]) if "EndOfSentence" in misc.split("|")]
+        starts = tuple(sorted({0, *breaks} - {len(lines)}))
+        doc_id = self.metadata.get("document_id", self.metadata.get("hipe2022:document_id")) or None
+        self.documents.append(
+            HipeDocument(
+                doc_id,
+                dict(self.metadata),
+                starts,
+                columns,
+                tuple(self.numbers),
+                self.source,
+                self.start or self.numbers[0],
+                self.header[0],
+            )
+        )
+        self._reset(0)
+
+    def finish(self) -> list[HipeDocument]:
+        if not self.header:
+            raise HipeFileError(self.source, None, "the file is empty (a HIPE file starts with its header)")
+        if self.tokens:
+            self._close()
+        return self.documents
+
+
+def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> list[HipeDocument]:
+    (
+        """The system's documents in the gold's structure (ids, metadata, segments), token by token by position, as
+    the HIPE scorer aligns them: a response with the gold's documents keeps them, one without `# document` lines
+    (one document) is split as the gold is. Tokens are matched by position, not by text (runs spell `"` as
+    `"""
+        "`); a different number of tokens is a `HipeFileError` at the first document (and line) that differs."
+        ""
+    )
+    if not gold:
+        raise HipeFileError("<gold>", None, "the gold has no tokens: nothing to score")
+    if not system:
+        source = "<system>"
+        raise HipeFileError(source, None, f"no tokens, where the gold ({_source(gold)}) has {_total(gold)}")
+    source = system[0].source
+    if len(system) == len(gold) and all(len(s) == len(g) for s, g in zip(system, gold)):
+        return [_restructured(g, s.columns, s.lines, s.source) for g, s in zip(gold, system)]
+    if len(system) == 1:
+        flat = system[0]
+        if len(flat) != _total(gold):
+            raise _mismatch(gold, flat)
+        documents, at = [], 0
+        for document in gold:
+            end = at + len(document)
+            columns = (
+                flat.columns.sliced(at, end)
+                if isinstance(flat.columns, HipeColumns)
+                else {name: values[at:end] for name, values in flat.columns.items()}
+            )
+            documents.append(_restructured(document, columns, flat.lines[at:end], flat.source))
+            at = end
+        return documents
+    for index, (g, s) in enumerate(zip(gold, system)):
+        if len(g) != len(s):
+            raise HipeFileError(
+                source,
+                s.line,
+                f"document {index + 1} ({s.id or 'no id'}) has {len(s)} tokens where the gold's "
+                f"({g.source}:{g.line}, {g.id or 'no id'}) has {len(g)}",
+            )
+    raise HipeFileError(source, None, f"{len(system)} documents where the gold ({_source(gold)}) has {len(gold)}")
+
+
+def _restructured(
+    gold: HipeDocument, columns: Mapping[str, tuple[str, ...]], lines: tuple[int, ...], source: str
+) -> HipeDocument:
+    token_column = next(iter(columns))
+    return HipeDocument(
+        gold.id, gold.metadata, gold.segment_starts, columns, lines, source, lines[0] if lines else 0, token_column
+    )
+
+
+def _total(documents: Sequence[HipeDocument]) -> int:
+    return sum(len(document) for document in documents)
+
+
+def _source(documents: Sequence[HipeDocument]) -> str:
+    return documents[0].source if documents else "<gold>"
+
+
+def _mismatch(gold: Sequence[HipeDocument], flat: HipeDocument) -> HipeFileError:
+    """The flat response's token count error, at its first token whose text differs from the gold's (where the
+    shift most likely starts), or at its end."""
+    gold_tokens = [(token, document, line) for document in gold for token, line in zip(document.tokens, document.lines)]
+    problem = f"{len(flat)} tokens where the gold ({_source(gold)}) has {len(gold_tokens)}"
+    for position, (token, (expected, _, gold_line)) in enumerate(zip(flat.tokens, gold_tokens)):
+        if token != expected:
+            return HipeFileError(
+                flat.source,
+                flat.lines[position],
+                f"{problem}; token {position + 1}, {token!r}, differs from the gold's {expected!r} (line {gold_line})",
+                flat.token_column,
+            )
+    return HipeFileError(flat.source, flat.lines[-1] if flat.lines else None, problem)
+
+
+# -- the tags as the HIPE scorer decodes them -------------------------------------------------------------------
+
+
+def entity_type_of(value: str) -> str | None:
+    """The entity type of a tag as the HIPE scorer reads it (upper case, after the prefix), None outside."""
+    tag = value.upper()
+    return None if tag in OUTSIDE else tag[2:]
+
+
+def hipe_spans(
+    document: HipeDocument, column: str, types: Collection[str] | None = None, keep: Sequence[bool] | None = None
+) -> list[Span]:
+    """A column's entities over the whole document (the scorer merges a document's segments, so an entity may
+    cross one), decoded as the HIPE scorer decodes them: tags in upper case; `O`, `_`, `-` and empty outside;
+    an entity continues while the type stays and the prefix is `I` or `E` (IOBES's `E-` read as `I-`, `S-` as
+    `B-`), so `I-` after another type or outside starts one; a type outside `types` is outside. `keep` leaves out
+    tokens (the scorer's noise and date filters drop tokens before decoding)."""
+    values = document.values(column)
+    # Only the tokens inside some entity are read one by one (a few in a hundred): the rest, outside, end an entity
+    # by the gap they leave between two positions.
+    positions = range(len(values)) if keep is None else [index for index, kept in enumerate(keep) if kept]
+    inside = [(position, index) for position, index in enumerate(positions) if values[index] not in _OUTSIDE_ANY_CASE]
+    spans: list[Span] = []
+    open_type: str | None = None
+    start = last = -2
+    for position, index in inside:
+        value = values[index]
+        tag = value.upper()
+        if tag in OUTSIDE or len(tag) < 3 or tag[1] != "-" or tag[0] not in "BIES":
+            if tag not in OUTSIDE:
+                raise HipeFileError(
+                    document.source,
+                    document.lines[index],
+                    f"{value!r} is not a tag (B-, I-, E- or S- and a type; O or _ outside)",
+                    column,
+                )
+            entity_type = None
+        else:
+            entity_type = tag[2:]
+            if types is not None and entity_type not in types:
+                entity_type = None
+        if open_type is not None and (position != last + 1 or entity_type != open_type or tag[0] in "BS"):
+            spans.append(Span(start, last + 1, open_type))
+            open_type = None
+        if entity_type is not None and open_type is None:
+            open_type, start = entity_type, position
+        last = position
+    if open_type is not None:
+        spans.append(Span(start, last + 1, open_type))
+    return spans
+
+
+_OUTSIDE_ANY_CASE = OUTSIDE | {"o"}
+
+
+def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
+    """Every entity type a column holds (the scorer's tags of a column)."""
+    found: set[str] = set()
+    for document in documents:
+        for value in set(document.values(column)):
+            entity_type = entity_type_of(value)
+            if entity_type:
+                found.add(entity_type)
+    return found
+
+
+def scored_types(
+    gold: Sequence[HipeDocument], system: Sequence[HipeDocument], column: str, tagset: Collection[str] | None
+) -> set[str]:
+    """The types the HIPE scorer scores in a column: the gold's, and with a tag set the system's within it too
+    (a predicted type outside both is dropped: neither spurious nor paired)."""
+    types = column_types(gold, column)
+    if tagset is not None:
+        allowed = {name.upper() for name in tagset}
+        types |= column_types(system, column) & allowed
+    return types
+
+
+def hipe_links(
+    document: HipeDocument, column: str, n_best: int = 1, keep: Sequence[bool] | None = None
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A link column's entities as the HIPE scorer of CLEF-HIPE-2020 reads them: each run of tokens with the same
+    value (a Wikidata QID, `NIL`, or several `|`-separated, best first), `_` and `-` outside, values in upper case;
+    each as a `Span` of its first link and the links it offers (its first `n_best`). A run of `O` (a tag where a
+    link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
+    values = document.values(column)
+    links: list[tuple[Span, tuple[str, ...]]] = []
+    open_value: str | None = None
+    start = position = 0
+    for index, value in enumerate(values):
+        if keep is not None and not keep[index]:
+            continue
+        upper = value.upper()
+        link = None if upper in ("_", "-", "") else upper
+        if open_value is not None and link != open_value:
+            if open_value != "O":
+                offered = tuple(open_value.split("|")[:n_best])
+                links.append((Span(start, position, offered[0]), offered))
+            open_value = None
+        if link is not None and open_value is None:
+            open_value, start = link, position
+        position += 1
+    if open_value is not None and open_value != "O":
+        offered = tuple(open_value.split("|")[:n_best])
+        links.append((Span(start, position, offered[0]), offered))
+    return links
+
+
+def hipe_linked_mentions(
+    document: HipeDocument,
+    column: str,
+    mentions: str,
+    n_best: int = 1,
+    keep: Sequence[bool] | None = None,
+    split: bool = True,
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A link column's entities bounded by a tag column's mentions (NEL-LIT by NE-COARSE-LIT), as the HIPE scorer
+    reads them when given both: a mention's link is its first token's; a token outside every mention (`O`) with a
+    link is an entity of its own; a link changing inside a mention splits it when `split` (a response), and
+    is kept first otherwise (the gold). Values in upper case; a tag other than `O` with an unknown prefix (`_`)
+    opens a mention as the scorer's reading does; the link `_` or `-` is no entity."""
+    links_of = document.values(column)
+    tags = document.values(mentions)
+    found: list[tuple[int, int, str]] = []
+    link: str | None = None
+    mention: str | None = None
+    start = position = 0
+    for index, (value, tag_value) in enumerate(zip(links_of, tags)):
+        if keep is not None and not keep[index]:
+            continue
+        value, tag = value.upper(), tag_value.upper()
+        if tag == "O":
+            if link is not None:
+                found.append((start, position, link))
+                link = mention = None
+            if value not in ("_", "-"):
+                found.append((position, position + 1, value))
+        elif mention is None:
+            link, mention, start = value, tag[2:], position
+        elif mention == tag[2:] and tag[:1] == "I" and link != value:
+            if split:
+                found.append((start, position, link or ""))
+                link, start = value, position
+        elif mention != tag[2:] or tag[:1] == "B":
+            found.append((start, position, link or ""))
+            link, mention, start = value, tag[2:], position
+        position += 1
+    if link:
+        found.append((start, position, link))
+    result = []
+    for begin, end, value in found:
+        if value in ("_", "-", "O", ""):
+            continue
+        offered = tuple(value.split("|")[:n_best])
+        result.append((Span(begin, end, offered[0]), offered))
+    return result
+
+
+def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
+    """The relaxed setting's mapping (the HIPE scorer's historico-fuzzy-QID-mapping file): a header line, then a
+    main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
+    empty); each main QID's set holds itself and its related ones."""
+    mapping: dict[str, set[str]] = {}
+    with open(path, encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, 1):
+            cells = [cell.strip() for cell in line.split("\t")]
+            cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
+            if number == 1 or not cells:
+                continue
+            if not all(cell.startswith("Q") and cell[1:].isdigit() for cell in cells):
+                raise HipeFileError(os.fspath(path), number, f"not Wikidata entities: {cells}")
+            mapping.setdefault(cells[0], {cells[0]}).update(cells[1:])
+    return {main: frozenset(related) for main, related in mapping.items()}

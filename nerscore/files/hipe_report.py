@@ -1,0 +1,135 @@
+"""`ner-semeval --hipe GOLD SYSTEM`: a HIPE response scored against its gold on the command line (docs/hipe.md).
+
+Our summary of a column (its entities as the HIPE scorer decodes them, a unit per document, paired by
+docs/scoring.md §3), or with `--hipe-table` the HIPE scorer's TSV alone, row for row as the scorer writes it (its
+greedy pairing unless `--pairing optimal`), so that a script reading the scorer's output switches by changing its
+command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from ..accumulator import Accumulator
+from ..forms.inputs import check_span_options
+from ..options import Options
+from .hipe import HIPE_2020_TYPES, read_link_alternatives
+from .hipe_table import PAIRINGS, format_hipe_table, hipe_inputs, hipe_table
+from .readers import ConllError
+from .reports import print_results
+
+
+def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of `--hipe`."""
+    parser.add_argument(
+        "--hipe",
+        nargs=2,
+        metavar=("GOLD", "SYSTEM"),
+        help="score a HIPE TSV response against its gold (CLEF-HIPE-2020, HIPE-2022): the column of --column, a "
+        "unit per document; with --hipe-table, the HIPE scorer's table",
+    )
+    parser.add_argument(
+        "--column",
+        action="append",
+        metavar="NAME",
+        help="with --hipe: the column scored (default NE-COARSE-LIT; NE-COARSE-METO, NE-FINE-LIT, NE-FINE-METO, "
+        "NE-FINE-COMP, NE-NESTED); repeat it for several in --hipe-table",
+    )
+    parser.add_argument(
+        "--hipe-table",
+        action="store_true",
+        help="with --hipe: print the HIPE scorer's TSV (System, Evaluation, Label, P, R, F1, F1_std, P_std, R_std, "
+        "TP, FP, FN), micro and macro_doc, fuzzy and strict, per type and ALL",
+    )
+    parser.add_argument(
+        "--pairing",
+        choices=PAIRINGS,
+        help="with --hipe-table: the HIPE scorer's greedy pairing (hipe, the default: its official table) or ours "
+        "(optimal, docs/scoring.md §3)",
+    )
+    parser.add_argument(
+        "--nel",
+        action="store_true",
+        help="with --hipe: score the entity links (NEL-LIT unless --column NEL-METO): each link an entity's type",
+    )
+    parser.add_argument(
+        "--n-best",
+        metavar="N,...",
+        help="with --hipe --nel --hipe-table: the cut-offs of a response's ranked links (default 1; 1,3,5)",
+    )
+    parser.add_argument(
+        "--relaxed",
+        metavar="FILE",
+        help="with --hipe --nel --hipe-table: the relaxed setting, a predicted link also standing for the related "
+        "ones of this mapping (the HIPE scorer's historico-fuzzy QID mapping)",
+    )
+    parser.add_argument(
+        "--tagset",
+        metavar="FILE",
+        help="with --hipe: the task's types, one a line (the HIPE scorer's --tagset), or hipe2020 for "
+        "CLEF-HIPE-2020's; a predicted type outside it and the gold is dropped (without it, any outside the gold)",
+    )
+
+
+def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
+    """`--hipe`: our summary of the column, or with `--hipe-table` the scorer's table; the exit status."""
+    gold, system = args.hipe
+    columns = args.column or ["NE-COARSE-LIT"]
+    try:
+        tagset = _tagset(args.tagset)
+        if (args.n_best or args.relaxed) and not (args.nel and args.hipe_table):
+            raise ValueError("--n-best and --relaxed go with --nel --hipe-table")
+        if args.hipe_table:
+            name = os.path.splitext(os.path.basename(system))[0]
+            links: dict[str, Any] = {}
+            if args.nel:
+                links = {"n_best": _cut_offs(args.n_best or "1")}
+                if args.relaxed:
+                    links.update(related=read_link_alternatives(args.relaxed), suffix="relaxed")
+            rows = hipe_table(
+                gold,
+                system,
+                columns,
+                args.nel,
+                tagset=tagset,
+                pairing=args.pairing or "hipe",
+                system_name=name,
+                **links,
+            )
+            sys.stdout.write(format_hipe_table(rows))
+            return 0
+        if len(columns) > 1:
+            raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
+        if args.pairing not in (None, "optimal"):
+            raise ValueError("our summary pairs as docs/scoring.md §3 does: --pairing hipe is for --hipe-table")
+        options = Options.of(**given)
+        check_span_options(options)
+        inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset)
+        total = Accumulator(options).update(**inputs)
+    except (OSError, ValueError) as error:
+        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
+        return 2
+    print_results(total, True, args)
+    return 0
+
+
+def _cut_offs(text: str) -> list[int]:
+    try:
+        cut_offs = [int(part) for part in text.split(",")]
+    except ValueError:
+        cut_offs = []
+    if not cut_offs or min(cut_offs) < 1:
+        raise ValueError(f"--n-best takes cut-offs of 1 or more, separated by commas (1,3,5), not {text!r}")
+    return cut_offs
+
+
+def _tagset(name: str | None) -> frozenset[str] | None:
+    if name is None:
+        return None
+    if name.lower() == "hipe2020":
+        return HIPE_2020_TYPES
+    with open(name, encoding="utf-8") as handle:
+        return frozenset(line.strip().upper() for line in handle if line.strip())

@@ -1,0 +1,366 @@
+"""HIPE's measures and the HIPE scorer's table (docs/hipe.md), reduced from our table of pairs.
+
+A HIPE system response is paired with its gold document by document (`pairing="hipe"`, the scorer's greedy
+pairing, `nerscore.pairing.greedy`, by default; `"optimal"` for ours, docs/scoring.md §3) into one table of pairs
+(`nerscore.table.pairs.Pairs`, a unit per document). The measures are the scorer's: strict (our `strict`) and
+fuzzy (our `type`: the same type, overlapping boundaries), TP = COR, FP = ACT - COR, FN = POS - COR; `micro` over
+the corpus, `macro_doc` the mean and standard deviation of each document's P, R and F1 (P over the documents with
+a prediction, R over those with a reference, F1 over those with both), `macro_type` the mean over the types.
+Per type the scorer's counts are one-sided: COR, INC and MIS go to the reference's type, SPU to the prediction's
+(our own per-type keys are two-sided, docs/scoring.md §5).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..pairing.greedy import pair_greedy
+from ..pairing.rules import pair
+from ..span import Span
+from ..table.pairs import Pairs
+from ..table.reducers import cells
+from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
+from .hipe import (
+    HipeDocument,
+    align_hipe,
+    hipe_linked_mentions,
+    hipe_links,
+    hipe_spans,
+    read_hipe,
+    scored_types,
+)
+
+HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
+# The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
+REGIMES = {"fuzzy": "type", "strict": "strict"}
+PAIRINGS = ("hipe", "optimal")
+# The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
+MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
+_OUTCOMES = tuple(COUNT_NAMES)  # COR, INC, PAR, MIS, SPU: the last axis of the counts
+_SPU, _MIS = _OUTCOMES.index(SPU), _OUTCOMES.index(MIS)
+
+Documents = str | os.PathLike[str] | Sequence[HipeDocument]
+
+
+def hipe_pairs(
+    gold: Sequence[HipeDocument],
+    system: Sequence[HipeDocument],
+    column: str,
+    types: Collection[str] | None,
+    pairing: str = "hipe",
+    keep: Sequence[Sequence[bool]] | None = None,
+    *,
+    n_best: int | None = None,
+    related: Mapping[str, Collection[str]] | None = None,
+    mentions: str | None = None,
+) -> Pairs:
+    """The table of pairs of a column, a unit (sentence) per document: `system` aligned to `gold` (`align_hipe`),
+    each document's entities decoded as the scorer decodes them (`hipe_spans`, types outside `types` left out)
+    and paired by `pairing`. `keep` leaves tokens out, per document (the scorer's noise and date filters).
+
+    With `n_best`, an entity-link column (`hipe_links`): an entity is a link, a prediction offers its first
+    `n_best` links, and with `related` (the relaxed setting, `read_link_alternatives`) the links related to
+    each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only)."""
+    if pairing not in PAIRINGS:
+        raise ValueError(f"pairing must be one of {PAIRINGS}, not {pairing!r}")
+    rows: list[tuple[int, Span | None, Span | None]] = []
+    for index, (reference, prediction) in enumerate(zip(gold, system)):
+        kept = None if keep is None else keep[index]
+        offered: list[Collection[str]] | None = None
+        if n_best is None:
+            assert types is not None, "a tag column's types"
+            references = hipe_spans(reference, column, types, kept)
+            predictions = hipe_spans(prediction, column, types, kept)
+        else:
+            if mentions is None:
+                references = [span for span, _ in hipe_links(reference, column, 1, kept)]
+                linked = hipe_links(prediction, column, n_best, kept)
+            else:
+                references = [span for span, _ in hipe_linked_mentions(reference, column, mentions, 1, kept, False)]
+                linked = hipe_linked_mentions(prediction, column, mentions, n_best, kept)
+            predictions = [span for span, _ in linked]
+            offered = [_related(links, related) for _, links in linked]
+        if pairing == "hipe":
+            rows.extend((index, r, p) for r, p in pair_greedy(references, predictions, offered))
+        else:
+            rows.extend((index, r, p) for r, p in pair(references, predictions))
+    names = sorted({span.entity_type for _, r, p in rows for span in (r, p) if span is not None} | set(types or ()))
+    return Pairs.of_rows(rows, names, len(gold))
+
+
+def _related(links: Sequence[str], related: Mapping[str, Collection[str]] | None) -> frozenset[str]:
+    if related is None:
+        return frozenset(links)
+    return frozenset(links).union(*(related.get(link, ()) for link in links))
+
+
+@dataclass(frozen=True)
+class HipeCounts:
+    """One table of pairs counted the scorer's way under one scheme: `counts[document, type, outcome]`, each row
+    on the reference's type (COR, INC, PAR, MIS) or the prediction's (SPU), outcomes in the order COR, INC, PAR,
+    MIS, SPU; `type_names` indexes the types; `total`, the corpus's counts over all types, from the tally."""
+
+    counts: np.ndarray
+    type_names: tuple[str, ...]
+    total: tuple[int, int, int, int, int]
+
+    @classmethod
+    def of(cls, pairs: Pairs, scheme: str) -> HipeCounts:
+        outcome_of = np.array([_OUTCOMES.index(OUTCOMES[scenario][scheme]) for scenario in OUTCOMES])
+        outcome = outcome_of[pairs.scenario]
+        side = np.where(outcome == _SPU, pairs.predicted_type, pairs.reference_type)
+        types = len(pairs.type_names)
+        flat = (pairs.sentence * types + side) * len(_OUTCOMES) + outcome
+        counts = np.bincount(flat, minlength=pairs.sentences * types * len(_OUTCOMES))
+        counts = counts.reshape(pairs.sentences, types, len(_OUTCOMES))
+        total = Tally(cells(pairs)).counts(scheme)
+        figures = (total.correct, total.incorrect, total.partial, total.missed, total.spurious)
+        return cls(counts, pairs.type_names, figures)
+
+    def labels(self) -> list[str]:
+        """The types with a count (the scorer's per-type rows), sorted, and ALL."""
+        seen = self.counts.sum(axis=(0, 2)) > 0
+        return sorted([name for name, present in zip(self.type_names, seen.tolist()) if present] + ["ALL"])
+
+    def of_label(self, label: str) -> tuple[np.ndarray, np.ndarray]:
+        """(the label's corpus counts, each document's counts) for a type or ALL."""
+        if label == "ALL":
+            per_document = self.counts.sum(axis=1)
+            return np.array(self.total), per_document
+        per_document = self.counts[:, self.type_names.index(label), :]
+        return per_document.sum(axis=0), per_document
+
+
+def _figures(counts: Sequence[int] | np.ndarray) -> tuple[int, int, int, int, int]:
+    """(COR, POS, ACT, TP, FP, FN)'s parts: COR, POS, ACT, FP, FN, as the scorer derives them."""
+    correct, incorrect, partial, missed, spurious = (int(value) for value in counts)
+    possible = correct + incorrect + partial + missed
+    actual = correct + incorrect + partial + spurious
+    return correct, possible, actual, actual - correct, possible - correct
+
+
+def micro(counts: Sequence[int] | np.ndarray) -> tuple[float, float, float]:
+    """The scorer's P, R and F1 of counts (COR, INC, PAR, MIS, SPU): 0 (an int, as it prints) for no
+    prediction, no reference, or P + R = 0."""
+    correct, possible, actual, _, _ = _figures(counts)
+    precision = correct / actual if actual > 0 else 0
+    recall = correct / possible if possible > 0 else 0
+    f1 = 2 * (precision * recall) / (precision + recall) if (precision + recall) > 0 else 0
+    return precision, recall, f1
+
+
+def macro_doc(per_document: np.ndarray) -> dict[str, float | None]:
+    """The scorer's document average: each document's P over the documents with a prediction, R over those with
+    a reference, F1 over those with both; their mean and standard deviation (numpy's, over the documents), None
+    with no document."""
+    lists: dict[str, list[float]] = {"P": [], "R": [], "F1": []}
+    for counts in per_document:
+        _, possible, actual, _, _ = _figures(counts)
+        precision, recall, f1 = micro(counts)
+        if actual:
+            lists["P"].append(precision)
+        if possible:
+            lists["R"].append(recall)
+        if actual and possible:
+            lists["F1"].append(f1)
+    result: dict[str, float | None] = {}
+    for name, values in lists.items():
+        result[name] = float(np.mean(values)) if values else None
+        result[f"{name}_std"] = float(np.std(values)) if values else None
+    return result
+
+
+def macro_type(counts: HipeCounts) -> tuple[float, float, float]:
+    """The scorer's type average: the mean of each type's micro P, R and F1 (0 with no type)."""
+    labels = [label for label in counts.labels() if label != "ALL"]
+    if not labels:
+        return 0, 0, 0
+    values = np.array([micro(counts.of_label(label)[0]) for label in labels], dtype=np.float64)
+    precision, recall, f1 = (float(value) for value in values.mean(axis=0))
+    return precision, recall, f1
+
+
+def _documents(documents: Documents) -> list[HipeDocument]:
+    if isinstance(documents, (str, os.PathLike)):
+        return read_hipe(documents)
+    return list(documents)
+
+
+def hipe_table(
+    gold: Documents,
+    system: Documents,
+    column: str | Sequence[str] = "NE-COARSE-LIT",
+    nel: bool = False,
+    *,
+    pairing: str = "hipe",
+    tagset: Collection[str] | None = None,
+    noise_levels: Iterable[tuple[float, float]] = (),
+    time_periods: Iterable[tuple[datetime.date, datetime.date]] = (),
+    n_best: Sequence[int] = (1,),
+    related: Mapping[str, Collection[str]] | None = None,
+    mentions: bool = False,
+    suffix: str = "",
+    system_name: str | None = None,
+) -> list[dict[str, Any]]:
+    """The HIPE scorer's table of a system response against its gold (files or `read_hipe`'s documents), as a
+    list of rows with the keys `HIPE_COLUMNS`, in the scorer's order and rounding (docs/hipe.md).
+
+    For each column (the scorer's nerc_coarse scores NE-COARSE-LIT and NE-COARSE-METO), each time period and
+    noise level (all, then each given: tokens dated in [start, end), and tokens whose LED is in [lower, upper)
+    or none), micro and macro_doc, fuzzy and strict, a row per type and ALL, named as the scorer names them
+    (`NE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL`, `suffix` after the regime). `tagset`: the task's types
+    (`HIPE_2020_TYPES` for CLEF-HIPE-2020's official runs); a predicted type outside it and the gold is dropped,
+    and without it every type outside the gold is. `pairing="optimal"` pairs as docs/scoring.md §3 does instead
+    of as the scorer.
+
+    With `nel`, entity links (NEL-LIT by default, or NEL-METO): each link an entity's type (`hipe_links`), fuzzy
+    and ALL only, for each cut-off of `n_best` (`-@1`); `related` (`read_link_alternatives`) for the relaxed
+    setting, with `suffix="relaxed"` as the scorer names its rows. An entity is a run of one link
+    (`hipe_links`, the reading that reproduces most of CLEF-HIPE-2020's official link rows, docs/hipe.md), or
+    with `mentions` a mention of the tag column beside it (`hipe_linked_mentions`, the later scorer's)."""
+    gold_documents = _documents(gold)
+    system_documents = align_hipe(gold_documents, _documents(system))
+    columns = [column] if isinstance(column, str) else list(column)
+    if nel:
+        columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]
+        if any(not name.startswith("NEL") for name in columns):
+            raise ValueError(f"nel=True scores a link column (NEL-LIT, NEL-METO), not {columns}")
+    if system_name is None:
+        system_name = (
+            os.path.splitext(os.path.basename(os.fspath(system)))[0]
+            if isinstance(system, (str, os.PathLike))
+            else "system"
+        )
+    periods: list[tuple[datetime.date, datetime.date] | None] = [None, *time_periods]
+    levels: list[tuple[float, float] | None] = [None, *noise_levels]
+    regimes = {"fuzzy": "type"} if nel else REGIMES
+    rows: list[dict[str, Any]] = []
+    for cut in n_best if nel else [None]:
+        for name in sorted(columns):
+            types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
+            for period in periods:
+                for level in levels:
+                    keep = _kept(gold_documents, period, level)
+                    bounds = MENTIONS.get(name) if mentions else None
+                    pairs = hipe_pairs(
+                        gold_documents,
+                        system_documents,
+                        name,
+                        types,
+                        pairing,
+                        keep,
+                        n_best=cut,
+                        related=related,
+                        mentions=bounds,
+                    )
+                    counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
+                    slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
+                    slice_name += f"-@{cut}" if cut is not None else ""
+                    for aggregation in ("micro", "macro_doc"):
+                        for regime, counts in counted.items():
+                            evaluation = f"{name}-{aggregation}-{regime}-{slice_name}"
+                            for label in ["ALL"] if nel else counts.labels():
+                                rows.append(_row(system_name, evaluation, label, aggregation, counts))
+    return rows
+
+
+def _row(system: str, evaluation: str, label: str, aggregation: str, counts: HipeCounts) -> dict[str, Any]:
+    row: dict[str, Any] = dict.fromkeys(HIPE_COLUMNS)
+    row.update(System=system, Evaluation=evaluation, Label=label)
+    total, per_document = counts.of_label(label)
+    if aggregation == "micro":
+        row.update(zip(("P", "R", "F1"), micro(total)))
+        _, _, _, fp, fn = _figures(total)
+        row.update(TP=int(total[0]), FP=fp, FN=fn)
+    else:
+        row.update(macro_doc(per_document))
+    # The scorer rounds every number to three decimals as it writes the table.
+    return {key: round(value, 3) if isinstance(value, float) else value for key, value in row.items()}
+
+
+def _kept(
+    documents: Sequence[HipeDocument],
+    period: tuple[datetime.date, datetime.date] | None,
+    level: tuple[float, float] | None,
+) -> list[list[bool]] | None:
+    """Which tokens the scorer keeps for a slice, by the gold's dates and noise: a document dated within the
+    period; a token with no LED, or one within [lower, upper) (or equal to both)."""
+    if period is None and level is None:
+        return None
+    kept = []
+    for document in documents:
+        date = document.date
+        in_period = period is None or (date is not None and period[0] <= date < period[1])
+        if level is None:
+            kept.append([in_period] * len(document))
+            continue
+        lower, upper = level
+        kept.append(
+            [
+                in_period and (noise is None or lower <= noise < upper or lower == noise == upper)
+                for noise in document.noise
+            ]
+        )
+    return kept
+
+
+def _time_label(period: tuple[datetime.date, datetime.date] | None) -> str:
+    return "TIME-ALL" if period is None else f"TIME-{period[0].year}-{period[1].year}"
+
+
+def _noise_label(level: tuple[float, float] | None) -> str:
+    return "LED-ALL" if level is None else f"LED-{float(level[0])}-{float(level[1])}"
+
+
+def format_hipe_table(rows: Iterable[dict[str, Any]]) -> str:
+    """The rows as the scorer's TSV: a header of `HIPE_COLUMNS`, values as Python prints them, empty for none."""
+    lines = ["\t".join(HIPE_COLUMNS)]
+    for row in rows:
+        lines.append("\t".join("" if row.get(name) is None else str(row[name]) for name in HIPE_COLUMNS))
+    return "\n".join(lines) + "\n"
+
+
+def hipe_inputs(
+    gold: Documents,
+    system: Documents,
+    column: str = "NE-COARSE-LIT",
+    *,
+    nel: bool = False,
+    tagset: Collection[str] | None = None,
+    time_periods: Sequence[tuple[datetime.date, datetime.date]] = (),
+) -> dict[str, list[Any]]:
+    """`compute_semeval`'s keyword arguments for a HIPE column, a unit (a "sentence") per document: the entities
+    as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s; with `nel`, a link
+    column's runs of one link, NEL-LIT for the default column, each typed by its first link), each document's id
+    (`documents`, which `bootstrap` resamples) and, with `time_periods`, its period as a group (`groups`:
+    `TIME-1790-1810`, `TIME-OTHER` for a date in none or no date), for our own scores beside the scorer's
+    table (docs/hipe.md): `compute_semeval(**hipe_inputs(gold, system), per_type=True)`."""
+    gold_documents = _documents(gold)
+    system_documents = align_hipe(gold_documents, _documents(system))
+    if nel:
+        column = "NEL-LIT" if column == "NE-COARSE-LIT" else column
+        references = [[span for span, _ in hipe_links(document, column)] for document in gold_documents]
+        predictions = [[span for span, _ in hipe_links(document, column)] for document in system_documents]
+    else:
+        types = scored_types(gold_documents, system_documents, column, tagset)
+        references = [hipe_spans(document, column, types) for document in gold_documents]
+        predictions = [hipe_spans(document, column, types) for document in system_documents]
+    inputs: dict[str, list[Any]] = {
+        "references": references,
+        "predictions": predictions,
+        "documents": [document.id or f"document {index + 1}" for index, document in enumerate(gold_documents)],
+    }
+    if time_periods:
+        groups = []
+        for document in gold_documents:
+            date = document.date
+            period = next((p for p in time_periods if date is not None and p[0] <= date < p[1]), None)
+            groups.append(_time_label(period) if period is not None else "TIME-OTHER")
+        inputs["groups"] = groups
+    return inputs

@@ -1,0 +1,75 @@
+"""The HIPE scorer's pairing, `pairing="hipe"` (docs/hipe.md): greedy in file order, as the NER-Evaluation
+algorithm it descends from pairs.
+
+Each prediction, in order, takes the first reference (in order) that it matches: a reference identical to it
+(scenario I); else the first reference with its boundaries and another type (IV), or the first it overlaps that
+no earlier prediction took (V or VI), whichever comes first; else it is spurious (II). References no prediction
+took are missed (III). Unlike `nerscore.pairing.rules.pair`, which maximises the pairs, then the same-type pairs
+(docs/scoring.md §3), a prediction overlapping two references takes the first, whatever their types. As in the
+scorer, an identical or same-boundary reference is taken even if an earlier prediction took it already, and
+references are told apart by value: with nested or overlapping entities a reference may then stand in two rows,
+and of identical references one taken leaves none missed (never so with tags, whose entities are disjoint).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Collection, Sequence
+from itertools import pairwise
+
+from ..span import Span
+
+
+def pair_greedy(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    alternatives: Sequence[Collection[str]] | None = None,
+) -> list[tuple[Span | None, Span | None]]:
+    """The HIPE scorer's pairing of one unit (a document) as rows (reference, prediction), either side None for
+    an unpaired entity: the same rows as `nerscore.pairing.rules.pair` returns, in position order (the smaller
+    start first, a row with a reference before one without).
+
+    `alternatives` (entity links: a prediction's n best links, or the links related to them in the relaxed
+    setting) gives each prediction the types that count as its own: a prediction matched through one stands in
+    its row with that type, so that the row's scenario is the scorer's (I or V)."""
+    # As the scorer, by value: a reference identical to one already taken counts as taken (only nested or
+    # repeated entities can be identical).
+    taken: set[Span] = set()
+    present = set(references)
+    rows: list[tuple[Span | None, Span | None]] = []
+    # References in order and disjoint (always so with tags): those a prediction overlaps are a run found by
+    # bisection, so that a document costs time linear in its entities (times a log), not their product.
+    ordered = all(a.end <= b.start for a, b in pairwise(references))
+    ends = [reference.end for reference in references]
+    for number, prediction in enumerate(predictions):
+        offered = (prediction.entity_type,) if alternatives is None else alternatives[number]
+        exact = next((s for s in (Span(prediction.start, prediction.end, t) for t in offered) if s in present), None)
+        if exact is not None:
+            taken.add(exact)
+            rows.append((exact, exact))
+            continue
+        index = bisect_right(ends, prediction.start) if ordered else 0
+        match = None
+        while index < len(references) and not (ordered and references[index].start >= prediction.end):
+            reference = references[index]
+            same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
+            if same_bounds or (reference not in taken and reference.overlap(prediction) > 0):
+                match = reference
+                break
+            index += 1
+        if match is not None:
+            taken.add(match)
+            if match.entity_type != prediction.entity_type and match.entity_type in offered:
+                prediction = Span(prediction.start, prediction.end, match.entity_type)
+        rows.append((match, prediction))
+    missed = [reference for reference in references if reference not in taken]
+    rows.extend((reference, None) for reference in missed)
+    rows.sort(key=_position)
+    return rows
+
+
+def _position(row: tuple[Span | None, Span | None]) -> tuple[int, bool, int]:
+    reference, prediction = row
+    first = reference if reference is not None else prediction
+    assert first is not None, "a row holds an entity"
+    return min(span.start for span in row if span is not None), reference is None, first.end

@@ -1,0 +1,150 @@
+"""The HIPE scorer's pairing, `pair_greedy` (issue 28, item 4): named cases where it and our pairing
+(docs/scoring.md §3) differ, and a differential test against a plain statement of the scorer's loop (the
+NER-Evaluation algorithm: each prediction in file order, the references in order) on nested, overlapping and
+repeated entities."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import nested_spans, spans
+
+from nerscore import OUTCOMES, Span, pair, pair_greedy, scenario_of
+
+
+def S(start: int, end: int, entity_type: str) -> Span:
+    return Span(start, end, entity_type)
+
+
+def scenarios(rows: list[tuple[Span | None, Span | None]]) -> list[tuple[str, Span | None, Span | None]]:
+    return [(scenario_of(r, p), r, p) for r, p in rows]
+
+
+@pytest.mark.parametrize(
+    ("references", "predictions", "greedy", "optimal"),
+    [
+        # The smallest example of docs/hipe.md: a prediction overlapping two references takes the first under the
+        # scorer, the same-type one under ours.
+        (
+            [S(0, 2, "PER"), S(2, 4, "LOC")],
+            [S(1, 3, "LOC")],
+            [("VI", S(0, 2, "PER"), S(1, 3, "LOC")), ("III", S(2, 4, "LOC"), None)],
+            [("III", S(0, 2, "PER"), None), ("V", S(2, 4, "LOC"), S(1, 3, "LOC"))],
+        ),
+        # Two predictions over one reference: the first in file order takes it, the second is spurious.
+        (
+            [S(0, 4, "PER")],
+            [S(0, 1, "LOC"), S(2, 4, "PER")],
+            [("VI", S(0, 4, "PER"), S(0, 1, "LOC")), ("II", None, S(2, 4, "PER"))],
+            [("V", S(0, 4, "PER"), S(2, 4, "PER")), ("II", None, S(0, 1, "LOC"))],
+        ),
+        # Where each overlaps one at most, both pairings agree.
+        (
+            [S(0, 1, "PER"), S(3, 5, "LOC")],
+            [S(0, 1, "PER"), S(4, 6, "ORG"), S(7, 8, "LOC")],
+            [
+                ("I", S(0, 1, "PER"), S(0, 1, "PER")),
+                ("VI", S(3, 5, "LOC"), S(4, 6, "ORG")),
+                ("II", None, S(7, 8, "LOC")),
+            ],
+            None,
+        ),
+    ],
+)
+def test_named_cases(
+    references: list[Span],
+    predictions: list[Span],
+    greedy: list[tuple[str, Span | None, Span | None]],
+    optimal: list[tuple[str, Span | None, Span | None]] | None,
+) -> None:
+    assert scenarios(pair_greedy(references, predictions)) == greedy
+    assert scenarios(pair(references, predictions)) == (greedy if optimal is None else optimal)
+
+
+def test_a_reference_taken_again_by_its_identical_prediction_stands_in_two_rows() -> None:
+    # Only nested predictions can do this: the first overlaps the reference, the second is identical to it.
+    references = [S(0, 3, "PER")]
+    predictions = [S(0, 1, "PER"), S(0, 3, "PER")]
+    assert scenarios(pair_greedy(references, predictions)) == [
+        ("V", S(0, 3, "PER"), S(0, 1, "PER")),
+        ("I", S(0, 3, "PER"), S(0, 3, "PER")),
+    ]
+
+
+def scorer_counts(references: list[Span], predictions: list[Span]) -> dict[str, Counter[str]]:
+    """The HIPE scorer's counts of one unit, its loop as it reads (strict and ent_type, our `type`): the
+    oracle, written from the scorer's description, not from our module."""
+    counts = {"strict": Counter[str](), "type": Counter[str]()}
+    overlapped: list[Span] = []
+    for prediction in predictions:
+        if any(prediction == reference for reference in references):
+            overlapped.append(prediction)
+            counts["strict"]["COR"] += 1
+            counts["type"]["COR"] += 1
+            continue
+        found = False
+        for reference in references:
+            if (reference.start, reference.end) == (prediction.start, prediction.end):  # the type differs
+                counts["strict"]["INC"] += 1
+                counts["type"]["INC"] += 1
+                overlapped.append(reference)
+                found = True
+                break
+            if reference.overlap(prediction) and reference not in overlapped:
+                overlapped.append(reference)
+                found = True
+                counts["strict"]["INC"] += 1
+                counts["type"]["COR" if reference.entity_type == prediction.entity_type else "INC"] += 1
+                break
+        if not found:
+            counts["strict"]["SPU"] += 1
+            counts["type"]["SPU"] += 1
+    for reference in references:
+        if reference not in overlapped:
+            counts["strict"]["MIS"] += 1
+            counts["type"]["MIS"] += 1
+    return counts
+
+
+def our_counts(rows: list[tuple[Span | None, Span | None]]) -> dict[str, Counter[str]]:
+    return {scheme: Counter(OUTCOMES[scenario_of(r, p)][scheme] for r, p in rows) for scheme in ("strict", "type")}
+
+
+def as_spans(entities: list[tuple[int, int, str]]) -> list[Span]:
+    return [Span(*entity) for entity in entities]
+
+
+@given(nested_spans(), nested_spans())
+def test_the_counts_are_the_scorers_on_nested_and_repeated_entities(references, predictions) -> None:
+    references, predictions = as_spans(references), as_spans(predictions)
+    assert our_counts(pair_greedy(references, predictions)) == scorer_counts(references, predictions)
+
+
+@given(spans(), spans(), st.booleans())
+def test_the_counts_are_the_scorers_on_tags_in_file_order(references, predictions, shuffled) -> None:
+    # Disjoint entities in order (tags): the bisection's path; out of order, the plain scan.
+    (references, _), (predictions, _) = references, predictions
+    references, predictions = as_spans(references), as_spans(predictions)
+    if shuffled:
+        references = references[::-1]
+    rows = pair_greedy(references, predictions)
+    assert our_counts(rows) == scorer_counts(references, predictions)
+    # Tags' entities are disjoint: every entity stands in exactly one row, as with our pairing.
+    assert sorted(r for r, _ in rows if r is not None) == sorted(references)
+    assert sorted(p for _, p in rows if p is not None) == sorted(predictions)
+
+
+def test_a_prediction_offering_several_links_takes_the_references() -> None:
+    # Entity links (docs/hipe.md): a prediction offers its n best links; matched through one, it stands in its row
+    # with that link, so that the row's scenario is the scorer's.
+    references = [S(0, 2, "Q60"), S(3, 4, "NIL")]
+    predictions = [S(0, 2, "Q1"), S(3, 5, "Q2")]
+    rows = pair_greedy(references, predictions, [{"Q1", "Q60"}, {"Q2", "NIL"}])
+    assert scenarios(rows) == [("I", S(0, 2, "Q60"), S(0, 2, "Q60")), ("V", S(3, 4, "NIL"), S(3, 5, "NIL"))]
+    assert scenarios(pair_greedy(references, predictions, [{"Q1"}, {"Q2"}])) == [
+        ("IV", S(0, 2, "Q60"), S(0, 2, "Q1")),
+        ("VI", S(3, 4, "NIL"), S(3, 5, "Q2")),
+    ]

@@ -1,0 +1,145 @@
+"""`ner-semeval --hipe GOLD SYSTEM` (issue 28, item 3): our summary of a HIPE column, the scorer's TSV with
+`--hipe-table`, and the flags' checks. Files built here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_hipe_table import GOLD, LINK_GOLD, LINK_SYSTEM, SYSTEM
+
+from nerscore import compute_semeval, format_hipe_table, hipe_table, main
+from nerscore.files.hipe_table import hipe_inputs
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle4_en_1.tsv"
+    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
+    system.write_text("\n".join(SYSTEM) + "\n", encoding="utf-8")
+    return str(gold), str(system)
+
+
+def test_the_table_is_hipe_tables_tsv(files: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--hipe", *files, "--hipe-table"]) == 0
+    assert capsys.readouterr().out == format_hipe_table(hipe_table(*files))
+    arguments = ["--hipe", *files, "--hipe-table", "--column", "NE-COARSE-LIT", "--column", "NE-COARSE-METO"]
+    assert main([*arguments, "--tagset", "hipe2020", "--pairing", "optimal"]) == 0
+    expected = hipe_table(*files, ["NE-COARSE-LIT", "NE-COARSE-METO"], tagset={"LOC", "ORG", "PERS"}, pairing="optimal")
+    assert capsys.readouterr().out == format_hipe_table(expected)
+
+
+def test_a_tag_set_file(files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tagset = tmp_path / "tagset.txt"
+    tagset.write_text("loc\norg\npers\n", encoding="utf-8")
+    assert main(["--hipe", *files, "--hipe-table", "--tagset", str(tagset)]) == 0
+    # ORG "Boston" is scored: an INC on LOC (tests/test_hipe_table.py).
+    assert "\tALL\t0.25\t0.333\t0.286\t\t\t\t1\t3\t2\n" in capsys.readouterr().out
+
+
+def test_the_summary_is_compute_semeval_of_the_documents(
+    files: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--hipe", *files, "--json", "--per-type"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compute_semeval(**hipe_inputs(*files), per_type=True)
+    # Ours pairs "Smith" (PERS) with PERS "Mr Smith": type COR 2 (the scorer's greedy pairing has 1).
+    assert (printed["type_correct"], printed["type_possible"], printed["type_actual"]) == (2, 3, 3)
+    assert main(["--hipe", *files]) == 0
+    assert capsys.readouterr().out.startswith("processed 2 documents with 3 reference and 3 predicted entities")
+
+
+def test_hipe_inputs_carry_the_documents_and_their_periods(files: tuple[str, str]) -> None:
+    import datetime
+
+    inputs = hipe_inputs(*files, time_periods=[(datetime.date(1700, 1, 1), datetime.date(1800, 1, 1))])
+    assert inputs["documents"] == ["a", "b"] and inputs["groups"] == ["TIME-1700-1800", "TIME-OTHER"]
+    assert [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs["predictions"]] == [
+        [(0, 1, "LOC"), (3, 4, "LOC"), (4, 5, "PERS")],
+        [],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--pairing", "hipe"], "--pairing hipe is for --hipe-table"),
+        (["--column", "NE-COARSE-LIT", "--column", "NE-COARSE-METO"], "one --column at a time"),
+        (["--column", "NE-FINE-LIT"], "column NE-FINE-LIT: no such column"),
+        (["--tagset", "missing.txt"], "missing.txt"),
+    ],
+)
+def test_bad_requests_exit_2_saying_why(
+    files: tuple[str, str], arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--hipe", *files, *arguments]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_malformed_system_file_names_its_line(
+    files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("\n".join([*SYSTEM[:3], "Mr\tPERS\tO\t_", *SYSTEM[4:]]) + "\n", encoding="utf-8")
+    assert main(["--hipe", files[0], str(bad), "--hipe-table"]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"{bad}:4: column NE-COARSE-LIT: 'PERS' is not a tag (B-, I-, E- or S- and a type; O or _ outside)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["--hipe-table"], ["--column", "NE-COARSE-LIT"], ["--pairing", "optimal"], ["--tagset", "hipe2020"]],
+)
+def test_the_hipe_flags_go_with_hipe(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(arguments)
+    assert "go with --hipe" in capsys.readouterr().err
+
+
+def test_hipe_reads_its_own_files(files: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--hipe", *files, files[0]])
+    assert "--hipe reads its own two files" in capsys.readouterr().err
+
+
+@pytest.fixture
+def link_files(tmp_path: Path) -> tuple[str, str]:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
+    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
+    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
+    return str(gold), str(system)
+
+
+def test_links_on_the_command_line(
+    link_files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mapping = tmp_path / "mapping.tsv"
+    mapping.write_text("Main\tAlternatives\nQ7\tQ90\n", encoding="utf-8")
+    assert main(["--hipe", *link_files, "--nel", "--hipe-table", "--n-best", "1,3", "--relaxed", str(mapping)]) == 0
+    related = {"Q7": frozenset({"Q7", "Q90"})}
+    expected = hipe_table(*link_files, nel=True, n_best=(1, 3), related=related, suffix="relaxed")
+    assert capsys.readouterr().out == format_hipe_table(expected)
+    assert main(["--hipe", *link_files, "--nel", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compute_semeval(**hipe_inputs(*link_files, nel=True))
+    # Our pairing of the first links: New York's Q1 (exact's COR, a type INC), Paris's Q7 (the same), Mr's NIL over
+    # Mr X (a type COR), Q5 spurious.
+    assert (printed["type_correct"], printed["type_incorrect"], printed["type_spurious"]) == (1, 2, 1)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--n-best", "3"], "--n-best and --relaxed go with --nel --hipe-table"),
+        (["--nel", "--hipe-table", "--n-best", "0"], "--n-best takes cut-offs of 1 or more"),
+        (["--nel", "--hipe-table", "--n-best", "one"], "--n-best takes cut-offs of 1 or more"),
+    ],
+)
+def test_bad_link_requests(
+    link_files: tuple[str, str], arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--hipe", *link_files, *arguments]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,253 @@
+"""HIPE's measures and the HIPE scorer's table (issue 28, items 2-4): micro and document-averaged P, R and F1,
+strict and fuzzy, per type one-sided as the scorer counts them, the tag set, both pairings, the time and noise
+slices and the TSV. Two documents built here, every figure worked out by hand in the comments."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nerscore import HIPE_2020_TYPES, HIPE_COLUMNS, align_hipe, format_hipe_table, hipe_table, read_hipe
+from nerscore.files.hipe import parse_hipe
+from nerscore.files.hipe_table import HipeCounts, hipe_pairs, macro_type, micro
+
+HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tMISC"
+# Document a (1790): LOC "NEW YORK" and PERS "Mr Smith"; document b (1850): LOC "Boston".
+GOLD = [
+    HEADER,
+    "# date = 1790-01-02",
+    "# document_id = a",
+    "# segment_iiif_link = _",
+    "NEW\tB-loc\tO\tLED0.00",
+    "YORK\tI-loc\tO\tLED0.25",
+    ",\tO\tO\t_",
+    "Mr\tB-pers\tO\t_",
+    "Smith\tI-pers\tO\t_",
+    "# date = 1850-06-30",
+    "# document_id = b",
+    "# segment_iiif_link = _",
+    "Boston\tB-loc\tB-org\t_",
+    "said\tO\tO\t_",
+]
+# The response, without comments (the scorer splits it as the gold is): LOC "NEW" (fuzzy COR, strict INC); LOC
+# "Mr" and PERS "Smith", both over PERS "Mr Smith"; ORG "Boston", a type the gold's column lacks.
+SYSTEM = [HEADER] + [
+    f"{token}\t{tag}\tO\t_"
+    for token, tag in zip(
+        ["NEW", "YORK", ",", "Mr", "Smith", "Boston", "said"], ["B-loc", "O", "O", "B-loc", "I-pers", "B-org", "O"]
+    )
+]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle4_en_1.tsv"
+    gold.write_text("\n".join(GOLD) + "\n", encoding="utf-8")
+    system.write_text("\n".join(SYSTEM) + "\n", encoding="utf-8")
+    return gold, system
+
+
+def by_name(rows: list[dict]) -> dict[tuple[str, str], dict]:
+    return {(row["Evaluation"].removeprefix("NE-COARSE-LIT-"), row["Label"]): row for row in rows}
+
+
+def figures(row: dict) -> tuple:
+    return tuple(row[name] for name in ("P", "R", "F1", "TP", "FP", "FN"))
+
+
+def test_the_rows_are_the_scorers_in_its_order(files: tuple[Path, Path]) -> None:
+    rows = hipe_table(*files)
+    assert [(row["Evaluation"], row["Label"]) for row in rows] == [
+        (f"NE-COARSE-LIT-{aggregation}-{regime}-TIME-ALL-LED-ALL", label)
+        for aggregation in ("micro", "macro_doc")
+        for regime in ("fuzzy", "strict")
+        for label in ("ALL", "LOC", "PERS")
+    ]
+    assert all(list(row) == list(HIPE_COLUMNS) and row["System"] == "team0_bundle4_en_1" for row in rows)
+
+
+def test_micro_counts_under_the_scorers_greedy_pairing(files: tuple[Path, Path]) -> None:
+    rows = by_name(hipe_table(*files))
+    # ORG is no gold type and no tag set is given: it is dropped, and LOC "Boston" is missed. "Mr" (LOC) takes
+    # PERS "Mr Smith", the first reference it overlaps: an INC on PERS; "Smith" (PERS) finds it taken: SPU.
+    # Fuzzy: COR 1 (NEW), INC 1, MIS 1, SPU 1: POS 3, ACT 3.
+    assert figures(rows["micro-fuzzy-TIME-ALL-LED-ALL", "ALL"]) == (0.333, 0.333, 0.333, 1, 2, 2)
+    # Strict: no COR; P and R are 0.0 (floats: there are predictions and references), F1 the int 0.
+    strict = figures(rows["micro-strict-TIME-ALL-LED-ALL", "ALL"])
+    assert strict == (0.0, 0.0, 0, 0, 3, 3) and isinstance(strict[0], float) and isinstance(strict[2], int)
+    # One-sided per type: LOC has COR 1 (NEW) and MIS 1 (Boston), no SPU: P 1/1, R 1/2.
+    assert figures(rows["micro-fuzzy-TIME-ALL-LED-ALL", "LOC"]) == (1.0, 0.5, 0.667, 1, 0, 1)
+    # PERS: the INC of "Mr" (on the reference's type) and the SPU of "Smith": POS 1, ACT 2.
+    assert figures(rows["micro-fuzzy-TIME-ALL-LED-ALL", "PERS"]) == (0.0, 0.0, 0, 0, 2, 1)
+    assert rows["micro-fuzzy-TIME-ALL-LED-ALL", "ALL"]["F1_std"] is None
+
+
+def test_macro_doc_is_the_mean_and_deviation_over_documents(files: tuple[Path, Path]) -> None:
+    rows = by_name(hipe_table(*files))
+    # Fuzzy, document a: COR 1, INC 1, SPU 1: P 1/3, R 1/2, F1 0.4; document b: one miss and no prediction, so it
+    # counts for R (0.0) only.
+    row = rows["macro_doc-fuzzy-TIME-ALL-LED-ALL", "ALL"]
+    assert (row["P"], row["R"], row["F1"], row["P_std"], row["R_std"], row["F1_std"]) == (
+        0.333,
+        0.25,
+        0.4,
+        0.0,
+        0.25,
+        0.0,
+    )
+    assert (row["TP"], row["FP"], row["FN"]) == (None, None, None)
+    # LOC: document a P = R = 1, document b R = 0.
+    loc = rows["macro_doc-fuzzy-TIME-ALL-LED-ALL", "LOC"]
+    assert (loc["P"], loc["R"], loc["R_std"]) == (1.0, 0.5, 0.5)
+
+
+def test_the_tag_set_keeps_a_predicted_type_the_gold_column_lacks(files: tuple[Path, Path]) -> None:
+    rows = by_name(hipe_table(*files, tagset=HIPE_2020_TYPES))
+    # ORG "Boston" is scored: same boundaries as LOC "Boston", another type (IV), an INC on LOC.
+    assert figures(rows["micro-fuzzy-TIME-ALL-LED-ALL", "ALL"]) == (0.25, 0.333, 0.286, 1, 3, 2)
+    assert ("micro-fuzzy-TIME-ALL-LED-ALL", "ORG") not in rows  # it has no count of its own
+    unknown = by_name(hipe_table(*files, tagset={"LOC", "PERS"}))
+    assert figures(unknown["micro-fuzzy-TIME-ALL-LED-ALL", "ALL"]) == (0.333, 0.333, 0.333, 1, 2, 2)
+
+
+def test_our_pairing_pairs_the_same_type(files: tuple[Path, Path]) -> None:
+    rows = by_name(hipe_table(*files, pairing="optimal"))
+    # "Smith" (PERS) pairs with PERS "Mr Smith" (V), "Mr" (LOC) is spurious: COR 2, SPU 1, MIS 1.
+    assert figures(rows["micro-fuzzy-TIME-ALL-LED-ALL", "ALL"]) == (0.667, 0.667, 0.667, 2, 1, 1)
+    with pytest.raises(ValueError, match="pairing must be one of"):
+        hipe_table(*files, pairing="nervaluate")
+
+
+def test_time_and_noise_slices_are_named_and_counted_as_the_scorer_does(files: tuple[Path, Path]) -> None:
+    period = (datetime.date(1800, 1, 1), datetime.date(1900, 1, 1))
+    rows = hipe_table(*files, time_periods=[period], noise_levels=[(0.0, 0.1)])
+    names = list(dict.fromkeys(row["Evaluation"] for row in rows if row["Label"] == "ALL"))
+    assert names[:4] == [
+        "NE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL",
+        "NE-COARSE-LIT-micro-strict-TIME-ALL-LED-ALL",
+        "NE-COARSE-LIT-macro_doc-fuzzy-TIME-ALL-LED-ALL",
+        "NE-COARSE-LIT-macro_doc-strict-TIME-ALL-LED-ALL",
+    ]
+    assert len(names) == 16 and "NE-COARSE-LIT-micro-fuzzy-TIME-1800-1900-LED-0.0-0.1" in names
+    table = {(row["Evaluation"], row["Label"]): row for row in rows}
+    # 1800-1900 keeps document b alone: LOC "Boston" missed.
+    assert figures(table["NE-COARSE-LIT-micro-fuzzy-TIME-1800-1900-LED-ALL", "ALL"]) == (0, 0.0, 0, 0, 0, 1)
+    # LED below 0.1 drops YORK (0.25): the gold's LOC is "NEW" alone, which "NEW" matches exactly.
+    assert figures(table["NE-COARSE-LIT-micro-strict-TIME-ALL-LED-0.0-0.1", "LOC"])[3:] == (1, 0, 1)
+
+
+def test_both_coarse_columns_in_one_table(files: tuple[Path, Path]) -> None:
+    rows = hipe_table(*files, column=["NE-COARSE-METO", "NE-COARSE-LIT"], tagset=HIPE_2020_TYPES)
+    columns = [row["Evaluation"].split("-micro")[0].split("-macro")[0] for row in rows]
+    assert columns.index("NE-COARSE-METO") > columns.index("NE-COARSE-LIT")  # sorted, as the scorer writes them
+    meto = {(row["Evaluation"], row["Label"]): row for row in rows}
+    # METO: ORG "Boston" in the gold, nothing predicted.
+    assert figures(meto["NE-COARSE-METO-micro-strict-TIME-ALL-LED-ALL", "ALL"]) == (0, 0.0, 0, 0, 0, 1)
+
+
+def test_the_tsv_is_the_scorers(files: tuple[Path, Path]) -> None:
+    text = format_hipe_table(hipe_table(*files))
+    lines = text.splitlines()
+    assert lines[0] == "System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN"
+    assert (
+        lines[1]
+        == "team0_bundle4_en_1\tNE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL\tALL\t0.333\t0.333\t0.333\t\t\t\t1\t2\t2"
+    )
+    assert (
+        lines[4] == "team0_bundle4_en_1\tNE-COARSE-LIT-micro-strict-TIME-ALL-LED-ALL\tALL\t0.0\t0.0\t0\t\t\t\t0\t3\t3"
+    )
+    assert (
+        lines[7]
+        == "team0_bundle4_en_1\tNE-COARSE-LIT-macro_doc-fuzzy-TIME-ALL-LED-ALL\tALL"
+        + "\t0.333\t0.25\t0.4\t0.0\t0.0\t0.25\t\t\t"
+    )
+    assert text.endswith("\n") and len(lines) == 13
+
+
+def test_documents_read_already_and_the_macro_type_average(files: tuple[Path, Path]) -> None:
+    gold, system = (read_hipe(path) for path in files)
+    assert hipe_table(gold, system, system_name="x") == [{**row, "System": "x"} for row in hipe_table(*files)]
+    types = {"LOC", "PERS"}
+    pairs = hipe_pairs(gold, align_hipe(gold, system), "NE-COARSE-LIT", types)
+    counts = HipeCounts.of(pairs, "type")
+    # The mean of LOC's (1, 1/2, 2/3) and PERS's (0, 0, 0).
+    assert macro_type(counts) == pytest.approx((0.5, 0.25, 1 / 3))
+    assert micro(np.array([0, 0, 0, 0, 0])) == (0, 0, 0)
+
+
+# -- entity links -----------------------------------------------------------------------------------------------
+
+LINK_HEADER = "TOKEN\tNE-COARSE-LIT\tNEL-LIT\tNEL-METO\tMISC"
+# Gold: "New York" Q60, "Paris" Q90, "Mr X" NIL. Response: New York right at its second link, Paris wrong, "Mr"
+# (half of Mr X) NIL, and a spurious Q5.
+LINK_GOLD = [
+    LINK_HEADER,
+    "# document_id = a",
+    "New\tB-loc\tQ60\t_\t_",
+    "York\tI-loc\tQ60\t_\t_",
+    "and\tO\t_\t_\t_",
+    "Paris\tB-loc\tQ90\t_\t_",
+    "Mr\tB-pers\tNIL\t_\t_",
+    "X\tI-pers\tNIL\t_\t_",
+    "said\tO\t_\t_\t_",
+]
+LINK_SYSTEM = [
+    LINK_HEADER,
+    "New\tB-loc\tQ1|Q60\t_\t_",
+    "York\tI-loc\tQ1|Q60\t_\t_",
+    "and\tO\t_\t_\t_",
+    "Paris\tB-loc\tQ7|Q8|Q90\t_\t_",
+    "Mr\tB-pers\tNIL\t_\t_",
+    "X\tI-pers\t_\t_\t_",
+    "said\tO\tQ5\t_\t_",
+]
+
+
+@pytest.fixture
+def link_files(tmp_path: Path) -> tuple[Path, Path]:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
+    gold.write_text("\n".join(LINK_GOLD) + "\n", encoding="utf-8")
+    system.write_text("\n".join(LINK_SYSTEM) + "\n", encoding="utf-8")
+    return gold, system
+
+
+def test_links_at_n_best_as_the_scorer_names_them(link_files: tuple[Path, Path]) -> None:
+    rows = hipe_table(*link_files, nel=True, n_best=(1, 3))
+    assert [row["Evaluation"] for row in rows] == [
+        f"NEL-LIT-{aggregation}-fuzzy-TIME-ALL-LED-ALL-@{cut}"
+        for cut in (1, 3)
+        for aggregation in ("micro", "macro_doc")
+    ]
+    at_1, _, at_3, _ = rows
+    # @1: New York offers Q1 (same bounds, another link: INC), Paris Q7 (INC), "Mr" NIL overlaps Mr X (fuzzy COR),
+    # Q5 is spurious: COR 1 of POS 3 and ACT 4.
+    assert figures(at_1) == (0.25, 0.333, 0.286, 1, 3, 2)
+    # @3: New York's Q60 and Paris's Q90 are offered too: COR 3.
+    assert figures(at_3) == (0.75, 1.0, 0.857, 3, 1, 0)
+
+
+def test_the_relaxed_setting_offers_related_links(link_files: tuple[Path, Path]) -> None:
+    rows = hipe_table(*link_files, nel=True, related={"Q7": {"Q7", "Q90"}}, suffix="relaxed")
+    assert rows[0]["Evaluation"] == "NEL-LIT-micro-fuzzy-relaxed-TIME-ALL-LED-ALL-@1"
+    assert figures(rows[0]) == (0.5, 0.667, 0.571, 2, 2, 1)  # Paris's Q7 stands for Q90
+
+
+def test_links_need_a_link_column(link_files: tuple[Path, Path]) -> None:
+    with pytest.raises(ValueError, match="nel=True scores a link column"):
+        hipe_table(*link_files, "NE-COARSE-METO", nel=True)
+    metonymic = hipe_table(*link_files, ["NEL-LIT", "NEL-METO"], nel=True)
+    assert [row["Evaluation"].split("-micro")[0] for row in metonymic if "-micro-" in row["Evaluation"]] == [
+        "NEL-LIT",
+        "NEL-METO",
+    ]
+    # As mentions of NE-COARSE-LIT (the later scorer's reading), the gold's "Mr X" and a response's two adjacent NIL
+    # mentions are each their own entity; as runs of one link the two NIL mentions are one.
+    two = [LINK_HEADER, "Mr\tB-pers\tNIL\t_\t_", "X\tB-pers\tNIL\t_\t_", *LINK_SYSTEM[3:]]
+    system = parse_hipe([line + "\n" for line in two])
+    gold = read_hipe(link_files[0])
+    runs = hipe_table(gold, system, nel=True)[0]
+    mentions = hipe_table(gold, system, nel=True, mentions=True)[0]
+    assert (runs["TP"], runs["FP"]) == (1, 3) and (mentions["TP"], mentions["FP"]) == (1, 4)
