@@ -4,16 +4,17 @@ The scoring of the `ner_semeval` evaluate metric as a plain package that needs n
 solve very large components of nested entities, `nerscore.pairing.large_components`, and for Student's t when runs are
 compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batches, chunks or processes),
 `compare_semeval` tests whether one system beats another, `summarize_runs` and `compare_runs` do both for several
-runs of each system (seeds, say), and `ner-semeval` (`nerscore.cli`) is the command line. The definition it
-implements is docs/scoring.md. Modules, in the order data flows (each imports only those before it; a dotted name is
-a module of a subpackage, whose modules stand together): errors, span, schemes, option_checks, options, decoding,
+runs of each system (seeds, say), `agreement` measures how far annotators agree (docs/agreement.md), and
+`ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
+Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
+whose modules stand together): errors, span, schemes, option_checks, options, decoding,
 pairing.assignment, pairing.large_components, pairing.rules, pairing.value, pairing.greedy, measures, tally,
 result_scores, table.columns, table.pairs, table.slices, table.reducers, forms.inputs, forms.readable,
 forms.tag_arrays, forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding,
 forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
-statistics.paired_comparison, statistics.run_statistics, compute, accumulator, runs, files.readers,
-files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe, files.hipe_table, files.reports,
-files.hipe_report, cli, __main__.
+statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
+runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe,
+files.hipe_table, files.reports, files.hipe_report, files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations
@@ -22,9 +23,17 @@ from collections.abc import Sequence
 
 from ._version import __version__
 from .accumulator import Accumulator, compare_semeval, compute_semeval
+from .agreement import agreement
 from .compute import result_dict
 from .decoding import decode, encode
 from .errors import InvalidInputError
+from .files.agreement_files import (
+    AnnotatorBatches,
+    read_brat_annotators,
+    read_conll_annotators,
+    read_doccano_annotators,
+    read_label_studio_annotators,
+)
 from .files.annotations import (
     BratDocument,
     LabelStudioTask,
@@ -85,6 +94,7 @@ __all__ = [
     "SUMMARY_COLUMNS",
     "TYPE_KEYS",
     "Accumulator",
+    "AnnotatorBatches",
     "BratDocument",
     "ConllError",
     "ConllSentence",
@@ -101,6 +111,7 @@ __all__ = [
     "Tally",
     "TwoSystemSentence",
     "__version__",
+    "agreement",
     "align_hipe",
     "as_span",
     "compare_runs",
@@ -121,10 +132,14 @@ __all__ = [
     "pair",
     "pair_greedy",
     "read_brat",
+    "read_brat_annotators",
     "read_brat_pairs",
     "read_conll",
+    "read_conll_annotators",
+    "read_doccano_annotators",
     "read_hipe",
     "read_label_studio",
+    "read_label_studio_annotators",
     "read_span_lines",
     "read_spans",
     "read_two_systems",

@@ -31,6 +31,11 @@ _COMPARE_RESAMPLES = 10_000
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["agreement"]:  # a command of its own: annotators' files (docs/agreement.md)
+        from .files.agreement_files import agreement_main
+
+        return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
