@@ -107,30 +107,27 @@ ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
 ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
 
 
-def _error_order(row: tuple[ErrorKey, int]) -> tuple:
-    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string. One
-    # flat tuple per row: a sort key is made for every distinct error, thousands of them.
-    (scenario, reference_text, reference_type, predicted_text, predicted_type), number = row
-    return (
-        -number,
-        scenario,
-        reference_text is not None,
-        reference_text or "",
-        reference_type is not None,
-        reference_type or "",
-        predicted_text is not None,
-        predicted_text or "",
-        predicted_type is not None,
-        predicted_type or "",
-    )
+_NONE_FIRST: dict[Any, str] = {None: ""}  # None, then every string (None's flag, before, tells it from "")
 
 
 def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
     """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
     most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
-    ranked = sorted(errors.items(), key=_error_order)
+    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string: each
+    # column's values ranked (a sort of its distinct values), the rows then ordered by np.lexsort on the ranks,
+    # where a sort of the rows' tuples compared thousands of them field by field.
+    keys = list(errors)
+    numbers = list(errors.values())
+    ranks = [-np.array(numbers, dtype=np.int64)]
+    for values in zip(*keys) if keys else ():
+        distinct = set(values)
+        named = sorted(distinct - {None})
+        rank: dict[Any, int] = {None: 0, **dict(zip(named, range(1, len(named) + 1)))}
+        ranks.append(np.fromiter(map(rank.__getitem__, values), np.int64, len(values)))
+    order = np.lexsort(ranks[::-1]).tolist() if keys else []
     if limit is not None:
-        ranked = ranked[:limit]
+        order = order[:limit]
+    ranked = zip(map(keys.__getitem__, order), map(numbers.__getitem__, order))
     return [
         {
             "scenario": scenario,

@@ -169,3 +169,19 @@ def test_tokens_checked_at_once_keep_the_located_error_and_string_subclasses() -
     assert Columns.of(1, tokens=[[Word("a"), "b"]]).tokens == (("a", "b"),)
     with pytest.raises(ValueError, match="token 1 is"):
         Columns.of(2, tokens=[["a"], ("b", 3)])
+
+
+def test_read_checks_as_of_and_reads_lists_of_strings_where_they_are() -> None:
+    # Columns.read (compute_semeval's): the same columns and errors as Columns.of, lists of strings not copied.
+    tokens = [["Ann", "sang"], ("in", "Paris")]
+    read, checked = Columns.read(2, tokens=tokens, groups=["a", "b"]), Columns.of(2, tokens=tokens, groups=["a", "b"])
+    assert [tuple(sentence) for sentence in read.tokens or ()] == list(checked.tokens or ())
+    assert read.groups == checked.groups and read.given == checked.given
+    assert read.tokens is not None and read.tokens[0] is tokens[0]
+    assert tokens == [["Ann", "sang"], ("in", "Paris")]
+    for given in ({"tokens": [["a"]]}, {"tokens": [["a"], [1]]}, {"tokens": [["a"], ["b"]], "groups": [[], "x"]}):
+        with pytest.raises(InvalidInputError) as from_of:
+            Columns.of(2, **given)
+        with pytest.raises(InvalidInputError) as from_read:
+            Columns.read(2, **given)
+        assert str(from_read.value) == str(from_of.value)
