@@ -196,7 +196,9 @@ class CellTable(Mapping[Cell, int]):
         return repr(self.cells)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return CellTable, (self.scenario, self.reference_type, self.predicted_type, self.number, self.type_names)
+        # Pickled as the dict it reads as: a few cells' dict is smaller than their columns (an accumulator sent to
+        # another process carries its counts, tests/test_accumulator.py).
+        return dict, (self.cells,)
 
     def present_types(self) -> np.ndarray:
         """The ids of the types a cell names, on either side, in order of id."""
