@@ -163,7 +163,8 @@ def check_error_texts(form: str, options: Options, columns: Columns) -> None:
 
 
 def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int) -> Columns:
-    """The columns of a batch of `sentences` sentences, checked once (`Columns.of`)."""
+    """The columns of a batch of `sentences` sentences, checked once (`Columns.read`: the caller reads them
+    within its call)."""
     if isinstance(columns, Columns):
         if columns and columns.sentences != sentences:
             name = columns.given[0]
@@ -171,7 +172,7 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
                 f"found {columns.sentences} values for {sentences} sentences; expected one per sentence", name
             )
         return columns
-    return Columns.of(sentences, **(columns or {}))
+    return Columns.read(sentences, **(columns or {}))
 
 
 def check_outside_type(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count, islice, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
@@ -15,7 +15,7 @@ import numpy as np
 
 from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
-from .pairing.rules import scenario_of
+from .pairing.rules import SCENARIOS, scenario_of
 from .span import Span
 
 if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
@@ -107,30 +107,27 @@ ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
 ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
 
 
-def _error_order(row: tuple[ErrorKey, int]) -> tuple:
-    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string. One
-    # flat tuple per row: a sort key is made for every distinct error, thousands of them.
-    (scenario, reference_text, reference_type, predicted_text, predicted_type), number = row
-    return (
-        -number,
-        scenario,
-        reference_text is not None,
-        reference_text or "",
-        reference_type is not None,
-        reference_type or "",
-        predicted_text is not None,
-        predicted_text or "",
-        predicted_type is not None,
-        predicted_type or "",
-    )
+_NONE_FIRST: dict[Any, str] = {None: ""}  # None, then every string (None's flag, before, tells it from "")
 
 
 def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
     """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
     most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
-    ranked = sorted(errors.items(), key=_error_order)
+    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string: each
+    # column's values ranked (a sort of its distinct values), the rows then ordered by np.lexsort on the ranks,
+    # where a sort of the rows' tuples compared thousands of them field by field.
+    keys = list(errors)
+    numbers = list(errors.values())
+    ranks = [-np.array(numbers, dtype=np.int64)]
+    for values in zip(*keys) if keys else ():
+        distinct = set(values)
+        named = sorted(distinct - {None})
+        rank: dict[Any, int] = {None: 0, **dict(zip(named, range(1, len(named) + 1)))}
+        ranks.append(np.fromiter(map(rank.__getitem__, values), np.int64, len(values)))
+    order = np.lexsort(ranks[::-1]).tolist() if keys else []
     if limit is not None:
-        ranked = ranked[:limit]
+        order = order[:limit]
+    ranked = zip(map(keys.__getitem__, order), map(numbers.__getitem__, order))
     return [
         {
             "scenario": scenario,
@@ -148,6 +145,67 @@ def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list
 Cell = tuple[str, str | None, str | None]
 # (sentence, reference entity or None, predicted entity or None): a row of the readable path.
 Row = tuple[int, Span | None, Span | None]
+
+
+class CellTable(Mapping[Cell, int]):
+    """A tally's cells as the table of pairs counts them (`nerscore.table.reducers.cells`): parallel columns of
+    distinct cells (scenario index, reference and predicted type ids into `type_names`, -1 for no entity, and the
+    number of rows), read as the mapping `Tally.cells` is. `CellColumns.of` reads the columns as they are; the
+    dict of (scenario, reference type, predicted type) is made only where a cell is looked up (the confusion
+    matrix, `+`): with 100,000 types, tens of thousands of cells made into tuples and back into columns cost a
+    fifth of compute_semeval (benchmarks/redesign.py)."""
+
+    def __init__(
+        self,
+        scenario: np.ndarray,
+        reference_type: np.ndarray,
+        predicted_type: np.ndarray,
+        number: np.ndarray,
+        type_names: Sequence[str],
+    ) -> None:
+        # Distinct (scenario, reference type, predicted type) rows, `type_names` distinct names: one cell a row.
+        self.scenario, self.reference_type, self.predicted_type = scenario, reference_type, predicted_type
+        self.number = number
+        self.type_names = type_names
+        self._cells: dict[Cell, int] | None = None
+
+    @property
+    def cells(self) -> dict[Cell, int]:
+        if self._cells is None:
+            names: list[str | None] = [*self.type_names, None]  # type id -1, no entity, is the last name
+            columns = (self.scenario.tolist(), self.reference_type.tolist(), self.predicted_type.tolist())
+            keys = [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)]
+            self._cells = dict(zip(keys, self.number.tolist()))
+        return self._cells
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.cells[cell]
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self.cells)
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+    def __eq__(self, other: object) -> bool:
+        return self.cells == (other.cells if isinstance(other, CellTable) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a dict's
+
+    def __repr__(self) -> str:
+        return repr(self.cells)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the dict it reads as: a few cells' dict is smaller than their columns (an accumulator sent to
+        # another process carries its counts, tests/test_accumulator.py).
+        return dict, (self.cells,)
+
+    def present_types(self) -> np.ndarray:
+        """The ids of the types a cell names, on either side, in order of id."""
+        seen = np.zeros(len(self.type_names) + 1, dtype=bool)
+        seen[self.reference_type] = True
+        seen[self.predicted_type] = True
+        return np.flatnonzero(seen[:-1])
 
 
 @dataclass(frozen=True)
@@ -235,6 +293,9 @@ class Tally:
         """The types seen on either side, sorted."""
         if not self.cells:
             return []
+        if isinstance(self.cells, CellTable):
+            names = self.cells.type_names
+            return sorted([names[i] for i in self.cells.present_types().tolist()])
         _, reference_types, predicted_types = zip(*self.cells)
         return _sorted_types(reference_types, predicted_types)
 
@@ -285,9 +346,8 @@ class CellColumns:
     predicted_type: np.ndarray
     number: np.ndarray
     entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
-    # (types x 6) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
-    # every scheme's per-type counts are these read through §4's table (`totals_by_type`). Float64, exact: every
-    # total is below 2**52 (`of` refuses more), and a float matrix product takes a quarter of an integer one's time.
+    # (6 x types) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
+    # every scheme's per-type counts are these read through §4's table (`totals_by_type`).
     reference_scenarios: np.ndarray
     prediction_scenarios: np.ndarray
 
@@ -301,33 +361,22 @@ class CellColumns:
         the order the cells first name them (the macro means are exact sums, which no order changes; sorting
         100,000 names costs more than the rest of `scores`)."""
         cells = tally.cells
-        size = len(cells)
-        if sum(cells.values()) >= EXACT_FLOATS // 2:
+        entities = int(cells.number.sum()) if isinstance(cells, CellTable) else sum(cells.values())
+        if entities >= EXACT_FLOATS // 2:
             # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
-            raise ValueError(f"a tally of {sum(cells.values()):,} entities; expected fewer than 2**52")
-        scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
-        sides_types = (reference_types, predicted_types)
-        if labels is None and not ordered:
-            # Each type numbered by the look-up that places its cells, as they first name it: one dict step a cell
-            # and side, where naming the types first and looking them up after took three.
-            numbering: defaultdict[str | None, int] = defaultdict(count().__next__, {None: -1})
-            positions = [np.fromiter(map(numbering.__getitem__, types), np.int64, size) for types in sides_types]
-            entity_types = cast(list[str], list(islice(numbering, 1, None)))  # None, first, left out
+            raise ValueError(f"a tally of {entities:,} entities; expected fewer than 2**52")
+        if isinstance(cells, CellTable):
+            scenario, positions, entity_types = _table_positions(cells, labels, ordered)
+            number = cells.number
         else:
-            entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
-            index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
-            positions = [np.fromiter(map(index.get, types, repeat(-1)), np.int64, size) for types in sides_types]
-        scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
-        number = np.fromiter(cells.values(), dtype=np.int64, count=size)
+            scenario, positions, number, entity_types = _mapping_positions(cells, labels, ordered)
         sides = []
-        width = len(_SCENARIO_INDEX)
+        types = len(entity_types)
         for side in positions:
             scored = side >= 0
             # Summed as floats, exact: every total is below 2**52 (refused above).
-            totals = np.bincount(
-                side[scored] * width + scenario[scored], number[scored], minlength=len(entity_types) * width
-            )
-            sides.append((side, totals.reshape(len(entity_types), width)))
+            totals = np.bincount(scenario[scored] * types + side[scored], number[scored], len(_SCENARIO_INDEX) * types)
+            sides.append((side, totals.astype(np.int64).reshape(len(_SCENARIO_INDEX), types)))
         (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
         return cls(
             scenario, reference_type, predicted_type, number, entity_types, reference_scenarios, prediction_scenarios
@@ -345,15 +394,69 @@ class CellColumns:
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
         the order of Counts' fields."""
-        outcomes = _OUTCOME_COLUMNS[scheme]
-        return (
-            (self.reference_scenarios @ outcomes).astype(np.int64),
-            (self.prediction_scenarios @ outcomes).astype(np.int64),
-        )
+        sides = []
+        for scenarios in (self.reference_scenarios, self.prediction_scenarios):
+            # Each count the sum of its scenarios' rows: a few additions of one row each, no matrix product
+            # (numpy hands one to BLAS, whose threads cost the CPU time of a hundred such additions).
+            totals = np.zeros((len(COUNT_NAMES), self.types), dtype=np.int64)
+            for scenario, outcome in enumerate(_OUTCOME_INDEX[scheme].tolist()):
+                totals[outcome] += scenarios[scenario]
+            sides.append(totals.T)
+        return sides[0], sides[1]
 
 
-# _OUTCOME_COLUMNS[scheme]: (6 scenarios x 5 counts), 1 where §4 gives the scenario that outcome under the scheme.
-_OUTCOME_COLUMNS = {scheme: np.eye(len(COUNT_NAMES))[index] for scheme, index in _OUTCOME_INDEX.items()}
+def _mapping_positions(
+    cells: Mapping[Cell, int], labels: list[str] | None, ordered: bool
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray, list[str]]:
+    """`CellColumns.of`'s columns of cells given as a mapping: each cell's scenario index, each side's type
+    position, each cell's number, and the scored types."""
+    size = len(cells)
+    scenarios, reference_types, predicted_types = zip(*cells) if size else ((), (), ())
+    sides_types = (reference_types, predicted_types)
+    if labels is None and not ordered:
+        # Each type numbered by the look-up that places its cells, as they first name it: one dict step a cell
+        # and side, where naming the types first and looking them up after took three.
+        numbering: defaultdict[str | None, int] = defaultdict(count().__next__, {None: -1})
+        positions = [np.fromiter(map(numbering.__getitem__, types), np.int64, size) for types in sides_types]
+        entity_types = cast(list[str], list(islice(numbering, 1, None)))  # None, first, left out
+    else:
+        entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+        index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
+        positions = [np.fromiter(map(index.get, types, repeat(-1)), np.int64, size) for types in sides_types]
+    scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
+    number = np.fromiter(cells.values(), dtype=np.int64, count=size)
+    return scenario, positions, number, entity_types
+
+
+def _table_positions(
+    table: CellTable, labels: list[str] | None, ordered: bool
+) -> tuple[np.ndarray, list[np.ndarray], list[str]]:
+    """`_mapping_positions` of a `CellTable`, on its columns: each type id to its position by one look-up
+    array, the types in the order the mapping would give them (unless `ordered`, as its cells first name them:
+    the reference side's, then the prediction side's)."""
+    names = table.type_names
+    if labels is not None:
+        index = dict(zip(labels, range(len(labels))))
+        position = np.fromiter(map(index.get, names, repeat(-1)), np.int64, len(names))
+        entity_types = labels
+    else:
+        if ordered:
+            present = table.present_types().tolist()
+            order = sorted(range(len(present)), key=lambda k: names[present[k]])
+            ids = np.array(present, dtype=np.int64)[order] if present else np.zeros(0, np.int64)
+        else:
+            # Each type's first place in the reference column followed by the predicted one, in one pass (no sort
+            # of the cells, as np.unique's return_index takes).
+            both = np.concatenate((table.reference_type, table.predicted_type))
+            first = np.full(len(names) + 1, len(both))
+            np.minimum.at(first, both, np.arange(len(both)))
+            seen = np.flatnonzero(first[:-1] < len(both))
+            ids = seen[np.argsort(first[seen])]
+        position = np.full(len(names), -1, dtype=np.int64)
+        position[ids] = np.arange(len(ids))
+        entity_types = [names[i] for i in ids.tolist()]  # (a comprehension: map over a tuple's item is 6x slower)
+    lookup = np.append(position, -1)  # id -1, no entity, is the last
+    return table.scenario, [lookup[table.reference_type], lookup[table.predicted_type]], entity_types
 
 
 class Counted(NamedTuple):

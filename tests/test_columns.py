@@ -200,3 +200,19 @@ def test_an_id_of_more_digits_than_python_writes_is_a_located_error(call, messag
     with pytest.raises(InvalidInputError) as raised:
         call()
     assert str(raised.value).startswith(message), str(raised.value)
+
+
+def test_read_checks_as_of_and_reads_lists_of_strings_where_they_are() -> None:
+    # Columns.read (compute_semeval's): the same columns and errors as Columns.of, lists of strings not copied.
+    tokens = [["Ann", "sang"], ("in", "Paris")]
+    read, checked = Columns.read(2, tokens=tokens, groups=["a", "b"]), Columns.of(2, tokens=tokens, groups=["a", "b"])
+    assert [tuple(sentence) for sentence in read.tokens or ()] == list(checked.tokens or ())
+    assert read.groups == checked.groups and read.given == checked.given
+    assert read.tokens is not None and read.tokens[0] is tokens[0]
+    assert tokens == [["Ann", "sang"], ("in", "Paris")]
+    for given in ({"tokens": [["a"]]}, {"tokens": [["a"], [1]]}, {"tokens": [["a"], ["b"]], "groups": [[], "x"]}):
+        with pytest.raises(InvalidInputError) as from_of:
+            Columns.of(2, **given)
+        with pytest.raises(InvalidInputError) as from_read:
+            Columns.read(2, **given)
+        assert str(from_read.value) == str(from_of.value)

@@ -81,3 +81,33 @@ def test_tallies_add_their_tokens() -> None:
     second = ns.tally_semeval([["O"]], [["O"]])[0]
     assert (first + second).tokens == ns.tally_semeval([["B-PER", "O"], ["O"]], [["B-PER", "B-PER"], ["O"]])[0].tokens
     assert (ns.Tally() + ns.Tally()).tokens is None
+
+
+def test_cell_table_reads_as_its_dict_and_scores_as_it() -> None:
+    # The table's cells (`reducers.cells`) are a `CellTable`: a mapping equal to the dict of its cells, which
+    # adds, pickles and scores exactly as that dict does, types in the same order (counts_by_type, per_type).
+    import pickle
+
+    from nerscore.options import Options
+    from nerscore.result_scores import scores
+    from nerscore.tally import CellColumns, CellTable
+
+    predictions = [["B-ZED", "O", "B-LOC", "I-LOC", "B-PER"], ["B-ANT", "I-ANT", "O", "B-PER", "O"], ["O"] * 5]
+    references = [["B-LOC", "O", "B-LOC", "I-LOC", "O"], ["B-ANT", "O", "B-MISC", "I-MISC", "O"], ["B-PER"] * 5]
+    tally, _ = tally_semeval(predictions, references)
+    assert isinstance(tally.cells, CellTable)
+    as_dict = Tally(dict(tally.cells), tally.tokens)
+    assert tally.cells == dict(tally.cells) and dict(tally.cells) == tally.cells and as_dict == tally
+    assert list(tally.cells) == list(as_dict.cells) and len(tally.cells) == len(as_dict.cells)
+    assert pickle.loads(pickle.dumps(tally)) == tally
+    assert (tally + tally).cells == {cell: 2 * number for cell, number in as_dict.cells.items()}
+    assert tally.entity_types == as_dict.entity_types
+    for labels, ordered in ((None, False), (None, True), (["PER", "NONE", "LOC"], True)):
+        table, mapping = CellColumns.of(tally, labels, ordered), CellColumns.of(as_dict, labels, ordered)
+        assert table.entity_types == mapping.entity_types
+        for scheme in ("strict", "exact", "partial", "type"):
+            for a, b in zip(table.totals_by_type(scheme), mapping.totals_by_type(scheme)):
+                assert a.tolist() == b.tolist()
+    assert list(tally.counts_by_type("strict")[1].items()) == list(as_dict.counts_by_type("strict")[1].items())
+    for options in (Options(), Options(per_type=True), Options(per_type=True, labels=["PER", "NONE"])):
+        assert list(scores(tally, options).items()) == list(scores(as_dict, options).items())

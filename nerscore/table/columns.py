@@ -111,7 +111,7 @@ class Columns:
     """The columns given with a batch, each a tuple of one value per sentence, or None when not given."""
 
     texts: tuple[str, ...] | None = None
-    tokens: tuple[tuple[str, ...], ...] | None = None
+    tokens: tuple[Sequence[str], ...] | None = None  # tuples, but as `read` keeps them, the caller's lists
     groups: tuple[Any, ...] | None = None
     documents: tuple[Any, ...] | None = None
 
@@ -127,6 +127,21 @@ class Columns:
             if values is not None:
                 kept[name] = _checked(COLUMNS[name], values, sentences)
         return cls(**kept)
+
+    @classmethod
+    def read(cls, sentences: int, **given: Any) -> Columns:
+        """`of` for a caller that reads the columns within one call and keeps nothing of them (compute_semeval,
+        `Accumulator.update`: what they keep are counts and new strings): the same checks, but tokens that are
+        all lists or tuples of strings are read where they are, not copied into tuples (7 ms of 20,000 x 20
+        tokens, a fifth of a plain compute_semeval). Never modified, as any input."""
+        if set(given) <= set(COLUMNS) and given.get("tokens") is not None:
+            values = given["tokens"]
+            if isinstance(values, (list, tuple)) and set(map(type, values)) <= {list, tuple} and _all_strings(values):
+                if len(values) != sentences:
+                    return cls.of(sentences, **given)  # its error
+                others = cls.of(sentences, **{**given, "tokens": None})
+                return cls(**{**{name: getattr(others, name) for name in others.given}, "tokens": tuple(values)})
+        return cls.of(sentences, **given)
 
     @property
     def given(self) -> tuple[str, ...]:
@@ -312,7 +327,7 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
     return tuple(kept)
 
 
-def _all_strings(values: list[Sequence[Any]]) -> bool:
+def _all_strings(values: Sequence[Sequence[Any]]) -> bool:
     """Whether every item of every value is a string (what `_tokens_problem` asks of each): joining them is the
     test, in C (a set of their types takes twice as long)."""
     try:

@@ -23,7 +23,7 @@ from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
-from ..tally import Cell, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
+from ..tally import Cell, CellTable, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_texts
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
@@ -77,18 +77,26 @@ class Reducer:
     reduce: Callable[[Reduction], Any]
 
 
-def cells(pairs: Pairs) -> dict[Cell, int]:
+def cells(pairs: Pairs) -> CellTable:
     """The tally's cells (docs/scoring.md §4): how many rows fell into each (scenario, reference type, predicted
-    type), None for no entity."""
-    distinct, numbers = _distinct_cells(pairs, inverse=False)
-    return dict(zip(distinct, numbers.tolist()))
+    type), None for no entity; as the columns of a `CellTable`, which the scores read as they are."""
+    distinct, numbers = _distinct_keys(pairs, inverse=False)
+    return CellTable(*_cell_columns(distinct, len(pairs.type_names) + 1), numbers.reshape(-1), pairs.type_names)
 
 
 def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray]:
     """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
     index into them: asked for only where needed, as it costs np.unique an argsort."""
-    # One integer per cell, in mixed radix (scenario, then reference type + 1, then predicted type + 1, each digit
-    # below `width`): every cell found at once.
+    distinct, per = _distinct_keys(pairs, inverse)
+    kinds, reference_types, predicted_types = _cell_columns(distinct, len(pairs.type_names) + 1)
+    names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
+    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
+    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)], per.reshape(-1)
+
+
+def _distinct_keys(pairs: Pairs, inverse: bool) -> tuple[np.ndarray, np.ndarray]:
+    """`_distinct_cells` as one integer a cell, in mixed radix (scenario, then reference type + 1, then predicted
+    type + 1, each digit below the number of types + 1): every cell found at once."""
     width = len(pairs.type_names) + 1
     # In place, one new column: each temporary column of a large table is fresh memory the system must map.
     combined = pairs.scenario * width
@@ -98,14 +106,15 @@ def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray
     combined += pairs.predicted_type
     combined += 1
     if inverse:
-        distinct, per = np.unique(combined, return_inverse=True)
-    else:
-        distinct, per = key_counts(combined, len(SCENARIOS) * width * width)
+        return np.unique(combined, return_inverse=True)
+    return key_counts(combined, len(SCENARIOS) * width * width)
+
+
+def _cell_columns(distinct: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (scenario index, reference type id, predicted type id) of `_distinct_keys`' integers, -1 for no entity."""
     kinds, rest = np.divmod(distinct, width * width)
     reference_types, predicted_types = np.divmod(rest, width)
-    names: list[str | None] = [None, *pairs.type_names]
-    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
-    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)], per.reshape(-1)
+    return kinds, reference_types - 1, predicted_types - 1
 
 
 def token_counts(facts: SentenceFacts) -> TokenCounts:

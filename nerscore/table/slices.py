@@ -24,7 +24,7 @@ from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores, two_sided_scores
-from ..tally import Tally, TokenCounts
+from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text, entity_texts
 from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts
 
@@ -309,9 +309,7 @@ def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.nd
     distinct, numbers = key_counts(combined, _WIDTH * width * width)
     kinds, rest = np.divmod(distinct, width * width)
     r, p = np.divmod(rest, width)
-    labels: list[str | None] = [None, *names]
-    cells = zip(kinds.tolist(), r.tolist(), p.tolist(), numbers.tolist())
-    return Tally({(SCENARIOS[kind], labels[ri], labels[pi]): int(n) for kind, ri, pi, n in cells})
+    return Tally(CellTable(kinds, r - 1, p - 1, numbers, tuple(names)))
 
 
 def _bucket_tallies(
@@ -325,10 +323,13 @@ def _bucket_tallies(
     rest, p = np.divmod(distinct, types)
     rest, r = np.divmod(rest, types)
     b, kinds = np.divmod(rest, _WIDTH)
-    labels: list[str | None] = [None, *rows.type_names]
-    cells: dict[int, dict] = {}
-    for bi, kind, ri, pi, n in zip(b.tolist(), kinds.tolist(), r.tolist(), p.tolist(), numbers.tolist()):
-        cells.setdefault(bi, {})[(SCENARIOS[kind], labels[ri], labels[pi])] = int(n)
+    # The keys are sorted, bucket first: each bucket's cells are one run of them.
+    present = np.flatnonzero(np.bincount(b, minlength=len(names))).tolist()
+    bounds = np.searchsorted(b, [*present, len(names)]).tolist()
+    cells = {
+        bi: CellTable(kinds[first:last], r[first:last] - 1, p[first:last] - 1, numbers[first:last], rows.type_names)
+        for bi, first, last in zip(present, bounds, bounds[1:])
+    }
     tokens: dict[int, TokenCounts] = {}
     if facts.equal is not None and facts.lengths is not None:
         size = len(names)
@@ -366,7 +367,7 @@ def add_entity_texts(entities: list[dict[str, Any]], columns: Columns) -> list[d
     return entities
 
 
-def kept_tokens(tokens: tuple[tuple[str, ...], ...], references: Any, ignore_index: int, holds_ids: bool) -> Any:
+def kept_tokens(tokens: tuple[Sequence[str], ...], references: Any, ignore_index: int, holds_ids: bool) -> Any:
     """The tokens as scored: with ids, those at positions whose reference is `ignore_index` dropped with them
     (docs/scoring.md §11). A sentence whose tokens and tags differ in number is a located `ValueError`."""
     # Tags keep every token: only the numbers are compared, at C speed.
