@@ -181,18 +181,33 @@ def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         values = [result[key] for result in results]
         mean = _mean(values)
         summary[f"{key}_mean"] = mean
-        summary[f"{key}_std"] = (
-            math.sqrt(math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1))
-            if len(values) > 1
-            else 0.0
-        )
+        summary[f"{key}_std"] = _std(values, mean)
         summary[f"{key}_min"] = min(values)
         summary[f"{key}_max"] = max(values)
     return summary
 
 
 def _mean(values: list[Any]) -> float:
-    return math.fsum(values) / len(values)
+    """The mean, the exact one rounded once: so it lies within [min, max], and the mean of equal values is that
+    value (with a standard deviation of 0), where `fsum / n` rounds twice (three runs of 0.1: 0.10000000000000002).
+    A NaN or an infinity (no exact fraction) keeps fsum's mean."""
+    from fractions import Fraction  # (here: `import nerscore` stays numpy's cost, tests/test_house.py)
+
+    if not all(math.isfinite(value) for value in values):
+        return math.fsum(values) / len(values)
+    return float(sum(map(Fraction, values), Fraction(0)) / len(values))
+
+
+def _std(values: list[Any], mean: float) -> float:
+    """The sample standard deviation (n - 1; 0 for one value) about `mean`. Values so large that their squares
+    would overflow (the value keys of extreme weights, docs/scoring.md §10) are scaled by a power of two first,
+    which changes no digit; others are not scaled at all."""
+    if len(values) < 2:
+        return 0.0
+    largest = max(abs(value) for value in values)
+    scale = 2.0 ** -math.frexp(largest)[1] if math.isfinite(largest) and largest > 2.0**500 else 1.0
+    squares = math.fsum((value * scale - mean * scale) ** 2 for value in values)
+    return math.sqrt(squares / (len(values) - 1)) / scale
 
 
 def _units(counted: list[Accumulator]) -> SentenceCounts:

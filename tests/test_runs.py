@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 import nerscore as ns
+from nerscore import runs as runs_module
 from nerscore.statistics import resampling, run_statistics, sample_statistics
 from nerscore.statistics.unit_counts import SentenceCounts, per_unit
 
@@ -221,6 +225,51 @@ def test_summarize_runs_gives_mean_std_min_max_of_every_key() -> None:
         assert summary[f"{key}_std"] == pytest.approx(np.std(values, ddof=1), rel=1e-9, abs=1e-15)
         assert summary[f"{key}_min"] == min(values) and summary[f"{key}_max"] == max(values)
     assert summary["PER_strict_f1_mean"] == pytest.approx(np.mean([result["PER_strict_f1"] for result in each]))
+
+
+def test_identical_runs_have_their_scores_as_mean_and_no_deviation() -> None:
+    # Issue 31 (9): fsum / n rounds twice, so three runs of recall 0.7 had a mean of 0.6999999999999998, below
+    # their min, and a standard deviation of 1.4e-16.
+    references = [["B-PER", "O"]] * 10
+    run = [["B-PER", "O"]] * 7 + [["O", "O"]] * 3
+    single = ns.compute_semeval(predictions=run, references=references, per_type=True)
+    assert single["strict_recall"] == 0.7
+    summary = ns.summarize_runs(runs=[run] * 3, references=references, per_type=True)
+    for key, value in single.items():
+        assert summary[f"{key}_mean"] == value == summary[f"{key}_min"] == summary[f"{key}_max"], key
+        assert summary[f"{key}_std"] == 0.0, key
+    compared = ns.compare_runs(runs_a=[run] * 3, runs_b=[run] * 2, references=references, n_resamples=50)
+    assert compared["strict_recall_a_mean"] == compared["strict_recall_b_mean"] == 0.7
+
+
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(value=FINITE, runs=st.integers(1, 40))
+def test_the_mean_of_equal_values_is_that_value_and_their_deviation_0(value: float, runs: int) -> None:
+    summary = runs_module._summary([{"key": value}] * runs)
+    assert summary["key_mean"] == value and summary["key_std"] == 0.0
+
+
+@given(values=st.lists(FINITE, min_size=1, max_size=40))
+def test_the_mean_lies_within_min_and_max(values: list[float]) -> None:
+    summary = runs_module._summary([{"key": value} for value in values])
+    assert summary["key_min"] <= summary["key_mean"] <= summary["key_max"]
+    assert summary["key_std"] >= 0  # never NaN (an infinity only where no float holds it)
+
+
+@given(values=st.lists(st.floats(-1e300, 1e300), min_size=2, max_size=20))
+def test_the_deviation_is_numpys_and_finite_for_large_values(values: list[float]) -> None:
+    summary = runs_module._summary([{"key": value} for value in values])
+    exact = [Fraction(value) for value in values]
+    mean = sum(exact, Fraction(0)) / len(exact)
+    variance = sum(((value - mean) ** 2 for value in exact), Fraction(0)) / (len(exact) - 1)
+    if variance == 0:
+        assert summary["key_std"] == 0.0
+        return
+    half = (variance.numerator.bit_length() - variance.denominator.bit_length()) // 2  # sqrt in range, exact
+    assert math.isfinite(summary["key_std"])
+    assert summary["key_std"] == pytest.approx(math.sqrt(variance / 4**half) * 2.0**half, rel=1e-9)
 
 
 def test_a_type_only_some_runs_predict_has_its_keys_in_every_run() -> None:
