@@ -129,16 +129,33 @@ def runs_comparison(
         p_values = _randomization_p_values(estimate, map(difference, _swapped_totals(units, resamples, rng, width)))
         return keys, low, high, p_values
     values = _per_run(units.totals(), runs_a + runs_b, options)
-    p_values = _pooled_p_values(values[:runs_a], values[runs_a:], _unit_variances(drawn, groups, options), resamples)
+    scale = _scales(values, drawn, runs_a + runs_b, options)
+    variances = _unit_variances(drawn, groups, options, scale)
+    p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, resamples)
     return keys, low, high, p_values
 
 
-def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options) -> np.ndarray:
+def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options) -> np.ndarray:
+    """Each statistic's scale for the t test: 1, or for a column whose values pass 2**100 (docs/scoring.md §10's
+    value under extreme false alarms, up to `VALUE_BOUND`) the power of two that brings them within 1, so that
+    their squares stay finite; t and its degrees of freedom do not change with the scale."""
+    largest = np.abs(values).max(axis=0)
+    if options.value is not None:  # only the value is unbounded: the drawn units' too
+        start = 0
+        for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
+            measures = _per_run(drawn[start : start + block], runs, options)
+            largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
+            start += block
+    huge = largest > 2.0**100
+    return np.where(huge, np.ldexp(1.0, -np.frexp(np.where(huge, largest, 1.0))[1]), 1.0)
+
+
+def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options, scale: np.ndarray) -> np.ndarray:
     """The variance over unit resamples (every run kept) of mean(B) - mean(A), less its part that comes from
     runs varying unit by unit, which the runs' own variance already holds. Over unit resamples, each run's
     deviation from its system's mean varies by (R - 1)/R of that part for a system of R runs, so the deviations'
     variances summed over the runs of both systems and divided by R_A + R_B - 2 estimate it (a method-of-moments
-    correction, pooled as `_pooled_p_values` pools). Never below 0."""
+    correction, pooled as `_pooled_p_values` pools). Never below 0. Each statistic is multiplied by `scale`."""
     runs_a, runs_b = groups
     runs = runs_a + runs_b
     sums = np.zeros(len(_measure_keys(options)))
@@ -147,7 +164,7 @@ def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options) 
     deviation_squares = np.zeros_like(deviations)
     start = 0
     for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
-        measures = _per_run(drawn[start : start + block], runs, options)
+        measures = _per_run(drawn[start : start + block], runs, options) * scale
         mean_a, mean_b = measures[:, :runs_a].mean(axis=1), measures[:, runs_a:].mean(axis=1)
         delta = mean_b - mean_a
         sums += delta.sum(axis=0)
