@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from conftest import worked_example
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_spans import overlaps
 
@@ -544,6 +544,16 @@ EXTREME_WEIGHTS = st.fixed_dictionaries(
 
 @settings(max_examples=25, deadline=None)
 @given(weights=EXTREME_WEIGHTS)
+@example(weights={"false_alarm": 1e308})  # the issue's
+@example(
+    weights={
+        "types": {"A": 0.0, "B": 1.6501273145491622e-285},
+        "default_type_weight": 2.636820040012284e23,
+        "false_alarm": 0.0,
+        "type_error": 0.0,
+    }
+)
+@example(weights={"types": {"A": 0.0, "B": 1.0}, "default_type_weight": 2e107, "false_alarm": 0.0, "type_error": 0.0})
 def test_every_value_key_and_interval_is_finite_under_extreme_weights(weights: dict) -> None:
     predictions, references = random_tags(random.Random(3), sentences=12)
     other = random_tags(random.Random(4), sentences=12)[0]

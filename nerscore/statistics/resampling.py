@@ -163,9 +163,11 @@ def _bca_interval(
 
 def _power_of_two_scale(largest: np.ndarray) -> np.ndarray:
     """Per column, 1 where its largest magnitude lies within 2**-100 and 2**100 (or is 0 or not finite), else the
-    power of two that brings it within 1/2 and 1: scaling by it changes no digit."""
+    power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
+    scaling by it changes no digit."""
     odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < 2.0**-100))
-    return np.where(odd, np.ldexp(1.0, -np.frexp(np.where(odd, largest, 1.0))[1]), 1.0)
+    exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
+    return np.where(odd, np.ldexp(1.0, exponents), 1.0)
 
 
 class _Quantiles:
