@@ -91,6 +91,19 @@ class PerSentence:
         floats = np.hstack(parts).astype(np.float64)
         return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, self.documents)
 
+    @staticmethod
+    def side_by_side(runs: Sequence[PerSentence], documents: tuple[Hashable, ...] | None = None) -> PerSentence:
+        """Several runs' rows of the same sentences side by side, in order (the runs' units, docs/scoring.md §9):
+        each run's six scenario counts, then its §10 weighted columns (the overlap credit, the value's sums) when
+        asked for, so that a run's statistics are those of its own bootstrap. Integers where no run holds floats,
+        else all in floats, as `beside` puts two systems'."""
+        width = len(SCENARIOS)
+        if all(run.floats is None for run in runs):
+            return PerSentence(np.hstack([run.ints[:, :width] for run in runs]), None, documents)
+        parts = [part for run in runs for part in (run.ints[:, :width], run.floats) if part is not None]
+        floats = np.hstack(parts).astype(np.float64)
+        return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, documents)
+
 
 @dataclass(frozen=True)
 class Accumulator:

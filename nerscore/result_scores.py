@@ -3,6 +3,8 @@ the value score, the confusion matrix and the `entities` rows. What it is made o
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -11,6 +13,7 @@ import numpy as np
 
 from .errors import InvalidInputError
 from .measures import Ratios, Rule
+from .option_checks import Weights
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
@@ -191,14 +194,38 @@ def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | N
     rule = Rule.of(options)
     value = rule.exact_share(*_integer_ratios([k - c for k, c in zip(kept, cost)], worth_r))
     precision_recall_f = rule.exact(*_integer_ratios(kept_p, worth_p), *_integer_ratios(kept, worth_r)).values()
-    columns = [(numerator / denominator).tolist() for numerator, denominator in [value]] + [
-        column.tolist() for column in precision_recall_f
-    ]
+    try:
+        values = (value[0] / value[1]).tolist()
+    except OverflowError:  # docs/scoring.md §10: false alarms that cost more than a float holds
+        raise ValueError(
+            _overflowing_value(value, ["", *(entity_type for entity_type in entity_types or ())], options)
+        ) from None
+    columns = [values] + [column.tolist() for column in precision_recall_f]
     names = ("value", "value_precision", "value_recall", f"value_{options.f_name}")
     result: dict[str, float] = {}
     for prefix, values in zip(["", *(f"{entity_type}_" for entity_type in entity_types or ())], zip(*columns)):
         result.update((prefix + name, float(number)) for name, number in zip(names, values))
     return result
+
+
+def _overflowing_value(value: tuple[np.ndarray, np.ndarray], prefixes: list[str], options: Options) -> str:
+    """The message for a value that no float holds: which key, how large, the bound and the weights to change."""
+    assert options.value is not None
+    found, key = 0, "value"
+    for prefix, numerator, denominator in zip(prefixes, *value):
+        try:
+            numerator / denominator
+        except OverflowError:
+            found = numerator // denominator
+            key = f"{prefix}_value" if prefix else "value"
+            break
+    digits = str(abs(found))  # (an integer no float holds: its digits, not float formatting)
+    size = f"{'-' if found < 0 else ''}{digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
+    return (
+        f"value: with false_alarm={options.value.false_alarm!r} and these type weights, {key} is about {size}, "
+        f"beyond the largest float ({sys.float_info.max:.4g}); expected weights under which the value stays within "
+        "it: lower false_alarm, or bring the type weights closer (docs/scoring.md §10)"
+    )
 
 
 def _integer_ratios(credits: Sequence[Fraction], totals: Sequence[Fraction]) -> tuple[np.ndarray, np.ndarray]:
@@ -242,17 +269,26 @@ def weighted_width(options: Options) -> int:
     return (options.partial_credit == OVERLAP) + len(VALUE_COLUMNS) * (options.value is not None)
 
 
+def cost_scale(weights: Weights) -> float:
+    """The power of two the statistics' cost column is kept divided by, beyond `WeightTable.largest`: 1 unless
+    `false_alarm` passes 2**900, so that a false alarm costs at most 2**900 units there and the sums of the costs
+    stay finite (a false_alarm of 1e308 made the second false alarm's sum infinite, and the intervals NaN)."""
+    return 2.0 ** max(0, math.frexp(weights.false_alarm)[1] - 900)
+
+
 def value_cell_columns(cells: Sequence[Cell], table: WeightTable) -> np.ndarray:
     """For each value cell (scenario, reference type, predicted type), what one of its rows adds to each of
     `VALUE_COLUMNS`, in units of the largest weight (`WeightTable.largest`: a weight of 1e308 sums to no
-    infinity), as the floats nearest the exact fractions (cells x 5)."""
+    infinity), the cost further divided by `cost_scale`, as the floats nearest the exact fractions (cells x 5)."""
     from fractions import Fraction
 
     values = np.zeros((len(cells), len(VALUE_COLUMNS)))
     unit = table.largest
+    scale = Fraction(cost_scale(table.weights))
+    units = [unit, unit, unit * scale, unit, unit]
     for position, (scenario, reference_type, predicted_type) in enumerate(cells):
         one = value_sums({(scenario, reference_type, predicted_type): 1}, table)
-        values[position] = [float(sum(column, Fraction(0)) / unit) for column in zip(*one.values())]
+        values[position] = [float(sum(column, Fraction(0)) / by) for column, by in zip(zip(*one.values()), units)]
     return values
 
 

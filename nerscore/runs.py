@@ -10,12 +10,9 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
-
 from .accumulator import Accumulator, PerSentence, counted_in_order, given_columns, shared_references
 from .option_checks import check_resamples, check_seed
 from .options import Options
-from .pairing.rules import SCENARIOS
 from .result_scores import scores
 from .statistics.paired_comparison import difference_keys
 from .statistics.run_statistics import run_interval_keys, runs_comparison
@@ -39,12 +36,12 @@ def summarize_runs(
     `runs` is a list of predictions, each as `compute_semeval` takes them and aligned with `references`. For every
     key `compute_semeval` returns with these options (per type included), `{key}_mean`, `{key}_std` (with n - 1;
     0 for one run), `{key}_min` and `{key}_max`, and `runs`, their number (with `texts`, `ungrounded` is such a
-    key, docs/scoring.md §1b). With `bootstrap=N`,
-    `{scheme}_{measure}_mean_low` and `_mean_high`: the BCa interval of the mean over runs from N two-level
-    resamples (the runs with replacement, then the sentences, or with `documents` the documents, with
-    replacement). A misaligned run is a `ValueError` naming it (`runs[2], sentence 5: ...`). The options that add
-    more than numbers to summarise (`return_entities`, `confusion`, `slices`, `errors`) are a `ValueError`;
-    `diagnostics`' counts are keys like the others."""
+    key, docs/scoring.md §1b). With `bootstrap=N`, `{scheme}_{measure}_mean_low` and `_mean_high` (with `value`,
+    the value keys' too, §10): the BCa interval of the mean over runs from N two-level resamples (the runs with
+    replacement, then the sentences, or with `documents` the documents, with replacement). A misaligned run is a
+    `ValueError` naming it (`runs[2], sentence 5: ...`). The options that add more than numbers to summarise
+    (`return_entities`, `confusion`, `slices`, `errors`) are a `ValueError`; `diagnostics`' counts are keys like
+    the others."""
     checked = Options.of(**options)
     _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices", "errors"))
     given = _runs(runs, "runs")
@@ -81,7 +78,8 @@ def compare_runs(
 ) -> dict[str, Any]:
     """Do system B's runs beat system A's on the same references? (docs/scoring.md §9)
 
-    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`):
+    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`, and with
+    `value` the four value keys, docs/scoring.md §10):
     `{key}_a_mean`, `{key}_b_mean`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
     two-level BCa interval: runs of A and of B drawn with replacement, the sentences, or `documents`, drawn once
     for both), and `{key}_p_value`; plus `runs_a` and `runs_b`, and with `texts` `ungrounded_a_mean` and
@@ -183,25 +181,42 @@ def _summary(results: list[dict[str, Any]]) -> dict[str, Any]:
         values = [result[key] for result in results]
         mean = _mean(values)
         summary[f"{key}_mean"] = mean
-        summary[f"{key}_std"] = (
-            math.sqrt(math.fsum((value - mean) ** 2 for value in values) / (len(values) - 1))
-            if len(values) > 1
-            else 0.0
-        )
+        summary[f"{key}_std"] = _std(values, mean)
         summary[f"{key}_min"] = min(values)
         summary[f"{key}_max"] = max(values)
     return summary
 
 
 def _mean(values: list[Any]) -> float:
-    return math.fsum(values) / len(values)
+    """fsum / n, kept within [min, max]: it rounds twice, so three runs of 0.1 gave 0.10000000000000002, above
+    their max (and a standard deviation that was not 0); the mean of equal values is now that value. Elsewhere it
+    is within a rounding of the exact mean, and the same float as ever."""
+    try:
+        mean = math.fsum(values) / len(values)
+    except OverflowError:  # a sum past the largest float (value keys of extreme weights): halved, exactly
+        mean = math.fsum(value / 2 for value in values) / len(values) * 2
+    if math.isnan(mean):
+        return mean
+    return min(max(mean, min(values)), max(values))
+
+
+def _std(values: list[Any], mean: float) -> float:
+    """The sample standard deviation (n - 1; 0 for one value) about `mean`. Values so large that their squares
+    would overflow (the value keys of extreme weights, docs/scoring.md §10) are scaled by a power of two first,
+    which changes no digit; others are not scaled at all."""
+    if len(values) < 2:
+        return 0.0
+    largest = max(abs(value) for value in values)
+    scale = 2.0 ** -math.frexp(largest)[1] if math.isfinite(largest) and largest > 2.0**500 else 1.0
+    squares = math.fsum((value * scale - mean * scale) ** 2 for value in values)
+    return math.sqrt(squares / (len(values) - 1)) / scale
 
 
 def _units(counted: list[Accumulator]) -> SentenceCounts:
-    """Each unit's row: every run's six scenario counts side by side (docs/scoring.md §9)."""
+    """Each unit's row: every run's six scenario counts, and its §10 weighted columns when asked for, side by side
+    (docs/scoring.md §9)."""
     rows = []
     for run in counted:
         assert isinstance(run.units, PerSentence)  # accumulated in order
-        rows.append(run.units.ints[:, : len(SCENARIOS)])
-    documents = counted[0].units.documents if isinstance(counted[0].units, PerSentence) else None
-    return PerSentence(np.hstack(rows), None, documents).counts()
+        rows.append(run.units)
+    return PerSentence.side_by_side(rows, rows[0].documents).counts()

@@ -307,3 +307,26 @@ def test_intervals_cover_the_population_score_about_95_percent_of_the_time() -> 
             covered[key] += result[f"{key}_low"] <= truth[key] <= result[f"{key}_high"]
     rates = {key: count / replications for key, count in covered.items()}
     assert all(0.88 <= rate <= 0.995 for rate in rates.values()), rates
+
+
+@pytest.mark.parametrize("power", [1000, -1000, 0], ids=["huge", "tiny", "plain"])
+def test_the_bca_interval_of_scaled_statistics_is_the_interval_scaled(power: int) -> None:
+    # docs/scoring.md §10: the value under extreme weights reaches 2**1020 in a resample, or deviations of 1e-300;
+    # the jackknife's cubes overflowed (the acceleration NaN, the interval the resamples' range) or vanished (a
+    # ZeroDivisionError). The acceleration is scale-free, so the interval of 2**power times the statistics is
+    # 2**power times theirs, to the bit.
+    rng = np.random.default_rng(2)
+    resampled = rng.gamma(2.0, size=(400, 1))  # skewed: an acceleration that matters
+    jackknife = rng.gamma(2.0, size=(30, 1))
+    estimate, weights = np.array([2.0]), np.ones(30, dtype=np.int64)
+
+    def interval(scale: float) -> tuple[float, float]:
+        low, high = resampling._bca_interval(
+            estimate * scale, lambda: [resampled * scale], jackknife * scale, weights, 0.95
+        )
+        return float(low[0]), float(high[0])
+
+    plain = interval(1.0)
+    scaled = interval(2.0**power)
+    assert scaled == (plain[0] * 2.0**power, plain[1] * 2.0**power)
+    assert plain != (float(resampled.min()), float(resampled.max()))

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import json
 import math
+from fractions import Fraction
 from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 import nerscore as ns
+from nerscore import runs as runs_module
 from nerscore.statistics import resampling, run_statistics, sample_statistics
 from nerscore.statistics.unit_counts import SentenceCounts, per_unit
 
@@ -223,6 +227,51 @@ def test_summarize_runs_gives_mean_std_min_max_of_every_key() -> None:
     assert summary["PER_strict_f1_mean"] == pytest.approx(np.mean([result["PER_strict_f1"] for result in each]))
 
 
+def test_identical_runs_have_their_scores_as_mean_and_no_deviation() -> None:
+    # Issue 31 (9): fsum / n rounds twice, so three runs of recall 0.7 had a mean of 0.6999999999999998, below
+    # their min, and a standard deviation of 1.4e-16.
+    references = [["B-PER", "O"]] * 10
+    run = [["B-PER", "O"]] * 7 + [["O", "O"]] * 3
+    single = ns.compute_semeval(predictions=run, references=references, per_type=True)
+    assert single["strict_recall"] == 0.7
+    summary = ns.summarize_runs(runs=[run] * 3, references=references, per_type=True)
+    for key, value in single.items():
+        assert summary[f"{key}_mean"] == value == summary[f"{key}_min"] == summary[f"{key}_max"], key
+        assert summary[f"{key}_std"] == 0.0, key
+    compared = ns.compare_runs(runs_a=[run] * 3, runs_b=[run] * 2, references=references, n_resamples=50)
+    assert compared["strict_recall_a_mean"] == compared["strict_recall_b_mean"] == 0.7
+
+
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(value=FINITE, runs=st.integers(1, 40))
+def test_the_mean_of_equal_values_is_that_value_and_their_deviation_0(value: float, runs: int) -> None:
+    summary = runs_module._summary([{"key": value}] * runs)
+    assert summary["key_mean"] == value and summary["key_std"] == 0.0
+
+
+@given(values=st.lists(FINITE, min_size=1, max_size=40))
+def test_the_mean_lies_within_min_and_max(values: list[float]) -> None:
+    summary = runs_module._summary([{"key": value} for value in values])
+    assert summary["key_min"] <= summary["key_mean"] <= summary["key_max"]
+    assert summary["key_std"] >= 0  # never NaN (an infinity only where no float holds it)
+
+
+@given(values=st.lists(st.floats(-1e300, 1e300), min_size=2, max_size=20))
+def test_the_deviation_is_numpys_and_finite_for_large_values(values: list[float]) -> None:
+    summary = runs_module._summary([{"key": value} for value in values])
+    exact = [Fraction(value) for value in values]
+    mean = sum(exact, Fraction(0)) / len(exact)
+    variance = sum(((value - mean) ** 2 for value in exact), Fraction(0)) / (len(exact) - 1)
+    if variance == 0:
+        assert summary["key_std"] == 0.0
+        return
+    half = (variance.numerator.bit_length() - variance.denominator.bit_length()) // 2  # sqrt in range, exact
+    assert math.isfinite(summary["key_std"])
+    assert summary["key_std"] == pytest.approx(math.sqrt(variance / 4**half) * 2.0**half, rel=1e-9)
+
+
 def test_a_type_only_some_runs_predict_has_its_keys_in_every_run() -> None:
     references = [["B-PER", "O"], ["O", "B-LOC"]]
     runs = [[["B-PER", "O"], ["O", "B-LOC"]], [["B-PER", "B-ORG"], ["O", "B-LOC"]]]
@@ -271,6 +320,54 @@ def test_one_run_agrees_with_compute_semeval_and_compare_semeval() -> None:
         for key, value in pair.items()
     }
     assert compared == {**renamed, "runs_a": 1, "runs_b": 1}
+
+
+# docs/scoring.md §10: the overlap credit and the value's sums go with each run's counts into the resampling.
+WEIGHTED = [{"partial_credit": "overlap"}, {"value": True}, {"value": "ace08", "partial_credit": "overlap", "beta": 2}]
+WEIGHTED_IDS = ["overlap", "value", "both"]
+
+
+@pytest.mark.parametrize("weighted", WEIGHTED, ids=WEIGHTED_IDS)
+def test_one_run_with_weighted_options_agrees_with_compute_semeval_and_compare_semeval(weighted: dict) -> None:
+    # Issue 31 (8, 13): these crashed ("could not convert string to float: 'overlap'") or dropped the value keys.
+    runs, references = runs_of(3, 2, 0.5)
+    options = {"bootstrap": 300, "seed": 5, **weighted}
+    summary = ns.summarize_runs(runs=runs[:1], references=references, **options)
+    single = ns.compute_semeval(predictions=runs[0], references=references, **options)
+    ends = [key for key in single if key.endswith(("_low", "_high"))]
+    assert any(key.startswith("value") for key in ends) == ("value" in weighted)
+    for key in ends:
+        assert summary[key.replace("_low", "_mean_low").replace("_high", "_mean_high")] == single[key], key
+    compared = ns.compare_runs(runs_a=runs[:1], runs_b=runs[1:], references=references, n_resamples=300, **weighted)
+    pair = ns.compare_semeval(
+        predictions_a=runs[0], predictions_b=runs[1], references=references, n_resamples=300, **weighted
+    )
+    renamed = {
+        key[:-2] + "_a_mean" if key.endswith("_a") else key[:-2] + "_b_mean" if key.endswith("_b") else key: value
+        for key, value in pair.items()
+    }
+    assert compared == {**renamed, "runs_a": 1, "runs_b": 1}
+
+
+@pytest.mark.parametrize("weighted", WEIGHTED, ids=WEIGHTED_IDS)
+def test_several_runs_with_weighted_options_give_every_key_and_interval(weighted: dict) -> None:
+    runs, references = runs_of(4, 5, 0.5, sentences=40)
+    keys = sample_statistics._measure_keys(ns.Options.of(**weighted))
+    summary = ns.summarize_runs(runs=runs, references=references, bootstrap=300, **weighted)
+    each = [ns.compute_semeval(predictions=run, references=references, **weighted) for run in runs]
+    for key in keys:
+        assert summary[f"{key}_mean"] == pytest.approx(np.mean([result[key] for result in each]), rel=1e-12)
+        assert summary[f"{key}_mean_low"] <= summary[f"{key}_mean"] <= summary[f"{key}_mean_high"], key
+        assert summary[f"{key}_mean_low"] < summary[f"{key}_mean_high"], key  # the runs and sentences vary
+    compared = ns.compare_runs(runs_a=runs[:2], runs_b=runs[2:], references=references, n_resamples=300, **weighted)
+    ends = ("a_mean", "b_mean", "delta", "delta_low", "delta_high", "p_value")
+    assert set(compared) == {f"{key}_{end}" for key in keys for end in ends} | {"runs_a", "runs_b"}
+    for key in keys:
+        assert compared[f"{key}_a_mean"] == pytest.approx(np.mean([result[key] for result in each[:2]]), rel=1e-12)
+        assert compared[f"{key}_delta_low"] <= compared[f"{key}_delta"] <= compared[f"{key}_delta_high"], key
+        assert 0 < compared[f"{key}_p_value"] <= 1
+    same = ns.compare_runs(runs_a=runs, runs_b=runs, references=references, n_resamples=300, **weighted)
+    assert all(same[f"{key}_delta"] == 0 and same[f"{key}_p_value"] == 1 for key in keys)
 
 
 def test_summarize_runs_summarises_the_diagnostics_counts() -> None:
@@ -603,6 +700,22 @@ def test_cli_runs_b_compares_and_json_is_compare_runs(run_files, capsys) -> None
     assert "compared 2 runs of A and 2 runs of B: 60 sentences" in out
     assert "t test of the runs and the units" in out
     assert "scheme    measure            A        B      B-A      low     high    p-value" in out
+
+
+@pytest.mark.parametrize(
+    "flags, weighted",
+    [(["--value", "true"], {"value": True}), (["--partial-credit", "overlap"], {"partial_credit": "overlap"})],
+    ids=["value", "overlap"],
+)
+def test_cli_runs_resample_the_weighted_columns_as_the_functions_do(run_files, capsys, flags, weighted) -> None:
+    runs, references, names = run_files
+    assert ns.main(["--runs", *names[:2], "--json", "--bootstrap", "200", *flags]) == 0
+    expected = ns.summarize_runs(runs=runs[:2], references=references, bootstrap=200, **weighted)
+    assert json.loads(capsys.readouterr().out) == expected
+    assert ns.main(["--runs", *names[:2], "--runs-b", *names[2:], "--bootstrap", "200", "--json", *flags]) == 0
+    assert json.loads(capsys.readouterr().out) == ns.compare_runs(
+        runs_a=runs[:2], runs_b=runs[2:], references=references, n_resamples=200, **weighted
+    )
 
 
 def test_cli_runs_need_the_same_tokens_and_references(run_files, tmp_path, capsys) -> None:

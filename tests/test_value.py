@@ -8,7 +8,10 @@ option, bootstrap included; and every bad weight, key, preset or partial credit 
 from __future__ import annotations
 
 import json
+import math
 import random
+import sys
+import warnings
 from fractions import Fraction
 from itertools import combinations, permutations
 from pathlib import Path
@@ -16,6 +19,8 @@ from typing import Any
 
 import pytest
 from conftest import worked_example
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from test_spans import overlaps
 
 import nerscore as ns
@@ -520,3 +525,87 @@ def test_a_long_forked_chain_takes_the_linear_programme() -> None:
     with mock.patch.object(value_module, "best_value_pairs", side_effect=AssertionError("general solver")):
         fast = compute_semeval(predictions=predictions, references=references, value=True)
     assert fast["value_recall"] == 1999 / 2000
+
+
+# Issue 31 (14): a false_alarm of 1e308 was accepted and gave NaN intervals (value_low, value_delta_high).
+EXTREME_WEIGHT = st.one_of(
+    st.floats(0, sys.float_info.max),
+    st.sampled_from([0.0, 5e-324, 1e-308, 0.75, 1.0, 2.0**100, 2.0**900, 2.0**1000, 1e308, sys.float_info.max]),
+)
+EXTREME_WEIGHTS = st.fixed_dictionaries(
+    {
+        "types": st.fixed_dictionaries({"A": EXTREME_WEIGHT, "B": EXTREME_WEIGHT}),
+        "default_type_weight": EXTREME_WEIGHT,
+        "false_alarm": EXTREME_WEIGHT,
+        "type_error": st.sampled_from([0.0, 5e-324, 0.5, 1.0]),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(weights=EXTREME_WEIGHTS)
+@example(weights={"false_alarm": 1e308})  # the issue's
+@example(
+    weights={
+        "types": {"A": 0.0, "B": 1.6501273145491622e-285},
+        "default_type_weight": 2.636820040012284e23,
+        "false_alarm": 0.0,
+        "type_error": 0.0,
+    }
+)
+@example(weights={"types": {"A": 0.0, "B": 1.0}, "default_type_weight": 2e107, "false_alarm": 0.0, "type_error": 0.0})
+def test_every_value_key_and_interval_is_finite_under_extreme_weights(weights: dict) -> None:
+    predictions, references = random_tags(random.Random(3), sentences=12)
+    other = random_tags(random.Random(4), sentences=12)[0]
+    other = [
+        tags[: len(reference)] + ["O"] * (len(reference) - len(tags)) for tags, reference in zip(other, references)
+    ]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # no overflow on the way either
+            results = [
+                compute_semeval(predictions=predictions, references=references, value=weights, bootstrap=40),
+                ns.compare_semeval(
+                    predictions_a=predictions, predictions_b=other, references=references, value=weights, n_resamples=40
+                ),
+                ns.summarize_runs(runs=[predictions, other], references=references, value=weights, bootstrap=40),
+                ns.compare_runs(
+                    runs_a=[predictions, other], runs_b=[other], references=references, value=weights, n_resamples=40
+                ),
+            ]
+    except ValueError as error:  # only where the value itself is beyond what a float holds
+        assert "beyond the largest float" in str(error)
+        exact = compute_semeval(predictions=predictions, references=references, value={**weights, "false_alarm": 0})
+        assert exact["value"] >= 0  # (the false alarms' cost is what overflows)
+        return
+    value_keys = [key for result in results for key in result if key.startswith("value")]
+    assert len(value_keys) == 12 + 24 + 24 + 24
+    for result in results:
+        for key, number in result.items():
+            if key.startswith("value"):
+                assert math.isfinite(number), (key, number)
+        assert all(0 < number <= 1 for key, number in result.items() if key.endswith("_p_value"))
+
+
+def test_a_value_no_float_holds_is_a_located_error() -> None:
+    references = [[(0, 1, "PER"), (3, 4, "LOC")]]
+    predictions = [[(5, 6, "LOC"), (7, 8, "LOC"), (9, 10, "LOC"), (11, 12, "LOC")]]
+    with pytest.raises(ValueError, match=r"false_alarm=1e\+308 .* value is about -2.00e\+308, beyond the largest"):
+        compute_semeval(predictions=predictions, references=references, value={"false_alarm": 1e308})
+    references = [[(0, 1, "PER"), (1, 2, "PER"), (3, 4, "LOC")]]
+    with pytest.raises(ValueError, match=r" LOC_value is about -4.00e\+308, beyond the largest"):
+        compute_semeval(predictions=predictions, references=references, value={"false_alarm": 1e308}, per_type=True)
+    assert compute_semeval(predictions=predictions, references=references, value={"false_alarm": 1e308})["value"] < 0
+
+
+def test_the_issues_false_alarm_of_1e308_gives_finite_intervals() -> None:
+    references = [[(0, 1, "PER"), (3, 4, "LOC")], [(0, 2, "PER")]]
+    predictions = [[(3, 4, "LOC"), (7, 8, "LOC")], [(0, 2, "PER"), (5, 6, "LOC")]]
+    weights = {"false_alarm": 1e308}
+    result = compute_semeval(predictions=predictions, references=references, value=weights, bootstrap=200)
+    assert result["value"] == float((2 - 2 * Fraction(1e308)) / 3)
+    assert -1e308 <= result["value_low"] <= result["value"] < result["value_high"] <= 1.0  # NaN before
+    compared = ns.compare_semeval(
+        predictions_a=predictions, predictions_b=references, references=references, value=weights, n_resamples=200
+    )
+    assert compared["value_delta_low"] <= compared["value_delta"] <= compared["value_delta_high"] < 1e308  # NaN

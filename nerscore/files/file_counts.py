@@ -18,6 +18,7 @@ from ..errors import InvalidInputError
 from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
 from ..options import Options
 from ..pairing.rules import SCENARIOS
+from ..result_scores import weighted_width
 from ..statistics.unit_counts import SentenceCounts
 from ..table.columns import NO_COLUMNS, Columns
 from ..tally import Counted
@@ -237,13 +238,14 @@ def count_systems(
                 rows_a, rows_b = (PerSentence(*per_sentence_columns(found), ids) for found in counted)
                 rows = rows_a.beside(rows_b)
             else:
-                scenarios = [found.per_sentence for found in counted if found.per_sentence is not None]
-                rows = PerSentence(np.hstack(scenarios), None, ids)
+                rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
             units = add_units(units, rows if by_document else rows.counts())
         read += len(chunk)
     unit_counts = units.counts() if isinstance(units, PerSentence) else units
     if unit_counts is None:
-        unit_counts = SentenceCounts.of(np.zeros((0, len(sources) * len(SCENARIOS)), dtype=np.int64))
+        # (no sentence: each system's six counts, and docs/scoring.md §10's weighted columns when asked for)
+        width = len(sources) * (len(SCENARIOS) + weighted_width(options))
+        unit_counts = SentenceCounts.of(np.zeros((0, width), dtype=np.int64))
     return Systems(counts, unit_counts, read, len(set(documents)))
 
 

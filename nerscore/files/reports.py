@@ -114,11 +114,14 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
     """--runs: each scheme's mean ± standard deviation over the runs; with --runs-b, the comparison of the two
     systems' runs (nerscore.runs)."""
     runs_a = len(args.runs)
-    # Each run's cells and tokens, and with --diagnostics its diagnostics: what --runs reports of a run.
+    # Each run's cells and tokens, with --partial-credit overlap and --value what docs/scoring.md §10 adds, and with
+    # --diagnostics its diagnostics: what --runs reports of a run.
     tallies = [
         Tally(
             dict(tally.cells),
             tally.tokens or TokenCounts(),
+            credit=tally.credit,
+            value_cells=tally.value_cells,
             diagnostics=(tally.diagnostics or Diagnostics()) if options.diagnostics else None,
         )
         for tally in (run.tally or Tally() for run in systems.counts)

@@ -135,15 +135,21 @@ def _bca_interval(
     # every resample counts as if half a resample lay beyond it.
     below = (less + 0.5 * ties) / resamples
     below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
-    # Acceleration: the skewness of the jackknife values.
+    # Acceleration: the skewness of the jackknife values. It does not change when a column is scaled, so a column
+    # whose values are huge (docs/scoring.md §10's value under extreme false alarms: up to 2**1021) is scaled by a
+    # power of two first, and its deviations again where they are huge or tiny (extreme type weights), so that
+    # their sums, squares and cubes neither overflow nor vanish; other columns are left exactly as they are.
+    jackknife = jackknife * _power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
     centred = (weights @ jackknife) / weights.sum() - jackknife
-    with np.errstate(over="ignore", invalid="ignore"):  # a value of -1e300 (docs/scoring.md §10's false alarms)
+    centred = centred * _power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
+    with np.errstate(over="ignore", invalid="ignore"):
         second, third = weights @ centred**2, weights @ centred**3
     alpha = (1 - level) / 2
     levels = []
     for column in range(len(estimate)):
         bias = normal.inv_cdf(float(below[column]))
-        acceleration = float(third[column]) / (6 * float(second[column]) ** 1.5) if second[column] > 0 else 0.0
+        spread = 6 * float(second[column]) ** 1.5
+        acceleration = float(third[column]) / spread if spread > 0 else 0.0
         ends = []
         for z in (normal.inv_cdf(alpha), normal.inv_cdf(1 - alpha)):
             shifted = bias + z
@@ -153,6 +159,15 @@ def _bca_interval(
         levels.append(ends)
     low, high = quantiles.at(levels, resampled).T
     return low, high
+
+
+def _power_of_two_scale(largest: np.ndarray) -> np.ndarray:
+    """Per column, 1 where its largest magnitude lies within 2**-100 and 2**100 (or is 0 or not finite), else the
+    power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
+    scaling by it changes no digit."""
+    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < 2.0**-100))
+    exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
+    return np.where(odd, np.ldexp(1.0, exponents), 1.0)
 
 
 class _Quantiles:

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from ..options import Options
-from ..pairing.rules import SCENARIOS
 from .paired_comparison import _randomization_p_values
 from .resampling import (
     _SCORED_WIDTH,
@@ -21,19 +20,21 @@ from .resampling import (
     _swapped_totals,
     holding_estimates,
 )
-from .sample_statistics import _measure_keys, _measures
+from .sample_statistics import _measure_keys, _statistics
 from .unit_counts import SentenceCounts
 
 # ---------------------------------------------------------------------------------------------------------
 # Several runs of a system (docs/scoring.md §9): a unit's row holds every run's counts side by side, so one
 # draw of units serves every run (the references, hence the units, are shared), and the runs are drawn on top.
+# A run's counts are its six scenario counts and, when asked for, §10's weighted columns (the overlap credit,
+# the value's sums): the statistics of one run are then those of its single-run bootstrap (`_statistics`).
 # ---------------------------------------------------------------------------------------------------------
 
 
 def _per_run(totals: np.ndarray, runs: int, options: Options) -> np.ndarray:
-    """Each run's measures (..., runs, 12) from totals holding the runs' six scenario totals side by side."""
-    measures = _measures(totals.reshape(*totals.shape[:-1], runs, len(SCENARIOS)), options)
-    return measures.reshape(*measures.shape[:-2], -1)
+    """Each run's statistics (..., runs, k: `_measure_keys`' order) from totals holding the runs' counts side by
+    side (six scenario totals, then §10's weighted columns when asked for)."""
+    return _statistics(totals.reshape(*totals.shape[:-1], runs, -1), options)
 
 
 def _run_picks(groups: Sequence[int], resamples: int, seed: int) -> np.ndarray:
@@ -83,9 +84,9 @@ def _two_level(
 
 
 def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int, options: Options) -> dict[str, float]:
-    """`{key}_mean_low` and `{key}_mean_high` for every scheme's precision, recall and F: the BCa interval of the
-    mean over runs from `options.bootstrap` two-level resamples (runs, then units; docs/scoring.md §9). `units`
-    holds the runs' six counts side by side for each unit."""
+    """`{key}_mean_low` and `{key}_mean_high` for every scheme's precision, recall and F (and with `value` the
+    value keys): the BCa interval of the mean over runs from `options.bootstrap` two-level resamples (runs, then
+    units; docs/scoring.md §9). `units` holds the runs' counts (`_per_run`) side by side for each unit."""
     keys = _measure_keys(options)
     if units.size:
         rng = np.random.default_rng(options.seed)
@@ -102,7 +103,7 @@ def runs_comparison(
     units: SentenceCounts, runs_a: int, runs_b: int, options: Options, resamples: int, seed: int
 ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """The keys, and for each the two-level BCa interval of mean(B) - mean(A) and the two-sided p-value
-    (docs/scoring.md §9). `units` holds A's runs' six counts, then B's, side by side for each unit.
+    (docs/scoring.md §9). `units` holds A's runs' counts (`_per_run`), then B's, side by side for each unit.
 
     The p-value: with one run a side, compare_semeval's approximate randomization (two runs show no variation
     between seeds; the question is then about these two outputs). Otherwise a t test of the difference of the
@@ -112,7 +113,7 @@ def runs_comparison(
     of run labels alone cannot do with few runs: three runs against three have 20 arrangements, in mirrored
     pairs, so its smallest two-sided p-value is 2/20 = 0.1, and 2 against 2 (6 arrangements) 1/3."""
     keys = _measure_keys(options)
-    groups, width = (runs_a, runs_b), len(SCENARIOS)
+    groups, width = (runs_a, runs_b), units.vectors.shape[1] // (runs_a + runs_b)  # one run's columns
     if not units.size:
         nothing = np.zeros(len(keys))
         return keys, nothing, nothing, np.ones(len(keys))
@@ -123,22 +124,38 @@ def runs_comparison(
         # The generator goes on from the units' draws, as compare_semeval's does.
 
         def difference(totals: np.ndarray) -> np.ndarray:
-            delta = _measures(totals[..., width:], options) - _measures(totals[..., :width], options)
-            return delta.reshape(*delta.shape[:-2], -1)
+            return _statistics(totals[..., width:], options) - _statistics(totals[..., :width], options)
 
-        p_values = _randomization_p_values(estimate, map(difference, _swapped_totals(units, resamples, rng)))
+        p_values = _randomization_p_values(estimate, map(difference, _swapped_totals(units, resamples, rng, width)))
         return keys, low, high, p_values
     values = _per_run(units.totals(), runs_a + runs_b, options)
-    p_values = _pooled_p_values(values[:runs_a], values[runs_a:], _unit_variances(drawn, groups, options), resamples)
+    scale = _scales(values, drawn, runs_a + runs_b, options)
+    variances = _unit_variances(drawn, groups, options, scale)
+    p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, resamples)
     return keys, low, high, p_values
 
 
-def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options) -> np.ndarray:
+def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options) -> np.ndarray:
+    """Each statistic's scale for the t test: 1, or for a column whose values pass 2**100 (docs/scoring.md §10's
+    value under extreme false alarms, up to `VALUE_BOUND`) the power of two that brings them within 1, so that
+    their squares stay finite; t and its degrees of freedom do not change with the scale."""
+    largest = np.abs(values).max(axis=0)
+    if options.value is not None:  # only the value is unbounded: the drawn units' too
+        start = 0
+        for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
+            measures = _per_run(drawn[start : start + block], runs, options)
+            largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
+            start += block
+    huge = largest > 2.0**100
+    return np.where(huge, np.ldexp(1.0, -np.frexp(np.where(huge, largest, 1.0))[1]), 1.0)
+
+
+def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options, scale: np.ndarray) -> np.ndarray:
     """The variance over unit resamples (every run kept) of mean(B) - mean(A), less its part that comes from
     runs varying unit by unit, which the runs' own variance already holds. Over unit resamples, each run's
     deviation from its system's mean varies by (R - 1)/R of that part for a system of R runs, so the deviations'
     variances summed over the runs of both systems and divided by R_A + R_B - 2 estimate it (a method-of-moments
-    correction, pooled as `_pooled_p_values` pools). Never below 0."""
+    correction, pooled as `_pooled_p_values` pools). Never below 0. Each statistic is multiplied by `scale`."""
     runs_a, runs_b = groups
     runs = runs_a + runs_b
     sums = np.zeros(len(_measure_keys(options)))
@@ -147,7 +164,7 @@ def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options) 
     deviation_squares = np.zeros_like(deviations)
     start = 0
     for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
-        measures = _per_run(drawn[start : start + block], runs, options)
+        measures = _per_run(drawn[start : start + block], runs, options) * scale
         mean_a, mean_b = measures[:, :runs_a].mean(axis=1), measures[:, runs_a:].mean(axis=1)
         delta = mean_b - mean_a
         sums += delta.sum(axis=0)

@@ -12,7 +12,7 @@ import numpy as np
 from ..measures import Rule
 from ..options import EVALUATION_SCHEMES, OVERLAP, Options
 from ..pairing.rules import SCENARIOS
-from ..result_scores import weighted_width
+from ..result_scores import cost_scale, weighted_width
 from ..tally import COUNT_NAMES, OUTCOMES
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
@@ -23,6 +23,9 @@ _OUTCOMES_MATRIX = np.array(
         for scenario in SCENARIOS
     ]
 )
+# docs/scoring.md §10: the largest value a resample's statistic takes; the difference of two (2**1021), its
+# interpolation by np.quantile (2**1022) and the jackknife's sums (scaled first, `_bca_interval`) stay finite.
+VALUE_BOUND = 2.0**1020
 # The measures the statistics cover, in the order of `_measures`' last axis; F's key depends on beta.
 _MEASURES = ("precision", "recall", "f")
 
@@ -67,7 +70,15 @@ def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
         return measures
     kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
     rule = Rule.of(options)
-    value = rule.share(kept - cost, worth_r)
+    scale = cost_scale(options.value)
+    if scale == 1:
+        value = rule.share(kept - cost, worth_r)
+    else:  # the cost column is kept divided by `scale` (a false_alarm above 2**900), so that its sums stay finite
+        with np.errstate(over="ignore"):
+            value = rule.share(kept - cost * scale, worth_r)
+    # A resample's value beyond ±VALUE_BOUND (false alarms of extreme weights against few references' worth; a
+    # float may not hold it) counts as ±VALUE_BOUND, so that every interval and difference stays finite.
+    value = np.clip(value, -VALUE_BOUND, VALUE_BOUND)
     value_measures = rule.floats(kept_precision, worth_p, kept, worth_r)
     return np.concatenate((measures, value[..., None], value_measures), axis=-1)
 
