@@ -193,8 +193,9 @@ def _mean(values: list[Any]) -> float:
     is within a rounding of the exact mean, and the same float as ever."""
     try:
         mean = math.fsum(values) / len(values)
-    except OverflowError:  # a sum past the largest float (value keys of extreme weights): halved, exactly
-        mean = math.fsum(value / 2 for value in values) / len(values) * 2
+    except OverflowError:  # a sum past the largest float (value keys of extreme weights): scaled, exactly
+        shift = len(values).bit_length() + 1  # scaled by a power of two at least n: exact, and the sum fits
+        mean = math.ldexp(math.fsum(math.ldexp(value, -shift) for value in values) / len(values), shift)
     if math.isnan(mean):
         return mean
     return min(max(mean, min(values)), max(values))
@@ -202,14 +203,15 @@ def _mean(values: list[Any]) -> float:
 
 def _std(values: list[Any], mean: float) -> float:
     """The sample standard deviation (n - 1; 0 for one value) about `mean`. Values so large that their squares
-    would overflow (the value keys of extreme weights, docs/scoring.md §10) are scaled by a power of two first,
-    which changes no digit; others are not scaled at all."""
+    would overflow (the value keys of extreme weights, docs/scoring.md §10), or so small that they would underflow
+    to 0, are scaled by a power of two first, which changes no digit; others are not scaled at all."""
     if len(values) < 2:
         return 0.0
     largest = max(abs(value) for value in values)
-    scale = 2.0 ** -math.frexp(largest)[1] if math.isfinite(largest) and largest > 2.0**500 else 1.0
-    squares = math.fsum((value * scale - mean * scale) ** 2 for value in values)
-    return math.sqrt(squares / (len(values) - 1)) / scale
+    in_range = not math.isfinite(largest) or largest == 0 or 2.0**-500 < largest < 2.0**500
+    shift = 0 if in_range else math.frexp(largest)[1]  # ldexp, not a factor: 2**1074 is no float
+    squares = math.fsum((math.ldexp(value, -shift) - math.ldexp(mean, -shift)) ** 2 for value in values)
+    return math.ldexp(math.sqrt(squares / (len(values) - 1)), shift)
 
 
 def _units(counted: list[Accumulator]) -> SentenceCounts:

@@ -12,7 +12,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -246,6 +246,7 @@ FINITE = st.floats(allow_nan=False, allow_infinity=False)
 
 
 @given(value=FINITE, runs=st.integers(1, 40))
+@example(value=1.1984620899082105e308, runs=3)  # half their sum is still past the largest float
 def test_the_mean_of_equal_values_is_that_value_and_their_deviation_0(value: float, runs: int) -> None:
     summary = runs_module._summary([{"key": value}] * runs)
     assert summary["key_mean"] == value and summary["key_std"] == 0.0
@@ -259,6 +260,7 @@ def test_the_mean_lies_within_min_and_max(values: list[float]) -> None:
 
 
 @given(values=st.lists(st.floats(-1e300, 1e300), min_size=2, max_size=20))
+@example(values=[0.0, 3.1678320631971717e-174])  # squares below the smallest float: scaled, not 0
 def test_the_deviation_is_numpys_and_finite_for_large_values(values: list[float]) -> None:
     summary = runs_module._summary([{"key": value} for value in values])
     exact = [Fraction(value) for value in values]
@@ -269,7 +271,7 @@ def test_the_deviation_is_numpys_and_finite_for_large_values(values: list[float]
         return
     half = (variance.numerator.bit_length() - variance.denominator.bit_length()) // 2  # sqrt in range, exact
     assert math.isfinite(summary["key_std"])
-    assert summary["key_std"] == pytest.approx(math.sqrt(variance / 4**half) * 2.0**half, rel=1e-9)
+    assert summary["key_std"] == pytest.approx(math.sqrt(variance / Fraction(4) ** half) * 2.0**half, rel=1e-9)
 
 
 def test_a_type_only_some_runs_predict_has_its_keys_in_every_run() -> None:
