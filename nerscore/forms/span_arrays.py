@@ -170,6 +170,8 @@ def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
 def _dict_columns(entities: list[dict]) -> list[list] | None:
     """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
     has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
+    if any(map(operator.contains, entities, repeat("fragments"))):
+        return _one_fragment_columns(entities)
     for position, key in enumerate(TYPE_KEYS):
         try:
             types = list(map(operator.itemgetter(key), entities))
@@ -186,6 +188,40 @@ def _dict_columns(entities: list[dict]) -> list[list] | None:
             ]
         except KeyError:
             return None
+    return None
+
+
+def _one_fragment_columns(entities: list[dict]) -> list[list] | None:
+    """The columns of entity dicts with `fragments` (docs/scoring.md §12) where every one is a single
+    ``[start, end]`` (an entity of one fragment is the ordinary span; `start`/`end` beside it its own); None
+    for anything else, discontinuous entities included, which the readable path reads."""
+    if not all(map(operator.contains, entities, repeat("fragments"))):
+        return None
+    fragments = list(map(operator.itemgetter("fragments"), entities))
+    if set(map(type, fragments)) - {list, tuple} or set(map(len, fragments)) != {1}:
+        return None
+    pieces = list(map(operator.itemgetter(0), fragments))
+    if set(map(type, pieces)) - {list, tuple} or set(map(len, pieces)) != {2}:
+        return None
+    starts, ends = list(map(operator.itemgetter(0), pieces)), list(map(operator.itemgetter(1), pieces))
+    for name, extent in (("start", starts), ("end", ends)):
+        # A `start` or `end` beside the fragments must be their extent (§12): where all have it and it is, fine.
+        if any(map(operator.contains, entities, repeat(name))):
+            try:
+                given = list(map(operator.itemgetter(name), entities))
+            except KeyError:
+                return None
+            if set(map(type, given)) != {int} or given != extent:
+                return None
+    for position, key in enumerate(TYPE_KEYS):
+        try:
+            types = list(map(operator.itemgetter(key), entities))
+        except KeyError:
+            continue
+        for earlier in TYPE_KEYS[:position]:
+            if any(map(operator.contains, entities, repeat(earlier))):
+                return None
+        return [starts, ends, types]
     return None
 
 
