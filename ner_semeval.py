@@ -144,7 +144,13 @@ def _sequences(value: str) -> datasets.Features:
 # would store a dict of lists).
 _STRING_TAGS = _sequences("string")
 _INTEGER_IDS = _sequences("int64")
-_SPAN_FEATURES = {"start": datasets.Value("int64"), "end": datasets.Value("int64"), "type": datasets.Value("string")}
+# A discontinuous entity (docs/scoring.md §12) also stores its fragments, [[start, end], ...]; null for the others.
+_SPAN_FEATURES = {
+    "start": datasets.Value("int64"),
+    "end": datasets.Value("int64"),
+    "type": datasets.Value("string"),
+    "fragments": [[datasets.Value("int64")]],
+}
 _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
 # String entities (docs/scoring.md §1b), on either side, against strings or spans: {start, end, type, text}, a
 # string entity with start and end null, a span with text null (`forms.storable`).

@@ -299,7 +299,7 @@ def as_span(entity: Any) -> Span:
         if entity.fragments:
             return as_fragment_span({"fragments": entity.fragments, "type": entity.entity_type})
         start, end, entity_type = entity.start, entity.end, entity.entity_type
-    elif isinstance(entity, Mapping) and "fragments" in entity:
+    elif isinstance(entity, Mapping) and entity.get("fragments") is not None:  # None: as evaluate stores spans
         return as_fragment_span(entity)
     elif isinstance(entity, Mapping):
         missing = [key for key in ("start", "end") if key not in entity]

@@ -171,7 +171,13 @@ def _dict_columns(entities: list[dict]) -> list[list] | None:
     """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
     has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
     if any(map(operator.contains, entities, repeat("fragments"))):
-        return _one_fragment_columns(entities)
+        try:
+            fragments = list(map(operator.itemgetter("fragments"), entities))
+        except KeyError:
+            fragments = []
+        # Every `fragments` None (spans as the evaluate wrapper stores them): plain spans.
+        if fragments.count(None) != len(entities):
+            return _one_fragment_columns(entities)
     for position, key in enumerate(TYPE_KEYS):
         try:
             types = list(map(operator.itemgetter(key), entities))
