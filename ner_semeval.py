@@ -31,7 +31,7 @@ from nerscore import *
 from nerscore import InvalidInputError, Options, main
 from nerscore.accumulator import compute_checked
 from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
-from nerscore.forms.registry import FORMS, storable
+from nerscore.forms.registry import FORMS, storable, with_fragment_slots
 from nerscore.options import OPTION_NAMES, describe
 from nerscore.table.columns import COLUMN_NAMES, Columns
 
@@ -308,6 +308,8 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
             predictions, references, form = storable(predictions, references)
+            if FORMS[form].entities:
+                predictions, references = with_fragment_slots(predictions), with_fragment_slots(references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
                 return None  # an empty batch counts nothing

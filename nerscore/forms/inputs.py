@@ -367,6 +367,11 @@ def as_fragment_span(entity: Mapping) -> Span:
         raise InvalidInputError("fragments is empty; expected a list of one or more [start, end] pairs")
     checked = []
     for number, piece in enumerate(fragments):
+        if type(piece) in (list, tuple) and len(piece) == 2 and type(piece[0]) is int and type(piece[1]) is int:
+            start, end = piece  # the usual case, checked without a call per bound (10,000 fragments, §12)
+            if 0 <= start < end:
+                checked.append((start, end))
+                continue
         where = f"fragment {number} {shown(piece)}"
         bounds = list(piece) if isinstance(piece, (tuple, list)) else None
         if bounds is None or len(bounds) != 2:

@@ -19,7 +19,6 @@ import numpy as np
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options
-from ..span import Span
 from ..table import reducers
 from ..table.columns import Columns
 from ..table.pairs import SentenceFacts
@@ -129,22 +128,12 @@ def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[
     return predictions, references
 
 
-def _stored_span(span: Span) -> dict[str, Any]:
-    """A span as evaluate stores it: ``{start, end, type, fragments}``, `fragments` None unless it is
-    discontinuous (docs/scoring.md §12)."""
-    return {
-        "start": span.start,
-        "end": span.end,
-        "type": span.entity_type,
-        "fragments": span.as_dict().get("fragments"),
-    }
-
-
 def _stored_spans(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
-    """Spans stored in one form, ``{start, end, type, fragments}``, whatever form they came in."""
+    """Spans stored in one form, ``{start, end, type}``, whatever form they came in (a discontinuous entity with
+    its `fragments` too, docs/scoring.md §12; `with_fragment_slots` gives every entity the key)."""
     return (
-        [[_stored_span(span) for span in sentence] for sentence in read_spans(predictions, "predictions")],
-        [[_stored_span(span) for span in sentence] for sentence in read_spans(references, "references")],
+        [[span.as_dict() for span in sentence] for sentence in read_spans(predictions, "predictions")],
+        [[span.as_dict() for span in sentence] for sentence in read_spans(references, "references")],
     )
 
 
@@ -161,13 +150,10 @@ def _stored_strings(predictions: list[list], references: list[list]) -> tuple[li
 def _stored_entities(batch: list[list], side: str, form: str | None) -> list[list[dict[str, Any]]]:
     if form == STRINGS:
         return [
-            [
-                {"start": None, "end": None, "type": entity_type, "fragments": None, "text": text}
-                for entity_type, text in sentence
-            ]
+            [{"start": None, "end": None, "type": entity_type, "text": text} for entity_type, text in sentence]
             for sentence in read_strings(batch, side)
         ]
-    return [[{**_stored_span(span), "text": None} for span in sentence] for sentence in read_span_side(batch, side)]
+    return [[{**span.as_dict(), "text": None} for span in sentence] for sentence in read_span_side(batch, side)]
 
 
 def _tags_fit(batch: list[list]) -> tuple[bool, list[str]]:
@@ -303,6 +289,15 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
     for side, batch in (("predictions", predictions), ("references", references)):
         _check_arrow_can_store(batch, side, entry)
     return predictions, references, form
+
+
+def with_fragment_slots(batch: list[list]) -> list[list]:
+    """A stored batch of entity dicts (`storable`'s) with every entity holding `fragments`, None where it is
+    contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
+    return [
+        [entity if "fragments" in entity else {**entity, "fragments": None} for entity in sentence]
+        for sentence in batch
+    ]
 
 
 def _check_arrow_can_store(batch: list[list], side: str, entry: Form) -> None:

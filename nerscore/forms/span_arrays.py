@@ -171,13 +171,9 @@ def _dict_columns(entities: list[dict]) -> list[list] | None:
     """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
     has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
     if any(map(operator.contains, entities, repeat("fragments"))):
-        try:
-            fragments = list(map(operator.itemgetter("fragments"), entities))
-        except KeyError:
-            fragments = []
-        # Every `fragments` None (spans as the evaluate wrapper stores them): plain spans.
-        if fragments.count(None) != len(entities):
-            return _one_fragment_columns(entities)
+        columns = _one_fragment_columns(entities)
+        if columns is not _STORED_SPANS:
+            return columns
     for position, key in enumerate(TYPE_KEYS):
         try:
             types = list(map(operator.itemgetter(key), entities))
@@ -197,28 +193,38 @@ def _dict_columns(entities: list[dict]) -> list[list] | None:
     return None
 
 
+# `_one_fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
+_STORED_SPANS: list[list] = []
+
+
 def _one_fragment_columns(entities: list[dict]) -> list[list] | None:
     """The columns of entity dicts with `fragments` (docs/scoring.md §12) where every one is a single
-    ``[start, end]`` (an entity of one fragment is the ordinary span; `start`/`end` beside it its own); None
-    for anything else, discontinuous entities included, which the readable path reads."""
-    if not all(map(operator.contains, entities, repeat("fragments"))):
+    ``[start, end]`` (an entity of one fragment is the ordinary span; `start`/`end` beside it its own), each
+    check one pass at C speed; `_STORED_SPANS` where every `fragments` is None; None for anything else,
+    discontinuous entities included, which the readable path reads."""
+    try:
+        fragments = list(map(operator.itemgetter("fragments"), entities))
+    except KeyError:
         return None
-    fragments = list(map(operator.itemgetter("fragments"), entities))
-    if set(map(type, fragments)) - {list, tuple} or set(map(len, fragments)) != {1}:
+    try:
+        lengths = set(map(len, fragments))
+    except TypeError:  # None (evaluate's stored spans) or no list at all
+        return _STORED_SPANS if fragments.count(None) == len(fragments) else None
+    if lengths != {1} or set(map(type, fragments)) - {list, tuple}:
         return None
     pieces = list(map(operator.itemgetter(0), fragments))
     if set(map(type, pieces)) - {list, tuple} or set(map(len, pieces)) != {2}:
         return None
     starts, ends = list(map(operator.itemgetter(0), pieces)), list(map(operator.itemgetter(1), pieces))
-    for name, extent in (("start", starts), ("end", ends)):
-        # A `start` or `end` beside the fragments must be their extent (§12): where all have it and it is, fine.
-        if any(map(operator.contains, entities, repeat(name))):
-            try:
-                given = list(map(operator.itemgetter(name), entities))
-            except KeyError:
-                return None
-            if set(map(type, given)) != {int} or given != extent:
-                return None
+    if set(map(len, entities)) != {2}:  # more than `fragments` and a type: a `start` or `end` must be the extent
+        for name, extent in (("start", starts), ("end", ends)):
+            if any(map(operator.contains, entities, repeat(name))):
+                try:
+                    given = list(map(operator.itemgetter(name), entities))
+                except KeyError:
+                    return None
+                if set(map(type, given)) != {int} or given != extent:
+                    return None
     for position, key in enumerate(TYPE_KEYS):
         try:
             types = list(map(operator.itemgetter(key), entities))

@@ -217,15 +217,17 @@ def _overlapped_twice_of_units(pairs: Pairs, min_overlap: float | None) -> tuple
     split = merged = 0
     for references, predictions in sides_by_sentence(pairs.rows()).values():
         # Copies folded, as the pairing folds them: a thousand copies are one entity, never a million edges.
-        copies_r, copies_p = Counter(references), Counter(predictions)
-        distinct_r, distinct_p = list(copies_r), list(copies_p)
+        # (Each entity hashed once: a discontinuous entity's hash reads all its fragments.)
+        folded_r, folded_p = Counter(references), Counter(predictions)
+        distinct_r, distinct_p = list(folded_r), list(folded_p)
+        copies_r, copies_p = list(folded_r.values()), list(folded_p.values())
         degree_r: Counter[int] = Counter()
         degree_p: Counter[int] = Counter()
         for i, j in _overlap_edges(distinct_r, distinct_p, min_overlap):
-            degree_r[i] += copies_p[distinct_p[j]]
-            degree_p[j] += copies_r[distinct_r[i]]
-        split += sum(copies_r[distinct_r[i]] for i, degree in degree_r.items() if degree >= 2)
-        merged += sum(copies_p[distinct_p[j]] for j, degree in degree_p.items() if degree >= 2)
+            degree_r[i] += copies_p[j]
+            degree_p[j] += copies_r[i]
+        split += sum(copies_r[i] for i, degree in degree_r.items() if degree >= 2)
+        merged += sum(copies_p[j] for j, degree in degree_p.items() if degree >= 2)
     return split, merged
 
 
