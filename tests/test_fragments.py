@@ -6,6 +6,7 @@ with §12 (every one-to-one pairing tried); hostile fragment sets stay bounded."
 
 from __future__ import annotations
 
+import json
 import random
 from fractions import Fraction
 from typing import Any
@@ -16,7 +17,8 @@ import strategies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nerscore import Span, compute_semeval, pair
+import nerscore
+from nerscore import Span, cli, compute_semeval, pair
 from nerscore.span import fragment_span, shared_units
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -295,3 +297,147 @@ def test_pair_of_spans_equals_the_enumeration(references, predictions) -> None:
         for r, p in expected_rows
     )
     assert got == want
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# BRAT files with fragments, the command line, the evaluate module
+# ---------------------------------------------------------------------------------------------------------------
+
+CLINICAL_TEXT = "Patient reports muscle pain and fatigue after statins."
+CLINICAL_GOLD = "T1\tADR 16 27\tmuscle pain\nT2\tADR 16 22;32 39\tmuscle fatigue\nT3\tDrug 46 53\tstatins\n"
+CLINICAL_SYSTEM = "T1\tADR 16 27\tmuscle pain\nT2\tADR 16 39\tmuscle pain and fatigue\nT3\tDrug 46 53\tstatins\n"
+
+
+@pytest.fixture
+def clinical(tmp_path):
+    folders = []
+    for name, ann in (("gold", CLINICAL_GOLD), ("system", CLINICAL_SYSTEM)):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "note1.ann").write_text(ann, encoding="utf-8")
+        (folder / "note1.txt").write_text(CLINICAL_TEXT, encoding="utf-8")
+        folders.append(folder)
+    return folders
+
+
+def test_read_brat_keeps_fragments_when_asked(clinical) -> None:
+    gold, _ = clinical
+    (extent,) = nerscore.read_brat(gold)
+    (pieces,) = nerscore.read_brat(gold, fragments=True)
+    assert extent.spans[1] == Span(16, 39, ADR) and extent.discontinuous == 1
+    assert pieces.spans[1] == Span(16, 39, ADR, ((16, 22), (32, 39))) and pieces.discontinuous == 1
+    assert pieces.spans[0] == extent.spans[0] == Span(16, 27, ADR)
+
+
+def test_brat_fragments_in_any_order_or_touching_are_sorted_and_merged(tmp_path) -> None:
+    (tmp_path / "a.txt").write_text("abcdefghij", encoding="utf-8")
+    # brat's text is the fragments' texts joined by one space, in the line's order.
+    (tmp_path / "a.ann").write_text("T1\tX 6 8;0 2\tgh ab\nT2\tX 0 2;2 4\tab cd\n", encoding="utf-8")
+    (document,) = nerscore.read_brat(tmp_path / "a.ann", fragments=True)
+    assert document.spans == [Span(0, 8, "X", ((0, 2), (6, 8))), Span(0, 4, "X")]
+    (tmp_path / "a.ann").write_text("T1\tX 6 8;0 2\tghab\n", encoding="utf-8")
+    with pytest.raises(nerscore.ConllError, match=r"a\.ann:1: T1's text is 'ghab'"):
+        list(nerscore.read_brat(tmp_path / "a.ann", fragments=True))
+
+
+def test_the_fragments_flag_scores_brat_fragments_and_says_so(clinical, capsys) -> None:
+    gold, system = clinical
+    assert cli.main(["--brat", str(gold), str(system), "--json", "--diagnostics"]) == 0
+    captured = capsys.readouterr()
+    extent = json.loads(captured.out)
+    assert extent["strict_correct"] == 3  # the over-long prediction has the full extent: called correct
+    assert "(--fragments scores them as discontinuous entities)" in captured.err
+    assert cli.main(["--brat", str(gold), str(system), "--json", "--diagnostics", "--fragments"]) == 0
+    captured = capsys.readouterr()
+    pieces = json.loads(captured.out)
+    assert (pieces["strict_correct"], pieces["strict_incorrect"], pieces["boundary_too_long"]) == (2, 1, 1)
+    assert captured.err == (
+        "note: 1 discontinuous annotation (1 reference, 0 predicted) scored by their fragments (units shared, "
+        "docs/scoring.md §12)\n"
+    )
+    (document,) = nerscore.read_brat(gold, fragments=True)
+    (predicted,) = nerscore.read_brat(system, fragments=True)
+    assert pieces == scored([predicted.spans], [document.spans], diagnostics=True)
+
+
+def test_the_fragments_flag_needs_brat(capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--fragments", "x.conll"])
+    assert exit_info.value.code == 2
+    assert "--fragments reads BRAT's discontinuous annotations" in capsys.readouterr().err
+
+
+def test_span_lines_with_fragments_score_as_compute(tmp_path, capsys) -> None:
+    lines = [
+        {"text": CLINICAL_TEXT, "references": [F((16, 22), (32, 39))], "predictions": [(16, 39, ADR)]},
+        {"references": [(0, 3, ADR)], "predictions": [F((0, 1), (2, 3))]},
+    ]
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    assert cli.main(["--spans", str(path), "--json", "--diagnostics"]) == 0
+    expected = scored([line["predictions"] for line in lines], [line["references"] for line in lines], diagnostics=True)
+    assert json.loads(capsys.readouterr().out) == expected
+    path.write_text(json.dumps({"references": [{"fragments": [[2, 1]], "type": ADR}], "predictions": []}) + "\n")
+    assert cli.main(["--spans", str(path)]) == 2
+    assert "spans.jsonl:1: " in capsys.readouterr().err
+
+
+def test_the_evaluate_module_stores_fragments(load_metric) -> None:
+    metric = load_metric()
+    references = [[F((0, 2), (5, 7)), (9, 12, DRUG)], [(0, 3, ADR)], []]
+    predictions = [[(0, 2, ADR), F((9, 10), (11, 12), entity_type=DRUG)], [F((0, 1), (2, 3))], [(1, 2, ADR)]]
+    metric.add_batch(predictions=predictions[:1], references=references[:1])
+    metric.add_batch(predictions=predictions[1:], references=references[1:])
+    expected = scored(predictions, references, return_entities=True, diagnostics=True, partial_credit="overlap")
+    assert metric.compute(return_entities=True, diagnostics=True, partial_credit="overlap") == expected
+    # Plain spans first, then fragments: one stored form.
+    metric.add_batch(predictions=predictions[2:], references=references[2:])
+    metric.add_batch(predictions=predictions[:2], references=references[:2])
+    order = [2, 0, 1]
+    assert metric.compute(return_entities=True) == scored(
+        [predictions[k] for k in order], [references[k] for k in order], return_entities=True
+    )
+    with pytest.raises(ValueError, match=r"^references, sentence 1, entity 0: fragment 0 \[3, 3\] is empty"):
+        metric.add_batch(predictions=[[], []], references=[[], [F((3, 3))]])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Hostile fragment sets stay bounded (benchmarks/fragments.py times them: 0.6 s and 0.9 s at full size)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def many_fragments(size: int) -> tuple[list, list]:
+    reference = [{"fragments": [[2 * k, 2 * k + 1] for k in range(size)], "type": "X"}]
+    predictions = [{"start": 2 * k, "end": 2 * k + 1, "type": "X"} for k in range(size)]
+    return [predictions], [reference]
+
+
+def interleaved(entities: int, fragments: int = 50) -> tuple[list, list]:
+    def side(shift: int) -> list:
+        return [
+            {
+                "fragments": [[k + shift + entities * m, k + shift + entities * m + 1] for m in range(fragments)],
+                "type": "X",
+            }
+            for k in range(entities)
+        ]
+
+    return [side(1)], [side(0)]
+
+
+@pytest.mark.parametrize("size", [1_000, pytest.param(10_000, marks=pytest.mark.slow)])
+def test_one_entity_of_many_fragments(size) -> None:
+    predictions, references = many_fragments(size)
+    result = scored(predictions, references, diagnostics=True, partial_credit="overlap")
+    # One prediction pairs (the first, rule (d)); each shares 1 unit of `size`.
+    assert (result["partial_partial"], result["partial_spurious"], result["split"]) == (1, size - 1, 1)
+    assert result["boundary_too_short"] == 1
+
+
+@pytest.mark.parametrize("entities", [100, pytest.param(1_000, marks=pytest.mark.slow)])
+def test_interleaved_entities_of_fifty_fragments(entities) -> None:
+    predictions, references = interleaved(entities)
+    result = scored(predictions, references, diagnostics=True)
+    # Prediction k holds reference (k + 1)'s units; the last one holds 49 of reference 0's 50 (shifted by a row).
+    assert (result["strict_correct"], result["strict_incorrect"], result["strict_missed"]) == (entities - 1, 1, 0)
+    assert result["boundary_crossing"] == 1 and result["split"] == 0
