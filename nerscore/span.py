@@ -7,6 +7,7 @@ import numbers
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from operator import itemgetter
 from typing import Any
 
@@ -76,7 +77,11 @@ def merged_fragments(fragments: Any) -> Fragments:
 def fragment_span(fragments: Any, entity_type: str) -> Span:
     """The entity of checked `fragments` (pairs of integers, start < end) and a type: merged, and the ordinary
     `Span` when they merge into one (docs/scoring.md §12)."""
-    merged = merged_fragments(fragments)
+    pieces = list(fragments)
+    if all(before[1] < after[0] for before, after in pairwise(pieces)):  # already sorted and apart (most)
+        merged = tuple(map(tuple, pieces))
+    else:
+        merged = merged_fragments(pieces)
     if len(merged) == 1:
         return Span(merged[0][0], merged[0][1], entity_type)
     return Span(merged[0][0], merged[-1][1], entity_type, merged)

@@ -358,11 +358,12 @@ def as_fragment_span(entity: Mapping) -> Span:
     non-negative integers with start < end, sorted and merged where they touch or overlap; its type as `as_span`
     reads it; ``start`` and ``end``, where given, must be its extent. One fragment is the ordinary span."""
     fragments = entity["fragments"]
-    if isinstance(fragments, (str, bytes, Mapping)) or not isinstance(fragments, Iterable):
-        raise InvalidInputError(
-            f"fragments is {shown(fragments)} ({type(fragments).__name__}); expected a list of [start, end] pairs"
-        )
-    fragments = list(fragments)
+    if type(fragments) is not list and type(fragments) is not tuple:  # (the usual lists: no ABC check)
+        if isinstance(fragments, (str, bytes, Mapping)) or not isinstance(fragments, Iterable):
+            raise InvalidInputError(
+                f"fragments is {shown(fragments)} ({type(fragments).__name__}); expected a list of [start, end] pairs"
+            )
+        fragments = list(fragments)
     if not fragments:
         raise InvalidInputError("fragments is empty; expected a list of one or more [start, end] pairs")
     checked = []
@@ -385,7 +386,7 @@ def as_fragment_span(entity: Mapping) -> Span:
         if start == end:
             raise InvalidInputError(f"{where} is empty; expected start < end (end is exclusive)")
         checked.append((start, end))
-    key = next((key for key in TYPE_KEYS if key in entity), None)
+    key = "type" if "type" in entity else next((key for key in TYPE_KEYS if key in entity), None)
     entity_type = None if key is None else entity[key]
     if not isinstance(entity_type, str) or not entity_type:
         raise InvalidInputError(
@@ -393,6 +394,8 @@ def as_fragment_span(entity: Mapping) -> Span:
             "'entity_group'"
         )
     span = fragment_span(checked, entity_type)
+    if "start" not in entity and "end" not in entity:
+        return span
     for name, extent in (("start", span.start), ("end", span.end)):
         if name in entity and not (is_id(entity[name]) and entity[name] == extent):
             raise InvalidInputError(
