@@ -16,9 +16,13 @@ import pytest
 import strategies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_tag_arrays import assert_same_tables
 
 import nerscore
 from nerscore import Span, cli, compute_semeval, pair
+from nerscore.forms import readable as readable_path
+from nerscore.forms import span_arrays
+from nerscore.options import Options
 from nerscore.span import fragment_span, shared_units
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -441,3 +445,35 @@ def test_interleaved_entities_of_fifty_fragments(entities) -> None:
     # Prediction k holds reference (k + 1)'s units; the last one holds 49 of reference 0's 50 (shifted by a row).
     assert (result["strict_correct"], result["strict_incorrect"], result["strict_missed"]) == (entities - 1, 1, 0)
     assert result["boundary_crossing"] == 1 and result["split"] == 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The array path: sentences with fragments the readable way, the others on arrays, one table
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@SETTINGS
+@given(
+    st.lists(st.tuples(sides, sides, st.booleans()), max_size=5),
+    st.sampled_from([None, 0.5]),
+    st.sampled_from([None, ("PER",)]),
+)
+def test_a_batch_with_some_discontinuous_sentences_makes_the_readable_table(sentences, min_overlap, labels) -> None:
+    def written(side: list, fragments: bool) -> list:
+        if fragments:
+            return [{"fragments": pieces, "type": kind} for pieces, kind in side]
+        return [(pieces[0][0], pieces[0][1], kind) for pieces, kind in side]  # contiguous: the first fragment
+
+    references = [written(r, held) for r, _, held in sentences]
+    predictions = [written(p, held) for _, p, held in sentences]
+    options = Options.of(min_overlap=min_overlap, labels=labels, value="ace08")
+    table = span_arrays.span_pairs(predictions, references, options)
+    rows = readable_path.span_rows(predictions, references, options)
+    if any(held and (r or p) for r, p, held in sentences) and not all(held for r, p, held in sentences if r or p):
+        assert table is not None, "sentences without fragments take the arrays"
+    if table is not None:
+        assert_same_tables(table, rows, len(references), options)
+        expected = readable_path.reduction(rows, len(references), options).pairs
+        assert [list(column) for column in table.in_order().fragment_columns()] == [
+            list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
+        ]

@@ -11,6 +11,7 @@ tests/test_span_arrays.py proves the table equal to the readable path's, at any 
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
 
@@ -26,7 +27,7 @@ from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
 from .inputs import TYPE_KEYS
-from .readable import pair_sentences
+from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
@@ -95,7 +96,7 @@ def span_pairs(
     the readable path must check or explain."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
-        return None
+        return _with_discontinuous(predictions, references, options)
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
@@ -122,6 +123,40 @@ def span_pairs(
         chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap)
         parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
     return Pairs.joined(parts, type_names, len(references))
+
+
+def _discontinuous(entity: object) -> bool:
+    """Whether an entity of span input is given with fragments (docs/scoring.md §12)."""
+    if isinstance(entity, Mapping):
+        return entity.get("fragments") is not None
+    return isinstance(entity, Span) and bool(entity.fragments)
+
+
+def _with_discontinuous(
+    predictions: list[list] | SpanValues, references: list[list] | SpanValues, options: Options
+) -> Pairs | None:
+    """The table of a batch in which some sentences hold entities given with fragments (docs/scoring.md §12): those
+    sentences by the readable path (`readable.span_rows`, which also names what is wrong in them), the others on
+    arrays, both with the batch's sentence numbers (each part holds the other's sentences empty); None where no
+    sentence or every sentence holds fragments, or the other sentences are what the arrays do not read."""
+    if isinstance(predictions, SpanValues) or isinstance(references, SpanValues):
+        return None
+    held = [
+        any(map(_discontinuous, predicted)) or any(map(_discontinuous, reference))
+        for predicted, reference in zip(predictions, references)
+    ]
+    if not any(held) or all(held):
+        return None
+    plain_p = [[] if hold else sentence for sentence, hold in zip(predictions, held)]
+    plain_r = [[] if hold else sentence for sentence, hold in zip(references, held)]
+    table = span_pairs(plain_p, plain_r, options)
+    if table is None:
+        return None
+    pieces_p = [sentence if hold else [] for sentence, hold in zip(predictions, held)]
+    pieces_r = [sentence if hold else [] for sentence, hold in zip(references, held)]
+    part = Pairs.of_rows(span_rows(pieces_p, pieces_r, options), sentences=len(references))
+    names = sorted({*table.type_names, *part.type_names})
+    return Pairs.joined([table.renamed(names), part.renamed(names)], names, len(references))
 
 
 def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]]:
