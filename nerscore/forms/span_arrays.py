@@ -14,10 +14,12 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
+from typing import cast
 
 import numpy as np
 
 from ..decoding import kept_types
+from ..errors import InvalidInputError
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -127,7 +129,7 @@ def span_pairs(
 
 def _discontinuous(entity: object) -> bool:
     """Whether an entity of span input is given with fragments (docs/scoring.md §12)."""
-    if isinstance(entity, Mapping):
+    if type(entity) is dict or isinstance(entity, Mapping):
         return entity.get("fragments") is not None
     return isinstance(entity, Span) and bool(entity.fragments)
 
@@ -136,9 +138,10 @@ def _with_discontinuous(
     predictions: list[list] | SpanValues, references: list[list] | SpanValues, options: Options
 ) -> Pairs | None:
     """The table of a batch in which some sentences hold entities given with fragments (docs/scoring.md §12): those
-    sentences by the readable path (`readable.span_rows`, which also names what is wrong in them), the others on
-    arrays, both with the batch's sentence numbers (each part holds the other's sentences empty); None where no
-    sentence or every sentence holds fragments, or the other sentences are what the arrays do not read."""
+    sentences by the readable path (`readable.span_rows`), the others on arrays (with the first ones empty, so
+    that sentence numbers stay the batch's); None where no sentence or every sentence holds fragments, or where
+    either part holds what its path does not read (the readable path then reads the whole batch and names what
+    is wrong)."""
     if isinstance(predictions, SpanValues) or isinstance(references, SpanValues):
         return None
     held = [
@@ -147,14 +150,19 @@ def _with_discontinuous(
     ]
     if not any(held) or all(held):
         return None
-    plain_p = [[] if hold else sentence for sentence, hold in zip(predictions, held)]
-    plain_r = [[] if hold else sentence for sentence, hold in zip(references, held)]
+    # One shared empty sentence: no new list per sentence, which would wake the garbage collector over the input.
+    empty: list = cast(list, ())
+    plain_p = [empty if hold else sentence for sentence, hold in zip(predictions, held)]
+    plain_r = [empty if hold else sentence for sentence, hold in zip(references, held)]
     table = span_pairs(plain_p, plain_r, options)
     if table is None:
         return None
-    pieces_p = [sentence if hold else [] for sentence, hold in zip(predictions, held)]
-    pieces_r = [sentence if hold else [] for sentence, hold in zip(references, held)]
-    part = Pairs.of_rows(span_rows(pieces_p, pieces_r, options), sentences=len(references))
+    indices = [index for index, hold in enumerate(held) if hold]
+    try:
+        rows = span_rows([predictions[k] for k in indices], [references[k] for k in indices], options)
+    except InvalidInputError:
+        return None
+    part = Pairs.of_rows([(indices[sentence], r, p) for sentence, r, p in rows], sentences=len(references))
     names = sorted({*table.type_names, *part.type_names})
     return Pairs.joined([table.renamed(names), part.renamed(names)], names, len(references))
 
