@@ -477,3 +477,14 @@ def test_a_batch_with_some_discontinuous_sentences_makes_the_readable_table(sent
         assert [list(column) for column in table.in_order().fragment_columns()] == [
             list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
         ]
+
+
+def test_compare_semeval_reads_fragments() -> None:
+    references = [[F((0, 2), (5, 7))], [(0, 3, DRUG)]] * 5
+    predictions_a = [[F((0, 2), (5, 6))], [(0, 3, DRUG)]] * 5
+    predictions_b = [[F((0, 2), (5, 7))], [(0, 2, DRUG)]] * 5
+    result = nerscore.compare_semeval(
+        predictions_a=predictions_a, predictions_b=predictions_b, references=references, n_resamples=50, seed=1
+    )
+    assert result["strict_f1_a"] == scored(predictions_a, references)["strict_f1"] == 0.5
+    assert result["partial_f1_a"] == scored(predictions_a, references)["partial_f1"]
