@@ -488,3 +488,11 @@ def test_compare_semeval_reads_fragments() -> None:
     )
     assert result["strict_f1_a"] == scored(predictions_a, references)["strict_f1"] == 0.5
     assert result["partial_f1_a"] == scored(predictions_a, references)["partial_f1"]
+
+
+def test_fragments_against_string_entities_are_refused() -> None:
+    # Strings are one stretch of text each (§1b, §12): fragments on the other side would be read as the extent.
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0, entity 0: found an entity of fragments"):
+        scored([[F((0, 6), (16, 23))]], [[(ADR, "muscle pain")]], texts=["muscle pain and fatigue"])
+    one = scored([[F((0, 11))]], [[(ADR, "muscle pain")]], texts=["muscle pain and fatigue"])
+    assert one["strict_correct"] == 1  # one fragment is the span

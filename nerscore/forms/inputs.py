@@ -533,7 +533,20 @@ def read_span_side(batch: list[list], side: str) -> list[list[Span]]:
                     sentence,
                     entity=index,
                 )
-    return read_spans(batch, side)
+    spans = read_spans(batch, side)
+    for sentence, entities in enumerate(spans):
+        for index, span in enumerate(entities):
+            if span.fragments:
+                # Strings are found as one stretch of text (docs/scoring.md §12): their pairs would read the
+                # fragments as the extent, silently.
+                raise InvalidInputError(
+                    f"found an entity of fragments {[list(piece) for piece in span.fragments]} against string "
+                    "entities, which are contiguous; expected contiguous spans on this side, or spans on both sides",
+                    side,
+                    sentence,
+                    entity=index,
+                )
+    return spans
 
 
 def check_span_options(options: Options) -> None:
