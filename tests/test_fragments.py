@@ -496,3 +496,22 @@ def test_fragments_against_string_entities_are_refused() -> None:
         scored([[F((0, 6), (16, 23))]], [[(ADR, "muscle pain")]], texts=["muscle pain and fatigue"])
     one = scored([[F((0, 11))]], [[(ADR, "muscle pain")]], texts=["muscle pain and fatigue"])
     assert one["strict_correct"] == 1  # one fragment is the span
+
+
+@SETTINGS
+@given(st.lists(st.tuples(sides, sides), max_size=4), st.sampled_from(range(len(OPTION_SETS))))
+def test_every_option_set_reads_fragment_batches(sentences, options) -> None:
+    # Every key reads units: POS and ACT are the entities, the rows give each entity once, with its fragments.
+    references = [[{"fragments": pieces, "type": kind} for pieces, kind in r] for r, _ in sentences]
+    predictions = [[{"fragments": pieces, "type": kind} for pieces, kind in p] for _, p in sentences]
+    option_set = {**OPTION_SETS[options], "return_entities": True}
+    result = scored(predictions, references, texts=["abcdefghijklmn"] * len(sentences), **option_set)
+    kept = set(option_set.get("labels") or ("PER", "LOC"))
+    count_r = sum(kind in kept for r, _ in sentences for _, kind in r)
+    count_p = sum(kind in kept for _, p in sentences for _, kind in p)
+    assert (result["strict_possible"], result["strict_actual"]) == (count_r, count_p)
+    written = sorted(
+        repr(oracle.piecewise(pieces, kind).fragments) for r, _ in sentences for pieces, kind in r if kind in kept
+    )
+    rows = sorted(repr(entity_key(row["reference"])[0]) for row in result["entities"] if row["reference"] is not None)
+    assert rows == written
