@@ -67,7 +67,7 @@ try:
     from nerscore import InvalidInputError, Options, main
     from nerscore.accumulator import compute_checked
     from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
-    from nerscore.forms.registry import FORMS, storable
+    from nerscore.forms.registry import FORMS, storable, with_fragment_slots
     from nerscore.options import OPTION_NAMES, describe
     from nerscore.table.columns import COLUMN_NAMES, Columns
 except ModuleNotFoundError as missing:
@@ -196,7 +196,13 @@ def _sequences(value: str) -> datasets.Features:
 # would store a dict of lists).
 _STRING_TAGS = _sequences("string")
 _INTEGER_IDS = _sequences("int64")
-_SPAN_FEATURES = {"start": datasets.Value("int64"), "end": datasets.Value("int64"), "type": datasets.Value("string")}
+# A discontinuous entity (docs/scoring.md §12) also stores its fragments, [[start, end], ...]; null for the others.
+_SPAN_FEATURES = {
+    "start": datasets.Value("int64"),
+    "end": datasets.Value("int64"),
+    "type": datasets.Value("string"),
+    "fragments": [[datasets.Value("int64")]],
+}
 _SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
 # String entities (docs/scoring.md §1b), on either side, against strings or spans: {start, end, type, text}, a
 # string entity with start and end null, a span with text null (`forms.storable`).
@@ -354,6 +360,8 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
             predictions, references, form = storable(predictions, references)
+            if FORMS[form].entities:
+                predictions, references = with_fragment_slots(predictions), with_fragment_slots(references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
                 return None  # an empty batch counts nothing

@@ -57,6 +57,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     annotations = _annotation_flag(args)
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
+    if args.fragments and not args.brat:
+        parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
     # Only what was given: the option table's defaults are Options' own.
     given = {
         name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
@@ -100,7 +102,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
                 check_tag_options(options)
             total = Accumulator(options)
             if annotations:
-                total = count_brat(total, *args.brat) if args.brat else count_label_studio(total, args.label_studio)
+                if args.brat:
+                    reference_dir, prediction_dir = args.brat
+                    total = count_brat(total, reference_dir, prediction_dir, args.fragments)
+                else:
+                    total = count_label_studio(total, args.label_studio)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)
@@ -159,6 +165,12 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         metavar=("REFERENCE_DIR", "PREDICTION_DIR"),
         help="score the BRAT standoff .ann files of two folders (subfolders too, paired by their path) against the "
         ".txt files beside them: the T lines' entities, nested ones included",
+    )
+    parser.add_argument(
+        "--fragments",
+        action="store_true",
+        help="with --brat, score a discontinuous annotation (START END;START END) by its fragments, on the units "
+        "they cover, rather than by its full extent",
     )
     parser.add_argument(
         "--label-studio",

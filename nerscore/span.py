@@ -1,27 +1,108 @@
-"""An entity: a half-open interval and its type, what decoding yields and pairing pairs (docs/scoring.md §1)."""
+"""An entity: a half-open interval and its type, what decoding yields and pairing pairs (docs/scoring.md §1); or,
+discontinuous, several fragments of one type (§12), whose units are the union of its fragments."""
 
 from __future__ import annotations
 
 import numbers
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import pairwise
+from operator import itemgetter
 from typing import Any
+
+Fragments = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, order=True)
 class Span:
-    """An entity: the half-open token interval ``[start, end)`` and its type."""
+    """An entity: the half-open token interval ``[start, end)`` and its type. A discontinuous entity
+    (docs/scoring.md §12) also has `fragments`: two or more sorted, disjoint, non-touching ``(start, end)``
+    intervals, `start` and `end` its extent; `fragments` is ``()`` for every contiguous entity, so that an entity
+    of one fragment is the ordinary span, equal to it (`fragment_span` makes both)."""
 
     start: int
     end: int
     entity_type: str
+    fragments: Fragments = ()
+
+    def __repr__(self) -> str:
+        pieces = f", fragments={self.fragments!r}" if self.fragments else ""
+        return f"Span(start={self.start!r}, end={self.end!r}, entity_type={self.entity_type!r}{pieces})"
 
     def overlap(self, other: Span) -> int:
-        """How many tokens the two spans share."""
-        return max(0, min(self.end, other.end) - max(self.start, other.start))
+        """How many tokens (units, docs/scoring.md §12) the two spans share."""
+        if not self.fragments and not other.fragments:
+            return max(0, min(self.end, other.end) - max(self.start, other.start))
+        return shared_units(self.pieces(), other.pieces())
+
+    @property
+    def units(self) -> int:
+        """Its length: the number of positions it covers (docs/scoring.md §12: the union of its fragments)."""
+        if not self.fragments:
+            return self.end - self.start
+        return sum(end - start for start, end in self.fragments)
+
+    def pieces(self) -> Fragments:
+        """Its fragments, one ``(start, end)`` for a contiguous entity (docs/scoring.md §12)."""
+        return self.fragments or ((self.start, self.end),)
+
+    def same_bounds(self, other: Span) -> bool:
+        """Identical boundaries (docs/scoring.md §3, §12): the same fragments after merging."""
+        return self.start == other.start and self.end == other.end and self.fragments == other.fragments
 
     def as_dict(self) -> dict[str, Any]:
+        if self.fragments:
+            return {
+                "start": self.start,
+                "end": self.end,
+                "type": self.entity_type,
+                "fragments": [list(piece) for piece in self.fragments],
+            }
         return {"start": self.start, "end": self.end, "type": self.entity_type}
+
+
+def merged_fragments(fragments: Any) -> Fragments:
+    """Fragments sorted, those that touch or overlap merged into one (docs/scoring.md §12); each already checked
+    as a pair of integers with start < end."""
+    merged: list[list[int]] = []
+    for start, end in sorted(fragments):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return tuple((start, end) for start, end in merged)
+
+
+def fragment_span(fragments: Any, entity_type: str) -> Span:
+    """The entity of checked `fragments` (pairs of integers, start < end) and a type: merged, and the ordinary
+    `Span` when they merge into one (docs/scoring.md §12)."""
+    pieces = list(fragments)
+    if all(before[1] < after[0] for before, after in pairwise(pieces)):  # already sorted and apart (most)
+        merged = tuple(map(tuple, pieces))
+    else:
+        merged = merged_fragments(pieces)
+    if len(merged) == 1:
+        return Span(merged[0][0], merged[0][1], entity_type)
+    return Span(merged[0][0], merged[-1][1], entity_type, merged)
+
+
+_END = itemgetter(1)
+
+
+def shared_units(first: Fragments, second: Fragments) -> int:
+    """The positions two sorted lists of disjoint fragments share: for each fragment of the shorter list, the
+    fragments of the longer one it meets, found by binary search, so an entity of 10,000 fragments against one of
+    a few costs a few searches (docs/scoring.md §12)."""
+    if len(first) > len(second):
+        first, second = second, first
+    shared = 0
+    for start, end in first:
+        k = bisect_right(second, start, key=_END)  # the first fragment ending after `start`
+        while k < len(second) and second[k][0] < end:
+            shared += min(end, second[k][1]) - max(start, second[k][0])
+            k += 1
+    return shared
 
 
 def looks_like_entity(value: Any) -> bool:

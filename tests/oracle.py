@@ -355,3 +355,116 @@ def _entity_row(sentence: int, reference: Entity | None, prediction: Entity | No
     name = scenario(reference, prediction)
     row = {"sentence": sentence, "reference": side(reference), "prediction": side(prediction), "scenario": name}
     return row | TABLE[name]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# docs/scoring.md §12: discontinuous entities, read on sets of units
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class Piecewise(NamedTuple):
+    """An entity of §12: its merged fragments (sorted, none touching) and its type; its units as a set."""
+
+    fragments: tuple[tuple[int, int], ...]
+    kind: str
+
+    @property
+    def units(self) -> frozenset[int]:
+        return frozenset(position for start, end in self.fragments for position in range(start, end))
+
+
+def piecewise(fragments: Sequence[Sequence[int]], kind: str) -> Piecewise:
+    """§12: the units of the fragments, cut back into maximal runs (touching or overlapping fragments merge)."""
+    units = sorted({position for start, end in fragments for position in range(start, end)})
+    runs: list[list[int]] = []
+    for position in units:
+        if runs and runs[-1][1] == position:
+            runs[-1][1] = position + 1
+        else:
+            runs.append([position, position + 1])
+    return Piecewise(tuple((start, end) for start, end in runs), kind)
+
+
+def pair_piecewise(
+    references: list[Piecewise], predictions: list[Piecewise], min_overlap: float | None = None
+) -> list[tuple[Piecewise | None, Piecewise | None]]:
+    """§3 with §12, by trying every one-to-one matching of overlapping entities: the best by rule 1 (identical
+    fragment lists of one type, then identical fragment lists), then (a) pairs, (b) same-type pairs, (c) shared
+    units, (d) the smallest sorted list of (reference fragments, type, prediction fragments, type)."""
+
+    def overlap(r: Piecewise, p: Piecewise) -> bool:
+        common = len(r.units & p.units)
+        if not common:
+            return False
+        return min_overlap is None or common / len(r.units) >= min_overlap
+
+    edges = [
+        (i, j)
+        for i, r in enumerate(references)
+        for j, p in enumerate(predictions)
+        if overlap(r, p) or r.fragments == p.fragments
+    ]
+
+    def badness(matching: list[tuple[int, int]]):
+        pairs = [(references[i], predictions[j]) for i, j in matching]
+        same = [r.fragments == p.fragments for r, p in pairs]
+        return (
+            -sum(s and r.kind == p.kind for s, (r, p) in zip(same, pairs)),
+            -sum(same),
+            -len(pairs),
+            -sum(r.kind == p.kind for r, p in pairs),
+            -sum(len(r.units & p.units) for r, p in pairs),
+            sorted((r.fragments, r.kind, p.fragments, p.kind) for r, p in pairs),
+        )
+
+    best = min(_matchings(edges), key=badness)
+    rows: list[tuple[Piecewise | None, Piecewise | None]] = [(references[i], predictions[j]) for i, j in best]
+    rows.extend((r, None) for i, r in enumerate(references) if i not in {i for i, _ in best})
+    rows.extend((None, p) for j, p in enumerate(predictions) if j not in {j for _, j in best})
+    return rows
+
+
+def piecewise_scenario(reference: Piecewise | None, prediction: Piecewise | None) -> str:
+    """§4 with §12: identical boundaries are identical fragment lists."""
+    if reference is None:
+        return "II"
+    if prediction is None:
+        return "III"
+    same_type = reference.kind == prediction.kind
+    if reference.fragments == prediction.fragments:
+        return "I" if same_type else "IV"
+    return "V" if same_type else "VI"
+
+
+def piecewise_counts(
+    rows: list[tuple[Piecewise | None, Piecewise | None]],
+    references: list[Piecewise],
+    predictions: list[Piecewise],
+    min_overlap: float | None = None,
+) -> dict[str, Any]:
+    """What §4, §10 and §11 count of one sentence's rows, on units: each scheme's five counts, the overlap
+    credit (shared / union units), the diagnostics (containment of units; split and merged pairing aside)."""
+    counts: dict[str, Any] = {f"{scheme}_{measure}": 0 for scheme in SCHEMES4 for measure in MEASURES}
+    diagnostics = {"boundary_too_long": 0, "boundary_too_short": 0, "boundary_crossing": 0}
+    credit = Fraction(0)
+    for r, p in rows:
+        kind = piecewise_scenario(r, p)
+        for scheme in SCHEMES4:
+            counts[f"{scheme}_{OUTCOME_NAMES[TABLE[kind][scheme]]}"] += 1
+        if kind in ("V", "VI"):
+            assert r is not None and p is not None
+            credit += Fraction(len(r.units & p.units), len(r.units | p.units))
+            if r.units <= p.units:
+                diagnostics["boundary_too_long"] += 1
+            elif p.units <= r.units:
+                diagnostics["boundary_too_short"] += 1
+            else:
+                diagnostics["boundary_crossing"] += 1
+
+    def overlap(r: Piecewise, p: Piecewise) -> bool:
+        common = len(r.units & p.units)
+        return bool(common) and (min_overlap is None or common / len(r.units) >= min_overlap)
+
+    diagnostics["split"] = sum(sum(overlap(r, p) for p in predictions) >= 2 for r in references)
+    diagnostics["merged"] = sum(sum(overlap(r, p) for r in references) >= 2 for p in predictions)
+    return {**counts, **diagnostics, "credit": credit}

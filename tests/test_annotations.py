@@ -286,7 +286,7 @@ def test_the_brat_flag_scores_the_folders_as_documents(brat, capsys: pytest.Capt
     assert json.loads(captured.out) == brat_expected(per_type=True)
     assert captured.err == (
         "note: 1 discontinuous annotation (1 reference, 0 predicted) scored by their full extent, from the first "
-        "fragment's start to the last one's end\n"
+        "fragment's start to the last one's end (--fragments scores them as discontinuous entities)\n"
     )
     assert cli.main(["--brat", *map(str, brat)]) == 0
     out = capsys.readouterr().out.splitlines()

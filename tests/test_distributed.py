@@ -76,6 +76,27 @@ def span_documents(seed: int, count: int = 40, empty_from: int | None = None) ->
     return predictions, references
 
 
+def fragment_documents(seed: int) -> tuple[list[list], list[list]]:
+    """`span_documents` with every entity of 3 tokens or more as two fragments, its first and last token
+    (docs/scoring.md §12), dicts with `fragments`."""
+
+    def pieces(entity: Any) -> Any:
+        start, end = (entity[0], entity[1]) if isinstance(entity, list) else (entity["start"], entity["end"])
+        kind = (
+            entity[2]
+            if isinstance(entity, list)
+            else next(entity[k] for k in ("type", "label", "entity_group") if k in entity)
+        )
+        if end - start < 3:
+            return entity
+        return {"fragments": [[start, start + 1], [end - 1, end]], "type": kind}
+
+    predictions, references = span_documents(seed)
+    return [[pieces(e) for e in sentence] for sentence in predictions], [
+        [pieces(e) for e in sentence] for sentence in references
+    ]
+
+
 def _entity(form: str, start: int, end: int, entity_type: str) -> dict | list:
     return [start, end, entity_type] if form == "list" else {"start": start, "end": end, form: entity_type}
 
@@ -186,6 +207,10 @@ CASES = {
     ),
     "spans-process-1-documents-without-entities": dict(
         data=span_documents(10, empty_from=20), load={"timeout": 30}, compute={"return_entities": True}, array="list"
+    ),
+    # Discontinuous entities (issue 30): their fragments stored beside start and end.
+    "spans-with-fragments": dict(
+        data=fragment_documents(13), load={}, compute={"return_entities": True, "diagnostics": True}, array="list"
     ),
     # String entities grounded to their texts, stored with each batch (issue 17).
     "strings-with-texts": dict(

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..option_checks import is_id
-from ..span import Span
+from ..span import Span, fragment_span
 from .readers import ConllError
 
 # ---------------------------------------------------------------------------------------------------------
@@ -31,8 +31,9 @@ _T_LINE = "ID TAB TYPE START END TAB TEXT (fragments START END;START END)"
 class BratDocument(NamedTuple):
     """One BRAT document: its `name` (the ``.ann`` file's path relative to the folder read, ``/``-separated,
     without ``.ann``), its `text` (the ``.txt`` beside it), its `spans` (one per ``T`` line, in the file's order;
-    a discontinuous annotation by its full extent, from its first fragment's start to its last one's end), the
-    ``.ann`` line of each span, and how many of the spans were discontinuous."""
+    a discontinuous annotation by its full extent, from its first fragment's start to its last one's end, or with
+    ``fragments=True`` by its fragments, docs/scoring.md §12), the ``.ann`` line of each span, and how many of the
+    spans were discontinuous."""
 
     name: str
     text: str
@@ -56,30 +57,31 @@ def brat_names(folder: str | os.PathLike[str]) -> list[str]:
     return sorted(names)
 
 
-def read_brat(path: str | os.PathLike[str]) -> Iterator[BratDocument]:
+def read_brat(path: str | os.PathLike[str], fragments: bool = False) -> Iterator[BratDocument]:
     """The documents of a BRAT folder (every ``.ann`` file under it, in the order of their names) or of one
     ``.ann`` file, each read with the ``.txt`` beside it, lazily. Only text-bound annotations (``T`` lines) are
     entities, nested or overlapping ones included; other lines (relations, events, attributes, notes) are
     ignored. Offsets count characters (Unicode code points) of the ``.txt`` as it is on disk. A malformed ``T``
     line, or one whose text is not the ``.txt``'s text at its offsets, is a `ConllError` naming the file and
-    the line."""
+    the line. A discontinuous annotation (``T3<TAB>ADR 10 16;23 30<TAB>...``) is its full extent, or with
+    `fragments` its fragments, sorted and merged (docs/scoring.md §12), scored on their units."""
     path = os.fspath(path)
     if path.endswith(".ann") and not os.path.isdir(path):
-        yield read_brat_file(path, os.path.basename(path).removesuffix(".ann"))
+        yield read_brat_file(path, os.path.basename(path).removesuffix(".ann"), fragments=fragments)
         return
     if os.path.isfile(path):
         raise ConllError(path, None, "is neither a folder nor an .ann file; expected a BRAT folder or .ann file")
     for name in brat_names(path):
-        yield read_brat_file(os.path.join(path, f"{name}.ann"), name)
+        yield read_brat_file(os.path.join(path, f"{name}.ann"), name, fragments=fragments)
 
 
 def read_brat_pairs(
-    references: str | os.PathLike[str], predictions: str | os.PathLike[str]
+    references: str | os.PathLike[str], predictions: str | os.PathLike[str], fragments: bool = False
 ) -> Iterator[tuple[BratDocument, BratDocument]]:
     """The documents of two BRAT folders, paired by their path relative to each folder (subfolders included),
     lazily. A file on one side only is a `ConllError` naming it (before any document is read). The predictions'
     ``.txt`` files may be left out: their ``.ann`` files are then read against the references' ``.txt``; where
-    present, a ``.txt`` must be the references' own."""
+    present, a ``.txt`` must be the references' own. `fragments`: as `read_brat`'s."""
     reference_names, predicted_names = brat_names(references), brat_names(predictions)
     for names, others, folder, other in (
         (reference_names, predicted_names, references, predictions),
@@ -95,7 +97,7 @@ def read_brat_pairs(
                 "same .ann files, paired by their path in each folder",
             )
     for name in reference_names:
-        reference = read_brat_file(os.path.join(references, f"{name}.ann"), name)
+        reference = read_brat_file(os.path.join(references, f"{name}.ann"), name, fragments=fragments)
         predicted_text = os.path.join(predictions, f"{name}.txt")
         reference_text = os.path.join(references, f"{name}.txt")
         text = None
@@ -104,7 +106,10 @@ def read_brat_pairs(
             if text != reference.text:
                 _raise_different_texts(predicted_text, text, reference_text, reference.text)
         text_path = predicted_text if text is not None else reference_text
-        yield reference, read_brat_file(os.path.join(predictions, f"{name}.ann"), name, reference.text, text_path)
+        yield (
+            reference,
+            read_brat_file(os.path.join(predictions, f"{name}.ann"), name, reference.text, text_path, fragments),
+        )
 
 
 def read_brat_file(
@@ -112,9 +117,10 @@ def read_brat_file(
     name: str,
     text: str | None = None,
     text_path: str | os.PathLike[str] | None = None,
+    fragments: bool = False,
 ) -> BratDocument:
     """One ``.ann`` file read against `text` (read from `text_path` when not given; by default the ``.txt``
-    file beside it), as `read_brat` reads it; `name` is the document's name."""
+    file beside it), as `read_brat` reads it; `name` is the document's name; `fragments`: as `read_brat`'s."""
     source = os.fspath(ann_path)
     text_path = os.path.splitext(source)[0] + ".txt" if text_path is None else os.fspath(text_path)
     if text is None:
@@ -129,15 +135,15 @@ def read_brat_file(
     for number, line in enumerate(_read_lines(source), start=1):
         if not line.startswith("T"):  # relations, events, attributes, normalizations, notes: not entities
             continue
-        span, fragments = _text_bound(line, text, source, number, text_path)
-        spans.append(span)
+        span, pieces = _text_bound(line, text, source, number, text_path)
+        spans.append(fragment_span(pieces, span.entity_type) if fragments else span)
         lines.append(number)
-        discontinuous += fragments > 1
+        discontinuous += len(pieces) > 1
     return BratDocument(name, text, spans, lines, discontinuous)
 
 
-def _text_bound(line: str, text: str, source: str, number: int, text_name: str) -> tuple[Span, int]:
-    """The `Span` of a ``T`` line (its full extent) and its number of fragments."""
+def _text_bound(line: str, text: str, source: str, number: int, text_name: str) -> tuple[Span, list[tuple[int, int]]]:
+    """The `Span` of a ``T`` line (its full extent) and its fragments as the line gives them."""
     identifier, tab, rest = line.partition("\t")
     data, tab_2, annotated = rest.partition("\t")
     if not tab or not tab_2:
@@ -183,7 +189,7 @@ def _text_bound(line: str, text: str, source: str, number: int, text_name: str) 
             f"expected the text of the .txt at the annotation's offsets{hint}",
         )
     start, end = min(start for start, _ in fragments), max(end for _, end in fragments)
-    return Span(start, end, entity_type), len(fragments)
+    return Span(start, end, entity_type), fragments
 
 
 def _is_fragments_text(annotated: str, text: str, fragments: list[tuple[int, int]]) -> bool:

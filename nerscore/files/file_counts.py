@@ -152,11 +152,11 @@ def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulat
     return total
 
 
-def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str) -> Accumulator:
+def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, fragments: bool = False) -> Accumulator:
     """`total` with two folders of BRAT standoff files (`--brat`, `nerscore.files.annotations`) counted as documents of
-    spans, in chunks as they are read; discontinuous annotations, scored by their full extent, are a note on
-    standard error."""
-    pairs = read_brat_pairs(reference_dir, prediction_dir)
+    spans, in chunks as they are read; discontinuous annotations, scored by their full extent (or with `fragments`,
+    `--fragments`, by their fragments: docs/scoring.md §12), are a note on standard error."""
+    pairs = read_brat_pairs(reference_dir, prediction_dir, fragments)
     discontinuous = [0, 0]
 
     def brat_documents() -> Iterator[SpanDocument]:
@@ -169,10 +169,15 @@ def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str) -> A
         total = _add_spans(total, chunk, "--brat")
     if any(discontinuous):
         count = sum(discontinuous)
+        how = (
+            "scored by their fragments (units shared, docs/scoring.md §12)"
+            if fragments
+            else "scored by their full extent, from the first fragment's start to the last one's end "
+            "(--fragments scores them as discontinuous entities)"
+        )
         print(
             f"note: {count} discontinuous annotation{'s' * (count != 1)} ({discontinuous[0]} reference, "
-            f"{discontinuous[1]} predicted) scored by their full extent, from the first fragment's start to "
-            "the last one's end",
+            f"{discontinuous[1]} predicted) {how}",
             file=sys.stderr,
         )
     return total

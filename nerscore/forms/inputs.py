@@ -16,7 +16,7 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options, check_labels_are_types
 from ..schemes import IOB2, LENIENT, TagTable
-from ..span import LOGITS_HINT, Span, looks_like_entity, looks_like_scores
+from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 
 def first_value(batch: list[list]) -> Any:
@@ -327,9 +327,14 @@ def as_span(entity: Any) -> Span:
     """One entity of span input as a `Span` (docs/scoring.md §1): a dict with integer ``start`` and ``end``
     (exclusive) and its type under ``type``, ``label`` or ``entity_group`` (the first present; other keys, such
     as a pipeline's ``score`` and ``word``, are ignored), a ``(start, end, type)`` tuple or list, or a `Span`.
+    A dict with ``fragments`` is a discontinuous entity (docs/scoring.md §12, `as_fragment_span`).
     Raises `InvalidInputError` saying what is wrong."""
     if isinstance(entity, Span):
+        if entity.fragments:
+            return as_fragment_span({"fragments": entity.fragments, "type": entity.entity_type})
         start, end, entity_type = entity.start, entity.end, entity.entity_type
+    elif isinstance(entity, Mapping) and entity.get("fragments") is not None:  # None: as evaluate stores spans
+        return as_fragment_span(entity)
     elif isinstance(entity, Mapping):
         missing = [key for key in ("start", "end") if key not in entity]
         if missing:
@@ -380,6 +385,58 @@ def as_span(entity: Any) -> Span:
     if not isinstance(entity_type, str) or not entity_type:
         raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
     return Span(int(start), int(end), entity_type)
+
+
+def as_fragment_span(entity: Mapping) -> Span:
+    """A dict with ``fragments`` as its `Span` (docs/scoring.md §12): a non-empty list of ``[start, end]`` pairs of
+    non-negative integers with start < end, sorted and merged where they touch or overlap; its type as `as_span`
+    reads it; ``start`` and ``end``, where given, must be its extent. One fragment is the ordinary span."""
+    fragments = entity["fragments"]
+    if type(fragments) is not list and type(fragments) is not tuple:  # (the usual lists: no ABC check)
+        if isinstance(fragments, (str, bytes, Mapping)) or not isinstance(fragments, Iterable):
+            raise InvalidInputError(
+                f"fragments is {shown(fragments)} ({type(fragments).__name__}); expected a list of [start, end] pairs"
+            )
+        fragments = list(fragments)
+    if not fragments:
+        raise InvalidInputError("fragments is empty; expected a list of one or more [start, end] pairs")
+    checked = []
+    for number, piece in enumerate(fragments):
+        if type(piece) in (list, tuple) and len(piece) == 2 and type(piece[0]) is int and type(piece[1]) is int:
+            start, end = piece  # the usual case, checked without a call per bound (10,000 fragments, §12)
+            if 0 <= start < end:
+                checked.append((start, end))
+                continue
+        where = f"fragment {number} {shown(piece)}"
+        bounds = list(piece) if isinstance(piece, (tuple, list)) else None
+        if bounds is None or len(bounds) != 2:
+            raise InvalidInputError(f"{where} is not a pair; expected [start, end] (end exclusive)")
+        for name, value in zip(("start", "end"), bounds):
+            if not is_id(value) or value < 0:
+                raise InvalidInputError(f"{where}: {name} is {shown(value)}; expected a non-negative integer offset")
+        start, end = int(bounds[0]), int(bounds[1])
+        if start > end:
+            raise InvalidInputError(f"{where}: start {start} > end {end}; expected start < end (end is exclusive)")
+        if start == end:
+            raise InvalidInputError(f"{where} is empty; expected start < end (end is exclusive)")
+        checked.append((start, end))
+    key = "type" if "type" in entity else next((key for key in TYPE_KEYS if key in entity), None)
+    entity_type = None if key is None else entity[key]
+    if not isinstance(entity_type, str) or not entity_type:
+        raise InvalidInputError(
+            f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER' under 'type', 'label' or "
+            "'entity_group'"
+        )
+    span = fragment_span(checked, entity_type)
+    if "start" not in entity and "end" not in entity:
+        return span
+    for name, extent in (("start", span.start), ("end", span.end)):
+        if name in entity and not (is_id(entity[name]) and entity[name] == extent):
+            raise InvalidInputError(
+                f"{name} is {shown(entity[name])} but the fragments {shown(fragments)} give {extent}; expected "
+                f"{name} to be the fragments' extent, or left out"
+            )
+    return span
 
 
 def read_spans(batch: list[list], side: str, labels: Collection[str] | None = None) -> list[list[Span]]:
@@ -512,6 +569,18 @@ def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = N
                     entity=index,
                 )
     spans = read_spans(batch, side)
+    for sentence, entities in enumerate(spans):
+        for index, span in enumerate(entities):
+            if span.fragments:
+                # Strings are found as one stretch of text (docs/scoring.md §12): their pairs would read the
+                # fragments as the extent, silently.
+                raise InvalidInputError(
+                    f"found an entity of fragments {[list(piece) for piece in span.fragments]} against string "
+                    "entities, which are contiguous; expected contiguous spans on this side, or spans on both sides",
+                    side,
+                    sentence,
+                    entity=index,
+                )
     if texts is not None:
         for sentence, (sentence_spans, text) in enumerate(zip(spans, texts)):
             for index, span in enumerate(sentence_spans):

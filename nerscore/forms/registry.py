@@ -129,7 +129,8 @@ def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[
 
 
 def _stored_spans(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
-    """Spans stored in one form, ``{start, end, type}``, whatever form they came in."""
+    """Spans stored in one form, ``{start, end, type}``, whatever form they came in (a discontinuous entity with
+    its `fragments` too, docs/scoring.md §12; `with_fragment_slots` gives every entity the key)."""
     return (
         [[span.as_dict() for span in sentence] for sentence in read_spans(predictions, "predictions")],
         [[span.as_dict() for span in sentence] for sentence in read_spans(references, "references")],
@@ -288,6 +289,15 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
     for side, batch in (("predictions", predictions), ("references", references)):
         _check_arrow_can_store(batch, side, entry)
     return predictions, references, form
+
+
+def with_fragment_slots(batch: list[list]) -> list[list]:
+    """A stored batch of entity dicts (`storable`'s) with every entity holding `fragments`, None where it is
+    contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
+    return [
+        [entity if "fragments" in entity else {**entity, "fragments": None} for entity in sentence]
+        for sentence in batch
+    ]
 
 
 def _check_arrow_can_store(batch: list[list], side: str, entry: Form) -> None:

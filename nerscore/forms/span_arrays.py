@@ -11,12 +11,15 @@ tests/test_span_arrays.py proves the table equal to the readable path's, at any 
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain, pairwise, repeat
+from typing import cast
 
 import numpy as np
 
 from ..decoding import kept_types
+from ..errors import InvalidInputError
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -26,7 +29,7 @@ from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
 from .inputs import TYPE_KEYS
-from .readable import pair_sentences
+from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
@@ -95,7 +98,7 @@ def span_pairs(
     the readable path must check or explain."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
-        return None
+        return _with_discontinuous(predictions, references, options)
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
@@ -122,6 +125,46 @@ def span_pairs(
         chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap)
         parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
     return Pairs.joined(parts, type_names, len(references))
+
+
+def _discontinuous(entity: object) -> bool:
+    """Whether an entity of span input is given with fragments (docs/scoring.md §12)."""
+    if type(entity) is dict or isinstance(entity, Mapping):
+        return entity.get("fragments") is not None
+    return isinstance(entity, Span) and bool(entity.fragments)
+
+
+def _with_discontinuous(
+    predictions: list[list] | SpanValues, references: list[list] | SpanValues, options: Options
+) -> Pairs | None:
+    """The table of a batch in which some sentences hold entities given with fragments (docs/scoring.md §12): those
+    sentences by the readable path (`readable.span_rows`), the others on arrays (with the first ones empty, so
+    that sentence numbers stay the batch's); None where no sentence or every sentence holds fragments, or where
+    either part holds what its path does not read (the readable path then reads the whole batch and names what
+    is wrong)."""
+    if isinstance(predictions, SpanValues) or isinstance(references, SpanValues):
+        return None
+    held = [
+        any(map(_discontinuous, predicted)) or any(map(_discontinuous, reference))
+        for predicted, reference in zip(predictions, references)
+    ]
+    if not any(held) or all(held):
+        return None
+    # One shared empty sentence: no new list per sentence, which would wake the garbage collector over the input.
+    empty: list = cast(list, ())
+    plain_p = [empty if hold else sentence for sentence, hold in zip(predictions, held)]
+    plain_r = [empty if hold else sentence for sentence, hold in zip(references, held)]
+    table = span_pairs(plain_p, plain_r, options)
+    if table is None:
+        return None
+    indices = [index for index, hold in enumerate(held) if hold]
+    try:
+        rows = span_rows([predictions[k] for k in indices], [references[k] for k in indices], options)
+    except InvalidInputError:
+        return None
+    part = Pairs.of_rows([(indices[sentence], r, p) for sentence, r, p in rows], sentences=len(references))
+    names = sorted({*table.type_names, *part.type_names})
+    return Pairs.joined([table.renamed(names), part.renamed(names)], names, len(references))
 
 
 def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]]:
@@ -170,6 +213,10 @@ def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
 def _dict_columns(entities: list[dict]) -> list[list] | None:
     """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
     has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
+    if any(map(operator.contains, entities, repeat("fragments"))):
+        columns = _one_fragment_columns(entities)
+        if columns is not _STORED_SPANS:
+            return columns
     for position, key in enumerate(TYPE_KEYS):
         try:
             types = list(map(operator.itemgetter(key), entities))
@@ -186,6 +233,50 @@ def _dict_columns(entities: list[dict]) -> list[list] | None:
             ]
         except KeyError:
             return None
+    return None
+
+
+# `_one_fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
+_STORED_SPANS: list[list] = []
+
+
+def _one_fragment_columns(entities: list[dict]) -> list[list] | None:
+    """The columns of entity dicts with `fragments` (docs/scoring.md §12) where every one is a single
+    ``[start, end]`` (an entity of one fragment is the ordinary span; `start`/`end` beside it its own), each
+    check one pass at C speed; `_STORED_SPANS` where every `fragments` is None; None for anything else,
+    discontinuous entities included, which the readable path reads."""
+    try:
+        fragments = list(map(operator.itemgetter("fragments"), entities))
+    except KeyError:
+        return None
+    try:
+        lengths = set(map(len, fragments))
+    except TypeError:  # None (evaluate's stored spans) or no list at all
+        return _STORED_SPANS if fragments.count(None) == len(fragments) else None
+    if lengths != {1} or set(map(type, fragments)) - {list, tuple}:
+        return None
+    pieces = list(map(operator.itemgetter(0), fragments))
+    if set(map(type, pieces)) - {list, tuple} or set(map(len, pieces)) != {2}:
+        return None
+    starts, ends = list(map(operator.itemgetter(0), pieces)), list(map(operator.itemgetter(1), pieces))
+    if set(map(len, entities)) != {2}:  # more than `fragments` and a type: a `start` or `end` must be the extent
+        for name, extent in (("start", starts), ("end", ends)):
+            if any(map(operator.contains, entities, repeat(name))):
+                try:
+                    given = list(map(operator.itemgetter(name), entities))
+                except KeyError:
+                    return None
+                if set(map(type, given)) != {int} or given != extent:
+                    return None
+    for position, key in enumerate(TYPE_KEYS):
+        try:
+            types = list(map(operator.itemgetter(key), entities))
+        except KeyError:
+            continue
+        for earlier in TYPE_KEYS[:position]:
+            if any(map(operator.contains, entities, repeat(earlier))):
+                return None
+        return [starts, ends, types]
     return None
 
 

@@ -27,7 +27,7 @@ def scenario_of(reference: Span | None, prediction: Span | None) -> str:
     if prediction is None:
         return "III"
     same_type = reference.entity_type == prediction.entity_type
-    if (reference.start, reference.end) == (prediction.start, prediction.end):
+    if reference.same_bounds(prediction):  # the same fragments (docs/scoring.md §12)
         return "I" if same_type else "IV"
     return "V" if same_type else "VI"
 
@@ -51,7 +51,10 @@ def pair(
 
 
 def _disjoint(spans: Sequence[Span]) -> bool:
-    """Whether no two of `spans` share a position (identical duplicates share all of theirs)."""
+    """Whether no two of `spans` share a position (identical duplicates share all of theirs): their extents, so
+    that discontinuous entities (docs/scoring.md §12) are disjoint when their extents are. On sides whose extents
+    are disjoint, overlaps of units never cross either: a reference before another overlapping a prediction after
+    another would need a unit of the first prediction before one of the second."""
     bounds = sorted((span.start, span.end) for span in spans)
     return all(end <= start for (_, end), (start, _) in pairwise(bounds))
 
@@ -70,11 +73,20 @@ def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> b
     shared = reference.overlap(prediction)
     if min_overlap is None or not shared:
         return shared > 0
-    return bool(overlap_kept(shared, reference.end - reference.start, min_overlap))
+    return bool(overlap_kept(shared, reference.units, min_overlap))
 
 
-def _span_key(span: Span) -> tuple[int, int, str]:
-    return span.start, span.end, span.entity_type
+def _span_key(span: Span) -> tuple:
+    # Rule (d)'s order: (start, end, type), and for discontinuous entities their fragment lists in place of
+    # (start, end) (docs/scoring.md §12); a contiguous entity's list is its one (start, end).
+    if span.fragments:
+        return span.fragments, span.entity_type
+    return ((span.start, span.end),), span.entity_type
+
+
+def _fragmented(*sides: Sequence[Span]) -> bool:
+    """Whether an entity of `sides` is discontinuous (docs/scoring.md §12)."""
+    return any(span.fragments for side in sides for span in side)
 
 
 def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
@@ -87,18 +99,22 @@ def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
     paired = (
         () if prediction is None or reference is None else (prediction.start, prediction.end, prediction.entity_type)
     )
-    return min(starts), reference is None, first.end, first.start, first.entity_type, not paired, paired
+    position = min(starts), reference is None, first.end, first.start, first.entity_type, not paired, paired
+    if first.fragments or (prediction is not None and prediction.fragments):
+        # Discontinuous entities of one extent and type (docs/scoring.md §12) are ordered by their fragments.
+        return (*position, first.fragments, () if prediction is None else prediction.fragments)
+    return position
 
 
 def _pair_disjoint(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[Span | None, Span | None]]:
     """`pair` for sides whose entities are disjoint, in any order."""
-    by_bounds = {(p.start, p.end): p for p in predictions}
+    by_bounds = {(p.start, p.end, p.fragments): p for p in predictions}
     rows: list[tuple[Span | None, Span | None]] = []
     left_references = []
     for reference in references:
-        match = by_bounds.pop((reference.start, reference.end), None)
+        match = by_bounds.pop((reference.start, reference.end, reference.fragments), None)
         if match is None:
             left_references.append(reference)
         else:
@@ -120,14 +136,17 @@ def pair_overlapping(
     # Overlap edges (i, j), sorted by i then j; j never decreases along the list (see docs/scoring.md §3). With
     # `min_overlap` some edges are left out, which keeps both properties: a subset of non-crossing edges does
     # not cross.
+    # Discontinuous entities (docs/scoring.md §12) overlap when they share a unit: extents that overlap are only
+    # candidates, each tested.
     edges: list[tuple[int, int]] = []
     first_open = 0
+    tested = min_overlap is not None or _fragmented(references, predictions)
     for i, reference in enumerate(references):
         while first_open < len(predictions) and predictions[first_open].end <= reference.start:
             first_open += 1
         j = first_open
         while j < len(predictions) and predictions[j].start < reference.end:
-            if min_overlap is None or _overlaps(reference, predictions[j], min_overlap):
+            if not tested or _overlaps(reference, predictions[j], min_overlap):
                 edges.append((i, j))
             j += 1
     if not edges:
@@ -215,6 +234,36 @@ def _pair_nested(
     return rows
 
 
+def _fragment_edges(
+    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
+) -> list[tuple[int, int]]:
+    """`_overlap_edges` of sides with discontinuous entities (docs/scoring.md §12): the same sweep over their
+    fragments, each fragment meeting the other side's fragments still open where it starts, and the units two
+    entities share added up from the fragments that meet. Time follows the fragments and the pairs of fragments
+    that meet, never the pairs of entities whose extents overlap (a thousand interleaved entities of fifty
+    fragments each overlap every other one's extent)."""
+    sides = (references, predictions)
+    order = sorted(
+        (start, side, index, end)
+        for side, spans in enumerate(sides)
+        for index, span in enumerate(spans)
+        for start, end in span.pieces()
+    )
+    open_pieces: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the fragments begun so far
+    shared: dict[tuple[int, int], int] = {}
+    for start, side, index, end in order:
+        other = open_pieces[1 - side]
+        while other and other[0][0] <= start:
+            heapq.heappop(other)
+        for other_end, other_index in other:
+            edge = (index, other_index) if side == 0 else (other_index, index)
+            shared[edge] = shared.get(edge, 0) + min(end, other_end) - start
+        heapq.heappush(open_pieces[side], (end, index))
+    if min_overlap is None:
+        return sorted(shared)
+    return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))
+
+
 def components(edges: list[tuple[int, int]], references: int, predictions: int) -> list[list[tuple[int, int]]]:
     """`connected(edges)`, by scipy's labels on many edges, where union-find's Python loop costs most."""
     if len(edges) <= _LARGE_COMPONENT_EDGES:
@@ -253,6 +302,8 @@ def _overlap_edges(
     """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
     entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
     number of edges, however deeply the entities nest."""
+    if _fragmented(references, predictions):
+        return _fragment_edges(references, predictions, min_overlap)
     sides = (references, predictions)
     order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
     open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far
@@ -293,9 +344,14 @@ def _best_flow(
     prediction_indices = {j for _, j in edges}
     most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
     radix = most_pairs + 1
-    extent_radix = sum(room_r[i] * (references[i].end - references[i].start) for i in reference_indices) + 1
+    extent_radix = sum(room_r[i] * references[i].units for i in reference_indices) + 1
     no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
-    if no_copies and most_pairs > 1 and len(edges) > _LARGE_COMPONENT_EDGES:
+    # scipy's solvers read extents (`large_components.span_columns`): discontinuous entities (docs/scoring.md §12)
+    # stay with the exact flow below.
+    arrays_read = not _fragmented(
+        [references[i] for i in reference_indices], [predictions[j] for j in prediction_indices]
+    )
+    if arrays_read and no_copies and most_pairs > 1 and len(edges) > _LARGE_COMPONENT_EDGES:
         import numpy as np
 
         from . import large_components
@@ -305,7 +361,7 @@ def _best_flow(
         chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
-    digits = _digits(references, predictions, edges, radix, extent_radix)
+    digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
         return {max(sorted(edges), key=digits.__getitem__): 1}
     if no_copies:
@@ -333,6 +389,7 @@ def _digits(
     edges: list[tuple[int, int]],
     radix: int,
     extent_radix: int,
+    arrays_read: bool = True,
 ) -> dict[tuple[int, int], int]:
     """`_best_flow`'s weight of each edge: digits for identical boundaries, a pair, a pair of one type (each of
     `radix`) and the shared extent (of `extent_radix`). A digit equal on every edge adds the same to every
@@ -340,7 +397,7 @@ def _digits(
     out: shorter weights, which scipy's solvers need to hold exactly (`large_components.best_pairs`), in the same
     order. On many edges the digits are worked out with numpy where the largest fits an int64."""
     largest = ((radix + 1) * radix + 2) * extent_radix
-    if len(edges) > _LARGE_COMPONENT_EDGES and largest < 2**62:
+    if arrays_read and len(edges) > _LARGE_COMPONENT_EDGES and largest < 2**62:
         import numpy as np
 
         from . import large_components
@@ -352,7 +409,7 @@ def _digits(
     kinds = {}
     for i, j in edges:
         reference, prediction = references[i], predictions[j]
-        same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
+        same_bounds = reference.same_bounds(prediction)
         kinds[i, j] = (same_bounds, reference.entity_type == prediction.entity_type)
     bounds_radix = radix if len({bounds for bounds, _ in kinds.values()}) > 1 else 0
     type_radix = 1 if len({same_type for _, same_type in kinds.values()}) > 1 else 0

@@ -9,6 +9,11 @@ tables equal. The tally, each sentence's counts, the overlap credit, diagnostics
 reducers over it (`nerscore.table.reducers`, `nerscore.table.slices`). The value score's own pairing (§10) gives a
 table of the same shape.
 
+Discontinuous entities (docs/scoring.md §12) keep their extents in the start and end columns and their fragments
+beside them (`Pairs.reference_fragments`, `Pairs.predicted_fragments`: None for a table whose every entity is
+contiguous, so that the array paths' tables and the reducers' array code are as they were); the reducers read
+units where a table has them (`Pairs.fragmented`).
+
 `FlatSpans` is one side of a batch in columns: what the array paths decode and pair. `SentenceFacts` is what the
 sentence-level reducers read of each sentence besides its rows.
 """
@@ -23,6 +28,7 @@ import numpy as np
 
 from ..options import EVALUATION_SCHEMES
 from ..pairing.rules import SCENARIOS, scenario_of
+from ..result_scores import entity_rows
 from ..span import Span
 from ..tally import OUTCOMES, Row
 
@@ -44,7 +50,9 @@ _SCENARIO_INDEX = {name: position for position, name in enumerate(SCENARIOS)}
 class Pairs:
     """The rows of a pairing as parallel int64 columns: sentence, scenario (index in SCENARIOS), the two type ids
     (indexing `type_names`, -1 for no entity) and the two entities' start and end within their sentence (-1 for
-    no entity); `sentences`, the batch's number of sentences (some may have no row)."""
+    no entity); `sentences`, the batch's number of sentences (some may have no row). Where an entity is
+    discontinuous (docs/scoring.md §12), `reference_fragments` and `predicted_fragments` hold each row's
+    fragments as object columns (``()`` for a contiguous entity or none); None where every entity is contiguous."""
 
     sentence: np.ndarray
     scenario: np.ndarray
@@ -56,9 +64,36 @@ class Pairs:
     predicted_end: np.ndarray
     type_names: tuple[str, ...] = ()
     sentences: int = 0
+    reference_fragments: np.ndarray | None = None
+    predicted_fragments: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.sentence)
+
+    @property
+    def fragmented(self) -> bool:
+        """Whether some entity of the table is discontinuous (docs/scoring.md §12)."""
+        return self.reference_fragments is not None
+
+    @property
+    def fragments(self) -> tuple[np.ndarray, np.ndarray] | None:
+        if self.reference_fragments is None or self.predicted_fragments is None:
+            return None
+        return self.reference_fragments, self.predicted_fragments
+
+    def pieces(self, side: int, rows: np.ndarray | None = None) -> list[tuple[tuple[int, int], ...]]:
+        """Each row's entity of one side (0: references, 1: predictions) as its fragments (`Span.pieces`; ``()``
+        where the row has none), of `rows` (indices) or of every row."""
+        start, end = (
+            (self.reference_start, self.reference_end) if side == 0 else (self.predicted_start, self.predicted_end)
+        )
+        kept = self.fragments
+        pieces = None if kept is None else kept[side]
+        if rows is not None:
+            start, end = start[rows], end[rows]
+            pieces = None if pieces is None else pieces[rows]
+        bounds = zip(start.tolist(), end.tolist(), [()] * len(start) if pieces is None else pieces.tolist())
+        return [held or (((a, b),) if a >= 0 else ()) for a, b, held in bounds]
 
     @classmethod
     def of_rows(cls, rows: Iterable[Row], type_names: Sequence[str] | None = None, sentences: int = 0) -> Pairs:
@@ -72,6 +107,12 @@ class Pairs:
         )
         index = {name: position for position, name in enumerate(names)}
         columns: list[list[int]] = [[] for _ in PAIR_COLUMNS]
+        fragments = None
+        if any((r is not None and r.fragments) or (p is not None and p.fragments) for _, r, p in rows):
+            fragments = (
+                fragment_column([() if r is None else r.fragments for _, r, _ in rows]),
+                fragment_column([() if p is None else p.fragments for _, _, p in rows]),
+            )
         for sentence, r, p in rows:
             values = (
                 sentence,
@@ -85,22 +126,49 @@ class Pairs:
             )
             for column, value in zip(columns, values):
                 column.append(value)
-        return cls.of_columns([_column(column) for column in columns], names, sentences)
+        return cls.of_columns([_column(column) for column in columns], names, sentences, fragments)
 
     @classmethod
-    def of_columns(cls, columns: Sequence[np.ndarray], type_names: Sequence[str] = (), sentences: int = 0) -> Pairs:
-        """From the eight columns in the order of `PAIR_COLUMNS`."""
+    def of_columns(
+        cls,
+        columns: Sequence[np.ndarray],
+        type_names: Sequence[str] = (),
+        sentences: int = 0,
+        fragments: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> Pairs:
+        """From the eight columns in the order of `PAIR_COLUMNS` (and the two fragment columns, where some entity
+        is discontinuous)."""
         sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1 = (_column(column) for column in columns)
-        return cls(sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1, tuple(type_names), sentences)
+        held_r, held_p = (None, None) if fragments is None else fragments
+        return cls(
+            sentence,
+            scenario,
+            reference_type,
+            predicted_type,
+            r0,
+            r1,
+            p0,
+            p1,
+            tuple(type_names),
+            sentences,
+            held_r,
+            held_p,
+        )
 
     @classmethod
     def joined(cls, parts: Sequence[Pairs], type_names: Sequence[str], sentences: int = 0) -> Pairs:
         """Rows of several parts of one batch (their sentences already the batch's), type ids indexing
         `type_names`."""
-        if any(column.dtype == object for part in parts for column in part.columns()):
+        fragments = None
+        if any(part.fragmented for part in parts):
+            fragments = (
+                np.concatenate([fragment_column([]), *(part.fragment_columns()[0] for part in parts)]),
+                np.concatenate([fragment_column([]), *(part.fragment_columns()[1] for part in parts)]),
+            )
+        if fragments is not None or any(column.dtype == object for part in parts for column in part.columns()):
             empty = np.zeros(0, dtype=np.int64)
             columns = [np.concatenate([empty, *(getattr(part, name) for part in parts)]) for name in PAIR_COLUMNS]
-            return cls.of_columns(columns, type_names, sentences)
+            return cls.of_columns(columns, type_names, sentences, fragments)
         # The columns as rows of one block: one large allocation, which the allocator then keeps for the next
         # call, where eight columns each their own memory are mapped afresh every call (about 0.8 ms of a plain
         # compute_semeval on 20,000 x 20 tags, 35 ms; benchmarks/redesign.py).
@@ -112,10 +180,17 @@ class Pairs:
     def columns(self) -> list[np.ndarray]:
         return [getattr(self, name) for name in PAIR_COLUMNS]
 
+    def fragment_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both fragment columns, ``()`` in every row of a table without discontinuous entities."""
+        kept = self.fragments
+        if kept is not None:
+            return kept
+        return fragment_column([()] * len(self)), fragment_column([()] * len(self))
+
     def renumbered(self, sentence: np.ndarray, sentences: int | None = None) -> Pairs:
         """The same rows placed in other sentences (a chunk's in the batch's)."""
         count = self.sentences if sentences is None else sentences
-        return Pairs.of_columns([sentence, *self.columns()[1:]], self.type_names, count)
+        return Pairs.of_columns([sentence, *self.columns()[1:]], self.type_names, count, self.fragments)
 
     def renamed(self, type_names: Sequence[str]) -> Pairs:
         """The same rows with type ids indexing `type_names` (which holds every name of `self.type_names`)."""
@@ -123,16 +198,31 @@ class Pairs:
         ids = np.array([*(index[name] for name in self.type_names), -1], dtype=np.int64)
         columns = self.columns()
         columns[2], columns[3] = ids[columns[2]], ids[columns[3]]
-        return Pairs.of_columns(columns, type_names, self.sentences)
+        return Pairs.of_columns(columns, type_names, self.sentences, self.fragments)
 
     def select(self, keep: np.ndarray) -> Pairs:
-        return Pairs.of_columns([column[keep] for column in self.columns()], self.type_names, self.sentences)
+        kept = self.fragments
+        fragments = None if kept is None else (kept[0][keep], kept[1][keep])
+        return Pairs.of_columns([column[keep] for column in self.columns()], self.type_names, self.sentences, fragments)
+
+    def _fragment_ranks(self) -> tuple[np.ndarray, ...]:
+        """Each row's fragments' rank among the table's, per side (reference, prediction): ties of extent broken
+        by fragments (docs/scoring.md §12); nothing for a table without discontinuous entities."""
+        kept = self.fragments
+        if kept is None:
+            return ()
+        ranks = []
+        for held in kept:
+            index = {piece: rank for rank, piece in enumerate(sorted(set(held.tolist())))}
+            ranks.append(np.fromiter(map(index.__getitem__, held.tolist()), dtype=np.int64, count=len(held)))
+        return tuple(ranks)
 
     def in_order(self) -> Pairs:
         """The rows in one canonical order (sentence, then every column, type ids by name): two paths that find
         the same pairing give equal tables in this order."""
         rank = self._name_rank()
         keys = (
+            *self._fragment_ranks()[::-1],
             self.predicted_end,
             self.predicted_start,
             rank[self.predicted_type],
@@ -151,7 +241,12 @@ class Pairs:
         return np.append(rank, -1).astype(np.int64)
 
     def spans(
-        self, start: np.ndarray, end: np.ndarray, type_id: np.ndarray, made: dict[tuple, Span] | None = None
+        self,
+        start: np.ndarray,
+        end: np.ndarray,
+        type_id: np.ndarray,
+        made: dict[tuple, Span] | None = None,
+        fragments: np.ndarray | None = None,
     ) -> list[Span | None]:
         """The entities of one side's columns as `Span`s (None where there is none). Spans are values: one object
         serves every entity of the same extent and type (`made`, shared by the calls of one table), so that a
@@ -159,6 +254,13 @@ class Pairs:
         names = self.type_names
         made = {} if made is None else made
         out: list[Span | None] = []
+        if fragments is not None:
+            for held in zip(start.tolist(), end.tolist(), type_id.tolist(), fragments.tolist()):
+                span = made.get(held)
+                if span is None:
+                    span = made[held] = Span(held[0], held[1], names[held[2]], held[3])
+                out.append(None if held[0] < 0 else span)
+            return out
         for key in zip(start.tolist(), end.tolist(), type_id.tolist()):
             span = made.get(key)
             if span is None:
@@ -176,14 +278,18 @@ class Pairs:
         first_type = rank[np.where(has_r, self.reference_type, self.predicted_type)]
         low = np.where(paired, np.minimum(first_start, self.predicted_start), first_start)
         keys = (rank[self.predicted_type], self.predicted_end, self.predicted_start, ~paired, first_type, first_start)
-        return self.select(np.lexsort((*keys, first_end, ~has_r, low, self.sentence)))
+        ties = self._fragment_ranks()[::-1]  # the last keys of `rules._row_position`: fragments, then the first's
+        return self.select(np.lexsort((*ties, *keys, first_end, ~has_r, low, self.sentence)))
 
     def rows(self) -> list[Row]:
         """The readable path's rows (sentence, reference, prediction), in its order (`in_row_order`)."""
         ordered = self.in_row_order()
         made: dict[tuple, Span] = {}
-        references = ordered.spans(ordered.reference_start, ordered.reference_end, ordered.reference_type, made)
-        predictions = ordered.spans(ordered.predicted_start, ordered.predicted_end, ordered.predicted_type, made)
+        held_r, held_p = (None, None) if ordered.fragments is None else ordered.fragments
+        references = ordered.spans(ordered.reference_start, ordered.reference_end, ordered.reference_type, made, held_r)
+        predictions = ordered.spans(
+            ordered.predicted_start, ordered.predicted_end, ordered.predicted_type, made, held_p
+        )
         return list(zip(ordered.sentence.tolist(), references, predictions))
 
     def entity_dicts(self, schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
@@ -197,6 +303,8 @@ class Pairs:
             for scenario in SCENARIOS
         ]
         names = self.type_names
+        if self.fragmented:  # a row of a discontinuous entity also gives its fragments (§12)
+            return entity_rows(self.rows(), schemes)
         columns = (column.tolist() for column in self.in_row_order().columns())
         return [
             {
@@ -215,6 +323,11 @@ class Pairs:
         references = FlatSpans(self.reference_start[has_r], self.reference_end[has_r], self.reference_type[has_r])
         predictions = FlatSpans(self.predicted_start[has_p], self.predicted_end[has_p], self.predicted_type[has_p])
         return references, predictions, self.sentence[has_r], self.sentence[has_p]
+
+
+def fragment_column(values: Sequence[Any]) -> np.ndarray:
+    """An object column of fragment tuples (``()`` for a contiguous entity or none)."""
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def _column(values: Sequence[int] | np.ndarray) -> np.ndarray:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..options import OVERLAP, Options
-from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
+from ..pairing.rules import SCENARIOS, _overlap_edges, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
-from ..span import Span
+from ..span import Span, shared_units
 from ..tally import Cell, CellTable, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_texts
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
@@ -137,7 +137,11 @@ def _shares(pairs: Pairs) -> tuple[np.ndarray, dict[tuple[str, str], Fraction], 
     partial = np.flatnonzero((pairs.scenario == _V) | (pairs.scenario == _VI))
     r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
     p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
-    shared, union = np.minimum(r1, p1) - np.maximum(r0, p0), np.maximum(r1, p1) - np.minimum(r0, p0)
+    if pairs.fragmented:  # shared units over the units of the union (docs/scoring.md §12)
+        shared, units_r, units_p = unit_overlaps(pairs, partial)
+        union = units_r + units_p - shared
+    else:
+        shared, union = np.minimum(r1, p1) - np.maximum(r0, p0), np.maximum(r1, p1) - np.minimum(r0, p0)
     r_types, p_types = pairs.reference_type[partial], pairs.predicted_type[partial]
     types, extent = len(pairs.type_names) + 1, int(union.max(initial=0)) + 1
     if shared.dtype != object and types * types * extent * extent < 1 << 62:
@@ -194,15 +198,52 @@ def diagnostics(pairs: Pairs, min_overlap: float | None) -> Diagnostics:
     partial = (pairs.scenario == _V) | (pairs.scenario == _VI)
     r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
     p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
-    too_long = (p0 <= r0) & (r1 <= p1)
-    too_short = ~too_long & (r0 <= p0) & (p1 <= r1)
+    if pairs.fragmented:  # containment of units (docs/scoring.md §12)
+        shared, units_r, units_p = unit_overlaps(pairs, np.flatnonzero(partial))
+        too_long, too_short = shared == units_r, shared == units_p
+        too_short &= ~too_long
+    else:
+        too_long = (p0 <= r0) & (r1 <= p1)
+        too_short = ~too_long & (r0 <= p0) & (p1 <= r1)
     longer, shorter = int(np.count_nonzero(too_long)), int(np.count_nonzero(too_short))
     split, merged = overlapped_twice_in(pairs, min_overlap)
     return Diagnostics(longer, shorter, len(r0) - longer - shorter, split, merged)
 
 
+def unit_overlaps(pairs: Pairs, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of rows `rows` (indices) of a table with discontinuous entities, the units both entities share and each
+    one's units (docs/scoring.md §12)."""
+    pieces_r, pieces_p = pairs.pieces(0, rows), pairs.pieces(1, rows)
+    shared = np.fromiter(map(shared_units, pieces_r, pieces_p), dtype=np.int64, count=len(rows))
+    units_r = np.fromiter((sum(b - a for a, b in held) for held in pieces_r), dtype=np.int64, count=len(rows))
+    units_p = np.fromiter((sum(b - a for a, b in held) for held in pieces_p), dtype=np.int64, count=len(rows))
+    return shared, units_r, units_p
+
+
+def _overlapped_twice_of_units(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
+    """`overlapped_twice_in` of a table with discontinuous entities: each sentence's overlaps of units
+    (docs/scoring.md §12), by the pairing's own sweep over fragments."""
+    split = merged = 0
+    for references, predictions in sides_by_sentence(pairs.rows()).values():
+        # Copies folded, as the pairing folds them: a thousand copies are one entity, never a million edges.
+        # (Each entity hashed once: a discontinuous entity's hash reads all its fragments.)
+        folded_r, folded_p = Counter(references), Counter(predictions)
+        distinct_r, distinct_p = list(folded_r), list(folded_p)
+        copies_r, copies_p = list(folded_r.values()), list(folded_p.values())
+        degree_r: Counter[int] = Counter()
+        degree_p: Counter[int] = Counter()
+        for i, j in _overlap_edges(distinct_r, distinct_p, min_overlap):
+            degree_r[i] += copies_p[j]
+            degree_p[j] += copies_r[i]
+        split += sum(copies_r[i] for i, degree in degree_r.items() if degree >= 2)
+        merged += sum(copies_p[j] for j, degree in degree_p.items() if degree >= 2)
+    return split, merged
+
+
 def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
     """`overlapped_twice` of every sentence of the table (each entity is in one row)."""
+    if pairs.fragmented:
+        return _overlapped_twice_of_units(pairs, min_overlap)
     references, predictions, sentence_r, sentence_p = pairs.sides()
     placed = placement(pairs)
     if placed is not None:
@@ -324,6 +365,9 @@ def errors(pairs: Pairs, columns: Columns, texts: tuple[np.ndarray, np.ndarray] 
     sentence = wrong.sentence
     if texts is not None:
         texts_r, texts_p = texts[0][is_wrong].tolist(), texts[1][is_wrong].tolist()
+    elif pairs.fragmented and (columns.tokens is not None or columns.texts is not None):
+        found_r, found_p = row_texts(wrong, columns)  # fragments' texts joined (§12)
+        texts_r, texts_p = found_r.tolist(), found_p.tolist()
     else:
         texts_r = side_texts(columns, sentence, wrong.reference_start, wrong.reference_end)
         texts_p = side_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end)
@@ -370,7 +414,7 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     assert options.value is not None
     table = WeightTable(options.value)
     references, predictions, sentence_r, sentence_p = pairs.sides()
-    placed = placement(pairs)
+    placed = None if pairs.fragmented else placement(pairs)  # units: every sentence by `value_pair` (§12)
     nested = np.ones(pairs.sentences, dtype=bool)
     parts = []
     if placed is not None:

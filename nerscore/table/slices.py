@@ -240,8 +240,11 @@ def _entity_buckets(
     if name == "entity_length":
         edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
         sides = []
-        for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
-            sides.append(np.where(start >= 0, _numeric_buckets(end - start, edges), -1))
+        for side_index, (start, end) in enumerate(
+            ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end))
+        ):
+            lengths = end - start if not rows.fragmented else unit_lengths(rows, side_index)  # units (§12)
+            sides.append(np.where(start >= 0, _numeric_buckets(lengths, edges), -1))
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
     sides = []
@@ -255,9 +258,37 @@ def _entity_buckets(
     return sides[0], sides[1], [SEEN, UNSEEN]
 
 
+def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
+    """Each row's entity of one side (0: references, 1: predictions) in units (docs/scoring.md §12: the union of
+    its fragments), 0 where the row has none."""
+    return np.fromiter(
+        (sum(end - start for start, end in pieces) for pieces in rows.pieces(side)), dtype=np.int64, count=len(rows)
+    )
+
+
+def fragment_texts(rows: Pairs, columns: Columns, side: int, present: np.ndarray) -> list[str]:
+    """The texts of the entities of one side in rows `present` (indices) of a table with discontinuous
+    entities: each fragment's text, joined by one space (docs/scoring.md §12)."""
+    pieces = rows.pieces(side, present)
+    flat = [piece for entity in pieces for piece in entity]
+    sentence = np.repeat(rows.sentence[present], [len(entity) for entity in pieces])
+    starts = np.array([start for start, _ in flat], dtype=rows.reference_start.dtype)
+    ends = np.array([end for _, end in flat], dtype=rows.reference_start.dtype)
+    texts = iter(entity_texts(columns, sentence, starts, ends) if flat else [])
+    return [" ".join(next(texts) for _ in entity) for entity in pieces]
+
+
 def row_texts(rows: Pairs, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
     """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
     entity), as object arrays: what the seen slice reads, and errors too when both are asked for."""
+    if rows.fragmented:
+        fragmented_sides = []
+        for side, start in enumerate((rows.reference_start, rows.predicted_start)):
+            texts = np.full(len(start), None, dtype=object)
+            present = np.flatnonzero(start >= 0)
+            texts[present] = fragment_texts(rows, columns, side, present)
+            fragmented_sides.append(texts)
+        return fragmented_sides[0], fragmented_sides[1]
     same = (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
     sides: list[np.ndarray] = []
     for start, end in ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end)):
@@ -362,7 +393,12 @@ def add_entity_texts(entities: list[dict[str, Any]], columns: Columns) -> list[d
     for row in entities:
         for side in ("reference", "prediction"):
             entity = row[side]
-            if entity is not None:
+            if entity is not None and "fragments" in entity:  # its fragments' texts joined by one space (§12)
+                pieces = entity["fragments"]
+                entity["text"] = " ".join(
+                    str(entity_text(columns, row["sentence"], start, end)) for start, end in pieces
+                )
+            elif entity is not None:
                 entity["text"] = entity_text(columns, row["sentence"], entity["start"], entity["end"])
     return entities
 

@@ -1,0 +1,178 @@
+"""Speed of discontinuous entities (docs/scoring.md §12, issue 30), as ratios.
+
+    python benchmarks/fragments.py             # 20,000 documents, 5 runs each: about a minute on 2 cores
+    python benchmarks/fragments.py --quick     # 4,000 documents, 3 runs
+    python benchmarks/fragments.py --hostile   # the hostile fragment sets only
+
+- one fragment: spans.py's flat documents as span dicts, against the same entities written as one-fragment dicts
+  `{"fragments": [[start, end]], "type"}` (goal <= 1.1x: they take the spans' array path);
+- 2-3 fragments: the documents with every entity cut into 2-3 fragments (holes of one token between them)
+  against the same number of contiguous spans, the fragments' extents (goal <= 2x);
+- hostile: one entity of 10,000 fragments against 10,000 one-token predictions inside its extent; 1,000 entities
+  of 50 fragments interleaved (entity k holds positions k, k + 1,000, ...) against the same shifted by one;
+  seconds, with the growth from half the size.
+
+Each ratio is of median CPU times over the runs (`median_times`); the hostile rows are wall seconds of one
+run. Times are never asserted in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from spans import flat_documents  # noqa: E402
+
+import nerscore  # noqa: E402
+
+
+def as_dicts(batch):
+    return [[{"start": s, "end": e, "type": t} for s, e, t in sentence] for sentence in batch]
+
+
+def as_one_fragment(batch):
+    return [[{"fragments": [[s, e]], "type": t} for s, e, t in sentence] for sentence in batch]
+
+
+def cut(batch, seed):
+    """Each entity spread over 2-3 fragments of 1-2 tokens with holes of one token, placed apart: the
+    fragmented entities, and the contiguous spans of their extents."""
+    rng = random.Random(seed)
+    fragmented, contiguous = [], []
+    for sentence in batch:
+        pieces_side, spans_side = [], []
+        position = 0
+        for _, _, entity_type in sentence:
+            pieces = []
+            for _ in range(rng.choice((2, 3))):
+                length = rng.choice((1, 2))
+                pieces.append([position, position + length])
+                position += length + 1
+            pieces_side.append({"fragments": pieces, "type": entity_type})
+            spans_side.append({"start": pieces[0][0], "end": pieces[-1][1], "type": entity_type})
+            position += 2
+        fragmented.append(pieces_side)
+        contiguous.append(spans_side)
+    return fragmented, contiguous
+
+
+def jittered(batch, seed):
+    """The predictions: each fragmented entity with its last fragment one token longer now and then."""
+    rng = random.Random(seed)
+    out = []
+    for sentence in batch:
+        side = []
+        for entity in sentence:
+            pieces = [list(piece) for piece in entity["fragments"]]
+            if rng.random() < 0.2:
+                pieces[-1][1] += 1
+            side.append({"fragments": pieces, "type": entity["type"]})
+        out.append(side)
+    return out
+
+
+def extents(batch):
+    return [
+        [{"start": e["fragments"][0][0], "end": e["fragments"][-1][1], "type": e["type"]} for e in sentence]
+        for sentence in batch
+    ]
+
+
+def median_times(calls, repeats):
+    """The median CPU time (`time.process_time`, steadier than wall time on a loaded machine) of each call over
+    `repeats` runs, after a warm-up, the calls interleaved run by run; `gc.collect()` before each run."""
+    for call in calls.values():
+        call()
+    times = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, call in calls.items():
+            gc.collect()
+            start = time.process_time()
+            call()
+            times[name].append(time.process_time() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def compute(predictions, references, **options):
+    return lambda: nerscore.compute_semeval(predictions=predictions, references=references, **options)
+
+
+def ratios(count: int, repeats: int) -> None:
+    _, references, predictions = flat_documents(count, 1)
+    plain = {"spans": compute(as_dicts(predictions), as_dicts(references))}
+    plain["one fragment"] = compute(as_one_fragment(predictions), as_one_fragment(references))
+    times = median_times(plain, repeats)
+    assert plain["spans"]() == plain["one fragment"]()
+    print(
+        f"| one-fragment dicts / span dicts, {count:,} documents | "
+        f"{times['one fragment'] / times['spans']:.2f}x | <= 1.1x |"
+    )
+
+    fragmented_r, _ = cut(references, 2)
+    fragmented_p = jittered(fragmented_r, 3)
+    cases = {
+        "contiguous": compute(extents(fragmented_p), extents(fragmented_r)),
+        "fragments": compute(fragmented_p, fragmented_r),
+    }
+    times = median_times(cases, repeats)
+    print(
+        f"| 2-3 fragments / as many contiguous spans, {count:,} documents | "
+        f"{times['fragments'] / times['contiguous']:.2f}x | <= 2x |"
+    )
+    # A clinical corpus: a tenth of the documents hold a discontinuous entity (the others go the arrays' way).
+    rng = random.Random(4)
+    mixed_r, mixed_p = extents(fragmented_r), extents(fragmented_p)
+    for k in rng.sample(range(len(mixed_r)), len(mixed_r) // 10):
+        mixed_r[k], mixed_p[k] = fragmented_r[k], fragmented_p[k]
+    cases = {"contiguous": cases["contiguous"], "a tenth": compute(mixed_p, mixed_r)}
+    times = median_times(cases, repeats)
+    print(
+        f"| a tenth of the documents with 2-3 fragments / all contiguous, {count:,} documents | "
+        f"{times['a tenth'] / times['contiguous']:.2f}x | |"
+    )
+
+
+def hostile() -> None:
+    for size in (5_000, 10_000):
+        reference = [{"fragments": [[2 * k, 2 * k + 1] for k in range(size)], "type": "X"}]
+        predictions = [{"start": 2 * k, "end": 2 * k + 1, "type": "X"} for k in range(size)]
+        start = time.perf_counter()
+        nerscore.compute_semeval(predictions=[predictions], references=[reference], diagnostics=True)
+        print(
+            f"| one entity of {size:,} fragments, {size:,} predictions inside | {time.perf_counter() - start:.2f} s |"
+        )
+    for entities in (500, 1_000):
+        references = [
+            {"fragments": [[k + entities * m, k + entities * m + 1] for m in range(50)], "type": "X"}
+            for k in range(entities)
+        ]
+        predictions = [
+            {"fragments": [[k + 1 + entities * m, k + 2 + entities * m] for m in range(50)], "type": "X"}
+            for k in range(entities)
+        ]
+        start = time.perf_counter()
+        nerscore.compute_semeval(predictions=[predictions], references=[references], diagnostics=True)
+        print(f"| {entities:,} entities of 50 fragments interleaved, a side | {time.perf_counter() - start:.2f} s |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--hostile", action="store_true")
+    args = parser.parse_args()
+    if not args.hostile:
+        ratios(4_000 if args.quick else 20_000, 3 if args.quick else 5)
+    hostile()
+
+
+if __name__ == "__main__":
+    main()
