@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import located
 from ..options import OVERLAP, Options
 from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
@@ -378,8 +379,8 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         value_rows = [
             (sentence, reference, prediction)
             for sentence, (sentence_references, sentence_predictions) in sides_by_sentence(rows).items()
-            for reference, prediction in value_pair(
-                sentence_references, sentence_predictions, table, options.value_min_overlap
+            for reference, prediction in located(
+                sentence, value_pair, sentence_references, sentence_predictions, table, options.value_min_overlap
             )
         ]
         parts.append(Pairs.of_rows(value_rows, pairs.type_names))
