@@ -424,6 +424,24 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
     return chosen
 
 
+def overlapping_pairs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (reference, prediction) index pair of entities that share a position, both sides sorted by start:
+    where the prediction starts within the reference, and where the reference starts after the prediction and
+    within it. Each is a run of the other side's starts, so the cost is that of the pairs found."""
+
+    def runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        width = np.maximum(high - low, 0)
+        owner = np.repeat(np.arange(len(low)), width)
+        first = np.cumsum(width) - width
+        return owner, np.arange(len(owner)) - np.repeat(first - low, width)
+
+    i_a, j_a = runs(np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left"))
+    j_b, i_b = runs(np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left"))
+    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
+
+
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:
     """`nerscore.pairing.assignment.union_find` by scipy's connected components, for many edges: for each edge
     (reference index i[k] < `references`, prediction index j[k] < `predictions`), a number naming its
