@@ -266,10 +266,128 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
     return rows
 
 
+# Issue 31, item 7: dense overlaps. At 4808eb7 each overlapping pair cost about 115 bytes at the peak (the onion
+# of 2,000 a side: 623 MB) and the dense staircase of 10,000 a side (10**8 pairs) asked numpy for 763 MiB and
+# failed with MemoryError. Goal: a few bytes a pair, and a located ValueError, never a MemoryError, where the
+# pairs would not fit. Each size runs in a subprocess of its own, its peak RSS less the RSS after the imports.
+MEMORY_CASES = {
+    "onion": (
+        "[(i, 2 * n - i - 1, 'B' if i % 3 == 0 else 'A') for i in range(n)]",
+        "[(i, 2 * n - i, 'A' if i % 2 else 'B') for i in range(n)]",
+        (500, 1_000, 2_000),
+    ),
+    "dense staircase": (
+        "[(i + 1, i + n + 2, 'A') for i in range(n)]",
+        "[(i, i + n, 'A') for i in range(n)]",
+        (1_000, 2_000, 3_000),
+    ),
+}
+_MEMORY_RUN = """
+import resource, sys, time
+sys.path.insert(0, {repo!r})
+from nerscore import compute_semeval
+from nerscore.pairing.rules import overlap_count
+from nerscore.span import Span
+import scipy.optimize, scipy.sparse.csgraph
+n = {n}
+predictions, references = {predictions}, {references}
+pairs = overlap_count([Span(*r) for r in references], [Span(*p) for p in predictions])
+if {limit}:
+    resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.perf_counter()
+try:
+    compute_semeval(predictions=[predictions], references=[references], value={value})
+    outcome = "scored"
+except Exception as error:
+    outcome = type(error).__name__ + ": " + str(error)[:160]
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(pairs, before, peak, time.perf_counter() - started, outcome, sep="\t")
+"""
+
+
+def dense_memory(value: bool = False) -> list[str]:
+    """Rows "| case | n | pairs | seconds | peak MB | bytes a pair |" of `compute_semeval` on one sentence (peak RSS
+    of a subprocess less its RSS before the call), and the dense staircase of 10,000 a side (10**8 pairs) under a
+    2 GB address-space limit, which must be refused with a ValueError before anything is allocated."""
+    import subprocess
+
+    rows = ["| case | n | pairs | seconds | peak MB | bytes a pair |", "| --- | --- | --- | --- | --- | --- |"]
+
+    def run(predictions: str, references: str, n: int, limit: int = 0) -> list[str]:
+        code = _MEMORY_RUN.format(
+            repo=str(REPO), n=n, predictions=predictions, references=references, limit=limit, value=value
+        )
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        return done.stdout.strip().split("\t")
+
+    for name, (predictions, references, sizes) in MEMORY_CASES.items():
+        for n in sizes:
+            pairs, before, peak, seconds, outcome = run(predictions, references, n)
+            grown = (int(peak) - int(before)) * 1024
+            progress(f"memory: {name} {n}: {outcome}")
+            rows.append(
+                f"| {name} | {n:,} | {int(pairs):,} | {float(seconds):.2f} | {grown / 1e6:.0f} | "
+                f"{grown / max(int(pairs), 1):.0f} |"
+            )
+    predictions, references, _ = MEMORY_CASES["dense staircase"]
+    pairs, before, peak, seconds, outcome = run(predictions, references, 10_000, limit=2_000_000_000)
+    rows.append(f"\ndense staircase 10,000 a side under a 2 GB limit ({float(seconds):.2f} s): {outcome}")
+    return rows
+
+
+# Issue 31, item 6: the value pairing on hostile shapes against §3's pairing alone (goal: value=True within 2x of
+# value=False). At 4808eb7 the onion of 300 a side took ~25 s with value=True against ~0.2 s without.
+VALUE_GOAL = 2.0
+
+
+def value_ratios(repeats: int) -> list[str]:
+    """Rows "| case | value=False s | value=True s | ratio | goal | verdict |", the best of `repeats` runs."""
+    from nerscore import compute_semeval
+
+    compute_semeval(predictions=[[(0, 2, "A")]], references=[[(1, 3, "B")]], value=True)  # imports, scipy
+    n = 300
+    onion_r = [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]
+    onion_p = [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]
+    cases = {
+        "onion 300 a side": (onion_p, onion_r),
+        "onion 1,000 a side": (
+            [(i, 2_000 - i - 1, "B" if i % 3 == 0 else "A") for i in range(1_000)],
+            [(i, 2_000 - i, "A" if i % 2 else "B") for i in range(1_000)],
+        ),
+        "staircase 2,000 a side": (
+            [(i + 1, i + 12, "A") for i in range(2_000)],
+            [(i, i + 10, "A") for i in range(2_000)],
+        ),
+        "100,000 copies a side": ([(0, 5, "A")] * 100_000, [(0, 5, "A")] * 100_000),
+        "100,000 copies a side, two types": ([(0, 5, "A")] * 100_000, [(0, 5, "B")] * 100_000),
+    }
+    rows = ["| case | value=False s | value=True s | ratio | goal | verdict |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, (predictions, references) in cases.items():
+        plain = valued = float("inf")
+        for _ in range(repeats):
+            started = time.perf_counter()
+            compute_semeval(predictions=[predictions], references=[references])
+            plain = min(plain, time.perf_counter() - started)
+            started = time.perf_counter()
+            compute_semeval(predictions=[predictions], references=[references], value=True)
+            valued = min(valued, time.perf_counter() - started)
+        ratio = valued / plain
+        verdict = "PASS" if ratio <= VALUE_GOAL else "MISS"
+        rows.append(f"| {name} | {plain:.3f} | {valued:.3f} | {ratio:.2f} | <= {VALUE_GOAL:g}x | {verdict} |")
+    return rows
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="hostile inputs run on their own")
     parser.add_argument("--grounding", action="store_true", help="issue 17's contested groundings (seconds)")
+    parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
+    parser.add_argument("--value", action="store_true", help="issue 31's value pairing against §3's (seconds)")
     parser.add_argument("--repeats", type=int, default=5)
     arguments = parser.parse_args()
     if arguments.grounding:
         print("\n".join(contested_groundings(arguments.repeats)))
+    if arguments.memory:
+        print("\n".join(dense_memory()))
+    if arguments.value:
+        print("\n".join(value_ratios(arguments.repeats)))

@@ -257,8 +257,9 @@ PYTHON_PAIR_BYTES = 600
 
 
 def free_memory() -> int | None:
-    """The bytes this process may still allocate: the system's available memory, or what is left of its cgroup's
-    limit where that is less; None where neither can be read (then nothing is refused)."""
+    """The bytes this process may still allocate: the least of the system's available memory, what is left of its
+    address-space limit and what is left of its cgroup's limit; None where none can be read (then nothing is
+    refused)."""
     found: list[int] = []
     try:
         with open("/proc/meminfo", encoding="ascii") as meminfo:
@@ -267,6 +268,16 @@ def free_memory() -> int | None:
                     found.append(int(line.split()[1]) * 1024)
                     break
     except (OSError, ValueError):
+        pass
+    try:  # an address-space limit (ulimit -v), less what the process has mapped already
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as statm:
+                mapped = int(statm.read().split()[0]) * resource.getpagesize()
+            found.append(max(0, soft - mapped))
+    except (ImportError, OSError, ValueError):
         pass
     try:
         with open("/sys/fs/cgroup/memory.max", encoding="ascii") as limit_file:
@@ -290,9 +301,9 @@ def check_pairs_fit(pairs: int, references: int, predictions: int, bytes_per_pai
     if free is not None and pairs * bytes_per_pair > free:
         raise InvalidInputError(
             f"its {references:,} references and {predictions:,} predictions overlap in {pairs:,} pairs, which "
-            f"need about {pairs * bytes_per_pair / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB this "
-            "machine has free; expected fewer overlapping entities in one sentence (split the document, or "
-            "pass min_overlap)"
+            f"need about {pairs * bytes_per_pair / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB free for "
+            "this process; expected fewer overlapping entities in one sentence (split the document, or pass "
+            "min_overlap)"
         )
 
 
