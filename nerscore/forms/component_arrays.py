@@ -282,19 +282,13 @@ def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.
     those where the reference starts after the prediction and within it. Each is a run of the other side's
     starts, so the cost is that of the pairs found, however deeply the entities nest."""
 
-    def runs(starts: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        width = np.maximum(high - low, 0)
-        owner = np.repeat(np.arange(len(low)), width)
-        first = np.cumsum(width) - width
-        return owner, np.arange(len(owner)) - np.repeat(first - low, width)
+    from ..pairing.large_components import overlapping_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
     low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
     low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
     _check_pairs_fit(references, predictions, np.maximum(high_a - low_a, 0), np.maximum(high_b - low_b, 0))
-    i_a, j_a = runs(p_start, low_a, high_a)
-    j_b, i_b = runs(r_start, low_b, high_b)
-    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
+    return overlapping_pairs(r_start, r_end, p_start, p_end)
 
 
 def _check_pairs_fit(references: _Classes, predictions: _Classes, width_r: np.ndarray, width_p: np.ndarray) -> None:
