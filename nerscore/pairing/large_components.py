@@ -46,7 +46,9 @@ def fits(edge_weights: np.ndarray, rows: int, columns: int) -> bool:
     return len(edge_weights) > 0 and (rows + columns) * (int(edge_weights.max()) + 1) < EXACT
 
 
-def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+def best_matching(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray, exact_sums: bool = True
+) -> np.ndarray | None:
     """Of the matchings of largest total weight of a bipartite graph (edge k joins row `edge_rows[k]` and column
     `edge_columns[k]` at weight `edge_weights[k]` > 0, no pair twice), the one rule (d) of docs/scoring.md §3
     prefers: the one whose edges, sorted by (row, column), form the smallest list (entities are numbered in
@@ -57,10 +59,15 @@ def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights:
     int64. By complementary slackness the best matchings are then exactly the matchings of the edges whose
     potentials add up to their weight (tight) that pair every entity of non-zero potential (each of them has the
     dual's total, and no other matching does). So rule (d) needs no weights of its own, which would not fit a
-    float64: `_smallest_best` chooses among those matchings on the tight edges."""
+    float64: `_smallest_best` chooses among those matchings on the tight edges.
+
+    With `exact_sums` False, only every weight (and every cost scipy is given) need be exact in a float64, not
+    every sum: scipy's sums may then round, and a matching it gets wrong is not proven, so the answer is as exact
+    (the value pairing's digits, one more digit than §3's, issue 31); a failed proof costs a scipy solve more."""
     (rows_at, rows), (columns_at, columns) = _numbered(edge_rows), _numbered(edge_columns)
     weights = np.asarray(edge_weights, dtype=np.int64)
-    if not fits(weights, rows, columns):
+    exact = fits(weights, rows, columns) if exact_sums else len(weights) > 0 and int(weights.max()) + 1 < EXACT
+    if not exact:
         return None
     matched_rows, matched_columns = _solve(rows_at, columns_at, weights, rows, columns)
     proof = _potentials(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns)

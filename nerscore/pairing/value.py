@@ -312,7 +312,7 @@ def _large_value_pairs(
         # best pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's.
         chosen = best_chain(i, j, digits)
     if chosen is None:
-        chosen = best_matching(i, j, digits)
+        chosen = best_matching(i, j, digits, exact_sums=False)
     if chosen is None:
         return None
     return sorted(zip(i[chosen].tolist(), j[chosen].tolist()))
