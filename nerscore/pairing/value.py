@@ -164,7 +164,8 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
     from .large_components import component_labels, overlapping_pairs, span_columns
 
     r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
-    check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), ARRAY_PAIR_BYTES)
+    if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB
+        check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), ARRAY_PAIR_BYTES)
     i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
     if min_overlap is not None:
         shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
