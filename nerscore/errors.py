@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class InvalidInputError(ValueError):
@@ -67,6 +69,17 @@ class InvalidInputError(ValueError):
         ]
         problem = self.hint("pass scheme={!r}")
         return f"{', '.join(where)}: {problem}" if where else problem
+
+
+def located(sentence: int, call: Callable[..., T], *arguments: Any) -> T:
+    """`call(*arguments)`, an `InvalidInputError` it raises without a sentence located at `sentence` (a sentence's
+    pairing refused before it allocates, docs/scoring.md §3)."""
+    try:
+        return call(*arguments)
+    except InvalidInputError as error:
+        if error.sentence is not None:
+            raise
+        raise error.at(sentence=sentence) from None
 
 
 def shown(value: Any, limit: int = 100) -> str:

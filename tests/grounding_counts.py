@@ -1,5 +1,5 @@
 """What the joint grounding of strings did, counted through `nerscore.forms.grounding.count`: the occurrences it looked
-at, the groups it solved by a flow, the flows it solved for them and the occurrences it found contested. The
+at, the components it solved by a flow and the flows it solved for them. The
 tests bound these, never the clock."""
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ class Tracker:
 
     occurrences: int = 0
     flows: int = 0  # components solved by the flow (the rest had one answer)
-    solves: int = 0  # max-weight flows solved for them (one, or one per branch)
-    contested: int = 0  # occurrences of a text predicted with several types at a shared reference: what branches
+    solves: int = 0  # max-weight flows solved for them: one each, nothing branches (§1b)
 
 
 @contextmanager

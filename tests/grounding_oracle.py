@@ -86,19 +86,20 @@ def scenario_counts(key: tuple[int, ...], references: int, predictions: int) -> 
 
 
 def groundings(text: str, predictions: list[tuple[str, str]]):
-    """Every grounding (§1b): each prediction an occurrence of its text or None, no occurrence of a text taken
-    twice, and as many of each text grounded as it has occurrences (or predictions)."""
+    """Every grounding (§1b): each prediction an occurrence of its text or None, no occurrence taken twice by
+    predictions of one text and type (predictions of one text with different types may share one), and as many
+    of each text and type grounded as it has occurrences (or predictions)."""
     choices = []
     for _, needle in predictions:
         choices.append([None, *occurrences(text, needle)])
     wanted = {}
-    for _, needle in predictions:
-        wanted[needle] = min(sum(n == needle for _, n in predictions), len(occurrences(text, needle)))
+    for kind, needle in predictions:
+        wanted[kind, needle] = min(predictions.count((kind, needle)), len(occurrences(text, needle)))
     for chosen in product(*choices):
-        taken = [(needle, place) for (_, needle), place in zip(predictions, chosen) if place is not None]
+        taken = [(kind, needle, place) for (kind, needle), place in zip(predictions, chosen) if place is not None]
         if len(set(taken)) != len(taken):
             continue
-        if any(sum(n == needle for n, _ in taken) != number for needle, number in wanted.items()):
+        if any(sum((k, n) == key for k, n, _ in taken) != number for key, number in wanted.items()):
             continue
         yield chosen
 

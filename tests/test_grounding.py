@@ -56,12 +56,19 @@ CASES = [
         [(0, 9, "LOC"), (10, 15, "LOC")],
         {"I": 1, "V": 1},
     ),
-    # One occurrence, predicted with two types: the one that pairs as the same type takes it.
-    ("Paris", [("LOC", "Paris")], [("PER", "Paris"), ("LOC", "Paris")], [(0, 5, "LOC")], {"I": 1, "II": 1}),
+    # One occurrence, predicted with two types: both take it (two claims about one mention, §1b as amended by
+    # issue 31); the one of the reference's type pairs, the other is spurious.
+    (
+        "Paris",
+        [("LOC", "Paris")],
+        [("PER", "Paris"), ("LOC", "Paris")],
+        [(0, 5, "LOC"), (0, 5, "PER")],
+        {"I": 1, "II": 1},
+    ),
     # Occurrences overlap ("aa" in "aaa" at 0 and 1).
     ("aaa", [("X", "aa")], [("X", "aa"), ("X", "aa")], [(0, 2, "X"), (1, 3, "X")], {"I": 1, "II": 1}),
-    # No reference: the earliest occurrences, the smaller type first.
-    ("b a a", [], [("Y", "a"), ("X", "a")], [(2, 3, "X"), (4, 5, "Y")], {"II": 2}),
+    # No reference: each type takes the earliest occurrence (types may share one, §1b as amended by issue 31).
+    ("b a a", [], [("Y", "a"), ("X", "a")], [(2, 3, "X"), (2, 3, "Y")], {"II": 2}),
     # An empty document holds no entity: its predictions are ungrounded.
     ("", [], [("X", "a")], [], {"II": 1}),
 ]

@@ -609,3 +609,48 @@ def test_the_issues_false_alarm_of_1e308_gives_finite_intervals() -> None:
         predictions_a=predictions, predictions_b=references, references=references, value=weights, n_resamples=200
     )
     assert compared["value_delta_low"] <= compared["value_delta"] <= compared["value_delta_high"] < 1e308  # NaN
+
+
+def unfolded_value_pair(references, predictions, table, min_overlap):
+    """The value pairing as it was solved before issue 31 (item 6): every copy its own entity, every component by
+    the pure-Python flow (`rules.smallest_best` on `_digits`), the independent reading of the large paths."""
+    from nerscore.pairing import rules
+    from nerscore.pairing.value import _digits
+
+    sorted_r = sorted(references, key=rules._span_key)
+    sorted_p = sorted(predictions, key=rules._span_key)
+    edges = rules._overlap_edges(sorted_r, sorted_p, min_overlap)
+    pairs = []
+    for component in rules.components(edges, len(sorted_r), len(sorted_p)):
+        chosen = (
+            component if len(component) == 1 else rules.smallest_best(_digits(sorted_r, sorted_p, component, table))
+        )
+        pairs += [(sorted_r[i], sorted_p[j]) for i, j in chosen]
+    return sorted(pairs)
+
+
+@pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_large_components_and_copies_pair_as_the_pure_python_flow(weights: Any) -> None:
+    # Issue 31, item 6: components of hundreds of edges go to §3's compiled solver (or its chain), copies are one
+    # entity with a number; both as the exact flow on every copy.
+    checked = Options.of(value=weights).value
+    assert checked is not None
+    table = WeightTable(checked)
+    min_overlap = as_dict(weights).get("min_overlap")
+    rng = random.Random(f"large {weights}")
+
+    def side(kind: int, size: int) -> list[Span]:
+        if kind == 0:  # nested: every entity around the middle, as an onion with noise
+            return [Span(s, 2 * size - s + rng.randint(-2, 2), rng.choice("AB")) for s in range(size)]
+        if kind == 1:  # a staircase of windows of one type
+            return [Span(s + rng.randint(0, 1), s + 12 + rng.randint(0, 2), "A") for s in range(size)]
+        return [Span(s, s + rng.randint(1, 4), rng.choice("AB")) for s in rng.choices(range(6), k=size)]  # copies
+
+    # 40 a side: the component's edges as lists; 70: found with numpy (more than 4,096 possible pairs).
+    for kind, size in [(0, 40), (1, 40), (2, 60), (0, 70), (1, 70), (2, 100)]:
+        references, predictions = side(kind, size), side(kind, size)
+        rows = value_pair(references, predictions, table, min_overlap)
+        found = sorted((r, p) for r, p in rows if r is not None and p is not None)
+        assert found == unfolded_value_pair(references, predictions, table, min_overlap)
+        assert sorted(r for r, _ in rows if r is not None) == sorted(references)
+        assert sorted(p for _, p in rows if p is not None) == sorted(predictions)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InvalidInputError
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, _best_flow
 from ..span import Span
@@ -281,16 +282,32 @@ def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.
     those where the reference starts after the prediction and within it. Each is a run of the other side's
     starts, so the cost is that of the pairs found, however deeply the entities nest."""
 
-    def runs(starts: np.ndarray, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        width = np.maximum(high - low, 0)
-        owner = np.repeat(np.arange(len(low)), width)
-        first = np.cumsum(width) - width
-        return owner, np.arange(len(owner)) - np.repeat(first - low, width)
+    from ..pairing.large_components import overlapping_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    i_a, j_a = runs(p_start, np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left"))
-    j_b, i_b = runs(r_start, np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left"))
-    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
+    low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
+    low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
+    _check_pairs_fit(references, predictions, np.maximum(high_a - low_a, 0), np.maximum(high_b - low_b, 0))
+    return overlapping_pairs(r_start, r_end, p_start, p_end)
+
+
+def _check_pairs_fit(references: _Classes, predictions: _Classes, width_r: np.ndarray, width_p: np.ndarray) -> None:
+    """`pairing.check_pairs_fit` before the pairs are listed (`width_r`: the pairs each reference starts, `width_p`
+    each prediction), located at the sentence with the most pairs: an `InvalidInputError`, never a MemoryError,
+    where they would not fit in memory."""
+    total = int(width_r.sum()) + int(width_p.sum())
+    if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
+        return
+    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
+    per_sentence = np.bincount(references.sentence, weights=width_r, minlength=sentences)
+    per_sentence += np.bincount(predictions.sentence, weights=width_p, minlength=sentences)
+    worst = int(per_sentence.argmax())
+    counts_r = np.bincount(references.sentence, weights=references.count, minlength=sentences)
+    counts_p = np.bincount(predictions.sentence, weights=predictions.count, minlength=sentences)
+    try:
+        pairing.check_pairs_fit(total, int(counts_r[worst]), int(counts_p[worst]), pairing.ARRAY_PAIR_BYTES)
+    except InvalidInputError as error:
+        raise error.at(sentence=worst) from None
 
 
 def _components(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -2,9 +2,10 @@
 
 A string entity is mapped to one occurrence of its text in the sentence's (document's) text, and from then on is
 scored as that span. References take the earliest occurrences in listing order. Predictions are grounded jointly
-with the pairing: of all ways to give them distinct occurrences, the one whose §3 pairing is best, ties to the
-earliest occurrences. Predictions of one text and type are interchangeable, so this is a flow per connected group
-of texts, occurrences and references (`joint_grounding`), not a search over lists; only the occurrences that
+with the pairing: of all ways to give the predictions of each text and type distinct occurrences (of different
+types they may share one), the one whose §3 pairing is best, ties to the earliest occurrences. Predictions of one
+text and type are interchangeable, so this is a flow per overlap component of occurrences and references
+(`joint_grounding`), not a search over lists; only the occurrences that
 overlap a reference, and the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs
 its occurrences once, not a graph of them.
 """
@@ -94,9 +95,9 @@ def needle_of(text: str, normalize: bool) -> str:
 
 
 # What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
-# "occurrences" looked at, "flows" (groups solved by a flow, the rest had one answer), "solves" (flows solved for
-# them: one, or one per branch) and "contested" (occurrences of a text predicted with several types at a shared
-# reference: what branches). None, as in every call but a test's, costs one comparison per count.
+# "occurrences" looked at, "flows" (components solved by a flow, the rest had one answer) and "solves" (flows
+# solved for them: one each, as nothing branches). None, as in every call but a test's, costs one comparison per
+# count.
 count: Count | None = None
 
 
@@ -152,7 +153,8 @@ def ground_predictions(
     references: Sequence[Span],
     min_overlap: float | None,
 ) -> list[Span | None]:
-    """Each listed prediction's span, or None when it stays ungrounded (§1b): the grounding whose pairing with
+    """Each listed prediction's span, or None when it stays ungrounded (§1b): predictions of one text and type
+    take distinct occurrences of it (of different types they may share one), in the grounding whose pairing with
     `references` is best by §3's priorities, ties to the lexicographically smallest sorted list of (start, end,
     type) of the grounded predictions. Predictions of one text and type get their occurrences in listing order."""
     classes: dict[str, dict[str, list[int]]] = {}
@@ -167,109 +169,33 @@ def ground_predictions(
     covered = _Cover(references)
     candidates: dict[str, list[tuple[int, int]]] = {}
     for needle, types in classes.items():
-        wanted = sum(map(len, types.values()))
-        candidates[needle] = _candidates(haystack, needle, wanted, covered)
-    left = {
-        needle: {entity_type: len(indices) for entity_type, indices in types.items()}
-        for needle, types in classes.items()
-    }
-    chosen: dict[str, dict[str, list[tuple[int, int]]]] = {needle: {} for needle in classes}
-    if covered.starts:
-        candidates, references = _take_identical(left, candidates, references, chosen, min_overlap)
+        # Each text and type chooses among the occurrences on its own (§1b): the first free ones it may need.
+        candidates[needle] = _candidates(haystack, needle, max(map(len, types.values())), covered)
     touched = _touched(candidates, references, min_overlap) if covered.starts else set()
-    undecided = []
-    for needle, numbers in left.items():
+    chosen: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    wanted: dict[tuple[str, str], int] = {}  # the texts and types that compete for references
+    undecided: set[tuple[str, str]] = set()
+    for needle, types in classes.items():
         found = candidates[needle]
-        wanted = sum(numbers.values())
-        if not wanted:
-            continue
-        live = [entity_type for entity_type, number in numbers.items() if number]
-        if len(live) == 1 and wanted >= len(found):
-            # Every occurrence that can be chosen is taken: one answer, whatever the references.
-            chosen[needle].setdefault(live[0], []).extend(found)
-        elif needle not in touched:
-            for entity_type, places in _earliest(numbers, found).items():
-                chosen[needle].setdefault(entity_type, []).extend(places)
-        else:
-            undecided.append(needle)
+        for entity_type, indices in types.items():
+            key = (needle, entity_type)
+            number = min(len(indices), len(found))
+            if needle in touched:
+                wanted[key] = number
+                if number < len(found):
+                    undecided.add(key)
+                    continue
+            # Every candidate taken, or (with no reference to pair with) the earliest: one answer.
+            chosen[key] = found[:number]
     if undecided:
-        solved = ground_jointly(left, candidates, undecided, references, min_overlap, count)
-        for needle, solved_types in solved.items():
-            for entity_type, places in solved_types.items():
-                chosen[needle].setdefault(entity_type, []).extend(places)
+        chosen.update(ground_jointly(wanted, candidates, undecided, references, min_overlap, count))
     grounded: list[Span | None] = [None] * len(entities)
     for needle, types in classes.items():
         for entity_type, indices in types.items():
-            places = sorted(chosen[needle].get(entity_type, []))
+            places = sorted(chosen[needle, entity_type])
             for index, (start, end) in zip(indices, places):
                 grounded[index] = Span(start, end, entity_type)
     return grounded
-
-
-def _take_identical(
-    left: dict[str, dict[str, int]],
-    candidates: dict[str, list[tuple[int, int]]],
-    references: Sequence[Span],
-    chosen: dict[str, dict[str, list[tuple[int, int]]]],
-    min_overlap: float | None,
-) -> tuple[dict[str, list[tuple[int, int]]], list[Span]]:
-    """Rule 1's pairs that every best grounding makes, made first: the occurrences of a predicted text that are a
-    reference of the prediction's type ("twins"). Where no occurrence or reference is the twin of two, the most
-    such pairs is each text and type's min(predictions, twins), so a text and type with at least as many
-    predictions as twins takes them all; one with fewer takes its earliest twins when nothing else overlaps them
-    and the text is predicted with no other type (the choice then changes nothing but the order). What is left
-    (candidates, references and `left`'s numbers) goes on; what is taken goes into `chosen`."""
-    at: dict[tuple[int, int], list[int]] = {}
-    for number, reference in enumerate(references):
-        at.setdefault((reference.start, reference.end), []).append(number)
-    twins: dict[tuple[str, str], list[tuple[int, int]]] = {}  # (text, type) -> [(candidate index, reference)]
-    claimed: dict[int, int] = {}
-    claimed_places: dict[tuple[str, int], int] = {}
-    for needle, found in candidates.items():
-        types = left[needle]
-        for index, place in enumerate(found):
-            for number in at.get(place, ()):
-                entity_type = references[number].entity_type
-                if entity_type in types:
-                    twins.setdefault((needle, entity_type), []).append((index, number))
-                    claimed[number] = claimed.get(number, 0) + 1
-                    claimed_places[needle, index] = claimed_places.get((needle, index), 0) + 1
-    if not twins or any(n > 1 for n in claimed.values()) or any(n > 1 for n in claimed_places.values()):
-        return candidates, list(references)
-    alone = None
-    taken_places: set[tuple[str, int]] = set()
-    taken_references: set[int] = set()
-    for (needle, entity_type), pairs in twins.items():
-        number = left[needle][entity_type]
-        if number < len(pairs):
-            if len(left[needle]) > 1:
-                continue  # its other types would take the twins left over: which twin matters to the tie (§1b)
-            if alone is None:
-                alone = _alone(candidates, references, min_overlap)
-            if not all(alone[twin] for _, twin in pairs):
-                continue
-            pairs = pairs[:number]  # in order of position: the earliest
-        for index, twin in pairs:
-            taken_places.add((needle, index))
-            taken_references.add(twin)
-            chosen[needle].setdefault(entity_type, []).append(candidates[needle][index])
-        left[needle][entity_type] = number - len(pairs)
-    kept = {
-        needle: [place for index, place in enumerate(found) if (needle, index) not in taken_places]
-        for needle, found in candidates.items()
-    }
-    return kept, [reference for number, reference in enumerate(references) if number not in taken_references]
-
-
-def _alone(
-    candidates: dict[str, list[tuple[int, int]]], references: Sequence[Span], min_overlap: float | None
-) -> list[bool]:
-    """For each reference, whether at most one candidate occurrence overlaps it."""
-    spans = [Span(*place, "") for found in candidates.values() for place in found]
-    overlapping = [0] * len(references)
-    for reference, _ in _overlap_edges(references, spans, min_overlap):
-        overlapping[reference] += 1
-    return [number <= 1 for number in overlapping]
 
 
 def _touched(
@@ -284,22 +210,20 @@ def _touched(
 def _every_occurrence(
     classes: dict[str, dict[str, list[int]]], haystack: Haystack, listed: int
 ) -> list[Span | None] | None:
-    """The grounding when there is nothing to choose: every text is predicted with one type, and occurs no more
-    often than it is predicted, so every occurrence is taken (in listing order), whatever the references. None
-    otherwise. Most documents are so; this is their whole cost, one search per occurrence."""
+    """The grounding when there is nothing to choose: every text occurs no more often than it is predicted with
+    each of its types, so each text and type takes every occurrence (in listing order), whatever the references.
+    None otherwise. Most documents are so; this is their whole cost, one search per occurrence."""
     grounded: list[Span | None] = [None] * listed
     find = haystack.text.find
     for needle, types in classes.items():
-        if len(types) > 1:
-            return None
-        ((entity_type, indices),) = types.items()
-        places = every_position(find, needle, len(indices))
+        places = every_position(find, needle, min(map(len, types.values())))
         if places is None:
-            return None  # more occurrences than predictions: a choice to make
+            return None  # more occurrences than predictions of some type: a choice to make
         if count is not None:
             count("occurrences", len(places))
-        for index, position in zip(indices, places):
-            grounded[index] = Span(*haystack.span(position, len(needle)), entity_type)
+        for entity_type, indices in types.items():
+            for index, position in zip(indices, places):
+                grounded[index] = Span(*haystack.span(position, len(needle)), entity_type)
     return grounded
 
 
@@ -357,18 +281,3 @@ def _candidates(haystack: Haystack, needle: str, wanted: int, covered: _Cover) -
             break  # everything further is free, and enough free ones are found
         position = haystack.text.find(needle, position + 1)
     return found
-
-
-def _earliest(types: dict[str, int], found: list[tuple[int, int]]) -> dict[str, list[tuple[int, int]]]:
-    """Without a reference to pair with, the smallest sorted list: the earliest occurrences, each to the smallest
-    type that has predictions left."""
-    left = dict(types)
-    chosen: dict[str, list[tuple[int, int]]] = {}
-    order = sorted(left)
-    for place in found:
-        entity_type = next((name for name in order if left[name]), None)
-        if entity_type is None:
-            break
-        left[entity_type] -= 1
-        chosen.setdefault(entity_type, []).append(place)
-    return chosen

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..decoding import decode_tags, tag_table
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, located
 from ..options import Options
 from ..pairing.rules import pair
 from ..pairing.value import WeightTable, value_pair
@@ -84,7 +84,9 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
         value_rows = [
             (sentence, reference, prediction)
             for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items()
-            for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap)
+            for reference, prediction in located(
+                sentence, value_pair, references, predictions, table, options.value_min_overlap
+            )
         ]
         value_pairs = Pairs.of_rows(value_rows, pairs.type_names, sentences)
     return Reduction(pairs, options, columns, value_pairs)
@@ -118,7 +120,9 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
             spare_r.setdefault(id(span), deque()).append(index)
         for index, span in enumerate(predictions):
             spare_p.setdefault(id(span), deque()).append(index)
-        for reference, prediction in value_pair(references, predictions, table, options.value_min_overlap):
+        for reference, prediction in located(
+            sentence, value_pair, references, predictions, table, options.value_min_overlap
+        ):
             if reference is not None:
                 partner_of_reference[sentence, spare_r[id(reference)].popleft()] = prediction
             if prediction is not None:
@@ -145,7 +149,7 @@ def pair_sentences(
     return [
         (sentence, reference, prediction)
         for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
-        for reference, prediction in pair(sentence_references, sentence_predictions, min_overlap)
+        for reference, prediction in located(sentence, pair, sentence_references, sentence_predictions, min_overlap)
     ]
 
 

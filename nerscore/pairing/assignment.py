@@ -1,24 +1,17 @@
-"""The exact max-weight flows, on integers of any size, and the graph algorithms the pairing needs.
+"""The exact max-weight flow, on integers of any size, and the graph algorithms the pairing needs.
 
-Two problems, one family (successive augmenting paths of largest gain, while a path gains):
-
-- `max_weight_flow`: bipartite, entities against entities with a number of copies each (docs/scoring.md §3's
-  pairing, the value pairing). Rows join one at a time and each search explores only what the new row reaches,
-  which keeps components of nested entities close to linear in their overlapping pairs.
-- `Network`: any directed graph with capacities on its arcs, for the joint grounding of string predictions
-  (§1b, `joint_grounding._best_grounding`). Its capacities are nested (a text's predictions, of each of its
-  types, on each occurrence; a bonus on the first units into a text's free occurrences), which no graph of rows
-  and columns with a capacity each can state; its graphs are one group of a sentence's occurrences, small. Its
-  paths are found by Bellman-Ford with a queue, not Dijkstra on potentials as `max_weight_flow`'s: on those
-  graphs that measured 1.2-1.9x slower (tests/test_joint_grounding.py's hostile groundings).
+`max_weight_flow`: bipartite, entities against entities with a number of copies each (docs/scoring.md §3's
+pairing, the value pairing, and the joint grounding of string predictions, §1b, whose "ungrounded" columns hold
+as many rows as a text and type leaves without a prediction). Rows join one at a time and each search explores
+only what the new row reaches, which keeps components of nested entities close to linear in their overlapping
+pairs. (A general network solver for the grounding, with branches where its flow gave one occurrence to two types,
+was dropped with §1b's amended rule, issue 31.)
 """
 
 from __future__ import annotations
 
 import heapq
-from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 # Node kinds of `max_weight_flow`'s search.
@@ -158,88 +151,6 @@ def _add_flow(flow: dict[tuple[int, int], int], rows_of: dict[int, dict[int, int
         flow[row, column] = owners[row] = left
     else:
         del flow[row, column], owners[row]
-
-
-@dataclass
-class Network:
-    """A directed graph with integer capacities and weights of any size on its arcs, and its flow of largest
-    weight from a source to a sink (`max_weight`): successive longest augmenting paths (Bellman-Ford with a
-    queue on the residual graph, which takes arcs of any sign), while a path adds weight. Each path costs up to
-    nodes x arcs: this is for the small graphs of the string grounding, which `max_weight_flow`'s rows and
-    columns cannot state."""
-
-    heads: list[int] = field(default_factory=list)
-    capacity: list[int] = field(default_factory=list)
-    weight: list[int] = field(default_factory=list)
-    out: list[list[int]] = field(default_factory=list)
-
-    def node(self) -> int:
-        self.out.append([])
-        return len(self.out) - 1
-
-    def arc(self, tail: int, head: int, capacity: int, weight: int) -> int:
-        """A new arc (and its reverse, the arc after it), by number."""
-        number = len(self.heads)
-        for a, b, c, w in ((tail, head, capacity, weight), (head, tail, 0, -weight)):
-            self.out[a].append(len(self.heads))
-            self.heads.append(b)
-            self.capacity.append(c)
-            self.weight.append(w)
-        return number
-
-    def carried(self, arc: int) -> int:
-        """The flow on `arc` (what its reverse arc holds)."""
-        return self.capacity[arc ^ 1]
-
-    def inflow(self, node: int) -> int:
-        """The flow into `node` (what its reverse arcs hold)."""
-        return sum(self.capacity[arc] for arc in self.out[node] if arc % 2)
-
-    def max_weight(self, source: int, sink: int) -> int:
-        """Send flow from `source` to `sink` along the paths that add weight, the heaviest first; the weight it
-        adds (the flow of largest weight, exactly)."""
-        total = 0
-        while True:
-            gain: list[int | None] = [None] * len(self.out)
-            through: list[int] = [-1] * len(self.out)
-            gain[source] = 0
-            waiting = deque([source])
-            queued = [False] * len(self.out)
-            queued[source] = True
-            while waiting:
-                tail = waiting.popleft()
-                queued[tail] = False
-                base = gain[tail]
-                assert base is not None
-                for arc in self.out[tail]:
-                    if self.capacity[arc] <= 0:
-                        continue
-                    head = self.heads[arc]
-                    candidate = base + self.weight[arc]
-                    known = gain[head]
-                    if known is None or candidate > known:
-                        gain[head] = candidate
-                        through[head] = arc
-                        if not queued[head]:
-                            queued[head] = True
-                            waiting.append(head)
-            best = gain[sink]
-            if best is None or best <= 0:
-                return total
-            amount = None
-            node = sink
-            while node != source:
-                arc = through[node]
-                amount = self.capacity[arc] if amount is None else min(amount, self.capacity[arc])
-                node = self.heads[arc ^ 1]
-            assert amount is not None
-            node = sink
-            while node != source:
-                arc = through[node]
-                self.capacity[arc] -= amount
-                self.capacity[arc ^ 1] += amount
-                node = self.heads[arc ^ 1]
-            total += best * amount
 
 
 def strong_components(nodes: list, successors: Mapping[Any, list]) -> dict[Any, int]:

@@ -46,7 +46,9 @@ def fits(edge_weights: np.ndarray, rows: int, columns: int) -> bool:
     return len(edge_weights) > 0 and (rows + columns) * (int(edge_weights.max()) + 1) < EXACT
 
 
-def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+def best_matching(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray, exact_sums: bool = True
+) -> np.ndarray | None:
     """Of the matchings of largest total weight of a bipartite graph (edge k joins row `edge_rows[k]` and column
     `edge_columns[k]` at weight `edge_weights[k]` > 0, no pair twice), the one rule (d) of docs/scoring.md §3
     prefers: the one whose edges, sorted by (row, column), form the smallest list (entities are numbered in
@@ -57,10 +59,15 @@ def best_matching(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights:
     int64. By complementary slackness the best matchings are then exactly the matchings of the edges whose
     potentials add up to their weight (tight) that pair every entity of non-zero potential (each of them has the
     dual's total, and no other matching does). So rule (d) needs no weights of its own, which would not fit a
-    float64: `_smallest_best` chooses among those matchings on the tight edges."""
+    float64: `_smallest_best` chooses among those matchings on the tight edges.
+
+    With `exact_sums` False, only every weight (and every cost scipy is given) need be exact in a float64, not
+    every sum: scipy's sums may then round, and a matching it gets wrong is not proven, so the answer is as exact
+    (the value pairing's digits, one more digit than §3's, issue 31); a failed proof costs a scipy solve more."""
     (rows_at, rows), (columns_at, columns) = _numbered(edge_rows), _numbered(edge_columns)
     weights = np.asarray(edge_weights, dtype=np.int64)
-    if not fits(weights, rows, columns):
+    exact = fits(weights, rows, columns) if exact_sums else len(weights) > 0 and int(weights.max()) + 1 < EXACT
+    if not exact:
         return None
     matched_rows, matched_columns = _solve(rows_at, columns_at, weights, rows, columns)
     proof = _potentials(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns)
@@ -74,7 +81,8 @@ def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
     """`ids` (integers >= 0) renumbered 0, 1, ... in the same order, and how many there are (no sort)."""
     present = np.zeros(int(ids.max()) + 1, bool)
     present[ids] = True
-    return (np.cumsum(present) - 1)[ids], int(present.sum())
+    index = np.int32 if len(present) < 2**31 else np.int64  # 4 bytes an edge where it can (issue 31)
+    return (np.cumsum(present, dtype=index) - 1)[ids], int(present.sum())
 
 
 def _on_matching(
@@ -422,6 +430,29 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
     if chosen is None:
         chosen = best_matching(i, j, digits)
     return chosen
+
+
+def overlapping_pairs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (reference, prediction) index pair of entities that share a position, both sides sorted by start:
+    where the prediction starts within the reference, and where the reference starts after the prediction and
+    within it. Each is a run of the other side's starts, so the cost is that of the pairs found: 4 bytes an index
+    (int32) while every count fits one, half of what int64 would hold at the peak (issue 31)."""
+
+    def runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        width = np.maximum(high - low, 0)
+        total = int(width.sum())
+        index: Any = np.int32 if max(total, len(r_start), len(p_start)) < 2**31 else np.int64
+        owner = np.repeat(np.arange(len(low), dtype=index), width)
+        first = np.cumsum(width) - width
+        other: Any = np.arange(total, dtype=index)
+        other -= np.repeat((first - low).astype(index), width)
+        return owner, other
+
+    i_a, j_a = runs(np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left"))
+    j_b, i_b = runs(np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left"))
+    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
 
 
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:

@@ -10,10 +10,12 @@ each solved exactly as a flow in which identical entities are one node with thei
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from ..errors import InvalidInputError
 from ..span import Span
 from .assignment import connected, max_weight_flow, strong_components
 
@@ -296,14 +298,88 @@ def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[
     return pairs
 
 
+# What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/hostile.py --memory):
+# on the array path (`forms.component_arrays`, scipy's solvers) and on the pure-Python one (the value pairing and
+# `pair`: tuples, dicts of digits and Fractions). `check_pairs_fit` refuses a sentence whose pairs would not fit.
+ARRAY_PAIR_BYTES = 160
+PYTHON_PAIR_BYTES = 600
+
+
+def free_memory() -> int | None:
+    """The bytes this process may still allocate: the least of the system's available memory, what is left of its
+    address-space limit and what is left of its cgroup's limit; None where none can be read (then nothing is
+    refused)."""
+    found: list[int] = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+                    break
+    except (OSError, ValueError):
+        pass
+    try:  # an address-space limit (ulimit -v), less what the process has mapped already
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as statm:
+                mapped = int(statm.read().split()[0]) * resource.getpagesize()
+            found.append(max(0, soft - mapped))
+    except (ImportError, OSError, ValueError):
+        pass
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as limit_file:
+            limit = limit_file.read().strip()
+        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as current_file:
+            current = int(current_file.read().strip())
+        if limit != "max":
+            found.append(max(0, int(limit) - current))
+    except (OSError, ValueError):
+        pass
+    return min(found) if found else None
+
+
+def check_pairs_fit(pairs: int, references: int, predictions: int, bytes_per_pair: int) -> None:
+    """An `InvalidInputError` (a ValueError, never a MemoryError) before anything is allocated, when `pairs`
+    overlapping pairs of one sentence (of `references` and `predictions` entities) would take more memory than the
+    machine has free (docs/scoring.md §3). The caller adds the sentence."""
+    if pairs * bytes_per_pair < 1 << 26:  # 64 MB: never worth a look at the system
+        return
+    free = free_memory()
+    if free is not None and pairs * bytes_per_pair > free:
+        raise InvalidInputError(
+            f"its {references:,} references and {predictions:,} predictions overlap in {pairs:,} pairs, which "
+            f"need about {pairs * bytes_per_pair / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB free for "
+            "this process; expected fewer overlapping entities in one sentence (split the document, or pass "
+            "min_overlap)"
+        )
+
+
+def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> int:
+    """How many (reference, prediction) pairs share a position, counted from the sorted starts without listing
+    them (O(n log n)): each pair once, where the later-starting entity starts inside the other."""
+    starts_r = sorted(span.start for span in references)
+    starts_p = sorted(span.start for span in predictions)
+    total = 0
+    for span in references:  # predictions starting within the reference, at or after its start
+        total += max(0, bisect_left(starts_p, span.end) - bisect_left(starts_p, span.start))
+    for span in predictions:  # references starting within the prediction, after its start
+        total += max(0, bisect_left(starts_r, span.end) - bisect_right(starts_r, span.start))
+    return total
+
+
 def _overlap_edges(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[int, int]]:
     """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
     entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
-    number of edges, however deeply the entities nest."""
+    number of edges, however deeply the entities nest. Pairs that would not fit in memory are refused first
+    (`check_pairs_fit`)."""
     if _fragmented(references, predictions):
         return _fragment_edges(references, predictions, min_overlap)
+    if len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
+        check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), PYTHON_PAIR_BYTES)
     sides = (references, predictions)
     order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
     open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far

@@ -17,16 +17,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 from ..option_checks import Weights
 from ..span import Span
 from .rules import (
+    _LARGE_COMPONENT_EDGES,
+    ARRAY_PAIR_BYTES,
     _disjoint,
     _overlap_edges,
     _span_key,
     best_noncrossing,
+    check_pairs_fit,
     components,
+    overlap_count,
+    overlap_kept,
     scenario_of,
     smallest_best,
 )
@@ -89,18 +95,45 @@ def value_pair(
 ) -> list[tuple[Span | None, Span | None]]:
     """The value pairing of one sentence (docs/scoring.md §10): every reference and prediction once, paired or
     unpaired, in (start, end, type) order of the references then of the unpaired predictions. `min_overlap` is
-    the value's own (the weights' `min_overlap`, else the call's)."""
+    the value's own (the weights' `min_overlap`, else the call's).
+
+    As §3's pairing, on the same solvers: identical entities are one node with their number of copies (a flow
+    carries as many as pair, so 100,000 copies a side are one edge); a sentence of many entities has its overlaps
+    found and its components labelled with numpy; a large component without copies goes to
+    `large_components.best_matching` (scipy, proven in integers), every other to `rules.smallest_best`."""
     sorted_r = sorted(references, key=_span_key)
     sorted_p = sorted(predictions, key=_span_key)
-    edges = _overlap_edges(sorted_r, sorted_p, min_overlap)
-    paired: dict[int, int] = {}
     if _disjoint(sorted_r) and _disjoint(sorted_p):
         # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
-        paired = dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table))
-    else:
-        for component_edges in components(edges, len(sorted_r), len(sorted_p)):
-            for i, j in best_value_pairs(sorted_r, sorted_p, component_edges, table):
-                paired[i] = j
+        edges = _overlap_edges(sorted_r, sorted_p, min_overlap)
+        return _rows(sorted_r, sorted_p, dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table)))
+    distinct_r, copies_r = _classes(sorted_r)
+    distinct_p, copies_p = _classes(sorted_p)
+    room_r, room_p = [len(copies) for copies in copies_r], [len(copies) for copies in copies_p]
+    flows: dict[tuple[int, int], int] = {}
+    for component_edges in _components_of(distinct_r, distinct_p, min_overlap):
+        flows.update(_component_flow(distinct_r, distinct_p, component_edges, room_r, room_p, table))
+    # Copies of one entity are alike (and may be one object): each pair takes the next copies of its two
+    # entities, in order, told apart by their place.
+    partners: list[list[Span | None]] = [[None] * len(copies) for copies in copies_r]
+    paired_r = [0] * len(distinct_r)  # how many copies of each entity are paired (the first ones)
+    paired_p = [0] * len(distinct_p)
+    for (i, j), amount in sorted(flows.items()):
+        partners[i][paired_r[i] : paired_r[i] + amount] = copies_p[j][paired_p[j] : paired_p[j] + amount]
+        paired_r[i] += amount
+        paired_p[j] += amount
+    rows: list[tuple[Span | None, Span | None]] = [
+        (reference, partner)
+        for copies, partner_list in zip(copies_r, partners)
+        for reference, partner in zip(copies, partner_list)
+    ]
+    rows.extend((None, prediction) for j, copies in enumerate(copies_p) for prediction in copies[paired_p[j] :])
+    return rows
+
+
+def _rows(
+    sorted_r: Sequence[Span], sorted_p: Sequence[Span], paired: dict[int, int]
+) -> list[tuple[Span | None, Span | None]]:
     taken = set(paired.values())
     rows: list[tuple[Span | None, Span | None]] = [
         (reference, sorted_p[paired[i]] if i in paired else None) for i, reference in enumerate(sorted_r)
@@ -109,18 +142,100 @@ def value_pair(
     return rows
 
 
+def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
+    """The distinct entities of sorted `spans`, and the copies of each (the objects as given, in order)."""
+    distinct: list[Span] = []
+    copies: list[list[Span]] = []
+    for span in spans:
+        if distinct and distinct[-1] == span:
+            copies[-1].append(span)
+        else:
+            distinct.append(span)
+            copies.append([span])
+    return distinct, copies
+
+
+# A sentence whose distinct entities would make more pairs than this has its overlaps found with numpy.
+_ARRAY_PAIRS = 1 << 12
+
+
+def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None) -> list[Any]:
+    """The overlap edges of the distinct entities, by connected component: lists of (i, j) in plain Python for a
+    few entities; for many, arrays (i, j) found with numpy (sorted starts, scipy's labels), sorted."""
+    if len(references) * len(predictions) <= _ARRAY_PAIRS:
+        return components(_overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
+    import numpy as np
+
+    from .large_components import component_labels, overlapping_pairs, span_columns
+
+    r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
+    if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB
+        check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), ARRAY_PAIR_BYTES)
+    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
+    if min_overlap is not None:
+        shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+        keep = overlap_kept(shared, r_end[i] - r_start[i], min_overlap)
+        i, j = i[keep], j[keep]
+    if not len(i):
+        return []
+    labels = component_labels(i, j, len(references), len(predictions))
+    order = np.lexsort((j, i, labels))
+    i, j, labels = i[order], j[order], labels[order]
+    bounds = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1], True]).tolist()
+    return [(i[first:last], j[first:last]) for first, last in pairwise(bounds)]
+
+
+def _component_flow(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: Any,
+    room_r: Sequence[int],
+    room_p: Sequence[int],
+    table: WeightTable,
+) -> dict[tuple[int, int], int]:
+    """The value pairing of one component of distinct entities with their copies (`room_r`, `room_p`), as
+    {edge: amount}: one edge pairs as many copies as both have; a large component without copies goes to the
+    compiled solver; any other to the exact flow. `edges`: a list of (i, j), or arrays i and j."""
+    if isinstance(edges, tuple):
+        i, j = edges
+        no_copies = max(room_r[k] for k in set(i.tolist())) == max(room_p[k] for k in set(j.tolist())) == 1
+        if len(i) > _LARGE_COMPONENT_EDGES and no_copies:
+            chosen = _large_value_pairs(references, predictions, i, j, table)
+            if chosen is not None:
+                return dict.fromkeys(chosen, 1)
+        edges = list(zip(i.tolist(), j.tolist()))
+    if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs all it can
+        ((i, j),) = edges
+        return {(i, j): min(room_r[i], room_p[j])}
+    rows, columns = {i for i, _ in edges}, {j for _, j in edges}
+    no_copies = all(room_r[i] == 1 for i in rows) and all(room_p[j] == 1 for j in columns)
+    if no_copies:
+        return dict.fromkeys(best_value_pairs(references, predictions, edges, table), 1)
+    digits = _digits(references, predictions, edges, table, room_r, room_p)
+    return smallest_best(digits, {i: room_r[i] for i in rows}, {j: room_p[j] for j in columns})
+
+
 def _digits(
-    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    table: WeightTable,
+    room_r: Sequence[int] | None = None,
+    room_p: Sequence[int] | None = None,
 ) -> dict[tuple[int, int], int]:
     """Each edge's weight as one integer: from the most significant digit, its worth scaled by the common
     denominator of all the worths, a pair, a pair of one type, and the shared extent; each digit's total over a
-    matching is below its radix, so the largest total weight is the best pairing by the value, then rule 2 (a),
-    (b), (c) of §3."""
+    flow is below its radix (entities counted with their copies, `room_r` and `room_p`, 1 where not given), so the
+    largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
     worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
     scale = math.lcm(*(worth.denominator for worth in worths.values()))
     reference_indices = {i for i, _ in edges}
-    radix = min(len(reference_indices), len({j for _, j in edges})) + 1
-    extent_radix = sum(references[i].end - references[i].start for i in reference_indices) + 1
+    prediction_indices = {j for _, j in edges}
+    copies_r = (lambda i: 1) if room_r is None else room_r.__getitem__
+    copies_p = (lambda j: 1) if room_p is None else room_p.__getitem__
+    most = min(sum(map(copies_r, reference_indices)), sum(map(copies_p, prediction_indices)))
+    radix = most + 1
+    extent_radix = sum(copies_r(i) * (references[i].end - references[i].start) for i in reference_indices) + 1
     digits = {}
     for (i, j), worth in worths.items():
         reference, prediction = references[i], predictions[j]
@@ -151,4 +266,59 @@ def best_value_pairs(
     `_digits`' weights, whose largest total is the best by every rule in turn."""
     if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
         return list(edges)
+    if len(edges) > _LARGE_COMPONENT_EDGES:
+        import numpy as np
+
+        pairs = np.array(edges, np.int64).reshape(-1, 2)
+        chosen = _large_value_pairs(references, predictions, pairs[:, 0], pairs[:, 1], table)
+        if chosen is not None:
+            return chosen
     return sorted(smallest_best(_digits(references, predictions, edges, table)))
+
+
+def _large_value_pairs(
+    references: Sequence[Span], predictions: Sequence[Span], i: Any, j: Any, table: WeightTable
+) -> list[tuple[int, int]] | None:
+    """`best_value_pairs` of a large component by §3's compiled solver (`large_components.best_matching`: scipy's
+    matching, proven best by an optimal dual checked in integers, rule (d) on the tight edges), on `_digits`'
+    weights worked out with numpy: a worth for each of the few (reference type, predicted type, scenario) an edge
+    can have, not a Fraction per edge. None where the digits do not fit an int64 or the solver hands the
+    component back (the pure-Python flow then solves it)."""
+    import numpy as np
+
+    from .large_components import best_chain, best_matching, span_columns, uncrossed
+
+    r_start, r_end, r_type, p_start, p_end, p_type = span_columns(references, predictions)
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    same_type = r_type[i] == p_type[j]
+    names_r = {int(r_type[k]): references[k].entity_type for k in np.unique(i).tolist()}
+    names_p = {int(p_type[k]): predictions[k].entity_type for k in np.unique(j).tolist()}
+    # The worth of an edge depends on its two types and its scenario only (docs/scoring.md §10).
+    kinds = len(names_r) + len(names_p) + 1
+    key = (r_type[i] * kinds + p_type[j]) * 4 + same_bounds * 2 + same_type
+    distinct, index = np.unique(key, return_inverse=True)
+    worths = []
+    for code in distinct.tolist():
+        types, flags = divmod(code, 4)
+        reference_type, predicted_type = names_r[types // kinds], names_p[types % kinds]
+        scenario = {0: "VI", 1: "V", 2: "IV", 3: "I"}[flags]
+        worths.append(table.kept(scenario, reference_type) + table.false_alarm * table.weight(predicted_type))
+    scale = math.lcm(*(worth.denominator for worth in worths))
+    scaled = [worth.numerator * (scale // worth.denominator) for worth in worths]
+    rows = np.unique(i)
+    radix = min(len(rows), len(np.unique(j))) + 1
+    extent_radix = int((r_end[rows] - r_start[rows]).sum()) + 1
+    if ((max(scaled) * radix + 1) * radix + 2) * extent_radix >= 2**62:
+        return None
+    shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+    digits = ((np.array(scaled, np.int64)[index] * radix + 1) * radix + same_type) * extent_radix + shared
+    chosen = None
+    if len(distinct) == 1 and uncrossed((r_start, r_end, r_type, p_start, p_end, p_type), rows, np.unique(j)):
+        # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose
+        # best pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's.
+        chosen = best_chain(i, j, digits)
+    if chosen is None:
+        chosen = best_matching(i, j, digits, exact_sums=False)
+    if chosen is None:
+        return None
+    return sorted(zip(i[chosen].tolist(), j[chosen].tolist()))

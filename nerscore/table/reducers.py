@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import located
 from ..options import OVERLAP, Options
 from ..pairing.rules import SCENARIOS, _overlap_edges, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
@@ -445,8 +446,8 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         value_rows = [
             (sentence, reference, prediction)
             for sentence, (sentence_references, sentence_predictions) in sides_by_sentence(rows).items()
-            for reference, prediction in value_pair(
-                sentence_references, sentence_predictions, table, options.value_min_overlap
+            for reference, prediction in located(
+                sentence, value_pair, sentence_references, sentence_predictions, table, options.value_min_overlap
             )
         ]
         parts.append(Pairs.of_rows(value_rows, pairs.type_names))
