@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..option_checks import check_pairing
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import pair
 from ..span import Span
@@ -39,7 +40,6 @@ from .hipe import (
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
-PAIRINGS = ("hipe", "optimal")
 # The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
 MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
 _OUTCOMES = tuple(COUNT_NAMES)  # COR, INC, PAR, MIS, SPU: the last axis of the counts
@@ -67,8 +67,7 @@ def hipe_pairs(
     With `n_best`, an entity-link column (`hipe_links`): an entity is a link, a prediction offers its first
     `n_best` links, and with `related` (the relaxed setting, `read_link_alternatives`) the links related to
     each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only)."""
-    if pairing not in PAIRINGS:
-        raise ValueError(f"pairing must be one of {PAIRINGS}, not {pairing!r}")
+    pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
