@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import nested_spans, spans
 
@@ -205,6 +205,7 @@ def entity_rows(result: dict) -> list[tuple[int, Span | None, Span | None]]:
     return [(row["sentence"], span(row["reference"]), span(row["prediction"])) for row in result["entities"]]
 
 
+@settings(deadline=None)  # a machine shared with other jobs: no time limit
 @given(st.lists(st.tuples(nested_spans(), nested_spans()), max_size=4), st.booleans())
 def test_compute_semeval_rows_are_pair_greedys_on_spans(sentences, as_objects) -> None:
     # Tuples take the array path (span_arrays, sentence by sentence by pair_sentences), Span objects the readable
@@ -224,6 +225,7 @@ def test_compute_semeval_rows_are_pair_greedys_on_spans(sentences, as_objects) -
     assert tuple(result[key] for key in TYPE_COUNTS) == tuple(counted[o] for o in ("COR", "INC", "PAR", "MIS", "SPU"))
 
 
+@settings(deadline=None)  # a machine shared with other jobs: no time limit
 @given(st.lists(st.tuples(spans(6), spans(6)), max_size=4))
 def test_compute_semeval_of_tags_pairs_as_pair_greedy(sentences) -> None:
     # Tags (the readable path: tag_arrays leaves "hipe" to it): the decoded entities in position order.
