@@ -11,12 +11,13 @@ and `#` comment lines: `# key = value` (HIPE-2022: `# hipe2022:key = value`) car
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 import re
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise, repeat
-from operator import itemgetter, methodcaller
+from itertools import compress, pairwise, repeat
+from operator import methodcaller
 
 from ..span import Span
 from .readers import ConllError
@@ -51,12 +52,13 @@ class HipeColumns(Mapping[str, tuple[str, ...]]):
     """A document's columns by the header's names, each split off its token lines when first read (scoring reads
     two or three of HIPE's ten): a missing value is `_`, as the HIPE scorer reads it."""
 
-    def __init__(self, header: Sequence[str], lines: Sequence[str]) -> None:
+    def __init__(self, header: Sequence[str], lines: Sequence[str], short: bool | None = None) -> None:
         self._header = tuple(header)
         self._index = {name: index for index, name in enumerate(self._header)}
         self._lines = lines
         self._split: dict[str, tuple[str, ...]] = {}
-        self._short: bool | None = None  # whether a line has fewer values than the header names
+        self._short = short  # whether a line has fewer values than the header names (None: not known yet)
+        self._joined: str | None = None
 
     def __getitem__(self, name: str) -> tuple[str, ...]:
         values = self._split.get(name)
@@ -64,11 +66,16 @@ class HipeColumns(Mapping[str, tuple[str, ...]]):
             index = self._index[name]
             if self._short is None:
                 self._short = min(map(str.count, self._lines, repeat("\t")), default=0) < len(self._header) - 1
-            split = map(methodcaller("split", "\t", index + 1), self._lines)
             if self._short:  # a line with values missing
+                split = map(methodcaller("split", "\t", index + 1), self._lines)
                 values = tuple(piece[index] if len(piece) > index else "_" for piece in split)
             else:
-                values = tuple(map(itemgetter(index), split))
+                # Every line holds every value: one regular expression over the lines joined, a match a line
+                # (faster than splitting each line).
+                if self._joined is None:
+                    self._joined = "\n".join(self._lines) + "\n"
+                values = tuple(_column_pattern(index).findall(self._joined))
+                assert len(values) == len(self._lines), "a match a line"
             self._split[name] = values
         return values
 
@@ -81,6 +88,12 @@ class HipeColumns(Mapping[str, tuple[str, ...]]):
     def sliced(self, start: int, end: int) -> HipeColumns:
         """The columns of the token lines start to end."""
         return HipeColumns(self._header, self._lines[start:end])
+
+
+@functools.cache
+def _column_pattern(index: int) -> re.Pattern[str]:
+    """The value at `index` of each line, a match consuming its whole line (lines of every value only)."""
+    return re.compile(rf"(?:[^\t\n]*\t){{{index}}}([^\t\n]*)[^\n]*\n")
 
 
 @dataclass(frozen=True)
@@ -153,17 +166,21 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     which `align_hipe` then splits as the gold is split)."""
     source = os.fspath(path)
     with open(source, encoding=encoding, newline=None) as handle:
-        return parse_hipe(handle.read().split("\n"), source)
+        # Universal newlines: the lines hold no line ending to strip.
+        return _parse_lines(handle.read().split("\n"), source)
 
 
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
     """`read_hipe` of lines already read (a file's, or a test's)."""
+    return _parse_lines([line.rstrip("\r\n") for line in lines], source)
+
+
+def _parse_lines(text: list[str], source: str) -> list[HipeDocument]:
+    """`parse_hipe` of lines without their endings."""
     builder = _Builder(source)
-    text = [line.rstrip("\r\n") for line in lines]
     # Token lines come in runs between comments: each run is taken whole, and only the lines that start with `#`
     # or white space (or are empty) are looked at one by one.
-    firsts = [line[:1] for line in text]
-    special = [index for index, first in enumerate(firsts) if first in _SPECIAL]
+    special = [index for index, line in enumerate(text) if line[:1] in _SPECIAL]
     position = 0
     for index in [*special, len(text)]:
         if position < index:
@@ -178,10 +195,13 @@ def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocumen
         if index == len(text):
             break
         line = text[index]
-        if firsts[index] == "#":
+        if line[:1] == "#":
             if not builder.header:
                 raise HipeFileError(source, index + 1, "the first line must be the header naming the columns")
-            builder.comment(index + 1, line.split("\t", 1)[0].strip())
+            if line.startswith("# segment"):  # one a segment (CLEF-HIPE-2020): most comments, taken first
+                builder.segment(index + 1)
+            else:
+                builder.comment(index + 1, line.split("\t", 1)[0].strip())
         elif line.strip("\t\r "):  # a token line without its token, an error when its document is read
             if not builder.header:
                 builder.read_header(index + 1, line)
@@ -228,13 +248,20 @@ class _Builder:
         if len(set(self.header)) < len(self.header):
             raise HipeFileError(self.source, number, f"a column is named twice in the header {self.header}")
 
+    def segment(self, number: int) -> None:
+        """A `# segment...` line: what `comment` does with it, without reading its key and value (a segment's
+        comments are not the document's metadata)."""
+        tokens = len(self.tokens)
+        if self.pending and tokens > self.seen:
+            self.pending = {}  # comments between tokens of a document that no `# document` line followed
+        self.seen = tokens
+        if not tokens and not self.start:
+            self.start = number
+        self.segmented = True
+        if tokens and (not self.breaks or self.breaks[-1] < tokens):
+            self.breaks.append(tokens)
+
     def comment(self, number: int, comment: str) -> None:
-        if comment.startswith("# segment") and self.seen == len(self.tokens) and not self.pending:
-            # The most common comment, one a segment (CLEF-HIPE-2020), taken first.
-            self.segmented = True
-            if self.tokens and (not self.breaks or self.breaks[-1] < len(self.tokens)):
-                self.breaks.append(len(self.tokens))
-            return
         if self.pending and len(self.tokens) > self.seen:
             self.pending = {}  # comments between tokens of a document that no `# document` line followed
         self.seen = len(self.tokens)
@@ -268,11 +295,12 @@ class _Builder:
     def _close(self) -> None:
         width = len(self.header)
         lines = list(self.tokens)
-        if max(map(str.count, lines, repeat("\t"))) >= width:
-            at = next(index for index, line in enumerate(lines) if line.count("\t") >= width)
-            found = lines[at].count("\t") + 1
+        tabs = list(map(str.count, lines, repeat("\t")))  # counted once: too many values, or too few
+        if max(tabs) >= width:
+            at = next(index for index, count in enumerate(tabs) if count >= width)
+            found = tabs[at] + 1
             raise HipeFileError(self.source, self.numbers[at], f"{found} values where the header names {width} columns")
-        columns = HipeColumns(self.header, lines)
+        columns = HipeColumns(self.header, lines, min(tabs) < width - 1)
         if self.untokened:
             tokens = columns[self.header[0]]
             for number in self.untokened:
@@ -402,8 +430,15 @@ def hipe_spans(
     values = document.values(column)
     # Only the tokens inside some entity are read one by one (a few in a hundred): the rest, outside, end an entity
     # by the gap they leave between two positions.
-    positions = range(len(values)) if keep is None else [index for index, kept in enumerate(keep) if kept]
-    inside = [(position, index) for position, index in enumerate(positions) if values[index] not in _OUTSIDE_ANY_CASE]
+    inside: Iterable[tuple[int, int]]
+    if keep is None:
+        # The indices of the values inside, picked in C (`compress`) by the few distinct values inside.
+        entity_values = set(values) - _OUTSIDE_ANY_CASE
+        indices = compress(range(len(values)), map(entity_values.__contains__, values))
+        inside = ((index, index) for index in indices)
+    else:
+        positions = [index for index, kept in enumerate(keep) if kept]
+        inside = [(p, index) for p, index in enumerate(positions) if values[index] not in _OUTSIDE_ANY_CASE]
     spans: list[Span] = []
     open_type: str | None = None
     start = last = -2

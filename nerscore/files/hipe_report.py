@@ -102,6 +102,9 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
         options = Options.of(**given)
         check_span_options(options)
         inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset)
+        # As (start, end, type) tuples, which the array path of spans reads (Span objects go the readable way).
+        for side in ("references", "predictions"):
+            inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]
         total = Accumulator(options).update(**inputs)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
