@@ -190,8 +190,8 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     Lines are split on tabs; blank lines (and the empty lines of CR-CR-LF endings) are skipped; a token line with
     fewer values than the header has `_` for the missing ones, as the HIPE scorer reads it, and one with more is
     an error (raised as the file is read, or where a document's tab count looks right, with a line of too few
-    values too, when its columns are first read). A file without `# document` lines is one document (the scorer's reading of a flat response,
-    which `align_hipe` then splits as the gold is split)."""
+    values too, when its columns are first read). A file without `# document` lines is one document (the
+    scorer's reading of a flat response, which `align_hipe` then splits as the gold is split)."""
     source = os.fspath(path)
     with open(source, encoding=encoding, newline=None) as handle:
         # Universal newlines: lines end with "\n" alone.
