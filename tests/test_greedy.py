@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import nested_spans, spans
 
-from nerscore import OUTCOMES, Options, Span, compute_semeval, pair, pair_greedy, scenario_of
+from nerscore import OUTCOMES, Options, Span, compare_semeval, compute_semeval, pair, pair_greedy, scenario_of
 
 
 def S(start: int, end: int, entity_type: str) -> Span:
@@ -244,3 +244,13 @@ def test_compute_semeval_of_tags_pairs_as_pair_greedy(sentences) -> None:
         for r, p in pair_greedy(as_spans(r_side), as_spans(p_side))
     ]
     assert sorted(entity_rows(result), key=repr) == sorted(expected, key=repr)
+
+
+def test_compare_semeval_pairs_both_systems_as_the_option_says() -> None:
+    # System a's LOC over the end of PERS takes PERS under the scorer's pairing: its type F1 is 0, not 2/3.
+    references = [["B-PERS", "I-PERS", "B-LOC", "I-LOC"]] * 3
+    systems = {"predictions_a": [["O", "B-LOC", "I-LOC", "O"]] * 3, "predictions_b": references}
+    ours = compare_semeval(**systems, references=references, n_resamples=50)
+    greedy = compare_semeval(**systems, references=references, n_resamples=50, pairing="hipe")
+    assert (ours["type_f1_a"], greedy["type_f1_a"]) == (pytest.approx(2 / 3), 0.0)
+    assert ours["type_f1_b"] == greedy["type_f1_b"] == 1.0
