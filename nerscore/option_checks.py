@@ -82,6 +82,17 @@ def check_decoding_mode(name: str, value: Any) -> str:
     return check_mode(value)
 
 
+# The pairings of docs/scoring.md §3a: ours (the default) and the HIPE scorer's greedy one (`pairing.greedy`).
+OPTIMAL, HIPE = "optimal", "hipe"
+PAIRINGS = (OPTIMAL, HIPE)
+
+
+def check_pairing(name: str, value: Any) -> str:
+    if not isinstance(value, str) or value not in PAIRINGS:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, PAIRINGS))}, found {shown(value)}")
+    return value
+
+
 def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
     expected = "a list of entity types such as ['PER', 'LOC'], or None for every type"
     if labels is None:

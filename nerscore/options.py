@@ -18,7 +18,9 @@ from typing import Any
 
 from .option_checks import (
     EVALUATION_SCHEMES,
+    HIPE,
     OVERLAP,
+    PAIRINGS,
     VALUE_PRESETS,
     Check,
     Weights,
@@ -33,6 +35,7 @@ from .option_checks import (
     check_label_list,
     check_labels,
     check_min_overlap,
+    check_pairing,
     check_partial_credit,
     check_resamples,
     check_seed,
@@ -173,6 +176,18 @@ class Options:
             "SHARE",
             float,
             help="overlap only where the prediction covers at least this share (0 to 1) of the reference",
+        ),
+    )
+    pairing: str = option(
+        "optimal",
+        check_pairing,
+        "`str`",
+        '`"optimal"` pairs the most entities, then the most of one type (docs/scoring.md §3); `"hipe"` pairs as the '
+        "HIPE scorer, greedily in order: each prediction takes the first reference it matches (§3a).",
+        Flag(
+            choices=PAIRINGS,
+            help="optimal (default; with --hipe-table: hipe) pairs as docs/scoring.md §3, hipe greedily as the HIPE "
+            "scorer",
         ),
     )
     beta: float = option(
@@ -330,6 +345,14 @@ class Options:
             help="add the value score: ace08, true (the default weights), or a JSON file of weights",
         ),
     )
+
+    def __post_init__(self) -> None:
+        # The HIPE scorer counts any shared token as an overlap: min_overlap has no meaning in its pairing.
+        if self.pairing == HIPE and self.min_overlap is not None:
+            raise ValueError(
+                f"min_overlap={self.min_overlap:g} with pairing='hipe': the HIPE scorer's pairing counts any shared "
+                "token or character as an overlap; drop min_overlap, or pair with pairing='optimal'"
+            )
 
     @classmethod
     def of(cls, **options: Any) -> Options:

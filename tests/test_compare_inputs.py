@@ -171,6 +171,7 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
         "suffix",
         "labels",
         "min_overlap",
+        "pairing",  # docs/scoring.md §3a: both systems paired as the HIPE scorer pairs
         "beta",
         "zero_division",
         "label_list",

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import nested_spans, spans
 
-from nerscore import OUTCOMES, Span, pair, pair_greedy, scenario_of
+from nerscore import OUTCOMES, Options, Span, compare_semeval, compute_semeval, pair, pair_greedy, scenario_of
 
 
 def S(start: int, end: int, entity_type: str) -> Span:
@@ -148,3 +148,109 @@ def test_a_prediction_offering_several_links_takes_the_references() -> None:
         ("IV", S(0, 2, "Q60"), S(0, 2, "Q1")),
         ("VI", S(3, 4, "NIL"), S(3, 5, "Q2")),
     ]
+
+
+# -- the option: pairing="hipe" through compute_semeval (docs/scoring.md §3a) ------------------------------------
+
+TYPE_COUNTS = ("type_correct", "type_incorrect", "type_partial", "type_missed", "type_spurious")
+
+
+@pytest.mark.parametrize(
+    ("references", "predictions", "hipe", "optimal"),
+    [
+        # docs/scoring.md §3a's first example: the LOC prediction takes PERS, the first reference it overlaps.
+        (
+            [["B-PERS", "I-PERS", "B-LOC", "I-LOC"]],
+            [["O", "B-LOC", "I-LOC", "O"]],
+            (0, 1, 0, 1, 0),
+            (1, 0, 0, 1, 0),
+        ),
+        # Its second: greedy in order makes one pair where §3 (a) makes two.
+        ([[(0, 2, "PER"), (2, 4, "LOC")]], [[(1, 3, "PER"), (0, 1, "PER")]], (1, 0, 0, 1, 1), (1, 1, 0, 0, 0)),
+        # The same predictions in the other order: the first now takes PER[0,2), and the second LOC.
+        ([[(0, 2, "PER"), (2, 4, "LOC")]], [[(0, 1, "PER"), (1, 3, "PER")]], (1, 1, 0, 0, 0), (1, 1, 0, 0, 0)),
+        # A repeated prediction identical to a reference: the scorer counts it twice (POS 2 of one reference).
+        ([[(0, 2, "PER")]], [[(0, 2, "PER"), (0, 2, "PER")]], (2, 0, 0, 0, 0), (1, 0, 0, 0, 1)),
+    ],
+)
+def test_the_option_pairs_as_the_scorer(references, predictions, hipe, optimal) -> None:
+    ours = compute_semeval(predictions=predictions, references=references)
+    assert compute_semeval(predictions=predictions, references=references, pairing="optimal") == ours
+    assert tuple(ours[key] for key in TYPE_COUNTS) == optimal
+    greedy = compute_semeval(predictions=predictions, references=references, pairing="hipe")
+    assert tuple(greedy[key] for key in TYPE_COUNTS) == hipe
+
+
+def test_the_option_is_checked_and_refuses_min_overlap() -> None:
+    with pytest.raises(ValueError, match="pairing must be one of 'optimal', 'hipe', found 'greedy'"):
+        compute_semeval(predictions=[["O"]], references=[["O"]], pairing="greedy")
+    with pytest.raises(ValueError, match=r"min_overlap=0\.5 with pairing='hipe'.*drop min_overlap"):
+        compute_semeval(predictions=[["O"]], references=[["O"]], pairing="hipe", min_overlap=0.5)
+    with pytest.raises(ValueError, match=r"min_overlap=0\.5 with pairing='hipe'"):
+        Options.of(pairing="hipe").evolve(min_overlap=0.5)
+
+
+def test_the_value_score_keeps_its_own_pairing() -> None:
+    # docs/scoring.md §10: the value pairs by value whatever `pairing` says; the counts follow `pairing`.
+    inputs = {"references": [["B-PERS", "I-PERS", "B-LOC", "I-LOC"]], "predictions": [["O", "B-LOC", "I-LOC", "O"]]}
+    ours = compute_semeval(**inputs, value=True)
+    greedy = compute_semeval(**inputs, value=True, pairing="hipe")
+    assert greedy["value"] == ours["value"] and greedy["type_correct"] != ours["type_correct"]
+
+
+def entity_rows(result: dict) -> list[tuple[int, Span | None, Span | None]]:
+    def span(entity: dict | None) -> Span | None:
+        return None if entity is None else Span(entity["start"], entity["end"], entity["type"])
+
+    return [(row["sentence"], span(row["reference"]), span(row["prediction"])) for row in result["entities"]]
+
+
+@settings(deadline=None)  # a machine shared with other jobs: no time limit
+@given(st.lists(st.tuples(nested_spans(), nested_spans()), max_size=4), st.booleans())
+def test_compute_semeval_rows_are_pair_greedys_on_spans(sentences, as_objects) -> None:
+    # Tuples take the array path (span_arrays, sentence by sentence by pair_sentences), Span objects the readable
+    # path: both give pair_greedy's rows, in the order given, and the scorer's counts.
+    references = [[Span(*e) if as_objects else e for e in r] for r, _ in sentences]
+    predictions = [[Span(*e) if as_objects else e for e in p] for _, p in sentences]
+    result = compute_semeval(predictions=predictions, references=references, pairing="hipe", return_entities=True)
+    expected = [
+        (number, r, p)
+        for number, (r_side, p_side) in enumerate(sentences)
+        for r, p in pair_greedy(as_spans(r_side), as_spans(p_side))
+    ]
+    assert sorted(entity_rows(result), key=repr) == sorted(expected, key=repr)
+    counted = Counter[str]()
+    for r_side, p_side in sentences:
+        counted.update(scorer_counts(as_spans(r_side), as_spans(p_side))["type"])
+    assert tuple(result[key] for key in TYPE_COUNTS) == tuple(counted[o] for o in ("COR", "INC", "PAR", "MIS", "SPU"))
+
+
+@settings(deadline=None)  # a machine shared with other jobs: no time limit
+@given(st.lists(st.tuples(spans(6), spans(6)), max_size=4))
+def test_compute_semeval_of_tags_pairs_as_pair_greedy(sentences) -> None:
+    # Tags (the readable path: tag_arrays leaves "hipe" to it): the decoded entities in position order.
+    def tags(entities: list[tuple[int, int, str]]) -> list[str]:
+        row = ["O"] * 6
+        for start, end, entity_type in entities:
+            row[start:end] = [f"B-{entity_type}"] + [f"I-{entity_type}"] * (end - start - 1)
+        return row
+
+    references = [tags(r) for (r, _), _ in sentences]
+    predictions = [tags(p) for _, (p, _) in sentences]
+    result = compute_semeval(predictions=predictions, references=references, pairing="hipe", return_entities=True)
+    expected = [
+        (number, r, p)
+        for number, ((r_side, _), (p_side, _)) in enumerate(sentences)
+        for r, p in pair_greedy(as_spans(r_side), as_spans(p_side))
+    ]
+    assert sorted(entity_rows(result), key=repr) == sorted(expected, key=repr)
+
+
+def test_compare_semeval_pairs_both_systems_as_the_option_says() -> None:
+    # System a's LOC over the end of PERS takes PERS under the scorer's pairing: its type F1 is 0, not 2/3.
+    references = [["B-PERS", "I-PERS", "B-LOC", "I-LOC"]] * 3
+    systems = {"predictions_a": [["O", "B-LOC", "I-LOC", "O"]] * 3, "predictions_b": references}
+    ours = compare_semeval(**systems, references=references, n_resamples=50)
+    greedy = compare_semeval(**systems, references=references, n_resamples=50, pairing="hipe")
+    assert (ours["type_f1_a"], greedy["type_f1_a"]) == (pytest.approx(2 / 3), 0.0)
+    assert ours["type_f1_b"] == greedy["type_f1_b"] == 1.0

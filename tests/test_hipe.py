@@ -85,6 +85,26 @@ def test_line_endings_and_blank_lines_read_alike(tmp_path: Path, newline: str) -
     ]
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r\r\n"])
+def test_an_error_names_the_same_line_whatever_the_line_endings(tmp_path: Path, newline: str) -> None:
+    # A run of token lines with blank lines inside (CR CR LF reads as a blank line after each line) keeps each
+    # line's number: the 4th line (the 7th with CR CR LF, whose every line is followed by a blank one).
+    lines = [HEADER, "Paris\tB-loc\tO\t_\t_", "is\tO\tO\t_\t_", "nice\tO\tO\t_\t_\textra", "!\tO\tO\t_\t_"]
+    path = write(tmp_path, "bad.tsv", tsv(*lines), newline)
+    with pytest.raises(HipeFileError) as raised:
+        read_hipe(path)
+    assert raised.value.line == (7 if newline == "\r\r\n" else 4)
+
+
+def test_a_line_of_too_many_values_beside_one_of_too_few_is_named_when_a_column_is_read() -> None:
+    # The document's tab count looks right (one value too many on line 4, one too few on line 5): the error names
+    # line 4 when a column is first read (here, by hipe_spans), not when the file is.
+    lines = [HEADER, "# segment_iiif_link = _", "Paris\tB-loc\tO\t_\t_", "is\tO\tO\t_\t_\tx", "nice\tO\tO\t_"]
+    documents = parse_hipe(tsv(*lines), "x.tsv")
+    with pytest.raises(HipeFileError, match=r"x\.tsv:4: 6 values where the header names 5 columns"):
+        hipe_spans(documents[0], "NE-COARSE-LIT")
+
+
 def test_hipe_2022_comments_and_sentences() -> None:
     documents = parse_hipe(
         tsv(

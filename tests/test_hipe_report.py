@@ -50,6 +50,23 @@ def test_the_summary_is_compute_semeval_of_the_documents(
     assert capsys.readouterr().out.startswith("processed 2 documents with 3 reference and 3 predicted entities")
 
 
+def test_the_summary_follows_the_pairing_flag(files: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # --pairing is the option table's flag: the summary pairs as the scorer with hipe, its type COR then the
+    # table's fuzzy TP (1: the LOC prediction over "Smith" takes PERS "Mr Smith", the first it overlaps).
+    assert main(["--hipe", *files, "--json", "--pairing", "hipe"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compute_semeval(**hipe_inputs(*files), pairing="hipe")
+    fuzzy = next(row for row in hipe_table(*files) if row["Evaluation"].startswith("NE-COARSE-LIT-micro-fuzzy"))
+    assert (printed["type_correct"], fuzzy["TP"]) == (1, 1)
+    assert main(["--hipe", *files, "--pairing", "hipe"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "processed 2 documents with 3 reference and 3 predicted entities (spans, hipe pairing)"
+    )
+    # --hipe-table pairs as the scorer without the flag, as ours with --pairing optimal.
+    assert main(["--hipe", *files, "--hipe-table", "--pairing", "hipe"]) == 0
+    assert capsys.readouterr().out == format_hipe_table(hipe_table(*files))
+
+
 def test_hipe_inputs_carry_the_documents_and_their_periods(files: tuple[str, str]) -> None:
     import datetime
 
@@ -64,7 +81,7 @@ def test_hipe_inputs_carry_the_documents_and_their_periods(files: tuple[str, str
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--pairing", "hipe"], "--pairing hipe is for --hipe-table"),
+        (["--pairing", "hipe", "--min-overlap", "0.5"], "min_overlap=0.5 with pairing='hipe'"),
         (["--column", "NE-COARSE-LIT", "--column", "NE-COARSE-METO"], "one --column at a time"),
         (["--column", "NE-FINE-LIT"], "column NE-FINE-LIT: no such column"),
         (["--tagset", "missing.txt"], "missing.txt"),
@@ -91,7 +108,7 @@ def test_a_malformed_system_file_names_its_line(
 
 @pytest.mark.parametrize(
     "arguments",
-    [["--hipe-table"], ["--column", "NE-COARSE-LIT"], ["--pairing", "optimal"], ["--tagset", "hipe2020"]],
+    [["--hipe-table"], ["--column", "NE-COARSE-LIT"], ["--tagset", "hipe2020"]],
 )
 def test_the_hipe_flags_go_with_hipe(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):

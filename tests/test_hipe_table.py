@@ -9,10 +9,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from nerscore import HIPE_2020_TYPES, HIPE_COLUMNS, align_hipe, format_hipe_table, hipe_table, read_hipe
-from nerscore.files.hipe import parse_hipe
-from nerscore.files.hipe_table import HipeCounts, hipe_pairs, macro_type, micro
+from nerscore import (
+    HIPE_2020_TYPES,
+    HIPE_COLUMNS,
+    Span,
+    align_hipe,
+    compute_semeval,
+    format_hipe_table,
+    hipe_table,
+    read_hipe,
+)
+from nerscore.files.hipe import parse_hipe, scored_types
+from nerscore.files.hipe_table import HipeCounts, hipe_inputs, hipe_pairs, macro_type, micro
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tMISC"
 # Document a (1790): LOC "NEW YORK" and PERS "Mr Smith"; document b (1850): LOC "Boston".
@@ -251,3 +262,105 @@ def test_links_need_a_link_column(link_files: tuple[Path, Path]) -> None:
     runs = hipe_table(gold, system, nel=True)[0]
     mentions = hipe_table(gold, system, nel=True, mentions=True)[0]
     assert (runs["TP"], runs["FP"]) == (1, 3) and (mentions["TP"], mentions["FP"]) == (1, 4)
+
+
+# -- pairing="hipe" as an option: compute_semeval's counts are the table's (docs/scoring.md §3a) -----------------
+
+NE_TAGS = st.sampled_from(["O", "O", "B-loc", "I-loc", "B-pers", "I-pers", "S-org", "E-loc", "_"])
+LED = st.sampled_from(["_", "LED0.0", "LED0.2", "EndOfLine|LED0.5", "LED1.0"])
+
+
+@st.composite
+def gold_and_system(draw: st.DrawFn) -> tuple[list, list]:
+    """Two parsed HIPE files of the same tokens: a few documents of a few segments, random tags on each side."""
+    lengths = draw(st.lists(st.lists(st.integers(1, 5), min_size=1, max_size=3), min_size=1, max_size=3))
+    sides = []
+    for _ in range(2):
+        lines = [HEADER]
+        for number, segments in enumerate(lengths):
+            lines += [f"# date = 18{number:02d}-01-01", f"# document_id = d{number}"]
+            for length in segments:
+                lines.append("# segment_iiif_link = _")
+                # The gold's noise: LED values on some tokens (the scorer's noise slices read the gold's).
+                lines += [f"w\t{draw(NE_TAGS)}\tO\t{draw(LED)}" for _ in range(length)]
+        sides.append(parse_hipe(lines))
+    return sides[0], sides[1]
+
+
+@settings(deadline=None)  # a machine shared with other jobs: no time limit
+@given(gold_and_system(), st.sampled_from(["hipe", "optimal"]), st.booleans())
+def test_compute_semeval_with_the_pairing_counts_as_the_table(documents, pairing, tagset) -> None:
+    gold, system = documents
+    types = HIPE_2020_TYPES if tagset else None
+    result = compute_semeval(**hipe_inputs(gold, system, tagset=types), pairing=pairing)
+    rows = by_name(hipe_table(gold, system, pairing=pairing, tagset=types))
+    for regime, scheme in (("fuzzy", "type"), ("strict", "strict")):
+        row = rows[f"micro-{regime}-TIME-ALL-LED-ALL", "ALL"]
+        correct, actual, possible = (result[f"{scheme}_{name}"] for name in ("correct", "actual", "possible"))
+        assert (row["TP"], row["FP"], row["FN"]) == (correct, actual - correct, possible - correct)
+    # The rows themselves: pair_greedy's (or pair's) of each document, as hipe_pairs makes the table's.
+    types_scored = scored_types(gold, system, "NE-COARSE-LIT", types)
+    table = hipe_pairs(gold, align_hipe(gold, system), "NE-COARSE-LIT", types_scored, pairing)
+
+    def spanned(span: Span | None) -> tuple | None:
+        return None if span is None else (span.start, span.end, span.entity_type)
+
+    expected = [(sentence, spanned(r), spanned(p)) for sentence, r, p in table.rows()]
+    returned = compute_semeval(**hipe_inputs(gold, system, tagset=types), pairing=pairing, return_entities=True)
+
+    def side(entity: dict | None) -> tuple | None:
+        return None if entity is None else (entity["start"], entity["end"], entity["type"])
+
+    rows_returned = [(e["sentence"], side(e["reference"]), side(e["prediction"])) for e in returned["entities"]]
+    assert sorted(rows_returned, key=repr) == sorted(expected, key=repr)
+
+
+def test_noise_levels_are_groups_whose_buckets_are_the_scorers_led_rows(files: tuple[Path, Path]) -> None:
+    period = (datetime.date(1700, 1, 1), datetime.date(1800, 1, 1))
+    inputs = hipe_inputs(*files, time_periods=[period], noise_levels=[(0.0, 0.1), (0.1, 1.0)])
+    # A unit per document and level, each document's id kept (bootstrap resamples documents).
+    assert inputs["documents"] == ["a", "a", "b", "b"]
+    assert inputs["groups"] == [
+        "TIME-1700-1800-LED-0.0-0.1",
+        "TIME-1700-1800-LED-0.1-1.0",
+        "TIME-OTHER-LED-0.0-0.1",
+        "TIME-OTHER-LED-0.1-1.0",
+    ]
+    # Document a below 0.1: YORK (0.25) left out, the gold's LOC is "NEW" alone; from 0.1, "NEW" (0.0) left out,
+    # the gold's LOC is "YORK" alone and the prediction "NEW" gone. PERS "Mr Smith" has no LED: in both.
+    assert [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs["references"][:2]] == [
+        [(0, 1, "LOC"), (2, 4, "PERS")],
+        [(0, 1, "LOC"), (2, 4, "PERS")],
+    ]
+    noise = hipe_inputs(*files, noise_levels=[(0.0, 0.1)])
+    assert noise["groups"] == ["LED-0.0-0.1", "LED-0.0-0.1"]
+    result = compute_semeval(**noise, slices=["group"], pairing="hipe")["slices"]["group"]["LED-0.0-0.1"]
+    row = by_name(hipe_table(*files, noise_levels=[(0.0, 0.1)]))["micro-strict-TIME-ALL-LED-0.0-0.1", "ALL"]
+    assert (row["TP"], row["FP"], row["FN"]) == (1, 2, 2)
+    assert (result["strict_correct"], result["strict_actual"], result["strict_possible"]) == (1, 3, 3)
+
+
+@settings(deadline=None)  # a machine shared with other jobs: no time limit
+@given(gold_and_system(), st.sampled_from(["hipe", "optimal"]))
+def test_every_group_of_periods_and_levels_is_the_tables_row(documents, pairing) -> None:
+    gold, system = documents
+    periods = [
+        (datetime.date(1800, 1, 1), datetime.date(1801, 1, 1)),
+        (datetime.date(1801, 1, 1), datetime.date(1900, 1, 1)),
+    ]
+    levels = [(0.0, 0.1), (0.1, 0.5), (0.5, 1.0)]
+    inputs = hipe_inputs(gold, system, time_periods=periods, noise_levels=levels)
+    buckets = compute_semeval(**inputs, slices=["group"], pairing=pairing)["slices"]["group"]
+    table = hipe_table(gold, system, pairing=pairing, time_periods=periods, noise_levels=levels)
+    rows = {(row["Evaluation"], row["Label"]): row for row in table}
+    for period in periods:
+        for level in levels:
+            name = f"TIME-{period[0].year}-{period[1].year}-LED-{level[0]}-{level[1]}"
+            bucket = buckets.get(name)
+            for regime, scheme in (("fuzzy", "type"), ("strict", "strict")):
+                row = rows[f"NE-COARSE-LIT-micro-{regime}-{name}", "ALL"]
+                if bucket is None:  # no document in the period
+                    assert (row["TP"], row["FP"], row["FN"]) == (0, 0, 0)
+                    continue
+                correct, actual, possible = (bucket[f"{scheme}_{key}"] for key in ("correct", "actual", "possible"))
+                assert (row["TP"], row["FP"], row["FN"]) == (correct, actual - correct, possible - correct)

@@ -1,9 +1,9 @@
 """`ner-semeval --hipe GOLD SYSTEM`: a HIPE response scored against its gold on the command line (docs/hipe.md).
 
 Our summary of a column (its entities as the HIPE scorer decodes them, a unit per document, paired by
-docs/scoring.md §3), or with `--hipe-table` the HIPE scorer's TSV alone, row for row as the scorer writes it (its
-greedy pairing unless `--pairing optimal`), so that a script reading the scorer's output switches by changing its
-command.
+docs/scoring.md §3, or as the scorer with the option table's `--pairing hipe`), or with `--hipe-table` the HIPE
+scorer's TSV alone, row for row as the scorer writes it (its greedy pairing unless `--pairing optimal`), so that a
+script reading the scorer's output switches by changing its command.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from typing import Any
 
 from ..accumulator import Accumulator
 from ..forms.inputs import check_span_options
+from ..option_checks import HIPE
 from ..options import Options
 from .hipe import HIPE_2020_TYPES, read_link_alternatives
-from .hipe_table import PAIRINGS, format_hipe_table, hipe_inputs, hipe_table
+from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .readers import ConllError
 from .reports import print_results
 
@@ -43,12 +44,6 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --hipe: print the HIPE scorer's TSV (System, Evaluation, Label, P, R, F1, F1_std, P_std, R_std, "
         "TP, FP, FN), micro and macro_doc, fuzzy and strict, per type and ALL",
-    )
-    parser.add_argument(
-        "--pairing",
-        choices=PAIRINGS,
-        help="with --hipe-table: the HIPE scorer's greedy pairing (hipe, the default: its official table) or ours "
-        "(optimal, docs/scoring.md §3)",
     )
     parser.add_argument(
         "--nel",
@@ -95,7 +90,8 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 columns,
                 args.nel,
                 tagset=tagset,
-                pairing=args.pairing or "hipe",
+                # The scorer's own pairing unless --pairing says otherwise, so that the table is its official one.
+                pairing=given.get("pairing", HIPE),
                 system_name=name,
                 **links,
             )
@@ -103,11 +99,12 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             return 0
         if len(columns) > 1:
             raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
-        if args.pairing not in (None, "optimal"):
-            raise ValueError("our summary pairs as docs/scoring.md §3 does: --pairing hipe is for --hipe-table")
         options = Options.of(**given)
         check_span_options(options)
         inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset)
+        # As (start, end, type) tuples, which the array path of spans reads (Span objects go the readable way).
+        for side in ("references", "predictions"):
+            inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]
         total = Accumulator(options).update(**inputs)
     except (OSError, ValueError) as error:
         print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..option_checks import check_pairing
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import pair
 from ..span import Span
@@ -39,7 +40,6 @@ from .hipe import (
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
-PAIRINGS = ("hipe", "optimal")
 # The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
 MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
 _OUTCOMES = tuple(COUNT_NAMES)  # COR, INC, PAR, MIS, SPU: the last axis of the counts
@@ -67,8 +67,7 @@ def hipe_pairs(
     With `n_best`, an entity-link column (`hipe_links`): an entity is a link, a prediction offers its first
     `n_best` links, and with `related` (the relaxed setting, `read_link_alternatives`) the links related to
     each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only)."""
-    if pairing not in PAIRINGS:
-        raise ValueError(f"pairing must be one of {PAIRINGS}, not {pairing!r}")
+    pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
@@ -334,33 +333,51 @@ def hipe_inputs(
     nel: bool = False,
     tagset: Collection[str] | None = None,
     time_periods: Sequence[tuple[datetime.date, datetime.date]] = (),
+    noise_levels: Sequence[tuple[float, float]] = (),
 ) -> dict[str, list[Any]]:
     """`compute_semeval`'s keyword arguments for a HIPE column, a unit (a "sentence") per document: the entities
     as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s; with `nel`, a link
     column's runs of one link, NEL-LIT for the default column, each typed by its first link), each document's id
     (`documents`, which `bootstrap` resamples) and, with `time_periods`, its period as a group (`groups`:
     `TIME-1790-1810`, `TIME-OTHER` for a date in none or no date), for our own scores beside the scorer's
-    table (docs/hipe.md): `compute_semeval(**hipe_inputs(gold, system), per_type=True)`."""
+    table (docs/hipe.md): `compute_semeval(**hipe_inputs(gold, system), per_type=True)`.
+
+    With `noise_levels`, the scorer's noise slices as groups: each document is a unit per level, holding the
+    entities of its tokens whose LED is in [lower, upper) or none (as `hipe_table` keeps them), grouped by the
+    scorer's name of the level (`LED-0.0-0.1`, after the period with `time_periods`: `TIME-1790-1810-LED-0.0-0.1`).
+    The `group` slice's buckets are then the scorer's LED rows; the overall keys add the levels up (a token
+    without LED counts in every level), so read the buckets, not the totals."""
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system))
+    levels: list[tuple[float, float] | None] = list(noise_levels) or [None]
+    kept = [_kept(gold_documents, None, level) for level in levels]
+    types = None
     if nel:
         column = "NEL-LIT" if column == "NE-COARSE-LIT" else column
-        references = [[span for span, _ in hipe_links(document, column)] for document in gold_documents]
-        predictions = [[span for span, _ in hipe_links(document, column)] for document in system_documents]
     else:
         types = scored_types(gold_documents, system_documents, column, tagset)
-        references = [hipe_spans(document, column, types) for document in gold_documents]
-        predictions = [hipe_spans(document, column, types) for document in system_documents]
-    inputs: dict[str, list[Any]] = {
-        "references": references,
-        "predictions": predictions,
-        "documents": [document.id or f"document {index + 1}" for index, document in enumerate(gold_documents)],
-    }
-    if time_periods:
-        groups = []
-        for document in gold_documents:
-            date = document.date
-            period = next((p for p in time_periods if date is not None and p[0] <= date < p[1]), None)
-            groups.append(_time_label(period) if period is not None else "TIME-OTHER")
+
+    def entities(document: HipeDocument, keep: Sequence[bool] | None) -> list[Span]:
+        if nel:
+            return [span for span, _ in hipe_links(document, column, 1, keep)]
+        return hipe_spans(document, column, types, keep)
+
+    references: list[list[Span]] = []
+    predictions: list[list[Span]] = []
+    documents: list[str] = []
+    groups: list[str] = []
+    for index, (reference, prediction) in enumerate(zip(gold_documents, system_documents)):
+        date = reference.date
+        period = next((p for p in time_periods if date is not None and p[0] <= date < p[1]), None)
+        time = _time_label(period) if period is not None else "TIME-OTHER"
+        for level, keep in zip(levels, kept):
+            tokens = None if keep is None else keep[index]
+            references.append(entities(reference, tokens))
+            predictions.append(entities(prediction, tokens))
+            documents.append(reference.id or f"document {index + 1}")
+            labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
+            groups.append("-".join(labels))
+    inputs: dict[str, list[Any]] = {"references": references, "predictions": predictions, "documents": documents}
+    if time_periods or noise_levels:
         inputs["groups"] = groups
     return inputs

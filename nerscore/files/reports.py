@@ -49,6 +49,8 @@ def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> 
     settings = ["spans"] if spans else [args.scheme or options.scheme.name, args.mode or options.mode]
     if options.min_overlap is not None:
         settings.append(f"min overlap {options.min_overlap:g}")
+    if options.pairing != "optimal":  # docs/scoring.md §3a
+        settings.append(f"{options.pairing} pairing")
     if tally.ungrounded is not None:  # string entities (docs/scoring.md §1b)
         settings[0] = "strings, normalized" if options.normalize else "strings"
         settings.append(f"{tally.ungrounded} ungrounded")

@@ -15,7 +15,9 @@ import numpy as np
 
 from ..decoding import decode_tags, tag_table
 from ..errors import InvalidInputError, located
+from ..option_checks import HIPE
 from ..options import Options
+from ..pairing.greedy import pair_greedy
 from ..pairing.rules import pair
 from ..pairing.value import WeightTable, value_pair
 from ..schemes import TagTable
@@ -64,14 +66,14 @@ def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Op
         predictions, references = ids_to_tags(predictions, references, options, table)
     predicted_spans = _decode_side(predictions, "predictions", options.mode, table)
     reference_spans = _decode_side(references, "references", options.mode, table)
-    return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    return pair_sentences(reference_spans, predicted_spans, options.min_overlap, options.pairing)
 
 
 def span_rows(predictions: list[list], references: list[list], options: Options) -> list[Row]:
     """The rows of a batch of spans: read (`labels` kept), then paired sentence by sentence."""
     predicted_spans = read_spans(predictions, "predictions", options.labels)
     reference_spans = read_spans(references, "references", options.labels)
-    return pair_sentences(reference_spans, predicted_spans, options.min_overlap)
+    return pair_sentences(reference_spans, predicted_spans, options.min_overlap, options.pairing)
 
 
 def reduction(rows: list[Row], sentences: int, options: Options, columns: Columns = NO_COLUMNS) -> Reduction:
@@ -143,13 +145,21 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
 
 
 def pair_sentences(
-    reference_spans: Sequence[Sequence[Span]], predicted_spans: Sequence[Sequence[Span]], min_overlap: float | None
+    reference_spans: Sequence[Sequence[Span]],
+    predicted_spans: Sequence[Sequence[Span]],
+    min_overlap: float | None,
+    pairing: str = "optimal",
 ) -> list[Row]:
-    """The rows of the entities of every sentence, each sentence paired by `pair` (docs/scoring.md §3)."""
+    """The rows of the entities of every sentence, each sentence paired by `pair` (docs/scoring.md §3), or with
+    `pairing="hipe"` by `pair_greedy` in the order given (§3a; `Options` refuses min_overlap with it)."""
     return [
         (sentence, reference, prediction)
         for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
-        for reference, prediction in located(sentence, pair, sentence_references, sentence_predictions, min_overlap)
+        for reference, prediction in (
+            pair_greedy(sentence_references, sentence_predictions)
+            if pairing == HIPE
+            else located(sentence, pair, sentence_references, sentence_predictions, min_overlap)
+        )
     ]
 
 

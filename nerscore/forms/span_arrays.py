@@ -122,7 +122,7 @@ def span_pairs(
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap)
+        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap, options.pairing)
         parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
     return Pairs.joined(parts, type_names, len(references))
 
@@ -293,16 +293,21 @@ def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) ->
 
 
 def _chunk_pairs(
-    references: _SpanColumns, predictions: _SpanColumns, type_names: list[str], min_overlap: float | None
+    references: _SpanColumns,
+    predictions: _SpanColumns,
+    type_names: list[str],
+    min_overlap: float | None,
+    pairing: str = "optimal",
 ) -> Pairs:
     """The table of one chunk of sentences of span input (chunk-local sentences, the spans' own positions): the
     sentences of disjoint entities by `pair_flat`, the nested ones by `component_arrays.nested_rows`, all at
-    positions of their own; a chunk whose positions are too large sentence by sentence by `pair`."""
+    positions of their own; a chunk whose positions are too large, or any chunk with `pairing="hipe"`
+    (docs/scoring.md §3a), sentence by sentence by `readable.pair_sentences`."""
     size = len(references.counts)
-    moved = _moved(references, predictions)
+    moved = None if pairing != "optimal" else _moved(references, predictions)
     if moved is None:
         sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
-        return Pairs.of_rows(pair_sentences(sides[0], sides[1], min_overlap), type_names, size)
+        return Pairs.of_rows(pair_sentences(sides[0], sides[1], min_overlap, pairing), type_names, size)
     shift, move, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
     groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
     if nested.any():

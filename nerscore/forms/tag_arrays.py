@@ -50,7 +50,10 @@ def count_tags(
     """The readable path's count (`nerscore.forms.readable.pair_tags`) from the table the arrays make (`tag_pairs`),
     reduced by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts,
     with `rows` the table and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11); None if the
-    input is invalid, so that the readable path raises its precise error."""
+    input is invalid, so that the readable path raises its precise error, and for `pairing="hipe"`, which the
+    readable path pairs (docs/scoring.md §3a)."""
+    if options.pairing != "optimal":
+        return None
     made = tag_pairs(predictions, references, holds_ids, options, facts=rows and bool(options.slices))
     if made is None:
         return None
