@@ -165,6 +165,22 @@ def first_answer() -> answers.PageAnswer:
     return answer
 
 
+def example_steps(index: int, value: str = texts.NO_VALUE) -> Iterator[tuple[Any, ...]]:
+    """An example clicked (its index in `texts.EXAMPLES`): the editor, the scheme, the mode and the task set to
+    it, with the first step of its answer, then the pictures (`answer_steps`). One event, where gr.Examples takes
+    two (set the inputs, then run) and resets each input's other properties to those it was built with, so that
+    a spans example clicked in spans mode left "CoNLL input" over JSON lines: the editor's label is set here to
+    the example's task's."""
+    text, scheme, mode, task = texts.EXAMPLES[index]
+    editor = gr.update(value=text, label=texts.LABELS[task])
+    yield from answer_steps(answers.page_answer(text, scheme, mode, task, value), editor, scheme, mode, task)
+
+
+def example_size(index: int) -> int:
+    """The bytes of an example's text, for its lane."""
+    return lanes.request_size(texts.EXAMPLES[index][0])
+
+
 def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     """The editor's text, scheme and mode when the task changes: an example of one task, left as it was, becomes
     an example of the other (so that the switch shows a result, not a message about columns); anything else is
@@ -298,12 +314,15 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     column_widths=["12%", "15%", "11%", "11%", "13%", "12.5%", "12.5%", "13%"],
                     visible=False,
                 )
-                examples = gr.Examples(
-                    texts.EXAMPLES,
-                    inputs=[text, scheme, mode, task],
-                    example_labels=texts.EXAMPLE_LABELS,
-                    cache_examples=False,
+                # The examples' buttons: one event sets the inputs and answers (example_steps), where gr.Examples
+                # takes two and resets the editor's label.
+                examples = gr.Dataset(
+                    components=[text, scheme, mode, task],
+                    samples=texts.EXAMPLES,
+                    sample_labels=texts.EXAMPLE_LABELS,
+                    type="index",
                     label="Examples",
+                    elem_id="examples",
                 )
         with gr.Column(elem_id="one-system") as one_system:
             scenarios = gr.Dataframe(
@@ -422,6 +441,10 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 
         # The page's own events answer in two steps (page_steps): the tables at once, then the pictures.
         page = steps_in_lane(lane_of, page_steps, busy_run)
+
+        def busy_example(message: str, index: int, *_: Any) -> tuple[Any, ...]:
+            return (gr.skip(),) * 4 + busy_page(message, texts.EXAMPLES[index][3])
+
         # The `/evaluate` API endpoint answers evaluate_text's five outputs, as it always has; it hangs on a
         # button that is never shown, so that the page's own events can add the pictures without evaluating
         # twice or changing what API callers get.
@@ -436,10 +459,12 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         spans_api = gr.Button(visible=False, elem_id="spans-api")
         spans = in_lane(lane_of, answers.spans_text, busy_evaluation)
         spans_api.click(spans, inputs=[text], outputs=outputs, api_name="spans", **pool)
-        # The button, examples, selectors and the first page view evaluate (or compare) at once, pictures included.
+        # The button, examples and selectors evaluate (or compare) at once, pictures included; the page opens on
+        # the worked example's answer, sent with it (first_answer).
         private = {"api_visibility": "private", **pool}
         button.click(page, inputs=page_inputs, outputs=page_outputs, **private)
-        examples.load_input_event.then(page, inputs=page_inputs, outputs=page_outputs, **private)
+        example = steps_in_lane(lane_of, example_steps, busy_example, example_size)
+        examples.click(example, inputs=[examples, value], outputs=[text, scheme, mode, task, *page_outputs], **private)
         scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         value.input(page, inputs=page_inputs, outputs=page_outputs, **private)
@@ -457,8 +482,17 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
     return demo
 
 
+# The page's own style, which Gradio 6 takes at launch. Gradio sizes the editor by the height of its first line
+# number, which a wrapped line makes several lines tall (a JSON line of spans made the editor 1,600 px high): the
+# editor is held at the 14 lines' height Gradio gives it unwrapped (`lh`: the editor's own line height).
+CSS = """
+#conll-input .cm-scroller { min-height: 14lh !important; max-height: 14lh !important; }
+"""
+# How the page is launched, by `python app.py` and by the tests: with its style, uploads of at most 10 MB.
+LAUNCH = {"max_file_size": "10mb", "css": CSS}
+
 demo = build_demo()
 
 if __name__ == "__main__":
     # Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (default 127.0.0.1:7860).
-    demo.launch(max_file_size="10mb")
+    demo.launch(**LAUNCH)

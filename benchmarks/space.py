@@ -274,7 +274,10 @@ new MutationObserver(() => {
 
 # Starts watching for a click's answer, then clicks: returns the moment of the click.
 CLICK_JS = """([selector, index, status, pictures]) => {
-    const before = pictures.map(p => { const image = document.querySelector(p); return image && image.getAttribute('src'); });
+    const before = pictures.map(picture => {
+        const image = document.querySelector(picture);
+        return image && image.getAttribute('src');
+    });
     window.watch = {status, pictures, before};
     const start = performance.now();
     window.watch.start = start;

@@ -74,7 +74,7 @@ class Picture:
 
     def key(self) -> str:
         """What the drawing depends on: the function, its numbers, the caps it reads and the fonts."""
-        settings = {name: value for name, value in vars(caps).items() if name.isupper()}
+        settings = {name: value for name, value in vars(caps).items() if name.isupper() and name != "PICTURE_CACHE"}
         return repr((self.draw.__module__, self.draw.__qualname__, self.data, settings, FONT_FAMILY))
 
 
