@@ -11,8 +11,10 @@ writes them), `colours`, `frames` (the tables), `markup` (the highlighted senten
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
 (token, reference tag, system A's tag, system B's tag: the last three columns), or read spans (JSON lines, as the
 command line's `--spans` reads them). `answers.evaluate_text` is the `/evaluate` API endpoint,
-`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events call
-`run_page`, which draws the pictures as well.
+`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events answer
+`run_page`'s outputs, the pictures included, in two steps (`page_steps`): the tables at once, then the pictures,
+which are most of a request's time. The page opens on the worked example's answer, sent with it
+(`first_answer`), and an example's click sets the inputs and answers in one event (`example_steps`).
 
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed
@@ -165,15 +167,37 @@ def first_answer() -> answers.PageAnswer:
     return answer
 
 
+# The outputs of `task_view`, by name, in its order.
+VIEW_OUTPUTS = ("summary", "comparison", "one_system", "two_systems", "text", "button", "scheme", "mode", "slices")
+
+
+def _with_view(shown: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """An output's value (or update) and its view's update (visibility, label, interactivity) as one update."""
+    if isinstance(shown, dict) and shown.get("__type__") == "update":
+        return {**shown, **view}
+    return {**view, "value": shown}
+
+
 def example_steps(index: int, value: str = texts.NO_VALUE) -> Iterator[tuple[Any, ...]]:
-    """An example clicked (its index in `texts.EXAMPLES`): the editor, the scheme, the mode and the task set to
-    it, with the first step of its answer, then the pictures (`answer_steps`). One event, where gr.Examples takes
-    two (set the inputs, then run) and resets each input's other properties to those it was built with, so that
-    a spans example clicked in spans mode left "CoNLL input" over JSON lines: the editor's label is set here to
-    the example's task's."""
+    """An example clicked (its index in `texts.EXAMPLES`): its inputs set and its task's outputs shown (`task_view`)
+    with the first step of its answer, then the pictures (`answer_steps`); `EXAMPLE_OUTPUTS` then the page's. One
+    event, where gr.Examples takes two (set the inputs, then run) and resets each input's other properties to those
+    it was built with, so that a spans example clicked in spans mode left "CoNLL input" over JSON lines. The view
+    comes in the same step as the values, so that a table shown by the example never receives its value while
+    hidden (the comparison table, so filled, lost its headers now and then)."""
     text, scheme, mode, task = texts.EXAMPLES[index]
-    editor = gr.update(value=text, label=texts.LABELS[task])
-    yield from answer_steps(answers.page_answer(text, scheme, mode, task, value), editor, scheme, mode, task)
+    view = dict(zip(VIEW_OUTPUTS, task_view(task)))
+    first, second = answer_steps(answers.page_answer(text, scheme, mode, task, value))
+    shown = dict(zip(answers.PAGE_OUTPUTS, first))
+    for name in ("summary", "comparison", "slices"):
+        shown[name] = _with_view(shown[name], view[name])
+    inputs = [_with_view(text, view["text"]), _with_view(scheme, view["scheme"]), _with_view(mode, view["mode"])]
+    yield (*inputs, task, view["one_system"], view["two_systems"], view["button"], *shown.values())
+    yield (*(gr.skip() for _ in EXAMPLE_OUTPUTS), *second)
+
+
+# What an example's event sets besides the page's outputs (example_steps).
+EXAMPLE_OUTPUTS = ("text", "scheme", "mode", "task", "one_system", "two_systems", "button")
 
 
 def example_size(index: int) -> int:
@@ -443,7 +467,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         page = steps_in_lane(lane_of, page_steps, busy_run)
 
         def busy_example(message: str, index: int, *_: Any) -> tuple[Any, ...]:
-            return (gr.skip(),) * 4 + busy_page(message, texts.EXAMPLES[index][3])
+            return (gr.skip(),) * len(EXAMPLE_OUTPUTS) + busy_page(message, texts.EXAMPLES[index][3])
 
         # The `/evaluate` API endpoint answers evaluate_text's five outputs, as it always has; it hangs on a
         # button that is never shown, so that the page's own events can add the pictures without evaluating
@@ -464,7 +488,8 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         private = {"api_visibility": "private", **pool}
         button.click(page, inputs=page_inputs, outputs=page_outputs, **private)
         example = steps_in_lane(lane_of, example_steps, busy_example, example_size)
-        examples.click(example, inputs=[examples, value], outputs=[text, scheme, mode, task, *page_outputs], **private)
+        example_outputs = [text, scheme, mode, task, one_system, two_systems, button, *page_outputs]
+        examples.click(example, inputs=[examples, value], outputs=example_outputs, **private)
         scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         value.input(page, inputs=page_inputs, outputs=page_outputs, **private)

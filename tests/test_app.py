@@ -1986,8 +1986,8 @@ def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
     [busy] = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
     assert len(busy) == 13 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
     [busy] = example(3, texts.NO_VALUE)  # the compare example
-    assert len(busy) == 16 and busy[:4] == (app.gr.skip(),) * 4
-    assert busy[4].startswith("⚠️ **Cannot compare.** The page is busy")
+    assert len(busy) == 19 and busy[:7] == (app.gr.skip(),) * 7
+    assert busy[7].startswith("⚠️ **Cannot compare.** The page is busy")
 
 
 @pytest.mark.slow
@@ -2176,11 +2176,22 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     # clicked in spans mode said "CoNLL input" over JSON lines; the page's one event sets the label it needs.
     text, scheme, mode, task = texts.EXAMPLES[index]
     first, second = app.example_steps(index, texts.NO_VALUE)
-    editor, *inputs = first[:4]
+    editor, scheme_control, mode_control, task_control, one_system, two_systems, button = first[:7]
     assert editor["value"] == text and editor["label"] == texts.LABELS[task]
-    assert inputs == [scheme, mode, task]
-    assert first[4:5] == app.run_page(text, scheme, mode, task)[:1]  # the status, at once
-    assert second[:4] == (app.gr.skip(),) * 4
+    assert (scheme_control["value"], mode_control["value"], task_control) == (scheme, mode, task)
+    # The controls and outputs of the example's task are shown in the same step as its answer.
+    assert scheme_control["interactive"] is mode_control["interactive"] is (task != texts.SPANS)
+    assert (one_system["visible"], two_systems["visible"]) == (task != texts.TWO_SYSTEMS, task == texts.TWO_SYSTEMS)
+    assert button["value"] == ("Compare" if task == texts.TWO_SYSTEMS else "Evaluate")
+    page = dict(zip(answers.PAGE_OUTPUTS, first[7:]))
+    whole = dict(zip(answers.PAGE_OUTPUTS, app.run_page(text, scheme, mode, task)))
+    assert page["status"] == whole["status"]  # at once
+    assert page["comparison"]["visible"] is (task == texts.TWO_SYSTEMS)
+    assert page["summary"]["visible"] is (task != texts.TWO_SYSTEMS)
+    assert page["slices"] == app.gr.update(visible=task == texts.ONE_SYSTEM)  # its picture comes second
+    assert second[:7] == (app.gr.skip(),) * 7
+    pictures = dict(zip(answers.PAGE_OUTPUTS, second[7:]))
+    assert plot_sources([pictures["slices"]]) == [None if whole["slices"] is None else gradio_png(whole["slices"])]
     assert texts.LABELS[texts.SPANS].startswith("JSON lines") and "CoNLL" not in texts.LABELS[texts.SPANS]
 
 
