@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -370,6 +370,8 @@ class PageAnswer:
 
     tables: dict[str, Any]
     pictures: dict[str, figures.Picture | None]
+    # The outputs the task shows (TASK_OUTPUTS): the page hides the others, which need not be sent.
+    shown: tuple[str, ...] = PAGE_OUTPUTS
 
     def outputs(self) -> tuple[Any, ...]:
         """Every output in `PAGE_OUTPUTS`' order, the pictures drawn as figures."""
@@ -408,8 +410,15 @@ def spans_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: 
     return _page(tables, _pictures_of(evaluation))
 
 
-# What each task of the page answers (texts.TASKS): a task added to the page adds its entry here, and its outputs
-# to PAGE_OUTPUTS.
+# The outputs each task shows; the page hides the others (app.show_task). A task added to the page adds its entry
+# here and in PAGE_ANSWERS, and its outputs to PAGE_OUTPUTS.
+TASK_OUTPUTS = {
+    texts.ONE_SYSTEM: tuple(name for name in PAGE_OUTPUTS if name not in ("comparison", "difference")),
+    texts.TWO_SYSTEMS: ("status", "comparison", "difference"),
+    texts.SPANS: tuple(name for name in PAGE_OUTPUTS if name not in ("comparison", "difference", "slices")),
+}
+
+# What each task of the page answers (texts.TASKS).
 PAGE_ANSWERS: dict[str, Callable[[str, str, str, str], PageAnswer]] = {
     texts.ONE_SYSTEM: one_system_answer,
     texts.TWO_SYSTEMS: comparison_answer,
@@ -422,4 +431,5 @@ def page_answer(
 ) -> PageAnswer:
     """What the page shows for its five inputs: the chosen task's outputs (one system's for an unknown task), the
     other tasks' emptied."""
-    return PAGE_ANSWERS.get(task, one_system_answer)(text, scheme, mode, value)
+    answer = PAGE_ANSWERS.get(task, one_system_answer)(text, scheme, mode, value)
+    return replace(answer, shown=TASK_OUTPUTS.get(task, TASK_OUTPUTS[texts.ONE_SYSTEM]))
