@@ -178,22 +178,28 @@ def _with_view(shown: Any, view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "value": shown}
 
 
-def example_steps(index: int, value: str = texts.NO_VALUE) -> Iterator[tuple[Any, ...]]:
-    """An example clicked (its index in `texts.EXAMPLES`): its inputs set and its task's outputs shown (`task_view`)
+def example_steps(index: int, value: str = texts.NO_VALUE, shown_task: str | None = None) -> Iterator[tuple[Any, ...]]:
+    """An example clicked (its index in `texts.EXAMPLES`; `shown_task`, the task the page shows): its inputs set,
     with the first step of its answer, then the pictures (`answer_steps`); `EXAMPLE_OUTPUTS` then the page's. One
-    event, where gr.Examples takes two (set the inputs, then run) and resets each input's other properties to those
-    it was built with, so that a spans example clicked in spans mode left "CoNLL input" over JSON lines. The view
-    comes in the same step as the values, so that a table shown by the example never receives its value while
-    hidden (the comparison table, so filled, lost its headers now and then)."""
+    event, where gr.Examples takes two (set the inputs, then run) and resets each input's other properties to
+    those it was built with, so that a spans example clicked in spans mode left "CoNLL input" over JSON lines.
+    An example of another task shows that task's outputs and controls (`task_view`) in the same step as the
+    values, so that a table shown by the example never receives its value while hidden (the comparison table, so
+    filled, lost its headers now and then); an example of the task shown leaves them as they are (redrawing them
+    costs the browser as much as the answer)."""
     text, scheme, mode, task = texts.EXAMPLES[index]
-    view = dict(zip(VIEW_OUTPUTS, task_view(task)))
+    skip = gr.skip()
     first, second = answer_steps(answers.page_answer(text, scheme, mode, task, value))
     shown = dict(zip(answers.PAGE_OUTPUTS, first))
-    for name in ("summary", "comparison", "slices"):
-        shown[name] = _with_view(shown[name], view[name])
-    inputs = [_with_view(text, view["text"]), _with_view(scheme, view["scheme"]), _with_view(mode, view["mode"])]
+    inputs = [text, scheme, mode]
+    view = dict.fromkeys(VIEW_OUTPUTS, skip)
+    if task != shown_task:
+        view = dict(zip(VIEW_OUTPUTS, task_view(task)))
+        for name in ("summary", "comparison", "slices"):
+            shown[name] = _with_view(shown[name], view[name])
+        inputs = [_with_view(text, view["text"]), _with_view(scheme, view["scheme"]), _with_view(mode, view["mode"])]
     yield (*inputs, task, view["one_system"], view["two_systems"], view["button"], *shown.values())
-    yield (*(gr.skip() for _ in EXAMPLE_OUTPUTS), *second)
+    yield (*(skip for _ in EXAMPLE_OUTPUTS), *second)
 
 
 # What an example's event sets besides the page's outputs (example_steps).
@@ -489,7 +495,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         button.click(page, inputs=page_inputs, outputs=page_outputs, **private)
         example = steps_in_lane(lane_of, example_steps, busy_example, example_size)
         example_outputs = [text, scheme, mode, task, one_system, two_systems, button, *page_outputs]
-        examples.click(example, inputs=[examples, value], outputs=example_outputs, **private)
+        examples.click(example, inputs=[examples, value, task], outputs=example_outputs, **private)
         scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         value.input(page, inputs=page_inputs, outputs=page_outputs, **private)

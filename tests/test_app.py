@@ -2200,6 +2200,11 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     pictures = dict(zip(answers.PAGE_OUTPUTS, second[7:]))
     slices = app.gr.skip() if task != texts.ONE_SYSTEM else gradio_png(whole["slices"])  # hidden: not sent
     assert plot_sources([pictures["slices"]]) == [slices]
+    # Clicked while the page shows its task: the inputs and the answer, the view left as it is (the editor's label
+    # too: only gr.Examples reset it).
+    first, _ = app.example_steps(index, texts.NO_VALUE, task)
+    assert first[:7] == (text, scheme, mode, task, *(app.gr.skip(),) * 3)
+    assert first[7] == whole["status"]
     assert texts.LABELS[texts.SPANS].startswith("JSON lines") and "CoNLL" not in texts.LABELS[texts.SPANS]
 
 
