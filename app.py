@@ -11,8 +11,10 @@ writes them), `colours`, `frames` (the tables), `markup` (the highlighted senten
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
 (token, reference tag, system A's tag, system B's tag: the last three columns), or read spans (JSON lines, as the
 command line's `--spans` reads them). `answers.evaluate_text` is the `/evaluate` API endpoint,
-`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events call
-`run_page`, which draws the pictures as well.
+`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events answer
+`run_page`'s outputs, the pictures included, in two steps (`page_steps`): the tables at once, then the pictures,
+which are most of a request's time. The page opens on the worked example's answer, sent with it
+(`first_answer`), and an example's click sets the inputs and answers in one event (`example_steps`).
 
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 # Gradio reports usage to its servers unless told not to before it is imported; the Space makes no calls.
@@ -32,8 +34,9 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 
 import gradio as gr
 import pandas as pd
+from gradio.components.plot import PlotData
 
-from space import answers, caps, frames, lanes, markup, parsing, texts
+from space import answers, caps, figures, frames, lanes, markup, parsing, texts
 
 
 def run_page(
@@ -41,41 +44,45 @@ def run_page(
 ) -> tuple[Any, ...]:
     """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
     and the difference picture, then the diagnostics and errors tables, then the slices picture (one system's
-    CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them."""
-    if task == texts.TWO_SYSTEMS:
-        status, table, figure = answers.compare_page(text, scheme, mode, value)
-        return (
-            status,
-            *answers.empty_outputs("")[1:],
-            None,
-            None,
-            table,
-            figure,
-            *answers.findings_frames(None),
-            None,
-        )
-    if task == texts.SPANS:
-        *page, diagnostics, errors = answers.spans_page_findings(text, value)
-        slices = None
-    else:
-        *page, diagnostics, errors, slices = answers.evaluate_page_findings(text, scheme, mode, value)
-    return (*page, pd.DataFrame(columns=frames.COMPARE_HEADERS), None, diagnostics, errors, slices)
+    CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them.
+    (`answers.page_answer(...).outputs()`; the page's events show the same in two steps, `page_steps`.)"""
+    return answers.page_answer(text, scheme, mode, task, value).outputs()
+
+
+def plot(picture: figures.Picture | None) -> PlotData | None:
+    """A picture as the plot component takes it: its PNG encoded as Gradio would encode the figure, or the one
+    encoded before for the same numbers (`figures.png_url`)."""
+    url = figures.png_url(picture)
+    return None if url is None else PlotData(type="matplotlib", plot=url)
+
+
+def answer_steps(answer: answers.PageAnswer, *before: Any) -> Iterator[tuple[Any, ...]]:
+    """`answer` as the page's events show it, in two steps: every output but the pictures at once (the pictures
+    left as they are, under Gradio's progress mark, for the fraction of a second their drawing takes), then the
+    pictures alone. The numbers never wait for the drawing, which is most of a request's time. Outputs that the
+    task hides are not sent (the browser's redrawing of the tables is most of what remains: about half the page's
+    work for a click); each task's event fills every output it shows. `before`: values of outputs listed before
+    the page's (the editor, for an upload), sent with the first step."""
+    skip = gr.skip()
+    tables = [name if name in answer.shown and name in answer.tables else None for name in answers.PAGE_OUTPUTS]
+    pictures = [name if name in answer.shown and name in answer.pictures else None for name in answers.PAGE_OUTPUTS]
+    yield (*before, *(skip if name is None else answer.tables[name] for name in tables))
+    yield (*(skip for _ in before), *(skip if name is None else plot(answer.pictures[name]) for name in pictures))
+
+
+def page_steps(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM, value: str = texts.NO_VALUE
+) -> Iterator[tuple[Any, ...]]:
+    """`run_page`'s outputs as the page's events show them: the tables at once, then the pictures
+    (`answer_steps`)."""
+    yield from answer_steps(answers.page_answer(text, scheme, mode, task, value))
 
 
 def busy_page(message: str, task: str) -> tuple[Any, ...]:
     """`run_page`'s outputs when the request's lane is full: the message as the status, the rest empty."""
     action = "compare" if task == texts.TWO_SYSTEMS else "evaluate"
-    tables = answers.empty_outputs("")[1:]
-    return (
-        answers.error_message(message, action),
-        *tables,
-        None,
-        None,
-        pd.DataFrame(columns=frames.COMPARE_HEADERS),
-        None,
-        *answers.findings_frames(None),
-        None,
-    )
+    empty = answers.empty_page(answers.error_message(message, action))
+    return tuple(empty[name] for name in answers.PAGE_OUTPUTS)
 
 
 def upload_page(path: str | None, scheme: str, mode: str, task: str, value: str = texts.NO_VALUE) -> tuple[Any, ...]:
@@ -90,6 +97,21 @@ def upload_page(path: str | None, scheme: str, mode: str, task: str, value: str 
             *empty,
         )
     return (text, *run_page(text, scheme, mode, task, value))
+
+
+def upload_steps(
+    path: str | None, scheme: str, mode: str, task: str, value: str = texts.NO_VALUE
+) -> Iterator[tuple[Any, ...]]:
+    """`upload_page`'s outputs as the page's events show them: the editor and the tables at once, then the
+    pictures (`answer_steps`)."""
+    action = "compare" if task == texts.TWO_SYSTEMS else "evaluate"
+    try:
+        text = parsing.read_upload(path)
+    except parsing.InputProblem as problem:
+        empty = answers.empty_page(answers.error_message(str(problem), action))
+        yield (gr.skip(), *(empty[name] for name in answers.PAGE_OUTPUTS))
+        return
+    yield from answer_steps(answers.page_answer(text, scheme, mode, task, value), text)
 
 
 def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> tuple[Any, ...]:
@@ -126,6 +148,67 @@ def tag_controls(task: str) -> tuple[Any, Any]:
     """The scheme and mode controls, which describe tags: disabled for spans (the metric refuses them there)."""
     tags = task != texts.SPANS
     return gr.update(interactive=tags), gr.update(interactive=tags)
+
+
+def task_view(task: str) -> tuple[Any, ...]:
+    """Everything the task control sets besides the answer, in one event: `show_task`'s six updates, then
+    `tag_controls`' two, then `slices_shown`'s."""
+    return (*show_task(task), *tag_controls(task), slices_shown(task))
+
+
+@functools.cache
+def first_answer() -> answers.PageAnswer:
+    """What the page shows when it opens, the worked example's answer: computed once, when the page is built (the
+    pictures drawn and encoded then too), and sent with the page, so that a visitor sees the scores as soon as
+    the page is drawn, without a request of its own."""
+    answer = answers.page_answer(texts.WORKED_EXAMPLE)
+    for picture in answer.pictures.values():
+        figures.png_url(picture)
+    return answer
+
+
+# The outputs of `task_view`, by name, in its order.
+VIEW_OUTPUTS = ("summary", "comparison", "one_system", "two_systems", "text", "button", "scheme", "mode", "slices")
+
+
+def _with_view(shown: Any, view: dict[str, Any]) -> dict[str, Any]:
+    """An output's value (or update) and its view's update (visibility, label, interactivity) as one update."""
+    if isinstance(shown, dict) and shown.get("__type__") == "update":
+        return {**shown, **view}
+    return {**view, "value": shown}
+
+
+def example_steps(index: int, value: str = texts.NO_VALUE, shown_task: str | None = None) -> Iterator[tuple[Any, ...]]:
+    """An example clicked (its index in `texts.EXAMPLES`; `shown_task`, the task the page shows): its inputs set,
+    with the first step of its answer, then the pictures (`answer_steps`); `EXAMPLE_OUTPUTS` then the page's. One
+    event, where gr.Examples takes two (set the inputs, then run) and resets each input's other properties to
+    those it was built with, so that a spans example clicked in spans mode left "CoNLL input" over JSON lines.
+    An example of another task shows that task's outputs and controls (`task_view`) in the same step as the
+    values, so that a table shown by the example never receives its value while hidden (the comparison table, so
+    filled, lost its headers now and then); an example of the task shown leaves them as they are (redrawing them
+    costs the browser as much as the answer)."""
+    text, scheme, mode, task = texts.EXAMPLES[index]
+    skip = gr.skip()
+    first, second = answer_steps(answers.page_answer(text, scheme, mode, task, value))
+    shown = dict(zip(answers.PAGE_OUTPUTS, first))
+    inputs = [text, scheme, mode]
+    view = dict.fromkeys(VIEW_OUTPUTS, skip)
+    if task != shown_task:
+        view = dict(zip(VIEW_OUTPUTS, task_view(task)))
+        for name in ("summary", "comparison", "slices"):
+            shown[name] = _with_view(shown[name], view[name])
+        inputs = [_with_view(text, view["text"]), _with_view(scheme, view["scheme"]), _with_view(mode, view["mode"])]
+    yield (*inputs, task, view["one_system"], view["two_systems"], view["button"], *shown.values())
+    yield (*(skip for _ in EXAMPLE_OUTPUTS), *second)
+
+
+# What an example's event sets besides the page's outputs (example_steps).
+EXAMPLE_OUTPUTS = ("text", "scheme", "mode", "task", "one_system", "two_systems", "button")
+
+
+def example_size(index: int) -> int:
+    """The bytes of an example's text, for its lane."""
+    return lanes.request_size(texts.EXAMPLES[index][0])
 
 
 def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
@@ -169,6 +252,31 @@ def in_lane(
     return run
 
 
+def steps_in_lane(
+    lane_of: lanes.Lanes,
+    steps: Callable[..., Iterator[Any]],
+    busy: Callable[..., Any],
+    size: Callable[[Any], int] = lanes.request_size,
+) -> Callable[..., Iterator[Any]]:
+    """`in_lane` for an answer given in steps (a generator, which Gradio streams): the lane is held until the last
+    step, and a full lane answers `busy(message, *arguments)` as the one step."""
+
+    @functools.wraps(steps)
+    def run(*arguments: Any) -> Iterator[Any]:
+        lane = lane_of.lane_for(size(arguments[0] if arguments else None))
+        try:
+            lane.enter()
+        except lanes.Busy as full:
+            yield busy(str(full), *arguments)
+            return
+        try:
+            yield from steps(*arguments)
+        finally:
+            lane.leave()
+
+    return run
+
+
 def upload_size(path: str | None) -> int:
     """The bytes of an uploaded file (0 for none: `upload_page` answers that at once)."""
     try:
@@ -182,6 +290,8 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
     comparing two systems, input and comparison table side by side, then the picture of the differences. Its
     requests run in `lane_of` (new lanes when not given)."""
     lane_of = lane_of or lanes.Lanes()
+    first = first_answer()
+    shown = first.tables | {name: plot(picture) for name, picture in first.pictures.items()}
     with gr.Blocks(title="ner_semeval: SemEval-2013 NER scores") as demo:
         gr.Markdown(texts.INTRODUCTION)
         with gr.Row():
@@ -198,6 +308,9 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     interactive=True,
                     lines=13,
                     max_lines=13,
+                    # Long lines (a JSON line of spans) wrap rather than run off to the right; each line keeps its
+                    # one number, which the error messages name.
+                    wrap_lines=True,
                     elem_id="conll-input",
                 )
                 with gr.Row():
@@ -211,8 +324,10 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     upload = gr.UploadButton("Upload a CoNLL file", size="md", elem_id="upload")
                     button = gr.Button("Evaluate", variant="primary", elem_id="evaluate")
             with gr.Column(scale=6, min_width=420):
-                status = gr.Markdown(elem_id="status")
+                # Every output opens on the worked example's answer (first_answer): no request on page load.
+                status = gr.Markdown(shown["status"], elem_id="status")
                 summary = gr.Dataframe(
+                    shown["summary"],
                     headers=frames.SUMMARY_HEADERS,
                     label="Summary: the four SemEval-2013 schemes",
                     interactive=False,
@@ -229,15 +344,19 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     column_widths=["12%", "15%", "11%", "11%", "13%", "12.5%", "12.5%", "13%"],
                     visible=False,
                 )
-                examples = gr.Examples(
-                    texts.EXAMPLES,
-                    inputs=[text, scheme, mode, task],
-                    example_labels=texts.EXAMPLE_LABELS,
-                    cache_examples=False,
+                # The examples' buttons: one event sets the inputs and answers (example_steps), where gr.Examples
+                # takes two and resets the editor's label.
+                examples = gr.Dataset(
+                    components=[text, scheme, mode, task],
+                    samples=texts.EXAMPLES,
+                    sample_labels=texts.EXAMPLE_LABELS,
+                    type="index",
                     label="Examples",
+                    elem_id="examples",
                 )
         with gr.Column(elem_id="one-system") as one_system:
             scenarios = gr.Dataframe(
+                shown["scenarios"],
                 headers=frames.SCENARIO_HEADERS,
                 label="Scenarios: one row per entity pair or unpaired entity, outcome under each scheme",
                 interactive=False,
@@ -249,13 +368,20 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             with gr.Row():
                 with gr.Column(min_width=420):
                     heatmap = gr.Plot(
-                        label="Confusion of entity types", format="png", show_label=False, elem_id="heatmap"
+                        shown["heatmap"],
+                        label="Confusion of entity types",
+                        format="png",
+                        show_label=False,
+                        elem_id="heatmap",
                     )
                 with gr.Column(min_width=420):
-                    chart = gr.Plot(label="F1 per entity type", format="png", show_label=False, elem_id="type-chart")
+                    chart = gr.Plot(
+                        shown["chart"], label="F1 per entity type", format="png", show_label=False, elem_id="type-chart"
+                    )
             with gr.Row():
                 with gr.Column(scale=2, min_width=260):
                     diagnostics = gr.Dataframe(
+                        shown["diagnostics"],
                         headers=frames.DIAGNOSTICS_HEADERS,
                         label="Boundary diagnostics: pairs too long, too short or crossing; entities split or merged",
                         interactive=False,
@@ -263,6 +389,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     )
                 with gr.Column(scale=5, min_width=420):
                     errors = gr.Dataframe(
+                        shown["errors"],
                         headers=frames.ERRORS_HEADERS,
                         label=f"The {caps.MAX_ERROR_ROWS} most frequent errors by entity text and type",
                         interactive=False,
@@ -273,11 +400,18 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             # Not an output of /evaluate: only the page's own events (page_outputs) fill it, so API callers get
             # what they always got.
             slices_chart = gr.Plot(
-                label="F1 by entity length and sentence length", format="png", show_label=False, elem_id="slices"
+                shown["slices"],
+                label="F1 by entity length and sentence length",
+                format="png",
+                show_label=False,
+                elem_id="slices",
             )
             gr.Markdown("### Sentences\nReference and predicted entities by type; hover an entity for its scenario.")
-            sentences = gr.HTML(css_template=markup.SENTENCES_CSS, js_on_load=None, elem_id="sentences")
+            sentences = gr.HTML(
+                shown["sentences"], css_template=markup.SENTENCES_CSS, js_on_load=None, elem_id="sentences"
+            )
             per_type = gr.Dataframe(
+                shown["per_type"],
                 headers=frames.TYPE_HEADERS,
                 label="Per entity type, the most frequent first (support: reference entities of the type; "
                 "predicted: predicted entities)",
@@ -295,7 +429,22 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
-        page_outputs = [*outputs, heatmap, chart, comparison, difference, diagnostics, errors, slices_chart]
+        # The page's outputs by name (answers.PAGE_OUTPUTS: a task that adds outputs names them there).
+        named = {
+            "status": status,
+            "scenarios": scenarios,
+            "summary": summary,
+            "per_type": per_type,
+            "sentences": sentences,
+            "heatmap": heatmap,
+            "chart": chart,
+            "comparison": comparison,
+            "difference": difference,
+            "diagnostics": diagnostics,
+            "errors": errors,
+            "slices": slices_chart,
+        }
+        page_outputs = [named[name] for name in answers.PAGE_OUTPUTS]
         # /evaluate and /compare keep their three inputs: Gradio's HTTP API refuses a call with fewer values than
         # the event has inputs, defaults or not. The value control (docs/scoring.md §10) reaches the page's events.
         inputs = [text, scheme, mode]
@@ -320,7 +469,12 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         ) -> tuple[Any, ...]:
             return (gr.skip(), *busy_page(message, task))
 
-        page = in_lane(lane_of, run_page, busy_run)
+        # The page's own events answer in two steps (page_steps): the tables at once, then the pictures.
+        page = steps_in_lane(lane_of, page_steps, busy_run)
+
+        def busy_example(message: str, index: int, *_: Any) -> tuple[Any, ...]:
+            return (gr.skip(),) * len(EXAMPLE_OUTPUTS) + busy_page(message, texts.EXAMPLES[index][3])
+
         # The `/evaluate` API endpoint answers evaluate_text's five outputs, as it always has; it hangs on a
         # button that is never shown, so that the page's own events can add the pictures without evaluating
         # twice or changing what API callers get.
@@ -335,37 +489,41 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         spans_api = gr.Button(visible=False, elem_id="spans-api")
         spans = in_lane(lane_of, answers.spans_text, busy_evaluation)
         spans_api.click(spans, inputs=[text], outputs=outputs, api_name="spans", **pool)
-        # The button, examples, selectors and the first page view evaluate (or compare) at once, pictures included.
+        # The button, examples and selectors evaluate (or compare) at once, pictures included; the page opens on
+        # the worked example's answer, sent with it (first_answer).
         private = {"api_visibility": "private", **pool}
         button.click(page, inputs=page_inputs, outputs=page_outputs, **private)
-        examples.load_input_event.then(page, inputs=page_inputs, outputs=page_outputs, **private)
+        example = steps_in_lane(lane_of, example_steps, busy_example, example_size)
+        example_outputs = [text, scheme, mode, task, one_system, two_systems, button, *page_outputs]
+        examples.click(example, inputs=[examples, value, task], outputs=example_outputs, **private)
         scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         value.input(page, inputs=page_inputs, outputs=page_outputs, **private)
-        upload_event = in_lane(lane_of, upload_page, busy_upload, upload_size)
+        upload_event = steps_in_lane(lane_of, upload_steps, busy_upload, upload_size)
         upload.upload(
             upload_event, inputs=[upload, scheme, mode, task, value], outputs=[text, *page_outputs], **private
         )
-        demo.load(page, inputs=page_inputs, outputs=page_outputs, **private)
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
-        task.change(
-            show_task,
-            inputs=task,
-            outputs=[summary, comparison, one_system, two_systems, text, button],
-            api_visibility="private",
-            queue=False,
-        )
-        task.change(tag_controls, inputs=task, outputs=[scheme, mode], api_visibility="private", queue=False)
-        task.change(slices_shown, inputs=task, outputs=slices_chart, api_visibility="private", queue=False)
+        view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart]
+        task.change(task_view, inputs=task, outputs=view, api_visibility="private", queue=False)
         task.input(
             switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
         ).then(page, inputs=page_inputs, outputs=page_outputs, **private)
     return demo
 
 
+# The page's own style, which Gradio 6 takes at launch. Gradio sizes the editor by the height of its first line
+# number, which a wrapped line makes several lines tall (a JSON line of spans made the editor 1,600 px high): the
+# editor is held at the 14 lines' height Gradio gives it unwrapped (`lh`: the editor's own line height).
+CSS = """
+#conll-input .cm-scroller { min-height: 14lh !important; max-height: 14lh !important; }
+"""
+# How the page is launched, by `python app.py` and by the tests: with its style, uploads of at most 10 MB.
+LAUNCH = {"max_file_size": "10mb", "css": CSS}
+
 demo = build_demo()
 
 if __name__ == "__main__":
     # Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT (default 127.0.0.1:7860).
-    demo.launch(max_file_size="10mb")
+    demo.launch(**LAUNCH)

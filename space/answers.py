@@ -10,6 +10,8 @@ pictures).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
@@ -17,7 +19,7 @@ from matplotlib.figure import Figure
 
 import nerscore
 
-from . import caps, figures, frames, markup, writing
+from . import caps, figures, frames, markup, texts, writing
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus, parse_comparison, parse_conll, parse_spans
 from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans, holds_strings
 
@@ -67,14 +69,27 @@ def _left_out(evaluation: Evaluation) -> str:
     return note
 
 
+def _pictures_of(evaluation: Evaluation | None) -> dict[str, figures.Picture | None]:
+    """The confusion heatmap and the per-type F1 chart, not drawn yet; none without an entity."""
+    if evaluation is None or not evaluation.entity_types:
+        return {"heatmap": None, "chart": None}
+    return {
+        "heatmap": figures.Picture(figures.heatmap_figure, figures.confusion_data(evaluation)),
+        "chart": figures.Picture(figures.type_chart_figure, figures.type_scores(evaluation)),
+    }
+
+
+def _slices_of(evaluation: Evaluation | None) -> figures.Picture | None:
+    """The slices picture (docs/scoring.md §11), not drawn yet; none without slices."""
+    if evaluation is None or evaluation.slices is None:
+        return None
+    return figures.Picture(figures.slices_figure, evaluation.slices)
+
+
 def _pictures(evaluation: Evaluation) -> tuple[Figure | None, Figure | None]:
     """The confusion heatmap and the per-type F1 chart; none without an entity."""
-    if not evaluation.entity_types:
-        return None, None
-    return (
-        figures.heatmap_figure(figures.confusion_data(evaluation)),
-        figures.type_chart_figure(figures.type_scores(evaluation)),
-    )
+    pictures = _pictures_of(evaluation)
+    return figures.draw(pictures["heatmap"]), figures.draw(pictures["chart"])
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -142,8 +157,7 @@ def evaluate_page_and_slices(
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     if evaluation is None:
         return (*outputs, None, None), None
-    slices = None if evaluation.slices is None else figures.slices_figure(evaluation.slices)
-    return (*outputs, *_pictures(evaluation)), slices
+    return (*outputs, *_pictures(evaluation)), figures.draw(_slices_of(evaluation))
 
 
 def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -160,8 +174,7 @@ def evaluate_page_findings(
     (`evaluate_page_and_slices`), from one evaluation."""
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     pictures = (None, None) if evaluation is None else _pictures(evaluation)
-    slices = None if evaluation is None or evaluation.slices is None else figures.slices_figure(evaluation.slices)
-    return (*outputs, *pictures, *findings_frames(evaluation), slices)
+    return (*outputs, *pictures, *findings_frames(evaluation), figures.draw(_slices_of(evaluation)))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -206,7 +219,14 @@ def compare_page(
 ) -> tuple[str, Any, Figure | None]:
     """`compare_text`'s two outputs and the picture of each scheme's F1 difference (none without a result)."""
     status, table, results = _compare(text, scheme, mode, value)
-    return status, table, None if results is None else figures.difference_figure(results)
+    return status, table, figures.draw(_difference_of(results))
+
+
+def _difference_of(results: dict[str, float] | None) -> figures.Picture | None:
+    """The picture of each scheme's F1 difference, not drawn yet, from the keys it reads; none without a result."""
+    if results is None:
+        return None
+    return figures.Picture(figures.difference_figure, figures.difference_data(results))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -298,3 +318,118 @@ def spans_page_findings(text: str, value: str = "off") -> tuple[Any, ...]:
     outputs, evaluation = _spans(text, value)
     pictures = (None, None) if evaluation is None else _pictures(evaluation)
     return (*outputs, *pictures, *findings_frames(evaluation))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The page: every output by name, the tables at once and the pictures after
+# ---------------------------------------------------------------------------------------------------------
+
+# The page's outputs, in the order of its events' outputs (app.py): `/evaluate`'s five, the one-system pictures,
+# the comparison's table and picture, the findings' tables, the slices picture.
+PAGE_OUTPUTS = (
+    "status",
+    "scenarios",
+    "summary",
+    "per_type",
+    "sentences",
+    "heatmap",
+    "chart",
+    "comparison",
+    "difference",
+    "diagnostics",
+    "errors",
+    "slices",
+)
+# The outputs that are pictures: drawn after the others are shown.
+PICTURE_OUTPUTS = ("heatmap", "chart", "difference", "slices")
+
+
+def empty_page(status: str = "") -> dict[str, Any]:
+    """Every output of the page empty, `status` as the status: what a task leaves of the outputs it does not fill,
+    so that nothing stale stays behind them."""
+    scenarios, summary, per_type, sentences = empty_outputs(status)[1:]
+    diagnostics, errors = findings_frames(None)
+    tables = {
+        "status": status,
+        "scenarios": scenarios,
+        "summary": summary,
+        "per_type": per_type,
+        "sentences": sentences,
+        "comparison": pd.DataFrame(columns=frames.COMPARE_HEADERS),
+        "diagnostics": diagnostics,
+        "errors": errors,
+    }
+    return tables | dict.fromkeys(PICTURE_OUTPUTS)
+
+
+@dataclass(frozen=True)
+class PageAnswer:
+    """What the page shows for one request: `tables`, every output that is not a picture (status, tables,
+    sentences), ready at once; `pictures`, every picture output as a `figures.Picture` not drawn yet (None: no
+    picture), so that the page shows the numbers without waiting for the drawing."""
+
+    tables: dict[str, Any]
+    pictures: dict[str, figures.Picture | None]
+    # The outputs the task shows (TASK_OUTPUTS): the page hides the others, which need not be sent.
+    shown: tuple[str, ...] = PAGE_OUTPUTS
+
+    def outputs(self) -> tuple[Any, ...]:
+        """Every output in `PAGE_OUTPUTS`' order, the pictures drawn as figures."""
+        drawn = {name: figures.draw(picture) for name, picture in self.pictures.items()}
+        return tuple((self.tables | drawn)[name] for name in PAGE_OUTPUTS)
+
+
+def _page(tables: dict[str, Any], pictures: dict[str, figures.Picture | None]) -> PageAnswer:
+    """A task's outputs, the page's other outputs emptied."""
+    empty = empty_page()
+    return PageAnswer(
+        {name: tables.get(name, empty[name]) for name in PAGE_OUTPUTS if name not in PICTURE_OUTPUTS},
+        {name: pictures.get(name) for name in PICTURE_OUTPUTS},
+    )
+
+
+def one_system_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageAnswer:
+    """One system's CoNLL text: `evaluate_page_findings` as a `PageAnswer`."""
+    outputs, evaluation = _evaluate(text, scheme, mode, value)
+    diagnostics, errors = findings_frames(evaluation)
+    tables = dict(zip(PAGE_OUTPUTS, outputs)) | {"diagnostics": diagnostics, "errors": errors}
+    return _page(tables, _pictures_of(evaluation) | {"slices": _slices_of(evaluation)})
+
+
+def comparison_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageAnswer:
+    """Two systems' CoNLL text: `compare_page` as a `PageAnswer`."""
+    status, table, results = _compare(text, scheme, mode, value)
+    return _page({"status": status, "comparison": table}, {"difference": _difference_of(results)})
+
+
+def spans_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageAnswer:
+    """JSON lines of spans: `spans_page_findings` as a `PageAnswer` (scheme and mode describe tags: unused)."""
+    outputs, evaluation = _spans(text, value)
+    diagnostics, errors = findings_frames(evaluation)
+    tables = dict(zip(PAGE_OUTPUTS, outputs)) | {"diagnostics": diagnostics, "errors": errors}
+    return _page(tables, _pictures_of(evaluation))
+
+
+# The outputs each task shows; the page hides the others (app.show_task). A task added to the page adds its entry
+# here and in PAGE_ANSWERS, and its outputs to PAGE_OUTPUTS.
+TASK_OUTPUTS = {
+    texts.ONE_SYSTEM: tuple(name for name in PAGE_OUTPUTS if name not in ("comparison", "difference")),
+    texts.TWO_SYSTEMS: ("status", "comparison", "difference"),
+    texts.SPANS: tuple(name for name in PAGE_OUTPUTS if name not in ("comparison", "difference", "slices")),
+}
+
+# What each task of the page answers (texts.TASKS).
+PAGE_ANSWERS: dict[str, Callable[[str, str, str, str], PageAnswer]] = {
+    texts.ONE_SYSTEM: one_system_answer,
+    texts.TWO_SYSTEMS: comparison_answer,
+    texts.SPANS: spans_answer,
+}
+
+
+def page_answer(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.ONE_SYSTEM, value: str = "off"
+) -> PageAnswer:
+    """What the page shows for its five inputs: the chosen task's outputs (one system's for an unknown task), the
+    other tasks' emptied."""
+    answer = PAGE_ANSWERS.get(task, one_system_answer)(text, scheme, mode, value)
+    return replace(answer, shown=TASK_OUTPUTS.get(task, TASK_OUTPUTS[texts.ONE_SYSTEM]))

@@ -4,12 +4,22 @@ the per-type F1 chart of one system, and each scheme's F1 difference with its in
 Events run in several threads at once and pyplot's global figure list is not thread-safe, so every figure is a
 `matplotlib.figure.Figure` of its own on an Agg canvas; nothing is kept after Gradio encodes it as a PNG. Agg is
 also the backend for anything that imports pyplot (Gradio's plot component does, to close figures).
+
+Drawing is most of a request's time (a picture takes 0.05-0.25 s to draw and encode, the scoring of an example
+0.02 s; benchmarks/space.py), so a picture is also a `Picture`: the function that draws it and the numbers it
+draws, which the page's events encode through `png_url` after the tables are shown, and which a picture already
+drawn for the same numbers reuses (`caps.PICTURE_CACHE` of them are kept).
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import math
+import threading
 import warnings
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -49,6 +59,83 @@ def _figure(width: float, height: float) -> Figure:
     figure = Figure(figsize=(width, height), dpi=FIGURE_DPI, layout="constrained")
     FigureCanvasAgg(figure)
     return figure
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture not drawn yet: `draw(data)` is its figure. `data` holds only what the drawing reads (capped, so a
+    few KB at most), so that its repr says what the picture shows."""
+
+    draw: Callable[[Any], Figure | None]
+    data: Any
+
+    def figure(self) -> Figure | None:
+        return self.draw(self.data)
+
+    def key(self) -> str:
+        """What the drawing depends on: the function, its numbers, the caps it reads and the fonts."""
+        settings = {name: value for name, value in vars(caps).items() if name.isupper() and name != "PICTURE_CACHE"}
+        return repr((self.draw.__module__, self.draw.__qualname__, self.data, settings, FONT_FAMILY))
+
+
+def draw(picture: Picture | None) -> Figure | None:
+    """The figure of `picture` (None for none)."""
+    return None if picture is None else picture.figure()
+
+
+def encode(figure: Figure) -> str:
+    """The figure as a PNG data URL, as Gradio's plot component encodes a matplotlib figure (`savefig` with the
+    figure's own settings), so that the page shows the same bytes whichever encoded it."""
+    with io.BytesIO() as output:
+        figure.savefig(output, format="png")
+        return "data:image/png;base64," + base64.b64encode(output.getvalue()).decode("ascii")
+
+
+class _Drawn:
+    """The data URLs of the pictures drawn last, by `Picture.key`: at most `caps.PICTURE_CACHE`, the least recently
+    used dropped first. Events run in threads, so the dictionary is used under a lock; two threads drawing one new
+    picture at once both draw it (the same bytes)."""
+
+    def __init__(self) -> None:
+        self._urls: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            url = self._urls.get(key)
+            if url is not None:
+                self._urls.move_to_end(key)
+            return url
+
+    def put(self, key: str, url: str) -> None:
+        with self._lock:
+            self._urls[key] = url
+            self._urls.move_to_end(key)
+            while len(self._urls) > max(0, caps.PICTURE_CACHE):
+                self._urls.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._urls.clear()
+
+
+DRAWN = _Drawn()
+
+
+def png_url(picture: Picture | None) -> str | None:
+    """`picture` drawn and encoded as a PNG data URL (`encode`), or the one drawn before for the same key; None
+    for no picture (or a drawing that has none)."""
+    if picture is None:
+        return None
+    key = picture.key()
+    url = DRAWN.get(key)
+    if url is None:
+        figure = picture.figure()
+        if figure is None:
+            return None
+        url = encode(figure)
+        DRAWN.put(key, url)
+    return url
 
 
 def _label(entity_type: str, limit: int | None = None) -> str:
@@ -284,13 +371,29 @@ def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None
         for offset, scheme in enumerate(SCHEME_COLUMNS):
             positions = [number + (offset - 1.5) * bar for number in range(len(names))]
             values = [buckets[bucket][f"{scheme}_f1"] for bucket in names]
+            colour = colours.SCHEME_CHART_COLOURS[scheme]
+            # Outlined in its own colour, so that a bar of F1 0 is still a line on the axis, and labelled with its
+            # value as the per-type chart's bars are: a bucket where a scheme scores nothing reads 0.00, not blank.
             axes.bar(
                 positions,
                 values,
                 width=bar * 0.92,
-                color=colours.SCHEME_CHART_COLOURS[scheme],
+                color=colour,
+                edgecolor=colour,
+                linewidth=1.2,
                 label=scheme if index == 0 else None,
             )
+            for position, value in zip(positions, values):
+                axes.text(
+                    position,
+                    value + 0.02,
+                    f"{value:.2f}",
+                    ha="center",
+                    va="bottom",
+                    rotation=90,
+                    fontsize=6,
+                    color="#374151",
+                )
         axes.set_xticks(
             range(len(names)),
             labels=[
@@ -299,7 +402,7 @@ def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None
             ],
             fontsize=7.5,
         )
-        axes.set_ylim(0, 1.05)
+        axes.set_ylim(0, 1.22)
         axes.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
         axes.tick_params(axis="y", labelsize=8)
         axes.tick_params(axis="x", length=0)
@@ -314,6 +417,13 @@ def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None
         axes.set_title(title, loc="left", fontsize=9.5)
     figure.legend(loc="outside lower center", ncols=4, fontsize=8, frameon=False)
     return figure
+
+
+def difference_data(results: dict[str, float]) -> dict[str, float]:
+    """The keys of a comparison's result that `difference_figure` draws: each scheme's F1 difference, its interval
+    and its p-value."""
+    keys = ("f1_delta", "f1_delta_low", "f1_delta_high", "f1_p_value")
+    return {f"{scheme}_{key}": results[f"{scheme}_{key}"] for scheme in COMPARE_SCHEMES for key in keys}
 
 
 def difference_figure(results: dict[str, float]) -> Figure:

@@ -33,8 +33,9 @@ class Lane:
         self.waiting = 0
         self._turn = threading.Condition()
 
-    def run(self, work: Callable[..., Result], *arguments: object) -> Result:
-        """`work(*arguments)` once a worker of the lane is free; `Busy` at once when too many wait already."""
+    def enter(self) -> None:
+        """Wait for a free worker of the lane and take it (`leave` gives it back); `Busy` at once when too many
+        wait already."""
         with self._turn:
             if self.running >= self.workers() and self.waiting >= caps.LANE_WAITING:
                 raise Busy(
@@ -47,12 +48,20 @@ class Lane:
             finally:
                 self.waiting -= 1
             self.running += 1
+
+    def leave(self) -> None:
+        """Give back the worker taken by `enter`."""
+        with self._turn:
+            self.running -= 1
+            self._turn.notify()
+
+    def run(self, work: Callable[..., Result], *arguments: object) -> Result:
+        """`work(*arguments)` once a worker of the lane is free; `Busy` at once when too many wait already."""
+        self.enter()
         try:
             return work(*arguments)
         finally:
-            with self._turn:
-                self.running -= 1
-                self._turn.notify()
+            self.leave()
 
 
 def request_size(text: object) -> int:

@@ -1973,16 +1973,21 @@ def test_a_full_lane_answers_busy_on_the_page(monkeypatch, tmp_path):
     from space import lanes
 
     demo = app.build_demo(lanes.Lanes())
-    page = next(fn.fn for fn in demo.fns.values() if fn.name == "run_page")
-    upload = next(fn.fn for fn in demo.fns.values() if fn.name == "upload_page")
+    # The page's events answer in steps (generators): a full lane answers in one step.
+    page = next(fn.fn for fn in demo.fns.values() if fn.name == "page_steps")
+    upload = next(fn.fn for fn in demo.fns.values() if fn.name == "upload_steps")
+    example = next(fn.fn for fn in demo.fns.values() if fn.name == "example_steps")
     path = tmp_path / "tiny.conll"
     path.write_text(TINY_LINE, encoding="utf-8")
     monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)
     monkeypatch.setattr(caps, "LANE_WAITING", 0)
-    busy = page(TINY_LINE, "IOB2", "lenient", texts.TWO_SYSTEMS)
+    [busy] = page(TINY_LINE, "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert len(busy) == 12 and busy[0].startswith("⚠️ **Cannot compare.** The page is busy")
-    busy = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
+    [busy] = upload(str(path), "IOB2", "lenient", texts.ONE_SYSTEM)
     assert len(busy) == 13 and busy[0] == app.gr.skip() and "The page is busy" in busy[1]
+    [busy] = example(3, texts.NO_VALUE)  # the compare example
+    assert len(busy) == 19 and busy[:7] == (app.gr.skip(),) * 7
+    assert busy[7].startswith("⚠️ **Cannot compare.** The page is busy")
 
 
 @pytest.mark.slow
@@ -2102,3 +2107,167 @@ def test_spans_without_a_text_show_the_diagnostics_alone():
     assert dict(diagnostics.values.tolist())["boundary_too_long"] == "1" and errors.empty
     *_, errors, _ = app.run_page(line.replace("{", '{"text": "Ada Lovelace", ', 1), "IOB2", "lenient", texts.SPANS)
     assert errors.values.tolist() == [["1", "V", "Ada", "PER", "Ada L", "PER"]]
+
+
+# The page answers at once (issue 31): the tables in a first step, the pictures in a second, the first view sent
+# with the page, pictures reused by their numbers.
+
+
+def gradio_png(figure) -> str:
+    """A figure as Gradio's plot component encodes it (a PNG data URL)."""
+    from gradio import processing_utils
+
+    return processing_utils.encode_plot_to_base64(figure, "png")
+
+
+def plot_sources(outputs) -> list:
+    """The picture outputs of a step as the page shows them: a PNG data URL, None, or skip."""
+    return [output.plot if isinstance(output, app.PlotData) else output for output in outputs]
+
+
+@pytest.mark.parametrize(
+    "text, task",
+    [
+        (texts.WORKED_EXAMPLE, texts.ONE_SYSTEM),
+        (texts.COMPARE_EXAMPLE, texts.TWO_SYSTEMS),
+        (texts.SPANS_EXAMPLE, texts.SPANS),
+        ("Paris X-LOC O\n", texts.ONE_SYSTEM),
+    ],
+    ids=["one-system", "two-systems", "spans", "malformed"],
+)
+def test_page_steps_show_run_page_tables_first_and_its_pictures_second(text, task):
+    expected = app.run_page(text, "IOB2", "lenient", task)
+    tables, pictures = app.page_steps(text, "IOB2", "lenient", task)
+    skip = app.gr.skip()
+    hidden = {
+        texts.ONE_SYSTEM: {"comparison", "difference"},
+        texts.TWO_SYSTEMS: set(answers.PAGE_OUTPUTS) - {"status", "comparison", "difference"},
+        texts.SPANS: {"comparison", "difference", "slices"},
+    }[task]
+    for name, first, second, whole in zip(answers.PAGE_OUTPUTS, tables, pictures, expected):
+        if name in hidden:  # what the task's page hides is not sent: it is filled when shown
+            assert first == second == skip, name
+        elif name in answers.PICTURE_OUTPUTS:
+            # The pictures wait for the second step: the same figures, encoded as Gradio encodes a figure.
+            assert first == skip
+            url = None if whole is None else gradio_png(whole)
+            assert plot_sources([second]) == [url], name
+        else:
+            assert second == skip
+            if hasattr(whole, "data") or isinstance(whole, app.pd.DataFrame):  # a table, styled or not
+                table = app.gr.Dataframe(interactive=False)
+                assert table.postprocess(first).model_dump() == table.postprocess(whole).model_dump(), name
+            else:
+                assert first == whole, name
+
+
+def test_the_page_opens_on_the_worked_example_answer_without_a_request():
+    # The first view is sent with the page (first_answer): no load event, and every output's initial value is
+    # what run_page answers for the worked example.
+    demo = app.build_demo()
+    assert not any(fn.name == "run_page" or "load" in [t[1] for t in fn.targets] for fn in demo.fns.values())
+    by_id = {block.elem_id: block for block in demo.blocks.values() if getattr(block, "elem_id", None)}
+    status, scenarios, summary, per_type, sentences, heatmap, chart, *_, slices = app.run_page(texts.WORKED_EXAMPLE)
+    assert by_id["status"].value == status and status.startswith("Evaluated 6 sentences")
+    assert by_id["summary"].value["data"] == summary.values.tolist()
+    assert by_id["scenarios"].value["data"] == scenarios.data.values.tolist()
+    assert by_id["per-type"].value["data"] == per_type.values.tolist()
+    assert by_id["sentences"].value == sentences
+    for element_id, figure in [("heatmap", heatmap), ("type-chart", chart), ("slices", slices)]:
+        assert by_id[element_id].value["plot"] == gradio_png(figure)
+
+
+@pytest.mark.parametrize("index", range(len(texts.EXAMPLES)), ids=texts.EXAMPLE_LABELS)
+def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
+    # Gradio's examples reset the editor's label to the one it was built with ("CoNLL input"), so a spans example
+    # clicked in spans mode said "CoNLL input" over JSON lines; the page's one event sets the label it needs.
+    text, scheme, mode, task = texts.EXAMPLES[index]
+    first, second = app.example_steps(index, texts.NO_VALUE)
+    editor, scheme_control, mode_control, task_control, one_system, two_systems, button = first[:7]
+    assert editor["value"] == text and editor["label"] == texts.LABELS[task]
+    assert (scheme_control["value"], mode_control["value"], task_control) == (scheme, mode, task)
+    # The controls and outputs of the example's task are shown in the same step as its answer.
+    assert scheme_control["interactive"] is mode_control["interactive"] is (task != texts.SPANS)
+    assert (one_system["visible"], two_systems["visible"]) == (task != texts.TWO_SYSTEMS, task == texts.TWO_SYSTEMS)
+    assert button["value"] == ("Compare" if task == texts.TWO_SYSTEMS else "Evaluate")
+    page = dict(zip(answers.PAGE_OUTPUTS, first[7:]))
+    whole = dict(zip(answers.PAGE_OUTPUTS, app.run_page(text, scheme, mode, task)))
+    assert page["status"] == whole["status"]  # at once
+    assert page["comparison"]["visible"] is (task == texts.TWO_SYSTEMS)
+    assert page["summary"]["visible"] is (task != texts.TWO_SYSTEMS)
+    assert page["slices"] == app.gr.update(visible=task == texts.ONE_SYSTEM)  # its picture comes second
+    assert second[:7] == (app.gr.skip(),) * 7
+    pictures = dict(zip(answers.PAGE_OUTPUTS, second[7:]))
+    slices = app.gr.skip() if task != texts.ONE_SYSTEM else gradio_png(whole["slices"])  # hidden: not sent
+    assert plot_sources([pictures["slices"]]) == [slices]
+    # Clicked while the page shows its task: the inputs and the answer, the view left as it is (the editor's label
+    # too: only gr.Examples reset it).
+    first, _ = app.example_steps(index, texts.NO_VALUE, task)
+    assert first[:7] == (text, scheme, mode, task, *(app.gr.skip(),) * 3)
+    assert first[7] == whole["status"]
+    assert texts.LABELS[texts.SPANS].startswith("JSON lines") and "CoNLL" not in texts.LABELS[texts.SPANS]
+
+
+def test_a_picture_is_drawn_once_for_its_numbers(monkeypatch):
+    evaluation = evaluation_of(texts.WORKED_EXAMPLE)
+    calls = []
+
+    def counted(confusion):
+        calls.append(confusion)
+        return figures.heatmap_figure(confusion)
+
+    figures.DRAWN.clear()
+    picture = figures.Picture(counted, figures.confusion_data(evaluation))
+    url = figures.png_url(picture)
+    assert url == gradio_png(figures.heatmap_figure(picture.data))
+    same = figures.Picture(counted, figures.confusion_data(evaluation_of(texts.WORKED_EXAMPLE)))
+    assert figures.png_url(same) == url and len(calls) == 1  # the same numbers: not drawn again
+    monkeypatch.setattr(caps, "MAX_HEATMAP_LABEL_CHARACTERS", 3)  # a cap the drawing reads: drawn again
+    assert figures.png_url(same) != url and len(calls) == 2
+    other = figures.Picture(counted, figures.confusion_data(evaluation_of("Paris B-LOC B-PER\n")))
+    assert figures.png_url(other) not in (url, None) and len(calls) == 3
+    monkeypatch.setattr(caps, "PICTURE_CACHE", 2)  # at most this many kept, the least recently used dropped
+    assert figures.png_url(other) is not None and len(calls) == 3  # kept, and now the most recently used
+    third = figures.Picture(counted, figures.confusion_data(evaluation_of("Rome B-LOC B-LOC\n")))
+    figures.png_url(third)
+    assert len(calls) == 4 and len(figures.DRAWN._urls) == 2  # other and third kept; both of same's dropped
+    assert figures.png_url(third) is not None and figures.png_url(other) is not None and len(calls) == 4
+    monkeypatch.setattr(caps, "MAX_HEATMAP_LABEL_CHARACTERS", 16)
+    assert figures.png_url(same) == url and len(calls) == 5  # dropped, so drawn again: the same bytes
+    assert figures.png_url(None) is None
+
+
+def test_steps_hold_their_lane_until_the_last_step():
+    from space import lanes
+
+    lane_of = lanes.Lanes()
+    seen = []
+
+    def steps(text: str):
+        seen.append(lane_of.small.running)
+        yield 1
+        seen.append(lane_of.small.running)
+        yield 2
+
+    run = app.steps_in_lane(lane_of, steps, lambda message, *_: ("busy", message))
+    assert list(run("tiny")) == [1, 2] and seen == [1, 1] and lane_of.small.running == 0
+    stopped = run("tiny")
+    next(stopped)
+    stopped.close()  # a visitor gone between the steps: the lane is given back
+    assert lane_of.small.running == 0
+
+
+def test_slices_picture_draws_and_labels_a_bucket_of_f1_zero():
+    # Entities of one token all found, of two tokens all missed: the two-token bucket scores 0 under every
+    # scheme. Its bars are drawn (outlined, a line on the axis) and labelled 0.00, as the per-type chart's are.
+    text = "Ann B-PER B-PER\n\nBob B-PER O\nLee I-PER O\n"
+    _, picture = answers.evaluate_page_and_slices(text)
+    axes = picture.axes[0]
+    labels = [label.get_text() for label in axes.get_xticklabels()]
+    zero = next(number for number, label in enumerate(labels) if label.startswith("2\n"))
+    bars = [patch for patch in axes.patches if abs(patch.get_x() + patch.get_width() / 2 - zero) < 0.5]
+    assert len(bars) == 4 and all(bar.get_height() == 0 for bar in bars)
+    assert all(bar.get_linewidth() > 0 and bar.get_edgecolor()[3] > 0 for bar in bars)
+    written = [text.get_text() for text in axes.texts if abs(text.get_position()[0] - zero) < 0.5]
+    assert written == ["0.00"] * 4
+    assert len(axes.texts) == len(axes.patches)  # every bar labelled with its value

@@ -9,6 +9,7 @@ screenshots go to tests/artifacts/."""
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,7 +80,7 @@ def server() -> Iterator[str]:
     _require_browser()
     demo = app.build_demo()
     port = free_port()
-    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True)
+    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, **app.LAUNCH)
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -545,3 +546,83 @@ def test_the_value_control_adds_the_value_row(page):
     page.keyboard.press("Enter")
     wait_for_summary(page, [*WORKED_SUMMARY, ["value", "0.45", "0.45", "0.45", "0.45"]])
     assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in page.inner_text("#status")
+
+
+def test_a_spans_example_clicked_in_spans_mode_keeps_the_editors_label(page):
+    # Gradio's examples reset the editor's label to the one it was built with: clicked in spans mode, a spans
+    # example showed "CoNLL input" over JSON lines, and the tag controls came back enabled.
+    choose_task(page, texts.SPANS)
+    wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
+    page.get_by_text("Worked example as strings").click()
+    page.wait_for_function(
+        "() => document.querySelector('#status').innerText.startsWith('Evaluated 6 documents of strings')",
+        timeout=TIMEOUT_MS,
+    )
+    page.get_by_text("Spans, nested").click()
+    wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
+    label = page.locator("#conll-input").inner_text()
+    assert "JSON lines" in label and "CoNLL input" not in label
+    assert page.locator("#scheme input").is_disabled()
+    # Back to an example of one system: its label again.
+    page.get_by_text("English: all six scenarios").click()
+    wait_for_summary(page, WORKED_SUMMARY)
+    label = page.locator("#conll-input").inner_text()
+    assert texts.ONE_SYSTEM_LABEL in label and "JSON lines" not in label
+    assert not page.locator("#scheme input").is_disabled()
+
+
+# The lines a CodeMirror line takes on screen, and whether the editor scrolls sideways.
+WRAPPED_JS = """element => {
+    const line = element.querySelector('.cm-line');
+    const scroller = element.querySelector('.cm-scroller');
+    const lineHeight = parseFloat(getComputedStyle(line).lineHeight);
+    const lines = Math.round(line.getBoundingClientRect().height / lineHeight);
+    return [lines, scroller.scrollWidth > scroller.clientWidth + 1];
+}"""
+
+
+def test_a_long_json_line_wraps_in_the_editor(page):
+    choose_task(page, texts.SPANS)
+    wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
+    words = " ".join(["Ada Lovelace met Charles Babbage in London"] * 6)
+    line = json.dumps({"text": words, "references": [[0, 12, "PER"]], "predictions": [[0, 3, "PER"]]})
+    assert len(line) > 250
+    replace_input(page, line)
+    page.click("#evaluate")
+    page.wait_for_function(
+        "() => document.querySelector('#status').innerText.startsWith('Evaluated 1 document')", timeout=TIMEOUT_MS
+    )
+    lines, scrolls = page.eval_on_selector("#conll-input", WRAPPED_JS)
+    assert lines >= 2 and not scrolls, (lines, scrolls)
+    assert page.locator("#conll-input .cm-line").count() == 1  # still one line, numbered 1
+    # The editor keeps its height (Gradio measured a wrapped first line as one and grew it many times over).
+    height = page.eval_on_selector("#conll-input .cm-scroller", "element => element.getBoundingClientRect().height")
+    line_height = page.eval_on_selector("#conll-input .cm-scroller", "e => parseFloat(getComputedStyle(e).lineHeight)")
+    assert 12 * line_height <= height <= 15 * line_height, (height, line_height)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-long-line.png"), full_page=True)
+
+
+def test_the_page_opens_with_its_answer_and_a_click_answers_in_one_request(browser, server):
+    # The worked example's answer is sent with the page: nothing is requested from the queue on opening. An
+    # example's click is one request (its inputs and its answer together), where it was two and a third for the
+    # task's controls.
+    context = browser.new_context(viewport={"width": 1280, "height": 1200})
+    page = context.new_page()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(urlparse(request.url).path))
+    try:
+        page.goto(server)
+        wait_for_summary(page, WORKED_SUMMARY)
+        wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
+        page.wait_for_timeout(500)
+        assert not [path for path in requests if "/queue/" in path or "/run/" in path]
+        page.get_by_text("English: all six scenarios").click()
+        page.wait_for_function(
+            "() => document.querySelector('#status').innerText.startsWith('Evaluated 2 sentences')",
+            timeout=TIMEOUT_MS,
+        )
+        wait_for_pictures(page, drawn(texts.ENGLISH_EXAMPLE))
+        assert [path for path in requests if "/queue/join" in path or "/run/" in path] == ["/gradio_api/queue/join"]
+    finally:
+        context.close()
