@@ -103,8 +103,8 @@ def sentences_html(evaluation: Evaluation, corpus: Corpus) -> str:
 
 # A piece of an entity as a highlighted document draws it: start, end (cut to the text drawn and to the entity
 # around it), type, tooltip, and its joint: the HTML that every piece of an entity of several fragments ends with
-# (the same number on each, docs/scoring.md §12), "" for a contiguous entity.
-SpanMark = tuple[int, int, str, str, str]
+# (the same number on each, docs/scoring.md §12), none (or "") for a contiguous entity.
+SpanMark = tuple[int, int, str, str] | tuple[int, int, str, str, str]
 
 
 def _opening(entity_type: str, tooltip: str, joint: str, colours: dict[str, str]) -> str:
@@ -130,7 +130,7 @@ def _nest(marks: list[SpanMark]) -> tuple[list[tuple[SpanMark, list]], int]:
     roots: list[tuple[SpanMark, list]] = []
     stack: list[tuple[SpanMark, list]] = []
     too_deep = 0
-    for start, end, entity_type, tooltip, joint in sorted(marks, key=lambda mark: (mark[0], -mark[1])):
+    for start, end, *rest in sorted(marks, key=lambda mark: (mark[0], -mark[1])):
         while stack and stack[-1][0][1] <= start:
             stack.pop()
         if len(stack) >= caps.MAX_SHOWN_DEPTH:
@@ -138,7 +138,7 @@ def _nest(marks: list[SpanMark]) -> tuple[list[tuple[SpanMark, list]], int]:
             continue
         if stack:
             end = min(end, stack[-1][0][1])
-        node: tuple[SpanMark, list] = ((start, end, entity_type, tooltip, joint), [])
+        node: tuple[SpanMark, list] = ((start, end, *rest), [])
         (stack[-1][1] if stack else roots).append(node)
         stack.append(node)
     return roots, too_deep
@@ -162,7 +162,8 @@ def _highlight_text(
             if stack:
                 stack[-1][1][0] = mark_end
             continue
-        (child_start, child_end, entity_type, tooltip, joint), children = node
+        (child_start, child_end, entity_type, tooltip, *joint_given), children = node
+        joint = "".join(joint_given)  # none or one
         parts.append(html.escape(text[position[0] : child_start]))
         parts.append(_opening(entity_type, tooltip, joint, colours))
         closing = _closing(entity_type, joint)
@@ -175,8 +176,8 @@ def _offsets_only(marks: list[SpanMark], colours: dict[str, str]) -> str:
     if not marks:
         return f'<span class="no-text">{writing.NONE}</span>'
     return " ".join(
-        f"{_opening(entity_type, tooltip, joint, colours)}{start}–{end}{_closing(entity_type, joint)}"
-        for start, end, entity_type, tooltip, joint in sorted(marks, key=lambda mark: (mark[0], -mark[1]))
+        f"{_opening(entity_type, tooltip, ''.join(joint), colours)}{start}–{end}{_closing(entity_type, ''.join(joint))}"
+        for start, end, entity_type, tooltip, *joint in sorted(marks, key=lambda mark: (mark[0], -mark[1]))
     )
 
 
