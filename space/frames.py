@@ -96,12 +96,19 @@ def scenario_frame(evaluation: Evaluation, corpus: Corpus) -> pd.DataFrame:
 def span_scenario_frame(evaluation: Evaluation, corpus: SpanCorpus) -> pd.DataFrame:
     """`scenario_frame` for spans: the document's number, and each entity's text (or offsets)."""
     return _scenario_rows(
-        evaluation, lambda document, start, end: writing.span_text(corpus.texts[document], start, end)
+        evaluation,
+        lambda document, start, end: writing.span_text(corpus.texts[document], start, end),
+        lambda document, fragments: writing.pieces_text(corpus.texts[document], fragments),
     )
 
 
-def _scenario_rows(evaluation: Evaluation, text_of: Callable[[int, int, int], str]) -> pd.DataFrame:
-    """The scenario table, each entity's text given by `text_of(sentence, start, end)`."""
+def _scenario_rows(
+    evaluation: Evaluation,
+    text_of: Callable[[int, int, int], str],
+    pieces_of: Callable[[int, list[list[int]]], str] | None = None,
+) -> pd.DataFrame:
+    """The scenario table, each entity's text given by `text_of(sentence, start, end)`, or for an entity of
+    several fragments by `pieces_of(document, fragments)` (docs/scoring.md §12)."""
     rows = []
     for row in evaluation.entities[: caps.MAX_TABLE_ROWS]:
         cells = [str(row["sentence"] + 1), row["scenario"]]
@@ -112,6 +119,8 @@ def _scenario_rows(evaluation: Evaluation, text_of: Callable[[int, int, int], st
                 shown = (
                     writing.shorten(side["text"])  # an ungrounded string: its text as given, no offsets
                     if side["start"] is None
+                    else pieces_of(row["sentence"], side["fragments"])
+                    if pieces_of is not None and "fragments" in side
                     else text_of(row["sentence"], side["start"], side["end"])
                 )
                 cells += [writing.shorten(side["type"]), shown]

@@ -21,6 +21,8 @@ mark { padding: 0.1em 0.3em; border-radius: 0.3em; color: #111111; }
 mark mark { border: 1px solid #6b7280; }
 .doc-text { white-space: pre-wrap; }
 .entity-type { font-family: var(--font-mono); font-size: 0.7em; font-weight: 600; margin-left: 0.35em; color: #374151; }
+mark.piece { border: 1px dashed #111827; }
+.joint { font-family: var(--font-mono); font-size: 0.65em; font-weight: 700; margin-left: 0.2em; color: #111827; }
 """
 
 
@@ -99,9 +101,26 @@ def sentences_html(evaluation: Evaluation, corpus: Corpus) -> str:
     return "\n".join(parts)
 
 
-# An entity as a highlighted document draws it: start, end (cut to the text drawn and to the entity around it),
-# type and tooltip.
-SpanMark = tuple[int, int, str, str]
+# A piece of an entity as a highlighted document draws it: start, end (cut to the text drawn and to the entity
+# around it), type, tooltip, and its joint: the HTML that every piece of an entity of several fragments ends with
+# (the same number on each, docs/scoring.md §12), none (or "") for a contiguous entity.
+SpanMark = tuple[int, int, str, str] | tuple[int, int, str, str, str]
+
+
+def _opening(entity_type: str, tooltip: str, joint: str, colours: dict[str, str]) -> str:
+    """The <mark> that opens a piece: a piece of an entity of several fragments has a dashed outline."""
+    piece = ' class="piece"' if joint else ""
+    return f'<mark{piece} style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">'
+
+
+def _closing(entity_type: str, joint: str) -> str:
+    """What closes a piece: its type and joint."""
+    return f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span>{joint}</mark>'
+
+
+def _pieces(side: dict) -> list[list[int]]:
+    """The pieces of an entity of the `entities` rows: its fragments (merged by the package), or its extent."""
+    return side.get("fragments") or [[side["start"], side["end"]]]
 
 
 def _nest(marks: list[SpanMark]) -> tuple[list[tuple[SpanMark, list]], int]:
@@ -111,7 +130,7 @@ def _nest(marks: list[SpanMark]) -> tuple[list[tuple[SpanMark, list]], int]:
     roots: list[tuple[SpanMark, list]] = []
     stack: list[tuple[SpanMark, list]] = []
     too_deep = 0
-    for start, end, entity_type, tooltip in sorted(marks, key=lambda mark: (mark[0], -mark[1])):
+    for start, end, *rest in sorted(marks, key=lambda mark: (mark[0], -mark[1])):
         while stack and stack[-1][0][1] <= start:
             stack.pop()
         if len(stack) >= caps.MAX_SHOWN_DEPTH:
@@ -119,7 +138,7 @@ def _nest(marks: list[SpanMark]) -> tuple[list[tuple[SpanMark, list]], int]:
             continue
         if stack:
             end = min(end, stack[-1][0][1])
-        node: tuple[SpanMark, list] = ((start, end, entity_type, tooltip), [])
+        node: tuple[SpanMark, list] = ((start, end, *rest), [])
         (stack[-1][1] if stack else roots).append(node)
         stack.append(node)
     return roots, too_deep
@@ -143,10 +162,11 @@ def _highlight_text(
             if stack:
                 stack[-1][1][0] = mark_end
             continue
-        (child_start, child_end, entity_type, tooltip), children = node
+        (child_start, child_end, entity_type, tooltip, *joint_given), children = node
+        joint = "".join(joint_given)  # none or one
         parts.append(html.escape(text[position[0] : child_start]))
-        parts.append(f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">')
-        closing = f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span></mark>'
+        parts.append(_opening(entity_type, tooltip, joint, colours))
+        closing = _closing(entity_type, joint)
         stack.append((iter(children), [child_start], child_end, closing))
     return "".join(parts)
 
@@ -156,18 +176,31 @@ def _offsets_only(marks: list[SpanMark], colours: dict[str, str]) -> str:
     if not marks:
         return f'<span class="no-text">{writing.NONE}</span>'
     return " ".join(
-        f'<mark style="background:{colours[entity_type]}" title="{html.escape(tooltip)}">{start}–{end}'
-        f'<span class="entity-type">{html.escape(writing.shorten(entity_type))}</span></mark>'
-        for start, end, entity_type, tooltip in sorted(marks, key=lambda mark: (mark[0], -mark[1]))
+        f"{_opening(entity_type, tooltip, ''.join(joint), colours)}{start}–{end}{_closing(entity_type, ''.join(joint))}"
+        for start, end, entity_type, tooltip, *joint in sorted(marks, key=lambda mark: (mark[0], -mark[1]))
     )
+
+
+# The fragments a tooltip lists: each piece's tooltip lists them, so an entity of thousands of fragments would
+# cost the square of their number.
+_TOOLTIP_FRAGMENTS = 4
+
+
+def _where(fragments: list[list[int]]) -> str:
+    """An entity's fragments as a tooltip gives them: ``[16:22]+[32:39]``, the first `_TOOLTIP_FRAGMENTS` and
+    how many more."""
+    shown = "+".join(f"[{start}:{end}]" for start, end in fragments[:_TOOLTIP_FRAGMENTS])
+    more = len(fragments) - _TOOLTIP_FRAGMENTS
+    return shown if more <= 0 else f"{shown}+{writing.ELLIPSIS} ({len(fragments):,} fragments)"
 
 
 def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     """Each drawn document twice, reference and prediction, its character spans highlighted by type: nested
     entities as nested marks (each with its type; hover one for its offsets and scenario), an entity that
-    crosses another's end cut there. The first `caps.MAX_SHOWN_SENTENCES` documents, `caps.MAX_SHOWN_CHARACTERS` of text
-    and `caps.MAX_SHOWN_ENTITIES` entities of each side in all, marks at most `caps.MAX_SHOWN_DEPTH` deep; a note
-    says what was left out."""
+    crosses another's end cut there, an entity of several fragments as its pieces, each with the entity's type,
+    colour, a dashed outline and the same number (docs/scoring.md §12). The first `caps.MAX_SHOWN_SENTENCES`
+    documents, `caps.MAX_SHOWN_CHARACTERS` of text and `caps.MAX_SHOWN_ENTITIES` marks of each side in all (an
+    entity is drawn whole or not), marks at most `caps.MAX_SHOWN_DEPTH` deep; a note says what was left out."""
     colours = type_colours(evaluation.entity_types)
     documents = min(len(corpus.lines), caps.MAX_SHOWN_SENTENCES)
     cuts = []  # the characters drawn of each drawn document
@@ -179,7 +212,10 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
         budget -= cuts[-1]
     sides: list[tuple[list[SpanMark], list[SpanMark]]] = [([], []) for _ in cuts]
     left_out_entities = 0
-    drawn_entities = [0, 0]
+    drawn_entities = [0, 0]  # the marks drawn on each side: one per piece
+    # The entities of several fragments drawn on each side of each document: their pieces, row side and scenario.
+    in_pieces_drawn: list[tuple[list, list]] = [([], []) for _ in cuts]
+    in_pieces = False  # whether an entity in pieces was met (the note then says how pieces count)
     for row in evaluation.entities:  # in document order
         if row["sentence"] >= len(cuts):
             break
@@ -189,17 +225,37 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
         for number, (side, marks) in enumerate(zip((row["reference"], row["prediction"]), sides[row["sentence"]])):
             if side is None or side["start"] is None:  # an ungrounded string: listed by the status, not drawn
                 continue
+            in_pieces = in_pieces or "fragments" in side
             if drawn_entities[number] == caps.MAX_SHOWN_ENTITIES:
                 left_out_entities += 1
                 continue
-            tooltip = f"{side['type']} [{side['start']}:{side['end']}], {scenario}"
-            if text is None:
-                marks.append((side["start"], side["end"], side["type"], tooltip))
-            elif side["start"] < cut:
-                marks.append((side["start"], min(side["end"], cut), side["type"], tooltip))
-            else:
+            # The pieces drawn: those that start in the text drawn (all of them without a text), cut there.
+            pieces = [
+                (start, end if text is None else min(end, cut))
+                for start, end in _pieces(side)
+                if text is None or start < cut
+            ]
+            if not pieces:
                 continue
-            drawn_entities[number] += 1
+            if drawn_entities[number] + len(pieces) > caps.MAX_SHOWN_ENTITIES:  # an entity is drawn whole or not
+                left_out_entities += 1
+                continue
+            drawn_entities[number] += len(pieces)
+            if "fragments" in side:  # numbered below, in reading order
+                in_pieces_drawn[row["sentence"]][number].append((pieces, side, scenario))
+            else:
+                tooltip = f"{side['type']} [{side['start']}:{side['end']}], {scenario}"
+                marks.append((pieces[0][0], pieces[0][1], side["type"], tooltip, ""))
+    for entities_in_pieces, document_marks in zip(in_pieces_drawn, sides):
+        for entities, marks in zip(entities_in_pieces, document_marks):
+            # Each piece of an entity of several fragments: its type, its colour and the entity's number, the
+            # entities numbered as they start on the side.
+            entities.sort(key=lambda entity: (entity[1]["start"], -entity[1]["end"]))
+            for joint_number, (pieces, side, scenario) in enumerate(entities, start=1):
+                where = f"{_where(side['fragments'])} (pieces marked {joint_number})"
+                tooltip = f"{side['type']} {where}, {scenario}"
+                joint = f'<sup class="joint">{joint_number}</sup>'
+                marks.extend((start, end, side["type"], tooltip, joint) for start, end in pieces)
     parts = []
     too_deep = 0
     for index, (cut, (reference_marks, predicted_marks)) in enumerate(zip(cuts, sides)):
@@ -225,8 +281,10 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
     if len(cuts) < len(corpus.lines):
         left_out.append(f"the first {len(cuts):,} of {len(corpus.lines):,} documents are shown")
     if left_out_entities:
+        counted = " marks (one a piece)" if in_pieces else ""
         left_out.append(
-            f"{left_out_entities:,} entities beyond the first {caps.MAX_SHOWN_ENTITIES:,} of a side are not drawn"
+            f"{left_out_entities:,} entities beyond the first {caps.MAX_SHOWN_ENTITIES:,}{counted} of a side are not "
+            "drawn"
         )
     if too_deep:
         left_out.append(f"{too_deep:,} entities nested inside {caps.MAX_SHOWN_DEPTH:,} others are not drawn")

@@ -58,6 +58,22 @@ def span_text(text: str | None, start: int, end: int) -> str:
     return shorten(text[start : min(end, start + caps.MAX_TEXT_CHARACTERS + 1)])
 
 
+def pieces_text(text: str | None, pieces: Sequence[Sequence[int]]) -> str:
+    """An entity's text by its pieces (its fragments, docs/scoring.md §12), each as `span_text` gives it, joined
+    by a spaced ellipsis, shortened: only the pieces that reach the shortened text are read, so an entity of
+    thousands of fragments costs no more than a short one."""
+    shown: list[str] = []
+    length = 0
+    for start, end in pieces:
+        if length > caps.MAX_TEXT_CHARACTERS:  # the pieces joined so far are longer: the rest are not read
+            break
+        shown.append(span_text(text, start, end))
+        length += len(shown[-1]) + (3 if len(shown) > 1 else 0)
+    joined = f" {ELLIPSIS} ".join(shown)
+    limit = caps.MAX_TEXT_CHARACTERS
+    return joined if len(joined) <= limit else joined[:limit].rstrip(f" {ELLIPSIS}") + ELLIPSIS
+
+
 def format_number(value: int | float) -> str:
     """Counts as integers, scores with at most four decimals: 0.4, 0.3333, 1.0, 0.0."""
     if isinstance(value, int):

@@ -626,3 +626,25 @@ def test_the_page_opens_with_its_answer_and_a_click_answers_in_one_request(brows
         assert [path for path in requests if "/queue/join" in path or "/run/" in path] == ["/gradio_api/queue/join"]
     finally:
         context.close()
+
+
+def test_spans_mode_draws_an_entity_in_pieces_as_joined_pieces(page):
+    # Issue 30: "muscle ... fatigue" in pieces on both sides (docs/spans.md), each piece outlined and numbered 1.
+    line = (
+        '{"text": "Patient reports muscle pain and fatigue after the statin.", "references": [{"fragments": '
+        '[[16, 22], [32, 39]], "type": "ADR"}, [16, 27, "ADR"]], "predictions": [{"fragments": [[16, 22], '
+        '[32, 39]], "type": "ADR"}, [16, 22, "ADR"]]}'
+    )
+    choose_task(page, "Spans (JSON lines)")
+    wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
+    replace_input(page, line)
+    page.click("#evaluate")
+    wait_for_summary(page, spans_summary(line))
+    pieces = page.locator("#sentences mark.piece")
+    assert pieces.count() == 4
+    assert page.locator("#sentences mark.piece .joint").all_inner_texts() == ["1"] * 4
+    assert pieces.first.evaluate("mark => getComputedStyle(mark).borderTopStyle") == "dashed"
+    assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["V", "I"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#sentences").screenshot(path=str(ARTIFACTS / "space-fragments.png"))
+    assert page.outside == []
