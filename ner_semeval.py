@@ -14,9 +14,9 @@
 """ner_semeval: the `evaluate` module of SemEval-2013 named-entity scores (strict, exact, partial, type).
 
 A thin `evaluate.Metric` over the `nerscore` package, in the manner of evaluate's own `seqeval` metric: the
-package scores (`nerscore.compute_semeval`, docs/scoring.md), this module declares what evaluate stores and keeps
-it across batches, processes and failed computes. `python ner_semeval.py FILE` is the package's command line
-(`ner-semeval`), run before evaluate is imported.
+package scores (`nerscore.compute_semeval`, docs/scoring.md) and says what evaluate stores (`forms/registry.py`),
+this module stores it with evaluate and keeps it across batches, processes and failed computes. `python
+ner_semeval.py FILE` is the package's command line (`ner-semeval`), run before evaluate is imported.
 """
 
 from __future__ import annotations
@@ -38,12 +38,10 @@ def _install_command(extra: str = "") -> str:
     nerscore is not on PyPI: it installs from a clone (README: Loading). The clone is this file's folder when the
     file is run or imported from it, the folder evaluate.load was given (evaluate imports a copy of this file from
     its cache and writes the original path beside it), or the folder `pip install` read; else a placeholder."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    folders = [here]
-    note = os.path.join(here, os.path.basename(__file__).rsplit(".", 1)[0] + ".json")  # evaluate's, beside its copy
+    here, editable = os.path.dirname(os.path.abspath(__file__)), "-e "
+    folders, note = [here], os.path.join(here, os.path.basename(__file__).rsplit(".", 1)[0] + ".json")  # evaluate's
     with contextlib.suppress(OSError, ValueError, LookupError, TypeError), open(note, encoding="utf-8") as f:
         folders.append(os.path.dirname(json.load(f)["original file path"]))
-    editable = "-e "
     with contextlib.suppress(importlib.metadata.PackageNotFoundError, LookupError, TypeError, ValueError):
         origin = json.loads(importlib.metadata.distribution("nerscore").read_text("direct_url.json") or "null")
         if origin["url"].startswith("file://"):
@@ -52,10 +50,10 @@ def _install_command(extra: str = "") -> str:
     for folder in folders:
         if os.path.isfile(os.path.join(folder, "pyproject.toml")) and os.path.isdir(os.path.join(folder, "nerscore")):
             return f"pip install {editable}{shlex.quote(folder + extra)}"
-    space = "git+https://huggingface.co/spaces/<user>/ner_semeval"
     return (
-        f"pip install -e '/path/to/your/clone{extra}' (the folder holding ner_semeval.py and pyproject.toml), or "
-        f"pip install '{space}' from the Space it was loaded from (nerscore is not on PyPI)"
+        f"pip install -e '/path/to/your/clone{extra}' (the folder holding ner_semeval.py and pyproject.toml), or pip "
+        "install 'git+https://huggingface.co/spaces/<user>/ner_semeval' from the Space it was loaded from (nerscore "
+        "is not on PyPI)"
     )
 
 
@@ -66,8 +64,8 @@ try:
     from nerscore import *
     from nerscore import InvalidInputError, Options, main
     from nerscore.accumulator import compute_checked
-    from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, rows_of, side_forms
-    from nerscore.forms.registry import FORMS, storable, with_fragment_slots
+    from nerscore.forms.inputs import IDS, TAGS, as_list, batch_form, rows_of, side_forms
+    from nerscore.forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch, stored_features
     from nerscore.options import OPTION_NAMES, describe
     from nerscore.table.columns import COLUMN_NAMES, Columns
 except ModuleNotFoundError as missing:
@@ -185,44 +183,6 @@ Examples:
 """
 
 
-def _sequences(value: str) -> datasets.Features:
-    """Each side a sequence of one value (a tag string, an id, or null) per token."""
-    return datasets.Features({side: datasets.Sequence(datasets.Value(value)) for side in ("predictions", "references")})
-
-
-# What evaluate stores, one form per evaluation, chosen by the first batch: string tags, integer ids, or spans
-# in one form whatever form they came in (dicts with `label` or `entity_group`, tuples): a list of
-# {start, end, type} per sentence. `[...]` is a list of structs in every datasets version (`Sequence` of a dict
-# would store a dict of lists).
-_STRING_TAGS = _sequences("string")
-_INTEGER_IDS = _sequences("int64")
-# A discontinuous entity (docs/scoring.md §12) also stores its fragments, [[start, end], ...]; null for the others.
-_SPAN_FEATURES = {
-    "start": datasets.Value("int64"),
-    "end": datasets.Value("int64"),
-    "type": datasets.Value("string"),
-    "fragments": [[datasets.Value("int64")]],
-}
-_SPAN_LISTS = datasets.Features({"predictions": [_SPAN_FEATURES], "references": [_SPAN_FEATURES]})
-# String entities (docs/scoring.md §1b), on either side, against strings or spans: {start, end, type, text}, a
-# string entity with start and end null, a span with text null (`forms.storable`).
-_ENTITY_FEATURES = {**_SPAN_FEATURES, "text": datasets.Value("string")}
-_STRING_LISTS = datasets.Features({"predictions": [_ENTITY_FEATURES], "references": [_ENTITY_FEATURES]})
-_FEATURES = {TAGS: _STRING_TAGS, IDS: _INTEGER_IDS, SPANS: _SPAN_LISTS, STRINGS: _STRING_LISTS}
-# With texts, tokens, groups or documents (nerscore.table.columns), each sentence's columns are stored beside it as one
-# JSON string (`Columns.stored`): the stored form is chosen by the first batch, with the columns or without.
-_COLUMNS = "columns"
-
-
-def _with_columns(features: datasets.Features) -> datasets.Features:
-    return datasets.Features({**features, _COLUMNS: datasets.Value("string")})
-
-
-# Sentences without any value, as a process other than 0 stores them when it has nothing else: Arrow merges lists
-# of nulls into process 0's lists of strings, ids or structs alike.
-_NO_VALUES = _sequences("null")
-
-
 class _StoredBatches:
     """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
     `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with
@@ -258,7 +218,7 @@ class _StoredBatches:
         self._stored_form, self._stored_columns, self._stored_sides = form, columns, sides
         for start in range(0, len(data), 10_000):
             rows = data[start : start + 10_000]
-            self._store(rows["predictions"], rows["references"], rows.get(_COLUMNS))
+            self._store(rows["predictions"], rows["references"], rows.get(STORED_COLUMNS))
         self._sentences_added = len(data)
 
     def _forget_stored_batches(self, keep_waiting: bool = False) -> None:
@@ -311,7 +271,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[_STRING_TAGS, _INTEGER_IDS, _SPAN_LISTS, _STRING_LISTS],
+            features=[stored_features(datasets, form) for form in FORMS],  # tags first: evaluate keeps to its names
             reference_urls=[
                 "https://aclanthology.org/S13-2056/",
                 "https://www.clips.uantwerpen.be/conll2003/ner/",
@@ -325,20 +285,16 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # than 0, the form that merges with any, and on process 0 (whose form is the one every file is read in)
         # the one label_list implies.
         form = batch_form(batch["predictions"], batch["references"]) or self._stored_form
-        if form is None and self.process_id > 0:
-            features = _NO_VALUES
-        else:
-            if form is None:
-                form = IDS if self.options.get("label_list") is not None else TAGS
-            features = _FEATURES[form]
-        return _with_columns(features) if _COLUMNS in batch else features
+        if form is None and self.process_id == 0:
+            form = IDS if self.options.get("label_list") is not None else TAGS
+        return stored_features(datasets, form, STORED_COLUMNS in batch)
 
     def _feature_names(self) -> list[str]:
         # evaluate keeps to the names of the first of `features`: the stored columns join them once a batch
         # holding them chose the stored form.
         names = super()._feature_names()
         selected = self.selected_feature_format
-        return [*names, _COLUMNS] if selected is not None and _COLUMNS in selected else names
+        return [*names, STORED_COLUMNS] if selected is not None and STORED_COLUMNS in selected else names
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one sentence, checked as `add_batch` checks a batch."""
@@ -359,9 +315,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             return super().add_batch(predictions=predictions, references=references, **kwargs)
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
-            predictions, references, form = storable(predictions, references)
-            if FORMS[form].entities:
-                predictions, references = with_fragment_slots(predictions), with_fragment_slots(references)
+            predictions, references, form = stored_batch(predictions, references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
                 return None  # an empty batch counts nothing
@@ -374,9 +328,9 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 self._sentences_added += len(predictions)
                 self._stored_columns = columns.given
                 return None
-            sides = side_forms(predictions, references)
-            if FORMS[form].grounded:  # each side keeps its own form (strings or spans)
-                self._check_same_sides(sides)
+            sides = self._stored_sides  # with string entities each side keeps its own form (strings or spans)
+            if FORMS[form].grounded:
+                sides = same_sides(sides, side_forms(predictions, references))
             if self._stored_form not in (None, form) and has_values:
                 raise ValueError(
                     f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
@@ -402,21 +356,10 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         self._waiting_empty = 0
         self._waiting_columns = []
         self._stored_form = self._stored_form or form
-        if FORMS[form].grounded:
-            self._stored_sides = tuple(old or new for old, new in zip(self._stored_sides, sides))
+        self._stored_sides = sides
         self._stored_columns = columns.given
         self._sentences_added += len(predictions)
         return None
-
-    def _check_same_sides(self, sides: tuple[str | None, str | None]) -> None:
-        """With string entities, each side keeps one form (strings or spans) over every batch of an evaluation, as
-        within one batch (docs/scoring.md §1b)."""
-        for side, before, now in zip(("references", "predictions"), self._stored_sides, sides):
-            if before is not None and now is not None and before != now:
-                raise ValueError(
-                    f"found {side} in {now} where the batches added before hold {side} in {before}; expected each "
-                    "side in one form, strings or spans, in every batch of one evaluation"
-                )
 
     def _store(self, predictions: list, references: list, columns: list[str] | None = None, **kwargs: Any) -> None:
         if columns is None and self.num_process > 1:
@@ -425,10 +368,10 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             # them, "" for a sentence without (`Columns.from_stored` reads no column from those).
             columns = [""] * len(predictions)
         if columns is not None:
-            kwargs[_COLUMNS] = columns
+            kwargs[STORED_COLUMNS] = columns
             if self._nothing_stored():  # evaluate takes only the names of the stored form, which this batch sets
                 self.selected_feature_format = self._infer_feature_from_batch(
-                    {"predictions": predictions, "references": references, _COLUMNS: columns}
+                    {"predictions": predictions, "references": references, STORED_COLUMNS: columns}
                 )
         super().add_batch(predictions=predictions, references=references, **kwargs)
 
@@ -492,7 +435,11 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
     def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
         # The columns are read from what evaluate read back (`data`), beside the stored predictions and references.
         data = self.data
-        columns = Columns.from_stored(data[_COLUMNS]) if data is not None and _COLUMNS in data.column_names else None
+        columns = (
+            Columns.from_stored(data[STORED_COLUMNS])
+            if data is not None and STORED_COLUMNS in data.column_names
+            else None
+        )
         return compute_checked(predictions, references, Options.of(**{**self.options, **kwargs}), columns)
 
 

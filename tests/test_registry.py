@@ -11,7 +11,15 @@ import pytest
 from nerscore import compute
 from nerscore.forms import registry as forms
 from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, value_form
-from nerscore.forms.registry import FORMS, holds_values, storable
+from nerscore.forms.registry import (
+    FORMS,
+    STORED_COLUMNS,
+    holds_values,
+    same_sides,
+    storable,
+    stored_batch,
+    stored_features,
+)
 from nerscore.options import Options
 
 
@@ -61,3 +69,39 @@ def test_storable_keeps_one_stored_form_per_entry() -> None:
     )
     assert storable([["B-PER"]], [["O"]])[2] == TAGS
     assert forms.FORMS[IDS].unstorable(1 << 63) is not None and forms.FORMS[IDS].unstorable(3) is None
+
+
+def test_the_stored_batch_gives_every_entity_its_fragments() -> None:
+    # evaluate's Arrow structs need every key in every entity: null where an entity is contiguous (§12).
+    predictions, references, form = stored_batch([[(0, 2, "PER")]], [[{"type": "PER", "fragments": [(0, 1), (3, 4)]}]])
+    assert form == SPANS and predictions == [[{"start": 0, "end": 2, "type": "PER", "fragments": None}]]
+    assert references == [[{"start": 0, "end": 4, "type": "PER", "fragments": [[0, 1], [3, 4]]}]]
+    assert stored_batch([["B-PER"]], [["O"]]) == ([["B-PER"]], [["O"]], TAGS)
+
+
+def test_each_side_keeps_its_form_over_the_batches() -> None:
+    assert same_sides((None, None), (STRINGS, SPANS)) == (STRINGS, SPANS)
+    assert same_sides((STRINGS, None), (None, STRINGS)) == (STRINGS, STRINGS)
+    with pytest.raises(ValueError, match="found predictions in spans where the batches added before hold predictions"):
+        same_sides((STRINGS, STRINGS), (STRINGS, SPANS))
+
+
+def test_what_evaluate_stores_of_each_form() -> None:
+    datasets = pytest.importorskip("datasets")
+    value, sequence, features = datasets.Value, datasets.Sequence, datasets.Features
+    span = {"start": value("int64"), "end": value("int64"), "type": value("string"), "fragments": [[value("int64")]]}
+    entity = {**span, "text": value("string")}
+    expected = {
+        TAGS: features({"predictions": sequence(value("string")), "references": sequence(value("string"))}),
+        IDS: features({"predictions": sequence(value("int64")), "references": sequence(value("int64"))}),
+        SPANS: features({"predictions": [span], "references": [span]}),
+        STRINGS: features({"predictions": [entity], "references": [entity]}),
+        None: features({"predictions": sequence(value("null")), "references": sequence(value("null"))}),
+    }
+    for form, stored in expected.items():
+        assert stored_features(datasets, form) == stored
+        assert stored_features(datasets, form, with_columns=True) == features(
+            {**stored, STORED_COLUMNS: value("string")}
+        )
+    # Every form's entry has its features, tags first (evaluate keeps to the names of the first).
+    assert next(iter(FORMS)) == TAGS and set(FORMS) | {None} == set(expected)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import chain
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -291,6 +292,14 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
     return predictions, references, form
 
 
+def stored_batch(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
+    """A batch as the evaluate wrapper hands it to evaluate: `storable`'s, every entity with `fragments`."""
+    predictions, references, form = storable(predictions, references)
+    if FORMS[form].entities:
+        predictions, references = with_fragment_slots(predictions), with_fragment_slots(references)
+    return predictions, references, form
+
+
 def with_fragment_slots(batch: list[list]) -> list[list]:
     """A stored batch of entity dicts (`storable`'s) with every entity holding `fragments`, None where it is
     contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
@@ -298,6 +307,22 @@ def with_fragment_slots(batch: list[list]) -> list[list]:
         [entity if "fragments" in entity else {**entity, "fragments": None} for entity in sentence]
         for sentence in batch
     ]
+
+
+Sides = tuple[str | None, str | None]
+
+
+def same_sides(before: Sides, now: Sides) -> Sides:
+    """Each side's form (strings or spans, `side_forms`: references first) over the batches of one evaluation with
+    string entities: `before`, the batches stored so far, and `now`, this batch. Each side keeps one form over
+    every batch of an evaluation, as within one batch (docs/scoring.md §1b): a side that changes is a ValueError."""
+    for side, old, new in zip(("references", "predictions"), before, now):
+        if old is not None and new is not None and old != new:
+            raise ValueError(
+                f"found {side} in {new} where the batches added before hold {side} in {old}; expected each side in "
+                "one form, strings or spans, in every batch of one evaluation"
+            )
+    return (before[0] or now[0], before[1] or now[1])
 
 
 def _check_arrow_can_store(batch: list[list], side: str, entry: Form) -> None:
@@ -317,3 +342,36 @@ def _check_arrow_can_store(batch: list[list], side: str, entry: Form) -> None:
                 if entry.entities:
                     raise InvalidInputError(problem, side, sentence, entity=index)
                 raise InvalidInputError(problem, side, sentence, index)
+
+
+# Where the evaluate wrapper stores each sentence's columns (texts, tokens, groups or documents, `Columns`) beside it,
+# as one JSON string (`Columns.stored`): the stored form is chosen by the first batch, with the columns or without.
+STORED_COLUMNS = "columns"
+
+
+def stored_features(datasets: ModuleType, form: str | None, with_columns: bool = False) -> Any:
+    """The `datasets.Features` the evaluate wrapper stores a batch of `form` in (the wrapper passes the module
+    `datasets`, which the package never imports: tests/test_house.py). One form per evaluation, chosen by the first
+    batch: string tags, integer ids, or entities in one form whatever form they came in (`storable`), a list of
+    {start, end, type} per sentence; a discontinuous entity also stores its fragments, [[start, end], ...], null
+    for the others (docs/scoring.md §12); string entities (§1b), on either side, against strings or spans, store
+    {start, end, type, text}, a string entity with start and end null, a span with text null. `[...]` is a list of
+    structs in every datasets version (`Sequence` of a dict would store a dict of lists). `form` None: sentences
+    without any value, as a process other than 0 stores them when it has nothing else (Arrow merges lists of nulls
+    into process 0's lists of strings, ids or structs alike). `with_columns`: with `STORED_COLUMNS`."""
+    value = datasets.Value
+    sides: dict[str, Any]
+    if form is None or not FORMS[form].entities:  # one value (a tag string, an id, or null) per token
+        dtype = {None: "null", TAGS: "string", IDS: "int64"}[form]
+        sides = {side: datasets.Sequence(value(dtype)) for side in ("predictions", "references")}
+    else:
+        entity = {
+            "start": value("int64"),
+            "end": value("int64"),
+            "type": value("string"),
+            "fragments": [[value("int64")]],
+        }
+        if form == STRINGS:
+            entity["text"] = value("string")
+        sides = {"predictions": [entity], "references": [entity]}
+    return datasets.Features({**sides, STORED_COLUMNS: value("string")} if with_columns else sides)
