@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError
-from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, past_text, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
@@ -34,6 +34,7 @@ from .table.slices import (
     add_entity_texts,
     check_slice_inputs,
     check_tokens_cover,
+    first_past_text,
     kept_tokens,
     slice_scores,
 )
@@ -243,8 +244,10 @@ def count_batch(
     # hold tags: without a value it may be spans.
     if entry.entities or holds:
         entry.check_options(options)
-    # The array paths' table gives the `entities` rows too; `tokens` are checked against entities' ends on it.
-    wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and columns.tokens is not None)
+    # The array paths' table gives the `entities` rows too; `tokens` and `texts` are checked against entities'
+    # ends on it (made either way: keeping it costs nothing).
+    covered = columns.tokens is not None or columns.texts is not None
+    wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and covered)
     counting = options if lengths is None or not options.slices else options.evolve(slices=())
     counted = entry.count(predictions, references, counting, keep_sentences, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
@@ -257,17 +260,42 @@ def count_batch(
         counted = _sliced_by_lengths(counted, options, columns, keep_sentences, lengths)
     # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
     table = counted.rows[0] if options.return_entities else None
-    return _checked_counted(counted, form, columns), table
+    return _checked_counted(counted, form, columns, (references, predictions)), table
 
 
-def _checked_counted(counted: Counted, form: str, columns: Columns) -> Counted:
+def _checked_counted(
+    counted: Counted, form: str, columns: Columns, batches: tuple[Batch, Batch] | None = None
+) -> Counted:
     """`counted` without the table it kept for the caller: with spans and `tokens`, the entities checked to lie
-    within their sentence's tokens on it (`check_tokens_cover`)."""
+    within their sentence's tokens on it (`check_tokens_cover`); with `texts` and the `batches` as given
+    (references, predictions), within their texts (`refuse_past_texts`). Grounded strings give no batches: their
+    spans as given were checked against the texts as given (`inputs.read_span_side`), and their placed
+    predictions lie in the placed texts (§1b)."""
     if counted.rows is None:
         return counted
     if FORMS[form].entities:
         check_tokens_cover(counted.rows[0], columns)
+        if batches is not None:
+            refuse_past_texts(counted.rows[0], columns, *batches)
     return counted._replace(rows=None)
+
+
+def refuse_past_texts(rows: Pairs, columns: Columns, references: Batch, predictions: Batch) -> None:
+    """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): an entity that ends
+    past its text is a located `InvalidInputError` (side, sentence, entity), the message `read_span_side` gives
+    against strings. Found on the table's columns (`first_past_text`); the batch is read only to name the entity."""
+    found = first_past_text(rows, columns)
+    if found is None:
+        return
+    side, sentence = found
+    assert columns.texts is not None  # first_past_text finds nothing without them
+    length = len(columns.texts[sentence])
+    batch = references if side == "references" else predictions
+    for index, entity in enumerate(rows_of(batch)[sentence]):
+        span = as_span(entity)
+        if span.end > length:
+            raise InvalidInputError(past_text(span.start, span.end, length), side, sentence, entity=index)
+    raise InvalidInputError(f"found an entity past the end of its text ({length} characters)", side, sentence)
 
 
 def _sliced_by_lengths(
