@@ -260,42 +260,52 @@ def count_batch(
         counted = _sliced_by_lengths(counted, options, columns, keep_sentences, lengths)
     # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
     table = counted.rows[0] if options.return_entities else None
-    return _checked_counted(counted, form, columns, (references, predictions)), table
+    return _checked_counted(counted, form, columns, (references, predictions), bool(options.labels)), table
 
 
 def _checked_counted(
-    counted: Counted, form: str, columns: Columns, batches: tuple[Batch, Batch] | None = None
+    counted: Counted, form: str, columns: Columns, batches: tuple[Batch, Batch] | None = None, labels: bool = False
 ) -> Counted:
     """`counted` without the table it kept for the caller: with spans and `tokens`, the entities checked to lie
     within their sentence's tokens on it (`check_tokens_cover`); with `texts` and the `batches` as given
     (references, predictions), within their texts (`refuse_past_texts`). Grounded strings give no batches: their
     spans as given were checked against the texts as given (`inputs.read_span_side`), and their placed
-    predictions lie in the placed texts (§1b)."""
+    predictions lie in the placed texts (§1b). With `labels`, the table lacks the entities of other types: the
+    batch is read for them."""
     if counted.rows is None:
         return counted
     if FORMS[form].entities:
         check_tokens_cover(counted.rows[0], columns)
         if batches is not None:
-            refuse_past_texts(counted.rows[0], columns, *batches)
+            refuse_past_texts(counted.rows[0], columns, *batches, labels=labels)
     return counted._replace(rows=None)
 
 
-def refuse_past_texts(rows: Pairs, columns: Columns, references: Batch, predictions: Batch) -> None:
+def refuse_past_texts(
+    rows: Pairs, columns: Columns, references: Batch, predictions: Batch, *, labels: bool = False
+) -> None:
     """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): an entity that ends
     past its text is a located `InvalidInputError` (side, sentence, entity), the message `read_span_side` gives
-    against strings. Found on the table's columns (`first_past_text`); the batch is read only to name the entity."""
-    found = first_past_text(rows, columns)
-    if found is None:
+    against strings. Found on the table's columns (`first_past_text`), the batch read only to name the entity;
+    with `labels` (the table holds only the kept types' entities) found by reading the batch."""
+    if columns.texts is None:
         return
-    side, sentence = found
-    assert columns.texts is not None  # first_past_text finds nothing without them
-    length = len(columns.texts[sentence])
-    batch = references if side == "references" else predictions
-    for index, entity in enumerate(rows_of(batch)[sentence]):
-        span = as_span(entity)
-        if span.end > length:
-            raise InvalidInputError(past_text(span.start, span.end, length), side, sentence, entity=index)
-    raise InvalidInputError(f"found an entity past the end of its text ({length} characters)", side, sentence)
+    found = first_past_text(rows, columns)
+    sides = [found] if found is not None else []
+    if labels:  # every entity, as the grounded path's read_span_side reads them whatever the labels
+        sides = [(side, sentence) for side in ("references", "predictions") for sentence in range(len(columns.texts))]
+    for side, sentence in sides:
+        length = len(columns.texts[sentence])
+        batch = references if side == "references" else predictions
+        for index, entity in enumerate(rows_of(batch)[sentence]):
+            span = as_span(entity)
+            if span.end > length:
+                raise InvalidInputError(past_text(span.start, span.end, length), side, sentence, entity=index)
+    if found is not None:  # the table's entity is the batch's: named above
+        side, sentence = found
+        raise InvalidInputError(
+            f"found an entity past the end of its text ({len(columns.texts[sentence])} characters)", side, sentence
+        )
 
 
 def _sliced_by_lengths(

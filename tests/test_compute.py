@@ -115,6 +115,14 @@ PAST_MESSAGE = (
             (8, 12, 11),
             id="weighted",
         ),
+        pytest.param(
+            [[(0, 3, "PER")], [(8, 12, "LOC")]],
+            [[(0, 3, "PER")], [(8, 11, "PER")]],
+            {"labels": ["PER"]},
+            "predictions, sentence 1, entity 0",
+            (8, 12, 11),
+            id="of-a-type-labels-leave-out",
+        ),
     ],
 )
 def test_a_span_past_its_text_is_located(predictions, references, options, where, bounds) -> None:
