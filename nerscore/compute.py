@@ -17,7 +17,7 @@ from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_s
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
-from .forms.span_arrays import SpanValues, count_spans
+from .forms.span_arrays import SpanValues, count_spans, entity_ends
 from .forms.string_batches import StringSpans, entity_dicts
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, entity_rows, scores
@@ -293,7 +293,11 @@ def refuse_past_texts(
     found = first_past_text(rows, columns)
     sides = [found] if found is not None else []
     if labels:  # every entity, as the grounded path's read_span_side reads them whatever the labels
-        sides = [(side, sentence) for side in ("references", "predictions") for sentence in range(len(columns.texts))]
+        sides = [
+            (side, sentence)
+            for side, batch in (("references", references), ("predictions", predictions))
+            for sentence in _past_sentences(rows_of(batch), columns.texts)
+        ]
     for side, sentence in sides:
         length = len(columns.texts[sentence])
         batch = references if side == "references" else predictions
@@ -306,6 +310,18 @@ def refuse_past_texts(
         raise InvalidInputError(
             f"found an entity past the end of its text ({len(columns.texts[sentence])} characters)", side, sentence
         )
+
+
+def _past_sentences(batch: list[list], texts: Sequence[str]) -> list[int]:
+    """The sentences of one side of spans to read for an entity past its text: the first such, on arrays
+    (`entity_ends`), none, or every sentence where the arrays cannot read the side."""
+    read = entity_ends(batch)
+    if read is None:
+        return list(range(len(texts)))
+    ends, counts = read
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    past = np.flatnonzero(ends > np.repeat(lengths, counts))
+    return [int(np.searchsorted(np.cumsum(counts), past[0], side="right"))] if len(past) else []
 
 
 def _sliced_by_lengths(
