@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError
-from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, past_text, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
-from .forms.span_arrays import SpanValues, count_spans
+from .forms.span_arrays import SpanValues, count_spans, entity_ends
 from .forms.string_batches import StringSpans, entity_dicts
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, entity_rows, scores
@@ -34,6 +34,7 @@ from .table.slices import (
     add_entity_texts,
     check_slice_inputs,
     check_tokens_cover,
+    first_past_text,
     kept_tokens,
     slice_scores,
 )
@@ -243,8 +244,10 @@ def count_batch(
     # hold tags: without a value it may be spans.
     if entry.entities or holds:
         entry.check_options(options)
-    # The array paths' table gives the `entities` rows too; `tokens` are checked against entities' ends on it.
-    wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and columns.tokens is not None)
+    # The array paths' table gives the `entities` rows too; `tokens` and `texts` are checked against entities'
+    # ends on it (made either way: keeping it costs nothing).
+    covered = columns.tokens is not None or columns.texts is not None
+    wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and covered)
     counting = options if lengths is None or not options.slices else options.evolve(slices=())
     counted = entry.count(predictions, references, counting, keep_sentences, columns, wanted_pairs)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
@@ -257,17 +260,68 @@ def count_batch(
         counted = _sliced_by_lengths(counted, options, columns, keep_sentences, lengths)
     # The table, not its rows: `entity_dicts_of` makes the `entities` dicts from its columns.
     table = counted.rows[0] if options.return_entities else None
-    return _checked_counted(counted, form, columns), table
+    return _checked_counted(counted, form, columns, (references, predictions), bool(options.labels)), table
 
 
-def _checked_counted(counted: Counted, form: str, columns: Columns) -> Counted:
+def _checked_counted(
+    counted: Counted, form: str, columns: Columns, batches: tuple[Batch, Batch] | None = None, labels: bool = False
+) -> Counted:
     """`counted` without the table it kept for the caller: with spans and `tokens`, the entities checked to lie
-    within their sentence's tokens on it (`check_tokens_cover`)."""
+    within their sentence's tokens on it (`check_tokens_cover`); with `texts` and the `batches` as given
+    (references, predictions), within their texts (`refuse_past_texts`). Grounded strings give no batches: their
+    spans as given were checked against the texts as given (`inputs.read_span_side`), and their placed
+    predictions lie in the placed texts (§1b). With `labels`, the table lacks the entities of other types: the
+    batch is read for them."""
     if counted.rows is None:
         return counted
     if FORMS[form].entities:
         check_tokens_cover(counted.rows[0], columns)
+        if batches is not None:
+            refuse_past_texts(counted.rows[0], columns, *batches, labels=labels)
     return counted._replace(rows=None)
+
+
+def refuse_past_texts(
+    rows: Pairs, columns: Columns, references: Batch, predictions: Batch, *, labels: bool = False
+) -> None:
+    """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): an entity that ends
+    past its text is a located `InvalidInputError` (side, sentence, entity), the message `read_span_side` gives
+    against strings. Found on the table's columns (`first_past_text`), the batch read only to name the entity;
+    with `labels` (the table holds only the kept types' entities) found by reading the batch."""
+    if columns.texts is None:
+        return
+    found = first_past_text(rows, columns)
+    sides = [found] if found is not None else []
+    if labels:  # every entity, as the grounded path's read_span_side reads them whatever the labels
+        sides = [
+            (side, sentence)
+            for side, batch in (("references", references), ("predictions", predictions))
+            for sentence in _past_sentences(rows_of(batch), columns.texts)
+        ]
+    for side, sentence in sides:
+        length = len(columns.texts[sentence])
+        batch = references if side == "references" else predictions
+        for index, entity in enumerate(rows_of(batch)[sentence]):
+            span = as_span(entity)
+            if span.end > length:
+                raise InvalidInputError(past_text(span.start, span.end, length), side, sentence, entity=index)
+    if found is not None:  # the table's entity is the batch's: named above
+        side, sentence = found
+        raise InvalidInputError(
+            f"found an entity past the end of its text ({len(columns.texts[sentence])} characters)", side, sentence
+        )
+
+
+def _past_sentences(batch: list[list], texts: Sequence[str]) -> list[int]:
+    """The sentences of one side of spans to read for an entity past its text: the first such, on arrays
+    (`entity_ends`), none, or every sentence where the arrays cannot read the side."""
+    read = entity_ends(batch)
+    if read is None:
+        return list(range(len(texts)))
+    ends, counts = read
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    past = np.flatnonzero(ends > np.repeat(lengths, counts))
+    return [int(np.searchsorted(np.cumsum(counts), past[0], side="right"))] if len(past) else []
 
 
 def _sliced_by_lengths(

@@ -7,6 +7,7 @@ that name annotators; the intervals."""
 from __future__ import annotations
 
 import doctest
+import re
 import sys
 from itertools import combinations
 from pathlib import Path
@@ -235,6 +236,30 @@ def test_span_units_run_to_the_texts_end_when_texts_are_given(annotations):
     texts = ["x" * 14] * sentences  # longer than any entity's end
     result = agreement(annotations, texts=texts)
     assert_coefficients_match(result, span_unit_labels(annotations, texts))
+
+
+@pytest.mark.parametrize(
+    "annotations, where",
+    [
+        pytest.param(
+            {"a": [[(0, 3, "PER")], [(0, 3, "PER")]], "b": [[(0, 3, "PER")], [(4, 12, "PER")]]},
+            "annotations['b'], sentence 1, entity 0",
+            id="the-second-annotator",
+        ),
+        pytest.param(
+            {"a": [None, [(0, 3, "PER"), (4, 12, "PER")]], "b": [[(0, 3, "PER")], [(4, 7, "PER")]]},
+            "annotations['a'], sentence 1, entity 1",
+            id="the-first-annotator-after-a-missing-sentence",
+        ),
+    ],
+)
+def test_a_span_past_its_text_is_an_error_naming_its_annotator(annotations, where):
+    # With texts a sentence's units are its characters (§13) and offsets index them (§1): an entity past its text
+    # is refused as compute_semeval refuses it, rather than widening the sentence; without texts it still widens.
+    texts = ["Ada", "Ada met Bob"]
+    with pytest.raises(InvalidInputError, match=rf"^{re.escape(where)}: found the span \[4, 12\) past the end"):
+        agreement(annotations, texts=texts)
+    assert agreement(annotations)["units"] == 3 + 12  # each sentence to its largest end
 
 
 def test_stacked_entities_of_one_annotator_join_their_distinct_types():

@@ -403,7 +403,8 @@ def test_bootstrap_keys_of_every_bucket_and_the_totals() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.lists(st.tuples(nested_spans(), nested_spans()), max_size=5),
+    # Ends up to 9, within the shortest text (an entity past its text is an error, docs/scoring.md §1).
+    st.lists(st.tuples(nested_spans(max_position=5), nested_spans(max_position=5)), max_size=5),
     st.sets(st.sampled_from(("ab", "abc", "b", "cdefg"))),
     st.sampled_from([None, 0.5]),
 )
@@ -555,8 +556,9 @@ def test_the_command_line_slices_strings_by_the_length_of_their_text(
     result = json.loads(capsys.readouterr().out)
     assert list(result["slices"]["sentence_length"]) == ["1-10", "11-20"]  # not "21-40", with Oslo's 5
     assert result["slices"]["sentence_length"]["11-20"]["strict_spurious"] == 1 and result["ungrounded"] == 1
+    # Oslo as a span that overlaps nothing, within the text (past it is an error, docs/scoring.md §1).
     spans = compute_semeval(
-        predictions=[[(0, 3, "PER"), (21, 25, "LOC")], [(0, 4, "LOC")]],
+        predictions=[[(0, 3, "PER"), (11, 15, "LOC")], [(0, 4, "LOC")]],
         references=[[(0, 3, "PER")], [(0, 4, "LOC")]],
         texts=[line["text"] for line in lines],
         slices=["sentence_length"],

@@ -693,6 +693,15 @@ def test_runs_summarize_and_compare_the_ungrounded() -> None:
     assert one == {**renamed, "runs_a": 1, "runs_b": 1}
 
 
+# The same within the texts, which a span past its text's end may not leave (docs/scoring.md §1): Oslo where it
+# overlaps nothing, Acme on "Rome", where no reference is.
+MERGED_SPAN_PREDICTIONS_IN_TEXTS = [
+    [(0, 7, "PER"), (8, 11, "LOC"), (11, 15, "LOC")],
+    [(0, 11, "PER"), (8, 11, "PER")],
+    [(0, 4, "LOC"), (0, 4, "ORG")],
+]
+
+
 @pytest.mark.parametrize(
     "options",
     [{}, {"return_entities": True}, {"bootstrap": 30}, {"errors": True, "slice_edges": {"sentence_length": [21]}}],
@@ -706,7 +715,7 @@ def test_sentence_length_of_strings_is_the_texts_length(options) -> None:
         predictions=MERGED_PREDICTIONS, references=MERGED_REFERENCES, texts=MERGED_TEXTS, **sliced
     )
     spans = compute_semeval(
-        predictions=MERGED_SPAN_PREDICTIONS, references=MERGED_SPAN_REFERENCES, texts=MERGED_TEXTS, **sliced
+        predictions=MERGED_SPAN_PREDICTIONS_IN_TEXTS, references=MERGED_SPAN_REFERENCES, texts=MERGED_TEXTS, **sliced
     )
     buckets = strings["slices"]["sentence_length"]
     if "slice_edges" in options:

@@ -175,6 +175,13 @@ def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]
     return [spans[a:b] for a, b in pairwise(bounds)]
 
 
+def entity_ends(batch: list[list]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each entity's end, in order of sentence, and each sentence's number of entities, read as `count_spans`
+    reads them (before `labels` leave any out); None where it cannot read them."""
+    read = _span_values(batch)
+    return None if read is None else (read.end, read.counts)
+
+
 def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
     """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple (the readable path then
     explains or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at

@@ -152,6 +152,21 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
             )
 
 
+def first_past_text(rows: Pairs, columns: Columns) -> tuple[str, int] | None:
+    """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): the side (references
+    first) and the first sentence of it holding an entity that ends past its text (a discontinuous one: its
+    extent, §12), or None. On the table's end columns, so that it costs a comparison per row; the caller locates
+    the entity in the batch as given."""
+    if columns.texts is None:
+        return None
+    lengths = np.fromiter(map(len, columns.texts), dtype=np.int64, count=len(columns.texts))
+    for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
+        past = ends > lengths[rows.sentence]  # -1 where a row has no entity on this side: never past
+        if past.any():
+            return side, int(rows.sentence[past].min())
+    return None
+
+
 def count_slices(
     rows: Pairs,
     options: Options,
