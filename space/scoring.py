@@ -215,6 +215,35 @@ def check_cost(references: list[list[nerscore.Span]], predictions: list[list[ner
     return total
 
 
+def check_grounding_cost(corpus: SpanCorpus) -> int:
+    """What grounding the documents' string entities would cost, P x (R + P) for a document of P string
+    predictions and R references, in all; an `InputProblem` naming the line of the first document beyond
+    `caps.MAX_DOCUMENT_GROUNDING`, or where the request's total passes `caps.MAX_REQUEST_GROUNDING`: checked before
+    anything is grounded, so that no request holds a lane for long (caps.py says why these)."""
+    command = "python ner_semeval.py --spans FILE.jsonl"
+    # A side is all strings or all spans (§1b); references are grounded in order, without a choice.
+    if nerscore.side_forms(corpus.predictions, corpus.references)[1] != "strings":
+        return 0
+    total = 0
+    for document, (references, predictions) in enumerate(zip(corpus.references, corpus.predictions)):
+        strings = len(predictions)
+        cost = strings * (len(references) + strings)
+        if cost > caps.MAX_DOCUMENT_GROUNDING:
+            raise InputProblem(
+                f"Line {corpus.lines[document]}: {strings:,} predicted strings to find in the text beside "
+                f"{len(references):,} references; the page grounds documents of at most "
+                f"{caps.MAX_DOCUMENT_GROUNDING:,} (predicted strings x all entities). Use `{command}` for this one."
+            )
+        total += cost
+        if total > caps.MAX_REQUEST_GROUNDING:
+            raise InputProblem(
+                f"Line {corpus.lines[document]}: the documents up to this line hold {total:,} (predicted strings x "
+                f"all entities) to ground; the page grounds at most {caps.MAX_REQUEST_GROUNDING:,} in a request. "
+                f"Send fewer documents, or use `{command}`."
+            )
+    return total
+
+
 def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:
     """The documents scored by the package with its default options (scheme and mode describe tags); an entity
     the metric refuses, a type that is no text, or a document that would cost more than the page pairs
@@ -272,6 +301,7 @@ def _evaluate_strings(corpus: SpanCorpus, options: nerscore.Options) -> Evaluati
                 f'Line {corpus.lines[document]}: string entities need the document\'s "text", in which they are found.'
             )
     texts = [str(text) for text in corpus.texts]
+    check_grounding_cost(corpus)
     accumulator = nerscore.Accumulator(options.evolve(return_entities=True))
     try:
         grounded = accumulator.ground(predictions=corpus.predictions, references=corpus.references, texts=texts)

@@ -1870,6 +1870,34 @@ def test_the_pairs_caps_bound_the_pairing_a_request_may_cost():
     assert "Line 5: the documents up to this line" in answers.spans_text(text + "\n" + identical_spans(side))[0]
 
 
+def strings_document(references: int, predictions: int, occurrences: int = 40) -> str:
+    """One JSON line: "a" on `occurrences` places, references X and Y on the first ones, predictions of "a"."""
+    text = " ".join(["a"] * occurrences)
+    spans = [[2 * i, 2 * i + 1, "XY"[i % 2]] for i in range(references)]
+    strings = [["XY"[i % 2], "a"] for i in range(predictions)]
+    return json.dumps({"text": text, "references": spans, "predictions": strings})
+
+
+def test_grounding_is_refused_by_its_cost_before_it_runs(monkeypatch):
+    # Issue 31 (5): the page grounds before its pair caps; two red-team requests under 4 KB stalled every visitor.
+    # The red team's block (13 occurrences, 11 references, 14 predictions) is answered; a document past the cap is
+    # refused naming its line, and the request's total likewise, without grounding anything.
+    red_team = strings_document(11, 14, occurrences=13)
+    assert answers.spans_text(red_team)[0].startswith("Evaluated 1 document")
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_GROUNDING", 14 * (11 + 14))
+    monkeypatch.setattr(caps, "MAX_REQUEST_GROUNDING", 2 * 14 * (11 + 14))
+    assert scoring.check_grounding_cost(parsing.parse_spans(red_team)) == 14 * 25
+    grounding = mock.patch.object(scoring.nerscore.Accumulator, "ground", side_effect=AssertionError("grounded"))
+    with grounding:
+        status = answers.spans_text("\n".join([red_team, strings_document(11, 15, occurrences=13)]))[0]
+        assert "Line 2: 15 predicted strings to find in the text beside 11 references" in status, status
+        status = answers.spans_text("\n".join([red_team] * 3))[0]
+        assert "Line 3: the documents up to this line hold 1,050" in status, status
+    # Spans predicted against string references choose nothing: no cost.
+    spans_only = json.dumps({"text": "a a", "references": [["X", "a"]], "predictions": [[0, 1, "X"]]})
+    assert scoring.check_grounding_cost(parsing.parse_spans(spans_only)) == 0
+
+
 def test_a_reader_error_without_a_line_names_the_line_it_was_reading():
     text = "\n".join([SPANS_FINE, "", SPANS_FINE, '{"references": [[1, ' + "9" * 4_400 + ', "X"]], "predictions": []}'])
     with pytest.raises(parsing.InputProblem, match=r"^Line 4: found an integer of more than 4,300 digits"):
