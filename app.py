@@ -33,7 +33,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 import pandas as pd
 
-from space import answers, caps, frames, lanes, markup, parsing, texts
+from space import agreement, answers, caps, frames, lanes, markup, parsing, texts
 
 
 def run_page(
@@ -41,7 +41,10 @@ def run_page(
 ) -> tuple[Any, ...]:
     """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
     and the difference picture, then the diagnostics and errors tables, then the slices picture (one system's
-    CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them."""
+    CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them. The
+    Agreement task's outputs are `agreement_run`'s, and this leaves its own as they are for that task."""
+    if task == texts.AGREEMENT:
+        return (gr.skip(),) * 12
     if task == texts.TWO_SYSTEMS:
         status, table, figure = answers.compare_page(text, scheme, mode, value)
         return (
@@ -104,16 +107,43 @@ def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> 
 
 def show_task(task: str) -> tuple[Any, ...]:
     """The outputs of the chosen task shown and the other's hidden; the editor's label and the button say what
-    the page reads and does."""
+    the page reads and does. (The Agreement task's own outputs: `agreement_shown`.)"""
     two = task == texts.TWO_SYSTEMS
+    one = not two and task != texts.AGREEMENT
     return (
-        gr.update(visible=not two),  # the summary table
+        gr.update(visible=one),  # the summary table
         gr.update(visible=two),  # the comparison table
-        gr.update(visible=not two),  # scenarios, pictures, sentences, per type
+        gr.update(visible=one),  # scenarios, pictures, sentences, per type
         gr.update(visible=two),  # the comparison's explanation and picture
         gr.update(label=texts.LABELS.get(task, texts.ONE_SYSTEM_LABEL)),
-        gr.update(value="Compare" if two else "Evaluate"),
+        gr.update(value="Compare" if two else "Measure agreement" if task == texts.AGREEMENT else "Evaluate"),
     )
+
+
+def agreement_shown(task: str) -> Any:
+    """The Agreement task's tables, picture and explanation, shown for that task alone."""
+    return gr.update(visible=task == texts.AGREEMENT)
+
+
+def agreement_run(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.AGREEMENT, *_: Any
+) -> tuple[Any, ...]:
+    """The Agreement task's outputs (space/agreement.py): the status, the pairs', coefficients' and
+    disagreements' tables and the pairwise F1 heatmap; for any other task, left as they are (`run_page` answers)."""
+    if task != texts.AGREEMENT:
+        return (gr.skip(),) * 5
+    return agreement.agreement_page(text, scheme, mode)
+
+
+def agreement_upload(path: str | None, scheme: str, mode: str, task: str, *_: Any) -> tuple[Any, ...]:
+    """`agreement_run` of an uploaded file (`upload_page` puts it in the editor), or a message (`read_upload`)."""
+    if task != texts.AGREEMENT:
+        return (gr.skip(),) * 5
+    try:
+        text = parsing.read_upload(path)
+    except parsing.InputProblem as problem:
+        return (*agreement.empty_text(answers.error_message(str(problem), "measure agreement")), None)
+    return agreement.agreement_page(text, scheme, mode)
 
 
 def slices_shown(task: str) -> Any:
@@ -144,6 +174,8 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     example_of = dict.fromkeys(one_system_examples, texts.ONE_SYSTEM)
     example_of |= {texts.COMPARE_EXAMPLE.rstrip(): texts.TWO_SYSTEMS, texts.SPANS_EXAMPLE.rstrip(): texts.SPANS}
     example_of[texts.STRINGS_EXAMPLE.rstrip()] = texts.SPANS
+    examples[texts.AGREEMENT] = texts.AGREEMENT_EXAMPLE
+    example_of[texts.AGREEMENT_EXAMPLE.rstrip()] = texts.AGREEMENT
     if text in example_of and example_of[text] != task and task in examples:
         return examples[task], "IOB2", "lenient"
     return gr.skip(), gr.skip(), gr.skip()
@@ -236,6 +268,13 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     cache_examples=False,
                     label="Examples",
                 )
+                agreement_examples = gr.Examples(
+                    texts.AGREEMENT_EXAMPLES,
+                    inputs=[text, scheme, mode, task],
+                    example_labels=texts.AGREEMENT_EXAMPLE_LABELS,
+                    cache_examples=False,
+                    label="Agreement between annotators",
+                )
         with gr.Column(elem_id="one-system") as one_system:
             scenarios = gr.Dataframe(
                 headers=frames.SCENARIO_HEADERS,
@@ -292,6 +331,36 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 )
             with gr.Column(scale=5, min_width=320):
                 gr.Markdown(texts.COMPARE_TEXT)
+        # The Agreement task (space/agreement.py), shown for that task alone.
+        with gr.Column(elem_id="agreement", visible=False) as agreement_column:
+            with gr.Row():
+                with gr.Column(scale=6, min_width=420):
+                    agreement_pairs = gr.Dataframe(
+                        headers=agreement.PAIR_HEADERS,
+                        label="Pairs of annotators: F1 per scheme (A as the reference) and Cohen's κ",
+                        interactive=False,
+                        elem_id="agreement-pairs",
+                        max_height=480,
+                    )
+                    agreement_coefficients = gr.Dataframe(
+                        headers=agreement.COEFFICIENT_HEADERS,
+                        label="All annotators: Fleiss' κ and Krippendorff's α, on all units and on the labelled ones",
+                        interactive=False,
+                        elem_id="agreement-coefficients",
+                    )
+                    gr.Markdown(texts.AGREEMENT_TEXT)
+                with gr.Column(scale=5, min_width=420):
+                    agreement_figure = gr.Plot(
+                        label="Pairwise F1 per scheme", format="png", show_label=False, elem_id="agreement-heatmap"
+                    )
+            agreement_disagreements = gr.Dataframe(
+                headers=agreement.DISAGREEMENT_HEADERS,
+                label=f"The {caps.MAX_ERROR_ROWS} most frequent disagreements of all pairs, A's entity against B's",
+                interactive=False,
+                wrap=True,
+                elem_id="agreement-disagreements",
+                max_height=480,
+            )
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
@@ -358,9 +427,29 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         )
         task.change(tag_controls, inputs=task, outputs=[scheme, mode], api_visibility="private", queue=False)
         task.change(slices_shown, inputs=task, outputs=slices_chart, api_visibility="private", queue=False)
-        task.input(
+        switched = task.input(
             switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
         ).then(page, inputs=page_inputs, outputs=page_outputs, **private)
+
+        # The Agreement task answers on the page's triggers through its own event (run_page leaves its outputs),
+        # and at `/agreement` (text, scheme, mode: status and the three tables), on a hidden button.
+        task.change(agreement_shown, inputs=task, outputs=agreement_column, api_visibility="private", queue=False)
+        agreement_outputs = [status, agreement_pairs, agreement_coefficients, agreement_disagreements]
+
+        def busy_agreement(message: str, *_: Any) -> tuple[Any, ...]:
+            return (*agreement.empty_text(answers.error_message(message, "measure agreement")), None)
+
+        measure = in_lane(lane_of, agreement_run, busy_agreement)
+        shown_outputs = [*agreement_outputs, agreement_figure]
+        for trigger in (button.click, scheme.input, mode.input):
+            trigger(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        agreement_examples.load_input_event.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        switched.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        measure_upload = in_lane(lane_of, agreement_upload, busy_agreement, upload_size)
+        upload.upload(measure_upload, inputs=[upload, scheme, mode, task], outputs=shown_outputs, **private)
+        agreement_api = gr.Button(visible=False, elem_id="agreement-api")
+        agreement_endpoint = in_lane(lane_of, agreement.agreement_text, lambda message, *_: busy_agreement(message)[:4])
+        agreement_api.click(agreement_endpoint, inputs=inputs, outputs=agreement_outputs, api_name="agreement", **pool)
     return demo
 
 
