@@ -341,6 +341,9 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                         interactive=False,
                         elem_id="agreement-pairs",
                         max_height=480,
+                        wrap=True,
+                        # Fixed shares, so that the eight columns fit beside the heatmap without scrolling.
+                        column_widths=["15%", "15%", "11%", "11%", "11%", "11%", "13%", "13%"],
                     )
                     agreement_coefficients = gr.Dataframe(
                         headers=agreement.COEFFICIENT_HEADERS,

@@ -301,6 +301,9 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
     written in it, darker green for higher agreement, the diagonal grey; annotator names shortened to
     `caps.MAX_HEATMAP_LABEL_CHARACTERS` (there are at most `caps.MAX_AGREEMENT_ANNOTATORS`)."""
     names = [writing.shorten(name, caps.MAX_HEATMAP_LABEL_CHARACTERS) for name in result["annotators"]]
+    if len(set(names)) < len(names):  # names alike up to the cut (e-mail addresses) are told apart by number
+        limit = caps.MAX_HEATMAP_LABEL_CHARACTERS - 3
+        names = [f"{number}: {writing.shorten(name, limit)}" for number, name in enumerate(result["annotators"], 1)]
     size = len(names)
     cell = max(0.36, min(0.62, 2.4 / size))  # inches
     longest = max(len(name) for name in names)

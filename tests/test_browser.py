@@ -545,3 +545,42 @@ def test_the_value_control_adds_the_value_row(page):
     page.keyboard.press("Enter")
     wait_for_summary(page, [*WORKED_SUMMARY, ["value", "0.45", "0.45", "0.45", "0.45"]])
     assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in page.inner_text("#status")
+
+
+def test_the_agreement_task_shows_the_pairs_the_coefficients_and_the_heatmap(page):
+    # From the worked example, the control switches to Agreement: the untouched example becomes docs/agreement.md's
+    # three annotators (examples/agreement.conll), and the page shows agreement_text's tables and the heatmap.
+    from space import agreement
+
+    choose_task(page, texts.AGREEMENT)
+    _, pairs, coefficients, _ = agreement.agreement_text(texts.AGREEMENT_EXAMPLE)
+    wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
+    wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
+    assert page.inner_text("#status").startswith("Measured the agreement of 3 annotators")
+    assert page.locator("#conll-input .cm-line").first.inner_text() == "Ada B-PER B-PER B-PER"
+    assert page.is_hidden("#summary") and page.is_hidden("#one-system") and page.is_visible("#agreement")
+    assert page.inner_text("#evaluate") == "Measure agreement"
+    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    rows = table_rows(page, "agreement-disagreements")
+    assert ["annotator1", "annotator2", "1", "IV", "London", "LOC", "London", "ORG"] in rows
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-agreement.png"), full_page=True)
+
+    # annotator3 now types the second sentence's London an ORG too: the pairs' numbers change.
+    edited = texts.AGREEMENT_EXAMPLE.replace("London B-LOC B-LOC B-LOC", "London B-LOC B-LOC B-ORG")
+    assert edited != texts.AGREEMENT_EXAMPLE
+    replace_input(page, edited)
+    page.click("#evaluate")
+    _, pairs, _, _ = agreement.agreement_text(edited)
+    wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
+
+    # A bad tag names its line and column; the task's own example brings the numbers back with one click.
+    replace_input(page, "Ada B-PER B-PER\nLovelace I-PER X-1\n")
+    page.click("#evaluate")
+    message = "Line 2, column 3 (annotator2)"
+    page.wait_for_function(
+        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
+    )
+    page.get_by_text(texts.AGREEMENT_EXAMPLE_LABELS[0]).click()
+    wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
+    assert page.outside == []

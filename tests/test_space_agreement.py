@@ -147,6 +147,8 @@ def test_the_figure_is_capped_in_names_and_size(monkeypatch):
     figure = agreement.agreement_figure(result)
     labels = [label.get_text() for label in figure.axes[0].get_yticklabels()]
     assert len(labels) == 8 and all(len(label) <= caps.MAX_HEATMAP_LABEL_CHARACTERS + 1 for label in labels)
+    # Alike up to the cut, the names are told apart by their number.
+    assert labels[0].startswith("1: annotator") and labels[7].startswith("8: annotator")
     width, height = figure.get_size_inches()
     assert width <= 9 and height <= 9
 
