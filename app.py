@@ -337,13 +337,13 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 with gr.Column(scale=6, min_width=420):
                     agreement_pairs = gr.Dataframe(
                         headers=agreement.PAIR_HEADERS,
-                        label="Pairs of annotators: F1 per scheme (A as the reference) and Cohen's κ",
+                        label="Pairs of annotators A and B (A as the reference): F1 per scheme, Cohen's κ",
                         interactive=False,
                         elem_id="agreement-pairs",
                         max_height=480,
                         wrap=True,
                         # Fixed shares, so that the eight columns fit beside the heatmap without scrolling.
-                        column_widths=["15%", "15%", "11%", "11%", "11%", "11%", "13%", "13%"],
+                        column_widths=["17%", "17%", "10.5%", "10.5%", "10.5%", "10.5%", "12%", "12%"],
                     )
                     agreement_coefficients = gr.Dataframe(
                         headers=agreement.COEFFICIENT_HEADERS,

@@ -40,13 +40,8 @@ from .scoring import COMPARE_SCHEMES, _shares_a_character, overlapping_pairs
 CONLL = "CoNLL columns"
 LABEL_STUDIO = "Label Studio export"
 
-PAIR_HEADERS = [
-    "annotator A",
-    "annotator B",
-    *(f"{scheme} F1" for scheme in COMPARE_SCHEMES),
-    "Cohen's κ",
-    "κ labelled",
-]
+# Short, so that the pairs' eight columns fit beside the heatmap: A and B are the pair's annotators, F1 per scheme.
+PAIR_HEADERS = ["A", "B", *COMPARE_SCHEMES, "Cohen's κ", "κ labelled"]
 COEFFICIENT_HEADERS = ["coefficient", "all units", "labelled units"]
 DISAGREEMENT_HEADERS = [
     "annotator A",

@@ -61,7 +61,7 @@ LS_EXPORT = _label_studio(
 
 
 def test_the_example_is_the_file_of_docs_agreement():
-    assert EXAMPLE == (REPO / "examples" / "agreement.conll").read_text(encoding="utf-8")
+    assert (REPO / "examples" / "agreement.conll").read_text(encoding="utf-8") == EXAMPLE
     assert texts.AGREEMENT in texts.TASKS and texts.LABELS[texts.AGREEMENT] == texts.AGREEMENT_LABEL
     assert texts.AGREEMENT_EXAMPLES == [[EXAMPLE, "IOB2", "lenient", texts.AGREEMENT]]
 
@@ -248,7 +248,7 @@ def test_nested_spans_beyond_the_cost_caps_are_refused_naming_the_line(monkeypat
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet='ab BIO-[]{}":,\n\t0123', max_size=60))
 def test_any_text_gets_a_status_never_an_error(text):
-    status, pairs, coefficients, disagreements, figure = agreement.agreement_page(text)
+    status, *_, figure = agreement.agreement_page(text)
     assert isinstance(status, str) and status
     assert (figure is None) == status.startswith("⚠️")
 
@@ -271,7 +271,7 @@ def test_the_task_shows_its_outputs_and_only_its_event_fills_them(app):
     skip = app.gr.skip()
     assert app.run_page(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT) == (skip,) * 12
     assert app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM) == (skip,) * 5
-    status, *tables, figure = app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT)
+    status, *_, figure = app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT)
     assert status == agreement.agreement_text(EXAMPLE)[0] and figure is not None
 
 
