@@ -331,20 +331,20 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 )
             with gr.Column(scale=5, min_width=320):
                 gr.Markdown(texts.COMPARE_TEXT)
-        # The Agreement task (space/agreement.py), shown for that task alone.
+        # The Agreement task (space/agreement.py), shown for that task alone: the pairs across the page (eight
+        # columns and the annotators' names), the coefficients and the explanation beside the heatmap.
         with gr.Column(elem_id="agreement", visible=False) as agreement_column:
+            agreement_pairs = gr.Dataframe(
+                headers=agreement.PAIR_HEADERS,
+                label="Pairs of annotators A and B (A as the reference): F1 per scheme, Cohen's κ on all units and "
+                "on the labelled ones",
+                interactive=False,
+                elem_id="agreement-pairs",
+                max_height=480,
+                wrap=True,
+            )
             with gr.Row():
                 with gr.Column(scale=6, min_width=420):
-                    agreement_pairs = gr.Dataframe(
-                        headers=agreement.PAIR_HEADERS,
-                        label="Pairs of annotators A and B (A as the reference): F1 per scheme, Cohen's κ",
-                        interactive=False,
-                        elem_id="agreement-pairs",
-                        max_height=480,
-                        wrap=True,
-                        # Fixed shares, so that the eight columns fit beside the heatmap without scrolling.
-                        column_widths=["17%", "17%", "10.5%", "10.5%", "10.5%", "10.5%", "12%", "12%"],
-                    )
                     agreement_coefficients = gr.Dataframe(
                         headers=agreement.COEFFICIENT_HEADERS,
                         label="All annotators: Fleiss' κ and Krippendorff's α, on all units and on the labelled ones",

@@ -40,8 +40,8 @@ from .scoring import COMPARE_SCHEMES, _shares_a_character, overlapping_pairs
 CONLL = "CoNLL columns"
 LABEL_STUDIO = "Label Studio export"
 
-# Short, so that the pairs' eight columns fit beside the heatmap: A and B are the pair's annotators, F1 per scheme.
-PAIR_HEADERS = ["A", "B", *COMPARE_SCHEMES, "Cohen's κ", "κ labelled"]
+# A and B are the pair's annotators, then F1 per scheme and Cohen's κ (the table's label says so).
+PAIR_HEADERS = ["A", "B", *COMPARE_SCHEMES, "κ", "κ labelled"]
 COEFFICIENT_HEADERS = ["coefficient", "all units", "labelled units"]
 DISAGREEMENT_HEADERS = [
     "annotator A",
