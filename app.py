@@ -5,14 +5,15 @@ rest lives in `space/` beside this file, each module one concern, each importing
 (every cap and limit), `texts` (the page's words and examples), `parsing` (the input, read by the package's
 readers), `scoring` (the numbers, errors in the page's words), `writing` (tokens, texts and numbers as the page
 writes them), `colours`, `frames` (the tables), `markup` (the highlighted sentences), `figures` (the pictures),
-`answers` (what each task answers) and `lanes` (which requests run at once). `python app.py` serves the page on
-127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
+`answers` (what each task answers), `agreement` (the Agreement task) and `lanes` (which requests run at once).
+`python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
 (token, reference tag, system A's tag, system B's tag: the last three columns), or read spans (JSON lines, as the
-command line's `--spans` reads them). `answers.evaluate_text` is the `/evaluate` API endpoint,
-`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events call
-`run_page`, which draws the pictures as well.
+command line's `--spans` reads them), or measure how far annotators agree (token, one tag per annotator; or a
+Label Studio export: `space/agreement.py`, the `/agreement` endpoint). `answers.evaluate_text` is the `/evaluate`
+API endpoint, `answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own
+events call `run_page`, which draws the pictures as well (and `agreement_run` for the Agreement task).
 
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed

@@ -303,3 +303,22 @@ def test_the_agreement_endpoint_answers_in_its_lane(app, monkeypatch):
     monkeypatch.setattr(caps, "LANE_WAITING", 0)
     busy = endpoint(EXAMPLE, "IOB2", "lenient")
     assert len(busy) == 4 and busy[0].startswith("⚠️ **Cannot measure agreement.** The page is busy")
+
+
+def test_the_docs_state_the_tasks_caps_and_numbers():
+    space = " ".join((REPO / "docs" / "space.md").read_text(encoding="utf-8").split())
+    for claim in [
+        f"the page takes at most {caps.MAX_AGREEMENT_ANNOTATORS} annotators and at most "
+        f"{caps.MAX_AGREEMENT_WORK:,} units times pairs",
+        f"names cut to {caps.MAX_HEATMAP_LABEL_CHARACTERS} characters",
+        f"the {caps.MAX_ERROR_ROWS} most frequent disagreements of all pairs",
+        "`Line 2, column 3 (annotator2): found tag 'X-1' ...`",
+        "The `/agreement` endpoint takes text, scheme and mode",
+    ]:
+        assert claim in space, claim
+    assert "Line 2, column 3 (annotator2): found tag 'X-1'" in _status("Ada B-PER B-PER\nLovelace I-PER X-1\n")
+    # docs/agreement.md: the page's numbers are those the command line prints for examples/agreement.conll.
+    docs = " ".join((REPO / "docs" / "agreement.md").read_text(encoding="utf-8").split())
+    assert f"The page takes at most {caps.MAX_AGREEMENT_ANNOTATORS} annotators" in docs
+    assert "Fleiss' kappa: 0.7434 labelled units only: 0.6309" in docs
+    assert agreement.agreement_text(EXAMPLE)[2].values.tolist()[0][1:] == ["0.7434", "0.6309"]
