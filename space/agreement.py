@@ -176,8 +176,9 @@ def _check_span_cost(annotations: Annotations) -> None:
     most `caps.MAX_DOCUMENT_PAIRS`, and of all pairs of annotators and tasks at most `caps.MAX_REQUEST_PAIRS`."""
     if annotations.layout != LABEL_STUDIO:
         return
+    # A task an annotator skipped (None) has no entity of its; each entity's task is its sentence in an error.
     spans = {
-        name: [[] if task is None else nerscore.read_spans([task], f"annotations[{name!r}]")[0] for task in batch]
+        name: nerscore.read_spans([[] if task is None else task for task in batch], f"annotations[{name!r}]")
         for name, batch in annotations.annotations.items()
     }
     nesting = {name: [_shares_a_character(task) for task in tasks] for name, tasks in spans.items()}
@@ -353,11 +354,17 @@ def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, m
     skipped = sum(task is None for batch in annotations.annotations.values() for task in batch)
     status = f"Measured the agreement of {len(annotations.names)} annotators ({names}) on {what}."
     if skipped:
-        status += f" {skipped:,} sentences or tasks not annotated by an annotator: left out of that annotator's pairs."
-    pairs = len(result["pairs"])
+        # Only a Label Studio export leaves tasks out (a CoNLL column has a tag on every line).
+        status += (
+            f" {skipped:,} task{'s' * (skipped != 1)} skipped by an annotator: left out of that annotator's pairs "
+            "and of Fleiss' κ, missing values for Krippendorff's α."
+        )
     errors = sum(len(pair.get("errors", [])) for pair in result["pairs"])
     if errors > caps.MAX_ERROR_ROWS:
-        status += f" The disagreements table shows the {caps.MAX_ERROR_ROWS} most frequent of {pairs} pairs."
+        status += (
+            f" The disagreements table shows the {caps.MAX_ERROR_ROWS} most frequent of all pairs' disagreements "
+            "by entity text and type."
+        )
     return status
 
 

@@ -322,3 +322,20 @@ def test_the_docs_state_the_tasks_caps_and_numbers():
     assert f"The page takes at most {caps.MAX_AGREEMENT_ANNOTATORS} annotators" in docs
     assert "Fleiss' kappa: 0.7434 labelled units only: 0.6309" in docs
     assert agreement.agreement_text(EXAMPLE)[2].values.tolist()[0][1:] == ["0.7434", "0.6309"]
+
+
+def test_a_task_an_annotator_skipped_is_left_out_of_its_pairs():
+    export = _label_studio(
+        [
+            ("Ada met Babbage", {"ann": [(0, 3, "PER")], "ben": [(0, 3, "PER")], "cal": [(0, 3, "PER")]}),
+            ("in London", {"ann": [(3, 9, "LOC")], "ben": [(3, 9, "ORG")]}),
+        ]
+    )
+    parsed = agreement.parse_annotations(export)
+    assert parsed.annotations["cal"][1] is None
+    status, pairs, _, _ = agreement.agreement_text(export)
+    assert "3 annotators (ann, ben, cal) on 2 tasks" in status
+    assert "1 task skipped by an annotator: left out of that annotator's pairs and of Fleiss' κ" in status
+    # ann and cal agree on the one task both annotated; ann and ben differ on London's type.
+    rows = {(row[0], row[1]): row[2:6] for row in pairs.values.tolist()}
+    assert rows["ann", "cal"] == ["1.0"] * 4 and rows["ann", "ben"] == ["0.5", "1.0", "1.0", "0.5"]

@@ -224,18 +224,22 @@ def _json_list(source: str) -> list[tuple[int, Any]]:
     space = re.compile(r"\s*")  # what str.lstrip strips: Unicode white space
     counted = [0, 1]  # the position up to which lines are counted, and the line there
 
+    def after_space(position: int) -> int:
+        match = space.match(content, position)
+        return position if match is None else match.end()  # never None: \s* matches the empty string
+
     def line_at(position: int) -> int:
         counted[1] += content.count("\n", counted[0], position)
         counted[0] = position
         return counted[1]
 
-    position = space.match(content).end()
+    position = after_space(0)
     if content[position : position + 1] != "[":
         raise ConllError(source, line_at(position), f"found no JSON list; expected {_EXPORT}")
     position += 1
     items: list[tuple[int, Any]] = []
     while True:
-        position = space.match(content, position).end()
+        position = after_space(position)
         if content[position : position + 1] == "]":
             return items
         line = line_at(position)
@@ -246,7 +250,7 @@ def _json_list(source: str) -> list[tuple[int, Any]]:
         except RecursionError:
             raise ConllError(source, line, f"JSON nested too deeply; expected {_EXPORT}") from None
         items.append((line, item))
-        position = space.match(content, position).end()
+        position = after_space(position)
         if content[position : position + 1] == ",":
             position += 1
         elif content[position : position + 1] != "]":
