@@ -43,9 +43,10 @@ def run_page(
     """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
     and the difference picture, then the diagnostics and errors tables, then the slices picture (one system's
     CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them. The
-    Agreement task's outputs are `agreement_run`'s, and this leaves its own as they are for that task."""
+    Agreement task's outputs are `agreement_run`'s (its status among them): for that task, this says where they
+    are and leaves the rest as it is."""
     if task == texts.AGREEMENT:
-        return (gr.skip(),) * 12
+        return (texts.AGREEMENT_STATUS, *(gr.skip(),) * 11)
     if task == texts.TWO_SYSTEMS:
         status, table, figure = answers.compare_page(text, scheme, mode, value)
         return (
@@ -134,6 +135,11 @@ def agreement_run(
     if task != texts.AGREEMENT:
         return (gr.skip(),) * 5
     return agreement.agreement_page(text, scheme, mode)
+
+
+def agreement_example_inputs() -> tuple[str, str, str]:
+    """The editor's text, scheme and mode for the Agreement task's example button."""
+    return texts.AGREEMENT_EXAMPLE, "IOB2", "lenient"
 
 
 def agreement_upload(path: str | None, scheme: str, mode: str, task: str, *_: Any) -> tuple[Any, ...]:
@@ -269,13 +275,6 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                     cache_examples=False,
                     label="Examples",
                 )
-                agreement_examples = gr.Examples(
-                    texts.AGREEMENT_EXAMPLES,
-                    inputs=[text, scheme, mode, task],
-                    example_labels=texts.AGREEMENT_EXAMPLE_LABELS,
-                    cache_examples=False,
-                    label="Agreement between annotators",
-                )
         with gr.Column(elem_id="one-system") as one_system:
             scenarios = gr.Dataframe(
                 headers=frames.SCENARIO_HEADERS,
@@ -335,6 +334,14 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         # The Agreement task (space/agreement.py), shown for that task alone: the pairs across the page (eight
         # columns and the annotators' names), the coefficients and the explanation beside the heatmap.
         with gr.Column(elem_id="agreement", visible=False) as agreement_column:
+            # The task's example, one click away (choosing the task on an untouched example loads it too).
+            with gr.Row():
+                with gr.Column(scale=5, min_width=320):
+                    agreement_status = gr.Markdown(elem_id="agreement-status")
+                with gr.Column(scale=1, min_width=200):
+                    agreement_example = gr.Button(
+                        texts.AGREEMENT_EXAMPLE_BUTTON, size="sm", variant="secondary", elem_id="agreement-example"
+                    )
             agreement_pairs = gr.Dataframe(
                 headers=agreement.PAIR_HEADERS,
                 label="Pairs of annotators A and B (A as the reference): F1 per scheme, Cohen's κ on all units and "
@@ -438,7 +445,8 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         # The Agreement task answers on the page's triggers through its own event (run_page leaves its outputs),
         # and at `/agreement` (text, scheme, mode: status and the three tables), on a hidden button.
         task.change(agreement_shown, inputs=task, outputs=agreement_column, api_visibility="private", queue=False)
-        agreement_outputs = [status, agreement_pairs, agreement_coefficients, agreement_disagreements]
+        # Its own status: two events writing the page's status at once leave Gradio's timer in it.
+        agreement_outputs = [agreement_status, agreement_pairs, agreement_coefficients, agreement_disagreements]
 
         def busy_agreement(message: str, *_: Any) -> tuple[Any, ...]:
             return (*agreement.empty_text(answers.error_message(message, "measure agreement")), None)
@@ -447,7 +455,9 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         shown_outputs = [*agreement_outputs, agreement_figure]
         for trigger in (button.click, scheme.input, mode.input):
             trigger(measure, inputs=page_inputs, outputs=shown_outputs, **private)
-        agreement_examples.load_input_event.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        agreement_example.click(
+            agreement_example_inputs, outputs=[text, scheme, mode], api_visibility="private", queue=False
+        ).then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
         switched.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
         measure_upload = in_lane(lane_of, agreement_upload, busy_agreement, upload_size)
         upload.upload(measure_upload, inputs=[upload, scheme, mode, task], outputs=shown_outputs, **private)

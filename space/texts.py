@@ -161,9 +161,10 @@ AGREEMENT_LABEL = (
 LABELS[AGREEMENT] = AGREEMENT_LABEL
 # docs/agreement.md's worked example: three annotators on two sentences (examples/agreement.conll).
 AGREEMENT_EXAMPLE = (EXAMPLES_DIRECTORY / "agreement.conll").read_text(encoding="utf-8")
-# Its own examples beside the others (the page shows them as a second row of buttons).
-AGREEMENT_EXAMPLES = [[AGREEMENT_EXAMPLE, "IOB2", "lenient", AGREEMENT]]
-AGREEMENT_EXAMPLE_LABELS = ["Three annotators agree"]
+# Loaded when the task is chosen on an untouched example, and by a button of the task's own.
+AGREEMENT_EXAMPLE_BUTTON = "Example: three annotators"
+# The page's status beside the editor for this task; the task's own status heads its results.
+AGREEMENT_STATUS = "**Agreement between annotators**: what was measured, or why not, heads the results below."
 
 AGREEMENT_TEXT = f"""
 ### How far do the annotators agree?

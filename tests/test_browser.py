@@ -556,7 +556,12 @@ def test_the_agreement_task_shows_the_pairs_the_coefficients_and_the_heatmap(pag
     _, pairs, coefficients, _ = agreement.agreement_text(texts.AGREEMENT_EXAMPLE)
     wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
     wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
-    assert page.inner_text("#status").startswith("Measured the agreement of 3 annotators")
+    page.wait_for_function(
+        "() => document.querySelector('#agreement-status').innerText.startsWith('Measured the agreement of 3')",
+        timeout=TIMEOUT_MS,
+    )
+    assert page.inner_text("#status") == texts.AGREEMENT_STATUS.replace("**", "")
+    assert page.inner_text("#agreement-example") == texts.AGREEMENT_EXAMPLE_BUTTON
     assert page.locator("#conll-input .cm-line").first.inner_text() == "Ada B-PER B-PER B-PER"
     assert page.is_hidden("#summary") and page.is_hidden("#one-system") and page.is_visible("#agreement")
     assert page.inner_text("#evaluate") == "Measure agreement"
@@ -579,8 +584,10 @@ def test_the_agreement_task_shows_the_pairs_the_coefficients_and_the_heatmap(pag
     page.click("#evaluate")
     message = "Line 2, column 3 (annotator2)"
     page.wait_for_function(
-        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
+        "message => document.querySelector('#agreement-status').innerText.includes(message)",
+        arg=message,
+        timeout=TIMEOUT_MS,
     )
-    page.get_by_text(texts.AGREEMENT_EXAMPLE_LABELS[0]).click()
+    page.click("#agreement-example")
     wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
     assert page.outside == []

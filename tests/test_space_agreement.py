@@ -63,7 +63,7 @@ LS_EXPORT = _label_studio(
 def test_the_example_is_the_file_of_docs_agreement():
     assert (REPO / "examples" / "agreement.conll").read_text(encoding="utf-8") == EXAMPLE
     assert texts.AGREEMENT in texts.TASKS and texts.LABELS[texts.AGREEMENT] == texts.AGREEMENT_LABEL
-    assert texts.AGREEMENT_EXAMPLES == [[EXAMPLE, "IOB2", "lenient", texts.AGREEMENT]]
+    assert all(example[3] != texts.AGREEMENT for example in texts.EXAMPLES)  # loaded by the task, not listed
 
 
 def test_the_example_shows_the_numbers_of_docs_agreement():
@@ -269,7 +269,7 @@ def test_the_task_shows_its_outputs_and_only_its_event_fills_them(app):
     assert text["label"] == texts.AGREEMENT_LABEL and button["value"] == "Measure agreement"
     assert app.agreement_shown(texts.AGREEMENT)["visible"] and not app.agreement_shown(texts.ONE_SYSTEM)["visible"]
     skip = app.gr.skip()
-    assert app.run_page(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT) == (skip,) * 12
+    assert app.run_page(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT) == (texts.AGREEMENT_STATUS, *(skip,) * 11)
     assert app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM) == (skip,) * 5
     status, *_, figure = app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT)
     assert status == agreement.agreement_text(EXAMPLE)[0] and figure is not None
@@ -280,6 +280,7 @@ def test_switching_to_the_task_loads_its_example(app):
     assert app.switch_task(EXAMPLE, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
     skip = app.gr.skip()
     assert app.switch_task("a B-PER B-PER\n", texts.AGREEMENT) == (skip, skip, skip)
+    assert app.agreement_example_inputs() == (EXAMPLE, "IOB2", "lenient")
 
 
 def test_an_uploaded_file_is_measured(app, tmp_path):
