@@ -5,16 +5,18 @@ rest lives in `space/` beside this file, each module one concern, each importing
 (every cap and limit), `texts` (the page's words and examples), `parsing` (the input, read by the package's
 readers), `scoring` (the numbers, errors in the page's words), `writing` (tokens, texts and numbers as the page
 writes them), `colours`, `frames` (the tables), `markup` (the highlighted sentences), `figures` (the pictures),
-`answers` (what each task answers) and `lanes` (which requests run at once). `python app.py` serves the page on
-127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
+`answers` (what each task answers), `agreement` (the Agreement task) and `lanes` (which requests run at once).
+`python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
 (token, reference tag, system A's tag, system B's tag: the last three columns), or read spans (JSON lines, as the
-command line's `--spans` reads them). `answers.evaluate_text` is the `/evaluate` API endpoint,
-`answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own events answer
-`run_page`'s outputs, the pictures included, in two steps (`page_steps`): the tables at once, then the pictures,
-which are most of a request's time. The page opens on the worked example's answer, sent with it
-(`first_answer`), and an example's click sets the inputs and answers in one event (`example_steps`).
+command line's `--spans` reads them), or measure how far annotators agree (token, one tag per annotator; or a
+Label Studio export: `space/agreement.py`, the `/agreement` endpoint). `answers.evaluate_text` is the `/evaluate`
+API endpoint, `answers.compare_text` the `/compare` one and `answers.spans_text` the `/spans` one; the page's own
+events answer `run_page`'s outputs, the pictures included, in two steps (`page_steps`): the tables at once, then
+the pictures, which are most of a request's time (the Agreement task's own outputs: `agreement_run`). The page
+opens on the worked example's answer, sent with it (`first_answer`), and an example's click sets the inputs and
+answers in one event (`example_steps`).
 
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed
@@ -36,7 +38,7 @@ import gradio as gr
 import pandas as pd
 from gradio.components.plot import PlotData
 
-from space import answers, caps, figures, frames, lanes, markup, parsing, texts
+from space import agreement, answers, caps, figures, frames, lanes, markup, parsing, texts
 
 
 def run_page(
@@ -45,7 +47,11 @@ def run_page(
     """Every output of the page for its five inputs: `answers.evaluate_page`'s seven, then the comparison table
     and the difference picture, then the diagnostics and errors tables, then the slices picture (one system's
     CoNLL input only); the outputs of the task not chosen are emptied, so nothing stale stays behind them.
-    (`answers.page_answer(...).outputs()`; the page's events show the same in two steps, `page_steps`.)"""
+    (`answers.page_answer(...).outputs()`; the page's events show the same in two steps, `page_steps`.) The
+    Agreement task's outputs are `agreement_run`'s (its status among them): for that task, this says where they
+    are and leaves the rest as it is."""
+    if task == texts.AGREEMENT:
+        return (texts.AGREEMENT_STATUS, *(gr.skip(),) * (len(answers.PAGE_OUTPUTS) - 1))
     return answers.page_answer(text, scheme, mode, task, value).outputs()
 
 
@@ -126,16 +132,48 @@ def load_file(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> 
 
 def show_task(task: str) -> tuple[Any, ...]:
     """The outputs of the chosen task shown and the other's hidden; the editor's label and the button say what
-    the page reads and does."""
+    the page reads and does. (The Agreement task's own outputs: `agreement_shown`.)"""
     two = task == texts.TWO_SYSTEMS
+    one = not two and task != texts.AGREEMENT
     return (
-        gr.update(visible=not two),  # the summary table
+        gr.update(visible=one),  # the summary table
         gr.update(visible=two),  # the comparison table
-        gr.update(visible=not two),  # scenarios, pictures, sentences, per type
+        gr.update(visible=one),  # scenarios, pictures, sentences, per type
         gr.update(visible=two),  # the comparison's explanation and picture
         gr.update(label=texts.LABELS.get(task, texts.ONE_SYSTEM_LABEL)),
-        gr.update(value="Compare" if two else "Evaluate"),
+        gr.update(value="Compare" if two else "Measure agreement" if task == texts.AGREEMENT else "Evaluate"),
     )
+
+
+def agreement_shown(task: str) -> Any:
+    """The Agreement task's tables, picture and explanation, shown for that task alone."""
+    return gr.update(visible=task == texts.AGREEMENT)
+
+
+def agreement_run(
+    text: str, scheme: str = "IOB2", mode: str = "lenient", task: str = texts.AGREEMENT, *_: Any
+) -> tuple[Any, ...]:
+    """The Agreement task's outputs (space/agreement.py): the status, the pairs', coefficients' and
+    disagreements' tables and the pairwise F1 heatmap; for any other task, left as they are (`run_page` answers)."""
+    if task != texts.AGREEMENT:
+        return (gr.skip(),) * 5
+    return agreement.agreement_page(text, scheme, mode)
+
+
+def agreement_example_inputs() -> tuple[str, str, str]:
+    """The editor's text, scheme and mode for the Agreement task's example button."""
+    return texts.AGREEMENT_EXAMPLE, "IOB2", "lenient"
+
+
+def agreement_upload(path: str | None, scheme: str, mode: str, task: str, *_: Any) -> tuple[Any, ...]:
+    """`agreement_run` of an uploaded file (`upload_page` puts it in the editor), or a message (`read_upload`)."""
+    if task != texts.AGREEMENT:
+        return (gr.skip(),) * 5
+    try:
+        text = parsing.read_upload(path)
+    except parsing.InputProblem as problem:
+        return (*agreement.empty_text(answers.error_message(str(problem), "measure agreement")), None)
+    return agreement.agreement_page(text, scheme, mode)
 
 
 def slices_shown(task: str) -> Any:
@@ -227,6 +265,8 @@ def switch_task(text: str, task: str) -> tuple[Any, Any, Any]:
     example_of = dict.fromkeys(one_system_examples, texts.ONE_SYSTEM)
     example_of |= {texts.COMPARE_EXAMPLE.rstrip(): texts.TWO_SYSTEMS, texts.SPANS_EXAMPLE.rstrip(): texts.SPANS}
     example_of[texts.STRINGS_EXAMPLE.rstrip()] = texts.SPANS
+    examples[texts.AGREEMENT] = texts.AGREEMENT_EXAMPLE
+    example_of[texts.AGREEMENT_EXAMPLE.rstrip()] = texts.AGREEMENT
     if text in example_of and example_of[text] != task and task in examples:
         return examples[task], "IOB2", "lenient"
     return gr.skip(), gr.skip(), gr.skip()
@@ -426,6 +466,47 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 )
             with gr.Column(scale=5, min_width=320):
                 gr.Markdown(texts.COMPARE_TEXT)
+        # The Agreement task (space/agreement.py), shown for that task alone: the pairs across the page (eight
+        # columns and the annotators' names), the coefficients and the explanation beside the heatmap.
+        with gr.Column(elem_id="agreement", visible=False) as agreement_column:
+            # The task's example, one click away (choosing the task on an untouched example loads it too).
+            with gr.Row():
+                with gr.Column(scale=5, min_width=320):
+                    agreement_status = gr.Markdown(elem_id="agreement-status")
+                with gr.Column(scale=1, min_width=200):
+                    agreement_example = gr.Button(
+                        texts.AGREEMENT_EXAMPLE_BUTTON, size="sm", variant="secondary", elem_id="agreement-example"
+                    )
+            agreement_pairs = gr.Dataframe(
+                headers=agreement.PAIR_HEADERS,
+                label="Pairs of annotators A and B (A as the reference): F1 per scheme, Cohen's κ on all units and "
+                "on the labelled ones",
+                interactive=False,
+                elem_id="agreement-pairs",
+                max_height=480,
+                wrap=True,
+            )
+            with gr.Row():
+                with gr.Column(scale=6, min_width=420):
+                    agreement_coefficients = gr.Dataframe(
+                        headers=agreement.COEFFICIENT_HEADERS,
+                        label="All annotators: Fleiss' κ and Krippendorff's α, on all units and on the labelled ones",
+                        interactive=False,
+                        elem_id="agreement-coefficients",
+                    )
+                    gr.Markdown(texts.AGREEMENT_TEXT)
+                with gr.Column(scale=5, min_width=420):
+                    agreement_figure = gr.Plot(
+                        label="Pairwise F1 per scheme", format="png", show_label=False, elem_id="agreement-heatmap"
+                    )
+            agreement_disagreements = gr.Dataframe(
+                headers=agreement.DISAGREEMENT_HEADERS,
+                label=f"The {caps.MAX_ERROR_ROWS} most frequent disagreements of all pairs, A's entity against B's",
+                interactive=False,
+                wrap=True,
+                elem_id="agreement-disagreements",
+                max_height=480,
+            )
         gr.Markdown(texts.EXPLANATION)
 
         outputs = [status, scenarios, summary, per_type, sentences]
@@ -507,9 +588,32 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         # the task, on the other task's example when the editor holds an example of this one.
         view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart]
         task.change(task_view, inputs=task, outputs=view, api_visibility="private", queue=False)
-        task.input(
+        switched = task.input(
             switch_task, inputs=[text, task], outputs=[text, scheme, mode], api_visibility="private", queue=False
         ).then(page, inputs=page_inputs, outputs=page_outputs, **private)
+
+        # The Agreement task answers on the page's triggers through its own event (run_page leaves its outputs),
+        # and at `/agreement` (text, scheme, mode: status and the three tables), on a hidden button.
+        task.change(agreement_shown, inputs=task, outputs=agreement_column, api_visibility="private", queue=False)
+        # Its own status: two events writing the page's status at once leave Gradio's timer in it.
+        agreement_outputs = [agreement_status, agreement_pairs, agreement_coefficients, agreement_disagreements]
+
+        def busy_agreement(message: str, *_: Any) -> tuple[Any, ...]:
+            return (*agreement.empty_text(answers.error_message(message, "measure agreement")), None)
+
+        measure = in_lane(lane_of, agreement_run, busy_agreement)
+        shown_outputs = [*agreement_outputs, agreement_figure]
+        for trigger in (button.click, scheme.input, mode.input):
+            trigger(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        agreement_example.click(
+            agreement_example_inputs, outputs=[text, scheme, mode], api_visibility="private", queue=False
+        ).then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        switched.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        measure_upload = in_lane(lane_of, agreement_upload, busy_agreement, upload_size)
+        upload.upload(measure_upload, inputs=[upload, scheme, mode, task], outputs=shown_outputs, **private)
+        agreement_api = gr.Button(visible=False, elem_id="agreement-api")
+        agreement_endpoint = in_lane(lane_of, agreement.agreement_text, lambda message, *_: busy_agreement(message)[:4])
+        agreement_api.click(agreement_endpoint, inputs=inputs, outputs=agreement_outputs, api_name="agreement", **pool)
     return demo
 
 

@@ -11,6 +11,7 @@ above it in this list (and the package `nerscore`, which computes everything sho
 - `markup`: the highlighted sentences and documents (HTML);
 - `figures`: the pictures (matplotlib);
 - `answers`: what each task answers, the `/evaluate`, `/compare` and `/spans` endpoints among them;
+- `agreement`: the Agreement task (annotators' CoNLL columns or a Label Studio export), the `/agreement` endpoint;
 - `lanes`: which requests run at once, by their size (it imports `caps` alone).
 
 Nothing here imports gradio, and nothing imports `ner_semeval` (the evaluate module), so the page starts without

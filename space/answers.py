@@ -410,12 +410,21 @@ def spans_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: 
     return _page(tables, _pictures_of(evaluation))
 
 
+def agreement_pointer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageAnswer:
+    """The Agreement task's answer among the page's outputs: its status says that the task's own outputs hold it
+    (space/agreement.py answers there)."""
+    return _page({"status": texts.AGREEMENT_STATUS}, {})
+
+
 # The outputs each task shows; the page hides the others (app.show_task). A task added to the page adds its entry
 # here and in PAGE_ANSWERS, and its outputs to PAGE_OUTPUTS.
 TASK_OUTPUTS = {
     texts.ONE_SYSTEM: tuple(name for name in PAGE_OUTPUTS if name not in ("comparison", "difference")),
     texts.TWO_SYSTEMS: ("status", "comparison", "difference"),
     texts.SPANS: tuple(name for name in PAGE_OUTPUTS if name not in ("comparison", "difference", "slices")),
+    # The Agreement task shows outputs of its own (space/agreement.py, app.agreement_run); the page's status
+    # says where they are.
+    texts.AGREEMENT: ("status",),
 }
 
 # What each task of the page answers (texts.TASKS).
@@ -423,6 +432,7 @@ PAGE_ANSWERS: dict[str, Callable[[str, str, str, str], PageAnswer]] = {
     texts.ONE_SYSTEM: one_system_answer,
     texts.TWO_SYSTEMS: comparison_answer,
     texts.SPANS: spans_answer,
+    texts.AGREEMENT: agreement_pointer,
 }
 
 

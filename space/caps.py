@@ -76,3 +76,10 @@ LANE_WAITING = 8
 COMPARE_RESAMPLES = 2_000
 COMPARE_SEED = 0
 COMPARE_CONFIDENCE_LEVEL = 0.95
+
+# The Agreement task (space/agreement.py): every pair of annotators is scored, so the work grows with the pairs
+# times the units (tokens, or characters of a Label Studio export's texts). Eight annotators (28 pairs) on
+# 100,000 tokens took 5.4 s here, two on as many 0.24 s; at most MAX_AGREEMENT_WORK units times pairs keeps a
+# request near 2 s.
+MAX_AGREEMENT_ANNOTATORS = 8
+MAX_AGREEMENT_WORK = 1_000_000

@@ -146,3 +146,36 @@ frequent and folds the rest into *other*, and the bars show the {caps.MAX_CHART_
 F1 by entity length and by sentence length (in tokens): a reference counts in the bucket of its own length, a
 prediction in its own (docs/scoring.md §11).
 """
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Agreement task (space/agreement.py, docs/agreement.md): how far two or more annotators agree
+# ---------------------------------------------------------------------------------------------------------
+
+AGREEMENT = "Agreement"
+TASKS.append(AGREEMENT)
+AGREEMENT_LABEL = (
+    "Annotators: CoNLL, the token then one tag column per annotator (two or more); or a Label Studio JSON export "
+    "with several annotators"
+)
+LABELS[AGREEMENT] = AGREEMENT_LABEL
+# docs/agreement.md's worked example: three annotators on two sentences (examples/agreement.conll).
+AGREEMENT_EXAMPLE = (EXAMPLES_DIRECTORY / "agreement.conll").read_text(encoding="utf-8")
+# Loaded when the task is chosen on an untouched example, and by a button of the task's own.
+AGREEMENT_EXAMPLE_BUTTON = "Example: three annotators"
+# The page's status beside the editor for this task; the task's own status heads its results.
+AGREEMENT_STATUS = "**Agreement between annotators**: what was measured, or why not, heads the results below."
+
+AGREEMENT_TEXT = f"""
+### How far do the annotators agree?
+Each pair of annotators is scored as a system against references, **A** (the first) as the reference: the
+table gives each pair's F1 under the four schemes and Cohen's κ on all tokens and on the tokens some annotator
+labels (*κ labelled*), then the mean of the pairs' F1 and the F1 of all their counts pooled. The picture draws
+the pairwise F1 of every scheme, darker for closer agreement; strict below type means the annotators found the
+same entities but drew their boundaries differently. Fleiss' κ and Krippendorff's α are chance-corrected over
+all annotators: most tokens are outside every entity and easy to agree on, which lifts them, so read the
+*labelled units* column (and the F1) first. Krippendorff's α counts a sentence an annotator skipped as missing,
+Fleiss' κ leaves it out. The disagreements are the {caps.MAX_ERROR_ROWS} most frequent of all pairs, A's entity
+against B's. At most {caps.MAX_AGREEMENT_ANNOTATORS} annotators; `ner-semeval agreement` reads BRAT folders and
+doccano exports too (docs/agreement.md).
+"""

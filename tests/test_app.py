@@ -94,9 +94,10 @@ def test_client_worked_example_gives_the_documented_tables(client):
 
 def test_client_evaluate_endpoint_is_unchanged_by_the_pictures(client):
     # The page's own events draw two pictures and compare two systems; API callers keep /evaluate's three inputs
-    # and five outputs, the values of evaluate_text, and see two other endpoints, /compare and /spans.
+    # and five outputs, the values of evaluate_text, and see three other endpoints, /compare, /spans and
+    # /agreement (issue 29: added after /spans, which is why the list grew).
     api = client.view_api(print_info=False, return_format="dict")
-    assert list(api["named_endpoints"]) == ["/evaluate", "/compare", "/spans"]
+    assert list(api["named_endpoints"]) == ["/evaluate", "/compare", "/spans", "/agreement"]
     endpoint = api["named_endpoints"]["/evaluate"]
     assert [parameter["parameter_name"] for parameter in endpoint["parameters"]] == ["text", "scheme", "mode"]
     assert len(endpoint["returns"]) == 5
@@ -1661,7 +1662,8 @@ def test_switching_to_spans_swaps_an_untouched_example_and_disables_the_tag_cont
 
 def test_client_evaluate_is_unchanged_beside_the_spans_mode(client):
     api = client.view_api(print_info=False, return_format="dict")
-    assert list(api["named_endpoints"]) == ["/evaluate", "/compare", "/spans"]
+    # /agreement (issue 29) came after /spans.
+    assert list(api["named_endpoints"]) == ["/evaluate", "/compare", "/spans", "/agreement"]
     answer = client.predict(texts.WORKED_EXAMPLE, "IOB2", "lenient", api_name="/evaluate")
     assert len(answer) == 5
     assert summary_values(answer[2]["data"]) == WORKED_SUMMARY

@@ -647,4 +647,49 @@ def test_spans_mode_draws_an_entity_in_pieces_as_joined_pieces(page):
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["V", "I"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#sentences").screenshot(path=str(ARTIFACTS / "space-fragments.png"))
+
+
+def test_the_agreement_task_shows_the_pairs_the_coefficients_and_the_heatmap(page):
+    # From the worked example, the control switches to Agreement: the untouched example becomes docs/agreement.md's
+    # three annotators (examples/agreement.conll), and the page shows agreement_text's tables and the heatmap.
+    from space import agreement
+
+    choose_task(page, texts.AGREEMENT)
+    _, pairs, coefficients, _ = agreement.agreement_text(texts.AGREEMENT_EXAMPLE)
+    wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
+    wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
+    page.wait_for_function(
+        "() => document.querySelector('#agreement-status').innerText.startsWith('Measured the agreement of 3')",
+        timeout=TIMEOUT_MS,
+    )
+    assert page.inner_text("#status") == texts.AGREEMENT_STATUS.replace("**", "")
+    assert page.inner_text("#agreement-example") == texts.AGREEMENT_EXAMPLE_BUTTON
+    assert page.locator("#conll-input .cm-line").first.inner_text() == "Ada B-PER B-PER B-PER"
+    assert page.is_hidden("#summary") and page.is_hidden("#one-system") and page.is_visible("#agreement")
+    assert page.inner_text("#evaluate") == "Measure agreement"
+    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    rows = table_rows(page, "agreement-disagreements")
+    assert ["annotator1", "annotator2", "1", "IV", "London", "LOC", "London", "ORG"] in rows
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-agreement.png"), full_page=True)
+
+    # annotator3 now types the second sentence's London an ORG too: the pairs' numbers change.
+    edited = texts.AGREEMENT_EXAMPLE.replace("London B-LOC B-LOC B-LOC", "London B-LOC B-LOC B-ORG")
+    assert edited != texts.AGREEMENT_EXAMPLE
+    replace_input(page, edited)
+    page.click("#evaluate")
+    _, pairs, _, _ = agreement.agreement_text(edited)
+    wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
+
+    # A bad tag names its line and column; the task's own example brings the numbers back with one click.
+    replace_input(page, "Ada B-PER B-PER\nLovelace I-PER X-1\n")
+    page.click("#evaluate")
+    message = "Line 2, column 3 (annotator2)"
+    page.wait_for_function(
+        "message => document.querySelector('#agreement-status').innerText.includes(message)",
+        arg=message,
+        timeout=TIMEOUT_MS,
+    )
+    page.click("#agreement-example")
+    wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
     assert page.outside == []

@@ -213,21 +213,36 @@ _EXPORT = "Label Studio's JSON export: a list of tasks, each with 'data' and 'an
 
 
 def _json_list(source: str) -> list[tuple[int, Any]]:
-    """The items of a JSON list file with the line where each starts."""
+    """The items of a JSON list file with the line where each starts. In time linear in the file: white space is
+    skipped and lines are counted from where the last count stopped (slicing the rest of the file, or counting
+    from its start, at every item made a 1 MB export of 3,500 tasks take 3 s)."""
     import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
+    import re
 
     content = _decoded(_read_bytes(source), source).removeprefix("\ufeff")
     decoder = json.JSONDecoder()
-    position = len(content) - len(content.lstrip())
+    space = re.compile(r"\s*")  # what str.lstrip strips: Unicode white space
+    counted = [0, 1]  # the position up to which lines are counted, and the line there
+
+    def after_space(position: int) -> int:
+        match = space.match(content, position)
+        return position if match is None else match.end()  # never None: \s* matches the empty string
+
+    def line_at(position: int) -> int:
+        counted[1] += content.count("\n", counted[0], position)
+        counted[0] = position
+        return counted[1]
+
+    position = after_space(0)
     if content[position : position + 1] != "[":
-        raise ConllError(source, content.count("\n", 0, position) + 1, f"found no JSON list; expected {_EXPORT}")
+        raise ConllError(source, line_at(position), f"found no JSON list; expected {_EXPORT}")
     position += 1
     items: list[tuple[int, Any]] = []
     while True:
-        position += len(content[position:]) - len(content[position:].lstrip())
+        position = after_space(position)
         if content[position : position + 1] == "]":
             return items
-        line = content.count("\n", 0, position) + 1
+        line = line_at(position)
         try:
             item, position = decoder.raw_decode(content, position)
         except json.JSONDecodeError as error:
@@ -235,11 +250,11 @@ def _json_list(source: str) -> list[tuple[int, Any]]:
         except RecursionError:
             raise ConllError(source, line, f"JSON nested too deeply; expected {_EXPORT}") from None
         items.append((line, item))
-        position += len(content[position:]) - len(content[position:].lstrip())
+        position = after_space(position)
         if content[position : position + 1] == ",":
             position += 1
         elif content[position : position + 1] != "]":
-            raise ConllError(source, content.count("\n", 0, position) + 1, f"expected ',' or ']' ({_EXPORT})")
+            raise ConllError(source, line_at(position), f"expected ',' or ']' ({_EXPORT})")
 
 
 def _annotator_of(annotation: dict[str, Any]) -> str | None:

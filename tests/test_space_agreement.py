@@ -1,0 +1,342 @@
+"""The Space's Agreement task (space/agreement.py, app.py): what it reads, the numbers it shows (those of
+`nerscore.agreement` on what the package's readers read), its caps, and its messages naming the line."""
+
+from __future__ import annotations
+
+import inspect
+import json
+
+import pytest
+from conftest import REPO
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nerscore
+from space import agreement, caps, texts, writing
+
+EXAMPLE = texts.AGREEMENT_EXAMPLE
+
+
+def _label_studio(tasks: list[tuple[str, dict[str, list[tuple[int, int, str]]]]]) -> str:
+    """A Label Studio export as the tool writes it: each task's text and one annotation per annotator."""
+    export = []
+    for number, (text, by) in enumerate(tasks):
+        annotations = [
+            {
+                "id": number * 10 + index,
+                "completed_by": {"id": index + 1, "email": name},
+                "was_cancelled": False,
+                "result": [
+                    {
+                        "id": f"r{start}",
+                        "from_name": "label",
+                        "to_name": "text",
+                        "type": "labels",
+                        "value": {"start": start, "end": end, "text": text[start:end], "labels": [label]},
+                    }
+                    for start, end, label in entities
+                ],
+            }
+            for index, (name, entities) in enumerate(by.items())
+        ]
+        export.append({"id": 100 + number, "data": {"text": text}, "annotations": annotations})
+    return json.dumps(export, indent=2, ensure_ascii=False)
+
+
+LS_EXPORT = _label_studio(
+    [
+        (
+            "Ada Lovelace met Charles Babbage in London.",
+            {
+                "ann@example.org": [(0, 12, "PER"), (17, 32, "PER"), (36, 42, "LOC")],
+                "ben@example.org": [(0, 12, "PER"), (17, 32, "PER"), (36, 42, "ORG")],
+            },
+        ),
+        (
+            "The Royal Society met in London.",
+            {"ann@example.org": [(4, 17, "ORG"), (25, 31, "LOC")], "ben@example.org": [(0, 17, "ORG")]},
+        ),
+    ]
+)
+
+
+def test_the_example_is_the_file_of_docs_agreement():
+    assert (REPO / "examples" / "agreement.conll").read_text(encoding="utf-8") == EXAMPLE
+    assert texts.AGREEMENT in texts.TASKS and texts.LABELS[texts.AGREEMENT] == texts.AGREEMENT_LABEL
+    assert all(example[3] != texts.AGREEMENT for example in texts.EXAMPLES)  # loaded by the task, not listed
+
+
+def test_the_example_shows_the_numbers_of_docs_agreement():
+    # docs/agreement.md's command-line output for examples/agreement.conll, annotators named by their columns.
+    status, pairs, coefficients, disagreements = agreement.agreement_text(EXAMPLE)
+    assert status.startswith("Measured the agreement of 3 annotators (annotator1, annotator2, annotator3) on 2")
+    assert pairs.values.tolist() == [
+        ["annotator1", "annotator2", "0.6", "0.8", "0.9", "0.8", "0.7886", "0.6727"],
+        ["annotator1", "annotator3", "0.6667", "0.6667", "0.7778", "0.8889", "0.7759", "0.7"],
+        ["annotator2", "annotator3", "0.4444", "0.4444", "0.6667", "0.8889", "0.675", "0.55"],
+        ["mean of the pairs", "", "0.5704", "0.637", "0.7815", "0.8593", "", ""],
+        ["pooled", "", "0.5714", "0.6429", "0.7857", "0.8571", "", ""],
+    ]
+    assert coefficients.values.tolist() == [
+        ["Fleiss' κ", "0.7434", "0.6309"],
+        ["Krippendorff's α", "0.75", "0.6445"],
+        ["units", "13", "9"],
+    ]
+    # annotator2 typed London an ORG (IV), and started the ORG at "The" (V); annotator3 cut Ada Lovelace.
+    rows = disagreements.values.tolist()
+    assert ["annotator1", "annotator2", "1", "IV", "London", "LOC", "London", "ORG"] in rows
+    assert ["annotator1", "annotator2", "1", "V", "Royal Society", "ORG", "The Royal Society", "ORG"] in rows
+    assert ["annotator1", "annotator3", "1", "V", "Ada Lovelace", "PER", "Ada", "PER"] in rows
+    assert ["annotator1", "annotator3", "1", "III", "London", "LOC", "—", "—"] in rows
+
+
+def test_the_tables_are_nerscore_agreement_of_what_the_readers_read(tmp_path):
+    path = tmp_path / "export.json"
+    path.write_text(LS_EXPORT, encoding="utf-8")
+    read = nerscore.read_label_studio_annotators(path)
+    expected = nerscore.agreement(read.annotations, texts=read.texts, errors=caps.MAX_ERROR_ROWS)
+    parsed = agreement.parse_annotations(LS_EXPORT)
+    assert parsed.layout == agreement.LABEL_STUDIO and parsed.annotations == read.annotations
+    # Where each task starts in the editor (json.dumps writes "  {" for each, from line 2).
+    assert parsed.lines == [number for number, line in enumerate(LS_EXPORT.splitlines(), 1) if line == "  {"]
+    assert parsed.lines[0] == 2 and len(parsed.lines) == 2
+    assert agreement.measure(parsed) == expected
+    status, pairs, coefficients, _ = agreement.agreement_text(LS_EXPORT, "IOBES", "strict")
+    assert "2 tasks of a Label Studio export" in status and "do not apply" in status
+    assert pairs.values.tolist()[0][2:] == [
+        writing.format_number(expected["pairs"][0][key])
+        for key in ("strict_f1", "exact_f1", "partial_f1", "type_f1", "cohen_kappa", "cohen_kappa_labelled")
+    ]
+    assert coefficients.values.tolist()[1][1] == writing.format_number(expected["krippendorff_alpha"])
+    conll = REPO / "examples" / "agreement.conll"
+    read = nerscore.read_conll_annotators([conll])
+    options = {"tokens": read.tokens, "errors": caps.MAX_ERROR_ROWS, "scheme": "IOB2", "mode": "lenient"}
+    assert agreement.measure(agreement.parse_annotations(EXAMPLE)) == nerscore.agreement(read.annotations, **options)
+
+
+def test_scheme_and_mode_reach_the_tags():
+    text = "a B-PER B-PER\nb O O\nc O I-PER\n"
+    lenient = agreement.agreement_text(text, "IOB2", "lenient")[1].values.tolist()[0]
+    strict = agreement.agreement_text(text, "IOB2", "strict")[1].values.tolist()[0]
+    # Lenient: b's I-PER at c starts an entity of its own (one more than a's); strict drops it.
+    assert lenient[2] == "0.6667" and strict[2] == "1.0"
+
+
+def test_the_pairwise_figure_draws_every_scheme_with_its_f1():
+    result = agreement.measure(agreement.parse_annotations(EXAMPLE))
+    figure = agreement.agreement_figure(result)
+    assert [axes.get_title(loc="left") for axes in figure.axes] == [
+        f"{scheme} F1 (mean {result[f'{scheme}_f1_mean']:.2f})" for scheme in ("strict", "exact", "partial", "type")
+    ]
+    strict = sorted(text.get_text() for text in figure.axes[0].texts)
+    assert strict == sorted(["—"] * 3 + ["0.60", "0.60", "0.67", "0.67", "0.44", "0.44"])
+    assert agreement.pair_matrix(result, "exact")[0] == [None, 0.8, pytest.approx(2 / 3)]
+
+
+def test_the_figure_is_capped_in_names_and_size(monkeypatch):
+    names = [f"annotator.with.a.very.long.address{number}@example.org" for number in range(8)]
+    text = "".join(
+        f"t{token} " + " ".join(["B-PER", "O"][(token + n) % 2] for n in range(8)) + "\n" for token in range(5)
+    )
+    status, *_, figure = agreement.agreement_page(text)
+    assert status.startswith("Measured the agreement of 8 annotators")
+    result = agreement.measure(agreement.parse_annotations(text))
+    result["annotators"] = names
+    for pair in result["pairs"]:
+        pair["a"], pair["b"] = names[int(pair["a"][-1]) - 1], names[int(pair["b"][-1]) - 1]
+    figure = agreement.agreement_figure(result)
+    labels = [label.get_text() for label in figure.axes[0].get_yticklabels()]
+    assert len(labels) == 8 and all(len(label) <= caps.MAX_HEATMAP_LABEL_CHARACTERS + 1 for label in labels)
+    # Alike up to the cut, the names are told apart by their number.
+    assert labels[0].startswith("1: annotator") and labels[7].startswith("8: annotator")
+    width, height = figure.get_size_inches()
+    assert width <= 9 and height <= 9
+
+
+def _status(text: str) -> str:
+    return agreement.agreement_text(text)[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Ada B-PER\n", "Line 1: found 2 columns; expected the token, then one tag column per annotator"),
+        ("Ada B-PER O\n\nBabbage O\n", "Line 3: found 2 columns; expected 3, as the first line has"),
+        ("Ada B-PER B-PER\nLovelace I-PER X-1\n", "Line 2, column 3 (annotator2): found tag 'X-1' with unknown prefix"),
+        (
+            "-DOCSTART- O O\n\nAda B-PER B-PER\n\nThe O O\nRoyal B-ORG S-ORG\n",
+            "Line 6, column 3 (annotator2): found tag 'S-ORG', whose prefix 'S' is not part of scheme IOB2",
+        ),
+        ("Ada B-PER B-PER\r\nLovelace I-PER X-1\r\n", "Line 2, column 3 (annotator2)"),
+        ("", "The input holds no sentences"),
+        ("\n  \n", "The input holds no sentences"),
+        ('[\n  {"data": {"text": "abc"}, "annotations": []},\n  {"data": 3}\n]', "Line 3: task 1 has no data.text"),
+        ('[\n  {"data": {"text": "abc"},\n  "annotations": [}\n]', "Line 3: not JSON"),
+        (_label_studio([("abc", {"ann": [(0, 2, "X")]})]), "The input holds one annotator ('ann')"),
+        (_label_studio([("abc", {"ann": [(0, 2, "X")], "ben": []})]).replace('"end": 2', '"end": 9'), "Line 2"),
+        ("Ada B-PER B-PER\ud800\n", "Line 1, character 16: U+D800 is half of a UTF-16 surrogate pair"),
+    ],
+    ids=[
+        "two-columns",
+        "fewer-columns",
+        "bad-prefix",
+        "scheme-hint-after-docstart",
+        "crlf",
+        "empty",
+        "blank",
+        "task-without-text",
+        "not-json",
+        "one-annotator",
+        "offsets-beyond-text",
+        "surrogate",
+    ],
+)
+def test_bad_input_is_a_message_naming_the_line(text, message):
+    status = _status(text)
+    assert status.startswith("⚠️ **Cannot measure agreement.**")
+    assert writing.shorten(message, 200).replace("'", "'") in status.replace("\\", ""), status
+
+
+def test_a_bracket_token_is_conll_not_json():
+    assert agreement.parse_annotations("[ O O\nx B-PER B-PER\n").layout == agreement.CONLL
+    assert _status("[\n{").startswith("⚠️ **Cannot measure agreement.** Line 2: not JSON")
+
+
+def test_caps_on_annotators_sentences_and_work(monkeypatch):
+    three = "a B-PER B-PER B-PER\nb O O O\n\nc B-LOC B-LOC O\n"
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_ANNOTATORS", 2)
+    assert "holds 3 annotators; the page measures at most 2" in _status(three)
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_ANNOTATORS", 8)
+    monkeypatch.setattr(caps, "MAX_SENTENCES", 1)
+    assert "more than 1 sentences (line 4 starts sentence 2)" in _status(three)
+    monkeypatch.setattr(caps, "MAX_SENTENCES", 10)
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_WORK", 8)
+    assert "holds 3 tokens and 3 pairs of annotators, 9 tokens to score in all; the page scores at most 8" in (
+        _status(three)
+    )
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_WORK", 9)
+    assert _status(three).startswith("Measured the agreement of 3 annotators")
+    monkeypatch.setattr(caps, "MAX_BYTES", 10)
+    assert "the page evaluates at most 10 bytes" in _status(three)
+
+
+def test_the_disagreements_table_is_capped_and_most_frequent_first(monkeypatch):
+    monkeypatch.setattr(caps, "MAX_ERROR_ROWS", 2)
+    text = "London B-LOC B-ORG B-LOC\n\nLondon B-LOC B-ORG B-LOC\n\nParis B-LOC O B-LOC\n\nRome O O B-LOC\n"
+    status, _, _, disagreements = agreement.agreement_text(text)
+    rows = disagreements.values.tolist()
+    assert len(rows) == 2 and [row[2] for row in rows] == ["2", "2"]
+    assert rows[0][:5] == ["annotator1", "annotator2", "2", "IV", "London"]
+    assert "The disagreements table shows the 2 most frequent" in status
+
+
+def test_nested_spans_beyond_the_cost_caps_are_refused_naming_the_line(monkeypatch):
+    nested = [(0, 4, "A"), (0, 4, "B"), (0, 4, "C")]
+    export = _label_studio(
+        [("abcd", {"ann": [(0, 4, "A")], "ben": [(0, 4, "A")]}), ("abcd", {"ann": nested, "ben": nested})]
+    )
+    assert _status(export).startswith("Measured")
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_PAIRS", 8)
+    status = _status(export)
+    second = [number for number, line in enumerate(export.splitlines(), 1) if line == "  {"][1]
+    assert "9 pairs of an entity of ann and one of ben overlap" in status and f"Line {second}:" in status
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_PAIRS", 100)
+    monkeypatch.setattr(caps, "MAX_REQUEST_PAIRS", 8)
+    assert "hold 9 overlapping pairs of two annotators' entities" in _status(export)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet='ab BIO-[]{}":,\n\t0123', max_size=60))
+def test_any_text_gets_a_status_never_an_error(text):
+    status, *_, figure = agreement.agreement_page(text)
+    assert isinstance(status, str) and status
+    assert (figure is None) == status.startswith("⚠️")
+
+
+# The page: app.py's task control, events and endpoint
+
+
+@pytest.fixture(scope="module")
+def app():
+    import app as page
+
+    return page
+
+
+def test_the_task_shows_its_outputs_and_only_its_event_fills_them(app):
+    summary, comparison, one_system, two_systems, text, button = app.show_task(texts.AGREEMENT)
+    assert not any(update["visible"] for update in (summary, comparison, one_system, two_systems))
+    assert text["label"] == texts.AGREEMENT_LABEL and button["value"] == "Measure agreement"
+    assert app.agreement_shown(texts.AGREEMENT)["visible"] and not app.agreement_shown(texts.ONE_SYSTEM)["visible"]
+    skip = app.gr.skip()
+    assert app.run_page(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT) == (texts.AGREEMENT_STATUS, *(skip,) * 11)
+    assert app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM) == (skip,) * 5
+    status, *_, figure = app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT)
+    assert status == agreement.agreement_text(EXAMPLE)[0] and figure is not None
+
+
+def test_switching_to_the_task_loads_its_example(app):
+    assert app.switch_task(texts.WORKED_EXAMPLE, texts.AGREEMENT) == (EXAMPLE, "IOB2", "lenient")
+    assert app.switch_task(EXAMPLE, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
+    skip = app.gr.skip()
+    assert app.switch_task("a B-PER B-PER\n", texts.AGREEMENT) == (skip, skip, skip)
+    assert app.agreement_example_inputs() == (EXAMPLE, "IOB2", "lenient")
+
+
+def test_an_uploaded_file_is_measured(app, tmp_path):
+    path = tmp_path / "annotators.conll"
+    path.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.encode("utf-8"))
+    assert app.agreement_upload(str(path), "IOB2", "lenient", texts.AGREEMENT)[0] == _status(EXAMPLE)
+    path.write_bytes(b"\xff\xfe")
+    assert "is not UTF-8 text" in app.agreement_upload(str(path), "IOB2", "lenient", texts.AGREEMENT)[0]
+
+
+def test_the_agreement_endpoint_answers_in_its_lane(app, monkeypatch):
+    from space import lanes
+
+    demo = app.build_demo(lanes.Lanes())
+    endpoint = {fn.api_name: fn.fn for fn in demo.fns.values() if fn.api_name}["agreement"]
+    assert inspect.signature(endpoint) == inspect.signature(agreement.agreement_text)
+    answer = endpoint(EXAMPLE, "IOB2", "lenient")
+    assert len(answer) == 4 and answer[0] == _status(EXAMPLE)
+    assert answer[1].equals(agreement.agreement_text(EXAMPLE)[1])
+    monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 0)
+    monkeypatch.setattr(caps, "LANE_WAITING", 0)
+    busy = endpoint(EXAMPLE, "IOB2", "lenient")
+    assert len(busy) == 4 and busy[0].startswith("⚠️ **Cannot measure agreement.** The page is busy")
+
+
+def test_the_docs_state_the_tasks_caps_and_numbers():
+    space = " ".join((REPO / "docs" / "space.md").read_text(encoding="utf-8").split())
+    for claim in [
+        f"the page takes at most {caps.MAX_AGREEMENT_ANNOTATORS} annotators and at most "
+        f"{caps.MAX_AGREEMENT_WORK:,} units times pairs",
+        f"names cut to {caps.MAX_HEATMAP_LABEL_CHARACTERS} characters",
+        f"the {caps.MAX_ERROR_ROWS} most frequent disagreements of all pairs",
+        "`Line 2, column 3 (annotator2): found tag 'X-1' ...`",
+        "The `/agreement` endpoint takes text, scheme and mode",
+    ]:
+        assert claim in space, claim
+    assert "Line 2, column 3 (annotator2): found tag 'X-1'" in _status("Ada B-PER B-PER\nLovelace I-PER X-1\n")
+    # docs/agreement.md: the page's numbers are those the command line prints for examples/agreement.conll.
+    docs = " ".join((REPO / "docs" / "agreement.md").read_text(encoding="utf-8").split())
+    assert f"The page takes at most {caps.MAX_AGREEMENT_ANNOTATORS} annotators" in docs
+    assert "Fleiss' kappa: 0.7434 labelled units only: 0.6309" in docs
+    assert agreement.agreement_text(EXAMPLE)[2].values.tolist()[0][1:] == ["0.7434", "0.6309"]
+
+
+def test_a_task_an_annotator_skipped_is_left_out_of_its_pairs():
+    export = _label_studio(
+        [
+            ("Ada met Babbage", {"ann": [(0, 3, "PER")], "ben": [(0, 3, "PER")], "cal": [(0, 3, "PER")]}),
+            ("in London", {"ann": [(3, 9, "LOC")], "ben": [(3, 9, "ORG")]}),
+        ]
+    )
+    parsed = agreement.parse_annotations(export)
+    assert parsed.annotations["cal"][1] is None
+    status, pairs, _, _ = agreement.agreement_text(export)
+    assert "3 annotators (ann, ben, cal) on 2 tasks" in status
+    assert "1 task skipped by an annotator: left out of that annotator's pairs and of Fleiss' κ" in status
+    # ann and cal agree on the one task both annotated; ann and ben differ on London's type.
+    rows = {(row[0], row[1]): row[2:6] for row in pairs.values.tolist()}
+    assert rows["ann", "cal"] == ["1.0"] * 4 and rows["ann", "ben"] == ["0.5", "1.0", "1.0", "0.5"]
