@@ -32,6 +32,7 @@ from .files.agreement_files import (
     read_brat_annotators,
     read_conll_annotators,
     read_doccano_annotators,
+    read_jsonl_annotators,
     read_label_studio_annotators,
 )
 from .files.annotations import (
@@ -138,6 +139,7 @@ __all__ = [
     "read_conll_annotators",
     "read_doccano_annotators",
     "read_hipe",
+    "read_jsonl_annotators",
     "read_label_studio",
     "read_label_studio_annotators",
     "read_span_lines",

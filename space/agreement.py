@@ -1,8 +1,9 @@
 """The page's Agreement task (docs/agreement.md): how far two or more annotators agree, from the editor's text.
 
 The text is one of the layouts the package's readers take from a single file: CoNLL with the token first and one
-tag column per annotator (`nerscore.read_conll_annotators`), or a Label Studio JSON export whose tasks hold one
-annotation per annotator (`nerscore.read_label_studio_annotators`). The readers read files, so the text is
+tag column per annotator (`nerscore.read_conll_annotators`), JSON lines of spans with every annotator's entities
+on each line (`nerscore.read_jsonl_annotators`), or a Label Studio JSON export whose tasks hold one annotation per
+annotator (`nerscore.read_label_studio_annotators`). The readers read files, so the text is
 written to a temporary file of its own and read back by them; nothing here parses the annotations. What
 `nerscore.agreement` answers is shown as a table of the pairs (F1 per scheme, Cohen's κ), a table of the
 coefficients over all annotators (Fleiss' κ, Krippendorff's α, on all units and on the labelled ones), the most
@@ -39,6 +40,7 @@ from .scoring import COMPARE_SCHEMES, _shares_a_character, overlapping_pairs
 # The layouts the editor's text may take, as the status names them.
 CONLL = "CoNLL columns"
 LABEL_STUDIO = "Label Studio export"
+SPAN_LINES = "JSON lines of spans"
 
 # A and B are the pair's annotators, then F1 per scheme and Cohen's κ (the table's label says so).
 PAIR_HEADERS = ["A", "B", *COMPARE_SCHEMES, "κ", "κ labelled"]
@@ -116,11 +118,19 @@ def parse_annotations(text: str) -> Annotations:
     if _JSON_START.match(text):
         read = _read_with(nerscore.read_label_studio_annotators, lines)
         layout = LABEL_STUDIO
+    elif text.lstrip().startswith("{"):
+        read = _read_with(nerscore.read_jsonl_annotators, lines)
+        layout = SPAN_LINES
+        if read.texts is None:  # the units are the texts' characters: without them, nothing bounds the work
+            raise InputProblem(
+                'The page measures JSON lines of spans with each line\'s "text" (the annotated document); '
+                "use `ner-semeval agreement FILE.jsonl` for spans without texts."
+            )
     else:
         read = _read_with(lambda path: nerscore.read_conll_annotators([path]), lines)
         layout = CONLL
     starts = [_first_line(document) for document in read.documents]
-    noun = "sentence" if layout == CONLL else "task"
+    noun = {CONLL: "sentence", SPAN_LINES: "document"}.get(layout, "task")
     if len(starts) > caps.MAX_SENTENCES:
         raise InputProblem(
             f"The input holds more than {caps.MAX_SENTENCES:,} {noun}s (line {starts[caps.MAX_SENTENCES]} starts "
@@ -163,7 +173,7 @@ def _annotator_problem(error: nerscore.InvalidInputError, annotations: Annotatio
         if annotations.layout == CONLL and error.token is not None:
             line += error.token
         where = f"Line {line}"
-        if annotations.layout == LABEL_STUDIO and error.entity is not None:
+        if annotations.layout != CONLL and error.entity is not None:
             where += f", entity {error.entity}"
     problem = error.hint("choose {} in the Tagging scheme menu")
     place = ", ".join(part for part in (where, who) if part)
@@ -174,7 +184,7 @@ def _check_span_cost(annotations: Annotations) -> None:
     """Spans of an annotator that nest, overlap or repeat make the pairing of two annotators an assignment problem
     (space/caps.py says what that costs): the overlapping entity pairs of two annotators in such a task are at
     most `caps.MAX_DOCUMENT_PAIRS`, and of all pairs of annotators and tasks at most `caps.MAX_REQUEST_PAIRS`."""
-    if annotations.layout != LABEL_STUDIO:
+    if annotations.layout == CONLL:
         return
     # A task an annotator skipped (None) has no entity of its; each entity's task is its sentence in an error.
     spans = {
@@ -349,12 +359,14 @@ def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, m
     count = len(annotations.lines)
     if annotations.layout == CONLL:
         what = f"{count:,} sentence{'s' * (count != 1)} ({annotations.units():,} tokens), {scheme}, {mode} mode"
+    elif annotations.layout == SPAN_LINES:
+        what = f"{count:,} document{'s' * (count != 1)} of JSON lines (spans: scheme and mode do not apply)"
     else:
         what = f"{count:,} task{'s' * (count != 1)} of a Label Studio export (spans: scheme and mode do not apply)"
     skipped = sum(task is None for batch in annotations.annotations.values() for task in batch)
     status = f"Measured the agreement of {len(annotations.names)} annotators ({names}) on {what}."
     if skipped:
-        # Only a Label Studio export leaves tasks out (a CoNLL column has a tag on every line).
+        # Only spans leave tasks out (a CoNLL column has a tag on every line).
         status += (
             f" {skipped:,} task{'s' * (skipped != 1)} skipped by an annotator: left out of that annotator's pairs "
             "and of Fleiss' κ, missing values for Krippendorff's α."

@@ -155,8 +155,8 @@ prediction in its own (docs/scoring.md §11).
 AGREEMENT = "Agreement"
 TASKS.append(AGREEMENT)
 AGREEMENT_LABEL = (
-    "Annotators: CoNLL, the token then one tag column per annotator (two or more); or a Label Studio JSON export "
-    "with several annotators"
+    "Annotators: CoNLL, the token then one tag column per annotator (two or more); JSON lines, "
+    '{"text": ..., "annotations": {"name": [[start, end, "TYPE"], ...], ...}}; or a Label Studio JSON export'
 )
 LABELS[AGREEMENT] = AGREEMENT_LABEL
 # docs/agreement.md's worked example: three annotators on two sentences (examples/agreement.conll).

@@ -14,6 +14,7 @@ from nerscore import (
     read_brat_annotators,
     read_conll_annotators,
     read_doccano_annotators,
+    read_jsonl_annotators,
     read_label_studio_annotators,
 )
 from nerscore.files.agreement_files import file_format, format_agreement
@@ -168,6 +169,59 @@ def test_doccano_jsonl_in_both_of_its_layouts(tmp_path):
     bad.write_text(json.dumps({"text": TEXTS[0], "label": [[3, 99, "PER"]]}) + "\n")
     with pytest.raises(ConllError, match=r"bad\.jsonl:1: entity 0 has offsets 3 to 99"):
         read_doccano_annotators([bad])
+
+
+def span_lines(annotations_of, texts=TEXTS) -> str:
+    """JSON lines of spans with every annotator on each line (`read_jsonl_annotators`' layout)."""
+    return "".join(
+        json.dumps({"text": text, "annotations": annotations_of(index)}) + "\n" for index, text in enumerate(texts)
+    )
+
+
+def test_json_lines_with_every_annotator_on_each_line(tmp_path):
+    path = tmp_path / "all.jsonl"
+    path.write_text(
+        span_lines(lambda index: {name: [list(entity) for entity in ENTITIES[name][index]] for name in ENTITIES}),
+        encoding="utf-8",
+    )
+    read = read_jsonl_annotators(path)
+    assert read.annotations == {name: [[list(e) for e in doc] for doc in docs] for name, docs in ENTITIES.items()}
+    assert read.texts == TEXTS and read.tokens is None
+    assert read.documents == [f"{path}:1", f"{path}:2"]
+    assert file_format([str(path)]) == "jsonl"
+    assert agreement(read.annotations, texts=read.texts) == agreement(ENTITIES, texts=TEXTS)
+    # An annotator a line leaves out (or gives null) did not annotate that document.
+    path.write_text(span_lines(lambda index: {"ann": [], "ben": []} if index == 0 else {"ann": None}))
+    assert read_jsonl_annotators(path).annotations == {"ann": [[], None], "ben": [[], None]}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param('{"text": "a"}\n', r"all\.jsonl:1: found no annotations object", id="no-annotations"),
+        pytest.param(
+            '{"annotations": {"a": []}}\n{"text": "x", "annotations": {}}\n', r":2: a text on some", id="text"
+        ),
+        pytest.param('{"annotations": {"a": {}}}\n', r":1: 'a'\'s entities are a JSON dict", id="entities"),
+        pytest.param('{"annotations": {"a": [}\n', r":1: not JSON", id="not-json"),
+        pytest.param('{"text": 3, "annotations": {}}\n', r":1: text is a JSON int", id="text-type"),
+    ],
+)
+def test_json_lines_of_annotators_that_cannot_be_read_name_the_line(tmp_path, content, message):
+    path = tmp_path / "all.jsonl"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConllError, match=message):
+        read_jsonl_annotators(path)
+
+
+def test_the_command_reads_json_lines_of_every_annotator(tmp_path, capsys):
+    path = tmp_path / "all.jsonl"
+    path.write_text(
+        span_lines(lambda index: {name: [list(entity) for entity in ENTITIES[name][index]] for name in ENTITIES}),
+        encoding="utf-8",
+    )
+    assert nerscore.main(["agreement", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == agreement(ENTITIES, texts=TEXTS)
 
 
 CONLL = """Ann B-PER B-PER B-PER

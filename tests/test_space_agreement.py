@@ -114,6 +114,37 @@ def test_the_tables_are_nerscore_agreement_of_what_the_readers_read(tmp_path):
     assert agreement.measure(agreement.parse_annotations(EXAMPLE)) == nerscore.agreement(read.annotations, **options)
 
 
+# Issue 29 (5): JSON lines of spans, every annotator's entities on each line (nerscore.read_jsonl_annotators).
+SPAN_LINES = "\n".join(
+    json.dumps({"text": text, "annotations": annotations})
+    for text, annotations in [
+        ("Ann met Bob.", {"ann": [[0, 3, "PER"], [8, 11, "PER"]], "ben": [[0, 3, "PER"], [8, 11, "ORG"]]}),
+        ("Paris is big.", {"ann": [[0, 5, "LOC"]], "ben": [[0, 5, "LOC"]], "cal": [[0, 5, "ORG"]]}),
+    ]
+)
+
+
+def test_json_lines_of_spans_are_measured_as_the_reader_reads_them(tmp_path):
+    path = tmp_path / "all.jsonl"
+    path.write_text(SPAN_LINES, encoding="utf-8")
+    read = nerscore.read_jsonl_annotators(path)
+    parsed = agreement.parse_annotations(SPAN_LINES)
+    assert parsed.layout == agreement.SPAN_LINES and parsed.annotations == read.annotations
+    assert parsed.lines == [1, 2] and parsed.annotations["cal"] == [None, [[0, 5, "ORG"]]]
+    expected = nerscore.agreement(read.annotations, texts=read.texts, errors=caps.MAX_ERROR_ROWS)
+    assert agreement.measure(parsed) == expected
+    status, pairs, _, _ = agreement.agreement_text(SPAN_LINES, "IOB2", "lenient")
+    assert "2 documents of JSON lines" in status and "1 task skipped" in status, status
+    assert pairs.values.tolist()[0][:3] == ["ann", "ben", writing.format_number(expected["pairs"][0]["strict_f1"])]
+    # Without texts the page has no units to bound its work: the command line measures those.
+    status = agreement.agreement_text(json.dumps({"annotations": {"a": [], "b": []}}), "IOB2", "lenient")[0]
+    assert 'with each line\'s "text"' in status, status
+    status = agreement.agreement_text(
+        '{"text": "Ann", "annotations": {"a": [[0, 9, "PER"]], "b": []}}', "IOB2", "lenient"
+    )[0]
+    assert "Line 1" in status and "past the end of its text" in status, status
+
+
 def test_scheme_and_mode_reach_the_tags():
     text = "a B-PER B-PER\nb O O\nc O I-PER\n"
     lenient = agreement.agreement_text(text, "IOB2", "lenient")[1].values.tolist()[0]

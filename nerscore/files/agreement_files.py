@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 # Options the agreement command takes: every flag of the option table but the slices' (agreement refuses them).
 _REFUSED_FLAGS = ("slices", "slice_edges", "seen")
-FORMATS = ("conll", "brat", "label-studio", "doccano")
+FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 
 
 class AnnotatorBatches(NamedTuple):
@@ -403,15 +403,84 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
 # -- the command line ------------------------------------------------------------------------------------------------
 
 
+# -- JSON lines of spans, every annotator on one line -----------------------------------------------------------
+
+_SPAN_LINE = (
+    'one JSON object a line, {"text": "...", "annotations": {"annotator": [[start, end, "TYPE"], ...], ...}} '
+    '("text" optional, on every line or on none; an annotator\'s null: the document not annotated)'
+)
+
+
+def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
+    """JSON lines of spans with every annotator's entities on one line (`_SPAN_LINE`), as the command line's
+    `--spans` reads one system's: each line a document, `annotations` mapping each annotator's name to its
+    entities (dicts or `[start, end, type]` lists, checked by `agreement` as any spans are), in the order the
+    names first appear. An annotator a line does not name (or names with null) did not annotate that document."""
+    import json
+
+    source = os.fspath(path)
+    records: list[dict[str, Any]] = []
+    texts: list[Any] = []
+    places: list[str] = []
+    names: dict[str, None] = {}
+    with open(source, "rb") as handle:
+        for line, content in enumerate(text_lines(handle, source), start=1):
+            if not content.strip():
+                continue
+            try:
+                record = json.loads(content)
+            except json.JSONDecodeError as error:
+                raise ConllError(source, line, f"not JSON ({error.msg}, column {error.colno})") from None
+            except RecursionError:
+                raise ConllError(source, line, f"JSON nested too deeply; expected {_SPAN_LINE}") from None
+            except ValueError as error:  # an integer of more digits than Python reads
+                raise ConllError(source, line, f"{error}; expected {_SPAN_LINE}") from None
+            annotations = record.get("annotations") if isinstance(record, dict) else None
+            if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
+                raise ConllError(source, line, f"found no annotations object; expected {_SPAN_LINE}")
+            text = record.get("text")
+            if text is not None and not isinstance(text, str):
+                raise ConllError(source, line, f"text is a JSON {type(text).__name__}; expected {_SPAN_LINE}")
+            if texts and (text is None) != (texts[0] is None):
+                raise ConllError(source, line, f"a text on some lines and not on others; expected {_SPAN_LINE}")
+            for name, entities in annotations.items():
+                if entities is not None and not isinstance(entities, list):
+                    raise ConllError(
+                        source, line, f"{name!r}'s entities are a JSON {type(entities).__name__}; expected {_SPAN_LINE}"
+                    )
+                names.setdefault(name, None)
+            records.append(annotations)
+            texts.append(text)
+            places.append(f"{source}:{line}")
+    batches = {name: [record.get(name) for record in records] for name in names}
+    return AnnotatorBatches(batches, None if not texts or texts[0] is None else texts, None, places)
+
+
+def _holds_annotations(path: str) -> bool:
+    """Whether the file's first non-blank line is a JSON object with an ``annotations`` key (doccano's have none)."""
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            for content in text_lines(handle, path):
+                if content.strip():
+                    record = json.loads(content)
+                    return isinstance(record, dict) and "annotations" in record
+    except (OSError, ValueError, RecursionError, ConllError):
+        return False
+    return False
+
+
 def file_format(paths: Sequence[str]) -> str:
-    """The layout of `paths`: folders are BRAT, one ``.json`` file Label Studio, ``.jsonl`` files doccano, the
-    rest CoNLL."""
+    """The layout of `paths`: folders are BRAT, one ``.json`` file Label Studio, ``.jsonl`` files doccano (one
+    ``.jsonl`` file whose first line holds ``"annotations"``: every annotator's spans on each line), the rest
+    CoNLL."""
     if all(os.path.isdir(path) for path in paths):
         return "brat"
     if len(paths) == 1 and paths[0].lower().endswith(".json"):
         return "label-studio"
     if all(path.lower().endswith(".jsonl") for path in paths):
-        return "doccano"
+        return "jsonl" if len(paths) == 1 and _holds_annotations(paths[0]) else "doccano"
     return "conll"
 
 
@@ -425,6 +494,10 @@ def read_annotators(paths: Sequence[str], form: str) -> AnnotatorBatches:
         return read_label_studio_annotators(paths[0])
     if form == "doccano":
         return read_doccano_annotators(paths)
+    if form == "jsonl":
+        if len(paths) != 1:
+            raise ValueError("JSON lines of every annotator's spans are one file holding every annotator: give one")
+        return read_jsonl_annotators(paths[0])
     return read_conll_annotators(paths)
 
 
@@ -441,7 +514,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "paths",
         nargs="+",
         help="BRAT folders (one per annotator), a Label Studio JSON export, doccano JSONL files (one per "
-        "annotator), a CoNLL file with one tag column per annotator, or CoNLL files (one per annotator)",
+        "annotator), one JSONL file of every annotator's spans, a CoNLL file with one tag column per annotator, "
+        "or CoNLL files (one per annotator)",
     )
     parser.add_argument("--format", choices=FORMATS, help="the files' layout (default: told by the paths)")
     parser.add_argument(
