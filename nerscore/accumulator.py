@@ -255,6 +255,12 @@ class Accumulator:
         picture draws the entities' scores)."""
         options = self.options if options is None else options
         tally, slices = self.tally or Tally({}, TokenCounts() if token_accuracy else None), self.slices
+        if self.tally is None and (options.diagnostics or options.errors or options.slices):
+            # Nothing was added: what was asked for reads as none found, as compute_semeval of no sentence
+            # gives it (an empty file's --diagnostics), the counts of an empty batch.
+            empty = Accumulator(options).update(predictions=[], references=[])
+            assert empty.tally is not None
+            tally, slices = empty.tally if token_accuracy else _without_tokens(empty.tally), empty.slices
         if token_accuracy is False:
             tally = _without_tokens(tally)
             if slices is not None:

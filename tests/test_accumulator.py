@@ -117,6 +117,24 @@ def test_options_must_agree_to_add() -> None:
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param({"diagnostics": True}, id="diagnostics"),
+        pytest.param({"errors": 3}, id="errors"),
+        pytest.param({"slices": ["entity_length", "sentence_length"]}, id="slices"),
+        pytest.param({"diagnostics": True, "errors": True, "slices": ["entity_length"]}, id="all"),
+    ],
+)
+def test_nothing_added_reads_as_nothing_found(options: dict[str, Any]) -> None:
+    # An empty file's --diagnostics (or --errors, --slices) exited 2 with "diagnostics needs a tally counted with
+    # diagnostics=True": with no batch, what was asked for is compute_semeval's of no sentence.
+    empty = nerscore.compute_semeval(predictions=[], references=[], **options)
+    result = nerscore.Accumulator.of(**options).result()
+    assert result == {key: value for key, value in empty.items() if key != "token_accuracy"}
+    assert nerscore.Accumulator.of(**options).result(token_accuracy=True) == empty
+
+
 def test_token_accuracy_is_asked_for_or_left_out() -> None:
     # By default where tags were counted; True before any batch too (the command line's empty file of tags);
     # False nowhere, the slices' buckets included (the Space's picture), every other key as it was.

@@ -356,3 +356,23 @@ def test_the_flag_table_of_docs_command_line_is_the_help() -> None:
     actions = cli.build_parser()._actions
     flags = [action.option_strings[-1] for action in actions if action.option_strings and action.dest != "help"]
     assert sorted(documented) == sorted(flags)
+
+
+@pytest.mark.parametrize(
+    ("flags", "table"),
+    [
+        (["--diagnostics"], "merged                      0"),
+        (["--errors", "5"], "count  scenario  reference"),
+        (["--slices", "entity_length"], "entity_length       POS     ACT"),
+        (["--spans", "--diagnostics"], "merged                      0"),
+    ],
+    ids=["diagnostics", "errors", "slices", "spans"],
+)
+def test_an_empty_file_with_findings_flags_prints_nothing_found(tmp_path, capsys, flags, table):
+    # It exited 2: "diagnostics needs a tally counted with diagnostics=True".
+    empty = tmp_path / ("empty.jsonl" if "--spans" in flags else "empty.conll")
+    empty.write_text("", encoding="utf-8")
+    arguments = ["--spans", str(empty), *flags[1:]] if "--spans" in flags else [str(empty), *flags]
+    assert main(arguments) == 0, capsys.readouterr().err
+    printed = capsys.readouterr().out
+    assert "correct            0" in printed and table in printed, printed
