@@ -165,6 +165,11 @@ def test_doccano_jsonl_in_both_of_its_layouts(tmp_path):
     other.write_text(json.dumps({"text": TEXTS[0], "label": []}) + "\n" + json.dumps({"text": "x", "label": []}) + "\n")
     with pytest.raises(ConllError, match=r"cal\.jsonl:2: text 'x' differs from .*ann\.jsonl:2"):
         read_doccano_annotators([ann, other])
+    # doccano's lines are read as --spans' are: an integer Python does not read is located, never its bare error.
+    huge = tmp_path / "huge.jsonl"
+    huge.write_text('{"text": "a", "label": [[0, 1' + "9" * 5000 + ', "X"]]}\n')
+    with pytest.raises(ConllError, match=r"huge\.jsonl:1: found an integer of more than 4,300 digits"):
+        read_doccano_annotators([huge])
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": TEXTS[0], "label": [[3, 99, "PER"]]}) + "\n")
     with pytest.raises(ConllError, match=r"bad\.jsonl:1: entity 0 has offsets 3 to 99"):
@@ -205,6 +210,11 @@ def test_json_lines_with_every_annotator_on_each_line(tmp_path):
         pytest.param('{"annotations": {"a": {}}}\n', r":1: 'a'\'s entities are a JSON dict", id="entities"),
         pytest.param('{"annotations": {"a": [}\n', r":1: not JSON", id="not-json"),
         pytest.param('{"text": 3, "annotations": {}}\n', r":1: text is a JSON int", id="text-type"),
+        pytest.param(
+            '{"annotations": {"a": [[0, 1' + "9" * 5000 + ', "X"]]}}\n',
+            r":1: found an integer of more than 4,300 digits, which Python does not read",
+            id="digits",
+        ),
     ],
 )
 def test_json_lines_of_annotators_that_cannot_be_read_name_the_line(tmp_path, content, message):

@@ -20,7 +20,7 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import SPECS
 from .annotations import _decoded, _raise_different_texts, _read_bytes, _regions, brat_names, read_brat_file
-from .readers import ConllError, text_lines
+from .readers import ConllError, json_line_records, text_lines
 
 if TYPE_CHECKING:
     import argparse
@@ -355,8 +355,6 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
 def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
     """doccano JSONL exports, one file per annotator (named by the file), their lines paired in order: the same
     texts in the same order, else a `ConllError` naming the file and line where they differ."""
-    import json
-
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
     places: list[str] = []
@@ -364,15 +362,7 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
         source = os.fspath(path)
         entities, own_texts, own_places = [], [], []
         with open(source, "rb") as handle:
-            for line, content in enumerate(text_lines(handle, source), start=1):
-                if not content.strip():
-                    continue
-                try:
-                    record = json.loads(content)
-                except json.JSONDecodeError as error:
-                    raise ConllError(source, line, f"not JSON ({error.msg}, column {error.colno})") from None
-                except RecursionError:
-                    raise ConllError(source, line, f"JSON nested too deeply; expected {_DOCCANO}") from None
+            for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_DOCCANO}"):
                 if not isinstance(record, dict):
                     raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
                 entities.append(_doccano_entities(record, source, line))
@@ -416,7 +406,6 @@ def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
     `--spans` reads one system's: each line a document, `annotations` mapping each annotator's name to its
     entities (dicts or `[start, end, type]` lists, checked by `agreement` as any spans are), in the order the
     names first appear. An annotator a line does not name (or names with null) did not annotate that document."""
-    import json
 
     source = os.fspath(path)
     records: list[dict[str, Any]] = []
@@ -424,17 +413,7 @@ def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
     places: list[str] = []
     names: dict[str, None] = {}
     with open(source, "rb") as handle:
-        for line, content in enumerate(text_lines(handle, source), start=1):
-            if not content.strip():
-                continue
-            try:
-                record = json.loads(content)
-            except json.JSONDecodeError as error:
-                raise ConllError(source, line, f"not JSON ({error.msg}, column {error.colno})") from None
-            except RecursionError:
-                raise ConllError(source, line, f"JSON nested too deeply; expected {_SPAN_LINE}") from None
-            except ValueError as error:  # an integer of more digits than Python reads
-                raise ConllError(source, line, f"{error}; expected {_SPAN_LINE}") from None
+        for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_SPAN_LINE}"):
             annotations = record.get("annotations") if isinstance(record, dict) else None
             if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
                 raise ConllError(source, line, f"found no annotations object; expected {_SPAN_LINE}")

@@ -120,13 +120,13 @@ class SpanDocument(NamedTuple):
 SPAN_LINE = "one JSON object a line with 'references' and 'predictions' lists of entities"
 
 
-def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[SpanDocument]:
-    """The documents of a JSON lines file of spans (`--spans`), read lazily: one JSON object a line with
-    `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
-    malformed line is a `ConllError` naming `source` and the line."""
+def json_line_records(lines: Iterable[str], source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
+    """Each non-blank line of a JSON lines file, numbered from 1, with its JSON value, read lazily: a line that is
+    not JSON, nests too deeply, or holds an integer of more digits than Python reads is a `ConllError` naming
+    `source` and the line (`expected`: what the file should hold). The one reader of every JSON lines layout:
+    `--spans`, doccano's exports, annotators' spans."""
     import json  # here, not at the top: what only JSON lines need stays out of `import nerscore`
 
-    expected = f"expected {SPAN_LINE}"
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -143,6 +143,15 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
                 number,
                 f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets",
             ) from None
+        yield number, line, record
+
+
+def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[SpanDocument]:
+    """The documents of a JSON lines file of spans (`--spans`), read lazily: one JSON object a line with
+    `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
+    malformed line is a `ConllError` naming `source` and the line."""
+    expected = f"expected {SPAN_LINE}"
+    for number, line, record in json_line_records(lines, source, expected):
         surrogate = _lone_surrogate(line, record)
         if surrogate is not None:
             raise ConllError(source, number, surrogate)
