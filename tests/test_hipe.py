@@ -1,6 +1,6 @@
 """HIPE's TSV read (issue 28, item 1): documents, metadata, segments, columns and flags; a system response aligned
 to its gold as the HIPE scorer aligns it; each column's tags decoded as the scorer decodes them; malformed files
-as located `HipeFileError`s. Every file here is built by the test (never ../shared)."""
+as located `HipeFileError`s. Every file here is built by the test (never the shared task data)."""
 
 from __future__ import annotations
 
