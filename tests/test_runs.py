@@ -698,6 +698,8 @@ def test_cli_runs_with_value_print_the_value_rows_of_the_json(run_files, capsys,
     runs, references, names = run_files
     assert ns.main(["--runs", *names[:3], "--value", "true", *bootstrap, "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
+    resamples = 200 if bootstrap else 0
+    assert summary == ns.summarize_runs(runs=runs[:3], references=references, value=True, bootstrap=resamples)
     assert ns.main(["--runs", *names[:3], "--value", "true", *bootstrap]) == 0
     lines = capsys.readouterr().out.splitlines()
     value_rows = [line.split() for line in lines if line.startswith("value")]
