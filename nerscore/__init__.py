@@ -30,6 +30,8 @@ from .decoding import decode, encode
 from .errors import InvalidInputError
 from .files.agreement_files import (
     AnnotatorBatches,
+    file_format,
+    read_annotators,
     read_brat_annotators,
     read_conll_annotators,
     read_doccano_annotators,
@@ -123,6 +125,7 @@ __all__ = [
     "decode",
     "encode",
     "entity_rows",
+    "file_format",
     "format_comparison",
     "format_confusion_table",
     "format_hipe_table",
@@ -133,6 +136,7 @@ __all__ = [
     "main",
     "pair",
     "pair_greedy",
+    "read_annotators",
     "read_brat",
     "read_brat_annotators",
     "read_brat_pairs",

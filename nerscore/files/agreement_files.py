@@ -76,8 +76,11 @@ def file_format(paths: Sequence[str]) -> str:
     return "conll"
 
 
-def read_annotators(paths: Sequence[str], form: str) -> AnnotatorBatches:
-    """The annotators' files of one of `FORMATS`."""
+def read_annotators(paths: Sequence[str], form: str | None = None) -> AnnotatorBatches:
+    """The annotators' files of one of `FORMATS`, as ``ner-semeval agreement`` reads them (`form`: the layout,
+    else told by the paths, `file_format`)."""
+    paths = [os.fspath(path) for path in paths]
+    form = form or file_format(paths)
     if form == "brat":
         return read_brat_annotators(paths)
     if form == "label-studio":
