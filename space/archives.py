@@ -56,8 +56,8 @@ def is_archive(path: str | None) -> bool:
 
 
 def _left_out(name: PurePosixPath) -> bool:
-    """macOS's resource copies and hidden files, which no annotator wrote."""
-    return name.parts[0] == "__MACOSX" or any(part.startswith(".") for part in name.parts)
+    """macOS's resource copies, hidden files and nameless entries, which no annotator wrote."""
+    return not name.parts or name.parts[0] == "__MACOSX" or any(part.startswith(".") for part in name.parts)
 
 
 def _member_path(name: str) -> PurePosixPath:
@@ -82,7 +82,8 @@ def _unpack(path: str, directory: str) -> None:
             members = [
                 (info, member)
                 for info in archive.infolist()
-                if not info.is_dir() and not _left_out(member := _member_path(info.filename))
+                # (nameless entries first: zipfile's is_dir reads a name's last character)
+                if not _left_out(member := _member_path(info.filename)) and not info.is_dir()
             ]
             if len(members) > caps.MAX_ARCHIVE_FILES:
                 raise InputProblem(
@@ -107,7 +108,9 @@ def _unpack(path: str, directory: str) -> None:
     # A damaged or unsupported archive: its directory, a method zipfile lacks, compressed data that does not
     # decompress (zlib, bz2's OSError, lzma), a file cut short.
     except (zipfile.BadZipFile, NotImplementedError, EOFError, zlib.error, lzma.LZMAError, OSError) as error:
-        raise InputProblem(f"{name} is not an archive the page can unpack ({error}).") from None
+        # (an OSError names the temporary folder: the archive's own names only)
+        problem = str(error).replace(os.path.join(directory, ""), "")
+        raise InputProblem(f"{name} is not an archive the page can unpack ({problem}).") from None
 
 
 def _annotators_paths(directory: str) -> list[str]:

@@ -404,6 +404,11 @@ def test_an_archive_the_page_cannot_read_is_a_message_naming_its_file(tmp_path):
         ({"../evil.jsonl": "{}"}, "The archive's file '../evil.jsonl' would be unpacked outside its folder"),
         ({"/etc/evil.jsonl": "{}"}, "The archive's file '/etc/evil.jsonl' would be unpacked outside its folder"),
         ({"__MACOSX/._a": "x"}, "The archive holds no files to read"),
+        ({".": "x", "./": "y"}, "The archive holds no files to read"),
+        (
+            {"a": "x", "a/b.jsonl": "y"},
+            "not an archive the page can unpack (\\[Errno 17\\] File exists: 'a')",
+        ),
         ({"ann.jsonl": lines["ann"]}, "The input holds one annotator ('ann.jsonl'); agreement needs two or more"),
     ]
     for files, message in cases:
@@ -416,6 +421,28 @@ def test_an_archive_the_page_cannot_read_is_a_message_naming_its_file(tmp_path):
     content[60:70] = b"0123456789"  # inside the first file's compressed data: its CRC no longer matches
     broken.write_bytes(bytes(content))
     assert "broken.zip is not an archive the page can unpack" in agreement.upload_page(str(broken))[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(alphabet="ab./\\:_M", min_size=1, max_size=8),
+        st.sampled_from(["", "x", '{"text": "ab", "label": [[0, 1, "A"]]}\n', "T1\tA 0 1\ta\n", "a B-A\n"]),
+        max_size=5,
+    )
+)
+def test_any_archive_gets_a_status_never_an_error(files):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        try:
+            archive = _zip(Path(directory) / "any.zip", files)
+        except (ValueError, IndexError):  # a name zipfile itself will not write
+            return
+        status, *_, figure = agreement.upload_page(archive)
+    assert isinstance(status, str) and status and (figure is None) == status.startswith("⚠️")
+    assert directory not in status
 
 
 def test_an_archive_is_capped_in_files_and_bytes_counted_as_unpacked(tmp_path, monkeypatch):
