@@ -38,7 +38,7 @@ import gradio as gr
 import pandas as pd
 from gradio.components.plot import PlotData
 
-from space import agreement, answers, caps, figures, frames, lanes, markup, parsing, texts
+from space import agreement, answers, archives, caps, figures, frames, lanes, markup, parsing, texts
 
 
 def run_page(
@@ -93,6 +93,8 @@ def busy_page(message: str, task: str) -> tuple[Any, ...]:
 
 def upload_page(path: str | None, scheme: str, mode: str, task: str, value: str = texts.NO_VALUE) -> tuple[Any, ...]:
     """An uploaded file: into the text box and run as the chosen task, or a message (`parsing.read_upload`)."""
+    if task == texts.AGREEMENT and archives.is_archive(path):  # not text: the task's own event reads it
+        return (gr.skip(), *run_page("", scheme, mode, task, value))
     try:
         text = parsing.read_upload(path)
     except parsing.InputProblem as problem:
@@ -111,6 +113,9 @@ def upload_steps(
     """`upload_page`'s outputs as the page's events show them: the editor and the tables at once, then the
     pictures (`answer_steps`)."""
     action = "compare" if task == texts.TWO_SYSTEMS else "evaluate"
+    if task == texts.AGREEMENT and archives.is_archive(path):  # not text: the task's own event reads it
+        yield (gr.skip(), *run_page("", scheme, mode, task, value))
+        return
     try:
         text = parsing.read_upload(path)
     except parsing.InputProblem as problem:
@@ -166,14 +171,11 @@ def agreement_example_inputs() -> tuple[str, str, str]:
 
 
 def agreement_upload(path: str | None, scheme: str, mode: str, task: str, *_: Any) -> tuple[Any, ...]:
-    """`agreement_run` of an uploaded file (`upload_page` puts it in the editor), or a message (`read_upload`)."""
+    """`agreement_run` of an uploaded file (`upload_page` puts a text file in the editor), or of a ZIP archive of
+    the annotators' files (BRAT folders, doccano's export: `agreement.upload_page`), or a message."""
     if task != texts.AGREEMENT:
         return (gr.skip(),) * 5
-    try:
-        text = parsing.read_upload(path)
-    except parsing.InputProblem as problem:
-        return (*agreement.empty_text(answers.error_message(str(problem), "measure agreement")), None)
-    return agreement.agreement_page(text, scheme, mode)
+    return agreement.upload_page(path, scheme, mode)
 
 
 def slices_shown(task: str) -> Any:

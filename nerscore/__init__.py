@@ -13,8 +13,9 @@ result_scores, table.columns, table.pairs, table.slices, table.reducers, forms.i
 forms.tag_arrays, forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding,
 forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
-runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe,
-files.hipe_table, files.reports, files.hipe_report, files.agreement_files, cli, __main__.
+runs, agreement_units, agreement_intervals, agreement, files.readers, files.annotations, files.tables,
+files.conlleval, files.file_counts, files.hipe, files.hipe_table, files.reports, files.hipe_report,
+files.annotator_readers, files.annotator_exports, files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from .decoding import decode, encode
 from .errors import InvalidInputError
 from .files.agreement_files import (
     AnnotatorBatches,
+    file_format,
+    read_annotators,
     read_brat_annotators,
     read_conll_annotators,
     read_doccano_annotators,
@@ -122,6 +125,7 @@ __all__ = [
     "decode",
     "encode",
     "entity_rows",
+    "file_format",
     "format_comparison",
     "format_confusion_table",
     "format_hipe_table",
@@ -132,6 +136,7 @@ __all__ = [
     "main",
     "pair",
     "pair_greedy",
+    "read_annotators",
     "read_brat",
     "read_brat_annotators",
     "read_brat_pairs",

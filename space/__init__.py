@@ -11,7 +11,10 @@ above it in this list (and the package `nerscore`, which computes everything sho
 - `markup`: the highlighted sentences and documents (HTML);
 - `figures`: the pictures (matplotlib);
 - `answers`: what each task answers, the `/evaluate`, `/compare` and `/spans` endpoints among them;
-- `agreement`: the Agreement task (annotators' CoNLL columns or a Label Studio export), the `/agreement` endpoint;
+- `archives`: an uploaded ZIP archive of annotators' files (BRAT folders, doccano's export) unpacked within the caps
+  and read as the command line reads its paths;
+- `agreement`: the Agreement task (annotators' CoNLL columns, JSON lines of spans, a Label Studio export, or an
+  archive), the `/agreement` endpoint;
 - `lanes`: which requests run at once, by their size (it imports `caps` alone).
 
 Nothing here imports gradio, and nothing imports `ner_semeval` (the evaluate module), so the page starts without

@@ -4,7 +4,10 @@ The text is one of the layouts the package's readers take from a single file: Co
 tag column per annotator (`nerscore.read_conll_annotators`), JSON lines of spans with every annotator's entities
 on each line (`nerscore.read_jsonl_annotators`), or a Label Studio JSON export whose tasks hold one annotation per
 annotator (`nerscore.read_label_studio_annotators`). The readers read files, so the text is
-written to a temporary file of its own and read back by them; nothing here parses the annotations. What
+written to a temporary file of its own and read back by them; nothing here parses the annotations. An uploaded
+ZIP archive holds what the command line reads from several paths, BRAT folders or doccano's export of one file
+per annotator among them (`space/archives.py`, read by `nerscore.read_annotators` as ``ner-semeval agreement``
+reads its paths). What
 `nerscore.agreement` answers is shown as a table of the pairs (F1 per scheme, Cohen's κ), a table of the
 coefficients over all annotators (Fleiss' κ, Krippendorff's α, on all units and on the labelled ones), the most
 frequent disagreements (the pairs' `errors`, docs/scoring.md §11) and a heatmap of the pairwise F1 per scheme.
@@ -33,14 +36,19 @@ import nerscore
 
 from . import caps, writing
 from .answers import error_message
+from .archives import is_archive, read_archive
 from .figures import FONT_FAMILY, _figure, _shade
-from .parsing import InputProblem, _input_lines
+from .parsing import InputProblem, _input_lines, read_upload
 from .scoring import COMPARE_SCHEMES, _shares_a_character, overlapping_pairs
 
 # The layouts the editor's text may take, as the status names them.
 CONLL = "CoNLL columns"
 LABEL_STUDIO = "Label Studio export"
 SPAN_LINES = "JSON lines of spans"
+BRAT = "BRAT folders"
+DOCCANO = "doccano exports"
+# An archive's layout (`nerscore.file_format`'s names) as the status names it.
+ARCHIVE_LAYOUTS = {"brat": BRAT, "doccano": DOCCANO, "conll": CONLL, "label-studio": LABEL_STUDIO, "jsonl": SPAN_LINES}
 
 # A and B are the pair's annotators, then F1 per scheme and Cohen's κ (the table's label says so).
 PAIR_HEADERS = ["A", "B", *COMPARE_SCHEMES, "κ", "κ labelled"]
@@ -64,13 +72,15 @@ _JSON_START = re.compile(r"\s*\[\s*([{\]]|$)")
 @dataclass(frozen=True)
 class Annotations:
     """What the readers read: the layout, each annotator's batch (None for a task it skipped), the tokens (CoNLL)
-    or texts (Label Studio) the annotators share, and the editor's line each sentence or task starts on."""
+    or texts (Label Studio) the annotators share, and the editor's line each sentence or task starts on; for an
+    uploaded archive, `files` names the archive's file each starts in (a BRAT document's name, whose line is 0)."""
 
     layout: str
     annotations: dict[str, list[Any]]
     tokens: list[list[str]] | None
     texts: list[str] | None
     lines: list[int]
+    files: list[str] | None = None
 
     @property
     def names(self) -> list[str]:
@@ -81,6 +91,14 @@ class Annotations:
         if self.tokens is not None:
             return sum(map(len, self.tokens))
         return sum(map(len, self.texts or ()))
+
+    def where(self, index: int, token: int | None = None) -> str:
+        """Where sentence (or document) `index` is, with its `token`'s line for CoNLL: the editor's line, or an
+        archive's file (and line)."""
+        line = self.lines[index] + (token or 0 if self.layout == CONLL else 0)
+        if self.files is None:
+            return f"Line {line}"
+        return f"Document {self.files[index]}" if not self.lines[index] else f"{self.files[index]}, line {line}"
 
 
 def _read_with(reader: Callable[[str], nerscore.AnnotatorBatches], lines: list[str]) -> nerscore.AnnotatorBatches:
@@ -130,10 +148,34 @@ def parse_annotations(text: str) -> Annotations:
         read = _read_with(lambda path: nerscore.read_conll_annotators([path]), lines)
         layout = CONLL
     starts = [_first_line(document) for document in read.documents]
-    noun = {CONLL: "sentence", SPAN_LINES: "document"}.get(layout, "task")
-    if len(starts) > caps.MAX_SENTENCES:
+    return _within_caps(Annotations(layout, read.annotations, read.tokens, read.texts, starts))
+
+
+def parse_archive(path: str) -> Annotations:
+    """The annotators' batches of an uploaded ZIP archive (`space/archives.py`: BRAT folders, doccano's export, or
+    any layout ``ner-semeval agreement`` reads from several paths), read as the command line reads them, within
+    the page's caps. An `InputProblem` names the archive's file (and line) of anything the page cannot read."""
+    read = read_archive(path)
+    layout = ARCHIVE_LAYOUTS[read.form]
+    if layout == SPAN_LINES and read.read.texts is None:
         raise InputProblem(
-            f"The input holds more than {caps.MAX_SENTENCES:,} {noun}s (line {starts[caps.MAX_SENTENCES]} starts "
+            'The page measures JSON lines of spans with each line\'s "text" (the annotated document); '
+            "use `ner-semeval agreement FILE.jsonl` for spans without texts."
+        )
+    batches = read.read
+    return _within_caps(Annotations(layout, batches.annotations, batches.tokens, batches.texts, read.lines, read.files))
+
+
+def _within_caps(annotations: Annotations) -> Annotations:
+    """`annotations`, or an `InputProblem` when they exceed the page's caps: sentences (documents, tasks),
+    annotators, and units times pairs."""
+    layout, read, starts = annotations.layout, annotations, annotations.lines
+    noun = {CONLL: "sentence", SPAN_LINES: "document", BRAT: "document", DOCCANO: "document"}.get(layout, "task")
+    if len(starts) > caps.MAX_SENTENCES:
+        start = annotations.where(caps.MAX_SENTENCES)
+        start = f"line {starts[caps.MAX_SENTENCES]}" if annotations.files is None else start
+        raise InputProblem(
+            f"The input holds more than {caps.MAX_SENTENCES:,} {noun}s ({start} starts "
             f"{noun} {caps.MAX_SENTENCES + 1:,}); the page measures at most {caps.MAX_SENTENCES:,}. Use "
             "`ner-semeval agreement FILE` for larger files."
         )
@@ -146,7 +188,6 @@ def parse_annotations(text: str) -> Annotations:
             f"The input holds {len(names)} annotators; the page measures at most {caps.MAX_AGREEMENT_ANNOTATORS} "
             f"(every pair is scored). Use `ner-semeval agreement FILE` for more."
         )
-    annotations = Annotations(layout, read.annotations, read.tokens, read.texts, starts)
     pairs = len(names) * (len(names) - 1) // 2
     work = annotations.units() * pairs
     if work > caps.MAX_AGREEMENT_WORK:
@@ -165,14 +206,13 @@ def _annotator_problem(error: nerscore.InvalidInputError, annotations: Annotatio
     name = next((name for name in names if error.side == f"annotations[{name!r}]"), None)
     who = ""
     if name is not None:
-        who = f"column {names.index(name) + 2} ({name})" if annotations.layout == CONLL else f"annotator {name}"
+        # Columns of one CoNLL text; an archive's CoNLL annotators may be files of their own.
+        column = annotations.layout == CONLL and annotations.files is None
+        who = f"column {names.index(name) + 2} ({name})" if column else f"annotator {name}"
     where = ""
     if error.sentence is not None and error.sentence < len(annotations.lines):
-        line = annotations.lines[error.sentence]
         # A sentence's tokens are on consecutive lines (a blank or -DOCSTART- line ends it).
-        if annotations.layout == CONLL and error.token is not None:
-            line += error.token
-        where = f"Line {line}"
+        where = annotations.where(error.sentence, error.token)
         if annotations.layout != CONLL and error.entity is not None:
             where += f", entity {error.entity}"
     problem = error.hint("choose {} in the Tagging scheme menu")
@@ -195,23 +235,23 @@ def _check_span_cost(annotations: Annotations) -> None:
     command = "ner-semeval agreement FILE"
     total = 0
     for first, second in combinations(annotations.names, 2):
-        for task, line in enumerate(annotations.lines):
+        for task in range(len(annotations.lines)):
             if not (nesting[first][task] or nesting[second][task]):
                 continue
             pairs = overlapping_pairs(spans[first][task], spans[second][task])
             if pairs > caps.MAX_DOCUMENT_PAIRS:
                 raise InputProblem(
-                    f"Line {line}: the task's entities nest, overlap or repeat, and {pairs:,} pairs of an entity of "
-                    f"{first} and one of {second} overlap; the page pairs such tasks of at most "
+                    f"{annotations.where(task)}: the task's entities nest, overlap or repeat, and {pairs:,} pairs of "
+                    f"an entity of {first} and one of {second} overlap; the page pairs such tasks of at most "
                     f"{caps.MAX_DOCUMENT_PAIRS:,} overlapping pairs. Use `{command}` for this one."
                 )
             total += pairs
             if total > caps.MAX_REQUEST_PAIRS:
                 raise InputProblem(
-                    f"Line {line}: the tasks up to this line whose entities nest, overlap or repeat hold {total:,} "
-                    f"overlapping pairs of two annotators' entities (every pair of annotators counted); the page "
-                    f"pairs at most {caps.MAX_REQUEST_PAIRS:,} in a request. Send fewer tasks or annotators, or use "
-                    f"`{command}`."
+                    f"{annotations.where(task)}: the tasks up to this line whose entities nest, overlap or repeat "
+                    f"hold {total:,} overlapping pairs of two annotators' entities (every pair of annotators "
+                    f"counted); the page pairs at most {caps.MAX_REQUEST_PAIRS:,} in a request. Send fewer tasks or "
+                    f"annotators, or use `{command}`."
                 )
 
 
@@ -361,6 +401,8 @@ def status_text(annotations: Annotations, result: dict[str, Any], scheme: str, m
         what = f"{count:,} sentence{'s' * (count != 1)} ({annotations.units():,} tokens), {scheme}, {mode} mode"
     elif annotations.layout == SPAN_LINES:
         what = f"{count:,} document{'s' * (count != 1)} of JSON lines (spans: scheme and mode do not apply)"
+    elif annotations.layout in (BRAT, DOCCANO):
+        what = f"{count:,} document{'s' * (count != 1)} of {annotations.layout} (spans: scheme and mode do not apply)"
     else:
         what = f"{count:,} task{'s' * (count != 1)} of a Label Studio export (spans: scheme and mode do not apply)"
     skipped = sum(task is None for batch in annotations.annotations.values() for task in batch)
@@ -391,8 +433,16 @@ def empty_text(message: str) -> tuple[str, pd.DataFrame, pd.DataFrame, pd.DataFr
 
 
 def _agreement(text: str, scheme: str, mode: str) -> tuple[tuple[str, Any, Any, Any], dict[str, Any] | None]:
+    return _measured(lambda: parse_annotations(text), scheme, mode)
+
+
+def _measured(
+    read: Callable[[], Annotations], scheme: str, mode: str
+) -> tuple[tuple[str, Any, Any, Any], dict[str, Any] | None]:
+    """The four outputs of the annotations `read` gives, and `nerscore.agreement`'s result (None, and a status
+    saying why, when they cannot be measured)."""
     try:
-        annotations = parse_annotations(text)
+        annotations = read()
         result = measure(annotations, scheme, mode)
     except InputProblem as problem:
         return empty_text(error_message(str(problem), "measure agreement")), None
@@ -419,3 +469,17 @@ def agreement_page(text: str, scheme: str = "IOB2", mode: str = "lenient") -> tu
     """`agreement_text`'s four outputs and the heatmap of the pairwise F1 (none without a result)."""
     outputs, result = _agreement(text, scheme, mode)
     return (*outputs, None if result is None else agreement_figure(result))
+
+
+def upload_page(path: str | None, scheme: str = "IOB2", mode: str = "lenient") -> tuple[Any, ...]:
+    """`agreement_page` of an uploaded file: a ZIP archive of the annotators' files (`parse_archive`), or a text
+    file of one of the editor's layouts (`parsing.read_upload`); any file that cannot be measured gives a status
+    saying why and empty outputs."""
+    if path and is_archive(path):
+        outputs, result = _measured(lambda: parse_archive(path), scheme, mode)
+        return (*outputs, None if result is None else agreement_figure(result))
+    try:
+        text = read_upload(path)
+    except InputProblem as problem:
+        return (*empty_text(error_message(str(problem), "measure agreement")), None)
+    return agreement_page(text, scheme, mode)

@@ -83,3 +83,8 @@ COMPARE_CONFIDENCE_LEVEL = 0.95
 # request near 2 s.
 MAX_AGREEMENT_ANNOTATORS = 8
 MAX_AGREEMENT_WORK = 1_000_000
+# An uploaded ZIP archive of the annotators' files (space/archives.py: BRAT folders, doccano's export): at most
+# MAX_BYTES packed and as many unpacked (counted as unpacked), in at most MAX_ARCHIVE_FILES files. Writing the files
+# to the temporary folder is most of the cost: 2,000 (BRAT, 2 annotators x 500 documents, or 8 x 125) took 0.4-0.7 s
+# of CPU and 1.1-1.9 s here under load, 5,000 2.4-3.8 s of CPU and 6.6-8.4 s.
+MAX_ARCHIVE_FILES = 2_000

@@ -176,6 +176,7 @@ same entities but drew their boundaries differently. Fleiss' κ and Krippendorff
 all annotators: most tokens are outside every entity and easy to agree on, which lifts them, so read the
 *labelled units* column (and the F1) first. Krippendorff's α counts a sentence an annotator skipped as missing,
 Fleiss' κ leaves it out. The disagreements are the {caps.MAX_ERROR_ROWS} most frequent of all pairs, A's entity
-against B's. At most {caps.MAX_AGREEMENT_ANNOTATORS} annotators; `ner-semeval agreement` reads BRAT folders and
-doccano exports too (docs/agreement.md).
+against B's. At most {caps.MAX_AGREEMENT_ANNOTATORS} annotators. BRAT folders (one per annotator) and doccano's
+export (one JSONL file per annotator) are read from an uploaded ZIP archive, as `ner-semeval agreement` reads them
+(docs/agreement.md).
 """

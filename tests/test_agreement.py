@@ -21,7 +21,7 @@ from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa as statsmodels_fleiss
 
 from nerscore import InvalidInputError, agreement, compute_semeval, decode
-from nerscore.agreement import _distinct_units
+from nerscore.agreement_intervals import distinct_units
 
 TYPES = ("PER", "LOC", "ORG")
 
@@ -199,7 +199,7 @@ def tag_annotations(draw, missing=True):
 @given(st.lists(st.lists(st.sampled_from([0.0, -0.0, 1.0, 2.5, 3.0, 1e300]), min_size=3, max_size=3), max_size=40))
 def test_distinct_units_are_the_distinct_rows_and_their_counts(rows):
     vectors = np.array(rows, dtype=np.float64).reshape(-1, 3)
-    sample = _distinct_units(vectors)
+    sample = distinct_units(vectors)
     expected = {}
     for row in vectors.tolist():
         expected[tuple(value + 0.0 for value in row)] = expected.get(tuple(value + 0.0 for value in row), 0) + 1
@@ -346,7 +346,7 @@ def test_options_reach_the_pairs_and_the_units():
 )
 @settings(deadline=None)
 def test_the_pairs_are_compute_semeval_whatever_the_options(annotations, mode, flag, labels):
-    # The pairs read tags coded once as ids (agreement._id_batches): the same dicts as the tags would give.
+    # The pairs read tags coded once as ids (agreement_units.id_batches): the same dicts as the tags would give.
     options = {"mode": mode, "per_type": flag, "return_entities": flag, "confusion": not flag, "labels": labels}
     result = agreement(annotations, **options)
     assert_pairs_match(result, annotations, **options)
@@ -489,7 +489,7 @@ def test_the_intervals_cover_the_population_value_about_as_often_as_they_say():
 
 
 def test_a_bootstrap_whose_sums_would_not_fit_is_refused_with_a_way_out(monkeypatch):
-    agreement_module = sys.modules["nerscore.agreement"]
+    agreement_module = sys.modules["nerscore.agreement_intervals"]
     monkeypatch.setattr(agreement_module, "_MOST_SUM_CELLS", 25)  # 3 sentences x (2 x 4 labels + 3) cells: 33
     annotations = {"a": [["B-PER"], ["B-LOC"], ["B-ORG"]], "b": [["B-PER"], ["O"], ["B-ORG"]]}
     with pytest.raises(ValueError, match=r"pass documents= \(fewer units\), labels= \(fewer types\)"):

@@ -112,6 +112,10 @@ def test_brat_folders_one_per_annotator(tmp_path):
     read = read_brat_annotators([tmp_path / "ann", tmp_path / "ben"])
     assert read.annotations == ENTITIES and read.texts == TEXTS
     assert file_format([str(tmp_path / "ann"), str(tmp_path / "ben")]) == "brat"
+    # nerscore.read_annotators reads the paths as the command does, the layout told by them (or given).
+    assert nerscore.read_annotators([tmp_path / "ann", tmp_path / "ben"]) == read
+    assert nerscore.read_annotators([str(tmp_path / "ann"), str(tmp_path / "ben")], "brat") == read
+    assert nerscore.file_format is file_format
 
 
 def test_brat_folders_whose_texts_differ_name_the_file(tmp_path):
@@ -161,6 +165,7 @@ def test_doccano_jsonl_in_both_of_its_layouts(tmp_path):
     assert read.annotations == {"ann.jsonl": ENTITIES["ann"], "ben.jsonl": ENTITIES["ben"]}
     assert read.texts == TEXTS
     assert file_format([str(ann), str(ben)]) == "doccano"
+    assert nerscore.read_annotators([ann, ben]) == read
     other = tmp_path / "cal.jsonl"
     other.write_text(json.dumps({"text": TEXTS[0], "label": []}) + "\n" + json.dumps({"text": "x", "label": []}) + "\n")
     with pytest.raises(ConllError, match=r"cal\.jsonl:2: text 'x' differs from .*ann\.jsonl:2"):

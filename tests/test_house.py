@@ -55,6 +55,8 @@ ORDER = [
     "compute",
     "accumulator",
     "runs",
+    "agreement_units",
+    "agreement_intervals",
     "agreement",
     "files.readers",
     "files.annotations",
@@ -65,6 +67,8 @@ ORDER = [
     "files.hipe_table",
     "files.reports",
     "files.hipe_report",
+    "files.annotator_readers",
+    "files.annotator_exports",
     "files.agreement_files",
     "cli",
     "__main__",
@@ -83,6 +87,10 @@ TESTED_ELSEWHERE = {
     "files.tables": "test_cli.py, test_confusion.py (the command line's tables)",
     "files.file_counts": "test_cli.py, test_statistics.py, test_spans.py (files counted in chunks)",
     "files.reports": "test_cli.py (what the command line prints)",
+    "agreement_units": "test_agreement.py (the units and their labels against an independent reading of §13)",
+    "agreement_intervals": "test_agreement.py (distinct units, the intervals' coverage and their refusal)",
+    "files.annotator_readers": "test_agreement_files.py (CoNLL, BRAT and JSON lines of annotators, as files)",
+    "files.annotator_exports": "test_agreement_files.py (Label Studio's and doccano's exports, as files)",
     "__main__": "test_cli.py (python -m nerscore and python -m nerscore.cli run the command line)",
 }
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")

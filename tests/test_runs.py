@@ -691,6 +691,36 @@ def test_cli_runs_with_diagnostics_summarises_them_as_summarize_runs(run_files, 
     assert "boundary diagnostics" not in capsys.readouterr().out  # today's text without the flag
 
 
+@pytest.mark.parametrize("bootstrap", [[], ["--bootstrap", "200"]], ids=["plain", "bootstrap"])
+def test_cli_runs_with_value_print_the_value_rows_of_the_json(run_files, capsys, bootstrap) -> None:
+    # --runs --value had the value keys in its JSON and none in its table: four rows now follow the schemes',
+    # value, precision, recall and F1 as --compare prints them, each the JSON's mean ± std, min, max (and interval).
+    runs, references, names = run_files
+    assert ns.main(["--runs", *names[:3], "--value", "true", *bootstrap, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    resamples = 200 if bootstrap else 0
+    assert summary == ns.summarize_runs(runs=runs[:3], references=references, value=True, bootstrap=resamples)
+    assert ns.main(["--runs", *names[:3], "--value", "true", *bootstrap]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    value_rows = [line.split() for line in lines if line.startswith("value")]
+    ends = ["mean", "std", "min", "max", *(["mean_low", "mean_high"] if bootstrap else [])]
+    expected = []
+    for label, key in (
+        ("value", "value"),
+        ("precision", "value_precision"),
+        ("recall", "value_recall"),
+        ("F1", "value_f1"),
+    ):
+        cells = [f"{summary[f'{key}_{end}']:.4f}" for end in ends]
+        expected.append(["value", label, cells[0], "±", *cells[1:]])
+    assert value_rows == expected
+    assert summary["value_min"] < summary["value_max"]  # the runs' value scores differ: the columns are told apart
+    table = lines[lines.index(next(line for line in lines if line.startswith("scheme"))) :]
+    assert table[-4:] == [line for line in lines if line.startswith("value")]  # after the schemes' rows
+    assert ns.main(["--runs", *names[:3], *bootstrap]) == 0
+    assert not any(line.startswith("value") for line in capsys.readouterr().out.splitlines())  # not without it
+
+
 def test_cli_runs_b_compares_and_json_is_compare_runs(run_files, capsys) -> None:
     runs, references, names = run_files
     assert ns.main(["--runs", *names[:2], "--runs-b", *names[2:], "--bootstrap", "300", "--json"]) == 0

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import inspect
 import json
+import zipfile
 
 import pytest
 from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_agreement_files import ENTITIES as FILE_ENTITIES
+from test_agreement_files import TEXTS as FILE_TEXTS
+from test_agreement_files import write_brat
 
 import nerscore
 from space import agreement, caps, texts, writing
+from space import archives as archive_module
 
 EXAMPLE = texts.AGREEMENT_EXAMPLE
 
@@ -284,6 +289,193 @@ def test_any_text_gets_a_status_never_an_error(text):
     assert (figure is None) == status.startswith("⚠️")
 
 
+# An uploaded ZIP archive (space/archives.py): what `ner-semeval agreement` reads from several paths, BRAT folders
+# and doccano's export of one JSONL file per annotator among them, read by the same reader.
+
+
+def _zip(path, files: dict[str, bytes | str]):
+    """A ZIP archive of `files` (name -> content), as `zip -r` or doccano's export writes one."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return str(path)
+
+
+def _folder_files(root) -> dict[str, bytes]:
+    return {
+        file.relative_to(root.parent).as_posix(): file.read_bytes()
+        for file in sorted(root.rglob("*"))
+        if file.is_file()
+    }
+
+
+def _doccano_lines(entities) -> str:
+    """An annotator's file of doccano's export (its "label" layout), one JSON object a line."""
+    return "".join(
+        json.dumps({"id": number, "text": text, "label": [list(entity) for entity in found], "Comments": []}) + "\n"
+        for number, (text, found) in enumerate(zip(FILE_TEXTS, entities))
+    )
+
+
+def _expected(paths) -> dict:
+    """What the command line computes of the same files: nerscore.read_annotators, then nerscore.agreement."""
+    read = nerscore.read_annotators([str(path) for path in paths])
+    return nerscore.agreement(read.annotations, texts=read.texts, errors=caps.MAX_ERROR_ROWS)
+
+
+def test_an_archive_of_brat_folders_is_measured_as_the_command_line_reads_them(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    write_brat(project / "ann", FILE_ENTITIES["ann"])
+    write_brat(project / "ben", FILE_ENTITIES["ben"])
+    # As a zip of the project's folder: one folder at the top, macOS's copies and BRAT's configuration beside.
+    files = {**_folder_files(project / "ann"), **_folder_files(project / "ben")}
+    files = {f"project/{name}": content for name, content in files.items()}
+    files |= {
+        "project/annotation.conf": "[entities]\nPER\n",
+        "__MACOSX/project/._ann": b"\0\1",
+        "project/.DS_Store": "",
+    }
+    archive = _zip(tmp_path / "brat.zip", files)
+    assert archive_module.is_archive(archive) and not archive_module.is_archive(
+        str(REPO / "examples" / "agreement.conll")
+    )
+    parsed = agreement.parse_archive(archive)
+    assert parsed.layout == agreement.BRAT and parsed.names == ["ann", "ben"] and parsed.files == ["doc0", "doc1"]
+    assert agreement.measure(parsed) == _expected([project / "ann", project / "ben"])
+    status, pairs, coefficients, disagreements, figure = agreement.upload_page(archive)
+    assert status.startswith("Measured the agreement of 2 annotators (ann, ben) on 2 documents of BRAT folders")
+    expected = _expected([project / "ann", project / "ben"])
+    assert pairs.values.tolist()[0][2] == writing.format_number(expected["pairs"][0]["strict_f1"])
+    assert coefficients.values.tolist()[0][1] == writing.format_number(expected["fleiss_kappa"])
+    assert len(disagreements) and figure is not None
+    # Annotators' folders at the archive's top read the same.
+    top = _zip(tmp_path / "top.zip", {name.removeprefix("project/"): content for name, content in files.items()})
+    assert agreement.measure(agreement.parse_archive(top)) == expected
+
+
+def test_doccanos_export_of_one_file_per_annotator_is_measured_as_the_command_line_reads_it(tmp_path):
+    for name, entities in FILE_ENTITIES.items():
+        (tmp_path / f"{name}.jsonl").write_text(_doccano_lines(entities), encoding="utf-8")
+    # doccano zips each member's file under its user name (data_export's create_individual_dataset).
+    archive = _zip(tmp_path / "export.zip", {f"{name}.jsonl": _doccano_lines(e) for name, e in FILE_ENTITIES.items()})
+    parsed = agreement.parse_archive(archive)
+    assert parsed.layout == agreement.DOCCANO and parsed.names == ["ann.jsonl", "ben.jsonl"]
+    assert parsed.files == ["ann.jsonl", "ann.jsonl"] and parsed.lines == [1, 2]
+    assert agreement.measure(parsed) == _expected([tmp_path / "ann.jsonl", tmp_path / "ben.jsonl"])
+    status = agreement.upload_page(archive, "IOBES", "strict")[0]
+    assert "on 2 documents of doccano exports (spans: scheme and mode do not apply)" in status
+    # The other layouts the command line reads from paths come through an archive too: CoNLL files, one each.
+    conll = _zip(tmp_path / "conll.zip", {"a.conll": "Ada B-PER\nLondon B-LOC\n", "b.conll": "Ada B-PER\nLondon O\n"})
+    parsed = agreement.parse_archive(conll)
+    assert parsed.layout == agreement.CONLL and parsed.names == ["a.conll", "b.conll"]
+    assert agreement.measure(parsed)["pairs"][0]["strict_f1"] == 2 / 3
+
+
+def _archive_status(tmp_path, files: dict[str, bytes | str]) -> str:
+    return agreement.upload_page(_zip(tmp_path / "upload.zip", files))[0]
+
+
+def test_an_archive_the_page_cannot_read_is_a_message_naming_its_file(tmp_path):
+    lines = {name: _doccano_lines(entities) for name, entities in FILE_ENTITIES.items()}
+    other = lines["ben"].replace("Paris", "Rome!")
+    cases = [
+        (
+            {"ann.jsonl": lines["ann"], "ben.jsonl": other},
+            "ben.jsonl, line 2: text 'Rome! is not Rome.' differs from ann.jsonl:2's",
+        ),
+        (
+            {"ann.jsonl": lines["ann"], "ben.jsonl": lines["ben"].replace("[0, 5,", "[0, 50,")},
+            "ben.jsonl, line 2: entity 0 has offsets 0 to 50",
+        ),
+        (
+            {"a/doc.ann": "T1\tPER 0 3\tAnn\n", "a/doc.txt": "Ann", "b/doc.ann": "", "b/doc.txt": "Bob"},
+            "b/doc.txt, line 1: differs from a/doc.txt at character 0",
+        ),
+        (
+            {"a/doc.ann": "", "a/doc.txt": "Ann", "b/other.ann": "", "b/other.txt": "Ann"},
+            "a/doc.ann: has no counterpart b/doc.ann",
+        ),
+        (
+            {"brat/doc.ann": "", "brat/doc.txt": "Ann"},
+            "The archive holds BRAT files in one folder (brat); the page reads one folder per annotator",
+        ),
+        ({"a/doc.ann": "", "notes.txt": "x"}, "The archive holds folders (a) beside files (notes.txt)"),
+        ({"../evil.jsonl": "{}"}, "The archive's file '../evil.jsonl' would be unpacked outside its folder"),
+        ({"/etc/evil.jsonl": "{}"}, "The archive's file '/etc/evil.jsonl' would be unpacked outside its folder"),
+        ({"__MACOSX/._a": "x"}, "The archive holds no files to read"),
+        ({".": "x", "./": "y"}, "The archive holds no files to read"),
+        (
+            {"a": "x", "a/b.jsonl": "y"},
+            "not an archive the page can unpack (\\[Errno 17\\] File exists: 'a')",
+        ),
+        ({"ann.jsonl": lines["ann"]}, "The input holds one annotator ('ann.jsonl'); agreement needs two or more"),
+    ]
+    for files, message in cases:
+        status = _archive_status(tmp_path, files)
+        assert status.startswith("⚠️ **Cannot measure agreement.**") and message in status, (message, status)
+        assert str(tmp_path) not in status and "ner-semeval-archive-" not in status
+    broken = tmp_path / "broken.zip"
+    _zip(broken, {"ann.jsonl": lines["ann"] * 20, "ben.jsonl": lines["ben"]})
+    content = bytearray(broken.read_bytes())
+    content[60:70] = b"0123456789"  # inside the first file's compressed data: its CRC no longer matches
+    broken.write_bytes(bytes(content))
+    assert "broken.zip is not an archive the page can unpack" in agreement.upload_page(str(broken))[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(alphabet="ab./\\:_M", min_size=1, max_size=8),
+        st.sampled_from(["", "x", '{"text": "ab", "label": [[0, 1, "A"]]}\n', "T1\tA 0 1\ta\n", "a B-A\n"]),
+        max_size=5,
+    )
+)
+def test_any_archive_gets_a_status_never_an_error(files):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as directory:
+        try:
+            archive = _zip(Path(directory) / "any.zip", files)
+        except (ValueError, IndexError):  # a name zipfile itself will not write
+            return
+        status, *_, figure = agreement.upload_page(archive)
+    assert isinstance(status, str) and status and (figure is None) == status.startswith("⚠️")
+    assert directory not in status
+
+
+def test_an_archive_is_capped_in_files_and_bytes_counted_as_unpacked(tmp_path, monkeypatch):
+    lines = {f"{name}.jsonl": _doccano_lines(entities) for name, entities in FILE_ENTITIES.items()}
+    assert _archive_status(tmp_path, lines).startswith("Measured the agreement of 2 annotators")
+    monkeypatch.setattr(caps, "MAX_ARCHIVE_FILES", 1)
+    assert "upload.zip holds 2 files; the page reads at most 1." in _archive_status(tmp_path, lines)
+    monkeypatch.setattr(caps, "MAX_ARCHIVE_FILES", 2_000)
+    # A file that compresses a thousandfold is counted by what it unpacks to, whatever the archive says.
+    bomb = {"ann.jsonl": lines["ann.jsonl"] + " " * 2 * caps.MAX_BYTES, "ben.jsonl": lines["ben.jsonl"]}
+    archive = _zip(tmp_path / "bomb.zip", bomb)
+    assert (tmp_path / "bomb.zip").stat().st_size < caps.MAX_BYTES // 100
+    status = agreement.upload_page(archive)[0]
+    assert f"bomb.zip unpacks to more than {caps.MAX_BYTES:,} bytes (at ann.jsonl)" in status
+    monkeypatch.setattr(caps, "MAX_BYTES", 100)
+    assert "upload.zip holds" in _archive_status(tmp_path, lines) and "at most 100 bytes" in _archive_status(
+        tmp_path, lines
+    )
+    monkeypatch.setattr(caps, "MAX_BYTES", 1_000_000)
+    # The caps of every input hold: annotators, documents, work, and the pairing of nested spans, naming the document.
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_WORK", 10)
+    assert "to score in all; the page scores at most 10" in _archive_status(tmp_path, lines)
+    monkeypatch.setattr(caps, "MAX_AGREEMENT_WORK", 1_000_000)
+    monkeypatch.setattr(caps, "MAX_SENTENCES", 1)
+    assert "more than 1 documents (ann.jsonl, line 2 starts document 2)" in _archive_status(tmp_path, lines)
+    monkeypatch.setattr(caps, "MAX_SENTENCES", 10_000)
+    nested = "T1\tPER 0 3\tAnn\nT2\tLOC 0 3\tAnn\nT3\tORG 0 3\tAnn\n"
+    brat = {f"{who}/doc.{end}": content for who in "ab" for end, content in (("ann", nested), ("txt", "Ann"))}
+    assert _archive_status(tmp_path, brat).startswith("Measured")
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_PAIRS", 8)
+    assert "Document doc: the task's entities nest, overlap or repeat, and 9 pairs" in _archive_status(tmp_path, brat)
+
+
 # The page: app.py's task control, events and endpoint
 
 
@@ -320,6 +512,18 @@ def test_an_uploaded_file_is_measured(app, tmp_path):
     assert app.agreement_upload(str(path), "IOB2", "lenient", texts.AGREEMENT)[0] == _status(EXAMPLE)
     path.write_bytes(b"\xff\xfe")
     assert "is not UTF-8 text" in app.agreement_upload(str(path), "IOB2", "lenient", texts.AGREEMENT)[0]
+    # A ZIP archive (doccano's export) is the task's own event's: the editor and the page's status stay the task's,
+    # where they said the archive was not UTF-8 text; another task still says so.
+    files = {f"{name}.jsonl": _doccano_lines(entities) for name, entities in FILE_ENTITIES.items()}
+    archive = _zip(tmp_path / "export.zip", files)
+    status, *_, figure = app.agreement_upload(archive, "IOB2", "lenient", texts.AGREEMENT)
+    assert status == agreement.upload_page(archive)[0] and "of doccano exports" in status and figure is not None
+    skip = app.gr.skip()
+    assert app.upload_page(archive, "IOB2", "lenient", texts.AGREEMENT) == (skip, texts.AGREEMENT_STATUS, *(skip,) * 11)
+    assert list(app.upload_steps(archive, "IOB2", "lenient", texts.AGREEMENT)) == [
+        (skip, texts.AGREEMENT_STATUS, *(skip,) * 11)
+    ]
+    assert "is not UTF-8 text" in app.upload_page(archive, "IOB2", "lenient", texts.ONE_SYSTEM)[1]
 
 
 def test_the_agreement_endpoint_answers_in_its_lane(app, monkeypatch):
@@ -346,6 +550,8 @@ def test_the_docs_state_the_tasks_caps_and_numbers():
         f"the {caps.MAX_ERROR_ROWS} most frequent disagreements of all pairs",
         "`Line 2, column 3 (annotator2): found tag 'X-1' ...`",
         "The `/agreement` endpoint takes text, scheme and mode",
+        f"in at most {caps.MAX_ARCHIVE_FILES:,} files (`caps.MAX_ARCHIVE_FILES`",
+        "`ben.jsonl, line 2: ...`, `b/doc.txt, line 1: differs from a/doc.txt ...`",
     ]:
         assert claim in space, claim
     assert "Line 2, column 3 (annotator2): found tag 'X-1'" in _status("Ada B-PER B-PER\nLovelace I-PER X-1\n")

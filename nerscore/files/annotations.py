@@ -104,7 +104,7 @@ def read_brat_pairs(
         if os.path.exists(predicted_text):
             text = _read_text(predicted_text)
             if text != reference.text:
-                _raise_different_texts(predicted_text, text, reference_text, reference.text)
+                raise_different_texts(predicted_text, text, reference_text, reference.text)
         text_path = predicted_text if text is not None else reference_text
         yield (
             reference,
@@ -210,7 +210,8 @@ def _is_fragments_text(annotated: str, text: str, fragments: list[tuple[int, int
     return True
 
 
-def _decoded(raw: bytes, source: str) -> str:
+def decoded(raw: bytes, source: str) -> str:
+    """`raw` read as UTF-8, or a `ConllError` naming `source`, the line and the column of the first bad byte."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -221,7 +222,8 @@ def _decoded(raw: bytes, source: str) -> str:
         ) from None
 
 
-def _read_bytes(path: str) -> bytes:
+def read_bytes(path: str) -> bytes:
+    """The file's bytes, all of them (offsets count what is in the file)."""
     with open(path, "rb") as handle:
         return handle.read()
 
@@ -229,17 +231,18 @@ def _read_bytes(path: str) -> bytes:
 def _read_text(path: str) -> str:
     """A ``.txt`` file as brat reads it: UTF-8, every character kept (line ends and a byte-order mark too), so
     that offsets count what is in the file."""
-    return _decoded(_read_bytes(path), path)
+    return decoded(read_bytes(path), path)
 
 
 def _read_lines(path: str) -> list[str]:
     """The lines of an ``.ann`` file without their line ends (a leading byte-order mark dropped); lines end at
     ``\\n`` alone, as brat writes them, so a text field is never cut at another line separator."""
-    text = _decoded(_read_bytes(path), path).removeprefix("\ufeff")
+    text = decoded(read_bytes(path), path).removeprefix("\ufeff")
     return [line.removesuffix("\r") for line in text.split("\n")]
 
 
-def _raise_different_texts(path: str, text: str, reference_path: str, reference_text: str) -> None:
+def raise_different_texts(path: str, text: str, reference_path: str, reference_text: str) -> None:
+    """A `ConllError` naming `path` and the line where its text first differs from `reference_path`'s."""
     index = next(
         (i for i, (a, b) in enumerate(zip(text, reference_text)) if a != b), min(len(text), len(reference_text))
     )
@@ -286,8 +289,8 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
     import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
 
     source = os.fspath(path)
-    raw = _read_bytes(source)
-    content = _decoded(raw, source).removeprefix("\ufeff")
+    raw = read_bytes(source)
+    content = decoded(raw, source).removeprefix("\ufeff")
     decoder = json.JSONDecoder()
     position = _WHITESPACE.match(content).end()  # type: ignore[union-attr]  # matches the empty string
     if content[position : position + 1] != "[":
@@ -369,8 +372,8 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
     references = None
     if kept:
         number, annotation = kept[0]
-        references = _regions(annotation, f"{where}, annotations[{number}]", text, source, line)
-    predicted = _regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
+        references = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
+    predicted = regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
     return LabelStudioTask(line, task.get("id"), text, references, predicted)
 
 
@@ -379,7 +382,7 @@ def _list(task: dict, key: str) -> list | None:
     return value if isinstance(value, list) else None
 
 
-def _regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:
+def regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:
     """The entities of one annotation or prediction: each labelled text region, one `Span` per label."""
     result = item.get("result", []) if isinstance(item, dict) else None
     if not isinstance(result, list):

@@ -92,13 +92,22 @@ def format_runs(results: Mapping[str, Any], beta: float = 1.0) -> str:
     intervals = any(key.endswith("_mean_low") for key in results)
     header = f"{'scheme':<10}{'measure':<11}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"
     lines = [header + (f"{'low':>9}{'high':>9}" if intervals else "")]
-    for scheme in (scheme for scheme in EVALUATION_SCHEMES if f"{scheme}_precision_mean" in results):
-        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper())):
-            key = f"{scheme}_{measure}"
-            ends = ("mean", "std", "min", "max", *(("mean_low", "mean_high") if intervals else ()))
-            cells = [f"{results[f'{key}_{end}']:.4f}" for end in ends]
-            cells[1] = f"± {cells[1]}"
-            lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{cell:>9}" for cell in cells))
+    rows = [
+        (scheme, label, f"{scheme}_{measure}")
+        for scheme in EVALUATION_SCHEMES
+        if f"{scheme}_precision_mean" in results
+        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper()))
+    ]
+    if "value_mean" in results:  # docs/scoring.md §10: the value score and its measures, as format_comparison's
+        labels = ("value", "precision", "recall", f_name.upper())
+        rows += [
+            ("value", label, f"value{end}") for label, end in zip(labels, ("", "_precision", "_recall", f"_{f_name}"))
+        ]
+    ends = ("mean", "std", "min", "max", *(("mean_low", "mean_high") if intervals else ()))
+    for scheme, label, key in rows:
+        cells = [f"{results[f'{key}_{end}']:.4f}" for end in ends]
+        cells[1] = f"± {cells[1]}"
+        lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{cell:>9}" for cell in cells))
     return "\n".join(lines)
 
 

@@ -55,7 +55,7 @@ class _SpanColumns:
 class SpanValues:
     """One side of a batch of spans in columns: `start`, `end` and `type_id` (indexing `type_names`, each of
     which some entity has) per entity, in order of sentence, and `counts`, each sentence's number of entities.
-    What `_span_values` reads from lists of entities, and what the grounding of string entities (docs/scoring.md
+    What `span_values` reads from lists of entities, and what the grounding of string entities (docs/scoring.md
     §1b) makes directly, never building the entities as objects; valid by construction (0 <= start < end)."""
 
     start: np.ndarray
@@ -96,7 +96,7 @@ def span_pairs(
 ) -> Pairs | None:
     """The table of pairs of a batch of spans, paired on arrays chunk by chunk of sentences; None for anything
     the readable path must check or explain."""
-    read_r, read_p = _span_values(references), _span_values(predictions)
+    read_r, read_p = span_values(references), span_values(predictions)
     if read_r is None or read_p is None:
         return _with_discontinuous(predictions, references, options)
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
@@ -178,11 +178,11 @@ def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]
 def entity_ends(batch: list[list]) -> tuple[np.ndarray, np.ndarray] | None:
     """Each entity's end, in order of sentence, and each sentence's number of entities, read as `count_spans`
     reads them (before `labels` leave any out); None where it cannot read them."""
-    read = _span_values(batch)
+    read = span_values(batch)
     return None if read is None else (read.end, read.counts)
 
 
-def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
+def span_values(batch: list[list] | SpanValues) -> SpanValues | None:
     """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple (the readable path then
     explains or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at
     C speed."""

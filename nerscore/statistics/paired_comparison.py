@@ -13,7 +13,7 @@ import numpy as np
 from ..options import Options
 from ..result_scores import scores
 from ..tally import Tally
-from .resampling import _resampled_interval, _swapped_totals
+from .resampling import _swapped_totals, resampled_interval
 from .sample_statistics import _measure_keys, _slice_key_positions, _slice_measures
 from .unit_counts import SentenceCounts
 
@@ -47,7 +47,7 @@ def _paired_statistics(
     rng = np.random.default_rng(seed)
     observed = difference(totals)
     if pairs.size:
-        low, high = _resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
+        low, high = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
     else:
         low = high = observed
     p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))

@@ -28,7 +28,7 @@ from .sample_statistics import (
     _measure_keys,
     _slice_key_positions,
     _slice_measures,
-    _statistics,
+    statistics,
 )
 from .unit_counts import SentenceCounts
 
@@ -84,7 +84,7 @@ def _swapped_totals(
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
 
-def _resampled_interval(
+def resampled_interval(
     sample: SentenceCounts,
     statistic: Callable[[np.ndarray], np.ndarray],
     resamples: int,
@@ -259,12 +259,12 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
     `options.bootstrap` resamples of the sentences (docs/scoring.md §9), always holding the point estimate."""
 
     def statistic(totals: np.ndarray) -> np.ndarray:
-        return _statistics(totals, options)
+        return statistics(totals, options)
 
     keys = _measure_keys(options)
     if sample.size:
         rng = np.random.default_rng(options.seed)
-        low, high = _resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
+        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
     else:  # no sentence: nothing to resample
         low = high = np.array([result.get(key, 0.0) for key in keys])
     return holding_estimates(keys, low, high, result)
@@ -302,7 +302,7 @@ def slice_interval_keys(
     positions = list(_slice_key_positions(layout, names, options))
     if sample.size:
         rng = np.random.default_rng(options.seed)
-        low, high = _resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
+        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
     else:
         low = high = np.zeros(len(keys) + len(positions))
     base = holding_estimates(keys, low, high, result)

@@ -20,21 +20,21 @@ from .resampling import (
     _swapped_totals,
     holding_estimates,
 )
-from .sample_statistics import _measure_keys, _statistics
+from .sample_statistics import _measure_keys, statistics
 from .unit_counts import SentenceCounts
 
 # ---------------------------------------------------------------------------------------------------------
 # Several runs of a system (docs/scoring.md §9): a unit's row holds every run's counts side by side, so one
 # draw of units serves every run (the references, hence the units, are shared), and the runs are drawn on top.
 # A run's counts are its six scenario counts and, when asked for, §10's weighted columns (the overlap credit,
-# the value's sums): the statistics of one run are then those of its single-run bootstrap (`_statistics`).
+# the value's sums): the statistics of one run are then those of its single-run bootstrap (`statistics`).
 # ---------------------------------------------------------------------------------------------------------
 
 
 def _per_run(totals: np.ndarray, runs: int, options: Options) -> np.ndarray:
     """Each run's statistics (..., runs, k: `_measure_keys`' order) from totals holding the runs' counts side by
     side (six scenario totals, then §10's weighted columns when asked for)."""
-    return _statistics(totals.reshape(*totals.shape[:-1], runs, -1), options)
+    return statistics(totals.reshape(*totals.shape[:-1], runs, -1), options)
 
 
 def _run_picks(groups: Sequence[int], resamples: int, seed: int) -> np.ndarray:
@@ -124,7 +124,7 @@ def runs_comparison(
         # The generator goes on from the units' draws, as compare_semeval's does.
 
         def difference(totals: np.ndarray) -> np.ndarray:
-            return _statistics(totals[..., width:], options) - _statistics(totals[..., :width], options)
+            return statistics(totals[..., width:], options) - statistics(totals[..., :width], options)
 
         p_values = _randomization_p_values(estimate, map(difference, _swapped_totals(units, resamples, rng, width)))
         return keys, low, high, p_values

@@ -47,7 +47,7 @@ def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None =
 
 
 def _measure_keys(options: Options) -> list[str]:
-    """The keys of the statistics, in the order of `_statistics`: strict_precision ... type_f1, and with `value`
+    """The keys of the statistics, in the order of `statistics`: strict_precision ... type_f1, and with `value`
     the four value keys (docs/scoring.md §10)."""
     names = [options.f_name if measure == "f" else measure for measure in _MEASURES]
     keys = [f"{scheme}_{name}" for scheme in EVALUATION_SCHEMES for name in names]
@@ -59,7 +59,7 @@ def _measure_keys(options: Options) -> list[str]:
 _PARTIAL_ONLY = np.array([float(scheme == "partial") for scheme in EVALUATION_SCHEMES])
 
 
-def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
+def statistics(totals: np.ndarray, options: Options) -> np.ndarray:
     """The statistics of totals (..., 6 + `weighted_width`): every scheme's P, R and F (`_measures`), then with
     `value` the value, its precision, recall and F (docs/scoring.md §10), by `scores.value_scores`' rules."""
     width = len(SCENARIOS)
@@ -92,13 +92,13 @@ def _statistics(totals: np.ndarray, options: Options) -> np.ndarray:
 
 def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
     """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
-    the totals (`_statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
+    the totals (`statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
     first column, columns per bucket, buckets), columns counted after the six scenario counts and
     docs/scoring.md §10's weighted columns). A two-sided bucket's precision is that of the rows whose prediction
     lies in it, its recall that of the rows whose reference does (docs/scoring.md §5)."""
     width = len(SCENARIOS)
     base = width + weighted_width(options)
-    parts = [_statistics(totals[..., :base], options)]
+    parts = [statistics(totals[..., :base], options)]
     for _, start, per_bucket, buckets in layout:
         block = totals[..., base + start : base + start + per_bucket * buckets]
         block = block.reshape(*totals.shape[:-1], buckets, per_bucket)

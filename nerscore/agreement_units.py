@@ -1,0 +1,452 @@
+"""The units of agreement and their labels (docs/scoring.md §13): each annotator's batch read and checked, and
+every unit's label per annotator, which the chance-corrected coefficients count.
+
+Units are tokens for tags and ids, span units for spans, characters for strings; a unit's label is the type of the
+entity that covers it, "O" where none does, or the distinct types of one annotator's entities that cover it,
+joined by "|". Tags are coded once for every annotator (`coded_tags`, the one pass that touches every token), and
+the pairs read them coded (`id_batches`); spans are read at C speed where they are plain tuples or dicts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain, combinations, count, repeat
+from operator import is_not
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .decoding import ROLE_FLAGS, decode_roles
+from .errors import InvalidInputError, shown
+from .forms.grounding import Haystack, ground_references
+from .forms.inputs import IDS, SPANS, as_list, first_value, read_spans, read_strings, rows_of, value_form
+from .forms.span_arrays import span_values
+from .options import Options
+from .schemes import TagTable
+from .span import Span
+from .statistics.agreement_coefficients import MISSING
+
+OUTSIDE = "O"  # the label of a unit no entity covers
+STACKED = "|"  # joins the distinct types of one annotator's entities that cover one unit
+# The token of a sentence an annotator did not annotate, where its tags are coded over every sentence.
+_UNANNOTATED = object()
+
+
+@dataclass(frozen=True)
+class Annotator:
+    """One annotator's batch as read: its sentences (an empty one where it gave None) and which it annotated."""
+
+    name: str
+    rows: Any  # a list of sentences, or a 2-D array of ids
+    present: np.ndarray  # bool, one per sentence
+
+    @property
+    def side(self) -> str:
+        return f"annotations[{self.name!r}]"
+
+
+# -- reading the annotators' batches ----------------------------------------------------------------------------
+
+
+def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
+    """Each annotator's batch as a list of sentences (None: not annotated), checked for the number of sentences."""
+    if not isinstance(annotations, Mapping):
+        raise ValueError(
+            f"found {type(annotations).__name__}; expected annotations as a dict of annotator name -> batch"
+        )
+    if len(annotations) < 2:
+        names = ", ".join(map(repr, annotations)) or "none"
+        raise ValueError(f"found {len(annotations)} annotator ({names}); expected at least two to compare")
+    read = []
+    for name, batch in annotations.items():
+        if not isinstance(name, str):
+            raise ValueError(f"found the annotator name {shown(name)}; expected names as strings")
+        side = f"annotations[{name!r}]"
+        if isinstance(batch, np.ndarray) and batch.ndim == 2:
+            rows = as_list(batch, side)
+            present = np.ones(len(rows), dtype=bool)
+        else:
+            if isinstance(batch, (str, bytes, Mapping)) or not hasattr(batch, "__iter__"):
+                raise InvalidInputError(
+                    f"found {type(batch).__name__}; expected a batch: a list with one list per sentence", side
+                )
+            listed = list(batch)
+            present = np.fromiter(map(is_not, listed, repeat(None)), dtype=bool, count=len(listed))  # at C speed
+            rows = as_list(listed if present.all() else [row if row is not None else [] for row in listed], side)
+        read.append(Annotator(name, rows, present))
+    lengths = {annotator.name: len(annotator.present) for annotator in read}
+    if len(set(lengths.values())) > 1:
+        first = read[0]
+        other = next(annotator for annotator in read if len(annotator.present) != len(first.present))
+        raise ValueError(
+            f"annotator {first.name!r} gives {len(first.present)} sentences and {other.name!r} "
+            f"{len(other.present)}; expected every annotator to give one entry (None: not annotated) per sentence"
+        )
+    return read
+
+
+def common_form(annotators: list[Annotator]) -> str | None:
+    """The form all annotators' batches share (docs/scoring.md §1), by each one's first value (None without any)."""
+    forms = {}
+    for annotator in annotators:
+        value = first_value(rows_of(annotator.rows))
+        if value is not None:
+            forms[annotator.name] = value_form(value)
+    if len(set(forms.values())) > 1:
+        (name_a, form_a), (name_b, form_b) = next(
+            (first, second) for first, second in combinations(forms.items(), 2) if first[1] != second[1]
+        )
+        raise ValueError(
+            f"annotator {name_a!r} gives {form_a} and {name_b!r} gives {form_b}; expected every annotator's batch "
+            "in one form"
+        )
+    return next(iter(forms.values()), None)
+
+
+def checked_column(values: Any, name: str, sentences: int) -> list[Any]:
+    """A column beside the annotations (`texts`, `tokens`, `documents`) as a list, one value per sentence."""
+    listed = list(values)
+    if len(listed) != sentences:
+        raise InvalidInputError(
+            f"found {len(listed)} values for {sentences} sentences; expected one per sentence", name
+        )
+    return listed
+
+
+def _lengths(annotator: Annotator) -> np.ndarray:
+    rows = annotator.rows
+    if isinstance(rows, np.ndarray):
+        return np.full(rows.shape[0], rows.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+
+
+def check_token_counts(annotators: list[Annotator]) -> None:
+    """Tags and ids: every sentence has as many tokens for every annotator who annotated it (docs/scoring.md §1)."""
+    first = annotators[0]
+    reference, known = _lengths(first), first.present.copy()
+    reference_name = np.zeros(len(known), dtype=np.int64)
+    for index, annotator in enumerate(annotators[1:], start=1):
+        lengths = _lengths(annotator)
+        differ = known & annotator.present & (lengths != reference)
+        if differ.any():
+            sentence = int(np.flatnonzero(differ)[0])
+            other = annotators[int(reference_name[sentence])]
+            raise InvalidInputError(
+                f"{annotator.side} has {int(lengths[sentence])} tags and {other.side} {int(reference[sentence])}; "
+                "expected every annotator's tags token-aligned, of equal length",
+                annotator.side,
+                sentence,
+            )
+        new = annotator.present & ~known
+        reference[new] = lengths[new]
+        reference_name[new] = index
+        known |= new
+
+
+# -- the units and their labels -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitLabels:
+    """Every unit's label per annotator (docs/scoring.md §13): `codes` (units x annotators) index `names`
+    (`names[0]` is "O"), `MISSING` where the annotator did not annotate the unit's sentence; `sentence` is each
+    unit's sentence (non-decreasing)."""
+
+    codes: np.ndarray
+    names: list[str]
+    sentence: np.ndarray
+
+    @property
+    def labelled(self) -> np.ndarray:
+        """The units some annotator labels with a type (a label other than "O")."""
+        return np.asarray((self.codes > 0).any(axis=1))
+
+
+class _EntityColumns(NamedTuple):
+    """One annotator's entities as columns: each one's sentence, start, end (in its sentence) and type."""
+
+    sentence: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    type_id: np.ndarray
+    type_names: list[str]
+
+
+def span_labels(
+    annotators: Sequence[Annotator], form: str, options: Options, given: Mapping[str, list[Any]]
+) -> UnitLabels:
+    """Spans and strings: the units of docs/scoring.md §13 and each annotator's label of each: span units (a
+    sentence's units run from 0 to the largest end among all annotators' entities in it, or to the length of
+    its text or tokens when given), characters for strings (grounded as references are, §1b)."""
+    read = [_entity_columns(annotator, form, options, given) for annotator in annotators]
+    length = _span_units(len(annotators[0].present), read, given)
+    offsets = np.r_[0, np.cumsum(length)]
+    sentence = np.repeat(np.arange(len(length)), length)
+    names: dict[str, int] = {OUTSIDE: 0}
+    codes = np.empty((len(sentence), len(annotators)), dtype=np.int64)
+    for column, (entities, annotator) in enumerate(zip(read, annotators)):
+        start, end = offsets[entities.sentence] + entities.start, offsets[entities.sentence] + entities.end
+        local, local_names = _covering_labels(start, end, entities.type_id, entities.type_names, len(sentence))
+        to_global = np.array([names.setdefault(name, len(names)) for name in local_names], dtype=np.int64)
+        codes[:, column] = np.where(annotator.present[sentence], to_global[local], MISSING)
+    return UnitLabels(codes, list(names), sentence)
+
+
+def _covering_labels(
+    start: np.ndarray, end: np.ndarray, type_id: np.ndarray, type_names: Sequence[str], units: int
+) -> tuple[np.ndarray, list[str]]:
+    """Each unit's label among `units` units from entities [start, end) (flat positions) of types `type_id`
+    (indexing `type_names`): "O", a type, or the distinct types of the entities covering it, sorted and joined
+    by "|"; as codes into the list of labels returned."""
+    used = np.unique(type_id)
+    if not len(used):
+        return np.zeros(units, dtype=np.int64), [OUTSIDE]
+    # The types met, sorted: a label's types are joined in this order.
+    kinds = sorted(type_names[number] for number in used.tolist())
+    rank = np.zeros(len(type_names), dtype=np.int64)
+    position = {name: index for index, name in enumerate(kinds)}
+    rank[used] = [position[type_names[number]] for number in used.tolist()]
+    kind = rank[type_id]
+    order = np.argsort(start, kind="stable")
+    if (start[order][1:] >= end[order][:-1]).all():  # no two entities share a unit: one type or "O" a unit
+        label = kind.astype(np.float64) + 1
+        edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
+        return np.rint(np.cumsum(edges[:units])).astype(np.int64), [OUTSIDE, *kinds]
+    # Overlapping entities: the units between two consecutive boundaries (an entity's start or end) share their
+    # covering entities, so the labels are found per such segment (at most twice the entities, plus one), each
+    # entity listed in the segments it covers; time follows the entities and how deeply they nest, never the
+    # types times the units.
+    bounds = np.unique(np.concatenate(([0, units], start, end)))
+    first, last = np.searchsorted(bounds, start), np.searchsorted(bounds, end)
+    spread = last - first
+    segment = np.repeat(first - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))
+    held = np.unique(segment * len(kinds) + np.repeat(kind, spread))  # (segment, type) once each, sorted
+    held_segment, held_kind = np.divmod(held, len(kinds))
+    cuts = np.flatnonzero(np.diff(held_segment)) + 1
+    names = {OUTSIDE: 0}
+    code = np.zeros(len(bounds) - 1, dtype=np.int64)
+    for where, group in zip(held_segment[np.r_[0, cuts]].tolist(), np.split(held_kind, cuts)):
+        label = STACKED.join(kinds[number] for number in group.tolist())
+        code[where] = names.setdefault(label, len(names))
+    return np.repeat(code, np.diff(bounds)), list(names)
+
+
+@dataclass(frozen=True)
+class CodedTags:
+    """Tags or ids of every annotator coded once (the one pass that touches every token): each token's index
+    into `values` (the distinct values met; `_UNANNOTATED` fills a sentence an annotator left out), over every
+    sentence; each value's role flags and type (`type_names` index, -1 for none); and the tokens kept (ids:
+    those no annotator gives `ignore_index`)."""
+
+    values: list[Any]
+    codes: list[np.ndarray]
+    length: np.ndarray
+    kept: np.ndarray
+    role: np.ndarray
+    kind: np.ndarray
+    type_names: list[str]
+
+
+def coded_tags(annotators: Sequence[Annotator], form: str, options: Options) -> CodedTags:
+    """Every annotator's tags (or ids, through `label_list`) coded and checked: a bad one is an
+    `InvalidInputError` naming the annotator, sentence and token."""
+    sentences = len(annotators[0].present)
+    length = np.zeros(sentences, dtype=np.int64)
+    for annotator in annotators:
+        length = np.where(annotator.present, _lengths(annotator), length)
+    sizes = length.tolist()
+
+    def tokens(annotator: Annotator) -> Iterator[Any]:
+        rows = rows_of(annotator.rows)
+        if annotator.present.all():
+            return chain.from_iterable(rows)
+        filled = zip(rows, annotator.present.tolist(), sizes)
+        return chain.from_iterable(row if present else repeat(_UNANNOTATED, size) for row, present, size in filled)
+
+    # One pass per annotator: each token's code, numbering values as they are met (tag_arrays' way: one byte a
+    # token while there are at most 256 distinct values).
+    numbering: defaultdict[Any, int] = defaultdict(count().__next__)
+    codes = []
+    for annotator in annotators:
+        try:
+            try:
+                code = np.frombuffer(bytearray(map(numbering.__getitem__, tokens(annotator))), dtype=np.uint8)
+            except ValueError:  # more than 256 values
+                code = np.fromiter(map(numbering.__getitem__, tokens(annotator)), dtype=np.int64)
+        except TypeError:  # an unhashable value
+            flat = list(tokens(annotator))
+            for value in flat:
+                try:
+                    hash(value)
+                except TypeError:
+                    raise _located(annotator, flat, length, value, f"found {shown(value)}; expected a tag") from None
+        codes.append(code.astype(np.int64))
+    values = list(numbering)
+
+    def owner_of(value: Any) -> tuple[Annotator, list[Any]]:
+        number = numbering[value]
+        column = next(column for column, code in enumerate(codes) if (code == number).any())
+        return annotators[column], list(tokens(annotators[column]))
+
+    table = TagTable(options.scheme, options.suffix)
+    roles: list[int] = []
+    kinds: list[str | None] = []
+    skipped: list[bool] = []
+    for value in values:
+        # A sentence the annotator left out reads as O (its units are marked missing); ids at ignore_index are
+        # dropped (docs/scoring.md §1).
+        skip = form == IDS and value is not _UNANNOTATED and value == options.ignore_index
+        if value is _UNANNOTATED or skip:
+            roles.append(0)
+            kinds.append(None)
+            skipped.append(skip)
+            continue
+        tag = value
+        if form == IDS:
+            labels = options.label_list
+            if labels is None or value not in labels:
+                problem = f"found id {shown(value)}; expected an id of label_list"
+                raise _located(*owner_of(value), length, value, problem)
+            tag = labels[value]
+        try:
+            parsed = table[tag]
+        except InvalidInputError as error:
+            raise _located(*owner_of(value), length, value, error.problem) from None
+        roles.append(ROLE_FLAGS[None if parsed is None else parsed.role])
+        kinds.append(None if parsed is None else parsed.entity_type)
+        skipped.append(False)
+    type_names = sorted({name for name in kinds if name is not None})
+    position = {name: number for number, name in enumerate(type_names)}
+    kind = np.array([-1 if name is None else position[name] for name in kinds], dtype=np.int64)
+    kept = np.ones(int(length.sum()), dtype=bool)
+    if any(skipped):
+        skip_value = np.array(skipped, dtype=bool)
+        for column in codes:
+            kept &= ~skip_value[column]
+    return CodedTags(values, codes, length, kept, np.array(roles, dtype=np.int8), kind, type_names)
+
+
+def tag_labels(coded: CodedTags, annotators: Sequence[Annotator], options: Options) -> UnitLabels:
+    """Tags and ids: every kept token's label per annotator, the type of the entity decoded over it
+    (docs/scoring.md §2; entities of one annotator's tags never overlap, so a label is one type or "O")."""
+    sentences = len(coded.length)
+    sentence = np.repeat(np.arange(sentences), coded.length)[coded.kept]
+    length = np.bincount(sentence, minlength=sentences).astype(np.int64)
+    offsets = np.r_[0, np.cumsum(length)]
+    units = len(sentence)
+    wanted = np.ones(len(coded.type_names), dtype=bool)
+    if options.labels is not None:
+        wanted = np.array([name in options.labels for name in coded.type_names], dtype=bool)
+    labels = np.empty((units, len(annotators)), dtype=np.int64)
+    for column, (codes, annotator) in enumerate(zip(coded.codes, annotators)):
+        kept = codes[coded.kept]
+        start, end, type_id = decode_roles(coded.role[kept], coded.kind[kept], offsets, options.mode, options.scheme)
+        chosen = wanted[type_id]
+        start, end, label = start[chosen], end[chosen], (type_id[chosen] + 1).astype(np.float64)
+        # Disjoint entities: each one's label added at its start and taken off at its end, summed along.
+        edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
+        code = np.rint(np.cumsum(edges[:units])).astype(np.int64)
+        labels[:, column] = np.where(annotator.present[sentence], code, MISSING)
+    return UnitLabels(labels, [OUTSIDE, *coded.type_names], sentence)
+
+
+def id_batches(coded: CodedTags, annotators: Sequence[Annotator], options: Options) -> tuple[list[Any], Options]:
+    """Tags coded once, as the pairs read them: padded 2-D arrays of ids with their `label_list` (the array path
+    of ids reads them without a Python step per tag; tests/test_fast_path.py proves it the tags' count), the
+    padding `ignore_index`, which the count drops. Where padding would take more than twice the tokens (a few
+    long sentences), the tags as given."""
+    sentences, longest = len(coded.length), int(coded.length.max(initial=0))
+    if sentences * longest > 2 * int(coded.length.sum()) + 1024:
+        return [annotator.rows for annotator in annotators], options
+    shift = options.ignore_index + 1 if options.ignore_index >= 0 else 0
+    label_list = {number + shift: value for number, value in enumerate(coded.values) if value is not _UNANNOTATED}
+    filled = np.arange(longest)[None, :] < coded.length[:, None]
+    batches = []
+    for codes in coded.codes:
+        padded = np.full((sentences, longest), options.ignore_index, dtype=np.int64)
+        padded[filled] = codes + shift
+        batches.append(padded)
+    return batches, options.evolve(label_list=label_list)
+
+
+def _located(
+    annotator: Annotator, values: list[Any], length: np.ndarray, value: Any, problem: str
+) -> InvalidInputError:
+    """A bad tag or id, located at its first place in the annotator's tokens (`values`)."""
+    position = values.index(value)
+    offsets = np.cumsum(length)
+    sentence = int(np.searchsorted(offsets, position, side="right"))
+    token = position - (int(offsets[sentence - 1]) if sentence else 0)
+    return InvalidInputError(problem, annotator.side, sentence, token)
+
+
+def _entity_columns(
+    annotator: Annotator, form: str, options: Options, given: Mapping[str, list[Any]]
+) -> _EntityColumns:
+    """Spans and strings: an annotator's entities as columns (strings grounded as references are, §1b), those of
+    other types than `labels` left out; plain tuples and dicts read at C speed (`span_arrays`), anything else (and
+    any error, located) by `read_spans`."""
+    rows = rows_of(annotator.rows)
+    labels = None if options.labels is None else set(options.labels)
+    values = span_values(rows) if form == SPANS else None
+    if values is not None:
+        sentence = np.repeat(np.arange(len(values.counts)), values.counts)
+        columns = _EntityColumns(sentence, values.start, values.end, values.type_id, values.type_names)
+    else:
+        if form == SPANS:
+            spans = read_spans(rows, annotator.side)
+        else:
+            spans = _grounded_strings(annotator, rows, options, given)
+        flat = list(chain.from_iterable(spans))
+        type_names = list(dict.fromkeys(span.entity_type for span in flat))
+        number = {name: index for index, name in enumerate(type_names)}
+        columns = _EntityColumns(
+            np.repeat(np.arange(len(spans)), [len(found) for found in spans]).astype(np.int64),
+            np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat)),
+            np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat)),
+            np.fromiter((number[span.entity_type] for span in flat), dtype=np.int64, count=len(flat)),
+            type_names,
+        )
+    kept = annotator.present[columns.sentence]
+    if labels is not None:
+        kept &= np.isin(columns.type_id, [index for index, name in enumerate(columns.type_names) if name in labels])
+    if kept.all():
+        return columns
+    return columns._replace(
+        sentence=columns.sentence[kept], start=columns.start[kept], end=columns.end[kept], type_id=columns.type_id[kept]
+    )
+
+
+def _grounded_strings(
+    annotator: Annotator, rows: list[list[Any]], options: Options, given: Mapping[str, list[Any]]
+) -> list[list[Span]]:
+    """String entities placed in their texts as references are (§1b: in order of position, in the order
+    listed); one that does not occur is an `InvalidInputError` naming the annotator, sentence and entity."""
+    texts = given.get("texts")
+    if texts is None:
+        raise ValueError("string entities need texts=: one string per sentence")
+    found: list[list[Span]] = []
+    for sentence, (entities, text, present) in enumerate(
+        zip(read_strings(rows, annotator.side), texts, annotator.present)
+    ):
+        if not present or not entities:
+            found.append([])
+            continue
+        haystack = Haystack.of(text, options.normalize)
+        found.append(ground_references(entities, haystack, options.normalize, sentence, annotator.side))
+    return found
+
+
+def _span_units(sentences: int, read: list[_EntityColumns], given: Mapping[str, list[Any]]) -> np.ndarray:
+    """Each sentence's number of units: its text's characters or its tokens when given, else the largest end of
+    an entity in it (an entity beyond the text widens it rather than being cut)."""
+    length = np.zeros(sentences, dtype=np.int64)
+    for name in ("texts", "tokens"):
+        if given.get(name) is not None:
+            length = np.fromiter(map(len, given[name]), dtype=np.int64, count=sentences)
+            break
+    for entities in read:
+        np.maximum.at(length, entities.sentence, entities.end)
+    return length

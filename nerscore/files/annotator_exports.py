@@ -1,0 +1,200 @@
+"""The annotation tools' exports of several annotators, read into one batch per annotator for
+`nerscore.agreement` (docs/agreement.md): a Label Studio JSON export with several annotations per task (one per
+annotator, told apart by ``completed_by``), and doccano's JSONL export (one file per annotator, ``"label":
+[[start, end, type], ...]`` or ``"entities"``). A malformed line, or annotators whose texts differ, is a
+`ConllError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import shown
+from ..option_checks import is_id
+from .annotations import decoded, read_bytes, regions
+from .annotator_readers import AnnotatorBatches, unique_name
+from .readers import ConllError, json_line_records, text_lines
+
+# -- Label Studio ----------------------------------------------------------------------------------------------------
+
+_EXPORT = "Label Studio's JSON export: a list of tasks, each with 'data' and 'annotations' by several annotators"
+
+
+def _json_list(source: str) -> list[tuple[int, Any]]:
+    """The items of a JSON list file with the line where each starts. In time linear in the file: white space is
+    skipped and lines are counted from where the last count stopped (slicing the rest of the file, or counting
+    from its start, at every item made a 1 MB export of 3,500 tasks take 3 s)."""
+    import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
+    import re
+
+    content = decoded(read_bytes(source), source).removeprefix("\ufeff")
+    decoder = json.JSONDecoder()
+    space = re.compile(r"\s*")  # what str.lstrip strips: Unicode white space
+    counted = [0, 1]  # the position up to which lines are counted, and the line there
+
+    def after_space(position: int) -> int:
+        match = space.match(content, position)
+        return position if match is None else match.end()  # never None: \s* matches the empty string
+
+    def line_at(position: int) -> int:
+        counted[1] += content.count("\n", counted[0], position)
+        counted[0] = position
+        return counted[1]
+
+    position = after_space(0)
+    if content[position : position + 1] != "[":
+        raise ConllError(source, line_at(position), f"found no JSON list; expected {_EXPORT}")
+    position += 1
+    items: list[tuple[int, Any]] = []
+    while True:
+        position = after_space(position)
+        if content[position : position + 1] == "]":
+            return items
+        line = line_at(position)
+        try:
+            item, position = decoder.raw_decode(content, position)
+        except json.JSONDecodeError as error:
+            raise ConllError(source, error.lineno, f"not JSON ({error.msg}, column {error.colno})") from None
+        except RecursionError:
+            raise ConllError(source, line, f"JSON nested too deeply; expected {_EXPORT}") from None
+        items.append((line, item))
+        position = after_space(position)
+        if content[position : position + 1] == ",":
+            position += 1
+        elif content[position : position + 1] != "]":
+            raise ConllError(source, line_at(position), f"expected ',' or ']' ({_EXPORT})")
+
+
+def _annotator_of(annotation: dict[str, Any]) -> str | None:
+    """Who completed an annotation: Label Studio writes `completed_by` as a user id, or as a dict with the
+    user's email (and id)."""
+    who = annotation.get("completed_by")
+    if isinstance(who, dict):
+        who = who.get("email") or who.get("id")
+    if isinstance(who, str) and who:
+        return who
+    return str(who) if is_id(who) else None
+
+
+def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
+    """A Label Studio JSON export whose tasks hold several annotations, one per annotator (`completed_by`; an
+    annotator is named by the user's email, or id, in the order they first appear). Cancelled annotations are
+    left out; a task an annotator did not annotate is None for it. Two annotations of one annotator in one task
+    are ambiguous: a `ConllError` naming the task."""
+    source = os.fspath(path)
+    tasks = _json_list(source)
+    per_task: list[dict[str, list[tuple[int, int, str]]]] = []
+    names: dict[str, None] = {}
+    texts, documents = [], []
+    for index, (line, task) in enumerate(tasks):
+        if not isinstance(task, dict):
+            raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {_EXPORT}")
+        where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
+        data = task.get("data")
+        text = data.get("text") if isinstance(data, dict) else None
+        if not isinstance(text, str):
+            raise ConllError(source, line, f"{where} has no data.text; expected the text the annotators labelled")
+        annotations = task.get("annotations", task.get("completions", []))
+        if not isinstance(annotations, list):
+            raise ConllError(source, line, f"{where}: annotations is not a list; expected {_EXPORT}")
+        found: dict[str, list[tuple[int, int, str]]] = {}
+        for number, annotation in enumerate(annotations):
+            if not isinstance(annotation, dict) or annotation.get("was_cancelled") is True:
+                continue
+            who = _annotator_of(annotation)
+            if who is None:
+                raise ConllError(
+                    source, line, f"{where}, annotations[{number}] has no completed_by; expected the annotator's id"
+                )
+            if who in found:
+                raise ConllError(
+                    source,
+                    line,
+                    f"{where} has two annotations by {who!r}; expected one annotation per annotator and task",
+                )
+            spans = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
+            found[who] = [(span.start, span.end, span.entity_type) for span in spans]
+            names.setdefault(who)
+        per_task.append(found)
+        texts.append(text)
+        documents.append(f"{source}:{line}")
+    batches = {name: [found.get(name) for found in per_task] for name in names}
+    return AnnotatorBatches(batches, texts, None, documents)
+
+
+# -- doccano ----------------------------------------------------------------------------------------------------------
+
+_DOCCANO = (
+    'doccano\'s JSONL export: one JSON object a line with "text" and "label": [[start, end, type], ...] (or '
+    '"entities": [{"start_offset", "end_offset", "label"}, ...])'
+)
+
+
+def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tuple[int, int, str]]:
+    text = record.get("text")
+    if not isinstance(text, str):
+        raise ConllError(source, line, f'found no "text"; expected {_DOCCANO}')
+    entities: list[tuple[Any, Any, Any]] = []
+    if "entities" in record:
+        listed = record["entities"]
+        if not isinstance(listed, list) or not all(isinstance(entity, dict) for entity in listed):
+            raise ConllError(source, line, f'"entities" is {shown(listed)}; expected {_DOCCANO}')
+        entities = [(entity.get("start_offset"), entity.get("end_offset"), entity.get("label")) for entity in listed]
+    else:
+        listed = record.get("label", record.get("labels", []))
+        if not isinstance(listed, list) or not all(isinstance(entity, list) and len(entity) == 3 for entity in listed):
+            raise ConllError(source, line, f'"label" is {shown(listed)}; expected {_DOCCANO}')
+        entities = [(entity[0], entity[1], entity[2]) for entity in listed]
+    spans = []
+    for number, (start, end, label) in enumerate(entities):
+        if not (is_id(start) and is_id(end) and 0 <= start < end <= len(text)):
+            raise ConllError(
+                source,
+                line,
+                f"entity {number} has offsets {shown(start)} to {shown(end)}; expected 0 <= start < end <= "
+                f"{len(text)} (the text's length)",
+            )
+        if not isinstance(label, str) or not label:
+            raise ConllError(source, line, f"entity {number} has the label {shown(label)}; expected a type")
+        spans.append((int(start), int(end), label))
+    return spans
+
+
+def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
+    """doccano JSONL exports, one file per annotator (named by the file), their lines paired in order: the same
+    texts in the same order, else a `ConllError` naming the file and line where they differ."""
+    annotations: dict[str, list[Any]] = {}
+    texts: list[str] = []
+    places: list[str] = []
+    for index, path in enumerate(paths):
+        source = os.fspath(path)
+        entities, own_texts, own_places = [], [], []
+        with open(source, "rb") as handle:
+            for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_DOCCANO}"):
+                if not isinstance(record, dict):
+                    raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
+                entities.append(_doccano_entities(record, source, line))
+                own_texts.append(record["text"])
+                own_places.append(f"{source}:{line}")
+        if index == 0:
+            texts, places = own_texts, own_places
+        else:
+            for number, (text, expected) in enumerate(zip(own_texts, texts)):
+                if text != expected:
+                    raise ConllError(
+                        source,
+                        int(own_places[number].rsplit(":", 1)[1]),
+                        f"text {shown(text[:40])} differs from {places[number]}'s {shown(expected[:40])}; expected "
+                        "every annotator's file to hold the same texts in the same order",
+                    )
+            if len(own_texts) != len(texts):
+                raise ConllError(
+                    source,
+                    None,
+                    f"holds {len(own_texts)} texts and {places[0].rsplit(':', 1)[0] if places else 'the first file'} "
+                    f"{len(texts)}; expected every annotator's file to hold the same texts",
+                )
+        annotations[unique_name(annotations, os.path.basename(source))] = entities
+    return AnnotatorBatches(annotations, texts, None, places)

@@ -1,0 +1,235 @@
+"""The files annotators write, read into one batch per annotator for `nerscore.agreement` (docs/agreement.md):
+a CoNLL file with one tag column per annotator (or one CoNLL file per annotator), BRAT folders (one per annotator,
+the same ``.txt`` files), and JSON lines of spans with every annotator's entities on each line. The annotation
+tools' JSON exports (Label Studio, doccano) are `nerscore.files.annotator_exports`. A malformed line, or
+annotators whose documents or texts differ, is a `ConllError` naming the file (and the line).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
+
+from ..errors import shown
+from .annotations import brat_names, decoded, raise_different_texts, read_brat_file, read_bytes
+from .readers import ConllError, json_line_records, text_lines
+
+
+class AnnotatorBatches(NamedTuple):
+    """What `agreement` takes, read from files: each annotator's batch (None for a document it did not
+    annotate), and the `texts` (spans) or `tokens` (tags) the annotators share; `documents` names each
+    sentence or document where it came from, for messages."""
+
+    annotations: dict[str, list[Any]]
+    texts: list[str] | None
+    tokens: list[list[str]] | None
+    documents: list[str]
+
+
+# -- CoNLL ----------------------------------------------------------------------------------------------------------
+
+
+def _conll_sentences(lines: Iterable[str], source: str) -> Iterator[tuple[list[list[str]], list[int]]]:
+    """Each sentence's rows of columns and line numbers; a blank line ends a sentence, ``-DOCSTART-`` is skipped."""
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        columns = line.split()
+        if not columns or columns[0] == "-DOCSTART-":
+            if rows:
+                yield rows, numbers
+                rows, numbers = [], []
+            continue
+        rows.append(columns)
+        numbers.append(number)
+    if rows:
+        yield rows, numbers
+
+
+def read_conll_annotators(
+    paths: Sequence[str | os.PathLike[str]], names: Sequence[str] | None = None
+) -> AnnotatorBatches:
+    """One CoNLL file with the token first and one tag column per annotator (two or more; annotators named
+    ``annotator1``, ... unless `names` are given), or several CoNLL files, one per annotator (the token first and
+    the annotator's tag last, annotators named by their files), whose tokens must be the same line by line."""
+    if len(paths) == 1:
+        source = os.fspath(paths[0])
+        with open(source, "rb") as handle:
+            sentences = list(_conll_sentences(text_lines(handle, source), source))
+        width = len(sentences[0][0][0]) if sentences else 0
+        if width < 3:
+            raise ConllError(
+                source,
+                sentences[0][1][0] if sentences else None,
+                f"found {width} columns; expected the token, then one tag column per annotator (two or more), or "
+                "one file per annotator",
+            )
+        tags: list[list[list[str]]] = [[] for _ in range(width - 1)]
+        tokens = []
+        for rows, numbers in sentences:
+            for row, number in zip(rows, numbers):
+                if len(row) != width:
+                    raise ConllError(
+                        source, number, f"found {len(row)} columns; expected {width}, as the first line has"
+                    )
+            tokens.append([row[0] for row in rows])
+            for column in range(1, width):
+                tags[column - 1].append([row[column] for row in rows])
+        names = list(names) if names else [f"annotator{column}" for column in range(1, width)]
+        if len(names) != width - 1:
+            raise ValueError(f"found {len(names)} names for {width - 1} annotators' columns in {source}")
+        documents = [f"{source}:{numbers[0]}" for _, numbers in sentences]
+        return AnnotatorBatches(dict(zip(names, tags)), None, tokens, documents)
+    annotations: dict[str, list[Any]] = {}
+    first_source, first_tokens, first_lines = "", [], []
+    for index, path in enumerate(paths):
+        source = os.fspath(path)
+        with open(source, "rb") as handle:
+            sentences = list(_conll_sentences(text_lines(handle, source), source))
+        for rows, numbers in sentences:
+            for row, number in zip(rows, numbers):
+                if len(row) < 2:
+                    raise ConllError(source, number, "found 1 column; expected the token first and the tag last")
+        tokens = [[row[0] for row in rows] for rows, _ in sentences]
+        lines = [numbers for _, numbers in sentences]
+        if index == 0:
+            first_source, first_tokens, first_lines = source, tokens, lines
+        else:
+            _check_same_tokens(source, tokens, lines, first_source, first_tokens, first_lines)
+        annotations[unique_name(annotations, os.path.basename(source))] = [
+            [row[-1] for row in rows] for rows, _ in sentences
+        ]
+    documents = [f"{first_source}:{numbers[0]}" for numbers in first_lines]
+    return AnnotatorBatches(annotations, None, first_tokens, documents)
+
+
+def _check_same_tokens(
+    source: str,
+    tokens: list[list[str]],
+    lines: list[list[int]],
+    first_source: str,
+    first_tokens: list[list[str]],
+    first_lines: list[list[int]],
+) -> None:
+    for sentence, (found, expected) in enumerate(zip(tokens, first_tokens)):
+        if found != expected:
+            token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
+            line = lines[sentence][min(token, len(found) - 1)]
+            at = f"{first_source}:{first_lines[sentence][min(token, len(expected) - 1)]}"
+            raise ConllError(
+                source,
+                line,
+                f"sentence {sentence} differs from {at} ({shown(found[token : token + 3])} against "
+                f"{shown(expected[token : token + 3])}); expected every annotator's file to hold the same tokens",
+            )
+    if len(tokens) != len(first_tokens):
+        raise ConllError(
+            source,
+            None,
+            f"holds {len(tokens)} sentences and {first_source} {len(first_tokens)}; expected every annotator's file "
+            "to hold the same sentences",
+        )
+
+
+def unique_name(taken: dict[str, Any], name: str) -> str:
+    """`name`, or with a number after it when an annotator of that name is already read."""
+    if name not in taken:
+        return name
+    number = 2
+    while f"{name} ({number})" in taken:
+        number += 1
+    return f"{name} ({number})"
+
+
+# -- BRAT ------------------------------------------------------------------------------------------------------------
+
+
+def read_brat_annotators(folders: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
+    """BRAT folders, one per annotator (named by the folder), holding the same ``.ann`` files (paired by their
+    path in each folder) over the same ``.txt`` texts; an annotator's ``.txt`` may be left out, the first
+    annotator's is read then. Entities are the ``T`` lines, a discontinuous one by its full extent."""
+    roots = [os.fspath(folder) for folder in folders]
+    listed = [brat_names(root) for root in roots]
+    for root, names in zip(roots[1:], listed[1:]):
+        for alone, folder, other in (
+            (sorted(set(listed[0]) - set(names)), roots[0], root),
+            (sorted(set(names) - set(listed[0])), root, roots[0]),
+        ):
+            if alone:
+                more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
+                raise ConllError(
+                    os.path.join(folder, f"{alone[0]}.ann"),
+                    None,
+                    f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; expected every annotator's "
+                    "folder to hold the same .ann files",
+                )
+    annotations: dict[str, list[Any]] = {}
+    names = [unique_name({}, os.path.basename(os.path.normpath(root)) or root) for root in roots]
+    for index, name in enumerate(names):
+        if name in names[:index]:
+            names[index] = roots[index]
+    texts = []
+    for document in listed[0] if listed else []:
+        first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document)
+        texts.append(first.text)
+        for index, (root, name) in enumerate(zip(roots, names)):
+            if index == 0:
+                read = first
+            else:
+                text_path = os.path.join(root, f"{document}.txt")
+                own = os.path.exists(text_path)
+                if own:
+                    text = decoded(read_bytes(text_path), text_path)
+                    if text != first.text:
+                        raise_different_texts(text_path, text, os.path.join(roots[0], f"{document}.txt"), first.text)
+                ann = os.path.join(root, f"{document}.ann")
+                read = read_brat_file(
+                    ann, document, first.text, text_path if own else os.path.join(roots[0], f"{document}.txt")
+                )
+            annotations.setdefault(name, []).append([(span.start, span.end, span.entity_type) for span in read.spans])
+    if not annotations:
+        annotations = {name: [] for name in names}
+    return AnnotatorBatches(annotations, texts, None, list(listed[0] if listed else []))
+
+
+# -- JSON lines of spans, every annotator on one line -----------------------------------------------------------
+
+_SPAN_LINE = (
+    'one JSON object a line, {"text": "...", "annotations": {"annotator": [[start, end, "TYPE"], ...], ...}} '
+    '("text" optional, on every line or on none; an annotator\'s null: the document not annotated)'
+)
+
+
+def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
+    """JSON lines of spans with every annotator's entities on one line (`_SPAN_LINE`), as the command line's
+    `--spans` reads one system's: each line a document, `annotations` mapping each annotator's name to its
+    entities (dicts or `[start, end, type]` lists, checked by `agreement` as any spans are), in the order the
+    names first appear. An annotator a line does not name (or names with null) did not annotate that document."""
+
+    source = os.fspath(path)
+    records: list[dict[str, Any]] = []
+    texts: list[Any] = []
+    places: list[str] = []
+    names: dict[str, None] = {}
+    with open(source, "rb") as handle:
+        for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_SPAN_LINE}"):
+            annotations = record.get("annotations") if isinstance(record, dict) else None
+            if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
+                raise ConllError(source, line, f"found no annotations object; expected {_SPAN_LINE}")
+            text = record.get("text")
+            if text is not None and not isinstance(text, str):
+                raise ConllError(source, line, f"text is a JSON {type(text).__name__}; expected {_SPAN_LINE}")
+            if texts and (text is None) != (texts[0] is None):
+                raise ConllError(source, line, f"a text on some lines and not on others; expected {_SPAN_LINE}")
+            for name, entities in annotations.items():
+                if entities is not None and not isinstance(entities, list):
+                    raise ConllError(
+                        source, line, f"{name!r}'s entities are a JSON {type(entities).__name__}; expected {_SPAN_LINE}"
+                    )
+                names.setdefault(name, None)
+            records.append(annotations)
+            texts.append(text)
+            places.append(f"{source}:{line}")
+    batches = {name: [record.get(name) for record in records] for name in names}
+    return AnnotatorBatches(batches, None if not texts or texts[0] is None else texts, None, places)
