@@ -30,12 +30,12 @@ from .compute import (
     with_ungrounded_key,
 )
 from .errors import InvalidInputError, shown
+from .forms.batches import batches
 from .forms.inputs import (
     SPANS,
     Batch,
     as_list,
     batch_form,
-    batches,
     check_tag_options,
     first_value,
     read_spans,

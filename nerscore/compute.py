@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError
-from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, past_text, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
 from .forms.span_arrays import SpanValues, count_spans, entity_ends
-from .forms.string_batches import StringSpans, entity_dicts
+from .forms.string_batches import StringSpans, entity_dicts, past_text
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, entity_rows, scores
 from .schemes import OUTSIDE
