@@ -269,7 +269,7 @@ def _checked_counted(
     """`counted` without the table it kept for the caller: with spans and `tokens`, the entities checked to lie
     within their sentence's tokens on it (`check_tokens_cover`); with `texts` and the `batches` as given
     (references, predictions), within their texts (`refuse_past_texts`). Grounded strings give no batches: their
-    spans as given were checked against the texts as given (`inputs.read_span_side`), and their placed
+    spans as given were checked against the texts as given (`string_batches.read_span_side`), and their placed
     predictions lie in the placed texts (§1b). With `labels`, the table lacks the entities of other types: the
     batch is read for them."""
     if counted.rows is None:

@@ -14,13 +14,7 @@ from ..option_checks import is_id
 from ..options import Options
 from ..schemes import TagTable
 from ..span import LOGITS_HINT, looks_like_scores
-from .inputs import IDS, SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, rows_of
-
-
-def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
-    """Whether a batch of tags holds integer ids (True) or string tags (False); None when it holds no value."""
-    form = batch_form(predictions, references)
-    return None if form is None else form == IDS
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, rows_of
 
 
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:

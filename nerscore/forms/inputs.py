@@ -156,6 +156,12 @@ def side_forms(predictions: list[list], references: list[list]) -> tuple[str | N
     return reference_form, None if value is None else value_form(value)
 
 
+def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
+    """Whether a batch of tags holds integer ids (True) or string tags (False); None when it holds no value."""
+    form = batch_form(predictions, references)
+    return None if form is None else form == IDS
+
+
 def as_list(values: Any, side: str) -> Batch:
     """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
     tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects

@@ -24,7 +24,7 @@ from ..table import reducers
 from ..table.columns import Columns
 from ..table.pairs import SentenceFacts
 from ..tally import Counted, Row, TokenCounts
-from .batches import batches, holds_ids
+from .batches import batches
 from .inputs import (
     IDS,
     SPANS,
@@ -34,6 +34,7 @@ from .inputs import (
     batch_form,
     check_span_options,
     check_tag_options,
+    holds_ids,
     read_spans,
     read_strings,
     rows_of,
