@@ -12,8 +12,9 @@ above it in this list (and the package `nerscore`, which computes everything sho
 - `figures`: the pictures (matplotlib);
 - `answers`: what each task answers, the `/evaluate`, `/compare` and `/spans` endpoints among them;
 - `agreement`: the Agreement task (annotators' CoNLL columns or a Label Studio export), the `/agreement` endpoint;
-- `lanes`: which requests run at once, by their size (it imports `caps` alone).
+- `lanes`: which requests run at once, by their size (it imports `caps` alone), and the page's answers run in them;
+- `page_events`: what the page's events answer (app.py wires them), in the two steps the page shows.
 
-Nothing here imports gradio, and nothing imports `ner_semeval` (the evaluate module), so the page starts without
-evaluate.
+Nothing here but `page_events` imports gradio (so the other modules are tested without it), and nothing imports
+`ner_semeval` (the evaluate module), so the page starts without evaluate.
 """
