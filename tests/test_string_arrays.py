@@ -11,7 +11,7 @@ from test_strings import TYPES
 
 from nerscore.forms.grounding import Haystack, needle_of
 from nerscore.forms.string_arrays import _ascii_normalized
-from nerscore.forms.string_batches import ground_batch, ground_tuples
+from nerscore.forms.string_batches import ground_batch, ground_batch_values
 from nerscore.options import Options
 
 
@@ -74,7 +74,7 @@ def test_sentences_grounded_with_the_batch_are_grounded_as_one_by_one(batch, nor
     `ground_batch` grounds it alone: the same spans on each side and the same ungrounded predictions."""
     texts, references, predictions = batch
     options = Options.of(normalize=normalize, labels=labels)
-    values_p, values_r, left = ground_tuples(predictions, references, options, texts)
+    values_p, values_r, left = ground_batch_values(predictions, references, options, texts)
     for values in (values_p, values_r):  # each type name is held by some entity, and each entity's is named
         assert sorted(set(values.type_id.tolist())) == list(range(len(values.type_names)))
     for sentence, text in enumerate(texts):

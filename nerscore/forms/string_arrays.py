@@ -1,7 +1,7 @@
 """String entities grounded on arrays (docs/scoring.md §1b): the sentences of a batch that have one best grounding,
 grounded for the whole batch at once (`batch_without_choice`, a `map` of `str.find` per side, no Python loop per
 sentence), one sentence without a choice (`sentence_without_choice`), and the spans' columns (`BatchSpans`) that
-`string_batches.ground_tuples` joins into the `SpanValues` the span path reads. A sentence with a choice, or an
+`string_batches.ground_batch_values` joins into the `SpanValues` the span path reads. A sentence with a choice, or an
 error to locate, is left to `string_batches.ground_batch`."""
 
 from __future__ import annotations

@@ -195,7 +195,7 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     placed_p: list[list[SpanTriple]] | SpanValues
     placed_r: list[list[SpanTriple]] | SpanValues
     if not options.return_entities and not options.errors and texts is not None:
-        values_p, placed_r, ungrounded = ground_tuples(predictions, references, options, texts)
+        values_p, placed_r, ungrounded = ground_batch_values(predictions, references, options, texts)
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
@@ -237,7 +237,7 @@ def _with_placed(values: SpanValues, placed: dict[int, list[SpanTriple]]) -> Spa
     return joined_values(len(values), [given, triples_as_columns(placed, names)], names)
 
 
-def ground_tuples(
+def ground_batch_values(
     predictions: list[list], references: list[list], options: Options, texts: Sequence[str]
 ) -> tuple[SpanValues, SpanValues, list[Sequence[tuple[str, str]]]]:
     """`ground_batch`'s spans as `SpanValues`, for the array path of spans, and the ungrounded predictions. The
