@@ -7,15 +7,15 @@ compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batc
 runs of each system (seeds, say), `agreement` measures how far annotators agree (docs/agreement.md), and
 `ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
 Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
-whose modules stand together): errors, span, schemes, option_checks, options, decoding,
-pairing.assignment, pairing.large_components, pairing.rules, pairing.value, pairing.greedy, measures, tally,
-result_scores, table.columns, table.pairs, table.slices, table.reducers, forms.inputs, forms.readable,
+whose modules stand together): errors, span, schemes, option_checks, options, decoding, pairing.assignment,
+pairing.large_components, pairing.rules, pairing.value, pairing.greedy, measures, tally, result_scores,
+table.columns, table.pairs, table.slices, table.reducers, forms.inputs, forms.batches, forms.readable,
 forms.tag_arrays, forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding,
-forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
-statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
-runs, agreement_units, agreement_intervals, agreement, files.readers, files.annotations, files.tables,
-files.conlleval, files.file_counts, files.hipe, files.hipe_table, files.reports, files.hipe_report,
-files.annotator_readers, files.annotator_exports, files.agreement_files, cli, __main__.
+forms.string_arrays, forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics,
+statistics.resampling, statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients,
+compute, accumulator, systems, runs, agreement_units, agreement_intervals, agreement, files.readers,
+files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe, files.hipe_table, files.reports,
+files.hipe_report, files.annotator_readers, files.annotator_exports, files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._version import __version__
-from .accumulator import Accumulator, compare_semeval, compute_semeval
+from .accumulator import Accumulator, compute_semeval
 from .agreement import agreement
 from .compute import result_dict
 from .decoding import decode, encode
@@ -74,6 +74,7 @@ from .runs import compare_runs, summarize_runs
 from .schemes import MODES, SCHEMES, Scheme, get_scheme
 from .span import Span
 from .statistics.unit_counts import SentenceCounts
+from .systems import compare_semeval
 from .tally import DIAGNOSTIC_KEYS, OUTCOMES, Counts, Tally
 
 

@@ -1,6 +1,6 @@
 """The one accumulator every front end scores through (`Accumulator`: update, add, result), and the public
-functions built on it: `compute_semeval` (a batch's scores, docs/scoring.md §7) and `compare_semeval` (is B better
-than A? §9).
+function built on it, `compute_semeval` (a batch's scores, docs/scoring.md §7); `compare_semeval` (is B better than
+A? §9) counts each system through it too (`nerscore.systems`).
 
 As torchmetrics' update/compute and sacrebleu's statistics: what a batch counts (`compute.count_batch`) is kept
 as sums that add (the tally, each unit's count vector, the slices' counts, the `entities` rows), so batches,
@@ -29,30 +29,20 @@ from .compute import (
     scored_columns,
     with_ungrounded_key,
 )
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError
+from .forms.batches import batches
 from .forms.inputs import (
-    SPANS,
-    Batch,
     as_list,
-    batch_form,
-    batches,
-    check_tag_options,
-    first_value,
-    read_spans,
     rows_of,
-    value_form,
 )
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
-from .option_checks import check_resamples, check_seed, is_id
 from .options import Options
 from .pairing.rules import SCENARIOS
-from .statistics.paired_comparison import comparison, slice_comparison
-from .statistics.sample_statistics import slice_layout
 from .statistics.unit_counts import SentenceCounts, per_unit
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
-from .table.slices import SliceCounts, slice_scores
+from .table.slices import SliceCounts
 from .tally import Counted, Row, Tally, TokenCounts
 
 
@@ -366,175 +356,6 @@ def compute_checked(
     return Accumulator(options).update_checked(predictions, references, columns).result()
 
 
-def compare_semeval(
-    *,
-    predictions_a: Any,
-    predictions_b: Any,
-    references: Any,
-    references_b: Any = None,
-    n_resamples: int = 10_000,
-    seed: int = 0,
-    texts: Any = None,
-    tokens: Any = None,
-    groups: Any = None,
-    documents: Any = None,
-    **options: Any,
-) -> dict[str, Any]:
-    """Is system B better than system A on the same sentences? (docs/scoring.md §9)
-
-    For each scheme and each of precision, recall and F (`{key}` = `strict_precision` ... `type_f1`), a flat
-    dict of floats: `{key}_a`, `{key}_b`, `{key}_delta` (B - A), `{key}_delta_low` and `{key}_delta_high` (the
-    paired bootstrap BCa interval of the difference at `confidence_level`, resampling sentences, or with
-    `documents` whole documents), and `{key}_p_value` (two-sided approximate randomization: each sentence's, or
-    document's, two outputs swapped at random, in `n_resamples` shuffles). `seed` makes the numbers repeat.
-    `options` are `compute_semeval`'s scoring options (scheme, mode, labels, beta ...), applied to both systems,
-    and `texts`, `tokens`, `groups` and `documents` its columns, shared by both.
-
-    `references_b`, when given (a second file's copy of the references), must equal `references`. Everything is
-    checked before any resampling: a `ValueError` names the system and the first sentence that differs.
-
-    With `texts`, `ungrounded_a` and `ungrounded_b`: each system's predicted strings left without an occurrence
-    (`compute_semeval`'s `ungrounded`, docs/scoring.md §1b; 0 for spans). With `slices` (docs/scoring.md §11),
-    the key `slices` holds, for each slice and bucket, the same keys for the bucket's scores, and
-    `{key}_p_value_holm`, Holm's correction over every bucket of every requested slice; the buckets' resamples
-    and shuffles are those of the totals."""
-    checked = Options.of(**options)
-    # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
-    # has no place for: refused, never silently ignored.
-    ignored = {
-        "bootstrap": checked.bootstrap,
-        "return_entities": checked.return_entities,
-        "per_type": checked.per_type,
-        "confusion": checked.confusion,
-        "diagnostics": checked.diagnostics,
-        "errors": checked.errors,
-    }
-    given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
-    if given:
-        raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
-            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
-            "system with compute_semeval for the rest"
-        )
-    resamples = check_resamples("n_resamples", n_resamples, 1)
-    seed = check_seed("seed", seed)
-    references, columns = shared_references(references, checked, given_columns(texts, tokens, groups, documents))
-    if references_b is not None:
-        _check_same_references(references, as_list(references_b, "references_b"))
-    system_a, system_b = counted_in_order(
-        {"predictions_a": predictions_a, "predictions_b": predictions_b}, references, checked, columns
-    )
-    assert system_a.tally is not None and system_b.tally is not None  # both updated
-    ungrounded = _ungrounded_keys(system_a.tally, system_b.tally, columns)
-    pairs = paired_counts(system_a, system_b)
-    if checked.slices:
-        # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
-        slices_a, slices_b = system_a.slices, system_b.slices
-        assert slices_a is not None and slices_b is not None  # counted with slices
-        layout = slice_layout(slices_a.names, slices_a.layout())
-        scored = (slice_scores(slices_a, checked), slice_scores(slices_b, checked))
-        base, by_bucket = slice_comparison(
-            system_a.tally, system_b.tally, pairs, slices_a.names, layout, scored, checked, resamples, seed
-        )
-        return {**base, **ungrounded, "slices": by_bucket}
-    return {**comparison(system_a.tally, system_b.tally, pairs, checked, resamples, seed), **ungrounded}
-
-
 def given_columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:
     """The columns given beside a batch, by name (`nerscore.table.columns`), as the public functions take them."""
     return {"texts": texts, "tokens": tokens, "groups": groups, "documents": documents}
-
-
-def shared_references(references: Any, options: Options, columns: Mapping[str, Any]) -> tuple[Batch, Columns]:
-    """The references that several systems (or runs) are scored on, as a list, and their `columns` checked; with
-    tags, the options checked for tags first (an option's error, not one system's)."""
-    references = as_list(references, "references")
-    checked = checked_columns(columns, len(references))
-    if batch_form(references, references) not in (None, SPANS):
-        check_tag_options(options)
-    return references, checked
-
-
-def counted_in_order(
-    systems: Mapping[str, Any], references: Batch, options: Options, columns: Columns
-) -> list[Accumulator]:
-    """Each system's (or run's) predictions on the same references counted `ordered`, so that their sentences
-    pair up; a problem is located at the system's name (`predictions_b`, `runs_a[2]`)."""
-    counted = []
-    for side, predictions in systems.items():
-        try:
-            counted.append(Accumulator(options, ordered=True).update_checked(predictions, references, columns))
-        except InvalidInputError as error:
-            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
-        except ValueError as error:
-            raise ValueError(f"{side}: {error}") from None
-    return counted
-
-
-def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:
-    """The units' counts of two systems on the same sentences, each accumulated `ordered`: system A's vector, then
-    system B's (`PerSentence.beside`), summed by unit."""
-    if not isinstance(system_a.units, PerSentence) or not isinstance(system_b.units, PerSentence):
-        raise ValueError("pairing two systems' sentences needs both accumulated with ordered=True")
-    return system_a.units.beside(system_b.units).counts()
-
-
-def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
-    """`ungrounded_a` and `ungrounded_b` where `texts` were given (`with_ungrounded_key`), else nothing."""
-    if columns.texts is None:
-        return {}
-    found = {
-        f"ungrounded_{system}": with_ungrounded_key(tally, columns).ungrounded
-        for system, tally in (("a", tally_a), ("b", tally_b))
-    }
-    return {key: int(value or 0) for key, value in found.items()}
-
-
-def _check_same_references(references: Batch, references_b: Batch) -> None:
-    """Both systems must be scored on the same references: a `ValueError` names the first sentence that differs.
-    The same means the same entities or tags, however written (docs/scoring.md §1): tuples or lists (as after a
-    JSON round trip), dicts or tuples, entities in any order; tags in lists, tuples or arrays."""
-    rows, rows_b = rows_of(references), rows_of(references_b)
-    spans = value_form(first_value(rows)) == SPANS, value_form(first_value(rows_b)) == SPANS
-    for sentence, (reference, reference_b) in enumerate(zip(rows, rows_b)):
-        if _spelled_alike(reference, reference_b):
-            continue
-        expected = _canonical(reference, spans[0], "references", sentence)
-        found = _canonical(reference_b, spans[1], "references_b", sentence)
-        if found != expected:
-            raise InvalidInputError(
-                "references_b differs from references; expected both systems scored on the same references "
-                f"(found {shown(found)} where references hold {shown(expected)})",
-                "references_b",
-                sentence,
-            )
-    if len(references) != len(references_b):
-        raise ValueError(
-            f"references hold {len(references)} sentences and references_b {len(references_b)}; expected both "
-            "systems scored on the same references"
-        )
-
-
-def _spelled_alike(reference: Any, reference_b: Any) -> bool:
-    """Whether two sentences are written alike, which is all most copies of the references need (at C speed)."""
-    try:
-        return bool(list(reference) == list(reference_b))
-    except ValueError:  # an array among the values has no single truth: spell them out
-        return False
-
-
-def _canonical(sentence: Any, spans: bool, side: str, index: int) -> list[Any]:
-    """A sentence in one spelling: for spans, its entities as sorted (start, end, type) tuples, read as the
-    scorer reads them (a malformed one is located on `side`); for tags or ids, the values in order, ids as Python
-    ints, and anything else (which scoring refuses, at its place) as its type and repr, so that no odd value makes
-    the comparison itself fail."""
-    if spans:
-        try:
-            (entities,) = read_spans([sentence], side)
-        except InvalidInputError as error:
-            raise error.at(sentence=index) from None
-        return sorted((span.start, span.end, span.entity_type) for span in entities)
-    return [
-        str(value) if isinstance(value, str) else int(value) if is_id(value) else (type(value).__name__, repr(value))
-        for value in sentence
-    ]

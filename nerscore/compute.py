@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError
-from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, past_text, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
 from .forms.span_arrays import SpanValues, count_spans, entity_ends
-from .forms.string_batches import StringSpans, entity_dicts
+from .forms.string_batches import StringSpans, entity_dicts, past_text
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, entity_rows, scores
 from .schemes import OUTSIDE
@@ -269,7 +269,7 @@ def _checked_counted(
     """`counted` without the table it kept for the caller: with spans and `tokens`, the entities checked to lie
     within their sentence's tokens on it (`check_tokens_cover`); with `texts` and the `batches` as given
     (references, predictions), within their texts (`refuse_past_texts`). Grounded strings give no batches: their
-    spans as given were checked against the texts as given (`inputs.read_span_side`), and their placed
+    spans as given were checked against the texts as given (`string_batches.read_span_side`), and their placed
     predictions lie in the placed texts (§1b). With `labels`, the table lacks the entities of other types: the
     batch is read for them."""
     if counted.rows is None:

@@ -10,13 +10,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, counted_in_order, given_columns, shared_references
+from .accumulator import Accumulator, PerSentence, given_columns
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
 from .statistics.paired_comparison import difference_keys
 from .statistics.run_statistics import run_interval_keys, runs_comparison
 from .statistics.unit_counts import SentenceCounts
+from .systems import counted_in_order, shared_references
 from .table.columns import Columns
 from .tally import Tally
 

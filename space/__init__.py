@@ -15,8 +15,9 @@ above it in this list (and the package `nerscore`, which computes everything sho
   and read as the command line reads its paths;
 - `agreement`: the Agreement task (annotators' CoNLL columns, JSON lines of spans, a Label Studio export, or an
   archive), the `/agreement` endpoint;
-- `lanes`: which requests run at once, by their size (it imports `caps` alone).
+- `lanes`: which requests run at once, by their size (it imports `caps` alone), and the page's answers run in them;
+- `page_events`: what the page's events answer (app.py wires them), in the two steps the page shows.
 
-Nothing here imports gradio, and nothing imports `ner_semeval` (the evaluate module), so the page starts without
-evaluate.
+Nothing here but `page_events` imports gradio (so the other modules are tested without it), and nothing imports
+`ner_semeval` (the evaluate module), so the page starts without evaluate.
 """

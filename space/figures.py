@@ -338,21 +338,32 @@ def type_chart_figure(scores: TypeScores) -> Figure:
         fontsize=8.5,
     )
     axes.set_ylim(count - 0.5, -0.5)
-    axes.set_xlim(0, 1.1)
-    axes.set_xticks([0, 0.25, 0.5, 0.75, 1.0])
-    axes.tick_params(axis="x", labelsize=8)
-    axes.tick_params(axis="y", length=0)
-    axes.grid(axis="x", color="#e5e7eb")
-    axes.set_axisbelow(True)
-    for side in ("top", "right"):
-        axes.spines[side].set_visible(False)
-    axes.set_xlabel("F1", fontsize=9.5)
+    _f1_axis(axes, "x", 1.1, 9.5)
     title = "F1 per entity type, lenient (type) to strict"
     if scores.all_types > count:
         title += f"\nthe {count:,} most frequent of {scores.all_types:,} types"
     axes.set_title(title, loc="left", fontsize=9.5)
     figure.legend(loc="outside lower center", ncols=4, fontsize=8, frameon=False)
     return figure
+
+
+def _f1_axis(axes: Any, axis: str, top: float, label_size: float) -> None:
+    """The F1 axis (`axis`, "x" or "y") of a chart of bars: from 0 to `top` (room for the bars' labels), ticks at
+    quarters, a light grid behind the bars; the other axis without tick marks, no frame at the top and right."""
+    ticks = [0, 0.25, 0.5, 0.75, 1.0]
+    if axis == "x":
+        axes.set_xlim(0, top)
+        axes.set_xticks(ticks)
+    else:
+        axes.set_ylim(0, top)
+        axes.set_yticks(ticks)
+    axes.tick_params(axis=axis, labelsize=8)
+    axes.tick_params(axis="y" if axis == "x" else "x", length=0)
+    axes.grid(axis=axis, color="#e5e7eb")
+    axes.set_axisbelow(True)
+    for side in ("top", "right"):
+        axes.spines[side].set_visible(False)
+    (axes.set_xlabel if axis == "x" else axes.set_ylabel)("F1", fontsize=label_size)
 
 
 def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None:
@@ -402,15 +413,7 @@ def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None
             ],
             fontsize=7.5,
         )
-        axes.set_ylim(0, 1.22)
-        axes.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
-        axes.tick_params(axis="y", labelsize=8)
-        axes.tick_params(axis="x", length=0)
-        axes.grid(axis="y", color="#e5e7eb")
-        axes.set_axisbelow(True)
-        for side in ("top", "right"):
-            axes.spines[side].set_visible(False)
-        axes.set_ylabel("F1", fontsize=9)
+        _f1_axis(axes, "y", 1.22, 9)
         title = f"F1 {titles.get(name, name)}, lenient (type) to strict"
         if len(buckets) > len(names):
             title += f": the first {len(names)} of {len(buckets)} buckets"

@@ -5,14 +5,17 @@ large one for the rest, each running at most its workers at a time (`caps.SMALL_
 Gradio queues a request per event, and an endpoint is one event, so it cannot route by size; the page's events
 therefore let Gradio start every request at once (`concurrency_limit=None`) and the lanes decide which run. A
 lane with `caps.LANE_WAITING` requests waiting answers `Busy` to the next one, so waiting is bounded too.
-The caps are read on every request, as everywhere in `space/`.
+The caps are read on every request, as everywhere in `space/`. `in_lane` and `steps_in_lane` wrap an answer (or an
+answer in steps) so that it runs in its request's lane.
 """
 
 from __future__ import annotations
 
+import functools
+import os
 import threading
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 from . import caps
 
@@ -84,3 +87,56 @@ class Lanes:
     def run(self, size: int, work: Callable[..., Result], *arguments: object) -> Result:
         """`work(*arguments)` in the lane of a request of `size` bytes (`Busy` when that lane is full)."""
         return self.lane_for(size).run(work, *arguments)
+
+
+def in_lane(
+    lane_of: Lanes,
+    answer: Callable[..., Any],
+    busy: Callable[..., Any],
+    size: Callable[[Any], int] = request_size,
+) -> Callable[..., Any]:
+    """`answer` run in the lane of its request (`size` of its first argument: the text, or an upload's path);
+    when that lane is full, `busy(message, *arguments)` instead. The signature stays `answer`'s, which Gradio
+    reads for the endpoint's parameters."""
+
+    @functools.wraps(answer)
+    def run(*arguments: Any) -> Any:
+        try:
+            return lane_of.run(size(arguments[0] if arguments else None), answer, *arguments)
+        except Busy as full:
+            return busy(str(full), *arguments)
+
+    return run
+
+
+def steps_in_lane(
+    lane_of: Lanes,
+    steps: Callable[..., Iterator[Any]],
+    busy: Callable[..., Any],
+    size: Callable[[Any], int] = request_size,
+) -> Callable[..., Iterator[Any]]:
+    """`in_lane` for an answer given in steps (a generator, which Gradio streams): the lane is held until the last
+    step, and a full lane answers `busy(message, *arguments)` as the one step."""
+
+    @functools.wraps(steps)
+    def run(*arguments: Any) -> Iterator[Any]:
+        lane = lane_of.lane_for(size(arguments[0] if arguments else None))
+        try:
+            lane.enter()
+        except Busy as full:
+            yield busy(str(full), *arguments)
+            return
+        try:
+            yield from steps(*arguments)
+        finally:
+            lane.leave()
+
+    return run
+
+
+def upload_size(path: str | None) -> int:
+    """The bytes of an uploaded file (0 for none: `upload_page` answers that at once)."""
+    try:
+        return os.path.getsize(path) if path else 0
+    except OSError:
+        return 0

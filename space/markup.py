@@ -95,9 +95,7 @@ def sentences_html(evaluation: Evaluation, corpus: Corpus) -> str:
         )
     if len(drawn) < len(corpus.tokens):
         left_out.append(f"the first {len(drawn):,} of {len(corpus.tokens):,} sentences are shown")
-    if left_out:
-        note = "; ".join(left_out)
-        parts.append(f'<p class="left-out">{note[0].upper()}{note[1:]}; the scores cover all.</p>')
+    parts.extend(_left_out_note(left_out))
     return "\n".join(parts)
 
 
@@ -288,7 +286,13 @@ def spans_html(evaluation: Evaluation, corpus: SpanCorpus) -> str:
         )
     if too_deep:
         left_out.append(f"{too_deep:,} entities nested inside {caps.MAX_SHOWN_DEPTH:,} others are not drawn")
-    if left_out:
-        note = "; ".join(left_out)
-        parts.append(f'<p class="left-out">{note[0].upper()}{note[1:]}; the scores cover all.</p>')
+    parts.extend(_left_out_note(left_out))
     return "\n".join(parts)
+
+
+def _left_out_note(left_out: list[str]) -> list[str]:
+    """What a drawing left out (`caps`), as its closing paragraph; none when it left nothing out."""
+    if not left_out:
+        return []
+    note = "; ".join(left_out)
+    return [f'<p class="left-out">{note[0].upper()}{note[1:]}; the scores cover all.</p>']

@@ -24,6 +24,7 @@ import ner_semeval
 from space import answers, caps, colours, figures, frames, parsing, scoring, texts, writing
 
 app = deferred_import("app")  # gradio: imported when a test of the page runs, not when the file is collected
+page_events = deferred_import("space.page_events")
 
 # The worked example of docs/scoring.md §6, first table, with the app's columns (scenario, reference type and
 # text, predicted type and text, then type / partial / exact / strict).
@@ -492,7 +493,7 @@ def test_the_tables_and_sentences_space_tokens_through_one_helper(monkeypatch):
 def test_load_file_fills_the_text_and_evaluates(tmp_path):
     path = tmp_path / "worked.conll"
     path.write_text(texts.WORKED_EXAMPLE, encoding="utf-8")
-    text, status, _, summary, *_ = app.load_file(str(path), "IOB2", "lenient")
+    text, status, _, summary, *_ = page_events.load_file(str(path), "IOB2", "lenient")
     assert text == texts.WORKED_EXAMPLE
     assert status.startswith("Evaluated 6 sentences")
     assert summary_values(summary.values.tolist()) == WORKED_SUMMARY
@@ -501,7 +502,7 @@ def test_load_file_fills_the_text_and_evaluates(tmp_path):
 def test_load_file_reads_a_byte_order_mark(tmp_path):
     path = tmp_path / "bom.conll"
     path.write_bytes("\ufeffParis B-LOC B-LOC\n".encode())
-    text, status, *_ = app.load_file(str(path))
+    text, status, *_ = page_events.load_file(str(path))
     assert text == "Paris B-LOC B-LOC\n"
     assert status == "Evaluated 1 sentence (1 token): 1 reference and 1 predicted entity, IOB2, lenient mode."
 
@@ -516,7 +517,7 @@ def test_load_file_reads_a_byte_order_mark(tmp_path):
 def test_load_file_refuses_with_a_message(tmp_path, content, message):
     path = tmp_path / "big.conll"
     path.write_bytes(content)
-    text, status, *tables, heatmap, chart = app.load_file(str(path))
+    text, status, *tables, heatmap, chart = page_events.load_file(str(path))
     assert text == app.gr.skip()  # the text box keeps what it had
     assert re.search(message, status.replace("\\", ""))
     assert all(getattr(table, "empty", table == "") for table in tables)
@@ -1307,7 +1308,7 @@ def test_difference_figure_of_identical_systems_has_an_axis():
 
 
 def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
-    outputs = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    outputs = page_events.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     page = answers.evaluate_page(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert len(outputs) == 12
     assert outputs[0] == page[0] and outputs[2].equals(page[2])
@@ -1319,7 +1320,7 @@ def test_run_page_one_system_is_evaluate_page_and_an_empty_comparison():
 
 def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
     status, scenarios, summary, per_type, sentences, heatmap, chart, table, figure, diagnostics, errors, slices = (
-        app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)
+        page_events.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)
     )
     assert diagnostics.empty and errors.empty and slices is None
     assert status == answers.compare_text(texts.COMPARE_EXAMPLE)[0]
@@ -1329,21 +1330,21 @@ def test_run_page_two_systems_is_compare_page_and_empty_one_system_outputs():
     assert isinstance(figure, figures.Figure)
     # The columns are chosen by the control, never guessed: four columns read as one system are a token, an
     # ignored column and two tags; three read as two systems are a message.
-    assert app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)[0].startswith(
+    assert page_events.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)[0].startswith(
         "Evaluated 8 sentences"
     )
-    assert app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)[0].startswith(
+    assert page_events.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS)[0].startswith(
         "⚠️ **Cannot compare.**"
     )
 
 
 def test_switching_task_swaps_an_untouched_example_and_keeps_anything_else():
     for example in (texts.WORKED_EXAMPLE, texts.ENGLISH_EXAMPLE, texts.IOBES_EXAMPLE):
-        assert app.switch_task(example, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(texts.COMPARE_EXAMPLE, texts.ONE_SYSTEM) == (texts.WORKED_EXAMPLE, "IOB2", "lenient")
+        assert page_events.switch_task(example, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
+    assert page_events.switch_task(texts.COMPARE_EXAMPLE, texts.ONE_SYSTEM) == (texts.WORKED_EXAMPLE, "IOB2", "lenient")
     skip = app.gr.skip()
-    assert app.switch_task("Paris B-LOC B-LOC\n", texts.TWO_SYSTEMS) == (skip, skip, skip)
-    assert app.switch_task(texts.COMPARE_EXAMPLE + "x O O O\n", texts.ONE_SYSTEM) == (skip, skip, skip)
+    assert page_events.switch_task("Paris B-LOC B-LOC\n", texts.TWO_SYSTEMS) == (skip, skip, skip)
+    assert page_events.switch_task(texts.COMPARE_EXAMPLE + "x O O O\n", texts.ONE_SYSTEM) == (skip, skip, skip)
 
 
 @pytest.mark.parametrize(
@@ -1351,15 +1352,15 @@ def test_switching_task_swaps_an_untouched_example_and_keeps_anything_else():
 )
 def test_the_slices_picture_is_shown_for_the_task_that_fills_it(task, shown):
     # run_page fills the slices picture for one system's CoNLL input only; elsewhere it would be an empty box.
-    assert app.slices_shown(task)["visible"] is shown
+    assert page_events.slices_shown(task)["visible"] is shown
     text = {texts.ONE_SYSTEM: texts.WORKED_EXAMPLE, texts.TWO_SYSTEMS: texts.COMPARE_EXAMPLE}.get(
         task, texts.SPANS_EXAMPLE
     )
-    assert (app.run_page(text, task=task)[-1] is not None) is shown
+    assert (page_events.run_page(text, task=task)[-1] is not None) is shown
 
 
 def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
-    summary, comparison, one_system, two_systems, text, button = app.show_task(texts.TWO_SYSTEMS)
+    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.TWO_SYSTEMS)
     assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
         False,
         True,
@@ -1368,7 +1369,7 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
     )
     assert text["label"] == texts.TWO_SYSTEMS_LABEL and "system B's tag" in text["label"]
     assert button["value"] == "Compare"
-    summary, comparison, one_system, two_systems, text, button = app.show_task(texts.ONE_SYSTEM)
+    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.ONE_SYSTEM)
     assert (summary["visible"], comparison["visible"], one_system["visible"], two_systems["visible"]) == (
         True,
         False,
@@ -1381,12 +1382,12 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
 def test_upload_page_compares_a_four_column_file(tmp_path):
     path = tmp_path / "two.conll"
     path.write_bytes(("\ufeff" + texts.COMPARE_EXAMPLE).encode())
-    text, status, *_, table, figure, _, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _, _, _ = page_events.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == texts.COMPARE_EXAMPLE
     assert status.startswith("Compared systems A and B on 8 sentences")
     assert len(table.data) == 12 and figure is not None
     path.write_bytes(b"a O O \xff\n")
-    text, status, *_, table, figure, _, _, _ = app.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
+    text, status, *_, table, figure, _, _, _ = page_events.upload_page(str(path), "IOB2", "lenient", texts.TWO_SYSTEMS)
     assert text == app.gr.skip()
     assert status.startswith("⚠️ **Cannot compare.** two.conll is not UTF-8 text")
     assert table.empty and figure is None
@@ -1535,11 +1536,11 @@ def test_bad_strings_name_the_line(text, message):
 
 
 def test_run_page_spans_is_spans_page_and_an_empty_comparison():
-    outputs = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS)
+    outputs = page_events.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS)
     assert len(outputs) == 12 and outputs[0] == answers.spans_page(texts.SPANS_EXAMPLE)[0]
     assert outputs[7].empty and outputs[8] is None and outputs[11] is None
     # Scheme and mode describe tags: whatever the (disabled) controls hold, spans are scored alike.
-    assert app.run_page(texts.SPANS_EXAMPLE, "IOBES", "strict", texts.SPANS)[0] == outputs[0]
+    assert page_events.run_page(texts.SPANS_EXAMPLE, "IOBES", "strict", texts.SPANS)[0] == outputs[0]
 
 
 def test_nested_spans_are_nested_marks_and_a_crossing_one_is_cut():
@@ -1622,7 +1623,7 @@ SPAN_PIECES = st.sampled_from(
 @settings(max_examples=100, deadline=None)
 @given(st.lists(SPAN_PIECES, max_size=40).map("".join))
 def test_any_text_gets_a_spans_status_never_an_error(text):
-    status, *_ = app.run_page(text, "IOB2", "lenient", texts.SPANS)
+    status, *_ = page_events.run_page(text, "IOB2", "lenient", texts.SPANS)
     assert status.startswith(("Evaluated", "⚠️ **Cannot evaluate.**")), status
 
 
@@ -1647,16 +1648,16 @@ def test_spans_drawing_is_capped(monkeypatch):
 
 
 def test_switching_to_spans_swaps_an_untouched_example_and_disables_the_tag_controls():
-    assert app.switch_task(texts.WORKED_EXAMPLE, texts.SPANS) == (texts.SPANS_EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(texts.COMPARE_EXAMPLE, texts.SPANS) == (texts.SPANS_EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(texts.SPANS_EXAMPLE, texts.ONE_SYSTEM) == (texts.WORKED_EXAMPLE, "IOB2", "lenient")
+    assert page_events.switch_task(texts.WORKED_EXAMPLE, texts.SPANS) == (texts.SPANS_EXAMPLE, "IOB2", "lenient")
+    assert page_events.switch_task(texts.COMPARE_EXAMPLE, texts.SPANS) == (texts.SPANS_EXAMPLE, "IOB2", "lenient")
+    assert page_events.switch_task(texts.SPANS_EXAMPLE, texts.ONE_SYSTEM) == (texts.WORKED_EXAMPLE, "IOB2", "lenient")
     skip = app.gr.skip()
-    assert app.switch_task('{"references": [], "predictions": []}', texts.ONE_SYSTEM) == (skip, skip, skip)
-    scheme, mode = app.tag_controls(texts.SPANS)
+    assert page_events.switch_task('{"references": [], "predictions": []}', texts.ONE_SYSTEM) == (skip, skip, skip)
+    scheme, mode = page_events.tag_controls(texts.SPANS)
     assert scheme["interactive"] is False and mode["interactive"] is False
-    scheme, mode = app.tag_controls(texts.ONE_SYSTEM)
+    scheme, mode = page_events.tag_controls(texts.ONE_SYSTEM)
     assert scheme["interactive"] is True and mode["interactive"] is True
-    *_, text, button = app.show_task(texts.SPANS)
+    *_, text, button = page_events.show_task(texts.SPANS)
     assert text["label"] == texts.SPANS_LABEL and button["value"] == "Evaluate"
 
 
@@ -1937,7 +1938,7 @@ def test_requests_go_to_a_lane_by_their_size(monkeypatch):
     assert lanes.request_size("é\ud800") == 5 and lanes.request_size(None) == 0
     monkeypatch.setattr(caps, "SMALL_REQUEST_BYTES", 3)  # read on every request
     assert lane_of.lane_for(lanes.request_size(TINY_LINE)) is lane_of.large
-    assert app.upload_size(None) == 0 and app.upload_size("/no/such/file") == 0
+    assert lanes.upload_size(None) == 0 and lanes.upload_size("/no/such/file") == 0
 
 
 TINY_LINE = "Paris B-LOC B-LOC\n"
@@ -2102,19 +2103,19 @@ def test_the_slices_picture_is_capped(monkeypatch):
 def test_value_control_adds_the_value_row() -> None:
     # docs/scoring.md §10: the worked example's value under ace08 is 0.45, shown in the status and the summary
     # by the page's own events; /evaluate and /compare keep their three inputs and answer without it.
-    status, _, summary, *_ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM, "ace08")
+    status, _, summary, *_ = page_events.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM, "ace08")
     assert "Value 0.45 (precision 0.6, recall 0.6, F1 0.6)" in status
     assert summary.values.tolist()[-1] == ["value", "0.45", "0.45", "0.45", "0.45"]
     _, _, without, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient")
     assert all(row[0] != "value" for row in without.values.tolist())
-    outputs = app.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS, "default weights")
+    outputs = page_events.run_page(texts.COMPARE_EXAMPLE, "IOB2", "lenient", texts.TWO_SYSTEMS, "default weights")
     assert [row[:2] for row in outputs[7].data.values.tolist()[-4:]] == [
         ["value", "value"],
         ["value", "precision"],
         ["value", "recall"],
         ["value", "F1"],
     ]
-    spans = app.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS, "ace08")
+    spans = page_events.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS, "ace08")
     assert "Value " in spans[0]
 
 
@@ -2122,20 +2123,22 @@ def test_value_control_adds_the_value_row() -> None:
 
 
 def test_the_page_shows_the_diagnostics_and_the_most_frequent_errors_capped(monkeypatch):
-    *_, diagnostics, errors, _ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    *_, diagnostics, errors, _ = page_events.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     assert dict(diagnostics.values.tolist())["boundary_too_long"] == "2"
     assert errors.values.tolist()[3] == ["1", "V", "告白气球", "MUSIC_NAME", "一首告白气球", "MUSIC_NAME"]
     monkeypatch.setattr(caps, "MAX_ERROR_ROWS", 2)
     monkeypatch.setattr(caps, "MAX_TEXT_CHARACTERS", 3)
-    *_, errors, _ = app.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
+    *_, errors, _ = page_events.run_page(texts.WORKED_EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM)
     assert errors.values.tolist() == [["1", "II", "—", "—", "年轮", "MUS…"], ["1", "III", "告白气…", "MUS…", "—", "—"]]
 
 
 def test_spans_without_a_text_show_the_diagnostics_alone():
     line = '{"references": [[0, 3, "PER"]], "predictions": [[0, 5, "PER"]]}\n'
-    *_, diagnostics, errors, _ = app.run_page(line, "IOB2", "lenient", texts.SPANS)
+    *_, diagnostics, errors, _ = page_events.run_page(line, "IOB2", "lenient", texts.SPANS)
     assert dict(diagnostics.values.tolist())["boundary_too_long"] == "1" and errors.empty
-    *_, errors, _ = app.run_page(line.replace("{", '{"text": "Ada Lovelace", ', 1), "IOB2", "lenient", texts.SPANS)
+    *_, errors, _ = page_events.run_page(
+        line.replace("{", '{"text": "Ada Lovelace", ', 1), "IOB2", "lenient", texts.SPANS
+    )
     assert errors.values.tolist() == [["1", "V", "Ada", "PER", "Ada L", "PER"]]
 
 
@@ -2152,7 +2155,7 @@ def gradio_png(figure) -> str:
 
 def plot_sources(outputs) -> list:
     """The picture outputs of a step as the page shows them: a PNG data URL, None, or skip."""
-    return [output.plot if isinstance(output, app.PlotData) else output for output in outputs]
+    return [output.plot if isinstance(output, page_events.PlotData) else output for output in outputs]
 
 
 @pytest.mark.parametrize(
@@ -2166,8 +2169,8 @@ def plot_sources(outputs) -> list:
     ids=["one-system", "two-systems", "spans", "malformed"],
 )
 def test_page_steps_show_run_page_tables_first_and_its_pictures_second(text, task):
-    expected = app.run_page(text, "IOB2", "lenient", task)
-    tables, pictures = app.page_steps(text, "IOB2", "lenient", task)
+    expected = page_events.run_page(text, "IOB2", "lenient", task)
+    tables, pictures = page_events.page_steps(text, "IOB2", "lenient", task)
     skip = app.gr.skip()
     hidden = {
         texts.ONE_SYSTEM: {"comparison", "difference"},
@@ -2197,7 +2200,9 @@ def test_the_page_opens_on_the_worked_example_answer_without_a_request():
     demo = app.build_demo()
     assert not any(fn.name == "run_page" or "load" in [t[1] for t in fn.targets] for fn in demo.fns.values())
     by_id = {block.elem_id: block for block in demo.blocks.values() if getattr(block, "elem_id", None)}
-    status, scenarios, summary, per_type, sentences, heatmap, chart, *_, slices = app.run_page(texts.WORKED_EXAMPLE)
+    status, scenarios, summary, per_type, sentences, heatmap, chart, *_, slices = page_events.run_page(
+        texts.WORKED_EXAMPLE
+    )
     assert by_id["status"].value == status and status.startswith("Evaluated 6 sentences")
     assert by_id["summary"].value["data"] == summary.values.tolist()
     assert by_id["scenarios"].value["data"] == scenarios.data.values.tolist()
@@ -2212,7 +2217,7 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     # Gradio's examples reset the editor's label to the one it was built with ("CoNLL input"), so a spans example
     # clicked in spans mode said "CoNLL input" over JSON lines; the page's one event sets the label it needs.
     text, scheme, mode, task = texts.EXAMPLES[index]
-    first, second = app.example_steps(index, texts.NO_VALUE)
+    first, second = page_events.example_steps(index, texts.NO_VALUE)
     editor, scheme_control, mode_control, task_control, one_system, two_systems, button = first[:7]
     assert editor["value"] == text and editor["label"] == texts.LABELS[task]
     assert (scheme_control["value"], mode_control["value"], task_control) == (scheme, mode, task)
@@ -2221,7 +2226,7 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     assert (one_system["visible"], two_systems["visible"]) == (task != texts.TWO_SYSTEMS, task == texts.TWO_SYSTEMS)
     assert button["value"] == ("Compare" if task == texts.TWO_SYSTEMS else "Evaluate")
     page = dict(zip(answers.PAGE_OUTPUTS, first[7:]))
-    whole = dict(zip(answers.PAGE_OUTPUTS, app.run_page(text, scheme, mode, task)))
+    whole = dict(zip(answers.PAGE_OUTPUTS, page_events.run_page(text, scheme, mode, task)))
     assert page["status"] == whole["status"]  # at once
     assert page["comparison"]["visible"] is (task == texts.TWO_SYSTEMS)
     assert page["summary"]["visible"] is (task != texts.TWO_SYSTEMS)
@@ -2232,7 +2237,7 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     assert plot_sources([pictures["slices"]]) == [slices]
     # Clicked while the page shows its task: the inputs and the answer, the view left as it is (the editor's label
     # too: only gr.Examples reset it).
-    first, _ = app.example_steps(index, texts.NO_VALUE, task)
+    first, _ = page_events.example_steps(index, texts.NO_VALUE, task)
     assert first[:7] == (text, scheme, mode, task, *(app.gr.skip(),) * 3)
     assert first[7] == whole["status"]
     assert texts.LABELS[texts.SPANS].startswith("JSON lines") and "CoNLL" not in texts.LABELS[texts.SPANS]
@@ -2279,7 +2284,7 @@ def test_steps_hold_their_lane_until_the_last_step():
         seen.append(lane_of.small.running)
         yield 2
 
-    run = app.steps_in_lane(lane_of, steps, lambda message, *_: ("busy", message))
+    run = lanes.steps_in_lane(lane_of, steps, lambda message, *_: ("busy", message))
     assert list(run("tiny")) == [1, 2] and seen == [1, 1] and lane_of.small.running == 0
     stopped = run("tiny")
     next(stopped)

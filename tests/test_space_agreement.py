@@ -487,22 +487,26 @@ def app():
 
 
 def test_the_task_shows_its_outputs_and_only_its_event_fills_them(app):
-    summary, comparison, one_system, two_systems, text, button = app.show_task(texts.AGREEMENT)
+    from space import page_events
+
+    summary, comparison, one_system, two_systems, text, button = page_events.show_task(texts.AGREEMENT)
     assert not any(update["visible"] for update in (summary, comparison, one_system, two_systems))
     assert text["label"] == texts.AGREEMENT_LABEL and button["value"] == "Measure agreement"
     assert app.agreement_shown(texts.AGREEMENT)["visible"] and not app.agreement_shown(texts.ONE_SYSTEM)["visible"]
     skip = app.gr.skip()
-    assert app.run_page(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT) == (texts.AGREEMENT_STATUS, *(skip,) * 11)
+    assert page_events.run_page(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT) == (texts.AGREEMENT_STATUS, *(skip,) * 11)
     assert app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.ONE_SYSTEM) == (skip,) * 5
     status, *_, figure = app.agreement_run(EXAMPLE, "IOB2", "lenient", texts.AGREEMENT)
     assert status == agreement.agreement_text(EXAMPLE)[0] and figure is not None
 
 
 def test_switching_to_the_task_loads_its_example(app):
-    assert app.switch_task(texts.WORKED_EXAMPLE, texts.AGREEMENT) == (EXAMPLE, "IOB2", "lenient")
-    assert app.switch_task(EXAMPLE, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
+    from space import page_events
+
+    assert page_events.switch_task(texts.WORKED_EXAMPLE, texts.AGREEMENT) == (EXAMPLE, "IOB2", "lenient")
+    assert page_events.switch_task(EXAMPLE, texts.TWO_SYSTEMS) == (texts.COMPARE_EXAMPLE, "IOB2", "lenient")
     skip = app.gr.skip()
-    assert app.switch_task("a B-PER B-PER\n", texts.AGREEMENT) == (skip, skip, skip)
+    assert page_events.switch_task("a B-PER B-PER\n", texts.AGREEMENT) == (skip, skip, skip)
     assert app.agreement_example_inputs() == (EXAMPLE, "IOB2", "lenient")
 
 

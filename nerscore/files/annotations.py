@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError
+from .readers import ConllError, too_many_digits
 
 # ---------------------------------------------------------------------------------------------------------
 # BRAT standoff
@@ -311,13 +310,7 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
         except RecursionError:
             raise ConllError(source, line, f"task {index}: JSON nested too deeply; expected {_EXPORT}") from None
         except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
-            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
-            raise ConllError(
-                source,
-                line,
-                f"task {index}: found an integer of more than {limit:,} digits, which Python does not read; "
-                "expected shorter offsets",
-            ) from None
+            raise ConllError(source, line, f"task {index}: {too_many_digits()}") from None
         yield _task(task, index, source, line)
         index += 1
         position = _WHITESPACE.match(content, position).end()  # type: ignore[union-attr]

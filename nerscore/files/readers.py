@@ -137,13 +137,15 @@ def json_line_records(lines: Iterable[str], source: str, expected: str) -> Itera
         except RecursionError:
             raise ConllError(source, number, f"JSON nested too deeply; {expected}") from None
         except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
-            limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
-            raise ConllError(
-                source,
-                number,
-                f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets",
-            ) from None
+            raise ConllError(source, number, too_many_digits()) from None
         yield number, line, record
+
+
+def too_many_digits() -> str:
+    """The problem with JSON that holds an integer of more digits than Python reads (3.11+: a 5,000-digit offset),
+    whose bare ValueError names no place."""
+    limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+    return f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets"
 
 
 def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[SpanDocument]:

@@ -1,10 +1,11 @@
-"""The three forms of input (docs/scoring.md §1): string tags, integer ids with label_list, or spans; each batch
-read once into lists of sentences, checked for alignment, and every bad value a located `InvalidInputError`."""
+"""The forms of input (docs/scoring.md §1, §1b): string tags, integer ids with label_list, spans or string
+entities; a side read once into a list of sentences, its form judged by its first value, each entity read and
+checked, and every bad value a located `InvalidInputError`. Both sides together: `forms.batches`."""
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -15,7 +16,7 @@ from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options, check_labels_are_types
-from ..schemes import IOB2, LENIENT, TagTable
+from ..schemes import IOB2, LENIENT
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 
@@ -214,46 +215,6 @@ def as_list(values: Any, side: str) -> Batch:
     return rows
 
 
-def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
-    """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
-    checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
-    predictions = as_list(predictions, "predictions")
-    references = as_list(references, "references")
-    form = batch_form(predictions, references) or TAGS
-    if form not in (SPANS, STRINGS):
-        return (*check_aligned(predictions, references), form)
-    predictions, references = rows_of(predictions), rows_of(references)
-    check_sentence_count(predictions, references)
-    return predictions, references, form
-
-
-def check_sentence_count(predictions: Batch, references: Batch) -> None:
-    if len(predictions) != len(references):
-        raise ValueError(
-            f"predictions hold {len(predictions)} sentences and references {len(references)}; "
-            "expected one prediction per reference sentence"
-        )
-
-
-def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
-    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
-        predictions, references = rows_of(predictions), rows_of(references)
-    check_sentence_count(predictions, references)
-    if isinstance(predictions, np.ndarray):
-        predicted_lengths, reference_lengths = lengths(predictions).tolist(), lengths(references).tolist()
-    else:  # lists of rows: their lengths as lists at once (through arrays, twice as long)
-        predicted_lengths, reference_lengths = list(map(len, predictions)), list(map(len, references))
-    if predicted_lengths != reference_lengths:
-        sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
-        predicted, reference = predictions[sentence], references[sentence]
-        raise InvalidInputError(
-            f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
-            "token-aligned sequences of equal length",
-            sentence=sentence,
-        )
-    return predictions, references
-
-
 def rows_of(batch: Batch) -> list:
     """A batch as a list of rows (the form evaluate stores and the readable path reads)."""
     return batch.tolist() if isinstance(batch, np.ndarray) else batch
@@ -264,57 +225,6 @@ def lengths(batch: Batch) -> np.ndarray:
     if isinstance(batch, np.ndarray):
         return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
     return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
-
-
-def ids_to_tags(
-    predictions: Batch, references: Batch, options: Options, table: TagTable
-) -> tuple[list[list[str]], list[list[str]]]:
-    """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
-    the padded input, not in what is left after dropping."""
-    labels = options.label_list
-    if labels is None:
-        raise ValueError(
-            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
-            "model.config.id2label) to turn them into tags"
-        )
-    expected = f"an id of label_list ({_describe_ids(labels)})"
-    ignore_index = options.ignore_index
-    tag_predictions, tag_references = [], []
-    for sentence, (predicted_ids, reference_ids) in enumerate(zip(predictions, references)):
-        predicted_tags, reference_tags = [], []
-        for token, (predicted, reference) in enumerate(zip(predicted_ids, reference_ids)):
-            if reference == ignore_index and is_id(reference):
-                continue
-            for side, value in (("references", reference), ("predictions", predicted)):
-                if not is_id(value):
-                    hint = f" ({LOGITS_HINT})" if looks_like_scores(value) else ""
-                    raise InvalidInputError(f"found {shown(value)}; expected {expected}{hint}", side, sentence, token)
-                if value not in labels:
-                    problem = (
-                        f"found ignore_index {shown(int(value))} where the reference has a label; predictions need a "
-                        "label id at every position the references label"
-                        if value == ignore_index
-                        else f"found id {shown(int(value))}; expected {expected}"
-                    )
-                    raise InvalidInputError(problem, side, sentence, token)
-                try:
-                    table[labels[value]]
-                except InvalidInputError as error:
-                    problem = f"id {shown(int(value))} is label_list's {labels[value]!r}: {error.problem}"
-                    raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
-            predicted_tags.append(labels[predicted])
-            reference_tags.append(labels[reference])
-        tag_predictions.append(predicted_tags)
-        tag_references.append(reference_tags)
-    return tag_predictions, tag_references
-
-
-def _describe_ids(ids: Iterable[int]) -> str:
-    ordered = sorted(ids)
-    if ordered and ordered[-1] - ordered[0] == len(ordered) - 1:
-        return f"{shown(int(ordered[0]))} to {shown(int(ordered[-1]))}"
-    listed = ", ".join(shown(int(label_id)) for label_id in ordered[:20])
-    return (listed + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else listed) or "none"
 
 
 _SPAN_FORMS = (
@@ -552,49 +462,6 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
 
 
 _PAIRS = (tuple, list)
-
-
-def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = None) -> list[list[Span]]:
-    """The side of spans of a batch of string entities (docs/scoring.md §1b): its `Span`s; a string entity among
-    them is the mix a side never holds, and with `texts` so is a span past its text's end (where the ungrounded
-    predictions are placed, which nothing may overlap)."""
-    for sentence, entities in enumerate(batch):
-        for index, entity in enumerate(entities):
-            if is_string_entity(entity):
-                raise InvalidInputError(
-                    f"found the string entity {shown(entity)} where this side holds spans; expected one side all "
-                    "strings or all spans, never a mix",
-                    side,
-                    sentence,
-                    entity=index,
-                )
-    spans = read_spans(batch, side)
-    for sentence, entities in enumerate(spans):
-        for index, span in enumerate(entities):
-            if span.fragments:
-                # Strings are found as one stretch of text (docs/scoring.md §12): their pairs would read the
-                # fragments as the extent, silently.
-                raise InvalidInputError(
-                    f"found an entity of fragments {[list(piece) for piece in span.fragments]} against string "
-                    "entities, which are contiguous; expected contiguous spans on this side, or spans on both sides",
-                    side,
-                    sentence,
-                    entity=index,
-                )
-    if texts is not None:
-        for sentence, (sentence_spans, text) in enumerate(zip(spans, texts)):
-            for index, span in enumerate(sentence_spans):
-                if span.end > len(text):
-                    raise InvalidInputError(past_text(span.start, span.end, len(text)), side, sentence, entity=index)
-    return spans
-
-
-def past_text(start: int, end: int, length: int) -> str:
-    """The problem with a span [start, end) past the end of its text of `length` characters."""
-    return (
-        f"found the span [{start}, {end}) past the end of its text ({length} characters); expected character "
-        "offsets into texts="
-    )
 
 
 def check_span_options(options: Options) -> None:

@@ -24,23 +24,23 @@ from ..span import Span
 Count = Callable[[str, int], None]
 
 # A text and type: the predictions that take distinct occurrences among themselves (§1b).
-Class = tuple[str, str]
+TextAndType = tuple[str, str]
 
 
 def ground_jointly(
-    wanted: dict[Class, int],
+    wanted: dict[TextAndType, int],
     candidates: dict[str, list[tuple[int, int]]],
-    undecided: set[Class],
+    undecided: set[TextAndType],
     references: Sequence[Span],
     min_overlap: float | None,
     count: Count | None = None,
-) -> dict[Class, list[tuple[int, int]]]:
+) -> dict[TextAndType, list[tuple[int, int]]]:
     """The occurrences each text and type of `undecided` takes (`wanted`: how many predictions each text and type
     of the sentence grounds, at most its candidates; `candidates`: each text's candidate occurrences, in order of
     position). Every text and type of `wanted` competes for the references; those not `undecided` take all of
     their candidates. Each overlap component (rows linked by a reference they overlap or by their text and type's
     "ungrounded" column) is one flow, solved only when it holds an undecided text and type."""
-    rows: list[tuple[Class, tuple[int, int]]] = []  # (text and type, occurrence)
+    rows: list[tuple[TextAndType, tuple[int, int]]] = []  # (text and type, occurrence)
     for key in wanted:
         rows.extend((key, place) for place in candidates[key[0]])
     edges = _overlap_edges(references, [Span(*place, "") for _, place in rows], min_overlap)
@@ -53,7 +53,7 @@ def ground_jointly(
     components: dict[int, list[tuple[int, int]]] = {}
     for link, label in zip(links, union_find(links)):
         components.setdefault(label, []).append(link)
-    chosen: dict[Class, list[tuple[int, int]]] = {key: [] for key in undecided}
+    chosen: dict[TextAndType, list[tuple[int, int]]] = {key: [] for key in undecided}
     placed: set[int] = set()
     for component in components.values():
         if not any(column >= len(references) for _, column in component):
@@ -73,10 +73,10 @@ def ground_jointly(
 
 def _best_grounding(
     component: list[tuple[int, int]],
-    rows: list[tuple[Class, tuple[int, int]]],
+    rows: list[tuple[TextAndType, tuple[int, int]]],
     references: Sequence[Span],
-    spare: dict[Class, int],
-    column_of: dict[Class, int],
+    spare: dict[TextAndType, int],
+    column_of: dict[TextAndType, int],
     count: Count | None = None,
 ) -> set[int]:
     """The rows of one component that stay ungrounded in its best grounding (§1b), by one max-weight flow.

@@ -27,7 +27,8 @@ from ..table.columns import NO_COLUMNS, Columns
 from ..table.pairs import Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Row, Tally
-from .inputs import IDS, SPANS, Batch, batches, check_span_options, ids_to_tags, read_spans
+from .batches import batches, ids_to_tags
+from .inputs import IDS, SPANS, Batch, check_span_options, read_spans
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:

@@ -24,6 +24,7 @@ from ..table import reducers
 from ..table.columns import Columns
 from ..table.pairs import SentenceFacts
 from ..tally import Counted, Row, TokenCounts
+from .batches import batches
 from .inputs import (
     IDS,
     SPANS,
@@ -31,11 +32,9 @@ from .inputs import (
     TAGS,
     Batch,
     batch_form,
-    batches,
     check_span_options,
     check_tag_options,
     holds_ids,
-    read_span_side,
     read_spans,
     read_strings,
     rows_of,
@@ -43,7 +42,7 @@ from .inputs import (
 )
 from .readable import sentence_facts, span_rows, tag_rows
 from .span_arrays import count_spans
-from .string_batches import StringSpans, string_spans
+from .string_batches import StringSpans, read_span_side, string_spans
 from .tag_arrays import count_tags
 
 # The array path: a batch's `Counted` (with its table of pairs when asked for: keep_sentences, columns, pairs), or

@@ -1,19 +1,19 @@
 """Batches of string entities grounded (docs/scoring.md §1b), for the span path that scores them.
 
-`grounding` says where one sentence's strings go; this module grounds a whole batch: `ground_batch` sentence by
+`grounding` says where one sentence's strings go; this module grounds a whole batch, and reads the side of spans
+against strings (`read_span_side`): `ground_batch` sentence by
 sentence (with the strings each span was given as, for the `entities` rows), and `string_spans`, what
 `compute.count_strings` scores, which grounds the sentences that have one best grounding for the whole batch at
-once on arrays (`_batch_without_choice`) and hands the span path columns (`SpanValues`), the others one by
+once on arrays (`string_arrays.batch_without_choice`) and hands the span path columns (`SpanValues`), the others one by
 one. Ungrounded predictions are placed after their sentence's text, where they overlap nothing (`StringSpans`).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain, compress, repeat
-from operator import itemgetter
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -26,9 +26,59 @@ from ..result_scores import entity_rows
 from ..span import Span
 from ..table.columns import Columns
 from ..tally import OUTCOMES, Row
-from .grounding import Haystack, every_position, ground_predictions, ground_references, needle_of
-from .inputs import STRINGS, StringColumns, read_span_side, read_string_columns, read_strings, side_forms
+from .grounding import Haystack, ground_predictions, ground_references, needle_of
+from .inputs import STRINGS, is_string_entity, read_spans, read_string_columns, read_strings, side_forms
 from .span_arrays import SpanValues
+from .string_arrays import (
+    SpanTriple,
+    batch_without_choice,
+    joined_values,
+    sentence_without_choice,
+    triples_as_columns,
+)
+
+
+def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = None) -> list[list[Span]]:
+    """The side of spans of a batch of string entities (docs/scoring.md §1b): its `Span`s; a string entity among
+    them is the mix a side never holds, and with `texts` so is a span past its text's end (where the ungrounded
+    predictions are placed, which nothing may overlap)."""
+    for sentence, entities in enumerate(batch):
+        for index, entity in enumerate(entities):
+            if is_string_entity(entity):
+                raise InvalidInputError(
+                    f"found the string entity {shown(entity)} where this side holds spans; expected one side all "
+                    "strings or all spans, never a mix",
+                    side,
+                    sentence,
+                    entity=index,
+                )
+    spans = read_spans(batch, side)
+    for sentence, entities in enumerate(spans):
+        for index, span in enumerate(entities):
+            if span.fragments:
+                # Strings are found as one stretch of text (docs/scoring.md §12): their pairs would read the
+                # fragments as the extent, silently.
+                raise InvalidInputError(
+                    f"found an entity of fragments {[list(piece) for piece in span.fragments]} against string "
+                    "entities, which are contiguous; expected contiguous spans on this side, or spans on both sides",
+                    side,
+                    sentence,
+                    entity=index,
+                )
+    if texts is not None:
+        for sentence, (sentence_spans, text) in enumerate(zip(spans, texts)):
+            for index, span in enumerate(sentence_spans):
+                if span.end > len(text):
+                    raise InvalidInputError(past_text(span.start, span.end, len(text)), side, sentence, entity=index)
+    return spans
+
+
+def past_text(start: int, end: int, length: int) -> str:
+    """The problem with a span [start, end) past the end of its text of `length` characters."""
+    return (
+        f"found the span [{start}, {end}) past the end of its text ({length} characters); expected character "
+        "offsets into texts="
+    )
 
 
 @dataclass(frozen=True)
@@ -129,8 +179,8 @@ class StringSpans:
     type) per sentence for the readable path (`return_entities`, `errors`), else `SpanValues`, the columns the
     array path reads, so that no entity is built twice."""
 
-    predictions: list[list[_Triple]] | SpanValues
-    references: list[list[_Triple]] | SpanValues
+    predictions: list[list[SpanTriple]] | SpanValues
+    references: list[list[SpanTriple]] | SpanValues
     columns: Columns
     texts: Sequence[str]
     ungrounded: list[Sequence[tuple[str, str]]]
@@ -142,10 +192,10 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     `texts`, so `tokens`, if given, name none of them: the span path gets the texts alone."""
     texts = columns.texts
     grounded = None
-    placed_p: list[list[_Triple]] | SpanValues
-    placed_r: list[list[_Triple]] | SpanValues
+    placed_p: list[list[SpanTriple]] | SpanValues
+    placed_r: list[list[SpanTriple]] | SpanValues
     if not options.return_entities and not options.errors and texts is not None:
-        values_p, placed_r, ungrounded = ground_tuples(predictions, references, options, texts)
+        values_p, placed_r, ungrounded = ground_batch_values(predictions, references, options, texts)
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
@@ -165,10 +215,10 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded)
 
 
-def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str]) -> dict[int, list[_Triple]]:
+def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str]) -> dict[int, list[SpanTriple]]:
     """The ungrounded predictions as spans after their sentence's text, one line each (`StringSpans`), by
     sentence, for the sentences that have some."""
-    placed: dict[int, list[_Triple]] = {}
+    placed: dict[int, list[SpanTriple]] = {}
     for sentence in compress(range(len(ungrounded)), ungrounded):
         spans = placed[sentence] = []
         position = len(texts[sentence])
@@ -179,49 +229,20 @@ def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str
     return placed
 
 
-def _with_placed(values: SpanValues, placed: dict[int, list[_Triple]]) -> SpanValues:
+def _with_placed(values: SpanValues, placed: dict[int, list[SpanTriple]]) -> SpanValues:
     """`values` with the spans of `placed` (by sentence) added to their sentences."""
     names = {name: number for number, name in enumerate(values.type_names)}
     sentence = np.repeat(np.arange(len(values.counts)), values.counts)
     given = (sentence, values.start, values.end, values.type_id)
-    return _joined(len(values), [given, _from_triples(placed, names)], names)
+    return joined_values(len(values), [given, triples_as_columns(placed, names)], names)
 
 
-_Triple = tuple[int, int, str]
-# Each entity's sentence, start, end and type id; the ids index a dict of type names shared by the parts joined.
-_Flat = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-def _from_triples(sentences: dict[int, list[_Triple]], names: dict[str, int]) -> _Flat:
-    """The (start, end, type) spans of some sentences (by sentence) as columns, with each span's sentence, the
-    types numbered in `names` (which gains the types it lacks)."""
-    rows = [(number, *triple) for number, triples in sentences.items() for triple in triples]
-    types = [names.setdefault(name, len(names)) for name in map(itemgetter(3), rows)]
-    return (
-        np.fromiter(map(itemgetter(0), rows), dtype=np.int64, count=len(rows)),
-        np.fromiter(map(itemgetter(1), rows), dtype=np.int64, count=len(rows)),
-        np.fromiter(map(itemgetter(2), rows), dtype=np.int64, count=len(rows)),
-        np.array(types, dtype=np.int64),
-    )
-
-
-def _joined(size: int, parts: list[_Flat], names: dict[str, int]) -> SpanValues:
-    """The entities of `parts` as the `SpanValues` of `size` sentences, each sentence's in the order of the parts,
-    with the names of the types they hold."""
-    parts = [part for part in parts if len(part[0])] or parts[:1]
-    sentence, start, end, type_id = _concatenated(*parts) if len(parts) > 1 else parts[0]
-    held = np.bincount(type_id, minlength=len(names)) > 0
-    renumbered = np.cumsum(held) - 1
-    type_names = [name for name, is_held in zip(names, held.tolist()) if is_held]
-    return SpanValues(start, end, renumbered[type_id], type_names, np.bincount(sentence, minlength=size))
-
-
-def ground_tuples(
+def ground_batch_values(
     predictions: list[list], references: list[list], options: Options, texts: Sequence[str]
 ) -> tuple[SpanValues, SpanValues, list[Sequence[tuple[str, str]]]]:
     """`ground_batch`'s spans as `SpanValues`, for the array path of spans, and the ungrounded predictions. The
-    sentences with nothing to choose are grounded by `_batch_without_choice`, for the whole batch at C speed; the
-    others (`_without_choice`'s, then `ground_batch`'s) one at a time."""
+    sentences with nothing to choose are grounded by `batch_without_choice`, for the whole batch at C speed; the
+    others (`sentence_without_choice`'s, then `ground_batch`'s) one at a time."""
     reference_form, predicted_form = side_forms(predictions, references)
     columns_r = read_string_columns(references, "references") if reference_form == STRINGS else None
     columns_p = read_string_columns(predictions, "predictions") if predicted_form == STRINGS else None
@@ -235,27 +256,27 @@ def ground_tuples(
     size = len(texts)
     names: dict[str, int] = {}
     if columns_r is not None and columns_p is not None:
-        separate, batch_r, batch_p, left, names = _batch_without_choice(
+        separate, batch_r, batch_p, left, names = batch_without_choice(
             columns_r, columns_p, texts, keep, options.normalize
         )
     else:
         separate, left = np.ones(size, dtype=bool), [[] for _ in range(size)]
-        batch_r = batch_p = _from_triples({}, names)
-    separate_r: dict[int, list[_Triple]] = {}
-    separate_p: dict[int, list[_Triple]] = {}
+        batch_r = batch_p = triples_as_columns({}, names)
+    separate_r: dict[int, list[SpanTriple]] = {}
+    separate_p: dict[int, list[SpanTriple]] = {}
     for sentence in np.flatnonzero(separate).tolist():
         text = texts[sentence]
         grounded = None
         if strings_r is not None and strings_p is not None:
             if not options.normalize:
-                grounded = _without_choice(strings_r[sentence], strings_p[sentence], text, keep)
+                grounded = sentence_without_choice(strings_r[sentence], strings_p[sentence], text, keep)
             else:
                 haystack = Haystack.of(text, True)
                 if haystack.first is None:  # positions unchanged by normalising: strings normalised the same way
                     listed_r = [(kind, needle_of(given, True)) for kind, given in strings_r[sentence]]
                     listed_p = [(kind, needle_of(given, True)) for kind, given in strings_p[sentence]]
                     if all(needle for _, needle in listed_r) and all(needle for _, needle in listed_p):
-                        grounded = _without_choice(listed_r, listed_p, haystack.text, keep)
+                        grounded = sentence_without_choice(listed_r, listed_p, haystack.text, keep)
                         if grounded is not None and grounded[2]:
                             # Its ungrounded come back normalised, where an entity's text (slices by `seen` and
                             # `entity_length`) is its string as given (docs/scoring.md §11): the general way.
@@ -271,218 +292,11 @@ def ground_tuples(
                 one.ungrounded[0],
             )
         separate_r[sentence], separate_p[sentence], left[sentence] = grounded
-    parts_p, parts_r = [batch_p, _from_triples(separate_p, names)], [batch_r, _from_triples(separate_r, names)]
-    return _joined(size, parts_p, names), _joined(size, parts_r, names), left
-
-
-_Grounded = tuple[list[_Triple], list[_Triple], list[tuple[str, str]]]  # references, predictions, ungrounded
-
-
-def _batch_without_choice(
-    strings_r: StringColumns,
-    strings_p: StringColumns,
-    texts: Sequence[str],
-    keep: Callable[[str], bool] | None,
-    normalize: bool,
-) -> tuple[np.ndarray, _Flat, _Flat, list[Sequence[tuple[str, str]]], dict[str, int]]:
-    """The sentences with one best grounding, grounded for the whole batch on arrays: each side's strings are
-    searched by one `map` of `str.find`, so that such a sentence costs no Python loop of its own. Gives which
-    sentences are left (`_without_choice` or `ground_batch` grounds them one by one, and locates any error), the spans
-    of the others on each side, references first, their ungrounded predictions, and the type names the spans'
-    ids index.
-
-    A sentence is grounded here when each of its predicted texts and types ("keys") is one of:
-    - a twin key: it has at most as many predictions as references of that text and type (its twins);
-    - a fixed key: its text is predicted once in the sentence (whatever the type) and occurs at most once;
-    and a sentence with a twin key of fewer predictions than twins has no fixed key without twins. Twins of two keys
-    are distinct references at distinct occurrences (the references of one text take distinct occurrences), so
-    every best grounding has, for each key, min(predictions, twins) pairs of identical boundaries and type
-    (§3's first priority); when every key has at most its twins, every prediction is paired with a twin and the
-    pairing is the same for any choice of twins, so the earliest twins of each key give the smallest sorted list
-    (§1b's tie); when every key has exactly its twins or one place, there is no choice at all."""
-    size = len(texts)
-    searched: Sequence[str] = texts
-    separate = np.zeros(size, dtype=bool)
-    if normalize:
-        lowered = _lowered(texts)
-        if lowered is not None:
-            searched = lowered
-        else:
-            haystacks = [Haystack.of(text, True) for text in texts]
-            searched = [haystack.text for haystack in haystacks]
-            # Positions move where normalising changes the length: such sentences map back one by one.
-            separate |= np.fromiter((haystack.first is not None for haystack in haystacks), dtype=bool, count=size)
-    # Each sentence's first position in the texts laid end to end: a found string's place in the batch. A text
-    # found at one place of one sentence with one length is one text, so (place, length) names a sentence's text
-    # without hashing strings.
-    origin = np.concatenate(([0], np.cumsum(np.fromiter(map(len, searched), dtype=np.int64, count=size))))
-    sides = []
-    for strings in (strings_r, strings_p):
-        counts = np.fromiter(map(len, strings.sentences), dtype=np.int64, count=size)
-        sentence = np.repeat(np.arange(size), counts)
-        types, given = strings.types, strings.texts
-        needles = given
-        if normalize:
-            lowered = _lowered(given, stripped=True)
-            if lowered is not None:
-                needles = lowered
-            else:
-                normalized: dict[str, str] = {}
-                needles = [normalized.get(text) or normalized.setdefault(text, needle_of(text, True)) for text in given]
-        within = list(chain.from_iterable(map(repeat, searched, counts.tolist())))
-        first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(types))
-        length = np.fromiter(map(len, needles), dtype=np.int64, count=len(types))
-        separate[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
-        kept = np.ones(len(types), dtype=bool)
-        if keep is not None:
-            kept = np.fromiter(map(keep, types), dtype=bool, count=len(types))
-        place = np.where(first >= 0, origin[sentence] + first, -1)
-        sides.append((sentence, types, given, needles, within, first, length, kept, place))
-    sentence_r, types_r, _, needles_r, within_r, first_r, length_r, kept_r, place_r = sides[0]
-    sentence_p, types_p, given_p, needles_p, within_p, first_p, length_p, kept_p, place_p = sides[1]
-    type_ids = {name: number for number, name in enumerate(dict.fromkeys(chain(types_r, types_p)))}
-    type_r, type_p = (
-        np.fromiter(map(type_ids.__getitem__, types), dtype=np.int64, count=len(types)) for types in (types_r, types_p)
+    parts_p, parts_r = (
+        [batch_p, triples_as_columns(separate_p, names)],
+        [batch_r, triples_as_columns(separate_r, names)],
     )
-    separate[sentence_r[first_r < 0]] = True  # a reference that does not occur: an error, located one by one
-
-    # References of one text take its occurrences in listing order (§1b): the second of a text the next one.
-    start_r = first_r.copy()
-    order = np.lexsort((length_r, place_r))
-    again = (np.diff(place_r[order]) == 0) & (np.diff(length_r[order]) == 0) & (place_r[order][1:] >= 0)
-    for previous, index in zip(order[:-1][again].tolist(), order[1:][again].tolist()):
-        if not separate[sentence_r[index]]:
-            start_r[index] = within_r[index].find(needles_r[index], start_r[previous] + 1)
-            if start_r[index] < 0:
-                separate[sentence_r[index]] = True  # listed more often than it occurs: an error, located one by one
-
-    # Each predicted key's number of predictions and of twins (references of its text and type).
-    found_p = (place_p >= 0) & kept_p
-    key_place = np.concatenate((place_r, place_p[found_p]))
-    key_length = np.concatenate((length_r, length_p[found_p]))
-    key_type = np.concatenate((type_r, type_p[found_p]))
-    is_prediction = np.concatenate((np.zeros(len(place_r), dtype=bool), np.ones(int(found_p.sum()), dtype=bool)))
-    by_key = np.lexsort((is_prediction, key_type, key_length, key_place))  # twins first, by place of listing
-    new_key = np.ones(len(by_key), dtype=bool)
-    new_key[1:] = (np.diff(key_place[by_key]) != 0) | (np.diff(key_length[by_key]) != 0)
-    new_key[1:] |= np.diff(key_type[by_key]) != 0
-    key = np.cumsum(new_key) - 1  # of each entry in by_key's order
-    twins = np.bincount(key[~is_prediction[by_key]], minlength=key[-1] + 1 if len(key) else 0)
-    predicted = np.bincount(key[is_prediction[by_key]], minlength=len(twins))
-    key_of = np.empty(len(by_key), dtype=np.int64)
-    key_of[by_key] = key
-    key_p = key_of[len(place_r) :]  # of each found, kept prediction
-    # A text predicted once in its sentence, whatever the type, that occurs once: one place.
-    again_p = np.fromiter(
-        map(str.find, within_p, needles_p, (first_p + 1).tolist()), dtype=np.int64, count=len(first_p)
-    )
-    listed = np.flatnonzero(kept_p)  # predictions of other types than `keep` are dropped before grounding
-    text_order = listed[np.lexsort((length_p[listed], place_p[listed]))]
-    same_text = np.zeros(len(place_p), dtype=bool)
-    twice = (np.diff(place_p[text_order]) == 0) & (np.diff(length_p[text_order]) == 0)
-    same_text[text_order[1:][twice]] = True
-    same_text[text_order[:-1][twice]] = True
-    fixed = (again_p < 0) & ~same_text
-    where = np.flatnonzero(found_p)
-    has_twins = twins[key_p] > 0
-    at_most_twins = predicted[key_p] <= twins[key_p]
-    fewer = predicted[key_p] < twins[key_p]
-    separate[sentence_p[where[~(at_most_twins | fixed[where])]]] = True
-    alone = fixed[where] & ~has_twins  # a fixed key of no twin
-    both = np.zeros(size, dtype=bool)
-    both[sentence_p[where[fewer]]] = True
-    separate[sentence_p[where[alone]][both[sentence_p[where[alone]]]]] = True
-
-    def chosen(
-        index: np.ndarray, sentence: np.ndarray, start: np.ndarray, extent: np.ndarray, kind: np.ndarray
-    ) -> _Flat:
-        return sentence[index], start[index], start[index] + extent[index], kind[index]
-
-    batch_r = np.flatnonzero(~separate[sentence_r] & kept_r)
-    # Predictions at twins: each twin key's earliest twins, as many as it has predictions (by_key lists a key's
-    # twins by their place of listing, which is their order of position).
-    rank = np.arange(len(by_key)) - np.flatnonzero(new_key)[key]
-    taken = ~is_prediction[by_key] & (rank < predicted[key])
-    twin_entries = by_key[taken]  # references
-    at_twin = twin_entries[~separate[sentence_r[twin_entries]] & kept_r[twin_entries]]
-    twin_spans = chosen(at_twin, sentence_r, start_r, length_r, type_r)
-    alone_p = where[~has_twins & ~separate[sentence_p[where]]]
-    batch_p = _concatenated(twin_spans, chosen(alone_p, sentence_p, first_p, length_p, type_p))
-    # One empty tuple for every sentence without an ungrounded prediction: no list to build (nor to collect) each.
-    left: list[Sequence[tuple[str, str]]] = [()] * size
-    ungrounded: dict[int, list[tuple[str, str]]] = {}
-    for index in np.flatnonzero(kept_p & (first_p < 0) & ~separate[sentence_p]).tolist():
-        ungrounded.setdefault(int(sentence_p[index]), []).append((types_p[index], given_p[index]))
-    for number, entities in ungrounded.items():
-        left[number] = entities
-    return separate, chosen(batch_r, sentence_r, start_r, length_r, type_r), batch_p, left, type_ids
-
-
-def _lowered(strings: Sequence[str], stripped: bool = False) -> list[str] | None:
-    """Every string normalised as §1b says, at C speed for the usual batch: when all are ASCII with no white space
-    but single spaces (and, `stripped`, none at either end), NFKC changes nothing and case folding is lowering, one
-    character for one, so the normalised strings are the strings lowered, at the same positions. None for any
-    other batch (each string is then normalised on its own)."""
-    if not strings:
-        return []
-    joined = "\x00".join(strings)
-    if not joined.isascii() or "  " in joined or any(space in joined for space in _OTHER_SPACES):
-        return None
-    if stripped and (" \x00" in joined or "\x00 " in joined or joined[:1] == " " or joined[-1:] == " "):
-        return None
-    lowered = joined.lower().split("\x00")
-    return lowered if len(lowered) == len(strings) else None  # (a string holding the separator is not usual)
-
-
-# ASCII white space other than the space (str.isspace): each searched for alone, at memchr speed.
-_OTHER_SPACES = ("\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f")
-
-
-def _concatenated(*parts: _Flat) -> _Flat:
-    """Spans of several parts in order of sentence (of one part, in its order)."""
-    sentence, start, end, type_id = (np.concatenate(column) for column in zip(*parts))
-    order = np.argsort(sentence, kind="stable")
-    return sentence[order], start[order], end[order], type_id[order]
-
-
-def _without_choice(
-    references: list[tuple[str, str]], predictions: list[tuple[str, str]], text: str, keep: Callable[[str], bool] | None
-) -> _Grounded | None:
-    """One sentence of strings against strings grounded when there is nothing to choose: the references as
-    `ground_references` grounds them, every predicted text with one type and no more occurrences than
-    predictions (`every_position`, as `grounding._every_occurrence`). None when there is a choice to make, or an
-    error to locate: the general way then does it."""
-    try:  # the strings are searched for as given: `text` is already normalised where the strings are
-        grounded_r = ground_references(references, Haystack(text), False, 0)
-    except InvalidInputError:
-        return None
-    spans_r = [
-        (span.start, span.end, span.entity_type) for span in grounded_r if keep is None or keep(span.entity_type)
-    ]
-    find = text.find
-    wanted: dict[str, list] = {}
-    for entity_type, needle in predictions:
-        if keep is not None and not keep(entity_type):
-            continue
-        entry = wanted.get(needle)
-        if entry is None:
-            wanted[needle] = [entity_type, 1]
-        elif entry[0] != entity_type:
-            return None
-        else:
-            entry[1] += 1
-    spans_p: list[_Triple] = []
-    left: list[tuple[str, str]] = []
-    for needle, (entity_type, number) in wanted.items():
-        places = every_position(find, needle, number)
-        if places is None:
-            return None
-        length = len(needle)
-        spans_p.extend((found, found + length, entity_type) for found in places)
-        if len(places) < number:
-            left.extend([(entity_type, needle)] * (number - len(places)))
-    spans_p.sort()  # in order of position, as the array path pairs them at its best
-    return spans_r, spans_p, left
+    return joined_values(size, parts_p, names), joined_values(size, parts_r, names), left
 
 
 def entity_dicts(

@@ -1,0 +1,108 @@
+"""A batch's two sides read together (docs/scoring.md §1): both as lists of sentences (or 2-D arrays of ids) with
+their form, tags and ids checked for alignment, spans for the number of sentences, and ids turned into tags; every
+bad value a located `InvalidInputError`. One side's values and the forms are read by `forms.inputs`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidInputError, shown
+from ..option_checks import is_id
+from ..options import Options
+from ..schemes import TagTable
+from ..span import LOGITS_HINT, looks_like_scores
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, rows_of
+
+
+def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
+    """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
+    checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
+    predictions = as_list(predictions, "predictions")
+    references = as_list(references, "references")
+    form = batch_form(predictions, references) or TAGS
+    if form not in (SPANS, STRINGS):
+        return (*check_aligned(predictions, references), form)
+    predictions, references = rows_of(predictions), rows_of(references)
+    check_sentence_count(predictions, references)
+    return predictions, references, form
+
+
+def check_sentence_count(predictions: Batch, references: Batch) -> None:
+    if len(predictions) != len(references):
+        raise ValueError(
+            f"predictions hold {len(predictions)} sentences and references {len(references)}; "
+            "expected one prediction per reference sentence"
+        )
+
+
+def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
+    if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
+        predictions, references = rows_of(predictions), rows_of(references)
+    check_sentence_count(predictions, references)
+    if isinstance(predictions, np.ndarray):
+        predicted_lengths, reference_lengths = lengths(predictions).tolist(), lengths(references).tolist()
+    else:  # lists of rows: their lengths as lists at once (through arrays, twice as long)
+        predicted_lengths, reference_lengths = list(map(len, predictions)), list(map(len, references))
+    if predicted_lengths != reference_lengths:
+        sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
+        predicted, reference = predictions[sentence], references[sentence]
+        raise InvalidInputError(
+            f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
+            "token-aligned sequences of equal length",
+            sentence=sentence,
+        )
+    return predictions, references
+
+
+def ids_to_tags(
+    predictions: Batch, references: Batch, options: Options, table: TagTable
+) -> tuple[list[list[str]], list[list[str]]]:
+    """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
+    the padded input, not in what is left after dropping."""
+    labels = options.label_list
+    if labels is None:
+        raise ValueError(
+            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
+            "model.config.id2label) to turn them into tags"
+        )
+    expected = f"an id of label_list ({_describe_ids(labels)})"
+    ignore_index = options.ignore_index
+    tag_predictions, tag_references = [], []
+    for sentence, (predicted_ids, reference_ids) in enumerate(zip(predictions, references)):
+        predicted_tags, reference_tags = [], []
+        for token, (predicted, reference) in enumerate(zip(predicted_ids, reference_ids)):
+            if reference == ignore_index and is_id(reference):
+                continue
+            for side, value in (("references", reference), ("predictions", predicted)):
+                if not is_id(value):
+                    hint = f" ({LOGITS_HINT})" if looks_like_scores(value) else ""
+                    raise InvalidInputError(f"found {shown(value)}; expected {expected}{hint}", side, sentence, token)
+                if value not in labels:
+                    problem = (
+                        f"found ignore_index {shown(int(value))} where the reference has a label; predictions need a "
+                        "label id at every position the references label"
+                        if value == ignore_index
+                        else f"found id {shown(int(value))}; expected {expected}"
+                    )
+                    raise InvalidInputError(problem, side, sentence, token)
+                try:
+                    table[labels[value]]
+                except InvalidInputError as error:
+                    problem = f"id {shown(int(value))} is label_list's {labels[value]!r}: {error.problem}"
+                    raise InvalidInputError(problem, side, sentence, token, error.suggested_scheme) from None
+            predicted_tags.append(labels[predicted])
+            reference_tags.append(labels[reference])
+        tag_predictions.append(predicted_tags)
+        tag_references.append(reference_tags)
+    return tag_predictions, tag_references
+
+
+def _describe_ids(ids: Iterable[int]) -> str:
+    ordered = sorted(ids)
+    if ordered and ordered[-1] - ordered[0] == len(ordered) - 1:
+        return f"{shown(int(ordered[0]))} to {shown(int(ordered[-1]))}"
+    listed = ", ".join(shown(int(label_id)) for label_id in ordered[:20])
+    return (listed + f", ... ({len(ordered)} ids)" if len(ordered) > 20 else listed) or "none"
