@@ -36,7 +36,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 import pandas as pd
 
-from space import agreement, answers, caps, frames, lanes, markup, page_events, parsing, texts
+from space import agreement, answers, caps, frames, lanes, markup, page_events, texts
 from space.lanes import in_lane, steps_in_lane, upload_size
 
 

@@ -511,6 +511,8 @@ def test_switching_to_the_task_loads_its_example(app):
 
 
 def test_an_uploaded_file_is_measured(app, tmp_path):
+    from space import page_events
+
     path = tmp_path / "annotators.conll"
     path.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.encode("utf-8"))
     assert app.agreement_upload(str(path), "IOB2", "lenient", texts.AGREEMENT)[0] == _status(EXAMPLE)
@@ -523,11 +525,15 @@ def test_an_uploaded_file_is_measured(app, tmp_path):
     status, *_, figure = app.agreement_upload(archive, "IOB2", "lenient", texts.AGREEMENT)
     assert status == agreement.upload_page(archive)[0] and "of doccano exports" in status and figure is not None
     skip = app.gr.skip()
-    assert app.upload_page(archive, "IOB2", "lenient", texts.AGREEMENT) == (skip, texts.AGREEMENT_STATUS, *(skip,) * 11)
-    assert list(app.upload_steps(archive, "IOB2", "lenient", texts.AGREEMENT)) == [
+    assert page_events.upload_page(archive, "IOB2", "lenient", texts.AGREEMENT) == (
+        skip,
+        texts.AGREEMENT_STATUS,
+        *(skip,) * 11,
+    )
+    assert list(page_events.upload_steps(archive, "IOB2", "lenient", texts.AGREEMENT)) == [
         (skip, texts.AGREEMENT_STATUS, *(skip,) * 11)
     ]
-    assert "is not UTF-8 text" in app.upload_page(archive, "IOB2", "lenient", texts.ONE_SYSTEM)[1]
+    assert "is not UTF-8 text" in page_events.upload_page(archive, "IOB2", "lenient", texts.ONE_SYSTEM)[1]
 
 
 def test_the_agreement_endpoint_answers_in_its_lane(app, monkeypatch):
