@@ -13,8 +13,9 @@ result_scores, table.columns, table.pairs, table.slices, table.reducers, forms.i
 forms.tag_arrays, forms.component_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding,
 forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
-runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe,
-files.hipe_table, files.reports, files.hipe_report, files.agreement_files, cli, __main__.
+runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts,
+files.hipe_model, files.hipe, files.hipe_tags, files.hipe_table, files.reports, files.hipe_report,
+files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations

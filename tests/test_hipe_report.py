@@ -147,10 +147,22 @@ def test_links_on_the_command_line(
     assert (printed["type_correct"], printed["type_incorrect"], printed["type_spurious"]) == (1, 2, 1)
 
 
+def test_time_links_normalized_on_the_command_line(
+    link_files: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--hipe", *link_files, "--nel", "--hipe-table", "--norm-time"]) == 0
+    expected = hipe_table(*link_files, nel=True, normalize_time=True)
+    assert capsys.readouterr().out == format_hipe_table(expected)
+    assert main(["--hipe", *link_files, "--nel", "--json", "--norm-time"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compute_semeval(**hipe_inputs(*link_files, nel=True, normalize_time=True))
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
         (["--n-best", "3"], "--n-best and --relaxed go with --nel --hipe-table"),
+        (["--norm-time"], "--norm-time goes with --nel"),
         (["--nel", "--hipe-table", "--n-best", "0"], "--n-best takes cut-offs of 1 or more"),
         (["--nel", "--hipe-table", "--n-best", "one"], "--n-best takes cut-offs of 1 or more"),
     ],
