@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import nerscore
 from nerscore import HipeFileError, Span, align_hipe, read_hipe
 from nerscore.files.hipe import parse_hipe
-from nerscore.files.hipe_tags import hipe_spans
+from nerscore.files.hipe_tags import hipe_links, hipe_spans
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC"
 
@@ -208,3 +208,117 @@ def test_a_file_reads_back_as_written_and_a_flat_response_aligns_alike(documents
     structured = align_hipe(read, read)
     assert [dict(d.columns) for d in flat] == [dict(d.columns) for d in structured]
     assert [hipe_spans(d, "NE-COARSE-LIT") for d in flat] == [hipe_spans(d, "NE-COARSE-LIT") for d in read]
+
+
+# -- the three languages of CLEF-HIPE-2020, and HIPE-2022 -----------------------------------------------------
+
+FULL_HEADER = (
+    "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\tNEL-LIT\tNEL-METO\tMISC"
+)
+# German (NZZ) and French (Le Temps) as CLEF-HIPE-2020 writes them: every column, the fine types, components and
+# nested entities, umlauts and accents, a BOM at the start of the French file.
+GERMAN = tsv(
+    FULL_HEADER,
+    "# language = de",
+    "# newspaper = NZZ",
+    "# date = 1798-01-20",
+    "# document_id = NZZ-1798-01-20-a-p0002",
+    "# segment_iiif_link = https://example.org/nzz/1",
+    "General\tB-pers\tO\tB-pers.ind\tO\tB-comp.title\tO\tQ321765\t_\t_",
+    "Hutchinson\tI-pers\tO\tI-pers.ind\tO\tB-comp.name\tO\tQ321765\t_\tEndOfLine",
+    "in\tO\tO\tO\tO\tO\tO\t_\t_\t_",
+    "# segment_iiif_link = https://example.org/nzz/2",
+    "Zürich\tB-loc\tB-org\tB-loc.adm.town\tB-org.adm\tO\tO\tQ72\tQ1000\tLED0.10",
+    "# language = de",
+    "# newspaper = NZZ",
+    "# date = 1798-01-21",
+    "# document_id = NZZ-1798-01-21-a-p0001",
+    "# segment_iiif_link = _",
+    "Bürger\tB-pers\tO\tB-pers.coll\tO\tO\tO\tNIL\t_\t_",
+    "von\tI-pers\tO\tI-pers.coll\tO\tO\tO\tNIL\t_\t_",
+    "Bern\tI-pers\tO\tI-pers.coll\tO\tO\tB-loc.adm.town\tNIL\t_\tNoSpaceAfter",
+)
+FRENCH = tsv(
+    FULL_HEADER,
+    "# language = fr",
+    "# newspaper = EXP",
+    "# date = 1798-01-04",
+    "# document_id = EXP-1798-01-04-a-i0005",
+    "# segment_iiif_link = _",
+    "Le\tO\tO\tO\tO\tO\tO\t_\t_\t_",
+    "citoyen\tB-pers\tO\tB-pers.ind\tO\tB-comp.title\tO\tQ3\t_\t_",
+    "Ochs\tI-pers\tO\tI-pers.ind\tO\tB-comp.name\tO\tQ3\t_\tEndOfLine",
+    "# segment_iiif_link = _",
+    "à\tO\tO\tO\tO\tO\tO\t_\t_\t_",
+    "Genève\tB-loc\tO\tB-loc.adm.town\tO\tO\tO\tQ71\t_\tLED0.0",
+)
+
+
+@pytest.mark.parametrize(("lines", "encoding"), [(GERMAN, "utf-8"), (FRENCH, "utf-8-sig")])
+def test_german_and_french_files_read_and_score_against_themselves(
+    tmp_path: Path, lines: list[str], encoding: str
+) -> None:
+    path = tmp_path / "gold.tsv"
+    path.write_text("".join(lines), encoding=encoding)
+    documents = read_hipe(path)
+    assert documents[0].columns == parse_hipe(lines)[0].columns  # the BOM is not the header's
+    assert documents[0].tokens[-1] in ("Zürich", "Genève") and documents[0].segment_starts == (0, 3)
+    assert documents[0].metadata["language"] in ("de", "fr")
+    expected = {"NE-FINE-LIT": 3, "NE-FINE-COMP": 2, "NE-NESTED": 1} if lines is GERMAN else {"NE-FINE-COMP": 2}
+    for column in ("NE-COARSE-LIT", "NE-COARSE-METO", "NE-FINE-LIT", "NE-FINE-METO", "NE-FINE-COMP", "NE-NESTED"):
+        rows = nerscore.hipe_table(documents, documents, column, tagset=nerscore.HIPE_2020_TYPES)
+        total = [row for row in rows if row["Label"] == "ALL" and "-micro-" in row["Evaluation"]]
+        entities = len([span for d in documents for span in hipe_spans(d, column)])
+        assert [(row["TP"], row["FP"], row["FN"]) for row in total] == [(entities, 0, 0)] * 2
+        assert all(row["F1"] == 1 for row in total) or entities == 0
+        if column in expected:
+            assert entities == expected[column]
+    links = nerscore.hipe_table(documents, documents, ["NEL-LIT", "NEL-METO"], nel=True)
+    micro = [row for row in links if "-micro-" in row["Evaluation"]]
+    assert [(row["FP"], row["FN"]) for row in micro] == [(0, 0), (0, 0)]
+    assert micro[0]["TP"] == (3 if lines is GERMAN else 2)
+
+
+# HIPE-2022 (v2.1): `hipe2022:` keys, some before the document's id, a blank line between documents, no segment
+# comments (EndOfSentence ends a sentence), its ten columns.
+HIPE_2022 = tsv(
+    FULL_HEADER,
+    "# hipe2022:dataset = newseye",
+    "# hipe2022:document_id = NE-1-1",
+    "# hipe2022:date = 1870-05-01",
+    "# hipe2022:language = fr",
+    "# hipe2022:applicable_columns = NE-COARSE-LIT, NE-NESTED, NEL-LIT",
+    "Paris\tB-loc\t_\tB-loc\t_\t_\tO\tQ90\t_\tNoSpaceAfter",
+    ".\tO\t_\tO\t_\t_\tO\t_\t_\tEndOfSentence",
+    "Victor\tB-pers\t_\tB-pers\t_\t_\tO\tQ535\t_\t_",
+    "Hugo\tI-pers\t_\tI-pers\t_\t_\tO\tQ535\t_\tEndOfSentence",
+    "",
+    "# hipe2022:dataset = newseye",
+    "# hipe2022:document_id = NE-1-2",
+    "# hipe2022:date = 1871-01-01",
+    "Lyon\tB-loc\t_\tB-loc\t_\t_\tO\tQ456\t_\tEndOfSentence",
+)
+
+
+def test_hipe_2022_documents_are_split_at_their_ids() -> None:
+    documents = parse_hipe(HIPE_2022)
+    assert [d.id for d in documents] == ["NE-1-1", "NE-1-2"]
+    # The keys before a document's id are its own (the dataset), as those after it.
+    assert documents[1].metadata == {
+        "hipe2022:dataset": "newseye",
+        "hipe2022:document_id": "NE-1-2",
+        "hipe2022:date": "1871-01-01",
+    }
+    assert documents[0].metadata["hipe2022:language"] == "fr" and documents[0].date == datetime.date(1870, 5, 1)
+    assert [d.segments for d in documents] == [(("Paris", "."), ("Victor", "Hugo")), (("Lyon",),)]
+    assert [d.lines for d in documents] == [(7, 8, 9, 10), (15,)]
+    # A response without the comments is split as the gold is; the gold against itself is perfect, a document each.
+    flat = parse_hipe([line for line in HIPE_2022 if not line.startswith("#") and line.strip()])
+    aligned = align_hipe(documents, flat)
+    assert [d.tokens for d in aligned] == [d.tokens for d in documents]
+    rows = nerscore.hipe_table(documents, aligned, system_name="run")
+    macro = next(
+        row for row in rows if row["Evaluation"].startswith("NE-COARSE-LIT-macro_doc-fuzzy") and row["Label"] == "ALL"
+    )
+    assert (macro["F1"], macro["F1_std"]) == (1.0, 0.0)
+    assert [span for span, _ in hipe_links(documents[0], "NEL-LIT")] == [Span(0, 1, "Q90"), Span(2, 4, "Q535")]
