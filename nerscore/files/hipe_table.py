@@ -215,7 +215,7 @@ def hipe_table(
     With `nel`, entity links (NEL-LIT by default, or NEL-METO): each link an entity's type (`hipe_links`), fuzzy
     and ALL only, for each cut-off of `n_best` (`-@1`); `related` (`read_link_alternatives`) for the relaxed
     setting, with `suffix="relaxed"` as the scorer names its rows. An entity is a run of one link
-    (`hipe_links`, the reading that reproduces most of CLEF-HIPE-2020's official link rows, docs/hipe.md), or
+    (`hipe_links`, the reading of CLEF-HIPE-2020's official link rows, docs/hipe.md), or
     with `mentions` a mention of the tag column beside it (`hipe_linked_mentions`, the later scorer's).
     `normalize_time` gives the response the link NIL at each token of a time expression (`normalize_time_links`),
     as CLEF-HIPE-2020's official link rankings scored the runs: with it, they are reproduced row for row.
