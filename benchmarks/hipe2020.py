@@ -1,15 +1,18 @@
 """CLEF-HIPE-2020's official English rankings reproduced row by row (docs/hipe.md).
 
-    python benchmarks/hipe2020.py [--data DIR] [--pairing hipe|optimal] [--no-tagset] [--nel] [--all] [--speed]
+    python benchmarks/hipe2020.py [--data DIR] [--pairing hipe|optimal] [--no-tagset] [--nel [--no-norm-time]]
+                                  [--all] [--speed] [--gold]
 
 Reads ../shared/data/hipe2020/ (the test gold v1.3, the submitted English runs, the official ranking tables) when
 present, scores every English run with `nerscore.files.hipe_table.hipe_table` (the task's tag set, the scorer's
 greedy pairing unless `--pairing optimal`) and prints, for every row of the English NERC rankings (coarse; literal
 and metonymic senses; micro, strict and fuzzy), ours beside the official one, then how many rows are equal: TP, FP,
 FN equal and P, R, F1 equal to the table's three decimals. `--nel`: the same for the entity-link rankings (strict
-@1, relaxed @1, @3, @5; literal and metonymic), which reproduce only in part (docs/hipe.md). `--all` prints the
+@1, relaxed @1, @3, @5; literal and metonymic), each run with NIL at its time expressions as the official pipeline
+rewrote it (`--no-norm-time`: as submitted; docs/hipe.md). `--all` prints the
 equal rows too (by default only the rows that differ). `--speed`: the command line's CPU time on each run against
-the same tags as a CoNLL file. Not a test: tests never read ../shared.
+the same tags as a CoNLL file. `--gold`: every language's official rows (German and French included, whose runs
+are not here) against its gold: the gold's entities (TP + FN) as we count them. Not a test: tests never read ../shared.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 import nerscore  # noqa: E402
-from nerscore.files.hipe import HIPE_2020_TYPES, read_hipe, read_link_alternatives  # noqa: E402
+from nerscore.files.hipe import HIPE_2020_TYPES, read_hipe  # noqa: E402
 from nerscore.files.hipe_table import hipe_inputs, hipe_table  # noqa: E402
+from nerscore.files.hipe_tags import read_link_alternatives  # noqa: E402
 
 CANDIDATES = (REPO.parent / "shared" / "data" / "hipe2020", REPO.parent.parent / "shared" / "data" / "hipe2020")
 RANKINGS = ("ranking-en-coarse-micro-fuzzy-all.tsv", "ranking-en-coarse-micro-strict-all.tsv")
@@ -53,16 +57,22 @@ def official_rows(data: Path, names: tuple[str, ...] = RANKINGS) -> list[dict[st
     return list(rows.values())
 
 
-def scored(data: Path, gold: list, system: str, nel: bool, tagset: bool, pairing: str) -> list[dict]:
-    """Our rows of a run: NERC coarse (both columns), or with `nel` the links, strict and relaxed."""
+def scored(
+    data: Path, gold: list, system: str, nel: bool, tagset: bool, pairing: str, normalize_time: bool = True
+) -> list[dict]:
+    """Our rows of a run: NERC coarse (both columns), or with `nel` the links, strict and relaxed. `gold`: the
+    documents, read once for every run."""
     path = data / "runs" / f"{system}.tsv"
     if not nel:
         columns = ["NE-COARSE-LIT", "NE-COARSE-METO"]
         return hipe_table(gold, path, columns, tagset=HIPE_2020_TYPES if tagset else None, pairing=pairing)
     related = read_link_alternatives(data / MAPPING)
     columns = ["NEL-LIT", "NEL-METO"]
-    strict = hipe_table(gold, path, columns, nel=True, pairing=pairing)
-    relaxed = hipe_table(gold, path, columns, nel=True, n_best=(1, 3, 5), related=related, suffix="relaxed")
+    # The official link rankings scored each run rewritten by the scorer's normalize_linking.py --norm-time (NIL
+    # at its time expressions); --no-norm-time scores the runs as submitted.
+    links = {"nel": True, "pairing": pairing, "normalize_time": normalize_time}
+    strict = hipe_table(gold, path, columns, **links)
+    relaxed = hipe_table(gold, path, columns, n_best=(1, 3, 5), related=related, suffix="relaxed", **links)
     return strict + relaxed
 
 
@@ -84,12 +94,18 @@ def main() -> int:
     parser.add_argument("--no-tagset", action="store_true", help="score without the task's tag set")
     parser.add_argument("--speed", action="store_true", help="time --hipe against the same tags as a CoNLL file")
     parser.add_argument("--nel", action="store_true", help="the entity-link rankings instead of NERC's")
+    parser.add_argument("--gold", action="store_true", help="every language's rows against its gold alone (TP + FN)")
+    parser.add_argument(
+        "--no-norm-time", action="store_true", help="with --nel: the runs as submitted, without NIL at time expressions"
+    )
     args = parser.parse_args()
     if args.data is None or not args.data.exists():
         print("no ../shared/data/hipe2020/ here: nothing to reproduce")
         return 0
     if args.speed:
         return speed(args.data)
+    if args.gold:
+        return gold_counts(args.data)
     started = time.perf_counter()
     gold = read_hipe(args.data / "gold" / "HIPE-data-v1.3-test-en.tsv")
     official = official_rows(args.data, NEL_RANKINGS if args.nel else RANKINGS)
@@ -97,7 +113,7 @@ def main() -> int:
     for system in sorted({row["System"] for row in official}):
         if not (args.data / "runs" / f"{system}.tsv").exists():
             continue
-        for row in scored(args.data, gold, system, args.nel, not args.no_tagset, args.pairing):
+        for row in scored(args.data, gold, system, args.nel, not args.no_tagset, args.pairing, not args.no_norm_time):
             if row["Label"] == "ALL" and "-micro-" in row["Evaluation"]:
                 ours[(system, row["Evaluation"].replace("-TIME-ALL-LED-ALL", ""))] = row
     elapsed = time.perf_counter() - started
@@ -120,6 +136,30 @@ def main() -> int:
         f"{len(official)} rows of {len(ours)} scored in {elapsed:.1f} s"
     )
     return 0 if same == len(official) else 1
+
+
+def gold_counts(data: Path) -> int:
+    """--gold: every official row of every language (NERC coarse and fine, links) against the gold alone: the row's
+    TP + FN, the gold's entities as the scorer counted them, against the entities our reader and decoders find in
+    the gold (its table against itself); the German and French runs are not in the shared data, their gold is."""
+    rankings = sorted(path.name for path in (data / "evaluation-results").glob("ranking-*.tsv"))
+    found = same = 0
+    for language in ("de", "en", "fr"):
+        gold = read_hipe(data / "gold" / f"HIPE-data-v1.3-test-{language}.tsv")
+        names = tuple(name for name in rankings if name.startswith(f"ranking-{language}-"))
+        entities: dict[str, int] = {}
+        for row in official_rows(data, names):
+            column = row["Evaluation"].split("-micro-")[0]
+            if column not in entities:
+                nel = column.startswith("NEL")
+                tagset = None if nel else HIPE_2020_TYPES
+                table = hipe_table(gold, gold, column, nel=nel, tagset=tagset, system_name=language)
+                entities[column] = next(r["TP"] for r in table if r["Label"] == "ALL" and "-micro-" in r["Evaluation"])
+                print(f"| {language} | {column} | {entities[column]} |")
+            found += 1
+            same += int(row["TP"]) + int(row["FN"]) == entities[column]
+    print(f"\n{same} of {found} official rows count the gold's entities as we do (TP + FN)")
+    return 0 if same == found else 1
 
 
 def conll_of(gold: Path, run: Path, path: Path) -> None:

@@ -67,8 +67,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         if args.files or args.spans or args.compare or args.runs or annotations:
             parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
         return run_hipe(args, given)
-    if args.column or args.hipe_table or args.tagset or args.nel or args.n_best or args.relaxed:
-        parser.error("--column, --hipe-table, --tagset, --nel, --n-best and --relaxed go with --hipe")
+    if args.column or args.hipe_table or args.tagset or args.nel or args.n_best or args.relaxed or args.norm_time:
+        parser.error("--column, --hipe-table, --tagset, --nel, --n-best, --relaxed and --norm-time go with --hipe")
     spans = args.spans is not None or annotations is not None
     try:
         if args.runs:

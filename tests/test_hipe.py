@@ -13,15 +13,8 @@ from hypothesis import strategies as st
 
 import nerscore
 from nerscore import HipeFileError, Span, align_hipe, read_hipe
-from nerscore.files.hipe import (
-    column_types,
-    hipe_linked_mentions,
-    hipe_links,
-    hipe_spans,
-    parse_hipe,
-    read_link_alternatives,
-    scored_types,
-)
+from nerscore.files.hipe import parse_hipe
+from nerscore.files.hipe_tags import hipe_links, hipe_spans
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC"
 
@@ -175,158 +168,6 @@ def test_a_value_that_is_not_a_tag_is_located() -> None:
         hipe_spans(documents[0], "NE-FINE-LIT")
 
 
-# -- decoding as the scorer decodes ---------------------------------------------------------------------------
-
-
-def spans_of(*tags: str, types: set[str] | None = None) -> list[tuple[int, int, str]]:
-    lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t_\t_" for i, tag in enumerate(tags)]
-    (document,) = parse_hipe(tsv(*lines))
-    return [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types)]
-
-
-@pytest.mark.parametrize(
-    ("tags", "expected"),
-    [
-        (["B-loc", "I-loc", "O"], [(0, 2, "LOC")]),
-        (["I-loc", "I-loc"], [(0, 2, "LOC")]),  # I- opens an entity after outside
-        (["B-loc", "B-loc"], [(0, 1, "LOC"), (1, 2, "LOC")]),
-        (["B-loc", "I-org"], [(0, 1, "LOC"), (1, 2, "ORG")]),  # a new type opens one
-        (["B-loc", "_", "I-loc"], [(0, 1, "LOC"), (2, 3, "LOC")]),  # `_` is outside
-        (["B-loc", "-", "", "O"], [(0, 1, "LOC")]),
-        (["S-loc", "S-loc", "B-pers", "E-pers"], [(0, 1, "LOC"), (1, 2, "LOC"), (2, 4, "PERS")]),  # IOBES
-        (["b-Loc", "i-LOC"], [(0, 2, "LOC")]),  # the scorer reads every tag in upper case
-        (["B-loc.adm.town", "I-loc.adm.town"], [(0, 2, "LOC.ADM.TOWN")]),
-    ],
-)
-def test_tags_decode_as_the_scorer_decodes_them(tags: list[str], expected: list[tuple[int, int, str]]) -> None:
-    assert spans_of(*tags) == expected
-
-
-def test_a_type_left_out_is_outside() -> None:
-    assert spans_of("B-loc", "I-xyz", "I-loc", types={"LOC"}) == [(0, 1, "LOC"), (2, 3, "LOC")]
-
-
-def test_the_scored_types_are_the_golds_and_the_systems_within_the_tag_set() -> None:
-    gold = parse_hipe(tsv(HEADER, "a\tB-loc\tO\t_\t_", "b\tB-pers\tO\t_\t_"))
-    system = parse_hipe(tsv(HEADER, "a\tB-org\tO\t_\t_", "b\tB-xyz\tO\t_\t_"))
-    assert column_types(gold, "NE-COARSE-LIT") == {"LOC", "PERS"}
-    assert scored_types(gold, system, "NE-COARSE-LIT", None) == {"LOC", "PERS"}
-    assert scored_types(gold, system, "NE-COARSE-LIT", nerscore.HIPE_2020_TYPES) == {"LOC", "PERS", "ORG"}
-
-
-# -- alignment --------------------------------------------------------------------------------------------------
-
-
-def system_lines(*tags: str, documents: bool = True, tokens: tuple[str, ...] | None = None) -> list[str]:
-    """A response to GOLD_2020 with these NE-COARSE-LIT tags, with or without the gold's comments."""
-    words = tokens or ("NEW", "YORK", ",", "Mr", "Smith", "Boston", "said")
-    rows = [f"{word}\t{tag}\tO\t_\t_" for word, tag in zip(words, tags)]
-    if not documents:
-        return tsv(HEADER, *rows)
-    return tsv(HEADER, "# document_id = doc-a", *rows[:5], "# document_id = doc-b", *rows[5:])
-
-
-def test_a_response_with_the_golds_documents_keeps_them() -> None:
-    gold = parse_hipe(GOLD_2020, "gold.tsv")
-    aligned = align_hipe(gold, parse_hipe(system_lines("B-loc", "O", "O", "O", "O", "B-loc", "O"), "run.tsv"))
-    assert [d.id for d in aligned] == ["doc-a", "doc-b"]
-    assert aligned[0].segments == gold[0].segments and aligned[0].metadata == gold[0].metadata
-    assert aligned[1].values("NE-COARSE-LIT") == ("B-loc", "O") and aligned[1].source == "run.tsv"
-    assert aligned[1].lines == (9, 10)  # the system file's lines, for its errors
-
-
-def test_a_flat_response_is_split_as_the_gold_is_and_tokens_align_by_position() -> None:
-    gold = parse_hipe(GOLD_2020, "gold.tsv")
-    # One run of CLEF-HIPE-2020 spells `"` as `""""`: the scorer aligns by position, not by text.
-    words = ("NEW", "YORK", '""""', "Mr", "Smith", "Boston", "said")
-    flat = parse_hipe(system_lines("B-loc", "I-loc", "O", "B-pers", "I-pers", "O", "O", documents=False, tokens=words))
-    aligned = align_hipe(gold, flat)
-    assert [d.id for d in aligned] == ["doc-a", "doc-b"]
-    assert [d.tokens for d in aligned] == [words[:5], words[5:]]
-    # The gold's segments, holding the response's tokens.
-    assert aligned[0].segment_starts == gold[0].segment_starts == (0, 3)
-    assert aligned[0].segments == (("NEW", "YORK", '""""'), ("Mr", "Smith"))
-    assert hipe_spans(aligned[0], "NE-COARSE-LIT") == [Span(0, 2, "LOC"), Span(3, 5, "PERS")]
-
-
-def test_a_document_with_a_token_missing_is_a_located_error() -> None:
-    gold = parse_hipe(GOLD_2020, "gold.tsv")
-    lines = system_lines("O", "O", "O", "O", "O", "O", "O")
-    del lines[3]  # YORK
-    with pytest.raises(HipeFileError, match=r"run\.tsv:2: document 1 \(doc-a\) has 4 tokens where the gold's"):
-        align_hipe(gold, parse_hipe(lines, "run.tsv"))
-
-
-def test_a_flat_response_of_another_length_names_its_first_token_that_differs() -> None:
-    gold = parse_hipe(GOLD_2020, "gold.tsv")
-    words = ("NEW", "YORK", "Mr", "Smith", "Boston", "said")  # the comma is missing
-    flat = parse_hipe(system_lines(*["O"] * 6, documents=False, tokens=words), "run.tsv")
-    with pytest.raises(HipeFileError) as raised:
-        align_hipe(gold, flat)
-    assert raised.value.line == 4 and raised.value.column == "TOKEN"
-    assert "6 tokens where the gold (gold.tsv) has 7; token 3, 'Mr', differs from the gold's ','" in str(raised.value)
-
-
-def test_a_response_with_other_documents_is_an_error() -> None:
-    gold = parse_hipe(GOLD_2020, "gold.tsv")
-    three = parse_hipe(tsv(HEADER, *(line for n in "123" for line in (f"# document_id = {n}", f"{n}\tO"))))
-    with pytest.raises(HipeFileError, match="document 1"):
-        align_hipe(gold, three)
-    with pytest.raises(HipeFileError, match="no tokens"):
-        align_hipe(gold, [])
-    with pytest.raises(HipeFileError, match="the gold has no tokens"):
-        align_hipe([], gold)
-
-
-# -- entity links -----------------------------------------------------------------------------------------------
-
-
-def links_document(*rows: tuple[str, str]) -> nerscore.HipeDocument:
-    """A document of (NE-COARSE-LIT tag, NEL-LIT link) rows."""
-    lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t{link}\t_" for i, (tag, link) in enumerate(rows)]
-    return parse_hipe(tsv(*lines), "links.tsv")[0]
-
-
-def test_links_are_runs_of_one_value() -> None:
-    document = links_document(
-        ("B-loc", "Q60"), ("I-loc", "Q60"), ("O", "_"), ("B-pers", "nil"), ("B-pers", "NIL"), ("O", "-"),
-        ("B-org", "Q1|Q2|Q3"), ("O", "O"),
-    )  # fmt: skip
-    assert hipe_links(document, "NEL-LIT") == [
-        (Span(0, 2, "Q60"), ("Q60",)),
-        (Span(3, 5, "NIL"), ("NIL",)),  # two mentions, one run: one entity, as the scorer of 2020 reads it
-        (Span(6, 7, "Q1"), ("Q1",)),
-    ]
-    assert hipe_links(document, "NEL-LIT", n_best=2)[-1] == (Span(6, 7, "Q1"), ("Q1", "Q2"))
-
-
-def test_links_bounded_by_mentions() -> None:
-    document = links_document(
-        ("B-pers", "NIL"), ("B-pers", "NIL"), ("O", "Q5"), ("B-loc", "Q60"), ("I-loc", "Q61"), ("I-loc", "_"),
-    )  # fmt: skip
-    # A response's mention whose link changes is split; the gold's keeps its first link.
-    assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT")] == [
-        Span(0, 1, "NIL"), Span(1, 2, "NIL"), Span(2, 3, "Q5"), Span(3, 4, "Q60"), Span(4, 5, "Q61"),
-    ]  # fmt: skip
-    assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT", split=False)][-1] == Span(
-        3, 6, "Q60"
-    )
-
-
-def test_the_relaxed_settings_mapping(tmp_path: Path) -> None:
-    path = tmp_path / "mapping.tsv"
-    path.write_text(
-        "Main\tAlternatives\t\n"
-        "https://www.wikidata.org/wiki/Q183\thttps://www.wikidata.org/wiki/Q12548\tQ154741\t#N/A\n"
-        "Q30\t#N/A\t#N/A\n",
-        encoding="utf-8",
-    )
-    assert read_link_alternatives(path) == {"Q183": {"Q183", "Q12548", "Q154741"}, "Q30": {"Q30"}}
-    path.write_text("Main\tAlternatives\nQ183\tGermany\n", encoding="utf-8")
-    with pytest.raises(HipeFileError, match=r"mapping\.tsv:2: not Wikidata entities"):
-        read_link_alternatives(path)
-
-
 # -- properties -------------------------------------------------------------------------------------------------
 
 TOKENS = st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1, max_size=4)
@@ -369,39 +210,115 @@ def test_a_file_reads_back_as_written_and_a_flat_response_aligns_alike(documents
     assert [hipe_spans(d, "NE-COARSE-LIT") for d in flat] == [hipe_spans(d, "NE-COARSE-LIT") for d in read]
 
 
-def scorer_entities(tags: list[str], types: set[str] | None) -> list[tuple[int, int, str]]:
-    """The scorer's reading of a column (its loop as it reads, `S-` as `B-`), entities of types outside `types`
-    left out afterwards as it filters them: the oracle of `hipe_spans`."""
-    found, open_type, start = [], None, 0
-    for offset, value in enumerate(tag.upper() for tag in tags):
-        if value in ("O", "_", "-", ""):
-            if open_type is not None:
-                found.append((start, offset, open_type))
-            open_type = None
-        elif open_type is None:
-            open_type, start = value[2:], offset
-        elif open_type != value[2:] or value[:1] in "BS":
-            found.append((start, offset, open_type))
-            open_type, start = value[2:], offset
-    if open_type is not None:
-        found.append((start, len(tags), open_type))
-    return [entity for entity in found if types is None or entity[2] in types]
+# -- the three languages of CLEF-HIPE-2020, and HIPE-2022 -----------------------------------------------------
 
-
-@given(
-    st.lists(st.sampled_from(["O", "o", "_", "-", "B-loc", "I-loc", "E-loc", "S-loc", "B-pers", "I-pers", "i-xyz"])),
-    st.sampled_from([None, {"LOC", "PERS"}, {"LOC"}]),
-    st.data(),
+FULL_HEADER = (
+    "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNE-FINE-LIT\tNE-FINE-METO\tNE-FINE-COMP\tNE-NESTED\tNEL-LIT\tNEL-METO\tMISC"
 )
-def test_tags_decode_as_the_scorers_loop_reads_them(tags: list[str], types, data) -> None:
-    # A type left out is read by the scorer as an entity it filters afterwards; with `types` we treat it as outside,
-    # which splits the same entities. `keep` drops tokens before decoding, as the scorer's filters do.
-    keep = data.draw(st.lists(st.booleans(), min_size=len(tags), max_size=len(tags)))
-    lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t_\t_" for i, tag in enumerate(tags)]
-    (document,) = parse_hipe(tsv(*lines)) if tags else (None,)
-    if document is None:
-        return
-    spans = [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types)]
-    assert spans == scorer_entities(tags, types)
-    kept = [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types, keep)]
-    assert kept == scorer_entities([tag for tag, k in zip(tags, keep) if k], types)
+# German (NZZ) and French (Le Temps) as CLEF-HIPE-2020 writes them: every column, the fine types, components and
+# nested entities, umlauts and accents, a BOM at the start of the French file.
+GERMAN = tsv(
+    FULL_HEADER,
+    "# language = de",
+    "# newspaper = NZZ",
+    "# date = 1798-01-20",
+    "# document_id = NZZ-1798-01-20-a-p0002",
+    "# segment_iiif_link = https://example.org/nzz/1",
+    "General\tB-pers\tO\tB-pers.ind\tO\tB-comp.title\tO\tQ321765\t_\t_",
+    "Hutchinson\tI-pers\tO\tI-pers.ind\tO\tB-comp.name\tO\tQ321765\t_\tEndOfLine",
+    "in\tO\tO\tO\tO\tO\tO\t_\t_\t_",
+    "# segment_iiif_link = https://example.org/nzz/2",
+    "Zürich\tB-loc\tB-org\tB-loc.adm.town\tB-org.adm\tO\tO\tQ72\tQ1000\tLED0.10",
+    "# language = de",
+    "# newspaper = NZZ",
+    "# date = 1798-01-21",
+    "# document_id = NZZ-1798-01-21-a-p0001",
+    "# segment_iiif_link = _",
+    "Bürger\tB-pers\tO\tB-pers.coll\tO\tO\tO\tNIL\t_\t_",
+    "von\tI-pers\tO\tI-pers.coll\tO\tO\tO\tNIL\t_\t_",
+    "Bern\tI-pers\tO\tI-pers.coll\tO\tO\tB-loc.adm.town\tNIL\t_\tNoSpaceAfter",
+)
+FRENCH = tsv(
+    FULL_HEADER,
+    "# language = fr",
+    "# newspaper = EXP",
+    "# date = 1798-01-04",
+    "# document_id = EXP-1798-01-04-a-i0005",
+    "# segment_iiif_link = _",
+    "Le\tO\tO\tO\tO\tO\tO\t_\t_\t_",
+    "citoyen\tB-pers\tO\tB-pers.ind\tO\tB-comp.title\tO\tQ3\t_\t_",
+    "Ochs\tI-pers\tO\tI-pers.ind\tO\tB-comp.name\tO\tQ3\t_\tEndOfLine",
+    "# segment_iiif_link = _",
+    "à\tO\tO\tO\tO\tO\tO\t_\t_\t_",
+    "Genève\tB-loc\tO\tB-loc.adm.town\tO\tO\tO\tQ71\t_\tLED0.0",
+)
+
+
+@pytest.mark.parametrize(("lines", "encoding"), [(GERMAN, "utf-8"), (FRENCH, "utf-8-sig")])
+def test_german_and_french_files_read_and_score_against_themselves(
+    tmp_path: Path, lines: list[str], encoding: str
+) -> None:
+    path = tmp_path / "gold.tsv"
+    path.write_text("".join(lines), encoding=encoding)
+    documents = read_hipe(path)
+    assert documents[0].columns == parse_hipe(lines)[0].columns  # the BOM is not the header's
+    assert documents[0].tokens[-1] in ("Zürich", "Genève") and documents[0].segment_starts == (0, 3)
+    assert documents[0].metadata["language"] in ("de", "fr")
+    expected = {"NE-FINE-LIT": 3, "NE-FINE-COMP": 2, "NE-NESTED": 1} if lines is GERMAN else {"NE-FINE-COMP": 2}
+    for column in ("NE-COARSE-LIT", "NE-COARSE-METO", "NE-FINE-LIT", "NE-FINE-METO", "NE-FINE-COMP", "NE-NESTED"):
+        rows = nerscore.hipe_table(documents, documents, column, tagset=nerscore.HIPE_2020_TYPES)
+        total = [row for row in rows if row["Label"] == "ALL" and "-micro-" in row["Evaluation"]]
+        entities = len([span for d in documents for span in hipe_spans(d, column)])
+        assert [(row["TP"], row["FP"], row["FN"]) for row in total] == [(entities, 0, 0)] * 2
+        assert all(row["F1"] == 1 for row in total) or entities == 0
+        if column in expected:
+            assert entities == expected[column]
+    links = nerscore.hipe_table(documents, documents, ["NEL-LIT", "NEL-METO"], nel=True)
+    micro = [row for row in links if "-micro-" in row["Evaluation"]]
+    assert [(row["FP"], row["FN"]) for row in micro] == [(0, 0), (0, 0)]
+    assert micro[0]["TP"] == (3 if lines is GERMAN else 2)
+
+
+# HIPE-2022 (v2.1): `hipe2022:` keys, some before the document's id, a blank line between documents, no segment
+# comments (EndOfSentence ends a sentence), its ten columns.
+HIPE_2022 = tsv(
+    FULL_HEADER,
+    "# hipe2022:dataset = newseye",
+    "# hipe2022:document_id = NE-1-1",
+    "# hipe2022:date = 1870-05-01",
+    "# hipe2022:language = fr",
+    "# hipe2022:applicable_columns = NE-COARSE-LIT, NE-NESTED, NEL-LIT",
+    "Paris\tB-loc\t_\tB-loc\t_\t_\tO\tQ90\t_\tNoSpaceAfter",
+    ".\tO\t_\tO\t_\t_\tO\t_\t_\tEndOfSentence",
+    "Victor\tB-pers\t_\tB-pers\t_\t_\tO\tQ535\t_\t_",
+    "Hugo\tI-pers\t_\tI-pers\t_\t_\tO\tQ535\t_\tEndOfSentence",
+    "",
+    "# hipe2022:dataset = newseye",
+    "# hipe2022:document_id = NE-1-2",
+    "# hipe2022:date = 1871-01-01",
+    "Lyon\tB-loc\t_\tB-loc\t_\t_\tO\tQ456\t_\tEndOfSentence",
+)
+
+
+def test_hipe_2022_documents_are_split_at_their_ids() -> None:
+    documents = parse_hipe(HIPE_2022)
+    assert [d.id for d in documents] == ["NE-1-1", "NE-1-2"]
+    # The keys before a document's id are its own (the dataset), as those after it.
+    assert documents[1].metadata == {
+        "hipe2022:dataset": "newseye",
+        "hipe2022:document_id": "NE-1-2",
+        "hipe2022:date": "1871-01-01",
+    }
+    assert documents[0].metadata["hipe2022:language"] == "fr" and documents[0].date == datetime.date(1870, 5, 1)
+    assert [d.segments for d in documents] == [(("Paris", "."), ("Victor", "Hugo")), (("Lyon",),)]
+    assert [d.lines for d in documents] == [(7, 8, 9, 10), (15,)]
+    # A response without the comments is split as the gold is; the gold against itself is perfect, a document each.
+    flat = parse_hipe([line for line in HIPE_2022 if not line.startswith("#") and line.strip()])
+    aligned = align_hipe(documents, flat)
+    assert [d.tokens for d in aligned] == [d.tokens for d in documents]
+    rows = nerscore.hipe_table(documents, aligned, system_name="run")
+    macro = next(
+        row for row in rows if row["Evaluation"].startswith("NE-COARSE-LIT-macro_doc-fuzzy") and row["Label"] == "ALL"
+    )
+    assert (macro["F1"], macro["F1_std"]) == (1.0, 0.0)
+    assert [span for span, _ in hipe_links(documents[0], "NEL-LIT")] == [Span(0, 1, "Q90"), Span(2, 4, "Q535")]

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
+from test_hipe import GERMAN
 from test_hipe_table import GOLD, LINK_GOLD, LINK_SYSTEM, SYSTEM
 
-from nerscore import compute_semeval, format_hipe_table, hipe_table, main
+from nerscore import HIPE_2020_TYPES, compute_semeval, format_hipe_table, hipe_table, main
 from nerscore.files.hipe_table import hipe_inputs
 
 
@@ -147,10 +148,22 @@ def test_links_on_the_command_line(
     assert (printed["type_correct"], printed["type_incorrect"], printed["type_spurious"]) == (1, 2, 1)
 
 
+def test_time_links_normalized_on_the_command_line(
+    link_files: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--hipe", *link_files, "--nel", "--hipe-table", "--norm-time"]) == 0
+    expected = hipe_table(*link_files, nel=True, normalize_time=True)
+    assert capsys.readouterr().out == format_hipe_table(expected)
+    assert main(["--hipe", *link_files, "--nel", "--json", "--norm-time"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == compute_semeval(**hipe_inputs(*link_files, nel=True, normalize_time=True))
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
         (["--n-best", "3"], "--n-best and --relaxed go with --nel --hipe-table"),
+        (["--norm-time"], "--norm-time goes with --nel"),
         (["--nel", "--hipe-table", "--n-best", "0"], "--n-best takes cut-offs of 1 or more"),
         (["--nel", "--hipe-table", "--n-best", "one"], "--n-best takes cut-offs of 1 or more"),
     ],
@@ -160,3 +173,25 @@ def test_bad_link_requests(
 ) -> None:
     assert main(["--hipe", *link_files, *arguments]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_german_files_fine_columns_on_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle3_de_1.tsv"
+    gold.write_text("".join(GERMAN), encoding="utf-8")
+    # Zürich typed as a nation: a fuzzy INC in NE-FINE-LIT, on the reference's LOC.ADM.TOWN.
+    system.write_text(
+        "".join(GERMAN).replace("B-loc.adm.town\tB-org.adm", "B-loc.adm.nat\tB-org.adm"), encoding="utf-8"
+    )
+    columns = ["--column", "NE-FINE-LIT", "--column", "NE-FINE-COMP", "--column", "NE-NESTED"]
+    assert main(["--hipe", str(gold), str(system), "--hipe-table", "--tagset", "hipe2020", *columns]) == 0
+    printed = capsys.readouterr().out
+    expected = hipe_table(gold, system, ["NE-FINE-LIT", "NE-FINE-COMP", "NE-NESTED"], tagset=HIPE_2020_TYPES)
+    assert printed == format_hipe_table(expected)
+    assert (
+        "team0_bundle3_de_1\tNE-FINE-LIT-micro-fuzzy-TIME-ALL-LED-ALL\tALL\t0.667\t0.667\t0.667\t\t\t\t2\t1\t1\n"
+        in printed
+    )
+    assert (
+        "team0_bundle3_de_1\tNE-FINE-COMP-micro-strict-TIME-ALL-LED-ALL\tALL\t1.0\t1.0\t1.0\t\t\t\t2\t0\t0\n" in printed
+    )
+    assert "\tNE-FINE-LIT-micro-fuzzy-TIME-ALL-LED-ALL\tLOC.ADM.TOWN\t0.0\t0.0\t0\t\t\t\t0\t1\t1\n" in printed

@@ -22,8 +22,9 @@ from nerscore import (
     hipe_table,
     read_hipe,
 )
-from nerscore.files.hipe import parse_hipe, scored_types
+from nerscore.files.hipe import parse_hipe
 from nerscore.files.hipe_table import HipeCounts, hipe_inputs, hipe_pairs, macro_type, micro
+from nerscore.files.hipe_tags import scored_types
 
 HEADER = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tMISC"
 # Document a (1790): LOC "NEW YORK" and PERS "Mr Smith"; document b (1850): LOC "Boston".
@@ -262,6 +263,27 @@ def test_links_need_a_link_column(link_files: tuple[Path, Path]) -> None:
     runs = hipe_table(gold, system, nel=True)[0]
     mentions = hipe_table(gold, system, nel=True, mentions=True)[0]
     assert (runs["TP"], runs["FP"]) == (1, 3) and (mentions["TP"], mentions["FP"]) == (1, 4)
+
+
+def test_time_links_normalized_as_the_official_runs(link_files: tuple[Path, Path]) -> None:
+    # CLEF-HIPE-2020's link rankings scored each run with NIL at its time expressions (the gold as it is): a run
+    # without metonymic links gets a spurious NIL per time expression it tagged.
+    gold = [*LINK_GOLD, "May\tB-time\tNIL\t_\t_", "1850\tI-time\tNIL\t_\t_"]
+    system = [*LINK_SYSTEM, "May\tB-time\t_\t_\t_", "1850\tI-time\t_\t_\t_"]
+    gold_documents = parse_hipe([line + "\n" for line in gold])
+    system_documents = parse_hipe([line + "\n" for line in system])
+    plain = hipe_table(gold_documents, system_documents, ["NEL-LIT", "NEL-METO"], nel=True)
+    normalized = hipe_table(gold_documents, system_documents, ["NEL-LIT", "NEL-METO"], nel=True, normalize_time=True)
+    figures = [
+        (row["Evaluation"][:8], row["TP"], row["FP"], row["FN"]) for row in plain if "micro" in row["Evaluation"]
+    ]
+    assert figures == [("NEL-LIT-", 1, 3, 3), ("NEL-METO", 0, 0, 0)]
+    figures = [
+        (row["Evaluation"][:8], row["TP"], row["FP"], row["FN"]) for row in normalized if "micro" in row["Evaluation"]
+    ]
+    assert figures == [("NEL-LIT-", 2, 3, 2), ("NEL-METO", 0, 1, 0)]
+    inputs = hipe_inputs(gold_documents, system_documents, "NEL-METO", nel=True, normalize_time=True)
+    assert inputs["predictions"] == [[Span(7, 9, "NIL")]] and inputs["references"] == [[]]
 
 
 # -- pairing="hipe" as an option: compute_semeval's counts are the table's (docs/scoring.md §3a) -----------------

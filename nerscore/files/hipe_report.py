@@ -17,8 +17,9 @@ from ..accumulator import Accumulator
 from ..forms.inputs import check_span_options
 from ..option_checks import HIPE
 from ..options import Options
-from .hipe import HIPE_2020_TYPES, read_link_alternatives
+from .hipe import HIPE_2020_TYPES
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
+from .hipe_tags import read_link_alternatives
 from .readers import ConllError
 from .reports import print_results
 
@@ -62,6 +63,12 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         "ones of this mapping (the HIPE scorer's historico-fuzzy QID mapping)",
     )
     parser.add_argument(
+        "--norm-time",
+        action="store_true",
+        help="with --hipe --nel: the response's links at time expressions read as NIL (the HIPE scorer's "
+        "normalize_linking.py --norm-time, as CLEF-HIPE-2020's official link rankings scored the runs)",
+    )
+    parser.add_argument(
         "--tagset",
         metavar="FILE",
         help="with --hipe: the task's types, one a line (the HIPE scorer's --tagset), or hipe2020 for "
@@ -77,6 +84,8 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
         tagset = _tagset(args.tagset)
         if (args.n_best or args.relaxed) and not (args.nel and args.hipe_table):
             raise ValueError("--n-best and --relaxed go with --nel --hipe-table")
+        if args.norm_time and not args.nel:
+            raise ValueError("--norm-time goes with --nel")
         if args.hipe_table:
             name = os.path.splitext(os.path.basename(system))[0]
             links: dict[str, Any] = {}
@@ -92,6 +101,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 tagset=tagset,
                 # The scorer's own pairing unless --pairing says otherwise, so that the table is its official one.
                 pairing=given.get("pairing", HIPE),
+                normalize_time=args.norm_time,
                 system_name=name,
                 **links,
             )
@@ -101,7 +111,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
         options = Options.of(**given)
         check_span_options(options)
-        inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset)
+        inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset, normalize_time=args.norm_time)
         # As (start, end, type) tuples, which the array path of spans reads (Span objects go the readable way).
         for side in ("references", "predictions"):
             inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]

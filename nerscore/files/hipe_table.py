@@ -27,15 +27,8 @@ from ..span import Span
 from ..table.pairs import Pairs
 from ..table.reducers import cells
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
-from .hipe import (
-    HipeDocument,
-    align_hipe,
-    hipe_linked_mentions,
-    hipe_links,
-    hipe_spans,
-    read_hipe,
-    scored_types,
-)
+from .hipe import HipeDocument, align_hipe, read_hipe
+from .hipe_tags import hipe_linked_mentions, hipe_links, hipe_spans, normalize_time_links, scored_types
 
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
@@ -204,6 +197,7 @@ def hipe_table(
     n_best: Sequence[int] = (1,),
     related: Mapping[str, Collection[str]] | None = None,
     mentions: bool = False,
+    normalize_time: bool = False,
     suffix: str = "",
     system_name: str | None = None,
 ) -> list[dict[str, Any]]:
@@ -221,10 +215,17 @@ def hipe_table(
     With `nel`, entity links (NEL-LIT by default, or NEL-METO): each link an entity's type (`hipe_links`), fuzzy
     and ALL only, for each cut-off of `n_best` (`-@1`); `related` (`read_link_alternatives`) for the relaxed
     setting, with `suffix="relaxed"` as the scorer names its rows. An entity is a run of one link
-    (`hipe_links`, the reading that reproduces most of CLEF-HIPE-2020's official link rows, docs/hipe.md), or
-    with `mentions` a mention of the tag column beside it (`hipe_linked_mentions`, the later scorer's)."""
+    (`hipe_links`, the reading of CLEF-HIPE-2020's official link rows, docs/hipe.md), or
+    with `mentions` a mention of the tag column beside it (`hipe_linked_mentions`, the later scorer's).
+    `normalize_time` gives the response the link NIL at each token of a time expression (`normalize_time_links`),
+    as CLEF-HIPE-2020's official link rankings scored the runs: with it, they are reproduced row for row.
+
+    To score many responses against one gold, read it once (`read_hipe`) and give its documents: their columns
+    are split once, when first read, for all the responses."""
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system))
+    if normalize_time:
+        system_documents = normalize_time_links(system_documents)
     columns = [column] if isinstance(column, str) else list(column)
     if nel:
         columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]
@@ -334,6 +335,7 @@ def hipe_inputs(
     tagset: Collection[str] | None = None,
     time_periods: Sequence[tuple[datetime.date, datetime.date]] = (),
     noise_levels: Sequence[tuple[float, float]] = (),
+    normalize_time: bool = False,
 ) -> dict[str, list[Any]]:
     """`compute_semeval`'s keyword arguments for a HIPE column, a unit (a "sentence") per document: the entities
     as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s; with `nel`, a link
@@ -346,9 +348,11 @@ def hipe_inputs(
     entities of its tokens whose LED is in [lower, upper) or none (as `hipe_table` keeps them), grouped by the
     scorer's name of the level (`LED-0.0-0.1`, after the period with `time_periods`: `TIME-1790-1810-LED-0.0-0.1`).
     The `group` slice's buckets are then the scorer's LED rows; the overall keys add the levels up (a token
-    without LED counts in every level), so read the buckets, not the totals."""
+    without LED counts in every level), so read the buckets, not the totals. `normalize_time`: as `hipe_table`'s."""
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system))
+    if normalize_time:
+        system_documents = normalize_time_links(system_documents)
     levels: list[tuple[float, float] | None] = list(noise_levels) or [None]
     kept = [_kept(gold_documents, None, level) for level in levels]
     types = None

@@ -1,0 +1,222 @@
+"""A HIPE column's tags decoded into entities as the HIPE scorer decodes them (docs/hipe.md): a tag column's
+entities (`hipe_spans`, IOB or IOBES, the scorer's reading), the types it scores (`scored_types`), an entity-link
+column's entities (`hipe_links`, runs of one link; `hipe_linked_mentions`, bounded by a tag column's mentions),
+the relaxed setting's mapping of related links (`read_link_alternatives`) and the time links of CLEF-HIPE-2020's
+official runs (`normalize_time_links`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Collection, Iterable, Sequence
+from itertools import compress
+
+from ..span import Span
+from .hipe_model import OUTSIDE, HipeDocument, HipeFileError
+
+
+def entity_type_of(value: str) -> str | None:
+    """The entity type of a tag as the HIPE scorer reads it (upper case, after the prefix), None outside."""
+    tag = value.upper()
+    return None if tag in OUTSIDE else tag[2:]
+
+
+def hipe_spans(
+    document: HipeDocument, column: str, types: Collection[str] | None = None, keep: Sequence[bool] | None = None
+) -> list[Span]:
+    """A column's entities over the whole document (the scorer merges a document's segments, so an entity may
+    cross one), decoded as the HIPE scorer decodes them: tags in upper case; `O`, `_`, `-` and empty outside;
+    an entity continues while the type stays and the prefix is `I` or `E` (IOBES's `E-` read as `I-`, `S-` as
+    `B-`), so `I-` after another type or outside starts one; a type outside `types` is outside. `keep` leaves out
+    tokens (the scorer's noise and date filters drop tokens before decoding)."""
+    values = document.values(column)
+    # Only the tokens inside some entity are read one by one (a few in a hundred): the rest, outside, end an entity
+    # by the gap they leave between two positions.
+    inside: Iterable[tuple[int, int]]
+    if keep is None:
+        # The indices of the values inside, picked in C (`compress`) by the few distinct values inside.
+        entity_values = set(values) - _OUTSIDE_ANY_CASE
+        indices = compress(range(len(values)), map(entity_values.__contains__, values))
+        inside = ((index, index) for index in indices)
+    else:
+        positions = [index for index, kept in enumerate(keep) if kept]
+        inside = [(p, index) for p, index in enumerate(positions) if values[index] not in _OUTSIDE_ANY_CASE]
+    spans: list[Span] = []
+    open_type: str | None = None
+    start = last = -2
+    for position, index in inside:
+        value = values[index]
+        tag = value.upper()
+        if tag in OUTSIDE or len(tag) < 3 or tag[1] != "-" or tag[0] not in "BIES":
+            if tag not in OUTSIDE:
+                raise HipeFileError(
+                    document.source,
+                    document.lines[index],
+                    f"{value!r} is not a tag (B-, I-, E- or S- and a type; O or _ outside)",
+                    column,
+                )
+            entity_type = None
+        else:
+            entity_type = tag[2:]
+            if types is not None and entity_type not in types:
+                entity_type = None
+        if open_type is not None and (position != last + 1 or entity_type != open_type or tag[0] in "BS"):
+            spans.append(Span(start, last + 1, open_type))
+            open_type = None
+        if entity_type is not None and open_type is None:
+            open_type, start = entity_type, position
+        last = position
+    if open_type is not None:
+        spans.append(Span(start, last + 1, open_type))
+    return spans
+
+
+_OUTSIDE_ANY_CASE = OUTSIDE | {"o"}
+
+
+def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
+    """Every entity type a column holds (the scorer's tags of a column)."""
+    found: set[str] = set()
+    for document in documents:
+        for value in set(document.values(column)):
+            entity_type = entity_type_of(value)
+            if entity_type:
+                found.add(entity_type)
+    return found
+
+
+def scored_types(
+    gold: Sequence[HipeDocument], system: Sequence[HipeDocument], column: str, tagset: Collection[str] | None
+) -> set[str]:
+    """The types the HIPE scorer scores in a column: the gold's, and with a tag set the system's within it too
+    (a predicted type outside both is dropped: neither spurious nor paired)."""
+    types = column_types(gold, column)
+    if tagset is not None:
+        allowed = {name.upper() for name in tagset}
+        types |= column_types(system, column) & allowed
+    return types
+
+
+def hipe_links(
+    document: HipeDocument, column: str, n_best: int = 1, keep: Sequence[bool] | None = None
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A link column's entities as the HIPE scorer of CLEF-HIPE-2020 reads them: each run of tokens with the same
+    value (a Wikidata QID, `NIL`, or several `|`-separated, best first), `_` and `-` outside, values in upper case;
+    each as a `Span` of its first link and the links it offers (its first `n_best`). A run of `O` (a tag where a
+    link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
+    values = document.values(column)
+    links: list[tuple[Span, tuple[str, ...]]] = []
+    open_value: str | None = None
+    start = position = 0
+    for index, value in enumerate(values):
+        if keep is not None and not keep[index]:
+            continue
+        upper = value.upper()
+        link = None if upper in ("_", "-", "") else upper
+        if open_value is not None and link != open_value:
+            if open_value != "O":
+                offered = tuple(open_value.split("|")[:n_best])
+                links.append((Span(start, position, offered[0]), offered))
+            open_value = None
+        if link is not None and open_value is None:
+            open_value, start = link, position
+        position += 1
+    if open_value is not None and open_value != "O":
+        offered = tuple(open_value.split("|")[:n_best])
+        links.append((Span(start, position, offered[0]), offered))
+    return links
+
+
+def hipe_linked_mentions(
+    document: HipeDocument,
+    column: str,
+    mentions: str,
+    n_best: int = 1,
+    keep: Sequence[bool] | None = None,
+    split: bool = True,
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A link column's entities bounded by a tag column's mentions (NEL-LIT by NE-COARSE-LIT), as the HIPE scorer
+    reads them when given both: a mention's link is its first token's; a token outside every mention (`O`) with a
+    link is an entity of its own; a link changing inside a mention splits it when `split` (a response), and
+    is kept first otherwise (the gold). Values in upper case; a tag other than `O` with an unknown prefix (`_`)
+    opens a mention as the scorer's reading does; the link `_` or `-` is no entity."""
+    links_of = document.values(column)
+    tags = document.values(mentions)
+    found: list[tuple[int, int, str]] = []
+    link: str | None = None
+    mention: str | None = None
+    start = position = 0
+    for index, (value, tag_value) in enumerate(zip(links_of, tags)):
+        if keep is not None and not keep[index]:
+            continue
+        value, tag = value.upper(), tag_value.upper()
+        if tag == "O":
+            if link is not None:
+                found.append((start, position, link))
+                link = mention = None
+            if value not in ("_", "-"):
+                found.append((position, position + 1, value))
+        elif mention is None:
+            link, mention, start = value, tag[2:], position
+        elif mention == tag[2:] and tag[:1] == "I" and link != value:
+            if split:
+                found.append((start, position, link or ""))
+                link, start = value, position
+        elif mention != tag[2:] or tag[:1] == "B":
+            found.append((start, position, link or ""))
+            link, mention, start = value, tag[2:], position
+        position += 1
+    if link:
+        found.append((start, position, link))
+    result = []
+    for begin, end, value in found:
+        if value in ("_", "-", "O", ""):
+            continue
+        offered = tuple(value.split("|")[:n_best])
+        result.append((Span(begin, end, offered[0]), offered))
+    return result
+
+
+def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
+    """The relaxed setting's mapping (the HIPE scorer's historico-fuzzy-QID-mapping file): a header line, then a
+    main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
+    empty); each main QID's set holds itself and its related ones."""
+    mapping: dict[str, set[str]] = {}
+    with open(path, encoding="utf-8-sig") as handle:
+        for number, line in enumerate(handle, 1):
+            cells = [cell.strip() for cell in line.split("\t")]
+            cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
+            if number == 1 or not cells:
+                continue
+            if not all(cell.startswith("Q") and cell[1:].isdigit() for cell in cells):
+                raise HipeFileError(os.fspath(path), number, f"not Wikidata entities: {cells}")
+            mapping.setdefault(cells[0], {cells[0]}).update(cells[1:])
+    return {main: frozenset(related) for main, related in mapping.items()}
+
+
+def normalize_time_links(documents: Iterable[HipeDocument]) -> list[HipeDocument]:
+    """The documents with the link `NIL` in NEL-LIT and NEL-METO at every token whose NE-COARSE-LIT tag holds
+    `time` (written in lower case, as HIPE's tags are), as the HIPE scorer's `normalize_linking.py --norm-time`
+    rewrites a response: CLEF-HIPE-2020's official link rankings scored the responses so rewritten (the gold left
+    as it is), which gives a run NIL links, literal and metonymic, for every time expression it tagged
+    (docs/hipe.md). A document without those columns is kept as it is; the documents given are not modified."""
+    normalized = []
+    for document in documents:
+        columns = document.columns
+        if "NE-COARSE-LIT" not in columns or not any(name in columns for name in ("NEL-LIT", "NEL-METO")):
+            normalized.append(document)
+            continue
+        time = [index for index, tag in enumerate(columns["NE-COARSE-LIT"]) if "time" in tag]
+        if not time:
+            normalized.append(document)
+            continue
+        replaced = {name: columns[name] for name in columns}
+        for name in ("NEL-LIT", "NEL-METO"):
+            if name in replaced:
+                values = list(replaced[name])
+                for index in time:
+                    values[index] = "NIL"
+                replaced[name] = tuple(values)
+        normalized.append(dataclasses.replace(document, columns=replaced))
+    return normalized
