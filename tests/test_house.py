@@ -41,6 +41,7 @@ ORDER = [
     "forms.readable",
     "forms.tag_arrays",
     "forms.component_arrays",
+    "forms.fragment_arrays",
     "forms.span_arrays",
     "forms.joint_grounding",
     "forms.grounding",

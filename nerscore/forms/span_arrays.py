@@ -28,6 +28,7 @@ from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
+from .fragment_arrays import fragment_pairs
 from .inputs import TYPE_KEYS
 from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
@@ -98,6 +99,11 @@ def span_pairs(
     the readable path must check or explain."""
     read_r, read_p = _span_values(references), _span_values(predictions)
     if read_r is None or read_p is None:
+        if not isinstance(predictions, SpanValues) and not isinstance(references, SpanValues):
+            # Entities with fragments (docs/scoring.md §12), all on arrays where every one is a dict.
+            table = fragment_pairs(predictions, references, options)
+            if table is not None:
+                return table
         return _with_discontinuous(predictions, references, options)
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.

@@ -1,0 +1,517 @@
+"""The array path for discontinuous entities (docs/scoring.md §12): the readable path's table of pairs of span input
+with fragments, made on arrays.
+
+Every entity is a run of fragments (a contiguous entity, one) in parallel arrays. Identical entities of a side (the
+same sentence, fragments and type) are folded into one with their number of copies, in the order rule (d) compares
+(fragment lists, then type); rule 1's pairs of identical fragments and type are made directly, min(k, m) of each
+entity found on both sides. The overlaps of the entities left are found fragment by fragment, every sentence moved
+to positions of its own (`large_components.overlapping_pairs`, linear in the fragments and the pairs of fragments
+that meet), and the shared units summed per pair of entities; two entities have identical boundaries when they
+share all their units and have as many (merged fragments are the union of their units, so the same units are the
+same fragments). A component of one edge pairs as many copies as both have; the others go to `pairing._best_flow`,
+the readable path's exact solver, one by one. tests/test_fragment_arrays.py proves the table equal to the readable
+path's."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from itertools import chain, compress, pairwise, repeat
+
+import numpy as np
+
+from ..decoding import kept_types
+from ..errors import InvalidInputError
+from ..options import Options
+from ..pairing import rules as pairing
+from ..pairing.rules import SCENARIOS, _best_flow
+from ..span import Span, merged_fragments
+from ..table.pairs import Pairs, fragment_column
+from .inputs import TYPE_KEYS
+
+_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+
+# Positions of a batch stay below this once its sentences are moved one after another (as span_arrays' chunks).
+_POSITION_LIMIT = 1 << 62
+
+# Entities of at most this many fragments are ordered by one lexsort of their padded fragments; a batch with a
+# longer one orders its entities by Python's comparison of their fragment tuples.
+_PADDED_FRAGMENTS = 8
+
+
+def type_column(entities: list[dict]) -> list | None:
+    """The types of entity dicts: under the first of TYPE_KEYS that every dict has; None if some dict lacks it,
+    or has an earlier one (`inputs.as_span` takes the first present, which the readable path then reads)."""
+    for position, key in enumerate(TYPE_KEYS):
+        try:
+            types = list(map(operator.itemgetter(key), entities))
+        except KeyError:
+            continue
+        for earlier in TYPE_KEYS[:position]:
+            if any(map(operator.contains, entities, repeat(earlier))):
+                return None
+        return types
+    return None
+
+
+@dataclass(frozen=True)
+class FragmentValues:
+    """One side of a batch of span dicts as fragments: each entity's `pieces` (its number of merged, sorted
+    fragments) and `type_id` (indexing `type_names`), every fragment's `start` and `end` (an entity's in a run, in
+    order), and `counts`, each sentence's number of entities; valid by construction (0 <= start < end, fragments
+    of one entity apart)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    pieces: np.ndarray
+    type_id: np.ndarray
+    type_names: list[str]
+    counts: np.ndarray
+
+
+def fragment_values(batch: list[list]) -> FragmentValues | None:
+    """One side's `FragmentValues`, each column read in passes at C speed; None where any entity is not a dict of
+    integer `start` and `end` or valid `fragments` with a type (the readable path then reads or explains it)."""
+    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    entities = list(chain.from_iterable(batch))
+    if set(map(type, entities)) - {dict}:
+        return None
+    held = list(map(dict.get, entities, repeat("fragments")))
+    plain = np.fromiter(map(operator.is_, held, repeat(None)), dtype=bool, count=len(held))
+    given: list = list(compress(held, ~plain))
+    if set(map(type, given)) - {list, tuple}:
+        return None
+    lengths = np.fromiter(map(len, given), dtype=np.int64, count=len(given))
+    pieces_given = list(chain.from_iterable(given))
+    if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2}:
+        return None
+    flat = list(chain.from_iterable(pieces_given))
+    types = type_column(entities)
+    if types is None or set(map(type, types)) - {str} or "" in types or not lengths.all():
+        return None
+    try:
+        plain_entities = list(compress(entities, plain))
+        plain_bounds = [
+            list(map(operator.itemgetter(name), plain_entities)) for name in ("start", "end")
+        ]  # KeyError: no start or end
+    except KeyError:
+        return None
+    if (
+        set(map(type, flat)) - {int}
+        or set(map(type, plain_bounds[0])) - {int}
+        or set(map(type, plain_bounds[1])) - {int}
+    ):
+        return None
+    try:
+        bounds = np.array(flat, dtype=np.int64).reshape(-1, 2)
+        plain_start, plain_end = np.array(plain_bounds[0], np.int64), np.array(plain_bounds[1], np.int64)
+    except OverflowError:
+        return None
+    pieces = np.ones(len(entities), dtype=np.int64)
+    pieces[~plain] = lengths
+    owner = np.repeat(np.arange(len(entities)), pieces)
+    from_plain = plain[owner]
+    start, end = np.empty(len(owner), np.int64), np.empty(len(owner), np.int64)
+    start[from_plain], end[from_plain] = plain_start, plain_end
+    start[~from_plain], end[~from_plain] = bounds[:, 0], bounds[:, 1]
+    if not (start >= 0).all() or not (start < end).all():
+        return None
+    unsorted = (owner[1:] == owner[:-1]) & (start[1:] <= end[:-1])
+    if unsorted.any():
+        start, end, pieces, owner = _merged(start, end, pieces, owner, np.unique(owner[1:][unsorted]))
+    if len(given) and not _extents_given_agree(entities, plain, start, end, pieces):
+        return None
+    local = {name: index for index, name in enumerate(dict.fromkeys(types))}
+    type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
+    return FragmentValues(start, end, pieces, type_id, list(local), counts)
+
+
+def _merged(
+    start: np.ndarray, end: np.ndarray, pieces: np.ndarray, owner: np.ndarray, entities: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The fragments with those of `entities` (whose fragments are out of order, touch or overlap) sorted and
+    merged (`span.merged_fragments`, docs/scoring.md §12), each such entity in Python: they are few."""
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    keep = np.ones(len(start), dtype=bool)
+    added_start: list[int] = []
+    added_end: list[int] = []
+    added_owner: list[int] = []
+    for entity in entities.tolist():
+        first, last = int(offsets[entity]), int(offsets[entity + 1])
+        keep[first:last] = False
+        merged = merged_fragments(zip(start[first:last].tolist(), end[first:last].tolist()))
+        pieces[entity] = len(merged)
+        added_start.extend(a for a, _ in merged)
+        added_end.extend(b for _, b in merged)
+        added_owner.extend([entity] * len(merged))
+    owner = np.concatenate((owner[keep], np.array(added_owner, np.int64)))
+    order = np.argsort(owner, kind="stable")  # each entity's run in place again, already sorted within
+    start = np.concatenate((start[keep], np.array(added_start, np.int64)))[order]
+    end = np.concatenate((end[keep], np.array(added_end, np.int64)))[order]
+    return start, end, pieces, owner[order]
+
+
+def _extents_given_agree(
+    entities: list[dict], plain: np.ndarray, start: np.ndarray, end: np.ndarray, pieces: np.ndarray
+) -> bool:
+    """Whether every `start` and `end` given beside `fragments` is the entity's extent (docs/scoring.md §12)."""
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    extent = (start[offsets[:-1]], end[offsets[1:] - 1])
+    for name, bound in zip(("start", "end"), extent):
+        beside = ~plain & np.fromiter(map(operator.contains, entities, repeat(name)), bool, count=len(entities))
+        if beside.any():
+            given = list(map(operator.itemgetter(name), compress(entities, beside)))
+            if set(map(type, given)) - {int} or given != bound[beside].tolist():
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """The distinct entities of one side, in order of sentence and then rule (d)'s (fragment lists, type): each
+    one's sentence, type, copies (`count`), extent, units and fragments (a run of `start`/`end` from `first`)."""
+
+    sentence: np.ndarray
+    type_id: np.ndarray
+    count: np.ndarray
+    first: np.ndarray
+    pieces: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    def extent(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.start[self.first], self.end[self.first + self.pieces - 1]
+
+    def units(self) -> np.ndarray:
+        """Each one's number of units: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
+        total = np.concatenate(([0], np.cumsum(self.end - self.start)))
+        return total[self.first + self.pieces] - total[self.first]
+
+    def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
+        first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
+        if last - first == 1:
+            return ()
+        return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
+
+
+def fragment_pairs(predictions: list[list], references: list[list], options: Options) -> Pairs | None:
+    """The table of pairs of a batch of span dicts some of which have `fragments` (docs/scoring.md §12), the
+    readable path's (`readable.span_rows`); None for anything the readable path must check or explain, and for
+    `pairing="hipe"` (§3a), which it pairs."""
+    if options.pairing != "optimal":
+        return None
+    read_r, read_p = fragment_values(references), fragment_values(predictions)
+    if read_r is None or read_p is None:
+        return None
+    type_names = sorted({*read_r.type_names, *read_p.type_names})
+    type_ids = {name: index for index, name in enumerate(type_names)}
+    sides = []
+    kept = kept_types(options.labels)
+    listed = None if kept is None else np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+    for read in (read_r, read_p):
+        type_id = np.array([type_ids[name] for name in read.type_names], dtype=np.int64)[read.type_id]
+        sentence = np.repeat(np.arange(len(read.counts)), read.counts)
+        keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
+        sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))
+    classes_r, classes_p, twins = _folded(sides[0], sides[1])
+    shared = _shared_units(classes_r, classes_p)
+    if shared is None:
+        return None
+    i, j, units = shared
+    units_r, units_p = classes_r.units(), classes_p.units()
+    if options.min_overlap is not None:
+        kept_edges = pairing.overlap_kept(units, units_r[i], options.min_overlap)
+        i, j, units = i[kept_edges], j[kept_edges], units[kept_edges]
+    amount = _amounts(classes_r, classes_p, i, j, units)
+    return _table(classes_r, classes_p, twins, i, j, amount, units_r, units_p, units, type_names, len(references))
+
+
+def _folded(
+    references: tuple[np.ndarray, ...], predictions: tuple[np.ndarray, ...]
+) -> tuple[_Classes, _Classes, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Both sides' distinct entities (`_Classes`) and rule 1's pairs of identical fragments and type (reference
+    entity, prediction entity, how many), taken off both sides' copies: one sort of both sides' entities by
+    (sentence, fragments, type, side), in which an entity found on both sides is two neighbours."""
+    columns = [np.concatenate(pair) for pair in zip(references, predictions)]
+    sentence, type_id, pieces, start, end, keep = columns
+    side = np.repeat([0, 1], [len(references[0]), len(predictions[0])])
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    sentence, type_id, pieces, side, first = (
+        column[keep] for column in (sentence, type_id, pieces, side, offsets[:-1])
+    )
+    order = _rule_d_order(sentence, type_id, pieces, side, first, start, end)
+    sentence, type_id, pieces, side, first = (column[order] for column in (sentence, type_id, pieces, side, first))
+    same = _same_as_previous(sentence, type_id, pieces, side, first, start, end)
+    new = np.flatnonzero(~same)
+    count = np.diff(np.append(new, len(sentence)))
+    sentence, type_id, pieces, side, first = (column[new] for column in (sentence, type_id, pieces, side, first))
+    twin = np.zeros(len(new), dtype=bool)
+    if len(new) > 1:
+        twin[1:] = _same_as_previous(sentence, type_id, pieces, np.zeros(len(new), np.int64), first, start, end)[1:]
+        twin[1:] &= (side[1:] == 1) & (side[:-1] == 0)
+    paired = np.minimum(count[np.flatnonzero(twin) - 1], count[twin])
+    count[np.flatnonzero(twin) - 1] -= paired
+    count[twin] -= paired
+    is_r = side == 0
+    rank = np.cumsum(is_r) - 1, np.cumsum(~is_r) - 1
+    twins = rank[0][np.flatnonzero(twin) - 1], rank[1][twin], paired
+    made = [
+        _Classes(sentence[mask], type_id[mask], count[mask], first[mask], pieces[mask], start, end)
+        for mask in (is_r, ~is_r)
+    ]
+    return made[0], made[1], twins
+
+
+def _rule_d_order(
+    sentence: np.ndarray,
+    type_id: np.ndarray,
+    pieces: np.ndarray,
+    side: np.ndarray,
+    first: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+) -> np.ndarray:
+    """The order of entities by (sentence, fragment list, type, side): rule (d)'s order of entities within a
+    sentence (docs/scoring.md §3, §12: fragment lists compare as lists, a list before any it begins)."""
+    longest = int(pieces.max(initial=1))
+    if not len(pieces):
+        return np.zeros(0, dtype=np.int64)
+    if longest <= _PADDED_FRAGMENTS:
+        keys = [side, type_id]
+        for k in range(longest - 1, -1, -1):
+            has = pieces > k
+            at = np.where(has, first + k, 0)
+            # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
+            keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
+        keys.append(sentence)
+        return np.lexsort(keys)
+    starts, ends = start.tolist(), end.tolist()
+    lists = [
+        (s, tuple(zip(starts[a : a + n], ends[a : a + n])), t, d)
+        for s, a, n, t, d in zip(sentence.tolist(), first.tolist(), pieces.tolist(), type_id.tolist(), side.tolist())
+    ]
+    return np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
+
+
+def _same_as_previous(
+    sentence: np.ndarray,
+    type_id: np.ndarray,
+    pieces: np.ndarray,
+    side: np.ndarray,
+    first: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+) -> np.ndarray:
+    """Whether each entity (in `_rule_d_order`) is the one before it: the same sentence, side, type and
+    fragments."""
+    same = np.zeros(len(sentence), dtype=bool)
+    if len(sentence) < 2:
+        return same
+    same[1:] = (
+        (sentence[1:] == sentence[:-1])
+        & (side[1:] == side[:-1])
+        & (type_id[1:] == type_id[:-1])
+        & (pieces[1:] == pieces[:-1])
+    )
+    candidates = np.flatnonzero(same)
+    # Their fragments compared one by one: as many as they have.
+    owner = np.repeat(candidates, pieces[candidates])
+    step = np.arange(len(owner)) - np.repeat(np.cumsum(pieces[candidates]) - pieces[candidates], pieces[candidates])
+    here, before = first[owner] + step, first[owner - 1] + step
+    differs = (start[here] != start[before]) | (end[here] != end[before])
+    same[np.unique(owner[differs])] = False
+    return same
+
+
+def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Every (reference, prediction) of distinct entities with copies left that share a unit, with the units they
+    share, summed over their fragments that meet (docs/scoring.md §12); each sentence moved to positions of its
+    own. None where those positions would pass `_POSITION_LIMIT` (the readable path holds any offset)."""
+    from ..pairing.large_components import overlapping_pairs
+
+    pieces = []
+    for classes in (references, predictions):
+        live = np.flatnonzero(classes.count > 0)
+        owner = np.repeat(live, classes.pieces[live])
+        step = np.arange(len(owner)) - np.repeat(
+            np.cumsum(classes.pieces[live]) - classes.pieces[live], classes.pieces[live]
+        )
+        at = classes.first[owner] + step
+        pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
+    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
+    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.zeros(sentences, dtype=np.int64)
+    for _, start, end, sentence in pieces:
+        np.minimum.at(low, sentence, start)
+        np.maximum.at(high, sentence, end)
+    low = np.minimum(low, high)
+    extent = high - low
+    if extent.max(initial=0) >= _POSITION_LIMIT // max(sentences, 1):
+        shift = None
+    else:
+        shift = np.concatenate(([0], np.cumsum(extent)))
+    if shift is None or shift[-1] >= _POSITION_LIMIT:
+        return None
+    move = shift[:-1] - low
+    moved = []
+    for owner, start, end, sentence in pieces:
+        start, end = start + move[sentence], end + move[sentence]
+        order = np.argsort(start, kind="stable")
+        moved.append((owner[order], start[order], end[order], sentence[order]))
+    (owner_r, start_r, end_r, _sentence_r), (owner_p, start_p, end_p, _sentence_p) = moved
+    _check_pairs_fit(moved[0], moved[1], references, predictions)
+    a, b = overlapping_pairs(start_r, end_r, start_p, end_p)
+    shared = np.minimum(end_r[a], end_p[b]) - np.maximum(start_r[a], start_p[b])
+    i, j = owner_r[a], owner_p[b]
+    key = i.astype(np.int64) * max(len(predictions.first), 1) + j
+    edges, inverse = np.unique(key, return_inverse=True)
+    units = np.bincount(inverse.reshape(-1), weights=shared, minlength=len(edges)).astype(np.int64)
+    i, j = np.divmod(edges, max(len(predictions.first), 1))
+    return i, j, units
+
+
+def _check_pairs_fit(
+    moved_r: tuple[np.ndarray, ...], moved_p: tuple[np.ndarray, ...], references: _Classes, predictions: _Classes
+) -> None:
+    """`pairing.check_pairs_fit` on the pairs of fragments that meet, before they are listed: an
+    `InvalidInputError` located at the sentence with the most, never a MemoryError."""
+    _, start_r, end_r, sentence_r = moved_r
+    _, start_p, end_p, sentence_p = moved_p
+    width_r = np.maximum(np.searchsorted(start_p, end_r, "left") - np.searchsorted(start_p, start_r, "left"), 0)
+    width_p = np.maximum(np.searchsorted(start_r, end_p, "left") - np.searchsorted(start_r, start_p, "right"), 0)
+    total = int(width_r.sum()) + int(width_p.sum())
+    if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
+        return
+    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    per_sentence = np.bincount(sentence_r, weights=width_r, minlength=sentences)
+    per_sentence += np.bincount(sentence_p, weights=width_p, minlength=sentences)
+    worst = int(per_sentence.argmax())
+    counts_r = int(references.count[references.sentence == worst].sum())
+    counts_p = int(predictions.count[predictions.sentence == worst].sum())
+    try:
+        pairing.check_pairs_fit(total, counts_r, counts_p, pairing.ARRAY_PAIR_BYTES)
+    except InvalidInputError as error:
+        raise error.at(sentence=worst) from None
+
+
+def _amounts(
+    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, units: np.ndarray
+) -> np.ndarray:
+    """How many pairs each edge (i, j) carries: a component of one edge as many as both entities have copies;
+    the others solved one by one by `pairing._best_flow` on their entities as `Span`s, indexed in rule (d)'s
+    order (the classes' order)."""
+    from ..pairing.large_components import component_labels
+
+    amount = np.zeros(len(i), dtype=np.int64)
+    if not len(i):
+        return amount
+    component = component_labels(i, j, len(references.first), len(predictions.first))
+    edges = np.bincount(component)
+    single = edges[component] == 1
+    amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
+    picked = np.flatnonzero(~single)
+    if not len(picked):
+        return amount
+    picked = picked[np.argsort(component[picked], kind="stable")]
+    bounds = np.flatnonzero(np.r_[True, component[picked][1:] != component[picked][:-1], True]).tolist()
+    names = [str(k) for k in range(int(max(references.type_id.max(initial=0), predictions.type_id.max(initial=0))) + 1)]
+    made: dict[tuple[int, int], Span] = {}
+
+    def span(classes: _Classes, side: int, index: int) -> Span:
+        found = made.get((side, index))
+        if found is None:
+            start, end = classes.extent()
+            found = made[side, index] = Span(
+                int(start[index]), int(end[index]), names[int(classes.type_id[index])], classes.fragments(index)
+            )
+        return found
+
+    for first, last in pairwise(bounds):
+        edges_of = picked[first:last]
+        edges_i, edges_j = i[edges_of].tolist(), j[edges_of].tolist()
+        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i)))}
+        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j)))}
+        spans_r = [span(references, 0, index) for index in local_r]
+        spans_p = [span(predictions, 1, index) for index in local_p]
+        room_r = [int(references.count[index]) for index in local_r]
+        room_p = [int(predictions.count[index]) for index in local_p]
+        pairs = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
+        flow = _best_flow(spans_r, spans_p, pairs, room_r, room_p)
+        amount[edges_of] = [flow.get(edge, 0) for edge in pairs]
+    return amount
+
+
+def _table(
+    references: _Classes,
+    predictions: _Classes,
+    twins: tuple[np.ndarray, np.ndarray, np.ndarray],
+    i: np.ndarray,
+    j: np.ndarray,
+    amount: np.ndarray,
+    units_r: np.ndarray,
+    units_p: np.ndarray,
+    units: np.ndarray,
+    type_names: list[str],
+    sentences: int,
+) -> Pairs:
+    """The rows: rule 1's pairs, the pairs of the edges, each entity's copies left unpaired; each row's
+    entities' extents and, where one is discontinuous, fragments."""
+    twin_r, twin_p, twin_count = twins
+    paired = amount > 0
+    i, j, amount, units = i[paired], j[paired], amount[paired], units[paired]
+    same_bounds = (units == units_r[i]) & (units == units_p[j])
+    scenario = np.where(same_bounds, _IV, np.where(references.type_id[i] == predictions.type_id[j], _V, _VI))
+    left_r = references.count - np.bincount(i, weights=amount, minlength=len(references.first)).astype(np.int64)
+    left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.first)).astype(np.int64)
+    none_r = np.arange(len(references.first))
+    none_p = np.arange(len(predictions.first))
+    row_r = np.concatenate((np.repeat(twin_r, twin_count), np.repeat(i, amount), np.repeat(none_r, left_r)))
+    row_r = np.concatenate((row_r, np.full(int(left_p.sum()), -1, np.int64)))
+    row_p = np.concatenate((np.repeat(twin_p, twin_count), np.repeat(j, amount)))
+    row_p = np.concatenate((row_p, np.full(int(left_r.sum()), -1, np.int64), np.repeat(none_p, left_p)))
+    kinds = np.concatenate(
+        (
+            np.full(int(twin_count.sum()), _I, np.int64),
+            np.repeat(scenario, amount),
+            np.full(int(left_r.sum()), _III, np.int64),
+            np.full(int(left_p.sum()), _II, np.int64),
+        )
+    )
+    sentence = np.zeros(len(kinds), np.int64)
+    types, extents, fragment_columns = [], [], []
+    for classes, rows in ((references, row_r), (predictions, row_p)):
+        has = rows >= 0
+        at = np.where(has, rows, 0)
+        if len(classes.first):
+            start, end = classes.extent()
+            sentence = np.where(has, classes.sentence[at], sentence)
+            types.append(np.where(has, classes.type_id[at], -1))
+            extents += [np.where(has, start[at], -1), np.where(has, end[at], -1)]
+        else:
+            types.append(np.full(len(rows), -1, np.int64))
+            extents += [np.full(len(rows), -1, np.int64)] * 2
+        fragment_columns.append(_fragments_of(classes, rows))
+    fragments = None
+    if fragment_columns[0] is not None or fragment_columns[1] is not None:
+        empty = fragment_column([()] * len(kinds))
+        fragments = tuple(empty if column is None else column for column in fragment_columns)
+    ordered = [sentence, kinds, *types, *extents]
+    return Pairs.of_columns(ordered, type_names, sentences, fragments)  # type: ignore[arg-type]
+
+
+def _fragments_of(classes: _Classes, rows: np.ndarray) -> np.ndarray | None:
+    """Each row's entity's fragments (``()`` for a contiguous entity or none), as an object column; None where
+    no row has a discontinuous entity. One tuple per distinct entity, shared by its rows."""
+    held = np.flatnonzero(classes.pieces > 1)
+    if not len(held):
+        return None
+    lookup = np.full(len(classes.first) + 1, -1, np.int64)  # the last: rows without an entity
+    lookup[held] = np.arange(len(held))
+    position = lookup[rows]
+    if not (position >= 0).any():
+        return None
+    starts, ends = classes.start.tolist(), classes.end.tolist()
+    pairs = list(zip(starts, ends))
+    firsts, lasts = classes.first[held].tolist(), (classes.first[held] + classes.pieces[held]).tolist()
+    tuples = [*map(tuple, map(pairs.__getitem__, map(slice, firsts, lasts))), ()]
+    return fragment_column(list(map(tuples.__getitem__, position.tolist())))
