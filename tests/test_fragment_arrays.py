@@ -76,7 +76,7 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded) -> None
     predictions, references = batch
     checked = ns.Options.of(**options)
     with mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded):
-        table = fragment_arrays.fragment_pairs(predictions, references, checked)
+        table = span_arrays.span_pairs(predictions, references, checked)
     assert table is not None, "valid span dicts take the arrays"
     rows = readable_path.span_rows(predictions, references, checked)
     assert_same_tables(table, rows, len(references), checked)
@@ -104,7 +104,7 @@ def test_compute_semeval_on_the_arrays_equals_the_readable_path_on_every_key(bat
     predictions, references = batch
     texts = ["abcdefghijklmnopqrstuvwxyz"] * len(references)
     result = ns.compute_semeval(predictions=predictions, references=references, texts=texts, **options)
-    with mock.patch.object(span_arrays, "fragment_pairs", return_value=None):
+    with mock.patch.object(span_arrays, "fragment_pairs", return_value=None):  # the readable path
         expected = ns.compute_semeval(predictions=predictions, references=references, texts=texts, **options)
     assert result == expected
 
@@ -139,7 +139,7 @@ def test_the_arrays_pair_a_batch_of_fragments_without_the_readable_path() -> Non
 )
 def test_input_the_arrays_do_not_read_goes_the_readable_way(predictions) -> None:
     references = [[{"fragments": [[0, 2], [4, 6]], "type": "X"}]]
-    assert fragment_arrays.fragment_pairs(predictions, references, ns.Options.of()) is None
+    assert span_arrays._side_values(predictions) is None
     try:
         expected = ns.scores(readable(predictions, references))
     except ValueError as error:
@@ -159,8 +159,9 @@ def test_positions_near_2_63_and_hipe_pairing_go_the_readable_way() -> None:
         [{"fragments": [[near, near + 2], [near + 4, near + 5]], "type": "X"}],
         [{"start": 1, "end": 2, "type": "X"}],
     ]
-    assert fragment_arrays.fragment_pairs(predictions, references, ns.Options.of()) is None
-    assert fragment_arrays.fragment_pairs(predictions[:1], references[:1], ns.Options.of()) is not None
-    assert fragment_arrays.fragment_pairs(predictions[:1], references[:1], ns.Options.of(pairing="hipe")) is None
+    with mock.patch.object(span_arrays, "_with_discontinuous", return_value=None):
+        assert span_arrays.span_pairs(predictions, references, ns.Options.of()) is None
+        assert span_arrays.span_pairs(predictions[:1], references[:1], ns.Options.of()) is not None
+        assert span_arrays.span_pairs(predictions[:1], references[:1], ns.Options.of(pairing="hipe")) is None
     result = ns.compute_semeval(predictions=predictions, references=references)
     assert (result["strict_incorrect"], result["partial_partial"]) == (2, 2)

@@ -56,10 +56,10 @@ def type_column(entities: list[dict]) -> list | None:
 
 @dataclass(frozen=True)
 class FragmentValues:
-    """One side of a batch of span dicts as fragments: each entity's `pieces` (its number of merged, sorted
-    fragments) and `type_id` (indexing `type_names`), every fragment's `start` and `end` (an entity's in a run, in
-    order), and `counts`, each sentence's number of entities; valid by construction (0 <= start < end, fragments
-    of one entity apart)."""
+    """One side of a batch of entities as fragments (`fragment_columns`, or spans of one fragment each): each
+    entity's `pieces` (its number of merged, sorted fragments) and `type_id` (indexing `type_names`), every
+    fragment's `start` and `end` (an entity's in a run, in order), and `counts`, each sentence's number of
+    entities; valid by construction (0 <= start < end, fragments of one entity apart)."""
 
     start: np.ndarray
     end: np.ndarray
@@ -69,61 +69,97 @@ class FragmentValues:
     counts: np.ndarray
 
 
-def fragment_values(batch: list[list]) -> FragmentValues | None:
-    """One side's `FragmentValues`, each column read in passes at C speed; None where any entity is not a dict of
-    integer `start` and `end` or valid `fragments` with a type (the readable path then reads or explains it)."""
-    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
-    entities = list(chain.from_iterable(batch))
-    if set(map(type, entities)) - {dict}:
+# `fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
+STORED_SPANS = (np.zeros(0, np.int64), np.zeros(0, np.int64), None)
+
+
+def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """Of entity dicts some of which give `fragments` (the others `start` and `end`, or `fragments` None, as
+    evaluate stores spans): every fragment's start and end, sorted and merged (docs/scoring.md §12), an entity's
+    in a run, and each entity's number of them; that number None where every entity was given as one fragment
+    (then one start and end an entity: the span). `STORED_SPANS` where every `fragments` is None; None for
+    anything the readable path must check or explain (the types are read apart, `type_column`).
+
+    Dicts of one fragment each (`{"fragments": [[s, e]], ...}`) are read in passes at C speed: the fragments, their
+    types and numbers, the first, its type and length, its two bounds (which replace the dicts' `start` and `end`)
+    and the dicts' sizes (a `start` or `end` beside): the fewest that check what `inputs.as_fragment_span` checks.
+    Lists of tuples, spans beside and fragments to merge take the general reading."""
+    try:
+        held = list(map(operator.itemgetter("fragments"), entities))
+    except KeyError:
+        held = list(map(dict.get, entities, repeat("fragments")))
+    if set(map(type, held)) == {list}:
+        lengths = set(map(len, held))
+        one = lengths == {1}
+        pieces = list(map(operator.itemgetter(0), held)) if one else list(chain.from_iterable(held))
+        if 0 not in lengths and set(map(type, pieces)) == {list} and set(map(len, pieces)) == {2}:
+            bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
+            if bounds is None:
+                return None
+            start, end = bounds
+            if one:
+                return (start, end, None) if _extents_agree(entities, None, start, end) else None
+            counts = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
+            return _sorted_columns(entities, None, start, end, counts)
+    if held.count(None) == len(held):
+        return STORED_SPANS
+    return _general_columns(entities, held)
+
+
+def _checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | None:
+    """Starts and ends as int64 arrays where each is an int (no bool), 0 <= start < end; else None."""
+    if set(map(type, starts)) - {int} or set(map(type, ends)) - {int}:
         return None
-    held = list(map(dict.get, entities, repeat("fragments")))
+    try:
+        start, end = np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+    except OverflowError:
+        return None
+    if not (start >= 0).all() or not (start < end).all():
+        return None
+    return start, end
+
+
+def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """`fragment_columns` of any mix: lists or tuples of fragments, spans beside, fragments to sort and merge."""
     plain = np.fromiter(map(operator.is_, held, repeat(None)), dtype=bool, count=len(held))
     given: list = list(compress(held, ~plain))
     if set(map(type, given)) - {list, tuple}:
         return None
     lengths = np.fromiter(map(len, given), dtype=np.int64, count=len(given))
     pieces_given = list(chain.from_iterable(given))
-    if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2}:
+    if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
         return None
-    flat = list(chain.from_iterable(pieces_given))
-    types = type_column(entities)
-    if types is None or set(map(type, types)) - {str} or "" in types or not lengths.all():
-        return None
+    plain_entities = list(compress(entities, plain))
     try:
-        plain_entities = list(compress(entities, plain))
-        plain_bounds = [
-            list(map(operator.itemgetter(name), plain_entities)) for name in ("start", "end")
-        ]  # KeyError: no start or end
+        plain_bounds = _checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
     except KeyError:
         return None
-    if (
-        set(map(type, flat)) - {int}
-        or set(map(type, plain_bounds[0])) - {int}
-        or set(map(type, plain_bounds[1])) - {int}
-    ):
-        return None
-    try:
-        bounds = np.array(flat, dtype=np.int64).reshape(-1, 2)
-        plain_start, plain_end = np.array(plain_bounds[0], np.int64), np.array(plain_bounds[1], np.int64)
-    except OverflowError:
+    bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
+    if plain_bounds is None or bounds is None:
         return None
     pieces = np.ones(len(entities), dtype=np.int64)
     pieces[~plain] = lengths
     owner = np.repeat(np.arange(len(entities)), pieces)
     from_plain = plain[owner]
     start, end = np.empty(len(owner), np.int64), np.empty(len(owner), np.int64)
-    start[from_plain], end[from_plain] = plain_start, plain_end
-    start[~from_plain], end[~from_plain] = bounds[:, 0], bounds[:, 1]
-    if not (start >= 0).all() or not (start < end).all():
-        return None
+    start[from_plain], end[from_plain] = plain_bounds
+    start[~from_plain], end[~from_plain] = bounds
+    return _sorted_columns(entities, plain, start, end, pieces)
+
+
+def _sorted_columns(
+    entities: list[dict], plain: np.ndarray | None, start: np.ndarray, end: np.ndarray, pieces: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The fragments of every entity (`pieces` each, in runs) sorted and merged, checked against the extents
+    given beside them."""
+    owner = np.repeat(np.arange(len(entities)), pieces)
     unsorted = (owner[1:] == owner[:-1]) & (start[1:] <= end[:-1])
     if unsorted.any():
-        start, end, pieces, owner = _merged(start, end, pieces, owner, np.unique(owner[1:][unsorted]))
-    if len(given) and not _extents_given_agree(entities, plain, start, end, pieces):
+        start, end, pieces, owner = _merged(start, end, pieces.copy(), owner, np.unique(owner[1:][unsorted]))
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    if not _extents_agree(entities, plain, start[offsets[:-1]], end[offsets[1:] - 1]):
         return None
-    local = {name: index for index, name in enumerate(dict.fromkeys(types))}
-    type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
-    return FragmentValues(start, end, pieces, type_id, list(local), counts)
+    return start, end, pieces
 
 
 def _merged(
@@ -151,17 +187,18 @@ def _merged(
     return start, end, pieces, owner[order]
 
 
-def _extents_given_agree(
-    entities: list[dict], plain: np.ndarray, start: np.ndarray, end: np.ndarray, pieces: np.ndarray
-) -> bool:
-    """Whether every `start` and `end` given beside `fragments` is the entity's extent (docs/scoring.md §12)."""
-    offsets = np.concatenate(([0], np.cumsum(pieces)))
-    extent = (start[offsets[:-1]], end[offsets[1:] - 1])
-    for name, bound in zip(("start", "end"), extent):
-        beside = ~plain & np.fromiter(map(operator.contains, entities, repeat(name)), bool, count=len(entities))
+def _extents_agree(entities: list[dict], plain: np.ndarray | None, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether every `start` and `end` given beside `fragments` is its entity's extent (`start`, `end`;
+    docs/scoring.md §12); `plain`: the entities given as spans, None for none."""
+    if set(map(len, entities)) == {2}:  # `fragments` and a type only (most)
+        return True
+    for name, extent in (("start", start), ("end", end)):
+        beside = np.fromiter(map(operator.contains, entities, repeat(name)), bool, count=len(entities))
+        if plain is not None:
+            beside &= ~plain
         if beside.any():
             given = list(map(operator.itemgetter(name), compress(entities, beside)))
-            if set(map(type, given)) - {int} or given != bound[beside].tolist():
+            if set(map(type, given)) - {int} or given != extent[beside].tolist():
                 return False
     return True
 
@@ -194,14 +231,11 @@ class _Classes:
         return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
 
 
-def fragment_pairs(predictions: list[list], references: list[list], options: Options) -> Pairs | None:
-    """The table of pairs of a batch of span dicts some of which have `fragments` (docs/scoring.md §12), the
-    readable path's (`readable.span_rows`); None for anything the readable path must check or explain, and for
-    `pairing="hipe"` (§3a), which it pairs."""
+def fragment_pairs(read_p: FragmentValues, read_r: FragmentValues, options: Options) -> Pairs | None:
+    """The table of pairs of a batch of entities read as fragments (docs/scoring.md §12), the readable path's
+    (`readable.span_rows`); None for `pairing="hipe"` (§3a) and for positions past what the arrays hold, which the
+    readable path pairs."""
     if options.pairing != "optimal":
-        return None
-    read_r, read_p = fragment_values(references), fragment_values(predictions)
-    if read_r is None or read_p is None:
         return None
     type_names = sorted({*read_r.type_names, *read_p.type_names})
     type_ids = {name: index for index, name in enumerate(type_names)}
@@ -223,7 +257,7 @@ def fragment_pairs(predictions: list[list], references: list[list], options: Opt
         kept_edges = pairing.overlap_kept(units, units_r[i], options.min_overlap)
         i, j, units = i[kept_edges], j[kept_edges], units[kept_edges]
     amount = _amounts(classes_r, classes_p, i, j, units)
-    return _table(classes_r, classes_p, twins, i, j, amount, units_r, units_p, units, type_names, len(references))
+    return _table(classes_r, classes_p, twins, i, j, amount, units_r, units_p, units, type_names, len(read_r.counts))
 
 
 def _folded(
@@ -277,12 +311,18 @@ def _rule_d_order(
     if not len(pieces):
         return np.zeros(0, dtype=np.int64)
     if longest <= _PADDED_FRAGMENTS:
-        keys = [side, type_id]
+        # A missing fragment as -1: before any fragment, so that a list comes before those it begins. A
+        # fragment's start and end are one key where (end + 2) ** 2 fits, type and side one key.
+        width = int(end.max(initial=0)) + 2
+        paired = width < 1 << 31
+        keys = [type_id * 2 + side]
         for k in range(longest - 1, -1, -1):
             has = pieces > k
             at = np.where(has, first + k, 0)
-            # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
-            keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
+            if paired:
+                keys.append(np.where(has, (start[at] + 1) * width + end[at] + 1, 0))
+            else:
+                keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
         keys.append(sentence)
         return np.lexsort(keys)
     starts, ends = start.tolist(), end.tolist()
@@ -478,7 +518,7 @@ def _table(
         )
     )
     sentence = np.zeros(len(kinds), np.int64)
-    types, extents, fragment_columns = [], [], []
+    types, extents = [], []
     for classes, rows in ((references, row_r), (predictions, row_p)):
         has = rows >= 0
         at = np.where(has, rows, 0)
@@ -490,28 +530,41 @@ def _table(
         else:
             types.append(np.full(len(rows), -1, np.int64))
             extents += [np.full(len(rows), -1, np.int64)] * 2
-        fragment_columns.append(_fragments_of(classes, rows))
     fragments = None
-    if fragment_columns[0] is not None or fragment_columns[1] is not None:
-        empty = fragment_column([()] * len(kinds))
-        fragments = tuple(empty if column is None else column for column in fragment_columns)
+    if (references.pieces > 1).any() or (predictions.pieces > 1).any():  # every entity is in a row
+        objects_r, objects_p = _fragment_objects(references, predictions, twins)
+        fragments = (objects_r[row_r], objects_p[row_p])  # row -1 (no entity): the last, ()
     ordered = [sentence, kinds, *types, *extents]
-    return Pairs.of_columns(ordered, type_names, sentences, fragments)  # type: ignore[arg-type]
+    return Pairs.of_columns(ordered, type_names, sentences, fragments)
 
 
-def _fragments_of(classes: _Classes, rows: np.ndarray) -> np.ndarray | None:
-    """Each row's entity's fragments (``()`` for a contiguous entity or none), as an object column; None where
-    no row has a discontinuous entity. One tuple per distinct entity, shared by its rows."""
-    held = np.flatnonzero(classes.pieces > 1)
-    if not len(held):
-        return None
-    lookup = np.full(len(classes.first) + 1, -1, np.int64)  # the last: rows without an entity
-    lookup[held] = np.arange(len(held))
-    position = lookup[rows]
-    if not (position >= 0).any():
-        return None
-    starts, ends = classes.start.tolist(), classes.end.tolist()
-    pairs = list(zip(starts, ends))
-    firsts, lasts = classes.first[held].tolist(), (classes.first[held] + classes.pieces[held]).tolist()
-    tuples = [*map(tuple, map(pairs.__getitem__, map(slice, firsts, lasts))), ()]
-    return fragment_column(list(map(tuples.__getitem__, position.tolist())))
+def _runs(first: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    """The indices first[k], first[k] + 1, ..., first[k] + pieces[k] - 1 for each k, one after another."""
+    ends = np.cumsum(pieces)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first - (ends - pieces), pieces)
+
+
+def _fragment_objects(
+    references: _Classes, predictions: _Classes, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct entity's fragments as `Pairs` holds them, a tuple of (start, end) tuples (``()`` for a
+    contiguous entity), and ``()`` last, for rows without an entity: object columns per side. An entity found on
+    both sides (rule 1's pairs) shares one tuple, made once."""
+    objects: list[np.ndarray] = []
+    twin_r, twin_p, _ = twins
+    for classes, side in ((references, 0), (predictions, 1)):
+        column = np.empty(len(classes.first) + 1, dtype=object)
+        column.fill(())
+        held = classes.pieces > 1
+        if side == 1:
+            shared = held[twin_p]
+            column[twin_p[shared]] = objects[0][twin_r[shared]]
+            held[twin_p] = False
+        which = np.flatnonzero(held)
+        runs = _runs(classes.first[which], classes.pieces[which])
+        pairs = list(zip(classes.start[runs].tolist(), classes.end[runs].tolist()))
+        lasts = np.cumsum(classes.pieces[which])
+        firsts = (lasts - classes.pieces[which]).tolist()
+        column[which] = fragment_column(list(map(tuple, map(pairs.__getitem__, map(slice, firsts, lasts.tolist())))))
+        objects.append(column)
+    return objects[0], objects[1]

@@ -28,8 +28,7 @@ from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
-from .fragment_arrays import fragment_pairs
-from .inputs import TYPE_KEYS
+from .fragment_arrays import STORED_SPANS, FragmentValues, fragment_columns, fragment_pairs, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
 
@@ -97,14 +96,13 @@ def span_pairs(
 ) -> Pairs | None:
     """The table of pairs of a batch of spans, paired on arrays chunk by chunk of sentences; None for anything
     the readable path must check or explain."""
-    read_r, read_p = _span_values(references), _span_values(predictions)
+    read_r, read_p = _side_values(references), _side_values(predictions)
     if read_r is None or read_p is None:
-        if not isinstance(predictions, SpanValues) and not isinstance(references, SpanValues):
-            # Entities with fragments (docs/scoring.md §12), all on arrays where every one is a dict.
-            table = fragment_pairs(predictions, references, options)
-            if table is not None:
-                return table
         return _with_discontinuous(predictions, references, options)
+    if isinstance(read_r, FragmentValues) or isinstance(read_p, FragmentValues):
+        # A discontinuous entity (docs/scoring.md §12): the whole batch as fragments.
+        table = fragment_pairs(_as_fragments(read_p), _as_fragments(read_r), options)
+        return table if table is not None else _with_discontinuous(predictions, references, options)
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
@@ -189,9 +187,17 @@ def entity_ends(batch: list[list]) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
-    """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple (the readable path then
-    explains or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at
-    C speed."""
+    """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple, or is discontinuous (the
+    readable path then explains or reads it)."""
+    read = _side_values(batch)
+    return read if isinstance(read, SpanValues) else None
+
+
+def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues | None:
+    """One side's `SpanValues`, or `FragmentValues` where a dict gives an entity of several fragments
+    (docs/scoring.md §12); None if any entity is not a plain, valid dict or tuple (the readable path then explains
+    or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at C speed;
+    fragments by `fragment_arrays.fragment_columns`."""
     if isinstance(batch, SpanValues):
         return batch
     counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
@@ -200,16 +206,32 @@ def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
         return SpanValues(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts)
     kinds = set(map(type, entities))
     if kinds == {dict}:
-        columns = _dict_columns(entities)
+        types = type_column(entities)
+        if types is None or set(map(type, types)) != {str} or "" in types:
+            return None
+        given = any(map(operator.contains, entities, repeat("fragments")))
+        read = fragment_columns(entities) if given else None
+        if given and read is None:
+            return None
+        if read is not None and read is not STORED_SPANS:
+            start, end, pieces = read
+            local = {name: index for index, name in enumerate(dict.fromkeys(types))}
+            type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
+            if pieces is None or len(pieces) == len(start):  # one fragment each: spans
+                return SpanValues(start, end, type_id, list(local), counts)
+            return FragmentValues(start, end, pieces, type_id, list(local), counts)
+        try:
+            starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
+        except KeyError:
+            return None
     elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
-        columns = [list(map(operator.itemgetter(index), entities)) for index in range(3)]
+        starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
+        if set(map(type, types)) != {str} or "" in types:
+            return None
     else:
         return None
-    if columns is None:
-        return None
-    starts, ends, types = columns
-    if not {*map(type, starts), *map(type, ends)} <= {int} or set(map(type, types)) != {str} or "" in types:
+    if not {*map(type, starts), *map(type, ends)} <= {int}:
         return None
     try:
         start = np.array(starts, dtype=np.int64)
@@ -223,74 +245,12 @@ def _span_values(batch: list[list] | SpanValues) -> SpanValues | None:
     return SpanValues(start, end, type_id, list(local), counts)
 
 
-def _dict_columns(entities: list[dict]) -> list[list] | None:
-    """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
-    has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
-    if any(map(operator.contains, entities, repeat("fragments"))):
-        columns = _one_fragment_columns(entities)
-        if columns is not _STORED_SPANS:
-            return columns
-    for position, key in enumerate(TYPE_KEYS):
-        try:
-            types = list(map(operator.itemgetter(key), entities))
-        except KeyError:
-            continue
-        for earlier in TYPE_KEYS[:position]:
-            if any(map(operator.contains, entities, repeat(earlier))):
-                return None
-        try:
-            return [
-                list(map(operator.itemgetter("start"), entities)),
-                list(map(operator.itemgetter("end"), entities)),
-                types,
-            ]
-        except KeyError:
-            return None
-    return None
-
-
-# `_one_fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
-_STORED_SPANS: list[list] = []
-
-
-def _one_fragment_columns(entities: list[dict]) -> list[list] | None:
-    """The columns of entity dicts with `fragments` (docs/scoring.md §12) where every one is a single
-    ``[start, end]`` (an entity of one fragment is the ordinary span; `start`/`end` beside it its own), each
-    check one pass at C speed; `_STORED_SPANS` where every `fragments` is None; None for anything else,
-    discontinuous entities included, which the readable path reads."""
-    try:
-        fragments = list(map(operator.itemgetter("fragments"), entities))
-    except KeyError:
-        return None
-    try:
-        lengths = set(map(len, fragments))
-    except TypeError:  # None (evaluate's stored spans) or no list at all
-        return _STORED_SPANS if fragments.count(None) == len(fragments) else None
-    if lengths != {1} or set(map(type, fragments)) - {list, tuple}:
-        return None
-    pieces = list(map(operator.itemgetter(0), fragments))
-    if set(map(type, pieces)) - {list, tuple} or set(map(len, pieces)) != {2}:
-        return None
-    starts, ends = list(map(operator.itemgetter(0), pieces)), list(map(operator.itemgetter(1), pieces))
-    if set(map(len, entities)) != {2}:  # more than `fragments` and a type: a `start` or `end` must be the extent
-        for name, extent in (("start", starts), ("end", ends)):
-            if any(map(operator.contains, entities, repeat(name))):
-                try:
-                    given = list(map(operator.itemgetter(name), entities))
-                except KeyError:
-                    return None
-                if set(map(type, given)) != {int} or given != extent:
-                    return None
-    for position, key in enumerate(TYPE_KEYS):
-        try:
-            types = list(map(operator.itemgetter(key), entities))
-        except KeyError:
-            continue
-        for earlier in TYPE_KEYS[:position]:
-            if any(map(operator.contains, entities, repeat(earlier))):
-                return None
-        return [starts, ends, types]
-    return None
+def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
+    """One side as fragments: a span is one."""
+    if isinstance(read, FragmentValues):
+        return read
+    pieces = np.ones(len(read.start), dtype=np.int64)
+    return FragmentValues(read.start, read.end, pieces, read.type_id, read.type_names, read.counts)
 
 
 def _keep_types(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
