@@ -27,6 +27,7 @@ from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, _best_flow
 from ..span import Span, merged_fragments
 from ..table.pairs import Pairs, fragment_column
+from .component_arrays import _components
 from .inputs import TYPE_KEYS
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -256,7 +257,7 @@ def fragment_pairs(read_p: FragmentValues, read_r: FragmentValues, options: Opti
     if options.min_overlap is not None:
         kept_edges = pairing.overlap_kept(units, units_r[i], options.min_overlap)
         i, j, units = i[kept_edges], j[kept_edges], units[kept_edges]
-    amount = _amounts(classes_r, classes_p, i, j, units)
+    amount = _amounts(classes_r, classes_p, i, j, type_names)
     return _table(classes_r, classes_p, twins, i, j, amount, units_r, units_p, units, type_names, len(read_r.counts))
 
 
@@ -434,18 +435,28 @@ def _check_pairs_fit(
         raise error.at(sentence=worst) from None
 
 
+# Components are labelled by `component_arrays._components` (label propagation, no scipy to import) up to this
+# many edges, by scipy's connected components beyond (whose time does not grow with a component's diameter).
+_SCIPY_EDGES = 1 << 12
+
+
 def _amounts(
-    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, units: np.ndarray
+    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, type_names: list[str]
 ) -> np.ndarray:
     """How many pairs each edge (i, j) carries: a component of one edge as many as both entities have copies;
     the others solved one by one by `pairing._best_flow` on their entities as `Span`s, indexed in rule (d)'s
     order (the classes' order)."""
-    from ..pairing.large_components import component_labels
-
     amount = np.zeros(len(i), dtype=np.int64)
     if not len(i):
         return amount
-    component = component_labels(i, j, len(references.first), len(predictions.first))
+    size = len(references.first)
+    if len(i) > _SCIPY_EDGES:
+        from ..pairing.large_components import component_labels
+
+        component = component_labels(i, j, size, len(predictions.first))
+    else:
+        component = np.unique(_components(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
+    component = component.reshape(-1)
     edges = np.bincount(component)
     single = edges[component] == 1
     amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
@@ -454,16 +465,18 @@ def _amounts(
         return amount
     picked = picked[np.argsort(component[picked], kind="stable")]
     bounds = np.flatnonzero(np.r_[True, component[picked][1:] != component[picked][:-1], True]).tolist()
-    names = [str(k) for k in range(int(max(references.type_id.max(initial=0), predictions.type_id.max(initial=0))) + 1)]
+    sides = []
+    for classes in (references, predictions):
+        start, end = classes.extent()
+        sides.append((start.tolist(), end.tolist(), classes.type_id.tolist(), classes.count.tolist(), classes))
     made: dict[tuple[int, int], Span] = {}
 
-    def span(classes: _Classes, side: int, index: int) -> Span:
+    def span(side: int, index: int) -> Span:
         found = made.get((side, index))
         if found is None:
-            start, end = classes.extent()
-            found = made[side, index] = Span(
-                int(start[index]), int(end[index]), names[int(classes.type_id[index])], classes.fragments(index)
-            )
+            start, end, type_id, _, classes = sides[side]
+            found = Span(start[index], end[index], type_names[type_id[index]], classes.fragments(index))
+            made[side, index] = found
         return found
 
     for first, last in pairwise(bounds):
@@ -471,10 +484,10 @@ def _amounts(
         edges_i, edges_j = i[edges_of].tolist(), j[edges_of].tolist()
         local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i)))}
         local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j)))}
-        spans_r = [span(references, 0, index) for index in local_r]
-        spans_p = [span(predictions, 1, index) for index in local_p]
-        room_r = [int(references.count[index]) for index in local_r]
-        room_p = [int(predictions.count[index]) for index in local_p]
+        spans_r = [span(0, index) for index in local_r]
+        spans_p = [span(1, index) for index in local_p]
+        room_r = [sides[0][3][index] for index in local_r]
+        room_p = [sides[1][3][index] for index in local_p]
         pairs = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
         flow = _best_flow(spans_r, spans_p, pairs, room_r, room_p)
         amount[edges_of] = [flow.get(edge, 0) for edge in pairs]
