@@ -35,7 +35,11 @@ def entity(draw: st.DrawFn) -> dict[str, Any]:
         start = draw(st.integers(0, 14))
         return {"start": start, "end": start + draw(st.integers(1, 5)), "type": kind}
     fragments = draw(pieces)
-    written: dict[str, Any] = {"fragments": fragments, "type": kind}
+    form = draw(st.integers(0, 5))  # now and then tuples, which the general reading reads
+    written: dict[str, Any] = {
+        "fragments": [tuple(p) for p in fragments] if form == 0 else tuple(fragments) if form == 1 else fragments,
+        "type": kind,
+    }
     if draw(st.integers(0, 4)) == 0:
         written["start"] = min(a for a, _ in fragments)
         written["end"] = max(b for _, b in fragments)
@@ -135,6 +139,12 @@ def test_the_arrays_pair_a_batch_of_fragments_without_the_readable_path() -> Non
         pytest.param([[{"fragments": [[0, 2], [4, 5]], "type": ""}]], id="empty-type"),
         pytest.param([[{"fragments": [[0, 2], [4, 5]]}]], id="no-type"),
         pytest.param([[{"fragments": "0 2", "type": "X"}]], id="fragments-a-string"),
+        pytest.param([[{"fragments": [0, 2], "type": "X"}]], id="fragments-one-flat-pair"),
+        pytest.param([[{"fragments": [[0, 2], {4, 5}], "type": "X"}]], id="a-fragment-a-set"),
+        pytest.param([[{"fragments": [[0, 2], {0: 4, 1: 5}], "type": "X"}]], id="a-fragment-a-dict"),
+        pytest.param([[{"fragments": [{0: 4, 1: 5}], "type": "X"}]], id="one-fragment-a-dict"),
+        pytest.param([[{"fragments": {0: [0, 2]}, "type": "X"}]], id="fragments-a-dict"),
+        pytest.param([[{"fragments": [[0, 2], []], "type": "X"}]], id="an-empty-fragment-list"),
     ],
 )
 def test_input_the_arrays_do_not_read_goes_the_readable_way(predictions) -> None:

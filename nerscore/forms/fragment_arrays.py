@@ -81,20 +81,36 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
     (then one start and end an entity: the span). `STORED_SPANS` where every `fragments` is None; None for
     anything the readable path must check or explain (the types are read apart, `type_column`).
 
-    Dicts of one fragment each (`{"fragments": [[s, e]], ...}`) are read in passes at C speed: the fragments, their
-    types and numbers, the first, its type and length, its two bounds (which replace the dicts' `start` and `end`)
-    and the dicts' sizes (a `start` or `end` beside): the fewest that check what `inputs.as_fragment_span` checks.
-    Lists of tuples, spans beside and fragments to merge take the general reading."""
+    Dicts of one fragment each (`{"fragments": [[s, e]], ...}`) are read in passes at C speed: the fragments, the
+    first of each, their numbers, the first's length, its two bounds (which replace the dicts' `start` and `end`)
+    and the dicts' sizes (a `start` or `end` beside), besides the types all span dicts read: the fewest that check
+    what `inputs.as_fragment_span` checks. `list.__getitem__` mapped over lists checks that each is a list while it
+    reads (a type check of its own would be one more pass). Tuples, spans beside, empty lists take the general
+    reading."""
     try:
         held = list(map(operator.itemgetter("fragments"), entities))
     except KeyError:
         held = list(map(dict.get, entities, repeat("fragments")))
-    if set(map(type, held)) == {list}:
+    try:
+        # `list.__getitem__` mapped: the first fragment of each, and a TypeError unless every one is a list.
+        firsts = list(map(list.__getitem__, held, repeat(0)))
+    except (TypeError, IndexError):  # a tuple, None (a span beside), an empty list: the general reading
+        firsts = None
+    if firsts is not None:
         lengths = set(map(len, held))
         one = lengths == {1}
-        pieces = list(map(operator.itemgetter(0), held)) if one else list(chain.from_iterable(held))
-        if 0 not in lengths and set(map(type, pieces)) == {list} and set(map(len, pieces)) == {2}:
-            bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
+        pieces = firsts if one else list(chain.from_iterable(held))
+        try:
+            pairs = set(map(len, pieces)) == {2}
+        except TypeError:  # a fragment of no length (a number): the general reading explains it
+            pairs = False
+        if pairs:
+            try:  # the bounds, and a TypeError unless every fragment is a list
+                bounds = _checked_bounds(*(list(map(list.__getitem__, pieces, repeat(k))) for k in (0, 1)))
+            except TypeError:
+                if set(map(type, pieces)) - {list, tuple}:
+                    return None
+                bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
             if bounds is None:
                 return None
             start, end = bounds
