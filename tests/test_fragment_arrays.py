@@ -12,7 +12,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_tag_arrays import assert_same_tables, readable
+from test_tag_arrays import assert_same_table, assert_same_tables, readable
 
 import nerscore as ns
 from nerscore.forms import fragment_arrays, span_arrays
@@ -86,12 +86,18 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded) -> None
     assert_same_tables(table, rows, len(references), checked)
     expected = readable_path.reduction(rows, len(references), checked).pairs
     assert table.fragmented == expected.fragmented
+    # Without the fragments (for the tally alone): the same rows.
+    bare = span_arrays.span_pairs(predictions, references, checked, fragments=False)
+    assert bare is not None and not bare.fragmented
+    assert_same_table(bare, table)
     assert [list(column) for column in table.in_order().fragment_columns()] == [
         list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
     ]
 
 
 EVERY_KEY = [
+    {},  # the tally alone: a table without the fragments (`span_arrays._reads_extents`)
+    {"bootstrap": 20, "seed": 2, "per_type": True},
     {"return_entities": True, "per_type": True, "confusion": True},
     {"min_overlap": 0.5, "diagnostics": True, "errors": True},
     {"partial_credit": "overlap", "diagnostics": True, "return_entities": True},

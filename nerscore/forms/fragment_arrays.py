@@ -248,10 +248,13 @@ class _Classes:
         return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
 
 
-def fragment_pairs(read_p: FragmentValues, read_r: FragmentValues, options: Options) -> Pairs | None:
+def fragment_pairs(
+    read_p: FragmentValues, read_r: FragmentValues, options: Options, fragments: bool = True
+) -> Pairs | None:
     """The table of pairs of a batch of entities read as fragments (docs/scoring.md §12), the readable path's
     (`readable.span_rows`); None for `pairing="hipe"` (§3a) and for positions past what the arrays hold, which the
-    readable path pairs."""
+    readable path pairs. Without `fragments`, the table leaves its entities' fragments out (the same rows, the
+    extents as every table has them), for what reads scenarios and types alone."""
     if options.pairing != "optimal":
         return None
     type_names = sorted({*read_r.type_names, *read_p.type_names})
@@ -274,7 +277,8 @@ def fragment_pairs(read_p: FragmentValues, read_r: FragmentValues, options: Opti
         kept_edges = pairing.overlap_kept(units, units_r[i], options.min_overlap)
         i, j, units = i[kept_edges], j[kept_edges], units[kept_edges]
     amount = _amounts(classes_r, classes_p, i, j, type_names)
-    return _table(classes_r, classes_p, twins, i, j, amount, units_r, units_p, units, type_names, len(read_r.counts))
+    edges = (i, j, amount, units)
+    return _table(classes_r, classes_p, twins, edges, units_r, units_p, type_names, len(read_r.counts), fragments)
 
 
 def _folded(
@@ -514,18 +518,18 @@ def _table(
     references: _Classes,
     predictions: _Classes,
     twins: tuple[np.ndarray, np.ndarray, np.ndarray],
-    i: np.ndarray,
-    j: np.ndarray,
-    amount: np.ndarray,
+    edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     units_r: np.ndarray,
     units_p: np.ndarray,
-    units: np.ndarray,
     type_names: list[str],
     sentences: int,
+    fragments: bool,
 ) -> Pairs:
-    """The rows: rule 1's pairs, the pairs of the edges, each entity's copies left unpaired; each row's
-    entities' extents and, where one is discontinuous, fragments."""
+    """The rows: rule 1's pairs, the edges' pairs (`edges`: reference, prediction, how many pairs, shared units),
+    each entity's copies left unpaired; each row's entities' extents and, where one is discontinuous and
+    `fragments` asks, fragments."""
     twin_r, twin_p, twin_count = twins
+    i, j, amount, units = edges
     paired = amount > 0
     i, j, amount, units = i[paired], j[paired], amount[paired], units[paired]
     same_bounds = (units == units_r[i]) & (units == units_p[j])
@@ -559,12 +563,11 @@ def _table(
         else:
             types.append(np.full(len(rows), -1, np.int64))
             extents += [np.full(len(rows), -1, np.int64)] * 2
-    fragments = None
-    if (references.pieces > 1).any() or (predictions.pieces > 1).any():  # every entity is in a row
+    held = None
+    if fragments and ((references.pieces > 1).any() or (predictions.pieces > 1).any()):  # every entity has a row
         objects_r, objects_p = _fragment_objects(references, predictions, twins)
-        fragments = (objects_r[row_r], objects_p[row_p])  # row -1 (no entity): the last, ()
-    ordered = [sentence, kinds, *types, *extents]
-    return Pairs.of_columns(ordered, type_names, sentences, fragments)
+        held = (objects_r[row_r], objects_p[row_p])  # row -1 (no entity): the last, ()
+    return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences, held)
 
 
 def _runs(first: np.ndarray, pieces: np.ndarray) -> np.ndarray:

@@ -84,24 +84,36 @@ def count_spans(
     by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts, with
     `rows` the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
-    pairs = span_pairs(predictions, references, options)
+    pairs = span_pairs(predictions, references, options, rows or _reads_extents(options))
     if pairs is None:
         return None
     slice_input = (pairs, SentenceFacts(len(references))) if rows else None
     return reducers.counted(Reduction(pairs, options, columns), None, keep_sentences, slice_input)
 
 
+def _reads_extents(options: Options) -> bool:
+    """Whether a reducer `options` ask for reads the table's extents (`reducers.REDUCERS`' columns): then it reads a
+    discontinuous entity's fragments too (docs/scoring.md §12). The tally alone reads scenarios and types."""
+    extents = {"reference_start", "reference_end", "predicted_start", "predicted_end"}
+    return any(reducer.wanted(options) and extents.intersection(reducer.reads) for reducer in reducers.REDUCERS)
+
+
 def span_pairs(
-    predictions: list[list] | SpanValues, references: list[list] | SpanValues, options: Options
+    predictions: list[list] | SpanValues,
+    references: list[list] | SpanValues,
+    options: Options,
+    fragments: bool = True,
 ) -> Pairs | None:
     """The table of pairs of a batch of spans, paired on arrays chunk by chunk of sentences; None for anything
-    the readable path must check or explain."""
+    the readable path must check or explain. Without `fragments`, a batch with discontinuous entities gives its
+    table without their fragments, for reducers that read no extent (`_reads_extents`): their tuples are most of
+    the cost of its table (docs/scoring.md §12)."""
     read_r, read_p = _side_values(references), _side_values(predictions)
     if read_r is None or read_p is None:
         return _with_discontinuous(predictions, references, options)
     if isinstance(read_r, FragmentValues) or isinstance(read_p, FragmentValues):
         # A discontinuous entity (docs/scoring.md §12): the whole batch as fragments.
-        table = fragment_pairs(_as_fragments(read_p), _as_fragments(read_r), options)
+        table = fragment_pairs(_as_fragments(read_p), _as_fragments(read_r), options, fragments)
         return table if table is not None else _with_discontinuous(predictions, references, options)
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
