@@ -112,9 +112,22 @@ def span_pairs(
     if read_r is None or read_p is None:
         return _with_discontinuous(predictions, references, options)
     if isinstance(read_r, FragmentValues) or isinstance(read_p, FragmentValues):
-        # A discontinuous entity (docs/scoring.md §12): the whole batch as fragments.
-        table = fragment_pairs(_as_fragments(read_p), _as_fragments(read_r), options, fragments)
-        return table if table is not None else _with_discontinuous(predictions, references, options)
+        # Discontinuous entities (docs/scoring.md §12): their sentences as fragments, the others as spans.
+        sides = [_as_fragments(read) for read in (read_r, read_p)]
+        sentence_r, sentence_p = (np.repeat(np.arange(len(side.counts)), side.counts) for side in sides)
+        held = np.zeros(len(sides[0].counts), dtype=bool)
+        held[sentence_r[sides[0].pieces > 1]] = True
+        held[sentence_p[sides[1].pieces > 1]] = True
+        table = fragment_pairs(_sentences(sides[1], held), _sentences(sides[0], held), options, fragments)
+        if table is None:
+            return _with_discontinuous(predictions, references, options)
+        if held.all():
+            return table
+        spans_p, spans_r = (_as_spans(_sentences(side, ~held)) for side in (sides[1], sides[0]))
+        plain = span_pairs(spans_p, spans_r, options)
+        assert plain is not None  # valid spans at offsets int64 holds
+        names = sorted({*plain.type_names, *table.type_names})
+        return Pairs.joined([plain.renamed(names), table.renamed(names)], names, len(held))
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
@@ -255,6 +268,21 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     local = {name: index for index, name in enumerate(dict.fromkeys(types))}
     type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
     return SpanValues(start, end, type_id, list(local), counts)
+
+
+def _sentences(read: FragmentValues, keep: np.ndarray) -> FragmentValues:
+    """The entities of the sentences `keep` holds; the others' left out (still counted, with no entity)."""
+    entities = np.repeat(keep, read.counts)
+    pieces = np.repeat(entities, read.pieces)
+    counts = np.where(keep, read.counts, 0)
+    return FragmentValues(
+        read.start[pieces], read.end[pieces], read.pieces[entities], read.type_id[entities], read.type_names, counts
+    )
+
+
+def _as_spans(read: FragmentValues) -> SpanValues:
+    """Entities of one fragment each as spans."""
+    return SpanValues(read.start, read.end, read.type_id, read.type_names, read.counts)
 
 
 def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
