@@ -193,3 +193,17 @@ def test_positions_near_2_63_and_hipe_pairing_go_the_readable_way() -> None:
         assert span_arrays.span_pairs(predictions[:1], references[:1], ns.Options.of(pairing="hipe")) is None
     result = ns.compute_semeval(predictions=predictions, references=references)
     assert (result["strict_incorrect"], result["partial_partial"]) == (2, 2)
+
+
+@SETTINGS
+@given(batch=batches(), tuples=st.booleans())
+def test_entity_ends_are_the_extents_ends(batch, tuples) -> None:
+    # `labels` with `texts` check every entity's end against its text from these (compute.refuse_past_texts).
+    side = batch[1]
+    if tuples:  # (start, end, type) tuples of the extents
+        side = [[(s.start, s.end, s.entity_type) for s in map(ns.as_span, sentence)] for sentence in side]
+    read = span_arrays.entity_ends(side)
+    assert read is not None
+    ends, counts = read
+    assert counts.tolist() == [len(sentence) for sentence in side]
+    assert ends.tolist() == [ns.as_span(entity).end for sentence in side for entity in sentence]
