@@ -86,12 +86,22 @@ def discontinuous(batch: list[list]) -> bool:
 
 
 @SETTINGS
-@given(batch=batches(), options=OPTIONS, padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]))
-def test_fragment_tables_are_the_readable_tables(batch, options, padded) -> None:
-    # `padded`: entities of more fragments are ordered by Python's comparison of their tuples.
+@given(
+    batch=batches(),
+    options=OPTIONS,
+    padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]),
+    packed=st.booleans(),
+)
+def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed) -> None:
+    # `padded`: entities of more fragments are ordered by Python's comparison of their tuples; without `packed`,
+    # by a lexsort of their fragments' bounds rather than one integer an entity.
     predictions, references = batch
     checked = ns.Options.of(**options)
-    with mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded):
+    keys = {"wraps": fragment_arrays._packed_keys} if packed else {"return_value": None}
+    with (
+        mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded),
+        mock.patch.object(fragment_arrays, "_packed_keys", **keys),
+    ):
         table = span_arrays.span_pairs(predictions, references, checked)
     assert table is not None, "valid span dicts take the arrays"
     rows = readable_path.span_rows(predictions, references, checked)

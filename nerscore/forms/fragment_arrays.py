@@ -332,18 +332,15 @@ def _rule_d_order(
     if not len(pieces):
         return np.zeros(0, dtype=np.int64)
     if longest <= _PADDED_FRAGMENTS:
-        # A missing fragment as -1: before any fragment, so that a list comes before those it begins. A
-        # fragment's start and end are one key where (end + 2) ** 2 fits, type and side one key.
-        width = int(end.max(initial=0)) + 2
-        paired = width < 1 << 31
+        packed = _packed_keys(sentence, type_id * 2 + side, pieces, first, start, end, longest)
+        if packed is not None:
+            return np.argsort(packed, kind="stable")
+        # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
         keys = [type_id * 2 + side]
         for k in range(longest - 1, -1, -1):
             has = pieces > k
             at = np.where(has, first + k, 0)
-            if paired:
-                keys.append(np.where(has, (start[at] + 1) * width + end[at] + 1, 0))
-            else:
-                keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
+            keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
         keys.append(sentence)
         return np.lexsort(keys)
     starts, ends = start.tolist(), end.tolist()
@@ -352,6 +349,29 @@ def _rule_d_order(
         for s, a, n, t, d in zip(sentence.tolist(), first.tolist(), pieces.tolist(), type_id.tolist(), side.tolist())
     ]
     return np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
+
+
+def _packed_keys(
+    sentence: np.ndarray,
+    code: np.ndarray,
+    pieces: np.ndarray,
+    first: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    longest: int,
+) -> np.ndarray | None:
+    """`_rule_d_order`'s keys as one integer an entity, in mixed radix (sentence, then each fragment's start + 1
+    and end + 1, 0 for none, then `code`: type and side), where it fits in 63 bits (short sentences, few
+    fragments: one argsort for the lexsort of 2 * `longest` + 2 keys); None where it does not."""
+    width = int(end.max(initial=0)) + 2
+    if int(sentence.max(initial=0) + 1) * width ** (2 * longest) * int(code.max(initial=0) + 1) >= 1 << 63:
+        return None
+    key = sentence.astype(np.int64)
+    for k in range(longest):
+        has = pieces > k
+        at = np.where(has, first + k, 0)
+        key = (key * width + np.where(has, start[at] + 1, 0)) * width + np.where(has, end[at] + 1, 0)
+    return key * int(code.max(initial=0) + 1) + code
 
 
 def _same_as_previous(
