@@ -97,8 +97,8 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
     except (TypeError, IndexError):  # a tuple, None (a span beside), an empty list: the general reading
         firsts = None
     if firsts is not None:
-        lengths = set(map(len, held))
-        one = lengths == {1}
+        lengths = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
+        one = bool((lengths == 1).all())
         pieces = firsts if one else list(chain.from_iterable(held))
         try:
             pairs = set(map(len, pieces)) == {2}
@@ -116,8 +116,7 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
             start, end = bounds
             if one:
                 return (start, end, None) if _extents_agree(entities, None, start, end) else None
-            counts = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
-            return _sorted_columns(entities, None, start, end, counts)
+            return _sorted_columns(entities, None, start, end, lengths)
     if held.count(None) == len(held):
         return STORED_SPANS
     return _general_columns(entities, held)
