@@ -10,11 +10,12 @@ Modules, in the order data flows (each imports only those before it; a dotted na
 whose modules stand together): errors, span, schemes, option_checks, options, decoding, pairing.assignment,
 pairing.large_components, pairing.rules, pairing.value, pairing.greedy, measures, tally, result_scores,
 table.columns, table.pairs, table.slices, table.reducers, forms.inputs, forms.readable, forms.tag_arrays,
-forms.component_arrays, forms.fragment_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding,
-forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
-statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
-runs, agreement, files.readers, files.annotations, files.tables, files.conlleval, files.file_counts, files.hipe,
-files.hipe_table, files.reports, files.hipe_report, files.agreement_files, cli, __main__.
+forms.component_arrays, forms.fragment_reading, forms.fragment_arrays, forms.span_arrays, forms.joint_grounding,
+forms.grounding, forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics,
+statistics.resampling, statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients,
+compute, accumulator, runs, agreement, files.readers, files.annotations, files.tables, files.conlleval,
+files.file_counts, files.hipe, files.hipe_table, files.reports, files.hipe_report, files.agreement_files, cli,
+__main__.
 """
 
 from __future__ import annotations

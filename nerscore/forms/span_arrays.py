@@ -28,7 +28,8 @@ from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
-from .fragment_arrays import STORED_SPANS, FragmentValues, fragment_columns, fragment_pairs, type_column
+from .fragment_arrays import fragment_pairs
+from .fragment_reading import STORED_SPANS, FragmentValues, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
 
