@@ -5,7 +5,9 @@ its own (its first start right after the previous sentence's last end), so that 
 pairing, pairs in one go every sentence whose entities are disjoint on both sides, and
 `component_arrays.nested_rows` the sentences with nested, overlapping or repeated entities. Reading the three
 keys of every dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped
-over them). What the result reports is reduced from the table by `nerscore.table.reducers`, as for every path.
+over them). Dicts with `fragments` (docs/scoring.md §12) are read by `fragment_reading`; the sentences that hold a
+discontinuous entity are paired by `fragment_arrays`, the others here. What the result reports is reduced from the
+table by `nerscore.table.reducers`, as for every path.
 tests/test_span_arrays.py proves the table equal to the readable path's, at any offset int64 holds."""
 
 from __future__ import annotations
@@ -171,7 +173,8 @@ def _with_discontinuous(
     sentences by the readable path (`readable.span_rows`), the others on arrays (with the first ones empty, so
     that sentence numbers stay the batch's); None where no sentence or every sentence holds fragments, or where
     either part holds what its path does not read (the readable path then reads the whole batch and names what
-    is wrong)."""
+    is wrong). For the batches the arrays cannot read as a whole (dicts mixed with tuples, `Span` objects, offsets
+    past what `fragment_arrays` holds, `pairing="hipe"`)."""
     if isinstance(predictions, SpanValues) or isinstance(references, SpanValues):
         return None
     held = [
