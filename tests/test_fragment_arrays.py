@@ -217,3 +217,15 @@ def test_entity_ends_are_the_extents_ends(batch, tuples) -> None:
     ends, counts = read
     assert counts.tolist() == [len(sentence) for sentence in side]
     assert ends.tolist() == [ns.as_span(entity).end for sentence in side for entity in sentence]
+
+
+def test_shared_units_are_exact_past_2_53() -> None:
+    # 2**60 + 255 shared units, which a float sum would round to 2**60 + 256, both entities' units: then "identical
+    # boundaries" (scenario IV) where the fragments differ (V).
+    big = 2**60
+    references = [[{"fragments": [[0, big], [big + 300, big + 556]], "type": "X"}]]
+    predictions = [[{"fragments": [[0, big], [big + 300, big + 555], [big + 600, big + 601]], "type": "X"}]]
+    options = ns.Options.of(value=True)
+    table = span_arrays.span_pairs(predictions, references, options)
+    assert table is not None and table.scenario.tolist() == [4]  # V
+    assert_same_tables(table, readable_path.span_rows(predictions, references, options), 1, options)

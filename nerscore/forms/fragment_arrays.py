@@ -219,7 +219,7 @@ def _same_as_previous(
     step = np.arange(len(owner)) - np.repeat(np.cumsum(pieces[candidates]) - pieces[candidates], pieces[candidates])
     here, before = first[owner] + step, first[owner - 1] + step
     differs = (start[here] != start[before]) | (end[here] != end[before])
-    same[np.unique(owner[differs])] = False
+    same[owner[differs]] = False
     return same
 
 
@@ -264,9 +264,12 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     shared = np.minimum(end_r[a], end_p[b]) - np.maximum(start_r[a], start_p[b])
     i, j = owner_r[a], owner_p[b]
     key = i.astype(np.int64) * max(len(predictions.first), 1) + j
-    edges, inverse = np.unique(key, return_inverse=True)
-    units = np.bincount(inverse.reshape(-1), weights=shared, minlength=len(edges)).astype(np.int64)
-    i, j = np.divmod(edges, max(len(predictions.first), 1))
+    # Summed per pair in int64 (exact at any offset; float weights would round past 2**53).
+    order = np.argsort(key, kind="stable")
+    key, shared = key[order], shared[order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
+    units = np.add.reduceat(shared, first) if len(key) else np.zeros(0, np.int64)
+    i, j = np.divmod(key[first], max(len(predictions.first), 1))
     return i, j, units
 
 
