@@ -3,6 +3,7 @@
     python benchmarks/fragments.py             # 20,000 documents, 5 runs each: about a minute on 2 cores
     python benchmarks/fragments.py --quick     # 4,000 documents, 3 runs
     python benchmarks/fragments.py --hostile   # the hostile fragment sets only
+    python benchmarks/fragments.py --before c7af47d   # each ratio also by that revision, calls in turns
 
 - one fragment: spans.py's flat documents as span dicts, against the same entities written as one-fragment dicts
   `{"fragments": [[start, end]], "type"}` (goal <= 1.1x: they take the spans' array path);
@@ -12,8 +13,10 @@
   of 50 fragments interleaved (entity k holds positions k, k + 1,000, ...) against the same shifted by one;
   seconds, with the growth from half the size.
 
-Each ratio is of median CPU times over the runs (`median_times`); the hostile rows are wall seconds of one
-run. Times are never asserted in tests.
+Each ratio is of median CPU times over the runs (`median_times`), with the ratio of the fastest runs beside it;
+the hostile rows are wall seconds of one run. With `--before REV`, that revision's package (loaded from git under
+a name of its own, `revisions.earlier_module`) scores every case too, its calls in turns with the working tree's:
+before and after in one process. Times are never asserted in tests.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+from contextlib import ExitStack  # noqa: E402
+
+from revisions import earlier_module  # noqa: E402
 from spans import flat_documents  # noqa: E402
 
 import nerscore  # noqa: E402
@@ -88,8 +94,9 @@ def extents(batch):
 
 
 def median_times(calls, repeats):
-    """The median CPU time (`time.process_time`, steadier than wall time on a loaded machine) of each call over
-    `repeats` runs, after a warm-up, the calls interleaved run by run; `gc.collect()` before each run."""
+    """The median and the fastest CPU time (`time.process_time`, steadier than wall time on a loaded machine) of
+    each call over `repeats` runs, after a warm-up, the calls interleaved run by run; `gc.collect()` before each
+    run."""
     for call in calls.values():
         call()
     times = {name: [] for name in calls}
@@ -99,45 +106,55 @@ def median_times(calls, repeats):
             start = time.process_time()
             call()
             times[name].append(time.process_time() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
+    return {name: (statistics.median(values), min(values)) for name, values in times.items()}
 
 
-def compute(predictions, references, **options):
-    return lambda: nerscore.compute_semeval(predictions=predictions, references=references, **options)
+def compute(module, predictions, references, **options):
+    return lambda: module.compute_semeval(predictions=predictions, references=references, **options)
 
 
-def ratios(count: int, repeats: int) -> None:
+def compared(label, goal, cases, modules, repeats):
+    """Times `cases` ({name: (predictions, references)}, the first the baseline) by every module in turns and
+    prints a row per module: the ratio of the second case to the first, medians and fastest runs."""
+    calls = {
+        (tag, name): compute(module, predictions, references)
+        for tag, module in modules.items()
+        for name, (predictions, references) in cases.items()
+    }
+    times = median_times(calls, repeats)
+    base, case = list(cases)
+    for tag, _module in modules.items():
+        assert calls[tag, base]() == calls[tag, case]() or case != "one fragment"
+        median = times[tag, case][0] / times[tag, base][0]
+        fastest = times[tag, case][1] / times[tag, base][1]
+        print(f"| {label} ({tag}) | {median:.2f}x (fastest {fastest:.2f}x) | {goal} |")
+
+
+def ratios(count: int, repeats: int, modules: dict) -> None:
     _, references, predictions = flat_documents(count, 1)
-    plain = {"spans": compute(as_dicts(predictions), as_dicts(references))}
-    plain["one fragment"] = compute(as_one_fragment(predictions), as_one_fragment(references))
-    times = median_times(plain, repeats)
-    assert plain["spans"]() == plain["one fragment"]()
-    print(
-        f"| one-fragment dicts / span dicts, {count:,} documents | "
-        f"{times['one fragment'] / times['spans']:.2f}x | <= 1.1x |"
-    )
+    cases = {
+        "spans": (as_dicts(predictions), as_dicts(references)),
+        "one fragment": (as_one_fragment(predictions), as_one_fragment(references)),
+    }
+    compared(f"one-fragment dicts / span dicts, {count:,} documents", "<= 1.1x", cases, modules, repeats)
 
     fragmented_r, _ = cut(references, 2)
     fragmented_p = jittered(fragmented_r, 3)
-    cases = {
-        "contiguous": compute(extents(fragmented_p), extents(fragmented_r)),
-        "fragments": compute(fragmented_p, fragmented_r),
-    }
-    times = median_times(cases, repeats)
-    print(
-        f"| 2-3 fragments / as many contiguous spans, {count:,} documents | "
-        f"{times['fragments'] / times['contiguous']:.2f}x | <= 2x |"
-    )
-    # A clinical corpus: a tenth of the documents hold a discontinuous entity (the others go the arrays' way).
+    contiguous = (extents(fragmented_p), extents(fragmented_r))
+    cases = {"contiguous": contiguous, "fragments": (fragmented_p, fragmented_r)}
+    compared(f"2-3 fragments / as many contiguous spans, {count:,} documents", "<= 2x", cases, modules, repeats)
+    # A clinical corpus: a tenth of the documents hold a discontinuous entity.
     rng = random.Random(4)
     mixed_r, mixed_p = extents(fragmented_r), extents(fragmented_p)
     for k in rng.sample(range(len(mixed_r)), len(mixed_r) // 10):
         mixed_r[k], mixed_p[k] = fragmented_r[k], fragmented_p[k]
-    cases = {"contiguous": cases["contiguous"], "a tenth": compute(mixed_p, mixed_r)}
-    times = median_times(cases, repeats)
-    print(
-        f"| a tenth of the documents with 2-3 fragments / all contiguous, {count:,} documents | "
-        f"{times['a tenth'] / times['contiguous']:.2f}x | |"
+    cases = {"contiguous": contiguous, "a tenth": (mixed_p, mixed_r)}
+    compared(
+        f"a tenth of the documents with 2-3 fragments / all contiguous, {count:,} documents",
+        "",
+        cases,
+        modules,
+        repeats,
     )
 
 
@@ -168,9 +185,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--hostile", action="store_true")
+    parser.add_argument("--before", metavar="REV", help="also time this revision's package, in turns")
     args = parser.parse_args()
-    if not args.hostile:
-        ratios(4_000 if args.quick else 20_000, 3 if args.quick else 5)
+    with ExitStack() as stack:
+        modules = {"now": nerscore}
+        if args.before:
+            modules = {"before": stack.enter_context(earlier_module(args.before)), **modules}
+        if not args.hostile:
+            ratios(4_000 if args.quick else 20_000, 3 if args.quick else 5, modules)
     hostile()
 
 

@@ -5,7 +5,9 @@ its own (its first start right after the previous sentence's last end), so that 
 pairing, pairs in one go every sentence whose entities are disjoint on both sides, and
 `component_arrays.nested_rows` the sentences with nested, overlapping or repeated entities. Reading the three
 keys of every dict is the one step that touches every entity, so it stays in C (`operator.itemgetter` mapped
-over them). What the result reports is reduced from the table by `nerscore.table.reducers`, as for every path.
+over them). Dicts with `fragments` (docs/scoring.md §12) are read by `fragment_reading`; the sentences that hold a
+discontinuous entity are paired by `fragment_arrays`, the others here. What the result reports is reduced from the
+table by `nerscore.table.reducers`, as for every path.
 tests/test_span_arrays.py proves the table equal to the readable path's, at any offset int64 holds."""
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
-from .inputs import TYPE_KEYS
+from .fragment_arrays import fragment_pairs
+from .fragment_reading import STORED_SPANS, FragmentValues, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
 
@@ -84,21 +87,50 @@ def count_spans(
     by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts, with
     `rows` the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
-    pairs = span_pairs(predictions, references, options)
+    pairs = span_pairs(predictions, references, options, rows or _reads_extents(options))
     if pairs is None:
         return None
     slice_input = (pairs, SentenceFacts(len(references))) if rows else None
     return reducers.counted(Reduction(pairs, options, columns), None, keep_sentences, slice_input)
 
 
+def _reads_extents(options: Options) -> bool:
+    """Whether a reducer `options` ask for reads the table's extents (`reducers.REDUCERS`' columns): then it reads a
+    discontinuous entity's fragments too (docs/scoring.md §12). The tally alone reads scenarios and types."""
+    extents = {"reference_start", "reference_end", "predicted_start", "predicted_end"}
+    return any(reducer.wanted(options) and extents.intersection(reducer.reads) for reducer in reducers.REDUCERS)
+
+
 def span_pairs(
-    predictions: list[list] | SpanValues, references: list[list] | SpanValues, options: Options
+    predictions: list[list] | SpanValues,
+    references: list[list] | SpanValues,
+    options: Options,
+    fragments: bool = True,
 ) -> Pairs | None:
     """The table of pairs of a batch of spans, paired on arrays chunk by chunk of sentences; None for anything
-    the readable path must check or explain."""
-    read_r, read_p = span_values(references), span_values(predictions)
+    the readable path must check or explain. Without `fragments`, a batch with discontinuous entities gives its
+    table without their fragments, for reducers that read no extent (`_reads_extents`): their tuples are most of
+    the cost of its table (docs/scoring.md §12)."""
+    read_r, read_p = _side_values(references), _side_values(predictions)
     if read_r is None or read_p is None:
         return _with_discontinuous(predictions, references, options)
+    if isinstance(read_r, FragmentValues) or isinstance(read_p, FragmentValues):
+        # Discontinuous entities (docs/scoring.md §12): their sentences as fragments, the others as spans.
+        sides = [_as_fragments(read) for read in (read_r, read_p)]
+        sentence_r, sentence_p = (np.repeat(np.arange(len(side.counts)), side.counts) for side in sides)
+        held = np.zeros(len(sides[0].counts), dtype=bool)
+        held[sentence_r[sides[0].pieces > 1]] = True
+        held[sentence_p[sides[1].pieces > 1]] = True
+        table = fragment_pairs(_sentences(sides[1], held), _sentences(sides[0], held), options, fragments)
+        if table is None:
+            return _with_discontinuous(predictions, references, options)
+        if held.all():
+            return table
+        spans_p, spans_r = (_as_spans(_sentences(side, ~held)) for side in (sides[1], sides[0]))
+        plain = span_pairs(spans_p, spans_r, options)
+        assert plain is not None  # valid spans at offsets int64 holds
+        names = sorted({*plain.type_names, *table.type_names})
+        return Pairs.joined([plain.renamed(names), table.renamed(names)], names, len(held))
     # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
     # types, reads the same on ids as on names.
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
@@ -141,7 +173,8 @@ def _with_discontinuous(
     sentences by the readable path (`readable.span_rows`), the others on arrays (with the first ones empty, so
     that sentence numbers stay the batch's); None where no sentence or every sentence holds fragments, or where
     either part holds what its path does not read (the readable path then reads the whole batch and names what
-    is wrong)."""
+    is wrong). For the batches the arrays cannot read as a whole (dicts mixed with tuples, `Span` objects, offsets
+    past what `fragment_arrays` holds, `pairing="hipe"`)."""
     if isinstance(predictions, SpanValues) or isinstance(references, SpanValues):
         return None
     held = [
@@ -176,16 +209,48 @@ def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]
 
 
 def entity_ends(batch: list[list]) -> tuple[np.ndarray, np.ndarray] | None:
-    """Each entity's end, in order of sentence, and each sentence's number of entities, read as `count_spans`
-    reads them (before `labels` leave any out); None where it cannot read them."""
-    read = span_values(batch)
-    return None if read is None else (read.end, read.counts)
+    """Each entity's end (a discontinuous entity's extent's, docs/scoring.md §12), in order of sentence, and each
+    sentence's number of entities, read as `count_spans` reads them (before `labels` leave any out); None where
+    it cannot read them. For a batch already counted, hence valid: the ends alone are read where every entity
+    gives one (a pass of `itemgetter`, not the whole reading again, which cost `labels` with `texts` half as
+    much again as the count itself)."""
+    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    entities = list(chain.from_iterable(batch))
+    kinds = set(map(type, entities))
+    try:
+        if kinds == {dict}:
+            ends = list(map(operator.itemgetter("end"), entities))
+        elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
+            ends = list(map(operator.itemgetter(1), entities))
+        else:
+            ends = None
+    except KeyError:  # fragments without their extent beside them
+        ends = None
+    if ends is not None and not set(map(type, ends)) - {int}:
+        try:
+            return np.array(ends, dtype=np.int64), counts
+        except OverflowError:
+            return None
+    read = _side_values(batch)
+    if read is None:
+        return None
+    if isinstance(read, FragmentValues):
+        return read.end[np.cumsum(read.pieces) - 1], read.counts
+    return read.end, read.counts
 
 
 def span_values(batch: list[list] | SpanValues) -> SpanValues | None:
-    """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple (the readable path then
-    explains or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at
-    C speed."""
+    """One side's `SpanValues`; None if any entity is not a plain, valid dict or tuple, or is discontinuous (the
+    readable path then explains or reads it)."""
+    read = _side_values(batch)
+    return read if isinstance(read, SpanValues) else None
+
+
+def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues | None:
+    """One side's `SpanValues`, or `FragmentValues` where a dict gives an entity of several fragments
+    (docs/scoring.md §12); None if any entity is not a plain, valid dict or tuple (the readable path then explains
+    or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at C speed;
+    fragments by `fragment_arrays.fragment_columns`."""
     if isinstance(batch, SpanValues):
         return batch
     counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
@@ -194,16 +259,32 @@ def span_values(batch: list[list] | SpanValues) -> SpanValues | None:
         return SpanValues(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts)
     kinds = set(map(type, entities))
     if kinds == {dict}:
-        columns = _dict_columns(entities)
+        types = type_column(entities)
+        if types is None or set(map(type, types)) != {str} or "" in types:
+            return None
+        given = any(map(operator.contains, entities, repeat("fragments")))
+        read = fragment_columns(entities) if given else None
+        if given and read is None:
+            return None
+        if read is not None and read is not STORED_SPANS:
+            start, end, pieces = read
+            local = {name: index for index, name in enumerate(dict.fromkeys(types))}
+            type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
+            if pieces is None or len(pieces) == len(start):  # one fragment each: spans
+                return SpanValues(start, end, type_id, list(local), counts)
+            return FragmentValues(start, end, pieces, type_id, list(local), counts)
+        try:
+            starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
+        except KeyError:
+            return None
     elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
-        columns = [list(map(operator.itemgetter(index), entities)) for index in range(3)]
+        starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
+        if set(map(type, types)) != {str} or "" in types:
+            return None
     else:
         return None
-    if columns is None:
-        return None
-    starts, ends, types = columns
-    if not {*map(type, starts), *map(type, ends)} <= {int} or set(map(type, types)) != {str} or "" in types:
+    if not {*map(type, starts), *map(type, ends)} <= {int}:
         return None
     try:
         start = np.array(starts, dtype=np.int64)
@@ -217,74 +298,27 @@ def span_values(batch: list[list] | SpanValues) -> SpanValues | None:
     return SpanValues(start, end, type_id, list(local), counts)
 
 
-def _dict_columns(entities: list[dict]) -> list[list] | None:
-    """The start, end and type columns of entity dicts, the type from the first of TYPE_KEYS that every dict
-    has; None if some dict lacks it, or has an earlier one (`as_span` takes the first present)."""
-    if any(map(operator.contains, entities, repeat("fragments"))):
-        columns = _one_fragment_columns(entities)
-        if columns is not _STORED_SPANS:
-            return columns
-    for position, key in enumerate(TYPE_KEYS):
-        try:
-            types = list(map(operator.itemgetter(key), entities))
-        except KeyError:
-            continue
-        for earlier in TYPE_KEYS[:position]:
-            if any(map(operator.contains, entities, repeat(earlier))):
-                return None
-        try:
-            return [
-                list(map(operator.itemgetter("start"), entities)),
-                list(map(operator.itemgetter("end"), entities)),
-                types,
-            ]
-        except KeyError:
-            return None
-    return None
+def _sentences(read: FragmentValues, keep: np.ndarray) -> FragmentValues:
+    """The entities of the sentences `keep` holds; the others' left out (still counted, with no entity)."""
+    entities = np.repeat(keep, read.counts)
+    pieces = np.repeat(entities, read.pieces)
+    counts = np.where(keep, read.counts, 0)
+    return FragmentValues(
+        read.start[pieces], read.end[pieces], read.pieces[entities], read.type_id[entities], read.type_names, counts
+    )
 
 
-# `_one_fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
-_STORED_SPANS: list[list] = []
+def _as_spans(read: FragmentValues) -> SpanValues:
+    """Entities of one fragment each as spans."""
+    return SpanValues(read.start, read.end, read.type_id, read.type_names, read.counts)
 
 
-def _one_fragment_columns(entities: list[dict]) -> list[list] | None:
-    """The columns of entity dicts with `fragments` (docs/scoring.md §12) where every one is a single
-    ``[start, end]`` (an entity of one fragment is the ordinary span; `start`/`end` beside it its own), each
-    check one pass at C speed; `_STORED_SPANS` where every `fragments` is None; None for anything else,
-    discontinuous entities included, which the readable path reads."""
-    try:
-        fragments = list(map(operator.itemgetter("fragments"), entities))
-    except KeyError:
-        return None
-    try:
-        lengths = set(map(len, fragments))
-    except TypeError:  # None (evaluate's stored spans) or no list at all
-        return _STORED_SPANS if fragments.count(None) == len(fragments) else None
-    if lengths != {1} or set(map(type, fragments)) - {list, tuple}:
-        return None
-    pieces = list(map(operator.itemgetter(0), fragments))
-    if set(map(type, pieces)) - {list, tuple} or set(map(len, pieces)) != {2}:
-        return None
-    starts, ends = list(map(operator.itemgetter(0), pieces)), list(map(operator.itemgetter(1), pieces))
-    if set(map(len, entities)) != {2}:  # more than `fragments` and a type: a `start` or `end` must be the extent
-        for name, extent in (("start", starts), ("end", ends)):
-            if any(map(operator.contains, entities, repeat(name))):
-                try:
-                    given = list(map(operator.itemgetter(name), entities))
-                except KeyError:
-                    return None
-                if set(map(type, given)) != {int} or given != extent:
-                    return None
-    for position, key in enumerate(TYPE_KEYS):
-        try:
-            types = list(map(operator.itemgetter(key), entities))
-        except KeyError:
-            continue
-        for earlier in TYPE_KEYS[:position]:
-            if any(map(operator.contains, entities, repeat(earlier))):
-                return None
-        return [starts, ends, types]
-    return None
+def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
+    """One side as fragments: a span is one."""
+    if isinstance(read, FragmentValues):
+        return read
+    pieces = np.ones(len(read.start), dtype=np.int64)
+    return FragmentValues(read.start, read.end, pieces, read.type_id, read.type_names, read.counts)
 
 
 def _keep_types(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:

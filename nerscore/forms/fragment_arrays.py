@@ -1,0 +1,444 @@
+"""The array path for discontinuous entities (docs/scoring.md §12): the readable path's table of pairs of span input
+with fragments, made on arrays.
+
+Every entity is a run of fragments (a contiguous entity, one) in parallel arrays. Identical entities of a side (the
+same sentence, fragments and type) are folded into one with their number of copies, in the order rule (d) compares
+(fragment lists, then type); rule 1's pairs of identical fragments and type are made directly, min(k, m) of each
+entity found on both sides. The overlaps of the entities left are found fragment by fragment, every sentence moved
+to positions of its own (`large_components.overlapping_pairs`, linear in the fragments and the pairs of fragments
+that meet), and the shared units summed per pair of entities; two entities have identical boundaries when they
+share all their units and have as many (merged fragments are the union of their units, so the same units are the
+same fragments). A component of one edge pairs as many copies as both have; the others go to `pairing._best_flow`,
+the readable path's exact solver, one by one. tests/test_fragment_arrays.py proves the table equal to the readable
+path's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+
+from ..decoding import kept_types
+from ..errors import InvalidInputError
+from ..options import Options
+from ..pairing import rules as pairing
+from ..pairing.rules import SCENARIOS, _best_flow
+from ..span import Span
+from ..table.pairs import Pairs, fragment_column
+from .component_arrays import _components
+from .fragment_reading import FragmentValues
+
+_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+
+# Positions of a batch stay below this once its sentences are moved one after another (as span_arrays' chunks).
+_POSITION_LIMIT = 1 << 62
+
+# Entities of at most this many fragments are ordered by their padded fragments (one integer an entity where it
+# fits, a lexsort otherwise); a batch with a longer one orders its entities by Python's comparison of tuples.
+_PADDED_FRAGMENTS = 8
+
+
+@dataclass(frozen=True)
+class _Classes:
+    """The distinct entities of one side, in order of sentence and then rule (d)'s (fragment lists, type): each
+    one's sentence, type, copies (`count`), extent, units and fragments (a run of `start`/`end` from `first`)."""
+
+    sentence: np.ndarray
+    type_id: np.ndarray
+    count: np.ndarray
+    first: np.ndarray
+    pieces: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    def extent(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.start[self.first], self.end[self.first + self.pieces - 1]
+
+    def units(self) -> np.ndarray:
+        """Each one's number of units: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
+        total = np.concatenate(([0], np.cumsum(self.end - self.start)))
+        return total[self.first + self.pieces] - total[self.first]
+
+    def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
+        first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
+        if last - first == 1:
+            return ()
+        return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
+
+
+def fragment_pairs(
+    read_p: FragmentValues, read_r: FragmentValues, options: Options, fragments: bool = True
+) -> Pairs | None:
+    """The table of pairs of a batch of entities read as fragments (docs/scoring.md §12), the readable path's
+    (`readable.span_rows`); None for `pairing="hipe"` (§3a) and for positions past what the arrays hold, which the
+    readable path pairs. Without `fragments`, the table leaves its entities' fragments out (the same rows, the
+    extents as every table has them), for what reads scenarios and types alone."""
+    if options.pairing != "optimal":
+        return None
+    type_names = sorted({*read_r.type_names, *read_p.type_names})
+    type_ids = {name: index for index, name in enumerate(type_names)}
+    sides = []
+    kept = kept_types(options.labels)
+    listed = None if kept is None else np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+    for read in (read_r, read_p):
+        type_id = np.array([type_ids[name] for name in read.type_names], dtype=np.int64)[read.type_id]
+        sentence = np.repeat(np.arange(len(read.counts)), read.counts)
+        keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
+        sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))
+    classes_r, classes_p, twins = _folded(sides[0], sides[1])
+    shared = _shared_units(classes_r, classes_p)
+    if shared is None:
+        return None
+    i, j, units = shared
+    units_r, units_p = classes_r.units(), classes_p.units()
+    if options.min_overlap is not None:
+        kept_edges = pairing.overlap_kept(units, units_r[i], options.min_overlap)
+        i, j, units = i[kept_edges], j[kept_edges], units[kept_edges]
+    amount = _amounts(classes_r, classes_p, i, j, type_names)
+    edges = (i, j, amount, units)
+    return _table(classes_r, classes_p, twins, edges, units_r, units_p, type_names, len(read_r.counts), fragments)
+
+
+def _folded(
+    references: tuple[np.ndarray, ...], predictions: tuple[np.ndarray, ...]
+) -> tuple[_Classes, _Classes, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Both sides' distinct entities (`_Classes`) and rule 1's pairs of identical fragments and type (reference
+    entity, prediction entity, how many), taken off both sides' copies: one sort of both sides' entities by
+    (sentence, fragments, type, side), in which an entity found on both sides is two neighbours."""
+    columns = [np.concatenate(pair) for pair in zip(references, predictions)]
+    sentence, type_id, pieces, start, end, keep = columns
+    side = np.repeat([0, 1], [len(references[0]), len(predictions[0])])
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    sentence, type_id, pieces, side, first = (
+        column[keep] for column in (sentence, type_id, pieces, side, offsets[:-1])
+    )
+    order = _rule_d_order(sentence, type_id, pieces, side, first, start, end)
+    sentence, type_id, pieces, side, first = (column[order] for column in (sentence, type_id, pieces, side, first))
+    same = _same_as_previous(sentence, type_id, pieces, side, first, start, end)
+    new = np.flatnonzero(~same)
+    count = np.diff(np.append(new, len(sentence)))
+    sentence, type_id, pieces, side, first = (column[new] for column in (sentence, type_id, pieces, side, first))
+    twin = np.zeros(len(new), dtype=bool)
+    if len(new) > 1:
+        twin[1:] = _same_as_previous(sentence, type_id, pieces, np.zeros(len(new), np.int64), first, start, end)[1:]
+        twin[1:] &= (side[1:] == 1) & (side[:-1] == 0)
+    paired = np.minimum(count[np.flatnonzero(twin) - 1], count[twin])
+    count[np.flatnonzero(twin) - 1] -= paired
+    count[twin] -= paired
+    is_r = side == 0
+    rank = np.cumsum(is_r) - 1, np.cumsum(~is_r) - 1
+    twins = rank[0][np.flatnonzero(twin) - 1], rank[1][twin], paired
+    made = [
+        _Classes(sentence[mask], type_id[mask], count[mask], first[mask], pieces[mask], start, end)
+        for mask in (is_r, ~is_r)
+    ]
+    return made[0], made[1], twins
+
+
+def _rule_d_order(
+    sentence: np.ndarray,
+    type_id: np.ndarray,
+    pieces: np.ndarray,
+    side: np.ndarray,
+    first: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+) -> np.ndarray:
+    """The order of entities by (sentence, fragment list, type, side): rule (d)'s order of entities within a
+    sentence (docs/scoring.md §3, §12: fragment lists compare as lists, a list before any it begins)."""
+    longest = int(pieces.max(initial=1))
+    if not len(pieces):
+        return np.zeros(0, dtype=np.int64)
+    if longest <= _PADDED_FRAGMENTS:
+        packed = _packed_keys(sentence, type_id * 2 + side, pieces, first, start, end, longest)
+        if packed is not None:
+            return np.argsort(packed, kind="stable")
+        # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
+        keys = [type_id * 2 + side]
+        for k in range(longest - 1, -1, -1):
+            has = pieces > k
+            at = np.where(has, first + k, 0)
+            keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
+        keys.append(sentence)
+        return np.lexsort(keys)
+    starts, ends = start.tolist(), end.tolist()
+    lists = [
+        (s, tuple(zip(starts[a : a + n], ends[a : a + n])), t, d)
+        for s, a, n, t, d in zip(sentence.tolist(), first.tolist(), pieces.tolist(), type_id.tolist(), side.tolist())
+    ]
+    return np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
+
+
+def _packed_keys(
+    sentence: np.ndarray,
+    code: np.ndarray,
+    pieces: np.ndarray,
+    first: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    longest: int,
+) -> np.ndarray | None:
+    """`_rule_d_order`'s keys as one integer an entity, in mixed radix (sentence, then each fragment's start + 1
+    and end + 1, 0 for none, then `code`: type and side), where it fits in 63 bits (short sentences, few
+    fragments: one argsort for the lexsort of 2 * `longest` + 2 keys); None where it does not."""
+    width = int(end.max(initial=0)) + 2
+    if int(sentence.max(initial=0) + 1) * width ** (2 * longest) * int(code.max(initial=0) + 1) >= 1 << 63:
+        return None
+    key = sentence.astype(np.int64)
+    for k in range(longest):
+        has = pieces > k
+        at = np.where(has, first + k, 0)
+        key = (key * width + np.where(has, start[at] + 1, 0)) * width + np.where(has, end[at] + 1, 0)
+    return key * int(code.max(initial=0) + 1) + code
+
+
+def _same_as_previous(
+    sentence: np.ndarray,
+    type_id: np.ndarray,
+    pieces: np.ndarray,
+    side: np.ndarray,
+    first: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+) -> np.ndarray:
+    """Whether each entity (in `_rule_d_order`) is the one before it: the same sentence, side, type and
+    fragments."""
+    same = np.zeros(len(sentence), dtype=bool)
+    if len(sentence) < 2:
+        return same
+    same[1:] = (
+        (sentence[1:] == sentence[:-1])
+        & (side[1:] == side[:-1])
+        & (type_id[1:] == type_id[:-1])
+        & (pieces[1:] == pieces[:-1])
+    )
+    candidates = np.flatnonzero(same)
+    # Their fragments compared one by one: as many as they have.
+    owner = np.repeat(candidates, pieces[candidates])
+    step = np.arange(len(owner)) - np.repeat(np.cumsum(pieces[candidates]) - pieces[candidates], pieces[candidates])
+    here, before = first[owner] + step, first[owner - 1] + step
+    differs = (start[here] != start[before]) | (end[here] != end[before])
+    same[owner[differs]] = False
+    return same
+
+
+def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Every (reference, prediction) of distinct entities with copies left that share a unit, with the units they
+    share, summed over their fragments that meet (docs/scoring.md §12); each sentence moved to positions of its
+    own. None where those positions would pass `_POSITION_LIMIT` (the readable path holds any offset)."""
+    from ..pairing.large_components import overlapping_pairs
+
+    pieces = []
+    for classes in (references, predictions):
+        live = np.flatnonzero(classes.count > 0)
+        owner = np.repeat(live, classes.pieces[live])
+        step = np.arange(len(owner)) - np.repeat(
+            np.cumsum(classes.pieces[live]) - classes.pieces[live], classes.pieces[live]
+        )
+        at = classes.first[owner] + step
+        pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
+    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
+    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.zeros(sentences, dtype=np.int64)
+    for _, start, end, sentence in pieces:
+        np.minimum.at(low, sentence, start)
+        np.maximum.at(high, sentence, end)
+    low = np.minimum(low, high)
+    extent = high - low
+    if extent.max(initial=0) >= _POSITION_LIMIT // max(sentences, 1):
+        shift = None
+    else:
+        shift = np.concatenate(([0], np.cumsum(extent)))
+    if shift is None or shift[-1] >= _POSITION_LIMIT:
+        return None
+    move = shift[:-1] - low
+    moved = []
+    for owner, start, end, sentence in pieces:
+        start, end = start + move[sentence], end + move[sentence]
+        order = np.argsort(start, kind="stable")
+        moved.append((owner[order], start[order], end[order], sentence[order]))
+    (owner_r, start_r, end_r, _sentence_r), (owner_p, start_p, end_p, _sentence_p) = moved
+    _check_pairs_fit(moved[0], moved[1], references, predictions)
+    a, b = overlapping_pairs(start_r, end_r, start_p, end_p)
+    shared = np.minimum(end_r[a], end_p[b]) - np.maximum(start_r[a], start_p[b])
+    i, j = owner_r[a], owner_p[b]
+    key = i.astype(np.int64) * max(len(predictions.first), 1) + j
+    # Summed per pair in int64 (exact at any offset; float weights would round past 2**53).
+    order = np.argsort(key, kind="stable")
+    key, shared = key[order], shared[order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
+    units = np.add.reduceat(shared, first) if len(key) else np.zeros(0, np.int64)
+    i, j = np.divmod(key[first], max(len(predictions.first), 1))
+    return i, j, units
+
+
+def _check_pairs_fit(
+    moved_r: tuple[np.ndarray, ...], moved_p: tuple[np.ndarray, ...], references: _Classes, predictions: _Classes
+) -> None:
+    """`pairing.check_pairs_fit` on the pairs of fragments that meet, before they are listed: an
+    `InvalidInputError` located at the sentence with the most, never a MemoryError."""
+    _, start_r, end_r, sentence_r = moved_r
+    _, start_p, end_p, sentence_p = moved_p
+    width_r = np.maximum(np.searchsorted(start_p, end_r, "left") - np.searchsorted(start_p, start_r, "left"), 0)
+    width_p = np.maximum(np.searchsorted(start_r, end_p, "left") - np.searchsorted(start_r, start_p, "right"), 0)
+    total = int(width_r.sum()) + int(width_p.sum())
+    if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
+        return
+    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    per_sentence = np.bincount(sentence_r, weights=width_r, minlength=sentences)
+    per_sentence += np.bincount(sentence_p, weights=width_p, minlength=sentences)
+    worst = int(per_sentence.argmax())
+    counts_r = int(references.count[references.sentence == worst].sum())
+    counts_p = int(predictions.count[predictions.sentence == worst].sum())
+    try:
+        pairing.check_pairs_fit(total, counts_r, counts_p, pairing.ARRAY_PAIR_BYTES)
+    except InvalidInputError as error:
+        raise error.at(sentence=worst) from None
+
+
+# Components are labelled by `component_arrays._components` (label propagation, no scipy to import) up to this
+# many edges, by scipy's connected components beyond (whose time does not grow with a component's diameter).
+_SCIPY_EDGES = 1 << 12
+
+
+def _amounts(
+    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, type_names: list[str]
+) -> np.ndarray:
+    """How many pairs each edge (i, j) carries: a component of one edge as many as both entities have copies;
+    the others solved one by one by `pairing._best_flow` on their entities as `Span`s, indexed in rule (d)'s
+    order (the classes' order)."""
+    amount = np.zeros(len(i), dtype=np.int64)
+    if not len(i):
+        return amount
+    size = len(references.first)
+    if len(i) > _SCIPY_EDGES:
+        from ..pairing.large_components import component_labels
+
+        component = component_labels(i, j, size, len(predictions.first))
+    else:
+        component = np.unique(_components(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
+    component = component.reshape(-1)
+    edges = np.bincount(component)
+    single = edges[component] == 1
+    amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
+    picked = np.flatnonzero(~single)
+    if not len(picked):
+        return amount
+    picked = picked[np.argsort(component[picked], kind="stable")]
+    bounds = np.flatnonzero(np.r_[True, component[picked][1:] != component[picked][:-1], True]).tolist()
+    sides = []
+    for classes in (references, predictions):
+        start, end = classes.extent()
+        sides.append((start.tolist(), end.tolist(), classes.type_id.tolist(), classes.count.tolist(), classes))
+    made: dict[tuple[int, int], Span] = {}
+
+    def span(side: int, index: int) -> Span:
+        found = made.get((side, index))
+        if found is None:
+            start, end, type_id, _, classes = sides[side]
+            found = Span(start[index], end[index], type_names[type_id[index]], classes.fragments(index))
+            made[side, index] = found
+        return found
+
+    for first, last in pairwise(bounds):
+        edges_of = picked[first:last]
+        edges_i, edges_j = i[edges_of].tolist(), j[edges_of].tolist()
+        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i)))}
+        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j)))}
+        spans_r = [span(0, index) for index in local_r]
+        spans_p = [span(1, index) for index in local_p]
+        room_r = [sides[0][3][index] for index in local_r]
+        room_p = [sides[1][3][index] for index in local_p]
+        pairs = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
+        flow = _best_flow(spans_r, spans_p, pairs, room_r, room_p)
+        amount[edges_of] = [flow.get(edge, 0) for edge in pairs]
+    return amount
+
+
+def _table(
+    references: _Classes,
+    predictions: _Classes,
+    twins: tuple[np.ndarray, np.ndarray, np.ndarray],
+    edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    units_r: np.ndarray,
+    units_p: np.ndarray,
+    type_names: list[str],
+    sentences: int,
+    fragments: bool,
+) -> Pairs:
+    """The rows: rule 1's pairs, the edges' pairs (`edges`: reference, prediction, how many pairs, shared units),
+    each entity's copies left unpaired; each row's entities' extents and, where one is discontinuous and
+    `fragments` asks, fragments."""
+    twin_r, twin_p, twin_count = twins
+    i, j, amount, units = edges
+    paired = amount > 0
+    i, j, amount, units = i[paired], j[paired], amount[paired], units[paired]
+    same_bounds = (units == units_r[i]) & (units == units_p[j])
+    scenario = np.where(same_bounds, _IV, np.where(references.type_id[i] == predictions.type_id[j], _V, _VI))
+    left_r = references.count - np.bincount(i, weights=amount, minlength=len(references.first)).astype(np.int64)
+    left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.first)).astype(np.int64)
+    none_r = np.arange(len(references.first))
+    none_p = np.arange(len(predictions.first))
+    row_r = np.concatenate((np.repeat(twin_r, twin_count), np.repeat(i, amount), np.repeat(none_r, left_r)))
+    row_r = np.concatenate((row_r, np.full(int(left_p.sum()), -1, np.int64)))
+    row_p = np.concatenate((np.repeat(twin_p, twin_count), np.repeat(j, amount)))
+    row_p = np.concatenate((row_p, np.full(int(left_r.sum()), -1, np.int64), np.repeat(none_p, left_p)))
+    kinds = np.concatenate(
+        (
+            np.full(int(twin_count.sum()), _I, np.int64),
+            np.repeat(scenario, amount),
+            np.full(int(left_r.sum()), _III, np.int64),
+            np.full(int(left_p.sum()), _II, np.int64),
+        )
+    )
+    sentence = np.zeros(len(kinds), np.int64)
+    types, extents = [], []
+    for classes, rows in ((references, row_r), (predictions, row_p)):
+        has = rows >= 0
+        at = np.where(has, rows, 0)
+        if len(classes.first):
+            start, end = classes.extent()
+            sentence = np.where(has, classes.sentence[at], sentence)
+            types.append(np.where(has, classes.type_id[at], -1))
+            extents += [np.where(has, start[at], -1), np.where(has, end[at], -1)]
+        else:
+            types.append(np.full(len(rows), -1, np.int64))
+            extents += [np.full(len(rows), -1, np.int64)] * 2
+    held = None
+    if fragments and ((references.pieces > 1).any() or (predictions.pieces > 1).any()):  # every entity has a row
+        objects_r, objects_p = _fragment_objects(references, predictions, twins)
+        held = (objects_r[row_r], objects_p[row_p])  # row -1 (no entity): the last, ()
+    return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences, held)
+
+
+def _runs(first: np.ndarray, pieces: np.ndarray) -> np.ndarray:
+    """The indices first[k], first[k] + 1, ..., first[k] + pieces[k] - 1 for each k, one after another."""
+    ends = np.cumsum(pieces)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first - (ends - pieces), pieces)
+
+
+def _fragment_objects(
+    references: _Classes, predictions: _Classes, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct entity's fragments as `Pairs` holds them, a tuple of (start, end) tuples (``()`` for a
+    contiguous entity), and ``()`` last, for rows without an entity: object columns per side. An entity found on
+    both sides (rule 1's pairs) shares one tuple, made once."""
+    objects: list[np.ndarray] = []
+    twin_r, twin_p, _ = twins
+    for classes, side in ((references, 0), (predictions, 1)):
+        column = np.empty(len(classes.first) + 1, dtype=object)
+        column.fill(())
+        held = classes.pieces > 1
+        if side == 1:
+            shared = held[twin_p]
+            column[twin_p[shared]] = objects[0][twin_r[shared]]
+            held[twin_p] = False
+        which = np.flatnonzero(held)
+        runs = _runs(classes.first[which], classes.pieces[which])
+        pairs = list(zip(classes.start[runs].tolist(), classes.end[runs].tolist()))
+        lasts = np.cumsum(classes.pieces[which])
+        firsts = (lasts - classes.pieces[which]).tolist()
+        column[which] = fragment_column(list(map(tuple, map(pairs.__getitem__, map(slice, firsts, lasts.tolist())))))
+        objects.append(column)
+    return objects[0], objects[1]

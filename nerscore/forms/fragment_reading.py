@@ -1,0 +1,195 @@
+"""Reading span dicts with fragments (docs/scoring.md §12) into columns at C speed, for the array paths: every
+fragment's start and end, sorted and merged, each entity's number of fragments, and the types of any span dicts
+(`type_column`). Whatever the readable path (`inputs.as_fragment_span`) would refuse or read otherwise is None
+here, so that it explains it. tests/test_fragment_arrays.py checks the reading through `span_arrays` against the
+readable path."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from itertools import chain, compress, repeat
+
+import numpy as np
+
+from ..span import merged_fragments
+from .inputs import TYPE_KEYS
+
+
+def type_column(entities: list[dict]) -> list | None:
+    """The types of entity dicts: under the first of TYPE_KEYS that every dict has; None if some dict lacks it,
+    or has an earlier one (`inputs.as_span` takes the first present, which the readable path then reads)."""
+    for position, key in enumerate(TYPE_KEYS):
+        try:
+            types = list(map(operator.itemgetter(key), entities))
+        except KeyError:
+            continue
+        for earlier in TYPE_KEYS[:position]:
+            if any(map(operator.contains, entities, repeat(earlier))):
+                return None
+        return types
+    return None
+
+
+@dataclass(frozen=True)
+class FragmentValues:
+    """One side of a batch of entities as fragments (`fragment_columns`, or spans of one fragment each): each
+    entity's `pieces` (its number of merged, sorted fragments) and `type_id` (indexing `type_names`), every
+    fragment's `start` and `end` (an entity's in a run, in order), and `counts`, each sentence's number of
+    entities; valid by construction (0 <= start < end, fragments of one entity apart)."""
+
+    start: np.ndarray
+    end: np.ndarray
+    pieces: np.ndarray
+    type_id: np.ndarray
+    type_names: list[str]
+    counts: np.ndarray
+
+
+# `fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
+STORED_SPANS = (np.zeros(0, np.int64), np.zeros(0, np.int64), None)
+
+
+def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """Of entity dicts some of which give `fragments` (the others `start` and `end`, or `fragments` None, as
+    evaluate stores spans): every fragment's start and end, sorted and merged (docs/scoring.md §12), an entity's
+    in a run, and each entity's number of them; that number None where every entity was given as one fragment
+    (then one start and end an entity: the span). `STORED_SPANS` where every `fragments` is None; None for
+    anything the readable path must check or explain (the types are read apart, `type_column`).
+
+    Dicts of one fragment each (`{"fragments": [[s, e]], ...}`) are read in passes at C speed: the fragments, the
+    first of each, their numbers, the first's length, its two bounds (which replace the dicts' `start` and `end`)
+    and the dicts' sizes (a `start` or `end` beside), besides the types all span dicts read: the fewest that check
+    what `inputs.as_fragment_span` checks. `list.__getitem__` mapped over lists checks that each is a list while it
+    reads (a type check of its own would be one more pass). Tuples, spans beside, empty lists take the general
+    reading."""
+    try:
+        held = list(map(operator.itemgetter("fragments"), entities))
+    except KeyError:
+        held = list(map(dict.get, entities, repeat("fragments")))
+    try:
+        # `list.__getitem__` mapped: the first fragment of each, and a TypeError unless every one is a list.
+        firsts = list(map(list.__getitem__, held, repeat(0)))
+    except (TypeError, IndexError):  # a tuple, None (a span beside), an empty list: the general reading
+        firsts = None
+    if firsts is not None:
+        lengths = np.fromiter(map(len, held), dtype=np.int64, count=len(held))
+        one = bool((lengths == 1).all())
+        pieces = firsts if one else list(chain.from_iterable(held))
+        try:
+            pairs = set(map(len, pieces)) == {2}
+        except TypeError:  # a fragment of no length (a number): the general reading explains it
+            pairs = False
+        if pairs:
+            try:  # the bounds, and a TypeError unless every fragment is a list
+                bounds = _checked_bounds(*(list(map(list.__getitem__, pieces, repeat(k))) for k in (0, 1)))
+            except TypeError:
+                if set(map(type, pieces)) - {list, tuple}:
+                    return None
+                bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
+            if bounds is None:
+                return None
+            start, end = bounds
+            if one:
+                return (start, end, None) if _extents_agree(entities, None, start, end) else None
+            return _sorted_columns(entities, None, start, end, lengths)
+    if held.count(None) == len(held):
+        return STORED_SPANS
+    return _general_columns(entities, held)
+
+
+def _checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | None:
+    """Starts and ends as int64 arrays where each is an int (no bool), 0 <= start < end; else None."""
+    if set(map(type, starts)) - {int} or set(map(type, ends)) - {int}:
+        return None
+    try:
+        start, end = np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+    except OverflowError:
+        return None
+    if not (start >= 0).all() or not (start < end).all():
+        return None
+    return start, end
+
+
+def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
+    """`fragment_columns` of any mix: lists or tuples of fragments, spans beside, fragments to sort and merge."""
+    plain = np.fromiter(map(operator.is_, held, repeat(None)), dtype=bool, count=len(held))
+    given: list = list(compress(held, ~plain))
+    if set(map(type, given)) - {list, tuple}:
+        return None
+    lengths = np.fromiter(map(len, given), dtype=np.int64, count=len(given))
+    pieces_given = list(chain.from_iterable(given))
+    if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
+        return None
+    plain_entities = list(compress(entities, plain))
+    try:
+        plain_bounds = _checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
+    except KeyError:
+        return None
+    bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
+    if plain_bounds is None or bounds is None:
+        return None
+    pieces = np.ones(len(entities), dtype=np.int64)
+    pieces[~plain] = lengths
+    owner = np.repeat(np.arange(len(entities)), pieces)
+    from_plain = plain[owner]
+    start, end = np.empty(len(owner), np.int64), np.empty(len(owner), np.int64)
+    start[from_plain], end[from_plain] = plain_bounds
+    start[~from_plain], end[~from_plain] = bounds
+    return _sorted_columns(entities, plain, start, end, pieces)
+
+
+def _sorted_columns(
+    entities: list[dict], plain: np.ndarray | None, start: np.ndarray, end: np.ndarray, pieces: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """The fragments of every entity (`pieces` each, in runs) sorted and merged, checked against the extents
+    given beside them."""
+    owner = np.repeat(np.arange(len(entities)), pieces)
+    unsorted = (owner[1:] == owner[:-1]) & (start[1:] <= end[:-1])
+    if unsorted.any():
+        start, end, pieces, owner = _merged(start, end, pieces.copy(), owner, np.unique(owner[1:][unsorted]))
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    if not _extents_agree(entities, plain, start[offsets[:-1]], end[offsets[1:] - 1]):
+        return None
+    return start, end, pieces
+
+
+def _merged(
+    start: np.ndarray, end: np.ndarray, pieces: np.ndarray, owner: np.ndarray, entities: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The fragments with those of `entities` (whose fragments are out of order, touch or overlap) sorted and
+    merged (`span.merged_fragments`, docs/scoring.md §12), each such entity in Python: they are few."""
+    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    keep = np.ones(len(start), dtype=bool)
+    added_start: list[int] = []
+    added_end: list[int] = []
+    added_owner: list[int] = []
+    for entity in entities.tolist():
+        first, last = int(offsets[entity]), int(offsets[entity + 1])
+        keep[first:last] = False
+        merged = merged_fragments(zip(start[first:last].tolist(), end[first:last].tolist()))
+        pieces[entity] = len(merged)
+        added_start.extend(a for a, _ in merged)
+        added_end.extend(b for _, b in merged)
+        added_owner.extend([entity] * len(merged))
+    owner = np.concatenate((owner[keep], np.array(added_owner, np.int64)))
+    order = np.argsort(owner, kind="stable")  # each entity's run in place again, already sorted within
+    start = np.concatenate((start[keep], np.array(added_start, np.int64)))[order]
+    end = np.concatenate((end[keep], np.array(added_end, np.int64)))[order]
+    return start, end, pieces, owner[order]
+
+
+def _extents_agree(entities: list[dict], plain: np.ndarray | None, start: np.ndarray, end: np.ndarray) -> bool:
+    """Whether every `start` and `end` given beside `fragments` is its entity's extent (`start`, `end`;
+    docs/scoring.md §12); `plain`: the entities given as spans, None for none."""
+    if set(map(len, entities)) == {2}:  # `fragments` and a type only (most)
+        return True
+    for name, extent in (("start", start), ("end", end)):
+        beside = np.fromiter(map(operator.contains, entities, repeat(name)), bool, count=len(entities))
+        if plain is not None:
+            beside &= ~plain
+        if beside.any():
+            given = list(map(operator.itemgetter(name), compress(entities, beside)))
+            if set(map(type, given)) - {int} or given != extent[beside].tolist():
+                return False
+    return True

@@ -1,0 +1,231 @@
+"""nerscore.forms.fragment_arrays: the array path of discontinuous entities (docs/scoring.md §12) makes the readable
+path's table of pairs (`readable.span_rows`, `Pairs.of_rows`) on random fragment sets, nested, overlapping,
+touching, unsorted and repeated, on either side or both, with every pairing option; and compute_semeval's result
+on every key is the readable path's. Input the arrays do not read goes the readable way."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from unittest import mock
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_tag_arrays import assert_same_table, assert_same_tables, readable
+
+import nerscore as ns
+from nerscore.forms import fragment_arrays, span_arrays
+from nerscore.forms import readable as readable_path
+
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+TYPES = ("PER", "LOC", "MUSIC-NAME")
+
+pieces = st.lists(st.tuples(st.integers(0, 14), st.integers(1, 4)), min_size=1, max_size=4).map(
+    lambda drawn: [[start, start + length] for start, length in drawn]
+)
+
+
+@st.composite
+def entity(draw: st.DrawFn) -> dict[str, Any]:
+    """A span dict: with `fragments` (any order, touching or overlapping ones merge), now and then with its
+    extent beside them, or plain; its type under `type`."""
+    kind = draw(st.sampled_from(TYPES))
+    if draw(st.integers(0, 3)) == 0:
+        start = draw(st.integers(0, 14))
+        return {"start": start, "end": start + draw(st.integers(1, 5)), "type": kind}
+    fragments = draw(pieces)
+    form = draw(st.integers(0, 5))  # now and then tuples, which the general reading reads
+    written: dict[str, Any] = {
+        "fragments": [tuple(p) for p in fragments] if form == 0 else tuple(fragments) if form == 1 else fragments,
+        "type": kind,
+    }
+    if draw(st.integers(0, 4)) == 0:
+        written["start"] = min(a for a, _ in fragments)
+        written["end"] = max(b for _, b in fragments)
+    return written
+
+
+@st.composite
+def side(draw: st.DrawFn) -> list[dict[str, Any]]:
+    entities = draw(st.lists(entity(), max_size=5))
+    if entities and draw(st.booleans()):  # copies
+        entities += draw(st.lists(st.sampled_from(entities), max_size=3))
+    return entities
+
+
+def contiguous(entity: dict[str, Any]) -> dict[str, Any]:
+    """A span dict of the entity's first fragment."""
+    if "fragments" not in entity:
+        return entity
+    start, end = entity["fragments"][0]
+    return {"start": start, "end": end, "type": entity["type"]}
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[list[list], list[list]]:
+    """Sentences of fragments, and now and then of contiguous spans only (which the spans' arrays pair)."""
+    sentences = draw(st.lists(st.tuples(side(), side(), st.booleans()), max_size=5))
+    sentences = [
+        (p, r) if fragmented else ([*map(contiguous, p)], [*map(contiguous, r)]) for p, r, fragmented in sentences
+    ]
+    return [p for p, _ in sentences], [r for _, r in sentences]
+
+
+OPTIONS = st.fixed_dictionaries(
+    {
+        "min_overlap": st.sampled_from([None, 0.25, 0.5, 2 / 3, 1.0]),
+        "labels": st.one_of(st.none(), st.lists(st.sampled_from([*TYPES, "ABSENT"]), min_size=1)),
+        "value": st.sampled_from([True, "ace08", {"type_error": 0.25, "min_overlap": 0.5}]),
+    }
+)
+
+
+def discontinuous(batch: list[list]) -> bool:
+    return any(len(ns.as_span(e).fragments) > 1 for sentence in batch for e in sentence)
+
+
+@SETTINGS
+@given(
+    batch=batches(),
+    options=OPTIONS,
+    padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]),
+    packed=st.booleans(),
+)
+def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed) -> None:
+    # `padded`: entities of more fragments are ordered by Python's comparison of their tuples; without `packed`,
+    # by a lexsort of their fragments' bounds rather than one integer an entity.
+    predictions, references = batch
+    checked = ns.Options.of(**options)
+    keys = {"wraps": fragment_arrays._packed_keys} if packed else {"return_value": None}
+    with (
+        mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded),
+        mock.patch.object(fragment_arrays, "_packed_keys", **keys),
+    ):
+        table = span_arrays.span_pairs(predictions, references, checked)
+    assert table is not None, "valid span dicts take the arrays"
+    rows = readable_path.span_rows(predictions, references, checked)
+    assert_same_tables(table, rows, len(references), checked)
+    expected = readable_path.reduction(rows, len(references), checked).pairs
+    assert table.fragmented == expected.fragmented
+    # Without the fragments (for the tally alone): the same rows.
+    bare = span_arrays.span_pairs(predictions, references, checked, fragments=False)
+    assert bare is not None and not bare.fragmented
+    assert_same_table(bare, table)
+    assert [list(column) for column in table.in_order().fragment_columns()] == [
+        list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
+    ]
+
+
+EVERY_KEY = [
+    {},  # the tally alone: a table without the fragments (`span_arrays._reads_extents`)
+    {"bootstrap": 20, "seed": 2, "per_type": True},
+    {"return_entities": True, "per_type": True, "confusion": True},
+    {"min_overlap": 0.5, "diagnostics": True, "errors": True},
+    {"partial_credit": "overlap", "diagnostics": True, "return_entities": True},
+    {"slices": ["entity_length", "seen", "sentence_length", "entity_density"], "seen": ["abc"], "errors": True},
+    {"value": "ace08", "return_entities": True},
+    {"bootstrap": 20, "seed": 1, "partial_credit": "overlap"},
+    {"labels": ["PER"], "diagnostics": True, "return_entities": True},
+]
+
+
+@SETTINGS
+@given(batch=batches(), options=st.sampled_from(EVERY_KEY))
+def test_compute_semeval_on_the_arrays_equals_the_readable_path_on_every_key(batch, options) -> None:
+    predictions, references = batch
+    texts = ["abcdefghijklmnopqrstuvwxyz"] * len(references)
+    result = ns.compute_semeval(predictions=predictions, references=references, texts=texts, **options)
+    with mock.patch.object(span_arrays, "fragment_pairs", return_value=None):  # the readable path
+        expected = ns.compute_semeval(predictions=predictions, references=references, texts=texts, **options)
+    assert result == expected
+
+
+def test_the_arrays_pair_a_batch_of_fragments_without_the_readable_path() -> None:
+    references = [[{"fragments": [[0, 2], [5, 7]], "type": "ADR"}, {"start": 8, "end": 9, "type": "Drug"}]]
+    predictions = [[{"fragments": [[0, 2], [5, 6]], "type": "ADR"}, {"fragments": [[8, 9]], "type": "Drug"}]]
+    with mock.patch.object(readable_path, "pair", side_effect=AssertionError("the readable path")):
+        result = ns.compute_semeval(predictions=predictions, references=references, diagnostics=True)
+    assert (result["strict_correct"], result["strict_incorrect"], result["boundary_too_short"]) == (1, 1, 1)
+
+
+@pytest.mark.parametrize(
+    "predictions",
+    [
+        pytest.param([[{"fragments": [[0, 2], [4, 5]], "type": "X"}, (6, 7, "X")]], id="dicts-and-tuples"),
+        pytest.param([[{"fragments": [[0, 2], [4, 5.0]], "type": "X"}]], id="float-bound"),
+        pytest.param([[{"fragments": [[0, 2], [4, True]], "type": "X"}]], id="bool-bound"),
+        pytest.param([[{"fragments": [[0, 2], [4, 2**64]], "type": "X"}]], id="past-int64"),
+        pytest.param([[{"fragments": [[0, 2], [4, 4]], "type": "X"}]], id="empty-fragment"),
+        pytest.param([[{"fragments": [], "type": "X"}]], id="no-fragment"),
+        pytest.param([[{"fragments": [[0, 2, 3]], "type": "X"}]], id="not-a-pair"),
+        pytest.param([[{"fragments": [[0, 2], [4, 5]], "type": "X", "end": 4}]], id="end-beside-not-the-extent"),
+        pytest.param(
+            [[{"fragments": [[0, 2], [4, 5]], "label": "X"}, {"start": 6, "end": 7, "label": "X", "type": "Y"}]],
+            id="type-key-before-label-in-one-dict",
+        ),
+        pytest.param([[{"fragments": [[0, 2], [4, 5]], "type": ""}]], id="empty-type"),
+        pytest.param([[{"fragments": [[0, 2], [4, 5]]}]], id="no-type"),
+        pytest.param([[{"fragments": "0 2", "type": "X"}]], id="fragments-a-string"),
+        pytest.param([[{"fragments": [0, 2], "type": "X"}]], id="fragments-one-flat-pair"),
+        pytest.param([[{"fragments": [[0, 2], {4, 5}], "type": "X"}]], id="a-fragment-a-set"),
+        pytest.param([[{"fragments": [[0, 2], {0: 4, 1: 5}], "type": "X"}]], id="a-fragment-a-dict"),
+        pytest.param([[{"fragments": [{0: 4, 1: 5}], "type": "X"}]], id="one-fragment-a-dict"),
+        pytest.param([[{"fragments": {0: [0, 2]}, "type": "X"}]], id="fragments-a-dict"),
+        pytest.param([[{"fragments": [[0, 2], []], "type": "X"}]], id="an-empty-fragment-list"),
+    ],
+)
+def test_input_the_arrays_do_not_read_goes_the_readable_way(predictions) -> None:
+    references = [[{"fragments": [[0, 2], [4, 6]], "type": "X"}]]
+    assert span_arrays._side_values(predictions) is None
+    try:
+        expected = ns.scores(readable(predictions, references))
+    except ValueError as error:
+        with pytest.raises(ValueError, match=re.escape(str(error))):
+            ns.compute_semeval(predictions=predictions, references=references)
+        return
+    assert ns.compute_semeval(predictions=predictions, references=references) == expected
+
+
+def test_positions_near_2_63_and_hipe_pairing_go_the_readable_way() -> None:
+    near = 2**62
+    references = [
+        [{"fragments": [[near, near + 2], [near + 4, near + 6]], "type": "X"}],
+        [{"fragments": [[0, 2], [near - 2, near]], "type": "X"}],
+    ]
+    predictions = [
+        [{"fragments": [[near, near + 2], [near + 4, near + 5]], "type": "X"}],
+        [{"start": 1, "end": 2, "type": "X"}],
+    ]
+    with mock.patch.object(span_arrays, "_with_discontinuous", return_value=None):
+        assert span_arrays.span_pairs(predictions, references, ns.Options.of()) is None
+        assert span_arrays.span_pairs(predictions[:1], references[:1], ns.Options.of()) is not None
+        assert span_arrays.span_pairs(predictions[:1], references[:1], ns.Options.of(pairing="hipe")) is None
+    result = ns.compute_semeval(predictions=predictions, references=references)
+    assert (result["strict_incorrect"], result["partial_partial"]) == (2, 2)
+
+
+@SETTINGS
+@given(batch=batches(), tuples=st.booleans())
+def test_entity_ends_are_the_extents_ends(batch, tuples) -> None:
+    # `labels` with `texts` check every entity's end against its text from these (compute.refuse_past_texts).
+    side = batch[1]
+    if tuples:  # (start, end, type) tuples of the extents
+        side = [[(s.start, s.end, s.entity_type) for s in map(ns.as_span, sentence)] for sentence in side]
+    read = span_arrays.entity_ends(side)
+    assert read is not None
+    ends, counts = read
+    assert counts.tolist() == [len(sentence) for sentence in side]
+    assert ends.tolist() == [ns.as_span(entity).end for sentence in side for entity in sentence]
+
+
+def test_shared_units_are_exact_past_2_53() -> None:
+    # 2**60 + 255 shared units, which a float sum would round to 2**60 + 256, both entities' units: then "identical
+    # boundaries" (scenario IV) where the fragments differ (V).
+    big = 2**60
+    references = [[{"fragments": [[0, big], [big + 300, big + 556]], "type": "X"}]]
+    predictions = [[{"fragments": [[0, big], [big + 300, big + 555], [big + 600, big + 601]], "type": "X"}]]
+    options = ns.Options.of(value=True)
+    table = span_arrays.span_pairs(predictions, references, options)
+    assert table is not None and table.scenario.tolist() == [4]  # V
+    assert_same_tables(table, readable_path.span_rows(predictions, references, options), 1, options)
