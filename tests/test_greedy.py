@@ -254,3 +254,22 @@ def test_compare_semeval_pairs_both_systems_as_the_option_says() -> None:
     greedy = compare_semeval(**systems, references=references, n_resamples=50, pairing="hipe")
     assert (ours["type_f1_a"], greedy["type_f1_a"]) == (pytest.approx(2 / 3), 0.0)
     assert ours["type_f1_b"] == greedy["type_f1_b"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("prediction", "reference"),
+    [
+        ({"fragments": [[0, 2], [4, 6]], "type": "A"}, (0, 6, "A")),
+        ((0, 6, "A"), {"fragments": [[0, 2], [4, 6]], "type": "A"}),
+        ({"fragments": [[0, 2], [4, 6]], "type": "A"}, {"fragments": [[0, 2], [3, 6]], "type": "A"}),
+    ],
+)
+def test_a_discontinuous_entity_is_never_identical_to_another_of_its_extent(prediction, reference) -> None:
+    # docs/scoring.md §12: identical boundaries are the same fragments, so both pairings make the pair scenario V
+    # (the red team's: pairing="hipe" matched the extent alone, scored the pair COR and dropped its fragments).
+    batches = {"predictions": [[prediction]], "references": [[reference]]}
+    optimal = compute_semeval(**batches, return_entities=True)
+    hipe = compute_semeval(**batches, return_entities=True, pairing="hipe")
+    assert hipe["entities"] == optimal["entities"]
+    assert [row["scenario"] for row in hipe["entities"]] == ["V"]
+    assert hipe["strict_f1"] == hipe["exact_f1"] == 0.0

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from itertools import pairwise
 
 from ..span import Span
@@ -43,7 +44,15 @@ def pair_greedy(
     ends = [reference.end for reference in references]
     for number, prediction in enumerate(predictions):
         offered = (prediction.entity_type,) if alternatives is None else alternatives[number]
-        exact = next((s for s in (Span(prediction.start, prediction.end, t) for t in offered) if s in present), None)
+        # Its boundaries are its fragments (docs/scoring.md §12): an extent alone never makes it identical.
+        exact = next(
+            (
+                s
+                for s in (Span(prediction.start, prediction.end, t, prediction.fragments) for t in offered)
+                if s in present
+            ),
+            None,
+        )
         if exact is not None:
             taken.add(exact)
             rows.append((exact, exact))
@@ -52,15 +61,14 @@ def pair_greedy(
         match = None
         while index < len(references) and not (ordered and references[index].start >= prediction.end):
             reference = references[index]
-            same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
-            if same_bounds or (reference not in taken and reference.overlap(prediction) > 0):
+            if reference.same_bounds(prediction) or (reference not in taken and reference.overlap(prediction) > 0):
                 match = reference
                 break
             index += 1
         if match is not None:
             taken.add(match)
             if match.entity_type != prediction.entity_type and match.entity_type in offered:
-                prediction = Span(prediction.start, prediction.end, match.entity_type)
+                prediction = replace(prediction, entity_type=match.entity_type)
         rows.append((match, prediction))
     missed = [reference for reference in references if reference not in taken]
     rows.extend((reference, None) for reference in missed)
