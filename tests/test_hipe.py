@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import nerscore
-from nerscore import HipeFileError, Span, align_hipe, read_hipe
+from nerscore import HipeFileError, Span, align_hipe, hipe_table, read_hipe
 from nerscore.files.hipe import (
     column_types,
     hipe_linked_mentions,
@@ -405,3 +405,13 @@ def test_tags_decode_as_the_scorers_loop_reads_them(tags: list[str], types, data
     assert spans == scorer_entities(tags, types)
     kept = [(s.start, s.end, s.entity_type) for s in hipe_spans(document, "NE-COARSE-LIT", types, keep)]
     assert kept == scorer_entities([tag for tag, k in zip(tags, keep) if k], types)
+
+
+def test_a_date_that_is_no_date_is_located(tmp_path: Path) -> None:
+    # The red team's: `# date = 1790-13-45` reached the command line as "error: month must be in 1..12", naming
+    # neither file nor line.
+    lines = tsv(HEADER, "# date = 1790-13-45", "# document_id = d", "Paris\tB-loc\tO\t_\t_")
+    gold = write(tmp_path, "gold.tsv", lines)
+    with pytest.raises(HipeFileError, match=r"gold\.tsv:\d+: .*1790-13-45.*YYYY-MM-DD") as raised:
+        hipe_table(gold, gold, time_periods=[(datetime.date(1700, 1, 1), datetime.date(1800, 1, 1))])
+    assert raised.value.line == 2  # where the document starts, its metadata first

@@ -180,7 +180,11 @@ class HipeDocument:
         for key in ("date", "hipe2022:date"):
             match = _DATE.search(self.metadata.get(key, ""))
             if match:
-                return datetime.date.fromisoformat(match.group(0))
+                try:
+                    return datetime.date.fromisoformat(match.group(0))
+                except ValueError as error:  # 1790-13-45: located, not datetime's bare message
+                    problem = f"# {key} = {self.metadata[key]}: {error}; expected a date as YYYY-MM-DD"
+                    raise HipeFileError(self.source, self.line or None, problem) from None
         return None
 
 
