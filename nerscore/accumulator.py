@@ -209,6 +209,8 @@ class Accumulator:
         return self + added
 
     def __add__(self, other: Accumulator) -> Accumulator:
+        if not isinstance(other, Accumulator):
+            return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
         if self.tally is None:

@@ -117,6 +117,14 @@ def test_options_must_agree_to_add() -> None:
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
 
 
+@pytest.mark.parametrize("other", [None, 0, {"strict_f1": 1.0}])
+def test_only_an_accumulator_adds_to_an_accumulator(other: Any) -> None:
+    # Python's own "unsupported operand" (the red team's: AttributeError "'NoneType' object has no attribute
+    # 'options'", which named no operand).
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        Accumulator.of() + other
+
+
 @pytest.mark.parametrize(
     "options",
     [
