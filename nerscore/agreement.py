@@ -224,6 +224,10 @@ def _common_form(annotators: list[_Annotator]) -> str | None:
         if value is not None:
             forms[annotator.name] = value_form(value)
     if len(set(forms.values())) > 1:
+        for annotator in annotators:  # a malformed entity ([3, 5]) beside spans: located as compute_semeval does
+            value = first_value(rows_of(annotator.rows))
+            if SPANS in forms.values() and forms.get(annotator.name) == TAGS and isinstance(value, (list, tuple)):
+                read_spans(rows_of(annotator.rows), annotator.side)
         (name_a, form_a), (name_b, form_b) = next(
             (first, second) for first, second in combinations(forms.items(), 2) if first[1] != second[1]
         )

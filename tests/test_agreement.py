@@ -530,3 +530,12 @@ def test_units_taken_as_stretches_give_what_units_taken_one_by_one_give(annotati
         stretched = agreement(annotations, bootstrap=20)
     assert_coefficients_match(stretched, span_unit_labels(annotations))
     assert stretched == one_by_one
+
+
+def test_a_malformed_first_entity_is_located_not_read_as_another_form() -> None:
+    # The red team's: [3, 5] (no type) as an annotator's first entity gave "annotator 'a' gives spans and 'b' gives
+    # tags", naming no sentence; compute_semeval names the entity.
+    with pytest.raises(InvalidInputError, match=r"annotations\['b'\], sentence 0, entity 0: found \[3, 5\], a list"):
+        agreement({"a": [[(0, 1, "A")]], "b": [[[3, 5]]]})
+    with pytest.raises(ValueError, match="annotator 'a' gives spans and 'b' gives tags"):
+        agreement({"a": [[(0, 1, "A")]], "b": [["B-A", "O"]]})
