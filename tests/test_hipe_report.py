@@ -160,3 +160,14 @@ def test_bad_link_requests(
 ) -> None:
     assert main(["--hipe", *link_files, *arguments]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "flags", [["--min-overlap", "0.5"], ["--labels", "LOC"], ["--scheme", "IOBES", "--bootstrap", "9"]]
+)
+def test_the_table_refuses_our_options_rather_than_dropping_them(
+    files: tuple[str, str], flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The red team's: `--hipe-table --pairing optimal --min-overlap 0.5` printed the table without min_overlap.
+    assert main(["--hipe", *files, "--hipe-table", *flags]) == 2
+    assert "takes none of --" in (err := capsys.readouterr().err) and flags[0] in err

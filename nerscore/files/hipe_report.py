@@ -78,6 +78,14 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
         if (args.n_best or args.relaxed) and not (args.nel and args.hipe_table):
             raise ValueError("--n-best and --relaxed go with --nel --hipe-table")
         if args.hipe_table:
+            ignored = sorted(name for name in given if name != "pairing")
+            if ignored:  # the scorer's table has none of our options: say so, never drop them silently
+                flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
+                raise ValueError(
+                    f"--hipe-table prints the HIPE scorer's table, which takes none of {flags}; drop them (the table "
+                    "takes --column, --nel, --tagset, --n-best, --relaxed and --pairing), or leave out --hipe-table "
+                    "for our summary"
+                )
             name = os.path.splitext(os.path.basename(system))[0]
             links: dict[str, Any] = {}
             if args.nel:
