@@ -415,3 +415,18 @@ def test_a_date_that_is_no_date_is_located(tmp_path: Path) -> None:
     with pytest.raises(HipeFileError, match=r"gold\.tsv:\d+: .*1790-13-45.*YYYY-MM-DD") as raised:
         hipe_table(gold, gold, time_periods=[(datetime.date(1700, 1, 1), datetime.date(1800, 1, 1))])
     assert raised.value.line == 2  # where the document starts, its metadata first
+
+
+def test_a_file_that_is_not_utf8_is_located(tmp_path: Path) -> None:
+    # The red team's: a Latin-1 file gave "error: 'utf-8' codec can't decode byte 0xe9 in position 41", naming
+    # neither file nor line.
+    path = tmp_path / "latin.tsv"
+    path.write_bytes(b"TOKEN\tNE-COARSE-LIT\n# document_id = d\nPar\xe9s\tB-loc\n")
+    with pytest.raises(HipeFileError, match=r"latin\.tsv:3: byte 0xe9 is not utf-8-sig") as raised:
+        read_hipe(path)
+    assert raised.value.line == 3
+    assert read_hipe(path, encoding="latin-1")[0].tokens == ("Parés",)
+    mapping = tmp_path / "mapping.tsv"
+    mapping.write_bytes(b"main\trelated\nQ1\tQ2\n\xff\n")
+    with pytest.raises(HipeFileError, match=r"mapping\.tsv:3: byte 0xff"):
+        nerscore.files.hipe.read_link_alternatives(mapping)

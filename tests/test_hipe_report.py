@@ -171,3 +171,12 @@ def test_the_table_refuses_our_options_rather_than_dropping_them(
     # The red team's: `--hipe-table --pairing optimal --min-overlap 0.5` printed the table without min_overlap.
     assert main(["--hipe", *files, "--hipe-table", *flags]) == 2
     assert "takes none of --" in (err := capsys.readouterr().err) and flags[0] in err
+
+
+def test_a_tag_set_that_is_not_utf8_is_located(
+    files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tagset = tmp_path / "tags.txt"
+    tagset.write_bytes(b"LOC\nPER\xe9\n")
+    assert main(["--hipe", *files, "--tagset", str(tagset)]) == 2
+    assert "tags.txt:2: byte 0xe9 is not utf-8" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from ..accumulator import Accumulator
 from ..forms.inputs import check_span_options
 from ..option_checks import HIPE
 from ..options import Options
-from .hipe import HIPE_2020_TYPES, read_link_alternatives
+from .hipe import HIPE_2020_TYPES, read_link_alternatives, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .readers import ConllError
 from .reports import print_results
@@ -136,5 +136,8 @@ def _tagset(name: str | None) -> frozenset[str] | None:
         return None
     if name.lower() == "hipe2020":
         return HIPE_2020_TYPES
-    with open(name, encoding="utf-8") as handle:
-        return frozenset(line.strip().upper() for line in handle if line.strip())
+    try:
+        with open(name, encoding="utf-8") as handle:
+            return frozenset(line.strip().upper() for line in handle if line.strip())
+    except UnicodeDecodeError:
+        raise undecodable(name, "utf-8") from None
