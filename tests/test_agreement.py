@@ -530,6 +530,11 @@ def test_units_taken_as_stretches_give_what_units_taken_one_by_one_give(annotati
         stretched = agreement(annotations, bootstrap=20)
     assert_coefficients_match(stretched, span_unit_labels(annotations))
     assert stretched == one_by_one
+    texts = ["x" * 40] * len(next(iter(annotations.values())))  # units past every entity, to the text's end
+    with mock.patch.object(agreement_module, "_DENSE_UNITS", 0):
+        stretched = agreement(annotations, texts=texts)
+    assert_coefficients_match(stretched, span_unit_labels(annotations, texts))
+    assert stretched == agreement(annotations, texts=texts)
 
 
 def test_a_malformed_first_entity_is_located_not_read_as_another_form() -> None:
