@@ -430,3 +430,16 @@ def test_a_file_that_is_not_utf8_is_located(tmp_path: Path) -> None:
     mapping.write_bytes(b"main\trelated\nQ1\tQ2\n\xff\n")
     with pytest.raises(HipeFileError, match=r"mapping\.tsv:3: byte 0xff"):
         nerscore.files.hipe.read_link_alternatives(mapping)
+
+
+def test_a_response_with_the_golds_documents_in_another_order_is_an_error() -> None:
+    # The red team's: documents of as many tokens in another order were aligned by position, each scored against
+    # another document of the gold, silently.
+    gold = parse_hipe(tsv(HEADER, "# document_id = d1", "Paris\tB-loc", "# document_id = d2", "Rome\tB-loc"), "g.tsv")
+    swapped = parse_hipe(
+        tsv(HEADER, "# document_id = d2", "Rome\tB-loc", "# document_id = d1", "Paris\tB-loc"), "s.tsv"
+    )
+    with pytest.raises(HipeFileError, match=r"s\.tsv:2: document 1 is 'd2' where the gold's \(g\.tsv:2\) is 'd1'"):
+        align_hipe(gold, swapped)
+    unnamed = parse_hipe(tsv(HEADER, "# document_id = ", "Paris\tO", "# document_id = ", "Rome\tO"), "s.tsv")
+    assert [document.id for document in align_hipe(gold, unnamed)] == ["d1", "d2"]

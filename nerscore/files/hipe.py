@@ -445,6 +445,15 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
         source = "<system>"
         raise HipeFileError(source, None, f"no tokens, where the gold ({_source(gold)}) has {_total(gold)}")
     source = system[0].source
+    # Aligned by position, never silently across documents: where both name theirs, the names must agree.
+    for index, (g, s) in enumerate(zip(gold, system) if len(system) > 1 else ()):
+        if g.id is not None and s.id is not None and g.id != s.id:
+            raise HipeFileError(
+                source,
+                s.line,
+                f"document {index + 1} is {s.id!r} where the gold's ({g.source}:{g.line}) is {g.id!r}; expected the "
+                "gold's documents in its order",
+            )
     if len(system) == len(gold) and all(len(s) == len(g) for s, g in zip(system, gold)):
         return [_restructured(g, s.columns, s.lines, s.source) for g, s in zip(gold, system)]
     if len(system) == 1:
