@@ -242,14 +242,10 @@ class Tally:
             if self.ungrounded is None and other.ungrounded is None
             else ((self.ungrounded or 0) + (other.ungrounded or 0))
         )
-        if self.tokens is not None and other.tokens is not None:
-            tokens: TokenCounts | None = self.tokens + other.tokens
+        if self.tokens is None and other.tokens is None:
+            tokens = None
         else:
-            tokens = self.tokens if other.tokens is None else other.tokens
-            if tokens is not None and not tokens.tokens:
-                # Tags of no token (as an empty batch reads) beside spans add no token_accuracy (docs/scoring.md
-                # §7): batches give compute_semeval's result of them all.
-                tokens = None
+            tokens = (self.tokens or TokenCounts()) + (other.tokens or TokenCounts())
         credit, value_cells = self._weighted_sums(other)
         diagnostics, errors = _added_findings(self, other)
         return Tally(

@@ -3,10 +3,8 @@ diagnostics, errors and tokens included; the error rows' order."""
 
 from __future__ import annotations
 
-import pytest
-
 import nerscore as ns
-from nerscore import Accumulator, Counts, compute_semeval, tally_semeval
+from nerscore import Counts, compute_semeval, tally_semeval
 from nerscore.tally import Diagnostics, Tally, error_rows
 
 
@@ -113,14 +111,3 @@ def test_cell_table_reads_as_its_dict_and_scores_as_it() -> None:
     assert list(tally.counts_by_type("strict")[1].items()) == list(as_dict.counts_by_type("strict")[1].items())
     for options in (Options(), Options(per_type=True), Options(per_type=True, labels=["PER", "NONE"])):
         assert list(scores(tally, options).items()) == list(scores(as_dict, options).items())
-
-
-@pytest.mark.parametrize("empty", [[], [[]], [[], []]])
-def test_an_empty_batch_adds_no_token_accuracy_to_spans(empty: list) -> None:
-    # A batch without a token (a data loader's last, empty batch) reads as tags of no token; added to batches of
-    # spans, the result is compute_semeval's of them all: spans, without `token_accuracy` (the red team's: 0.0).
-    spans = [[(0, 2, "PER")], [(1, 3, "LOC")]]
-    expected = compute_semeval(predictions=spans, references=spans)
-    before = Accumulator().update(predictions=empty, references=empty).update(predictions=spans, references=spans)
-    after = Accumulator().update(predictions=spans, references=spans).update(predictions=empty, references=empty)
-    assert before.result() == after.result() == expected
