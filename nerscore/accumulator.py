@@ -95,6 +95,11 @@ class PerSentence:
         return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, documents)
 
 
+def _no_token(tally: Tally) -> bool:
+    """Whether a tally is of tags of no token: nothing counted."""
+    return tally.tokens is not None and not tally.tokens.tokens and not tally.cells
+
+
 @dataclass(frozen=True)
 class Accumulator:
     """The scores of a corpus read in batches: `update` counts a batch, `+` adds two accumulators (of the same
@@ -199,6 +204,8 @@ class Accumulator:
         return self + added
 
     def __add__(self, other: Accumulator) -> Accumulator:
+        if not isinstance(other, Accumulator):
+            return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
         if self.tally is None:
@@ -214,10 +221,18 @@ class Accumulator:
             and self.slices.names != other.slices.names
         ):
             raise ValueError("the group slice's per-sentence counts of two chunks with other groups cannot be joined")
+        # Tags of no token (as an empty batch reads) beside spans add nothing, no token_accuracy either
+        # (docs/scoring.md §7): batches give compute_semeval's result of them all.
+        if _no_token(other.tally) and self.tally.tokens is None:
+            tally = self.tally
+        elif _no_token(self.tally) and other.tally.tokens is None:
+            tally = other.tally
+        else:
+            tally = self.tally + other.tally
         return Accumulator(
             self.options,
             self.ordered,
-            self.tally + other.tally,
+            tally,
             self.sentences + other.sentences,
             add_units(self.units, other.units),
             add_units(self.slices, other.slices),

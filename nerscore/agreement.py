@@ -134,7 +134,8 @@ def _coefficients(units: UnitLabels, pair_results: list[dict[str, Any]], options
     ones, and the units counted (docs/scoring.md §13): once per pattern of labels, weighted by how many units
     have it."""
     categories = len(units.names)
-    patterns, weights, _ = unit_patterns(units.codes, categories)
+    patterns, _, inverse = unit_patterns(units.codes, categories)
+    weights = units.weighted(inverse, len(patterns))
     labelled: np.ndarray = np.asarray((patterns > 0).any(axis=1))
     zero = options.zero_division
     raters = units.codes.shape[1]

@@ -65,7 +65,8 @@ def _coefficient_sums(units: UnitLabels, unit_of: np.ndarray, resampled: int) ->
         )
     patterns, _, inverse = unit_patterns(units.codes, categories)
     # How many units of each pattern each unit of resampling holds.
-    keys, many = np.unique(unit_of[units.sentence] * len(patterns) + inverse, return_counts=True)
+    keys, grouped = np.unique(unit_of[units.sentence] * len(patterns) + inverse, return_inverse=True)
+    many = units.weighted(grouped.reshape(-1), len(keys))
     owner, pattern = np.divmod(keys, len(patterns))
     row, category, count = pattern_counts(patterns, categories)
     values = (patterns >= 0).sum(axis=1)

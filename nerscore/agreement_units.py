@@ -21,7 +21,7 @@ import numpy as np
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
-from .forms.inputs import IDS, SPANS, as_list, first_value, read_spans, read_strings, rows_of, value_form
+from .forms.inputs import IDS, SPANS, TAGS, as_list, first_value, read_spans, read_strings, rows_of, value_form
 from .forms.span_arrays import span_values
 from .options import Options
 from .schemes import TagTable
@@ -95,6 +95,10 @@ def common_form(annotators: list[Annotator]) -> str | None:
         if value is not None:
             forms[annotator.name] = value_form(value)
     if len(set(forms.values())) > 1:
+        for annotator in annotators:  # a malformed entity ([3, 5]) beside spans: located as compute_semeval does
+            value = first_value(rows_of(annotator.rows))
+            if SPANS in forms.values() and forms.get(annotator.name) == TAGS and isinstance(value, (list, tuple)):
+                read_spans(rows_of(annotator.rows), annotator.side)
         (name_a, form_a), (name_b, form_b) = next(
             (first, second) for first, second in combinations(forms.items(), 2) if first[1] != second[1]
         )
@@ -152,11 +156,21 @@ def check_token_counts(annotators: list[Annotator]) -> None:
 class UnitLabels:
     """Every unit's label per annotator (docs/scoring.md §13): `codes` (units x annotators) index `names`
     (`names[0]` is "O"), `MISSING` where the annotator did not annotate the unit's sentence; `sentence` is each
-    unit's sentence (non-decreasing)."""
+    unit's sentence (non-decreasing); `weight`, where given, how many units each row stands for (spans: a stretch
+    of units that every entity covers alike)."""
 
     codes: np.ndarray
     names: list[str]
     sentence: np.ndarray
+    weight: np.ndarray | None = None
+
+    def weighted(self, inverse: np.ndarray, rows: int) -> np.ndarray:
+        """How many units each of `rows` groups holds, the row of each unit's group `inverse` (`unit_patterns`)."""
+        if self.weight is None:
+            return np.bincount(inverse, minlength=rows).astype(np.int64)
+        counts = np.zeros(rows, dtype=np.int64)
+        np.add.at(counts, inverse, self.weight)
+        return counts
 
     @property
     def labelled(self) -> np.ndarray:
@@ -174,6 +188,10 @@ class _EntityColumns(NamedTuple):
     type_names: list[str]
 
 
+# Spans' units are labelled one by one while they are at most this many times the entities' boundaries.
+_DENSE_UNITS = 4
+
+
 def span_labels(
     annotators: Sequence[Annotator], form: str, options: Options, given: Mapping[str, list[Any]]
 ) -> UnitLabels:
@@ -182,16 +200,46 @@ def span_labels(
     its text or tokens when given), characters for strings (grounded as references are, §1b)."""
     read = [_entity_columns(annotator, form, options, given) for annotator in annotators]
     length = _span_units(len(annotators[0].present), read, given)
-    offsets = np.r_[0, np.cumsum(length)]
-    sentence = np.repeat(np.arange(len(length)), length)
+    total = sum(length.tolist())
+    if total >= 1 << 62:  # the units counted in int64
+        raise ValueError(
+            f"the sentences' units add up to {total}; agreement counts at most 2**62 units (span offsets, characters "
+            "of texts)"
+        )
+    # Unit by unit where the units are few beside the entities' boundaries (tokens, short texts: the quicker way);
+    # else the units between two consecutive boundaries of a sentence (0, its end, an entity's start or end), which
+    # carry the same labels, are one row standing for them all (`weight`), so that time and memory follow the
+    # entities, never their offsets.
+    sentences = [np.arange(len(length)), np.arange(len(length))] + [e.sentence for e in read for _ in (0, 1)]
+    positions = [np.zeros(len(length), np.int64), length] + [p for e in read for p in (e.start, e.end)]
+    sentence_of, position_of = np.concatenate(sentences), np.concatenate(positions)
+    if total <= _DENSE_UNITS * len(position_of):
+        offsets = np.r_[0, np.cumsum(length)]
+        keys, width = offsets[sentence_of] + position_of, 0
+        index, sentence, weight = keys, np.repeat(np.arange(len(length)), length), None
+        units, real = total + 1, np.r_[np.ones(total, dtype=bool), False]
+    else:
+        width = int(length.max(initial=0)) + 1
+        if len(length) * width < 1 << 62:  # each boundary one integer: a sort of int64
+            keys, index = np.unique(sentence_of * width + position_of, return_inverse=True)
+            boundary_sentence, boundary_position = np.divmod(keys, width)
+        else:
+            boundary, index = np.unique(np.column_stack((sentence_of, position_of)), axis=0, return_inverse=True)
+            boundary_sentence, boundary_position = boundary[:, 0], boundary[:, 1]
+        index = index.reshape(-1)
+        real = np.r_[boundary_sentence[1:] == boundary_sentence[:-1], False]  # up to its sentence's next boundary
+        units, sentence, weight = len(real), boundary_sentence[real], np.diff(boundary_position)[real[:-1]]
     names: dict[str, int] = {OUTSIDE: 0}
     codes = np.empty((len(sentence), len(annotators)), dtype=np.int64)
+    cursor = 2 * len(length)
     for column, (entities, annotator) in enumerate(zip(read, annotators)):
-        start, end = offsets[entities.sentence] + entities.start, offsets[entities.sentence] + entities.end
-        local, local_names = _covering_labels(start, end, entities.type_id, entities.type_names, len(sentence))
+        count = len(entities.start)
+        start, end = index[cursor : cursor + count], index[cursor + count : cursor + 2 * count]
+        cursor += 2 * count
+        local, local_names = _covering_labels(start, end, entities.type_id, entities.type_names, units)
         to_global = np.array([names.setdefault(name, len(names)) for name in local_names], dtype=np.int64)
-        codes[:, column] = np.where(annotator.present[sentence], to_global[local], MISSING)
-    return UnitLabels(codes, list(names), sentence)
+        codes[:, column] = np.where(annotator.present[sentence], to_global[local[real]], MISSING)
+    return UnitLabels(codes, list(names), sentence, weight)
 
 
 def _covering_labels(
@@ -400,6 +448,8 @@ def _entity_columns(
         else:
             spans = _grounded_strings(annotator, rows, options, given)
         flat = list(chain.from_iterable(spans))
+        if flat and max(span.end for span in flat) >= 1 << 62:  # agreement counts units in int64 (§13)
+            _refuse_far(spans, annotator.side)
         type_names = list(dict.fromkeys(span.entity_type for span in flat))
         number = {name: index for index, name in enumerate(type_names)}
         columns = _EntityColumns(
@@ -417,6 +467,20 @@ def _entity_columns(
     return columns._replace(
         sentence=columns.sentence[kept], start=columns.start[kept], end=columns.end[kept], type_id=columns.type_id[kept]
     )
+
+
+def _refuse_far(spans: list[list[Span]], side: str) -> None:
+    """The first entity that ends past 2**62 as a located `InvalidInputError`: agreement counts units in int64."""
+    for sentence, found in enumerate(spans):
+        for index, span in enumerate(found):
+            if span.end >= 1 << 62:
+                raise InvalidInputError(
+                    f"the entity {shown(span.as_dict())} ends past 2**62; expected offsets of units that agreement "
+                    "counts in 64-bit integers",
+                    side,
+                    sentence,
+                    entity=index,
+                )
 
 
 def _grounded_strings(

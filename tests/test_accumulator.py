@@ -117,6 +117,14 @@ def test_options_must_agree_to_add() -> None:
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
 
 
+@pytest.mark.parametrize("other", [None, 0, {"strict_f1": 1.0}])
+def test_only_an_accumulator_adds_to_an_accumulator(other: Any) -> None:
+    # Python's own "unsupported operand" (the red team's: AttributeError "'NoneType' object has no attribute
+    # 'options'", which named no operand).
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        Accumulator.of() + other
+
+
 @pytest.mark.parametrize(
     "options",
     [
@@ -223,3 +231,15 @@ def test_a_local_dask_cluster_of_two_processes_equals_one_pass() -> None:
         accumulator = sentences.reduction(count_partition, merge).compute(scheduler=client)
         assert accumulator.result() == expected
         assert len(client.scheduler_info()["workers"]) == 2
+
+
+@pytest.mark.parametrize("empty", [[], [[]], [[], []]])
+def test_an_empty_batch_adds_no_token_accuracy_to_spans(empty: list) -> None:
+    # A batch without a token (a data loader's last, empty batch) reads as tags of no token; added to batches of
+    # spans, the result is compute_semeval's of them all: spans, without `token_accuracy` (the red team's: 0.0).
+    spans = [[(0, 2, "PER")], [(1, 3, "LOC")]]
+    expected = compute_semeval(predictions=spans, references=spans)
+    before = Accumulator().update(predictions=empty, references=empty).update(predictions=spans, references=spans)
+    after = Accumulator().update(predictions=spans, references=spans).update(predictions=empty, references=empty)
+    assert before.result() == after.result() == expected
+    assert Accumulator().update(predictions=empty, references=empty).result()["token_accuracy"] == 0.0

@@ -11,6 +11,7 @@ import re
 import sys
 from itertools import combinations
 from pathlib import Path
+from unittest import mock
 
 import krippendorff
 import numpy as np
@@ -495,3 +496,51 @@ def test_a_bootstrap_whose_sums_would_not_fit_is_refused_with_a_way_out(monkeypa
     with pytest.raises(ValueError, match=r"pass documents= \(fewer units\), labels= \(fewer types\)"):
         agreement(annotations, bootstrap=10)
     assert "fleiss_kappa_low" in agreement(annotations, bootstrap=10, documents=["d", "d", "e"])
+
+
+def test_units_of_spans_cost_what_their_entities_cost_never_their_offsets() -> None:
+    # The red team's: the units of spans were materialised one by one, so that one entity [0, 10**13) asked for
+    # 73 TiB (MemoryError) and [0, 10**7) took 1.6 s. A stretch that every entity covers alike is one row that
+    # stands for its units: the counts are exact, and Cohen's and Fleiss' κ, ratios of them, do not change when
+    # every offset is multiplied.
+    def spans(scale: int) -> dict[str, list]:
+        return {"a": [[(0, 3 * scale, "A")], []], "b": [[(scale, 3 * scale, "A"), (4 * scale, 5 * scale, "B")], []]}
+
+    near, far = agreement(spans(1)), agreement(spans(10**13))
+    assert (far["units"], far["units_labelled"]) == (5 * 10**13, 4 * 10**13)
+    assert (near["units"], near["units_labelled"]) == (5, 4)
+    for key in ("fleiss_kappa", "fleiss_kappa_labelled"):
+        assert far[key] == pytest.approx(near[key])
+    assert far["pairs"][0]["cohen_kappa"] == pytest.approx(near["pairs"][0]["cohen_kappa"])
+
+
+def test_an_entity_past_what_agreement_counts_is_located() -> None:
+    with pytest.raises(InvalidInputError, match=r"annotations\['b'\], sentence 1, entity 0: .* ends past 2\*\*62"):
+        agreement({"a": [[], []], "b": [[], [{"fragments": [[0, 1], [5, 10**30]], "type": "A"}]]})
+
+
+@given(span_annotations())
+@settings(deadline=None, max_examples=40)
+def test_units_taken_as_stretches_give_what_units_taken_one_by_one_give(annotations):
+    # Every batch taken as stretches of units (`_DENSE_UNITS` 0): the libraries' coefficients on the units one by
+    # one, and the same intervals.
+    agreement_module = sys.modules["nerscore.agreement_units"]
+    one_by_one = agreement(annotations, bootstrap=20)
+    with mock.patch.object(agreement_module, "_DENSE_UNITS", 0):
+        stretched = agreement(annotations, bootstrap=20)
+    assert_coefficients_match(stretched, span_unit_labels(annotations))
+    assert stretched == one_by_one
+    texts = ["x" * 40] * len(next(iter(annotations.values())))  # units past every entity, to the text's end
+    with mock.patch.object(agreement_module, "_DENSE_UNITS", 0):
+        stretched = agreement(annotations, texts=texts)
+    assert_coefficients_match(stretched, span_unit_labels(annotations, texts))
+    assert stretched == agreement(annotations, texts=texts)
+
+
+def test_a_malformed_first_entity_is_located_not_read_as_another_form() -> None:
+    # The red team's: [3, 5] (no type) as an annotator's first entity gave "annotator 'a' gives spans and 'b' gives
+    # tags", naming no sentence; compute_semeval names the entity.
+    with pytest.raises(InvalidInputError, match=r"annotations\['b'\], sentence 0, entity 0: found \[3, 5\], a list"):
+        agreement({"a": [[(0, 1, "A")]], "b": [[[3, 5]]]})
+    with pytest.raises(ValueError, match="annotator 'a' gives spans and 'b' gives tags"):
+        agreement({"a": [[(0, 1, "A")]], "b": [["B-A", "O"]]})

@@ -313,3 +313,13 @@ def test_the_command_refuses_slices(tmp_path, capsys):
     with pytest.raises(SystemExit):
         nerscore.main(["agreement", str(path), "--slices", "length"])
     assert "unrecognized arguments" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [nerscore.read_conll_annotators, nerscore.read_doccano_annotators, nerscore.read_brat_annotators],
+)
+def test_a_reader_of_several_paths_given_one_says_so(tmp_path, reader) -> None:
+    # The red team's: read_conll_annotators("ann.conll") read each character as a path ("No such file: 'a'").
+    with pytest.raises(ValueError, match=r"found the path '.*ann' alone; expected a list of paths"):
+        reader(str(tmp_path / "ann"))

@@ -694,3 +694,16 @@ def test_a_label_studio_offset_of_thousands_of_digits_names_the_task_and_its_lin
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:2: "), err
     assert message in err, err
+
+
+def test_fragments_that_touch_are_no_discontinuous_annotation(tmp_path: Path, capsys) -> None:
+    # docs/scoring.md §12: "0 2;2 4" merges into the span [0, 4); the red team's: read_brat counted it discontinuous
+    # and --brat printed the note that --fragments would score it otherwise, which it does not.
+    for side in ("reference", "prediction"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "a.txt").write_text("abcdefghij", encoding="utf-8")
+        (tmp_path / side / "a.ann").write_text("T1\tX 0 2;2 4\tab cd\nT2\tX 5 6;8 9\tf i\n", encoding="utf-8")
+    (document,) = nerscore.read_brat(tmp_path / "reference")
+    assert document.discontinuous == 1
+    nerscore.main(["--brat", str(tmp_path / "reference"), str(tmp_path / "prediction")])
+    assert "note: 2 discontinuous annotations (1 reference, 1 predicted)" in capsys.readouterr().err

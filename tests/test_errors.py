@@ -578,3 +578,13 @@ def test_a_value_that_looks_like_another_form_says_what_it_is(inputs: dict, wher
     assert "hold spans" not in message and "hold tags" not in message, message
     for fragment in fragments:
         assert fragment in message, f"{fragment!r} not in {message!r}"
+
+
+def test_fragments_as_a_numpy_array_are_read_as_lists_are() -> None:
+    # The red team's: each row of a 2-D array of fragments was "not a pair; expected [start, end]", which it is.
+    as_lists = [[{"fragments": [[0, 2], [4, 6]], "type": "A"}]]
+    as_array = [[{"fragments": np.array([[0, 2], [4, 6]]), "type": "A"}]]
+    expected = compute_semeval(predictions=as_lists, references=[[(0, 6, "A")]], return_entities=True)
+    assert compute_semeval(predictions=as_array, references=[[(0, 6, "A")]], return_entities=True) == expected
+    with pytest.raises(InvalidInputError, match=r"fragment 0 array\(\[0, 2, 4\]\) is not a pair"):
+        compute_semeval(predictions=[[{"fragments": np.array([[0, 2, 4]]), "type": "A"}]], references=[[]])

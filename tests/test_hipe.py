@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import nerscore
-from nerscore import HipeFileError, Span, align_hipe, read_hipe
+from nerscore import HipeFileError, Span, align_hipe, hipe_table, read_hipe
 from nerscore.files.hipe import parse_hipe
 from nerscore.files.hipe_tags import hipe_links, hipe_spans
 
@@ -322,3 +322,41 @@ def test_hipe_2022_documents_are_split_at_their_ids() -> None:
     )
     assert (macro["F1"], macro["F1_std"]) == (1.0, 0.0)
     assert [span for span, _ in hipe_links(documents[0], "NEL-LIT")] == [Span(0, 1, "Q90"), Span(2, 4, "Q535")]
+
+
+def test_a_date_that_is_no_date_is_located(tmp_path: Path) -> None:
+    # The red team's: `# date = 1790-13-45` reached the command line as "error: month must be in 1..12", naming
+    # neither file nor line.
+    lines = tsv(HEADER, "# date = 1790-13-45", "# document_id = d", "Paris\tB-loc\tO\t_\t_")
+    gold = write(tmp_path, "gold.tsv", lines)
+    with pytest.raises(HipeFileError, match=r"gold\.tsv:\d+: .*1790-13-45.*YYYY-MM-DD") as raised:
+        hipe_table(gold, gold, time_periods=[(datetime.date(1700, 1, 1), datetime.date(1800, 1, 1))])
+    assert raised.value.line == 2  # where the document starts, its metadata first
+
+
+def test_a_file_that_is_not_utf8_is_located(tmp_path: Path) -> None:
+    # The red team's: a Latin-1 file gave "error: 'utf-8' codec can't decode byte 0xe9 in position 41", naming
+    # neither file nor line.
+    path = tmp_path / "latin.tsv"
+    path.write_bytes(b"TOKEN\tNE-COARSE-LIT\n# document_id = d\nPar\xe9s\tB-loc\n")
+    with pytest.raises(HipeFileError, match=r"latin\.tsv:3: byte 0xe9 is not utf-8-sig") as raised:
+        read_hipe(path)
+    assert raised.value.line == 3
+    assert read_hipe(path, encoding="latin-1")[0].tokens == ("Parés",)
+    mapping = tmp_path / "mapping.tsv"
+    mapping.write_bytes(b"main\trelated\nQ1\tQ2\n\xff\n")
+    with pytest.raises(HipeFileError, match=r"mapping\.tsv:3: byte 0xff"):
+        nerscore.files.hipe_tags.read_link_alternatives(mapping)
+
+
+def test_a_response_with_the_golds_documents_in_another_order_is_an_error() -> None:
+    # The red team's: documents of as many tokens in another order were aligned by position, each scored against
+    # another document of the gold, silently.
+    gold = parse_hipe(tsv(HEADER, "# document_id = d1", "Paris\tB-loc", "# document_id = d2", "Rome\tB-loc"), "g.tsv")
+    swapped = parse_hipe(
+        tsv(HEADER, "# document_id = d2", "Rome\tB-loc", "# document_id = d1", "Paris\tB-loc"), "s.tsv"
+    )
+    with pytest.raises(HipeFileError, match=r"s\.tsv:2: document 1 is 'd2' where the gold's \(g\.tsv:2\) is 'd1'"):
+        align_hipe(gold, swapped)
+    unnamed = parse_hipe(tsv(HEADER, "# document_id = ", "Paris\tO", "# document_id = ", "Rome\tO"), "s.tsv")
+    assert [document.id for document in align_hipe(gold, unnamed)] == ["d1", "d2"]

@@ -195,3 +195,23 @@ def test_a_german_files_fine_columns_on_the_command_line(tmp_path: Path, capsys:
         "team0_bundle3_de_1\tNE-FINE-COMP-micro-strict-TIME-ALL-LED-ALL\tALL\t1.0\t1.0\t1.0\t\t\t\t2\t0\t0\n" in printed
     )
     assert "\tNE-FINE-LIT-micro-fuzzy-TIME-ALL-LED-ALL\tLOC.ADM.TOWN\t0.0\t0.0\t0\t\t\t\t0\t1\t1\n" in printed
+
+
+@pytest.mark.parametrize(
+    "flags", [["--min-overlap", "0.5"], ["--labels", "LOC"], ["--scheme", "IOBES", "--bootstrap", "9"]]
+)
+def test_the_table_refuses_our_options_rather_than_dropping_them(
+    files: tuple[str, str], flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The red team's: `--hipe-table --pairing optimal --min-overlap 0.5` printed the table without min_overlap.
+    assert main(["--hipe", *files, "--hipe-table", *flags]) == 2
+    assert "takes none of --" in (err := capsys.readouterr().err) and flags[0] in err
+
+
+def test_a_tag_set_that_is_not_utf8_is_located(
+    files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tagset = tmp_path / "tags.txt"
+    tagset.write_bytes(b"LOC\nPER\xe9\n")
+    assert main(["--hipe", *files, "--tagset", str(tagset)]) == 2
+    assert "tags.txt:2: byte 0xe9 is not utf-8" in capsys.readouterr().err

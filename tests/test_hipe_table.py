@@ -386,3 +386,29 @@ def test_every_group_of_periods_and_levels_is_the_tables_row(documents, pairing)
                     continue
                 correct, actual, possible = (bucket[f"{scheme}_{key}"] for key in ("correct", "actual", "possible"))
                 assert (row["TP"], row["FP"], row["FN"]) == (correct, actual - correct, possible - correct)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "match"),
+    [
+        ({"n_best": [0]}, "n_best is \\[0\\]; expected cut-offs of 1 or more"),  # was IndexError
+        ({"n_best": [-1, 1]}, "n_best"),
+        ({"n_best": "1"}, "n_best"),  # was TypeError
+        ({"column": 5}, "column is 5"),  # was TypeError
+        ({"time_periods": [("1800", "1900")]}, "time_periods holds"),  # was AttributeError
+        ({"noise_levels": ["x"]}, "noise_levels holds"),
+        ({"tagset": "LOC"}, "tagset is the string 'LOC'"),  # was read as the types L, O and C
+    ],
+)
+def test_arguments_that_are_not_files_are_checked(files: tuple[Path, Path], arguments: dict, match: str) -> None:
+    nel = {"nel": True} if "n_best" in arguments else {}
+    with pytest.raises(ValueError, match=match):
+        hipe_table(*files, **nel, **arguments)
+
+
+@pytest.mark.parametrize("documents", [None, 5, ["gold.tsv"]])
+def test_documents_that_are_neither_a_path_nor_read_hipes_are_refused(files: tuple[Path, Path], documents) -> None:
+    # The red team's: TypeError ("'NoneType' object is not iterable") or AttributeError ("'str' object has no
+    # attribute 'source'") from a list of file names.
+    with pytest.raises(ValueError, match="expected a HIPE file's path or read_hipe's documents"):
+        hipe_table(files[0], documents)

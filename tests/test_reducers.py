@@ -133,3 +133,36 @@ def test_the_slices_reducer_fills_counted_slices_where_the_facts_are_kept() -> N
     assert counted.slices.names["group"] == ["a", "b"]
     assert counted.slices.two_sided["seen"].cells[("III", "seen", None)] == 1  # IBM, missed
     assert reducers.counted(reduction, None, False).slices is None  # without the facts: the tally alone
+
+
+SCALED_CASES = {
+    "contiguous": ([[(0, 4, "X"), (5, 9, "Y")]], [[(1, 4, "X"), (2, 9, "Y")]]),
+    "from zero": ([[(0, 4, "X")], [(0, 1, "Y")]], [[(0, 2, "X"), (1, 3, "X")], [(0, 1, "Y")]]),  # starts all fit
+    "fragmented": ([[{"fragments": [[0, 2], [5, 9]], "type": "X"}]], [[(1, 6, "X"), (7, 8, "X")]]),
+}
+
+
+@pytest.mark.parametrize("case", SCALED_CASES)
+@pytest.mark.parametrize("factor", [2**62, 10**30])
+@pytest.mark.parametrize(
+    "options", [{"diagnostics": True}, {"partial_credit": "overlap"}, {"diagnostics": True, "min_overlap": 0.5}]
+)
+def test_entities_ending_past_int64_are_read_as_any_other(case: str, factor: int, options: dict) -> None:
+    # docs/scoring.md §1 takes any non-negative offset. Every position times `factor`: containment and the ratios
+    # of shared units are kept, so the scores are the same, where an entity starts at 0 (a column of int64) and
+    # ends past int64 (the red team's: OverflowError in `placement` and `unit_overlaps`).
+    references, predictions = SCALED_CASES[case]
+
+    def scaled(batch: list[list]) -> list[list]:
+        return [
+            [
+                {**entity, "fragments": [[a * factor, b * factor] for a, b in entity["fragments"]]}
+                if isinstance(entity, dict)
+                else (entity[0] * factor, entity[1] * factor, entity[2])
+                for entity in sentence
+            ]
+            for sentence in batch
+        ]
+
+    expected = ns.compute_semeval(predictions=predictions, references=references, **options)
+    assert ns.compute_semeval(predictions=scaled(predictions), references=scaled(references), **options) == expected

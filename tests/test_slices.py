@@ -682,3 +682,25 @@ def test_bootstrap_of_documents_resamples_the_buckets_with_them() -> None:
         n_resamples=200,
     )
     assert compared["value_delta_low"] <= compared["value_delta"] <= compared["value_delta_high"]
+
+
+FAR = 10**30  # past int64: docs/scoring.md §1 takes any non-negative offset
+
+
+def test_the_length_slice_of_a_discontinuous_entity_of_units_past_int64() -> None:
+    # The red team's: entity_length of an entity whose units pass int64 raised OverflowError.
+    reference = {"fragments": [[0, 2], [4, FAR]], "type": "X"}
+    result = compute_semeval(predictions=[[(0, 2, "X")]], references=[[reference]], slices=["entity_length"])
+    buckets = result["slices"]["entity_length"]
+    assert {name: (scores["strict_possible"], scores["strict_actual"]) for name, scores in buckets.items()} == {
+        "2": (0, 1),
+        "8+": (1, 0),
+    }
+
+
+def test_a_fragment_past_its_text_is_located_with_errors_asked() -> None:
+    # The red team's: errors=True read the texts of an entity of fragments past int64 before the entity was
+    # refused, and raised OverflowError; the contiguous entity gets the located error, the fragments do too.
+    for far_entity in ((0, FAR, "X"), {"fragments": [[0, 2], [4, FAR]], "type": "X"}):
+        with pytest.raises(InvalidInputError, match=r"predictions, sentence 0, entity 0: .* past the end of its text"):
+            compute_semeval(predictions=[[far_entity]], references=[[(0, 2, "X")]], texts=["abcdef"], errors=True)

@@ -135,9 +135,10 @@ def read_brat_file(
         if not line.startswith("T"):  # relations, events, attributes, normalizations, notes: not entities
             continue
         span, pieces = _text_bound(line, text, source, number, text_path)
-        spans.append(fragment_span(pieces, span.entity_type) if fragments else span)
+        entity = fragment_span(pieces, span.entity_type)
+        spans.append(entity if fragments else span)
         lines.append(number)
-        discontinuous += len(pieces) > 1
+        discontinuous += bool(entity.fragments)  # "0 2;2 4" touch: one span (docs/scoring.md §12), not discontinuous
     return BratDocument(name, text, spans, lines, discontinuous)
 
 

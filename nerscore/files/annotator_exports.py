@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import shown
 from ..option_checks import is_id
 from .annotations import decoded, read_bytes, regions
-from .annotator_readers import AnnotatorBatches, unique_name
+from .annotator_readers import AnnotatorBatches, check_paths, unique_name
 from .readers import ConllError, json_line_records, text_lines
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
@@ -165,6 +165,7 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
 def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
     """doccano JSONL exports, one file per annotator (named by the file), their lines paired in order: the same
     texts in the same order, else a `ConllError` naming the file and line where they differ."""
+    check_paths(paths, "one file per annotator")
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
     places: list[str] = []

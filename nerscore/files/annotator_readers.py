@@ -53,6 +53,7 @@ def read_conll_annotators(
     """One CoNLL file with the token first and one tag column per annotator (two or more; annotators named
     ``annotator1``, ... unless `names` are given), or several CoNLL files, one per annotator (the token first and
     the annotator's tag last, annotators named by their files), whose tokens must be the same line by line."""
+    check_paths(paths, "[path] for one file of several columns")
     if len(paths) == 1:
         source = os.fspath(paths[0])
         with open(source, "rb") as handle:
@@ -145,10 +146,17 @@ def unique_name(taken: dict[str, Any], name: str) -> str:
 # -- BRAT ------------------------------------------------------------------------------------------------------------
 
 
+def check_paths(paths: Any, each: str) -> None:
+    """A reader of several paths given one: its characters would be read as paths ('l': no such file)."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
+
+
 def read_brat_annotators(folders: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
     """BRAT folders, one per annotator (named by the folder), holding the same ``.ann`` files (paired by their
     path in each folder) over the same ``.txt`` texts; an annotator's ``.txt`` may be left out, the first
     annotator's is read then. Entities are the ``T`` lines, a discontinuous one by its full extent."""
+    check_paths(folders, "one folder per annotator")
     roots = [os.fspath(folder) for folder in folders]
     listed = [brat_names(root) for root in roots]
     for root, names in zip(roots[1:], listed[1:]):

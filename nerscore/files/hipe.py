@@ -48,9 +48,26 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     values too, when its columns are first read). A file without `# document` lines is one document (the
     scorer's reading of a flat response, which `align_hipe` then splits as the gold is split)."""
     source = os.fspath(path)
-    with open(source, encoding=encoding, newline=None) as handle:
-        # Universal newlines: lines end with "\n" alone.
-        return _parse_text(handle.read(), source)
+    try:
+        with open(source, encoding=encoding, newline=None) as handle:
+            # Universal newlines: lines end with "\n" alone.
+            text = handle.read()
+    except UnicodeDecodeError:
+        raise undecodable(source, encoding) from None
+    return _parse_text(text, source)
+
+
+def undecodable(source: str, encoding: str = "utf-8-sig") -> HipeFileError:
+    """The error of a file that is not `encoding` text, naming its line and byte (the decoder's own message names
+    neither the file nor the line: it reads the file in chunks)."""
+    with open(source, "rb") as handle:
+        raw = handle.read()
+    try:
+        raw.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        return HipeFileError(source, line, f"byte {raw[error.start]:#04x} is not {encoding}; expected {encoding} text")
+    return HipeFileError(source, None, f"is not {encoding} text")
 
 
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:

@@ -178,7 +178,11 @@ class HipeDocument:
         for key in ("date", "hipe2022:date"):
             match = _DATE.search(self.metadata.get(key, ""))
             if match:
-                return datetime.date.fromisoformat(match.group(0))
+                try:
+                    return datetime.date.fromisoformat(match.group(0))
+                except ValueError as error:  # 1790-13-45: located, not datetime's bare message
+                    problem = f"# {key} = {self.metadata[key]}: {error}; expected a date as YYYY-MM-DD"
+                    raise HipeFileError(self.source, self.line or None, problem) from None
         return None
 
 
@@ -197,6 +201,15 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
         source = "<system>"
         raise HipeFileError(source, None, f"no tokens, where the gold ({_source(gold)}) has {_total(gold)}")
     source = system[0].source
+    # Aligned by position, never silently across documents: where both name theirs, the names must agree.
+    for index, (g, s) in enumerate(zip(gold, system) if len(system) > 1 else ()):
+        if g.id is not None and s.id is not None and g.id != s.id:
+            raise HipeFileError(
+                source,
+                s.line,
+                f"document {index + 1} is {s.id!r} where the gold's ({g.source}:{g.line}) is {g.id!r}; expected the "
+                "gold's documents in its order",
+            )
     if len(system) == len(gold) and all(len(s) == len(g) for s, g in zip(system, gold)):
         return [_restructured(g, s.columns, s.lines, s.source) for g, s in zip(gold, system)]
     if len(system) == 1:

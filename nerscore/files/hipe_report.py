@@ -17,7 +17,7 @@ from ..accumulator import Accumulator
 from ..forms.inputs import check_span_options
 from ..option_checks import HIPE
 from ..options import Options
-from .hipe import HIPE_2020_TYPES
+from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import read_link_alternatives
 from .readers import ConllError
@@ -87,6 +87,14 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
         if args.norm_time and not args.nel:
             raise ValueError("--norm-time goes with --nel")
         if args.hipe_table:
+            ignored = sorted(name for name in given if name != "pairing")
+            if ignored:  # the scorer's table has none of our options: say so, never drop them silently
+                flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
+                raise ValueError(
+                    f"--hipe-table prints the HIPE scorer's table, which takes none of {flags}; drop them (the table "
+                    "takes --column, --nel, --tagset, --n-best, --relaxed, --norm-time and --pairing), or leave out "
+                    "--hipe-table for our summary"
+                )
             name = os.path.splitext(os.path.basename(system))[0]
             links: dict[str, Any] = {}
             if args.nel:
@@ -138,5 +146,8 @@ def _tagset(name: str | None) -> frozenset[str] | None:
         return None
     if name.lower() == "hipe2020":
         return HIPE_2020_TYPES
-    with open(name, encoding="utf-8") as handle:
-        return frozenset(line.strip().upper() for line in handle if line.strip())
+    try:
+        with open(name, encoding="utf-8") as handle:
+            return frozenset(line.strip().upper() for line in handle if line.strip())
+    except UnicodeDecodeError:
+        raise undecodable(name, "utf-8") from None

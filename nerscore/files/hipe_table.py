@@ -178,10 +178,33 @@ def macro_type(counts: HipeCounts) -> tuple[float, float, float]:
     return precision, recall, f1
 
 
-def _documents(documents: Documents) -> list[HipeDocument]:
+def _documents(documents: Documents, side: str = "gold") -> list[HipeDocument]:
     if isinstance(documents, (str, os.PathLike)):
         return read_hipe(documents)
-    return list(documents)
+    listed = list(documents) if isinstance(documents, Iterable) else None
+    if listed is None or not all(isinstance(document, HipeDocument) for document in listed):
+        raise ValueError(f"{side} is {type(documents).__name__}; expected a HIPE file's path or read_hipe's documents")
+    return listed
+
+
+def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_periods: list[Any], n_best: Any) -> None:
+    """`hipe_table`'s arguments that are not files, checked before any is used (a cut-off of 0 took no link and
+    raised IndexError)."""
+    columns = [column] if isinstance(column, str) else column
+    if not isinstance(columns, Iterable) or not all(isinstance(name, str) for name in columns):
+        raise ValueError(f"column is {column!r}; expected a column's name (NE-COARSE-LIT) or a list of them")
+    if isinstance(tagset, str):
+        raise ValueError(f"tagset is the string {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
+    for name, values, kinds in (
+        ("noise_levels", noise_levels, (int, float)),
+        ("time_periods", time_periods, (datetime.date,)),
+    ):
+        for value in values:
+            if not (isinstance(value, tuple | list) and len(value) == 2 and all(isinstance(v, kinds) for v in value)):
+                raise ValueError(f"{name} holds {value!r}; expected (lower, upper) pairs of {kinds[0].__name__}")
+    cuts = list(n_best) if isinstance(n_best, Iterable) else None
+    if not cuts or not all(isinstance(cut, int) and not isinstance(cut, bool) and cut >= 1 for cut in cuts):
+        raise ValueError(f"n_best is {n_best!r}; expected cut-offs of 1 or more, such as (1, 3, 5)")
 
 
 def hipe_table(
@@ -222,8 +245,11 @@ def hipe_table(
 
     To score many responses against one gold, read it once (`read_hipe`) and give its documents: their columns
     are split once, when first read, for all the responses."""
+    noise_levels, time_periods = list(noise_levels), list(time_periods)
+    column = column if isinstance(column, str) or not isinstance(column, Iterable) else list(column)
+    _check_arguments(column, tagset, noise_levels, time_periods, n_best)
     gold_documents = _documents(gold)
-    system_documents = align_hipe(gold_documents, _documents(system))
+    system_documents = align_hipe(gold_documents, _documents(system, "system"))
     if normalize_time:
         system_documents = normalize_time_links(system_documents)
     columns = [column] if isinstance(column, str) else list(column)
@@ -349,8 +375,10 @@ def hipe_inputs(
     scorer's name of the level (`LED-0.0-0.1`, after the period with `time_periods`: `TIME-1790-1810-LED-0.0-0.1`).
     The `group` slice's buckets are then the scorer's LED rows; the overall keys add the levels up (a token
     without LED counts in every level), so read the buckets, not the totals. `normalize_time`: as `hipe_table`'s."""
+    noise_levels, time_periods = list(noise_levels), list(time_periods)
+    _check_arguments(column, tagset, noise_levels, time_periods, (1,))
     gold_documents = _documents(gold)
-    system_documents = align_hipe(gold_documents, _documents(system))
+    system_documents = align_hipe(gold_documents, _documents(system, "system"))
     if normalize_time:
         system_documents = normalize_time_links(system_documents)
     levels: list[tuple[float, float] | None] = list(noise_levels) or [None]

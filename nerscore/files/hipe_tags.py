@@ -13,6 +13,7 @@ from collections.abc import Collection, Iterable, Sequence
 from itertools import compress
 
 from ..span import Span
+from .hipe import undecodable
 from .hipe_model import OUTSIDE, HipeDocument, HipeFileError
 
 
@@ -183,15 +184,19 @@ def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[
     main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
     empty); each main QID's set holds itself and its related ones."""
     mapping: dict[str, set[str]] = {}
-    with open(path, encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, 1):
-            cells = [cell.strip() for cell in line.split("\t")]
-            cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
-            if number == 1 or not cells:
-                continue
-            if not all(cell.startswith("Q") and cell[1:].isdigit() for cell in cells):
-                raise HipeFileError(os.fspath(path), number, f"not Wikidata entities: {cells}")
-            mapping.setdefault(cells[0], {cells[0]}).update(cells[1:])
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            lines = handle.readlines()
+    except UnicodeDecodeError:
+        raise undecodable(os.fspath(path)) from None
+    for number, line in enumerate(lines, 1):
+        cells = [cell.strip() for cell in line.split("\t")]
+        cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
+        if number == 1 or not cells:
+            continue
+        if not all(cell.startswith("Q") and cell[1:].isdigit() for cell in cells):
+            raise HipeFileError(os.fspath(path), number, f"not Wikidata entities: {cells}")
+        mapping.setdefault(cells[0], {cells[0]}).update(cells[1:])
     return {main: frozenset(related) for main, related in mapping.items()}
 
 

@@ -93,7 +93,7 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
             if one:
                 return (start, end, None) if _extents_agree(entities, None, start, end) else None
             return _sorted_columns(entities, None, start, end, lengths)
-    if held.count(None) == len(held):
+    if not any(map(operator.is_not, held, repeat(None))):  # (not `count`: an array among them compares elementwise)
         return STORED_SPANS
     return _general_columns(entities, held)
 

@@ -318,7 +318,9 @@ def as_fragment_span(entity: Mapping) -> Span:
                 checked.append((start, end))
                 continue
         where = f"fragment {number} {shown(piece)}"
-        bounds = list(piece) if isinstance(piece, (tuple, list)) else None
+        # A row of a 2-D array of fragments is a pair as a list is (its integers are numpy's).
+        pair = isinstance(piece, (tuple, list)) or (isinstance(piece, np.ndarray) and piece.ndim == 1)
+        bounds = list(piece) if pair else None
         if bounds is None or len(bounds) != 2:
             raise InvalidInputError(f"{where} is not a pair; expected [start, end] (end exclusive)")
         for name, value in zip(("start", "end"), bounds):

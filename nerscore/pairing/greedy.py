@@ -14,7 +14,8 @@ and of identical references one taken leaves none missed (never so with tags, wh
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import replace
 from itertools import pairwise
 
 from ..span import Span
@@ -41,26 +42,41 @@ def pair_greedy(
     # bisection, so that a document costs time linear in its entities (times a log), not their product.
     ordered = all(a.end <= b.start for a, b in pairwise(references))
     ends = [reference.end for reference in references]
+    extents = None if ordered else _Extents(references)
     for number, prediction in enumerate(predictions):
         offered = (prediction.entity_type,) if alternatives is None else alternatives[number]
-        exact = next((s for s in (Span(prediction.start, prediction.end, t) for t in offered) if s in present), None)
+        # Its boundaries are its fragments (docs/scoring.md §12): an extent alone never makes it identical.
+        exact = next(
+            (
+                s
+                for s in (Span(prediction.start, prediction.end, t, prediction.fragments) for t in offered)
+                if s in present
+            ),
+            None,
+        )
         if exact is not None:
             taken.add(exact)
             rows.append((exact, exact))
             continue
-        index = bisect_right(ends, prediction.start) if ordered else 0
+        # The references it may take: a run found by bisection where they are in order, else those whose extents
+        # may meet its extent (`_Extents`), in order.
+        candidates: Iterable[int] = (
+            range(bisect_right(ends, prediction.start), len(references))
+            if extents is None
+            else extents.meeting(prediction)
+        )
         match = None
-        while index < len(references) and not (ordered and references[index].start >= prediction.end):
+        for index in candidates:
             reference = references[index]
-            same_bounds = (reference.start, reference.end) == (prediction.start, prediction.end)
-            if same_bounds or (reference not in taken and reference.overlap(prediction) > 0):
+            if ordered and reference.start >= prediction.end:
+                break
+            if reference.same_bounds(prediction) or (reference not in taken and reference.overlap(prediction) > 0):
                 match = reference
                 break
-            index += 1
         if match is not None:
             taken.add(match)
             if match.entity_type != prediction.entity_type and match.entity_type in offered:
-                prediction = Span(prediction.start, prediction.end, match.entity_type)
+                prediction = replace(prediction, entity_type=match.entity_type)
         rows.append((match, prediction))
     missed = [reference for reference in references if reference not in taken]
     rows.extend((reference, None) for reference in missed)
@@ -73,3 +89,35 @@ def _position(row: tuple[Span | None, Span | None]) -> tuple[int, bool, int]:
     first = reference if reference is not None else prediction
     assert first is not None, "a row holds an entity"
     return min(span.start for span in row if span is not None), reference is None, first.end
+
+
+class _Extents:
+    """References that nest, overlap or repeat, for finding in order those whose extents meet a prediction's: a
+    tree over the references in order holding each node's smallest start and largest end, descended leftmost
+    first, and only where a reference may start before the prediction ends and end after it starts. A prediction
+    far from an onion of references skips it whole, and one inside finds its first candidates at once: an onion of
+    2,000 references against 2,000 predictions elsewhere took 2.5 s by the plain scan of every reference."""
+
+    def __init__(self, references: Sequence[Span]) -> None:
+        self.size = 1 << max(0, len(references) - 1).bit_length()
+        far = max((reference.end for reference in references), default=0) + 1
+        self.low = [far] * (2 * self.size)  # each node's smallest start; past every end for no reference
+        self.high = [-1] * (2 * self.size)  # each node's largest end; -1 for no reference
+        self.low[self.size : self.size + len(references)] = [reference.start for reference in references]
+        self.high[self.size : self.size + len(references)] = [reference.end for reference in references]
+        for node in range(self.size - 1, 0, -1):
+            self.low[node] = min(self.low[2 * node], self.low[2 * node + 1])
+            self.high[node] = max(self.high[2 * node], self.high[2 * node + 1])
+
+    def meeting(self, prediction: Span) -> Iterator[int]:
+        """The references (their indices, ascending, found as they are asked for) that may meet the prediction:
+        every one whose extent meets its extent, and no reference far from it."""
+        start, end, stack = prediction.start, prediction.end, [1]
+        while stack:
+            node = stack.pop()
+            if self.low[node] >= end or self.high[node] <= start:
+                continue
+            if node >= self.size:
+                yield node - self.size
+            else:
+                stack += (2 * node + 1, 2 * node)  # the left child on top: ascending indices

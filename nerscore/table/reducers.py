@@ -26,7 +26,7 @@ from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span, shared_units
 from ..tally import Cell, CellTable, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns, entity_texts
-from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
+from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts, _column
 from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
 
 if TYPE_CHECKING:
@@ -215,9 +215,10 @@ def unit_overlaps(pairs: Pairs, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     """Of rows `rows` (indices) of a table with discontinuous entities, the units both entities share and each
     one's units (docs/scoring.md §12)."""
     pieces_r, pieces_p = pairs.pieces(0, rows), pairs.pieces(1, rows)
-    shared = np.fromiter(map(shared_units, pieces_r, pieces_p), dtype=np.int64, count=len(rows))
-    units_r = np.fromiter((sum(b - a for a, b in held) for held in pieces_r), dtype=np.int64, count=len(rows))
-    units_p = np.fromiter((sum(b - a for a, b in held) for held in pieces_p), dtype=np.int64, count=len(rows))
+    # As Python ints where they pass int64 (an entity's units are bounded by its offsets, which are not).
+    shared = _column(list(map(shared_units, pieces_r, pieces_p)))
+    units_r = _column([sum(b - a for a, b in held) for held in pieces_r])
+    units_p = _column([sum(b - a for a, b in held) for held in pieces_p])
     return shared, units_r, units_p
 
 
@@ -275,7 +276,9 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     positions would not stay below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions
     within a sentence alone, so a translation changes nothing a reducer reads."""
     sentences = pairs.sentences
-    if pairs.reference_start.dtype == object or pairs.predicted_start.dtype == object:
+    # An entity may start within int64 and end past it (docs/scoring.md §1 takes any offset): every column is read.
+    positions = (pairs.reference_start, pairs.reference_end, pairs.predicted_start, pairs.predicted_end)
+    if any(column.dtype == object for column in positions):
         return None
     low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
     high = np.zeros(sentences, dtype=np.int64)
