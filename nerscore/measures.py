@@ -48,6 +48,11 @@ class Ratios:
         precision, recall, f = ((numerator / denominator).astype(np.float64) for numerator, denominator in self)
         return precision, recall, f
 
+    def rows(self, start: int, stop: int) -> Ratios:
+        """The ratios of rows start to stop (one scheme's types of several schemes computed at once)."""
+        part = slice(start, stop)
+        return Ratios(*((numerator[part], denominator[part]) for numerator, denominator in self))
+
     def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         return iter((self.precision, self.recall, self.f))
 
