@@ -258,22 +258,28 @@ def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> dict[str,
     predictions, the worth of its references, the worth of its predictions) (docs/scoring.md §10)."""
     from fractions import Fraction
 
-    sums: dict[str, list[Fraction]] = {}
-
-    def add(entity_type: str, column: int, amount: Fraction) -> None:
-        sums.setdefault(entity_type, [Fraction(0)] * 5)[column] += amount
-
+    # The cells' numbers summed as integers first, by type (and by scenario where the factor depends on it), and
+    # each sum weighed once: the same exact sums with a few Fraction products, not several for every cell.
+    worth: dict[tuple[str, int], int] = {}  # (type, 3: as a reference; 4: as a prediction) -> entities
+    kept: dict[tuple[str, int, str], int] = {}  # (type, 0: its reference's; 1: its prediction's, scenario) -> pairs
+    unpaired: dict[str, int] = {}  # predicted type -> unpaired predictions
     for (scenario, reference_type, predicted_type), number in value_cells.items():
         if reference_type is not None:
-            add(reference_type, 3, number * table.weight(reference_type))
+            worth[reference_type, 3] = worth.get((reference_type, 3), 0) + number
         if predicted_type is not None:
-            add(predicted_type, 4, number * table.weight(predicted_type))
+            worth[predicted_type, 4] = worth.get((predicted_type, 4), 0) + number
         if reference_type is not None and predicted_type is not None:
-            factor = table.factor(scenario)
-            add(reference_type, 0, number * table.weight(reference_type) * factor)
-            add(predicted_type, 1, number * table.weight(predicted_type) * factor)
+            kept[reference_type, 0, scenario] = kept.get((reference_type, 0, scenario), 0) + number
+            kept[predicted_type, 1, scenario] = kept.get((predicted_type, 1, scenario), 0) + number
         elif predicted_type is not None:
-            add(predicted_type, 2, number * table.false_alarm * table.weight(predicted_type))
+            unpaired[predicted_type] = unpaired.get(predicted_type, 0) + number
+    sums: dict[str, list[Fraction]] = {entity_type: [Fraction(0)] * 5 for entity_type, _ in worth}
+    for (entity_type, column), number in worth.items():
+        sums[entity_type][column] += number * table.weight(entity_type)
+    for (entity_type, column, scenario), number in kept.items():
+        sums[entity_type][column] += number * table.weight(entity_type) * table.factor(scenario)
+    for entity_type, number in unpaired.items():
+        sums[entity_type][2] += number * table.false_alarm * table.weight(entity_type)
     return {entity_type: tuple(totals) for entity_type, totals in sums.items()}
 
 
