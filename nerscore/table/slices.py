@@ -265,14 +265,14 @@ def _entity_buckets(
     texts_r, texts_p = texts if texts is not None else row_texts(rows, columns)
     # A prediction with the reference's boundaries (most pairs) has its text, and so its bucket: looked up once.
     same = same_extents(rows) if not rows.fragmented else np.zeros(len(rows), dtype=bool)
-    sides: list[np.ndarray] = []
+    buckets: list[np.ndarray] = []
     for start, side in ((rows.reference_start, texts_r), (rows.predicted_start, texts_p)):
-        bucket = np.where(same, sides[0], -1) if sides else np.full(len(start), -1, dtype=np.int64)
-        present = np.flatnonzero((start >= 0) & ~same) if sides else np.flatnonzero(start >= 0)
+        bucket = np.where(same, buckets[0], -1) if buckets else np.full(len(start), -1, dtype=np.int64)
+        present = np.flatnonzero((start >= 0) & ~same) if buckets else np.flatnonzero(start >= 0)
         found = side[present].tolist()
         bucket[present] = np.fromiter(map(seen.__contains__, found), dtype=bool, count=len(present)) ^ True
-        sides.append(bucket)
-    return sides[0], sides[1], [SEEN, UNSEEN]
+        buckets.append(bucket)
+    return buckets[0], buckets[1], [SEEN, UNSEEN]
 
 
 def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
@@ -320,7 +320,8 @@ def row_texts(rows: Pairs, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
     found[order] = entity_texts(columns, rows.sentence[wanted[order]], starts, ends)
     texts_r = np.full(len(rows), None, dtype=object)
     texts_r[present_r] = found[: len(present_r)]
-    texts_p = np.where(same, texts_r, None)
+    texts_p = np.full(len(rows), None, dtype=object)
+    texts_p[same] = texts_r[same]
     texts_p[present_p] = found[len(present_r) :]
     return texts_r, texts_p
 
