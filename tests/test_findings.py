@@ -53,3 +53,22 @@ def test_sentences_taken_one_by_one_give_what_placed_sentences_give(data: st.Dat
 def test_errors_read_the_seen_slices_row_texts_as_their_own() -> None:
     columns = Columns.of(2, tokens=TOKENS)
     assert findings.errors(table(), columns, slices.row_texts(table(), columns)) == findings.errors(table(), columns)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_rows_in_any_sentence_order_are_placed_alike(data: st.DataObject) -> None:
+    # The paths write the rows sentence after sentence; a table in another order is placed by sorting its rows.
+    sentences = data.draw(st.lists(strategies.nested_spans(max_position=12, types=strategies.TYPES), max_size=8))
+    predictions, references = sentences[0::2], sentences[1::2][: len(sentences[0::2])]
+    references += [[] for _ in range(len(predictions) - len(references))]
+    options = ns.Options.of(value=True)
+    rows = readable.span_rows(predictions, references, options)
+    shuffled = data.draw(st.permutations(rows))
+    pairs, other = (readable.reduction(table_rows, len(references), options).pairs for table_rows in (rows, shuffled))
+    assert findings.diagnostics(other, None) == findings.diagnostics(pairs, None)
+    assert reducers.cells(reducers.value_pairs(other, options)) == reducers.cells(reducers.value_pairs(pairs, options))
+    placed, placed_other = findings.placement(pairs), findings.placement(other)
+    assert (placed is None) == (placed_other is None)
+    if placed is not None and placed_other is not None:
+        assert [column.tolist() for column in placed] == [column.tolist() for column in placed_other]

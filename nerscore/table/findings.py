@@ -107,20 +107,24 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     sentences = pairs.sentences
     if pairs.reference_start.dtype == object or pairs.predicted_start.dtype == object:
         return None
-    present_r, present_p = pairs.reference_start >= 0, pairs.predicted_start >= 0
-    sentence = np.concatenate((pairs.sentence[present_r], pairs.sentence[present_p]))
-    starts = np.concatenate((pairs.reference_start[present_r], pairs.predicted_start[present_p]))
-    ends = np.concatenate((pairs.reference_end[present_r], pairs.predicted_end[present_p]))
-    # Each sentence's lowest start and highest end, by one reduction over each run of a sentence's entities
-    # (ufunc.at, one scattered update an entity, took three times as long).
-    order = np.argsort(sentence, kind="stable")  # (the sides' runs already sorted: a merge)
-    sentence, starts, ends = sentence[order], starts[order], ends[order]
+    # Each row's lowest start and highest end (-1, no entity, left out), then each sentence's, by one reduction
+    # over each run of its rows (ufunc.at, one scattered update an entity, took three times as long).
+    largest = np.iinfo(np.int64).max
+    row_low = np.minimum(
+        np.where(pairs.reference_start >= 0, pairs.reference_start, largest),
+        np.where(pairs.predicted_start >= 0, pairs.predicted_start, largest),
+    )
+    row_high = np.maximum(np.maximum(pairs.reference_end, pairs.predicted_end), 0)
+    sentence = pairs.sentence
+    if len(sentence) and bool((sentence[1:] < sentence[:-1]).any()):  # (the paths write rows in sentence order)
+        order = np.argsort(sentence, kind="stable")
+        sentence, row_low, row_high = sentence[order], row_low[order], row_high[order]
     first = np.flatnonzero(np.concatenate(([True], sentence[1:] != sentence[:-1]))) if len(sentence) else sentence
-    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
+    low = np.full(sentences, largest, dtype=np.int64)
     high = np.zeros(sentences, dtype=np.int64)
     if len(first):
-        low[sentence[first]] = np.minimum.reduceat(starts, first)
-        high[sentence[first]] = np.maximum.reduceat(ends, first)
+        low[sentence[first]] = np.minimum.reduceat(row_low, first)
+        high[sentence[first]] = np.maximum.reduceat(row_high, first)
     low = np.minimum(low, high)  # a sentence without entities takes no room
     extent = high - low  # 0 <= low <= high < 2**63: never wraps
     # Checked before adding up, so that the sum, below sentences * _PLACEMENT_LIMIT, cannot wrap either.
