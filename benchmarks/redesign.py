@@ -4,6 +4,7 @@
     python benchmarks/redesign.py --quick                      # 3 runs a row, smaller span and run data: 40 s
     python benchmarks/redesign.py --repo /tmp/before           # another checkout's nerscore/ and ner_semeval.py
     python benchmarks/redesign.py --before /tmp/before         # before and after: the same rows, side by side
+    python benchmarks/redesign.py --only tags --repeats 15     # the tag rows alone (costs over plain compute)
 
 A checkout for `--repo` / `--before` is any folder holding `nerscore/` and `ner_semeval.py`, e.g.
 `git worktree add /tmp/before e71d3c5` (main before the issue). With `--before`, each checkout is measured in a
@@ -298,13 +299,17 @@ def measure(args: argparse.Namespace, repo: Path) -> dict[str, Any]:
     from measure import progress
 
     times: dict[str, list[float]] = {}
-    sections = (tag_rows, type_rows, comparison_rows, run_rows, form_rows)
-    for section in sections:
-        progress(f"{section.__name__}")
-        times |= section(args)
-    if not args.no_commands:
+    for name, section in SECTIONS.items():
+        if args.only in (None, name):
+            progress(f"{section.__name__}")
+            times |= section(args)
+    if not args.no_commands and args.only in (None, "commands"):
         times |= command_rows(args, repo)
     return {"repo": str(repo), "revision": revision(repo), "lines": package_lines(repo), "times": times}
+
+
+# The sections of rows, as `--only` names them (and "commands": the command line and start-up rows).
+SECTIONS = {"tags": tag_rows, "types": type_rows, "compare": comparison_rows, "runs": run_rows, "forms": form_rows}
 
 
 def revision(repo: Path) -> str:
@@ -383,6 +388,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--repeats", type=int, help="timed runs of each call (default 7; --quick 3)")
     add("--no-commands", action="store_true", help="skip the command line and start-up rows (fresh processes)")
     add("--wall", action="store_true", help="wall time for the calls (default: CPU time; commands: always wall)")
+    add("--only", choices=[*SECTIONS, "commands"], help="one section of rows (the others' goals show n/a)")
     add("--json", type=Path, help="write the measured times there as JSON")
     args = parser.parse_args(argv)
     full = {
@@ -436,6 +442,7 @@ def child(args: argparse.Namespace, repo: Path) -> dict[str, Any]:
             str(args.repeats),
         ]
         command += ["--quick"] * args.quick + ["--no-commands"] * args.no_commands + ["--wall"] * args.wall
+        command += ["--only", args.only] if args.only else []
         subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         return json.loads(output.read_text(encoding="utf-8"))
 

@@ -48,6 +48,11 @@ class Ratios:
         precision, recall, f = ((numerator / denominator).astype(np.float64) for numerator, denominator in self)
         return precision, recall, f
 
+    def rows(self, start: int, stop: int) -> Ratios:
+        """The ratios of rows start to stop (one scheme's types of several schemes computed at once)."""
+        part = slice(start, stop)
+        return Ratios(*((numerator[part], denominator[part]) for numerator, denominator in self))
+
     def __iter__(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         return iter((self.precision, self.recall, self.f))
 
@@ -59,6 +64,13 @@ class Ratios:
             return [zero_division] * 3
         means = []
         for numerators, denominators in self:
+            if rows <= _FEW_ROWS:
+                # A few types: over their least common denominator, in Python integers (every denominator is > 0).
+                terms = denominators.tolist()
+                common = math.lcm(*terms)
+                numerator = sum(n * (common // d) for n, d in zip(numerators.tolist(), terms))
+                means.append(numerator / (common * rows))
+                continue
             numerator, denominator = _sum_of_ratios(_grouped(numerators, denominators))
             means.append(numerator / (denominator * rows))
         return means
@@ -157,19 +169,14 @@ def _largest(values: np.ndarray) -> int:
     return int(np.asarray(values).max(initial=0))
 
 
-# Up to this many rows `_grouped` sums in Python (the macro means of a few types).
+# Up to this many rows `Ratios.means` sums over the least common denominator in Python (the macro means of a few
+# types: each array call of `_grouped` costs more than all those sums).
 _FEW_ROWS = 32
 
 
 def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int, int]]:
     """The ratios numerators[i] / denominators[i] as (summed numerator, denominator), one per denominator:
     thousands of types share a few denominators."""
-    if len(denominators) <= _FEW_ROWS:
-        # A few types: summed in Python, where each array call below costs more than all the sums.
-        by_denominator: dict[int, int] = {}
-        for numerator, denominator in zip(numerators.tolist(), denominators.tolist()):
-            by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
-        return [(by_denominator[denominator], denominator) for denominator in sorted(by_denominator)]
     if numerators.dtype != object and denominators.dtype != object:
         top = int(denominators.max())
         if top <= 4 * len(denominators) + 1024 and int(np.abs(numerators).max()) * len(numerators) < EXACT_FLOATS:

@@ -44,23 +44,32 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     rule = Rule.of(options)
     result: dict[str, Any] = {}
     by_type: list[tuple[str, list[list[int | float]]]] = []
-    for scheme in options.evaluation_schemes:  # all four unless the caller asks for fewer
-        counts = columns.counts(scheme)
-        credit = None if scheme != "partial" else partial_credit(tally, options, counts.partial)
-        overall = rule.exact(*_credits(counts, credit)).values()
-        for name, value in zip(("precision", "recall", f_name), overall):
-            result[f"{scheme}_{name}"] = value.tolist()[0]
+    schemes = options.evaluation_schemes  # all four unless the caller asks for fewer
+    counts = [columns.counts(scheme) for scheme in schemes]
+    credits = [
+        None if scheme != "partial" else partial_credit(tally, options, scheme_counts.partial)
+        for scheme, scheme_counts in zip(schemes, counts)
+    ]
+    # Every scheme's totals in one exact computation, and every scheme's types in another: the schemes are rows
+    # of one array as the types are (each row's ratio is its own, whichever rows share the array).
+    overall = [value.tolist() for value in rule.exact(*_stacked(map(_credits, counts, credits))).values()]
+    type_terms = [
+        _type_terms(*sides, None if credit is None else _type_credits(*sides, tally, options, columns))
+        for sides, credit in zip(map(columns.totals_by_type, schemes), credits)
+    ]
+    type_ratios = rule.exact(*_stacked(terms[:4] for terms in type_terms))
+    for index, (scheme, scheme_counts, terms) in enumerate(zip(schemes, counts, type_terms)):
+        for name, values in zip(("precision", "recall", f_name), overall):
+            result[f"{scheme}_{name}"] = values[index]
         for field in COUNT_NAMES.values():
-            result[f"{scheme}_{field}"] = getattr(counts, field)
-        result[f"{scheme}_possible"] = counts.possible
-        result[f"{scheme}_actual"] = counts.actual
-        sides = columns.totals_by_type(scheme)
-        type_credits = None if credit is None else _type_credits(*sides, tally, options, columns)
-        ratios, possible, actual = _type_ratios(rule, *sides, type_credits)
+            result[f"{scheme}_{field}"] = getattr(scheme_counts, field)
+        result[f"{scheme}_possible"] = scheme_counts.possible
+        result[f"{scheme}_actual"] = scheme_counts.actual
+        ratios = type_ratios.rows(index * columns.types, (index + 1) * columns.types)
         for name, mean in zip(("precision", "recall", f_name), ratios.means(options.zero_division)):
             result[f"{scheme}_macro_{name}"] = mean
         if options.per_type:
-            by_type.append((scheme, _type_columns(ratios, possible, actual)))
+            by_type.append((scheme, _type_columns(ratios, *terms[4:])))
     if tally.tokens is not None:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
         tokens = tally.tokens
@@ -84,22 +93,31 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     names, a reference counting for recall in its bucket and a prediction for precision in its own. For each of
     `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme."""
     columns = CellColumns.of(tally, list(names))
-    rule = Rule.of(options)
     f_name = options.f_name
-    out: dict[str, dict[str, Any]] = {}
-    for scheme in options.evaluation_schemes:
-        sides = columns.totals_by_type(scheme)
+    schemes = options.evaluation_schemes
+    type_terms = []
+    for sides, scheme in zip(map(columns.totals_by_type, schemes), schemes):
         # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
         numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
-        values = _type_columns(
-            *_type_ratios(rule, *sides, _type_credits(*sides, tally, options, columns) if numeric else None)
-        )
-        for name, precision, recall, f, possible, actual in zip(names, *values):
+        type_terms.append(_type_terms(*sides, _type_credits(*sides, tally, options, columns) if numeric else None))
+    # Every scheme's buckets in one exact computation (each row's ratio is its own).
+    ratios = Rule.of(options).exact(*_stacked(terms[:4] for terms in type_terms))
+    values = [value.tolist() for value in ratios.values()]
+    out: dict[str, dict[str, Any]] = {}
+    keys = ("precision", "recall", f_name, "possible", "actual")
+    for index, (scheme, terms) in enumerate(zip(schemes, type_terms)):
+        rows = slice(index * columns.types, (index + 1) * columns.types)
+        measures = zip(names, *(value[rows] for value in values), terms[4].tolist(), terms[5].tolist())
+        for name, precision, recall, f, possible, actual in measures:
             if possible or actual:
-                measures = (precision, recall, f, possible, actual)
-                keys = ("precision", "recall", f_name, "possible", "actual")
-                out.setdefault(name, {}).update((f"{scheme}_{key}", value) for key, value in zip(keys, measures))
+                scheme_measures = (precision, recall, f, possible, actual)
+                out.setdefault(name, {}).update((f"{scheme}_{key}", value) for key, value in zip(keys, scheme_measures))
     return {name: out[name] for name in names if name in out}
+
+
+def _stacked(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
+    """Terms of several row groups (schemes) as one array per term, the groups one after the other."""
+    return [np.concatenate(term) for term in zip(*rows)]
 
 
 def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | None:
@@ -124,14 +142,14 @@ def _credits(counts: Counts, credit: Fraction | None) -> tuple[np.ndarray, ...]:
     return tuple(np.array([term], dtype=object) for term in terms)
 
 
-def _type_ratios(
-    rule: Rule,
+def _type_terms(
     reference_side: np.ndarray,
     prediction_side: np.ndarray,
     credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
-) -> tuple[Ratios, np.ndarray, np.ndarray]:
-    """The exact P, R and F of every type at once from `CellColumns.totals_by_type`, with POS and ACT. `credits`:
-    another partial credit's (recall credit, recall total, precision credit, precision total) (`_type_credits`)."""
+) -> tuple[np.ndarray, ...]:
+    """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
+    credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
+    recall total, precision credit, precision total) (`_type_credits`)."""
     correct, incorrect, partial, missed = reference_side[:, :4].T
     possible = correct + incorrect + partial + missed
     actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
@@ -140,7 +158,7 @@ def _type_ratios(
         precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
     else:
         recall_credit, recall_total, precision_credit, precision_total = credits
-    return rule.exact(precision_credit, precision_total, recall_credit, recall_total), possible, actual
+    return precision_credit, precision_total, recall_credit, recall_total, possible, actual
 
 
 def _type_columns(ratios: Ratios, possible: np.ndarray, actual: np.ndarray) -> list[list[int | float]]:
@@ -240,22 +258,28 @@ def value_sums(value_cells: Mapping[Cell, int], table: WeightTable) -> dict[str,
     predictions, the worth of its references, the worth of its predictions) (docs/scoring.md §10)."""
     from fractions import Fraction
 
-    sums: dict[str, list[Fraction]] = {}
-
-    def add(entity_type: str, column: int, amount: Fraction) -> None:
-        sums.setdefault(entity_type, [Fraction(0)] * 5)[column] += amount
-
+    # The cells' numbers summed as integers first, by type (and by scenario where the factor depends on it), and
+    # each sum weighed once: the same exact sums with a few Fraction products, not several for every cell.
+    worth: dict[tuple[str, int], int] = {}  # (type, 3: as a reference; 4: as a prediction) -> entities
+    kept: dict[tuple[str, int, str], int] = {}  # (type, 0: its reference's; 1: its prediction's, scenario) -> pairs
+    unpaired: dict[str, int] = {}  # predicted type -> unpaired predictions
     for (scenario, reference_type, predicted_type), number in value_cells.items():
         if reference_type is not None:
-            add(reference_type, 3, number * table.weight(reference_type))
+            worth[reference_type, 3] = worth.get((reference_type, 3), 0) + number
         if predicted_type is not None:
-            add(predicted_type, 4, number * table.weight(predicted_type))
+            worth[predicted_type, 4] = worth.get((predicted_type, 4), 0) + number
         if reference_type is not None and predicted_type is not None:
-            factor = table.factor(scenario)
-            add(reference_type, 0, number * table.weight(reference_type) * factor)
-            add(predicted_type, 1, number * table.weight(predicted_type) * factor)
+            kept[reference_type, 0, scenario] = kept.get((reference_type, 0, scenario), 0) + number
+            kept[predicted_type, 1, scenario] = kept.get((predicted_type, 1, scenario), 0) + number
         elif predicted_type is not None:
-            add(predicted_type, 2, number * table.false_alarm * table.weight(predicted_type))
+            unpaired[predicted_type] = unpaired.get(predicted_type, 0) + number
+    sums: dict[str, list[Fraction]] = {entity_type: [Fraction(0)] * 5 for entity_type, _ in worth}
+    for (entity_type, column), number in worth.items():
+        sums[entity_type][column] += number * table.weight(entity_type)
+    for (entity_type, column, scenario), number in kept.items():
+        sums[entity_type][column] += number * table.weight(entity_type) * table.factor(scenario)
+    for entity_type, number in unpaired.items():
+        sums[entity_type][2] += number * table.false_alarm * table.weight(entity_type)
     return {entity_type: tuple(totals) for entity_type, totals in sums.items()}
 
 

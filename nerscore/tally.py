@@ -5,6 +5,7 @@ overall and per type (`CellColumns`). What the result dict makes of it is `nersc
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -107,27 +108,19 @@ ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
 ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
 
 
-_NONE_FIRST: dict[Any, str] = {None: ""}  # None, then every string (None's flag, before, tells it from "")
-
-
 def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
     """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
     most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
-    # Most frequent first, then by the row's values in order, None (an unpaired side) before any string: each
-    # column's values ranked (a sort of its distinct values), the rows then ordered by np.lexsort on the ranks,
-    # where a sort of the rows' tuples compared thousands of them field by field.
-    keys = list(errors)
-    numbers = list(errors.values())
-    ranks = [-np.array(numbers, dtype=np.int64)]
-    for values in zip(*keys) if keys else ():
-        distinct = set(values)
-        named = sorted(distinct - {None})
-        rank: dict[Any, int] = {None: 0, **dict(zip(named, range(1, len(named) + 1)))}
-        ranks.append(np.fromiter(map(rank.__getitem__, values), np.int64, len(values)))
-    order = np.lexsort(ranks[::-1]).tolist() if keys else []
+    try:
+        # Most frequent first, then by the row's values in order: one sort of (-count, key). Within a scenario a
+        # side is absent (None) in every row or in none, so None meets a string only where the rows mix forms
+        # (texts of some batches and not others); then that sort raises, and the rows are ranked column by column.
+        # (Flat rows: a sort compares flat tuples faster than a count and a tuple.)
+        ranked = sorted(zip(map(operator.neg, errors.values()), *zip(*errors)))
+    except TypeError:
+        ranked = [(-errors[key], *key) for key in _ranked_keys(errors)]
     if limit is not None:
-        order = order[:limit]
-    ranked = zip(map(keys.__getitem__, order), map(numbers.__getitem__, order))
+        ranked = ranked[:limit]
     return [
         {
             "scenario": scenario,
@@ -135,10 +128,22 @@ def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list
             "reference_type": reference_type,
             "predicted_text": predicted_text,
             "predicted_type": predicted_type,
-            "count": int(number),
+            "count": -negated,
         }
-        for (scenario, reference_text, reference_type, predicted_text, predicted_type), number in ranked
+        for negated, scenario, reference_text, reference_type, predicted_text, predicted_type in ranked
     ]
+
+
+def _ranked_keys(errors: Mapping[ErrorKey, int]) -> list[ErrorKey]:
+    """The keys most frequent first, then by the values in order, None (an unpaired side) before any string: each
+    column's values ranked (a sort of its distinct values), the rows then ordered by np.lexsort on the ranks."""
+    keys = list(errors)
+    ranks = [-np.fromiter(errors.values(), np.int64, len(keys))]
+    for values in zip(*keys) if keys else ():
+        named = sorted(set(values) - {None})
+        rank: dict[Any, int] = {None: 0, **dict(zip(named, range(1, len(named) + 1)))}
+        ranks.append(np.fromiter(map(rank.__getitem__, values), np.int64, len(values)))
+    return list(map(keys.__getitem__, np.lexsort(ranks[::-1]).tolist())) if keys else []
 
 
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.

@@ -36,6 +36,7 @@ ORDER = [
     "table.columns",
     "table.pairs",
     "table.slices",
+    "table.findings",
     "table.reducers",
     "forms.inputs",
     "forms.batches",

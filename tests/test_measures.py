@@ -27,8 +27,9 @@ def by_fractions(credit_p: int, total_p: int, credit_r: int, total_r: int, rule:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    # small counts (the macro means' denominators summed by bincount) and large ones (sorted and summed)
-    rows=st.lists(st.tuples(*[st.integers(0, 12) | st.integers(0, 1 << 40)] * 4), min_size=1, max_size=6),
+    # small counts (the macro means' denominators summed by bincount) and large ones (sorted and summed); up to
+    # 32 rows the means are summed over the least common denominator, beyond by denominator
+    rows=st.lists(st.tuples(*[st.integers(0, 12) | st.integers(0, 1 << 40)] * 4), min_size=1, max_size=40),
     beta=st.sampled_from(BETAS),
     zero_division=st.sampled_from(ZERO_DIVISIONS),
 )
@@ -60,3 +61,19 @@ def test_the_worked_example_is_exact_and_the_f_rule_holds() -> None:
     table = Rule(zero_division=0.5).exact(*(np.array(column) for column in zip(*rows))).values()
     assert [value.tolist() for value in table] == [[0.5, 0, 0.5, 0], [0.5, 0.5, 0, 0], [0.5, 0, 0, 0]]
     assert Rule().exact(*(np.array([], dtype=np.int64) for _ in range(4))).means(0.5) == [0.5, 0.5, 0.5]
+
+
+@pytest.mark.parametrize("size", [1, 32, 33, 200])
+@pytest.mark.parametrize("largest", [12, 1 << 40], ids=["small", "large"])
+def test_macro_means_are_exact_on_either_side_of_few_rows(size: int, largest: int) -> None:
+    # Up to 32 rows the means are summed over the least common denominator, beyond by denominator (by bincount
+    # for small ones, sorted for large ones): every way the correctly rounded mean of the rows' exact ratios.
+    rng = np.random.default_rng(size + largest)
+    totals = rng.integers(0, largest, size=(2, size), endpoint=True)
+    credits = rng.integers(0, totals + 1)
+    rule = Rule(2.0, 0.3)
+    means = rule.exact(credits[0], totals[0], credits[1], totals[1]).means(rule.zero_division)
+    rows = zip(credits[0].tolist(), totals[0].tolist(), credits[1].tolist(), totals[1].tolist())
+    expected = [by_fractions(*row, rule) for row in rows]
+    for measure in range(3):
+        assert means[measure] == float(sum((row[measure] for row in expected), Fraction(0)) / size)

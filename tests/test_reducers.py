@@ -5,16 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 from fractions import Fraction
-from unittest import mock
 
 import numpy as np
 import pytest
-import strategies
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import nerscore as ns
-from nerscore.forms import readable
 from nerscore.span import Span
 from nerscore.table import reducers
 from nerscore.table.columns import Columns
@@ -62,20 +57,6 @@ def test_overlap_credit_is_shared_over_union_of_each_partial_pair() -> None:
     assert reducers.overlap_credit(table()) == {("LOC", "LOC"): Fraction(2, 3)}
 
 
-def test_diagnostics_of_the_table() -> None:
-    assert reducers.diagnostics(table(), None) == Diagnostics(1, 0, 0, 0, 0)
-
-
-def test_errors_by_surface_string() -> None:
-    found = reducers.errors(table(), Columns.of(2, tokens=TOKENS))
-    assert found == {
-        ("V", "New York", "LOC", "New York now", "LOC"): 1,
-        ("IV", "Bob Lee", "PER", "Bob Lee", "LOC"): 1,
-        ("III", "IBM", "ORG", None, None): 1,
-        ("II", None, None, "Zed", "PER"): 1,
-    }
-
-
 def test_token_counts_are_the_sentences_totals() -> None:
     facts = SentenceFacts(2, np.array([6, 6]), np.array([5, 4]))
     assert reducers.token_counts(facts) == ns.tally.TokenCounts(12, 9)
@@ -89,24 +70,6 @@ def test_the_tally_runs_each_reducer_its_options_ask_for() -> None:
     assert tally.value_cells is None and tally.errors is None
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_sentences_taken_one_by_one_give_what_placed_sentences_give(data: st.DataObject) -> None:
-    # Past the placement limit (spans near 2**63) split, merged and the value pairing go sentence by sentence.
-    sentences = data.draw(st.lists(strategies.nested_spans(max_position=12, types=strategies.TYPES), max_size=8))
-    predictions = sentences[0::2]
-    references = sentences[1::2][: len(predictions)] + [[] for _ in range(len(predictions) - len(sentences[1::2]))]
-    min_overlap = data.draw(st.sampled_from([None, 0.5]))
-    options = ns.Options.of(value=True, min_overlap=min_overlap)
-    rows = readable.span_rows(predictions, references, options)
-    pairs = readable.reduction(rows, len(references), options).pairs
-    placed = reducers.diagnostics(pairs, min_overlap), reducers.cells(reducers.value_pairs(pairs, options))
-    with mock.patch.object(reducers, "_PLACEMENT_LIMIT", 1):
-        assert reducers.placement(pairs) is None or not len(pairs)
-        alone = reducers.diagnostics(pairs, min_overlap), reducers.cells(reducers.value_pairs(pairs, options))
-    assert alone == placed
-
-
 @pytest.mark.parametrize("offset", [0, 2**62, 2**64])
 def test_the_table_holds_any_offset(offset: int) -> None:
     rows = [(0, Span(offset, offset + 3, "X"), Span(offset + 1, offset + 3, "X"))]
@@ -115,13 +78,6 @@ def test_the_table_holds_any_offset(offset: int) -> None:
     assert pairs.entity_dicts() == ns.entity_rows(rows)
     assert reducers.overlap_credit(pairs) == {("X", "X"): Fraction(2, 3)}
     assert reducers.diagnostics(pairs, None) == Diagnostics(0, 1, 0, 0, 0)
-
-
-def test_errors_read_the_seen_slices_row_texts_as_their_own() -> None:
-    from nerscore.table import slices
-
-    columns = Columns.of(2, tokens=TOKENS)
-    assert reducers.errors(table(), columns, slices.row_texts(table(), columns)) == reducers.errors(table(), columns)
 
 
 def test_the_slices_reducer_fills_counted_slices_where_the_facts_are_kept() -> None:

@@ -18,7 +18,7 @@ import nerscore as ns
 from nerscore.forms import readable as readable_path
 from nerscore.forms import registry as forms
 from nerscore.forms import span_arrays
-from nerscore.table import reducers
+from nerscore.table import findings, reducers
 from nerscore.table.pairs import Pairs
 from nerscore.tally import Counted
 
@@ -103,11 +103,11 @@ def test_span_tables_are_the_readable_tables(batch, options, data) -> None:
     checked = ns.Options.of(**options, value=True)
     chunk = data.draw(st.sampled_from([1, 3, span_arrays._CHUNK_ENTITIES]))
     limit = data.draw(st.sampled_from([1, 20, span_arrays._POSITION_LIMIT]))  # past it, a chunk goes by `pair`
-    placement = data.draw(st.sampled_from([4, reducers._PLACEMENT_LIMIT]))  # past it, value pairs by sentence
+    placement = data.draw(st.sampled_from([4, findings._PLACEMENT_LIMIT]))  # past it, value pairs by sentence
     with (
         mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
         mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
-        mock.patch.object(reducers, "_PLACEMENT_LIMIT", placement),
+        mock.patch.object(findings, "_PLACEMENT_LIMIT", placement),
     ):
         table = span_arrays.span_pairs(predictions, references, checked)
         assert table is not None

@@ -3,6 +3,8 @@ diagnostics, errors and tokens included; the error rows' order."""
 
 from __future__ import annotations
 
+import pytest
+
 import nerscore as ns
 from nerscore import Counts, compute_semeval, tally_semeval
 from nerscore.tally import Diagnostics, Tally, error_rows
@@ -55,6 +57,37 @@ def test_errors_most_frequent_first_then_by_values_none_first_and_capped() -> No
         {"scenario": "II", "reference_text": None, "reference_type": None, "predicted_text": "x",
          "predicted_type": "PER", "count": 3}
     ]  # fmt: skip
+
+
+def _reference_order(errors: dict) -> list[tuple]:
+    # The documented order, written plainly: most frequent first, then each value in turn, None before any string.
+    def key(item: tuple) -> tuple:
+        values, number = item
+        return (-number, *((value is not None, value or "") for value in values))
+
+    return [(*values, number) for values, number in sorted(errors.items(), key=key)]
+
+
+ERROR_ORDERS = {
+    # Every side present or absent alike within a scenario: the one sort of the rows.
+    "uniform": {("III", "b", "PER", None, None): 1, ("II", None, None, "", "PER"): 1, ("IV", "a", "PER", "a", "X"): 2},
+    # A text None in one row and a string in another of the same scenario (batches with and without texts
+    # added): the sort meets None against a string, and the rows are ranked column by column instead.
+    "mixed": {
+        ("III", None, "PER", None, None): 1,
+        ("III", "", "PER", None, None): 1,
+        ("III", "a", "PER", None, None): 1,
+        ("II", None, None, None, "LOC"): 2,
+        ("II", None, None, "b", "LOC"): 2,
+    },
+}
+
+
+@pytest.mark.parametrize("errors", ERROR_ORDERS.values(), ids=ERROR_ORDERS.keys())
+def test_error_rows_follow_the_documented_order_by_either_route(errors: dict) -> None:
+    expected = _reference_order(errors)
+    assert [tuple(row.values()) for row in error_rows(errors)] == expected
+    assert [tuple(row.values()) for row in error_rows(errors, 2)] == expected[:2]
 
 
 def test_diagnostics_add() -> None:

@@ -187,6 +187,8 @@ class Columns:
         §11). An integer of more digits than Python writes (`sys.get_int_max_str_digits()`, 4,300 by default) is
         an `InvalidInputError` naming the column and the sentence."""
         values = getattr(self, name) or ()
+        if set(map(type, values)) <= {str}:  # labels already (str of a str is itself): no call a value
+            return list(values)
         try:
             return [str(value) for value in values]
         except ValueError:
@@ -371,35 +373,27 @@ def _read_id(value: Any) -> Any:
 
 
 def entity_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str]:
-    """`entity_text` of each entity [start, end) of `sentence` of a batch (the seen slice, errors), by chains of
-    `map` that run in C: a one-token entity (most) is its token; a longer one its tokens joined by one space,
-    joined again by `join_tokens` only where the text holds a CJK character (which no space may separate)."""
+    """`entity_text` of each entity [start, end) of `sentence` of a batch (the seen slice, errors), by one chain of
+    `map` that runs in C: each entity's tokens joined by one space (a one-token entity is its token, the very
+    string), joined again by `join_tokens` only where a text of several tokens holds a CJK character (which no
+    space may separate). One pass in the order given: a caller that gives the entities in sentence order reads
+    each sentence's tokens once, where a pass per kind of entity read them from memory again (most of the time
+    here is those reads, not the joining)."""
+    at, first, last = sentence.tolist(), start.tolist(), end.tolist()
+    bounds = map(slice, first, last)
     if columns.tokens is None:
         assert columns.texts is not None  # slices.check_slice_inputs, compute.check_error_texts
-        texts = columns.texts
-        return list(
-            map(operator.getitem, map(texts.__getitem__, sentence.tolist()), map(slice, start.tolist(), end.tolist()))
-        )
+        return list(map(operator.getitem, map(columns.texts.__getitem__, at), bounds))
     tokens = columns.tokens
-    found = np.empty(len(start), dtype=object)
-    one = end - start == 1
-    try:
-        single = np.flatnonzero(one)
-        found[single] = list(
-            map(operator.getitem, map(tokens.__getitem__, sentence[single].tolist()), start[single].tolist())
-        )
-        longer = np.flatnonzero(~one)
-    except IndexError:  # an entity past its sentence's tokens (spans, refused by compute.check_tokens_cover)
-        longer = np.arange(len(start))
-    bounds = map(slice, start[longer].tolist(), end[longer].tolist())
-    found[longer] = list(
-        map(" ".join, map(operator.getitem, map(tokens.__getitem__, sentence[longer].tolist()), bounds))
-    )
-    joined: list[str] = found.tolist()
+    # (An entity past its sentence's tokens, spans refused by compute.check_tokens_cover, reads the tokens it has.)
+    joined = list(map(" ".join, map(operator.getitem, map(tokens.__getitem__, at), bounds)))
+    # One test for the batch: most texts are ASCII (a flag of the joined string, no scan), and most others hold no
+    # CJK at all (one search).
+    everything = "".join(joined)
     search = compiled(_CJK_CHARACTER).search
-    if search("".join(joined)) is None:  # one search for the batch: most hold no CJK at all
+    if everything.isascii() or search(everything) is None:
         return joined
     return [
-        text if search(text) is None else join_tokens(tokens[at][first:last])
-        for text, at, first, last in zip(joined, sentence.tolist(), start.tolist(), end.tolist())
+        text if high - low < 2 or search(text) is None else join_tokens(tokens[sentence_at][low:high])
+        for text, sentence_at, low, high in zip(joined, at, first, last)
     ]

@@ -3,14 +3,13 @@
 Each input path ends in one `Pairs` table; what the result reports of it is reduced here, whichever path made it:
 the tally's cells (§4), each sentence's scenario counts (the statistics' unit, §9), the overlap credit (§10),
 the value score's cells (§10, from the value pairing's own table), the diagnostics and the errors by surface
-string (§11), the slices' buckets (§11, `nerscore.table.slices`). A reducer declares the table's columns it reads
-and the option that asks for it; `REDUCERS` lists them, each filling a field of the `Tally` or, slices, of the
-batch's `Counted`, and `counted` runs them. docs/architecture.md shows how to add one.
+string (§11, `nerscore.table.findings`), the slices' buckets (§11, `nerscore.table.slices`). A reducer declares
+the table's columns it reads and the option that asks for it; `REDUCERS` lists them, each filling a field of the
+`Tally` or, slices, of the batch's `Counted`, and `counted` runs them. docs/architecture.md shows how to add one.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
@@ -20,13 +19,14 @@ import numpy as np
 
 from ..errors import located
 from ..options import OVERLAP, Options
-from ..pairing.rules import SCENARIOS, _overlap_edges, overlap_kept, scenario_of
+from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
-from ..span import Span, shared_units
-from ..tally import Cell, CellTable, Counted, Diagnostics, ErrorKey, Row, Tally, TokenCounts
-from .columns import NO_COLUMNS, Columns, entity_texts
-from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts, _column
+from ..span import Span
+from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
+from .columns import NO_COLUMNS, Columns
+from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
+from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
 
 if TYPE_CHECKING:
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 _WIDTH = len(SCENARIOS)
-# Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
-# offsets near 2**63) a reducer that needs them placed takes the sentences one by one.
-_PLACEMENT_LIMIT = 1 << 62
 
 
 @dataclass(frozen=True)
@@ -193,224 +190,6 @@ def weighted_columns(reduction: Reduction) -> np.ndarray:
     return np.hstack(columns)
 
 
-def diagnostics(pairs: Pairs, min_overlap: float | None) -> Diagnostics:
-    """The boundary diagnostics (docs/scoring.md §11): of the PAR pairs, those whose prediction contains the
-    reference, lies inside it, or neither; and over all entities, pairing aside, `split` and `merged`."""
-    partial = (pairs.scenario == _V) | (pairs.scenario == _VI)
-    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
-    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
-    if pairs.fragmented:  # containment of units (docs/scoring.md §12)
-        shared, units_r, units_p = unit_overlaps(pairs, np.flatnonzero(partial))
-        too_long, too_short = shared == units_r, shared == units_p
-        too_short &= ~too_long
-    else:
-        too_long = (p0 <= r0) & (r1 <= p1)
-        too_short = ~too_long & (r0 <= p0) & (p1 <= r1)
-    longer, shorter = int(np.count_nonzero(too_long)), int(np.count_nonzero(too_short))
-    split, merged = overlapped_twice_in(pairs, min_overlap)
-    return Diagnostics(longer, shorter, len(r0) - longer - shorter, split, merged)
-
-
-def unit_overlaps(pairs: Pairs, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Of rows `rows` (indices) of a table with discontinuous entities, the units both entities share and each
-    one's units (docs/scoring.md §12)."""
-    pieces_r, pieces_p = pairs.pieces(0, rows), pairs.pieces(1, rows)
-    # As Python ints where they pass int64 (an entity's units are bounded by its offsets, which are not).
-    shared = _column(list(map(shared_units, pieces_r, pieces_p)))
-    units_r = _column([sum(b - a for a, b in held) for held in pieces_r])
-    units_p = _column([sum(b - a for a, b in held) for held in pieces_p])
-    return shared, units_r, units_p
-
-
-def _overlapped_twice_of_units(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
-    """`overlapped_twice_in` of a table with discontinuous entities: each sentence's overlaps of units
-    (docs/scoring.md §12), by the pairing's own sweep over fragments."""
-    split = merged = 0
-    for references, predictions in sides_by_sentence(pairs.rows()).values():
-        # Copies folded, as the pairing folds them: a thousand copies are one entity, never a million edges.
-        # (Each entity hashed once: a discontinuous entity's hash reads all its fragments.)
-        folded_r, folded_p = Counter(references), Counter(predictions)
-        distinct_r, distinct_p = list(folded_r), list(folded_p)
-        copies_r, copies_p = list(folded_r.values()), list(folded_p.values())
-        degree_r: Counter[int] = Counter()
-        degree_p: Counter[int] = Counter()
-        for i, j in _overlap_edges(distinct_r, distinct_p, min_overlap):
-            degree_r[i] += copies_p[j]
-            degree_p[j] += copies_r[i]
-        split += sum(copies_r[i] for i, degree in degree_r.items() if degree >= 2)
-        merged += sum(copies_p[j] for j, degree in degree_p.items() if degree >= 2)
-    return split, merged
-
-
-def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
-    """`overlapped_twice` of every sentence of the table (each entity is in one row)."""
-    if pairs.fragmented:
-        return _overlapped_twice_of_units(pairs, min_overlap)
-    references, predictions, sentence_r, sentence_p = pairs.sides()
-    placed = placement(pairs)
-    if placed is not None:
-        move = placed[1]
-        return overlapped_twice(
-            _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p]), min_overlap
-        )
-    # Sentences one by one: each side sorted by sentence, a sentence's entities one run of it.
-    order_r, order_p = np.argsort(sentence_r, kind="stable"), np.argsort(sentence_p, kind="stable")
-    references, predictions = references.select(order_r), predictions.select(order_p)
-    sentence_r, sentence_p = sentence_r[order_r], sentence_p[order_p]
-    split = merged = 0
-    for sentence in np.union1d(sentence_r, sentence_p).tolist():
-        run_r = slice(*np.searchsorted(sentence_r, [sentence, sentence + 1]).tolist())
-        run_p = slice(*np.searchsorted(sentence_p, [sentence, sentence + 1]).tolist())
-        counted = overlapped_twice(references.select(run_r), predictions.select(run_p), min_overlap)
-        split, merged = split + counted[0], merged + counted[1]
-    return split, merged
-
-
-def _moved(spans: FlatSpans, by: np.ndarray) -> FlatSpans:
-    return FlatSpans(spans.start + by, spans.end + by, spans.type_id)
-
-
-def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
-    """Where each sentence's positions start and how far to move them so that sentences lie one after another,
-    none overlapping another (a sentence moved to right after the end of the one before); None where the
-    positions would not stay below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions
-    within a sentence alone, so a translation changes nothing a reducer reads."""
-    sentences = pairs.sentences
-    # An entity may start within int64 and end past it (docs/scoring.md §1 takes any offset): every column is read.
-    positions = (pairs.reference_start, pairs.reference_end, pairs.predicted_start, pairs.predicted_end)
-    if any(column.dtype == object for column in positions):
-        return None
-    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.zeros(sentences, dtype=np.int64)
-    for start, end in ((pairs.reference_start, pairs.reference_end), (pairs.predicted_start, pairs.predicted_end)):
-        present = start >= 0
-        np.minimum.at(low, pairs.sentence[present], start[present])
-        np.maximum.at(high, pairs.sentence[present], end[present])
-    low = np.minimum(low, high)  # a sentence without entities takes no room
-    extent = high - low  # 0 <= low <= high < 2**63: never wraps
-    # Checked before adding up, so that the sum, below sentences * _PLACEMENT_LIMIT, cannot wrap either.
-    if extent.max(initial=0) >= _PLACEMENT_LIMIT // max(sentences, 1):
-        return None
-    shift = np.concatenate(([0], np.cumsum(extent)))
-    if shift[-1] >= _PLACEMENT_LIMIT:
-        return None
-    return shift[:-1], shift[:-1] - low
-
-
-def overlapped_twice(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None) -> tuple[int, int]:
-    """Pairing aside (docs/scoring.md §11): the references that two or more predictions overlap (`split`) and
-    the predictions that overlap two or more references (`merged`), overlap as §3 with `min_overlap`, of
-    entities in which those of different sentences never overlap, on sides nested or not."""
-    start_r, end_r, start_p, end_p = references.start, references.end, predictions.start, predictions.end
-    if min_overlap is None:
-        # Of the predictions that start before a reference ends, those that end by its start are the ones that
-        # miss it: two binary searches per entity, whatever the nesting.
-        # (A stable sort: the table's rows come in runs already sorted, which it takes in linear time.)
-        sorted_start_p, sorted_end_p = np.sort(start_p, kind="stable"), np.sort(end_p, kind="stable")
-        degree_r = np.searchsorted(sorted_start_p, end_r, "left") - np.searchsorted(sorted_end_p, start_r, "right")
-        sorted_start_r, sorted_end_r = np.sort(start_r, kind="stable"), np.sort(end_r, kind="stable")
-        degree_p = np.searchsorted(sorted_start_r, end_p, "left") - np.searchsorted(sorted_end_r, start_p, "right")
-        return int(np.count_nonzero(degree_r >= 2)), int(np.count_nonzero(degree_p >= 2))
-    # With min_overlap each overlap is tested: the edges between distinct extents (copies folded: a thousand
-    # copies are one extent, never a million edges), each found once.
-    (r0, r1, copies_r), (p0, p1, copies_p) = _extents(start_r, end_r), _extents(start_p, end_p)
-    i, j = _overlap_pairs(r0, r1, p0, p1)
-    shared = np.minimum(r1[i], p1[j]) - np.maximum(r0[i], p0[j])
-    keep = overlap_kept(shared, r1[i] - r0[i], min_overlap)
-    i, j = i[keep], j[keep]
-    degree_r = np.zeros(len(r0), np.int64)
-    np.add.at(degree_r, i, copies_p[j])
-    degree_p = np.zeros(len(p0), np.int64)
-    np.add.at(degree_p, j, copies_r[i])
-    return int(copies_r[degree_r >= 2].sum()), int(copies_p[degree_p >= 2].sum())
-
-
-def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct (start, end) of entities in (start, end) order, and the copies of each."""
-    order = np.lexsort((end, start))
-    start, end = start[order], end[order]
-    new = np.ones(len(start), dtype=bool)
-    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1])
-    first = np.flatnonzero(new)
-    return start[first], end[first], np.diff(np.append(first, len(start))).astype(np.int64)
-
-
-def _overlap_pairs(
-    start_r: np.ndarray, end_r: np.ndarray, start_p: np.ndarray, end_p: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(i, j) of every overlapping reference i and prediction j, both sides sorted by start: the predictions
-    starting inside a reference (at or after its start) form one run in start order, and so do the references
-    starting strictly inside a prediction; every overlap is one of the two, once. Time and memory follow the
-    number of overlaps."""
-    low = np.searchsorted(start_p, start_r, "left")
-    high = np.searchsorted(start_p, end_r, "left")
-    i_a, j_a = _runs(low, high)
-    low = np.searchsorted(start_r, start_p, "right")
-    high = np.searchsorted(start_r, end_p, "left")
-    j_b, i_b = _runs(low, high)
-    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
-
-
-def _runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(k, m) for every k and every m in range(low[k], high[k])."""
-    width = np.maximum(high - low, 0)
-    k = np.repeat(np.arange(len(low)), width)
-    step = np.arange(len(k)) - np.repeat(np.cumsum(width) - width, width)
-    return k, low[k] + step
-
-
-def errors(pairs: Pairs, columns: Columns, texts: tuple[np.ndarray, np.ndarray] | None = None) -> dict[ErrorKey, int]:
-    """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
-    predicted text, predicted type), texts from `columns` (docs/scoring.md §11), or from `texts`, each row's
-    (`slices.row_texts`), where already found."""
-    is_wrong = pairs.scenario != _I
-    wrong = pairs.select(is_wrong)
-    names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
-    sentence = wrong.sentence
-    if texts is not None:
-        texts_r, texts_p = texts[0][is_wrong].tolist(), texts[1][is_wrong].tolist()
-    elif pairs.fragmented and (columns.tokens is not None or columns.texts is not None):
-        found_r, found_p = row_texts(wrong, columns)  # fragments' texts joined (§12)
-        texts_r, texts_p = found_r.tolist(), found_p.tolist()
-    else:
-        texts_r = side_texts(columns, sentence, wrong.reference_start, wrong.reference_end)
-        texts_p = side_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end)
-    # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
-    keys = zip(
-        map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
-        texts_r,
-        map(names.__getitem__, wrong.reference_type.tolist()),
-        texts_p,
-        map(names.__getitem__, wrong.predicted_type.tolist()),
-    )
-    return dict(Counter(keys))
-
-
-def side_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str | None]:
-    """`columns.entity_text` of each entity of one side's columns (None where there is none), found for the
-    batch at once by `columns.entity_texts`."""
-    if columns.tokens is None and columns.texts is None:
-        return [None] * len(start)
-    present = np.flatnonzero(start >= 0)
-    if len(present) == len(start):
-        return list(entity_texts(columns, sentence, start, end))
-    texts = np.full(len(start), None, dtype=object)
-    texts[present] = entity_texts(columns, sentence[present], start[present], end[present])
-    return texts.tolist()
-
-
-def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
-    """Each sentence's references and predictions, in the order of its rows (the value pairing's input, §10)."""
-    sentence_sides: dict[int, tuple[list[Span], list[Span]]] = {}
-    for sentence, reference, prediction in rows:
-        sides = sentence_sides.setdefault(sentence, ([], []))
-        if reference is not None:
-            sides[0].append(reference)
-        if prediction is not None:
-            sides[1].append(prediction)
-    return sentence_sides
-
-
 def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     """The value pairing's own table (docs/scoring.md §10) of the entities of `pairs`: the sentences whose sides
     are disjoint on arrays at once (`value_flat`), the others, and all where the positions are too large to
@@ -423,7 +202,7 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     parts = []
     if placed is not None:
         shift, move = placed
-        placed_r, placed_p = _moved(references, move[sentence_r]), _moved(predictions, move[sentence_p])
+        placed_r, placed_p = moved(references, move[sentence_r]), moved(predictions, move[sentence_p])
         nested[:] = False
         sides = []
         for side, of_entity in ((placed_r, sentence_r), (placed_p, sentence_p)):
