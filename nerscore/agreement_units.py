@@ -452,8 +452,12 @@ def _entity_columns(
             _refuse_far(spans, annotator.side)
         type_names = list(dict.fromkeys(span.entity_type for span in flat))
         number = {name: index for index, name in enumerate(type_names)}
+        counts = [len(found) for found in spans]
+        if any(span.fragments for span in flat):  # a discontinuous entity covers its fragments' units (§12): a row each
+            counts = [sum(len(span.pieces()) for span in found) for found in spans]
+            flat = [Span(start, end, span.entity_type) for span in flat for start, end in span.pieces()]
         columns = _EntityColumns(
-            np.repeat(np.arange(len(spans)), [len(found) for found in spans]).astype(np.int64),
+            np.repeat(np.arange(len(spans)), counts).astype(np.int64),
             np.fromiter((span.start for span in flat), dtype=np.int64, count=len(flat)),
             np.fromiter((span.end for span in flat), dtype=np.int64, count=len(flat)),
             np.fromiter((number[span.entity_type] for span in flat), dtype=np.int64, count=len(flat)),

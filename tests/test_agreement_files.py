@@ -5,8 +5,11 @@ batches `agreement` takes, the errors that name the file, and ``ner-semeval agre
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerscore
 from nerscore import (
@@ -323,3 +326,219 @@ def test_a_reader_of_several_paths_given_one_says_so(tmp_path, reader) -> None:
     # The red team's: read_conll_annotators("ann.conll") read each character as a path ("No such file: 'a'").
     with pytest.raises(ValueError, match=r"found the path '.*ann' alone; expected a list of paths"):
         reader(str(tmp_path / "ann"))
+
+
+# -- Discontinuous entities (docs/scoring.md §12) in BRAT folders ---------------------------------------------------
+
+CLINICAL = ["Patient reports muscle pain and fatigue after statins.", "Left and right ventricle dilated."]
+# Each annotator's T lines per document, as brat writes them: a discontinuous entity's text is its fragments' texts
+# joined by one space; cal writes its fragments out of order; ben's "15 20;20 24" touch: one contiguous entity.
+CLINICAL_LINES = {
+    "ann": [
+        ["T1\tADR 16 27\tmuscle pain", "T2\tADR 16 22;32 39\tmuscle fatigue", "T3\tDrug 46 53\tstatins"],
+        ["T1\tAnat 0 4;15 24\tLeft ventricle", "T2\tAnat 9 24\tright ventricle"],
+    ],
+    "ben": [
+        ["T1\tADR 16 27\tmuscle pain", "T2\tADR 16 39\tmuscle pain and fatigue", "T3\tDrug 46 53\tstatins"],
+        ["T1\tAnat 0 24\tLeft and right ventricle", "T2\tAnat 15 20;20 24\tventr icle"],
+    ],
+    "cal": [
+        ["T1\tADR 16 22\tmuscle", "R1\tCause Arg1:T1 Arg2:T1"],
+        ["#1\tAnnotatorNotes T1\tboth sides", "T1\tAnat 15 24;0 4\tventricle Left"],
+    ],
+}
+# The same entities written by hand: the span dicts of §12 (fragments sorted and merged) ...
+CLINICAL_FRAGMENTS = {
+    "ann": [
+        [(16, 27, "ADR"), {"fragments": [[16, 22], [32, 39]], "type": "ADR"}, (46, 53, "Drug")],
+        [{"fragments": [[0, 4], [15, 24]], "type": "Anat"}, (9, 24, "Anat")],
+    ],
+    "ben": [[(16, 27, "ADR"), (16, 39, "ADR"), (46, 53, "Drug")], [(0, 24, "Anat"), (15, 24, "Anat")]],
+    "cal": [[(16, 22, "ADR")], [{"fragments": [[0, 4], [15, 24]], "type": "Anat"}]],
+}
+# ... and by their full extent, as the readers have always read them.
+CLINICAL_EXTENTS = {
+    "ann": [[(16, 27, "ADR"), (16, 39, "ADR"), (46, 53, "Drug")], [(0, 24, "Anat"), (9, 24, "Anat")]],
+    "ben": CLINICAL_FRAGMENTS["ben"],
+    "cal": [[(16, 22, "ADR")], [(0, 24, "Anat")]],
+}
+
+
+def write_brat_lines(tmp_path, lines=CLINICAL_LINES):
+    folders = []
+    for name, documents in lines.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        for number, (text, document) in enumerate(zip(CLINICAL, documents)):
+            (folder / f"doc{number}.txt").write_text(text, encoding="utf-8")
+            (folder / f"doc{number}.ann").write_text("\n".join(document) + "\n", encoding="utf-8")
+        folders.append(str(folder))
+    return folders
+
+
+def test_brat_fragments_kept_are_the_span_dicts_written_by_hand(tmp_path):
+    folders = write_brat_lines(tmp_path)
+    read = read_brat_annotators(folders, fragments=True)
+    assert read.annotations == CLINICAL_FRAGMENTS and read.texts == CLINICAL
+    assert nerscore.read_annotators(folders, fragments=True) == read
+    assert nerscore.read_annotators(folders, "brat", fragments=True) == read
+    options = {"per_type": True, "errors": True, "return_entities": True, "diagnostics": True}
+    result = agreement(read.annotations, texts=read.texts, **options)
+    assert result == agreement(CLINICAL_FRAGMENTS, texts=CLINICAL, **options)
+    # Read by fragments, ann's "muscle fatigue" is not ben's "muscle pain and fatigue" (scenario V, §12).
+    assert result["pairs"][0]["strict_f1"] < agreement(CLINICAL_EXTENTS, texts=CLINICAL)["pairs"][0]["strict_f1"]
+
+
+def test_brat_read_by_default_is_the_full_extent_as_before(tmp_path):
+    folders = write_brat_lines(tmp_path)
+    read = read_brat_annotators(folders)
+    assert read.annotations == CLINICAL_EXTENTS and read.texts == CLINICAL
+    assert nerscore.read_annotators(folders) == read == read_brat_annotators(folders, fragments=False)
+
+
+def test_a_discontinuous_entity_labels_only_its_fragments_units(tmp_path):
+    # §13 on §12's units: an entity of fragments labels what its fragments cover, as the fragments written as
+    # contiguous entities of its type would (they are disjoint: a unit gets the type once); not its extent.
+    pieces = {
+        name: [
+            [
+                piece
+                for entity in document
+                for piece in (
+                    [(start, end, entity["type"]) for start, end in entity["fragments"]]
+                    if isinstance(entity, dict)
+                    else [entity]
+                )
+            ]
+            for document in batch
+        ]
+        for name, batch in CLINICAL_FRAGMENTS.items()
+    }
+    read = read_brat_annotators(write_brat_lines(tmp_path), fragments=True)
+    result = agreement(read.annotations, texts=read.texts)
+    by_units = agreement(pieces, texts=CLINICAL)
+    extents = agreement(CLINICAL_EXTENTS, texts=CLINICAL)
+    keys = ["fleiss_kappa", "krippendorff_alpha", "fleiss_kappa_labelled", "krippendorff_alpha_labelled", "units"]
+    keys.append("units_labelled")
+    assert {key: result[key] for key in keys} == {key: by_units[key] for key in keys}
+    assert [p["cohen_kappa"] for p in result["pairs"]] == [p["cohen_kappa"] for p in by_units["pairs"]]
+    assert result["krippendorff_alpha"] != extents["krippendorff_alpha"]
+
+
+def test_the_command_notes_discontinuous_annotations_and_reads_them_with_fragments(tmp_path, capsys):
+    folders = write_brat_lines(tmp_path)
+    assert nerscore.main(["agreement", *folders]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == format_agreement(agreement(CLINICAL_EXTENTS, texts=CLINICAL))
+    assert captured.err == (
+        "note: 3 discontinuous annotations (2 ann, 0 ben, 1 cal) scored by their full extent, from the first "
+        "fragment's start to the last one's end (--fragments scores them as discontinuous entities)\n"
+    )
+    assert nerscore.main(["agreement", *folders, "--fragments", "--names", "a,b,c"]) == 0
+    captured = capsys.readouterr()
+    named = dict(zip("abc", CLINICAL_FRAGMENTS.values()))
+    assert captured.out == format_agreement(agreement(named, texts=CLINICAL))
+    assert captured.err == (
+        "note: 3 discontinuous annotations (2 a, 0 b, 1 c) scored by their fragments (units shared, "
+        "docs/scoring.md §12)\n"
+    )
+    assert nerscore.main(["agreement", *folders, "--fragments", "--json", "--errors", "5"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(
+        json.dumps(agreement(CLINICAL_FRAGMENTS, texts=CLINICAL, errors=5))
+    )
+    # Folders without a discontinuous annotation: no note, with or without the flag.
+    (tmp_path / "plain").mkdir()
+    write_brat(tmp_path / "plain" / "ann", ENTITIES["ann"])
+    write_brat(tmp_path / "plain" / "ben", ENTITIES["ben"])
+    for flags in ([], ["--fragments"]):
+        assert (
+            nerscore.main(["agreement", str(tmp_path / "plain" / "ann"), str(tmp_path / "plain" / "ben"), *flags]) == 0
+        )
+        captured = capsys.readouterr()
+        assert captured.err == "" and captured.out == format_agreement(agreement(ENTITIES, texts=TEXTS))
+
+
+def test_fragments_are_for_brat_folders(tmp_path, capsys):
+    path = tmp_path / "three.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    with pytest.raises(SystemExit):
+        nerscore.main(["agreement", str(path), "--fragments"])
+    assert "--fragments reads BRAT folders' discontinuous annotations; the paths are conll" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="fragments=True reads BRAT's discontinuous annotations"):
+        nerscore.read_annotators([str(path)], fragments=True)
+
+
+def test_json_lines_of_annotators_carry_fragments_as_they_are(tmp_path):
+    path = tmp_path / "every.jsonl"
+    lines = [
+        {"text": text, "annotations": {name: batch[number] for name, batch in CLINICAL_FRAGMENTS.items()}}
+        for number, text in enumerate(CLINICAL)
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    read = read_jsonl_annotators(path)
+    assert agreement(read.annotations, texts=read.texts) == agreement(CLINICAL_FRAGMENTS, texts=CLINICAL)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("T2\tAnat 9 14;15\tright ventricle", r"T2's offsets are '9 14;15'; expected START END"),
+        ("T2\tAnat 14 9;15 24\tright ventricle", r"T2: start 14 >= end 9; expected start < end"),
+        ("T2\tAnat 9 14;15 99\tright ventricle", r"T2: end 99 is past the end of .*doc1\.txt \(33 characters\)"),
+        ("T2\tAnat 9 14;15 24\tright ventricles", r"T2's text is 'right ventricles' but .*holds 'right ventricle'"),
+        ("T2\tAnat 9 14;;15 24\tright ventricle", r"T2's offsets are '9 14;;15 24'"),
+    ],
+    ids=["one-number", "reversed", "past-the-end", "text", "empty-fragment"],
+)
+def test_bad_fragment_offsets_name_the_file_and_line(tmp_path, capsys, line, message):
+    lines = {name: [list(document) for document in documents] for name, documents in CLINICAL_LINES.items()}
+    lines["ann"][1][1] = line
+    folders = write_brat_lines(tmp_path, lines)
+    for fragments in (True, False):
+        with pytest.raises(ConllError, match=r"ann/doc1\.ann:2: " + message):
+            read_brat_annotators(folders, fragments=fragments)
+    for flags in ([], ["--fragments"]):
+        assert nerscore.main(["agreement", *folders, *flags]) == 2
+        error = capsys.readouterr().err
+        assert error.startswith(f"{tmp_path / 'ann' / 'doc1.ann'}:2: ") and re.search(message, error), error
+
+
+@st.composite
+def _fragment_batches(draw):
+    """Two or three annotators' entities over sentences of up to 12 units: contiguous tuples and fragment dicts."""
+
+    def entity():
+        bounds = sorted(draw(st.sets(st.integers(0, 12), min_size=2, max_size=6)))
+        pieces = [[bounds[i], bounds[i + 1]] for i in range(0, len(bounds) - 1, 2)]
+        kind = draw(st.sampled_from(["A", "B"]))
+        return (pieces[0][0], pieces[0][1], kind) if len(pieces) == 1 else {"fragments": pieces, "type": kind}
+
+    sentences = draw(st.integers(1, 3))
+    names = ["a", "b", "c"][: draw(st.integers(2, 3))]
+    return {name: [[entity() for _ in range(draw(st.integers(0, 3)))] for _ in range(sentences)] for name in names}
+
+
+@settings(deadline=None, max_examples=60)
+@given(_fragment_batches())
+def test_fragment_dicts_label_the_units_their_fragments_cover(batches):
+    # The coefficients of §13 on §12's units: the same as each fragment written as a contiguous entity of its type.
+    pieces = {
+        name: [
+            [
+                piece
+                for entity in document
+                for piece in (
+                    [(start, end, entity["type"]) for start, end in entity["fragments"]]
+                    if isinstance(entity, dict)
+                    else [entity]
+                )
+            ]
+            for document in batch
+        ]
+        for name, batch in batches.items()
+    }
+    texts = ["x" * 12] * len(batches["a"])
+    result, expected = agreement(batches, texts=texts), agreement(pieces, texts=texts)
+    for key in ("fleiss_kappa", "krippendorff_alpha", "krippendorff_alpha_labelled", "units", "units_labelled"):
+        assert result[key] == pytest.approx(expected[key], nan_ok=True), key
+    assert [p["cohen_kappa"] for p in result["pairs"]] == pytest.approx([p["cohen_kappa"] for p in expected["pairs"]])

@@ -7,7 +7,8 @@ one tag column per annotator (or one CoNLL file per annotator), BRAT folders (on
 Label Studio JSON export with several annotations per task (one per annotator, told apart by ``completed_by``),
 and doccano's JSONL export (one file per annotator, ``"label": [[start, end, type], ...]`` or ``"entities"``;
 `nerscore.files.annotator_exports`). A malformed line, or annotators whose documents or texts differ, is a
-`ConllError` naming the file (and the line).
+`ConllError` naming the file (and the line). BRAT's discontinuous annotations are read by their full extent, a note
+on standard error saying how many, or with ``--fragments`` by their fragments (docs/scoring.md §12).
 """
 
 from __future__ import annotations
@@ -76,13 +77,20 @@ def file_format(paths: Sequence[str]) -> str:
     return "conll"
 
 
-def read_annotators(paths: Sequence[str], form: str | None = None) -> AnnotatorBatches:
+def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bool = False) -> AnnotatorBatches:
     """The annotators' files of one of `FORMATS`, as ``ner-semeval agreement`` reads them (`form`: the layout,
-    else told by the paths, `file_format`)."""
+    else told by the paths, `file_format`). `fragments`: BRAT's discontinuous annotations by their fragments, as
+    `read_brat_annotators` reads them (the other layouts write none: JSON lines give span dicts with
+    ``fragments`` as they are, docs/scoring.md §12)."""
     paths = [os.fspath(path) for path in paths]
     form = form or file_format(paths)
+    if fragments and form != "brat":
+        raise ValueError(
+            f"fragments=True reads BRAT's discontinuous annotations (START END;START END); the paths are {form}, "
+            "whose entities have none (JSON lines give span dicts with 'fragments' as they are)"
+        )
     if form == "brat":
-        return read_brat_annotators(paths)
+        return read_brat_annotators(paths, fragments)
     if form == "label-studio":
         if len(paths) != 1:
             raise ValueError("a Label Studio export is one file holding every annotator's annotations: give one")
@@ -117,6 +125,12 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         "--names", metavar="A,B,...", help="the annotators' names, comma-separated, in the order they are read"
     )
     parser.add_argument("--json", action="store_true", help="print agreement()'s dict as JSON")
+    parser.add_argument(
+        "--fragments",
+        action="store_true",
+        help="BRAT folders: a discontinuous annotation (START END;START END) by its fragments (their units), not "
+        "its full extent (docs/scoring.md §12)",
+    )
     for name, spec in SPECS.items():
         flag = spec.flag
         if flag is None or name in _REFUSED_FLAGS:
@@ -176,6 +190,37 @@ def format_agreement(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _discontinuous_note(read: AnnotatorBatches, fragments: bool) -> AnnotatorBatches:
+    """BRAT annotators read by fragments: how many entities were discontinuous, a note on standard error as
+    ``--brat``'s; without `fragments`, each such entity back to its full extent, as `read_brat_annotators` reads it
+    by default."""
+    counts = {
+        name: sum(isinstance(entity, dict) for document in batch for entity in document)
+        for name, batch in read.annotations.items()
+    }
+    count = sum(counts.values())
+    if not count:
+        return read
+    how = (
+        "scored by their fragments (units shared, docs/scoring.md §12)"
+        if fragments
+        else "scored by their full extent, from the first fragment's start to the last one's end "
+        "(--fragments scores them as discontinuous entities)"
+    )
+    each = ", ".join(f"{number} {name}" for name, number in counts.items())
+    print(f"note: {count} discontinuous annotation{'s' * (count != 1)} ({each}) {how}", file=sys.stderr)
+    if fragments:
+        return read
+    extents = {
+        name: [
+            [(e["fragments"][0][0], e["fragments"][-1][1], e["type"]) if isinstance(e, dict) else e for e in document]
+            for document in batch
+        ]
+        for name, batch in read.annotations.items()
+    }
+    return read._replace(annotations=extents)
+
+
 def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> int:
     """``ner-semeval agreement PATH ...``: reads the annotators' files, prints the pairwise table and the
     coefficients (or, with ``--json``, the dict); returns the exit status (2 for bad files or options)."""
@@ -190,13 +235,19 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         if spec.flag is not None and name not in _REFUSED_FLAGS
         if (value := getattr(args, name)) is not None and value is not False
     }
+    form = args.format or file_format(args.paths)
+    if args.fragments and form != "brat":
+        parser.error(f"--fragments reads BRAT folders' discontinuous annotations; the paths are {form}")
     try:
-        read = read_annotators(args.paths, args.format or file_format(args.paths))
+        # BRAT read by fragments, whatever the flag, to count the discontinuous annotations for the note.
+        read = read_annotators(args.paths, form, fragments=form == "brat")
         if args.names is not None:
             names = [name.strip() for name in args.names.split(",")]
             if len(names) != len(read.annotations) or len(set(names)) != len(names):
                 parser.error(f"--names gives {len(names)} distinct names for {len(read.annotations)} annotators")
             read = read._replace(annotations=dict(zip(names, read.annotations.values())))
+        if form == "brat":
+            read = _discontinuous_note(read, args.fragments)
         result = agreement(read.annotations, texts=read.texts, tokens=read.tokens, **options)
     except InvalidInputError as error:
         where = ""

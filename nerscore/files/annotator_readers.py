@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import shown
+from ..span import Span
 from .annotations import brat_names, decoded, raise_different_texts, read_brat_file, read_bytes
 from .readers import ConllError, json_line_records, text_lines
 
@@ -152,10 +153,20 @@ def check_paths(paths: Any, each: str) -> None:
         raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
 
 
-def read_brat_annotators(folders: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
+def _entity(span: Span) -> tuple[int, int, str] | dict[str, Any]:
+    """A BRAT entity as `agreement` takes it: ``(start, end, type)``, or a discontinuous one as the span dict of
+    docs/scoring.md §12, ``{"fragments": [[start, end], ...], "type": ...}``."""
+    if not span.fragments:
+        return (span.start, span.end, span.entity_type)
+    return {"fragments": [[start, end] for start, end in span.fragments], "type": span.entity_type}
+
+
+def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: bool = False) -> AnnotatorBatches:
     """BRAT folders, one per annotator (named by the folder), holding the same ``.ann`` files (paired by their
     path in each folder) over the same ``.txt`` texts; an annotator's ``.txt`` may be left out, the first
-    annotator's is read then. Entities are the ``T`` lines, a discontinuous one by its full extent."""
+    annotator's is read then. Entities are the ``T`` lines, ``(start, end, type)``; a discontinuous one
+    (``T3<TAB>ADR 10 16;23 30<TAB>...``) by its full extent, or with `fragments` (as `read_brat`'s) by its fragments,
+    sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
     check_paths(folders, "one folder per annotator")
     roots = [os.fspath(folder) for folder in folders]
     listed = [brat_names(root) for root in roots]
@@ -179,7 +190,7 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]]) -> Annotator
             names[index] = roots[index]
     texts = []
     for document in listed[0] if listed else []:
-        first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document)
+        first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document, fragments=fragments)
         texts.append(first.text)
         for index, (root, name) in enumerate(zip(roots, names)):
             if index == 0:
@@ -193,9 +204,13 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]]) -> Annotator
                         raise_different_texts(text_path, text, os.path.join(roots[0], f"{document}.txt"), first.text)
                 ann = os.path.join(root, f"{document}.ann")
                 read = read_brat_file(
-                    ann, document, first.text, text_path if own else os.path.join(roots[0], f"{document}.txt")
+                    ann,
+                    document,
+                    first.text,
+                    text_path if own else os.path.join(roots[0], f"{document}.txt"),
+                    fragments,
                 )
-            annotations.setdefault(name, []).append([(span.start, span.end, span.entity_type) for span in read.spans])
+            annotations.setdefault(name, []).append([_entity(span) for span in read.spans])
     if not annotations:
         annotations = {name: [] for name in names}
     return AnnotatorBatches(annotations, texts, None, list(listed[0] if listed else []))
