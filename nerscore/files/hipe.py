@@ -10,10 +10,12 @@ and `#` comment lines: `# key = value` (HIPE-2022: `# hipe2022:key = value`) car
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from .hipe_arrays import ArrayColumns, ArrayTable, Layout, file_layout
 from .hipe_model import (
     HIPE_2020_TYPES,
     NE_COLUMNS,
@@ -48,6 +50,13 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     values too, when its columns are first read). A file without `# document` lines is one document (the
     scorer's reading of a flat response, which `align_hipe` then splits as the gold is split)."""
     source = os.fspath(path)
+    codec = codecs.lookup(encoding).name
+    if codec in ("utf-8", "utf-8-sig"):
+        # A well-formed file is laid out with numpy (docs/hipe.md, "Speed"); any other is read line by line.
+        with open(source, "rb") as handle:
+            documents = _parse_bytes(handle.read(), source, codec == "utf-8-sig")
+        if documents is not None:
+            return documents
     with open(source, encoding=encoding, newline=None) as handle:
         # Universal newlines: lines end with "\n" alone.
         return _parse_text(handle.read(), source)
@@ -56,6 +65,35 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
     """`read_hipe` of lines already read (a file's, or a test's)."""
     return _parse_text("\n".join(line.rstrip("\r\n") for line in lines), source)
+
+
+def _parse_bytes(data: bytes, source: str, bom: bool) -> list[HipeDocument] | None:
+    """`read_hipe` of a file's bytes laid out by `file_layout`, None where it must be read line by line. The
+    comments go to the reader's builder as `_parse_text` gives them, so documents, metadata and segments are the
+    reader's; only the token lines' columns are split from the layout."""
+    if data.startswith(codecs.BOM_UTF8):
+        if not bom:
+            return None
+        data = data[len(codecs.BOM_UTF8) :]
+    layout = file_layout(data)
+    if layout is None:
+        return None
+    builder = _ArrayBuilder(source, layout)
+    builder.read_header(*layout.header)
+    if int(layout.tab_counts.max()) >= len(builder.header):
+        return None  # a line of too many values: the reader's error
+    numbers, tokens_before = layout.segment_numbers, layout.segment_tokens
+    done = 0  # the `# segment` lines given to the builder
+    for (number, tokens, text), segments in zip(
+        [*layout.comments, (0, layout.count, "")], [*layout.segments_before.tolist(), len(numbers)]
+    ):
+        if segments > done:
+            builder.segments(int(numbers[done]), (tokens_before[done:segments] - builder.base).tolist())
+            done = segments
+        builder.count = tokens - builder.base
+        if number:
+            builder.comment(number, text)
+    return builder.finish()
 
 
 # Where a line starts that is not a plain token line: a comment, or one that starts with white space (blank lines,
@@ -177,6 +215,20 @@ class _Builder:
         if tokens and (not self.breaks or self.breaks[-1] < tokens):
             self.breaks.append(tokens)
 
+    def segments(self, number: int, tokens: list[int]) -> None:
+        """`segment` of consecutive `# segment` lines, the first at line `number`, with `tokens` the document's
+        token lines before each (never fewer than before the last): what the calls one by one would do."""
+        if self.pending and tokens[-1] > self.seen:
+            self.pending = {}
+        self.seen = tokens[-1]
+        if not tokens[0] and not self.start:
+            self.start = number
+        self.segmented = True
+        breaks = self.breaks
+        for count in tokens:
+            if count and (not breaks or breaks[-1] < count):
+                breaks.append(count)
+
     def comment(self, number: int, comment: str) -> None:
         if self.pending and self.count > self.seen:
             self.pending = {}  # comments between tokens of a document that no `# document` line followed
@@ -208,7 +260,8 @@ class _Builder:
         else:
             self.metadata.setdefault(key, value)
 
-    def _close(self) -> None:
+    def _columns(self) -> tuple[Mapping[str, tuple[str, ...]], tuple[int, ...]]:
+        """The document's columns and its token lines' numbers."""
         width = len(self.header)
         text = "\n".join(self.runs)
         count = self.count
@@ -231,6 +284,11 @@ class _Builder:
             lines = text.split("\n")
             check(lines)
             columns = HipeColumns(self.header, lines, check=check)
+        return columns, numbers
+
+    def _close(self) -> None:
+        count = self.count
+        columns, numbers = self._columns()
         if self.untokened:
             tokens = columns[self.header[0]]
             for number in self.untokened:
@@ -262,3 +320,25 @@ class _Builder:
         if self.count:
             self._close()
         return self.documents
+
+
+class _ArrayBuilder(_Builder):
+    """The builder of a laid-out file: its token lines are counted (`count`, set before each comment, from `base`,
+    the file's token lines before the document) and its columns split from the layout."""
+
+    def __init__(self, source: str, layout: Layout) -> None:
+        super().__init__(source)
+        self.layout = layout
+        self.base = 0
+        self.table: ArrayTable | None = None
+
+    def _columns(self) -> tuple[Mapping[str, tuple[str, ...]], tuple[int, ...]]:
+        if self.table is None:
+            self.table = ArrayTable(self.layout, tuple(self.header))
+        end = self.base + self.count
+        return ArrayColumns(self.table, self.base, end), tuple(self.layout.numbers[self.base : end].tolist())
+
+    def _close(self) -> None:
+        count = self.count
+        super()._close()
+        self.base += count
