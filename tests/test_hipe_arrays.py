@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import nerscore
@@ -80,8 +80,8 @@ COMMENTS = st.sampled_from(["# document_id = d1", "# segment_iiif_link = https:/
                             "# hipe2022:document_id = h1",
                             "# segment_iiif_link = https://e.org/1", "# segment", "# segment_iiif_link\t_\t_",
                             "# date = 1790-01-02", "# hipe2022:date = 1850-06-30", "# language = en", "#", "#x",
-                            "# key=value\tmore", "## document_id = d3", "#\tdocument_id = d4", "# =", "# é = ü",
-                            " # document_id = d5"])  # fmt: skip
+                            "# key=value\tmore", "## document_id = d3", "#\tdocument_id = d4", "# =",
+                            "# é = ü"])  # fmt: skip
 
 
 def token_line(width: int) -> st.SearchStrategy[str]:
@@ -90,7 +90,12 @@ def token_line(width: int) -> st.SearchStrategy[str]:
 
 
 WELL_FORMED = st.lists(VALUES.filter(lambda value: value.strip() != ""), min_size=WIDTH, max_size=WIDTH).map("\t".join)
-ODD = st.one_of(token_line(WIDTH), st.sampled_from(["", "\t\t", "  ", "\t x"]))
+TOKENS = VALUES.filter(lambda value: value.strip() != "")
+# A token and up to all the other values (`_` for the missing ones).
+SHORT = st.tuples(TOKENS, st.lists(VALUES, max_size=WIDTH - 1)).map(lambda line: "\t".join([line[0], *line[1]]))
+BLANK = st.sampled_from(["", "\t\t", "  ", " \t"])
+# No token, or too many values.
+BAD = st.sampled_from(["\t x", " x\tO", " # document_id = d5", "\t".join(["x"] * (WIDTH + 1))])
 ENDINGS = st.sampled_from(["\n", "\r\n", "\r", "\r\r\n"])
 
 
@@ -109,8 +114,11 @@ def hipe_bytes(draw: st.DrawFn, regular: bool = False) -> bytes:
         ending = draw(st.sampled_from(["\n", "\r\n"]))
         text = ending.join(lines) + draw(st.sampled_from(["", ending]))
         return draw(st.sampled_from([b"", b"\xef\xbb\xbf"])) + text.encode("utf-8")
-    header = draw(st.sampled_from([HEADER, HEADER.replace("\t", " "), "TOKEN", "", "# document_id = x", "A\tA"]))
-    lines = [header, *draw(blocks(st.one_of(WELL_FORMED, ODD), COMMENTS))]
+    odd_headers = [HEADER.replace("\t", " "), "TOKEN", "", "# document_id = x", "A\tA"]
+    header = draw(st.sampled_from([HEADER] * 15 + odd_headers))
+    lines = [header, *draw(blocks(st.one_of(WELL_FORMED, WELL_FORMED, SHORT, BLANK), COMMENTS)), draw(SHORT)]
+    if draw(st.sampled_from([False] * 4 + [True])):  # one irregular line somewhere
+        lines.insert(draw(st.integers(0, len(lines))), draw(BAD))
     endings = draw(st.lists(ENDINGS, min_size=len(lines), max_size=len(lines)))
     if draw(st.booleans()):
         endings = [endings[0]] * len(lines)  # one kind of ending, as most files have
@@ -118,7 +126,7 @@ def hipe_bytes(draw: st.DrawFn, regular: bool = False) -> bytes:
     if draw(st.booleans()):
         text = text.rstrip("\r\n")
     data = draw(st.sampled_from([b"", b"", b"\xef\xbb\xbf"])) + text.encode("utf-8")
-    if draw(st.integers(0, 9)) == 0:
+    if draw(st.sampled_from([False] * 19 + [True])):  # (integers(0, 19) == 0 would be drawn far more often)
         at = draw(st.integers(0, len(data)))
         data = data[:at] + b"\xff" + data[at:]
     return data
@@ -127,6 +135,20 @@ def hipe_bytes(draw: st.DrawFn, regular: bool = False) -> bytes:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=hipe_bytes())
 def test_any_file_reads_as_the_reader_reads_it(tmp_path: Path, data: bytes) -> None:
+    try:
+        event("laid out" if laid_out(data) else "read line by line")
+    except ValueError:
+        event("an error")
+    path = tmp_path / "file.tsv"
+    path.write_bytes(data)
+    fast, expected = both(path)
+    assert fast == expected
+
+
+@pytest.mark.slow
+@settings(max_examples=5000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=hipe_bytes())
+def test_many_files_read_as_the_reader_reads_them(tmp_path: Path, data: bytes) -> None:
     path = tmp_path / "file.tsv"
     path.write_bytes(data)
     fast, expected = both(path)

@@ -6,6 +6,10 @@ A file is a header line naming the columns (the first is the token), then token 
 and `#` comment lines: `# key = value` (HIPE-2022: `# hipe2022:key = value`) carries a document's metadata,
 `# document_id` starts a document and `# segment...` a segment. A malformed line is a `HipeFileError` (a
 `ValueError`) naming the file, the line and the column.
+
+The reader here (`_parse_text`, line by line) defines the format. A well-formed file is laid out with numpy
+(`nerscore.files.hipe_arrays`) and its comments given to the same builder (`_parse_bytes`): the same documents,
+faster (docs/hipe.md, "Speed"); any other file is read line by line.
 """
 
 from __future__ import annotations
@@ -48,7 +52,8 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     fewer values than the header has `_` for the missing ones, as the HIPE scorer reads it, and one with more is
     an error (raised as the file is read, or where a document's tab count looks right, with a line of too few
     values too, when its columns are first read). A file without `# document` lines is one document (the
-    scorer's reading of a flat response, which `align_hipe` then splits as the gold is split)."""
+    scorer's reading of a flat response, which `align_hipe` then splits as the gold is split). A UTF-8 file is laid
+    out with numpy where it can be, read alike (docs/hipe.md, "Speed")."""
     source = os.fspath(path)
     codec = codecs.lookup(encoding).name
     if codec in ("utf-8", "utf-8-sig"):
