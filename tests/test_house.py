@@ -70,6 +70,7 @@ ORDER = [
     "files.conlleval",
     "files.file_counts",
     "files.hipe_model",
+    "files.hipe_arrays",
     "files.hipe",
     "files.hipe_tags",
     "files.hipe_table",

@@ -6,14 +6,20 @@ A file is a header line naming the columns (the first is the token), then token 
 and `#` comment lines: `# key = value` (HIPE-2022: `# hipe2022:key = value`) carries a document's metadata,
 `# document_id` starts a document and `# segment...` a segment. A malformed line is a `HipeFileError` (a
 `ValueError`) naming the file, the line and the column.
+
+The reader here (`_parse_text`, line by line) defines the format. A well-formed file is laid out with numpy
+(`nerscore.files.hipe_arrays`) and its comments given to the same builder (`_parse_bytes`): the same documents,
+faster (docs/hipe.md, "Speed"); any other file is read line by line.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
+from .hipe_arrays import ArrayColumns, ArrayTable, Layout, file_layout
 from .hipe_model import (
     HIPE_2020_TYPES,
     NE_COLUMNS,
@@ -46,8 +52,16 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     fewer values than the header has `_` for the missing ones, as the HIPE scorer reads it, and one with more is
     an error (raised as the file is read, or where a document's tab count looks right, with a line of too few
     values too, when its columns are first read). A file without `# document` lines is one document (the
-    scorer's reading of a flat response, which `align_hipe` then splits as the gold is split)."""
+    scorer's reading of a flat response, which `align_hipe` then splits as the gold is split). A UTF-8 file is laid
+    out with numpy where it can be, read alike (docs/hipe.md, "Speed")."""
     source = os.fspath(path)
+    codec = codecs.lookup(encoding).name
+    if codec in ("utf-8", "utf-8-sig"):
+        # A well-formed file is laid out with numpy (docs/hipe.md, "Speed"); any other is read line by line.
+        with open(source, "rb") as handle:
+            documents = _parse_bytes(handle.read(), source, codec == "utf-8-sig")
+        if documents is not None:
+            return documents
     try:
         with open(source, encoding=encoding, newline=None) as handle:
             # Universal newlines: lines end with "\n" alone.
@@ -73,6 +87,35 @@ def undecodable(source: str, encoding: str = "utf-8-sig") -> HipeFileError:
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
     """`read_hipe` of lines already read (a file's, or a test's)."""
     return _parse_text("\n".join(line.rstrip("\r\n") for line in lines), source)
+
+
+def _parse_bytes(data: bytes, source: str, bom: bool) -> list[HipeDocument] | None:
+    """`read_hipe` of a file's bytes laid out by `file_layout`, None where it must be read line by line. The
+    comments go to the reader's builder as `_parse_text` gives them, so documents, metadata and segments are the
+    reader's; only the token lines' columns are split from the layout."""
+    if data.startswith(codecs.BOM_UTF8):
+        if not bom:
+            return None
+        data = data[len(codecs.BOM_UTF8) :]
+    layout = file_layout(data)
+    if layout is None:
+        return None
+    builder = _ArrayBuilder(source, layout)
+    builder.read_header(*layout.header)
+    if int(layout.tab_counts.max()) >= len(builder.header):
+        return None  # a line of too many values: the reader's error
+    numbers, tokens_before = layout.segment_numbers, layout.segment_tokens
+    done = 0  # the `# segment` lines given to the builder
+    for (number, tokens, text), segments in zip(
+        [*layout.comments, (0, layout.count, "")], [*layout.segments_before.tolist(), len(numbers)]
+    ):
+        if segments > done:
+            builder.segments(int(numbers[done]), (tokens_before[done:segments] - builder.base).tolist())
+            done = segments
+        builder.count = tokens - builder.base
+        if number:
+            builder.comment(number, text)
+    return builder.finish()
 
 
 # Where a line starts that is not a plain token line: a comment, or one that starts with white space (blank lines,
@@ -194,6 +237,20 @@ class _Builder:
         if tokens and (not self.breaks or self.breaks[-1] < tokens):
             self.breaks.append(tokens)
 
+    def segments(self, number: int, tokens: list[int]) -> None:
+        """`segment` of consecutive `# segment` lines, the first at line `number`, with `tokens` the document's
+        token lines before each (never fewer than before the last): what the calls one by one would do."""
+        if self.pending and tokens[-1] > self.seen:
+            self.pending = {}
+        self.seen = tokens[-1]
+        if not tokens[0] and not self.start:
+            self.start = number
+        self.segmented = True
+        breaks = self.breaks
+        for count in tokens:
+            if count and (not breaks or breaks[-1] < count):
+                breaks.append(count)
+
     def comment(self, number: int, comment: str) -> None:
         if self.pending and self.count > self.seen:
             self.pending = {}  # comments between tokens of a document that no `# document` line followed
@@ -225,7 +282,8 @@ class _Builder:
         else:
             self.metadata.setdefault(key, value)
 
-    def _close(self) -> None:
+    def _columns(self) -> tuple[Mapping[str, tuple[str, ...]], tuple[int, ...]]:
+        """The document's columns and its token lines' numbers."""
         width = len(self.header)
         text = "\n".join(self.runs)
         count = self.count
@@ -248,6 +306,11 @@ class _Builder:
             lines = text.split("\n")
             check(lines)
             columns = HipeColumns(self.header, lines, check=check)
+        return columns, numbers
+
+    def _close(self) -> None:
+        count = self.count
+        columns, numbers = self._columns()
         if self.untokened:
             tokens = columns[self.header[0]]
             for number in self.untokened:
@@ -279,3 +342,25 @@ class _Builder:
         if self.count:
             self._close()
         return self.documents
+
+
+class _ArrayBuilder(_Builder):
+    """The builder of a laid-out file: its token lines are counted (`count`, set before each comment, from `base`,
+    the file's token lines before the document) and its columns split from the layout."""
+
+    def __init__(self, source: str, layout: Layout) -> None:
+        super().__init__(source)
+        self.layout = layout
+        self.base = 0
+        self.table: ArrayTable | None = None
+
+    def _columns(self) -> tuple[Mapping[str, tuple[str, ...]], tuple[int, ...]]:
+        if self.table is None:
+            self.table = ArrayTable(self.layout, tuple(self.header))
+        end = self.base + self.count
+        return ArrayColumns(self.table, self.base, end), tuple(self.layout.numbers[self.base : end].tolist())
+
+    def _close(self) -> None:
+        count = self.count
+        super()._close()
+        self.base += count

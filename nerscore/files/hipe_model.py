@@ -219,9 +219,11 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
         documents, at = [], 0
         for document in gold:
             end = at + len(document)
+            # HipeColumns and the laid-out file's columns (nerscore.files.hipe_arrays) slice without splitting.
+            sliced = getattr(flat.columns, "sliced", None)
             columns = (
-                flat.columns.sliced(at, end)
-                if isinstance(flat.columns, HipeColumns)
+                sliced(at, end)
+                if sliced is not None
                 else {name: values[at:end] for name, values in flat.columns.items()}
             )
             documents.append(_restructured(document, columns, flat.lines[at:end], flat.source))
