@@ -5,8 +5,9 @@ computed by the package `nerscore`, and the rest lives in `space/` beside this f
 importing only those before it: `caps` (every cap and limit), `texts` (the page's words and examples), `parsing`
 (the input, read by the package's readers), `scoring` (the numbers, errors in the page's words), `writing` (tokens,
 texts and numbers as the page writes them), `colours`, `frames` (the tables), `markup` (the highlighted
-sentences), `figures` (the pictures), `answers` (what each task answers), `agreement` (the Agreement task), `lanes`
-(which requests run at once) and `page_events` (what the page's events answer).
+sentences), `pictures` (how pictures are drawn, encoded and kept), `figures` (the pictures), `answers` (what each
+task answers), `archives` (an uploaded ZIP archive), `agreement` (the Agreement task), `lanes` (which requests run
+at once) and `page_events` (what the page's events answer).
 `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
