@@ -105,7 +105,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                         texts.VALUE_CHOICES, value=texts.NO_VALUE, label="Value score (ACE)", elem_id="value"
                     )
                 with gr.Row():
-                    upload = gr.UploadButton("Upload a CoNLL file", size="md", elem_id="upload")
+                    upload = gr.UploadButton(texts.UPLOAD_LABELS[texts.ONE_SYSTEM], size="md", elem_id="upload")
                     button = gr.Button("Evaluate", variant="primary", elem_id="evaluate")
             with gr.Column(scale=6, min_width=420):
                 # Every output opens on the worked example's answer (first_answer): no request on page load.
@@ -251,7 +251,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 elem_id="agreement-disagreements",
                 max_height=480,
             )
-        gr.Markdown(texts.EXPLANATION)
+        gr.Markdown(texts.EXPLANATION, elem_id="explanation")
 
         outputs = [status, scenarios, summary, per_type, sentences]
         # The page's outputs by name (answers.PAGE_OUTPUTS: a task that adds outputs names them there).
@@ -332,7 +332,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         )
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
-        view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart]
+        view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart, upload]
         task.change(page_events.task_view, inputs=task, outputs=view, api_visibility="private", queue=False)
         switched = task.input(
             page_events.switch_task,
@@ -370,8 +370,14 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 # The page's own style, which Gradio 6 takes at launch. Gradio sizes the editor by the height of its first line
 # number, which a wrapped line makes several lines tall (a JSON line of spans made the editor 1,600 px high): the
 # editor is held at the 14 lines' height Gradio gives it unwrapped (`lh`: the editor's own line height).
+# The editor's label, as long as a JSON line's keys for spans, wraps before the download and copy buttons in its
+# top right corner (about 50 px), which hid its words under them. The explanation's table of scenarios keeps its
+# words whole on a phone, and scrolls if it must (Gradio breaks a cell's text anywhere: "COR" stood letter by letter).
 CSS = """
 #conll-input .cm-scroller { min-height: 14lh !important; max-height: 14lh !important; }
+#conll-input [data-testid="block-label"] { max-width: calc(100% - 60px); }
+#explanation table { display: block; overflow-x: auto; }
+#explanation th, #explanation td { overflow-wrap: normal; word-break: normal; }
 """
 # How the page is launched, by `python app.py` and by the tests: with its style, uploads of at most 10 MB.
 LAUNCH = {"max_file_size": "10mb", "css": CSS}

@@ -143,10 +143,16 @@ def tag_controls(task: str) -> tuple[Any, Any]:
     return gr.update(interactive=tags), gr.update(interactive=tags)
 
 
+def upload_shown(task: str) -> Any:
+    """The upload button's label, what it reads for the task: a visitor of the Agreement task learns there that it
+    takes a ZIP archive of the annotators' files."""
+    return gr.update(label=texts.UPLOAD_LABELS.get(task, texts.UPLOAD_LABELS[texts.ONE_SYSTEM]))
+
+
 def task_view(task: str) -> tuple[Any, ...]:
     """Everything the task control sets besides the answer, in one event: `show_task`'s six updates, then
-    `tag_controls`' two, then `slices_shown`'s."""
-    return (*show_task(task), *tag_controls(task), slices_shown(task))
+    `tag_controls`' two, then `slices_shown`'s, then `upload_shown`'s."""
+    return (*show_task(task), *tag_controls(task), slices_shown(task), upload_shown(task))
 
 
 @functools.cache

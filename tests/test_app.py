@@ -1379,6 +1379,25 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
     assert text["label"] == texts.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
 
 
+@pytest.mark.parametrize(
+    ("task", "label"),
+    [
+        (texts.ONE_SYSTEM, "Upload a CoNLL file"),
+        (texts.TWO_SYSTEMS, "Upload a CoNLL file"),
+        (texts.SPANS, "Upload a JSON lines file"),
+        (texts.AGREEMENT, "Upload a file or a ZIP archive"),
+    ],
+)
+def test_the_upload_button_says_what_it_reads(task, label):
+    # It said "Upload a CoNLL file" in every task, where spans take JSON lines and the Agreement task an archive.
+    view = page_events.task_view(task)
+    assert view[-1]["label"] == label and view[:-1] == (
+        *page_events.show_task(task),
+        *page_events.tag_controls(task),
+        page_events.slices_shown(task),
+    )
+
+
 def test_upload_page_compares_a_four_column_file(tmp_path):
     path = tmp_path / "two.conll"
     path.write_bytes(("\ufeff" + texts.COMPARE_EXAMPLE).encode())
