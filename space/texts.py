@@ -152,8 +152,8 @@ diagonal is right, every other cell an error. The bars give each type's F1 under
 stands above **strict**, the type was right and the boundaries wrong; where **exact** stands above **strict**,
 the boundaries were right and the type wrong. With many types, the heatmap shows the {caps.MAX_HEATMAP_TYPES} most
 frequent and folds the rest into *other*, and the bars show the {caps.MAX_CHART_TYPES} most frequent. Below them,
-F1 by entity length and by sentence length (in tokens): a reference counts in the bucket of its own length, a
-prediction in its own (docs/scoring.md §11).
+for tags (not spans), F1 by entity length and by sentence length (in tokens): a reference counts in the bucket of
+its own length, a prediction in its own (docs/scoring.md §11).
 """
 
 

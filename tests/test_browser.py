@@ -307,6 +307,31 @@ def test_editing_a_tag_redraws_both_pictures(page):
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "I", "VI"]
 
 
+PICTURE_BOXES = ["#heatmap", "#type-chart", "#slices"]
+
+
+def test_a_picture_with_nothing_to_draw_is_left_out(page):
+    # Sentences without an entity draw no picture: the page showed three empty frames with Gradio's placeholder.
+    assert all(page.is_visible(box) for box in PICTURE_BOXES)
+    replace_input(page, "Paris O O\nis O O\n")
+    page.click("#evaluate")
+    wait_for_pictures(page, [None, None])
+    page.wait_for_function("() => document.querySelector('#slices img') === null", timeout=TIMEOUT_MS)
+    assert [page.is_visible(box) for box in PICTURE_BOXES] == [False, False, False]
+    assert page.is_visible("#errors")  # the tables stay
+    choose_task(page, texts.AGREEMENT)
+    replace_input(page, "Ada B-PER B-PER\nLovelace I-PER X-1\n")
+    page.click("#evaluate")
+    page.wait_for_function(
+        "() => document.querySelector('#agreement-status').innerText.includes('Cannot measure')", timeout=TIMEOUT_MS
+    )
+    page.wait_for_function("() => document.querySelector('#agreement-heatmap img') === null", timeout=TIMEOUT_MS)
+    assert page.is_visible("#agreement") and not page.is_visible("#agreement-heatmap")
+    page.click("#agreement-example")
+    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    assert page.is_visible("#agreement-heatmap")
+
+
 def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
     replace_input(page, "Paris B-LOC B-LOC\nBerlin X-LOC O\n")
     page.click("#evaluate")
