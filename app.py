@@ -372,13 +372,14 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 # editor is held at the 14 lines' height Gradio gives it unwrapped (`lh`: the editor's own line height).
 # The editor's label, as long as a JSON line's keys for spans, wraps before the download and copy buttons in its
 # top right corner (about 50 px), which hid its words under them. The explanation's table of scenarios keeps its
-# words whole on a phone, and scrolls if it must (Gradio breaks a cell's text anywhere: "COR" stood letter by letter).
+# words whole on a phone and scrolls if it must (Gradio breaks a cell's text anywhere: "COR" stood letter by letter),
+# its own frame left to its cells.
 # A picture with nothing to draw (no entity, input that cannot be read) is left out, not shown as an empty frame
 # with Gradio's placeholder icon.
 CSS = """
 #conll-input .cm-scroller { min-height: 14lh !important; max-height: 14lh !important; }
 #conll-input [data-testid="block-label"] { max-width: calc(100% - 60px); }
-#explanation table { display: block; overflow-x: auto; }
+#explanation table { display: block; overflow-x: auto; width: max-content; max-width: 100%; border: none; padding: 0; }
 #explanation th, #explanation td { overflow-wrap: normal; word-break: normal; }
 #heatmap:has(> .empty), #type-chart:has(> .empty), #slices:has(> .empty), #difference:has(> .empty),
 #agreement-heatmap:has(> .empty) { display: none; }
