@@ -5,8 +5,9 @@ computed by the package `nerscore`, and the rest lives in `space/` beside this f
 importing only those before it: `caps` (every cap and limit), `texts` (the page's words and examples), `parsing`
 (the input, read by the package's readers), `scoring` (the numbers, errors in the page's words), `writing` (tokens,
 texts and numbers as the page writes them), `colours`, `frames` (the tables), `markup` (the highlighted
-sentences), `figures` (the pictures), `answers` (what each task answers), `agreement` (the Agreement task), `lanes`
-(which requests run at once) and `page_events` (what the page's events answer).
+sentences), `pictures` (how pictures are drawn, encoded and kept), `figures` (the pictures), `answers` (what each
+task answers), `archives` (an uploaded ZIP archive), `agreement` (the Agreement task), `lanes` (which requests run
+at once) and `page_events` (what the page's events answer).
 `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
@@ -104,7 +105,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                         texts.VALUE_CHOICES, value=texts.NO_VALUE, label="Value score (ACE)", elem_id="value"
                     )
                 with gr.Row():
-                    upload = gr.UploadButton("Upload a CoNLL file", size="md", elem_id="upload")
+                    upload = gr.UploadButton(texts.UPLOAD_LABELS[texts.ONE_SYSTEM], size="md", elem_id="upload")
                     button = gr.Button("Evaluate", variant="primary", elem_id="evaluate")
             with gr.Column(scale=6, min_width=420):
                 # Every output opens on the worked example's answer (first_answer): no request on page load.
@@ -250,7 +251,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
                 elem_id="agreement-disagreements",
                 max_height=480,
             )
-        gr.Markdown(texts.EXPLANATION)
+        gr.Markdown(texts.EXPLANATION, elem_id="explanation")
 
         outputs = [status, scenarios, summary, per_type, sentences]
         # The page's outputs by name (answers.PAGE_OUTPUTS: a task that adds outputs names them there).
@@ -331,7 +332,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         )
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
-        view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart]
+        view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart, upload]
         task.change(page_events.task_view, inputs=task, outputs=view, api_visibility="private", queue=False)
         switched = task.input(
             page_events.switch_task,
@@ -369,8 +370,19 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 # The page's own style, which Gradio 6 takes at launch. Gradio sizes the editor by the height of its first line
 # number, which a wrapped line makes several lines tall (a JSON line of spans made the editor 1,600 px high): the
 # editor is held at the 14 lines' height Gradio gives it unwrapped (`lh`: the editor's own line height).
+# The editor's label, as long as a JSON line's keys for spans, wraps before the download and copy buttons in its
+# top right corner (about 50 px), which hid its words under them. The explanation's table of scenarios keeps its
+# words whole on a phone and scrolls if it must (Gradio breaks a cell's text anywhere: "COR" stood letter by letter),
+# its own frame left to its cells.
+# A picture with nothing to draw (no entity, input that cannot be read) is left out, not shown as an empty frame
+# with Gradio's placeholder icon.
 CSS = """
 #conll-input .cm-scroller { min-height: 14lh !important; max-height: 14lh !important; }
+#conll-input [data-testid="block-label"] { max-width: calc(100% - 60px); }
+#explanation table { display: block; overflow-x: auto; width: max-content; max-width: 100%; border: none; padding: 0; }
+#explanation th, #explanation td { overflow-wrap: normal; word-break: normal; }
+#heatmap:has(> .empty), #type-chart:has(> .empty), #slices:has(> .empty), #difference:has(> .empty),
+#agreement-heatmap:has(> .empty) { display: none; }
 """
 # How the page is launched, by `python app.py` and by the tests: with its style, uploads of at most 10 MB.
 LAUNCH = {"max_file_size": "10mb", "css": CSS}

@@ -9,7 +9,8 @@ above it in this list (and the package `nerscore`, which computes everything sho
 - `colours`: the colours of the tables, the drawings and the pictures;
 - `frames`: the tables (pandas);
 - `markup`: the highlighted sentences and documents (HTML);
-- `figures`: the pictures (matplotlib);
+- `pictures`: how a picture is drawn (matplotlib, a figure of its own on Agg), encoded and kept, its fonts;
+- `figures`: the pictures (the Agreement task's is `agreement`'s);
 - `answers`: what each task answers, the `/evaluate`, `/compare` and `/spans` endpoints among them;
 - `archives`: an uploaded ZIP archive of annotators' files (BRAT folders, doccano's export) unpacked within the caps
   and read as the command line reads its paths;

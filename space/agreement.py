@@ -34,12 +34,11 @@ from matplotlib.figure import Figure
 
 import nerscore
 
-from . import caps, writing
+from . import caps, pictures, writing
 from .answers import error_message
 from .archives import is_archive, read_archive
-from .figures import FONT_FAMILY, _figure, _shade
-from .parsing import InputProblem, _input_lines, read_upload
-from .scoring import COMPARE_SCHEMES, _shares_a_character, overlapping_pairs
+from .parsing import InputProblem, input_lines, read_upload
+from .scoring import COMPARE_SCHEMES, overlapping_pairs, shares_a_character
 
 # The layouts the editor's text may take, as the status names them.
 CONLL = "CoNLL columns"
@@ -127,7 +126,7 @@ def parse_annotations(text: str) -> Annotations:
     one tag column per annotator. An `InputProblem` names the line of anything the page cannot read."""
     if text is None:
         text = ""
-    lines = _input_lines(text, "ner-semeval agreement FILE")
+    lines = input_lines(text, "ner-semeval agreement FILE")
     if not any(line.strip() for line in lines):
         raise InputProblem(
             "The input holds no sentences: write one token per line, then one tag per annotator (two or more), "
@@ -231,7 +230,7 @@ def _check_span_cost(annotations: Annotations) -> None:
         name: nerscore.read_spans([[] if task is None else task for task in batch], f"annotations[{name!r}]")
         for name, batch in annotations.annotations.items()
     }
-    nesting = {name: [_shares_a_character(task) for task in tasks] for name, tasks in spans.items()}
+    nesting = {name: [shares_a_character(task) for task in tasks] for name, tasks in spans.items()}
     command = "ner-semeval agreement FILE"
     total = 0
     for first, second in combinations(annotations.names, 2):
@@ -356,7 +355,7 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
     # The names are written once a row of panels (left) and once a column (below), in inches.
     margin = 0.075 * longest + 0.3
     turned = size > 3 or longest > 8
-    figure = _figure(
+    figure = pictures.new_figure(
         max(5.2, 2 * cell * size + margin + 1.0), 2 * cell * size + margin * (0.7 if turned else 0.3) + 1.4
     )
     font = 9 if size <= 4 else 7.5
@@ -364,7 +363,10 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
         axes = figure.add_subplot(2, 2, panel + 1)
         matrix = pair_matrix(result, scheme)
         colours = [
-            [(0.94, 0.94, 0.94, 1.0) if value is None else _shade("Greens", 0.12 + 0.78 * value) for value in row]
+            [
+                (0.94, 0.94, 0.94, 1.0) if value is None else pictures.shade("Greens", 0.12 + 0.78 * value)
+                for value in row
+            ]
             for row in matrix
         ]
         axes.imshow(colours, aspect="equal")
@@ -380,10 +382,12 @@ def agreement_figure(result: dict[str, Any]) -> Figure:
             rotation=35 if turned else 0,
             ha="right" if turned else "center",
             rotation_mode="anchor",
-            fontfamily=FONT_FAMILY,
+            fontfamily=pictures.FONT_FAMILY,
             fontsize=font,
         )
-        axes.set_yticks(range(size), labels=names if panel % 2 == 0 else [], fontfamily=FONT_FAMILY, fontsize=font)
+        axes.set_yticks(
+            range(size), labels=names if panel % 2 == 0 else [], fontfamily=pictures.FONT_FAMILY, fontsize=font
+        )
         axes.tick_params(length=0)
         for spine in axes.spines.values():
             spine.set_visible(False)

@@ -21,6 +21,7 @@ import nerscore
 
 from . import caps, figures, frames, markup, texts, writing
 from .parsing import ComparedCorpus, Corpus, InputProblem, SpanCorpus, parse_comparison, parse_conll, parse_spans
+from .pictures import Picture, draw
 from .scoring import Evaluation, compare_corpus, evaluate_corpus, evaluate_spans, holds_strings
 
 # `/evaluate`'s five outputs: status, scenario table (styled), summary, per-type table, highlighted sentences;
@@ -69,27 +70,27 @@ def _left_out(evaluation: Evaluation) -> str:
     return note
 
 
-def _pictures_of(evaluation: Evaluation | None) -> dict[str, figures.Picture | None]:
+def _pictures_of(evaluation: Evaluation | None) -> dict[str, Picture | None]:
     """The confusion heatmap and the per-type F1 chart, not drawn yet; none without an entity."""
     if evaluation is None or not evaluation.entity_types:
         return {"heatmap": None, "chart": None}
     return {
-        "heatmap": figures.Picture(figures.heatmap_figure, figures.confusion_data(evaluation)),
-        "chart": figures.Picture(figures.type_chart_figure, figures.type_scores(evaluation)),
+        "heatmap": Picture(figures.heatmap_figure, figures.confusion_data(evaluation)),
+        "chart": Picture(figures.type_chart_figure, figures.type_scores(evaluation)),
     }
 
 
-def _slices_of(evaluation: Evaluation | None) -> figures.Picture | None:
+def _slices_of(evaluation: Evaluation | None) -> Picture | None:
     """The slices picture (docs/scoring.md §11), not drawn yet; none without slices."""
     if evaluation is None or evaluation.slices is None:
         return None
-    return figures.Picture(figures.slices_figure, evaluation.slices)
+    return Picture(figures.slices_figure, evaluation.slices)
 
 
 def _pictures(evaluation: Evaluation) -> tuple[Figure | None, Figure | None]:
     """The confusion heatmap and the per-type F1 chart; none without an entity."""
     pictures = _pictures_of(evaluation)
-    return figures.draw(pictures["heatmap"]), figures.draw(pictures["chart"])
+    return draw(pictures["heatmap"]), draw(pictures["chart"])
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -157,7 +158,7 @@ def evaluate_page_and_slices(
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     if evaluation is None:
         return (*outputs, None, None), None
-    return (*outputs, *_pictures(evaluation)), figures.draw(_slices_of(evaluation))
+    return (*outputs, *_pictures(evaluation)), draw(_slices_of(evaluation))
 
 
 def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -174,7 +175,7 @@ def evaluate_page_findings(
     (`evaluate_page_and_slices`), from one evaluation."""
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     pictures = (None, None) if evaluation is None else _pictures(evaluation)
-    return (*outputs, *pictures, *findings_frames(evaluation), figures.draw(_slices_of(evaluation)))
+    return (*outputs, *pictures, *findings_frames(evaluation), draw(_slices_of(evaluation)))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -219,14 +220,14 @@ def compare_page(
 ) -> tuple[str, Any, Figure | None]:
     """`compare_text`'s two outputs and the picture of each scheme's F1 difference (none without a result)."""
     status, table, results = _compare(text, scheme, mode, value)
-    return status, table, figures.draw(_difference_of(results))
+    return status, table, draw(_difference_of(results))
 
 
-def _difference_of(results: dict[str, float] | None) -> figures.Picture | None:
+def _difference_of(results: dict[str, float] | None) -> Picture | None:
     """The picture of each scheme's F1 difference, not drawn yet, from the keys it reads; none without a result."""
     if results is None:
         return None
-    return figures.Picture(figures.difference_figure, figures.difference_data(results))
+    return Picture(figures.difference_figure, figures.difference_data(results))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -365,21 +366,21 @@ def empty_page(status: str = "") -> dict[str, Any]:
 @dataclass(frozen=True)
 class PageAnswer:
     """What the page shows for one request: `tables`, every output that is not a picture (status, tables,
-    sentences), ready at once; `pictures`, every picture output as a `figures.Picture` not drawn yet (None: no
+    sentences), ready at once; `pictures`, every picture output as a `pictures.Picture` not drawn yet (None: no
     picture), so that the page shows the numbers without waiting for the drawing."""
 
     tables: dict[str, Any]
-    pictures: dict[str, figures.Picture | None]
+    pictures: dict[str, Picture | None]
     # The outputs the task shows (TASK_OUTPUTS): the page hides the others, which need not be sent.
     shown: tuple[str, ...] = PAGE_OUTPUTS
 
     def outputs(self) -> tuple[Any, ...]:
         """Every output in `PAGE_OUTPUTS`' order, the pictures drawn as figures."""
-        drawn = {name: figures.draw(picture) for name, picture in self.pictures.items()}
+        drawn = {name: draw(picture) for name, picture in self.pictures.items()}
         return tuple((self.tables | drawn)[name] for name in PAGE_OUTPUTS)
 
 
-def _page(tables: dict[str, Any], pictures: dict[str, figures.Picture | None]) -> PageAnswer:
+def _page(tables: dict[str, Any], pictures: dict[str, Picture | None]) -> PageAnswer:
     """A task's outputs, the page's other outputs emptied."""
     empty = empty_page()
     return PageAnswer(

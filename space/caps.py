@@ -55,7 +55,7 @@ MAX_CHART_TYPES = 15
 MAX_LABEL_CHARACTERS = 24
 MAX_HEATMAP_LABEL_CHARACTERS = 16
 # Pictures kept drawn (PNG data URLs of 15-40 KB, so about 2 MB at most), by the numbers they show: a click on an
-# example or a control shown before answers without drawing again (space/figures.py).
+# example or a control shown before answers without drawing again (space/pictures.py).
 PICTURE_CACHE = 64
 
 # Lanes (space/lanes.py). A request of at most SMALL_REQUEST_BYTES (its text, or the uploaded file) runs in the

@@ -1,141 +1,27 @@
-"""The page's pictures, drawn with matplotlib's object-oriented API on the Agg canvas: the confusion heatmap and
-the per-type F1 chart of one system, and each scheme's F1 difference with its interval when two are compared.
-
-Events run in several threads at once and pyplot's global figure list is not thread-safe, so every figure is a
-`matplotlib.figure.Figure` of its own on an Agg canvas; nothing is kept after Gradio encodes it as a PNG. Agg is
-also the backend for anything that imports pyplot (Gradio's plot component does, to close figures).
-
-Drawing is most of a request's time (a picture takes 0.05-0.25 s to draw and encode, the scoring of an example
-0.02 s; benchmarks/space.py), so a picture is also a `Picture`: the function that draws it and the numbers it
-draws, which the page's events encode through `png_url` after the tables are shown, and which a picture already
-drawn for the same numbers reuses (`caps.PICTURE_CACHE` of them are kept).
+"""The page's pictures, drawn with matplotlib's object-oriented API: the confusion heatmap, the per-type F1 chart
+and the F1 of the slices (entity and sentence length) of one system, and each scheme's F1 difference with its
+interval when two are compared. Each is a function of the numbers it draws (the data of a `pictures.Picture`,
+computed here from the scores: `confusion_data`, `type_scores`, `difference_data`) to a figure of its own
+(`pictures.new_figure`, on an Agg canvas: events draw in several threads at once); `pictures` says how the page's
+events encode them and keep the last ones drawn.
 """
 
 from __future__ import annotations
 
-import base64
-import io
 import math
-import threading
-import warnings
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-import matplotlib
-from matplotlib import font_manager
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from . import caps, colours, writing
+from . import caps, colours, pictures, writing
 from .scoring import A_BETTER, B_BETTER, COMPARE_SCHEMES, SCHEME_COLUMNS, UNDECIDED, Evaluation, verdict
 
-matplotlib.use("Agg")
-# A type name in a script that no installed font covers is drawn as boxes, not warned about once per glyph.
-warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
-
-FIGURE_DPI = 100
 OTHER = "other"
 OUTSIDE = "O"
-
-
-def _font_family() -> list[str]:
-    """Matplotlib's default sans-serif font, then a CJK font if one is installed (fonts-noto-cjk on Debian), so
-    that a type such as 告白气球 is drawn, glyph by glyph falling back to it; nothing is downloaded."""
-    names = {font.name for font in font_manager.fontManager.ttflist}
-    preferred = [f"Noto Sans CJK {region}" for region in ("SC", "TC", "JP", "KR", "HK")]
-    cjk = [name for name in preferred if name in names] or sorted(name for name in names if "CJK" in name)
-    return ["DejaVu Sans", *cjk[:1]]
-
-
-FONT_FAMILY = _font_family()
-
-
-def _figure(width: float, height: float) -> Figure:
-    figure = Figure(figsize=(width, height), dpi=FIGURE_DPI, layout="constrained")
-    FigureCanvasAgg(figure)
-    return figure
-
-
-@dataclass(frozen=True)
-class Picture:
-    """A picture not drawn yet: `draw(data)` is its figure. `data` holds only what the drawing reads (capped, so a
-    few KB at most), so that its repr says what the picture shows."""
-
-    draw: Callable[[Any], Figure | None]
-    data: Any
-
-    def figure(self) -> Figure | None:
-        return self.draw(self.data)
-
-    def key(self) -> str:
-        """What the drawing depends on: the function, its numbers, the caps it reads and the fonts."""
-        settings = {name: value for name, value in vars(caps).items() if name.isupper() and name != "PICTURE_CACHE"}
-        return repr((self.draw.__module__, self.draw.__qualname__, self.data, settings, FONT_FAMILY))
-
-
-def draw(picture: Picture | None) -> Figure | None:
-    """The figure of `picture` (None for none)."""
-    return None if picture is None else picture.figure()
-
-
-def encode(figure: Figure) -> str:
-    """The figure as a PNG data URL, as Gradio's plot component encodes a matplotlib figure (`savefig` with the
-    figure's own settings), so that the page shows the same bytes whichever encoded it."""
-    with io.BytesIO() as output:
-        figure.savefig(output, format="png")
-        return "data:image/png;base64," + base64.b64encode(output.getvalue()).decode("ascii")
-
-
-class _Drawn:
-    """The data URLs of the pictures drawn last, by `Picture.key`: at most `caps.PICTURE_CACHE`, the least recently
-    used dropped first. Events run in threads, so the dictionary is used under a lock; two threads drawing one new
-    picture at once both draw it (the same bytes)."""
-
-    def __init__(self) -> None:
-        self._urls: OrderedDict[str, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> str | None:
-        with self._lock:
-            url = self._urls.get(key)
-            if url is not None:
-                self._urls.move_to_end(key)
-            return url
-
-    def put(self, key: str, url: str) -> None:
-        with self._lock:
-            self._urls[key] = url
-            self._urls.move_to_end(key)
-            while len(self._urls) > max(0, caps.PICTURE_CACHE):
-                self._urls.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._urls.clear()
-
-
-DRAWN = _Drawn()
-
-
-def png_url(picture: Picture | None) -> str | None:
-    """`picture` drawn and encoded as a PNG data URL (`encode`), or the one drawn before for the same key; None
-    for no picture (or a drawing that has none)."""
-    if picture is None:
-        return None
-    key = picture.key()
-    url = DRAWN.get(key)
-    if url is None:
-        figure = picture.figure()
-        if figure is None:
-            return None
-        url = encode(figure)
-        DRAWN.put(key, url)
-    return url
 
 
 def _label(entity_type: str, limit: int | None = None) -> str:
@@ -185,10 +71,6 @@ def confusion_data(evaluation: Evaluation, limit: int | None = None) -> Confusio
     return Confusion(list(types), counts, folded, folded_same_type)
 
 
-def _shade(colour_map: str, value: float) -> tuple[float, float, float, float]:
-    return matplotlib.colormaps[colour_map](value)
-
-
 def heatmap_figure(confusion: Confusion) -> Figure:
     """The confusion matrix as a heatmap: each cell's count written in it, same-type cells green and outlined,
     errors (another type, missed in the O column, spurious in the O row) orange to red on a log scale, zeros
@@ -199,11 +81,11 @@ def heatmap_figure(confusion: Confusion) -> Figure:
     named = len(confusion.types)
     cell = max(0.34, min(0.85, 4.6 / size))  # inches
     label_font = 9 if size <= 8 else 8
-    figure = _figure(1, 1)  # sized below, once the labels are measured
+    figure = pictures.new_figure(1, 1)  # sized below, once the labels are measured
     axes = figure.add_subplot()
-    axes.set_yticks(range(size), labels=names, fontfamily=FONT_FAMILY, fontsize=label_font)
+    axes.set_yticks(range(size), labels=names, fontfamily=pictures.FONT_FAMILY, fontsize=label_font)
     renderer = figure.canvas.get_renderer()
-    widths = [label.get_window_extent(renderer).width / FIGURE_DPI for label in axes.get_yticklabels()]
+    widths = [label.get_window_extent(renderer).width / pictures.FIGURE_DPI for label in axes.get_yticklabels()]
     # The column labels are turned when two neighbours would not fit side by side under their cells.
     rotate = any((left + right) / 2 + 0.1 > cell for left, right in pairwise(widths))
     below = max(widths) * 0.6 + 0.25 if rotate else 0.25
@@ -232,9 +114,9 @@ def heatmap_figure(confusion: Confusion) -> Figure:
             # On a log scale, so that 1 and 40 errors differ as well as 40 and 1,000.
             strength = 0.18 + (0.4 if row == column >= named else 0.67) * math.log1p(count) / math.log1p(largest)
             if count:
-                cells[-1].append(_shade(palette, strength))
+                cells[-1].append(pictures.shade(palette, strength))
             else:  # a same-type cell is tinted even at zero, so that the diagonal reads as one at a glance
-                cells[-1].append(_shade(palette, 0.08) if same_type else (1.0, 1.0, 1.0, 1.0))
+                cells[-1].append(pictures.shade(palette, 0.08) if same_type else (1.0, 1.0, 1.0, 1.0))
             axes.text(
                 column,
                 row,
@@ -259,7 +141,7 @@ def heatmap_figure(confusion: Confusion) -> Figure:
         rotation=35 if rotate else 0,
         ha="right" if rotate else "center",
         rotation_mode="anchor",
-        fontfamily=FONT_FAMILY,
+        fontfamily=pictures.FONT_FAMILY,
         fontsize=label_font,
     )
     axes.set_xticks([position + 0.5 for position in range(size - 1)], minor=True)
@@ -279,11 +161,14 @@ def heatmap_figure(confusion: Confusion) -> Figure:
         )
     axes.set_title(title, loc="left", fontsize=9)
     handles = [
-        Patch(facecolor=_shade(colours.SAME_TYPE_COLOURS, 0.6), edgecolor="#15803d", label="same type"),
-        Patch(facecolor=_shade(colours.ERROR_COLOURS, 0.6), label="other type, missed (O column) or spurious (O row)"),
+        Patch(facecolor=pictures.shade(colours.SAME_TYPE_COLOURS, 0.6), edgecolor="#15803d", label="same type"),
+        Patch(
+            facecolor=pictures.shade(colours.ERROR_COLOURS, 0.6),
+            label="other type, missed (O column) or spurious (O row)",
+        ),
     ]
     if confusion.folded:
-        handles.append(Patch(facecolor=_shade(colours.FOLDED_COLOURS, 0.4), label="within other"))
+        handles.append(Patch(facecolor=pictures.shade(colours.FOLDED_COLOURS, 0.4), label="within other"))
     figure.legend(handles=handles, loc="outside lower left", fontsize=8, frameon=False)
     return figure
 
@@ -319,7 +204,7 @@ def type_chart_figure(scores: TypeScores) -> Figure:
     strict means right type, wrong boundaries; exact above strict, right boundaries, wrong type."""
     count = len(scores.types)
     bar = 0.2
-    figure = _figure(6.2, max(2.9, (0.68 if count <= 6 else 0.46) * count + 1.9))
+    figure = pictures.new_figure(6.2, max(2.9, (0.68 if count <= 6 else 0.46) * count + 1.9))
     axes = figure.add_subplot()
     small = 7 if count <= 6 else 6
     for offset, scheme in enumerate(SCHEME_COLUMNS):
@@ -334,7 +219,7 @@ def type_chart_figure(scores: TypeScores) -> Figure:
             f"{_label(entity_type)}\n{support:,} ref, {predicted:,} pred"
             for entity_type, support, predicted in zip(scores.types, scores.support, scores.predicted)
         ],
-        fontfamily=FONT_FAMILY,
+        fontfamily=pictures.FONT_FAMILY,
         fontsize=8.5,
     )
     axes.set_ylim(count - 0.5, -0.5)
@@ -373,7 +258,7 @@ def slices_figure(slices: dict[str, dict[str, dict[str, Any]]]) -> Figure | None
     panels = [(name, buckets) for name, buckets in slices.items() if buckets]
     if not panels:
         return None
-    figure = _figure(6.4, 2.7 * len(panels) + 0.6)
+    figure = pictures.new_figure(6.4, 2.7 * len(panels) + 0.6)
     bar = 0.2
     titles = {"entity_length": "by entity length (tokens)", "sentence_length": "by sentence length (tokens)"}
     for index, (name, buckets) in enumerate(panels):
@@ -433,7 +318,7 @@ def difference_figure(results: dict[str, float]) -> Figure:
     """Each scheme's F1 difference B - A as a point with its interval, against a line at zero: zero inside the
     interval is a hollow grey point, zero outside a filled blue (B better) or orange (A better) one. The axis is
     centred on zero, A better to the left, B better to the right."""
-    figure = _figure(6.4, 3.5)
+    figure = pictures.new_figure(6.4, 3.5)
     axes = figure.add_subplot()
     ends = [(results[f"{s}_f1_delta_low"], results[f"{s}_f1_delta_high"]) for s in COMPARE_SCHEMES]
     reach = max(0.02, *(abs(end) for pair in ends for end in pair)) * 1.25

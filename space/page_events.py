@@ -19,7 +19,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 from gradio.components.plot import PlotData
 
-from . import answers, archives, figures, lanes, parsing, texts
+from . import answers, archives, lanes, parsing, pictures, texts
 
 
 def run_page(
@@ -36,10 +36,10 @@ def run_page(
     return answers.page_answer(text, scheme, mode, task, value).outputs()
 
 
-def plot(picture: figures.Picture | None) -> PlotData | None:
+def plot(picture: pictures.Picture | None) -> PlotData | None:
     """A picture as the plot component takes it: its PNG encoded as Gradio would encode the figure, or the one
-    encoded before for the same numbers (`figures.png_url`)."""
-    url = figures.png_url(picture)
+    encoded before for the same numbers (`pictures.png_url`)."""
+    url = pictures.png_url(picture)
     return None if url is None else PlotData(type="matplotlib", plot=url)
 
 
@@ -52,9 +52,9 @@ def answer_steps(answer: answers.PageAnswer, *before: Any) -> Iterator[tuple[Any
     the page's (the editor, for an upload), sent with the first step."""
     skip = gr.skip()
     tables = [name if name in answer.shown and name in answer.tables else None for name in answers.PAGE_OUTPUTS]
-    pictures = [name if name in answer.shown and name in answer.pictures else None for name in answers.PAGE_OUTPUTS]
+    drawn = [name if name in answer.shown and name in answer.pictures else None for name in answers.PAGE_OUTPUTS]
     yield (*before, *(skip if name is None else answer.tables[name] for name in tables))
-    yield (*(skip for _ in before), *(skip if name is None else plot(answer.pictures[name]) for name in pictures))
+    yield (*(skip for _ in before), *(skip if name is None else plot(answer.pictures[name]) for name in drawn))
 
 
 def page_steps(
@@ -143,10 +143,16 @@ def tag_controls(task: str) -> tuple[Any, Any]:
     return gr.update(interactive=tags), gr.update(interactive=tags)
 
 
+def upload_shown(task: str) -> Any:
+    """The upload button's label, what it reads for the task: a visitor of the Agreement task learns there that it
+    takes a ZIP archive of the annotators' files."""
+    return gr.update(label=texts.UPLOAD_LABELS.get(task, texts.UPLOAD_LABELS[texts.ONE_SYSTEM]))
+
+
 def task_view(task: str) -> tuple[Any, ...]:
     """Everything the task control sets besides the answer, in one event: `show_task`'s six updates, then
-    `tag_controls`' two, then `slices_shown`'s."""
-    return (*show_task(task), *tag_controls(task), slices_shown(task))
+    `tag_controls`' two, then `slices_shown`'s, then `upload_shown`'s."""
+    return (*show_task(task), *tag_controls(task), slices_shown(task), upload_shown(task))
 
 
 @functools.cache
@@ -156,7 +162,7 @@ def first_answer() -> answers.PageAnswer:
     the page is drawn, without a request of its own."""
     answer = answers.page_answer(texts.WORKED_EXAMPLE)
     for picture in answer.pictures.values():
-        figures.png_url(picture)
+        pictures.png_url(picture)
     return answer
 
 

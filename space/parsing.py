@@ -79,7 +79,7 @@ def _check_characters(text: str) -> None:
     )
 
 
-def _input_lines(text: str, command: str) -> list[str]:
+def input_lines(text: str, command: str) -> list[str]:
     """The lines of the page's input, once it is known to be text the page takes: valid Unicode of at most
     `caps.MAX_BYTES` (`command` is the command line that takes more)."""
     if not isinstance(text, str):
@@ -139,7 +139,7 @@ def parse_conll(text: str) -> Corpus:
     """The sentences of CoNLL text, read by `nerscore.read_conll`: the token is the first column, the reference
     and the predicted tag the last two."""
     command = "python ner_semeval.py FILE"
-    lines = _Numbered(_input_lines(text, command))
+    lines = _Numbered(input_lines(text, command))
     read = nerscore.read_conll(lines, "input")
     sentences = _read(read, lines, lambda sentence: sentence.lines[0], "sentence", command)
     if not sentences:
@@ -157,7 +157,7 @@ def parse_comparison(text: str) -> ComparedCorpus:
     reference tag, system A's and system B's last), with the same caps as `parse_conll`; with -DOCSTART- lines,
     each sentence's document (the statistics then resample documents)."""
     command = "python ner_semeval.py --compare A B"
-    lines = _Numbered(_input_lines(text, command))
+    lines = _Numbered(input_lines(text, command))
     documents: list[int] = []
     read = nerscore.read_two_systems(lines, "input", column_hint=COLUMN_HINT, documents=documents)
     sentences = _read(read, lines, lambda sentence: sentence.lines[0], "sentence", command)
@@ -179,7 +179,7 @@ def parse_spans(text: str) -> SpanCorpus:
     """The documents of JSON lines text, read by `nerscore.read_span_lines` as the command line's `--spans`
     reads them (blank lines skipped), with the same caps as `parse_conll`."""
     command = "python ner_semeval.py --spans FILE.jsonl"
-    lines = _Numbered(_input_lines(text, command))
+    lines = _Numbered(input_lines(text, command))
     read = nerscore.read_span_lines(lines, "input")
     documents = _read(read, lines, lambda document: document.line, "document", command)
     if not documents:

@@ -172,7 +172,7 @@ def verdict(low: float, high: float) -> str:
     return B_BETTER if low > 0 else A_BETTER if high < 0 else UNDECIDED
 
 
-def _shares_a_character(spans: Sequence[nerscore.Span]) -> bool:
+def shares_a_character(spans: Sequence[nerscore.Span]) -> bool:
     """Whether two entities of one side share a character: nested, overlapping or repeated entities, which the
     package pairs as an assignment problem rather than in one pass (docs/scoring.md §3)."""
     bounds = sorted((span.start, span.end) for span in spans)
@@ -195,7 +195,7 @@ def check_cost(references: list[list[nerscore.Span]], predictions: list[list[ner
     command = "python ner_semeval.py --spans FILE.jsonl"
     total = 0
     for document, (reference_spans, predicted_spans) in enumerate(zip(references, predictions)):
-        if not (_shares_a_character(reference_spans) or _shares_a_character(predicted_spans)):
+        if not (shares_a_character(reference_spans) or shares_a_character(predicted_spans)):
             continue
         pairs = overlapping_pairs(reference_spans, predicted_spans)
         if pairs > caps.MAX_DOCUMENT_PAIRS:

@@ -17,7 +17,8 @@ from . import caps
 ONE_SYSTEM = "Evaluate one system"
 TWO_SYSTEMS = "Compare two systems"
 SPANS = "Spans (JSON lines)"
-TASKS = [ONE_SYSTEM, TWO_SYSTEMS, SPANS]
+AGREEMENT = "Agreement"  # its words are at the end of this module
+TASKS = [ONE_SYSTEM, TWO_SYSTEMS, SPANS, AGREEMENT]
 
 # The editor's label for each task: what it reads.
 ONE_SYSTEM_LABEL = "CoNLL input: token, reference tag, predicted tag"
@@ -27,6 +28,12 @@ SPANS_LABEL = (
     'strings ["type", "text"]'
 )
 LABELS = {ONE_SYSTEM: ONE_SYSTEM_LABEL, TWO_SYSTEMS: TWO_SYSTEMS_LABEL, SPANS: SPANS_LABEL}
+# The upload button's label for each task: what it reads.
+UPLOAD_LABELS = {
+    ONE_SYSTEM: "Upload a CoNLL file",
+    TWO_SYSTEMS: "Upload a CoNLL file",
+    SPANS: "Upload a JSON lines file",
+}
 
 # The menus of the tags: every scheme the metric knows, and its two modes.
 SCHEME_NAMES = list(nerscore.SCHEMES)
@@ -117,6 +124,8 @@ sentences). The page opens on the worked example of the metric's documentation (
 scores differ from A's by more than the sampling noise of these sentences. **{SPANS}** reads one JSON object a
 line, `{{"text": ..., "references": [...], "predictions": [...]}}`, entities as character offsets (end exclusive),
 or as strings `["type", "text"]` that the page finds in the line's text, as `python ner_semeval.py --spans` does.
+**{AGREEMENT}** reads **the token, then one tag per annotator** (or JSON lines of spans, a Label Studio export, or
+a ZIP archive of BRAT folders or doccano's export) and measures how far two or more annotators agree.
 """
 
 COMPARE_TEXT = f"""
@@ -143,8 +152,8 @@ diagonal is right, every other cell an error. The bars give each type's F1 under
 stands above **strict**, the type was right and the boundaries wrong; where **exact** stands above **strict**,
 the boundaries were right and the type wrong. With many types, the heatmap shows the {caps.MAX_HEATMAP_TYPES} most
 frequent and folds the rest into *other*, and the bars show the {caps.MAX_CHART_TYPES} most frequent. Below them,
-F1 by entity length and by sentence length (in tokens): a reference counts in the bucket of its own length, a
-prediction in its own (docs/scoring.md §11).
+for tags (not spans), F1 by entity length and by sentence length (in tokens): a reference counts in the bucket of
+its own length, a prediction in its own (docs/scoring.md §11).
 """
 
 
@@ -152,13 +161,13 @@ prediction in its own (docs/scoring.md §11).
 # The Agreement task (space/agreement.py, docs/agreement.md): how far two or more annotators agree
 # ---------------------------------------------------------------------------------------------------------
 
-AGREEMENT = "Agreement"
-TASKS.append(AGREEMENT)
 AGREEMENT_LABEL = (
     "Annotators: CoNLL, the token then one tag column per annotator (two or more); JSON lines, "
     '{"text": ..., "annotations": {"name": [[start, end, "TYPE"], ...], ...}}; or a Label Studio JSON export'
 )
 LABELS[AGREEMENT] = AGREEMENT_LABEL
+# A file of one of the editor's layouts, or a ZIP archive of the annotators' files (BRAT folders, doccano's export).
+UPLOAD_LABELS[AGREEMENT] = "Upload a file or a ZIP archive"
 # docs/agreement.md's worked example: three annotators on two sentences (examples/agreement.conll).
 AGREEMENT_EXAMPLE = (EXAMPLES_DIRECTORY / "agreement.conll").read_text(encoding="utf-8")
 # Loaded when the task is chosen on an untouched example, and by a button of the task's own.

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ner_semeval
-from space import answers, caps, colours, figures, frames, parsing, scoring, texts, writing
+from space import answers, caps, colours, figures, frames, parsing, pictures, scoring, texts, writing
 
 app = deferred_import("app")  # gradio: imported when a test of the page runs, not when the file is collected
 page_events = deferred_import("space.page_events")
@@ -681,7 +681,7 @@ def test_evaluate_page_is_evaluate_text_and_two_pictures():
     assert page[1].data.equals(text[1].data) and page[2].equals(text[2]) and page[3].equals(text[3])
     heatmap, chart = page[5:]
     assert isinstance(heatmap, figures.Figure) and isinstance(chart, figures.Figure)
-    assert isinstance(heatmap.canvas, figures.FigureCanvasAgg) and isinstance(chart.canvas, figures.FigureCanvasAgg)
+    assert isinstance(heatmap.canvas, pictures.FigureCanvasAgg) and isinstance(chart.canvas, pictures.FigureCanvasAgg)
 
 
 @pytest.mark.parametrize(
@@ -847,8 +847,8 @@ def test_cjk_type_names_are_drawn_with_an_installed_cjk_font():
 
     if not any("CJK" in font.name for font in font_manager.fontManager.ttflist):
         pytest.skip("no CJK font installed (apt-get install -y fonts-noto-cjk)")
-    assert figures.FONT_FAMILY[0] == "DejaVu Sans" and "CJK" in figures.FONT_FAMILY[1]
-    font = font_manager.get_font(font_manager.findfont(FontProperties(family=figures.FONT_FAMILY[1])))
+    assert pictures.FONT_FAMILY[0] == "DejaVu Sans" and "CJK" in pictures.FONT_FAMILY[1]
+    font = font_manager.get_font(font_manager.findfont(FontProperties(family=pictures.FONT_FAMILY[1])))
     assert all(font.get_char_index(ord(character)) for character in "告白气球歌手")
     figure = figures.heatmap_figure(figures.confusion_data(evaluation_of("告 B-告白气球 B-歌手\n")))
     assert [label.get_text() for label in figure.axes[0].get_yticklabels()] == ["告白气球", "歌手", "O"]
@@ -860,8 +860,8 @@ def test_without_a_cjk_font_the_pictures_are_still_drawn(monkeypatch):
 
     fonts = [font for font in font_manager.fontManager.ttflist if "CJK" not in font.name]
     monkeypatch.setattr(font_manager.fontManager, "ttflist", fonts)
-    assert figures._font_family() == ["DejaVu Sans"]
-    monkeypatch.setattr(figures, "FONT_FAMILY", figures._font_family())
+    assert pictures.font_family() == ["DejaVu Sans"]
+    monkeypatch.setattr(pictures, "FONT_FAMILY", pictures.font_family())
     for figure in answers.evaluate_page("告 B-告白气球 B-歌手\n")[5:]:
         assert png(figure).startswith(b"\x89PNG")  # boxes for the characters, no error
 
@@ -1262,7 +1262,7 @@ def difference_rows(figure) -> list[dict]:
 def test_difference_figure_draws_each_schemes_f1_difference_and_interval():
     results = example_results()
     figure = figures.difference_figure(results)
-    assert isinstance(figure, figures.Figure) and isinstance(figure.canvas, figures.FigureCanvasAgg)
+    assert isinstance(figure, figures.Figure) and isinstance(figure.canvas, pictures.FigureCanvasAgg)
     axes = figure.axes[0]
     assert [label.get_text() for label in axes.get_yticklabels()] == ["strict", "exact", "partial", "type"]
     rows = difference_rows(figure)
@@ -1377,6 +1377,25 @@ def test_show_task_shows_its_outputs_and_says_what_the_editor_reads():
         False,
     )
     assert text["label"] == texts.ONE_SYSTEM_LABEL and button["value"] == "Evaluate"
+
+
+@pytest.mark.parametrize(
+    ("task", "label"),
+    [
+        (texts.ONE_SYSTEM, "Upload a CoNLL file"),
+        (texts.TWO_SYSTEMS, "Upload a CoNLL file"),
+        (texts.SPANS, "Upload a JSON lines file"),
+        (texts.AGREEMENT, "Upload a file or a ZIP archive"),
+    ],
+)
+def test_the_upload_button_says_what_it_reads(task, label):
+    # It said "Upload a CoNLL file" in every task, where spans take JSON lines and the Agreement task an archive.
+    view = page_events.task_view(task)
+    assert view[-1]["label"] == label and view[:-1] == (
+        *page_events.show_task(task),
+        *page_events.tag_controls(task),
+        page_events.slices_shown(task),
+    )
 
 
 def test_upload_page_compares_a_four_column_file(tmp_path):
@@ -2251,25 +2270,25 @@ def test_a_picture_is_drawn_once_for_its_numbers(monkeypatch):
         calls.append(confusion)
         return figures.heatmap_figure(confusion)
 
-    figures.DRAWN.clear()
-    picture = figures.Picture(counted, figures.confusion_data(evaluation))
-    url = figures.png_url(picture)
+    pictures.DRAWN.clear()
+    picture = pictures.Picture(counted, figures.confusion_data(evaluation))
+    url = pictures.png_url(picture)
     assert url == gradio_png(figures.heatmap_figure(picture.data))
-    same = figures.Picture(counted, figures.confusion_data(evaluation_of(texts.WORKED_EXAMPLE)))
-    assert figures.png_url(same) == url and len(calls) == 1  # the same numbers: not drawn again
+    same = pictures.Picture(counted, figures.confusion_data(evaluation_of(texts.WORKED_EXAMPLE)))
+    assert pictures.png_url(same) == url and len(calls) == 1  # the same numbers: not drawn again
     monkeypatch.setattr(caps, "MAX_HEATMAP_LABEL_CHARACTERS", 3)  # a cap the drawing reads: drawn again
-    assert figures.png_url(same) != url and len(calls) == 2
-    other = figures.Picture(counted, figures.confusion_data(evaluation_of("Paris B-LOC B-PER\n")))
-    assert figures.png_url(other) not in (url, None) and len(calls) == 3
+    assert pictures.png_url(same) != url and len(calls) == 2
+    other = pictures.Picture(counted, figures.confusion_data(evaluation_of("Paris B-LOC B-PER\n")))
+    assert pictures.png_url(other) not in (url, None) and len(calls) == 3
     monkeypatch.setattr(caps, "PICTURE_CACHE", 2)  # at most this many kept, the least recently used dropped
-    assert figures.png_url(other) is not None and len(calls) == 3  # kept, and now the most recently used
-    third = figures.Picture(counted, figures.confusion_data(evaluation_of("Rome B-LOC B-LOC\n")))
-    figures.png_url(third)
-    assert len(calls) == 4 and len(figures.DRAWN._urls) == 2  # other and third kept; both of same's dropped
-    assert figures.png_url(third) is not None and figures.png_url(other) is not None and len(calls) == 4
+    assert pictures.png_url(other) is not None and len(calls) == 3  # kept, and now the most recently used
+    third = pictures.Picture(counted, figures.confusion_data(evaluation_of("Rome B-LOC B-LOC\n")))
+    pictures.png_url(third)
+    assert len(calls) == 4 and len(pictures.DRAWN._urls) == 2  # other and third kept; both of same's dropped
+    assert pictures.png_url(third) is not None and pictures.png_url(other) is not None and len(calls) == 4
     monkeypatch.setattr(caps, "MAX_HEATMAP_LABEL_CHARACTERS", 16)
-    assert figures.png_url(same) == url and len(calls) == 5  # dropped, so drawn again: the same bytes
-    assert figures.png_url(None) is None
+    assert pictures.png_url(same) == url and len(calls) == 5  # dropped, so drawn again: the same bytes
+    assert pictures.png_url(None) is None
 
 
 def test_steps_hold_their_lane_until_the_last_step():

@@ -242,6 +242,25 @@ def test_example_labels_are_whole_on_one_line(page, width):
         assert (lines, clipped) == (1, False), f"{label!r}: {lines} lines, clipped: {clipped}"
 
 
+# The lines and the words of each cell of the explanation's table of scenarios.
+CELL_LINES_JS = """element => [...element.querySelectorAll('th, td')].map(cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const lines = Math.round(range.getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight));
+    return [cell.innerText.trim(), lines, cell.innerText.trim().split(/\\s+/).length];
+})"""
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_the_explanations_table_keeps_its_words_whole(page, width):
+    # On a phone Gradio broke the cells anywhere: "COR" stood letter by letter, "scenario" on four lines.
+    page.set_viewport_size({"width": width, "height": 900})
+    cells = page.eval_on_selector("#explanation table", CELL_LINES_JS)
+    assert len(cells) == 7 * 6 and cells[0][0] == "scenario"
+    broken = [text for text, lines, words in cells if lines > words]
+    assert not broken
+
+
 def edit_line(page, number: int, old_tag: str, new_tag: str) -> None:
     """Replace the predicted tag (the last column) of the editor's line `number` as a user would."""
     line = page.locator("#conll-input .cm-line").nth(number - 1)
@@ -286,6 +305,31 @@ def test_editing_a_tag_redraws_both_pictures(page):
     wait_for_pictures(page, edited)
     assert edited[0] != before[0] and edited[1] != before[1]
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "I", "VI"]
+
+
+PICTURE_BOXES = ["#heatmap", "#type-chart", "#slices"]
+
+
+def test_a_picture_with_nothing_to_draw_is_left_out(page):
+    # Sentences without an entity draw no picture: the page showed three empty frames with Gradio's placeholder.
+    assert all(page.is_visible(box) for box in PICTURE_BOXES)
+    replace_input(page, "Paris O O\nis O O\n")
+    page.click("#evaluate")
+    wait_for_pictures(page, [None, None])
+    page.wait_for_function("() => document.querySelector('#slices img') === null", timeout=TIMEOUT_MS)
+    assert [page.is_visible(box) for box in PICTURE_BOXES] == [False, False, False]
+    assert page.is_visible("#errors")  # the tables stay
+    choose_task(page, texts.AGREEMENT)
+    replace_input(page, "Ada B-PER B-PER\nLovelace I-PER X-1\n")
+    page.click("#evaluate")
+    page.wait_for_function(
+        "() => document.querySelector('#agreement-status').innerText.includes('Cannot measure')", timeout=TIMEOUT_MS
+    )
+    page.wait_for_function("() => document.querySelector('#agreement-heatmap img') === null", timeout=TIMEOUT_MS)
+    assert page.is_visible("#agreement") and not page.is_visible("#agreement-heatmap")
+    page.click("#agreement-example")
+    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    assert page.is_visible("#agreement-heatmap")
 
 
 def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
@@ -601,6 +645,32 @@ def test_a_long_json_line_wraps_in_the_editor(page):
     assert 12 * line_height <= height <= 15 * line_height, (height, line_height)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-long-line.png"), full_page=True)
+
+
+# The editor's label and its download and copy buttons, which sit over its top right corner.
+EDITOR_LABEL_JS = """element => {
+    const label = element.querySelector('[data-testid=block-label]').getBoundingClientRect();
+    const buttons = element.querySelector('.icon-button-wrapper').getBoundingClientRect();
+    return [label.right, buttons.left, label.top < buttons.bottom && buttons.top < label.bottom];
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_the_editors_label_and_upload_button_say_what_each_task_reads(page, width):
+    # The spans' and the Agreement task's labels ran under the editor's buttons, which hid some of their words; the
+    # upload button said "Upload a CoNLL file" in every task.
+    page.set_viewport_size({"width": width, "height": 900})
+    for task in texts.TASKS:
+        choose_task(page, task)
+        # Both are set by one event; the upload button's label is the same for one system and two.
+        page.wait_for_function(
+            """([upload, editor]) => document.querySelector('#upload').innerText.trim() === upload
+                && document.querySelector('#conll-input [data-testid=block-label]').innerText.trim() === editor""",
+            arg=[texts.UPLOAD_LABELS[task], texts.LABELS[task]],
+            timeout=TIMEOUT_MS,
+        )
+        right, buttons, beside = page.eval_on_selector("#conll-input", EDITOR_LABEL_JS)
+        assert not beside or right <= buttons, (task, right, buttons)
 
 
 def test_the_page_opens_with_its_answer_and_a_click_answers_in_one_request(browser, server):
