@@ -17,6 +17,11 @@ os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import pytest
+from hypothesis import settings
+
+# Tests never time things (benchmarks/ do): Hypothesis' 200 ms deadline per example failed under a loaded machine.
+settings.register_profile("ner_semeval", deadline=None)
+settings.load_profile("ner_semeval")
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -167,8 +172,6 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not quick_profile(config):
         return
-    from hypothesis import settings
-
     scaled: set[int] = set()  # the parametrized cases of one test share its function
     for item in items:
         test = getattr(item, "obj", None)
