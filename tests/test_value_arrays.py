@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from nerscore import compute_semeval
 from nerscore.options import Options
-from nerscore.pairing import overlaps, value_arrays
+from nerscore.pairing import large_components, overlaps, value_arrays
+from nerscore.pairing import value as value_module
 from nerscore.pairing.rules import SCENARIOS, scenario_of
 from nerscore.pairing.value import WeightTable, value_pair
 from nerscore.pairing.value_arrays import value_nested
@@ -34,10 +35,13 @@ def table_of(weights) -> tuple[WeightTable, float | None]:
 
 
 def expected_rows(sentences: list[tuple[list[Span], list[Span]]], table, min_overlap) -> Counter:
-    """`value_pair`'s rows of each sentence, placed as `value_nested` takes them (sentence k at 1,000 k)."""
+    """`value_pair`'s rows of each sentence, placed as `value_nested` takes them (sentence k at 1,000 k), every
+    component solved by the pure-Python flow (an independent reading of the compiled solver's answers)."""
     rows: Counter = Counter()
     for k, (references, predictions) in enumerate(sentences):
-        for r, p in value_pair(references, predictions, table, min_overlap):
+        with mock.patch.object(value_module, "_LARGE_COMPONENT_EDGES", 10**12):
+            paired = value_pair(references, predictions, table, min_overlap)
+        for r, p in paired:
             shift = 1_000 * k
             rows[
                 (
@@ -88,7 +92,7 @@ def test_nested_sentences_on_arrays_pair_as_value_pair(weights) -> None:
 
 
 @pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed"])
-@pytest.mark.parametrize("shape", ["onion", "staircase", "copies", "onion with copies"])
+@pytest.mark.parametrize("shape", ["onion", "staircase", "dense staircase", "copies", "onion with copies"])
 def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> None:
     # Components of more than 200 edges without copies go to the compiled solver on the arrays; with copies, to
     # the exact flow; copies of one entity a side make a component of one edge.
@@ -101,15 +105,31 @@ def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> N
     elif shape == "staircase":
         references = [Span(s, s + 12 + rng.randint(0, 2), "A") for s in range(n)]
         predictions = [Span(s, s + 11 + rng.randint(0, 3), "A") for s in range(n)]
+    elif shape == "dense staircase":  # one worth on every edge: the dynamic programme (issue 31, item 7)
+        references = [Span(s, s + n, "A") for s in range(n)]
+        predictions = [Span(s + 1, s + n + 2, "A") for s in range(n)]
     elif shape == "copies":
         references, predictions = [Span(0, 5, "A")] * 300, [Span(0, 5, "B")] * 200 + [Span(1, 5, "A")] * 7
     else:
         references = [Span(s, 2 * n - s, rng.choice("AB")) for s in range(n)] * 2
         predictions = [Span(s, 2 * n - s - 1, rng.choice("AB")) for s in range(n)]
     sentences = [(references, predictions), (predictions[:5], references[:9])]
-    with mock.patch.object(value_arrays, "large_value_mask", wraps=value_arrays.large_value_mask) as large:
-        assert arrays_rows(sentences, table, min_overlap) == expected_rows(sentences, table, min_overlap)
-    assert large.called == (shape in ("onion", "staircase"))
+    chained = []
+    best_chain = large_components.best_chain
+
+    def chain(*arguments):
+        chained.append(best_chain(*arguments))
+        return chained[-1]
+
+    with (
+        mock.patch.object(value_arrays, "large_value_mask", wraps=value_arrays.large_value_mask) as large,
+        mock.patch.object(large_components, "best_chain", chain),
+    ):
+        found = arrays_rows(sentences, table, min_overlap)
+    assert found == expected_rows(sentences, table, min_overlap)
+    assert large.called == (shape in ("onion", "staircase", "dense staircase"))
+    if shape == "dense staircase":  # its one worth left out of the digits, the programme solves it
+        assert chained and chained[0] is not None
 
 
 spans = st.builds(

@@ -479,11 +479,13 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
     max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
     it (beyond that f(i, j) = f(i + 1, j), before it f(i, first)). Reading rows in order and taking at each the
     smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d))."""
-    if len(edge_weights) == 0 or int(edge_weights.max()) * (len(edge_weights) + 1) >= 2**63:
-        return None  # every total below 2**63, exact in int64
+    if len(edge_weights) == 0:
+        return None
     order = np.lexsort((edge_columns, edge_rows))
     rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
     starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
+    if int(edge_weights.max()) * (len(starts) + 1) >= 2**63:
+        return None  # every total (of a matching: an edge a row at most) and each plus a weight below 2**63, exact
     ends = np.r_[starts[1:], len(order)]
     low, high = columns_sorted[starts], columns_sorted[ends - 1]
     if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):

@@ -332,6 +332,11 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
         worths.append(table.kept(scenario, reference_type) + table.false_alarm * table.weight(predicted_type))
     scale = math.lcm(*(worth.denominator for worth in worths))
     scaled = [worth.numerator * (scale // worth.denominator) for worth in worths]
+    if len(scaled) == 1:
+        # One worth on every edge: a pairing's worth is it times its pairs, which the digit below counts already,
+        # so it is left out (as `rules._digits` leaves out a digit equal on every edge): shorter digits, which the
+        # dynamic programme holds in int64 where the worth's would not (the dense staircase of 2,000 a side).
+        scaled = [0]
     rows, predicted = _present(i, len(r_start)), _present(j, len(p_start))
     radix = min(len(rows), len(predicted)) + 1
     extent_radix = int((r_end[rows] - r_start[rows]).sum()) + 1
