@@ -14,8 +14,7 @@ from test_rules import TYPES
 import nerscore as ns
 from nerscore import compute_semeval
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import large_components
-from nerscore.pairing import overlaps
+from nerscore.pairing import large_components, overlaps
 from nerscore.pairing import rules as pairing
 
 
