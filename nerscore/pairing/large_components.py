@@ -81,6 +81,8 @@ def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
     """`ids` (integers >= 0) renumbered 0, 1, ... in the same order, and how many there are (no sort)."""
     present = np.zeros(int(ids.max()) + 1, bool)
     present[ids] = True
+    if present.all():  # numbered already (every entity of a dense sentence): no copy of the pairs (issue 31)
+        return ids, len(present)
     index = np.int32 if len(present) < 2**31 else np.int64  # 4 bytes an edge where it can (issue 31)
     return (np.cumsum(present, dtype=index) - 1)[ids], int(present.sum())
 
@@ -158,6 +160,7 @@ def _potentials(
     owner[matched_columns] = matched_rows
     owners, weights_of = owner.tolist(), matched_weight.tolist()
     best_of: Callable[[int], int]
+    by_column: Any = None
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
         # Dense: one row of weights per column, -1 for a missing pair (below every w - u that counts), in numpy.
         by_column = np.full((columns, rows), -1, np.int64)
@@ -200,7 +203,12 @@ def _potentials(
     else:
         return None
     proof = np.array(u, np.int64), np.array(v, np.int64)
+    by_column = None  # the dense weights go before the proof is checked (issue 31, item 7)
     return proof if verified(edge_rows, edge_columns, edge_weights, matched_rows, matched_columns, *proof) else None
+
+
+# Edges checked at a time by `verified`.
+_VERIFIED_BLOCK = 1 << 16
 
 
 def verified(
@@ -214,8 +222,13 @@ def verified(
 ) -> bool:
     """Whether (u, v) is an optimal dual of the matching (integer arithmetic): feasible (u, v >= 0,
     u_i + v_j >= w_ij on every edge) and complementary (equality on matched edges, 0 on unmatched entities)."""
-    if np.any(u < 0) or np.any(v < 0) or np.any(u[edge_rows] + v[edge_columns] < edge_weights):
+    if np.any(u < 0) or np.any(v < 0):
         return False
+    # A block of edges at a time: three temporaries of a million pairs each would be 24 bytes a pair at the peak.
+    for first in range(0, len(edge_weights), _VERIFIED_BLOCK):
+        block = slice(first, first + _VERIFIED_BLOCK)
+        if np.any(u[edge_rows[block]] + v[edge_columns[block]] < edge_weights[block]):
+            return False
     on = _on_matching(edge_rows, edge_columns, len(u), matched_rows, matched_columns)
     if on is None or np.any(u[edge_rows[on]] + v[edge_columns[on]] != edge_weights[on]):
         return False
@@ -405,13 +418,24 @@ def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
     same_type = r_type[i] == p_type[j]
-    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
     bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
+    # In place, one array of digits and one temporary at a time: 8 bytes a pair and a passing 16, where the
+    # digits, their tiers and the shared extent each held 8 (issue 31, item 7).
+    digits = same_bounds * np.int64(bounds_radix)
+    del same_bounds
+    digits += 1
     if same_type.min() != same_type.max():
-        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
-    else:
-        tiers = same_bounds * np.int64(bounds_radix) + 1
-    return tiers * np.int64(extent_radix) + overlap
+        digits *= radix
+        digits += same_type
+    del same_type
+    digits *= np.int64(extent_radix)
+    bound = r_end[i]
+    np.minimum(bound, p_end[j], out=bound)
+    digits += bound
+    bound = r_start[i]
+    np.maximum(bound, p_start[j], out=bound)
+    digits -= bound
+    return digits
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
@@ -488,6 +512,7 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
         return None  # every total (of a matching: an edge a row at most) and each plus a weight below 2**63, exact
     ends = np.r_[starts[1:], len(order)]
     low, high = columns_sorted[starts], columns_sorted[ends - 1]
+    del rows_sorted, columns_sorted  # (issue 31, item 7)
     if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):
         return None
     weights = edge_weights[order]

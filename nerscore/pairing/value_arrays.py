@@ -65,9 +65,15 @@ def value_nested(
     if not keep.all():
         i, j = i[keep], j[keep]
     del shared, keep
-    amount = np.zeros(len(i), np.int64)
+    columns = (r_start, r_end, r_type, p_start, p_end, p_type)
+    amount: Any = np.zeros(len(i), np.int64)
     if len(i):
         label = component_labels(i, j, len(r_start), len(p_start))
+        if len(i) > 1 and label.min() == label.max():
+            # One component holds every pair (a dense sentence): solved on the pairs as they are (issue 31, item 7).
+            del label, amount
+            amount = _component_amounts(columns, r_count, p_count, i, j, type_names, table)
+            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
         edges_of = np.bincount(label)
         single = edges_of[label] == 1
         amount[single] = np.minimum(r_count[i[single]], p_count[j[single]])
@@ -76,7 +82,6 @@ def value_nested(
         if len(general):
             general = general[np.argsort(label[general], kind="stable")]
             bounds = np.flatnonzero(np.r_[True, label[general][1:] != label[general][:-1], True]).tolist()
-            columns = (r_start, r_end, r_type, p_start, p_end, p_type)
             for first, last in pairwise(bounds):
                 edges = general[first:last]
                 amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
@@ -133,12 +138,13 @@ def _component_amounts(
     return [flow.get(edge, 0) for edge in edges]
 
 
-def _rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: np.ndarray) -> tuple:
-    """The table's columns of the pairs (`amount` copies of each edge) and of the copies left unpaired."""
+def _rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
+    """The table's columns of the pairs (`amount` copies of each edge, or a bool mask: one) and of the copies left
+    unpaired."""
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
     paired = np.flatnonzero(amount)
-    i, j, amount = i[paired], j[paired], amount[paired]
+    i, j, amount = i[paired], j[paired], np.asarray(amount)[paired].astype(np.int64)
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
     same_type = r_type[i] == p_type[j]
     kind = np.select([same_bounds & same_type, same_bounds, same_type], [_I, _IV, _V], _VI)
