@@ -98,9 +98,11 @@ def test_many_documents_of_copies_and_types_count_alike_on_both_paths() -> None:
 
 def dense_staircase(n: int) -> tuple[list[list], list[list]]:
     """Issue 31's dense staircase: n windows of n positions a side, one apart, none of identical boundaries, so
-    every reference overlaps every prediction but one (n**2 - 1 pairs), after a sentence of one pair."""
-    references = [[(0, 1, "A")], [(i, i + n, "A") for i in range(n)]]
-    predictions = [[(0, 1, "A")], [(i + 1, i + n + 2, "A") for i in range(n)]]
+    every reference overlaps every prediction but one (n**2 - 1 pairs), after a sentence of one pair. Of two
+    types, alternating: a staircase of one type is paired from its runs without listing its pairs
+    (tests/test_staircase.py), this one has them listed."""
+    references = [[(0, 1, "A")], [(i, i + n, "AB"[i % 2]) for i in range(n)]]
+    predictions = [[(0, 1, "A")], [(i + 1, i + n + 2, "AB"[i % 3 % 2]) for i in range(n)]]
     return predictions, references
 
 

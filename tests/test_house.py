@@ -27,6 +27,7 @@ ORDER = [
     "decoding",
     "pairing.assignment",
     "pairing.large_components",
+    "pairing.staircase",
     "pairing.overlaps",
     "pairing.rules",
     "pairing.value",

@@ -55,6 +55,16 @@ def nested_rows(
     large = per_r * per_p > _PAIRS_PER_SENTENCE
     out.append(_same_entities(classes_r, classes_p))
     classes_r, classes_p = classes_r.select(classes_r.count > 0), classes_p.select(classes_p.count > 0)
+    if large.any() and min_overlap is None:
+        # Staircases are paired from their runs, without listing their pairs (issue 31, item 7).
+        stairs = large & _staircases(classes_r, classes_p, sentences)
+        if stairs.any():
+            in_r, in_p = stairs[classes_r.sentence], stairs[classes_p.sentence]
+            solved = _staircase_rows(classes_r.select(in_r), classes_p.select(in_p))
+            if solved is not None:
+                out.extend(solved)
+                classes_r, classes_p = classes_r.select(~in_r), classes_p.select(~in_p)
+                large &= ~stairs
     if large.any():
         big_r, big_p = large[classes_r.sentence], large[classes_p.sentence]
         out.extend(_paired_classes(classes_r.select(big_r), classes_p.select(big_p), min_overlap, large=True))
@@ -221,6 +231,69 @@ def _paired_classes(
             none_r,
             np.repeat(predictions.start, left_p),
             np.repeat(predictions.end, left_p),
+        ),
+    ]
+
+
+def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> np.ndarray:
+    """Which sentences are staircases (`pairing.staircase`): entities of one type, one copy each, whose ends never
+    decrease on either side in (start, end) order. What is left after rule 1's pairs (`_same_entities`) then
+    holds no pair of identical boundaries either, so §3's weights are the shared extent below a pair."""
+    bad = np.zeros(sentences, bool)
+    first_type = np.full(sentences, -1, np.int64)
+    for side in (references, predictions):
+        first_type[side.sentence] = side.type_id
+    for side in (references, predictions):
+        bad[side.sentence[side.count != 1]] = True
+        bad[side.sentence[side.type_id != first_type[side.sentence]]] = True
+        same = side.sentence[1:] == side.sentence[:-1]
+        bad[side.sentence[1:][same & (side.end[1:] < side.end[:-1])]] = True
+    return ~bad
+
+
+def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairColumns] | None:
+    """The rows of staircase sentences (`_staircases`; placed apart, so one programme runs over all of them and
+    pairs none across two) by `staircase.best_staircase` on the runs, with `pairing._best_flow`'s weights (a pair,
+    then the shared extent; the reference extent of them all + 1 as the radix: sentences are independent, so the
+    best of all is the best of each); None where the totals would not fit an int64."""
+    from ..pairing.staircase import best_staircase, runs
+
+    r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
+    extent_radix = int((r_end - r_start).sum()) + 1
+    if (2 * extent_radix) * (len(r_start) + 1) >= 2**62:
+        return None
+
+    def weights(k: int, first: int, last: int) -> np.ndarray:
+        shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
+        return shared + extent_radix
+
+    low, high = runs(r_start, r_end, p_start, p_end)
+    i, j = best_staircase(low, high, weights)
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    same_type = references.type_id[i] == predictions.type_id[j]
+    scenario = np.where(same_bounds, np.where(same_type, _I, _IV), np.where(same_type, _V, _VI))
+    left_r, left_p = np.ones(len(r_start), bool), np.ones(len(p_start), bool)
+    left_r[i], left_p[j] = False, False
+    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
+    return [
+        (scenario, references.type_id[i], predictions.type_id[j], r_start[i], r_end[i], p_start[j], p_end[j]),
+        (
+            np.full(len(none_p), _III),
+            references.type_id[left_r],
+            none_p,
+            r_start[left_r],
+            r_end[left_r],
+            none_p,
+            none_p,
+        ),
+        (
+            np.full(len(none_r), _II),
+            none_r,
+            predictions.type_id[left_p],
+            none_r,
+            none_r,
+            p_start[left_p],
+            p_end[left_p],
         ),
     ]
 
