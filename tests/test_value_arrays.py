@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from nerscore import compute_semeval
 from nerscore.options import Options
-from nerscore.pairing import large_components, overlaps, value_arrays
+from nerscore.pairing import large_components, overlaps, staircase, value_arrays
 from nerscore.pairing import value as value_module
 from nerscore.pairing.rules import SCENARIOS, scenario_of
 from nerscore.pairing.value import WeightTable, value_pair
@@ -124,11 +124,16 @@ def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> N
     with (
         mock.patch.object(value_arrays, "large_value_mask", wraps=value_arrays.large_value_mask) as large,
         mock.patch.object(large_components, "best_chain", chain),
+        mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs,
     ):
         found = arrays_rows(sentences, table, min_overlap)
     assert found == expected_rows(sentences, table, min_overlap)
-    assert large.called == (shape in ("onion", "staircase", "dense staircase"))
-    if shape == "dense staircase":  # its one worth left out of the digits, the programme solves it
+    # A staircase of one worth is paired from its runs, without listing its pairs (issue 31, item 7); with
+    # min_overlap, its pairs are listed, its one worth left out of the digits, and the programme solves it.
+    from_runs = shape == "dense staircase" and min_overlap is None
+    assert runs.called == from_runs
+    assert large.called == (shape in ("onion", "staircase", "dense staircase") and not from_runs)
+    if shape == "dense staircase" and not from_runs:
         assert chained and chained[0] is not None
 
 
@@ -163,3 +168,24 @@ def test_the_reducer_pairs_nested_sentences_on_arrays_and_falls_back_where_they_
     table, _ = table_of(True)
     sentences = [([Span(i, 9, "A") for i in range(5)], [Span(i, 8, "B") for i in range(5)])]
     assert arrays_rows(sentences, table, None) is None
+
+
+@pytest.mark.parametrize("weights", [True, WEIGHTS[2]], ids=["true", "typed"])
+def test_staircases_of_one_worth_pair_from_their_runs_as_value_pair(weights) -> None:
+    table, min_overlap = table_of(weights)
+    rng = random.Random(f"staircases {weights}")
+
+    def side(size: int, kind: str) -> list[Span]:
+        starts = sorted(rng.sample(range(2 * size), size))
+        ends = np.maximum.accumulate([start + rng.randint(1, 9) for start in starts]).tolist()
+        return [Span(start, end, kind) for start, end in zip(starts, ends)]
+
+    taken = 0
+    for _ in range(40):
+        kind = rng.choice(TYPE_NAMES)
+        sentences = [(side(rng.randint(1, 30), kind), side(rng.randint(1, 30), kind)) for _ in range(rng.randint(1, 3))]
+        with mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs:
+            found = arrays_rows(sentences, table, min_overlap)
+        assert found == expected_rows(sentences, table, min_overlap), sentences
+        taken += runs.called
+    assert taken >= 10  # (a pair of identical boundaries makes two worths: those are listed)
