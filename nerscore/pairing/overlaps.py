@@ -91,9 +91,10 @@ def _fragment_edges(
 
 
 # What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/hostile.py --memory):
-# on the array path (`forms.component_arrays`, scipy's solvers) and on the pure-Python one (the value pairing and
-# `pair`: tuples, dicts of digits and Fractions). `check_pairs_fit` refuses a sentence whose pairs would not fit.
-ARRAY_PAIR_BYTES = 160
+# on the array path (`forms.component_arrays`, scipy's solvers: 45-56 bytes of peak RSS since issue 31's item 7,
+# 100-117 before; here with room to spare) and on the pure-Python one (the value pairing and `pair`: tuples, dicts
+# of digits and Fractions). `check_pairs_fit` refuses a sentence whose pairs would not fit.
+ARRAY_PAIR_BYTES = 96
 PYTHON_PAIR_BYTES = 600
 
 
