@@ -21,6 +21,10 @@ from collections.abc import Callable
 import numpy as np
 
 
+# A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
+_KEPT_PAIRS = 1 << 20
+
+
 def runs(
     r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -45,14 +49,16 @@ def best_staircase(
     decrease; empty runs allowed), each of weight `weights(k, first, last)[c - first]` (positive integers, every
     total below 2**63, which the caller checks): the pairs (references, predictions) of the best matching that
     never crosses, and of those the smallest list (rule (d)). The table of f(k, c), the best total of the rows
-    from k on and the columns from c on, is kept for every `block`-th row (by default the square root of the
-    rows), and a block's rows are worked out again from the row after it when the choice reaches them."""
+    from k on and the columns from c on, is kept for every `block`-th row (by default every row up to
+    `_KEPT_PAIRS` pairs, else the square root of the rows), and a block's other rows are worked out again from the
+    row after it when the choice reaches them."""
     rows = np.flatnonzero(high > low)
     count = len(rows)
     if not count:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     lows, highs = low[rows].tolist(), (high[rows] - 1).tolist()  # each row's columns, the last included
-    block = block or max(1, math.isqrt(count))
+    if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
+        block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(count))
 
     def row_table(k: int, after: np.ndarray | None, after_low: int) -> np.ndarray:
         # f(row k, column) for its run and one column past it, from f of the next row (from column after_low).
@@ -83,7 +89,7 @@ def best_staircase(
         tables: dict[int, np.ndarray] = {}
         after = kept.get(last)
         for k in range(last - 1, first - 1, -1):
-            after = tables[k] = row_table(k, after, lows[k + 1] if k + 1 < count else 0)
+            after = tables[k] = kept[k] if k in kept else row_table(k, after, lows[k + 1] if k + 1 < count else 0)
         if last < count:
             tables[last] = kept[last]
         for k in range(first, last):
