@@ -20,7 +20,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-
 # A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
 _KEPT_PAIRS = 1 << 20
 
