@@ -71,6 +71,7 @@ def test_staircase_sentences_pair_as_pair_does() -> None:
         predictions = [staircase_sentence(rng, rng.randint(1, 90)) for _ in range(sentences)]
         with (
             mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", 0),  # every sentence large
+            mock.patch.object(staircase, "_LONG_RUN", 0),  # short runs too
             mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as solved,
         ):
             fast = compute_semeval(predictions=predictions, references=references, per_type=True)
@@ -98,3 +99,16 @@ def test_a_dense_staircase_is_paired_without_listing_its_pairs() -> None:
         tracemalloc.stop()
     assert result["strict_correct"] == 0 and result["partial_partial"] == n
     assert peak < 10 * n * n  # bytes: 10 a pair at most
+
+
+def test_short_runs_are_listed_and_long_ones_are_not() -> None:
+    # Windows of 10 (2 million pairs at 100,000 a side) cost less listed; a dense staircase's runs are long.
+    windows = [[(i, i + 10, "A") for i in range(600)]], [[(i + 1, i + 12, "A") for i in range(600)]]
+    dense = [[(i, i + 600, "A") for i in range(600)]], [[(i + 1, i + 602, "A") for i in range(600)]]
+    for (references, predictions), from_runs in ((windows, False), (dense, True)):
+        with mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as solved:
+            fast = compute_semeval(predictions=predictions, references=references)
+        assert solved.called == from_runs
+        readable = compute_semeval(predictions=predictions, references=references, return_entities=True)
+        readable.pop("entities")
+        assert fast == readable

@@ -125,6 +125,7 @@ def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> N
         mock.patch.object(value_arrays, "large_value_mask", wraps=value_arrays.large_value_mask) as large,
         mock.patch.object(large_components, "best_chain", chain),
         mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs,
+        mock.patch.object(staircase, "_LONG_RUN", 0),  # its runs of 40 from the runs as well
     ):
         found = arrays_rows(sentences, table, min_overlap)
     assert found == expected_rows(sentences, table, min_overlap)
@@ -184,7 +185,10 @@ def test_staircases_of_one_worth_pair_from_their_runs_as_value_pair(weights) -> 
     for _ in range(40):
         kind = rng.choice(TYPE_NAMES)
         sentences = [(side(rng.randint(1, 30), kind), side(rng.randint(1, 30), kind)) for _ in range(rng.randint(1, 3))]
-        with mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs:
+        with (
+            mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs,
+            mock.patch.object(staircase, "_LONG_RUN", 0),
+        ):
             found = arrays_rows(sentences, table, min_overlap)
         assert found == expected_rows(sentences, table, min_overlap), sentences
         taken += runs.called

@@ -255,8 +255,9 @@ def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairCol
     """The rows of staircase sentences (`_staircases`; placed apart, so one programme runs over all of them and
     pairs none across two) by `staircase.best_staircase` on the runs, with `pairing._best_flow`'s weights (a pair,
     then the shared extent; the reference extent of them all + 1 as the radix: sentences are independent, so the
-    best of all is the best of each); None where the totals would not fit an int64."""
-    from ..pairing.staircase import best_staircase, runs
+    best of all is the best of each); None where the totals would not fit an int64 or the runs are short (listed
+    pairs cost less then, `staircase.worth_runs`)."""
+    from ..pairing.staircase import best_staircase, runs, worth_runs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
     extent_radix = int((r_end - r_start).sum()) + 1
@@ -268,6 +269,8 @@ def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairCol
         return shared + extent_radix
 
     low, high = runs(r_start, r_end, p_start, p_end)
+    if not worth_runs(low, high):
+        return None
     i, j = best_staircase(low, high, weights)
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
     same_type = references.type_id[i] == predictions.type_id[j]

@@ -38,6 +38,21 @@ def pair_count(low: np.ndarray, high: np.ndarray) -> int:
     return int(np.maximum(high - low, 0).sum())
 
 
+# Runs shorter than this on average are listed instead (`worth_runs`): the programme on the runs pays Python's
+# cost a row three times (a pass, a block's pass again, the choice), which short runs do not repay (the staircase
+# of 100,000 windows of 10, 2 million pairs: 2 s listed, 7 s from its runs).
+_LONG_RUN = 64
+# ... unless the pairs listed would take more than this (about 50 bytes each, `overlaps.ARRAY_PAIR_BYTES`).
+_LISTED_PAIRS = 1 << 22
+
+
+def worth_runs(low: np.ndarray, high: np.ndarray) -> bool:
+    """Whether a staircase is better paired from its runs than from its pairs listed: long runs, or too many
+    pairs to list lightly."""
+    pairs = pair_count(low, high)
+    return pairs >= _LONG_RUN * max(len(low), 1) or pairs > _LISTED_PAIRS
+
+
 def best_staircase(
     low: np.ndarray,
     high: np.ndarray,

@@ -119,8 +119,8 @@ def _staircase_amounts(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The pairs (references, predictions) of a staircase of one worth (`_staircase`), from its runs without
     listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7); None where the totals would not
-    fit an int64."""
-    from .staircase import best_staircase, runs
+    fit an int64 or the runs are short (`staircase.worth_runs`: the pairs are listed then)."""
+    from .staircase import best_staircase, runs, worth_runs
 
     extent_radix = int((r_end - r_start).sum()) + 1
     if 2 * extent_radix * (len(r_start) + 1) >= 2**62:
@@ -130,7 +130,8 @@ def _staircase_amounts(
         shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
         return shared + extent_radix
 
-    return best_staircase(*runs(r_start, r_end, p_start, p_end), weights)
+    low, high = runs(r_start, r_end, p_start, p_end)
+    return best_staircase(low, high, weights) if worth_runs(low, high) else None
 
 
 def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, ...]:
