@@ -14,7 +14,7 @@ from test_rules import TYPES
 import nerscore as ns
 from nerscore import compute_semeval
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import large_components
+from nerscore.pairing import large_components, overlaps
 from nerscore.pairing import rules as pairing
 
 
@@ -98,16 +98,18 @@ def test_many_documents_of_copies_and_types_count_alike_on_both_paths() -> None:
 
 def dense_staircase(n: int) -> tuple[list[list], list[list]]:
     """Issue 31's dense staircase: n windows of n positions a side, one apart, none of identical boundaries, so
-    every reference overlaps every prediction but one (n**2 - 1 pairs), after a sentence of one pair."""
-    references = [[(0, 1, "A")], [(i, i + n, "A") for i in range(n)]]
-    predictions = [[(0, 1, "A")], [(i + 1, i + n + 2, "A") for i in range(n)]]
+    every reference overlaps every prediction but one (n**2 - 1 pairs), after a sentence of one pair. Of two
+    types, alternating: a staircase of one type is paired from its runs without listing its pairs
+    (tests/test_staircase.py), this one has them listed."""
+    references = [[(0, 1, "A")], [(i, i + n, "AB"[i % 2]) for i in range(n)]]
+    predictions = [[(0, 1, "A")], [(i + 1, i + n + 2, "AB"[i % 3 % 2]) for i in range(n)]]
     return predictions, references
 
 
 @pytest.mark.parametrize("value", [False, True], ids=["pairing", "value"])
 def test_pairs_beyond_the_free_memory_are_refused_before_they_are_listed(monkeypatch, value) -> None:
     # Issue 31, item 7: a located ValueError, never numpy's MemoryError, where the pairs would not fit.
-    monkeypatch.setattr(pairing, "free_memory", lambda: 50_000_000)
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 50_000_000)
     listed = []
     monkeypatch.setattr(large_components, "component_labels", lambda *a: listed.append(1))
     predictions, references = dense_staircase(1000)
@@ -118,7 +120,7 @@ def test_pairs_beyond_the_free_memory_are_refused_before_they_are_listed(monkeyp
     assert not listed
     # With room (or a machine that does not say), the same input scores.
     monkeypatch.undo()
-    monkeypatch.setattr(pairing, "free_memory", lambda: None)
+    monkeypatch.setattr(overlaps, "free_memory", lambda: None)
     predictions, references = dense_staircase(300)
     assert compute_semeval(predictions=predictions, references=references)["strict_f1"] > 0
 
@@ -133,7 +135,7 @@ def test_the_python_path_refuses_as_well_and_counts_pairs_without_listing_them(m
             pairing.Span(s, s + rng.randint(1, 6), "B") for s in (rng.randint(0, 12) for _ in range(rng.randint(0, 9)))
         ]
         assert pairing.overlap_count(spans, others) == len(pairing._overlap_edges(spans, others, None))
-    monkeypatch.setattr(pairing, "free_memory", lambda: 1_000_000)
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000_000)
     references = [pairing.Span(i, i + 400, "A") for i in range(400)]
     predictions = [pairing.Span(i + 1, i + 402, "A") for i in range(400)]
     with pytest.raises(ns.InvalidInputError, match="159,999 pairs"):

@@ -22,6 +22,9 @@ import numpy as np
 
 from ..span import Span
 
+# The non-crossing programme, named here as well for its callers (`best_pairs`, the value pairing, tests).
+from .staircase import best_chain, uncrossed
+
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
 
@@ -81,6 +84,8 @@ def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
     """`ids` (integers >= 0) renumbered 0, 1, ... in the same order, and how many there are (no sort)."""
     present = np.zeros(int(ids.max()) + 1, bool)
     present[ids] = True
+    if present.all():  # numbered already (every entity of a dense sentence): no copy of the pairs (issue 31)
+        return ids, len(present)
     index = np.int32 if len(present) < 2**31 else np.int64  # 4 bytes an edge where it can (issue 31)
     return (np.cumsum(present, dtype=index) - 1)[ids], int(present.sum())
 
@@ -158,6 +163,7 @@ def _potentials(
     owner[matched_columns] = matched_rows
     owners, weights_of = owner.tolist(), matched_weight.tolist()
     best_of: Callable[[int], int]
+    by_column: Any = None
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
         # Dense: one row of weights per column, -1 for a missing pair (below every w - u that counts), in numpy.
         by_column = np.full((columns, rows), -1, np.int64)
@@ -200,7 +206,12 @@ def _potentials(
     else:
         return None
     proof = np.array(u, np.int64), np.array(v, np.int64)
+    by_column = None  # the dense weights go before the proof is checked (issue 31, item 7)
     return proof if verified(edge_rows, edge_columns, edge_weights, matched_rows, matched_columns, *proof) else None
+
+
+# Edges checked at a time by `verified`.
+_VERIFIED_BLOCK = 1 << 16
 
 
 def verified(
@@ -214,8 +225,13 @@ def verified(
 ) -> bool:
     """Whether (u, v) is an optimal dual of the matching (integer arithmetic): feasible (u, v >= 0,
     u_i + v_j >= w_ij on every edge) and complementary (equality on matched edges, 0 on unmatched entities)."""
-    if np.any(u < 0) or np.any(v < 0) or np.any(u[edge_rows] + v[edge_columns] < edge_weights):
+    if np.any(u < 0) or np.any(v < 0):
         return False
+    # A block of edges at a time: three temporaries of a million pairs each would be 24 bytes a pair at the peak.
+    for first in range(0, len(edge_weights), _VERIFIED_BLOCK):
+        block = slice(first, first + _VERIFIED_BLOCK)
+        if np.any(u[edge_rows[block]] + v[edge_columns[block]] < edge_weights[block]):
+            return False
     on = _on_matching(edge_rows, edge_columns, len(u), matched_rows, matched_columns)
     if on is None or np.any(u[edge_rows[on]] + v[edge_columns[on]] != edge_weights[on]):
         return False
@@ -381,37 +397,30 @@ def span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tup
     return (*columns(references), *columns(predictions))
 
 
-def uncrossed(columns: tuple, rows, predictions) -> bool:
-    """Whether rule (d)'s pairing of a component without copies never crosses, so that
-    `best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
-    of `span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
-    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
-    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
-    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
-    min(end) is supermodular and max(start) submodular on ordered values, so
-    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
-    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
-    identical boundaries are all of one type and made before (`rules._pair_nested`)."""
-    _, r_end, r_type, _, p_end, p_type = columns
-    kinds = np.concatenate((r_type[rows], p_type[predictions]))
-    if kinds.min() != kinds.max():
-        return False
-    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
-
-
 def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
     """`rules._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
     below 2**62 (which the caller checks): the same digits, left out where equal on every edge."""
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
     same_type = r_type[i] == p_type[j]
-    overlap = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
     bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
+    # In place, one array of digits and one temporary at a time: 8 bytes a pair and a passing 16, where the
+    # digits, their tiers and the shared extent each held 8 (issue 31, item 7).
+    digits = same_bounds * np.int64(bounds_radix)
+    del same_bounds
+    digits += 1
     if same_type.min() != same_type.max():
-        tiers = (same_bounds * np.int64(bounds_radix) + 1) * radix + same_type
-    else:
-        tiers = same_bounds * np.int64(bounds_radix) + 1
-    return tiers * np.int64(extent_radix) + overlap
+        digits *= radix
+        digits += same_type
+    del same_type
+    digits *= np.int64(extent_radix)
+    bound = r_end[i]
+    np.minimum(bound, p_end[j], out=bound)
+    digits += bound
+    bound = r_start[i]
+    np.maximum(bound, p_start[j], out=bound)
+    digits -= bound
+    return digits
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
@@ -466,60 +475,3 @@ def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions:
     graph = coo_array((np.ones(len(i), np.int8), (i, references + j)), shape=(size, size))
     _, labels = connected_components(graph, directed=False)
     return labels[i]
-
-
-def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
-    """`best_matching` among the matchings that never cross (no two edges (a, d) and (b, c) with a < b and
-    c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
-    and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
-    (b, c), the uncrossed (a, c) and (b, d) are edges too). The caller knows that rule (d)'s choice among the
-    best matchings never crosses (`uncrossed`).
-
-    f(i, j), the best total of the rows from i on and the columns from j on, is
-    max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
-    it (beyond that f(i, j) = f(i + 1, j), before it f(i, first)). Reading rows in order and taking at each the
-    smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d))."""
-    if len(edge_weights) == 0 or int(edge_weights.max()) * (len(edge_weights) + 1) >= 2**63:
-        return None  # every total below 2**63, exact in int64
-    order = np.lexsort((edge_columns, edge_rows))
-    rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
-    starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
-    ends = np.r_[starts[1:], len(order)]
-    low, high = columns_sorted[starts], columns_sorted[ends - 1]
-    if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):
-        return None
-    weights = edge_weights[order]
-    first, lows, highs = starts.tolist(), low.tolist(), high.tolist()
-    count = len(first)
-    # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
-    table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
-    after, after_low = np.zeros(0, np.int64), 0  # f of the row after, by column from after_low (past the last: 0)
-    for k in range(count - 1, -1, -1):
-        low_k, high_k = lows[k], highs[k]
-        spots = np.arange(low_k - after_low, high_k + 2 - after_low)
-        # f(row k + 1, column) over the run and one past it (runs only move on, so that is in its table)
-        later = after[np.maximum(spots, 0)] if k + 1 < count else np.zeros(len(spots), np.int64)
-        values = np.empty(len(later), np.int64)
-        values[-1] = later[-1]
-        values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
-        table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
-        after_low = low_k
-    chosen = np.zeros(len(order), bool)
-    column = lows[0]
-    for k in range(count):
-        low_k, high_k = lows[k], highs[k]
-        if column > high_k:
-            continue
-        column = max(column, low_k)
-        if k + 1 < count:
-            spots = np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1])
-            following = table[k + 1][np.maximum(spots, 0)]
-        else:
-            following = np.zeros(high_k + 1 - column, np.int64)
-        reach = weights[first[k] + column - low_k : first[k] + high_k + 1 - low_k] + following
-        hits = np.flatnonzero(reach == table[k][column - low_k])
-        if len(hits):
-            taken = column + int(hits[0])
-            chosen[order[first[k] + taken - low_k]] = True
-            column = taken + 1
-    return chosen

@@ -4,20 +4,34 @@ Identical boundaries pair first; the rest pair by the four priorities of §3. Si
 (always so for tags) have best pairings that never cross, found by a dynamic programme linear in the entities
 (`_pair_disjoint`); nested, overlapping or repeated entities make general bipartite components (`_pair_nested`),
 each solved exactly as a flow in which identical entities are one node with their number of copies
-(`nerscore.pairing.assignment`); components of a few edges are solved by trying every pairing.
+(`nerscore.pairing.assignment`); components of a few edges are solved by trying every pairing. The overlap graph
+they start from (which pairs overlap, whether they fit in memory) is `nerscore.pairing.overlaps`.
 """
 
 from __future__ import annotations
 
-import heapq
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from itertools import pairwise
 from typing import Any
 
-from ..errors import InvalidInputError
 from ..span import Span
 from .assignment import connected, max_weight_flow, strong_components
+
+# The overlap graph's parts (`nerscore.pairing.overlaps`), named here as well for the callers that import them
+# from the pairing.
+from .overlaps import (  # noqa: F401
+    ARRAY_PAIR_BYTES,
+    PYTHON_PAIR_BYTES,
+    _disjoint,
+    _fragment_edges,
+    _fragmented,
+    _overlap_edges,
+    _overlaps,
+    _span_key,
+    check_pairs_fit,
+    free_memory,
+    overlap_count,
+    overlap_kept,
+)
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
@@ -50,45 +64,6 @@ def pair(
         rows = _pair_nested(references, predictions, min_overlap)
     rows.sort(key=_row_position)
     return rows
-
-
-def _disjoint(spans: Sequence[Span]) -> bool:
-    """Whether no two of `spans` share a position (identical duplicates share all of theirs): their extents, so
-    that discontinuous entities (docs/scoring.md §12) are disjoint when their extents are. On sides whose extents
-    are disjoint, overlaps of units never cross either: a reference before another overlapping a prediction after
-    another would need a unit of the first prediction before one of the second."""
-    bounds = sorted((span.start, span.end) for span in spans)
-    return all(end <= start for (_, end), (start, _) in pairwise(bounds))
-
-
-def overlap_kept(shared: Any, reference_length: Any, min_overlap: float) -> Any:
-    """Whether `shared` positions of an overlap are enough under `min_overlap` (docs/scoring.md §3): at least
-    that share of the reference's length. The share is the float quotient, as nervaluate computes it, so 0.1
-    admits 1 token of 10 (whose exact ratio lies just below the float 0.1). Scalars or numpy arrays alike: the
-    one place every path applies `min_overlap`."""
-    return shared / reference_length >= min_overlap
-
-
-def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
-    """Whether the two overlap (docs/scoring.md §3): they share a position, and with `min_overlap` the shared
-    extent is at least that share of the reference's length (`overlap_kept`)."""
-    shared = reference.overlap(prediction)
-    if min_overlap is None or not shared:
-        return shared > 0
-    return bool(overlap_kept(shared, reference.units, min_overlap))
-
-
-def _span_key(span: Span) -> tuple:
-    # Rule (d)'s order: (start, end, type), and for discontinuous entities their fragment lists in place of
-    # (start, end) (docs/scoring.md §12); a contiguous entity's list is its one (start, end).
-    if span.fragments:
-        return span.fragments, span.entity_type
-    return ((span.start, span.end),), span.entity_type
-
-
-def _fragmented(*sides: Sequence[Span]) -> bool:
-    """Whether an entity of `sides` is discontinuous (docs/scoring.md §12)."""
-    return any(span.fragments for side in sides for span in side)
 
 
 def _row_position(row: tuple[Span | None, Span | None]) -> tuple:
@@ -236,36 +211,6 @@ def _pair_nested(
     return rows
 
 
-def _fragment_edges(
-    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
-) -> list[tuple[int, int]]:
-    """`_overlap_edges` of sides with discontinuous entities (docs/scoring.md §12): the same sweep over their
-    fragments, each fragment meeting the other side's fragments still open where it starts, and the units two
-    entities share added up from the fragments that meet. Time follows the fragments and the pairs of fragments
-    that meet, never the pairs of entities whose extents overlap (a thousand interleaved entities of fifty
-    fragments each overlap every other one's extent)."""
-    sides = (references, predictions)
-    order = sorted(
-        (start, side, index, end)
-        for side, spans in enumerate(sides)
-        for index, span in enumerate(spans)
-        for start, end in span.pieces()
-    )
-    open_pieces: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the fragments begun so far
-    shared: dict[tuple[int, int], int] = {}
-    for start, side, index, end in order:
-        other = open_pieces[1 - side]
-        while other and other[0][0] <= start:
-            heapq.heappop(other)
-        for other_end, other_index in other:
-            edge = (index, other_index) if side == 0 else (other_index, index)
-            shared[edge] = shared.get(edge, 0) + min(end, other_end) - start
-        heapq.heappush(open_pieces[side], (end, index))
-    if min_overlap is None:
-        return sorted(shared)
-    return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))
-
-
 def components(edges: list[tuple[int, int]], references: int, predictions: int) -> list[list[tuple[int, int]]]:
     """`connected(edges)`, by scipy's labels on many edges, where union-find's Python loop costs most."""
     if len(edges) <= _LARGE_COMPONENT_EDGES:
@@ -296,105 +241,6 @@ def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[
     pairs: list[tuple[Span | None, Span | None]] = list(zip(copies_r[-count:], copies_p[-count:]))
     del copies_r[-count:], copies_p[-count:]
     return pairs
-
-
-# What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/hostile.py --memory):
-# on the array path (`forms.component_arrays`, scipy's solvers) and on the pure-Python one (the value pairing and
-# `pair`: tuples, dicts of digits and Fractions). `check_pairs_fit` refuses a sentence whose pairs would not fit.
-ARRAY_PAIR_BYTES = 160
-PYTHON_PAIR_BYTES = 600
-
-
-def free_memory() -> int | None:
-    """The bytes this process may still allocate: the least of the system's available memory, what is left of its
-    address-space limit and what is left of its cgroup's limit; None where none can be read (then nothing is
-    refused)."""
-    found: list[int] = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-                    break
-    except (OSError, ValueError):
-        pass
-    try:  # an address-space limit (ulimit -v), less what the process has mapped already
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft != resource.RLIM_INFINITY:
-            with open("/proc/self/statm", encoding="ascii") as statm:
-                mapped = int(statm.read().split()[0]) * resource.getpagesize()
-            found.append(max(0, soft - mapped))
-    except (ImportError, OSError, ValueError):
-        pass
-    try:
-        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as limit_file:
-            limit = limit_file.read().strip()
-        with open("/sys/fs/cgroup/memory.current", encoding="ascii") as current_file:
-            current = int(current_file.read().strip())
-        if limit != "max":
-            found.append(max(0, int(limit) - current))
-    except (OSError, ValueError):
-        pass
-    return min(found) if found else None
-
-
-def check_pairs_fit(pairs: int, references: int, predictions: int, bytes_per_pair: int) -> None:
-    """An `InvalidInputError` (a ValueError, never a MemoryError) before anything is allocated, when `pairs`
-    overlapping pairs of one sentence (of `references` and `predictions` entities) would take more memory than the
-    machine has free (docs/scoring.md §3). The caller adds the sentence."""
-    if pairs * bytes_per_pair < 1 << 26:  # 64 MB: never worth a look at the system
-        return
-    free = free_memory()
-    if free is not None and pairs * bytes_per_pair > free:
-        raise InvalidInputError(
-            f"its {references:,} references and {predictions:,} predictions overlap in {pairs:,} pairs, which "
-            f"need about {pairs * bytes_per_pair / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB free for "
-            "this process; expected fewer overlapping entities in one sentence (split the document, or pass "
-            "min_overlap)"
-        )
-
-
-def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> int:
-    """How many (reference, prediction) pairs share a position, counted from the sorted starts without listing
-    them (O(n log n)): each pair once, where the later-starting entity starts inside the other."""
-    starts_r = sorted(span.start for span in references)
-    starts_p = sorted(span.start for span in predictions)
-    total = 0
-    for span in references:  # predictions starting within the reference, at or after its start
-        total += max(0, bisect_left(starts_p, span.end) - bisect_left(starts_p, span.start))
-    for span in predictions:  # references starting within the prediction, after its start
-        total += max(0, bisect_left(starts_r, span.end) - bisect_right(starts_r, span.start))
-    return total
-
-
-def _overlap_edges(
-    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
-) -> list[tuple[int, int]]:
-    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
-    entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
-    number of edges, however deeply the entities nest. Pairs that would not fit in memory are refused first
-    (`check_pairs_fit`)."""
-    if _fragmented(references, predictions):
-        return _fragment_edges(references, predictions, min_overlap)
-    if len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
-        check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), PYTHON_PAIR_BYTES)
-    sides = (references, predictions)
-    order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
-    open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far
-    edges = []
-    for start, side, index in order:
-        other = open_spans[1 - side]
-        while other and other[0][0] <= start:
-            heapq.heappop(other)
-        # Whatever is left on the other side began at or before `start` and ends after it.
-        for _, other_index in other:
-            i, j = (index, other_index) if side == 0 else (other_index, index)
-            if min_overlap is None or _overlaps(references[i], predictions[j], min_overlap):
-                edges.append((i, j))
-        heapq.heappush(open_spans[side], (sides[side][index].end, index))
-    return edges
 
 
 def _best_flow(

@@ -16,26 +16,22 @@ reference type, predicted type) cell: every value key is a function of those cel
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..option_checks import Weights
 from ..span import Span
-from .rules import (
-    _LARGE_COMPONENT_EDGES,
+from .overlaps import (
     ARRAY_PAIR_BYTES,
     _disjoint,
     _overlap_edges,
     _span_key,
-    best_noncrossing,
     check_pairs_fit,
-    components,
     overlap_count,
     overlap_kept,
-    scenario_of,
-    smallest_best,
 )
+from .rules import _LARGE_COMPONENT_EDGES, best_noncrossing, components, scenario_of, smallest_best
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
     from fractions import Fraction
@@ -279,46 +275,100 @@ def best_value_pairs(
 def _large_value_pairs(
     references: Sequence[Span], predictions: Sequence[Span], i: Any, j: Any, table: WeightTable
 ) -> list[tuple[int, int]] | None:
-    """`best_value_pairs` of a large component by §3's compiled solver (`large_components.best_matching`: scipy's
-    matching, proven best by an optimal dual checked in integers, rule (d) on the tight edges), on `_digits`'
-    weights worked out with numpy: a worth for each of the few (reference type, predicted type, scenario) an edge
-    can have, not a Fraction per edge. None where the digits do not fit an int64 or the solver hands the
-    component back (the pure-Python flow then solves it)."""
+    """`best_value_pairs` of a large component by §3's compiled solver (`large_value_mask` on the entities as
+    arrays), as a sorted list of pairs; None where that solver hands the component back."""
+    from .large_components import span_columns
+
+    columns = span_columns(references, predictions)
+    names = {int(columns[2][k]): references[k].entity_type for k in set(i.tolist())}
+    names |= {int(columns[5][k]): predictions[k].entity_type for k in set(j.tolist())}
+    chosen = large_value_mask(columns, names, i, j, table)
+    if chosen is None:
+        return None
+    return sorted(zip(i[chosen].tolist(), j[chosen].tolist()))
+
+
+def _present(indices: Any, size: int) -> Any:
+    """The distinct values of `indices` (integers below `size`), sorted, without sorting the edges (a million of
+    them in an onion)."""
     import numpy as np
 
-    from .large_components import best_chain, best_matching, span_columns, uncrossed
+    seen = np.zeros(size, bool)
+    seen[indices] = True
+    return np.flatnonzero(seen)
 
-    r_start, r_end, r_type, p_start, p_end, p_type = span_columns(references, predictions)
-    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+
+def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, table: WeightTable) -> Any:
+    """Which edges (i[k], j[k]) of a large component without copies the value pairing takes (a bool array), by
+    §3's compiled solver (`large_components.best_matching`: scipy's matching, proven best by an optimal dual
+    checked in integers, rule (d) on the tight edges), on `_digits`' weights worked out with numpy: a worth for
+    each of the few (reference type, predicted type, scenario) an edge can have, not a Fraction per edge.
+    `columns`: both sides' start, end and type id arrays (`large_components.span_columns`), entities in (start,
+    end, type) order; `names`: each type id's name. None where the digits do not fit an int64 or the solver hands
+    the component back (the pure-Python flow then solves it)."""
+    import numpy as np
+
+    from .large_components import best_chain, best_matching, uncrossed
+
+    r_start, r_end, r_type, p_start, p_end, p_type = columns
+    kinds = int(max(r_type.max(initial=0), p_type.max(initial=0))) + 1
+    # The worth of an edge depends on its two types and its scenario only (docs/scoring.md §10): a code per
+    # edge, and a worth per code present (found by counting where the codes are few, by sorting where not).
     same_type = r_type[i] == p_type[j]
-    names_r = {int(r_type[k]): references[k].entity_type for k in np.unique(i).tolist()}
-    names_p = {int(p_type[k]): predictions[k].entity_type for k in np.unique(j).tolist()}
-    # The worth of an edge depends on its two types and its scenario only (docs/scoring.md §10).
-    kinds = len(names_r) + len(names_p) + 1
-    key = (r_type[i] * kinds + p_type[j]) * 4 + same_bounds * 2 + same_type
-    distinct, index = np.unique(key, return_inverse=True)
+    key = r_type[i] * kinds
+    key += p_type[j]
+    key *= 4
+    key += ((r_start[i] == p_start[j]) & (r_end[i] == p_end[j])) * 2
+    key += same_type
+    if 4 * kinds * kinds <= 4 * len(key) + 1024:
+        distinct = _present(key, 4 * kinds * kinds)
+        # A byte an edge for its code's number where the codes are few (issue 31, item 7).
+        lookup = np.zeros(4 * kinds * kinds, np.int8 if len(distinct) < 128 else np.int64)
+        lookup[distinct] = np.arange(len(distinct))
+        index = lookup[key]
+    else:
+        distinct, index = np.unique(key, return_inverse=True)
+    del key
     worths = []
     for code in distinct.tolist():
         types, flags = divmod(code, 4)
-        reference_type, predicted_type = names_r[types // kinds], names_p[types % kinds]
+        reference_type, predicted_type = names[types // kinds], names[types % kinds]
         scenario = {0: "VI", 1: "V", 2: "IV", 3: "I"}[flags]
         worths.append(table.kept(scenario, reference_type) + table.false_alarm * table.weight(predicted_type))
     scale = math.lcm(*(worth.denominator for worth in worths))
     scaled = [worth.numerator * (scale // worth.denominator) for worth in worths]
-    rows = np.unique(i)
-    radix = min(len(rows), len(np.unique(j))) + 1
+    if len(scaled) == 1:
+        # One worth on every edge: a pairing's worth is it times its pairs, which the digit below counts already,
+        # so it is left out (as `rules._digits` leaves out a digit equal on every edge): shorter digits, which the
+        # dynamic programme holds in int64 where the worth's would not (the dense staircase of 2,000 a side).
+        scaled = [0]
+    rows, predicted = _present(i, len(r_start)), _present(j, len(p_start))
+    radix = min(len(rows), len(predicted)) + 1
     extent_radix = int((r_end[rows] - r_start[rows]).sum()) + 1
     if ((max(scaled) * radix + 1) * radix + 2) * extent_radix >= 2**62:
         return None
-    shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    digits = ((np.array(scaled, np.int64)[index] * radix + 1) * radix + same_type) * extent_radix + shared
+    digits = np.array(scaled, np.int64)[index]
+    del index
+    digits *= radix
+    digits += 1
+    digits *= radix
+    digits += same_type
+    del same_type
+    digits *= extent_radix
+    # The shared extent, added in place: a temporary less of 8 bytes a pair (issue 31, item 7).
+    shared = r_end[i]
+    np.minimum(shared, p_end[j], out=shared)
+    digits += shared
+    del shared
+    start = r_start[i]
+    np.maximum(start, p_start[j], out=start)
+    digits -= start
+    del start
     chosen = None
-    if len(distinct) == 1 and uncrossed((r_start, r_end, r_type, p_start, p_end, p_type), rows, np.unique(j)):
+    if len(distinct) == 1 and uncrossed(columns, rows, predicted):
         # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose
         # best pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's.
         chosen = best_chain(i, j, digits)
     if chosen is None:
         chosen = best_matching(i, j, digits, exact_sums=False)
-    if chosen is None:
-        return None
-    return sorted(zip(i[chosen].tolist(), j[chosen].tolist()))
+    return chosen

@@ -21,6 +21,7 @@ from ..errors import located
 from ..options import OVERLAP, Options
 from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
+from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
 from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
@@ -192,8 +193,9 @@ def weighted_columns(reduction: Reduction) -> np.ndarray:
 
 def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     """The value pairing's own table (docs/scoring.md §10) of the entities of `pairs`: the sentences whose sides
-    are disjoint on arrays at once (`value_flat`), the others, and all where the positions are too large to
-    place, by `value.value_pair` one sentence at a time."""
+    are disjoint on arrays at once (`value_flat`), the nested ones on arrays as well (`value_arrays.value_nested`);
+    where the positions are too large to place, entities are discontinuous (§12) or the nested sentences' pairs
+    together would not fit in memory, by `value.value_pair` one sentence at a time."""
     assert options.value is not None
     table = WeightTable(options.value)
     references, predictions, sentence_r, sentence_p = pairs.sides()
@@ -215,8 +217,22 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
             sides.append((side, of_entity))
         (placed_r, sentence_r_sorted), (placed_p, sentence_p_sorted) = sides
         flat_r, flat_p = placed_r.select(~nested[sentence_r_sorted]), placed_p.select(~nested[sentence_p_sorted])
-        columns = value_flat(flat_r, flat_p, table, options.value_min_overlap, list(pairs.type_names))
-        kinds, r_types, p_types, r0, r1, p0, p1 = columns
+        found = [value_flat(flat_r, flat_p, table, options.value_min_overlap, list(pairs.type_names))]
+        if nested.any():
+            # The nested sentences on arrays too (issue 31, item 6), unless their pairs together would not fit.
+            inner_r = placed_r.select(nested[sentence_r_sorted])
+            inner_p = placed_p.select(nested[sentence_p_sorted])
+            inner = value_nested(
+                (inner_r.start, inner_r.end, inner_r.type_id),
+                (inner_p.start, inner_p.end, inner_p.type_id),
+                pairs.type_names,
+                table,
+                options.value_min_overlap,
+            )
+            if inner is not None:
+                found.append(inner)
+                nested[:] = False
+        kinds, r_types, p_types, r0, r1, p0, p1 = (np.concatenate(column) for column in zip(*found))
         # A row's sentence is the one whose placed positions hold its first position (sentences without entities
         # take no room, so the last sentence starting at or before it is the one); back to the sentence's own.
         holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1

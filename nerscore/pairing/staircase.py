@@ -1,0 +1,203 @@
+"""The pairing of a staircase (docs/scoring.md §3): the non-crossing programme on listed pairs (`best_chain`,
+where `uncrossed` admits it), and on a staircase's runs without listing its pairs (`best_staircase`, issue 31,
+item 7).
+
+In a staircase, entities of one type whose ends, like their starts, never decrease on either side, the
+predictions a reference overlaps are a run of consecutive ones, and the runs move on from reference to
+reference: its overlap graph is an interval graph, given whole by two numbers a reference (`runs`). The best
+pairing never crosses there (`uncrossed`), and `best_chain`'s dynamic
+programme finds it; `best_staircase` runs the same programme on the runs, each reference's weights worked out
+when its row is, so that a dense staircase of 10,000 a side (10**8 overlapping pairs, which listed would take
+gigabytes) takes memory of the order of its entities times the square root of the references: the programme's
+table is kept for every `block`-th reference only, and a block of rows is worked out again when the choice is
+read off it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+# A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
+_KEPT_PAIRS = 1 << 20
+
+
+def runs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each reference, the run [low, high) of the predictions it shares a position with, both sides sorted
+    by start with ends that never decrease: those that end after it starts (a suffix) and start before it ends
+    (a prefix)."""
+    return np.searchsorted(p_end, r_start, "right"), np.searchsorted(p_start, r_end, "left")
+
+
+def pair_count(low: np.ndarray, high: np.ndarray) -> int:
+    """How many overlapping pairs the runs hold."""
+    return int(np.maximum(high - low, 0).sum())
+
+
+# Runs shorter than this on average are listed instead (`worth_runs`): the programme on the runs pays Python's
+# cost a row three times (a pass, a block's pass again, the choice), which short runs do not repay (the staircase
+# of 100,000 windows of 10, 2 million pairs: 2 s listed, 7 s from its runs).
+_LONG_RUN = 64
+# ... unless the pairs listed would take more than this (about 50 bytes each, `overlaps.ARRAY_PAIR_BYTES`).
+_LISTED_PAIRS = 1 << 22
+
+
+def worth_runs(low: np.ndarray, high: np.ndarray) -> bool:
+    """Whether a staircase is better paired from its runs than from its pairs listed: long runs, or too many
+    pairs to list lightly."""
+    pairs = pair_count(low, high)
+    return pairs >= _LONG_RUN * max(len(low), 1) or pairs > _LISTED_PAIRS
+
+
+def best_staircase(
+    low: np.ndarray,
+    high: np.ndarray,
+    weights: Callable[[int, int, int], np.ndarray],
+    block: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`best_chain` of the edges (k, c) for c in [low[k], high[k]) (runs whose ends never
+    decrease; empty runs allowed), each of weight `weights(k, first, last)[c - first]` (positive integers, every
+    total below 2**63, which the caller checks): the pairs (references, predictions) of the best matching that
+    never crosses, and of those the smallest list (rule (d)). The table of f(k, c), the best total of the rows
+    from k on and the columns from c on, is kept for every `block`-th row (by default every row up to
+    `_KEPT_PAIRS` pairs, else the square root of the rows), and a block's other rows are worked out again from the
+    row after it when the choice reaches them."""
+    rows = np.flatnonzero(high > low)
+    count = len(rows)
+    if not count:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    lows, highs = low[rows].tolist(), (high[rows] - 1).tolist()  # each row's columns, the last included
+    if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
+        block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(count))
+
+    def row_table(k: int, after: np.ndarray | None, after_low: int) -> np.ndarray:
+        # f(row k, column) for its run and one column past it, from f of the next row (from column after_low).
+        low_k, high_k = lows[k], highs[k]
+        if after is None:
+            later = np.zeros(high_k + 2 - low_k, np.int64)
+        else:
+            later = after[np.maximum(np.arange(low_k - after_low, high_k + 2 - after_low), 0)]
+        values = np.empty(len(later), np.int64)
+        values[-1] = later[-1]
+        values[:-1] = np.maximum(later[:-1], weights(int(rows[k]), low_k, high_k + 1) + later[1:])
+        return np.maximum.accumulate(values[::-1])[::-1]
+
+    # The first pass keeps the table of every block's first row, and of the row after each block.
+    kept: dict[int, np.ndarray] = {}
+    after: np.ndarray | None = None
+    for k in range(count - 1, -1, -1):
+        after = row_table(k, after, lows[k + 1] if k + 1 < count else 0)
+        if k % block == 0:
+            kept[k] = after
+
+    chosen_r: list[int] = []
+    chosen_p: list[int] = []
+    column = lows[0]
+    for first in range(0, count, block):
+        last = min(first + block, count)
+        # The block's tables again, from the kept table of the row after it.
+        tables: dict[int, np.ndarray] = {}
+        after = kept.get(last)
+        for k in range(last - 1, first - 1, -1):
+            after = tables[k] = kept[k] if k in kept else row_table(k, after, lows[k + 1] if k + 1 < count else 0)
+        if last < count:
+            tables[last] = kept[last]
+        for k in range(first, last):
+            low_k, high_k = lows[k], highs[k]
+            if column > high_k:
+                continue
+            column = max(column, low_k)
+            if k + 1 < count:
+                following = tables[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
+            else:
+                following = np.zeros(high_k + 1 - column, np.int64)
+            reach = weights(int(rows[k]), column, high_k + 1) + following
+            hits = np.flatnonzero(reach == tables[k][column - low_k])
+            if len(hits):
+                taken = column + int(hits[0])
+                chosen_r.append(int(rows[k]))
+                chosen_p.append(taken)
+                column = taken + 1
+    return np.array(chosen_r, np.int64), np.array(chosen_p, np.int64)
+
+
+def uncrossed(columns: tuple, rows, predictions) -> bool:
+    """Whether rule (d)'s pairing of a component without copies never crosses, so that
+    `best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
+    of `span_columns`, in (start, end, type) order) are of one type and on each side no entity ends before an
+    earlier one. Then of references a < b and predictions c < d, the starts and the ends of a are at most those of
+    b, and likewise for c and d; where (a, d) and (b, c) overlap, (a, c) and (b, d) are pairs as well (when each
+    reference's predictions form a run, which `best_chain` checks), of the same type, and share at least as much:
+    min(end) is supermodular and max(start) submodular on ordered values, so
+    min(a, c) + min(b, d) >= min(a, d) + min(b, c) for the ends and the opposite for the starts. Uncrossing a best
+    pairing thus keeps it best and makes its sorted list smaller ((a, c) comes before (a, d)). The pairs of
+    identical boundaries are all of one type and made before (`rules._pair_nested`)."""
+    _, r_end, r_type, _, p_end, p_type = columns
+    kinds = np.concatenate((r_type[rows], p_type[predictions]))
+    if kinds.min() != kinds.max():
+        return False
+    return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
+
+
+def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+    """`best_matching` among the matchings that never cross (no two edges (a, d) and (b, c) with a < b and
+    c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
+    and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
+    (b, c), the uncrossed (a, c) and (b, d) are edges too). The caller knows that rule (d)'s choice among the
+    best matchings never crosses (`uncrossed`).
+
+    f(i, j), the best total of the rows from i on and the columns from j on, is
+    max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
+    it (beyond that f(i, j) = f(i + 1, j), before it f(i, first)). Reading rows in order and taking at each the
+    smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d))."""
+    if len(edge_weights) == 0:
+        return None
+    order = np.lexsort((edge_columns, edge_rows))
+    rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
+    starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
+    if int(edge_weights.max()) * (len(starts) + 1) >= 2**63:
+        return None  # every total (of a matching: an edge a row at most) and each plus a weight below 2**63, exact
+    ends = np.r_[starts[1:], len(order)]
+    low, high = columns_sorted[starts], columns_sorted[ends - 1]
+    del rows_sorted, columns_sorted  # (issue 31, item 7)
+    if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):
+        return None
+    weights = edge_weights[order]
+    first, lows, highs = starts.tolist(), low.tolist(), high.tolist()
+    count = len(first)
+    # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
+    table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
+    after, after_low = np.zeros(0, np.int64), 0  # f of the row after, by column from after_low (past the last: 0)
+    for k in range(count - 1, -1, -1):
+        low_k, high_k = lows[k], highs[k]
+        spots = np.arange(low_k - after_low, high_k + 2 - after_low)
+        # f(row k + 1, column) over the run and one past it (runs only move on, so that is in its table)
+        later = after[np.maximum(spots, 0)] if k + 1 < count else np.zeros(len(spots), np.int64)
+        values = np.empty(len(later), np.int64)
+        values[-1] = later[-1]
+        values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
+        table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
+        after_low = low_k
+    chosen = np.zeros(len(order), bool)
+    column = lows[0]
+    for k in range(count):
+        low_k, high_k = lows[k], highs[k]
+        if column > high_k:
+            continue
+        column = max(column, low_k)
+        if k + 1 < count:
+            spots = np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1])
+            following = table[k + 1][np.maximum(spots, 0)]
+        else:
+            following = np.zeros(high_k + 1 - column, np.int64)
+        reach = weights[first[k] + column - low_k : first[k] + high_k + 1 - low_k] + following
+        hits = np.flatnonzero(reach == table[k][column - low_k])
+        if len(hits):
+            taken = column + int(hits[0])
+            chosen[order[first[k] + taken - low_k]] = True
+            column = taken + 1
+    return chosen

@@ -1,0 +1,225 @@
+"""The value score's pairing (docs/scoring.md §10) of sentences of nested, overlapping or repeated entities, many
+sentences at once on arrays: what `nerscore.pairing.value.value_pair` does one sentence at a time, without a
+Python object per entity or per row (issue 31, item 6: 100,000 copies a side cost 7x the call without the value
+score when every copy was a `Span` and every row a tuple).
+
+As `value_pair`: identical entities are one entity with its number of copies; the overlap edges of the distinct
+entities (with the value's `min_overlap`) are found from the sorted starts (`large_components.overlapping_pairs`)
+and labelled by connected component (scipy); a component of one edge pairs as many copies as both ends have
+(every worth is >= 0 and a pair more wins a tie, §3 (a)); a large component without copies goes to §3's compiled
+solver on the arrays (`value.large_value_mask`); every other component to the exact flow of `value`
+(`rules.smallest_best` on `value._digits`), which is given `Span`s for that component's entities alone. Each
+path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py compares them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidInputError
+from ..span import Span
+from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
+from .rules import _LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
+from .value import WeightTable, _digits, large_value_mask
+
+_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+
+# One side's entities: start, end and type id arrays.
+Side = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def value_nested(
+    references: Side,
+    predictions: Side,
+    type_names: Sequence[str],
+    table: WeightTable,
+    min_overlap: float | None,
+) -> tuple[np.ndarray, ...] | None:
+    """The value pairing of the entities of sentences placed at positions of their own (no entity of one overlaps
+    an entity of another), as columns (scenario index, reference type id, predicted type id, reference start,
+    reference end, prediction start, prediction end; -1 on an unpaired side), the rows of `value_pair` in some
+    order. Type ids index `type_names`. None where the overlapping pairs of all the sentences together would not
+    fit in memory (`overlaps.check_pairs_fit`): the caller then pairs one sentence at a time, which refuses a
+    sentence too large alone with its place."""
+    from .large_components import component_labels, overlapping_pairs
+
+    rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
+    r_start, r_end, r_type, r_count = _folded(*references, rank)
+    p_start, p_end, p_type, p_count = _folded(*predictions, rank)
+    if min_overlap is None and _staircase(r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count):
+        stairs = _staircase_amounts(r_start, r_end, p_start, p_end)
+        if stairs is not None:
+            i, j = stairs
+            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i)))
+    low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
+    low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
+    total = int(np.maximum(high_a - low_a, 0).sum()) + int(np.maximum(high_b - low_b, 0).sum())
+    try:
+        check_pairs_fit(total, len(r_start), len(p_start), ARRAY_PAIR_BYTES)
+    except InvalidInputError:
+        return None
+    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
+    shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
+    keep = shared > 0
+    if min_overlap is not None:
+        keep &= overlap_kept(shared, r_end[i] - r_start[i], min_overlap)
+    if not keep.all():
+        i, j = i[keep], j[keep]
+    del shared, keep
+    columns = (r_start, r_end, r_type, p_start, p_end, p_type)
+    amount: Any = np.zeros(len(i), np.int64)
+    if len(i):
+        label = component_labels(i, j, len(r_start), len(p_start))
+        if len(i) > 1 and label.min() == label.max():
+            # One component holds every pair (a dense sentence): solved on the pairs as they are (issue 31, item 7).
+            del label, amount
+            amount = _component_amounts(columns, r_count, p_count, i, j, type_names, table)
+            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+        edges_of = np.bincount(label)
+        single = edges_of[label] == 1
+        amount[single] = np.minimum(r_count[i[single]], p_count[j[single]])
+        general = np.flatnonzero(~single)
+        del single
+        if len(general):
+            general = general[np.argsort(label[general], kind="stable")]
+            bounds = np.flatnonzero(np.r_[True, label[general][1:] != label[general][:-1], True]).tolist()
+            for first, last in pairwise(bounds):
+                edges = general[first:last]
+                amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
+        del label
+    return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+
+
+def _staircase(*columns: np.ndarray) -> bool:
+    """Whether the entities (start, end, type id, copies of each side) make a staircase (`staircase`) of one worth:
+    one type, one copy each, ends that never decrease on either side (sentences placed one after another keep
+    that across them), and no reference with a prediction's boundaries. Then every overlapping pair has the same
+    worth (scenario V, docs/scoring.md §10), which the digits leave out (`value.large_value_mask`), and the value
+    pairing is §3's staircase pairing: most pairs, then the most shared extent, then rule (d)."""
+    r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count = columns
+    if not len(r_start) or not len(p_start):
+        return False
+    kinds = np.concatenate((r_type, p_type))
+    if kinds.min() != kinds.max() or r_count.max() != 1 or p_count.max() != 1:
+        return False
+    if np.any(np.diff(r_end) < 0) or np.any(np.diff(p_end) < 0):
+        return False
+    starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
+    order = np.lexsort((ends, starts))
+    starts, ends = starts[order], ends[order]
+    return not np.any((starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1]))
+
+
+def _staircase_amounts(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The pairs (references, predictions) of a staircase of one worth (`_staircase`), from its runs without
+    listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7); None where the totals would not
+    fit an int64 or the runs are short (`staircase.worth_runs`: the pairs are listed then)."""
+    from .staircase import best_staircase, runs, worth_runs
+
+    extent_radix = int((r_end - r_start).sum()) + 1
+    if 2 * extent_radix * (len(r_start) + 1) >= 2**62:
+        return None
+
+    def weights(k: int, first: int, last: int) -> np.ndarray:
+        shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
+        return shared + extent_radix
+
+    low, high = runs(r_start, r_end, p_start, p_end)
+    return best_staircase(low, high, weights) if worth_runs(low, high) else None
+
+
+def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The distinct entities of one side in rule (d)'s order (start, end, type name), and the copies of each."""
+    order = np.lexsort((rank[type_id], end, start))
+    start, end, type_id = start[order], end[order], type_id[order]
+    new = np.ones(len(start), bool)
+    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (type_id[1:] != type_id[:-1])
+    first = np.flatnonzero(new)
+    return start[first], end[first], type_id[first], np.diff(np.append(first, len(start)))
+
+
+def _component_amounts(
+    columns: tuple,
+    r_count: np.ndarray,
+    p_count: np.ndarray,
+    i: np.ndarray,
+    j: np.ndarray,
+    type_names: Sequence[str],
+    table: WeightTable,
+) -> Any:
+    """How many pairs each edge (i[k], j[k]) of one component of two edges or more takes: `value._component_flow`'s
+    answer, on the arrays where the component is large and without copies."""
+    r_start, r_end, r_type, p_start, p_end, p_type = columns
+    no_copies = int(r_count[i].max()) == int(p_count[j].max()) == 1
+    if no_copies and len(i) > _LARGE_COMPONENT_EDGES:
+        names = dict(enumerate(type_names))
+        chosen = large_value_mask(columns, names, i, j, table)
+        if chosen is not None:
+            return chosen
+    # Entities numbered within the component in the side's order, which is rule (d)'s.
+    rows, predicted = np.unique(i), np.unique(j)
+    local_i, local_j = np.searchsorted(rows, i).tolist(), np.searchsorted(predicted, j).tolist()
+    spans_r = [
+        Span(start, end, type_names[kind])
+        for start, end, kind in zip(r_start[rows].tolist(), r_end[rows].tolist(), r_type[rows].tolist())
+    ]
+    spans_p = [
+        Span(start, end, type_names[kind])
+        for start, end, kind in zip(p_start[predicted].tolist(), p_end[predicted].tolist(), p_type[predicted].tolist())
+    ]
+    edges = list(zip(local_i, local_j))
+    if no_copies:
+        flow = dict.fromkeys(smallest_best(_digits(spans_r, spans_p, edges, table)), 1)
+    else:
+        room_r, room_p = r_count[rows].tolist(), p_count[predicted].tolist()
+        digits = _digits(spans_r, spans_p, edges, table, room_r, room_p)
+        flow = smallest_best(digits, dict(enumerate(room_r)), dict(enumerate(room_p)))
+    return [flow.get(edge, 0) for edge in edges]
+
+
+def _rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
+    """The table's columns of the pairs (`amount` copies of each edge, or a bool mask: one) and of the copies left
+    unpaired."""
+    r_start, r_end, r_type, r_count = references
+    p_start, p_end, p_type, p_count = predictions
+    paired = np.flatnonzero(amount)
+    i, j, amount = i[paired], j[paired], np.asarray(amount)[paired].astype(np.int64)
+    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
+    same_type = r_type[i] == p_type[j]
+    kind = np.select([same_bounds & same_type, same_bounds, same_type], [_I, _IV, _V], _VI)
+    left_r = r_count - np.bincount(i, weights=amount, minlength=len(r_start)).astype(np.int64)
+    left_p = p_count - np.bincount(j, weights=amount, minlength=len(p_start)).astype(np.int64)
+    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
+    groups = [
+        [
+            np.repeat(column, amount)
+            for column in (kind, r_type[i], p_type[j], r_start[i], r_end[i], p_start[j], p_end[j])
+        ],
+        [
+            np.full(len(none_p), _III),
+            np.repeat(r_type, left_r),
+            none_p,
+            *_repeated(r_start, r_end, left_r),
+            none_p,
+            none_p,
+        ],
+        [
+            np.full(len(none_r), _II),
+            none_r,
+            np.repeat(p_type, left_p),
+            none_r,
+            none_r,
+            *_repeated(p_start, p_end, left_p),
+        ],
+    ]
+    return tuple(np.concatenate([group[column].astype(np.int64) for group in groups]) for column in range(7))
+
+
+def _repeated(start: np.ndarray, end: np.ndarray, copies: np.ndarray) -> list[np.ndarray]:
+    return [np.repeat(start, copies), np.repeat(end, copies)]

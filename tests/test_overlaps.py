@@ -1,0 +1,65 @@
+"""nerscore.pairing.overlaps: a sentence's overlap graph (docs/scoring.md §3) found by the sweep equals the pairs
+of every reference and prediction tried, counted without listing, and refused before it is listed where it
+would not fit in memory (issue 31, item 7)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nerscore.errors import InvalidInputError
+from nerscore.pairing import overlaps
+from nerscore.span import Span
+
+
+def random_side(rng: random.Random, fragments: bool = False) -> list[Span]:
+    spans = []
+    for _ in range(rng.randint(0, 9)):
+        start = rng.randint(0, 14)
+        end = start + rng.randint(1, 6)
+        if fragments and end - start >= 3 and rng.random() < 0.5:
+            cut = rng.randint(start + 1, end - 2)
+            spans.append(Span(start, end, rng.choice("AB"), ((start, cut), (cut + 1, end))))
+        else:
+            spans.append(Span(start, end, rng.choice("AB")))
+    return spans
+
+
+@pytest.mark.parametrize("min_overlap", [None, 0.1, 0.5, 1.0])
+@pytest.mark.parametrize("fragments", [False, True], ids=["contiguous", "discontinuous"])
+def test_the_sweep_finds_every_overlapping_pair_and_no_other(min_overlap, fragments: bool) -> None:
+    rng = random.Random(f"{min_overlap} {fragments}")
+    for _ in range(150):
+        references, predictions = random_side(rng, fragments), random_side(rng, fragments)
+        expected = sorted(
+            (i, j)
+            for i, r in enumerate(references)
+            for j, p in enumerate(predictions)
+            if r.overlap(p) and (min_overlap is None or r.overlap(p) / r.units >= min_overlap)
+        )
+        assert sorted(overlaps._overlap_edges(references, predictions, min_overlap)) == expected
+        if not fragments and min_overlap is None:
+            assert overlaps.overlap_count(references, predictions) == len(expected)
+
+
+def test_a_share_is_the_float_quotient_as_nervaluate_computes_it() -> None:
+    # 1 of 10 tokens is exactly 1/10, just above the float 0.1's value: admitted, as nervaluate admits it.
+    assert overlaps.overlap_kept(1, 10, 0.1)
+    assert not overlaps.overlap_kept(2, 10, 0.3)
+    assert overlaps.overlap_kept(3, 10, 0.3)
+
+
+def test_pairs_that_would_not_fit_are_refused_before_they_are_listed(monkeypatch) -> None:
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 10**9)
+    overlaps.check_pairs_fit(10**6, 1_000, 1_000, 160)  # 160 MB of 1 GB
+    with pytest.raises(InvalidInputError, match=r"1,000 references and 2,000 predictions overlap in 10,000,000 pairs"):
+        overlaps.check_pairs_fit(10**7, 1_000, 2_000, 160)  # 1.6 GB
+    monkeypatch.setattr(overlaps, "free_memory", lambda: None)  # a machine that does not say
+    overlaps.check_pairs_fit(10**12, 10**6, 10**6, 160)
+
+
+def test_sides_are_disjoint_where_no_two_entities_share_a_position() -> None:
+    assert overlaps._disjoint([Span(0, 2, "A"), Span(2, 4, "A")])
+    assert not overlaps._disjoint([Span(0, 2, "A"), Span(0, 2, "A")])  # copies share all their positions
+    assert not overlaps._disjoint([Span(3, 6, "A"), Span(0, 4, "B")])

@@ -1,0 +1,195 @@
+"""nerscore.pairing.value_arrays: the value pairing (docs/scoring.md §10) of nested sentences on arrays gives
+`value.value_pair`'s rows, sentence by sentence, on every path (one edge, copies, small components, large ones
+by the compiled solver), and the reducer takes it for nested sentences (issue 31, item 6)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from unittest import mock
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerscore import compute_semeval
+from nerscore.options import Options
+from nerscore.pairing import large_components, overlaps, staircase, value_arrays
+from nerscore.pairing import value as value_module
+from nerscore.pairing.rules import SCENARIOS, scenario_of
+from nerscore.pairing.value import WeightTable, value_pair
+from nerscore.pairing.value_arrays import value_nested
+from nerscore.span import Span
+from nerscore.table import reducers
+
+# Type ids deliberately not in the names' order: rule (d) compares names.
+TYPE_NAMES = ("C", "A", "B")
+WEIGHTS = [True, "ace08", {"types": {"A": 2.0, "B": 0.5}, "type_error": 0.25, "boundary_error": 0.5}]
+
+
+def table_of(weights) -> tuple[WeightTable, float | None]:
+    checked = Options.of(value=weights).value
+    assert checked is not None
+    return WeightTable(checked), checked.min_overlap
+
+
+def expected_rows(sentences: list[tuple[list[Span], list[Span]]], table, min_overlap) -> Counter:
+    """`value_pair`'s rows of each sentence, placed as `value_nested` takes them (sentence k at 1,000 k), every
+    component solved by the pure-Python flow (an independent reading of the compiled solver's answers)."""
+    rows: Counter = Counter()
+    for k, (references, predictions) in enumerate(sentences):
+        with mock.patch.object(value_module, "_LARGE_COMPONENT_EDGES", 10**12):
+            paired = value_pair(references, predictions, table, min_overlap)
+        for r, p in paired:
+            shift = 1_000 * k
+            rows[
+                (
+                    SCENARIOS.index(scenario_of(r, p)),
+                    -1 if r is None else TYPE_NAMES.index(r.entity_type),
+                    -1 if p is None else TYPE_NAMES.index(p.entity_type),
+                    *((-1, -1) if r is None else (r.start + shift, r.end + shift)),
+                    *((-1, -1) if p is None else (p.start + shift, p.end + shift)),
+                )
+            ] += 1
+    return rows
+
+
+def arrays_rows(sentences: list[tuple[list[Span], list[Span]]], table, min_overlap) -> Counter | None:
+    def side(index: int) -> tuple[np.ndarray, ...]:
+        spans = [
+            (s.start + 1_000 * k, s.end + 1_000 * k, s.entity_type)
+            for k, pair in enumerate(sentences)
+            for s in pair[index]
+        ]
+        random.Random(index).shuffle(spans)  # any order
+        return (
+            np.array([s[0] for s in spans], np.int64),
+            np.array([s[1] for s in spans], np.int64),
+            np.array([TYPE_NAMES.index(s[2]) for s in spans], np.int64),
+        )
+
+    columns = value_nested(side(0), side(1), TYPE_NAMES, table, min_overlap)
+    return None if columns is None else Counter(zip(*(column.tolist() for column in columns)))
+
+
+def nested_side(rng: random.Random, size: int, width: int) -> list[Span]:
+    spans = []
+    for _ in range(rng.randint(0, size)):
+        start = rng.randint(0, width)
+        span = Span(start, start + rng.randint(1, 6), rng.choice(TYPE_NAMES))
+        spans += [span] * rng.choice((1, 1, 1, 2, 4))
+    return spans
+
+
+@pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed"])
+def test_nested_sentences_on_arrays_pair_as_value_pair(weights) -> None:
+    table, min_overlap = table_of(weights)
+    rng = random.Random(f"value arrays {weights}")
+    for _ in range(40):
+        sentences = [(nested_side(rng, 8, 10), nested_side(rng, 8, 10)) for _ in range(rng.randint(1, 5))]
+        assert arrays_rows(sentences, table, min_overlap) == expected_rows(sentences, table, min_overlap), sentences
+
+
+@pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed"])
+@pytest.mark.parametrize("shape", ["onion", "staircase", "dense staircase", "copies", "onion with copies"])
+def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> None:
+    # Components of more than 200 edges without copies go to the compiled solver on the arrays; with copies, to
+    # the exact flow; copies of one entity a side make a component of one edge.
+    table, min_overlap = table_of(weights)
+    rng = random.Random(f"{shape} {weights}")
+    n = 40
+    if shape == "onion":
+        references = [Span(s, 2 * n - s + rng.randint(-2, 2), rng.choice(TYPE_NAMES)) for s in range(n)]
+        predictions = [Span(s, 2 * n - s + rng.randint(-2, 2), rng.choice(TYPE_NAMES)) for s in range(n)]
+    elif shape == "staircase":
+        references = [Span(s, s + 12 + rng.randint(0, 2), "A") for s in range(n)]
+        predictions = [Span(s, s + 11 + rng.randint(0, 3), "A") for s in range(n)]
+    elif shape == "dense staircase":  # one worth on every edge: the dynamic programme (issue 31, item 7)
+        references = [Span(s, s + n, "A") for s in range(n)]
+        predictions = [Span(s + 1, s + n + 2, "A") for s in range(n)]
+    elif shape == "copies":
+        references, predictions = [Span(0, 5, "A")] * 300, [Span(0, 5, "B")] * 200 + [Span(1, 5, "A")] * 7
+    else:
+        references = [Span(s, 2 * n - s, rng.choice("AB")) for s in range(n)] * 2
+        predictions = [Span(s, 2 * n - s - 1, rng.choice("AB")) for s in range(n)]
+    sentences = [(references, predictions), (predictions[:5], references[:9])]
+    chained = []
+    best_chain = large_components.best_chain
+
+    def chain(*arguments):
+        chained.append(best_chain(*arguments))
+        return chained[-1]
+
+    with (
+        mock.patch.object(value_arrays, "large_value_mask", wraps=value_arrays.large_value_mask) as large,
+        mock.patch.object(large_components, "best_chain", chain),
+        mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs,
+        mock.patch.object(staircase, "_LONG_RUN", 0),  # its runs of 40 from the runs as well
+    ):
+        found = arrays_rows(sentences, table, min_overlap)
+    assert found == expected_rows(sentences, table, min_overlap)
+    # A staircase of one worth is paired from its runs, without listing its pairs (issue 31, item 7); with
+    # min_overlap, its pairs are listed, its one worth left out of the digits, and the programme solves it.
+    from_runs = shape == "dense staircase" and min_overlap is None
+    assert runs.called == from_runs
+    assert large.called == (shape in ("onion", "staircase", "dense staircase") and not from_runs)
+    if shape == "dense staircase" and not from_runs:
+        assert chained and chained[0] is not None
+
+
+spans = st.builds(
+    lambda start, length, kind: Span(start, start + length, kind),
+    st.integers(0, 12),
+    st.integers(1, 5),
+    st.sampled_from(TYPE_NAMES),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sentences=st.lists(st.tuples(st.lists(spans, max_size=7), st.lists(spans, max_size=7)), min_size=1, max_size=4),
+    weights=st.sampled_from(WEIGHTS),
+)
+def test_any_sentences_pair_as_value_pair(sentences, weights) -> None:
+    table, min_overlap = table_of(weights)
+    assert arrays_rows(sentences, table, min_overlap) == expected_rows(sentences, table, min_overlap)
+
+
+def test_the_reducer_pairs_nested_sentences_on_arrays_and_falls_back_where_they_would_not_fit(monkeypatch) -> None:
+    references = [[(i, 80 - i, "A" if i % 2 else "B") for i in range(40)], [(0, 5, "A")] * 500]
+    predictions = [[(i, 79 - i, "B" if i % 3 else "A") for i in range(40)], [(0, 5, "A")] * 300 + [(1, 4, "B")] * 9]
+    expected = compute_semeval(predictions=predictions, references=references, value=True, return_entities=True)
+    expected.pop("entities")
+    with mock.patch.object(reducers, "value_pair", side_effect=AssertionError("a nested sentence one at a time")):
+        assert compute_semeval(predictions=predictions, references=references, value=True) == expected
+    # Where the nested sentences' pairs together would not fit, one sentence at a time, as before.
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 0)
+    monkeypatch.setattr(value_arrays, "ARRAY_PAIR_BYTES", 1 << 26)
+    table, _ = table_of(True)
+    sentences = [([Span(i, 9, "A") for i in range(5)], [Span(i, 8, "B") for i in range(5)])]
+    assert arrays_rows(sentences, table, None) is None
+
+
+@pytest.mark.parametrize("weights", [True, WEIGHTS[2]], ids=["true", "typed"])
+def test_staircases_of_one_worth_pair_from_their_runs_as_value_pair(weights) -> None:
+    table, min_overlap = table_of(weights)
+    rng = random.Random(f"staircases {weights}")
+
+    def side(size: int, kind: str) -> list[Span]:
+        starts = sorted(rng.sample(range(2 * size), size))
+        ends = np.maximum.accumulate([start + rng.randint(1, 9) for start in starts]).tolist()
+        return [Span(start, end, kind) for start, end in zip(starts, ends)]
+
+    taken = 0
+    for _ in range(40):
+        kind = rng.choice(TYPE_NAMES)
+        sentences = [(side(rng.randint(1, 30), kind), side(rng.randint(1, 30), kind)) for _ in range(rng.randint(1, 3))]
+        with (
+            mock.patch.object(staircase, "best_staircase", wraps=staircase.best_staircase) as runs,
+            mock.patch.object(staircase, "_LONG_RUN", 0),
+        ):
+            found = arrays_rows(sentences, table, min_overlap)
+        assert found == expected_rows(sentences, table, min_overlap), sentences
+        taken += runs.called
+    assert taken >= 10  # (a pair of identical boundaries makes two worths: those are listed)
