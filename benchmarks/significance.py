@@ -40,8 +40,8 @@ from measure import median_times  # noqa: E402
 
 import nerscore as ns  # noqa: E402  (the checkout's package, not an installed copy)
 from nerscore.forms.tag_arrays import count_tags  # noqa: E402
-from nerscore.statistics.resampling import _bca_interval, _bootstrap_totals  # noqa: E402
-from nerscore.statistics.sample_statistics import _measure_keys, _measures  # noqa: E402
+from nerscore.statistics.resampling import bca_interval, bootstrap_totals  # noqa: E402
+from nerscore.statistics.sample_statistics import _measures, measure_keys  # noqa: E402
 
 
 def generate(sentences: int, length: int = 20, seed: int = 2013) -> tuple[list[list[str]], list[list[str]]]:
@@ -220,7 +220,7 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
         references, systems = data
         counted = count_tags(systems["arcada"], references, False, options, keep_sentences=True)
         populations["WNUT-17 arcada"] = counted.per_sentence
-    keys = _measure_keys(options)
+    keys = measure_keys(options)
     shown = [keys.index(key) for key in ("strict_precision", "strict_recall", "strict_f1")]
 
     def statistic(totals: np.ndarray) -> np.ndarray:
@@ -236,10 +236,10 @@ def coverage_of_methods(data: tuple | None, replications: int = 1000) -> None:
             for _ in range(replications):
                 sample = ns.SentenceCounts.of(per_sentence[rng.integers(0, len(per_sentence), sentences)])
                 totals = sample.totals()
-                resampled = statistic(_bootstrap_totals(sample, 1000, rng))
+                resampled = statistic(bootstrap_totals(sample, 1000, rng))
                 jackknife = statistic(totals - sample.vectors)
                 blocks = functools.partial(list, [resampled])  # one block, read twice
-                low, high = _bca_interval(statistic(totals), blocks, jackknife, sample.sentences, 0.95)
+                low, high = bca_interval(statistic(totals), blocks, jackknife, sample.sentences, 0.95)
                 covered["BCa"] += (low <= truth) & (truth <= high)
                 low, high = np.quantile(resampled, [0.025, 0.975], axis=0)
                 covered["percentile"] += (low <= truth) & (truth <= high)

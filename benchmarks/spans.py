@@ -196,10 +196,10 @@ def bootstrap_with_spans(documents: int, repeats: int) -> None:
 
 def nesting_scaling(documents: int, repeats: int, long_sizes: list[int]) -> None:
     # private: here, so that redesign.py can import the data of any revision
-    from nerscore.pairing.rules import _disjoint
+    from nerscore.pairing.rules import spans_disjoint
 
     references, predictions = nested_documents(documents, seed=7)
-    nested_share = sum(not _disjoint([nerscore.Span(*e) for e in d]) for d in references) / documents
+    nested_share = sum(not spans_disjoint([nerscore.Span(*e) for e in d]) for d in references) / documents
     print(f"## Heavy nesting: documents of about 7 entities a side, three levels ({nested_share:.0%} nested)")
     print()
     print("| documents | entities a side | seconds | microseconds per entity |")

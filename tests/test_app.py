@@ -1809,11 +1809,11 @@ def test_nesting_is_cut_at_the_depth_cap(monkeypatch):
 )
 def test_overlapping_pairs_counts_what_the_package_pairs_among(references, predictions):
     from nerscore import Span
-    from nerscore.pairing.rules import _overlap_edges
+    from nerscore.pairing.rules import overlap_edges
 
     reference_spans = [Span(start, start + length, "X") for start, length in references]
     predicted_spans = [Span(start, start + length, "Y") for start, length in predictions]
-    listed = _overlap_edges(reference_spans, predicted_spans, None)
+    listed = overlap_edges(reference_spans, predicted_spans, None)
     assert scoring.overlapping_pairs(reference_spans, predicted_spans) == len(listed)
     brute = sum(r.overlap(p) > 0 for r in reference_spans for p in predicted_spans)
     assert len(listed) == brute

@@ -134,7 +134,7 @@ def test_the_python_path_refuses_as_well_and_counts_pairs_without_listing_them(m
         others = [
             pairing.Span(s, s + rng.randint(1, 6), "B") for s in (rng.randint(0, 12) for _ in range(rng.randint(0, 9)))
         ]
-        assert pairing.overlap_count(spans, others) == len(pairing._overlap_edges(spans, others, None))
+        assert pairing.overlap_count(spans, others) == len(pairing.overlap_edges(spans, others, None))
     monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000_000)
     references = [pairing.Span(i, i + 400, "A") for i in range(400)]
     predictions = [pairing.Span(i + 1, i + 402, "A") for i in range(400)]

@@ -42,7 +42,7 @@ def compiled_pair(references, predictions, min_overlap=None, dense_share=None):
     programme); and how many of them it solved."""
     spy, chains = Spy(), Spy("best_chain")
     with contextlib.ExitStack() as stack:
-        stack.enter_context(mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 0))
+        stack.enter_context(mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0))
         stack.enter_context(mock.patch.object(pairing, "_ENUMERATED_EDGES", 0))
         stack.enter_context(mock.patch.object(large_components, "best_matching", spy))
         stack.enter_context(mock.patch.object(large_components, "best_chain", chains))
@@ -87,7 +87,7 @@ def test_the_compiled_solver_pairs_large_components_as_the_pure_python_solver(se
     references, predictions = random_component(rng, rng.randint(20, 60), rng.choice([15, 40, 200]))
     for min_overlap in (None, 0.5):
         rows, proven = compiled_pair(references, predictions, min_overlap, dense_share)
-        with mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 10**12):
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):
             assert rows == pair(references, predictions, min_overlap)
         assert proven > 0
 
@@ -102,7 +102,7 @@ def test_an_onion_and_a_staircase_pair_alike_on_both_solvers(seed) -> None:
     for references, predictions in ((onion_r, onion_p), (stairs_r, stairs_p)):
         rows, proven = compiled_pair(references, predictions)
         assert proven > 0
-        with mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 10**12):
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):
             assert rows == pair(references, predictions)
 
 
@@ -134,7 +134,7 @@ def test_a_matching_that_is_not_best_is_not_proven_and_goes_back(seed) -> None:
     expected = pair(references, predictions)
     spy = Spy()
     with (
-        mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 0),
+        mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0),
         mock.patch.object(large_components, "_solve", spoilt),
         mock.patch.object(large_components, "best_matching", spy),
     ):
@@ -186,7 +186,7 @@ def staircase_like(rng: random.Random, entities: int) -> tuple[list[Span], list[
 
 
 def pure_python_pair(references, predictions, min_overlap=None):
-    with mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 10**12):
+    with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):
         return pair(references, predictions, min_overlap)
 
 
@@ -197,7 +197,7 @@ def test_a_staircase_pairs_by_the_non_crossing_programme_as_the_pure_python_solv
     chains = mock.Mock(wraps=large_components.best_chain)
     for min_overlap in (None, 0.5):
         with (
-            mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 0),
+            mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0),
             mock.patch.object(large_components, "best_chain", chains),
         ):
             rows = pair(references, predictions, min_overlap)
@@ -263,9 +263,9 @@ def test_large_sentences_count_on_arrays_as_the_pure_python_solver_pairs_them(se
         options = ns.Options.of(min_overlap=min_overlap)
         with (
             mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", 0),
-            mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 0),
+            mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0),
         ):
             fast = span_arrays.count_spans(predictions, references, options)
-        with mock.patch.object(pairing, "_LARGE_COMPONENT_EDGES", 10**12):
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):
             readable = ns.tally_semeval(predictions, references, options)[0]
         assert fast is not None and fast.tally == readable

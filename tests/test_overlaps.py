@@ -38,7 +38,7 @@ def test_the_sweep_finds_every_overlapping_pair_and_no_other(min_overlap, fragme
             for j, p in enumerate(predictions)
             if r.overlap(p) and (min_overlap is None or r.overlap(p) / r.units >= min_overlap)
         )
-        assert sorted(overlaps._overlap_edges(references, predictions, min_overlap)) == expected
+        assert sorted(overlaps.overlap_edges(references, predictions, min_overlap)) == expected
         if not fragments and min_overlap is None:
             assert overlaps.overlap_count(references, predictions) == len(expected)
 
@@ -60,6 +60,6 @@ def test_pairs_that_would_not_fit_are_refused_before_they_are_listed(monkeypatch
 
 
 def test_sides_are_disjoint_where_no_two_entities_share_a_position() -> None:
-    assert overlaps._disjoint([Span(0, 2, "A"), Span(2, 4, "A")])
-    assert not overlaps._disjoint([Span(0, 2, "A"), Span(0, 2, "A")])  # copies share all their positions
-    assert not overlaps._disjoint([Span(3, 6, "A"), Span(0, 4, "B")])
+    assert overlaps.spans_disjoint([Span(0, 2, "A"), Span(2, 4, "A")])
+    assert not overlaps.spans_disjoint([Span(0, 2, "A"), Span(0, 2, "A")])  # copies share all their positions
+    assert not overlaps.spans_disjoint([Span(3, 6, "A"), Span(0, 4, "B")])

@@ -18,7 +18,7 @@ from nerscore.statistics import resampling, sample_statistics
 
 def comparison_keys(options: ns.Options) -> list[str]:
     ends = ("a", "b", "delta", "delta_low", "delta_high", "p_value")
-    return [f"{key}_{end}" for key in sample_statistics._measure_keys(options) for end in ends]
+    return [f"{key}_{end}" for key in sample_statistics.measure_keys(options) for end in ends]
 
 
 def test_compare_returns_both_scores_the_difference_its_interval_and_p() -> None:
@@ -28,7 +28,7 @@ def test_compare_returns_both_scores_the_difference_its_interval_and_p() -> None
     assert all(isinstance(value, float) for value in result.values())
     score_a = ns.compute_semeval(predictions=batch["predictions_a"], references=batch["references"])
     score_b = ns.compute_semeval(predictions=batch["predictions_b"], references=batch["references"])
-    for key in sample_statistics._measure_keys(ns.Options()):
+    for key in sample_statistics.measure_keys(ns.Options()):
         assert (result[f"{key}_a"], result[f"{key}_b"]) == (score_a[key], score_b[key])
         assert result[f"{key}_delta"] == score_b[key] - score_a[key]
         assert result[f"{key}_delta_low"] <= result[f"{key}_delta"] <= result[f"{key}_delta_high"]
@@ -44,7 +44,7 @@ def test_a_system_against_itself_differs_by_zero_with_p_one() -> None:
     result = ns.compare_semeval(
         predictions_a=batch["predictions_a"], predictions_b=batch["predictions_a"], references=batch["references"]
     )
-    for key in sample_statistics._measure_keys(ns.Options()):
+    for key in sample_statistics.measure_keys(ns.Options()):
         assert result[f"{key}_delta"] == result[f"{key}_delta_low"] == result[f"{key}_delta_high"] == 0
         assert result[f"{key}_p_value"] == 1.0
 
@@ -53,7 +53,7 @@ def test_a_clearly_better_system_is_significant() -> None:
     batch = two_systems(np.random.default_rng(2), 200)
     batch["predictions_b"] = batch["references"]  # system B makes no mistake
     result = ns.compare_semeval(**batch)
-    for key in sample_statistics._measure_keys(ns.Options()):
+    for key in sample_statistics.measure_keys(ns.Options()):
         assert result[f"{key}_p_value"] < 0.01, key
         assert result[f"{key}_delta_low"] > 0, key
     swapped = ns.compare_semeval(
@@ -72,7 +72,7 @@ def test_swapped_systems_mirror_the_interval_and_keep_the_p_value() -> None:
         references=batch["references"],
         n_resamples=2000,
     )
-    for key in sample_statistics._measure_keys(ns.Options()):
+    for key in sample_statistics.measure_keys(ns.Options()):
         assert backward[f"{key}_delta"] == pytest.approx(-forward[f"{key}_delta"], abs=1e-15)
         assert backward[f"{key}_p_value"] == pytest.approx(forward[f"{key}_p_value"], abs=0.05)
 
@@ -122,7 +122,7 @@ def test_compare_checks_everything_before_it_resamples(change: dict, message: st
         else:
             arguments[name] = value
     with (
-        mock.patch.object(resampling, "_bootstrap_totals", side_effect=AssertionError("resampled")),
+        mock.patch.object(resampling, "bootstrap_totals", side_effect=AssertionError("resampled")),
         pytest.raises(ValueError, match=message),
     ):
         ns.compare_semeval(**arguments)

@@ -165,7 +165,7 @@ def test_a_hundred_thousand_resamples_of_ten_sentences_take_little_memory(functi
 
 
 def interval_keys(options: ns.Options) -> list[str]:
-    return [f"{key}_{end}" for key in sample_statistics._measure_keys(options) for end in ("low", "high")]
+    return [f"{key}_{end}" for key in sample_statistics.measure_keys(options) for end in ("low", "high")]
 
 
 def test_bootstrap_adds_the_interval_keys_and_nothing_else_changes() -> None:
@@ -215,7 +215,7 @@ def test_intervals_contain_the_point_estimate(scheme: str, data: st.DataObject) 
         "seed": data.draw(st.integers(0, 2**32)),
     }
     result = ns.compute_semeval(predictions=predictions, references=references, **options)
-    for key in sample_statistics._measure_keys(ns.Options.of(**options)):
+    for key in sample_statistics.measure_keys(ns.Options.of(**options)):
         assert 0 <= result[f"{key}_low"] <= result[key] <= result[f"{key}_high"] <= 1, key
 
 
@@ -228,7 +228,7 @@ def test_one_sequence_gives_a_zero_width_interval() -> None:
     )
     for references, predictions in (document, ([], [])):
         result = ns.compute_semeval(predictions=predictions, references=references, bootstrap=100)
-        for key in sample_statistics._measure_keys(ns.Options()):
+        for key in sample_statistics.measure_keys(ns.Options()):
             assert result[f"{key}_low"] == result[key] == result[f"{key}_high"], key
     split = ns.compute_semeval(
         predictions=[p for _, p in SENTENCES], references=[r for r, _ in SENTENCES], bootstrap=100
@@ -321,7 +321,7 @@ def test_the_bca_interval_of_scaled_statistics_is_the_interval_scaled(power: int
     estimate, weights = np.array([2.0]), np.ones(30, dtype=np.int64)
 
     def interval(scale: float) -> tuple[float, float]:
-        low, high = resampling._bca_interval(
+        low, high = resampling.bca_interval(
             estimate * scale, lambda: [resampled * scale], jackknife * scale, weights, 0.95
         )
         return float(low[0]), float(high[0])

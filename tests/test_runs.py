@@ -290,7 +290,7 @@ def test_summarize_runs_with_bootstrap_adds_an_interval_of_each_mean_wider_than_
     runs, references = runs_of(2, 5, 0.5)
     summary = ns.summarize_runs(runs=runs, references=references, bootstrap=1000)
     ends = {key for key in summary if key.endswith(("_mean_low", "_mean_high"))}
-    keys = sample_statistics._measure_keys(ns.Options())
+    keys = sample_statistics.measure_keys(ns.Options())
     assert ends == {f"{key}_mean_{end}" for key in keys for end in ("low", "high")}
     for key in keys:
         assert summary[f"{key}_mean_low"] <= summary[f"{key}_mean"] <= summary[f"{key}_mean_high"]
@@ -354,7 +354,7 @@ def test_one_run_with_weighted_options_agrees_with_compute_semeval_and_compare_s
 @pytest.mark.parametrize("weighted", WEIGHTED, ids=WEIGHTED_IDS)
 def test_several_runs_with_weighted_options_give_every_key_and_interval(weighted: dict) -> None:
     runs, references = runs_of(4, 5, 0.5, sentences=40)
-    keys = sample_statistics._measure_keys(ns.Options.of(**weighted))
+    keys = sample_statistics.measure_keys(ns.Options.of(**weighted))
     summary = ns.summarize_runs(runs=runs, references=references, bootstrap=300, **weighted)
     each = [ns.compute_semeval(predictions=run, references=references, **weighted) for run in runs]
     for key in keys:
@@ -389,7 +389,7 @@ def test_compare_runs_keys_and_different_numbers_of_runs() -> None:
     runs, references = runs_of(4, 5, 0.5)
     result = ns.compare_runs(runs_a=runs[:2], runs_b=runs[2:], references=references, n_resamples=500)
     ends = ("a_mean", "b_mean", "delta", "delta_low", "delta_high", "p_value")
-    keys = sample_statistics._measure_keys(ns.Options())
+    keys = sample_statistics.measure_keys(ns.Options())
     assert set(result) == {f"{key}_{end}" for key in keys for end in ends} | {"runs_a", "runs_b"}
     assert (result["runs_a"], result["runs_b"]) == (2, 3)
     for key in keys:
@@ -505,7 +505,7 @@ def true_mean_f1(seed_sd: float) -> float:
 
 def mean_keys(units: SentenceCounts, runs: int, options: ns.Options) -> dict[str, float]:
     estimate = run_statistics._per_run(units.totals(), runs, options).mean(axis=0)
-    return {f"{key}_mean": float(value) for key, value in zip(sample_statistics._measure_keys(options), estimate)}
+    return {f"{key}_mean": float(value) for key, value in zip(sample_statistics.measure_keys(options), estimate)}
 
 
 def every_run_once(groups, resamples, seed) -> np.ndarray:
@@ -545,7 +545,7 @@ def null_rejections(replications: int, runs: tuple[int, int], seed_sd: float, sh
     rng = np.random.default_rng(seed)
     options = ns.Options()
     rejected = {"compare_runs": 0, "one run each": 0}
-    index = sample_statistics._measure_keys(options).index("strict_f1")
+    index = sample_statistics.measure_keys(options).index("strict_f1")
     for replication in range(replications):
         difficulty = DIFFICULTIES[rng.integers(3, size=200)]
         rows_a = [run_rows(rng, difficulty, seed_sd) for _ in range(runs[0])]
@@ -592,7 +592,7 @@ def test_compare_runs_counts_the_units_variation_where_the_systems_differ_senten
     def rejections(units_part: bool) -> float:
         rng = np.random.default_rng(11)
         options, rejected = ns.Options(), 0
-        index = sample_statistics._measure_keys(options).index("strict_f1")
+        index = sample_statistics.measure_keys(options).index("strict_f1")
         for replication in range(150):
             kind = rng.integers(2, size=100)
             systems = (np.where(kind, logit(0.95), logit(0.35)), np.where(kind, logit(0.35), logit(0.95)))

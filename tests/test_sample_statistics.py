@@ -27,7 +27,7 @@ def test_vectorised_measures_are_the_scores(totals: list[int], beta: float, zero
     tally = ns.Tally({(scenario, None, None): n for scenario, n in zip(ns.SCENARIOS, totals) if n})
     expected = ns.scores(tally, options)
     measures = sample_statistics._measures(np.array(totals), options).reshape(-1)
-    for key, value in zip(sample_statistics._measure_keys(options), measures.tolist()):
+    for key, value in zip(sample_statistics.measure_keys(options), measures.tolist()):
         if key.endswith(("_precision", "_recall")):
             assert value == expected[key], key
         else:

@@ -266,7 +266,7 @@ def test_large_components_pair_alike_block_by_block_and_at_once(seed) -> None:
             for _ in range(rng.randint(0, 3)):
                 side.append(S(start + rng.randint(0, 2), start + rng.randint(3, 5), rng.choice((PER, LOC))))
     min_overlap = rng.choice((None, 0.5))
-    assert len(pairing._overlap_edges(references, predictions, min_overlap)) > 2 * pairing._BLOCK_EDGES
+    assert len(pairing.overlap_edges(references, predictions, min_overlap)) > 2 * pairing._BLOCK_EDGES
     by_blocks = pair(references, predictions, min_overlap)
     with mock.patch.object(pairing, "_BLOCK_EDGES", 8):  # many blocks
         assert pair(references, predictions, min_overlap) == by_blocks

@@ -613,18 +613,17 @@ def test_the_issues_false_alarm_of_1e308_gives_finite_intervals() -> None:
 
 def unfolded_value_pair(references, predictions, table, min_overlap):
     """The value pairing as it was solved before issue 31 (item 6): every copy its own entity, every component by
-    the pure-Python flow (`rules.smallest_best` on `_digits`), the independent reading of the large paths."""
+    the pure-Python flow (`rules.smallest_best` on `value_digits`), the independent reading of the large paths."""
     from nerscore.pairing import rules
-    from nerscore.pairing.value import _digits
+    from nerscore.pairing.value import value_digits
 
-    sorted_r = sorted(references, key=rules._span_key)
-    sorted_p = sorted(predictions, key=rules._span_key)
-    edges = rules._overlap_edges(sorted_r, sorted_p, min_overlap)
+    sorted_r = sorted(references, key=rules.span_key)
+    sorted_p = sorted(predictions, key=rules.span_key)
+    edges = rules.overlap_edges(sorted_r, sorted_p, min_overlap)
     pairs = []
     for component in rules.components(edges, len(sorted_r), len(sorted_p)):
-        chosen = (
-            component if len(component) == 1 else rules.smallest_best(_digits(sorted_r, sorted_p, component, table))
-        )
+        digits = value_digits(sorted_r, sorted_p, component, table) if len(component) > 1 else None
+        chosen = component if digits is None else rules.smallest_best(digits)
         pairs += [(sorted_r[i], sorted_p[j]) for i, j in chosen]
     return sorted(pairs)
 

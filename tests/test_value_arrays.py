@@ -39,7 +39,7 @@ def expected_rows(sentences: list[tuple[list[Span], list[Span]]], table, min_ove
     component solved by the pure-Python flow (an independent reading of the compiled solver's answers)."""
     rows: Counter = Counter()
     for k, (references, predictions) in enumerate(sentences):
-        with mock.patch.object(value_module, "_LARGE_COMPONENT_EDGES", 10**12):
+        with mock.patch.object(value_module, "LARGE_COMPONENT_EDGES", 10**12):
             paired = value_pair(references, predictions, table, min_overlap)
         for r, p in paired:
             shift = 1_000 * k

@@ -7,7 +7,7 @@ boundaries and type are made directly (min(k, m) at each entity found on both si
 entities left are found among the pairs of one sentence, and the overlap graph is split into connected
 components by label propagation. Most components of ordinary nested documents are one edge (its two entities
 pair, as many copies as both have) or can hold one pair only (the heaviest edge by §3's priorities, the first by
-rule (d) of equals): both are solved on the arrays. Only the others go to `pairing._best_flow`, one by one, or,
+rule (d) of equals): both are solved on the arrays. Only the others go to `pairing.best_flow`, one by one, or,
 when large and without copies, to `large_components.best_matching` straight from the arrays. Sentences whose
 entities would give too many pairs to try all of them have their overlaps found from the sorted starts
 (`_overlapping_pairs`) and their components by scipy (`large_components.component_labels`). The result is the
@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..pairing import rules as pairing
-from ..pairing.rules import SCENARIOS, _best_flow
+from ..pairing.rules import SCENARIOS, best_flow
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -159,7 +159,7 @@ def _paired_classes(
         edge_component = component_labels(i, j, size, len(predictions.start))  # numbered 0, 1, ...
         components = int(edge_component.max(initial=-1)) + 1
     else:
-        label = _components(size + len(predictions.start), i, j + size)[i]
+        label = propagated_labels(size + len(predictions.start), i, j + size)[i]
         component, edge_component = np.unique(label, return_inverse=True)
         components = len(component)
     edges = np.bincount(edge_component, minlength=components)
@@ -253,7 +253,7 @@ def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> 
 
 def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairColumns] | None:
     """The rows of staircase sentences (`_staircases`; placed apart, so one programme runs over all of them and
-    pairs none across two) by `staircase.best_staircase` on the runs, with `pairing._best_flow`'s weights (a pair,
+    pairs none across two) by `staircase.best_staircase` on the runs, with `pairing.best_flow`'s weights (a pair,
     then the shared extent; the reference extent of them all + 1 as the radix: sentences are independent, so the
     best of all is the best of each); None where the totals would not fit an int64 or the runs are short (listed
     pairs cost less then, `staircase.worth_runs`)."""
@@ -327,7 +327,7 @@ def _two_by_two(
 ) -> np.ndarray:
     """The amounts (0 or 1) of the edges flagged `square`: components of two references a < b and two
     predictions c < d, one copy each, the commonest components of nested documents that can hold two pairs.
-    Their pairings are {ac, bd}, {ad, bc} and the single edges; each is scored by `pairing._best_flow`'s digits
+    Their pairings are {ac, bd}, {ad, bc} and the single edges; each is scored by `pairing.best_flow`'s digits
     (identical boundaries, pairs, same type, shared extent, radix 3 for the counts, the references' extent + 1
     for the extent), and the first of the best in the order ac-bd, ad-bc, ac, ad, bc, bd wins, which is rule
     (d)'s: edges sort ac < ad < bc < bd."""
@@ -403,7 +403,7 @@ def _check_pairs_fit(references: _Classes, predictions: _Classes, width_r: np.nd
         raise error.at(sentence=worst) from None
 
 
-def _components(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def propagated_labels(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A label per node, equal within a connected component of the graph of edges (a, b): the smallest node of
     the component, by label propagation and pointer jumping (rounds grow with the components' diameter, which the
     sentences' bound on pairs keeps small)."""
@@ -427,9 +427,9 @@ def _general_flows(
     edge_component: np.ndarray,
     general: np.ndarray,
 ) -> np.ndarray:
-    """The amounts of the edges flagged `general`, solved component by component by `pairing._best_flow` (or,
+    """The amounts of the edges flagged `general`, solved component by component by `pairing.best_flow` (or,
     large and without copies, `_large_component_amounts`)."""
-    if general.all() and len(i) > pairing._LARGE_COMPONENT_EDGES and edge_component.min() == edge_component.max():
+    if general.all() and len(i) > pairing.LARGE_COMPONENT_EDGES and edge_component.min() == edge_component.max():
         # One component holds every pair (a dense sentence): solved on the pairs as they are, no copy of them
         # (issue 31, item 7).
         solved = _large_component_amounts(references, predictions, i, j)
@@ -445,7 +445,7 @@ def _general_flows(
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
     for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         edges_of = picked[first:last]
-        if last - first > pairing._LARGE_COMPONENT_EDGES:
+        if last - first > pairing.LARGE_COMPONENT_EDGES:
             solved = _large_component_amounts(references, predictions, i[edges_of], j[edges_of])
             if solved is not None:
                 amounts[first:last] = solved
@@ -459,7 +459,7 @@ def _general_flows(
         room_r = [counts_r[index] for index in local_r]
         room_p = [counts_p[index] for index in local_p]
         edges = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
-        flow = _best_flow(spans_r, spans_p, edges, room_r, room_p)
+        flow = best_flow(spans_r, spans_p, edges, room_r, room_p)
         amounts[first:last] = [flow.get(edge, 0) for edge in edges]
     result = np.zeros(len(general), dtype=np.int64)
     result[picked] = amounts
@@ -469,9 +469,9 @@ def _general_flows(
 def _large_component_amounts(
     references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray | None:
-    """The amounts of one large component's edges (i[k], j[k]) as `pairing._best_flow` gives them (bools), by
+    """The amounts of one large component's edges (i[k], j[k]) as `pairing.best_flow` gives them (bools), by
     `large_components.best_pairs` on the arrays, without building its entities; None for a component with
-    copies or one that solver hands back (`_best_flow` then solves it). Entities are indexed in (start, end,
+    copies or one that solver hands back (`best_flow` then solves it). Entities are indexed in (start, end,
     type) order on both sides, so (i, j) order is rule (d)'s."""
     if references.count[i].max() != 1 or predictions.count[j].max() != 1:
         return None

@@ -8,7 +8,7 @@ entity found on both sides. The overlaps of the entities left are found fragment
 to positions of its own (`large_components.overlapping_pairs`, linear in the fragments and the pairs of fragments
 that meet), and the shared units summed per pair of entities; two entities have identical boundaries when they
 share all their units and have as many (merged fragments are the union of their units, so the same units are the
-same fragments). A component of one edge pairs as many copies as both have; the others go to `pairing._best_flow`,
+same fragments). A component of one edge pairs as many copies as both have; the others go to `pairing.best_flow`,
 the readable path's exact solver, one by one. tests/test_fragment_arrays.py proves the table equal to the readable
 path's."""
 
@@ -23,10 +23,10 @@ from ..decoding import kept_types
 from ..errors import InvalidInputError
 from ..options import Options
 from ..pairing import rules as pairing
-from ..pairing.rules import SCENARIOS, _best_flow
+from ..pairing.rules import SCENARIOS, best_flow
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
-from .component_arrays import _components
+from .component_arrays import propagated_labels
 from .fragment_reading import FragmentValues
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -306,7 +306,7 @@ def _amounts(
     references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, type_names: list[str]
 ) -> np.ndarray:
     """How many pairs each edge (i, j) carries: a component of one edge as many as both entities have copies;
-    the others solved one by one by `pairing._best_flow` on their entities as `Span`s, indexed in rule (d)'s
+    the others solved one by one by `pairing.best_flow` on their entities as `Span`s, indexed in rule (d)'s
     order (the classes' order)."""
     amount = np.zeros(len(i), dtype=np.int64)
     if not len(i):
@@ -317,7 +317,7 @@ def _amounts(
 
         component = component_labels(i, j, size, len(predictions.first))
     else:
-        component = np.unique(_components(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
+        component = np.unique(propagated_labels(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
     component = component.reshape(-1)
     edges = np.bincount(component)
     single = edges[component] == 1
@@ -351,7 +351,7 @@ def _amounts(
         room_r = [sides[0][3][index] for index in local_r]
         room_p = [sides[1][3][index] for index in local_p]
         pairs = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
-        flow = _best_flow(spans_r, spans_p, pairs, room_r, room_p)
+        flow = best_flow(spans_r, spans_p, pairs, room_r, room_p)
         amount[edges_of] = [flow.get(edge, 0) for edge in pairs]
     return amount
 

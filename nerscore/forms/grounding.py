@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..errors import InvalidInputError, shown
-from ..pairing.rules import _overlap_edges
+from ..pairing.rules import overlap_edges
 from ..span import Span
 from .joint_grounding import Count, ground_jointly
 
@@ -204,7 +204,7 @@ def _touched(
     """The texts of which some candidate occurrence overlaps a reference."""
     needles = [needle for needle, found in candidates.items() for _ in found]
     spans = [Span(*place, "") for found in candidates.values() for place in found]
-    return {needles[place] for _, place in _overlap_edges(references, spans, min_overlap)}
+    return {needles[place] for _, place in overlap_edges(references, spans, min_overlap)}
 
 
 def _every_occurrence(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..pairing.assignment import max_weight_flow, union_find
-from ..pairing.rules import _overlap_edges, rank_shares
+from ..pairing.rules import overlap_edges, rank_shares
 from ..span import Span
 
 # `grounding.count`, the tests' counts: (what, number).
@@ -43,7 +43,7 @@ def ground_jointly(
     rows: list[tuple[TextAndType, tuple[int, int]]] = []  # (text and type, occurrence)
     for key in wanted:
         rows.extend((key, place) for place in candidates[key[0]])
-    edges = _overlap_edges(references, [Span(*place, "") for _, place in rows], min_overlap)
+    edges = overlap_edges(references, [Span(*place, "") for _, place in rows], min_overlap)
     # Columns: reference r is r; the "ungrounded" column of a text and type is len(references) + its number.
     spare = {key: len(candidates[key[0]]) - number for key, number in wanted.items() if key in undecided}
     spare = {key: room for key, room in spare.items() if room > 0}

@@ -424,7 +424,7 @@ def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
-    """`rules._best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
+    """`rules.best_flow` of a large component without copies, whose edges are (i[k], j[k]) between the
     entities of `columns` (`span_columns`' arrays): whether each edge pairs (bool array), by `best_chain` where
     `uncrossed` admits it, else by `best_matching`; or None where the
     pure-Python solver must do it (digits beyond int64, weights that do not fit a float64 exactly for scipy, or no

@@ -2,9 +2,9 @@
 whether they fit in memory, before any rule of the pairing chooses among them.
 
 Every pairing (§3's `nerscore.pairing.rules`, the value score's `nerscore.pairing.value`) starts here: sides are
-disjoint or not (`_disjoint`), an overlap counts under `min_overlap` (`overlap_kept`, the one place it is applied),
-entities sort in rule (d)'s order (`_span_key`), and the overlapping pairs are found by one sweep over the starts
-(`_overlap_edges`; over fragments for discontinuous entities, §12, `_fragment_edges`). A sentence whose pairs would
+disjoint or not (`spans_disjoint`), an overlap counts under `min_overlap` (`overlap_kept`, the one place it is applied),
+entities sort in rule (d)'s order (`span_key`), and the overlapping pairs are found by one sweep over the starts
+(`overlap_edges`; over fragments for discontinuous entities, §12, `fragment_edges`). A sentence whose pairs would
 not fit in the memory left is refused before they are listed (`overlap_count`, `check_pairs_fit`): a located
 ValueError, never a MemoryError.
 """
@@ -21,7 +21,7 @@ from ..errors import InvalidInputError
 from ..span import Span
 
 
-def _disjoint(spans: Sequence[Span]) -> bool:
+def spans_disjoint(spans: Sequence[Span]) -> bool:
     """Whether no two of `spans` share a position (identical duplicates share all of theirs): their extents, so
     that discontinuous entities (docs/scoring.md §12) are disjoint when their extents are. On sides whose extents
     are disjoint, overlaps of units never cross either: a reference before another overlapping a prediction after
@@ -38,7 +38,7 @@ def overlap_kept(shared: Any, reference_length: Any, min_overlap: float) -> Any:
     return shared / reference_length >= min_overlap
 
 
-def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
+def spans_overlap(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
     """Whether the two overlap (docs/scoring.md §3): they share a position, and with `min_overlap` the shared
     extent is at least that share of the reference's length (`overlap_kept`)."""
     shared = reference.overlap(prediction)
@@ -47,7 +47,7 @@ def _overlaps(reference: Span, prediction: Span, min_overlap: float | None) -> b
     return bool(overlap_kept(shared, reference.units, min_overlap))
 
 
-def _span_key(span: Span) -> tuple:
+def span_key(span: Span) -> tuple:
     # Rule (d)'s order: (start, end, type), and for discontinuous entities their fragment lists in place of
     # (start, end) (docs/scoring.md §12); a contiguous entity's list is its one (start, end).
     if span.fragments:
@@ -55,15 +55,15 @@ def _span_key(span: Span) -> tuple:
     return ((span.start, span.end),), span.entity_type
 
 
-def _fragmented(*sides: Sequence[Span]) -> bool:
+def any_fragmented(*sides: Sequence[Span]) -> bool:
     """Whether an entity of `sides` is discontinuous (docs/scoring.md §12)."""
     return any(span.fragments for side in sides for span in side)
 
 
-def _fragment_edges(
+def fragment_edges(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[int, int]]:
-    """`_overlap_edges` of sides with discontinuous entities (docs/scoring.md §12): the same sweep over their
+    """`overlap_edges` of sides with discontinuous entities (docs/scoring.md §12): the same sweep over their
     fragments, each fragment meeting the other side's fragments still open where it starts, and the units two
     entities share added up from the fragments that meet. Time follows the fragments and the pairs of fragments
     that meet, never the pairs of entities whose extents overlap (a thousand interleaved entities of fifty
@@ -162,15 +162,15 @@ def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> in
     return total
 
 
-def _overlap_edges(
+def overlap_edges(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[int, int]]:
     """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
     entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
     number of edges, however deeply the entities nest. Pairs that would not fit in memory are refused first
     (`check_pairs_fit`)."""
-    if _fragmented(references, predictions):
-        return _fragment_edges(references, predictions, min_overlap)
+    if any_fragmented(references, predictions):
+        return fragment_edges(references, predictions, min_overlap)
     if len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), PYTHON_PAIR_BYTES)
     sides = (references, predictions)
@@ -184,7 +184,7 @@ def _overlap_edges(
         # Whatever is left on the other side began at or before `start` and ends after it.
         for _, other_index in other:
             i, j = (index, other_index) if side == 0 else (other_index, index)
-            if min_overlap is None or _overlaps(references[i], predictions[j], min_overlap):
+            if min_overlap is None or spans_overlap(references[i], predictions[j], min_overlap):
                 edges.append((i, j))
         heapq.heappush(open_spans[side], (sides[side][index].end, index))
     return edges

@@ -21,16 +21,16 @@ from .assignment import connected, max_weight_flow, strong_components
 from .overlaps import (  # noqa: F401
     ARRAY_PAIR_BYTES,
     PYTHON_PAIR_BYTES,
-    _disjoint,
-    _fragment_edges,
-    _fragmented,
-    _overlap_edges,
-    _overlaps,
-    _span_key,
+    any_fragmented,
     check_pairs_fit,
+    fragment_edges,
     free_memory,
     overlap_count,
+    overlap_edges,
     overlap_kept,
+    span_key,
+    spans_disjoint,
+    spans_overlap,
 )
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
@@ -58,7 +58,7 @@ def pair(
     smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
     `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length. The
     module's docstring says how (`_pair_disjoint`, `_pair_nested`)."""
-    if _disjoint(references) and _disjoint(predictions):
+    if spans_disjoint(references) and spans_disjoint(predictions):
         rows = _pair_disjoint(references, predictions, min_overlap)
     else:
         rows = _pair_nested(references, predictions, min_overlap)
@@ -117,13 +117,13 @@ def pair_overlapping(
     # candidates, each tested.
     edges: list[tuple[int, int]] = []
     first_open = 0
-    tested = min_overlap is not None or _fragmented(references, predictions)
+    tested = min_overlap is not None or any_fragmented(references, predictions)
     for i, reference in enumerate(references):
         while first_open < len(predictions) and predictions[first_open].end <= reference.start:
             first_open += 1
         j = first_open
         while j < len(predictions) and predictions[j].start < reference.end:
-            if not tested or _overlaps(reference, predictions[j], min_overlap):
+            if not tested or spans_overlap(reference, predictions[j], min_overlap):
                 edges.append((i, j))
             j += 1
     if not edges:
@@ -187,7 +187,7 @@ def _pair_nested(
     come first and directly: at each entity found on both sides, min(k, m) of them; every best pairing makes
     exactly these, as their total is the most possible and no other pair competes for them. What is left of an
     entity then has no twin of its type on the other side. The rest of the overlap graph is split into its
-    connected components, and each is solved exactly (`_best_flow`)."""
+    connected components, and each is solved exactly (`best_flow`)."""
     classes_r, copies_r = _classes(references)
     classes_p, copies_p = _classes(predictions)
     rows: list[tuple[Span | None, Span | None]] = []
@@ -202,9 +202,9 @@ def _pair_nested(
     left_p = [j for j, copies in enumerate(copies_p) if copies]
     spans_r, spans_p = [classes_r[i] for i in left_r], [classes_p[j] for j in left_p]
     room_r, room_p = [len(copies_r[i]) for i in left_r], [len(copies_p[j]) for j in left_p]
-    edges = _overlap_edges(spans_r, spans_p, min_overlap)
+    edges = overlap_edges(spans_r, spans_p, min_overlap)
     for component_edges in components(edges, len(spans_r), len(spans_p)):
-        for (i, j), amount in _best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
+        for (i, j), amount in best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
             rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], amount))
     rows.extend((span, None) for copies in copies_r for span in copies)
     rows.extend((None, span) for copies in copies_p for span in copies)
@@ -213,7 +213,7 @@ def _pair_nested(
 
 def components(edges: list[tuple[int, int]], references: int, predictions: int) -> list[list[tuple[int, int]]]:
     """`connected(edges)`, by scipy's labels on many edges, where union-find's Python loop costs most."""
-    if len(edges) <= _LARGE_COMPONENT_EDGES:
+    if len(edges) <= LARGE_COMPONENT_EDGES:
         return connected(edges)
     import numpy as np
 
@@ -230,7 +230,7 @@ def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
     copies: dict[Span, list[Span]] = {}
     for span in spans:
         copies.setdefault(span, []).append(span)
-    distinct = sorted(copies, key=_span_key)
+    distinct = sorted(copies, key=span_key)
     return distinct, [copies[span] for span in distinct]
 
 
@@ -243,7 +243,7 @@ def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[
     return pairs
 
 
-def _best_flow(
+def best_flow(
     references: Sequence[Span],
     predictions: Sequence[Span],
     edges: list[tuple[int, int]],
@@ -270,10 +270,10 @@ def _best_flow(
     no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
     # scipy's solvers read extents (`large_components.span_columns`): discontinuous entities (docs/scoring.md §12)
     # stay with the exact flow below.
-    arrays_read = not _fragmented(
+    arrays_read = not any_fragmented(
         [references[i] for i in reference_indices], [predictions[j] for j in prediction_indices]
     )
-    if arrays_read and no_copies and most_pairs > 1 and len(edges) > _LARGE_COMPONENT_EDGES:
+    if arrays_read and no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES:
         import numpy as np
 
         from . import large_components
@@ -313,13 +313,13 @@ def _digits(
     extent_radix: int,
     arrays_read: bool = True,
 ) -> dict[tuple[int, int], int]:
-    """`_best_flow`'s weight of each edge: digits for identical boundaries, a pair, a pair of one type (each of
+    """`best_flow`'s weight of each edge: digits for identical boundaries, a pair, a pair of one type (each of
     `radix`) and the shared extent (of `extent_radix`). A digit equal on every edge adds the same to every
     pairing of as many pairs (0, or the number of pairs, which the pair digit counts already), so it is left
     out: shorter weights, which scipy's solvers need to hold exactly (`large_components.best_pairs`), in the same
     order. On many edges the digits are worked out with numpy where the largest fits an int64."""
     largest = ((radix + 1) * radix + 2) * extent_radix
-    if arrays_read and len(edges) > _LARGE_COMPONENT_EDGES and largest < 2**62:
+    if arrays_read and len(edges) > LARGE_COMPONENT_EDGES and largest < 2**62:
         import numpy as np
 
         from . import large_components
@@ -350,7 +350,7 @@ def _enumerated(weights: Mapping[tuple[int, int], int], ranked: list[tuple[int, 
     """Of the matchings of largest total `weights`, the one whose edges come first in `ranked` (rule (d)), by
     trying every matching: the nested entities of ordinary documents make components of a few edges, for which
     this costs less than setting up the assignment solver. Matchings of equal weight have as many pairs
-    (`_best_flow`'s digits), so of two of them the one whose ranks, sorted, form the smaller list wins."""
+    (`best_flow`'s digits), so of two of them the one whose ranks, sorted, form the smaller list wins."""
     options: dict[int, list[tuple[int, int, int]]] = {}
     for rank, (i, j) in enumerate(ranked):
         options.setdefault(i, []).append((rank, j, weights[i, j]))
@@ -443,7 +443,7 @@ def _rule_d(
 
 # A component of more edges than this, without copies, goes to scipy's solvers where its weights fit
 # (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
-_LARGE_COMPONENT_EDGES = 200
+LARGE_COMPONENT_EDGES = 200
 
 
 def _usable(

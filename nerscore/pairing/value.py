@@ -24,14 +24,14 @@ from ..option_checks import Weights
 from ..span import Span
 from .overlaps import (
     ARRAY_PAIR_BYTES,
-    _disjoint,
-    _overlap_edges,
-    _span_key,
     check_pairs_fit,
     overlap_count,
+    overlap_edges,
     overlap_kept,
+    span_key,
+    spans_disjoint,
 )
-from .rules import _LARGE_COMPONENT_EDGES, best_noncrossing, components, scenario_of, smallest_best
+from .rules import LARGE_COMPONENT_EDGES, best_noncrossing, components, scenario_of, smallest_best
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
     from fractions import Fraction
@@ -97,11 +97,11 @@ def value_pair(
     carries as many as pair, so 100,000 copies a side are one edge); a sentence of many entities has its overlaps
     found and its components labelled with numpy; a large component without copies goes to
     `large_components.best_matching` (scipy, proven in integers), every other to `rules.smallest_best`."""
-    sorted_r = sorted(references, key=_span_key)
-    sorted_p = sorted(predictions, key=_span_key)
-    if _disjoint(sorted_r) and _disjoint(sorted_p):
+    sorted_r = sorted(references, key=span_key)
+    sorted_p = sorted(predictions, key=span_key)
+    if spans_disjoint(sorted_r) and spans_disjoint(sorted_p):
         # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
-        edges = _overlap_edges(sorted_r, sorted_p, min_overlap)
+        edges = overlap_edges(sorted_r, sorted_p, min_overlap)
         return _rows(sorted_r, sorted_p, dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table)))
     distinct_r, copies_r = _classes(sorted_r)
     distinct_p, copies_p = _classes(sorted_p)
@@ -159,7 +159,7 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
     """The overlap edges of the distinct entities, by connected component: lists of (i, j) in plain Python for a
     few entities; for many, arrays (i, j) found with numpy (sorted starts, scipy's labels), sorted."""
     if len(references) * len(predictions) <= _ARRAY_PAIRS:
-        return components(_overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
+        return components(overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
     import numpy as np
 
     from .large_components import component_labels, overlapping_pairs, span_columns
@@ -195,7 +195,7 @@ def _component_flow(
     if isinstance(edges, tuple):
         i, j = edges
         no_copies = max(room_r[k] for k in set(i.tolist())) == max(room_p[k] for k in set(j.tolist())) == 1
-        if len(i) > _LARGE_COMPONENT_EDGES and no_copies:
+        if len(i) > LARGE_COMPONENT_EDGES and no_copies:
             chosen = _large_value_pairs(references, predictions, i, j, table)
             if chosen is not None:
                 return dict.fromkeys(chosen, 1)
@@ -207,11 +207,11 @@ def _component_flow(
     no_copies = all(room_r[i] == 1 for i in rows) and all(room_p[j] == 1 for j in columns)
     if no_copies:
         return dict.fromkeys(best_value_pairs(references, predictions, edges, table), 1)
-    digits = _digits(references, predictions, edges, table, room_r, room_p)
+    digits = value_digits(references, predictions, edges, table, room_r, room_p)
     return smallest_best(digits, {i: room_r[i] for i in rows}, {j: room_p[j] for j in columns})
 
 
-def _digits(
+def value_digits(
     references: Sequence[Span],
     predictions: Sequence[Span],
     edges: list[tuple[int, int]],
@@ -246,10 +246,10 @@ def _chain_pairs(
 ) -> list[tuple[int, int]]:
     """The value pairing where neither side has two entities that share a position: overlap edges (i, j), sorted,
     never cross then (docs/scoring.md §3), so the best matching is `rules.best_noncrossing`'s dynamic programme
-    on `_digits`' weights, linear in the edges, and reading it left to right gives rule (d)'s smallest list."""
+    on `value_digits`' weights, linear in the edges, and reading it left to right gives rule (d)'s smallest list."""
     if not edges:
         return []
-    digits = _digits(references, predictions, edges, table)
+    digits = value_digits(references, predictions, edges, table)
     return best_noncrossing(edges, digits.__getitem__)
 
 
@@ -259,17 +259,17 @@ def best_value_pairs(
     """The value pairing of one connected component of the overlap graph (`edges` between entities indexed in
     (start, end, type) order): the matching of largest Σ worth, then by §3's rule 2 (a) most pairs, (b) most
     pairs of one type, (c) most shared extent, (d) the smallest sorted list of pairs: `rules.smallest_best` on
-    `_digits`' weights, whose largest total is the best by every rule in turn."""
+    `value_digits`' weights, whose largest total is the best by every rule in turn."""
     if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
         return list(edges)
-    if len(edges) > _LARGE_COMPONENT_EDGES:
+    if len(edges) > LARGE_COMPONENT_EDGES:
         import numpy as np
 
         pairs = np.array(edges, np.int64).reshape(-1, 2)
         chosen = _large_value_pairs(references, predictions, pairs[:, 0], pairs[:, 1], table)
         if chosen is not None:
             return chosen
-    return sorted(smallest_best(_digits(references, predictions, edges, table)))
+    return sorted(smallest_best(value_digits(references, predictions, edges, table)))
 
 
 def _large_value_pairs(
@@ -301,7 +301,7 @@ def _present(indices: Any, size: int) -> Any:
 def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, table: WeightTable) -> Any:
     """Which edges (i[k], j[k]) of a large component without copies the value pairing takes (a bool array), by
     §3's compiled solver (`large_components.best_matching`: scipy's matching, proven best by an optimal dual
-    checked in integers, rule (d) on the tight edges), on `_digits`' weights worked out with numpy: a worth for
+    checked in integers, rule (d) on the tight edges), on `value_digits`' weights worked out with numpy: a worth for
     each of the few (reference type, predicted type, scenario) an edge can have, not a Fraction per edge.
     `columns`: both sides' start, end and type id arrays (`large_components.span_columns`), entities in (start,
     end, type) order; `names`: each type id's name. None where the digits do not fit an int64 or the solver hands

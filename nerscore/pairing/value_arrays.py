@@ -8,7 +8,7 @@ entities (with the value's `min_overlap`) are found from the sorted starts (`lar
 and labelled by connected component (scipy); a component of one edge pairs as many copies as both ends have
 (every worth is >= 0 and a pair more wins a tie, §3 (a)); a large component without copies goes to §3's compiled
 solver on the arrays (`value.large_value_mask`); every other component to the exact flow of `value`
-(`rules.smallest_best` on `value._digits`), which is given `Span`s for that component's entities alone. Each
+(`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities alone. Each
 path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py compares them).
 """
 
@@ -23,8 +23,8 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..span import Span
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
-from .rules import _LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
-from .value import WeightTable, _digits, large_value_mask
+from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
+from .value import WeightTable, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
@@ -157,7 +157,7 @@ def _component_amounts(
     answer, on the arrays where the component is large and without copies."""
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     no_copies = int(r_count[i].max()) == int(p_count[j].max()) == 1
-    if no_copies and len(i) > _LARGE_COMPONENT_EDGES:
+    if no_copies and len(i) > LARGE_COMPONENT_EDGES:
         names = dict(enumerate(type_names))
         chosen = large_value_mask(columns, names, i, j, table)
         if chosen is not None:
@@ -175,10 +175,10 @@ def _component_amounts(
     ]
     edges = list(zip(local_i, local_j))
     if no_copies:
-        flow = dict.fromkeys(smallest_best(_digits(spans_r, spans_p, edges, table)), 1)
+        flow = dict.fromkeys(smallest_best(value_digits(spans_r, spans_p, edges, table)), 1)
     else:
         room_r, room_p = r_count[rows].tolist(), p_count[predicted].tolist()
-        digits = _digits(spans_r, spans_p, edges, table, room_r, room_p)
+        digits = value_digits(spans_r, spans_p, edges, table, room_r, room_p)
         flow = smallest_best(digits, dict(enumerate(room_r)), dict(enumerate(room_p)))
     return [flow.get(edge, 0) for edge in edges]
 

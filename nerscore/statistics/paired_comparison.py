@@ -13,12 +13,12 @@ import numpy as np
 from ..options import Options
 from ..result_scores import scores
 from ..tally import Tally
-from .resampling import _swapped_totals, resampled_interval
-from .sample_statistics import _measure_keys, _slice_key_positions, _slice_measures
+from .resampling import resampled_interval, swapped_totals
+from .sample_statistics import measure_keys, slice_key_positions, slice_measures
 from .unit_counts import SentenceCounts
 
 
-def _randomization_p_values(observed: np.ndarray, shuffled: Iterable[np.ndarray]) -> np.ndarray:
+def randomization_p_values(observed: np.ndarray, shuffled: Iterable[np.ndarray]) -> np.ndarray:
     """Two-sided p-values of approximate randomization (Yeh 2000; Riezler and Maxwell 2005): the share of
     shuffles (blocks of shuffles x k) whose difference is at least as far from zero as the observed one, counted
     as (c + 1) / (n + 1) (as scipy's permutation_test counts a randomized test), so never 0, and 1 for a system
@@ -50,7 +50,7 @@ def _paired_statistics(
         low, high = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
     else:
         low = high = observed
-    p_values = _randomization_p_values(observed, map(difference, _swapped_totals(pairs, resamples, rng, width)))
+    p_values = randomization_p_values(observed, map(difference, swapped_totals(pairs, resamples, rng, width)))
     return low, high, p_values
 
 
@@ -109,18 +109,16 @@ def slice_comparison(
     half = pairs.vectors.shape[1] // 2
 
     def difference(totals: np.ndarray) -> np.ndarray:
-        return _slice_measures(totals[..., half:], layout, options) - _slice_measures(
-            totals[..., :half], layout, options
-        )
+        return slice_measures(totals[..., half:], layout, options) - slice_measures(totals[..., :half], layout, options)
 
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
-    keys = _measure_keys(options)
-    positions = list(_slice_key_positions(layout, names, options))
+    keys = measure_keys(options)
+    positions = list(slice_key_positions(layout, names, options))
     totals = pairs.totals()
     low, high, p_values = (
         values.tolist() for values in _paired_statistics(pairs, totals, difference, resamples, seed, half, options)
     )
-    estimates = (_slice_measures(totals[:half], layout, options), _slice_measures(totals[half:], layout, options))
+    estimates = (slice_measures(totals[:half], layout, options), slice_measures(totals[half:], layout, options))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
         if key in result_a:  # not a scheme that `evaluation_schemes` leaves out

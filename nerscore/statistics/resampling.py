@@ -25,9 +25,9 @@ import numpy as np
 from ..options import Options
 from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
-    _measure_keys,
-    _slice_key_positions,
-    _slice_measures,
+    measure_keys,
+    slice_key_positions,
+    slice_measures,
     statistics,
 )
 from .unit_counts import SentenceCounts
@@ -37,21 +37,21 @@ Blocks = Callable[[], Iterable[np.ndarray]]
 
 # Resamples are drawn and scored in blocks of about this many cells (resamples x distinct vectors when drawn,
 # resamples x floats when scored: a resample's statistics take some 60 floats on the way), so that memory stays
-# flat up to MAX_RESAMPLES but for what must outlive a block (`_bootstrap_totals`); the draws are the same
+# flat up to MAX_RESAMPLES but for what must outlive a block (`bootstrap_totals`); the draws are the same
 # whatever the block size.
 _RESAMPLE_BLOCK_CELLS = 1 << 19
-_SCORED_WIDTH = 64
+SCORED_WIDTH = 64
 
 
-def _blocks(resamples: int, width: int) -> list[int]:
-    block = max(1, _RESAMPLE_BLOCK_CELLS // max(width, _SCORED_WIDTH))
+def resample_blocks(resamples: int, width: int) -> list[int]:
+    block = max(1, _RESAMPLE_BLOCK_CELLS // max(width, SCORED_WIDTH))
     return [min(block, resamples - start) for start in range(0, resamples, block)]
 
 
-def _bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
+def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
     """The totals (resamples x width) of bootstrap samples: each takes as many sentences as `sample` holds,
     drawn with replacement, as how many times each distinct vector is drawn. They are kept (the interval reads
-    them twice, `_bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
+    them twice, `bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
     the draws and the statistics take 8."""
     size, width = sample.size, sample.vectors.shape[1]
     if sample.vectors.dtype == np.float64:  # docs/scoring.md §10's weighted columns
@@ -61,13 +61,13 @@ def _bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Gen
         totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
     if size:
         share, start = sample.sentences / size, 0
-        for block in _blocks(resamples, len(share)):
+        for block in resample_blocks(resamples, len(share)):
             totals[start : start + block] = rng.multinomial(size, share, size=block) @ sample.vectors
             start += block
     return totals
 
 
-def _swapped_totals(
+def swapped_totals(
     pairs: SentenceCounts, shuffles: int, rng: np.random.Generator, width: int = len(SCENARIOS)
 ) -> Iterator[np.ndarray]:
     """The totals (block x 12) of the two systems, block by block, with each sentence's two outputs swapped with
@@ -79,7 +79,7 @@ def _swapped_totals(
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
     totals = pairs.totals()
-    for block in _blocks(shuffles, len(sentences)):
+    for block in resample_blocks(shuffles, len(sentences)):
         shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
@@ -91,12 +91,12 @@ def resampled_interval(
     rng: np.random.Generator,
     level: float,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The BCa interval (`_bca_interval`) of `statistic` from `resamples` bootstrap samples of the units of
+    """The BCa interval (`bca_interval`) of `statistic` from `resamples` bootstrap samples of the units of
     `sample`, which holds at least one: what the intervals of one system and the paired differences share."""
     totals = sample.totals()
-    resampled = _scored(_bootstrap_totals(sample, resamples, rng), statistic)
+    resampled = _scored(bootstrap_totals(sample, resamples, rng), statistic)
     jackknife = statistic(totals - sample.vectors)
-    return _bca_interval(statistic(totals), resampled, jackknife, sample.sentences, level)
+    return bca_interval(statistic(totals), resampled, jackknife, sample.sentences, level)
 
 
 def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -> Blocks:
@@ -104,14 +104,14 @@ def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -
 
     def blocks() -> Iterator[np.ndarray]:
         start = 0
-        for block in _blocks(len(totals), 0):
+        for block in resample_blocks(len(totals), 0):
             yield statistic(totals[start : start + block])
             start += block
 
     return blocks
 
 
-def _bca_interval(
+def bca_interval(
     estimate: np.ndarray, resampled: Blocks, jackknife: np.ndarray, weights: np.ndarray, level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The bias-corrected and accelerated (BCa) bootstrap interval of each statistic (Efron 1987; Efron and
@@ -261,7 +261,7 @@ def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Op
     def statistic(totals: np.ndarray) -> np.ndarray:
         return statistics(totals, options)
 
-    keys = _measure_keys(options)
+    keys = measure_keys(options)
     if sample.size:
         rng = np.random.default_rng(options.seed)
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
@@ -296,10 +296,10 @@ def slice_interval_keys(
     sentences, whose vectors (`sample`) are the six scenario counts followed by the bucket columns of `layout`."""
 
     def statistic(totals: np.ndarray) -> np.ndarray:
-        return _slice_measures(totals, layout, options)
+        return slice_measures(totals, layout, options)
 
-    keys = _measure_keys(options)
-    positions = list(_slice_key_positions(layout, names, options))
+    keys = measure_keys(options)
+    positions = list(slice_key_positions(layout, names, options))
     if sample.size:
         rng = np.random.default_rng(options.seed)
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)

@@ -10,17 +10,17 @@ from typing import Any
 import numpy as np
 
 from ..options import Options
-from .paired_comparison import _randomization_p_values
+from .paired_comparison import randomization_p_values
 from .resampling import (
-    _SCORED_WIDTH,
+    SCORED_WIDTH,
     Blocks,
-    _bca_interval,
-    _blocks,
-    _bootstrap_totals,
-    _swapped_totals,
+    bca_interval,
+    bootstrap_totals,
     holding_estimates,
+    resample_blocks,
+    swapped_totals,
 )
-from .sample_statistics import _measure_keys, statistics
+from .sample_statistics import measure_keys, statistics
 from .unit_counts import SentenceCounts
 
 # ---------------------------------------------------------------------------------------------------------
@@ -32,7 +32,7 @@ from .unit_counts import SentenceCounts
 
 
 def _per_run(totals: np.ndarray, runs: int, options: Options) -> np.ndarray:
-    """Each run's statistics (..., runs, k: `_measure_keys`' order) from totals holding the runs' counts side by
+    """Each run's statistics (..., runs, k: `measure_keys`' order) from totals holding the runs' counts side by
     side (six scenario totals, then §10's weighted columns when asked for)."""
     return statistics(totals.reshape(*totals.shape[:-1], runs, -1), options)
 
@@ -67,12 +67,12 @@ def _two_level(
     # Each run's weight in the statistic: sign / runs of its group, so that the picks give the mean of the drawn.
     weights = np.concatenate([np.full(size, sign / size) for size, sign in zip(groups, signs)])
     totals = units.totals()
-    drawn = _bootstrap_totals(units, resamples, rng)
+    drawn = bootstrap_totals(units, resamples, rng)
     picks = _run_picks(groups, resamples, seed)
 
     def resampled() -> Iterator[np.ndarray]:
         start = 0
-        for block in _blocks(resamples, _SCORED_WIDTH * runs):
+        for block in resample_blocks(resamples, SCORED_WIDTH * runs):
             measures = _per_run(drawn[start : start + block], runs, options)
             chosen = picks[start : start + block] * weights
             yield np.einsum("br,brk->bk", chosen, measures)
@@ -87,13 +87,13 @@ def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int
     """`{key}_mean_low` and `{key}_mean_high` for every scheme's precision, recall and F (and with `value` the
     value keys): the BCa interval of the mean over runs from `options.bootstrap` two-level resamples (runs, then
     units; docs/scoring.md §9). `units` holds the runs' counts (`_per_run`) side by side for each unit."""
-    keys = _measure_keys(options)
+    keys = measure_keys(options)
     if units.size:
         rng = np.random.default_rng(options.seed)
         estimate, resampled, jackknife, _ = _two_level(
             units, [runs], [1.0], options.bootstrap, options.seed, rng, options
         )
-        low, high = _bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+        low, high = bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
     else:
         low = high = np.array([means.get(f"{key}_mean", 0.0) for key in keys])
     return holding_estimates(keys, low, high, means, "_mean")
@@ -112,21 +112,21 @@ def runs_comparison(
     runs' variance already holds), against Student's t with R_A + R_B - 2 degrees of freedom. A permutation
     of run labels alone cannot do with few runs: three runs against three have 20 arrangements, in mirrored
     pairs, so its smallest two-sided p-value is 2/20 = 0.1, and 2 against 2 (6 arrangements) 1/3."""
-    keys = _measure_keys(options)
+    keys = measure_keys(options)
     groups, width = (runs_a, runs_b), units.vectors.shape[1] // (runs_a + runs_b)  # one run's columns
     if not units.size:
         nothing = np.zeros(len(keys))
         return keys, nothing, nothing, np.ones(len(keys))
     rng = np.random.default_rng(seed)
     estimate, resampled, jackknife, drawn = _two_level(units, groups, (-1.0, 1.0), resamples, seed, rng, options)
-    low, high = _bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+    low, high = bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
     if runs_a == runs_b == 1:
         # The generator goes on from the units' draws, as compare_semeval's does.
 
         def difference(totals: np.ndarray) -> np.ndarray:
             return statistics(totals[..., width:], options) - statistics(totals[..., :width], options)
 
-        p_values = _randomization_p_values(estimate, map(difference, _swapped_totals(units, resamples, rng, width)))
+        p_values = randomization_p_values(estimate, map(difference, swapped_totals(units, resamples, rng, width)))
         return keys, low, high, p_values
     values = _per_run(units.totals(), runs_a + runs_b, options)
     scale = _scales(values, drawn, runs_a + runs_b, options)
@@ -142,7 +142,7 @@ def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options) 
     largest = np.abs(values).max(axis=0)
     if options.value is not None:  # only the value is unbounded: the drawn units' too
         start = 0
-        for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
+        for block in resample_blocks(len(drawn), SCORED_WIDTH * runs):
             measures = _per_run(drawn[start : start + block], runs, options)
             largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
             start += block
@@ -158,12 +158,12 @@ def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options, 
     correction, pooled as `_pooled_p_values` pools). Never below 0. Each statistic is multiplied by `scale`."""
     runs_a, runs_b = groups
     runs = runs_a + runs_b
-    sums = np.zeros(len(_measure_keys(options)))
+    sums = np.zeros(len(measure_keys(options)))
     squares = np.zeros_like(sums)
     deviations = np.zeros((runs, len(sums)))
     deviation_squares = np.zeros_like(deviations)
     start = 0
-    for block in _blocks(len(drawn), _SCORED_WIDTH * runs):
+    for block in resample_blocks(len(drawn), SCORED_WIDTH * runs):
         measures = _per_run(drawn[start : start + block], runs, options) * scale
         mean_a, mean_b = measures[:, :runs_a].mean(axis=1), measures[:, runs_a:].mean(axis=1)
         delta = mean_b - mean_a

@@ -24,7 +24,7 @@ _OUTCOMES_MATRIX = np.array(
     ]
 )
 # docs/scoring.md §10: the largest value a resample's statistic takes; the difference of two (2**1021), its
-# interpolation by np.quantile (2**1022) and the jackknife's sums (scaled first, `_bca_interval`) stay finite.
+# interpolation by np.quantile (2**1022) and the jackknife's sums (scaled first, `bca_interval`) stay finite.
 VALUE_BOUND = 2.0**1020
 # The measures the statistics cover, in the order of `_measures`' last axis; F's key depends on beta.
 _MEASURES = ("precision", "recall", "f")
@@ -46,7 +46,7 @@ def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None =
     return Rule.of(options).floats(credit, actual, credit, possible)
 
 
-def _measure_keys(options: Options) -> list[str]:
+def measure_keys(options: Options) -> list[str]:
     """The keys of the statistics, in the order of `statistics`: strict_precision ... type_f1, and with `value`
     the four value keys (docs/scoring.md §10)."""
     names = [options.f_name if measure == "f" else measure for measure in _MEASURES]
@@ -90,7 +90,7 @@ def statistics(totals: np.ndarray, options: Options) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
+def slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
     """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
     the totals (`statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
     first column, columns per bucket, buckets), columns counted after the six scenario counts and
@@ -112,13 +112,13 @@ def _slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]],
     return np.concatenate(parts, axis=-1)
 
 
-def _slice_key_positions(
+def slice_key_positions(
     layout: list[tuple[str, int, int, int]], names: Mapping[str, list[str]], options: Options
 ) -> Iterator[tuple[str, str, str, int]]:
-    """(slice, bucket, key, column of `_slice_measures`) for every bucket statistic: a bucket's keys are the
+    """(slice, bucket, key, column of `slice_measures`) for every bucket statistic: a bucket's keys are the
     schemes' P, R and F (a bucket has no value score, docs/scoring.md §11)."""
-    column = len(_measure_keys(options))
-    bucket_keys = _measure_keys(options.evolve(value=None))
+    column = len(measure_keys(options))
+    bucket_keys = measure_keys(options.evolve(value=None))
     for name, _, _, buckets in layout:
         for bucket in names[name][:buckets]:
             for key in bucket_keys:

@@ -11,7 +11,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..pairing.rules import SCENARIOS, _overlap_edges, overlap_kept
+from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, ErrorKey, Row
 from .columns import Columns, entity_texts
@@ -65,7 +65,7 @@ def _overlapped_twice_of_units(pairs: Pairs, min_overlap: float | None) -> tuple
         copies_r, copies_p = list(folded_r.values()), list(folded_p.values())
         degree_r: Counter[int] = Counter()
         degree_p: Counter[int] = Counter()
-        for i, j in _overlap_edges(distinct_r, distinct_p, min_overlap):
+        for i, j in overlap_edges(distinct_r, distinct_p, min_overlap):
             degree_r[i] += copies_p[j]
             degree_p[j] += copies_r[i]
         split += sum(copies_r[i] for i, degree in degree_r.items() if degree >= 2)
