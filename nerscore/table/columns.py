@@ -15,7 +15,6 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -331,9 +330,10 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
 
 def _all_strings(values: Sequence[Sequence[Any]]) -> bool:
     """Whether every item of every value is a string (what `_tokens_problem` asks of each): joining them is the
-    test, in C (a set of their types takes twice as long)."""
+    test, in C (a set of their types takes twice as long). A value at a time: one join over the chained items
+    first copies them all into a list as long as the batch's tokens (two thirds slower)."""
     try:
-        "".join(chain.from_iterable(values))
+        "".join(map("".join, values))
     except TypeError:
         return False
     return True
