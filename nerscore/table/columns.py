@@ -12,6 +12,7 @@ from __future__ import annotations
 import operator
 import re
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
@@ -329,11 +330,11 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
 
 
 def _all_strings(values: Sequence[Sequence[Any]]) -> bool:
-    """Whether every item of every value is a string (what `_tokens_problem` asks of each): joining them is the
-    test, in C (a set of their types takes twice as long). A value at a time: one join over the chained items
-    first copies them all into a list as long as the batch's tokens (two thirds slower)."""
+    """Whether every item of every value is a string (what `_tokens_problem` asks of each): joining each value is
+    the test, in C (a set of their types takes twice as long), each join dropped as soon as made, so that one
+    buffer is used over and over (one join of the batch's chained tokens wrote them all out again: 70% slower)."""
     try:
-        "".join(map("".join, values))
+        deque(map("".join, values), maxlen=0)
     except TypeError:
         return False
     return True
