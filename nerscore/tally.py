@@ -5,7 +5,6 @@ overall and per type (`CellColumns`). What the result dict makes of it is `nersc
 from __future__ import annotations
 
 import dataclasses
-import operator
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -112,15 +111,17 @@ def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list
     """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
     most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
     try:
-        # Most frequent first, then by the row's values in order: one sort of (-count, key). Within a scenario a
-        # side is absent (None) in every row or in none, so None meets a string only where the rows mix forms
-        # (texts of some batches and not others); then that sort raises, and the rows are ranked column by column.
-        # (Flat rows: a sort compares flat tuples faster than a count and a tuple.)
-        ranked = sorted(zip(map(operator.neg, errors.values()), *zip(*errors)))
+        # Most frequent first, then by the row's values in order: the keys sorted, then sorted again by count,
+        # which keeps the keys' order among equal counts (a stable sort, also in reverse); both sorts compare
+        # values of one kind, faster than one sort of (-count, key). Within a scenario a side is absent (None) in
+        # every row or in none, so None meets a string only where the rows mix forms (texts of some batches and
+        # not others); then that sort raises, and the rows are ranked column by column.
+        keys = sorted(errors)
+        keys.sort(key=errors.__getitem__, reverse=True)
     except TypeError:
-        ranked = [(-errors[key], *key) for key in _ranked_keys(errors)]
+        keys = _ranked_keys(errors)
     if limit is not None:
-        ranked = ranked[:limit]
+        keys = keys[:limit]
     return [
         {
             "scenario": scenario,
@@ -128,9 +129,11 @@ def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list
             "reference_type": reference_type,
             "predicted_text": predicted_text,
             "predicted_type": predicted_type,
-            "count": -negated,
+            "count": count,
         }
-        for negated, scenario, reference_text, reference_type, predicted_text, predicted_type in ranked
+        for (scenario, reference_text, reference_type, predicted_text, predicted_type), count in zip(
+            keys, map(errors.__getitem__, keys)
+        )
     ]
 
 
