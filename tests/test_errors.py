@@ -565,6 +565,26 @@ MISLEADING_FIRST_VALUES = [
         ["(1, 2)", "a tuple of 2 items", "(start, end, type)"],
         id="a-span-without-its-type-in-document-3",
     ),
+    # Against a side with no entity at all (redteam2): read as tags, these were "predictions have 1 tags and
+    # references 0", naming no entity.
+    pytest.param(
+        {"predictions": [[(0, 1)]], "references": [[]]},
+        ("predictions", 0, None, 0),
+        ["(0, 1)", "a tuple of 2 items", "(start, end, type)"],
+        id="a-span-without-its-type-against-no-entity",
+    ),
+    pytest.param(
+        {"predictions": [[], [], [("LOC", 7)]], "references": [[], [], []]},
+        ("predictions", 2, None, 0),
+        ["('LOC', 7)", "whose type and text are str and int"],
+        id="a-number-as-the-text-against-no-entity",
+    ),
+    pytest.param(
+        {"predictions": [[]], "references": [[[1, 2]]]},
+        ("references", 0, None, 0),
+        ["[1, 2]", "a list of 2 items"],
+        id="a-list-span-without-its-type-in-the-references-against-no-entity",
+    ),
 ]
 
 
