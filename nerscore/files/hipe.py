@@ -24,6 +24,7 @@ from .hipe_model import (
     HipeFileError,
     align_hipe,
 )
+from .readers import checked_path
 
 __all__ = [
     "HIPE_2020_TYPES",
@@ -47,7 +48,7 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     an error (raised as the file is read, or where a document's tab count looks right, with a line of too few
     values too, when its columns are first read). A file without `# document` lines is one document (the
     scorer's reading of a flat response, which `align_hipe` then splits as the gold is split)."""
-    source = os.fspath(path)
+    source = checked_path(path, "a HIPE TSV file")
     try:
         with open(source, encoding=encoding, newline=None) as handle:
             # Universal newlines: lines end with "\n" alone.
