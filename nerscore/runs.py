@@ -170,8 +170,8 @@ def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]
         for result, tally in zip(results, tallies):
             assert tally.diagnostics is not None
             result.update(tally.diagnostics.as_dict())
-    if options.per_type and options.labels is None:
-        every = sorted(set().union(*(tally.entity_types for tally in tallies)))
+    every = sorted(set().union(*(tally.entity_types for tally in tallies)))
+    if options.per_type and options.labels is None and every:  # (no type in any run: nothing to widen)
         widened = options.evolve(labels=every)
         for index, tally in enumerate(tallies):
             if tally.entity_types != every:
