@@ -183,6 +183,13 @@ Examples:
 """
 
 
+def _missing(predictions: Any, references: Any, predicted: str, reference: str) -> str:
+    """What an add without both sides found: `predictions=None`, or both None."""
+    if predictions is None and references is None:
+        return f"{predicted}=None and {reference}=None"
+    return f"{predicted}=None beside {reference}" if predictions is None else f"{reference}=None beside {predicted}"
+
+
 class _StoredBatches:
     """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
     `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with
@@ -299,8 +306,11 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one sentence, checked as `add_batch` checks a batch."""
         given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
-        if prediction is None or reference is None or kwargs:
+        if kwargs:  # evaluate's own error names the unknown inputs
             return super().add(prediction=prediction, reference=reference, **kwargs)
+        if prediction is None or reference is None:
+            # evaluate stores None and compute then fails with a TypeError naming nothing
+            raise ValueError(f"found {_missing(prediction, reference, 'prediction', 'reference')}; expected both")
         return self.add_batch(
             predictions=[prediction], references=[reference], **{name: [value] for name, value in given.items()}
         )
@@ -312,7 +322,11 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         if predictions is None or references is None:
             if given:
                 raise ValueError(f"found {', '.join(given)} without predictions and references; expected all")
-            return super().add_batch(predictions=predictions, references=references, **kwargs)
+            if kwargs:  # evaluate's own error names the unknown inputs
+                return super().add_batch(predictions=predictions, references=references, **kwargs)
+            # evaluate raises TypeError ("object of type 'NoneType' has no len()") or KeyError 'columns'
+            found = _missing(predictions, references, "predictions", "references")
+            raise ValueError(f"found {found}; expected both, one list per sentence each")
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
             predictions, references, form = stored_batch(predictions, references)
