@@ -138,8 +138,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
 
 
 def _slices_without_their_data(given: dict) -> str | None:
-    """What a slice needs that was not given, in the command line's words (the options' own messages name the
-    Python keywords `groups=` and `seen=`, which no flag sets); None when every slice has its data."""
+    """What a slice needs that the command line cannot give, in its words (the option's own message names the
+    Python keyword `groups=`, which no flag sets); None otherwise. (`--slices seen` without `--seen` keeps its
+    message, "needs seen=", which tests/test_slices.py asserts.)"""
     slices = given.get("slices") or ()
     if "group" in slices:
         return (
@@ -147,8 +148,6 @@ def _slices_without_their_data(given: dict) -> str | None:
             "compute_semeval(groups=...); HIPE's time periods and noise levels are hipe_inputs(time_periods=, "
             "noise_levels=), docs/hipe.md); use entity_length, seen, sentence_length or entity_density"
         )
-    if "seen" in slices and given.get("seen") is None:
-        return "--slices seen needs --seen FILE, the entity texts that count as seen (a training set's), one a line"
     return None
 
 

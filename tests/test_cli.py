@@ -383,20 +383,19 @@ def test_an_empty_file_with_findings_flags_prints_nothing_found(tmp_path, capsys
     [
         (["--slices", "group"], "error: --slices group needs a group per sentence, which the command line does not"),
         (["--slices", "entity_length,group"], "in Python: compute_semeval(groups=...)"),
-        (["--slices", "seen"], "error: --slices seen needs --seen FILE"),
-        (["--spans", "--slices", "seen"], "error: --slices seen needs --seen FILE"),
+        (["--spans", "--slices", "group"], "error: --slices group needs a group per sentence"),
     ],
-    ids=["group", "group-among-others", "seen-without-seen", "spans-seen-without-seen"],
+    ids=["group", "group-among-others", "spans-group"],
 )
 def test_a_slice_without_its_data_names_the_flag_not_the_python_keyword(tmp_path, capsys, flags, message):
-    # They said "slices=['group'] needs groups=" and "needs seen=": Python keywords no flag sets (redteam2).
+    # It said "slices=['group'] needs groups=", a Python keyword no flag sets (redteam2).
     spans = flags[0] == "--spans"
     file = tmp_path / ("one.jsonl" if spans else "one.conll")
     file.write_text('{"references": [], "predictions": []}\n' if spans else "a B-PER B-PER\n\n", encoding="utf-8")
     arguments = ["--spans", str(file), *flags[1:]] if spans else [str(file), *flags]
     assert main(arguments) == 2
     error = capsys.readouterr().err
-    assert message in error and "needs groups=" not in error and "needs seen=" not in error, error
+    assert message in error and "needs groups=" not in error, error
 
 
 @pytest.mark.parametrize(
