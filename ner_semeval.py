@@ -183,6 +183,21 @@ Examples:
 """
 
 
+def _missing(predictions: Any, references: Any, predicted: str, reference: str) -> str:
+    """What an add without both sides found: `predictions=None`, or both None."""
+    if predictions is None and references is None:
+        return f"{predicted}=None and {reference}=None"
+    return f"{predicted}=None beside {reference}" if predictions is None else f"{reference}=None beside {predicted}"
+
+
+def _columns_given(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The columns (`texts`, `tokens`, `groups`, `documents`) taken out of `kwargs`, those given as None left out:
+    None is compute_semeval's default, "not given" (left in, evaluate refused them as "Bad inputs" and compute
+    as unknown options)."""
+    popped = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
+    return {name: value for name, value in popped.items() if value is not None}
+
+
 class _StoredBatches:
     """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
     `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with
@@ -298,9 +313,12 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one sentence, checked as `add_batch` checks a batch."""
-        given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
-        if prediction is None or reference is None or kwargs:
+        given = _columns_given(kwargs)
+        if kwargs:  # evaluate's own error names the unknown inputs
             return super().add(prediction=prediction, reference=reference, **kwargs)
+        if prediction is None or reference is None:
+            # evaluate stores None and compute then fails with a TypeError naming nothing
+            raise ValueError(f"found {_missing(prediction, reference, 'prediction', 'reference')}; expected both")
         return self.add_batch(
             predictions=[prediction], references=[reference], **{name: [value] for name, value in given.items()}
         )
@@ -308,11 +326,15 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """Add a batch of tag (or id) sequences or spans, with its columns (`texts`, `tokens`, `groups`,
         `documents`: one value per sentence); numpy arrays and torch tensors are turned into lists."""
-        given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs and kwargs[name] is not None}
+        given = _columns_given(kwargs)
         if predictions is None or references is None:
             if given:
                 raise ValueError(f"found {', '.join(given)} without predictions and references; expected all")
-            return super().add_batch(predictions=predictions, references=references, **kwargs)
+            if kwargs:  # evaluate's own error names the unknown inputs
+                return super().add_batch(predictions=predictions, references=references, **kwargs)
+            # evaluate raises TypeError ("object of type 'NoneType' has no len()") or KeyError 'columns'
+            found = _missing(predictions, references, "predictions", "references")
+            raise ValueError(f"found {found}; expected both, one list per sentence each")
         # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
         try:
             predictions, references, form = stored_batch(predictions, references)
@@ -383,7 +405,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         if (predictions is None) != (references is None):
             given, missing = ("predictions", "references") if references is None else ("references", "predictions")
             raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
-        given = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs and kwargs[name] is not None}
+        given = _columns_given(kwargs)
         if given and predictions is None:
             raise ValueError(
                 f"found {', '.join(given)} without predictions and references; expected them with the batch they "

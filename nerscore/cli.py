@@ -63,6 +63,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     given = {
         name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
     }
+    if refused := _slices_without_their_data(given):
+        print(f"error: {refused}", file=sys.stderr)
+        return 2
     if args.hipe:  # docs/hipe.md
         if args.files or args.spans or args.compare or args.runs or annotations:
             parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
@@ -132,6 +135,20 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _slices_without_their_data(given: dict) -> str | None:
+    """What a slice needs that the command line cannot give, in its words (the option's own message names the
+    Python keyword `groups=`, which no flag sets); None otherwise. (`--slices seen` without `--seen` keeps its
+    message, "needs seen=", which tests/test_slices.py asserts.)"""
+    slices = given.get("slices") or ()
+    if "group" in slices:
+        return (
+            "--slices group needs a group per sentence, which the command line does not read (in Python: "
+            "compute_semeval(groups=...); HIPE's time periods and noise levels are hipe_inputs(time_periods=, "
+            "noise_levels=), docs/hipe.md); use entity_length, seen, sentence_length or entity_density"
+        )
+    return None
 
 
 def flagged_options() -> list[str]:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, given_columns
+from .accumulator import Accumulator, PerSentence, _no_token, _without_tokens, given_columns
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
@@ -152,7 +152,12 @@ def _counted(
 
 
 def _tallies(counted: list[Accumulator]) -> list[Tally]:
-    return [run.tally or Tally() for run in counted]
+    tallies = [run.tally or Tally() for run in counted]
+    # A run of no value at all reads as tags of no token: beside runs of spans it is spans of none, without
+    # token_accuracy (as batches add, docs/scoring.md §7), so that every run has the same keys.
+    if any(tally.tokens is None for tally in tallies):
+        tallies = [_without_tokens(tally) if _no_token(tally) else tally for tally in tallies]
+    return tallies
 
 
 def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]:
@@ -165,8 +170,8 @@ def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]
         for result, tally in zip(results, tallies):
             assert tally.diagnostics is not None
             result.update(tally.diagnostics.as_dict())
-    if options.per_type and options.labels is None:
-        every = sorted(set().union(*(tally.entity_types for tally in tallies)))
+    every = sorted(set().union(*(tally.entity_types for tally in tallies)))
+    if options.per_type and options.labels is None and every:  # (no type in any run: nothing to widen)
         widened = options.evolve(labels=every)
         for index, tally in enumerate(tallies):
             if tally.entity_types != every:

@@ -9,6 +9,7 @@ itself (requirements-dev.txt), `spacy.blank("en")` with entities set by hand.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -427,6 +428,37 @@ def test_read_brat_refuses_what_is_no_brat(tmp_path: Path) -> None:
     (tmp_path / "alone.ann").write_text("T1\tX 0 1\tx\n", encoding="utf-8")
     with pytest.raises(nerscore.ConllError, match=r"alone\.ann: has no alone\.txt beside it"):
         list(nerscore.read_brat(tmp_path))
+
+
+# What is no path where a reader takes a path, and a path where one takes lines (redteam2): os.fspath's bare
+# TypeError ("expected str, bytes or os.PathLike object, not NoneType"), or a path read a letter a line.
+PATH_READERS = [nerscore.read_brat, nerscore.read_hipe, nerscore.read_label_studio]
+LINE_READERS = [nerscore.read_conll, nerscore.read_two_systems, nerscore.read_span_lines]
+
+
+@pytest.mark.parametrize("reader", PATH_READERS, ids=lambda reader: reader.__name__)
+@pytest.mark.parametrize("path", [None, 3, ["a.ann"]], ids=["none", "a-number", "a-list"])
+def test_a_path_reader_given_no_path_says_what_it_found(reader, path) -> None:
+    with pytest.raises(ValueError, match=rf"found {type(path).__name__} .*; expected .*\(a str or os\.PathLike path\)"):
+        list(reader(path))
+
+
+@pytest.mark.parametrize("reader", PATH_READERS, ids=lambda reader: reader.__name__)
+def test_a_path_reader_takes_a_bytes_path(reader, tmp_path: Path) -> None:
+    missing = os.fsencode(tmp_path / "missing.ann")
+    with pytest.raises((OSError, nerscore.ConllError), match="missing"):
+        list(reader(missing))
+
+
+@pytest.mark.parametrize("reader", LINE_READERS, ids=lambda reader: reader.__name__)
+@pytest.mark.parametrize(
+    "lines", [None, 3, "data/test.conll", b"data/test.conll"], ids=["none", "a-number", "a-path", "bytes"]
+)
+def test_a_line_reader_given_no_lines_says_what_it_found(reader, lines) -> None:
+    with pytest.raises(
+        ValueError, match=rf"found {type(lines).__name__} .*; expected lines, .*{reader.__name__}\(open"
+    ):
+        list(reader(lines))
 
 
 # ---------------------------------------------------------------------------------------------------------

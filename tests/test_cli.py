@@ -376,3 +376,46 @@ def test_an_empty_file_with_findings_flags_prints_nothing_found(tmp_path, capsys
     assert main(arguments) == 0, capsys.readouterr().err
     printed = capsys.readouterr().out
     assert "correct            0" in printed and table in printed, printed
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--slices", "group"], "error: --slices group needs a group per sentence, which the command line does not"),
+        (["--slices", "entity_length,group"], "in Python: compute_semeval(groups=...)"),
+        (["--spans", "--slices", "group"], "error: --slices group needs a group per sentence"),
+    ],
+    ids=["group", "group-among-others", "spans-group"],
+)
+def test_a_slice_without_its_data_names_the_flag_not_the_python_keyword(tmp_path, capsys, flags, message):
+    # It said "slices=['group'] needs groups=", a Python keyword no flag sets (redteam2).
+    spans = flags[0] == "--spans"
+    file = tmp_path / ("one.jsonl" if spans else "one.conll")
+    file.write_text('{"references": [], "predictions": []}\n' if spans else "a B-PER B-PER\n\n", encoding="utf-8")
+    arguments = ["--spans", str(file), *flags[1:]] if spans else [str(file), *flags]
+    assert main(arguments) == 2
+    error = capsys.readouterr().err
+    assert message in error and "needs groups=" not in error, error
+
+
+@pytest.mark.parametrize(
+    ("slices", "message"),
+    [
+        (["--slices", "sentence_length"], ":2: found no 'text'; --slices sentence_length counts the characters of"),
+        (["--slices", "entity_length,seen", "--seen", "SEEN"], ":2: found no 'text'; --slices seen reads each entity"),
+    ],
+    ids=["sentence-length", "seen"],
+)
+def test_a_span_line_without_the_text_a_slice_reads_is_named(tmp_path, capsys, slices, message):
+    # It said "pass tokens= (tokens) or texts= (characters)", compute_semeval's keywords, naming no line (redteam2).
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text(
+        '{"text": "a b", "references": [[0, 1, "PER"]], "predictions": []}\n'
+        '{"references": [[0, 1, "PER"]], "predictions": []}\n',
+        encoding="utf-8",
+    )
+    seen = tmp_path / "seen.txt"
+    seen.write_text("a\n", encoding="utf-8")
+    assert main(["--spans", str(spans), *[str(seen) if flag == "SEEN" else flag for flag in slices]]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(str(spans)) and message in error and "texts=" not in error, error

@@ -4,6 +4,7 @@ and what was expected; nothing else escapes; inputs are never modified."""
 from __future__ import annotations
 
 import copy
+import re
 
 import numpy as np
 import pytest
@@ -230,11 +231,40 @@ def test_odd_input_through_evaluate_raises_only_value_error(metric, inputs: dict
         metric.compute(**inputs)
 
 
+_STRINGS_BATCH = {"predictions": [[("PER", "a")]], "references": [[("PER", "a")]], "texts": ["a b"]}
+
+
 def test_metric_is_usable_after_a_failed_compute(metric) -> None:
     with pytest.raises(ValueError):
         metric.compute(predictions=[[True]], references=[[True]], label_list=ID_LABELS)
     result = metric.compute(predictions=[[1, 2]], references=[[1, 2]], label_list=ID_LABELS)
     assert result["strict_correct"] == 1
+
+
+@pytest.mark.parametrize(
+    "first",
+    [{"predictions": [["B-PER"]], "references": [["B-PER"]]}, {**_STRINGS_BATCH}],
+    ids=["after-tags", "after-strings"],
+)
+@pytest.mark.parametrize(
+    ("call", "inputs", "fragment"),
+    [
+        ("add_batch", {"predictions": None, "references": [["O"]]}, "predictions=None beside references"),
+        ("add_batch", {"predictions": [["O"]], "references": None}, "references=None beside predictions"),
+        ("add_batch", {"predictions": None, "references": None}, "predictions=None and references=None"),
+        ("add", {"prediction": None, "reference": ["O"]}, "prediction=None beside reference"),
+    ],
+    ids=["add-batch-predictions", "add-batch-references", "add-batch-both", "add-prediction"],
+)
+def test_an_add_without_one_side_is_refused_and_the_batches_before_kept(
+    metric, first: dict, call: str, inputs: dict, fragment: str
+) -> None:
+    # evaluate raised TypeError ("object of type 'NoneType' has no len()"), KeyError 'columns' after a batch with
+    # texts, or (add) stored None for compute to fail on (redteam2).
+    metric.add_batch(**first)
+    with pytest.raises(ValueError, match=re.escape(fragment)):
+        getattr(metric, call)(**inputs)
+    assert metric.compute()["strict_correct"] == 1
 
 
 # Inputs are never modified (docs/scoring.md §7 promises a pure function; Trainer reuses its arrays).
@@ -564,6 +594,26 @@ MISLEADING_FIRST_VALUES = [
         ("references", 3, None, 0),
         ["(1, 2)", "a tuple of 2 items", "(start, end, type)"],
         id="a-span-without-its-type-in-document-3",
+    ),
+    # Against a side with no entity at all (redteam2): read as tags, these were "predictions have 1 tags and
+    # references 0", naming no entity.
+    pytest.param(
+        {"predictions": [[(0, 1)]], "references": [[]]},
+        ("predictions", 0, None, 0),
+        ["(0, 1)", "a tuple of 2 items", "(start, end, type)"],
+        id="a-span-without-its-type-against-no-entity",
+    ),
+    pytest.param(
+        {"predictions": [[], [], [("LOC", 7)]], "references": [[], [], []]},
+        ("predictions", 2, None, 0),
+        ["('LOC', 7)", "whose type and text are str and int"],
+        id="a-number-as-the-text-against-no-entity",
+    ),
+    pytest.param(
+        {"predictions": [[]], "references": [[[1, 2]]]},
+        ("references", 0, None, 0),
+        ["[1, 2]", "a list of 2 items"],
+        id="a-list-span-without-its-type-in-the-references-against-no-entity",
     ),
 ]
 

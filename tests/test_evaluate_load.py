@@ -98,6 +98,23 @@ def test_add_batch_then_compute_with_a_last_batch(metric) -> None:
     assert result == compute_semeval(predictions=PREDICTIONS, references=REFERENCES)
 
 
+@pytest.mark.parametrize("call", ["add_batch", "add", "compute"])
+def test_columns_given_as_none_are_not_given(metric, call: str) -> None:
+    # None is compute_semeval's default for texts, tokens, groups and documents; through evaluate it was refused as
+    # "Bad inputs" (add_batch), an unknown option (compute) or a text of None (add) (redteam2).
+    none = {"texts": None, "tokens": None, "groups": None, "documents": None}
+    if call == "add":
+        for prediction, reference in zip(PREDICTIONS, REFERENCES):
+            metric.add(prediction=prediction, reference=reference, **none)
+        result = metric.compute()
+    elif call == "add_batch":
+        metric.add_batch(predictions=PREDICTIONS, references=REFERENCES, **none)
+        result = metric.compute()
+    else:
+        result = metric.compute(predictions=PREDICTIONS, references=REFERENCES, **none)
+    assert result == compute_semeval(predictions=PREDICTIONS, references=REFERENCES, **none)
+
+
 # Integer ids the way a Trainer hands them over: 2-D arrays padded with -100 (the labels), sub-word pieces
 # labelled -100 too. Sentence 0: "B-PER I-PER <piece> O B-LOC", sentence 1: "O B-LOC <pad> <pad> <pad>".
 LABEL_IDS = np.array([[1, 2, -100, 0, 3], [0, 3, -100, -100, -100]])

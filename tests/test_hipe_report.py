@@ -86,6 +86,8 @@ def test_hipe_inputs_carry_the_documents_and_their_periods(files: tuple[str, str
         (["--column", "NE-COARSE-LIT", "--column", "NE-COARSE-METO"], "one --column at a time"),
         (["--column", "NE-FINE-LIT"], "column NE-FINE-LIT: no such column"),
         (["--tagset", "missing.txt"], "missing.txt"),
+        # It said "needs groups=", a Python keyword no flag sets (redteam2).
+        (["--slices", "group"], "--slices group needs a group per sentence, which the command line does not read"),
     ],
 )
 def test_bad_requests_exit_2_saying_why(

@@ -286,6 +286,32 @@ def test_a_type_only_some_runs_predict_has_its_keys_in_every_run() -> None:
     assert summary["strict_macro_f1_mean"] == pytest.approx(np.mean([result["strict_macro_f1"] for result in each]))
 
 
+@pytest.mark.parametrize("bootstrap", [0, 20], ids=["plain", "bootstrap"])
+@pytest.mark.parametrize("empty_first", [True, False], ids=["empty-run-first", "empty-run-last"])
+def test_a_run_of_no_entity_beside_runs_of_spans_is_spans_of_none(bootstrap: int, empty_first: bool) -> None:
+    # A run with no value at all read as tags of no token, with token_accuracy, which the runs of spans have not:
+    # KeyError 'token_accuracy' (redteam2). Each run is scored as compute_semeval scores it beside the others.
+    references: list[list] = [[], []]
+    runs = [[[], []], [[(0, 1, "PER")], []]][:: 1 if empty_first else -1]
+    summary = ns.summarize_runs(runs=runs, references=references, bootstrap=bootstrap)
+    assert "token_accuracy_mean" not in summary
+    assert summary["strict_spurious_min"] == 0 and summary["strict_spurious_max"] == 1
+    assert summary["strict_spurious_mean"] == 0.5 and summary["runs"] == 2
+
+
+@pytest.mark.parametrize(
+    ("runs", "references"),
+    [([[["O"]], [["O"]]], [["O"]]), ([[[]]], [[]]), ([[[], []], [[], []]], [[], []])],
+    ids=["tags-of-no-entity", "an-empty-sentence", "two-runs-of-empty-sentences"],
+)
+def test_per_type_runs_of_no_entity_type_give_the_overall_keys(runs: list, references: list) -> None:
+    # It raised "labels=[] keeps no entity type", an option the caller never gave (redteam2).
+    summary = ns.summarize_runs(runs=runs, references=references, per_type=True)
+    alone = ns.compute_semeval(predictions=runs[0], references=references, per_type=True)
+    assert {key.removesuffix("_mean") for key in summary if key.endswith("_mean")} == set(alone)
+    assert summary["strict_f1_mean"] == alone["strict_f1"] and summary["runs"] == len(runs)
+
+
 def test_summarize_runs_with_bootstrap_adds_an_interval_of_each_mean_wider_than_one_level() -> None:
     runs, references = runs_of(2, 5, 0.5)
     summary = ns.summarize_runs(runs=runs, references=references, bootstrap=1000)

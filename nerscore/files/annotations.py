@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, too_many_digits
+from .readers import ConllError, checked_path, too_many_digits
 
 # ---------------------------------------------------------------------------------------------------------
 # BRAT standoff
@@ -64,7 +64,7 @@ def read_brat(path: str | os.PathLike[str], fragments: bool = False) -> Iterator
     line, or one whose text is not the ``.txt``'s text at its offsets, is a `ConllError` naming the file and
     the line. A discontinuous annotation (``T3<TAB>ADR 10 16;23 30<TAB>...``) is its full extent, or with
     `fragments` its fragments, sorted and merged (docs/scoring.md §12), scored on their units."""
-    path = os.fspath(path)
+    path = checked_path(path, "a BRAT folder or .ann file")
     if path.endswith(".ann") and not os.path.isdir(path):
         yield read_brat_file(path, os.path.basename(path).removesuffix(".ann"), fragments=fragments)
         return
@@ -288,7 +288,7 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
     (older Label Studio versions counted UTF-16 code units). Errors name the line where the task starts."""
     import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
 
-    source = os.fspath(path)
+    source = checked_path(path, "a Label Studio JSON export")
     raw = read_bytes(source)
     content = decoded(raw, source).removeprefix("\ufeff")
     decoder = json.JSONDecoder()

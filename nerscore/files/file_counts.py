@@ -80,6 +80,15 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
     if options.errors and None in texts:
         line = documents[texts.index(None)].line
         raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
+    reading = {
+        "sentence_length": "counts the characters of each line's 'text'",
+        "seen": "reads each entity's text in 'text'",
+    }
+    needs_text = [name for name in options.slices or () if name in reading]
+    if needs_text and None in texts:  # (the slices' own message names compute_semeval's texts=, no flag)
+        line = documents[texts.index(None)].line
+        name = needs_text[0]
+        raise ConllError(source, line, f"found no 'text'; --slices {name} {reading[name]}")
     columns = Columns(texts=tuple(str(text) for text in texts)) if None not in texts else Columns()
     try:
         if options.slices:

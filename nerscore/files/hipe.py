@@ -30,6 +30,7 @@ from .hipe_model import (
     HipeFileError,
     align_hipe,
 )
+from .readers import checked_path
 
 __all__ = [
     "HIPE_2020_TYPES",
@@ -54,7 +55,7 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     values too, when its columns are first read). A file without `# document` lines is one document (the
     scorer's reading of a flat response, which `align_hipe` then splits as the gold is split). A UTF-8 file is laid
     out with numpy where it can be, read alike (docs/hipe.md, "Speed")."""
-    source = os.fspath(path)
+    source = checked_path(path, "a HIPE TSV file")
     codec = codecs.lookup(encoding).name
     if codec in ("utf-8", "utf-8-sig"):
         # A well-formed file is laid out with numpy (docs/hipe.md, "Speed"); any other is read line by line.

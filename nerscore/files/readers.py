@@ -5,6 +5,7 @@ JSON lines of spans. Each yields as it reads, and a malformed line is a `ConllEr
 from __future__ import annotations
 
 import codecs
+import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,30 @@ class ConllError(ValueError):
         self.line = line
         self.problem = problem
         super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
+
+
+def checked_path(path: Any, expected: str) -> str:
+    """A reader's path as a `str` (bytes and `os.PathLike` too); None, a number or an open file is a ValueError
+    saying what was found and what `expected` is (`os.fspath`'s TypeError names neither the argument nor a fix)."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(path))
+    raise ValueError(f"found {type(path).__name__} {_short(path)}; expected {expected} (a str or os.PathLike path)")
+
+
+def checked_lines(lines: Any, reader: str) -> Iterable[str]:
+    """A line reader's `lines`: a str or bytes would be read a character at a time (a path given where lines go
+    reads as a file of one-letter lines), None or a number not at all."""
+    if isinstance(lines, (str, bytes, os.PathLike)) or not hasattr(lines, "__iter__"):
+        raise ValueError(
+            f"found {type(lines).__name__} {_short(lines)}; expected lines, such as an open text file or a list of "
+            f"strings: {reader}(open(path, encoding='utf-8')), or text.splitlines() for a file's text"
+        )
+    return lines
+
+
+def _short(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 class ConllSentence(NamedTuple):
@@ -83,6 +108,7 @@ def _sentences(
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
     document = 0
+    lines = checked_lines(lines, "read_two_systems" if tag_columns == 3 else "read_conll")
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line.split()
         if not columns or columns[0] == "-DOCSTART-":
@@ -153,7 +179,7 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
     malformed line is a `ConllError` naming `source` and the line."""
     expected = f"expected {SPAN_LINE}"
-    for number, line, record in json_line_records(lines, source, expected):
+    for number, line, record in json_line_records(checked_lines(lines, "read_span_lines"), source, expected):
         surrogate = _lone_surrogate(line, record)
         if surrogate is not None:
             raise ConllError(source, number, surrogate)

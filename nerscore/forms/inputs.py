@@ -4,6 +4,7 @@ checked, and every bad value a located `InvalidInputError`. Both sides together:
 
 from __future__ import annotations
 
+import numbers
 import operator
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -97,6 +98,8 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
     forms = {reference_form, predicted_form} - {None}
     if len(forms) > 1 and forms & {STRINGS, SPANS}:
         _check_first_values(predictions, references, reference_form, predicted_form)
+    if forms == {TAGS} and None in (reference_form, predicted_form):
+        _check_lone_value(predictions if reference_form is None else references, reference_form is None)
     if STRINGS in forms:
         if forms <= {STRINGS, SPANS}:
             return STRINGS  # strings against strings or spans into the same texts (docs/scoring.md §1b)
@@ -146,6 +149,21 @@ def _check_first_values(
                 as_string_entity(value) if other == STRINGS else as_span(value)
             except InvalidInputError as error:
                 raise error.at(side, sentence, entity=0) from None
+
+
+def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
+    """Against a side with no value at all, a tuple or list of offsets or strings (not a token's scores) can
+    only be a malformed entity: tags of it would fail alignment with no entity named, so it is checked as one
+    (`as_string_entity` for a (type, ...) pair, `as_span` otherwise) and the error says where."""
+    sentence, value = next((index, row[0]) for index, row in enumerate(batch) if len(row))
+    if not isinstance(value, (tuple, list)) or not value:
+        return
+    if looks_like_scores(value) and not all(isinstance(item, numbers.Integral) for item in value):
+        return  # a token's scores: the alignment error stands (as_list advises argmax for arrays)
+    try:
+        as_string_entity(value) if len(value) == 2 and isinstance(value[0], str) else as_span(value)
+    except InvalidInputError as error:
+        raise error.at("predictions" if is_predictions else "references", sentence, entity=0) from None
 
 
 def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
