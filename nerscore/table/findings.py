@@ -15,7 +15,7 @@ from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, ErrorKey, Row
 from .columns import Columns, entity_texts
-from .pairs import FlatSpans, Pairs, _column
+from .pairs import FlatSpans, Pairs, int_column
 from .slices import row_texts
 
 _I, _V, _VI = (SCENARIOS.index(scenario) for scenario in ("I", "V", "VI"))
@@ -47,9 +47,9 @@ def unit_overlaps(pairs: Pairs, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     one's units (docs/scoring.md §12)."""
     pieces_r, pieces_p = pairs.pieces(0, rows), pairs.pieces(1, rows)
     # As Python ints where they pass int64 (an entity's units are bounded by its offsets, which are not).
-    shared = _column(list(map(shared_units, pieces_r, pieces_p)))
-    units_r = _column([sum(b - a for a, b in held) for held in pieces_r])
-    units_p = _column([sum(b - a for a, b in held) for held in pieces_p])
+    shared = int_column(list(map(shared_units, pieces_r, pieces_p)))
+    units_r = int_column([sum(b - a for a, b in held) for held in pieces_r])
+    units_p = int_column([sum(b - a for a, b in held) for held in pieces_p])
     return shared, units_r, units_p
 
 

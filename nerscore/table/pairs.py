@@ -126,7 +126,7 @@ class Pairs:
             )
             for column, value in zip(columns, values):
                 column.append(value)
-        return cls.of_columns([_column(column) for column in columns], names, sentences, fragments)
+        return cls.of_columns([int_column(column) for column in columns], names, sentences, fragments)
 
     @classmethod
     def of_columns(
@@ -138,7 +138,7 @@ class Pairs:
     ) -> Pairs:
         """From the eight columns in the order of `PAIR_COLUMNS` (and the two fragment columns, where some entity
         is discontinuous)."""
-        sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1 = (_column(column) for column in columns)
+        sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1 = (int_column(column) for column in columns)
         held_r, held_p = (None, None) if fragments is None else fragments
         return cls(
             sentence,
@@ -330,7 +330,7 @@ def fragment_column(values: Sequence[Any]) -> np.ndarray:
     return np.fromiter(values, dtype=object, count=len(values))
 
 
-def _column(values: Sequence[int] | np.ndarray) -> np.ndarray:
+def int_column(values: Sequence[int] | np.ndarray) -> np.ndarray:
     """A column as int64, or as Python ints where a span's offset is past what int64 holds (docs/scoring.md §1
     takes any non-negative integer): the readable path's table holds them exactly."""
     if isinstance(values, np.ndarray) and values.dtype == object:

@@ -26,7 +26,7 @@ from ..pairing.rules import SCENARIOS
 from ..result_scores import scores, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text, entity_texts
-from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, _column
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
 
 SEEN, UNSEEN = "seen", "unseen"
 _WIDTH = len(SCENARIOS)
@@ -279,7 +279,7 @@ def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
     """Each row's entity of one side (0: references, 1: predictions) in units (docs/scoring.md §12: the union of
     its fragments), 0 where the row has none."""
     # As Python ints where they pass int64: units are bounded by offsets, which docs/scoring.md §1 does not bound.
-    return _column([sum(end - start for start, end in pieces) for pieces in rows.pieces(side)])
+    return int_column([sum(end - start for start, end in pieces) for pieces in rows.pieces(side)])
 
 
 def fragment_texts(rows: Pairs, columns: Columns, side: int, present: np.ndarray) -> list[str]:
@@ -288,7 +288,7 @@ def fragment_texts(rows: Pairs, columns: Columns, side: int, present: np.ndarray
     pieces = rows.pieces(side, present)
     flat = [piece for entity in pieces for piece in entity]
     sentence = np.repeat(rows.sentence[present], [len(entity) for entity in pieces])
-    starts, ends = _column([start for start, _ in flat]), _column([end for _, end in flat])
+    starts, ends = int_column([start for start, _ in flat]), int_column([end for _, end in flat])
     texts = iter(entity_texts(columns, sentence, starts, ends) if flat else [])
     return [" ".join(next(texts) for _ in entity) for entity in pieces]
 
