@@ -1,5 +1,5 @@
 """The array path of the pairing of nested, overlapping or repeated entities (docs/scoring.md §3), for many
-sentences at once: what `pairing._pair_nested` does one sentence at a time, with numpy, up to the components
+sentences at once: what `rules._pair_nested` does one sentence at a time, with numpy, up to the components
 that need the exact solver.
 
 Each side is folded into its distinct entities with their numbers of copies; rule 1's pairs of identical

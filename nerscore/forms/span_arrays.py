@@ -250,7 +250,7 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     """One side's `SpanValues`, or `FragmentValues` where a dict gives an entity of several fragments
     (docs/scoring.md §12); None if any entity is not a plain, valid dict or tuple (the readable path then explains
     or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at C speed;
-    fragments by `fragment_arrays.fragment_columns`."""
+    fragments by `fragment_reading.fragment_columns`."""
     if isinstance(batch, SpanValues):
         return batch
     counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
