@@ -340,7 +340,11 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             predictions, references, form = stored_batch(predictions, references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
-                return None  # an empty batch counts nothing
+                if columns and self._stored_columns is None:
+                    # It counts nothing, but its columns say what the evaluation gives: `texts=[]` says string
+                    # entities, and compute_semeval's result then holds `ungrounded` (docs/scoring.md §1b).
+                    self._stored_columns = columns.given
+                return None
             columns.check_same_as(self._stored_columns)
             stored_columns = columns.stored(len(predictions)) if columns else None
             has_values = batch_form(predictions, references) is not None
@@ -415,9 +419,11 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         if self._nothing_stored() and self.num_process == 1:
             # Nothing stored and nobody to share with: evaluate's cache would write this batch to disk and read it
             # back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).
+            columns: Columns | dict[str, Any] = given
             if predictions is None:
                 predictions = references = []
-            columns: Columns | dict[str, Any] = given
+                # Only batches of no sentence were added (add_batch), with these columns for none.
+                columns = {name: [] for name in self._stored_columns or ()}
             if self._waiting_empty:  # they count nothing, but number the sentences of `entities`
                 waiting = [[] for _ in range(self._waiting_empty)]
                 predictions = waiting + rows_of(as_list(predictions, "predictions"))

@@ -1,5 +1,5 @@
-"""The units of agreement and their labels (docs/scoring.md §13): each annotator's batch read and checked, and
-every unit's label per annotator, which the chance-corrected coefficients count.
+"""The units of agreement and their labels (docs/scoring.md §13): every unit's label per annotator, which the
+chance-corrected coefficients count, from the annotators' batches as `nerscore.agreement_inputs` read them.
 
 Units are tokens for tags and ids, span units for spans, characters for strings; a unit's label is the type of the
 entity that covers it, "O" where none does, or the distinct types of one annotator's entities that cover it,
@@ -12,16 +12,25 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, combinations, count, repeat
-from operator import is_not
+from itertools import chain, count, repeat
 from typing import Any, NamedTuple
 
 import numpy as np
 
+# The annotators' batches as read and checked (`nerscore.agreement_inputs`), named here as well for the callers
+# that import them from the units.
+from .agreement_inputs import (  # noqa: F401
+    Annotator,
+    check_token_counts,
+    checked_column,
+    common_form,
+    read_annotations,
+    token_lengths,
+)
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
-from .forms.inputs import IDS, SPANS, TAGS, as_list, first_value, read_spans, read_strings, rows_of, value_form
+from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
 from .options import Options
 from .schemes import TagTable
@@ -32,121 +41,6 @@ OUTSIDE = "O"  # the label of a unit no entity covers
 STACKED = "|"  # joins the distinct types of one annotator's entities that cover one unit
 # The token of a sentence an annotator did not annotate, where its tags are coded over every sentence.
 _UNANNOTATED = object()
-
-
-@dataclass(frozen=True)
-class Annotator:
-    """One annotator's batch as read: its sentences (an empty one where it gave None) and which it annotated."""
-
-    name: str
-    rows: Any  # a list of sentences, or a 2-D array of ids
-    present: np.ndarray  # bool, one per sentence
-
-    @property
-    def side(self) -> str:
-        return f"annotations[{self.name!r}]"
-
-
-# -- reading the annotators' batches ----------------------------------------------------------------------------
-
-
-def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
-    """Each annotator's batch as a list of sentences (None: not annotated), checked for the number of sentences."""
-    if not isinstance(annotations, Mapping):
-        raise ValueError(
-            f"found {type(annotations).__name__}; expected annotations as a dict of annotator name -> batch"
-        )
-    if len(annotations) < 2:
-        names = ", ".join(map(repr, annotations)) or "none"
-        raise ValueError(f"found {len(annotations)} annotator ({names}); expected at least two to compare")
-    read = []
-    for name, batch in annotations.items():
-        if not isinstance(name, str):
-            raise ValueError(f"found the annotator name {shown(name)}; expected names as strings")
-        side = f"annotations[{name!r}]"
-        if isinstance(batch, np.ndarray) and batch.ndim == 2:
-            rows = as_list(batch, side)
-            present = np.ones(len(rows), dtype=bool)
-        else:
-            if isinstance(batch, (str, bytes, Mapping)) or not hasattr(batch, "__iter__"):
-                raise InvalidInputError(
-                    f"found {type(batch).__name__}; expected a batch: a list with one list per sentence", side
-                )
-            listed = list(batch)
-            present = np.fromiter(map(is_not, listed, repeat(None)), dtype=bool, count=len(listed))  # at C speed
-            rows = as_list(listed if present.all() else [row if row is not None else [] for row in listed], side)
-        read.append(Annotator(name, rows, present))
-    lengths = {annotator.name: len(annotator.present) for annotator in read}
-    if len(set(lengths.values())) > 1:
-        first = read[0]
-        other = next(annotator for annotator in read if len(annotator.present) != len(first.present))
-        raise ValueError(
-            f"annotator {first.name!r} gives {len(first.present)} sentences and {other.name!r} "
-            f"{len(other.present)}; expected every annotator to give one entry (None: not annotated) per sentence"
-        )
-    return read
-
-
-def common_form(annotators: list[Annotator]) -> str | None:
-    """The form all annotators' batches share (docs/scoring.md §1), by each one's first value (None without any)."""
-    forms = {}
-    for annotator in annotators:
-        value = first_value(rows_of(annotator.rows))
-        if value is not None:
-            forms[annotator.name] = value_form(value)
-    if len(set(forms.values())) > 1:
-        for annotator in annotators:  # a malformed entity ([3, 5]) beside spans: located as compute_semeval does
-            value = first_value(rows_of(annotator.rows))
-            if SPANS in forms.values() and forms.get(annotator.name) == TAGS and isinstance(value, (list, tuple)):
-                read_spans(rows_of(annotator.rows), annotator.side)
-        (name_a, form_a), (name_b, form_b) = next(
-            (first, second) for first, second in combinations(forms.items(), 2) if first[1] != second[1]
-        )
-        raise ValueError(
-            f"annotator {name_a!r} gives {form_a} and {name_b!r} gives {form_b}; expected every annotator's batch "
-            "in one form"
-        )
-    return next(iter(forms.values()), None)
-
-
-def checked_column(values: Any, name: str, sentences: int) -> list[Any]:
-    """A column beside the annotations (`texts`, `tokens`, `documents`) as a list, one value per sentence."""
-    listed = list(values)
-    if len(listed) != sentences:
-        raise InvalidInputError(
-            f"found {len(listed)} values for {sentences} sentences; expected one per sentence", name
-        )
-    return listed
-
-
-def _lengths(annotator: Annotator) -> np.ndarray:
-    rows = annotator.rows
-    if isinstance(rows, np.ndarray):
-        return np.full(rows.shape[0], rows.shape[1], dtype=np.int64)
-    return np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-
-
-def check_token_counts(annotators: list[Annotator]) -> None:
-    """Tags and ids: every sentence has as many tokens for every annotator who annotated it (docs/scoring.md §1)."""
-    first = annotators[0]
-    reference, known = _lengths(first), first.present.copy()
-    reference_name = np.zeros(len(known), dtype=np.int64)
-    for index, annotator in enumerate(annotators[1:], start=1):
-        lengths = _lengths(annotator)
-        differ = known & annotator.present & (lengths != reference)
-        if differ.any():
-            sentence = int(np.flatnonzero(differ)[0])
-            other = annotators[int(reference_name[sentence])]
-            raise InvalidInputError(
-                f"{annotator.side} has {int(lengths[sentence])} tags and {other.side} {int(reference[sentence])}; "
-                "expected every annotator's tags token-aligned, of equal length",
-                annotator.side,
-                sentence,
-            )
-        new = annotator.present & ~known
-        reference[new] = lengths[new]
-        reference_name[new] = index
-        known |= new
 
 
 # -- the units and their labels -----------------------------------------------------------------------------------
@@ -303,7 +197,7 @@ def coded_tags(annotators: Sequence[Annotator], form: str, options: Options) -> 
     sentences = len(annotators[0].present)
     length = np.zeros(sentences, dtype=np.int64)
     for annotator in annotators:
-        length = np.where(annotator.present, _lengths(annotator), length)
+        length = np.where(annotator.present, token_lengths(annotator), length)
     sizes = length.tolist()
 
     def tokens(annotator: Annotator) -> Iterator[Any]:

@@ -128,6 +128,20 @@ def _comma_list(text: str) -> list[str]:
     return [item for item in text.split(",") if item]
 
 
+def _labels_flag(text: str) -> list[str]:
+    """`--labels`: entity types, comma-separated; none at all is refused here, in the flag's name (the option's
+    own check says `labels=[]`, as a Python caller writes it)."""
+    labels = _comma_list(text)
+    if not labels:
+        from argparse import ArgumentTypeError  # the command line shows its message as it is
+
+        raise ArgumentTypeError(
+            f"found {text!r}, which names no entity type, so every count would be zero; expected entity types, "
+            "comma-separated (PER,LOC), or no --labels for every type"
+        )
+    return labels
+
+
 # ---------------------------------------------------------------------------------------------------------
 # The table
 # ---------------------------------------------------------------------------------------------------------
@@ -164,7 +178,7 @@ class Options:
         check_labels,
         "`list` of `str`",
         "score only entities of these types (on both sides).",
-        Flag("TYPES", _comma_list, help="score only entities of these types, comma-separated (PER,LOC)"),
+        Flag("TYPES", _labels_flag, help="score only entities of these types, comma-separated (PER,LOC)"),
     )
     min_overlap: float | None = option(
         None,

@@ -11,7 +11,10 @@ from .accumulator import Accumulator, PerSentence, given_columns
 from .compute import checked_columns, with_ungrounded_key
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
+    IDS,
     SPANS,
+    STRINGS,
+    TAGS,
     Batch,
     as_list,
     batch_form,
@@ -155,6 +158,7 @@ def _check_same_references(references: Batch, references_b: Batch) -> None:
     The same means the same entities or tags, however written (docs/scoring.md §1): tuples or lists (as after a
     JSON round trip), dicts or tuples, entities in any order; tags in lists, tuples or arrays."""
     rows, rows_b = rows_of(references), rows_of(references_b)
+    _check_same_form(rows, rows_b)
     spans = value_form(first_value(rows)) == SPANS, value_form(first_value(rows_b)) == SPANS
     for sentence, (reference, reference_b) in enumerate(zip(rows, rows_b)):
         if _spelled_alike(reference, reference_b):
@@ -173,6 +177,36 @@ def _check_same_references(references: Batch, references_b: Batch) -> None:
             f"references hold {len(references)} sentences and references_b {len(references_b)}; expected both "
             "systems scored on the same references"
         )
+
+
+# Each form as batch_form's messages name it (docs/scoring.md §1, §1b).
+_FORM_NAMES = {TAGS: "tags", IDS: "integer ids", SPANS: "spans (lists of entities)", STRINGS: "string entities"}
+
+
+def _check_same_form(rows: list, rows_b: list) -> None:
+    """Copies of the references in two forms (string entities against spans, spans against tags...) say so, at
+    the first sentence holding a value, rather than show the first value of one read as the other's form. A
+    first value that is no string and reads as a tag is a malformed value: the sentence comparison locates it."""
+    first = _first_located(rows)
+    first_b = _first_located(rows_b)
+    if first is None or first_b is None:
+        return
+    form, form_b = value_form(first[1]), value_form(first_b[1])
+    if form == form_b or (form == TAGS and not isinstance(first[1], str)):
+        return
+    if form_b == TAGS and not isinstance(first_b[1], str):
+        return
+    raise InvalidInputError(
+        f"references_b differs from references: references_b hold {_FORM_NAMES[form_b]} and references hold "
+        f"{_FORM_NAMES[form]}; expected both systems scored on the same references, in one form",
+        "references_b",
+        min(first[0], first_b[0]),
+    )
+
+
+def _first_located(rows: list) -> tuple[int, Any] | None:
+    """The first value of a batch with its sentence's index, None without any."""
+    return next(((index, row[0]) for index, row in enumerate(rows) if len(row)), None)
 
 
 def _spelled_alike(reference: Any, reference_b: Any) -> bool:

@@ -256,6 +256,20 @@ def test_unknown_scheme_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "IOB3" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("labels", ["", ","])
+def test_labels_naming_no_type_are_named_as_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], labels: str
+) -> None:
+    # It said "labels=[] keeps no entity type", the Python spelling, which the command line never wrote.
+    path = write(tmp_path / "ok.conll", "a B-PER B-PER\n")
+    with pytest.raises(SystemExit) as exit:
+        main([str(path), "--labels", labels])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --labels: found {labels!r}, which names no entity type" in err
+    assert "labels=[]" not in err
+
+
 def test_missing_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main([str(tmp_path / "absent.conll")]) != 0
     assert "absent.conll" in capsys.readouterr().err

@@ -70,6 +70,8 @@ def systems_for(references: list) -> dict:
         return {**TAG_SYSTEMS}
     if isinstance(first, int):
         return {**ID_SYSTEMS, "label_list": LABEL_LIST}
+    if isinstance(first, tuple) and len(first) == 2:  # string entities, scored in texts (docs/scoring.md §1b)
+        return {"predictions_a": references, "predictions_b": references, "texts": ["a"] * len(references)}
     return {**SPAN_SYSTEMS}
 
 
@@ -135,6 +137,20 @@ DIFFERENT = [
     ),
     pytest.param(
         TAG_REFERENCES, TAG_REFERENCES[:2], r"references hold 3 sentences and references_b 2", id="a-sentence-fewer"
+    ),
+    pytest.param(
+        [[(0, 1, "PER")]],
+        [[("PER", "a")]],
+        r"references_b, sentence 0: references_b differs from references: references_b hold string entities and "
+        r"references hold spans \(lists of entities\); expected",
+        id="string-entities-against-spans",
+    ),
+    pytest.param(
+        [[], [("PER", "a")]],
+        [[], [{"start": 0, "end": 1, "type": "PER"}]],
+        r"references_b, sentence 1: references_b differs from references: references_b hold spans \(lists of "
+        r"entities\) and references hold string entities; expected",
+        id="spans-against-string-entities",
     ),
 ]
 

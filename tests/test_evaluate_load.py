@@ -115,6 +115,19 @@ def test_columns_given_as_none_are_not_given(metric, call: str) -> None:
     assert result == compute_semeval(predictions=PREDICTIONS, references=REFERENCES, **none)
 
 
+@pytest.mark.parametrize("batches", [1, 2])
+def test_empty_batches_with_texts_keep_ungrounded(metric, batches: int) -> None:
+    # A batch of no sentence with `texts=[]` says string entities (docs/scoring.md §1b): compute_semeval gives
+    # `ungrounded` 0; through add_batch the empty batch was dropped with its columns, and the key with it.
+    for _ in range(batches):
+        metric.add_batch(predictions=[], references=[], texts=[])
+    result = metric.compute()
+    assert result == compute_semeval(predictions=[], references=[], texts=[])
+    assert result["ungrounded"] == 0
+    # The next evaluation starts afresh: no texts given, no `ungrounded`.
+    assert "ungrounded" not in metric.compute(predictions=[], references=[])
+
+
 # Integer ids the way a Trainer hands them over: 2-D arrays padded with -100 (the labels), sub-word pieces
 # labelled -100 too. Sentence 0: "B-PER I-PER <piece> O B-LOC", sentence 1: "O B-LOC <pad> <pad> <pad>".
 LABEL_IDS = np.array([[1, 2, -100, 0, 3], [0, 3, -100, -100, -100]])

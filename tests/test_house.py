@@ -64,6 +64,7 @@ ORDER = [
     "accumulator",
     "systems",
     "runs",
+    "agreement_inputs",
     "agreement_units",
     "agreement_intervals",
     "agreement",
@@ -102,6 +103,7 @@ TESTED_ELSEWHERE = {
     "files.tables": "test_cli.py, test_confusion.py (the command line's tables)",
     "files.file_counts": "test_cli.py, test_statistics.py, test_spans.py (files counted in chunks)",
     "files.reports": "test_cli.py (what the command line prints)",
+    "agreement_inputs": "test_agreement.py (bad annotations refused, naming the annotator and where)",
     "agreement_units": "test_agreement.py (the units and their labels against an independent reading of §13)",
     "agreement_intervals": "test_agreement.py (distinct units, the intervals' coverage and their refusal)",
     "files.annotator_readers": "test_agreement_files.py (CoNLL, BRAT and JSON lines of annotators, as files)",
@@ -148,6 +150,16 @@ def imported_modules(path) -> set[str]:
                 if alias.name.startswith("nerscore."):
                     names.add(alias.name.removeprefix("nerscore."))
     return names - {""}
+
+
+# "About 500 lines at most" a module (docs/architecture.md): a little slack for a docstring, none for a second
+# responsibility.
+MODULE_LINES = 510
+
+
+def test_modules_are_about_500_lines_at_most() -> None:
+    lines = {module_name(path): len(path.read_text(encoding="utf-8").splitlines()) for path in PACKAGE.rglob("*.py")}
+    assert {name: number for name, number in lines.items() if number > MODULE_LINES} == {}
 
 
 def test_the_documented_order_is_every_module() -> None:

@@ -35,3 +35,33 @@ def test_statistics_options_take_numpy_numbers() -> None:
     options = ns.Options.of(bootstrap=np.int64(10), confidence_level=np.float32(0.9), seed=np.uint8(3))
     assert (options.bootstrap, options.seed) == (10, 3)
     assert options.confidence_level == pytest.approx(0.9)
+
+
+def test_slice_edges_are_capped_before_they_are_read() -> None:
+    # 10^6 edges took 14.6 s and 1.17 GB for one sentence (a string name, a score row and dict per bucket): more
+    # than MAX_SLICE_EDGES is refused, and the check reads no more of an iterable than the limit and one more.
+    from nerscore.option_checks import MAX_SLICE_EDGES, check_slice_edges
+
+    pulled = 0
+
+    def edges():
+        nonlocal pulled
+        for edge in range(1, 10**6 + 1):
+            pulled += 1
+            assert pulled <= MAX_SLICE_EDGES + 1, "the check read past the limit"
+            yield edge
+
+    limit = f"at most {MAX_SLICE_EDGES:,} edges"
+    with pytest.raises(
+        ValueError, match=rf"slice_edges\['sentence_length'\] holds more than {MAX_SLICE_EDGES:,}.*{limit}"
+    ):
+        check_slice_edges("slice_edges", {"sentence_length": edges()})
+    with pytest.raises(ValueError, match=limit):
+        ns.compute_semeval(
+            predictions=[["B-PER"]],
+            references=[["B-PER"]],
+            slices=["entity_length"],
+            slice_edges={"entity_length": list(range(1, 10**6 + 1))},
+        )
+    exactly = tuple(range(MAX_SLICE_EDGES))
+    assert check_slice_edges("slice_edges", {"entity_length": exactly}) == {"entity_length": exactly}

@@ -234,3 +234,52 @@ def union_find(edges: list[tuple[int, int]]) -> list[int]:
             parent[b] = a
             size[a] += size[b]
     return [root((0, i)) for i, _ in edges]
+
+
+def usable_edges(
+    edges: list[tuple[int, int]],
+    matched: Mapping[tuple[int, int], int] | set[tuple[int, int]],
+    must_pair: set[tuple[str, int]],
+    room_r: Mapping[int, int] | None = None,
+    room_p: Mapping[int, int] | None = None,
+) -> list[tuple[int, int]]:
+    """The edges (reference index, prediction index) that some flow among `edges` filling every entity of
+    `must_pair` to its room (`room_r`, `room_p`: 1 where not given) carries, given one such flow (`matched`:
+    {edge: amount}, or a set of edges of amount 1).
+
+    Another such flow differs from it by alternating cycles and paths, a path running from an entity with room
+    left, or one that need not fill, to another. In the directed graph with an arc from reference to prediction
+    for each edge that could carry more, from prediction to reference for each edge that carries some, and a
+    node Z with arcs to where such paths may start and from where they may end, an edge lies on one of them
+    exactly when its two ends are in one strongly connected component (Tarjan's algorithm, in time linear in the
+    edges). Dropping the rest keeps an entity that ties with everything (an entity around a whole document)
+    from holding its group together through edges no best pairing can use."""
+    flow = matched if isinstance(matched, Mapping) else dict.fromkeys(matched, 1)
+
+    def room(node: tuple[str, int]) -> int:
+        rooms = room_r if node[0] == "r" else room_p
+        return 1 if rooms is None else rooms[node[1]]
+
+    successors: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    carried: dict[tuple[str, int], int] = {}
+    for i, j in edges:
+        reference, prediction = ("r", i), ("p", j)
+        amount = flow.get((i, j), 0)
+        if amount:
+            successors.setdefault(prediction, []).append(reference)
+            carried[reference] = carried.get(reference, 0) + amount
+            carried[prediction] = carried.get(prediction, 0) + amount
+        if amount < min(room(reference), room(prediction)):
+            successors.setdefault(reference, []).append(prediction)
+    ends = {node for i, j in edges for node in (("r", i), ("p", j))}
+    z = ("z", 0)
+    for node in ends:
+        is_reference = node[0] == "r"
+        has_room = carried.get(node, 0) < room(node)
+        may_leave = node in carried and node not in must_pair  # it may give some of its pairs up
+        if (is_reference and has_room) or (not is_reference and may_leave):
+            successors.setdefault(z, []).append(node)  # a path may start here
+        if (not is_reference and has_room) or (is_reference and may_leave):
+            successors.setdefault(node, []).append(z)  # ... and end here
+    component = strong_components([z, *ends], successors)
+    return [(i, j) for i, j in edges if (i, j) in flow or component[("r", i)] == component[("p", j)]]

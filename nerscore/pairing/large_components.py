@@ -259,7 +259,7 @@ def _smallest_best(
     edge some of them holds ("usable") lies on an alternating cycle or path of the matching found: in the
     directed graph with an arc from row to column for each tight edge outside the matching, from column to row
     for each edge in it, and a node Z with arcs to where such paths may start and from where they may end, its
-    ends are in one strongly connected component (as `nerscore.pairing.rules._usable`, here by scipy).
+    ends are in one strongly connected component (as `nerscore.pairing.assignment.usable_edges`, here by scipy).
 
     Then row by row, in order, the row takes the smallest column it can still take: its partner, or a column
     from which an alternating path leads back to the row (found by breadth-first search over the rows and

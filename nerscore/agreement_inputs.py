@@ -1,0 +1,130 @@
+"""The annotators' batches for agreement (docs/scoring.md §13), read and checked before any unit is labelled:
+each annotator's batch as a list of sentences (None: a sentence it did not annotate), the form they share, the
+columns beside them, and for tags the token counts every annotator must agree on (`nerscore.agreement_units`
+labels the units of what is read here)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations, repeat
+from operator import is_not
+from typing import Any
+
+import numpy as np
+
+from .errors import InvalidInputError, shown
+from .forms.inputs import SPANS, TAGS, as_list, first_value, read_spans, rows_of, value_form
+
+
+@dataclass(frozen=True)
+class Annotator:
+    """One annotator's batch as read: its sentences (an empty one where it gave None) and which it annotated."""
+
+    name: str
+    rows: Any  # a list of sentences, or a 2-D array of ids
+    present: np.ndarray  # bool, one per sentence
+
+    @property
+    def side(self) -> str:
+        return f"annotations[{self.name!r}]"
+
+
+def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
+    """Each annotator's batch as a list of sentences (None: not annotated), checked for the number of sentences."""
+    if not isinstance(annotations, Mapping):
+        raise ValueError(
+            f"found {type(annotations).__name__}; expected annotations as a dict of annotator name -> batch"
+        )
+    if len(annotations) < 2:
+        names = ", ".join(map(repr, annotations)) or "none"
+        raise ValueError(f"found {len(annotations)} annotator ({names}); expected at least two to compare")
+    read = []
+    for name, batch in annotations.items():
+        if not isinstance(name, str):
+            raise ValueError(f"found the annotator name {shown(name)}; expected names as strings")
+        side = f"annotations[{name!r}]"
+        if isinstance(batch, np.ndarray) and batch.ndim == 2:
+            rows = as_list(batch, side)
+            present = np.ones(len(rows), dtype=bool)
+        else:
+            if isinstance(batch, (str, bytes, Mapping)) or not hasattr(batch, "__iter__"):
+                raise InvalidInputError(
+                    f"found {type(batch).__name__}; expected a batch: a list with one list per sentence", side
+                )
+            listed = list(batch)
+            present = np.fromiter(map(is_not, listed, repeat(None)), dtype=bool, count=len(listed))  # at C speed
+            rows = as_list(listed if present.all() else [row if row is not None else [] for row in listed], side)
+        read.append(Annotator(name, rows, present))
+    lengths = {annotator.name: len(annotator.present) for annotator in read}
+    if len(set(lengths.values())) > 1:
+        first = read[0]
+        other = next(annotator for annotator in read if len(annotator.present) != len(first.present))
+        raise ValueError(
+            f"annotator {first.name!r} gives {len(first.present)} sentences and {other.name!r} "
+            f"{len(other.present)}; expected every annotator to give one entry (None: not annotated) per sentence"
+        )
+    return read
+
+
+def common_form(annotators: list[Annotator]) -> str | None:
+    """The form all annotators' batches share (docs/scoring.md §1), by each one's first value (None without any)."""
+    forms = {}
+    for annotator in annotators:
+        value = first_value(rows_of(annotator.rows))
+        if value is not None:
+            forms[annotator.name] = value_form(value)
+    if len(set(forms.values())) > 1:
+        for annotator in annotators:  # a malformed entity ([3, 5]) beside spans: located as compute_semeval does
+            value = first_value(rows_of(annotator.rows))
+            if SPANS in forms.values() and forms.get(annotator.name) == TAGS and isinstance(value, (list, tuple)):
+                read_spans(rows_of(annotator.rows), annotator.side)
+        (name_a, form_a), (name_b, form_b) = next(
+            (first, second) for first, second in combinations(forms.items(), 2) if first[1] != second[1]
+        )
+        raise ValueError(
+            f"annotator {name_a!r} gives {form_a} and {name_b!r} gives {form_b}; expected every annotator's batch "
+            "in one form"
+        )
+    return next(iter(forms.values()), None)
+
+
+def checked_column(values: Any, name: str, sentences: int) -> list[Any]:
+    """A column beside the annotations (`texts`, `tokens`, `documents`) as a list, one value per sentence."""
+    listed = list(values)
+    if len(listed) != sentences:
+        raise InvalidInputError(
+            f"found {len(listed)} values for {sentences} sentences; expected one per sentence", name
+        )
+    return listed
+
+
+def token_lengths(annotator: Annotator) -> np.ndarray:
+    """Each sentence's number of tags or ids in the annotator's batch (0 where it annotated none)."""
+    rows = annotator.rows
+    if isinstance(rows, np.ndarray):
+        return np.full(rows.shape[0], rows.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+
+
+def check_token_counts(annotators: list[Annotator]) -> None:
+    """Tags and ids: every sentence has as many tokens for every annotator who annotated it (docs/scoring.md §1)."""
+    first = annotators[0]
+    reference, known = token_lengths(first), first.present.copy()
+    reference_name = np.zeros(len(known), dtype=np.int64)
+    for index, annotator in enumerate(annotators[1:], start=1):
+        lengths = token_lengths(annotator)
+        differ = known & annotator.present & (lengths != reference)
+        if differ.any():
+            sentence = int(np.flatnonzero(differ)[0])
+            other = annotators[int(reference_name[sentence])]
+            raise InvalidInputError(
+                f"{annotator.side} has {int(lengths[sentence])} tags and {other.side} {int(reference[sentence])}; "
+                "expected every annotator's tags token-aligned, of equal length",
+                annotator.side,
+                sentence,
+            )
+        new = annotator.present & ~known
+        reference[new] = lengths[new]
+        reference_name[new] = index
+        known |= new
