@@ -412,6 +412,7 @@ def test_arguments_that_are_not_files_are_checked(files: tuple[Path, Path], argu
         ({"column": ["NE-COARSE-LIT"]}, "hipe_inputs scores one column"),  # was TypeError: unhashable type: 'list'
         ({"column": ("NE-COARSE-LIT", "NE-COARSE-METO")}, "hipe_inputs scores one column"),  # was 'no such column'
         ({"tagset": 5}, "tagset is 5"),  # was TypeError: 'int' object is not iterable
+        ({"tagset": [5]}, "tagset holds \\[5\\]"),  # was AttributeError: 'int' object has no attribute 'upper'
         ({"noise_levels": [(0, "a")]}, "pairs of float"),  # said 'pairs of int' of the levels 0.0-0.1
     ],
 )

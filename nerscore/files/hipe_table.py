@@ -197,6 +197,8 @@ def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_per
         raise ValueError(f"tagset is the string {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
     if tagset is not None and not isinstance(tagset, Iterable):
         raise ValueError(f"tagset is {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
+    if isinstance(tagset, Collection) and not all(isinstance(name, str) for name in tagset):
+        raise ValueError(f"tagset holds {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
     for name, values, kinds in (
         ("noise_levels", noise_levels, (int, float)),
         ("time_periods", time_periods, (datetime.date,)),
