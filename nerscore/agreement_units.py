@@ -296,7 +296,7 @@ def tag_labels(coded: CodedTags, annotators: Sequence[Annotator], options: Optio
 
 def id_batches(coded: CodedTags, annotators: Sequence[Annotator], options: Options) -> tuple[list[Any], Options]:
     """Tags coded once, as the pairs read them: padded 2-D arrays of ids with their `label_list` (the array path
-    of ids reads them without a Python step per tag; tests/test_fast_path.py proves it the tags' count), the
+    of ids reads them without a Python step per tag; tests/test_tag_arrays.py proves it the tags' count), the
     padding `ignore_index`, which the count drops. Where padding would take more than twice the tokens (a few
     long sentences), the tags as given."""
     sentences, longest = len(coded.length), int(coded.length.max(initial=0))

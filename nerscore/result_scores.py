@@ -169,7 +169,7 @@ def _type_columns(ratios: Ratios, possible: np.ndarray, actual: np.ndarray) -> l
 def _type_credits(
     reference_side: np.ndarray, prediction_side: np.ndarray, tally: Tally, options: Options, columns: CellColumns
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The partial scheme's credit of each type, as `_type_ratios` takes it: (recall credit, recall total,
+    """The partial scheme's credit of each type, as `_type_terms` takes it: (recall credit, recall total,
     precision credit, precision total), the credit of a pair going to the reference's type on the recall side
     and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
     exact whatever their size."""

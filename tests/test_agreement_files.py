@@ -328,6 +328,21 @@ def test_a_reader_of_several_paths_given_one_says_so(tmp_path, reader) -> None:
         reader(str(tmp_path / "ann"))
 
 
+def test_read_annotators_given_one_path_says_so(tmp_path) -> None:
+    # As its readers do (above): read_annotators("ann.conll") read each character as a path ("No such file: 'a'").
+    with pytest.raises(ValueError, match=r"found the path '.*ann\.conll' alone; expected a list of paths"):
+        nerscore.read_annotators(str(tmp_path / "ann.conll"))
+
+
+@pytest.mark.parametrize("reader", [nerscore.read_jsonl_annotators, nerscore.read_label_studio_annotators])
+@pytest.mark.parametrize("path", [None, 5])
+def test_a_reader_of_one_path_given_none_says_so(reader, path) -> None:
+    # Were os.fspath's TypeError ("expected str, bytes or os.PathLike object, not NoneType"), as read_label_studio's
+    # was before it said what it found.
+    with pytest.raises(ValueError, match=rf"found {type(path).__name__} {path}; expected"):
+        reader(path)
+
+
 # -- Discontinuous entities (docs/scoring.md §12) in BRAT folders ---------------------------------------------------
 
 CLINICAL = ["Patient reports muscle pain and fatigue after statins.", "Left and right ventricle dilated."]

@@ -406,6 +406,21 @@ def test_arguments_that_are_not_files_are_checked(files: tuple[Path, Path], argu
         hipe_table(*files, **nel, **arguments)
 
 
+@pytest.mark.parametrize(
+    ("arguments", "match"),
+    [
+        ({"column": ["NE-COARSE-LIT"]}, "hipe_inputs scores one column"),  # was TypeError: unhashable type: 'list'
+        ({"column": ("NE-COARSE-LIT", "NE-COARSE-METO")}, "hipe_inputs scores one column"),  # was 'no such column'
+        ({"tagset": 5}, "tagset is 5"),  # was TypeError: 'int' object is not iterable
+        ({"tagset": [5]}, "tagset holds \\[5\\]"),  # was AttributeError: 'int' object has no attribute 'upper'
+        ({"noise_levels": [(0, "a")]}, "pairs of float"),  # said 'pairs of int' of the levels 0.0-0.1
+    ],
+)
+def test_hipe_inputs_arguments_are_checked(files: tuple[Path, Path], arguments: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        hipe_inputs(*files, **arguments)
+
+
 @pytest.mark.parametrize("documents", [None, 5, ["gold.tsv"]])
 def test_documents_that_are_neither_a_path_nor_read_hipes_are_refused(files: tuple[Path, Path], documents) -> None:
     # The red team's: TypeError ("'NoneType' object is not iterable") or AttributeError ("'str' object has no

@@ -22,7 +22,13 @@ from ..agreement import agreement
 from ..errors import InvalidInputError
 from ..options import SPECS
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
-from .annotator_readers import AnnotatorBatches, read_brat_annotators, read_conll_annotators, read_jsonl_annotators
+from .annotator_readers import (
+    AnnotatorBatches,
+    check_paths,
+    read_brat_annotators,
+    read_conll_annotators,
+    read_jsonl_annotators,
+)
 from .readers import ConllError, text_lines
 
 # What this module gives: the readers, defined in annotator_readers and annotator_exports, stay importable from here.
@@ -82,6 +88,7 @@ def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bo
     else told by the paths, `file_format`). `fragments`: BRAT's discontinuous annotations by their fragments, as
     `read_brat_annotators` reads them (the other layouts write none: JSON lines give span dicts with
     ``fragments`` as they are, docs/scoring.md §12)."""
+    check_paths(paths, "one path per annotator, or [path] of one file holding them all")
     paths = [os.fspath(path) for path in paths]
     form = form or file_format(paths)
     if fragments and form != "brat":

@@ -15,7 +15,7 @@ from ..errors import shown
 from ..option_checks import is_id
 from .annotations import decoded, read_bytes, regions
 from .annotator_readers import AnnotatorBatches, check_paths, unique_name
-from .readers import ConllError, json_line_records, text_lines
+from .readers import ConllError, checked_path, json_line_records, text_lines
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
 
@@ -83,7 +83,7 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
     annotator is named by the user's email, or id, in the order they first appear). Cancelled annotations are
     left out; a task an annotator did not annotate is None for it. Two annotations of one annotator in one task
     are ambiguous: a `ConllError` naming the task."""
-    source = os.fspath(path)
+    source = checked_path(path, "a Label Studio JSON export")
     tasks = _json_list(source)
     per_task: list[dict[str, list[tuple[int, int, str]]]] = []
     names: dict[str, None] = {}

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..span import Span
 from .annotations import brat_names, decoded, raise_different_texts, read_brat_file, read_bytes
-from .readers import ConllError, json_line_records, text_lines
+from .readers import ConllError, checked_path, json_line_records, text_lines
 
 
 class AnnotatorBatches(NamedTuple):
@@ -230,7 +230,7 @@ def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
     entities (dicts or `[start, end, type]` lists, checked by `agreement` as any spans are), in the order the
     names first appear. An annotator a line does not name (or names with null) did not annotate that document."""
 
-    source = os.fspath(path)
+    source = checked_path(path, "a JSON lines file of every annotator's spans")
     records: list[dict[str, Any]] = []
     texts: list[Any] = []
     places: list[str] = []

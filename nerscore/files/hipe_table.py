@@ -195,13 +195,17 @@ def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_per
         raise ValueError(f"column is {column!r}; expected a column's name (NE-COARSE-LIT) or a list of them")
     if isinstance(tagset, str):
         raise ValueError(f"tagset is the string {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
+    if tagset is not None and not isinstance(tagset, Iterable):
+        raise ValueError(f"tagset is {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
+    if isinstance(tagset, Collection) and not all(isinstance(name, str) for name in tagset):
+        raise ValueError(f"tagset holds {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
     for name, values, kinds in (
         ("noise_levels", noise_levels, (int, float)),
         ("time_periods", time_periods, (datetime.date,)),
     ):
         for value in values:
             if not (isinstance(value, tuple | list) and len(value) == 2 and all(isinstance(v, kinds) for v in value)):
-                raise ValueError(f"{name} holds {value!r}; expected (lower, upper) pairs of {kinds[0].__name__}")
+                raise ValueError(f"{name} holds {value!r}; expected (lower, upper) pairs of {kinds[-1].__name__}")
     cuts = list(n_best) if isinstance(n_best, Iterable) else None
     if not cuts or not all(isinstance(cut, int) and not isinstance(cut, bool) and cut >= 1 for cut in cuts):
         raise ValueError(f"n_best is {n_best!r}; expected cut-offs of 1 or more, such as (1, 3, 5)")
@@ -376,6 +380,10 @@ def hipe_inputs(
     The `group` slice's buckets are then the scorer's LED rows; the overall keys add the levels up (a token
     without LED counts in every level), so read the buckets, not the totals. `normalize_time`: as `hipe_table`'s."""
     noise_levels, time_periods = list(noise_levels), list(time_periods)
+    if not isinstance(column, str) and isinstance(column, Iterable):  # (hipe_table takes several)
+        raise ValueError(
+            f"column is {column!r}; expected a column's name (NE-COARSE-LIT): hipe_inputs scores one column"
+        )
     _check_arguments(column, tagset, noise_levels, time_periods, (1,))
     gold_documents = _documents(gold)
     system_documents = align_hipe(gold_documents, _documents(system, "system"))

@@ -297,7 +297,7 @@ def _check_pairs_fit(
         raise error.at(sentence=worst) from None
 
 
-# Components are labelled by `component_arrays._components` (label propagation, no scipy to import) up to this
+# Components are labelled by `component_arrays.propagated_labels` (label propagation, no scipy to import) up to this
 # many edges, by scipy's connected components beyond (whose time does not grow with a component's diameter).
 _SCIPY_EDGES = 1 << 12
 

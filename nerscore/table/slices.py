@@ -452,5 +452,5 @@ def kept_tokens(tokens: tuple[Sequence[str], ...], references: Any, ignore_index
 
 
 def _is_ignored(value: Any, ignore_index: int) -> bool:
-    # As `inputs.ids_to_tags` drops a position: an integer id equal to ignore_index.
+    # As `batches.ids_to_tags` drops a position: an integer id equal to ignore_index.
     return is_id(value) and value == ignore_index
