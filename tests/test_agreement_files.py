@@ -557,3 +557,17 @@ def test_fragment_dicts_label_the_units_their_fragments_cover(batches):
     for key in ("fleiss_kappa", "krippendorff_alpha", "krippendorff_alpha_labelled", "units", "units_labelled"):
         assert result[key] == pytest.approx(expected[key], nan_ok=True), key
     assert [p["cohen_kappa"] for p in result["pairs"]] == pytest.approx([p["cohen_kappa"] for p in expected["pairs"]])
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        nerscore.read_annotators,
+        nerscore.read_conll_annotators,
+        nerscore.read_brat_annotators,
+        nerscore.read_doccano_annotators,
+    ],
+)
+def test_a_reader_of_several_paths_given_none_says_so(reader) -> None:
+    with pytest.raises(ValueError, match="found NoneType; expected a list of paths"):
+        reader(None)

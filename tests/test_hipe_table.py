@@ -427,3 +427,16 @@ def test_documents_that_are_neither_a_path_nor_read_hipes_are_refused(files: tup
     # attribute 'source'") from a list of file names.
     with pytest.raises(ValueError, match="expected a HIPE file's path or read_hipe's documents"):
         hipe_table(files[0], documents)
+
+
+@pytest.mark.parametrize("name", ["noise_levels", "time_periods"])
+def test_levels_and_periods_given_as_none_are_refused_by_name(name: str) -> None:
+    with pytest.raises(ValueError, match=f"{name} is None; expected a list of"):
+        hipe_table([], [], **{name: None})
+    with pytest.raises(ValueError, match=f"{name} is None; expected a list of"):
+        hipe_inputs([], [], **{name: None})
+
+
+def test_no_column_is_refused_rather_than_an_empty_table() -> None:
+    with pytest.raises(ValueError, match="column is empty"):
+        hipe_table([], [], column=[])

@@ -151,6 +151,8 @@ def check_paths(paths: Any, each: str) -> None:
     """A reader of several paths given one: its characters would be read as paths ('l': no such file)."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
+    if not isinstance(paths, Iterable):
+        raise ValueError(f"found {type(paths).__name__}; expected a list of paths ({each})")
 
 
 def _entity(span: Span) -> tuple[int, int, str] | dict[str, Any]:

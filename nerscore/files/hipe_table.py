@@ -187,10 +187,18 @@ def _documents(documents: Documents, side: str = "gold") -> list[HipeDocument]:
     return listed
 
 
+def _listed(values: Any, name: str) -> list[Any]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError(f"{name} is {values!r}; expected a list of (lower, upper) pairs")
+    return list(values)
+
+
 def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_periods: list[Any], n_best: Any) -> None:
     """`hipe_table`'s arguments that are not files, checked before any is used (a cut-off of 0 took no link and
     raised IndexError)."""
     columns = [column] if isinstance(column, str) else column
+    if isinstance(columns, Iterable) and not isinstance(columns, str) and not list(columns):
+        raise ValueError("column is empty; expected a column's name (NE-COARSE-LIT) or a list of them")
     if not isinstance(columns, Iterable) or not all(isinstance(name, str) for name in columns):
         raise ValueError(f"column is {column!r}; expected a column's name (NE-COARSE-LIT) or a list of them")
     if isinstance(tagset, str):
@@ -249,7 +257,7 @@ def hipe_table(
 
     To score many responses against one gold, read it once (`read_hipe`) and give its documents: their columns
     are split once, when first read, for all the responses."""
-    noise_levels, time_periods = list(noise_levels), list(time_periods)
+    noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
     column = column if isinstance(column, str) or not isinstance(column, Iterable) else list(column)
     _check_arguments(column, tagset, noise_levels, time_periods, n_best)
     gold_documents = _documents(gold)
@@ -379,7 +387,7 @@ def hipe_inputs(
     scorer's name of the level (`LED-0.0-0.1`, after the period with `time_periods`: `TIME-1790-1810-LED-0.0-0.1`).
     The `group` slice's buckets are then the scorer's LED rows; the overall keys add the levels up (a token
     without LED counts in every level), so read the buckets, not the totals. `normalize_time`: as `hipe_table`'s."""
-    noise_levels, time_periods = list(noise_levels), list(time_periods)
+    noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
     if not isinstance(column, str) and isinstance(column, Iterable):  # (hipe_table takes several)
         raise ValueError(
             f"column is {column!r}; expected a column's name (NE-COARSE-LIT): hipe_inputs scores one column"
