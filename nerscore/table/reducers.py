@@ -238,7 +238,7 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1
         back = move[holding]
         bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
-        parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names))
+        parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names, pairs.sentences))
     if nested.any():
         rows = pairs.select(nested[pairs.sentence]).rows()
         value_rows = [
@@ -249,6 +249,8 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
             )
         ]
         parts.append(Pairs.of_rows(value_rows, pairs.type_names))
+    if len(parts) == 1 and parts[0].sentences == pairs.sentences:
+        return parts[0]  # all on arrays: already the batch's table (joining would copy every column)
     return Pairs.joined(parts, pairs.type_names, pairs.sentences)
 
 
