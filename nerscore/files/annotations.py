@@ -74,6 +74,28 @@ def read_brat(path: str | os.PathLike[str], fragments: bool = False) -> Iterator
         yield read_brat_file(os.path.join(path, f"{name}.ann"), name, fragments=fragments)
 
 
+def check_same_ann_files(
+    first: str | os.PathLike[str],
+    first_names: list[str],
+    second: str | os.PathLike[str],
+    second_names: list[str],
+    expected: str,
+) -> None:
+    """A `ConllError` naming the first ``.ann`` file of either folder that the other lacks (before any is read)."""
+    for names, others, folder, other in (
+        (first_names, second_names, first, second),
+        (second_names, first_names, second, first),
+    ):
+        alone = sorted(set(names) - set(others))
+        if alone:
+            more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
+            raise ConllError(
+                os.path.join(folder, f"{alone[0]}.ann"),
+                None,
+                f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; {expected}",
+            )
+
+
 def read_brat_pairs(
     references: str | os.PathLike[str], predictions: str | os.PathLike[str], fragments: bool = False
 ) -> Iterator[tuple[BratDocument, BratDocument]]:
@@ -82,19 +104,13 @@ def read_brat_pairs(
     ``.txt`` files may be left out: their ``.ann`` files are then read against the references' ``.txt``; where
     present, a ``.txt`` must be the references' own. `fragments`: as `read_brat`'s."""
     reference_names, predicted_names = brat_names(references), brat_names(predictions)
-    for names, others, folder, other in (
-        (reference_names, predicted_names, references, predictions),
-        (predicted_names, reference_names, predictions, references),
-    ):
-        alone = sorted(set(names) - set(others))
-        if alone:
-            more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
-            raise ConllError(
-                os.path.join(folder, f"{alone[0]}.ann"),
-                None,
-                f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; the two folders must hold the "
-                "same .ann files, paired by their path in each folder",
-            )
+    check_same_ann_files(
+        references,
+        reference_names,
+        predictions,
+        predicted_names,
+        "the two folders must hold the same .ann files, paired by their path in each folder",
+    )
     for name in reference_names:
         reference = read_brat_file(os.path.join(references, f"{name}.ann"), name, fragments=fragments)
         predicted_text = os.path.join(predictions, f"{name}.txt")

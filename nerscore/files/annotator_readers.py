@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..span import Span
-from .annotations import brat_names, decoded, raise_different_texts, read_brat_file, read_bytes
+from .annotations import brat_names, check_same_ann_files, decoded, raise_different_texts, read_brat_file, read_bytes
 from .readers import ConllError, checked_path, json_line_records, text_lines
 
 
@@ -173,18 +173,9 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     roots = [os.fspath(folder) for folder in folders]
     listed = [brat_names(root) for root in roots]
     for root, names in zip(roots[1:], listed[1:]):
-        for alone, folder, other in (
-            (sorted(set(listed[0]) - set(names)), roots[0], root),
-            (sorted(set(names) - set(listed[0])), root, roots[0]),
-        ):
-            if alone:
-                more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
-                raise ConllError(
-                    os.path.join(folder, f"{alone[0]}.ann"),
-                    None,
-                    f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; expected every annotator's "
-                    "folder to hold the same .ann files",
-                )
+        check_same_ann_files(
+            roots[0], listed[0], root, names, "expected every annotator's folder to hold the same .ann files"
+        )
     annotations: dict[str, list[Any]] = {}
     names = [unique_name({}, os.path.basename(os.path.normpath(root)) or root) for root in roots]
     for index, name in enumerate(names):
