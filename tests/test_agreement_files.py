@@ -97,6 +97,14 @@ def test_a_label_studio_task_with_two_annotations_by_one_annotator_is_an_error(t
         read_label_studio_annotators(path)
 
 
+def test_a_label_studio_offset_of_thousands_of_digits_names_the_file_and_line(tmp_path):
+    # As read_label_studio's twin reader says it: Python's bare "Exceeds the limit (4300 digits)" named no file.
+    path = tmp_path / "export.json"
+    path.write_text('[\n{"id": 0, "data": {"text": "ab"}, "start": ' + "1" * 5000 + "}\n]", encoding="utf-8")
+    with pytest.raises(ConllError, match=r"export\.json:2: found an integer of more than 4,300 digits"):
+        read_label_studio_annotators(path)
+
+
 def write_brat(folder, names_entities, texts=TEXTS):
     folder.mkdir()
     for number, (text, entities) in enumerate(zip(texts, names_entities)):

@@ -15,7 +15,7 @@ from ..errors import shown
 from ..option_checks import is_id
 from .annotations import decoded, read_bytes, regions
 from .annotator_readers import AnnotatorBatches, check_paths, unique_name
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .readers import ConllError, checked_path, json_line_records, text_lines, too_many_digits
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
 
@@ -59,6 +59,8 @@ def _json_list(source: str) -> list[tuple[int, Any]]:
             raise ConllError(source, error.lineno, f"not JSON ({error.msg}, column {error.colno})") from None
         except RecursionError:
             raise ConllError(source, line, f"JSON nested too deeply; expected {_EXPORT}") from None
+        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+), as read_label_studio says
+            raise ConllError(source, line, too_many_digits()) from None
         items.append((line, item))
         position = after_space(position)
         if content[position : position + 1] == ",":
