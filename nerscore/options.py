@@ -308,7 +308,7 @@ class Options:
         check_slice_edges,
         "`dict` of `str` to `list` of `int`",
         "the lower ends of the buckets of `entity_length`, `sentence_length` or `entity_density`, "
-        'such as `{"entity_length": [1, 2, 4]}` (values below the first fall in `"<a"`).',
+        'such as `{"entity_length": [1, 2, 4]}` (values below the first fall in `"<a"`); at most 10,000 of them.',
     )
     seen: frozenset[str] | None = option(
         None,
