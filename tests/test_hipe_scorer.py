@@ -138,9 +138,14 @@ def test_ner_2_fine(scorer: str, true: list[tuple[str, ...]], pred: list[tuple[s
 
 @pytest.mark.parametrize("scorer", sorted(HIPE_SCORERS))
 def test_ner_2_nested(scorer: str) -> None:
-    """unittest_eval_2022.py's test_ner_lit_2_nested: NE-NESTED's one entity (Hambourg, LOC.ADM.TOWN) missed."""
-    rows = hipe_table([document(NER_2_TRUE)], [document(NER_2_PRED)], "NE-NESTED", tagset=HIPE_2022_TAGSET)
-    assert figures(rows, "NE-NESTED-micro-strict-TIME-ALL-LED-ALL", "LOC.ADM.TOWN")[:6] == (0, 0.0, 0, 0, 0, 1)
+    """unittest-ner-2-pred.tsv.nested_ref_results.json: NE-NESTED's one entity (Hambourg, LOC.ADM.TOWN) missed,
+    strict and fuzzy: TP 0, FP 0, FN 1, P, R and F1 0 (its macro figures, left out of its test, are not read)."""
+    rows = hipe_table(
+        [document(NER_2_TRUE)], [document(NER_2_PRED)], "NE-NESTED", tagset=HIPE_2022_TAGSET, scorer=scorer
+    )
+    for regime in ("fuzzy", "strict"):
+        for label in ("ALL", "LOC.ADM.TOWN"):
+            assert figures(rows, f"NE-NESTED-micro-{regime}-TIME-ALL-LED-ALL", label)[:6] == (0, 0.0, 0, 0, 0, 1)
 
 
 # unittest-nel-2-true.tsv: TOKEN, NE-COARSE-LIT, NEL-LIT; "M. Lasies" twice NIL, "M. Berteaux ... année" Q3300415.
