@@ -20,7 +20,14 @@ from nerscore.cli import main
 from nerscore.files.hipe import parse_hipe
 from nerscore.files.hipe_model import HipeDocument
 from nerscore.files.hipe_table import HipeCounts, hipe_pairs
-from nerscore.files.hipe_tags import HIPE_SCORERS, HipeScorer, hipe_scorer, hipe_spans, scored_types
+from nerscore.files.hipe_tags import (
+    HIPE_SCORERS,
+    HipeScorer,
+    hipe_scorer,
+    hipe_spans,
+    normalize_related_links,
+    scored_types,
+)
 from nerscore.span import Span
 
 # tagset-hipe2022-all.txt of the scorer (commit 8e62068), which HIPE-2022's pipeline gave with --tagset.
@@ -292,9 +299,28 @@ def test_with_a_tag_set_the_later_scorer_drops_links_the_gold_never_has() -> Non
     assert figures(hipe_table([gold], [system], nel=True, scorer="2022"), evaluation)[3:6] == (0, 2, 2)
 
 
+def test_the_later_relaxed_setting_rewrites_related_links_to_their_main_one() -> None:
+    """`normalize_linking.py --norm-histo` maps each related QID to its main one in gold and response before
+    scoring (`get_mappings`: value -> Main): two links related to one main one then match, and so does a related
+    link predicted for its main one, where 2020's offering (a predicted main link offers its related ones) matches
+    neither."""
+    related = {"Q1": frozenset({"Q1", "Q2", "Q3"})}
+    gold = tiny("Bern B-loc Q2", "und O _", "Zürich B-loc Q1")
+    system = tiny("Bern B-loc Q3", "und O _", "Zürich B-loc Q2")
+    evaluation = "NEL-LIT-micro-fuzzy-relaxed-TIME-ALL-LED-ALL-@1"
+    first = hipe_table([gold], [system], nel=True, related=related, suffix="relaxed")
+    assert figures(first, evaluation)[3:6] == (0, 2, 2)
+    later = hipe_table([gold], [system], nel=True, related=related, suffix="relaxed", scorer="2022")
+    assert figures(later, evaluation)[3:6] == (2, 0, 0)
+    assert figures(later, "NEL-LIT-micro-strict-relaxed-TIME-ALL-LED-ALL-@1")[3:6] == (2, 0, 0)
+    (normalized,) = normalize_related_links([tiny("a B-loc Q3|Q1|Q9", "b O _")], related)
+    assert normalized.values("NEL-LIT") == ("Q1|Q1|Q9", "_")
+    assert system.values("NEL-LIT") == ("Q3", "_", "Q2")  # the documents given are not modified
+
+
 def test_the_versions_switches() -> None:
-    assert HIPE_SCORERS["2020"] == HipeScorer("2020", True, False, False, ("fuzzy",), False)
-    assert HIPE_SCORERS["2022"] == HipeScorer("2022", False, True, True, ("fuzzy", "strict"), True)
+    assert HIPE_SCORERS["2020"] == HipeScorer("2020", True, False, False, ("fuzzy",), False, False)
+    assert HIPE_SCORERS["2022"] == HipeScorer("2022", False, True, True, ("fuzzy", "strict"), True, True)
     assert hipe_scorer(2022) is HIPE_SCORERS["2022"]
     for wrong in ("2021", None, True, 2020.0):
         with pytest.raises(ValueError, match="the HIPE scorer's version"):

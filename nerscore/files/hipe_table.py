@@ -35,6 +35,7 @@ from .hipe_tags import (
     hipe_scorer,
     hipe_spans,
     link_values,
+    normalize_related_links,
     normalize_time_links,
     scored_types,
 )
@@ -318,6 +319,9 @@ def hipe_table(
     system_documents = align_hipe(gold_documents, _documents(system, "system"))
     if normalize_time:
         system_documents = normalize_time_links(system_documents)
+    if nel and related is not None and profile.relaxed_normalizes:
+        gold_documents = normalize_related_links(gold_documents, related)
+        system_documents, related = normalize_related_links(system_documents, related), None
     columns = [column] if isinstance(column, str) else list(column)
     if nel:
         columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 
 from ..span import Span
 from .hipe import undecodable
-from .hipe_model import OUTSIDE, HipeDocument, HipeFileError
+from .hipe_model import NEL_COLUMNS, OUTSIDE, HipeDocument, HipeFileError
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,15 @@ class HipeScorer:
     # The tag set filters a response's links as it filters types (HIPE-2022's pipeline passed `--tagset` with
     # `--task nel`): a predicted link none of whose n best is a link of the gold is dropped, not spurious.
     link_tagset: bool
+    # The relaxed setting rewrites gold and response, each related link to its main one (`normalize_linking.py
+    # --norm-histo`, `normalize_related_links`), where 2020's reproduction lets a predicted main link offer its
+    # related ones (`related=` of `hipe_pairs`).
+    relaxed_normalizes: bool
 
 
 HIPE_SCORERS = {
-    "2020": HipeScorer("2020", True, False, False, ("fuzzy",), False),
-    "2022": HipeScorer("2022", False, True, True, ("fuzzy", "strict"), True),
+    "2020": HipeScorer("2020", True, False, False, ("fuzzy",), False, False),
+    "2022": HipeScorer("2022", False, True, True, ("fuzzy", "strict"), True, True),
 }
 
 
@@ -279,4 +283,27 @@ def normalize_time_links(documents: Iterable[HipeDocument]) -> list[HipeDocument
                     values[index] = "NIL"
                 replaced[name] = tuple(values)
         normalized.append(dataclasses.replace(document, columns=replaced))
+    return normalized
+
+
+def normalize_related_links(
+    documents: Iterable[HipeDocument], related: Mapping[str, Collection[str]]
+) -> list[HipeDocument]:
+    """The documents with each link of NEL-LIT and NEL-METO that is related to a main one (`read_link_alternatives`:
+    main -> main and its related) replaced by that main one, every link of a `|`-separated list, as the HIPE
+    scorer's `normalize_linking.py --norm-histo` rewrites the gold and the response for the relaxed setting of the
+    later scorer (`HipeScorer.relaxed_normalizes`). A main link stays; the documents given are not modified."""
+    main_of = {link: main for main, links in related.items() for link in links if link != main}
+    normalized = []
+    for document in documents:
+        columns = document.columns
+        replaced = {name: columns[name] for name in NEL_COLUMNS if name in columns}
+        for name, values in replaced.items():
+            replaced[name] = tuple(
+                "|".join(main_of.get(link, link) for link in value.split("|")) if value not in OUTSIDE else value
+                for value in values
+            )
+        if any(replaced[name] != columns[name] for name in replaced):
+            document = dataclasses.replace(document, columns={**{name: columns[name] for name in columns}, **replaced})
+        normalized.append(document)
     return normalized
