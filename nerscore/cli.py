@@ -72,6 +72,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         return run_hipe(args, given)
     if args.column or args.hipe_table or args.tagset or args.nel or args.n_best or args.relaxed or args.norm_time:
         parser.error("--column, --hipe-table, --tagset, --nel, --n-best, --relaxed and --norm-time go with --hipe")
+    if args.hipe_scorer:
+        parser.error("--hipe-scorer goes with --hipe")
     spans = args.spans is not None or annotations is not None
     try:
         if args.runs:

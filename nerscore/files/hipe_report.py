@@ -9,6 +9,7 @@ script reading the scorer's output switches by changing its command.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from typing import Any
@@ -19,7 +20,7 @@ from ..option_checks import HIPE
 from ..options import Options
 from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
-from .hipe_tags import read_link_alternatives
+from .hipe_tags import HIPE_SCORERS, read_link_alternatives
 from .readers import ConllError
 from .reports import print_results
 
@@ -44,7 +45,7 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         "--hipe-table",
         action="store_true",
         help="with --hipe: print the HIPE scorer's TSV (System, Evaluation, Label, P, R, F1, F1_std, P_std, R_std, "
-        "TP, FP, FN), micro and macro_doc, fuzzy and strict, per type and ALL",
+        "TP, FP, FN), micro and macro_doc, fuzzy and strict, per type and ALL; with --json, its rows as JSON",
     )
     parser.add_argument(
         "--nel",
@@ -69,6 +70,12 @@ def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
         "normalize_linking.py --norm-time, as CLEF-HIPE-2020's official link rankings scored the runs)",
     )
     parser.add_argument(
+        "--hipe-scorer",
+        choices=sorted(HIPE_SCORERS),
+        help="with --hipe: the HIPE scorer's version to read and count as (default 2020, CLEF-HIPE-2020's official "
+        "tables; 2022, the later scorer HIPE-2022 was scored with: docs/hipe.md)",
+    )
+    parser.add_argument(
         "--tagset",
         metavar="FILE",
         help="with --hipe: the task's types, one a line (the HIPE scorer's --tagset), or hipe2020 for "
@@ -80,6 +87,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
     """`--hipe`: our summary of the column, or with `--hipe-table` the scorer's table; the exit status."""
     gold, system = args.hipe
     columns = args.column or ["NE-COARSE-LIT"]
+    scorer = args.hipe_scorer or "2020"
     try:
         tagset = _tagset(args.tagset)
         if (args.n_best or args.relaxed) and not (args.nel and args.hipe_table):
@@ -111,15 +119,21 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 pairing=given.get("pairing", HIPE),
                 normalize_time=args.norm_time,
                 system_name=name,
+                scorer=scorer,
                 **links,
             )
-            sys.stdout.write(format_hipe_table(rows))
+            if args.json:  # the table's rows as a list of objects, keyed by the TSV's column names
+                print(json.dumps(rows, indent=2, ensure_ascii=False))
+            else:
+                sys.stdout.write(format_hipe_table(rows))
             return 0
         if len(columns) > 1:
             raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
         options = Options.of(**given)
         check_span_options(options)
-        inputs = hipe_inputs(gold, system, columns[0], nel=args.nel, tagset=tagset, normalize_time=args.norm_time)
+        inputs = hipe_inputs(
+            gold, system, columns[0], nel=args.nel, tagset=tagset, normalize_time=args.norm_time, scorer=scorer
+        )
         # As (start, end, type) tuples, which the array path of spans reads (Span objects go the readable way).
         for side in ("references", "predictions"):
             inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]

@@ -14,21 +14,31 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import compress
 from typing import Any
 
 import numpy as np
 
 from ..option_checks import check_pairing
 from ..pairing.greedy import pair_greedy
-from ..pairing.rules import pair
+from ..pairing.rules import SCENARIOS, pair
 from ..span import Span
 from ..table.pairs import Pairs
 from ..table.reducers import cells
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
 from .hipe import HipeDocument, align_hipe, read_hipe
-from .hipe_tags import hipe_linked_mentions, hipe_links, hipe_spans, normalize_time_links, scored_types
+from .hipe_tags import (
+    hipe_linked_mentions,
+    hipe_links,
+    hipe_scorer,
+    hipe_spans,
+    link_values,
+    normalize_related_links,
+    normalize_time_links,
+    scored_types,
+)
 
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
@@ -52,6 +62,9 @@ def hipe_pairs(
     n_best: int | None = None,
     related: Mapping[str, Collection[str]] | None = None,
     mentions: str | None = None,
+    s_starts: bool = True,
+    compare_text: bool = False,
+    link_types: Collection[str] | None = None,
 ) -> Pairs:
     """The table of pairs of a column, a unit (sentence) per document: `system` aligned to `gold` (`align_hipe`),
     each document's entities decoded as the scorer decodes them (`hipe_spans`, types outside `types` left out)
@@ -59,16 +72,22 @@ def hipe_pairs(
 
     With `n_best`, an entity-link column (`hipe_links`): an entity is a link, a prediction offers its first
     `n_best` links, and with `related` (the relaxed setting, `read_link_alternatives`) the links related to
-    each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only)."""
+    each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only).
+
+    The later scorer's switches (`HipeScorer`, docs/hipe.md): `s_starts=False` decodes `S-X S-X` as one entity;
+    `compare_text` makes a prediction spelled otherwise than its reference (the tokens joined) never identical to
+    it (an identical pair so spelled counts as V: strict INC, fuzzy COR); `link_types` drops a predicted link none
+    of whose offered links is among them (the scorer's tag set over links)."""
     pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
+    respelled: list[int] = []  # the rows whose spans are identical and whose text is not
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
         offered: list[Collection[str]] | None = None
         if n_best is None:
             assert types is not None, "a tag column's types"
-            references = hipe_spans(reference, column, types, kept)
-            predictions = hipe_spans(prediction, column, types, kept)
+            references = hipe_spans(reference, column, types, kept, s_starts=s_starts)
+            predictions = hipe_spans(prediction, column, types, kept, s_starts=s_starts)
         else:
             if mentions is None:
                 references = [span for span, _ in hipe_links(reference, column, 1, kept)]
@@ -76,14 +95,43 @@ def hipe_pairs(
             else:
                 references = [span for span, _ in hipe_linked_mentions(reference, column, mentions, 1, kept, False)]
                 linked = hipe_linked_mentions(prediction, column, mentions, n_best, kept)
+            if link_types is not None:
+                linked = [(span, links) for span, links in linked if any(link in link_types for link in links)]
             predictions = [span for span, _ in linked]
             offered = [_related(links, related) for _, links in linked]
+        differs = _spelling(reference, prediction, kept) if compare_text else None
+        identical = None if differs is None else [not differs(span) for span in predictions]
+        base = len(rows)
         if pairing == "hipe":
-            rows.extend((index, r, p) for r, p in pair_greedy(references, predictions, offered))
+            rows.extend((index, r, p) for r, p in pair_greedy(references, predictions, offered, identical))
         else:
             rows.extend((index, r, p) for r, p in pair(references, predictions))
+        if differs is not None:
+            respelled += [
+                base + n for n, (_, r, p) in enumerate(rows[base:]) if r is not None and r == p and differs(p)
+            ]
     names = sorted({span.entity_type for _, r, p in rows for span in (r, p) if span is not None} | set(types or ()))
-    return Pairs.of_rows(rows, names, len(gold))
+    pairs = Pairs.of_rows(rows, names, len(gold))
+    if respelled:
+        # The scorer's scenario V for an identical pair spelled otherwise (docs/hipe.md): strict INC, fuzzy COR.
+        scenario = pairs.scenario.copy()
+        scenario[respelled] = SCENARIOS.index("V")
+        pairs = replace(pairs, scenario=scenario)
+    return pairs
+
+
+def _spelling(
+    reference: HipeDocument, prediction: HipeDocument, keep: Sequence[bool] | None
+) -> Callable[[Span], bool] | None:
+    """Whether a span's text (its tokens joined, as the later scorer's entities carry it) differs between the
+    response and the gold, None where every token is spelled alike (a response copies the gold's tokens)."""
+    gold_tokens, tokens = reference.tokens, prediction.tokens
+    if keep is not None:
+        gold_tokens = tuple(compress(gold_tokens, keep))
+        tokens = tuple(compress(tokens, keep))
+    if gold_tokens == tokens:
+        return None
+    return lambda span: "".join(gold_tokens[span.start : span.end]) != "".join(tokens[span.start : span.end])
 
 
 def _related(links: Sequence[str], related: Mapping[str, Collection[str]] | None) -> frozenset[str]:
@@ -235,6 +283,7 @@ def hipe_table(
     normalize_time: bool = False,
     suffix: str = "",
     system_name: str | None = None,
+    scorer: str = "2020",
 ) -> list[dict[str, Any]]:
     """The HIPE scorer's table of a system response against its gold (files or `read_hipe`'s documents), as a
     list of rows with the keys `HIPE_COLUMNS`, in the scorer's order and rounding (docs/hipe.md).
@@ -255,8 +304,14 @@ def hipe_table(
     `normalize_time` gives the response the link NIL at each token of a time expression (`normalize_time_links`),
     as CLEF-HIPE-2020's official link rankings scored the runs: with it, they are reproduced row for row.
 
+    `scorer` is the HIPE scorer's version read and counted as (`HIPE_SCORERS`, docs/hipe.md): `"2020"`, the
+    default, CLEF-HIPE-2020's official tables; `"2022"` the later scorer's, which HIPE-2022 was scored with (`S-X
+    S-X` one entity, entities compared with their text, links bounded by the mentions and scored fuzzy and strict,
+    the tag set filtering predicted links).
+
     To score many responses against one gold, read it once (`read_hipe`) and give its documents: their columns
     are split once, when first read, for all the responses."""
+    profile = hipe_scorer(scorer)
     noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
     column = column if isinstance(column, str) or not isinstance(column, Iterable) else list(column)
     _check_arguments(column, tagset, noise_levels, time_periods, n_best)
@@ -264,6 +319,9 @@ def hipe_table(
     system_documents = align_hipe(gold_documents, _documents(system, "system"))
     if normalize_time:
         system_documents = normalize_time_links(system_documents)
+    if nel and related is not None and profile.relaxed_normalizes:
+        gold_documents = normalize_related_links(gold_documents, related)
+        system_documents, related = normalize_related_links(system_documents, related), None
     columns = [column] if isinstance(column, str) else list(column)
     if nel:
         columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]
@@ -277,15 +335,19 @@ def hipe_table(
         )
     periods: list[tuple[datetime.date, datetime.date] | None] = [None, *time_periods]
     levels: list[tuple[float, float] | None] = [None, *noise_levels]
-    regimes = {"fuzzy": "type"} if nel else REGIMES
+    regimes = {regime: REGIMES[regime] for regime in profile.link_regimes} if nel else REGIMES
     rows: list[dict[str, Any]] = []
     for cut in n_best if nel else [None]:
         for name in sorted(columns):
             types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
+            link_types = None
+            if nel and profile.link_tagset and tagset is not None:
+                allowed = {entry.upper() for entry in tagset}
+                link_types = link_values(gold_documents, name) | (link_values(system_documents, name) & allowed)
             for period in periods:
                 for level in levels:
                     keep = _kept(gold_documents, period, level)
-                    bounds = MENTIONS.get(name) if mentions else None
+                    bounds = MENTIONS.get(name) if mentions or profile.link_mentions else None
                     pairs = hipe_pairs(
                         gold_documents,
                         system_documents,
@@ -296,6 +358,9 @@ def hipe_table(
                         n_best=cut,
                         related=related,
                         mentions=bounds,
+                        s_starts=profile.s_starts,
+                        compare_text=profile.compares_text,
+                        link_types=link_types,
                     )
                     counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
                     slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
@@ -374,6 +439,7 @@ def hipe_inputs(
     time_periods: Sequence[tuple[datetime.date, datetime.date]] = (),
     noise_levels: Sequence[tuple[float, float]] = (),
     normalize_time: bool = False,
+    scorer: str = "2020",
 ) -> dict[str, list[Any]]:
     """`compute_semeval`'s keyword arguments for a HIPE column, a unit (a "sentence") per document: the entities
     as the scorer decodes and keeps them (`references`, `predictions`: lists of `Span`s; with `nel`, a link
@@ -386,7 +452,9 @@ def hipe_inputs(
     entities of its tokens whose LED is in [lower, upper) or none (as `hipe_table` keeps them), grouped by the
     scorer's name of the level (`LED-0.0-0.1`, after the period with `time_periods`: `TIME-1790-1810-LED-0.0-0.1`).
     The `group` slice's buckets are then the scorer's LED rows; the overall keys add the levels up (a token
-    without LED counts in every level), so read the buckets, not the totals. `normalize_time`: as `hipe_table`'s."""
+    without LED counts in every level), so read the buckets, not the totals. `normalize_time`: as `hipe_table`'s;
+    `scorer`: its decoding of tags and links (`S-`, links bounded by mentions; the text is the table's alone)."""
+    profile = hipe_scorer(scorer)
     noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
     if not isinstance(column, str) and isinstance(column, Iterable):  # (hipe_table takes several)
         raise ValueError(
@@ -405,10 +473,13 @@ def hipe_inputs(
     else:
         types = scored_types(gold_documents, system_documents, column, tagset)
 
-    def entities(document: HipeDocument, keep: Sequence[bool] | None) -> list[Span]:
+    def entities(document: HipeDocument, keep: Sequence[bool] | None, gold: bool) -> list[Span]:
+        if nel and profile.link_mentions and column in MENTIONS:
+            linked = hipe_linked_mentions(document, column, MENTIONS[column], 1, keep, not gold)
+            return [span for span, _ in linked]
         if nel:
             return [span for span, _ in hipe_links(document, column, 1, keep)]
-        return hipe_spans(document, column, types, keep)
+        return hipe_spans(document, column, types, keep, s_starts=profile.s_starts)
 
     references: list[list[Span]] = []
     predictions: list[list[Span]] = []
@@ -420,8 +491,8 @@ def hipe_inputs(
         time = _time_label(period) if period is not None else "TIME-OTHER"
         for level, keep in zip(levels, kept):
             tokens = None if keep is None else keep[index]
-            references.append(entities(reference, tokens))
-            predictions.append(entities(prediction, tokens))
+            references.append(entities(reference, tokens, True))
+            predictions.append(entities(prediction, tokens, False))
             documents.append(reference.id or f"document {index + 1}")
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))

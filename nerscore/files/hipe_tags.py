@@ -9,12 +9,54 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import compress
 
 from ..span import Span
 from .hipe import undecodable
-from .hipe_model import OUTSIDE, HipeDocument, HipeFileError
+from .hipe_model import NEL_COLUMNS, OUTSIDE, HipeDocument, HipeFileError
+
+
+@dataclass(frozen=True)
+class HipeScorer:
+    """What a version of the HIPE scorer reads and counts otherwise (docs/hipe.md, "The later scorer"): each field
+    one switch, named after what it changes. `HIPE_SCORERS["2020"]` reproduces CLEF-HIPE-2020's official tables;
+    `HIPE_SCORERS["2022"]` follows the scorer HIPE-2022 was scored with (hipe-eval/HIPE-scorer at 6605770)."""
+
+    name: str
+    # `S-` starts an entity even after one of its type (2020's official reading); the later scorer's
+    # `collect_named_entities` starts one only at `B-` or a change of type, so `S-X S-X` is one entity.
+    s_starts: bool
+    # The later scorer's entities carry their text (the tokens joined) and an identical match compares it too: a
+    # response token spelled otherwise inside an entity makes a strict COR an INC (a fuzzy COR stays).
+    compares_text: bool
+    # Entity links bounded by the NE-COARSE-LIT mentions (`hipe_linked_mentions`, the later scorer's default)
+    # instead of runs of one link (`hipe_links`, its `--original_nel`, CLEF-HIPE-2020's official reading).
+    link_mentions: bool
+    # The link rows' regimes: fuzzy alone (2020), fuzzy and strict (the later `assemble_tsv_output`).
+    link_regimes: tuple[str, ...]
+    # The tag set filters a response's links as it filters types (HIPE-2022's pipeline passed `--tagset` with
+    # `--task nel`): a predicted link none of whose n best is a link of the gold is dropped, not spurious.
+    link_tagset: bool
+    # The relaxed setting rewrites gold and response, each related link to its main one (`normalize_linking.py
+    # --norm-histo`, `normalize_related_links`), where 2020's reproduction lets a predicted main link offer its
+    # related ones (`related=` of `hipe_pairs`).
+    relaxed_normalizes: bool
+
+
+HIPE_SCORERS = {
+    "2020": HipeScorer("2020", True, False, False, ("fuzzy",), False, False),
+    "2022": HipeScorer("2022", False, True, True, ("fuzzy", "strict"), True, True),
+}
+
+
+def hipe_scorer(name: object) -> HipeScorer:
+    """The scorer's version by its name (`"2020"`, `"2022"`; an int is read as its digits)."""
+    found = HIPE_SCORERS.get(str(name)) if isinstance(name, (str, int)) and not isinstance(name, bool) else None
+    if found is None:
+        raise ValueError(f"scorer is {name!r}; expected one of {sorted(HIPE_SCORERS)} (the HIPE scorer's version)")
+    return found
 
 
 def entity_type_of(value: str) -> str | None:
@@ -24,13 +66,20 @@ def entity_type_of(value: str) -> str | None:
 
 
 def hipe_spans(
-    document: HipeDocument, column: str, types: Collection[str] | None = None, keep: Sequence[bool] | None = None
+    document: HipeDocument,
+    column: str,
+    types: Collection[str] | None = None,
+    keep: Sequence[bool] | None = None,
+    *,
+    s_starts: bool = True,
 ) -> list[Span]:
     """A column's entities over the whole document (the scorer merges a document's segments, so an entity may
     cross one), decoded as the HIPE scorer decodes them: tags in upper case; `O`, `_`, `-` and empty outside;
     an entity continues while the type stays and the prefix is `I` or `E` (IOBES's `E-` read as `I-`, `S-` as
     `B-`), so `I-` after another type or outside starts one; a type outside `types` is outside. `keep` leaves out
-    tokens (the scorer's noise and date filters drop tokens before decoding)."""
+    tokens (the scorer's noise and date filters drop tokens before decoding). `s_starts=False` is the later
+    scorer's reading (HIPE-2022, `HipeScorer.s_starts`): only `B-` starts an entity of the type already open, so
+    `S-X S-X` is one entity."""
     values = document.values(column)
     # Only the tokens inside some entity are read one by one (a few in a hundred): the rest, outside, end an entity
     # by the gap they leave between two positions.
@@ -46,6 +95,7 @@ def hipe_spans(
     spans: list[Span] = []
     open_type: str | None = None
     start = last = -2
+    starters = "BS" if s_starts else "B"
     for position, index in inside:
         value = values[index]
         tag = value.upper()
@@ -62,7 +112,7 @@ def hipe_spans(
             entity_type = tag[2:]
             if types is not None and entity_type not in types:
                 entity_type = None
-        if open_type is not None and (position != last + 1 or entity_type != open_type or tag[0] in "BS"):
+        if open_type is not None and (position != last + 1 or entity_type != open_type or tag[0] in starters):
             spans.append(Span(start, last + 1, open_type))
             open_type = None
         if entity_type is not None and open_type is None:
@@ -97,6 +147,15 @@ def scored_types(
         allowed = {name.upper() for name in tagset}
         types |= column_types(system, column) & allowed
     return types
+
+
+def link_values(documents: Iterable[HipeDocument], column: str) -> set[str]:
+    """Every link a link column holds, as the HIPE scorer's `get_all_tags` lists a column's tags (the scorer's tag
+    set then filters them): each value's first link, in upper case; `_`, `-` and `O` none."""
+    found: set[str] = set()
+    for document in documents:
+        found.update(value.upper().split("|")[0].split("-")[-1] for value in set(document.values(column)))
+    return found - {"_", "-", "O", ""}
 
 
 def hipe_links(
@@ -224,4 +283,27 @@ def normalize_time_links(documents: Iterable[HipeDocument]) -> list[HipeDocument
                     values[index] = "NIL"
                 replaced[name] = tuple(values)
         normalized.append(dataclasses.replace(document, columns=replaced))
+    return normalized
+
+
+def normalize_related_links(
+    documents: Iterable[HipeDocument], related: Mapping[str, Collection[str]]
+) -> list[HipeDocument]:
+    """The documents with each link of NEL-LIT and NEL-METO that is related to a main one (`read_link_alternatives`:
+    main -> main and its related) replaced by that main one, every link of a `|`-separated list, as the HIPE
+    scorer's `normalize_linking.py --norm-histo` rewrites the gold and the response for the relaxed setting of the
+    later scorer (`HipeScorer.relaxed_normalizes`). A main link stays; the documents given are not modified."""
+    main_of = {link: main for main, links in related.items() for link in links if link != main}
+    normalized = []
+    for document in documents:
+        columns = document.columns
+        replaced = {name: columns[name] for name in NEL_COLUMNS if name in columns}
+        for name, values in replaced.items():
+            replaced[name] = tuple(
+                "|".join(main_of.get(link, link) for link in value.split("|")) if value not in OUTSIDE else value
+                for value in values
+            )
+        if any(replaced[name] != columns[name] for name in replaced):
+            document = dataclasses.replace(document, columns={**{name: columns[name] for name in columns}, **replaced})
+        normalized.append(document)
     return normalized

@@ -25,6 +25,7 @@ def pair_greedy(
     references: Sequence[Span],
     predictions: Sequence[Span],
     alternatives: Sequence[Collection[str]] | None = None,
+    identical: Sequence[bool] | None = None,
 ) -> list[tuple[Span | None, Span | None]]:
     """The HIPE scorer's pairing of one unit (a document) as rows (reference, prediction), either side None for
     an unpaired entity: the same rows as `nerscore.pairing.rules.pair` returns, in position order (the smaller
@@ -32,7 +33,13 @@ def pair_greedy(
 
     `alternatives` (entity links: a prediction's n best links, or the links related to them in the relaxed
     setting) gives each prediction the types that count as its own: a prediction matched through one stands in
-    its row with that type, so that the row's scenario is the scorer's (I or V)."""
+    its row with that type, so that the row's scenario is the scorer's (I or V).
+
+    `identical` (the later HIPE scorer, which compares the entities' text too, docs/hipe.md) says of each
+    prediction whether it may be identical to a reference: one that may not (its tokens spelled otherwise than
+    the reference's) takes no reference as identical, a reference with its boundaries only if of another type
+    (IV), and one of its own type only as an overlap no earlier prediction took (the caller then counts that row
+    as V, not I)."""
     # As the scorer, by value: a reference identical to one already taken counts as taken (only nested or
     # repeated entities can be identical).
     taken: set[Span] = set()
@@ -45,14 +52,19 @@ def pair_greedy(
     extents = None if ordered else _Extents(references)
     for number, prediction in enumerate(predictions):
         offered = (prediction.entity_type,) if alternatives is None else alternatives[number]
+        same_text = identical is None or identical[number]
         # Its boundaries are its fragments (docs/scoring.md §12): an extent alone never makes it identical.
-        exact = next(
-            (
-                s
-                for s in (Span(prediction.start, prediction.end, t, prediction.fragments) for t in offered)
-                if s in present
-            ),
-            None,
+        exact = (
+            next(
+                (
+                    s
+                    for s in (Span(prediction.start, prediction.end, t, prediction.fragments) for t in offered)
+                    if s in present
+                ),
+                None,
+            )
+            if same_text
+            else None
         )
         if exact is not None:
             taken.add(exact)
@@ -66,16 +78,23 @@ def pair_greedy(
             else extents.meeting(prediction)
         )
         match = None
+        by_bounds = False
         for index in candidates:
             reference = references[index]
             if ordered and reference.start >= prediction.end:
                 break
-            if reference.same_bounds(prediction) or (reference not in taken and reference.overlap(prediction) > 0):
+            # The scorer's scenario IV: the boundaries and another (first) type. Where the text may match, an
+            # identical reference was found above, so the type differs.
+            by_bounds = reference.same_bounds(prediction) and (
+                same_text or reference.entity_type != prediction.entity_type
+            )
+            if by_bounds or (reference not in taken and reference.overlap(prediction) > 0):
                 match = reference
                 break
         if match is not None:
             taken.add(match)
-            if match.entity_type != prediction.entity_type and match.entity_type in offered:
+            renamed = same_text or not by_bounds  # scenario IV keeps the first type where the text differs
+            if renamed and match.entity_type != prediction.entity_type and match.entity_type in offered:
                 prediction = replace(prediction, entity_type=match.entity_type)
         rows.append((match, prediction))
     missed = [reference for reference in references if reference not in taken]
