@@ -103,15 +103,17 @@ def result_dict(
     return result
 
 
-def entity_dicts_of(rows: list[Row] | Pairs, options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
+def entity_dicts_of(
+    rows: list[Row] | Pairs, options: Options, columns: Columns = NO_COLUMNS, value_pairs: Pairs | None = None
+) -> list[dict[str, Any]]:
     """The `entities` rows of a batch's `rows`, or of the table of pairs they are read from (docs/scoring.md §7),
     with each side's text where `columns` give one and, with `value`, each row's partner in the value's own
-    pairing (§10)."""
+    pairing (§10), from its table `value_pairs` when the tally's reduction made it (`Counted.value_pairs`)."""
     schemes = options.evaluation_schemes
     dicts = rows.entity_dicts(schemes) if isinstance(rows, Pairs) else entity_rows(rows, schemes)
     entities = add_entity_texts(dicts, columns)
     if options.value is not None:
-        on_arrays = value_partner_dicts(rows, options) if isinstance(rows, Pairs) else None
+        on_arrays = value_partner_dicts(rows, options, value_pairs) if isinstance(rows, Pairs) else None
         if on_arrays is not None:
             for row, found in zip(entities, on_arrays):
                 row["value_pair"] = found
@@ -122,16 +124,19 @@ def entity_dicts_of(rows: list[Row] | Pairs, options: Options, columns: Columns 
     return entities
 
 
-def value_partner_dicts(pairs: Pairs, options: Options) -> list[dict[str, Any] | None] | None:
+def value_partner_dicts(
+    pairs: Pairs, options: Options, value: Pairs | None = None
+) -> list[dict[str, Any] | None] | None:
     """`readable.value_partners` of the table's rows in row order, as dicts, from the value pairing's own table
-    (`reducers.value_pairs`, on arrays where it can; docs/scoring.md §10) joined to the rows at once, where
-    value_partners pairs every sentence again with `value_pair`, one at a time. Copies of one entity take their
-    partners as `value_pair` gives them: in rule (d)'s order (start, end, type name), unpaired ones last, to the
-    copies in row order. None (value_partners then) for discontinuous entities or offsets past int64."""
+    (`value`, the tally's; else `reducers.value_pairs`, on arrays where it can; docs/scoring.md §10) joined to the
+    rows at once, where value_partners pairs every sentence again with `value_pair`, one at a time. Copies of one
+    entity take their partners as `value_pair` gives them: in rule (d)'s order (start, end, type name), unpaired
+    ones last, to the copies in row order. None (value_partners then) for discontinuous entities or offsets past
+    int64."""
     if pairs.fragmented or object in (pairs.reference_start.dtype, pairs.predicted_start.dtype):
         return None
     ordered = pairs.in_row_order()
-    value = reducers.value_pairs(ordered, options)
+    value = reducers.value_pairs(ordered, options) if value is None else value
     if object in (value.reference_start.dtype, value.predicted_start.dtype):
         return None
     names = ordered.type_names

@@ -197,15 +197,20 @@ def test_value_partners_from_the_value_table_are_value_pairs_sentence_by_sentenc
         sentences = rng.randint(1, 5)
         references = [_nested_side(rng, 8, 10) for _ in range(sentences)]
         predictions = [_nested_side(rng, 8, 10) for _ in range(sentences)]
-        _, table = compute.count_batch(predictions, references, "spans", checked, False)
+        counted, table = compute.count_batch(predictions, references, "spans", checked, False)
         expected = [None if span is None else span.as_dict() for span in value_partners(table.rows(), checked)]
         assert compute.value_partner_dicts(table, checked) == expected, (references, predictions)
+        # The tally's own table (Counted.value_pairs), made from the rows in another order, gives the same.
+        assert counted.value_pairs is not None
+        assert compute.value_partner_dicts(table, checked, counted.value_pairs) == expected, (references, predictions)
 
 
 def test_entities_with_value_do_not_pair_nested_sentences_one_at_a_time(monkeypatch) -> None:
-    # The rows' partners come from the value table made on arrays: `value_pair`, sentence by sentence, is
-    # not called (it was, once per sentence).
+    # The rows' partners come from the value table the tally was reduced from, made on arrays: `value_pair`,
+    # sentence by sentence, is not called (it was, once per sentence), and no second table is made.
     from nerscore.forms import readable
+    from nerscore.table import reducers
+    from nerscore.table.reducers import value_pairs
 
     def refused(*_: object) -> None:
         raise AssertionError("value_pair called sentence by sentence")
@@ -213,6 +218,9 @@ def test_entities_with_value_do_not_pair_nested_sentences_one_at_a_time(monkeypa
     monkeypatch.setattr(readable, "value_pair", refused)
     references = [[(0, 9, "A"), (1, 4, "B"), (5, 8, "A")]] * 50
     predictions = [[(0, 8, "A"), (1, 4, "A"), (5, 9, "B")]] * 50
+    made = []
+    monkeypatch.setattr(reducers, "value_pairs", lambda *given: made.append(1) or value_pairs(*given))
     result = compute_semeval(predictions=predictions, references=references, value=True, return_entities=True)
     assert len(result["entities"]) == 50 * 3
     assert result["entities"][0]["value_pair"] is not None
+    assert made == [1]  # one value table, the tally's, for the rows too (it was made twice)
