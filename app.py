@@ -376,7 +376,12 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 # its own frame left to its cells.
 # A picture with nothing to draw (no entity, input that cannot be read) is left out, not shown as an empty frame
 # with Gradio's placeholder icon.
+# The comparison's eight columns take fixed shares of the table's width, which on a phone (390 px) cut every cell
+# ("+0.3664" read "+…"): the table is never narrower than its cells' text needs (640 px; the column beside the
+# editor is wider on a desktop), and scrolls sideways in its own frame where the page is narrower, under its label.
 CSS = """
+#comparison .table-wrap { overflow-x: auto; }
+#comparison .upload-container { min-width: 640px; }
 #conll-input .cm-scroller { min-height: 14lh !important; max-height: 14lh !important; }
 #conll-input [data-testid="block-label"] { max-width: calc(100% - 60px); }
 #explanation table { display: block; overflow-x: auto; width: max-content; max-width: 100%; border: none; padding: 0; }

@@ -246,7 +246,7 @@ class _StoredBatches:
         if not keep_waiting:
             self._waiting_empty = 0
             self._waiting_columns = []
-            self._stored_columns = None
+            self._stored_columns = self._empty_batch_columns = None
         self._sentences_added = self._waiting_empty
         if self.buf_writer is not None:
             self.buf_writer = None
@@ -278,6 +278,8 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         # waiting sentences' columns as stored (`Columns.stored`; empty without columns).
         self._stored_columns: tuple[str, ...] | None = None
         self._waiting_columns: list[str] = []
+        # The columns given with a batch of no sentence (`texts=[]`), which only the compute of nothing else reads.
+        self._empty_batch_columns: tuple[str, ...] | None = None
         # With string entities: each side's form (strings or spans) in the batches stored so far.
         self._stored_sides: tuple[str | None, str | None] = (None, None)
 
@@ -342,8 +344,10 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             if not predictions:
                 if columns and self._stored_columns is None:
                     # It counts nothing, but its columns say what the evaluation gives: `texts=[]` says string
-                    # entities, and compute_semeval's result then holds `ungrounded` (docs/scoring.md §1b).
-                    self._stored_columns = columns.given
+                    # entities, and compute_semeval's result then holds `ungrounded` (docs/scoring.md §1b). They
+                    # describe no sentence, so they bind no later batch (which may give texts or not): they stand
+                    # only while no batch of sentences says otherwise.
+                    self._empty_batch_columns = columns.given
                 return None
             columns.check_same_as(self._stored_columns)
             stored_columns = columns.stored(len(predictions)) if columns else None
@@ -423,7 +427,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             if predictions is None:
                 predictions = references = []
                 # Only batches of no sentence were added (add_batch), with these columns for none.
-                columns = {name: [] for name in self._stored_columns or ()}
+                columns = {name: [] for name in self._stored_columns or self._empty_batch_columns or ()}
             if self._waiting_empty:  # they count nothing, but number the sentences of `entities`
                 waiting = [[] for _ in range(self._waiting_empty)]
                 predictions = waiting + rows_of(as_list(predictions, "predictions"))
@@ -431,7 +435,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
                 columns = self._waiting_with(given, len(predictions) - self._waiting_empty)
             result = compute_checked(predictions, references, options, columns)
             self._waiting_empty = self._sentences_added = 0
-            self._waiting_columns, self._stored_columns = [], None
+            self._waiting_columns, self._stored_columns, self._empty_batch_columns = [], None, None
             return result
         if predictions is not None:
             self.add_batch(predictions=predictions, references=references, **given)
@@ -449,7 +453,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             self._store_again()
             raise
         self._sentences_added = 0
-        self._stored_form = self._stored_columns = None
+        self._stored_form = self._stored_columns = self._empty_batch_columns = None
         return result
 
     def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:

@@ -413,11 +413,60 @@ def value_ratios(repeats: int) -> list[str]:
     return rows
 
 
+def value_entities_ratios(repeats: int, main: str | None = None) -> list[str]:
+    """Rows "| case | value s | value + entities s | ratio best | ratio median |": what return_entities=True adds
+    to value=True (each row's value partner, docs/scoring.md §10), CPU seconds, the two calls in turns `repeats`
+    times, the hostile shapes of `value_cases` and 20,000 small nested sentences. With `main` (a checkout of
+    another commit, `git worktree add`), its value + entities call takes a turn too, in the same process."""
+    import importlib
+
+    def load(root: str | None):
+        for name in [module for module in sys.modules if module == "nerscore" or module.startswith("nerscore.")]:
+            del sys.modules[name]
+        if root is not None:
+            sys.path.insert(0, root)
+        try:
+            return importlib.import_module("nerscore").compute_semeval
+        finally:
+            if root is not None:
+                sys.path.remove(root)
+
+    other = None if main is None else load(main)
+    compute_semeval = load(str(Path(__file__).resolve().parent.parent))
+    for call in (compute_semeval, other):
+        if call is not None:
+            call(predictions=[[(0, 20, "A"), (1, 3, "B")]], references=[[(1, 3, "B"), (0, 9, "A")]], value=True)
+    cases = {name: ([p], [r]) for name, (p, r) in value_cases().items() if "100,000" not in name}
+    cases["20,000 sentences of 3 nested"] = (
+        [[(0, 9, "A"), (1, 4, "B"), (5, 8, "A")]] * 20_000,
+        [[(0, 8, "A"), (1, 4, "A"), (5, 9, "B")]] * 20_000,
+    )
+    header = "| case | value s | value + entities s | ratio best | ratio median |" + (" main's s |" if other else "")
+    rows = [header, "|" + " --- |" * (header.count("|") - 1)]
+    for name, (predictions, references) in cases.items():
+        plain, rowed, before = [], [], []
+        for _ in range(repeats):
+            calls = [(compute_semeval, {}, plain), (compute_semeval, {"return_entities": True}, rowed)]
+            if other is not None:
+                calls.append((other, {"return_entities": True}, before))
+            for call, extra, times in calls:
+                started = time.process_time()
+                call(predictions=predictions, references=references, value=True, **extra)
+                times.append(time.process_time() - started)
+        turns = sorted(r / p for p, r in zip(plain, rowed))
+        best, median = min(rowed) / min(plain), turns[len(turns) // 2]
+        row = f"| {name} | {min(plain):.3f} | {min(rowed):.3f} | {best:.2f} | {median:.2f} |"
+        rows.append(row + (f" {min(before):.3f} |" if other else ""))
+    return rows
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="hostile inputs run on their own")
     parser.add_argument("--grounding", action="store_true", help="issue 17's contested groundings (seconds)")
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
     parser.add_argument("--value", action="store_true", help="issue 31's value pairing against §3's (seconds)")
+    parser.add_argument("--value-entities", action="store_true", help="return_entities=True with value=True")
+    parser.add_argument("--main", help="with --value-entities: a checkout of another commit to time beside")
     parser.add_argument("--repeats", type=int, default=5)
     arguments = parser.parse_args()
     if arguments.grounding:
@@ -427,3 +476,5 @@ if __name__ == "__main__":
         print("\nvalue=True\n" + "\n".join(dense_memory(value=True)))
     if arguments.value:
         print("\n".join(value_ratios(arguments.repeats)))
+    if arguments.value_entities:
+        print("\n".join(value_entities_ratios(arguments.repeats, arguments.main)))

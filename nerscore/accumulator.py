@@ -332,7 +332,8 @@ def _counted(
         counted, rows = count_batch(predictions, references, form, options, keep_sentences, scored)
         if options.return_entities:
             assert rows is not None  # return_entities: the table of pairs
-            entities = entity_dicts_of(rows, options, scored)
+            entities = entity_dicts_of(rows, options, scored, counted.value_pairs)
+            counted = counted._replace(value_pairs=None)  # read: the accumulator keeps none of it
     if options.confusion:
         check_outside_type(predictions, references, form, options, counted.tally, rows)
     return counted._replace(tally=with_ungrounded_key(counted.tally, scored)), entities, scored, len(references)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain, count, repeat
+from itertools import accumulate, chain, count, repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -96,10 +96,7 @@ def span_labels(
     length = _span_units(len(annotators[0].present), read, given)
     total = sum(length.tolist())
     if total >= 1 << 62:  # the units counted in int64
-        raise ValueError(
-            f"the sentences' units add up to {total}; agreement counts at most 2**62 units (span offsets, characters "
-            "of texts)"
-        )
+        raise _far_total(annotators, read, length, options)
     # Unit by unit where the units are few beside the entities' boundaries (tokens, short texts: the quicker way);
     # else the units between two consecutive boundaries of a sentence (0, its end, an entity's start or end), which
     # carry the same labels, are one row standing for them all (`weight`), so that time and memory follow the
@@ -379,6 +376,32 @@ def _refuse_far(spans: list[list[Span]], side: str) -> None:
                     sentence,
                     entity=index,
                 )
+
+
+def _far_total(
+    annotators: Sequence[Annotator], read: list[_EntityColumns], length: np.ndarray, options: Options
+) -> InvalidInputError:
+    """Where the units pass 2**62 (agreement counts them in int64, §13): an entity that ends past it, else the
+    sentence at which their sum does, each with the annotator and the entity that end it. Texts and tokens are
+    far shorter, so an entity's end made the sentence this long."""
+    if int(length.max()) >= 1 << 62:
+        sentence = int(np.argmax(length >= 1 << 62))
+        problem = "ends past 2**62; expected offsets of units that agreement counts in 64-bit integers"
+    else:
+        sentence = next(index for index, total in enumerate(accumulate(length.tolist())) if total >= 1 << 62)
+        problem = (
+            f"makes the sentences' units add up to {sum(length[: sentence + 1].tolist())} by this sentence; expected "
+            "at most 2**62 units (span offsets, characters of texts), which agreement counts in 64-bit integers"
+        )
+    end = int(length[sentence])
+    column = next(index for index, entities in enumerate(read) if end in entities.end[entities.sentence == sentence])
+    annotator = annotators[column]
+    spans = read_spans([rows_of(annotator.rows)[sentence]], annotator.side)[0]
+    kept = set(options.labels or (span.entity_type for span in spans))
+    entity = next(index for index, span in enumerate(spans) if span.end == end and span.entity_type in kept)
+    return InvalidInputError(
+        f"the entity {shown(spans[entity].as_dict())} {problem}", annotator.side, sentence, entity=entity
+    )
 
 
 def _grounded_strings(

@@ -22,7 +22,7 @@ from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import ConllError
 from .files.reports import print_comparison, print_results, print_runs
 from .forms.inputs import check_span_options, check_tag_options
-from .option_checks import check_resamples
+from .option_checks import OVERLAP, SLICE_NAMES, check_resamples
 from .options import SPECS, Options
 
 # --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
@@ -140,10 +140,17 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
 
 
 def _slices_without_their_data(given: dict) -> str | None:
-    """What a slice needs that the command line cannot give, in its words (the option's own message names the
-    Python keyword `groups=`, which no flag sets); None otherwise. (`--slices seen` without `--seen` keeps its
-    message, "needs seen=", which tests/test_slices.py asserts.)"""
+    """What a slice needs that the command line gives by a flag or not at all, in its words (the option's own
+    messages name the Python keywords `seen=` and `groups=`); None otherwise."""
     slices = given.get("slices") or ()
+    # Where the option's own checks would name something else first (a slice's name, partial_credit's overlap),
+    # their message stands, as it did.
+    seen_first = set(slices) <= set(SLICE_NAMES) and given.get("partial_credit") != OVERLAP
+    if "seen" in slices and given.get("seen") is None and seen_first:
+        return (
+            "--slices seen needs --seen FILE, the entity texts that count as seen (a training set's, say), one a "
+            "line: an entity is seen when its text is among them"
+        )
     if "group" in slices:
         return (
             "--slices group needs a group per sentence, which the command line does not read (in Python: "

@@ -103,18 +103,63 @@ def result_dict(
     return result
 
 
-def entity_dicts_of(rows: list[Row] | Pairs, options: Options, columns: Columns = NO_COLUMNS) -> list[dict[str, Any]]:
+def entity_dicts_of(
+    rows: list[Row] | Pairs, options: Options, columns: Columns = NO_COLUMNS, value_pairs: Pairs | None = None
+) -> list[dict[str, Any]]:
     """The `entities` rows of a batch's `rows`, or of the table of pairs they are read from (docs/scoring.md §7),
     with each side's text where `columns` give one and, with `value`, each row's partner in the value's own
-    pairing (§10)."""
+    pairing (§10), from its table `value_pairs` when the tally's reduction made it (`Counted.value_pairs`)."""
     schemes = options.evaluation_schemes
     dicts = rows.entity_dicts(schemes) if isinstance(rows, Pairs) else entity_rows(rows, schemes)
     entities = add_entity_texts(dicts, columns)
     if options.value is not None:
+        on_arrays = value_partner_dicts(rows, options, value_pairs) if isinstance(rows, Pairs) else None
+        if on_arrays is not None:
+            for row, found in zip(entities, on_arrays):
+                row["value_pair"] = found
+            return entities
         read = rows.rows() if isinstance(rows, Pairs) else rows
         for row, partner in zip(entities, value_partners(read, options)):
             row["value_pair"] = None if partner is None else partner.as_dict()
     return entities
+
+
+def value_partner_dicts(
+    pairs: Pairs, options: Options, value: Pairs | None = None
+) -> list[dict[str, Any] | None] | None:
+    """`readable.value_partners` of the table's rows in row order, as dicts, from the value pairing's own table
+    (`value`, the tally's; else `reducers.value_pairs`, on arrays where it can; docs/scoring.md §10) joined to the
+    rows at once, where value_partners pairs every sentence again with `value_pair`, one at a time. Copies of one
+    entity take their partners as `value_pair` gives them: in rule (d)'s order (start, end, type name), unpaired
+    ones last, to the copies in row order. None (value_partners then) for discontinuous entities or offsets past
+    int64."""
+    if pairs.fragmented or object in (pairs.reference_start.dtype, pairs.predicted_start.dtype):
+        return None
+    ordered = pairs.in_row_order()
+    value = reducers.value_pairs(ordered, options) if value is None else value
+    if object in (value.reference_start.dtype, value.predicted_start.dtype):
+        return None
+    names = ordered.type_names
+    by_name = np.append(np.argsort(np.argsort(np.array(names, dtype=object))), -1)  # index -1: no entity
+    found: list[dict[str, Any] | None] = [None] * len(ordered.sentence)
+    for own, other in (("reference", "predicted"), ("predicted", "reference")):
+        start, end, kind = (getattr(ordered, f"{own}_{column}") for column in ("start", "end", "type"))
+        rows = np.flatnonzero(start >= 0)  # every row with an entity of this side: copies counted in row order
+        rows = rows[np.lexsort((rows, kind[rows], end[rows], start[rows], ordered.sentence[rows]))]
+        v_start, v_end, v_kind = (getattr(value, f"{own}_{column}") for column in ("start", "end", "type"))
+        o_start, o_end, o_kind = (getattr(value, f"{other}_{column}") for column in ("start", "end", "type"))
+        held = np.flatnonzero(v_start >= 0)
+        partner_keys = (by_name[o_kind[held]], o_end[held], o_start[held], o_start[held] < 0)
+        held = held[np.lexsort((*partner_keys, v_kind[held], v_end[held], v_start[held], value.sentence[held]))]
+        if len(held) != len(rows):  # every entity once in each table: never, but then the rows' own way
+            return None
+        wanted = rows if own == "reference" else rows[ordered.reference_start[rows] < 0]
+        partners = held if own == "reference" else held[ordered.reference_start[rows] < 0]
+        columns = (o_start[partners].tolist(), o_end[partners].tolist(), o_kind[partners].tolist())
+        for row, partner_start, partner_end, partner_kind in zip(wanted.tolist(), *columns):
+            if partner_start >= 0:
+                found[row] = {"start": partner_start, "end": partner_end, "type": names[partner_kind]}
+    return found
 
 
 def per_sentence_columns(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:

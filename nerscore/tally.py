@@ -478,3 +478,6 @@ class Counted(NamedTuple):
     slices: Any = None
     # (sentences, result_scores.weighted_width) floats: what docs/scoring.md §10 adds to each sentence, when asked for
     per_sentence_floats: np.ndarray | None = None
+    # With `value` and `return_entities`: the value pairing's own table (`pairs.Pairs`, §10) that the tally was
+    # reduced from, from which the `entities` rows take their partners (`compute.value_partner_dicts`).
+    value_pairs: Any = None

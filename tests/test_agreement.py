@@ -519,6 +519,60 @@ def test_an_entity_past_what_agreement_counts_is_located() -> None:
         agreement({"a": [[], []], "b": [[], [{"fragments": [[0, 1], [5, 10**30]], "type": "A"}]]})
 
 
+FAR = 2**62
+
+
+@pytest.mark.parametrize(
+    ("annotations", "options", "message"),
+    [
+        # Plain tuples, lists and dicts are read on arrays: an end past 2**62 that int64 still holds was refused
+        # as "the sentences' units add up to ...", naming no annotator, sentence or entity.
+        pytest.param(
+            {"a": [[], []], "b": [[], [(0, 1, "A"), (0, FAR, "A")]]},
+            {},
+            r"annotations\['b'\], sentence 1, entity 1: the entity \{'start': 0, 'end': 4611686018427387904, "
+            r"'type': 'A'\} ends past 2\*\*62",
+            id="tuple-at-2**62",
+        ),
+        pytest.param(
+            {"a": [[[3, FAR + 5, "A"]]], "b": [[]]},
+            {},
+            r"annotations\['a'\], sentence 0, entity 0: .* ends past 2\*\*62",
+            id="list-past-2**62",
+        ),
+        pytest.param(
+            {"a": [[]], "b": [[{"start": 0, "end": 2**63 - 1, "type": "A"}]]},
+            {},
+            r"annotations\['b'\], sentence 0, entity 0: .* ends past 2\*\*62",
+            id="dict-at-int64-max",
+        ),
+        pytest.param(
+            {"a": [[(0, FAR // 2, "A")], [(0, 1, "B"), (0, FAR // 2, "A")]], "b": [[], []]},
+            {},
+            r"annotations\['a'\], sentence 1, entity 1: the entity \{'start': 0, 'end': 2305843009213693952, "
+            r"'type': 'A'\} makes the sentences' units add up to 4611686018427387904 by this sentence; expected at "
+            r"most 2\*\*62 units",
+            id="sum-reaches-2**62",
+        ),
+        pytest.param(
+            {"a": [[]] * 3, "b": [[(0, FAR - 1, "A")]] * 3},
+            {},
+            r"annotations\['b'\], sentence 1, entity 0: .* add up to 9223372036854775806 by this sentence",
+            id="sum-past-int64",
+        ),
+        pytest.param(
+            {"a": [[(0, FAR, "X"), (0, FAR, "Y")]], "b": [[]]},
+            {"labels": ["Y"]},
+            r"annotations\['a'\], sentence 0, entity 1: .*'type': 'Y'\} ends past 2\*\*62",
+            id="labels-name-the-kept-entity",
+        ),
+    ],
+)
+def test_an_entity_past_what_agreement_counts_is_located_on_arrays(annotations, options, message) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        agreement(annotations, **options)
+
+
 @given(span_annotations())
 @settings(deadline=None, max_examples=40)
 def test_units_taken_as_stretches_give_what_units_taken_one_by_one_give(annotations):

@@ -661,6 +661,53 @@ def test_a_label_studio_file_that_is_not_json_names_the_line(
     assert "JSON nested too deeply" in capsys.readouterr().err
 
 
+TASK = '{"data": {"text": "x"}, "annotations": []}'
+HUGE = "1" + "0" * 5_000
+
+# One JSON list, read by both Label Studio readers (read_label_studio, one annotation per task, and
+# read_label_studio_annotators, several: files.annotations.json_list_items): the same line, each reader's words.
+JSON_LISTS = [
+    pytest.param("", 1, "found nothing; expected Label Studio's", "found no JSON list; expected", id="empty"),
+    pytest.param("\n\n" + TASK, 3, "found a JSON object (one task?)", "found no JSON list", id="one-task"),
+    pytest.param(
+        f"[\n{TASK},\n{TASK} {TASK}]", 3, "found '{' after task 1; expected ',' or ']'", "expected ','", id="no-comma"
+    ),
+    pytest.param(
+        f"[{TASK},\n\n",
+        3,
+        "not JSON (Expecting value, column 1)",
+        "not JSON (Expecting value, column 1)",
+        id="end-of-file",
+    ),
+    pytest.param(f"[{TASK}\n", 2, "found the end of the file after task 0", "expected ',' or ']'", id="no-bracket"),
+    pytest.param(
+        f"[{TASK},\n[[{HUGE}]]]",
+        2,
+        "task 1: found an integer of more than 4,300 digits",
+        "found an integer of more than 4,300 digits",
+        id="huge-integer",
+    ),
+    pytest.param("[\n" + "[" * 100_000, 2, "task 0: JSON nested too deeply", "JSON nested too deeply", id="deep"),
+    # Not JSON's white space: json.loads refuses it, and so do both (the several annotators' reader skipped it).
+    pytest.param(f"[{TASK},\u00a0{TASK}]", 1, "not JSON (Expecting value", "not JSON (Expecting value", id="nbsp"),
+]
+
+
+@pytest.mark.parametrize(("content", "line", "one", "several"), JSON_LISTS)
+def test_both_label_studio_readers_read_a_json_list_alike(
+    tmp_path: Path, content: str, line: int, one: str, several: str
+) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(content, encoding="utf-8")
+    for read, problem in (
+        (lambda: list(nerscore.read_label_studio(path)), one),
+        (lambda: nerscore.read_label_studio_annotators(path), several),
+    ):
+        with pytest.raises(nerscore.ConllError) as error:
+            read()
+        assert str(error.value).startswith(f"{path}:{line}: {problem}"), error.value
+
+
 def test_label_studio_exports_in_python_score_with_compute(tmp_path: Path) -> None:
     path = write_export(tmp_path / "export.json", LABEL_STUDIO_EXPORT)
     tasks = [task for task in nerscore.read_label_studio(path) if task.references is not None]

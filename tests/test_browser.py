@@ -474,6 +474,34 @@ def test_switching_to_compare_mode_shows_the_comparison(page):
     assert page.outside == []
 
 
+# The comparison's cells and the frame that scrolls them sideways (overflow-x auto, wider inside than shown),
+# scrolled to its end: whether the last column then lies within the page, and whether the page itself scrolls.
+PHONE_TABLE_JS = """element => {
+    const cells = [...element.querySelectorAll('[role=columnheader], [role=gridcell], th, td')];
+    const frame = [...element.querySelectorAll('*')].find(node => node.scrollWidth > node.clientWidth + 1
+        && ['auto', 'scroll'].includes(getComputedStyle(node).overflowX));
+    if (frame) frame.scrollLeft = frame.scrollWidth;
+    const right = Math.max(...cells.map(cell => cell.getBoundingClientRect().right));
+    const width = document.documentElement.clientWidth;
+    return {cells: cells.length, scrolls: Boolean(frame), last_column_shown: right <= width + 1,
+            page_scrolls: document.documentElement.scrollWidth > width + 1};
+}"""
+
+
+def test_the_comparison_table_is_whole_on_a_phone(page):
+    # At a phone's width the eight columns' fixed shares cut every cell ("+0.3664" read "+…"): each cell now
+    # keeps its text whole and the table scrolls sideways in its own frame, the page not.
+    page.set_viewport_size({"width": 390, "height": 900})
+    choose_task(page, "Compare two systems")
+    wait_for_comparison(page, texts.COMPARE_EXAMPLE)
+    assert page.eval_on_selector("#comparison", CLIPPED_JS) == []
+    layout = page.eval_on_selector("#comparison", PHONE_TABLE_JS)
+    assert layout == {"cells": layout["cells"], "scrolls": True, "last_column_shown": True, "page_scrolls": False}
+    assert layout["cells"] >= 8 * 13, layout  # the header and twelve rows, none left out
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#comparison").screenshot(path=str(ARTIFACTS / "space-compare-phone.png"))
+
+
 def test_compare_example_loads_with_one_click_and_an_edit_in_system_b_changes_the_numbers(page):
     page.get_by_text("Two systems compared").click()  # from one-system mode: the example sets the task too
     wait_for_comparison(page, texts.COMPARE_EXAMPLE)

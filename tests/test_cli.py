@@ -398,18 +398,24 @@ def test_an_empty_file_with_findings_flags_prints_nothing_found(tmp_path, capsys
         (["--slices", "group"], "error: --slices group needs a group per sentence, which the command line does not"),
         (["--slices", "entity_length,group"], "in Python: compute_semeval(groups=...)"),
         (["--spans", "--slices", "group"], "error: --slices group needs a group per sentence"),
+        (["--slices", "seen"], "error: --slices seen needs --seen FILE, the entity texts that count as seen"),
+        (["--slices", "entity_length,seen"], "error: --slices seen needs --seen FILE"),
+        (["--spans", "--slices", "seen"], "error: --slices seen needs --seen FILE"),
+        # Where the option's checks name something else first, their message stands.
+        (["--slices", "sentence,seen"], "error: slices must be a list of slice names"),
+        (["--slices", "seen", "--partial-credit", "overlap"], 'cannot take partial_credit="overlap"'),
     ],
-    ids=["group", "group-among-others", "spans-group"],
+    ids=["group", "group-among-others", "spans-group", "seen", "seen-among-others", "spans-seen", "bad-name", "pc"],
 )
 def test_a_slice_without_its_data_names_the_flag_not_the_python_keyword(tmp_path, capsys, flags, message):
-    # It said "slices=['group'] needs groups=", a Python keyword no flag sets (redteam2).
+    # It said "slices=['group'] needs groups=" and "slices=['seen'] needs seen=", Python keywords (redteam2).
     spans = flags[0] == "--spans"
     file = tmp_path / ("one.jsonl" if spans else "one.conll")
     file.write_text('{"references": [], "predictions": []}\n' if spans else "a B-PER B-PER\n\n", encoding="utf-8")
     arguments = ["--spans", str(file), *flags[1:]] if spans else [str(file), *flags]
     assert main(arguments) == 2
     error = capsys.readouterr().err
-    assert message in error and "needs groups=" not in error, error
+    assert message in error and "needs groups=" not in error and "needs seen=" not in error, error
 
 
 @pytest.mark.parametrize(

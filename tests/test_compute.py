@@ -151,3 +151,76 @@ def test_a_span_past_its_text_is_located_by_every_front_end(load_metric, tmp_pat
     strings = [[("PER", "Ada")], [("PER", "Ada")]]
     with pytest.raises(InvalidInputError, match=rf"^references, sentence 1, entity 0: {re.escape(message)}$"):
         compute_semeval(predictions=strings, references=past, texts=PAST_TEXTS)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# `entities` with `value`: each row's value partner from the value pairing's own table (docs/scoring.md §10)
+# ---------------------------------------------------------------------------------------------------------
+
+VALUE_TYPES = ("C", "A", "B")  # not in the names' order: rule (d) compares names
+
+
+def _nested_side(rng, size: int, width: int) -> list[tuple[int, int, str]]:
+    """Entities that nest and cross, some in copies, in any order."""
+    spans = []
+    for _ in range(rng.randint(0, size)):
+        start = rng.randint(0, width)
+        spans += [(start, start + rng.randint(1, 6), rng.choice(VALUE_TYPES))] * rng.choice((1, 1, 1, 2, 4))
+    rng.shuffle(spans)
+    return spans
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"value": True},
+        {"value": "ace08"},
+        {"value": {"types": {"A": 2.0, "B": 0.5}, "type_error": 0.25, "boundary_error": 0.5}},
+        {"value": {"min_overlap": 0.5, "false_alarm": 0.1}, "min_overlap": 0.3},
+        {"value": True, "labels": ["A", "B"]},
+    ],
+    ids=["default", "ace08", "typed", "own-min-overlap", "labels"],
+)
+def test_value_partners_from_the_value_table_are_value_pairs_sentence_by_sentence(options) -> None:
+    # `value_partner_dicts` joins the rows to `reducers.value_pairs`' table at once; `readable.value_partners`
+    # pairs each sentence again with `value_pair` (it made return_entities=True with value=True slow on nested
+    # sentences). The same partner for every row, copies included, on random nested batches.
+    import random
+
+    from nerscore import compute
+    from nerscore.forms.readable import value_partners
+    from nerscore.options import Options
+
+    checked = Options.of(return_entities=True, **options)
+    rng = random.Random(f"value partners {options}")
+    for _ in range(60):
+        sentences = rng.randint(1, 5)
+        references = [_nested_side(rng, 8, 10) for _ in range(sentences)]
+        predictions = [_nested_side(rng, 8, 10) for _ in range(sentences)]
+        counted, table = compute.count_batch(predictions, references, "spans", checked, False)
+        expected = [None if span is None else span.as_dict() for span in value_partners(table.rows(), checked)]
+        assert compute.value_partner_dicts(table, checked) == expected, (references, predictions)
+        # The tally's own table (Counted.value_pairs), made from the rows in another order, gives the same.
+        assert counted.value_pairs is not None
+        assert compute.value_partner_dicts(table, checked, counted.value_pairs) == expected, (references, predictions)
+
+
+def test_entities_with_value_do_not_pair_nested_sentences_one_at_a_time(monkeypatch) -> None:
+    # The rows' partners come from the value table the tally was reduced from, made on arrays: `value_pair`,
+    # sentence by sentence, is not called (it was, once per sentence), and no second table is made.
+    from nerscore.forms import readable
+    from nerscore.table import reducers
+    from nerscore.table.reducers import value_pairs
+
+    def refused(*_: object) -> None:
+        raise AssertionError("value_pair called sentence by sentence")
+
+    monkeypatch.setattr(readable, "value_pair", refused)
+    references = [[(0, 9, "A"), (1, 4, "B"), (5, 8, "A")]] * 50
+    predictions = [[(0, 8, "A"), (1, 4, "A"), (5, 9, "B")]] * 50
+    made = []
+    monkeypatch.setattr(reducers, "value_pairs", lambda *given: made.append(1) or value_pairs(*given))
+    result = compute_semeval(predictions=predictions, references=references, value=True, return_entities=True)
+    assert len(result["entities"]) == 50 * 3
+    assert result["entities"][0]["value_pair"] is not None
+    assert made == [1]  # one value table, the tally's, for the rows too (it was made twice)

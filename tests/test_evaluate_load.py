@@ -128,6 +128,31 @@ def test_empty_batches_with_texts_keep_ungrounded(metric, batches: int) -> None:
     assert "ungrounded" not in metric.compute(predictions=[], references=[])
 
 
+TOKENS = [[str(index)] * len(sentence) for index, sentence in enumerate(REFERENCES)]
+TAG_TEXTS = [" ".join(sentence) for sentence in REFERENCES]
+STRINGS = ([[("PER", "Ada")], [("LOC", "Paris")]], [[("PER", "Ada")], [("LOC", "Rome")]])
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "columns"),
+    [
+        # It was refused: "texts, sentence 0: this batch lacks texts", the empty batch having fixed them.
+        pytest.param(PREDICTIONS, REFERENCES, {}, id="no-columns"),
+        pytest.param(PREDICTIONS, REFERENCES, {"tokens": TOKENS}, id="tokens-only"),
+        pytest.param(PREDICTIONS, REFERENCES, {"texts": TAG_TEXTS}, id="texts"),
+        pytest.param(*STRINGS, {"texts": ["Ada wrote.", "In Rome."]}, id="string-entities"),
+    ],
+)
+def test_an_empty_batch_with_texts_binds_no_later_batch(metric, predictions, references, columns: dict) -> None:
+    # A batch of no sentence describes none: its `texts=[]` says what an evaluation of nothing gives (`ungrounded`,
+    # above), and a batch of sentences after it gives its own columns, or none, as a first batch would.
+    metric.add_batch(predictions=[], references=[], texts=[])
+    metric.add_batch(predictions=predictions, references=references, **columns)
+    result = metric.compute()
+    assert result == compute_semeval(predictions=predictions, references=references, **columns)
+    assert ("ungrounded" in result) == ("texts" in columns)
+
+
 # Integer ids the way a Trainer hands them over: 2-D arrays padded with -100 (the labels), sub-word pieces
 # labelled -100 too. Sentence 0: "B-PER I-PER <piece> O B-LOC", sentence 1: "O B-LOC <pad> <pad> <pad>".
 LABEL_IDS = np.array([[1, 2, -100, 0, 3], [0, 3, -100, -100, -100]])

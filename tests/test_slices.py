@@ -466,7 +466,7 @@ def test_the_command_line_names_a_missing_seen_file(tmp_path, capsys: pytest.Cap
         cli.main([str(conll), "--slices", "seen", "--seen", str(tmp_path / "missing.txt")])
     assert "argument --seen: cannot read" in capsys.readouterr().err
     assert cli.main([str(conll), "--slices", "seen"]) == 2
-    assert "needs seen=" in capsys.readouterr().err
+    assert "--slices seen needs --seen FILE" in capsys.readouterr().err  # the flag, not Python's seen=
 
 
 def test_seen_reads_texts_as_entity_text_joins_them() -> None:

@@ -13,60 +13,13 @@ from typing import Any
 
 from ..errors import shown
 from ..option_checks import is_id
-from .annotations import decoded, read_bytes, regions
+from .annotations import json_list_items, regions
 from .annotator_readers import AnnotatorBatches, check_paths, unique_name
-from .readers import ConllError, checked_path, json_line_records, text_lines, too_many_digits
+from .readers import ConllError, checked_path, json_line_records, text_lines
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
 
 _EXPORT = "Label Studio's JSON export: a list of tasks, each with 'data' and 'annotations' by several annotators"
-
-
-def _json_list(source: str) -> list[tuple[int, Any]]:
-    """The items of a JSON list file with the line where each starts. In time linear in the file: white space is
-    skipped and lines are counted from where the last count stopped (slicing the rest of the file, or counting
-    from its start, at every item made a 1 MB export of 3,500 tasks take 3 s)."""
-    import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
-    import re
-
-    content = decoded(read_bytes(source), source).removeprefix("\ufeff")
-    decoder = json.JSONDecoder()
-    space = re.compile(r"\s*")  # what str.lstrip strips: Unicode white space
-    counted = [0, 1]  # the position up to which lines are counted, and the line there
-
-    def after_space(position: int) -> int:
-        match = space.match(content, position)
-        return position if match is None else match.end()  # never None: \s* matches the empty string
-
-    def line_at(position: int) -> int:
-        counted[1] += content.count("\n", counted[0], position)
-        counted[0] = position
-        return counted[1]
-
-    position = after_space(0)
-    if content[position : position + 1] != "[":
-        raise ConllError(source, line_at(position), f"found no JSON list; expected {_EXPORT}")
-    position += 1
-    items: list[tuple[int, Any]] = []
-    while True:
-        position = after_space(position)
-        if content[position : position + 1] == "]":
-            return items
-        line = line_at(position)
-        try:
-            item, position = decoder.raw_decode(content, position)
-        except json.JSONDecodeError as error:
-            raise ConllError(source, error.lineno, f"not JSON ({error.msg}, column {error.colno})") from None
-        except RecursionError:
-            raise ConllError(source, line, f"JSON nested too deeply; expected {_EXPORT}") from None
-        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+), as read_label_studio says
-            raise ConllError(source, line, too_many_digits()) from None
-        items.append((line, item))
-        position = after_space(position)
-        if content[position : position + 1] == ",":
-            position += 1
-        elif content[position : position + 1] != "]":
-            raise ConllError(source, line_at(position), f"expected ',' or ']' ({_EXPORT})")
 
 
 def _annotator_of(annotation: dict[str, Any]) -> str | None:
@@ -86,7 +39,7 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
     left out; a task an annotator did not annotate is None for it. Two annotations of one annotator in one task
     are ambiguous: a `ConllError` naming the task."""
     source = checked_path(path, "a Label Studio JSON export")
-    tasks = _json_list(source)
+    tasks = json_list_items(source, _EXPORT, name_tasks=False)
     per_task: list[dict[str, list[tuple[int, int, str]]]] = []
     names: dict[str, None] = {}
     texts, documents = [], []

@@ -404,6 +404,8 @@ def counted(
     # One reduction for the tally and the rest, so that what they share (`Reduction.row_texts`) is found once.
     reduction = replace(reduction, facts=slice_input[1], keep_sentences=keep_sentences)
     counted = Counted(tally(reduction, tokens), sentence_counts, rows=slice_input, per_sentence_floats=weighted)
+    if reduction.options.value is not None and reduction.options.return_entities:
+        counted = counted._replace(value_pairs=reduction.value_pairs)  # the rows' partners: the tally's own table
     return counted._replace(**batch_fields(reduction))
 
 
