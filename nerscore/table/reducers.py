@@ -28,7 +28,7 @@ from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
+from .slices import SEEN, SLICE_COLUMNS, RowTexts, count_slices, key_counts, row_texts
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -51,7 +51,7 @@ class Reduction:
     keep_sentences: bool = False
 
     @cached_property
-    def row_texts(self) -> tuple[np.ndarray, np.ndarray] | None:
+    def row_texts(self) -> RowTexts | None:
         """Each row's two texts (`slices.row_texts`) where the seen slice reads them, found once for it and
         errors; else None (errors then find those of their rows alone)."""
         if SEEN not in self.options.slices:
