@@ -13,7 +13,7 @@ import operator
 import re
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
@@ -380,8 +380,8 @@ def entity_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end:
     space may separate). One pass in the order given: a caller that gives the entities in sentence order reads
     each sentence's tokens once, where a pass per kind of entity read them from memory again (most of the time
     here is those reads, not the joining)."""
-    at, first, last = sentence.tolist(), start.tolist(), end.tolist()
-    bounds = map(slice, first, last)
+    at = sentence.tolist()
+    bounds = _slices_of(start, end)
     if columns.tokens is None:
         assert columns.texts is not None  # slices.check_slice_inputs, compute.check_error_texts
         return list(map(operator.getitem, map(columns.texts.__getitem__, at), bounds))
@@ -396,5 +396,22 @@ def entity_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end:
         return joined
     return [
         text if high - low < 2 or search(text) is None else join_tokens(tokens[sentence_at][low:high])
-        for text, sentence_at, low, high in zip(joined, at, first, last)
+        for text, sentence_at, low, high in zip(joined, at, start.tolist(), end.tolist())
     ]
+
+
+# Entities of tokens end within a sentence's first positions: their slices are taken from one table of slices,
+# made once, where making a slice object an entity took a tenth of the texts' time (20,000 x 20 tags).
+_SLICE_WIDTH = 64
+
+
+@cache
+def _slice_table() -> list[slice]:
+    return [slice(first, last) for first in range(_SLICE_WIDTH) for last in range(_SLICE_WIDTH)]
+
+
+def _slices_of(start: np.ndarray, end: np.ndarray) -> Iterator[slice]:
+    """slice(start, end) of each entity, from `_slice_table` where every entity ends below `_SLICE_WIDTH`."""
+    if len(end) and end.dtype != object and int(end.max()) < _SLICE_WIDTH and int(start.min()) >= 0:
+        return map(_slice_table().__getitem__, (start * _SLICE_WIDTH + end).tolist())
+    return map(slice, start.tolist(), end.tolist())
