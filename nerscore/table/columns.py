@@ -111,7 +111,7 @@ class Columns:
     """The columns given with a batch, each a tuple of one value per sentence, or None when not given."""
 
     texts: tuple[str, ...] | None = None
-    tokens: tuple[Sequence[str], ...] | None = None  # tuples, but as `read` keeps them, the caller's lists
+    tokens: tuple[Sequence[str], ...] | None = None  # tuples, but as `read` keeps them, the caller's list of lists
     groups: tuple[Any, ...] | None = None
     documents: tuple[Any, ...] | None = None
 
@@ -140,7 +140,9 @@ class Columns:
                 if len(values) != sentences:
                     return cls.of(sentences, **given)  # its error
                 others = cls.of(sentences, **{**given, "tokens": None})
-                return cls(**{**{name: getattr(others, name) for name in others.given}, "tokens": tuple(values)})
+                # The caller's sequence itself, not a tuple of it: a new tuple of the sentences' lists is a young
+                # object that the collector's first pass of the call traverses, reading every list's header.
+                return cls(**{**{name: getattr(others, name) for name in others.given}, "tokens": values})
         return cls.of(sentences, **given)
 
     @property
@@ -180,7 +182,7 @@ class Columns:
                 name,
                 self.sentences if name in self.given else 0,
             )
-        return Columns(**{name: getattr(self, name) + getattr(other, name) for name in self.given})
+        return Columns(**{name: tuple(getattr(self, name)) + tuple(getattr(other, name)) for name in self.given})
 
     def labels(self, name: str) -> list[str]:
         """Each sentence's value of the id column `name` as the label a slice names it by (`str`, docs/scoring.md

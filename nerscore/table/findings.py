@@ -14,7 +14,7 @@ import numpy as np
 from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, ErrorKey, Row
-from .columns import Columns, entity_texts
+from .columns import Columns
 from .pairs import FlatSpans, Pairs, int_column
 from .slices import RowTexts, row_texts
 
@@ -222,15 +222,15 @@ def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> dic
     is_wrong = pairs.scenario != _I
     wrong = pairs.select(is_wrong)
     names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
-    sentence = wrong.sentence
     if texts is not None:
         texts_r, texts_p = texts.side(0, is_wrong), texts.side(1, is_wrong)
-    elif pairs.fragmented and (columns.tokens is not None or columns.texts is not None):
-        found = row_texts(wrong, columns)  # fragments' texts joined (§12)
+    elif columns.tokens is not None or columns.texts is not None:
+        # The wrong rows' texts as the seen slice finds them (fragments' texts joined, §12): one pass in row
+        # order, a prediction with its reference's boundaries taking its text.
+        found = row_texts(wrong, columns)
         texts_r, texts_p = found.side(0), found.side(1)
     else:
-        texts_r = side_texts(columns, sentence, wrong.reference_start, wrong.reference_end)
-        texts_p = side_texts(columns, sentence, wrong.predicted_start, wrong.predicted_end)
+        texts_r = texts_p = [None] * len(wrong)
     # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
     keys = zip(
         map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
@@ -240,19 +240,6 @@ def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> dic
         map(names.__getitem__, wrong.predicted_type.tolist()),
     )
     return dict(Counter(keys))
-
-
-def side_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray) -> list[str | None]:
-    """`columns.entity_text` of each entity of one side's columns (None where there is none), found for the
-    batch at once by `columns.entity_texts`."""
-    if columns.tokens is None and columns.texts is None:
-        return [None] * len(start)
-    present = np.flatnonzero(start >= 0)
-    if len(present) == len(start):
-        return list(entity_texts(columns, sentence, start, end))
-    texts = np.full(len(start), None, dtype=object)
-    texts[present] = entity_texts(columns, sentence[present], start[present], end[present])
-    return texts.tolist()
 
 
 def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:
