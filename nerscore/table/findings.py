@@ -104,8 +104,8 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     """Where each sentence's positions start and how far to move them so that sentences lie one after another,
     none overlapping another (each moved by one stride past the batch's last end, or where that would not stay
     below `_PLACEMENT_LIMIT`, to right after the end of the one before); None where the positions would not stay
-    below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions
-    within a sentence alone, so a translation changes nothing a reducer reads."""
+    below `_PLACEMENT_LIMIT`. Overlaps and lengths depend on differences of positions within a sentence alone, so
+    a translation changes nothing a reducer reads."""
     sentences = pairs.sentences
     # An entity may start within int64 and end past it (docs/scoring.md §1 takes any offset): every column is read.
     positions = (pairs.reference_start, pairs.reference_end, pairs.predicted_start, pairs.predicted_end)

@@ -233,8 +233,9 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
                 found.append(inner)
                 nested[:] = False
         kinds, r_types, p_types, r0, r1, p0, p1 = (np.concatenate(column) for column in zip(*found))
-        # A row's sentence is the one whose placed positions hold its first position (sentences without entities
-        # take no room, so the last sentence starting at or before it is the one); back to the sentence's own.
+        # A row's sentence is the one whose placed positions hold its first position: the last sentence starting
+        # at or before it (a sentence without entities takes a stride of its own, or no room at all, so never
+        # that one); back to the sentence's own.
         holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1
         back = move[holding]
         bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
