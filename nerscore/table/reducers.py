@@ -28,7 +28,7 @@ from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts, row_texts
+from .slices import SEEN, SLICE_COLUMNS, RowTexts, count_slices, key_counts, row_texts
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -51,7 +51,7 @@ class Reduction:
     keep_sentences: bool = False
 
     @cached_property
-    def row_texts(self) -> tuple[np.ndarray, np.ndarray] | None:
+    def row_texts(self) -> RowTexts | None:
         """Each row's two texts (`slices.row_texts`) where the seen slice reads them, found once for it and
         errors; else None (errors then find those of their rows alone)."""
         if SEEN not in self.options.slices:
@@ -233,8 +233,9 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
                 found.append(inner)
                 nested[:] = False
         kinds, r_types, p_types, r0, r1, p0, p1 = (np.concatenate(column) for column in zip(*found))
-        # A row's sentence is the one whose placed positions hold its first position (sentences without entities
-        # take no room, so the last sentence starting at or before it is the one); back to the sentence's own.
+        # A row's sentence is the one whose placed positions hold its first position: the last sentence starting
+        # at or before it (a sentence without entities takes a stride of its own, or no room at all, so never
+        # that one); back to the sentence's own.
         holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1
         back = move[holding]
         bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]

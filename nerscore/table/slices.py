@@ -173,7 +173,7 @@ def count_slices(
     columns: Columns,
     facts: SentenceFacts | None,
     keep_sentences: bool,
-    texts: tuple[np.ndarray, np.ndarray] | None = None,
+    texts: RowTexts | None = None,
 ) -> SliceCounts:
     """The `SliceCounts` of a batch's rows (docs/scoring.md §11): the slices reducer (`reducers.REDUCERS`);
     `texts`, each row's texts (`row_texts`) where already found."""
@@ -248,7 +248,7 @@ def _check_sentence_columns(options: Options, columns: Columns, sentences: int) 
 
 
 def _entity_buckets(
-    name: str, rows: Pairs, options: Options, columns: Columns, texts: tuple[np.ndarray, np.ndarray] | None
+    name: str, rows: Pairs, options: Options, columns: Columns, texts: RowTexts | None
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Each row's reference bucket and predicted bucket (-1 for no entity) and the bucket names; `texts`, each
     row's texts (`row_texts`) where already found."""
@@ -262,17 +262,14 @@ def _entity_buckets(
             sides.append(np.where(start >= 0, _numeric_buckets(lengths, edges), -1))
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
-    texts_r, texts_p = texts if texts is not None else row_texts(rows, columns)
-    # A prediction with the reference's boundaries (most pairs) has its text, and so its bucket: looked up once.
-    same = same_extents(rows) if not rows.fragmented else np.zeros(len(rows), dtype=bool)
-    buckets: list[np.ndarray] = []
-    for start, side in ((rows.reference_start, texts_r), (rows.predicted_start, texts_p)):
-        bucket = np.where(same, buckets[0], -1) if buckets else np.full(len(start), -1, dtype=np.int64)
-        present = np.flatnonzero((start >= 0) & ~same) if buckets else np.flatnonzero(start >= 0)
-        found = side[present].tolist()
-        bucket[present] = np.fromiter(map(seen.__contains__, found), dtype=bool, count=len(present)) ^ True
-        buckets.append(bucket)
-    return buckets[0], buckets[1], [SEEN, UNSEEN]
+    texts = texts if texts is not None else row_texts(rows, columns)
+    # Each text found tested once (a prediction with the reference's boundaries, most pairs, shares its text);
+    # the last, None, is read only where a row has no entity, which the mask below leaves out.
+    unseen = np.fromiter(map(seen.__contains__, texts.found), dtype=bool, count=len(texts.found)) ^ True
+    unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
+    bucket_r = np.where(rows.reference_start >= 0, unseen_bucket[texts.reference], -1)
+    bucket_p = np.where(rows.predicted_start >= 0, unseen_bucket[texts.predicted], -1)
+    return bucket_r, bucket_p, [SEEN, UNSEEN]
 
 
 def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
@@ -293,17 +290,37 @@ def fragment_texts(rows: Pairs, columns: Columns, side: int, present: np.ndarray
     return [" ".join(next(texts) for _ in entity) for entity in pieces]
 
 
-def row_texts(rows: Pairs, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class RowTexts:
     """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
-    entity), as object arrays: what the seen slice reads, and errors too when both are asked for."""
+    entity), as positions into one list of the texts found: what the seen slice reads, and errors too when both
+    are asked for. Positions, not object arrays of the texts: the seen slice tests each text found once, and
+    errors take the texts of their rows alone."""
+
+    found: list[str | None]  # the texts found, then None (no entity)
+    reference: np.ndarray  # each row's position of its reference's text in `found`
+    predicted: np.ndarray
+
+    def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
+        """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
+        positions = self.reference if side == 0 else self.predicted
+        return list(map(self.found.__getitem__, positions[rows].tolist()))
+
+
+def row_texts(rows: Pairs, columns: Columns) -> RowTexts:
+    """Each row's two texts (`RowTexts`), found for the batch at once."""
+    none = np.full(len(rows), -1, dtype=np.int64)
     if rows.fragmented:
-        fragmented_sides = []
+        found: list[str | None] = []
+        positions = []
         for side, start in enumerate((rows.reference_start, rows.predicted_start)):
-            texts = np.full(len(start), None, dtype=object)
             present = np.flatnonzero(start >= 0)
-            texts[present] = fragment_texts(rows, columns, side, present)
-            fragmented_sides.append(texts)
-        return fragmented_sides[0], fragmented_sides[1]
+            position = none.copy()
+            position[present] = np.arange(len(found), len(found) + len(present))
+            found.extend(fragment_texts(rows, columns, side, present))
+            positions.append(position)
+        positions = [np.where(position < 0, len(found), position) for position in positions]
+        return RowTexts([*found, None], positions[0], positions[1])
     same = same_extents(rows)
     # The entities whose text is looked up: every reference, and the predictions without the reference's
     # boundaries (a prediction with them, most pairs, has its text). Looked up in one pass in row order, so in
@@ -314,14 +331,15 @@ def row_texts(rows: Pairs, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(wanted, kind="stable")
     starts = np.concatenate((rows.reference_start[present_r], rows.predicted_start[present_p]))[order]
     ends = np.concatenate((rows.reference_end[present_r], rows.predicted_end[present_p]))[order]
-    found = np.empty(len(wanted), dtype=object)
-    found[order] = entity_texts(columns, rows.sentence[wanted[order]], starts, ends)
-    texts_r = np.full(len(rows), None, dtype=object)
-    texts_r[present_r] = found[: len(present_r)]
-    texts_p = np.full(len(rows), None, dtype=object)
-    texts_p[same] = texts_r[same]
-    texts_p[present_p] = found[len(present_r) :]
-    return texts_r, texts_p
+    found = list(entity_texts(columns, rows.sentence[wanted[order]], starts, ends))
+    at = np.empty(len(wanted), dtype=np.int64)  # each wanted entity's position in `found`
+    at[order] = np.arange(len(wanted))
+    reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
+    reference[present_r] = at[: len(present_r)]
+    predicted = np.where(same, reference, len(found))
+    predicted[present_p] = at[len(present_r) :]
+    found.append(None)
+    return RowTexts(found, reference, predicted)
 
 
 def same_extents(rows: Pairs) -> np.ndarray:
