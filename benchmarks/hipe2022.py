@@ -1,6 +1,6 @@
 """HIPE-2022's official per-run tables reproduced row by row with `scorer="2022"` (docs/hipe.md).
 
-    python benchmarks/hipe2022.py --data DIR [--tagset FILE] [--task nerc_coarse,nerc_fine] [--only TEXT] [--all]
+    python benchmarks/hipe2022.py --data DIR [--tagset FILE] [--task nerc_coarse,nerc_fine,nel] [--only TEXT] [--all]
                                   [--scorer 2022|2020]
 
 DIR is laid out like a clone of hipe-eval/HIPE-2022-eval: the submitted runs in
@@ -14,9 +14,10 @@ given by `--tagset`) and every official row is printed beside ours when they dif
 the rows equal per table and in all. Equal: TP, FP, FN equal, and P, R, F1 and their standard deviations equal to
 three decimals, an empty cell to an empty one.
 
-Tasks: nerc_coarse and nerc_fine by default; nel (strict links, @1 and the table's other cut-offs) on request,
-without the relaxed table (its mapping is not in the layout). `--only TEXT` scores the runs whose name holds TEXT
-(`--only ajmc_en`). Not a test: the data stays out of the repository (its licence), tests never read it.
+Tasks: nerc_coarse, nerc_fine and nel (the exact link table: fuzzy and strict, @1 and the table's other cut-offs)
+by default; not the relaxed link table (`_nel_relaxed`: its mapping and time normalisation are not in the layout).
+`--only TEXT` scores the runs whose name holds TEXT (`--only ajmc_en`). Not a test: the data stays out of the
+repository (its licence), tests never read it.
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="a clone of hipe-eval/HIPE-2022-eval")
     parser.add_argument("--tagset", type=Path, help="tagset-hipe2022-all.txt (default: found below --data)")
-    parser.add_argument("--task", default="nerc_coarse,nerc_fine", help="of nerc_coarse, nerc_fine, nel")
+    parser.add_argument("--task", default="nerc_coarse,nerc_fine,nel", help="of nerc_coarse, nerc_fine, nel")
     parser.add_argument("--only", default="", help="the runs whose name holds this text")
     parser.add_argument("--all", action="store_true", help="print the equal rows too")
     parser.add_argument("--scorer", choices=("2020", "2022"), default="2022", help="hipe_table's scorer reading")
