@@ -65,6 +65,7 @@ def hipe_pairs(
     s_starts: bool = True,
     compare_text: bool = False,
     link_types: Collection[str] | None = None,
+    link_s_starts: bool = False,
 ) -> Pairs:
     """The table of pairs of a column, a unit (sentence) per document: `system` aligned to `gold` (`align_hipe`),
     each document's entities decoded as the scorer decodes them (`hipe_spans`, types outside `types` left out)
@@ -77,7 +78,8 @@ def hipe_pairs(
     The later scorer's switches (`HipeScorer`, docs/hipe.md): `s_starts=False` decodes `S-X S-X` as one entity;
     `compare_text` makes a prediction spelled otherwise than its reference (the tokens joined) never identical to
     it (an identical pair so spelled counts as V: strict INC, fuzzy COR); `link_types` drops a predicted link none
-    of whose offered links is among them (the scorer's tag set over links)."""
+    of whose offered links is among them (the scorer's tag set over links); `link_s_starts`: `S-` starts a mention
+    bounding links even after one of its type."""
     pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
     respelled: list[int] = []  # the rows whose spans are identical and whose text is not
@@ -93,8 +95,9 @@ def hipe_pairs(
                 references = [span for span, _ in hipe_links(reference, column, 1, kept)]
                 linked = hipe_links(prediction, column, n_best, kept)
             else:
-                references = [span for span, _ in hipe_linked_mentions(reference, column, mentions, 1, kept, False)]
-                linked = hipe_linked_mentions(prediction, column, mentions, n_best, kept)
+                gold_links = hipe_linked_mentions(reference, column, mentions, 1, kept, False, link_s_starts)
+                references = [span for span, _ in gold_links]
+                linked = hipe_linked_mentions(prediction, column, mentions, n_best, kept, s_starts=link_s_starts)
             if link_types is not None:
                 linked = [(span, links) for span, links in linked if any(link in link_types for link in links)]
             predictions = [span for span, _ in linked]
@@ -361,6 +364,7 @@ def hipe_table(
                         s_starts=profile.s_starts,
                         compare_text=profile.compares_text,
                         link_types=link_types,
+                        link_s_starts=profile.link_s_starts,
                     )
                     counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
                     slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
@@ -475,7 +479,7 @@ def hipe_inputs(
 
     def entities(document: HipeDocument, keep: Sequence[bool] | None, gold: bool) -> list[Span]:
         if nel and profile.link_mentions and column in MENTIONS:
-            linked = hipe_linked_mentions(document, column, MENTIONS[column], 1, keep, not gold)
+            linked = hipe_linked_mentions(document, column, MENTIONS[column], 1, keep, not gold, profile.link_s_starts)
             return [span for span, _ in linked]
         if nel:
             return [span for span, _ in hipe_links(document, column, 1, keep)]
