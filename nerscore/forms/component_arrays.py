@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
 from ..span import Span
@@ -98,11 +99,9 @@ class _Classes:
 def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
     order = np.lexsort((spans.type_id, spans.end, spans.start))
     start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
-    new = np.ones(len(start), dtype=bool)
-    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (type_id[1:] != type_id[:-1])
-    first = np.flatnonzero(new)
-    count = np.diff(np.append(first, len(start)))
-    return _Classes(start[first], end[first], type_id[first], sentence[first], count)
+    bounds = run_bounds(start, end, type_id)
+    first = bounds[:-1]
+    return _Classes(start[first], end[first], type_id[first], sentence[first], np.diff(bounds))
 
 
 def _same_entities(references: _Classes, predictions: _Classes) -> PairColumns:
@@ -183,7 +182,7 @@ def _paired_classes(
         order = ones[
             np.lexsort((j[ones], i[ones], -shared, ~same_type[ones], ~same_bounds[ones], edge_component[ones]))
         ]
-        leaders = order[np.r_[True, edge_component[order][1:] != edge_component[order][:-1]]]
+        leaders = order[run_starts(edge_component[order])]
         amount[leaders] = 1
     general = ~single & ~one
     two = (np.bincount(edge_component[first_r], minlength=components) == 2) & (room_r == 2)
@@ -362,11 +361,7 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
     per_p = np.bincount(sentence_p, minlength=sentences)
     first_p = np.cumsum(per_p) - per_p
-    width = per_p[sentence_r]
-    i = np.repeat(np.arange(len(sentence_r)), width)
-    block = np.cumsum(width) - width
-    j = np.arange(len(i)) - np.repeat(block, width) + np.repeat(first_p[sentence_r], width)
-    return i, j
+    return ranges(first_p[sentence_r], per_p[sentence_r])
 
 
 def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
@@ -438,7 +433,7 @@ def _general_flows(
     picked = np.flatnonzero(general)
     if len(picked) and edge_component[picked].min() != edge_component[picked].max():
         picked = picked[np.argsort(edge_component[picked], kind="stable")]
-    bounds = np.flatnonzero(np.r_[True, edge_component[picked][1:] != edge_component[picked][:-1], True])
+    bounds = run_bounds(edge_component[picked])
     amounts = np.zeros(len(picked), dtype=np.int64)
     columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
     columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import run_bounds
 from ..span import Span
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
@@ -86,7 +87,7 @@ def value_nested(
         del single
         if len(general):
             general = general[np.argsort(label[general], kind="stable")]
-            bounds = np.flatnonzero(np.r_[True, label[general][1:] != label[general][:-1], True]).tolist()
+            bounds = run_bounds(label[general]).tolist()
             for first, last in pairwise(bounds):
                 edges = general[first:last]
                 amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
@@ -138,10 +139,9 @@ def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.nd
     """The distinct entities of one side in rule (d)'s order (start, end, type name), and the copies of each."""
     order = np.lexsort((rank[type_id], end, start))
     start, end, type_id = start[order], end[order], type_id[order]
-    new = np.ones(len(start), bool)
-    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (type_id[1:] != type_id[:-1])
-    first = np.flatnonzero(new)
-    return start[first], end[first], type_id[first], np.diff(np.append(first, len(start)))
+    bounds = run_bounds(start, end, type_id)
+    first = bounds[:-1]
+    return start[first], end[first], type_id[first], np.diff(bounds)
 
 
 def _component_amounts(
