@@ -252,25 +252,16 @@ def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> 
 
 def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairColumns] | None:
     """The rows of staircase sentences (`_staircases`; placed apart, so one programme runs over all of them and
-    pairs none across two) by `staircase.best_staircase` on the runs, with `pairing.best_flow`'s weights (a pair,
-    then the shared extent; the reference extent of them all + 1 as the radix: sentences are independent, so the
-    best of all is the best of each); None where the totals would not fit an int64 or the runs are short (listed
-    pairs cost less then, `staircase.worth_runs`)."""
-    from ..pairing.staircase import best_staircase, runs, worth_runs
+    pairs none across two: sentences are independent, so the best of all is the best of each), paired by
+    `value_arrays.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
+    that listed pairs cost less)."""
+    from ..pairing.value_arrays import staircase_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    extent_radix = int((r_end - r_start).sum()) + 1
-    if (2 * extent_radix) * (len(r_start) + 1) >= 2**62:
+    pairs = staircase_pairs(r_start, r_end, p_start, p_end)
+    if pairs is None:
         return None
-
-    def weights(k: int, first: int, last: int) -> np.ndarray:
-        shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
-        return shared + extent_radix
-
-    low, high = runs(r_start, r_end, p_start, p_end)
-    if not worth_runs(low, high):
-        return None
-    i, j = best_staircase(low, high, weights)
+    i, j = pairs
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
     same_type = references.type_id[i] == predictions.type_id[j]
     scenario = np.where(same_bounds, np.where(same_type, _I, _IV), np.where(same_type, _V, _VI))

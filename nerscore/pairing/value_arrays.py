@@ -52,7 +52,7 @@ def value_nested(
     r_start, r_end, r_type, r_count = _folded(*references, rank)
     p_start, p_end, p_type, p_count = _folded(*predictions, rank)
     if min_overlap is None and _staircase(r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count):
-        stairs = _staircase_amounts(r_start, r_end, p_start, p_end)
+        stairs = staircase_pairs(r_start, r_end, p_start, p_end)
         if stairs is not None:
             i, j = stairs
             return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i)))
@@ -115,12 +115,14 @@ def _staircase(*columns: np.ndarray) -> bool:
     return not np.any((starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1]))
 
 
-def _staircase_amounts(
+def staircase_pairs(
     r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The pairs (references, predictions) of a staircase of one worth (`_staircase`), from its runs without
-    listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7); None where the totals would not
-    fit an int64 or the runs are short (`staircase.worth_runs`: the pairs are listed then)."""
+    """§3's pairs (references, predictions) of a staircase (`pairing.staircase`; here, of one worth: `_staircase`)
+    from its runs without listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7), with
+    `pairing.best_flow`'s weights (a pair, then the shared extent: the reference extent of them all + 1 as the
+    radix); None where the totals would not fit an int64 or the runs are short (`staircase.worth_runs`: the pairs
+    are listed then). The array path of §3 (`forms.component_arrays`) pairs its staircases by it too."""
     from .staircase import best_staircase, runs, worth_runs
 
     extent_radix = int((r_end - r_start).sum()) + 1
