@@ -24,6 +24,7 @@ from ..errors import InvalidInputError
 from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
+from ..pairing.value_arrays import pair_rows, staircase_pairs
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -32,7 +33,7 @@ from .tag_arrays import FlatSpans, PairColumns
 # entities and quadratic in them.
 _PAIRS_PER_SENTENCE = 1 << 12
 
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+_I = SCENARIOS.index("I")
 
 
 def nested_rows(
@@ -196,42 +197,14 @@ def _paired_classes(
         general &= ~square
     if general.any():
         amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
-    paired = amount > 0
-    i, j, amount = i[paired], j[paired], amount[paired]
-    scenario = np.where(same_bounds[paired], _IV, np.where(same_type[paired], _V, _VI))
-    left_r = references.count - np.bincount(i, weights=amount, minlength=size).astype(np.int64)
-    left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.start)).astype(np.int64)
-    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
-    # Each row with both entities' bounds (-1 on an unpaired side), which `nested_rows` keeps with `positions`.
-    return [
-        (
-            np.repeat(scenario, amount),
-            np.repeat(references.type_id[i], amount),
-            np.repeat(predictions.type_id[j], amount),
-            np.repeat(references.start[i], amount),
-            np.repeat(references.end[i], amount),
-            np.repeat(predictions.start[j], amount),
-            np.repeat(predictions.end[j], amount),
-        ),
-        (
-            np.full(len(none_p), _III, np.int64),
-            np.repeat(references.type_id, left_r),
-            none_p,
-            np.repeat(references.start, left_r),
-            np.repeat(references.end, left_r),
-            none_p,
-            none_p,
-        ),
-        (
-            np.full(len(none_r), _II, np.int64),
-            none_r,
-            np.repeat(predictions.type_id, left_p),
-            none_r,
-            none_r,
-            np.repeat(predictions.start, left_p),
-            np.repeat(predictions.end, left_p),
-        ),
-    ]
+    # Each row with both entities' bounds (-1 on an unpaired side), which `nested_rows` keeps with `positions`;
+    # no pair is of scenario I (rule 1 took every pair of identical entities, `_same_entities`).
+    return [pair_rows(_side_columns(references), _side_columns(predictions), i, j, amount)]
+
+
+def _side_columns(classes: _Classes) -> tuple[np.ndarray, ...]:
+    """One side's distinct entities as `value_arrays.pair_rows` takes them: start, end, type id, copies."""
+    return classes.start, classes.end, classes.type_id, classes.count
 
 
 def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> np.ndarray:
@@ -255,40 +228,12 @@ def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairCol
     pairs none across two: sentences are independent, so the best of all is the best of each), paired by
     `value_arrays.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
     that listed pairs cost less)."""
-    from ..pairing.value_arrays import staircase_pairs
-
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
     pairs = staircase_pairs(r_start, r_end, p_start, p_end)
     if pairs is None:
         return None
     i, j = pairs
-    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
-    same_type = references.type_id[i] == predictions.type_id[j]
-    scenario = np.where(same_bounds, np.where(same_type, _I, _IV), np.where(same_type, _V, _VI))
-    left_r, left_p = np.ones(len(r_start), bool), np.ones(len(p_start), bool)
-    left_r[i], left_p[j] = False, False
-    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
-    return [
-        (scenario, references.type_id[i], predictions.type_id[j], r_start[i], r_end[i], p_start[j], p_end[j]),
-        (
-            np.full(len(none_p), _III),
-            references.type_id[left_r],
-            none_p,
-            r_start[left_r],
-            r_end[left_r],
-            none_p,
-            none_p,
-        ),
-        (
-            np.full(len(none_r), _II),
-            none_r,
-            predictions.type_id[left_p],
-            none_r,
-            none_r,
-            p_start[left_p],
-            p_end[left_p],
-        ),
-    ]
+    return [pair_rows(_side_columns(references), _side_columns(predictions), i, j, np.ones(len(i), np.int64))]
 
 
 def _shared(references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray) -> np.ndarray:

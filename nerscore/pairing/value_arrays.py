@@ -55,7 +55,9 @@ def value_nested(
         stairs = staircase_pairs(r_start, r_end, p_start, p_end)
         if stairs is not None:
             i, j = stairs
-            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i)))
+            return pair_rows(
+                (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i))
+            )
     low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
     low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
     total = int(np.maximum(high_a - low_a, 0).sum()) + int(np.maximum(high_b - low_b, 0).sum())
@@ -79,7 +81,7 @@ def value_nested(
             # One component holds every pair (a dense sentence): solved on the pairs as they are (issue 31, item 7).
             del label, amount
             amount = _component_amounts(columns, r_count, p_count, i, j, type_names, table)
-            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+            return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
         edges_of = np.bincount(label)
         single = edges_of[label] == 1
         amount[single] = np.minimum(r_count[i[single]], p_count[j[single]])
@@ -92,7 +94,7 @@ def value_nested(
                 edges = general[first:last]
                 amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
         del label
-    return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+    return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
 
 
 def _staircase(*columns: np.ndarray) -> bool:
@@ -185,9 +187,11 @@ def _component_amounts(
     return [flow.get(edge, 0) for edge in edges]
 
 
-def _rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
-    """The table's columns of the pairs (`amount` copies of each edge, or a bool mask: one) and of the copies left
-    unpaired."""
+def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
+    """The table's columns (scenario index, reference type id, predicted type id, reference start, end, prediction
+    start, end; -1 on an unpaired side) of a pairing of distinct entities, each side's (start, end, type id,
+    copies): the pairs, `amount` copies of each edge (i, j) (or a bool mask: one), then the copies left unpaired,
+    references' then predictions'. The array path of §3 (`forms.component_arrays`) makes its rows by it too."""
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
     paired = np.flatnonzero(amount)
