@@ -66,11 +66,6 @@ class UnitLabels:
         np.add.at(counts, inverse, self.weight)
         return counts
 
-    @property
-    def labelled(self) -> np.ndarray:
-        """The units some annotator labels with a type (a label other than "O")."""
-        return np.asarray((self.codes > 0).any(axis=1))
-
 
 class _EntityColumns(NamedTuple):
     """One annotator's entities as columns: each one's sentence, start, end (in its sentence) and type."""

@@ -28,6 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .grouping import run_starts
 from .options import Options
 
 # Below this, an integer and every product of the F terms is a float64 exactly (its 53-bit significand).
@@ -187,7 +188,7 @@ def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int
             return list(zip(sums[present].astype(np.int64).tolist(), present.tolist()))
     order = np.argsort(denominators, kind="stable")
     numerators, denominators = numerators[order], denominators[order]
-    starts = np.flatnonzero(np.concatenate(([True], np.asarray(denominators[1:] != denominators[:-1], dtype=bool))))
+    starts = run_starts(denominators)
     if numerators.dtype != object and int(numerators.max(initial=0)) * len(numerators) >= 1 << 63:
         numerators = numerators.astype(object)  # the sums would overflow int64
     return list(zip(np.add.reduceat(numerators, starts).tolist(), denominators[starts].tolist()))

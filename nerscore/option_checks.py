@@ -34,6 +34,12 @@ def is_id(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
+def is_collection(value: Any) -> bool:
+    """A collection of values (a list, tuple, set, generator ...): iterable, and not a string or bytes, whose
+    characters a caller never means as its values."""
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
+
+
 # A check: the option's name and the value given -> the value as `Options` holds it.
 Check = Callable[[str, Any], Any]
 
@@ -97,7 +103,7 @@ def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
     expected = "a list of entity types such as ['PER', 'LOC'], or None for every type"
     if labels is None:
         return None
-    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+    if not is_collection(labels):
         raise ValueError(f"labels must be {expected}, found {shown(labels)}")
     labels = tuple(labels)
     if not labels:
@@ -159,7 +165,7 @@ def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
                 )
             keys[label_id] = key
             tags[label_id] = tag
-    elif isinstance(label_list, (str, bytes)) or not isinstance(label_list, Iterable):
+    elif not is_collection(label_list):
         raise ValueError(f"label_list must be {expected}, found {shown(label_list)}")
     else:
         tags = dict(enumerate(label_list))
@@ -199,7 +205,7 @@ def _some_of(
 ) -> list[Any]:
     """`value` as a list, checked to be a list of names, each in `allowed`; `hint` adds to the message of an item
     that is not."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    if not is_collection(value):
         one_hint = f"; for one {one} pass [{value!r}]" if value in allowed else ""
         raise ValueError(f"{name} must be {expected}, found {shown(value)}{one_hint}")
     given = list(value)
@@ -252,7 +258,7 @@ def check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | Non
     for slice_name, given in value.items():
         if slice_name not in DEFAULT_SLICE_EDGES:
             raise ValueError(f"slice_edges must be {expected}, found the key {shown(slice_name)}")
-        if isinstance(given, (str, bytes)) or not isinstance(given, Iterable):
+        if not is_collection(given):
             raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(given)}")
         numbers_given = list(itertools.islice(given, MAX_SLICE_EDGES + 1))
         if len(numbers_given) > MAX_SLICE_EDGES:
@@ -274,7 +280,7 @@ def check_seen(name: str, value: Any) -> frozenset[str] | None:
     expected = "a collection of entity texts (strings), such as a training set's"
     if value is None:
         return None
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    if not is_collection(value):
         raise ValueError(f"seen must be {expected}, found {shown(value)}")
     texts = list(value.keys() if isinstance(value, Mapping) else value)
     for text in texts:

@@ -392,7 +392,6 @@ class Options:
 
 SPECS: dict[str, Spec] = {field.name: field.metadata["option"] for field in dataclasses.fields(Options)}
 OPTION_NAMES = tuple(SPECS)
-DEFAULTS: dict[str, Any] = {name: spec.default for name, spec in SPECS.items()}
 
 
 def _checked(given: Mapping[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_tag_arrays import assert_same_table, assert_same_tables, readable
+from test_tag_arrays import assert_same_table, assert_same_tables, in_order, readable
 
 import nerscore as ns
 from nerscore.forms import fragment_arrays, span_arrays
@@ -112,8 +112,8 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed)
     bare = span_arrays.span_pairs(predictions, references, checked, fragments=False)
     assert bare is not None and not bare.fragmented
     assert_same_table(bare, table)
-    assert [list(column) for column in table.in_order().fragment_columns()] == [
-        list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
+    assert [list(column) for column in in_order(table).fragment_columns()] == [
+        list(column) for column in in_order(expected.renamed(table.type_names)).fragment_columns()
     ]
 
 

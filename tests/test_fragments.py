@@ -16,7 +16,7 @@ import pytest
 import strategies
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_tag_arrays import assert_same_tables
+from test_tag_arrays import assert_same_tables, in_order
 
 import nerscore
 from nerscore import Span, cli, compute_semeval, pair
@@ -474,8 +474,8 @@ def test_a_batch_with_some_discontinuous_sentences_makes_the_readable_table(sent
     if table is not None:
         assert_same_tables(table, rows, len(references), options)
         expected = readable_path.reduction(rows, len(references), options).pairs
-        assert [list(column) for column in table.in_order().fragment_columns()] == [
-            list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
+        assert [list(column) for column in in_order(table).fragment_columns()] == [
+            list(column) for column in in_order(expected.renamed(table.type_names)).fragment_columns()
         ]
 
 

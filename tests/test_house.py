@@ -20,6 +20,7 @@ PACKAGE = REPO / "nerscore"
 ORDER = [
     "_version",
     "errors",
+    "grouping",
     "span",
     "schemes",
     "option_checks",

@@ -15,7 +15,7 @@ from conftest import REPO, WORKED_EXAMPLE, worked_example
 
 import nerscore
 from nerscore import Options, cli
-from nerscore.options import DEFAULTS, OPTION_NAMES, SPECS, describe
+from nerscore.options import OPTION_NAMES, SPECS, describe
 
 # Options that mean nothing for a file: rows of every entity (the command line prints tables, or --json of the
 # counts), and integer ids, which files do not hold. A new option without a flag fails here until it is added.
@@ -30,7 +30,7 @@ def test_the_table_is_the_fields_of_options() -> None:
         # What Options holds by default is what the check makes of the default a caller would write.
         assert field.default == spec.check(field.name, spec.default), field.name
         assert spec.doc and spec.kind, field.name
-    assert Options() == Options.of(**DEFAULTS)
+    assert Options() == Options.of(**{name: spec.default for name, spec in SPECS.items()})
 
 
 @pytest.mark.parametrize("name", OPTION_NAMES)

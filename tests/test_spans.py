@@ -24,6 +24,7 @@ import nerscore as ns
 from nerscore import Span, compute_semeval, pair
 from nerscore.files import file_counts
 from nerscore.pairing import rules as pairing
+from nerscore.pairing.assignment import usable_edges
 
 PER, LOC, ORG = "PER", "LOC", "ORG"
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -300,7 +301,7 @@ def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(ed
     assume(feasible)
     matched = set(feasible[choice % len(feasible)])
     expected = {edge for m in feasible for edge in m}
-    assert set(pairing._usable(edges, matched, must)) == expected
+    assert set(usable_edges(edges, matched, must)) == expected
 
 
 # ---------------------------------------------------------------------------------------------------------

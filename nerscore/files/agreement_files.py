@@ -205,17 +205,11 @@ def _discontinuous_note(read: AnnotatorBatches, fragments: bool) -> AnnotatorBat
         name: sum(isinstance(entity, dict) for document in batch for entity in document)
         for name, batch in read.annotations.items()
     }
-    count = sum(counts.values())
-    if not count:
+    if not sum(counts.values()):
         return read
-    how = (
-        "scored by their fragments (units shared, docs/scoring.md §12)"
-        if fragments
-        else "scored by their full extent, from the first fragment's start to the last one's end "
-        "(--fragments scores them as discontinuous entities)"
-    )
-    each = ", ".join(f"{number} {name}" for name, number in counts.items())
-    print(f"note: {count} discontinuous annotation{'s' * (count != 1)} ({each}) {how}", file=sys.stderr)
+    from .file_counts import note_discontinuous  # the command line's module: loaded when a command runs
+
+    note_discontinuous(counts, fragments)
     if fragments:
         return read
     extents = {

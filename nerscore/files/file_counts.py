@@ -177,19 +177,22 @@ def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, frag
     for chunk in _chunks(brat_documents(), _entities, _CLI_CHUNK_ENTITIES):
         total = _add_spans(total, chunk, "--brat")
     if any(discontinuous):
-        count = sum(discontinuous)
-        how = (
-            "scored by their fragments (units shared, docs/scoring.md §12)"
-            if fragments
-            else "scored by their full extent, from the first fragment's start to the last one's end "
-            "(--fragments scores them as discontinuous entities)"
-        )
-        print(
-            f"note: {count} discontinuous annotation{'s' * (count != 1)} ({discontinuous[0]} reference, "
-            f"{discontinuous[1]} predicted) {how}",
-            file=sys.stderr,
-        )
+        note_discontinuous({"reference": discontinuous[0], "predicted": discontinuous[1]}, fragments)
     return total
+
+
+def note_discontinuous(counts: dict[str, int], fragments: bool) -> None:
+    """The note on standard error of `--brat` and `agreement --brat` where annotations are discontinuous: how many
+    (`counts`: by side or by annotator) and how they are scored (by their fragments, or their full extent)."""
+    count = sum(counts.values())
+    how = (
+        "scored by their fragments (units shared, docs/scoring.md §12)"
+        if fragments
+        else "scored by their full extent, from the first fragment's start to the last one's end "
+        "(--fragments scores them as discontinuous entities)"
+    )
+    each = ", ".join(f"{number} {name}" for name, number in counts.items())
+    print(f"note: {count} discontinuous annotation{'s' * (count != 1)} ({each}) {how}", file=sys.stderr)
 
 
 def count_label_studio(total: Accumulator, path: str) -> Accumulator:

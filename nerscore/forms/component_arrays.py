@@ -21,8 +21,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
+from ..pairing.value_arrays import pair_rows, staircase_pairs
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -31,7 +33,7 @@ from .tag_arrays import FlatSpans, PairColumns
 # entities and quadratic in them.
 _PAIRS_PER_SENTENCE = 1 << 12
 
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
+_I = SCENARIOS.index("I")
 
 
 def nested_rows(
@@ -98,11 +100,9 @@ class _Classes:
 def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
     order = np.lexsort((spans.type_id, spans.end, spans.start))
     start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
-    new = np.ones(len(start), dtype=bool)
-    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (type_id[1:] != type_id[:-1])
-    first = np.flatnonzero(new)
-    count = np.diff(np.append(first, len(start)))
-    return _Classes(start[first], end[first], type_id[first], sentence[first], count)
+    bounds = run_bounds(start, end, type_id)
+    first = bounds[:-1]
+    return _Classes(start[first], end[first], type_id[first], sentence[first], np.diff(bounds))
 
 
 def _same_entities(references: _Classes, predictions: _Classes) -> PairColumns:
@@ -183,7 +183,7 @@ def _paired_classes(
         order = ones[
             np.lexsort((j[ones], i[ones], -shared, ~same_type[ones], ~same_bounds[ones], edge_component[ones]))
         ]
-        leaders = order[np.r_[True, edge_component[order][1:] != edge_component[order][:-1]]]
+        leaders = order[run_starts(edge_component[order])]
         amount[leaders] = 1
     general = ~single & ~one
     two = (np.bincount(edge_component[first_r], minlength=components) == 2) & (room_r == 2)
@@ -197,42 +197,14 @@ def _paired_classes(
         general &= ~square
     if general.any():
         amount[general] = _general_flows(references, predictions, i, j, edge_component, general)
-    paired = amount > 0
-    i, j, amount = i[paired], j[paired], amount[paired]
-    scenario = np.where(same_bounds[paired], _IV, np.where(same_type[paired], _V, _VI))
-    left_r = references.count - np.bincount(i, weights=amount, minlength=size).astype(np.int64)
-    left_p = predictions.count - np.bincount(j, weights=amount, minlength=len(predictions.start)).astype(np.int64)
-    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
-    # Each row with both entities' bounds (-1 on an unpaired side), which `nested_rows` keeps with `positions`.
-    return [
-        (
-            np.repeat(scenario, amount),
-            np.repeat(references.type_id[i], amount),
-            np.repeat(predictions.type_id[j], amount),
-            np.repeat(references.start[i], amount),
-            np.repeat(references.end[i], amount),
-            np.repeat(predictions.start[j], amount),
-            np.repeat(predictions.end[j], amount),
-        ),
-        (
-            np.full(len(none_p), _III, np.int64),
-            np.repeat(references.type_id, left_r),
-            none_p,
-            np.repeat(references.start, left_r),
-            np.repeat(references.end, left_r),
-            none_p,
-            none_p,
-        ),
-        (
-            np.full(len(none_r), _II, np.int64),
-            none_r,
-            np.repeat(predictions.type_id, left_p),
-            none_r,
-            none_r,
-            np.repeat(predictions.start, left_p),
-            np.repeat(predictions.end, left_p),
-        ),
-    ]
+    # Each row with both entities' bounds (-1 on an unpaired side), which `nested_rows` keeps with `positions`;
+    # no pair is of scenario I (rule 1 took every pair of identical entities, `_same_entities`).
+    return [pair_rows(_side_columns(references), _side_columns(predictions), i, j, amount)]
+
+
+def _side_columns(classes: _Classes) -> tuple[np.ndarray, ...]:
+    """One side's distinct entities as `value_arrays.pair_rows` takes them: start, end, type id, copies."""
+    return classes.start, classes.end, classes.type_id, classes.count
 
 
 def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> np.ndarray:
@@ -253,52 +225,15 @@ def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> 
 
 def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairColumns] | None:
     """The rows of staircase sentences (`_staircases`; placed apart, so one programme runs over all of them and
-    pairs none across two) by `staircase.best_staircase` on the runs, with `pairing.best_flow`'s weights (a pair,
-    then the shared extent; the reference extent of them all + 1 as the radix: sentences are independent, so the
-    best of all is the best of each); None where the totals would not fit an int64 or the runs are short (listed
-    pairs cost less then, `staircase.worth_runs`)."""
-    from ..pairing.staircase import best_staircase, runs, worth_runs
-
+    pairs none across two: sentences are independent, so the best of all is the best of each), paired by
+    `value_arrays.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
+    that listed pairs cost less)."""
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    extent_radix = int((r_end - r_start).sum()) + 1
-    if (2 * extent_radix) * (len(r_start) + 1) >= 2**62:
+    pairs = staircase_pairs(r_start, r_end, p_start, p_end)
+    if pairs is None:
         return None
-
-    def weights(k: int, first: int, last: int) -> np.ndarray:
-        shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
-        return shared + extent_radix
-
-    low, high = runs(r_start, r_end, p_start, p_end)
-    if not worth_runs(low, high):
-        return None
-    i, j = best_staircase(low, high, weights)
-    same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
-    same_type = references.type_id[i] == predictions.type_id[j]
-    scenario = np.where(same_bounds, np.where(same_type, _I, _IV), np.where(same_type, _V, _VI))
-    left_r, left_p = np.ones(len(r_start), bool), np.ones(len(p_start), bool)
-    left_r[i], left_p[j] = False, False
-    none_r, none_p = np.full(int(left_p.sum()), -1, np.int64), np.full(int(left_r.sum()), -1, np.int64)
-    return [
-        (scenario, references.type_id[i], predictions.type_id[j], r_start[i], r_end[i], p_start[j], p_end[j]),
-        (
-            np.full(len(none_p), _III),
-            references.type_id[left_r],
-            none_p,
-            r_start[left_r],
-            r_end[left_r],
-            none_p,
-            none_p,
-        ),
-        (
-            np.full(len(none_r), _II),
-            none_r,
-            predictions.type_id[left_p],
-            none_r,
-            none_r,
-            p_start[left_p],
-            p_end[left_p],
-        ),
-    ]
+    i, j = pairs
+    return [pair_rows(_side_columns(references), _side_columns(predictions), i, j, np.ones(len(i), np.int64))]
 
 
 def _shared(references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -362,11 +297,7 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
     per_p = np.bincount(sentence_p, minlength=sentences)
     first_p = np.cumsum(per_p) - per_p
-    width = per_p[sentence_r]
-    i = np.repeat(np.arange(len(sentence_r)), width)
-    block = np.cumsum(width) - width
-    j = np.arange(len(i)) - np.repeat(block, width) + np.repeat(first_p[sentence_r], width)
-    return i, j
+    return ranges(first_p[sentence_r], per_p[sentence_r])
 
 
 def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
@@ -438,7 +369,7 @@ def _general_flows(
     picked = np.flatnonzero(general)
     if len(picked) and edge_component[picked].min() != edge_component[picked].max():
         picked = picked[np.argsort(edge_component[picked], kind="stable")]
-    bounds = np.flatnonzero(np.r_[True, edge_component[picked][1:] != edge_component[picked][:-1], True])
+    bounds = run_bounds(edge_component[picked])
     amounts = np.zeros(len(picked), dtype=np.int64)
     columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
     columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
-from ..option_checks import is_id
+from ..option_checks import is_collection, is_id
 from ..options import Options, check_labels_are_types
 from ..schemes import IOB2, LENIENT
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
@@ -205,7 +205,7 @@ def as_list(values: Any, side: str) -> Batch:
             return array
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+    if not is_collection(values):
         raise InvalidInputError(
             f"found {type(values).__name__}; expected a batch: a list with one list of tags per sentence", side
         )
@@ -225,7 +225,7 @@ def as_list(values: Any, side: str) -> Batch:
                 side,
                 index,
             )
-        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+        if not is_collection(row):
             raise InvalidInputError(
                 f"found {shown(row)}; expected a list of tags (a batch holds one list per sentence)", side, index
             )

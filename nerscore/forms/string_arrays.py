@@ -13,6 +13,7 @@ from operator import itemgetter
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import run_bounds
 from .grounding import Haystack, every_position, ground_references, needle_of
 from .inputs import StringColumns
 from .span_arrays import SpanValues
@@ -134,10 +135,8 @@ def batch_without_choice(
     key_type = np.concatenate((type_r, type_p[found_p]))
     is_prediction = np.concatenate((np.zeros(len(place_r), dtype=bool), np.ones(int(found_p.sum()), dtype=bool)))
     by_key = np.lexsort((is_prediction, key_type, key_length, key_place))  # twins first, by place of listing
-    new_key = np.ones(len(by_key), dtype=bool)
-    new_key[1:] = (np.diff(key_place[by_key]) != 0) | (np.diff(key_length[by_key]) != 0)
-    new_key[1:] |= np.diff(key_type[by_key]) != 0
-    key = np.cumsum(new_key) - 1  # of each entry in by_key's order
+    bounds = run_bounds(key_place[by_key], key_length[by_key], key_type[by_key])
+    key = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))  # of each entry in by_key's order
     twins = np.bincount(key[~is_prediction[by_key]], minlength=key[-1] + 1 if len(key) else 0)
     predicted = np.bincount(key[is_prediction[by_key]], minlength=len(twins))
     key_of = np.empty(len(by_key), dtype=np.int64)
@@ -172,7 +171,7 @@ def batch_without_choice(
     batch_r = np.flatnonzero(~separate[sentence_r] & kept_r)
     # Predictions at twins: each twin key's earliest twins, as many as it has predictions (by_key lists a key's
     # twins by their place of listing, which is their order of position).
-    rank = np.arange(len(by_key)) - np.flatnonzero(new_key)[key]
+    rank = np.arange(len(by_key)) - bounds[:-1][key]
     taken = ~is_prediction[by_key] & (rank < predicted[key])
     twin_entries = by_key[taken]  # references
     at_twin = twin_entries[~separate[sentence_r[twin_entries]] & kept_r[twin_entries]]

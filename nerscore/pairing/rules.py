@@ -34,7 +34,6 @@ from .overlaps import (  # noqa: F401
 )
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
-_usable = usable_edges  # its name when it lived here (tests/test_spans.py)
 
 
 def scenario_of(reference: Span | None, prediction: Span | None) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ..grouping import run_bounds
 from ..option_checks import Weights
 from ..span import Span
 from .overlaps import (
@@ -177,7 +178,7 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
     labels = component_labels(i, j, len(references), len(predictions))
     order = np.lexsort((j, i, labels))
     i, j, labels = i[order], j[order], labels[order]
-    bounds = np.flatnonzero(np.r_[True, labels[1:] != labels[:-1], True]).tolist()
+    bounds = run_bounds(labels).tolist()
     return [(i[first:last], j[first:last]) for first, last in pairwise(bounds)]
 
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import run_bounds
 from ..span import Span
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
@@ -51,10 +52,12 @@ def value_nested(
     r_start, r_end, r_type, r_count = _folded(*references, rank)
     p_start, p_end, p_type, p_count = _folded(*predictions, rank)
     if min_overlap is None and _staircase(r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count):
-        stairs = _staircase_amounts(r_start, r_end, p_start, p_end)
+        stairs = staircase_pairs(r_start, r_end, p_start, p_end)
         if stairs is not None:
             i, j = stairs
-            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i)))
+            return pair_rows(
+                (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i))
+            )
     low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
     low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
     total = int(np.maximum(high_a - low_a, 0).sum()) + int(np.maximum(high_b - low_b, 0).sum())
@@ -78,7 +81,7 @@ def value_nested(
             # One component holds every pair (a dense sentence): solved on the pairs as they are (issue 31, item 7).
             del label, amount
             amount = _component_amounts(columns, r_count, p_count, i, j, type_names, table)
-            return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+            return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
         edges_of = np.bincount(label)
         single = edges_of[label] == 1
         amount[single] = np.minimum(r_count[i[single]], p_count[j[single]])
@@ -86,12 +89,12 @@ def value_nested(
         del single
         if len(general):
             general = general[np.argsort(label[general], kind="stable")]
-            bounds = np.flatnonzero(np.r_[True, label[general][1:] != label[general][:-1], True]).tolist()
+            bounds = run_bounds(label[general]).tolist()
             for first, last in pairwise(bounds):
                 edges = general[first:last]
                 amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
         del label
-    return _rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+    return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
 
 
 def _staircase(*columns: np.ndarray) -> bool:
@@ -114,12 +117,14 @@ def _staircase(*columns: np.ndarray) -> bool:
     return not np.any((starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1]))
 
 
-def _staircase_amounts(
+def staircase_pairs(
     r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The pairs (references, predictions) of a staircase of one worth (`_staircase`), from its runs without
-    listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7); None where the totals would not
-    fit an int64 or the runs are short (`staircase.worth_runs`: the pairs are listed then)."""
+    """§3's pairs (references, predictions) of a staircase (`pairing.staircase`; here, of one worth: `_staircase`)
+    from its runs without listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7), with
+    `pairing.best_flow`'s weights (a pair, then the shared extent: the reference extent of them all + 1 as the
+    radix); None where the totals would not fit an int64 or the runs are short (`staircase.worth_runs`: the pairs
+    are listed then). The array path of §3 (`forms.component_arrays`) pairs its staircases by it too."""
     from .staircase import best_staircase, runs, worth_runs
 
     extent_radix = int((r_end - r_start).sum()) + 1
@@ -138,10 +143,9 @@ def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.nd
     """The distinct entities of one side in rule (d)'s order (start, end, type name), and the copies of each."""
     order = np.lexsort((rank[type_id], end, start))
     start, end, type_id = start[order], end[order], type_id[order]
-    new = np.ones(len(start), bool)
-    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (type_id[1:] != type_id[:-1])
-    first = np.flatnonzero(new)
-    return start[first], end[first], type_id[first], np.diff(np.append(first, len(start)))
+    bounds = run_bounds(start, end, type_id)
+    first = bounds[:-1]
+    return start[first], end[first], type_id[first], np.diff(bounds)
 
 
 def _component_amounts(
@@ -183,9 +187,11 @@ def _component_amounts(
     return [flow.get(edge, 0) for edge in edges]
 
 
-def _rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
-    """The table's columns of the pairs (`amount` copies of each edge, or a bool mask: one) and of the copies left
-    unpaired."""
+def pair_rows(references: tuple, predictions: tuple, i: np.ndarray, j: np.ndarray, amount: Any) -> tuple:
+    """The table's columns (scenario index, reference type id, predicted type id, reference start, end, prediction
+    start, end; -1 on an unpaired side) of a pairing of distinct entities, each side's (start, end, type id,
+    copies): the pairs, `amount` copies of each edge (i, j) (or a bool mask: one), then the copies left unpaired,
+    references' then predictions'. The array path of §3 (`forms.component_arrays`) makes its rows by it too."""
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
     paired = np.flatnonzero(amount)

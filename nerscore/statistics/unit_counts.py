@@ -34,11 +34,7 @@ class SentenceCounts:
         credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of floats."""
         rows = np.asarray(by_sentence, dtype=np.int64)
         if weighted is not None and weighted.shape[1]:
-            floats = np.hstack((rows.astype(np.float64), np.asarray(weighted, dtype=np.float64)))
-            if not len(floats):
-                return cls(floats, np.zeros(0, dtype=np.int64))
-            distinct, inverse = np.unique(floats, axis=0, return_inverse=True)
-            return cls(distinct, np.bincount(inverse.reshape(-1), minlength=len(distinct)).astype(np.int64))
+            rows = np.hstack((rows.astype(np.float64), np.asarray(weighted, dtype=np.float64)))
         return cls(*_distinct_rows(rows, np.ones(len(rows), dtype=np.int64)))
 
     def __add__(self, other: SentenceCounts) -> SentenceCounts:

@@ -156,8 +156,10 @@ def overlapped_twice(references: FlatSpans, predictions: FlatSpans, min_overlap:
         return _overlapping_two(start_r, end_r, start_p, end_p), _overlapping_two(start_p, end_p, start_r, end_r)
     # With min_overlap each overlap is tested: the edges between distinct extents (copies folded: a thousand
     # copies are one extent, never a million edges), each found once.
+    from ..pairing.large_components import overlapping_pairs
+
     (r0, r1, copies_r), (p0, p1, copies_p) = _extents(start_r, end_r), _extents(start_p, end_p)
-    i, j = _overlap_pairs(r0, r1, p0, p1)
+    i, j = overlapping_pairs(r0, r1, p0, p1)
     shared = np.minimum(r1[i], p1[j]) - np.maximum(r0[i], p0[j])
     keep = overlap_kept(shared, r1[i] - r0[i], min_overlap)
     i, j = i[keep], j[keep]
@@ -189,30 +191,6 @@ def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray
     new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1])
     first = np.flatnonzero(new)
     return start[first], end[first], np.diff(np.append(first, len(start))).astype(np.int64)
-
-
-def _overlap_pairs(
-    start_r: np.ndarray, end_r: np.ndarray, start_p: np.ndarray, end_p: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(i, j) of every overlapping reference i and prediction j, both sides sorted by start: the predictions
-    starting inside a reference (at or after its start) form one run in start order, and so do the references
-    starting strictly inside a prediction; every overlap is one of the two, once. Time and memory follow the
-    number of overlaps."""
-    low = np.searchsorted(start_p, start_r, "left")
-    high = np.searchsorted(start_p, end_r, "left")
-    i_a, j_a = _runs(low, high)
-    low = np.searchsorted(start_r, start_p, "right")
-    high = np.searchsorted(start_r, end_p, "left")
-    j_b, i_b = _runs(low, high)
-    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
-
-
-def _runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(k, m) for every k and every m in range(low[k], high[k])."""
-    width = np.maximum(high - low, 0)
-    k = np.repeat(np.arange(len(low)), width)
-    step = np.arange(len(k)) - np.repeat(np.cumsum(width) - width, width)
-    return k, low[k] + step
 
 
 def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> dict[ErrorKey, int]:

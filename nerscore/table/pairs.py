@@ -217,23 +217,6 @@ class Pairs:
             ranks.append(np.fromiter(map(index.__getitem__, held.tolist()), dtype=np.int64, count=len(held)))
         return tuple(ranks)
 
-    def in_order(self) -> Pairs:
-        """The rows in one canonical order (sentence, then every column, type ids by name): two paths that find
-        the same pairing give equal tables in this order."""
-        rank = self._name_rank()
-        keys = (
-            *self._fragment_ranks()[::-1],
-            self.predicted_end,
-            self.predicted_start,
-            rank[self.predicted_type],
-            rank[self.reference_type],
-            self.reference_end,
-            self.reference_start,
-            self.scenario,
-            self.sentence,
-        )
-        return self.select(np.lexsort(keys))
-
     def _name_rank(self) -> np.ndarray:
         """Each type id's rank among the names (type ids of the tag path are in the order first met), -1 last
         for no entity."""

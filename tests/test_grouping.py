@@ -1,0 +1,76 @@
+"""nerscore.grouping: runs of equal sorted rows and ranges laid end to end, against their plain-Python
+definitions (itertools.groupby, range) on named cases and on any input."""
+
+from __future__ import annotations
+
+from itertools import groupby
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nerscore.grouping import ranges, run_bounds, run_starts
+
+
+def groups_of(rows: list[tuple]) -> list[int]:
+    """Where each run of equal rows begins, by groupby."""
+    starts, at = [], 0
+    for _, run in groupby(rows):
+        starts.append(at)
+        at += len(list(run))
+    return starts
+
+
+@pytest.mark.parametrize(
+    ("columns", "starts"),
+    [
+        pytest.param([[]], [], id="no row"),
+        pytest.param([[7]], [0], id="one row"),
+        pytest.param([[1, 1, 2, 3, 3, 3]], [0, 2, 3], id="one column"),
+        pytest.param([[1, 1, 1, 2], [5, 5, 6, 6]], [0, 2, 3], id="a second column splits a run of the first"),
+        pytest.param([[0, 0, 0], [1, 1, 1], [2, 2, 2]], [0], id="all rows equal"),
+    ],
+)
+def test_run_starts_and_bounds(columns: list[list[int]], starts: list[int]) -> None:
+    arrays = [np.array(column, dtype=np.int64) for column in columns]
+    assert run_starts(*arrays).tolist() == starts
+    assert run_bounds(*arrays).tolist() == [*starts, len(columns[0])]
+
+
+def test_run_starts_of_an_object_column() -> None:
+    # Exact ratios' denominators can be Python integers beyond int64 (`measures`).
+    column = np.array([2**70, 2**70, 3, 3, 2**80], dtype=object)
+    assert run_starts(column).tolist() == [0, 2, 4]
+
+
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2)), max_size=30))
+def test_run_starts_are_groupbys(rows: list[tuple[int, int]]) -> None:
+    rows.sort()
+    columns = [np.array([row[k] for row in rows], dtype=np.int64) for k in range(2)]
+    assert run_starts(*columns).tolist() == groups_of(rows)
+    assert np.diff(run_bounds(*columns)).tolist() == [len(list(run)) for _, run in groupby(rows)]
+
+
+@pytest.mark.parametrize(
+    ("first", "count", "owners", "values"),
+    [
+        pytest.param([], [], [], [], id="no range"),
+        pytest.param([4], [3], [0, 0, 0], [4, 5, 6], id="one range"),
+        pytest.param([4, 0, 9], [2, 0, 1], [0, 0, 2], [4, 5, 9], id="an empty range between"),
+        pytest.param([3, 1], [-2, 2], [1, 1], [1, 2], id="a negative count is none"),
+    ],
+)
+def test_ranges(first: list[int], count: list[int], owners: list[int], values: list[int]) -> None:
+    owner, value = ranges(np.array(first, dtype=np.int64), np.array(count, dtype=np.int64))
+    assert (owner.tolist(), value.tolist()) == (owners, values)
+
+
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(-2, 5)), max_size=20), st.sampled_from([np.int32, np.int64]))
+def test_ranges_are_ranges_laid_end_to_end(pairs: list[tuple[int, int]], dtype: type) -> None:
+    first = np.array([a for a, _ in pairs], dtype=np.int64)
+    count = np.array([c for _, c in pairs], dtype=np.int64)
+    owner, value = ranges(first, count, dtype)
+    expected = [(k, v) for k, (a, c) in enumerate(pairs) for v in range(a, a + c)]
+    assert list(zip(owner.tolist(), value.tolist())) == expected
+    assert owner.dtype == value.dtype == dtype
