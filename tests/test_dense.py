@@ -6,6 +6,7 @@ matrix that would not fit with a located ValueError before allocating it."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import tracemalloc
 from unittest import mock
@@ -41,6 +42,18 @@ def two_type_staircase(rng: random.Random, size: int) -> list[tuple[int, int, st
     return [(i + shift, i + shift + width, rng.choice("AB")) for i in range(size)]
 
 
+# How the solver starts: from a few candidates a row (settling in a round or two), from one candidate a row and
+# type (more rounds of cells added where the dual falls short), or from the whole matrix (candidates given up).
+WAYS = {"candidates": {}, "rounds": {"_CANDIDATES": 1, "_ADDED": 1}, "matrix": {"_ROUNDS": 0}}
+
+
+def started(way: str) -> contextlib.ExitStack:
+    stack = contextlib.ExitStack()
+    for name, value in WAYS[way].items():
+        stack.enter_context(mock.patch.object(dense, name, value))
+    return stack
+
+
 def dense_counts(predictions, references, min_overlap=None):
     """The array path's tally with every dense sentence on the matrix, and how many were proven there."""
     proven = []
@@ -62,8 +75,9 @@ def dense_counts(predictions, references, min_overlap=None):
     return fast.tally, sum(proven)
 
 
-@pytest.mark.parametrize("seed", range(300))
-def test_small_onions_and_cliques_pair_as_every_pairing_enumerated(seed) -> None:
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(150))
+def test_small_onions_and_cliques_pair_as_every_pairing_enumerated(seed, way) -> None:
     rng = random.Random(seed)
     shape = (onion, clique)[seed % 2]
     references = spans_of(shape(rng, rng.randint(1, 5), TYPES[: rng.randint(1, 3)]))
@@ -81,14 +95,16 @@ def test_small_onions_and_cliques_pair_as_every_pairing_enumerated(seed) -> None
     ]
     if not left_r or not left_p:
         return
-    found = dense.dense_pairs(columns[0], columns[1], min_overlap)
+    with started(way):
+        found = dense.dense_pairs(columns[0], columns[1], min_overlap)
     assert found is not None
     chosen = [(left_r[i], left_p[j]) for i, j in zip(*(part.tolist() for part in found))]
     assert paired(chosen) == best_pairing(left_r, left_p, min_overlap)
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_dense_sentences_count_as_the_readable_path(seed) -> None:
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(20))
+def test_dense_sentences_count_as_the_readable_path(seed, way) -> None:
     rng = random.Random(seed)
     shapes = (onion, clique, two_type_staircase)
     references, predictions = [], []
@@ -97,7 +113,8 @@ def test_dense_sentences_count_as_the_readable_path(seed) -> None:
         references.append(shape(rng, rng.randint(5, 40)))
         predictions.append(shape(rng, rng.randint(5, 40)))
     for min_overlap in (None, 0.5):
-        tally, proven = dense_counts(predictions, references, min_overlap)
+        with started(way):
+            tally, proven = dense_counts(predictions, references, min_overlap)
         with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):  # the pure-Python solver
             assert tally == ns.tally_semeval(predictions, references, ns.Options.of(min_overlap=min_overlap))[0]
         assert proven > 0
@@ -137,7 +154,9 @@ def test_an_onion_takes_a_few_bytes_a_pair() -> None:
 
 
 def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch) -> None:
+    # Where the candidates do not settle, the whole matrix is the way left.
     monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(dense, "_ROUNDS", 0)
     made = []
     monkeypatch.setattr(dense, "dense_assignment", lambda *a: made.append(1))
     n = 3_000  # 9 million cells: 81 MB

@@ -1,16 +1,19 @@
-"""The pairing of a dense sentence (docs/scoring.md §3) on one matrix of its weights, without listing its pairs
-(issue 31, item 7).
+"""The pairing of a dense sentence (docs/scoring.md §3) without listing its pairs (issue 31, item 7).
 
 In a sentence where most references overlap most predictions (an onion of nested entities, a staircase of two
-types, any clique of the overlap graph), the pairs listed cost far more than the matrix of their weights: two
-indices, the digits of their weight, the masks and labels of the components, scipy's copies (45-56 bytes a pair).
-Here every (reference, prediction) cell of the sentence gets its weight worked out a block of rows at a time
-into one float64 matrix (0 where the two do not overlap: no pair), 8 bytes a cell, which scipy's assignment reads
-in place. Its matching is then proven best by an optimal dual found and checked on the same matrix, in integers
-below 2**53 (`large_components.best_matching`'s proof, on cells), and rule (d) is worked out on the edges the
-dual leaves tight (`large_components.tight_smallest_best`): a few a row where the weights differ. The whole
-sentence is one problem: its components' digits add up, and rule (d)'s smallest list of the whole is each
-component's smallest, as every best pairing of a component has as many pairs.
+types, any clique of the overlap graph), the pairs listed cost 45-56 bytes each (two indices, the digits of their
+weight, the components' masks and labels, scipy's copies). Here a cell's weight (`rules.best_flow`'s digits) is
+worked out from the entities where it is needed, a block of rows at a time (`_Cells`). The best matching is found
+among a few candidate cells a row, the heaviest and the nearest in length of each type (`_from_candidates`), by
+`large_components.proven_matching` (scipy's matching and an optimal dual checked in integers); every cell of the
+sentence is then checked against that dual, and the cells it does not cover are added and solved again, until it
+covers them all: then the dual is optimal for the whole sentence and the matching best (complementary slackness
+holds on the candidates), in memory of the order of the entities. Where that does not settle in a few rounds,
+the whole matrix of weights (8 bytes a cell, read in place by scipy's assignment) is solved and proven likewise
+(`_from_matrix`), refused first where it would not fit. Rule (d) is worked out on the cells the dual leaves tight
+(`large_components.tight_smallest_best`). The whole sentence is one problem: its components' digits add up, and
+rule (d)'s smallest list of the whole is each component's smallest, as every best pairing of a component has as
+many pairs.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from .large_components import EXACT, dense_assignment, tight_smallest_best
+from .large_components import EXACT, dense_assignment, proven_matching, tight_smallest_best
 from .overlaps import check_pairs_fit, overlap_kept
 
-# A sentence is paired on its matrix where at least 1 / _DENSE_SHARE of its cells are pairs (each pair then costs
-# at most 8 * _DENSE_SHARE bytes, against 45 or more listed), and it has at least _LEAST_CELLS cells.
+# A sentence is paired here where at least 1 / _DENSE_SHARE of its cells are pairs (each round's pass over the
+# cells then costs little more than the pairs; the matrix, where needed, 8 * _DENSE_SHARE bytes a pair at most,
+# against 45 or more listed), and it has at least _LEAST_CELLS cells.
 _DENSE_SHARE = 4
 _LEAST_CELLS = 1 << 16
 # Cells worked out at a time: a block's temporaries are a few of these in int64.
@@ -98,68 +102,179 @@ def dense_pairs(
     of distinct entities, one copy each, none with a twin of its type on the other side (rule 1's pairs made
     before): the pairs (reference indices, prediction indices) as `rules.best_flow` makes them, component by
     component; None where the weights would not be exact in a float64 or the matching is not proven (the caller
-    lists the pairs then). A matrix that would not fit in memory is refused first (`overlaps.check_pairs_fit`:
-    an `InvalidInputError`, which the caller locates)."""
+    lists the pairs then).
+
+    First from a few candidate pairs a row, more added where the dual found does not cover a cell
+    (`_from_candidates`); where that does not settle, on the whole matrix, which is refused first where it would
+    not fit in memory (`overlaps.check_pairs_fit`: an `InvalidInputError`, which the caller locates)."""
+    if not len(references[0]) or not len(predictions[0]):
+        return None
+    cells = _Cells(references, predictions, min_overlap)
+    if 4 * (cells.largest + 1) >= EXACT:
+        # Every weight, and every sum of two potentials and a weight, exact in a float64. scipy's own sums may
+        # round where a matching's total passes 2**53 (10,000 a side): a matching it gets wrong then is not
+        # proven, and the answer stays exact (as `large_components.best_matching(exact_sums=False)`).
+        return None
+    solved = _from_candidates(cells)
+    if solved is None:
+        solved = _from_matrix(cells, references, predictions)
+    if solved is None:
+        return None
+    matched_small, matched_large, x, y = solved
+    if not len(matched_small):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    tight_small, tight_large = cells.tight(x, y)
+    if cells.flipped:
+        tight_r, tight_p, u, v, matched_r, matched_p = tight_large, tight_small, y, x, matched_large, matched_small
+    else:
+        tight_r, tight_p, u, v, matched_r, matched_p = tight_small, tight_large, x, y, matched_small, matched_large
+    order = np.lexsort((tight_p, tight_r))
+    tight_r, tight_p = tight_r[order], tight_p[order]
     rows, columns = len(references[0]), len(predictions[0])
-    if not rows or not columns:
-        return None
-    r_start, r_end, r_type = references
-    p_start, p_end, p_type = predictions
-    radix = min(rows, columns) + 1
-    extent_radix = int((r_end - r_start).sum()) + 1
-    bounds_r = set(zip(r_start.tolist(), r_end.tolist()))
-    same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
-    typed = len(np.union1d(r_type, p_type)) > 1
-    # The digits of `rules.best_flow`, from the most significant: identical boundaries, a pair, one type, the
-    # shared extent; a digit no pair can vary is left out.
-    bounds_radix = radix if same_bounds else 0
-    type_radix = radix if typed else 1
-    largest = ((bounds_radix + 1) * type_radix + 1) * extent_radix
-    if (rows + columns) * (largest + 1) >= EXACT:
-        return None
-    overlaps = overlap_total(r_start, r_end, p_start, p_end)
-    check_pairs_fit(overlaps, rows, columns, 0, need=rows * columns * DENSE_CELL_BYTES)
-    # scipy reads a matrix of no more rows than columns in place: the smaller side is the rows ("flipped" where
-    # that is the predictions).
-    flipped = rows > columns
-    small, large = (predictions, references) if flipped else (references, predictions)
-    costs = np.empty((len(small[0]), len(large[0])), np.float64)
-    step = max(1, _BLOCK_CELLS // len(large[0]))
-    for first in range(0, len(small[0]), step):
-        block = slice(first, first + step)
-        start, end, kind = (column[block, None] for column in small)
-        shared = np.minimum(end, large[1]) - np.maximum(start, large[0])
-        weight: Any = np.equal(kind, large[2]) if typed else np.zeros(1, np.int64)
-        if same_bounds:
-            weight = weight + ((start == large[0]) & (end == large[1])) * (bounds_radix * type_radix)
-        weight = (weight + type_radix) * extent_radix + shared
+    chosen = tight_smallest_best(tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v)
+    return tight_r[chosen], tight_p[chosen]
+
+
+class _Cells:
+    """The weights of a sentence's cells, worked out where needed: the smaller side's entities are the rows
+    ("flipped" where that is the predictions), so that scipy reads a matrix of them in place. A weight holds
+    the digits of `rules.best_flow`, from the most significant: identical boundaries, a pair, one type, the shared
+    extent (a digit no pair can vary left out); 0 where the two do not overlap (no pair)."""
+
+    def __init__(self, references: tuple, predictions: tuple, min_overlap: float | None) -> None:
+        r_start, r_end, r_type = references
+        p_start, p_end, p_type = predictions
+        self.flipped = len(r_start) > len(p_start)
+        self.small, self.large = (predictions, references) if self.flipped else (references, predictions)
+        self.min_overlap = min_overlap
+        radix = min(len(r_start), len(p_start)) + 1
+        self.extent_radix = int((r_end - r_start).sum()) + 1
+        bounds_r = set(zip(r_start.tolist(), r_end.tolist()))
+        self.same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
+        self.typed = len(np.union1d(r_type, p_type)) > 1
+        self.bounds_radix = radix if self.same_bounds else 0
+        self.type_radix = radix if self.typed else 1
+        self.largest = ((self.bounds_radix + 1) * self.type_radix + 1) * self.extent_radix
+        self.shape = len(self.small[0]), len(self.large[0])
+        self.step = max(1, _BLOCK_CELLS // self.shape[1])
+
+    def weights(self, a: Any, b: Any) -> np.ndarray:
+        """The weights (int64) of the cells (a, b): index arrays that broadcast, or a slice."""
+        start, end, kind = (column[a] for column in self.small)
+        other_start, other_end, other_kind = (column[b] for column in self.large)
+        shared = np.minimum(end, other_end) - np.maximum(start, other_start)
+        weight: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
+        if self.same_bounds:
+            weight = weight + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
+        weight = (weight + self.type_radix) * self.extent_radix + shared
         edge = shared > 0
-        if min_overlap is not None:
-            length = (end - start) if not flipped else (large[1] - large[0])
-            edge &= overlap_kept(shared, length, min_overlap)
-        np.negative(np.where(edge, weight, 0), out=costs[block], casting="unsafe")
-    del start, end, kind, shared, weight, edge
+        if self.min_overlap is not None:
+            length = (other_end - other_start) if self.flipped else (end - start)
+            edge &= overlap_kept(shared, length, self.min_overlap)
+        return np.where(edge, weight, 0)
+
+    def blocks(self) -> Any:
+        """(first row, the block's weights) of every block of rows."""
+        every = slice(None)
+        for first in range(0, self.shape[0], self.step):
+            rows = np.arange(first, min(first + self.step, self.shape[0]))[:, None]
+            yield first, self.weights(rows, every)
+
+    def tight(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The cells that are pairs and whose potentials add up to their weight (the edges some best matching
+        may hold): (row indices, column indices)."""
+        found_a, found_b = [], []
+        for first, block in self.blocks():
+            a, b = np.nonzero((block > 0) & (block == x[first : first + len(block), None] + y))
+            found_a.append(a + first)
+            found_b.append(b)
+        return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
+
+
+# Candidates a row and type of the other side to start from, cells added a row and a column a round where the dual
+# falls short, and the rounds tried before the whole matrix is.
+_CANDIDATES = 4
+_ADDED = 2
+_ROUNDS = 12
+
+
+def _from_candidates(cells: _Cells) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The best matching of the sentence and its optimal dual (x on the rows, y on the columns), found among a few
+    candidate cells a row (the heaviest of each type of the other side) by `large_components.proven_matching`,
+    with each round the cells the dual does not cover (x_a + y_b < w_ab: the most short of each row and column)
+    added, until it covers every cell: then it is an optimal dual of the whole sentence, and the matching best
+    (complementary slackness holds on the candidates). None where that does not settle in `_ROUNDS` rounds."""
+    small, large = cells.shape
+    kinds = [np.flatnonzero(cells.large[2] == kind) for kind in np.unique(cells.large[2])]
+    found_a: list[np.ndarray] = []
+    found_b: list[np.ndarray] = []
+    large_length = cells.large[1] - cells.large[0]
+    for first, block in cells.blocks():
+        length = (cells.small[1] - cells.small[0])[first : first + len(block), None]
+        for columns in kinds:
+            part = block[:, columns]
+            count = min(_CANDIDATES, len(columns))
+            rows = np.repeat(np.arange(len(block)), count)
+            # The heaviest, and the nearest in length (of equally heavy cells, in nested entities, the one a best
+            # pairing takes: shared extents min(length, length') favour pairing lengths in order).
+            nearest = np.where(part > 0, np.abs(large_length[columns] - length), np.iinfo(np.int64).max)
+            for best in (np.argpartition(-part, count - 1, axis=1), np.argpartition(nearest, count - 1, axis=1)):
+                best = best[:, :count].ravel()
+                keep = part[rows, best] > 0
+                found_a.append(rows[keep] + first)
+                found_b.append(columns[best[keep]])
+    keys = np.zeros(0, np.int64)
+    for _ in range(_ROUNDS):
+        if found_a:
+            keys = np.union1d(keys, np.concatenate(found_a) * large + np.concatenate(found_b))
+        if not len(keys):
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(small, np.int64), np.zeros(large, np.int64)
+        a, b = keys // large, keys % large
+        solved = proven_matching(a, b, cells.weights(a, b), small, large)
+        if solved is None:
+            return None
+        x, y = solved[2], solved[3]
+        found_a, found_b = [], []
+        most_short = np.zeros(large, np.int64)  # per column, the cell most short of its weight, and its row
+        most_short_row = np.full(large, -1, np.int64)
+        for first, block in cells.blocks():
+            short = block - x[first : first + len(block), None] - y
+            count = min(_ADDED, large)
+            worst = np.argpartition(-short, count - 1, axis=1)[:, :count]
+            rows = np.repeat(np.arange(len(block)), count)
+            keep = short[rows, worst.ravel()] > 0
+            found_a.append(rows[keep] + first)
+            found_b.append(worst.ravel()[keep])
+            column_worst = short.argmax(axis=0)
+            column_short = short[column_worst, np.arange(large)]
+            better = column_short > most_short
+            most_short[better], most_short_row[better] = column_short[better], column_worst[better] + first
+        if not sum(len(part) for part in found_a):
+            return solved
+        found_a.append(most_short_row[most_short > 0])
+        found_b.append(np.flatnonzero(most_short > 0))
+    return None
+
+
+def _from_matrix(
+    cells: _Cells, references: tuple, predictions: tuple
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The best matching and its optimal dual from scipy's assignment of the whole matrix of weights (8 bytes a
+    cell, negated: 0 where no pair), refused first where it would not fit in memory."""
+    overlaps = overlap_total(references[0], references[1], predictions[0], predictions[1])
+    check_pairs_fit(
+        overlaps, len(references[0]), len(predictions[0]), 0, need=cells.shape[0] * cells.shape[1] * DENSE_CELL_BYTES
+    )
+    costs = np.empty(cells.shape, np.float64)
+    for first, block in cells.blocks():
+        np.negative(block, out=costs[first : first + len(block)], casting="unsafe")
     matched_small, matched_large = dense_assignment(costs)
     keep = costs[matched_small, matched_large] < 0
     matched_small, matched_large = matched_small[keep], matched_large[keep]
     if not len(matched_small):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return matched_small, matched_large, np.zeros(cells.shape[0], np.int64), np.zeros(cells.shape[1], np.int64)
     proof = _potentials(costs, matched_small, matched_large)
-    if proof is None:
-        return None
-    x, y = proof
-    tight_small, tight_large = _tight(costs, x, y)
-    del costs
-    if flipped:
-        tight_r, tight_p, u, v = tight_large, tight_small, y, x
-        matched_r, matched_p = matched_large, matched_small
-    else:
-        tight_r, tight_p, u, v = tight_small, tight_large, x, y
-        matched_r, matched_p = matched_small, matched_large
-    order = np.lexsort((tight_p, tight_r))
-    tight_r, tight_p = tight_r[order], tight_p[order]
-    chosen = tight_smallest_best(tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v)
-    return tight_r[chosen], tight_p[chosen]
+    return None if proof is None else (matched_small, matched_large, *proof)
 
 
 def _potentials(
@@ -218,16 +333,3 @@ def _verified(
     free_large = np.ones(len(y), bool)
     free_large[matched_large] = False
     return not (np.any(x[free_small] != 0) or np.any(y[free_large] != 0))
-
-
-def _tight(costs: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The cells that are pairs and whose potentials add up to their weight (the edges some best matching may
-    hold), found a block of rows at a time: (row indices, column indices)."""
-    found_a, found_b = [], []
-    step = max(1, _BLOCK_CELLS // costs.shape[1])
-    for first in range(0, costs.shape[0], step):
-        block = costs[first : first + step].astype(np.int64)
-        a, b = np.nonzero((block < 0) & (block + x[first : first + step, None] + y == 0))
-        found_a.append(a + first)
-        found_b.append(b)
-    return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)

@@ -80,6 +80,19 @@ def best_matching(
     return tight_smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
 
 
+def proven_matching(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray, rows: int, columns: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """`best_matching`'s matching (matched rows, matched columns) and its optimal dual (u, v), on rows and columns
+    numbered 0, 1, ... already; None where a weight is not exact in a float64 or the matching is not proven."""
+    weights = np.asarray(edge_weights, dtype=np.int64)
+    if not len(weights) or int(weights.max()) + 1 >= EXACT:
+        return None
+    matched_rows, matched_columns = _solve(edge_rows, edge_columns, weights, rows, columns)
+    proof = _potentials(edge_rows, edge_columns, weights, rows, columns, matched_rows, matched_columns)
+    return None if proof is None else (matched_rows, matched_columns, *proof)
+
+
 def dense_assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's assignment of least total cost of a float64 matrix of no more rows than columns, C-ordered, which
     scipy then reads in place: maximising, or more rows than columns, would have it copy the matrix (8 bytes a
