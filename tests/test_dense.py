@@ -179,3 +179,17 @@ def test_sparse_sentences_and_copies_are_left_to_the_listed_pairs() -> None:
     tally, proven = dense_counts(predictions, references)
     assert proven == 0
     assert tally == ns.tally_semeval(predictions, references)[0]
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(10))
+def test_pair_takes_dense_sentences_alike(seed, way) -> None:
+    # The readable path (`pair`, return_entities=True) pairs a dense sentence here too, its pairs never listed.
+    rng = random.Random(seed)
+    shape = (onion, clique, two_type_staircase)[seed % 3]
+    references, predictions = spans_of(shape(rng, 30)), spans_of(shape(rng, 30))
+    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
+    with started(way), mock.patch.object(dense, "_LEAST_CELLS", 0), mock.patch.object(pairing, "overlap_edges", listed):
+        rows = pair(references, predictions, 0.5 if seed % 2 else None)
+    with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12), mock.patch.object(dense, "_LEAST_CELLS", 10**18):
+        assert rows == pair(references, predictions, 0.5 if seed % 2 else None)

@@ -45,6 +45,11 @@ def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p
     return int(np.maximum(started_in_r, 0).sum()) + int(np.maximum(started_in_p, 0).sum())
 
 
+def large_enough(references: int, predictions: int) -> bool:
+    """Whether a sentence of so many entities a side may be worth pairing here (`worth_matrix`)."""
+    return references * predictions >= _LEAST_CELLS
+
+
 def worth_matrix(pairs: int, references: int, predictions: int) -> bool:
     """Whether a sentence of `pairs` overlapping pairs is better paired on its matrix than from its pairs listed."""
     cells = references * predictions
