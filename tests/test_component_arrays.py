@@ -137,6 +137,7 @@ def test_the_python_path_refuses_as_well_and_counts_pairs_without_listing_them(m
         ]
         assert pairing.overlap_count(spans, others) == len(pairing.overlap_edges(spans, others, None))
     monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000_000)
+    monkeypatch.setattr(dense, "_LEAST_CELLS", 10**18)  # the pairs listed (a dense sentence: tests/test_dense.py)
     references = [pairing.Span(i, i + 400, "A") for i in range(400)]
     predictions = [pairing.Span(i + 1, i + 402, "A") for i in range(400)]
     with pytest.raises(ns.InvalidInputError, match="159,999 pairs"):

@@ -153,7 +153,8 @@ def test_an_onion_takes_a_few_bytes_a_pair() -> None:
     assert peak < 12 * n * n
 
 
-def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch) -> None:
+@pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
+def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch, return_entities) -> None:
     # Where the candidates do not settle, the whole matrix is the way left.
     monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
     monkeypatch.setattr(dense, "_ROUNDS", 0)
@@ -165,7 +166,7 @@ def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatc
     with pytest.raises(
         ns.InvalidInputError, match=r"sentence 1: .* 3,000 references and 3,000 predictions .* 9,000,000 pairs"
     ):
-        compute_semeval(predictions=predictions, references=references)
+        compute_semeval(predictions=predictions, references=references, return_entities=return_entities)
     assert not made
 
 
