@@ -44,7 +44,11 @@ def two_type_staircase(rng: random.Random, size: int) -> list[tuple[int, int, st
 
 # How the solver starts: from a few candidates a row (settling in a round or two), from one candidate a row and
 # type (more rounds of cells added where the dual falls short), or from the whole matrix (candidates given up).
-WAYS = {"candidates": {}, "rounds": {"_CANDIDATES": 1, "_ADDED": 1}, "matrix": {"_ROUNDS": 0}}
+WAYS = {
+    "candidates": {},
+    "rounds": {"_CANDIDATES": 1, "_ADDED": 1},
+    "matrix": {"_ROUNDS": 0},
+}
 
 
 def started(way: str) -> contextlib.ExitStack:

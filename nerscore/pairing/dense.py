@@ -196,8 +196,8 @@ class _Cells:
         return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
 
 
-# Candidates a row and type of the other side to start from, cells added a row and a column a round where the dual
-# falls short, and the rounds tried before the whole matrix is.
+# Candidates a row to start from (of each criterion and group, `_from_candidates`), cells added a row and a column
+# a round where the dual falls short, and the rounds tried before the whole matrix is.
 _CANDIDATES = 4
 _ADDED = 2
 _ROUNDS = 12
@@ -205,29 +205,32 @@ _ROUNDS = 12
 
 def _from_candidates(cells: _Cells) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The best matching of the sentence and its optimal dual (x on the rows, y on the columns), found among a few
-    candidate cells a row (the heaviest of each type of the other side) by `large_components.proven_matching`,
+    candidate cells a row (of the row's type and of the others, the heaviest and the nearest in length) by
+    `large_components.proven_matching`,
     with each round the cells the dual does not cover (x_a + y_b < w_ab: the most short of each row and column)
     added, until it covers every cell: then it is an optimal dual of the whole sentence, and the matching best
     (complementary slackness holds on the candidates). None where that does not settle in `_ROUNDS` rounds."""
     small, large = cells.shape
-    kinds = [np.flatnonzero(cells.large[2] == kind) for kind in np.unique(cells.large[2])]
     found_a: list[np.ndarray] = []
     found_b: list[np.ndarray] = []
     large_length = cells.large[1] - cells.large[0]
+    count = min(_CANDIDATES, large)
     for first, block in cells.blocks():
         length = (cells.small[1] - cells.small[0])[first : first + len(block), None]
-        for columns in kinds:
-            part = block[:, columns]
-            count = min(_CANDIDATES, len(columns))
-            rows = np.repeat(np.arange(len(block)), count)
-            # The heaviest, and the nearest in length (of equally heavy cells, in nested entities, the one a best
-            # pairing takes: shared extents min(length, length') favour pairing lengths in order).
-            nearest = np.where(part > 0, np.abs(large_length[columns] - length), np.iinfo(np.int64).max)
+        same = cells.small[2][first : first + len(block), None] == cells.large[2]
+        rows = np.repeat(np.arange(len(block)), count)
+        distance = np.abs(large_length - length)
+        for group in (same, ~same):
+            # Of each group (the row's type, the others), the heaviest cells and the nearest in length (of equally
+            # heavy cells, in nested entities, the one a best pairing takes: shared extents min(length, length')
+            # favour pairing lengths in order).
+            part = np.where(group, block, 0)
+            nearest = np.where(part > 0, distance, np.iinfo(np.int64).max)
             for best in (np.argpartition(-part, count - 1, axis=1), np.argpartition(nearest, count - 1, axis=1)):
                 best = best[:, :count].ravel()
                 keep = part[rows, best] > 0
                 found_a.append(rows[keep] + first)
-                found_b.append(columns[best[keep]])
+                found_b.append(best[keep])
     keys = np.zeros(0, np.int64)
     for _ in range(_ROUNDS):
         if found_a:
