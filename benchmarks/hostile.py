@@ -280,6 +280,12 @@ MEMORY_CASES = {
         (1_000, 2_000, 4_000),
         (1_000, 2_000),
     ),
+    "onion, 200 types": (
+        "[(i, 2 * n - i - 1, f'T{i * 7919 % 200}') for i in range(n)]",
+        "[(i, 2 * n - i, f'T{i * 104729 % 211 % 200}') for i in range(n)]",
+        (1_500,),
+        (),
+    ),
     "dense staircase": (
         "[(i + 1, i + n + 2, 'A') for i in range(n)]",
         "[(i, i + n, 'A') for i in range(n)]",

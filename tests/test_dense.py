@@ -16,7 +16,7 @@ import pytest
 from test_spans import best_pairing, paired, spans_of
 
 import nerscore as ns
-from nerscore import compute_semeval, pair
+from nerscore import Span, compute_semeval, pair
 from nerscore.forms import component_arrays, span_arrays
 from nerscore.pairing import dense, overlaps
 from nerscore.pairing import rules as pairing
@@ -198,3 +198,11 @@ def test_pair_takes_dense_sentences_alike(seed, way) -> None:
         rows = pair(references, predictions, 0.5 if seed % 2 else None)
     with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12), mock.patch.object(dense, "_LEAST_CELLS", 10**18):
         assert rows == pair(references, predictions, 0.5 if seed % 2 else None)
+
+
+def test_a_sentence_whose_entities_all_pair_by_rule_1_leaves_nothing_here() -> None:
+    # Rule 1's twins paired before: an empty side is no sentence for the matrix, at any threshold.
+    references = [Span(0, 2, "A"), Span(0, 3, "B")]
+    with mock.patch.object(dense, "_LEAST_CELLS", 0):
+        rows = pair(references, list(references))
+    assert [pairing.scenario_of(r, p) for r, p in rows] == ["I", "I"]

@@ -223,7 +223,9 @@ def _dense_pairs(
 ) -> tuple[list[int], list[int]] | None:
     """The pairs (reference indices, prediction indices) of a dense sentence without copies, by
     `dense.dense_pairs`, its overlapping pairs never listed (issue 31, item 7); None for any other sentence."""
-    if not dense.large_enough(len(references), len(predictions)) or max(room_r + room_p) > 1:
+    if not references or not predictions or not dense.large_enough(len(references), len(predictions)):
+        return None
+    if max(room_r + room_p) > 1:
         return None
     if any_fragmented(references, predictions):
         return None
