@@ -42,11 +42,11 @@ def two_type_staircase(rng: random.Random, size: int) -> list[tuple[int, int, st
     return [(i + shift, i + shift + width, rng.choice("AB")) for i in range(size)]
 
 
-# How the solver starts: from a few candidates a row (settling in a round or two), from one candidate a row and
-# type (more rounds of cells added where the dual falls short), or from the whole matrix (candidates given up).
+# How the solver starts: from a few candidates a row (a small matrix where the first round does not settle), from
+# one candidate a row and criterion (rounds of cells added where the dual falls short), or from the whole matrix.
 WAYS = {
     "candidates": {},
-    "rounds": {"_CANDIDATES": 1, "_ADDED": 1},
+    "rounds": {"_CANDIDATES": 1, "_ADDED": 1, "_SMALL_MATRIX_CELLS": 0},
     "matrix": {"_ROUNDS": 0},
 }
 
@@ -117,8 +117,10 @@ def test_dense_sentences_count_as_the_readable_path(seed, way) -> None:
         references.append(shape(rng, rng.randint(5, 40)))
         predictions.append(shape(rng, rng.randint(5, 40)))
     for min_overlap in (None, 0.5):
-        with started(way):
+        with started(way), mock.patch.object(dense, "_from_matrix", wraps=dense._from_matrix) as matrix:
             tally, proven = dense_counts(predictions, references, min_overlap)
+        if way != "candidates":  # (where the first round does not settle, a small matrix is solved at once)
+            assert matrix.called == (way == "matrix")
         with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):  # the pure-Python solver
             assert tally == ns.tally_semeval(predictions, references, ns.Options.of(min_overlap=min_overlap))[0]
         assert proven > 0
