@@ -208,3 +208,15 @@ def test_a_sentence_whose_entities_all_pair_by_rule_1_leaves_nothing_here() -> N
     with mock.patch.object(dense, "_LEAST_CELLS", 0):
         rows = pair(references, list(references))
     assert [pairing.scenario_of(r, p) for r, p in rows] == ["I", "I"]
+
+
+def test_tight_cells_beyond_the_free_memory_are_refused_before_they_are_listed(monkeypatch) -> None:
+    # Where weights tie everywhere (every reference holds every prediction whole), every pair is tight, and rule
+    # (d)'s search holds them all: counted first, refused where they would not fit.
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(dense, "tight_smallest_best", mock.Mock(side_effect=AssertionError("not to be searched")))
+    n = 800  # most of its 640,000 cells tight
+    references = [[(n - i, 2 * n + i, "AB"[i % 2]) for i in range(n)]]
+    predictions = [[(n + i, n + i + 1 + i % 7, "AB"[i % 3 % 2]) for i in range(n)]]
+    with pytest.raises(ns.InvalidInputError, match=r"sentence 0: .* 800 references and 800 predictions"):
+        compute_semeval(predictions=predictions, references=references)

@@ -35,6 +35,10 @@ _LEAST_CELLS = 1 << 16
 _BLOCK_CELLS = 1 << 14
 # What a cell costs at the peak: the matrix's 8 bytes, and room for the block's temporaries and scipy's vectors.
 DENSE_CELL_BYTES = 9
+# What a tight cell costs in rule (d)'s search (`large_components.tight_smallest_best`), measured where weights tie
+# everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; main's
+# listed pairs 129).
+TIGHT_PAIR_BYTES = 160
 
 
 def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
@@ -188,7 +192,14 @@ class _Cells:
 
     def tight(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The cells that are pairs and whose potentials add up to their weight (the edges some best matching
-        may hold): (row indices, column indices)."""
+        may hold): (row indices, column indices). They are counted first: where weights tie everywhere (every
+        reference sharing all of each prediction) they are every pair, which rule (d)'s search holds as listed
+        pairs, refused where they would not fit (`overlaps.check_pairs_fit`)."""
+        count = sum(
+            int(np.count_nonzero((block > 0) & (block == x[first : first + len(block), None] + y)))
+            for first, block in self.blocks()
+        )
+        check_pairs_fit(count, len(self.small[0]), len(self.large[0]), TIGHT_PAIR_BYTES)
         found_a, found_b = [], []
         for first, block in self.blocks():
             a, b = np.nonzero((block > 0) & (block == x[first : first + len(block), None] + y))
