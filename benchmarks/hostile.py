@@ -271,20 +271,31 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
 # failed with MemoryError. Goal: a few bytes a pair, and a located ValueError, never a MemoryError, where the
 # pairs would not fit. Each size runs in a subprocess of its own: its peak under tracemalloc (what numpy and
 # Python allocate; not scipy's own C++ buffers) and its peak RSS less the RSS after the imports.
+# Each case: predictions, references, the sizes with value=False, the sizes with value=True (whose pairing of
+# these shapes is `pairing.value`'s, listed: 10**8 pairs of it would take gigabytes and minutes).
 MEMORY_CASES = {
     "onion": (
         "[(i, 2 * n - i - 1, 'B' if i % 3 == 0 else 'A') for i in range(n)]",
         "[(i, 2 * n - i, 'A' if i % 2 else 'B') for i in range(n)]",
+        (1_000, 2_000, 4_000),
         (1_000, 2_000),
+    ),
+    "onion, 200 types": (
+        "[(i, 2 * n - i - 1, f'T{i * 7919 % 200}') for i in range(n)]",
+        "[(i, 2 * n - i, f'T{i * 104729 % 211 % 200}') for i in range(n)]",
+        (1_500,),
+        (),
     ),
     "dense staircase": (
         "[(i + 1, i + n + 2, 'A') for i in range(n)]",
         "[(i, i + n, 'A') for i in range(n)]",
         (1_000, 3_000, 10_000),
+        (1_000, 3_000, 10_000),
     ),
     "dense staircase, two types": (
         "[(i + 1, i + n + 2, 'AB'[i % 3 % 2]) for i in range(n)]",
         "[(i, i + n, 'AB'[i % 2]) for i in range(n)]",
+        (1_000, 3_000),  # and 10,000 under the 2 GB limit (listed, before issue 31: 4.6 GB and minutes)
         (1_000, 3_000),
     ),
 }
@@ -315,39 +326,46 @@ print(pairs, before, peak, traced, time.process_time() - started, outcome, sep="
 """
 
 
-def dense_memory(value: bool = False) -> list[str]:
-    """Rows "| case | n | pairs | CPU s | traced MB | bytes a pair (traced) | RSS MB | bytes a pair (RSS) | outcome |"
-    of `compute_semeval` on one sentence, each in a subprocess, and the dense staircase of 10,000 a side (10**8
-    pairs) under a 2 GB address-space limit, which must be scored or refused with a ValueError before anything
-    is allocated."""
+def dense_memory(value: bool = False, against: Path | None = None) -> list[str]:
+    """Rows "| case | n | pairs | checkout | CPU s | traced MB | bytes a pair (traced) | RSS MB | bytes a pair (RSS) |
+    outcome |" of `compute_semeval` on one sentence, each in a subprocess, and the dense staircases of 10,000 a side
+    (10**8 pairs) under a 2 GB address-space limit, which must be scored or refused with a ValueError before
+    anything is allocated. With `against` (another checkout, e.g. main's), each size runs there as well, in turns
+    with this one, in the same run."""
     import subprocess
 
     rows = [
-        "| case | n | pairs | CPU s | traced MB | bytes a pair (traced) | RSS MB | bytes a pair (RSS) | outcome |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| case | n | pairs | checkout | CPU s | traced MB | bytes a pair (traced) | RSS MB | bytes a pair (RSS) | "
+        "outcome |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    checkouts = [("this", REPO)] + ([] if against is None else [(against.name, against)])
 
-    def run(predictions: str, references: str, n: int, limit: int = 0) -> list[str]:
+    def run(repo: Path, predictions: str, references: str, n: int, limit: int = 0) -> list[str]:
         code = _MEMORY_RUN.format(
-            repo=str(REPO), n=n, predictions=predictions, references=references, limit=limit, value=value
+            repo=str(repo), n=n, predictions=predictions, references=references, limit=limit, value=value
         )
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
         return done.stdout.strip().split("\t")
 
-    def row(name: str, n: int, found: list[str]) -> str:
+    def row(name: str, n: int, checkout: str, found: list[str]) -> str:
         pairs, before, peak, traced, seconds, outcome = found
         grown, count = (int(peak) - int(before)) * 1024, max(int(pairs), 1)
-        progress(f"memory: {name} {n}: {outcome}")
+        progress(f"memory: {name} {n} ({checkout}): {outcome}")
         return (
-            f"| {name} | {n:,} | {int(pairs):,} | {float(seconds):.2f} | {int(traced) / 1e6:.0f} | "
+            f"| {name} | {n:,} | {int(pairs):,} | {checkout} | {float(seconds):.2f} | {int(traced) / 1e6:.0f} | "
             f"{int(traced) / count:.1f} | {grown / 1e6:.0f} | {grown / count:.1f} | {outcome[:60]} |"
         )
 
-    for name, (predictions, references, sizes) in MEMORY_CASES.items():
-        for n in sizes:
-            rows.append(row(name, n, run(predictions, references, n)))
-    predictions, references, _ = MEMORY_CASES["dense staircase"]
-    rows.append(row("dense staircase, 2 GB limit", 10_000, run(predictions, references, 10_000, 2_000_000_000)))
+    for name, (predictions, references, sizes, valued_sizes) in MEMORY_CASES.items():
+        for n in valued_sizes if value else sizes:
+            for checkout, repo in checkouts:
+                rows.append(row(name, n, checkout, run(repo, predictions, references, n)))
+    for name in ("dense staircase",) if value else ("dense staircase", "dense staircase, two types"):
+        predictions, references, _, _ = MEMORY_CASES[name]
+        for checkout, repo in checkouts:
+            found = run(repo, predictions, references, 10_000, 2_000_000_000)
+            rows.append(row(f"{name}, 2 GB limit", 10_000, checkout, found))
     return rows
 
 
@@ -468,12 +486,15 @@ if __name__ == "__main__":
     parser.add_argument("--value-entities", action="store_true", help="return_entities=True with value=True")
     parser.add_argument("--main", help="with --value-entities: a checkout of another commit to time beside")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="--memory: another checkout measured in turns (e.g. main's)")
+    parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     arguments = parser.parse_args()
     if arguments.grounding:
         print("\n".join(contested_groundings(arguments.repeats)))
     if arguments.memory:
-        print("value=False\n" + "\n".join(dense_memory()))
-        print("\nvalue=True\n" + "\n".join(dense_memory(value=True)))
+        print("value=False\n" + "\n".join(dense_memory(against=arguments.against)))
+        if not arguments.no_value:
+            print("\nvalue=True\n" + "\n".join(dense_memory(value=True, against=arguments.against)))
     if arguments.value:
         print("\n".join(value_ratios(arguments.repeats)))
     if arguments.value_entities:

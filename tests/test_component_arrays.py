@@ -14,7 +14,7 @@ from test_rules import TYPES
 import nerscore as ns
 from nerscore import compute_semeval
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import large_components, overlaps
+from nerscore.pairing import dense, large_components, overlaps
 from nerscore.pairing import rules as pairing
 
 
@@ -110,6 +110,7 @@ def dense_staircase(n: int) -> tuple[list[list], list[list]]:
 def test_pairs_beyond_the_free_memory_are_refused_before_they_are_listed(monkeypatch, value) -> None:
     # Issue 31, item 7: a located ValueError, never numpy's MemoryError, where the pairs would not fit.
     monkeypatch.setattr(overlaps, "free_memory", lambda: 50_000_000)
+    monkeypatch.setattr(dense, "_LEAST_CELLS", 10**18)  # the pairs listed (a matrix: tests/test_dense.py)
     listed = []
     monkeypatch.setattr(large_components, "component_labels", lambda *a: listed.append(1))
     predictions, references = dense_staircase(1000)
@@ -136,6 +137,7 @@ def test_the_python_path_refuses_as_well_and_counts_pairs_without_listing_them(m
         ]
         assert pairing.overlap_count(spans, others) == len(pairing.overlap_edges(spans, others, None))
     monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000_000)
+    monkeypatch.setattr(dense, "_LEAST_CELLS", 10**18)  # the pairs listed (a dense sentence: tests/test_dense.py)
     references = [pairing.Span(i, i + 400, "A") for i in range(400)]
     predictions = [pairing.Span(i + 1, i + 402, "A") for i in range(400)]
     with pytest.raises(ns.InvalidInputError, match="159,999 pairs"):

@@ -30,6 +30,7 @@ ORDER = [
     "pairing.staircase",
     "pairing.large_components",
     "pairing.overlaps",
+    "pairing.dense",
     "pairing.rules",
     "pairing.value",
     "pairing.value_arrays",

@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
+from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
 from ..pairing.value_arrays import pair_rows, staircase_pairs
 from ..span import Span
@@ -67,6 +68,21 @@ def nested_rows(
                 out.extend(solved)
                 classes_r, classes_p = classes_r.select(~in_r), classes_p.select(~in_p)
                 large &= ~stairs
+    if large.any():
+        # Dense sentences are paired on the matrix of their weights, without listing their pairs (issue 31, item 7).
+        r, p = classes_r, classes_p
+        matrix_paired, i, j = dense_sentences(
+            (r.start, r.end, r.type_id, r.sentence, r.count),
+            (p.start, p.end, p.type_id, p.sentence, p.count),
+            large,
+            min_overlap,
+        )
+        if matrix_paired.any():
+            in_r, in_p = matrix_paired[r.sentence], matrix_paired[p.sentence]
+            i, j = (np.cumsum(in_r) - 1)[i], (np.cumsum(in_p) - 1)[j]
+            out.extend(_chosen_rows(r.select(in_r), p.select(in_p), i, j))
+            classes_r, classes_p = r.select(~in_r), p.select(~in_p)
+            large &= ~matrix_paired
     if large.any():
         big_r, big_p = large[classes_r.sentence], large[classes_p.sentence]
         out.extend(_paired_classes(classes_r.select(big_r), classes_p.select(big_p), min_overlap, large=True))
@@ -233,6 +249,11 @@ def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairCol
     if pairs is None:
         return None
     i, j = pairs
+    return _chosen_rows(references, predictions, i, j)
+
+
+def _chosen_rows(references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray) -> list[PairColumns]:
+    """The rows of entities of one copy each of which the pairs (i[k], j[k]) are chosen, the others unpaired."""
     return [pair_rows(_side_columns(references), _side_columns(predictions), i, j, np.ones(len(i), np.int64))]
 
 

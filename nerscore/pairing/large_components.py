@@ -62,7 +62,7 @@ def best_matching(
     int64. By complementary slackness the best matchings are then exactly the matchings of the edges whose
     potentials add up to their weight (tight) that pair every entity of non-zero potential (each of them has the
     dual's total, and no other matching does). So rule (d) needs no weights of its own, which would not fit a
-    float64: `_smallest_best` chooses among those matchings on the tight edges.
+    float64: `tight_smallest_best` chooses among those matchings on the tight edges.
 
     With `exact_sums` False, only every weight (and every cost scipy is given) need be exact in a float64, not
     every sum: scipy's sums may then round, and a matching it gets wrong is not proven, so the answer is as exact
@@ -77,7 +77,29 @@ def best_matching(
     if proof is None:
         return None
     u, v = proof
-    return _smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
+    return tight_smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
+
+
+def proven_matching(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray, rows: int, columns: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """`best_matching`'s matching (matched rows, matched columns) and its optimal dual (u, v), on rows and columns
+    numbered 0, 1, ... already; None where a weight is not exact in a float64 or the matching is not proven."""
+    weights = np.asarray(edge_weights, dtype=np.int64)
+    if not len(weights) or int(weights.max()) + 1 >= EXACT:
+        return None
+    matched_rows, matched_columns = _solve(edge_rows, edge_columns, weights, rows, columns)
+    proof = _potentials(edge_rows, edge_columns, weights, rows, columns, matched_rows, matched_columns)
+    return None if proof is None else (matched_rows, matched_columns, *proof)
+
+
+def dense_assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's assignment of least total cost of a float64 matrix of no more rows than columns, C-ordered, which
+    scipy then reads in place: maximising, or more rows than columns, would have it copy the matrix (8 bytes a
+    cell, `pairing.dense`)."""
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+    return linear_sum_assignment(costs)
 
 
 def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
@@ -108,7 +130,7 @@ def _solve(
     """A matching of largest total weight, as (row indices, column indices) of its edges, by scipy (float64,
     exact below 2**53)."""
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
-        from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+        from scipy.optimize import linear_sum_assignment
 
         dense = np.zeros((rows, columns), np.float64)
         dense[edge_rows, edge_columns] = edge_weights
@@ -242,7 +264,7 @@ def verified(
     return not (np.any(u[free_rows] != 0) or np.any(v[free_columns] != 0))
 
 
-def _smallest_best(
+def tight_smallest_best(
     edge_rows: np.ndarray,
     edge_columns: np.ndarray,
     edge_weights: np.ndarray,

@@ -133,17 +133,21 @@ def free_memory() -> int | None:
     return min(found) if found else None
 
 
-def check_pairs_fit(pairs: int, references: int, predictions: int, bytes_per_pair: int) -> None:
+def check_pairs_fit(
+    pairs: int, references: int, predictions: int, bytes_per_pair: int, need: int | None = None
+) -> None:
     """An `InvalidInputError` (a ValueError, never a MemoryError) before anything is allocated, when `pairs`
     overlapping pairs of one sentence (of `references` and `predictions` entities) would take more memory than the
-    machine has free (docs/scoring.md §3). The caller adds the sentence."""
-    if pairs * bytes_per_pair < 1 << 26:  # 64 MB: never worth a look at the system
+    machine has free (docs/scoring.md §3): `bytes_per_pair` each, or `need` bytes in all (a matrix of every
+    reference against every prediction, `pairing.dense`). The caller adds the sentence."""
+    needed = pairs * bytes_per_pair if need is None else need
+    if needed < 1 << 26:  # 64 MB: never worth a look at the system
         return
     free = free_memory()
-    if free is not None and pairs * bytes_per_pair > free:
+    if free is not None and needed > free:
         raise InvalidInputError(
             f"its {references:,} references and {predictions:,} predictions overlap in {pairs:,} pairs, which "
-            f"need about {pairs * bytes_per_pair / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB free for "
+            f"need about {needed / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB free for "
             "this process; expected fewer overlapping entities in one sentence (split the document, or pass "
             "min_overlap)"
         )

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from ..span import Span
+from . import dense
 from .assignment import connected, max_weight_flow, usable_edges
 
 # The overlap graph's parts (`nerscore.pairing.overlaps`), named here as well for the callers that import them
@@ -202,13 +203,38 @@ def _pair_nested(
     left_p = [j for j, copies in enumerate(copies_p) if copies]
     spans_r, spans_p = [classes_r[i] for i in left_r], [classes_p[j] for j in left_p]
     room_r, room_p = [len(copies_r[i]) for i in left_r], [len(copies_p[j]) for j in left_p]
-    edges = overlap_edges(spans_r, spans_p, min_overlap)
-    for component_edges in components(edges, len(spans_r), len(spans_p)):
-        for (i, j), amount in best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
-            rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], amount))
+    found = _dense_pairs(spans_r, spans_p, room_r, room_p, min_overlap)
+    if found is not None:
+        for i, j in zip(*found):
+            rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], 1))
+    else:
+        edges = overlap_edges(spans_r, spans_p, min_overlap)
+        for component_edges in components(edges, len(spans_r), len(spans_p)):
+            for (i, j), amount in best_flow(spans_r, spans_p, component_edges, room_r, room_p).items():
+                rows.extend(_take(copies_r[left_r[i]], copies_p[left_p[j]], amount))
     rows.extend((span, None) for copies in copies_r for span in copies)
     rows.extend((None, span) for copies in copies_p for span in copies)
     return rows
+
+
+def _dense_pairs(
+    references: list[Span], predictions: list[Span], room_r: list[int], room_p: list[int], min_overlap: float | None
+) -> tuple[list[int], list[int]] | None:
+    """The pairs (reference indices, prediction indices) of a dense sentence without copies, by
+    `dense.dense_pairs`, its overlapping pairs never listed (issue 31, item 7); None for any other sentence."""
+    if not references or not predictions or not dense.large_enough(len(references), len(predictions)):
+        return None
+    if max(room_r + room_p) > 1:
+        return None
+    if any_fragmented(references, predictions):
+        return None
+    if not dense.worth_matrix(overlap_count(references, predictions), len(references), len(predictions)):
+        return None
+    from .large_components import span_columns
+
+    columns = span_columns(references, predictions)
+    found = dense.dense_pairs(columns[:3], columns[3:], min_overlap)
+    return None if found is None else (found[0].tolist(), found[1].tolist())
 
 
 def components(edges: list[tuple[int, int]], references: int, predictions: int) -> list[list[tuple[int, int]]]:

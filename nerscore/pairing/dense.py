@@ -1,0 +1,359 @@
+"""The pairing of a dense sentence (docs/scoring.md §3) without listing its pairs (issue 31, item 7).
+
+In a sentence where most references overlap most predictions (an onion of nested entities, a staircase of two
+types, any clique of the overlap graph), the pairs listed cost 45-56 bytes each (two indices, the digits of their
+weight, the components' masks and labels, scipy's copies). Here a cell's weight (`rules.best_flow`'s digits) is
+worked out from the entities where it is needed, a block of rows at a time (`_Cells`). The best matching is found
+among a few candidate cells a row, the heaviest and the nearest in length of each type (`_from_candidates`), by
+`large_components.proven_matching` (scipy's matching and an optimal dual checked in integers); every cell of the
+sentence is then checked against that dual, and the cells it does not cover are added and solved again, until it
+covers them all: then the dual is optimal for the whole sentence and the matching best (complementary slackness
+holds on the candidates), in memory of the order of the entities. Where that does not settle in a few rounds,
+the whole matrix of weights (8 bytes a cell, read in place by scipy's assignment) is solved and proven likewise
+(`_from_matrix`), refused first where it would not fit. Rule (d) is worked out on the cells the dual leaves tight
+(`large_components.tight_smallest_best`). The whole sentence is one problem: its components' digits add up, and
+rule (d)'s smallest list of the whole is each component's smallest, as every best pairing of a component has as
+many pairs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidInputError
+from .large_components import EXACT, dense_assignment, proven_matching, tight_smallest_best
+from .overlaps import check_pairs_fit, overlap_kept
+
+# A sentence is paired here where at least 1 / _DENSE_SHARE of its cells are pairs (each round's pass over the
+# cells then costs little more than the pairs; the matrix, where needed, 8 * _DENSE_SHARE bytes a pair at most,
+# against 45 or more listed), and it has at least _LEAST_CELLS cells.
+_DENSE_SHARE = 4
+_LEAST_CELLS = 1 << 16
+# Cells worked out at a time: a block's temporaries are a few of these in int64.
+_BLOCK_CELLS = 1 << 14
+# What a cell costs at the peak: the matrix's 8 bytes, and room for the block's temporaries and scipy's vectors.
+DENSE_CELL_BYTES = 9
+# What a tight cell costs in rule (d)'s search (`large_components.tight_smallest_best`), measured where weights tie
+# everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; main's
+# listed pairs 129).
+TIGHT_PAIR_BYTES = 160
+
+
+def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
+    """How many (reference, prediction) pairs share a position, both sides sorted by start, without listing them:
+    each pair once, where the later-starting one starts inside the other."""
+    started_in_r = np.searchsorted(p_start, r_end, "left") - np.searchsorted(p_start, r_start, "left")
+    started_in_p = np.searchsorted(r_start, p_end, "left") - np.searchsorted(r_start, p_start, "right")
+    return int(np.maximum(started_in_r, 0).sum()) + int(np.maximum(started_in_p, 0).sum())
+
+
+def large_enough(references: int, predictions: int) -> bool:
+    """Whether a sentence of so many entities a side may be worth pairing here (`worth_matrix`)."""
+    return references * predictions >= _LEAST_CELLS
+
+
+def worth_matrix(pairs: int, references: int, predictions: int) -> bool:
+    """Whether a sentence of `pairs` overlapping pairs is better paired on its matrix than from its pairs listed."""
+    cells = references * predictions
+    return cells >= _LEAST_CELLS and pairs * _DENSE_SHARE >= cells
+
+
+def dense_sentences(
+    references: tuple[np.ndarray, ...],
+    predictions: tuple[np.ndarray, ...],
+    large: np.ndarray,
+    min_overlap: float | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`dense_pairs` of each sentence flagged `large` whose entities are one copy each and that is `worth_matrix`:
+    each side (start, end, type id, sentence, copies) arrays of distinct entities in (start, end, type) order, as
+    `forms.component_arrays` holds them. Returns which sentences were paired so, and their pairs (reference
+    indices, prediction indices into the arrays given). A sentence whose matrix would not fit in memory is
+    refused, located (an `InvalidInputError`)."""
+    solved = np.zeros(len(large), bool)
+    chosen_r: list[np.ndarray] = []
+    chosen_p: list[np.ndarray] = []
+    candidates = large.copy()
+    for side in (references, predictions):
+        candidates[side[3][side[4] != 1]] = False
+    if candidates.any():
+        order_r, order_p = np.argsort(references[3], kind="stable"), np.argsort(predictions[3], kind="stable")
+        every = np.arange(len(large) + 1)
+        bounds_r = np.searchsorted(references[3][order_r], every).tolist()
+        bounds_p = np.searchsorted(predictions[3][order_p], every).tolist()
+    for sentence in np.flatnonzero(candidates).tolist():
+        at_r = order_r[bounds_r[sentence] : bounds_r[sentence + 1]]
+        at_p = order_p[bounds_p[sentence] : bounds_p[sentence + 1]]
+        start_r, end_r, type_r = (column[at_r] for column in references[:3])
+        start_p, end_p, type_p = (column[at_p] for column in predictions[:3])
+        if not worth_matrix(overlap_total(start_r, end_r, start_p, end_p), len(at_r), len(at_p)):
+            continue
+        try:
+            found = dense_pairs((start_r, end_r, type_r), (start_p, end_p, type_p), min_overlap)
+        except InvalidInputError as error:
+            raise error.at(sentence=sentence) from None
+        if found is not None:
+            chosen_r.append(at_r[found[0]])
+            chosen_p.append(at_p[found[1]])
+            solved[sentence] = True
+    if not chosen_r:
+        return solved, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return solved, np.concatenate(chosen_r), np.concatenate(chosen_p)
+
+
+def dense_pairs(
+    references: tuple[np.ndarray, np.ndarray, np.ndarray],
+    predictions: tuple[np.ndarray, np.ndarray, np.ndarray],
+    min_overlap: float | None,
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """§3's pairing of one sentence's entities, each side (start, end, type id) arrays in (start, end, type) order
+    of distinct entities, one copy each, none with a twin of its type on the other side (rule 1's pairs made
+    before): the pairs (reference indices, prediction indices) as `rules.best_flow` makes them, component by
+    component; None where the weights would not be exact in a float64 or the matching is not proven (the caller
+    lists the pairs then).
+
+    First from a few candidate pairs a row, more added where the dual found does not cover a cell
+    (`_from_candidates`); where that does not settle, on the whole matrix, which is refused first where it would
+    not fit in memory (`overlaps.check_pairs_fit`: an `InvalidInputError`, which the caller locates)."""
+    if not len(references[0]) or not len(predictions[0]):
+        return None
+    cells = _Cells(references, predictions, min_overlap)
+    if 4 * (cells.largest + 1) >= EXACT:
+        # Every weight, and every sum of two potentials and a weight, exact in a float64. scipy's own sums may
+        # round where a matching's total passes 2**53 (10,000 a side): a matching it gets wrong then is not
+        # proven, and the answer stays exact (as `large_components.best_matching(exact_sums=False)`).
+        return None
+    small_matrix = cells.shape[0] * cells.shape[1] <= _SMALL_MATRIX_CELLS
+    solved = _from_candidates(cells, min(1, _ROUNDS) if small_matrix else _ROUNDS)
+    if solved is None:
+        solved = _from_matrix(cells, references, predictions)
+    if solved is None:
+        return None
+    matched_small, matched_large, x, y = solved
+    if not len(matched_small):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    tight_small, tight_large = cells.tight(x, y)
+    if cells.flipped:
+        tight_r, tight_p, u, v, matched_r, matched_p = tight_large, tight_small, y, x, matched_large, matched_small
+    else:
+        tight_r, tight_p, u, v, matched_r, matched_p = tight_small, tight_large, x, y, matched_small, matched_large
+    order = np.lexsort((tight_p, tight_r))
+    tight_r, tight_p = tight_r[order], tight_p[order]
+    rows, columns = len(references[0]), len(predictions[0])
+    chosen = tight_smallest_best(tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v)
+    return tight_r[chosen], tight_p[chosen]
+
+
+class _Cells:
+    """The weights of a sentence's cells, worked out where needed: the smaller side's entities are the rows
+    ("flipped" where that is the predictions), so that scipy reads a matrix of them in place. A weight holds
+    the digits of `rules.best_flow`, from the most significant: identical boundaries, a pair, one type, the shared
+    extent (a digit no pair can vary left out); 0 where the two do not overlap (no pair)."""
+
+    def __init__(self, references: tuple, predictions: tuple, min_overlap: float | None) -> None:
+        r_start, r_end, r_type = references
+        p_start, p_end, p_type = predictions
+        self.flipped = len(r_start) > len(p_start)
+        self.small, self.large = (predictions, references) if self.flipped else (references, predictions)
+        self.min_overlap = min_overlap
+        radix = min(len(r_start), len(p_start)) + 1
+        self.extent_radix = int((r_end - r_start).sum()) + 1
+        bounds_r = set(zip(r_start.tolist(), r_end.tolist()))
+        self.same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
+        self.typed = len(np.union1d(r_type, p_type)) > 1
+        self.bounds_radix = radix if self.same_bounds else 0
+        self.type_radix = radix if self.typed else 1
+        self.largest = ((self.bounds_radix + 1) * self.type_radix + 1) * self.extent_radix
+        self.shape = len(self.small[0]), len(self.large[0])
+        self.step = max(1, _BLOCK_CELLS // self.shape[1])
+
+    def weights(self, a: Any, b: Any) -> np.ndarray:
+        """The weights (int64) of the cells (a, b): index arrays that broadcast, or a slice."""
+        start, end, kind = (column[a] for column in self.small)
+        other_start, other_end, other_kind = (column[b] for column in self.large)
+        shared = np.minimum(end, other_end) - np.maximum(start, other_start)
+        weight: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
+        if self.same_bounds:
+            weight = weight + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
+        weight = (weight + self.type_radix) * self.extent_radix + shared
+        edge = shared > 0
+        if self.min_overlap is not None:
+            length = (other_end - other_start) if self.flipped else (end - start)
+            edge &= overlap_kept(shared, length, self.min_overlap)
+        return np.where(edge, weight, 0)
+
+    def blocks(self) -> Any:
+        """(first row, the block's weights) of every block of rows."""
+        every = slice(None)
+        for first in range(0, self.shape[0], self.step):
+            rows = np.arange(first, min(first + self.step, self.shape[0]))[:, None]
+            yield first, self.weights(rows, every)
+
+    def tight(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The cells that are pairs and whose potentials add up to their weight (the edges some best matching
+        may hold): (row indices, column indices). They are counted first: where weights tie everywhere (every
+        reference sharing all of each prediction) they are every pair, which rule (d)'s search holds as listed
+        pairs, refused where they would not fit (`overlaps.check_pairs_fit`)."""
+        count = sum(
+            int(np.count_nonzero((block > 0) & (block == x[first : first + len(block), None] + y)))
+            for first, block in self.blocks()
+        )
+        check_pairs_fit(count, len(self.small[0]), len(self.large[0]), TIGHT_PAIR_BYTES)
+        found_a, found_b = [], []
+        for first, block in self.blocks():
+            a, b = np.nonzero((block > 0) & (block == x[first : first + len(block), None] + y))
+            found_a.append(a + first)
+            found_b.append(b)
+        return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
+
+
+# Candidates a row to start from (of each criterion and group, `_from_candidates`), cells added a row and a column
+# a round where the dual falls short, and the rounds tried before the whole matrix is.
+_CANDIDATES = 4
+_ADDED = 2
+_ROUNDS = 12
+# A matrix of at most this many cells (128 MB) is solved at once where the first round's candidates do not settle:
+# a round costs more than scipy's assignment of such a matrix (the onion of 200 types, 1,500 a side: 0.9 s on the
+# matrix, 4.2 s in seven rounds).
+_SMALL_MATRIX_CELLS = 1 << 24
+
+
+def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The best matching of the sentence and its optimal dual (x on the rows, y on the columns), found among a few
+    candidate cells a row (of the row's type and of the others, the heaviest and the nearest in length) by
+    `large_components.proven_matching`,
+    with each round the cells the dual does not cover (x_a + y_b < w_ab: the most short of each row and column)
+    added, until it covers every cell: then it is an optimal dual of the whole sentence, and the matching best
+    (complementary slackness holds on the candidates). None where that does not settle in `rounds` rounds."""
+    small, large = cells.shape
+    found_a: list[np.ndarray] = []
+    found_b: list[np.ndarray] = []
+    large_length = cells.large[1] - cells.large[0]
+    count = min(_CANDIDATES, large)
+    for first, block in cells.blocks():
+        length = (cells.small[1] - cells.small[0])[first : first + len(block), None]
+        same = cells.small[2][first : first + len(block), None] == cells.large[2]
+        rows = np.repeat(np.arange(len(block)), count)
+        distance = np.abs(large_length - length)
+        for group in (same, ~same):
+            # Of each group (the row's type, the others), the heaviest cells and the nearest in length (of equally
+            # heavy cells, in nested entities, the one a best pairing takes: shared extents min(length, length')
+            # favour pairing lengths in order).
+            part = np.where(group, block, 0)
+            nearest = np.where(part > 0, distance, np.iinfo(np.int64).max)
+            for best in (np.argpartition(-part, count - 1, axis=1), np.argpartition(nearest, count - 1, axis=1)):
+                best = best[:, :count].ravel()
+                keep = part[rows, best] > 0
+                found_a.append(rows[keep] + first)
+                found_b.append(best[keep])
+    keys = np.zeros(0, np.int64)
+    for _ in range(rounds):
+        if found_a:
+            keys = np.union1d(keys, np.concatenate(found_a) * large + np.concatenate(found_b))
+        if not len(keys):
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(small, np.int64), np.zeros(large, np.int64)
+        a, b = keys // large, keys % large
+        solved = proven_matching(a, b, cells.weights(a, b), small, large)
+        if solved is None:
+            return None
+        x, y = solved[2], solved[3]
+        found_a, found_b = [], []
+        most_short = np.zeros(large, np.int64)  # per column, the cell most short of its weight, and its row
+        most_short_row = np.full(large, -1, np.int64)
+        for first, block in cells.blocks():
+            short = block - x[first : first + len(block), None] - y
+            count = min(_ADDED, large)
+            worst = np.argpartition(-short, count - 1, axis=1)[:, :count]
+            rows = np.repeat(np.arange(len(block)), count)
+            keep = short[rows, worst.ravel()] > 0
+            found_a.append(rows[keep] + first)
+            found_b.append(worst.ravel()[keep])
+            column_worst = short.argmax(axis=0)
+            column_short = short[column_worst, np.arange(large)]
+            better = column_short > most_short
+            most_short[better], most_short_row[better] = column_short[better], column_worst[better] + first
+        if not sum(len(part) for part in found_a):
+            return solved
+        found_a.append(most_short_row[most_short > 0])
+        found_b.append(np.flatnonzero(most_short > 0))
+    return None
+
+
+def _from_matrix(
+    cells: _Cells, references: tuple, predictions: tuple
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The best matching and its optimal dual from scipy's assignment of the whole matrix of weights (8 bytes a
+    cell, negated: 0 where no pair), refused first where it would not fit in memory."""
+    overlaps = overlap_total(references[0], references[1], predictions[0], predictions[1])
+    check_pairs_fit(
+        overlaps, len(references[0]), len(predictions[0]), 0, need=cells.shape[0] * cells.shape[1] * DENSE_CELL_BYTES
+    )
+    costs = np.empty(cells.shape, np.float64)
+    for first, block in cells.blocks():
+        np.negative(block, out=costs[first : first + len(block)], casting="unsafe")
+    matched_small, matched_large = dense_assignment(costs)
+    keep = costs[matched_small, matched_large] < 0
+    matched_small, matched_large = matched_small[keep], matched_large[keep]
+    if not len(matched_small):
+        return matched_small, matched_large, np.zeros(cells.shape[0], np.int64), np.zeros(cells.shape[1], np.int64)
+    proof = _potentials(costs, matched_small, matched_large)
+    return None if proof is None else (matched_small, matched_large, *proof)
+
+
+def _potentials(
+    costs: np.ndarray, matched_small: np.ndarray, matched_large: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Potentials x (the rows of `costs`) and y (its columns), int64, proving the matching best: the least fixed
+    point of x_a = max(0, max_b w_ab - y_b), y_b = w_m(b)b - x_m(b) for a matched column and 0 for the others
+    (w = -costs), reached from x = 0 one row at a time, as `large_components.best_matching`'s proof relaxes its
+    columns (there a column's weights are a row here, read in place); None where it is not proven (a potential
+    goes negative, the relaxation does not settle in its sweeps, or the result is not an optimal dual)."""
+    small, large = costs.shape
+    mate = [-1] * small
+    weight_of = [0] * small
+    for a, b, cost in zip(matched_small.tolist(), matched_large.tolist(), costs[matched_small, matched_large].tolist()):
+        mate[a], weight_of[a] = b, -int(cost)
+    x = [0] * small
+    y = np.zeros(large, np.float64)  # integers below 2**53, exact
+    y[matched_large] = -costs[matched_small, matched_large]
+    for sweep in range(small + large + 64):
+        changed = False
+        for a in range(small) if sweep % 2 == 0 else range(small - 1, -1, -1):
+            best = -int((costs[a] + y).min())
+            if best > x[a]:
+                x[a] = best
+                changed = True
+                b = mate[a]
+                if b >= 0:
+                    y[b] = weight_of[a] - best
+                    if y[b] < 0:
+                        return None
+        if not changed:
+            break
+    else:
+        return None
+    proof = np.array(x, np.int64), y.astype(np.int64)
+    return proof if _verified(costs, matched_small, matched_large, *proof) else None
+
+
+def _verified(
+    costs: np.ndarray, matched_small: np.ndarray, matched_large: np.ndarray, x: np.ndarray, y: np.ndarray
+) -> bool:
+    """Whether (x, y) is an optimal dual of the matching, in integers (`large_components.verified` on cells):
+    feasible (x, y >= 0, x_a + y_b >= w_ab on every cell, 0 where no pair) and complementary (equality on the
+    matching, 0 on the entities it leaves)."""
+    if np.any(x < 0) or np.any(y < 0):
+        return False
+    step = max(1, _BLOCK_CELLS // costs.shape[1])
+    for first in range(0, costs.shape[0], step):
+        block = slice(first, first + step)
+        if np.any(costs[block].astype(np.int64) + x[block, None] + y < 0):
+            return False
+    if np.any(costs[matched_small, matched_large].astype(np.int64) + x[matched_small] + y[matched_large] != 0):
+        return False
+    free_small = np.ones(len(x), bool)
+    free_small[matched_small] = False
+    free_large = np.ones(len(y), bool)
+    free_large[matched_large] = False
+    return not (np.any(x[free_small] != 0) or np.any(y[free_large] != 0))

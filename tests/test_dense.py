@@ -1,0 +1,222 @@
+"""nerscore.pairing.dense: a dense sentence paired on the matrix of its weights (issue 31, item 7). With its size
+threshold patched to 0 it pairs every sentence dense enough, and must give the rows every pairing enumerated
+gives (small onions and cliques, exhaustively), the readable path's counts (`pair` on the pure-Python solver,
+larger random onions, staircases of two types, clusters), in memory of the order of its cells, and refuse a
+matrix that would not fit with a located ValueError before allocating it."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import tracemalloc
+from unittest import mock
+
+import numpy as np
+import pytest
+from test_spans import best_pairing, paired, spans_of
+
+import nerscore as ns
+from nerscore import Span, compute_semeval, pair
+from nerscore.forms import component_arrays, span_arrays
+from nerscore.pairing import dense, overlaps
+from nerscore.pairing import rules as pairing
+
+TYPES = "ABC"
+
+
+def onion(rng: random.Random, size: int, types: str = TYPES) -> list[tuple[int, int, str]]:
+    """Nested entities around one point, every one overlapping every other, starts and ends drawn (some shared)."""
+    starts = sorted(rng.randint(0, 40) for _ in range(size))
+    ends = sorted((rng.randint(41, 81) for _ in range(size)), reverse=True)
+    return sorted({(start, end, rng.choice(types)) for start, end in zip(starts, ends)})
+
+
+def clique(rng: random.Random, size: int, types: str = TYPES) -> list[tuple[int, int, str]]:
+    """Entities that all hold position 10, of any starts and ends (not nested)."""
+    return sorted({(rng.randint(0, 10), rng.randint(11, 21), rng.choice(types)) for _ in range(size)})
+
+
+def two_type_staircase(rng: random.Random, size: int) -> list[tuple[int, int, str]]:
+    width = rng.randint(size // 2, size + 2)
+    shift = rng.randint(0, 2)
+    return [(i + shift, i + shift + width, rng.choice("AB")) for i in range(size)]
+
+
+# How the solver starts: from a few candidates a row (a small matrix where the first round does not settle), from
+# one candidate a row and criterion (rounds of cells added where the dual falls short), or from the whole matrix.
+WAYS = {
+    "candidates": {},
+    "rounds": {"_CANDIDATES": 1, "_ADDED": 1, "_SMALL_MATRIX_CELLS": 0},
+    "matrix": {"_ROUNDS": 0},
+}
+
+
+def started(way: str) -> contextlib.ExitStack:
+    stack = contextlib.ExitStack()
+    for name, value in WAYS[way].items():
+        stack.enter_context(mock.patch.object(dense, name, value))
+    return stack
+
+
+def dense_counts(predictions, references, min_overlap=None):
+    """The array path's tally with every dense sentence on the matrix, and how many were proven there."""
+    proven = []
+    real = dense.dense_pairs
+
+    def spy(*arguments):
+        found = real(*arguments)
+        proven.append(found is not None)
+        return found
+
+    options = ns.Options.of(min_overlap=min_overlap)
+    with (
+        mock.patch.object(component_arrays, "_PAIRS_PER_SENTENCE", 0),  # every sentence large
+        mock.patch.object(dense, "_LEAST_CELLS", 0),
+        mock.patch.object(dense, "dense_pairs", spy),
+    ):
+        fast = span_arrays.count_spans(predictions, references, options)
+    assert fast is not None
+    return fast.tally, sum(proven)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(150))
+def test_small_onions_and_cliques_pair_as_every_pairing_enumerated(seed, way) -> None:
+    rng = random.Random(seed)
+    shape = (onion, clique)[seed % 2]
+    references = spans_of(shape(rng, rng.randint(1, 5), TYPES[: rng.randint(1, 3)]))
+    predictions = spans_of(shape(rng, rng.randint(1, 5), TYPES[: rng.randint(1, 3)]))
+    # Rule 1's pairs of identical boundaries and type are made before (`component_arrays._same_entities`); the
+    # solver is given the rest, distinct, one copy each, as the array path gives it.
+    left_r = sorted(set(references) - set(predictions))
+    left_p = sorted(set(predictions) - set(references))
+    min_overlap = rng.choice([None, None, 0.5])
+    columns = [
+        tuple(
+            np.array(column, np.int64) for column in zip(*((s.start, s.end, TYPES.index(s.entity_type)) for s in side))
+        )
+        for side in (left_r, left_p)
+    ]
+    if not left_r or not left_p:
+        return
+    with started(way):
+        found = dense.dense_pairs(columns[0], columns[1], min_overlap)
+    assert found is not None
+    chosen = [(left_r[i], left_p[j]) for i, j in zip(*(part.tolist() for part in found))]
+    assert paired(chosen) == best_pairing(left_r, left_p, min_overlap)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(20))
+def test_dense_sentences_count_as_the_readable_path(seed, way) -> None:
+    rng = random.Random(seed)
+    shapes = (onion, clique, two_type_staircase)
+    references, predictions = [], []
+    for _ in range(rng.randint(1, 3)):
+        shape = rng.choice(shapes)
+        references.append(shape(rng, rng.randint(5, 40)))
+        predictions.append(shape(rng, rng.randint(5, 40)))
+    for min_overlap in (None, 0.5):
+        with started(way), mock.patch.object(dense, "_from_matrix", wraps=dense._from_matrix) as matrix:
+            tally, proven = dense_counts(predictions, references, min_overlap)
+        if way != "candidates":  # (where the first round does not settle, a small matrix is solved at once)
+            assert matrix.called == (way == "matrix")
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):  # the pure-Python solver
+            assert tally == ns.tally_semeval(predictions, references, ns.Options.of(min_overlap=min_overlap))[0]
+        assert proven > 0
+
+
+def test_an_onion_and_a_staircase_of_two_types_pair_as_pair_does() -> None:
+    n = 150
+    onion_r = [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]
+    onion_p = [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]
+    stairs_r = [(i + 1, i + n + 2, "AB"[i % 3 % 2]) for i in range(n)]
+    stairs_p = [(i, i + n, "AB"[i % 2]) for i in range(n)]
+    for references, predictions in ((onion_r, onion_p), (stairs_r, stairs_p)):
+        tally, proven = dense_counts([predictions], [references])
+        assert proven == 1
+        expected = pair(spans_of(references), spans_of(predictions))
+        assert tally == ns.tally_semeval([predictions], [references])[0]
+        assert sum(r is not None and p is not None for r, p in expected) == n
+
+
+def test_an_onion_takes_a_few_bytes_a_pair() -> None:
+    # 600 a side: 360,000 pairs, every reference overlapping every prediction. Listed, they took 45-56 bytes each
+    # at the peak (100 before issue 31); on the matrix, 8 and the blocks'.
+    n = 600
+    references = [[(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
+    predictions = [[(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
+    compute_semeval(predictions=predictions, references=references)  # imports done
+    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
+    tracemalloc.start()
+    try:
+        with mock.patch("nerscore.pairing.large_components.overlapping_pairs", listed):
+            result = compute_semeval(predictions=predictions, references=references)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result["strict_incorrect"] == n
+    assert peak < 12 * n * n
+
+
+@pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
+def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch, return_entities) -> None:
+    # Where the candidates do not settle, the whole matrix is the way left.
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(dense, "_ROUNDS", 0)
+    made = []
+    monkeypatch.setattr(dense, "dense_assignment", lambda *a: made.append(1))
+    n = 3_000  # 9 million cells: 81 MB
+    references = [[(0, 1, "A")], [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
+    predictions = [[(0, 1, "A")], [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
+    with pytest.raises(
+        ns.InvalidInputError, match=r"sentence 1: .* 3,000 references and 3,000 predictions .* 9,000,000 pairs"
+    ):
+        compute_semeval(predictions=predictions, references=references, return_entities=return_entities)
+    assert not made
+
+
+def test_sparse_sentences_and_copies_are_left_to_the_listed_pairs() -> None:
+    assert not dense.worth_matrix(1000, 400, 400)  # 160,000 cells, 1,000 pairs
+    assert dense.worth_matrix(40_000, 400, 400)
+    assert not dense.worth_matrix(400, 20, 20)  # too small to be worth it
+    n = 300
+    references = [[(i, 2 * n - i, "A") for i in range(n)] * 2]  # two copies of each
+    predictions = [[(i, 2 * n - i - 1, "B") for i in range(n)]]
+    tally, proven = dense_counts(predictions, references)
+    assert proven == 0
+    assert tally == ns.tally_semeval(predictions, references)[0]
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(10))
+def test_pair_takes_dense_sentences_alike(seed, way) -> None:
+    # The readable path (`pair`, return_entities=True) pairs a dense sentence here too, its pairs never listed.
+    rng = random.Random(seed)
+    shape = (onion, clique, two_type_staircase)[seed % 3]
+    references, predictions = spans_of(shape(rng, 30)), spans_of(shape(rng, 30))
+    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
+    with started(way), mock.patch.object(dense, "_LEAST_CELLS", 0), mock.patch.object(pairing, "overlap_edges", listed):
+        rows = pair(references, predictions, 0.5 if seed % 2 else None)
+    with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12), mock.patch.object(dense, "_LEAST_CELLS", 10**18):
+        assert rows == pair(references, predictions, 0.5 if seed % 2 else None)
+
+
+def test_a_sentence_whose_entities_all_pair_by_rule_1_leaves_nothing_here() -> None:
+    # Rule 1's twins paired before: an empty side is no sentence for the matrix, at any threshold.
+    references = [Span(0, 2, "A"), Span(0, 3, "B")]
+    with mock.patch.object(dense, "_LEAST_CELLS", 0):
+        rows = pair(references, list(references))
+    assert [pairing.scenario_of(r, p) for r, p in rows] == ["I", "I"]
+
+
+def test_tight_cells_beyond_the_free_memory_are_refused_before_they_are_listed(monkeypatch) -> None:
+    # Where weights tie everywhere (every reference holds every prediction whole), every pair is tight, and rule
+    # (d)'s search holds them all: counted first, refused where they would not fit.
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(dense, "tight_smallest_best", mock.Mock(side_effect=AssertionError("not to be searched")))
+    n = 800  # most of its 640,000 cells tight
+    references = [[(n - i, 2 * n + i, "AB"[i % 2]) for i in range(n)]]
+    predictions = [[(n + i, n + i + 1 + i % 7, "AB"[i % 3 % 2]) for i in range(n)]]
+    with pytest.raises(ns.InvalidInputError, match=r"sentence 0: .* 800 references and 800 predictions"):
+        compute_semeval(predictions=predictions, references=references)
