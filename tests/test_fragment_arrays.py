@@ -91,16 +91,19 @@ def discontinuous(batch: list[list]) -> bool:
     options=OPTIONS,
     padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]),
     packed=st.booleans(),
+    block=st.sampled_from([1, 2, span_arrays._BLOCK_ENTITIES]),
 )
-def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed) -> None:
+def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed, block) -> None:
     # `padded`: entities of more fragments are ordered by Python's comparison of their tuples; without `packed`,
-    # by a lexsort of their fragments' bounds rather than one integer an entity.
+    # by a lexsort of their fragments' bounds rather than one integer an entity. `block`: each side read in
+    # blocks of sentences of about that many entities, some of fragments, some of spans.
     predictions, references = batch
     checked = ns.Options.of(**options)
     keys = {"wraps": fragment_arrays._packed_keys} if packed else {"return_value": None}
     with (
         mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded),
         mock.patch.object(fragment_arrays, "_packed_keys", **keys),
+        mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block),
     ):
         table = span_arrays.span_pairs(predictions, references, checked)
     assert table is not None, "valid span dicts take the arrays"
@@ -206,13 +209,14 @@ def test_positions_near_2_63_and_hipe_pairing_go_the_readable_way() -> None:
 
 
 @SETTINGS
-@given(batch=batches(), tuples=st.booleans())
-def test_entity_ends_are_the_extents_ends(batch, tuples) -> None:
+@given(batch=batches(), tuples=st.booleans(), block=st.sampled_from([1, span_arrays._BLOCK_ENTITIES]))
+def test_entity_ends_are_the_extents_ends(batch, tuples, block) -> None:
     # `labels` with `texts` check every entity's end against its text from these (compute.refuse_past_texts).
     side = batch[1]
     if tuples:  # (start, end, type) tuples of the extents
         side = [[(s.start, s.end, s.entity_type) for s in map(ns.as_span, sentence)] for sentence in side]
-    read = span_arrays.entity_ends(side)
+    with mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block):
+        read = span_arrays.entity_ends(side)
     assert read is not None
     ends, counts = read
     assert counts.tolist() == [len(sentence) for sentence in side]

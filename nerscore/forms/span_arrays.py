@@ -37,6 +37,10 @@ from .tag_arrays import pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
+# Sides are read in blocks of sentences of about this many entities: every pass over a block's dicts and lists
+# then finds them in the cache, which a pass over a batch of 100,000 entities does not (benchmarks/README.md,
+# discontinuous entities).
+_BLOCK_ENTITIES = 1 << 12
 # Positions of a chunk stay below this, so that `pair_flat`'s start * width + end fits in 64 bits: a chunk
 # whose sentences span more (each from its first start to its last end, added up) goes the readable way, which
 # holds any offset exactly.
@@ -249,16 +253,54 @@ def span_values(batch: list[list] | SpanValues) -> SpanValues | None:
 def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues | None:
     """One side's `SpanValues`, or `FragmentValues` where a dict gives an entity of several fragments
     (docs/scoring.md §12); None if any entity is not a plain, valid dict or tuple (the readable path then explains
-    or reads it). Each column is read in one pass of `operator.itemgetter` mapped over the entities, at C speed;
-    fragments by `fragment_reading.fragment_columns`."""
+    or reads it). Read in blocks of sentences of about `_BLOCK_ENTITIES` entities (`_block_values`), joined."""
     if isinstance(batch, SpanValues):
         return batch
     counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    total = np.cumsum(counts)
+    cuts = np.searchsorted(total, np.arange(_BLOCK_ENTITIES, total[-1] if len(total) else 0, _BLOCK_ENTITIES)) + 1
+    bounds = [0, *np.unique(cuts).tolist(), len(batch)]
+    parts: list[SpanValues | FragmentValues] = []
+    kinds: set[type] = set()
+    for first, last in pairwise(bounds):
+        read = _block_values(batch[first:last], counts[first:last], kinds)
+        if read is None:
+            return None
+        parts.append(read)
+    if len(parts) == 1:
+        return parts[0]
+    if len(kinds) > 1 and not kinds <= {tuple, list}:  # dicts in one block, tuples in another: as in one block
+        return None
+    return _joined(parts)
+
+
+def _joined(parts: list[SpanValues | FragmentValues]) -> SpanValues | FragmentValues:
+    """Blocks of one side read apart (`_block_values`) as one: what reading the side at once would give (types
+    numbered in order of first appearance)."""
+    names = list(dict.fromkeys(chain.from_iterable(part.type_names for part in parts)))
+    index = {name: number for number, name in enumerate(names)}
+    type_id = np.concatenate(
+        [np.array([index[name] for name in part.type_names], dtype=np.int64)[part.type_id] for part in parts]
+    )
+    start, end, counts = (np.concatenate([getattr(part, key) for part in parts]) for key in ("start", "end", "counts"))
+    if all(isinstance(part, SpanValues) for part in parts):
+        return SpanValues(start, end, type_id, names, counts)
+    pieces = np.concatenate(
+        [part.pieces if isinstance(part, FragmentValues) else np.ones(len(part.type_id), np.int64) for part in parts]
+    )
+    return FragmentValues(start, end, pieces, type_id, names, counts)
+
+
+def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> SpanValues | FragmentValues | None:
+    """`_side_values` of a block of sentences (`counts` entities each), the types of its entities added to
+    `kinds`. Each column is read in one pass of `operator.itemgetter` mapped over the entities, at C speed;
+    fragments by `fragment_reading.fragment_columns`."""
     entities = list(chain.from_iterable(batch))
     if not entities:
         return SpanValues(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), [], counts)
-    kinds = set(map(type, entities))
-    if kinds == {dict}:
+    kind = set(map(type, entities))
+    kinds |= kind
+    if kind == {dict}:
         types = type_column(entities)
         if types is None or set(map(type, types)) != {str} or "" in types:
             return None
@@ -277,7 +319,7 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
             starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
         except KeyError:
             return None
-    elif kinds <= {tuple, list} and set(map(len, entities)) == {3}:
+    elif kind <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
         starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
         if set(map(type, types)) != {str} or "" in types:
