@@ -9,6 +9,7 @@ import re
 from typing import Any
 from unittest import mock
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -118,6 +119,26 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed,
     assert [list(column) for column in table.in_order().fragment_columns()] == [
         list(column) for column in expected.renamed(table.type_names).in_order().fragment_columns()
     ]
+
+
+@SETTINGS
+@given(batch=batches(), block=st.integers(1, 6), stored=st.booleans())
+def test_a_side_read_in_blocks_is_the_side_read_at_once(batch, block, stored) -> None:
+    # Blocks of fragments and of spans joined, types numbered in order of first appearance across the blocks;
+    # `stored`: every entity with `fragments`, None where contiguous, as evaluate stores them.
+    for side in batch:
+        if stored:
+            side = [[{"fragments": None, **entity} for entity in sentence] for sentence in side]
+        whole = span_arrays._block_values(side, np.array([len(sentence) for sentence in side], np.int64), set())
+        with mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block):
+            blocked = span_arrays._side_values(side)
+        if whole is None:
+            assert blocked is None
+            continue
+        assert blocked is not None and type(blocked) is type(whole)
+        assert blocked.type_names == whole.type_names
+        for name in ("start", "end", "type_id", "counts", *(("pieces",) if hasattr(whole, "pieces") else ())):
+            assert getattr(blocked, name).tolist() == getattr(whole, name).tolist()
 
 
 EVERY_KEY = [

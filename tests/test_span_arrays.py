@@ -80,11 +80,9 @@ def test_span_array_path_equals_readable_path(batch, options, data) -> None:
         st.sampled_from([1, 3, span_arrays._CHUNK_ENTITIES])
     )  # documents are scored in chunks of entities
     limit = data.draw(st.sampled_from([1, 20, span_arrays._POSITION_LIMIT]))  # a chunk past it goes the readable way
-    block = data.draw(st.sampled_from([1, 3, span_arrays._BLOCK_ENTITIES]))  # sides are read in blocks, joined
     with (
         mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
         mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
-        mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block),
     ):
         counted = span_array_path(predictions, references, keep_sentences=True, **options)
         tally_alone = span_array_path(predictions, references, **options)
@@ -106,9 +104,7 @@ def test_span_tables_are_the_readable_tables(batch, options, data) -> None:
     chunk = data.draw(st.sampled_from([1, 3, span_arrays._CHUNK_ENTITIES]))
     limit = data.draw(st.sampled_from([1, 20, span_arrays._POSITION_LIMIT]))  # past it, a chunk goes by `pair`
     placement = data.draw(st.sampled_from([4, findings._PLACEMENT_LIMIT]))  # past it, value pairs by sentence
-    block = data.draw(st.sampled_from([1, 3, span_arrays._BLOCK_ENTITIES]))
     with (
-        mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block),
         mock.patch.object(span_arrays, "_CHUNK_ENTITIES", chunk),
         mock.patch.object(span_arrays, "_POSITION_LIMIT", limit),
         mock.patch.object(findings, "_PLACEMENT_LIMIT", placement),
@@ -237,25 +233,6 @@ def test_a_translation_of_each_sentence_changes_no_count_on_either_path(data, op
     expected = readable_counted(*batch, **options)
     assert_same_counts(readable_counted(*moved, **options), expected)
     assert_same_counts(span_array_path(*moved, keep_sentences=True, **options), expected)
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(batch=nested_batches(), block=st.integers(1, 6))
-def test_a_side_read_in_blocks_is_the_side_read_at_once(batch, block) -> None:
-    # Types numbered in order of first appearance across the blocks; a block the arrays do not read, or dicts in
-    # one block and tuples in another, make the side unread as reading it at once does.
-    for side in batch:
-        whole = span_arrays._side_values(side)
-        with mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block):
-            blocked = span_arrays._side_values(side)
-        if whole is None:
-            kinds = {isinstance(entity, dict) for entity in chain.from_iterable(side)}
-            assert blocked is None or len(kinds) == 1  # (a type key per block where one key fits no block)
-            continue
-        assert blocked is not None and type(blocked) is type(whole)
-        assert blocked.type_names == whole.type_names
-        for name in ("start", "end", "type_id", "counts"):
-            assert getattr(blocked, name).tolist() == getattr(whole, name).tolist()
 
 
 @pytest.mark.parametrize(
