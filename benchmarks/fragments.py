@@ -13,7 +13,8 @@
   of 50 fragments interleaved (entity k holds positions k, k + 1,000, ...) against the same shifted by one;
   seconds, with the growth from half the size.
 
-Each ratio is of median CPU times over the runs (`median_times`), with the ratio of the fastest runs beside it;
+Each ratio is of median CPU times over the runs (`median_times`), with the ratio of the fastest runs beside it
+(with `--before`, each case's time now against before too, and the case now against the spans before);
 the hostile rows are wall seconds of one run. With `--before REV`, that revision's package (loaded from git under
 a name of its own, `revisions.earlier_module`) scores every case too, its calls in turns with the working tree's:
 before and after in one process. Times are never asserted in tests.
@@ -128,6 +129,11 @@ def compared(label, goal, cases, modules, repeats):
         median = times[tag, case][0] / times[tag, base][0]
         fastest = times[tag, case][1] / times[tag, base][1]
         print(f"| {label} ({tag}) | {median:.2f}x (fastest {fastest:.2f}x) | {goal} |")
+    if "before" in modules:  # each case's time now against its time before, and the case now against the base before
+        rows = [(name, times["now", name], times["before", name]) for name in (base, case)]
+        rows.append((f"{case} now / {base} before", times["now", case], times["before", base]))
+        for name, now, before in rows:
+            print(f"| {name}: now / before | {now[0] / before[0]:.2f}x (fastest {now[1] / before[1]:.2f}x) | |")
 
 
 def ratios(count: int, repeats: int, modules: dict) -> None:

@@ -9,6 +9,7 @@ import re
 from typing import Any
 from unittest import mock
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -91,16 +92,19 @@ def discontinuous(batch: list[list]) -> bool:
     options=OPTIONS,
     padded=st.sampled_from([1, 2, fragment_arrays._PADDED_FRAGMENTS]),
     packed=st.booleans(),
+    block=st.sampled_from([1, 2, span_arrays._BLOCK_ENTITIES]),
 )
-def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed) -> None:
+def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed, block) -> None:
     # `padded`: entities of more fragments are ordered by Python's comparison of their tuples; without `packed`,
-    # by a lexsort of their fragments' bounds rather than one integer an entity.
+    # by a lexsort of their fragments' bounds rather than one integer an entity. `block`: each side read in
+    # blocks of sentences of about that many entities, some of fragments, some of spans.
     predictions, references = batch
     checked = ns.Options.of(**options)
     keys = {"wraps": fragment_arrays._packed_keys} if packed else {"return_value": None}
     with (
         mock.patch.object(fragment_arrays, "_PADDED_FRAGMENTS", padded),
         mock.patch.object(fragment_arrays, "_packed_keys", **keys),
+        mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block),
     ):
         table = span_arrays.span_pairs(predictions, references, checked)
     assert table is not None, "valid span dicts take the arrays"
@@ -115,6 +119,26 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed)
     assert [list(column) for column in in_order(table).fragment_columns()] == [
         list(column) for column in in_order(expected.renamed(table.type_names)).fragment_columns()
     ]
+
+
+@SETTINGS
+@given(batch=batches(), block=st.integers(1, 6), stored=st.booleans())
+def test_a_side_read_in_blocks_is_the_side_read_at_once(batch, block, stored) -> None:
+    # Blocks of fragments and of spans joined, types numbered in order of first appearance across the blocks;
+    # `stored`: every entity with `fragments`, None where contiguous, as evaluate stores them.
+    for side in batch:
+        if stored:
+            side = [[{"fragments": None, **entity} for entity in sentence] for sentence in side]
+        whole = span_arrays._block_values(side, np.array([len(sentence) for sentence in side], np.int64), set())
+        with mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block):
+            blocked = span_arrays._side_values(side)
+        if whole is None:
+            assert blocked is None
+            continue
+        assert blocked is not None and type(blocked) is type(whole)
+        assert blocked.type_names == whole.type_names
+        for name in ("start", "end", "type_id", "counts", *(("pieces",) if hasattr(whole, "pieces") else ())):
+            assert getattr(blocked, name).tolist() == getattr(whole, name).tolist()
 
 
 EVERY_KEY = [
@@ -206,13 +230,14 @@ def test_positions_near_2_63_and_hipe_pairing_go_the_readable_way() -> None:
 
 
 @SETTINGS
-@given(batch=batches(), tuples=st.booleans())
-def test_entity_ends_are_the_extents_ends(batch, tuples) -> None:
+@given(batch=batches(), tuples=st.booleans(), block=st.sampled_from([1, span_arrays._BLOCK_ENTITIES]))
+def test_entity_ends_are_the_extents_ends(batch, tuples, block) -> None:
     # `labels` with `texts` check every entity's end against its text from these (compute.refuse_past_texts).
     side = batch[1]
     if tuples:  # (start, end, type) tuples of the extents
         side = [[(s.start, s.end, s.entity_type) for s in map(ns.as_span, sentence)] for sentence in side]
-    read = span_arrays.entity_ends(side)
+    with mock.patch.object(span_arrays, "_BLOCK_ENTITIES", block):
+        read = span_arrays.entity_ends(side)
     assert read is not None
     ends, counts = read
     assert counts.tolist() == [len(sentence) for sentence in side]

@@ -100,125 +100,144 @@ def fragment_pairs(
     return _table(classes_r, classes_p, twins, edges, units_r, units_p, type_names, len(read_r.counts), fragments)
 
 
+@dataclass(frozen=True)
+class _Entities:
+    """One side's entities, a row each, before they are folded: each one's sentence, type, number of fragments
+    (`pieces`) and first fragment (`first`, a run of `start`/`end`, which hold every fragment of the side)."""
+
+    sentence: np.ndarray
+    type_id: np.ndarray
+    pieces: np.ndarray
+    first: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+
+    @classmethod
+    def of(cls, side: tuple[np.ndarray, ...]) -> _Entities:
+        """A side as `fragment_pairs` reads it (sentence, type, pieces, start, end, kept), the kept entities."""
+        sentence, type_id, pieces, start, end, keep = side
+        first = np.cumsum(pieces) - pieces
+        if keep.all():
+            return cls(sentence, type_id, pieces, first, start, end)
+        return cls(sentence[keep], type_id[keep], pieces[keep], first[keep], start, end)
+
+    def taken(self, index: np.ndarray) -> _Entities:
+        """The entities `index` picks, their fragments where they were."""
+        return _Entities(
+            self.sentence[index], self.type_id[index], self.pieces[index], self.first[index], self.start, self.end
+        )
+
+    def classes(self, count: np.ndarray) -> _Classes:
+        return _Classes(self.sentence, self.type_id, count, self.first, self.pieces, self.start, self.end)
+
+
 def _folded(
     references: tuple[np.ndarray, ...], predictions: tuple[np.ndarray, ...]
 ) -> tuple[_Classes, _Classes, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Both sides' distinct entities (`_Classes`) and rule 1's pairs of identical fragments and type (reference
-    entity, prediction entity, how many), taken off both sides' copies: one sort of both sides' entities by
-    (sentence, fragments, type, side), in which an entity found on both sides is two neighbours."""
-    columns = [np.concatenate(pair) for pair in zip(references, predictions)]
-    sentence, type_id, pieces, start, end, keep = columns
-    side = np.repeat([0, 1], [len(references[0]), len(predictions[0])])
-    offsets = np.concatenate(([0], np.cumsum(pieces)))
-    sentence, type_id, pieces, side, first = (
-        column[keep] for column in (sentence, type_id, pieces, side, offsets[:-1])
-    )
-    order = _rule_d_order(sentence, type_id, pieces, side, first, start, end)
-    sentence, type_id, pieces, side, first = (column[order] for column in (sentence, type_id, pieces, side, first))
-    same = _same_as_previous(sentence, type_id, pieces, side, first, start, end)
-    new = np.flatnonzero(~same)
-    count = np.diff(np.append(new, len(sentence)))
-    sentence, type_id, pieces, side, first = (column[new] for column in (sentence, type_id, pieces, side, first))
-    twin = np.zeros(len(new), dtype=bool)
-    if len(new) > 1:
-        twin[1:] = _same_as_previous(sentence, type_id, pieces, np.zeros(len(new), np.int64), first, start, end)[1:]
-        twin[1:] &= (side[1:] == 1) & (side[:-1] == 0)
-    paired = np.minimum(count[np.flatnonzero(twin) - 1], count[twin])
-    count[np.flatnonzero(twin) - 1] -= paired
-    count[twin] -= paired
-    is_r = side == 0
-    rank = np.cumsum(is_r) - 1, np.cumsum(~is_r) - 1
-    twins = rank[0][np.flatnonzero(twin) - 1], rank[1][twin], paired
-    made = [
-        _Classes(sentence[mask], type_id[mask], count[mask], first[mask], pieces[mask], start, end)
-        for mask in (is_r, ~is_r)
-    ]
-    return made[0], made[1], twins
+    entity, prediction entity, how many), taken off both sides' copies: each side sorted by its entities' keys
+    (`_rule_d_keys`: one integer per (sentence, fragments, type), in rule (d)'s order), copies folded where keys
+    repeat, and the keys found on both sides paired."""
+    sides = _Entities.of(references), _Entities.of(predictions)
+    folded, counts, keys = [], [], []
+    for entities, key in zip(sides, _rule_d_keys(*sides)):
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        new = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
+        counts.append(np.diff(np.append(new, len(key))))
+        folded.append(entities.taken(order[new]))
+        keys.append(key[new])
+    key_r, key_p = keys
+    at = np.minimum(np.searchsorted(key_p, key_r), max(len(key_p) - 1, 0))
+    found = key_p[at] == key_r if len(key_p) else np.zeros(len(key_r), dtype=bool)
+    twin_r, twin_p = np.flatnonzero(found), at[found]
+    paired = np.minimum(counts[0][twin_r], counts[1][twin_p])
+    counts[0][twin_r] -= paired
+    counts[1][twin_p] -= paired
+    return folded[0].classes(counts[0]), folded[1].classes(counts[1]), (twin_r, twin_p, paired)
 
 
-def _rule_d_order(
-    sentence: np.ndarray,
-    type_id: np.ndarray,
-    pieces: np.ndarray,
-    side: np.ndarray,
-    first: np.ndarray,
-    start: np.ndarray,
-    end: np.ndarray,
-) -> np.ndarray:
-    """The order of entities by (sentence, fragment list, type, side): rule (d)'s order of entities within a
-    sentence (docs/scoring.md §3, §12: fragment lists compare as lists, a list before any it begins)."""
-    longest = int(pieces.max(initial=1))
-    if not len(pieces):
-        return np.zeros(0, dtype=np.int64)
+def _rule_d_keys(references: _Entities, predictions: _Entities) -> tuple[np.ndarray, np.ndarray]:
+    """Each entity's key, on both sides: equal for the same (sentence, fragment list, type), and ordered as rule
+    (d) orders entities within a sentence (docs/scoring.md §3, §12: fragment lists compare as lists, a list before
+    any it begins, then types). `_packed_keys` where they fit; else each entity's rank among the distinct ones of
+    both sides sorted together (by a lexsort of their padded fragments, or Python's comparison of tuples for
+    entities of more than `_PADDED_FRAGMENTS`)."""
+    longest = int(max(references.pieces.max(initial=1), predictions.pieces.max(initial=1)))
     if longest <= _PADDED_FRAGMENTS:
-        packed = _packed_keys(sentence, type_id * 2 + side, pieces, first, start, end, longest)
+        packed = _packed_keys(references, predictions, longest)
         if packed is not None:
-            return np.argsort(packed, kind="stable")
+            return packed
+    size, shift = len(references.pieces), len(references.start)
+    both = _Entities(
+        np.concatenate((references.sentence, predictions.sentence)),
+        np.concatenate((references.type_id, predictions.type_id)),
+        np.concatenate((references.pieces, predictions.pieces)),
+        np.concatenate((references.first, predictions.first + shift)),
+        np.concatenate((references.start, predictions.start)),
+        np.concatenate((references.end, predictions.end)),
+    )
+    if longest <= _PADDED_FRAGMENTS:
         # A missing fragment as -1: before any fragment, so that a list comes before those it begins.
-        keys = [type_id * 2 + side]
+        keys = [both.type_id]
         for k in range(longest - 1, -1, -1):
-            has = pieces > k
-            at = np.where(has, first + k, 0)
-            keys += [np.where(has, end[at], -1), np.where(has, start[at], -1)]
-        keys.append(sentence)
-        return np.lexsort(keys)
-    starts, ends = start.tolist(), end.tolist()
-    lists = [
-        (s, tuple(zip(starts[a : a + n], ends[a : a + n])), t, d)
-        for s, a, n, t, d in zip(sentence.tolist(), first.tolist(), pieces.tolist(), type_id.tolist(), side.tolist())
-    ]
-    return np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
+            has = both.pieces > k
+            at = np.where(has, both.first + k, 0)
+            keys += [np.where(has, both.end[at], -1), np.where(has, both.start[at], -1)]
+        keys.append(both.sentence)
+        order = np.lexsort(keys)
+    else:
+        starts, ends = both.start.tolist(), both.end.tolist()
+        lists = [
+            (s, tuple(zip(starts[a : a + n], ends[a : a + n])), t)
+            for s, a, n, t in zip(
+                *(column.tolist() for column in (both.sentence, both.first, both.pieces, both.type_id))
+            )
+        ]
+        order = np.array(sorted(range(len(lists)), key=lists.__getitem__), dtype=np.int64)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.cumsum(~_same_as_previous(both.taken(order)))
+    return rank[:size], rank[size:]
 
 
-def _packed_keys(
-    sentence: np.ndarray,
-    code: np.ndarray,
-    pieces: np.ndarray,
-    first: np.ndarray,
-    start: np.ndarray,
-    end: np.ndarray,
-    longest: int,
-) -> np.ndarray | None:
-    """`_rule_d_order`'s keys as one integer an entity, in mixed radix (sentence, then each fragment's start + 1
-    and end + 1, 0 for none, then `code`: type and side), where it fits in 63 bits (short sentences, few
-    fragments: one argsort for the lexsort of 2 * `longest` + 2 keys); None where it does not."""
-    width = int(end.max(initial=0)) + 2
-    if int(sentence.max(initial=0) + 1) * width ** (2 * longest) * int(code.max(initial=0) + 1) >= 1 << 63:
+def _packed_keys(references: _Entities, predictions: _Entities, longest: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """`_rule_d_keys` as one integer an entity, in mixed radix (sentence, then each fragment's start + 1 and end +
+    1, 0 for none, then type), where it fits in 63 bits (short sentences, few fragments: one argsort for the
+    lexsort of 2 * `longest` + 2 keys); None where it does not."""
+    sides = references, predictions
+    radix = max(int(side.type_id.max(initial=0)) for side in sides) + 1
+    width = max(int(side.end.max(initial=0)) for side in sides) + 2
+    sentences = max(int(side.sentence.max(initial=0)) for side in sides) + 1
+    if sentences * width ** (2 * longest) * radix >= 1 << 63:
         return None
-    key = sentence.astype(np.int64)
-    for k in range(longest):
-        has = pieces > k
-        at = np.where(has, first + k, 0)
-        key = (key * width + np.where(has, start[at] + 1, 0)) * width + np.where(has, end[at] + 1, 0)
-    return key * int(code.max(initial=0) + 1) + code
+    keys = []
+    for side in sides:
+        # Each fragment as its two digits, start + 1 and end + 1; an entity's key gains two places per fragment,
+        # its k-th fragment's digits added where it has one (0 where not).
+        digits = (side.start + 1) * width + side.end + 1
+        key = side.sentence * (width * width) + digits[side.first]
+        for k in range(1, longest):
+            key *= width * width
+            has = np.flatnonzero(side.pieces > k)
+            key[has] += digits[side.first[has] + k]
+        keys.append(key * radix + side.type_id)
+    return keys[0], keys[1]
 
 
-def _same_as_previous(
-    sentence: np.ndarray,
-    type_id: np.ndarray,
-    pieces: np.ndarray,
-    side: np.ndarray,
-    first: np.ndarray,
-    start: np.ndarray,
-    end: np.ndarray,
-) -> np.ndarray:
-    """Whether each entity (in `_rule_d_order`) is the one before it: the same sentence, side, type and
+def _same_as_previous(entities: _Entities) -> np.ndarray:
+    """Whether each entity (in `_rule_d_keys`' order) is the one before it: the same sentence, type and
     fragments."""
+    sentence, type_id, pieces, first = entities.sentence, entities.type_id, entities.pieces, entities.first
     same = np.zeros(len(sentence), dtype=bool)
     if len(sentence) < 2:
         return same
-    same[1:] = (
-        (sentence[1:] == sentence[:-1])
-        & (side[1:] == side[:-1])
-        & (type_id[1:] == type_id[:-1])
-        & (pieces[1:] == pieces[:-1])
-    )
+    same[1:] = (sentence[1:] == sentence[:-1]) & (type_id[1:] == type_id[:-1]) & (pieces[1:] == pieces[:-1])
     candidates = np.flatnonzero(same)
     # Their fragments compared one by one: as many as they have.
     owner = np.repeat(candidates, pieces[candidates])
     step = np.arange(len(owner)) - np.repeat(np.cumsum(pieces[candidates]) - pieces[candidates], pieces[candidates])
     here, before = first[owner] + step, first[owner - 1] + step
-    differs = (start[here] != start[before]) | (end[here] != end[before])
+    differs = (entities.start[here] != entities.start[before]) | (entities.end[here] != entities.end[before])
     same[owner[differs]] = False
     return same
 
