@@ -266,6 +266,10 @@ def check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | Non
             or any(low >= high for low, high in itertools.pairwise(numbers_given))
         ):
             raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(numbers_given)}")
+        if numbers_given[-1] >= 2**63:  # the buckets are found on 64-bit integers (numpy's searchsorted)
+            raise ValueError(
+                f"slice_edges[{slice_name!r}] holds {shown(numbers_given[-1])}; expected edges below 2**63"
+            )
         edges[slice_name] = tuple(int(edge) for edge in numbers_given)
     return edges
 

@@ -65,3 +65,23 @@ def test_slice_edges_are_capped_before_they_are_read() -> None:
         )
     exactly = tuple(range(MAX_SLICE_EDGES))
     assert check_slice_edges("slice_edges", {"entity_length": exactly}) == {"entity_length": exactly}
+
+
+# Edges past the 64-bit integers the buckets are found on (numpy's searchsorted): refused by the check, naming the
+# edge (raised OverflowError "Python int too large to convert to C long" while counting, naming nothing).
+HUGE_EDGES = {
+    "2**63": ("entity_length", [1, 2**63], r"slice_edges\['entity_length'\] holds 9223372036854775808; expected"),
+    "5,001 digits": ("sentence_length", [10**5000], r"holds <int of about 5,001 digits>; expected edges below 2\*\*63"),
+}
+
+
+@pytest.mark.parametrize(("slice_name", "edges", "message"), HUGE_EDGES.values(), ids=HUGE_EDGES.keys())
+def test_slice_edges_past_64_bits_are_refused(slice_name: str, edges: list[int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(
+            predictions=[["B-X"]], references=[["B-X"]], slices=[slice_name], slice_edges={slice_name: edges}
+        )
+    largest = {"entity_length": [1, 2**63 - 1]}
+    assert ns.compute_semeval(
+        predictions=[["B-X"]], references=[["B-X"]], slices=["entity_length"], slice_edges=largest
+    )
