@@ -151,3 +151,20 @@ def test_a_span_past_its_text_is_located_by_every_front_end(load_metric, tmp_pat
     strings = [[("PER", "Ada")], [("PER", "Ada")]]
     with pytest.raises(InvalidInputError, match=rf"^references, sentence 1, entity 0: {re.escape(message)}$"):
         compute_semeval(predictions=strings, references=past, texts=PAST_TEXTS)
+
+
+# errors=N without the entities' texts names N in its message: N of any size is described, never Python's bare
+# "Exceeds the limit (4300 digits)" raised while the message was written.
+ERRORS_WITHOUT_TEXTS = {
+    "tags, N past int64": ([["B-X"]], {"errors": 2**64}, r"^tokens: errors=18446744073709551616 names each entity"),
+    "tags, N of 5,001 digits": ([["B-X"]], {"errors": 10**5000}, r"^tokens: errors=<int of about 5,001 digits> names"),
+    "spans, N of 5,001 digits": ([[(0, 1, "X")]], {"errors": 10**5000}, r"^texts: errors=<int of about 5,001 digits>"),
+}
+
+
+@pytest.mark.parametrize(
+    ("batch", "options", "message"), ERRORS_WITHOUT_TEXTS.values(), ids=ERRORS_WITHOUT_TEXTS.keys()
+)
+def test_errors_without_texts_names_any_n(batch, options, message) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        compute_semeval(predictions=batch, references=batch, **options)
