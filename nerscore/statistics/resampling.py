@@ -82,7 +82,7 @@ def swapped_totals(
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
     totals = pairs.totals()
-    for block in resample_blocks(shuffles, len(sentences)):
+    for block in resample_blocks(shuffles, max(len(sentences), pairs.vectors.shape[1])):
         shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
@@ -107,7 +107,9 @@ def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -
 
     def blocks() -> Iterator[np.ndarray]:
         start = 0
-        for block in resample_blocks(len(totals), 0):
+        # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
+        # columns): blocks of fewer resamples where the totals are wide.
+        for block in resample_blocks(len(totals), 4 * totals.shape[1]):
             yield statistic(totals[start : start + block])
             start += block
 
