@@ -126,10 +126,10 @@ def check_beta(name: str, value: Any) -> float:
 
 def check_confusion(name: str, value: Any) -> bool | str:
     """True (the full square), False, or "sparse" (only the non-zero cells; docs/scoring.md §7)."""
-    if value == "sparse" and isinstance(value, str):
+    if isinstance(value, str) and value == "sparse":  # the type first: an array's == compares each item
         return "sparse"
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True, False or 'sparse', found {value!r}")
+        raise ValueError(f"{name} must be True, False or 'sparse', found {shown(value)}")
     return bool(value)
 
 
