@@ -458,6 +458,7 @@ PERL_CLASSES = [
     pytest.param("\\18", b"a\x018b", [b"a", b"b"], id="octal-1-then-8"),
     pytest.param("[\\11 ]", b"a\tb c", [b"a", b"b", b"c"], id="octal-in-a-class"),
     pytest.param("(,)\\1", b"a,,b", [b"a", b",", b"b"], id="a-backreference-stays-one"),
+    pytest.param("\\" + "1" * 5000, b"aI" + b"1" * 4997 + b"b", [b"a", b"b"], id="octal-then-4997-digits"),
 ]
 
 
@@ -477,6 +478,7 @@ def test_perl_classes_in_the_delimiter_split_as_perl_splits(delimiter: str, line
         pytest.param("\\N{U+A0}", 2, "Perl's \\N", id="named-character"),
         pytest.param("\\x{3000}", 2, "the character \\x{3000}, beyond a byte", id="beyond-a-byte"),
         pytest.param("\\400", 2, "the character \\400, beyond a byte", id="octal-beyond-a-byte"),
+        pytest.param("\\" + "9" * 5000, 255, "is not a regular expression", id="backreference-of-5000-digits"),
         pytest.param("\\p{Foo}", 2, "Perl's property \\p{Foo}", id="unknown-property"),
         pytest.param("[[:foo:]]", 255, "conlleval: -d '[[:foo:]]': POSIX class [:foo:] unknown", id="unknown-posix"),
     ],

@@ -216,10 +216,11 @@ def _octal_escape(delimiter: bytes, start: int, in_class: bool) -> bytes:
     backreference to a group that does not exist."""
     digits = re.match(rb"[0-9]+", delimiter[start:])
     assert digits is not None
-    if int(digits[0]) < 10 and not in_class:
+    number = int(digits[0]) if len(digits[0]) < 19 else 1 << 62  # (more digits than any count of groups)
+    if number < 10 and not in_class:
         return b""
     groups = len(re.findall(rb"(?<!\\)\((?!\?)", delimiter[:start]))
-    if not in_class and int(digits[0]) <= groups:
+    if not in_class and number <= groups:
         return b""
     octal = re.match(rb"[0-7]{1,3}", delimiter[start:])
     if octal is None:  # \\8 or \\9: Perl's error, and Python's
