@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidInputError
+from .errors import InvalidInputError, shown
 from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
@@ -202,7 +202,7 @@ def check_error_texts(form: str, options: Options, columns: Columns) -> None:
         return
     found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
     raise InvalidInputError(
-        f"errors={options.errors!r} names each entity by its text and found {found} for these "
+        f"errors={shown(options.errors)} names each entity by its text and found {found} for these "
         f"{entry.described}; pass tokens= (tags) or texts= (spans)",
         "texts" if entry.texts_name_entities else "tokens",
     )

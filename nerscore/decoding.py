@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
-from .errors import InvalidInputError
+from .errors import InvalidInputError, shown
 from .options import Options
 from .schemes import (
     BEGIN,
@@ -148,6 +149,25 @@ def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
     return valid
 
 
+def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
+    """`encode`'s spans sorted, each a `Span` within the `length` tokens and none overlapping another: a
+    `ValueError` saying which otherwise (a negative start wrote from the end, one past `length` raised IndexError,
+    overlapping ones overwrote each other's tags)."""
+    if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or length < 0:
+        raise InvalidInputError(f"length is {shown(length)}; expected a whole number of tokens >= 0")
+    given = list(spans)
+    for index, span in enumerate(given):
+        if not isinstance(span, Span):
+            raise InvalidInputError(f"spans[{index}]: found {shown(span)}; expected a Span (as_span reads others)")
+        if not 0 <= span.start < span.end <= length:
+            raise InvalidInputError(f"spans[{index}]: found {shown(span)}; expected 0 <= start < end <= {length}")
+    ordered = sorted(given)
+    for before, span in itertools.pairwise(ordered):
+        if span.start < before.end:
+            raise InvalidInputError(f"found {shown(before)} and {shown(span)}, which overlap; expected disjoint spans")
+    return ordered
+
+
 def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suffix: bool = False) -> list[str]:
     """The tags of `length` tokens holding `spans` (disjoint), written the canonical way in `scheme`.
 
@@ -155,8 +175,8 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     """
     scheme = get_scheme(scheme)
     letter = {role: prefix for prefix, role in scheme.roles.items()}
+    ordered = _checked_spans(spans, length)
     tags = [OUTSIDE] * length
-    ordered = sorted(spans)
     for index, span in enumerate(ordered):
         before = ordered[index - 1] if index else None
         after = ordered[index + 1] if index + 1 < len(ordered) else None

@@ -132,10 +132,10 @@ def check_beta(name: str, value: Any) -> float:
 
 def check_confusion(name: str, value: Any) -> bool | str:
     """True (the full square), False, or "sparse" (only the non-zero cells; docs/scoring.md §7)."""
-    if value == "sparse" and isinstance(value, str):
+    if isinstance(value, str) and value == "sparse":  # the type first: an array's == compares each item
         return "sparse"
     if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True, False or 'sparse', found {value!r}")
+        raise ValueError(f"{name} must be True, False or 'sparse', found {shown(value)}")
     return bool(value)
 
 
@@ -272,6 +272,10 @@ def check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | Non
             or any(low >= high for low, high in itertools.pairwise(numbers_given))
         ):
             raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(numbers_given)}")
+        if numbers_given[-1] >= 2**63:  # the buckets are found on 64-bit integers (numpy's searchsorted)
+            raise ValueError(
+                f"slice_edges[{slice_name!r}] holds {shown(numbers_given[-1])}; expected edges below 2**63"
+            )
         edges[slice_name] = tuple(int(edge) for edge in numbers_given)
     return edges
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .accumulator import Accumulator, PerSentence, _no_token, _without_tokens, given_columns
+from .errors import shown
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
@@ -125,7 +126,7 @@ def comparison_of(
 
 def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tuple[str, ...]) -> None:
     """Options that add what this function's dict has no place for: refused, never silently ignored."""
-    given = [f"{option}={options[option]!r}" for option in refused if getattr(checked, option)]
+    given = [f"{option}={shown(options[option])}" for option in refused if getattr(checked, option)]
     if given:
         raise ValueError(
             f"{name} takes none of {', '.join(refused)}, found {', '.join(given)}: score each run with "

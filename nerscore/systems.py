@@ -77,7 +77,7 @@ def compare_semeval(
         "diagnostics": checked.diagnostics,
         "errors": checked.errors,
     }
-    given = [f"{name}={options[name]!r}" for name, value in ignored.items() if value]
+    given = [f"{name}={shown(options[name])}" for name, value in ignored.items() if value]
     if given:
         raise ValueError(
             "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "

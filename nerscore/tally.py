@@ -70,6 +70,8 @@ class TokenCounts:
     equal: int = 0
 
     def __add__(self, other: TokenCounts) -> TokenCounts:
+        if not isinstance(other, TokenCounts):
+            return NotImplemented
         return TokenCounts(self.tokens + other.tokens, self.equal + other.equal)
 
 
@@ -92,6 +94,8 @@ class Diagnostics:
     merged: int = 0
 
     def __add__(self, other: Diagnostics) -> Diagnostics:
+        if not isinstance(other, Diagnostics):
+            return NotImplemented
         return Diagnostics(*(a + b for a, b in zip(self.values(), other.values())))
 
     def values(self) -> tuple[int, ...]:
@@ -243,6 +247,8 @@ class Tally:
     ungrounded: int | None = None
 
     def __add__(self, other: Tally) -> Tally:
+        if not isinstance(other, Tally):
+            return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         cells = Counter(self.cells)
         cells.update(other.cells)
         ungrounded = (

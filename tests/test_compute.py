@@ -224,3 +224,20 @@ def test_entities_with_value_do_not_pair_nested_sentences_one_at_a_time(monkeypa
     assert len(result["entities"]) == 50 * 3
     assert result["entities"][0]["value_pair"] is not None
     assert made == [1]  # one value table, the tally's, for the rows too (it was made twice)
+
+
+# errors=N without the entities' texts names N in its message: N of any size is described, never Python's bare
+# "Exceeds the limit (4300 digits)" raised while the message was written.
+ERRORS_WITHOUT_TEXTS = {
+    "tags, N past int64": ([["B-X"]], {"errors": 2**64}, r"^tokens: errors=18446744073709551616 names each entity"),
+    "tags, N of 5,001 digits": ([["B-X"]], {"errors": 10**5000}, r"^tokens: errors=<int of about 5,001 digits> names"),
+    "spans, N of 5,001 digits": ([[(0, 1, "X")]], {"errors": 10**5000}, r"^texts: errors=<int of about 5,001 digits>"),
+}
+
+
+@pytest.mark.parametrize(
+    ("batch", "options", "message"), ERRORS_WITHOUT_TEXTS.values(), ids=ERRORS_WITHOUT_TEXTS.keys()
+)
+def test_errors_without_texts_names_any_n(batch, options, message) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        compute_semeval(predictions=batch, references=batch, **options)

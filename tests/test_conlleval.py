@@ -449,6 +449,16 @@ PERL_CLASSES = [
     pytest.param("\\x{A0}", b"a\xa0b", [b"a", b"b"], id="x-braces"),
     pytest.param("[a[]", b"x[yaz", [b"x", b"y", b"z"], id="a-bracket-member-as-given"),
     pytest.param("[]a]", b"x]yaz", [b"x", b"y", b"z"], id="a-leading-bracket-member"),
+    # Perl's octal escapes from \\10 on, without as many groups before: \\11 a tab, \\40 a space (Python's re
+    # read them as backreferences: "invalid group reference 11", status 255), as perl -e 'split /\\11/' splits.
+    pytest.param("\\11", b"a\tb c", [b"a", b"b c"], id="octal-11-a-tab"),
+    pytest.param("\\40", b"a\tb c", [b"a\tb", b"c"], id="octal-40-a-space"),
+    pytest.param("\\101", b"xAyBz", [b"x", b"yBz"], id="octal-101-three-digits"),
+    pytest.param("\\1011", b"xA1yAz", [b"x", b"yAz"], id="octal-then-a-digit"),
+    pytest.param("\\18", b"a\x018b", [b"a", b"b"], id="octal-1-then-8"),
+    pytest.param("[\\11 ]", b"a\tb c", [b"a", b"b", b"c"], id="octal-in-a-class"),
+    pytest.param("(,)\\1", b"a,,b", [b"a", b",", b"b"], id="a-backreference-stays-one"),
+    pytest.param("\\" + "1" * 5000, b"aI" + b"1" * 4997 + b"b", [b"a", b"b"], id="octal-then-4997-digits"),
 ]
 
 
@@ -467,6 +477,8 @@ def test_perl_classes_in_the_delimiter_split_as_perl_splits(delimiter: str, line
         pytest.param("\\R", 2, "Perl's \\R", id="R"),
         pytest.param("\\N{U+A0}", 2, "Perl's \\N", id="named-character"),
         pytest.param("\\x{3000}", 2, "the character \\x{3000}, beyond a byte", id="beyond-a-byte"),
+        pytest.param("\\400", 2, "the character \\400, beyond a byte", id="octal-beyond-a-byte"),
+        pytest.param("\\" + "9" * 5000, 255, "is not a regular expression", id="backreference-of-5000-digits"),
         pytest.param("\\p{Foo}", 2, "Perl's property \\p{Foo}", id="unknown-property"),
         pytest.param("[[:foo:]]", 255, "conlleval: -d '[[:foo:]]': POSIX class [:foo:] unknown", id="unknown-posix"),
     ],

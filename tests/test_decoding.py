@@ -227,6 +227,29 @@ def test_encode_suffix() -> None:
     assert decode(expected, "IOB2", STRICT, suffix=True) == entities
 
 
+# encode's spans and length checked (before, a span past `length` raised IndexError, a negative start wrote from
+# the end, overlapping spans overwrote each other's tags silently, a tuple raised AttributeError).
+BAD_ENCODINGS = {
+    "past the length": (
+        [Span(2, 5, PER)],
+        4,
+        r"spans\[0\]: found Span\(start=2, end=5.*expected 0 <= start < end <= 4",
+    ),
+    "negative start": ([Span(-1, 1, PER)], 4, r"spans\[0\]: found Span\(start=-1.*expected 0 <= start"),
+    "empty span": ([Span(0, 2, PER), Span(3, 3, LOC)], 4, r"spans\[1\]: found Span\(start=3, end=3"),
+    "overlapping": ([Span(1, 3, LOC), Span(0, 2, PER)], 4, r"found Span\(start=0, end=2.*and Span\(start=1.*overlap"),
+    "a tuple": ([(0, 1, PER)], 4, r"spans\[0\]: found \(0, 1, 'PER'\); expected a Span"),
+    "negative length": ([], -1, r"length is -1; expected a whole number of tokens >= 0"),
+    "length of a float": ([], 2.0, r"length is 2.0; expected a whole number"),
+}
+
+
+@pytest.mark.parametrize(("entities", "length", "message"), BAD_ENCODINGS.values(), ids=BAD_ENCODINGS.keys())
+def test_encode_refuses_spans_it_cannot_write(entities: list, length, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        encode(entities, length)
+
+
 # Properties over arbitrary sequences (modest sizes: the tables above carry the meaning).
 TYPES = ("PER", "LOC")
 

@@ -421,6 +421,11 @@ BOUNDED_CASES = [
         id="huge-negative-start",
     ),
     bounded_case(ids([["O"]], [["O"]], bootstrap=HUGE), ["bootstrap must be", "5,001 digits"], id="huge-bootstrap"),
+    bounded_case(
+        ids([[{"fragments": [[0, 1], [HUGE + 5, HUGE + 1]], "type": "PER"}]], [[]]),
+        ["predictions", "sentence 0", "entity 0", "fragment 1", "<int of about 5,001 digits>"],
+        id="huge-fragment-start-after-end",
+    ),
 ]
 
 

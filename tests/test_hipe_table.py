@@ -388,6 +388,16 @@ def test_every_group_of_periods_and_levels_is_the_tables_row(documents, pairing)
                 assert (row["TP"], row["FP"], row["FN"]) == (correct, actual - correct, possible - correct)
 
 
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+_DEEP = _nested(100_000)
+
+
 @pytest.mark.parametrize(
     ("arguments", "match"),
     [
@@ -398,6 +408,12 @@ def test_every_group_of_periods_and_levels_is_the_tables_row(documents, pairing)
         ({"time_periods": [("1800", "1900")]}, "time_periods holds"),  # was AttributeError
         ({"noise_levels": ["x"]}, "noise_levels holds"),
         ({"tagset": "LOC"}, "tagset is the string 'LOC'"),  # was read as the types L, O and C
+        # Values of any size or depth described (were "Exceeds the limit (4300 digits)", RecursionError).
+        ({"n_best": [-(10**5000)]}, r"n_best is \[<negative int of about 5,001 digits>\]"),
+        ({"noise_levels": 10**5000}, "noise_levels is <int of about 5,001 digits>"),
+        ({"noise_levels": [(0, 10**5000, 1)]}, r"noise_levels holds \(0, <int of about 5,001 digits>"),
+        ({"column": [_DEEP]}, r"column is \[\[\[\["),
+        ({"tagset": [_DEEP]}, r"tagset holds \[\[\[\["),
     ],
 )
 def test_arguments_that_are_not_files_are_checked(files: tuple[Path, Path], arguments: dict, match: str) -> None:

@@ -65,3 +65,47 @@ def test_slice_edges_are_capped_before_they_are_read() -> None:
         )
     exactly = tuple(range(MAX_SLICE_EDGES))
     assert check_slice_edges("slice_edges", {"entity_length": exactly}) == {"entity_length": exactly}
+
+
+# Edges past the 64-bit integers the buckets are found on (numpy's searchsorted): refused by the check, naming the
+# edge (raised OverflowError "Python int too large to convert to C long" while counting, naming nothing).
+HUGE_EDGES = {
+    "2**63": ("entity_length", [1, 2**63], r"slice_edges\['entity_length'\] holds 9223372036854775808; expected"),
+    "5,001 digits": ("sentence_length", [10**5000], r"holds <int of about 5,001 digits>; expected edges below 2\*\*63"),
+}
+
+
+@pytest.mark.parametrize(("slice_name", "edges", "message"), HUGE_EDGES.values(), ids=HUGE_EDGES.keys())
+def test_slice_edges_past_64_bits_are_refused(slice_name: str, edges: list[int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(
+            predictions=[["B-X"]], references=[["B-X"]], slices=[slice_name], slice_edges={slice_name: edges}
+        )
+    largest = {"entity_length": [1, 2**63 - 1]}
+    assert ns.compute_semeval(
+        predictions=[["B-X"]], references=[["B-X"]], slices=["entity_length"], slice_edges=largest
+    )
+
+
+def _deep(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# confusion given anything but True, False or "sparse" says what it found, of any size or depth (an integer of
+# 5,001 digits raised "Exceeds the limit (4300 digits)", a list 100,000 deep RecursionError, an array numpy's
+# "truth value of an array is ambiguous", each while the message was written).
+BAD_CONFUSION = {
+    "5,001 digits": (10**5000, r"found <int of about 5,001 digits>"),
+    "100,000 deep": (_deep(100_000), r"found \[\[\[\["),
+    "an array": (np.array(["sparse", "sparse"]), r"found array\("),
+    "a number": (1, r"found 1$"),
+}
+
+
+@pytest.mark.parametrize(("value", "found"), BAD_CONFUSION.values(), ids=BAD_CONFUSION.keys())
+def test_a_bad_confusion_says_what_it_found(value, found: str) -> None:
+    with pytest.raises(ValueError, match=r"^confusion must be True, False or 'sparse', " + found):
+        ns.compute_semeval(predictions=[["O"]], references=[["O"]], confusion=value)

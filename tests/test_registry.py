@@ -105,3 +105,26 @@ def test_what_evaluate_stores_of_each_form() -> None:
         )
     # Every form's entry has its features, tags first (evaluate keeps to the names of the first).
     assert next(iter(FORMS)) == TAGS and set(FORMS) | {None} == set(expected)
+
+
+# A tag that is an array (a token's logits, a row of tags) is located by the tags' own check, wherever the
+# readable path reads the tags (its sentence facts compared such an array with numpy's "setting an array element
+# with a sequence", naming no sentence, in compute_semeval, summarize_runs and compare_semeval alike).
+ARRAY_TAGS = {
+    "logits of one token": [["B-X"], [np.zeros((1, 2, 2)), "B-X", "O"]],
+    "a row of tags as one token": [["B-X"], [np.array(["B-X", "O"]), "B-X", "O"]],
+    "two scores as one token": [["B-X"], [np.zeros(2), "B-X", "O"]],
+}
+
+
+@pytest.mark.parametrize("predictions", ARRAY_TAGS.values(), ids=ARRAY_TAGS.keys())
+def test_an_array_as_a_tag_is_located(predictions: list) -> None:
+    from nerscore import InvalidInputError, compute_semeval, summarize_runs
+
+    references = [["B-X"], ["I-X", "B-X", "O"]]
+    with pytest.raises(
+        InvalidInputError, match=r"(?s)^predictions, sentence 1, token 0: found array\(.*expected a string tag"
+    ):
+        compute_semeval(predictions=predictions, references=references)
+    with pytest.raises(InvalidInputError, match=r"^runs\[0\], sentence 1, token 0: found array\("):
+        summarize_runs(runs=[predictions], references=references)

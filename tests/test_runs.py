@@ -485,6 +485,16 @@ def test_runs_take_documents() -> None:
             r"compare_runs takes none of .*errors, found errors=3",  # as compare_semeval refuses them
             id="errors-in-compare",
         ),
+        pytest.param(  # described: Python writes no int of more than 4,300 digits (raised its bare error)
+            lambda runs, refs: ns.summarize_runs(runs=runs, references=refs, errors=10**5000),
+            r"summarize_runs takes none of .*errors, found errors=<int of about 5,001 digits>",
+            id="errors-of-5001-digits",
+        ),
+        pytest.param(
+            lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=runs, references=refs, errors=10**5000),
+            r"compare_runs takes none of .*errors, found errors=<int of about 5,001 digits>",
+            id="errors-of-5001-digits-in-compare",
+        ),
         pytest.param(
             lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=runs, references=refs, diagnostics=True),
             r"compare_runs takes none of .*diagnostics.*, found diagnostics=True",

@@ -124,6 +124,9 @@ SPANS_PAST_THE_TEXT = [
         [[], [("PER", "Zed")]], [[], [(0, 3, "PER"), (3, 4, "PER")]], ("references", 1, 1), id="by-one-character"
     ),
     pytest.param([[(0, 3, "PER")], [(4, 9, "LOC")]], [[("PER", "Ada")], []], ("predictions", 1, 0), id="prediction"),
+    # An end Python will not write as text: the message describes it (was "Exceeds the limit (4300 digits)").
+    pytest.param([[], [("PER", "Zed")]], [[], [(0, 10**5000, "PER")]], ("references", 1, 0), id="end-of-5001-digits"),
+    pytest.param([[(0, 10**5000, "PER")], []], [[(0, 3, "PER")], []], ("predictions", 0, 0), id="spans-5001-digits"),
 ]
 
 

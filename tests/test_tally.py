@@ -7,7 +7,7 @@ import pytest
 
 import nerscore as ns
 from nerscore import Counts, compute_semeval, tally_semeval
-from nerscore.tally import Diagnostics, Tally, error_rows
+from nerscore.tally import Diagnostics, Tally, TokenCounts, error_rows
 
 
 def test_per_type_is_two_sided() -> None:
@@ -144,3 +144,20 @@ def test_cell_table_reads_as_its_dict_and_scores_as_it() -> None:
     assert list(tally.counts_by_type("strict")[1].items()) == list(as_dict.counts_by_type("strict")[1].items())
     for options in (Options(), Options(per_type=True), Options(per_type=True, labels=["PER", "NONE"])):
         assert list(scores(tally, options).items()) == list(scores(as_dict, options).items())
+
+
+# Tallies add only to tallies, as accumulators do: Python's own "unsupported operand" (Tally() + 5 raised
+# AttributeError "'int' object has no attribute 'cells'", naming no operand).
+NOT_ADDABLE = {
+    "Tally + None": (Tally(), None),
+    "Tally + int": (Tally(), 5),
+    "Tally + dict of scores": (Tally(), {"strict_f1": 1.0}),
+    "Diagnostics + tuple": (Diagnostics(), (0, 0, 0, 0, 0)),
+    "TokenCounts + int": (TokenCounts(), 1),
+}
+
+
+@pytest.mark.parametrize(("counts", "other"), NOT_ADDABLE.values(), ids=NOT_ADDABLE.keys())
+def test_only_counts_of_one_kind_add(counts, other) -> None:
+    with pytest.raises(TypeError, match="unsupported operand type"):
+        counts + other

@@ -209,6 +209,27 @@ def _members(members: frozenset[int], negated: bool, in_class: bool) -> bytes:
     return b"[" + (b"^" if negated else b"") + body + b"]"
 
 
+def _octal_escape(delimiter: bytes, start: int, in_class: bool) -> bytes:
+    """The octal digits Perl reads at `start` (after a backslash) as a character, else b"" (a backreference,
+    which Python's `re` reads as Perl does): ``\\10`` and above with fewer groups before, up to three octal
+    digits (perlop, "Octal escapes"); Python's `re` would read ``\\11`` or ``\\40`` (a tab, a space) as a
+    backreference to a group that does not exist."""
+    digits = re.match(rb"[0-9]+", delimiter[start:])
+    assert digits is not None
+    number = int(digits[0]) if len(digits[0]) < 19 else 1 << 62  # (more digits than any count of groups)
+    if number < 10 and not in_class:
+        return b""
+    groups = len(re.findall(rb"(?<!\\)\((?!\?)", delimiter[:start]))
+    if not in_class and number <= groups:
+        return b""
+    octal = re.match(rb"[0-7]{1,3}", delimiter[start:])
+    if octal is None:  # \\8 or \\9: Perl's error, and Python's
+        return b""
+    if int(octal[0], 8) > 0xFF:
+        raise _refused(delimiter, f"the character \\{octal[0].decode()}, beyond a byte")
+    return octal[0]
+
+
 def perl_pattern(delimiter: bytes) -> bytes:
     """A Perl regular expression (conlleval.pl's `-d`) as Python's `re` reads it the same on bytes: POSIX bracket
     classes (``[[:space:]]``, ``[[:^digit:]]``), ``\\h``, ``\\v`` (and ``\\H``, ``\\V``), Unicode properties
@@ -252,6 +273,9 @@ def perl_pattern(delimiter: bytes) -> bytes:
                 end = close + 1
             elif escape == b"e":
                 out.append(b"\\x1b")
+            elif escape.isdigit() and escape != b"0" and (octal := _octal_escape(delimiter, index + 1, in_class)):
+                out.append(b"\\x%02x" % int(octal, 8))
+                end = index + 1 + len(octal)
             elif escape and escape[0] in _PERL_ONLY:
                 raise _refused(delimiter, f"Perl's \\{escape.decode('latin-1')}")
             else:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import shown
 from ..option_checks import check_pairing
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import SCENARIOS, pair
@@ -240,7 +241,7 @@ def _documents(documents: Documents, side: str = "gold") -> list[HipeDocument]:
 
 def _listed(values: Any, name: str) -> list[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ValueError(f"{name} is {values!r}; expected a list of (lower, upper) pairs")
+        raise ValueError(f"{name} is {shown(values)}; expected a list of (lower, upper) pairs")
     return list(values)
 
 
@@ -251,23 +252,23 @@ def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_per
     if isinstance(columns, Iterable) and not isinstance(columns, str) and not list(columns):
         raise ValueError("column is empty; expected a column's name (NE-COARSE-LIT) or a list of them")
     if not isinstance(columns, Iterable) or not all(isinstance(name, str) for name in columns):
-        raise ValueError(f"column is {column!r}; expected a column's name (NE-COARSE-LIT) or a list of them")
+        raise ValueError(f"column is {shown(column)}; expected a column's name (NE-COARSE-LIT) or a list of them")
     if isinstance(tagset, str):
         raise ValueError(f"tagset is the string {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
     if tagset is not None and not isinstance(tagset, Iterable):
-        raise ValueError(f"tagset is {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
+        raise ValueError(f"tagset is {shown(tagset)}; expected a collection of types ({{'LOC', 'PERS'}})")
     if isinstance(tagset, Collection) and not all(isinstance(name, str) for name in tagset):
-        raise ValueError(f"tagset holds {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
+        raise ValueError(f"tagset holds {shown(tagset)}; expected a collection of types ({{'LOC', 'PERS'}})")
     for name, values, kinds in (
         ("noise_levels", noise_levels, (int, float)),
         ("time_periods", time_periods, (datetime.date,)),
     ):
         for value in values:
             if not (isinstance(value, tuple | list) and len(value) == 2 and all(isinstance(v, kinds) for v in value)):
-                raise ValueError(f"{name} holds {value!r}; expected (lower, upper) pairs of {kinds[-1].__name__}")
+                raise ValueError(f"{name} holds {shown(value)}; expected (lower, upper) pairs of {kinds[-1].__name__}")
     cuts = list(n_best) if isinstance(n_best, Iterable) else None
     if not cuts or not all(isinstance(cut, int) and not isinstance(cut, bool) and cut >= 1 for cut in cuts):
-        raise ValueError(f"n_best is {n_best!r}; expected cut-offs of 1 or more, such as (1, 3, 5)")
+        raise ValueError(f"n_best is {shown(n_best)}; expected cut-offs of 1 or more, such as (1, 3, 5)")
 
 
 def hipe_table(
@@ -462,7 +463,7 @@ def hipe_inputs(
     noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
     if not isinstance(column, str) and isinstance(column, Iterable):  # (hipe_table takes several)
         raise ValueError(
-            f"column is {column!r}; expected a column's name (NE-COARSE-LIT): hipe_inputs scores one column"
+            f"column is {shown(column)}; expected a column's name (NE-COARSE-LIT): hipe_inputs scores one column"
         )
     _check_arguments(column, tagset, noise_levels, time_periods, (1,))
     gold_documents = _documents(gold)

@@ -346,7 +346,9 @@ def as_fragment_span(entity: Mapping) -> Span:
                 raise InvalidInputError(f"{where}: {name} is {shown(value)}; expected a non-negative integer offset")
         start, end = int(bounds[0]), int(bounds[1])
         if start > end:
-            raise InvalidInputError(f"{where}: start {start} > end {end}; expected start < end (end is exclusive)")
+            raise InvalidInputError(
+                f"{where}: start {shown(start)} > end {shown(end)}; expected start < end (end is exclusive)"
+            )
         if start == end:
             raise InvalidInputError(f"{where} is empty; expected start < end (end is exclusive)")
         checked.append((start, end))

@@ -222,8 +222,9 @@ def _tag_form(name: str, ids: bool) -> Form:
     def readable(
         predictions: Batch, references: Batch, options: Options
     ) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
+        rows = tag_rows(predictions, references, ids, options)  # checks every tag before the facts compare them
         facts = sentence_facts(predictions, references, ids, options)
-        return tag_rows(predictions, references, ids, options), facts, reducers.token_counts(facts)
+        return rows, facts, reducers.token_counts(facts)
 
     return Form(
         name,

@@ -76,8 +76,8 @@ def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = N
 def past_text(start: int, end: int, length: int) -> str:
     """The problem with a span [start, end) past the end of its text of `length` characters."""
     return (
-        f"found the span [{start}, {end}) past the end of its text ({length} characters); expected character "
-        "offsets into texts="
+        f"found the span [{shown(start)}, {shown(end)}) past the end of its text ({length} characters); expected "
+        "character offsets into texts="
     )
 
 

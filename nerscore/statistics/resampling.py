@@ -40,6 +40,9 @@ Blocks = Callable[[], Iterable[np.ndarray]]
 # flat up to MAX_RESAMPLES but for what must outlive a block (`bootstrap_totals`); the draws are the same
 # whatever the block size.
 _RESAMPLE_BLOCK_CELLS = 1 << 19
+# The statistics `_RESAMPLE_BLOCK_CELLS` is reckoned for (every scheme's P, R and F): `_Quantiles` holds as many
+# resamples of more (slices' buckets).
+_STATISTICS = 12
 SCORED_WIDTH = 64
 
 
@@ -79,7 +82,7 @@ def swapped_totals(
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
     totals = pairs.totals()
-    for block in resample_blocks(shuffles, len(sentences)):
+    for block in resample_blocks(shuffles, max(len(sentences), pairs.vectors.shape[1])):
         shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
@@ -104,7 +107,9 @@ def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -
 
     def blocks() -> Iterator[np.ndarray]:
         start = 0
-        for block in resample_blocks(len(totals), 0):
+        # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
+        # columns): blocks of fewer resamples where the totals are wide.
+        for block in resample_blocks(len(totals), 4 * totals.shape[1]):
             yield statistic(totals[start : start + block])
             start += block
 
@@ -201,7 +206,10 @@ class _Quantiles:
         self.nan |= np.isnan(block).any(axis=0)
         if self.held is not None:
             self.held.append(block)
-            if self.resamples * block.shape[1] <= _RESAMPLE_BLOCK_CELLS:
+            # As many resamples held whatever the number of statistics: bins cost 256 KB a statistic, which
+            # the values of few resamples do not (slices of 1,000 edges are 12,000 statistics: 3 GB of bins
+            # and 13 GB of their sums for 60 resamples, where the values take 6 MB).
+            if self.resamples * min(block.shape[1], _STATISTICS) <= _RESAMPLE_BLOCK_CELLS:
                 return
             blocks, self.held = self.held, None
             self.counts = np.zeros((block.shape[1], self.BINS), dtype=np.int32)
@@ -224,11 +232,12 @@ class _Quantiles:
         for ends in levels:
             near = {math.floor((resamples - 1) * level) + step for level in ends for step in (-1, 0, 1, 2)}
             ranks.append(np.array(sorted(rank for rank in near if 0 <= rank < resamples), dtype=np.int64))
-        below = np.cumsum(self.counts, axis=1) - self.counts  # how many values lie in the bins before each bin
-        wanted = [
-            np.searchsorted(below[column] + self.counts[column], ranks[column], side="right")
-            for column in range(columns)
-        ]
+        wanted, below = [], []  # the bins that hold each column's ranks, and how many values lie before each
+        for column in range(columns):  # a column at a time: the sums of every bin of every column are 8x counts
+            through = np.cumsum(self.counts[column])
+            bins = np.searchsorted(through, ranks[column], side="right")
+            wanted.append(bins)
+            below.append(dict(zip(bins.tolist(), (through[bins] - self.counts[column][bins]).tolist())))
         kept: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(columns)]
         for block in resampled():
             bins = self.bins(block)
@@ -248,7 +257,7 @@ class _Quantiles:
             for rank, bin_ in zip(ranks[column].tolist(), wanted[column].tolist()):
                 in_bin = value_bins == bin_
                 within = np.cumsum(counts[in_bin])
-                order.append(values[in_bin][np.searchsorted(within, rank - below[column, bin_], side="right")])
+                order.append(values[in_bin][np.searchsorted(within, rank - below[column][bin_], side="right")])
             held = np.repeat(order, np.diff(np.r_[0, ranks[column][1:], resamples]))
             result[column] = np.quantile(held, levels[column], overwrite_input=True)
         return result

@@ -10,7 +10,6 @@ and the draws (`nerscore.statistics.resampling`) are of how often each distinct 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -82,10 +81,16 @@ def _distinct_rows(rows: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
         return distinct, np.bincount(inverse.reshape(-1), weights=weights, minlength=len(distinct)).astype(np.int64)
     # One integer key per row, in mixed radix, sorts in a millisecond where np.unique(axis=0) takes 20 ms
     # for 20,000 sentences; the keys fit in int64 unless a document holds millions of entities.
-    radix = rows.max(axis=0).astype(object) + 1
-    places = [math.prod(radix[column + 1 :]) for column in range(len(radix))]
-    if math.prod(radix) < 1 << 62:
-        keys = rows @ np.array(places, dtype=np.int64)
+    # The places from the last column, stopped once they pass int64: a product of every later column's radix
+    # per column was quadratic in the columns (slices of 1,000 edges: 12,000 columns, 2 s a call).
+    places, place = [], 1
+    for size in reversed((rows.max(axis=0).astype(object) + 1).tolist()):
+        places.append(place)
+        place *= size
+        if place >= 1 << 62:
+            break
+    if place < 1 << 62:
+        keys = rows @ np.array(places[::-1], dtype=np.int64)
         _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         distinct = rows[first]
     else:
