@@ -183,8 +183,7 @@ def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
 def as_list(values: Any, side: str) -> Batch:
     """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
     tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
-    are never modified; a list of lists is returned as it is: every caller reads the batch within its call and
-    keeps nothing of the list (what it keeps are counts and new objects), as `Columns.read` reads tokens."""
+    are never modified; a list is not copied: every caller reads it within its call and keeps nothing of it."""
     if is_doc(values):
         raise InvalidInputError(
             f"found one {type(values).__name__} (a document); expected a batch: a list with one document per "
