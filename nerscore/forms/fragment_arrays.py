@@ -21,6 +21,7 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError
+from ..grouping import ranges
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
@@ -234,9 +235,9 @@ def _same_as_previous(entities: _Entities) -> np.ndarray:
     same[1:] = (sentence[1:] == sentence[:-1]) & (type_id[1:] == type_id[:-1]) & (pieces[1:] == pieces[:-1])
     candidates = np.flatnonzero(same)
     # Their fragments compared one by one: as many as they have.
-    owner = np.repeat(candidates, pieces[candidates])
-    step = np.arange(len(owner)) - np.repeat(np.cumsum(pieces[candidates]) - pieces[candidates], pieces[candidates])
-    here, before = first[owner] + step, first[owner - 1] + step
+    which, here = ranges(first[candidates], pieces[candidates])
+    owner = candidates[which]
+    before = here + (first[candidates - 1] - first[candidates])[which]
     differs = (entities.start[here] != entities.start[before]) | (entities.end[here] != entities.end[before])
     same[owner[differs]] = False
     return same
@@ -251,11 +252,8 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     pieces = []
     for classes in (references, predictions):
         live = np.flatnonzero(classes.count > 0)
-        owner = np.repeat(live, classes.pieces[live])
-        step = np.arange(len(owner)) - np.repeat(
-            np.cumsum(classes.pieces[live]) - classes.pieces[live], classes.pieces[live]
-        )
-        at = classes.first[owner] + step
+        which, at = ranges(classes.first[live], classes.pieces[live])
+        owner = live[which]
         pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
     sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
     low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
@@ -431,12 +429,6 @@ def _table(
     return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences, held)
 
 
-def _runs(first: np.ndarray, pieces: np.ndarray) -> np.ndarray:
-    """The indices first[k], first[k] + 1, ..., first[k] + pieces[k] - 1 for each k, one after another."""
-    ends = np.cumsum(pieces)
-    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first - (ends - pieces), pieces)
-
-
 def _fragment_objects(
     references: _Classes, predictions: _Classes, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -454,7 +446,7 @@ def _fragment_objects(
             column[twin_p[shared]] = objects[0][twin_r[shared]]
             held[twin_p] = False
         which = np.flatnonzero(held)
-        runs = _runs(classes.first[which], classes.pieces[which])
+        _, runs = ranges(classes.first[which], classes.pieces[which])
         pairs = list(zip(classes.start[runs].tolist(), classes.end[runs].tolist()))
         lasts = np.cumsum(classes.pieces[which])
         firsts = (lasts - classes.pieces[which]).tolist()
