@@ -21,7 +21,7 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError
-from ..grouping import ranges
+from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
@@ -144,8 +144,9 @@ def _folded(
     for entities, key in zip(sides, _rule_d_keys(*sides)):
         order = np.argsort(key, kind="stable")
         key = key[order]
-        new = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
-        counts.append(np.diff(np.append(new, len(key))))
+        bounds = run_bounds(key)
+        new = bounds[:-1]
+        counts.append(np.diff(bounds))
         folded.append(entities.taken(order[new]))
         keys.append(key[new])
     key_r, key_p = keys
@@ -284,7 +285,7 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     # Summed per pair in int64 (exact at any offset; float weights would round past 2**53).
     order = np.argsort(key, kind="stable")
     key, shared = key[order], shared[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
+    first = run_starts(key)
     units = np.add.reduceat(shared, first) if len(key) else np.zeros(0, np.int64)
     i, j = np.divmod(key[first], max(len(predictions.first), 1))
     return i, j, units
@@ -343,7 +344,7 @@ def _amounts(
     if not len(picked):
         return amount
     picked = picked[np.argsort(component[picked], kind="stable")]
-    bounds = np.flatnonzero(np.r_[True, component[picked][1:] != component[picked][:-1], True]).tolist()
+    bounds = run_bounds(component[picked]).tolist()
     sides = []
     for classes in (references, predictions):
         start, end = classes.extent()

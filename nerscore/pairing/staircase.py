@@ -20,6 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..grouping import run_bounds
+
 # A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
 _KEPT_PAIRS = 1 << 20
 
@@ -178,10 +180,10 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
         return None
     order = np.lexsort((edge_columns, edge_rows))
     rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
-    starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
+    bounds = run_bounds(rows_sorted)
+    starts, ends = bounds[:-1], bounds[1:]
     if int(edge_weights.max()) * (len(starts) + 1) >= 2**63:
         return None  # every total (of a matching: an edge a row at most) and each plus a weight below 2**63, exact
-    ends = np.r_[starts[1:], len(order)]
     low, high = columns_sorted[starts], columns_sorted[ends - 1]
     del rows_sorted, columns_sorted  # (issue 31, item 7)
     if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):

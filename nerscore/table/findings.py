@@ -11,7 +11,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..grouping import run_bounds
+from ..grouping import run_bounds, run_starts
 from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, ErrorKey, Row
@@ -131,7 +131,7 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     if len(sentence) and bool((sentence[1:] < sentence[:-1]).any()):  # (the paths write rows in sentence order)
         order = np.argsort(sentence, kind="stable")
         sentence, row_low, row_high = sentence[order], row_low[order], row_high[order]
-    first = np.flatnonzero(np.concatenate(([True], sentence[1:] != sentence[:-1]))) if len(sentence) else sentence
+    first = run_starts(sentence)
     low = np.full(sentences, largest, dtype=np.int64)
     high = np.zeros(sentences, dtype=np.int64)
     if len(first):
