@@ -74,15 +74,24 @@ def statistics(totals: np.ndarray, options: Options, exponent: int = 0) -> np.nd
         return measures
     kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
     rule = Rule.of(options)
-    # docs/scoring.md §10: the value divided by 2**exponent (`value_exponent`), by powers of two, which change no
-    # digit: the cost column is kept divided by `cost_scale` (a false_alarm above 2**900), so that its sums stay
-    # finite, and the value of a resample may pass the largest float where the result's own does not.
-    shift = math.frexp(cost_scale(options.value))[1] - 1
-    with np.errstate(
-        over="ignore", invalid="ignore"
-    ):  # (only where `exponent` is not `value_exponent`'s: the agreement's F)
-        numerator = np.ldexp(kept, -exponent) - np.ldexp(cost, shift - exponent)
-        value = np.where(worth_r > 0, rule.share(numerator, worth_r), math.ldexp(rule.zero_division, -exponent))
+    scale = cost_scale(options.value)
+    if not exponent:  # (`value_exponent`: the value of every total lies well within floats)
+        with np.errstate(over="ignore", invalid="ignore"):  # (the agreement's F reads no value: any exponent)
+            value = rule.share(kept - cost * scale, worth_r)
+    else:
+        # docs/scoring.md §10: the value divided by 2**exponent, where a resample's may pass the largest float.
+        # The cost column is kept divided by `scale` (2**shift, a false_alarm above 2**900) so that its sums stay
+        # finite; the numerator is divided by 2**beyond where cost·scale would pass 2**1000 (so kept, below the
+        # cost's last digit there, changes nothing), and the quotient is that of the significands, its exponent
+        # that of the two: powers of two, which change no digit.
+        shift = math.frexp(scale)[1] - 1
+        beyond = np.maximum(0, np.frexp(cost)[1] + shift - 1000)
+        numerator, numerator_power = np.frexp(np.ldexp(kept, -beyond) - np.ldexp(cost, shift - beyond))
+        denominator, denominator_power = np.frexp(worth_r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            power = numerator_power - denominator_power + beyond - exponent
+            quotient = np.ldexp(numerator / denominator, power)
+        value = np.where(worth_r > 0, quotient, math.ldexp(rule.zero_division, -exponent))
     value_measures = rule.floats(kept_precision, worth_p, kept, worth_r)
     return np.concatenate((measures, value[..., None], value_measures), axis=-1)
 
@@ -98,11 +107,13 @@ def value_exponent(vectors: np.ndarray, systems: int, size: int, options: Option
     start = len(SCENARIOS) + (options.partial_credit == OVERLAP)
     columns = vectors.reshape(len(vectors), systems, -1)[..., start : start + len(VALUE_COLUMNS)]
     kept, cost, worth = (np.asarray(columns[..., index], dtype=np.float64) for index in (0, 2, 3))
-    shift = math.frexp(cost_scale(options.value))[1] - 1
+
+    def power(values: np.ndarray) -> int:  # 2**power bounds the largest (a float's least exponent for none)
+        return math.frexp(float(values.max(initial=0.0)))[1] if values.any() else -1100
+
     # |Σ kept - Σ cost·scale| <= size · the largest sentence's, below 2**top; Σ worth >= the smallest positive
     # sentence's, at least 2**bottom.
-    largest = max(math.frexp(float(kept.max()))[1], math.frexp(float(cost.max()))[1] + shift)
-    top = largest + size.bit_length()
+    top = max(power(kept), power(cost) + math.frexp(cost_scale(options.value))[1] - 1) + size.bit_length()
     positive = worth[worth > 0]
     bottom = math.frexp(float(positive.min()))[1] - 1 if positive.size else 0
     return max(0, top - min(bottom, 0) - (math.frexp(VALUE_BOUND)[1] - 1))
