@@ -137,35 +137,57 @@ def test_scaling_every_type_weight_by_a_power_of_two_changes_no_key(
     assert scaled == plain
 
 
-REFERENCES = [[(0, 1, "PER"), (3, 4, "LOC")], [(0, 2, "PER")], [(1, 2, "LOC")], [(0, 1, "PER"), (4, 5, "PER")]]
-SYSTEM_A = [[(3, 4, "LOC"), (7, 8, "LOC")], [(0, 2, "PER"), (5, 6, "LOC")], [(1, 2, "LOC")], [(0, 1, "PER")]]
+# Found by a search of random sentences: with the clipping, compare_semeval's p was 1.0 at 1e308, 0.70 at 1e300.
+REFERENCES = [
+    [(2, 3, "B"), (10, 11, "A")],
+    [(0, 1, "B"), (2, 3, "B"), (4, 6, "B")],
+    [(4, 6, "B"), (6, 7, "A"), (10, 12, "B")],
+    [(2, 3, "B"), (6, 8, "B"), (8, 10, "A")],
+    [],
+    [(8, 10, "B"), (10, 11, "B")],
+]
+SYSTEM_A = [
+    [(4, 5, "A"), (8, 10, "B"), (10, 12, "B")],
+    [(4, 6, "B"), (8, 10, "B"), (10, 12, "A")],
+    [(2, 4, "A"), (4, 5, "A"), (10, 12, "B")],
+    [(2, 4, "B"), (6, 7, "B"), (8, 9, "A")],
+    [(2, 3, "A")],
+    [(0, 2, "A"), (2, 3, "A"), (10, 12, "A")],
+]
 SYSTEM_B = [
-    [(0, 1, "PER"), (3, 4, "LOC")],
-    [(0, 2, "PER"), (6, 7, "PER")],
-    [(1, 2, "LOC"), (5, 6, "PER")],
-    [(0, 1, "PER"), (7, 8, "LOC"), (9, 10, "LOC")],
+    [],
+    [(4, 5, "B"), (6, 7, "A"), (10, 11, "B")],
+    [(0, 2, "B"), (4, 6, "A"), (6, 8, "A")],
+    [(2, 4, "B"), (4, 6, "B")],
+    [(2, 4, "B")],
+    [(2, 3, "B")],
 ]
 
 
 def test_the_red_teams_false_alarms_of_1e308_and_1e300_agree() -> None:
     # The re-check of issue 31 (14): with false_alarm=1e308, value_low was the value itself and value_high
     # -2**1020 (every resample clipped), and compare_semeval's p was 1.0 where 1e300 gave 0.66. The false alarms
-    # dwarf what the pairs keep, so 1e308's value keys are 1e300's times 1e8 (within rounding), the p-values equal.
+    # dwarf what the pairs keep, so 1e308's value keys are those of 1e308 / 2**27 (7.5e299) times 2**27 (within
+    # rounding: what the pairs keep is below the last digit), and its p-values those of 1e300.
     results = {}
-    for false_alarm in (1e300, 1e308):
+    for false_alarm in (1e300, 1e308 / 2**27, 1e308):
         common = {"references": REFERENCES, "value": {"false_alarm": false_alarm}}
         results[false_alarm] = (
             ns.compute_semeval(predictions=SYSTEM_B, **common, bootstrap=200),
             ns.compare_semeval(predictions_a=SYSTEM_A, predictions_b=SYSTEM_B, **common, n_resamples=200),
         )
-    for small, large in zip(results[1e300], results[1e308]):
+    for small, large in zip(results[1e308 / 2**27], results[1e308]):
         for key in scaled_keys(small):
-            assert large[key] == pytest.approx(small[key] * 1e8, rel=1e-12), key
+            assert large[key] == pytest.approx(small[key] * 2**27, rel=1e-12), key
+    for small, large in zip(results[1e300], results[1e308]):
         assert [large[key] for key in large if key.endswith("p_value")] == [
             small[key] for key in small if key.endswith("p_value")
         ]
+        for key in {"value", "value_a", "value_b", "value_delta"} & small.keys():
+            assert large[key] == pytest.approx(small[key] * 1e8, rel=1e-12), key
     single, compared = results[1e308]
-    assert single["value_low"] == -1e308 < single["value"] < single["value_high"]  # the resamples' range
+    assert single["value_low"] < single["value"] < single["value_high"]  # the resamples' range, not the value
+    assert compared["value_p_value"] < 0.8
     assert compared["value_delta_low"] < compared["value_delta"] < compared["value_delta_high"]
 
 

@@ -31,7 +31,7 @@ from .unit_counts import SentenceCounts
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _per_run(totals: np.ndarray, runs: int, options: Options, exponent: int) -> np.ndarray:
+def _per_run(totals: np.ndarray, runs: int, options: Options, exponent: int = 0) -> np.ndarray:
     """Each run's statistics (..., runs, k: `measure_keys`' order) from totals holding the runs' counts side by
     side (six scenario totals, then §10's weighted columns when asked for), the value divided by 2**`exponent`
     (`value_exponent`: the same for every run, every draw and both systems)."""
