@@ -620,6 +620,26 @@ MISLEADING_FIRST_VALUES = [
         ["[1, 2]", "a list of 2 items"],
         id="a-list-span-without-its-type-in-the-references-against-no-entity",
     ),
+    # After a valid string entity, one of three values was "the span ('LOC', 'Paris', 'x')": it is a string entity
+    # of the wrong length (docs/scoring.md §1b: a (type, text) pair).
+    pytest.param(
+        {"predictions": [[("PER", "a"), ("LOC", "Paris", "x")], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["('LOC', 'Paris', 'x')", "a string entity of 3 values", "expected a (type, text) pair of strings"],
+        id="a-string-entity-of-three-values",
+    ),
+    pytest.param(
+        {"predictions": [[("PER", "a"), ["LOC", "Paris", 0]], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["['LOC', 'Paris', 0]", "a string entity of 3 values"],
+        id="a-string-entity-with-a-start-appended",
+    ),
+    pytest.param(
+        {"predictions": [[("PER", "a"), ("LOC",)], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["('LOC',)", "a string entity of 1 value)"],
+        id="a-string-entity-of-one-value",
+    ),
 ]
 
 

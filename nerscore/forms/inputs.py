@@ -16,8 +16,8 @@ import numpy as np
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_collection, is_id
-from ..options import Options, check_labels_are_types
-from ..schemes import IOB2, LENIENT
+from ..options import check_span_options as check_span_options  # (they were here: their callers import them here)
+from ..options import check_tag_options as check_tag_options
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 
@@ -395,6 +395,10 @@ _STRING_FORMS = (
 )
 
 
+def _starts_with_text(entity: Any) -> bool:
+    return isinstance(entity, (tuple, list)) and bool(entity) and isinstance(entity[0], str)
+
+
 def as_string_entity(entity: Any) -> tuple[str, str]:
     """One entity without offsets as (type, text) (docs/scoring.md §1b); raises `InvalidInputError` saying what
     is wrong. A span (an entity with offsets) among string entities is the mix one side never holds."""
@@ -411,13 +415,15 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
                 f"found {shown(entity)}, which has no 'text' (and no offsets); expected {_STRING_FORMS}"
             )
         entity_type, text = entity[key], entity["text"]
-    elif looks_like_entity(entity) or is_char_span(entity):
+    elif is_char_span(entity) or (looks_like_entity(entity) and not _starts_with_text(entity)):
         raise InvalidInputError(
             f"found the span {shown(entity)} where this side holds string entities; expected one side all strings "
             "or all spans, never a mix"
         )
-    else:
-        raise InvalidInputError(f"found {shown(entity)} ({type(entity).__name__}); expected {_STRING_FORMS}")
+    else:  # a tuple starting with a string is a string entity of the wrong length, not a span: (type, text, x)
+        values = f"{len(entity)} value" + "s" * (len(entity) != 1)
+        what = f"a string entity of {values}" if _starts_with_text(entity) else type(entity).__name__
+        raise InvalidInputError(f"found {shown(entity)} ({what}); expected {_STRING_FORMS}")
     if not isinstance(entity_type, str) or not isinstance(text, str):
         raise InvalidInputError(
             f"found {shown(entity)}, whose type and text are {type(entity_type).__name__} and "
@@ -484,26 +490,3 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
 
 
 _PAIRS = (tuple, list)
-
-
-def check_span_options(options: Options) -> None:
-    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
-    rather than silently ignored."""
-    given = {
-        "scheme": options.scheme is not IOB2,
-        "mode": options.mode != LENIENT,
-        "suffix": options.suffix,
-        "label_list": options.label_list is not None,
-    }
-    meaningless = [name for name, is_given in given.items() if is_given]
-    if meaningless:
-        raise ValueError(
-            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
-            "and mean nothing for spans: leave them out"
-        )
-
-
-def check_tag_options(options: Options) -> None:
-    """What options must be for tag or id input: `labels` entity types, not tags of the declared scheme
-    (docs/scoring.md §2). Checked once the input is known to hold tags: with spans, ``B-cell`` is a type."""
-    check_labels_are_types(options)
