@@ -439,3 +439,40 @@ def test_a_span_line_without_the_text_a_slice_reads_is_named(tmp_path, capsys, s
     assert main(["--spans", str(spans), *[str(seen) if flag == "SEEN" else flag for flag in slices]]) == 2
     error = capsys.readouterr().err
     assert error.startswith(str(spans)) and message in error and "texts=" not in error, error
+
+
+# format_type_table takes a compute_semeval result with per_type=True and its types (its signature): anything else
+# was a KeyError ('X_strict_precision', also for a result without per_type), a TypeError or a format error; now a
+# ValueError naming the argument, the value and what it expects. (arguments, fragments of the message)
+PER_TYPE_RESULT = compute_semeval(predictions=[["B-X", "O"]], references=[["B-X", "O"]], per_type=True)
+BAD_TYPE_TABLE_ARGUMENTS = [
+    pytest.param(({}, ["X"]), ["results holds no X_strict_precision", "per_type=True"], id="empty-result"),
+    pytest.param(
+        (compute_semeval(predictions=[["B-X"]], references=[["B-X"]]), ["X"]),
+        ["results holds no X_strict_precision", "per_type=True"],
+        id="a-result-without-per-type",
+    ),
+    pytest.param(([], ["X"]), ["results is [] (list)", "the dict compute_semeval returns"], id="a-list"),
+    pytest.param((PER_TYPE_RESULT, "X"), ["entity_types is 'X'", "a list of types"], id="one-type-as-a-string"),
+    pytest.param((PER_TYPE_RESULT, [1]), ["entity_types[0] is 1"], id="an-int-type"),
+    pytest.param((PER_TYPE_RESULT, ["X"], "foo"), ["scheme is 'foo'", "strict, exact, partial, type"], id="a-scheme"),
+    pytest.param((PER_TYPE_RESULT, ["X"], "strict", "x"), ["beta must be a finite number"], id="beta-a-string"),
+    pytest.param((PER_TYPE_RESULT, ["Y"]), ["results holds no Y_strict_precision"], id="a-type-not-in-the-result"),
+    pytest.param((PER_TYPE_RESULT, ["X"], "strict", 2), ["results holds no X_strict_f2"], id="another-beta"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "fragments"), BAD_TYPE_TABLE_ARGUMENTS)
+def test_format_type_table_refuses_what_it_does_not_take_with_a_located_message(arguments, fragments) -> None:
+    from nerscore import format_type_table
+
+    with pytest.raises(ValueError) as caught:
+        format_type_table(*arguments)
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)
+
+
+def test_format_type_table_of_a_per_type_result() -> None:
+    from nerscore import format_type_table
+
+    assert format_type_table(PER_TYPE_RESULT, ["X"]).splitlines()[1].split() == ["X", "1.0000", "1.0000", "1.0000", "1"]

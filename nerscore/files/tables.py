@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..errors import InvalidInputError, shown
+from ..option_checks import check_beta
 from ..options import EVALUATION_SCHEMES, f_key
 from ..tally import DIAGNOSTIC_KEYS, ERROR_FIELDS
 
@@ -115,7 +117,8 @@ def format_type_table(
     results: Mapping[str, Any], entity_types: Sequence[str], scheme: str = "strict", beta: float = 1.0
 ) -> str:
     """Per-type precision / recall / F / support (reference entities) under one scheme."""
-    f_name = f_key(beta)
+    f_name = f_key(check_beta("beta", beta))
+    _check_type_table(results, entity_types, scheme, f_name)
     title = f"{scheme} by type"
     width = max([len(title), *map(len, entity_types)]) + 2
     lines = [f"{title:<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
@@ -127,6 +130,27 @@ def format_type_table(
             + f"{results[f'{prefix}_possible']:>10}"
         )
     return "\n".join(lines)
+
+
+def _check_type_table(results: Any, entity_types: Any, scheme: Any, f_name: str) -> None:
+    """An `InvalidInputError` saying which argument of `format_type_table` is not what it takes, and how."""
+    if not isinstance(results, Mapping):
+        raise InvalidInputError(
+            f"results is {shown(results)} ({type(results).__name__}); expected the dict compute_semeval returns"
+        )
+    if isinstance(entity_types, (str, bytes)) or not isinstance(entity_types, Sequence):
+        raise InvalidInputError(f"entity_types is {shown(entity_types)}; expected a list of types such as ['PER']")
+    if scheme not in EVALUATION_SCHEMES:
+        raise InvalidInputError(f"scheme is {shown(scheme)}; expected one of {', '.join(EVALUATION_SCHEMES)}")
+    for index, entity_type in enumerate(entity_types):
+        if not isinstance(entity_type, str):
+            raise InvalidInputError(f"entity_types[{index}] is {shown(entity_type)}; expected a type such as 'PER'")
+        for measure in ("precision", "recall", f_name, "possible"):
+            if f"{entity_type}_{scheme}_{measure}" not in results:
+                raise InvalidInputError(
+                    f"results holds no {entity_type}_{scheme}_{measure}; expected a result of compute_semeval "
+                    f"with per_type=True (and beta as given here) in which {entity_type!r} is a type"
+                )
 
 
 def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
