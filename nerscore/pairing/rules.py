@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
+from ..errors import InvalidInputError, shown
 from ..option_checks import check_min_overlap
 from ..span import Span, check_spans
 from . import dense
@@ -40,6 +41,9 @@ SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
 def scenario_of(reference: Span | None, prediction: Span | None) -> str:
     """The docs/scoring.md §4 scenario of a pair, or of an unpaired entity (the other side None)."""
+    for name, span in (("reference", reference), ("prediction", prediction)):
+        if span is not None and not isinstance(span, Span):
+            raise InvalidInputError(f"{name} is {shown(span)} ({type(span).__name__}); expected a Span or None")
     if reference is None:
         return "II"
     if prediction is None:
