@@ -403,7 +403,9 @@ def _checked(given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def f_key(beta: float) -> str:
-    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``)."""
+    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``); a beta that is no
+    number >= 0 is the option's ValueError (`check_beta`), not a format error."""
+    beta = check_beta("beta", beta)
     return "f1" if beta == 1 else f"f{beta:g}"
 
 

@@ -476,3 +476,33 @@ def test_format_type_table_of_a_per_type_result() -> None:
     from nerscore import format_type_table
 
     assert format_type_table(PER_TYPE_RESULT, ["X"]).splitlines()[1].split() == ["X", "1.0000", "1.0000", "1.0000", "1"]
+
+
+# The other formatters of results say what they take too: a list, None or a result of another function or beta
+# was a KeyError ('type_f0'), a TypeError ("argument of type 'NoneType' is not iterable") or a format error.
+def _formatter(name: str):
+    from nerscore.files import tables
+
+    return getattr(tables, name)
+
+
+BAD_FORMATTER_ARGUMENTS = [
+    pytest.param("format_table", (None,), ["results is None (NoneType)", "compute_semeval returns"], id="table-none"),
+    pytest.param("format_table", (PER_TYPE_RESULT, 0), ["results holds no 'type_f0'"], id="table-another-beta"),
+    pytest.param("format_table", (PER_TYPE_RESULT, "x"), ["beta must be a finite number"], id="table-beta-a-string"),
+    pytest.param("summary_rows", ([],), ["results is [] (list)"], id="summary-rows-a-list"),
+    pytest.param("format_comparison", (3,), ["results is 3 (int)", "compare_semeval returns"], id="comparison-int"),
+    pytest.param("format_comparison", ({"strict_precision_a": 1.0},), ["holds no 'strict_precision_b'"], id="part"),
+    pytest.param("format_runs", ({"strict_precision_mean": 1.0},), ["holds no 'strict_precision_std'"], id="runs"),
+    pytest.param("format_confusion_table", ("X",), ["matrix is 'X' (str)"], id="confusion-a-string"),
+    pytest.param("format_confusion_table", ({"a": 1},), ["matrix['a'] is 1; expected a dict"], id="confusion-flat"),
+    pytest.param("format_confusion_table", ({"a": {"b": 1}},), ["matrix holds no 'a'"], id="confusion-not-square"),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments", "fragments"), BAD_FORMATTER_ARGUMENTS)
+def test_formatters_refuse_what_they_do_not_take_with_a_located_message(name, arguments, fragments) -> None:
+    with pytest.raises(ValueError) as caught:
+        _formatter(name)(*arguments)
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)
