@@ -15,13 +15,13 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
-from ..option_checks import is_collection, is_id
+from ..option_checks import check_labels, is_collection, is_id
 from ..options import check_span_options as check_span_options  # (they were here: their callers import them here)
 from ..options import check_tag_options as check_tag_options
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 
-def first_value(batch: list[list]) -> Any:
+def first_value(batch: Batch) -> Any:
     return next((row[0] for row in batch if len(row)), None)
 
 
@@ -168,9 +168,10 @@ def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
 
 def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
     """The form of each side, references first, by its first value (None for a side without a value)."""
-    value = first_value(references)
+    listed_p, listed_r = as_list(predictions, "predictions"), as_list(references, "references")
+    value = first_value(listed_r)
     reference_form = None if value is None else value_form(value)
-    value = first_value(predictions)
+    value = first_value(listed_p)
     return reference_form, None if value is None else value_form(value)
 
 
@@ -374,9 +375,9 @@ def as_fragment_span(entity: Mapping) -> Span:
 def read_spans(batch: list[list], side: str, labels: Collection[str] | None = None) -> list[list[Span]]:
     """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
     entities of other types are left out (`decoding.kept_types`)."""
-    kept = kept_types(labels)
+    kept = kept_types(check_labels("labels", labels))
     result = []
-    for sentence, entities in enumerate(batch):
+    for sentence, entities in enumerate(as_list(batch, side)):
         spans = []
         for index, entity in enumerate(entities):
             try:
