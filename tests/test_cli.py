@@ -506,3 +506,24 @@ def test_formatters_refuse_what_they_do_not_take_with_a_located_message(name, ar
         _formatter(name)(*arguments)
     for fragment in fragments:
         assert fragment in str(caught.value), str(caught.value)
+
+
+# main takes argv as sys.argv[1:]: a number was a TypeError ("'int' object is not iterable"), a string read a
+# character at a time by argparse; an iterator of strings still works.
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(3, r"^argv is 3; expected a list of strings", id="a-number"),
+        pytest.param([3], r"^argv is \[3\]; expected a list of strings", id="a-number-in-a-list"),
+        pytest.param("--help", r"^argv is '--help'; expected a list of strings", id="one-string"),
+    ],
+)
+def test_main_names_an_argv_that_is_no_list_of_strings(argv, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        main(argv)
+
+
+def test_main_takes_an_iterator_of_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(iter(["--version"]))
+    assert capsys.readouterr().out.startswith("ner-semeval ")
