@@ -479,6 +479,7 @@ PERL_CLASSES = [
     pytest.param("\\b*", b"ab c", [b"a", b"b", b" ", b"c"], id="repeated-word-boundary"),
     pytest.param("^{2}", b"ab", [b"ab"], id="repeated-start"),
     pytest.param("\\y", b"xyz", [b"x", b"z"], id="unknown-escape-is-the-letter"),
+    pytest.param("a(?#c)b", b"xaby", [b"x", b"y"], id="a-comment-is-nothing"),
     # A \\p anywhere brings Perl's Unicode rules: \\s then matches the no-break space.
     pytest.param("\\s+\\P{L}\\s+", b"|1\t \xa0 \xa0|", [b"|1", b"|"], id="s-under-unicode-rules"),
     pytest.param("\\w\\pZ", b"a \xe9 b", [b"", b"", b"b"], id="w-under-unicode-rules"),
@@ -505,6 +506,8 @@ def test_perl_classes_in_the_delimiter_split_as_perl_splits(delimiter: str, line
         pytest.param("\\p{Foo}", 2, "Perl's property \\p{Foo}", id="unknown-property"),
         pytest.param("[[:foo:]]", 255, "conlleval: -d '[[:foo:]]': POSIX class [:foo:] unknown", id="unknown-posix"),
         pytest.param("(?^i)a", 2, "Perl's modifiers (?^i)", id="caret-modifiers"),
+        pytest.param("\\h(?#c){2}", 2, "a quantifier after a (?#...) comment", id="quantified-comment"),
+        pytest.param("(?x)a#c", 2, "a # comment under (?x)", id="verbose-comment"),
         pytest.param("(?u)a", 2, "Perl's modifiers (?u)", id="unicode-modifier"),
         pytest.param("\\pZ\\b", 2, "\\b under the Unicode rules \\p brings", id="boundary-under-unicode-rules"),
         pytest.param("\\pZ(?i)a", 2, "(?i) under the Unicode rules", id="caseless-under-unicode-rules"),
@@ -529,7 +532,25 @@ while (my $case = <STDIN>) { chomp $case; my ($d, $l) = split(/\x02/, $case, 2);
   my @f = eval { no warnings; split(/$d/, $l) };
   print $@ ? "DIE\n" : join("\x01", @f) . "\n"; }"""
 # Pieces of -d that conlleval users pass or that Perl and Python's re read differently.
-PIECES = ["|", "\\h", "\\s", "(?i)", "a", "{2}", "\\b", "*", "^", "\\pZ", "[[:space:]]", "(", ")", "x", ",", "\\y"]
+PIECES = [
+    "|",
+    "\\h",
+    "\\s",
+    "(?i)",
+    "a",
+    "{2}",
+    "\\b",
+    "*",
+    "^",
+    "\\pZ",
+    "[[:space:]]",
+    "(",
+    ")",
+    "x",
+    ",",
+    "\\y",
+    "(?#c)",
+]
 
 
 @pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")

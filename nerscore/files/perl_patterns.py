@@ -33,7 +33,11 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
     when the first line is split, as Perl does: an empty file reads with any."""
     if delimiter and not _REGEX_SYNTAX.intersection(delimiter):
         return lambda line: _drop_trailing_empty(line.split(delimiter))
-    translated = perl_pattern(delimiter)
+    # A comment is nothing to Perl: gone first; a quantifier after one (which Perl applies to what stands before
+    # the comment, `\\h(?#c){2}` being `\\h{2}`) is refused, not guessed.
+    if re.search(_COMMENT.pattern + rb"[*+?{]", delimiter):
+        raise _refused(delimiter, "a quantifier after a (?#...) comment")
+    translated = perl_pattern(_COMMENT.sub(b"", delimiter))
     compiled: list[re.Pattern[bytes]] = []
 
     def split(line: bytes) -> list[bytes]:
@@ -48,6 +52,7 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
     return split
 
 
+_COMMENT = re.compile(rb"(?<!\\)\(\?#[^)]*\)")
 # Exit status of a -d that Perl reads and this reading does not: the command line's bad-input status.
 USAGE_STATUS = 2
 
@@ -323,6 +328,8 @@ def _outside_class(
             raise _refused(delimiter, f"Perl's modifiers (?{flags.decode('latin-1')})")
         if unicode_rules and b"i" in flags.partition(b"-")[0]:
             raise _refused(delimiter, "(?i) under the Unicode rules \\p brings in Perl")
+        if b"x" in flags.partition(b"-")[0] and b"#" in delimiter[index:]:  # (Python's would run past the scope)
+            raise _refused(delimiter, "a # comment under (?x)")
         scopes[-1].append(flags)
         return b"(?" + flags + b":", modifiers.end()
     if byte in b")|":
