@@ -16,13 +16,14 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from ._version import __version__
 from .accumulator import Accumulator
+from .errors import InvalidInputError, shown
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import ConllError
 from .files.reports import print_comparison, print_results, print_runs
 from .forms.inputs import check_span_options, check_tag_options
-from .option_checks import OVERLAP, SLICE_NAMES, check_resamples
+from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
 from .options import SPECS, Options
 
 # --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
@@ -31,7 +32,11 @@ _COMPARE_RESAMPLES = 10_000
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
+    if argv is not None and (isinstance(argv, (str, bytes)) or not is_collection(argv)):
+        raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
     argv = sys.argv[1:] if argv is None else list(argv)
+    if not all(isinstance(argument, str) for argument in argv):
+        raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
     if argv[:1] == ["agreement"]:  # a command of its own: annotators' files (docs/agreement.md)
         from .files.agreement_files import agreement_main
 

@@ -20,7 +20,7 @@ from .forms.registry import FORMS, holds_values
 from .forms.span_arrays import SpanValues, count_spans, entity_ends
 from .forms.string_batches import StringSpans, entity_dicts, past_text
 from .options import Options
-from .result_scores import OUTSIDE_TYPE, entity_rows, scores
+from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
 from .schemes import OUTSIDE
 from .statistics.resampling import interval_keys, slice_interval_keys
 from .statistics.sample_statistics import slice_layout
@@ -64,6 +64,9 @@ def result_dict(
     §1b), with `slices` the scores of every bucket of `slices` (§11; with `bootstrap`, the sentence counts then
     carry the bucket columns too, `per_sentence_columns`). The command line and the Space
     build theirs here too."""
+    check_tally(tally, options)
+    if options is None:
+        raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
     result: dict[str, Any] = scores(tally, options)
     sliced = None
     if options.slices:

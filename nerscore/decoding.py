@@ -28,7 +28,7 @@ from .schemes import (
     get_scheme,
     not_a_tag,
 )
-from .span import Span
+from .span import Span, listed
 
 
 def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT, suffix: bool = False) -> list[Span]:
@@ -40,6 +40,9 @@ def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT
     are not well formed in the scheme. Raises `InvalidInputError` naming the token of a malformed tag.
     """
     options = Options.of(scheme=scheme, mode=mode, suffix=suffix)
+    tags = (
+        listed("tags", tags, "a list of tags such as ['B-PER', 'I-PER', 'O']") if not isinstance(tags, list) else tags
+    )
     return decode_tags(tags, options.mode, TagTable(options.scheme, options.suffix))
 
 
@@ -155,7 +158,7 @@ def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
     overlapping ones overwrote each other's tags)."""
     if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or length < 0:
         raise InvalidInputError(f"length is {shown(length)}; expected a whole number of tokens >= 0")
-    given = list(spans)
+    given = listed("spans", spans, "an iterable of Span")
     for index, span in enumerate(given):
         if not isinstance(span, Span):
             raise InvalidInputError(f"spans[{index}]: found {shown(span)}; expected a Span (as_span reads others)")

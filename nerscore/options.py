@@ -46,7 +46,7 @@ from .option_checks import (
     check_value,
     check_zero_division,
 )
-from .schemes import LENIENT, MODES, Scheme
+from .schemes import IOB2, LENIENT, MODES, Scheme
 
 # ---------------------------------------------------------------------------------------------------------
 # The table's parts: an option's flag, its entry, its field
@@ -403,14 +403,16 @@ def _checked(given: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def f_key(beta: float) -> str:
-    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``)."""
+    """The name of the F measure: ``f1`` for beta 1, else ``f{beta:g}`` (``f0.5``, ``f2``); a beta that is no
+    number >= 0 is the option's ValueError (`check_beta`), not a format error."""
+    beta = check_beta("beta", beta)
     return "f1" if beta == 1 else f"f{beta:g}"
 
 
 def check_labels_are_types(options: Options) -> None:
     """labels are entity types: with tag input, a tag of the declared scheme among them (``B-PER`` for ``PER``)
     is a slip. Span types are whatever the data holds (``B-cell``, ``I-95``), so only the reader of tags applies
-    this rule, once it knows the input holds tags (`nerscore.forms.inputs.check_tag_options`)."""
+    this rule, once it knows the input holds tags (`check_tag_options`)."""
     for label in options.labels or ():
         if options.suffix:
             prefix, hyphen, entity_type = label.rpartition("-")[::-1]
@@ -420,6 +422,29 @@ def check_labels_are_types(options: Options) -> None:
             raise ValueError(
                 f"labels holds the tag {label!r}; labels are entity types: pass {entity_type!r} instead of {label!r}"
             )
+
+
+def check_span_options(options: Options) -> None:
+    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
+    rather than silently ignored."""
+    given = {
+        "scheme": options.scheme is not IOB2,
+        "mode": options.mode != LENIENT,
+        "suffix": options.suffix,
+        "label_list": options.label_list is not None,
+    }
+    meaningless = [name for name, is_given in given.items() if is_given]
+    if meaningless:
+        raise ValueError(
+            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
+            "and mean nothing for spans: leave them out"
+        )
+
+
+def check_tag_options(options: Options) -> None:
+    """What options must be for tag or id input: `labels` entity types, not tags of the declared scheme
+    (docs/scoring.md §2). Checked once the input is known to hold tags: with spans, ``B-cell`` is a type."""
+    check_labels_are_types(options)
 
 
 def describe(indent: int = 4, width: int = 116) -> str:

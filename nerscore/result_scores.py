@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .errors import InvalidInputError
+from .errors import InvalidInputError, shown
 from .measures import Ratios, Rule
-from .option_checks import Weights
+from .option_checks import Weights, check_evaluation_schemes
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
+from .span import Span
 from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Counts, Row, Tally
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
 
     Macro averages are unweighted means over the types seen on either side, or over `labels` when given
     (a label with no entity then scores as a type with no entity on either side)."""
+    check_tally(tally, options)
     return scores_of([tally], options)[0]
 
 
@@ -409,13 +411,20 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
     prediction at ``["O"][type]``. A full square over `entity_types` (sorted) and ``"O"`` last, zeros included,
     so that ``pandas.DataFrame(matrix).T`` shows it with references as rows; with `sparse`, only its non-zero
     cells, in the same order (rows without one left out). Raises `ValueError` as `check_confusion` says."""
+    check_tally(tally)
+    if isinstance(entity_types, (str, bytes)) or not isinstance(entity_types, Sequence):
+        raise InvalidInputError(f"entity_types is {shown(entity_types)}; expected a list of types such as ['PER']")
+    if not all(isinstance(entity_type, str) for entity_type in entity_types):
+        raise InvalidInputError(f"entity_types is {shown(entity_types)}; expected types that are strings")
     check_confusion(entity_types, sparse)
     names = [*sorted(entity_types), OUTSIDE]
     matrix: dict[str, dict[str, int]]
     if not sparse:
         matrix = {reference: dict.fromkeys(names, 0) for reference in names}
         for (_, reference_type, predicted_type), number in tally.cells.items():
-            matrix[reference_type or OUTSIDE][predicted_type or OUTSIDE] += number
+            row, column = matrix.get(reference_type or OUTSIDE), predicted_type or OUTSIDE
+            if row is not None and column in row:  # a type left out of entity_types is not shown (as when sparse)
+                row[column] += number
         return matrix
     # Cells by their row and column numbers, summed over scenarios with numpy: a dict step per cell, not per square.
     position: dict[str | None, int] = dict(zip(names, range(len(names))))
@@ -441,18 +450,44 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""
+    check_evaluation_schemes("schemes", schemes)  # (kept in the order given)
+    rows = rows if isinstance(rows, (list, tuple)) else list(rows)
     # Each scenario's last keys (the scenario and its outcomes) made once: a batch has hundreds of thousands of rows
     # and six scenarios.
     tails = {
         scenario: {"scenario": scenario, **{scheme: OUTCOMES[scenario][scheme] for scheme in schemes}}
         for scenario in OUTCOMES
     }
-    return [
-        {
-            "sentence": sentence,
-            "reference": reference.as_dict() if reference is not None else None,
-            "prediction": prediction.as_dict() if prediction is not None else None,
-            **tails[scenario_of(reference, prediction)],
-        }
-        for sentence, reference, prediction in rows
-    ]
+    try:
+        return [
+            {
+                "sentence": sentence,
+                "reference": reference.as_dict() if reference is not None else None,
+                "prediction": prediction.as_dict() if prediction is not None else None,
+                **tails[scenario_of(reference, prediction)],
+            }
+            for sentence, reference, prediction in rows
+        ]
+    except (AttributeError, TypeError, ValueError, KeyError):  # a row that is none: found here, not on every row
+        for index, row in enumerate(rows):
+            if not (isinstance(row, (tuple, list)) and len(row) == 3 and isinstance(row[0], int)) or not all(
+                span is None or isinstance(span, Span) for span in row[1:]
+            ):
+                raise InvalidInputError(
+                    f"rows[{index}] is {shown(row)}; expected (sentence, reference Span or None, prediction Span or "
+                    "None), as tally_semeval returns them"
+                ) from None
+        raise
+
+
+def check_tally(tally: Any, options: Any = None) -> None:
+    """An `InvalidInputError` where `tally` is no `Tally` or `options` neither an `Options` nor None: what the
+    public functions over a tally take (`scores`, `confusion_matrix`, `compute.result_dict`)."""
+    if not isinstance(tally, Tally):
+        raise InvalidInputError(
+            f"tally is {shown(tally)} ({type(tally).__name__}); expected a Tally (nerscore.tally_semeval returns one)"
+        )
+    if options is not None and not isinstance(options, Options):
+        raise InvalidInputError(
+            f"options is {shown(options)} ({type(options).__name__}); expected an Options (nerscore.Options.of(...))"
+        )

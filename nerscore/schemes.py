@@ -72,7 +72,7 @@ def get_scheme(scheme: str | Scheme) -> Scheme:
 
 def check_mode(mode: Any) -> str:
     """`mode` if it is one of `MODES` (docs/scoring.md §2), else a `ValueError` naming them."""
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:  # (a string first: an array's `in` compares each item)
         raise ValueError(f"unknown mode {shown(mode)}; expected one of {', '.join(MODES)}")
     return mode
 

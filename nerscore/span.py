@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import numbers
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from operator import itemgetter
 from typing import Any
+
+from .errors import InvalidInputError, shown
 
 Fragments = tuple[tuple[int, int], ...]
 
@@ -132,3 +134,22 @@ LOGITS_HINT = "for model logits pass logits.argmax(-1)"
 
 def _is_offset(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def listed(name: str, values: Any, expected: str) -> list:
+    """`values` (a function's argument `name`) as a list; an `InvalidInputError` saying what it is and that
+    `expected` was, where it is no collection of values (a string, a number, None)."""
+    if isinstance(values, (str, bytes, Mapping, Span)) or not hasattr(values, "__iter__"):
+        raise InvalidInputError(f"{name} is {shown(values)} ({type(values).__name__}); expected {expected}")
+    return list(values)
+
+
+def check_spans(name: str, spans: Any) -> None:
+    """An `InvalidInputError` naming the first value of `spans` (a function's argument `name`) that is no `Span`,
+    or `spans` itself when it is no sequence of them: where a function takes `Span`s (`nerscore.pair`)."""
+    made = "(nerscore.as_span makes one of a (start, end, type) tuple or a dict)"
+    if isinstance(spans, (str, bytes)) or not isinstance(spans, Sequence):
+        raise InvalidInputError(f"{name} is {shown(spans)} ({type(spans).__name__}); expected a list of Span {made}")
+    for index, span in enumerate(spans):
+        if not isinstance(span, Span):
+            raise InvalidInputError(f"{name}[{index}] is {shown(span)} ({type(span).__name__}); expected a Span {made}")

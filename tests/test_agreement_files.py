@@ -579,3 +579,20 @@ def test_fragment_dicts_label_the_units_their_fragments_cover(batches):
 def test_a_reader_of_several_paths_given_none_says_so(reader) -> None:
     with pytest.raises(ValueError, match="found NoneType; expected a list of paths"):
         reader(None)
+
+
+# file_format takes a list of paths: None, one path as a string or a path that is None was a TypeError ("'NoneType'
+# object is not iterable", "stat: path should be string") or a string read a character at a time.
+@pytest.mark.parametrize(
+    ("paths", "message"),
+    [
+        pytest.param(None, r"^paths is None; expected a list of files or folders", id="none"),
+        pytest.param(
+            "a.json", r"^paths is 'a.json'; expected a list of files or folders \(\[path\] for one\)", id="one"
+        ),
+        pytest.param([None], r"found NoneType None; expected each of paths a file or folder", id="a-path-that-is-none"),
+    ],
+)
+def test_file_format_names_what_is_no_list_of_paths(paths, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        file_format(paths)

@@ -461,6 +461,23 @@ def test_a_line_reader_given_no_lines_says_what_it_found(reader, lines) -> None:
         list(reader(lines))
 
 
+# A line that is no text (a binary file's bytes, None, a list) was an AttributeError ("'bytes' object has no
+# attribute 'split'", or "... 'strip'"): now the line is named. (lines, line number, what is found)
+NOT_TEXT_LINES = [
+    pytest.param(["", None], 2, "found NoneType None; expected a line of text", id="none"),
+    pytest.param(["", b"a B-PER B-PER O"], 2, "found bytes .*open the file in text mode", id="a-binary-file"),
+    pytest.param(["", ["a", "O"]], 2, r"found list \['a', 'O'\]; expected a line of text", id="a-list"),
+]
+
+
+@pytest.mark.parametrize("reader", LINE_READERS, ids=lambda reader: reader.__name__)
+@pytest.mark.parametrize(("lines", "number", "message"), NOT_TEXT_LINES)
+def test_a_line_that_is_no_text_is_named(reader, lines: list, number: int, message: str) -> None:
+    with pytest.raises(nerscore.ConllError, match=message) as caught:
+        list(reader(lines, "f.conll"))
+    assert (caught.value.source, caught.value.line) == ("f.conll", number)
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Label Studio's JSON export (item 6), written by hand as Label Studio writes it (indented, one task after
 # another): annotations are the references, predictions the system's

@@ -439,3 +439,91 @@ def test_a_span_line_without_the_text_a_slice_reads_is_named(tmp_path, capsys, s
     assert main(["--spans", str(spans), *[str(seen) if flag == "SEEN" else flag for flag in slices]]) == 2
     error = capsys.readouterr().err
     assert error.startswith(str(spans)) and message in error and "texts=" not in error, error
+
+
+# format_type_table takes a compute_semeval result with per_type=True and its types (its signature): anything else
+# was a KeyError ('X_strict_precision', also for a result without per_type), a TypeError or a format error; now a
+# ValueError naming the argument, the value and what it expects. (arguments, fragments of the message)
+PER_TYPE_RESULT = compute_semeval(predictions=[["B-X", "O"]], references=[["B-X", "O"]], per_type=True)
+BAD_TYPE_TABLE_ARGUMENTS = [
+    pytest.param(({}, ["X"]), ["results holds no X_strict_precision", "per_type=True"], id="empty-result"),
+    pytest.param(
+        (compute_semeval(predictions=[["B-X"]], references=[["B-X"]]), ["X"]),
+        ["results holds no X_strict_precision", "per_type=True"],
+        id="a-result-without-per-type",
+    ),
+    pytest.param(([], ["X"]), ["results is [] (list)", "the dict compute_semeval returns"], id="a-list"),
+    pytest.param((PER_TYPE_RESULT, "X"), ["entity_types is 'X'", "a list of types"], id="one-type-as-a-string"),
+    pytest.param((PER_TYPE_RESULT, [1]), ["entity_types[0] is 1"], id="an-int-type"),
+    pytest.param((PER_TYPE_RESULT, ["X"], "foo"), ["scheme is 'foo'", "strict, exact, partial, type"], id="a-scheme"),
+    pytest.param((PER_TYPE_RESULT, ["X"], "strict", "x"), ["beta must be a finite number"], id="beta-a-string"),
+    pytest.param((PER_TYPE_RESULT, ["Y"]), ["results holds no Y_strict_precision"], id="a-type-not-in-the-result"),
+    pytest.param((PER_TYPE_RESULT, ["X"], "strict", 2), ["results holds no X_strict_f2"], id="another-beta"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "fragments"), BAD_TYPE_TABLE_ARGUMENTS)
+def test_format_type_table_refuses_what_it_does_not_take_with_a_located_message(arguments, fragments) -> None:
+    from nerscore import format_type_table
+
+    with pytest.raises(ValueError) as caught:
+        format_type_table(*arguments)
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)
+
+
+def test_format_type_table_of_a_per_type_result() -> None:
+    from nerscore import format_type_table
+
+    assert format_type_table(PER_TYPE_RESULT, ["X"]).splitlines()[1].split() == ["X", "1.0000", "1.0000", "1.0000", "1"]
+
+
+# The other formatters of results say what they take too: a list, None or a result of another function or beta
+# was a KeyError ('type_f0'), a TypeError ("argument of type 'NoneType' is not iterable") or a format error.
+def _formatter(name: str):
+    from nerscore.files import tables
+
+    return getattr(tables, name)
+
+
+BAD_FORMATTER_ARGUMENTS = [
+    pytest.param("format_table", (None,), ["results is None (NoneType)", "compute_semeval returns"], id="table-none"),
+    pytest.param("format_table", (PER_TYPE_RESULT, 0), ["results holds no 'type_f0'"], id="table-another-beta"),
+    pytest.param("format_table", (PER_TYPE_RESULT, "x"), ["beta must be a finite number"], id="table-beta-a-string"),
+    pytest.param("summary_rows", ([],), ["results is [] (list)"], id="summary-rows-a-list"),
+    pytest.param("format_comparison", (3,), ["results is 3 (int)", "compare_semeval returns"], id="comparison-int"),
+    pytest.param("format_comparison", ({"strict_precision_a": 1.0},), ["holds no 'strict_precision_b'"], id="part"),
+    pytest.param("format_runs", ({"strict_precision_mean": 1.0},), ["holds no 'strict_precision_std'"], id="runs"),
+    pytest.param("format_confusion_table", ("X",), ["matrix is 'X' (str)"], id="confusion-a-string"),
+    pytest.param("format_confusion_table", ({"a": 1},), ["matrix['a'] is 1; expected a dict"], id="confusion-flat"),
+    pytest.param("format_confusion_table", ({"a": {"b": 1}},), ["matrix holds no 'a'"], id="confusion-not-square"),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments", "fragments"), BAD_FORMATTER_ARGUMENTS)
+def test_formatters_refuse_what_they_do_not_take_with_a_located_message(name, arguments, fragments) -> None:
+    with pytest.raises(ValueError) as caught:
+        _formatter(name)(*arguments)
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)
+
+
+# main takes argv as sys.argv[1:]: a number was a TypeError ("'int' object is not iterable"), a string read a
+# character at a time by argparse; an iterator of strings still works.
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(3, r"^argv is 3; expected a list of strings", id="a-number"),
+        pytest.param([3], r"^argv is \[3\]; expected a list of strings", id="a-number-in-a-list"),
+        pytest.param("--help", r"^argv is '--help'; expected a list of strings", id="one-string"),
+    ],
+)
+def test_main_names_an_argv_that_is_no_list_of_strings(argv, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        main(argv)
+
+
+def test_main_takes_an_iterator_of_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(iter(["--version"]))
+    assert capsys.readouterr().out.startswith("ner-semeval ")

@@ -3,12 +3,14 @@
 The expected outputs are written out from conlleval.pl's documented format (the CoNLL-2000 output page's lines,
 `%6.2f` and `%17s`, its chunk rules) and were checked against the script itself; the properties check the counts
 against this metric's strict scores, which agree with conlleval.pl on IOB1/IOB2 data in lenient mode
-(docs/comparison.md). No test runs Perl."""
+(docs/comparison.md). Only -d's split is compared with Perl's, where perl is installed."""
 
 from __future__ import annotations
 
 import io
+import itertools
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -22,7 +24,8 @@ from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore import cli
-from nerscore.files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of, perl_split, splitter
+from nerscore.files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
+from nerscore.files.perl_patterns import perl_split, splitter
 
 HEADER = "        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline"
 
@@ -459,6 +462,27 @@ PERL_CLASSES = [
     pytest.param("[\\11 ]", b"a\tb c", [b"a", b"b", b"c"], id="octal-in-a-class"),
     pytest.param("(,)\\1", b"a,,b", [b"a", b",", b"b"], id="a-backreference-stays-one"),
     pytest.param("\\" + "1" * 5000, b"aI" + b"1" * 4997 + b"b", [b"a", b"b"], id="octal-then-4997-digits"),
+    # An empty match at a field's start makes Perl backtrack into the next alternative there (a space is one
+    # empty field), where looking on one byte took the space into the field.
+    pytest.param("|\\h", b"a b", [b"a", b"", b"b"], id="empty-alternative-first"),
+    pytest.param("x*|,", b"a,b", [b"a", b"", b"b"], id="empty-star-then-a-comma"),
+    # Perl's modifiers anywhere, to the end of their group, every alternative after them (Python's re: "global
+    # flags not at the start", status 255 "is not a regular expression"), as perl -e 'split /$d/' splits.
+    pytest.param("a(?i)b", b"xaBy", [b"x", b"y"], id="modifier-in-the-middle"),
+    pytest.param("a|(?i)b", b"xAyBz", [b"xAy", b"z"], id="modifier-in-the-second-alternative"),
+    pytest.param("(?i)a|b", b"xAyBz", [b"x", b"y", b"z"], id="modifier-over-every-alternative"),
+    pytest.param("(a(?i)b|c)d", b"1aBd2Cd3cd", [b"1", b"aB", b"2", b"C", b"3", b"c"], id="modifier-to-the-group-end"),
+    pytest.param("(?-i)a", b"xAyaz", [b"xAy", b"z"], id="modifier-turned-off"),
+    # What Python's re calls "nothing to repeat" and Perl reads: a leading brace, a repeated assertion.
+    pytest.param("{2}", b"a{2}b", [b"a", b"b"], id="leading-brace-literal"),
+    pytest.param("a|{2}", b"x{2}ay", [b"x", b"", b"y"], id="brace-after-a-bar-literal"),
+    pytest.param("\\b*", b"ab c", [b"a", b"b", b" ", b"c"], id="repeated-word-boundary"),
+    pytest.param("^{2}", b"ab", [b"ab"], id="repeated-start"),
+    pytest.param("\\y", b"xyz", [b"x", b"z"], id="unknown-escape-is-the-letter"),
+    pytest.param("a(?#c)b", b"xaby", [b"x", b"y"], id="a-comment-is-nothing"),
+    # A \\p anywhere brings Perl's Unicode rules: \\s then matches the no-break space.
+    pytest.param("\\s+\\P{L}\\s+", b"|1\t \xa0 \xa0|", [b"|1", b"|"], id="s-under-unicode-rules"),
+    pytest.param("\\w\\pZ", b"a \xe9 b", [b"", b"", b"b"], id="w-under-unicode-rules"),
 ]
 
 
@@ -481,6 +505,14 @@ def test_perl_classes_in_the_delimiter_split_as_perl_splits(delimiter: str, line
         pytest.param("\\" + "9" * 5000, 255, "is not a regular expression", id="backreference-of-5000-digits"),
         pytest.param("\\p{Foo}", 2, "Perl's property \\p{Foo}", id="unknown-property"),
         pytest.param("[[:foo:]]", 255, "conlleval: -d '[[:foo:]]': POSIX class [:foo:] unknown", id="unknown-posix"),
+        pytest.param("(?^i)a", 2, "Perl's modifiers (?^i)", id="caret-modifiers"),
+        pytest.param("\\h(?#c){2}", 2, "a quantifier after a (?#...) comment", id="quantified-comment"),
+        pytest.param("(?x)a#c", 2, "a # comment under (?x)", id="verbose-comment"),
+        pytest.param("(?u)a", 2, "Perl's modifiers (?u)", id="unicode-modifier"),
+        pytest.param("\\pZ\\b", 2, "\\b under the Unicode rules \\p brings", id="boundary-under-unicode-rules"),
+        pytest.param("\\pZ(?i)a", 2, "(?i) under the Unicode rules", id="caseless-under-unicode-rules"),
+        pytest.param("\\pZ[[:space:]]", 2, "a POSIX class under the Unicode rules", id="posix-under-unicode-rules"),
+        pytest.param("\\1(a)", 2, "the backreference \\1 before its group", id="backreference-before-its-group"),
     ],
 )
 def test_a_perl_delimiter_it_cannot_translate_is_refused(
@@ -493,3 +525,53 @@ def test_a_perl_delimiter_it_cannot_translate_is_refused(
     assert captured.out == b""
     assert message in captured.err.decode(), captured.err
     assert captured.err.startswith(b"error: -d " if status == 2 else b"conlleval: -d "), captured.err
+
+
+PERL_SPLIT = r"""binmode STDIN; binmode STDOUT;
+while (my $case = <STDIN>) { chomp $case; my ($d, $l) = split(/\x02/, $case, 2);
+  my @f = eval { no warnings; split(/$d/, $l) };
+  print $@ ? "DIE\n" : join("\x01", @f) . "\n"; }"""
+# Pieces of -d that conlleval users pass or that Perl and Python's re read differently.
+PIECES = [
+    "|",
+    "\\h",
+    "\\s",
+    "(?i)",
+    "a",
+    "{2}",
+    "\\b",
+    "*",
+    "^",
+    "\\pZ",
+    "[[:space:]]",
+    "(",
+    ")",
+    "x",
+    ",",
+    "\\y",
+    "(?#c)",
+]
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_delimiters_split_as_perl_splits_or_are_refused() -> None:
+    # Every delimiter of two or three pieces on a few lines: the fields Perl's split gives, a refusal that says
+    # what is not translated (status 2), or Perl's own compile error (255) where Perl dies too.
+    delimiters = ["".join(pieces) for size in (2, 3) for pieces in itertools.product(PIECES, repeat=size)]
+    lines = [b"a b", b"xA,\t\xa0{2}B", b"", b"ab  c"]
+    cases = [(delimiter.encode(), line) for delimiter in delimiters for line in lines]
+    perl = subprocess.run(
+        ["perl", "-e", PERL_SPLIT],
+        input=b"".join(d + b"\x02" + line + b"\n" for d, line in cases),
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\n")
+    wrong = []
+    for (delimiter, line), expected in zip(cases, perl):
+        try:
+            got = b"\x01".join(splitter(delimiter)(line))
+        except ConllevalError as error:
+            got = b"DIE" if error.status == 255 else expected  # a refusal that names the construct
+        if got != expected:
+            wrong.append((delimiter, line, expected, got))
+    assert not wrong, wrong[:5]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+import numpy as np
 import pytest
 import strategies
 from hypothesis import given, settings
@@ -241,6 +242,9 @@ BAD_ENCODINGS = {
     "a tuple": ([(0, 1, PER)], 4, r"spans\[0\]: found \(0, 1, 'PER'\); expected a Span"),
     "negative length": ([], -1, r"length is -1; expected a whole number of tokens >= 0"),
     "length of a float": ([], 2.0, r"length is 2.0; expected a whole number"),
+    # No collection of spans at all: a TypeError ("'NoneType' object is not iterable") before.
+    "no spans": (None, 4, r"spans is None \(NoneType\); expected an iterable of Span"),
+    "one span alone": (Span(0, 1, PER), 4, r"spans is Span\(start=0.*\(Span\); expected an iterable of Span"),
 }
 
 
@@ -380,3 +384,23 @@ def test_a_tag_table_with_labels_decodes_the_kept_entities_of_the_whole_decoding
             roles, types = table.roles_and_types(list(tags))
             assert [name for name in types if name is not None] == [name for name in types if name in labels]
             assert all((role is None) == (name is None) for role, name in zip(roles, types))
+
+
+# decode takes a list of tags and a mode of MODES: None or a number was a TypeError ("'int' object is not
+# iterable"), one string was read a character at a time, an array as the mode "The truth value of an array".
+BAD_DECODINGS = {
+    "no tags": ({"tags": None}, r"tags is None \(NoneType\); expected a list of tags"),
+    "a number": ({"tags": 3}, r"tags is 3 \(int\); expected a list of tags"),
+    "one tag as a string": ({"tags": "B-PER"}, r"tags is 'B-PER' \(str\); expected a list of tags"),
+    "an array as the mode": ({"tags": ["B-PER"], "mode": np.array([1, 2])}, r"unknown mode array\(\[1, 2\]\)"),
+}
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_DECODINGS.values(), ids=BAD_DECODINGS.keys())
+def test_decode_refuses_what_is_no_list_of_tags_with_a_located_message(arguments: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        decode(**arguments)
+
+
+def test_decode_reads_a_tuple_or_an_array_of_tags_as_a_list() -> None:
+    assert decode(("B-PER", "I-PER")) == decode(np.array(["B-PER", "I-PER"])) == [Span(0, 2, PER)]

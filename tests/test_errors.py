@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import nerscore
 from nerscore import InvalidInputError, compute_semeval
 from nerscore.errors import shown
 
@@ -620,6 +621,26 @@ MISLEADING_FIRST_VALUES = [
         ["[1, 2]", "a list of 2 items"],
         id="a-list-span-without-its-type-in-the-references-against-no-entity",
     ),
+    # After a valid string entity, one of three values was "the span ('LOC', 'Paris', 'x')": it is a string entity
+    # of the wrong length (docs/scoring.md §1b: a (type, text) pair).
+    pytest.param(
+        {"predictions": [[("PER", "a"), ("LOC", "Paris", "x")], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["('LOC', 'Paris', 'x')", "a string entity of 3 values", "expected a (type, text) pair of strings"],
+        id="a-string-entity-of-three-values",
+    ),
+    pytest.param(
+        {"predictions": [[("PER", "a"), ["LOC", "Paris", 0]], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["['LOC', 'Paris', 0]", "a string entity of 3 values"],
+        id="a-string-entity-with-a-start-appended",
+    ),
+    pytest.param(
+        {"predictions": [[("PER", "a"), ("LOC",)], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["('LOC',)", "a string entity of 1 value)"],
+        id="a-string-entity-of-one-value",
+    ),
 ]
 
 
@@ -643,3 +664,22 @@ def test_fragments_as_a_numpy_array_are_read_as_lists_are() -> None:
     assert compute_semeval(predictions=as_array, references=[[(0, 6, "A")]], return_entities=True) == expected
     with pytest.raises(InvalidInputError, match=r"fragment 0 array\(\[0, 2, 4\]\) is not a pair"):
         compute_semeval(predictions=[[{"fragments": np.array([[0, 2, 4]]), "type": "A"}]], references=[[]])
+
+
+# read_spans and side_forms (public) take batches as compute_semeval does: None or a sentence that is no list was
+# a TypeError ("'NoneType' object is not iterable", "object of type 'int' has no len()"), labels of lists
+# "unhashable type: 'list'"; now the side and sentence are named, labels refused as the option is.
+# (call, message)
+BAD_BATCH_CALLS = [
+    pytest.param(lambda: nerscore.read_spans(None, "predictions"), r"^predictions: found NoneType", id="no-batch"),
+    pytest.param(lambda: nerscore.read_spans([3], "references"), r"^references, sentence 0: found 3", id="an-int"),
+    pytest.param(lambda: nerscore.read_spans([[(0, 1, "X")]], "predictions", [[]]), r"^labels must be", id="labels"),
+    pytest.param(lambda: nerscore.side_forms(None, [[]]), r"^predictions: found NoneType", id="forms-no-batch"),
+    pytest.param(lambda: nerscore.side_forms([["B-X"]], [None]), r"^references, sentence 0: found None", id="none"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), BAD_BATCH_CALLS)
+def test_public_readers_of_batches_name_the_side_and_sentence(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -296,3 +296,26 @@ def test_a_prediction_far_from_nested_references_looks_at_none_of_them() -> None
     # Inside the onion, each prediction takes the first reference it meets that is not taken, as the scorer does.
     inside = [S(199, 201, "A"), S(0, 1, "B"), S(199, 201, "A")]
     assert our_counts(pair_greedy(onion, inside)) == scorer_counts(onion, inside)
+
+
+# pair_greedy and scenario_of take Spans (their signatures): a tuple or None was an AttributeError ("'tuple' object
+# has no attribute 'end'") or a TypeError, alternatives of another length an IndexError; now a ValueError naming
+# the argument, the value and what it expects. (call, fragments of the message)
+X, Y = Span(0, 1, "X"), Span(0, 1, "Y")
+BAD_GREEDY_ARGUMENTS = [
+    pytest.param(lambda: pair_greedy([(0, 1, "X")], [X]), ["references[0] is (0, 1, 'X') (tuple)"], id="a-tuple"),
+    pytest.param(lambda: pair_greedy([X], None), ["predictions is None (NoneType)"], id="no-predictions"),
+    pytest.param(lambda: pair_greedy([X], [Y], alternatives=[]), ["alternatives is []", "one value per"], id="few"),
+    pytest.param(lambda: pair_greedy([X], [Y], alternatives=[None]), ["alternatives is [None]"], id="alt-none"),
+    pytest.param(lambda: pair_greedy([X], [Y], identical=3), ["identical is 3"], id="identical-a-number"),
+    pytest.param(lambda: scenario_of((0, 1, "X"), None), ["reference is (0, 1, 'X') (tuple)"], id="scenario-tuple"),
+    pytest.param(lambda: scenario_of(X, "Y"), ["prediction is 'Y' (str); expected a Span or None"], id="scenario-str"),
+]
+
+
+@pytest.mark.parametrize(("call", "fragments"), BAD_GREEDY_ARGUMENTS)
+def test_what_is_no_span_is_refused_with_a_located_message(call, fragments: list) -> None:
+    with pytest.raises(ValueError) as caught:
+        call()
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)

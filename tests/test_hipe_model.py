@@ -71,3 +71,24 @@ def test_a_response_with_other_documents_is_an_error() -> None:
         align_hipe(gold, [])
     with pytest.raises(HipeFileError, match="the gold has no tokens"):
         align_hipe([], gold)
+
+
+# align_hipe takes read_hipe's documents: a number or a list of something else was a TypeError ("'int' object is
+# not subscriptable") or an AttributeError ("'str' object has no attribute 'source'"); now a ValueError naming it.
+@pytest.mark.parametrize(
+    ("gold", "system", "message"),
+    [
+        pytest.param(-1, [], r"^gold is -1 \(int\); expected a list of HipeDocument", id="a-number"),
+        pytest.param(None, None, r"^gold is None", id="none"),
+        pytest.param("GOLD", "X", r"^gold is 'GOLD' \(str\)", id="a-string"),
+    ],
+)
+def test_align_hipe_names_what_is_no_document(gold, system, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        align_hipe(gold, system)
+
+
+def test_align_hipe_names_a_system_that_is_no_document() -> None:
+    gold = parse_hipe(GOLD_2020, "gold.tsv")
+    with pytest.raises(ValueError, match=r"^system is \['X'\] \(list\); expected a list of HipeDocument"):
+        align_hipe(gold, ["X"])

@@ -456,3 +456,19 @@ def test_levels_and_periods_given_as_none_are_refused_by_name(name: str) -> None
 def test_no_column_is_refused_rather_than_an_empty_table() -> None:
     with pytest.raises(ValueError, match="column is empty"):
         hipe_table([], [], column=[])
+
+
+# format_hipe_table takes hipe_table's rows: None or a row that is no dict was a TypeError or an AttributeError
+# ("'tuple' object has no attribute 'get'"); now a ValueError naming it.
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        pytest.param(None, r"^rows is None \(NoneType\); expected the rows hipe_table returns", id="none"),
+        pytest.param([{"System": "x"}, ("a", 1)], r"^rows\[1\] is \('a', 1\); expected a dict", id="a-tuple"),
+    ],
+)
+def test_format_hipe_table_names_what_is_no_row(rows, message: str) -> None:
+    from nerscore import format_hipe_table
+
+    with pytest.raises(ValueError, match=message):
+        format_hipe_table(rows)

@@ -348,3 +348,33 @@ def test_wide_totals_are_scored_and_swapped_in_small_blocks() -> None:
     data = two_systems(np.random.default_rng(6), 50)
     options = {"slices": ["entity_length"], "slice_edges": {"entity_length": list(range(1, 1_001))}}
     assert peak_bytes(ns.compare_semeval, **data, n_resamples=1_000, **options) < 450_000_000
+
+
+WIDE_SLICES = {"slices": ["entity_length"], "slice_edges": {"entity_length": list(range(1, 21))}}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        pytest.param(
+            lambda: ns.compute_semeval(**sample_batch(np.random.default_rng(7), 20), bootstrap=400, **WIDE_SLICES),
+            id="bootstrap",
+        ),
+        pytest.param(
+            lambda: ns.compare_semeval(**two_systems(np.random.default_rng(8), 20), n_resamples=400, **WIDE_SLICES),
+            id="compare",
+        ),
+    ],
+)
+def test_bins_beyond_the_free_memory_are_refused_before_they_are_made(call, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 10**6 resamples of slices of 1,000 edges: 12,000 statistics' bins are 3 GB, allocated unchecked. Here few
+    # resamples are held (a small block) and the machine says it has 1 MB free: the bins of 20 edges take 20 MB.
+    monkeypatch.setattr(resampling, "_RESAMPLE_BLOCK_CELLS", 1 << 10)
+    monkeypatch.setattr(resampling, "free_memory", lambda: 1_000_000)
+    with pytest.raises(
+        ns.InvalidInputError,
+        match=r"bootstrap .*statistics .*GB to find their quantiles.*expected at most 85 resamples",
+    ):
+        call()
+    monkeypatch.setattr(resampling, "free_memory", lambda: None)  # a machine that does not say: counted as before
+    assert call()

@@ -491,3 +491,43 @@ def test_scores_of_several_tallies_are_each_ones_scores_to_the_bit(
         for key, value in alone.items():
             assert type(result[key]) is type(value), key
             assert math.copysign(1, result[key]) == math.copysign(1, value) and result[key] == value, key
+
+
+# The public functions over a tally take a Tally, an Options (or None), rows as tally_semeval returns them and
+# lists of types: anything else was an AttributeError ("'NoneType' object has no attribute 'cells'"), a
+# TypeError or a KeyError; now a ValueError naming the argument. A type of the tally left out of entity_types
+# is not shown in the full square (a KeyError before), as in the sparse one. (call, message)
+def _tally_and_rows():
+    import nerscore
+
+    return nerscore.tally_semeval([["B-X", "O"]], [["B-X", "I-X"]])
+
+
+BAD_TALLY_CALLS = [
+    pytest.param(lambda ns, t, r: ns.scores(None), r"^tally is None \(NoneType\); expected a Tally", id="scores"),
+    pytest.param(lambda ns, t, r: ns.scores(t, {}), r"^options is \{\} \(dict\); expected an Options", id="options"),
+    pytest.param(lambda ns, t, r: ns.confusion_matrix([], ["X"]), r"^tally is \[\] \(list\)", id="confusion"),
+    pytest.param(lambda ns, t, r: ns.confusion_matrix(t, "X"), r"^entity_types is 'X'; expected a list", id="types"),
+    pytest.param(lambda ns, t, r: ns.confusion_matrix(t, [None]), r"^entity_types is \[None\]", id="type-none"),
+    pytest.param(lambda ns, t, r: ns.entity_rows([(0, (0, 1, "X"), None)]), r"^rows\[0\] is \(0, \(0, 1", id="rows"),
+    pytest.param(lambda ns, t, r: ns.entity_rows([None]), r"^rows\[0\] is None; expected \(sentence", id="row"),
+    pytest.param(lambda ns, t, r: ns.entity_rows(r, "strict"), r"schemes", id="schemes-a-string"),
+    pytest.param(lambda ns, t, r: ns.result_dict(t, None), r"^options is None; expected", id="result-dict"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), BAD_TALLY_CALLS)
+def test_functions_over_a_tally_name_what_is_not_one(call, message: str) -> None:
+    import nerscore
+
+    tally, rows = _tally_and_rows()
+    with pytest.raises(ValueError, match=message):
+        call(nerscore, tally, rows)
+
+
+def test_a_type_left_out_of_entity_types_is_not_shown_full_or_sparse() -> None:
+    import nerscore
+
+    tally, _ = _tally_and_rows()
+    assert nerscore.confusion_matrix(tally, []) == {"O": {"O": 0}}
+    assert nerscore.confusion_matrix(tally, [], sparse=True) == {}

@@ -319,3 +319,30 @@ def test_rows_of_folded_copies_keep_the_order_of_section_7() -> None:
     check_rows(rows, references, predictions)
     assert rows == sorted(rows, key=pairing._row_position)
     assert paired(rows) == best_pairing(references, predictions)
+
+
+# pair takes Spans (its signature and docstring): anything else was an AttributeError ("'tuple' object has no
+# attribute 'start'") or a TypeError; now a ValueError that names the argument, the value and what it expects.
+# (references, predictions, min_overlap, fragments of the message)
+BAD_PAIR_ARGUMENTS = [
+    pytest.param(
+        [(0, 2, "X")], [S(0, 2)], None, ["references[0] is (0, 2, 'X') (tuple)", "expected a Span"], id="a-tuple"
+    ),
+    pytest.param(
+        [S(0, 2)], [{"start": 0, "end": 2, "type": "X"}], None, ["predictions[0] is {", "(dict)"], id="a-dict"
+    ),
+    pytest.param([S(0, 2), S(0, 1)], [(0, 1, "X")], None, ["predictions[0] is (0, 1, 'X')"], id="nested-and-a-tuple"),
+    pytest.param(None, [S(0, 2)], None, ["references is None (NoneType)", "expected a list of Span"], id="none"),
+    pytest.param("ab", [S(0, 2)], None, ["references is 'ab' (str)"], id="a-string"),
+    pytest.param([S(0, 2), 3], [S(0, 2)], None, ["references[1] is 3 (int)"], id="an-int-after-a-span"),
+    pytest.param([S(0, 2)], [S(1, 3)], "x", ["min_overlap must be a number", "found 'x'"], id="min-overlap-a-string"),
+    pytest.param([S(0, 2)], [S(1, 3)], 2.0, ["min_overlap must be a number", "found 2.0"], id="min-overlap-above-1"),
+]
+
+
+@pytest.mark.parametrize(("references", "predictions", "min_overlap", "fragments"), BAD_PAIR_ARGUMENTS)
+def test_pair_refuses_what_is_no_span_with_a_located_message(references, predictions, min_overlap, fragments) -> None:
+    with pytest.raises(ValueError) as caught:
+        pair(references, predictions, min_overlap)
+    for fragment in fragments:
+        assert fragment in str(caught.value), str(caught.value)

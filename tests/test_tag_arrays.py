@@ -234,3 +234,9 @@ def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> 
     assert made is not None
     rows = readable_path.tag_rows(id_predictions, id_references, True, options)
     assert_same_tables(made[0], rows, len(id_references), options)
+
+
+def test_tally_semeval_names_options_that_are_no_options() -> None:
+    # A dict where an Options goes was an AttributeError ("'dict' object has no attribute 'scheme'").
+    with pytest.raises(ValueError, match=r"^options is \{'mode': 'strict'\} \(dict\); expected an Options or None"):
+        ns.tally_semeval([["B-X"]], [["B-X"]], {"mode": "strict"})

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..agreement import agreement
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, shown
 from ..options import SPECS
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
 from .annotator_readers import (
@@ -29,7 +29,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import ConllError, text_lines
+from .readers import ConllError, checked_path, text_lines
 
 # What this module gives: the readers, defined in annotator_readers and annotator_exports, stay importable from here.
 __all__ = [
@@ -74,6 +74,9 @@ def file_format(paths: Sequence[str]) -> str:
     """The layout of `paths`: folders are BRAT, one ``.json`` file Label Studio, ``.jsonl`` files doccano (one
     ``.jsonl`` file whose first line holds ``"annotations"``: every annotator's spans on each line), the rest
     CoNLL."""
+    if isinstance(paths, (str, bytes, os.PathLike)) or not isinstance(paths, Sequence):
+        raise InvalidInputError(f"paths is {shown(paths)}; expected a list of files or folders ([path] for one)")
+    paths = [checked_path(path, "each of paths a file or folder") for path in paths]
     if all(os.path.isdir(path) for path in paths):
         return "brat"
     if len(paths) == 1 and paths[0].lower().endswith(".json"):

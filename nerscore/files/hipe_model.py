@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise, repeat
 from operator import methodcaller
 
+from ..errors import InvalidInputError, shown
 from .readers import ConllError
 
 # The coarse and fine types of CLEF-HIPE-2020 (the HIPE scorer's tagset.txt), in upper case as the scorer reads
@@ -195,6 +196,10 @@ def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> 
         "`); a different number of tokens is a `HipeFileError` at the first document (and line) that differs."
         ""
     )
+    for name, documents in (("gold", gold), ("system", system)):
+        if not isinstance(documents, Sequence) or not all(isinstance(item, HipeDocument) for item in documents):
+            found = f"{shown(documents)} ({type(documents).__name__})"
+            raise InvalidInputError(f"{name} is {found}; expected a list of HipeDocument, as read_hipe returns")
     if not gold:
         raise HipeFileError("<gold>", None, "the gold has no tokens: nothing to score")
     if not system:

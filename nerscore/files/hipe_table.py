@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import shown
+from ..errors import InvalidInputError, shown
 from ..option_checks import check_pairing, is_collection
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import SCENARIOS, pair
-from ..span import Span
+from ..span import Span, listed
 from ..table.pairs import Pairs
 from ..table.reducers import cells
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
@@ -429,7 +429,9 @@ def _noise_label(level: tuple[float, float] | None) -> str:
 def format_hipe_table(rows: Iterable[dict[str, Any]]) -> str:
     """The rows as the scorer's TSV: a header of `HIPE_COLUMNS`, values as Python prints them, empty for none."""
     lines = ["\t".join(HIPE_COLUMNS)]
-    for row in rows:
+    for index, row in enumerate(listed("rows", rows, "the rows hipe_table returns")):
+        if not isinstance(row, Mapping):
+            raise InvalidInputError(f"rows[{index}] is {shown(row)}; expected a dict, as hipe_table returns rows")
         lines.append("\t".join("" if row.get(name) is None else str(row[name]) for name in HIPE_COLUMNS))
     return "\n".join(lines) + "\n"
 

@@ -43,6 +43,15 @@ def checked_lines(lines: Any, reader: str) -> Iterable[str]:
     return lines
 
 
+def line_text(line: Any, source: str, number: int) -> str:
+    """A line of `lines` that is a str; anything else (a binary file's bytes, None, a list) a `ConllError` naming
+    it, where `str.split` would raise AttributeError."""
+    if isinstance(line, str):
+        return line
+    binary = "; open the file in text mode, open(path, encoding='utf-8')" if isinstance(line, bytes) else ""
+    raise ConllError(source, number, f"found {type(line).__name__} {_short(line)}; expected a line of text{binary}")
+
+
 def _short(value: Any) -> str:
     shown = repr(value)
     return shown if len(shown) <= 60 else shown[:57] + "..."
@@ -110,7 +119,7 @@ def _sentences(
     document = 0
     lines = checked_lines(lines, "read_two_systems" if tag_columns == 3 else "read_conll")
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
-        columns = line.split()
+        columns = line_text(line, source, number).split()
         if not columns or columns[0] == "-DOCSTART-":
             if rows:
                 if documents is not None:
@@ -154,7 +163,7 @@ def json_line_records(lines: Iterable[str], source: str, expected: str) -> Itera
     import json  # here, not at the top: what only JSON lines need stays out of `import nerscore`
 
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
+        if not line_text(line, source, number).strip():
             continue
         try:
             record = json.loads(line)

@@ -3,9 +3,11 @@ two systems. The command line prints them; the Space lays its tables out from `s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
+from ..errors import InvalidInputError, shown
 from ..options import EVALUATION_SCHEMES, f_key
 from ..tally import DIAGNOSTIC_KEYS, ERROR_FIELDS
 
@@ -15,12 +17,41 @@ SUMMARY_COLUMNS = ("type", "partial", "exact", "strict")
 SUMMARY_MEASURES = ("correct", "incorrect", "partial", "missed", "spurious", "precision", "recall")
 
 
+_Format = TypeVar("_Format", bound=Callable[..., Any])
+
+
+def _refusing(what: str, name: str = "results") -> Callable[[_Format], _Format]:
+    """A public formatter that says what it takes: its first argument (`name`) no dict, or a dict without a key it
+    reads, is an `InvalidInputError` naming the argument and the key (a KeyError, or "argument of type 'NoneType'
+    is not iterable", before), `what` saying what it expects. (Its beta is checked by `f_key`.)"""
+
+    def refusing(function: _Format) -> _Format:
+        @functools.wraps(function)
+        def checked(results: Any, *args: Any, **kwargs: Any) -> Any:
+            if not isinstance(results, Mapping):
+                raise InvalidInputError(f"{name} is {shown(results)} ({type(results).__name__}); expected {what}")
+            try:
+                return function(results, *args, **kwargs)
+            except KeyError as error:
+                raise InvalidInputError(
+                    f"{name} holds no {shown(error.args[0])}; expected {what} (with the beta given here)"
+                ) from None
+
+        return cast(_Format, checked)
+
+    return refusing
+
+
+_RESULT = "the dict compute_semeval returns"
+
+
 def summary_columns(results: Mapping[str, Any]) -> tuple[str, ...]:
     """The columns of `SUMMARY_COLUMNS` whose schemes `results` holds (all four unless `evaluation_schemes`
     asked for fewer)."""
     return tuple(column for column in SUMMARY_COLUMNS if f"{column}_correct" in results)
 
 
+@_refusing(_RESULT)
 def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[str, list[int | float]]]:
     """The summary table of a `compute` result: ``(row label, [type, partial, exact, strict])`` per measure,
     the F row labelled ``F1`` (``F0.5`` ...); with `evaluation_schemes`, the columns of the schemes it holds."""
@@ -30,6 +61,7 @@ def summary_rows(results: Mapping[str, Any], beta: float = 1.0) -> list[tuple[st
     return [(label, [results[f"{column}_{measure}"] for column in columns]) for label, measure in measures]
 
 
+@_refusing(_RESULT)
 def format_table(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The summary table as text: MUC counts and scores (rows) by type / partial / exact / strict. With the
     interval keys of `bootstrap` in `results`, an interval column follows each scheme's column."""
@@ -60,6 +92,7 @@ def _format_interval(results: Mapping[str, Any], key: str) -> str:
     return f"{results[f'{key}_low']:.4f}-{results[f'{key}_high']:.4f}"
 
 
+@_refusing("the dict compare_semeval returns")
 def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The `compare_semeval` dict as text: per scheme and measure, A, B, B - A, its interval and the p-value."""
     f_name = f_key(beta)
@@ -85,6 +118,7 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     return "\n".join(lines)
 
 
+@_refusing("the dict summarize_runs returns")
 def format_runs(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The `summarize_runs` dict as text: per scheme and measure, the mean ± the standard deviation over the
     runs, the smallest and the largest; with the interval keys of `bootstrap`, the interval of the mean."""
@@ -116,6 +150,7 @@ def format_type_table(
 ) -> str:
     """Per-type precision / recall / F / support (reference entities) under one scheme."""
     f_name = f_key(beta)
+    _check_type_table(results, entity_types, scheme, f_name)
     title = f"{scheme} by type"
     width = max([len(title), *map(len, entity_types)]) + 2
     lines = [f"{title:<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
@@ -129,9 +164,34 @@ def format_type_table(
     return "\n".join(lines)
 
 
+def _check_type_table(results: Any, entity_types: Any, scheme: Any, f_name: str) -> None:
+    """An `InvalidInputError` saying which argument of `format_type_table` is not what it takes, and how."""
+    if not isinstance(results, Mapping):
+        raise InvalidInputError(
+            f"results is {shown(results)} ({type(results).__name__}); expected the dict compute_semeval returns"
+        )
+    if isinstance(entity_types, (str, bytes)) or not isinstance(entity_types, Sequence):
+        raise InvalidInputError(f"entity_types is {shown(entity_types)}; expected a list of types such as ['PER']")
+    if scheme not in EVALUATION_SCHEMES:
+        raise InvalidInputError(f"scheme is {shown(scheme)}; expected one of {', '.join(EVALUATION_SCHEMES)}")
+    for index, entity_type in enumerate(entity_types):
+        if not isinstance(entity_type, str):
+            raise InvalidInputError(f"entity_types[{index}] is {shown(entity_type)}; expected a type such as 'PER'")
+        for measure in ("precision", "recall", f_name, "possible"):
+            if f"{entity_type}_{scheme}_{measure}" not in results:
+                raise InvalidInputError(
+                    f"results holds no {entity_type}_{scheme}_{measure}; expected a result of compute_semeval "
+                    f"with per_type=True (and beta as given here) in which {entity_type!r} is a type"
+                )
+
+
+@_refusing("the matrix confusion_matrix returns (or a result's confusion)", "matrix")
 def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
     """The confusion matrix as text: reference types as rows, predicted types as columns, O last in both."""
     names = list(matrix)
+    for row in names:
+        if not isinstance(matrix[row], Mapping):
+            raise InvalidInputError(f"matrix[{row!r}] is {shown(matrix[row])}; expected a dict of counts by type")
     title = "reference \\ predicted"
     first = max([len(title), *map(len, names)]) + 2
     widths = [max(len(name), *(len(str(matrix[row][name])) for row in names)) + 2 for name in names]

@@ -15,13 +15,13 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
-from ..option_checks import is_collection, is_id
-from ..options import Options, check_labels_are_types
-from ..schemes import IOB2, LENIENT
+from ..option_checks import check_labels, is_collection, is_id
+from ..options import check_span_options as check_span_options  # (they were here: their callers import them here)
+from ..options import check_tag_options as check_tag_options
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 
-def first_value(batch: list[list]) -> Any:
+def first_value(batch: Batch) -> Any:
     return next((row[0] for row in batch if len(row)), None)
 
 
@@ -168,9 +168,10 @@ def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
 
 def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
     """The form of each side, references first, by its first value (None for a side without a value)."""
-    value = first_value(references)
+    listed_p, listed_r = as_list(predictions, "predictions"), as_list(references, "references")
+    value = first_value(listed_r)
     reference_form = None if value is None else value_form(value)
-    value = first_value(predictions)
+    value = first_value(listed_p)
     return reference_form, None if value is None else value_form(value)
 
 
@@ -375,9 +376,9 @@ def as_fragment_span(entity: Mapping) -> Span:
 def read_spans(batch: list[list], side: str, labels: Collection[str] | None = None) -> list[list[Span]]:
     """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
     entities of other types are left out (`decoding.kept_types`)."""
-    kept = kept_types(labels)
+    kept = kept_types(check_labels("labels", labels))
     result = []
-    for sentence, entities in enumerate(batch):
+    for sentence, entities in enumerate(as_list(batch, side)):
         spans = []
         for index, entity in enumerate(entities):
             try:
@@ -396,6 +397,10 @@ _STRING_FORMS = (
 )
 
 
+def _starts_with_text(entity: Any) -> bool:
+    return isinstance(entity, (tuple, list)) and bool(entity) and isinstance(entity[0], str)
+
+
 def as_string_entity(entity: Any) -> tuple[str, str]:
     """One entity without offsets as (type, text) (docs/scoring.md §1b); raises `InvalidInputError` saying what
     is wrong. A span (an entity with offsets) among string entities is the mix one side never holds."""
@@ -412,13 +417,15 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
                 f"found {shown(entity)}, which has no 'text' (and no offsets); expected {_STRING_FORMS}"
             )
         entity_type, text = entity[key], entity["text"]
-    elif looks_like_entity(entity) or is_char_span(entity):
+    elif is_char_span(entity) or (looks_like_entity(entity) and not _starts_with_text(entity)):
         raise InvalidInputError(
             f"found the span {shown(entity)} where this side holds string entities; expected one side all strings "
             "or all spans, never a mix"
         )
-    else:
-        raise InvalidInputError(f"found {shown(entity)} ({type(entity).__name__}); expected {_STRING_FORMS}")
+    else:  # a tuple starting with a string is a string entity of the wrong length, not a span: (type, text, x)
+        values = f"{len(entity)} value" + "s" * (len(entity) != 1)
+        what = f"a string entity of {values}" if _starts_with_text(entity) else type(entity).__name__
+        raise InvalidInputError(f"found {shown(entity)} ({what}); expected {_STRING_FORMS}")
     if not isinstance(entity_type, str) or not isinstance(text, str):
         raise InvalidInputError(
             f"found {shown(entity)}, whose type and text are {type(entity_type).__name__} and "
@@ -485,26 +492,3 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
 
 
 _PAIRS = (tuple, list)
-
-
-def check_span_options(options: Options) -> None:
-    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
-    rather than silently ignored."""
-    given = {
-        "scheme": options.scheme is not IOB2,
-        "mode": options.mode != LENIENT,
-        "suffix": options.suffix,
-        "label_list": options.label_list is not None,
-    }
-    meaningless = [name for name, is_given in given.items() if is_given]
-    if meaningless:
-        raise ValueError(
-            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
-            "and mean nothing for spans: leave them out"
-        )
-
-
-def check_tag_options(options: Options) -> None:
-    """What options must be for tag or id input: `labels` entity types, not tags of the declared scheme
-    (docs/scoring.md §2). Checked once the input is known to hold tags: with spans, ``B-cell`` is a type."""
-    check_labels_are_types(options)

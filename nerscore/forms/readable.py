@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..decoding import decode_tags, tag_table
-from ..errors import InvalidInputError, located
+from ..errors import InvalidInputError, located, shown
 from ..option_checks import HIPE
 from ..options import Options
 from ..pairing.greedy import pair_greedy
@@ -34,6 +34,8 @@ from .inputs import IDS, SPANS, Batch, check_span_options, read_spans
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
     """The readable path: decode (or read) and pair a batch (docs/scoring.md §1-§3); the `Tally` and the rows
     ``(sentence, reference, prediction)``. This defines what the array path computes."""
+    if options is not None and not isinstance(options, Options):
+        raise InvalidInputError(f"options is {shown(options)} ({type(options).__name__}); expected an Options or None")
     predictions, references, form = batches(predictions, references)
     options = Options() if options is None else options
     if form == SPANS:

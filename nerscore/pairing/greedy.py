@@ -18,7 +18,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import replace
 from itertools import pairwise
 
-from ..span import Span
+from ..errors import InvalidInputError, shown
+from ..span import Span, check_spans
 
 
 def pair_greedy(
@@ -42,6 +43,15 @@ def pair_greedy(
     as V, not I)."""
     # As the scorer, by value: a reference identical to one already taken counts as taken (only nested or
     # repeated entities can be identical).
+    check_spans("references", references)
+    check_spans("predictions", predictions)
+    for name, given in (("alternatives", alternatives), ("identical", identical)):
+        if given is not None and (
+            not isinstance(given, Sequence)
+            or len(given) != len(predictions)
+            or (name == "alternatives" and not all(isinstance(item, Collection) for item in given))
+        ):
+            raise InvalidInputError(f"{name} is {shown(given)}; expected one value per prediction, or None")
     taken: set[Span] = set()
     present = set(references)
     rows: list[tuple[Span | None, Span | None]] = []

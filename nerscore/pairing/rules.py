@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from ..span import Span
+from ..errors import InvalidInputError, shown
+from ..option_checks import check_min_overlap
+from ..span import Span, check_spans
 from . import dense
 from .assignment import connected, max_weight_flow, usable_edges
 
@@ -39,6 +41,9 @@ SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
 def scenario_of(reference: Span | None, prediction: Span | None) -> str:
     """The docs/scoring.md §4 scenario of a pair, or of an unpaired entity (the other side None)."""
+    for name, span in (("reference", reference), ("prediction", prediction)):
+        if span is not None and not isinstance(span, Span):
+            raise InvalidInputError(f"{name} is {shown(span)} ({type(span).__name__}); expected a Span or None")
     if reference is None:
         return "II"
     if prediction is None:
@@ -59,6 +64,9 @@ def pair(
     smallest sorted list of pairs. Unlike nervaluate's greedy first-come matching, this is exact. With
     `min_overlap`, a prediction overlaps a reference only if it covers at least that share of its length. The
     module's docstring says how (`_pair_disjoint`, `_pair_nested`)."""
+    check_spans("references", references)
+    check_spans("predictions", predictions)
+    min_overlap = check_min_overlap("min_overlap", min_overlap)
     if spans_disjoint(references) and spans_disjoint(predictions):
         rows = _pair_disjoint(references, predictions, min_overlap)
     else:

@@ -22,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import InvalidInputError
 from ..options import Options
+from ..pairing.overlaps import free_memory
 from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     measure_keys,
@@ -214,12 +216,26 @@ class _Quantiles:
             if self.resamples * min(block.shape[1], _STATISTICS) <= _RESAMPLE_BLOCK_CELLS:
                 return
             blocks, self.held = self.held, None
-            self.counts = np.zeros((block.shape[1], self.BINS), dtype=np.int32)
+            self.counts = np.zeros((self.fit(block.shape[1]), self.BINS), dtype=np.int32)
         else:
             blocks = [block]
         for held in blocks:
             for column, bins in enumerate(self.bins(held).T):
                 self.counts[column] += np.bincount(bins, minlength=self.BINS)
+
+    def fit(self, columns: int) -> int:
+        """`columns`, once their bins are known to fit in memory: else an `InvalidInputError` (a ValueError, never a
+        MemoryError) before they are allocated (slices of 1,000 edges are 12,000 statistics: 3 GB of bins)."""
+        needed, free = columns * self.BINS * 4, free_memory()
+        if free is not None and needed > free:
+            held = _RESAMPLE_BLOCK_CELLS // min(columns, _STATISTICS)
+            raise InvalidInputError(
+                f"bootstrap (or n_resamples): more than {held:,} resamples of {columns:,} statistics (each slice "
+                f"bucket's precision, recall and F count as three) need about {needed / 1e9:.1f} GB to find their "
+                f"quantiles, more than the {free / 1e9:.1f} GB free for this process; expected at most {held:,} "
+                "resamples, or fewer slice edges"
+            )
+        return columns
 
     def at(self, levels: list[list[float]], resampled: Blocks) -> np.ndarray:
         """The second pass: each column's quantiles at its `levels` (columns x levels), as np.quantile gives
