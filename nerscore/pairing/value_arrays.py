@@ -7,9 +7,12 @@ As `value_pair`: identical entities are one entity with its number of copies; th
 entities (with the value's `min_overlap`) are found from the sorted starts (`large_components.overlapping_pairs`)
 and labelled by connected component (scipy); a component of one edge pairs as many copies as both ends have
 (every worth is >= 0 and a pair more wins a tie, §3 (a)); a large component without copies goes to §3's compiled
-solver on the arrays (`value.large_value_mask`); every other component to the exact flow of `value`
-(`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities alone. Each
-path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py compares them).
+solver on the arrays (`value.large_value_mask`); a dense cluster without copies (most of its references
+overlapping most of its predictions: an onion, a staircase of two types) to `dense.dense_sentences` with the value's
+worths (`value.dense_worth`), its pairs never listed (issue 31, item 7); every other component to the exact flow of
+`value` (`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities
+alone. Each path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py and tests/test_dense.py
+compare them).
 """
 
 from __future__ import annotations
@@ -91,7 +94,10 @@ def _dense_clusters(
     p_start, p_end, p_type, p_count = predictions
     cluster_r, cluster_p, clusters = _clusters(r_start, r_end, p_start, p_end)
     per_r, per_p = np.bincount(cluster_r, minlength=clusters), np.bincount(cluster_p, minlength=clusters)
-    large = np.array(list(map(large_enough, per_r.tolist(), per_p.tolist())), bool)
+    # (`dense.large_enough` reads the number of cells: asked once for each number present, not for each cluster.)
+    cells = per_r * per_p
+    present_cells = np.unique(cells)
+    large = np.isin(cells, present_cells[[large_enough(int(count), 1) for count in present_cells.tolist()]])
     if not large.any():
         return None, None, None
     present = np.union1d(r_type[large[cluster_r]], p_type[large[cluster_p]]).tolist()
