@@ -403,3 +403,12 @@ def test_worths_beyond_exact_floats_leave_a_dense_sentence_to_its_listed_pairs()
     assert not solver.called
     assert rows == listed_value_pair(*sentences[0], table, min_overlap)
     assert found == Counter(value_row(r, p, 0) for r, p in rows)
+
+
+@pytest.mark.parametrize(("weights", "tells_type"), zip(DENSE_VALUE_WEIGHTS, [True, True, False, False, False]))
+def test_worths_of_one_type_and_of_the_others_leave_the_type_digit_out(weights, tells_type) -> None:
+    # The defaults and ACE's: 1.75 for a pair of one type, 1.25 for the others, whatever the types and boundaries:
+    # the total worth and the pairs tell how many pairs are of one type (the exhaustive test above checks the rest).
+    worth = value_module.dense_worth(value_table(weights)[0], dict(enumerate(TYPES)))
+    assert worth is not None
+    assert worth.tells_type == tells_type

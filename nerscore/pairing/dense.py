@@ -48,10 +48,13 @@ class Worth:
     """The value pairing's worth of a cell (docs/scoring.md §10) as an integer, from its two types and its
     scenario: `reference[2 * same_bounds + same_type, reference type id] + prediction[predicted type id]` (int64
     arrays). With it, a cell's weight is §3's with the worth as its first digit and no digit of identical
-    boundaries (the value does not force them together): `value.value_digits`' order."""
+    boundaries (the value does not force them together): `value.value_digits`' order. `tells_type`: the worth is
+    one number for a pair of one type and another for the rest (the default weights, ACE's), so that a pairing's
+    total worth and its pairs give its pairs of one type, whose digit is then left out (2**53 reached later)."""
 
     reference: np.ndarray
     prediction: np.ndarray
+    tells_type: bool = False
 
     @property
     def largest(self) -> int:
@@ -186,6 +189,8 @@ class _Cells:
         self.same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
         self.typed = len(np.union1d(r_type, p_type)) > 1
         self.bounds_radix = radix if self.same_bounds else 0
+        if worth is not None and worth.tells_type:
+            self.typed = False
         self.type_radix = radix if self.typed else 1
         self.largest = ((self.bounds_radix + 1) * self.type_radix + 1) * self.extent_radix
         self.worth, self.radix = worth, radix

@@ -167,7 +167,8 @@ def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | N
     """The value's worths (`WeightTable.worth`) as `dense.Worth` holds them, for the type ids of `names`: kept(r, p)
     by scenario and reference type, and the false alarm spared by predicted type, exact fractions scaled by their
     common denominator to integers (left out, all 0, where every pair would have one worth: the pair's digit
-    counts it already, as `large_value_mask` leaves it out). None where they pass 2**53."""
+    counts it already, as `large_value_mask` leaves it out; `dense.Worth.tells_type` where the worth is one number
+    for the pairs of one type and another for the rest). None where they pass 2**53."""
     import numpy as np
 
     from .large_components import EXACT
@@ -182,6 +183,10 @@ def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | N
     reference, prediction = np.zeros((4, size), np.int64), np.zeros(size, np.int64)
     if len(set(kept.values())) <= 1 and len(set(alarm.values())) <= 1:
         return dense.Worth(reference, prediction)
+    # One worth for the pairs of one type (flags 1 and 3) and one for the others (0 and 2), whatever the types.
+    tells_type = len(set(alarm.values())) == 1 and all(
+        len({worth for (flag, _), worth in kept.items() if flag % 2 == same}) == 1 for same in (0, 1)
+    )
     scale = math.lcm(*(worth.denominator for worth in [*kept.values(), *alarm.values()]))
     scaled_kept = {key: worth.numerator * (scale // worth.denominator) for key, worth in kept.items()}
     scaled_alarm = {key: worth.numerator * (scale // worth.denominator) for key, worth in alarm.items()}
@@ -191,7 +196,7 @@ def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | N
         reference[flag, t] = worth
     for t, worth in scaled_alarm.items():
         prediction[t] = worth
-    return dense.Worth(reference, prediction)
+    return dense.Worth(reference, prediction, tells_type)
 
 
 def _rows(
