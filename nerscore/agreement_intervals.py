@@ -13,6 +13,7 @@ import numpy as np
 
 from .accumulator import Accumulator, PerSentence
 from .agreement_units import Annotator, UnitLabels
+from .grouping import ranges
 from .options import EVALUATION_SCHEMES, Options
 from .statistics.agreement_coefficients import fleiss_kappa, krippendorff_alpha, pattern_counts, unit_patterns
 from .statistics.resampling import resampled_interval
@@ -76,8 +77,8 @@ def _coefficient_sums(units: UnitLabels, unit_of: np.ndarray, resampled: int) ->
     # Each (unit of resampling, pattern) with each label of the pattern: the patterns' entries, repeated.
     starts = np.searchsorted(row, np.arange(len(patterns) + 1))
     spread = starts[pattern + 1] - starts[pattern]
-    entry = np.repeat(starts[pattern] - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))
-    entry_owner, entry_many = np.repeat(owner, spread), np.repeat(many, spread)
+    which, entry = ranges(starts[pattern], spread)
+    entry_owner, entry_many = owner[which], many[which]
     entry_pattern = row[entry]
     fleiss = np.zeros((resampled, 2 + categories))
     fleiss[:, 0] = np.bincount(owner, many * complete[pattern], minlength=resampled)

@@ -32,6 +32,7 @@ from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
 from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
+from .grouping import ranges, run_starts
 from .options import Options
 from .schemes import TagTable
 from .span import Span
@@ -155,13 +156,13 @@ def _covering_labels(
     bounds = np.unique(np.concatenate(([0, units], start, end)))
     first, last = np.searchsorted(bounds, start), np.searchsorted(bounds, end)
     spread = last - first
-    segment = np.repeat(first - np.cumsum(spread) + spread, spread) + np.arange(int(spread.sum()))
-    held = np.unique(segment * len(kinds) + np.repeat(kind, spread))  # (segment, type) once each, sorted
+    covering, segment = ranges(first, spread)
+    held = np.unique(segment * len(kinds) + kind[covering])  # (segment, type) once each, sorted
     held_segment, held_kind = np.divmod(held, len(kinds))
-    cuts = np.flatnonzero(np.diff(held_segment)) + 1
+    starts = run_starts(held_segment)
     names = {OUTSIDE: 0}
     code = np.zeros(len(bounds) - 1, dtype=np.int64)
-    for where, group in zip(held_segment[np.r_[0, cuts]].tolist(), np.split(held_kind, cuts)):
+    for where, group in zip(held_segment[starts].tolist(), np.split(held_kind, starts[1:])):
         label = STACKED.join(kinds[number] for number in group.tolist())
         code[where] = names.setdefault(label, len(names))
     return np.repeat(code, np.diff(bounds)), list(names)

@@ -7,7 +7,7 @@ import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import repeat
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -34,38 +34,86 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
 
     Macro averages are unweighted means over the types seen on either side, or over `labels` when given
     (a label with no entity then scores as a type with no entity on either side)."""
+    return scores_of([tally], options)[0]
+
+
+class _Terms(NamedTuple):
+    """What `scores` reads of one tally before its exact ratios: its columns, each scheme's counts, and each
+    scheme's per-type terms (`_type_terms`)."""
+
+    columns: CellColumns
+    counts: list[Counts]
+    credits: list[Fraction | None]
+    type_terms: list[tuple[np.ndarray, ...]]
+
+
+def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[dict[str, Any]]:
+    """`scores` of each of several tallies (a slice's buckets, docs/scoring.md §11), their exact ratios computed in
+    two calls for all of them, the totals' and the types' (each row's ratio is its own, whichever rows share the
+    arrays), where a call per tally cost more than its arithmetic."""
     options = Options() if options is None else options
-    f_name = options.f_name
     labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
-    columns = CellColumns.of(tally, labels, ordered=options.per_type)  # the types' order shows only per type
-    entity_types = columns.entity_types
-    if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
-        check_confusion(entity_types, sparse=options.confusion == SPARSE)
-    rule = Rule.of(options)
-    result: dict[str, Any] = {}
-    by_type: list[tuple[str, list[list[int | float]]]] = []
     schemes = options.evaluation_schemes  # all four unless the caller asks for fewer
+    terms = [_terms_of(tally, options, labels, schemes) for tally in tallies]
+    if not terms:
+        return []
+    rule = Rule.of(options)
+    # Every scheme's totals of every tally in one exact computation, and every scheme's types in another: the
+    # schemes are rows of one array as the types are.
+    totals = (row for part in terms for row in map(_credits, part.counts, part.credits))
+    overall = [value.tolist() for value in rule.exact(*_stacked(totals)).values()]
+    type_ratios = rule.exact(*_stacked(scheme_terms[:4] for part in terms for scheme_terms in part.type_terms))
+    results = []
+    overall_at = types_at = 0
+    for tally, part in zip(tallies, terms):
+        part_overall = [values[overall_at : overall_at + len(schemes)] for values in overall]
+        results.append(_scores_dict(tally, options, schemes, part, part_overall, type_ratios, types_at))
+        overall_at += len(schemes)
+        types_at += len(schemes) * part.columns.types
+    return results
+
+
+def _terms_of(tally: Tally, options: Options, labels: list[str] | None, schemes: Sequence[str]) -> _Terms:
+    columns = CellColumns.of(tally, labels, ordered=options.per_type)  # the types' order shows only per type
+    if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
+        check_confusion(columns.entity_types, sparse=options.confusion == SPARSE)
     counts = [columns.counts(scheme) for scheme in schemes]
     credits = [
         None if scheme != "partial" else partial_credit(tally, options, scheme_counts.partial)
         for scheme, scheme_counts in zip(schemes, counts)
     ]
-    # Every scheme's totals in one exact computation, and every scheme's types in another: the schemes are rows
-    # of one array as the types are (each row's ratio is its own, whichever rows share the array).
-    overall = [value.tolist() for value in rule.exact(*_stacked(map(_credits, counts, credits))).values()]
     type_terms = [
         _type_terms(*sides, None if credit is None else _type_credits(*sides, tally, options, columns))
         for sides, credit in zip(map(columns.totals_by_type, schemes), credits)
     ]
-    type_ratios = rule.exact(*_stacked(terms[:4] for terms in type_terms))
-    for index, (scheme, scheme_counts, terms) in enumerate(zip(schemes, counts, type_terms)):
+    return _Terms(columns, counts, credits, type_terms)
+
+
+def _scores_dict(
+    tally: Tally,
+    options: Options,
+    schemes: Sequence[str],
+    part: _Terms,
+    overall: list[list[float]],
+    type_ratios: Ratios,
+    types_at: int,
+) -> dict[str, Any]:
+    """`scores`' dict of one tally: `overall`, its schemes' P, R and F, and its types' ratios, the rows of
+    `type_ratios` from `types_at` (`scores_of`)."""
+    f_name = options.f_name
+    columns = part.columns
+    entity_types = columns.entity_types
+    result: dict[str, Any] = {}
+    by_type: list[tuple[str, list[list[int | float]]]] = []
+    for index, (scheme, scheme_counts, terms) in enumerate(zip(schemes, part.counts, part.type_terms)):
         for name, values in zip(("precision", "recall", f_name), overall):
             result[f"{scheme}_{name}"] = values[index]
         for field in COUNT_NAMES.values():
             result[f"{scheme}_{field}"] = getattr(scheme_counts, field)
         result[f"{scheme}_possible"] = scheme_counts.possible
         result[f"{scheme}_actual"] = scheme_counts.actual
-        ratios = type_ratios.rows(index * columns.types, (index + 1) * columns.types)
+        first = types_at + index * columns.types
+        ratios = type_ratios.rows(first, first + columns.types)
         for name, mean in zip(("precision", "recall", f_name), ratios.means(options.zero_division)):
             result[f"{scheme}_macro_{name}"] = mean
         if options.per_type:
@@ -78,10 +126,10 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
         result["ungrounded"] = tally.ungrounded  # docs/scoring.md §1b
     if options.value is not None:
         result.update(value_scores(tally, options, entity_types if options.per_type else None))
-    for scheme, values in by_type:
+    for scheme, type_columns in by_type:
         names = [f"_{scheme}_{name}" for name in ("precision", "recall", f_name, "possible", "actual")]
         # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
-        for entity_type, *type_values in zip(entity_types, *values):
+        for entity_type, *type_values in zip(entity_types, *type_columns):
             result.update(zip([entity_type + name for name in names], type_values))
     if options.confusion:
         result["confusion"] = confusion_matrix(tally, entity_types, sparse=options.confusion == SPARSE)

@@ -311,7 +311,7 @@ def test_intervals_cover_the_population_score_about_95_percent_of_the_time() -> 
 
 @pytest.mark.parametrize("power", [1000, -1000, 0], ids=["huge", "tiny", "plain"])
 def test_the_bca_interval_of_scaled_statistics_is_the_interval_scaled(power: int) -> None:
-    # docs/scoring.md §10: the value under extreme weights reaches 2**1020 in a resample, or deviations of 1e-300;
+    # docs/scoring.md §10: statistics of extreme weights reach 2**960 in a resample, or deviations of 1e-300;
     # the jackknife's cubes overflowed (the acceleration NaN, the interval the resamples' range) or vanished (a
     # ZeroDivisionError). The acceleration is scale-free, so the interval of 2**power times the statistics is
     # 2**power times theirs, to the bit.

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerscore import SCENARIOS as SCENARIO_NAMES
-from nerscore import Options, Tally, compute_semeval, scores
+from nerscore import Options, Tally, compute_semeval, result_scores, scores
 from nerscore import tally as tally_module
 
 SCHEMES = ("strict", "exact", "partial", "type")
@@ -464,3 +464,30 @@ def test_scores_are_those_of_the_loop_over_types_to_the_bit(tally, beta, zero_di
     for key, value in expected.items():
         assert type(result[key]) is type(value), key
         assert math.copysign(1, result[key]) == math.copysign(1, value) and result[key] == value, key
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    several=st.lists(tallies(), max_size=5),
+    beta=st.sampled_from(BETAS),
+    zero_division=st.sampled_from(ZERO_DIVISIONS),
+    partial_credit=st.sampled_from([0.5, 0.25, 1.0]),
+    per_type=st.booleans(),
+    labels=st.none() | st.lists(st.sampled_from([*SCORED_TYPES, "ABSENT"]), min_size=1, max_size=4),
+)
+def test_scores_of_several_tallies_are_each_ones_scores_to_the_bit(
+    several, beta, zero_division, partial_credit, per_type, labels
+) -> None:
+    # A slice's buckets are scored in one call (their exact ratios computed at once, docs/scoring.md §11): a
+    # tally of huge counts beside small ones (the object-array path for all) scores each as alone.
+    options = Options.of(
+        per_type=per_type, beta=beta, zero_division=zero_division, partial_credit=partial_credit, labels=labels
+    )
+    together = result_scores.scores_of(several, options)
+    assert len(together) == len(several)
+    for tally, result in zip(several, together):
+        alone = scores(tally, options)
+        assert list(result) == list(alone)
+        for key, value in alone.items():
+            assert type(result[key]) is type(value), key
+            assert math.copysign(1, result[key]) == math.copysign(1, value) and result[key] == value, key

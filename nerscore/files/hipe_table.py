@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import shown
-from ..option_checks import check_pairing
+from ..option_checks import check_pairing, is_collection
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import SCENARIOS, pair
 from ..span import Span
@@ -240,7 +240,7 @@ def _documents(documents: Documents, side: str = "gold") -> list[HipeDocument]:
 
 
 def _listed(values: Any, name: str) -> list[Any]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+    if not is_collection(values):
         raise ValueError(f"{name} is {shown(values)}; expected a list of (lower, upper) pairs")
     return list(values)
 

@@ -25,7 +25,8 @@ from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
-from ..pairing.value_arrays import pair_rows, staircase_pairs
+from ..pairing.staircase import staircase_pairs
+from ..pairing.value_arrays import pair_rows
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -242,7 +243,7 @@ def _staircases(references: _Classes, predictions: _Classes, sentences: int) -> 
 def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairColumns] | None:
     """The rows of staircase sentences (`_staircases`; placed apart, so one programme runs over all of them and
     pairs none across two: sentences are independent, so the best of all is the best of each), paired by
-    `value_arrays.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
+    `staircase.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
     that listed pairs cost less)."""
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
     pairs = staircase_pairs(r_start, r_end, p_start, p_end)

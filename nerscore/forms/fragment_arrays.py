@@ -21,6 +21,7 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError
+from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
@@ -143,8 +144,9 @@ def _folded(
     for entities, key in zip(sides, _rule_d_keys(*sides)):
         order = np.argsort(key, kind="stable")
         key = key[order]
-        new = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
-        counts.append(np.diff(np.append(new, len(key))))
+        bounds = run_bounds(key)
+        new = bounds[:-1]
+        counts.append(np.diff(bounds))
         folded.append(entities.taken(order[new]))
         keys.append(key[new])
     key_r, key_p = keys
@@ -234,9 +236,9 @@ def _same_as_previous(entities: _Entities) -> np.ndarray:
     same[1:] = (sentence[1:] == sentence[:-1]) & (type_id[1:] == type_id[:-1]) & (pieces[1:] == pieces[:-1])
     candidates = np.flatnonzero(same)
     # Their fragments compared one by one: as many as they have.
-    owner = np.repeat(candidates, pieces[candidates])
-    step = np.arange(len(owner)) - np.repeat(np.cumsum(pieces[candidates]) - pieces[candidates], pieces[candidates])
-    here, before = first[owner] + step, first[owner - 1] + step
+    which, here = ranges(first[candidates], pieces[candidates])
+    owner = candidates[which]
+    before = here + (first[candidates - 1] - first[candidates])[which]
     differs = (entities.start[here] != entities.start[before]) | (entities.end[here] != entities.end[before])
     same[owner[differs]] = False
     return same
@@ -251,11 +253,8 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     pieces = []
     for classes in (references, predictions):
         live = np.flatnonzero(classes.count > 0)
-        owner = np.repeat(live, classes.pieces[live])
-        step = np.arange(len(owner)) - np.repeat(
-            np.cumsum(classes.pieces[live]) - classes.pieces[live], classes.pieces[live]
-        )
-        at = classes.first[owner] + step
+        which, at = ranges(classes.first[live], classes.pieces[live])
+        owner = live[which]
         pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
     sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
     low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
@@ -286,7 +285,7 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     # Summed per pair in int64 (exact at any offset; float weights would round past 2**53).
     order = np.argsort(key, kind="stable")
     key, shared = key[order], shared[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, np.int64)
+    first = run_starts(key)
     units = np.add.reduceat(shared, first) if len(key) else np.zeros(0, np.int64)
     i, j = np.divmod(key[first], max(len(predictions.first), 1))
     return i, j, units
@@ -345,7 +344,7 @@ def _amounts(
     if not len(picked):
         return amount
     picked = picked[np.argsort(component[picked], kind="stable")]
-    bounds = np.flatnonzero(np.r_[True, component[picked][1:] != component[picked][:-1], True]).tolist()
+    bounds = run_bounds(component[picked]).tolist()
     sides = []
     for classes in (references, predictions):
         start, end = classes.extent()
@@ -431,12 +430,6 @@ def _table(
     return Pairs.of_columns([sentence, kinds, *types, *extents], type_names, sentences, held)
 
 
-def _runs(first: np.ndarray, pieces: np.ndarray) -> np.ndarray:
-    """The indices first[k], first[k] + 1, ..., first[k] + pieces[k] - 1 for each k, one after another."""
-    ends = np.cumsum(pieces)
-    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(first - (ends - pieces), pieces)
-
-
 def _fragment_objects(
     references: _Classes, predictions: _Classes, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -454,7 +447,7 @@ def _fragment_objects(
             column[twin_p[shared]] = objects[0][twin_r[shared]]
             held[twin_p] = False
         which = np.flatnonzero(held)
-        runs = _runs(classes.first[which], classes.pieces[which])
+        _, runs = ranges(classes.first[which], classes.pieces[which])
         pairs = list(zip(classes.start[runs].tolist(), classes.end[runs].tolist()))
         lasts = np.cumsum(classes.pieces[which])
         firsts = (lasts - classes.pieces[which]).tolist()

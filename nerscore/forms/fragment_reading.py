@@ -82,11 +82,11 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
             pairs = False
         if pairs:
             try:  # the bounds, and a TypeError unless every fragment is a list
-                bounds = _checked_bounds(*(list(map(list.__getitem__, pieces, repeat(k))) for k in (0, 1)))
+                bounds = checked_bounds(*(list(map(list.__getitem__, pieces, repeat(k))) for k in (0, 1)))
             except TypeError:
                 if set(map(type, pieces)) - {list, tuple}:
                     return None
-                bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
+                bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
             if bounds is None:
                 return None
             start, end = bounds
@@ -98,7 +98,7 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
     return _general_columns(entities, held)
 
 
-def _checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | None:
+def checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | None:
     """Starts and ends as int64 arrays where each is an int (no bool), 0 <= start < end; else None."""
     if set(map(type, starts)) - {int} or set(map(type, ends)) - {int}:
         return None
@@ -123,10 +123,10 @@ def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.n
         return None
     plain_entities = list(compress(entities, plain))
     try:
-        plain_bounds = _checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
+        plain_bounds = checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
     except KeyError:
         return None
-    bounds = _checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
+    bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
     if plain_bounds is None or bounds is None:
         return None
     pieces = np.ones(len(entities), dtype=np.int64)

@@ -183,7 +183,7 @@ def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
 def as_list(values: Any, side: str) -> Batch:
     """A batch as a list of sentences, or a 2-D numpy array of integer ids; other numpy arrays and torch
     tensors become lists (cheaper than evaluate's own conversion, evaluate issue 513). The caller's objects
-    are never modified."""
+    are never modified; a list is not copied: every caller reads it within its call and keeps nothing of it."""
     if is_doc(values):
         raise InvalidInputError(
             f"found one {type(values).__name__} (a document); expected a batch: a list with one document per "
@@ -209,7 +209,8 @@ def as_list(values: Any, side: str) -> Batch:
         raise InvalidInputError(
             f"found {type(values).__name__}; expected a batch: a list with one list of tags per sentence", side
         )
-    values = list(values)
+    if type(values) is not list:  # a list is not copied: a young list of every sentence for the collector
+        values = list(values)
     if set(map(type, values)) <= {list, tuple}:  # the common case, checked at C speed
         return values
     rows = []

@@ -31,7 +31,7 @@ from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows
 from .fragment_arrays import fragment_pairs
-from .fragment_reading import STORED_SPANS, FragmentValues, fragment_columns, type_column
+from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import pair_flat
 
@@ -337,15 +337,10 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
             return None
     else:
         return None
-    if not {*map(type, starts), *map(type, ends)} <= {int}:
+    bounds = checked_bounds(starts, ends)
+    if bounds is None:
         return None
-    try:
-        start = np.array(starts, dtype=np.int64)
-        end = np.array(ends, dtype=np.int64)
-    except OverflowError:
-        return None
-    if not (start >= 0).all() or not (start < end).all():
-        return None
+    start, end = bounds
     local = {name: index for index, name in enumerate(dict.fromkeys(types))}
     type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
     return SpanValues(start, end, type_id, list(local), counts)

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ..grouping import ranges
 from ..span import Span
 
 # The non-crossing programme, named here as well for its callers (`best_pairs`, the value pairing, tests).
@@ -473,13 +474,8 @@ def overlapping_pairs(
 
     def runs(low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         width = np.maximum(high - low, 0)
-        total = int(width.sum())
-        index: Any = np.int32 if max(total, len(r_start), len(p_start)) < 2**31 else np.int64
-        owner = np.repeat(np.arange(len(low), dtype=index), width)
-        first = np.cumsum(width) - width
-        other: Any = np.arange(total, dtype=index)
-        other -= np.repeat((first - low).astype(index), width)
-        return owner, other
+        index = np.int32 if max(int(width.sum()), len(r_start), len(p_start)) < 2**31 else np.int64
+        return ranges(low, width, index)
 
     i_a, j_a = runs(np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left"))
     j_b, i_b = runs(np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left"))

@@ -1,6 +1,6 @@
 """The pairing of a staircase (docs/scoring.md §3): the non-crossing programme on listed pairs (`best_chain`,
 where `uncrossed` admits it), and on a staircase's runs without listing its pairs (`best_staircase`, issue 31,
-item 7).
+item 7), with §3's weights (`staircase_pairs`).
 
 In a staircase, entities of one type whose ends, like their starts, never decrease on either side, the
 predictions a reference overlaps are a run of consecutive ones, and the runs move on from reference to
@@ -19,6 +19,8 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+
+from ..grouping import run_bounds
 
 # A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
 _KEPT_PAIRS = 1 << 20
@@ -125,6 +127,26 @@ def best_staircase(
     return np.array(chosen_r, np.int64), np.array(chosen_p, np.int64)
 
 
+def staircase_pairs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """§3's pairs (references, predictions) of a staircase from its runs, without listing its overlapping pairs
+    (`best_staircase`), with `rules.best_flow`'s weights (a pair, then the shared extent: the reference extent of
+    them all + 1 as the radix); None where the totals would not fit an int64 or the runs are short (`worth_runs`:
+    the pairs are listed then). The array path of §3 (`forms.component_arrays`) pairs its staircases by it, and
+    the value pairing (`value_arrays`) those whose pairs are all of one worth."""
+    extent_radix = int((r_end - r_start).sum()) + 1
+    if 2 * extent_radix * (len(r_start) + 1) >= 2**62:
+        return None
+
+    def weights(k: int, first: int, last: int) -> np.ndarray:
+        shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
+        return shared + extent_radix
+
+    low, high = runs(r_start, r_end, p_start, p_end)
+    return best_staircase(low, high, weights) if worth_runs(low, high) else None
+
+
 def uncrossed(columns: tuple, rows, predictions) -> bool:
     """Whether rule (d)'s pairing of a component without copies never crosses, so that
     `best_chain` finds it: when its entities (`rows` and `predictions`, indices into the arrays
@@ -158,10 +180,10 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
         return None
     order = np.lexsort((edge_columns, edge_rows))
     rows_sorted, columns_sorted = edge_rows[order], edge_columns[order]
-    starts = np.flatnonzero(np.r_[True, rows_sorted[1:] != rows_sorted[:-1]])
+    bounds = run_bounds(rows_sorted)
+    starts, ends = bounds[:-1], bounds[1:]
     if int(edge_weights.max()) * (len(starts) + 1) >= 2**63:
         return None  # every total (of a matching: an edge a row at most) and each plus a weight below 2**63, exact
-    ends = np.r_[starts[1:], len(order)]
     low, high = columns_sorted[starts], columns_sorted[ends - 1]
     del rows_sorted, columns_sorted  # (issue 31, item 7)
     if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):

@@ -29,6 +29,7 @@ from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
+from .staircase import staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -213,28 +214,6 @@ def _staircase(*columns: np.ndarray) -> bool:
     order = np.lexsort((ends, starts))
     starts, ends = starts[order], ends[order]
     return not np.any((starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1]))
-
-
-def staircase_pairs(
-    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """§3's pairs (references, predictions) of a staircase (`pairing.staircase`; here, of one worth: `_staircase`)
-    from its runs without listing its overlapping pairs (`staircase.best_staircase`, issue 31, item 7), with
-    `pairing.best_flow`'s weights (a pair, then the shared extent: the reference extent of them all + 1 as the
-    radix); None where the totals would not fit an int64 or the runs are short (`staircase.worth_runs`: the pairs
-    are listed then). The array path of §3 (`forms.component_arrays`) pairs its staircases by it too."""
-    from .staircase import best_staircase, runs, worth_runs
-
-    extent_radix = int((r_end - r_start).sum()) + 1
-    if 2 * extent_radix * (len(r_start) + 1) >= 2**62:
-        return None
-
-    def weights(k: int, first: int, last: int) -> np.ndarray:
-        shared = np.minimum(p_end[first:last], r_end[k]) - np.maximum(p_start[first:last], r_start[k])
-        return shared + extent_radix
-
-    low, high = runs(r_start, r_end, p_start, p_end)
-    return best_staircase(low, high, weights) if worth_runs(low, high) else None
 
 
 def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, ...]:

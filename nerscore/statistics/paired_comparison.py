@@ -14,7 +14,7 @@ from ..options import Options
 from ..result_scores import scores
 from ..tally import Tally
 from .resampling import resampled_interval, swapped_totals
-from .sample_statistics import measure_keys, slice_key_positions, slice_measures
+from .sample_statistics import measure_keys, scaled_back, slice_key_positions, slice_measures, value_exponent
 from .unit_counts import SentenceCounts
 
 
@@ -107,18 +107,25 @@ def slice_comparison(
     `{key}_delta`, `_delta_low`, `_delta_high`, `_p_value`, and `_p_value_holm`, Holm's correction over every
     bucket of every slice, key by key."""
     half = pairs.vectors.shape[1] // 2
+    # docs/scoring.md §10: the value divided by a power of two where extreme weights take it beyond floats; a
+    # shuffle's or a resample's, of either system, within the bound, so their difference too.
+    exponent = value_exponent(pairs.vectors, 2, pairs.size, options)
 
     def difference(totals: np.ndarray) -> np.ndarray:
-        return slice_measures(totals[..., half:], layout, options) - slice_measures(totals[..., :half], layout, options)
+        return slice_measures(totals[..., half:], layout, options, exponent) - slice_measures(
+            totals[..., :half], layout, options, exponent
+        )
 
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))
     totals = pairs.totals()
-    low, high, p_values = (
-        values.tolist() for values in _paired_statistics(pairs, totals, difference, resamples, seed, half, options)
+    low_scaled, high_scaled, p_values_array = _paired_statistics(
+        pairs, totals, difference, resamples, seed, half, options
     )
-    estimates = (slice_measures(totals[:half], layout, options), slice_measures(totals[half:], layout, options))
+    low, high = (ends.tolist() for ends in scaled_back(keys, low_scaled, high_scaled, exponent, options, "value_delta"))
+    p_values = p_values_array.tolist()
+    estimates = tuple(slice_measures(side, layout, options, exponent) for side in (totals[:half], totals[half:]))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
         if key in result_a:  # not a scheme that `evaluation_schemes` leaves out

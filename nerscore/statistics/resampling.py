@@ -26,9 +26,11 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     measure_keys,
+    scaled_back,
     slice_key_positions,
     slice_measures,
     statistics,
+    value_exponent,
 )
 from .unit_counts import SentenceCounts
 
@@ -141,7 +143,7 @@ def bca_interval(
     below = (less + 0.5 * ties) / resamples
     below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
     # Acceleration: the skewness of the jackknife values. It does not change when a column is scaled, so a column
-    # whose values are huge (docs/scoring.md §10's value under extreme false alarms: up to 2**1021) is scaled by a
+    # whose values are huge (docs/scoring.md §10's value under extreme false alarms: up to 2**961) is scaled by a
     # power of two first, and its deviations again where they are huge or tiny (extreme type weights), so that
     # their sums, squares and cubes neither overflow nor vanish; other columns are left exactly as they are.
     jackknife = jackknife * _power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
@@ -266,14 +268,16 @@ class _Quantiles:
 def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Options) -> dict[str, float]:
     """`{key}_low` and `{key}_high` for every scheme's precision, recall and F: the BCa interval from
     `options.bootstrap` resamples of the sentences (docs/scoring.md §9), always holding the point estimate."""
+    exponent = value_exponent(sample.vectors, 1, sample.size, options)  # docs/scoring.md §10: extreme weights
 
     def statistic(totals: np.ndarray) -> np.ndarray:
-        return statistics(totals, options)
+        return statistics(totals, options, exponent)
 
     keys = measure_keys(options)
     if sample.size:
         rng = np.random.default_rng(options.seed)
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
+        low, high = scaled_back(keys, low, high, exponent, options)
     else:  # no sentence: nothing to resample
         low = high = np.array([result.get(key, 0.0) for key in keys])
     return holding_estimates(keys, low, high, result)
@@ -303,15 +307,17 @@ def slice_interval_keys(
 ) -> tuple[dict[str, float], dict[str, dict[str, dict[str, float]]]]:
     """`interval_keys` of the totals and of every bucket of `result["slices"]` from one set of resamples of the
     sentences, whose vectors (`sample`) are the six scenario counts followed by the bucket columns of `layout`."""
+    exponent = value_exponent(sample.vectors, 1, sample.size, options)  # docs/scoring.md §10: extreme weights
 
     def statistic(totals: np.ndarray) -> np.ndarray:
-        return slice_measures(totals, layout, options)
+        return slice_measures(totals, layout, options, exponent)
 
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))
     if sample.size:
         rng = np.random.default_rng(options.seed)
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
+        low, high = scaled_back(keys, low, high, exponent, options)
     else:
         low = high = np.zeros(len(keys) + len(positions))
     base = holding_estimates(keys, low, high, result)

@@ -20,7 +20,7 @@ from .resampling import (
     resample_blocks,
     swapped_totals,
 )
-from .sample_statistics import measure_keys, statistics
+from .sample_statistics import measure_keys, scaled_back, statistics, value_exponent
 from .unit_counts import SentenceCounts
 
 # ---------------------------------------------------------------------------------------------------------
@@ -31,10 +31,11 @@ from .unit_counts import SentenceCounts
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _per_run(totals: np.ndarray, runs: int, options: Options) -> np.ndarray:
+def _per_run(totals: np.ndarray, runs: int, options: Options, exponent: int = 0) -> np.ndarray:
     """Each run's statistics (..., runs, k: `measure_keys`' order) from totals holding the runs' counts side by
-    side (six scenario totals, then §10's weighted columns when asked for)."""
-    return statistics(totals.reshape(*totals.shape[:-1], runs, -1), options)
+    side (six scenario totals, then §10's weighted columns when asked for), the value divided by 2**`exponent`
+    (`value_exponent`: the same for every run, every draw and both systems)."""
+    return statistics(totals.reshape(*totals.shape[:-1], runs, -1), options, exponent)
 
 
 def _run_picks(groups: Sequence[int], resamples: int, seed: int) -> np.ndarray:
@@ -59,6 +60,7 @@ def _two_level(
     seed: int,
     rng: np.random.Generator,
     options: Options,
+    exponent: int,
 ) -> tuple[np.ndarray, Blocks, np.ndarray, np.ndarray]:
     """The pieces of a two-level bootstrap of the sum over groups of sign x (the mean over the group's drawn runs
     of the measures on the drawn units): the estimate, the resampled statistics (blocks), the leave-one-unit-out
@@ -73,13 +75,13 @@ def _two_level(
     def resampled() -> Iterator[np.ndarray]:
         start = 0
         for block in resample_blocks(resamples, SCORED_WIDTH * runs):
-            measures = _per_run(drawn[start : start + block], runs, options)
+            measures = _per_run(drawn[start : start + block], runs, options, exponent)
             chosen = picks[start : start + block] * weights
             yield np.einsum("br,brk->bk", chosen, measures)
             start += block
 
-    estimate = weights @ _per_run(totals, runs, options)
-    jackknife = np.einsum("r,urk->uk", weights, _per_run(totals - units.vectors, runs, options))
+    estimate = weights @ _per_run(totals, runs, options, exponent)
+    jackknife = np.einsum("r,urk->uk", weights, _per_run(totals - units.vectors, runs, options, exponent))
     return estimate, resampled, jackknife, drawn
 
 
@@ -90,10 +92,12 @@ def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int
     keys = measure_keys(options)
     if units.size:
         rng = np.random.default_rng(options.seed)
+        exponent = value_exponent(units.vectors, runs, units.size, options)  # docs/scoring.md §10
         estimate, resampled, jackknife, _ = _two_level(
-            units, [runs], [1.0], options.bootstrap, options.seed, rng, options
+            units, [runs], [1.0], options.bootstrap, options.seed, rng, options, exponent
         )
         low, high = bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+        low, high = scaled_back(keys, low, high, exponent, options, "value_mean")
     else:
         low = high = np.array([means.get(f"{key}_mean", 0.0) for key in keys])
     return holding_estimates(keys, low, high, means, "_mean")
@@ -118,39 +122,53 @@ def runs_comparison(
         nothing = np.zeros(len(keys))
         return keys, nothing, nothing, np.ones(len(keys))
     rng = np.random.default_rng(seed)
-    estimate, resampled, jackknife, drawn = _two_level(units, groups, (-1.0, 1.0), resamples, seed, rng, options)
-    low, high = bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+    exponent = value_exponent(units.vectors, runs_a + runs_b, units.size, options)  # docs/scoring.md §10
+    estimate, resampled, jackknife, drawn = _two_level(
+        units, groups, (-1.0, 1.0), resamples, seed, rng, options, exponent
+    )
+    low, high = scaled_back(
+        keys,
+        *bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level),
+        exponent,
+        options,
+        "value_delta",
+    )
     if runs_a == runs_b == 1:
         # The generator goes on from the units' draws, as compare_semeval's does.
 
         def difference(totals: np.ndarray) -> np.ndarray:
-            return statistics(totals[..., width:], options) - statistics(totals[..., :width], options)
+            return statistics(totals[..., width:], options, exponent) - statistics(
+                totals[..., :width], options, exponent
+            )
 
         p_values = randomization_p_values(estimate, map(difference, swapped_totals(units, resamples, rng, width)))
         return keys, low, high, p_values
-    values = _per_run(units.totals(), runs_a + runs_b, options)
-    scale = _scales(values, drawn, runs_a + runs_b, options)
-    variances = _unit_variances(drawn, groups, options, scale)
+    values = _per_run(units.totals(), runs_a + runs_b, options, exponent)
+    scale = _scales(values, drawn, runs_a + runs_b, options, exponent)
+    variances = _unit_variances(drawn, groups, options, scale, exponent)
     p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, resamples)
     return keys, low, high, p_values
 
 
-def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options) -> np.ndarray:
+def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options, exponent: int) -> np.ndarray:
     """Each statistic's scale for the t test: 1, or for a column whose values pass 2**100 (docs/scoring.md §10's
-    value under extreme false alarms, up to `VALUE_BOUND`) the power of two that brings them within 1, so that
-    their squares stay finite; t and its degrees of freedom do not change with the scale."""
+    value under extreme false alarms, up to `VALUE_BOUND` in `value_exponent`'s units) the power of two that
+    brings them within 1, so that their squares stay finite; t and its degrees of freedom do not change with the
+    scale. The value divided by 2**`exponent`, as in `_per_run`."""
     largest = np.abs(values).max(axis=0)
     if options.value is not None:  # only the value is unbounded: the drawn units' too
         start = 0
         for block in resample_blocks(len(drawn), SCORED_WIDTH * runs):
-            measures = _per_run(drawn[start : start + block], runs, options)
+            measures = _per_run(drawn[start : start + block], runs, options, exponent)
             largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
             start += block
     huge = largest > 2.0**100
     return np.where(huge, np.ldexp(1.0, -np.frexp(np.where(huge, largest, 1.0))[1]), 1.0)
 
 
-def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options, scale: np.ndarray) -> np.ndarray:
+def _unit_variances(
+    drawn: np.ndarray, groups: Sequence[int], options: Options, scale: np.ndarray, exponent: int
+) -> np.ndarray:
     """The variance over unit resamples (every run kept) of mean(B) - mean(A), less its part that comes from
     runs varying unit by unit, which the runs' own variance already holds. Over unit resamples, each run's
     deviation from its system's mean varies by (R - 1)/R of that part for a system of R runs, so the deviations'
@@ -164,7 +182,7 @@ def _unit_variances(drawn: np.ndarray, groups: Sequence[int], options: Options, 
     deviation_squares = np.zeros_like(deviations)
     start = 0
     for block in resample_blocks(len(drawn), SCORED_WIDTH * runs):
-        measures = _per_run(drawn[start : start + block], runs, options) * scale
+        measures = _per_run(drawn[start : start + block], runs, options, exponent) * scale
         mean_a, mean_b = measures[:, :runs_a].mean(axis=1), measures[:, runs_a:].mean(axis=1)
         delta = mean_b - mean_a
         sums += delta.sum(axis=0)

@@ -5,6 +5,8 @@ arrays of totals (one row per resample), by `scores`' rules (`measures.Rule`), a
 
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Iterator, Mapping
 
 import numpy as np
@@ -12,7 +14,7 @@ import numpy as np
 from ..measures import Rule
 from ..options import EVALUATION_SCHEMES, OVERLAP, Options
 from ..pairing.rules import SCENARIOS
-from ..result_scores import cost_scale, weighted_width
+from ..result_scores import VALUE_COLUMNS, cost_scale, weighted_width
 from ..tally import COUNT_NAMES, OUTCOMES
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
@@ -23,9 +25,10 @@ _OUTCOMES_MATRIX = np.array(
         for scenario in SCENARIOS
     ]
 )
-# docs/scoring.md §10: the largest value a resample's statistic takes; the difference of two (2**1021), its
-# interpolation by np.quantile (2**1022) and the jackknife's sums (scaled first, `bca_interval`) stay finite.
-VALUE_BOUND = 2.0**1020
+# docs/scoring.md §10: the bound under which `value_exponent` keeps a resample's value (in its scaled units), so
+# that the difference of two, np.quantile's interpolation and the jackknife's sums (scaled first, `bca_interval`)
+# stay finite, with room for the rounding of sums (a jackknife's worth is at least 2**-53 of a sentence's).
+VALUE_BOUND = 2.0**960
 # The measures the statistics cover, in the order of `_measures`' last axis; F's key depends on beta.
 _MEASURES = ("precision", "recall", "f")
 
@@ -59,9 +62,10 @@ def measure_keys(options: Options) -> list[str]:
 _PARTIAL_ONLY = np.array([float(scheme == "partial") for scheme in EVALUATION_SCHEMES])
 
 
-def statistics(totals: np.ndarray, options: Options) -> np.ndarray:
+def statistics(totals: np.ndarray, options: Options, exponent: int = 0) -> np.ndarray:
     """The statistics of totals (..., 6 + `weighted_width`): every scheme's P, R and F (`_measures`), then with
-    `value` the value, its precision, recall and F (docs/scoring.md §10), by `scores.value_scores`' rules."""
+    `value` the value, its precision, recall and F (docs/scoring.md §10), by `scores.value_scores`' rules; the
+    value divided by 2**`exponent` (`value_exponent`, `scaled_back`)."""
     width = len(SCENARIOS)
     overlap = totals[..., width] if options.partial_credit == OVERLAP else None
     measures = _measures(totals[..., :width], options, overlap)
@@ -71,16 +75,75 @@ def statistics(totals: np.ndarray, options: Options) -> np.ndarray:
     kept, kept_precision, cost, worth_r, worth_p = np.moveaxis(np.asarray(totals[..., -5:], dtype=np.float64), -1, 0)
     rule = Rule.of(options)
     scale = cost_scale(options.value)
-    if scale == 1:
-        value = rule.share(kept - cost, worth_r)
-    else:  # the cost column is kept divided by `scale` (a false_alarm above 2**900), so that its sums stay finite
-        with np.errstate(over="ignore"):
+    if not exponent:  # (`value_exponent`: the value of every total lies well within floats)
+        with np.errstate(over="ignore", invalid="ignore"):  # (the agreement's F reads no value: any exponent)
             value = rule.share(kept - cost * scale, worth_r)
-    # A resample's value beyond ±VALUE_BOUND (false alarms of extreme weights against few references' worth; a
-    # float may not hold it) counts as ±VALUE_BOUND, so that every interval and difference stays finite.
-    value = np.clip(value, -VALUE_BOUND, VALUE_BOUND)
+    else:
+        # docs/scoring.md §10: the value divided by 2**exponent, where a resample's may pass the largest float.
+        # The cost column is kept divided by `scale` (2**shift, a false_alarm above 2**900) so that its sums stay
+        # finite; the numerator is divided by 2**beyond where cost·scale would pass 2**1000 (so kept, below the
+        # cost's last digit there, changes nothing), and the quotient is that of the significands, its exponent
+        # that of the two: powers of two, which change no digit.
+        shift = math.frexp(scale)[1] - 1
+        beyond = np.maximum(0, np.frexp(cost)[1] + shift - 1000)
+        numerator, numerator_power = np.frexp(np.ldexp(kept, -beyond) - np.ldexp(cost, shift - beyond))
+        denominator, denominator_power = np.frexp(worth_r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            power = numerator_power - denominator_power + beyond - exponent
+            quotient = np.ldexp(numerator / denominator, power)
+        value = np.where(worth_r > 0, quotient, math.ldexp(rule.zero_division, -exponent))
     value_measures = rule.floats(kept_precision, worth_p, kept, worth_r)
     return np.concatenate((measures, value[..., None], value_measures), axis=-1)
+
+
+def value_exponent(vectors: np.ndarray, systems: int, size: int, options: Options) -> int:
+    """docs/scoring.md §10: the power of two (its exponent, 0 or more) the statistics keep the value divided by,
+    so that its value on any total of at most `size` rows of `vectors` (each holding `systems` systems' columns
+    side by side, each system's led by its six counts and its weighted columns) lies within `VALUE_BOUND`: a
+    resample, a leave-one-out sample or a swap. 0 (the value as it is) unless weights are extreme: a
+    false_alarm of 1e308 gives values of resamples beyond the largest float, where the result's own is within."""
+    if options.value is None or not vectors.size:
+        return 0
+    start = len(SCENARIOS) + (options.partial_credit == OVERLAP)
+    columns = vectors.reshape(len(vectors), systems, -1)[..., start : start + len(VALUE_COLUMNS)]
+    kept, cost, worth = (np.asarray(columns[..., index], dtype=np.float64) for index in (0, 2, 3))
+
+    def power(values: np.ndarray) -> int:  # 2**power bounds the largest (a float's least exponent for none)
+        return math.frexp(float(values.max(initial=0.0)))[1] if values.any() else -1100
+
+    # |Σ kept - Σ cost·scale| <= size · the largest sentence's, below 2**top; Σ worth >= the smallest positive
+    # sentence's, at least 2**bottom.
+    top = max(power(kept), power(cost) + math.frexp(cost_scale(options.value))[1] - 1) + size.bit_length()
+    positive = worth[worth > 0]
+    bottom = math.frexp(float(positive.min()))[1] - 1 if positive.size else 0
+    return max(0, top - min(bottom, 0) - (math.frexp(VALUE_BOUND)[1] - 1))
+
+
+def scaled_back(
+    keys: list[str], low: np.ndarray, high: np.ndarray, exponent: int, options: Options, name: str = "value"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The interval's ends `low` and `high` (by `keys`, `measure_keys`' order) with the value's multiplied back by
+    2**`exponent` (`value_exponent`). An end that no float holds is a `ValueError` naming it (`name`_low or
+    _high), as the value's own is (docs/scoring.md §10)."""
+    if not exponent or "value" not in keys:
+        return low, high
+    column = keys.index("value")
+    low, high = np.array(low, dtype=np.float64), np.array(high, dtype=np.float64)
+    for end, ends in (("low", low), ("high", high)):
+        try:
+            ends[column] = math.ldexp(float(ends[column]), exponent)
+        except OverflowError:
+            assert options.value is not None
+            mantissa, power = math.frexp(float(ends[column]))
+            digits = (power + exponent) * math.log10(2) + math.log10(abs(mantissa))
+            size = f"{'-' if mantissa < 0 else ''}{10 ** (digits % 1):.2f}e+{int(digits)}"
+            raise ValueError(
+                f"value: with false_alarm={options.value.false_alarm!r} and these type weights, the interval's "
+                f"{name}_{end} is about {size}, beyond the largest float ({sys.float_info.max:.4g}); expected "
+                "weights under which the value's resamples stay within it: lower false_alarm, or bring the type "
+                "weights closer (docs/scoring.md §10)"
+            ) from None
+    return low, high
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -90,15 +153,18 @@ def statistics(totals: np.ndarray, options: Options) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def slice_measures(totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options) -> np.ndarray:
+def slice_measures(
+    totals: np.ndarray, layout: list[tuple[str, int, int, int]], options: Options, exponent: int = 0
+) -> np.ndarray:
     """Precision, recall and F of every scheme of the totals and of every bucket, flattened: the statistics of
     the totals (`statistics`, with `value` its four keys too), then 12 per bucket in `layout`'s order ((slice,
     first column, columns per bucket, buckets), columns counted after the six scenario counts and
     docs/scoring.md §10's weighted columns). A two-sided bucket's precision is that of the rows whose prediction
-    lies in it, its recall that of the rows whose reference does (docs/scoring.md §5)."""
+    lies in it, its recall that of the rows whose reference does (docs/scoring.md §5). The value divided by
+    2**`exponent` (`statistics`)."""
     width = len(SCENARIOS)
     base = width + weighted_width(options)
-    parts = [statistics(totals[..., :base], options)]
+    parts = [statistics(totals[..., :base], options, exponent)]
     for _, start, per_bucket, buckets in layout:
         block = totals[..., base + start : base + start + per_bucket * buckets]
         block = block.reshape(*totals.shape[:-1], buckets, per_bucket)

@@ -13,7 +13,7 @@ import operator
 import re
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any
@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, shown
+from ..option_checks import is_collection
 
 # A stored id (a group or a document) is one of these, or a tuple of them: what survives a JSON round trip with
 # its type (a tuple is written {"tuple": [...]}), so that every process of a distributed evaluation reads back
@@ -305,7 +306,7 @@ def entity_text(columns: Columns, sentence: int, start: int, end: int) -> str | 
 def _checked(column: Column, values: Any, sentences: int) -> tuple:
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()  # a numpy array of texts, ids or labels
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+    if not is_collection(values):
         raise InvalidInputError(
             f"found {shown(values)}; expected {column.doc}: a list with one value per sentence", column.name
         )

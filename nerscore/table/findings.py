@@ -11,6 +11,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..grouping import run_bounds, run_starts
 from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, ErrorKey, Row
@@ -130,7 +131,7 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     if len(sentence) and bool((sentence[1:] < sentence[:-1]).any()):  # (the paths write rows in sentence order)
         order = np.argsort(sentence, kind="stable")
         sentence, row_low, row_high = sentence[order], row_low[order], row_high[order]
-    first = np.flatnonzero(np.concatenate(([True], sentence[1:] != sentence[:-1]))) if len(sentence) else sentence
+    first = run_starts(sentence)
     low = np.full(sentences, largest, dtype=np.int64)
     high = np.zeros(sentences, dtype=np.int64)
     if len(first):
@@ -187,10 +188,8 @@ def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray
     """The distinct (start, end) of entities in (start, end) order, and the copies of each."""
     order = np.lexsort((end, start))
     start, end = start[order], end[order]
-    new = np.ones(len(start), dtype=bool)
-    new[1:] = (start[1:] != start[:-1]) | (end[1:] != end[:-1])
-    first = np.flatnonzero(new)
-    return start[first], end[first], np.diff(np.append(first, len(start))).astype(np.int64)
+    bounds = run_bounds(start, end)
+    return start[bounds[:-1]], end[bounds[:-1]], np.diff(bounds)
 
 
 def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> dict[ErrorKey, int]:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import located
+from ..grouping import ranges
 from ..options import OVERLAP, Options
 from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
 from ..pairing.value import WeightTable, value_pair
@@ -271,9 +272,7 @@ def value_flat(
     none = np.int64(-1)
     first = np.searchsorted(predictions.end, references.start, side="right")
     degree = np.searchsorted(predictions.start, references.end, side="left") - first
-    edge_r = np.repeat(np.arange(len(references.start)), degree)
-    starts = np.repeat(np.cumsum(degree) - degree, degree)
-    edge_p = first[edge_r] + np.arange(len(edge_r)) - starts
+    edge_r, edge_p = ranges(first, degree)
     if min_overlap is not None and len(edge_r):
         shared = np.minimum(references.end[edge_r], predictions.end[edge_p]) - np.maximum(
             references.start[edge_r], predictions.start[edge_p]

@@ -23,7 +23,7 @@ from ..errors import InvalidInputError
 from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from ..options import Options
 from ..pairing.rules import SCENARIOS
-from ..result_scores import scores, two_sided_scores
+from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text, entity_texts
 from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
@@ -425,7 +425,9 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
             out[name] = two_sided_scores(counts.two_sided[name], names, options)
         else:
             tallies = counts.by_bucket[name]
-            out[name] = {bucket: scores(tallies[bucket], options) for bucket in names if bucket in tallies}
+            present = [bucket for bucket in names if bucket in tallies]
+            # The slice's buckets scored in one call (their exact ratios computed at once).
+            out[name] = dict(zip(present, scores_of([tallies[bucket] for bucket in present], options)))
     return out
 
 
