@@ -271,8 +271,8 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
 # failed with MemoryError. Goal: a few bytes a pair, and a located ValueError, never a MemoryError, where the
 # pairs would not fit. Each size runs in a subprocess of its own: its peak under tracemalloc (what numpy and
 # Python allocate; not scipy's own C++ buffers) and its peak RSS less the RSS after the imports.
-# Each case: predictions, references, the sizes with value=False, the sizes with value=True (whose pairing of
-# these shapes is `pairing.value`'s, listed: 10**8 pairs of it would take gigabytes and minutes).
+# Each case: predictions, references, the sizes with value=False, the sizes with value=True (the value pairing's
+# own, `pairing/value*.py`: dense sentences on `pairing/dense.py` too, given the value's worths).
 MEMORY_CASES = {
     "onion": (
         "[(i, 2 * n - i - 1, 'B' if i % 3 == 0 else 'A') for i in range(n)]",
@@ -284,7 +284,7 @@ MEMORY_CASES = {
         "[(i, 2 * n - i - 1, f'T{i * 7919 % 200}') for i in range(n)]",
         "[(i, 2 * n - i, f'T{i * 104729 % 211 % 200}') for i in range(n)]",
         (1_500,),
-        (),
+        (1_500,),
     ),
     "dense staircase": (
         "[(i + 1, i + n + 2, 'A') for i in range(n)]",
@@ -361,7 +361,7 @@ def dense_memory(value: bool = False, against: Path | None = None) -> list[str]:
         for n in valued_sizes if value else sizes:
             for checkout, repo in checkouts:
                 rows.append(row(name, n, checkout, run(repo, predictions, references, n)))
-    for name in ("dense staircase",) if value else ("dense staircase", "dense staircase, two types"):
+    for name in ("dense staircase", "dense staircase, two types"):
         predictions, references, _, _ = MEMORY_CASES[name]
         for checkout, repo in checkouts:
             found = run(repo, predictions, references, 10_000, 2_000_000_000)
@@ -403,31 +403,54 @@ def value_cases() -> dict[str, tuple[list, list]]:
     }
 
 
-def value_ratios(repeats: int) -> list[str]:
+def _compute_of(root: str):
+    """`compute_semeval` of the checkout at `root` (its modules loaded afresh)."""
+    import importlib
+
+    for name in [module for module in sys.modules if module == "nerscore" or module.startswith("nerscore.")]:
+        del sys.modules[name]
+    sys.path.insert(0, root)
+    try:
+        return importlib.import_module("nerscore").compute_semeval
+    finally:
+        sys.path.remove(root)
+
+
+def value_ratios(repeats: int, main: str | None = None) -> list[str]:
     """Rows "| case | value=False s | value=True s | ratio best | ratio median | goal | verdict |": CPU seconds, the
     two calls taking turns `repeats` times (scipy imported first); the best ratio is that of the best times, the
-    median ratio the median of each turn's ratio. The verdict reads the median."""
-    from nerscore import compute_semeval
-
-    compute_semeval(predictions=[[(0, 20, "A"), (1, 3, "B")]], references=[[(1, 3, "B"), (0, 9, "A")]], value=True)
+    median ratio the median of each turn's ratio. The verdict reads the median. With `main` (a checkout of another
+    commit), its value=True call takes a turn too, in the same process ("main's value s", and this checkout's over
+    it, best and median)."""
+    other = None if main is None else _compute_of(main)
+    compute_semeval = _compute_of(str(REPO))
+    for call in (compute_semeval, other):
+        if call is not None:
+            call(predictions=[[(0, 20, "A"), (1, 3, "B")]], references=[[(1, 3, "B"), (0, 9, "A")]], value=True)
     header = "| case | value=False s | value=True s | ratio best | ratio median | goal | verdict |"
-    rows = [header, "| --- | --- | --- | --- | --- | --- | --- |"]
+    header += " main's value s | this / main best, median |" if other else ""
+    rows = [header, "|" + " --- |" * (header.count("|") - 1)]
     for name, (predictions, references) in value_cases().items():
-        plain, valued = [], []
+        plain, valued, before = [], [], []
         for _ in range(repeats):
-            started = time.process_time()
-            compute_semeval(predictions=[predictions], references=[references])
-            plain.append(time.process_time() - started)
-            started = time.process_time()
-            compute_semeval(predictions=[predictions], references=[references], value=True)
-            valued.append(time.process_time() - started)
+            calls = [(compute_semeval, {}, plain), (compute_semeval, {"value": True}, valued)]
+            if other is not None:
+                calls.append((other, {"value": True}, before))
+            for call, extra, times in calls:
+                started = time.process_time()
+                call(predictions=[predictions], references=[references], **extra)
+                times.append(time.process_time() - started)
         turns = sorted(v / p for p, v in zip(plain, valued))
         best, median = min(valued) / min(plain), turns[len(turns) // 2]
         verdict = "PASS" if median <= VALUE_GOAL else "MISS"
-        rows.append(
+        row = (
             f"| {name} | {min(plain):.3f} | {min(valued):.3f} | {best:.2f} | {median:.2f} | <= {VALUE_GOAL:g}x "
             f"| {verdict} |"
         )
+        if other is not None:
+            against = sorted(v / b for v, b in zip(valued, before))
+            row += f" {min(before):.3f} | {min(valued) / min(before):.2f}, {against[len(against) // 2]:.2f} |"
+        rows.append(row)
     return rows
 
 
@@ -436,21 +459,8 @@ def value_entities_ratios(repeats: int, main: str | None = None) -> list[str]:
     to value=True (each row's value partner, docs/scoring.md §10), CPU seconds, the two calls in turns `repeats`
     times, the hostile shapes of `value_cases` and 20,000 small nested sentences. With `main` (a checkout of
     another commit, `git worktree add`), its value + entities call takes a turn too, in the same process."""
-    import importlib
-
-    def load(root: str | None):
-        for name in [module for module in sys.modules if module == "nerscore" or module.startswith("nerscore.")]:
-            del sys.modules[name]
-        if root is not None:
-            sys.path.insert(0, root)
-        try:
-            return importlib.import_module("nerscore").compute_semeval
-        finally:
-            if root is not None:
-                sys.path.remove(root)
-
-    other = None if main is None else load(main)
-    compute_semeval = load(str(Path(__file__).resolve().parent.parent))
+    other = None if main is None else _compute_of(main)
+    compute_semeval = _compute_of(str(REPO))
     for call in (compute_semeval, other):
         if call is not None:
             call(predictions=[[(0, 20, "A"), (1, 3, "B")]], references=[[(1, 3, "B"), (0, 9, "A")]], value=True)
@@ -484,18 +494,20 @@ if __name__ == "__main__":
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
     parser.add_argument("--value", action="store_true", help="issue 31's value pairing against §3's (seconds)")
     parser.add_argument("--value-entities", action="store_true", help="return_entities=True with value=True")
-    parser.add_argument("--main", help="with --value-entities: a checkout of another commit to time beside")
+    parser.add_argument("--main", help="--value, --value-entities: a checkout of another commit to time beside")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--against", type=Path, help="--memory: another checkout measured in turns (e.g. main's)")
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
+    parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
     arguments = parser.parse_args()
     if arguments.grounding:
         print("\n".join(contested_groundings(arguments.repeats)))
     if arguments.memory:
-        print("value=False\n" + "\n".join(dense_memory(against=arguments.against)))
+        if not arguments.only_value:
+            print("value=False\n" + "\n".join(dense_memory(against=arguments.against)))
         if not arguments.no_value:
             print("\nvalue=True\n" + "\n".join(dense_memory(value=True, against=arguments.against)))
     if arguments.value:
-        print("\n".join(value_ratios(arguments.repeats)))
+        print("\n".join(value_ratios(arguments.repeats, arguments.main)))
     if arguments.value_entities:
         print("\n".join(value_entities_ratios(arguments.repeats, arguments.main)))

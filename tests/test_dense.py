@@ -9,17 +9,21 @@ from __future__ import annotations
 import contextlib
 import random
 import tracemalloc
+from collections import Counter
 from unittest import mock
 
 import numpy as np
 import pytest
 from test_spans import best_pairing, paired, spans_of
+from test_value import WEIGHTS as VALUE_WEIGHTS
+from test_value import as_dict, best_value_pairing
 
 import nerscore as ns
 from nerscore import Span, compute_semeval, pair
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import dense, overlaps
+from nerscore.pairing import dense, overlaps, value_arrays
 from nerscore.pairing import rules as pairing
+from nerscore.pairing import value as value_module
 
 TYPES = "ABC"
 
@@ -220,3 +224,191 @@ def test_tight_cells_beyond_the_free_memory_are_refused_before_they_are_listed(m
     predictions = [[(n + i, n + i + 1 + i % 7, "AB"[i % 3 % 2]) for i in range(n)]]
     with pytest.raises(ns.InvalidInputError, match=r"sentence 0: .* 800 references and 800 predictions"):
         compute_semeval(predictions=predictions, references=references)
+
+
+# The value score's pairing (docs/scoring.md §10) on the same machinery, given its worths (`dense.Worth`).
+
+
+# test_value's weights, but in binary fractions (0.125 for 0.1, 2**-10 for 1e-3): 0.1's exact fraction has 2**55
+# below it, whose scaled worths pass 2**53 (`value.dense_worth` gives None: the pairs are listed then, as before).
+DENSE_VALUE_WEIGHTS = [
+    *VALUE_WEIGHTS[:2],
+    {"types": {"A": 2.0, "B": 0.125}, "type_error": 0.25, "boundary_error": 0.5, "false_alarm": 0.375},
+    {"types": {"C": 0.0}, "default_type_weight": 3.0, "type_error": 0.0, "false_alarm": 2**-10, "min_overlap": 0.5},
+    VALUE_WEIGHTS[4],
+]
+
+
+def value_table(weights):
+    checked = ns.Options.of(value=weights).value
+    assert checked is not None
+    return value_module.WeightTable(checked), checked.min_overlap
+
+
+def value_columns(side: list[Span]) -> tuple[np.ndarray, ...]:
+    return tuple(
+        np.array(column, np.int64).reshape(-1)
+        for column in zip(*((s.start, s.end, TYPES.index(s.entity_type)) for s in side))
+    )
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_small_onions_and_cliques_pair_by_value_as_every_pairing_enumerated(weights, way) -> None:
+    rng = random.Random(f"{weights}{way}")
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    for trial in range(40):
+        shape = (onion, clique)[trial % 2]
+        # Twins (identical entities on both sides) included: the value does not pair them first.
+        references = spans_of(shape(rng, rng.randint(1, 5), TYPES[: rng.randint(1, 3)]))
+        predictions = spans_of(shape(rng, rng.randint(1, 5), TYPES[: rng.randint(1, 3)]))
+        with started(way):
+            found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
+        assert found is not None
+        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
+        assert sorted(chosen) == sorted(expected), (references, predictions)
+        with mock.patch.object(value_module, "LARGE_COMPONENT_EDGES", 10**12):
+            rows = value_module.value_pair(references, predictions, table, min_overlap)
+        assert sorted(chosen) == sorted((r, p) for r, p in rows if r is not None and p is not None)
+
+
+def listed_value_pair(references, predictions, table, min_overlap):
+    """`value_pair` with its pairs listed, every component on the pure-Python flow (main's readable path)."""
+    with (
+        mock.patch.object(value_module, "LARGE_COMPONENT_EDGES", 10**12),
+        mock.patch.object(dense, "_LEAST_CELLS", 10**18),
+    ):
+        return value_module.value_pair(references, predictions, table, min_overlap)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("seed", range(9))
+def test_value_pair_takes_dense_sentences_without_listing_their_pairs(seed, way) -> None:
+    rng = random.Random(seed)
+    shape = (onion, clique, two_type_staircase)[seed % 3]
+    table, min_overlap = value_table(DENSE_VALUE_WEIGHTS[seed % len(DENSE_VALUE_WEIGHTS)])
+    references, predictions = spans_of(shape(rng, 30)), spans_of(shape(rng, 30))
+    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
+    with (
+        started(way),
+        mock.patch.object(dense, "_LEAST_CELLS", 0),
+        mock.patch.object(value_module, "overlap_edges", listed),
+        mock.patch.object(value_module, "_components_of", listed),
+    ):
+        rows = value_module.value_pair(references, predictions, table, min_overlap)
+    assert rows == listed_value_pair(references, predictions, table, min_overlap)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_dense_clusters_on_arrays_pair_by_value_as_value_pair(seed) -> None:
+    # Several sentences at once (`value_arrays.value_nested`), dense ones among sparse ones and copies.
+    rng = random.Random(seed)
+    weights = DENSE_VALUE_WEIGHTS[seed % len(DENSE_VALUE_WEIGHTS)]
+    table, min_overlap = value_table(weights)
+    sentences = []
+    for k in range(rng.randint(1, 4)):
+        shape = rng.choice((onion, clique, two_type_staircase))
+        references, predictions = spans_of(shape(rng, rng.randint(5, 40))), spans_of(shape(rng, rng.randint(5, 40)))
+        if k and rng.random() < 0.3:
+            references = references + references[:3]  # copies: left to the listed pairs
+        sentences.append((references, predictions))
+    solved = []
+    real = dense.dense_pairs
+
+    def spy(*arguments):
+        found = real(*arguments)
+        solved.append(found is not None)
+        return found
+
+    with mock.patch.object(dense, "_LEAST_CELLS", 0), mock.patch.object(dense, "dense_pairs", spy):
+        found = value_arrays_rows(sentences, table, min_overlap)
+    assert any(solved)
+    expected: Counter = Counter()
+    for k, (references, predictions) in enumerate(sentences):
+        for r, p in listed_value_pair(references, predictions, table, min_overlap):
+            expected[value_row(r, p, 1_000 * k)] += 1
+    assert found == expected
+
+
+def value_row(r, p, shift: int) -> tuple:
+    return (
+        pairing.SCENARIOS.index(pairing.scenario_of(r, p)),
+        -1 if r is None else TYPES.index(r.entity_type),
+        -1 if p is None else TYPES.index(p.entity_type),
+        *((-1, -1) if r is None else (r.start + shift, r.end + shift)),
+        *((-1, -1) if p is None else (p.start + shift, p.end + shift)),
+    )
+
+
+def value_arrays_rows(sentences, table, min_overlap) -> Counter:
+    def side(index: int) -> tuple[np.ndarray, ...]:
+        spans = [
+            (s.start + 1_000 * k, s.end + 1_000 * k, s.entity_type)
+            for k, two in enumerate(sentences)
+            for s in two[index]
+        ]
+        random.Random(index).shuffle(spans)
+        return value_columns([Span(*s) for s in spans])
+
+    columns = value_arrays.value_nested(side(0), side(1), TYPES, table, min_overlap)
+    assert columns is not None
+    return Counter(zip(*(column.tolist() for column in columns)))
+
+
+@pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
+def test_an_onion_takes_a_few_bytes_a_pair_by_value(return_entities) -> None:
+    n = 600
+    references = [[(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
+    predictions = [[(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
+    compute_semeval(predictions=predictions, references=references, value=True)  # imports done
+    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
+    tracemalloc.start()
+    try:
+        with mock.patch("nerscore.pairing.large_components.overlapping_pairs", listed):
+            result = compute_semeval(
+                predictions=predictions, references=references, value=True, return_entities=return_entities
+            )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result["value"] == 550 / 600  # as main: every entity paired, 500 of them within their type (0.5 each other)
+    assert peak < 12 * n * n
+
+
+@pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
+def test_a_value_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch, return_entities) -> None:
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
+    monkeypatch.setattr(dense, "_ROUNDS", 0)
+    made = []
+    monkeypatch.setattr(dense, "dense_assignment", lambda *a: made.append(1))
+    n = 3_000
+    references = [[(0, 1, "A")], [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
+    predictions = [[(0, 1, "A")], [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
+    with pytest.raises(ns.InvalidInputError, match=r"sentence 1: .* 3,000 references and 3,000 predictions"):
+        compute_semeval(predictions=predictions, references=references, value=True, return_entities=return_entities)
+    assert not made
+
+
+def test_worths_beyond_exact_floats_leave_a_dense_sentence_to_its_listed_pairs() -> None:
+    table, min_overlap = value_table(VALUE_WEIGHTS[2])  # a type weight of 0.1
+    assert value_module.dense_worth(table, dict(enumerate(TYPES))) is None
+    rng = random.Random(7)
+    sentences = [(spans_of(onion(rng, 30)), spans_of(onion(rng, 30)))]
+    with mock.patch.object(dense, "_LEAST_CELLS", 0), mock.patch.object(dense, "dense_pairs") as solver:
+        found = value_arrays_rows(sentences, table, min_overlap)
+        rows = value_module.value_pair(*sentences[0], table, min_overlap)
+    assert not solver.called
+    assert rows == listed_value_pair(*sentences[0], table, min_overlap)
+    assert found == Counter(value_row(r, p, 0) for r, p in rows)
+
+
+@pytest.mark.parametrize(("weights", "tells_type"), zip(DENSE_VALUE_WEIGHTS, [True, True, False, False, False]))
+def test_worths_of_one_type_and_of_the_others_leave_the_type_digit_out(weights, tells_type) -> None:
+    # The defaults and ACE's: 1.75 for a pair of one type, 1.25 for the others, whatever the types and boundaries:
+    # the total worth and the pairs tell how many pairs are of one type (the exhaustive test above checks the rest).
+    worth = value_module.dense_worth(value_table(weights)[0], dict(enumerate(TYPES)))
+    assert worth is not None
+    assert worth.tells_type == tells_type

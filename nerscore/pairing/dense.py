@@ -13,11 +13,13 @@ the whole matrix of weights (8 bytes a cell, read in place by scipy's assignment
 (`_from_matrix`), refused first where it would not fit. Rule (d) is worked out on the cells the dual leaves tight
 (`large_components.tight_smallest_best`). The whole sentence is one problem: its components' digits add up, and
 rule (d)'s smallest list of the whole is each component's smallest, as every best pairing of a component has as
-many pairs.
+many pairs. The value score's pairing (docs/scoring.md §10) is solved here too, given its `Worth`: a digit above
+the pair's, in place of identical boundaries'.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -39,6 +41,24 @@ DENSE_CELL_BYTES = 9
 # everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; main's
 # listed pairs 129).
 TIGHT_PAIR_BYTES = 160
+
+
+@dataclass(frozen=True)
+class Worth:
+    """The value pairing's worth of a cell (docs/scoring.md §10) as an integer, from its two types and its
+    scenario: `reference[2 * same_bounds + same_type, reference type id] + prediction[predicted type id]` (int64
+    arrays). With it, a cell's weight is §3's with the worth as its first digit and no digit of identical
+    boundaries (the value does not force them together): `value.value_digits`' order. `tells_type`: the worth is
+    one number for a pair of one type and another for the rest (the default weights, ACE's), so that a pairing's
+    total worth and its pairs give its pairs of one type, whose digit is then left out (2**53 reached later)."""
+
+    reference: np.ndarray
+    prediction: np.ndarray
+    tells_type: bool = False
+
+    @property
+    def largest(self) -> int:
+        return int(self.reference.max(initial=0)) + int(self.prediction.max(initial=0))
 
 
 def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
@@ -65,12 +85,13 @@ def dense_sentences(
     predictions: tuple[np.ndarray, ...],
     large: np.ndarray,
     min_overlap: float | None,
+    worth: Worth | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`dense_pairs` of each sentence flagged `large` whose entities are one copy each and that is `worth_matrix`:
     each side (start, end, type id, sentence, copies) arrays of distinct entities in (start, end, type) order, as
     `forms.component_arrays` holds them. Returns which sentences were paired so, and their pairs (reference
     indices, prediction indices into the arrays given). A sentence whose matrix would not fit in memory is
-    refused, located (an `InvalidInputError`)."""
+    refused, located (an `InvalidInputError`). With `worth`, the value's pairing (`dense_pairs`)."""
     solved = np.zeros(len(large), bool)
     chosen_r: list[np.ndarray] = []
     chosen_p: list[np.ndarray] = []
@@ -90,7 +111,7 @@ def dense_sentences(
         if not worth_matrix(overlap_total(start_r, end_r, start_p, end_p), len(at_r), len(at_p)):
             continue
         try:
-            found = dense_pairs((start_r, end_r, type_r), (start_p, end_p, type_p), min_overlap)
+            found = dense_pairs((start_r, end_r, type_r), (start_p, end_p, type_p), min_overlap, worth)
         except InvalidInputError as error:
             raise error.at(sentence=sentence) from None
         if found is not None:
@@ -106,6 +127,7 @@ def dense_pairs(
     references: tuple[np.ndarray, np.ndarray, np.ndarray],
     predictions: tuple[np.ndarray, np.ndarray, np.ndarray],
     min_overlap: float | None,
+    worth: Worth | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """§3's pairing of one sentence's entities, each side (start, end, type id) arrays in (start, end, type) order
     of distinct entities, one copy each, none with a twin of its type on the other side (rule 1's pairs made
@@ -115,10 +137,13 @@ def dense_pairs(
 
     First from a few candidate pairs a row, more added where the dual found does not cover a cell
     (`_from_candidates`); where that does not settle, on the whole matrix, which is refused first where it would
-    not fit in memory (`overlaps.check_pairs_fit`: an `InvalidInputError`, which the caller locates)."""
+    not fit in memory (`overlaps.check_pairs_fit`: an `InvalidInputError`, which the caller locates).
+
+    With `worth`, the value score's pairing (docs/scoring.md §10) of the sentence's entities in (start, end, type
+    name) order, twins included: the most worth, then rule 2 (a) to (d), as `value.value_pair` makes it."""
     if not len(references[0]) or not len(predictions[0]):
         return None
-    cells = _Cells(references, predictions, min_overlap)
+    cells = _Cells(references, predictions, min_overlap, worth)
     if 4 * (cells.largest + 1) >= EXACT:
         # Every weight, and every sum of two potentials and a weight, exact in a float64. scipy's own sums may
         # round where a matching's total passes 2**53 (10,000 a side): a matching it gets wrong then is not
@@ -149,9 +174,10 @@ class _Cells:
     """The weights of a sentence's cells, worked out where needed: the smaller side's entities are the rows
     ("flipped" where that is the predictions), so that scipy reads a matrix of them in place. A weight holds
     the digits of `rules.best_flow`, from the most significant: identical boundaries, a pair, one type, the shared
-    extent (a digit no pair can vary left out); 0 where the two do not overlap (no pair)."""
+    extent (a digit no pair can vary left out); 0 where the two do not overlap (no pair). With a `Worth`, the worth
+    in place of identical boundaries (`value.value_digits`' digits)."""
 
-    def __init__(self, references: tuple, predictions: tuple, min_overlap: float | None) -> None:
+    def __init__(self, references: tuple, predictions: tuple, min_overlap: float | None, worth: Worth | None) -> None:
         r_start, r_end, r_type = references
         p_start, p_end, p_type = predictions
         self.flipped = len(r_start) > len(p_start)
@@ -163,8 +189,13 @@ class _Cells:
         self.same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
         self.typed = len(np.union1d(r_type, p_type)) > 1
         self.bounds_radix = radix if self.same_bounds else 0
+        if worth is not None and worth.tells_type:
+            self.typed = False
         self.type_radix = radix if self.typed else 1
         self.largest = ((self.bounds_radix + 1) * self.type_radix + 1) * self.extent_radix
+        self.worth, self.radix = worth, radix
+        if worth is not None:
+            self.largest = ((worth.largest * radix + 1) * self.type_radix + 1) * self.extent_radix
         self.shape = len(self.small[0]), len(self.large[0])
         self.step = max(1, _BLOCK_CELLS // self.shape[1])
 
@@ -174,9 +205,17 @@ class _Cells:
         other_start, other_end, other_kind = (column[b] for column in self.large)
         shared = np.minimum(end, other_end) - np.maximum(start, other_start)
         weight: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
-        if self.same_bounds:
-            weight = weight + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
-        weight = (weight + self.type_radix) * self.extent_radix + shared
+        if self.worth is not None:
+            # The value's worth first (`Worth`), then a pair, one type, the shared extent (`value.value_digits`).
+            flags = ((start == other_start) & (end == other_end)) * 2 + np.equal(kind, other_kind)
+            reference_kind, predicted_kind = (other_kind, kind) if self.flipped else (kind, other_kind)
+            worth = self.worth.reference[flags, reference_kind] + self.worth.prediction[predicted_kind]
+            weight = weight + (worth * self.radix + 1) * self.type_radix
+            weight = weight * self.extent_radix + shared
+        else:
+            if self.same_bounds:
+                weight = weight + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
+            weight = (weight + self.type_radix) * self.extent_radix + shared
         edge = shared > 0
         if self.min_overlap is not None:
             length = (other_end - other_start) if self.flipped else (end - start)

@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Any
 from ..grouping import run_bounds
 from ..option_checks import Weights
 from ..span import Span
+from . import dense
 from .overlaps import (
     ARRAY_PAIR_BYTES,
+    any_fragmented,
     check_pairs_fit,
     overlap_count,
     overlap_edges,
@@ -97,13 +99,17 @@ def value_pair(
     As §3's pairing, on the same solvers: identical entities are one node with their number of copies (a flow
     carries as many as pair, so 100,000 copies a side are one edge); a sentence of many entities has its overlaps
     found and its components labelled with numpy; a large component without copies goes to
-    `large_components.best_matching` (scipy, proven in integers), every other to `rules.smallest_best`."""
+    `large_components.best_matching` (scipy, proven in integers), every other to `rules.smallest_best`. A dense
+    sentence without copies goes to `dense.dense_pairs` with the value's worths, its pairs never listed."""
     sorted_r = sorted(references, key=span_key)
     sorted_p = sorted(predictions, key=span_key)
     if spans_disjoint(sorted_r) and spans_disjoint(sorted_p):
         # Tags, and spans that do not nest: the overlaps never cross, and a dynamic programme is linear in them.
         edges = overlap_edges(sorted_r, sorted_p, min_overlap)
         return _rows(sorted_r, sorted_p, dict(_chain_pairs(sorted_r, sorted_p, sorted(edges), table)))
+    found = _dense_value_pairs(sorted_r, sorted_p, table, min_overlap)
+    if found is not None:
+        return _rows(sorted_r, sorted_p, found)
     distinct_r, copies_r = _classes(sorted_r)
     distinct_p, copies_p = _classes(sorted_p)
     room_r, room_p = [len(copies) for copies in copies_r], [len(copies) for copies in copies_p]
@@ -126,6 +132,71 @@ def value_pair(
     ]
     rows.extend((None, prediction) for j, copies in enumerate(copies_p) for prediction in copies[paired_p[j] :])
     return rows
+
+
+def _dense_value_pairs(
+    sorted_r: Sequence[Span], sorted_p: Sequence[Span], table: WeightTable, min_overlap: float | None
+) -> dict[int, int] | None:
+    """The value pairing {reference index: prediction index} of a dense sentence without copies (most references
+    overlapping most predictions) by `dense.dense_pairs` with the value's `dense_worth`, its overlapping pairs never
+    listed (issue 31, item 7); None for any other sentence (or where its weights would not be exact)."""
+    if not sorted_r or not sorted_p or not dense.large_enough(len(sorted_r), len(sorted_p)):
+        return None
+    if any_fragmented(sorted_r, sorted_p):
+        return None
+    if any(a == b for a, b in pairwise(sorted_r)) or any(a == b for a, b in pairwise(sorted_p)):
+        return None
+    if not dense.worth_matrix(overlap_count(sorted_r, sorted_p), len(sorted_r), len(sorted_p)):
+        return None
+    from .large_components import span_columns
+
+    columns = span_columns(sorted_r, sorted_p)
+    names = dict(zip(columns[2].tolist(), (span.entity_type for span in sorted_r)))
+    names |= dict(zip(columns[5].tolist(), (span.entity_type for span in sorted_p)))
+    worth = dense_worth(table, names)
+    found = None if worth is None else dense.dense_pairs(columns[:3], columns[3:], min_overlap, worth)
+    return None if found is None else dict(zip(found[0].tolist(), found[1].tolist()))
+
+
+# A pair's scenario by its flags, 2 * (identical boundaries) + (one type) (docs/scoring.md §4), as `dense.Worth`
+# indexes its worths.
+_FLAG_SCENARIOS = ("VI", "V", "IV", "I")
+
+
+def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | None:
+    """The value's worths (`WeightTable.worth`) as `dense.Worth` holds them, for the type ids of `names`: kept(r, p)
+    by scenario and reference type, and the false alarm spared by predicted type, exact fractions scaled by their
+    common denominator to integers (left out, all 0, where every pair would have one worth: the pair's digit
+    counts it already, as `large_value_mask` leaves it out; `dense.Worth.tells_type` where the worth is one number
+    for the pairs of one type and another for the rest). None where they pass 2**53."""
+    import numpy as np
+
+    from .large_components import EXACT
+
+    kept = {
+        (flag, t): table.kept(scenario, name)
+        for flag, scenario in enumerate(_FLAG_SCENARIOS)
+        for t, name in names.items()
+    }
+    alarm = {t: table.false_alarm * table.weight(name) for t, name in names.items()}
+    size = max(names, default=-1) + 1
+    reference, prediction = np.zeros((4, size), np.int64), np.zeros(size, np.int64)
+    if len(set(kept.values())) <= 1 and len(set(alarm.values())) <= 1:
+        return dense.Worth(reference, prediction)
+    # One worth for the pairs of one type (flags 1 and 3) and one for the others (0 and 2), whatever the types.
+    tells_type = len(set(alarm.values())) == 1 and all(
+        len({worth for (flag, _), worth in kept.items() if flag % 2 == same}) == 1 for same in (0, 1)
+    )
+    scale = math.lcm(*(worth.denominator for worth in [*kept.values(), *alarm.values()]))
+    scaled_kept = {key: worth.numerator * (scale // worth.denominator) for key, worth in kept.items()}
+    scaled_alarm = {key: worth.numerator * (scale // worth.denominator) for key, worth in alarm.items()}
+    if max(scaled_kept.values()) + max(scaled_alarm.values()) >= EXACT:
+        return None
+    for (flag, t), worth in scaled_kept.items():
+        reference[flag, t] = worth
+    for t, worth in scaled_alarm.items():
+        prediction[t] = worth
+    return dense.Worth(reference, prediction, tells_type)
 
 
 def _rows(

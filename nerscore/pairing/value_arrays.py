@@ -7,9 +7,12 @@ As `value_pair`: identical entities are one entity with its number of copies; th
 entities (with the value's `min_overlap`) are found from the sorted starts (`large_components.overlapping_pairs`)
 and labelled by connected component (scipy); a component of one edge pairs as many copies as both ends have
 (every worth is >= 0 and a pair more wins a tie, §3 (a)); a large component without copies goes to §3's compiled
-solver on the arrays (`value.large_value_mask`); every other component to the exact flow of `value`
-(`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities alone. Each
-path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py compares them).
+solver on the arrays (`value.large_value_mask`); a dense cluster without copies (most of its references
+overlapping most of its predictions: an onion, a staircase of two types) to `dense.dense_sentences` with the value's
+worths (`value.dense_worth`), its pairs never listed (issue 31, item 7); every other component to the exact flow of
+`value` (`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities
+alone. Each path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py and tests/test_dense.py
+compare them).
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ import numpy as np
 from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from ..span import Span
+from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
 from .staircase import staircase_pairs
-from .value import WeightTable, large_value_mask, value_digits
+from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
@@ -47,8 +51,6 @@ def value_nested(
     order. Type ids index `type_names`. None where the overlapping pairs of all the sentences together would not
     fit in memory (`overlaps.check_pairs_fit`): the caller then pairs one sentence at a time, which refuses a
     sentence too large alone with its place."""
-    from .large_components import component_labels, overlapping_pairs
-
     rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
     r_start, r_end, r_type, r_count = _folded(*references, rank)
     p_start, p_end, p_type, p_count = _folded(*predictions, rank)
@@ -59,6 +61,100 @@ def value_nested(
             return pair_rows(
                 (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i))
             )
+    parts = []
+    found = _dense_clusters(
+        (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), type_names, table, min_overlap
+    )
+    if found is None:
+        return None
+    if found[0] is not None:
+        rows, left_r, left_p = found
+        parts.append(rows)
+        r_start, r_end, r_type, r_count = (column[left_r] for column in (r_start, r_end, r_type, r_count))
+        p_start, p_end, p_type, p_count = (column[left_p] for column in (p_start, p_end, p_type, p_count))
+    parts.append(
+        _listed((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), type_names, table, min_overlap)
+    )
+    if any(part is None for part in parts):
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate(columns) for columns in zip(*parts))
+
+
+def _dense_clusters(
+    references: tuple, predictions: tuple, type_names: Sequence[str], table: WeightTable, min_overlap: float | None
+) -> tuple | None:
+    """The value pairing of the dense clusters of the entities (each side's start, end, type id and copies, in rule
+    (d)'s order): sets of entities that overlap one another in a chain, most references of one overlapping most of
+    its predictions, without copies (`dense.dense_sentences` on them, with `value.dense_worth`), their overlapping
+    pairs never listed (issue 31, item 7). Returns their rows (`pair_rows`) and the masks of the entities left
+    on each side; (None, None, None) where no cluster is dense; None where one would not fit in memory (the
+    caller pairs one sentence at a time then, which refuses it with its place)."""
+    r_start, r_end, r_type, r_count = references
+    p_start, p_end, p_type, p_count = predictions
+    cluster_r, cluster_p, clusters = _clusters(r_start, r_end, p_start, p_end)
+    per_r, per_p = np.bincount(cluster_r, minlength=clusters), np.bincount(cluster_p, minlength=clusters)
+    # (`dense.large_enough` reads the number of cells: asked once for each number present, not for each cluster.)
+    cells = per_r * per_p
+    present_cells = np.unique(cells)
+    large = np.isin(cells, present_cells[[large_enough(int(count), 1) for count in present_cells.tolist()]])
+    if not large.any():
+        return None, None, None
+    present = np.union1d(r_type[large[cluster_r]], p_type[large[cluster_p]]).tolist()
+    worth = dense_worth(table, {type_id: type_names[type_id] for type_id in present})
+    if worth is None:
+        return None, None, None
+    try:
+        solved, i, j = dense_sentences(
+            (r_start, r_end, r_type, cluster_r, r_count),
+            (p_start, p_end, p_type, cluster_p, p_count),
+            large,
+            min_overlap,
+            worth,
+        )
+    except InvalidInputError:
+        return None
+    if not solved.any():
+        return None, None, None
+    in_r, in_p = solved[cluster_r], solved[cluster_p]
+    i, j = (np.cumsum(in_r) - 1)[i], (np.cumsum(in_p) - 1)[j]
+    rows = pair_rows(
+        tuple(column[in_r] for column in references),
+        tuple(column[in_p] for column in predictions),
+        i,
+        j,
+        np.ones(len(i), np.int64),
+    )
+    return rows, ~in_r, ~in_p
+
+
+def _clusters(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each entity's cluster (of both sides: a maximal run of entities, by start, each starting before the ends
+    before it reach), and how many: every overlap component lies within one."""
+    starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
+    if not len(starts):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
+    order = np.argsort(starts, kind="stable")
+    reach = np.maximum.accumulate(ends[order])
+    new = np.ones(len(starts), bool)
+    new[1:] = starts[order][1:] >= reach[:-1]
+    label = np.empty(len(starts), np.int64)
+    label[order] = np.cumsum(new) - 1
+    return label[: len(r_start)], label[len(r_start) :], int(label[order[-1]]) + 1
+
+
+def _listed(
+    references: tuple, predictions: tuple, type_names: Sequence[str], table: WeightTable, min_overlap: float | None
+) -> tuple[np.ndarray, ...] | None:
+    """`value_nested` of entities folded (each side's start, end, type id and copies), their overlapping pairs
+    listed; None where they would not fit in memory."""
+    from .large_components import component_labels, overlapping_pairs
+
+    r_start, r_end, r_type, r_count = references
+    p_start, p_end, p_type, p_count = predictions
     low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
     low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
     total = int(np.maximum(high_a - low_a, 0).sum()) + int(np.maximum(high_b - low_b, 0).sum())
@@ -66,7 +162,9 @@ def value_nested(
         check_pairs_fit(total, len(r_start), len(p_start), ARRAY_PAIR_BYTES)
     except InvalidInputError:
         return None
-    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
+    none = np.zeros(0, np.int64)
+    # (Nothing to list where the dense clusters took every entity of a side.)
+    i, j = overlapping_pairs(r_start, r_end, p_start, p_end) if len(r_start) and len(p_start) else (none, none)
     shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
     keep = shared > 0
     if min_overlap is not None:
