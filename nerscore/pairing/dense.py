@@ -301,7 +301,11 @@ def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray
         most_short = np.zeros(large, np.int64)  # per column, the cell most short of its weight, and its row
         most_short_row = np.full(large, -1, np.int64)
         for first, block in cells.blocks():
-            short = block - x[first : first + len(block), None] - y
+            short = block  # a block of its own: worked out in place
+            short -= x[first : first + len(block), None]
+            short -= y
+            if short.max() <= 0:
+                continue  # no cell of the block short: none to add of its rows, none more short of a column
             count = min(_ADDED, large)
             worst = np.argpartition(-short, count - 1, axis=1)[:, :count]
             rows = np.repeat(np.arange(len(block)), count)
