@@ -196,31 +196,50 @@ class _Cells:
         self.worth, self.radix = worth, radix
         if worth is not None:
             self.largest = ((worth.largest * radix + 1) * self.type_radix + 1) * self.extent_radix
+            self._worth_parts(worth, r_type, p_type)
         self.shape = len(self.small[0]), len(self.large[0])
         self.step = max(1, _BLOCK_CELLS // self.shape[1])
+
+    def _worth_parts(self, worth: Worth, r_type: np.ndarray, p_type: np.ndarray) -> None:
+        """A value weight's digits above the shared extent, split into parts of one entity each (int64), so that
+        a block adds them up in a few passes (`weights`): the reference's part where the two differ in type and
+        where they agree (its worth of that scenario and the type digit), the prediction's (its worth and the
+        pair digit), and the reference's further part where the two have identical boundaries (of either)."""
+        step = self.radix * self.type_radix * self.extent_radix
+        kept = worth.reference[:, r_type] * step
+        self.part_other = kept[0]
+        self.part_same = kept[1] + (self.extent_radix if self.typed else 0)
+        self.part_bounds = (kept[2] - kept[0], kept[3] - kept[1])
+        self.part_predicted = worth.prediction[p_type] * step + self.type_radix * self.extent_radix
 
     def weights(self, a: Any, b: Any) -> np.ndarray:
         """The weights (int64) of the cells (a, b): index arrays that broadcast, or a slice."""
         start, end, kind = (column[a] for column in self.small)
         other_start, other_end, other_kind = (column[b] for column in self.large)
         shared = np.minimum(end, other_end) - np.maximum(start, other_start)
-        weight: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
-        if self.worth is not None:
-            # The value's worth first (`Worth`), then a pair, one type, the shared extent (`value.value_digits`).
-            flags = ((start == other_start) & (end == other_end)) * 2 + np.equal(kind, other_kind)
-            reference_kind, predicted_kind = (other_kind, kind) if self.flipped else (kind, other_kind)
-            worth = self.worth.reference[flags, reference_kind] + self.worth.prediction[predicted_kind]
-            weight = weight + (worth * self.radix + 1) * self.type_radix
-            weight = weight * self.extent_radix + shared
-        else:
-            if self.same_bounds:
-                weight = weight + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
-            weight = (weight + self.type_radix) * self.extent_radix + shared
         edge = shared > 0
         if self.min_overlap is not None:
             length = (other_end - other_start) if self.flipped else (end - start)
             edge &= overlap_kept(shared, length, self.min_overlap)
-        return np.where(edge, weight, 0)
+        if self.worth is not None:
+            # The value's worth first (`Worth`), then a pair, one type, the shared extent (`value.value_digits`),
+            # added up from each entity's parts (`_worth_parts`) in place: a few passes a block.
+            r, p = (b, a) if self.flipped else (a, b)
+            same = np.equal(kind, other_kind)
+            weight = np.where(same, self.part_same[r], self.part_other[r])
+            weight += self.part_predicted[p]
+            if self.same_bounds:
+                both = (start == other_start) & (end == other_end)
+                if both.any():
+                    weight += np.where(both, np.where(same, self.part_bounds[1][r], self.part_bounds[0][r]), 0)
+            weight += shared
+            weight *= edge
+            return weight
+        plain: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
+        if self.same_bounds:
+            plain = plain + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
+        plain = (plain + self.type_radix) * self.extent_radix + shared
+        return np.where(edge, plain, 0)
 
     def blocks(self) -> Any:
         """(first row, the block's weights) of every block of rows."""
@@ -266,26 +285,7 @@ def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray
     added, until it covers every cell: then it is an optimal dual of the whole sentence, and the matching best
     (complementary slackness holds on the candidates). None where that does not settle in `rounds` rounds."""
     small, large = cells.shape
-    found_a: list[np.ndarray] = []
-    found_b: list[np.ndarray] = []
-    large_length = cells.large[1] - cells.large[0]
-    count = min(_CANDIDATES, large)
-    for first, block in cells.blocks():
-        length = (cells.small[1] - cells.small[0])[first : first + len(block), None]
-        same = cells.small[2][first : first + len(block), None] == cells.large[2]
-        rows = np.repeat(np.arange(len(block)), count)
-        distance = np.abs(large_length - length)
-        for group in (same, ~same):
-            # Of each group (the row's type, the others), the heaviest cells and the nearest in length (of equally
-            # heavy cells, in nested entities, the one a best pairing takes: shared extents min(length, length')
-            # favour pairing lengths in order).
-            part = np.where(group, block, 0)
-            nearest = np.where(part > 0, distance, np.iinfo(np.int64).max)
-            for best in (np.argpartition(-part, count - 1, axis=1), np.argpartition(nearest, count - 1, axis=1)):
-                best = best[:, :count].ravel()
-                keep = part[rows, best] > 0
-                found_a.append(rows[keep] + first)
-                found_b.append(best[keep])
+    found_a, found_b = _first_candidates(cells)
     keys = np.zeros(0, np.int64)
     for _ in range(rounds):
         if found_a:
@@ -301,7 +301,11 @@ def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray
         most_short = np.zeros(large, np.int64)  # per column, the cell most short of its weight, and its row
         most_short_row = np.full(large, -1, np.int64)
         for first, block in cells.blocks():
-            short = block - x[first : first + len(block), None] - y
+            short = block  # a block of its own: worked out in place
+            short -= x[first : first + len(block), None]
+            short -= y
+            if short.max() <= 0:
+                continue  # no cell of the block short: none to add of its rows, none more short of a column
             count = min(_ADDED, large)
             worst = np.argpartition(-short, count - 1, axis=1)[:, :count]
             rows = np.repeat(np.arange(len(block)), count)
@@ -317,6 +321,37 @@ def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray
         found_a.append(most_short_row[most_short > 0])
         found_b.append(np.flatnonzero(most_short > 0))
     return None
+
+
+def _first_candidates(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """`_from_candidates`' first candidates: of each row, among the columns of its type and among the others, the
+    heaviest pairs and the nearest in length (of equally heavy cells, in nested entities, the one a best pairing
+    takes: shared extents min(length, length') favour pairing lengths in order), as (rows, columns) parts. The rows
+    are taken a type at a time, so that each group is a set of columns worked out and searched on its own (half
+    the cells of searching every column for each group)."""
+    found_a: list[np.ndarray] = []
+    found_b: list[np.ndarray] = []
+    row_types, column_types = cells.small[2], cells.large[2]
+    row_length, large_length = cells.small[1] - cells.small[0], cells.large[1] - cells.large[0]
+    for kind in np.unique(row_types).tolist():
+        of_kind = np.flatnonzero(row_types == kind)
+        same = column_types == kind
+        groups = [columns for columns in (np.flatnonzero(same), np.flatnonzero(~same)) if len(columns)]
+        for columns in groups:
+            count = min(_CANDIDATES, len(columns))
+            step = max(1, _BLOCK_CELLS // len(columns))
+            for first in range(0, len(of_kind), step):
+                rows = of_kind[first : first + step]
+                part = cells.weights(rows[:, None], columns)
+                distance = np.abs(large_length[columns] - row_length[rows, None])
+                nearest = np.where(part > 0, distance, np.iinfo(np.int64).max)
+                at = np.repeat(np.arange(len(rows)), count)
+                for best in (np.argpartition(-part, count - 1, axis=1), np.argpartition(nearest, count - 1, axis=1)):
+                    best = best[:, :count].ravel()
+                    keep = part[at, best] > 0
+                    found_a.append(rows[at[keep]])
+                    found_b.append(columns[best[keep]])
+    return found_a, found_b
 
 
 def _from_matrix(
