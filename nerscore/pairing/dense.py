@@ -38,8 +38,8 @@ _BLOCK_CELLS = 1 << 14
 # What a cell costs at the peak: the matrix's 8 bytes, and room for the block's temporaries and scipy's vectors.
 DENSE_CELL_BYTES = 9
 # What a tight cell costs in rule (d)'s search (`large_components.tight_smallest_best`), measured where weights tie
-# everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; main's
-# listed pairs 129).
+# everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; the listed
+# pairs, before this module, 129).
 TIGHT_PAIR_BYTES = 160
 
 
