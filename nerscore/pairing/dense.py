@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from .large_components import EXACT, dense_assignment, proven_matching, tight_smallest_best
+from .large_components import EXACT, dense_assignment, proven_matching, relaxed, tight_smallest_best
 from .overlaps import check_pairs_fit, overlap_kept
 
 # A sentence is paired here where at least 1 / _DENSE_SHARE of its cells are pairs (each round's pass over the
@@ -385,27 +385,17 @@ def _potentials(
     goes negative, the relaxation does not settle in its sweeps, or the result is not an optimal dual)."""
     small, large = costs.shape
     mate = [-1] * small
-    weight_of = [0] * small
+    weight_of = [0] * large  # the matched weight, by its column
     for a, b, cost in zip(matched_small.tolist(), matched_large.tolist(), costs[matched_small, matched_large].tolist()):
-        mate[a], weight_of[a] = b, -int(cost)
+        mate[a], weight_of[b] = b, -int(cost)
     x = [0] * small
     y = np.zeros(large, np.float64)  # integers below 2**53, exact
     y[matched_large] = -costs[matched_small, matched_large]
-    for sweep in range(small + large + 64):
-        changed = False
-        for a in range(small) if sweep % 2 == 0 else range(small - 1, -1, -1):
-            best = -int((costs[a] + y).min())
-            if best > x[a]:
-                x[a] = best
-                changed = True
-                b = mate[a]
-                if b >= 0:
-                    y[b] = weight_of[a] - best
-                    if y[b] < 0:
-                        return None
-        if not changed:
-            break
-    else:
+
+    def best_of(a: int) -> int:
+        return -int((costs[a] + y).min())
+
+    if not relaxed(small, small + large + 64, best_of, mate, weight_of, x, y):
         return None
     proof = np.array(x, np.int64), y.astype(np.int64)
     return proof if _verified(costs, matched_small, matched_large, *proof) else None

@@ -158,6 +158,35 @@ def _solve(
     return found_rows[keep].astype(np.int64), found_columns[keep].astype(np.int64)
 
 
+def relaxed(
+    count: int,
+    sweeps: int,
+    best_of: Callable[[int], int],
+    mates: Sequence[int],
+    mate_weights: Sequence[int],
+    own: Any,
+    other: Any,
+) -> bool:
+    """The Gauss-Seidel relaxation of `_potentials` (and `dense`'s): `own[k]` rises to `best_of(k)`, one k at a time,
+    sweeps alternately forward and back, and the mate's `other[mates[k]]` follows as its weight less `own[k]`. True
+    once a sweep changes nothing; False where a potential of `other` goes negative or the sweeps run out."""
+    for sweep in range(sweeps):
+        changed = False
+        for k in range(count) if sweep % 2 == 0 else range(count - 1, -1, -1):
+            best = best_of(k)
+            if best > own[k]:
+                own[k] = best
+                changed = True
+                mate = mates[k]
+                if mate >= 0:
+                    other[mate] = mate_weights[mate] - best
+                    if other[mate] < 0:
+                        return False
+        if not changed:
+            return True
+    return False
+
+
 def _potentials(
     edge_rows: np.ndarray,
     edge_columns: np.ndarray,
@@ -212,21 +241,7 @@ def _potentials(
             return best
 
     v = [0] * columns
-    for sweep in range(_ROUNDS * (rows + columns + 64)):
-        changed = False
-        for column in range(columns) if sweep % 2 == 0 else range(columns - 1, -1, -1):
-            best = best_of(column)
-            if best > v[column]:
-                v[column] = best
-                changed = True
-                row = owners[column]
-                if row >= 0:
-                    u[row] = weights_of[row] - best
-                    if u[row] < 0:
-                        return None
-        if not changed:
-            break
-    else:
+    if not relaxed(columns, _ROUNDS * (rows + columns + 64), best_of, owners, weights_of, v, u):
         return None
     proof = np.array(u, np.int64), np.array(v, np.int64)
     by_column = None  # the dense weights go before the proof is checked (issue 31, item 7)
