@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import InvalidInputError, shown
 from ..pairing.rules import overlap_edges
-from ..span import Span
+from ..span import Span, merged_fragments
 from .joint_grounding import Count, ground_jointly
 
 # ---------------------------------------------------------------------------------------------------------
@@ -244,12 +244,7 @@ class _Cover:
     """The characters the references cover, as sorted disjoint intervals: whether an occurrence touches one."""
 
     def __init__(self, references: Sequence[Span]) -> None:
-        merged: list[list[int]] = []
-        for span in sorted(references, key=lambda span: (span.start, span.end)):
-            if merged and span.start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], span.end)
-            else:
-                merged.append([span.start, span.end])
+        merged = merged_fragments((span.start, span.end) for span in references)
         self.starts = [start for start, _ in merged]
         self.ends = [end for _, end in merged]
         self.last_end = self.ends[-1] if merged else 0
