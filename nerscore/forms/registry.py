@@ -102,12 +102,13 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def check_one_kind(predictions: list[list], references: list[list]) -> None:
-    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
-    kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two strings)."""
+def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
+    """Both sides as they are, after an `InvalidInputError` at the first value that is neither a string tag nor
+    an integer id, or whose kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two
+    strings)."""
     kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
     if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
-        return
+        return predictions, references
     ids = holds_ids(predictions, references)
     for side, batch in (("predictions", predictions), ("references", references)):
         for sentence, row in enumerate(batch):
@@ -121,16 +122,12 @@ def check_one_kind(predictions: list[list], references: list[list]) -> None:
                         sentence,
                         token,
                     )
-
-
-def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
-    check_one_kind(predictions, references)
     return predictions, references
 
 
 def _stored_spans(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
     """Spans stored in one form, ``{start, end, type}``, whatever form they came in (a discontinuous entity with
-    its `fragments` too, docs/scoring.md §12; `with_fragment_slots` gives every entity the key)."""
+    its `fragments` too, docs/scoring.md §12; `stored_batch` gives every entity the key)."""
     return (
         [[span.as_dict() for span in sentence] for sentence in read_spans(predictions, "predictions")],
         [[span.as_dict() for span in sentence] for sentence in read_spans(references, "references")],
@@ -208,9 +205,8 @@ def _unstorable_span(value: Any) -> str | None:
 
 
 def _unstorable_string(value: Any) -> str | None:
-    if value["text"] is not None and _SURROGATE.search(value["text"]):
-        return _not_text(f"the text is {shown(value['text'])}", value["text"])
-    return _unstorable_span(value)
+    text = value["text"]
+    return (text is not None and _not_text(f"the text is {shown(text)}", text)) or _unstorable_span(value)
 
 
 def _tag_form(name: str, ids: bool) -> Form:
@@ -293,20 +289,15 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
 
 
 def stored_batch(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
-    """A batch as the evaluate wrapper hands it to evaluate: `storable`'s, every entity with `fragments`."""
+    """A batch as the evaluate wrapper hands it to evaluate: `storable`'s, every entity holding `fragments`, None
+    where it is contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
     predictions, references, form = storable(predictions, references)
     if FORMS[form].entities:
-        predictions, references = with_fragment_slots(predictions), with_fragment_slots(references)
+        predictions, references = (
+            [[entity if "fragments" in entity else {**entity, "fragments": None} for entity in row] for row in side]
+            for side in (predictions, references)
+        )
     return predictions, references, form
-
-
-def with_fragment_slots(batch: list[list]) -> list[list]:
-    """A stored batch of entity dicts (`storable`'s) with every entity holding `fragments`, None where it is
-    contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
-    return [
-        [entity if "fragments" in entity else {**entity, "fragments": None} for entity in sentence]
-        for sentence in batch
-    ]
 
 
 Sides = tuple[str | None, str | None]
