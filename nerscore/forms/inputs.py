@@ -96,24 +96,22 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
     against tags or ids are an error."""
     reference_form, predicted_form = side_forms(predictions, references)
     forms = {reference_form, predicted_form} - {None}
-    if len(forms) > 1 and forms & {STRINGS, SPANS}:
-        _check_first_values(predictions, references, reference_form, predicted_form)
     if forms == {TAGS} and None in (reference_form, predicted_form):
         _check_lone_value(predictions if reference_form is None else references, reference_form is None)
-    if STRINGS in forms:
-        if forms <= {STRINGS, SPANS}:
-            return STRINGS  # strings against strings or spans into the same texts (docs/scoring.md §1b)
-        strings_side, other_side = ("references", "predictions")[:: 1 if reference_form == STRINGS else -1]
+    if len(forms) > 1 and forms & {STRINGS, SPANS}:
+        _check_first_values(predictions, references, reference_form, predicted_form)
+        if forms == {STRINGS, SPANS}:
+            return STRINGS  # strings against spans into the same texts (docs/scoring.md §1b)
+        entities = STRINGS if STRINGS in forms else SPANS  # against tags or ids
+        entities_side, other_side = ("references", "predictions")[:: 1 if reference_form == entities else -1]
         other = "integer ids" if IDS in forms else "tags"
+        if entities == STRINGS:
+            raise ValueError(
+                f"{entities_side} hold string entities and {other_side} hold {other}; expected the other side in "
+                "strings, or in spans into the same texts"
+            )
         raise ValueError(
-            f"{strings_side} hold string entities and {other_side} hold {other}; expected the other side in "
-            "strings, or in spans into the same texts"
-        )
-    if SPANS in forms and len(forms) > 1:
-        spans_side, other_side = ("references", "predictions")[:: 1 if reference_form == SPANS else -1]
-        other = "integer ids" if IDS in forms else "tags"
-        raise ValueError(
-            f"{spans_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
+            f"{entities_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
             "one form: tag sequences, or lists of spans"
         )
     return reference_form or predicted_form
