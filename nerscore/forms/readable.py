@@ -40,25 +40,16 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
     options = Options() if options is None else options
     if form == SPANS:
         check_span_options(options)
-        return pair_spans(predictions, references, options)
+        rows = span_rows(predictions, references, options)
+        return reducers.tally(reduction(rows, len(references), options)), rows
     return pair_tags(predictions, references, form == IDS, options)
 
 
-def pair_tags(
-    predictions: Batch, references: Batch, holds_ids: bool, options: Options, columns: Columns = NO_COLUMNS
-) -> tuple[Tally, list[Row]]:
+def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> tuple[Tally, list[Row]]:
     """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.table.reducers`)."""
     rows = tag_rows(predictions, references, holds_ids, options)
     tokens = reducers.token_counts(sentence_facts(predictions, references, holds_ids, options))
-    return reducers.tally(reduction(rows, len(references), options, columns), tokens), rows
-
-
-def pair_spans(
-    predictions: list[list], references: list[list], options: Options, columns: Columns = NO_COLUMNS
-) -> tuple[Tally, list[Row]]:
-    """The `Tally` and rows of a batch of spans (the table's reducers, `nerscore.table.reducers`)."""
-    rows = span_rows(predictions, references, options)
-    return reducers.tally(reduction(rows, len(references), options, columns)), rows
+    return reducers.tally(reduction(rows, len(references), options), tokens), rows
 
 
 def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
