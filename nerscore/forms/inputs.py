@@ -456,28 +456,13 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
     entities = list(chain.from_iterable(batch))
     # The usual batch, pairs of two non-empty strings throughout, is checked at C speed and kept as it is (pairs
     # as tuples or lists, never modified).
-    if set(map(type, entities)) <= set(_PAIRS) and set(map(len, entities)) <= {2}:
+    if set(map(type, entities)) <= {tuple, list} and set(map(len, entities)) <= {2}:
         firsts = list(map(operator.itemgetter(0), entities))
         seconds = list(map(operator.itemgetter(1), entities))
         if {*map(type, firsts), *map(type, seconds)} <= {str} and "" not in firsts and "" not in seconds:
             return StringColumns(batch, firsts, seconds)
     result = []
     for sentence, entities in enumerate(batch):
-        # The usual entity, a pair of two non-empty strings, is read here at once; anything else (and any
-        # error) by `as_string_entity`.
-        read = [
-            entity if type(entity) is tuple else (entity[0], entity[1])
-            for entity in entities
-            if type(entity) in _PAIRS
-            and len(entity) == 2
-            and type(entity[0]) is str
-            and type(entity[1]) is str
-            and entity[0]
-            and entity[1]
-        ]
-        if len(read) == len(entities):
-            result.append(read)
-            continue
         read = []
         for index, entity in enumerate(entities):
             try:
@@ -487,6 +472,3 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
         result.append(read)
     flat = list(chain.from_iterable(result))
     return StringColumns(result, list(map(operator.itemgetter(0), flat)), list(map(operator.itemgetter(1), flat)))
-
-
-_PAIRS = (tuple, list)
