@@ -162,14 +162,10 @@ def _ids_fit(batch: list[list]) -> tuple[bool, list[str]]:
     return low <= min(chain.from_iterable(batch), default=0) and max(chain.from_iterable(batch), default=0) <= high, []
 
 
-def _spans_fit(batch: list[list]) -> tuple[bool, list[str]]:
-    ends = [entity["end"] for sentence in batch for entity in sentence]  # start < end: the ends bound both
-    return not ends or max(ends) <= _INT64[1], [entity["type"] for sentence in batch for entity in sentence]
-
-
-def _strings_fit(batch: list[list]) -> tuple[bool, list[str]]:
+def _entities_fit(batch: list[list]) -> tuple[bool, list[str]]:
+    # start < end: the ends bound both (a string entity has neither, a span no text)
     ends = [entity["end"] for sentence in batch for entity in sentence if entity["end"] is not None]
-    strings = [entity[key] or "" for sentence in batch for entity in sentence for key in ("type", "text")]
+    strings = [entity.get(key) or "" for sentence in batch for entity in sentence for key in ("type", "text")]
     return not ends or max(ends) <= _INT64[1], strings
 
 
@@ -194,7 +190,9 @@ def _unstorable_id(value: Any) -> str | None:
     return f"found id {shown(value)}, beyond the 64-bit integers evaluate stores; expected an id of label_list"
 
 
-def _unstorable_span(value: Any) -> str | None:
+def _unstorable_entity(value: Any) -> str | None:
+    if value.get("text") is not None and _SURROGATE.search(value["text"]):  # (no text: a span)
+        return _not_text(f"the text is {shown(value['text'])}", value["text"])
     for name in ("start", "end"):
         if value[name] is not None and value[name] > _INT64[1]:
             return (
@@ -202,11 +200,6 @@ def _unstorable_span(value: Any) -> str | None:
                 f"below 2**63 (compute_semeval, which stores nothing, takes any)"
             )
     return _not_text(f"the type is {shown(value['type'])}", value["type"])
-
-
-def _unstorable_string(value: Any) -> str | None:
-    text = value["text"]
-    return (text is not None and _not_text(f"the text is {shown(text)}", text)) or _unstorable_span(value)
 
 
 def _tag_form(name: str, ids: bool) -> Form:
@@ -257,22 +250,15 @@ _SPANS = Form(
     count=_count_spans,
     readable=_span_rows,
     store=_stored_spans,
-    fits=_spans_fit,
-    unstorable=_unstorable_span,
+    fits=_entities_fit,
+    unstorable=_unstorable_entity,
 )
 FORMS: dict[str, Form] = {
     TAGS: _tag_form(TAGS, ids=False),
     IDS: _tag_form(IDS, ids=True),
     SPANS: _SPANS,
     # grounded, then counted as the spans they ground to
-    STRINGS: replace(
-        _SPANS,
-        name=STRINGS,
-        store=_stored_strings,
-        fits=_strings_fit,
-        unstorable=_unstorable_string,
-        ground=string_spans,
-    ),
+    STRINGS: replace(_SPANS, name=STRINGS, store=_stored_strings, ground=string_spans),
 }
 
 
