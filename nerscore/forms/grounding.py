@@ -17,24 +17,17 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from ..errors import InvalidInputError, shown
 from ..pairing.rules import overlap_edges
 from ..span import Span, merged_fragments
 from .joint_grounding import Count, ground_jointly
 
-# ---------------------------------------------------------------------------------------------------------
-# The text as occurrences are found in it: itself, or its normalised copy with the way back (§1b)
-# ---------------------------------------------------------------------------------------------------------
 
-_FOLDED: dict[str, str] = {}  # each character's NFKC + case fold, worked out once per character seen
-
-
+@cache  # each character's NFKC + case fold, worked out once per character seen
 def _folded(character: str) -> str:
-    folded = _FOLDED.get(character)
-    if folded is None:
-        folded = _FOLDED[character] = unicodedata.normalize("NFKC", character).casefold()
-    return folded
+    return unicodedata.normalize("NFKC", character).casefold()
 
 
 @dataclass(frozen=True)
@@ -87,11 +80,6 @@ def needle_of(text: str, normalize: bool) -> str:
     if not normalize:
         return text
     return Haystack.of(text, True).text.strip(" ")
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Grounding a sentence
-# ---------------------------------------------------------------------------------------------------------
 
 
 # What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
