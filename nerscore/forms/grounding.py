@@ -1,13 +1,9 @@
-"""Entities as surface strings, grounded to the text (docs/scoring.md §1b).
-
-A string entity is mapped to one occurrence of its text in the sentence's (document's) text, and from then on is
-scored as that span. References take the earliest occurrences in listing order. Predictions are grounded jointly
-with the pairing: of all ways to give the predictions of each text and type distinct occurrences (of different
-types they may share one), the one whose §3 pairing is best, ties to the earliest occurrences. Predictions of one
-text and type are interchangeable, so this is a flow per overlap component of occurrences and references
-(`joint_grounding`), not a search over lists; only the occurrences that
-overlap a reference, and the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs
-its occurrences once, not a graph of them.
+"""Entities as surface strings, grounded to the text (docs/scoring.md §1b): a string entity is mapped to one
+occurrence of its text in the sentence's (document's) text, and from then on is scored as that span. References
+take the earliest occurrences in listing order; predictions, the grounding whose §3 pairing is best, ties to the
+earliest occurrences (`joint_grounding` where that is a choice). Only the occurrences that overlap a reference, and
+the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs its occurrences once, not a
+graph of them.
 """
 
 from __future__ import annotations
