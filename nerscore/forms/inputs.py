@@ -16,8 +16,6 @@ import numpy as np
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_labels, is_collection, is_id
-from ..options import check_span_options as check_span_options  # (they were here: their callers import them here)
-from ..options import check_tag_options as check_tag_options
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..decoding import decode_tags, tag_table
 from ..errors import InvalidInputError, located, shown
 from ..option_checks import HIPE
-from ..options import Options
+from ..options import Options, check_span_options
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import pair
 from ..pairing.value import WeightTable, value_pair
@@ -28,7 +28,7 @@ from ..table.pairs import Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Row, Tally
 from .batches import batches, ids_to_tags
-from .inputs import IDS, SPANS, Batch, check_span_options, read_spans
+from .inputs import IDS, SPANS, Batch, read_spans
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
-from ..options import Options
+from ..options import Options, check_span_options, check_tag_options
 from ..table import reducers
 from ..table.columns import Columns
 from ..table.pairs import SentenceFacts
@@ -32,8 +32,6 @@ from .inputs import (
     TAGS,
     Batch,
     batch_form,
-    check_span_options,
-    check_tag_options,
     holds_ids,
     read_spans,
     read_strings,
