@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -76,16 +76,21 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
     pairs = Pairs.of_rows(rows, sentences=sentences)
     value_pairs = None
     if options.value is not None:
-        table = WeightTable(options.value)
-        value_rows = [
-            (sentence, reference, prediction)
-            for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items()
-            for reference, prediction in located(
-                sentence, value_pair, references, predictions, table, options.value_min_overlap
-            )
-        ]
+        value_rows = [(sentence, *pair) for sentence, _, _, paired in _value_paired(rows, options) for pair in paired]
         value_pairs = Pairs.of_rows(value_rows, pairs.type_names, sentences)
     return Reduction(pairs, options, columns, value_pairs)
+
+
+def _value_paired(
+    rows: list[Row], options: Options
+) -> Iterator[tuple[int, list[Span], list[Span], list[tuple[Span | None, Span | None]]]]:
+    """Each sentence of `rows` with its references, its predictions (in the order of its rows) and their value
+    pairing (docs/scoring.md §10), by `value.value_pair`, its definition."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items():
+        paired = located(sentence, value_pair, references, predictions, table, options.value_min_overlap)
+        yield sentence, references, predictions, paired
 
 
 def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> SentenceFacts:
@@ -102,12 +107,9 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
     """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
     the row's reference, or for a row without a reference the reference paired with its prediction (None:
     unpaired there)."""
-    assert options.value is not None
-    table = WeightTable(options.value)
-    sentence_sides = reducers.sides_by_sentence(rows)
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
-    for sentence, (references, predictions) in sentence_sides.items():
+    for sentence, references, predictions, paired in _value_paired(rows, options):
         # Entities are told apart by their place in the sentence's list (copies of one entity are alike, and may
         # be one object: `Pairs.rows` makes one `Span` per distinct entity), in list order, as `value_pair` sorts.
         spare_r: dict[int, deque[int]] = {}
@@ -116,9 +118,7 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
             spare_r.setdefault(id(span), deque()).append(index)
         for index, span in enumerate(predictions):
             spare_p.setdefault(id(span), deque()).append(index)
-        for reference, prediction in located(
-            sentence, value_pair, references, predictions, table, options.value_min_overlap
-        ):
+        for reference, prediction in paired:
             if reference is not None:
                 partner_of_reference[sentence, spare_r[id(reference)].popleft()] = prediction
             if prediction is not None:
