@@ -22,9 +22,8 @@ from .files.file_counts import count_brat, count_label_studio, count_span_file, 
 from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import ConllError
 from .files.reports import print_comparison, print_results, print_runs
-from .forms.inputs import check_span_options, check_tag_options
 from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
-from .options import SPECS, Options
+from .options import SPECS, Options, check_span_options, check_tag_options
 
 # --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
 _COMPARE_RESAMPLES = 10_000

@@ -180,11 +180,11 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     letter = {role: prefix for prefix, role in scheme.roles.items()}
     ordered = _checked_spans(spans, length)
     tags = [OUTSIDE] * length
+    # border[k]: spans k - 1 and k touch and are of one type (IOB1's B and IOE1's E mark it, IO cannot)
+    border = [False, *(a.end == b.start and a.entity_type == b.entity_type for a, b in itertools.pairwise(ordered))]
+    border.append(False)
     for index, span in enumerate(ordered):
-        before = ordered[index - 1] if index else None
-        after = ordered[index + 1] if index + 1 < len(ordered) else None
-        touches_before = before is not None and before.end == span.start and before.entity_type == span.entity_type
-        touches_after = after is not None and after.start == span.end and after.entity_type == span.entity_type
+        touches_before, touches_after = border[index], border[index + 1]
         size = span.end - span.start
         if scheme is IOB1:
             letters = ("B" if touches_before else "I") + "I" * (size - 1)
@@ -192,7 +192,7 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
             letters = "I" * (size - 1) + ("E" if touches_after else "I")
         elif scheme is IO:
             if touches_before:
-                raise ValueError(f"IO cannot separate the touching {before} and {span}")
+                raise ValueError(f"IO cannot separate the touching {ordered[index - 1]} and {span}")
             letters = "I" * size
         elif SINGLE in letter and size == 1:
             letters = letter[SINGLE]

@@ -115,32 +115,21 @@ def _container_parts(value: Any) -> Iterator[tuple[bool, Any]] | None:
     write, or an item to write in turn; None for anything else."""
     kind = type(value).__repr__
     if kind is list.__repr__:
-        return _sequence_parts(value, "[", "]")
+        return _parts((((False, item),) for item in value), "[", "]")
     if kind is tuple.__repr__:
-        return _sequence_parts(value, "(", ",)" if len(value) == 1 else ")")
+        return _parts((((False, item),) for item in value), "(", ",)" if len(value) == 1 else ")")
     if kind is dict.__repr__:
-        return _dict_parts(value)
+        return _parts((((False, key), (True, ": "), (False, item)) for key, item in value.items()), "{", "}")
     return None
 
 
-def _sequence_parts(items: Iterable[Any], opening: str, closing: str) -> Iterator[tuple[bool, Any]]:
+def _parts(entries: Iterable[tuple[tuple[bool, Any], ...]], opening: str, closing: str) -> Iterator[tuple[bool, Any]]:
     yield True, opening
-    for index, item in enumerate(items):
+    for index, entry in enumerate(entries):
         if index:
             yield True, ", "
-        yield False, item
+        yield from entry
     yield True, closing
-
-
-def _dict_parts(mapping: dict) -> Iterator[tuple[bool, Any]]:
-    yield True, "{"
-    for index, (key, item) in enumerate(mapping.items()):
-        if index:
-            yield True, ", "
-        yield False, key
-        yield True, ": "
-        yield False, item
-    yield True, "}"
 
 
 def _scalar_repr(value: Any, limit: int) -> str:

@@ -168,18 +168,15 @@ class TagTable(dict):
         bad one. Tags of a one-letter prefix (every scheme's) are split here in a few list-wide steps instead of
         one `parse_tag` each (which builds its error messages' parts first): ultra-fine typing has tens of
         thousands of distinct tags, and this runs once per call for each of them (issue 16)."""
-        roles = self.scheme.roles
         if not set(map(type, tags)) <= {str}:  # not all strings: each tag by parse_tag
             found: list[str | None] = [None] * len(tags)
             types: list[str | None] = [None] * len(tags)
-        elif self.suffix:  # TYPE-P: what parse_tag splits at the last hyphen when it is the last but one character
-            marks = {f"-{prefix}": role for prefix, role in roles.items() if len(prefix) == 1}
-            found = list(map(marks.get, map(_LAST_TWO, tags)))
-            types = list(map(_BEFORE_LAST_TWO, tags))
-        else:  # P-TYPE: what parse_tag splits at the first hyphen when it is the second character
-            marks = {f"{prefix}-": role for prefix, role in roles.items() if len(prefix) == 1}
-            found = list(map(marks.get, map(_FIRST_TWO, tags)))
-            types = list(map(_AFTER_FIRST_TWO, tags))
+        else:  # what parse_tag splits at the hyphen when it is the second (TYPE-P: the last but one) character
+            hyphened = "-{}" if self.suffix else "{}-"
+            marks = {hyphened.format(prefix): role for prefix, role in self.scheme.roles.items() if len(prefix) == 1}
+            mark, rest = (_LAST_TWO, _BEFORE_LAST_TWO) if self.suffix else (_FIRST_TWO, _AFTER_FIRST_TWO)
+            found = list(map(marks.get, map(mark, tags)))
+            types = list(map(rest, tags))
         # O, a tag parse_tag refuses with its message, an empty type, or a prefix of several letters: parse_tag.
         # Most calls have none after their first chunk (O is parsed once), so two C-level scans come first.
         if None in found or "" in types:

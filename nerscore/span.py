@@ -54,14 +54,10 @@ class Span:
         return self.start == other.start and self.end == other.end and self.fragments == other.fragments
 
     def as_dict(self) -> dict[str, Any]:
+        written: dict[str, Any] = {"start": self.start, "end": self.end, "type": self.entity_type}
         if self.fragments:
-            return {
-                "start": self.start,
-                "end": self.end,
-                "type": self.entity_type,
-                "fragments": [list(piece) for piece in self.fragments],
-            }
-        return {"start": self.start, "end": self.end, "type": self.entity_type}
+            written["fragments"] = [list(piece) for piece in self.fragments]
+        return written
 
 
 def merged_fragments(fragments: Any) -> Fragments:

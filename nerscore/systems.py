@@ -18,14 +18,13 @@ from .forms.inputs import (
     Batch,
     as_list,
     batch_form,
-    check_tag_options,
     first_value,
     read_spans,
     rows_of,
     value_form,
 )
 from .option_checks import check_resamples, check_seed, is_id
-from .options import Options
+from .options import Options, check_tag_options
 from .statistics.paired_comparison import comparison, slice_comparison
 from .statistics.sample_statistics import slice_layout
 from .statistics.unit_counts import SentenceCounts

@@ -15,9 +15,8 @@ import sys
 from typing import Any
 
 from ..accumulator import Accumulator
-from ..forms.inputs import check_span_options
 from ..option_checks import HIPE
-from ..options import Options
+from ..options import Options, check_span_options
 from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives

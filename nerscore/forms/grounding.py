@@ -1,13 +1,9 @@
-"""Entities as surface strings, grounded to the text (docs/scoring.md §1b).
-
-A string entity is mapped to one occurrence of its text in the sentence's (document's) text, and from then on is
-scored as that span. References take the earliest occurrences in listing order. Predictions are grounded jointly
-with the pairing: of all ways to give the predictions of each text and type distinct occurrences (of different
-types they may share one), the one whose §3 pairing is best, ties to the earliest occurrences. Predictions of one
-text and type are interchangeable, so this is a flow per overlap component of occurrences and references
-(`joint_grounding`), not a search over lists; only the occurrences that
-overlap a reference, and the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs
-its occurrences once, not a graph of them.
+"""Entities as surface strings, grounded to the text (docs/scoring.md §1b): a string entity is mapped to one
+occurrence of its text in the sentence's (document's) text, and from then on is scored as that span. References
+take the earliest occurrences in listing order; predictions, the grounding whose §3 pairing is best, ties to the
+earliest occurrences (`joint_grounding` where that is a choice). Only the occurrences that overlap a reference, and
+the first few that overlap none, can be chosen, so a text that occurs 10,000 times costs its occurrences once, not a
+graph of them.
 """
 
 from __future__ import annotations
@@ -17,24 +13,17 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from ..errors import InvalidInputError, shown
 from ..pairing.rules import overlap_edges
-from ..span import Span
+from ..span import Span, merged_fragments
 from .joint_grounding import Count, ground_jointly
 
-# ---------------------------------------------------------------------------------------------------------
-# The text as occurrences are found in it: itself, or its normalised copy with the way back (§1b)
-# ---------------------------------------------------------------------------------------------------------
 
-_FOLDED: dict[str, str] = {}  # each character's NFKC + case fold, worked out once per character seen
-
-
+@cache  # each character's NFKC + case fold, worked out once per character seen
 def _folded(character: str) -> str:
-    folded = _FOLDED.get(character)
-    if folded is None:
-        folded = _FOLDED[character] = unicodedata.normalize("NFKC", character).casefold()
-    return folded
+    return unicodedata.normalize("NFKC", character).casefold()
 
 
 @dataclass(frozen=True)
@@ -87,11 +76,6 @@ def needle_of(text: str, normalize: bool) -> str:
     if not normalize:
         return text
     return Haystack.of(text, True).text.strip(" ")
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Grounding a sentence
-# ---------------------------------------------------------------------------------------------------------
 
 
 # What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
@@ -244,12 +228,7 @@ class _Cover:
     """The characters the references cover, as sorted disjoint intervals: whether an occurrence touches one."""
 
     def __init__(self, references: Sequence[Span]) -> None:
-        merged: list[list[int]] = []
-        for span in sorted(references, key=lambda span: (span.start, span.end)):
-            if merged and span.start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], span.end)
-            else:
-                merged.append([span.start, span.end])
+        merged = merged_fragments((span.start, span.end) for span in references)
         self.starts = [start for start, _ in merged]
         self.ends = [end for _, end in merged]
         self.last_end = self.ends[-1] if merged else 0

@@ -16,8 +16,6 @@ import numpy as np
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_labels, is_collection, is_id
-from ..options import check_span_options as check_span_options  # (they were here: their callers import them here)
-from ..options import check_tag_options as check_tag_options
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
 
 
@@ -96,24 +94,22 @@ def batch_form(predictions: list[list], references: list[list]) -> str | None:
     against tags or ids are an error."""
     reference_form, predicted_form = side_forms(predictions, references)
     forms = {reference_form, predicted_form} - {None}
-    if len(forms) > 1 and forms & {STRINGS, SPANS}:
-        _check_first_values(predictions, references, reference_form, predicted_form)
     if forms == {TAGS} and None in (reference_form, predicted_form):
         _check_lone_value(predictions if reference_form is None else references, reference_form is None)
-    if STRINGS in forms:
-        if forms <= {STRINGS, SPANS}:
-            return STRINGS  # strings against strings or spans into the same texts (docs/scoring.md §1b)
-        strings_side, other_side = ("references", "predictions")[:: 1 if reference_form == STRINGS else -1]
+    if len(forms) > 1 and forms & {STRINGS, SPANS}:
+        _check_first_values(predictions, references, reference_form, predicted_form)
+        if forms == {STRINGS, SPANS}:
+            return STRINGS  # strings against spans into the same texts (docs/scoring.md §1b)
+        entities = STRINGS if STRINGS in forms else SPANS  # against tags or ids
+        entities_side, other_side = ("references", "predictions")[:: 1 if reference_form == entities else -1]
         other = "integer ids" if IDS in forms else "tags"
+        if entities == STRINGS:
+            raise ValueError(
+                f"{entities_side} hold string entities and {other_side} hold {other}; expected the other side in "
+                "strings, or in spans into the same texts"
+            )
         raise ValueError(
-            f"{strings_side} hold string entities and {other_side} hold {other}; expected the other side in "
-            "strings, or in spans into the same texts"
-        )
-    if SPANS in forms and len(forms) > 1:
-        spans_side, other_side = ("references", "predictions")[:: 1 if reference_form == SPANS else -1]
-        other = "integer ids" if IDS in forms else "tags"
-        raise ValueError(
-            f"{spans_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
+            f"{entities_side} hold spans (lists of entities) and {other_side} hold {other}; expected both sides in "
             "one form: tag sequences, or lists of spans"
         )
     return reference_form or predicted_form
@@ -458,28 +454,13 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
     entities = list(chain.from_iterable(batch))
     # The usual batch, pairs of two non-empty strings throughout, is checked at C speed and kept as it is (pairs
     # as tuples or lists, never modified).
-    if set(map(type, entities)) <= set(_PAIRS) and set(map(len, entities)) <= {2}:
+    if set(map(type, entities)) <= {tuple, list} and set(map(len, entities)) <= {2}:
         firsts = list(map(operator.itemgetter(0), entities))
         seconds = list(map(operator.itemgetter(1), entities))
         if {*map(type, firsts), *map(type, seconds)} <= {str} and "" not in firsts and "" not in seconds:
             return StringColumns(batch, firsts, seconds)
     result = []
     for sentence, entities in enumerate(batch):
-        # The usual entity, a pair of two non-empty strings, is read here at once; anything else (and any
-        # error) by `as_string_entity`.
-        read = [
-            entity if type(entity) is tuple else (entity[0], entity[1])
-            for entity in entities
-            if type(entity) in _PAIRS
-            and len(entity) == 2
-            and type(entity[0]) is str
-            and type(entity[1]) is str
-            and entity[0]
-            and entity[1]
-        ]
-        if len(read) == len(entities):
-            result.append(read)
-            continue
         read = []
         for index, entity in enumerate(entities):
             try:
@@ -489,6 +470,3 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
         result.append(read)
     flat = list(chain.from_iterable(result))
     return StringColumns(result, list(map(operator.itemgetter(0), flat)), list(map(operator.itemgetter(1), flat)))
-
-
-_PAIRS = (tuple, list)

@@ -14,6 +14,7 @@ neither a grounded prediction left unpaired.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from ..pairing.assignment import max_weight_flow, union_find
@@ -93,10 +94,7 @@ def _best_grounding(
     involved = sorted({column for _, column in component if column < len(references)})
     radix = min(len(involved), len(members)) + 1
     extent_radix = sum(references[r].end - references[r].start for r in involved) + 1
-    room: dict[tuple[int, int, str], int] = {}
-    for row in members:
-        (_, entity_type), (start, end) = rows[row]
-        room[start, end, entity_type] = room.get((start, end, entity_type), 0) + 1
+    room = Counter((start, end, entity_type) for (_, entity_type), (start, end) in map(rows.__getitem__, members))
     share, scale = rank_shares(sorted(room), room)
     ungrounded_weight = (radix**4 * extent_radix + 1) * scale
     weights: dict[tuple[int, int], int] = {}

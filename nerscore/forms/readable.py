@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ import numpy as np
 from ..decoding import decode_tags, tag_table
 from ..errors import InvalidInputError, located, shown
 from ..option_checks import HIPE
-from ..options import Options
+from ..options import Options, check_span_options
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import pair
 from ..pairing.value import WeightTable, value_pair
@@ -28,7 +28,7 @@ from ..table.pairs import Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Row, Tally
 from .batches import batches, ids_to_tags
-from .inputs import IDS, SPANS, Batch, check_span_options, read_spans
+from .inputs import IDS, SPANS, Batch, read_spans
 
 
 def tally_semeval(predictions: Any, references: Any, options: Options | None = None) -> tuple[Tally, list[Row]]:
@@ -40,25 +40,16 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
     options = Options() if options is None else options
     if form == SPANS:
         check_span_options(options)
-        return pair_spans(predictions, references, options)
+        rows = span_rows(predictions, references, options)
+        return reducers.tally(reduction(rows, len(references), options)), rows
     return pair_tags(predictions, references, form == IDS, options)
 
 
-def pair_tags(
-    predictions: Batch, references: Batch, holds_ids: bool, options: Options, columns: Columns = NO_COLUMNS
-) -> tuple[Tally, list[Row]]:
+def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> tuple[Tally, list[Row]]:
     """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.table.reducers`)."""
     rows = tag_rows(predictions, references, holds_ids, options)
     tokens = reducers.token_counts(sentence_facts(predictions, references, holds_ids, options))
-    return reducers.tally(reduction(rows, len(references), options, columns), tokens), rows
-
-
-def pair_spans(
-    predictions: list[list], references: list[list], options: Options, columns: Columns = NO_COLUMNS
-) -> tuple[Tally, list[Row]]:
-    """The `Tally` and rows of a batch of spans (the table's reducers, `nerscore.table.reducers`)."""
-    rows = span_rows(predictions, references, options)
-    return reducers.tally(reduction(rows, len(references), options, columns)), rows
+    return reducers.tally(reduction(rows, len(references), options), tokens), rows
 
 
 def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
@@ -85,16 +76,21 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
     pairs = Pairs.of_rows(rows, sentences=sentences)
     value_pairs = None
     if options.value is not None:
-        table = WeightTable(options.value)
-        value_rows = [
-            (sentence, reference, prediction)
-            for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items()
-            for reference, prediction in located(
-                sentence, value_pair, references, predictions, table, options.value_min_overlap
-            )
-        ]
+        value_rows = [(sentence, *pair) for sentence, _, _, paired in _value_paired(rows, options) for pair in paired]
         value_pairs = Pairs.of_rows(value_rows, pairs.type_names, sentences)
     return Reduction(pairs, options, columns, value_pairs)
+
+
+def _value_paired(
+    rows: list[Row], options: Options
+) -> Iterator[tuple[int, list[Span], list[Span], list[tuple[Span | None, Span | None]]]]:
+    """Each sentence of `rows` with its references, its predictions (in the order of its rows) and their value
+    pairing (docs/scoring.md §10), by `value.value_pair`, its definition."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items():
+        paired = located(sentence, value_pair, references, predictions, table, options.value_min_overlap)
+        yield sentence, references, predictions, paired
 
 
 def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> SentenceFacts:
@@ -111,12 +107,9 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
     """For each row, its entity's partner in the value pairing (docs/scoring.md §10): the prediction paired with
     the row's reference, or for a row without a reference the reference paired with its prediction (None:
     unpaired there)."""
-    assert options.value is not None
-    table = WeightTable(options.value)
-    sentence_sides = reducers.sides_by_sentence(rows)
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
-    for sentence, (references, predictions) in sentence_sides.items():
+    for sentence, references, predictions, paired in _value_paired(rows, options):
         # Entities are told apart by their place in the sentence's list (copies of one entity are alike, and may
         # be one object: `Pairs.rows` makes one `Span` per distinct entity), in list order, as `value_pair` sorts.
         spare_r: dict[int, deque[int]] = {}
@@ -125,9 +118,7 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
             spare_r.setdefault(id(span), deque()).append(index)
         for index, span in enumerate(predictions):
             spare_p.setdefault(id(span), deque()).append(index)
-        for reference, prediction in located(
-            sentence, value_pair, references, predictions, table, options.value_min_overlap
-        ):
+        for reference, prediction in paired:
             if reference is not None:
                 partner_of_reference[sentence, spare_r[id(reference)].popleft()] = prediction
             if prediction is not None:

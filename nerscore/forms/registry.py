@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
-from ..options import Options
+from ..options import Options, check_span_options, check_tag_options
 from ..table import reducers
 from ..table.columns import Columns
 from ..table.pairs import SentenceFacts
@@ -32,8 +32,6 @@ from .inputs import (
     TAGS,
     Batch,
     batch_form,
-    check_span_options,
-    check_tag_options,
     holds_ids,
     read_spans,
     read_strings,
@@ -102,12 +100,13 @@ _INT64 = (-(1 << 63), (1 << 63) - 1)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def check_one_kind(predictions: list[list], references: list[list]) -> None:
-    """Raise `InvalidInputError` at the first value that is neither a string tag nor an integer id, or whose
-    kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two strings)."""
+def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
+    """Both sides as they are, after an `InvalidInputError` at the first value that is neither a string tag nor
+    an integer id, or whose kind differs from the batch's first value (evaluate would store ["B-PER", 3] as two
+    strings)."""
     kinds = {*map(type, chain.from_iterable(predictions)), *map(type, chain.from_iterable(references))}
     if kinds <= {str} or all(issubclass(kind, numbers.Integral) and kind is not bool for kind in kinds):
-        return
+        return predictions, references
     ids = holds_ids(predictions, references)
     for side, batch in (("predictions", predictions), ("references", references)):
         for sentence, row in enumerate(batch):
@@ -121,16 +120,12 @@ def check_one_kind(predictions: list[list], references: list[list]) -> None:
                         sentence,
                         token,
                     )
-
-
-def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
-    check_one_kind(predictions, references)
     return predictions, references
 
 
 def _stored_spans(predictions: list[list], references: list[list]) -> tuple[list[list], list[list]]:
     """Spans stored in one form, ``{start, end, type}``, whatever form they came in (a discontinuous entity with
-    its `fragments` too, docs/scoring.md §12; `with_fragment_slots` gives every entity the key)."""
+    its `fragments` too, docs/scoring.md §12; `stored_batch` gives every entity the key)."""
     return (
         [[span.as_dict() for span in sentence] for sentence in read_spans(predictions, "predictions")],
         [[span.as_dict() for span in sentence] for sentence in read_spans(references, "references")],
@@ -165,14 +160,10 @@ def _ids_fit(batch: list[list]) -> tuple[bool, list[str]]:
     return low <= min(chain.from_iterable(batch), default=0) and max(chain.from_iterable(batch), default=0) <= high, []
 
 
-def _spans_fit(batch: list[list]) -> tuple[bool, list[str]]:
-    ends = [entity["end"] for sentence in batch for entity in sentence]  # start < end: the ends bound both
-    return not ends or max(ends) <= _INT64[1], [entity["type"] for sentence in batch for entity in sentence]
-
-
-def _strings_fit(batch: list[list]) -> tuple[bool, list[str]]:
+def _entities_fit(batch: list[list]) -> tuple[bool, list[str]]:
+    # start < end: the ends bound both (a string entity has neither, a span no text)
     ends = [entity["end"] for sentence in batch for entity in sentence if entity["end"] is not None]
-    strings = [entity[key] or "" for sentence in batch for entity in sentence for key in ("type", "text")]
+    strings = [entity.get(key) or "" for sentence in batch for entity in sentence for key in ("type", "text")]
     return not ends or max(ends) <= _INT64[1], strings
 
 
@@ -197,7 +188,9 @@ def _unstorable_id(value: Any) -> str | None:
     return f"found id {shown(value)}, beyond the 64-bit integers evaluate stores; expected an id of label_list"
 
 
-def _unstorable_span(value: Any) -> str | None:
+def _unstorable_entity(value: Any) -> str | None:
+    if value.get("text") is not None and _SURROGATE.search(value["text"]):  # (no text: a span)
+        return _not_text(f"the text is {shown(value['text'])}", value["text"])
     for name in ("start", "end"):
         if value[name] is not None and value[name] > _INT64[1]:
             return (
@@ -205,12 +198,6 @@ def _unstorable_span(value: Any) -> str | None:
                 f"below 2**63 (compute_semeval, which stores nothing, takes any)"
             )
     return _not_text(f"the type is {shown(value['type'])}", value["type"])
-
-
-def _unstorable_string(value: Any) -> str | None:
-    if value["text"] is not None and _SURROGATE.search(value["text"]):
-        return _not_text(f"the text is {shown(value['text'])}", value["text"])
-    return _unstorable_span(value)
 
 
 def _tag_form(name: str, ids: bool) -> Form:
@@ -261,22 +248,15 @@ _SPANS = Form(
     count=_count_spans,
     readable=_span_rows,
     store=_stored_spans,
-    fits=_spans_fit,
-    unstorable=_unstorable_span,
+    fits=_entities_fit,
+    unstorable=_unstorable_entity,
 )
 FORMS: dict[str, Form] = {
     TAGS: _tag_form(TAGS, ids=False),
     IDS: _tag_form(IDS, ids=True),
     SPANS: _SPANS,
     # grounded, then counted as the spans they ground to
-    STRINGS: replace(
-        _SPANS,
-        name=STRINGS,
-        store=_stored_strings,
-        fits=_strings_fit,
-        unstorable=_unstorable_string,
-        ground=string_spans,
-    ),
+    STRINGS: replace(_SPANS, name=STRINGS, store=_stored_strings, ground=string_spans),
 }
 
 
@@ -293,20 +273,15 @@ def storable(predictions: Any, references: Any) -> tuple[list[list], list[list],
 
 
 def stored_batch(predictions: Any, references: Any) -> tuple[list[list], list[list], str]:
-    """A batch as the evaluate wrapper hands it to evaluate: `storable`'s, every entity with `fragments`."""
+    """A batch as the evaluate wrapper hands it to evaluate: `storable`'s, every entity holding `fragments`, None
+    where it is contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
     predictions, references, form = storable(predictions, references)
     if FORMS[form].entities:
-        predictions, references = with_fragment_slots(predictions), with_fragment_slots(references)
+        predictions, references = (
+            [[entity if "fragments" in entity else {**entity, "fragments": None} for entity in row] for row in side]
+            for side in (predictions, references)
+        )
     return predictions, references, form
-
-
-def with_fragment_slots(batch: list[list]) -> list[list]:
-    """A stored batch of entity dicts (`storable`'s) with every entity holding `fragments`, None where it is
-    contiguous: evaluate's Arrow structs need every key in every entity (docs/scoring.md §12)."""
-    return [
-        [entity if "fragments" in entity else {**entity, "fragments": None} for entity in sentence]
-        for sentence in batch
-    ]
 
 
 Sides = tuple[str | None, str | None]

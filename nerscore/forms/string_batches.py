@@ -1,11 +1,11 @@
 """Batches of string entities grounded (docs/scoring.md §1b), for the span path that scores them.
 
 `grounding` says where one sentence's strings go; this module grounds a whole batch, and reads the side of spans
-against strings (`read_span_side`): `ground_batch` sentence by
-sentence (with the strings each span was given as, for the `entities` rows), and `string_spans`, what
-`compute.count_strings` scores, which grounds the sentences that have one best grounding for the whole batch at
-once on arrays (`string_arrays.batch_without_choice`) and hands the span path columns (`SpanValues`), the others one by
-one. Ungrounded predictions are placed after their sentence's text, where they overlap nothing (`StringSpans`).
+against strings (`read_span_side`): `ground_batch` sentence by sentence (with the strings each span was given as,
+for the `entities` rows), and `string_spans`, what `compute.count_strings` scores, which grounds the sentences that
+have one best grounding for the whole batch at once on arrays (`string_arrays.batch_without_choice`) and hands the
+span path columns (`SpanValues`), the others one by one. Ungrounded predictions are placed after their sentence's
+text, where they overlap nothing (`StringSpans`).
 """
 
 from __future__ import annotations
