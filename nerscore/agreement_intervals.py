@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator, PerSentence
+from .accumulator import Accumulator
 from .agreement_units import Annotator, UnitLabels
 from .grouping import ranges
 from .options import EVALUATION_SCHEMES, Options
@@ -105,8 +105,7 @@ def intervals(
     sentences = len(annotators[0].present)
     blocks, widths = [], []
     for (first, second), accumulator in zip(combinations(annotators, 2), accumulators):
-        kept = accumulator.units
-        assert isinstance(kept, PerSentence)  # accumulated ordered
+        kept = accumulator.in_order
         rows = kept.ints.astype(np.float64) if kept.floats is None else np.hstack((kept.ints, kept.floats))
         block = np.zeros((sentences, rows.shape[1]))
         block[first.present & second.present] = rows

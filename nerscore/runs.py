@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, _no_token, _without_tokens, given_columns
+from .accumulator import Accumulator, PerSentence, given_columns, no_token, without_tokens
 from .errors import shown
 from .option_checks import check_resamples, check_seed
 from .options import Options
@@ -157,7 +157,7 @@ def _tallies(counted: list[Accumulator]) -> list[Tally]:
     # A run of no value at all reads as tags of no token: beside runs of spans it is spans of none, without
     # token_accuracy (as batches add, docs/scoring.md §7), so that every run has the same keys.
     if any(tally.tokens is None for tally in tallies):
-        tallies = [_without_tokens(tally) if _no_token(tally) else tally for tally in tallies]
+        tallies = [without_tokens(tally) if no_token(tally) else tally for tally in tallies]
     return tallies
 
 
@@ -224,8 +224,5 @@ def _std(values: list[Any], mean: float) -> float:
 def _units(counted: list[Accumulator]) -> SentenceCounts:
     """Each unit's row: every run's six scenario counts, and its §10 weighted columns when asked for, side by side
     (docs/scoring.md §9)."""
-    rows = []
-    for run in counted:
-        assert isinstance(run.units, PerSentence)  # accumulated in order
-        rows.append(run.units)
+    rows = [run.in_order for run in counted]
     return PerSentence.side_by_side(rows, rows[0].documents).counts()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, given_columns
+from .accumulator import Accumulator, given_columns
 from .compute import checked_columns, with_ungrounded_key
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
@@ -137,9 +137,7 @@ def counted_in_order(
 def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:
     """The units' counts of two systems on the same sentences, each accumulated `ordered`: system A's vector, then
     system B's (`PerSentence.beside`), summed by unit."""
-    if not isinstance(system_a.units, PerSentence) or not isinstance(system_b.units, PerSentence):
-        raise ValueError("pairing two systems' sentences needs both accumulated with ordered=True")
-    return system_a.units.beside(system_b.units).counts()
+    return system_a.in_order.beside(system_b.in_order).counts()
 
 
 def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
