@@ -11,14 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from .accumulator import Accumulator, PerSentence, given_columns, no_token, without_tokens
-from .errors import shown
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
 from .statistics.paired_comparison import difference_keys
 from .statistics.run_statistics import run_interval_keys, runs_comparison
 from .statistics.unit_counts import SentenceCounts
-from .systems import counted_in_order, shared_references
+from .systems import counted_in_order, given_options, shared_references
 from .table.columns import Columns
 from .tally import Tally
 
@@ -126,8 +125,7 @@ def comparison_of(
 
 def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tuple[str, ...]) -> None:
     """Options that add what this function's dict has no place for: refused, never silently ignored."""
-    given = [f"{option}={shown(options[option])}" for option in refused if getattr(checked, option)]
-    if given:
+    if given := given_options(checked, options, refused):
         raise ValueError(
             f"{name} takes none of {', '.join(refused)}, found {', '.join(given)}: score each run with "
             "compute_semeval for the rest"

@@ -69,16 +69,8 @@ def compare_semeval(
     checked = Options.of(**options)
     # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
     # has no place for: refused, never silently ignored.
-    ignored = {
-        "bootstrap": checked.bootstrap,
-        "return_entities": checked.return_entities,
-        "per_type": checked.per_type,
-        "confusion": checked.confusion,
-        "diagnostics": checked.diagnostics,
-        "errors": checked.errors,
-    }
-    given = [f"{name}={shown(options[name])}" for name, value in ignored.items() if value]
-    if given:
+    refused = ("bootstrap", "return_entities", "per_type", "confusion", "diagnostics", "errors")
+    if given := given_options(checked, options, refused):
         raise ValueError(
             "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
             f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
@@ -106,6 +98,11 @@ def compare_semeval(
         )
         return {**base, **ungrounded, "slices": by_bucket}
     return {**comparison(system_a.tally, system_b.tally, pairs, checked, resamples, seed), **ungrounded}
+
+
+def given_options(checked: Options, options: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
+    """Those of `names` that a call sets (not left at their default), as ``name=value``, for its refusal."""
+    return [f"{name}={shown(options[name])}" for name in names if getattr(checked, name)]
 
 
 def shared_references(references: Any, options: Options, columns: Mapping[str, Any]) -> tuple[Batch, Columns]:
