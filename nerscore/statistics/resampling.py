@@ -50,9 +50,10 @@ _STATISTICS = 12
 SCORED_WIDTH = 64
 
 
-def resample_blocks(resamples: int, width: int) -> list[int]:
+def resample_blocks(resamples: int, width: int) -> list[slice]:
+    """The rows of `resamples` resamples, in blocks of about `_RESAMPLE_BLOCK_CELLS` cells of `width` each."""
     block = max(1, _RESAMPLE_BLOCK_CELLS // max(width, SCORED_WIDTH))
-    return [min(block, resamples - start) for start in range(0, resamples, block)]
+    return [slice(start, min(start + block, resamples)) for start in range(0, resamples, block)]
 
 
 def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -67,10 +68,9 @@ def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Gene
         largest = size * int(sample.vectors.max(initial=0))
         totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
     if size:
-        share, start = sample.sentences / size, 0
-        for block in resample_blocks(resamples, len(share)):
-            totals[start : start + block] = rng.multinomial(size, share, size=block) @ sample.vectors
-            start += block
+        share = sample.sentences / size
+        for rows in resample_blocks(resamples, len(share)):
+            totals[rows] = rng.multinomial(size, share, size=rows.stop - rows.start) @ sample.vectors
     return totals
 
 
@@ -86,8 +86,8 @@ def swapped_totals(
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
     totals = pairs.totals()
-    for block in resample_blocks(shuffles, max(len(sentences), pairs.vectors.shape[1])):
-        shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
+    for rows in resample_blocks(shuffles, max(len(sentences), pairs.vectors.shape[1])):
+        shift = rng.binomial(sentences, 0.5, size=(rows.stop - rows.start, len(sentences))) @ moved
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
 
@@ -110,12 +110,10 @@ def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -
     """The statistics of every row of `totals`, block by block, as often as they are asked for."""
 
     def blocks() -> Iterator[np.ndarray]:
-        start = 0
         # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
         # columns): blocks of fewer resamples where the totals are wide.
-        for block in resample_blocks(len(totals), 4 * totals.shape[1]):
-            yield statistic(totals[start : start + block])
-            start += block
+        for rows in resample_blocks(len(totals), 4 * totals.shape[1]):
+            yield statistic(totals[rows])
 
     return blocks
 
