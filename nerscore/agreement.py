@@ -23,21 +23,9 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
+from .agreement_inputs import Annotator, check_token_counts, checked_column, common_form, read_annotations
 from .agreement_intervals import intervals
-from .agreement_units import (
-    OUTSIDE,
-    STACKED,
-    Annotator,
-    UnitLabels,
-    check_token_counts,
-    checked_column,
-    coded_tags,
-    common_form,
-    id_batches,
-    read_annotations,
-    span_labels,
-    tag_labels,
-)
+from .agreement_units import OUTSIDE, STACKED, UnitLabels, coded_tags, id_batches, span_labels, tag_labels
 from .errors import InvalidInputError
 from .forms.inputs import IDS, SPANS, TAGS
 from .options import Options

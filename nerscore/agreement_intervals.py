@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
-from .agreement_units import Annotator, UnitLabels
+from .agreement_inputs import Annotator
+from .agreement_units import UnitLabels
 from .grouping import ranges
 from .options import EVALUATION_SCHEMES, Options
 from .statistics.agreement_coefficients import fleiss_kappa, krippendorff_alpha, pattern_counts, unit_patterns
