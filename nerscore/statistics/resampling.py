@@ -31,7 +31,6 @@ from .sample_statistics import (
     scaled_back,
     slice_key_positions,
     slice_measures,
-    statistics,
     value_exponent,
 )
 from .unit_counts import SentenceCounts
@@ -282,19 +281,7 @@ class _Quantiles:
 def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Options) -> dict[str, float]:
     """`{key}_low` and `{key}_high` for every scheme's precision, recall and F: the BCa interval from
     `options.bootstrap` resamples of the sentences (docs/scoring.md §9), always holding the point estimate."""
-    exponent = value_exponent(sample.vectors, 1, sample.size, options)  # docs/scoring.md §10: extreme weights
-
-    def statistic(totals: np.ndarray) -> np.ndarray:
-        return statistics(totals, options, exponent)
-
-    keys = measure_keys(options)
-    if sample.size:
-        rng = np.random.default_rng(options.seed)
-        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
-        low, high = scaled_back(keys, low, high, exponent, options)
-    else:  # no sentence: nothing to resample
-        low = high = np.array([result.get(key, 0.0) for key in keys])
-    return holding_estimates(keys, low, high, result)
+    return slice_interval_keys(result, sample, {}, [], options)[0]
 
 
 def holding_estimates(
@@ -332,8 +319,8 @@ def slice_interval_keys(
         rng = np.random.default_rng(options.seed)
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
         low, high = scaled_back(keys, low, high, exponent, options)
-    else:
-        low = high = np.zeros(len(keys) + len(positions))
+    else:  # no sentence: nothing to resample, each interval its estimate
+        low = high = np.array([result.get(key, 0.0) for key in keys])
     base = holding_estimates(keys, low, high, result)
     by_bucket: dict[str, dict[str, dict[str, float]]] = {}
     buckets = result.get("slices", {})
