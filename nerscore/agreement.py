@@ -101,16 +101,12 @@ def agreement(
         pair_results.append(scored)
         accumulators.append(accumulator)
     result: dict[str, Any] = {"annotators": [annotator.name for annotator in annotators], "pairs": pair_results}
-    schemes = checked.evaluation_schemes
-    f_name = checked.f_name
-    for scheme in schemes:
-        values = [Fraction(pair[f"{scheme}_{f_name}"]) for pair in pair_results]
+    keys = [f"{scheme}_{checked.f_name}" for scheme in checked.evaluation_schemes]
+    for key in keys:
         # The mean of the pairs' floats, correctly rounded: three pairs of 0.8 have the mean 0.8.
-        result[f"{scheme}_{f_name}_mean"] = float(sum(values) / len(values))
+        result[f"{key}_mean"] = float(sum(Fraction(pair[key]) for pair in pair_results) / len(pair_results))
     pooled = _pooled_scores(scored_annotators, accumulators, pair_options, given)
-    for scheme in schemes:
-        result[f"{scheme}_{f_name}_pooled"] = pooled[f"{scheme}_{f_name}"]
-
+    result.update({f"{key}_pooled": pooled[key] for key in keys})
     result.update(_coefficients(units, pair_results, checked))
     if keep:
         result.update(intervals(result, accumulators, units, checked, given, annotators))
