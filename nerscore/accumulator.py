@@ -31,10 +31,7 @@ from .compute import (
 )
 from .errors import InvalidInputError
 from .forms.batches import batches
-from .forms.inputs import (
-    as_list,
-    rows_of,
-)
+from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .options import Options

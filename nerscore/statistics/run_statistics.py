@@ -187,9 +187,7 @@ def _unit_variances(
         delta = mean_b - mean_a
         sums += delta.sum(axis=0)
         squares += (delta**2).sum(axis=0)
-        apart = measures - np.concatenate(
-            (np.repeat(mean_a[:, None], runs_a, axis=1), np.repeat(mean_b[:, None], runs_b, axis=1)), axis=1
-        )
+        apart = measures - np.repeat(np.stack((mean_a, mean_b), axis=1), groups, axis=1)
         deviations += apart.sum(axis=0)
         deviation_squares += (apart**2).sum(axis=0)
     count = len(drawn)
