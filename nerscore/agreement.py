@@ -38,6 +38,7 @@ from .statistics.agreement_coefficients import (
     krippendorff_alpha,
     unit_patterns,
 )
+from .table.columns import Columns
 from .tally import Tally
 
 # What this module gives: OUTSIDE, STACKED and UnitLabels, defined in agreement_units, stay importable from here.
@@ -80,6 +81,7 @@ def agreement(
     sentences = len(annotators[0].present)
     columns = {"texts": texts, "tokens": tokens, "documents": documents}
     given = {name: checked_column(values, name, sentences) for name, values in columns.items() if values is not None}
+    Columns.read(sentences, **given)  # each value's form (a text that is no string): located, as compute_semeval's
     # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
     # how long they are, else of tags (no token).
     form = common_form(annotators) or (SPANS if "texts" in given or "tokens" in given else TAGS)
