@@ -25,7 +25,7 @@ import numpy as np
 from .accumulator import Accumulator
 from .agreement_inputs import Annotator, check_token_counts, checked_column, common_form, read_annotations
 from .agreement_intervals import intervals
-from .agreement_units import OUTSIDE, STACKED, UnitLabels, coded_tags, id_batches, span_labels, tag_labels
+from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
 from .errors import InvalidInputError
 from .forms.inputs import IDS, SPANS, TAGS
 from .options import Options
@@ -40,9 +40,6 @@ from .statistics.agreement_coefficients import (
 )
 from .table.columns import Columns
 from .tally import Tally
-
-# What this module gives: OUTSIDE, STACKED and UnitLabels, defined in agreement_units, stay importable from here.
-__all__ = ["OUTSIDE", "STACKED", "UnitLabels", "agreement"]
 
 # Options whose keys have no place in the agreement's dict: refused, never silently ignored.
 _REFUSED = ("slices", "slice_edges", "seen")
@@ -167,9 +164,7 @@ def _pair(
         )
     except InvalidInputError as error:
         side = {"predictions": second.side, "references": first.side}.get(error.side or "", error.side)
-        sentence = None if error.sentence is None else int(places[error.sentence])
-        located = InvalidInputError(error.problem, side, sentence, error.token, error.suggested_scheme, error.entity)
-        raise located from None
+        raise error.at(side, None if error.sentence is None else int(places[error.sentence])) from None
     except ValueError as error:
         raise ValueError(f"annotators {first.name!r} and {second.name!r}: {error}") from None
     scored = accumulator.result()
