@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .accumulator import Accumulator, given_columns
-from .compute import checked_columns, with_ungrounded_key
+from .compute import checked_columns
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
     IDS,
@@ -138,14 +138,10 @@ def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCount
 
 
 def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
-    """`ungrounded_a` and `ungrounded_b` where `texts` were given (`with_ungrounded_key`), else nothing."""
+    """`ungrounded_a` and `ungrounded_b` where `texts` were given (docs/scoring.md §1b), else nothing."""
     if columns.texts is None:
         return {}
-    found = {
-        f"ungrounded_{system}": with_ungrounded_key(tally, columns).ungrounded
-        for system, tally in (("a", tally_a), ("b", tally_b))
-    }
-    return {key: int(value or 0) for key, value in found.items()}
+    return {f"ungrounded_{system}": int(tally.ungrounded or 0) for system, tally in (("a", tally_a), ("b", tally_b))}
 
 
 def _check_same_references(references: Batch, references_b: Batch) -> None:

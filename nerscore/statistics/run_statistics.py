@@ -51,13 +51,8 @@ def _run_picks(groups: Sequence[int], resamples: int, seed: int) -> np.ndarray:
     replacement from itself, as many as it holds. From a generator of its own, so that the units' draws are those
     of one run's bootstrap (a single run gives compute_semeval's and compare_semeval's numbers)."""
     rng = np.random.default_rng((seed, 1))
-    largest = max(groups)
-    picks = np.empty((resamples, sum(groups)), dtype=np.min_scalar_type(largest))
-    start = 0
-    for runs in groups:
-        picks[:, start : start + runs] = rng.multinomial(runs, [1 / runs] * runs, size=resamples)
-        start += runs
-    return picks
+    picks = [rng.multinomial(runs, [1 / runs] * runs, size=resamples) for runs in groups]
+    return np.hstack(picks).astype(np.min_scalar_type(max(groups)))
 
 
 def _two_level(
