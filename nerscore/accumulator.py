@@ -199,7 +199,9 @@ class Accumulator:
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
         if self.tally is None:
-            return dataclasses.replace(other, ordered=self.ordered)
+            return Accumulator(
+                self.options, self.ordered, other.tally, other.sentences, other.units, other.slices, other.entities
+            )
         if other.tally is None:
             return self
         if (
@@ -293,7 +295,8 @@ def add_units(first: Any, second: Any) -> Any:
 
 def without_tokens(tally: Tally) -> Tally:
     """`tally` without its token counts (so without `token_accuracy`), every other field kept."""
-    return dataclasses.replace(tally, tokens=None)
+    kept = {field.name: getattr(tally, field.name) for field in dataclasses.fields(tally) if field.name != "tokens"}
+    return Tally(**kept)
 
 
 def _joined_entities(

@@ -7,7 +7,6 @@ included), by the readable path where the `entities` rows or the precise error f
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -190,7 +189,7 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
     holds_tags = not entry.entities and holds_values(predictions, references)
     if columns.tokens is not None and holds_tags:
         kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, entry.ids)
-        columns = dataclasses.replace(columns, tokens=kept)
+        columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
     if options.slices:
         check_slice_inputs(options, columns, entry.entities, holds_tags)
     return columns
