@@ -31,10 +31,7 @@ from .compute import (
 )
 from .errors import InvalidInputError
 from .forms.batches import batches
-from .forms.inputs import (
-    as_list,
-    rows_of,
-)
+from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .options import Options
@@ -73,29 +70,22 @@ class PerSentence:
         return SentenceCounts.of(per_unit(self.ints, self.documents), floats)
 
     def beside(self, other: PerSentence) -> PerSentence:
-        """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs):
-        integers, or all in floats when either holds docs/scoring.md §10's weighted columns."""
-        if self.floats is None and other.floats is None:
-            return PerSentence(np.hstack((self.ints, other.ints)), None, self.documents)
-        parts = [part for part in (self.ints, self.floats, other.ints, other.floats) if part is not None]
-        floats = np.hstack(parts).astype(np.float64)
-        return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, self.documents)
+        """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs)."""
+        return PerSentence.side_by_side((self, other), self.documents)
 
     @staticmethod
     def side_by_side(runs: Sequence[PerSentence], documents: tuple[Hashable, ...] | None = None) -> PerSentence:
-        """Several runs' rows of the same sentences side by side, in order (the runs' units, docs/scoring.md §9):
-        each run's six scenario counts, then its §10 weighted columns (the overlap credit, the value's sums) when
-        asked for, so that a run's statistics are those of its own bootstrap. Integers where no run holds floats,
-        else all in floats, as `beside` puts two systems'."""
-        width = len(SCENARIOS)
+        """Several systems' (or runs') rows of the same sentences side by side, in order (docs/scoring.md §9): each
+        one's counts, then its §10 weighted columns when asked for, so that its statistics are those of its own
+        bootstrap. Integers where none holds floats, else all in floats."""
         if all(run.floats is None for run in runs):
-            return PerSentence(np.hstack([run.ints[:, :width] for run in runs]), None, documents)
-        parts = [part for run in runs for part in (run.ints[:, :width], run.floats) if part is not None]
+            return PerSentence(np.hstack([run.ints for run in runs]), None, documents)
+        parts = [part for run in runs for part in (run.ints, run.floats) if part is not None]
         floats = np.hstack(parts).astype(np.float64)
         return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, documents)
 
 
-def _no_token(tally: Tally) -> bool:
+def no_token(tally: Tally) -> bool:
     """Whether a tally is of tags of no token: nothing counted."""
     return tally.tokens is not None and not tally.tokens.tokens and not tally.cells
 
@@ -223,9 +213,9 @@ class Accumulator:
             raise ValueError("the group slice's per-sentence counts of two chunks with other groups cannot be joined")
         # Tags of no token (as an empty batch reads) beside spans add nothing, no token_accuracy either
         # (docs/scoring.md §7): batches give compute_semeval's result of them all.
-        if _no_token(other.tally) and self.tally.tokens is None:
+        if no_token(other.tally) and self.tally.tokens is None:
             tally = self.tally
-        elif _no_token(self.tally) and other.tally.tokens is None:
+        elif no_token(self.tally) and other.tally.tokens is None:
             tally = other.tally
         else:
             tally = self.tally + other.tally
@@ -238,6 +228,13 @@ class Accumulator:
             add_units(self.slices, other.slices),
             _joined_entities(self.entities, other.entities, self.sentences),
         )
+
+    @property
+    def in_order(self) -> PerSentence:
+        """Each sentence's counts in the order read, as two systems' (or several runs') are put side by side."""
+        if not isinstance(self.units, PerSentence):
+            raise ValueError("pairing two systems' sentences needs both accumulated with ordered=True")
+        return self.units
 
     @property
     def documents(self) -> int:
@@ -265,12 +262,12 @@ class Accumulator:
             # gives it (an empty file's --diagnostics), the counts of an empty batch.
             empty = Accumulator(options).update(predictions=[], references=[])
             assert empty.tally is not None
-            tally, slices = empty.tally if token_accuracy else _without_tokens(empty.tally), empty.slices
+            tally, slices = empty.tally if token_accuracy else without_tokens(empty.tally), empty.slices
         if token_accuracy is False:
-            tally = _without_tokens(tally)
+            tally = without_tokens(tally)
             if slices is not None:
                 by_bucket = {
-                    name: {bucket: _without_tokens(counts) for bucket, counts in tallies.items()}
+                    name: {bucket: without_tokens(counts) for bucket, counts in tallies.items()}
                     for name, tallies in slices.by_bucket.items()
                 }
                 slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
@@ -296,7 +293,7 @@ def add_units(first: Any, second: Any) -> Any:
     return first + second
 
 
-def _without_tokens(tally: Tally) -> Tally:
+def without_tokens(tally: Tally) -> Tally:
     """`tally` without its token counts (so without `token_accuracy`), every other field kept."""
     kept = {field.name: getattr(tally, field.name) for field in dataclasses.fields(tally) if field.name != "tokens"}
     return Tally(**kept)

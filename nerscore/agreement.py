@@ -23,21 +23,9 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
+from .agreement_inputs import Annotator, check_token_counts, checked_column, common_form, read_annotations
 from .agreement_intervals import intervals
-from .agreement_units import (
-    OUTSIDE,
-    STACKED,
-    Annotator,
-    UnitLabels,
-    check_token_counts,
-    checked_column,
-    coded_tags,
-    common_form,
-    id_batches,
-    read_annotations,
-    span_labels,
-    tag_labels,
-)
+from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
 from .errors import InvalidInputError
 from .forms.inputs import IDS, SPANS, TAGS
 from .options import Options
@@ -50,10 +38,8 @@ from .statistics.agreement_coefficients import (
     krippendorff_alpha,
     unit_patterns,
 )
+from .table.columns import Columns
 from .tally import Tally
-
-# What this module gives: OUTSIDE, STACKED and UnitLabels, defined in agreement_units, stay importable from here.
-__all__ = ["OUTSIDE", "STACKED", "UnitLabels", "agreement"]
 
 # Options whose keys have no place in the agreement's dict: refused, never silently ignored.
 _REFUSED = ("slices", "slice_edges", "seen")
@@ -92,6 +78,7 @@ def agreement(
     sentences = len(annotators[0].present)
     columns = {"texts": texts, "tokens": tokens, "documents": documents}
     given = {name: checked_column(values, name, sentences) for name, values in columns.items() if values is not None}
+    Columns.read(sentences, **given)  # each value's form (a text that is no string): located, as compute_semeval's
     # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
     # how long they are, else of tags (no token).
     form = common_form(annotators) or (SPANS if "texts" in given or "tokens" in given else TAGS)
@@ -113,16 +100,12 @@ def agreement(
         pair_results.append(scored)
         accumulators.append(accumulator)
     result: dict[str, Any] = {"annotators": [annotator.name for annotator in annotators], "pairs": pair_results}
-    schemes = checked.evaluation_schemes
-    f_name = checked.f_name
-    for scheme in schemes:
-        values = [Fraction(pair[f"{scheme}_{f_name}"]) for pair in pair_results]
+    keys = [f"{scheme}_{checked.f_name}" for scheme in checked.evaluation_schemes]
+    for key in keys:
         # The mean of the pairs' floats, correctly rounded: three pairs of 0.8 have the mean 0.8.
-        result[f"{scheme}_{f_name}_mean"] = float(sum(values) / len(values))
+        result[f"{key}_mean"] = float(sum(Fraction(pair[key]) for pair in pair_results) / len(pair_results))
     pooled = _pooled_scores(scored_annotators, accumulators, pair_options, given)
-    for scheme in schemes:
-        result[f"{scheme}_{f_name}_pooled"] = pooled[f"{scheme}_{f_name}"]
-
+    result.update({f"{key}_pooled": pooled[key] for key in keys})
     result.update(_coefficients(units, pair_results, checked))
     if keep:
         result.update(intervals(result, accumulators, units, checked, given, annotators))
@@ -181,9 +164,7 @@ def _pair(
         )
     except InvalidInputError as error:
         side = {"predictions": second.side, "references": first.side}.get(error.side or "", error.side)
-        sentence = None if error.sentence is None else int(places[error.sentence])
-        located = InvalidInputError(error.problem, side, sentence, error.token, error.suggested_scheme, error.entity)
-        raise located from None
+        raise error.at(side, None if error.sentence is None else int(places[error.sentence])) from None
     except ValueError as error:
         raise ValueError(f"annotators {first.name!r} and {second.name!r}: {error}") from None
     scored = accumulator.result()

@@ -5,20 +5,21 @@ of `nerscore.statistics.resampling`, for each scheme's mean pairwise F, Fleiss' 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator, PerSentence
-from .agreement_units import Annotator, UnitLabels
+from .accumulator import Accumulator
+from .agreement_inputs import Annotator
+from .agreement_units import UnitLabels
 from .grouping import ranges
 from .options import EVALUATION_SCHEMES, Options
 from .statistics.agreement_coefficients import fleiss_kappa, krippendorff_alpha, pattern_counts, unit_patterns
-from .statistics.resampling import resampled_interval
+from .statistics.resampling import holding_estimates, resampled_interval
 from .statistics.sample_statistics import statistics
-from .statistics.unit_counts import SentenceCounts, per_unit
+from .statistics.unit_counts import SentenceCounts, per_unit, unit_of
 
 
 def distinct_units(vectors: np.ndarray) -> SentenceCounts:
@@ -37,15 +38,6 @@ def distinct_units(vectors: np.ndarray) -> SentenceCounts:
     if not np.array_equal(distinct[inverse.reshape(-1)], rows):  # two rows of one key: sorted as rows
         distinct, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
     return SentenceCounts(distinct, counts.astype(np.int64))
-
-
-def _resampled_unit(sentences: int, documents: Sequence[Hashable] | None) -> np.ndarray:
-    """Each sentence's unit of resampling (docs/scoring.md §9): itself, or its document, numbered in the order
-    documents first appear (`unit_counts.per_unit`'s order)."""
-    if documents is None:
-        return np.arange(sentences)
-    index: dict[Hashable, int] = {}
-    return np.fromiter((index.setdefault(document, len(index)) for document in documents), np.int64, sentences)
 
 
 # The coefficients' sums of every unit of resampling are held densely, one column per label: beyond this many
@@ -105,8 +97,7 @@ def intervals(
     sentences = len(annotators[0].present)
     blocks, widths = [], []
     for (first, second), accumulator in zip(combinations(annotators, 2), accumulators):
-        kept = accumulator.units
-        assert isinstance(kept, PerSentence)  # accumulated ordered
+        kept = accumulator.in_order
         rows = kept.ints.astype(np.float64) if kept.floats is None else np.hstack((kept.ints, kept.floats))
         block = np.zeros((sentences, rows.shape[1]))
         block[first.present & second.present] = rows
@@ -114,7 +105,7 @@ def intervals(
         widths.append(rows.shape[1])
     documents = given.get("documents")
     pair_rows = per_unit(np.hstack(blocks), None if documents is None else list(documents))
-    fleiss, alpha = _coefficient_sums(units, _resampled_unit(sentences, documents), len(pair_rows))
+    fleiss, alpha = _coefficient_sums(units, unit_of(sentences, documents), len(pair_rows))
     sample = distinct_units(np.hstack((pair_rows, fleiss, alpha)))
     schemes = [EVALUATION_SCHEMES.index(scheme) for scheme in options.evaluation_schemes]
     raters, zero = len(annotators), options.zero_division
@@ -139,8 +130,4 @@ def intervals(
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
     else:
         low = high = estimates
-    intervals = {}
-    for key, estimate, key_low, key_high in zip(keys, estimates.tolist(), low.tolist(), high.tolist()):
-        intervals[f"{key}_low"] = min(key_low, estimate)
-        intervals[f"{key}_high"] = max(key_high, estimate)
-    return intervals
+    return holding_estimates(keys, low, high, result)

@@ -17,16 +17,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-# The annotators' batches as read and checked (`nerscore.agreement_inputs`), named here as well for the callers
-# that import them from the units.
-from .agreement_inputs import (  # noqa: F401
-    Annotator,
-    check_token_counts,
-    checked_column,
-    common_form,
-    read_annotations,
-    token_lengths,
-)
+from .agreement_inputs import Annotator, token_lengths
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
@@ -146,9 +137,7 @@ def _covering_labels(
     kind = rank[type_id]
     order = np.argsort(start, kind="stable")
     if (start[order][1:] >= end[order][:-1]).all():  # no two entities share a unit: one type or "O" a unit
-        label = kind.astype(np.float64) + 1
-        edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
-        return np.rint(np.cumsum(edges[:units])).astype(np.int64), [OUTSIDE, *kinds]
+        return _disjoint_codes(start, end, kind + 1, units), [OUTSIDE, *kinds]
     # Overlapping entities: the units between two consecutive boundaries (an entity's start or end) share their
     # covering entities, so the labels are found per such segment (at most twice the entities, plus one), each
     # entity listed in the segments it covers; time follows the entities and how deeply they nest, never the
@@ -166,6 +155,14 @@ def _covering_labels(
         label = STACKED.join(kinds[number] for number in group.tolist())
         code[where] = names.setdefault(label, len(names))
     return np.repeat(code, np.diff(bounds)), list(names)
+
+
+def _disjoint_codes(start: np.ndarray, end: np.ndarray, label: np.ndarray, units: int) -> np.ndarray:
+    """Each of `units` units' label among entities [start, end) (flat positions) that share no unit, 0 outside
+    them: each entity's `label` added at its start and taken off at its end, summed along."""
+    label = label.astype(np.float64)
+    edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
+    return np.rint(np.cumsum(edges[:units])).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -279,10 +276,7 @@ def tag_labels(coded: CodedTags, annotators: Sequence[Annotator], options: Optio
         kept = codes[coded.kept]
         start, end, type_id = decode_roles(coded.role[kept], coded.kind[kept], offsets, options.mode, options.scheme)
         chosen = wanted[type_id]
-        start, end, label = start[chosen], end[chosen], (type_id[chosen] + 1).astype(np.float64)
-        # Disjoint entities: each one's label added at its start and taken off at its end, summed along.
-        edges = np.bincount(start, label, minlength=units + 1) - np.bincount(end, label, minlength=units + 1)
-        code = np.rint(np.cumsum(edges[:units])).astype(np.int64)
+        code = _disjoint_codes(start[chosen], end[chosen], type_id[chosen] + 1, units)
         labels[:, column] = np.where(annotator.present[sentence], code, MISSING)
     return UnitLabels(labels, [OUTSIDE, *coded.type_names], sentence)
 

@@ -82,15 +82,20 @@ def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = 
     )
 
 
+def _flag_error(message: str) -> Exception:
+    """A flag's bad value: argparse shows an `ArgumentTypeError`'s message as it is, not "invalid value"."""
+    from argparse import ArgumentTypeError
+
+    return ArgumentTypeError(message)
+
+
 def _read_seen(path: str) -> list[str]:
     """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped)."""
     try:
         with open(path, encoding="utf-8") as file:
             return [line.strip() for line in file if line.strip()]
     except (OSError, UnicodeDecodeError) as error:
-        from argparse import ArgumentTypeError  # the command line's message, not "invalid value"
-
-        raise ArgumentTypeError(f"cannot read {path}: {error}") from None
+        raise _flag_error(f"cannot read {path}: {error}") from None
 
 
 def _partial_credit_flag(text: str) -> float | str:
@@ -100,9 +105,7 @@ def _partial_credit_flag(text: str) -> float | str:
     try:
         return float(text)
     except ValueError:
-        from argparse import ArgumentTypeError
-
-        raise ArgumentTypeError(f"takes a number from 0 to 1 or {OVERLAP}, found {text!r}") from None
+        raise _flag_error(f"takes a number from 0 to 1 or {OVERLAP}, found {text!r}") from None
 
 
 def _value_flag(text: str) -> Any:
@@ -117,9 +120,7 @@ def _value_flag(text: str) -> Any:
         with open(text, encoding="utf-8") as file:
             return json.load(file)
     except (OSError, ValueError) as error:
-        from argparse import ArgumentTypeError  # the command line shows its message as it is
-
-        raise ArgumentTypeError(
+        raise _flag_error(
             f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: {error}"
         ) from None
 
@@ -133,9 +134,7 @@ def _labels_flag(text: str) -> list[str]:
     own check says `labels=[]`, as a Python caller writes it)."""
     labels = _comma_list(text)
     if not labels:
-        from argparse import ArgumentTypeError  # the command line shows its message as it is
-
-        raise ArgumentTypeError(
+        raise _flag_error(
             f"found {text!r}, which names no entity type, so every count would be zero; expected entity types, "
             "comma-separated (PER,LOC), or no --labels for every type"
         )
@@ -409,10 +408,10 @@ def f_key(beta: float) -> str:
     return "f1" if beta == 1 else f"f{beta:g}"
 
 
-def check_labels_are_types(options: Options) -> None:
-    """labels are entity types: with tag input, a tag of the declared scheme among them (``B-PER`` for ``PER``)
-    is a slip. Span types are whatever the data holds (``B-cell``, ``I-95``), so only the reader of tags applies
-    this rule, once it knows the input holds tags (`check_tag_options`)."""
+def check_tag_options(options: Options) -> None:
+    """What options must be for tag or id input (docs/scoring.md §2): `labels` are entity types, so a tag of the
+    declared scheme among them (``B-PER`` for ``PER``) is a slip. Checked once the input is known to hold tags:
+    span types are whatever the data holds (``B-cell``, ``I-95``)."""
     for label in options.labels or ():
         if options.suffix:
             prefix, hyphen, entity_type = label.rpartition("-")[::-1]
@@ -439,12 +438,6 @@ def check_span_options(options: Options) -> None:
             f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
             "and mean nothing for spans: leave them out"
         )
-
-
-def check_tag_options(options: Options) -> None:
-    """What options must be for tag or id input: `labels` entity types, not tags of the declared scheme
-    (docs/scoring.md §2). Checked once the input is known to hold tags: with spans, ``B-cell`` is a type."""
-    check_labels_are_types(options)
 
 
 def describe(indent: int = 4, width: int = 116) -> str:

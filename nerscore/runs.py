@@ -10,15 +10,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, _no_token, _without_tokens, given_columns
-from .errors import shown
+from .accumulator import Accumulator, PerSentence, given_columns, no_token, without_tokens
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
 from .statistics.paired_comparison import difference_keys
 from .statistics.run_statistics import run_interval_keys, runs_comparison
 from .statistics.unit_counts import SentenceCounts
-from .systems import counted_in_order, shared_references
+from .systems import counted_in_order, given_options, shared_references
 from .table.columns import Columns
 from .tally import Tally
 
@@ -126,8 +125,7 @@ def comparison_of(
 
 def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tuple[str, ...]) -> None:
     """Options that add what this function's dict has no place for: refused, never silently ignored."""
-    given = [f"{option}={shown(options[option])}" for option in refused if getattr(checked, option)]
-    if given:
+    if given := given_options(checked, options, refused):
         raise ValueError(
             f"{name} takes none of {', '.join(refused)}, found {', '.join(given)}: score each run with "
             "compute_semeval for the rest"
@@ -157,7 +155,7 @@ def _tallies(counted: list[Accumulator]) -> list[Tally]:
     # A run of no value at all reads as tags of no token: beside runs of spans it is spans of none, without
     # token_accuracy (as batches add, docs/scoring.md §7), so that every run has the same keys.
     if any(tally.tokens is None for tally in tallies):
-        tallies = [_without_tokens(tally) if _no_token(tally) else tally for tally in tallies]
+        tallies = [without_tokens(tally) if no_token(tally) else tally for tally in tallies]
     return tallies
 
 
@@ -224,8 +222,5 @@ def _std(values: list[Any], mean: float) -> float:
 def _units(counted: list[Accumulator]) -> SentenceCounts:
     """Each unit's row: every run's six scenario counts, and its §10 weighted columns when asked for, side by side
     (docs/scoring.md §9)."""
-    rows = []
-    for run in counted:
-        assert isinstance(run.units, PerSentence)  # accumulated in order
-        rows.append(run.units)
+    rows = [run.in_order for run in counted]
     return PerSentence.side_by_side(rows, rows[0].documents).counts()

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, given_columns
-from .compute import checked_columns, with_ungrounded_key
+from .accumulator import Accumulator, given_columns
+from .compute import checked_columns
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
     IDS,
@@ -68,16 +68,8 @@ def compare_semeval(
     checked = Options.of(**options)
     # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
     # has no place for: refused, never silently ignored.
-    ignored = {
-        "bootstrap": checked.bootstrap,
-        "return_entities": checked.return_entities,
-        "per_type": checked.per_type,
-        "confusion": checked.confusion,
-        "diagnostics": checked.diagnostics,
-        "errors": checked.errors,
-    }
-    given = [f"{name}={shown(options[name])}" for name, value in ignored.items() if value]
-    if given:
+    refused = ("bootstrap", "return_entities", "per_type", "confusion", "diagnostics", "errors")
+    if given := given_options(checked, options, refused):
         raise ValueError(
             "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
             f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
@@ -105,6 +97,11 @@ def compare_semeval(
         )
         return {**base, **ungrounded, "slices": by_bucket}
     return {**comparison(system_a.tally, system_b.tally, pairs, checked, resamples, seed), **ungrounded}
+
+
+def given_options(checked: Options, options: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
+    """Those of `names` that a call sets (not left at their default), as ``name=value``, for its refusal."""
+    return [f"{name}={shown(options[name])}" for name in names if getattr(checked, name)]
 
 
 def shared_references(references: Any, options: Options, columns: Mapping[str, Any]) -> tuple[Batch, Columns]:
@@ -136,20 +133,14 @@ def counted_in_order(
 def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:
     """The units' counts of two systems on the same sentences, each accumulated `ordered`: system A's vector, then
     system B's (`PerSentence.beside`), summed by unit."""
-    if not isinstance(system_a.units, PerSentence) or not isinstance(system_b.units, PerSentence):
-        raise ValueError("pairing two systems' sentences needs both accumulated with ordered=True")
-    return system_a.units.beside(system_b.units).counts()
+    return system_a.in_order.beside(system_b.in_order).counts()
 
 
 def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:
-    """`ungrounded_a` and `ungrounded_b` where `texts` were given (`with_ungrounded_key`), else nothing."""
+    """`ungrounded_a` and `ungrounded_b` where `texts` were given (docs/scoring.md §1b), else nothing."""
     if columns.texts is None:
         return {}
-    found = {
-        f"ungrounded_{system}": with_ungrounded_key(tally, columns).ungrounded
-        for system, tally in (("a", tally_a), ("b", tally_b))
-    }
-    return {key: int(value or 0) for key, value in found.items()}
+    return {f"ungrounded_{system}": int(tally.ungrounded or 0) for system, tally in (("a", tally_a), ("b", tally_b))}
 
 
 def _check_same_references(references: Batch, references_b: Batch) -> None:

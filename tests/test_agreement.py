@@ -598,3 +598,18 @@ def test_a_malformed_first_entity_is_located_not_read_as_another_form() -> None:
         agreement({"a": [[(0, 1, "A")]], "b": [[[3, 5]]]})
     with pytest.raises(ValueError, match="annotator 'a' gives spans and 'b' gives tags"):
         agreement({"a": [[(0, 1, "A")]], "b": [["B-A", "O"]]})
+
+
+@pytest.mark.parametrize(
+    "columns, message",
+    [
+        pytest.param({"texts": ["Ada", None]}, r"^texts, sentence 1: found None; expected", id="a-text-that-is-none"),
+        pytest.param({"texts": ["Ada", 5]}, r"^texts, sentence 1: found 5; expected", id="a-text-that-is-a-number"),
+        pytest.param({"tokens": [["Ada"], "Bob"]}, r"^tokens, sentence 1: found 'Bob'; expected", id="tokens-a-string"),
+    ],
+)
+def test_a_column_value_of_the_wrong_form_is_located(columns, message) -> None:
+    # A text that is no string once reached len() as a TypeError; it is refused as compute_semeval refuses it.
+    annotations = {"a": [[(0, 3, "PER")], []], "b": [[(0, 3, "PER")], []]}
+    with pytest.raises(InvalidInputError, match=message):
+        agreement(annotations, **columns)

@@ -378,3 +378,12 @@ def test_bins_beyond_the_free_memory_are_refused_before_they_are_made(call, monk
         call()
     monkeypatch.setattr(resampling, "free_memory", lambda: None)  # a machine that does not say: counted as before
     assert call()
+
+
+@pytest.mark.parametrize("slices", [None, ["entity_length"]])
+def test_no_sentence_gives_each_interval_its_estimate_with_slices_as_without(slices) -> None:
+    # zero_division 1: every score of no sentence is 1, and so are both ends of its interval (the slices' way
+    # once gave a low end of 0 here, where the totals' interval is the same with or without slices).
+    result = ns.compute_semeval(predictions=[], references=[], bootstrap=20, zero_division=1.0, slices=slices)
+    for key in sample_statistics.measure_keys(ns.Options()):
+        assert result[f"{key}_low"] == result[key] == result[f"{key}_high"] == 1.0

@@ -5,7 +5,7 @@ randomization p-value of every key, for the totals (`comparison`) and every buck
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -30,28 +30,6 @@ def randomization_p_values(observed: np.ndarray, shuffled: Iterable[np.ndarray])
         extreme += (np.abs(block) >= np.abs(observed) - tolerance).sum(axis=0)
         shuffles += len(block)
     return (extreme + 1) / (shuffles + 1)
-
-
-def _paired_statistics(
-    pairs: SentenceCounts,
-    totals: np.ndarray,
-    difference: Callable[[np.ndarray], np.ndarray],
-    resamples: int,
-    seed: int,
-    width: int,
-    options: Options,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The BCa interval of B - A (`difference` of the paired units' `totals`, one system `width` columns) and
-    its approximate randomization p-value, from one generator seeded with `seed`: what the totals' comparison and
-    the slices' share (docs/scoring.md §9, §11)."""
-    rng = np.random.default_rng(seed)
-    observed = difference(totals)
-    if pairs.size:
-        low, high = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
-    else:
-        low = high = observed
-    p_values = randomization_p_values(observed, map(difference, swapped_totals(pairs, resamples, rng, width)))
-    return low, high, p_values
 
 
 def comparison(
@@ -120,12 +98,16 @@ def slice_comparison(
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))
     totals = pairs.totals()
-    low_scaled, high_scaled, p_values_array = _paired_statistics(
-        pairs, totals, difference, resamples, seed, half, options
-    )
-    low, high = (ends.tolist() for ends in scaled_back(keys, low_scaled, high_scaled, exponent, options, "value_delta"))
-    p_values = p_values_array.tolist()
     estimates = tuple(slice_measures(side, layout, options, exponent) for side in (totals[:half], totals[half:]))
+    observed = estimates[1] - estimates[0]  # difference(totals)
+    # The interval's resamples and the swaps from one generator (docs/scoring.md §9).
+    rng = np.random.default_rng(seed)
+    if pairs.size:
+        low_scaled, high_scaled = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
+    else:
+        low_scaled = high_scaled = observed
+    p_values = randomization_p_values(observed, map(difference, swapped_totals(pairs, resamples, rng, half))).tolist()
+    low, high = (ends.tolist() for ends in scaled_back(keys, low_scaled, high_scaled, exponent, options, "value_delta"))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
         if key in result_a:  # not a scheme that `evaluation_schemes` leaves out

@@ -31,7 +31,6 @@ from .sample_statistics import (
     scaled_back,
     slice_key_positions,
     slice_measures,
-    statistics,
     value_exponent,
 )
 from .unit_counts import SentenceCounts
@@ -50,9 +49,10 @@ _STATISTICS = 12
 SCORED_WIDTH = 64
 
 
-def resample_blocks(resamples: int, width: int) -> list[int]:
+def resample_blocks(resamples: int, width: int) -> list[slice]:
+    """The rows of `resamples` resamples, in blocks of about `_RESAMPLE_BLOCK_CELLS` cells of `width` each."""
     block = max(1, _RESAMPLE_BLOCK_CELLS // max(width, SCORED_WIDTH))
-    return [min(block, resamples - start) for start in range(0, resamples, block)]
+    return [slice(start, min(start + block, resamples)) for start in range(0, resamples, block)]
 
 
 def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -67,10 +67,9 @@ def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Gene
         largest = size * int(sample.vectors.max(initial=0))
         totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
     if size:
-        share, start = sample.sentences / size, 0
-        for block in resample_blocks(resamples, len(share)):
-            totals[start : start + block] = rng.multinomial(size, share, size=block) @ sample.vectors
-            start += block
+        share = sample.sentences / size
+        for rows in resample_blocks(resamples, len(share)):
+            totals[rows] = rng.multinomial(size, share, size=rows.stop - rows.start) @ sample.vectors
     return totals
 
 
@@ -86,8 +85,8 @@ def swapped_totals(
     differ = (system_a != system_b).any(axis=1)
     moved, sentences = system_b[differ] - system_a[differ], pairs.sentences[differ]
     totals = pairs.totals()
-    for block in resample_blocks(shuffles, max(len(sentences), pairs.vectors.shape[1])):
-        shift = rng.binomial(sentences, 0.5, size=(block, len(sentences))) @ moved
+    for rows in resample_blocks(shuffles, max(len(sentences), pairs.vectors.shape[1])):
+        shift = rng.binomial(sentences, 0.5, size=(rows.stop - rows.start, len(sentences))) @ moved
         yield np.hstack((totals[:width] + shift, totals[width:] - shift))
 
 
@@ -110,12 +109,10 @@ def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -
     """The statistics of every row of `totals`, block by block, as often as they are asked for."""
 
     def blocks() -> Iterator[np.ndarray]:
-        start = 0
         # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
         # columns): blocks of fewer resamples where the totals are wide.
-        for block in resample_blocks(len(totals), 4 * totals.shape[1]):
-            yield statistic(totals[start : start + block])
-            start += block
+        for rows in resample_blocks(len(totals), 4 * totals.shape[1]):
+            yield statistic(totals[rows])
 
     return blocks
 
@@ -284,19 +281,7 @@ class _Quantiles:
 def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Options) -> dict[str, float]:
     """`{key}_low` and `{key}_high` for every scheme's precision, recall and F: the BCa interval from
     `options.bootstrap` resamples of the sentences (docs/scoring.md §9), always holding the point estimate."""
-    exponent = value_exponent(sample.vectors, 1, sample.size, options)  # docs/scoring.md §10: extreme weights
-
-    def statistic(totals: np.ndarray) -> np.ndarray:
-        return statistics(totals, options, exponent)
-
-    keys = measure_keys(options)
-    if sample.size:
-        rng = np.random.default_rng(options.seed)
-        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
-        low, high = scaled_back(keys, low, high, exponent, options)
-    else:  # no sentence: nothing to resample
-        low = high = np.array([result.get(key, 0.0) for key in keys])
-    return holding_estimates(keys, low, high, result)
+    return slice_interval_keys(result, sample, {}, [], options)[0]
 
 
 def holding_estimates(
@@ -334,8 +319,8 @@ def slice_interval_keys(
         rng = np.random.default_rng(options.seed)
         low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
         low, high = scaled_back(keys, low, high, exponent, options)
-    else:
-        low = high = np.zeros(len(keys) + len(positions))
+    else:  # no sentence: nothing to resample, each interval its estimate
+        low = high = np.array([result.get(key, 0.0) for key in keys])
     base = holding_estimates(keys, low, high, result)
     by_bucket: dict[str, dict[str, dict[str, float]]] = {}
     buckets = result.get("slices", {})

@@ -38,18 +38,21 @@ def _per_run(totals: np.ndarray, runs: int, options: Options, exponent: int = 0)
     return statistics(totals.reshape(*totals.shape[:-1], runs, -1), options, exponent)
 
 
+def _drawn_measures(
+    drawn: np.ndarray, runs: int, options: Options, exponent: int
+) -> Iterator[tuple[slice, np.ndarray]]:
+    """Each run's statistics (`_per_run`) of the resampled totals `drawn`, block by block, with the block's rows."""
+    for rows in resample_blocks(len(drawn), SCORED_WIDTH * runs):
+        yield rows, _per_run(drawn[rows], runs, options, exponent)
+
+
 def _run_picks(groups: Sequence[int], resamples: int, seed: int) -> np.ndarray:
     """How often each run is drawn in each resample (resamples x runs): each group of runs (a system's) drawn with
     replacement from itself, as many as it holds. From a generator of its own, so that the units' draws are those
     of one run's bootstrap (a single run gives compute_semeval's and compare_semeval's numbers)."""
     rng = np.random.default_rng((seed, 1))
-    largest = max(groups)
-    picks = np.empty((resamples, sum(groups)), dtype=np.min_scalar_type(largest))
-    start = 0
-    for runs in groups:
-        picks[:, start : start + runs] = rng.multinomial(runs, [1 / runs] * runs, size=resamples)
-        start += runs
-    return picks
+    picks = [rng.multinomial(runs, [1 / runs] * runs, size=resamples) for runs in groups]
+    return np.hstack(picks).astype(np.min_scalar_type(max(groups)))
 
 
 def _two_level(
@@ -73,12 +76,8 @@ def _two_level(
     picks = _run_picks(groups, resamples, seed)
 
     def resampled() -> Iterator[np.ndarray]:
-        start = 0
-        for block in resample_blocks(resamples, SCORED_WIDTH * runs):
-            measures = _per_run(drawn[start : start + block], runs, options, exponent)
-            chosen = picks[start : start + block] * weights
-            yield np.einsum("br,brk->bk", chosen, measures)
-            start += block
+        for rows, measures in _drawn_measures(drawn, runs, options, exponent):
+            yield np.einsum("br,brk->bk", picks[rows] * weights, measures)
 
     estimate = weights @ _per_run(totals, runs, options, exponent)
     jackknife = np.einsum("r,urk->uk", weights, _per_run(totals - units.vectors, runs, options, exponent))
@@ -157,11 +156,8 @@ def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options, 
     scale. The value divided by 2**`exponent`, as in `_per_run`."""
     largest = np.abs(values).max(axis=0)
     if options.value is not None:  # only the value is unbounded: the drawn units' too
-        start = 0
-        for block in resample_blocks(len(drawn), SCORED_WIDTH * runs):
-            measures = _per_run(drawn[start : start + block], runs, options, exponent)
+        for _, measures in _drawn_measures(drawn, runs, options, exponent):
             largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
-            start += block
     huge = largest > 2.0**100
     return np.where(huge, np.ldexp(1.0, -np.frexp(np.where(huge, largest, 1.0))[1]), 1.0)
 
@@ -180,19 +176,15 @@ def _unit_variances(
     squares = np.zeros_like(sums)
     deviations = np.zeros((runs, len(sums)))
     deviation_squares = np.zeros_like(deviations)
-    start = 0
-    for block in resample_blocks(len(drawn), SCORED_WIDTH * runs):
-        measures = _per_run(drawn[start : start + block], runs, options, exponent) * scale
+    for _, measures in _drawn_measures(drawn, runs, options, exponent):
+        measures = measures * scale
         mean_a, mean_b = measures[:, :runs_a].mean(axis=1), measures[:, runs_a:].mean(axis=1)
         delta = mean_b - mean_a
         sums += delta.sum(axis=0)
         squares += (delta**2).sum(axis=0)
-        apart = measures - np.concatenate(
-            (np.repeat(mean_a[:, None], runs_a, axis=1), np.repeat(mean_b[:, None], runs_b, axis=1)), axis=1
-        )
+        apart = measures - np.repeat(np.stack((mean_a, mean_b), axis=1), groups, axis=1)
         deviations += apart.sum(axis=0)
         deviation_squares += (apart**2).sum(axis=0)
-        start += block
     count = len(drawn)
     if count < 2:
         return np.zeros_like(sums)

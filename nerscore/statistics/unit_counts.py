@@ -60,16 +60,22 @@ def per_unit(per_sentence: np.ndarray, documents: Sequence[Hashable] | None = No
         return rows
     if len(documents) != len(rows):
         raise ValueError(f"found {len(documents)} document ids for {len(rows)} sentences; expected one per sentence")
-    index: dict[Hashable, int] = {}
-    inverse = np.fromiter(
-        (index.setdefault(document, len(index)) for document in documents), dtype=np.int64, count=len(documents)
-    )
-    # Sentences sorted by document, then one reduction per run of a document: np.add.at would be 10 times slower.
-    order = np.argsort(inverse, kind="stable")
-    starts = np.searchsorted(inverse[order], np.arange(len(index)))
     if not len(rows):
         return rows.reshape(0, *rows.shape[1:])
+    inverse = unit_of(len(rows), documents)
+    # Sentences sorted by document, then one reduction per run of a document: np.add.at would be 10 times slower.
+    order = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[order], np.arange(int(inverse.max()) + 1))
     return np.add.reduceat(rows[order], starts, axis=0)
+
+
+def unit_of(sentences: int, documents: Sequence[Hashable] | None = None) -> np.ndarray:
+    """Each sentence's unit (docs/scoring.md §9): itself, or its document, numbered in the order documents first
+    appear (ids equal in Python are one document)."""
+    if documents is None:
+        return np.arange(sentences)
+    index: dict[Hashable, int] = {}
+    return np.fromiter((index.setdefault(document, len(index)) for document in documents), np.int64, sentences)
 
 
 def _distinct_rows(rows: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
