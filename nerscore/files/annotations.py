@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, too_many_digits
+from .readers import ConllError, checked_path, decoded, too_many_digits
 
 # ---------------------------------------------------------------------------------------------------------
 # BRAT standoff
@@ -113,18 +113,22 @@ def read_brat_pairs(
     )
     for name in reference_names:
         reference = read_brat_file(os.path.join(references, f"{name}.ann"), name, fragments=fragments)
-        predicted_text = os.path.join(predictions, f"{name}.txt")
-        reference_text = os.path.join(references, f"{name}.txt")
-        text = None
-        if os.path.exists(predicted_text):
-            text = _read_text(predicted_text)
-            if text != reference.text:
-                raise_different_texts(predicted_text, text, reference_text, reference.text)
-        text_path = predicted_text if text is not None else reference_text
-        yield (
-            reference,
-            read_brat_file(os.path.join(predictions, f"{name}.ann"), name, reference.text, text_path, fragments),
-        )
+        yield reference, read_brat_beside(predictions, reference, references, fragments)
+
+
+def read_brat_beside(
+    folder: str | os.PathLike[str], first: BratDocument, first_folder: str | os.PathLike[str], fragments: bool
+) -> BratDocument:
+    """The ``.ann`` file of `folder` named as `first` (the document of `first_folder`), read against `first`'s
+    text: the ``.txt`` beside it may be left out, and where present must be that text (a `ConllError` naming the
+    line where it differs)."""
+    text_path = os.path.join(folder, f"{first.name}.txt")
+    first_text_path = os.path.join(first_folder, f"{first.name}.txt")
+    if not os.path.exists(text_path):
+        text_path = first_text_path
+    elif (text := _read_text(text_path)) != first.text:
+        raise_different_texts(text_path, text, first_text_path, first.text)
+    return read_brat_file(os.path.join(folder, f"{first.name}.ann"), first.name, first.text, text_path, fragments)
 
 
 def read_brat_file(
@@ -224,18 +228,6 @@ def _is_fragments_text(annotated: str, text: str, fragments: list[tuple[int, int
             return False
         position += end - start
     return True
-
-
-def decoded(raw: bytes, source: str) -> str:
-    """`raw` read as UTF-8, or a `ConllError` naming `source`, the line and the column of the first bad byte."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise ConllError(
-            source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
-        ) from None
 
 
 def read_bytes(path: str) -> bytes:

@@ -8,13 +8,13 @@ annotators whose documents or texts differ, is a `ConllError` naming the file (a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..span import Span
-from .annotations import brat_names, check_same_ann_files, decoded, raise_different_texts, read_brat_file, read_bytes
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .annotations import brat_names, check_same_ann_files, read_brat_beside, read_brat_file
+from .readers import ConllError, checked_path, conll_rows, json_line_records, text_lines
 
 
 class AnnotatorBatches(NamedTuple):
@@ -31,21 +31,10 @@ class AnnotatorBatches(NamedTuple):
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
 
 
-def _conll_sentences(lines: Iterable[str], source: str) -> Iterator[tuple[list[list[str]], list[int]]]:
-    """Each sentence's rows of columns and line numbers; a blank line ends a sentence, ``-DOCSTART-`` is skipped."""
-    rows: list[list[str]] = []
-    numbers: list[int] = []
-    for number, line in enumerate(lines, start=1):
-        columns = line.split()
-        if not columns or columns[0] == "-DOCSTART-":
-            if rows:
-                yield rows, numbers
-                rows, numbers = [], []
-            continue
-        rows.append(columns)
-        numbers.append(number)
-    if rows:
-        yield rows, numbers
+def _conll_sentences(source: str) -> list[tuple[list[list[str]], list[int]]]:
+    """Each sentence's rows of columns and line numbers (`conll_rows`)."""
+    with open(source, "rb") as handle:
+        return list(conll_rows(text_lines(handle, source), source))
 
 
 def read_conll_annotators(
@@ -57,8 +46,7 @@ def read_conll_annotators(
     check_paths(paths, "[path] for one file of several columns")
     if len(paths) == 1:
         source = os.fspath(paths[0])
-        with open(source, "rb") as handle:
-            sentences = list(_conll_sentences(text_lines(handle, source), source))
+        sentences = _conll_sentences(source)
         width = len(sentences[0][0][0]) if sentences else 0
         if width < 3:
             raise ConllError(
@@ -87,8 +75,7 @@ def read_conll_annotators(
     first_source, first_tokens, first_lines = "", [], []
     for index, path in enumerate(paths):
         source = os.fspath(path)
-        with open(source, "rb") as handle:
-            sentences = list(_conll_sentences(text_lines(handle, source), source))
+        sentences = _conll_sentences(source)
         for rows, numbers in sentences:
             for row, number in zip(rows, numbers):
                 if len(row) < 2:
@@ -176,36 +163,18 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
         check_same_ann_files(
             roots[0], listed[0], root, names, "expected every annotator's folder to hold the same .ann files"
         )
-    annotations: dict[str, list[Any]] = {}
-    names = [unique_name({}, os.path.basename(os.path.normpath(root)) or root) for root in roots]
+    names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
     for index, name in enumerate(names):
         if name in names[:index]:
             names[index] = roots[index]
+    annotations: dict[str, list[Any]] = {name: [] for name in names}
     texts = []
     for document in listed[0] if listed else []:
         first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document, fragments=fragments)
         texts.append(first.text)
         for index, (root, name) in enumerate(zip(roots, names)):
-            if index == 0:
-                read = first
-            else:
-                text_path = os.path.join(root, f"{document}.txt")
-                own = os.path.exists(text_path)
-                if own:
-                    text = decoded(read_bytes(text_path), text_path)
-                    if text != first.text:
-                        raise_different_texts(text_path, text, os.path.join(roots[0], f"{document}.txt"), first.text)
-                ann = os.path.join(root, f"{document}.ann")
-                read = read_brat_file(
-                    ann,
-                    document,
-                    first.text,
-                    text_path if own else os.path.join(roots[0], f"{document}.txt"),
-                    fragments,
-                )
-            annotations.setdefault(name, []).append([_entity(span) for span in read.spans])
-    if not annotations:
-        annotations = {name: [] for name in names}
+            read = read_brat_beside(root, first, roots[0], fragments) if index else first
+            annotations[name].append([_entity(span) for span in read.spans])
     return AnnotatorBatches(annotations, texts, None, list(listed[0] if listed else []))
 
 
