@@ -354,19 +354,24 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
         yield _task(task, index, source, line)
 
 
-def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
+def export_task(task: Any, index: int, source: str, line: int, expected: str) -> tuple[str, str | None, Any]:
+    """A task of a Label Studio export: where it is (``task 3 (id 7)``), its ``data.text`` (None when it is not a
+    string) and its annotations (``completions`` in older exports); a task that is no JSON object is a
+    `ConllError` ending in `expected`."""
     if not isinstance(task, dict):
-        raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {_EXPORT}")
+        raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {expected}")
     where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
     data = task.get("data")
     text = data.get("text") if isinstance(data, dict) else None
-    text = text if isinstance(text, str) else None
-    # Older exports hold the annotations under 'completions'.
-    annotations = _list(task, "annotations" if "annotations" in task or "completions" not in task else "completions")
-    predictions = _list(task, "predictions")
-    if annotations is None or predictions is None:
-        key = "annotations" if annotations is None else "predictions"
-        raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
+    return where, text if isinstance(text, str) else None, task.get("annotations", task.get("completions", []))
+
+
+def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
+    where, text, annotations = export_task(task, index, source, line, _EXPORT)
+    predictions = task.get("predictions", [])
+    for key, value in (("annotations", annotations), ("predictions", predictions)):
+        if not isinstance(value, list):
+            raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
     kept = [
         (number, annotation)
         for number, annotation in enumerate(annotations)
@@ -399,11 +404,6 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
         references = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
     predicted = regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
     return LabelStudioTask(line, task.get("id"), text, references, predicted)
-
-
-def _list(task: dict, key: str) -> list | None:
-    value = task.get(key, [])
-    return value if isinstance(value, list) else None
 
 
 def regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:

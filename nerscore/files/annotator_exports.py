@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import shown
 from ..option_checks import is_id
-from .annotations import json_list_items, regions
+from .annotations import export_task, json_list_items, regions
 from .annotator_readers import AnnotatorBatches, check_paths, unique_name
 from .readers import ConllError, checked_path, json_line_records, text_lines
 
@@ -44,14 +44,9 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
     names: dict[str, None] = {}
     texts, documents = [], []
     for index, (line, task) in enumerate(tasks):
-        if not isinstance(task, dict):
-            raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {_EXPORT}")
-        where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
-        data = task.get("data")
-        text = data.get("text") if isinstance(data, dict) else None
-        if not isinstance(text, str):
+        where, text, annotations = export_task(task, index, source, line, _EXPORT)
+        if text is None:
             raise ConllError(source, line, f"{where} has no data.text; expected the text the annotators labelled")
-        annotations = task.get("annotations", task.get("completions", []))
         if not isinstance(annotations, list):
             raise ConllError(source, line, f"{where}: annotations is not a list; expected {_EXPORT}")
         found: dict[str, list[tuple[int, int, str]]] = {}
