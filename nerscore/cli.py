@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from ._version import __version__
 from .accumulator import Accumulator
 from .errors import InvalidInputError, shown
+from .files.agreement_files import add_option_flags, agreement_main, given_options
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
@@ -32,14 +33,10 @@ _COMPARE_RESAMPLES = 10_000
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
-    if argv is not None and (isinstance(argv, (str, bytes)) or not is_collection(argv)):
-        raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if not all(isinstance(argument, str) for argument in argv):
+    argv = sys.argv[1:] if argv is None else list(argv) if is_collection(argv) else argv
+    if not isinstance(argv, list) or not all(isinstance(argument, str) for argument in argv):
         raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
     if argv[:1] == ["agreement"]:  # a command of its own: annotators' files (docs/agreement.md)
-        from .files.agreement_files import agreement_main
-
         return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
     args = parser.parse_args(argv)
@@ -64,10 +61,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
     if args.fragments and not args.brat:
         parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
-    # Only what was given: the option table's defaults are Options' own.
-    given = {
-        name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
-    }
+    given = given_options(args, flagged_options())
     if refused := _slices_without_their_data(given):
         print(f"error: {refused}", file=sys.stderr)
         return 2
@@ -209,21 +203,8 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         help="score a Label Studio JSON export: each task's prediction against its annotation",
     )
     add_hipe_arguments(parser)
-    for name in flagged_options():
-        spec = SPECS[name]
-        flag = spec.flag
-        assert flag is not None
-        if flag.switch:
-            parser.add_argument(flag_name(name), dest=name, action="store_true", help=flag.help)
-            continue
-        help_text = flag.help
-        if name == "bootstrap":
-            help_text += (
-                f"; with --compare, the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})"
-            )
-        parser.add_argument(
-            flag_name(name), dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
-        )
+    compare = f"; with --compare, the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})"
+    add_option_flags(parser, flagged_options(), {"bootstrap": compare})
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
     parser.add_argument(
         "--compare",

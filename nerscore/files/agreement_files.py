@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..agreement import agreement
@@ -51,7 +51,9 @@ if TYPE_CHECKING:
     import argparse
 
 # Options the agreement command takes: every flag of the option table but the slices' (agreement refuses them).
-_REFUSED_FLAGS = ("slices", "slice_edges", "seen")
+_FLAGS = [
+    name for name, spec in SPECS.items() if spec.flag is not None and name not in ("slices", "slice_edges", "seen")
+]
 FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 
 
@@ -141,18 +143,28 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="BRAT folders: a discontinuous annotation (START END;START END) by its fragments (their units), not "
         "its full extent (docs/scoring.md §12)",
     )
-    for name, spec in SPECS.items():
-        flag = spec.flag
-        if flag is None or name in _REFUSED_FLAGS:
-            continue
-        option = "--" + name.replace("_", "-")
+    add_option_flags(parser, _FLAGS)
+    return parser
+
+
+def add_option_flags(parser: argparse.ArgumentParser, names: Iterable[str], more_help: Mapping[str, str] = {}) -> None:
+    """The flags (`Spec.flag`) of the options `names` added to `parser`, each with its help and `more_help`'s
+    words for it: the agreement command's and ``ner-semeval``'s."""
+    for name in names:
+        flag = SPECS[name].flag
+        assert flag is not None
+        option, help_text = "--" + name.replace("_", "-"), flag.help + more_help.get(name, "")
         if flag.switch:
-            parser.add_argument(option, dest=name, action="store_true", help=flag.help)
+            parser.add_argument(option, dest=name, action="store_true", help=help_text)
         else:
             parser.add_argument(
-                option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=flag.help
+                option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
             )
-    return parser
+
+
+def given_options(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
+    """The options of `names` given on the command line: the table's defaults are `Options`' own."""
+    return {name: value for name in names if (value := getattr(args, name)) is not None and value is not False}
 
 
 def format_agreement(result: dict[str, Any]) -> str:
@@ -233,12 +245,7 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     read = None
-    options = {
-        name: value
-        for name, spec in SPECS.items()
-        if spec.flag is not None and name not in _REFUSED_FLAGS
-        if (value := getattr(args, name)) is not None and value is not False
-    }
+    options = given_options(args, _FLAGS)
     form = args.format or file_format(args.paths)
     if args.fragments and form != "brat":
         parser.error(f"--fragments reads BRAT folders' discontinuous annotations; the paths are {form}")
