@@ -1,14 +1,9 @@
-"""``ner-semeval agreement``: the annotators' files read in the layout their paths tell (docs/agreement.md), then
-`nerscore.agreement`'s pairwise table and coefficients printed (or its dict, with ``--json``).
-
-Five layouts, each read into one batch per annotator beside the texts (or tokens) they share: a CoNLL file with
-one tag column per annotator (or one CoNLL file per annotator), BRAT folders (one per annotator, the same
-``.txt`` files), JSON lines of spans with every annotator on each line (`nerscore.files.annotator_readers`), a
-Label Studio JSON export with several annotations per task (one per annotator, told apart by ``completed_by``),
-and doccano's JSONL export (one file per annotator, ``"label": [[start, end, type], ...]`` or ``"entities"``;
-`nerscore.files.annotator_exports`). A malformed line, or annotators whose documents or texts differ, is a
-`ConllError` naming the file (and the line). BRAT's discontinuous annotations are read by their full extent, a note
-on standard error saying how many, or with ``--fragments`` by their fragments (docs/scoring.md §12).
+"""``ner-semeval agreement``: the annotators' files read in the layout their paths tell (`file_format`,
+docs/agreement.md; the readers are `nerscore.files.annotator_readers` and `nerscore.files.annotator_exports`), then
+`nerscore.agreement`'s pairwise table and coefficients printed (or its dict, with ``--json``). BRAT's discontinuous
+annotations are read by their full extent, a note on standard error saying how many, or with ``--fragments`` by
+their fragments (docs/scoring.md §12). The option table's flags go on a parser here, for this command and
+``ner-semeval``'s.
 """
 
 from __future__ import annotations
@@ -30,22 +25,6 @@ from .annotator_readers import (
     read_jsonl_annotators,
 )
 from .readers import ConllError, checked_path, text_lines
-
-# What this module gives: the readers, defined in annotator_readers and annotator_exports, stay importable from here.
-__all__ = [
-    "FORMATS",
-    "AnnotatorBatches",
-    "agreement_main",
-    "build_parser",
-    "file_format",
-    "format_agreement",
-    "read_annotators",
-    "read_brat_annotators",
-    "read_conll_annotators",
-    "read_doccano_annotators",
-    "read_jsonl_annotators",
-    "read_label_studio_annotators",
-]
 
 if TYPE_CHECKING:
     import argparse
