@@ -127,7 +127,13 @@ def read_brat_beside(
     if not os.path.exists(text_path):
         text_path = first_text_path
     elif (text := _read_text(text_path)) != first.text:
-        raise_different_texts(text_path, text, first_text_path, first.text)
+        index = next((i for i, (a, b) in enumerate(zip(text, first.text)) if a != b), min(len(text), len(first.text)))
+        raise ConllError(
+            text_path,
+            text.count("\n", 0, index) + 1,
+            f"differs from {first_text_path} at character {index} ({shown(text[index : index + 20])} against "
+            f"{shown(first.text[index : index + 20])}); expected the same text on both sides",
+        )
     return read_brat_file(os.path.join(folder, f"{first.name}.ann"), first.name, first.text, text_path, fragments)
 
 
@@ -230,37 +236,17 @@ def _is_fragments_text(annotated: str, text: str, fragments: list[tuple[int, int
     return True
 
 
-def read_bytes(path: str) -> bytes:
-    """The file's bytes, all of them (offsets count what is in the file)."""
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
 def _read_text(path: str) -> str:
-    """A ``.txt`` file as brat reads it: UTF-8, every character kept (line ends and a byte-order mark too), so
+    """A file as brat reads a ``.txt``: UTF-8, every character kept (line ends and a byte-order mark too), so
     that offsets count what is in the file."""
-    return decoded(read_bytes(path), path)
+    with open(path, "rb") as handle:
+        return decoded(handle.read(), path)
 
 
 def _read_lines(path: str) -> list[str]:
     """The lines of an ``.ann`` file without their line ends (a leading byte-order mark dropped); lines end at
     ``\\n`` alone, as brat writes them, so a text field is never cut at another line separator."""
-    text = decoded(read_bytes(path), path).removeprefix("\ufeff")
-    return [line.removesuffix("\r") for line in text.split("\n")]
-
-
-def raise_different_texts(path: str, text: str, reference_path: str, reference_text: str) -> None:
-    """A `ConllError` naming `path` and the line where its text first differs from `reference_path`'s."""
-    index = next(
-        (i for i, (a, b) in enumerate(zip(text, reference_text)) if a != b), min(len(text), len(reference_text))
-    )
-    line = text.count("\n", 0, index) + 1
-    raise ConllError(
-        path,
-        line,
-        f"differs from {reference_path} at character {index} ({shown(text[index : index + 20])} against "
-        f"{shown(reference_text[index : index + 20])}); expected the same text on both sides",
-    )
+    return [line.removesuffix("\r") for line in _read_text(path).removeprefix("\ufeff").split("\n")]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -294,7 +280,7 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
     from its start, at every item made a 1 MB export of 3,500 tasks take 3 s)."""
     import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
 
-    content = decoded(read_bytes(source), source).removeprefix("\ufeff")
+    content = _read_text(source).removeprefix("\ufeff")
     decoder = json.JSONDecoder()
     counted = [0, 1]  # the position up to which lines are counted, and the line there
 
