@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         )
     if args.compare and (args.diagnostics or args.errors is not None):
         parser.error("--compare reports overall scores: drop --diagnostics and --errors")
-    annotations = _annotation_flag(args)
+    annotations = "--brat" if args.brat else "--label-studio" if args.label_studio is not None else None
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
     if args.fragments and not args.brat:
@@ -262,13 +262,6 @@ _CONLLEVAL_ARGUMENTS = [
     ("-l", "conlleval_latex", "switch", "with --conlleval: conlleval.pl's LaTeX table"),
 ]
 _CONLLEVAL_FLAGS = [name for _, name, _, _ in _CONLLEVAL_ARGUMENTS]
-
-
-def _annotation_flag(args: argparse.Namespace) -> str | None:
-    """The annotation tool's flag given (--brat or --label-studio), if any."""
-    if args.brat:
-        return "--brat"
-    return "--label-studio" if args.label_studio is not None else None
 
 
 def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
