@@ -75,26 +75,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         parser.error("--hipe-scorer goes with --hipe")
     spans = args.spans is not None or annotations is not None
     try:
-        if args.runs:
-            compare = bool(args.runs_b)
+        if args.runs or args.compare:  # several systems' files, read in step
+            compare = bool(args.compare or args.runs_b)
             resamples = _COMPARE_RESAMPLES
-            if compare:
+            if compare:  # (--bootstrap is the resamples of the comparison, else the runs' intervals)
                 resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
             options = Options.of(**given)
             check_tag_options(options)
-            names = [*args.runs, *(args.runs_b or [])]
+            names = args.compare or [*args.runs, *(args.runs_b or [])]
+            flag = "--compare" if args.compare else "--runs"
             with contextlib.ExitStack() as stack:
                 handles = [stack.enter_context(open(name, "rb")) for name in names]
                 systems = count_systems(
-                    handles, names, options, "--runs", compare or options.bootstrap > 0, args.by_document
-                )
-        elif args.compare:
-            resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
-            options = Options.of(**given)
-            check_tag_options(options)
-            with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
-                systems = count_systems(
-                    (handle_a, handle_b), args.compare, options, "--compare", True, args.by_document
+                    handles, names, options, flag, compare or options.bootstrap > 0, args.by_document
                 )
         else:
             options = Options.of(**given)
