@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import shown
@@ -74,26 +74,24 @@ def read_brat(path: str | os.PathLike[str], fragments: bool = False) -> Iterator
         yield read_brat_file(os.path.join(path, f"{name}.ann"), name, fragments=fragments)
 
 
-def check_same_ann_files(
-    first: str | os.PathLike[str],
-    first_names: list[str],
-    second: str | os.PathLike[str],
-    second_names: list[str],
-    expected: str,
-) -> None:
-    """A `ConllError` naming the first ``.ann`` file of either folder that the other lacks (before any is read)."""
-    for names, others, folder, other in (
-        (first_names, second_names, first, second),
-        (second_names, first_names, second, first),
-    ):
-        alone = sorted(set(names) - set(others))
-        if alone:
-            more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
-            raise ConllError(
-                os.path.join(folder, f"{alone[0]}.ann"),
-                None,
-                f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; {expected}",
-            )
+def same_brat_names(folders: Sequence[str | os.PathLike[str]], expected: str) -> list[str]:
+    """The names (`brat_names`) of the ``.ann`` files every one of `folders` holds: a file that a folder holds and
+    the first lacks, or the reverse, is a `ConllError` naming it, ending in `expected` (before any is read)."""
+    listed = [brat_names(folder) for folder in folders]
+    for folder, names in zip(folders[1:], listed[1:]):
+        for found, others, place, other in (
+            (listed[0], names, folders[0], folder),
+            (names, listed[0], folder, folders[0]),
+        ):
+            alone = sorted(set(found) - set(others))
+            if alone:
+                more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
+                raise ConllError(
+                    os.path.join(place, f"{alone[0]}.ann"),
+                    None,
+                    f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; {expected}",
+                )
+    return listed[0] if listed else []
 
 
 def read_brat_pairs(
@@ -103,15 +101,8 @@ def read_brat_pairs(
     lazily. A file on one side only is a `ConllError` naming it (before any document is read). The predictions'
     ``.txt`` files may be left out: their ``.ann`` files are then read against the references' ``.txt``; where
     present, a ``.txt`` must be the references' own. `fragments`: as `read_brat`'s."""
-    reference_names, predicted_names = brat_names(references), brat_names(predictions)
-    check_same_ann_files(
-        references,
-        reference_names,
-        predictions,
-        predicted_names,
-        "the two folders must hold the same .ann files, paired by their path in each folder",
-    )
-    for name in reference_names:
+    expected = "the two folders must hold the same .ann files, paired by their path in each folder"
+    for name in same_brat_names([references, predictions], expected):
         reference = read_brat_file(os.path.join(references, f"{name}.ann"), name, fragments=fragments)
         yield reference, read_brat_beside(predictions, reference, references, fragments)
 

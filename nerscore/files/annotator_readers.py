@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..span import Span
-from .annotations import brat_names, check_same_ann_files, read_brat_beside, read_brat_file
+from .annotations import read_brat_beside, read_brat_file, same_brat_names
 from .readers import ConllError, checked_path, conll_rows, json_line_records, text_lines
 
 
@@ -158,24 +158,20 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
     check_paths(folders, "one folder per annotator")
     roots = [os.fspath(folder) for folder in folders]
-    listed = [brat_names(root) for root in roots]
-    for root, names in zip(roots[1:], listed[1:]):
-        check_same_ann_files(
-            roots[0], listed[0], root, names, "expected every annotator's folder to hold the same .ann files"
-        )
+    documents = same_brat_names(roots, "expected every annotator's folder to hold the same .ann files")
     names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
     for index, name in enumerate(names):
         if name in names[:index]:
             names[index] = roots[index]
     annotations: dict[str, list[Any]] = {name: [] for name in names}
     texts = []
-    for document in listed[0] if listed else []:
+    for document in documents:
         first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document, fragments=fragments)
         texts.append(first.text)
         for index, (root, name) in enumerate(zip(roots, names)):
             read = read_brat_beside(root, first, roots[0], fragments) if index else first
             annotations[name].append([_entity(span) for span in read.spans])
-    return AnnotatorBatches(annotations, texts, None, list(listed[0] if listed else []))
+    return AnnotatorBatches(annotations, texts, None, documents)
 
 
 # -- JSON lines of spans, every annotator on one line -----------------------------------------------------------
