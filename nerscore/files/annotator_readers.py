@@ -55,24 +55,20 @@ def read_conll_annotators(
                 f"found {width} columns; expected the token, then one tag column per annotator (two or more), or "
                 "one file per annotator",
             )
-        tags: list[list[list[str]]] = [[] for _ in range(width - 1)]
-        tokens = []
         for rows, numbers in sentences:
             for row, number in zip(rows, numbers):
                 if len(row) != width:
                     raise ConllError(
                         source, number, f"found {len(row)} columns; expected {width}, as the first line has"
                     )
-            tokens.append([row[0] for row in rows])
-            for column in range(1, width):
-                tags[column - 1].append([row[column] for row in rows])
+        tokens, *tags = ([[row[column] for row in rows] for rows, _ in sentences] for column in range(width))
         names = list(names) if names else [f"annotator{column}" for column in range(1, width)]
         if len(names) != width - 1:
             raise ValueError(f"found {len(names)} names for {width - 1} annotators' columns in {source}")
         documents = [f"{source}:{numbers[0]}" for _, numbers in sentences]
         return AnnotatorBatches(dict(zip(names, tags)), None, tokens, documents)
     annotations: dict[str, list[Any]] = {}
-    first_source, first_tokens, first_lines = "", [], []
+    first_source, first = "", []
     for index, path in enumerate(paths):
         source = os.fspath(path)
         sentences = _conll_sentences(source)
@@ -80,43 +76,39 @@ def read_conll_annotators(
             for row, number in zip(rows, numbers):
                 if len(row) < 2:
                     raise ConllError(source, number, "found 1 column; expected the token first and the tag last")
-        tokens = [[row[0] for row in rows] for rows, _ in sentences]
-        lines = [numbers for _, numbers in sentences]
         if index == 0:
-            first_source, first_tokens, first_lines = source, tokens, lines
+            first_source, first = source, sentences
         else:
-            _check_same_tokens(source, tokens, lines, first_source, first_tokens, first_lines)
+            _check_same_tokens(source, sentences, first_source, first)
         annotations[unique_name(annotations, os.path.basename(source))] = [
             [row[-1] for row in rows] for rows, _ in sentences
         ]
-    documents = [f"{first_source}:{numbers[0]}" for numbers in first_lines]
-    return AnnotatorBatches(annotations, None, first_tokens, documents)
+    documents = [f"{first_source}:{numbers[0]}" for _, numbers in first]
+    return AnnotatorBatches(annotations, None, [[row[0] for row in rows] for rows, _ in first], documents)
 
 
 def _check_same_tokens(
     source: str,
-    tokens: list[list[str]],
-    lines: list[list[int]],
+    sentences: list[tuple[list[list[str]], list[int]]],
     first_source: str,
-    first_tokens: list[list[str]],
-    first_lines: list[list[int]],
+    first: list[tuple[list[list[str]], list[int]]],
 ) -> None:
-    for sentence, (found, expected) in enumerate(zip(tokens, first_tokens)):
+    for sentence, ((rows, lines), (first_rows, first_lines)) in enumerate(zip(sentences, first)):
+        found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
         if found != expected:
             token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
-            line = lines[sentence][min(token, len(found) - 1)]
-            at = f"{first_source}:{first_lines[sentence][min(token, len(expected) - 1)]}"
             raise ConllError(
                 source,
-                line,
-                f"sentence {sentence} differs from {at} ({shown(found[token : token + 3])} against "
-                f"{shown(expected[token : token + 3])}); expected every annotator's file to hold the same tokens",
+                lines[min(token, len(found) - 1)],
+                f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
+                f"({shown(found[token : token + 3])} against {shown(expected[token : token + 3])}); expected every "
+                "annotator's file to hold the same tokens",
             )
-    if len(tokens) != len(first_tokens):
+    if len(sentences) != len(first):
         raise ConllError(
             source,
             None,
-            f"holds {len(tokens)} sentences and {first_source} {len(first_tokens)}; expected every annotator's file "
+            f"holds {len(sentences)} sentences and {first_source} {len(first)}; expected every annotator's file "
             "to hold the same sentences",
         )
 
