@@ -16,9 +16,7 @@ from ..option_checks import is_id
 from ..span import Span, fragment_span
 from .readers import ConllError, checked_path, decoded, too_many_digits
 
-# ---------------------------------------------------------------------------------------------------------
-# BRAT standoff
-# ---------------------------------------------------------------------------------------------------------
+# -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
 # brat writes the text of a discontinuous annotation as its fragments' texts joined by one space (its
 # annotation.py, DISCONT_SEP).
@@ -240,9 +238,7 @@ def _read_lines(path: str) -> list[str]:
     return [line.removesuffix("\r") for line in _read_text(path).removeprefix("\ufeff").split("\n")]
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Label Studio's JSON export
-# ---------------------------------------------------------------------------------------------------------
+# -- Label Studio's JSON export --------------------------------------------------------------------------------------
 
 
 class LabelStudioTask(NamedTuple):

@@ -150,9 +150,6 @@ class SpanDocument(NamedTuple):
     document: Any = None
 
 
-SPAN_LINE = "one JSON object a line with 'references' and 'predictions' lists of entities"
-
-
 def json_line_records(lines: Iterable[str], source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
     """Each non-blank line of a JSON lines file, numbered from 1, with its JSON value, read lazily: a line that is
     not JSON, nests too deeply, or holds an integer of more digits than Python reads is a `ConllError` naming
@@ -185,7 +182,7 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     """The documents of a JSON lines file of spans (`--spans`), read lazily: one JSON object a line with
     `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
     malformed line is a `ConllError` naming `source` and the line."""
-    expected = f"expected {SPAN_LINE}"
+    expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
     for number, line, record in json_line_records(checked_lines(lines, "read_span_lines"), source, expected):
         surrogate = _lone_surrogate(line, record)
         if surrogate is not None:
