@@ -98,12 +98,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             else:
                 check_tag_options(options)
             total = Accumulator(options)
-            if annotations:
-                if args.brat:
-                    reference_dir, prediction_dir = args.brat
-                    total = count_brat(total, reference_dir, prediction_dir, args.fragments)
-                else:
-                    total = count_label_studio(total, args.label_studio)
+            if args.brat:
+                total = count_brat(total, args.brat[0], args.brat[1], args.fragments)
+            elif annotations:
+                total = count_label_studio(total, args.label_studio)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)
