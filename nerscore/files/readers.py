@@ -184,8 +184,7 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     malformed line is a `ConllError` naming `source` and the line."""
     expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
     for number, line, record in json_line_records(checked_lines(lines, "read_span_lines"), source, expected):
-        surrogate = _lone_surrogate(line, record)
-        if surrogate is not None:
+        if (surrogate := _lone_surrogate(line, record)) is not None:
             raise ConllError(source, number, surrogate)
         if not isinstance(record, dict):
             raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
