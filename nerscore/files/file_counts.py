@@ -136,17 +136,18 @@ def count_tag_file(
     return total
 
 
-def _entities(document: SpanDocument) -> int:
-    return len(document.references) + len(document.predictions)
+def _add_span_documents(total: Accumulator, documents: Iterable[SpanDocument], source: str) -> Accumulator:
+    """`total` with `documents` counted in chunks of about `_CLI_CHUNK_ENTITIES` entities as they are read."""
+    for chunk in _chunks(
+        documents, lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
+    ):
+        total = _add_spans(total, chunk, source)
+    return total
 
 
 def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> Accumulator:
-    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted in chunks of about
-    `_CLI_CHUNK_ENTITIES` entities as they are read."""
-    documents = read_span_lines(text_lines(handle, source), source)
-    for chunk in _chunks(documents, _entities, _CLI_CHUNK_ENTITIES):
-        total = _add_spans(total, chunk, source)
-    return total
+    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted as it is read."""
+    return _add_span_documents(total, read_span_lines(text_lines(handle, source), source), source)
 
 
 def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, fragments: bool = False) -> Accumulator:
@@ -162,8 +163,7 @@ def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, frag
             discontinuous[1] += prediction.discontinuous
             yield SpanDocument(1, reference.text, reference.spans, prediction.spans)
 
-    for chunk in _chunks(brat_documents(), _entities, _CLI_CHUNK_ENTITIES):
-        total = _add_spans(total, chunk, "--brat")
+    total = _add_span_documents(total, brat_documents(), "--brat")
     if any(discontinuous):
         note_discontinuous({"reference": discontinuous[0], "predicted": discontinuous[1]}, fragments)
     return total
@@ -190,8 +190,7 @@ def count_label_studio(total: Accumulator, path: str) -> Accumulator:
     tasks = list(read_label_studio(path))
     scored = [task for task in tasks if task.references is not None and task.predictions is not None]
     documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
-    for chunk in _chunks(documents, _entities, _CLI_CHUNK_ENTITIES):
-        total = _add_spans(total, chunk, path)
+    total = _add_span_documents(total, documents, path)
     if len(scored) < len(tasks):
         print(
             f"note: {len(tasks) - len(scored)} of {len(tasks)} tasks left out, without an annotation or a prediction",
