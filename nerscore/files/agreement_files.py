@@ -24,7 +24,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import ConllError, checked_path, text_lines
+from .readers import ConllError, checked_path, json_line_records, text_lines
 
 if TYPE_CHECKING:
     import argparse
@@ -38,17 +38,12 @@ FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 
 def _holds_annotations(path: str) -> bool:
     """Whether the file's first non-blank line is a JSON object with an ``annotations`` key (doccano's have none)."""
-    import json
-
     try:
         with open(path, "rb") as handle:
-            for content in text_lines(handle, path):
-                if content.strip():
-                    record = json.loads(content)
-                    return isinstance(record, dict) and "annotations" in record
-    except (OSError, ValueError, RecursionError, ConllError):
+            first = next(json_line_records(text_lines(handle, path), path, ""), None)
+    except (OSError, ValueError):  # (a ConllError too)
         return False
-    return False
+    return first is not None and isinstance(first[2], dict) and "annotations" in first[2]
 
 
 def file_format(paths: Sequence[str]) -> str:
