@@ -31,22 +31,20 @@ from .agreement import agreement
 from .compute import result_dict
 from .decoding import decode, encode
 from .errors import InvalidInputError
-from .files.agreement_files import (
-    AnnotatorBatches,
-    file_format,
-    read_annotators,
-    read_brat_annotators,
-    read_conll_annotators,
-    read_doccano_annotators,
-    read_jsonl_annotators,
-    read_label_studio_annotators,
-)
+from .files.agreement_files import file_format, read_annotators
 from .files.annotations import (
     BratDocument,
     LabelStudioTask,
     read_brat,
     read_brat_pairs,
     read_label_studio,
+)
+from .files.annotator_exports import read_doccano_annotators, read_label_studio_annotators
+from .files.annotator_readers import (
+    AnnotatorBatches,
+    read_brat_annotators,
+    read_conll_annotators,
+    read_jsonl_annotators,
 )
 from .files.hipe import HIPE_2020_TYPES, HipeDocument, HipeFileError, align_hipe, read_hipe
 from .files.hipe_table import HIPE_COLUMNS, format_hipe_table, hipe_table

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from ._version import __version__
 from .accumulator import Accumulator
 from .errors import InvalidInputError, shown
+from .files.agreement_files import add_option_flags, agreement_main, given_options
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
@@ -31,14 +32,10 @@ _COMPARE_RESAMPLES = 10_000
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
-    if argv is not None and (isinstance(argv, (str, bytes)) or not is_collection(argv)):
-        raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if not all(isinstance(argument, str) for argument in argv):
+    argv = sys.argv[1:] if argv is None else list(argv) if is_collection(argv) else argv
+    if not isinstance(argv, list) or not all(isinstance(argument, str) for argument in argv):
         raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
     if argv[:1] == ["agreement"]:  # a command of its own: annotators' files (docs/agreement.md)
-        from .files.agreement_files import agreement_main
-
         return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
     args = parser.parse_args(argv)
@@ -58,15 +55,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         )
     if args.compare and (args.diagnostics or args.errors is not None):
         parser.error("--compare reports overall scores: drop --diagnostics and --errors")
-    annotations = _annotation_flag(args)
+    annotations = "--brat" if args.brat else "--label-studio" if args.label_studio is not None else None
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
     if args.fragments and not args.brat:
         parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
-    # Only what was given: the option table's defaults are Options' own.
-    given = {
-        name: value for name in flagged_options() if (value := getattr(args, name)) is not None and value is not False
-    }
+    given = given_options(args, flagged_options())
     if refused := _slices_without_their_data(given):
         print(f"error: {refused}", file=sys.stderr)
         return 2
@@ -80,26 +74,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         parser.error("--hipe-scorer goes with --hipe")
     spans = args.spans is not None or annotations is not None
     try:
-        if args.runs:
-            compare = bool(args.runs_b)
+        if args.runs or args.compare:  # several systems' files, read in step
+            compare = bool(args.compare or args.runs_b)
             resamples = _COMPARE_RESAMPLES
-            if compare:
+            if compare:  # (--bootstrap is the resamples of the comparison, else the runs' intervals)
                 resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
             options = Options.of(**given)
             check_tag_options(options)
-            names = [*args.runs, *(args.runs_b or [])]
+            names = args.compare or [*args.runs, *(args.runs_b or [])]
+            flag = "--compare" if args.compare else "--runs"
             with contextlib.ExitStack() as stack:
                 handles = [stack.enter_context(open(name, "rb")) for name in names]
                 systems = count_systems(
-                    handles, names, options, "--runs", compare or options.bootstrap > 0, args.by_document
-                )
-        elif args.compare:
-            resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
-            options = Options.of(**given)
-            check_tag_options(options)
-            with open(args.compare[0], "rb") as handle_a, open(args.compare[1], "rb") as handle_b:
-                systems = count_systems(
-                    (handle_a, handle_b), args.compare, options, "--compare", True, args.by_document
+                    handles, names, options, flag, compare or options.bootstrap > 0, args.by_document
                 )
         else:
             options = Options.of(**given)
@@ -110,12 +97,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
             else:
                 check_tag_options(options)
             total = Accumulator(options)
-            if annotations:
-                if args.brat:
-                    reference_dir, prediction_dir = args.brat
-                    total = count_brat(total, reference_dir, prediction_dir, args.fragments)
-                else:
-                    total = count_label_studio(total, args.label_studio)
+            if args.brat:
+                total = count_brat(total, args.brat[0], args.brat[1], args.fragments)
+            elif annotations:
+                total = count_label_studio(total, args.label_studio)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
                 stdin = getattr(sys.stdin, "buffer", sys.stdin)
@@ -208,21 +193,8 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         help="score a Label Studio JSON export: each task's prediction against its annotation",
     )
     add_hipe_arguments(parser)
-    for name in flagged_options():
-        spec = SPECS[name]
-        flag = spec.flag
-        assert flag is not None
-        if flag.switch:
-            parser.add_argument(flag_name(name), dest=name, action="store_true", help=flag.help)
-            continue
-        help_text = flag.help
-        if name == "bootstrap":
-            help_text += (
-                f"; with --compare, the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})"
-            )
-        parser.add_argument(
-            flag_name(name), dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
-        )
+    compare = f"; with --compare, the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})"
+    add_option_flags(parser, flagged_options(), {"bootstrap": compare})
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
     parser.add_argument(
         "--compare",
@@ -280,13 +252,6 @@ _CONLLEVAL_ARGUMENTS = [
     ("-l", "conlleval_latex", "switch", "with --conlleval: conlleval.pl's LaTeX table"),
 ]
 _CONLLEVAL_FLAGS = [name for _, name, _, _ in _CONLLEVAL_ARGUMENTS]
-
-
-def _annotation_flag(args: argparse.Namespace) -> str | None:
-    """The annotation tool's flag given (--brat or --label-studio), if any."""
-    if args.brat:
-        return "--brat"
-    return "--label-studio" if args.label_studio is not None else None
 
 
 def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

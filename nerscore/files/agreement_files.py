@@ -1,21 +1,16 @@
-"""``ner-semeval agreement``: the annotators' files read in the layout their paths tell (docs/agreement.md), then
-`nerscore.agreement`'s pairwise table and coefficients printed (or its dict, with ``--json``).
-
-Five layouts, each read into one batch per annotator beside the texts (or tokens) they share: a CoNLL file with
-one tag column per annotator (or one CoNLL file per annotator), BRAT folders (one per annotator, the same
-``.txt`` files), JSON lines of spans with every annotator on each line (`nerscore.files.annotator_readers`), a
-Label Studio JSON export with several annotations per task (one per annotator, told apart by ``completed_by``),
-and doccano's JSONL export (one file per annotator, ``"label": [[start, end, type], ...]`` or ``"entities"``;
-`nerscore.files.annotator_exports`). A malformed line, or annotators whose documents or texts differ, is a
-`ConllError` naming the file (and the line). BRAT's discontinuous annotations are read by their full extent, a note
-on standard error saying how many, or with ``--fragments`` by their fragments (docs/scoring.md §12).
+"""``ner-semeval agreement``: the annotators' files read in the layout their paths tell (`file_format`,
+docs/agreement.md; the readers are `nerscore.files.annotator_readers` and `nerscore.files.annotator_exports`), then
+`nerscore.agreement`'s pairwise table and coefficients printed (or its dict, with ``--json``). BRAT's discontinuous
+annotations are read by their full extent, a note on standard error saying how many, or with ``--fragments`` by
+their fragments (docs/scoring.md §12). The option table's flags go on a parser here, for this command and
+``ner-semeval``'s.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..agreement import agreement
@@ -29,45 +24,26 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import ConllError, checked_path, text_lines
-
-# What this module gives: the readers, defined in annotator_readers and annotator_exports, stay importable from here.
-__all__ = [
-    "FORMATS",
-    "AnnotatorBatches",
-    "agreement_main",
-    "build_parser",
-    "file_format",
-    "format_agreement",
-    "read_annotators",
-    "read_brat_annotators",
-    "read_conll_annotators",
-    "read_doccano_annotators",
-    "read_jsonl_annotators",
-    "read_label_studio_annotators",
-]
+from .readers import ConllError, checked_path, json_line_records, text_lines
 
 if TYPE_CHECKING:
     import argparse
 
 # Options the agreement command takes: every flag of the option table but the slices' (agreement refuses them).
-_REFUSED_FLAGS = ("slices", "slice_edges", "seen")
+_FLAGS = [
+    name for name, spec in SPECS.items() if spec.flag is not None and name not in ("slices", "slice_edges", "seen")
+]
 FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 
 
 def _holds_annotations(path: str) -> bool:
     """Whether the file's first non-blank line is a JSON object with an ``annotations`` key (doccano's have none)."""
-    import json
-
     try:
         with open(path, "rb") as handle:
-            for content in text_lines(handle, path):
-                if content.strip():
-                    record = json.loads(content)
-                    return isinstance(record, dict) and "annotations" in record
-    except (OSError, ValueError, RecursionError, ConllError):
+            first = next(json_line_records(text_lines(handle, path), path, ""), None)
+    except (OSError, ValueError):  # (a ConllError too)
         return False
-    return False
+    return first is not None and isinstance(first[2], dict) and "annotations" in first[2]
 
 
 def file_format(paths: Sequence[str]) -> str:
@@ -141,18 +117,28 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
         help="BRAT folders: a discontinuous annotation (START END;START END) by its fragments (their units), not "
         "its full extent (docs/scoring.md §12)",
     )
-    for name, spec in SPECS.items():
-        flag = spec.flag
-        if flag is None or name in _REFUSED_FLAGS:
-            continue
-        option = "--" + name.replace("_", "-")
+    add_option_flags(parser, _FLAGS)
+    return parser
+
+
+def add_option_flags(parser: argparse.ArgumentParser, names: Iterable[str], more_help: Mapping[str, str] = {}) -> None:
+    """The flags (`Spec.flag`) of the options `names` added to `parser`, each with its help and `more_help`'s
+    words for it: the agreement command's and ``ner-semeval``'s."""
+    for name in names:
+        flag = SPECS[name].flag
+        assert flag is not None
+        option, help_text = "--" + name.replace("_", "-"), flag.help + more_help.get(name, "")
         if flag.switch:
-            parser.add_argument(option, dest=name, action="store_true", help=flag.help)
+            parser.add_argument(option, dest=name, action="store_true", help=help_text)
         else:
             parser.add_argument(
-                option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=flag.help
+                option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
             )
-    return parser
+
+
+def given_options(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
+    """The options of `names` given on the command line: the table's defaults are `Options`' own."""
+    return {name: value for name in names if (value := getattr(args, name)) is not None and value is not False}
 
 
 def format_agreement(result: dict[str, Any]) -> str:
@@ -233,12 +219,7 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     read = None
-    options = {
-        name: value
-        for name, spec in SPECS.items()
-        if spec.flag is not None and name not in _REFUSED_FLAGS
-        if (value := getattr(args, name)) is not None and value is not False
-    }
+    options = given_options(args, _FLAGS)
     form = args.format or file_format(args.paths)
     if args.fragments and form != "brat":
         parser.error(f"--fragments reads BRAT folders' discontinuous annotations; the paths are {form}")

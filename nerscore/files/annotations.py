@@ -8,17 +8,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, too_many_digits
+from .readers import ConllError, checked_path, decoded, too_many_digits
 
-# ---------------------------------------------------------------------------------------------------------
-# BRAT standoff
-# ---------------------------------------------------------------------------------------------------------
+# -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
 # brat writes the text of a discontinuous annotation as its fragments' texts joined by one space (its
 # annotation.py, DISCONT_SEP).
@@ -74,26 +72,24 @@ def read_brat(path: str | os.PathLike[str], fragments: bool = False) -> Iterator
         yield read_brat_file(os.path.join(path, f"{name}.ann"), name, fragments=fragments)
 
 
-def check_same_ann_files(
-    first: str | os.PathLike[str],
-    first_names: list[str],
-    second: str | os.PathLike[str],
-    second_names: list[str],
-    expected: str,
-) -> None:
-    """A `ConllError` naming the first ``.ann`` file of either folder that the other lacks (before any is read)."""
-    for names, others, folder, other in (
-        (first_names, second_names, first, second),
-        (second_names, first_names, second, first),
-    ):
-        alone = sorted(set(names) - set(others))
-        if alone:
-            more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
-            raise ConllError(
-                os.path.join(folder, f"{alone[0]}.ann"),
-                None,
-                f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; {expected}",
-            )
+def same_brat_names(folders: Sequence[str | os.PathLike[str]], expected: str) -> list[str]:
+    """The names (`brat_names`) of the ``.ann`` files every one of `folders` holds: a file that a folder holds and
+    the first lacks, or the reverse, is a `ConllError` naming it, ending in `expected` (before any is read)."""
+    listed = [brat_names(folder) for folder in folders]
+    for folder, names in zip(folders[1:], listed[1:]):
+        for found, others, place, other in (
+            (listed[0], names, folders[0], folder),
+            (names, listed[0], folder, folders[0]),
+        ):
+            alone = sorted(set(found) - set(others))
+            if alone:
+                more = f" (and {len(alone) - 1} more)" if len(alone) > 1 else ""
+                raise ConllError(
+                    os.path.join(place, f"{alone[0]}.ann"),
+                    None,
+                    f"has no counterpart {os.path.join(other, alone[0] + '.ann')}{more}; {expected}",
+                )
+    return listed[0] if listed else []
 
 
 def read_brat_pairs(
@@ -103,28 +99,31 @@ def read_brat_pairs(
     lazily. A file on one side only is a `ConllError` naming it (before any document is read). The predictions'
     ``.txt`` files may be left out: their ``.ann`` files are then read against the references' ``.txt``; where
     present, a ``.txt`` must be the references' own. `fragments`: as `read_brat`'s."""
-    reference_names, predicted_names = brat_names(references), brat_names(predictions)
-    check_same_ann_files(
-        references,
-        reference_names,
-        predictions,
-        predicted_names,
-        "the two folders must hold the same .ann files, paired by their path in each folder",
-    )
-    for name in reference_names:
+    expected = "the two folders must hold the same .ann files, paired by their path in each folder"
+    for name in same_brat_names([references, predictions], expected):
         reference = read_brat_file(os.path.join(references, f"{name}.ann"), name, fragments=fragments)
-        predicted_text = os.path.join(predictions, f"{name}.txt")
-        reference_text = os.path.join(references, f"{name}.txt")
-        text = None
-        if os.path.exists(predicted_text):
-            text = _read_text(predicted_text)
-            if text != reference.text:
-                raise_different_texts(predicted_text, text, reference_text, reference.text)
-        text_path = predicted_text if text is not None else reference_text
-        yield (
-            reference,
-            read_brat_file(os.path.join(predictions, f"{name}.ann"), name, reference.text, text_path, fragments),
+        yield reference, read_brat_beside(predictions, reference, references, fragments)
+
+
+def read_brat_beside(
+    folder: str | os.PathLike[str], first: BratDocument, first_folder: str | os.PathLike[str], fragments: bool
+) -> BratDocument:
+    """The ``.ann`` file of `folder` named as `first` (the document of `first_folder`), read against `first`'s
+    text: the ``.txt`` beside it may be left out, and where present must be that text (a `ConllError` naming the
+    line where it differs)."""
+    text_path = os.path.join(folder, f"{first.name}.txt")
+    first_text_path = os.path.join(first_folder, f"{first.name}.txt")
+    if not os.path.exists(text_path):
+        text_path = first_text_path
+    elif (text := _read_text(text_path)) != first.text:
+        index = next((i for i, (a, b) in enumerate(zip(text, first.text)) if a != b), min(len(text), len(first.text)))
+        raise ConllError(
+            text_path,
+            text.count("\n", 0, index) + 1,
+            f"differs from {first_text_path} at character {index} ({shown(text[index : index + 20])} against "
+            f"{shown(first.text[index : index + 20])}); expected the same text on both sides",
         )
+    return read_brat_file(os.path.join(folder, f"{first.name}.ann"), first.name, first.text, text_path, fragments)
 
 
 def read_brat_file(
@@ -226,54 +225,20 @@ def _is_fragments_text(annotated: str, text: str, fragments: list[tuple[int, int
     return True
 
 
-def decoded(raw: bytes, source: str) -> str:
-    """`raw` read as UTF-8, or a `ConllError` naming `source`, the line and the column of the first bad byte."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise ConllError(
-            source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
-        ) from None
-
-
-def read_bytes(path: str) -> bytes:
-    """The file's bytes, all of them (offsets count what is in the file)."""
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
 def _read_text(path: str) -> str:
-    """A ``.txt`` file as brat reads it: UTF-8, every character kept (line ends and a byte-order mark too), so
+    """A file as brat reads a ``.txt``: UTF-8, every character kept (line ends and a byte-order mark too), so
     that offsets count what is in the file."""
-    return decoded(read_bytes(path), path)
+    with open(path, "rb") as handle:
+        return decoded(handle.read(), path)
 
 
 def _read_lines(path: str) -> list[str]:
     """The lines of an ``.ann`` file without their line ends (a leading byte-order mark dropped); lines end at
     ``\\n`` alone, as brat writes them, so a text field is never cut at another line separator."""
-    text = decoded(read_bytes(path), path).removeprefix("\ufeff")
-    return [line.removesuffix("\r") for line in text.split("\n")]
+    return [line.removesuffix("\r") for line in _read_text(path).removeprefix("\ufeff").split("\n")]
 
 
-def raise_different_texts(path: str, text: str, reference_path: str, reference_text: str) -> None:
-    """A `ConllError` naming `path` and the line where its text first differs from `reference_path`'s."""
-    index = next(
-        (i for i, (a, b) in enumerate(zip(text, reference_text)) if a != b), min(len(text), len(reference_text))
-    )
-    line = text.count("\n", 0, index) + 1
-    raise ConllError(
-        path,
-        line,
-        f"differs from {reference_path} at character {index} ({shown(text[index : index + 20])} against "
-        f"{shown(reference_text[index : index + 20])}); expected the same text on both sides",
-    )
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Label Studio's JSON export
-# ---------------------------------------------------------------------------------------------------------
+# -- Label Studio's JSON export --------------------------------------------------------------------------------------
 
 
 class LabelStudioTask(NamedTuple):
@@ -302,7 +267,7 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
     from its start, at every item made a 1 MB export of 3,500 tasks take 3 s)."""
     import json  # here, not at the top: what only JSON needs stays out of `import nerscore`
 
-    content = decoded(read_bytes(source), source).removeprefix("\ufeff")
+    content = _read_text(source).removeprefix("\ufeff")
     decoder = json.JSONDecoder()
     counted = [0, 1]  # the position up to which lines are counted, and the line there
 
@@ -362,19 +327,24 @@ def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]
         yield _task(task, index, source, line)
 
 
-def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
+def export_task(task: Any, index: int, source: str, line: int, expected: str) -> tuple[str, str | None, Any]:
+    """A task of a Label Studio export: where it is (``task 3 (id 7)``), its ``data.text`` (None when it is not a
+    string) and its annotations (``completions`` in older exports); a task that is no JSON object is a
+    `ConllError` ending in `expected`."""
     if not isinstance(task, dict):
-        raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {_EXPORT}")
+        raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {expected}")
     where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
     data = task.get("data")
     text = data.get("text") if isinstance(data, dict) else None
-    text = text if isinstance(text, str) else None
-    # Older exports hold the annotations under 'completions'.
-    annotations = _list(task, "annotations" if "annotations" in task or "completions" not in task else "completions")
-    predictions = _list(task, "predictions")
-    if annotations is None or predictions is None:
-        key = "annotations" if annotations is None else "predictions"
-        raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
+    return where, text if isinstance(text, str) else None, task.get("annotations", task.get("completions", []))
+
+
+def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
+    where, text, annotations = export_task(task, index, source, line, _EXPORT)
+    predictions = task.get("predictions", [])
+    for key, value in (("annotations", annotations), ("predictions", predictions)):
+        if not isinstance(value, list):
+            raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
     kept = [
         (number, annotation)
         for number, annotation in enumerate(annotations)
@@ -407,11 +377,6 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
         references = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
     predicted = regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
     return LabelStudioTask(line, task.get("id"), text, references, predicted)
-
-
-def _list(task: dict, key: str) -> list | None:
-    value = task.get(key, [])
-    return value if isinstance(value, list) else None
 
 
 def regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:

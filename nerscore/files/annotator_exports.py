@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import shown
 from ..option_checks import is_id
-from .annotations import json_list_items, regions
+from .annotations import export_task, json_list_items, regions
 from .annotator_readers import AnnotatorBatches, check_paths, unique_name
 from .readers import ConllError, checked_path, json_line_records, text_lines
 
@@ -44,14 +44,9 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
     names: dict[str, None] = {}
     texts, documents = [], []
     for index, (line, task) in enumerate(tasks):
-        if not isinstance(task, dict):
-            raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {_EXPORT}")
-        where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
-        data = task.get("data")
-        text = data.get("text") if isinstance(data, dict) else None
-        if not isinstance(text, str):
+        where, text, annotations = export_task(task, index, source, line, _EXPORT)
+        if text is None:
             raise ConllError(source, line, f"{where} has no data.text; expected the text the annotators labelled")
-        annotations = task.get("annotations", task.get("completions", []))
         if not isinstance(annotations, list):
             raise ConllError(source, line, f"{where}: annotations is not a list; expected {_EXPORT}")
         found: dict[str, list[tuple[int, int, str]]] = {}
@@ -123,34 +118,34 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
     check_paths(paths, "one file per annotator")
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
-    places: list[str] = []
+    first, first_lines = "", []  # the first file (named where it holds a line), and its texts' lines
     for index, path in enumerate(paths):
         source = os.fspath(path)
-        entities, own_texts, own_places = [], [], []
+        entities, own_texts, lines = [], [], []
         with open(source, "rb") as handle:
             for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_DOCCANO}"):
                 if not isinstance(record, dict):
                     raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
                 entities.append(_doccano_entities(record, source, line))
                 own_texts.append(record["text"])
-                own_places.append(f"{source}:{line}")
+                lines.append(line)
         if index == 0:
-            texts, places = own_texts, own_places
+            texts, first, first_lines = own_texts, source if lines else "the first file", lines
         else:
             for number, (text, expected) in enumerate(zip(own_texts, texts)):
                 if text != expected:
                     raise ConllError(
                         source,
-                        int(own_places[number].rsplit(":", 1)[1]),
-                        f"text {shown(text[:40])} differs from {places[number]}'s {shown(expected[:40])}; expected "
-                        "every annotator's file to hold the same texts in the same order",
+                        lines[number],
+                        f"text {shown(text[:40])} differs from {first}:{first_lines[number]}'s {shown(expected[:40])}; "
+                        "expected every annotator's file to hold the same texts in the same order",
                     )
             if len(own_texts) != len(texts):
                 raise ConllError(
                     source,
                     None,
-                    f"holds {len(own_texts)} texts and {places[0].rsplit(':', 1)[0] if places else 'the first file'} "
-                    f"{len(texts)}; expected every annotator's file to hold the same texts",
+                    f"holds {len(own_texts)} texts and {first} {len(texts)}; expected every annotator's file to hold "
+                    "the same texts",
                 )
         annotations[unique_name(annotations, os.path.basename(source))] = entities
-    return AnnotatorBatches(annotations, texts, None, places)
+    return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines])

@@ -8,13 +8,13 @@ annotators whose documents or texts differ, is a `ConllError` naming the file (a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..span import Span
-from .annotations import brat_names, check_same_ann_files, decoded, raise_different_texts, read_brat_file, read_bytes
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .annotations import read_brat_beside, read_brat_file, same_brat_names
+from .readers import ConllError, checked_path, conll_rows, json_line_records, text_lines
 
 
 class AnnotatorBatches(NamedTuple):
@@ -31,21 +31,10 @@ class AnnotatorBatches(NamedTuple):
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
 
 
-def _conll_sentences(lines: Iterable[str], source: str) -> Iterator[tuple[list[list[str]], list[int]]]:
-    """Each sentence's rows of columns and line numbers; a blank line ends a sentence, ``-DOCSTART-`` is skipped."""
-    rows: list[list[str]] = []
-    numbers: list[int] = []
-    for number, line in enumerate(lines, start=1):
-        columns = line.split()
-        if not columns or columns[0] == "-DOCSTART-":
-            if rows:
-                yield rows, numbers
-                rows, numbers = [], []
-            continue
-        rows.append(columns)
-        numbers.append(number)
-    if rows:
-        yield rows, numbers
+def _conll_sentences(source: str) -> list[tuple[list[list[str]], list[int]]]:
+    """Each sentence's rows of columns and line numbers (`conll_rows`)."""
+    with open(source, "rb") as handle:
+        return list(conll_rows(text_lines(handle, source), source))
 
 
 def read_conll_annotators(
@@ -57,8 +46,7 @@ def read_conll_annotators(
     check_paths(paths, "[path] for one file of several columns")
     if len(paths) == 1:
         source = os.fspath(paths[0])
-        with open(source, "rb") as handle:
-            sentences = list(_conll_sentences(text_lines(handle, source), source))
+        sentences = _conll_sentences(source)
         width = len(sentences[0][0][0]) if sentences else 0
         if width < 3:
             raise ConllError(
@@ -67,69 +55,60 @@ def read_conll_annotators(
                 f"found {width} columns; expected the token, then one tag column per annotator (two or more), or "
                 "one file per annotator",
             )
-        tags: list[list[list[str]]] = [[] for _ in range(width - 1)]
-        tokens = []
         for rows, numbers in sentences:
             for row, number in zip(rows, numbers):
                 if len(row) != width:
                     raise ConllError(
                         source, number, f"found {len(row)} columns; expected {width}, as the first line has"
                     )
-            tokens.append([row[0] for row in rows])
-            for column in range(1, width):
-                tags[column - 1].append([row[column] for row in rows])
+        tokens, *tags = ([[row[column] for row in rows] for rows, _ in sentences] for column in range(width))
         names = list(names) if names else [f"annotator{column}" for column in range(1, width)]
         if len(names) != width - 1:
             raise ValueError(f"found {len(names)} names for {width - 1} annotators' columns in {source}")
         documents = [f"{source}:{numbers[0]}" for _, numbers in sentences]
         return AnnotatorBatches(dict(zip(names, tags)), None, tokens, documents)
     annotations: dict[str, list[Any]] = {}
-    first_source, first_tokens, first_lines = "", [], []
+    first_source, first = "", []
     for index, path in enumerate(paths):
         source = os.fspath(path)
-        with open(source, "rb") as handle:
-            sentences = list(_conll_sentences(text_lines(handle, source), source))
+        sentences = _conll_sentences(source)
         for rows, numbers in sentences:
             for row, number in zip(rows, numbers):
                 if len(row) < 2:
                     raise ConllError(source, number, "found 1 column; expected the token first and the tag last")
-        tokens = [[row[0] for row in rows] for rows, _ in sentences]
-        lines = [numbers for _, numbers in sentences]
         if index == 0:
-            first_source, first_tokens, first_lines = source, tokens, lines
+            first_source, first = source, sentences
         else:
-            _check_same_tokens(source, tokens, lines, first_source, first_tokens, first_lines)
+            _check_same_tokens(source, sentences, first_source, first)
         annotations[unique_name(annotations, os.path.basename(source))] = [
             [row[-1] for row in rows] for rows, _ in sentences
         ]
-    documents = [f"{first_source}:{numbers[0]}" for numbers in first_lines]
-    return AnnotatorBatches(annotations, None, first_tokens, documents)
+    documents = [f"{first_source}:{numbers[0]}" for _, numbers in first]
+    return AnnotatorBatches(annotations, None, [[row[0] for row in rows] for rows, _ in first], documents)
 
 
 def _check_same_tokens(
     source: str,
-    tokens: list[list[str]],
-    lines: list[list[int]],
+    sentences: list[tuple[list[list[str]], list[int]]],
     first_source: str,
-    first_tokens: list[list[str]],
-    first_lines: list[list[int]],
+    first: list[tuple[list[list[str]], list[int]]],
 ) -> None:
-    for sentence, (found, expected) in enumerate(zip(tokens, first_tokens)):
+    for sentence, ((rows, lines), (first_rows, first_lines)) in enumerate(zip(sentences, first)):
+        found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
         if found != expected:
             token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
-            line = lines[sentence][min(token, len(found) - 1)]
-            at = f"{first_source}:{first_lines[sentence][min(token, len(expected) - 1)]}"
             raise ConllError(
                 source,
-                line,
-                f"sentence {sentence} differs from {at} ({shown(found[token : token + 3])} against "
-                f"{shown(expected[token : token + 3])}); expected every annotator's file to hold the same tokens",
+                lines[min(token, len(found) - 1)],
+                f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
+                f"({shown(found[token : token + 3])} against {shown(expected[token : token + 3])}); expected every "
+                "annotator's file to hold the same tokens",
             )
-    if len(tokens) != len(first_tokens):
+    if len(sentences) != len(first):
         raise ConllError(
             source,
             None,
-            f"holds {len(tokens)} sentences and {first_source} {len(first_tokens)}; expected every annotator's file "
+            f"holds {len(sentences)} sentences and {first_source} {len(first)}; expected every annotator's file "
             "to hold the same sentences",
         )
 
@@ -171,42 +150,20 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
     check_paths(folders, "one folder per annotator")
     roots = [os.fspath(folder) for folder in folders]
-    listed = [brat_names(root) for root in roots]
-    for root, names in zip(roots[1:], listed[1:]):
-        check_same_ann_files(
-            roots[0], listed[0], root, names, "expected every annotator's folder to hold the same .ann files"
-        )
-    annotations: dict[str, list[Any]] = {}
-    names = [unique_name({}, os.path.basename(os.path.normpath(root)) or root) for root in roots]
+    documents = same_brat_names(roots, "expected every annotator's folder to hold the same .ann files")
+    names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
     for index, name in enumerate(names):
         if name in names[:index]:
             names[index] = roots[index]
+    annotations: dict[str, list[Any]] = {name: [] for name in names}
     texts = []
-    for document in listed[0] if listed else []:
+    for document in documents:
         first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document, fragments=fragments)
         texts.append(first.text)
         for index, (root, name) in enumerate(zip(roots, names)):
-            if index == 0:
-                read = first
-            else:
-                text_path = os.path.join(root, f"{document}.txt")
-                own = os.path.exists(text_path)
-                if own:
-                    text = decoded(read_bytes(text_path), text_path)
-                    if text != first.text:
-                        raise_different_texts(text_path, text, os.path.join(roots[0], f"{document}.txt"), first.text)
-                ann = os.path.join(root, f"{document}.ann")
-                read = read_brat_file(
-                    ann,
-                    document,
-                    first.text,
-                    text_path if own else os.path.join(roots[0], f"{document}.txt"),
-                    fragments,
-                )
-            annotations.setdefault(name, []).append([_entity(span) for span in read.spans])
-    if not annotations:
-        annotations = {name: [] for name in names}
-    return AnnotatorBatches(annotations, texts, None, list(listed[0] if listed else []))
+            read = read_brat_beside(root, first, roots[0], fragments) if index else first
+            annotations[name].append([_entity(span) for span in read.spans])
+    return AnnotatorBatches(annotations, texts, None, documents)
 
 
 # -- JSON lines of spans, every annotator on one line -----------------------------------------------------------

@@ -156,8 +156,13 @@ def count_conlleval(
     return ConllevalCounts(tokens, correct_tags, dict(found_correct), dict(found_guessed), dict(correct_chunks))
 
 
-def _scores(correct: int, guessed: int, truth: int) -> tuple[float, float, float]:
-    """Precision, recall and FB1 in percent, as conlleval.pl computes them in floating point (0 for 0/0)."""
+def _scores(counts: ConllevalCounts, entity_type: bytes | None = None) -> tuple[float, float, float]:
+    """Precision, recall and FB1 in percent of one type (of all types by default), as conlleval.pl computes them
+    in floating point (0 for 0/0)."""
+    correct, guessed, truth = (
+        sum(by_type.values()) if entity_type is None else by_type.get(entity_type, 0)
+        for by_type in (counts.correct_chunks, counts.found_guessed, counts.found_correct)
+    )
     precision = 100 * correct / guessed if guessed > 0 else 0.0
     recall = 100 * correct / truth if truth > 0 else 0.0
     fb1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
@@ -167,35 +172,25 @@ def _scores(correct: int, guessed: int, truth: int) -> tuple[float, float, float
 def format_conlleval(counts: ConllevalCounts, latex: bool = False) -> bytes:
     """conlleval.pl's report of `counts`: its summary lines and a line per type, or with `latex` (`-l`) its
     LaTeX table rows. Perl's ``%6.2f`` and Python's round alike (correctly, half to even on the binary value)."""
-    correct = sum(counts.correct_chunks.values())
-    guessed = sum(counts.found_guessed.values())
-    truth = sum(counts.found_correct.values())
-    out: list[bytes] = []
     if latex:
-        out.append(b"        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline")
-        for entity_type in counts.types:
-            scores = _scores(
-                counts.correct_chunks.get(entity_type, 0),
-                counts.found_guessed.get(entity_type, 0),
-                counts.found_correct.get(entity_type, 0),
-            )
-            out.append(b"\n%-7s &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\" % (entity_type, *scores))
+        out = [b"        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline"]
+        out += [
+            b"\n%-7s &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\" % (entity_type, *_scores(counts, entity_type))
+            for entity_type in counts.types
+        ]
         out.append(b"\\hline\n")
-        out.append(b"Overall &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\\\hline\n" % _scores(correct, guessed, truth))
+        out.append(b"Overall &  %6.2f\\%% & %6.2f\\%% & %6.2f \\\\\\hline\n" % _scores(counts))
         return b"".join(out)
-    out.append(
-        b"processed %d tokens with %d phrases; found: %d phrases; correct: %d.\n"
-        % (counts.tokens, truth, guessed, correct)
-    )
+    phrases = (sum(by_type.values()) for by_type in (counts.found_correct, counts.found_guessed, counts.correct_chunks))
+    out = [b"processed %d tokens with %d phrases; found: %d phrases; correct: %d.\n" % (counts.tokens, *phrases)]
     if counts.tokens > 0:
         accuracy = 100 * counts.correct_tags / counts.tokens
         out.append(
-            b"accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n"
-            % (accuracy, *_scores(correct, guessed, truth))
+            b"accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n" % (accuracy, *_scores(counts))
         )
     for entity_type in counts.types:
         found = counts.found_guessed.get(entity_type, 0)
-        scores = _scores(counts.correct_chunks.get(entity_type, 0), found, counts.found_correct.get(entity_type, 0))
+        scores = _scores(counts, entity_type)
         out.append(b"%17s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (entity_type, *scores, found))
     return b"".join(out)
 

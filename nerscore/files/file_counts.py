@@ -55,41 +55,29 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
         raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
 
 
-def _add_sentences(
-    total: Accumulator, sentences: list[ConllSentence], source: str, ids: Sequence[Any] | None = None
-) -> Accumulator:
-    """`total` with one chunk of a file's sentences counted (of documents `ids` with --by-document); a bad tag is
-    a `ConllError` naming the line."""
-    options = total.options
-    return total.add(_count_sentences(sentences, source, options, options.bootstrap > 0), len(sentences), ids)
-
-
 def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -> Accumulator:
     """`total` with one chunk of documents (lines) counted; a bad entity is a `ConllError` naming the line. A line
     without a 'document' field is a document of its own."""
     options = total.options
     references = [document.references for document in documents]
     predictions = [document.predictions for document in documents]
-    texts = [document.text for document in documents]
+    # The first line without 'text', named by the checks of what needs it.
+    textless = next((document.line for document in documents if document.text is None), None)
     form = SPANS
     if batch_form(predictions, references) == STRINGS:  # string entities, found in each line's text (§1b)
         form = STRINGS
-        if None in texts:
-            line = documents[texts.index(None)].line
-            raise ConllError(source, line, "found string entities and no 'text'; expected the text")
-    if options.errors and None in texts:
-        line = documents[texts.index(None)].line
-        raise ConllError(source, line, "found no 'text'; --errors names each entity by its text")
+        if textless is not None:
+            raise ConllError(source, textless, "found string entities and no 'text'; expected the text")
+    if options.errors and textless is not None:
+        raise ConllError(source, textless, "found no 'text'; --errors names each entity by its text")
     reading = {
         "sentence_length": "counts the characters of each line's 'text'",
         "seen": "reads each entity's text in 'text'",
     }
     needs_text = [name for name in options.slices or () if name in reading]
-    if needs_text and None in texts:  # (the slices' own message names compute_semeval's texts=, no flag)
-        line = documents[texts.index(None)].line
-        name = needs_text[0]
-        raise ConllError(source, line, f"found no 'text'; --slices {name} {reading[name]}")
-    columns = Columns(texts=tuple(str(text) for text in texts)) if None not in texts else Columns()
+    if needs_text and textless is not None:  # (the slices' own message names compute_semeval's texts=, no flag)
+        raise ConllError(source, textless, f"found no 'text'; --slices {needs_text[0]} {reading[needs_text[0]]}")
+    columns = Columns(texts=tuple(str(document.text) for document in documents)) if textless is None else Columns()
     try:
         if options.slices:
             columns = scored_columns(predictions, references, SPANS, options, columns)
@@ -143,22 +131,23 @@ def count_tag_file(
     for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
         # The reader has numbered exactly the sentences it gave: those of this chunk are the last.
         ids = [(file, document) for document in documents[read : read + len(chunk)]] if by_document else None
-        total = _add_sentences(total, chunk, source, ids)
+        total = total.add(_count_sentences(chunk, source, total.options, total.options.bootstrap > 0), len(chunk), ids)
         read += len(chunk)
     return total
 
 
-def _entities(document: SpanDocument) -> int:
-    return len(document.references) + len(document.predictions)
+def _add_span_documents(total: Accumulator, documents: Iterable[SpanDocument], source: str) -> Accumulator:
+    """`total` with `documents` counted in chunks of about `_CLI_CHUNK_ENTITIES` entities as they are read."""
+    for chunk in _chunks(
+        documents, lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
+    ):
+        total = _add_spans(total, chunk, source)
+    return total
 
 
 def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> Accumulator:
-    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted in chunks of about
-    `_CLI_CHUNK_ENTITIES` entities as they are read."""
-    documents = read_span_lines(text_lines(handle, source), source)
-    for chunk in _chunks(documents, _entities, _CLI_CHUNK_ENTITIES):
-        total = _add_spans(total, chunk, source)
-    return total
+    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted as it is read."""
+    return _add_span_documents(total, read_span_lines(text_lines(handle, source), source), source)
 
 
 def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, fragments: bool = False) -> Accumulator:
@@ -174,8 +163,7 @@ def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, frag
             discontinuous[1] += prediction.discontinuous
             yield SpanDocument(1, reference.text, reference.spans, prediction.spans)
 
-    for chunk in _chunks(brat_documents(), _entities, _CLI_CHUNK_ENTITIES):
-        total = _add_spans(total, chunk, "--brat")
+    total = _add_span_documents(total, brat_documents(), "--brat")
     if any(discontinuous):
         note_discontinuous({"reference": discontinuous[0], "predicted": discontinuous[1]}, fragments)
     return total
@@ -202,8 +190,7 @@ def count_label_studio(total: Accumulator, path: str) -> Accumulator:
     tasks = list(read_label_studio(path))
     scored = [task for task in tasks if task.references is not None and task.predictions is not None]
     documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
-    for chunk in _chunks(documents, _entities, _CLI_CHUNK_ENTITIES):
-        total = _add_spans(total, chunk, path)
+    total = _add_span_documents(total, documents, path)
     if len(scored) < len(tasks):
         print(
             f"note: {len(tasks) - len(scored)} of {len(tasks)} tasks left out, without an annotation or a prediction",
@@ -283,11 +270,9 @@ def _check_same_sentence(
         return
 
     def line(sentence: ConllSentence, index: int) -> tuple[int, str]:
-        if index < len(sentence.tokens):
-            return sentence.lines[
-                index
-            ], f"token {sentence.tokens[index]!r} with reference {sentence.references[index]!r}"
-        return sentence.lines[-1] + 1, "the end of the sentence"
+        if index >= len(sentence.tokens):
+            return sentence.lines[-1] + 1, "the end of the sentence"
+        return sentence.lines[index], f"token {sentence.tokens[index]!r} with reference {sentence.references[index]!r}"
 
     index = next(
         index

@@ -127,25 +127,27 @@ def _refused(delimiter: bytes, what: str) -> ConllevalError:
 def _unicode_class(escape: bytes) -> frozenset[int]:
     """The bytes \\s, \\d or \\w match by Unicode rules, as Latin-1 characters: White_Space; Nd; letters, marks,
     Nd and connector punctuation."""
-    import unicodedata  # here, not at the top: only a -d with \p needs it
-
     if escape == b"s":
         return _WHITE_SPACE
-    categories = ("Nd",) if escape == b"d" else ("L", "M", "Nd", "Pc")
+    return _in_categories("Nd") if escape == b"d" else _in_categories("L", "M", "Nd", "Pc")
+
+
+def _in_categories(*categories: str) -> frozenset[int]:
+    """The bytes whose Latin-1 characters are of Unicode's general `categories` (one letter: its group)."""
+    import unicodedata  # here, not at the top: only a -d with \p needs it
+
     return frozenset(byte for byte in range(256) if unicodedata.category(chr(byte)).startswith(categories))
 
 
 def _property(name: bytes, delimiter: bytes) -> frozenset[int]:
     """The bytes of a Unicode property or general category (\\p{name}) read as Latin-1 characters."""
-    import unicodedata  # here, not at the top: only a -d with \p needs it
-
     key = name.decode("latin-1").replace(" ", "").replace("_", "").replace("-", "").lower()
     for candidate in (key, key.removeprefix("is")):
         if candidate in _PROPERTIES:
             return _PROPERTIES[candidate]
         category = _CATEGORY_NAMES.get(candidate, candidate.capitalize())
         if category in _GENERAL_CATEGORIES:
-            return frozenset(byte for byte in range(256) if unicodedata.category(chr(byte)).startswith(category))
+            return _in_categories(category)
     raise _refused(delimiter, f"Perl's property \\p{{{name.decode('latin-1')}}}")
 
 
@@ -375,8 +377,6 @@ def perl_split(pattern: re.Pattern[bytes], line: bytes) -> list[bytes]:
 
 
 def _drop_trailing_empty(fields: list[bytes]) -> list[bytes]:
-    end = len(fields)
-    while end and not fields[end - 1]:
-        end -= 1
-    del fields[end:]
+    while fields and not fields[-1]:
+        fields.pop()
     return fields

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any, NamedTuple
 
+from ..errors import shown
+
 
 class ConllError(ValueError):
     """A malformed line of a CoNLL (or JSON lines, or annotation) file: `source` (file name), `line` (1-based)
@@ -29,7 +31,7 @@ def checked_path(path: Any, expected: str) -> str:
     saying what was found and what `expected` is (`os.fspath`'s TypeError names neither the argument nor a fix)."""
     if isinstance(path, (str, bytes, os.PathLike)):
         return os.fsdecode(os.fspath(path))
-    raise ValueError(f"found {type(path).__name__} {_short(path)}; expected {expected} (a str or os.PathLike path)")
+    raise ValueError(f"found {type(path).__name__} {shown(path, 60)}; expected {expected} (a str or os.PathLike path)")
 
 
 def checked_lines(lines: Any, reader: str) -> Iterable[str]:
@@ -37,7 +39,7 @@ def checked_lines(lines: Any, reader: str) -> Iterable[str]:
     reads as a file of one-letter lines), None or a number not at all."""
     if isinstance(lines, (str, bytes, os.PathLike)) or not hasattr(lines, "__iter__"):
         raise ValueError(
-            f"found {type(lines).__name__} {_short(lines)}; expected lines, such as an open text file or a list of "
+            f"found {type(lines).__name__} {shown(lines, 60)}; expected lines, such as an open text file or a list of "
             f"strings: {reader}(open(path, encoding='utf-8')), or text.splitlines() for a file's text"
         )
     return lines
@@ -49,12 +51,7 @@ def line_text(line: Any, source: str, number: int) -> str:
     if isinstance(line, str):
         return line
     binary = "; open the file in text mode, open(path, encoding='utf-8')" if isinstance(line, bytes) else ""
-    raise ConllError(source, number, f"found {type(line).__name__} {_short(line)}; expected a line of text{binary}")
-
-
-def _short(value: Any) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
+    raise ConllError(source, number, f"found {type(line).__name__} {shown(line, 60)}; expected a line of text{binary}")
 
 
 class ConllSentence(NamedTuple):
@@ -88,7 +85,8 @@ def read_conll(
     expected = (
         "expected at least 3 columns, separated by spaces: the token, the reference tag and the predicted tag last"
     )
-    for tokens, (references, predictions), numbers in _sentences(lines, source, 2, expected, documents):
+    for rows, numbers in conll_rows(checked_lines(lines, "read_conll"), source, 2, expected, documents):
+        tokens, references, predictions = _split(rows, 2)
         yield ConllSentence(tokens, references, predictions, numbers)
 
 
@@ -103,28 +101,28 @@ def read_two_systems(
         "comparing two systems takes at least 4 columns: the token first, then the reference tag, system A's tag "
         f"and system B's tag last{column_hint}"
     )
-    for tokens, (references, predictions_a, predictions_b), numbers in _sentences(
-        lines, source, 3, expected, documents
-    ):
+    for rows, numbers in conll_rows(checked_lines(lines, "read_two_systems"), source, 3, expected, documents):
+        tokens, references, predictions_a, predictions_b = _split(rows, 3)
         yield TwoSystemSentence(tokens, references, predictions_a, predictions_b, numbers)
 
 
-def _sentences(
-    lines: Iterable[str], source: str, tag_columns: int, expected: str, documents: list[int] | None = None
-) -> Iterator[tuple[list[str], list[list[str]], list[int]]]:
-    """(tokens, the last `tag_columns` columns, line numbers) of each sentence: the one CoNLL reader; each
-    sentence's document number appended to `documents` (when given) before the sentence is yielded."""
+def conll_rows(
+    lines: Iterable[str], source: str, tag_columns: int = 0, expected: str = "", documents: list[int] | None = None
+) -> Iterator[tuple[list[list[str]], list[int]]]:
+    """The one CoNLL reader: each sentence's lines split into columns, and their line numbers. A blank line ends
+    a sentence and ``-DOCSTART-`` lines are skipped; a line of `tag_columns` columns or fewer is a `ConllError`
+    ending in `expected`; each sentence's document number goes into `documents` (when given) before it is
+    yielded."""
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
     document = 0
-    lines = checked_lines(lines, "read_two_systems" if tag_columns == 3 else "read_conll")
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line_text(line, source, number).split()
         if not columns or columns[0] == "-DOCSTART-":
             if rows:
                 if documents is not None:
                     documents.append(document)
-                yield _split(rows, tag_columns, numbers)
+                yield rows, numbers
                 rows, numbers = [], []
             document += bool(columns)
             continue
@@ -135,10 +133,10 @@ def _sentences(
         numbers.append(number)
 
 
-def _split(rows: list[list[str]], tag_columns: int, numbers: list[int]) -> tuple[list[str], list[list[str]], list[int]]:
+def _split(rows: list[list[str]], tag_columns: int) -> list[list[str]]:
     # Column by column once the sentence is read: a comprehension per column costs half of appending to each
     # column line by line (1M tokens: 0.5 s against 1.0 s).
-    return [row[0] for row in rows], [[row[column] for row in rows] for column in range(-tag_columns, 0)], numbers
+    return [[row[0] for row in rows], *([row[column] for row in rows] for column in range(-tag_columns, 0))]
 
 
 class SpanDocument(NamedTuple):
@@ -150,9 +148,6 @@ class SpanDocument(NamedTuple):
     references: list[Any]
     predictions: list[Any]
     document: Any = None
-
-
-SPAN_LINE = "one JSON object a line with 'references' and 'predictions' lists of entities"
 
 
 def json_line_records(lines: Iterable[str], source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
@@ -187,10 +182,9 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     """The documents of a JSON lines file of spans (`--spans`), read lazily: one JSON object a line with
     `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
     malformed line is a `ConllError` naming `source` and the line."""
-    expected = f"expected {SPAN_LINE}"
+    expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
     for number, line, record in json_line_records(checked_lines(lines, "read_span_lines"), source, expected):
-        surrogate = _lone_surrogate(line, record)
-        if surrogate is not None:
+        if (surrogate := _lone_surrogate(line, record)) is not None:
             raise ConllError(source, number, surrogate)
         if not isinstance(record, dict):
             raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
@@ -253,13 +247,21 @@ def text_lines(handle: Iterable[bytes | str], source: str) -> Iterator[str]:
         if isinstance(raw, str):
             yield raw.removeprefix("\ufeff") if number == 1 else raw
             continue
-        if number == 1:
-            raw = raw.removeprefix(codecs.BOM_UTF8)
-        try:
+        raw = raw.removeprefix(codecs.BOM_UTF8) if number == 1 else raw
+        try:  # (decoded inline: a line of valid UTF-8, nearly all, costs no call)
             yield raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ConllError(
-                source,
-                number,
-                f"byte {raw[error.start]:#04x} at column {error.start + 1} is not UTF-8; expected UTF-8 text",
-            ) from None
+        except UnicodeDecodeError:
+            decoded(raw, source, number)  # raises, naming the line and the column
+
+
+def decoded(raw: bytes, source: str, first_line: int = 1) -> str:
+    """`raw` (starting at line `first_line` of `source`) read as UTF-8, or a `ConllError` naming `source`, the line
+    and the column of the first bad byte."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = first_line + raw.count(b"\n", 0, error.start)
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ConllError(
+            source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
+        ) from None

@@ -45,8 +45,7 @@ def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> 
     counts = tally.counts("strict")  # POS and ACT are the same under every scheme (docs/scoring.md §4)
     entities = f"{counts.possible} reference and {counts.actual} predicted entities"
     read = f"{total.sentences} documents" if spans else f"{_tokens(total)} tokens in {total.sentences} sentences"
-    # The scheme and mode as written on the command line, as they always were printed.
-    settings = ["spans"] if spans else [args.scheme or options.scheme.name, args.mode or options.mode]
+    settings = ["spans"] if spans else _scheme_and_mode(args, options)
     if options.min_overlap is not None:
         settings.append(f"min overlap {options.min_overlap:g}")
     if options.pairing != "optimal":  # docs/scoring.md §3a
@@ -65,26 +64,20 @@ def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> 
             f"{options.confidence_level:.0%} intervals: BCa bootstrap of the {resampled}, "
             f"{options.bootstrap} resamples, seed {options.seed}"
         )
-    print()
-    print(format_table(results, options.beta))
+    print("\n" + format_table(results, options.beta))
     entity_types = sorted(dict.fromkeys(options.labels)) if options.labels is not None else tally.entity_types
     # The strict table, or the first scheme asked for when --evaluation-schemes leaves strict out.
     for scheme in options.evaluation_schemes if args.per_type else options.evaluation_schemes[:1]:
         if entity_types:
-            print()
-            print(format_type_table(results, entity_types, scheme, options.beta))
+            print("\n" + format_type_table(results, entity_types, scheme, options.beta))
     if args.confusion:
-        print()
-        print(format_confusion_table(results["confusion"]))
+        print("\n" + format_confusion_table(results["confusion"]))
     if options.diagnostics:
-        print()
-        print(format_diagnostics(results))
+        print("\n" + format_diagnostics(results))
     if options.errors:
-        print()
-        print(format_errors(results["errors"]))
+        print("\n" + format_errors(results["errors"]))
     for name, buckets in results.get("slices", {}).items():
-        print()
-        print(format_slice_table(name, buckets, options.beta))
+        print("\n" + format_slice_table(name, buckets, options.beta))
     sys.stdout.flush()  # a closed pipe shows here, inside the BrokenPipeError handler
 
 
@@ -96,10 +89,9 @@ def print_comparison(systems: Systems, options: Options, resamples: int, args: a
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
     name_a, name_b = args.compare
-    scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
     print(
         f"compared {name_a} (A) and {name_b} (B): {systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, "
-        f"{tally_a.counts('strict').possible} reference entities ({scheme}, {mode})"
+        f"{tally_a.counts('strict').possible} reference entities ({', '.join(_scheme_and_mode(args, options))})"
     )
     print(
         f"B - A: {options.confidence_level:.0%} paired bootstrap interval (BCa) and two-sided approximate "
@@ -107,8 +99,7 @@ def print_comparison(systems: Systems, options: Options, resamples: int, args: a
     )
     if args.by_document:
         print(f"resampled and swapped: whole documents, {systems.documents} (-DOCSTART- lines)")
-    print()
-    print(format_comparison(results, options.beta))
+    print("\n" + format_comparison(results, options.beta))
     sys.stdout.flush()
 
 
@@ -138,11 +129,9 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
     if args.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
-    scheme, mode = args.scheme or options.scheme.name, args.mode or options.mode
     read = (
         f"{systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, {tallies[0].counts('strict').possible} "
-        "reference "
-        f"entities ({scheme}, {mode})"
+        f"reference entities ({', '.join(_scheme_and_mode(args, options))})"
     )
     unit = f"{systems.documents} documents (-DOCSTART- lines)" if args.by_document else f"{systems.sentences} sentences"
     if not args.runs_b:
@@ -152,11 +141,9 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
                 f"{options.confidence_level:.0%} intervals of the mean: BCa bootstrap of the runs, then of the "
                 f"{unit}, {options.bootstrap} resamples, seed {options.seed}"
             )
-        print()
-        print(format_runs(results, options.beta))
+        print("\n" + format_runs(results, options.beta))
         if options.diagnostics:  # summarize_runs' means of the counts (docs/scoring.md §11)
-            print()
-            print(format_runs_diagnostics(results))
+            print("\n" + format_runs_diagnostics(results))
     else:
         print(f"compared {runs_a} runs of A and {len(args.runs_b)} runs of B: {read}")
         test = (
@@ -174,6 +161,11 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
         }
         print(format_comparison({**results, **renamed}, options.beta))
     sys.stdout.flush()
+
+
+def _scheme_and_mode(args: argparse.Namespace, options: Options) -> list[str]:
+    """The scheme and the mode as written on the command line, as they always were printed."""
+    return [args.scheme or options.scheme.name, args.mode or options.mode]
 
 
 def _tokens(total: Accumulator) -> int:

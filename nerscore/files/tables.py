@@ -97,18 +97,7 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
     """The `compare_semeval` dict as text: per scheme and measure, A, B, B - A, its interval and the p-value."""
     f_name = f_key(beta)
     lines = [f"{'scheme':<10}{'measure':<11}{'A':>9}{'B':>9}{'B-A':>9}{'low':>9}{'high':>9}{'p-value':>11}"]
-    rows = [
-        (scheme, label, f"{scheme}_{measure}")
-        for scheme in EVALUATION_SCHEMES
-        if f"{scheme}_precision_a" in results
-        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper()))
-    ]
-    if "value_a" in results:  # docs/scoring.md §10
-        labels = ("value", "precision", "recall", f_name.upper())
-        rows += [
-            ("value", label, f"value{end}") for label, end in zip(labels, ("", "_precision", "_recall", f"_{f_name}"))
-        ]
-    for scheme, label, key in rows:
+    for scheme, label, key in _measure_rows(results, f_name, "_a"):
         numbers = [f"{results[f'{key}_{end}']:.4f}" for end in ("a", "b")]
         numbers += [f"{results[f'{key}_{end}']:+.4f}" for end in ("delta", "delta_low", "delta_high")]
         # The smallest p of a million shuffles is 1e-06, not 0.0000.
@@ -116,6 +105,21 @@ def format_comparison(results: Mapping[str, Any], beta: float = 1.0) -> str:
         p_value = f"{p_value:.4f}" if p_value >= 0.0001 else f"{p_value:.0e}"
         lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{number:>9}" for number in numbers) + f"{p_value:>11}")
     return "\n".join(lines)
+
+
+def _measure_rows(results: Mapping[str, Any], f_name: str, end: str) -> list[tuple[str, str, str]]:
+    """(scheme, measure's label, key before its `end`) of each scheme `results` holds, then of the value score
+    (docs/scoring.md §10: its own pairing, a row of its own before its measures)."""
+    measures = (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper()))
+    rows = [
+        (scheme, label, f"{scheme}_{measure}")
+        for scheme in EVALUATION_SCHEMES
+        if f"{scheme}_precision{end}" in results
+        for measure, label in measures
+    ]
+    if f"value{end}" in results:
+        rows += [("value", "value", "value"), *(("value", label, f"value_{measure}") for measure, label in measures)]
+    return rows
 
 
 @_refusing("the dict summarize_runs returns")
@@ -126,19 +130,8 @@ def format_runs(results: Mapping[str, Any], beta: float = 1.0) -> str:
     intervals = any(key.endswith("_mean_low") for key in results)
     header = f"{'scheme':<10}{'measure':<11}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"
     lines = [header + (f"{'low':>9}{'high':>9}" if intervals else "")]
-    rows = [
-        (scheme, label, f"{scheme}_{measure}")
-        for scheme in EVALUATION_SCHEMES
-        if f"{scheme}_precision_mean" in results
-        for measure, label in (("precision", "precision"), ("recall", "recall"), (f_name, f_name.upper()))
-    ]
-    if "value_mean" in results:  # docs/scoring.md §10: the value score and its measures, as format_comparison's
-        labels = ("value", "precision", "recall", f_name.upper())
-        rows += [
-            ("value", label, f"value{end}") for label, end in zip(labels, ("", "_precision", "_recall", f"_{f_name}"))
-        ]
     ends = ("mean", "std", "min", "max", *(("mean_low", "mean_high") if intervals else ()))
-    for scheme, label, key in rows:
+    for scheme, label, key in _measure_rows(results, f_name, "_mean"):
         cells = [f"{results[f'{key}_{end}']:.4f}" for end in ends]
         cells[1] = f"± {cells[1]}"
         lines.append(f"{scheme:<10}{label:<11}" + "".join(f"{cell:>9}" for cell in cells))
@@ -202,13 +195,16 @@ def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
     return "\n".join(lines)
 
 
+_DIAGNOSTICS = "boundary diagnostics"
+_DIAGNOSTICS_WIDTH = max(len(_DIAGNOSTICS), *map(len, DIAGNOSTIC_KEYS)) + 2
+
+
 def format_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a result (`diagnostics=True`, docs/scoring.md §11), one count a line."""
-    title = "boundary diagnostics"
-    width = max(len(title), *map(len, DIAGNOSTIC_KEYS)) + 2
+    width = _DIAGNOSTICS_WIDTH
     numbers = [str(results[key]) for key in DIAGNOSTIC_KEYS]
     count_width = max(len("count"), *map(len, numbers)) + 2
-    lines = [f"{title:<{width}}{'count':>{count_width}}"]
+    lines = [f"{_DIAGNOSTICS:<{width}}{'count':>{count_width}}"]
     lines += [f"{key:<{width}}{number:>{count_width}}" for key, number in zip(DIAGNOSTIC_KEYS, numbers)]
     return "\n".join(lines)
 
@@ -216,9 +212,8 @@ def format_diagnostics(results: Mapping[str, Any]) -> str:
 def format_runs_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a `summarize_runs` dict (`diagnostics=True`): each count's mean ± the standard
     deviation over the runs, the smallest and the largest."""
-    title = "boundary diagnostics"
-    width = max(len(title), *map(len, DIAGNOSTIC_KEYS)) + 2
-    lines = [f"{title:<{width}}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"]
+    width = _DIAGNOSTICS_WIDTH
+    lines = [f"{_DIAGNOSTICS:<{width}}{'mean':>9}{'± std':>9}{'min':>9}{'max':>9}"]
     for key in DIAGNOSTIC_KEYS:
         mean, std, low, high = (results[f"{key}_{end}"] for end in ("mean", "std", "min", "max"))
         cells = [f"{mean:.2f}", f"± {std:.2f}", str(low), str(high)]
