@@ -193,19 +193,24 @@ def checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | 
 def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """`fragment_columns` of any mix: lists or tuples of fragments, spans beside, fragments to sort and merge."""
     plain = np.fromiter(map(operator.is_, held, repeat(None)), dtype=bool, count=len(held))
-    given: list = list(compress(held, ~plain))
-    if set(map(type, given)) - {list, tuple}:
-        return None
-    lengths = np.fromiter(map(len, given), dtype=np.int64, count=len(given))
-    pieces_given = list(chain.from_iterable(given))
-    if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
-        return None
-    plain_entities = list(compress(entities, plain))
+    given: list = list(compress(held, (~plain).tolist()))
+    read = marshalled_fragments(given)  # (lists or tuples of pairs of ints below 2**31: most)
+    if read is not None:
+        bounds: tuple[np.ndarray, np.ndarray] | None = read[:2]
+        lengths = np.ones(len(given), dtype=np.int64) if read[2] is None else read[2]
+    else:
+        if set(map(type, given)) - {list, tuple}:
+            return None
+        lengths = np.fromiter(map(len, given), dtype=np.int64, count=len(given))
+        pieces_given = list(chain.from_iterable(given))
+        if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
+            return None
+        bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
+    plain_entities = list(compress(entities, plain.tolist()))
     try:
         plain_bounds = checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
     except KeyError:
         return None
-    bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
     if plain_bounds is None or bounds is None:
         return None
     pieces = np.ones(len(entities), dtype=np.int64)
@@ -261,12 +266,12 @@ def _merged(
 def _extents_agree(entities: list[dict], plain: np.ndarray | None, start: np.ndarray, end: np.ndarray) -> bool:
     """Whether every `start` and `end` given beside `fragments` is its entity's extent (`start`, `end`;
     docs/scoring.md §12); `plain`: the entities given as spans, None for none."""
-    if set(map(len, entities)) == {2}:  # `fragments` and a type only (most)
+    if plain is not None:  # (a span's `start` and `end` are its extent)
+        entities, start, end = list(compress(entities, (~plain).tolist())), start[~plain], end[~plain]
+    if set(map(len, entities)) <= {2}:  # `fragments` and a type only (most)
         return True
     for name, extent in (("start", start), ("end", end)):
         beside = np.fromiter(map(operator.contains, entities, repeat(name)), bool, count=len(entities))
-        if plain is not None:
-            beside &= ~plain
         if beside.any():
             given = list(map(operator.itemgetter(name), compress(entities, beside)))
             if set(map(type, given)) - {int} or given != extent[beside].tolist():
