@@ -125,10 +125,10 @@ def marshalled_fragments(held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray
     `fragment_columns` then read or refuse it).
 
     `marshal.dumps` writes the lists in one pass at C speed, each object a record of a code byte and its size or
-    value (`_ENTITY`, `_FRAGMENT`), and the checks are on arrays of those records: the passes they replace (the
-    lists, their sizes, the fragments, theirs, both bounds, their types, as in `checked_bounds`) took 4 times as
-    long for one fragment an entity, 2-3 times for 2-3 (benchmarks/README.md). A record checked where the sizes
-    before it place it is the object there: each one's size fixes where the next begins."""
+    value (`_ENTITY`, `_FRAGMENT`), and the checks are on arrays of those records, in place of 6-7 passes over the
+    lists (their sizes, the fragments, theirs, both bounds, their types: `fragment_columns` reads 2.5 times as fast,
+    benchmarks/README.md). A record checked where the sizes before it place it is the object there: each one's size
+    fixes where the next begins."""
     try:
         data = marshal.dumps(held, 2)
     except ValueError:  # an object marshal does not write (a numpy integer, a subclass, a generator ...)
