@@ -67,9 +67,10 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
     spans beside, empty lists take the general reading."""
     try:
         held = list(map(operator.itemgetter("fragments"), entities))
-    except KeyError:
+        read = marshalled_fragments(held)
+    except KeyError:  # spans beside: the general reading
         held = list(map(dict.get, entities, repeat("fragments")))
-    read = marshalled_fragments(held)
+        read = None
     if read is not None:
         start, end, each = read
         if each is None:
