@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from test_tag_arrays import assert_same_table, assert_same_tables, in_order, readable
 
 import nerscore as ns
-from nerscore.forms import fragment_arrays, span_arrays
+from nerscore.forms import fragment_arrays, fragment_reading, span_arrays
 from nerscore.forms import readable as readable_path
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -254,3 +254,110 @@ def test_shared_units_are_exact_past_2_53() -> None:
     table = span_arrays.span_pairs(predictions, references, options)
     assert table is not None and table.scenario.tolist() == [4]  # V
     assert_same_tables(table, readable_path.span_rows(predictions, references, options), 1, options)
+
+
+class _Fragments(list):
+    """A list subclass, which marshal does not write (the passes read it as a list)."""
+
+
+# Objects a fragment list, a fragment or a bound may be that the marshalled reading must leave to the passes.
+ODD_BOUNDS = [True, False, 1.0, -1, 2**31, 2**31 - 1, 2**63, np.int64(3), "3", "", b"", None]
+ODD_FRAGMENTS = [(), [1], [1, 2, 3], {1, 2}, {0: 1, 1: 2}, range(1, 3), "ab", np.array([1, 2]), _Fragments([1, 2])]
+
+bound = st.one_of(st.integers(0, 40), st.sampled_from(ODD_BOUNDS))
+fragment = st.one_of(
+    st.tuples(bound, bound).flatmap(lambda pair: st.sampled_from([list(pair), pair])),
+    st.tuples(st.integers(0, 20), st.integers(1, 3)).map(lambda drawn: [drawn[0], drawn[0] + drawn[1]]),
+    st.sampled_from(ODD_FRAGMENTS),
+)
+fragment_list = st.one_of(
+    st.lists(fragment, max_size=4).flatmap(lambda drawn: st.sampled_from([drawn, tuple(drawn), _Fragments(drawn)])),
+    st.none(),
+    st.sampled_from([[0, 2], "0 2", {0: [0, 2]}]),
+)
+
+
+def passes(entities: list[dict]) -> Any:
+    """`fragment_columns` without the marshalled reading: the passes alone."""
+    with mock.patch.object(fragment_reading, "marshalled_fragments", return_value=None):
+        return fragment_reading.fragment_columns(entities)
+
+
+def same_columns(read: Any, expected: Any) -> bool:
+    if read is None or expected is None:
+        return read is expected
+    return all(
+        (a is None and b is None) or (a is not None and b is not None and a.tolist() == b.tolist())
+        for a, b in zip(read, expected)
+    )
+
+
+@SETTINGS
+@given(held=st.lists(fragment_list, min_size=1, max_size=6), beside=st.booleans())
+def test_the_marshalled_reading_reads_what_the_passes_read(held, beside) -> None:
+    # Lists and tuples of pairs of ints below 2**31 are read as marshal writes them; bools, floats, numpy
+    # integers, larger offsets, subclasses, sets, dicts, strings, None (spans beside) are left to the passes, which
+    # read them or refuse them as before: the columns are the passes' in every case.
+    entities = [
+        {"fragments": fragments, "type": "X", **({"start": 0, "end": 1} if fragments is None or beside else {})}
+        for fragments in held
+    ]
+    marshalled = fragment_reading.marshalled_fragments(held)
+    assert same_columns(fragment_reading.fragment_columns(entities), passes(entities))
+    if marshalled is not None:
+        start, end, pieces = marshalled
+        given = [tuple(piece) for fragments in held for piece in fragments]
+        assert list(zip(start.tolist(), end.tolist())) == given
+        assert (pieces.tolist() if pieces is not None else [1] * len(held)) == [len(f) for f in held]
+        assert all(type(b) is int and 0 <= b < 2**31 for piece in given for b in piece)
+
+
+@pytest.mark.parametrize(
+    ("held", "pieces"),
+    [
+        pytest.param([[[0, 2]], [[5, 7]]], None, id="one-fragment-lists"),
+        pytest.param([((0, 2),), [(5, 7)]], None, id="one-fragment-tuples"),
+        pytest.param([[[0, 2], [4, 5]], [[5, 7]], [[1, 2], [3, 4], [8, 9]]], [2, 1, 3], id="several"),
+        pytest.param([[[0, 2**31 - 1]], [[2**31 - 2, 2**31 - 1]]], None, id="the-largest-offset"),
+        pytest.param([[[5, 7], [0, 2]]], [2], id="unsorted-as-given"),
+    ],
+)
+def test_the_marshalled_reading_reads_lists_and_tuples_of_int_pairs(held, pieces) -> None:
+    read = fragment_reading.marshalled_fragments(held)
+    assert read is not None, "read without the passes"
+    assert [list(piece) for fragments in held for piece in fragments] == [
+        [a, b] for a, b in zip(read[0].tolist(), read[1].tolist())
+    ]
+    assert (None if read[2] is None else read[2].tolist()) == pieces
+
+
+@pytest.mark.parametrize(
+    "held",
+    [
+        pytest.param([[[0, 2]], [[True, 3]]], id="a-bool"),
+        pytest.param([[[0, 2]], [[1.0, 3]]], id="a-float"),
+        pytest.param([[[0, 2]], [[np.int64(1), 3]]], id="a-numpy-integer"),
+        pytest.param([[[0, 2]], [[1, 2**31]]], id="past-2-31"),
+        pytest.param([[[0, 2]], [[-1, 3]]], id="negative"),
+        pytest.param([[[0, 2]], [[3, 3]]], id="empty-fragment"),
+        pytest.param([[[0, 2]], []], id="no-fragment"),
+        pytest.param([[[0, 2]], None], id="a-span-beside"),
+        pytest.param([[[0, 2]], [[1, 2, 3]]], id="not-a-pair"),
+        pytest.param([[[0, 2]], [[[1, 2]]]], id="nested-deeper"),
+        pytest.param([[[0, 2]], [{1, 2}]], id="a-set"),
+        pytest.param([[[0, 2]], [_Fragments([1, 2])]], id="a-list-subclass"),
+        pytest.param([[[0, 2]], [[0, 2], [4]], [[1, 2]]], id="sizes-that-add-up-to-pairs"),
+        pytest.param([[[0, 2]], [], [[0, 2], [3, 4]]], id="sizes-that-add-up-to-one-each"),
+        pytest.param([[[0, 2]], [[0, ""]]], id="an-empty-string-as-long-as-an-int"),
+        pytest.param([[[0, 2]], [[b"", 2]]], id="empty-bytes-as-long-as-an-int"),
+        pytest.param([[[0, 2]], {(0, 2)}], id="a-set-of-fragments"),
+    ],
+)
+def test_the_marshalled_reading_leaves_anything_else_to_the_passes(held) -> None:
+    assert fragment_reading.marshalled_fragments(held) is None
+
+
+def test_the_marshalled_reading_never_iterates_what_it_is_given() -> None:
+    pairs = iter([[0, 2]])
+    assert fragment_reading.marshalled_fragments([[[0, 2]], pairs]) is None
+    assert list(pairs) == [[0, 2]]
