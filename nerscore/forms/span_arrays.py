@@ -85,7 +85,7 @@ def count_spans(
     columns: Columns = NO_COLUMNS,
     rows: bool = False,
 ) -> Counted | None:
-    """The readable path's count (`readable.pair_spans`) from the table the arrays make (`span_pairs`), reduced
+    """The readable path's count (`readable.tally_semeval`) from the table the arrays make (`span_pairs`), reduced
     by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts, with
     `rows` the table too (slices, docs/scoring.md §11), positions the spans' own; None for anything the readable path
     must check or explain (a bad entity, a mix of forms, a type key out of the usual order)."""
