@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from .large_components import EXACT, dense_assignment, proven_matching, relaxed, tight_smallest_best
+from .large_components import EXACT, complementary, dense_assignment, proven_matching, relaxed, tight_smallest_best
 from .overlaps import check_pairs_fit, overlap_kept
 from .recent import Key, key_of, recall, remember
 
@@ -434,20 +434,12 @@ def _potentials(
 def _verified(
     costs: np.ndarray, matched_small: np.ndarray, matched_large: np.ndarray, x: np.ndarray, y: np.ndarray
 ) -> bool:
-    """Whether (x, y) is an optimal dual of the matching, in integers (`large_components.verified` on cells):
-    feasible (x, y >= 0, x_a + y_b >= w_ab on every cell, 0 where no pair) and complementary (equality on the
-    matching, 0 on the entities it leaves)."""
-    if np.any(x < 0) or np.any(y < 0):
-        return False
+    """Whether (x, y) is an optimal dual of the matching, in integers: x_a + y_b >= w_ab on every cell (0 where no
+    pair), a block of rows at a time, then `large_components.complementary`."""
     step = max(1, _BLOCK_CELLS // costs.shape[1])
     for first in range(0, costs.shape[0], step):
         block = slice(first, first + step)
         if np.any(costs[block].astype(np.int64) + x[block, None] + y < 0):
             return False
-    if np.any(costs[matched_small, matched_large].astype(np.int64) + x[matched_small] + y[matched_large] != 0):
-        return False
-    free_small = np.ones(len(x), bool)
-    free_small[matched_small] = False
-    free_large = np.ones(len(y), bool)
-    free_large[matched_large] = False
-    return not (np.any(x[free_small] != 0) or np.any(y[free_large] != 0))
+    matched = -costs[matched_small, matched_large].astype(np.int64)
+    return complementary(matched_small, matched_large, matched, x, y)
