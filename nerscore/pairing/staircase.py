@@ -148,14 +148,30 @@ def staircase_pairs(
     low, high = runs(r_start, r_end, p_start, p_end)
     if not worth_runs(low, high):
         return None
-    base = min(int(r_start[0]), int(p_start[0]))  # wherever the staircase is placed
-    key = key_of("staircase", r_start - base, r_end - base, p_start - base, p_end - base)
+    key = key_of("staircase", *_placed_apart(r_start, r_end, p_start, p_end))
     found = recall(key) if reuse else None
     if found is None:
         found = best_staircase(low, high, weights)
         if not reuse:
             remember(key, found)
     return found[0], found[1]
+
+
+def _placed_apart(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> list[np.ndarray]:
+    """What a staircase's pairs depend on, wherever its sentences are placed: each entity's start and end from the
+    first start of its cluster (a maximal run of both sides' entities, by start, each starting before the ends
+    before it reach: no pair joins two), and each entity's cluster, references first. The runs, the pairs' shared
+    extents and the references' extent are the same for any placement of the clusters in order, so `recent` reads
+    §3's pairs back where the value pairing places the same sentences otherwise."""
+    starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
+    order = np.argsort(starts, kind="stable")
+    new = np.ones(len(starts), bool)
+    new[1:] = starts[order][1:] >= np.maximum.accumulate(ends[order])[:-1]
+    cluster = np.empty(len(starts), np.int64)
+    cluster[order] = np.cumsum(new) - 1
+    first = starts[order][new][cluster]
+    size = len(r_start)
+    return [r_start - first[:size], r_end - first[:size], p_start - first[size:], p_end - first[size:], cluster]
 
 
 def uncrossed(columns: tuple, rows, predictions) -> bool:
