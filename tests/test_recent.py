@@ -41,6 +41,7 @@ def test_a_result_is_read_back_under_its_whole_input_only() -> None:
         None,
     ):
         assert recent.recall(other) is None
+    assert recent.key_of("chain", np.array([1, 2**70], dtype=object), np.array([3])) is None  # past int64
 
 
 def test_the_least_recently_used_go_first_and_the_large_are_not_kept(monkeypatch) -> None:

@@ -37,7 +37,10 @@ def key_of(kind: str, *columns: np.ndarray) -> Key | None:
     if sum(len(column) for column in columns) > KEPT_LARGEST:
         return None
     parts = [np.array([len(column) for column in columns], np.int64)]
-    parts += [np.asarray(column, np.int64) for column in columns]
+    try:
+        parts += [np.asarray(column, np.int64) for column in columns]
+    except OverflowError:  # positions past int64 (docs/scoring.md §1 takes any): not kept
+        return None
     return kind, b"".join(part.tobytes() for part in parts)
 
 
