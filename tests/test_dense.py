@@ -412,3 +412,26 @@ def test_worths_of_one_type_and_of_the_others_leave_the_type_digit_out(weights, 
     worth = value_module.dense_worth(value_table(weights)[0], dict(enumerate(TYPES)))
     assert worth is not None
     assert worth.tells_type == tells_type
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumerated(weights, way) -> None:
+    # The value pairing starts from the cells §3's pairing of the same sentence left tight (`recent`, issue 31,
+    # item 6): from any cells at all (none, pairs or not, too few, all), its answer is the same.
+    rng = random.Random(f"start {weights}{way}")
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    for trial in range(40):
+        shape = (onion, clique, two_type_staircase)[trial % 3]
+        references = spans_of(shape(rng, rng.randint(2, 6)))  # (a staircase of one has entities of no length)
+        predictions = spans_of(shape(rng, rng.randint(2, 6)))
+        cells = [(a, b) for a in range(len(references)) for b in range(len(predictions)) if rng.random() < 0.4]
+        start = tuple(np.array(column, np.int64).reshape(-1) for column in zip(*cells)) if cells else None
+        with started(way), mock.patch.object(dense, "recall", return_value=start):
+            found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
+        assert found is not None
+        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
+        assert sorted(chosen) == sorted(expected), (references, predictions, cells)

@@ -27,6 +27,7 @@ ORDER = [
     "options",
     "decoding",
     "pairing.assignment",
+    "pairing.recent",
     "pairing.staircase",
     "pairing.large_components",
     "pairing.overlaps",

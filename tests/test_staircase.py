@@ -57,6 +57,27 @@ def test_the_runs_programme_is_best_chain_on_the_listed_pairs(block: int) -> Non
         assert sorted(zip(*(side.tolist() for side in found))) == sorted(zip(i[chosen].tolist(), j[chosen].tolist()))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_the_programme_on_lists_is_the_programme_on_numpy(seed: int) -> None:
+    # Short runs are worked out in plain Python (`_chain_on_lists`), long ones on numpy: the same choice, on
+    # windows of any width, gaps between runs, ties and not, edges in any order.
+    rng = random.Random(seed)
+    for _ in range(300):
+        rows = rng.randint(1, 9)
+        lows = sorted(rng.randint(0, 8) for _ in range(rows))
+        highs = np.maximum.accumulate([low + rng.randint(0, 4) for low in lows]).tolist()
+        i = np.concatenate([np.full(high - low + 1, k) for k, (low, high) in enumerate(zip(lows, highs))])
+        j = np.concatenate([np.arange(low, high + 1) for low, high in zip(lows, highs)])
+        weights = np.array([rng.randint(1, rng.choice([2, 6])) for _ in range(len(i))], np.int64)
+        shuffled = np.array(rng.sample(range(len(i)), len(i)))
+        found = []
+        for short in (0, 10**6):
+            with mock.patch.object(staircase, "_SHORT_RUN", short):
+                found.append(large_components.best_chain(i[shuffled], j[shuffled], weights[shuffled]))
+        assert found[0] is not None and found[1] is not None
+        assert found[0].tolist() == found[1].tolist()
+
+
 def staircase_sentence(rng: random.Random, size: int) -> list[tuple[int, int, str]]:
     starts = sorted(rng.sample(range(2 * size), size))  # distinct: one copy of each
     ends = np.maximum.accumulate([start + rng.randint(1, 12) for start in starts]).tolist()

@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from .large_components import EXACT, dense_assignment, proven_matching, relaxed, tight_smallest_best
+from .large_components import EXACT, complementary, dense_assignment, proven_matching, relaxed, tight_smallest_best
 from .overlaps import check_pairs_fit, overlap_kept
+from .recent import Key, key_of, recall, remember
 
 # A sentence is paired here where at least 1 / _DENSE_SHARE of its cells are pairs (each round's pass over the
 # cells then costs little more than the pairs; the matrix, where needed, 8 * _DENSE_SHARE bytes a pair at most,
@@ -140,7 +141,9 @@ def dense_pairs(
     not fit in memory (`overlaps.check_pairs_fit`: an `InvalidInputError`, which the caller locates).
 
     With `worth`, the value score's pairing (docs/scoring.md §10) of the sentence's entities in (start, end, type
-    name) order, twins included: the most worth, then rule 2 (a) to (d), as `value.value_pair` makes it."""
+    name) order, twins included: the most worth, then rule 2 (a) to (d), as `value.value_pair` makes it. It
+    starts from the cells §3's pairing of the same entities left tight where that was found a moment before
+    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round."""
     if not len(references[0]) or not len(predictions[0]):
         return None
     cells = _Cells(references, predictions, min_overlap, worth)
@@ -150,7 +153,15 @@ def dense_pairs(
         # proven, and the answer stays exact (as `large_components.best_matching(exact_sums=False)`).
         return None
     small_matrix = cells.shape[0] * cells.shape[1] <= _SMALL_MATRIX_CELLS
-    solved = _from_candidates(cells, min(1, _ROUNDS) if small_matrix else _ROUNDS)
+    warm = None
+    if worth is not None:
+        found = recall(_sentence_key(references, predictions))
+        if found is not None:
+            a, b = (found[1], found[0]) if cells.flipped else found
+            paired = cells.weights(a, b) > 0  # a pair of §3's may fall short of the value's min_overlap
+            if paired.any():  # (no cells to start from: no pairs for all they know)
+                warm = ([a[paired]], [b[paired]])
+    solved = _from_candidates(cells, min(1, _ROUNDS) if small_matrix else _ROUNDS, warm)
     if solved is None:
         solved = _from_matrix(cells, references, predictions)
     if solved is None:
@@ -165,9 +176,20 @@ def dense_pairs(
         tight_r, tight_p, u, v, matched_r, matched_p = tight_small, tight_large, x, y, matched_small, matched_large
     order = np.lexsort((tight_p, tight_r))
     tight_r, tight_p = tight_r[order], tight_p[order]
+    if worth is None:
+        remember(_sentence_key(references, predictions), (tight_r, tight_p))
     rows, columns = len(references[0]), len(predictions[0])
     chosen = tight_smallest_best(tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v)
     return tight_r[chosen], tight_p[chosen]
+
+
+def _sentence_key(references: tuple, predictions: tuple) -> Key | None:
+    """`recent`'s key of a sentence's entities (each side's start, end, type id), its positions from its first
+    start: a sentence placed elsewhere (the value pairing places its sentences anew) is the same."""
+    base = min(int(references[0][0]), int(predictions[0][0]))
+    r_start, r_end, r_type = references
+    p_start, p_end, p_type = predictions
+    return key_of("dense", r_start - base, r_end - base, r_type, p_start - base, p_end - base, p_type)
 
 
 class _Cells:
@@ -277,17 +299,21 @@ _ROUNDS = 12
 _SMALL_MATRIX_CELLS = 1 << 24
 
 
-def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def _from_candidates(
+    cells: _Cells, rounds: int, warm: tuple[list[np.ndarray], list[np.ndarray]] | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
     """The best matching of the sentence and its optimal dual (x on the rows, y on the columns), found among a few
     candidate cells a row (of the row's type and of the others, the heaviest and the nearest in length) by
     `large_components.proven_matching`,
     with each round the cells the dual does not cover (x_a + y_b < w_ab: the most short of each row and column)
     added, until it covers every cell: then it is an optimal dual of the whole sentence, and the matching best
-    (complementary slackness holds on the candidates). None where that does not settle in `rounds` rounds."""
+    (complementary slackness holds on the candidates). None where that does not settle in `rounds` rounds.
+    `warm` (rows, columns): cells to start from instead (a round more); where they do not settle in their
+    round, the usual candidates join the cells found short."""
     small, large = cells.shape
-    found_a, found_b = _first_candidates(cells)
+    found_a, found_b = _first_candidates(cells) if warm is None else warm
     keys = np.zeros(0, np.int64)
-    for _ in range(rounds):
+    for round_number in range(rounds + (warm is not None)):
         if found_a:
             keys = np.union1d(keys, np.concatenate(found_a) * large + np.concatenate(found_b))
         if not len(keys):
@@ -320,6 +346,10 @@ def _from_candidates(cells: _Cells, rounds: int) -> tuple[np.ndarray, np.ndarray
             return solved
         found_a.append(most_short_row[most_short > 0])
         found_b.append(np.flatnonzero(most_short > 0))
+        if warm is not None and round_number == 0:
+            first_a, first_b = _first_candidates(cells)
+            found_a += first_a
+            found_b += first_b
     return None
 
 
@@ -404,20 +434,12 @@ def _potentials(
 def _verified(
     costs: np.ndarray, matched_small: np.ndarray, matched_large: np.ndarray, x: np.ndarray, y: np.ndarray
 ) -> bool:
-    """Whether (x, y) is an optimal dual of the matching, in integers (`large_components.verified` on cells):
-    feasible (x, y >= 0, x_a + y_b >= w_ab on every cell, 0 where no pair) and complementary (equality on the
-    matching, 0 on the entities it leaves)."""
-    if np.any(x < 0) or np.any(y < 0):
-        return False
+    """Whether (x, y) is an optimal dual of the matching, in integers: x_a + y_b >= w_ab on every cell (0 where no
+    pair), a block of rows at a time, then `large_components.complementary`."""
     step = max(1, _BLOCK_CELLS // costs.shape[1])
     for first in range(0, costs.shape[0], step):
         block = slice(first, first + step)
         if np.any(costs[block].astype(np.int64) + x[block, None] + y < 0):
             return False
-    if np.any(costs[matched_small, matched_large].astype(np.int64) + x[matched_small] + y[matched_large] != 0):
-        return False
-    free_small = np.ones(len(x), bool)
-    free_small[matched_small] = False
-    free_large = np.ones(len(y), bool)
-    free_large[matched_large] = False
-    return not (np.any(x[free_small] != 0) or np.any(y[free_large] != 0))
+    matched = -costs[matched_small, matched_large].astype(np.int64)
+    return complementary(matched_small, matched_large, matched, x, y)

@@ -36,7 +36,6 @@ EXACT = 2**53
 # is not best may never settle, and the cap hands it back to the exact solver.
 _ROUNDS = 1
 
-
 # A component with at least 1 / _DENSE_SHARE of all its possible pairs overlapping is solved on a dense matrix.
 _DENSE_SHARE = 4
 
@@ -248,8 +247,7 @@ def _potentials(
     return proof if verified(edge_rows, edge_columns, edge_weights, matched_rows, matched_columns, *proof) else None
 
 
-# Edges checked at a time by `verified`.
-_VERIFIED_BLOCK = 1 << 16
+_VERIFIED_BLOCK = 1 << 16  # edges checked at a time by `verified`
 
 
 def verified(
@@ -261,23 +259,25 @@ def verified(
     u: np.ndarray,
     v: np.ndarray,
 ) -> bool:
-    """Whether (u, v) is an optimal dual of the matching (integer arithmetic): feasible (u, v >= 0,
-    u_i + v_j >= w_ij on every edge) and complementary (equality on matched edges, 0 on unmatched entities)."""
-    if np.any(u < 0) or np.any(v < 0):
-        return False
+    """Whether (u, v) is an optimal dual of the matching (integer arithmetic): u_i + v_j >= w_ij on every edge, and
+    `complementary` (u, v >= 0, equality on matched edges, 0 on unmatched entities)."""
     # A block of edges at a time: three temporaries of a million pairs each would be 24 bytes a pair at the peak.
     for first in range(0, len(edge_weights), _VERIFIED_BLOCK):
         block = slice(first, first + _VERIFIED_BLOCK)
         if np.any(u[edge_rows[block]] + v[edge_columns[block]] < edge_weights[block]):
             return False
     on = _on_matching(edge_rows, edge_columns, len(u), matched_rows, matched_columns)
-    if on is None or np.any(u[edge_rows[on]] + v[edge_columns[on]] != edge_weights[on]):
-        return False
-    free_rows = np.ones(len(u), bool)
-    free_rows[matched_rows] = False
-    free_columns = np.ones(len(v), bool)
-    free_columns[matched_columns] = False
-    return not (np.any(u[free_rows] != 0) or np.any(v[free_columns] != 0))
+    return on is not None and complementary(edge_rows[on], edge_columns[on], edge_weights[on], u, v)
+
+
+def complementary(rows: np.ndarray, columns: np.ndarray, weights: np.ndarray, u: np.ndarray, v: np.ndarray) -> bool:
+    """Whether potentials (u, v) covering every pair (u_i + v_j >= w_ij: the caller checks it on the edges listed,
+    `verified`, or on every cell, `dense`) are an optimal dual of the matching of pairs (rows[k], columns[k]) of
+    weight weights[k], in integers: u, v >= 0, equality on the matching, 0 on the entities it leaves."""
+    free_rows, free_columns = np.ones(len(u), bool), np.ones(len(v), bool)
+    free_rows[rows], free_columns[columns] = False, False
+    wrong = np.any(u < 0) or np.any(v < 0) or np.any(u[rows] + v[columns] != weights)
+    return not (wrong or np.any(u[free_rows] != 0) or np.any(v[free_columns] != 0))
 
 
 def tight_smallest_best(

@@ -21,6 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..grouping import run_bounds
+from .recent import KEPT_LARGEST, key_of, recall, remember
 
 # A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
 _KEPT_PAIRS = 1 << 20
@@ -128,13 +129,14 @@ def best_staircase(
 
 
 def staircase_pairs(
-    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray, reuse: bool = False
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """§3's pairs (references, predictions) of a staircase from its runs, without listing its overlapping pairs
     (`best_staircase`), with `rules.best_flow`'s weights (a pair, then the shared extent: the reference extent of
     them all + 1 as the radix); None where the totals would not fit an int64 or the runs are short (`worth_runs`:
     the pairs are listed then). The array path of §3 (`forms.component_arrays`) pairs its staircases by it, and
-    the value pairing (`value_arrays`) those whose pairs are all of one worth."""
+    the value pairing (`value_arrays`) those whose pairs are all of one worth: with `reuse`, it reads §3's pairs
+    of the same staircase where they were found a moment before (`recent`, issue 31, item 6)."""
     extent_radix = int((r_end - r_start).sum()) + 1
     if 2 * extent_radix * (len(r_start) + 1) >= 2**62:
         return None
@@ -144,7 +146,32 @@ def staircase_pairs(
         return shared + extent_radix
 
     low, high = runs(r_start, r_end, p_start, p_end)
-    return best_staircase(low, high, weights) if worth_runs(low, high) else None
+    if not worth_runs(low, high):
+        return None
+    key = key_of("staircase", *_placed_apart(r_start, r_end, p_start, p_end))
+    found = recall(key) if reuse else None
+    if found is None:
+        found = best_staircase(low, high, weights)
+        if not reuse:
+            remember(key, found)
+    return found[0], found[1]
+
+
+def _placed_apart(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> list[np.ndarray]:
+    """What a staircase's pairs depend on, wherever its sentences are placed: each entity's start and end from the
+    first start of its cluster (a maximal run of both sides' entities, by start, each starting before the ends
+    before it reach: no pair joins two), and each entity's cluster, references first. The runs, the pairs' shared
+    extents and the references' extent are the same for any placement of the clusters in order, so `recent` reads
+    §3's pairs back where the value pairing places the same sentences otherwise."""
+    starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
+    order = np.argsort(starts, kind="stable")
+    new = np.ones(len(starts), bool)
+    new[1:] = starts[order][1:] >= np.maximum.accumulate(ends[order])[:-1]
+    cluster = np.empty(len(starts), np.int64)
+    cluster[order] = np.cumsum(new) - 1
+    first = starts[order][new][cluster]
+    size = len(r_start)
+    return [r_start - first[:size], r_end - first[:size], p_start - first[size:], p_end - first[size:], cluster]
 
 
 def uncrossed(columns: tuple, rows, predictions) -> bool:
@@ -165,7 +192,9 @@ def uncrossed(columns: tuple, rows, predictions) -> bool:
     return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
 
 
-def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray) -> np.ndarray | None:
+def best_chain(
+    edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray, reuse: bool = False
+) -> np.ndarray | None:
     """`best_matching` among the matchings that never cross (no two edges (a, d) and (b, c) with a < b and
     c < d), by a dynamic programme linear in the edges; None unless every row's columns form one run whose first
     and last never decrease from row to row (a "staircase" of windows; then, of two crossing edges (a, d) and
@@ -175,7 +204,10 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
     f(i, j), the best total of the rows from i on and the columns from j on, is
     max(f(i + 1, j), f(i, j + 1), w_ij + f(i + 1, j + 1)), kept for each row over its run and one column past
     it (beyond that f(i, j) = f(i + 1, j), before it f(i, first)). Reading rows in order and taking at each the
-    smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d))."""
+    smallest column that still reaches the optimum gives the smallest list of the best ones (rule (d)).
+
+    With `reuse` (the value pairing's call), the answer found a moment before for the same edges and weights
+    (§3's, kept in `recent`; edges numbered from anywhere) is read back where there is one (issue 31, item 6)."""
     if len(edge_weights) == 0:
         return None
     order = np.lexsort((edge_columns, edge_rows))
@@ -185,11 +217,32 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
     if int(edge_weights.max()) * (len(starts) + 1) >= 2**63:
         return None  # every total (of a matching: an edge a row at most) and each plus a weight below 2**63, exact
     low, high = columns_sorted[starts], columns_sorted[ends - 1]
-    del rows_sorted, columns_sorted  # (issue 31, item 7)
     if np.any(high - low + 1 != ends - starts) or np.any(np.diff(low) < 0) or np.any(np.diff(high) < 0):
         return None
     weights = edge_weights[order]
+    chosen = np.zeros(len(order), bool)
+    key = None
+    if 3 * len(order) <= KEPT_LARGEST:
+        key = key_of("chain", rows_sorted - rows_sorted[0], columns_sorted - low[0], weights)
+    del rows_sorted, columns_sorted  # (issue 31, item 7)
+    found = recall(key) if reuse else None
+    if found is not None:
+        chosen[order[found[0]]] = True
+        return chosen
     first, lows, highs = starts.tolist(), low.tolist(), high.tolist()
+    if len(weights) <= _SHORT_RUN * len(first):
+        picked = _chain_on_lists(first, lows, highs, weights.tolist())
+    else:
+        picked = _chain_on_numpy(first, lows, highs, weights)
+    if not reuse:
+        remember(key, (np.array(picked, np.int64),))
+    chosen[order[picked]] = True
+    return chosen
+
+
+def _chain_on_numpy(first: list[int], lows: list[int], highs: list[int], weights: np.ndarray) -> list[int]:
+    """`best_chain`'s programme on numpy runs: the positions of the chosen edges in `weights` (edges by (row,
+    column)), the first edge of each row at `first`, its columns from `lows` to `highs`."""
     count = len(first)
     # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
     table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
@@ -204,7 +257,7 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
         values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
         table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
         after_low = low_k
-    chosen = np.zeros(len(order), bool)
+    picked = []
     column = lows[0]
     for k in range(count):
         low_k, high_k = lows[k], highs[k]
@@ -220,6 +273,59 @@ def best_chain(edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np
         hits = np.flatnonzero(reach == table[k][column - low_k])
         if len(hits):
             taken = column + int(hits[0])
-            chosen[order[first[k] + taken - low_k]] = True
+            picked.append(first[k] + taken - low_k)
             column = taken + 1
+    return picked
+
+
+# Runs of at most this many columns on average are worked out in plain Python (`_chain_on_lists`): numpy's calls
+# cost more than the arithmetic of a short run (the staircase of windows of 11, 2,000 a side: 19 ms on numpy).
+_SHORT_RUN = 32
+
+
+def _chain_on_lists(first: list[int], lows: list[int], highs: list[int], weights: list[int]) -> list[int]:
+    """`best_chain`'s programme on Python lists, for short runs: the same tables, the same choice; the positions
+    of the chosen edges in `weights` (edges by (row, column))."""
+    count = len(first)
+    tables: list[list[int]] = [[]] * count
+    after: list[int] = []  # f of the row after, by column from after_low
+    after_low = 0
+    for k in range(count - 1, -1, -1):
+        low_k, high_k = lows[k], highs[k]
+        if k + 1 < count:
+            # f(row k + 1, column) over the run and one past it; before the next run's first column, f(k + 1, first)
+            # (Runs only move on: low_k <= after_low, and the run ends within the next one's table.)
+            later = [after[0]] * (min(after_low, high_k + 2) - low_k) + after[: max(high_k + 2 - after_low, 0)]
+        else:
+            later = [0] * (high_k + 2 - low_k)
+        at = first[k]  # the edge of column low_k + t is weights[at + t]
+        values = later[:]
+        best = later[-1]
+        for t in range(len(later) - 2, -1, -1):
+            value = weights[at + t] + later[t + 1]
+            if later[t] > value:
+                value = later[t]
+            if value > best:
+                best = value
+            values[t] = best
+        tables[k] = after = values
+        after_low = low_k
+    chosen = []
+    column = lows[0]
+    for k in range(count):
+        low_k, high_k = lows[k], highs[k]
+        if column > high_k:
+            continue
+        column = max(column, low_k)
+        target = tables[k][column - low_k]
+        last = k + 1 == count
+        following, next_low = ([], 0) if last else (tables[k + 1], lows[k + 1])
+        for taken in range(column, high_k + 1):
+            reach = weights[first[k] + taken - low_k]
+            if not last:
+                reach += following[taken + 1 - next_low] if taken + 1 > next_low else following[0]
+            if reach == target:
+                chosen.append(first[k] + taken - low_k)
+                column = taken + 1
+                break
     return chosen

@@ -380,7 +380,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     the component back (the pure-Python flow then solves it)."""
     import numpy as np
 
-    from .large_components import best_chain, best_matching, uncrossed
+    from .large_components import best_chain, best_matching, edge_digits, uncrossed
 
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     kinds = int(max(r_type.max(initial=0), p_type.max(initial=0))) + 1
@@ -419,28 +419,34 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     extent_radix = int((r_end[rows] - r_start[rows]).sum()) + 1
     if ((max(scaled) * radix + 1) * radix + 2) * extent_radix >= 2**62:
         return None
-    digits = np.array(scaled, np.int64)[index]
-    del index
-    digits *= radix
-    digits += 1
-    digits *= radix
-    digits += same_type
-    del same_type
-    digits *= extent_radix
-    # The shared extent, added in place: a temporary less of 8 bytes a pair (issue 31, item 7).
-    shared = r_end[i]
-    np.minimum(shared, p_end[j], out=shared)
-    digits += shared
-    del shared
-    start = r_start[i]
-    np.maximum(start, p_start[j], out=start)
-    digits -= start
-    del start
+    if len(distinct) == 1:
+        # One scenario and pair of types on every edge: the digits left are §3's (`edge_digits`, every digit equal
+        # on every edge left out), whose answer for the same component is read back (`recent`, issue 31, item 6).
+        del index, same_type
+        digits = edge_digits(columns, i, j, radix, extent_radix)
+    else:
+        digits = np.array(scaled, np.int64)[index]
+        del index
+        digits *= radix
+        digits += 1
+        digits *= radix
+        digits += same_type
+        del same_type
+        digits *= extent_radix
+        # The shared extent, added in place: a temporary less of 8 bytes a pair (issue 31, item 7).
+        shared = r_end[i]
+        np.minimum(shared, p_end[j], out=shared)
+        digits += shared
+        del shared
+        start = r_start[i]
+        np.maximum(start, p_start[j], out=start)
+        digits -= start
+        del start
     chosen = None
     if len(distinct) == 1 and uncrossed(columns, rows, predicted):
         # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose
         # best pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's.
-        chosen = best_chain(i, j, digits)
+        chosen = best_chain(i, j, digits, True)  # reuse: §3's answer for the same component where it has one
     if chosen is None:
         chosen = best_matching(i, j, digits, exact_sums=False)
     return chosen

@@ -55,7 +55,7 @@ def value_nested(
     r_start, r_end, r_type, r_count = _folded(*references, rank)
     p_start, p_end, p_type, p_count = _folded(*predictions, rank)
     if min_overlap is None and _staircase(r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count):
-        stairs = staircase_pairs(r_start, r_end, p_start, p_end)
+        stairs = staircase_pairs(r_start, r_end, p_start, p_end, reuse=True)  # §3's where it has them
         if stairs is not None:
             i, j = stairs
             return pair_rows(
