@@ -57,7 +57,7 @@ class Reduction:
         errors; else None (errors then find those of their rows alone)."""
         if SEEN not in self.options.slices:
             return None
-        return row_texts(self.pairs, self.columns)
+        return row_texts(self.pairs, self.columns, self.options.seen)
 
     @cached_property
     def value_pairs(self) -> Pairs:

@@ -13,9 +13,11 @@ them too, §9).
 from __future__ import annotations
 
 import itertools
+import operator
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -25,7 +27,7 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
-from .columns import Columns, entity_text, entity_texts
+from .columns import CJK_CHARACTER, Columns, compiled, entity_text, entity_texts
 from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
 
 SEEN, UNSEEN = "seen", "unseen"
@@ -262,10 +264,12 @@ def _entity_buckets(
             sides.append(np.where(start >= 0, _numeric_buckets(lengths, edges), -1))
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
-    texts = texts if texts is not None else row_texts(rows, columns)
+    texts = texts if texts is not None else row_texts(rows, columns, seen)
     # Each text found tested once (a prediction with the reference's boundaries, most pairs, shares its text);
     # the last, None, is read only where a row has no entity, which the mask below leaves out.
     unseen = np.fromiter(map(seen.__contains__, texts.found), dtype=bool, count=len(texts.found)) ^ True
+    if texts.pending is not None:
+        unseen |= texts.pending  # (unseen whatever their text, `row_texts`)
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
     bucket_r = np.where(rows.reference_start >= 0, unseen_bucket[texts.reference], -1)
     bucket_p = np.where(rows.predicted_start >= 0, unseen_bucket[texts.predicted], -1)
@@ -295,20 +299,36 @@ class RowTexts:
     """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
     entity), as positions into one list of the texts found: what the seen slice reads, and errors too when both
     are asked for. Positions, not object arrays of the texts: the seen slice tests each text found once, and
-    errors take the texts of their rows alone."""
+    errors take the texts of their rows alone. Texts that the seen slice need not read (`row_texts`: of entities
+    unseen whatever their text) are made when first read (`side`); until then their place in `found` holds the
+    entity's first token, and `pending` says so."""
 
     found: list[str | None]  # the texts found, then None (no entity)
     reference: np.ndarray  # each row's position of its reference's text in `found`
     predicted: np.ndarray
+    # Of texts left to make: each place of `found` still to make, and the (sentence, start, end) of each place.
+    pending: np.ndarray | None = None
+    extents: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    columns: Columns | None = None
 
     def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
         """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
-        positions = self.reference if side == 0 else self.predicted
-        return list(map(self.found.__getitem__, positions[rows].tolist()))
+        positions = (self.reference if side == 0 else self.predicted)[rows]
+        if self.pending is not None and self.extents is not None and self.columns is not None:
+            wanted = np.zeros(len(self.pending), dtype=bool)
+            wanted[positions] = True
+            made = np.flatnonzero(wanted & self.pending)  # (found's last place, None, is never pending)
+            if len(made):
+                sentence, start, end = (column[made] for column in self.extents)
+                texts = entity_texts(self.columns, sentence, start, end)
+                deque(map(self.found.__setitem__, made.tolist(), texts), maxlen=0)
+                self.pending[made] = False
+        return list(map(self.found.__getitem__, positions.tolist()))
 
 
-def row_texts(rows: Pairs, columns: Columns) -> RowTexts:
-    """Each row's two texts (`RowTexts`), found for the batch at once."""
+def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None) -> RowTexts:
+    """Each row's two texts (`RowTexts`), found for the batch at once; with `seen` (the seen slice), of tokens,
+    those of several tokens made only where `seen` may hold them (`_first_words`), the others when first read."""
     none = np.full(len(rows), -1, dtype=np.int64)
     if rows.fragmented:
         found: list[str | None] = []
@@ -331,7 +351,8 @@ def row_texts(rows: Pairs, columns: Columns) -> RowTexts:
     order = np.argsort(wanted, kind="stable")
     starts = np.concatenate((rows.reference_start[present_r], rows.predicted_start[present_p]))[order]
     ends = np.concatenate((rows.reference_end[present_r], rows.predicted_end[present_p]))[order]
-    found = list(entity_texts(columns, rows.sentence[wanted[order]], starts, ends))
+    sentence = rows.sentence[wanted[order]]
+    found, pending = _texts_for_seen(columns, sentence, starts, ends, seen)
     at = np.empty(len(wanted), dtype=np.int64)  # each wanted entity's position in `found`
     at[order] = np.arange(len(wanted))
     reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
@@ -339,7 +360,53 @@ def row_texts(rows: Pairs, columns: Columns) -> RowTexts:
     predicted = np.where(same, reference, len(found))
     predicted[present_p] = at[len(present_r) :]
     found.append(None)
-    return RowTexts(found, reference, predicted)
+    if pending is None:
+        return RowTexts(found, reference, predicted)
+    return RowTexts(found, reference, predicted, np.append(pending, False), (sentence, starts, ends), columns)
+
+
+def _texts_for_seen(
+    columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray, seen: frozenset[str] | None
+) -> tuple[list[str | None], np.ndarray | None]:
+    """The texts of the entities [start, end) of `sentence`: all of them (`entity_texts`), or with `seen` and
+    tokens, those `seen` may hold (the others' first token in their place), with which are left to make. An entity of
+    one token is its token, read with no slice and no join; one of several tokens can be in `seen` only where its
+    first token opens a seen text (`_first_words`); the rest, most where `seen` is a vocabulary, are unseen
+    whatever their text, which then costs nothing until read (errors read those of their rows)."""
+    tokens = columns.tokens
+    first_words = None if seen is None or tokens is None or not len(start) else _first_words(seen)
+    if first_words is None or tokens is None or int((end - start).min()) < 1:
+        return list(entity_texts(columns, sentence, start, end)), None
+    try:
+        found: list[str | None] = list(
+            map(operator.getitem, map(tokens.__getitem__, sentence.tolist()), start.tolist())
+        )
+    except IndexError:  # (an entity past its sentence's tokens, refused by compute.check_tokens_cover)
+        return list(entity_texts(columns, sentence, start, end)), None
+    several = np.flatnonzero(end - start > 1)
+    firsts = cast(list[str], list(map(found.__getitem__, several.tolist())))
+    maybe = np.fromiter(map(first_words.__contains__, firsts), np.bool_, len(firsts))
+    if " " in "".join(firsts):  # a first token holding a space: the text's first word is only part of it
+        maybe |= np.fromiter(map(str.__contains__, firsts, itertools.repeat(" ")), np.bool_, len(firsts))
+    made = several[maybe]
+    if len(made):
+        texts = entity_texts(columns, sentence[made], start[made], end[made])
+        deque(map(found.__setitem__, made.tolist(), texts), maxlen=0)
+    pending = np.zeros(len(found), dtype=bool)
+    pending[several[~maybe]] = True
+    return found, pending
+
+
+def _first_words(seen: frozenset[str]) -> frozenset[str] | None:
+    """The first words (up to the first space) of the seen texts holding a space; None where a seen text holds a
+    CJK character. Tokens are joined by one space, but CJK tokens by none (docs/scoring.md §11): the text of
+    several tokens holding no CJK character holds a space, so it is in `seen` only where its first word (its first
+    token's, up to a space) is one of these; with CJK in `seen`, any text of several tokens may be."""
+    texts = list(seen)
+    if compiled(CJK_CHARACTER).search("\n".join(texts)) is not None:
+        return None
+    spaced = itertools.compress(texts, map(operator.contains, texts, itertools.repeat(" ")))
+    return frozenset(map(operator.itemgetter(0), map(str.partition, spaced, itertools.repeat(" "))))
 
 
 def same_extents(rows: Pairs) -> np.ndarray:
