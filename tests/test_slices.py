@@ -719,8 +719,8 @@ def test_the_seen_slice_makes_texts_of_several_tokens_only_where_seen_may_hold_t
 ) -> None:
     # Against every text made (no `seen`): the same seen and unseen entities, and the same texts once read (errors).
     from nerscore.forms import readable
-    from nerscore.table import findings, slices
     from nerscore.options import Options
+    from nerscore.table import findings, slices
     from nerscore.table.columns import Columns
 
     predictions, references = batches
@@ -739,7 +739,7 @@ def test_the_seen_slice_makes_texts_of_several_tokens_only_where_seen_may_hold_t
 
 
 def test_first_words_of_seen_texts() -> None:
-    from nerscore.table.slices import _first_words
+    from nerscore.table.row_texts import _first_words
 
     assert _first_words(frozenset({"New York", "Paris", " x", "a b c"})) == {"New", "", "a"}
     assert _first_words(frozenset({"Paris"})) == frozenset()

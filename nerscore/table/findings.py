@@ -18,7 +18,7 @@ from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
 from .columns import Columns
 from .pairs import FlatSpans, Pairs, int_column
-from .slices import RowTexts, row_texts
+from .row_texts import RowTexts, row_texts
 
 _I, _V, _VI = (SCENARIOS.index(scenario) for scenario in ("I", "V", "VI"))
 # Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at

@@ -29,7 +29,8 @@ from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .slices import SEEN, SLICE_COLUMNS, RowTexts, count_slices, key_counts, row_texts
+from .row_texts import RowTexts, row_texts
+from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts
 
 if TYPE_CHECKING:
     from fractions import Fraction

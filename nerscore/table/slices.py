@@ -13,11 +13,9 @@ them too, §9).
 from __future__ import annotations
 
 import itertools
-import operator
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -27,8 +25,9 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
-from .columns import CJK_CHARACTER, Columns, compiled, entity_text, entity_texts
+from .columns import Columns, entity_text
 from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
+from .row_texts import RowTexts, row_texts
 
 SEEN, UNSEEN = "seen", "unseen"
 _WIDTH = len(SCENARIOS)
@@ -281,137 +280,6 @@ def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
     its fragments), 0 where the row has none."""
     # As Python ints where they pass int64: units are bounded by offsets, which docs/scoring.md §1 does not bound.
     return int_column([sum(end - start for start, end in pieces) for pieces in rows.pieces(side)])
-
-
-def fragment_texts(rows: Pairs, columns: Columns, side: int, present: np.ndarray) -> list[str]:
-    """The texts of the entities of one side in rows `present` (indices) of a table with discontinuous
-    entities: each fragment's text, joined by one space (docs/scoring.md §12)."""
-    pieces = rows.pieces(side, present)
-    flat = [piece for entity in pieces for piece in entity]
-    sentence = np.repeat(rows.sentence[present], [len(entity) for entity in pieces])
-    starts, ends = int_column([start for start, _ in flat]), int_column([end for _, end in flat])
-    texts = iter(entity_texts(columns, sentence, starts, ends) if flat else [])
-    return [" ".join(next(texts) for _ in entity) for entity in pieces]
-
-
-@dataclass(frozen=True)
-class RowTexts:
-    """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
-    entity), as positions into one list of the texts found: what the seen slice reads, and errors too when both
-    are asked for. Positions, not object arrays of the texts: the seen slice tests each text found once, and
-    errors take the texts of their rows alone. Texts that the seen slice need not read (`row_texts`: of entities
-    unseen whatever their text) are made when first read (`side`); until then their place in `found` holds the
-    entity's first token, and `pending` says so."""
-
-    found: list[str | None]  # the texts found, then None (no entity)
-    reference: np.ndarray  # each row's position of its reference's text in `found`
-    predicted: np.ndarray
-    # Of texts left to make: each place of `found` still to make, and the (sentence, start, end) of each place.
-    pending: np.ndarray | None = None
-    extents: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-    columns: Columns | None = None
-
-    def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
-        """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
-        positions = (self.reference if side == 0 else self.predicted)[rows]
-        if self.pending is not None and self.extents is not None and self.columns is not None:
-            wanted = np.zeros(len(self.pending), dtype=bool)
-            wanted[positions] = True
-            made = np.flatnonzero(wanted & self.pending)  # (found's last place, None, is never pending)
-            if len(made):
-                sentence, start, end = (column[made] for column in self.extents)
-                texts = entity_texts(self.columns, sentence, start, end)
-                deque(map(self.found.__setitem__, made.tolist(), texts), maxlen=0)
-                self.pending[made] = False
-        return list(map(self.found.__getitem__, positions.tolist()))
-
-
-def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None) -> RowTexts:
-    """Each row's two texts (`RowTexts`), found for the batch at once; with `seen` (the seen slice), of tokens,
-    those of several tokens made only where `seen` may hold them (`_first_words`), the others when first read."""
-    none = np.full(len(rows), -1, dtype=np.int64)
-    if rows.fragmented:
-        found: list[str | None] = []
-        positions = []
-        for side, start in enumerate((rows.reference_start, rows.predicted_start)):
-            present = np.flatnonzero(start >= 0)
-            position = none.copy()
-            position[present] = np.arange(len(found), len(found) + len(present))
-            found.extend(fragment_texts(rows, columns, side, present))
-            positions.append(position)
-        positions = [np.where(position < 0, len(found), position) for position in positions]
-        return RowTexts([*found, None], positions[0], positions[1])
-    same = same_extents(rows)
-    # The entities whose text is looked up: every reference, and the predictions without the reference's
-    # boundaries (a prediction with them, most pairs, has its text). Looked up in one pass in row order, so in
-    # sentence order where the rows are (a pass per side read the tokens from memory twice).
-    present_r = np.flatnonzero(rows.reference_start >= 0)
-    present_p = np.flatnonzero((rows.predicted_start >= 0) & ~same)
-    wanted = np.concatenate((present_r, present_p))
-    order = np.argsort(wanted, kind="stable")
-    starts = np.concatenate((rows.reference_start[present_r], rows.predicted_start[present_p]))[order]
-    ends = np.concatenate((rows.reference_end[present_r], rows.predicted_end[present_p]))[order]
-    sentence = rows.sentence[wanted[order]]
-    found, pending = _texts_for_seen(columns, sentence, starts, ends, seen)
-    at = np.empty(len(wanted), dtype=np.int64)  # each wanted entity's position in `found`
-    at[order] = np.arange(len(wanted))
-    reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
-    reference[present_r] = at[: len(present_r)]
-    predicted = np.where(same, reference, len(found))
-    predicted[present_p] = at[len(present_r) :]
-    found.append(None)
-    if pending is None:
-        return RowTexts(found, reference, predicted)
-    return RowTexts(found, reference, predicted, np.append(pending, False), (sentence, starts, ends), columns)
-
-
-def _texts_for_seen(
-    columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray, seen: frozenset[str] | None
-) -> tuple[list[str | None], np.ndarray | None]:
-    """The texts of the entities [start, end) of `sentence`: all of them (`entity_texts`), or with `seen` and
-    tokens, those `seen` may hold (the others' first token in their place), with which are left to make. An entity of
-    one token is its token, read with no slice and no join; one of several tokens can be in `seen` only where its
-    first token opens a seen text (`_first_words`); the rest, most where `seen` is a vocabulary, are unseen
-    whatever their text, which then costs nothing until read (errors read those of their rows)."""
-    tokens = columns.tokens
-    first_words = None if seen is None or tokens is None or not len(start) else _first_words(seen)
-    if first_words is None or tokens is None or int((end - start).min()) < 1:
-        return list(entity_texts(columns, sentence, start, end)), None
-    try:
-        found: list[str | None] = list(
-            map(operator.getitem, map(tokens.__getitem__, sentence.tolist()), start.tolist())
-        )
-    except IndexError:  # (an entity past its sentence's tokens, refused by compute.check_tokens_cover)
-        return list(entity_texts(columns, sentence, start, end)), None
-    several = np.flatnonzero(end - start > 1)
-    firsts = cast(list[str], list(map(found.__getitem__, several.tolist())))
-    maybe = np.fromiter(map(first_words.__contains__, firsts), np.bool_, len(firsts))
-    if " " in "".join(firsts):  # a first token holding a space: the text's first word is only part of it
-        maybe |= np.fromiter(map(str.__contains__, firsts, itertools.repeat(" ")), np.bool_, len(firsts))
-    made = several[maybe]
-    if len(made):
-        texts = entity_texts(columns, sentence[made], start[made], end[made])
-        deque(map(found.__setitem__, made.tolist(), texts), maxlen=0)
-    pending = np.zeros(len(found), dtype=bool)
-    pending[several[~maybe]] = True
-    return found, pending
-
-
-def _first_words(seen: frozenset[str]) -> frozenset[str] | None:
-    """The first words (up to the first space) of the seen texts holding a space; None where a seen text holds a
-    CJK character. Tokens are joined by one space, but CJK tokens by none (docs/scoring.md §11): the text of
-    several tokens holding no CJK character holds a space, so it is in `seen` only where its first word (its first
-    token's, up to a space) is one of these; with CJK in `seen`, any text of several tokens may be."""
-    texts = list(seen)
-    if compiled(CJK_CHARACTER).search("\n".join(texts)) is not None:
-        return None
-    spaced = itertools.compress(texts, map(operator.contains, texts, itertools.repeat(" ")))
-    return frozenset(map(operator.itemgetter(0), map(str.partition, spaced, itertools.repeat(" "))))
-
-
-def same_extents(rows: Pairs) -> np.ndarray:
-    """Whether each row's prediction has the reference's boundaries (True too where the row has neither)."""
-    return (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
 
 
 def _sentence_buckets(
