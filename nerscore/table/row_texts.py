@@ -34,8 +34,8 @@ class RowTexts:
     entity), as positions into one list of the texts found: what the seen slice reads, and errors too when both
     are asked for. Positions, not object arrays of the texts: the seen slice tests each text found once, and
     errors take the texts of their rows alone. Texts that the seen slice need not read (`row_texts`: of entities
-    unseen whatever their text) are made when first read (`side`); until then their place in `found` holds the
-    entity's first token, and `pending` says so."""
+    unseen whatever their text) are made when first read (`side`); until then their place in `found` holds None,
+    and `pending` says so."""
 
     found: list[str | None]  # the texts found, then None (no entity)
     reference: np.ndarray  # each row's position of its reference's text in `found`
@@ -86,49 +86,55 @@ def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None)
     starts = np.concatenate((rows.reference_start[present_r], rows.predicted_start[present_p]))[order]
     ends = np.concatenate((rows.reference_end[present_r], rows.predicted_end[present_p]))[order]
     sentence = rows.sentence[wanted[order]]
-    found, pending = _texts_for_seen(columns, sentence, starts, ends, seen)
+    found, place, lazy = _texts_for_seen(columns, sentence, starts, ends, seen)
     at = np.empty(len(wanted), dtype=np.int64)  # each wanted entity's position in `found`
-    at[order] = np.arange(len(wanted))
+    at[order] = place
     reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
     reference[present_r] = at[: len(present_r)]
     predicted = np.where(same, reference, len(found))
     predicted[present_p] = at[len(present_r) :]
     found.append(None)
-    if pending is None:
+    if lazy is None:
         return RowTexts(found, reference, predicted)
-    return RowTexts(found, reference, predicted, np.append(pending, False), (sentence, starts, ends), columns)
+    return RowTexts(found, reference, predicted, *lazy, columns)
 
 
 def _texts_for_seen(
     columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray, seen: frozenset[str] | None
-) -> tuple[list[str | None], np.ndarray | None]:
-    """The texts of the entities [start, end) of `sentence`: all of them (`entity_texts`), or with `seen` and
-    tokens, those `seen` may hold (the others' first token in their place), with which are left to make. An entity of
-    one token is its token, read with no slice and no join; one of several tokens can be in `seen` only where its
-    first token opens a seen text (`_first_words`); the rest, most where `seen` is a vocabulary, are unseen
-    whatever their text, which then costs nothing until read (errors read those of their rows)."""
+) -> tuple[list[str | None], np.ndarray, tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]] | None]:
+    """The texts of the entities [start, end) of `sentence`, and each entity's place among them: all of them
+    (`entity_texts`, in order), or with `seen` and tokens, those `seen` may hold, then None in place of the others,
+    and what makes those when first read (`RowTexts.pending` and `extents`). An entity of one
+    token is its token, read with no slice and no join; one of several tokens can be in `seen` only where its
+    first token opens a seen text (`_first_words`): the rest (all, where `seen` is a vocabulary) are unseen
+    whatever their text, which costs nothing until read (errors read those of their rows)."""
     tokens = columns.tokens
     first_words = None if seen is None or tokens is None or not len(start) else _first_words(seen)
     if first_words is None or tokens is None or int((end - start).min()) < 1:
-        return list(entity_texts(columns, sentence, start, end)), None
+        return list(entity_texts(columns, sentence, start, end)), np.arange(len(start)), None
+    one, several = np.flatnonzero(end - start == 1), np.flatnonzero(end - start > 1)
     try:
         found: list[str | None] = list(
-            map(operator.getitem, map(tokens.__getitem__, sentence.tolist()), start.tolist())
+            map(operator.getitem, map(tokens.__getitem__, sentence[one].tolist()), start[one].tolist())
         )
+        maybe = np.zeros(len(several), dtype=bool)
+        if first_words:  # (none: no seen text holds a space, so none of several tokens is seen)
+            sentence_tokens = map(tokens.__getitem__, sentence[several].tolist())
+            firsts = cast(list[str], list(map(operator.getitem, sentence_tokens, start[several].tolist())))
+            maybe = np.fromiter(map(first_words.__contains__, firsts), np.bool_, len(firsts))
+            if " " in "".join(firsts):  # a first token holding a space: the text's first word is only part of it
+                maybe |= np.fromiter(map(str.__contains__, firsts, itertools.repeat(" ")), np.bool_, len(firsts))
     except IndexError:  # (an entity past its sentence's tokens, refused by compute.check_tokens_cover)
-        return list(entity_texts(columns, sentence, start, end)), None
-    several = np.flatnonzero(end - start > 1)
-    firsts = cast(list[str], list(map(found.__getitem__, several.tolist())))
-    maybe = np.fromiter(map(first_words.__contains__, firsts), np.bool_, len(firsts))
-    if " " in "".join(firsts):  # a first token holding a space: the text's first word is only part of it
-        maybe |= np.fromiter(map(str.__contains__, firsts, itertools.repeat(" ")), np.bool_, len(firsts))
-    made = several[maybe]
-    if len(made):
-        texts = entity_texts(columns, sentence[made], start[made], end[made])
-        deque(map(found.__setitem__, made.tolist(), texts), maxlen=0)
-    pending = np.zeros(len(found), dtype=bool)
-    pending[several[~maybe]] = True
-    return found, pending
+        return list(entity_texts(columns, sentence, start, end)), np.arange(len(start)), None
+    made, rest = several[maybe], several[~maybe]
+    found.extend(entity_texts(columns, sentence[made], start[made], end[made]) if len(made) else [])
+    found.extend(itertools.repeat(None, len(rest)))
+    laid = np.concatenate((one, made, rest))  # the entity at each place of `found`
+    place = np.empty(len(start), dtype=np.int64)
+    place[laid] = np.arange(len(start))
+    pending = np.zeros(len(start) + 1, dtype=bool)  # (the last place, no entity, is never pending)
+    pending[len(start) - len(rest) : len(start)] = True
+    return found, place, (pending, (sentence[laid], start[laid], end[laid]))
 
 
 def _first_words(seen: frozenset[str]) -> frozenset[str] | None:
