@@ -44,6 +44,8 @@ class RowTexts:
     pending: np.ndarray | None = None
     extents: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     columns: Columns | None = None
+    # The first place of `found` whose entity is unseen whatever its text (those pending, made since or not).
+    unseen_from: int | None = None
 
     def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
         """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
@@ -96,15 +98,19 @@ def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None)
     found.append(None)
     if lazy is None:
         return RowTexts(found, reference, predicted)
-    return RowTexts(found, reference, predicted, *lazy, columns)
+    return RowTexts(found, reference, predicted, *lazy[:2], columns, lazy[2])
+
+
+# Of texts left unmade: `RowTexts.pending`, `extents` and `unseen_from`.
+_Unmade = tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray], int]
 
 
 def _texts_for_seen(
     columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray, seen: frozenset[str] | None
-) -> tuple[list[str | None], np.ndarray, tuple[np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray]] | None]:
+) -> tuple[list[str | None], np.ndarray, _Unmade | None]:
     """The texts of the entities [start, end) of `sentence`, and each entity's place among them: all of them
     (`entity_texts`, in order), or with `seen` and tokens, those `seen` may hold, then None in place of the others,
-    and what makes those when first read (`RowTexts.pending` and `extents`). An entity of one
+    and what makes those when first read (`RowTexts.pending`, `extents` and `unseen_from`). An entity of one
     token is its token, read with no slice and no join; one of several tokens can be in `seen` only where its
     first token opens a seen text (`_first_words`): the rest (all, where `seen` is a vocabulary) are unseen
     whatever their text, which costs nothing until read (errors read those of their rows)."""
@@ -134,7 +140,7 @@ def _texts_for_seen(
     place[laid] = np.arange(len(start))
     pending = np.zeros(len(start) + 1, dtype=bool)  # (the last place, no entity, is never pending)
     pending[len(start) - len(rest) : len(start)] = True
-    return found, place, (pending, (sentence[laid], start[laid], end[laid]))
+    return found, place, (pending, (sentence[laid], start[laid], end[laid]), len(start) - len(rest))
 
 
 def _first_words(seen: frozenset[str]) -> frozenset[str] | None:

@@ -266,9 +266,9 @@ def _entity_buckets(
     texts = texts if texts is not None else row_texts(rows, columns, seen)
     # Each text found tested once (a prediction with the reference's boundaries, most pairs, shares its text);
     # the last, None, is read only where a row has no entity, which the mask below leaves out.
-    unseen = np.fromiter(map(seen.__contains__, texts.found), dtype=bool, count=len(texts.found)) ^ True
-    if texts.pending is not None:
-        unseen |= texts.pending  # (unseen whatever their text, `row_texts`)
+    tested = len(texts.found) if texts.unseen_from is None else texts.unseen_from  # (the rest: unseen, row_texts)
+    unseen = np.ones(len(texts.found), dtype=bool)
+    unseen[:tested] ^= np.fromiter(map(seen.__contains__, itertools.islice(texts.found, tested)), bool, tested)
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
     bucket_r = np.where(rows.reference_start >= 0, unseen_bucket[texts.reference], -1)
     bucket_p = np.where(rows.predicted_start >= 0, unseen_bucket[texts.predicted], -1)
