@@ -196,7 +196,7 @@ def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> ErrorTable:
     """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
     predicted text, predicted type), texts from `columns` (docs/scoring.md §11), or from `texts`, each row's
-    (`slices.row_texts`), where already found: as the integer codes of an `ErrorTable`, each distinct text a
+    (`row_texts.row_texts`), where already found: as the integer codes of an `ErrorTable`, each distinct text a
     code (one dict of the wrong rows' texts)."""
     wrong = np.flatnonzero(pairs.scenario != _I)
     if texts is not None:

@@ -54,7 +54,7 @@ class Reduction:
 
     @cached_property
     def row_texts(self) -> RowTexts | None:
-        """Each row's two texts (`slices.row_texts`) where the seen slice reads them, found once for it and
+        """Each row's two texts (`row_texts.row_texts`) where the seen slice reads them, found once for it and
         errors; else None (errors then find those of their rows alone)."""
         if SEEN not in self.options.slices:
             return None
