@@ -32,11 +32,21 @@ def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     return cast(list[str], list(last)), lookup[places]
 
 
-def _ranks(names: Sequence[str]) -> np.ndarray:
-    """Each name's place in string order, counted from 1, then 0 for None (code -1, the last entry)."""
+def _ranks(names: Sequence[str], used: np.ndarray) -> np.ndarray:
+    """Each of the names `used` (codes, -1 for None) ranked by its place in string order, counted from 1, and 0
+    for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
     ranks = np.zeros(len(names) + 1, dtype=np.int64)
-    ranks[sorted(range(len(names)), key=names.__getitem__)] = np.arange(1, len(names) + 1)
+    order = sorted(np.unique(used[used >= 0]).tolist(), key=names.__getitem__)
+    ranks[order] = np.arange(1, len(order) + 1)
     return ranks
+
+
+def _used(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """`codes` (a column or several, -1 for None) renumbered over the names they use alone, and those names."""
+    used = np.unique(codes[codes >= 0])
+    lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
+    lookup[used] = np.arange(len(used))
+    return lookup[codes], [names[i] for i in used.tolist()]
 
 
 class ErrorTable(Mapping[ErrorKey, int]):
@@ -92,20 +102,25 @@ class ErrorTable(Mapping[ErrorKey, int]):
     def __add__(self, other: ErrorTable) -> ErrorTable:
         if not isinstance(other, ErrorTable):
             return NotImplemented
+        # Each side's types renumbered over those it names (a batch's table names every type of the batch).
+        (types_a, names_a), (types_b, names_b) = (
+            _used(self.codes[:, (2, 4)], self.type_names),
+            _used(other.codes[:, (2, 4)], other.type_names),
+        )
         moved = other.codes.copy()
-        for columns, by in (((1, 3), len(self.texts)), ((2, 4), len(self.type_names))):
-            moved[:, columns] += np.where(moved[:, columns] >= 0, by, 0)
+        moved[:, (1, 3)] += np.where(moved[:, (1, 3)] >= 0, len(self.texts), 0)
+        moved[:, (2, 4)] = np.where(types_b >= 0, types_b + len(names_a), -1)
+        codes = np.concatenate((self.codes, moved))
+        codes[: len(self.codes), (2, 4)] = types_a
         return ErrorTable.counted(
-            np.concatenate((self.codes, moved)),
-            [*self.texts, *other.texts],
-            [*self.type_names, *other.type_names],
-            np.concatenate((self.number, other.number)),
+            codes, [*self.texts, *other.texts], [*names_a, *names_b], np.concatenate((self.number, other.number))
         )
 
     def rows(self, limit: int | None = None) -> list[dict[str, Any]]:
         """`error_rows` of the table: the codes ranked by np.lexsort on each column's place in string order
         (None first), most frequent first; strings looked up for the rows kept alone."""
-        codes, texts, types = self.codes.T, _ranks(self.texts), _ranks(self.type_names)
+        codes = self.codes.T
+        texts, types = _ranks(self.texts, codes[(1, 3),]), _ranks(self.type_names, codes[(2, 4),])
         ranked = (types[codes[4]], texts[codes[3]], types[codes[2]], texts[codes[1]], _SCENARIO_RANK[codes[0]])
         order = np.lexsort((*ranked, -self.number))[:limit]
         text_names, type_names = [*self.texts, None], [*self.type_names, None]
