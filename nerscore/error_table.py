@@ -32,11 +32,12 @@ def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     return cast(list[str], list(last)), lookup[places]
 
 
-def _ranks(names: Sequence[str], used: np.ndarray) -> np.ndarray:
-    """Each of the names `used` (codes, -1 for None) ranked by its place in string order, counted from 1, and 0
-    for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
+def _ranks(names: Sequence[str], used: np.ndarray | None = None) -> np.ndarray:
+    """Each name (or each of those `used`: codes, -1 for None) ranked by its place in string order, counted from 1,
+    and 0 for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
     ranks = np.zeros(len(names) + 1, dtype=np.int64)
-    order = sorted(np.unique(used[used >= 0]).tolist(), key=names.__getitem__)
+    ids = range(len(names)) if used is None else np.unique(used[used >= 0]).tolist()
+    order = sorted(ids, key=names.__getitem__)
     ranks[order] = np.arange(1, len(order) + 1)
     return ranks
 
@@ -120,7 +121,7 @@ class ErrorTable(Mapping[ErrorKey, int]):
         """`error_rows` of the table: the codes ranked by np.lexsort on each column's place in string order
         (None first), most frequent first; strings looked up for the rows kept alone."""
         codes = self.codes.T
-        texts, types = _ranks(self.texts, codes[(1, 3),]), _ranks(self.type_names, codes[(2, 4),])
+        texts, types = _ranks(self.texts), _ranks(self.type_names, codes[(2, 4),])  # (every text is an error's)
         ranked = (types[codes[4]], texts[codes[3]], types[codes[2]], texts[codes[1]], _SCENARIO_RANK[codes[0]])
         order = np.lexsort((*ranked, -self.number))[:limit]
         text_names, type_names = [*self.texts, None], [*self.type_names, None]
