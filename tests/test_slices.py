@@ -738,17 +738,18 @@ def test_the_seen_slice_makes_texts_of_several_tokens_only_where_seen_may_hold_t
     assert [lazy.side(side) for side in (0, 1)] == [every.side(side) for side in (0, 1)]
 
 
-def test_first_words_of_seen_texts() -> None:
-    from nerscore.table.row_texts import _first_words
+def test_a_seen_of_single_texts_holds_no_space_and_no_cjk() -> None:
+    from nerscore.table.row_texts import _all_single
 
-    assert _first_words(frozenset({"New York", "Paris", " x", "a b c"})) == {"New", "", "a"}
-    assert _first_words(frozenset({"Paris"})) == frozenset()
-    assert _first_words(frozenset({"東京", "New York"})) is None  # CJK tokens join with no space: any may be seen
+    assert _all_single(frozenset({"Paris", "w0", ""}))
+    assert not _all_single(frozenset({"Paris", "New York"}))
+    assert not _all_single(frozenset({"東京"}))  # CJK tokens join with no space: 東 and 京 make 東京
 
 
 SEEN_CASES = {
     "several tokens, seen": (["w0", "w1"], {"w0 w1"}, "seen"),
     "several tokens, their first seen alone": (["w0", "w1"], {"w0", "w1 w0"}, "unseen"),
+    "several tokens, no seen text of several": (["w0", "w1"], {"w0", "w1"}, "unseen"),
     "a first token holding a space": (["a b", "w0"], {"a b w0"}, "seen"),
     "an empty first token": (["", "w1"], {" w1"}, "seen"),
     "CJK tokens, joined with no space": (["東", "京"], {"東京"}, "seen"),

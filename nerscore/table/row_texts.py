@@ -9,7 +9,6 @@ import itertools
 import operator
 from collections import deque
 from dataclasses import dataclass
-from typing import cast
 
 import numpy as np
 
@@ -63,8 +62,8 @@ class RowTexts:
 
 
 def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None) -> RowTexts:
-    """Each row's two texts (`RowTexts`), found for the batch at once; with `seen` (the seen slice), of tokens,
-    those of several tokens made only where `seen` may hold them (`_first_words`), the others when first read."""
+    """Each row's two texts (`RowTexts`), found for the batch at once; with `seen` (the seen slice) holding no text
+    of several tokens, those of several tokens made only when first read (`_texts_for_seen`)."""
     none = np.full(len(rows), -1, dtype=np.int64)
     if rows.fragmented:
         found: list[str | None] = []
@@ -109,50 +108,35 @@ def _texts_for_seen(
     columns: Columns, sentence: np.ndarray, start: np.ndarray, end: np.ndarray, seen: frozenset[str] | None
 ) -> tuple[list[str | None], np.ndarray, _Unmade | None]:
     """The texts of the entities [start, end) of `sentence`, and each entity's place among them: all of them
-    (`entity_texts`, in order), or with `seen` and tokens, those `seen` may hold, then None in place of the others,
-    and what makes those when first read (`RowTexts.pending`, `extents` and `unseen_from`). An entity of one
-    token is its token, read with no slice and no join; one of several tokens can be in `seen` only where its
-    first token opens a seen text (`_first_words`): the rest (all, where `seen` is a vocabulary) are unseen
-    whatever their text, which costs nothing until read (errors read those of their rows)."""
+    (`entity_texts`, in order), or, with tokens and a `seen` that holds no text of several tokens (`_all_single`),
+    the texts of one token, each its token read by one look-up (no slice, list or join), then None in place of
+    the others, which are unseen whatever their text and cost nothing until read (errors read those of their
+    rows), with what makes them then (`RowTexts.pending`, `extents` and `unseen_from`)."""
     tokens = columns.tokens
-    first_words = None if seen is None or tokens is None or not len(start) else _first_words(seen)
-    if first_words is None or tokens is None or int((end - start).min()) < 1:
+    if seen is None or tokens is None or not len(start) or int((end - start).min()) < 1 or not _all_single(seen):
         return list(entity_texts(columns, sentence, start, end)), np.arange(len(start)), None
     one, several = np.flatnonzero(end - start == 1), np.flatnonzero(end - start > 1)
     try:
         found: list[str | None] = list(
             map(operator.getitem, map(tokens.__getitem__, sentence[one].tolist()), start[one].tolist())
         )
-        maybe = np.zeros(len(several), dtype=bool)
-        if first_words:  # (none: no seen text holds a space, so none of several tokens is seen)
-            sentence_tokens = map(tokens.__getitem__, sentence[several].tolist())
-            firsts = cast(list[str], list(map(operator.getitem, sentence_tokens, start[several].tolist())))
-            maybe = np.fromiter(map(first_words.__contains__, firsts), np.bool_, len(firsts))
-            if " " in "".join(firsts):  # a first token holding a space: the text's first word is only part of it
-                maybe |= np.fromiter(map(str.__contains__, firsts, itertools.repeat(" ")), np.bool_, len(firsts))
     except IndexError:  # (an entity past its sentence's tokens, refused by compute.check_tokens_cover)
         return list(entity_texts(columns, sentence, start, end)), np.arange(len(start)), None
-    made, rest = several[maybe], several[~maybe]
-    found.extend(entity_texts(columns, sentence[made], start[made], end[made]) if len(made) else [])
-    found.extend(itertools.repeat(None, len(rest)))
-    laid = np.concatenate((one, made, rest))  # the entity at each place of `found`
+    found.extend(itertools.repeat(None, len(several)))
+    laid = np.concatenate((one, several))  # the entity at each place of `found`
     place = np.empty(len(start), dtype=np.int64)
     place[laid] = np.arange(len(start))
     pending = np.zeros(len(start) + 1, dtype=bool)  # (the last place, no entity, is never pending)
-    pending[len(start) - len(rest) : len(start)] = True
-    return found, place, (pending, (sentence[laid], start[laid], end[laid]), len(start) - len(rest))
+    pending[len(one) : len(start)] = True
+    return found, place, (pending, (sentence[laid], start[laid], end[laid]), len(one))
 
 
-def _first_words(seen: frozenset[str]) -> frozenset[str] | None:
-    """The first words (up to the first space) of the seen texts holding a space; None where a seen text holds a
-    CJK character. Tokens are joined by one space, but CJK tokens by none (docs/scoring.md §11): the text of
-    several tokens holding no CJK character holds a space, so it is in `seen` only where its first word (its first
-    token's, up to a space) is one of these; with CJK in `seen`, any text of several tokens may be."""
-    texts = list(seen)
-    if compiled(CJK_CHARACTER).search("\n".join(texts)) is not None:
-        return None
-    spaced = itertools.compress(texts, map(operator.contains, texts, itertools.repeat(" ")))
-    return frozenset(map(operator.itemgetter(0), map(str.partition, spaced, itertools.repeat(" "))))
+def _all_single(seen: frozenset[str]) -> bool:
+    """Whether no text of several tokens can be in `seen`: none of its texts holds a space or a CJK character.
+    Tokens are joined by one space, but CJK tokens by none (docs/scoring.md §11): a text of several tokens holds a
+    space, or is CJK throughout. (A vocabulary is such a `seen`; a training set's entity texts are not.)"""
+    joined = "\n".join(seen)
+    return " " not in joined and compiled(CJK_CHARACTER).search(joined) is None
 
 
 def same_extents(rows: Pairs) -> np.ndarray:
