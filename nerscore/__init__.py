@@ -7,18 +7,18 @@ compared): `compute_semeval` scores a batch (`Accumulator` a corpus read in batc
 runs of each system (seeds, say), `agreement` measures how far annotators agree (docs/agreement.md), and
 `ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
 Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
-whose modules stand together): errors, grouping, span, schemes, option_checks, options, decoding, pairing.assignment,
-pairing.recent, pairing.staircase, pairing.large_components, pairing.overlaps, pairing.dense, pairing.rules,
-pairing.value, pairing.value_arrays, pairing.greedy, measures, tally, result_scores, table.columns, table.pairs,
-table.slices, table.findings, table.reducers, forms.inputs, forms.batches, forms.readable, forms.tag_arrays,
-forms.component_arrays, forms.fragment_reading, forms.fragment_arrays, forms.span_arrays, forms.joint_grounding,
-forms.grounding, forms.string_arrays, forms.string_batches, forms.registry, statistics.unit_counts,
-statistics.sample_statistics, statistics.resampling, statistics.paired_comparison, statistics.run_statistics,
-statistics.agreement_coefficients, compute, accumulator, systems, runs, agreement_inputs, agreement_units,
-agreement_intervals, agreement, files.readers, files.annotations, files.tables, files.perl_patterns,
-files.conlleval, files.file_counts, files.hipe_model, files.hipe_arrays, files.hipe, files.hipe_tags,
-files.hipe_table, files.reports, files.hipe_report, files.annotator_readers, files.annotator_exports,
-files.agreement_files, cli, __main__.
+whose modules stand together): errors, grouping, span, schemes, option_checks, options, decoding,
+pairing.assignment, pairing.recent, pairing.staircase, pairing.large_components, pairing.overlaps, pairing.dense,
+pairing.rules, pairing.value, pairing.value_arrays, pairing.greedy, measures, error_table, tally, result_scores,
+table.columns, table.pairs, table.row_texts, table.slices, table.findings, table.reducers, forms.inputs,
+forms.batches, forms.readable, forms.tag_arrays, forms.component_arrays, forms.fragment_reading,
+forms.fragment_arrays, forms.span_arrays, forms.joint_grounding, forms.grounding, forms.string_arrays,
+forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
+statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
+systems, runs, agreement_inputs, agreement_units, agreement_intervals, agreement, files.readers, files.annotations,
+files.tables, files.perl_patterns, files.conlleval, files.file_counts, files.hipe_model, files.hipe_arrays,
+files.hipe, files.hipe_tags, files.hipe_table, files.reports, files.hipe_report, files.annotator_readers,
+files.annotator_exports, files.agreement_files, cli, __main__.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .error_table import error_rows
 from .errors import InvalidInputError, shown
 from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
 from .forms.readable import reduction as readable_reduction
@@ -38,7 +39,7 @@ from .table.slices import (
     kept_tokens,
     slice_scores,
 )
-from .tally import Counted, Row, Tally, error_rows
+from .tally import Counted, Row, Tally
 
 
 def with_ungrounded_key(tally: Tally, columns: Columns) -> Tally:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
+from .error_table import ErrorKey, added_errors
 from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
 from .pairing.rules import SCENARIOS, scenario_of
@@ -105,54 +106,6 @@ class Diagnostics:
         return {key: int(getattr(self, key)) for key in DIAGNOSTIC_KEYS}
 
 
-# (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
-# `errors` counts (docs/scoring.md §11).
-ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
-ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
-
-
-def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
-    """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
-    most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
-    try:
-        # Most frequent first, then by the row's values in order: the keys sorted, then sorted again by count,
-        # which keeps the keys' order among equal counts (a stable sort, also in reverse); both sorts compare
-        # values of one kind, faster than one sort of (-count, key). Within a scenario a side is absent (None) in
-        # every row or in none, so None meets a string only where the rows mix forms (texts of some batches and
-        # not others); then that sort raises, and the rows are ranked column by column.
-        keys = sorted(errors)
-        keys.sort(key=errors.__getitem__, reverse=True)
-    except TypeError:
-        keys = _ranked_keys(errors)
-    if limit is not None:
-        keys = keys[:limit]
-    return [
-        {
-            "scenario": scenario,
-            "reference_text": reference_text,
-            "reference_type": reference_type,
-            "predicted_text": predicted_text,
-            "predicted_type": predicted_type,
-            "count": count,
-        }
-        for (scenario, reference_text, reference_type, predicted_text, predicted_type), count in zip(
-            keys, map(errors.__getitem__, keys)
-        )
-    ]
-
-
-def _ranked_keys(errors: Mapping[ErrorKey, int]) -> list[ErrorKey]:
-    """The keys most frequent first, then by the values in order, None (an unpaired side) before any string: each
-    column's values ranked (a sort of its distinct values), the rows then ordered by np.lexsort on the ranks."""
-    keys = list(errors)
-    ranks = [-np.fromiter(errors.values(), np.int64, len(keys))]
-    for values in zip(*keys) if keys else ():
-        named = sorted(set(values) - {None})
-        rank: dict[Any, int] = {None: 0, **dict(zip(named, range(1, len(named) + 1)))}
-        ranks.append(np.fromiter(map(rank.__getitem__, values), np.int64, len(values)))
-    return list(map(keys.__getitem__, np.lexsort(ranks[::-1]).tolist())) if keys else []
-
-
 # (scenario, reference type or None, predicted type or None): what a `Tally` counts.
 Cell = tuple[str, str | None, str | None]
 # (sentence, reference entity or None, predicted entity or None): a row of the readable path.
@@ -239,7 +192,8 @@ class Tally:
     credit: Mapping[tuple[str, str], Fraction] | None = None
     value_cells: Mapping[Cell, int] | None = None
     # With `diagnostics` and `errors` only (docs/scoring.md §11): the boundary diagnostics, and the count of each
-    # distinct error by its entities' texts and types. Both add, as the cells do.
+    # distinct error by its entities' texts and types (an `error_table.ErrorTable` as counted). Both add, as the
+    # cells do.
     diagnostics: Diagnostics | None = None
     errors: Mapping[ErrorKey, int] | None = None
     # With texts and string entities (docs/scoring.md §1b): the predictions left without an occurrence, which
@@ -330,17 +284,12 @@ class Tally:
         return sides[0], sides[1]
 
 
-def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, dict[ErrorKey, int] | None]:
+def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, Mapping[ErrorKey, int] | None]:
     """The diagnostics and errors of two tallies added (None where neither has them)."""
     diagnostics = None
     if a.diagnostics is not None or b.diagnostics is not None:
         diagnostics = (a.diagnostics or Diagnostics()) + (b.diagnostics or Diagnostics())
-    errors = None
-    if a.errors is not None or b.errors is not None:
-        counter = Counter(a.errors or {})
-        counter.update(b.errors or {})
-        errors = dict(counter)
-    return diagnostics, errors
+    return diagnostics, added_errors(a.errors, b.errors)
 
 
 def _sorted_types(*sides: Iterable[str | None]) -> list[str]:

@@ -704,3 +704,69 @@ def test_a_fragment_past_its_text_is_located_with_errors_asked() -> None:
     for far_entity in ((0, FAR, "X"), {"fragments": [[0, 2], [4, FAR]], "type": "X"}):
         with pytest.raises(InvalidInputError, match=r"predictions, sentence 0, entity 0: .* past the end of its text"):
             compute_semeval(predictions=[[far_entity]], references=[[(0, 2, "X")]], texts=["abcdef"], errors=True)
+
+
+# Tokens holding a space or none at all, CJK tokens (joined with no space) and plain words; seen texts of one word,
+# of several, opening with a space, of CJK.
+ODD_TOKENS = ("w0", "w1", "", "a b", "東", "京")
+ODD_SEEN = ("w0", "w0 w1", "w1 w0", "a b w0", " w1", "a", "a b", "東京", "京 w0", "w1 w1", "")
+
+
+@settings(max_examples=150, deadline=None)
+@given(soup_batches("IOB2", max_sentences=5, max_length=10), st.data())
+def test_the_seen_slice_makes_texts_of_several_tokens_only_where_seen_may_hold_them(
+    batches: tuple, draw: st.DataObject
+) -> None:
+    # Against every text made (no `seen`): the same seen and unseen entities, and the same texts once read (errors).
+    from nerscore.forms import readable
+    from nerscore.options import Options
+    from nerscore.table import findings, slices
+    from nerscore.table.columns import Columns
+
+    predictions, references = batches
+    words = draw.draw(st.lists(st.sampled_from(ODD_TOKENS), min_size=1, max_size=3, unique=True))
+    tokens = [[draw.draw(st.sampled_from(words)) for _ in sentence] for sentence in references]
+    seen = frozenset(draw.draw(st.sets(st.sampled_from(ODD_SEEN))))
+    options = Options.of(slices=["seen"], seen=seen)
+    columns = Columns.of(len(references), tokens=tokens)
+    rows = readable.tag_rows(predictions, references, False, options)
+    pairs = readable.reduction(rows, len(references), options, columns).pairs
+    every, lazy = slices.row_texts(pairs, columns), slices.row_texts(pairs, columns, seen)
+    made = slices.count_slices(pairs, options, columns, None, False, every)
+    assert slices.count_slices(pairs, options, columns, None, False, lazy) == made
+    assert findings.errors(pairs, columns, lazy) == findings.errors(pairs, columns, every)
+    assert [lazy.side(side) for side in (0, 1)] == [every.side(side) for side in (0, 1)]
+
+
+def test_a_seen_of_single_texts_holds_no_space_and_no_cjk() -> None:
+    from nerscore.table.row_texts import _all_single
+
+    assert _all_single(frozenset({"Paris", "w0", ""}))
+    assert not _all_single(frozenset({"Paris", "New York"}))
+    assert not _all_single(frozenset({"東京"}))  # CJK tokens join with no space: 東 and 京 make 東京
+
+
+SEEN_CASES = {
+    "several tokens, seen": (["w0", "w1"], {"w0 w1"}, "seen"),
+    "several tokens, their first seen alone": (["w0", "w1"], {"w0", "w1 w0"}, "unseen"),
+    "several tokens, no seen text of several": (["w0", "w1"], {"w0", "w1"}, "unseen"),
+    "a first token holding a space": (["a b", "w0"], {"a b w0"}, "seen"),
+    "an empty first token": (["", "w1"], {" w1"}, "seen"),
+    "CJK tokens, joined with no space": (["東", "京"], {"東京"}, "seen"),
+    "CJK tokens, seen with a space": (["東", "京"], {"東 京"}, "unseen"),
+    "one token": (["w0"], {"w0"}, "seen"),
+}
+
+
+@pytest.mark.parametrize(("tokens", "seen", "bucket"), SEEN_CASES.values(), ids=SEEN_CASES.keys())
+def test_an_entity_is_seen_by_its_whole_text_and_errors_name_it(tokens: list, seen: set, bucket: str) -> None:
+    # The reference is missed (an error, whose row names its text) and in `bucket` of the seen slice, with errors
+    # (which read the texts first) and without.
+    references = [["B-X"] + ["I-X"] * (len(tokens) - 1)]
+    predictions = [["O"] * len(tokens)]
+    given = {"predictions": predictions, "references": references, "tokens": [tokens], "slices": ["seen"]}
+    assert list(compute_semeval(**given, seen=seen)["slices"]["seen"]) == [bucket]
+    result = compute_semeval(**given, seen=seen, errors=True)
+    assert list(result["slices"]["seen"]) == [bucket]
+    text = compute_semeval(predictions=references, references=references, tokens=[tokens], return_entities=True)
+    assert [row["reference_text"] for row in result["errors"]] == [text["entities"][0]["reference"]["text"]]

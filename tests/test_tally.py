@@ -7,7 +7,8 @@ import pytest
 
 import nerscore as ns
 from nerscore import Counts, compute_semeval, tally_semeval
-from nerscore.tally import Diagnostics, Tally, TokenCounts, error_rows
+from nerscore.error_table import error_rows
+from nerscore.tally import Diagnostics, Tally, TokenCounts
 
 
 def test_per_type_is_two_sided() -> None:

@@ -7,9 +7,10 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
+from ..error_table import ERROR_FIELDS
 from ..errors import InvalidInputError, shown
 from ..options import EVALUATION_SCHEMES, f_key
-from ..tally import DIAGNOSTIC_KEYS, ERROR_FIELDS
+from ..tally import DIAGNOSTIC_KEYS
 
 # The summary table's columns, from the most lenient scheme to the strictest (docs/scoring.md §6), and its
 # rows: the MUC counts, then the scores. The command line and the Space both lay the table out from these.

@@ -271,7 +271,7 @@ NO_COLUMNS = Columns()
 # writes them (space/writing.py).
 _CJK = r"^[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+$"
 # A character of those scripts anywhere in a text.
-_CJK_CHARACTER = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
+CJK_CHARACTER = r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
 
 
 @cache
@@ -394,7 +394,7 @@ def entity_texts(columns: Columns, sentence: np.ndarray, start: np.ndarray, end:
     # One test for the batch: most texts are ASCII (a flag of the joined string, no scan), and most others hold no
     # CJK at all (one search).
     everything = "".join(joined)
-    search = compiled(_CJK_CHARACTER).search
+    search = compiled(CJK_CHARACTER).search
     if everything.isascii() or search(everything) is None:
         return joined
     return [

@@ -11,13 +11,14 @@ from collections import Counter
 
 import numpy as np
 
+from ..error_table import ErrorTable, distinct_ids
 from ..grouping import run_bounds, run_starts
 from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
-from ..tally import Diagnostics, ErrorKey, Row
+from ..tally import Diagnostics, Row
 from .columns import Columns
 from .pairs import FlatSpans, Pairs, int_column
-from .slices import RowTexts, row_texts
+from .row_texts import RowTexts, row_texts
 
 _I, _V, _VI = (SCENARIOS.index(scenario) for scenario in ("I", "V", "VI"))
 # Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
@@ -192,31 +193,34 @@ def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return start[bounds[:-1]], end[bounds[:-1]], np.diff(bounds)
 
 
-def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> dict[ErrorKey, int]:
+def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> ErrorTable:
     """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
     predicted text, predicted type), texts from `columns` (docs/scoring.md §11), or from `texts`, each row's
-    (`slices.row_texts`), where already found."""
-    is_wrong = pairs.scenario != _I
-    wrong = pairs.select(is_wrong)
-    names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
+    (`row_texts.row_texts`), where already found: as the integer codes of an `ErrorTable`, each distinct text a
+    code (one dict of the wrong rows' texts)."""
+    wrong = np.flatnonzero(pairs.scenario != _I)
     if texts is not None:
-        texts_r, texts_p = texts.side(0, is_wrong), texts.side(1, is_wrong)
+        found = texts.side(0, wrong) + texts.side(1, wrong)
     elif columns.tokens is not None or columns.texts is not None:
         # The wrong rows' texts as the seen slice finds them (fragments' texts joined, §12): one pass in row
         # order, a prediction with its reference's boundaries taking its text.
-        found = row_texts(wrong, columns)
-        texts_r, texts_p = found.side(0), found.side(1)
+        wrong_texts = row_texts(pairs.select(wrong), columns)
+        found = wrong_texts.side(0) + wrong_texts.side(1)
     else:
-        texts_r = texts_p = [None] * len(wrong)
-    # Column by column, then counted in one pass of `Counter` over the rows (at C speed).
-    keys = zip(
-        map(SCENARIOS.__getitem__, wrong.scenario.tolist()),
-        texts_r,
-        map(names.__getitem__, wrong.reference_type.tolist()),
-        texts_p,
-        map(names.__getitem__, wrong.predicted_type.tolist()),
-    )
-    return dict(Counter(keys))
+        found = [None] * (2 * len(wrong))
+    distinct, text_ids = distinct_ids(found)
+    size = len(wrong)
+    codes = np.stack(
+        (
+            pairs.scenario[wrong],
+            text_ids[:size],
+            pairs.reference_type[wrong],
+            text_ids[size:],
+            pairs.predicted_type[wrong],
+        ),
+        axis=1,
+    ).astype(np.int64, copy=False)
+    return ErrorTable.counted(codes, distinct, pairs.type_names, distinct=True)
 
 
 def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:

@@ -29,7 +29,8 @@ from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
-from .slices import SEEN, SLICE_COLUMNS, RowTexts, count_slices, key_counts, row_texts
+from .row_texts import RowTexts, row_texts
+from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -53,11 +54,11 @@ class Reduction:
 
     @cached_property
     def row_texts(self) -> RowTexts | None:
-        """Each row's two texts (`slices.row_texts`) where the seen slice reads them, found once for it and
+        """Each row's two texts (`row_texts.row_texts`) where the seen slice reads them, found once for it and
         errors; else None (errors then find those of their rows alone)."""
         if SEEN not in self.options.slices:
             return None
-        return row_texts(self.pairs, self.columns)
+        return row_texts(self.pairs, self.columns, self.options.seen)
 
     @cached_property
     def value_pairs(self) -> Pairs:

@@ -25,8 +25,9 @@ from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
-from .columns import Columns, entity_text, entity_texts
+from .columns import Columns, entity_text
 from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
+from .row_texts import RowTexts, row_texts
 
 SEEN, UNSEEN = "seen", "unseen"
 _WIDTH = len(SCENARIOS)
@@ -262,10 +263,12 @@ def _entity_buckets(
             sides.append(np.where(start >= 0, _numeric_buckets(lengths, edges), -1))
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
-    texts = texts if texts is not None else row_texts(rows, columns)
+    texts = texts if texts is not None else row_texts(rows, columns, seen)
     # Each text found tested once (a prediction with the reference's boundaries, most pairs, shares its text);
     # the last, None, is read only where a row has no entity, which the mask below leaves out.
-    unseen = np.fromiter(map(seen.__contains__, texts.found), dtype=bool, count=len(texts.found)) ^ True
+    tested = len(texts.found) if texts.unseen_from is None else texts.unseen_from  # (the rest: unseen, row_texts)
+    unseen = np.ones(len(texts.found), dtype=bool)
+    unseen[:tested] ^= np.fromiter(map(seen.__contains__, itertools.islice(texts.found, tested)), bool, tested)
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
     bucket_r = np.where(rows.reference_start >= 0, unseen_bucket[texts.reference], -1)
     bucket_p = np.where(rows.predicted_start >= 0, unseen_bucket[texts.predicted], -1)
@@ -277,74 +280,6 @@ def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
     its fragments), 0 where the row has none."""
     # As Python ints where they pass int64: units are bounded by offsets, which docs/scoring.md §1 does not bound.
     return int_column([sum(end - start for start, end in pieces) for pieces in rows.pieces(side)])
-
-
-def fragment_texts(rows: Pairs, columns: Columns, side: int, present: np.ndarray) -> list[str]:
-    """The texts of the entities of one side in rows `present` (indices) of a table with discontinuous
-    entities: each fragment's text, joined by one space (docs/scoring.md §12)."""
-    pieces = rows.pieces(side, present)
-    flat = [piece for entity in pieces for piece in entity]
-    sentence = np.repeat(rows.sentence[present], [len(entity) for entity in pieces])
-    starts, ends = int_column([start for start, _ in flat]), int_column([end for _, end in flat])
-    texts = iter(entity_texts(columns, sentence, starts, ends) if flat else [])
-    return [" ".join(next(texts) for _ in entity) for entity in pieces]
-
-
-@dataclass(frozen=True)
-class RowTexts:
-    """Each row's reference text and predicted text (`columns.entity_text`; None where the row has no such
-    entity), as positions into one list of the texts found: what the seen slice reads, and errors too when both
-    are asked for. Positions, not object arrays of the texts: the seen slice tests each text found once, and
-    errors take the texts of their rows alone."""
-
-    found: list[str | None]  # the texts found, then None (no entity)
-    reference: np.ndarray  # each row's position of its reference's text in `found`
-    predicted: np.ndarray
-
-    def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
-        """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
-        positions = self.reference if side == 0 else self.predicted
-        return list(map(self.found.__getitem__, positions[rows].tolist()))
-
-
-def row_texts(rows: Pairs, columns: Columns) -> RowTexts:
-    """Each row's two texts (`RowTexts`), found for the batch at once."""
-    none = np.full(len(rows), -1, dtype=np.int64)
-    if rows.fragmented:
-        found: list[str | None] = []
-        positions = []
-        for side, start in enumerate((rows.reference_start, rows.predicted_start)):
-            present = np.flatnonzero(start >= 0)
-            position = none.copy()
-            position[present] = np.arange(len(found), len(found) + len(present))
-            found.extend(fragment_texts(rows, columns, side, present))
-            positions.append(position)
-        positions = [np.where(position < 0, len(found), position) for position in positions]
-        return RowTexts([*found, None], positions[0], positions[1])
-    same = same_extents(rows)
-    # The entities whose text is looked up: every reference, and the predictions without the reference's
-    # boundaries (a prediction with them, most pairs, has its text). Looked up in one pass in row order, so in
-    # sentence order where the rows are (a pass per side read the tokens from memory twice).
-    present_r = np.flatnonzero(rows.reference_start >= 0)
-    present_p = np.flatnonzero((rows.predicted_start >= 0) & ~same)
-    wanted = np.concatenate((present_r, present_p))
-    order = np.argsort(wanted, kind="stable")
-    starts = np.concatenate((rows.reference_start[present_r], rows.predicted_start[present_p]))[order]
-    ends = np.concatenate((rows.reference_end[present_r], rows.predicted_end[present_p]))[order]
-    found = list(entity_texts(columns, rows.sentence[wanted[order]], starts, ends))
-    at = np.empty(len(wanted), dtype=np.int64)  # each wanted entity's position in `found`
-    at[order] = np.arange(len(wanted))
-    reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
-    reference[present_r] = at[: len(present_r)]
-    predicted = np.where(same, reference, len(found))
-    predicted[present_p] = at[len(present_r) :]
-    found.append(None)
-    return RowTexts(found, reference, predicted)
-
-
-def same_extents(rows: Pairs) -> np.ndarray:
-    """Whether each row's prediction has the reference's boundaries (True too where the row has neither)."""
-    return (rows.predicted_start == rows.reference_start) & (rows.predicted_end == rows.reference_end)
 
 
 def _sentence_buckets(

@@ -1,0 +1,199 @@
+"""The errors by surface string (docs/scoring.md §11), as `Tally.errors` counts them: each distinct (scenario,
+reference text, reference type, predicted text, predicted type) with its number of rows, kept as integer codes
+(`ErrorTable`) from the table of pairs to the result, where `error_rows` ranks them into the `errors` output. A
+dict of the same keys is the same count (`Tally` takes either; the table reads as that dict)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, cast
+
+import numpy as np
+
+from .grouping import run_bounds
+from .pairing.rules import SCENARIOS
+
+# (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
+# `errors` counts (docs/scoring.md §11).
+ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
+ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
+# Each scenario index's place among the scenarios' names sorted as strings ("II" before "IV"): the rows' order.
+_SCENARIO_RANK = np.argsort(np.argsort(np.array(SCENARIOS)))
+
+
+def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
+    """The distinct strings of `values` (None left out), in order of first occurrence, and each value's index
+    into them, -1 for None: one dict of the values, built and read in C."""
+    last = dict(zip(values, range(len(values))))  # each distinct value's last place
+    places = np.fromiter(map(last.__getitem__, values), np.int64, len(values))
+    last.pop(None, None)
+    lookup = np.full(len(values), -1, dtype=np.int64)  # a value's last place to its index, -1 for None
+    lookup[np.fromiter(last.values(), np.int64, len(last))] = np.arange(len(last))
+    return cast(list[str], list(last)), lookup[places]
+
+
+def _ranks(names: Sequence[str], used: np.ndarray | None = None) -> np.ndarray:
+    """Each name (or each of those `used`: codes, -1 for None) ranked by its place in string order, counted from 1,
+    and 0 for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
+    ranks = np.zeros(len(names) + 1, dtype=np.int64)
+    ids = range(len(names)) if used is None else np.unique(used[used >= 0]).tolist()
+    order = sorted(ids, key=names.__getitem__)
+    ranks[order] = np.arange(1, len(order) + 1)
+    return ranks
+
+
+def _used(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """`codes` (a column or several, -1 for None) renumbered over the names they use alone, and those names."""
+    used = np.unique(codes[codes >= 0])
+    lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
+    lookup[used] = np.arange(len(used))
+    return lookup[codes], [names[i] for i in used.tolist()]
+
+
+class ErrorTable(Mapping[ErrorKey, int]):
+    """`Tally.errors` as integer codes: one row a distinct error, columns (scenario index, reference text,
+    reference type, predicted text, predicted type), the texts indices into `texts` and the types into
+    `type_names`, -1 for an unpaired side; and each row's count. Read as the mapping of `ErrorKey`s only where a
+    key is looked up; `error_rows` ranks the codes (strings made only for the rows written: a dict of 5,000
+    tuples of strings, counted, sorted and added, took a fifth of everything on 20,000 x 20 tags,
+    benchmarks/redesign.py)."""
+
+    def __init__(self, codes: np.ndarray, number: np.ndarray, texts: Sequence[str], type_names: Sequence[str]):
+        # Distinct rows of `codes` (rows x 5), distinct `texts` and `type_names`: one error a row.
+        self.codes, self.number, self.texts, self.type_names = codes, number, texts, type_names
+        self._errors: dict[ErrorKey, int] | None = None
+
+    @classmethod
+    def counted(
+        cls,
+        codes: np.ndarray,
+        texts: Sequence[str],
+        type_names: Sequence[str],
+        number: np.ndarray | None = None,
+        distinct: bool = False,
+    ) -> ErrorTable:
+        """The table of rows `codes` (each counted once, or `number` times), equal rows summed; unless `distinct`,
+        `texts` and `type_names` may name a string twice (tables added), each then given one code."""
+        if not distinct:
+            texts, text_ids = distinct_ids(texts)
+            type_names, type_ids = distinct_ids(type_names)
+            codes = codes.copy()
+            codes[:, (1, 3)] = np.append(text_ids, -1)[codes[:, (1, 3)]]  # (code -1, no entity, stays -1)
+            codes[:, (2, 4)] = np.append(type_ids, -1)[codes[:, (2, 4)]]
+        number = np.ones(len(codes), dtype=np.int64) if number is None else number
+        if not len(codes):
+            return cls(codes, number, texts, type_names)
+        order = np.lexsort(codes.T[::-1])
+        codes = codes[order]
+        first = run_bounds(*codes.T)[:-1]
+        return cls(codes[first], np.add.reduceat(number[order], first), texts, type_names)
+
+    @classmethod
+    def of(cls, errors: Mapping[ErrorKey, int]) -> ErrorTable:
+        """The table of a mapping of `ErrorKey`s."""
+        keys = list(errors)
+        columns = list(zip(*keys)) if keys else [()] * len(ERROR_FIELDS)
+        texts, text_ids = distinct_ids([*columns[1], *columns[3]])
+        names, type_ids = distinct_ids([*columns[2], *columns[4]])
+        size = len(keys)
+        scenario = np.fromiter(map(SCENARIOS.index, columns[0]), np.int64, size)
+        codes = np.stack((scenario, text_ids[:size], type_ids[:size], text_ids[size:], type_ids[size:]), axis=1)
+        return cls.counted(codes, texts, names, np.fromiter(errors.values(), np.int64, size), distinct=True)
+
+    def __add__(self, other: ErrorTable) -> ErrorTable:
+        if not isinstance(other, ErrorTable):
+            return NotImplemented
+        # Each side's types renumbered over those it names (a batch's table names every type of the batch).
+        (types_a, names_a), (types_b, names_b) = (
+            _used(self.codes[:, (2, 4)], self.type_names),
+            _used(other.codes[:, (2, 4)], other.type_names),
+        )
+        moved = other.codes.copy()
+        moved[:, (1, 3)] += np.where(moved[:, (1, 3)] >= 0, len(self.texts), 0)
+        moved[:, (2, 4)] = np.where(types_b >= 0, types_b + len(names_a), -1)
+        codes = np.concatenate((self.codes, moved))
+        codes[: len(self.codes), (2, 4)] = types_a
+        return ErrorTable.counted(
+            codes, [*self.texts, *other.texts], [*names_a, *names_b], np.concatenate((self.number, other.number))
+        )
+
+    def rows(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """`error_rows` of the table: the codes ranked by np.lexsort on each column's place in string order
+        (None first), most frequent first; strings looked up for the rows kept alone."""
+        codes = self.codes.T
+        texts, types = _ranks(self.texts), _ranks(self.type_names, codes[(2, 4),])  # (every text is an error's)
+        ranked = (types[codes[4]], texts[codes[3]], types[codes[2]], texts[codes[1]], _SCENARIO_RANK[codes[0]])
+        order = np.lexsort((*ranked, -self.number))[:limit]
+        text_names, type_names = [*self.texts, None], [*self.type_names, None]
+        # Column by column (a list a row, as tolist of the rows makes, is a container the collector traverses).
+        columns = [column.tolist() for column in self.codes[order].T]
+        return [
+            {
+                "scenario": scenario,
+                "reference_text": reference_text,
+                "reference_type": reference_type,
+                "predicted_text": predicted_text,
+                "predicted_type": predicted_type,
+                "count": count,
+            }
+            for scenario, reference_text, reference_type, predicted_text, predicted_type, count in zip(
+                map(SCENARIOS.__getitem__, columns[0]),
+                map(text_names.__getitem__, columns[1]),
+                map(type_names.__getitem__, columns[2]),
+                map(text_names.__getitem__, columns[3]),
+                map(type_names.__getitem__, columns[4]),
+                self.number[order].tolist(),
+            )
+        ]
+
+    @property
+    def errors(self) -> dict[ErrorKey, int]:
+        if self._errors is None:
+            text_names, type_names = [*self.texts, None], [*self.type_names, None]
+            columns = [column.tolist() for column in self.codes.T]
+            keys = zip(
+                map(SCENARIOS.__getitem__, columns[0]),
+                map(text_names.__getitem__, columns[1]),
+                map(type_names.__getitem__, columns[2]),
+                map(text_names.__getitem__, columns[3]),
+                map(type_names.__getitem__, columns[4]),
+            )
+            self._errors = dict(zip(keys, self.number.tolist()))
+        return self._errors
+
+    def __getitem__(self, key: ErrorKey) -> int:
+        return self.errors[key]
+
+    def __iter__(self) -> Iterator[ErrorKey]:
+        return iter(self.errors)
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+    def __eq__(self, other: object) -> bool:
+        return self.errors == (other.errors if isinstance(other, ErrorTable) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a dict's
+
+    def __repr__(self) -> str:
+        return repr(self.errors)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (self.errors,)  # pickled as the dict it reads as (as `tally.CellTable`)
+
+
+def added_errors(a: Mapping[ErrorKey, int] | None, b: Mapping[ErrorKey, int] | None) -> Mapping[ErrorKey, int] | None:
+    """The errors of two tallies added: a table where both have errors, else the one that has (None: neither)."""
+    if a is None or b is None:
+        return a if b is None else b
+    return _as_table(a) + _as_table(b)
+
+
+def _as_table(errors: Mapping[ErrorKey, int]) -> ErrorTable:
+    return errors if isinstance(errors, ErrorTable) else ErrorTable.of(errors)
+
+
+def error_rows(errors: Mapping[ErrorKey, int], limit: int | None = None) -> list[dict[str, Any]]:
+    """The `errors` output (docs/scoring.md §11): one dict per distinct (scenario, texts, types) with its count,
+    most frequent first, ties by the values in order (None first); the first `limit` rows when given."""
+    return _as_table(errors).rows(limit)
