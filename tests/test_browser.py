@@ -146,14 +146,16 @@ RUNNING_JS = """() => [...document.querySelectorAll('.wrap.full:not(.hide), .wra
 
 
 def settle(page) -> None:
-    """Wait until no event of the page is running.
+    """Wait until no event writing a shown output is running.
 
-    An answer in two steps (the tables, then the pictures), the Agreement task's measurement beside the page's answer
-    and the events chained after the task control are still running when the first of their outputs shows. Acting
-    then races them: Gradio drops a click whose event (that button's, from the click before) is still running (its
-    `trigger_mode` "once"), and an event that read the editor before an edit answers after it. So a test that
-    edited, switched to Agreement and clicked at once could see the switch's measurement of the old text and never
-    the click's message (a 60 s timeout seen in CI, replayed by holding the first click's measurement)."""
+    Gradio runs the events of one trigger one after the other (the page's answer in two steps, the tables then the
+    pictures, then the Agreement task's measurement), and the task control's chained, so the first output shown
+    does not end them. Acting then races them: Gradio drops a click whose event, from the click before, still runs
+    (`trigger_mode` "once"), and an event that read the editor before an edit answers after the edit's own. Both
+    met in CI: a test that evaluated, switched to Agreement, edited and clicked saw the switch's measurement of the
+    old text and never the click's message (replayed by holding the first click's measurement). Events whose
+    outputs are hidden (the Agreement task's under another task) show no tracker: wait for what they do once shown.
+    """
     try:
         page.wait_for_function(f"() => ({RUNNING_JS})().length === 0", timeout=TIMEOUT_MS)
     except Exception:
