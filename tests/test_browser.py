@@ -153,8 +153,8 @@ def settle(page) -> None:
     does not end them. Acting then races them: Gradio drops a click whose event, from the click before, still runs
     (`trigger_mode` "once"), and an event that read the editor before an edit answers after the edit's own. Both
     met in CI: a test that evaluated, switched to Agreement, edited and clicked saw the switch's measurement of the
-    old text and never the click's message (replayed by holding the first click's measurement). Events whose
-    outputs are hidden (the Agreement task's under another task) show no tracker: wait for what they do once shown.
+    old text and never the click's message (replayed by holding the first click's measurement). An event whose
+    outputs are hidden (the Agreement task's under another task) shows its tracker only once they are shown.
     """
     try:
         page.wait_for_function(f"() => ({RUNNING_JS})().length === 0", timeout=TIMEOUT_MS)
@@ -362,10 +362,9 @@ def test_a_picture_with_nothing_to_draw_is_left_out(page):
     assert [page.is_visible(box) for box in PICTURE_BOXES] == [False, False, False]
     assert page.is_visible("#errors")  # the tables stay
     choose_task(page, texts.AGREEMENT)
-    # The switch measures the editor's text as it is (two annotators who agree; the task's outputs are drawn once
-    # shown): done before the edit, so that it cannot answer after the click's message. (The first click's
-    # measurement, which runs after its page answer and whose outputs were hidden then, `settle` cannot see; it
-    # started before the switch's two events, which are done here.)
+    # The switch measures the editor's text as it is (two annotators who agree): waited for, and with it the first
+    # click's own measurement (its outputs, hidden until the switch, now show its tracker), so that neither answers
+    # after the click's message nor has Gradio drop the click.
     wait_until(
         page, "() => document.querySelector('#agreement-status')?.innerText.startsWith('Measured the agreement of 2')"
     )
