@@ -26,7 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -195,15 +195,17 @@ def cpu(calls: Sequence[Callable[[], object]], repeats: int) -> list[float]:
     return [min(taken) for taken in times]
 
 
-@contextlib.contextmanager
-def line_by_line() -> Iterator[None]:
-    """`read_hipe` without the array path (nerscore.files.hipe_arrays): every file read line by line."""
-    kept = hipe._parse_bytes
-    hipe._parse_bytes = lambda data, source, bom: None  # type: ignore[assignment]
+def line_by_line() -> contextlib.AbstractContextManager[None]:
+    """`read_hipe` without the array path (nerscore.files.hipe_arrays): every file read line by line. The one copy
+    is the tests' (tests/test_hipe_arrays.py, whose reader defines the format), imported when a reading needs it:
+    the benchmark depends on a test module (pytest and Hypothesis, which requirements-dev.txt installs with the
+    peers it compares against), never the tests on a script of benchmarks/."""
+    sys.path.insert(0, str(REPO / "tests"))
     try:
-        yield
+        from test_hipe_arrays import line_by_line as without_arrays
     finally:
-        hipe._parse_bytes = kept  # type: ignore[assignment]
+        sys.path.remove(str(REPO / "tests"))
+    return without_arrays()
 
 
 def read_alike(data: Path) -> int:

@@ -419,10 +419,10 @@ def test_brat_read_by_default_is_the_full_extent_as_before(tmp_path):
     assert nerscore.read_annotators(folders) == read == read_brat_annotators(folders, fragments=False)
 
 
-def test_a_discontinuous_entity_labels_only_its_fragments_units(tmp_path):
-    # §13 on §12's units: an entity of fragments labels what its fragments cover, as the fragments written as
-    # contiguous entities of its type would (they are disjoint: a unit gets the type once); not its extent.
-    pieces = {
+def as_pieces(batches: dict) -> dict:
+    """Each annotator's entities with every fragment dict written as its fragments, each a contiguous entity of its
+    type (what §13 says a discontinuous entity labels); contiguous entities as they are."""
+    return {
         name: [
             [
                 piece
@@ -435,8 +435,14 @@ def test_a_discontinuous_entity_labels_only_its_fragments_units(tmp_path):
             ]
             for document in batch
         ]
-        for name, batch in CLINICAL_FRAGMENTS.items()
+        for name, batch in batches.items()
     }
+
+
+def test_a_discontinuous_entity_labels_only_its_fragments_units(tmp_path):
+    # §13 on §12's units: an entity of fragments labels what its fragments cover, as the fragments written as
+    # contiguous entities of its type would (they are disjoint: a unit gets the type once); not its extent.
+    pieces = as_pieces(CLINICAL_FRAGMENTS)
     read = read_brat_annotators(write_brat_lines(tmp_path), fragments=True)
     result = agreement(read.annotations, texts=read.texts)
     by_units = agreement(pieces, texts=CLINICAL)
@@ -545,21 +551,7 @@ def _fragment_batches(draw):
 @given(_fragment_batches())
 def test_fragment_dicts_label_the_units_their_fragments_cover(batches):
     # The coefficients of §13 on §12's units: the same as each fragment written as a contiguous entity of its type.
-    pieces = {
-        name: [
-            [
-                piece
-                for entity in document
-                for piece in (
-                    [(start, end, entity["type"]) for start, end in entity["fragments"]]
-                    if isinstance(entity, dict)
-                    else [entity]
-                )
-            ]
-            for document in batch
-        ]
-        for name, batch in batches.items()
-    }
+    pieces = as_pieces(batches)
     texts = ["x" * 12] * len(batches["a"])
     result, expected = agreement(batches, texts=texts), agreement(pieces, texts=texts)
     for key in ("fleiss_kappa", "krippendorff_alpha", "krippendorff_alpha_labelled", "units", "units_labelled"):

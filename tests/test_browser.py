@@ -79,8 +79,15 @@ def _require_browser() -> None:
 def server() -> Iterator[str]:
     _require_browser()
     demo = app.build_demo()
-    port = free_port()
-    demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, **app.LAUNCH)
+    for attempt in range(3):
+        # The port is free when chosen, not necessarily when bound (another process may take it in between).
+        port = free_port()
+        try:
+            demo.launch(prevent_thread_lock=True, server_name="127.0.0.1", server_port=port, quiet=True, **app.LAUNCH)
+            break
+        except OSError:
+            if attempt == 2:
+                raise
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -132,8 +139,40 @@ def table_rows(page, element_id: str) -> list[list[str]]:
     return page.eval_on_selector(f"#{element_id}", ROWS_JS)
 
 
+# The ids of the outputs that an event is running for: Gradio 6 lays its status tracker (a `.wrap` whose progress
+# is "full" or "minimal") over each of them, and hides it ("hide") once every event writing that output is complete.
+RUNNING_JS = """() => [...document.querySelectorAll('.wrap.full:not(.hide), .wrap.minimal:not(.hide)')]
+    .map(wrap => wrap.closest('[id]')?.id ?? '?')"""
+
+
+def settle(page) -> None:
+    """Wait until no event writing a shown output is running.
+
+    Gradio runs the events of one trigger one after the other (the page's answer in two steps, the tables then the
+    pictures, then the Agreement task's measurement), and the task control's chained, so the first output shown
+    does not end them. Acting then races them: Gradio drops a click whose event, from the click before, still runs
+    (`trigger_mode` "once"), and an event that read the editor before an edit answers after the edit's own. Both
+    met in CI: a test that evaluated, switched to Agreement, edited and clicked saw the switch's measurement of the
+    old text and never the click's message (replayed by holding the first click's measurement). An event whose
+    outputs are hidden (the Agreement task's under another task) shows its tracker only once they are shown.
+    """
+    try:
+        page.wait_for_function(f"() => ({RUNNING_JS})().length === 0", timeout=TIMEOUT_MS)
+    except Exception:
+        assert page.evaluate(RUNNING_JS) == []
+        raise
+
+
+def wait_until(page, script: str, arg: object = None) -> None:
+    """Wait until the JavaScript predicate `script` (given `arg`) holds, then until the events that made it hold
+    and those chained after them are done (`settle`)."""
+    page.wait_for_function(script, arg=arg, timeout=TIMEOUT_MS)
+    settle(page)
+
+
 def wait_for_table(page, element_id: str, expected: list[list[str]]) -> None:
-    """Wait until the table `element_id` shows `expected`; on timeout, compare anyway for a readable diff."""
+    """Wait until the table `element_id` shows `expected` and the page's events are done (`settle`); on timeout,
+    compare anyway for a readable diff."""
     script = f"""([id, expected]) => {{
         const table = document.getElementById(id);
         return table !== null && JSON.stringify(({ROWS_JS})(table)) === JSON.stringify(expected);
@@ -143,6 +182,7 @@ def wait_for_table(page, element_id: str, expected: list[list[str]]) -> None:
     except Exception:
         assert table_rows(page, element_id) == expected
         raise
+    settle(page)
 
 
 def wait_for_summary(page, expected: list[list[str]]) -> None:
@@ -166,7 +206,8 @@ PICTURES_JS = """() => ['#heatmap img', '#type-chart img'].map(selector => {
 
 
 def wait_for_pictures(page, expected: list[str | None]) -> None:
-    """Wait until the heatmap and the chart show `expected` (None: no picture)."""
+    """Wait until the heatmap and the chart show `expected` (None: no picture) and the page's events are done
+    (`settle`)."""
     script = f"expected => JSON.stringify(({PICTURES_JS})()) === JSON.stringify(expected)"
     try:
         page.wait_for_function(script, arg=expected, timeout=TIMEOUT_MS)
@@ -174,6 +215,7 @@ def wait_for_pictures(page, expected: list[str | None]) -> None:
         shown = page.evaluate(PICTURES_JS)
         assert [source and source[:80] for source in shown] == [source and source[:80] for source in expected]
         raise
+    settle(page)
 
 
 def replace_input(page, text: str) -> None:
@@ -316,19 +358,23 @@ def test_a_picture_with_nothing_to_draw_is_left_out(page):
     replace_input(page, "Paris O O\nis O O\n")
     page.click("#evaluate")
     wait_for_pictures(page, [None, None])
-    page.wait_for_function("() => document.querySelector('#slices img') === null", timeout=TIMEOUT_MS)
+    wait_until(page, "() => document.querySelector('#slices img') === null")
     assert [page.is_visible(box) for box in PICTURE_BOXES] == [False, False, False]
     assert page.is_visible("#errors")  # the tables stay
     choose_task(page, texts.AGREEMENT)
+    # The switch measures the editor's text as it is (two annotators who agree): waited for, and with it the first
+    # click's own measurement (its outputs, hidden until the switch, now show its tracker), so that neither answers
+    # after the click's message nor has Gradio drop the click.
+    wait_until(
+        page, "() => document.querySelector('#agreement-status')?.innerText.startsWith('Measured the agreement of 2')"
+    )
     replace_input(page, "Ada B-PER B-PER\nLovelace I-PER X-1\n")
     page.click("#evaluate")
-    page.wait_for_function(
-        "() => document.querySelector('#agreement-status').innerText.includes('Cannot measure')", timeout=TIMEOUT_MS
-    )
-    page.wait_for_function("() => document.querySelector('#agreement-heatmap img') === null", timeout=TIMEOUT_MS)
+    wait_until(page, "() => document.querySelector('#agreement-status').innerText.includes('Cannot measure')")
+    wait_until(page, "() => document.querySelector('#agreement-heatmap img') === null")
     assert page.is_visible("#agreement") and not page.is_visible("#agreement-heatmap")
     page.click("#agreement-example")
-    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    wait_until(page, "() => document.querySelector('#agreement-heatmap img')")
     assert page.is_visible("#agreement-heatmap")
 
 
@@ -336,9 +382,7 @@ def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
     replace_input(page, "Paris B-LOC B-LOC\nBerlin X-LOC O\n")
     page.click("#evaluate")
     message = "Line 2, reference tag (second-last column): found tag 'X-LOC' with unknown prefix 'X'"
-    page.wait_for_function(
-        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
-    )
+    wait_until(page, "message => document.querySelector('#status').innerText.includes(message)", arg=message)
     assert page.inner_text("#status").startswith("⚠️ Cannot evaluate.")
     assert table_rows(page, "summary") == [HEADER]  # no stale numbers next to the message ...
     wait_for_pictures(page, [None, None])  # ... nor stale pictures
@@ -354,15 +398,16 @@ def test_malformed_input_shows_a_message_and_the_page_stays_usable(page):
 def test_uploading_a_file_fills_the_editor_and_evaluates(page, tmp_path):
     path = tmp_path / "iobes.conll"
     path.write_text(texts.IOBES_EXAMPLE, encoding="utf-8")
+    # Each control answers for the worked example first: waited for, so that neither answers after the upload's.
     page.locator("#mode").get_by_text("strict", exact=True).click()
+    wait_until(page, "() => document.querySelector('#status').innerText.endsWith('IOB2, strict mode.')")
     page.locator("#scheme input").fill("IOBES")
     page.keyboard.press("Enter")
+    wait_until(page, "() => document.querySelector('#status').innerText.endsWith('IOBES, strict mode.')")
     with page.expect_file_chooser() as chooser:
         page.click("#upload")
     chooser.value.set_files(str(path))
-    page.wait_for_function(
-        "() => document.querySelector('#status').innerText.includes('2 sentences (16 tokens)')", timeout=TIMEOUT_MS
-    )
+    wait_until(page, "() => document.querySelector('#status').innerText.includes('2 sentences (16 tokens)')")
     assert page.inner_text("#status").endswith("IOBES, strict mode.")
     assert "Marie" in page.inner_text("#conll-input")
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["V", "II", "I", "IV", "I", "III"]
@@ -375,9 +420,7 @@ def test_uploading_a_1mb_sentence_shows_a_capped_page(page, tmp_path):
     with page.expect_file_chooser() as chooser:
         page.click("#upload")
     chooser.value.set_files(str(path))
-    page.wait_for_function(
-        "() => document.querySelector('#status').innerText.includes('71,427 tokens')", timeout=TIMEOUT_MS
-    )
+    wait_until(page, "() => document.querySelector('#status').innerText.includes('71,427 tokens')")
     assert f"The scenario table shows the first {caps.MAX_TABLE_ROWS:,} of 71,427 rows." in page.inner_text("#status")
     assert page.locator("#sentences mark").count() == 2 * caps.MAX_SHOWN_TOKENS
     wait_for_pictures(page, drawn(path.read_text(encoding="utf-8")))  # the upload draws the pictures too
@@ -529,18 +572,13 @@ def test_malformed_comparison_shows_a_message_naming_the_line(page):
     replace_input(page, "Paris B-LOC B-LOC B-LOC\nBerlin B-LOC O\n")
     page.click("#evaluate")
     message = "Line 2: found 3 columns ('Berlin B-LOC O'); comparing two systems takes at least 4 columns"
-    page.wait_for_function(
-        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
-    )
+    wait_until(page, "message => document.querySelector('#status').innerText.includes(message)", arg=message)
     assert page.inner_text("#status").startswith("⚠️ Cannot compare.")
     wait_for_table(page, "comparison", [COMPARE_HEADER])  # no stale numbers next to the message ...
-    page.wait_for_function(f"() => ({DIFFERENCE_JS})() === null", timeout=TIMEOUT_MS)  # ... nor a stale picture
+    wait_until(page, f"() => ({DIFFERENCE_JS})() === null")  # ... nor a stale picture
     # The user's own text is kept when the task changes: read as one system, its four columns are fine.
     choose_task(page, "Evaluate one system")
-    page.wait_for_function(
-        "() => document.querySelector('#status').innerText.startsWith('Evaluated 1 sentence (2 tokens)')",
-        timeout=TIMEOUT_MS,
-    )
+    wait_until(page, "() => document.querySelector('#status').innerText.startsWith('Evaluated 1 sentence (2 tokens)')")
     assert page.locator("#conll-input .cm-line").first.inner_text() == "Paris B-LOC B-LOC B-LOC"
 
 
@@ -571,7 +609,7 @@ def test_switching_to_spans_mode_highlights_the_spans_and_an_edit_changes_the_nu
     scenarios = table_rows(page, "scenarios")
     assert [row[1] for row in scenarios[1:]] == ["I", "V", "IV", "I", "III", "II"]
     assert scenarios[2][3:6] == ["Emmanuel Macron", "PER", "Macron"]
-    page.wait_for_function("() => document.querySelector('#heatmap img') && document.querySelector('#type-chart img')")
+    wait_until(page, "() => document.querySelector('#heatmap img') && document.querySelector('#type-chart img')")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "space-spans.png"), full_page=True)
     if os.environ.get("UPDATE_SCREENSHOT"):
@@ -597,11 +635,9 @@ def test_switching_to_spans_mode_highlights_the_spans_and_an_edit_changes_the_nu
     replace_input(page, '{"references": [], "predictions": []}\n{"references": [[3, 1, "X"]], "predictions": []}')
     page.click("#evaluate")
     message = "Line 2, references[0]: start 3 >= end 1"
-    page.wait_for_function(
-        "message => document.querySelector('#status').innerText.includes(message)", arg=message, timeout=TIMEOUT_MS
-    )
+    wait_until(page, "message => document.querySelector('#status').innerText.includes(message)", arg=message)
     choose_task(page, "Evaluate one system")
-    page.wait_for_function("() => !document.querySelector('#scheme input').disabled", timeout=TIMEOUT_MS)
+    wait_until(page, "() => !document.querySelector('#scheme input').disabled")
     assert page.outside == []
 
 
@@ -626,10 +662,7 @@ def test_a_spans_example_clicked_in_spans_mode_keeps_the_editors_label(page):
     choose_task(page, texts.SPANS)
     wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
     page.get_by_text("Worked example as strings").click()
-    page.wait_for_function(
-        "() => document.querySelector('#status').innerText.startsWith('Evaluated 6 documents of strings')",
-        timeout=TIMEOUT_MS,
-    )
+    wait_until(page, "() => document.querySelector('#status').innerText.startsWith('Evaluated 6 documents of strings')")
     page.get_by_text("Spans, nested").click()
     wait_for_summary(page, spans_summary(texts.SPANS_EXAMPLE))
     label = page.locator("#conll-input").inner_text()
@@ -661,9 +694,7 @@ def test_a_long_json_line_wraps_in_the_editor(page):
     assert len(line) > 250
     replace_input(page, line)
     page.click("#evaluate")
-    page.wait_for_function(
-        "() => document.querySelector('#status').innerText.startsWith('Evaluated 1 document')", timeout=TIMEOUT_MS
-    )
+    wait_until(page, "() => document.querySelector('#status').innerText.startsWith('Evaluated 1 document')")
     lines, scrolls = page.eval_on_selector("#conll-input", WRAPPED_JS)
     assert lines >= 2 and not scrolls, (lines, scrolls)
     assert page.locator("#conll-input .cm-line").count() == 1  # still one line, numbered 1
@@ -716,10 +747,7 @@ def test_the_page_opens_with_its_answer_and_a_click_answers_in_one_request(brows
         page.wait_for_timeout(500)
         assert not [path for path in requests if "/queue/" in path or "/run/" in path]
         page.get_by_text("English: all six scenarios").click()
-        page.wait_for_function(
-            "() => document.querySelector('#status').innerText.startsWith('Evaluated 2 sentences')",
-            timeout=TIMEOUT_MS,
-        )
+        wait_until(page, "() => document.querySelector('#status').innerText.startsWith('Evaluated 2 sentences')")
         wait_for_pictures(page, drawn(texts.ENGLISH_EXAMPLE))
         assert [path for path in requests if "/queue/join" in path or "/run/" in path] == ["/gradio_api/queue/join"]
     finally:
@@ -756,16 +784,15 @@ def test_the_agreement_task_shows_the_pairs_the_coefficients_and_the_heatmap(pag
     _, pairs, coefficients, _ = agreement.agreement_text(texts.AGREEMENT_EXAMPLE)
     wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
     wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
-    page.wait_for_function(
-        "() => document.querySelector('#agreement-status').innerText.startsWith('Measured the agreement of 3')",
-        timeout=TIMEOUT_MS,
+    wait_until(
+        page, "() => document.querySelector('#agreement-status').innerText.startsWith('Measured the agreement of 3')"
     )
     assert page.inner_text("#status") == texts.AGREEMENT_STATUS.replace("**", "")
     assert page.inner_text("#agreement-example") == texts.AGREEMENT_EXAMPLE_BUTTON
     assert page.locator("#conll-input .cm-line").first.inner_text() == "Ada B-PER B-PER B-PER"
     assert page.is_hidden("#summary") and page.is_hidden("#one-system") and page.is_visible("#agreement")
     assert page.inner_text("#evaluate") == "Measure agreement"
-    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    wait_until(page, "() => document.querySelector('#agreement-heatmap img')")
     rows = table_rows(page, "agreement-disagreements")
     assert ["annotator1", "annotator2", "1", "IV", "London", "LOC", "London", "ORG"] in rows
     ARTIFACTS.mkdir(exist_ok=True)
@@ -783,11 +810,7 @@ def test_the_agreement_task_shows_the_pairs_the_coefficients_and_the_heatmap(pag
     replace_input(page, "Ada B-PER B-PER\nLovelace I-PER X-1\n")
     page.click("#evaluate")
     message = "Line 2, column 3 (annotator2)"
-    page.wait_for_function(
-        "message => document.querySelector('#agreement-status').innerText.includes(message)",
-        arg=message,
-        timeout=TIMEOUT_MS,
-    )
+    wait_until(page, "message => document.querySelector('#agreement-status').innerText.includes(message)", arg=message)
     page.click("#agreement-example")
     wait_for_table(page, "agreement-coefficients", [list(coefficients.columns), *coefficients.values.tolist()])
     assert page.outside == []
@@ -825,11 +848,8 @@ def test_the_agreement_task_measures_an_uploaded_archive_of_doccanos_export(page
         page.click("#upload")
     chooser.value.set_files(str(path))
     wait_for_table(page, "agreement-pairs", [list(pairs.columns), *pairs.values.tolist()])
-    page.wait_for_function(
-        "() => document.querySelector('#agreement-status').innerText.includes('of doccano exports')",
-        timeout=TIMEOUT_MS,
-    )
+    wait_until(page, "() => document.querySelector('#agreement-status').innerText.includes('of doccano exports')")
     assert page.inner_text("#status") == texts.AGREEMENT_STATUS.replace("**", "")
     assert page.locator("#conll-input .cm-line").first.inner_text() == "Ada B-PER B-PER B-PER"
-    page.wait_for_function("() => document.querySelector('#agreement-heatmap img')", timeout=TIMEOUT_MS)
+    wait_until(page, "() => document.querySelector('#agreement-heatmap img')")
     assert page.outside == []

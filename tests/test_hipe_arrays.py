@@ -28,7 +28,8 @@ WIDTH = len(HEADER.split("\t"))
 
 @contextlib.contextmanager
 def line_by_line() -> Iterator[None]:
-    """`read_hipe` without its array path: the reader that defines the format."""
+    """`read_hipe` without its array path: the reader that defines the format (benchmarks/hipe2020.py reads and
+    times it through this one copy)."""
     kept = hipe._parse_bytes
     hipe._parse_bytes = lambda data, source, bom: None  # type: ignore[assignment]
     try:
