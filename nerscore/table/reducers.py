@@ -10,7 +10,7 @@ the table's columns it reads and the option that asks for it; `REDUCERS` lists t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -25,7 +25,7 @@ from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
-from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
+from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
@@ -243,18 +243,27 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
         parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names, pairs.sentences))
     if nested.any():
-        rows = pairs.select(nested[pairs.sentence]).rows()
-        value_rows = [
-            (sentence, reference, prediction)
-            for sentence, (sentence_references, sentence_predictions) in sides_by_sentence(rows).items()
-            for reference, prediction in located(
-                sentence, value_pair, sentence_references, sentence_predictions, table, options.value_min_overlap
-            )
-        ]
-        parts.append(Pairs.of_rows(value_rows, pairs.type_names))
+        parts.append(Pairs.of_rows(value_rows(pairs.select(nested[pairs.sentence]).rows(), options), pairs.type_names))
     if len(parts) == 1 and parts[0].sentences == pairs.sentences:
         return parts[0]  # all on arrays: already the batch's table (joining would copy every column)
     return Pairs.joined(parts, pairs.type_names, pairs.sentences)
+
+
+def value_paired(
+    rows: list[Row], options: Options
+) -> Iterator[tuple[int, list[Span], list[Span], list[tuple[Span | None, Span | None]]]]:
+    """Each sentence of `rows` with its references, its predictions (in the order of its rows) and their value
+    pairing (docs/scoring.md §10), by `value.value_pair`, its definition."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    for sentence, (references, predictions) in sides_by_sentence(rows).items():
+        paired = located(sentence, value_pair, references, predictions, table, options.value_min_overlap)
+        yield sentence, references, predictions, paired
+
+
+def value_rows(rows: list[Row], options: Options) -> list[Row]:
+    """The rows of the value pairing (`value_paired`) of the entities of `rows`."""
+    return [(sentence, *pair) for sentence, _, _, paired in value_paired(rows, options) for pair in paired]
 
 
 def value_flat(
