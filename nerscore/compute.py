@@ -202,13 +202,13 @@ def check_error_texts(form: str, options: Options, columns: Columns) -> None:
     if not options.errors:
         return
     entry = FORMS[form]
-    if columns.tokens is not None or (entry.texts_name_entities and columns.texts is not None):
+    if columns.tokens is not None or (entry.entities and columns.texts is not None):
         return
     found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
     raise InvalidInputError(
         f"errors={shown(options.errors)} names each entity by its text and found {found} for these "
         f"{entry.described}; pass tokens= (tags) or texts= (spans)",
-        "texts" if entry.texts_name_entities else "tokens",
+        "texts" if entry.entities else "tokens",
     )
 
 
