@@ -46,9 +46,8 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
 
 def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> tuple[Tally, list[Row]]:
     """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.table.reducers`)."""
-    rows = tag_rows(predictions, references, holds_ids, options)
-    tokens = reducers.token_counts(sentence_facts(predictions, references, holds_ids, options))
-    return reducers.tally(reduction(rows, len(references), options), tokens), rows
+    rows, facts = tag_rows_and_facts(predictions, references, holds_ids, options)
+    return reducers.tally(reduction(rows, len(references), options), reducers.token_counts(facts)), rows
 
 
 def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
@@ -79,14 +78,17 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
     return Reduction(pairs, options, columns, value_pairs)
 
 
-def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> SentenceFacts:
-    """Each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags are equal:
-    what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
+def tag_rows_and_facts(
+    predictions: Batch, references: Batch, holds_ids: bool, options: Options
+) -> tuple[list[Row], SentenceFacts]:
+    """`tag_rows`, and each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags
+    are equal: what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
     if holds_ids:
         predictions, references = ids_to_tags(predictions, references, options, tag_table(options))
+    rows = tag_rows(predictions, references, False, options)  # checks every tag before the facts compare them
     lengths = np.array([len(tags) for tags in references], dtype=np.int64)
     equal = np.array([sum(map(operator.eq, p, r)) for p, r in zip(predictions, references)], dtype=np.int64)
-    return SentenceFacts(len(lengths), lengths, equal)
+    return rows, SentenceFacts(len(lengths), lengths, equal)
 
 
 def value_partners(rows: list[Row], options: Options) -> list[Span | None]:

@@ -38,7 +38,7 @@ from .inputs import (
     rows_of,
     side_forms,
 )
-from .readable import sentence_facts, span_rows, tag_rows
+from .readable import span_rows, tag_rows_and_facts
 from .span_arrays import count_spans
 from .string_batches import StringSpans, read_span_side, string_spans
 from .tag_arrays import count_tags
@@ -208,8 +208,7 @@ def _tag_form(name: str, ids: bool) -> Form:
     def readable(
         predictions: Batch, references: Batch, options: Options
     ) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
-        rows = tag_rows(predictions, references, ids, options)  # checks every tag before the facts compare them
-        facts = sentence_facts(predictions, references, ids, options)
+        rows, facts = tag_rows_and_facts(predictions, references, ids, options)
         return rows, facts, reducers.token_counts(facts)
 
     return Form(
