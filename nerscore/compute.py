@@ -117,14 +117,12 @@ def entity_dicts_of(
     dicts = rows.entity_dicts(schemes) if isinstance(rows, Pairs) else entity_rows(rows, schemes)
     entities = add_entity_texts(dicts, columns)
     if options.value is not None:
-        on_arrays = value_partner_dicts(rows, options, value_pairs) if isinstance(rows, Pairs) else None
-        if on_arrays is not None:
-            for row, found in zip(entities, on_arrays):
-                row["value_pair"] = found
-            return entities
-        read = rows.rows() if isinstance(rows, Pairs) else rows
-        for row, partner in zip(entities, value_partners(read, options)):
-            row["value_pair"] = None if partner is None else partner.as_dict()
+        partners = value_partner_dicts(rows, options, value_pairs) if isinstance(rows, Pairs) else None
+        if partners is None:  # the rows' own way: every sentence paired again
+            read = rows.rows() if isinstance(rows, Pairs) else rows
+            partners = [None if span is None else span.as_dict() for span in value_partners(read, options)]
+        for row, partner in zip(entities, partners):
+            row["value_pair"] = partner
     return entities
 
 
