@@ -112,6 +112,15 @@ Cell = tuple[str, str | None, str | None]
 Row = tuple[int, Span | None, Span | None]
 
 
+def named_cells(
+    scenario: np.ndarray, reference_type: np.ndarray, predicted_type: np.ndarray, type_names: Sequence[str]
+) -> list[Cell]:
+    """The cells of parallel columns of scenario indices and type ids into `type_names` (-1: no entity)."""
+    names: list[str | None] = [*type_names, None]  # type id -1, no entity, is the last name
+    columns = (scenario.tolist(), reference_type.tolist(), predicted_type.tolist())
+    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)]
+
+
 class CellTable(Mapping[Cell, int]):
     """A tally's cells as the table of pairs counts them (`nerscore.table.reducers.cells`): parallel columns of
     distinct cells (scenario index, reference and predicted type ids into `type_names`, -1 for no entity, and the
@@ -137,9 +146,7 @@ class CellTable(Mapping[Cell, int]):
     @property
     def cells(self) -> dict[Cell, int]:
         if self._cells is None:
-            names: list[str | None] = [*self.type_names, None]  # type id -1, no entity, is the last name
-            columns = (self.scenario.tolist(), self.reference_type.tolist(), self.predicted_type.tolist())
-            keys = [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)]
+            keys = named_cells(self.scenario, self.reference_type, self.predicted_type, self.type_names)
             self._cells = dict(zip(keys, self.number.tolist()))
         return self._cells
 

@@ -25,7 +25,7 @@ from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
-from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts
+from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
@@ -89,10 +89,8 @@ def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray
     """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
     index into them: asked for only where needed, as it costs np.unique an argsort."""
     distinct, per = _distinct_keys(pairs, inverse)
-    kinds, reference_types, predicted_types = _cell_columns(distinct, len(pairs.type_names) + 1)
-    names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
-    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
-    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)], per.reshape(-1)
+    columns = _cell_columns(distinct, len(pairs.type_names) + 1)
+    return named_cells(*columns, pairs.type_names), per.reshape(-1)
 
 
 def _distinct_keys(pairs: Pairs, inverse: bool) -> tuple[np.ndarray, np.ndarray]:
