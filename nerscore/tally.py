@@ -226,10 +226,7 @@ class Tally:
 
     def with_ungrounded(self, ungrounded: int) -> Tally:
         """This tally with `ungrounded` set (docs/scoring.md §1b), every other field kept."""
-        kept = {
-            field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.name != "ungrounded"
-        }
-        return Tally(**kept, ungrounded=ungrounded)
+        return dataclasses.replace(self, ungrounded=ungrounded)
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
