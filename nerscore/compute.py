@@ -8,6 +8,7 @@ included), by the readable path where the `entities` rows or the precise error f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -188,7 +189,7 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
     holds_tags = not entry.entities and holds_values(predictions, references)
     if columns.tokens is not None and holds_tags:
         kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, entry.ids)
-        columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
+        columns = replace(columns, tokens=kept)
     if options.slices:
         check_slice_inputs(options, columns, entry.entities, holds_tags)
     return columns
