@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import located
 from ..grouping import ranges
 from ..options import OVERLAP, Options
-from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
+from ..pairing.rules import SCENARIOS, overlap_kept
 from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
@@ -319,18 +319,8 @@ def value_flat(
     if len(forked_r) or len(forked_p):
         spans_r = _as_spans(references.select(forked_r), type_names)
         spans_p = _as_spans(predictions.select(forked_p), type_names)
-        ids = {name: type_id for type_id, name in enumerate(type_names)}
-        rows = [
-            (
-                SCENARIOS.index(scenario_of(r, p)),
-                none if r is None else ids[r.entity_type],
-                none if p is None else ids[p.entity_type],
-                *((none, none) if r is None else (r.start, r.end)),
-                *((none, none) if p is None else (p.start, p.end)),
-            )
-            for r, p in value_pair(spans_r, spans_p, table, min_overlap)
-        ]
-        groups.append([np.array(column, dtype=np.int64) for column in zip(*rows)])
+        paired = value_pair(spans_r, spans_p, table, min_overlap)
+        groups.append(Pairs.of_rows([(0, r, p) for r, p in paired], type_names).columns()[1:])  # sentence dropped
     return tuple(np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7))
 
 
