@@ -8,7 +8,7 @@ import dataclasses
 import operator
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import count, islice, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
@@ -226,7 +226,7 @@ class Tally:
 
     def with_ungrounded(self, ungrounded: int) -> Tally:
         """This tally with `ungrounded` set (docs/scoring.md §1b), every other field kept."""
-        return dataclasses.replace(self, ungrounded=ungrounded)
+        return replace(self, ungrounded=ungrounded)  # a Tally, not Options (tests/test_options.py)
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
