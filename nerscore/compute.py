@@ -8,6 +8,7 @@ included), by the readable path where the `entities` rows or the precise error f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -117,14 +118,12 @@ def entity_dicts_of(
     dicts = rows.entity_dicts(schemes) if isinstance(rows, Pairs) else entity_rows(rows, schemes)
     entities = add_entity_texts(dicts, columns)
     if options.value is not None:
-        on_arrays = value_partner_dicts(rows, options, value_pairs) if isinstance(rows, Pairs) else None
-        if on_arrays is not None:
-            for row, found in zip(entities, on_arrays):
-                row["value_pair"] = found
-            return entities
-        read = rows.rows() if isinstance(rows, Pairs) else rows
-        for row, partner in zip(entities, value_partners(read, options)):
-            row["value_pair"] = None if partner is None else partner.as_dict()
+        partners = value_partner_dicts(rows, options, value_pairs) if isinstance(rows, Pairs) else None
+        if partners is None:  # the rows' own way: every sentence paired again
+            read = rows.rows() if isinstance(rows, Pairs) else rows
+            partners = [None if span is None else span.as_dict() for span in value_partners(read, options)]
+        for row, partner in zip(entities, partners):
+            row["value_pair"] = partner
     return entities
 
 
@@ -190,7 +189,7 @@ def scored_columns(predictions: Batch, references: Batch, form: str, options: Op
     holds_tags = not entry.entities and holds_values(predictions, references)
     if columns.tokens is not None and holds_tags:
         kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, entry.ids)
-        columns = Columns(**{**{name: getattr(columns, name) for name in columns.given}, "tokens": kept})
+        columns = replace(columns, tokens=kept)
     if options.slices:
         check_slice_inputs(options, columns, entry.entities, holds_tags)
     return columns
@@ -202,13 +201,13 @@ def check_error_texts(form: str, options: Options, columns: Columns) -> None:
     if not options.errors:
         return
     entry = FORMS[form]
-    if columns.tokens is not None or (entry.texts_name_entities and columns.texts is not None):
+    if columns.tokens is not None or (entry.entities and columns.texts is not None):
         return
     found = "texts but no tokens" if columns.texts is not None else "neither tokens nor texts"
     raise InvalidInputError(
         f"errors={shown(options.errors)} names each entity by its text and found {found} for these "
         f"{entry.described}; pass tokens= (tags) or texts= (spans)",
-        "texts" if entry.texts_name_entities else "tokens",
+        "texts" if entry.entities else "tokens",
     )
 
 

@@ -146,17 +146,12 @@ class Rule:
     def f(self, precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
         """F_β of float precision and recall arrays, 0 where β²·P + R = 0."""
         try:
-            beta2 = self.beta**2
-        except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option)
-            beta2 = math.inf
+            weights = (self.beta**2, 1.0)
+        except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option):
+            weights = (1.0, (1 / self.beta) ** 2)  # the same F over β², (1 + 1/β²)·P·R / (P + R/β²)
         with np.errstate(divide="ignore", invalid="ignore"):
-            if beta2 < math.inf:
-                denominator = beta2 * precision + recall
-                return np.where(denominator > 0, (1 + beta2) * precision * recall / denominator, 0.0)
-            # the same F with numerator and denominator divided by β²: (1 + 1/β²)·P·R / (P + R/β²)
-            inverse = (1 / self.beta) ** 2
-            denominator = precision + inverse * recall
-            return np.where(denominator > 0, (1 + inverse) * precision * recall / denominator, 0.0)
+            denominator = weights[0] * precision + weights[1] * recall
+            return np.where(denominator > 0, (weights[0] + weights[1]) * precision * recall / denominator, 0.0)
 
     def floats(
         self, precision_credit: np.ndarray, actual: np.ndarray, recall_credit: np.ndarray, possible: np.ndarray

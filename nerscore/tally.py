@@ -5,11 +5,12 @@ overall and per type (`CellColumns`). What the result dict makes of it is `nersc
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from itertools import count, islice, repeat
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from .span import Span
 
 if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
     from fractions import Fraction
+
+T = TypeVar("T")
+K = TypeVar("K")
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
 
@@ -112,6 +116,15 @@ Cell = tuple[str, str | None, str | None]
 Row = tuple[int, Span | None, Span | None]
 
 
+def named_cells(
+    scenario: np.ndarray, reference_type: np.ndarray, predicted_type: np.ndarray, type_names: Sequence[str]
+) -> list[Cell]:
+    """The cells of parallel columns of scenario indices and type ids into `type_names` (-1: no entity)."""
+    names: list[str | None] = [*type_names, None]  # type id -1, no entity, is the last name
+    columns = (scenario.tolist(), reference_type.tolist(), predicted_type.tolist())
+    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)]
+
+
 class CellTable(Mapping[Cell, int]):
     """A tally's cells as the table of pairs counts them (`nerscore.table.reducers.cells`): parallel columns of
     distinct cells (scenario index, reference and predicted type ids into `type_names`, -1 for no entity, and the
@@ -137,9 +150,7 @@ class CellTable(Mapping[Cell, int]):
     @property
     def cells(self) -> dict[Cell, int]:
         if self._cells is None:
-            names: list[str | None] = [*self.type_names, None]  # type id -1, no entity, is the last name
-            columns = (self.scenario.tolist(), self.reference_type.tolist(), self.predicted_type.tolist())
-            keys = [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)]
+            keys = named_cells(self.scenario, self.reference_type, self.predicted_type, self.type_names)
             self._cells = dict(zip(keys, self.number.tolist()))
         return self._cells
 
@@ -203,50 +214,19 @@ class Tally:
     def __add__(self, other: Tally) -> Tally:
         if not isinstance(other, Tally):
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
-        cells = Counter(self.cells)
-        cells.update(other.cells)
-        ungrounded = (
-            None
-            if self.ungrounded is None and other.ungrounded is None
-            else ((self.ungrounded or 0) + (other.ungrounded or 0))
-        )
-        if self.tokens is None and other.tokens is None:
-            tokens = None
-        else:
-            tokens = (self.tokens or TokenCounts()) + (other.tokens or TokenCounts())
-        credit, value_cells = self._weighted_sums(other)
-        diagnostics, errors = _added_findings(self, other)
         return Tally(
-            dict(cells),
-            tokens,
-            credit=credit,
-            value_cells=value_cells,
-            diagnostics=diagnostics,
-            errors=errors,
-            ungrounded=ungrounded,
+            _counts_added(self.cells, other.cells),
+            _added(self.tokens, other.tokens, operator.add, TokenCounts()),
+            credit=_added(self.credit, other.credit, _counts_added, {}),
+            value_cells=_added(self.value_cells, other.value_cells, _counts_added, {}),
+            diagnostics=_added(self.diagnostics, other.diagnostics, operator.add, Diagnostics()),
+            errors=added_errors(self.errors, other.errors),
+            ungrounded=_added(self.ungrounded, other.ungrounded, operator.add, 0),
         )
 
     def with_ungrounded(self, ungrounded: int) -> Tally:
         """This tally with `ungrounded` set (docs/scoring.md §1b), every other field kept."""
-        kept = {
-            field.name: getattr(self, field.name) for field in dataclasses.fields(self) if field.name != "ungrounded"
-        }
-        return Tally(**kept, ungrounded=ungrounded)
-
-    def _weighted_sums(
-        self, other: Tally
-    ) -> tuple[Mapping[tuple[str, str], Fraction] | None, Mapping[Cell, int] | None]:
-        credit: dict[tuple[str, str], Fraction] | None = None
-        if self.credit is not None or other.credit is not None:
-            credit = dict(self.credit or {})
-            for types, share in (other.credit or {}).items():
-                credit[types] = credit[types] + share if types in credit else share
-        value_cells: dict[Cell, int] | None = None
-        if self.value_cells is not None or other.value_cells is not None:
-            summed = Counter(self.value_cells or {})
-            summed.update(other.value_cells or {})
-            value_cells = dict(summed)
-        return credit, value_cells
+        return replace(self, ungrounded=ungrounded)  # a Tally, not Options (tests/test_options.py)
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
@@ -284,12 +264,16 @@ class Tally:
         return sides[0], sides[1]
 
 
-def _added_findings(a: Tally, b: Tally) -> tuple[Diagnostics | None, Mapping[ErrorKey, int] | None]:
-    """The diagnostics and errors of two tallies added (None where neither has them)."""
-    diagnostics = None
-    if a.diagnostics is not None or b.diagnostics is not None:
-        diagnostics = (a.diagnostics or Diagnostics()) + (b.diagnostics or Diagnostics())
-    return diagnostics, added_errors(a.errors, b.errors)
+def _added(a: T | None, b: T | None, add: Callable[[T, T], T], zero: T) -> T | None:
+    """Two tallies' optional field added (`zero` for the one without it); None where neither has it."""
+    return None if a is None and b is None else add(zero if a is None else a, zero if b is None else b)
+
+
+def _counts_added(a: Mapping[K, Any], b: Mapping[K, Any]) -> dict[K, Any]:
+    """Two mappings of counts (or of exact credit) added key by key, in the order the keys first come."""
+    summed = Counter(a)
+    summed.update(b)
+    return dict(summed)
 
 
 def _sorted_types(*sides: Iterable[str | None]) -> list[str]:

@@ -208,14 +208,13 @@ def test_value_partners_from_the_value_table_are_value_pairs_sentence_by_sentenc
 def test_entities_with_value_do_not_pair_nested_sentences_one_at_a_time(monkeypatch) -> None:
     # The rows' partners come from the value table the tally was reduced from, made on arrays: `value_pair`,
     # sentence by sentence, is not called (it was, once per sentence), and no second table is made.
-    from nerscore.forms import readable
     from nerscore.table import reducers
     from nerscore.table.reducers import value_pairs
 
     def refused(*_: object) -> None:
         raise AssertionError("value_pair called sentence by sentence")
 
-    monkeypatch.setattr(readable, "value_pair", refused)
+    monkeypatch.setattr(reducers, "value_pair", refused)
     references = [[(0, 9, "A"), (1, 4, "B"), (5, 8, "A")]] * 50
     predictions = [[(0, 8, "A"), (1, 4, "A"), (5, 9, "B")]] * 50
     made = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,6 @@ from ..option_checks import HIPE
 from ..options import Options, check_span_options
 from ..pairing.greedy import pair_greedy
 from ..pairing.rules import pair
-from ..pairing.value import WeightTable, value_pair
 from ..schemes import TagTable
 from ..span import Span
 from ..table import reducers
@@ -47,9 +46,8 @@ def tally_semeval(predictions: Any, references: Any, options: Options | None = N
 
 def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> tuple[Tally, list[Row]]:
     """The `Tally` and rows of a batch of tags or ids (the table's reducers, `nerscore.table.reducers`)."""
-    rows = tag_rows(predictions, references, holds_ids, options)
-    tokens = reducers.token_counts(sentence_facts(predictions, references, holds_ids, options))
-    return reducers.tally(reduction(rows, len(references), options), tokens), rows
+    rows, facts = tag_rows_and_facts(predictions, references, holds_ids, options)
+    return reducers.tally(reduction(rows, len(references), options), reducers.token_counts(facts)), rows
 
 
 def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
@@ -76,31 +74,21 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
     pairs = Pairs.of_rows(rows, sentences=sentences)
     value_pairs = None
     if options.value is not None:
-        value_rows = [(sentence, *pair) for sentence, _, _, paired in _value_paired(rows, options) for pair in paired]
-        value_pairs = Pairs.of_rows(value_rows, pairs.type_names, sentences)
+        value_pairs = Pairs.of_rows(reducers.value_rows(rows, options), pairs.type_names, sentences)
     return Reduction(pairs, options, columns, value_pairs)
 
 
-def _value_paired(
-    rows: list[Row], options: Options
-) -> Iterator[tuple[int, list[Span], list[Span], list[tuple[Span | None, Span | None]]]]:
-    """Each sentence of `rows` with its references, its predictions (in the order of its rows) and their value
-    pairing (docs/scoring.md §10), by `value.value_pair`, its definition."""
-    assert options.value is not None
-    table = WeightTable(options.value)
-    for sentence, (references, predictions) in reducers.sides_by_sentence(rows).items():
-        paired = located(sentence, value_pair, references, predictions, table, options.value_min_overlap)
-        yield sentence, references, predictions, paired
-
-
-def sentence_facts(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> SentenceFacts:
-    """Each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags are equal:
-    what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
+def tag_rows_and_facts(
+    predictions: Batch, references: Batch, holds_ids: bool, options: Options
+) -> tuple[list[Row], SentenceFacts]:
+    """`tag_rows`, and each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags
+    are equal: what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
     if holds_ids:
         predictions, references = ids_to_tags(predictions, references, options, tag_table(options))
+    rows = tag_rows(predictions, references, False, options)  # checks every tag before the facts compare them
     lengths = np.array([len(tags) for tags in references], dtype=np.int64)
     equal = np.array([sum(map(operator.eq, p, r)) for p, r in zip(predictions, references)], dtype=np.int64)
-    return SentenceFacts(len(lengths), lengths, equal)
+    return rows, SentenceFacts(len(lengths), lengths, equal)
 
 
 def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
@@ -109,7 +97,7 @@ def value_partners(rows: list[Row], options: Options) -> list[Span | None]:
     unpaired there)."""
     partner_of_reference: dict[tuple[int, int], Span | None] = {}
     partner_of_prediction: dict[tuple[int, int], Span | None] = {}
-    for sentence, references, predictions, paired in _value_paired(rows, options):
+    for sentence, references, predictions, paired in reducers.value_paired(rows, options):
         # Entities are told apart by their place in the sentence's list (copies of one entity are alike, and may
         # be one object: `Pairs.rows` makes one `Span` per distinct entity), in list order, as `value_pair` sorts.
         spare_r: dict[int, deque[int]] = {}

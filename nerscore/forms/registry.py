@@ -38,7 +38,7 @@ from .inputs import (
     rows_of,
     side_forms,
 )
-from .readable import sentence_facts, span_rows, tag_rows
+from .readable import span_rows, tag_rows_and_facts
 from .span_arrays import count_spans
 from .string_batches import StringSpans, read_span_side, string_spans
 from .tag_arrays import count_tags
@@ -53,18 +53,17 @@ ReadableRows = Callable[[Batch, Batch, Options], "tuple[list[Row], SentenceFacts
 @dataclass(frozen=True)
 class Form:
     """One form of input, as data. `entities`: its values are entities (an error names one by its index in the
-    sentence, a slice needs no tags, `tokens` are checked against the entities' ends), not tags (named by their
-    token). `ids`: integer ids, read through `label_list` with `ignore_index`. `texts_name_entities`: `errors`
-    can name its entities by `texts` as well as by `tokens`. `check_options` refuses the options that mean nothing
-    for it. `count` and `readable` make its table of pairs; `ground`, where given, first places its entities in
-    the texts (§1b), and the spans they ground to are counted as spans. `store` turns both sides into what the
-    evaluate wrapper stores (every value checked), `fits` says whether a side's numbers fit the int64 evaluate
-    stores them in and which strings it encodes, and `unstorable` names what is wrong with one stored value."""
+    sentence, `errors` by `texts` as well as by `tokens`, a slice needs no tags, `tokens` are checked against the
+    entities' ends), not tags (named by their token). `ids`: integer ids, read through `label_list` with
+    `ignore_index`. `check_options` refuses the options that mean nothing for it. `count` and `readable` make its
+    table of pairs; `ground`, where given, first places its entities in the texts (§1b), and the spans they ground
+    to are counted as spans. `store` turns both sides into what the evaluate wrapper stores (every value checked),
+    `fits` says whether a side's numbers fit the int64 evaluate stores them in and which strings it encodes, and
+    `unstorable` names what is wrong with one stored value."""
 
     name: str
     entities: bool
     ids: bool
-    texts_name_entities: bool
     check_options: Callable[[Options], None]
     count: ArrayCount
     readable: ReadableRows
@@ -209,15 +208,13 @@ def _tag_form(name: str, ids: bool) -> Form:
     def readable(
         predictions: Batch, references: Batch, options: Options
     ) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
-        rows = tag_rows(predictions, references, ids, options)  # checks every tag before the facts compare them
-        facts = sentence_facts(predictions, references, ids, options)
+        rows, facts = tag_rows_and_facts(predictions, references, ids, options)
         return rows, facts, reducers.token_counts(facts)
 
     return Form(
         name,
         entities=False,
         ids=ids,
-        texts_name_entities=False,
         check_options=check_tag_options,
         count=count,
         readable=readable,
@@ -243,7 +240,6 @@ _SPANS = Form(
     SPANS,
     entities=True,
     ids=False,
-    texts_name_entities=True,
     check_options=check_span_options,
     count=_count_spans,
     readable=_span_rows,

@@ -178,11 +178,7 @@ class Columns:
         if not other:
             return self
         for name in sorted(set(self.given) ^ set(other.given)):
-            raise InvalidInputError(
-                f"{name} were given for some sentences and not for others; expected {name} with every batch",
-                name,
-                self.sentences if name in self.given else 0,
-            )
+            raise _given_for_some(name, self.sentences if name in self.given else 0)
         return Columns(**{name: tuple(getattr(self, name)) + tuple(getattr(other, name)) for name in self.given})
 
     def labels(self, name: str) -> list[str]:
@@ -255,17 +251,21 @@ class Columns:
         for sentence, row in enumerate(decoded):
             for name in names:
                 if name not in row:
-                    raise InvalidInputError(
-                        f"{name} were given for some sentences and not for others; expected {name} with every batch",
-                        name,
-                        sentence,
-                    )
+                    raise _given_for_some(name, sentence)
                 value = row[name]
                 values[name].append(_read_id(value) if COLUMNS[name].is_id else COLUMNS[name].kept(value))
         return cls(**{name: tuple(column) for name, column in values.items()})
 
 
 NO_COLUMNS = Columns()
+
+
+def _given_for_some(name: str, sentence: int | None) -> InvalidInputError:
+    """The error for a column given with some sentences (or batches) and not with others, at `sentence`."""
+    return InvalidInputError(
+        f"{name} were given for some sentences and not for others; expected {name} with every batch", name, sentence
+    )
+
 
 # Tokens of these scripts are written without a space between them (告 白 气 球 reads 告白气球), as the Space
 # writes them (space/writing.py).

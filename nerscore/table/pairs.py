@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -237,17 +238,11 @@ class Pairs:
         names = self.type_names
         made = {} if made is None else made
         out: list[Span | None] = []
-        if fragments is not None:
-            for held in zip(start.tolist(), end.tolist(), type_id.tolist(), fragments.tolist()):
-                span = made.get(held)
-                if span is None:
-                    span = made[held] = Span(held[0], held[1], names[held[2]], held[3])
-                out.append(None if held[0] < 0 else span)
-            return out
-        for key in zip(start.tolist(), end.tolist(), type_id.tolist()):
+        held = repeat(()) if fragments is None else fragments.tolist()
+        for key in zip(start.tolist(), end.tolist(), type_id.tolist(), held):
             span = made.get(key)
             if span is None:
-                span = made[key] = Span(key[0], key[1], names[key[2]])
+                span = made[key] = Span(key[0], key[1], names[key[2]], key[3])
             out.append(None if key[0] < 0 else span)
         return out
 

@@ -10,7 +10,7 @@ the table's columns it reads and the option that asks for it; `REDUCERS` lists t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -20,12 +20,12 @@ import numpy as np
 from ..errors import located
 from ..grouping import ranges
 from ..options import OVERLAP, Options
-from ..pairing.rules import SCENARIOS, overlap_kept, scenario_of
+from ..pairing.rules import SCENARIOS, overlap_kept
 from ..pairing.value import WeightTable, value_pair
 from ..pairing.value_arrays import value_nested
 from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
-from ..tally import Cell, CellTable, Counted, Tally, TokenCounts
+from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
@@ -89,10 +89,8 @@ def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray
     """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
     index into them: asked for only where needed, as it costs np.unique an argsort."""
     distinct, per = _distinct_keys(pairs, inverse)
-    kinds, reference_types, predicted_types = _cell_columns(distinct, len(pairs.type_names) + 1)
-    names: list[str | None] = [*pairs.type_names, None]  # type id -1, no entity, is the last name
-    columns = (kinds.tolist(), reference_types.tolist(), predicted_types.tolist())
-    return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)], per.reshape(-1)
+    columns = _cell_columns(distinct, len(pairs.type_names) + 1)
+    return named_cells(*columns, pairs.type_names), per.reshape(-1)
 
 
 def _distinct_keys(pairs: Pairs, inverse: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -243,18 +241,27 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
         bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
         parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names, pairs.sentences))
     if nested.any():
-        rows = pairs.select(nested[pairs.sentence]).rows()
-        value_rows = [
-            (sentence, reference, prediction)
-            for sentence, (sentence_references, sentence_predictions) in sides_by_sentence(rows).items()
-            for reference, prediction in located(
-                sentence, value_pair, sentence_references, sentence_predictions, table, options.value_min_overlap
-            )
-        ]
-        parts.append(Pairs.of_rows(value_rows, pairs.type_names))
+        parts.append(Pairs.of_rows(value_rows(pairs.select(nested[pairs.sentence]).rows(), options), pairs.type_names))
     if len(parts) == 1 and parts[0].sentences == pairs.sentences:
         return parts[0]  # all on arrays: already the batch's table (joining would copy every column)
     return Pairs.joined(parts, pairs.type_names, pairs.sentences)
+
+
+def value_paired(
+    rows: list[Row], options: Options
+) -> Iterator[tuple[int, list[Span], list[Span], list[tuple[Span | None, Span | None]]]]:
+    """Each sentence of `rows` with its references, its predictions (in the order of its rows) and their value
+    pairing (docs/scoring.md §10), by `value.value_pair`, its definition."""
+    assert options.value is not None
+    table = WeightTable(options.value)
+    for sentence, (references, predictions) in sides_by_sentence(rows).items():
+        paired = located(sentence, value_pair, references, predictions, table, options.value_min_overlap)
+        yield sentence, references, predictions, paired
+
+
+def value_rows(rows: list[Row], options: Options) -> list[Row]:
+    """The rows of the value pairing (`value_paired`) of the entities of `rows`."""
+    return [(sentence, *pair) for sentence, _, _, paired in value_paired(rows, options) for pair in paired]
 
 
 def value_flat(
@@ -312,18 +319,8 @@ def value_flat(
     if len(forked_r) or len(forked_p):
         spans_r = _as_spans(references.select(forked_r), type_names)
         spans_p = _as_spans(predictions.select(forked_p), type_names)
-        ids = {name: type_id for type_id, name in enumerate(type_names)}
-        rows = [
-            (
-                SCENARIOS.index(scenario_of(r, p)),
-                none if r is None else ids[r.entity_type],
-                none if p is None else ids[p.entity_type],
-                *((none, none) if r is None else (r.start, r.end)),
-                *((none, none) if p is None else (p.start, p.end)),
-            )
-            for r, p in value_pair(spans_r, spans_p, table, min_overlap)
-        ]
-        groups.append([np.array(column, dtype=np.int64) for column in zip(*rows)])
+        paired = value_pair(spans_r, spans_p, table, min_overlap)
+        groups.append(Pairs.of_rows([(0, r, p) for r, p in paired], type_names).columns()[1:])  # sentence dropped
     return tuple(np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7))
 
 
