@@ -375,9 +375,9 @@ class HeldPictures:
         self.released.set()
 
 
-def summary_of(text: str) -> list[list[str]]:
+def summary_of(text: str, scheme: str = "IOB2", mode: str = "lenient") -> list[list[str]]:
     """The summary table the page should show for one system's CoNLL `text`, header first."""
-    status, _, summary, *_ = answers.evaluate_page(text)
+    status, _, summary, *_ = answers.evaluate_page(text, scheme, mode)
     assert status.startswith("Evaluated"), status
     return [HEADER, *summary.values.tolist()]
 
@@ -409,6 +409,26 @@ def test_a_click_while_the_last_answer_is_drawn_shows_the_new_inputs_answer(page
     wait_for_summary(page, summary_of(second))
     wait_for_pictures(page, drawn(second))
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "V", "VI"]
+
+
+EXAMPLE_PAIR = ("English: all six scenarios", "IOBES, strict mode")
+
+
+def test_an_example_clicked_while_the_last_is_answered_shows_its_own_answer(page, monkeypatch):
+    # The same for the examples: the second example clicked while the first one's answer is drawn.
+    english, iobes = (texts.EXAMPLES[texts.EXAMPLE_LABELS.index(label)] for label in EXAMPLE_PAIR)
+    assert summary_of(*iobes[:3]) != summary_of(*english[:3])
+    held = HeldPictures(monkeypatch)
+    try:
+        page.get_by_text(EXAMPLE_PAIR[0]).click()
+        assert held.drawing.wait(TIMEOUT_MS / 1000)
+        page.get_by_text(EXAMPLE_PAIR[1]).click()
+        page.wait_for_timeout(500)  # the click handled by the page before the first answer ends
+    finally:
+        held.release()
+    wait_for_summary(page, summary_of(*iobes[:3]))
+    assert page.inner_text("#status").endswith("IOBES, strict mode.")
+    assert page.locator("#conll-input .cm-line").first.inner_text() == iobes[0].splitlines()[0]
 
 
 PICTURE_BOXES = ["#heatmap", "#type-chart", "#slices"]
