@@ -318,29 +318,30 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         spans_api.click(spans, inputs=[text], outputs=outputs, api_name="spans", **pool)
         # The button, examples and selectors evaluate (or compare) at once, pictures included; the page opens on
         # the worked example's answer, sent with it (page_events.first_answer).
-        private = {"api_visibility": "private", **pool}
-        button.click(page, inputs=page_inputs, outputs=page_outputs, **private)
+        # A trigger of the page's own events while its last event still runs (the pictures being drawn, the
+        # Agreement task's measurement) answers once that event ends, on the inputs as they are then: Gradio's
+        # "always_last". Its default, "once", dropped the trigger, and the page kept the answer of the inputs
+        # before the edit. (Gradio keeps one deferred trigger per event, so a burst of clicks answers twice at most.)
+        private = {"api_visibility": "private", "trigger_mode": "always_last", **pool}
+        instant = {"api_visibility": "private", "trigger_mode": "always_last", "queue": False}
+        measured = []  # the page's triggers that the Agreement task's measurement follows
+        measured.append(button.click(page, inputs=page_inputs, outputs=page_outputs, **private))
         example = steps_in_lane(lane_of, page_events.example_steps, busy_example, page_events.example_size)
         example_outputs = [text, scheme, mode, task, one_system, two_systems, button, *page_outputs]
         examples.click(example, inputs=[examples, value, task], outputs=example_outputs, **private)
-        scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private)
-        mode.input(page, inputs=page_inputs, outputs=page_outputs, **private)
+        measured.append(scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private))
+        measured.append(mode.input(page, inputs=page_inputs, outputs=page_outputs, **private))
         value.input(page, inputs=page_inputs, outputs=page_outputs, **private)
         upload_event = steps_in_lane(lane_of, page_events.upload_steps, busy_upload, upload_size)
-        upload.upload(
+        uploaded = upload.upload(
             upload_event, inputs=[upload, scheme, mode, task, value], outputs=[text, *page_outputs], **private
         )
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
         view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart, upload]
         task.change(page_events.task_view, inputs=task, outputs=view, api_visibility="private", queue=False)
-        switched = task.input(
-            page_events.switch_task,
-            inputs=[text, task],
-            outputs=[text, scheme, mode],
-            api_visibility="private",
-            queue=False,
-        ).then(page, inputs=page_inputs, outputs=page_outputs, **private)
+        switched = task.input(page_events.switch_task, inputs=[text, task], outputs=[text, scheme, mode], **instant)
+        switched.then(page, inputs=page_inputs, outputs=page_outputs, **private)
 
         # The Agreement task answers on the page's triggers through its own event (run_page leaves its outputs),
         # and at `/agreement` (text, scheme, mode: status and the three tables), on a hidden button.
@@ -353,14 +354,17 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 
         measure = in_lane(lane_of, agreement_run, busy_agreement)
         shown_outputs = [*agreement_outputs, agreement_figure]
-        for trigger in (button.click, scheme.input, mode.input):
-            trigger(measure, inputs=page_inputs, outputs=shown_outputs, **private)
-        agreement_example.click(
-            agreement_example_inputs, outputs=[text, scheme, mode], api_visibility="private", queue=False
-        ).then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        # It follows the page's event of each trigger (`.then`) rather than listening to the trigger beside it: a
+        # deferred trigger runs again every event of its trigger, and two events of one trigger, each deferred
+        # while the other ran, would run each other again in turn; a `.then` runs again only itself.
+        for answered in measured:
+            answered.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
+        agreement_example.click(agreement_example_inputs, outputs=[text, scheme, mode], **instant).then(
+            measure, inputs=page_inputs, outputs=shown_outputs, **private
+        )
         switched.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
         measure_upload = in_lane(lane_of, agreement_upload, busy_agreement, upload_size)
-        upload.upload(measure_upload, inputs=[upload, scheme, mode, task], outputs=shown_outputs, **private)
+        uploaded.then(measure_upload, inputs=[upload, scheme, mode, task], outputs=shown_outputs, **private)
         agreement_api = gr.Button(visible=False, elem_id="agreement-api")
         agreement_endpoint = in_lane(lane_of, agreement.agreement_text, lambda message, *_: busy_agreement(message)[:4])
         agreement_api.click(agreement_endpoint, inputs=inputs, outputs=agreement_outputs, api_name="agreement", **pool)

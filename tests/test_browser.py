@@ -349,6 +349,88 @@ def test_editing_a_tag_redraws_both_pictures(page):
     assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "I", "VI"]
 
 
+class HeldPictures:
+    """The page's pictures held back (`space.page_events.plot`, which the server, run in this process, calls once
+    the tables are sent): the first picture waits until `release`, so that the request that draws it stays running
+    while the test acts; `drawing` is set once it waits."""
+
+    def __init__(self, monkeypatch) -> None:
+        import threading
+
+        from space import page_events
+
+        self.drawing = threading.Event()
+        self.released = threading.Event()
+        plot = page_events.plot
+
+        def held(picture):
+            if not self.drawing.is_set():
+                self.drawing.set()
+                self.released.wait(TIMEOUT_MS / 1000)
+            return plot(picture)
+
+        monkeypatch.setattr(page_events, "plot", held)
+
+    def release(self) -> None:
+        self.released.set()
+
+
+def summary_of(text: str, scheme: str = "IOB2", mode: str = "lenient") -> list[list[str]]:
+    """The summary table the page should show for one system's CoNLL `text`, header first."""
+    status, _, summary, *_ = answers.evaluate_page(text, scheme, mode)
+    assert status.startswith("Evaluated"), status
+    return [HEADER, *summary.values.tolist()]
+
+
+def test_a_click_while_the_last_answer_is_drawn_shows_the_new_inputs_answer(page, monkeypatch):
+    # Gradio 6 drops a click on a button whose event still runs (trigger_mode "once"): a user who edited and
+    # clicked while the last answer's pictures were drawn got no answer, and the page kept the old text's numbers.
+    # The first answer's pictures are held while the user edits again and clicks; the page must end on the second
+    # text's numbers and pictures.
+    first = texts.WORKED_EXAMPLE.replace("球 I-MUSIC_NAME I-MUSIC_NAME\n\n一", "球 I-MUSIC_NAME O\n\n一")
+    second = first.replace("告 B-MUSIC_NAME O\n", "告 B-MUSIC_NAME B-SINGER\n", 1)
+    assert summary_of(first) == EDITED_SUMMARY and summary_of(second) != EDITED_SUMMARY
+    held = HeldPictures(monkeypatch)
+    try:
+        edit_line(page, 32, "I-MUSIC_NAME", "O")
+        page.click("#evaluate")
+        assert held.drawing.wait(TIMEOUT_MS / 1000)
+        # The first answer's tables are shown, its pictures not yet drawn: the event runs on.
+        page.wait_for_function(
+            f"expected => JSON.stringify(({ROWS_JS})(document.getElementById('summary'))) === JSON.stringify(expected)",
+            arg=EDITED_SUMMARY,
+            timeout=TIMEOUT_MS,
+        )
+        replace_input(page, second)  # (the editor draws only the lines in view: line 4 is out of it now)
+        page.click("#evaluate")
+        page.wait_for_timeout(500)  # the click handled by the page before the first answer ends
+    finally:
+        held.release()
+    wait_for_summary(page, summary_of(second))
+    wait_for_pictures(page, drawn(second))
+    assert [row[1] for row in table_rows(page, "scenarios")[1:]] == ["VI", "II", "V", "IV", "V", "VI"]
+
+
+EXAMPLE_PAIR = ("English: all six scenarios", "IOBES, strict mode")
+
+
+def test_an_example_clicked_while_the_last_is_answered_shows_its_own_answer(page, monkeypatch):
+    # The same for the examples: the second example clicked while the first one's answer is drawn.
+    english, iobes = (texts.EXAMPLES[texts.EXAMPLE_LABELS.index(label)] for label in EXAMPLE_PAIR)
+    assert summary_of(*iobes[:3]) != summary_of(*english[:3])
+    held = HeldPictures(monkeypatch)
+    try:
+        page.get_by_text(EXAMPLE_PAIR[0]).click()
+        assert held.drawing.wait(TIMEOUT_MS / 1000)
+        page.get_by_text(EXAMPLE_PAIR[1]).click()
+        page.wait_for_timeout(500)  # the click handled by the page before the first answer ends
+    finally:
+        held.release()
+    wait_for_summary(page, summary_of(*iobes[:3]))
+    assert page.inner_text("#status").endswith("IOBES, strict mode.")
+    assert page.locator("#conll-input .cm-line").first.inner_text() == iobes[0].splitlines()[0]
+
+
 PICTURE_BOXES = ["#heatmap", "#type-chart", "#slices"]
 
 
