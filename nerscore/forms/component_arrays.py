@@ -25,7 +25,7 @@ from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
-from ..pairing.staircase import staircase_pairs
+from ..pairing.staircase import staircase_pairs, started_within
 from ..pairing.value_arrays import pair_rows
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
@@ -324,16 +324,12 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
 
 def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) that share a position, both sides sorted by start (sentences lie at
-    positions of their own, so no pair spans two): those where the prediction starts within the reference, and
-    those where the reference starts after the prediction and within it. Each is a run of the other side's
-    starts, so the cost is that of the pairs found, however deeply the entities nest."""
-
+    positions of their own, so no pair spans two), once `_check_pairs_fit` says they fit in memory."""
     from ..pairing.large_components import overlapping_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
-    low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
-    _check_pairs_fit(references, predictions, np.maximum(high_a - low_a, 0), np.maximum(high_b - low_b, 0))
+    _, width_r, _, width_p = started_within(r_start, r_end, p_start, p_end)
+    _check_pairs_fit(references, predictions, width_r, width_p)
     return overlapping_pairs(r_start, r_end, p_start, p_end)
 
 

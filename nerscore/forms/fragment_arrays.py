@@ -25,6 +25,7 @@ from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
+from ..pairing.staircase import started_within
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from .component_arrays import propagated_labels
@@ -298,8 +299,7 @@ def _check_pairs_fit(
     `InvalidInputError` located at the sentence with the most, never a MemoryError."""
     _, start_r, end_r, sentence_r = moved_r
     _, start_p, end_p, sentence_p = moved_p
-    width_r = np.maximum(np.searchsorted(start_p, end_r, "left") - np.searchsorted(start_p, start_r, "left"), 0)
-    width_p = np.maximum(np.searchsorted(start_r, end_p, "left") - np.searchsorted(start_r, start_p, "right"), 0)
+    _, width_r, _, width_p = started_within(start_r, end_r, start_p, end_p)
     total = int(width_r.sum()) + int(width_p.sum())
     if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
         return

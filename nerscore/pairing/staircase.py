@@ -36,6 +36,20 @@ def runs(
     return np.searchsorted(p_end, r_start, "right"), np.searchsorted(p_start, r_end, "left")
 
 
+def started_within(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs that share a position, both sides sorted by start, as runs of the other side's starts: for each
+    reference, the first prediction starting within it and how many do; for each prediction, the first
+    reference starting after it (a tie of starts is the reference's) and how many start within it. Each pair is
+    in one run, so the counts sum to the pairs, whatever the ends (`large_components.overlapping_pairs` lists
+    them, and the array paths count them first)."""
+    low_r, low_p = np.searchsorted(p_start, r_start, "left"), np.searchsorted(r_start, p_start, "right")
+    width_r = np.maximum(np.searchsorted(p_start, r_end, "left") - low_r, 0)
+    width_p = np.maximum(np.searchsorted(r_start, p_end, "left") - low_p, 0)
+    return low_r, width_r, low_p, width_p
+
+
 def pair_count(low: np.ndarray, high: np.ndarray) -> int:
     """How many overlapping pairs the runs hold."""
     return int(np.maximum(high - low, 0).sum())
