@@ -88,6 +88,7 @@ def best_staircase(
     if not count:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     lows, highs = low[rows].tolist(), (high[rows] - 1).tolist()  # each row's columns, the last included
+    row_of = rows.tolist()
     if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
         block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(count))
 
@@ -100,7 +101,7 @@ def best_staircase(
             later = after[np.maximum(np.arange(low_k - after_low, high_k + 2 - after_low), 0)]
         values = np.empty(len(later), np.int64)
         values[-1] = later[-1]
-        values[:-1] = np.maximum(later[:-1], weights(int(rows[k]), low_k, high_k + 1) + later[1:])
+        values[:-1] = np.maximum(later[:-1], weights(row_of[k], low_k, high_k + 1) + later[1:])
         return np.maximum.accumulate(values[::-1])[::-1]
 
     # The first pass keeps the table of every block's first row, and of the row after each block.
@@ -116,27 +117,24 @@ def best_staircase(
     column = lows[0]
     for first in range(0, count, block):
         last = min(first + block, count)
-        # The block's tables again, from the kept table of the row after it.
-        tables: dict[int, np.ndarray] = {}
+        # The block's other tables again, from the kept table of the row after it; each dropped once read.
         after = kept.get(last)
-        for k in range(last - 1, first - 1, -1):
-            after = tables[k] = kept[k] if k in kept else row_table(k, after, lows[k + 1] if k + 1 < count else 0)
-        if last < count:
-            tables[last] = kept[last]
+        for k in range(last - 1, first, -1):
+            after = kept[k] = row_table(k, after, lows[k + 1] if k + 1 < count else 0)
         for k in range(first, last):
-            low_k, high_k = lows[k], highs[k]
+            low_k, high_k, table = lows[k], highs[k], kept.pop(k)
             if column > high_k:
                 continue
             column = max(column, low_k)
             if k + 1 < count:
-                following = tables[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
+                following = kept[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
             else:
                 following = np.zeros(high_k + 1 - column, np.int64)
-            reach = weights(int(rows[k]), column, high_k + 1) + following
-            hits = np.flatnonzero(reach == tables[k][column - low_k])
+            reach = weights(row_of[k], column, high_k + 1) + following
+            hits = np.flatnonzero(reach == table[column - low_k])
             if len(hits):
                 taken = column + int(hits[0])
-                chosen_r.append(int(rows[k]))
+                chosen_r.append(row_of[k])
                 chosen_p.append(taken)
                 column = taken + 1
     return np.array(chosen_r, np.int64), np.array(chosen_p, np.int64)
@@ -255,41 +253,17 @@ def best_chain(
 
 
 def _chain_on_numpy(first: list[int], lows: list[int], highs: list[int], weights: np.ndarray) -> list[int]:
-    """`best_chain`'s programme on numpy runs: the positions of the chosen edges in `weights` (edges by (row,
-    column)), the first edge of each row at `first`, its columns from `lows` to `highs`."""
-    count = len(first)
-    # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
-    table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
-    after, after_low = np.zeros(0, np.int64), 0  # f of the row after, by column from after_low (past the last: 0)
-    for k in range(count - 1, -1, -1):
-        low_k, high_k = lows[k], highs[k]
-        spots = np.arange(low_k - after_low, high_k + 2 - after_low)
-        # f(row k + 1, column) over the run and one past it (runs only move on, so that is in its table)
-        later = after[np.maximum(spots, 0)] if k + 1 < count else np.zeros(len(spots), np.int64)
-        values = np.empty(len(later), np.int64)
-        values[-1] = later[-1]
-        values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
-        table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
-        after_low = low_k
-    picked = []
-    column = lows[0]
-    for k in range(count):
-        low_k, high_k = lows[k], highs[k]
-        if column > high_k:
-            continue
-        column = max(column, low_k)
-        if k + 1 < count:
-            spots = np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1])
-            following = table[k + 1][np.maximum(spots, 0)]
-        else:
-            following = np.zeros(high_k + 1 - column, np.int64)
-        reach = weights[first[k] + column - low_k : first[k] + high_k + 1 - low_k] + following
-        hits = np.flatnonzero(reach == table[k][column - low_k])
-        if len(hits):
-            taken = column + int(hits[0])
-            picked.append(first[k] + taken - low_k)
-            column = taken + 1
-    return picked
+    """`best_chain`'s programme on numpy runs, `best_staircase`'s with every row's table kept: the positions of the
+    chosen edges in `weights` (edges by (row, column)), the first edge of each row at `first`, its columns from
+    `lows` to `highs`."""
+    at = [edge - low for edge, low in zip(first, lows)]  # the edge (k, c) is weights[at[k] + c]
+    rows, columns = best_staircase(
+        np.array(lows, np.int64),
+        np.array(highs, np.int64) + 1,
+        lambda k, low, high: weights[at[k] + low : at[k] + high],
+        1,
+    )
+    return [at[k] + c for k, c in zip(rows.tolist(), columns.tolist())]
 
 
 # Runs of at most this many columns on average are worked out in plain Python (`_chain_on_lists`): numpy's calls
