@@ -355,9 +355,9 @@ def check_pairs_fit(
     per_sentence = np.bincount(pieces_r[2], weights=width_r, minlength=sentences)
     per_sentence += np.bincount(pieces_p[2], weights=width_p, minlength=sentences)
     worst = int(per_sentence.argmax())
-    counts = [int(count[sentence == worst].sum()) for sentence, count in (copies_r, copies_p)]
+    count_r, count_p = (int(count[sentence == worst].sum()) for sentence, count in (copies_r, copies_p))
     try:
-        pairing.check_pairs_fit(total, *counts, pairing.ARRAY_PAIR_BYTES)
+        pairing.check_pairs_fit(total, count_r, count_p, pairing.ARRAY_PAIR_BYTES)
     except InvalidInputError as error:
         raise error.at(sentence=worst) from None
 
