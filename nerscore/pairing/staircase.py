@@ -115,28 +115,27 @@ def best_staircase(
     chosen_r: list[int] = []
     chosen_p: list[int] = []
     column = lows[0]
-    for first in range(0, count, block):
-        last = min(first + block, count)
-        # The block's other tables again, from the kept table of the row after it; each dropped once read.
-        after = kept.get(last)
-        for k in range(last - 1, first, -1):
-            after = kept[k] = row_table(k, after, lows[k + 1] if k + 1 < count else 0)
-        for k in range(first, last):
-            low_k, high_k, table = lows[k], highs[k], kept.pop(k)
-            if column > high_k:
-                continue
-            column = max(column, low_k)
-            if k + 1 < count:
-                following = kept[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
-            else:
-                following = np.zeros(high_k + 1 - column, np.int64)
-            reach = weights(row_of[k], column, high_k + 1) + following
-            hits = np.flatnonzero(reach == table[column - low_k])
-            if len(hits):
-                taken = column + int(hits[0])
-                chosen_r.append(row_of[k])
-                chosen_p.append(taken)
-                column = taken + 1
+    for k in range(count):
+        if block > 1 and k % block == 0:  # the block's other tables again, from the kept table of the row after it
+            last = min(k + block, count)
+            after = kept.get(last)
+            for row in range(last - 1, k, -1):
+                after = kept[row] = row_table(row, after, lows[row + 1] if row + 1 < count else 0)
+        low_k, high_k, table = lows[k], highs[k], kept.pop(k)  # each table dropped once read
+        if column > high_k:
+            continue
+        column = max(column, low_k)
+        if k + 1 < count:
+            following = kept[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
+        else:
+            following = np.zeros(high_k + 1 - column, np.int64)
+        reach = weights(row_of[k], column, high_k + 1) + following
+        hits = np.flatnonzero(reach == table[column - low_k])
+        if len(hits):
+            taken = column + int(hits[0])
+            chosen_r.append(row_of[k])
+            chosen_p.append(taken)
+            column = taken + 1
     return np.array(chosen_r, np.int64), np.array(chosen_p, np.int64)
 
 
