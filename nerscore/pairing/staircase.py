@@ -83,14 +83,21 @@ def best_staircase(
     from k on and the columns from c on, is kept for every `block`-th row (by default every row up to
     `_KEPT_PAIRS` pairs, else the square root of the rows), and a block's other rows are worked out again from the
     row after it when the choice reaches them."""
+    if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
+        block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(int(np.count_nonzero(high > low))))
+    return _programme(low, high, weights, block)
+
+
+def _programme(
+    low: np.ndarray, high: np.ndarray, weights: Callable[[int, int, int], np.ndarray], block: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`best_staircase` with its table kept every `block`-th row (`best_chain`'s numpy programme: every row)."""
     rows = np.flatnonzero(high > low)
     count = len(rows)
     if not count:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     lows, highs = low[rows].tolist(), (high[rows] - 1).tolist()  # each row's columns, the last included
     row_of = rows.tolist()
-    if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
-        block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(count))
 
     def row_table(k: int, after: np.ndarray | None, after_low: int) -> np.ndarray:
         # f(row k, column) for its run and one column past it, from f of the next row (from column after_low).
@@ -256,7 +263,7 @@ def _chain_on_numpy(first: list[int], lows: list[int], highs: list[int], weights
     chosen edges in `weights` (edges by (row, column)), the first edge of each row at `first`, its columns from
     `lows` to `highs`."""
     at = [edge - low for edge, low in zip(first, lows)]  # the edge (k, c) is weights[at[k] + c]
-    rows, columns = best_staircase(
+    rows, columns = _programme(
         np.array(lows, np.int64),
         np.array(highs, np.int64) + 1,
         lambda k, low, high: weights[at[k] + low : at[k] + high],
