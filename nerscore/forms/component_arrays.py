@@ -25,7 +25,7 @@ from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
-from ..pairing.staircase import staircase_pairs
+from ..pairing.staircase import staircase_pairs, started_within
 from ..pairing.value_arrays import pair_rows
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
@@ -324,34 +324,40 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
 
 def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) that share a position, both sides sorted by start (sentences lie at
-    positions of their own, so no pair spans two): those where the prediction starts within the reference, and
-    those where the reference starts after the prediction and within it. Each is a run of the other side's
-    starts, so the cost is that of the pairs found, however deeply the entities nest."""
-
+    positions of their own, so no pair spans two), once `check_pairs_fit` says they fit in memory."""
     from ..pairing.large_components import overlapping_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
-    low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
-    _check_pairs_fit(references, predictions, np.maximum(high_a - low_a, 0), np.maximum(high_b - low_b, 0))
+    check_pairs_fit(
+        (r_start, r_end, references.sentence),
+        (p_start, p_end, predictions.sentence),
+        (references.sentence, references.count),
+        (predictions.sentence, predictions.count),
+    )
     return overlapping_pairs(r_start, r_end, p_start, p_end)
 
 
-def _check_pairs_fit(references: _Classes, predictions: _Classes, width_r: np.ndarray, width_p: np.ndarray) -> None:
-    """`pairing.check_pairs_fit` before the pairs are listed (`width_r`: the pairs each reference starts, `width_p`
-    each prediction), located at the sentence with the most pairs: an `InvalidInputError`, never a MemoryError,
-    where they would not fit in memory."""
+def check_pairs_fit(
+    pieces_r: tuple[np.ndarray, np.ndarray, np.ndarray],
+    pieces_p: tuple[np.ndarray, np.ndarray, np.ndarray],
+    copies_r: tuple[np.ndarray, np.ndarray],
+    copies_p: tuple[np.ndarray, np.ndarray],
+) -> None:
+    """`pairing.check_pairs_fit` before the pairs of a batch are listed, located at the sentence with the most
+    pairs: an `InvalidInputError`, never a MemoryError, where they would not fit in memory. `pieces_r`: the start,
+    end and sentence of each reference (or fragment of one, docs/scoring.md §12), sorted by start, `pieces_p`
+    likewise; `copies_r`: the sentence and copies of each distinct reference, `copies_p` likewise."""
+    _, width_r, _, width_p = started_within(pieces_r[0], pieces_r[1], pieces_p[0], pieces_p[1])
     total = int(width_r.sum()) + int(width_p.sum())
     if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
         return
-    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
-    per_sentence = np.bincount(references.sentence, weights=width_r, minlength=sentences)
-    per_sentence += np.bincount(predictions.sentence, weights=width_p, minlength=sentences)
+    sentences = int(max(pieces_r[2].max(initial=-1), pieces_p[2].max(initial=-1))) + 1
+    per_sentence = np.bincount(pieces_r[2], weights=width_r, minlength=sentences)
+    per_sentence += np.bincount(pieces_p[2], weights=width_p, minlength=sentences)
     worst = int(per_sentence.argmax())
-    counts_r = np.bincount(references.sentence, weights=references.count, minlength=sentences)
-    counts_p = np.bincount(predictions.sentence, weights=predictions.count, minlength=sentences)
+    count_r, count_p = (int(count[sentence == worst].sum()) for sentence, count in (copies_r, copies_p))
     try:
-        pairing.check_pairs_fit(total, int(counts_r[worst]), int(counts_p[worst]), pairing.ARRAY_PAIR_BYTES)
+        pairing.check_pairs_fit(total, count_r, count_p, pairing.ARRAY_PAIR_BYTES)
     except InvalidInputError as error:
         raise error.at(sentence=worst) from None
 

@@ -20,14 +20,13 @@ from itertools import pairwise
 import numpy as np
 
 from ..decoding import kept_types
-from ..errors import InvalidInputError
 from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS, best_flow
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
-from .component_arrays import propagated_labels
+from .component_arrays import check_pairs_fit, propagated_labels
 from .fragment_reading import FragmentValues
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -276,8 +275,9 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
         start, end = start + move[sentence], end + move[sentence]
         order = np.argsort(start, kind="stable")
         moved.append((owner[order], start[order], end[order], sentence[order]))
-    (owner_r, start_r, end_r, _sentence_r), (owner_p, start_p, end_p, _sentence_p) = moved
-    _check_pairs_fit(moved[0], moved[1], references, predictions)
+    (owner_r, start_r, end_r, sentence_r), (owner_p, start_p, end_p, sentence_p) = moved
+    copies = [(side.sentence, side.count) for side in (references, predictions)]
+    check_pairs_fit((start_r, end_r, sentence_r), (start_p, end_p, sentence_p), *copies)
     a, b = overlapping_pairs(start_r, end_r, start_p, end_p)
     shared = np.minimum(end_r[a], end_p[b]) - np.maximum(start_r[a], start_p[b])
     i, j = owner_r[a], owner_p[b]
@@ -289,30 +289,6 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     units = np.add.reduceat(shared, first) if len(key) else np.zeros(0, np.int64)
     i, j = np.divmod(key[first], max(len(predictions.first), 1))
     return i, j, units
-
-
-def _check_pairs_fit(
-    moved_r: tuple[np.ndarray, ...], moved_p: tuple[np.ndarray, ...], references: _Classes, predictions: _Classes
-) -> None:
-    """`pairing.check_pairs_fit` on the pairs of fragments that meet, before they are listed: an
-    `InvalidInputError` located at the sentence with the most, never a MemoryError."""
-    _, start_r, end_r, sentence_r = moved_r
-    _, start_p, end_p, sentence_p = moved_p
-    width_r = np.maximum(np.searchsorted(start_p, end_r, "left") - np.searchsorted(start_p, start_r, "left"), 0)
-    width_p = np.maximum(np.searchsorted(start_r, end_p, "left") - np.searchsorted(start_r, start_p, "right"), 0)
-    total = int(width_r.sum()) + int(width_p.sum())
-    if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
-        return
-    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
-    per_sentence = np.bincount(sentence_r, weights=width_r, minlength=sentences)
-    per_sentence += np.bincount(sentence_p, weights=width_p, minlength=sentences)
-    worst = int(per_sentence.argmax())
-    counts_r = int(references.count[references.sentence == worst].sum())
-    counts_p = int(predictions.count[predictions.sentence == worst].sum())
-    try:
-        pairing.check_pairs_fit(total, counts_r, counts_p, pairing.ARRAY_PAIR_BYTES)
-    except InvalidInputError as error:
-        raise error.at(sentence=worst) from None
 
 
 # Components are labelled by `component_arrays.propagated_labels` (label propagation, no scipy to import) up to this

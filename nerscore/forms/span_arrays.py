@@ -295,9 +295,7 @@ def _joined(parts: list[SpanValues | FragmentValues]) -> SpanValues | FragmentVa
     start, end, counts = (np.concatenate([getattr(part, key) for part in parts]) for key in ("start", "end", "counts"))
     if all(isinstance(part, SpanValues) for part in parts):
         return SpanValues(start, end, type_id, names, counts)
-    pieces = np.concatenate(
-        [part.pieces if isinstance(part, FragmentValues) else np.ones(len(part.type_id), np.int64) for part in parts]
-    )
+    pieces = np.concatenate([_as_fragments(part).pieces for part in parts])
     return FragmentValues(start, end, pieces, type_id, names, counts)
 
 

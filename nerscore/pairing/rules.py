@@ -444,7 +444,8 @@ def _rule_d(
     room_p = room_p if room_p is not None else {j: 1 for _, j in weights}
     ranked = sorted(weights, key=rank.__getitem__)
     block = ranked[:block_size]
-    staged = _with_rank_shares(weights, block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+    share, scale = rank_shares(block, {(i, j): min(room_r[i], room_p[j]) for i, j in block})
+    staged = {edge: weight * scale + share.get(edge, 0) for edge, weight in weights.items()}  # shares below weights
     flow, row_potential, column_potential = max_weight_flow(staged, room_r, room_p)
     candidates = ranked[block_size:]
     if len(ranked) <= block_size:
@@ -491,16 +492,3 @@ def rank_shares(ranked: Sequence[Hashable], room: Mapping[Any, int] | None = Non
         share[item] = total + 1
         total += (1 if room is None else room[item]) * (total + 1)
     return share, total + 1
-
-
-def _with_rank_shares(
-    weights: Mapping[tuple[int, int], int],
-    ranked: list[tuple[int, int]],
-    room: Mapping[tuple[int, int], int] | None = None,
-) -> dict[tuple[int, int], int]:
-    """`weights` scaled up, and each edge of `ranked` given its `rank_shares` share below them."""
-    share, scale = rank_shares(ranked, room)
-    shifted = {edge: weight * scale for edge, weight in weights.items()}
-    for edge, own in share.items():
-        shifted[edge] += own
-    return shifted

@@ -36,6 +36,20 @@ def runs(
     return np.searchsorted(p_end, r_start, "right"), np.searchsorted(p_start, r_end, "left")
 
 
+def started_within(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs that share a position, both sides sorted by start, as runs of the other side's starts: for each
+    reference, the first prediction starting within it and how many do; for each prediction, the first
+    reference starting after it (a tie of starts is the reference's) and how many start within it. Each pair is
+    in one run, so the counts sum to the pairs, whatever the ends (`large_components.overlapping_pairs` lists
+    them, and the array paths count them first)."""
+    low_r, low_p = np.searchsorted(p_start, r_start, "left"), np.searchsorted(r_start, p_start, "right")
+    width_r = np.maximum(np.searchsorted(p_start, r_end, "left") - low_r, 0)
+    width_p = np.maximum(np.searchsorted(r_start, p_end, "left") - low_p, 0)
+    return low_r, width_r, low_p, width_p
+
+
 def pair_count(low: np.ndarray, high: np.ndarray) -> int:
     """How many overlapping pairs the runs hold."""
     return int(np.maximum(high - low, 0).sum())
@@ -69,13 +83,21 @@ def best_staircase(
     from k on and the columns from c on, is kept for every `block`-th row (by default every row up to
     `_KEPT_PAIRS` pairs, else the square root of the rows), and a block's other rows are worked out again from the
     row after it when the choice reaches them."""
+    if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
+        block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(int(np.count_nonzero(high > low))))
+    return _programme(low, high, weights, block)
+
+
+def _programme(
+    low: np.ndarray, high: np.ndarray, weights: Callable[[int, int, int], np.ndarray], block: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """`best_staircase` with its table kept every `block`-th row (`best_chain`'s numpy programme: every row)."""
     rows = np.flatnonzero(high > low)
     count = len(rows)
     if not count:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     lows, highs = low[rows].tolist(), (high[rows] - 1).tolist()  # each row's columns, the last included
-    if not block:  # every row's table where they fit in a few MB (worked out once), else one row a block
-        block = 1 if pair_count(low, high) <= _KEPT_PAIRS else max(1, math.isqrt(count))
+    row_of = rows.tolist()
 
     def row_table(k: int, after: np.ndarray | None, after_low: int) -> np.ndarray:
         # f(row k, column) for its run and one column past it, from f of the next row (from column after_low).
@@ -86,7 +108,7 @@ def best_staircase(
             later = after[np.maximum(np.arange(low_k - after_low, high_k + 2 - after_low), 0)]
         values = np.empty(len(later), np.int64)
         values[-1] = later[-1]
-        values[:-1] = np.maximum(later[:-1], weights(int(rows[k]), low_k, high_k + 1) + later[1:])
+        values[:-1] = np.maximum(later[:-1], weights(row_of[k], low_k, high_k + 1) + later[1:])
         return np.maximum.accumulate(values[::-1])[::-1]
 
     # The first pass keeps the table of every block's first row, and of the row after each block.
@@ -100,31 +122,27 @@ def best_staircase(
     chosen_r: list[int] = []
     chosen_p: list[int] = []
     column = lows[0]
-    for first in range(0, count, block):
-        last = min(first + block, count)
-        # The block's tables again, from the kept table of the row after it.
-        tables: dict[int, np.ndarray] = {}
-        after = kept.get(last)
-        for k in range(last - 1, first - 1, -1):
-            after = tables[k] = kept[k] if k in kept else row_table(k, after, lows[k + 1] if k + 1 < count else 0)
-        if last < count:
-            tables[last] = kept[last]
-        for k in range(first, last):
-            low_k, high_k = lows[k], highs[k]
-            if column > high_k:
-                continue
-            column = max(column, low_k)
-            if k + 1 < count:
-                following = tables[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
-            else:
-                following = np.zeros(high_k + 1 - column, np.int64)
-            reach = weights(int(rows[k]), column, high_k + 1) + following
-            hits = np.flatnonzero(reach == tables[k][column - low_k])
-            if len(hits):
-                taken = column + int(hits[0])
-                chosen_r.append(int(rows[k]))
-                chosen_p.append(taken)
-                column = taken + 1
+    for k in range(count):
+        if block > 1 and k % block == 0:  # the block's other tables again, from the kept table of the row after it
+            last = min(k + block, count)
+            after = kept.get(last)
+            for row in range(last - 1, k, -1):
+                after = kept[row] = row_table(row, after, lows[row + 1] if row + 1 < count else 0)
+        low_k, high_k, table = lows[k], highs[k], kept.pop(k)  # each table dropped once read
+        if column > high_k:
+            continue
+        column = max(column, low_k)
+        if k + 1 < count:
+            following = kept[k + 1][np.maximum(np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1]), 0)]
+        else:
+            following = np.zeros(high_k + 1 - column, np.int64)
+        reach = weights(row_of[k], column, high_k + 1) + following
+        hits = np.flatnonzero(reach == table[column - low_k])
+        if len(hits):
+            taken = column + int(hits[0])
+            chosen_r.append(row_of[k])
+            chosen_p.append(taken)
+            column = taken + 1
     return np.array(chosen_r, np.int64), np.array(chosen_p, np.int64)
 
 
@@ -241,41 +259,17 @@ def best_chain(
 
 
 def _chain_on_numpy(first: list[int], lows: list[int], highs: list[int], weights: np.ndarray) -> list[int]:
-    """`best_chain`'s programme on numpy runs: the positions of the chosen edges in `weights` (edges by (row,
-    column)), the first edge of each row at `first`, its columns from `lows` to `highs`."""
-    count = len(first)
-    # table[k][c - lows[k]] = f(row k, column c) for c up to highs[k] + 1; one row at a time, on numpy runs.
-    table: list[np.ndarray] = [np.zeros(0, np.int64)] * count
-    after, after_low = np.zeros(0, np.int64), 0  # f of the row after, by column from after_low (past the last: 0)
-    for k in range(count - 1, -1, -1):
-        low_k, high_k = lows[k], highs[k]
-        spots = np.arange(low_k - after_low, high_k + 2 - after_low)
-        # f(row k + 1, column) over the run and one past it (runs only move on, so that is in its table)
-        later = after[np.maximum(spots, 0)] if k + 1 < count else np.zeros(len(spots), np.int64)
-        values = np.empty(len(later), np.int64)
-        values[-1] = later[-1]
-        values[:-1] = np.maximum(later[:-1], weights[first[k] : first[k] + len(later) - 1] + later[1:])
-        table[k] = after = np.maximum.accumulate(values[::-1])[::-1]
-        after_low = low_k
-    picked = []
-    column = lows[0]
-    for k in range(count):
-        low_k, high_k = lows[k], highs[k]
-        if column > high_k:
-            continue
-        column = max(column, low_k)
-        if k + 1 < count:
-            spots = np.arange(column + 1 - lows[k + 1], high_k + 2 - lows[k + 1])
-            following = table[k + 1][np.maximum(spots, 0)]
-        else:
-            following = np.zeros(high_k + 1 - column, np.int64)
-        reach = weights[first[k] + column - low_k : first[k] + high_k + 1 - low_k] + following
-        hits = np.flatnonzero(reach == table[k][column - low_k])
-        if len(hits):
-            taken = column + int(hits[0])
-            picked.append(first[k] + taken - low_k)
-            column = taken + 1
-    return picked
+    """`best_chain`'s programme on numpy runs, `best_staircase`'s with every row's table kept: the positions of the
+    chosen edges in `weights` (edges by (row, column)), the first edge of each row at `first`, its columns from
+    `lows` to `highs`."""
+    at = [edge - low for edge, low in zip(first, lows)]  # the edge (k, c) is weights[at[k] + c]
+    rows, columns = _programme(
+        np.array(lows, np.int64),
+        np.array(highs, np.int64) + 1,
+        lambda k, low, high: weights[at[k] + low : at[k] + high],
+        1,
+    )
+    return [at[k] + c for k, c in zip(rows.tolist(), columns.tolist())]
 
 
 # Runs of at most this many columns on average are worked out in plain Python (`_chain_on_lists`): numpy's calls
