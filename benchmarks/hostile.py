@@ -402,6 +402,16 @@ def value_cases() -> dict[str, tuple[list, list]]:
             [(i + 1, i + 1_002, "AB"[i % 3 % 2]) for i in range(1_000)],
             [(i, i + 1_000, "AB"[i % 2]) for i in range(1_000)],
         ),
+        # §3 pairs identical entities by rule 1 and solves nothing (or only the rest); the value does not force
+        # them together (docs/scoring.md §10) and solves the whole sentence.
+        "identical onion 1,000 a side": (
+            [(i, 2_000 - i, "AB"[i % 2]) for i in range(1_000)],
+            [(i, 2_000 - i, "AB"[i % 2]) for i in range(1_000)],
+        ),
+        "half-identical onion 1,000 a side": (
+            [(i, 2_000 - i - (i % 2), "B" if i % 3 == 0 else "A") for i in range(1_000)],
+            [(i, 2_000 - i, "A" if i % 2 else "B") for i in range(1_000)],
+        ),
     }
 
 

@@ -435,3 +435,40 @@ def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumera
         chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions, cells)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, way) -> None:
+    # Where every entity of the smaller side has its twin (identical boundaries and type), §3 solves nothing and
+    # the value pairing starts from the twins (issue 31, item 6: the identical onion), which it need not keep.
+    rng = random.Random(f"twins {weights}{way}")
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    started_from = []
+    real = dense._from_candidates
+
+    def spy(cells, rounds, warm=None):
+        started_from.append(warm is not None)
+        return real(cells, rounds, warm)
+
+    for trial in range(12):
+        shape = (onion, clique, two_type_staircase)[trial % 3]
+        entities = shape(rng, rng.randint(2, 5))
+        extra = shape(rng, 2) if trial % 2 else []  # (a staircase of one has entities of no length)
+        references = spans_of(entities)
+        predictions = spans_of(sorted(set(entities) | set(extra)))
+        if trial % 4 == 1:
+            references, predictions = predictions, references
+        with (
+            started(way),
+            mock.patch.object(dense, "recall", return_value=None),
+            mock.patch.object(dense, "_from_candidates", spy),
+        ):
+            found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
+        assert found is not None
+        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
+        assert sorted(chosen) == sorted(expected), (references, predictions)
+    assert all(started_from)

@@ -143,7 +143,9 @@ def dense_pairs(
     With `worth`, the value score's pairing (docs/scoring.md §10) of the sentence's entities in (start, end, type
     name) order, twins included: the most worth, then rule 2 (a) to (d), as `value.value_pair` makes it. It
     starts from the cells §3's pairing of the same entities left tight where that was found a moment before
-    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round."""
+    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round. Where
+    §3 solved nothing of it (every entity of the smaller side has its twin, which rule 1 pairs), from the twins
+    (`_twins`)."""
     if not len(references[0]) or not len(predictions[0]):
         return None
     cells = _Cells(references, predictions, min_overlap, worth)
@@ -161,26 +163,43 @@ def dense_pairs(
             paired = cells.weights(a, b) > 0  # a pair of §3's may fall short of the value's min_overlap
             if paired.any():  # (no cells to start from: no pairs for all they know)
                 warm = ([a[paired]], [b[paired]])
+        else:
+            warm = _twins(cells)
     solved = _from_candidates(cells, min(1, _ROUNDS) if small_matrix else _ROUNDS, warm)
     if solved is None:
         solved = _from_matrix(cells, references, predictions)
     if solved is None:
         return None
-    matched_small, matched_large, x, y = solved
+    matched_small, matched_large, x, y, tight = solved
     if not len(matched_small):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    tight_small, tight_large = cells.tight(x, y)
+    tight_small, tight_large = cells.tight(x, y) if tight is None else tight
     if cells.flipped:
         tight_r, tight_p, u, v, matched_r, matched_p = tight_large, tight_small, y, x, matched_large, matched_small
     else:
         tight_r, tight_p, u, v, matched_r, matched_p = tight_small, tight_large, x, y, matched_small, matched_large
-    order = np.lexsort((tight_p, tight_r))
-    tight_r, tight_p = tight_r[order], tight_p[order]
+    rows, columns = len(references[0]), len(predictions[0])
+    keys = tight_r * columns + tight_p  # (row, column) order, which the cells are found in unless flipped
+    if np.any(keys[1:] < keys[:-1]):
+        order = np.argsort(keys)
+        tight_r, tight_p = tight_r[order], tight_p[order]
     if worth is None:
         remember(_sentence_key(references, predictions), (tight_r, tight_p))
-    rows, columns = len(references[0]), len(predictions[0])
     chosen = tight_smallest_best(tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v)
     return tight_r[chosen], tight_p[chosen]
+
+
+def _twins(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
+    """The value pairing's start where §3's result is not at hand (§3 paired the sentence's twins by rule 1 and
+    solved nothing, or only the rest): the twins (identical boundaries and type) as cells, where they pair every
+    entity of the smaller side (predictions equal to the references: §3's answer then, and mostly the value's,
+    docs/scoring.md §10). Where fewer are twins, the value's best pairing is mostly not theirs and a start from
+    them costs rounds more than the usual candidates (issue 31, item 6: the half-identical onion)."""
+    large_at = {entity: k for k, entity in enumerate(zip(*(column.tolist() for column in cells.large)))}
+    found = [large_at.get(entity, -1) for entity in zip(*(column.tolist() for column in cells.small))]
+    if min(found) < 0:
+        return None
+    return [np.arange(len(found))], [np.array(found, np.int64)]
 
 
 def _sentence_key(references: tuple, predictions: tuple) -> Key | None:
@@ -297,11 +316,15 @@ _ROUNDS = 12
 # a round costs more than scipy's assignment of such a matrix (the onion of 200 types, 1,500 a side: 0.9 s on the
 # matrix, 4.2 s in seven rounds).
 _SMALL_MATRIX_CELLS = 1 << 24
+# A solve's matching (rows, columns), its optimal dual (x, y) and its tight cells where found on the way, or None.
+Solved = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]
+# Tight cells gathered at most during a round's check (16 MB), where more go to `_Cells.tight`'s count first.
+_GATHERED = 1 << 20
 
 
 def _from_candidates(
     cells: _Cells, rounds: int, warm: tuple[list[np.ndarray], list[np.ndarray]] | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+) -> Solved | None:
     """The best matching of the sentence and its optimal dual (x on the rows, y on the columns), found among a few
     candidate cells a row (of the row's type and of the others, the heaviest and the nearest in length) by
     `large_components.proven_matching`,
@@ -317,7 +340,8 @@ def _from_candidates(
         if found_a:
             keys = np.union1d(keys, np.concatenate(found_a) * large + np.concatenate(found_b))
         if not len(keys):
-            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(small, np.int64), np.zeros(large, np.int64)
+            nothing = np.zeros(0, np.int64)
+            return nothing, nothing, np.zeros(small, np.int64), np.zeros(large, np.int64), None
         a, b = keys // large, keys % large
         solved = proven_matching(a, b, cells.weights(a, b), small, large)
         if solved is None:
@@ -326,24 +350,40 @@ def _from_candidates(
         found_a, found_b = [], []
         most_short = np.zeros(large, np.int64)  # per column, the cell most short of its weight, and its row
         most_short_row = np.full(large, -1, np.int64)
+        # The tight cells, gathered while every block so far has none short (the round may settle: then they are
+        # `_Cells.tight`'s, found without another two passes over the cells), up to `_GATHERED` of them.
+        tight_a: list[np.ndarray] | None = []
+        tight_b: list[np.ndarray] = []
+        gathered = 0
         for first, block in cells.blocks():
+            paired = block > 0 if tight_a is not None else None
             short = block  # a block of its own: worked out in place
             short -= x[first : first + len(block), None]
             short -= y
             if short.max() <= 0:
+                if tight_a is not None and paired is not None:
+                    a_at, b_at = np.nonzero(paired & (short == 0))
+                    gathered += len(a_at)
+                    tight_a.append(a_at + first)
+                    tight_b.append(b_at)
+                    if gathered > _GATHERED:
+                        tight_a, tight_b = None, []
                 continue  # no cell of the block short: none to add of its rows, none more short of a column
-            count = min(_ADDED, large)
-            worst = np.argpartition(-short, count - 1, axis=1)[:, :count]
-            rows = np.repeat(np.arange(len(block)), count)
-            keep = short[rows, worst.ravel()] > 0
-            found_a.append(rows[keep] + first)
-            found_b.append(worst.ravel()[keep])
+            tight_a, tight_b = None, []
             column_worst = short.argmax(axis=0)
             column_short = short[column_worst, np.arange(large)]
             better = column_short > most_short
             most_short[better], most_short_row[better] = column_short[better], column_worst[better] + first
+            worst, how_short = _largest(short, min(_ADDED, large))
+            keep = how_short > 0
+            found_a.append(np.broadcast_to(np.arange(len(block))[:, None], worst.shape)[keep] + first)
+            found_b.append(worst[keep])
         if not sum(len(part) for part in found_a):
-            return solved
+            if tight_a is None:
+                return (*solved, None)
+            tight = (np.concatenate(tight_a).astype(np.int64), np.concatenate(tight_b).astype(np.int64))
+            check_pairs_fit(len(tight[0]), small, large, TIGHT_PAIR_BYTES)
+            return (*solved, tight)
         found_a.append(most_short_row[most_short > 0])
         found_b.append(np.flatnonzero(most_short > 0))
         if warm is not None and round_number == 0:
@@ -373,20 +413,35 @@ def _first_candidates(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]
             for first in range(0, len(of_kind), step):
                 rows = of_kind[first : first + step]
                 part = cells.weights(rows[:, None], columns)
-                distance = np.abs(large_length[columns] - row_length[rows, None])
-                nearest = np.where(part > 0, distance, np.iinfo(np.int64).max)
-                at = np.repeat(np.arange(len(rows)), count)
-                for best in (np.argpartition(-part, count - 1, axis=1), np.argpartition(nearest, count - 1, axis=1)):
-                    best = best[:, :count].ravel()
-                    keep = part[at, best] > 0
-                    found_a.append(rows[at[keep]])
+                nearness = np.abs(large_length[columns] - row_length[rows, None])
+                np.negative(nearness, out=nearness)
+                nearest = np.where(part > 0, nearness, np.iinfo(np.int64).min)
+                at = np.broadcast_to(rows[:, None], (len(rows), count))
+                nearest_at, nearness = _largest(nearest, count)
+                heaviest_at, weight = _largest(part, count)
+                for best, keep in ((heaviest_at, weight > 0), (nearest_at, nearness > np.iinfo(np.int64).min)):
+                    found_a.append(at[keep])
                     found_b.append(columns[best[keep]])
     return found_a, found_b
 
 
-def _from_matrix(
-    cells: _Cells, references: tuple, predictions: tuple
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+def _largest(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The columns of the `count` largest values of each row of `values` (of the equal ones, the first) and
+    those values, each (rows, count); `values` is overwritten (each one taken set to the least int64). An argmax
+    a time: for a few of each row a fraction of numpy's argpartition's time (a block of 32 rows of 500, four
+    each: 22 us against 163 us), which was most of a solve's (issue 31, item 6)."""
+    rows = np.arange(len(values))
+    at = np.empty((len(values), count), np.int64)
+    found = np.empty((len(values), count), np.int64)
+    for k in range(count):
+        column = values.argmax(axis=1)
+        at[:, k] = column
+        found[:, k] = values[rows, column]
+        values[rows, column] = np.iinfo(np.int64).min
+    return at, found
+
+
+def _from_matrix(cells: _Cells, references: tuple, predictions: tuple) -> Solved | None:
     """The best matching and its optimal dual from scipy's assignment of the whole matrix of weights (8 bytes a
     cell, negated: 0 where no pair), refused first where it would not fit in memory."""
     overlaps = overlap_total(references[0], references[1], predictions[0], predictions[1])
@@ -400,9 +455,15 @@ def _from_matrix(
     keep = costs[matched_small, matched_large] < 0
     matched_small, matched_large = matched_small[keep], matched_large[keep]
     if not len(matched_small):
-        return matched_small, matched_large, np.zeros(cells.shape[0], np.int64), np.zeros(cells.shape[1], np.int64)
+        return (
+            matched_small,
+            matched_large,
+            np.zeros(cells.shape[0], np.int64),
+            np.zeros(cells.shape[1], np.int64),
+            None,
+        )
     proof = _potentials(costs, matched_small, matched_large)
-    return None if proof is None else (matched_small, matched_large, *proof)
+    return None if proof is None else (matched_small, matched_large, *proof, None)
 
 
 def _potentials(
