@@ -5,8 +5,8 @@ dict of the same keys is the same count (`Tally` takes either; the table reads a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -50,7 +50,50 @@ def _used(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str
     return lookup[codes], [names[i] for i in used.tolist()]
 
 
-class ErrorTable(Mapping[ErrorKey, int]):
+KeyT = TypeVar("KeyT")
+
+
+class CodedCounts(Mapping[KeyT, int], Generic[KeyT]):
+    """Counts kept as integer columns, one row a distinct key, `number` each row's count (`ErrorTable` here,
+    `tally.CellTable`), read as the dict of their keys only where a key is looked up (`named`); equal to that dict,
+    and pickled as it: a few keys' dict is smaller than their columns (an accumulator sent to another process
+    carries its counts, tests/test_accumulator.py)."""
+
+    number: np.ndarray
+    _named: dict[KeyT, int] | None = None
+
+    def _keys(self) -> Iterable[KeyT]:
+        """Each row's key, in the rows' order."""
+        raise NotImplementedError
+
+    @property
+    def named(self) -> dict[KeyT, int]:
+        if self._named is None:
+            self._named = dict(zip(self._keys(), self.number.tolist()))
+        return self._named
+
+    def __getitem__(self, key: KeyT) -> int:
+        return self.named[key]
+
+    def __iter__(self) -> Iterator[KeyT]:
+        return iter(self.named)
+
+    def __len__(self) -> int:
+        return len(self.number)
+
+    def __eq__(self, other: object) -> bool:
+        return self.named == (other.named if isinstance(other, CodedCounts) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # as a dict's
+
+    def __repr__(self) -> str:
+        return repr(self.named)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (self.named,)
+
+
+class ErrorTable(CodedCounts[ErrorKey]):
     """`Tally.errors` as integer codes: one row a distinct error, columns (scenario index, reference text,
     reference type, predicted text, predicted type), the texts indices into `texts` and the types into
     `type_names`, -1 for an unpaired side; and each row's count. Read as the mapping of `ErrorKey`s only where a
@@ -61,7 +104,6 @@ class ErrorTable(Mapping[ErrorKey, int]):
     def __init__(self, codes: np.ndarray, number: np.ndarray, texts: Sequence[str], type_names: Sequence[str]):
         # Distinct rows of `codes` (rows x 5), distinct `texts` and `type_names`: one error a row.
         self.codes, self.number, self.texts, self.type_names = codes, number, texts, type_names
-        self._errors: dict[ErrorKey, int] | None = None
 
     @classmethod
     def counted(
@@ -148,38 +190,18 @@ class ErrorTable(Mapping[ErrorKey, int]):
 
     @property
     def errors(self) -> dict[ErrorKey, int]:
-        if self._errors is None:
-            text_names, type_names = [*self.texts, None], [*self.type_names, None]
-            columns = [column.tolist() for column in self.codes.T]
-            keys = zip(
-                map(SCENARIOS.__getitem__, columns[0]),
-                map(text_names.__getitem__, columns[1]),
-                map(type_names.__getitem__, columns[2]),
-                map(text_names.__getitem__, columns[3]),
-                map(type_names.__getitem__, columns[4]),
-            )
-            self._errors = dict(zip(keys, self.number.tolist()))
-        return self._errors
+        return self.named
 
-    def __getitem__(self, key: ErrorKey) -> int:
-        return self.errors[key]
-
-    def __iter__(self) -> Iterator[ErrorKey]:
-        return iter(self.errors)
-
-    def __len__(self) -> int:
-        return len(self.number)
-
-    def __eq__(self, other: object) -> bool:
-        return self.errors == (other.errors if isinstance(other, ErrorTable) else other)
-
-    __hash__ = None  # type: ignore[assignment]  # as a dict's
-
-    def __repr__(self) -> str:
-        return repr(self.errors)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return dict, (self.errors,)  # pickled as the dict it reads as (as `tally.CellTable`)
+    def _keys(self) -> Iterator[ErrorKey]:
+        text_names, type_names = [*self.texts, None], [*self.type_names, None]
+        columns = [column.tolist() for column in self.codes.T]
+        return zip(
+            map(SCENARIOS.__getitem__, columns[0]),
+            map(text_names.__getitem__, columns[1]),
+            map(type_names.__getitem__, columns[2]),
+            map(text_names.__getitem__, columns[3]),
+            map(type_names.__getitem__, columns[4]),
+        )
 
 
 def added_errors(a: Mapping[ErrorKey, int] | None, b: Mapping[ErrorKey, int] | None) -> Mapping[ErrorKey, int] | None:

@@ -7,14 +7,14 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import count, islice, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from .error_table import ErrorKey, added_errors
+from .error_table import CodedCounts, ErrorKey, added_errors
 from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
 from .pairing.rules import SCENARIOS, scenario_of
@@ -125,7 +125,7 @@ def named_cells(
     return [(SCENARIOS[kind], names[r], names[p]) for kind, r, p in zip(*columns)]
 
 
-class CellTable(Mapping[Cell, int]):
+class CellTable(CodedCounts[Cell]):
     """A tally's cells as the table of pairs counts them (`nerscore.table.reducers.cells`): parallel columns of
     distinct cells (scenario index, reference and predicted type ids into `type_names`, -1 for no entity, and the
     number of rows), read as the mapping `Tally.cells` is. `CellColumns.of` reads the columns as they are; the
@@ -145,36 +145,13 @@ class CellTable(Mapping[Cell, int]):
         self.scenario, self.reference_type, self.predicted_type = scenario, reference_type, predicted_type
         self.number = number
         self.type_names = type_names
-        self._cells: dict[Cell, int] | None = None
 
     @property
     def cells(self) -> dict[Cell, int]:
-        if self._cells is None:
-            keys = named_cells(self.scenario, self.reference_type, self.predicted_type, self.type_names)
-            self._cells = dict(zip(keys, self.number.tolist()))
-        return self._cells
+        return self.named
 
-    def __getitem__(self, cell: Cell) -> int:
-        return self.cells[cell]
-
-    def __iter__(self) -> Iterator[Cell]:
-        return iter(self.cells)
-
-    def __len__(self) -> int:
-        return len(self.number)
-
-    def __eq__(self, other: object) -> bool:
-        return self.cells == (other.cells if isinstance(other, CellTable) else other)
-
-    __hash__ = None  # type: ignore[assignment]  # as a dict's
-
-    def __repr__(self) -> str:
-        return repr(self.cells)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the dict it reads as: a few cells' dict is smaller than their columns (an accumulator sent to
-        # another process carries its counts, tests/test_accumulator.py).
-        return dict, (self.cells,)
+    def _keys(self) -> list[Cell]:
+        return named_cells(self.scenario, self.reference_type, self.predicted_type, self.type_names)
 
     def present_types(self) -> np.ndarray:
         """The ids of the types a cell names, on either side, in order of id."""
