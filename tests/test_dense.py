@@ -55,6 +55,29 @@ WAYS = {
 }
 
 
+def red_team_onion(n: int) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """The red team's onion (issue 31, items 6 and 7): n nested entities a side, of two types, each overlapping
+    every entity of the other side: (the references here, the predictions)."""
+    return (
+        [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)],
+        [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)],
+    )
+
+
+def peak_unlisted(predictions, references, **options) -> tuple[dict, int]:
+    """`compute_semeval`'s result and its peak of traced memory, with the overlapping pairs never listed (the
+    listing fails the call)."""
+    compute_semeval(predictions=predictions, references=references, **options)  # imports done
+    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
+    tracemalloc.start()
+    try:
+        with mock.patch("nerscore.pairing.large_components.overlapping_pairs", listed):
+            result = compute_semeval(predictions=predictions, references=references, **options)
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 def started(way: str) -> contextlib.ExitStack:
     stack = contextlib.ExitStack()
     for name, value in WAYS[way].items():
@@ -132,8 +155,7 @@ def test_dense_sentences_count_as_the_readable_path(seed, way) -> None:
 
 def test_an_onion_and_a_staircase_of_two_types_pair_as_pair_does() -> None:
     n = 150
-    onion_r = [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]
-    onion_p = [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]
+    onion_r, onion_p = red_team_onion(n)
     stairs_r = [(i + 1, i + n + 2, "AB"[i % 3 % 2]) for i in range(n)]
     stairs_p = [(i, i + n, "AB"[i % 2]) for i in range(n)]
     for references, predictions in ((onion_r, onion_p), (stairs_r, stairs_p)):
@@ -148,35 +170,33 @@ def test_an_onion_takes_a_few_bytes_a_pair() -> None:
     # 600 a side: 360,000 pairs, every reference overlapping every prediction. Listed, they took 45-56 bytes each
     # at the peak (100 before issue 31); on the matrix, 8 and the blocks'.
     n = 600
-    references = [[(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
-    predictions = [[(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
-    compute_semeval(predictions=predictions, references=references)  # imports done
-    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
-    tracemalloc.start()
-    try:
-        with mock.patch("nerscore.pairing.large_components.overlapping_pairs", listed):
-            result = compute_semeval(predictions=predictions, references=references)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    references, predictions = red_team_onion(n)
+    result, peak = peak_unlisted([predictions], [references])
     assert result["strict_incorrect"] == n
     assert peak < 12 * n * n
 
 
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        (False, r"sentence 1: .* 3,000 references and 3,000 predictions .* 9,000,000 pairs"),
+        (True, r"sentence 1: .* 3,000 references and 3,000 predictions"),
+    ],
+    ids=["pairing", "value"],
+)
 @pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
-def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch, return_entities) -> None:
-    # Where the candidates do not settle, the whole matrix is the way left.
+def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(
+    monkeypatch, return_entities, value, match
+) -> None:
+    # Where the candidates do not settle, the whole matrix is the way left (the value's pairing's too).
     monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
     monkeypatch.setattr(dense, "_ROUNDS", 0)
     made = []
     monkeypatch.setattr(dense, "dense_assignment", lambda *a: made.append(1))
-    n = 3_000  # 9 million cells: 81 MB
-    references = [[(0, 1, "A")], [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
-    predictions = [[(0, 1, "A")], [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
-    with pytest.raises(
-        ns.InvalidInputError, match=r"sentence 1: .* 3,000 references and 3,000 predictions .* 9,000,000 pairs"
-    ):
-        compute_semeval(predictions=predictions, references=references, return_entities=return_entities)
+    onion_r, onion_p = red_team_onion(3_000)  # 9 million cells: 81 MB
+    references, predictions = [[(0, 1, "A")], onion_r], [[(0, 1, "A")], onion_p]
+    with pytest.raises(ns.InvalidInputError, match=match):
+        compute_semeval(predictions=predictions, references=references, value=value, return_entities=return_entities)
     assert not made
 
 
@@ -361,35 +381,10 @@ def value_arrays_rows(sentences, table, min_overlap) -> Counter:
 @pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
 def test_an_onion_takes_a_few_bytes_a_pair_by_value(return_entities) -> None:
     n = 600
-    references = [[(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
-    predictions = [[(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
-    compute_semeval(predictions=predictions, references=references, value=True)  # imports done
-    listed = mock.Mock(side_effect=AssertionError("not to be listed"))
-    tracemalloc.start()
-    try:
-        with mock.patch("nerscore.pairing.large_components.overlapping_pairs", listed):
-            result = compute_semeval(
-                predictions=predictions, references=references, value=True, return_entities=return_entities
-            )
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    references, predictions = red_team_onion(n)
+    result, peak = peak_unlisted([predictions], [references], value=True, return_entities=return_entities)
     assert result["value"] == 550 / 600  # as main: every entity paired, 500 of them within their type (0.5 each other)
     assert peak < 12 * n * n
-
-
-@pytest.mark.parametrize("return_entities", [False, True], ids=["arrays", "readable"])
-def test_a_value_matrix_beyond_the_free_memory_is_refused_before_it_is_made(monkeypatch, return_entities) -> None:
-    monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
-    monkeypatch.setattr(dense, "_ROUNDS", 0)
-    made = []
-    monkeypatch.setattr(dense, "dense_assignment", lambda *a: made.append(1))
-    n = 3_000
-    references = [[(0, 1, "A")], [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)]]
-    predictions = [[(0, 1, "A")], [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)]]
-    with pytest.raises(ns.InvalidInputError, match=r"sentence 1: .* 3,000 references and 3,000 predictions"):
-        compute_semeval(predictions=predictions, references=references, value=True, return_entities=return_entities)
-    assert not made
 
 
 def test_worths_beyond_exact_floats_leave_a_dense_sentence_to_its_listed_pairs() -> None:

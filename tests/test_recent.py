@@ -9,6 +9,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from test_dense import red_team_onion
 
 from nerscore import compute_semeval
 from nerscore.pairing import dense, recent, staircase
@@ -60,17 +61,10 @@ def test_the_least_recently_used_go_first_and_the_large_are_not_kept(monkeypatch
     assert recent.recall(large) is None
 
 
-def onion(n: int) -> tuple[list, list]:
-    return (
-        [(i, 2 * n - i - 1, "B" if i % 3 == 0 else "A") for i in range(n)],
-        [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)],
-    )
-
-
 # benchmarks/hostile.py's shapes: a dense sentence (the matrix's candidates), a dense staircase (its runs), a
 # staircase of short windows (the programme on its listed pairs).
 SHAPES = {
-    "onion": (onion(300), "_first_candidates"),
+    "onion": (red_team_onion(300), "_first_candidates"),
     "two-type staircase": (
         (
             [(i + 1, i + 302, "AB"[i % 3 % 2]) for i in range(300)],
