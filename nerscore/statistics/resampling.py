@@ -145,9 +145,9 @@ def bca_interval(
     # whose values are huge (docs/scoring.md §10's value under extreme false alarms: up to 2**961) is scaled by a
     # power of two first, and its deviations again where they are huge or tiny (extreme type weights), so that
     # their sums, squares and cubes neither overflow nor vanish; other columns are left exactly as they are.
-    jackknife = jackknife * _power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
+    jackknife = jackknife * power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
     centred = (weights @ jackknife) / weights.sum() - jackknife
-    centred = centred * _power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
+    centred = centred * power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
     with np.errstate(over="ignore", invalid="ignore"):
         second, third = weights @ centred**2, weights @ centred**3
     alpha = (1 - level) / 2
@@ -167,11 +167,11 @@ def bca_interval(
     return low, high
 
 
-def _power_of_two_scale(largest: np.ndarray) -> np.ndarray:
-    """Per column, 1 where its largest magnitude lies within 2**-100 and 2**100 (or is 0 or not finite), else the
-    power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
-    scaling by it changes no digit."""
-    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < 2.0**-100))
+def power_of_two_scale(largest: np.ndarray, smallest: float = 2.0**-100) -> np.ndarray:
+    """Per column, 1 where its largest magnitude lies within `smallest` and 2**100 (or is 0 or not finite), else
+    the power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
+    scaling by it changes no digit, and the column's squares and cubes neither overflow nor vanish."""
+    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < smallest))
     exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
     return np.where(odd, np.ldexp(1.0, exponents), 1.0)
 

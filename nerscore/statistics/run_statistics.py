@@ -17,6 +17,7 @@ from .resampling import (
     bca_interval,
     bootstrap_totals,
     holding_estimates,
+    power_of_two_scale,
     resample_blocks,
     swapped_totals,
 )
@@ -150,16 +151,15 @@ def runs_comparison(
 
 
 def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options, exponent: int) -> np.ndarray:
-    """Each statistic's scale for the t test: 1, or for a column whose values pass 2**100 (docs/scoring.md §10's
-    value under extreme false alarms, up to `VALUE_BOUND` in `value_exponent`'s units) the power of two that
-    brings them within 1, so that their squares stay finite; t and its degrees of freedom do not change with the
-    scale. The value divided by 2**`exponent`, as in `_per_run`."""
+    """Each statistic's scale for the t test (`power_of_two_scale` of huge columns only: docs/scoring.md §10's
+    value under extreme false alarms, up to `VALUE_BOUND` in `value_exponent`'s units), so that their squares
+    stay finite; t and its degrees of freedom do not change with the scale. The value divided by 2**`exponent`,
+    as in `_per_run`."""
     largest = np.abs(values).max(axis=0)
     if options.value is not None:  # only the value is unbounded: the drawn units' too
         for _, measures in _drawn_measures(drawn, runs, options, exponent):
             largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
-    huge = largest > 2.0**100
-    return np.where(huge, np.ldexp(1.0, -np.frexp(np.where(huge, largest, 1.0))[1]), 1.0)
+    return power_of_two_scale(largest, smallest=0.0)
 
 
 def _unit_variances(
