@@ -37,6 +37,8 @@ from .unit_counts import SentenceCounts
 
 # Statistics of resamples, block by block (resamples x k each), the same blocks each time it is called.
 Blocks = Callable[[], Iterable[np.ndarray]]
+# The k statistics of totals (..., width) -> (..., k).
+Statistic = Callable[[np.ndarray], np.ndarray]
 
 # Resamples are drawn and scored in blocks of about this many cells (resamples x distinct vectors when drawn,
 # resamples x floats when scored: a resample's statistics take some 60 floats on the way), so that memory stays
@@ -92,7 +94,7 @@ def swapped_totals(
 
 def resampled_interval(
     sample: SentenceCounts,
-    statistic: Callable[[np.ndarray], np.ndarray],
+    statistic: Statistic,
     resamples: int,
     rng: np.random.Generator,
     level: float,
@@ -105,7 +107,7 @@ def resampled_interval(
     return bca_interval(statistic(totals), resampled, jackknife, sample.sentences, level)
 
 
-def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -> Blocks:
+def _scored(totals: np.ndarray, statistic: Statistic) -> Blocks:
     """The statistics of every row of `totals`, block by block, as often as they are asked for."""
 
     def blocks() -> Iterator[np.ndarray]:

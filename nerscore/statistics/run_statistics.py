@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..options import Options
-from .paired_comparison import randomization_p_values
+from .paired_comparison import paired_difference, randomization_p_values
 from .resampling import (
     SCORED_WIDTH,
     Blocks,
@@ -19,7 +19,6 @@ from .resampling import (
     holding_estimates,
     power_of_two_scale,
     resample_blocks,
-    swapped_totals,
 )
 from .sample_statistics import measure_keys, scaled_back, statistics, value_exponent
 from .unit_counts import SentenceCounts
@@ -133,16 +132,9 @@ def runs_comparison(
         options,
         "value_delta",
     )
-    if runs_a == runs_b == 1:
-        # The generator goes on from the units' draws, as compare_semeval's does.
-
-        def difference(totals: np.ndarray) -> np.ndarray:
-            return statistics(totals[..., width:], options, exponent) - statistics(
-                totals[..., :width], options, exponent
-            )
-
-        p_values = randomization_p_values(estimate, map(difference, swapped_totals(units, resamples, rng, width)))
-        return keys, low, high, p_values
+    if runs_a == runs_b == 1:  # the generator goes on from the units' draws, as compare_semeval's does
+        difference = paired_difference([], options, exponent, width)
+        return keys, low, high, randomization_p_values(units, difference, estimate, resamples, rng)
     values = _per_run(units.totals(), runs_a + runs_b, options, exponent)
     scale = _scales(values, drawn, runs_a + runs_b, options, exponent)
     variances = _unit_variances(drawn, groups, options, scale, exponent)
