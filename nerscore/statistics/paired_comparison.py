@@ -109,10 +109,7 @@ def slice_comparison(
     observed = estimates[1] - estimates[0]  # difference(totals)
     # The interval's resamples and the swaps from one generator (docs/scoring.md §9).
     rng = np.random.default_rng(seed)
-    if pairs.size:
-        low_scaled, high_scaled = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
-    else:
-        low_scaled = high_scaled = observed
+    low_scaled, high_scaled = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
     p_values = randomization_p_values(pairs, difference, observed, resamples, rng).tolist()
     low, high = (ends.tolist() for ends in scaled_back(keys, low_scaled, high_scaled, exponent, options, "value_delta"))
     base: dict[str, float] = {}

@@ -100,11 +100,16 @@ def resampled_interval(
     level: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The BCa interval (`bca_interval`) of `statistic` from `resamples` bootstrap samples of the units of
-    `sample`, which holds at least one: what the intervals of one system and the paired differences share."""
+    `sample`: what the intervals of one system, of the paired differences and of agreement share. With no unit
+    there is nothing to resample: the ends are inf and -inf, so that the keys hold the estimate alone
+    (`holding_estimates`, `paired_comparison.difference_keys`)."""
     totals = sample.totals()
+    estimate = statistic(totals)
+    if not sample.size:
+        return np.full(len(estimate), np.inf), np.full(len(estimate), -np.inf)
     resampled = _scored(bootstrap_totals(sample, resamples, rng), statistic)
     jackknife = statistic(totals - sample.vectors)
-    return bca_interval(statistic(totals), resampled, jackknife, sample.sentences, level)
+    return bca_interval(estimate, resampled, jackknife, sample.sentences, level)
 
 
 def _scored(totals: np.ndarray, statistic: Statistic) -> Blocks:
@@ -317,12 +322,9 @@ def slice_interval_keys(
 
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))
-    if sample.size:
-        rng = np.random.default_rng(options.seed)
-        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
-        low, high = scaled_back(keys, low, high, exponent, options)
-    else:  # no sentence: nothing to resample, each interval its estimate
-        low = high = np.array([result.get(key, 0.0) for key in keys])
+    rng = np.random.default_rng(options.seed)
+    low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
+    low, high = scaled_back(keys, low, high, exponent, options)
     base = holding_estimates(keys, low, high, result)
     by_bucket: dict[str, dict[str, dict[str, float]]] = {}
     buckets = result.get("slices", {})
@@ -330,10 +332,7 @@ def slice_interval_keys(
         scored = buckets.get(name, {}).get(bucket)
         if scored is None or key not in scored:  # a bucket with no entity, or a scheme left out
             continue
-        if not sample.size:
-            low_value = high_value = scored[key]
-        else:
-            low_value, high_value = min(float(low[column]), scored[key]), max(float(high[column]), scored[key])
+        low_value, high_value = min(float(low[column]), scored[key]), max(float(high[column]), scored[key])
         by_bucket.setdefault(name, {}).setdefault(bucket, {}).update(
             {f"{key}_low": low_value, f"{key}_high": high_value}
         )
