@@ -329,10 +329,8 @@ def check_value(name: str, value: Any) -> Weights | None:
     1, min_overlap as the option's."""
     presets = ", ".join(map(repr, VALUE_PRESETS))
     expected = f"True, a preset ({presets}), or a dict of weights with keys among {list(WEIGHT_KEYS)}"
-    if value is None or (isinstance(value, (bool, np.bool_)) and not value):
-        return None
-    if isinstance(value, (bool, np.bool_)):
-        return Weights()
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return Weights() if value else None
     if isinstance(value, Weights):
         return value
     if isinstance(value, str):
