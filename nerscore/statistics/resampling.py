@@ -93,11 +93,7 @@ def swapped_totals(
 
 
 def resampled_interval(
-    sample: SentenceCounts,
-    statistic: Statistic,
-    resamples: int,
-    rng: np.random.Generator,
-    level: float,
+    sample: SentenceCounts, statistic: Statistic, resamples: int, rng: np.random.Generator, level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The BCa interval (`bca_interval`) of `statistic` from `resamples` bootstrap samples of the units of
     `sample`: what the intervals of one system, of the paired differences and of agreement share. With no unit
@@ -107,21 +103,15 @@ def resampled_interval(
     estimate = statistic(totals)
     if not sample.size:
         return np.full(len(estimate), np.inf), np.full(len(estimate), -np.inf)
-    resampled = _scored(bootstrap_totals(sample, resamples, rng), statistic)
-    jackknife = statistic(totals - sample.vectors)
-    return bca_interval(estimate, resampled, jackknife, sample.sentences, level)
+    drawn = bootstrap_totals(sample, resamples, rng)
 
-
-def _scored(totals: np.ndarray, statistic: Statistic) -> Blocks:
-    """The statistics of every row of `totals`, block by block, as often as they are asked for."""
-
-    def blocks() -> Iterator[np.ndarray]:
+    def resampled() -> Iterator[np.ndarray]:
         # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
         # columns): blocks of fewer resamples where the totals are wide.
-        for rows in resample_blocks(len(totals), 4 * totals.shape[1]):
-            yield statistic(totals[rows])
+        for rows in resample_blocks(len(drawn), 4 * drawn.shape[1]):
+            yield statistic(drawn[rows])
 
-    return blocks
+    return bca_interval(estimate, resampled, statistic(totals - sample.vectors), sample.sentences, level)
 
 
 def bca_interval(
