@@ -124,10 +124,6 @@ def intervals(
     f_name = options.f_name
     keys = [f"{scheme}_{f_name}_mean" for scheme in options.evaluation_schemes]
     keys += ["fleiss_kappa", "krippendorff_alpha"]
-    estimates = np.array([result[key] for key in keys])
-    if sample.size:
-        rng = np.random.default_rng(options.seed)
-        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
-    else:
-        low = high = estimates
+    rng = np.random.default_rng(options.seed)
+    low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
     return holding_estimates(keys, low, high, result)

@@ -314,6 +314,8 @@ class Weights:
 # The ACE-08 scorer's weights for entities of one name mention (ace08-eval-v08.pl, docs/scoring.md §10).
 VALUE_PRESETS: dict[str, Weights] = {"ace08": Weights(min_overlap=0.3)}
 WEIGHT_KEYS = tuple(field.name for field in dataclasses.fields(Weights))
+# Each number weight and its highest value: an error keeps a share of the entity's worth (docs/scoring.md §10).
+_WEIGHT_HIGHS = {"default_type_weight": math.inf, "false_alarm": math.inf, "type_error": 1.0, "boundary_error": 1.0}
 
 
 def _check_weight(name: str, value: Any, high: float = math.inf) -> float:
@@ -327,10 +329,8 @@ def check_value(name: str, value: Any) -> Weights | None:
     1, min_overlap as the option's."""
     presets = ", ".join(map(repr, VALUE_PRESETS))
     expected = f"True, a preset ({presets}), or a dict of weights with keys among {list(WEIGHT_KEYS)}"
-    if value is None or (isinstance(value, (bool, np.bool_)) and not value):
-        return None
-    if isinstance(value, (bool, np.bool_)):
-        return Weights()
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return Weights() if value else None
     if isinstance(value, Weights):
         return value
     if isinstance(value, str):
@@ -352,12 +352,9 @@ def check_value(name: str, value: Any) -> Weights | None:
             raise ValueError(f"value['types'] keys must be entity types (strings), found {shown(entity_type)}")
         checked_types.append((entity_type, _check_weight(f"value['types'][{entity_type!r}]", weight)))
     given["types"] = tuple(sorted(checked_types))
-    for key in ("default_type_weight", "false_alarm"):
+    for key, high in _WEIGHT_HIGHS.items():
         if key in value:
-            given[key] = _check_weight(f"value[{key!r}]", value[key])
-    for key in ("type_error", "boundary_error"):
-        if key in value:
-            given[key] = _check_weight(f"value[{key!r}]", value[key], 1.0)
+            given[key] = _check_weight(f"value[{key!r}]", value[key], high)
     if "min_overlap" in value:
         try:
             given["min_overlap"] = check_min_overlap("min_overlap", value["min_overlap"])

@@ -10,14 +10,14 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, given_columns, no_token, without_tokens
+from .accumulator import Accumulator, given_columns, no_token, without_tokens
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
 from .statistics.paired_comparison import difference_keys
 from .statistics.run_statistics import run_interval_keys, runs_comparison
 from .statistics.unit_counts import SentenceCounts
-from .systems import counted_in_order, given_options, shared_references
+from .systems import counted_in_order, given_options, shared_references, side_by_side_counts
 from .table.columns import Columns
 from .tally import Tally
 
@@ -48,7 +48,7 @@ def summarize_runs(
     given = _runs(runs, "runs")
     references, columns = shared_references(references, checked, given_columns(texts, tokens, groups, documents))
     counted = _counted(given, references, checked, columns, "runs")
-    units = _units(counted) if checked.bootstrap else None
+    units = side_by_side_counts(counted) if checked.bootstrap else None
     return summary_of(_tallies(counted), units, checked)
 
 
@@ -98,7 +98,7 @@ def compare_runs(
     counted_a = _counted(given_a, references, checked, columns, "runs_a")
     counted_b = _counted(given_b, references, checked, columns, "runs_b")
     return comparison_of(
-        _tallies(counted_a), _tallies(counted_b), _units(counted_a + counted_b), checked, resamples, seed
+        _tallies(counted_a), _tallies(counted_b), side_by_side_counts(counted_a + counted_b), checked, resamples, seed
     )
 
 
@@ -217,10 +217,3 @@ def _std(values: list[Any], mean: float) -> float:
     shift = 0 if in_range else math.frexp(largest)[1]  # ldexp, not a factor: 2**1074 is no float
     squares = math.fsum((math.ldexp(value, -shift) - math.ldexp(mean, -shift)) ** 2 for value in values)
     return math.ldexp(math.sqrt(squares / (len(values) - 1)), shift)
-
-
-def _units(counted: list[Accumulator]) -> SentenceCounts:
-    """Each unit's row: every run's six scenario counts, and its §10 weighted columns when asked for, side by side
-    (docs/scoring.md §9)."""
-    rows = [run.in_order for run in counted]
-    return PerSentence.side_by_side(rows, rows[0].documents).counts()

@@ -1,13 +1,14 @@
 """Two systems on the same references: `compare_semeval` (is B better than A? docs/scoring.md §9), and what it
 shares with several runs of each (`nerscore.runs`): the references read once (`shared_references`) and each system
-counted through the accumulator in order (`counted_in_order`), so that their sentences pair up (`paired_counts`)."""
+counted through the accumulator in order (`counted_in_order`), so that their sentences pair up
+(`side_by_side_counts`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from .accumulator import Accumulator, given_columns
+from .accumulator import Accumulator, PerSentence, given_columns
 from .compute import checked_columns
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
@@ -85,7 +86,7 @@ def compare_semeval(
     )
     assert system_a.tally is not None and system_b.tally is not None  # both updated
     ungrounded = _ungrounded_keys(system_a.tally, system_b.tally, columns)
-    pairs = paired_counts(system_a, system_b)
+    pairs = side_by_side_counts([system_a, system_b])
     if checked.slices:
         # docs/scoring.md §11: the buckets' differences from the same resamples and shuffles as the totals'.
         slices_a, slices_b = system_a.slices, system_b.slices
@@ -130,10 +131,11 @@ def counted_in_order(
     return counted
 
 
-def paired_counts(system_a: Accumulator, system_b: Accumulator) -> SentenceCounts:
-    """The units' counts of two systems on the same sentences, each accumulated `ordered`: system A's vector, then
-    system B's (`PerSentence.beside`), summed by unit."""
-    return system_a.in_order.beside(system_b.in_order).counts()
+def side_by_side_counts(counted: list[Accumulator]) -> SentenceCounts:
+    """The units' counts of systems (or runs) on the same sentences, each accumulated `ordered`: each one's vector
+    side by side, in order (`PerSentence.side_by_side`), summed by unit (docs/scoring.md §9)."""
+    rows = [system.in_order for system in counted]
+    return PerSentence.side_by_side(rows, rows[0].documents).counts()
 
 
 def _ungrounded_keys(tally_a: Tally, tally_b: Tally, columns: Columns) -> dict[str, int]:

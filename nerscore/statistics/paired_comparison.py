@@ -5,7 +5,7 @@ randomization p-value of every key, for the totals (`comparison`) and every buck
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -13,22 +13,33 @@ import numpy as np
 from ..options import Options
 from ..result_scores import scores
 from ..tally import Tally
-from .resampling import resampled_interval, swapped_totals
+from .resampling import Statistic, resampled_interval, swapped_totals
 from .sample_statistics import measure_keys, scaled_back, slice_key_positions, slice_measures, value_exponent
 from .unit_counts import SentenceCounts
 
 
-def randomization_p_values(observed: np.ndarray, shuffled: Iterable[np.ndarray]) -> np.ndarray:
+def paired_difference(layout: list[tuple[str, int, int, int]], options: Options, exponent: int, half: int) -> Statistic:
+    """B - A of `slice_measures` (the value divided by 2**`exponent`) of totals holding A's `half` columns, then B's."""
+
+    def difference(totals: np.ndarray) -> np.ndarray:
+        system_a, system_b = totals[..., :half], totals[..., half:]
+        return slice_measures(system_b, layout, options, exponent) - slice_measures(system_a, layout, options, exponent)
+
+    return difference
+
+
+def randomization_p_values(
+    pairs: SentenceCounts, difference: Statistic, observed: np.ndarray, shuffles: int, rng: np.random.Generator
+) -> np.ndarray:
     """Two-sided p-values of approximate randomization (Yeh 2000; Riezler and Maxwell 2005): the share of
-    shuffles (blocks of shuffles x k) whose difference is at least as far from zero as the observed one, counted
-    as (c + 1) / (n + 1) (as scipy's permutation_test counts a randomized test), so never 0, and 1 for a system
-    against itself. Differences that are equal but rounded differently count as equal (scipy's relative
-    tolerance)."""
+    `shuffles` swaps of the units' two outputs (`swapped_totals`) whose `difference` is at least as far from zero
+    as the `observed` one, counted as (c + 1) / (n + 1) (as scipy's permutation_test counts a randomized test), so
+    never 0, and 1 for a system against itself. Differences that are equal but rounded differently count as equal
+    (scipy's relative tolerance)."""
     tolerance = 100 * np.finfo(np.float64).eps * np.abs(observed)
-    extreme, shuffles = np.zeros(len(observed), dtype=np.int64), 0
-    for block in shuffled:
-        extreme += (np.abs(block) >= np.abs(observed) - tolerance).sum(axis=0)
-        shuffles += len(block)
+    extreme = np.zeros(len(observed), dtype=np.int64)
+    for totals in swapped_totals(pairs, shuffles, rng, pairs.vectors.shape[1] // 2):
+        extreme += (np.abs(difference(totals)) >= np.abs(observed) - tolerance).sum(axis=0)
     return (extreme + 1) / (shuffles + 1)
 
 
@@ -89,11 +100,7 @@ def slice_comparison(
     # shuffle's or a resample's, of either system, within the bound, so their difference too.
     exponent = value_exponent(pairs.vectors, 2, pairs.size, options)
 
-    def difference(totals: np.ndarray) -> np.ndarray:
-        return slice_measures(totals[..., half:], layout, options, exponent) - slice_measures(
-            totals[..., :half], layout, options, exponent
-        )
-
+    difference = paired_difference(layout, options, exponent, half)
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))
@@ -102,11 +109,8 @@ def slice_comparison(
     observed = estimates[1] - estimates[0]  # difference(totals)
     # The interval's resamples and the swaps from one generator (docs/scoring.md §9).
     rng = np.random.default_rng(seed)
-    if pairs.size:
-        low_scaled, high_scaled = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
-    else:
-        low_scaled = high_scaled = observed
-    p_values = randomization_p_values(observed, map(difference, swapped_totals(pairs, resamples, rng, half))).tolist()
+    low_scaled, high_scaled = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
+    p_values = randomization_p_values(pairs, difference, observed, resamples, rng).tolist()
     low, high = (ends.tolist() for ends in scaled_back(keys, low_scaled, high_scaled, exponent, options, "value_delta"))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):

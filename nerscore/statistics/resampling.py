@@ -37,6 +37,8 @@ from .unit_counts import SentenceCounts
 
 # Statistics of resamples, block by block (resamples x k each), the same blocks each time it is called.
 Blocks = Callable[[], Iterable[np.ndarray]]
+# The k statistics of totals (..., width) -> (..., k).
+Statistic = Callable[[np.ndarray], np.ndarray]
 
 # Resamples are drawn and scored in blocks of about this many cells (resamples x distinct vectors when drawn,
 # resamples x floats when scored: a resample's statistics take some 60 floats on the way), so that memory stays
@@ -91,30 +93,25 @@ def swapped_totals(
 
 
 def resampled_interval(
-    sample: SentenceCounts,
-    statistic: Callable[[np.ndarray], np.ndarray],
-    resamples: int,
-    rng: np.random.Generator,
-    level: float,
+    sample: SentenceCounts, statistic: Statistic, resamples: int, rng: np.random.Generator, level: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """The BCa interval (`bca_interval`) of `statistic` from `resamples` bootstrap samples of the units of
-    `sample`, which holds at least one: what the intervals of one system and the paired differences share."""
+    `sample`: what the intervals of one system, of the paired differences and of agreement share. With no unit
+    there is nothing to resample: the ends are inf and -inf, so that the keys hold the estimate alone
+    (`holding_estimates`, `paired_comparison.difference_keys`)."""
     totals = sample.totals()
-    resampled = _scored(bootstrap_totals(sample, resamples, rng), statistic)
-    jackknife = statistic(totals - sample.vectors)
-    return bca_interval(statistic(totals), resampled, jackknife, sample.sentences, level)
+    estimate = statistic(totals)
+    if not sample.size:
+        return np.full(len(estimate), np.inf), np.full(len(estimate), -np.inf)
+    drawn = bootstrap_totals(sample, resamples, rng)
 
-
-def _scored(totals: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray]) -> Blocks:
-    """The statistics of every row of `totals`, block by block, as often as they are asked for."""
-
-    def blocks() -> Iterator[np.ndarray]:
+    def resampled() -> Iterator[np.ndarray]:
         # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
         # columns): blocks of fewer resamples where the totals are wide.
-        for rows in resample_blocks(len(totals), 4 * totals.shape[1]):
-            yield statistic(totals[rows])
+        for rows in resample_blocks(len(drawn), 4 * drawn.shape[1]):
+            yield statistic(drawn[rows])
 
-    return blocks
+    return bca_interval(estimate, resampled, statistic(totals - sample.vectors), sample.sentences, level)
 
 
 def bca_interval(
@@ -145,9 +142,9 @@ def bca_interval(
     # whose values are huge (docs/scoring.md §10's value under extreme false alarms: up to 2**961) is scaled by a
     # power of two first, and its deviations again where they are huge or tiny (extreme type weights), so that
     # their sums, squares and cubes neither overflow nor vanish; other columns are left exactly as they are.
-    jackknife = jackknife * _power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
+    jackknife = jackknife * power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
     centred = (weights @ jackknife) / weights.sum() - jackknife
-    centred = centred * _power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
+    centred = centred * power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
     with np.errstate(over="ignore", invalid="ignore"):
         second, third = weights @ centred**2, weights @ centred**3
     alpha = (1 - level) / 2
@@ -167,11 +164,11 @@ def bca_interval(
     return low, high
 
 
-def _power_of_two_scale(largest: np.ndarray) -> np.ndarray:
-    """Per column, 1 where its largest magnitude lies within 2**-100 and 2**100 (or is 0 or not finite), else the
-    power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
-    scaling by it changes no digit."""
-    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < 2.0**-100))
+def power_of_two_scale(largest: np.ndarray, smallest: float = 2.0**-100) -> np.ndarray:
+    """Per column, 1 where its largest magnitude lies within `smallest` and 2**100 (or is 0 or not finite), else
+    the power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
+    scaling by it changes no digit, and the column's squares and cubes neither overflow nor vanish."""
+    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < smallest))
     exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
     return np.where(odd, np.ldexp(1.0, exponents), 1.0)
 
@@ -315,12 +312,9 @@ def slice_interval_keys(
 
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))
-    if sample.size:
-        rng = np.random.default_rng(options.seed)
-        low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
-        low, high = scaled_back(keys, low, high, exponent, options)
-    else:  # no sentence: nothing to resample, each interval its estimate
-        low = high = np.array([result.get(key, 0.0) for key in keys])
+    rng = np.random.default_rng(options.seed)
+    low, high = resampled_interval(sample, statistic, options.bootstrap, rng, options.confidence_level)
+    low, high = scaled_back(keys, low, high, exponent, options)
     base = holding_estimates(keys, low, high, result)
     by_bucket: dict[str, dict[str, dict[str, float]]] = {}
     buckets = result.get("slices", {})
@@ -328,10 +322,7 @@ def slice_interval_keys(
         scored = buckets.get(name, {}).get(bucket)
         if scored is None or key not in scored:  # a bucket with no entity, or a scheme left out
             continue
-        if not sample.size:
-            low_value = high_value = scored[key]
-        else:
-            low_value, high_value = min(float(low[column]), scored[key]), max(float(high[column]), scored[key])
+        low_value, high_value = min(float(low[column]), scored[key]), max(float(high[column]), scored[key])
         by_bucket.setdefault(name, {}).setdefault(bucket, {}).update(
             {f"{key}_low": low_value, f"{key}_high": high_value}
         )

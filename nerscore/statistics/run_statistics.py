@@ -10,15 +10,14 @@ from typing import Any
 import numpy as np
 
 from ..options import Options
-from .paired_comparison import randomization_p_values
+from .paired_comparison import paired_difference, randomization_p_values
 from .resampling import (
     SCORED_WIDTH,
-    Blocks,
     bca_interval,
     bootstrap_totals,
     holding_estimates,
+    power_of_two_scale,
     resample_blocks,
-    swapped_totals,
 )
 from .sample_statistics import measure_keys, scaled_back, statistics, value_exponent
 from .unit_counts import SentenceCounts
@@ -61,14 +60,17 @@ def _two_level(
     signs: Sequence[float],
     resamples: int,
     seed: int,
-    rng: np.random.Generator,
     options: Options,
-    exponent: int,
-) -> tuple[np.ndarray, Blocks, np.ndarray, np.ndarray]:
-    """The pieces of a two-level bootstrap of the sum over groups of sign x (the mean over the group's drawn runs
-    of the measures on the drawn units): the estimate, the resampled statistics (blocks), the leave-one-unit-out
-    values and the units' resampled totals (resamples x width, every run's)."""
+    name: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.random.Generator]:
+    """The BCa interval of a two-level bootstrap (docs/scoring.md §9) of the sum over groups of sign x (the mean
+    over the group's drawn runs of the measures on the drawn units), the value's ends multiplied back and named
+    `name` (`scaled_back`); then what the runs' test reads: the estimate, the units' resampled totals (resamples x
+    width, every run's), the value's exponent (`value_exponent`) and the generator, which goes on from the
+    units' draws."""
     runs = sum(groups)
+    rng = np.random.default_rng(seed)
+    exponent = value_exponent(units.vectors, runs, units.size, options)  # docs/scoring.md §10
     # Each run's weight in the statistic: sign / runs of its group, so that the picks give the mean of the drawn.
     weights = np.concatenate([np.full(size, sign / size) for size, sign in zip(groups, signs)])
     totals = units.totals()
@@ -81,7 +83,9 @@ def _two_level(
 
     estimate = weights @ _per_run(totals, runs, options, exponent)
     jackknife = np.einsum("r,urk->uk", weights, _per_run(totals - units.vectors, runs, options, exponent))
-    return estimate, resampled, jackknife, drawn
+    low, high = bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
+    low, high = scaled_back(measure_keys(options), low, high, exponent, options, name)
+    return low, high, estimate, drawn, exponent, rng
 
 
 def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int, options: Options) -> dict[str, float]:
@@ -90,13 +94,7 @@ def run_interval_keys(means: Mapping[str, Any], units: SentenceCounts, runs: int
     units; docs/scoring.md §9). `units` holds the runs' counts (`_per_run`) side by side for each unit."""
     keys = measure_keys(options)
     if units.size:
-        rng = np.random.default_rng(options.seed)
-        exponent = value_exponent(units.vectors, runs, units.size, options)  # docs/scoring.md §10
-        estimate, resampled, jackknife, _ = _two_level(
-            units, [runs], [1.0], options.bootstrap, options.seed, rng, options, exponent
-        )
-        low, high = bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level)
-        low, high = scaled_back(keys, low, high, exponent, options, "value_mean")
+        low, high, *_ = _two_level(units, [runs], [1.0], options.bootstrap, options.seed, options, "value_mean")
     else:
         low = high = np.array([means.get(f"{key}_mean", 0.0) for key in keys])
     return holding_estimates(keys, low, high, means, "_mean")
@@ -116,50 +114,33 @@ def runs_comparison(
     of run labels alone cannot do with few runs: three runs against three have 20 arrangements, in mirrored
     pairs, so its smallest two-sided p-value is 2/20 = 0.1, and 2 against 2 (6 arrangements) 1/3."""
     keys = measure_keys(options)
-    groups, width = (runs_a, runs_b), units.vectors.shape[1] // (runs_a + runs_b)  # one run's columns
+    groups, runs = (runs_a, runs_b), runs_a + runs_b
     if not units.size:
         nothing = np.zeros(len(keys))
         return keys, nothing, nothing, np.ones(len(keys))
-    rng = np.random.default_rng(seed)
-    exponent = value_exponent(units.vectors, runs_a + runs_b, units.size, options)  # docs/scoring.md §10
-    estimate, resampled, jackknife, drawn = _two_level(
-        units, groups, (-1.0, 1.0), resamples, seed, rng, options, exponent
+    low, high, estimate, drawn, exponent, rng = _two_level(
+        units, groups, (-1.0, 1.0), resamples, seed, options, "value_delta"
     )
-    low, high = scaled_back(
-        keys,
-        *bca_interval(estimate, resampled, jackknife, units.sentences, options.confidence_level),
-        exponent,
-        options,
-        "value_delta",
-    )
-    if runs_a == runs_b == 1:
-        # The generator goes on from the units' draws, as compare_semeval's does.
-
-        def difference(totals: np.ndarray) -> np.ndarray:
-            return statistics(totals[..., width:], options, exponent) - statistics(
-                totals[..., :width], options, exponent
-            )
-
-        p_values = randomization_p_values(estimate, map(difference, swapped_totals(units, resamples, rng, width)))
-        return keys, low, high, p_values
-    values = _per_run(units.totals(), runs_a + runs_b, options, exponent)
-    scale = _scales(values, drawn, runs_a + runs_b, options, exponent)
+    if runs_a == runs_b == 1:  # the generator goes on from the units' draws, as compare_semeval's does
+        difference = paired_difference([], options, exponent, units.vectors.shape[1] // 2)
+        return keys, low, high, randomization_p_values(units, difference, estimate, resamples, rng)
+    values = _per_run(units.totals(), runs, options, exponent)
+    scale = _scales(values, drawn, runs, options, exponent)
     variances = _unit_variances(drawn, groups, options, scale, exponent)
     p_values = _pooled_p_values(values[:runs_a] * scale, values[runs_a:] * scale, variances, resamples)
     return keys, low, high, p_values
 
 
 def _scales(values: np.ndarray, drawn: np.ndarray, runs: int, options: Options, exponent: int) -> np.ndarray:
-    """Each statistic's scale for the t test: 1, or for a column whose values pass 2**100 (docs/scoring.md §10's
-    value under extreme false alarms, up to `VALUE_BOUND` in `value_exponent`'s units) the power of two that
-    brings them within 1, so that their squares stay finite; t and its degrees of freedom do not change with the
-    scale. The value divided by 2**`exponent`, as in `_per_run`."""
+    """Each statistic's scale for the t test (`power_of_two_scale` of huge columns only: docs/scoring.md §10's
+    value under extreme false alarms, up to `VALUE_BOUND` in `value_exponent`'s units), so that their squares
+    stay finite; t and its degrees of freedom do not change with the scale. The value divided by 2**`exponent`,
+    as in `_per_run`."""
     largest = np.abs(values).max(axis=0)
     if options.value is not None:  # only the value is unbounded: the drawn units' too
         for _, measures in _drawn_measures(drawn, runs, options, exponent):
             largest = np.maximum(largest, np.abs(measures).max(axis=(0, 1)))
-    huge = largest > 2.0**100
-    return np.where(huge, np.ldexp(1.0, -np.frexp(np.where(huge, largest, 1.0))[1]), 1.0)
+    return power_of_two_scale(largest, smallest=0.0)
 
 
 def _unit_variances(
