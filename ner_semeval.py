@@ -454,6 +454,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
             raise
         self._sentences_added = 0
         self._stored_form = self._stored_columns = self._empty_batch_columns = None
+        self._stored_sides = (None, None)
         return result
 
     def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:

@@ -453,6 +453,9 @@ def test_a_side_keeps_its_form_over_the_batches(load_metric, tmp_path) -> None:
     ):
         metric.add_batch(predictions=[[("LOC", "York")]], references=[[(0, 4, "LOC")]], texts=["York"])
     assert metric.compute()["strict_correct"] == 1
+    # A compute ends the evaluation: the next one may give that side in spans.
+    metric.add_batch(predictions=[[("LOC", "York")]], references=[[(0, 4, "LOC")]], texts=["York"])
+    assert metric.compute()["strict_correct"] == 1
 
 
 # ---------------------------------------------------------------------------------------------------------
