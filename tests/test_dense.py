@@ -21,7 +21,7 @@ from test_value import as_dict, best_value_pairing
 import nerscore as ns
 from nerscore import Span, compute_semeval, pair
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import dense, dense_matrix, overlaps, value_arrays
+from nerscore.pairing import dense, dense_matrix, overlaps, recent, value_arrays
 from nerscore.pairing import rules as pairing
 from nerscore.pairing import value as value_module
 
@@ -499,3 +499,33 @@ def test_equal_sides_pair_as_twins_without_a_solve_as_the_solver_pairs_them(weig
             == [part.tolist() for part in solved]
             == [list(range(len(columns[0])))] * 2
         )
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairing_enumerated(weights, way) -> None:
+    # §3's pairing of the same entities first (`recent` keeps its tight cells, free entities and rule (d)'s choice);
+    # the value's reads them, and takes §3's choice where its own tight cells and free entities are §3's.
+    rng = random.Random(f"after {weights}{way}")
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    searched = mock.Mock(wraps=dense.tight_smallest_best)
+    taken = 0
+    for trial in range(40):
+        shape = (onion, clique, two_type_staircase)[trial % 3]
+        references = spans_of(shape(rng, rng.randint(2, 6)))
+        predictions = [p for p in spans_of(shape(rng, rng.randint(2, 6))) if p not in references]  # no twins (§3)
+        if not predictions:
+            continue
+        recent.forget()
+        with started(way), mock.patch.object(dense, "tight_smallest_best", searched):
+            dense.dense_pairs(value_columns(references), value_columns(predictions), None)
+            before = searched.call_count
+            found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
+        assert found is not None
+        taken += searched.call_count == before and len(found[0]) > 0
+        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
+        assert sorted(chosen) == sorted(expected), (references, predictions)
+    assert taken
