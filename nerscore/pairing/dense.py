@@ -276,6 +276,9 @@ class _Cells:
         self.part_other = kept[0]
         self.part_same = kept[1] + (self.extent_radix if self.typed else 0)
         self.part_bounds = (kept[2] - kept[0], kept[3] - kept[1])
+        # Identical boundaries worth nothing more (`boundary_error` 1, the defaults and ACE's): the value does not
+        # force them together (docs/scoring.md §10), so no cell's weight looks at them (issue 31, item 6).
+        self.same_bounds &= bool(self.part_bounds[0].any() or self.part_bounds[1].any())
         self.part_predicted = worth.prediction[p_type] * step + self.type_radix * self.extent_radix
 
     def weights(self, a: Any, b: Any) -> np.ndarray:
