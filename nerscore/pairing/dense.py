@@ -19,16 +19,21 @@ the pair's, in place of identical boundaries'.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import InvalidInputError
 from .dense_matrix import BLOCK_CELLS, Solved, from_matrix, overlap_total
-from .large_components import EXACT, proven_matching, tight_smallest_best
-from .overlaps import check_pairs_fit, overlap_kept
+from .large_components import EXACT, proven_matching, span_columns, tight_smallest_best
+from .overlaps import any_fragmented, check_pairs_fit, overlap_count, overlap_kept
 from .recent import Key, key_of, recall, remember
+
+if TYPE_CHECKING:
+    from ..span import Span
 
 # A sentence is paired here where at least 1 / _DENSE_SHARE of its cells are pairs (each round's pass over the
 # cells then costs little more than the pairs; the matrix, where needed, 8 * _DENSE_SHARE bytes a pair at most,
@@ -68,6 +73,22 @@ def worth_matrix(pairs: int, references: int, predictions: int) -> bool:
     """Whether a sentence of `pairs` overlapping pairs is better paired on its matrix than from its pairs listed."""
     cells = references * predictions
     return cells >= _LEAST_CELLS and pairs * _DENSE_SHARE >= cells
+
+
+def dense_columns(references: Sequence[Span], predictions: Sequence[Span], copies: bool = False) -> tuple | None:
+    """A sentence's entities (each side in (start, end, type) order) as `dense_pairs` takes them
+    (`large_components.span_columns`), where it pairs them: many and dense enough (`worth_matrix`), no
+    discontinuous entity, one copy of each (`copies`: some entity has more; two equal neighbours on a side are
+    looked for here); None for any other sentence. §3's pairing and the value's ask alike (`rules`, `value`)."""
+    if copies or not references or not predictions or not large_enough(len(references), len(predictions)):
+        return None
+    if any_fragmented(references, predictions):
+        return None
+    if any(a == b for side in (references, predictions) for a, b in pairwise(side)):
+        return None
+    if not worth_matrix(overlap_count(references, predictions), len(references), len(predictions)):
+        return None
+    return span_columns(references, predictions)
 
 
 def dense_sentences(

@@ -484,9 +484,8 @@ def overlapping_pairs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) index pair of entities that share a position, both sides sorted by start:
     where the prediction starts within the reference, and where the reference starts after the prediction and
-    within it (`staircase.started_within`). Each is a run of the other side's starts, so the cost is that of the
-    pairs found: 4 bytes an index (int32) while every count fits one, half of what int64 would hold at the peak
-    (issue 31)."""
+    within it (`staircase.started_within`'s runs): the cost is that of the pairs found, 4 bytes an index (int32)
+    while every count fits one, half of what int64 would hold at the peak (issue 31)."""
 
     def runs(low: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         index = np.int32 if max(int(width.sum()), len(r_start), len(p_start)) < 2**31 else np.int64
