@@ -180,7 +180,7 @@ def dense_pairs(
             if paired.any():  # (no cells to start from: no pairs for all they know)
                 warm = ([a[paired]], [b[paired]])
     if warm is None and _NEIGHBOURS and rounds:
-        warm = _neighbours(cells)
+        warm, rounds = _neighbours(cells), rounds - 1  # (in place of the first round's candidates, no round more)
     solved = _from_candidates(cells, rounds, warm)
     if solved is None:
         solved = from_matrix(cells, references, predictions)
@@ -384,7 +384,8 @@ def _from_candidates(
     small, large = cells.shape
     found_a, found_b = _first_candidates(cells) if warm is None else warm
     keys = np.zeros(0, np.int64)
-    for round_number in range(rounds + (warm is not None)):
+    total = rounds + (warm is not None)
+    for round_number in range(total):
         if found_a:
             keys = np.union1d(keys, np.concatenate(found_a) * large + np.concatenate(found_b))
         if not len(keys):
@@ -434,7 +435,7 @@ def _from_candidates(
             return (*solved, tight)
         found_a.append(most_short_row[most_short > 0])
         found_b.append(np.flatnonzero(most_short > 0))
-        if warm is not None and round_number == 0:
+        if warm is not None and round_number == 0 and total > 1:
             first_a, first_b = _first_candidates(cells)
             found_a += first_a
             found_b += first_b
