@@ -403,7 +403,8 @@ def value_cases() -> dict[str, tuple[list, list]]:
             [(i, i + 1_000, "AB"[i % 2]) for i in range(1_000)],
         ),
         # §3 pairs identical entities by rule 1 and solves nothing (or only the rest); the value does not force
-        # them together (docs/scoring.md §10) and solves the whole sentence.
+        # them together (docs/scoring.md §10): equal sides are its twins, proven without a solve
+        # (`dense.dense_pairs`), and half of them leave it the whole sentence to solve (1.44 times §3's cells).
         "identical onion 1,000 a side": (
             [(i, 2_000 - i, "AB"[i % 2]) for i in range(1_000)],
             [(i, 2_000 - i, "AB"[i % 2]) for i in range(1_000)],

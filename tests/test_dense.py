@@ -21,7 +21,7 @@ from test_value import as_dict, best_value_pairing
 import nerscore as ns
 from nerscore import Span, compute_semeval, pair
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import dense, overlaps, value_arrays
+from nerscore.pairing import dense, dense_matrix, overlaps, recent, value_arrays
 from nerscore.pairing import rules as pairing
 from nerscore.pairing import value as value_module
 
@@ -46,10 +46,12 @@ def two_type_staircase(rng: random.Random, size: int) -> list[tuple[int, int, st
     return [(i + shift, i + shift + width, rng.choice("AB")) for i in range(size)]
 
 
-# How the solver starts: from a few candidates a row (a small matrix where the first round does not settle), from
+# How the solver starts: from a few neighbours a row in sorted order, or from the heaviest and nearest cells a row
+# found in a pass over the cells (a small matrix where the first round does not settle), from
 # one candidate a row and criterion (rounds of cells added where the dual falls short), or from the whole matrix.
 WAYS = {
     "candidates": {},
+    "heaviest": {"_NEIGHBOURS": 0},
     "rounds": {"_CANDIDATES": 1, "_ADDED": 1, "_SMALL_MATRIX_CELLS": 0},
     "matrix": {"_ROUNDS": 0},
 }
@@ -144,9 +146,9 @@ def test_dense_sentences_count_as_the_readable_path(seed, way) -> None:
         references.append(shape(rng, rng.randint(5, 40)))
         predictions.append(shape(rng, rng.randint(5, 40)))
     for min_overlap in (None, 0.5):
-        with started(way), mock.patch.object(dense, "_from_matrix", wraps=dense._from_matrix) as matrix:
+        with started(way), mock.patch.object(dense, "from_matrix", wraps=dense.from_matrix) as matrix:
             tally, proven = dense_counts(predictions, references, min_overlap)
-        if way != "candidates":  # (where the first round does not settle, a small matrix is solved at once)
+        if way not in ("candidates", "heaviest"):  # (a small matrix is solved where the first round does not settle)
             assert matrix.called == (way == "matrix")
         with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):  # the pure-Python solver
             assert tally == ns.tally_semeval(predictions, references, ns.Options.of(min_overlap=min_overlap))[0]
@@ -192,7 +194,7 @@ def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(
     monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
     monkeypatch.setattr(dense, "_ROUNDS", 0)
     made = []
-    monkeypatch.setattr(dense, "dense_assignment", lambda *a: made.append(1))
+    monkeypatch.setattr(dense_matrix, "dense_assignment", lambda *a: made.append(1))
     onion_r, onion_p = red_team_onion(3_000)  # 9 million cells: 81 MB
     references, predictions = [[(0, 1, "A")], onion_r], [[(0, 1, "A")], onion_p]
     with pytest.raises(ns.InvalidInputError, match=match):
@@ -436,7 +438,8 @@ def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumera
 @pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
 def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, way) -> None:
     # Where every entity of the smaller side has its twin (identical boundaries and type), §3 solves nothing and
-    # the value pairing starts from the twins (issue 31, item 6: the identical onion), which it need not keep.
+    # the value pairing starts from its neighbours in sorted order, the twins among them (issue 31, item 6: the
+    # half-identical onion), which it need not keep; where the sides are equal, the twins are its pairing (§10).
     rng = random.Random(f"twins {weights}{way}")
     table, min_overlap = value_table(weights)
     worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
@@ -466,4 +469,63 @@ def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, w
         chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions)
-    assert all(started_from)
+        if not extra:  # equal sides: no solve (the twins, proven in `dense_pairs`)
+            assert len(started_from) == 0 and sorted(chosen) == sorted(zip(references, predictions))
+        elif way in ("candidates", "rounds"):
+            assert started_from.pop()
+        started_from.clear()
+
+
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_equal_sides_pair_as_twins_without_a_solve_as_the_solver_pairs_them(weights) -> None:
+    # Predictions equal to the references: their twins, proven (docs/scoring.md §10), where the solver runs on the
+    # same cells without the shortcut and finds them too; the red team's identical onion among them.
+    rng = random.Random(f"equal sides {weights}")
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    onion_r, _ = red_team_onion(300)
+    for trial in range(31):
+        shape = (onion, clique, two_type_staircase)[trial % 3]
+        columns = value_columns(spans_of(shape(rng, rng.randint(2, 40)) if trial < 30 else onion_r))
+        no_solve = mock.Mock(side_effect=AssertionError("not to be solved"))
+        with mock.patch.object(dense, "_from_candidates", no_solve), mock.patch.object(dense, "from_matrix", no_solve):
+            found = dense.dense_pairs(columns, columns, min_overlap, worth)
+        with mock.patch.object(dense, "_equal_sides", return_value=False):
+            solved = dense.dense_pairs(columns, columns, min_overlap, worth)
+        assert found is not None and solved is not None
+        assert (
+            [part.tolist() for part in found]
+            == [part.tolist() for part in solved]
+            == [list(range(len(columns[0])))] * 2
+        )
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairing_enumerated(weights, way) -> None:
+    # §3's pairing of the same entities first (`recent` keeps its tight cells, free entities and rule (d)'s choice);
+    # the value's reads them, and takes §3's choice where its own tight cells and free entities are §3's.
+    rng = random.Random(f"after {weights}{way}")
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    searched = mock.Mock(wraps=dense.tight_smallest_best)
+    taken = 0
+    for trial in range(40):
+        shape = (onion, clique, two_type_staircase)[trial % 3]
+        references = spans_of(shape(rng, rng.randint(2, 6)))
+        predictions = [p for p in spans_of(shape(rng, rng.randint(2, 6))) if p not in references]  # no twins (§3)
+        if not predictions:
+            continue
+        recent.forget()
+        with started(way), mock.patch.object(dense, "tight_smallest_best", searched):
+            dense.dense_pairs(value_columns(references), value_columns(predictions), None)
+            before = searched.call_count
+            found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
+        assert found is not None
+        taken += searched.call_count == before and len(found[0]) > 0
+        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
+        assert sorted(chosen) == sorted(expected), (references, predictions)
+    assert taken

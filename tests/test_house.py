@@ -31,6 +31,7 @@ ORDER = [
     "pairing.staircase",
     "pairing.large_components",
     "pairing.overlaps",
+    "pairing.dense_matrix",
     "pairing.dense",
     "pairing.rules",
     "pairing.value",
@@ -116,6 +117,7 @@ TESTED_ELSEWHERE = {
     "agreement_intervals": "test_agreement.py (distinct units, the intervals' coverage and their refusal)",
     "files.annotator_readers": "test_agreement_files.py (CoNLL, BRAT and JSON lines of annotators, as files)",
     "files.annotator_exports": "test_agreement_files.py (Label Studio's and doccano's exports, as files)",
+    "pairing.dense_matrix": "test_dense.py (the 'matrix' way: every dense sentence solved on its whole matrix)",
     "__main__": "test_cli.py (python -m nerscore and python -m nerscore.cli run the command line)",
 }
 HEAVY = ("evaluate", "datasets", "transformers", "torch", "pandas", "pyarrow", "gradio", "matplotlib", "scipy")

@@ -61,16 +61,16 @@ def test_the_least_recently_used_go_first_and_the_large_are_not_kept(monkeypatch
     assert recent.recall(large) is None
 
 
-# benchmarks/hostile.py's shapes: a dense sentence (the matrix's candidates), a dense staircase (its runs), a
+# benchmarks/hostile.py's shapes: a dense sentence (the cells it starts from), a dense staircase (its runs), a
 # staircase of short windows (the programme on its listed pairs).
 SHAPES = {
-    "onion": (red_team_onion(300), "_first_candidates"),
+    "onion": (red_team_onion(300), "_neighbours"),
     "two-type staircase": (
         (
             [(i + 1, i + 302, "AB"[i % 3 % 2]) for i in range(300)],
             [(i, i + 300, "AB"[i % 2]) for i in range(300)],
         ),
-        "_first_candidates",
+        "_neighbours",
     ),
     "dense staircase": (
         ([(i + 1, i + 302, "A") for i in range(300)], [(i, i + 300, "A") for i in range(300)]),
@@ -89,7 +89,7 @@ def test_the_value_pairing_reads_what_the_pairing_of_the_same_sentence_found(sha
     # scores are the same.
     (predictions, references), solver = SHAPES[shape]
     batch = {"predictions": [predictions] * sentences, "references": [references] * sentences, "value": weights}
-    module = dense if solver == "_first_candidates" else staircase
+    module = dense if solver == "_neighbours" else staircase
     names = ["_chain_on_lists", "_chain_on_numpy"] if solver == "_chain" else [solver]
     counted, results = {}, {}
     for reused in (True, False):

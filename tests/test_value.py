@@ -158,6 +158,35 @@ def test_the_value_pairing_is_the_best_of_every_pairing(weights: Any, nested: bo
             assert result["value_precision"] == float(precision)
 
 
+# Weights of every kind for the twins' claim (below): errors keeping less than all, a type worth nothing, no false
+# alarm's cost and a huge one, the value's own min_overlap.
+EQUAL_SIDES_WEIGHTS = [
+    *WEIGHTS,
+    {"types": {"A": 0.0, "B": 4.0}, "type_error": 0.5, "boundary_error": 0.25, "false_alarm": 1e6, "min_overlap": 0.3},
+    {"types": {"A": 0.0, "B": 0.0, "C": 0.0}, "false_alarm": 0.0},
+]
+
+
+@pytest.mark.parametrize("weights", EQUAL_SIDES_WEIGHTS)
+def test_predictions_equal_to_the_references_pair_with_their_twins(weights: Any) -> None:
+    # docs/scoring.md §10, and `dense.dense_pairs`' shortcut where the sides are equal: no pairing of equal sides,
+    # enumerated, beats every entity paired with its twin (copies included), whatever the weights; `value_pair`'s
+    # solvers find it.
+    rng = random.Random(f"equal sides {weights}")
+    checked = Options.of(value=weights).value
+    assert checked is not None
+    table, plain = WeightTable(checked), as_dict(weights)
+    min_overlap = plain.get("min_overlap")
+    for _ in range(40):
+        references = random_side(rng, nested=True)
+        if references and rng.random() < 0.3:
+            references.append(rng.choice(references))  # a copy
+        predictions = rng.sample(references, len(references))
+        expected = best_value_pairing(references, predictions, plain, min_overlap)
+        assert len(expected) == len(references) and all(r == p for r, p in expected), references
+        assert all(r == p for r, p in value_pair(references, predictions, table, min_overlap)), references
+
+
 def test_the_worked_example_under_ace08() -> None:
     # docs/scoring.md §10's hand computation: kept 1 + 1 + 0.5 + 1 + 0.5 ... over five references worth 1 each.
     predictions, references = worked_example()

@@ -4,13 +4,13 @@ In a sentence where most references overlap most predictions (an onion of nested
 types, any clique of the overlap graph), the pairs listed cost 45-56 bytes each (two indices, the digits of their
 weight, the components' masks and labels, scipy's copies). Here a cell's weight (`rules.best_flow`'s digits) is
 worked out from the entities where it is needed, a block of rows at a time (`_Cells`). The best matching is found
-among a few candidate cells a row, the heaviest and the nearest in length of each type (`_from_candidates`), by
-`large_components.proven_matching` (scipy's matching and an optimal dual checked in integers); every cell of the
-sentence is then checked against that dual, and the cells it does not cover are added and solved again, until it
-covers them all: then the dual is optimal for the whole sentence and the matching best (complementary slackness
-holds on the candidates), in memory of the order of the entities. Where that does not settle in a few rounds,
-the whole matrix of weights (8 bytes a cell, read in place by scipy's assignment) is solved and proven likewise
-(`_from_matrix`), refused first where it would not fit. Rule (d) is worked out on the cells the dual leaves tight
+among a few candidate cells a row (`_from_candidates`): its neighbours in sorted order (`_neighbours`), then the
+heaviest and the nearest in length of each type (`_first_candidates`), by `large_components.proven_matching`
+(scipy's matching and an optimal dual checked in integers); every cell of the sentence is then checked against
+that dual, and the cells it does not cover are added and solved again, until it covers them all: then the dual is
+optimal for the whole sentence and the matching best (complementary slackness holds on the candidates), in memory
+of the order of the entities. Where that does not settle in a few rounds, the whole matrix of weights is solved
+and proven likewise (`dense_matrix`). Rule (d) is worked out on the cells the dual leaves tight
 (`large_components.tight_smallest_best`). The whole sentence is one problem: its components' digits add up, and
 rule (d)'s smallest list of the whole is each component's smallest, as every best pairing of a component has as
 many pairs. The value score's pairing (docs/scoring.md §10) is solved here too, given its `Worth`: a digit above
@@ -19,25 +19,27 @@ the pair's, in place of identical boundaries'.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import InvalidInputError
-from .large_components import EXACT, complementary, dense_assignment, proven_matching, relaxed, tight_smallest_best
-from .overlaps import check_pairs_fit, overlap_kept
+from .dense_matrix import BLOCK_CELLS, Solved, from_matrix, overlap_total
+from .large_components import EXACT, proven_matching, span_columns, tight_smallest_best
+from .overlaps import any_fragmented, check_pairs_fit, overlap_count, overlap_kept
 from .recent import Key, key_of, recall, remember
+
+if TYPE_CHECKING:
+    from ..span import Span
 
 # A sentence is paired here where at least 1 / _DENSE_SHARE of its cells are pairs (each round's pass over the
 # cells then costs little more than the pairs; the matrix, where needed, 8 * _DENSE_SHARE bytes a pair at most,
 # against 45 or more listed), and it has at least _LEAST_CELLS cells.
 _DENSE_SHARE = 4
 _LEAST_CELLS = 1 << 16
-# Cells worked out at a time: a block's temporaries are a few of these in int64.
-_BLOCK_CELLS = 1 << 14
-# What a cell costs at the peak: the matrix's 8 bytes, and room for the block's temporaries and scipy's vectors.
-DENSE_CELL_BYTES = 9
 # What a tight cell costs in rule (d)'s search (`large_components.tight_smallest_best`), measured where weights tie
 # everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; the listed
 # pairs, before this module, 129).
@@ -62,14 +64,6 @@ class Worth:
         return int(self.reference.max(initial=0)) + int(self.prediction.max(initial=0))
 
 
-def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
-    """How many (reference, prediction) pairs share a position, both sides sorted by start, without listing them:
-    each pair once, where the later-starting one starts inside the other."""
-    started_in_r = np.searchsorted(p_start, r_end, "left") - np.searchsorted(p_start, r_start, "left")
-    started_in_p = np.searchsorted(r_start, p_end, "left") - np.searchsorted(r_start, p_start, "right")
-    return int(np.maximum(started_in_r, 0).sum()) + int(np.maximum(started_in_p, 0).sum())
-
-
 def large_enough(references: int, predictions: int) -> bool:
     """Whether a sentence of so many entities a side may be worth pairing here (`worth_matrix`)."""
     return references * predictions >= _LEAST_CELLS
@@ -79,6 +73,22 @@ def worth_matrix(pairs: int, references: int, predictions: int) -> bool:
     """Whether a sentence of `pairs` overlapping pairs is better paired on its matrix than from its pairs listed."""
     cells = references * predictions
     return cells >= _LEAST_CELLS and pairs * _DENSE_SHARE >= cells
+
+
+def dense_columns(references: Sequence[Span], predictions: Sequence[Span], copies: bool = False) -> tuple | None:
+    """A sentence's entities (each side in (start, end, type) order) as `dense_pairs` takes them
+    (`large_components.span_columns`), where it pairs them: many and dense enough (`worth_matrix`), no
+    discontinuous entity, one copy of each (`copies`: some entity has more; two equal neighbours on a side are
+    looked for here); None for any other sentence. §3's pairing and the value's ask alike (`rules`, `value`)."""
+    if copies or not references or not predictions or not large_enough(len(references), len(predictions)):
+        return None
+    if any_fragmented(references, predictions):
+        return None
+    if any(a == b for side in (references, predictions) for a, b in pairwise(side)):
+        return None
+    if not worth_matrix(overlap_count(references, predictions), len(references), len(predictions)):
+        return None
+    return span_columns(references, predictions)
 
 
 def dense_sentences(
@@ -136,38 +146,44 @@ def dense_pairs(
     component; None where the weights would not be exact in a float64 or the matching is not proven (the caller
     lists the pairs then).
 
-    First from a few candidate pairs a row, more added where the dual found does not cover a cell
+    First from a few candidate pairs a row (`_neighbours`), more added where the dual found does not cover a cell
     (`_from_candidates`); where that does not settle, on the whole matrix, which is refused first where it would
     not fit in memory (`overlaps.check_pairs_fit`: an `InvalidInputError`, which the caller locates).
 
     With `worth`, the value score's pairing (docs/scoring.md §10) of the sentence's entities in (start, end, type
     name) order, twins included: the most worth, then rule 2 (a) to (d), as `value.value_pair` makes it. It
     starts from the cells §3's pairing of the same entities left tight where that was found a moment before
-    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round. Where
-    §3 solved nothing of it (every entity of the smaller side has its twin, which rule 1 pairs), from the twins
-    (`_twins`)."""
+    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round."""
     if not len(references[0]) or not len(predictions[0]):
         return None
+    if worth is not None and _equal_sides(references, predictions):
+        # Predictions equal to the references (a perfect system): each pairs with its twin, which is the value's
+        # pairing (docs/scoring.md §10), unique. A pair's worth kept(r, p) + false_alarm·w(type p) is at most
+        # w(type r) + false_alarm·w(type p) (f <= 1, weights >= 0), so no pairing is worth more than the twins';
+        # they make the most pairs (a), all of one type (b), and share Σ len r, the most (c); a pairing doing all
+        # that shares len r = len p (Σ len r = Σ len p) with each r's p of one type: its twin. Nothing left to (d).
+        every = np.arange(len(references[0]))
+        return every, every
     cells = _Cells(references, predictions, min_overlap, worth)
     if 4 * (cells.largest + 1) >= EXACT:
         # Every weight, and every sum of two potentials and a weight, exact in a float64. scipy's own sums may
         # round where a matching's total passes 2**53 (10,000 a side): a matching it gets wrong then is not
         # proven, and the answer stays exact (as `large_components.best_matching(exact_sums=False)`).
         return None
-    small_matrix = cells.shape[0] * cells.shape[1] <= _SMALL_MATRIX_CELLS
-    warm = None
+    rounds = min(1, _ROUNDS) if cells.shape[0] * cells.shape[1] <= _SMALL_MATRIX_CELLS else _ROUNDS
+    warm = found = None
     if worth is not None:
         found = recall(_sentence_key(references, predictions))
         if found is not None:
-            a, b = (found[1], found[0]) if cells.flipped else found
+            a, b = (found[1], found[0]) if cells.flipped else (found[0], found[1])
             paired = cells.weights(a, b) > 0  # a pair of §3's may fall short of the value's min_overlap
             if paired.any():  # (no cells to start from: no pairs for all they know)
                 warm = ([a[paired]], [b[paired]])
-        else:
-            warm = _twins(cells)
-    solved = _from_candidates(cells, min(1, _ROUNDS) if small_matrix else _ROUNDS, warm)
+    if warm is None and _NEIGHBOURS and rounds:
+        warm, rounds = _neighbours(cells), rounds - 1  # (in place of the first round's candidates, no round more)
+    solved = _from_candidates(cells, rounds, warm)
     if solved is None:
-        solved = _from_matrix(cells, references, predictions)
+        solved = from_matrix(cells, references, predictions)
     if solved is None:
         return None
     matched_small, matched_large, x, y, tight = solved
@@ -183,23 +199,53 @@ def dense_pairs(
     if np.any(keys[1:] < keys[:-1]):
         order = np.argsort(keys)
         tight_r, tight_p = tight_r[order], tight_p[order]
+    free = (u == 0, v == 0)
+    if found is not None and len(found) == 5 and _same(found[:2] + found[3:], (tight_r, tight_p, *free)):
+        # The best matchings are the matchings of the tight cells that pair every entity of non-zero potential
+        # (`tight_smallest_best`): where those cells and entities are the ones §3's pairing of the same entities
+        # had, so are the best matchings, and rule (d)'s choice among them is §3's (issue 31, item 6).
+        chosen = found[2]
+    else:
+        chosen = tight_smallest_best(
+            tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v
+        )
     if worth is None:
-        remember(_sentence_key(references, predictions), (tight_r, tight_p))
-    chosen = tight_smallest_best(tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v)
+        remember(_sentence_key(references, predictions), (tight_r, tight_p, chosen, *free))
     return tight_r[chosen], tight_p[chosen]
 
 
-def _twins(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]] | None:
-    """The value pairing's start where §3's result is not at hand (§3 paired the sentence's twins by rule 1 and
-    solved nothing, or only the rest): the twins (identical boundaries and type) as cells, where they pair every
-    entity of the smaller side (predictions equal to the references: §3's answer then, and mostly the value's,
-    docs/scoring.md §10). Where fewer are twins, the value's best pairing is mostly not theirs and a start from
-    them costs rounds more than the usual candidates (issue 31, item 6: the half-identical onion)."""
-    large_at = {entity: k for k, entity in enumerate(zip(*(column.tolist() for column in cells.large)))}
-    found = [large_at.get(entity, -1) for entity in zip(*(column.tolist() for column in cells.small))]
-    if min(found) < 0:
-        return None
-    return [np.arange(len(found))], [np.array(found, np.int64)]
+def _equal_sides(references: tuple, predictions: tuple) -> bool:
+    """Whether the two sides' (start, end, type id) arrays are equal: the same distinct entities."""
+    return _same(references, predictions)
+
+
+def _same(arrays: tuple, others: tuple) -> bool:
+    return all(np.array_equal(a, b) for a, b in zip(arrays, others, strict=True))
+
+
+def _neighbours(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """The cells to start from where nothing better is at hand, found without a pass over the cells: of each row,
+    the `_NEIGHBOURS` columns on either side of its place in (start, end) order and in (end, start) order, of its
+    type first and of any type, those that are pairs. Nested or overlapping entities mostly pair near ones (an
+    onion's lengths in order, a staircase's windows in step, twins), and the first round mostly settles from
+    them, at about half the time of a pass over every cell (`_first_candidates`, which joins them where it does
+    not: issue 31, item 6, `benchmarks/hostile.py --value`)."""
+    rows = len(cells.small[0])
+    start, end, kind = (np.concatenate(pair) for pair in zip(cells.small, cells.large))
+    is_column = np.arange(len(start)) >= rows
+    found_a: list[np.ndarray] = []
+    found_b: list[np.ndarray] = []
+    for keys in ((kind, start, end), (kind, end, start), (start, end), (end, start)):  # the first key first
+        order = np.lexsort((is_column, *keys[::-1]))  # (rows before equal columns)
+        columns = order[is_column[order]] - rows
+        place = np.empty(len(order), np.int64)
+        place[order] = np.cumsum(is_column[order]) - is_column[order]  # the columns before it
+        for step in range(-_NEIGHBOURS, _NEIGHBOURS):
+            found_a.append(np.arange(rows))
+            found_b.append(columns[np.clip(place[:rows] + step, 0, len(columns) - 1)])
+    a, b = np.concatenate(found_a), np.concatenate(found_b)
+    paired = cells.weights(a, b) > 0
+    return [a[paired]], [b[paired]]
 
 
 def _sentence_key(references: tuple, predictions: tuple) -> Key | None:
@@ -239,7 +285,7 @@ class _Cells:
             self.largest = ((worth.largest * radix + 1) * self.type_radix + 1) * self.extent_radix
             self._worth_parts(worth, r_type, p_type)
         self.shape = len(self.small[0]), len(self.large[0])
-        self.step = max(1, _BLOCK_CELLS // self.shape[1])
+        self.step = max(1, BLOCK_CELLS // self.shape[1])
 
     def _worth_parts(self, worth: Worth, r_type: np.ndarray, p_type: np.ndarray) -> None:
         """A value weight's digits above the shared extent, split into parts of one entity each (int64), so that
@@ -251,6 +297,9 @@ class _Cells:
         self.part_other = kept[0]
         self.part_same = kept[1] + (self.extent_radix if self.typed else 0)
         self.part_bounds = (kept[2] - kept[0], kept[3] - kept[1])
+        # Identical boundaries worth nothing more (`boundary_error` 1, the defaults and ACE's): the value does not
+        # force them together (docs/scoring.md §10), so no cell's weight looks at them (issue 31, item 6).
+        self.same_bounds &= bool(self.part_bounds[0].any() or self.part_bounds[1].any())
         self.part_predicted = worth.prediction[p_type] * step + self.type_radix * self.extent_radix
 
     def weights(self, a: Any, b: Any) -> np.ndarray:
@@ -311,13 +360,12 @@ class _Cells:
 # a round where the dual falls short, and the rounds tried before the whole matrix is.
 _CANDIDATES = 4
 _ADDED = 2
+_NEIGHBOURS = 2
 _ROUNDS = 12
 # A matrix of at most this many cells (128 MB) is solved at once where the first round's candidates do not settle:
 # a round costs more than scipy's assignment of such a matrix (the onion of 200 types, 1,500 a side: 0.9 s on the
 # matrix, 4.2 s in seven rounds).
 _SMALL_MATRIX_CELLS = 1 << 24
-# A solve's matching (rows, columns), its optimal dual (x, y) and its tight cells where found on the way, or None.
-Solved = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]
 # Tight cells gathered at most during a round's check (16 MB), where more go to `_Cells.tight`'s count first.
 _GATHERED = 1 << 20
 
@@ -336,7 +384,8 @@ def _from_candidates(
     small, large = cells.shape
     found_a, found_b = _first_candidates(cells) if warm is None else warm
     keys = np.zeros(0, np.int64)
-    for round_number in range(rounds + (warm is not None)):
+    total = rounds + (warm is not None)
+    for round_number in range(total):
         if found_a:
             keys = np.union1d(keys, np.concatenate(found_a) * large + np.concatenate(found_b))
         if not len(keys):
@@ -386,7 +435,7 @@ def _from_candidates(
             return (*solved, tight)
         found_a.append(most_short_row[most_short > 0])
         found_b.append(np.flatnonzero(most_short > 0))
-        if warm is not None and round_number == 0:
+        if warm is not None and round_number == 0 and total > 1:
             first_a, first_b = _first_candidates(cells)
             found_a += first_a
             found_b += first_b
@@ -409,7 +458,7 @@ def _first_candidates(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]
         groups = [columns for columns in (np.flatnonzero(same), np.flatnonzero(~same)) if len(columns)]
         for columns in groups:
             count = min(_CANDIDATES, len(columns))
-            step = max(1, _BLOCK_CELLS // len(columns))
+            step = max(1, BLOCK_CELLS // len(columns))
             for first in range(0, len(of_kind), step):
                 rows = of_kind[first : first + step]
                 part = cells.weights(rows[:, None], columns)
@@ -439,68 +488,3 @@ def _largest(values: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
         found[:, k] = values[rows, column]
         values[rows, column] = np.iinfo(np.int64).min
     return at, found
-
-
-def _from_matrix(cells: _Cells, references: tuple, predictions: tuple) -> Solved | None:
-    """The best matching and its optimal dual from scipy's assignment of the whole matrix of weights (8 bytes a
-    cell, negated: 0 where no pair), refused first where it would not fit in memory."""
-    overlaps = overlap_total(references[0], references[1], predictions[0], predictions[1])
-    check_pairs_fit(
-        overlaps, len(references[0]), len(predictions[0]), 0, need=cells.shape[0] * cells.shape[1] * DENSE_CELL_BYTES
-    )
-    costs = np.empty(cells.shape, np.float64)
-    for first, block in cells.blocks():
-        np.negative(block, out=costs[first : first + len(block)], casting="unsafe")
-    matched_small, matched_large = dense_assignment(costs)
-    keep = costs[matched_small, matched_large] < 0
-    matched_small, matched_large = matched_small[keep], matched_large[keep]
-    if not len(matched_small):
-        return (
-            matched_small,
-            matched_large,
-            np.zeros(cells.shape[0], np.int64),
-            np.zeros(cells.shape[1], np.int64),
-            None,
-        )
-    proof = _potentials(costs, matched_small, matched_large)
-    return None if proof is None else (matched_small, matched_large, *proof, None)
-
-
-def _potentials(
-    costs: np.ndarray, matched_small: np.ndarray, matched_large: np.ndarray
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """Potentials x (the rows of `costs`) and y (its columns), int64, proving the matching best: the least fixed
-    point of x_a = max(0, max_b w_ab - y_b), y_b = w_m(b)b - x_m(b) for a matched column and 0 for the others
-    (w = -costs), reached from x = 0 one row at a time, as `large_components.best_matching`'s proof relaxes its
-    columns (there a column's weights are a row here, read in place); None where it is not proven (a potential
-    goes negative, the relaxation does not settle in its sweeps, or the result is not an optimal dual)."""
-    small, large = costs.shape
-    mate = [-1] * small
-    weight_of = [0] * large  # the matched weight, by its column
-    for a, b, cost in zip(matched_small.tolist(), matched_large.tolist(), costs[matched_small, matched_large].tolist()):
-        mate[a], weight_of[b] = b, -int(cost)
-    x = [0] * small
-    y = np.zeros(large, np.float64)  # integers below 2**53, exact
-    y[matched_large] = -costs[matched_small, matched_large]
-
-    def best_of(a: int) -> int:
-        return -int((costs[a] + y).min())
-
-    if not relaxed(small, small + large + 64, best_of, mate, weight_of, x, y):
-        return None
-    proof = np.array(x, np.int64), y.astype(np.int64)
-    return proof if _verified(costs, matched_small, matched_large, *proof) else None
-
-
-def _verified(
-    costs: np.ndarray, matched_small: np.ndarray, matched_large: np.ndarray, x: np.ndarray, y: np.ndarray
-) -> bool:
-    """Whether (x, y) is an optimal dual of the matching, in integers: x_a + y_b >= w_ab on every cell (0 where no
-    pair), a block of rows at a time, then `large_components.complementary`."""
-    step = max(1, _BLOCK_CELLS // costs.shape[1])
-    for first in range(0, costs.shape[0], step):
-        block = slice(first, first + step)
-        if np.any(costs[block].astype(np.int64) + x[block, None] + y < 0):
-            return False
-    matched = -costs[matched_small, matched_large].astype(np.int64)
-    return complementary(matched_small, matched_large, matched, x, y)

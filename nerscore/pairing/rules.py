@@ -230,17 +230,9 @@ def _dense_pairs(
 ) -> tuple[list[int], list[int]] | None:
     """The pairs (reference indices, prediction indices) of a dense sentence without copies, by
     `dense.dense_pairs`, its overlapping pairs never listed (issue 31, item 7); None for any other sentence."""
-    if not references or not predictions or not dense.large_enough(len(references), len(predictions)):
+    columns = dense.dense_columns(references, predictions, max(room_r + room_p, default=1) > 1)
+    if columns is None:
         return None
-    if max(room_r + room_p) > 1:
-        return None
-    if any_fragmented(references, predictions):
-        return None
-    if not dense.worth_matrix(overlap_count(references, predictions), len(references), len(predictions)):
-        return None
-    from .large_components import span_columns
-
-    columns = span_columns(references, predictions)
     found = dense.dense_pairs(columns[:3], columns[3:], min_overlap)
     return None if found is None else (found[0].tolist(), found[1].tolist())
 

@@ -26,7 +26,6 @@ from ..span import Span
 from . import dense
 from .overlaps import (
     ARRAY_PAIR_BYTES,
-    any_fragmented,
     check_pairs_fit,
     overlap_count,
     overlap_edges,
@@ -140,17 +139,9 @@ def _dense_value_pairs(
     """The value pairing {reference index: prediction index} of a dense sentence without copies (most references
     overlapping most predictions) by `dense.dense_pairs` with the value's `dense_worth`, its overlapping pairs never
     listed (issue 31, item 7); None for any other sentence (or where its weights would not be exact)."""
-    if not sorted_r or not sorted_p or not dense.large_enough(len(sorted_r), len(sorted_p)):
+    columns = dense.dense_columns(sorted_r, sorted_p)
+    if columns is None:
         return None
-    if any_fragmented(sorted_r, sorted_p):
-        return None
-    if any(a == b for a, b in pairwise(sorted_r)) or any(a == b for a, b in pairwise(sorted_p)):
-        return None
-    if not dense.worth_matrix(overlap_count(sorted_r, sorted_p), len(sorted_r), len(sorted_p)):
-        return None
-    from .large_components import span_columns
-
-    columns = span_columns(sorted_r, sorted_p)
     names = dict(zip(columns[2].tolist(), (span.entity_type for span in sorted_r)))
     names |= dict(zip(columns[5].tolist(), (span.entity_type for span in sorted_p)))
     worth = dense_worth(table, names)

@@ -27,6 +27,7 @@ from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
+from .dense_matrix import overlap_total
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
 from .staircase import staircase_pairs
@@ -155,11 +156,8 @@ def _listed(
 
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
-    low_a, high_a = np.searchsorted(p_start, r_start, "left"), np.searchsorted(p_start, r_end, "left")
-    low_b, high_b = np.searchsorted(r_start, p_start, "right"), np.searchsorted(r_start, p_end, "left")
-    total = int(np.maximum(high_a - low_a, 0).sum()) + int(np.maximum(high_b - low_b, 0).sum())
     try:
-        check_pairs_fit(total, len(r_start), len(p_start), ARRAY_PAIR_BYTES)
+        check_pairs_fit(overlap_total(r_start, r_end, p_start, p_end), len(r_start), len(p_start), ARRAY_PAIR_BYTES)
     except InvalidInputError:
         return None
     none = np.zeros(0, np.int64)
