@@ -152,9 +152,8 @@ class SpanDocument(NamedTuple):
 
 def json_line_records(lines: Iterable[str], source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
     """Each non-blank line of a JSON lines file, numbered from 1, with its JSON value, read lazily: a line that is
-    not JSON, nests too deeply, or holds an integer of more digits than Python reads is a `ConllError` naming
-    `source` and the line (`expected`: what the file should hold). The one reader of every JSON lines layout:
-    `--spans`, doccano's exports, annotators' spans."""
+    not JSON is a `ConllError` (`json_error`) naming `source` and the line (`expected`: what the file should
+    hold). The one reader of every JSON lines layout: `--spans`, doccano's exports, annotators' spans."""
     import json  # here, not at the top: what only JSON lines need stays out of `import nerscore`
 
     for number, line in enumerate(lines, start=1):
@@ -162,20 +161,25 @@ def json_line_records(lines: Iterable[str], source: str, expected: str) -> Itera
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ConllError(source, number, f"not JSON ({error.msg}, column {error.colno}); {expected}") from None
-        except RecursionError:
-            raise ConllError(source, number, f"JSON nested too deeply; {expected}") from None
-        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
-            raise ConllError(source, number, too_many_digits()) from None
+        except (ValueError, RecursionError) as error:
+            raise json_error(error, source, number, expected) from None
         yield number, line, record
 
 
-def too_many_digits() -> str:
-    """The problem with JSON that holds an integer of more digits than Python reads (3.11+: a 5,000-digit offset),
-    whose bare ValueError names no place."""
+def json_error(error: Exception, source: str, line: int, expected: str = "", where: str = "") -> ConllError:
+    """The `ConllError` at `line` of `source` for JSON that is not JSON, nests too deeply or holds an integer of
+    more digits than Python reads (3.11+: a 5,000-digit offset), whose bare errors name no place: the problem
+    starts with `where` (``task 3: ``) and ends with `expected` (``expected ...``), but for too many digits."""
+    import json
+
+    tail = f"; {expected}" if expected else ""
+    if isinstance(error, json.JSONDecodeError):
+        return ConllError(source, line, f"not JSON ({error.msg}, column {error.colno}){tail}")
+    if isinstance(error, RecursionError):
+        return ConllError(source, line, f"{where}JSON nested too deeply{tail}")
     limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
-    return f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets"
+    digits = f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets"
+    return ConllError(source, line, where + digits)
 
 
 def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[SpanDocument]:
