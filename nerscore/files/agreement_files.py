@@ -24,7 +24,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .readers import ConllError, checked_path, json_file_records
 
 if TYPE_CHECKING:
     import argparse
@@ -39,8 +39,7 @@ FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 def _holds_annotations(path: str) -> bool:
     """Whether the file's first non-blank line is a JSON object with an ``annotations`` key (doccano's have none)."""
     try:
-        with open(path, "rb") as handle:
-            first = next(json_line_records(text_lines(handle, path), path, ""), None)
+        first = next(json_file_records(path, ""), None)
     except (OSError, ValueError):  # (a ConllError too)
         return False
     return first is not None and isinstance(first[2], dict) and "annotations" in first[2]

@@ -15,7 +15,7 @@ from ..errors import shown
 from ..option_checks import is_id
 from .annotations import export_task, json_list_items, regions
 from .annotator_readers import AnnotatorBatches, check_paths, unique_name
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .readers import ConllError, checked_path, json_file_records
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
 
@@ -122,13 +122,12 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
     for index, path in enumerate(paths):
         source = os.fspath(path)
         entities, own_texts, lines = [], [], []
-        with open(source, "rb") as handle:
-            for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_DOCCANO}"):
-                if not isinstance(record, dict):
-                    raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
-                entities.append(_doccano_entities(record, source, line))
-                own_texts.append(record["text"])
-                lines.append(line)
+        for line, _, record in json_file_records(source, f"expected {_DOCCANO}"):
+            if not isinstance(record, dict):
+                raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
+            entities.append(_doccano_entities(record, source, line))
+            own_texts.append(record["text"])
+            lines.append(line)
         if index == 0:
             texts, first, first_lines = own_texts, source if lines else "the first file", lines
         else:

@@ -166,6 +166,12 @@ def json_line_records(lines: Iterable[str], source: str, expected: str) -> Itera
         yield number, line, record
 
 
+def json_file_records(source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
+    """`json_line_records` of the file `source`, read as UTF-8 (`text_lines`) while the records are taken."""
+    with open(source, "rb") as handle:
+        yield from json_line_records(text_lines(handle, source), source, expected)
+
+
 def json_error(error: Exception, source: str, line: int, expected: str = "", where: str = "") -> ConllError:
     """The `ConllError` at `line` of `source` for JSON that is not JSON, nests too deeply or holds an integer of
     more digits than Python reads (3.11+: a 5,000-digit offset), whose bare errors name no place: the problem
