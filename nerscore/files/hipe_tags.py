@@ -11,7 +11,7 @@ import dataclasses
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, groupby
 
 from ..span import Span
 from .hipe import undecodable
@@ -171,24 +171,13 @@ def hipe_links(
     link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
     values = document.values(column)
     links: list[tuple[Span, tuple[str, ...]]] = []
-    open_value: str | None = None
-    start = position = 0
-    for index, value in enumerate(values):
-        if keep is not None and not keep[index]:
-            continue
-        upper = value.upper()
-        link = None if upper in ("_", "-", "") else upper
-        if open_value is not None and link != open_value:
-            if open_value != "O":
-                offered = tuple(open_value.split("|")[:n_best])
-                links.append((Span(start, position, offered[0]), offered))
-            open_value = None
-        if link is not None and open_value is None:
-            open_value, start = link, position
-        position += 1
-    if open_value is not None and open_value != "O":
-        offered = tuple(open_value.split("|")[:n_best])
-        links.append((Span(start, position, offered[0]), offered))
+    start = 0
+    for link, run in groupby(value.upper() for value in (values if keep is None else compress(values, keep))):
+        length = sum(1 for _ in run)
+        if link not in ("_", "-", "", "O"):
+            offered = tuple(link.split("|")[:n_best])
+            links.append((Span(start, start + length, offered[0]), offered))
+        start += length
     return links
 
 
