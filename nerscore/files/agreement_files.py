@@ -24,7 +24,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import ConllError, checked_path, json_file_records
+from .readers import checked_path, json_file_records, print_error
 
 if TYPE_CHECKING:
     import argparse
@@ -240,8 +240,7 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         print(f"error: {error}{where}", file=sys.stderr)
         return 2
     except (OSError, ValueError) as error:
-        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
     try:
         if args.json:
             print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -20,7 +20,7 @@ from ..options import Options, check_span_options
 from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
-from .readers import ConllError
+from .readers import print_error
 from .reports import print_results
 
 
@@ -138,8 +138,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]
         total = Accumulator(options).update(**inputs)
     except (OSError, ValueError) as error:
-        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
     print_results(total, True, args)
     return 0
 

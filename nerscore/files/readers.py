@@ -26,6 +26,13 @@ class ConllError(ValueError):
         super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
 
 
+def print_error(error: Exception) -> int:
+    """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``)
+    and its exit status, 2."""
+    print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
+    return 2
+
+
 def checked_path(path: Any, expected: str) -> str:
     """A reader's path as a `str` (bytes and `os.PathLike` too); None, a number or an open file is a ValueError
     saying what was found and what `expected` is (`os.fspath`'s TypeError names neither the argument nor a fix)."""
