@@ -33,7 +33,7 @@ from .component_arrays import nested_rows
 from .fragment_arrays import fragment_pairs
 from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
-from .tag_arrays import pair_flat
+from .tag_arrays import joined_rows, pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -405,11 +405,7 @@ def _chunk_pairs(
             flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
         )
         groups.append(tuple(nested_groups[column] for column in (0, 1, 2, 5, 6, 7, 8)))  # pair_flat's columns
-    kinds, r_types, p_types, *extents = (
-        np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
-        for column in range(7)
-    )
-    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
+    (kinds, r_types, p_types, *extents), first_position = joined_rows(groups)
     # A row's sentence is the one whose positions hold its first position (sentences without entities take no
     # room, so the last sentence starting at or before it is the one); its positions are moved back.
     sentence = np.searchsorted(shift, first_position, side="right") - 1

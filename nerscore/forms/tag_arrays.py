@@ -191,11 +191,9 @@ def _chunk_pairs(
         )
         for side in (codes_r, codes_p)
     ]
-    groups = pair_flat(spans[0], spans[1], options.min_overlap)
-    kinds, r_types, p_types, *extents = (
-        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7)
+    (kinds, r_types, p_types, *extents), first_position = joined_rows(
+        pair_flat(spans[0], spans[1], options.min_overlap)
     )
-    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
     # A row's sentence is that of its first token (empty sentences hold none): looked up in a token -> sentence
     # table, 2x as fast as a binary search in the offsets per row; int32 halves the table's memory.
     token_sentence = np.repeat(np.arange(len(offsets) - 1, dtype=np.int32), np.diff(offsets))
@@ -400,6 +398,16 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         ]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
+
+
+def joined_rows(groups: list[PairColumns]) -> tuple[list[np.ndarray], np.ndarray]:
+    """The rows of `pair_flat`'s groups joined, column by column (int64, new arrays), and each row's first position
+    (its reference's start, else its prediction's), which places it in its sentence."""
+    columns = [
+        np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
+        for column in range(7)
+    ]
+    return columns, np.where(columns[3] >= 0, columns[3], columns[5])
 
 
 def id_spans(spans: FlatSpans) -> list[Span]:
