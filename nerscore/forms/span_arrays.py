@@ -46,20 +46,9 @@ _POSITION_LIMIT = 1 << 31
 
 
 @dataclass(frozen=True)
-class _SpanColumns:
-    """The entities of one side of a batch, in order: `start`, `end` and `type_id` per entity (`type_id`
-    indexing the sorted type names), and `counts`, the number of entities of each sentence."""
-
-    start: np.ndarray
-    end: np.ndarray
-    type_id: np.ndarray
-    counts: np.ndarray
-
-
-@dataclass(frozen=True)
 class SpanValues:
-    """One side of a batch of spans in columns: `start`, `end` and `type_id` (indexing `type_names`, each of
-    which some entity has) per entity, in order of sentence, and `counts`, each sentence's number of entities.
+    """One side of a batch of spans in columns: `start`, `end` and `type_id` (indexing `type_names`; as read, each
+    name some entity's) per entity, in order of sentence, and `counts`, each sentence's number of entities.
     What `span_values` reads from lists of entities, and what the grounding of string entities (docs/scoring.md
     §1b) makes directly, never building the entities as objects; valid by construction (0 <= start < end)."""
 
@@ -138,7 +127,8 @@ def span_pairs(
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
     type_ids = {name: index for index, name in enumerate(type_names)}
     columns_r, columns_p = (
-        _SpanColumns(read.start, read.end, read.renumbered(type_ids), read.counts) for read in (read_r, read_p)
+        SpanValues(read.start, read.end, read.renumbered(type_ids), type_names, read.counts)
+        for read in (read_r, read_p)
     )
     kept = kept_types(options.labels)
     if kept is not None:
@@ -156,7 +146,7 @@ def span_pairs(
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap, options.pairing)
+        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, options.min_overlap, options.pairing)
         parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
     return Pairs.joined(parts, type_names, len(references))
 
@@ -202,10 +192,10 @@ def _with_discontinuous(
     return Pairs.joined([table.renamed(names), part.renamed(names)], names, len(references))
 
 
-def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]]:
+def _span_lists(columns: SpanValues) -> list[list[Span]]:
     """One side's columns as each sentence's list of `Span`s, for the readable path."""
     values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
-    spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
+    spans = [Span(start, end, columns.type_names[type_id]) for start, end, type_id in values]
     bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
     return [spans[a:b] for a, b in pairwise(bounds)]
 
@@ -369,33 +359,31 @@ def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
     return FragmentValues(read.start, read.end, pieces, read.type_id, read.type_names, read.counts)
 
 
-def _keep_types(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
+def _keep_types(columns: SpanValues, keep: np.ndarray) -> SpanValues:
     sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
     counts = np.bincount(sentence[keep], minlength=len(columns.counts))
-    return _SpanColumns(columns.start[keep], columns.end[keep], columns.type_id[keep], counts)
+    return SpanValues(columns.start[keep], columns.end[keep], columns.type_id[keep], columns.type_names, counts)
 
 
-def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) -> _SpanColumns:
+def _chunk(columns: SpanValues, offsets: np.ndarray, first: int, last: int) -> SpanValues:
     """Sentences first to last (excluded) of one side."""
     rows = slice(offsets[first], offsets[last])
-    return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[first:last])
+    return SpanValues(
+        columns.start[rows], columns.end[rows], columns.type_id[rows], columns.type_names, columns.counts[first:last]
+    )
 
 
 def _chunk_pairs(
-    references: _SpanColumns,
-    predictions: _SpanColumns,
-    type_names: list[str],
-    min_overlap: float | None,
-    pairing: str = "optimal",
+    references: SpanValues, predictions: SpanValues, min_overlap: float | None, pairing: str = "optimal"
 ) -> Pairs:
     """The table of one chunk of sentences of span input (chunk-local sentences, the spans' own positions): the
     sentences of disjoint entities by `pair_flat`, the nested ones by `component_arrays.nested_rows`, all at
     positions of their own; a chunk whose positions are too large, or any chunk with `pairing="hipe"`
     (docs/scoring.md §3a), sentence by sentence by `readable.pair_sentences`."""
-    size = len(references.counts)
+    size, type_names = len(references.counts), references.type_names  # (both sides' names)
     moved = None if pairing != "optimal" else _moved(references, predictions)
     if moved is None:
-        sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
+        sides = [_span_lists(columns) for columns in (references, predictions)]
         return Pairs.of_rows(pair_sentences(sides[0], sides[1], min_overlap, pairing), type_names, size)
     shift, move, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
     groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
@@ -415,7 +403,7 @@ def _chunk_pairs(
 
 
 def _moved(
-    references: _SpanColumns, predictions: _SpanColumns
+    references: SpanValues, predictions: SpanValues
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[FlatSpans, np.ndarray], tuple[FlatSpans, np.ndarray]] | None:
     """The entities of a chunk with each sentence moved to positions of its own: the sentences' first positions
     (`shift`), how far each sentence moved (`move`), which sentences are nested, and each side's spans in
