@@ -17,11 +17,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .agreement_inputs import Annotator, token_lengths
+from .agreement_inputs import Annotator
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
-from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
+from .forms.inputs import IDS, SPANS, lengths, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
 from .grouping import ranges, run_starts
 from .options import Options
@@ -187,7 +187,7 @@ def coded_tags(annotators: Sequence[Annotator], form: str, options: Options) -> 
     sentences = len(annotators[0].present)
     length = np.zeros(sentences, dtype=np.int64)
     for annotator in annotators:
-        length = np.where(annotator.present, token_lengths(annotator), length)
+        length = np.where(annotator.present, lengths(annotator.rows), length)
     sizes = length.tolist()
 
     def tokens(annotator: Annotator) -> Iterator[Any]:
