@@ -213,7 +213,7 @@ def _discontinuous_note(read: AnnotatorBatches, fragments: bool) -> AnnotatorBat
 def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> int:
     """``ner-semeval agreement PATH ...``: reads the annotators' files, prints the pairwise table and the
     coefficients (or, with ``--json``, the dict); returns the exit status (2 for bad files or options)."""
-    import json
+    from .reports import print_json  # here: the command line's printing stays out of `import nerscore`
 
     parser = build_parser(prog)
     args = parser.parse_args(argv)
@@ -243,7 +243,7 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         return print_error(error)
     try:
         if args.json:
-            print(json.dumps(result, indent=2, ensure_ascii=False))
+            print_json(result)
         else:
             sys.stdout.write(format_agreement(result))
         sys.stdout.flush()
