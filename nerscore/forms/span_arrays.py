@@ -300,7 +300,8 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
     kinds |= kind
     if kind == {dict}:
         types = type_column(entities)
-        if types is None or set(map(type, types)) != {str} or "" in types:
+        numbered = None if types is None else _numbered(types)
+        if numbered is None:
             return None
         given = any(map(operator.contains, entities, repeat("fragments")))
         read = fragment_columns(entities) if given else None
@@ -309,11 +310,9 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
         if read is not None and read is not STORED_SPANS:
             kinds.add(FragmentValues)
             start, end, pieces = read
-            local = {name: index for index, name in enumerate(dict.fromkeys(types))}
-            type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
             if pieces is None or len(pieces) == len(start):  # one fragment each: spans
-                return SpanValues(start, end, type_id, list(local), counts)
-            return FragmentValues(start, end, pieces, type_id, list(local), counts)
+                return SpanValues(start, end, *numbered, counts)
+            return FragmentValues(start, end, pieces, *numbered, counts)
         try:
             starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
         except KeyError:
@@ -321,17 +320,22 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
     elif kind <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
         starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
-        if set(map(type, types)) != {str} or "" in types:
+        numbered = _numbered(types)
+        if numbered is None:
             return None
     else:
         return None
     bounds = checked_bounds(starts, ends)
-    if bounds is None:
+    return None if bounds is None else SpanValues(*bounds, *numbered, counts)
+
+
+def _numbered(types: list) -> tuple[np.ndarray, list[str]] | None:
+    """Each entity's type as its index among the types in order of first appearance, and those types; None
+    unless every type is a non-empty string."""
+    if set(map(type, types)) != {str} or "" in types:
         return None
-    start, end = bounds
     local = {name: index for index, name in enumerate(dict.fromkeys(types))}
-    type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
-    return SpanValues(start, end, type_id, list(local), counts)
+    return np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types)), list(local)
 
 
 def _sentences(read: FragmentValues, keep: np.ndarray) -> FragmentValues:
