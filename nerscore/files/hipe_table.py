@@ -337,11 +337,9 @@ def hipe_table(
         if any(not name.startswith("NEL") for name in columns):
             raise ValueError(f"nel=True scores a link column (NEL-LIT, NEL-METO), not {columns}")
     if system_name is None:
-        system_name = (
-            os.path.splitext(os.path.basename(os.fspath(system)))[0]
-            if isinstance(system, (str, os.PathLike))
-            else "system"
-        )
+        system_name = "system"
+        if isinstance(system, (str, os.PathLike)):
+            system_name = os.path.splitext(os.path.basename(os.fspath(system)))[0]
     periods: list[tuple[datetime.date, datetime.date] | None] = [None, *time_periods]
     levels: list[tuple[float, float] | None] = [None, *noise_levels]
     regimes = {regime: REGIMES[regime] for regime in profile.link_regimes} if nel else REGIMES
