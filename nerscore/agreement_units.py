@@ -354,18 +354,15 @@ def _entity_columns(
     )
 
 
+_PAST = "ends past 2**62; expected offsets of units that agreement counts in 64-bit integers"
+
+
 def _refuse_far(spans: list[list[Span]], side: str) -> None:
     """The first entity that ends past 2**62 as a located `InvalidInputError`: agreement counts units in int64."""
     for sentence, found in enumerate(spans):
         for index, span in enumerate(found):
             if span.end >= 1 << 62:
-                raise InvalidInputError(
-                    f"the entity {shown(span.as_dict())} ends past 2**62; expected offsets of units that agreement "
-                    "counts in 64-bit integers",
-                    side,
-                    sentence,
-                    entity=index,
-                )
+                raise InvalidInputError(f"the entity {shown(span.as_dict())} {_PAST}", side, sentence, entity=index)
 
 
 def _far_total(
@@ -376,7 +373,7 @@ def _far_total(
     far shorter, so an entity's end made the sentence this long."""
     if int(length.max()) >= 1 << 62:
         sentence = int(np.argmax(length >= 1 << 62))
-        problem = "ends past 2**62; expected offsets of units that agreement counts in 64-bit integers"
+        problem = _PAST
     else:
         sentence = next(index for index, total in enumerate(accumulate(length.tolist())) if total >= 1 << 62)
         problem = (
