@@ -33,7 +33,7 @@ from .component_arrays import nested_rows
 from .fragment_arrays import fragment_pairs
 from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
-from .tag_arrays import joined_rows, pair_flat
+from .tag_arrays import chunk_bounds, joined_rows, pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -137,11 +137,8 @@ def span_pairs(
 
     offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
     offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
-    entities = offsets_r + offsets_p
-    cuts = np.searchsorted(entities[1:], np.arange(_CHUNK_ENTITIES, entities[-1], _CHUNK_ENTITIES)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(references)]
     parts: list[Pairs] = []
-    for first, last in pairwise(bounds):
+    for first, last in pairwise(chunk_bounds(offsets_r + offsets_p, _CHUNK_ENTITIES)):
         if first == last:
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
@@ -252,9 +249,7 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     first_entity = next(chain.from_iterable(batch), None)
     if type(first_entity) is not dict or "fragments" not in first_entity:
         return _block_values(batch, counts, set())
-    total = np.cumsum(counts)
-    cuts = np.searchsorted(total, np.arange(_BLOCK_ENTITIES, total[-1], _BLOCK_ENTITIES)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(batch)]
+    bounds = chunk_bounds(np.concatenate(([0], np.cumsum(counts))), _BLOCK_ENTITIES)
     parts: list[SpanValues | FragmentValues] = []
     kinds: set[type] = set()
     for first, last in pairwise(bounds):

@@ -69,9 +69,7 @@ def tag_pairs(
     its token counts (`token_accuracy`) and with `facts` each sentence's length and tokens whose tags are equal;
     None if the input is invalid."""
     offsets = np.concatenate(([0], np.cumsum(lengths(references))))
-    # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
-    cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    bounds = chunk_bounds(offsets, _CHUNK_TOKENS)
     table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
     codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
@@ -97,6 +95,14 @@ def tag_pairs(
     if facts:
         sentence_facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
     return pairs, tokens, sentence_facts
+
+
+def chunk_bounds(offsets: np.ndarray, limit: int) -> list[int]:
+    """The first sentence of each chunk, then the number of sentences, for sentences whose items (tokens,
+    entities) start at `offsets` (0 first, their total last): a chunk ends with the sentence that crosses each
+    multiple of `limit`, so that it holds about `limit` items."""
+    cuts = np.searchsorted(offsets[1:], np.arange(limit, offsets[-1], limit)) + 1
+    return [0, *np.unique(cuts).tolist(), len(offsets) - 1]
 
 
 class _CodeBook:
