@@ -375,11 +375,11 @@ def read_spans(batch: list[list], side: str, labels: Collection[str] | None = No
     """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
     entities of other types are left out (`decoding.kept_types`)."""
     kept = kept_types(check_labels("labels", labels))
-    spans = read_each(as_list(batch, side), side, as_span)
+    spans = _read_each(as_list(batch, side), side, as_span)
     return spans if kept is None else [[span for span in found if kept(span.entity_type)] for found in spans]
 
 
-def read_each(batch: Iterable[Iterable[Any]], side: str, read: Callable[[Any], T]) -> list[list[T]]:
+def _read_each(batch: Iterable[Iterable[Any]], side: str, read: Callable[[Any], T]) -> list[list[T]]:
     """Each sentence's entities read by `read`, an `InvalidInputError` it raises located at the entity."""
     result = []
     for sentence, entities in enumerate(batch):
@@ -465,6 +465,6 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
         seconds = list(map(operator.itemgetter(1), entities))
         if {*map(type, firsts), *map(type, seconds)} <= {str} and "" not in firsts and "" not in seconds:
             return StringColumns(batch, firsts, seconds)
-    result = read_each(batch, side, as_string_entity)
+    result = _read_each(batch, side, as_string_entity)
     flat = list(chain.from_iterable(result))
     return StringColumns(result, list(map(operator.itemgetter(0), flat)), list(map(operator.itemgetter(1), flat)))
