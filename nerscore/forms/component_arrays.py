@@ -49,9 +49,8 @@ def nested_rows(
 ) -> PairColumns:
     """The rows (scenario index, reference type id, predicted type id; -1 for no entity) of the pairing of
     sentences given as entities sorted by (start, end) with the sentence of each, every sentence at positions of
-    its own (no entity of one overlaps an entity of another). With `positions`, the rows of `pair_flat(...,
-    positions=True)`: then the first position, and the reference's and the prediction's start and end (-1 on
-    an unpaired side)."""
+    its own (no entity of one overlaps an entity of another). With `positions`, the rows as `pair_flat` gives them
+    (`PairColumns`): then the reference's and the prediction's start and end too (-1 on an unpaired side)."""
     out: list[PairColumns] = []
     classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
@@ -90,14 +89,7 @@ def nested_rows(
         out.extend(_paired_classes(classes_r.select(big_r), classes_p.select(big_p), min_overlap, large=True))
         classes_r, classes_p = classes_r.select(~big_r), classes_p.select(~big_p)
     out.extend(_paired_classes(classes_r, classes_p, min_overlap))
-    if not positions:
-        return tuple(np.concatenate([rows[column] for rows in out]) for column in range(3))
-    kinds, reference_types, predicted_types, start_r, end_r, start_p, end_p = (
-        np.concatenate([rows[column] for rows in out]) for column in range(7)
-    )
-    first = np.where(start_r >= 0, start_r, start_p)
-    # pair_flat's layout: the predicted start (column 4, as every row has it), then both entities' bounds.
-    return kinds, reference_types, predicted_types, first, start_p, start_r, end_r, start_p, end_p
+    return tuple(np.concatenate([rows[column] for rows in out]) for column in range(7 if positions else 3))
 
 
 @dataclass(frozen=True)

@@ -388,10 +388,11 @@ def _chunk_pairs(
     groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
     if nested.any():
         keep_r, keep_p = nested[sentence_r], nested[sentence_p]
-        nested_groups = nested_rows(
-            flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
+        groups.append(
+            nested_rows(
+                flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
+            )
         )
-        groups.append(tuple(nested_groups[column] for column in (0, 1, 2, 5, 6, 7, 8)))  # pair_flat's columns
     (kinds, r_types, p_types, *extents), first_position = joined_rows(groups)
     # A row's sentence is the one whose positions hold its first position (sentences without entities take no
     # room, so the last sentence starting at or before it is the one); its positions are moved back.
