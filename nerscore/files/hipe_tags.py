@@ -175,10 +175,16 @@ def hipe_links(
     for link, run in groupby(value.upper() for value in (values if keep is None else compress(values, keep))):
         length = sum(1 for _ in run)
         if link not in ("_", "-", "", "O"):
-            offered = tuple(link.split("|")[:n_best])
-            links.append((Span(start, start + length, offered[0]), offered))
+            links.append(_link_entity(start, start + length, link, n_best))
         start += length
     return links
+
+
+def _link_entity(start: int, end: int, value: str, n_best: int) -> tuple[Span, tuple[str, ...]]:
+    """A run of a link value as an entity: a `Span` typed by its first link, and the links it offers (its first
+    `n_best`)."""
+    offered = tuple(value.split("|")[:n_best])
+    return Span(start, end, offered[0]), offered
 
 
 def hipe_linked_mentions(
@@ -224,13 +230,7 @@ def hipe_linked_mentions(
         position += 1
     if link:
         found.append((start, position, link))
-    result = []
-    for begin, end, value in found:
-        if value in ("_", "-", "O", ""):
-            continue
-        offered = tuple(value.split("|")[:n_best])
-        result.append((Span(begin, end, offered[0]), offered))
-    return result
+    return [_link_entity(begin, end, value, n_best) for begin, end, value in found if value not in ("_", "-", "O", "")]
 
 
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
