@@ -159,7 +159,7 @@ def link_values(documents: Iterable[HipeDocument], column: str) -> set[str]:
     found: set[str] = set()
     for document in documents:
         found.update(value.upper().split("|")[0].split("-")[-1] for value in set(document.values(column)))
-    return found - {"_", "-", "O", ""}
+    return found - OUTSIDE
 
 
 def hipe_links(
@@ -174,7 +174,7 @@ def hipe_links(
     start = 0
     for link, run in groupby(value.upper() for value in (values if keep is None else compress(values, keep))):
         length = sum(1 for _ in run)
-        if link not in ("_", "-", "", "O"):
+        if link not in OUTSIDE:
             links.append(_link_entity(start, start + length, link, n_best))
         start += length
     return links
@@ -230,7 +230,7 @@ def hipe_linked_mentions(
         position += 1
     if link:
         found.append((start, position, link))
-    return [_link_entity(begin, end, value, n_best) for begin, end, value in found if value not in ("_", "-", "O", "")]
+    return [_link_entity(begin, end, value, n_best) for begin, end, value in found if value not in OUTSIDE]
 
 
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
