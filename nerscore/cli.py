@@ -153,11 +153,6 @@ def flagged_options() -> list[str]:
     return [name for name, spec in SPECS.items() if spec.flag is not None]
 
 
-def flag_name(option: str) -> str:
-    """``--min-overlap`` for ``min_overlap``."""
-    return "--" + option.replace("_", "-")
-
-
 def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
     """The command line's arguments: files, the scoring flags of the option table, and what to read and print."""
     parser = argparse.ArgumentParser(

@@ -126,13 +126,18 @@ def add_option_flags(parser: argparse.ArgumentParser, names: Iterable[str], more
     for name in names:
         flag = SPECS[name].flag
         assert flag is not None
-        option, help_text = "--" + name.replace("_", "-"), flag.help + more_help.get(name, "")
+        option, help_text = flag_name(name), flag.help + more_help.get(name, "")
         if flag.switch:
             parser.add_argument(option, dest=name, action="store_true", help=help_text)
         else:
             parser.add_argument(
                 option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
             )
+
+
+def flag_name(option: str) -> str:
+    """``--min-overlap`` for ``min_overlap``."""
+    return "--" + option.replace("_", "-")
 
 
 def given_options(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
