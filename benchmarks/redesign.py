@@ -390,7 +390,7 @@ def print_table(args: argparse.Namespace, runs: list[tuple[str, dict[str, Any]]]
     )
     print(
         "lines: the physical lines of nerscore/**/*.py (issue 27's figure), then broken down: code lines (no "
-        "docstring, comment or blank line) in brackets, by the issue each module serves (redesign.LATER_ISSUES)"
+        "docstring, comment or blank line) in brackets, by the issue each module serves (lines.LATER_ISSUES)"
     )
     print()
     header = " | ".join(f"{name}" for name, _ in runs)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InvalidInputError, shown
-from .forms.inputs import SPANS, TAGS, as_list, first_value, read_spans, rows_of, value_form
+from .forms.inputs import SPANS, TAGS, as_list, first_value, lengths, read_spans, rows_of, value_form
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,7 @@ def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
             present = np.fromiter(map(is_not, listed, repeat(None)), dtype=bool, count=len(listed))  # at C speed
             rows = as_list(listed if present.all() else [row if row is not None else [] for row in listed], side)
         read.append(Annotator(name, rows, present))
-    lengths = {annotator.name: len(annotator.present) for annotator in read}
-    if len(set(lengths.values())) > 1:
+    if len({len(annotator.present) for annotator in read}) > 1:
         first = read[0]
         other = next(annotator for annotator in read if len(annotator.present) != len(first.present))
         raise ValueError(
@@ -99,32 +98,24 @@ def checked_column(values: Any, name: str, sentences: int) -> list[Any]:
     return listed
 
 
-def token_lengths(annotator: Annotator) -> np.ndarray:
-    """Each sentence's number of tags or ids in the annotator's batch (0 where it annotated none)."""
-    rows = annotator.rows
-    if isinstance(rows, np.ndarray):
-        return np.full(rows.shape[0], rows.shape[1], dtype=np.int64)
-    return np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-
-
 def check_token_counts(annotators: list[Annotator]) -> None:
     """Tags and ids: every sentence has as many tokens for every annotator who annotated it (docs/scoring.md §1)."""
     first = annotators[0]
-    reference, known = token_lengths(first), first.present.copy()
+    reference, known = lengths(first.rows), first.present.copy()
     reference_name = np.zeros(len(known), dtype=np.int64)
     for index, annotator in enumerate(annotators[1:], start=1):
-        lengths = token_lengths(annotator)
-        differ = known & annotator.present & (lengths != reference)
+        found = lengths(annotator.rows)  # (0 where it annotated none)
+        differ = known & annotator.present & (found != reference)
         if differ.any():
             sentence = int(np.flatnonzero(differ)[0])
             other = annotators[int(reference_name[sentence])]
             raise InvalidInputError(
-                f"{annotator.side} has {int(lengths[sentence])} tags and {other.side} {int(reference[sentence])}; "
+                f"{annotator.side} has {int(found[sentence])} tags and {other.side} {int(reference[sentence])}; "
                 "expected every annotator's tags token-aligned, of equal length",
                 annotator.side,
                 sentence,
             )
         new = annotator.present & ~known
-        reference[new] = lengths[new]
+        reference[new] = found[new]
         reference_name[new] = index
         known |= new

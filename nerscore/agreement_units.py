@@ -17,11 +17,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .agreement_inputs import Annotator, token_lengths
+from .agreement_inputs import Annotator
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
-from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
+from .forms.inputs import IDS, SPANS, lengths, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
 from .grouping import ranges, run_starts
 from .options import Options
@@ -187,7 +187,7 @@ def coded_tags(annotators: Sequence[Annotator], form: str, options: Options) -> 
     sentences = len(annotators[0].present)
     length = np.zeros(sentences, dtype=np.int64)
     for annotator in annotators:
-        length = np.where(annotator.present, token_lengths(annotator), length)
+        length = np.where(annotator.present, lengths(annotator.rows), length)
     sizes = length.tolist()
 
     def tokens(annotator: Annotator) -> Iterator[Any]:
@@ -354,18 +354,15 @@ def _entity_columns(
     )
 
 
+_PAST = "ends past 2**62; expected offsets of units that agreement counts in 64-bit integers"
+
+
 def _refuse_far(spans: list[list[Span]], side: str) -> None:
     """The first entity that ends past 2**62 as a located `InvalidInputError`: agreement counts units in int64."""
     for sentence, found in enumerate(spans):
         for index, span in enumerate(found):
             if span.end >= 1 << 62:
-                raise InvalidInputError(
-                    f"the entity {shown(span.as_dict())} ends past 2**62; expected offsets of units that agreement "
-                    "counts in 64-bit integers",
-                    side,
-                    sentence,
-                    entity=index,
-                )
+                raise InvalidInputError(f"the entity {shown(span.as_dict())} {_PAST}", side, sentence, entity=index)
 
 
 def _far_total(
@@ -376,7 +373,7 @@ def _far_total(
     far shorter, so an entity's end made the sentence this long."""
     if int(length.max()) >= 1 << 62:
         sentence = int(np.argmax(length >= 1 << 62))
-        problem = "ends past 2**62; expected offsets of units that agreement counts in 64-bit integers"
+        problem = _PAST
     else:
         sentence = next(index for index, total in enumerate(accumulate(length.tolist())) if total >= 1 << 62)
         problem = (

@@ -21,7 +21,7 @@ from .files.agreement_files import add_option_flags, agreement_main, given_optio
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
-from .files.readers import ConllError
+from .files.readers import print_error
 from .files.reports import print_comparison, print_results, print_runs
 from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
 from .options import SPECS, Options, check_span_options, check_tag_options
@@ -110,8 +110,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
                     else:
                         total = count_tag_file(handle, source, total, file, args.by_document)
     except (OSError, ValueError) as error:
-        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
 
     try:
         if args.runs:
@@ -152,11 +151,6 @@ def _slices_without_their_data(given: dict) -> str | None:
 def flagged_options() -> list[str]:
     """The options the command line takes, in the table's order."""
     return [name for name, spec in SPECS.items() if spec.flag is not None]
-
-
-def flag_name(option: str) -> str:
-    """``--min-overlap`` for ``min_overlap``."""
-    return "--" + option.replace("_", "-")
 
 
 def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:

@@ -15,6 +15,7 @@ from conftest import REPO, WORKED_EXAMPLE, worked_example
 
 import nerscore
 from nerscore import Options, cli
+from nerscore.files.agreement_files import flag_name
 from nerscore.options import OPTION_NAMES, SPECS, describe
 
 # Options that mean nothing for a file: rows of every entity (the command line prints tables, or --json of the
@@ -94,7 +95,7 @@ def test_every_option_for_a_file_has_a_flag() -> None:
     assert {name for name, spec in SPECS.items() if spec.flag is None} == WITHOUT_A_FLAG
     for name in cli.flagged_options():
         action = flags[name]
-        assert action.option_strings == [cli.flag_name(name)], name
+        assert action.option_strings == [flag_name(name)], name
         assert action.help, name
         assert action.default is None or action.default is False, f"{name}: the table's default is Options' own"
 

@@ -24,7 +24,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .readers import checked_path, json_file_records, print_error
 
 if TYPE_CHECKING:
     import argparse
@@ -39,8 +39,7 @@ FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 def _holds_annotations(path: str) -> bool:
     """Whether the file's first non-blank line is a JSON object with an ``annotations`` key (doccano's have none)."""
     try:
-        with open(path, "rb") as handle:
-            first = next(json_line_records(text_lines(handle, path), path, ""), None)
+        first = next(json_file_records(path, ""), None)
     except (OSError, ValueError):  # (a ConllError too)
         return False
     return first is not None and isinstance(first[2], dict) and "annotations" in first[2]
@@ -127,13 +126,18 @@ def add_option_flags(parser: argparse.ArgumentParser, names: Iterable[str], more
     for name in names:
         flag = SPECS[name].flag
         assert flag is not None
-        option, help_text = "--" + name.replace("_", "-"), flag.help + more_help.get(name, "")
+        option, help_text = flag_name(name), flag.help + more_help.get(name, "")
         if flag.switch:
             parser.add_argument(option, dest=name, action="store_true", help=help_text)
         else:
             parser.add_argument(
                 option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
             )
+
+
+def flag_name(option: str) -> str:
+    """``--min-overlap`` for ``min_overlap``."""
+    return "--" + option.replace("_", "-")
 
 
 def given_options(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
@@ -214,7 +218,7 @@ def _discontinuous_note(read: AnnotatorBatches, fragments: bool) -> AnnotatorBat
 def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> int:
     """``ner-semeval agreement PATH ...``: reads the annotators' files, prints the pairwise table and the
     coefficients (or, with ``--json``, the dict); returns the exit status (2 for bad files or options)."""
-    import json
+    from .reports import print_json  # here: the command line's printing stays out of `import nerscore`
 
     parser = build_parser(prog)
     args = parser.parse_args(argv)
@@ -241,11 +245,10 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         print(f"error: {error}{where}", file=sys.stderr)
         return 2
     except (OSError, ValueError) as error:
-        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
     try:
         if args.json:
-            print(json.dumps(result, indent=2, ensure_ascii=False))
+            print_json(result)
         else:
             sys.stdout.write(format_agreement(result))
         sys.stdout.flush()

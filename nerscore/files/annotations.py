@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, decoded, too_many_digits
+from .readers import ConllError, checked_path, decoded, json_error
 
 # -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
@@ -294,12 +294,10 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
         task = f"task {index}: " if name_tasks else ""
         try:
             item, position = decoder.raw_decode(content, position)
-        except json.JSONDecodeError as error:
-            raise ConllError(source, error.lineno, f"not JSON ({error.msg}, column {error.colno})") from None
-        except RecursionError:
-            raise ConllError(source, line, f"{task}JSON nested too deeply; expected {expected}") from None
-        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
-            raise ConllError(source, line, f"{task}{too_many_digits()}") from None
+        except json.JSONDecodeError as error:  # at its own line: an item may span many
+            raise json_error(error, source, error.lineno) from None
+        except (ValueError, RecursionError) as error:
+            raise json_error(error, source, line, f"expected {expected}", task) from None
         yield line, item
         index += 1
         position = after_space(position)

@@ -14,8 +14,8 @@ from typing import Any
 from ..errors import shown
 from ..option_checks import is_id
 from .annotations import export_task, json_list_items, regions
-from .annotator_readers import AnnotatorBatches, check_paths, unique_name
-from .readers import ConllError, checked_path, json_line_records, text_lines
+from .annotator_readers import AnnotatorBatches, by_annotator, check_paths, unique_name
+from .readers import ConllError, checked_path, json_file_records
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
 
@@ -40,8 +40,7 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
     are ambiguous: a `ConllError` naming the task."""
     source = checked_path(path, "a Label Studio JSON export")
     tasks = json_list_items(source, _EXPORT, name_tasks=False)
-    per_task: list[dict[str, list[tuple[int, int, str]]]] = []
-    names: dict[str, None] = {}
+    per_task: list[dict[str, Any]] = []
     texts, documents = [], []
     for index, (line, task) in enumerate(tasks):
         where, text, annotations = export_task(task, index, source, line, _EXPORT)
@@ -66,12 +65,10 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
                 )
             spans = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
             found[who] = [(span.start, span.end, span.entity_type) for span in spans]
-            names.setdefault(who)
         per_task.append(found)
         texts.append(text)
         documents.append(f"{source}:{line}")
-    batches = {name: [found.get(name) for found in per_task] for name in names}
-    return AnnotatorBatches(batches, texts, None, documents)
+    return AnnotatorBatches(by_annotator(per_task), texts, None, documents)
 
 
 # -- doccano ----------------------------------------------------------------------------------------------------------
@@ -122,13 +119,12 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
     for index, path in enumerate(paths):
         source = os.fspath(path)
         entities, own_texts, lines = [], [], []
-        with open(source, "rb") as handle:
-            for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_DOCCANO}"):
-                if not isinstance(record, dict):
-                    raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
-                entities.append(_doccano_entities(record, source, line))
-                own_texts.append(record["text"])
-                lines.append(line)
+        for line, _, record in json_file_records(source, f"expected {_DOCCANO}"):
+            if not isinstance(record, dict):
+                raise ConllError(source, line, f"found a JSON {type(record).__name__}; expected {_DOCCANO}")
+            entities.append(_doccano_entities(record, source, line))
+            own_texts.append(record["text"])
+            lines.append(line)
         if index == 0:
             texts, first, first_lines = own_texts, source if lines else "the first file", lines
         else:

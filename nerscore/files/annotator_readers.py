@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 from ..errors import shown
 from ..span import Span
 from .annotations import read_brat_beside, read_brat_file, same_brat_names
-from .readers import ConllError, checked_path, conll_rows, json_line_records, text_lines
+from .readers import ConllError, checked_path, conll_rows, json_file_records, text_lines
 
 
 class AnnotatorBatches(NamedTuple):
@@ -113,6 +114,12 @@ def _check_same_tokens(
         )
 
 
+def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """Each annotator's batch from each document's entities by annotator, annotators in the order they first
+    appear: None for a document an annotator did not annotate (or annotated as null)."""
+    return {name: [found.get(name) for found in documents] for name in dict.fromkeys(chain.from_iterable(documents))}
+
+
 def unique_name(taken: dict[str, Any], name: str) -> str:
     """`name`, or with a number after it when an annotator of that name is already read."""
     if name not in taken:
@@ -184,25 +191,21 @@ def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
     records: list[dict[str, Any]] = []
     texts: list[Any] = []
     places: list[str] = []
-    names: dict[str, None] = {}
-    with open(source, "rb") as handle:
-        for line, _, record in json_line_records(text_lines(handle, source), source, f"expected {_SPAN_LINE}"):
-            annotations = record.get("annotations") if isinstance(record, dict) else None
-            if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
-                raise ConllError(source, line, f"found no annotations object; expected {_SPAN_LINE}")
-            text = record.get("text")
-            if text is not None and not isinstance(text, str):
-                raise ConllError(source, line, f"text is a JSON {type(text).__name__}; expected {_SPAN_LINE}")
-            if texts and (text is None) != (texts[0] is None):
-                raise ConllError(source, line, f"a text on some lines and not on others; expected {_SPAN_LINE}")
-            for name, entities in annotations.items():
-                if entities is not None and not isinstance(entities, list):
-                    raise ConllError(
-                        source, line, f"{name!r}'s entities are a JSON {type(entities).__name__}; expected {_SPAN_LINE}"
-                    )
-                names.setdefault(name, None)
-            records.append(annotations)
-            texts.append(text)
-            places.append(f"{source}:{line}")
-    batches = {name: [record.get(name) for record in records] for name in names}
-    return AnnotatorBatches(batches, None if not texts or texts[0] is None else texts, None, places)
+    for line, _, record in json_file_records(source, f"expected {_SPAN_LINE}"):
+        annotations = record.get("annotations") if isinstance(record, dict) else None
+        if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
+            raise ConllError(source, line, f"found no annotations object; expected {_SPAN_LINE}")
+        text = record.get("text")
+        if text is not None and not isinstance(text, str):
+            raise ConllError(source, line, f"text is a JSON {type(text).__name__}; expected {_SPAN_LINE}")
+        if texts and (text is None) != (texts[0] is None):
+            raise ConllError(source, line, f"a text on some lines and not on others; expected {_SPAN_LINE}")
+        for name, entities in annotations.items():
+            if entities is not None and not isinstance(entities, list):
+                raise ConllError(
+                    source, line, f"{name!r}'s entities are a JSON {type(entities).__name__}; expected {_SPAN_LINE}"
+                )
+        records.append(annotations)
+        texts.append(text)
+        places.append(f"{source}:{line}")
+    return AnnotatorBatches(by_annotator(records), None if not texts or texts[0] is None else texts, None, places)

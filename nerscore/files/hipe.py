@@ -228,21 +228,13 @@ class _Builder:
     def segment(self, number: int) -> None:
         """A `# segment...` line: what `comment` does with it, without reading its key and value (a segment's
         comments are not the document's metadata)."""
-        tokens = self.count
-        if self.pending and tokens > self.seen:
-            self.pending = {}  # comments between tokens of a document that no `# document` line followed
-        self.seen = tokens
-        if not tokens and not self.start:
-            self.start = number
-        self.segmented = True
-        if tokens and (not self.breaks or self.breaks[-1] < tokens):
-            self.breaks.append(tokens)
+        self.segments(number, [self.count])
 
     def segments(self, number: int, tokens: list[int]) -> None:
-        """`segment` of consecutive `# segment` lines, the first at line `number`, with `tokens` the document's
-        token lines before each (never fewer than before the last): what the calls one by one would do."""
+        """Consecutive `# segment` lines, the first at line `number`, with `tokens` the document's token lines
+        before each (never fewer than before the last): what `segment` of each one by one would do."""
         if self.pending and tokens[-1] > self.seen:
-            self.pending = {}
+            self.pending = {}  # comments between tokens of a document that no `# document` line followed
         self.seen = tokens[-1]
         if not tokens[0] and not self.start:
             self.start = number
@@ -253,29 +245,25 @@ class _Builder:
                 breaks.append(count)
 
     def comment(self, number: int, comment: str) -> None:
+        key, _, value = comment.lstrip("#").strip().partition("=")
+        key, value = key.strip(), value.strip()
+        name = key.removeprefix("hipe2022:")
+        if name.startswith("segment"):  # its own comments (its IIIF link) are not the document's metadata
+            self.segment(number)
+            return
         if self.pending and self.count > self.seen:
             self.pending = {}  # comments between tokens of a document that no `# document` line followed
         self.seen = self.count
         if not self.count and not self.start:
             self.start = number
-        body = comment.lstrip("#").strip()
-        key, _, value = body.partition("=")
-        key, value = key.strip(), value.strip()
-        name = key.removeprefix("hipe2022:")
-        if name.startswith("document"):
-            # The HIPE scorer starts a document at a `# document` line that follows tokens.
-            if self.count:
-                pending, pending_line = self.pending, self.pending_line
-                self._close()
-                self.start = pending_line or number
-                self.metadata.update(pending)
-                self.pending = {}
-        elif name.startswith("segment"):
-            self.segmented = True
-            if self.count and (not self.breaks or self.breaks[-1] < self.count):
-                self.breaks.append(self.count)
-        if not key or name.startswith("segment"):
-            return  # a segment's own comments (its IIIF link) are not the document's metadata
+        if name.startswith("document") and self.count:  # the HIPE scorer's start of a document after tokens
+            pending, pending_line = self.pending, self.pending_line
+            self._close()
+            self.start = pending_line or number
+            self.metadata.update(pending)
+            self.pending = {}
+        if not key:
+            return
         if self.count:
             if not self.pending:
                 self.pending_line = number

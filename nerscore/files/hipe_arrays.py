@@ -9,10 +9,11 @@ reader reads the file, which stays the definition of the format and the source o
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .hipe_model import LazyColumns
 
 _NEWLINE, _RETURN, _TAB, _SPACE, _HASH = 10, 13, 9, 32, 35
 _SEGMENT = b"# segment"
@@ -172,29 +173,16 @@ class ArrayTable:
         return tuple(values)
 
 
-class ArrayColumns(Mapping[str, tuple[str, ...]]):
+class ArrayColumns(LazyColumns):
     """A document's columns, its token lines `start` to `end` of a laid-out file (as `HipeColumns` reads them)."""
 
     def __init__(self, table: ArrayTable, start: int, end: int) -> None:
+        super().__init__(table.header)
         self._table = table
-        self._index = {name: index for index, name in enumerate(table.header)}
         self._start, self._end = start, end
-        self._split: dict[str, tuple[str, ...]] = {}
 
-    def __getitem__(self, name: str) -> tuple[str, ...]:
-        values = self._split.get(name)
-        if values is None:
-            values = self._split[name] = self._table.column(self._index[name])[self._start : self._end]
-        return values
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table.header)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._index
-
-    def __len__(self) -> int:
-        return len(self._table.header)
+    def _read(self, index: int) -> tuple[str, ...]:
+        return self._table.column(index)[self._start : self._end]
 
     def sliced(self, start: int, end: int) -> ArrayColumns:
         """The columns of the document's token lines start to end."""

@@ -44,12 +44,39 @@ class HipeFileError(ConllError):
         super().__init__(source, line, problem if column is None else f"column {column}: {problem}")
 
 
-class HipeColumns(Mapping[str, tuple[str, ...]]):
-    """A document's columns by the header's names, each split off its token lines when first read (scoring reads
-    two or three of HIPE's ten): a missing value is `_`, as the HIPE scorer reads it. The token lines are given as
-    a list, or as one text (`text`, lines joined by newlines, `count` of them) that is split only if need be;
-    `check` is called with the lines where a column's values do not come one a line (a line of too many values
-    in a text whose tab count looked right), to raise the located error."""
+class LazyColumns(Mapping[str, tuple[str, ...]]):
+    """A document's columns by the header's names, each read (`_read`, by its index in the header) when first
+    asked for and kept: scoring reads two or three of HIPE's ten."""
+
+    def __init__(self, header: Sequence[str]) -> None:
+        self._header = tuple(header)
+        self._index = {name: index for index, name in enumerate(self._header)}
+        self._split: dict[str, tuple[str, ...]] = {}
+
+    def _read(self, index: int) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def __getitem__(self, name: str) -> tuple[str, ...]:
+        values = self._split.get(name)
+        if values is None:
+            values = self._split[name] = self._read(self._index[name])
+        return values
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._header)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index  # without splitting the column off its lines, as Mapping's would
+
+    def __len__(self) -> int:
+        return len(self._header)
+
+
+class HipeColumns(LazyColumns):
+    """A document's columns (`LazyColumns`) split off its token lines: a missing value is `_`, as the HIPE scorer
+    reads it. The token lines are given as a list, or as one text (`text`, lines joined by newlines, `count` of
+    them) that is split only if need be; `check` is called with the lines where a column's values do not come one
+    a line (a line of too many values in a text whose tab count looked right), to raise the located error."""
 
     def __init__(
         self,
@@ -61,10 +88,8 @@ class HipeColumns(Mapping[str, tuple[str, ...]]):
         count: int = 0,
         check: Callable[[Sequence[str]], None] | None = None,
     ) -> None:
-        self._header = tuple(header)
-        self._index = {name: index for index, name in enumerate(self._header)}
+        super().__init__(header)
         self._given = lines
-        self._split: dict[str, tuple[str, ...]] = {}
         self._short = short  # whether a line has fewer values than the header names (None: not known yet)
         self._joined = None if text is None else text + "\n"
         self._count = len(lines) if lines is not None else count
@@ -77,37 +102,25 @@ class HipeColumns(Mapping[str, tuple[str, ...]]):
             self._given = self._joined[:-1].split("\n") if self._count else []
         return self._given
 
-    def __getitem__(self, name: str) -> tuple[str, ...]:
-        values = self._split.get(name)
-        if values is None:
-            index = self._index[name]
-            if self._short is None:
-                self._short = min(map(str.count, self._lines, repeat("\t")), default=0) < len(self._header) - 1
-            if not self._short:
-                # Every line holds every value: one regular expression over the lines joined, a match a whole line
-                # of exactly the header's number of values (faster than splitting each line).
-                if self._joined is None:
-                    self._joined = "\n".join(self._lines) + "\n"
-                found = _column_pattern(index, len(self._header)).findall(self._joined) if self._count else []
-                if len(found) == self._count:
-                    values = tuple(found)
-                elif self._check is not None:
-                    self._check(self._lines)  # raises where a line has too many values
-                self._short = values is None  # else a line has too few: read line by line
-            if values is None:  # a line with values missing
-                split = map(methodcaller("split", "\t", index + 1), self._lines)
-                values = tuple(piece[index] if len(piece) > index else "_" for piece in split)
-            self._split[name] = values
+    def _read(self, index: int) -> tuple[str, ...]:
+        values = None
+        if self._short is None:
+            self._short = min(map(str.count, self._lines, repeat("\t")), default=0) < len(self._header) - 1
+        if not self._short:
+            # Every line holds every value: one regular expression over the lines joined, a match a whole line
+            # of exactly the header's number of values (faster than splitting each line).
+            if self._joined is None:
+                self._joined = "\n".join(self._lines) + "\n"
+            found = _column_pattern(index, len(self._header)).findall(self._joined) if self._count else []
+            if len(found) == self._count:
+                values = tuple(found)
+            elif self._check is not None:
+                self._check(self._lines)  # raises where a line has too many values
+            self._short = values is None  # else a line has too few: read line by line
+        if values is None:  # a line with values missing
+            split = map(methodcaller("split", "\t", index + 1), self._lines)
+            values = tuple(piece[index] if len(piece) > index else "_" for piece in split)
         return values
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._header)
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._index  # without splitting the column off its lines, as Mapping's would
-
-    def __len__(self) -> int:
-        return len(self._header)
 
     def sliced(self, start: int, end: int) -> HipeColumns:
         """The columns of the token lines start to end."""

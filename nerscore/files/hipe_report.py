@@ -9,7 +9,6 @@ script reading the scorer's output switches by changing its command.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from typing import Any
@@ -20,8 +19,8 @@ from ..options import Options, check_span_options
 from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
-from .readers import ConllError
-from .reports import print_results
+from .readers import print_error
+from .reports import print_json, print_results
 
 
 def add_hipe_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,7 +121,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 **links,
             )
             if args.json:  # the table's rows as a list of objects, keyed by the TSV's column names
-                print(json.dumps(rows, indent=2, ensure_ascii=False))
+                print_json(rows)
             else:
                 sys.stdout.write(format_hipe_table(rows))
             return 0
@@ -138,8 +137,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]
         total = Accumulator(options).update(**inputs)
     except (OSError, ValueError) as error:
-        print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
     print_results(total, True, args)
     return 0
 

@@ -239,6 +239,14 @@ def _documents(documents: Documents, side: str = "gold") -> list[HipeDocument]:
     return listed
 
 
+def _aligned(gold: Documents, system: Documents, normalize_time: bool) -> tuple[list[HipeDocument], ...]:
+    """The gold's documents and the system's aligned to them (`align_hipe`), with `normalize_time` its links at
+    time expressions NIL (`normalize_time_links`)."""
+    gold_documents = _documents(gold)
+    system_documents = align_hipe(gold_documents, _documents(system, "system"))
+    return gold_documents, normalize_time_links(system_documents) if normalize_time else system_documents
+
+
 def _listed(values: Any, name: str) -> list[Any]:
     if not is_collection(values):
         raise ValueError(f"{name} is {shown(values)}; expected a list of (lower, upper) pairs")
@@ -319,10 +327,7 @@ def hipe_table(
     noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
     column = column if isinstance(column, str) or not isinstance(column, Iterable) else list(column)
     _check_arguments(column, tagset, noise_levels, time_periods, n_best)
-    gold_documents = _documents(gold)
-    system_documents = align_hipe(gold_documents, _documents(system, "system"))
-    if normalize_time:
-        system_documents = normalize_time_links(system_documents)
+    gold_documents, system_documents = _aligned(gold, system, normalize_time)
     if nel and related is not None and profile.relaxed_normalizes:
         gold_documents = normalize_related_links(gold_documents, related)
         system_documents, related = normalize_related_links(system_documents, related), None
@@ -332,11 +337,9 @@ def hipe_table(
         if any(not name.startswith("NEL") for name in columns):
             raise ValueError(f"nel=True scores a link column (NEL-LIT, NEL-METO), not {columns}")
     if system_name is None:
-        system_name = (
-            os.path.splitext(os.path.basename(os.fspath(system)))[0]
-            if isinstance(system, (str, os.PathLike))
-            else "system"
-        )
+        system_name = "system"
+        if isinstance(system, (str, os.PathLike)):
+            system_name = os.path.splitext(os.path.basename(os.fspath(system)))[0]
     periods: list[tuple[datetime.date, datetime.date] | None] = [None, *time_periods]
     levels: list[tuple[float, float] | None] = [None, *noise_levels]
     regimes = {regime: REGIMES[regime] for regime in profile.link_regimes} if nel else REGIMES
@@ -468,10 +471,7 @@ def hipe_inputs(
             f"column is {shown(column)}; expected a column's name (NE-COARSE-LIT): hipe_inputs scores one column"
         )
     _check_arguments(column, tagset, noise_levels, time_periods, (1,))
-    gold_documents = _documents(gold)
-    system_documents = align_hipe(gold_documents, _documents(system, "system"))
-    if normalize_time:
-        system_documents = normalize_time_links(system_documents)
+    gold_documents, system_documents = _aligned(gold, system, normalize_time)
     levels: list[tuple[float, float] | None] = list(noise_levels) or [None]
     kept = [_kept(gold_documents, None, level) for level in levels]
     types = None

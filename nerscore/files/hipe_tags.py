@@ -11,7 +11,7 @@ import dataclasses
 import os
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
+from itertools import compress, groupby
 
 from ..span import Span
 from .hipe import undecodable
@@ -159,7 +159,7 @@ def link_values(documents: Iterable[HipeDocument], column: str) -> set[str]:
     found: set[str] = set()
     for document in documents:
         found.update(value.upper().split("|")[0].split("-")[-1] for value in set(document.values(column)))
-    return found - {"_", "-", "O", ""}
+    return found - OUTSIDE
 
 
 def hipe_links(
@@ -171,25 +171,20 @@ def hipe_links(
     link belongs) is no entity. `keep` leaves out tokens, as in `hipe_spans`."""
     values = document.values(column)
     links: list[tuple[Span, tuple[str, ...]]] = []
-    open_value: str | None = None
-    start = position = 0
-    for index, value in enumerate(values):
-        if keep is not None and not keep[index]:
-            continue
-        upper = value.upper()
-        link = None if upper in ("_", "-", "") else upper
-        if open_value is not None and link != open_value:
-            if open_value != "O":
-                offered = tuple(open_value.split("|")[:n_best])
-                links.append((Span(start, position, offered[0]), offered))
-            open_value = None
-        if link is not None and open_value is None:
-            open_value, start = link, position
-        position += 1
-    if open_value is not None and open_value != "O":
-        offered = tuple(open_value.split("|")[:n_best])
-        links.append((Span(start, position, offered[0]), offered))
+    start = 0
+    for link, run in groupby(value.upper() for value in (values if keep is None else compress(values, keep))):
+        length = sum(1 for _ in run)
+        if link not in OUTSIDE:
+            links.append(_link_entity(start, start + length, link, n_best))
+        start += length
     return links
+
+
+def _link_entity(start: int, end: int, value: str, n_best: int) -> tuple[Span, tuple[str, ...]]:
+    """A run of a link value as an entity: a `Span` typed by its first link, and the links it offers (its first
+    `n_best`)."""
+    offered = tuple(value.split("|")[:n_best])
+    return Span(start, end, offered[0]), offered
 
 
 def hipe_linked_mentions(
@@ -235,13 +230,7 @@ def hipe_linked_mentions(
         position += 1
     if link:
         found.append((start, position, link))
-    result = []
-    for begin, end, value in found:
-        if value in ("_", "-", "O", ""):
-            continue
-        offered = tuple(value.split("|")[:n_best])
-        result.append((Span(begin, end, offered[0]), offered))
-    return result
+    return [_link_entity(begin, end, value, n_best) for begin, end, value in found if value not in OUTSIDE]
 
 
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:

@@ -26,6 +26,13 @@ class ConllError(ValueError):
         super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
 
 
+def print_error(error: Exception) -> int:
+    """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``)
+    and its exit status, 2."""
+    print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
+    return 2
+
+
 def checked_path(path: Any, expected: str) -> str:
     """A reader's path as a `str` (bytes and `os.PathLike` too); None, a number or an open file is a ValueError
     saying what was found and what `expected` is (`os.fspath`'s TypeError names neither the argument nor a fix)."""
@@ -152,9 +159,8 @@ class SpanDocument(NamedTuple):
 
 def json_line_records(lines: Iterable[str], source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
     """Each non-blank line of a JSON lines file, numbered from 1, with its JSON value, read lazily: a line that is
-    not JSON, nests too deeply, or holds an integer of more digits than Python reads is a `ConllError` naming
-    `source` and the line (`expected`: what the file should hold). The one reader of every JSON lines layout:
-    `--spans`, doccano's exports, annotators' spans."""
+    not JSON is a `ConllError` (`json_error`) naming `source` and the line (`expected`: what the file should
+    hold). The one reader of every JSON lines layout: `--spans`, doccano's exports, annotators' spans."""
     import json  # here, not at the top: what only JSON lines need stays out of `import nerscore`
 
     for number, line in enumerate(lines, start=1):
@@ -162,20 +168,31 @@ def json_line_records(lines: Iterable[str], source: str, expected: str) -> Itera
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ConllError(source, number, f"not JSON ({error.msg}, column {error.colno}); {expected}") from None
-        except RecursionError:
-            raise ConllError(source, number, f"JSON nested too deeply; {expected}") from None
-        except ValueError:  # Python's limit on the digits of an integer it reads (3.11+): a 5,000-digit offset
-            raise ConllError(source, number, too_many_digits()) from None
+        except (ValueError, RecursionError) as error:
+            raise json_error(error, source, number, expected) from None
         yield number, line, record
 
 
-def too_many_digits() -> str:
-    """The problem with JSON that holds an integer of more digits than Python reads (3.11+: a 5,000-digit offset),
-    whose bare ValueError names no place."""
+def json_file_records(source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
+    """`json_line_records` of the file `source`, read as UTF-8 (`text_lines`) while the records are taken."""
+    with open(source, "rb") as handle:
+        yield from json_line_records(text_lines(handle, source), source, expected)
+
+
+def json_error(error: Exception, source: str, line: int, expected: str = "", where: str = "") -> ConllError:
+    """The `ConllError` at `line` of `source` for JSON that is not JSON, nests too deeply or holds an integer of
+    more digits than Python reads (3.11+: a 5,000-digit offset), whose bare errors name no place: the problem
+    starts with `where` (``task 3: ``) and ends with `expected` (``expected ...``), but for too many digits."""
+    import json
+
+    tail = f"; {expected}" if expected else ""
+    if isinstance(error, json.JSONDecodeError):
+        return ConllError(source, line, f"not JSON ({error.msg}, column {error.colno}){tail}")
+    if isinstance(error, RecursionError):
+        return ConllError(source, line, f"{where}JSON nested too deeply{tail}")
     limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
-    return f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets"
+    digits = f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets"
+    return ConllError(source, line, where + digits)
 
 
 def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[SpanDocument]:

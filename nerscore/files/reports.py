@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..accumulator import Accumulator
 from ..options import Options
@@ -31,13 +31,18 @@ if TYPE_CHECKING:
     import argparse  # the command line's arguments, which say what to print
 
 
+def print_json(value: Any) -> None:
+    """What --json prints: `value` as indented JSON, characters beyond ASCII as they are."""
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
 def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> None:
     """A file's report (tags, or with `spans` JSON lines or an annotation tool's): what was read, the summary table
     and the tables the flags ask for; with --json, the result dict."""
     options = total.options
     token_accuracy = None if spans else True  # tags count their tokens, read or not
     if args.json:
-        print(json.dumps(total.result(token_accuracy=token_accuracy), indent=2, ensure_ascii=False))
+        print_json(total.result(token_accuracy=token_accuracy))
         return
     # The tables show every type, whether or not --per-type asks for the keys.
     results = total.result(options.evolve(per_type=True), token_accuracy=token_accuracy)
@@ -86,7 +91,7 @@ def print_comparison(systems: Systems, options: Options, resamples: int, args: a
     tally_a, tally_b = (system.tally or Tally() for system in systems.counts)
     results = comparison(tally_a, tally_b, systems.units, options, resamples, options.seed)
     if args.json:
-        print(json.dumps(results, indent=2, ensure_ascii=False))
+        print_json(results)
         return
     name_a, name_b = args.compare
     print(
@@ -127,7 +132,7 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
     else:
         results = summary_of(tallies, units, options)
     if args.json:
-        print(json.dumps(results, indent=2, ensure_ascii=False))
+        print_json(results)
         return
     read = (
         f"{systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, {tallies[0].counts('strict').possible} "

@@ -15,6 +15,7 @@ same rows, as counts; tests/test_span_arrays.py and tests/test_component_arrays.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,9 +49,8 @@ def nested_rows(
 ) -> PairColumns:
     """The rows (scenario index, reference type id, predicted type id; -1 for no entity) of the pairing of
     sentences given as entities sorted by (start, end) with the sentence of each, every sentence at positions of
-    its own (no entity of one overlaps an entity of another). With `positions`, the rows of `pair_flat(...,
-    positions=True)`: then the first position, and the reference's and the prediction's start and end (-1 on
-    an unpaired side)."""
+    its own (no entity of one overlaps an entity of another). With `positions`, the rows as `pair_flat` gives them
+    (`PairColumns`): then the reference's and the prediction's start and end too (-1 on an unpaired side)."""
     out: list[PairColumns] = []
     classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
     sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
@@ -89,14 +89,7 @@ def nested_rows(
         out.extend(_paired_classes(classes_r.select(big_r), classes_p.select(big_p), min_overlap, large=True))
         classes_r, classes_p = classes_r.select(~big_r), classes_p.select(~big_p)
     out.extend(_paired_classes(classes_r, classes_p, min_overlap))
-    if not positions:
-        return tuple(np.concatenate([rows[column] for rows in out]) for column in range(3))
-    kinds, reference_types, predicted_types, start_r, end_r, start_p, end_p = (
-        np.concatenate([rows[column] for rows in out]) for column in range(7)
-    )
-    first = np.where(start_r >= 0, start_r, start_p)
-    # pair_flat's layout: the predicted start (column 4, as every row has it), then both entities' bounds.
-    return kinds, reference_types, predicted_types, first, start_p, start_r, end_r, start_p, end_p
+    return tuple(np.concatenate([rows[column] for rows in out]) for column in range(7 if positions else 3))
 
 
 @dataclass(frozen=True)
@@ -402,6 +395,10 @@ def _general_flows(
     columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
     columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
+
+    def span(side: int, index: int) -> Span:
+        return Span(*(column[index] for column in (columns_r, columns_p)[side]))
+
     for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
         edges_of = picked[first:last]
         if last - first > pairing.LARGE_COMPONENT_EDGES:
@@ -409,20 +406,24 @@ def _general_flows(
             if solved is not None:
                 amounts[first:last] = solved
                 continue
-        edges_i, edges_j = i[edges_of].tolist(), j[edges_of].tolist()
-        # Local indices in the order of the entities, which is the order rule (d) compares.
-        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i)))}
-        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j)))}
-        spans_r = [Span(*(column[index] for column in columns_r)) for index in local_r]
-        spans_p = [Span(*(column[index] for column in columns_p)) for index in local_p]
-        room_r = [counts_r[index] for index in local_r]
-        room_p = [counts_p[index] for index in local_p]
-        edges = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
-        flow = best_flow(spans_r, spans_p, edges, room_r, room_p)
-        amounts[first:last] = [flow.get(edge, 0) for edge in edges]
+        amounts[first:last] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, (counts_r, counts_p))
     result = np.zeros(len(general), dtype=np.int64)
     result[picked] = amounts
     return result[general]
+
+
+def component_flow(
+    edges_i: list[int], edges_j: list[int], span: Callable[[int, int], Span], rooms: Sequence[Sequence[int]]
+) -> list[int]:
+    """How many pairs `pairing.best_flow` gives each edge (edges_i[k], edges_j[k]) of one component: its entities
+    (`span(side, index)`, 0 the references) with their copies (`rooms[side][index]`) numbered within it in the
+    order of their indices, which is the order rule (d) compares."""
+    local = [{index: rank for rank, index in enumerate(sorted(set(side)))} for side in (edges_i, edges_j)]
+    spans_r, spans_p = ([span(side, index) for index in local[side]] for side in (0, 1))
+    room_r, room_p = ([rooms[side][index] for index in local[side]] for side in (0, 1))
+    edges = [(local[0][a], local[1][b]) for a, b in zip(edges_i, edges_j)]
+    flow = best_flow(spans_r, spans_p, edges, room_r, room_p)
+    return [flow.get(edge, 0) for edge in edges]
 
 
 def _large_component_amounts(

@@ -23,10 +23,10 @@ from ..decoding import kept_types
 from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
-from ..pairing.rules import SCENARIOS, best_flow
+from ..pairing.rules import SCENARIOS
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
-from .component_arrays import check_pairs_fit, propagated_labels
+from .component_arrays import check_pairs_fit, component_flow, propagated_labels
 from .fragment_reading import FragmentValues
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -337,16 +337,7 @@ def _amounts(
 
     for first, last in pairwise(bounds):
         edges_of = picked[first:last]
-        edges_i, edges_j = i[edges_of].tolist(), j[edges_of].tolist()
-        local_r = {index: rank for rank, index in enumerate(sorted(set(edges_i)))}
-        local_p = {index: rank for rank, index in enumerate(sorted(set(edges_j)))}
-        spans_r = [span(0, index) for index in local_r]
-        spans_p = [span(1, index) for index in local_p]
-        room_r = [sides[0][3][index] for index in local_r]
-        room_p = [sides[1][3][index] for index in local_p]
-        pairs = [(local_r[a], local_p[b]) for a, b in zip(edges_i, edges_j)]
-        flow = best_flow(spans_r, spans_p, pairs, room_r, room_p)
-        amount[edges_of] = [flow.get(edge, 0) for edge in pairs]
+        amount[edges_of] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, [sides[0][3], sides[1][3]])
     return amount
 
 

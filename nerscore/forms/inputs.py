@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numbers
 import operator
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -17,6 +17,8 @@ from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_labels, is_collection, is_id
 from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
+
+T = TypeVar("T")
 
 
 def first_value(batch: Batch) -> Any:
@@ -373,17 +375,21 @@ def read_spans(batch: list[list], side: str, labels: Collection[str] | None = No
     """Every sentence's entities as `Span`s, in the given order, each checked by `as_span`; with `labels`, the
     entities of other types are left out (`decoding.kept_types`)."""
     kept = kept_types(check_labels("labels", labels))
+    spans = _read_each(as_list(batch, side), side, as_span)
+    return spans if kept is None else [[span for span in found if kept(span.entity_type)] for found in spans]
+
+
+def _read_each(batch: Iterable[Iterable[Any]], side: str, read: Callable[[Any], T]) -> list[list[T]]:
+    """Each sentence's entities read by `read`, an `InvalidInputError` it raises located at the entity."""
     result = []
-    for sentence, entities in enumerate(as_list(batch, side)):
-        spans = []
+    for sentence, entities in enumerate(batch):
+        found = []
         for index, entity in enumerate(entities):
             try:
-                span = as_span(entity)
+                found.append(read(entity))
             except InvalidInputError as error:
                 raise error.at(side, sentence, entity=index) from None
-            if kept is None or kept(span.entity_type):
-                spans.append(span)
-        result.append(spans)
+        result.append(found)
     return result
 
 
@@ -459,14 +465,6 @@ def read_string_columns(batch: list[list], side: str) -> StringColumns:
         seconds = list(map(operator.itemgetter(1), entities))
         if {*map(type, firsts), *map(type, seconds)} <= {str} and "" not in firsts and "" not in seconds:
             return StringColumns(batch, firsts, seconds)
-    result = []
-    for sentence, entities in enumerate(batch):
-        read = []
-        for index, entity in enumerate(entities):
-            try:
-                read.append(as_string_entity(entity))
-            except InvalidInputError as error:
-                raise error.at(side, sentence, entity=index) from None
-        result.append(read)
+    result = _read_each(batch, side, as_string_entity)
     flat = list(chain.from_iterable(result))
     return StringColumns(result, list(map(operator.itemgetter(0), flat)), list(map(operator.itemgetter(1), flat)))

@@ -33,7 +33,7 @@ from .component_arrays import nested_rows
 from .fragment_arrays import fragment_pairs
 from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
-from .tag_arrays import pair_flat
+from .tag_arrays import chunk_bounds, joined_rows, pair_flat
 
 # Sentences are scored in chunks of about this many entities (both sides), as tags are in chunks of tokens.
 _CHUNK_ENTITIES = 1 << 15
@@ -46,20 +46,9 @@ _POSITION_LIMIT = 1 << 31
 
 
 @dataclass(frozen=True)
-class _SpanColumns:
-    """The entities of one side of a batch, in order: `start`, `end` and `type_id` per entity (`type_id`
-    indexing the sorted type names), and `counts`, the number of entities of each sentence."""
-
-    start: np.ndarray
-    end: np.ndarray
-    type_id: np.ndarray
-    counts: np.ndarray
-
-
-@dataclass(frozen=True)
 class SpanValues:
-    """One side of a batch of spans in columns: `start`, `end` and `type_id` (indexing `type_names`, each of
-    which some entity has) per entity, in order of sentence, and `counts`, each sentence's number of entities.
+    """One side of a batch of spans in columns: `start`, `end` and `type_id` (indexing `type_names`; as read, each
+    name some entity's) per entity, in order of sentence, and `counts`, each sentence's number of entities.
     What `span_values` reads from lists of entities, and what the grounding of string entities (docs/scoring.md
     §1b) makes directly, never building the entities as objects; valid by construction (0 <= start < end)."""
 
@@ -138,7 +127,8 @@ def span_pairs(
     type_names = sorted(set(read_r.type_names).union(read_p.type_names))
     type_ids = {name: index for index, name in enumerate(type_names)}
     columns_r, columns_p = (
-        _SpanColumns(read.start, read.end, read.renumbered(type_ids), read.counts) for read in (read_r, read_p)
+        SpanValues(read.start, read.end, read.renumbered(type_ids), type_names, read.counts)
+        for read in (read_r, read_p)
     )
     kept = kept_types(options.labels)
     if kept is not None:
@@ -147,16 +137,13 @@ def span_pairs(
 
     offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
     offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
-    entities = offsets_r + offsets_p
-    cuts = np.searchsorted(entities[1:], np.arange(_CHUNK_ENTITIES, entities[-1], _CHUNK_ENTITIES)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(references)]
     parts: list[Pairs] = []
-    for first, last in pairwise(bounds):
+    for first, last in pairwise(chunk_bounds(offsets_r + offsets_p, _CHUNK_ENTITIES)):
         if first == last:
             continue
         chunk_r = _chunk(columns_r, offsets_r, first, last)
         chunk_p = _chunk(columns_p, offsets_p, first, last)
-        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, type_names, options.min_overlap, options.pairing)
+        chunk_pairs = _chunk_pairs(chunk_r, chunk_p, options.min_overlap, options.pairing)
         parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
     return Pairs.joined(parts, type_names, len(references))
 
@@ -202,10 +189,10 @@ def _with_discontinuous(
     return Pairs.joined([table.renamed(names), part.renamed(names)], names, len(references))
 
 
-def _span_lists(columns: _SpanColumns, type_names: list[str]) -> list[list[Span]]:
+def _span_lists(columns: SpanValues) -> list[list[Span]]:
     """One side's columns as each sentence's list of `Span`s, for the readable path."""
     values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
-    spans = [Span(start, end, type_names[type_id]) for start, end, type_id in values]
+    spans = [Span(start, end, columns.type_names[type_id]) for start, end, type_id in values]
     bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
     return [spans[a:b] for a, b in pairwise(bounds)]
 
@@ -262,9 +249,7 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     first_entity = next(chain.from_iterable(batch), None)
     if type(first_entity) is not dict or "fragments" not in first_entity:
         return _block_values(batch, counts, set())
-    total = np.cumsum(counts)
-    cuts = np.searchsorted(total, np.arange(_BLOCK_ENTITIES, total[-1], _BLOCK_ENTITIES)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(batch)]
+    bounds = chunk_bounds(np.concatenate(([0], np.cumsum(counts))), _BLOCK_ENTITIES)
     parts: list[SpanValues | FragmentValues] = []
     kinds: set[type] = set()
     for first, last in pairwise(bounds):
@@ -310,7 +295,8 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
     kinds |= kind
     if kind == {dict}:
         types = type_column(entities)
-        if types is None or set(map(type, types)) != {str} or "" in types:
+        numbered = None if types is None else _numbered(types)
+        if numbered is None:
             return None
         given = any(map(operator.contains, entities, repeat("fragments")))
         read = fragment_columns(entities) if given else None
@@ -319,11 +305,9 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
         if read is not None and read is not STORED_SPANS:
             kinds.add(FragmentValues)
             start, end, pieces = read
-            local = {name: index for index, name in enumerate(dict.fromkeys(types))}
-            type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
             if pieces is None or len(pieces) == len(start):  # one fragment each: spans
-                return SpanValues(start, end, type_id, list(local), counts)
-            return FragmentValues(start, end, pieces, type_id, list(local), counts)
+                return SpanValues(start, end, *numbered, counts)
+            return FragmentValues(start, end, pieces, *numbered, counts)
         try:
             starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
         except KeyError:
@@ -331,17 +315,22 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
     elif kind <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
         starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
-        if set(map(type, types)) != {str} or "" in types:
+        numbered = _numbered(types)
+        if numbered is None:
             return None
     else:
         return None
     bounds = checked_bounds(starts, ends)
-    if bounds is None:
+    return None if bounds is None else SpanValues(*bounds, *numbered, counts)
+
+
+def _numbered(types: list) -> tuple[np.ndarray, list[str]] | None:
+    """Each entity's type as its index among the types in order of first appearance, and those types; None
+    unless every type is a non-empty string."""
+    if set(map(type, types)) != {str} or "" in types:
         return None
-    start, end = bounds
     local = {name: index for index, name in enumerate(dict.fromkeys(types))}
-    type_id = np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types))
-    return SpanValues(start, end, type_id, list(local), counts)
+    return np.fromiter(map(local.__getitem__, types), dtype=np.int64, count=len(types)), list(local)
 
 
 def _sentences(read: FragmentValues, keep: np.ndarray) -> FragmentValues:
@@ -369,47 +358,42 @@ def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
     return FragmentValues(read.start, read.end, pieces, read.type_id, read.type_names, read.counts)
 
 
-def _keep_types(columns: _SpanColumns, keep: np.ndarray) -> _SpanColumns:
+def _keep_types(columns: SpanValues, keep: np.ndarray) -> SpanValues:
     sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
     counts = np.bincount(sentence[keep], minlength=len(columns.counts))
-    return _SpanColumns(columns.start[keep], columns.end[keep], columns.type_id[keep], counts)
+    return SpanValues(columns.start[keep], columns.end[keep], columns.type_id[keep], columns.type_names, counts)
 
 
-def _chunk(columns: _SpanColumns, offsets: np.ndarray, first: int, last: int) -> _SpanColumns:
+def _chunk(columns: SpanValues, offsets: np.ndarray, first: int, last: int) -> SpanValues:
     """Sentences first to last (excluded) of one side."""
     rows = slice(offsets[first], offsets[last])
-    return _SpanColumns(columns.start[rows], columns.end[rows], columns.type_id[rows], columns.counts[first:last])
+    return SpanValues(
+        columns.start[rows], columns.end[rows], columns.type_id[rows], columns.type_names, columns.counts[first:last]
+    )
 
 
 def _chunk_pairs(
-    references: _SpanColumns,
-    predictions: _SpanColumns,
-    type_names: list[str],
-    min_overlap: float | None,
-    pairing: str = "optimal",
+    references: SpanValues, predictions: SpanValues, min_overlap: float | None, pairing: str = "optimal"
 ) -> Pairs:
     """The table of one chunk of sentences of span input (chunk-local sentences, the spans' own positions): the
     sentences of disjoint entities by `pair_flat`, the nested ones by `component_arrays.nested_rows`, all at
     positions of their own; a chunk whose positions are too large, or any chunk with `pairing="hipe"`
     (docs/scoring.md §3a), sentence by sentence by `readable.pair_sentences`."""
-    size = len(references.counts)
+    size, type_names = len(references.counts), references.type_names  # (both sides' names)
     moved = None if pairing != "optimal" else _moved(references, predictions)
     if moved is None:
-        sides = [_span_lists(columns, type_names) for columns in (references, predictions)]
+        sides = [_span_lists(columns) for columns in (references, predictions)]
         return Pairs.of_rows(pair_sentences(sides[0], sides[1], min_overlap, pairing), type_names, size)
     shift, move, nested, (flat_r, sentence_r), (flat_p, sentence_p) = moved
     groups = pair_flat(flat_r.select(~nested[sentence_r]), flat_p.select(~nested[sentence_p]), min_overlap)
     if nested.any():
         keep_r, keep_p = nested[sentence_r], nested[sentence_p]
-        nested_groups = nested_rows(
-            flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
+        groups.append(
+            nested_rows(
+                flat_r.select(keep_r), flat_p.select(keep_p), sentence_r[keep_r], sentence_p[keep_p], min_overlap, True
+            )
         )
-        groups.append(tuple(nested_groups[column] for column in (0, 1, 2, 5, 6, 7, 8)))  # pair_flat's columns
-    kinds, r_types, p_types, *extents = (
-        np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
-        for column in range(7)
-    )
-    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
+    (kinds, r_types, p_types, *extents), first_position = joined_rows(groups)
     # A row's sentence is the one whose positions hold its first position (sentences without entities take no
     # room, so the last sentence starting at or before it is the one); its positions are moved back.
     sentence = np.searchsorted(shift, first_position, side="right") - 1
@@ -419,7 +403,7 @@ def _chunk_pairs(
 
 
 def _moved(
-    references: _SpanColumns, predictions: _SpanColumns
+    references: SpanValues, predictions: SpanValues
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[FlatSpans, np.ndarray], tuple[FlatSpans, np.ndarray]] | None:
     """The entities of a chunk with each sentence moved to positions of its own: the sentences' first positions
     (`shift`), how far each sentence moved (`move`), which sentences are nested, and each side's spans in

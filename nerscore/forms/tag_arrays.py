@@ -69,9 +69,7 @@ def tag_pairs(
     its token counts (`token_accuracy`) and with `facts` each sentence's length and tokens whose tags are equal;
     None if the input is invalid."""
     offsets = np.concatenate(([0], np.cumsum(lengths(references))))
-    # A chunk ends with the sentence that crosses each multiple of _CHUNK_TOKENS.
-    cuts = np.searchsorted(offsets[1:], np.arange(_CHUNK_TOKENS, offsets[-1], _CHUNK_TOKENS)) + 1
-    bounds = [0, *np.unique(cuts).tolist(), len(references)]
+    bounds = chunk_bounds(offsets, _CHUNK_TOKENS)
     table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
     codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
@@ -97,6 +95,14 @@ def tag_pairs(
     if facts:
         sentence_facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
     return pairs, tokens, sentence_facts
+
+
+def chunk_bounds(offsets: np.ndarray, limit: int) -> list[int]:
+    """The first sentence of each chunk, then the number of sentences, for sentences whose items (tokens,
+    entities) start at `offsets` (0 first, their total last): a chunk ends with the sentence that crosses each
+    multiple of `limit`, so that it holds about `limit` items."""
+    cuts = np.searchsorted(offsets[1:], np.arange(limit, offsets[-1], limit)) + 1
+    return [0, *np.unique(cuts).tolist(), len(offsets) - 1]
 
 
 class _CodeBook:
@@ -191,11 +197,9 @@ def _chunk_pairs(
         )
         for side in (codes_r, codes_p)
     ]
-    groups = pair_flat(spans[0], spans[1], options.min_overlap)
-    kinds, r_types, p_types, *extents = (
-        np.concatenate([np.asarray(group[column], dtype=np.int64) for group in groups]) for column in range(7)
+    (kinds, r_types, p_types, *extents), first_position = joined_rows(
+        pair_flat(spans[0], spans[1], options.min_overlap)
     )
-    first_position = np.where(extents[0] >= 0, extents[0], extents[2])
     # A row's sentence is that of its first token (empty sentences hold none): looked up in a token -> sentence
     # table, 2x as fast as a binary search in the offsets per row; int32 halves the table's memory.
     token_sentence = np.repeat(np.arange(len(offsets) - 1, dtype=np.int32), np.diff(offsets))
@@ -316,24 +320,17 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     scenario = {name: index for index, name in enumerate(SCENARIOS)}
     groups: list[PairColumns] = []
 
-    def add(
-        kind: Any,
-        reference_types: np.ndarray,
-        predicted_types: np.ndarray,
-        reference: tuple[np.ndarray, np.ndarray] | None,
-        prediction: tuple[np.ndarray, np.ndarray] | None,
-    ) -> None:
-        kinds = np.asarray(kind) if np.ndim(kind) else np.full(len(reference_types), kind)
-        absent = np.full(len(reference_types), none)
-        groups.append(
-            (
-                kinds,
-                reference_types,
-                predicted_types,
-                *(reference or (absent, absent)),
-                *(prediction or (absent, absent)),
-            )
+    def add(kind: Any, reference: FlatSpans | None, prediction: FlatSpans | None) -> None:
+        """Rows of scenario `kind` (one, or one a row) pairing `reference`'s spans with `prediction`'s, a side
+        None for unpaired entities."""
+        count = len(reference.start if reference is not None else prediction.start)  # type: ignore[union-attr]
+        absent = (np.full(count, none),) * 3
+        r_type, r_start, r_end = absent if reference is None else (reference.type_id, reference.start, reference.end)
+        p_type, p_start, p_end = (
+            absent if prediction is None else (prediction.type_id, prediction.start, prediction.end)
         )
+        kinds = np.asarray(kind) if np.ndim(kind) else np.full(count, kind)
+        groups.append((kinds, r_type, p_type, r_start, r_end, p_start, p_end))
 
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
     _, exact_r, exact_p = np.intersect1d(
@@ -342,16 +339,8 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         assume_unique=True,
         return_indices=True,
     )
-    reference_types = references.type_id[exact_r]
-    predicted_types = predictions.type_id[exact_p]
-    same = reference_types == predicted_types
-    add(
-        np.where(same, scenario["I"], scenario["IV"]),
-        reference_types,
-        predicted_types,
-        (references.start[exact_r], references.end[exact_r]),
-        (predictions.start[exact_p], predictions.end[exact_p]),
-    )
+    same_r, same_p = references.select(exact_r), predictions.select(exact_p)
+    add(np.where(same_r.type_id == same_p.type_id, scenario["I"], scenario["IV"]), same_r, same_p)
 
     left_r = np.ones(len(references.start), dtype=bool)
     left_r[exact_r] = False
@@ -366,20 +355,8 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    add(
-        scenario["III"],
-        rest_r.type_id[missed],
-        np.full(missed.sum(), none),
-        (rest_r.start[missed], rest_r.end[missed]),
-        None,
-    )
-    add(
-        scenario["II"],
-        np.full(spurious.sum(), none),
-        rest_p.type_id[spurious],
-        None,
-        (rest_p.start[spurious], rest_p.end[spurious]),
-    )
+    add(scenario["III"], rest_r.select(missed), None)
+    add(scenario["II"], None, rest_p.select(spurious))
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     below = np.zeros_like(simple)
@@ -391,30 +368,11 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         below[simple] = ~overlap_kept(shared, ends_r - starts_r, min_overlap)
         simple &= ~below
         unpaired_p = partner[below]
-        add(
-            scenario["III"],
-            rest_r.type_id[below],
-            np.full(below.sum(), none),
-            (rest_r.start[below], rest_r.end[below]),
-            None,
-        )
-        add(
-            scenario["II"],
-            np.full(below.sum(), none),
-            rest_p.type_id[unpaired_p],
-            None,
-            (rest_p.start[unpaired_p], rest_p.end[unpaired_p]),
-        )
+        add(scenario["III"], rest_r.select(below), None)
+        add(scenario["II"], None, rest_p.select(unpaired_p))
         spurious[unpaired_p] = True  # settled: not part of a fork
-    simple_r = rest_r.type_id[simple]
-    simple_p = rest_p.type_id[partner[simple]]
-    add(
-        np.where(simple_r == simple_p, scenario["V"], scenario["VI"]),
-        simple_r,
-        simple_p,
-        (rest_r.start[simple], rest_r.end[simple]),
-        (rest_p.start[partner[simple]], rest_p.end[partner[simple]]),
-    )
+    simple_r, simple_p = rest_r.select(simple), rest_p.select(partner[simple])
+    add(np.where(simple_r.type_id == simple_p.type_id, scenario["V"], scenario["VI"]), simple_r, simple_p)
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -446,6 +404,16 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         ]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
+
+
+def joined_rows(groups: list[PairColumns]) -> tuple[list[np.ndarray], np.ndarray]:
+    """The rows of `pair_flat`'s groups joined, column by column (int64, new arrays), and each row's first position
+    (its reference's start, else its prediction's), which places it in its sentence."""
+    columns = [
+        np.concatenate([np.zeros(0, np.int64), *(np.asarray(group[column], np.int64) for group in groups)])
+        for column in range(7)
+    ]
+    return columns, np.where(columns[3] >= 0, columns[3], columns[5])
 
 
 def id_spans(spans: FlatSpans) -> list[Span]:
