@@ -7,7 +7,8 @@ importing only those before it: `caps` (every cap and limit), `texts` (the page'
 texts and numbers as the page writes them), `colours`, `frames` (the tables), `markup` (the highlighted
 sentences), `pictures` (how pictures are drawn, encoded and kept), `figures` (the pictures), `answers` (what each
 task answers), `archives` (an uploaded ZIP archive), `agreement` (the Agreement task), `lanes` (which requests run
-at once) and `page_events` (what the page's events answer).
+at once), `turns` (which answer the page keeps: its latest action's) and `page_events` (what the page's events
+answer).
 `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
@@ -23,7 +24,9 @@ example's click sets the inputs and answers in one event (`page_events.example_s
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed
 only for the types shown, documents of spans whose pairing would cost more than the caps are refused, and every
-request runs in a lane by its size (`space/lanes.py`), so that a small one never waits behind 1 MB ones.
+request runs in a lane by its size (`space/lanes.py`), so that a small one never waits behind 1 MB ones. The page
+ends on the answer of the visitor's latest action: an event overtaken by a newer action that writes the same
+outputs leaves them as they are (`space/turns.py`).
 """
 
 from __future__ import annotations

@@ -478,23 +478,36 @@ def overtake_an_example(page, monkeypatch, act, shown) -> None:
     settle(page)  # ... and every event after it
 
 
-def test_an_example_overtaken_by_the_value_control_leaves_the_value_controls_answer(page, monkeypatch):
-    # Two events that write the same outputs: the visitor clicks an example, then, before its answer comes, chooses
-    # a value score. The example's event, started first, finished last and wrote its answer, and its text into the
-    # editor, over the answer of the visitor's latest action. The page must end on that action's answer, on the
-    # inputs the visitor left (space/turns.py). (The editor and the controls that the example sets cannot be
+def test_an_example_overtaken_by_an_upload_leaves_the_uploads_answer(page, monkeypatch, tmp_path):
+    # Two events that write the same outputs: the visitor clicks an example, then, before its answer comes,
+    # uploads a file. The example's event, started first, finished last and wrote its answer, and its text into
+    # the editor, over the answer of the visitor's latest action. The page must end on that action's answer, on
+    # the inputs the visitor left (space/turns.py). (The editor and the controls that the example sets cannot be
     # reached meanwhile: outputs of its event, they lie under its progress mark.)
-    with_value = [*WORKED_SUMMARY, ["value", "0.45", "0.45", "0.45", "0.45"]]
+    edited = texts.WORKED_EXAMPLE.replace("球 I-MUSIC_NAME I-MUSIC_NAME\n\n一", "球 I-MUSIC_NAME O\n\n一")
+    path = tmp_path / "edited.conll"
+    path.write_text(edited, encoding="utf-8")
 
-    def choose_ace08() -> None:
-        page.locator("#value input").fill("ace08")
-        page.keyboard.press("Enter")
+    def upload() -> None:
+        with page.expect_file_chooser() as chooser:
+            page.click("#upload")
+        chooser.value.set_files(str(path))
 
-    overtake_an_example(page, monkeypatch, choose_ace08, lambda: wait_for_summary(page, with_value))
-    assert table_rows(page, "summary") == with_value
+    def shown() -> None:  # (not settled: the example's event still runs)
+        page.wait_for_function(
+            f"expected => JSON.stringify(({ROWS_JS})(document.getElementById('summary'))) === JSON.stringify(expected)",
+            arg=EDITED_SUMMARY,
+            timeout=TIMEOUT_MS,
+        )
+
+    overtake_an_example(page, monkeypatch, upload, shown)
+    assert table_rows(page, "summary") == EDITED_SUMMARY
     assert page.inner_text("#status").startswith("Evaluated 6 sentences (34 tokens)")
+    assert page.inner_text("#status").endswith("IOB2, lenient mode.")
     assert page.locator("#conll-input .cm-line").first.inner_text() == texts.WORKED_EXAMPLE.splitlines()[0]
-    wait_for_pictures(page, drawn(texts.WORKED_EXAMPLE))
+    wait_for_pictures(page, drawn(edited))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-overtaken-example.png"), full_page=True)
 
 
 def test_a_change_of_mode_overtaken_by_an_example_leaves_the_examples_answer(page, monkeypatch):
