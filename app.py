@@ -7,7 +7,8 @@ importing only those before it: `caps` (every cap and limit), `texts` (the page'
 texts and numbers as the page writes them), `colours`, `frames` (the tables), `markup` (the highlighted
 sentences), `pictures` (how pictures are drawn, encoded and kept), `figures` (the pictures), `answers` (what each
 task answers), `archives` (an uploaded ZIP archive), `agreement` (the Agreement task), `lanes` (which requests run
-at once) and `page_events` (what the page's events answer).
+at once), `turns` (which answer the page keeps: its latest action's) and `page_events` (what the page's events
+answer).
 `python app.py` serves the page on 127.0.0.1:7860 (`GRADIO_SERVER_NAME` / `GRADIO_SERVER_PORT` override).
 
 A control on the page chooses what it does: evaluate one system (token, reference tag, predicted tag), compare two
@@ -23,11 +24,14 @@ example's click sets the inputs and answers in one event (`page_events.example_s
 The work and the answer of one request are bounded by what the page shows (`space/caps.py`): the tables, the
 highlighted sentences and the pictures are capped (the page says what it left out), per-type scores are computed
 only for the types shown, documents of spans whose pairing would cost more than the caps are refused, and every
-request runs in a lane by its size (`space/lanes.py`), so that a small one never waits behind 1 MB ones.
+request runs in a lane by its size (`space/lanes.py`), so that a small one never waits behind 1 MB ones. The page
+ends on the answer of the visitor's latest action: an event overtaken by a newer action that writes the same
+outputs leaves them as they are (`space/turns.py`).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any
 
@@ -37,8 +41,12 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 import gradio as gr
 import pandas as pd
 
-from space import agreement, answers, caps, frames, lanes, markup, page_events, texts
+from space import agreement, answers, caps, frames, lanes, markup, page_events, texts, turns
 from space.lanes import in_lane, steps_in_lane, upload_size
+
+# The groups of outputs that the page's actions write (space/turns.py): the editor and the controls (examples,
+# uploads and the task control set them), the page's answer, the Agreement task's.
+INPUTS, ANSWER, AGREEMENT = "inputs", "answer", "agreement"
 
 
 def agreement_shown(task: str) -> Any:
@@ -294,13 +302,16 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         ) -> tuple[Any, ...]:
             return (gr.skip(), *page_events.busy_page(message, task))
 
-        # The page's own events answer in two steps (page_events.page_steps): the tables at once, then the pictures.
-        page = steps_in_lane(lane_of, page_events.page_steps, busy_run)
-
         def busy_example(message: str, index: int, *_: Any) -> tuple[Any, ...]:
             return (gr.skip(),) * len(page_events.EXAMPLE_OUTPUTS) + page_events.busy_page(
                 message, texts.EXAMPLES[index][3]
             )
+
+        # Its own status: two events writing the page's status at once leave Gradio's timer in it.
+        agreement_outputs = [agreement_status, agreement_pairs, agreement_coefficients, agreement_disagreements]
+
+        def busy_agreement(message: str, *_: Any) -> tuple[Any, ...]:
+            return (*agreement.empty_text(answers.error_message(message, "measure agreement")), None)
 
         # The `/evaluate` API endpoint answers evaluate_text's five outputs, as it always has; it hangs on a
         # button that is never shown, so that the page's own events can add the pictures without evaluating
@@ -316,58 +327,91 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         spans_api = gr.Button(visible=False, elem_id="spans-api")
         spans = in_lane(lane_of, answers.spans_text, busy_evaluation)
         spans_api.click(spans, inputs=[text], outputs=outputs, api_name="spans", **pool)
-        # The button, examples and selectors evaluate (or compare) at once, pictures included; the page opens on
-        # the worked example's answer, sent with it (page_events.first_answer).
-        # A trigger of the page's own events while its last event still runs (the pictures being drawn, the
-        # Agreement task's measurement) answers once that event ends, on the inputs as they are then: Gradio's
-        # "always_last". Its default, "once", dropped the trigger, and the page kept the answer of the inputs
-        # before the edit. (Gradio keeps one deferred trigger per event, so a burst of clicks answers twice at most.)
-        private = {"api_visibility": "private", "trigger_mode": "always_last", **pool}
-        instant = {"api_visibility": "private", "trigger_mode": "always_last", "queue": False}
-        measured = []  # the page's triggers that the Agreement task's measurement follows
-        measured.append(button.click(page, inputs=page_inputs, outputs=page_outputs, **private))
-        example = steps_in_lane(lane_of, page_events.example_steps, busy_example, page_events.example_size)
+        # `/agreement` (text, scheme, mode: status and the three tables), on a hidden button.
+        agreement_api = gr.Button(visible=False, elem_id="agreement-api")
+        agreement_endpoint = in_lane(lane_of, agreement.agreement_text, lambda message, *_: busy_agreement(message)[:4])
+        agreement_api.click(agreement_endpoint, inputs=inputs, outputs=agreement_outputs, api_name="agreement", **pool)
+
+        # The page's own events: the button, examples and controls evaluate (or compare) at once, pictures
+        # included, in two steps (page_events.page_steps: the tables, then the pictures); the page opens on the
+        # worked example's answer, sent with it (page_events.first_answer).
+        # A trigger of an event while its last run still runs (the pictures being drawn, the Agreement task's
+        # measurement) answers once that run ends, on the inputs as they are then: Gradio's "always_last". Its
+        # default, "once", dropped the trigger, and the page kept the answer of the inputs before the edit.
+        # (Gradio keeps one deferred trigger per event, so a burst of clicks answers twice at most.)
+        page_event = {"api_visibility": "private", "trigger_mode": "always_last"}
+        queued = {**page_event, **pool}
+        instant = {**page_event, "queue": False}
+        # "always_last" orders the runs of one event only: different events that write the same outputs (an
+        # example clicked, then the mode changed before its answer came) race, and the first started could finish
+        # last over the newer answer. Each of the page's actions takes a turn in the session's Turns (a gr.State,
+        # the same object for every event of a session: space/turns.py); an event that a newer action writing
+        # the same outputs (INPUTS, ANSWER, AGREEMENT) overtook leaves them as they are.
+        session = gr.State(turns.Turns())
+        skip = gr.skip()
         example_outputs = [text, scheme, mode, task, one_system, two_systems, button, *page_outputs]
-        examples.click(example, inputs=[examples, value, task], outputs=example_outputs, **private)
-        measured.append(scheme.input(page, inputs=page_inputs, outputs=page_outputs, **private))
-        measured.append(mode.input(page, inputs=page_inputs, outputs=page_outputs, **private))
-        value.input(page, inputs=page_inputs, outputs=page_outputs, **private)
-        upload_event = steps_in_lane(lane_of, page_events.upload_steps, busy_upload, upload_size)
-        uploaded = upload.upload(
-            upload_event, inputs=[upload, scheme, mode, task, value], outputs=[text, *page_outputs], **private
+        shown_outputs = [*agreement_outputs, agreement_figure]
+        with_turns = [*page_inputs, session]
+
+        def page(chain: str, takes: tuple[str, ...] = ()) -> Any:
+            """The page's answer (run_page's outputs, in steps) as an event of `chain`; `takes`: the action's first."""
+            steps = functools.partial(steps_in_lane, lane_of, busy=busy_run)
+            return turns.answering(page_events.page_steps, chain, [ANSWER], (skip,) * len(page_outputs), takes, steps)
+
+        def measure(chain: str, run: Any = agreement_run, size: Any = lanes.request_size) -> Any:
+            """The Agreement task's measurement (agreement_run: left alone by the other tasks) after `chain`'s
+            first event. It follows that event (`.then`) rather than listening to the trigger beside it: a
+            deferred trigger runs again every event of its trigger, and two events of one trigger, each deferred
+            while the other ran, would run each other again in turn; a `.then` runs again only itself."""
+            lane = functools.partial(in_lane, lane_of, busy=busy_agreement, size=size)
+            return turns.answering(run, chain, [AGREEMENT], (skip,) * len(shown_outputs), within=lane)
+
+        everything = (INPUTS, ANSWER, AGREEMENT)
+        for chain, trigger in (("evaluate", button.click), ("scheme", scheme.input), ("mode", mode.input)):
+            answered = trigger(page(chain, (ANSWER, AGREEMENT)), inputs=with_turns, outputs=page_outputs, **queued)
+            answered.then(measure(chain), inputs=with_turns, outputs=shown_outputs, **queued)
+        value.input(page("value", (ANSWER,)), inputs=with_turns, outputs=page_outputs, **queued)
+        # An example's click sets the inputs and answers in one event (page_events.example_steps).
+        example = turns.answering(
+            page_events.example_steps,
+            "example",
+            [INPUTS, ANSWER],
+            (skip,) * len(example_outputs),
+            (INPUTS, ANSWER),
+            functools.partial(steps_in_lane, lane_of, busy=busy_example, size=page_events.example_size),
+        )
+        examples.click(example, inputs=[examples, value, task, session], outputs=example_outputs, **queued)
+        upload_event = turns.answering(
+            page_events.upload_steps,
+            "upload",
+            [INPUTS, ANSWER],
+            (skip,) * (1 + len(page_outputs)),
+            everything,
+            functools.partial(steps_in_lane, lane_of, busy=busy_upload, size=upload_size),
+        )
+        upload_inputs = [upload, scheme, mode, task, value, session]
+        uploaded = upload.upload(upload_event, inputs=upload_inputs, outputs=[text, *page_outputs], **queued)
+        uploaded.then(
+            measure("upload", agreement_upload, upload_size), inputs=upload_inputs, outputs=shown_outputs, **queued
         )
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
         view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart, upload]
-        task.change(page_events.task_view, inputs=task, outputs=view, api_visibility="private", queue=False)
-        switched = task.input(page_events.switch_task, inputs=[text, task], outputs=[text, scheme, mode], **instant)
-        switched.then(page, inputs=page_inputs, outputs=page_outputs, **private)
+        task.change(page_events.task_view, inputs=task, outputs=view, **instant)
+        switch = turns.answering(page_events.switch_task, "task", [INPUTS], (skip,) * 3, everything)
+        switched = task.input(switch, inputs=[text, task, session], outputs=[text, scheme, mode], **instant)
+        switched.then(page("task"), inputs=with_turns, outputs=page_outputs, **queued)
+        switched.then(measure("task"), inputs=with_turns, outputs=shown_outputs, **queued)
 
         # The Agreement task answers on the page's triggers through its own event (run_page leaves its outputs),
-        # and at `/agreement` (text, scheme, mode: status and the three tables), on a hidden button.
-        task.change(agreement_shown, inputs=task, outputs=agreement_column, api_visibility="private", queue=False)
-        # Its own status: two events writing the page's status at once leave Gradio's timer in it.
-        agreement_outputs = [agreement_status, agreement_pairs, agreement_coefficients, agreement_disagreements]
-
-        def busy_agreement(message: str, *_: Any) -> tuple[Any, ...]:
-            return (*agreement.empty_text(answers.error_message(message, "measure agreement")), None)
-
-        measure = in_lane(lane_of, agreement_run, busy_agreement)
-        shown_outputs = [*agreement_outputs, agreement_figure]
-        # It follows the page's event of each trigger (`.then`) rather than listening to the trigger beside it: a
-        # deferred trigger runs again every event of its trigger, and two events of one trigger, each deferred
-        # while the other ran, would run each other again in turn; a `.then` runs again only itself.
-        for answered in measured:
-            answered.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
-        agreement_example.click(agreement_example_inputs, outputs=[text, scheme, mode], **instant).then(
-            measure, inputs=page_inputs, outputs=shown_outputs, **private
+        # and at `/agreement`; its own example is one click away.
+        task.change(agreement_shown, inputs=task, outputs=agreement_column, **instant)
+        example_inputs = turns.answering(
+            agreement_example_inputs, "agreement-example", [INPUTS], (skip,) * 3, (INPUTS, AGREEMENT)
         )
-        switched.then(measure, inputs=page_inputs, outputs=shown_outputs, **private)
-        measure_upload = in_lane(lane_of, agreement_upload, busy_agreement, upload_size)
-        uploaded.then(measure_upload, inputs=[upload, scheme, mode, task], outputs=shown_outputs, **private)
-        agreement_api = gr.Button(visible=False, elem_id="agreement-api")
-        agreement_endpoint = in_lane(lane_of, agreement.agreement_text, lambda message, *_: busy_agreement(message)[:4])
-        agreement_api.click(agreement_endpoint, inputs=inputs, outputs=agreement_outputs, api_name="agreement", **pool)
+        agreement_example.click(example_inputs, inputs=[session], outputs=[text, scheme, mode], **instant).then(
+            measure("agreement-example"), inputs=with_turns, outputs=shown_outputs, **queued
+        )
     return demo
 
 

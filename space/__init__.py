@@ -17,6 +17,8 @@ above it in this list (and the package `nerscore`, which computes everything sho
 - `agreement`: the Agreement task (annotators' CoNLL columns, JSON lines of spans, a Label Studio export, or an
   archive), the `/agreement` endpoint;
 - `lanes`: which requests run at once, by their size (it imports `caps` alone), and the page's answers run in them;
+- `turns`: which answer the page keeps: a visitor's actions in turn, an answer overtaken by a newer action's left
+  out (it imports nothing of the Space);
 - `page_events`: what the page's events answer (app.py wires them), in the two steps the page shows.
 
 Nothing here but `page_events` imports gradio (so the other modules are tested without it), and nothing imports

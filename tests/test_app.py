@@ -3,6 +3,8 @@ gradio_client, as a user's script would call the Space's `/evaluate` endpoint.""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import os
 import re
@@ -13,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -2325,3 +2328,276 @@ def test_slices_picture_draws_and_labels_a_bucket_of_f1_zero():
     written = [text.get_text() for text in axes.texts if abs(text.get_position()[0] - zero) < 0.5]
     assert written == ["0.00"] * 4
     assert len(axes.texts) == len(axes.patches)  # every bar labelled with its value
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Different events that write the same outputs: the answer shown is the visitor's latest action's
+# ---------------------------------------------------------------------------------------------------------
+
+# The page's actions, by their trigger (the component's elem_id and the event): each is a chain of events, the
+# trigger's own and those `.then` after it. The task control's `.change` events (task_view, agreement_shown) only
+# show what the task's value says, and the API's events (/evaluate, /compare, /spans, /agreement) hang on buttons
+# that are never shown: neither is an action of the page's visitor.
+PAGE_ACTIONS = [
+    "evaluate.click",
+    "examples.click",
+    "scheme.input",
+    "mode.input",
+    "value.input",
+    "upload.upload",
+    "task.input",
+    "agreement-example.click",
+]
+
+
+def page_actions(demo) -> dict[str, list]:
+    """Each action of the page (PAGE_ACTIONS) and its chain of events, the trigger's own first."""
+    by_id = {block._id: block for block in demo.blocks.values()}
+    fns = list(demo.fns.items())
+    actions = {}
+    for index, fn in fns:
+        block, event = fn.targets[0]
+        if event == "then" or fn.api_visibility != "private" or fn.name in ("task_view", "agreement_shown"):
+            continue
+        chain, frontier = [fn], [index]
+        while frontier:
+            after = frontier.pop(0)
+            for other_index, other in fns:
+                if other.trigger_after == after:
+                    chain.append(other)
+                    frontier.append(other_index)
+        actions[f"{by_id[block].elem_id}.{event}"] = chain
+    return actions
+
+
+def output_ids(fns) -> set[int]:
+    """The components the events write (gr.State left out: a visitor never sees it)."""
+    return {block._id for fn in fns for block in fn.outputs if not isinstance(block, app.gr.State)}
+
+
+def test_the_events_that_write_the_same_outputs_are_the_page_actions():
+    # Every event of the page that writes an output another writes is an action listed here (or one of the
+    # exempt: the task control's views, the API's); a new one must be listed, and then the race test covers it.
+    demo = app.build_demo()
+    actions = page_actions(demo)
+    assert sorted(actions) == sorted(PAGE_ACTIONS)
+    shared = set()
+    fns = list(demo.fns.values())
+    for fn in fns:
+        for other in fns:
+            if fn is not other and output_ids([fn]) & output_ids([other]):
+                shared.add(fn.name)
+    listed = {fn.name for chain in actions.values() for fn in chain}
+    assert shared - listed == {"task_view", "evaluate_text", "compare_text", "spans_text", "agreement_text"}
+
+
+class Session:
+    """One visitor's page, as Gradio keeps it: the inputs as the visitor left them, and the session's gr.State
+    values (each its initial value deep-copied once, as gradio.state_holder.SessionState does)."""
+
+    def __init__(self, values: dict[str, Any]) -> None:
+        self.values = values
+        self.states: dict[int, Any] = {}
+
+    def arguments(self, fn) -> list:
+        import copy
+
+        found = []
+        for block in fn.inputs:
+            if isinstance(block, app.gr.State):
+                if block._id not in self.states:
+                    value = block.value() if callable(block.value) else block.value
+                    self.states[block._id] = copy.deepcopy(value)
+                found.append(self.states[block._id])
+            else:
+                found.append(self.values[block.elem_id])
+        return found
+
+    def run(self, fn) -> list[tuple]:
+        """The steps an event shows, each a tuple of its outputs."""
+        answer = fn.fn(*self.arguments(fn))
+        steps = list(answer) if inspect.isgenerator(answer) else [answer]
+        return [step if isinstance(step, tuple) else (step,) for step in steps]
+
+    def run_chain(self, chain) -> list[list[tuple]]:
+        return [self.run(fn) for fn in chain]
+
+
+def skipped(steps: list[tuple]) -> list[tuple[bool, ...]]:
+    """Which outputs of each step are left as they are."""
+    skip = app.gr.skip()
+    return [tuple(isinstance(output, dict) and output == skip for output in step) for step in steps]
+
+
+class Overtake:
+    """The newer action (its chain of events) run to its end in `session` when a wrapped function is first
+    called: while the older event computes, as a faster request would on the server."""
+
+    def __init__(self, session: Session, chain: list) -> None:
+        self.session = session
+        self.chain = chain
+        self.seen: list | None = None  # what the newer action showed: which outputs each step left alone
+
+    def before(self, original):
+        def run(*arguments, **options):
+            if self.seen is None:
+                self.seen = []  # (the newer action's own calls go through)
+                self.seen.extend(skipped(steps) for steps in self.session.run_chain(self.chain))
+            return original(*arguments, **options)
+
+        return run
+
+
+class RaceCourse:
+    """The page built once for the race tests: its actions, the inputs a session starts with for each task (for
+    the Agreement task its example, and an upload of it; else the worked example), and what each action's chain
+    shows run alone, which outputs each step leaves as they are."""
+
+    def __init__(self, folder) -> None:
+        self.actions = page_actions(app.build_demo())
+        self.folder = folder
+        self._alone: dict[tuple[str, str], list] = {}
+
+    def values(self, task: str) -> dict[str, Any]:
+        text = texts.AGREEMENT_EXAMPLE if task == texts.AGREEMENT else texts.WORKED_EXAMPLE
+        path = self.folder / f"upload-{texts.TASKS.index(task)}.conll"
+        path.write_text(text, encoding="utf-8")
+        return {
+            "conll-input": text,
+            "scheme": "IOB2",
+            "mode": "lenient",
+            "task": task,
+            "value": texts.NO_VALUE,
+            "examples": 1,  # the English example
+            "upload": str(path),
+        }
+
+    def alone(self, action: str, task: str) -> list[list[tuple[bool, ...]]]:
+        if (action, task) not in self._alone:
+            steps = Session(self.values(task)).run_chain(self.actions[action])
+            self._alone[action, task] = [skipped(each) for each in steps]
+        return self._alone[action, task]
+
+
+@pytest.fixture(scope="module")
+def race_course(tmp_path_factory) -> RaceCourse:
+    return RaceCourse(tmp_path_factory.mktemp("race"))
+
+
+@pytest.mark.parametrize("newer", PAGE_ACTIONS)
+@pytest.mark.parametrize("older", PAGE_ACTIONS)
+def test_an_answer_overtaken_by_a_newer_action_leaves_what_that_action_writes(monkeypatch, race_course, older, newer):
+    # The visitor acts (`older`), then acts again (`newer`) before the first answer is in: clicks an example, then
+    # changes the mode. Each event of `older` is overtaken while it computes (the newer action runs to its end
+    # inside the older one's scoring, as a faster request would on the server): the page must end on the newer
+    # action's answer. An overtaken event therefore leaves every output alone when the newer action's chain
+    # writes any of its outputs (half an old answer beside a new one is no better), and answers as it would
+    # have otherwise; the newer action answers as it would alone. Before, the older event wrote its stale
+    # answer over the newer one.
+    from space import agreement
+
+    actions = race_course.actions
+    newer_writes = output_ids(actions[newer])
+    for position, event in enumerate(actions[older]):
+        if event.name in ("switch_task", "agreement_example_inputs"):
+            continue  # they answer at once (queue=False), with nothing to compute: nothing can overtake them
+        task = texts.AGREEMENT if "agreement" in event.name else texts.ONE_SYSTEM
+        session = Session(race_course.values(task))
+        session.run_chain(actions[older][:position])
+        overtake = Overtake(session, actions[newer])
+        with monkeypatch.context() as patch:
+            for module, name in [(answers, "page_answer"), (agreement, "agreement_page"), (agreement, "upload_page")]:
+                patch.setattr(module, name, overtake.before(getattr(module, name)))
+            shown = skipped(session.run(event))
+        assert overtake.seen is not None, f"{event.name} computed nothing that the newer action could overtake"
+        assert overtake.seen == race_course.alone(newer, task), f"{newer} did not answer as it would alone"
+        if output_ids([event]) & newer_writes:
+            assert all(all(step) for step in shown), f"{event.name} of {older} wrote over {newer}'s answer"
+        else:
+            expected = race_course.alone(older, task)[position]
+            assert shown == expected, f"{event.name} of {older} left out an answer {newer} does not give"
+
+
+def test_turns_number_the_actions_and_an_action_overtakes_those_writing_what_it_writes():
+    import copy
+
+    from space import turns
+
+    session = copy.deepcopy(turns.Turns())  # what Gradio gives each session: its own, with no action yet
+    assert session.latest("answer") == 0 and session.follow("mode").number == 0
+    example = session.take("example", ["inputs", "answer"])
+    measured = session.take("evaluate", ["answer", "agreement"])
+    assert (example.number, measured.number) == (1, 2)
+    assert not example.current(["inputs", "answer"]) and not example.current(["answer"])
+    assert example.current(["inputs"])  # nothing newer writes the editor
+    assert session.follow("evaluate") == measured and measured.current(["agreement"])
+    value = session.take("value", ["answer"])
+    assert not measured.current(["answer"]) and measured.current(["agreement"])  # the value control: no measure
+    assert session.follow("evaluate") == measured and value.current(["answer"])
+    assert copy.deepcopy(session).latest("answer") == 0  # a new session's copy starts afresh
+
+
+def test_an_answer_in_turns_keeps_its_signature_and_answers_as_before_without_turns():
+    import inspect
+
+    from space import turns
+
+    def steps(text: str, mode: str = "lenient"):
+        yield text
+        yield mode
+
+    def plain(text: str, *_: object) -> str:
+        return text.upper()
+
+    stepped = turns.answering(steps, "evaluate", ["answer"], ("left",), takes=["answer"])
+    called = turns.answering(plain, "evaluate", ["agreement"], ("left",))
+    assert stepped.__name__ == "steps" and list(stepped("a", "strict")) == ["a", "strict"]
+    assert called("a", "b") == "A"
+    # Gradio passes the session's Turns after the inputs: a parameter for it (none where *arguments takes it).
+    assert list(inspect.signature(stepped).parameters) == ["text", "mode", "turns"]
+    assert inspect.signature(called) == inspect.signature(plain)
+    session = turns.Turns()
+    assert list(stepped("a", "strict", session)) == ["a", "strict"] and called("a", session) == "A"
+
+
+def test_an_action_overtaken_while_it_waits_for_its_lane_starts_no_work(monkeypatch):
+    # One worker in the small lane, held by a first request: the second request waits, a third overtakes it. The
+    # second, once it has the lane, answers `left` without scoring; the third scores.
+    import threading
+
+    from space import lanes, turns
+
+    monkeypatch.setattr(caps, "SMALL_LANE_WORKERS", 1)
+    lane_of = lanes.Lanes()
+    release = threading.Event()
+    scored = []
+
+    def steps(text: str):
+        if text == "first":
+            release.wait(60)
+        scored.append(text)
+        yield (text,)
+        yield ("picture of " + text,)
+
+    within = functools.partial(lanes.steps_in_lane, lane_of, busy=lambda message, *_: (message,))
+    answer = turns.answering(steps, "evaluate", ["answer"], ("left",), takes=["answer"], within=within)
+    session, other = turns.Turns(), turns.Turns()
+    shown: dict[str, list] = {}
+
+    def request(text: str, turns_of: turns.Turns) -> None:
+        shown[text] = list(answer(text, turns_of))
+
+    first = threading.Thread(target=request, args=("first", other))  # another visitor's
+    first.start()
+    while lane_of.small.running == 0:
+        time.sleep(0.01)
+    second = threading.Thread(target=request, args=("second", session))
+    second.start()
+    while lane_of.small.waiting == 0:
+        time.sleep(0.01)
+    session.take("evaluate", ["answer"])  # the visitor's newer action (its event not yet started)
+    release.set()
+    first.join(60)
+    second.join(60)
+    assert shown == {"first": [("first",), ("picture of first",)], "second": [("left",)]}
+    assert scored == ["first"] and lane_of.small.running == 0

@@ -431,6 +431,104 @@ def test_an_example_clicked_while_the_last_is_answered_shows_its_own_answer(page
     assert page.locator("#conll-input .cm-line").first.inner_text() == iobes[0].splitlines()[0]
 
 
+class HeldAnswer:
+    """The page's first answer held back (`space.answers.page_answer`, which every event of the page calls to
+    score, in the server run in this process): it waits until `release`, so that the visitor acts again while
+    it is computed; `computing` is set once it waits. Later answers are not held."""
+
+    def __init__(self, monkeypatch) -> None:
+        import threading
+
+        self.computing = threading.Event()
+        self.released = threading.Event()
+        page_answer = answers.page_answer
+
+        def held(*arguments, **options):
+            if not self.computing.is_set():
+                self.computing.set()
+                self.released.wait(TIMEOUT_MS / 1000)
+            return page_answer(*arguments, **options)
+
+        monkeypatch.setattr(answers, "page_answer", held)
+
+    def release(self) -> None:
+        self.released.set()
+
+
+def pictures_of(text: str, scheme: str, mode: str) -> list[str | None]:
+    """`drawn` for any scheme and mode."""
+    from gradio import processing_utils
+
+    figures = answers.evaluate_page(text, scheme, mode)[5:]
+    return [None if figure is None else processing_utils.encode_plot_to_base64(figure, "png") for figure in figures]
+
+
+def overtake_an_example(page, monkeypatch, act, shown) -> None:
+    """Click the IOBES example and, while its answer is computed, `act`; wait until `shown` (the page shows the
+    answer of that action), then let the example's answer finish and every event after it."""
+    held = HeldAnswer(monkeypatch)
+    try:
+        page.get_by_text("IOBES, strict mode").click()
+        assert held.computing.wait(TIMEOUT_MS / 1000)
+        act()
+        shown()
+    finally:
+        held.release()
+    page.wait_for_timeout(1000)  # the example's event ends ...
+    settle(page)  # ... and every event after it
+
+
+def test_an_example_overtaken_by_an_upload_leaves_the_uploads_answer(page, monkeypatch, tmp_path):
+    # Two events that write the same outputs: the visitor clicks an example, then, before its answer comes,
+    # uploads a file. The example's event, started first, finished last and wrote its answer, and its text into
+    # the editor, over the answer of the visitor's latest action. The page must end on that action's answer, on
+    # the inputs the visitor left (space/turns.py). (The editor and the controls that the example sets cannot be
+    # reached meanwhile: outputs of its event, they lie under its progress mark.)
+    edited = texts.WORKED_EXAMPLE.replace("球 I-MUSIC_NAME I-MUSIC_NAME\n\n一", "球 I-MUSIC_NAME O\n\n一")
+    path = tmp_path / "edited.conll"
+    path.write_text(edited, encoding="utf-8")
+
+    def upload() -> None:
+        with page.expect_file_chooser() as chooser:
+            page.click("#upload")
+        chooser.value.set_files(str(path))
+
+    def shown() -> None:  # (not settled: the example's event still runs)
+        page.wait_for_function(
+            f"expected => JSON.stringify(({ROWS_JS})(document.getElementById('summary'))) === JSON.stringify(expected)",
+            arg=EDITED_SUMMARY,
+            timeout=TIMEOUT_MS,
+        )
+
+    overtake_an_example(page, monkeypatch, upload, shown)
+    assert table_rows(page, "summary") == EDITED_SUMMARY
+    assert page.inner_text("#status").startswith("Evaluated 6 sentences (34 tokens)")
+    assert page.inner_text("#status").endswith("IOB2, lenient mode.")
+    assert page.locator("#conll-input .cm-line").first.inner_text() == texts.WORKED_EXAMPLE.splitlines()[0]
+    wait_for_pictures(page, drawn(edited))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "space-overtaken-example.png"), full_page=True)
+
+
+def test_a_change_of_mode_overtaken_by_an_example_leaves_the_examples_answer(page, monkeypatch):
+    # The other way round: the mode changed, then an example clicked while the mode's answer is computed.
+    held = HeldAnswer(monkeypatch)
+    iobes = texts.EXAMPLES[texts.EXAMPLE_LABELS.index("IOBES, strict mode")]
+    try:
+        page.locator("#mode").get_by_text("strict", exact=True).click()
+        assert held.computing.wait(TIMEOUT_MS / 1000)
+        page.get_by_text("IOBES, strict mode").click()
+        wait_for_summary(page, summary_of(*iobes[:3]))
+    finally:
+        held.release()
+    page.wait_for_timeout(1000)
+    settle(page)
+    assert table_rows(page, "summary") == summary_of(*iobes[:3])
+    assert page.inner_text("#status").endswith("IOBES, strict mode.")
+    assert page.locator("#conll-input .cm-line").first.inner_text() == iobes[0].splitlines()[0]
+    wait_for_pictures(page, pictures_of(*iobes[:3]))
+
+
 PICTURE_BOXES = ["#heatmap", "#type-chart", "#slices"]
 
 
