@@ -32,12 +32,20 @@ def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     return cast(list[str], list(last)), lookup[places]
 
 
-def _ranks(names: Sequence[str], used: np.ndarray | None = None) -> np.ndarray:
-    """Each name (or each of those `used`: codes, -1 for None) ranked by its place in string order, counted from 1,
-    and 0 for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
+def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
+    """The distinct strings of `values` (None left out) in string order, and each value's index into them, -1 for
+    None: an index is then the string's rank, so that the rows are ranked without sorting the strings again."""
+    names = sorted(set(values).difference((None,)))
+    index: dict[str | None, int] = dict(zip(names, range(len(names))))
+    index[None] = -1
+    return cast(list[str], names), np.fromiter(map(index.__getitem__, values), np.int64, len(values))
+
+
+def _ranks(names: Sequence[str], used: np.ndarray) -> np.ndarray:
+    """Each name of those `used` (codes, -1 for None) ranked by its place in string order, counted from 1, and 0
+    for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
     ranks = np.zeros(len(names) + 1, dtype=np.int64)
-    ids = range(len(names)) if used is None else np.unique(used[used >= 0]).tolist()
-    order = sorted(ids, key=names.__getitem__)
+    order = sorted(np.unique(used[used >= 0]).tolist(), key=names.__getitem__)
     ranks[order] = np.arange(1, len(order) + 1)
     return ranks
 
@@ -95,32 +103,35 @@ class CodedCounts(Mapping[KeyT, int], Generic[KeyT]):
 
 class ErrorTable(CodedCounts[ErrorKey]):
     """`Tally.errors` as integer codes: one row a distinct error, columns (scenario index, reference text,
-    reference type, predicted text, predicted type), the texts indices into `texts` and the types into
-    `type_names`, -1 for an unpaired side; and each row's count. Read as the mapping of `ErrorKey`s only where a
-    key is looked up; `error_rows` ranks the codes (strings made only for the rows written: a dict of 5,000
-    tuples of strings, counted, sorted and added, took a fifth of everything on 20,000 x 20 tags,
-    benchmarks/redesign.py)."""
+    reference type, predicted text, predicted type), the texts indices into `texts` (distinct, in string order:
+    a text's index is its rank) and the types into `type_names`, -1 for an unpaired side; and each row's count.
+    Read as the mapping of `ErrorKey`s only where a key is looked up; `error_rows` ranks the codes (strings made
+    only for the rows written: a dict of 5,000 tuples of strings, counted, sorted and added, took a fifth of
+    everything on 20,000 x 20 tags, benchmarks/redesign.py)."""
 
     def __init__(self, codes: np.ndarray, number: np.ndarray, texts: Sequence[str], type_names: Sequence[str]):
-        # Distinct rows of `codes` (rows x 5), distinct `texts` and `type_names`: one error a row.
+        # Distinct rows of `codes` (rows x 5), distinct `texts` in string order and distinct `type_names`: one
+        # error a row (`counted` makes them so).
         self.codes, self.number, self.texts, self.type_names = codes, number, texts, type_names
 
     @classmethod
     def counted(
         cls,
         codes: np.ndarray,
-        texts: Sequence[str],
+        texts: Sequence[str | None],
         type_names: Sequence[str],
         number: np.ndarray | None = None,
         distinct: bool = False,
     ) -> ErrorTable:
-        """The table of rows `codes` (each counted once, or `number` times), equal rows summed; unless `distinct`,
-        `texts` and `type_names` may name a string twice (tables added), each then given one code."""
+        """The table of rows `codes` (each counted once, or `number` times), equal rows summed. `texts` may name a
+        string twice (tables added, or one text a row) or hold None (a code of it reads as no entity): each
+        string is given one code, its rank in string order. Unless `distinct`, `type_names` may name a type twice
+        too."""
+        texts, text_ids = ranked_ids(texts)
+        codes = codes.copy()
+        codes[:, (1, 3)] = np.append(text_ids, -1)[codes[:, (1, 3)]]  # (code -1, no entity, stays -1)
         if not distinct:
-            texts, text_ids = distinct_ids(texts)
             type_names, type_ids = distinct_ids(type_names)
-            codes = codes.copy()
-            codes[:, (1, 3)] = np.append(text_ids, -1)[codes[:, (1, 3)]]  # (code -1, no entity, stays -1)
             codes[:, (2, 4)] = np.append(type_ids, -1)[codes[:, (2, 4)]]
         number = np.ones(len(codes), dtype=np.int64) if number is None else number
         if not len(codes):
@@ -135,11 +146,13 @@ class ErrorTable(CodedCounts[ErrorKey]):
         """The table of a mapping of `ErrorKey`s."""
         keys = list(errors)
         columns = list(zip(*keys)) if keys else [()] * len(ERROR_FIELDS)
-        texts, text_ids = distinct_ids([*columns[1], *columns[3]])
         names, type_ids = distinct_ids([*columns[2], *columns[4]])
         size = len(keys)
         scenario = np.fromiter(map(SCENARIOS.index, columns[0]), np.int64, size)
-        codes = np.stack((scenario, text_ids[:size], type_ids[:size], text_ids[size:], type_ids[size:]), axis=1)
+        # Each key's texts are entries of the texts given: the reference's the first `size`, the prediction's after.
+        places = np.arange(2 * size, dtype=np.int64)
+        codes = np.stack((scenario, places[:size], type_ids[:size], places[size:], type_ids[size:]), axis=1)
+        texts = [*columns[1], *columns[3]]
         return cls.counted(codes, texts, names, np.fromiter(errors.values(), np.int64, size), distinct=True)
 
     def __add__(self, other: ErrorTable) -> ErrorTable:
@@ -163,8 +176,9 @@ class ErrorTable(CodedCounts[ErrorKey]):
         """`error_rows` of the table: the codes ranked by np.lexsort on each column's place in string order
         (None first), most frequent first; strings looked up for the rows kept alone."""
         codes = self.codes.T
-        texts, types = _ranks(self.texts), _ranks(self.type_names, codes[(2, 4),])  # (every text is an error's)
-        ranked = (types[codes[4]], texts[codes[3]], types[codes[2]], texts[codes[1]], _SCENARIO_RANK[codes[0]])
+        types = _ranks(self.type_names, codes[(2, 4),])
+        # A text's code is its rank already (`counted`), and None's, -1, comes first.
+        ranked = (types[codes[4]], codes[3], types[codes[2]], codes[1], _SCENARIO_RANK[codes[0]])
         order = np.lexsort((*ranked, -self.number))[:limit]
         text_names, type_names = [*self.texts, None], [*self.type_names, None]
         # Column by column (a list a row, as tolist of the rows makes, is a container the collector traverses).

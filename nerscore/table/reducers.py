@@ -27,7 +27,7 @@ from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
 from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
 from .columns import NO_COLUMNS, Columns
-from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
+from .findings import diagnostics, errors, placed_sides, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .row_texts import RowTexts, row_texts
 from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts
@@ -198,13 +198,12 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     together would not fit in memory, by `value.value_pair` one sentence at a time."""
     assert options.value is not None
     table = WeightTable(options.value)
-    references, predictions, sentence_r, sentence_p = pairs.sides()
     placed = None if pairs.fragmented else placement(pairs)  # units: every sentence by `value_pair` (§12)
     nested = np.ones(pairs.sentences, dtype=bool)
     parts = []
     if placed is not None:
         shift, move = placed
-        placed_r, placed_p = moved(references, move[sentence_r]), moved(predictions, move[sentence_p])
+        placed_r, placed_p, sentence_r, sentence_p = placed_sides(pairs, move)
         nested[:] = False
         sides = []
         for side, of_entity in ((placed_r, sentence_r), (placed_p, sentence_p)):

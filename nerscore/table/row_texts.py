@@ -48,7 +48,10 @@ class RowTexts:
 
     def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
         """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
-        positions = (self.reference if side == 0 else self.predicted)[rows]
+        return self.at((self.reference if side == 0 else self.predicted)[rows])
+
+    def at(self, positions: np.ndarray) -> list[str | None]:
+        """The texts at `positions` of `found` (`reference`'s or `predicted`'s), those still to make made now."""
         if self.pending is not None and self.extents is not None and self.columns is not None:
             wanted = np.zeros(len(self.pending), dtype=bool)
             wanted[positions] = True
