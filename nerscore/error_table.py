@@ -35,10 +35,12 @@ def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
 def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     """The distinct strings of `values` (None left out) in string order, and each value's index into them, -1 for
     None: an index is then the string's rank, so that the rows are ranked without sorting the strings again."""
-    names = sorted(set(values).difference((None,)))
+    distinct = set(values)
+    distinct.discard(None)
+    names = sorted(cast(set[str], distinct))
     index: dict[str | None, int] = dict(zip(names, range(len(names))))
     index[None] = -1
-    return cast(list[str], names), np.fromiter(map(index.__getitem__, values), np.int64, len(values))
+    return names, np.fromiter(map(index.__getitem__, values), np.int64, len(values))
 
 
 def _ranks(names: Sequence[str], used: np.ndarray) -> np.ndarray:

@@ -325,10 +325,11 @@ def _bucket_tallies(
     rows: Pairs, sentence_bucket: np.ndarray, names: list[str], facts: SentenceFacts
 ) -> dict[str, Tally]:
     """One `Tally` per bucket of sentences: the cells of its sentences' rows and, for tags, their tokens."""
-    types = len(rows.type_names) + 1
-    bucket = sentence_bucket[rows.sentence]
-    combined = ((bucket * _WIDTH + rows.scenario) * types + rows.reference_type + 1) * types + rows.predicted_type + 1
-    distinct, numbers = key_counts(combined, len(names) * _WIDTH * types * types)
+    types = rows.cell_radix
+    keys = _WIDTH * types * types  # the table's cell keys, one a row (`Pairs.cell_keys`), the bucket before them
+    combined = sentence_bucket[rows.sentence] * keys
+    combined += rows.cell_keys
+    distinct, numbers = key_counts(combined, len(names) * keys)
     rest, p = np.divmod(distinct, types)
     rest, r = np.divmod(rest, types)
     b, kinds = np.divmod(rest, _WIDTH)
