@@ -21,17 +21,6 @@ ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text"
 _SCENARIO_RANK = np.argsort(np.argsort(np.array(SCENARIOS)))
 
 
-def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
-    """The distinct strings of `values` (None left out), in order of first occurrence, and each value's index
-    into them, -1 for None: one dict of the values, built and read in C."""
-    last = dict(zip(values, range(len(values))))  # each distinct value's last place
-    places = np.fromiter(map(last.__getitem__, values), np.int64, len(values))
-    last.pop(None, None)
-    lookup = np.full(len(values), -1, dtype=np.int64)  # a value's last place to its index, -1 for None
-    lookup[np.fromiter(last.values(), np.int64, len(last))] = np.arange(len(last))
-    return cast(list[str], list(last)), lookup[places]
-
-
 def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     """The distinct strings of `values` (None left out) in string order, and each value's index into them, -1 for
     None: an index is then the string's rank, so that the rows are ranked without sorting the strings again."""
@@ -43,21 +32,17 @@ def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     return names, np.fromiter(map(index.__getitem__, values), np.int64, len(values))
 
 
-def _ranks(names: Sequence[str], used: np.ndarray) -> np.ndarray:
-    """Each name of those `used` (codes, -1 for None) ranked by its place in string order, counted from 1, and 0
-    for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
-    ranks = np.zeros(len(names) + 1, dtype=np.int64)
-    order = sorted(np.unique(used[used >= 0]).tolist(), key=names.__getitem__)
-    ranks[order] = np.arange(1, len(order) + 1)
-    return ranks
-
-
-def _used(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
-    """`codes` (a column or several, -1 for None) renumbered over the names they use alone, and those names."""
-    used = np.unique(codes[codes >= 0])
+def _ranked_columns(codes: np.ndarray, names: Sequence[str | None]) -> tuple[np.ndarray, list[str]]:
+    """`codes` (a column or several, indices into `names`, -1 for None) given as ranks among the distinct names
+    they use alone, in string order (`ranked_ids`), and those names: of 100,000 type names, those the errors name
+    alone are sorted."""
+    named = np.zeros(len(names) + 1, dtype=bool)
+    named[codes] = True  # (code -1, None, marks the last place, left out)
+    used = np.flatnonzero(named[:-1])
+    ranked, ids = ranked_ids([names[i] for i in used.tolist()])
     lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
-    lookup[used] = np.arange(len(used))
-    return lookup[codes], [names[i] for i in used.tolist()]
+    lookup[used] = ids
+    return lookup[codes], ranked
 
 
 KeyT = TypeVar("KeyT")
@@ -121,24 +106,20 @@ class ErrorTable(CodedCounts[ErrorKey]):
         cls,
         codes: np.ndarray,
         texts: Sequence[str | None],
-        type_names: Sequence[str],
+        type_names: Sequence[str | None],
         number: np.ndarray | None = None,
-        distinct: bool = False,
     ) -> ErrorTable:
-        """The table of rows `codes` (each counted once, or `number` times), equal rows summed. `texts` may name a
-        string twice (tables added, or one text a row) or hold None (a code of it reads as no entity): each
-        string is given one code, its rank in string order. Unless `distinct`, `type_names` may name a type twice
-        too."""
-        texts, text_ids = ranked_ids(texts)
+        """The table of rows `codes` (each counted once, or `number` times), equal rows summed. `texts` and
+        `type_names` may name a string twice (tables added, or one text a row) or hold None (a code of it reads
+        as no entity): each string is given one code, its rank in string order among those the codes use, and
+        the rows are put in the order of their codes, which is `rows`' order of ties."""
         codes = codes.copy()
-        codes[:, (1, 3)] = np.append(text_ids, -1)[codes[:, (1, 3)]]  # (code -1, no entity, stays -1)
-        if not distinct:
-            type_names, type_ids = distinct_ids(type_names)
-            codes[:, (2, 4)] = np.append(type_ids, -1)[codes[:, (2, 4)]]
+        codes[:, (1, 3)], texts = _ranked_columns(codes[:, (1, 3)], texts)
+        codes[:, (2, 4)], type_names = _ranked_columns(codes[:, (2, 4)], type_names)
         number = np.ones(len(codes), dtype=np.int64) if number is None else number
         if not len(codes):
             return cls(codes, number, texts, type_names)
-        order = np.lexsort(codes.T[::-1])
+        order = np.lexsort((*codes.T[:0:-1], _SCENARIO_RANK[codes[:, 0]]))
         codes = codes[order]
         first = run_bounds(*codes.T)[:-1]
         return cls(codes[first], np.add.reduceat(number[order], first), texts, type_names)
@@ -148,40 +129,33 @@ class ErrorTable(CodedCounts[ErrorKey]):
         """The table of a mapping of `ErrorKey`s."""
         keys = list(errors)
         columns = list(zip(*keys)) if keys else [()] * len(ERROR_FIELDS)
-        names, type_ids = distinct_ids([*columns[2], *columns[4]])
         size = len(keys)
         scenario = np.fromiter(map(SCENARIOS.index, columns[0]), np.int64, size)
-        # Each key's texts are entries of the texts given: the reference's the first `size`, the prediction's after.
+        # Each key's texts and types are entries of the lists given: the reference's the first `size`, the
+        # prediction's after.
         places = np.arange(2 * size, dtype=np.int64)
-        codes = np.stack((scenario, places[:size], type_ids[:size], places[size:], type_ids[size:]), axis=1)
-        texts = [*columns[1], *columns[3]]
-        return cls.counted(codes, texts, names, np.fromiter(errors.values(), np.int64, size), distinct=True)
+        codes = np.stack((scenario, places[:size], places[:size], places[size:], places[size:]), axis=1)
+        texts, types = [*columns[1], *columns[3]], [*columns[2], *columns[4]]
+        return cls.counted(codes, texts, types, np.fromiter(errors.values(), np.int64, size))
 
     def __add__(self, other: ErrorTable) -> ErrorTable:
         if not isinstance(other, ErrorTable):
             return NotImplemented
-        # Each side's types renumbered over those it names (a batch's table names every type of the batch).
-        (types_a, names_a), (types_b, names_b) = (
-            _used(self.codes[:, (2, 4)], self.type_names),
-            _used(other.codes[:, (2, 4)], other.type_names),
-        )
         moved = other.codes.copy()
-        moved[:, (1, 3)] += np.where(moved[:, (1, 3)] >= 0, len(self.texts), 0)
-        moved[:, (2, 4)] = np.where(types_b >= 0, types_b + len(names_a), -1)
-        codes = np.concatenate((self.codes, moved))
-        codes[: len(self.codes), (2, 4)] = types_a
+        for columns, names in (((1, 3), self.texts), ((2, 4), self.type_names)):
+            moved[:, columns] += np.where(moved[:, columns] >= 0, len(names), 0)
         return ErrorTable.counted(
-            codes, [*self.texts, *other.texts], [*names_a, *names_b], np.concatenate((self.number, other.number))
+            np.concatenate((self.codes, moved)),
+            [*self.texts, *other.texts],
+            [*self.type_names, *other.type_names],
+            np.concatenate((self.number, other.number)),
         )
 
     def rows(self, limit: int | None = None) -> list[dict[str, Any]]:
-        """`error_rows` of the table: the codes ranked by np.lexsort on each column's place in string order
-        (None first), most frequent first; strings looked up for the rows kept alone."""
-        codes = self.codes.T
-        types = _ranks(self.type_names, codes[(2, 4),])
-        # A text's code is its rank already (`counted`), and None's, -1, comes first.
-        ranked = (types[codes[4]], codes[3], types[codes[2]], codes[1], _SCENARIO_RANK[codes[0]])
-        order = np.lexsort((*ranked, -self.number))[:limit]
+        """`error_rows` of the table: most frequent first, ties in the order of the codes, each a value's place in
+        string order (None, -1, first), in which `counted` put the rows; strings looked up for the rows kept
+        alone."""
+        order = np.argsort(-self.number, kind="stable")[:limit]
         text_names, type_names = [*self.texts, None], [*self.type_names, None]
         # Column by column (a list a row, as tolist of the rows makes, is a container the collector traverses).
         columns = [column.tolist() for column in self.codes[order].T]

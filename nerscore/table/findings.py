@@ -224,8 +224,10 @@ def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> Err
     found: list[str | None] = []
     text_codes = np.full(2 * size, -1, dtype=np.int64)
     if texts is not None:
-        places, text_codes = np.unique(np.concatenate((texts.reference[at], texts.predicted[at])), return_inverse=True)
-        found = texts.at(places)
+        # Each row's places in `found` are its texts' codes; `ErrorTable.counted` gives each string one.
+        text_codes = np.concatenate((texts.reference[at], texts.predicted[at]))
+        texts.make(text_codes)
+        found = texts.found
     codes = np.stack(
         (
             pairs.scenario[wrong],
@@ -236,7 +238,7 @@ def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> Err
         ),
         axis=1,
     ).astype(np.int64, copy=False)
-    return ErrorTable.counted(codes, found, pairs.type_names, distinct=True)
+    return ErrorTable.counted(codes, found, pairs.type_names)
 
 
 def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:

@@ -52,6 +52,11 @@ class RowTexts:
 
     def at(self, positions: np.ndarray) -> list[str | None]:
         """The texts at `positions` of `found` (`reference`'s or `predicted`'s), those still to make made now."""
+        self.make(positions)
+        return list(map(self.found.__getitem__, positions.tolist()))
+
+    def make(self, positions: np.ndarray) -> None:
+        """The texts at `positions` of `found` made where still to make."""
         if self.pending is not None and self.extents is not None and self.columns is not None:
             wanted = np.zeros(len(self.pending), dtype=bool)
             wanted[positions] = True
@@ -61,7 +66,6 @@ class RowTexts:
                 texts = entity_texts(self.columns, sentence, start, end)
                 deque(map(self.found.__setitem__, made.tolist(), texts), maxlen=0)
                 self.pending[made] = False
-        return list(map(self.found.__getitem__, positions.tolist()))
 
 
 def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None) -> RowTexts:
