@@ -323,6 +323,12 @@ class CellColumns:
         place = _SCHEME_PLACE[scheme]
         return self._scheme_totals[0][place].T, self._scheme_totals[1][place].T
 
+    def totals_by_schemes(self, schemes: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """`totals_by_type` of each of `schemes` at once: two (schemes x types x 5) arrays."""
+        places = [_SCHEME_PLACE[scheme] for scheme in schemes]
+        reference, prediction = self._scheme_totals
+        return reference[places].transpose(0, 2, 1), prediction[places].transpose(0, 2, 1)
+
     @cached_property
     def _scheme_counts(self) -> np.ndarray:
         """Every scheme's counts over all types (schemes x 5), from the cells' scenario totals."""
