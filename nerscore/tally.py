@@ -47,7 +47,7 @@ _OUTCOME_INDEX = {
     for scheme in EVALUATION_SCHEMES
 }
 # The same table as one matrix, (schemes x counts) rows by scenarios: 1 where the scenario's outcome under the
-# scheme is the count. Its product with a tally's scenario totals gives every scheme's counts at once.
+# scheme is the count. Its product with a tally's six scenario totals gives every scheme's counts at once.
 _OUTCOME_MATRIX = np.zeros((len(EVALUATION_SCHEMES) * len(COUNT_NAMES), len(OUTCOMES)), dtype=np.int64)
 for _place, _scheme in enumerate(EVALUATION_SCHEMES):
     _OUTCOME_MATRIX[_place * len(COUNT_NAMES) + _OUTCOME_INDEX[_scheme], np.arange(len(OUTCOMES))] = 1
@@ -326,8 +326,10 @@ class CellColumns:
     def totals_by_schemes(self, schemes: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """`totals_by_type` of each of `schemes` at once: two (schemes x types x 5) arrays."""
         places = [_SCHEME_PLACE[scheme] for scheme in schemes]
-        reference, prediction = self._scheme_totals
-        return reference[places].transpose(0, 2, 1), prediction[places].transpose(0, 2, 1)
+        sides = self._scheme_totals
+        if places != list(range(len(EVALUATION_SCHEMES))):  # (every scheme, the default: no copy)
+            sides = (sides[0][places], sides[1][places])
+        return sides[0].transpose(0, 2, 1), sides[1].transpose(0, 2, 1)
 
     @cached_property
     def _scheme_counts(self) -> np.ndarray:
@@ -338,13 +340,17 @@ class CellColumns:
     @cached_property
     def _scheme_totals(self) -> tuple[np.ndarray, np.ndarray]:
         """Every scheme's counts of each type (schemes x 5 x types), the reference side's and the prediction
-        side's: each count the sum of its scenarios' totals, all schemes in one product (an integer one: numpy
-        hands no integer product to BLAS, whose threads cost more than these sums)."""
-        shape = (len(EVALUATION_SCHEMES), len(COUNT_NAMES), self.types)
-        return (
-            (_OUTCOME_MATRIX @ self.reference_scenarios).reshape(shape),
-            (_OUTCOME_MATRIX @ self.prediction_scenarios).reshape(shape),
-        )
+        side's, made once: each count the sum of its scenarios' rows, a few additions of one row each into one
+        array (no matrix product: numpy's integer one loops over each type's six terms, and hands a float one to
+        BLAS, whose threads cost the CPU time of a hundred such additions)."""
+        sides = []
+        for scenarios in (self.reference_scenarios, self.prediction_scenarios):
+            totals = np.zeros((len(EVALUATION_SCHEMES), len(COUNT_NAMES), self.types), dtype=np.int64)
+            for place, scheme in enumerate(EVALUATION_SCHEMES):
+                for scenario, outcome in enumerate(_OUTCOME_INDEX[scheme].tolist()):
+                    totals[place, outcome] += scenarios[scenario]
+            sides.append(totals)
+        return sides[0], sides[1]
 
 
 def _mapping_positions(
