@@ -39,7 +39,8 @@ class RowTexts:
     found: list[str | None]  # the texts found, then None (no entity)
     reference: np.ndarray  # each row's position of its reference's text in `found`
     predicted: np.ndarray
-    # Of texts left to make: each place of `found` still to make, and the (sentence, start, end) of each place.
+    # Of texts left to make: each place of `found` still to make, and the (sentence, start, end) of each place
+    # from `unseen_from` on (those before it are made).
     pending: np.ndarray | None = None
     extents: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     columns: Columns | None = None
@@ -62,7 +63,7 @@ class RowTexts:
             wanted[positions] = True
             made = np.flatnonzero(wanted & self.pending)  # (found's last place, None, is never pending)
             if len(made):
-                sentence, start, end = (column[made] for column in self.extents)
+                sentence, start, end = (column[made - (self.unseen_from or 0)] for column in self.extents)
                 texts = entity_texts(self.columns, sentence, start, end)
                 deque(map(self.found.__setitem__, made.tolist(), texts), maxlen=0)
                 self.pending[made] = False
@@ -123,7 +124,8 @@ def _texts_for_seen(
     tokens = columns.tokens
     if seen is None or tokens is None or not len(start) or int((end - start).min()) < 1 or not _all_single(seen):
         return list(entity_texts(columns, sentence, start, end)), np.arange(len(start)), None
-    one, several = np.flatnonzero(end - start == 1), np.flatnonzero(end - start > 1)
+    width = end - start
+    one, several = np.flatnonzero(width == 1), np.flatnonzero(width > 1)
     try:
         found: list[str | None] = list(
             map(operator.getitem, map(tokens.__getitem__, sentence[one].tolist()), start[one].tolist())
@@ -136,7 +138,7 @@ def _texts_for_seen(
     place[laid] = np.arange(len(start))
     pending = np.zeros(len(start) + 1, dtype=bool)  # (the last place, no entity, is never pending)
     pending[len(one) : len(start)] = True
-    return found, place, (pending, (sentence[laid], start[laid], end[laid]), len(one))
+    return found, place, (pending, (sentence[several], start[several], end[several]), len(one))
 
 
 def _all_single(seen: frozenset[str]) -> bool:

@@ -355,7 +355,7 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
     edge order), the scores: two-sided ones (P, R, F, POS, ACT per scheme) for entity-level slices, every key
     of the result for sentence-level ones, without the value score (a bucket's rows carry no value pairing)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    options = options.evolve(value=None)
+    options = options if options.value is None else options.evolve(value=None)
     for name, names in counts.names.items():
         if name in counts.two_sided:
             out[name] = two_sided_scores(counts.two_sided[name], names, options)
