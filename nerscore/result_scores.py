@@ -84,8 +84,11 @@ def _terms_of(tally: Tally, options: Options, labels: list[str] | None, schemes:
         None if scheme != "partial" else partial_credit(tally, options, scheme_counts.partial)
         for scheme, scheme_counts in zip(schemes, counts)
     ]
-    credited = [credit is not None for credit in credits]
-    return _Terms(columns, counts, credits, _schemes_type_terms(columns, schemes, credited, tally, options))
+    type_terms = [
+        _type_terms(*sides, None if credit is None else _type_credits(*sides, tally, options, columns))
+        for sides, credit in zip(map(columns.totals_by_type, schemes), credits)
+    ]
+    return _Terms(columns, counts, credits, type_terms)
 
 
 def _scores_dict(
@@ -142,9 +145,11 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     columns = CellColumns.of(tally, list(names))
     f_name = options.f_name
     schemes = options.evaluation_schemes
-    # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
-    credited = [scheme == "partial" and options.partial_credit not in (0.5, OVERLAP) for scheme in schemes]
-    type_terms = _schemes_type_terms(columns, schemes, credited, tally, options)
+    type_terms = []
+    for sides, scheme in zip(map(columns.totals_by_type, schemes), schemes):
+        # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
+        numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
+        type_terms.append(_type_terms(*sides, _type_credits(*sides, tally, options, columns) if numeric else None))
     # Every scheme's buckets in one exact computation (each row's ratio is its own).
     ratios = Rule.of(options).exact(*_stacked(terms[:4] for terms in type_terms))
     values = [value.tolist() for value in ratios.values()]
@@ -187,37 +192,20 @@ def _credits(counts: Counts, credit: Fraction | None) -> tuple[np.ndarray, ...]:
     return tuple(np.array([term], dtype=object) for term in terms)
 
 
-def _schemes_type_terms(
-    columns: CellColumns, schemes: Sequence[str], credited: Sequence[bool], tally: Tally, options: Options
-) -> list[tuple[np.ndarray, ...]]:
-    """`_type_terms` of each of `schemes`: those of the half point of §4 for every scheme at once, each scheme a
-    row of one computation (a computation a scheme cost more than its arithmetic for a slice's buckets); a
-    `credited` scheme's, another partial credit's (`_type_credits`, docs/scoring.md §10), on its own."""
-    reference, prediction = columns.totals_by_schemes(schemes)
-    every = _type_terms(reference, prediction)
-    return [
-        _type_terms(reference[k], prediction[k], _type_credits(reference[k], prediction[k], tally, options, columns))
-        if credit
-        else tuple(term[k] for term in every)
-        for k, credit in enumerate(credited)
-    ]
-
-
 def _type_terms(
     reference_side: np.ndarray,
     prediction_side: np.ndarray,
     credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
-    """What `Rule.exact` takes of every type from `CellColumns.totals_by_type` (types x 5, or a stack of those,
-    schemes x types x 5): (precision credit, ACT, recall credit, POS) in halves (COR + PAR / 2), then POS and ACT.
-    `credits`: another partial credit's (recall credit, recall total, precision credit, precision total)
-    (`_type_credits`)."""
-    correct, incorrect, partial, missed = np.moveaxis(reference_side[..., :4], -1, 0)
+    """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
+    credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
+    recall total, precision credit, precision total) (`_type_credits`)."""
+    correct, incorrect, partial, missed = reference_side[:, :4].T
     possible = correct + incorrect + partial + missed
-    actual = prediction_side[..., 0] + prediction_side[..., 1] + prediction_side[..., 2] + prediction_side[..., 4]
+    actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
     if credits is None:
         recall_credit, recall_total = 2 * correct + partial, 2 * possible
-        precision_credit, precision_total = 2 * prediction_side[..., 0] + prediction_side[..., 2], 2 * actual
+        precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
     else:
         recall_credit, recall_total, precision_credit, precision_total = credits
     return precision_credit, precision_total, recall_credit, recall_total, possible, actual

@@ -320,37 +320,23 @@ class CellColumns:
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
         the order of Counts' fields."""
-        place = _SCHEME_PLACE[scheme]
-        return self._scheme_totals[0][place].T, self._scheme_totals[1][place].T
-
-    def totals_by_schemes(self, schemes: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """`totals_by_type` of each of `schemes` at once: two (schemes x types x 5) arrays."""
-        places = [_SCHEME_PLACE[scheme] for scheme in schemes]
-        sides = self._scheme_totals
-        if places != list(range(len(EVALUATION_SCHEMES))):  # (every scheme, the default: no copy)
-            sides = (sides[0][places], sides[1][places])
-        return sides[0].transpose(0, 2, 1), sides[1].transpose(0, 2, 1)
+        sides = []
+        for scenarios in (self.reference_scenarios, self.prediction_scenarios):
+            # Each count the sum of its scenarios' rows: a few additions of one row each, no matrix product
+            # (numpy hands a float one to BLAS, whose threads cost the CPU time of a hundred such additions, and
+            # its integer one loops over each type's six terms). One scheme at a time, as asked: every scheme's
+            # totals of 100,000 types held at once were memory mapped afresh, 5 ms of `scores`.
+            totals = np.zeros((len(COUNT_NAMES), self.types), dtype=np.int64)
+            for scenario, outcome in enumerate(_OUTCOME_INDEX[scheme].tolist()):
+                totals[outcome] += scenarios[scenario]
+            sides.append(totals.T)
+        return sides[0], sides[1]
 
     @cached_property
     def _scheme_counts(self) -> np.ndarray:
-        """Every scheme's counts over all types (schemes x 5), from the cells' scenario totals."""
+        """Every scheme's counts over all types (schemes x 5), from the cells' scenario totals summed once."""
         by_scenario = np.bincount(self.scenario, self.number, len(_SCENARIO_INDEX)).astype(np.int64)
         return (_OUTCOME_MATRIX @ by_scenario).reshape(len(EVALUATION_SCHEMES), len(COUNT_NAMES))
-
-    @cached_property
-    def _scheme_totals(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every scheme's counts of each type (schemes x 5 x types), the reference side's and the prediction
-        side's, made once: each count the sum of its scenarios' rows, a few additions of one row each into one
-        array (no matrix product: numpy's integer one loops over each type's six terms, and hands a float one to
-        BLAS, whose threads cost the CPU time of a hundred such additions)."""
-        sides = []
-        for scenarios in (self.reference_scenarios, self.prediction_scenarios):
-            totals = np.zeros((len(EVALUATION_SCHEMES), len(COUNT_NAMES), self.types), dtype=np.int64)
-            for place, scheme in enumerate(EVALUATION_SCHEMES):
-                for scenario, outcome in enumerate(_OUTCOME_INDEX[scheme].tolist()):
-                    totals[place, outcome] += scenarios[scenario]
-            sides.append(totals)
-        return sides[0], sides[1]
 
 
 def _mapping_positions(
