@@ -21,33 +21,28 @@ ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text"
 _SCENARIO_RANK = np.argsort(np.argsort(np.array(SCENARIOS)))
 
 
-def distinct_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
-    """The distinct strings of `values` (None left out), in order of first occurrence, and each value's index
-    into them, -1 for None: one dict of the values, built and read in C."""
-    last = dict(zip(values, range(len(values))))  # each distinct value's last place
-    places = np.fromiter(map(last.__getitem__, values), np.int64, len(values))
-    last.pop(None, None)
-    lookup = np.full(len(values), -1, dtype=np.int64)  # a value's last place to its index, -1 for None
-    lookup[np.fromiter(last.values(), np.int64, len(last))] = np.arange(len(last))
-    return cast(list[str], list(last)), lookup[places]
+def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
+    """The distinct strings of `values` (None left out) in string order, and each value's index into them, -1 for
+    None: an index is then the string's rank, so that the rows are ranked without sorting the strings again."""
+    distinct = set(values)
+    distinct.discard(None)
+    names = sorted(cast(set[str], distinct))
+    index: dict[str | None, int] = dict(zip(names, range(len(names))))
+    index[None] = -1
+    return names, np.fromiter(map(index.__getitem__, values), np.int64, len(values))
 
 
-def _ranks(names: Sequence[str], used: np.ndarray | None = None) -> np.ndarray:
-    """Each name (or each of those `used`: codes, -1 for None) ranked by its place in string order, counted from 1,
-    and 0 for None (code -1, the last entry): of 100,000 type names, those the errors name alone are sorted."""
-    ranks = np.zeros(len(names) + 1, dtype=np.int64)
-    ids = range(len(names)) if used is None else np.unique(used[used >= 0]).tolist()
-    order = sorted(ids, key=names.__getitem__)
-    ranks[order] = np.arange(1, len(order) + 1)
-    return ranks
-
-
-def _used(codes: np.ndarray, names: Sequence[str]) -> tuple[np.ndarray, list[str]]:
-    """`codes` (a column or several, -1 for None) renumbered over the names they use alone, and those names."""
-    used = np.unique(codes[codes >= 0])
+def _ranked_columns(codes: np.ndarray, names: Sequence[str | None]) -> tuple[np.ndarray, list[str]]:
+    """`codes` (a column or several, indices into `names`, -1 for None) given as ranks among the distinct names
+    they use alone, in string order (`ranked_ids`), and those names: of 100,000 type names, those the errors name
+    alone are sorted."""
+    named = np.zeros(len(names) + 1, dtype=bool)
+    named[codes] = True  # (code -1, None, marks the last place, left out)
+    used = np.flatnonzero(named[:-1])
+    ranked, ids = ranked_ids([names[i] for i in used.tolist()])
     lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
-    lookup[used] = np.arange(len(used))
-    return lookup[codes], [names[i] for i in used.tolist()]
+    lookup[used] = ids
+    return lookup[codes], ranked
 
 
 KeyT = TypeVar("KeyT")
@@ -95,37 +90,36 @@ class CodedCounts(Mapping[KeyT, int], Generic[KeyT]):
 
 class ErrorTable(CodedCounts[ErrorKey]):
     """`Tally.errors` as integer codes: one row a distinct error, columns (scenario index, reference text,
-    reference type, predicted text, predicted type), the texts indices into `texts` and the types into
-    `type_names`, -1 for an unpaired side; and each row's count. Read as the mapping of `ErrorKey`s only where a
-    key is looked up; `error_rows` ranks the codes (strings made only for the rows written: a dict of 5,000
-    tuples of strings, counted, sorted and added, took a fifth of everything on 20,000 x 20 tags,
-    benchmarks/redesign.py)."""
+    reference type, predicted text, predicted type), the texts indices into `texts` (distinct, in string order:
+    a text's index is its rank) and the types into `type_names`, -1 for an unpaired side; and each row's count.
+    Read as the mapping of `ErrorKey`s only where a key is looked up; `error_rows` ranks the codes (strings made
+    only for the rows written: a dict of 5,000 tuples of strings, counted, sorted and added, took a fifth of
+    everything on 20,000 x 20 tags, benchmarks/redesign.py)."""
 
     def __init__(self, codes: np.ndarray, number: np.ndarray, texts: Sequence[str], type_names: Sequence[str]):
-        # Distinct rows of `codes` (rows x 5), distinct `texts` and `type_names`: one error a row.
+        # Distinct rows of `codes` (rows x 5), distinct `texts` in string order and distinct `type_names`: one
+        # error a row (`counted` makes them so).
         self.codes, self.number, self.texts, self.type_names = codes, number, texts, type_names
 
     @classmethod
     def counted(
         cls,
         codes: np.ndarray,
-        texts: Sequence[str],
-        type_names: Sequence[str],
+        texts: Sequence[str | None],
+        type_names: Sequence[str | None],
         number: np.ndarray | None = None,
-        distinct: bool = False,
     ) -> ErrorTable:
-        """The table of rows `codes` (each counted once, or `number` times), equal rows summed; unless `distinct`,
-        `texts` and `type_names` may name a string twice (tables added), each then given one code."""
-        if not distinct:
-            texts, text_ids = distinct_ids(texts)
-            type_names, type_ids = distinct_ids(type_names)
-            codes = codes.copy()
-            codes[:, (1, 3)] = np.append(text_ids, -1)[codes[:, (1, 3)]]  # (code -1, no entity, stays -1)
-            codes[:, (2, 4)] = np.append(type_ids, -1)[codes[:, (2, 4)]]
+        """The table of rows `codes` (each counted once, or `number` times), equal rows summed. `texts` and
+        `type_names` may name a string twice (tables added, or one text a row) or hold None (a code of it reads
+        as no entity): each string is given one code, its rank in string order among those the codes use, and
+        the rows are put in the order of their codes, which is `rows`' order of ties."""
+        codes = codes.copy()
+        codes[:, (1, 3)], texts = _ranked_columns(codes[:, (1, 3)], texts)
+        codes[:, (2, 4)], type_names = _ranked_columns(codes[:, (2, 4)], type_names)
         number = np.ones(len(codes), dtype=np.int64) if number is None else number
         if not len(codes):
             return cls(codes, number, texts, type_names)
-        order = np.lexsort(codes.T[::-1])
+        order = np.lexsort((*codes.T[:0:-1], _SCENARIO_RANK[codes[:, 0]]))
         codes = codes[order]
         first = run_bounds(*codes.T)[:-1]
         return cls(codes[first], np.add.reduceat(number[order], first), texts, type_names)
@@ -135,37 +129,33 @@ class ErrorTable(CodedCounts[ErrorKey]):
         """The table of a mapping of `ErrorKey`s."""
         keys = list(errors)
         columns = list(zip(*keys)) if keys else [()] * len(ERROR_FIELDS)
-        texts, text_ids = distinct_ids([*columns[1], *columns[3]])
-        names, type_ids = distinct_ids([*columns[2], *columns[4]])
         size = len(keys)
         scenario = np.fromiter(map(SCENARIOS.index, columns[0]), np.int64, size)
-        codes = np.stack((scenario, text_ids[:size], type_ids[:size], text_ids[size:], type_ids[size:]), axis=1)
-        return cls.counted(codes, texts, names, np.fromiter(errors.values(), np.int64, size), distinct=True)
+        # Each key's texts and types are entries of the lists given: the reference's the first `size`, the
+        # prediction's after.
+        places = np.arange(2 * size, dtype=np.int64)
+        codes = np.stack((scenario, places[:size], places[:size], places[size:], places[size:]), axis=1)
+        texts, types = [*columns[1], *columns[3]], [*columns[2], *columns[4]]
+        return cls.counted(codes, texts, types, np.fromiter(errors.values(), np.int64, size))
 
     def __add__(self, other: ErrorTable) -> ErrorTable:
         if not isinstance(other, ErrorTable):
             return NotImplemented
-        # Each side's types renumbered over those it names (a batch's table names every type of the batch).
-        (types_a, names_a), (types_b, names_b) = (
-            _used(self.codes[:, (2, 4)], self.type_names),
-            _used(other.codes[:, (2, 4)], other.type_names),
-        )
         moved = other.codes.copy()
-        moved[:, (1, 3)] += np.where(moved[:, (1, 3)] >= 0, len(self.texts), 0)
-        moved[:, (2, 4)] = np.where(types_b >= 0, types_b + len(names_a), -1)
-        codes = np.concatenate((self.codes, moved))
-        codes[: len(self.codes), (2, 4)] = types_a
+        for columns, names in (((1, 3), self.texts), ((2, 4), self.type_names)):
+            moved[:, columns] += np.where(moved[:, columns] >= 0, len(names), 0)
         return ErrorTable.counted(
-            codes, [*self.texts, *other.texts], [*names_a, *names_b], np.concatenate((self.number, other.number))
+            np.concatenate((self.codes, moved)),
+            [*self.texts, *other.texts],
+            [*self.type_names, *other.type_names],
+            np.concatenate((self.number, other.number)),
         )
 
     def rows(self, limit: int | None = None) -> list[dict[str, Any]]:
-        """`error_rows` of the table: the codes ranked by np.lexsort on each column's place in string order
-        (None first), most frequent first; strings looked up for the rows kept alone."""
-        codes = self.codes.T
-        texts, types = _ranks(self.texts), _ranks(self.type_names, codes[(2, 4),])  # (every text is an error's)
-        ranked = (types[codes[4]], texts[codes[3]], types[codes[2]], texts[codes[1]], _SCENARIO_RANK[codes[0]])
-        order = np.lexsort((*ranked, -self.number))[:limit]
+        """`error_rows` of the table: most frequent first, ties in the order of the codes, each a value's place in
+        string order (None, -1, first), in which `counted` put the rows; strings looked up for the rows kept
+        alone."""
+        order = np.argsort(-self.number, kind="stable")[:limit]
         text_names, type_names = [*self.texts, None], [*self.type_names, None]
         # Column by column (a list a row, as tolist of the rows makes, is a container the collector traverses).
         columns = [column.tolist() for column in self.codes[order].T]

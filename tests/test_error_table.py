@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_tally import _reference_order
 
-from nerscore.error_table import ErrorTable, added_errors, distinct_ids, error_rows
+from nerscore.error_table import ErrorTable, added_errors, error_rows, ranked_ids
 
 TEXTS = (None, "", "a", "a b", "b", "Ä")
 TYPES = (None, "LOC", "PER")
@@ -23,16 +23,17 @@ keys = st.tuples(
 errors = st.dictionaries(keys, st.integers(1, 5), max_size=12)
 
 
-DISTINCT = {
+RANKED = {
     "none": ([], [], []),
-    "repeats, None left out": (["b", None, "a", "b", None], ["b", "a"], [0, -1, 1, 0, -1]),
+    "repeats, None left out, in string order": (["b", None, "a", "b", None], ["a", "b"], [1, -1, 0, 1, -1]),
     "only None": ([None, None], [], [-1, -1]),
+    "code points, not letters": (["a", "B", "Ä", "a "], ["B", "a", "a ", "Ä"], [1, 0, 3, 2]),
 }
 
 
-@pytest.mark.parametrize(("values", "names", "ids"), DISTINCT.values(), ids=DISTINCT.keys())
-def test_distinct_ids(values: list, names: list, ids: list) -> None:
-    found, codes = distinct_ids(values)
+@pytest.mark.parametrize(("values", "names", "ids"), RANKED.values(), ids=RANKED.keys())
+def test_ranked_ids(values: list, names: list, ids: list) -> None:
+    found, codes = ranked_ids(values)
     assert (found, codes.tolist()) == (names, ids)
 
 

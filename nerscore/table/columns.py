@@ -15,7 +15,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
@@ -184,7 +184,18 @@ class Columns:
     def labels(self, name: str) -> list[str]:
         """Each sentence's value of the id column `name` as the label a slice names it by (`str`, docs/scoring.md
         §11). An integer of more digits than Python writes (`sys.get_int_max_str_digits()`, 4,300 by default) is
-        an `InvalidInputError` naming the column and the sentence."""
+        an `InvalidInputError` naming the column and the sentence. Read once: the slices' check reads them, then
+        the slice (`nerscore.table.slices`)."""
+        read = self._labels.get(name)
+        if read is None:
+            read = self._labels[name] = self._read_labels(name)
+        return read
+
+    @cached_property
+    def _labels(self) -> dict[str, list[str]]:
+        return {}
+
+    def _read_labels(self, name: str) -> list[str]:
         values = getattr(self, name) or ()
         if set(map(type, values)) <= {str}:  # labels already (str of a str is itself): no call a value
             return list(values)

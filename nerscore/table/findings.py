@@ -11,7 +11,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..error_table import ErrorTable, distinct_ids
+from ..error_table import ErrorTable
 from ..grouping import run_bounds, run_starts
 from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
@@ -79,11 +79,11 @@ def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, i
     """`overlapped_twice` of every sentence of the table (each entity is in one row)."""
     if pairs.fragmented:
         return _overlapped_twice_of_units(pairs, min_overlap)
-    references, predictions, sentence_r, sentence_p = pairs.sides()
     placed = placement(pairs)
     if placed is not None:
-        move = placed[1]
-        return overlapped_twice(moved(references, move[sentence_r]), moved(predictions, move[sentence_p]), min_overlap)
+        references, predictions, _, _ = placed_sides(pairs, placed[1])
+        return overlapped_twice(references, predictions, min_overlap)
+    references, predictions, sentence_r, sentence_p = pairs.sides()
     # Sentences one by one: each side sorted by sentence, a sentence's entities one run of it.
     order_r, order_p = np.argsort(sentence_r, kind="stable"), np.argsort(sentence_p, kind="stable")
     references, predictions = references.select(order_r), predictions.select(order_p)
@@ -97,9 +97,24 @@ def overlapped_twice_in(pairs: Pairs, min_overlap: float | None) -> tuple[int, i
     return split, merged
 
 
-def moved(spans: FlatSpans, by: np.ndarray) -> FlatSpans:
-    """`spans` moved by `by` (one shift an entity): where `placement` puts them."""
-    return FlatSpans(spans.start + by, spans.end + by, spans.type_id)
+def placed_sides(pairs: Pairs, move: np.ndarray) -> tuple[FlatSpans, FlatSpans, np.ndarray, np.ndarray]:
+    """`Pairs.sides` where `placement` puts them, each entity moved by its sentence's `move`: moved in place, each
+    column here being a new selection (copies moved beside them were memory the system mapped afresh on every
+    call of 20,000 x 20 tags, benchmarks/redesign.py)."""
+    sides, sentences = [], []
+    for start, end, of_type in (
+        (pairs.reference_start, pairs.reference_end, pairs.reference_type),
+        (pairs.predicted_start, pairs.predicted_end, pairs.predicted_type),
+    ):
+        has = start >= 0
+        sentence = pairs.sentence[has]
+        by = move[sentence]
+        placed_start, placed_end = start[has], end[has]
+        placed_start += by
+        placed_end += by
+        sides.append(FlatSpans(placed_start, placed_end, of_type[has]))
+        sentences.append(sentence)
+    return sides[0], sides[1], sentences[0], sentences[1]
 
 
 def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
@@ -196,31 +211,34 @@ def _extents(start: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> ErrorTable:
     """The count of each error (every row but scenario I) by (scenario, reference text, reference type,
     predicted text, predicted type), texts from `columns` (docs/scoring.md §11), or from `texts`, each row's
-    (`row_texts.row_texts`), where already found: as the integer codes of an `ErrorTable`, each distinct text a
-    code (one dict of the wrong rows' texts)."""
+    (`row_texts.row_texts`), where already found: as the integer codes of an `ErrorTable`. Each text is read
+    once however many rows name it (a prediction with its reference's boundaries shares its place in
+    `RowTexts.found`), and each distinct string given one code (`ErrorTable.counted`)."""
     wrong = np.flatnonzero(pairs.scenario != _I)
-    if texts is not None:
-        found = texts.side(0, wrong) + texts.side(1, wrong)
-    elif columns.tokens is not None or columns.texts is not None:
+    size = len(wrong)
+    at: np.ndarray | slice = wrong  # the wrong rows in `texts`
+    if texts is None and (columns.tokens is not None or columns.texts is not None):
         # The wrong rows' texts as the seen slice finds them (fragments' texts joined, §12): one pass in row
         # order, a prediction with its reference's boundaries taking its text.
-        wrong_texts = row_texts(pairs.select(wrong), columns)
-        found = wrong_texts.side(0) + wrong_texts.side(1)
-    else:
-        found = [None] * (2 * len(wrong))
-    distinct, text_ids = distinct_ids(found)
-    size = len(wrong)
+        texts, at = row_texts(pairs.select(wrong), columns), slice(None)
+    found: list[str | None] = []
+    text_codes = np.full(2 * size, -1, dtype=np.int64)
+    if texts is not None:
+        # Each row's places in `found` are its texts' codes; `ErrorTable.counted` gives each string one.
+        text_codes = np.concatenate((texts.reference[at], texts.predicted[at]))
+        texts.make(text_codes)
+        found = texts.found
     codes = np.stack(
         (
             pairs.scenario[wrong],
-            text_ids[:size],
+            text_codes[:size],
             pairs.reference_type[wrong],
-            text_ids[size:],
+            text_codes[size:],
             pairs.predicted_type[wrong],
         ),
         axis=1,
     ).astype(np.int64, copy=False)
-    return ErrorTable.counted(codes, distinct, pairs.type_names, distinct=True)
+    return ErrorTable.counted(codes, found, pairs.type_names)
 
 
 def sides_by_sentence(rows: list[Row]) -> dict[int, tuple[list[Span], list[Span]]]:

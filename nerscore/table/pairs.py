@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import repeat
 from typing import Any
 
@@ -70,6 +71,26 @@ class Pairs:
 
     def __len__(self) -> int:
         return len(self.sentence)
+
+    @property
+    def cell_radix(self) -> int:
+        """How many values each type digit of `cell_keys` takes: the types, and no entity."""
+        return len(self.type_names) + 1
+
+    @cached_property
+    def cell_keys(self) -> np.ndarray:
+        """Each row's cell (scenario, reference type, predicted type) as one integer in mixed radix: the scenario,
+        then the reference type + 1, then the predicted type + 1, each type digit below `cell_radix`. Made once
+        for the tally's cells and every bucket of sentences (`nerscore.table.slices`)."""
+        width = self.cell_radix
+        # In place, one new column: each temporary column of a large table is fresh memory the system must map.
+        combined = self.scenario * width
+        combined += self.reference_type
+        combined += 1
+        combined *= width
+        combined += self.predicted_type
+        combined += 1
+        return combined
 
     @property
     def fragmented(self) -> bool:

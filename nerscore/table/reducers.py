@@ -27,7 +27,7 @@ from ..result_scores import sentence_sums, value_cell_columns, weighted_width
 from ..span import Span
 from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
 from .columns import NO_COLUMNS, Columns
-from .findings import diagnostics, errors, moved, placement, sides_by_sentence, unit_overlaps
+from .findings import diagnostics, errors, placed_sides, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .row_texts import RowTexts, row_texts
 from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts
@@ -82,31 +82,22 @@ def cells(pairs: Pairs) -> CellTable:
     """The tally's cells (docs/scoring.md §4): how many rows fell into each (scenario, reference type, predicted
     type), None for no entity; as the columns of a `CellTable`, which the scores read as they are."""
     distinct, numbers = _distinct_keys(pairs, inverse=False)
-    return CellTable(*_cell_columns(distinct, len(pairs.type_names) + 1), numbers.reshape(-1), pairs.type_names)
+    return CellTable(*_cell_columns(distinct, pairs.cell_radix), numbers.reshape(-1), pairs.type_names)
 
 
 def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray]:
     """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
     index into them: asked for only where needed, as it costs np.unique an argsort."""
     distinct, per = _distinct_keys(pairs, inverse)
-    columns = _cell_columns(distinct, len(pairs.type_names) + 1)
+    columns = _cell_columns(distinct, pairs.cell_radix)
     return named_cells(*columns, pairs.type_names), per.reshape(-1)
 
 
 def _distinct_keys(pairs: Pairs, inverse: bool) -> tuple[np.ndarray, np.ndarray]:
-    """`_distinct_cells` as one integer a cell, in mixed radix (scenario, then reference type + 1, then predicted
-    type + 1, each digit below the number of types + 1): every cell found at once."""
-    width = len(pairs.type_names) + 1
-    # In place, one new column: each temporary column of a large table is fresh memory the system must map.
-    combined = pairs.scenario * width
-    combined += pairs.reference_type
-    combined += 1
-    combined *= width
-    combined += pairs.predicted_type
-    combined += 1
+    """`_distinct_cells` as one integer a cell (`Pairs.cell_keys`): every cell found at once."""
     if inverse:
-        return np.unique(combined, return_inverse=True)
-    return key_counts(combined, len(SCENARIOS) * width * width)
+        return np.unique(pairs.cell_keys, return_inverse=True)
+    return key_counts(pairs.cell_keys, len(SCENARIOS) * pairs.cell_radix * pairs.cell_radix)
 
 
 def _cell_columns(distinct: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -198,13 +189,12 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
     together would not fit in memory, by `value.value_pair` one sentence at a time."""
     assert options.value is not None
     table = WeightTable(options.value)
-    references, predictions, sentence_r, sentence_p = pairs.sides()
     placed = None if pairs.fragmented else placement(pairs)  # units: every sentence by `value_pair` (§12)
     nested = np.ones(pairs.sentences, dtype=bool)
     parts = []
     if placed is not None:
         shift, move = placed
-        placed_r, placed_p = moved(references, move[sentence_r]), moved(predictions, move[sentence_p])
+        placed_r, placed_p, sentence_r, sentence_p = placed_sides(pairs, move)
         nested[:] = False
         sides = []
         for side, of_entity in ((placed_r, sentence_r), (placed_p, sentence_p)):

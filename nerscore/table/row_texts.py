@@ -39,7 +39,8 @@ class RowTexts:
     found: list[str | None]  # the texts found, then None (no entity)
     reference: np.ndarray  # each row's position of its reference's text in `found`
     predicted: np.ndarray
-    # Of texts left to make: each place of `found` still to make, and the (sentence, start, end) of each place.
+    # Of texts left to make: each place of `found` still to make, and the (sentence, start, end) of each place
+    # from `unseen_from` on (those before it are made).
     pending: np.ndarray | None = None
     extents: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     columns: Columns | None = None
@@ -48,17 +49,24 @@ class RowTexts:
 
     def side(self, side: int, rows: np.ndarray | slice = slice(None)) -> list[str | None]:
         """The texts of one side (0: references, 1: predictions) of rows `rows` (a mask, indices or a slice)."""
-        positions = (self.reference if side == 0 else self.predicted)[rows]
+        return self.at((self.reference if side == 0 else self.predicted)[rows])
+
+    def at(self, positions: np.ndarray) -> list[str | None]:
+        """The texts at `positions` of `found` (`reference`'s or `predicted`'s), those still to make made now."""
+        self.make(positions)
+        return list(map(self.found.__getitem__, positions.tolist()))
+
+    def make(self, positions: np.ndarray) -> None:
+        """The texts at `positions` of `found` made where still to make."""
         if self.pending is not None and self.extents is not None and self.columns is not None:
             wanted = np.zeros(len(self.pending), dtype=bool)
             wanted[positions] = True
             made = np.flatnonzero(wanted & self.pending)  # (found's last place, None, is never pending)
             if len(made):
-                sentence, start, end = (column[made] for column in self.extents)
+                sentence, start, end = (column[made - (self.unseen_from or 0)] for column in self.extents)
                 texts = entity_texts(self.columns, sentence, start, end)
                 deque(map(self.found.__setitem__, made.tolist(), texts), maxlen=0)
                 self.pending[made] = False
-        return list(map(self.found.__getitem__, positions.tolist()))
 
 
 def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None) -> RowTexts:
@@ -79,21 +87,22 @@ def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None)
     same = same_extents(rows)
     # The entities whose text is looked up: every reference, and the predictions without the reference's
     # boundaries (a prediction with them, most pairs, has its text). Looked up in one pass in row order, so in
-    # sentence order where the rows are (a pass per side read the tokens from memory twice).
-    present_r = np.flatnonzero(rows.reference_start >= 0)
-    present_p = np.flatnonzero((rows.predicted_start >= 0) & ~same)
-    wanted = np.concatenate((present_r, present_p))
-    order = np.argsort(wanted, kind="stable")
-    starts = np.concatenate((rows.reference_start[present_r], rows.predicted_start[present_p]))[order]
-    ends = np.concatenate((rows.reference_end[present_r], rows.predicted_end[present_p]))[order]
-    sentence = rows.sentence[wanted[order]]
-    found, place, lazy = _texts_for_seen(columns, sentence, starts, ends, seen)
-    at = np.empty(len(wanted), dtype=np.int64)  # each wanted entity's position in `found`
-    at[order] = place
+    # sentence order where the rows are (a pass per side read the tokens from memory twice): two slots a row,
+    # its reference's and its prediction's, those taken found in order by one flatnonzero (no sort).
+    take = np.empty((len(rows), 2), dtype=bool)
+    np.greater_equal(rows.reference_start, 0, out=take[:, 0])
+    np.greater_equal(rows.predicted_start, 0, out=take[:, 1])
+    take[:, 1] &= ~same
+    slot = np.flatnonzero(take)
+    row = slot >> 1
+    prediction = (slot & 1).astype(bool)
+    starts = np.where(prediction, rows.predicted_start[row], rows.reference_start[row])
+    ends = np.where(prediction, rows.predicted_end[row], rows.reference_end[row])
+    found, place, lazy = _texts_for_seen(columns, rows.sentence[row], starts, ends, seen)
     reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
-    reference[present_r] = at[: len(present_r)]
+    reference[row[~prediction]] = place[~prediction]
     predicted = np.where(same, reference, len(found))
-    predicted[present_p] = at[len(present_r) :]
+    predicted[row[prediction]] = place[prediction]
     found.append(None)
     if lazy is None:
         return RowTexts(found, reference, predicted)
@@ -115,7 +124,8 @@ def _texts_for_seen(
     tokens = columns.tokens
     if seen is None or tokens is None or not len(start) or int((end - start).min()) < 1 or not _all_single(seen):
         return list(entity_texts(columns, sentence, start, end)), np.arange(len(start)), None
-    one, several = np.flatnonzero(end - start == 1), np.flatnonzero(end - start > 1)
+    width = end - start
+    one, several = np.flatnonzero(width == 1), np.flatnonzero(width > 1)
     try:
         found: list[str | None] = list(
             map(operator.getitem, map(tokens.__getitem__, sentence[one].tolist()), start[one].tolist())
@@ -128,7 +138,7 @@ def _texts_for_seen(
     place[laid] = np.arange(len(start))
     pending = np.zeros(len(start) + 1, dtype=bool)  # (the last place, no entity, is never pending)
     pending[len(one) : len(start)] = True
-    return found, place, (pending, (sentence[laid], start[laid], end[laid]), len(one))
+    return found, place, (pending, (sentence[several], start[several], end[several]), len(one))
 
 
 def _all_single(seen: frozenset[str]) -> bool:

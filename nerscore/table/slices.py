@@ -325,10 +325,11 @@ def _bucket_tallies(
     rows: Pairs, sentence_bucket: np.ndarray, names: list[str], facts: SentenceFacts
 ) -> dict[str, Tally]:
     """One `Tally` per bucket of sentences: the cells of its sentences' rows and, for tags, their tokens."""
-    types = len(rows.type_names) + 1
-    bucket = sentence_bucket[rows.sentence]
-    combined = ((bucket * _WIDTH + rows.scenario) * types + rows.reference_type + 1) * types + rows.predicted_type + 1
-    distinct, numbers = key_counts(combined, len(names) * _WIDTH * types * types)
+    types = rows.cell_radix
+    keys = _WIDTH * types * types  # the table's cell keys, one a row (`Pairs.cell_keys`), the bucket before them
+    combined = sentence_bucket[rows.sentence] * keys
+    combined += rows.cell_keys
+    distinct, numbers = key_counts(combined, len(names) * keys)
     rest, p = np.divmod(distinct, types)
     rest, r = np.divmod(rest, types)
     b, kinds = np.divmod(rest, _WIDTH)
@@ -354,7 +355,7 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
     edge order), the scores: two-sided ones (P, R, F, POS, ACT per scheme) for entity-level slices, every key
     of the result for sentence-level ones, without the value score (a bucket's rows carry no value pairing)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    options = options.evolve(value=None)
+    options = options if options.value is None else options.evolve(value=None)
     for name, names in counts.names.items():
         if name in counts.two_sided:
             out[name] = two_sided_scores(counts.two_sided[name], names, options)
