@@ -14,9 +14,9 @@
 """ner_semeval: the `evaluate` module of SemEval-2013 named-entity scores (strict, exact, partial, type).
 
 A thin `evaluate.Metric` over the `nerscore` package, in the manner of evaluate's own `seqeval` metric: the
-package scores (`nerscore.compute_semeval`, docs/scoring.md) and says what evaluate stores (`forms/registry.py`),
-this module stores it with evaluate and keeps it across batches, processes and failed computes. `python
-ner_semeval.py FILE` is the package's command line (`ner-semeval`), run before evaluate is imported.
+package scores (`nerscore.compute_semeval`, docs/scoring.md), says what evaluate stores (`forms/registry.py`) and
+keeps it across batches, processes and failed computes (`stored_batches.py`); this module stores it with evaluate.
+`python ner_semeval.py FILE` is the package's command line (`ner-semeval`), run before evaluate is imported.
 """
 
 from __future__ import annotations
@@ -62,12 +62,13 @@ def _install_command(extra: str = "") -> str:
 try:
     import nerscore
     from nerscore import *
-    from nerscore import InvalidInputError, Options, main
+    from nerscore import Options, main
     from nerscore.accumulator import compute_checked
-    from nerscore.forms.inputs import IDS, TAGS, as_list, batch_form, rows_of, side_forms
-    from nerscore.forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch, stored_features
+    from nerscore.forms.inputs import IDS, TAGS, as_list, batch_form, rows_of
+    from nerscore.forms.registry import FORMS, STORED_COLUMNS, stored_features
     from nerscore.options import OPTION_NAMES, describe
-    from nerscore.table.columns import COLUMN_NAMES, Columns
+    from nerscore.stored_batches import StoredBatches, columns_given, missing_sides
+    from nerscore.table.columns import Columns
 except ModuleNotFoundError as missing:
     if missing.name != "nerscore":
         raise
@@ -183,83 +184,8 @@ Examples:
 """
 
 
-def _missing(predictions: Any, references: Any, predicted: str, reference: str) -> str:
-    """What an add without both sides found: `predictions=None`, or both None."""
-    if predictions is None and references is None:
-        return f"{predicted}=None and {reference}=None"
-    return f"{predicted}=None beside {reference}" if predictions is None else f"{reference}=None beside {predicted}"
-
-
-def _columns_given(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """The columns (`texts`, `tokens`, `groups`, `documents`) taken out of `kwargs`, those given as None left out:
-    None is compute_semeval's default, "not given" (left in, evaluate refused them as "Bad inputs" and compute
-    as unknown options)."""
-    popped = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
-    return {name: value for name, value in popped.items() if value is not None}
-
-
-class _StoredBatches:
-    """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
-    `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with
-    `keep_in_memory`), `data` (what `compute` read back), `selected_feature_format` (the stored form),
-    `filelocks` and `file_paths` (every process's cache file and its lock). requirements.txt pins evaluate below
-    its next minor version, and tests/test_hostile.py fails loudly if a release renames or drops any of them.
-
-    evaluate's `compute` consumes the stored batches before scoring them (it closes the writer, and forgets the
-    cache file and the stored form) and cleans up only after success; after bad input it would keep the cache
-    file and its lock, and the next compute would fail or wait for the lock. These methods mend both."""
-
-    writer: Any
-    buf_writer: Any
-    data: Any
-    selected_feature_format: Any
-    filelocks: Any
-    file_paths: Any
-    num_process: int
-
-    def _nothing_stored(self) -> bool:
-        return self.writer is None
-
-    def _store_again(self) -> None:
-        """After a failed compute: store what it read back again, chunk by chunk, so that the next compute scores
-        the same batches. Across processes the other processes' files are gone with their locks: there it can
-        only start afresh."""
-        data, form, columns, sides = self.data, self._stored_form, self._stored_columns, self._stored_sides
-        if data is None or self.num_process > 1:
-            self._forget_stored_batches()
-            return
-        self._forget_stored_batches()  # the old file stays readable while `data` maps it
-        self.selected_feature_format = None
-        self._stored_form, self._stored_columns, self._stored_sides = form, columns, sides
-        for start in range(0, len(data), 10_000):
-            rows = data[start : start + 10_000]
-            self._store(rows["predictions"], rows["references"], rows.get(STORED_COLUMNS))
-        self._sentences_added = len(data)
-
-    def _forget_stored_batches(self, keep_waiting: bool = False) -> None:
-        """Drop the stored batches, the cache file and its lock, as evaluate does after a successful compute."""
-        self.data = None
-        self.writer = None
-        self.selected_feature_format = None
-        self._stored_form = None
-        self._stored_sides = (None, None)
-        if not keep_waiting:
-            self._waiting_empty = 0
-            self._waiting_columns = []
-            self._stored_columns = self._empty_batch_columns = None
-        self._sentences_added = self._waiting_empty
-        if self.buf_writer is not None:
-            self.buf_writer = None
-            return
-        for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
-            with contextlib.suppress(OSError):
-                os.remove(file_path)
-            filelock.release()
-        self.filelocks = self.file_paths = None
-
-
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NerSemeval(_StoredBatches, evaluate.Metric):
+class NerSemeval(StoredBatches, evaluate.Metric):
     """SemEval-2013 named-entity scores; options given here are the defaults of every `compute`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -267,21 +193,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         Options.of(**options)  # a bad option fails at load time, not at the first compute
         super().__init__(*args, **kwargs)
         self.options = options
-        self._sentences_added = 0
-        # The form of the batches stored so far (TAGS, IDS or SPANS), and how many sentences without any value
-        # (no tag, no entity) were added before a batch fixed it: they fit every form, so they wait for the first
-        # batch that says which (a document without entities must not make evaluate store every later document
-        # as tags).
-        self._stored_form: str | None = None
-        self._waiting_empty = 0
-        # The columns given with the first batch (names), which every later batch must give too, and the
-        # waiting sentences' columns as stored (`Columns.stored`; empty without columns).
-        self._stored_columns: tuple[str, ...] | None = None
-        self._waiting_columns: list[str] = []
-        # The columns given with a batch of no sentence (`texts=[]`), which only the compute of nothing else reads.
-        self._empty_batch_columns: tuple[str, ...] | None = None
-        # With string entities: each side's form (strings or spans) in the batches stored so far.
-        self._stored_sides: tuple[str | None, str | None] = (None, None)
+        self._start_storing()
 
     def _info(self) -> evaluate.MetricInfo:
         return evaluate.MetricInfo(
@@ -315,12 +227,12 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
 
     def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
         """Add one sentence, checked as `add_batch` checks a batch."""
-        given = _columns_given(kwargs)
+        given = columns_given(kwargs)
         if kwargs:  # evaluate's own error names the unknown inputs
             return super().add(prediction=prediction, reference=reference, **kwargs)
         if prediction is None or reference is None:
             # evaluate stores None and compute then fails with a TypeError naming nothing
-            raise ValueError(f"found {_missing(prediction, reference, 'prediction', 'reference')}; expected both")
+            raise ValueError(f"found {missing_sides(prediction, reference, 'prediction', 'reference')}; expected both")
         return self.add_batch(
             predictions=[prediction], references=[reference], **{name: [value] for name, value in given.items()}
         )
@@ -328,67 +240,16 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
     def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> None:
         """Add a batch of tag (or id) sequences or spans, with its columns (`texts`, `tokens`, `groups`,
         `documents`: one value per sentence); numpy arrays and torch tensors are turned into lists."""
-        given = _columns_given(kwargs)
+        given = columns_given(kwargs)
         if predictions is None or references is None:
             if given:
                 raise ValueError(f"found {', '.join(given)} without predictions and references; expected all")
             if kwargs:  # evaluate's own error names the unknown inputs
                 return super().add_batch(predictions=predictions, references=references, **kwargs)
             # evaluate raises TypeError ("object of type 'NoneType' has no len()") or KeyError 'columns'
-            found = _missing(predictions, references, "predictions", "references")
+            found = missing_sides(predictions, references, "predictions", "references")
             raise ValueError(f"found {found}; expected both, one list per sentence each")
-        # Checked before evaluate stores anything, with sentence numbers counted over every batch added.
-        try:
-            predictions, references, form = stored_batch(predictions, references)
-            columns = Columns.of(len(predictions), **given)
-            if not predictions:
-                if columns and self._stored_columns is None:
-                    # It counts nothing, but its columns say what the evaluation gives: `texts=[]` says string
-                    # entities, and compute_semeval's result then holds `ungrounded` (docs/scoring.md §1b). They
-                    # describe no sentence, so they bind no later batch (which may give texts or not): they stand
-                    # only while no batch of sentences says otherwise.
-                    self._empty_batch_columns = columns.given
-                return None
-            columns.check_same_as(self._stored_columns)
-            stored_columns = columns.stored(len(predictions)) if columns else None
-            has_values = batch_form(predictions, references) is not None
-            if not has_values and self._stored_form is None:
-                self._waiting_empty += len(predictions)  # no value: it fits any form, see __init__
-                self._waiting_columns += stored_columns or []
-                self._sentences_added += len(predictions)
-                self._stored_columns = columns.given
-                return None
-            sides = self._stored_sides  # with string entities each side keeps its own form (strings or spans)
-            if FORMS[form].grounded:
-                sides = same_sides(sides, side_forms(predictions, references))
-            if self._stored_form not in (None, form) and has_values:
-                raise ValueError(
-                    f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
-                    "of one evaluation in one form"
-                )
-            waiting = [[] for _ in range(self._waiting_empty)]
-            first_batch = self._nothing_stored()
-            try:
-                self._store(
-                    waiting + predictions,
-                    waiting + references,
-                    None if stored_columns is None else self._waiting_columns + stored_columns,
-                    **kwargs,
-                )
-            except ValueError:
-                if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
-                    self._forget_stored_batches(keep_waiting=True)
-                raise
-        except InvalidInputError as error:
-            if error.sentence is None:
-                raise
-            raise error.at(sentence=self._sentences_added + error.sentence) from None
-        self._waiting_empty = 0
-        self._waiting_columns = []
-        self._stored_form = self._stored_form or form
-        self._stored_sides = sides
-        self._stored_columns = columns.given
-        self._sentences_added += len(predictions)
+        self._add_checked(predictions, references, given, kwargs)
         return None
 
     def _store(self, predictions: list, references: list, columns: list[str] | None = None, **kwargs: Any) -> None:
@@ -413,7 +274,7 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         if (predictions is None) != (references is None):
             given, missing = ("predictions", "references") if references is None else ("references", "predictions")
             raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
-        given = _columns_given(kwargs)
+        given = columns_given(kwargs)
         if given and predictions is None:
             raise ValueError(
                 f"found {', '.join(given)} without predictions and references; expected them with the batch they "
@@ -456,14 +317,6 @@ class NerSemeval(_StoredBatches, evaluate.Metric):
         self._stored_form = self._stored_columns = self._empty_batch_columns = None
         self._stored_sides = (None, None)
         return result
-
-    def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:
-        """The waiting sentences' columns followed by this batch's (`sentences` sentences)."""
-        waiting = Columns.from_stored(self._waiting_columns or [""] * self._waiting_empty)
-        try:
-            return waiting + Columns.of(sentences, **given)
-        except InvalidInputError as error:
-            raise error.at(sentence=(error.sentence or 0) + (self._waiting_empty if error.sentence else 0)) from None
 
     def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:
         # The columns are read from what evaluate read back (`data`), beside the stored predictions and references.

@@ -1,0 +1,174 @@
+"""The batches the evaluate module (ner_semeval.py's `NerSemeval`) stores with evaluate, kept across `add_batch`
+calls, processes and failed computes: what a batch is checked against the ones before it (one form, the same
+columns, each side's form with string entities), the sentences without any value that wait for a batch to fix the
+form, and evaluate's cache mended after a compute that fails. evaluate itself is never imported here: the metric
+mixes `StoredBatches` in and does the storing (`_store`, through evaluate's `add_batch`)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from typing import Any
+
+from .errors import InvalidInputError
+from .forms.inputs import batch_form, side_forms
+from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
+from .table.columns import COLUMN_NAMES, Columns
+
+
+def missing_sides(predictions: Any, references: Any, predicted: str, reference: str) -> str:
+    """What an add without both sides found: `predictions=None`, or both None."""
+    if predictions is None and references is None:
+        return f"{predicted}=None and {reference}=None"
+    return f"{predicted}=None beside {reference}" if predictions is None else f"{reference}=None beside {predicted}"
+
+
+def columns_given(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The columns (`texts`, `tokens`, `groups`, `documents`) taken out of `kwargs`, those given as None left out:
+    None is compute_semeval's default, "not given" (left in, evaluate refused them as "Bad inputs" and compute
+    as unknown options)."""
+    popped = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
+    return {name: value for name, value in popped.items() if value is not None}
+
+
+class StoredBatches:
+    """The one place that reaches into `evaluate.EvaluationModule`'s private state, which evaluate 0.4 keeps in
+    `writer` (the open cache file, None until a batch is stored), `buf_writer` (its in-memory form with
+    `keep_in_memory`), `data` (what `compute` read back), `selected_feature_format` (the stored form),
+    `filelocks` and `file_paths` (every process's cache file and its lock). requirements.txt pins evaluate below
+    its next minor version, and tests/test_hostile.py fails loudly if a release renames or drops any of them.
+
+    evaluate's `compute` consumes the stored batches before scoring them (it closes the writer, and forgets the
+    cache file and the stored form) and cleans up only after success; after bad input it would keep the cache
+    file and its lock, and the next compute would fail or wait for the lock. These methods mend both."""
+
+    writer: Any
+    buf_writer: Any
+    data: Any
+    selected_feature_format: Any
+    filelocks: Any
+    file_paths: Any
+    num_process: int
+    # The metric's: stores rows (and their stored columns) with evaluate's `add_batch`.
+    _store: Callable[..., None]
+
+    def _start_storing(self) -> None:
+        """Nothing added yet (the metric calls it once evaluate's own state is set up)."""
+        self._sentences_added = 0
+        # The form of the batches stored so far (TAGS, IDS or SPANS), and how many sentences without any value
+        # (no tag, no entity) were added before a batch fixed it: they fit every form, so they wait for the first
+        # batch that says which (a document without entities must not make evaluate store every later document
+        # as tags).
+        self._stored_form: str | None = None
+        self._waiting_empty = 0
+        # The columns given with the first batch (names), which every later batch must give too, and the
+        # waiting sentences' columns as stored (`Columns.stored`; empty without columns).
+        self._stored_columns: tuple[str, ...] | None = None
+        self._waiting_columns: list[str] = []
+        # The columns given with a batch of no sentence (`texts=[]`), which only the compute of nothing else reads.
+        self._empty_batch_columns: tuple[str, ...] | None = None
+        # With string entities: each side's form (strings or spans) in the batches stored so far.
+        self._stored_sides: tuple[str | None, str | None] = (None, None)
+
+    def _nothing_stored(self) -> bool:
+        return self.writer is None
+
+    def _add_checked(self, predictions: Any, references: Any, given: dict[str, Any], kwargs: dict[str, Any]) -> None:
+        """`add_batch` of both sides and their columns (`given`): checked before evaluate stores anything, with
+        sentence numbers counted over every batch added."""
+        try:
+            predictions, references, form = stored_batch(predictions, references)
+            columns = Columns.of(len(predictions), **given)
+            if not predictions:
+                if columns and self._stored_columns is None:
+                    # It counts nothing, but its columns say what the evaluation gives: `texts=[]` says string
+                    # entities, and compute_semeval's result then holds `ungrounded` (docs/scoring.md §1b). They
+                    # describe no sentence, so they bind no later batch (which may give texts or not): they stand
+                    # only while no batch of sentences says otherwise.
+                    self._empty_batch_columns = columns.given
+                return
+            columns.check_same_as(self._stored_columns)
+            stored_columns = columns.stored(len(predictions)) if columns else None
+            has_values = batch_form(predictions, references) is not None
+            if not has_values and self._stored_form is None:
+                self._waiting_empty += len(predictions)  # no value: it fits any form, see _start_storing
+                self._waiting_columns += stored_columns or []
+                self._sentences_added += len(predictions)
+                self._stored_columns = columns.given
+                return
+            sides = self._stored_sides  # with string entities each side keeps its own form (strings or spans)
+            if FORMS[form].grounded:
+                sides = same_sides(sides, side_forms(predictions, references))
+            if self._stored_form not in (None, form) and has_values:
+                raise ValueError(
+                    f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
+                    "of one evaluation in one form"
+                )
+            waiting: list[list] = [[] for _ in range(self._waiting_empty)]
+            first_batch = self._nothing_stored()
+            try:
+                self._store(
+                    waiting + predictions,
+                    waiting + references,
+                    None if stored_columns is None else self._waiting_columns + stored_columns,
+                    **kwargs,
+                )
+            except ValueError:
+                if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
+                    self._forget_stored_batches(keep_waiting=True)
+                raise
+        except InvalidInputError as error:
+            if error.sentence is None:
+                raise
+            raise error.at(sentence=self._sentences_added + error.sentence) from None
+        self._waiting_empty = 0
+        self._waiting_columns = []
+        self._stored_form = self._stored_form or form
+        self._stored_sides = sides
+        self._stored_columns = columns.given
+        self._sentences_added += len(predictions)
+
+    def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:
+        """The waiting sentences' columns followed by this batch's (`sentences` sentences)."""
+        waiting = Columns.from_stored(self._waiting_columns or [""] * self._waiting_empty)
+        try:
+            return waiting + Columns.of(sentences, **given)
+        except InvalidInputError as error:
+            raise error.at(sentence=(error.sentence or 0) + (self._waiting_empty if error.sentence else 0)) from None
+
+    def _store_again(self) -> None:
+        """After a failed compute: store what it read back again, chunk by chunk, so that the next compute scores
+        the same batches. Across processes the other processes' files are gone with their locks: there it can
+        only start afresh."""
+        data, form, columns, sides = self.data, self._stored_form, self._stored_columns, self._stored_sides
+        if data is None or self.num_process > 1:
+            self._forget_stored_batches()
+            return
+        self._forget_stored_batches()  # the old file stays readable while `data` maps it
+        self.selected_feature_format = None
+        self._stored_form, self._stored_columns, self._stored_sides = form, columns, sides
+        for start in range(0, len(data), 10_000):
+            rows = data[start : start + 10_000]
+            self._store(rows["predictions"], rows["references"], rows.get(STORED_COLUMNS))
+        self._sentences_added = len(data)
+
+    def _forget_stored_batches(self, keep_waiting: bool = False) -> None:
+        """Drop the stored batches, the cache file and its lock, as evaluate does after a successful compute."""
+        self.data = None
+        self.writer = None
+        self.selected_feature_format = None
+        self._stored_form = None
+        self._stored_sides = (None, None)
+        if not keep_waiting:
+            self._waiting_empty = 0
+            self._waiting_columns = []
+            self._stored_columns = self._empty_batch_columns = None
+        self._sentences_added = self._waiting_empty
+        if self.buf_writer is not None:
+            self.buf_writer = None
+            return
+        for filelock, file_path in reversed(list(zip(self.filelocks or [], self.file_paths or []))):
+            with contextlib.suppress(OSError):
+                os.remove(file_path)
+            filelock.release()

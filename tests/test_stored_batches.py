@@ -1,0 +1,80 @@
+"""The evaluate module's stored batches (nerscore/stored_batches.py) on a host that stands in for evaluate: what a
+batch is checked against the ones before it, and the sentences without values that wait for a form. Through
+evaluate itself: tests/test_evaluate_load.py, test_spans.py, test_columns.py, test_distributed.py."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from conftest import REPO
+
+from nerscore.errors import InvalidInputError
+from nerscore.forms.inputs import SPANS, TAGS
+from nerscore.stored_batches import StoredBatches, columns_given, missing_sides
+
+
+class Host(StoredBatches):
+    """evaluate's state as `StoredBatches` reads it, and a `_store` that keeps what evaluate would write."""
+
+    num_process = 1
+
+    def __init__(self) -> None:
+        self.writer = self.buf_writer = self.data = self.selected_feature_format = None
+        self.filelocks = self.file_paths = None
+        self.written: list[tuple[list, list, list[str] | None]] = []
+        self._start_storing()
+
+    def _store(self, predictions: list, references: list, columns: list[str] | None = None, **kwargs: Any) -> None:
+        self.written.append((predictions, references, columns))
+        self.writer = "open"
+
+
+def test_columns_given_as_none_are_not_given_and_leave_the_rest() -> None:
+    kwargs = {"texts": ["Ada"], "documents": None, "scheme": "IOB2"}
+    assert columns_given(kwargs) == {"texts": ["Ada"]}
+    assert kwargs == {"scheme": "IOB2"}
+
+
+@pytest.mark.parametrize(
+    ("predictions", "references", "found"),
+    [
+        (None, None, "predictions=None and references=None"),
+        (None, [], "predictions=None beside references"),
+        ([], None, "references=None beside predictions"),
+    ],
+)
+def test_missing_sides_names_what_was_found(predictions: Any, references: Any, found: str) -> None:
+    assert missing_sides(predictions, references, "predictions", "references") == found
+
+
+def test_sentences_without_values_wait_for_the_batch_that_fixes_the_form() -> None:
+    host = Host()
+    host._add_checked([[]], [[]], {}, {})
+    assert host.written == [] and host._stored_form is None and host._sentences_added == 1
+    host._add_checked([[(0, 1, "PER")]], [[(0, 1, "PER")]], {}, {})
+    # Stored as spans, the waiting sentence first; tags would have made every later document tags.
+    [(predictions, references, columns)] = host.written
+    assert len(predictions) == len(references) == 2 and predictions[0] == [] and columns is None
+    assert host._stored_form == SPANS and host._waiting_empty == 0 and host._sentences_added == 2
+
+
+def test_a_batch_is_checked_against_the_batches_before_it() -> None:
+    host = Host()
+    host._add_checked([["B-PER", "O"], ["O"]], [["B-PER", "O"], ["O"]], {}, {})
+    assert host._stored_form == TAGS
+    # Sentence numbers count over every batch added: the misaligned sentence is the third.
+    with pytest.raises(InvalidInputError) as raised:
+        host._add_checked([["B-PER"]], [["B-PER", "O"]], {}, {})
+    assert raised.value.sentence == 2
+    with pytest.raises(ValueError, match="where the batches added before hold tags"):
+        host._add_checked([[(0, 1, "PER")]], [[(0, 1, "PER")]], {}, {})
+    assert len(host.written) == 1
+
+
+def test_the_module_never_imports_evaluate() -> None:
+    probe = "import sys, nerscore.stored_batches\nprint(sorted({'evaluate', 'datasets'} & set(sys.modules)))\n"
+    printed = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
+    assert printed.stdout.strip() == "[]"
