@@ -22,7 +22,7 @@ def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
     checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
     predictions = as_list(predictions, "predictions")
     references = as_list(references, "references")
-    form = batch_form(predictions, references) or TAGS
+    form = batch_form(predictions, references, listed=True) or TAGS
     if form not in (SPANS, STRINGS):
         return (*check_aligned(predictions, references), form)
     predictions, references = rows_of(predictions), rows_of(references)

@@ -85,11 +85,11 @@ class Form:
 
 
 def holds_values(predictions: Batch, references: Batch) -> bool:
-    """Whether a batch holds a tag, an id or an entity: a batch without one may be of any form, so the options
-    and columns of tags are checked only once it is known to hold some."""
+    """Whether a batch (as `batches` returns it, or lists of rows) holds a tag, an id or an entity: a batch without
+    one may be of any form, so the options and columns of tags are checked only once it is known to hold some."""
     if isinstance(references, np.ndarray):
         return bool(references.size)
-    return batch_form(rows_of(predictions), rows_of(references)) is not None
+    return batch_form(rows_of(predictions), rows_of(references), listed=True) is not None
 
 
 # What the evaluate wrapper stores (`storable`): ids and offsets as Arrow int64 and strings as UTF-8. What scoring
