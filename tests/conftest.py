@@ -9,8 +9,9 @@ import re
 import socket
 import sys
 import uuid
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 # evaluate asks the Hub about a module unless told not to, even for a local path (NOTES: evaluate).
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
@@ -22,6 +23,8 @@ from hypothesis import settings
 # Tests never time things (benchmarks/ do): Hypothesis' 200 ms deadline per example failed under a loaded machine.
 settings.register_profile("ner_semeval", deadline=None)
 settings.load_profile("ner_semeval")
+
+slow = pytest.mark.slow
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -144,6 +147,18 @@ def deferred_import(name: str) -> ModuleType:
 QUICK_SHARE = 5  # a Hypothesis test runs 1/QUICK_SHARE of its max_examples under the quick profile
 QUICK_EXAMPLES = 10
 _ALL_SLOW = re.compile(r"^pytestmark = .*\bpytest\.mark\.slow\b", re.MULTILINE)
+
+
+def crossed(first: Iterable[Any], second: Iterable[Any], ids: Sequence[str] | None = None) -> list[Any]:
+    """The cases of `first` × `second` for a two-name `parametrize`: the quick profile runs each of `first` once,
+    with `second`'s values in turn (so each of those too), and the rest of the product is marked slow (the full
+    suite runs every pair). `ids` names `first`'s values."""
+    seconds = list(second)
+    return [
+        pytest.param(a, b, id=None if ids is None else f"{ids[i]}-{b}", marks=() if j == i % len(seconds) else slow)
+        for i, a in enumerate(first)
+        for j, b in enumerate(seconds)
+    ]
 
 
 def quick_profile(config: pytest.Config) -> bool:

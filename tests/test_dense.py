@@ -14,6 +14,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from conftest import crossed
 from test_spans import best_pairing, paired, spans_of
 from test_value import WEIGHTS as VALUE_WEIGHTS
 from test_value import as_dict, best_value_pairing
@@ -108,8 +109,7 @@ def dense_counts(predictions, references, min_overlap=None):
     return fast.tally, sum(proven)
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("seed", range(150))
+@pytest.mark.parametrize(("seed", "way"), crossed(range(150), WAYS))
 def test_small_onions_and_cliques_pair_as_every_pairing_enumerated(seed, way) -> None:
     rng = random.Random(seed)
     shape = (onion, clique)[seed % 2]
@@ -135,8 +135,7 @@ def test_small_onions_and_cliques_pair_as_every_pairing_enumerated(seed, way) ->
     assert paired(chosen) == best_pairing(left_r, left_p, min_overlap)
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("seed", range(20))
+@pytest.mark.parametrize(("seed", "way"), crossed(range(20), WAYS))
 def test_dense_sentences_count_as_the_readable_path(seed, way) -> None:
     rng = random.Random(seed)
     shapes = (onion, clique, two_type_staircase)
@@ -214,8 +213,7 @@ def test_sparse_sentences_and_copies_are_left_to_the_listed_pairs() -> None:
     assert tally == ns.tally_semeval(predictions, references)[0]
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize(("seed", "way"), crossed(range(10), WAYS))
 def test_pair_takes_dense_sentences_alike(seed, way) -> None:
     # The readable path (`pair`, return_entities=True) pairs a dense sentence here too, its pairs never listed.
     rng = random.Random(seed)
@@ -259,6 +257,7 @@ DENSE_VALUE_WEIGHTS = [
     {"types": {"C": 0.0}, "default_type_weight": 3.0, "type_error": 0.0, "false_alarm": 2**-10, "min_overlap": 0.5},
     VALUE_WEIGHTS[4],
 ]
+DENSE_WEIGHT_IDS = ["true", "ace08", "typed", "zero-weights", "no-costs"]
 
 
 def value_table(weights):
@@ -274,8 +273,7 @@ def value_columns(side: list[Span]) -> tuple[np.ndarray, ...]:
     )
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+@pytest.mark.parametrize(("weights", "way"), crossed(DENSE_VALUE_WEIGHTS, WAYS, DENSE_WEIGHT_IDS))
 def test_small_onions_and_cliques_pair_by_value_as_every_pairing_enumerated(weights, way) -> None:
     rng = random.Random(f"{weights}{way}")
     table, min_overlap = value_table(weights)
@@ -306,8 +304,7 @@ def listed_value_pair(references, predictions, table, min_overlap):
         return value_module.value_pair(references, predictions, table, min_overlap)
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("seed", range(9))
+@pytest.mark.parametrize(("seed", "way"), crossed(range(9), WAYS))
 def test_value_pair_takes_dense_sentences_without_listing_their_pairs(seed, way) -> None:
     rng = random.Random(seed)
     shape = (onion, clique, two_type_staircase)[seed % 3]
@@ -411,8 +408,7 @@ def test_worths_of_one_type_and_of_the_others_leave_the_type_digit_out(weights, 
     assert worth.tells_type == tells_type
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+@pytest.mark.parametrize(("weights", "way"), crossed(DENSE_VALUE_WEIGHTS, WAYS, DENSE_WEIGHT_IDS))
 def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumerated(weights, way) -> None:
     # The value pairing starts from the cells §3's pairing of the same sentence left tight (`recent`, issue 31,
     # item 6): from any cells at all (none, pairs or not, too few, all), its answer is the same.
@@ -434,8 +430,7 @@ def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumera
         assert sorted(chosen) == sorted(expected), (references, predictions, cells)
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+@pytest.mark.parametrize(("weights", "way"), crossed(DENSE_VALUE_WEIGHTS, WAYS, DENSE_WEIGHT_IDS))
 def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, way) -> None:
     # Where every entity of the smaller side has its twin (identical boundaries and type), §3 solves nothing and
     # the value pairing starts from its neighbours in sorted order, the twins among them (issue 31, item 6: the
@@ -476,7 +471,7 @@ def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, w
         started_from.clear()
 
 
-@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=DENSE_WEIGHT_IDS)
 def test_equal_sides_pair_as_twins_without_a_solve_as_the_solver_pairs_them(weights) -> None:
     # Predictions equal to the references: their twins, proven (docs/scoring.md §10), where the solver runs on the
     # same cells without the shortcut and finds them too; the red team's identical onion among them.
@@ -501,8 +496,7 @@ def test_equal_sides_pair_as_twins_without_a_solve_as_the_solver_pairs_them(weig
         )
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("weights", DENSE_VALUE_WEIGHTS, ids=["true", "ace08", "typed", "zero-weights", "no-costs"])
+@pytest.mark.parametrize(("weights", "way"), crossed(DENSE_VALUE_WEIGHTS, WAYS, DENSE_WEIGHT_IDS))
 def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairing_enumerated(weights, way) -> None:
     # §3's pairing of the same entities first (`recent` keeps its tight cells, free entities and rule (d)'s choice);
     # the value's reads them, and takes §3's choice where its own tight cells and free entities are §3's.

@@ -167,7 +167,14 @@ EQUAL_SIDES_WEIGHTS = [
 ]
 
 
-@pytest.mark.parametrize("weights", EQUAL_SIDES_WEIGHTS)
+# (The quick profile: the defaults, ace08 and the two added above.)
+@pytest.mark.parametrize(
+    "weights",
+    [
+        pytest.param(w, marks=pytest.mark.slow if 2 <= i < len(WEIGHTS) else ())
+        for i, w in enumerate(EQUAL_SIDES_WEIGHTS)
+    ],
+)
 def test_predictions_equal_to_the_references_pair_with_their_twins(weights: Any) -> None:
     # docs/scoring.md §10, and `dense.dense_pairs`' shortcut where the sides are equal: no pairing of equal sides,
     # enumerated, beats every entity paired with its twin (copies included), whatever the weights; `value_pair`'s
