@@ -345,13 +345,15 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         kinds = np.asarray(kind) if np.ndim(kind) else np.full(count, kind)
         groups.append((kinds, r_type, p_type, r_start, r_end, p_start, p_end))
 
+    # Identical boundaries: each side's start * width + end rises strictly (sorted, disjoint spans), so a binary
+    # search of the references' in the predictions' finds them, in order on both sides, as `np.intersect1d` does
+    # (which sorts both sides together first: 0.3 ms more a call on 20,000 x 20 tags).
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
-    _, exact_r, exact_p = np.intersect1d(
-        references.start * width + references.end,
-        predictions.start * width + predictions.end,
-        assume_unique=True,
-        return_indices=True,
-    )
+    key_r = references.start * width + references.end
+    key_p = predictions.start * width + predictions.end
+    found = np.searchsorted(key_p, key_r).clip(max=max(len(key_p) - 1, 0))
+    exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
+    exact_p = found[exact_r]
     same_r, same_p = references.select(exact_r), predictions.select(exact_p)
     add(np.where(same_r.type_id == same_p.type_id, scenario["I"], scenario["IV"]), same_r, same_p)
 
