@@ -93,7 +93,7 @@ def decode_roles(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`decode` of every sentence of a batch at once, as the (start, end, type id) of its entities in order,
     positions counted from the batch's start: `role` and `entity_type` give each token's `ROLE_FLAGS` and type
-    id (-1 for O), sentence i being tokens `offsets[i]` to `offsets[i + 1]`."""
+    id (for O, -1 or any value no type has), sentence i being tokens `offsets[i]` to `offsets[i + 1]`."""
     size = len(role)
     # goes_on[i]: token i continues the entity of token i - 1 (docs/scoring.md §2 lenient): it is an entity's
     # I/E/L (not B/S/U), token i - 1 an entity's B/I (not closed by E/L/S/U), of one type, in one sentence. An
