@@ -30,7 +30,7 @@ from .compute import (
     with_ungrounded_key,
 )
 from .errors import InvalidInputError
-from .forms.batches import batches
+from .forms.batches import measured_batches
 from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
@@ -318,14 +318,16 @@ def _counted(
 ) -> tuple[Counted, list[dict[str, Any]] | None, Columns, int]:
     """A batch counted as `compute_semeval` counts it: its `Counted` (with texts, `ungrounded` set), its `entities`
     rows with `return_entities`, its columns as scored and its number of sentences."""
-    predictions, references, form = batches(predictions, references)
+    predictions, references, form, sentence_lengths = measured_batches(predictions, references)
     scored = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
     entities = None
     rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows
     if FORMS[form].grounded:  # docs/scoring.md §1b: grounded, then scored as spans
         counted, rows, entities = count_strings(predictions, references, options, keep_sentences, scored)
     else:
-        counted, rows = count_batch(predictions, references, form, options, keep_sentences, scored)
+        counted, rows = count_batch(
+            predictions, references, form, options, keep_sentences, scored, sentence_lengths=sentence_lengths
+        )
         if options.return_entities:
             assert rows is not None  # return_entities: the table of pairs
             entities = entity_dicts_of(rows, options, scored, counted.value_pairs)

@@ -273,6 +273,7 @@ def count_batch(
     columns: Columns = NO_COLUMNS,
     *,
     lengths: Sequence[int] | None = None,
+    sentence_lengths: list[int] | None = None,
 ) -> tuple[Counted, list[Row] | Pairs | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
     sentence's scenario counts with `keep_sentences`, with `return_entities` the table of pairs (for strings, its
@@ -281,7 +282,9 @@ def count_batch(
     the same table where the array paths cannot read the input, and raises the precise error for bad input
     (tests/test_tag_arrays.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
     `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b): the slices are then
-    counted once the table is made, with these lengths."""
+    counted once the table is made, with these lengths. `sentence_lengths`: for tags and ids, each sentence's
+    number of tags as the alignment check measured it (`forms.batches.measured_batches`), which the array path
+    then need not measure again."""
     entry = FORMS[form]
     if entry.grounded:
         return count_strings(predictions, references, options, keep_sentences, columns)[:2]
@@ -297,7 +300,7 @@ def count_batch(
     covered = columns.tokens is not None or columns.texts is not None
     wanted_pairs = bool(options.slices) or options.return_entities or (entry.entities and covered)
     counting = options if lengths is None or not options.slices else options.evolve(slices=())
-    counted = entry.count(predictions, references, counting, keep_sentences, columns, wanted_pairs)
+    counted = entry.count(predictions, references, counting, keep_sentences, columns, wanted_pairs, sentence_lengths)
     if counted is None:  # input the array paths cannot read: the readable path reads it, or says what is wrong
         readable_rows, facts, tokens = entry.readable(predictions, references, counting)
         reduction = readable_reduction(readable_rows, len(references), counting, columns)

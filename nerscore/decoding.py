@@ -93,20 +93,20 @@ def decode_roles(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`decode` of every sentence of a batch at once, as the (start, end, type id) of its entities in order,
     positions counted from the batch's start: `role` and `entity_type` give each token's `ROLE_FLAGS` and type
-    id (-1 for O), sentence i being tokens `offsets[i]` to `offsets[i + 1]`."""
+    id (for O, -1 or any value no type has), sentence i being tokens `offsets[i]` to `offsets[i + 1]`."""
     size = len(role)
-    entity = (role & ENTITY).astype(bool)
-    first = np.zeros(size + 1, dtype=bool)
-    first[offsets] = True  # also marks `size`, the end of the last sentence
-    # An entity can go on into the next token unless this token is O or closes it (E/L/S/U).
-    open_after = np.concatenate(([False], (role & (ENTITY | CLOSES)) == ENTITY))[:-1]
-    same_type_before = np.concatenate(([False], entity_type[1:] == entity_type[:-1]))
-    # docs/scoring.md §2 lenient: an entity begins at B/S/U, after O or a closed entity, at a new type, or a sentence.
-    begins = entity & (first[:-1] | (role & OPENS).astype(bool) | ~open_after | ~same_type_before)
-    continues = entity & ~begins
-    ends = entity & ~np.concatenate((continues, [False]))[1:]
-    start = np.flatnonzero(begins)
-    end = np.flatnonzero(ends) + 1
+    # goes_on[i]: token i continues the entity of token i - 1 (docs/scoring.md §2 lenient): it is an entity's
+    # I/E/L (not B/S/U), token i - 1 an entity's B/I (not closed by E/L/S/U), of one type, in one sentence. An
+    # entity then begins at every entity token that does not go on, and ends before every token that does not.
+    goes_on = np.zeros(size + 1, dtype=bool)
+    inner = goes_on[1:size]
+    np.equal(role[1:] & (ENTITY | OPENS), ENTITY, out=inner)
+    inner &= (role[:-1] & (ENTITY | CLOSES)) == ENTITY
+    inner &= entity_type[1:] == entity_type[:-1]
+    goes_on[offsets] = False  # a sentence's first token, and `size` past the last one
+    entity = role != 0  # every role of an entity has the ENTITY flag
+    start = np.flatnonzero(entity & ~goes_on[:-1])
+    end = np.flatnonzero(entity & ~goes_on[1:]) + 1
     type_id = entity_type[start]
     if mode == LENIENT:
         return start, end, type_id
@@ -117,12 +117,14 @@ def decode_roles(
     valid = _strict_table(scheme, scheme.well_formed)[first_role, last_role, length]
     if scheme.well_formed_next_to_same_type is not None:
         # IOB1 / IOE1: the neighbouring token, in the same sentence, has an entity of the same type.
+        first = np.zeros(size + 1, dtype=bool)
+        first[offsets] = True  # also marks `size`, the end of the last sentence
         if scheme.touching_side == "before":
             neighbour, inside_sentence = start - 1, ~first[start]
         else:
             neighbour, inside_sentence = end, ~first[end]
         neighbour = np.minimum(neighbour, size - 1).clip(0)
-        touching = inside_sentence & (entity_type[neighbour] == type_id) & entity[neighbour]
+        touching = inside_sentence & (entity_type[neighbour] == type_id) & (role[neighbour] != 0)
         table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
         valid |= touching & table[first_role, last_role, length]
     return start[valid], end[valid], type_id[valid]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from itertools import pairwise
+from itertools import pairwise, product
 
 import numpy as np
 import pytest
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nerscore import SCHEMES, Span, compute_semeval, decode, encode
-from nerscore.decoding import decode_tags, tag_table
+from nerscore.decoding import ROLE_FLAGS, decode_roles, decode_tags, tag_table
 from nerscore.options import Options
 from nerscore.schemes import BEGIN, END, SINGLE, TagTable, get_scheme
 
@@ -362,6 +362,38 @@ def test_decode_equals_the_token_by_token_reading(scheme: str, data: st.DataObje
     for tags in [*predictions, *references]:
         for mode in (LENIENT, STRICT):
             assert decode(tags, scheme, mode, suffix) == decoded_token_by_token(tags, scheme, mode, suffix)
+
+
+def every_sequence(scheme: str, longest: int) -> list[tuple[str, ...]]:
+    """Every sequence of at most `longest` tags over O and each prefix of `scheme` with two types, the empty one
+    included."""
+    tags = ["O", *(f"{prefix}-{entity_type}" for entity_type in TYPES for prefix in SCHEMES[scheme].prefixes)]
+    return [sequence for length in range(longest + 1) for sequence in product(tags, repeat=length)]
+
+
+@pytest.mark.parametrize("longest", [4, pytest.param(5, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("mode", [LENIENT, STRICT])
+@pytest.mark.parametrize("scheme", strategies.SCHEMES)
+def test_decode_roles_of_every_short_sequence_at_once_equals_the_token_by_token_reading(
+    scheme: str, mode: str, longest: int
+) -> None:
+    # Exhaustive: all the sequences as the sentences of one batch, coded as the array path codes them (int8
+    # roles, int32 type ids), so that every sentence boundary meets every pair of tags around it too.
+    sequences = every_sequence(scheme, longest)
+    table = TagTable(get_scheme(scheme), False)
+    parsed = [table[tag] for sequence in sequences for tag in sequence]
+    role = np.array([ROLE_FLAGS[None if item is None else item.role] for item in parsed], dtype=np.int8)
+    type_id = np.array([-1 if item is None else TYPES.index(item.entity_type) for item in parsed], dtype=np.int32)
+    offsets = np.concatenate(([0], np.cumsum([len(sequence) for sequence in sequences])))
+    start, end, kind = decode_roles(role, type_id, offsets, mode, table.scheme)
+    decoded: list[list[Span]] = [[] for _ in sequences]
+    for first, last, entity_type in zip(start.tolist(), end.tolist(), kind.tolist()):
+        sentence = int(np.searchsorted(offsets, first, side="right")) - 1
+        base = int(offsets[sentence])
+        decoded[sentence].append(Span(first - base, last - base, TYPES[entity_type]))
+    expected = [decoded_token_by_token(list(sequence), scheme, mode, False) for sequence in sequences]
+    assert sum(map(len, expected)) > len(sequences) // 2  # (the test reads entities, not empty sentences)
+    assert decoded == expected
 
 
 @pytest.mark.parametrize("scheme", strategies.SCHEMES)

@@ -126,6 +126,31 @@ def test_more_than_256_distinct_tags_and_a_changing_tag_set() -> None:
     assert fast(*small).cells == readable(*small).cells
 
 
+@pytest.mark.parametrize(("types", "outside", "translated"), [(255, True, True), (256, False, False), (3, True, True)])
+def test_byte_codes_read_roles_and_types_by_byte_tables_while_the_types_fit(
+    monkeypatch: pytest.MonkeyPatch, types: int, outside: bool, translated: bool
+) -> None:
+    # At most 256 distinct tags are byte codes, translated to roles and type ids by byte tables in which O's type
+    # reads as 255: with 255 types and O the last type's id is 254; with 256 types (IO, no O) O's 255 would be a
+    # type's id, and `take` reads them as it reads wider codes.
+    monkeypatch.setattr(tag_arrays, "_known_codes", {})  # no tag of an earlier call among the 256
+    names = [f"T{index}" for index in range(types)]
+    references = [[f"I-{name}", f"I-{name}", *(["O"] if outside else [])] for name in names]
+    predictions = [
+        [f"I-{names[(i + 1) % types]}", f"I-{name}", *(["O"] if outside else [])] for i, name in enumerate(names)
+    ]
+    seen: list[bool] = []
+    by_take = tag_arrays._CodeBook.roles_and_types
+
+    def spy(book: tag_arrays._CodeBook, side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(side.dtype == np.uint8 and len(book.type_ids) <= 256)
+        return by_take(book, side)
+
+    monkeypatch.setattr(tag_arrays._CodeBook, "roles_and_types", spy)
+    assert fast(predictions, references, scheme="IO").cells == readable(predictions, references, scheme="IO").cells
+    assert seen and set(seen) == {translated}
+
+
 def test_chunks_of_sentences_add_up_to_the_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     # The array path scores a batch in chunks of about _CHUNK_TOKENS tokens; with tiny chunks every kind of
     # cut (inside a run of short sentences, at a sentence longer than a chunk) must give the same counts.

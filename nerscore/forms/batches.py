@@ -20,14 +20,21 @@ from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, r
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
     """Both sides as lists of sentences (or 2-D arrays of ids) and their form, TAGS, IDS or SPANS; tags and ids
     checked for alignment, spans for the number of sentences (docs/scoring.md §1)."""
+    return measured_batches(predictions, references)[:3]
+
+
+def measured_batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str, list[int] | None]:
+    """`batches`, with each sentence's number of tokens where the alignment check measured it (lists of tags or
+    ids; None for arrays and entities), so that the array path does not measure the sentences again."""
     predictions = as_list(predictions, "predictions")
     references = as_list(references, "references")
     form = batch_form(predictions, references, listed=True) or TAGS
     if form not in (SPANS, STRINGS):
-        return (*check_aligned(predictions, references), form)
+        predictions, references, sentence_lengths = measured_aligned(predictions, references)
+        return predictions, references, form, sentence_lengths
     predictions, references = rows_of(predictions), rows_of(references)
     check_sentence_count(predictions, references)
-    return predictions, references, form
+    return predictions, references, form, None
 
 
 def check_sentence_count(predictions: Batch, references: Batch) -> None:
@@ -39,13 +46,22 @@ def check_sentence_count(predictions: Batch, references: Batch) -> None:
 
 
 def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
+    """Both sides with as many sentences, each as many tags or ids on both sides."""
+    return measured_aligned(predictions, references)[:2]
+
+
+def measured_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch, list[int] | None]:
+    """Both sides with as many sentences, each as many tags or ids on both sides, and the sentences' lengths
+    when they were measured one by one (lists of rows; None for arrays, whose shape gives them)."""
     if isinstance(predictions, np.ndarray) != isinstance(references, np.ndarray):
         predictions, references = rows_of(predictions), rows_of(references)
     check_sentence_count(predictions, references)
     if isinstance(predictions, np.ndarray):
         predicted_lengths, reference_lengths = lengths(predictions).tolist(), lengths(references).tolist()
+        measured = None
     else:  # lists of rows: their lengths as lists at once (through arrays, twice as long)
         predicted_lengths, reference_lengths = list(map(len, predictions)), list(map(len, references))
+        measured = reference_lengths
     if predicted_lengths != reference_lengths:
         sentence = next(i for i, (p, r) in enumerate(zip(predicted_lengths, reference_lengths)) if p != r)
         predicted, reference = predictions[sentence], references[sentence]
@@ -54,7 +70,7 @@ def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
             "token-aligned sequences of equal length",
             sentence=sentence,
         )
-    return predictions, references
+    return predictions, references, measured
 
 
 def ids_to_tags(

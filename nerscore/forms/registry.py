@@ -44,8 +44,9 @@ from .string_batches import StringSpans, read_span_side, string_spans
 from .tag_arrays import count_tags
 
 # The array path: a batch's `Counted` (with its table of pairs when asked for: keep_sentences, columns, pairs), or
-# None for input it cannot read, which the readable path then reads (and names what is wrong).
-ArrayCount = Callable[[Batch, Batch, Options, bool, Columns, bool], "Counted | None"]
+# None for input it cannot read, which the readable path then reads (and names what is wrong); the last argument
+# is each sentence's number of tags where the alignment check measured it (`measured_batches`), else None.
+ArrayCount = Callable[[Batch, Batch, Options, bool, Columns, bool, "list[int] | None"], "Counted | None"]
 # The readable path: a batch's rows, the facts of its sentences, and its tokens' counts where it has tokens.
 ReadableRows = Callable[[Batch, Batch, Options], "tuple[list[Row], SentenceFacts, TokenCounts | None]"]
 
@@ -201,9 +202,15 @@ def _unstorable_entity(value: Any) -> str | None:
 
 def _tag_form(name: str, ids: bool) -> Form:
     def count(
-        predictions: Batch, references: Batch, options: Options, keep_sentences: bool, columns: Columns, pairs: bool
+        predictions: Batch,
+        references: Batch,
+        options: Options,
+        keep_sentences: bool,
+        columns: Columns,
+        pairs: bool,
+        sentence_lengths: list[int] | None,
     ) -> Counted | None:
-        return count_tags(predictions, references, ids, options, keep_sentences, columns, pairs)
+        return count_tags(predictions, references, ids, options, keep_sentences, columns, pairs, sentence_lengths)
 
     def readable(
         predictions: Batch, references: Batch, options: Options
@@ -225,7 +232,13 @@ def _tag_form(name: str, ids: bool) -> Form:
 
 
 def _count_spans(
-    predictions: Batch, references: Batch, options: Options, keep_sentences: bool, columns: Columns, pairs: bool
+    predictions: Batch,
+    references: Batch,
+    options: Options,
+    keep_sentences: bool,
+    columns: Columns,
+    pairs: bool,
+    _sentence_lengths: list[int] | None,
 ) -> Counted | None:
     return count_spans(rows_of(predictions), rows_of(references), options, keep_sentences, columns, pairs)
 

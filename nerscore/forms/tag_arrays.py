@@ -46,15 +46,17 @@ def count_tags(
     keep_sentences: bool,
     columns: Columns = NO_COLUMNS,
     rows: bool = False,
+    sentence_lengths: list[int] | None = None,
 ) -> Counted | None:
     """The readable path's count (`nerscore.forms.readable.pair_tags`) from the table the arrays make (`tag_pairs`),
     reduced by the same reducers (`nerscore.table.reducers`): the tally, with `keep_sentences` each sentence's counts,
     with `rows` the table and each sentence's `SentenceFacts` (for slices, docs/scoring.md §11); None if the
     input is invalid, so that the readable path raises its precise error, and for `pairing="hipe"`, which the
-    readable path pairs (docs/scoring.md §3a)."""
+    readable path pairs (docs/scoring.md §3a). `sentence_lengths`: each sentence's number of tags, where the
+    alignment check measured them (`nerscore.forms.batches.measured_batches`)."""
     if options.pairing != "optimal":
         return None
-    made = tag_pairs(predictions, references, holds_ids, options, facts=rows and bool(options.slices))
+    made = tag_pairs(predictions, references, holds_ids, options, rows and bool(options.slices), sentence_lengths)
     if made is None:
         return None
     pairs, tokens, facts = made
@@ -63,12 +65,23 @@ def count_tags(
 
 
 def tag_pairs(
-    predictions: Batch, references: Batch, holds_ids: bool, options: Options, facts: bool = False
+    predictions: Batch,
+    references: Batch,
+    holds_ids: bool,
+    options: Options,
+    facts: bool = False,
+    sentence_lengths: list[int] | None = None,
 ) -> tuple[Pairs, TokenCounts, SentenceFacts | None] | None:
     """The table of pairs of a batch of tags or ids, decoded and paired on arrays chunk by chunk of sentences,
     its token counts (`token_accuracy`) and with `facts` each sentence's length and tokens whose tags are equal;
-    None if the input is invalid."""
-    offsets = np.concatenate(([0], np.cumsum(lengths(references))))
+    None if the input is invalid. `sentence_lengths`, each sentence's number of tags if known (measuring them
+    again took 0.6 ms of a 30 ms call on 20,000 sentences; an array from the list, 0.2)."""
+    measured = (
+        lengths(references)
+        if sentence_lengths is None
+        else np.fromiter(sentence_lengths, dtype=np.int64, count=len(sentence_lengths))
+    )
+    offsets = np.concatenate(([0], np.cumsum(measured)))
     bounds = chunk_bounds(offsets, _CHUNK_TOKENS)
     table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
@@ -126,6 +139,7 @@ class _CodeBook:
         self.role_of = np.zeros(len(self.tags) + 1, dtype=np.int8)
         self.type_of = np.full(len(self.tags) + 1, -1, dtype=np.int32)
         self.parsed = np.zeros(len(self.tags) + 1, dtype=bool)
+        self.byte_tables: tuple[bytes, bytes] | None = None  # role_of and type_of for `bytes.translate`
 
     def sync(self) -> None:
         """Take in the tags the look-ups numbered, in the order of their codes (the dict's own order)."""
@@ -141,6 +155,20 @@ class _CodeBook:
         self.role_of = np.concatenate((self.role_of, np.zeros(grow, dtype=np.int8)))
         self.type_of = np.concatenate((self.type_of, np.full(grow, -1, dtype=np.int32)))
         self.parsed = np.concatenate((self.parsed, np.zeros(grow, dtype=bool)))
+        self.byte_tables = None
+
+    def roles_and_types(self, side: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each token's `ROLE_FLAGS` and type id from its code. Byte codes are translated by byte tables
+        (`bytes.translate`: `take` first widens every code to a pointer-sized index, and decoding compares bytes
+        faster; 0.5 ms of plain compute on 20,000 x 20 tags) while every type id fits in a byte beside O's 255;
+        other codes by `take` (1.8x as fast as indexing), O's type -1. Both give the same ids to every type."""
+        if side.dtype != np.uint8 or len(self.type_ids) > 256:  # (type_ids holds None too)
+            return self.role_of.take(side), self.type_of.take(side)
+        if self.byte_tables is None:  # made again after `sync` or `parse` changed the flags or types
+            self.byte_tables = (_byte_table(self.role_of), _byte_table(self.type_of))
+        role_table, type_table = self.byte_tables
+        coded = side.tobytes()
+        return np.frombuffer(coded.translate(role_table), np.int8), np.frombuffer(coded.translate(type_table), np.uint8)
 
     def parse(self, used: np.ndarray) -> bool:
         """Parse the tags of the `used` codes not parsed yet; False if one is not a tag of the scheme."""
@@ -154,7 +182,16 @@ class _CodeBook:
         self.role_of[new] = np.fromiter(map(ROLE_FLAGS.__getitem__, roles), dtype=np.int8, count=len(new))
         self.type_of[new] = np.fromiter(map(self.type_ids.__getitem__, entity_types), dtype=np.int32, count=len(new))
         self.parsed[new] = True
+        self.byte_tables = None
         return True
+
+
+def _byte_table(values: np.ndarray) -> bytes:
+    """The first 256 values as bytes (-1 as 255), zeros after them: a table for `bytes.translate`."""
+    table = np.zeros(256, dtype=np.uint8)
+    kept = values[:256]
+    table[: len(kept)] = kept.astype(np.uint8)
+    return table.tobytes()
 
 
 def _chunk_pairs(
@@ -190,13 +227,10 @@ def _chunk_pairs(
         used[-1] = False
         if not codes.parse(used):
             return None
-    # `take`: each token's role and type 1.8x as fast as indexing with the codes.
-    spans = [
-        FlatSpans(
-            *decode_roles(codes.role_of.take(side), codes.type_of.take(side), offsets, options.mode, options.scheme)
-        )
-        for side in (codes_r, codes_p)
-    ]
+    spans = []
+    for side in (codes_r, codes_p):
+        start, end, type_id = decode_roles(*codes.roles_and_types(side), offsets, options.mode, options.scheme)
+        spans.append(FlatSpans(start, end, type_id.astype(np.int32, copy=False)))
     (kinds, r_types, p_types, *extents), first_position = joined_rows(
         pair_flat(spans[0], spans[1], options.min_overlap)
     )
@@ -332,13 +366,15 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         kinds = np.asarray(kind) if np.ndim(kind) else np.full(count, kind)
         groups.append((kinds, r_type, p_type, r_start, r_end, p_start, p_end))
 
+    # Identical boundaries: each side's start * width + end rises strictly (sorted, disjoint spans), so a binary
+    # search of the references' in the predictions' finds them, in order on both sides, as `np.intersect1d` does
+    # (which sorts both sides together first: 0.3 ms more a call on 20,000 x 20 tags).
     width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
-    _, exact_r, exact_p = np.intersect1d(
-        references.start * width + references.end,
-        predictions.start * width + predictions.end,
-        assume_unique=True,
-        return_indices=True,
-    )
+    key_r = references.start * width + references.end
+    key_p = predictions.start * width + predictions.end
+    found = np.searchsorted(key_p, key_r).clip(max=max(len(key_p) - 1, 0))
+    exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
+    exact_p = found[exact_r]
     same_r, same_p = references.select(exact_r), predictions.select(exact_p)
     add(np.where(same_r.type_id == same_p.type_id, scenario["I"], scenario["IV"]), same_r, same_p)
 
