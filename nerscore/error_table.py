@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
-from .grouping import run_bounds
+from .grouping import lexsorted, run_bounds
 from .pairing.rules import SCENARIOS
 
 # (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
@@ -119,7 +119,7 @@ class ErrorTable(CodedCounts[ErrorKey]):
         number = np.ones(len(codes), dtype=np.int64) if number is None else number
         if not len(codes):
             return cls(codes, number, texts, type_names)
-        order = np.lexsort((*codes.T[:0:-1], _SCENARIO_RANK[codes[:, 0]]))
+        order = lexsorted(_SCENARIO_RANK[codes[:, 0]], *codes.T[1:])
         codes = codes[order]
         first = run_bounds(*codes.T)[:-1]
         return cls(codes[first], np.add.reduceat(number[order], first), texts, type_names)
