@@ -24,10 +24,11 @@ _SCENARIO_RANK = np.argsort(np.argsort(np.array(SCENARIOS)))
 def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     """The distinct strings of `values` (None left out) in string order, and each value's index into them, -1 for
     None: an index is then the string's rank, so that the rows are ranked without sorting the strings again."""
-    distinct = set(values)
-    distinct.discard(None)
-    names = sorted(cast(set[str], distinct))
-    index: dict[str | None, int] = dict(zip(names, range(len(names))))
+    # One dict, its keys the distinct values, then each one's rank in place (no second dict: 0.15 ms of 6,000).
+    index: dict[str | None, int] = dict.fromkeys(values, -1)
+    index.pop(None, None)
+    names = sorted(cast(dict[str, int], index))
+    index.update(zip(names, range(len(names))))
     index[None] = -1
     return names, np.fromiter(map(index.__getitem__, values), np.int64, len(values))
 
@@ -39,7 +40,7 @@ def _ranked_columns(codes: np.ndarray, names: Sequence[str | None]) -> tuple[np.
     named = np.zeros(len(names) + 1, dtype=bool)
     named[codes] = True  # (code -1, None, marks the last place, left out)
     used = np.flatnonzero(named[:-1])
-    ranked, ids = ranked_ids([names[i] for i in used.tolist()])
+    ranked, ids = ranked_ids(list(map(names.__getitem__, used.tolist())))
     lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
     lookup[used] = ids
     return lookup[codes], ranked
