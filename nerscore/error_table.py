@@ -19,6 +19,7 @@ ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
 ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
 # Each scenario index's place among the scenarios' names sorted as strings ("II" before "IV"): the rows' order.
 _SCENARIO_RANK = np.argsort(np.argsort(np.array(SCENARIOS)))
+_SCENARIO_NAMES = np.array(SCENARIOS, dtype=object)
 
 
 def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
@@ -157,9 +158,6 @@ class ErrorTable(CodedCounts[ErrorKey]):
         string order (None, -1, first), in which `counted` put the rows; strings looked up for the rows kept
         alone."""
         order = np.argsort(-self.number, kind="stable")[:limit]
-        text_names, type_names = [*self.texts, None], [*self.type_names, None]
-        # Column by column (a list a row, as tolist of the rows makes, is a container the collector traverses).
-        columns = [column.tolist() for column in self.codes[order].T]
         return [
             {
                 "scenario": scenario,
@@ -170,29 +168,26 @@ class ErrorTable(CodedCounts[ErrorKey]):
                 "count": count,
             }
             for scenario, reference_text, reference_type, predicted_text, predicted_type, count in zip(
-                map(SCENARIOS.__getitem__, columns[0]),
-                map(text_names.__getitem__, columns[1]),
-                map(type_names.__getitem__, columns[2]),
-                map(text_names.__getitem__, columns[3]),
-                map(type_names.__getitem__, columns[4]),
-                self.number[order].tolist(),
+                *self._named_columns(order), self.number[order].tolist()
             )
         ]
+
+    def _named_columns(self, order: np.ndarray | slice = slice(None)) -> list[list[Any]]:
+        """The rows `order`'s values, column by column (a list a row, as tolist of the rows makes, is a container
+        the collector traverses): each code's string picked by numpy from an object array of the names (a
+        `map` of a list's `__getitem__` over 5,000 rows' codes took 0.5 ms more)."""
+        text_names = np.array([*self.texts, None], dtype=object)  # code -1, None, the last
+        type_names = np.array([*self.type_names, None], dtype=object)
+        codes = self.codes[order]
+        names = (_SCENARIO_NAMES, text_names, type_names, text_names, type_names)
+        return [column_names[column].tolist() for column_names, column in zip(names, codes.T)]
 
     @property
     def errors(self) -> dict[ErrorKey, int]:
         return self.named
 
     def _keys(self) -> Iterator[ErrorKey]:
-        text_names, type_names = [*self.texts, None], [*self.type_names, None]
-        columns = [column.tolist() for column in self.codes.T]
-        return zip(
-            map(SCENARIOS.__getitem__, columns[0]),
-            map(text_names.__getitem__, columns[1]),
-            map(type_names.__getitem__, columns[2]),
-            map(text_names.__getitem__, columns[3]),
-            map(type_names.__getitem__, columns[4]),
-        )
+        return zip(*self._named_columns())
 
 
 def added_errors(a: Mapping[ErrorKey, int] | None, b: Mapping[ErrorKey, int] | None) -> Mapping[ErrorKey, int] | None:
