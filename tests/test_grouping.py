@@ -97,9 +97,7 @@ def test_lexsorted_named(columns: list[list[int]]) -> None:
 
 @given(
     st.integers(1, 4).flatmap(
-        lambda width: st.lists(
-            st.tuples(*[st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3)] * width), max_size=30
-        )
+        lambda width: st.lists(st.tuples(*[st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3)] * width), max_size=30)
     ),
     st.sampled_from([np.int64, np.int32, np.int8]),
 )
