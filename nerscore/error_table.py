@@ -10,7 +10,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
-from .grouping import run_bounds
+from .grouping import lexsorted, run_bounds
 from .pairing.rules import SCENARIOS
 
 # (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
@@ -19,15 +19,17 @@ ErrorKey = tuple[str, str | None, str | None, str | None, str | None]
 ERROR_FIELDS = ("scenario", "reference_text", "reference_type", "predicted_text", "predicted_type")
 # Each scenario index's place among the scenarios' names sorted as strings ("II" before "IV"): the rows' order.
 _SCENARIO_RANK = np.argsort(np.argsort(np.array(SCENARIOS)))
+_SCENARIO_NAMES = np.array(SCENARIOS, dtype=object)
 
 
 def ranked_ids(values: Sequence[str | None]) -> tuple[list[str], np.ndarray]:
     """The distinct strings of `values` (None left out) in string order, and each value's index into them, -1 for
     None: an index is then the string's rank, so that the rows are ranked without sorting the strings again."""
-    distinct = set(values)
-    distinct.discard(None)
-    names = sorted(cast(set[str], distinct))
-    index: dict[str | None, int] = dict(zip(names, range(len(names))))
+    # One dict, its keys the distinct values, then each one's rank in place (no second dict: 0.15 ms of 6,000).
+    index: dict[str | None, int] = dict.fromkeys(values, -1)
+    index.pop(None, None)
+    names = sorted(cast(dict[str, int], index))
+    index.update(zip(names, range(len(names))))
     index[None] = -1
     return names, np.fromiter(map(index.__getitem__, values), np.int64, len(values))
 
@@ -39,7 +41,7 @@ def _ranked_columns(codes: np.ndarray, names: Sequence[str | None]) -> tuple[np.
     named = np.zeros(len(names) + 1, dtype=bool)
     named[codes] = True  # (code -1, None, marks the last place, left out)
     used = np.flatnonzero(named[:-1])
-    ranked, ids = ranked_ids([names[i] for i in used.tolist()])
+    ranked, ids = ranked_ids(list(map(names.__getitem__, used.tolist())))
     lookup = np.full(len(names) + 1, -1, dtype=np.int64)  # (code -1, None, stays -1)
     lookup[used] = ids
     return lookup[codes], ranked
@@ -119,7 +121,7 @@ class ErrorTable(CodedCounts[ErrorKey]):
         number = np.ones(len(codes), dtype=np.int64) if number is None else number
         if not len(codes):
             return cls(codes, number, texts, type_names)
-        order = np.lexsort((*codes.T[:0:-1], _SCENARIO_RANK[codes[:, 0]]))
+        order = lexsorted(_SCENARIO_RANK[codes[:, 0]], *codes.T[1:])
         codes = codes[order]
         first = run_bounds(*codes.T)[:-1]
         return cls(codes[first], np.add.reduceat(number[order], first), texts, type_names)
@@ -156,9 +158,6 @@ class ErrorTable(CodedCounts[ErrorKey]):
         string order (None, -1, first), in which `counted` put the rows; strings looked up for the rows kept
         alone."""
         order = np.argsort(-self.number, kind="stable")[:limit]
-        text_names, type_names = [*self.texts, None], [*self.type_names, None]
-        # Column by column (a list a row, as tolist of the rows makes, is a container the collector traverses).
-        columns = [column.tolist() for column in self.codes[order].T]
         return [
             {
                 "scenario": scenario,
@@ -169,29 +168,26 @@ class ErrorTable(CodedCounts[ErrorKey]):
                 "count": count,
             }
             for scenario, reference_text, reference_type, predicted_text, predicted_type, count in zip(
-                map(SCENARIOS.__getitem__, columns[0]),
-                map(text_names.__getitem__, columns[1]),
-                map(type_names.__getitem__, columns[2]),
-                map(text_names.__getitem__, columns[3]),
-                map(type_names.__getitem__, columns[4]),
-                self.number[order].tolist(),
+                *self._named_columns(order), self.number[order].tolist()
             )
         ]
+
+    def _named_columns(self, order: np.ndarray | slice = slice(None)) -> list[list[Any]]:
+        """The rows `order`'s values, column by column (a list a row, as tolist of the rows makes, is a container
+        the collector traverses): each code's string picked by numpy from an object array of the names (a
+        `map` of a list's `__getitem__` over 5,000 rows' codes took 0.5 ms more)."""
+        text_names = np.array([*self.texts, None], dtype=object)  # code -1, None, the last
+        type_names = np.array([*self.type_names, None], dtype=object)
+        codes = self.codes[order]
+        names = (_SCENARIO_NAMES, text_names, type_names, text_names, type_names)
+        return [column_names[column].tolist() for column_names, column in zip(names, codes.T)]
 
     @property
     def errors(self) -> dict[ErrorKey, int]:
         return self.named
 
     def _keys(self) -> Iterator[ErrorKey]:
-        text_names, type_names = [*self.texts, None], [*self.type_names, None]
-        columns = [column.tolist() for column in self.codes.T]
-        return zip(
-            map(SCENARIOS.__getitem__, columns[0]),
-            map(text_names.__getitem__, columns[1]),
-            map(type_names.__getitem__, columns[2]),
-            map(text_names.__getitem__, columns[3]),
-            map(type_names.__getitem__, columns[4]),
-        )
+        return zip(*self._named_columns())
 
 
 def added_errors(a: Mapping[ErrorKey, int] | None, b: Mapping[ErrorKey, int] | None) -> Mapping[ErrorKey, int] | None:

@@ -216,3 +216,30 @@ def test_read_checks_as_of_and_reads_lists_of_strings_where_they_are() -> None:
         with pytest.raises(InvalidInputError) as from_read:
             Columns.read(2, **given)
         assert str(from_read.value) == str(from_of.value)
+
+
+class _Label(str):
+    """A str subclass: not exactly `str`, so its label is `str` of it, a plain string."""
+
+
+@pytest.mark.parametrize(
+    "groups",
+    [
+        pytest.param(["a", "b", "a"], id="strings: their own labels, known from the check"),
+        pytest.param([1, "b", 1], id="ints and strings"),
+        pytest.param([_Label("a"), "b", "a"], id="a str subclass"),
+        pytest.param(np.array(["a", "b", "a"]), id="a numpy array"),
+        pytest.param([], id="no sentence"),
+    ],
+)
+@pytest.mark.parametrize("read", [False, True])
+def test_labels_are_each_value_as_a_string(groups: Any, read: bool) -> None:
+    # Ids that are all exactly str are their labels as the check found them (`Columns.of`, `Columns.read` with
+    # tokens read where they are); any others are `str` of each, read when first asked for.
+    sentences = len(groups)
+    tokens = [["x"]] * sentences
+    columns = (Columns.read if read else Columns.of)(sentences, groups=groups, tokens=tokens)
+    labels = columns.labels("groups")
+    assert list(labels) == [str(group) for group in groups]
+    assert all(type(label) is str for label in labels)
+    assert columns.labels("groups") is labels  # read once

@@ -4,13 +4,14 @@ definitions (itertools.groupby, range) on named cases and on any input."""
 from __future__ import annotations
 
 from itertools import groupby
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nerscore.grouping import ranges, run_bounds, run_starts
+from nerscore.grouping import lexsorted, ranges, run_bounds, run_starts
 
 
 def groups_of(rows: list[tuple]) -> list[int]:
@@ -74,3 +75,39 @@ def test_ranges_are_ranges_laid_end_to_end(pairs: list[tuple[int, int]], dtype: 
     expected = [(k, v) for k, (a, c) in enumerate(pairs) for v in range(a, a + c)]
     assert list(zip(owner.tolist(), value.tolist())) == expected
     assert owner.dtype == value.dtype == dtype
+
+
+@pytest.mark.parametrize(
+    "columns",
+    [
+        pytest.param([[]], id="no row"),
+        pytest.param([[5]], id="one row"),
+        pytest.param([[2, 1, 2, 1], [0, 9, -3, 9]], id="ties kept in order"),
+        pytest.param([[3, 3, 3], [-(2**63), 2**63 - 1, 0]], id="a column spanning int64: np.lexsort"),
+        pytest.param([[2**63 - 1, 2**63 - 2, 2**63 - 1], [-(2**63), -(2**63), -(2**63) + 1]], id="at int64's ends"),
+        pytest.param([[1, 0, 1], [2**40, -(2**40), 0], [2**30, 0, 1]], id="ranges whose product passes int64"),
+    ],
+)
+def test_lexsorted_named(columns: list[list[int]]) -> None:
+    arrays = [np.array(column, dtype=np.int64) for column in columns]
+    assert lexsorted(*arrays).tolist() == np.lexsort(arrays[::-1]).tolist()
+    rows = list(zip(*columns))
+    assert [rows[i] for i in lexsorted(*arrays).tolist()] == sorted(rows)
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda width: st.lists(st.tuples(*[st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 3)] * width), max_size=30)
+    ),
+    st.sampled_from([np.int64, np.int32, np.int8]),
+)
+def test_lexsorted_is_np_lexsort(rows: list[tuple[int, ...]], dtype: Any) -> None:
+    """Whichever way it sorts (one combined integer where the ranges' product fits, np.lexsort where not), the
+    order is np.lexsort's, equal rows in their order: Python's stable sort of the rows as tuples."""
+    info = np.iinfo(dtype)
+    rows = [tuple(min(max(value, int(info.min)), int(info.max)) for value in row) for row in rows]
+    width = len(rows[0]) if rows else 1
+    arrays = [np.array([row[k] for row in rows], dtype=dtype) for k in range(width)]
+    order = lexsorted(*arrays).tolist()
+    assert order == np.lexsort(arrays[::-1]).tolist()
+    assert order == sorted(range(len(rows)), key=rows.__getitem__)

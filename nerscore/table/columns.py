@@ -123,11 +123,16 @@ class Columns:
         unknown = sorted(set(given) - set(COLUMNS))
         if unknown:
             raise ValueError(f"found the column {unknown[0]!r}; expected one of {', '.join(COLUMN_NAMES)}")
-        kept = {}
+        kept, strings = {}, []
         for name, values in given.items():
             if values is not None:
-                kept[name] = _checked(COLUMNS[name], values, sentences)
-        return cls(**kept)
+                kept[name], only_strings = _checked(COLUMNS[name], values, sentences)
+                if only_strings and COLUMNS[name].is_id:
+                    strings.append(name)
+        columns = cls(**kept)
+        for name in strings:  # ids that are all strings are their labels (`labels`), known from the check's pass
+            columns._labels[name] = kept[name]
+        return columns
 
     @classmethod
     def read(cls, sentences: int, **given: Any) -> Columns:
@@ -143,7 +148,9 @@ class Columns:
                 others = cls.of(sentences, **{**given, "tokens": None})
                 # The caller's sequence itself, not a tuple of it: a new tuple of the sentences' lists is a young
                 # object that the collector's first pass of the call traverses, reading every list's header.
-                return cls(**{**{name: getattr(others, name) for name in others.given}, "tokens": values})
+                columns = cls(**{**{name: getattr(others, name) for name in others.given}, "tokens": values})
+                columns._labels.update(others._labels)
+                return columns
         return cls.of(sentences, **given)
 
     @property
@@ -181,7 +188,7 @@ class Columns:
             raise _given_for_some(name, self.sentences if name in self.given else 0)
         return Columns(**{name: tuple(getattr(self, name)) + tuple(getattr(other, name)) for name in self.given})
 
-    def labels(self, name: str) -> list[str]:
+    def labels(self, name: str) -> Sequence[str]:
         """Each sentence's value of the id column `name` as the label a slice names it by (`str`, docs/scoring.md
         §11). An integer of more digits than Python writes (`sys.get_int_max_str_digits()`, 4,300 by default) is
         an `InvalidInputError` naming the column and the sentence. Read once: the slices' check reads them, then
@@ -192,10 +199,10 @@ class Columns:
         return read
 
     @cached_property
-    def _labels(self) -> dict[str, list[str]]:
+    def _labels(self) -> dict[str, Sequence[str]]:
         return {}
 
-    def _read_labels(self, name: str) -> list[str]:
+    def _read_labels(self, name: str) -> Sequence[str]:
         values = getattr(self, name) or ()
         if set(map(type, values)) <= {str}:  # labels already (str of a str is itself): no call a value
             return list(values)
@@ -314,7 +321,9 @@ def entity_text(columns: Columns, sentence: int, start: int, end: int) -> str | 
     return None
 
 
-def _checked(column: Column, values: Any, sentences: int) -> tuple:
+def _checked(column: Column, values: Any, sentences: int) -> tuple[tuple, bool]:
+    """The values of a column as kept, checked, and whether they are all strings (exactly `str`: ids that are
+    their own labels, seen by the check's one pass over their types)."""
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()  # a numpy array of texts, ids or labels
     if not is_collection(values):
@@ -327,11 +336,13 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
             f"found {len(values)} values for {sentences} sentences; expected one per sentence ({column.doc})",
             column.name,
         )
-    if column.plain and set(map(type, values)) <= set(column.plain):
-        return tuple(values)  # the usual values (texts; ids that are strings or ints, hashable) kept as they are
+    types = set(map(type, values)) if column.plain else set()
+    if column.plain and types <= set(column.plain):
+        # The usual values (texts; ids that are strings or ints, hashable) kept as they are.
+        return tuple(values), types == {str}
     if column.lists_of_strings and set(map(type, values)) <= {list, tuple} and _all_strings(values):
         # Checked and kept in C: the loop below took 25 ms of 20,000 x 20 tokens, 70% of a plain compute_semeval.
-        return tuple(map(tuple, values))
+        return tuple(map(tuple, values)), False
     kept = []
     for sentence, value in enumerate(values):
         if hasattr(value, "tolist") and not isinstance(value, (list, tuple, str)):
@@ -340,7 +351,7 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple:
         if problem is not None:
             raise InvalidInputError(problem, column.name, sentence)
         kept.append(column.kept(value))
-    return tuple(kept)
+    return tuple(kept), False
 
 
 def _all_strings(values: Sequence[Sequence[Any]]) -> bool:

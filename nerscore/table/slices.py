@@ -265,14 +265,13 @@ def _entity_buckets(
     seen = options.seen or frozenset()
     texts = texts if texts is not None else row_texts(rows, columns, seen)
     # Each text found tested once (a prediction with the reference's boundaries, most pairs, shares its text);
-    # the last, None, is read only where a row has no entity, which the mask below leaves out.
-    tested = len(texts.found) if texts.unseen_from is None else texts.unseen_from  # (the rest: unseen, row_texts)
+    # the last, None, is the place of every row's missing entity and of no entity's text: its bucket is -1.
+    tested = len(texts.found) - 1 if texts.unseen_from is None else texts.unseen_from  # (the rest: unseen)
     unseen = np.ones(len(texts.found), dtype=bool)
     unseen[:tested] ^= np.fromiter(map(seen.__contains__, itertools.islice(texts.found, tested)), bool, tested)
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
-    bucket_r = np.where(rows.reference_start >= 0, unseen_bucket[texts.reference], -1)
-    bucket_p = np.where(rows.predicted_start >= 0, unseen_bucket[texts.predicted], -1)
-    return bucket_r, bucket_p, [SEEN, UNSEEN]
+    unseen_bucket[-1] = -1
+    return unseen_bucket[texts.reference], unseen_bucket[texts.predicted], [SEEN, UNSEEN]
 
 
 def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
