@@ -19,7 +19,7 @@ from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .span import Span
-from .tally import COUNT_NAMES, FEW_TYPES, OUTCOMES, Cell, CellColumns, Counts, Row, Tally
+from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Counts, Row, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -200,12 +200,6 @@ def _type_terms(
     """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
     credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
     recall total, precision credit, precision total) (`_type_credits`)."""
-    if credits is None and len(reference_side) <= FEW_TYPES:
-        # Few types (a slice's buckets, each scheme's): every term one row of two small integer products, one a
-        # side (3 us against 8 for the sums below).
-        terms = _REFERENCE_TERMS @ reference_side.T
-        terms += _PREDICTION_TERMS @ prediction_side.T
-        return tuple(terms)
     correct, incorrect, partial, missed = reference_side[:, :4].T
     possible = correct + incorrect + partial + missed
     actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
@@ -215,15 +209,6 @@ def _type_terms(
     else:
         recall_credit, recall_total, precision_credit, precision_total = credits
     return precision_credit, precision_total, recall_credit, recall_total, possible, actual
-
-
-# `_type_terms`' six terms (rows) as sums of each side's counts (columns: COR, INC, PAR, MIS, SPU).
-_REFERENCE_TERMS = np.array(
-    [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [2, 0, 1, 0, 0], [2, 2, 2, 2, 0], [1, 1, 1, 1, 0], [0, 0, 0, 0, 0]], np.int64
-)
-_PREDICTION_TERMS = np.array(
-    [[2, 0, 1, 0, 0], [2, 2, 2, 0, 2], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1, 0, 1]], np.int64
-)
 
 
 def _type_columns(ratios: Ratios, possible: np.ndarray, actual: np.ndarray) -> list[list[int | float]]:

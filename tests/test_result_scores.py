@@ -493,26 +493,6 @@ def test_scores_of_several_tallies_are_each_ones_scores_to_the_bit(
             assert math.copysign(1, result[key]) == math.copysign(1, value) and result[key] == value, key
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    tally=tallies(),
-    partial_credit=st.sampled_from([0.5, 0.25]),
-    labels=st.none() | st.lists(st.sampled_from([*SCORED_TYPES, "ABSENT"]), min_size=1, max_size=4),
-)
-def test_scores_of_few_types_are_those_of_many_types_to_the_bit(tally, partial_credit, labels) -> None:
-    # Up to FEW_TYPES types, each type's counts and terms are small integer products (tally.CellColumns.totals_by_type,
-    # result_scores._type_terms); past it, sums of rows: the same scores, every key, whichever way.
-    options = Options.of(per_type=True, partial_credit=partial_credit, labels=labels)
-    few = scores(tally, options)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tally_module, "FEW_TYPES", -1)
-        patch.setattr(result_scores, "FEW_TYPES", -1)
-        many = scores(tally, options)
-    assert list(few) == list(many)
-    for key, value in many.items():
-        assert type(few[key]) is type(value) and few[key] == value, key
-
-
 # The public functions over a tally take a Tally, an Options (or None), rows as tally_semeval returns them and
 # lists of types: anything else was an AttributeError ("'NoneType' object has no attribute 'cells'"), a
 # TypeError or a KeyError; now a ValueError naming the argument. A type of the tally left out of entity_types
