@@ -52,9 +52,6 @@ _OUTCOME_MATRIX = np.zeros((len(EVALUATION_SCHEMES) * len(COUNT_NAMES), len(OUTC
 for _place, _scheme in enumerate(EVALUATION_SCHEMES):
     _OUTCOME_MATRIX[_place * len(COUNT_NAMES) + _OUTCOME_INDEX[_scheme], np.arange(len(OUTCOMES))] = 1
 _SCHEME_PLACE = {scheme: place for place, scheme in enumerate(EVALUATION_SCHEMES)}
-# At most this many types, `CellColumns.totals_by_type` is an integer matrix product (numpy's own loop, no BLAS):
-# cheaper than a few row additions for a few types, dearer for thousands (1.9 ms against 0.15 for 100,000).
-FEW_TYPES = 64
 
 
 @dataclass(frozen=True)
@@ -323,13 +320,6 @@ class CellColumns:
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
         the order of Counts' fields."""
-        if self.types <= FEW_TYPES:
-            # Few types (a slice's buckets score every scheme of each bucket): the scheme's rows of §4's table times
-            # each side's scenario totals, one integer product a side (7 us a scheme's two sides, against 14 for
-            # the additions below, which many types need).
-            place = _SCHEME_PLACE[scheme] * len(COUNT_NAMES)
-            outcomes = _OUTCOME_MATRIX[place : place + len(COUNT_NAMES)]
-            return (outcomes @ self.reference_scenarios).T, (outcomes @ self.prediction_scenarios).T
         sides = []
         for scenarios in (self.reference_scenarios, self.prediction_scenarios):
             # Each count the sum of its scenarios' rows: a few additions of one row each, no matrix product

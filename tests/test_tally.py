@@ -3,10 +3,7 @@ diagnostics, errors and tokens included; the error rows' order."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore import Counts, compute_semeval, tally_semeval
@@ -165,30 +162,3 @@ NOT_ADDABLE = {
 def test_only_counts_of_one_kind_add(counts, other) -> None:
     with pytest.raises(TypeError, match="unsupported operand type"):
         counts + other
-
-
-@pytest.mark.parametrize("few_types", [0, 10_000])
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-1, 6), st.integers(-1, 6), st.integers(1, 9)), max_size=40))
-def test_totals_by_type_of_few_types_as_of_many(few_types: int, cells: list[tuple[int, int, int, int]]) -> None:
-    """`CellColumns.totals_by_type` by a matrix product (few types) and by row additions (many) are one count: each
-    type's counts of each side under each scheme, as §4's table gives them cell by cell."""
-    import nerscore.tally as tally_module
-    from nerscore.tally import COUNT_NAMES, OUTCOMES, CellColumns, CellTable
-
-    names = tuple(f"T{k}" for k in range(7))
-    columns = np.array([cell[:3] for cell in cells], dtype=np.int64).reshape(-1, 3)
-    number = np.array([cell[3] for cell in cells], dtype=np.int64)
-    table = CellTable(columns[:, 0], columns[:, 1], columns[:, 2], number, names)
-    cell_columns = CellColumns.of(Tally(table), None, ordered=True)
-    fields = list(COUNT_NAMES)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tally_module, "FEW_TYPES", few_types)
-        for scheme in ("strict", "exact", "partial", "type"):
-            expected = np.zeros((2, cell_columns.types, len(fields)), dtype=np.int64)
-            for (scenario, reference, predicted), times in zip(columns.tolist(), number.tolist()):
-                outcome = fields.index(OUTCOMES[list(OUTCOMES)[scenario]][scheme])
-                for side, type_id in ((0, reference), (1, predicted)):
-                    if type_id >= 0:
-                        expected[side, cell_columns.entity_types.index(names[type_id]), outcome] += times
-            found = cell_columns.totals_by_type(scheme)
-            assert [side.tolist() for side in found] == expected.tolist()
