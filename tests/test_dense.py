@@ -266,6 +266,20 @@ def value_table(weights):
     return value_module.WeightTable(checked), checked.min_overlap
 
 
+def dense_value(weights):
+    """`value_table`'s weights and min_overlap, and their worths as `dense.Worth` holds them (never None here)."""
+    table, min_overlap = value_table(weights)
+    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
+    assert worth is not None
+    return table, min_overlap, worth
+
+
+def paired_entities(references, predictions, found):
+    """The pairs (reference, prediction) of `dense.dense_pairs`' indices."""
+    assert found is not None
+    return [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+
+
 def value_columns(side: list[Span]) -> tuple[np.ndarray, ...]:
     return tuple(
         np.array(column, np.int64).reshape(-1)
@@ -276,9 +290,7 @@ def value_columns(side: list[Span]) -> tuple[np.ndarray, ...]:
 @pytest.mark.parametrize(("weights", "way"), crossed(DENSE_VALUE_WEIGHTS, WAYS, DENSE_WEIGHT_IDS))
 def test_small_onions_and_cliques_pair_by_value_as_every_pairing_enumerated(weights, way) -> None:
     rng = random.Random(f"{weights}{way}")
-    table, min_overlap = value_table(weights)
-    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
-    assert worth is not None
+    table, min_overlap, worth = dense_value(weights)
     for trial in range(40):
         shape = (onion, clique)[trial % 2]
         # Twins (identical entities on both sides) included: the value does not pair them first.
@@ -286,8 +298,7 @@ def test_small_onions_and_cliques_pair_by_value_as_every_pairing_enumerated(weig
         predictions = spans_of(shape(rng, rng.randint(1, 5), TYPES[: rng.randint(1, 3)]))
         with started(way):
             found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
-        assert found is not None
-        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        chosen = paired_entities(references, predictions, found)
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions)
         with mock.patch.object(value_module, "LARGE_COMPONENT_EDGES", 10**12):
@@ -413,9 +424,7 @@ def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumera
     # The value pairing starts from the cells §3's pairing of the same sentence left tight (`recent`, issue 31,
     # item 6): from any cells at all (none, pairs or not, too few, all), its answer is the same.
     rng = random.Random(f"start {weights}{way}")
-    table, min_overlap = value_table(weights)
-    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
-    assert worth is not None
+    _, min_overlap, worth = dense_value(weights)
     for trial in range(40):
         shape = (onion, clique, two_type_staircase)[trial % 3]
         references = spans_of(shape(rng, rng.randint(2, 6)))  # (a staircase of one has entities of no length)
@@ -424,8 +433,7 @@ def test_the_value_pairing_from_any_cells_to_start_from_is_every_pairing_enumera
         start = tuple(np.array(column, np.int64).reshape(-1) for column in zip(*cells)) if cells else None
         with started(way), mock.patch.object(dense, "recall", return_value=start):
             found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
-        assert found is not None
-        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        chosen = paired_entities(references, predictions, found)
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions, cells)
 
@@ -436,9 +444,7 @@ def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, w
     # the value pairing starts from its neighbours in sorted order, the twins among them (issue 31, item 6: the
     # half-identical onion), which it need not keep; where the sides are equal, the twins are its pairing (§10).
     rng = random.Random(f"twins {weights}{way}")
-    table, min_overlap = value_table(weights)
-    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
-    assert worth is not None
+    _, min_overlap, worth = dense_value(weights)
     started_from = []
     real = dense._from_candidates
 
@@ -460,8 +466,7 @@ def test_the_value_pairing_from_the_twins_is_every_pairing_enumerated(weights, w
             mock.patch.object(dense, "_from_candidates", spy),
         ):
             found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
-        assert found is not None
-        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        chosen = paired_entities(references, predictions, found)
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions)
         if not extra:  # equal sides: no solve (the twins, proven in `dense_pairs`)
@@ -476,9 +481,7 @@ def test_equal_sides_pair_as_twins_without_a_solve_as_the_solver_pairs_them(weig
     # Predictions equal to the references: their twins, proven (docs/scoring.md §10), where the solver runs on the
     # same cells without the shortcut and finds them too; the red team's identical onion among them.
     rng = random.Random(f"equal sides {weights}")
-    table, min_overlap = value_table(weights)
-    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
-    assert worth is not None
+    _, min_overlap, worth = dense_value(weights)
     onion_r, _ = red_team_onion(300)
     for trial in range(31):
         shape = (onion, clique, two_type_staircase)[trial % 3]
@@ -501,9 +504,7 @@ def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairi
     # §3's pairing of the same entities first (`recent` keeps its tight cells, free entities and rule (d)'s choice);
     # the value's reads them, and takes §3's choice where its own tight cells and free entities are §3's.
     rng = random.Random(f"after {weights}{way}")
-    table, min_overlap = value_table(weights)
-    worth = value_module.dense_worth(table, dict(enumerate(TYPES)))
-    assert worth is not None
+    _, min_overlap, worth = dense_value(weights)
     searched = mock.Mock(wraps=dense.tight_smallest_best)
     taken = 0
     for trial in range(40):
@@ -519,7 +520,7 @@ def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairi
             found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
         assert found is not None
         taken += searched.call_count == before and len(found[0]) > 0
-        chosen = [(references[i], predictions[j]) for i, j in zip(*(part.tolist() for part in found))]
+        chosen = paired_entities(references, predictions, found)
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions)
     assert taken
