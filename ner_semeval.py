@@ -295,8 +295,7 @@ class NerSemeval(StoredBatches, evaluate.Metric):
                 references = waiting + rows_of(as_list(references, "references"))
                 columns = self._waiting_with(given, len(predictions) - self._waiting_empty)
             result = compute_checked(predictions, references, options, columns)
-            self._waiting_empty = self._sentences_added = 0
-            self._waiting_columns, self._stored_columns, self._empty_batch_columns = [], None, None
+            self._start_storing()
             return result
         if predictions is not None:
             self.add_batch(predictions=predictions, references=references, **given)
@@ -313,9 +312,7 @@ class NerSemeval(StoredBatches, evaluate.Metric):
         except Exception:
             self._store_again()
             raise
-        self._sentences_added = 0
-        self._stored_form = self._stored_columns = self._empty_batch_columns = None
-        self._stored_sides = (None, None)
+        self._start_storing()
         return result
 
     def _compute(self, *, predictions: list, references: list, **kwargs: Any) -> dict[str, Any]:

@@ -54,7 +54,9 @@ class StoredBatches:
     _store: Callable[..., None]
 
     def _start_storing(self) -> None:
-        """Nothing added yet (the metric calls it once evaluate's own state is set up)."""
+        """Nothing added yet: once evaluate's own state is set up, and after a compute, which ends the evaluation
+        (every piece of this state reset in one place: a compute that kept each side's form refused the next
+        evaluation's)."""
         self._sentences_added = 0
         # The form of the batches stored so far (TAGS, IDS or SPANS), and how many sentences without any value
         # (no tag, no entity) were added before a batch fixed it: they fit every form, so they wait for the first
