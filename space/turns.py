@@ -13,10 +13,18 @@ event leaves every output as it is (half of an old answer beside a new one is no
 
 `answering` wraps an event's answer (a function or a generator of steps) so that it does so; the first step of
 an overtaken generator is its `left` value (gr.skip() for each output: this module does not import gradio).
+
+While an older event that writes the same outputs still runs, each step of the newer action repeats the values its
+earlier steps showed. Gradio 6's page (its core's `update_state`) reads a component's value back before it writes
+a progress status to it, and writes that value again after: a value that arrives in between, while another event's
+progress marks the same outputs, is overwritten by the old one (the summary kept the older answer's numbers under
+the newer answer's status, in about one overtaken click of five). The repeat, a step later, is written once that
+status has settled.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import threading
@@ -34,6 +42,7 @@ class Turns:
         self._taken = 0
         self._latest: dict[str, int] = {}
         self._chains: dict[str, int] = {}
+        self._running: list[tuple[int, frozenset[str]]] = []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Turns:
         # Gradio deep-copies a gr.State's initial value for each session: each session starts with no action.
@@ -59,6 +68,28 @@ class Turns:
         with self._lock:
             return self._latest.get(group, 0)
 
+    @contextlib.contextmanager
+    def running(self, turn: Turn, writes: Collection[str]) -> Iterator[None]:
+        """An event of `turn` that writes the groups `writes` runs meanwhile (`Turn.overtakes_running`)."""
+        entry = (turn.number, frozenset(writes))
+        with self._lock:
+            self._running.append(entry)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running.remove(entry)
+
+    def older_running(self, number: int, writes: Collection[str]) -> bool:
+        """Whether an event of an action older than `number` that writes any of the groups `writes` still runs."""
+        with self._lock:
+            return any(older < number and not groups.isdisjoint(writes) for older, groups in self._running)
+
+
+def _leaves(value: Any, kept: Any) -> bool:
+    """Whether `value` leaves its output as it is: it is `kept`, that output's `left` value (gr.skip(), a dict)."""
+    return type(value) is type(kept) and value == kept
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -70,6 +101,10 @@ class Turn:
     def current(self, writes: Collection[str]) -> bool:
         """Whether no newer action writes any of the groups `writes`."""
         return all(self.turns.latest(group) <= self.number for group in writes)
+
+    def overtakes_running(self, writes: Collection[str]) -> bool:
+        """Whether an event of an older action that writes any of the groups `writes` still runs."""
+        return self.turns.older_running(self.number, writes)
 
 
 def answering(
@@ -110,12 +145,16 @@ def answering(
                 else:
                     yield left
 
-            # Each step is shown only if the action is still the latest once the step is computed.
-            for step in within(started)(*arguments):
-                if not turn.current(writes):
-                    yield left
-                    return
-                yield step
+            # Each step is shown only if the action is still the latest once the step is computed; while an older
+            # event writing the same outputs runs, with the values of the steps before it (the module's docstring).
+            shown = left
+            with turn.turns.running(turn, writes):
+                for step in within(started)(*arguments):
+                    if not turn.current(writes):
+                        yield left
+                        return
+                    shown = tuple(old if _leaves(new, kept) else new for old, new, kept in zip(shown, step, left))
+                    yield shown if turn.overtakes_running(writes) else step
 
         run = steps
     else:
@@ -125,8 +164,9 @@ def answering(
             arguments, turn = turn_of(arguments)
             if turn is None:
                 return within(answer)(*arguments)
-            result = within(lambda *arguments: answer(*arguments) if turn.current(writes) else left)(*arguments)
-            return result if turn.current(writes) else left
+            with turn.turns.running(turn, writes):
+                result = within(lambda *arguments: answer(*arguments) if turn.current(writes) else left)(*arguments)
+                return result if turn.current(writes) else left
 
         run = call
     # Gradio calls the event with one value per input, the Turns last: a signature that takes them (one whose
