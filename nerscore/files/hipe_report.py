@@ -9,7 +9,6 @@ script reading the scorer's output switches by changing its command.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -101,7 +100,6 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                     "takes --column, --nel, --tagset, --n-best, --relaxed, --norm-time and --pairing), or leave out "
                     "--hipe-table for our summary"
                 )
-            name = os.path.splitext(os.path.basename(system))[0]
             links: dict[str, Any] = {}
             if args.nel:
                 links = {"n_best": _cut_offs(args.n_best or "1")}
@@ -116,7 +114,6 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 # The scorer's own pairing unless --pairing says otherwise, so that the table is its official one.
                 pairing=given.get("pairing", HIPE),
                 normalize_time=args.norm_time,
-                system_name=name,
                 scorer=scorer,
                 **links,
             )

@@ -1,6 +1,7 @@
 """A HIPE column's tags decoded into entities as the HIPE scorer decodes them (docs/hipe.md): a tag column's
 entities (`hipe_spans`, IOB or IOBES, the scorer's reading), the types it scores (`scored_types`), an entity-link
 column's entities (`hipe_links`, runs of one link; `hipe_linked_mentions`, bounded by a tag column's mentions),
+either as a version of the scorer reads it (`column_entities`),
 the relaxed setting's mapping of related links (`read_link_alternatives`) and the time links of CLEF-HIPE-2020's
 official runs (`normalize_time_links`).
 """
@@ -231,6 +232,27 @@ def hipe_linked_mentions(
     if link:
         found.append((start, position, link))
     return [_link_entity(begin, end, value, n_best) for begin, end, value in found if value not in OUTSIDE]
+
+
+def column_entities(
+    document: HipeDocument,
+    column: str,
+    keep: Sequence[bool] | None,
+    scorer: HipeScorer,
+    types: Collection[str] | None = None,
+    n_best: int | None = None,
+    mentions: str | None = None,
+    response: bool = True,
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A document's entities in `column` as `scorer` decodes them, each with the links it offers: a tag column's
+    of `types` (`hipe_spans`, no link) or, with `n_best`, a link column's (`hipe_links`; bounded by the tag column
+    `mentions`, `hipe_linked_mentions`, which splits a `response`'s mention where its link changes)."""
+    if n_best is None:
+        assert types is not None, "a tag column's types"
+        return [(span, ()) for span in hipe_spans(document, column, types, keep, s_starts=scorer.s_starts)]
+    if mentions is None:
+        return hipe_links(document, column, n_best, keep)
+    return hipe_linked_mentions(document, column, mentions, n_best, keep, response, scorer.link_s_starts)
 
 
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
