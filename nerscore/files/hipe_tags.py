@@ -1,9 +1,8 @@
 """A HIPE column's tags decoded into entities as the HIPE scorer decodes them (docs/hipe.md): a tag column's
 entities (`hipe_spans`, IOB or IOBES, the scorer's reading), the types it scores (`scored_types`), an entity-link
 column's entities (`hipe_links`, runs of one link; `hipe_linked_mentions`, bounded by a tag column's mentions),
-either as a version of the scorer reads it (`column_entities`),
-the relaxed setting's mapping of related links (`read_link_alternatives`) and the time links of CLEF-HIPE-2020's
-official runs (`normalize_time_links`).
+either as a version of the scorer reads it (`column_entities`), the relaxed setting's mapping of related links
+(`read_link_alternatives`) and the time links of CLEF-HIPE-2020's official runs (`normalize_time_links`).
 """
 
 from __future__ import annotations
