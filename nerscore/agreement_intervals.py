@@ -19,7 +19,7 @@ from .options import EVALUATION_SCHEMES, Options
 from .statistics.agreement_coefficients import fleiss_kappa, krippendorff_alpha, pattern_counts, unit_patterns
 from .statistics.resampling import holding_estimates, resampled_interval
 from .statistics.sample_statistics import statistics
-from .statistics.unit_counts import SentenceCounts, per_unit, unit_of
+from .statistics.unit_counts import SentenceCounts, distinct_rows, per_unit, unit_of
 
 
 def distinct_units(vectors: np.ndarray) -> SentenceCounts:
@@ -27,17 +27,11 @@ def distinct_units(vectors: np.ndarray) -> SentenceCounts:
     the rows of ten pairs and the coefficients are some 80 wide, where np.unique(axis=0) takes a second for
     20,000 sentences and this a few milliseconds."""
     rows = np.ascontiguousarray(vectors, dtype=np.float64) + 0.0  # -0.0 as 0.0: one key per value
-    if not len(rows):
-        return SentenceCounts(rows, np.zeros(0, dtype=np.int64))
     multipliers = (np.random.default_rng(0).integers(1, 1 << 62, size=rows.shape[1]) | 1).astype(np.uint64)
     bits = rows.view(np.uint64)
     bits = bits ^ (bits >> np.uint64(32))  # a float's high bits into its low ones, which the products keep
     keys = bits @ multipliers  # wraps around: a hash
-    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
-    distinct = rows[first]
-    if not np.array_equal(distinct[inverse.reshape(-1)], rows):  # two rows of one key: sorted as rows
-        distinct, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
-    return SentenceCounts(distinct, counts.astype(np.int64))
+    return SentenceCounts(*distinct_rows(rows, keys, hashed=True)[:2])
 
 
 # The coefficients' sums of every unit of resampling are held densely, one column per label: beyond this many

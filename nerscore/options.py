@@ -55,13 +55,18 @@ from .schemes import IOB2, LENIENT, MODES, Scheme
 
 @dataclass(frozen=True)
 class Flag:
-    """An option's command-line flag, ``--`` and its name with hyphens (``--min-overlap``)."""
+    """An option's command-line flag, named by `flag_name`."""
 
     metavar: str | None = None
     parse: Callable[[str], Any] = str  # the value from the command line's text
     switch: bool = False  # a flag without a value, which sets True
     choices: tuple[str, ...] | None = None
     help: str = ""  # what the flag does, in a file's terms
+
+
+def flag_name(option: str) -> str:
+    """An option's flag: ``--`` and its name with hyphens (``--min-overlap`` for ``min_overlap``)."""
+    return "--" + option.replace("_", "-")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ import nerscore
 from nerscore import HipeFileError, Span
 from nerscore.files.hipe import parse_hipe
 from nerscore.files.hipe_tags import (
+    HIPE_SCORERS,
+    column_entities,
     column_types,
     hipe_linked_mentions,
     hipe_links,
@@ -95,6 +97,24 @@ def test_links_bounded_by_mentions() -> None:
     assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT", split=False)][-1] == Span(
         3, 6, "Q60"
     )
+
+
+@pytest.mark.parametrize("scorer", sorted(HIPE_SCORERS))
+def test_a_columns_entities_are_read_by_the_reading_each_names(scorer: str) -> None:
+    document = links_document(("S-pers", "NIL"), ("S-pers", "NIL"), ("O", "Q5"), ("B-loc", "Q60"), ("I-loc", "Q61"))
+    profile, keep = HIPE_SCORERS[scorer], [True, True, True, False, True]
+    tags = column_entities(document, "NE-COARSE-LIT", keep, profile, {"PERS", "LOC"})
+    assert tags == [(span, ()) for span in hipe_spans(document, "NE-COARSE-LIT", None, keep, s_starts=profile.s_starts)]
+    assert len(tags) == (2 if profile.s_starts else 1) + 1
+    assert column_entities(document, "NEL-LIT", keep, profile, n_best=2) == hipe_links(document, "NEL-LIT", 2, keep)
+    for response in (True, False):
+        bounded = column_entities(
+            document, "NEL-LIT", None, profile, n_best=1, mentions="NE-COARSE-LIT", response=response
+        )
+        expected = hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT", 1, None, response, profile.link_s_starts)
+        assert bounded == expected
+    bounded = column_entities(document, "NEL-LIT", None, profile, n_best=1, mentions="NE-COARSE-LIT")
+    assert len(bounded) == 4 + profile.link_s_starts  # S-PERS S-PERS: one mention in 2020's reading, two in 2022's
 
 
 def test_the_relaxed_settings_mapping(tmp_path: Path) -> None:

@@ -15,8 +15,7 @@ from conftest import REPO, WORKED_EXAMPLE, worked_example
 
 import nerscore
 from nerscore import Options, cli
-from nerscore.files.agreement_files import flag_name
-from nerscore.options import OPTION_NAMES, SPECS, describe
+from nerscore.options import OPTION_NAMES, SPECS, describe, flag_name
 
 # Options that mean nothing for a file: rows of every entity (the command line prints tables, or --json of the
 # counts), and integer ids, which files do not hold. A new option without a flag fails here until it is added.

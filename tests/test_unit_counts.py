@@ -120,3 +120,30 @@ def test_distinct_rows_are_numpys_unique_rows(rows: np.ndarray) -> None:
     expected, inverse = np.unique(rows, axis=0, return_inverse=True)
     assert np.array_equal(distinct, expected)
     assert summed.tolist() == np.bincount(inverse.reshape(-1), weights=weights, minlength=len(expected)).tolist()
+
+
+@SETTINGS
+@given(
+    st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), max_size=40),
+    st.sampled_from(["radix", "reversed", "hashed", "collided", "none"]),
+)
+def test_distinct_rows_follow_their_keys_order(rows, keying):
+    from nerscore.statistics.unit_counts import distinct_rows, radix_keys
+
+    rows = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    weights = np.arange(1, len(rows) + 1)
+    keys = {
+        "radix": radix_keys(rows),
+        "reversed": radix_keys(rows[:, ::-1]),  # the rows sorted from their last column
+        "hashed": rows @ np.array([1_000_003, 1_009, 1], dtype=np.int64),
+        "collided": rows.sum(axis=1),  # (1, 0, 2) and (2, 1, 0) share a key: sorted as rows instead
+        "none": None,
+    }[keying]
+    distinct, summed, inverse = distinct_rows(rows, keys, weights, hashed=keying in ("hashed", "collided"))
+    assert np.array_equal(distinct[inverse], rows) and len({tuple(row) for row in distinct.tolist()}) == len(distinct)
+    assert summed.tolist() == np.bincount(inverse, weights=weights, minlength=len(distinct)).tolist()
+    if keys is None or len(set(keys.tolist())) < len(distinct):  # no keys, or two rows of one key
+        assert [tuple(row) for row in distinct.tolist()] == sorted({tuple(row) for row in rows.tolist()})
+    else:
+        first = [int(np.flatnonzero(inverse == index)[0]) for index in range(len(distinct))]
+        assert keys[first].tolist() == sorted(set(keys.tolist()))  # in the order of their keys

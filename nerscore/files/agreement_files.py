@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..agreement import agreement
 from ..errors import InvalidInputError, shown
-from ..options import SPECS
+from ..options import SPECS, flag_name
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
 from .annotator_readers import (
     AnnotatorBatches,
@@ -133,11 +133,6 @@ def add_option_flags(parser: argparse.ArgumentParser, names: Iterable[str], more
             parser.add_argument(
                 option, dest=name, metavar=flag.metavar, type=flag.parse, choices=flag.choices, help=help_text
             )
-
-
-def flag_name(option: str) -> str:
-    """``--min-overlap`` for ``min_overlap``."""
-    return "--" + option.replace("_", "-")
 
 
 def given_options(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:

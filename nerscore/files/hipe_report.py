@@ -9,13 +9,12 @@ script reading the scorer's output switches by changing its command.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
 from ..accumulator import Accumulator
 from ..option_checks import HIPE
-from ..options import Options, check_span_options
+from ..options import Options, check_span_options, flag_name
 from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
@@ -95,13 +94,12 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
         if args.hipe_table:
             ignored = sorted(name for name in given if name != "pairing")
             if ignored:  # the scorer's table has none of our options: say so, never drop them silently
-                flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
+                flags = ", ".join(map(flag_name, ignored))
                 raise ValueError(
                     f"--hipe-table prints the HIPE scorer's table, which takes none of {flags}; drop them (the table "
                     "takes --column, --nel, --tagset, --n-best, --relaxed, --norm-time and --pairing), or leave out "
                     "--hipe-table for our summary"
                 )
-            name = os.path.splitext(os.path.basename(system))[0]
             links: dict[str, Any] = {}
             if args.nel:
                 links = {"n_best": _cut_offs(args.n_best or "1")}
@@ -116,7 +114,6 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 # The scorer's own pairing unless --pairing says otherwise, so that the table is its official one.
                 pairing=given.get("pairing", HIPE),
                 normalize_time=args.norm_time,
-                system_name=name,
                 scorer=scorer,
                 **links,
             )

@@ -16,6 +16,7 @@ import datetime
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import compress
 from typing import Any
 
@@ -31,10 +32,10 @@ from ..table.reducers import cells
 from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
 from .hipe import HipeDocument, align_hipe, read_hipe
 from .hipe_tags import (
-    hipe_linked_mentions,
-    hipe_links,
+    HIPE_SCORERS,
+    HipeScorer,
+    column_entities,
     hipe_scorer,
-    hipe_spans,
     link_values,
     normalize_related_links,
     normalize_time_links,
@@ -63,10 +64,8 @@ def hipe_pairs(
     n_best: int | None = None,
     related: Mapping[str, Collection[str]] | None = None,
     mentions: str | None = None,
-    s_starts: bool = True,
-    compare_text: bool = False,
     link_types: Collection[str] | None = None,
-    link_s_starts: bool = False,
+    scorer: HipeScorer = HIPE_SCORERS["2020"],
 ) -> Pairs:
     """The table of pairs of a column, a unit (sentence) per document: `system` aligned to `gold` (`align_hipe`),
     each document's entities decoded as the scorer decodes them (`hipe_spans`, types outside `types` left out)
@@ -76,34 +75,28 @@ def hipe_pairs(
     `n_best` links, and with `related` (the relaxed setting, `read_link_alternatives`) the links related to
     each; the reference is matched when its link is one offered (under `pairing="optimal"`, the first only).
 
-    The later scorer's switches (`HipeScorer`, docs/hipe.md): `s_starts=False` decodes `S-X S-X` as one entity;
-    `compare_text` makes a prediction spelled otherwise than its reference (the tokens joined) never identical to
-    it (an identical pair so spelled counts as V: strict INC, fuzzy COR); `link_types` drops a predicted link none
-    of whose offered links is among them (the scorer's tag set over links); `link_s_starts`: `S-` starts a mention
-    bounding links even after one of its type."""
+    `mentions`: the tag column bounding a link column's entities (`hipe_linked_mentions`); `link_types` drops a
+    predicted link none of whose offered links is among them (the scorer's tag set over links); `scorer`, the
+    version whose decoding and comparison are followed (`HipeScorer`, docs/hipe.md): with `compares_text`, a
+    prediction spelled otherwise than its identical reference (the tokens joined) counts as V (strict INC, fuzzy
+    COR)."""
     pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
     respelled: list[int] = []  # the rows whose spans are identical and whose text is not
+    read = partial(column_entities, column=column, scorer=scorer, types=types, mentions=mentions)
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
+        references = [
+            span for span, _ in read(reference, keep=kept, n_best=None if n_best is None else 1, response=False)
+        ]
+        linked = read(prediction, keep=kept, n_best=n_best)
         offered: list[Collection[str]] | None = None
-        if n_best is None:
-            assert types is not None, "a tag column's types"
-            references = hipe_spans(reference, column, types, kept, s_starts=s_starts)
-            predictions = hipe_spans(prediction, column, types, kept, s_starts=s_starts)
-        else:
-            if mentions is None:
-                references = [span for span, _ in hipe_links(reference, column, 1, kept)]
-                linked = hipe_links(prediction, column, n_best, kept)
-            else:
-                gold_links = hipe_linked_mentions(reference, column, mentions, 1, kept, False, link_s_starts)
-                references = [span for span, _ in gold_links]
-                linked = hipe_linked_mentions(prediction, column, mentions, n_best, kept, s_starts=link_s_starts)
+        if n_best is not None:
             if link_types is not None:
                 linked = [(span, links) for span, links in linked if any(link in link_types for link in links)]
-            predictions = [span for span, _ in linked]
             offered = [_related(links, related) for _, links in linked]
-        differs = _spelling(reference, prediction, kept) if compare_text else None
+        predictions = [span for span, _ in linked]
+        differs = _spelling(reference, prediction, kept) if scorer.compares_text else None
         identical = None if differs is None else [not differs(span) for span in predictions]
         base = len(rows)
         if pairing == "hipe":
@@ -365,10 +358,8 @@ def hipe_table(
                         n_best=cut,
                         related=related,
                         mentions=bounds,
-                        s_starts=profile.s_starts,
-                        compare_text=profile.compares_text,
                         link_types=link_types,
-                        link_s_starts=profile.link_s_starts,
+                        scorer=profile,
                     )
                     counted = {regime: HipeCounts.of(pairs, scheme) for regime, scheme in regimes.items()}
                     slice_name = f"{suffix + '-' if suffix else ''}{_time_label(period)}-{_noise_label(level)}"
@@ -474,20 +465,13 @@ def hipe_inputs(
     gold_documents, system_documents = _aligned(gold, system, normalize_time)
     levels: list[tuple[float, float] | None] = list(noise_levels) or [None]
     kept = [_kept(gold_documents, None, level) for level in levels]
-    types = None
+    types = cut = mentions = None
     if nel:
         column = "NEL-LIT" if column == "NE-COARSE-LIT" else column
+        cut, mentions = 1, MENTIONS.get(column) if profile.link_mentions else None
     else:
         types = scored_types(gold_documents, system_documents, column, tagset)
-
-    def entities(document: HipeDocument, keep: Sequence[bool] | None, gold: bool) -> list[Span]:
-        if nel and profile.link_mentions and column in MENTIONS:
-            linked = hipe_linked_mentions(document, column, MENTIONS[column], 1, keep, not gold, profile.link_s_starts)
-            return [span for span, _ in linked]
-        if nel:
-            return [span for span, _ in hipe_links(document, column, 1, keep)]
-        return hipe_spans(document, column, types, keep, s_starts=profile.s_starts)
-
+    read = partial(column_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
     references: list[list[Span]] = []
     predictions: list[list[Span]] = []
     documents: list[str] = []
@@ -498,8 +482,8 @@ def hipe_inputs(
         time = _time_label(period) if period is not None else "TIME-OTHER"
         for level, keep in zip(levels, kept):
             tokens = None if keep is None else keep[index]
-            references.append(entities(reference, tokens, True))
-            predictions.append(entities(prediction, tokens, False))
+            references.append([span for span, _ in read(reference, keep=tokens, response=False)])
+            predictions.append([span for span, _ in read(prediction, keep=tokens)])
             documents.append(reference.id or f"document {index + 1}")
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))

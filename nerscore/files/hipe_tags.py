@@ -1,16 +1,17 @@
 """A HIPE column's tags decoded into entities as the HIPE scorer decodes them (docs/hipe.md): a tag column's
 entities (`hipe_spans`, IOB or IOBES, the scorer's reading), the types it scores (`scored_types`), an entity-link
 column's entities (`hipe_links`, runs of one link; `hipe_linked_mentions`, bounded by a tag column's mentions),
-the relaxed setting's mapping of related links (`read_link_alternatives`) and the time links of CLEF-HIPE-2020's
-official runs (`normalize_time_links`).
+either as a version of the scorer reads it (`column_entities`), the relaxed setting's mapping of related links
+(`read_link_alternatives`) and the time links of CLEF-HIPE-2020's official runs (`normalize_time_links`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import compress, groupby
 
 from ..span import Span
@@ -233,6 +234,27 @@ def hipe_linked_mentions(
     return [_link_entity(begin, end, value, n_best) for begin, end, value in found if value not in OUTSIDE]
 
 
+def column_entities(
+    document: HipeDocument,
+    column: str,
+    keep: Sequence[bool] | None,
+    scorer: HipeScorer,
+    types: Collection[str] | None = None,
+    n_best: int | None = None,
+    mentions: str | None = None,
+    response: bool = True,
+) -> list[tuple[Span, tuple[str, ...]]]:
+    """A document's entities in `column` as `scorer` decodes them, each with the links it offers: a tag column's
+    of `types` (`hipe_spans`, no link) or, with `n_best`, a link column's (`hipe_links`; bounded by the tag column
+    `mentions`, `hipe_linked_mentions`, which splits a `response`'s mention where its link changes)."""
+    if n_best is None:
+        assert types is not None, "a tag column's types"
+        return [(span, ()) for span in hipe_spans(document, column, types, keep, s_starts=scorer.s_starts)]
+    if mentions is None:
+        return hipe_links(document, column, n_best, keep)
+    return hipe_linked_mentions(document, column, mentions, n_best, keep, response, scorer.link_s_starts)
+
+
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:
     """The relaxed setting's mapping (the HIPE scorer's historico-fuzzy-QID-mapping file): a header line, then a
     main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
@@ -260,24 +282,18 @@ def normalize_time_links(documents: Iterable[HipeDocument]) -> list[HipeDocument
     rewrites a response: CLEF-HIPE-2020's official link rankings scored the responses so rewritten (the gold left
     as it is), which gives a run NIL links, literal and metonymic, for every time expression it tagged
     (docs/hipe.md). A document without those columns is kept as it is; the documents given are not modified."""
+
+    def nil_at(time: list[int], values: tuple[str, ...]) -> tuple[str, ...]:
+        links = list(values)
+        for index in time:
+            links[index] = "NIL"
+        return tuple(links)
+
     normalized = []
     for document in documents:
-        columns = document.columns
-        if "NE-COARSE-LIT" not in columns or not any(name in columns for name in ("NEL-LIT", "NEL-METO")):
-            normalized.append(document)
-            continue
-        time = [index for index, tag in enumerate(columns["NE-COARSE-LIT"]) if "time" in tag]
-        if not time:
-            normalized.append(document)
-            continue
-        replaced = {name: columns[name] for name in columns}
-        for name in ("NEL-LIT", "NEL-METO"):
-            if name in replaced:
-                values = list(replaced[name])
-                for index in time:
-                    values[index] = "NIL"
-                replaced[name] = tuple(values)
-        normalized.append(dataclasses.replace(document, columns=replaced))
+        tags = document.columns.get("NE-COARSE-LIT", ())
+        time = [index for index, tag in enumerate(tags) if "time" in tag]
+        normalized.append(_relinked(document, partial(nil_at, time)) if time else document)
     return normalized
 
 
@@ -289,16 +305,21 @@ def normalize_related_links(
     scorer's `normalize_linking.py --norm-histo` rewrites the gold and the response for the relaxed setting of the
     later scorer (`HipeScorer.relaxed_normalizes`). A main link stays; the documents given are not modified."""
     main_of = {link: main for main, links in related.items() for link in links if link != main}
-    normalized = []
-    for document in documents:
-        columns = document.columns
-        replaced = {name: columns[name] for name in NEL_COLUMNS if name in columns}
-        for name, values in replaced.items():
-            replaced[name] = tuple(
-                "|".join(main_of.get(link, link) for link in value.split("|")) if value not in OUTSIDE else value
-                for value in values
-            )
-        if any(replaced[name] != columns[name] for name in replaced):
-            document = dataclasses.replace(document, columns={**{name: columns[name] for name in columns}, **replaced})
-        normalized.append(document)
-    return normalized
+
+    def to_main(values: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(
+            "|".join(main_of.get(link, link) for link in value.split("|")) if value not in OUTSIDE else value
+            for value in values
+        )
+
+    return [_relinked(document, to_main) for document in documents]
+
+
+def _relinked(document: HipeDocument, rewrite: Callable[[tuple[str, ...]], tuple[str, ...]]) -> HipeDocument:
+    """`document` with its link columns rewritten, a copy (the document given is not modified), or itself where
+    nothing changes."""
+    columns = document.columns
+    replaced = {name: rewrite(columns[name]) for name in NEL_COLUMNS if name in columns}
+    if all(replaced[name] == columns[name] for name in replaced):
+        return document
+    return dataclasses.replace(document, columns={**{name: columns[name] for name in columns}, **replaced})

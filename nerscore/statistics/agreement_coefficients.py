@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .unit_counts import distinct_rows, radix_keys
+
 MISSING = -1  # the code of a unit an annotator did not annotate
 
 
@@ -30,28 +32,11 @@ def unit_patterns(codes: np.ndarray, categories: int) -> tuple[np.ndarray, np.nd
     """The distinct rows of `codes` (units x annotators), how many units have each, and each unit's row among
     them. NER units repeat a few patterns (all "O" above all), so the coefficients are computed once per
     pattern, weighted, rather than once per unit."""
-    units, raters = codes.shape
-    base = categories + 1
-    if base**raters < 1 << 62:  # each row as one integer: its codes (+1 for MISSING) in base `base`
-        keys = np.zeros(units, dtype=np.int64)
-        for column in range(raters - 1, -1, -1):
-            keys = keys * base + (codes[:, column] + 1)
-        if base**raters <= 1 << 22:  # counted, not sorted
-            counts = np.bincount(keys, minlength=1)
-            distinct = np.flatnonzero(counts)
-            lookup = np.zeros(len(counts), dtype=np.int64)
-            lookup[distinct] = np.arange(len(distinct))
-            inverse, weights = lookup[keys], counts[distinct]
-        else:
-            distinct, inverse, weights = np.unique(keys, return_inverse=True, return_counts=True)
-        rows = np.empty((len(distinct), raters), dtype=np.int64)
-        rest = distinct.astype(np.int64)
-        for column in range(raters):
-            rows[:, column] = rest % base - 1
-            rest = rest // base
-        return rows, weights.astype(np.int64), inverse.reshape(-1).astype(np.int64)
-    rows, inverse, weights = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
-    return rows, weights.astype(np.int64), inverse.reshape(-1).astype(np.int64)
+    # The order is not free: α's float sums follow it, and the bootstrap's draws their last bits. So it is the
+    # codes' (+1 for MISSING) read from the last annotator while every category fits in int64 at each place, the
+    # rows sorted beyond, as it always was.
+    keys = radix_keys(codes[:, ::-1] + 1) if (categories + 1) ** codes.shape[1] < 1 << 62 else None
+    return distinct_rows(codes, keys)
 
 
 def cohen_kappa(
