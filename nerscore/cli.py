@@ -21,7 +21,7 @@ from .files.agreement_files import add_option_flags, agreement_main, given_optio
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
-from .files.readers import print_error
+from .files.readers import print_error, print_output
 from .files.reports import print_comparison, print_results, print_runs
 from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
 from .options import SPECS, Options, check_span_options, check_tag_options
@@ -112,19 +112,19 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     except (OSError, ValueError) as error:
         return print_error(error)
 
-    try:
+    def report() -> None:
         if args.runs:
             print_runs(systems, options, resamples, args)
         elif args.compare:
             print_comparison(systems, options, resamples, args)
         else:
             print_results(total, spans, args)
-    except BrokenPipeError:  # `ner-semeval FILE | head`: the reader has seen enough
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+    try:
+        return print_output(report)
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return 0
 
 
 def _slices_without_their_data(given: dict) -> str | None:
@@ -285,13 +285,12 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     except OSError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    try:
-        sys.stdout.flush()
+
+    def report() -> None:
+        sys.stdout.flush()  # (what the text layer holds goes before the bytes)
         sys.stdout.buffer.write(format_conlleval(counts, args.conlleval_latex))
-        sys.stdout.flush()
-    except BrokenPipeError:  # `ner-semeval --conlleval FILE | head -1`
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return 0
+
+    return print_output(report)
 
 
 if __name__ == "__main__":  # python -m nerscore.cli, as python -m nerscore (nerscore/__main__.py)

@@ -343,6 +343,57 @@ def test_a_closed_pipe_ends_quietly() -> None:
     assert run.stderr == ""
 
 
+def closed_pipe_commands(folder: Path) -> dict[str, list[str]]:
+    """Each command that prints a report, with files written in `folder`."""
+    from test_agreement_files import ENTITIES, span_lines
+    from test_hipe_table import GOLD, SYSTEM
+
+    annotators = write(
+        folder / "annotators.jsonl",
+        span_lines(lambda index: {name: [list(entity) for entity in ENTITIES[name][index]] for name in ENTITIES}),
+    )
+    gold, system = (
+        write(folder / "gold.tsv", "\n".join(GOLD) + "\n"),
+        write(folder / "team0_bundle4_en_1.tsv", "\n".join(SYSTEM) + "\n"),
+    )
+    return {
+        "tags": ["--per-type", str(WORKED_EXAMPLE)],
+        "conlleval": ["--conlleval", str(WORKED_EXAMPLE)],
+        "agreement": ["agreement", str(annotators), "--json"],
+        "hipe": ["--hipe", str(gold), str(system)],
+        "hipe-table": ["--hipe", str(gold), str(system), "--hipe-table"],
+    }
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param("tags"),
+        *(pytest.param(name, marks=pytest.mark.slow) for name in ("conlleval", "agreement", "hipe", "hipe-table")),
+    ],
+)
+def test_a_report_to_a_pipe_closed_before_it_is_written_ends_quietly(tmp_path: Path, command: str) -> None:
+    # The reader went away before a byte was written (`... | head -c 0`, made certain: the pipe's read end is
+    # closed before the command starts). `agreement` and `--hipe` printed "Exception ignored ... BrokenPipeError"
+    # and exited 120 (or 2, "error: [Errno 32] Broken pipe"), where the tags' report ended quietly.
+    import os
+
+    read, written = os.pipe()
+    os.close(read)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-m", "nerscore", *closed_pipe_commands(tmp_path)[command]],
+            stdout=written,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=REPO,
+        )
+    finally:
+        os.close(written)
+    assert (run.returncode, run.stderr) == (0, "")
+
+
 def test_sentences_are_scored_a_chunk_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

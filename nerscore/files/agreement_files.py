@@ -24,7 +24,7 @@ from .annotator_readers import (
     read_conll_annotators,
     read_jsonl_annotators,
 )
-from .readers import checked_path, json_file_records, print_error
+from .readers import checked_path, json_file_records, print_error, print_output
 
 if TYPE_CHECKING:
     import argparse
@@ -241,12 +241,4 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         return 2
     except (OSError, ValueError) as error:
         return print_error(error)
-    try:
-        if args.json:
-            print_json(result)
-        else:
-            sys.stdout.write(format_agreement(result))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-    return 0
+    return print_output(lambda: print_json(result) if args.json else sys.stdout.write(format_agreement(result)))

@@ -18,7 +18,7 @@ from ..options import Options, check_span_options, flag_name
 from .hipe import HIPE_2020_TYPES, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
-from .readers import print_error
+from .readers import print_error, print_output
 from .reports import print_json, print_results
 
 
@@ -117,11 +117,8 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
                 scorer=scorer,
                 **links,
             )
-            if args.json:  # the table's rows as a list of objects, keyed by the TSV's column names
-                print_json(rows)
-            else:
-                sys.stdout.write(format_hipe_table(rows))
-            return 0
+            # As JSON, the table's rows as a list of objects, keyed by the TSV's column names.
+            return print_output(lambda: print_json(rows) if args.json else sys.stdout.write(format_hipe_table(rows)))
         if len(columns) > 1:
             raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
         options = Options.of(**given)
@@ -135,8 +132,7 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
         total = Accumulator(options).update(**inputs)
     except (OSError, ValueError) as error:
         return print_error(error)
-    print_results(total, True, args)
-    return 0
+    return print_output(lambda: print_results(total, True, args))
 
 
 def _cut_offs(text: str) -> list[int]:

@@ -8,7 +8,7 @@ import codecs
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -31,6 +31,18 @@ def print_error(error: Exception) -> int:
     and its exit status, 2."""
     print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
     return 2
+
+
+def print_output(write: Callable[[], object]) -> int:
+    """A command's output: `write()` on standard output, flushed, and the exit status 0. A reader that closed the
+    pipe (`ner-semeval FILE | head`) has seen enough: standard output then goes to os.devnull, so that Python's
+    own flush at exit does not report the closed pipe ("Exception ignored", exit status 120)."""
+    try:
+        write()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
 
 
 def checked_path(path: Any, expected: str) -> str:
