@@ -622,3 +622,26 @@ def test_the_half_identical_onion_works_out_few_of_its_cells_by_value() -> None:
     assert found is not None and expected is not None
     assert [part.tolist() for part in found] == [part.tolist() for part in expected]
     assert 0 < sum(worked) < 1_000 * 1_000 // 2
+
+
+@pytest.mark.parametrize(
+    ("references", "predictions", "paired_with"),
+    [
+        # At the defaults (boundary_error 1) both pairs keep the whole worth, share all of (1, 3) and have one type:
+        # rule (d) takes the smaller list, the prediction that starts first.
+        ([(1, 3, "A")], [(1, 3, "A"), (0, 3, "A")], (0, 3, "A")),
+        # Two pairs are worth more than the twins' one, where neither other entity overlaps the other.
+        ([(0, 10, "A"), (0, 5, "B")], [(0, 10, "A"), (5, 10, "A")], (5, 10, "A")),
+    ],
+    ids=["rule-d", "two-pairs"],
+)
+def test_a_reference_need_not_pair_with_its_twin_among_other_predictions(references, predictions, paired_with) -> None:
+    # Why the value's dense solve does not take partial twins out first (issue 31, item 6): only equal sides are
+    # their twins (`dense.dense_pairs`); a twin among other entities may be parted from its reference.
+    table, min_overlap = value_table(True)
+    rows = value_module.value_pair(spans_of(references), spans_of(predictions), table, min_overlap)
+    first = Span(*references[0])
+    assert [p for r, p in rows if r == first] == [Span(*paired_with)]
+    chosen = [(r, p) for r, p in rows if r is not None and p is not None]
+    expected = best_value_pairing(spans_of(references), spans_of(predictions), as_dict(True), min_overlap)
+    assert sorted(chosen) == sorted(expected)

@@ -162,6 +162,7 @@ def dense_pairs(
         # w(type r) + false_alarm·w(type p) (f <= 1, weights >= 0), so no pairing is worth more than the twins';
         # they make the most pairs (a), all of one type (b), and share Σ len r, the most (c); a pairing doing all
         # that shares len r = len p (Σ len r = Σ len p) with each r's p of one type: its twin. Nothing left to (d).
+        # (Not so of some twins among other entities: `test_dense`'s partial twins, which rule (d) may part.)
         every = np.arange(len(references[0]))
         return every, every
     cells = _Cells(references, predictions, min_overlap, worth)
