@@ -451,22 +451,23 @@ def value_ratios(repeats: int, main: str | None = None) -> list[str]:
     """Rows "| case | value=False s | value=True s | ratio best | ratio median | goal | verdict |": CPU seconds, the
     two calls taking turns `repeats` times (scipy imported first); the best ratio is that of the best times, the
     median ratio the median of each turn's ratio. The verdict reads the median. With `main` (a checkout of another
-    commit), its value=True call takes a turn too, in the same process ("main's value s", and this checkout's over
-    it, best and median)."""
+    commit), its two calls take turns too, in the same process ("main's F s, T s": value=False and value=True, and
+    this checkout's over main's of each, best and median: a ratio that falls because this value=False got slower
+    shows there)."""
     other = None if main is None else _compute_of(main)
     compute_semeval = _compute_of(str(REPO))
     for call in (compute_semeval, other):
         if call is not None:
             call(predictions=[[(0, 20, "A"), (1, 3, "B")]], references=[[(1, 3, "B"), (0, 9, "A")]], value=True)
     header = "| case | value=False s | value=True s | ratio best | ratio median | goal | verdict |"
-    header += " main's value s | this / main best, median |" if other else ""
+    header += " main's F s, T s | this / main F best, median | this / main T best, median |" if other else ""
     rows = [header, "|" + " --- |" * (header.count("|") - 1)]
     for name, (predictions, references) in value_cases().items():
-        plain, valued, before = [], [], []
+        plain, valued, before, before_plain = [], [], [], []
         for _ in range(repeats):
             calls = [(compute_semeval, {}, plain), (compute_semeval, {"value": True}, valued)]
             if other is not None:
-                calls.append((other, {"value": True}, before))
+                calls += [(other, {}, before_plain), (other, {"value": True}, before)]
             for call, extra, times in calls:
                 started = time.process_time()
                 call(predictions=[predictions], references=[references], **extra)
@@ -479,8 +480,10 @@ def value_ratios(repeats: int, main: str | None = None) -> list[str]:
             f"| {verdict} |"
         )
         if other is not None:
-            against = sorted(v / b for v, b in zip(valued, before))
-            row += f" {min(before):.3f} | {min(valued) / min(before):.2f}, {against[len(against) // 2]:.2f} |"
+            row += f" {min(before_plain):.3f}, {min(before):.3f} |"
+            for mine, theirs in ((plain, before_plain), (valued, before)):
+                against = sorted(m / t for m, t in zip(mine, theirs))
+                row += f" {min(mine) / min(theirs):.2f}, {against[len(against) // 2]:.2f} |"
         rows.append(row)
     return rows
 

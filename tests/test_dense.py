@@ -524,3 +524,124 @@ def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairi
         expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
         assert sorted(chosen) == sorted(expected), (references, predictions)
     assert taken
+
+
+def every_block(cells, x, y):
+    """`dense._shortfalls` as it was before the value's bounds (issue 31, item 6): every block of rows over every
+    column, the weights of each to be made shortfalls by `_from_candidates`."""
+    for first, block in cells.blocks():
+        yield np.arange(first, first + len(block)), None, block
+
+
+def half_identical_onion(n: int) -> tuple[list[tuple[int, int, str]], list[tuple[int, int, str]]]:
+    """benchmarks/hostile.py's half-identical onion: n nested entities a side, half of them with the boundaries of
+    one on the other side (a sixth with its type too)."""
+    return (
+        [(i, 2 * n - i, "A" if i % 2 else "B") for i in range(n)],
+        [(i, 2 * n - i - (i % 2), "B" if i % 3 == 0 else "A") for i in range(n)],
+    )
+
+
+@pytest.mark.parametrize(("weights", "bound"), crossed(DENSE_VALUE_WEIGHTS, ["1x1", "1x2", "2x3"], DENSE_WEIGHT_IDS))
+def test_the_value_pairing_on_bounded_blocks_is_every_pairing_enumerated(weights, bound) -> None:
+    # The value's round works out only the blocks of cells that a bound does not show covered: with blocks of a
+    # cell or two, nearly every bound is exact, most blocks are left out, and the answer is every pairing's best.
+    rng = random.Random(f"bounded {weights}{bound}")
+    _, min_overlap, worth = dense_value(weights)
+    bounded = mock.Mock(wraps=dense_matrix.bounded_shortfalls)
+    rows, columns = (int(size) for size in bound.split("x"))
+    for trial in range(30):
+        shape = (onion, clique, two_type_staircase)[trial % 3]
+        references = spans_of(shape(rng, rng.randint(2, 5)))
+        predictions = spans_of(shape(rng, rng.randint(2, 5)))
+        if trial % 4 == 1:  # twins too
+            predictions = spans_of(sorted({*shape(rng, 1), *((r.start, r.end, r.entity_type) for r in references)}))
+        with (
+            mock.patch.multiple(dense_matrix, _BOUND_ROWS=rows, _BOUND_COLUMNS=columns),
+            mock.patch.object(dense, "bounded_shortfalls", bounded),
+            mock.patch.object(dense, "recall", return_value=None),
+        ):
+            found = dense.dense_pairs(value_columns(references), value_columns(predictions), min_overlap, worth)
+        chosen = paired_entities(references, predictions, found)
+        expected = best_value_pairing(references, predictions, as_dict(weights), min_overlap)
+        assert sorted(chosen) == sorted(expected), (references, predictions)
+    # (with boundary_error below 1, a sentence holding identical boundaries goes over every block: its weights
+    # look at them)
+    assert bounded.called
+
+
+@pytest.mark.parametrize(("seed", "way"), crossed(range(12), WAYS))
+def test_the_value_pairing_on_bounded_blocks_is_the_pairing_on_every_block(seed, way) -> None:
+    # Differential, on sentences large enough for many blocks of the usual size: onions, cliques and staircases of
+    # 50 to 300 entities a side, either side the larger, every weight, the bounds against every block worked out.
+    rng = random.Random(f"blocks {seed}")
+    weights = DENSE_VALUE_WEIGHTS[seed % len(DENSE_VALUE_WEIGHTS)]
+    _, min_overlap, worth = dense_value(weights)
+    shape = (onion, clique, two_type_staircase)[seed % 3]
+    wide = {onion: 400, clique: 60}.get(shape)
+    for trial in range(3):
+        sizes = [rng.randint(50, 300), rng.randint(50, 300)]
+        sides = []
+        for size in sizes:
+            if shape is two_type_staircase:
+                sides.append(two_type_staircase(rng, size))
+            else:  # positions drawn wide enough for a few hundred distinct entities
+                start, end = (0, wide // 2), (wide // 2 + 1, wide)
+                sides.append(sorted({(rng.randint(*start), rng.randint(*end), rng.choice(TYPES)) for _ in range(size)}))
+        if trial == 2:  # half of one side's entities on the other (twins, or boundaries of another type)
+            sides[1] = sorted({*sides[1], *((s, e, rng.choice(TYPES)) for s, e, _ in sides[0][::2])})
+        columns = [value_columns(spans_of(side)) for side in sides]
+        answers = []
+        for shortfalls in (dense._shortfalls, every_block):
+            with started(way), mock.patch.object(dense, "_shortfalls", shortfalls):
+                recent.forget()
+                found = dense.dense_pairs(*columns, min_overlap, worth)
+            answers.append(None if found is None else [part.tolist() for part in found])
+        assert answers[0] is not None and answers[0] == answers[1]
+
+
+def test_the_half_identical_onion_works_out_few_of_its_cells_by_value() -> None:
+    # benchmarks/hostile.py's half-identical onion (issue 31, item 6): its value pairing works out under half of
+    # its cells in its round (3 in 4 are bounded out), and pairs as every block worked out pairs.
+    references, predictions = (value_columns(spans_of(side)) for side in half_identical_onion(1_000))
+    _, min_overlap, worth = dense_value(True)
+    worked = []
+    real = dense_matrix.bounded_shortfalls
+
+    def counted(cells, x, y):
+        for rows, columns, short in real(cells, x, y):
+            worked.append(short.size)
+            yield rows, columns, short
+
+    recent.forget()
+    with mock.patch.object(dense, "bounded_shortfalls", counted):
+        found = dense.dense_pairs(references, predictions, min_overlap, worth)
+    with mock.patch.object(dense, "_shortfalls", every_block):
+        recent.forget()
+        expected = dense.dense_pairs(references, predictions, min_overlap, worth)
+    assert found is not None and expected is not None
+    assert [part.tolist() for part in found] == [part.tolist() for part in expected]
+    assert 0 < sum(worked) < 1_000 * 1_000 // 2
+
+
+@pytest.mark.parametrize(
+    ("references", "predictions", "paired_with"),
+    [
+        # At the defaults (boundary_error 1) both pairs keep the whole worth, share all of (1, 3) and have one type:
+        # rule (d) takes the smaller list, the prediction that starts first.
+        ([(1, 3, "A")], [(1, 3, "A"), (0, 3, "A")], (0, 3, "A")),
+        # Two pairs are worth more than the twins' one, where neither other entity overlaps the other.
+        ([(0, 10, "A"), (0, 5, "B")], [(0, 10, "A"), (5, 10, "A")], (5, 10, "A")),
+    ],
+    ids=["rule-d", "two-pairs"],
+)
+def test_a_reference_need_not_pair_with_its_twin_among_other_predictions(references, predictions, paired_with) -> None:
+    # Why the value's dense solve does not take partial twins out first (issue 31, item 6): only equal sides are
+    # their twins (`dense.dense_pairs`); a twin among other entities may be parted from its reference.
+    table, min_overlap = value_table(True)
+    rows = value_module.value_pair(spans_of(references), spans_of(predictions), table, min_overlap)
+    first = Span(*references[0])
+    assert [p for r, p in rows if r == first] == [Span(*paired_with)]
+    chosen = [(r, p) for r, p in rows if r is not None and p is not None]
+    expected = best_value_pairing(spans_of(references), spans_of(predictions), as_dict(True), min_overlap)
+    assert sorted(chosen) == sorted(expected)

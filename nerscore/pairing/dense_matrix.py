@@ -1,7 +1,10 @@
 """The whole matrix of a dense sentence's weights solved and proven (docs/scoring.md §3, issue 31, item 7): where
 the candidate cells of `dense` do not settle in a few rounds, scipy's assignment of the matrix (8 bytes a cell,
 read in place) finds the best matching, and potentials found from it by relaxation, checked on every cell in
-integers, prove it best (`large_components.relaxed`, `complementary`), as `dense`'s rounds are proven."""
+integers, prove it best (`large_components.relaxed`, `complementary`), as `dense`'s rounds are proven. And the
+value pairing's check of a round's potentials on every cell (`bounded_shortfalls`), which works out only the
+cells that a bound over their block does not already show covered (issue 31, item 6).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .large_components import complementary, dense_assignment, relaxed
-from .overlaps import check_pairs_fit
+from .overlaps import check_pairs_fit, overlap_kept
 from .staircase import started_within
 
 # Cells worked out at a time (here and in `dense`): a block's temporaries are a few of these in int64.
@@ -92,3 +95,78 @@ def _verified(
             return False
     matched = -costs[matched_small, matched_large].astype(np.int64)
     return complementary(matched_small, matched_large, matched, x, y)
+
+
+# Rows a block and columns a chunk of `bounded_shortfalls`' bounds (an onion's blocks: about three in four bounded).
+_BOUND_ROWS = 16
+_BOUND_COLUMNS = 64
+
+
+def _runs(values: np.ndarray, size: int, reduce: Any) -> np.ndarray:
+    """`reduce` (np.maximum or np.minimum) over each run of `size` consecutive `values`."""
+    return reduce.reduceat(values, np.arange(0, len(values), size))
+
+
+def bounded_shortfalls(cells: Any, x: np.ndarray, y: np.ndarray) -> Any:
+    """How far each cell of the value pairing's `cells` (a `dense._Cells` with a worth, whose weights do not look at
+    identical boundaries) is short of the potentials x (rows) and y (columns): yields (rows, columns, short),
+    short[k, l] = w(rows[k], columns[l]) - x - y for a pair, -1 for a cell that is no pair (never short, never
+    tight), for every cell but those of the blocks shown covered with room to spare (every cell below 0) by a bound.
+
+    A cell's weight is its row's part and its column's part (which of them by whether the two have one type) plus
+    the shared extent (`dense._Cells._worth_parts`). Rows and columns sorted by (type, start), a block of rows and a
+    chunk of columns bound it by the largest parts of the types they hold and the most extent any two of them can
+    share (the nearer of the largest ends less the farther of the least starts, and the shorter of the longest):
+    where that stays below 0, no cell of them is short or tight, and none is worked out. The potentials of a round
+    nearly cover most cells, so most blocks are bounded out (3 in 4 of the half-identical onion's)."""
+    (row_start, row_end, row_kind), (column_start, column_end, column_kind) = cells.small, cells.large
+    if cells.flipped:  # the predictions are the rows: the reference's parts are the columns'
+        row_same = row_other = cells.part_predicted - x
+        column_same, column_other = cells.part_same - y, cells.part_other - y
+    else:
+        row_same, row_other = cells.part_same - x, cells.part_other - x
+        column_same = column_other = cells.part_predicted - y
+    order_r, order_c = np.lexsort((row_start, row_kind)), np.lexsort((column_start, column_kind))
+    bounds = []
+    for order, size, same, other, start, end, kind in (
+        (order_r, _BOUND_ROWS, row_same, row_other, row_start, row_end, row_kind),
+        (order_c, _BOUND_COLUMNS, column_same, column_other, column_start, column_end, column_kind),
+    ):
+        start, end, kind = start[order], end[order], kind[order]
+        largest = [_runs(values, size, np.maximum) for values in (same[order], other[order], end, end - start)]
+        least = [_runs(values, size, np.minimum) for values in (start, kind)]
+        bounds.append([*largest[:2], least[0], *largest[2:], least[1], _runs(kind, size, np.maximum)])
+    (r_same, r_other, r_first, r_last, r_long, r_low, r_high) = (part[:, None] for part in bounds[0])
+    (c_same, c_other, c_first, c_last, c_long, c_low, c_high) = bounds[1]
+    shared = np.minimum(np.minimum(r_last, c_last) - np.maximum(r_first, c_first), np.minimum(r_long, c_long))
+    one_type = (r_low == r_high) & (c_low == c_high) & (r_low == c_low)
+    may_share_type = (r_low <= c_high) & (c_low <= r_high)
+    same_part, other_part = r_same + c_same, r_other + c_other
+    part = np.where(one_type, same_part, np.where(may_share_type, np.maximum(same_part, other_part), other_part))
+    worked = (shared > 0) & (part + shared >= 0)
+    chunk_of = np.arange(len(order_c)) // _BOUND_COLUMNS
+    common = max(int(row_start.max()), int(column_start.max())) < min(int(row_end.min()), int(column_end.min()))
+    every_pair = cells.min_overlap is None and common
+    for block in np.flatnonzero(worked.any(axis=1)).tolist():
+        rows = order_r[block * _BOUND_ROWS : (block + 1) * _BOUND_ROWS]
+        columns = order_c[worked[block][chunk_of]]
+        start, end, kind = row_start[rows, None], row_end[rows, None], row_kind[rows, None]
+        other_start, other_end = column_start[columns], column_end[columns]
+        short = np.minimum(end, other_end)
+        short -= np.maximum(start, other_start)
+        no_pair = None
+        if not every_pair:  # (where every entity holds a common position, every cell is a pair)
+            no_pair = short <= 0
+            if cells.min_overlap is not None:
+                length = (other_end - other_start) if cells.flipped else (end - start)
+                no_pair |= ~overlap_kept(short, length, cells.min_overlap)
+        same = np.equal(kind, column_kind[columns])
+        if cells.flipped:
+            short += np.where(same, column_same[columns], column_other[columns])
+            short += row_same[rows, None]
+        else:
+            short += np.where(same, row_same[rows, None], row_other[rows, None])
+            short += column_same[columns]
+        if no_pair is not None:
+            short[no_pair] = -1
+        yield rows, columns, short
