@@ -355,14 +355,18 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
     of the result for sentence-level ones, without the value score (a bucket's rows carry no value pairing)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     options = options if options.value is None else options.evolve(value=None)
+    # The buckets of every sentence-level slice scored in one call (their exact ratios computed at once).
+    present = {
+        name: [bucket for bucket in names if bucket in counts.by_bucket[name]]
+        for name, names in counts.names.items()
+        if name not in counts.two_sided
+    }
+    scored = iter(scores_of([counts.by_bucket[name][bucket] for name in present for bucket in present[name]], options))
     for name, names in counts.names.items():
         if name in counts.two_sided:
             out[name] = two_sided_scores(counts.two_sided[name], names, options)
         else:
-            tallies = counts.by_bucket[name]
-            present = [bucket for bucket in names if bucket in tallies]
-            # The slice's buckets scored in one call (their exact ratios computed at once).
-            out[name] = dict(zip(present, scores_of([tallies[bucket] for bucket in present], options)))
+            out[name] = {bucket: next(scored) for bucket in present[name]}
     return out
 
 
