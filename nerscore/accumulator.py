@@ -319,7 +319,8 @@ def _counted(
     """A batch counted as `compute_semeval` counts it: its `Counted` (with texts, `ungrounded` set), its `entities`
     rows with `return_entities`, its columns as scored and its number of sentences."""
     predictions, references, form, sentence_lengths = measured_batches(predictions, references)
-    scored = scored_columns(predictions, references, form, options, checked_columns(columns, len(references)))
+    checked = checked_columns(columns, len(references))
+    scored = scored_columns(predictions, references, form, options, checked, sentence_lengths)
     entities = None
     rows: list[Row] | Pairs | None  # with return_entities: the table of pairs, or for strings its rows
     if FORMS[form].grounded:  # docs/scoring.md §1b: grounded, then scored as spans

@@ -180,16 +180,25 @@ def per_sentence_columns(counted: Counted) -> tuple[np.ndarray, np.ndarray | Non
     return np.hstack((counted.per_sentence, buckets)), None
 
 
-def scored_columns(predictions: Batch, references: Batch, form: str, options: Options, columns: Columns) -> Columns:
+def scored_columns(
+    predictions: Batch,
+    references: Batch,
+    form: str,
+    options: Options,
+    columns: Columns,
+    sentence_lengths: list[int] | None = None,
+) -> Columns:
     """The columns as scored: `tokens` checked against the tags (one token per tag) and, with ids, those at the
     positions `ignore_index` drops dropped with them, so that entities' start and end index the tokens kept
-    (docs/scoring.md §11); with `slices`, a `ValueError` naming what to pass for a slice whose input is missing."""
+    (docs/scoring.md §11); with `slices`, a `ValueError` naming what to pass for a slice whose input is missing.
+    `sentence_lengths`: each sentence's number of tags where the alignment check measured them (`measured_batches`)."""
     entry = FORMS[form]
     # Tags once the batch is known to hold some (without a value it may be spans, whose tokens need not align).
     holds_tags = not entry.entities and holds_values(predictions, references)
     if columns.tokens is not None and holds_tags:
-        kept = kept_tokens(columns.tokens, rows_of(references), options.ignore_index, entry.ids)
-        columns = replace(columns, tokens=kept)
+        kept = kept_tokens(columns, rows_of(references), options.ignore_index, entry.ids, sentence_lengths)
+        if kept is not columns.tokens:  # (the same tokens keep the columns, with the labels they have read)
+            columns = replace(columns, tokens=kept)
     if options.slices:
         check_slice_inputs(options, columns, entry.entities, holds_tags)
     return columns

@@ -218,6 +218,13 @@ def test_read_checks_as_of_and_reads_lists_of_strings_where_they_are() -> None:
         assert str(from_read.value) == str(from_of.value)
 
 
+@pytest.mark.parametrize("make", [Columns.read, Columns.of], ids=["read", "of"])
+def test_each_sentences_number_of_tokens(make: Any) -> None:
+    # `read` measures them with its check (kept_tokens compares them with the tags'); `of`, when asked.
+    columns = make(3, tokens=[["Ann", "sang"], ("in",), []], groups=["a", "b", "c"])
+    assert columns.token_lengths() == [2, 1, 0]
+
+
 class _Label(str):
     """A str subclass: not exactly `str`, so its label is `str` of it, a plain string."""
 

@@ -222,14 +222,23 @@ def value_pairs(pairs: Pairs, options: Options) -> Pairs:
             if inner is not None:
                 found.append(inner)
                 nested[:] = False
-        kinds, r_types, p_types, r0, r1, p0, p1 = (np.concatenate(column) for column in zip(*found))
+        # The columns of the one part as they are (each made here by `value_flat`), else joined: fresh memory a
+        # column the size of the table, which the system maps afresh each call (page faults: benchmarks/README.md).
+        kinds, r_types, p_types, r0, r1, p0, p1 = (
+            column[0] if len(found) == 1 else np.concatenate(column) for column in zip(*found)
+        )
         # A row's sentence is the one whose placed positions hold its first position: the last sentence starting
         # at or before it (a sentence without entities takes a stride of its own, or no room at all, so never
-        # that one); back to the sentence's own.
+        # that one); back to the sentence's own, in place (-1 where the row has no such entity).
         holding = np.searchsorted(shift, np.where(r0 >= 0, r0, p0), side="right") - 1
         back = move[holding]
-        bounds = [np.where(column >= 0, column - back, -1) for column in (r0, r1, p0, p1)]
-        parts.append(Pairs.of_columns([holding, kinds, r_types, p_types, *bounds], pairs.type_names, pairs.sentences))
+        for column in (r0, r1, p0, p1):
+            missing = column < 0
+            column -= back
+            column[missing] = -1
+        parts.append(
+            Pairs.of_columns([holding, kinds, r_types, p_types, r0, r1, p0, p1], pairs.type_names, pairs.sentences)
+        )
     if nested.any():
         parts.append(Pairs.of_rows(value_rows(pairs.select(nested[pairs.sentence]).rows(), options), pairs.type_names))
     if len(parts) == 1 and parts[0].sentences == pairs.sentences:
@@ -282,17 +291,14 @@ def value_flat(
     simple = (degree_r[edge_r] == 1) & (degree_p[edge_p] == 1)
     pair_r, pair_p = edge_r[simple], edge_p[simple]
     types_r, types_p = references.type_id[pair_r], predictions.type_id[pair_p]
-    same_bounds = (references.start[pair_r] == predictions.start[pair_p]) & (
-        references.end[pair_r] == predictions.end[pair_p]
-    )
+    # Each pair's extents gathered once, for the comparison and the columns.
+    extent_r = (references.start[pair_r], references.end[pair_r])
+    extent_p = (predictions.start[pair_p], predictions.end[pair_p])
+    same_bounds = (extent_r[0] == extent_p[0]) & (extent_r[1] == extent_p[1])
     same_type = types_r == types_p
     kind = np.select([same_bounds & same_type, same_bounds, same_type], [_I, _IV, _V], _VI)
     lone_r, lone_p = np.flatnonzero(degree_r == 0), np.flatnonzero(degree_p == 0)
     absent_r, absent_p = np.full(len(lone_r), none), np.full(len(lone_p), none)
-    extent_r, extent_p = (
-        (references.start[pair_r], references.end[pair_r]),
-        (predictions.start[pair_p], predictions.end[pair_p]),
-    )
     lone_extent_r = (references.start[lone_r], references.end[lone_r])
     lone_extent_p = (predictions.start[lone_p], predictions.end[lone_p])
     groups: list[Sequence[Any]] = [
