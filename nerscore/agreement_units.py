@@ -139,14 +139,21 @@ def _covering_labels(
     if (start[order][1:] >= end[order][:-1]).all():  # no two entities share a unit: one type or "O" a unit
         return _disjoint_codes(start, end, kind + 1, units), [OUTSIDE, *kinds]
     # Overlapping entities: the units between two consecutive boundaries (an entity's start or end) share their
-    # covering entities, so the labels are found per such segment (at most twice the entities, plus one), each
-    # entity listed in the segments it covers; time follows the entities and how deeply they nest, never the
-    # types times the units.
+    # covering entities, so the labels are found per such segment (at most twice the entities, plus one). Each
+    # type's entities are first merged into the runs of segments they cover, so that a segment is listed once for
+    # each type that covers it, however many entities of that type nest there: time follows the entities and the
+    # labels' types, never how deeply the entities nest (an onion of n entities of one type listed n**2
+    # (segment, entity) pairs) nor the types times the units.
     bounds = np.unique(np.concatenate(([0, units], start, end)))
     first, last = np.searchsorted(bounds, start), np.searchsorted(bounds, end)
-    spread = last - first
-    covering, segment = ranges(first, spread)
-    held = np.unique(segment * len(kinds) + kind[covering])  # (segment, type) once each, sorted
+    step = len(bounds)  # past every segment: each type's segments numbered apart from the next type's
+    order = np.lexsort((first, kind))
+    low, high = kind[order] * step + first[order], kind[order] * step + last[order]
+    run = np.flatnonzero(np.r_[True, low[1:] > np.maximum.accumulate(high)[:-1]])
+    run_low = low[run]
+    _, covered = ranges(run_low, np.maximum.reduceat(high, run) - run_low)
+    held_kind, held_segment = np.divmod(covered, step)
+    held = np.sort(held_segment * len(kinds) + held_kind)  # (segment, type) once each, sorted
     held_segment, held_kind = np.divmod(held, len(kinds))
     starts = run_starts(held_segment)
     names = {OUTSIDE: 0}
