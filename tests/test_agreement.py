@@ -613,3 +613,37 @@ def test_a_column_value_of_the_wrong_form_is_located(columns, message) -> None:
     annotations = {"a": [[(0, 3, "PER")], []], "b": [[(0, 3, "PER")], []]}
     with pytest.raises(InvalidInputError, match=message):
         agreement(annotations, **columns)
+
+
+@pytest.mark.parametrize(
+    "columns, message",
+    [
+        pytest.param({"texts": 5}, r"^texts: found 5; expected", id="texts-a-number"),
+        pytest.param({"tokens": True}, r"^tokens: found True; expected", id="tokens-a-bool"),
+        pytest.param({"documents": np.array(1), "bootstrap": 20}, r"^documents: found", id="documents-a-0-d-array"),
+        pytest.param(
+            {"documents": [np.array([1, 2])], "bootstrap": 20},
+            r"^documents, sentence 0: found \[1, 2\], which is not hashable",
+            id="a-document-an-array",
+        ),
+    ],
+)
+def test_a_column_of_the_wrong_form_is_located(columns, message) -> None:
+    # A column that is no list (texts=5) once escaped as TypeError "'int' object is not iterable"; a document id
+    # that numpy turns hashable (np.array(1).tolist()) was checked so but used as given: "unhashable type".
+    with pytest.raises(InvalidInputError, match=message):
+        agreement({"a": [["B-PER"]], "b": [["O"]]}, **columns)
+
+
+def test_documents_are_read_as_compute_semeval_reads_them() -> None:
+    # A document numpy gives (np.array(1)) is the id 1, as compute_semeval reads it: it raised "unhashable type".
+    annotations = {"a": [["B-PER"], ["O"]], "b": [["O"], ["B-LOC"]]}
+    as_arrays = agreement(annotations, documents=[np.array(1), np.array(1)], bootstrap=50)
+    assert as_arrays == agreement(annotations, documents=[1, 1], bootstrap=50)
+
+
+@pytest.mark.parametrize("batch", [np.array(1), np.array("B-PER")], ids=["ids", "tags"])
+def test_an_annotator_s_batch_that_is_a_0_d_array_names_the_annotator(batch) -> None:
+    # "iteration over a 0-d array" escaped as a TypeError.
+    with pytest.raises(InvalidInputError, match=r"^annotations\['b'\]: found ndarray; expected a batch"):
+        agreement({"a": [["O"]], "b": batch})
