@@ -14,13 +14,13 @@ import itertools
 import math
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .errors import shown
+from .errors import is_collection, shown
 from .schemes import SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
 
 # More resamples than this add nothing an interval or a p-value can show, and would take minutes.
@@ -32,12 +32,6 @@ EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 def is_id(value: Any) -> bool:
     """An integer label id: a Python or numpy integer, not a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-
-
-def is_collection(value: Any) -> bool:
-    """A collection of values (a list, tuple, set, generator ...): iterable, and not a string or bytes, whose
-    characters a caller never means as its values."""
-    return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
 
 
 # A check: the option's name and the value given -> the value as `Options` holds it.

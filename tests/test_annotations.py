@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import nerscore
@@ -452,7 +453,9 @@ def test_a_path_reader_takes_a_bytes_path(reader, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("reader", LINE_READERS, ids=lambda reader: reader.__name__)
 @pytest.mark.parametrize(
-    "lines", [None, 3, "data/test.conll", b"data/test.conll"], ids=["none", "a-number", "a-path", "bytes"]
+    "lines",
+    [None, 3, "data/test.conll", b"data/test.conll", np.array("x")],
+    ids=["none", "a-number", "a-path", "bytes", "a-0-d-array"],  # the last: "iteration over a 0-d array" before
 )
 def test_a_line_reader_given_no_lines_says_what_it_found(reader, lines) -> None:
     with pytest.raises(

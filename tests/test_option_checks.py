@@ -109,3 +109,25 @@ BAD_CONFUSION = {
 def test_a_bad_confusion_says_what_it_found(value, found: str) -> None:
     with pytest.raises(ValueError, match=r"^confusion must be True, False or 'sparse', " + found):
         ns.compute_semeval(predictions=[["O"]], references=[["O"]], confusion=value)
+
+
+# A 0-d numpy array (np.array("PER"), or a scalar that came back from np.asarray) is iterable by its type but
+# raises TypeError "iteration over a 0-d array" when iterated: a list option given one is refused by its check.
+ZERO_D_OPTIONS = {
+    "labels": "labels must be a list of entity types",
+    "evaluation_schemes": "evaluation_schemes must be a list of evaluation schemes",
+    "slices": "slices must be a list of slice names",
+    "seen": "seen must be a collection of entity texts",
+    "label_list": "label_list must be a list of tags",
+}
+
+
+@pytest.mark.parametrize(("name", "message"), ZERO_D_OPTIONS.items(), ids=ZERO_D_OPTIONS.keys())
+def test_a_0_d_array_given_for_a_list_option_is_refused_by_its_check(name: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(predictions=[["O"]], references=[["O"]], **{name: np.array("PER")})
+
+
+def test_a_0_d_array_of_slice_edges_is_refused_by_its_check() -> None:
+    with pytest.raises(ValueError, match=r"slice_edges\['entity_length'\] must be"):
+        ns.compute_semeval(predictions=[["O"]], references=[["O"]], slice_edges={"entity_length": np.array(3)})
