@@ -2141,6 +2141,17 @@ def test_value_control_adds_the_value_row() -> None:
     assert "Value " in spans[0]
 
 
+@pytest.mark.parametrize("value", [["ace08"], {"a": 1}, 5, "xyz"], ids=["a-list", "a-dict", "a-number", "unknown"])
+def test_a_value_control_of_any_other_json_reads_as_off(value) -> None:
+    # An API caller sends any JSON: a list raised TypeError "unhashable type: 'list'" where an unknown name reads
+    # as off (space.scoring.value_option); the endpoints answer, never an error.
+    status, _, summary, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient", value)
+    assert status.startswith("Evaluated 6 sentences") and "Value" not in status
+    assert all(row[0] != "value" for row in summary.values.tolist())
+    status, _ = answers.compare_text(texts.COMPARE_EXAMPLE, "IOB2", "lenient", value)
+    assert status.startswith("Compared systems A and B")
+
+
 # The diagnostics and the most frequent errors (docs/scoring.md §11), on the page only
 
 
