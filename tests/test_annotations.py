@@ -806,3 +806,18 @@ def test_fragments_that_touch_are_no_discontinuous_annotation(tmp_path: Path, ca
     assert document.discontinuous == 1
     nerscore.main(["--brat", str(tmp_path / "reference"), str(tmp_path / "prediction")])
     assert "note: 2 discontinuous annotations (1 reference, 1 predicted)" in capsys.readouterr().err
+
+
+def test_a_brat_folder_deeper_than_python_recurses_is_read(tmp_path: Path) -> None:
+    # Python 3.11's os.walk recurses once a folder: 1,500 nested folders raised RecursionError out of read_brat and
+    # `--brat` (a traceback). Folders are walked as deep as the file system holds them.
+    folder = str(tmp_path / "gold")
+    os.mkdir(folder)
+    for _ in range(1_500):
+        folder = os.path.join(folder, "d")
+        os.mkdir(folder)  # (os.makedirs recurses too)
+    Path(folder, "x.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
+    Path(folder, "x.txt").write_text("Ada", encoding="utf-8")
+    (document,) = nerscore.read_brat(tmp_path / "gold")
+    assert document.name == "/".join(["d"] * 1_500) + "/x"
+    assert document.spans == [nerscore.Span(0, 3, "PER")]
