@@ -647,3 +647,31 @@ def test_an_annotator_s_batch_that_is_a_0_d_array_names_the_annotator(batch) -> 
     # "iteration over a 0-d array" escaped as a TypeError.
     with pytest.raises(InvalidInputError, match=r"^annotations\['b'\]: found ndarray; expected a batch"):
         agreement({"a": [["O"]], "b": batch})
+
+
+def _onion_peak(entities: int) -> int:
+    import tracemalloc
+
+    annotations = {
+        "a": [[(index, 2 * entities - index, "T") for index in range(entities)]],
+        "b": [[(index, 2 * entities - index - 1, "T") for index in range(entities)]],
+    }
+    tracemalloc.start()
+    try:
+        agreement(annotations)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="issue 31 (red team): agreement_units._covering_labels lists every entity in every segment it covers, "
+    "so an onion of n nested entities holds n**2 (segment, entity) rows: memory x4 as n doubles; with a type a "
+    "layer the time grows x6-8 a doubling (2,000 a side: 7.9 s, 411 MB). The rule: cost follows the input's "
+    "size, never its nesting.",
+)
+def test_the_units_of_nested_spans_cost_what_their_entities_cost_not_their_depth() -> None:
+    _onion_peak(50)  # (the first call's imports)
+    assert _onion_peak(800) < 3 * _onion_peak(400)
