@@ -811,13 +811,19 @@ def test_fragments_that_touch_are_no_discontinuous_annotation(tmp_path: Path, ca
 def test_a_brat_folder_deeper_than_python_recurses_is_read(tmp_path: Path) -> None:
     # Python 3.11's os.walk recurses once a folder: 1,500 nested folders raised RecursionError out of read_brat and
     # `--brat` (a traceback). Folders are walked as deep as the file system holds them.
-    folder = str(tmp_path / "gold")
-    os.mkdir(folder)
+    folders = [str(tmp_path / "gold")]
     for _ in range(1_500):
-        folder = os.path.join(folder, "d")
+        folders.append(os.path.join(folders[-1], "d"))
+    for folder in folders:
         os.mkdir(folder)  # (os.makedirs recurses too)
-    Path(folder, "x.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
-    Path(folder, "x.txt").write_text("Ada", encoding="utf-8")
-    (document,) = nerscore.read_brat(tmp_path / "gold")
-    assert document.name == "/".join(["d"] * 1_500) + "/x"
-    assert document.spans == [nerscore.Span(0, 3, "PER")]
+    try:
+        Path(folders[-1], "x.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
+        Path(folders[-1], "x.txt").write_text("Ada", encoding="utf-8")
+        (document,) = nerscore.read_brat(tmp_path / "gold")
+        assert document.name == "/".join(["d"] * 1_500) + "/x"
+        assert document.spans == [nerscore.Span(0, 3, "PER")]
+    finally:  # removed here, from the deepest up: shutil.rmtree, which pytest cleans tmp_path with, recurses too
+        for name in ("x.ann", "x.txt"):
+            Path(folders[-1], name).unlink(missing_ok=True)
+        for folder in reversed(folders):
+            os.rmdir(folder)
