@@ -8,11 +8,11 @@ annotators whose documents or texts differ, is a `ConllError` naming the file (a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
-from ..errors import shown
+from ..errors import is_collection, shown
 from ..span import Span, listed
 from .annotations import read_brat_beside, read_brat_file, same_brat_names
 from .readers import ConllError, checked_path, conll_rows, json_file_records, text_lines
@@ -153,7 +153,7 @@ def check_paths(paths: Any, each: str) -> None:
     """A reader of several paths given one: its characters would be read as paths ('l': no such file)."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
-    if not isinstance(paths, Iterable):
+    if not is_collection(paths):
         raise ValueError(f"found {type(paths).__name__}; expected a list of paths ({each})")
 
 
