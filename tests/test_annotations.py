@@ -827,3 +827,14 @@ def test_a_brat_folder_deeper_than_python_recurses_is_read(tmp_path: Path) -> No
             Path(folders[-1], name).unlink(missing_ok=True)
         for folder in reversed(folders):
             os.rmdir(folder)
+
+
+@pytest.mark.parametrize("reader", [nerscore.read_conll, nerscore.read_two_systems], ids=lambda reader: reader.__name__)
+@pytest.mark.parametrize(
+    "documents", [5, "docs", (), np.array([1])], ids=["a-number", "a-string", "a-tuple", "an-array"]
+)
+def test_a_documents_argument_that_takes_no_number_is_refused(reader, documents) -> None:
+    # `documents` receives each sentence's document number: anything without append raised AttributeError
+    # ("'int' object has no attribute 'append'") at the first sentence.
+    with pytest.raises(ValueError, match=r"^documents is .*; expected a list, which receives each sentence's document"):
+        list(reader(["a O O O", ""], documents=documents))

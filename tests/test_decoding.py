@@ -246,6 +246,9 @@ BAD_ENCODINGS = {
     "no spans": (None, 4, r"spans is None \(NoneType\); expected an iterable of Span"),
     "one span alone": (Span(0, 1, PER), 4, r"spans is Span\(start=0.*\(Span\); expected an iterable of Span"),
     "a 0-d array": (np.array(1), 4, r"spans is array\(1\) \(ndarray\); expected an iterable of Span"),
+    # No list holds so many tags: OverflowError "cannot fit 'int' into an index-sized integer" before.
+    "a length no list holds": ([], 10**5000, r"length is <int of about 5,001 digits>; expected a number of tokens"),
+    "a length past 64 bits": ([], 2**64, r"length is 18446744073709551616; expected a number of tokens a list holds"),
 }
 
 

@@ -132,6 +132,10 @@ def conll_rows(
     a sentence and ``-DOCSTART-`` lines are skipped; a line of `tag_columns` columns or fewer is a `ConllError`
     ending in `expected`; each sentence's document number goes into `documents` (when given) before it is
     yielded."""
+    if documents is not None and not callable(getattr(documents, "append", None)):  # (AttributeError before)
+        raise ValueError(
+            f"documents is {shown(documents)}; expected a list, which receives each sentence's document number, or None"
+        )
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
     document = 0
