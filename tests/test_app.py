@@ -1415,6 +1415,25 @@ def test_upload_page_compares_a_four_column_file(tmp_path):
     assert table.empty and figure is None
 
 
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        pytest.param("missing.conll", "missing.conll cannot be read (No such file or directory)", id="missing"),
+        pytest.param(".", "cannot be read (Is a directory)", id="a-folder"),
+        pytest.param(5, "The upload is 5, no file's path", id="a-number"),
+        pytest.param("/dev/zero", "zero holds more than 1,000,000 bytes; the page evaluates at most", id="endless"),
+    ],
+)
+def test_an_upload_that_cannot_be_read_is_a_message(tmp_path, monkeypatch, path, message: str) -> None:
+    # Called directly (Gradio hands over a file it wrote): FileNotFoundError, IsADirectoryError or TypeError
+    # escaped space.parsing.read_upload, and /dev/zero (size 0) was read until MemoryError.
+    if path == "/dev/zero" and not os.path.exists(path):
+        pytest.skip("no /dev/zero here")
+    monkeypatch.chdir(tmp_path)
+    status = page_events.upload_page(path, "IOB2", "lenient", texts.ONE_SYSTEM)[1]
+    assert status.startswith("⚠️ **Cannot evaluate.**") and message in status, status
+
+
 def test_readme_states_how_the_page_compares():
     readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("## Speed", 1)[0].split())
