@@ -50,8 +50,10 @@ class ArchiveAnnotations:
 
 def is_archive(path: str | None) -> bool:
     """Whether the uploaded file is a ZIP archive (by its content, not its name)."""
+    if not isinstance(path, (str, os.PathLike)):  # (str() of an int of 5,000 digits raised ValueError)
+        return False
     try:
-        return bool(path) and zipfile.is_zipfile(str(path))
+        return bool(path) and zipfile.is_zipfile(path)
     except OSError:
         return False
 

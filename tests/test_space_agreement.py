@@ -376,6 +376,13 @@ def _archive_status(tmp_path, files: dict[str, bytes | str]) -> str:
     return agreement.upload_page(_zip(tmp_path / "upload.zip", files))[0]
 
 
+@pytest.mark.parametrize("path", [5, 10**5000, ["a.zip"]], ids=["a-number", "a-number-of-5001-digits", "a-list"])
+def test_an_upload_that_is_no_path_is_a_message(path) -> None:
+    # Called directly: TypeError from os.path.getsize, or str() of the long int's "Exceeds the limit" ValueError.
+    status = agreement.upload_page(path)[0]
+    assert status.startswith("⚠️ **Cannot measure agreement.** The upload is") and "no file's path" in status
+
+
 def test_an_archive_of_folders_deeper_than_python_recurses_is_a_message(tmp_path):
     # 2,000 nested folders (4 KB of names) raised RecursionError out of the endpoint (pathlib's mkdir creates
     # each missing parent by recursion); a folder as deep as an annotation tool writes one is read as before.
