@@ -201,7 +201,7 @@ def read_upload(path: str | None) -> str:
     if not path:
         raise InputProblem("No file was uploaded.")
     if not isinstance(path, (str, os.PathLike)):  # (Gradio hands over a path; a direct caller may not)
-        raise InputProblem(f"The upload is {nerscore.errors.shown(path)}, no file's path.")
+        raise InputProblem(f"The upload is no file's path (found {type(path).__name__}).")
     name = Path(path).name
     try:
         size = os.path.getsize(path)

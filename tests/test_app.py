@@ -1420,7 +1420,7 @@ def test_upload_page_compares_a_four_column_file(tmp_path):
     [
         pytest.param("missing.conll", "missing.conll cannot be read (No such file or directory)", id="missing"),
         pytest.param(".", "cannot be read (Is a directory)", id="a-folder"),
-        pytest.param(5, "The upload is 5, no file's path", id="a-number"),
+        pytest.param(5, "The upload is no file's path (found int).", id="a-number"),
         pytest.param("/dev/zero", "zero holds more than 1,000,000 bytes; the page evaluates at most", id="endless"),
     ],
 )
