@@ -29,7 +29,7 @@ from .compute import (
     scored_columns,
     with_ungrounded_key,
 )
-from .errors import InvalidInputError
+from .errors import InvalidInputError, shown
 from .forms.batches import measured_batches
 from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
@@ -255,6 +255,8 @@ class Accumulator:
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
+        if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
+            raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         options = self.options if options is None else options
         tally, slices = self.tally or Tally({}, TokenCounts() if token_accuracy else None), self.slices
         if self.tally is None and (options.diagnostics or options.errors or options.slices):

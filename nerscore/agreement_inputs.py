@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError, is_collection, shown
 from .forms.inputs import SPANS, TAGS, as_list, first_value, lengths, read_spans, rows_of, value_form
 
 
@@ -48,7 +48,7 @@ def read_annotations(annotations: Mapping[str, Any]) -> list[Annotator]:
             rows = as_list(batch, side)
             present = np.ones(len(rows), dtype=bool)
         else:
-            if isinstance(batch, (str, bytes, Mapping)) or not hasattr(batch, "__iter__"):
+            if isinstance(batch, Mapping) or not is_collection(batch):
                 raise InvalidInputError(
                     f"found {type(batch).__name__}; expected a batch: a list with one list per sentence", side
                 )
@@ -90,6 +90,8 @@ def common_form(annotators: list[Annotator]) -> str | None:
 
 def checked_column(values: Any, name: str, sentences: int) -> list[Any]:
     """A column beside the annotations (`texts`, `tokens`, `documents`) as a list, one value per sentence."""
+    if not is_collection(values):  # list() raised TypeError: "'int' object is not iterable"
+        raise InvalidInputError(f"found {shown(values)}; expected a list with one value per sentence", name)
     listed = list(values)
     if len(listed) != sentences:
         raise InvalidInputError(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
@@ -160,6 +161,10 @@ def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
     overlapping ones overwrote each other's tags)."""
     if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or length < 0:
         raise InvalidInputError(f"length is {shown(length)}; expected a whole number of tokens >= 0")
+    if length > sys.maxsize:  # (OverflowError: "cannot fit 'int' into an index-sized integer")
+        raise InvalidInputError(
+            f"length is {shown(length)}; expected a number of tokens a list holds ({sys.maxsize:,})"
+        )
     given = listed("spans", spans, "an iterable of Span")
     for index, span in enumerate(given):
         if not isinstance(span, Span):

@@ -71,6 +71,15 @@ class InvalidInputError(ValueError):
         return f"{', '.join(where)}: {problem}" if where else problem
 
 
+def is_collection(value: Any) -> bool:
+    """A collection of values (a list, tuple, set, generator ...): iterable, and not a string or bytes, whose
+    characters a caller never means as its values. A 0-d array (numpy's, a tensor) is iterable by its type but
+    raises TypeError "iteration over a 0-d array" when iterated: it is one value, no collection."""
+    if getattr(value, "ndim", None) == 0:
+        return False
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
+
+
 def located(sentence: int, call: Callable[..., T], *arguments: Any) -> T:
     """`call(*arguments)`, an `InvalidInputError` it raises without a sentence located at `sentence` (a sentence's
     pairing refused before it allocates, docs/scoring.md §3)."""

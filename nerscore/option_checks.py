@@ -14,13 +14,13 @@ import itertools
 import math
 import numbers
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .errors import shown
+from .errors import is_collection, shown
 from .schemes import SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
 
 # More resamples than this add nothing an interval or a p-value can show, and would take minutes.
@@ -32,12 +32,6 @@ EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 def is_id(value: Any) -> bool:
     """An integer label id: a Python or numpy integer, not a bool."""
     return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-
-
-def is_collection(value: Any) -> bool:
-    """A collection of values (a list, tuple, set, generator ...): iterable, and not a string or bytes, whose
-    characters a caller never means as its values."""
-    return isinstance(value, Iterable) and not isinstance(value, (str, bytes))
 
 
 # A check: the option's name and the value given -> the value as `Options` holds it.
@@ -153,6 +147,11 @@ def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
         tags: dict[int, str] = {}
         keys: dict[int, Any] = {}
         for key, tag in label_list.items():
+            if isinstance(key, str) and len(key) > 4_000 and re.fullmatch(r"-?[0-9]+", key):  # (int() refuses)
+                raise ValueError(
+                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found "
+                    f"{shown(key, 20)}, of {len(key.lstrip('-')):,} digits"
+                )
             if is_id(key) or (isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)):
                 label_id = int(key)
             else:
@@ -220,6 +219,10 @@ def check_confidence_level(name: str, value: Any) -> float:
     level = check_number(name, value, expected, 1.0)
     if not 0 < level < 1:
         raise ValueError(f"confidence_level must be {expected} (0 and 1 excluded), found {shown(value)}")
+    if not 1 - (1 - level) / 2 < 1:  # the interval's upper tail: 1 - 1e-16 leaves none a float can hold
+        raise ValueError(
+            f"confidence_level must be {expected}, with tails (1 - level) / 2 a float can hold, found {shown(value)}"
+        )
     return level
 
 

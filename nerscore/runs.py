@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .accumulator import Accumulator, given_columns, no_token, without_tokens
+from .errors import is_collection
 from .option_checks import check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
@@ -134,7 +135,7 @@ def _refuse(checked: Options, options: Mapping[str, Any], name: str, refused: tu
 
 def _runs(runs: Any, name: str) -> list[Any]:
     """The runs as a list, at least one."""
-    if isinstance(runs, (str, bytes, Mapping)) or not hasattr(runs, "__iter__"):
+    if isinstance(runs, Mapping) or not is_collection(runs):
         raise ValueError(f"{name} must be a list of runs (each a run's predictions), found {type(runs).__name__}")
     given = list(runs)
     if not given:

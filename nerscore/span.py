@@ -11,7 +11,7 @@ from itertools import pairwise
 from operator import itemgetter
 from typing import Any
 
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError, is_collection, shown
 
 Fragments = tuple[tuple[int, int], ...]
 
@@ -135,7 +135,7 @@ def _is_offset(value: Any) -> bool:
 def listed(name: str, values: Any, expected: str) -> list:
     """`values` (a function's argument `name`) as a list; an `InvalidInputError` saying what it is and that
     `expected` was, where it is no collection of values (a string, a number, None)."""
-    if isinstance(values, (str, bytes, Mapping, Span)) or not hasattr(values, "__iter__"):
+    if isinstance(values, (Mapping, Span)) or not is_collection(values):
         raise InvalidInputError(f"{name} is {shown(values)} ({type(values).__name__}); expected {expected}")
     return list(values)
 

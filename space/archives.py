@@ -10,9 +10,10 @@ told by the paths as the command line tells it, `nerscore.file_format`):
 The annotators' folders or files stand at the archive's top, or in its one folder. The archive is unpacked into a
 temporary folder within the page's caps (`space/caps.py`): at most `caps.MAX_BYTES` packed, and as many unpacked,
 counted as they are unpacked (never as the archive's directory claims), in at most `caps.MAX_ARCHIVE_FILES`
-files. A name that would leave the folder (absolute, or through ``..``) and an encrypted file are refused;
-macOS's ``__MACOSX/`` copies, hidden files and BRAT's configuration files (``*.conf``) are left out. Anything the
-page cannot read is an `InputProblem` naming the archive's file (and line), never a temporary path.
+files at most `caps.MAX_ARCHIVE_DEPTH` folders deep. A name that would leave the folder (absolute, or through
+``..``) and an encrypted file are refused; macOS's ``__MACOSX/`` copies, hidden files and BRAT's configuration
+files (``*.conf``) are left out. Anything the page cannot read is an `InputProblem` naming the archive's file (and
+line), never a temporary path.
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ class ArchiveAnnotations:
 
 def is_archive(path: str | None) -> bool:
     """Whether the uploaded file is a ZIP archive (by its content, not its name)."""
+    if not isinstance(path, (str, os.PathLike)):  # (str() of an int of 5,000 digits raised ValueError)
+        return False
     try:
-        return bool(path) and zipfile.is_zipfile(str(path))
+        return bool(path) and zipfile.is_zipfile(path)
     except OSError:
         return False
 
@@ -67,6 +70,11 @@ def _member_path(name: str) -> PurePosixPath:
         raise InputProblem(
             f"The archive's file {name!r} would be unpacked outside its folder; expected relative names, as "
             "annotation tools write them."
+        )
+    if len(path.parts) > caps.MAX_ARCHIVE_DEPTH + 1:
+        raise InputProblem(
+            f"The archive's file {name[:100]!r} lies {len(path.parts) - 1:,} folders deep; the page reads files at "
+            f"most {caps.MAX_ARCHIVE_DEPTH} folders deep. Use `{COMMAND}` for more."
         )
     return path
 

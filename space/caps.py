@@ -88,3 +88,6 @@ MAX_AGREEMENT_WORK = 1_000_000
 # to the temporary folder is most of the cost: 2,000 (BRAT, 2 annotators x 500 documents, or 8 x 125) took 0.4-0.7 s
 # of CPU and 1.1-1.9 s here under load, 5,000 2.4-3.8 s of CPU and 6.6-8.4 s.
 MAX_ARCHIVE_FILES = 2_000
+# ... and at most MAX_ARCHIVE_DEPTH folders deep: annotation tools write two or three; pathlib creates each missing
+# folder by recursion, so 1,000 (2 KB of names) raised RecursionError.
+MAX_ARCHIVE_DEPTH = 32

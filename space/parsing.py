@@ -200,12 +200,26 @@ def read_upload(path: str | None) -> str:
     too large or not UTF-8 text."""
     if not path:
         raise InputProblem("No file was uploaded.")
+    if not isinstance(path, (str, os.PathLike)):  # (Gradio hands over a path; a direct caller may not)
+        raise InputProblem(f"The upload is no file's path (found {type(path).__name__}).")
     name = Path(path).name
-    size = os.path.getsize(path)
-    if size > caps.MAX_BYTES:
-        raise InputProblem(f"{name} holds {size:,} bytes; the page evaluates at most {caps.MAX_BYTES:,} bytes (1 MB).")
     try:
-        return Path(path).read_bytes().decode("utf-8-sig")
+        size = os.path.getsize(path)
+        if size > caps.MAX_BYTES:
+            raise InputProblem(
+                f"{name} holds {size:,} bytes; the page evaluates at most {caps.MAX_BYTES:,} bytes (1 MB)."
+            )
+        with open(path, "rb") as file:  # at most one byte past the cap: a device's size is 0 (/dev/zero never ends)
+            content = file.read(caps.MAX_BYTES + 1)
+    except OSError as error:
+        raise InputProblem(f"{name} cannot be read ({error.strerror}).") from None
+    if len(content) > caps.MAX_BYTES:
+        raise InputProblem(
+            f"{name} holds more than {caps.MAX_BYTES:,} bytes; the page evaluates at most {caps.MAX_BYTES:,} bytes "
+            "(1 MB)."
+        )
+    try:
+        return content.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise InputProblem(
             f"{name} is not UTF-8 text (byte {error.start:,} is {error.object[error.start]:#04x})."

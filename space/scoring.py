@@ -56,10 +56,10 @@ def types_by_frequency(tally: nerscore.Tally) -> list[str]:
     return sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
 
 
-def value_option(choice: str | None) -> Any:
-    """The `value` option of the page's control (docs/scoring.md §10): None (off, and anything unknown), the
-    preset's name, or True for the default weights."""
-    return {"ace08": "ace08", "default weights": True}.get(choice or "")
+def value_option(choice: Any) -> Any:
+    """The `value` option of the page's control (docs/scoring.md §10): None (off, and anything unknown, any JSON an
+    API caller sends: a list is no key of the dict), the preset's name, or True for the default weights."""
+    return {"ace08": "ace08", "default weights": True}.get(choice) if isinstance(choice, str) else None
 
 
 def _evaluation(counted: nerscore.Accumulator, options: nerscore.Options) -> Evaluation:

@@ -243,3 +243,11 @@ def test_an_empty_batch_adds_no_token_accuracy_to_spans(empty: list) -> None:
     after = Accumulator().update(predictions=spans, references=spans).update(predictions=empty, references=empty)
     assert before.result() == after.result() == expected
     assert Accumulator().update(predictions=empty, references=empty).result()["token_accuracy"] == 0.0
+
+
+@pytest.mark.parametrize("options", [{"per_type": True}, "IOB2", 5], ids=["a-dict", "a-string", "a-number"])
+def test_result_under_options_that_are_no_options_is_refused(options) -> None:
+    # AttributeError ("'dict' object has no attribute 'diagnostics'") before.
+    counted = Accumulator.of().update(predictions=[["B-PER"]], references=[["B-PER"]])
+    with pytest.raises(ValueError, match=r"^options is .*; expected an Options \(nerscore.Options.of\(per_type=True"):
+        counted.result(options)

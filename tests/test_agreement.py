@@ -613,3 +613,65 @@ def test_a_column_value_of_the_wrong_form_is_located(columns, message) -> None:
     annotations = {"a": [[(0, 3, "PER")], []], "b": [[(0, 3, "PER")], []]}
     with pytest.raises(InvalidInputError, match=message):
         agreement(annotations, **columns)
+
+
+@pytest.mark.parametrize(
+    "columns, message",
+    [
+        pytest.param({"texts": 5}, r"^texts: found 5; expected", id="texts-a-number"),
+        pytest.param({"tokens": True}, r"^tokens: found True; expected", id="tokens-a-bool"),
+        pytest.param({"documents": np.array(1), "bootstrap": 20}, r"^documents: found", id="documents-a-0-d-array"),
+        pytest.param(
+            {"documents": [np.array([1, 2])], "bootstrap": 20},
+            r"^documents, sentence 0: found \[1, 2\], which is not hashable",
+            id="a-document-an-array",
+        ),
+    ],
+)
+def test_a_column_of_the_wrong_form_is_located(columns, message) -> None:
+    # A column that is no list (texts=5) once escaped as TypeError "'int' object is not iterable"; a document id
+    # that numpy turns hashable (np.array(1).tolist()) was checked so but used as given: "unhashable type".
+    with pytest.raises(InvalidInputError, match=message):
+        agreement({"a": [["B-PER"]], "b": [["O"]]}, **columns)
+
+
+def test_documents_are_read_as_compute_semeval_reads_them() -> None:
+    # A document numpy gives (np.array(1)) is the id 1, as compute_semeval reads it: it raised "unhashable type".
+    annotations = {"a": [["B-PER"], ["O"]], "b": [["O"], ["B-LOC"]]}
+    as_arrays = agreement(annotations, documents=[np.array(1), np.array(1)], bootstrap=50)
+    assert as_arrays == agreement(annotations, documents=[1, 1], bootstrap=50)
+
+
+@pytest.mark.parametrize("batch", [np.array(1), np.array("B-PER")], ids=["ids", "tags"])
+def test_an_annotator_s_batch_that_is_a_0_d_array_names_the_annotator(batch) -> None:
+    # "iteration over a 0-d array" escaped as a TypeError.
+    with pytest.raises(InvalidInputError, match=r"^annotations\['b'\]: found ndarray; expected a batch"):
+        agreement({"a": [["O"]], "b": batch})
+
+
+def _onion_peak(entities: int) -> int:
+    import tracemalloc
+
+    annotations = {
+        "a": [[(index, 2 * entities - index, "T") for index in range(entities)]],
+        "b": [[(index, 2 * entities - index - 1, "T") for index in range(entities)]],
+    }
+    tracemalloc.start()
+    try:
+        agreement(annotations)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="issue 31 (red team): agreement_units._covering_labels lists every entity in every segment it covers, "
+    "so an onion of n nested entities holds n**2 (segment, entity) rows: memory x4 as n doubles; with a type a "
+    "layer the time grows x6-8 a doubling (2,000 a side: 7.9 s, 411 MB). The rule: cost follows the input's "
+    "size, never its nesting.",
+)
+def test_the_units_of_nested_spans_cost_what_their_entities_cost_not_their_depth() -> None:
+    _onion_peak(50)  # (the first call's imports)
+    assert _onion_peak(800) < 3 * _onion_peak(400)

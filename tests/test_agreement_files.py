@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -588,3 +589,21 @@ def test_a_reader_of_several_paths_given_none_says_so(reader) -> None:
 def test_file_format_names_what_is_no_list_of_paths(paths, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         file_format(paths)
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        # A number raised TypeError "'int' object is not iterable"; a name given twice kept one annotator of the
+        # two silently (a dict of names); a string was read a letter a name.
+        pytest.param(5, r"^names is 5 \(int\); expected the annotators' names, a list of strings", id="a-number"),
+        pytest.param("abc", r"^names is 'abc' \(str\); expected the annotators' names", id="a-string"),
+        pytest.param(["a", "a", "b"], r"^names holds 'a' twice; expected one distinct name per column", id="twice"),
+        pytest.param([None, "b", "c"], r"^names holds None; expected each name a non-empty string", id="a-none"),
+        pytest.param(["a", "", "c"], r"^names holds ''; expected each name a non-empty string", id="empty"),
+    ],
+)
+def test_bad_names_of_a_conll_file_s_columns_are_refused(names, message: str) -> None:
+    path = Path(__file__).parent.parent / "examples" / "agreement.conll"
+    with pytest.raises(ValueError, match=message):
+        read_conll_annotators([path], names=names)

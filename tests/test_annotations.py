@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import nerscore
@@ -452,7 +453,9 @@ def test_a_path_reader_takes_a_bytes_path(reader, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("reader", LINE_READERS, ids=lambda reader: reader.__name__)
 @pytest.mark.parametrize(
-    "lines", [None, 3, "data/test.conll", b"data/test.conll"], ids=["none", "a-number", "a-path", "bytes"]
+    "lines",
+    [None, 3, "data/test.conll", b"data/test.conll", np.array("x")],
+    ids=["none", "a-number", "a-path", "bytes", "a-0-d-array"],  # the last: "iteration over a 0-d array" before
 )
 def test_a_line_reader_given_no_lines_says_what_it_found(reader, lines) -> None:
     with pytest.raises(
@@ -803,3 +806,35 @@ def test_fragments_that_touch_are_no_discontinuous_annotation(tmp_path: Path, ca
     assert document.discontinuous == 1
     nerscore.main(["--brat", str(tmp_path / "reference"), str(tmp_path / "prediction")])
     assert "note: 2 discontinuous annotations (1 reference, 1 predicted)" in capsys.readouterr().err
+
+
+def test_a_brat_folder_deeper_than_python_recurses_is_read(tmp_path: Path) -> None:
+    # Python 3.11's os.walk recurses once a folder: 1,500 nested folders raised RecursionError out of read_brat and
+    # `--brat` (a traceback). Folders are walked as deep as the file system holds them.
+    folders = [str(tmp_path / "gold")]
+    for _ in range(1_500):
+        folders.append(os.path.join(folders[-1], "d"))
+    for folder in folders:
+        os.mkdir(folder)  # (os.makedirs recurses too)
+    try:
+        Path(folders[-1], "x.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
+        Path(folders[-1], "x.txt").write_text("Ada", encoding="utf-8")
+        (document,) = nerscore.read_brat(tmp_path / "gold")
+        assert document.name == "/".join(["d"] * 1_500) + "/x"
+        assert document.spans == [nerscore.Span(0, 3, "PER")]
+    finally:  # removed here, from the deepest up: shutil.rmtree, which pytest cleans tmp_path with, recurses too
+        for name in ("x.ann", "x.txt"):
+            Path(folders[-1], name).unlink(missing_ok=True)
+        for folder in reversed(folders):
+            os.rmdir(folder)
+
+
+@pytest.mark.parametrize("reader", [nerscore.read_conll, nerscore.read_two_systems], ids=lambda reader: reader.__name__)
+@pytest.mark.parametrize(
+    "documents", [5, "docs", (), np.array([1])], ids=["a-number", "a-string", "a-tuple", "an-array"]
+)
+def test_a_documents_argument_that_takes_no_number_is_refused(reader, documents) -> None:
+    # `documents` receives each sentence's document number: anything without append raised AttributeError
+    # ("'int' object has no attribute 'append'") at the first sentence.
+    with pytest.raises(ValueError, match=r"^documents is .*; expected a list, which receives each sentence's document"):
+        list(reader(["a O O O", ""], documents=documents))

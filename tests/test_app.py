@@ -1415,6 +1415,25 @@ def test_upload_page_compares_a_four_column_file(tmp_path):
     assert table.empty and figure is None
 
 
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        pytest.param("missing.conll", "missing.conll cannot be read (No such file or directory)", id="missing"),
+        pytest.param(".", "cannot be read (Is a directory)", id="a-folder"),
+        pytest.param(5, "The upload is no file's path (found int).", id="a-number"),
+        pytest.param("/dev/zero", "zero holds more than 1,000,000 bytes; the page evaluates at most", id="endless"),
+    ],
+)
+def test_an_upload_that_cannot_be_read_is_a_message(tmp_path, monkeypatch, path, message: str) -> None:
+    # Called directly (Gradio hands over a file it wrote): FileNotFoundError, IsADirectoryError or TypeError
+    # escaped space.parsing.read_upload, and /dev/zero (size 0) was read until MemoryError.
+    if path == "/dev/zero" and not os.path.exists(path):
+        pytest.skip("no /dev/zero here")
+    monkeypatch.chdir(tmp_path)
+    status = page_events.upload_page(path, "IOB2", "lenient", texts.ONE_SYSTEM)[1]
+    assert status.startswith("⚠️ **Cannot evaluate.**") and message in status, status
+
+
 def test_readme_states_how_the_page_compares():
     readme = (REPO / "docs" / "space.md").read_text(encoding="utf-8")
     section = " ".join(readme.split("<!-- space-section -->", 1)[1].split("## Speed", 1)[0].split())
@@ -2139,6 +2158,17 @@ def test_value_control_adds_the_value_row() -> None:
     ]
     spans = page_events.run_page(texts.SPANS_EXAMPLE, "IOB2", "lenient", texts.SPANS, "ace08")
     assert "Value " in spans[0]
+
+
+@pytest.mark.parametrize("value", [["ace08"], {"a": 1}, 5, "xyz"], ids=["a-list", "a-dict", "a-number", "unknown"])
+def test_a_value_control_of_any_other_json_reads_as_off(value) -> None:
+    # An API caller sends any JSON: a list raised TypeError "unhashable type: 'list'" where an unknown name reads
+    # as off (space.scoring.value_option); the endpoints answer, never an error.
+    status, _, summary, *_ = answers.evaluate_text(texts.WORKED_EXAMPLE, "IOB2", "lenient", value)
+    assert status.startswith("Evaluated 6 sentences") and "Value" not in status
+    assert all(row[0] != "value" for row in summary.values.tolist())
+    status, _ = answers.compare_text(texts.COMPARE_EXAMPLE, "IOB2", "lenient", value)
+    assert status.startswith("Compared systems A and B")
 
 
 # The diagnostics and the most frequent errors (docs/scoring.md §11), on the page only

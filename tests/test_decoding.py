@@ -245,6 +245,10 @@ BAD_ENCODINGS = {
     # No collection of spans at all: a TypeError ("'NoneType' object is not iterable") before.
     "no spans": (None, 4, r"spans is None \(NoneType\); expected an iterable of Span"),
     "one span alone": (Span(0, 1, PER), 4, r"spans is Span\(start=0.*\(Span\); expected an iterable of Span"),
+    "a 0-d array": (np.array(1), 4, r"spans is array\(1\) \(ndarray\); expected an iterable of Span"),
+    # No list holds so many tags: OverflowError "cannot fit 'int' into an index-sized integer" before.
+    "a length no list holds": ([], 10**5000, r"length is <int of about 5,001 digits>; expected a number of tokens"),
+    "a length past 64 bits": ([], 2**64, r"length is 18446744073709551616; expected a number of tokens a list holds"),
 }
 
 
@@ -425,6 +429,8 @@ BAD_DECODINGS = {
     "a number": ({"tags": 3}, r"tags is 3 \(int\); expected a list of tags"),
     "one tag as a string": ({"tags": "B-PER"}, r"tags is 'B-PER' \(str\); expected a list of tags"),
     "an array as the mode": ({"tags": ["B-PER"], "mode": np.array([1, 2])}, r"unknown mode array\(\[1, 2\]\)"),
+    # A 0-d array is iterable by its type: TypeError "iteration over a 0-d array" before.
+    "a 0-d array": ({"tags": np.array("B-PER")}, r"tags is array\('B-PER'.*\(ndarray\); expected a list of tags"),
 }
 
 

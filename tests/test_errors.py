@@ -641,6 +641,20 @@ MISLEADING_FIRST_VALUES = [
         ["('LOC',)", "a string entity of 1 value)"],
         id="a-string-entity-of-one-value",
     ),
+    # After a valid string entity, a value of no length (True, 5, None) raised TypeError "object of type 'bool'
+    # has no len()" where its message was written (issue 31, the red team's).
+    pytest.param(
+        {"predictions": [[("PER", "a"), True], [], [], []], **_STRING_REFERENCES},
+        ("predictions", 0, None, 1),
+        ["found True (bool)", "expected a (type, text) pair of strings"],
+        id="a-bool-among-string-entities",
+    ),
+    pytest.param(
+        {"references": [[("PER", "a")], [], [], [("PER", "b"), None]], "predictions": [[]] * 4, "texts": ["a b"] * 4},
+        ("references", 3, None, 1),
+        ["found None (NoneType)", "expected a (type, text) pair of strings"],
+        id="none-among-string-entities-in-the-references",
+    ),
 ]
 
 

@@ -334,6 +334,22 @@ def test_a_date_that_is_no_date_is_located(tmp_path: Path) -> None:
     assert raised.value.line == 2  # where the document starts, its metadata first
 
 
+@pytest.mark.parametrize(
+    ("encoding", "message"),
+    [
+        pytest.param("klingon", r"^encoding is 'klingon', which Python does not know; expected a codec", id="unknown"),
+        pytest.param(None, r"^encoding is None, which Python does not know; expected a codec", id="none"),
+        pytest.param(["utf-8"], r"^encoding is \['utf-8'\], which Python does not know", id="a-list"),
+    ],
+)
+def test_an_encoding_python_does_not_know_is_refused(tmp_path: Path, encoding, message: str) -> None:
+    # codecs.lookup's LookupError (no ValueError) or TypeError ("lookup() argument must be str") escaped.
+    path = tmp_path / "gold.tsv"
+    path.write_text("TOKEN\tNE-COARSE-LIT\nParis\tB-loc\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        read_hipe(path, encoding=encoding)
+
+
 def test_a_file_that_is_not_utf8_is_located(tmp_path: Path) -> None:
     # The red team's: a Latin-1 file gave "error: 'utf-8' codec can't decode byte 0xe9 in position 41", naming
     # neither file nor line.

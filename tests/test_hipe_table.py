@@ -414,6 +414,24 @@ _DEEP = _nested(100_000)
         ({"noise_levels": [(0, 10**5000, 1)]}, r"noise_levels holds \(0, <int of about 5,001 digits>"),
         ({"column": [_DEEP]}, r"column is \[\[\[\["),
         ({"tagset": [_DEEP]}, r"tagset holds \[\[\[\["),
+        # The red team's (issue 31), each an escape before: a 0-d array ("iteration over a 0-d array"), a level no
+        # float holds (OverflowError), `related` and `suffix` unchecked (AttributeError "'list' object has no
+        # attribute 'get'", TypeError "can only concatenate"), switches that are no bool read by their truth.
+        ({"column": np.array("NE-COARSE-LIT")}, r"column is array\('NE-COARSE-LIT'"),
+        ({"tagset": np.array("LOC")}, r"tagset is array\('LOC'"),
+        ({"n_best": np.array(1)}, r"n_best is array\(1\); expected cut-offs"),
+        ({"noise_levels": [(0, 10**400)]}, r"noise_levels holds \(0, <int of about 401 digits>\); expected .* finite"),
+        ({"noise_levels": [(float("nan"), 1)]}, r"noise_levels holds \(nan, 1\); expected .* finite"),
+        ({"nel": True, "related": ["Q1"]}, r"related is \['Q1'\]; expected a dict of a link to its related links"),
+        ({"nel": True, "related": {"Q1": None}}, r"related\['Q1'\] is None; expected a collection of links"),
+        ({"nel": True, "related": {"Q1": "Q2"}}, r"related\['Q1'\] is 'Q2'; expected a collection of links"),
+        ({"nel": True, "related": {"Q1": [5]}}, r"related\['Q1'\] is \[5\]; expected a collection of links, strings"),
+        ({"nel": True, "related": {5: ["Q1"]}}, r"related\[5\] is \['Q1'\]; expected a collection of links"),
+        ({"suffix": 5}, r"suffix is 5; expected a string"),
+        ({"system_name": ["x"]}, r"system_name is \['x'\]; expected a string or None"),
+        ({"nel": "yes"}, r"nel is 'yes'; expected True or False"),
+        ({"mentions": 1}, r"mentions is 1; expected True or False"),
+        ({"normalize_time": None}, r"normalize_time is None; expected True or False"),
     ],
 )
 def test_arguments_that_are_not_files_are_checked(files: tuple[Path, Path], arguments: dict, match: str) -> None:

@@ -109,3 +109,38 @@ BAD_CONFUSION = {
 def test_a_bad_confusion_says_what_it_found(value, found: str) -> None:
     with pytest.raises(ValueError, match=r"^confusion must be True, False or 'sparse', " + found):
         ns.compute_semeval(predictions=[["O"]], references=[["O"]], confusion=value)
+
+
+# A 0-d numpy array (np.array("PER"), or a scalar that came back from np.asarray) is iterable by its type but
+# raises TypeError "iteration over a 0-d array" when iterated: a list option given one is refused by its check.
+ZERO_D_OPTIONS = {
+    "labels": "labels must be a list of entity types",
+    "evaluation_schemes": "evaluation_schemes must be a list of evaluation schemes",
+    "slices": "slices must be a list of slice names",
+    "seen": "seen must be a collection of entity texts",
+    "label_list": "label_list must be a list of tags",
+}
+
+
+@pytest.mark.parametrize(("name", "message"), ZERO_D_OPTIONS.items(), ids=ZERO_D_OPTIONS.keys())
+def test_a_0_d_array_given_for_a_list_option_is_refused_by_its_check(name: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(predictions=[["O"]], references=[["O"]], **{name: np.array("PER")})
+
+
+def test_a_0_d_array_of_slice_edges_is_refused_by_its_check() -> None:
+    with pytest.raises(ValueError, match=r"slice_edges\['entity_length'\] must be"):
+        ns.compute_semeval(predictions=[["O"]], references=[["O"]], slice_edges={"entity_length": np.array(3)})
+
+
+def test_a_confidence_level_whose_tail_rounds_away_is_refused_by_name() -> None:
+    # 1 - 1e-16 is below 1, but 1 - its tail (5.5e-17) is 1.0 in a float: statistics' bare "p must be in the range
+    # 0.0 < p < 1.0" came out of the interval, naming no option.
+    with pytest.raises(ValueError, match=r"^confidence_level must be a number between 0 and 1, .*found 0\.99999999"):
+        ns.compute_semeval(predictions=[["O"]], references=[["O"]], bootstrap=10, confidence_level=1 - 1e-16)
+
+
+def test_a_label_list_key_of_more_digits_than_python_reads_is_refused_by_name() -> None:
+    # int('9' * 5000) raised Python's bare "Exceeds the limit (4300 digits)", naming neither option nor key.
+    with pytest.raises(ValueError, match=r"^label_list keys must be integer ids .*found .9999.*, of 5,000 digits"):
+        ns.compute_semeval(predictions=[[0]], references=[[0]], label_list={"9" * 5000: "O"})

@@ -465,6 +465,16 @@ def test_runs_take_documents() -> None:
             id="a-misaligned-sentence",
         ),
         pytest.param(lambda runs, refs: ns.summarize_runs(runs=[], references=refs), "at least one run", id="none"),
+        pytest.param(  # a 0-d array is iterable by its type, and raised TypeError "iteration over a 0-d array"
+            lambda runs, refs: ns.summarize_runs(runs=np.array(1), references=refs),
+            "^runs must be a list of runs",
+            id="a-0-d-array",
+        ),
+        pytest.param(
+            lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=np.array("x"), references=refs),
+            "^runs_b must be a list of runs",
+            id="a-0-d-array-in-compare",
+        ),
         pytest.param(
             lambda runs, refs: ns.compare_runs(runs_a=runs, runs_b=runs, references=refs, bootstrap=10),
             "compare_runs takes none of bootstrap",

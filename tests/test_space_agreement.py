@@ -376,6 +376,25 @@ def _archive_status(tmp_path, files: dict[str, bytes | str]) -> str:
     return agreement.upload_page(_zip(tmp_path / "upload.zip", files))[0]
 
 
+@pytest.mark.parametrize("path", [5, 10**5000, ["a.zip"]], ids=["a-number", "a-number-of-5001-digits", "a-list"])
+def test_an_upload_that_is_no_path_is_a_message(path) -> None:
+    # Called directly: TypeError from os.path.getsize, or str() of the long int's "Exceeds the limit" ValueError.
+    status = agreement.upload_page(path)[0]
+    assert status.startswith("⚠️ **Cannot measure agreement.** The upload is no file's path (found ")
+
+
+def test_an_archive_of_folders_deeper_than_python_recurses_is_a_message(tmp_path):
+    # 2,000 nested folders (4 KB of names) raised RecursionError out of the endpoint (pathlib's mkdir creates
+    # each missing parent by recursion); a folder as deep as an annotation tool writes one is read as before.
+    deep = "/".join(["d"] * 2_000)
+    status = _archive_status(tmp_path, {f"{deep}/a.conll": "a O\n", f"{deep}/b.conll": "a O\n"})
+    assert status.startswith("⚠️ **Cannot measure agreement.**")
+    assert "lies 2,000 folders deep; the page reads files at most 32 folders deep" in status
+    shallow = "/".join(["d"] * 30)
+    status = _archive_status(tmp_path, {f"{shallow}/a.conll": "a O\n", f"{shallow}/b.conll": "a O\n"})
+    assert status.startswith("Measured the agreement of 2 annotators (a.conll, b.conll)")
+
+
 def test_an_archive_the_page_cannot_read_is_a_message_naming_its_file(tmp_path):
     lines = {name: _doccano_lines(entities) for name, entities in FILE_ENTITIES.items()}
     other = lines["ben"].replace("Paris", "Rome!")

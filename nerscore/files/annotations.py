@@ -46,12 +46,33 @@ def brat_names(folder: str | os.PathLike[str]) -> list[str]:
     if not os.path.isdir(root):
         raise ConllError(str(folder), None, "not a folder; expected a folder of .ann files beside their .txt files")
     names = []
-    for directory, subdirectories, files in os.walk(root):
-        subdirectories.sort()
+    # os.walk's order of visits, by a stack of its own: Python 3.11's os.walk recurses once a folder, and 1,000
+    # nested folders raised RecursionError. As os.walk, a folder that cannot be listed is skipped.
+    folders = [root]
+    while folders:
+        directory = folders.pop()
+        try:
+            with os.scandir(directory) as scanned:
+                entries = list(scanned)
+        except OSError:
+            continue
         relative = os.path.relpath(directory, root).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
-        names += [prefix + file[: -len(".ann")] for file in files if file.endswith(".ann")]
+        for entry in entries:
+            if _is_folder(entry):
+                if not entry.is_symlink():
+                    folders.append(entry.path)
+            elif entry.name.endswith(".ann"):
+                names.append(prefix + entry.name[: -len(".ann")])
     return sorted(names)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether a folder's entry is a folder, or a link to one (as os.walk tells them from files)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def read_brat(path: str | os.PathLike[str], fragments: bool = False) -> Iterator[BratDocument]:

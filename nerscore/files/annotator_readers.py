@@ -8,12 +8,12 @@ annotators whose documents or texts differ, is a `ConllError` naming the file (a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
-from ..errors import shown
-from ..span import Span
+from ..errors import is_collection, shown
+from ..span import Span, listed
 from .annotations import read_brat_beside, read_brat_file, same_brat_names
 from .readers import ConllError, checked_path, conll_rows, json_file_records, text_lines
 
@@ -32,6 +32,21 @@ class AnnotatorBatches(NamedTuple):
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
 
 
+def _checked_names(names: Any) -> list[str]:
+    """`read_conll_annotators`' names as a list of distinct non-empty strings: annotators are a dict by name, so
+    a name given twice would keep one of the two annotators silently."""
+    given = listed("names", names, "the annotators' names, a list of strings")
+    for name in given:
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"names holds {shown(name)}; expected each name a non-empty string")
+    distinct: set[str] = set()
+    for name in given:
+        if name in distinct:
+            raise ValueError(f"names holds {shown(name)} twice; expected one distinct name per column")
+        distinct.add(name)
+    return given
+
+
 def _conll_sentences(source: str) -> list[tuple[list[list[str]], list[int]]]:
     """Each sentence's rows of columns and line numbers (`conll_rows`)."""
     with open(source, "rb") as handle:
@@ -45,6 +60,7 @@ def read_conll_annotators(
     ``annotator1``, ... unless `names` are given), or several CoNLL files, one per annotator (the token first and
     the annotator's tag last, annotators named by their files), whose tokens must be the same line by line."""
     check_paths(paths, "[path] for one file of several columns")
+    names = None if names is None else _checked_names(names)
     if len(paths) == 1:
         source = os.fspath(paths[0])
         sentences = _conll_sentences(source)
@@ -63,7 +79,7 @@ def read_conll_annotators(
                         source, number, f"found {len(row)} columns; expected {width}, as the first line has"
                     )
         tokens, *tags = ([[row[column] for row in rows] for rows, _ in sentences] for column in range(width))
-        names = list(names) if names else [f"annotator{column}" for column in range(1, width)]
+        names = names or [f"annotator{column}" for column in range(1, width)]
         if len(names) != width - 1:
             raise ValueError(f"found {len(names)} names for {width - 1} annotators' columns in {source}")
         documents = [f"{source}:{numbers[0]}" for _, numbers in sentences]
@@ -137,7 +153,7 @@ def check_paths(paths: Any, each: str) -> None:
     """A reader of several paths given one: its characters would be read as paths ('l': no such file)."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
-    if not isinstance(paths, Iterable):
+    if not is_collection(paths):
         raise ValueError(f"found {type(paths).__name__}; expected a list of paths ({each})")
 
 

@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..errors import shown
 from .hipe_arrays import ArrayColumns, ArrayTable, Layout, file_layout
 from .hipe_model import (
     HIPE_2020_TYPES,
@@ -56,7 +57,12 @@ def read_hipe(path: str | os.PathLike[str], encoding: str = "utf-8-sig") -> list
     scorer's reading of a flat response, which `align_hipe` then splits as the gold is split). A UTF-8 file is laid
     out with numpy where it can be, read alike (docs/hipe.md, "Speed")."""
     source = checked_path(path, "a HIPE TSV file")
-    codec = codecs.lookup(encoding).name
+    try:
+        codec = codecs.lookup(encoding).name
+    except (LookupError, TypeError):  # (neither a ValueError)
+        raise ValueError(
+            f"encoding is {shown(encoding)}, which Python does not know; expected a codec such as 'utf-8' or 'latin-1'"
+        ) from None
     if codec in ("utf-8", "utf-8-sig"):
         # A well-formed file is laid out with numpy (docs/hipe.md, "Speed"); any other is read line by line.
         with open(source, "rb") as handle:

@@ -13,6 +13,7 @@ Per type the scorer's counts are one-sided: COR, INC and MIS go to the reference
 from __future__ import annotations
 
 import datetime
+import math
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,6 +35,7 @@ from .hipe import HipeDocument, align_hipe, read_hipe
 from .hipe_tags import (
     HIPE_SCORERS,
     HipeScorer,
+    check_related,
     column_entities,
     hipe_scorer,
     link_values,
@@ -226,7 +228,7 @@ def macro_type(counts: HipeCounts) -> tuple[float, float, float]:
 def _documents(documents: Documents, side: str = "gold") -> list[HipeDocument]:
     if isinstance(documents, (str, os.PathLike)):
         return read_hipe(documents)
-    listed = list(documents) if isinstance(documents, Iterable) else None
+    listed = list(documents) if is_collection(documents) else None
     if listed is None or not all(isinstance(document, HipeDocument) for document in listed):
         raise ValueError(f"{side} is {type(documents).__name__}; expected a HIPE file's path or read_hipe's documents")
     return listed
@@ -250,13 +252,13 @@ def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_per
     """`hipe_table`'s arguments that are not files, checked before any is used (a cut-off of 0 took no link and
     raised IndexError)."""
     columns = [column] if isinstance(column, str) else column
-    if isinstance(columns, Iterable) and not isinstance(columns, str) and not list(columns):
+    if is_collection(columns) and not list(columns):
         raise ValueError("column is empty; expected a column's name (NE-COARSE-LIT) or a list of them")
-    if not isinstance(columns, Iterable) or not all(isinstance(name, str) for name in columns):
+    if not is_collection(columns) or not all(isinstance(name, str) for name in columns):
         raise ValueError(f"column is {shown(column)}; expected a column's name (NE-COARSE-LIT) or a list of them")
     if isinstance(tagset, str):
         raise ValueError(f"tagset is the string {tagset!r}; expected a collection of types ({{'LOC', 'PERS'}})")
-    if tagset is not None and not isinstance(tagset, Iterable):
+    if tagset is not None and not is_collection(tagset):
         raise ValueError(f"tagset is {shown(tagset)}; expected a collection of types ({{'LOC', 'PERS'}})")
     if isinstance(tagset, Collection) and not all(isinstance(name, str) for name in tagset):
         raise ValueError(f"tagset holds {shown(tagset)}; expected a collection of types ({{'LOC', 'PERS'}})")
@@ -267,9 +269,22 @@ def _check_arguments(column: Any, tagset: Any, noise_levels: list[Any], time_per
         for value in values:
             if not (isinstance(value, tuple | list) and len(value) == 2 and all(isinstance(v, kinds) for v in value)):
                 raise ValueError(f"{name} holds {shown(value)}; expected (lower, upper) pairs of {kinds[-1].__name__}")
-    cuts = list(n_best) if isinstance(n_best, Iterable) else None
+            # (a level no float holds, 10**400, raised OverflowError)
+            if name == "noise_levels" and not all(abs(bound) < 2**1024 and math.isfinite(bound) for bound in value):
+                raise ValueError(f"{name} holds {shown(value)}; expected (lower, upper) pairs of finite numbers")
+    cuts = list(n_best) if is_collection(n_best) else None
     if not cuts or not all(isinstance(cut, int) and not isinstance(cut, bool) and cut >= 1 for cut in cuts):
         raise ValueError(f"n_best is {shown(n_best)}; expected cut-offs of 1 or more, such as (1, 3, 5)")
+
+
+def _check_switches(switches: dict[str, Any], suffix: Any, name: Any) -> None:
+    """`hipe_table`'s switches (read by their truth before) and names (a `suffix` of 5 raised TypeError)."""
+    checks = [(key, value, isinstance(value, (bool, np.bool_)), "True or False") for key, value in switches.items()]
+    checks += [("suffix", suffix, isinstance(suffix, str), "a string (relaxed, say) or ''")]
+    checks += [("system_name", name, name is None or isinstance(name, str), "a string or None")]
+    for given, value, fits, expected in checks:
+        if not fits:
+            raise ValueError(f"{given} is {shown(value)}; expected {expected}")
 
 
 def hipe_table(
@@ -318,8 +333,10 @@ def hipe_table(
     are split once, when first read, for all the responses."""
     profile = hipe_scorer(scorer)
     noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
-    column = column if isinstance(column, str) or not isinstance(column, Iterable) else list(column)
+    column = list(column) if is_collection(column) else column
     _check_arguments(column, tagset, noise_levels, time_periods, n_best)
+    _check_switches({"nel": nel, "mentions": mentions, "normalize_time": normalize_time}, suffix, system_name)
+    check_related(related)
     gold_documents, system_documents = _aligned(gold, system, normalize_time)
     if nel and related is not None and profile.relaxed_normalizes:
         gold_documents = normalize_related_links(gold_documents, related)
@@ -457,7 +474,7 @@ def hipe_inputs(
     `scorer`: its decoding of tags and links (`S-`, links bounded by mentions; the text is the table's alone)."""
     profile = hipe_scorer(scorer)
     noise_levels, time_periods = _listed(noise_levels, "noise_levels"), _listed(time_periods, "time_periods")
-    if not isinstance(column, str) and isinstance(column, Iterable):  # (hipe_table takes several)
+    if is_collection(column):  # (hipe_table takes several)
         raise ValueError(
             f"column is {shown(column)}; expected a column's name (NE-COARSE-LIT): hipe_inputs scores one column"
         )

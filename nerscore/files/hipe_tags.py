@@ -13,7 +13,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress, groupby
+from typing import Any
 
+from ..errors import is_collection, shown
 from ..span import Span
 from .hipe import undecodable
 from .hipe_model import NEL_COLUMNS, OUTSIDE, HipeDocument, HipeFileError
@@ -253,6 +255,16 @@ def column_entities(
     if mentions is None:
         return hipe_links(document, column, n_best, keep)
     return hipe_linked_mentions(document, column, mentions, n_best, keep, response, scorer.link_s_starts)
+
+
+def check_related(related: Any) -> None:
+    """A relaxed setting's mapping given by a caller (`read_link_alternatives` reads one), or None: a `ValueError`
+    where it is no dict of a link to a collection of links (a list raised AttributeError: no attribute 'get')."""
+    if related is not None and not isinstance(related, Mapping):
+        raise ValueError(f"related is {shown(related)}; expected a dict of a link to its related links")
+    for link, links in (related or {}).items():
+        if not isinstance(link, str) or not is_collection(links) or not all(isinstance(one, str) for one in links):
+            raise ValueError(f"related[{shown(link)}] is {shown(links)}; expected a collection of links, strings")
 
 
 def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[str]]:

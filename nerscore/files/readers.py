@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any, NamedTuple
 
-from ..errors import shown
+from ..errors import is_collection, shown
 
 
 class ConllError(ValueError):
@@ -56,7 +56,7 @@ def checked_path(path: Any, expected: str) -> str:
 def checked_lines(lines: Any, reader: str) -> Iterable[str]:
     """A line reader's `lines`: a str or bytes would be read a character at a time (a path given where lines go
     reads as a file of one-letter lines), None or a number not at all."""
-    if isinstance(lines, (str, bytes, os.PathLike)) or not hasattr(lines, "__iter__"):
+    if isinstance(lines, os.PathLike) or not is_collection(lines):
         raise ValueError(
             f"found {type(lines).__name__} {shown(lines, 60)}; expected lines, such as an open text file or a list of "
             f"strings: {reader}(open(path, encoding='utf-8')), or text.splitlines() for a file's text"
@@ -132,6 +132,10 @@ def conll_rows(
     a sentence and ``-DOCSTART-`` lines are skipped; a line of `tag_columns` columns or fewer is a `ConllError`
     ending in `expected`; each sentence's document number goes into `documents` (when given) before it is
     yielded."""
+    if documents is not None and not callable(getattr(documents, "append", None)):  # (AttributeError before)
+        raise ValueError(
+            f"documents is {shown(documents)}; expected a list, which receives each sentence's document number, or None"
+        )
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
     document = 0

@@ -430,8 +430,9 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
             "or all spans, never a mix"
         )
     else:  # a tuple starting with a string is a string entity of the wrong length, not a span: (type, text, x)
-        values = f"{len(entity)} value" + "s" * (len(entity) != 1)
-        what = f"a string entity of {values}" if _starts_with_text(entity) else type(entity).__name__
+        # (its length only then: True, 5 or None has none, and raised TypeError here)
+        values = f"{len(entity)} value" + "s" * (len(entity) != 1) if _starts_with_text(entity) else ""
+        what = f"a string entity of {values}" if values else type(entity).__name__
         raise InvalidInputError(f"found {shown(entity)} ({what}); expected {_STRING_FORMS}")
     if not isinstance(entity_type, str) or not isinstance(text, str):
         raise InvalidInputError(
