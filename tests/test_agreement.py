@@ -664,14 +664,38 @@ def _onion_peak(entities: int) -> int:
         tracemalloc.stop()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 31 (red team): agreement_units._covering_labels lists every entity in every segment it covers, "
-    "so an onion of n nested entities holds n**2 (segment, entity) rows: memory x4 as n doubles; with a type a "
-    "layer the time grows x6-8 a doubling (2,000 a side: 7.9 s, 411 MB). The rule: cost follows the input's "
-    "size, never its nesting.",
-)
 def test_the_units_of_nested_spans_cost_what_their_entities_cost_not_their_depth() -> None:
+    # (Red team, issue 31: agreement_units listed every entity in every segment it covers, n**2 (segment, entity)
+    # pairs for an onion of n, memory x4 as n doubled; each type's entities are now merged into runs first.)
     _onion_peak(50)  # (the first call's imports)
     assert _onion_peak(800) < 3 * _onion_peak(400)
+
+
+def _covering_labels_by_hand(start, end, type_id, type_names, units) -> list[str]:
+    """Each unit's label as docs/scoring.md §13 words it: "O", or the distinct types covering it, sorted, joined."""
+    labels = []
+    for unit in range(units):
+        kinds = sorted({type_names[kind] for first, last, kind in zip(start, end, type_id) if first <= unit < last})
+        labels.append("|".join(kinds) if kinds else "O")
+    return labels
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(1, 25).flatmap(
+        lambda units: st.lists(
+            st.tuples(st.integers(0, units - 1), st.integers(0, units), st.integers(0, 3)), min_size=1, max_size=12
+        ).map(lambda entities: (units, entities))
+    )
+)
+def test_each_unit_is_labelled_by_the_types_covering_it(case) -> None:
+    # Nested, crossing, touching and empty entities of up to four types: the runs each type's entities are merged
+    # into label every unit as the types covering it, one by one, would.
+    from nerscore.agreement_units import _covering_labels
+
+    units, entities = case
+    start, end, kind = (np.array(column, dtype=np.int64) for column in zip(*entities))
+    end = np.maximum(np.minimum(end, units), start)
+    names = ["PER", "LOC", "ORG", "MISC"]
+    codes, labels = _covering_labels(start, end, kind, names, units)
+    assert [labels[code] for code in codes.tolist()] == _covering_labels_by_hand(start, end, kind, names, units)
