@@ -278,6 +278,12 @@ def test_conll_with_one_column_per_annotator_and_one_file_per_annotator(tmp_path
         files.append(single)
     by_files = read_conll_annotators(files)
     assert list(by_files.annotations.values()) == [expected["annotator1"], expected["annotator2"]]
+    # Names given with one file per annotator name them in the files' order (they were ignored, the files' names
+    # kept), as many as the files.
+    named = read_conll_annotators(files, names=["ann", "ben"])
+    assert named.annotations == {"ann": expected["annotator1"], "ben": expected["annotator2"]}
+    with pytest.raises(ValueError, match=r"^found 3 names for 2 annotators' files$"):
+        read_conll_annotators(files, names=["ann", "ben", "cal"])
     path.write_text(CONLL.replace("met O O O", "met O O"), encoding="utf-8")
     with pytest.raises(ConllError, match=r"three\.conll:2: found 3 columns; expected 4"):
         read_conll_annotators([path])

@@ -58,7 +58,8 @@ def read_conll_annotators(
 ) -> AnnotatorBatches:
     """One CoNLL file with the token first and one tag column per annotator (two or more; annotators named
     ``annotator1``, ... unless `names` are given), or several CoNLL files, one per annotator (the token first and
-    the annotator's tag last, annotators named by their files), whose tokens must be the same line by line."""
+    the annotator's tag last, annotators named by their files unless `names` are given, one a file in order),
+    whose tokens must be the same line by line."""
     check_paths(paths, "[path] for one file of several columns")
     names = None if names is None else _checked_names(names)
     if len(paths) == 1:
@@ -100,6 +101,10 @@ def read_conll_annotators(
         annotations[unique_name(annotations, os.path.basename(source))] = [
             [row[-1] for row in rows] for rows, _ in sentences
         ]
+    if names is not None:  # (they were left unread: the files' names stood)
+        if len(names) != len(paths):
+            raise ValueError(f"found {len(names)} names for {len(paths)} annotators' files")
+        annotations = dict(zip(names, annotations.values()))
     documents = [f"{first_source}:{numbers[0]}" for _, numbers in first]
     return AnnotatorBatches(annotations, None, [[row[0] for row in rows] for rows, _ in first], documents)
 
