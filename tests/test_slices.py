@@ -791,7 +791,8 @@ def _group_slices_peak(sentences: int) -> int:
     raises=AssertionError,
     reason="issue 31 (red team): bootstrap with the group slice holds a sentence x bucket-column table, so memory "
     "(and time) grow with sentences x groups: one group a sentence, 2,000 sentences of one entity took 16 s and "
-    "2.2 GB (the 33,554,432-cell cap refuses only past that). table/slices.py is another helper's to fix.",
+    "2.2 GB (the 33,554,432-cell cap refuses only past that). Not fixed: the bucket columns and the jackknife of "
+    "BCa are dense over sentences x buckets (stop 38's note).",
 )
 def test_bootstrap_with_the_group_slice_costs_what_its_sentences_cost() -> None:
     # Doubling the sentences (one group each) doubles the memory, never quadruples it (it was x3.8 here).
