@@ -786,6 +786,7 @@ def _group_slices_peak(sentences: int) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow  # (3 s: the full suite keeps the known failure in view)
 @pytest.mark.xfail(
     strict=True,
     raises=AssertionError,
