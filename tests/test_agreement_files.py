@@ -284,6 +284,8 @@ def test_conll_with_one_column_per_annotator_and_one_file_per_annotator(tmp_path
     assert named.annotations == {"ann": expected["annotator1"], "ben": expected["annotator2"]}
     with pytest.raises(ValueError, match=r"^found 3 names for 2 annotators' files$"):
         read_conll_annotators(files, names=["ann", "ben", "cal"])
+    with pytest.raises(ValueError, match=r"^names holds 'ann' twice; expected one distinct name per annotator$"):
+        read_conll_annotators(files, names=["ann", "ann"])
     path.write_text(CONLL.replace("met O O O", "met O O"), encoding="utf-8")
     with pytest.raises(ConllError, match=r"three\.conll:2: found 3 columns; expected 4"):
         read_conll_annotators([path])
@@ -604,7 +606,7 @@ def test_file_format_names_what_is_no_list_of_paths(paths, message: str) -> None
         # two silently (a dict of names); a string was read a letter a name.
         pytest.param(5, r"^names is 5 \(int\); expected the annotators' names, a list of strings", id="a-number"),
         pytest.param("abc", r"^names is 'abc' \(str\); expected the annotators' names", id="a-string"),
-        pytest.param(["a", "a", "b"], r"^names holds 'a' twice; expected one distinct name per column", id="twice"),
+        pytest.param(["a", "a", "b"], r"^names holds 'a' twice; expected one distinct name per annotator", id="twice"),
         pytest.param([None, "b", "c"], r"^names holds None; expected each name a non-empty string", id="a-none"),
         pytest.param(["a", "", "c"], r"^names holds ''; expected each name a non-empty string", id="empty"),
     ],

@@ -42,7 +42,7 @@ def _checked_names(names: Any) -> list[str]:
     distinct: set[str] = set()
     for name in given:
         if name in distinct:
-            raise ValueError(f"names holds {shown(name)} twice; expected one distinct name per column")
+            raise ValueError(f"names holds {shown(name)} twice; expected one distinct name per annotator")
         distinct.add(name)
     return given
 
