@@ -36,7 +36,7 @@ from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .options import Options
 from .pairing.rules import SCENARIOS
-from .statistics.unit_counts import SentenceCounts, per_unit
+from .statistics.unit_counts import SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
 from .table.slices import SliceCounts
@@ -49,20 +49,22 @@ class PerSentence:
     with `documents` each sentence's document id: what the statistics resample (docs/scoring.md §9) while the
     order still matters, to sum a document's sentences or to put two systems' sentences side by side."""
 
-    ints: np.ndarray
-    floats: np.ndarray | None = None
+    ints: Vectors
+    floats: Vectors | None = None
     documents: tuple[Hashable, ...] | None = None
 
     def __add__(self, other: PerSentence) -> PerSentence:
         if (self.documents is None) != (other.documents is None):
             raise ValueError("found batches with documents and batches without; expected documents with every batch")
-        if not len(other.ints) or not len(self.ints):  # a batch of no sentence may be narrower: nothing to join
-            return self if len(self.ints) else other
+        if not other.ints.shape[0] or not self.ints.shape[0]:  # a batch of no sentence may be narrower: nothing to join
+            return self if self.ints.shape[0] else other
         if (self.floats is None) != (other.floats is None) or self.ints.shape[1] != other.ints.shape[1]:
             raise ValueError("found batches counted with other options; expected the same options for every batch")
-        floats = None if self.floats is None or other.floats is None else np.vstack((self.floats, other.floats))
+        floats = None
+        if self.floats is not None and other.floats is not None:
+            floats = stacked((self.floats, other.floats), axis=0)
         documents = None if self.documents is None or other.documents is None else self.documents + other.documents
-        return PerSentence(np.vstack((self.ints, other.ints)), floats, documents)
+        return PerSentence(stacked((self.ints, other.ints), axis=0), floats, documents)
 
     def counts(self) -> SentenceCounts:
         """The units' `SentenceCounts`: each sentence's vector, or with documents each document's sum."""
@@ -79,10 +81,10 @@ class PerSentence:
         one's counts, then its §10 weighted columns when asked for, so that its statistics are those of its own
         bootstrap. Integers where none holds floats, else all in floats."""
         if all(run.floats is None for run in runs):
-            return PerSentence(np.hstack([run.ints for run in runs]), None, documents)
+            return PerSentence(stacked([run.ints for run in runs], axis=1), None, documents)
         parts = [part for run in runs for part in (run.ints, run.floats) if part is not None]
-        floats = np.hstack(parts).astype(np.float64)
-        return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, documents)
+        floats = stacked(parts, axis=1).astype(np.float64)
+        return PerSentence(np.zeros((floats.shape[0], 0), dtype=np.int64), floats, documents)
 
 
 def no_token(tally: Tally) -> bool:

@@ -60,7 +60,7 @@ class SliceCounts:
     names: Mapping[str, list[str]]
     two_sided: Mapping[str, Tally] = field(default_factory=dict)
     by_bucket: Mapping[str, Mapping[str, Tally]] = field(default_factory=dict)
-    per_sentence: np.ndarray | None = None  # (sentences, width) counts, laid out as `layout`
+    per_sentence: Any = None  # (sentences, width) counts, laid out as `layout`, a scipy.sparse CSR array
 
     def __add__(self, other: SliceCounts) -> SliceCounts:
         """The counts of two chunks of one batch, one after the other (the command line reads files in chunks):
@@ -82,7 +82,9 @@ class SliceCounts:
                 raise ValueError(
                     "the group slice's per-sentence counts of two chunks with other groups cannot be joined"
                 )
-            per_sentence = np.vstack((self.per_sentence, other.per_sentence))
+            from scipy import sparse  # type: ignore[import-untyped]
+
+            per_sentence = sparse.vstack((self.per_sentence, other.per_sentence), format="csr")
         return SliceCounts(names, two_sided, by_bucket, per_sentence)
 
     def _replace_sentences(self) -> SliceCounts:
@@ -182,33 +184,38 @@ def count_slices(
     names: dict[str, list[str]] = {}
     two_sided: dict[str, Tally] = {}
     by_bucket: dict[str, dict[str, Tally]] = {}
-    blocks: list[np.ndarray] = []
+    # With bootstrap, each sentence's counts per bucket (docs/scoring.md §9, §11) as (sentence, column) entries,
+    # held sparse (`unit_counts.Vectors`): a sentence lies in few buckets.
+    entries: list[tuple[np.ndarray, np.ndarray]] = []
+    width = 0
     sentences = facts.sentences
-    if keep_sentences:
-        _check_sentence_columns(options, columns, sentences)
     for name in options.slices:
         if name in ENTITY_SLICES:
             bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns, texts)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
-            if keep_sentences:
-                width = 2 * _WIDTH
-                block = np.zeros((sentences, len(bucket_list) * width), dtype=np.int64)
-                for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)):
-                    has = bucket >= 0
-                    np.add.at(block, (rows.sentence[has], bucket[has] * width + offset + rows.scenario[has]), 1)
-                blocks.append(block)
+            for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)) if keep_sentences else ():
+                has = bucket >= 0
+                entries.append((rows.sentence[has], width + bucket[has] * 2 * _WIDTH + offset + rows.scenario[has]))
+            width += len(bucket_list) * 2 * _WIDTH
         else:
             sentence_bucket, bucket_list = _sentence_buckets(name, rows, options, columns, facts)
             names[name] = bucket_list
             by_bucket[name] = _bucket_tallies(rows, sentence_bucket, bucket_list, facts)
             if keep_sentences:
-                block = np.zeros((sentences, len(bucket_list) * _WIDTH), dtype=np.int64)
-                np.add.at(block, (rows.sentence, sentence_bucket[rows.sentence] * _WIDTH + rows.scenario), 1)
-                blocks.append(block)
+                entries.append((rows.sentence, width + sentence_bucket[rows.sentence] * _WIDTH + rows.scenario))
+            width += len(bucket_list) * _WIDTH
     matrix = None
     if keep_sentences:
-        matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
+        from scipy import sparse
+
+        none = np.zeros(0, dtype=np.int64)
+        sentence_at = np.concatenate([none, *(at for at, _ in entries)])
+        column_at = np.concatenate([none, *(at for _, at in entries)])
+        matrix = sparse.csr_array(
+            (np.ones(len(sentence_at), np.int64), (sentence_at, column_at)), shape=(sentences, width)
+        )
+        matrix.sum_duplicates()
     return SliceCounts(names, two_sided, by_bucket, matrix)
 
 
@@ -222,30 +229,6 @@ def with_lengths(facts: SentenceFacts, columns: Columns) -> SentenceFacts:
         return facts
     lengths = np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts))
     return SentenceFacts(facts.sentences, lengths, facts.equal)
-
-
-# With bootstrap, each sentence's vector holds a column per bucket and scenario (docs/scoring.md §11), kept as a
-# dense (sentences x columns) array while counted: at most this many cells (256 MB), so that a group slice of
-# thousands of groups is refused with a message rather than a MemoryError.
-MAX_SENTENCE_CELLS = 1 << 25
-
-
-def _check_sentence_columns(options: Options, columns: Columns, sentences: int) -> None:
-    width = 0
-    for name in options.slices:
-        if name == "group":
-            buckets = len({str(group) for group in columns.groups or ()})
-        elif name == "seen":
-            buckets = 2
-        else:
-            buckets = len((options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])) + 1
-        width += buckets * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH)
-    if sentences * width > MAX_SENTENCE_CELLS:
-        raise ValueError(
-            f"bootstrap with slices={list(options.slices)} counts each of the {sentences:,} sentences in {width:,} "
-            f"bucket columns, more than the {MAX_SENTENCE_CELLS:,} cells it holds; expected fewer buckets (fewer "
-            "groups, or other slice_edges), or slices without bootstrap"
-        )
 
 
 def _entity_buckets(
