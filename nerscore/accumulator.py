@@ -36,10 +36,11 @@ from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .options import Options
 from .pairing.rules import SCENARIOS
+from .result_scores import weighted_width
 from .statistics.unit_counts import SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
-from .table.slices import SliceCounts
+from .table.slices import SliceCounts, moved_columns, slices_width
 from .tally import Counted, Row, Tally, TokenCounts
 
 
@@ -70,6 +71,15 @@ class PerSentence:
         """The units' `SentenceCounts`: each sentence's vector, or with documents each document's sum."""
         floats = None if self.floats is None else per_unit(self.floats, self.documents)
         return SentenceCounts.of(per_unit(self.ints, self.documents), floats)
+
+    def moved(self, first: int, columns: np.ndarray, width: int) -> PerSentence:
+        """These rows with their bucket columns (from column `first` of the whole row on) moved as
+        `slices.moved_columns` moves them."""
+        ints_width = self.ints.shape[1]
+        if self.floats is None:
+            return PerSentence(moved_columns(self.ints, first, columns, width), None, self.documents)
+        floats = moved_columns(self.floats, first - ints_width, columns, width - ints_width)
+        return PerSentence(self.ints, floats, self.documents)
 
     def beside(self, other: PerSentence) -> PerSentence:
         """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs)."""
@@ -206,13 +216,11 @@ class Accumulator:
             )
         if other.tally is None:
             return self
-        if (
-            self.slices is not None
-            and other.slices is not None
-            and self.units is not None
-            and self.slices.names != other.slices.names
-        ):
-            raise ValueError("the group slice's per-sentence counts of two chunks with other groups cannot be joined")
+        units = (self.units, other.units)
+        if self.slices is not None and other.slices is not None and self.slices.names != other.slices.names:
+            # A group slice's groups differ between batches: each one's bucket columns moved to the groups of both.
+            names = self.slices.joined_names(other.slices)
+            units = (self.moved_to(names), other.moved_to(names))
         # Tags of no token (as an empty batch reads) beside spans add nothing, no token_accuracy either
         # (docs/scoring.md §7): batches give compute_semeval's result of them all.
         if no_token(other.tally) and self.tally.tokens is None:
@@ -226,10 +234,20 @@ class Accumulator:
             self.ordered,
             tally,
             self.sentences + other.sentences,
-            add_units(self.units, other.units),
+            add_units(*units),
             add_units(self.slices, other.slices),
             _joined_entities(self.entities, other.entities, self.sentences),
         )
+
+    def moved_to(self, names: dict[str, list[str]]) -> SentenceCounts | PerSentence | None:
+        """`units` with their bucket columns moved to the layout of slices of buckets `names`."""
+        if self.units is None or self.slices is None:
+            return self.units
+        first = len(SCENARIOS) + weighted_width(self.options)
+        columns, width = self.slices.columns_in(names), first + slices_width(names)
+        if isinstance(self.units, SentenceCounts):
+            return self.units.with_vectors(moved_columns(self.units.vectors, first, columns, width))
+        return self.units.moved(first, columns, width)
 
     @property
     def in_order(self) -> PerSentence:

@@ -47,6 +47,11 @@ class SentenceCounts:
         rows = stacked((self.vectors, other.vectors), axis=0)
         return SentenceCounts(*_distinct_rows(rows, np.concatenate((self.sentences, other.sentences))))
 
+    def with_vectors(self, vectors: Vectors) -> SentenceCounts:
+        """The same units with `vectors` for this one's (each distinct vector's row rewritten: the slices' bucket
+        columns moved, `slices.moved_columns`), their distinct rows found again."""
+        return SentenceCounts(*_distinct_rows(vectors, self.sentences))
+
     @property
     def size(self) -> int:
         """The number of sentences."""

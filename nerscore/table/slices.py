@@ -63,12 +63,9 @@ class SliceCounts:
     per_sentence: Any = None  # (sentences, width) counts, laid out as `layout`, a scipy.sparse CSR array
 
     def __add__(self, other: SliceCounts) -> SliceCounts:
-        """The counts of two chunks of one batch, one after the other (the command line reads files in chunks):
-        the same slices, with the same buckets for the per-sentence columns."""
-        names = {
-            name: sorted({*self.names[name], *other.names[name]}) if name == "group" else self.names[name]
-            for name in self.names
-        }
+        """The counts of two chunks of one batch, one after the other (the command line reads files in chunks,
+        an `Accumulator` batches): the same slices, a group slice's groups those of either."""
+        names = self.joined_names(other)
         two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
         by_bucket: dict[str, dict[str, Tally]] = {}
         for name, tallies in self.by_bucket.items():
@@ -78,14 +75,33 @@ class SliceCounts:
             by_bucket[name] = merged
         per_sentence = None
         if self.per_sentence is not None and other.per_sentence is not None:
-            if names != self.names or names != other.names:
-                raise ValueError(
-                    "the group slice's per-sentence counts of two chunks with other groups cannot be joined"
-                )
             from scipy import sparse  # type: ignore[import-untyped]
 
-            per_sentence = sparse.vstack((self.per_sentence, other.per_sentence), format="csr")
+            width = slices_width(names)
+            per_sentence = sparse.vstack(
+                [moved_columns(part.per_sentence, 0, part.columns_in(names), width) for part in (self, other)],
+                format="csr",
+            )
         return SliceCounts(names, two_sided, by_bucket, per_sentence)
+
+    def joined_names(self, other: SliceCounts) -> dict[str, list[str]]:
+        """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
+        return {
+            name: sorted({*self.names[name], *other.names[name]}) if name == "group" else self.names[name]
+            for name in self.names
+        }
+
+    def columns_in(self, names: Mapping[str, list[str]]) -> np.ndarray:
+        """Where each per-sentence column (`layout`) lies in the layout of the same slices of buckets `names`
+        (`joined_names`): the same order, with room for the groups of other chunks."""
+        moved, start = [np.zeros(0, dtype=np.int64)], 0
+        for name, buckets in self.names.items():
+            width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+            position = {bucket: index for index, bucket in enumerate(names[name])}
+            at = np.fromiter(map(position.__getitem__, buckets), np.int64, len(buckets))
+            moved.append(start + (at[:, None] * width + np.arange(width)).reshape(-1))
+            start += width * len(names[name])
+        return np.concatenate(moved)
 
     def _replace_sentences(self) -> SliceCounts:
         """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
@@ -101,6 +117,22 @@ class SliceCounts:
             out.append((name, start, width))
             start += width * len(names)
         return out
+
+
+def slices_width(names: Mapping[str, list[str]]) -> int:
+    """How many per-sentence columns slices of buckets `names` take (`SliceCounts.layout`)."""
+    return sum(len(buckets) * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH) for name, buckets in names.items())
+
+
+def moved_columns(matrix: Any, first: int, columns: np.ndarray, width: int) -> Any:
+    """A sparse matrix of per-sentence vectors with its columns from `first` on moved to `first + columns[...]`
+    (`SliceCounts.columns_in`), `width` columns in all: the columns before `first` (the scenario counts) stay."""
+    from scipy import sparse
+
+    mapping = np.concatenate((np.arange(first), first + columns))
+    moved = sparse.csr_array((matrix.data, mapping[matrix.indices], matrix.indptr), shape=(matrix.shape[0], width))
+    moved.sort_indices()
+    return moved
 
 
 def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_tags: bool | None = None) -> None:
@@ -328,8 +360,9 @@ def _bucket_tallies(
         token_totals = np.bincount(sentence_bucket, weights=facts.lengths, minlength=size).astype(np.int64)
         equal_totals = np.bincount(sentence_bucket, weights=facts.equal, minlength=size).astype(np.int64)
         tokens = {bi: TokenCounts(int(token_totals[bi]), int(equal_totals[bi])) for bi in range(size)}
-    # Buckets with no entity on either side are left out (docs/scoring.md §11).
-    return {names[bi]: Tally(bucket_cells, tokens.get(bi)) for bi, bucket_cells in sorted(cells.items())}
+    # A bucket with tokens but no entity is kept, so that batches add up to one pass (its tokens count where
+    # another batch finds an entity in it); `slice_scores` leaves it out (docs/scoring.md §11).
+    return {names[bi]: Tally(cells.get(bi, {}), tokens.get(bi)) for bi in sorted(cells.keys() | tokens.keys())}
 
 
 def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, dict[str, Any]]]:
@@ -340,7 +373,7 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
     options = options if options.value is None else options.evolve(value=None)
     # The buckets of every sentence-level slice scored in one call (their exact ratios computed at once).
     present = {
-        name: [bucket for bucket in names if bucket in counts.by_bucket[name]]
+        name: [bucket for bucket in names if bucket in counts.by_bucket[name] and counts.by_bucket[name][bucket].cells]
         for name, names in counts.names.items()
         if name not in counts.two_sided
     }
