@@ -122,6 +122,41 @@ def test_distinct_rows_are_numpys_unique_rows(rows: np.ndarray) -> None:
     assert summed.tolist() == np.bincount(inverse.reshape(-1), weights=weights, minlength=len(expected)).tolist()
 
 
+@pytest.mark.parametrize("rows", DISTINCT_ROWS.values(), ids=DISTINCT_ROWS.keys())
+def test_sparse_rows_are_the_dense_rows_in_the_same_order(rows: np.ndarray) -> None:
+    # With slices, the vectors are held sparse: the same distinct rows, in the same order, so the same draws.
+    from scipy import sparse
+
+    weights = np.arange(1, len(rows) + 1, dtype=np.int64)
+    dense = ns.SentenceCounts(*_distinct(rows, weights))
+    held = ns.SentenceCounts(*_distinct(sparse.csr_array(rows), weights))
+    assert np.array_equal(held.vectors.toarray(), dense.vectors) and held.sentences.tolist() == dense.sentences.tolist()
+
+
+def _distinct(rows, weights):
+    from nerscore.statistics.unit_counts import _distinct_rows
+
+    return _distinct_rows(rows, weights)
+
+
+@SETTINGS
+@given(
+    st.lists(st.lists(st.sampled_from([0, 0, 0, 1, 2, -1, 0.5, -2.5]), min_size=4, max_size=4), max_size=30),
+    st.booleans(),
+)
+def test_sparse_rows_sort_as_numpys_unique_rows(rows: list, floats: bool) -> None:
+    # An entry keys by its column and its sign (a row's first entry beyond another's ends it larger only if positive).
+    from scipy import sparse
+
+    matrix = np.array(rows, dtype=np.float64 if floats else np.int64).reshape(-1, 4)
+    if not floats:
+        matrix = np.abs(matrix)
+    weights = np.ones(len(matrix), dtype=np.int64)
+    distinct, summed = _distinct(sparse.csr_array(matrix), weights)
+    expected, counts = np.unique(matrix, axis=0, return_counts=True)
+    assert np.array_equal(distinct.toarray(), expected) and summed.tolist() == counts.tolist()
+
+
 @SETTINGS
 @given(
     st.lists(st.lists(st.integers(0, 3), min_size=3, max_size=3), max_size=40),
