@@ -424,3 +424,18 @@ def test_a_sparse_jackknife_gives_the_dense_ones_interval(paired: bool, seed: in
     jackknife = statistic.jackknife(dense.totals(), held.vectors)
     assert isinstance(jackknife, sample_statistics.SparseJackknife)
     assert len(jackknife.values) < units * 12 * 7  # listed only where a unit has counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.integers(1, 5),
+    st.lists(st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 2 / 7, 1.0, -0.1, float("nan")]), min_size=200, max_size=200),
+    st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 1.0, 1e-17, 1 - 1e-16])), min_size=10, max_size=10),
+)
+def test_column_quantiles_are_numpys_to_the_last_bit(rows: int, columns: int, values: list, levels: list) -> None:
+    # Every column's interval ends from one sort (a call a column took 3.4 s for a group slice of 2,000 groups).
+    held = np.array(values[: rows * columns]).reshape(rows, columns)
+    at = np.array(levels[: 2 * columns]).reshape(columns, 2)
+    expected = np.array([np.quantile(held[:, column], at[column]) for column in range(columns)])
+    assert np.array_equal(resampling.column_quantiles(held, at), expected, equal_nan=True)

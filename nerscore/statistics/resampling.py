@@ -304,8 +304,7 @@ class _Quantiles:
         them for the column."""
         resamples, columns = self.resamples, len(levels)
         if self.held is not None:
-            held = np.concatenate(self.held)
-            return np.array([np.quantile(held[:, column], levels[column]) for column in range(columns)])
+            return column_quantiles(np.concatenate(self.held), np.array(levels, dtype=np.float64))
         # np.quantile (linear, its default) interpolates between the order statistics at floor((n - 1) q) and
         # the next; a rank more on each side spares depending on how numpy rounds (n - 1) q.
         ranks = []
@@ -341,6 +340,28 @@ class _Quantiles:
             held = np.repeat(order, np.diff(np.r_[0, ranks[column][1:], resamples]))
             result[column] = np.quantile(held, levels[column], overwrite_input=True)
         return result
+
+
+def column_quantiles(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """np.quantile(values[:, column], levels[column]) of every column (its default, linear, method: numpy 2's
+    `_quantile` step by step, so that the numbers are numpy's to the last bit, tests/test_resampling.py), from one
+    sort of every column: a call a column took 0.14 ms, 3.4 s for the 24,000 statistics of 2,000 groups."""
+    count, columns = values.shape
+    ordered = np.sort(values, axis=0)  # NaN last, as np.quantile's partition leaves them
+    virtual = (count - 1) * levels.T  # (levels, columns)
+    previous = np.floor(virtual)
+    following = previous + 1
+    above, below = virtual >= count - 1, virtual < 0
+    previous[above], following[above] = -1, -1
+    previous[below], following[below] = 0, 0
+    previous, following = previous.astype(np.intp), following.astype(np.intp)
+    weight = virtual - previous
+    low, high = ordered[previous, np.arange(columns)], ordered[following, np.arange(columns)]
+    step = high - low
+    with np.errstate(invalid="ignore"):
+        found = np.where(weight >= 0.5, high - step * (1 - weight), low + step * weight)
+    found[:, np.isnan(ordered[-1])] = np.nan  # as np.quantile: a NaN among the values makes every quantile NaN
+    return found.T
 
 
 def interval_keys(result: Mapping[str, Any], sample: SentenceCounts, options: Options) -> dict[str, float]:
