@@ -354,6 +354,7 @@ def column_quantiles(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
     above, below = virtual >= count - 1, virtual < 0
     previous[above], following[above] = -1, -1
     previous[below], following[below] = 0, 0
+    previous[np.isnan(virtual)], following[np.isnan(virtual)] = -1, -1
     previous, following = previous.astype(np.intp), following.astype(np.intp)
     weight = virtual - previous
     low, high = ordered[previous, np.arange(columns)], ordered[following, np.arange(columns)]
