@@ -37,7 +37,7 @@ from .forms.string_batches import StringSpans, string_spans
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .result_scores import weighted_width
-from .statistics.unit_counts import SentenceCounts, Vectors, per_unit, stacked
+from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
 from .table.slices import SliceCounts, moved_columns, slices_width
@@ -122,8 +122,8 @@ class Accumulator:
     tally: Tally | None = None  # None until a batch is added
     sentences: int = 0
     # With bootstrap or `ordered`, each unit's count vector: in order (`PerSentence`), or where nothing needs the
-    # order (no documents, no pairing) the distinct vectors alone (`SentenceCounts`), so memory follows those.
-    units: SentenceCounts | PerSentence | None = None
+    # order (no documents, no pairing) the distinct vectors alone (`CountRuns`), so memory follows those.
+    units: CountRuns | PerSentence | None = None
     slices: SliceCounts | None = None  # with slices: every bucket's counts (the per-sentence ones are in `units`)
     entities: tuple[dict[str, Any], ...] | None = None  # with return_entities: the rows, sentences numbered in order
 
@@ -192,7 +192,7 @@ class Accumulator:
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)
             rows = PerSentence(ints, floats, None if documents is None else tuple(documents))
-            units = rows if documents is not None or self.ordered else rows.counts()
+            units = rows if documents is not None or self.ordered else CountRuns((rows.counts(),))
         slices = None if counted.slices is None else counted.slices._replace_sentences()
         added = Accumulator(
             self.options,
@@ -239,14 +239,14 @@ class Accumulator:
             _joined_entities(self.entities, other.entities, self.sentences),
         )
 
-    def moved_to(self, names: dict[str, list[str]]) -> SentenceCounts | PerSentence | None:
+    def moved_to(self, names: dict[str, list[str]]) -> CountRuns | PerSentence | None:
         """`units` with their bucket columns moved to the layout of slices of buckets `names`."""
         if self.units is None or self.slices is None:
             return self.units
         first = len(SCENARIOS) + weighted_width(self.options)
         columns, width = self.slices.columns_in(names), first + slices_width(names)
-        if isinstance(self.units, SentenceCounts):
-            return self.units.with_vectors(moved_columns(self.units.vectors, first, columns, width))
+        if isinstance(self.units, CountRuns):
+            return self.units.moved(lambda vectors: moved_columns(vectors, first, columns, width))
         return self.units.moved(first, columns, width)
 
     @property
@@ -267,7 +267,7 @@ class Accumulator:
         """Each unit's counts (docs/scoring.md §9), none before a batch is added."""
         if self.units is None:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
-        return self.units.counts() if isinstance(self.units, PerSentence) else self.units
+        return self.units.counts()
 
     def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
@@ -304,13 +304,7 @@ def add_units(first: Any, second: Any) -> Any:
         return second
     if second is None:
         return first
-    if isinstance(first, SentenceCounts) and isinstance(second, SentenceCounts):
-        # With §10's weighted columns or slices, a batch of no sentence's vectors may be narrower: the wider wins.
-        if not first.size and first.vectors.shape[1] != second.vectors.shape[1]:
-            return second
-        if not second.size and first.vectors.shape[1] != second.vectors.shape[1]:
-            return first
-    elif type(first) is not type(second):
+    if type(first) is not type(second):
         raise ValueError("found batches with documents and batches without; expected documents with every batch")
     return first + second
 

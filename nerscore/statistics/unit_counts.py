@@ -10,7 +10,9 @@ and the draws (`nerscore.statistics.resampling`) are of how often each distinct 
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -60,6 +62,40 @@ class SentenceCounts:
     def totals(self) -> np.ndarray:
         """The counts summed over all sentences."""
         return np.asarray(self.sentences @ self.vectors)
+
+
+@dataclass(frozen=True)
+class CountRuns:
+    """`SentenceCounts` added batch after batch (an `Accumulator`'s, the command line's chunks), kept as runs of
+    decreasing size, two merged only once the later is at least half the earlier (a binary counter), so that n
+    batches cost n log n rows merged: merged at every batch, the distinct vectors of a growing corpus were sorted
+    again each time (400 batches of 20 sentences with slices and bootstrap: 5.6 s, x3.4 a doubling). `counts`
+    merges them into the corpus's own `SentenceCounts`, which one pass gives too."""
+
+    runs: tuple[SentenceCounts, ...] = ()
+
+    def __add__(self, other: CountRuns) -> CountRuns:
+        given = (*self.runs, *other.runs)
+        # A batch of no sentence may be narrower (no slices' columns read): kept only where nothing else is.
+        kept = [run for run in given if run.size] or sorted(given, key=lambda run: run.vectors.shape[1])[-1:]
+        runs: list[SentenceCounts] = []
+        for run in kept:
+            runs.append(run)
+            while len(runs) > 1 and runs[-2].vectors.shape[0] <= 2 * runs[-1].vectors.shape[0]:
+                later = runs.pop()
+                runs[-1] = runs[-1] + later
+        return CountRuns(tuple(runs))
+
+    def counts(self) -> SentenceCounts:
+        """The counts of every batch added, merged, their distinct vectors in order."""
+        if len(self.runs) == 1:  # (in order again: `moved` leaves them out of it)
+            return self.runs[0].with_vectors(self.runs[0].vectors)
+        return functools.reduce(operator.add, self.runs) if self.runs else SentenceCounts.of(np.zeros((0, 0)))
+
+    def moved(self, columns: Any) -> CountRuns:
+        """These runs with `columns` (a function of a run's vectors: `slices.moved_columns`, which keeps them
+        distinct) applied to each, not sorted again until they are merged."""
+        return CountRuns(tuple(SentenceCounts(columns(run.vectors), run.sentences) for run in self.runs))
 
 
 def is_sparse(vectors: Vectors) -> bool:
