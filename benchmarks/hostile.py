@@ -369,6 +369,42 @@ def dense_memory(value: bool = False, against: Path | None = None) -> list[str]:
     return rows
 
 
+# Issue 31 (the red team, stop 38): bootstrap with the group slice, one group a sentence, so that the buckets grow
+# with the sentences. Each sentence's bucket columns were held dense (sentences x 6 x groups), and so was the
+# jackknife (units x 12 x groups): 2,000 sentences took 16 s and 2.2 GB.
+_GROUP_RUN = """
+import sys, time, tracemalloc
+sys.path.insert(0, {repo!r})
+import nerscore
+references = [[(0, 1, "T")] for _ in range({n})]
+arguments = dict(predictions=references, references=references, groups=list(range({n})), slices=["group"])
+nerscore.compute_semeval(**arguments, bootstrap=10)  # (imports and first calls)
+tracemalloc.start()
+start = time.process_time()
+nerscore.compute_semeval(**arguments, bootstrap=10)
+print(time.process_time() - start, tracemalloc.get_traced_memory()[1], sep="\t")
+"""
+
+
+def group_bootstrap(against: Path | None = None, sizes: Sequence[int] = (500, 1_000, 2_000, 4_000)) -> list[str]:
+    """Rows "| sentences (one group each) | checkout | CPU s | traced MB |" of compute_semeval(slices=["group"],
+    bootstrap=10), each in a subprocess; with `against` (another checkout), in turns with this one."""
+    import subprocess
+
+    rows = ["| sentences (one group each) | checkout | CPU s | traced MB |", "| --- | --- | --- | --- |"]
+    for n in sizes:
+        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            code = _GROUP_RUN.format(repo=str(repo), n=n)
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            if done.returncode:  # (refused, as main refused past 33,554,432 cells)
+                rows.append(f"| {n:,} | {checkout} | {done.stderr.strip().splitlines()[-1][:80]} | |")
+                continue
+            seconds, peak = done.stdout.split()
+            rows.append(f"| {n:,} | {checkout} | {float(seconds):.2f} | {int(peak) / 1e6:.0f} |")
+            progress(rows[-1])
+    return rows
+
+
 # Issue 31, item 6: the value pairing on hostile shapes against §3's pairing alone (goal: value=True within 2x of
 # value=False). At 4808eb7 the onion of 300 a side took ~25 s with value=True against ~0.2 s without; at c27d730
 # the two pairings ran the same solvers on the same entities, 1.9-2.05x; the value's now reads what §3's found
@@ -528,9 +564,14 @@ if __name__ == "__main__":
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
     parser.add_argument("--value", action="store_true", help="issue 31's value pairing against §3's (seconds)")
     parser.add_argument("--value-entities", action="store_true", help="return_entities=True with value=True")
+    parser.add_argument(
+        "--group-bootstrap", action="store_true", help="bootstrap with a group slice of a group a sentence"
+    )
     parser.add_argument("--main", help="--value, --value-entities: a checkout of another commit to time beside")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--against", type=Path, help="--memory: another checkout measured in turns (e.g. main's)")
+    parser.add_argument(
+        "--against", type=Path, help="--memory, --group-bootstrap: another checkout measured in turns (e.g. main's)"
+    )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
     arguments = parser.parse_args()
@@ -545,3 +586,5 @@ if __name__ == "__main__":
         print("\n".join(value_ratios(arguments.repeats, arguments.main)))
     if arguments.value_entities:
         print("\n".join(value_entities_ratios(arguments.repeats, arguments.main)))
+    if arguments.group_bootstrap:
+        print("\n".join(group_bootstrap(arguments.against)))

@@ -36,10 +36,11 @@ from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .options import Options
 from .pairing.rules import SCENARIOS
-from .statistics.unit_counts import SentenceCounts, per_unit
+from .result_scores import weighted_width
+from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
-from .table.slices import SliceCounts
+from .table.slices import SliceCounts, moved_columns, slices_width
 from .tally import Counted, Row, Tally, TokenCounts
 
 
@@ -49,25 +50,36 @@ class PerSentence:
     with `documents` each sentence's document id: what the statistics resample (docs/scoring.md §9) while the
     order still matters, to sum a document's sentences or to put two systems' sentences side by side."""
 
-    ints: np.ndarray
-    floats: np.ndarray | None = None
+    ints: Vectors
+    floats: Vectors | None = None
     documents: tuple[Hashable, ...] | None = None
 
     def __add__(self, other: PerSentence) -> PerSentence:
         if (self.documents is None) != (other.documents is None):
             raise ValueError("found batches with documents and batches without; expected documents with every batch")
-        if not len(other.ints) or not len(self.ints):  # a batch of no sentence may be narrower: nothing to join
-            return self if len(self.ints) else other
+        if not other.ints.shape[0] or not self.ints.shape[0]:  # a batch of no sentence may be narrower: nothing to join
+            return self if self.ints.shape[0] else other
         if (self.floats is None) != (other.floats is None) or self.ints.shape[1] != other.ints.shape[1]:
             raise ValueError("found batches counted with other options; expected the same options for every batch")
-        floats = None if self.floats is None or other.floats is None else np.vstack((self.floats, other.floats))
+        floats = None
+        if self.floats is not None and other.floats is not None:
+            floats = stacked((self.floats, other.floats), axis=0)
         documents = None if self.documents is None or other.documents is None else self.documents + other.documents
-        return PerSentence(np.vstack((self.ints, other.ints)), floats, documents)
+        return PerSentence(stacked((self.ints, other.ints), axis=0), floats, documents)
 
     def counts(self) -> SentenceCounts:
         """The units' `SentenceCounts`: each sentence's vector, or with documents each document's sum."""
         floats = None if self.floats is None else per_unit(self.floats, self.documents)
         return SentenceCounts.of(per_unit(self.ints, self.documents), floats)
+
+    def moved(self, first: int, columns: np.ndarray, width: int) -> PerSentence:
+        """These rows with their bucket columns (from column `first` of the whole row on) moved as
+        `slices.moved_columns` moves them."""
+        ints_width = self.ints.shape[1]
+        if self.floats is None:
+            return PerSentence(moved_columns(self.ints, first, columns, width), None, self.documents)
+        floats = moved_columns(self.floats, first - ints_width, columns, width - ints_width)
+        return PerSentence(self.ints, floats, self.documents)
 
     def beside(self, other: PerSentence) -> PerSentence:
         """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs)."""
@@ -79,10 +91,10 @@ class PerSentence:
         one's counts, then its §10 weighted columns when asked for, so that its statistics are those of its own
         bootstrap. Integers where none holds floats, else all in floats."""
         if all(run.floats is None for run in runs):
-            return PerSentence(np.hstack([run.ints for run in runs]), None, documents)
+            return PerSentence(stacked([run.ints for run in runs], axis=1), None, documents)
         parts = [part for run in runs for part in (run.ints, run.floats) if part is not None]
-        floats = np.hstack(parts).astype(np.float64)
-        return PerSentence(np.zeros((len(floats), 0), dtype=np.int64), floats, documents)
+        floats = stacked(parts, axis=1).astype(np.float64)
+        return PerSentence(np.zeros((floats.shape[0], 0), dtype=np.int64), floats, documents)
 
 
 def no_token(tally: Tally) -> bool:
@@ -110,8 +122,8 @@ class Accumulator:
     tally: Tally | None = None  # None until a batch is added
     sentences: int = 0
     # With bootstrap or `ordered`, each unit's count vector: in order (`PerSentence`), or where nothing needs the
-    # order (no documents, no pairing) the distinct vectors alone (`SentenceCounts`), so memory follows those.
-    units: SentenceCounts | PerSentence | None = None
+    # order (no documents, no pairing) the distinct vectors alone (`CountRuns`), so memory follows those.
+    units: CountRuns | PerSentence | None = None
     slices: SliceCounts | None = None  # with slices: every bucket's counts (the per-sentence ones are in `units`)
     entities: tuple[dict[str, Any], ...] | None = None  # with return_entities: the rows, sentences numbered in order
 
@@ -180,7 +192,7 @@ class Accumulator:
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)
             rows = PerSentence(ints, floats, None if documents is None else tuple(documents))
-            units = rows if documents is not None or self.ordered else rows.counts()
+            units = rows if documents is not None or self.ordered else CountRuns((rows.counts(),))
         slices = None if counted.slices is None else counted.slices._replace_sentences()
         added = Accumulator(
             self.options,
@@ -204,13 +216,11 @@ class Accumulator:
             )
         if other.tally is None:
             return self
-        if (
-            self.slices is not None
-            and other.slices is not None
-            and self.units is not None
-            and self.slices.names != other.slices.names
-        ):
-            raise ValueError("the group slice's per-sentence counts of two chunks with other groups cannot be joined")
+        units = (self.units, other.units)
+        if self.slices is not None and other.slices is not None and self.slices.names != other.slices.names:
+            # A group slice's groups differ between batches: each one's bucket columns moved to the groups of both.
+            names = self.slices.joined_names(other.slices)
+            units = (self.moved_to(names), other.moved_to(names))
         # Tags of no token (as an empty batch reads) beside spans add nothing, no token_accuracy either
         # (docs/scoring.md §7): batches give compute_semeval's result of them all.
         if no_token(other.tally) and self.tally.tokens is None:
@@ -224,10 +234,20 @@ class Accumulator:
             self.ordered,
             tally,
             self.sentences + other.sentences,
-            add_units(self.units, other.units),
+            add_units(*units),
             add_units(self.slices, other.slices),
             _joined_entities(self.entities, other.entities, self.sentences),
         )
+
+    def moved_to(self, names: dict[str, list[str]]) -> CountRuns | PerSentence | None:
+        """`units` with their bucket columns moved to the layout of slices of buckets `names`."""
+        if self.units is None or self.slices is None:
+            return self.units
+        first = len(SCENARIOS) + weighted_width(self.options)
+        columns, width = self.slices.columns_in(names), first + slices_width(names)
+        if isinstance(self.units, CountRuns):
+            return self.units.moved(lambda vectors: moved_columns(vectors, first, columns, width))
+        return self.units.moved(first, columns, width)
 
     @property
     def in_order(self) -> PerSentence:
@@ -247,7 +267,7 @@ class Accumulator:
         """Each unit's counts (docs/scoring.md §9), none before a batch is added."""
         if self.units is None:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
-        return self.units.counts() if isinstance(self.units, PerSentence) else self.units
+        return self.units.counts()
 
     def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
@@ -284,13 +304,7 @@ def add_units(first: Any, second: Any) -> Any:
         return second
     if second is None:
         return first
-    if isinstance(first, SentenceCounts) and isinstance(second, SentenceCounts):
-        # With §10's weighted columns or slices, a batch of no sentence's vectors may be narrower: the wider wins.
-        if not first.size and first.vectors.shape[1] != second.vectors.shape[1]:
-            return second
-        if not second.size and first.vectors.shape[1] != second.vectors.shape[1]:
-            return first
-    elif type(first) is not type(second):
+    if type(first) is not type(second):
         raise ValueError("found batches with documents and batches without; expected documents with every batch")
     return first + second
 

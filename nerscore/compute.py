@@ -26,7 +26,7 @@ from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
 from .schemes import OUTSIDE
 from .statistics.resampling import interval_keys, slice_interval_keys
 from .statistics.sample_statistics import slice_layout
-from .statistics.unit_counts import SentenceCounts
+from .statistics.unit_counts import SentenceCounts, Vectors, stacked
 from .table import reducers
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs, SentenceFacts
@@ -165,19 +165,20 @@ def value_partner_dicts(
     return found
 
 
-def per_sentence_columns(counted: Counted) -> tuple[np.ndarray, np.ndarray | None]:
+def per_sentence_columns(counted: Counted) -> tuple[Vectors, Vectors | None]:
     """Each sentence's vector for the statistics, as `SentenceCounts.of` takes it (integers, then floats or
     None): its six scenario counts, then docs/scoring.md §10's weighted columns when asked for, then, with slices,
-    its counts in every bucket (§9, §11), so that a resample of sentences resamples the buckets with them."""
+    its counts in every bucket (§9, §11), so that a resample of sentences resamples the buckets with them (then
+    all held sparse, `unit_counts.Vectors`)."""
     assert counted.per_sentence is not None
     buckets = None if counted.slices is None else counted.slices.per_sentence
     floats = counted.per_sentence_floats
     weighted = floats if floats is not None and floats.shape[1] else None
     if weighted is not None:
-        return counted.per_sentence, weighted if buckets is None else np.hstack((weighted, buckets))
+        return counted.per_sentence, weighted if buckets is None else stacked((weighted, buckets), axis=1)
     if buckets is None:
         return counted.per_sentence, None
-    return np.hstack((counted.per_sentence, buckets)), None
+    return stacked((counted.per_sentence, buckets), axis=1), None
 
 
 def scored_columns(

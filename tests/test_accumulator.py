@@ -25,6 +25,8 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"bootstrap": 200, "per_type": True, "confusion": True},
     {"return_entities": True, "value": True},
     {"slices": ["entity_length", "sentence_length"], "bootstrap": 100},
+    # Each batch holds other groups: their bucket columns are moved to the groups of both as batches add.
+    {"slices": ["group", "entity_length"], "bootstrap": 100, "value": True},
     {"partial_credit": "overlap", "bootstrap": 100},
     {"diagnostics": True, "errors": 5},
 ]
@@ -41,7 +43,14 @@ def corpus(seed: int = 0, sentences: int = 60) -> dict[str, Any]:
         predictions.append([tag if rng.random() < 0.7 else rng.choice(TAGS) for tag in reference])
         tokens.append([f"w{rng.randint(0, 5)}" for _ in range(length)])
         documents.append(number // 7)
-    return {"predictions": predictions, "references": references, "tokens": tokens, "documents": documents}
+    groups = [f"g{number * 7 % 11}" for number in range(sentences)]
+    return {
+        "predictions": predictions,
+        "references": references,
+        "tokens": tokens,
+        "documents": documents,
+        "groups": groups,
+    }
 
 
 def part(data: dict[str, Any], start: int, stop: int) -> dict[str, Any]:

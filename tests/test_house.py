@@ -241,10 +241,10 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
         }
         # scipy only inside the functions that need it (the probe above): where very large components are solved,
-        # and Student's t of the runs' comparison (run_statistics).
-        allowed = {"numpy", "nerscore"} | (
-            {"scipy"} if module_name(path) in ("pairing.large_components", "statistics.run_statistics") else set()
-        )
+        # Student's t of the runs' comparison (run_statistics), and the slices' bucket columns of each sentence,
+        # held sparse for bootstrap (table.slices, statistics.unit_counts).
+        with_scipy = ("pairing.large_components", "statistics.run_statistics", "statistics.unit_counts", "table.slices")
+        allowed = {"numpy", "nerscore"} | ({"scipy"} if module_name(path) in with_scipy else set())
         third_party = roots - set(sys.stdlib_module_names) - allowed
         assert not third_party, f"{path.name} imports {sorted(third_party)}"
 

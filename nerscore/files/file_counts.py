@@ -19,7 +19,7 @@ from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
 from ..options import Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import weighted_width
-from ..statistics.unit_counts import SentenceCounts
+from ..statistics.unit_counts import CountRuns, SentenceCounts
 from ..table.columns import NO_COLUMNS, Columns
 from ..tally import Counted
 from .annotations import read_brat_pairs, read_label_studio
@@ -212,7 +212,7 @@ def count_systems(
     `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
     (`PerSentence.beside`); --runs', every run's six scenario counts."""
     counts = [Accumulator(options) for _ in sources]
-    units: SentenceCounts | PerSentence | None = None
+    units: CountRuns | PerSentence | None = None
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -243,9 +243,9 @@ def count_systems(
                 rows = rows_a.beside(rows_b)
             else:
                 rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
-            units = add_units(units, rows if by_document else rows.counts())
+            units = add_units(units, rows if by_document else CountRuns((rows.counts(),)))
         read += len(chunk)
-    unit_counts = units.counts() if isinstance(units, PerSentence) else units
+    unit_counts = None if units is None else units.counts()
     if unit_counts is None:
         # (no sentence: each system's six counts, and docs/scoring.md §10's weighted columns when asked for)
         width = len(sources) * (len(SCENARIOS) + weighted_width(options))

@@ -14,18 +14,15 @@ from ..options import Options
 from ..result_scores import scores
 from ..tally import Tally
 from .resampling import Statistic, resampled_interval, swapped_totals
-from .sample_statistics import measure_keys, scaled_back, slice_key_positions, slice_measures, value_exponent
+from .sample_statistics import (
+    SliceStatistics,
+    measure_keys,
+    scaled_back,
+    slice_key_positions,
+    slice_measures,
+    value_exponent,
+)
 from .unit_counts import SentenceCounts
-
-
-def paired_difference(layout: list[tuple[str, int, int, int]], options: Options, exponent: int, half: int) -> Statistic:
-    """B - A of `slice_measures` (the value divided by 2**`exponent`) of totals holding A's `half` columns, then B's."""
-
-    def difference(totals: np.ndarray) -> np.ndarray:
-        system_a, system_b = totals[..., :half], totals[..., half:]
-        return slice_measures(system_b, layout, options, exponent) - slice_measures(system_a, layout, options, exponent)
-
-    return difference
 
 
 def randomization_p_values(
@@ -100,7 +97,7 @@ def slice_comparison(
     # shuffle's or a resample's, of either system, within the bound, so their difference too.
     exponent = value_exponent(pairs.vectors, 2, pairs.size, options)
 
-    difference = paired_difference(layout, options, exponent, half)
+    difference = SliceStatistics(layout, options, exponent, paired=True)
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = measure_keys(options)
     positions = list(slice_key_positions(layout, names, options))

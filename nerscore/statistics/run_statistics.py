@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..options import Options
-from .paired_comparison import paired_difference, randomization_p_values
+from .paired_comparison import randomization_p_values
 from .resampling import (
     SCORED_WIDTH,
     bca_interval,
@@ -19,7 +19,7 @@ from .resampling import (
     power_of_two_scale,
     resample_blocks,
 )
-from .sample_statistics import measure_keys, scaled_back, statistics, value_exponent
+from .sample_statistics import SliceStatistics, measure_keys, scaled_back, statistics, value_exponent
 from .unit_counts import SentenceCounts
 
 # ---------------------------------------------------------------------------------------------------------
@@ -122,7 +122,7 @@ def runs_comparison(
         units, groups, (-1.0, 1.0), resamples, seed, options, "value_delta"
     )
     if runs_a == runs_b == 1:  # the generator goes on from the units' draws, as compare_semeval's does
-        difference = paired_difference([], options, exponent, units.vectors.shape[1] // 2)
+        difference = SliceStatistics([], options, exponent, paired=True)
         return keys, low, high, randomization_p_values(units, difference, estimate, resamples, rng)
     values = _per_run(units.totals(), runs, options, exponent)
     scale = _scales(values, drawn, runs, options, exponent)

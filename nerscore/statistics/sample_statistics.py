@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from ..options import EVALUATION_SCHEMES, OVERLAP, Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import VALUE_COLUMNS, cost_scale, weighted_width
 from ..tally import COUNT_NAMES, OUTCOMES
+from .unit_counts import Vectors, dense_columns, is_sparse
 
 # _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
 # under the scheme: the table `Tally.counts` reads, as a matrix that turns scenario totals into MUC counts.
@@ -96,16 +98,19 @@ def statistics(totals: np.ndarray, options: Options, exponent: int = 0) -> np.nd
     return np.concatenate((measures, value[..., None], value_measures), axis=-1)
 
 
-def value_exponent(vectors: np.ndarray, systems: int, size: int, options: Options) -> int:
+def value_exponent(vectors: Vectors, systems: int, size: int, options: Options) -> int:
     """docs/scoring.md §10: the power of two (its exponent, 0 or more) the statistics keep the value divided by,
     so that its value on any total of at most `size` rows of `vectors` (each holding `systems` systems' columns
     side by side, each system's led by its six counts and its weighted columns) lies within `VALUE_BOUND`: a
     resample, a leave-one-out sample or a swap. 0 (the value as it is) unless weights are extreme: a
     false_alarm of 1e308 gives values of resamples beyond the largest float, where the result's own is within."""
-    if options.value is None or not vectors.size:
+    rows, width = vectors.shape
+    if options.value is None or not rows or not width:
         return 0
     start = len(SCENARIOS) + (options.partial_credit == OVERLAP)
-    columns = vectors.reshape(len(vectors), systems, -1)[..., start : start + len(VALUE_COLUMNS)]
+    per_system = width // systems
+    picked = [system * per_system + start + column for system in range(systems) for column in range(len(VALUE_COLUMNS))]
+    columns = dense_columns(vectors, picked).reshape(rows, systems, len(VALUE_COLUMNS))
     kept, cost, worth = (np.asarray(columns[..., index], dtype=np.float64) for index in (0, 2, 3))
 
     def power(values: np.ndarray) -> int:  # 2**power bounds the largest (a float's least exponent for none)
@@ -168,14 +173,99 @@ def slice_measures(
     for _, start, per_bucket, buckets in layout:
         block = totals[..., base + start : base + start + per_bucket * buckets]
         block = block.reshape(*totals.shape[:-1], buckets, per_bucket)
-        if per_bucket == 2 * width:
-            precision = _measures(block[..., width:], options)[..., 0]
-            recall = _measures(block[..., :width], options)[..., 1]
-            measures = np.stack((precision, recall, Rule.of(options).f(precision, recall)), axis=-1)
-        else:
-            measures = _measures(block, options)
-        parts.append(measures.reshape(*totals.shape[:-1], -1))
+        parts.append(
+            bucket_measures(block, options).reshape(
+                *totals.shape[:-1], buckets * len(EVALUATION_SCHEMES) * len(_MEASURES)
+            )
+        )
     return np.concatenate(parts, axis=-1)
+
+
+def bucket_measures(block: np.ndarray, options: Options) -> np.ndarray:
+    """Precision, recall and F of every scheme (12 columns) of bucket totals (..., columns per bucket): a
+    sentence-level bucket's six scenario counts, or a two-sided bucket's (those of the rows whose reference lies in
+    it, then of those whose prediction does, docs/scoring.md §5)."""
+    width = len(SCENARIOS)
+    if block.shape[-1] == 2 * width:
+        precision = _measures(block[..., width:], options)[..., 0]
+        recall = _measures(block[..., :width], options)[..., 1]
+        measures = np.stack((precision, recall, Rule.of(options).f(precision, recall)), axis=-1)
+    else:
+        measures = _measures(block, options)
+    return measures.reshape(*block.shape[:-1], len(EVALUATION_SCHEMES) * len(_MEASURES))
+
+
+@dataclass(frozen=True)
+class SparseJackknife:
+    """A jackknife (each unit left out in turn, `resampling.bca_interval`) whose bucket statistics are held only
+    where the unit left out has counts in the bucket: elsewhere a bucket's statistics are its estimate's (a
+    sentence in one group changes no other group's), so units x buckets are never held. `dense` (units x the
+    first columns) are the totals' statistics, which every unit changes; then (`units`, `columns`, `values`) one
+    entry per unit, bucket and statistic."""
+
+    dense: np.ndarray
+    units: np.ndarray
+    columns: np.ndarray
+    values: np.ndarray
+    estimate: np.ndarray  # every statistic's estimate: a bucket statistic's value for a unit not listed
+
+
+@dataclass(frozen=True)
+class SliceStatistics:
+    """`slice_measures` as the function of totals the resampling measures (`resampling.Statistic`): one system's,
+    or with `paired` B - A of totals holding system A's columns then B's (the paired comparison's), with the
+    value divided by 2**`exponent`; and its jackknife, sparse where the vectors are (`SparseJackknife`)."""
+
+    layout: list[tuple[str, int, int, int]]
+    options: Options
+    exponent: int = 0
+    paired: bool = False
+
+    def __call__(self, totals: np.ndarray) -> np.ndarray:
+        if not self.paired:
+            return slice_measures(totals, self.layout, self.options, self.exponent)
+        half = totals.shape[-1] // 2
+        system_a, system_b = (
+            slice_measures(side, self.layout, self.options, self.exponent)
+            for side in (totals[..., :half], totals[..., half:])
+        )
+        return system_b - system_a
+
+    def jackknife(self, totals: np.ndarray, vectors: Vectors) -> np.ndarray | SparseJackknife:
+        """The statistics of `totals` less each row of `vectors` (the units left out one at a time)."""
+        if not is_sparse(vectors):
+            return self(totals - vectors)
+        systems = 2 if self.paired else 1
+        per_system = vectors.shape[1] // systems
+        base = len(SCENARIOS) + weighted_width(self.options)
+        picked = np.concatenate([system * per_system + np.arange(base) for system in range(systems)])
+        base_statistics = SliceStatistics([], self.options, self.exponent, self.paired)
+        dense = base_statistics(totals[picked] - dense_columns(vectors, picked))
+        entries = vectors.tocoo()
+        unit, column, count = entries.row, entries.col, entries.data
+        system, local = np.divmod(column, per_system)
+        local = local - base
+        units, statistic_columns, values = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
+        first_statistic = dense.shape[1]
+        for _, start, per_bucket, buckets in self.layout:
+            held = (local >= start) & (local < start + per_bucket * buckets)
+            bucket, within = np.divmod(local[held] - start, per_bucket)
+            pairs, pair = np.unique(unit[held] * buckets + bucket, return_inverse=True)
+            left_out = np.zeros((len(pairs), systems, per_bucket), dtype=totals.dtype)
+            left_out[pair.reshape(-1), system[held], within] = count[held]
+            pair_unit, pair_bucket = np.divmod(pairs, buckets)
+            block = totals.reshape(systems, per_system)[:, base + start : base + start + per_bucket * buckets]
+            block = block.reshape(systems, buckets, per_bucket)
+            measured = bucket_measures(block[:, pair_bucket].transpose(1, 0, 2) - left_out, self.options)
+            measured = measured[:, 1] - measured[:, 0] if self.paired else measured[:, 0]
+            keys = measured.shape[1]
+            units.append(np.repeat(pair_unit, keys))
+            statistic_columns.append(first_statistic + (pair_bucket[:, None] * keys + np.arange(keys)).reshape(-1))
+            values.append(measured.reshape(-1))
+            first_statistic += keys * buckets
+        return SparseJackknife(
+            dense, np.concatenate(units), np.concatenate(statistic_columns), np.concatenate(values), self(totals)
+        )
 
 
 def slice_key_positions(

@@ -60,15 +60,12 @@ class SliceCounts:
     names: Mapping[str, list[str]]
     two_sided: Mapping[str, Tally] = field(default_factory=dict)
     by_bucket: Mapping[str, Mapping[str, Tally]] = field(default_factory=dict)
-    per_sentence: np.ndarray | None = None  # (sentences, width) counts, laid out as `layout`
+    per_sentence: Any = None  # (sentences, width) counts, laid out as `layout`, a scipy.sparse CSR array
 
     def __add__(self, other: SliceCounts) -> SliceCounts:
-        """The counts of two chunks of one batch, one after the other (the command line reads files in chunks):
-        the same slices, with the same buckets for the per-sentence columns."""
-        names = {
-            name: sorted({*self.names[name], *other.names[name]}) if name == "group" else self.names[name]
-            for name in self.names
-        }
+        """The counts of two chunks of one batch, one after the other (the command line reads files in chunks,
+        an `Accumulator` batches): the same slices, a group slice's groups those of either."""
+        names = self.joined_names(other)
         two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
         by_bucket: dict[str, dict[str, Tally]] = {}
         for name, tallies in self.by_bucket.items():
@@ -78,12 +75,33 @@ class SliceCounts:
             by_bucket[name] = merged
         per_sentence = None
         if self.per_sentence is not None and other.per_sentence is not None:
-            if names != self.names or names != other.names:
-                raise ValueError(
-                    "the group slice's per-sentence counts of two chunks with other groups cannot be joined"
-                )
-            per_sentence = np.vstack((self.per_sentence, other.per_sentence))
+            from scipy import sparse  # type: ignore[import-untyped]
+
+            width = slices_width(names)
+            per_sentence = sparse.vstack(
+                [moved_columns(part.per_sentence, 0, part.columns_in(names), width) for part in (self, other)],
+                format="csr",
+            )
         return SliceCounts(names, two_sided, by_bucket, per_sentence)
+
+    def joined_names(self, other: SliceCounts) -> dict[str, list[str]]:
+        """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
+        return {
+            name: sorted({*self.names[name], *other.names[name]}) if name == "group" else self.names[name]
+            for name in self.names
+        }
+
+    def columns_in(self, names: Mapping[str, list[str]]) -> np.ndarray:
+        """Where each per-sentence column (`layout`) lies in the layout of the same slices of buckets `names`
+        (`joined_names`): the same order, with room for the groups of other chunks."""
+        moved, start = [np.zeros(0, dtype=np.int64)], 0
+        for name, buckets in self.names.items():
+            width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+            position = {bucket: index for index, bucket in enumerate(names[name])}
+            at = np.fromiter(map(position.__getitem__, buckets), np.int64, len(buckets))
+            moved.append(start + (at[:, None] * width + np.arange(width)).reshape(-1))
+            start += width * len(names[name])
+        return np.concatenate(moved)
 
     def _replace_sentences(self) -> SliceCounts:
         """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
@@ -99,6 +117,22 @@ class SliceCounts:
             out.append((name, start, width))
             start += width * len(names)
         return out
+
+
+def slices_width(names: Mapping[str, list[str]]) -> int:
+    """How many per-sentence columns slices of buckets `names` take (`SliceCounts.layout`)."""
+    return sum(len(buckets) * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH) for name, buckets in names.items())
+
+
+def moved_columns(matrix: Any, first: int, columns: np.ndarray, width: int) -> Any:
+    """A sparse matrix of per-sentence vectors with its columns from `first` on moved to `first + columns[...]`
+    (`SliceCounts.columns_in`), `width` columns in all: the columns before `first` (the scenario counts) stay."""
+    from scipy import sparse
+
+    mapping = np.concatenate((np.arange(first), first + columns))
+    moved = sparse.csr_array((matrix.data, mapping[matrix.indices], matrix.indptr), shape=(matrix.shape[0], width))
+    moved.sort_indices()
+    return moved
 
 
 def check_slice_inputs(options: Options, columns: Columns, spans: bool, holds_tags: bool | None = None) -> None:
@@ -182,33 +216,38 @@ def count_slices(
     names: dict[str, list[str]] = {}
     two_sided: dict[str, Tally] = {}
     by_bucket: dict[str, dict[str, Tally]] = {}
-    blocks: list[np.ndarray] = []
+    # With bootstrap, each sentence's counts per bucket (docs/scoring.md §9, §11) as (sentence, column) entries,
+    # held sparse (`unit_counts.Vectors`): a sentence lies in few buckets.
+    entries: list[tuple[np.ndarray, np.ndarray]] = []
+    width = 0
     sentences = facts.sentences
-    if keep_sentences:
-        _check_sentence_columns(options, columns, sentences)
     for name in options.slices:
         if name in ENTITY_SLICES:
             bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns, texts)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
-            if keep_sentences:
-                width = 2 * _WIDTH
-                block = np.zeros((sentences, len(bucket_list) * width), dtype=np.int64)
-                for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)):
-                    has = bucket >= 0
-                    np.add.at(block, (rows.sentence[has], bucket[has] * width + offset + rows.scenario[has]), 1)
-                blocks.append(block)
+            for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)) if keep_sentences else ():
+                has = bucket >= 0
+                entries.append((rows.sentence[has], width + bucket[has] * 2 * _WIDTH + offset + rows.scenario[has]))
+            width += len(bucket_list) * 2 * _WIDTH
         else:
             sentence_bucket, bucket_list = _sentence_buckets(name, rows, options, columns, facts)
             names[name] = bucket_list
             by_bucket[name] = _bucket_tallies(rows, sentence_bucket, bucket_list, facts)
             if keep_sentences:
-                block = np.zeros((sentences, len(bucket_list) * _WIDTH), dtype=np.int64)
-                np.add.at(block, (rows.sentence, sentence_bucket[rows.sentence] * _WIDTH + rows.scenario), 1)
-                blocks.append(block)
+                entries.append((rows.sentence, width + sentence_bucket[rows.sentence] * _WIDTH + rows.scenario))
+            width += len(bucket_list) * _WIDTH
     matrix = None
     if keep_sentences:
-        matrix = np.hstack(blocks) if blocks else np.zeros((sentences, 0), dtype=np.int64)
+        from scipy import sparse
+
+        none = np.zeros(0, dtype=np.int64)
+        sentence_at = np.concatenate([none, *(at for at, _ in entries)])
+        column_at = np.concatenate([none, *(at for _, at in entries)])
+        matrix = sparse.csr_array(
+            (np.ones(len(sentence_at), np.int64), (sentence_at, column_at)), shape=(sentences, width)
+        )
+        matrix.sum_duplicates()
     return SliceCounts(names, two_sided, by_bucket, matrix)
 
 
@@ -222,30 +261,6 @@ def with_lengths(facts: SentenceFacts, columns: Columns) -> SentenceFacts:
         return facts
     lengths = np.fromiter(map(len, sentence_texts), np.int64, len(sentence_texts))
     return SentenceFacts(facts.sentences, lengths, facts.equal)
-
-
-# With bootstrap, each sentence's vector holds a column per bucket and scenario (docs/scoring.md §11), kept as a
-# dense (sentences x columns) array while counted: at most this many cells (256 MB), so that a group slice of
-# thousands of groups is refused with a message rather than a MemoryError.
-MAX_SENTENCE_CELLS = 1 << 25
-
-
-def _check_sentence_columns(options: Options, columns: Columns, sentences: int) -> None:
-    width = 0
-    for name in options.slices:
-        if name == "group":
-            buckets = len({str(group) for group in columns.groups or ()})
-        elif name == "seen":
-            buckets = 2
-        else:
-            buckets = len((options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])) + 1
-        width += buckets * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH)
-    if sentences * width > MAX_SENTENCE_CELLS:
-        raise ValueError(
-            f"bootstrap with slices={list(options.slices)} counts each of the {sentences:,} sentences in {width:,} "
-            f"bucket columns, more than the {MAX_SENTENCE_CELLS:,} cells it holds; expected fewer buckets (fewer "
-            "groups, or other slice_edges), or slices without bootstrap"
-        )
 
 
 def _entity_buckets(
@@ -345,8 +360,9 @@ def _bucket_tallies(
         token_totals = np.bincount(sentence_bucket, weights=facts.lengths, minlength=size).astype(np.int64)
         equal_totals = np.bincount(sentence_bucket, weights=facts.equal, minlength=size).astype(np.int64)
         tokens = {bi: TokenCounts(int(token_totals[bi]), int(equal_totals[bi])) for bi in range(size)}
-    # Buckets with no entity on either side are left out (docs/scoring.md §11).
-    return {names[bi]: Tally(bucket_cells, tokens.get(bi)) for bi, bucket_cells in sorted(cells.items())}
+    # A bucket with tokens but no entity is kept, so that batches add up to one pass (its tokens count where
+    # another batch finds an entity in it); `slice_scores` leaves it out (docs/scoring.md §11).
+    return {names[bi]: Tally(cells.get(bi, {}), tokens.get(bi)) for bi in sorted(cells.keys() | tokens.keys())}
 
 
 def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, dict[str, Any]]]:
@@ -357,7 +373,7 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
     options = options if options.value is None else options.evolve(value=None)
     # The buckets of every sentence-level slice scored in one call (their exact ratios computed at once).
     present = {
-        name: [bucket for bucket in names if bucket in counts.by_bucket[name]]
+        name: [bucket for bucket in names if bucket in counts.by_bucket[name] and counts.by_bucket[name][bucket].cells]
         for name, names in counts.names.items()
         if name not in counts.two_sided
     }
