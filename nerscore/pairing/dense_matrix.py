@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .large_components import complementary, dense_assignment, relaxed
+from .large_components import complementary, relaxed
 from .overlaps import check_pairs_fit, overlap_kept
 from .staircase import started_within
 
@@ -39,10 +39,14 @@ def from_matrix(cells: Any, references: tuple, predictions: tuple) -> Solved | N
     check_pairs_fit(
         overlaps, len(references[0]), len(predictions[0]), 0, need=cells.shape[0] * cells.shape[1] * DENSE_CELL_BYTES
     )
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+    # Minimised on a float64 matrix of no more rows than columns, C-ordered, which scipy then reads in place:
+    # maximising, or more rows than columns, would have it copy the matrix (8 bytes a cell).
     costs = np.empty(cells.shape, np.float64)
     for first, block in cells.blocks():
         np.negative(block, out=costs[first : first + len(block)], casting="unsafe")
-    matched_small, matched_large = dense_assignment(costs)
+    matched_small, matched_large = linear_sum_assignment(costs)
     keep = costs[matched_small, matched_large] < 0
     matched_small, matched_large = matched_small[keep], matched_large[keep]
     if not len(matched_small):

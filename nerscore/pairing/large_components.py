@@ -69,15 +69,10 @@ def best_matching(
     (the value pairing's digits, one more digit than §3's, issue 31); a failed proof costs a scipy solve more."""
     (rows_at, rows), (columns_at, columns) = _numbered(edge_rows), _numbered(edge_columns)
     weights = np.asarray(edge_weights, dtype=np.int64)
-    exact = fits(weights, rows, columns) if exact_sums else len(weights) > 0 and int(weights.max()) + 1 < EXACT
-    if not exact:
+    if exact_sums and not fits(weights, rows, columns):
         return None
-    matched_rows, matched_columns = _solve(rows_at, columns_at, weights, rows, columns)
-    proof = _potentials(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns)
-    if proof is None:
-        return None
-    u, v = proof
-    return tight_smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
+    proven = proven_matching(rows_at, columns_at, weights, rows, columns)
+    return None if proven is None else tight_smallest_best(rows_at, columns_at, weights, rows, columns, *proven)
 
 
 def proven_matching(
@@ -91,15 +86,6 @@ def proven_matching(
     matched_rows, matched_columns = _solve(edge_rows, edge_columns, weights, rows, columns)
     proof = _potentials(edge_rows, edge_columns, weights, rows, columns, matched_rows, matched_columns)
     return None if proof is None else (matched_rows, matched_columns, *proof)
-
-
-def dense_assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """scipy's assignment of least total cost of a float64 matrix of no more rows than columns, C-ordered, which
-    scipy then reads in place: maximising, or more rows than columns, would have it copy the matrix (8 bytes a
-    cell, `pairing.dense`)."""
-    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
-
-    return linear_sum_assignment(costs)
 
 
 def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
@@ -130,7 +116,7 @@ def _solve(
     """A matching of largest total weight, as (row indices, column indices) of its edges, by scipy (float64,
     exact below 2**53)."""
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
-        from scipy.optimize import linear_sum_assignment
+        from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
         dense = np.zeros((rows, columns), np.float64)
         dense[edge_rows, edge_columns] = edge_weights
