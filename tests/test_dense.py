@@ -14,7 +14,6 @@ from unittest import mock
 
 import numpy as np
 import pytest
-import scipy.optimize
 from conftest import crossed
 from test_spans import best_pairing, paired, spans_of
 from test_value import WEIGHTS as VALUE_WEIGHTS
@@ -194,7 +193,7 @@ def test_a_matrix_beyond_the_free_memory_is_refused_before_it_is_made(
     monkeypatch.setattr(overlaps, "free_memory", lambda: 10_000_000)
     monkeypatch.setattr(dense, "_ROUNDS", 0)
     made = []
-    monkeypatch.setattr(scipy.optimize, "linear_sum_assignment", lambda *a, **k: made.append(1))
+    monkeypatch.setattr(dense_matrix, "dense_assignment", lambda *a: made.append(1))
     onion_r, onion_p = red_team_onion(3_000)  # 9 million cells: 81 MB
     references, predictions = [[(0, 1, "A")], onion_r], [[(0, 1, "A")], onion_p]
     with pytest.raises(ns.InvalidInputError, match=match):

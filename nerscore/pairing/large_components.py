@@ -88,6 +88,15 @@ def proven_matching(
     return None if proof is None else (matched_rows, matched_columns, *proof)
 
 
+def dense_assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's assignment of least total cost of a float64 matrix of no more rows than columns, C-ordered, which
+    scipy then reads in place: maximising, or more rows than columns, would have it copy the matrix (8 bytes a
+    cell, `pairing.dense`). (scipy is imported by this module only, tests/test_house.py.)"""
+    from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+
+    return linear_sum_assignment(costs)
+
+
 def _numbered(ids: np.ndarray) -> tuple[np.ndarray, int]:
     """`ids` (integers >= 0) renumbered 0, 1, ... in the same order, and how many there are (no sort)."""
     present = np.zeros(int(ids.max()) + 1, bool)
@@ -116,7 +125,7 @@ def _solve(
     """A matching of largest total weight, as (row indices, column indices) of its edges, by scipy (float64,
     exact below 2**53)."""
     if len(edge_weights) * _DENSE_SHARE >= rows * columns:
-        from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
+        from scipy.optimize import linear_sum_assignment
 
         dense = np.zeros((rows, columns), np.float64)
         dense[edge_rows, edge_columns] = edge_weights

@@ -24,6 +24,7 @@ from ..grouping import run_bounds
 from ..option_checks import Weights
 from ..span import Span
 from . import dense
+from .dense_matrix import Worth
 from .overlaps import (
     ARRAY_PAIR_BYTES,
     check_pairs_fit,
@@ -155,16 +156,16 @@ def _dense_value_pairs(
     return None if found is None else dict(zip(found[0].tolist(), found[1].tolist()))
 
 
-# A pair's scenario by its flags, 2 * (identical boundaries) + (one type) (docs/scoring.md §4), as `dense.Worth`
+# A pair's scenario by its flags, 2 * (identical boundaries) + (one type) (docs/scoring.md §4), as `Worth`
 # indexes its worths.
 _FLAG_SCENARIOS = ("VI", "V", "IV", "I")
 
 
-def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | None:
-    """The value's worths (`WeightTable.worth`) as `dense.Worth` holds them, for the type ids of `names`: kept(r, p)
+def dense_worth(table: WeightTable, names: Mapping[int, str]) -> Worth | None:
+    """The value's worths (`WeightTable.worth`) as `Worth` holds them, for the type ids of `names`: kept(r, p)
     by scenario and reference type, and the false alarm spared by predicted type, exact fractions scaled by their
     common denominator to integers (left out, all 0, where every pair would have one worth: the pair's digit
-    counts it already, as `large_value_mask` leaves it out; `dense.Worth.tells_type` where the worth is one number
+    counts it already, as `large_value_mask` leaves it out; `Worth.tells_type` where the worth is one number
     for the pairs of one type and another for the rest). None where they pass 2**53."""
     import numpy as np
 
@@ -179,7 +180,7 @@ def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | N
     size = max(names, default=-1) + 1
     reference, prediction = np.zeros((4, size), np.int64), np.zeros(size, np.int64)
     if len(set(kept.values())) <= 1 and len(set(alarm.values())) <= 1:
-        return dense.Worth(reference, prediction)
+        return Worth(reference, prediction)
     # One worth for the pairs of one type (flags 1 and 3) and one for the others (0 and 2), whatever the types.
     tells_type = len(set(alarm.values())) == 1 and all(
         len({worth for (flag, _), worth in kept.items() if flag % 2 == same}) == 1 for same in (0, 1)
@@ -193,7 +194,7 @@ def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | N
         reference[flag, t] = worth
     for t, worth in scaled_alarm.items():
         prediction[t] = worth
-    return dense.Worth(reference, prediction, tells_type)
+    return Worth(reference, prediction, tells_type)
 
 
 def _rows(
