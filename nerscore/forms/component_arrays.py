@@ -318,7 +318,7 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
 def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) that share a position, both sides sorted by start (sentences lie at
     positions of their own, so no pair spans two), once `check_pairs_fit` says they fit in memory."""
-    from ..pairing.large_components import overlapping_pairs
+    from ..pairing.staircase import overlapping_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
     check_pairs_fit(

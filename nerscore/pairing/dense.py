@@ -34,11 +34,11 @@ from .dense_matrix import (
     Worth,
     bounded_shortfalls,
     from_matrix,
-    overlap_total,
 )
 from .large_components import EXACT, proven_matching, span_columns, tight_smallest_best
 from .overlaps import any_fragmented, check_pairs_fit, overlap_count
 from .recent import Key, key_of, recall, remember
+from .staircase import overlap_total
 
 if TYPE_CHECKING:
     from ..span import Span

@@ -17,7 +17,7 @@ import numpy as np
 
 from .large_components import complementary, dense_assignment, relaxed
 from .overlaps import check_pairs_fit, overlap_kept
-from .staircase import started_within
+from .staircase import overlap_total
 
 # Cells worked out at a time (here and in `dense`): a block's temporaries are a few of these in int64.
 BLOCK_CELLS = 1 << 14
@@ -147,13 +147,6 @@ class Cells:
             found_a.append(a + first)
             found_b.append(b)
         return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
-
-
-def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
-    """How many (reference, prediction) pairs share a position, both sides sorted by start, without listing them
-    (`staircase.started_within`'s runs)."""
-    _, width_r, _, width_p = started_within(r_start, r_end, p_start, p_end)
-    return int(width_r.sum()) + int(width_p.sum())
 
 
 def from_matrix(cells: Cells, references: tuple, predictions: tuple) -> Solved | None:

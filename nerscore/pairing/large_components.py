@@ -20,11 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..grouping import ranges
 from ..span import Span
 
 # The non-crossing programme, named here as well for its callers (`best_pairs`, the value pairing, tests).
-from .staircase import best_chain, started_within, uncrossed
+from .staircase import best_chain, uncrossed
 
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
@@ -472,23 +471,6 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
     if chosen is None:
         chosen = best_matching(i, j, digits)
     return chosen
-
-
-def overlapping_pairs(
-    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Every (reference, prediction) index pair of entities that share a position, both sides sorted by start:
-    where the prediction starts within the reference, and where the reference starts after the prediction and
-    within it (`staircase.started_within`'s runs): the cost is that of the pairs found, 4 bytes an index (int32)
-    while every count fits one, half of what int64 would hold at the peak (issue 31)."""
-
-    def runs(low: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        index = np.int32 if max(int(width.sum()), len(r_start), len(p_start)) < 2**31 else np.int64
-        return ranges(low, width, index)
-
-    low_r, width_r, low_p, width_p = started_within(r_start, r_end, p_start, p_end)
-    (i_a, j_a), (j_b, i_b) = runs(low_r, width_r), runs(low_p, width_p)
-    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
 
 
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:

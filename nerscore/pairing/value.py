@@ -232,7 +232,8 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
         return components(overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
     import numpy as np
 
-    from .large_components import component_labels, overlapping_pairs, span_columns
+    from .large_components import component_labels, span_columns
+    from .staircase import overlapping_pairs
 
     r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
     if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB

@@ -4,7 +4,7 @@ Python object per entity or per row (issue 31, item 6: 100,000 copies a side cos
 score when every copy was a `Span` and every row a tuple).
 
 As `value_pair`: identical entities are one entity with its number of copies; the overlap edges of the distinct
-entities (with the value's `min_overlap`) are found from the sorted starts (`large_components.overlapping_pairs`)
+entities (with the value's `min_overlap`) are found from the sorted starts (`staircase.overlapping_pairs`)
 and labelled by connected component (scipy); a component of one edge pairs as many copies as both ends have
 (every worth is >= 0 and a pair more wins a tie, §3 (a)); a large component without copies goes to §3's compiled
 solver on the arrays (`value.large_value_mask`); a dense cluster without copies (most of its references
@@ -27,10 +27,9 @@ from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
-from .dense_matrix import overlap_total
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
-from .staircase import staircase_pairs
+from .staircase import overlap_total, staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -152,7 +151,8 @@ def _listed(
 ) -> tuple[np.ndarray, ...] | None:
     """`value_nested` of entities folded (each side's start, end, type id and copies), their overlapping pairs
     listed; None where they would not fit in memory."""
-    from .large_components import component_labels, overlapping_pairs
+    from .large_components import component_labels
+    from .staircase import overlapping_pairs
 
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
