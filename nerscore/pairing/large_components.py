@@ -446,13 +446,21 @@ def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
         digits += same_type
     del same_type
     digits *= np.int64(extent_radix)
+    add_shared(digits, columns, i, j)
+    return digits
+
+
+def add_shared(digits: np.ndarray, columns: tuple, i: np.ndarray, j: np.ndarray) -> None:
+    """Adds the extent each edge (i[k], j[k]) of `columns`' entities shares to `digits[k]`, in place: a temporary
+    less of 8 bytes a pair (issue 31, item 7)."""
+    r_start, r_end, _, p_start, p_end, _ = columns
     bound = r_end[i]
     np.minimum(bound, p_end[j], out=bound)
     digits += bound
+    del bound
     bound = r_start[i]
     np.maximum(bound, p_start[j], out=bound)
     digits -= bound
-    return digits
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
