@@ -238,12 +238,8 @@ def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairCol
     pairs none across two: sentences are independent, so the best of all is the best of each), paired by
     `staircase.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
     that listed pairs cost less)."""
-    r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    pairs = staircase_pairs(r_start, r_end, p_start, p_end)
-    if pairs is None:
-        return None
-    i, j = pairs
-    return _chosen_rows(references, predictions, i, j)
+    pairs = staircase_pairs(references.start, references.end, predictions.start, predictions.end)
+    return None if pairs is None else _chosen_rows(references, predictions, *pairs)
 
 
 def _chosen_rows(references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray) -> list[PairColumns]:

@@ -52,29 +52,20 @@ def value_nested(
     fit in memory (`overlaps.check_pairs_fit`): the caller then pairs one sentence at a time, which refuses a
     sentence too large alone with its place."""
     rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
-    r_start, r_end, r_type, r_count = _folded(*references, rank)
-    p_start, p_end, p_type, p_count = _folded(*predictions, rank)
-    if min_overlap is None and _staircase(r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count):
-        stairs = staircase_pairs(r_start, r_end, p_start, p_end, reuse=True)  # §3's where it has them
+    folded_r, folded_p = _folded(*references, rank), _folded(*predictions, rank)
+    if min_overlap is None and _staircase(*folded_r, *folded_p):
+        stairs = staircase_pairs(folded_r[0], folded_r[1], folded_p[0], folded_p[1], reuse=True)  # §3's if known
         if stairs is not None:
-            i, j = stairs
-            return pair_rows(
-                (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i))
-            )
+            return pair_rows(folded_r, folded_p, *stairs, np.ones(len(stairs[0])))
     parts = []
-    found = _dense_clusters(
-        (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), type_names, table, min_overlap
-    )
+    found = _dense_clusters(folded_r, folded_p, type_names, table, min_overlap)
     if found is None:
         return None
     if found[0] is not None:
         rows, left_r, left_p = found
         parts.append(rows)
-        r_start, r_end, r_type, r_count = (column[left_r] for column in (r_start, r_end, r_type, r_count))
-        p_start, p_end, p_type, p_count = (column[left_p] for column in (p_start, p_end, p_type, p_count))
-    parts.append(
-        _listed((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), type_names, table, min_overlap)
-    )
+        folded_r, folded_p = tuple(column[left_r] for column in folded_r), tuple(column[left_p] for column in folded_p)
+    parts.append(_listed(folded_r, folded_p, type_names, table, min_overlap))
     if any(part is None for part in parts):
         return None
     if len(parts) == 1:
@@ -178,7 +169,7 @@ def _listed(
             # One component holds every pair (a dense sentence): solved on the pairs as they are (issue 31, item 7).
             del label, amount
             amount = _component_amounts(columns, r_count, p_count, i, j, type_names, table)
-            return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+            return pair_rows(references, predictions, i, j, amount)
         edges_of = np.bincount(label)
         single = edges_of[label] == 1
         amount[single] = np.minimum(r_count[i[single]], p_count[j[single]])
@@ -191,7 +182,7 @@ def _listed(
                 edges = general[first:last]
                 amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
         del label
-    return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+    return pair_rows(references, predictions, i, j, amount)
 
 
 def _staircase(*columns: np.ndarray) -> bool:
