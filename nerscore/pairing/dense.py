@@ -57,8 +57,7 @@ def large_enough(references: int, predictions: int) -> bool:
 
 def worth_matrix(pairs: int, references: int, predictions: int) -> bool:
     """Whether a sentence of `pairs` overlapping pairs is better paired on its matrix than from its pairs listed."""
-    cells = references * predictions
-    return cells >= _LEAST_CELLS and pairs * _DENSE_SHARE >= cells
+    return large_enough(references, predictions) and pairs * _DENSE_SHARE >= references * predictions
 
 
 def dense_columns(references: Sequence[Span], predictions: Sequence[Span], copies: bool = False) -> tuple | None:
