@@ -27,7 +27,7 @@ from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
 from ..pairing.staircase import staircase_pairs, started_within
-from ..pairing.value_arrays import pair_rows
+from ..pairing.value_arrays import folded, pair_rows
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -108,11 +108,7 @@ class _Classes:
 
 
 def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
-    order = np.lexsort((spans.type_id, spans.end, spans.start))
-    start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
-    bounds = run_bounds(start, end, type_id)
-    first = bounds[:-1]
-    return _Classes(start[first], end[first], type_id[first], sentence[first], np.diff(bounds))
+    return _Classes(*folded(spans.start, spans.end, spans.type_id, spans.type_id, sentence))
 
 
 def _same_entities(references: _Classes, predictions: _Classes) -> PairColumns:

@@ -52,7 +52,7 @@ def value_nested(
     fit in memory (`overlaps.check_pairs_fit`): the caller then pairs one sentence at a time, which refuses a
     sentence too large alone with its place."""
     rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
-    folded_r, folded_p = _folded(*references, rank), _folded(*predictions, rank)
+    folded_r, folded_p = (folded(*side, rank[side[2]]) for side in (references, predictions))
     if min_overlap is None and _staircase(*folded_r, *folded_p):
         stairs = staircase_pairs(folded_r[0], folded_r[1], folded_p[0], folded_p[1], reuse=True)  # §3's if known
         if stairs is not None:
@@ -205,13 +205,13 @@ def _staircase(*columns: np.ndarray) -> bool:
     return not np.any((starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1]))
 
 
-def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The distinct entities of one side in rule (d)'s order (start, end, type name), and the copies of each."""
-    order = np.lexsort((rank[type_id], end, start))
-    start, end, type_id = start[order], end[order], type_id[order]
-    bounds = run_bounds(start, end, type_id)
-    first = bounds[:-1]
-    return start[first], end[first], type_id[first], np.diff(bounds)
+def folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, key: np.ndarray, *carried: np.ndarray) -> tuple:
+    """The distinct entities of one side in rule (d)'s order (start, end, then `key`, each entity's type's
+    place), each with its `carried` columns (its first copy's) and its number of copies, last."""
+    order = np.lexsort((key, end, start))
+    bounds = run_bounds(start[order], end[order], type_id[order])
+    first = order[bounds[:-1]]
+    return (*(column[first] for column in (start, end, type_id, *carried)), np.diff(bounds))
 
 
 def _component_amounts(
