@@ -203,19 +203,32 @@ def staircase_pairs(
 
 def _placed_apart(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> list[np.ndarray]:
     """What a staircase's pairs depend on, wherever its sentences are placed: each entity's start and end from the
-    first start of its cluster (a maximal run of both sides' entities, by start, each starting before the ends
-    before it reach: no pair joins two), and each entity's cluster, references first. The runs, the pairs' shared
-    extents and the references' extent are the same for any placement of the clusters in order, so `recent` reads
-    §3's pairs back where the value pairing places the same sentences otherwise."""
+    first start of its cluster (`clusters`: no pair joins two), and each entity's cluster, references first. The
+    runs, the pairs' shared extents and the references' extent are the same for any placement of the clusters in
+    order, so `recent` reads §3's pairs back where the value pairing places the same sentences otherwise."""
+    cluster_r, cluster_p, firsts = clusters(r_start, r_end, p_start, p_end)
+    first_r, first_p = firsts[cluster_r], firsts[cluster_p]
+    return [
+        r_start - first_r,
+        r_end - first_r,
+        p_start - first_p,
+        p_end - first_p,
+        np.concatenate((cluster_r, cluster_p)),
+    ]
+
+
+def clusters(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each entity's cluster, of each side (a maximal run of both sides' entities, by start, each starting before
+    the ends before it reach: every overlap component lies within one), and each cluster's first start."""
     starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
     order = np.argsort(starts, kind="stable")
     new = np.ones(len(starts), bool)
     new[1:] = starts[order][1:] >= np.maximum.accumulate(ends[order])[:-1]
-    cluster = np.empty(len(starts), np.int64)
-    cluster[order] = np.cumsum(new) - 1
-    first = starts[order][new][cluster]
-    size = len(r_start)
-    return [r_start - first[:size], r_end - first[:size], p_start - first[size:], p_end - first[size:], cluster]
+    label = np.empty(len(starts), np.int64)
+    label[order] = np.cumsum(new) - 1
+    return label[: len(r_start)], label[len(r_start) :], starts[order][new]
 
 
 def uncrossed(columns: tuple, rows, predictions) -> bool:

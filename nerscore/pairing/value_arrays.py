@@ -29,7 +29,7 @@ from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
-from .staircase import overlap_total, staircase_pairs
+from .staircase import clusters, overlap_total, staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -84,8 +84,8 @@ def _dense_clusters(
     caller pairs one sentence at a time then, which refuses it with its place)."""
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
-    cluster_r, cluster_p, clusters = _clusters(r_start, r_end, p_start, p_end)
-    per_r, per_p = np.bincount(cluster_r, minlength=clusters), np.bincount(cluster_p, minlength=clusters)
+    cluster_r, cluster_p, firsts = clusters(r_start, r_end, p_start, p_end)
+    per_r, per_p = np.bincount(cluster_r, minlength=len(firsts)), np.bincount(cluster_p, minlength=len(firsts))
     # (`dense.large_enough` reads the number of cells: asked once for each number present, not for each cluster.)
     cells = per_r * per_p
     present_cells = np.unique(cells)
@@ -118,23 +118,6 @@ def _dense_clusters(
         np.ones(len(i), np.int64),
     )
     return rows, ~in_r, ~in_p
-
-
-def _clusters(
-    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Each entity's cluster (of both sides: a maximal run of entities, by start, each starting before the ends
-    before it reach), and how many: every overlap component lies within one."""
-    starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
-    if not len(starts):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
-    order = np.argsort(starts, kind="stable")
-    reach = np.maximum.accumulate(ends[order])
-    new = np.ones(len(starts), bool)
-    new[1:] = starts[order][1:] >= reach[:-1]
-    label = np.empty(len(starts), np.int64)
-    label[order] = np.cumsum(new) - 1
-    return label[: len(r_start)], label[len(r_start) :], int(label[order[-1]]) + 1
 
 
 def _listed(
