@@ -119,7 +119,7 @@ def _scores_dict(
         for name, mean in zip(("precision", "recall", f_name), ratios.means(options.zero_division)):
             result[f"{scheme}_macro_{name}"] = mean
         if options.per_type:
-            by_type.append((scheme, _type_columns(ratios, *terms[4:])))
+            by_type.append((scheme, [column.tolist() for column in (*ratios.values(), *terms[4:])]))  # P R F POS ACT
     if tally.tokens is not None:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
         tokens = tally.tokens
@@ -209,11 +209,6 @@ def _type_terms(
     else:
         recall_credit, recall_total, precision_credit, precision_total = credits
     return precision_credit, precision_total, recall_credit, recall_total, possible, actual
-
-
-def _type_columns(ratios: Ratios, possible: np.ndarray, actual: np.ndarray) -> list[list[int | float]]:
-    """P, R, F, POS and ACT of each type, as plain floats and ints."""
-    return [column.tolist() for column in (*ratios.values(), possible, actual)]
 
 
 def _type_credits(

@@ -74,7 +74,7 @@ def peak_unlisted(predictions, references, **options) -> tuple[dict, int]:
     listed = mock.Mock(side_effect=AssertionError("not to be listed"))
     tracemalloc.start()
     try:
-        with mock.patch("nerscore.pairing.large_components.overlapping_pairs", listed):
+        with mock.patch("nerscore.pairing.staircase.overlapping_pairs", listed):
             result = compute_semeval(predictions=predictions, references=references, **options)
         return result, tracemalloc.get_traced_memory()[1]
     finally:

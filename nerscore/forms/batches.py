@@ -45,11 +45,6 @@ def check_sentence_count(predictions: Batch, references: Batch) -> None:
         )
 
 
-def check_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch]:
-    """Both sides with as many sentences, each as many tags or ids on both sides."""
-    return measured_aligned(predictions, references)[:2]
-
-
 def measured_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batch, list[int] | None]:
     """Both sides with as many sentences, each as many tags or ids on both sides, and the sentences' lengths
     when they were measured one by one (lists of rows; None for arrays, whose shape gives them)."""

@@ -27,7 +27,7 @@ from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
 from ..pairing.staircase import staircase_pairs, started_within
-from ..pairing.value_arrays import pair_rows
+from ..pairing.value_arrays import folded, pair_rows
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -108,11 +108,7 @@ class _Classes:
 
 
 def _classes(spans: FlatSpans, sentence: np.ndarray) -> _Classes:
-    order = np.lexsort((spans.type_id, spans.end, spans.start))
-    start, end, type_id, sentence = spans.start[order], spans.end[order], spans.type_id[order], sentence[order]
-    bounds = run_bounds(start, end, type_id)
-    first = bounds[:-1]
-    return _Classes(start[first], end[first], type_id[first], sentence[first], np.diff(bounds))
+    return _Classes(*folded(spans.start, spans.end, spans.type_id, spans.type_id, sentence))
 
 
 def _same_entities(references: _Classes, predictions: _Classes) -> PairColumns:
@@ -238,12 +234,8 @@ def _staircase_rows(references: _Classes, predictions: _Classes) -> list[PairCol
     pairs none across two: sentences are independent, so the best of all is the best of each), paired by
     `staircase.staircase_pairs` on the runs; None where it finds none (totals beyond an int64, or runs so short
     that listed pairs cost less)."""
-    r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
-    pairs = staircase_pairs(r_start, r_end, p_start, p_end)
-    if pairs is None:
-        return None
-    i, j = pairs
-    return _chosen_rows(references, predictions, i, j)
+    pairs = staircase_pairs(references.start, references.end, predictions.start, predictions.end)
+    return None if pairs is None else _chosen_rows(references, predictions, *pairs)
 
 
 def _chosen_rows(references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray) -> list[PairColumns]:
@@ -318,7 +310,7 @@ def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np
 def _overlapping_pairs(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) that share a position, both sides sorted by start (sentences lie at
     positions of their own, so no pair spans two), once `check_pairs_fit` says they fit in memory."""
-    from ..pairing.large_components import overlapping_pairs
+    from ..pairing.staircase import overlapping_pairs
 
     r_start, r_end, p_start, p_end = references.start, references.end, predictions.start, predictions.end
     check_pairs_fit(

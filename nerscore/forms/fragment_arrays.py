@@ -5,7 +5,7 @@ Every entity is a run of fragments (a contiguous entity, one) in parallel arrays
 same sentence, fragments and type) are folded into one with their number of copies, in the order rule (d) compares
 (fragment lists, then type); rule 1's pairs of identical fragments and type are made directly, min(k, m) of each
 entity found on both sides. The overlaps of the entities left are found fragment by fragment, every sentence moved
-to positions of its own (`large_components.overlapping_pairs`, linear in the fragments and the pairs of fragments
+to positions of its own (`staircase.overlapping_pairs`, linear in the fragments and the pairs of fragments
 that meet), and the shared units summed per pair of entities; two entities have identical boundaries when they
 share all their units and have as many (merged fragments are the union of their units, so the same units are the
 same fragments). A component of one edge pairs as many copies as both have; the others go to `pairing.best_flow`,
@@ -247,7 +247,7 @@ def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarr
     """Every (reference, prediction) of distinct entities with copies left that share a unit, with the units they
     share, summed over their fragments that meet (docs/scoring.md §12); each sentence moved to positions of its
     own. None where those positions would pass `_POSITION_LIMIT` (the readable path holds any offset)."""
-    from ..pairing.large_components import overlapping_pairs
+    from ..pairing.staircase import overlapping_pairs
 
     pieces = []
     for classes in (references, predictions):

@@ -1,36 +1,44 @@
 """The pairing of a dense sentence (docs/scoring.md §3) without listing its pairs (issue 31, item 7).
 
-In a sentence where most references overlap most predictions (an onion of nested entities, a staircase of two
-types, any clique of the overlap graph), the pairs listed cost 45-56 bytes each (two indices, the digits of their
-weight, the components' masks and labels, scipy's copies). Here a cell's weight (`rules.best_flow`'s digits) is
-worked out from the entities where it is needed, a block of rows at a time (`_Cells`). The best matching is found
+In a sentence where most references overlap most predictions (an onion of nested entities, a staircase of two types,
+any clique of the overlap graph), the pairs listed cost 45-56 bytes each (two indices, the digits of their weight,
+the components' masks and labels, scipy's copies). Here a cell's weight (`rules.best_flow`'s digits) is worked out
+from the entities where it is needed, a block of rows at a time (`dense_matrix.Cells`). The best matching is found
 among a few candidate cells a row (`_from_candidates`): its neighbours in sorted order (`_neighbours`), then the
-heaviest and the nearest in length of each type (`_first_candidates`), by `large_components.proven_matching`
-(scipy's matching and an optimal dual checked in integers); every cell of the sentence is then checked against
-that dual, and the cells it does not cover are added and solved again, until it covers them all: then the dual is
-optimal for the whole sentence and the matching best (complementary slackness holds on the candidates), in memory
-of the order of the entities. Where that does not settle in a few rounds, the whole matrix of weights is solved
-and proven likewise (`dense_matrix`). Rule (d) is worked out on the cells the dual leaves tight
-(`large_components.tight_smallest_best`). The whole sentence is one problem: its components' digits add up, and
-rule (d)'s smallest list of the whole is each component's smallest, as every best pairing of a component has as
-many pairs. The value score's pairing (docs/scoring.md §10) is solved here too, given its `Worth`: a digit above
-the pair's, in place of identical boundaries'.
+heaviest and the nearest in length of each type (`_first_candidates`), by `large_components.proven_matching` (scipy's
+matching and an optimal dual checked in integers); every cell of the sentence is then checked against that dual, and
+the cells it does not cover are added and solved again, until it covers them all: then the dual is optimal for the
+whole sentence and the matching best (complementary slackness holds on the candidates), in memory of the order of the
+entities. Where that does not settle in a few rounds, the whole matrix of weights is solved and proven likewise
+(`dense_matrix`). Rule (d) is worked out on the cells the dual leaves tight (`large_components.tight_smallest_best`).
+The whole sentence is one problem: its components' digits add up, and rule (d)'s smallest list of the whole is each
+component's smallest, as every best pairing of a component has as many pairs. The value score's pairing
+(docs/scoring.md §10) is solved here too, given its `dense_matrix.Worth`: a digit above the pair's, in place of
+identical boundaries'.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import InvalidInputError
-from .dense_matrix import BLOCK_CELLS, Solved, bounded_shortfalls, from_matrix, overlap_total
+from .dense_matrix import (
+    BLOCK_CELLS,
+    TIGHT_PAIR_BYTES,
+    Cells,
+    Solved,
+    Worth,
+    bounded_shortfalls,
+    from_matrix,
+)
 from .large_components import EXACT, proven_matching, span_columns, tight_smallest_best
-from .overlaps import any_fragmented, check_pairs_fit, overlap_count, overlap_kept
+from .overlaps import any_fragmented, check_pairs_fit, overlap_count
 from .recent import Key, key_of, recall, remember
+from .staircase import overlap_total
 
 if TYPE_CHECKING:
     from ..span import Span
@@ -40,28 +48,6 @@ if TYPE_CHECKING:
 # against 45 or more listed), and it has at least _LEAST_CELLS cells.
 _DENSE_SHARE = 4
 _LEAST_CELLS = 1 << 16
-# What a tight cell costs in rule (d)'s search (`large_components.tight_smallest_best`), measured where weights tie
-# everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; the listed
-# pairs, before this module, 129).
-TIGHT_PAIR_BYTES = 160
-
-
-@dataclass(frozen=True)
-class Worth:
-    """The value pairing's worth of a cell (docs/scoring.md §10) as an integer, from its two types and its
-    scenario: `reference[2 * same_bounds + same_type, reference type id] + prediction[predicted type id]` (int64
-    arrays). With it, a cell's weight is §3's with the worth as its first digit and no digit of identical
-    boundaries (the value does not force them together): `value.value_digits`' order. `tells_type`: the worth is
-    one number for a pair of one type and another for the rest (the default weights, ACE's), so that a pairing's
-    total worth and its pairs give its pairs of one type, whose digit is then left out (2**53 reached later)."""
-
-    reference: np.ndarray
-    prediction: np.ndarray
-    tells_type: bool = False
-
-    @property
-    def largest(self) -> int:
-        return int(self.reference.max(initial=0)) + int(self.prediction.max(initial=0))
 
 
 def large_enough(references: int, predictions: int) -> bool:
@@ -71,8 +57,7 @@ def large_enough(references: int, predictions: int) -> bool:
 
 def worth_matrix(pairs: int, references: int, predictions: int) -> bool:
     """Whether a sentence of `pairs` overlapping pairs is better paired on its matrix than from its pairs listed."""
-    cells = references * predictions
-    return cells >= _LEAST_CELLS and pairs * _DENSE_SHARE >= cells
+    return large_enough(references, predictions) and pairs * _DENSE_SHARE >= references * predictions
 
 
 def dense_columns(references: Sequence[Span], predictions: Sequence[Span], copies: bool = False) -> tuple | None:
@@ -165,7 +150,7 @@ def dense_pairs(
         # (Not so of some twins among other entities: `test_dense`'s partial twins, which rule (d) may part.)
         every = np.arange(len(references[0]))
         return every, every
-    cells = _Cells(references, predictions, min_overlap, worth)
+    cells = Cells(references, predictions, min_overlap, worth)
     if 4 * (cells.largest + 1) >= EXACT:
         # Every weight, and every sum of two potentials and a weight, exact in a float64. scipy's own sums may
         # round where a matching's total passes 2**53 (10,000 a side): a matching it gets wrong then is not
@@ -224,7 +209,7 @@ def _same(arrays: tuple, others: tuple) -> bool:
     return all(np.array_equal(a, b) for a, b in zip(arrays, others, strict=True))
 
 
-def _neighbours(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _neighbours(cells: Cells) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The cells to start from where nothing better is at hand, found without a pass over the cells: of each row,
     the `_NEIGHBOURS` columns on either side of its place in (start, end) order and in (end, start) order, of its
     type first and of any type, those that are pairs. Nested or overlapping entities mostly pair near ones (an
@@ -258,105 +243,6 @@ def _sentence_key(references: tuple, predictions: tuple) -> Key | None:
     return key_of("dense", r_start - base, r_end - base, r_type, p_start - base, p_end - base, p_type)
 
 
-class _Cells:
-    """The weights of a sentence's cells, worked out where needed: the smaller side's entities are the rows
-    ("flipped" where that is the predictions), so that scipy reads a matrix of them in place. A weight holds
-    the digits of `rules.best_flow`, from the most significant: identical boundaries, a pair, one type, the shared
-    extent (a digit no pair can vary left out); 0 where the two do not overlap (no pair). With a `Worth`, the worth
-    in place of identical boundaries (`value.value_digits`' digits)."""
-
-    def __init__(self, references: tuple, predictions: tuple, min_overlap: float | None, worth: Worth | None) -> None:
-        r_start, r_end, r_type = references
-        p_start, p_end, p_type = predictions
-        self.flipped = len(r_start) > len(p_start)
-        self.small, self.large = (predictions, references) if self.flipped else (references, predictions)
-        self.min_overlap = min_overlap
-        radix = min(len(r_start), len(p_start)) + 1
-        self.extent_radix = int((r_end - r_start).sum()) + 1
-        bounds_r = set(zip(r_start.tolist(), r_end.tolist()))
-        self.same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
-        self.typed = len(np.union1d(r_type, p_type)) > 1
-        self.bounds_radix = radix if self.same_bounds else 0
-        if worth is not None and worth.tells_type:
-            self.typed = False
-        self.type_radix = radix if self.typed else 1
-        self.largest = ((self.bounds_radix + 1) * self.type_radix + 1) * self.extent_radix
-        self.worth, self.radix = worth, radix
-        if worth is not None:
-            self.largest = ((worth.largest * radix + 1) * self.type_radix + 1) * self.extent_radix
-            self._worth_parts(worth, r_type, p_type)
-        self.shape = len(self.small[0]), len(self.large[0])
-        self.step = max(1, BLOCK_CELLS // self.shape[1])
-
-    def _worth_parts(self, worth: Worth, r_type: np.ndarray, p_type: np.ndarray) -> None:
-        """A value weight's digits above the shared extent, split into parts of one entity each (int64), so that
-        a block adds them up in a few passes (`weights`): the reference's part where the two differ in type and
-        where they agree (its worth of that scenario and the type digit), the prediction's (its worth and the
-        pair digit), and the reference's further part where the two have identical boundaries (of either)."""
-        step = self.radix * self.type_radix * self.extent_radix
-        kept = worth.reference[:, r_type] * step
-        self.part_other = kept[0]
-        self.part_same = kept[1] + (self.extent_radix if self.typed else 0)
-        self.part_bounds = (kept[2] - kept[0], kept[3] - kept[1])
-        # Identical boundaries worth nothing more (`boundary_error` 1, the defaults and ACE's): the value does not
-        # force them together (docs/scoring.md §10), so no cell's weight looks at them (issue 31, item 6).
-        self.same_bounds &= bool(self.part_bounds[0].any() or self.part_bounds[1].any())
-        self.part_predicted = worth.prediction[p_type] * step + self.type_radix * self.extent_radix
-
-    def weights(self, a: Any, b: Any) -> np.ndarray:
-        """The weights (int64) of the cells (a, b): index arrays that broadcast, or a slice."""
-        start, end, kind = (column[a] for column in self.small)
-        other_start, other_end, other_kind = (column[b] for column in self.large)
-        shared = np.minimum(end, other_end) - np.maximum(start, other_start)
-        edge = shared > 0
-        if self.min_overlap is not None:
-            length = (other_end - other_start) if self.flipped else (end - start)
-            edge &= overlap_kept(shared, length, self.min_overlap)
-        if self.worth is not None:
-            # The value's worth first (`Worth`), then a pair, one type, the shared extent (`value.value_digits`),
-            # added up from each entity's parts (`_worth_parts`) in place: a few passes a block.
-            r, p = (b, a) if self.flipped else (a, b)
-            same = np.equal(kind, other_kind)
-            weight = np.where(same, self.part_same[r], self.part_other[r])
-            weight += self.part_predicted[p]
-            if self.same_bounds:
-                both = (start == other_start) & (end == other_end)
-                if both.any():
-                    weight += np.where(both, np.where(same, self.part_bounds[1][r], self.part_bounds[0][r]), 0)
-            weight += shared
-            weight *= edge
-            return weight
-        plain: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
-        if self.same_bounds:
-            plain = plain + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
-        plain = (plain + self.type_radix) * self.extent_radix + shared
-        return np.where(edge, plain, 0)
-
-    def blocks(self) -> Any:
-        """(first row, the block's weights) of every block of rows."""
-        every = slice(None)
-        for first in range(0, self.shape[0], self.step):
-            rows = np.arange(first, min(first + self.step, self.shape[0]))[:, None]
-            yield first, self.weights(rows, every)
-
-    def tight(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The cells that are pairs and whose potentials add up to their weight (the edges some best matching
-        may hold): (row indices, column indices). They are counted first: where weights tie everywhere (every
-        reference sharing all of each prediction) they are every pair, which rule (d)'s search holds as listed
-        pairs, refused where they would not fit (`overlaps.check_pairs_fit`)."""
-        count = sum(
-            int(np.count_nonzero((block > 0) & (block == x[first : first + len(block), None] + y)))
-            for first, block in self.blocks()
-        )
-        check_pairs_fit(count, len(self.small[0]), len(self.large[0]), TIGHT_PAIR_BYTES)
-        found_a, found_b = [], []
-        for first, block in self.blocks():
-            a, b = np.nonzero((block > 0) & (block == x[first : first + len(block), None] + y))
-            found_a.append(a + first)
-            found_b.append(b)
-        return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
-
-
 # Candidates a row to start from (of each criterion and group, `_from_candidates`), cells added a row and a column
 # a round where the dual falls short, and the rounds tried before the whole matrix is.
 _CANDIDATES = 4
@@ -367,12 +253,12 @@ _ROUNDS = 12
 # a round costs more than scipy's assignment of such a matrix (the onion of 200 types, 1,500 a side: 0.9 s on the
 # matrix, 4.2 s in seven rounds).
 _SMALL_MATRIX_CELLS = 1 << 24
-# Tight cells gathered at most during a round's check (16 MB), where more go to `_Cells.tight`'s count first.
+# Tight cells gathered at most during a round's check (16 MB), where more go to `Cells.tight`'s count first.
 _GATHERED = 1 << 20
 
 
 def _from_candidates(
-    cells: _Cells, rounds: int, warm: tuple[list[np.ndarray], list[np.ndarray]] | None = None
+    cells: Cells, rounds: int, warm: tuple[list[np.ndarray], list[np.ndarray]] | None = None
 ) -> Solved | None:
     """The best matching of the sentence and its optimal dual (x on the rows, y on the columns), found among a few
     candidate cells a row (of the row's type and of the others, the heaviest and the nearest in length) by
@@ -401,7 +287,7 @@ def _from_candidates(
         most_short = np.zeros(large, np.int64)  # per column, the cell most short of its weight, and its row
         most_short_row = np.full(large, -1, np.int64)
         # The tight cells, gathered while every block so far has none short (the round may settle: then they are
-        # `_Cells.tight`'s, found without another two passes over the cells), up to `_GATHERED` of them.
+        # `Cells.tight`'s, found without another two passes over the cells), up to `_GATHERED` of them.
         tight_a: list[np.ndarray] | None = []
         tight_b: list[np.ndarray] = []
         gathered = 0
@@ -445,7 +331,7 @@ def _from_candidates(
     return None
 
 
-def _shortfalls(cells: _Cells, x: np.ndarray, y: np.ndarray) -> Any:
+def _shortfalls(cells: Cells, x: np.ndarray, y: np.ndarray) -> Any:
     """A round's blocks (rows, columns, short) of `_from_candidates`: the value's cells where their weights do not
     look at identical boundaries, as far short of x + y as `dense_matrix.bounded_shortfalls` works them out (issue
     31, item 6); any other, each block of rows over every column (columns None) with its weights, to be made so."""
@@ -456,7 +342,7 @@ def _shortfalls(cells: _Cells, x: np.ndarray, y: np.ndarray) -> Any:
         yield np.arange(first, first + len(block)), None, block
 
 
-def _first_candidates(cells: _Cells) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _first_candidates(cells: Cells) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """`_from_candidates`' first candidates: of each row, among the columns of its type and among the others, the
     heaviest pairs and the nearest in length (of equally heavy cells, in nested entities, the one a best pairing
     takes: shared extents min(length, length') favour pairing lengths in order), as (rows, columns) parts. The rows

@@ -1,20 +1,23 @@
-"""The whole matrix of a dense sentence's weights solved and proven (docs/scoring.md §3, issue 31, item 7): where
-the candidate cells of `dense` do not settle in a few rounds, scipy's assignment of the matrix (8 bytes a cell,
-read in place) finds the best matching, and potentials found from it by relaxation, checked on every cell in
-integers, prove it best (`large_components.relaxed`, `complementary`), as `dense`'s rounds are proven. And the
-value pairing's check of a round's potentials on every cell (`bounded_shortfalls`), which works out only the
-cells that a bound over their block does not already show covered (issue 31, item 6).
+"""A dense sentence's matrix of weights (docs/scoring.md §3, issue 31, item 7): its cells' weights worked out from
+the entities where needed, a block of rows at a time (`Cells`, given the value pairing's `Worth` for §10's), and
+the whole matrix solved and proven where the candidate cells of `dense` do not settle in a few rounds: scipy's
+assignment of the matrix (8 bytes a cell, read in place) finds the best matching, and potentials found from it by
+relaxation, checked on every cell in integers, prove it best (`large_components.relaxed`, `complementary`), as
+`dense`'s rounds are proven. And the value pairing's check of a round's potentials on every cell
+(`bounded_shortfalls`), which works out only the cells that a bound over their block does not already show
+covered (issue 31, item 6).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .large_components import complementary, dense_assignment, relaxed
 from .overlaps import check_pairs_fit, overlap_kept
-from .staircase import started_within
+from .staircase import overlap_total
 
 # Cells worked out at a time (here and in `dense`): a block's temporaries are a few of these in int64.
 BLOCK_CELLS = 1 << 14
@@ -23,17 +26,132 @@ DENSE_CELL_BYTES = 9
 # A solve's matching (rows, columns), its optimal dual (x, y) and its tight cells where found on the way, or None.
 Solved = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray] | None]
 
-
-def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
-    """How many (reference, prediction) pairs share a position, both sides sorted by start, without listing them
-    (`staircase.started_within`'s runs)."""
-    _, width_r, _, width_p = started_within(r_start, r_end, p_start, p_end)
-    return int(width_r.sum()) + int(width_p.sum())
+# What a tight cell costs in rule (d)'s search (`large_components.tight_smallest_best`), measured where weights tie
+# everywhere (every reference holding every prediction whole, 800 a side: 155 bytes a pair at the peak; the listed
+# pairs, before this module, 129).
+TIGHT_PAIR_BYTES = 160
 
 
-def from_matrix(cells: Any, references: tuple, predictions: tuple) -> Solved | None:
+@dataclass(frozen=True)
+class Worth:
+    """The value pairing's worth of a cell (docs/scoring.md §10) as an integer, from its two types and its
+    scenario: `reference[2 * same_bounds + same_type, reference type id] + prediction[predicted type id]` (int64
+    arrays). With it, a cell's weight is §3's with the worth as its first digit and no digit of identical
+    boundaries (the value does not force them together): `value.value_digits`' order. `tells_type`: the worth is
+    one number for a pair of one type and another for the rest (the default weights, ACE's), so that a pairing's
+    total worth and its pairs give its pairs of one type, whose digit is then left out (2**53 reached later)."""
+
+    reference: np.ndarray
+    prediction: np.ndarray
+    tells_type: bool = False
+
+    @property
+    def largest(self) -> int:
+        return int(self.reference.max(initial=0)) + int(self.prediction.max(initial=0))
+
+
+class Cells:
+    """The weights of a sentence's cells, worked out where needed: the smaller side's entities are the rows
+    ("flipped" where that is the predictions), so that scipy reads a matrix of them in place. A weight holds
+    the digits of `rules.best_flow`, from the most significant: identical boundaries, a pair, one type, the shared
+    extent (a digit no pair can vary left out); 0 where the two do not overlap (no pair). With a `Worth`, the worth
+    in place of identical boundaries (`value.value_digits`' digits)."""
+
+    def __init__(self, references: tuple, predictions: tuple, min_overlap: float | None, worth: Worth | None) -> None:
+        r_start, r_end, r_type = references
+        p_start, p_end, p_type = predictions
+        self.flipped = len(r_start) > len(p_start)
+        self.small, self.large = (predictions, references) if self.flipped else (references, predictions)
+        self.min_overlap = min_overlap
+        radix = min(len(r_start), len(p_start)) + 1
+        self.extent_radix = int((r_end - r_start).sum()) + 1
+        bounds_r = set(zip(r_start.tolist(), r_end.tolist()))
+        self.same_bounds = any(bounds in bounds_r for bounds in zip(p_start.tolist(), p_end.tolist()))
+        self.typed = len(np.union1d(r_type, p_type)) > 1
+        self.bounds_radix = radix if self.same_bounds else 0
+        if worth is not None and worth.tells_type:
+            self.typed = False
+        self.type_radix = radix if self.typed else 1
+        self.largest = ((self.bounds_radix + 1) * self.type_radix + 1) * self.extent_radix
+        self.worth, self.radix = worth, radix
+        if worth is not None:
+            self.largest = ((worth.largest * radix + 1) * self.type_radix + 1) * self.extent_radix
+            self._worth_parts(worth, r_type, p_type)
+        self.shape = len(self.small[0]), len(self.large[0])
+        self.step = max(1, BLOCK_CELLS // self.shape[1])
+
+    def _worth_parts(self, worth: Worth, r_type: np.ndarray, p_type: np.ndarray) -> None:
+        """A value weight's digits above the shared extent, split into parts of one entity each (int64), so that
+        a block adds them up in a few passes (`weights`): the reference's part where the two differ in type and
+        where they agree (its worth of that scenario and the type digit), the prediction's (its worth and the
+        pair digit), and the reference's further part where the two have identical boundaries (of either)."""
+        step = self.radix * self.type_radix * self.extent_radix
+        kept = worth.reference[:, r_type] * step
+        self.part_other = kept[0]
+        self.part_same = kept[1] + (self.extent_radix if self.typed else 0)
+        self.part_bounds = (kept[2] - kept[0], kept[3] - kept[1])
+        # Identical boundaries worth nothing more (`boundary_error` 1, the defaults and ACE's): the value does not
+        # force them together (docs/scoring.md §10), so no cell's weight looks at them (issue 31, item 6).
+        self.same_bounds &= bool(self.part_bounds[0].any() or self.part_bounds[1].any())
+        self.part_predicted = worth.prediction[p_type] * step + self.type_radix * self.extent_radix
+
+    def weights(self, a: Any, b: Any) -> np.ndarray:
+        """The weights (int64) of the cells (a, b): index arrays that broadcast, or a slice."""
+        start, end, kind = (column[a] for column in self.small)
+        other_start, other_end, other_kind = (column[b] for column in self.large)
+        shared = np.minimum(end, other_end) - np.maximum(start, other_start)
+        edge = shared > 0
+        if self.min_overlap is not None:
+            length = (other_end - other_start) if self.flipped else (end - start)
+            edge &= overlap_kept(shared, length, self.min_overlap)
+        if self.worth is not None:
+            # The value's worth first (`Worth`), then a pair, one type, the shared extent (`value.value_digits`),
+            # added up from each entity's parts (`_worth_parts`) in place: a few passes a block.
+            r, p = (b, a) if self.flipped else (a, b)
+            same = np.equal(kind, other_kind)
+            weight = np.where(same, self.part_same[r], self.part_other[r])
+            weight += self.part_predicted[p]
+            if self.same_bounds:
+                both = (start == other_start) & (end == other_end)
+                if both.any():
+                    weight += np.where(both, np.where(same, self.part_bounds[1][r], self.part_bounds[0][r]), 0)
+            weight += shared
+            weight *= edge
+            return weight
+        plain: Any = np.equal(kind, other_kind) if self.typed else np.zeros(1, np.int64)
+        if self.same_bounds:
+            plain = plain + ((start == other_start) & (end == other_end)) * (self.bounds_radix * self.type_radix)
+        plain = (plain + self.type_radix) * self.extent_radix + shared
+        return np.where(edge, plain, 0)
+
+    def blocks(self) -> Any:
+        """(first row, the block's weights) of every block of rows."""
+        every = slice(None)
+        for first in range(0, self.shape[0], self.step):
+            rows = np.arange(first, min(first + self.step, self.shape[0]))[:, None]
+            yield first, self.weights(rows, every)
+
+    def tight(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The cells that are pairs and whose potentials add up to their weight (the edges some best matching
+        may hold): (row indices, column indices). They are counted first: where weights tie everywhere (every
+        reference sharing all of each prediction) they are every pair, which rule (d)'s search holds as listed
+        pairs, refused where they would not fit (`overlaps.check_pairs_fit`)."""
+        count = sum(
+            int(np.count_nonzero((block > 0) & (block == x[first : first + len(block), None] + y)))
+            for first, block in self.blocks()
+        )
+        check_pairs_fit(count, len(self.small[0]), len(self.large[0]), TIGHT_PAIR_BYTES)
+        found_a, found_b = [], []
+        for first, block in self.blocks():
+            a, b = np.nonzero((block > 0) & (block == x[first : first + len(block), None] + y))
+            found_a.append(a + first)
+            found_b.append(b)
+        return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
+
+
+def from_matrix(cells: Cells, references: tuple, predictions: tuple) -> Solved | None:
     """The best matching and its optimal dual from scipy's assignment of the whole matrix of weights of `cells` (a
-    `dense._Cells`: its `shape` and `blocks()`; 8 bytes a cell, negated: 0 where no pair), refused first where it
+    `Cells`: its `shape` and `blocks()`; 8 bytes a cell, negated: 0 where no pair), refused first where it
     would not fit in memory."""
     overlaps = overlap_total(references[0], references[1], predictions[0], predictions[1])
     check_pairs_fit(
@@ -107,14 +225,14 @@ def _runs(values: np.ndarray, size: int, reduce: Any) -> np.ndarray:
     return reduce.reduceat(values, np.arange(0, len(values), size))
 
 
-def bounded_shortfalls(cells: Any, x: np.ndarray, y: np.ndarray) -> Any:
-    """How far each cell of the value pairing's `cells` (a `dense._Cells` with a worth, whose weights do not look at
+def bounded_shortfalls(cells: Cells, x: np.ndarray, y: np.ndarray) -> Any:
+    """How far each cell of the value pairing's `cells` (a `Cells` with a worth, whose weights do not look at
     identical boundaries) is short of the potentials x (rows) and y (columns): yields (rows, columns, short),
     short[k, l] = w(rows[k], columns[l]) - x - y for a pair, -1 for a cell that is no pair (never short, never
     tight), for every cell but those of the blocks shown covered with room to spare (every cell below 0) by a bound.
 
     A cell's weight is its row's part and its column's part (which of them by whether the two have one type) plus
-    the shared extent (`dense._Cells._worth_parts`). Rows and columns sorted by (type, start), a block of rows and a
+    the shared extent (`Cells._worth_parts`). Rows and columns sorted by (type, start), a block of rows and a
     chunk of columns bound it by the largest parts of the types they hold and the most extent any two of them can
     share (the nearer of the largest ends less the farther of the least starts, and the shorter of the longest):
     where that stays below 0, no cell of them is short or tight, and none is worked out. The potentials of a round

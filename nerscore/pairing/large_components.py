@@ -20,11 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from ..grouping import ranges
 from ..span import Span
 
 # The non-crossing programme, named here as well for its callers (`best_pairs`, the value pairing, tests).
-from .staircase import best_chain, started_within, uncrossed
+from .staircase import best_chain, uncrossed
 
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
@@ -69,15 +68,10 @@ def best_matching(
     (the value pairing's digits, one more digit than §3's, issue 31); a failed proof costs a scipy solve more."""
     (rows_at, rows), (columns_at, columns) = _numbered(edge_rows), _numbered(edge_columns)
     weights = np.asarray(edge_weights, dtype=np.int64)
-    exact = fits(weights, rows, columns) if exact_sums else len(weights) > 0 and int(weights.max()) + 1 < EXACT
-    if not exact:
+    if exact_sums and not fits(weights, rows, columns):
         return None
-    matched_rows, matched_columns = _solve(rows_at, columns_at, weights, rows, columns)
-    proof = _potentials(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns)
-    if proof is None:
-        return None
-    u, v = proof
-    return tight_smallest_best(rows_at, columns_at, weights, rows, columns, matched_rows, matched_columns, u, v)
+    proven = proven_matching(rows_at, columns_at, weights, rows, columns)
+    return None if proven is None else tight_smallest_best(rows_at, columns_at, weights, rows, columns, *proven)
 
 
 def proven_matching(
@@ -96,7 +90,7 @@ def proven_matching(
 def dense_assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's assignment of least total cost of a float64 matrix of no more rows than columns, C-ordered, which
     scipy then reads in place: maximising, or more rows than columns, would have it copy the matrix (8 bytes a
-    cell, `pairing.dense`)."""
+    cell, `pairing.dense`). (scipy is imported by this module only, tests/test_house.py.)"""
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
     return linear_sum_assignment(costs)
@@ -452,13 +446,21 @@ def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
         digits += same_type
     del same_type
     digits *= np.int64(extent_radix)
+    add_shared(digits, columns, i, j)
+    return digits
+
+
+def add_shared(digits: np.ndarray, columns: tuple, i: np.ndarray, j: np.ndarray) -> None:
+    """Adds the extent each edge (i[k], j[k]) of `columns`' entities shares to `digits[k]`, in place: a temporary
+    less of 8 bytes a pair (issue 31, item 7)."""
+    r_start, r_end, _, p_start, p_end, _ = columns
     bound = r_end[i]
     np.minimum(bound, p_end[j], out=bound)
     digits += bound
+    del bound
     bound = r_start[i]
     np.maximum(bound, p_start[j], out=bound)
     digits -= bound
-    return digits
 
 
 def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
@@ -477,23 +479,6 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
     if chosen is None:
         chosen = best_matching(i, j, digits)
     return chosen
-
-
-def overlapping_pairs(
-    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Every (reference, prediction) index pair of entities that share a position, both sides sorted by start:
-    where the prediction starts within the reference, and where the reference starts after the prediction and
-    within it (`staircase.started_within`'s runs): the cost is that of the pairs found, 4 bytes an index (int32)
-    while every count fits one, half of what int64 would hold at the peak (issue 31)."""
-
-    def runs(low: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        index = np.int32 if max(int(width.sum()), len(r_start), len(p_start)) < 2**31 else np.int64
-        return ranges(low, width, index)
-
-    low_r, width_r, low_p, width_p = started_within(r_start, r_end, p_start, p_end)
-    (i_a, j_a), (j_b, i_b) = runs(low_r, width_r), runs(low_p, width_p)
-    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
 
 
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:

@@ -1,6 +1,8 @@
 """The pairing of a staircase (docs/scoring.md §3): the non-crossing programme on listed pairs (`best_chain`,
 where `uncrossed` admits it), and on a staircase's runs without listing its pairs (`best_staircase`, issue 31,
-item 7), with §3's weights (`staircase_pairs`).
+item 7), with §3's weights (`staircase_pairs`); and the pairs that share a position of any entities as arrays,
+found from the sorted starts (`started_within`), which every array path lists (`overlapping_pairs`) or counts
+(`overlap_total`).
 
 In a staircase, entities of one type whose ends, like their starts, never decrease on either side, the
 predictions a reference overlaps are a run of consecutive ones, and the runs move on from reference to
@@ -20,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..grouping import run_bounds
+from ..grouping import ranges, run_bounds
 from .recent import KEPT_LARGEST, key_of, recall, remember
 
 # A staircase of at most this many pairs keeps its whole table (8 bytes a pair): worked out once, not twice.
@@ -42,12 +44,36 @@ def started_within(
     """The pairs that share a position, both sides sorted by start, as runs of the other side's starts: for each
     reference, the first prediction starting within it and how many do; for each prediction, the first
     reference starting after it (a tie of starts is the reference's) and how many start within it. Each pair is
-    in one run, so the counts sum to the pairs, whatever the ends (`large_components.overlapping_pairs` lists
-    them, and the array paths count them first)."""
+    in one run, so the counts sum to the pairs, whatever the ends (`overlapping_pairs` lists them, and the
+    array paths count them first, `overlap_total`)."""
     low_r, low_p = np.searchsorted(p_start, r_start, "left"), np.searchsorted(r_start, p_start, "right")
     width_r = np.maximum(np.searchsorted(p_start, r_end, "left") - low_r, 0)
     width_p = np.maximum(np.searchsorted(r_start, p_end, "left") - low_p, 0)
     return low_r, width_r, low_p, width_p
+
+
+def overlap_total(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> int:
+    """How many (reference, prediction) pairs share a position, both sides sorted by start, without listing them
+    (`started_within`'s runs)."""
+    _, width_r, _, width_p = started_within(r_start, r_end, p_start, p_end)
+    return int(width_r.sum()) + int(width_p.sum())
+
+
+def overlapping_pairs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (reference, prediction) index pair of entities that share a position, both sides sorted by start:
+    where the prediction starts within the reference, and where the reference starts after the prediction and
+    within it (`started_within`'s runs): the cost is that of the pairs found, 4 bytes an index (int32)
+    while every count fits one, half of what int64 would hold at the peak (issue 31)."""
+
+    def runs(low: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        index = np.int32 if max(int(width.sum()), len(r_start), len(p_start)) < 2**31 else np.int64
+        return ranges(low, width, index)
+
+    low_r, width_r, low_p, width_p = started_within(r_start, r_end, p_start, p_end)
+    (i_a, j_a), (j_b, i_b) = runs(low_r, width_r), runs(low_p, width_p)
+    return np.concatenate((i_a, i_b)), np.concatenate((j_a, j_b))
 
 
 def pair_count(low: np.ndarray, high: np.ndarray) -> int:
@@ -177,19 +203,32 @@ def staircase_pairs(
 
 def _placed_apart(r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray) -> list[np.ndarray]:
     """What a staircase's pairs depend on, wherever its sentences are placed: each entity's start and end from the
-    first start of its cluster (a maximal run of both sides' entities, by start, each starting before the ends
-    before it reach: no pair joins two), and each entity's cluster, references first. The runs, the pairs' shared
-    extents and the references' extent are the same for any placement of the clusters in order, so `recent` reads
-    §3's pairs back where the value pairing places the same sentences otherwise."""
+    first start of its cluster (`clusters`: no pair joins two), and each entity's cluster, references first. The
+    runs, the pairs' shared extents and the references' extent are the same for any placement of the clusters in
+    order, so `recent` reads §3's pairs back where the value pairing places the same sentences otherwise."""
+    cluster_r, cluster_p, firsts = clusters(r_start, r_end, p_start, p_end)
+    first_r, first_p = firsts[cluster_r], firsts[cluster_p]
+    return [
+        r_start - first_r,
+        r_end - first_r,
+        p_start - first_p,
+        p_end - first_p,
+        np.concatenate((cluster_r, cluster_p)),
+    ]
+
+
+def clusters(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each entity's cluster, of each side (a maximal run of both sides' entities, by start, each starting before
+    the ends before it reach: every overlap component lies within one), and each cluster's first start."""
     starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
     order = np.argsort(starts, kind="stable")
     new = np.ones(len(starts), bool)
     new[1:] = starts[order][1:] >= np.maximum.accumulate(ends[order])[:-1]
-    cluster = np.empty(len(starts), np.int64)
-    cluster[order] = np.cumsum(new) - 1
-    first = starts[order][new][cluster]
-    size = len(r_start)
-    return [r_start - first[:size], r_end - first[:size], p_start - first[size:], p_end - first[size:], cluster]
+    label = np.empty(len(starts), np.int64)
+    label[order] = np.cumsum(new) - 1
+    return label[: len(r_start)], label[len(r_start) :], starts[order][new]
 
 
 def uncrossed(columns: tuple, rows, predictions) -> bool:

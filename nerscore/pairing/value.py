@@ -24,6 +24,7 @@ from ..grouping import run_bounds
 from ..option_checks import Weights
 from ..span import Span
 from . import dense
+from .dense_matrix import Worth
 from .overlaps import (
     ARRAY_PAIR_BYTES,
     check_pairs_fit,
@@ -87,10 +88,15 @@ class WeightTable:
 
     def worth(self, reference: Span, prediction: Span) -> Fraction:
         """What pairing the two adds to the value's numerator: kept(r, p) plus the false alarm p no longer costs."""
-        key = (scenario_of(reference, prediction), reference.entity_type, prediction.entity_type)
+        return self.pair_worth(scenario_of(reference, prediction), reference.entity_type, prediction.entity_type)
+
+    def pair_worth(self, scenario: str, reference_type: str, predicted_type: str) -> Fraction:
+        """`worth` of a pair of this scenario and these types."""
+        key = (scenario, reference_type, predicted_type)
         worth = self._worths.get(key)
         if worth is None:
-            worth = self._worths[key] = self.kept(key[0], key[1]) + self.false_alarm * self.weight(key[2])
+            worth = self.kept(scenario, reference_type) + self.false_alarm * self.weight(predicted_type)
+            self._worths[key] = worth
         return worth
 
 
@@ -155,16 +161,16 @@ def _dense_value_pairs(
     return None if found is None else dict(zip(found[0].tolist(), found[1].tolist()))
 
 
-# A pair's scenario by its flags, 2 * (identical boundaries) + (one type) (docs/scoring.md §4), as `dense.Worth`
+# A pair's scenario by its flags, 2 * (identical boundaries) + (one type) (docs/scoring.md §4), as `Worth`
 # indexes its worths.
 _FLAG_SCENARIOS = ("VI", "V", "IV", "I")
 
 
-def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | None:
-    """The value's worths (`WeightTable.worth`) as `dense.Worth` holds them, for the type ids of `names`: kept(r, p)
+def dense_worth(table: WeightTable, names: Mapping[int, str]) -> Worth | None:
+    """The value's worths (`WeightTable.worth`) as `Worth` holds them, for the type ids of `names`: kept(r, p)
     by scenario and reference type, and the false alarm spared by predicted type, exact fractions scaled by their
     common denominator to integers (left out, all 0, where every pair would have one worth: the pair's digit
-    counts it already, as `large_value_mask` leaves it out; `dense.Worth.tells_type` where the worth is one number
+    counts it already, as `large_value_mask` leaves it out; `Worth.tells_type` where the worth is one number
     for the pairs of one type and another for the rest). None where they pass 2**53."""
     import numpy as np
 
@@ -179,21 +185,26 @@ def dense_worth(table: WeightTable, names: Mapping[int, str]) -> dense.Worth | N
     size = max(names, default=-1) + 1
     reference, prediction = np.zeros((4, size), np.int64), np.zeros(size, np.int64)
     if len(set(kept.values())) <= 1 and len(set(alarm.values())) <= 1:
-        return dense.Worth(reference, prediction)
+        return Worth(reference, prediction)
     # One worth for the pairs of one type (flags 1 and 3) and one for the others (0 and 2), whatever the types.
     tells_type = len(set(alarm.values())) == 1 and all(
         len({worth for (flag, _), worth in kept.items() if flag % 2 == same}) == 1 for same in (0, 1)
     )
-    scale = math.lcm(*(worth.denominator for worth in [*kept.values(), *alarm.values()]))
-    scaled_kept = {key: worth.numerator * (scale // worth.denominator) for key, worth in kept.items()}
-    scaled_alarm = {key: worth.numerator * (scale // worth.denominator) for key, worth in alarm.items()}
+    numbers = _scaled([*kept.values(), *alarm.values()])
+    scaled_kept, scaled_alarm = dict(zip(kept, numbers)), dict(zip(alarm, numbers[len(kept) :]))
     if max(scaled_kept.values()) + max(scaled_alarm.values()) >= EXACT:
         return None
     for (flag, t), worth in scaled_kept.items():
         reference[flag, t] = worth
     for t, worth in scaled_alarm.items():
         prediction[t] = worth
-    return dense.Worth(reference, prediction, tells_type)
+    return Worth(reference, prediction, tells_type)
+
+
+def _scaled(worths: Sequence[Fraction]) -> list[int]:
+    """Exact fractions as integers of one scale, the common denominator of them all."""
+    scale = math.lcm(*(worth.denominator for worth in worths))
+    return [worth.numerator * (scale // worth.denominator) for worth in worths]
 
 
 def _rows(
@@ -231,7 +242,8 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
         return components(overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
     import numpy as np
 
-    from .large_components import component_labels, overlapping_pairs, span_columns
+    from .large_components import component_labels, span_columns
+    from .staircase import overlapping_pairs
 
     r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
     if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB
@@ -293,7 +305,7 @@ def value_digits(
     flow is below its radix (entities counted with their copies, `room_r` and `room_p`, 1 where not given), so the
     largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
     worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
-    scale = math.lcm(*(worth.denominator for worth in worths.values()))
+    scaled = dict(zip(worths, _scaled(list(worths.values()))))
     reference_indices = {i for i, _ in edges}
     prediction_indices = {j for _, j in edges}
     copies_r = (lambda i: 1) if room_r is None else room_r.__getitem__
@@ -302,11 +314,10 @@ def value_digits(
     radix = most + 1
     extent_radix = sum(copies_r(i) * (references[i].end - references[i].start) for i in reference_indices) + 1
     digits = {}
-    for (i, j), worth in worths.items():
+    for (i, j), worth in scaled.items():
         reference, prediction = references[i], predictions[j]
-        scaled = worth.numerator * (scale // worth.denominator)
         same_type = reference.entity_type == prediction.entity_type
-        digits[i, j] = ((scaled * radix + 1) * radix + same_type) * extent_radix + reference.overlap(prediction)
+        digits[i, j] = ((worth * radix + 1) * radix + same_type) * extent_radix + reference.overlap(prediction)
     return digits
 
 
@@ -377,7 +388,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     the component back (the pure-Python flow then solves it)."""
     import numpy as np
 
-    from .large_components import best_chain, best_matching, edge_digits, uncrossed
+    from .large_components import add_shared, best_chain, best_matching, edge_digits, uncrossed
 
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     kinds = int(max(r_type.max(initial=0), p_type.max(initial=0))) + 1
@@ -402,10 +413,8 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     for code in distinct.tolist():
         types, flags = divmod(code, 4)
         reference_type, predicted_type = names[types // kinds], names[types % kinds]
-        scenario = {0: "VI", 1: "V", 2: "IV", 3: "I"}[flags]
-        worths.append(table.kept(scenario, reference_type) + table.false_alarm * table.weight(predicted_type))
-    scale = math.lcm(*(worth.denominator for worth in worths))
-    scaled = [worth.numerator * (scale // worth.denominator) for worth in worths]
+        worths.append(table.pair_worth(_FLAG_SCENARIOS[flags], reference_type, predicted_type))
+    scaled = _scaled(worths)
     if len(scaled) == 1:
         # One worth on every edge: a pairing's worth is it times its pairs, which the digit below counts already,
         # so it is left out (as `rules._digits` leaves out a digit equal on every edge): shorter digits, which the
@@ -430,15 +439,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
         digits += same_type
         del same_type
         digits *= extent_radix
-        # The shared extent, added in place: a temporary less of 8 bytes a pair (issue 31, item 7).
-        shared = r_end[i]
-        np.minimum(shared, p_end[j], out=shared)
-        digits += shared
-        del shared
-        start = r_start[i]
-        np.maximum(start, p_start[j], out=start)
-        digits -= start
-        del start
+        add_shared(digits, columns, i, j)
     chosen = None
     if len(distinct) == 1 and uncrossed(columns, rows, predicted):
         # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose

@@ -4,7 +4,7 @@ Python object per entity or per row (issue 31, item 6: 100,000 copies a side cos
 score when every copy was a `Span` and every row a tuple).
 
 As `value_pair`: identical entities are one entity with its number of copies; the overlap edges of the distinct
-entities (with the value's `min_overlap`) are found from the sorted starts (`large_components.overlapping_pairs`)
+entities (with the value's `min_overlap`) are found from the sorted starts (`staircase.overlapping_pairs`)
 and labelled by connected component (scipy); a component of one edge pairs as many copies as both ends have
 (every worth is >= 0 and a pair more wins a tie, §3 (a)); a large component without copies goes to §3's compiled
 solver on the arrays (`value.large_value_mask`); a dense cluster without copies (most of its references
@@ -27,10 +27,9 @@ from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
-from .dense_matrix import overlap_total
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
-from .staircase import staircase_pairs
+from .staircase import clusters, overlap_total, staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -53,29 +52,20 @@ def value_nested(
     fit in memory (`overlaps.check_pairs_fit`): the caller then pairs one sentence at a time, which refuses a
     sentence too large alone with its place."""
     rank = np.argsort(np.argsort(np.array(list(type_names), dtype=object), kind="stable"), kind="stable")
-    r_start, r_end, r_type, r_count = _folded(*references, rank)
-    p_start, p_end, p_type, p_count = _folded(*predictions, rank)
-    if min_overlap is None and _staircase(r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count):
-        stairs = staircase_pairs(r_start, r_end, p_start, p_end, reuse=True)  # §3's where it has them
+    folded_r, folded_p = (folded(*side, rank[side[2]]) for side in (references, predictions))
+    if min_overlap is None and _staircase(*folded_r, *folded_p):
+        stairs = staircase_pairs(folded_r[0], folded_r[1], folded_p[0], folded_p[1], reuse=True)  # §3's if known
         if stairs is not None:
-            i, j = stairs
-            return pair_rows(
-                (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, np.ones(len(i))
-            )
+            return pair_rows(folded_r, folded_p, *stairs, np.ones(len(stairs[0])))
     parts = []
-    found = _dense_clusters(
-        (r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), type_names, table, min_overlap
-    )
+    found = _dense_clusters(folded_r, folded_p, type_names, table, min_overlap)
     if found is None:
         return None
     if found[0] is not None:
         rows, left_r, left_p = found
         parts.append(rows)
-        r_start, r_end, r_type, r_count = (column[left_r] for column in (r_start, r_end, r_type, r_count))
-        p_start, p_end, p_type, p_count = (column[left_p] for column in (p_start, p_end, p_type, p_count))
-    parts.append(
-        _listed((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), type_names, table, min_overlap)
-    )
+        folded_r, folded_p = tuple(column[left_r] for column in folded_r), tuple(column[left_p] for column in folded_p)
+    parts.append(_listed(folded_r, folded_p, type_names, table, min_overlap))
     if any(part is None for part in parts):
         return None
     if len(parts) == 1:
@@ -94,8 +84,8 @@ def _dense_clusters(
     caller pairs one sentence at a time then, which refuses it with its place)."""
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
-    cluster_r, cluster_p, clusters = _clusters(r_start, r_end, p_start, p_end)
-    per_r, per_p = np.bincount(cluster_r, minlength=clusters), np.bincount(cluster_p, minlength=clusters)
+    cluster_r, cluster_p, firsts = clusters(r_start, r_end, p_start, p_end)
+    per_r, per_p = np.bincount(cluster_r, minlength=len(firsts)), np.bincount(cluster_p, minlength=len(firsts))
     # (`dense.large_enough` reads the number of cells: asked once for each number present, not for each cluster.)
     cells = per_r * per_p
     present_cells = np.unique(cells)
@@ -130,29 +120,13 @@ def _dense_clusters(
     return rows, ~in_r, ~in_p
 
 
-def _clusters(
-    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """Each entity's cluster (of both sides: a maximal run of entities, by start, each starting before the ends
-    before it reach), and how many: every overlap component lies within one."""
-    starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
-    if not len(starts):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
-    order = np.argsort(starts, kind="stable")
-    reach = np.maximum.accumulate(ends[order])
-    new = np.ones(len(starts), bool)
-    new[1:] = starts[order][1:] >= reach[:-1]
-    label = np.empty(len(starts), np.int64)
-    label[order] = np.cumsum(new) - 1
-    return label[: len(r_start)], label[len(r_start) :], int(label[order[-1]]) + 1
-
-
 def _listed(
     references: tuple, predictions: tuple, type_names: Sequence[str], table: WeightTable, min_overlap: float | None
 ) -> tuple[np.ndarray, ...] | None:
     """`value_nested` of entities folded (each side's start, end, type id and copies), their overlapping pairs
     listed; None where they would not fit in memory."""
-    from .large_components import component_labels, overlapping_pairs
+    from .large_components import component_labels
+    from .staircase import overlapping_pairs
 
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
@@ -178,7 +152,7 @@ def _listed(
             # One component holds every pair (a dense sentence): solved on the pairs as they are (issue 31, item 7).
             del label, amount
             amount = _component_amounts(columns, r_count, p_count, i, j, type_names, table)
-            return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+            return pair_rows(references, predictions, i, j, amount)
         edges_of = np.bincount(label)
         single = edges_of[label] == 1
         amount[single] = np.minimum(r_count[i[single]], p_count[j[single]])
@@ -191,7 +165,7 @@ def _listed(
                 edges = general[first:last]
                 amount[edges] = _component_amounts(columns, r_count, p_count, i[edges], j[edges], type_names, table)
         del label
-    return pair_rows((r_start, r_end, r_type, r_count), (p_start, p_end, p_type, p_count), i, j, amount)
+    return pair_rows(references, predictions, i, j, amount)
 
 
 def _staircase(*columns: np.ndarray) -> bool:
@@ -214,13 +188,13 @@ def _staircase(*columns: np.ndarray) -> bool:
     return not np.any((starts[1:] == starts[:-1]) & (ends[1:] == ends[:-1]))
 
 
-def _folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, ...]:
-    """The distinct entities of one side in rule (d)'s order (start, end, type name), and the copies of each."""
-    order = np.lexsort((rank[type_id], end, start))
-    start, end, type_id = start[order], end[order], type_id[order]
-    bounds = run_bounds(start, end, type_id)
-    first = bounds[:-1]
-    return start[first], end[first], type_id[first], np.diff(bounds)
+def folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, key: np.ndarray, *carried: np.ndarray) -> tuple:
+    """The distinct entities of one side in rule (d)'s order (start, end, then `key`, each entity's type's
+    place), each with its `carried` columns (its first copy's) and its number of copies, last."""
+    order = np.lexsort((key, end, start))
+    bounds = run_bounds(start[order], end[order], type_id[order])
+    first = order[bounds[:-1]]
+    return (*(column[first] for column in (start, end, type_id, *carried)), np.diff(bounds))
 
 
 def _component_amounts(

@@ -173,7 +173,7 @@ def overlapped_twice(references: FlatSpans, predictions: FlatSpans, min_overlap:
         return _overlapping_two(start_r, end_r, start_p, end_p), _overlapping_two(start_p, end_p, start_r, end_r)
     # With min_overlap each overlap is tested: the edges between distinct extents (copies folded: a thousand
     # copies are one extent, never a million edges), each found once.
-    from ..pairing.large_components import overlapping_pairs
+    from ..pairing.staircase import overlapping_pairs
 
     (r0, r1, copies_r), (p0, p1, copies_p) = _extents(start_r, end_r), _extents(start_p, end_p)
     i, j = overlapping_pairs(r0, r1, p0, p1)
