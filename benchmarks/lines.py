@@ -37,6 +37,7 @@ LATER_ISSUES = {
     "31 (red team: staircases, dense sentences, the value pairing, Perl patterns, python -m)": (
         "pairing/staircase.py",
         "pairing/dense.py",
+        "pairing/dense_matrix.py",
         "files/perl_patterns.py",
         "pairing/value_arrays.py",
         "pairing/recent.py",
