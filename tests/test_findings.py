@@ -50,6 +50,13 @@ def test_sentences_taken_one_by_one_give_what_placed_sentences_give(data: st.Dat
     assert alone == placed
 
 
+def test_an_entity_and_its_twin_overlapped_by_a_nested_entity_is_split() -> None:
+    # The reference's partner has its extent, but a prediction nested in that partner overlaps the reference too.
+    options = ns.Options.of()
+    rows = readable.span_rows([[(0, 3, "PER"), (1, 2, "PER")]], [[(0, 3, "PER")]], options)
+    assert findings.diagnostics(readable.reduction(rows, 1, options).pairs, None).split == 1
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=strategies.span_batches(max_sentences=6), nested=st.booleans(), data=st.data())
 def test_split_and_merged_skip_twins_only_where_a_side_never_overlaps_itself(
