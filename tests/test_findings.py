@@ -50,6 +50,31 @@ def test_sentences_taken_one_by_one_give_what_placed_sentences_give(data: st.Dat
     assert alone == placed
 
 
+def test_an_entity_and_its_twin_overlapped_by_a_nested_entity_is_split() -> None:
+    # The reference's partner has its extent, but a prediction nested in that partner overlaps the reference too.
+    options = ns.Options.of()
+    rows = readable.span_rows([[(0, 3, "PER"), (1, 2, "PER")]], [[(0, 3, "PER")]], options)
+    assert findings.diagnostics(readable.reduction(rows, 1, options).pairs, None).split == 1
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(batch=strategies.span_batches(max_sentences=6), nested=st.booleans(), data=st.data())
+def test_split_and_merged_skip_twins_only_where_a_side_never_overlaps_itself(
+    batch: list, nested: bool, data: st.DataObject
+) -> None:
+    # Placed sentences search only the entities whose row's partner has another extent when the other side
+    # never overlaps itself (tags): the counts are those of every entity searched, sentence by sentence.
+    references = [reference for _, reference, _ in batch]
+    predictions = [prediction for _, _, prediction in batch]
+    if nested:  # a side that overlaps itself: every entity searched
+        predictions = [data.draw(strategies.nested_spans(max_position=10)) for _ in batch]
+    rows = readable.span_rows(predictions, references, ns.Options.of())
+    pairs = readable.reduction(rows, len(references), ns.Options.of()).pairs
+    placed = findings.diagnostics(pairs, None)
+    with mock.patch.object(findings, "_PLACEMENT_LIMIT", 1):
+        assert findings.diagnostics(pairs, None) == placed
+
+
 def test_errors_read_the_seen_slices_row_texts_as_their_own() -> None:
     columns = Columns.of(2, tokens=TOKENS)
     assert findings.errors(table(), columns, slices.row_texts(table(), columns)) == findings.errors(table(), columns)

@@ -236,6 +236,23 @@ def test_slice_edges_override_the_buckets() -> None:
     assert list(result["slices"]["entity_length"]) == ["<2", "3+"]
 
 
+@settings(max_examples=60, deadline=None)
+@given(soup_batches("IOB2", max_sentences=6, max_length=12))
+def test_a_last_edge_past_the_bucket_table_gives_the_buckets_below_it(batch: tuple) -> None:
+    # Edges up to 4,096 give each value's bucket from a table, larger ones by a binary search: alike.
+    predictions, references = batch
+    slices = ["entity_length", "sentence_length", "entity_density"]
+
+    def sliced(last: list[int]) -> dict[str, Any]:
+        edges = {"entity_length": [2, 3, *last], "sentence_length": [1, 5, *last], "entity_density": [1, *last]}
+        options = {"slices": slices, "slice_edges": edges}
+        return compute_semeval(predictions=predictions, references=references, **options)["slices"]
+
+    wide = sliced([1 << 20])  # its last bucket empty, and the one before it every value from the edge before
+    renamed = {"3-1048575": "3+", "5-1048575": "5+", "1-1048575": "1+"}
+    assert {name: {renamed.get(b, b): s for b, s in buckets.items()} for name, buckets in wide.items()} == sliced([])
+
+
 TAGS = [["B-PER", "O"], ["O", "B-LOC"]]
 
 

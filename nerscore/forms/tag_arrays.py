@@ -245,8 +245,10 @@ def _chunk_pairs(
     pairs = Pairs.of_columns([sentence, kinds, r_types, p_types, *extents], (), len(offsets) - 1)
     if not facts:
         return pairs, tokens, None
-    equal_by_sentence = np.bincount(token_sentence[equal], minlength=len(offsets) - 1).astype(np.int64)
-    return pairs, tokens, (np.diff(offsets).astype(np.int64), equal_by_sentence)
+    # The tokens whose tags differ counted, the few (a selection of the many equal ones was fresh memory the size
+    # of the chunk, mapped afresh on every call: benchmarks/README.md).
+    lengths = np.diff(offsets).astype(np.int64)
+    return pairs, tokens, (lengths, lengths - np.bincount(token_sentence[~equal], minlength=len(offsets) - 1))
 
 
 def _equal_tags(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> np.ndarray:

@@ -94,15 +94,15 @@ def row_texts(rows: Pairs, columns: Columns, seen: frozenset[str] | None = None)
     np.greater_equal(rows.predicted_start, 0, out=take[:, 1])
     take[:, 1] &= ~same
     slot = np.flatnonzero(take)
-    row = slot >> 1
-    prediction = (slot & 1).astype(bool)
-    starts = np.where(prediction, rows.predicted_start[row], rows.reference_start[row])
-    ends = np.where(prediction, rows.predicted_end[row], rows.reference_end[row])
-    found, place, lazy = _texts_for_seen(columns, rows.sentence[row], starts, ends, seen)
-    reference = np.full(len(rows), len(found), dtype=np.int64)  # len(found): None, appended below
-    reference[row[~prediction]] = place[~prediction]
-    predicted = np.where(same, reference, len(found))
-    predicted[row[prediction]] = place[prediction]
+    # Each slot's extent read from the two sides laid side by side (one gather a column, where choosing a side
+    # a slot took three), and each slot's place laid back the same way.
+    starts = np.stack((rows.reference_start, rows.predicted_start), axis=1).reshape(-1)[slot]
+    ends = np.stack((rows.reference_end, rows.predicted_end), axis=1).reshape(-1)[slot]
+    found, place, lazy = _texts_for_seen(columns, rows.sentence[slot >> 1], starts, ends, seen)
+    places = np.full((len(rows), 2), len(found), dtype=np.int64)  # len(found): None, appended below
+    places.reshape(-1)[slot] = place
+    reference = places[:, 0].copy()
+    predicted = np.where(same, reference, places[:, 1])
     found.append(None)
     if lazy is None:
         return RowTexts(found, reference, predicted)

@@ -46,9 +46,19 @@ def bucket_names(edges: Sequence[int]) -> list[str]:
     return names
 
 
+# Edges up to this one give each value's bucket by a table of the bucket of every value up to the last edge.
+_TABLE_EDGE = 1 << 12
+
+
 def _numeric_buckets(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
-    """Each value's bucket, an index into `bucket_names(edges)`."""
-    return np.searchsorted(np.asarray(edges, dtype=np.int64), values, side="right")
+    """Each value's bucket (values >= 0), an index into `bucket_names(edges)`: read from a table of each value's
+    bucket up to the last edge, those past it clipped to it (a binary search a value took 0.5 ms of the 28,000
+    rows of 20,000 x 20 tags, the table 0.02), or for edges past `_TABLE_EDGE` by a binary search."""
+    sorted_edges = np.asarray(edges, dtype=np.int64)
+    if values.dtype != object and edges[-1] < _TABLE_EDGE:
+        table = np.searchsorted(sorted_edges, np.arange(edges[-1] + 1), side="right")
+        return table.take(values, mode="clip")
+    return np.searchsorted(sorted_edges, values, side="right")
 
 
 @dataclass(frozen=True)
@@ -275,7 +285,9 @@ def _entity_buckets(
             ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end))
         ):
             lengths = end - start if not rows.fragmented else unit_lengths(rows, side_index)  # units (§12)
-            sides.append(np.where(start >= 0, _numeric_buckets(lengths, edges), -1))
+            buckets = _numeric_buckets(lengths, edges)
+            buckets[start < 0] = -1
+            sides.append(buckets)
         return sides[0], sides[1], bucket_names(edges)
     seen = options.seen or frozenset()
     texts = texts if texts is not None else row_texts(rows, columns, seen)
