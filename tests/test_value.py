@@ -64,29 +64,43 @@ def best_value_pairing(references: list[Span], predictions: list[Span], weights:
     over paired p, then most pairs, most pairs of one type, most shared extent, then the smallest sorted list of
     (reference start, end, type, prediction start, end, type)."""
     false_alarm = Fraction(weights.get("false_alarm", 0.75))
+    # Each overlapping pair's terms, worked out once for the thousands of pairings that hold it (the worths over a
+    # common denominator: integers, added and compared as the fractions are).
+    terms = {
+        (i, j): (
+            weight(weights, r.entity_type) * factor(weights, r, p) + false_alarm * weight(weights, p.entity_type),
+            r.entity_type == p.entity_type,
+            r.overlap(p),
+        )
+        for i, r in enumerate(references)
+        for j, p in enumerate(predictions)
+        if overlaps(r, p, min_overlap)
+    }
+    denominator = math.lcm(*(worth.denominator for worth, _, _ in terms.values()))
+    scaled = {pair: (int(worth * denominator), same, shared) for pair, (worth, same, shared) in terms.items()}
     best: tuple | None = None
     best_pairs: list[tuple[Span, Span]] = []
     for size in range(min(len(references), len(predictions)) + 1):
         for chosen_r in combinations(range(len(references)), size):
             for chosen_p in permutations(range(len(predictions)), size):
-                pairs = [(references[i], predictions[j]) for i, j in zip(chosen_r, chosen_p)]
-                if not all(overlaps(r, p, min_overlap) for r, p in pairs):
+                chosen = list(zip(chosen_r, chosen_p))
+                if not all(pair in scaled for pair in chosen):
                     continue
-                worth = sum(
-                    (
-                        weight(weights, r.entity_type) * factor(weights, r, p)
-                        + false_alarm * weight(weights, p.entity_type)
-                        for r, p in pairs
-                    ),
-                    Fraction(0),
+                key = (
+                    sum(scaled[pair][0] for pair in chosen),
+                    size,
+                    sum(scaled[pair][1] for pair in chosen),
+                    sum(scaled[pair][2] for pair in chosen),
                 )
-                same_type = sum(r.entity_type == p.entity_type for r, p in pairs)
-                shared = sum(r.overlap(p) for r, p in pairs)
-                listed = sorted((r.start, r.end, r.entity_type, p.start, p.end, p.entity_type) for r, p in pairs)
-                key = (worth, size, same_type, shared, listed)
-                if best is None or _better(key, best):
-                    best, best_pairs = key, pairs
+                pairs = [(references[i], predictions[j]) for i, j in chosen]
+                if best is None or key > best[:4] or (key == best[:4] and listed(pairs) < best[4]):  # (d) last
+                    best, best_pairs = (*key, listed(pairs)), pairs
     return best_pairs
+
+
+def listed(pairs: list[tuple[Span, Span]]) -> list[tuple]:
+    """A pairing as rule (d) compares it: its sorted (reference start, end, type, prediction start, end, type)."""
+    return sorted((r.start, r.end, r.entity_type, p.start, p.end, p.entity_type) for r, p in pairs)
 
 
 def _better(key: tuple, best: tuple) -> bool:
