@@ -14,7 +14,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from conftest import crossed
+from conftest import crossed, trials
 from test_spans import best_pairing, paired, spans_of
 from test_value import WEIGHTS as VALUE_WEIGHTS
 from test_value import as_dict, best_value_pairing
@@ -510,7 +510,7 @@ def test_the_value_pairing_after_the_pairing_of_the_same_entities_is_every_pairi
     _, min_overlap, worth = dense_value(weights)
     searched = mock.Mock(wraps=dense.tight_smallest_best)
     taken = 0
-    for trial in range(40):
+    for trial in range(trials(40)):
         shape = (onion, clique, two_type_staircase)[trial % 3]
         references = spans_of(shape(rng, rng.randint(2, 6)))
         predictions = [p for p in spans_of(shape(rng, rng.randint(2, 6))) if p not in references]  # no twins (§3)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import worked_example
+from conftest import trials, worked_example
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_spans import overlaps
@@ -148,7 +148,7 @@ def test_the_value_pairing_is_the_best_of_every_pairing(weights: Any, nested: bo
     assert checked is not None
     table = WeightTable(checked)
     plain = as_dict(weights)
-    for _ in range(60):
+    for _ in range(trials(60)):
         references, predictions = random_side(rng, nested), random_side(rng, nested)
         min_overlap = plain.get("min_overlap")
         expected = best_value_pairing(references, predictions, plain, min_overlap)
@@ -198,7 +198,7 @@ def test_predictions_equal_to_the_references_pair_with_their_twins(weights: Any)
     assert checked is not None
     table, plain = WeightTable(checked), as_dict(weights)
     min_overlap = plain.get("min_overlap")
-    for _ in range(40):
+    for _ in range(trials(40)):
         references = random_side(rng, nested=True)
         if references and rng.random() < 0.3:
             references.append(rng.choice(references))  # a copy
@@ -324,7 +324,7 @@ WEIGHTED_OPTIONS = [
 @pytest.mark.parametrize("options", WEIGHTED_OPTIONS, ids=["value", "ace08-beta", "overlap", "both", "zero-weights"])
 def test_the_array_path_equals_the_readable_path(options: dict) -> None:
     rng = random.Random(json.dumps(options))
-    for _ in range(40):
+    for _ in range(trials(40)):
         predictions, references = random_tags(rng, sentences=rng.randint(1, 8))
         common = {"per_type": True, "bootstrap": 30, **options}
         fast = compute_semeval(predictions=predictions, references=references, **common)
@@ -480,7 +480,7 @@ def test_extreme_weights_stay_exact_and_finite(weights: dict) -> None:
 def test_the_span_array_path_equals_the_readable_path(options: dict) -> None:
     # Sentences of disjoint entities (on arrays), nested and repeated ones (readable), far offsets (moved).
     rng = random.Random(json.dumps(options) + "spans")
-    for _ in range(30):
+    for _ in range(trials(30)):
         sentences = rng.randint(1, 8)
         sides = []
         for _side in range(2):
