@@ -139,14 +139,23 @@ def deferred_import(name: str) -> ModuleType:
 
 # --- The quick profile ------------------------------------------------------------------------------------------
 # `pytest -m "not slow"` (any marker expression that leaves out every test marked slow, whatever its other marks)
-# is the quick profile: a first check in under 3 minutes on 2 cores. The full suite (`python -m pytest`) runs every
-# test with every example; the quick profile runs every test not marked slow, with 1/QUICK_SHARE of the examples of
-# each Hypothesis test (at least QUICK_EXAMPLES, never more than the test asks for), and does not import the files
-# whose every test is slow (`pytestmark = pytest.mark.slow`: torch, gradio through the browser's app).
+# is the quick profile: a first check in about 2 minutes on 2 idle cores. The full suite (`python -m pytest`) runs
+# every test with every example; the quick profile runs every test not marked slow, with 1/QUICK_SHARE of the examples
+# of each Hypothesis test and of the seeded random cases of a loop that asks `trials` (at least QUICK_EXAMPLES, never
+# more than the test asks for), and does not import the files whose every test is slow (`pytestmark =
+# pytest.mark.slow`: torch, gradio through the browser's app).
 
 QUICK_SHARE = 5  # a Hypothesis test runs 1/QUICK_SHARE of its max_examples under the quick profile
 QUICK_EXAMPLES = 10
 _ALL_SLOW = re.compile(r"^pytestmark = .*\bpytest\.mark\.slow\b", re.MULTILINE)
+_quick = False  # whether this run is the quick profile (pytest_configure)
+
+
+def trials(count: int) -> int:
+    """How many of a test's `count` seeded random cases (a loop over one `random.Random`) this run checks: all of
+    them in the full suite, the first 1/QUICK_SHARE (at least QUICK_EXAMPLES) in the quick profile, as Hypothesis'
+    examples; every test still runs, on the same first cases."""
+    return min(count, max(QUICK_EXAMPLES, count // QUICK_SHARE)) if _quick else count
 
 
 def crossed(first: Iterable[Any], second: Iterable[Any], ids: Sequence[str] | None = None) -> list[Any]:
@@ -177,6 +186,11 @@ def quick_profile(config: pytest.Config) -> bool:
     return not marked_slow_only and not marked_with_anything
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    global _quick
+    _quick = quick_profile(config)
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     is_test_file = collection_path.suffix == ".py" and collection_path.name.startswith("test_")
     if is_test_file and quick_profile(config) and _ALL_SLOW.search(collection_path.read_text(encoding="utf-8")):
@@ -202,6 +216,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if not quick_profile(config):
         return None
     return (
-        f"quick profile: Hypothesis tests run 1/{QUICK_SHARE} of their examples (at least {QUICK_EXAMPLES}); "
+        f"quick profile: Hypothesis tests and loops of seeded cases (conftest.trials) run 1/{QUICK_SHARE} of their "
+        f"examples (at least {QUICK_EXAMPLES}); "
         "files whose every test is slow are not collected. The full suite: python -m pytest"
     )

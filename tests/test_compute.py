@@ -7,7 +7,7 @@ import json
 import re
 
 import pytest
-from conftest import as_inputs, worked_example
+from conftest import as_inputs, trials, worked_example
 from test_result_scores import COUNT_MEASURES, SINGER, SONG, expected_keys
 
 from nerscore import compute_semeval
@@ -193,7 +193,7 @@ def test_value_partners_from_the_value_table_are_value_pairs_sentence_by_sentenc
 
     checked = Options.of(return_entities=True, **options)
     rng = random.Random(f"value partners {options}")
-    for _ in range(60):
+    for _ in range(trials(60)):
         sentences = rng.randint(1, 5)
         references = [_nested_side(rng, 8, 10) for _ in range(sentences)]
         predictions = [_nested_side(rng, 8, 10) for _ in range(sentences)]

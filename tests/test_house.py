@@ -211,6 +211,61 @@ def test_each_module_has_a_test_file_named_after_it() -> None:
     assert set(TESTED_ELSEWHERE) <= set(ORDER)
 
 
+def marked_slow(node: ast.AST) -> bool:
+    """Whether a decorator or a `pytestmark` value marks slow (`pytest.mark.slow`, conftest's `slow`)."""
+    return bool(re.search(r"(^|\W)(mark\.)?slow\b", ast.unparse(node)))
+
+
+def every_case_slow(decorator: ast.expr) -> bool:
+    """Whether a `parametrize` decorator's values are a written-out list of `pytest.param`s each marked slow."""
+    if not (isinstance(decorator, ast.Call) and "parametrize" in ast.unparse(decorator.func)):
+        return False
+    values = decorator.args[1] if len(decorator.args) > 1 else None
+    return isinstance(values, ast.List | ast.Tuple) and all(
+        isinstance(value, ast.Call)
+        and ast.unparse(value.func).endswith("param")
+        and any(keyword.arg == "marks" and marked_slow(keyword.value) for keyword in value.keywords)
+        for value in values.elts
+    )
+
+
+def quick_tests(path) -> list[str]:
+    """The test functions of a test file that the quick profile (`-m "not slow"`, tests/conftest.py) runs."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if any(
+        isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "pytestmark" and marked_slow(node.value)
+        for node in tree.body
+    ):
+        return []
+
+    def slow(decorator: ast.expr) -> bool:  # the test marked slow, or each of its cases
+        if "parametrize" in ast.unparse(decorator):
+            return every_case_slow(decorator)
+        return marked_slow(decorator)
+
+    return [
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and node.name.startswith("test_")
+        and not any(slow(decorator) for decorator in node.decorator_list)
+    ]
+
+
+def test_each_module_keeps_a_quick_test() -> None:
+    # The quick profile covers every module (README: Contributing): a test file named after a module is not all
+    # slow; a module tested elsewhere is named with the files that test it, which hold quick tests too.
+    tests = REPO / "tests"
+    files = {module: tests / f"test_{module.split('.')[-1]}.py" for module in ORDER}
+    files |= {
+        module: tests / name
+        for module, where in TESTED_ELSEWHERE.items()
+        for name in re.findall(r"test_\w+\.py", where)[:1]
+    }
+    assert not [module for module, path in files.items() if not quick_tests(path)]
+    assert quick_tests(tests / "test_install.py") == []  # (a file whose every test is slow)
+
+
 @pytest.mark.parametrize("module", ORDER)
 def test_a_module_imports_only_what_stands_below_it(module: str) -> None:
     imported = imported_modules(PACKAGE / (module.replace(".", "/") + ".py"))

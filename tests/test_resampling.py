@@ -353,20 +353,25 @@ def test_wide_totals_are_scored_and_swapped_in_small_blocks() -> None:
 WIDE_SLICES = {"slices": ["entity_length"], "slice_edges": {"entity_length": list(range(1, 21))}}
 
 
+# 400 resamples counted in the bins a small block at a time take 10 s: the full suite; the quick profile's 100, more
+# than the 85 held too, are refused alike, then counted in the same bins.
+@pytest.mark.parametrize("resamples", [100, pytest.param(400, marks=pytest.mark.slow)])
 @pytest.mark.parametrize(
     "call",
     [
         pytest.param(
-            lambda: ns.compute_semeval(**sample_batch(np.random.default_rng(7), 20), bootstrap=400, **WIDE_SLICES),
+            lambda n: ns.compute_semeval(**sample_batch(np.random.default_rng(7), 20), bootstrap=n, **WIDE_SLICES),
             id="bootstrap",
         ),
         pytest.param(
-            lambda: ns.compare_semeval(**two_systems(np.random.default_rng(8), 20), n_resamples=400, **WIDE_SLICES),
+            lambda n: ns.compare_semeval(**two_systems(np.random.default_rng(8), 20), n_resamples=n, **WIDE_SLICES),
             id="compare",
         ),
     ],
 )
-def test_bins_beyond_the_free_memory_are_refused_before_they_are_made(call, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bins_beyond_the_free_memory_are_refused_before_they_are_made(
+    call, resamples: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # 10**6 resamples of slices of 1,000 edges: 12,000 statistics' bins are 3 GB, allocated unchecked. Here few
     # resamples are held (a small block) and the machine says it has 1 MB free: the bins of 20 edges take 20 MB.
     monkeypatch.setattr(resampling, "_RESAMPLE_BLOCK_CELLS", 1 << 10)
@@ -375,9 +380,9 @@ def test_bins_beyond_the_free_memory_are_refused_before_they_are_made(call, monk
         ns.InvalidInputError,
         match=r"bootstrap .*statistics .*GB to find their quantiles.*expected at most 85 resamples",
     ):
-        call()
+        call(resamples)
     monkeypatch.setattr(resampling, "free_memory", lambda: None)  # a machine that does not say: counted as before
-    assert call()
+    assert call(resamples)
 
 
 @pytest.mark.parametrize("slices", [None, ["entity_length"]])
