@@ -27,7 +27,7 @@ from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
 from ..pairing.staircase import staircase_pairs, started_within
-from ..pairing.value_arrays import folded, pair_rows
+from ..pairing.value_arrays import folded, pair_rows, unfolded
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -418,47 +418,19 @@ def component_flow(
     return [flow.get(edge, 0) for edge in edges]
 
 
-# How many times a large component's edges its copies' edges may be (`_large_component_amounts`).
-_COPY_EDGES = 4
-
-
 def _large_component_amounts(
     references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray | None:
     """The amounts of one large component's edges (i[k], j[k]) as `pairing.best_flow` gives them, by
     `large_components.best_pairs` on the arrays, without building its entities; None for one that solver hands
     back (`best_flow` then solves it). Entities are indexed in (start, end, type) order on both sides, so (i, j)
-    order is rule (d)'s. Copies are entities of their own here, one after the other in that order, as the
-    readable path pairs them (folding them into counts only makes `best_flow` faster): an onion of two copies of
-    each of 400 references took 32 s of `best_flow`'s pure-Python flows, x13 a doubling. Where that would list
-    many times the component's edges (thousands of copies of one entity), `best_flow`'s counts do better."""
-    count_r, count_p = references.count[i], predictions.count[j]
-    copy_edges = count_r * count_p
-    if int(copy_edges.sum()) > _COPY_EDGES * len(i):
-        return None
-    rows, columns = np.unique(i), np.unique(j)
-    # Each class's copies numbered from its first, the classes in order: an edge of classes (i, j) becomes every
-    # pair of their copies.
-    first_r, first_p = (np.zeros(len(side.count) + 1, np.int64) for side in (references, predictions))
-    first_r[rows + 1], first_p[columns + 1] = references.count[rows], predictions.count[columns]
-    first_r, first_p = np.cumsum(first_r), np.cumsum(first_p)
-    edge = np.repeat(np.arange(len(i)), copy_edges)
-    within = np.arange(len(edge)) - np.repeat(np.cumsum(copy_edges) - copy_edges, copy_edges)
-    copy_i = first_r[i[edge]] + within // count_p[edge]
-    copy_j = first_p[j[edge]] + within % count_p[edge]
+    order is rule (d)'s; copies are entities of their own (`value_arrays.unfolded`), unless there are many."""
     r, p = references, predictions
-    sides = tuple(
-        np.repeat(column[kept], side.count[kept])
-        for side, kept, column in (
-            (r, rows, r.start),
-            (r, rows, r.end),
-            (r, rows, r.type_id),
-            (p, columns, p.start),
-            (p, columns, p.end),
-            (p, columns, p.type_id),
-        )
-    )
-    local_i, local_j = copy_i - first_r[rows[0]], copy_j - first_p[columns[0]]
+    columns = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
+    copies = unfolded(columns, r.count, p.count, i, j)
+    if copies is None:
+        return None
+    sides, local_i, local_j, edge = copies
     radix = min(len(sides[0]), len(sides[3])) + 1
     extent_radix = int((sides[1] - sides[0]).sum()) + 1
     from ..pairing.large_components import best_pairs
