@@ -94,8 +94,9 @@ def test_nested_sentences_on_arrays_pair_as_value_pair(weights) -> None:
 @pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed"])
 @pytest.mark.parametrize("shape", ["onion", "staircase", "dense staircase", "copies", "onion with copies"])
 def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> None:
-    # Components of more than 200 edges without copies go to the compiled solver on the arrays; with copies, to
-    # the exact flow; copies of one entity a side make a component of one edge.
+    # Components of more than 200 edges go to the compiled solver on the arrays, their copies entities of their own
+    # (`value_arrays.unfolded`: an onion of two copies of each of 400 references took 32 s of the exact flow);
+    # copies of one entity a side make a component of one edge.
     table, min_overlap = table_of(weights)
     rng = random.Random(f"{shape} {weights}")
     n = 40
@@ -133,7 +134,7 @@ def test_large_components_on_arrays_pair_as_value_pair(weights, shape: str) -> N
     # min_overlap, its pairs are listed, its one worth left out of the digits, and the programme solves it.
     from_runs = shape == "dense staircase" and min_overlap is None
     assert runs.called == from_runs
-    assert large.called == (shape in ("onion", "staircase", "dense staircase") and not from_runs)
+    assert large.called == (shape in ("onion", "staircase", "dense staircase", "onion with copies") and not from_runs)
     if shape == "dense staircase" and not from_runs:
         assert chained and chained[0] is not None
 

@@ -27,7 +27,7 @@ from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.rules import SCENARIOS, best_flow
 from ..pairing.staircase import staircase_pairs, started_within
-from ..pairing.value_arrays import folded, pair_rows
+from ..pairing.value_arrays import folded, pair_rows, unfolded
 from ..span import Span
 from .tag_arrays import FlatSpans, PairColumns
 
@@ -421,17 +421,21 @@ def component_flow(
 def _large_component_amounts(
     references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray
 ) -> np.ndarray | None:
-    """The amounts of one large component's edges (i[k], j[k]) as `pairing.best_flow` gives them (bools), by
-    `large_components.best_pairs` on the arrays, without building its entities; None for a component with
-    copies or one that solver hands back (`best_flow` then solves it). Entities are indexed in (start, end,
-    type) order on both sides, so (i, j) order is rule (d)'s."""
-    if references.count[i].max() != 1 or predictions.count[j].max() != 1:
-        return None
-    rows, columns = np.unique(i), np.unique(j)
-    radix = min(len(rows), len(columns)) + 1
-    extent_radix = int((references.end[rows] - references.start[rows]).sum()) + 1
+    """The amounts of one large component's edges (i[k], j[k]) as `pairing.best_flow` gives them, by
+    `large_components.best_pairs` on the arrays, without building its entities; None for one that solver hands
+    back (`best_flow` then solves it). Entities are indexed in (start, end, type) order on both sides, so (i, j)
+    order is rule (d)'s; copies are entities of their own (`value_arrays.unfolded`), unless there are many."""
     r, p = references, predictions
-    sides = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
+    columns = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
+    copies = unfolded(columns, r.count, p.count, i, j)
+    if copies is None:
+        return None
+    sides, local_i, local_j, edge = copies
+    radix = min(len(sides[0]), len(sides[3])) + 1
+    extent_radix = int((sides[1] - sides[0]).sum()) + 1
     from ..pairing.large_components import best_pairs
 
-    return best_pairs(sides, i, j, radix, extent_radix)
+    chosen = best_pairs(sides, local_i, local_j, radix, extent_radix)
+    if chosen is None:
+        return None
+    return np.bincount(edge[chosen], minlength=len(i))
