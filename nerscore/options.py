@@ -432,7 +432,7 @@ def check_span_options(options: Options) -> None:
     """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
     rather than silently ignored."""
     given = {
-        "scheme": options.scheme is not IOB2,
+        "scheme": options.scheme != IOB2,  # (not `is`: an unpickled Accumulator's options hold a copy of IOB2)
         "mode": options.mode != LENIENT,
         "suffix": options.suffix,
         "label_list": options.label_list is not None,
