@@ -66,8 +66,9 @@ def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bo
     else told by the paths, `file_format`). `fragments`: BRAT's discontinuous annotations by their fragments, as
     `read_brat_annotators` reads them (the other layouts write none: JSON lines give span dicts with
     ``fragments`` as they are, docs/scoring.md §12)."""
-    check_paths(paths, "one path per annotator, or [path] of one file holding them all")
-    paths = [os.fspath(path) for path in paths]
+    paths = check_paths(paths, "one path per annotator, or [path] of one file holding them all")
+    if form is not None and not (isinstance(form, str) and form in ("", *FORMATS)):  # (read as CoNLL before)
+        raise ValueError(f"form is {shown(form)}; expected None (told by the paths) or one of {', '.join(FORMATS)}")
     form = form or file_format(paths)
     if fragments and form != "brat":
         raise ValueError(

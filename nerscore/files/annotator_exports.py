@@ -112,7 +112,7 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
 def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
     """doccano JSONL exports, one file per annotator (named by the file), their lines paired in order: the same
     texts in the same order, else a `ConllError` naming the file and line where they differ."""
-    check_paths(paths, "one file per annotator")
+    paths = check_paths(paths, "one file per annotator")
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
     first, first_lines = "", []  # the first file (named where it holds a line), and its texts' lines

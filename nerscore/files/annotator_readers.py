@@ -60,7 +60,7 @@ def read_conll_annotators(
     ``annotator1``, ... unless `names` are given), or several CoNLL files, one per annotator (the token first and
     the annotator's tag last, annotators named by their files unless `names` are given, one a file in order),
     whose tokens must be the same line by line."""
-    check_paths(paths, "[path] for one file of several columns")
+    paths = check_paths(paths, "[path] for one file of several columns")
     names = None if names is None else _checked_names(names)
     if len(paths) == 1:
         source = os.fspath(paths[0])
@@ -154,12 +154,15 @@ def unique_name(taken: dict[str, Any], name: str) -> str:
 # -- BRAT ------------------------------------------------------------------------------------------------------------
 
 
-def check_paths(paths: Any, each: str) -> None:
-    """A reader of several paths given one: its characters would be read as paths ('l': no such file)."""
+def check_paths(paths: Any, each: str) -> list[str]:
+    """A reader's several paths, as a list of `str`: one path given alone (its characters would be read as paths,
+    'l': no such file), or a path that is none (None or a number raised TypeError out of os.fspath), is a
+    ValueError naming it."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
     if not is_collection(paths):
         raise ValueError(f"found {type(paths).__name__}; expected a list of paths ({each})")
+    return [checked_path(path, f"paths[{index}] a path ({each})") for index, path in enumerate(paths)]
 
 
 def _entity(span: Span) -> tuple[int, int, str] | dict[str, Any]:
@@ -176,8 +179,7 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     annotator's is read then. Entities are the ``T`` lines, ``(start, end, type)``; a discontinuous one
     (``T3<TAB>ADR 10 16;23 30<TAB>...``) by its full extent, or with `fragments` (as `read_brat`'s) by its fragments,
     sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
-    check_paths(folders, "one folder per annotator")
-    roots = [os.fspath(folder) for folder in folders]
+    roots = check_paths(folders, "one folder per annotator")
     documents = same_brat_names(roots, "expected every annotator's folder to hold the same .ann files")
     names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
     for index, name in enumerate(names):
