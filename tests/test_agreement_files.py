@@ -311,6 +311,29 @@ def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):
     assert f"strict_f1_mean:       {result['strict_f1_mean']:.4f} [{low:.4f}, {high:.4f}]" in printed
 
 
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        # (Red team 2: 'ann,ann,ben' said "3 distinct names for 3 annotators"; 'ann,,ben' named an annotator ''.)
+        pytest.param(
+            "ann,ann,ben", "error: --names holds 'ann' twice; expected one distinct name per annotator", id="twice"
+        ),
+        pytest.param("ann,,ben", "error: --names holds ''; expected each name a non-empty string", id="an-empty-name"),
+        pytest.param(",", "error: --names holds ''; expected each name a non-empty string", id="only-a-comma"),
+        pytest.param("ann,ben", "error: --names gives 2 names for 3 annotators", id="too-few"),
+    ],
+)
+def test_the_command_names_what_is_wrong_with_names(tmp_path, capsys, names, message):
+    path = tmp_path / "three.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    try:
+        status = nerscore.main(["agreement", str(path), "--names", names])
+    except SystemExit as exit:  # (argparse's error)
+        status = exit.code
+    assert status == 2
+    assert capsys.readouterr().err.strip().endswith(message)
+
+
 def test_the_command_lists_where_each_pair_disagrees(tmp_path, capsys):
     path = tmp_path / "three.conll"
     path.write_text(CONLL, encoding="utf-8")

@@ -20,6 +20,7 @@ from .annotator_exports import read_doccano_annotators, read_label_studio_annota
 from .annotator_readers import (
     AnnotatorBatches,
     check_paths,
+    checked_names,
     read_brat_annotators,
     read_conll_annotators,
     read_jsonl_annotators,
@@ -227,9 +228,10 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         # BRAT read by fragments, whatever the flag, to count the discontinuous annotations for the note.
         read = read_annotators(args.paths, form, fragments=form == "brat")
         if args.names is not None:
-            names = [name.strip() for name in args.names.split(",")]
-            if len(names) != len(read.annotations) or len(set(names)) != len(names):
-                parser.error(f"--names gives {len(names)} distinct names for {len(read.annotations)} annotators")
+            # Each name non-empty and given once ('a,a,b' was "3 distinct names for 3 annotators"; ',' two names '').
+            names = checked_names([name.strip() for name in args.names.split(",")], "--names")
+            if len(names) != len(read.annotations):
+                parser.error(f"--names gives {len(names)} names for {len(read.annotations)} annotators")
             read = read._replace(annotations=dict(zip(names, read.annotations.values())))
         if form == "brat":
             read = _discontinuous_note(read, args.fragments)

@@ -32,17 +32,17 @@ class AnnotatorBatches(NamedTuple):
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
 
 
-def _checked_names(names: Any) -> list[str]:
-    """`read_conll_annotators`' names as a list of distinct non-empty strings: annotators are a dict by name, so
-    a name given twice would keep one of the two annotators silently."""
-    given = listed("names", names, "the annotators' names, a list of strings")
+def checked_names(names: Any, argument: str = "names") -> list[str]:
+    """`read_conll_annotators`' names (or `ner-semeval agreement --names`, `argument`) as a list of distinct
+    non-empty strings: annotators are a dict by name, so a name given twice would keep one of the two silently."""
+    given = listed(argument, names, "the annotators' names, a list of strings")
     for name in given:
         if not isinstance(name, str) or not name:
-            raise ValueError(f"names holds {shown(name)}; expected each name a non-empty string")
+            raise ValueError(f"{argument} holds {shown(name)}; expected each name a non-empty string")
     distinct: set[str] = set()
     for name in given:
         if name in distinct:
-            raise ValueError(f"names holds {shown(name)} twice; expected one distinct name per annotator")
+            raise ValueError(f"{argument} holds {shown(name)} twice; expected one distinct name per annotator")
         distinct.add(name)
     return given
 
@@ -61,7 +61,7 @@ def read_conll_annotators(
     the annotator's tag last, annotators named by their files unless `names` are given, one a file in order),
     whose tokens must be the same line by line."""
     paths = check_paths(paths, "[path] for one file of several columns")
-    names = None if names is None else _checked_names(names)
+    names = None if names is None else checked_names(names)
     if len(paths) == 1:
         source = os.fspath(paths[0])
         sentences = _conll_sentences(source)
