@@ -217,3 +217,17 @@ def test_a_tag_set_that_is_not_utf8_is_located(
     tagset.write_bytes(b"LOC\nPER\xe9\n")
     assert main(["--hipe", *files, "--tagset", str(tagset)]) == 2
     assert "tags.txt:2: byte 0xe9 is not utf-8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"], ids=["plain", "a-byte-order-mark"])
+def test_a_tagset_file_keeps_its_first_type_after_a_byte_order_mark(tmp_path: Path, capsys, mark: bytes) -> None:
+    # (Red team 2: the mark was read as part of the first type, so a response's entities of that type, which the
+    # gold lacks, were dropped as outside the tag set, silently.)
+    header = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC\n# document_id = d\n"
+    gold, system = tmp_path / "gold.tsv", tmp_path / "system.tsv"
+    gold.write_text(header + "New\tB-loc\tO\t_\t_\nYork\tO\tO\t_\t_\n", encoding="utf-8")
+    system.write_text(header + "New\tB-loc\tO\t_\t_\nYork\tB-org\tO\t_\t_\n", encoding="utf-8")
+    tagset = tmp_path / "tagset.txt"
+    tagset.write_bytes(mark + b"org\nloc\n")
+    assert main(["--hipe", str(gold), str(system), "--tagset", str(tagset), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["strict_actual"] == 2

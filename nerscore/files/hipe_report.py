@@ -151,7 +151,8 @@ def _tagset(name: str | None) -> frozenset[str] | None:
     if name.lower() == "hipe2020":
         return HIPE_2020_TYPES
     try:
-        with open(name, encoding="utf-8") as handle:
+        # Without a byte-order mark (read as part of the first type, which then matched none: dropped silently).
+        with open(name, encoding="utf-8-sig") as handle:
             return frozenset(line.strip().upper() for line in handle if line.strip())
     except UnicodeDecodeError:
-        raise undecodable(name, "utf-8") from None
+        raise undecodable(name, "utf-8-sig") from None
