@@ -141,6 +141,13 @@ def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
     return {name: [found.get(name) for found in documents] for name in dict.fromkeys(chain.from_iterable(documents))}
 
 
+def check_annotators(seen: dict[str, None], name: str, most: int | None, source: str, line: int) -> None:
+    """`name` added to the annotators `seen`; a `ConllError` at `line` where it is one more than `most`."""
+    if most is not None and name not in seen and len(seen) >= most:
+        raise ConllError(source, line, f"found annotator {shown(name)} after {most} others; expected at most {most}")
+    seen[name] = None
+
+
 def unique_name(taken: dict[str, Any], name: str) -> str:
     """`name`, or with a number after it when an annotator of that name is already read."""
     if name not in taken:
@@ -204,16 +211,18 @@ _SPAN_LINE = (
 )
 
 
-def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
+def read_jsonl_annotators(path: str | os.PathLike[str], *, max_annotators: int | None = None) -> AnnotatorBatches:
     """JSON lines of spans with every annotator's entities on one line (`_SPAN_LINE`), as the command line's
     `--spans` reads one system's: each line a document, `annotations` mapping each annotator's name to its
     entities (dicts or `[start, end, type]` lists, checked by `agreement` as any spans are), in the order the
-    names first appear. An annotator a line does not name (or names with null) did not annotate that document."""
+    names first appear. An annotator a line does not name (or names with null) did not annotate that document.
+    `max_annotators`: more is a `ConllError` at the line naming one more, before the batches (annotators x lines)."""
 
     source = checked_path(path, "a JSON lines file of every annotator's spans")
     records: list[dict[str, Any]] = []
     texts: list[Any] = []
     places: list[str] = []
+    seen: dict[str, None] = {}  # the annotators so far
     for line, _, record in json_file_records(source, f"expected {_SPAN_LINE}"):
         annotations = record.get("annotations") if isinstance(record, dict) else None
         if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
@@ -224,6 +233,7 @@ def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
         if texts and (text is None) != (texts[0] is None):
             raise ConllError(source, line, f"a text on some lines and not on others; expected {_SPAN_LINE}")
         for name, entities in annotations.items():
+            check_annotators(seen, name, max_annotators, source, line)
             if entities is not None and not isinstance(entities, list):
                 raise ConllError(
                     source, line, f"{name!r}'s entities are a JSON {type(entities).__name__}; expected {_SPAN_LINE}"
