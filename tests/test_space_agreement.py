@@ -643,3 +643,17 @@ def test_the_readers_read_every_annotator_without_a_cap(tmp_path, reader):
     assert len(reader(path, max_annotators=12).annotations) == 12
     with pytest.raises(nerscore.ConllError, match="after 11 others; expected at most 11"):
         reader(path, max_annotators=11)
+
+
+@pytest.mark.parametrize(("layout", "name"), [("label-studio", "export.json"), ("jsonl", "spans.jsonl")])
+def test_an_archive_of_annotators_past_the_cap_is_refused_as_it_is_read(tmp_path, layout, name):
+    # (Red team 2: an archive holding the export was read whole by read_annotators, annotators x tasks, first.)
+    archive = _zip(tmp_path / "annotators.zip", {name: _many_annotators_export(3_000, layout)})
+    tracemalloc.start()
+    try:
+        status = agreement.upload_page(archive)[0]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert f"after {caps.MAX_AGREEMENT_ANNOTATORS} others; expected at most" in status, status
+    assert peak < 20_000_000

@@ -62,11 +62,14 @@ def file_format(paths: Sequence[str]) -> str:
     return "conll"
 
 
-def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bool = False) -> AnnotatorBatches:
+def read_annotators(
+    paths: Sequence[str], form: str | None = None, fragments: bool = False, *, max_annotators: int | None = None
+) -> AnnotatorBatches:
     """The annotators' files of one of `FORMATS`, as ``ner-semeval agreement`` reads them (`form`: the layout,
     else told by the paths, `file_format`). `fragments`: BRAT's discontinuous annotations by their fragments, as
     `read_brat_annotators` reads them (the other layouts write none: JSON lines give span dicts with
-    ``fragments`` as they are, docs/scoring.md §12)."""
+    ``fragments`` as they are, docs/scoring.md §12). `max_annotators`: as the readers of one file of every
+    annotator take it (`read_label_studio_annotators`, `read_jsonl_annotators`)."""
     paths = check_paths(paths, "one path per annotator, or [path] of one file holding them all")
     if form is not None and not (isinstance(form, str) and form in ("", *FORMATS)):  # (read as CoNLL before)
         raise ValueError(f"form is {shown(form)}; expected None (told by the paths) or one of {', '.join(FORMATS)}")
@@ -81,13 +84,13 @@ def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bo
     if form == "label-studio":
         if len(paths) != 1:
             raise ValueError("a Label Studio export is one file holding every annotator's annotations: give one")
-        return read_label_studio_annotators(paths[0])
+        return read_label_studio_annotators(paths[0], max_annotators=max_annotators)
     if form == "doccano":
         return read_doccano_annotators(paths)
     if form == "jsonl":
         if len(paths) != 1:
             raise ValueError("JSON lines of every annotator's spans are one file holding every annotator: give one")
-        return read_jsonl_annotators(paths[0])
+        return read_jsonl_annotators(paths[0], max_annotators=max_annotators)
     return read_conll_annotators(paths)
 
 
