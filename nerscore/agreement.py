@@ -47,6 +47,13 @@ _REFUSED = ("slices", "slice_edges", "seen")
 _REVERSED_SCENARIO = {"II": "III", "III": "II"}
 
 
+def _given(value: Any) -> bool:
+    """Whether an option is set to something, not left empty. An array (numpy's, a tensor) is set whatever it
+    holds: `in` compares it elementwise (slices=np.array(['entity_length']) raised numpy's bare "The truth value
+    of an array ... is ambiguous")."""
+    return getattr(value, "ndim", None) is not None or value not in (None, (), [], False)
+
+
 def agreement(
     annotations: Mapping[str, Any],
     *,
@@ -69,7 +76,7 @@ def agreement(
     undefined. `options` are `compute_semeval`'s. Raises `ValueError` naming the annotators for fewer than two
     annotators, batches of other lengths or forms, or misaligned sentences."""
     checked = Options.of(**options)
-    refused = [name for name in _REFUSED if name in options and options[name] not in (None, (), [], False)]
+    refused = [name for name in _REFUSED if name in options and _given(options[name])]
     if refused:
         raise ValueError(
             f"agreement takes no {', '.join(refused)}: score a pair of annotators with compute_semeval for slices"

@@ -95,12 +95,22 @@ def _flag_error(message: str) -> Exception:
 
 
 def _read_seen(path: str) -> list[str]:
-    """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped)."""
+    """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped). A byte-order mark is
+    no part of the first text (it was: a file saved with one left its first entity unseen, silently), and a byte
+    that is not UTF-8 is named with its line (the decoder's message gave a byte position alone)."""
     try:
-        with open(path, encoding="utf-8") as file:
-            return [line.strip() for line in file if line.strip()]
-    except (OSError, UnicodeDecodeError) as error:
+        with open(path, "rb") as file:
+            raw = file.read()
+    except OSError as error:
         raise _flag_error(f"cannot read {path}: {error}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        raise _flag_error(f"cannot read {path}: line {line}: byte {raw[error.start]:#04x} is not UTF-8") from None
+    # Lines as a text file's are read (universal newlines: \n, \r\n, \r), not str.splitlines' (\f, U+2028 ...).
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [line.strip() for line in lines if line.strip()]
 
 
 def _partial_credit_flag(text: str) -> float | str:
@@ -432,7 +442,7 @@ def check_span_options(options: Options) -> None:
     """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
     rather than silently ignored."""
     given = {
-        "scheme": options.scheme is not IOB2,
+        "scheme": options.scheme != IOB2,  # (not `is`: an unpickled Accumulator's options hold a copy of IOB2)
         "mode": options.mode != LENIENT,
         "suffix": options.suffix,
         "label_list": options.label_list is not None,

@@ -60,7 +60,10 @@ _ALL_PREFIXES = sorted({prefix for s in SCHEMES.values() for prefix in s.prefixe
 def get_scheme(scheme: str | Scheme) -> Scheme:
     """The `Scheme` named `scheme` (case-insensitive; BIO and BIOES are aliases)."""
     if isinstance(scheme, Scheme):
-        return scheme
+        # A copy of a scheme of the table (unpickled, deep-copied) is that scheme: encode tells IOB1, IOE1 and IO
+        # by identity (a copy of IOB1 encoded as IOB2 silently).
+        table = SCHEMES.get(scheme.name)
+        return table if table == scheme else scheme
     if isinstance(scheme, str):
         name = scheme.upper()
         name = SCHEME_ALIASES.get(name, name)

@@ -26,6 +26,7 @@ import re
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from typing import Any
 
@@ -133,10 +134,13 @@ def parse_annotations(text: str) -> Annotations:
             "or paste a Label Studio JSON export with several annotators."
         )
     if _JSON_START.match(text):
-        read = _read_with(nerscore.read_label_studio_annotators, lines)
+        # Annotators beyond the cap refused as they are read: the batches are annotators x tasks (a 1 MB export of
+        # a new annotator a task held 12,000 x 12,000 of them, 1.3 GB, before the cap was checked).
+        most = caps.MAX_AGREEMENT_ANNOTATORS
+        read = _read_with(partial(nerscore.read_label_studio_annotators, max_annotators=most), lines)
         layout = LABEL_STUDIO
     elif text.lstrip().startswith("{"):
-        read = _read_with(nerscore.read_jsonl_annotators, lines)
+        read = _read_with(partial(nerscore.read_jsonl_annotators, max_annotators=caps.MAX_AGREEMENT_ANNOTATORS), lines)
         layout = SPAN_LINES
         if read.texts is None:  # the units are the texts' characters: without them, nothing bounds the work
             raise InputProblem(

@@ -165,7 +165,8 @@ def read_archive(path: str) -> ArchiveAnnotations:
         paths = _annotators_paths(directory)
         form = nerscore.file_format(paths)
         try:
-            read = nerscore.read_annotators(paths, form)
+            # (an export of a new annotator a task is annotators x tasks once read: refused as it is read)
+            read = nerscore.read_annotators(paths, form, max_annotators=caps.MAX_AGREEMENT_ANNOTATORS)
         except nerscore.ConllError as error:
             where = relative(error.source) + (f", line {error.line}" if error.line else "")
             raise InputProblem(f"{where}: {relative(error.problem)}.") from None

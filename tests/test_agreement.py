@@ -413,6 +413,22 @@ def test_slices_are_refused():
         agreement({"a": [["O"]], "b": [["O"]]}, slices=["length"])
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        # (Red team 2: an array was compared elementwise, numpy's bare "The truth value of an array ... is
+        # ambiguous" naming no option.)
+        pytest.param({"slices": np.array(["entity_length"])}, id="slices-an-array-of-one"),
+        pytest.param({"slices": np.array(["entity_length", "seen"])}, id="slices-an-array-of-two"),
+        pytest.param({"seen": np.array(["Ada"])}, id="seen-an-array"),
+    ],
+)
+def test_slices_given_as_an_array_are_refused_by_name(options):
+    (name,) = options
+    with pytest.raises(ValueError, match=f"^agreement takes no {name}: "):
+        agreement({"a": [["O"]], "b": [["O"]]}, **options)
+
+
 def test_invalid_input_errors_are_value_errors():
     with pytest.raises(InvalidInputError):
         agreement({"a": [["O"]], "b": [["B-PER", "O"]]})

@@ -311,6 +311,29 @@ def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):
     assert f"strict_f1_mean:       {result['strict_f1_mean']:.4f} [{low:.4f}, {high:.4f}]" in printed
 
 
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        # (Red team 2: 'ann,ann,ben' said "3 distinct names for 3 annotators"; 'ann,,ben' named an annotator ''.)
+        pytest.param(
+            "ann,ann,ben", "error: --names holds 'ann' twice; expected one distinct name per annotator", id="twice"
+        ),
+        pytest.param("ann,,ben", "error: --names holds ''; expected each name a non-empty string", id="an-empty-name"),
+        pytest.param(",", "error: --names holds ''; expected each name a non-empty string", id="only-a-comma"),
+        pytest.param("ann,ben", "error: --names gives 2 names for 3 annotators", id="too-few"),
+    ],
+)
+def test_the_command_names_what_is_wrong_with_names(tmp_path, capsys, names, message):
+    path = tmp_path / "three.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    try:
+        status = nerscore.main(["agreement", str(path), "--names", names])
+    except SystemExit as exit:  # (argparse's error)
+        status = exit.code
+    assert status == 2
+    assert capsys.readouterr().err.strip().endswith(message)
+
+
 def test_the_command_lists_where_each_pair_disagrees(tmp_path, capsys):
     path = tmp_path / "three.conll"
     path.write_text(CONLL, encoding="utf-8")
@@ -580,6 +603,53 @@ def test_fragment_dicts_label_the_units_their_fragments_cover(batches):
 def test_a_reader_of_several_paths_given_none_says_so(reader) -> None:
     with pytest.raises(ValueError, match="found NoneType; expected a list of paths"):
         reader(None)
+
+
+SEVERAL_PATHS_READERS = [
+    nerscore.read_annotators,
+    nerscore.read_conll_annotators,
+    nerscore.read_brat_annotators,
+    nerscore.read_doccano_annotators,
+]
+
+
+# (Red team 2: a path among them that is no path raised TypeError out of os.fspath or os.path.join, naming
+# neither the argument nor the path; a generator of paths, TypeError "object of type 'generator' has no len()".)
+@pytest.mark.parametrize("reader", SEVERAL_PATHS_READERS)
+@pytest.mark.parametrize(
+    ("paths", "message"),
+    [
+        pytest.param(["a", 5], r"^found int 5; expected paths\[1\] a path", id="a-number-second"),
+        pytest.param([None, "b"], r"^found NoneType None; expected paths\[0\] a path", id="none-first"),
+        pytest.param([["a"], "b"], r"^found list \['a'\]; expected paths\[0\] a path", id="a-list-first"),
+    ],
+)
+def test_a_path_among_several_that_is_no_path_is_named(reader, paths, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        reader(paths)
+
+
+def test_paths_given_by_a_generator_are_read_as_a_list(tmp_path) -> None:
+    path = tmp_path / "three.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    assert nerscore.read_conll_annotators(iter([path])) == nerscore.read_conll_annotators([path])
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        pytest.param("xml", id="an-unknown-layout"),
+        pytest.param("BRAT", id="a-layout-in-capitals"),
+        pytest.param(5, id="a-number"),
+        pytest.param(["brat"], id="a-list"),
+    ],
+)
+def test_read_annotators_refuses_a_layout_it_does_not_know(tmp_path, form) -> None:
+    # (Red team 2: any other form was read as CoNLL, so BRAT folders raised IsADirectoryError.)
+    path = tmp_path / "three.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^form is .*; expected None \(told by the paths\) or one of conll, brat"):
+        nerscore.read_annotators([path], form=form)
 
 
 # file_format takes a list of paths: None, one path as a string or a path that is None was a TypeError ("'NoneType'

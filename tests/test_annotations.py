@@ -838,3 +838,17 @@ def test_a_documents_argument_that_takes_no_number_is_refused(reader, documents)
     # ("'int' object has no attribute 'append'") at the first sentence.
     with pytest.raises(ValueError, match=r"^documents is .*; expected a list, which receives each sentence's document"):
         list(reader(["a O O O", ""], documents=documents))
+
+
+@pytest.mark.parametrize(
+    ("references", "predictions", "message"),
+    [
+        pytest.param(None, "b", r"^found NoneType None; expected a BRAT folder", id="references-none"),
+        pytest.param("a", 5, r"^found int 5; expected a BRAT folder", id="predictions-a-number"),
+        pytest.param(["a"], "b", r"^found list \['a'\]; expected a BRAT folder", id="references-a-list"),
+    ],
+)
+def test_read_brat_pairs_names_a_folder_that_is_no_path(references, predictions, message) -> None:
+    # (Red team 2: TypeError "expected str, bytes or os.PathLike object, not NoneType" out of os.path.join.)
+    with pytest.raises(ValueError, match=message):
+        list(nerscore.read_brat_pairs(references, predictions))

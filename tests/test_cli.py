@@ -492,6 +492,37 @@ def test_a_span_line_without_the_text_a_slice_reads_is_named(tmp_path, capsys, s
     assert error.startswith(str(spans)) and message in error and "texts=" not in error, error
 
 
+@pytest.mark.parametrize(
+    ("seen", "counts"),
+    [
+        pytest.param(b"Jo\n", {"seen": 1, "unseen": 1}, id="plain"),
+        # (Red team 2: the mark was read as part of the first text, which then matched no entity, silently.)
+        pytest.param(b"\xef\xbb\xbfJo\n", {"seen": 1, "unseen": 1}, id="a-byte-order-mark"),
+        pytest.param(b"Jo\r\nAl\r\n", {"seen": 1, "unseen": 1}, id="crlf"),
+        pytest.param(b"J\x0co\n", {"unseen": 2}, id="a-form-feed-inside-a-text"),
+    ],
+)
+def test_a_seen_file_is_read_as_the_texts_its_lines_hold(tmp_path, capsys, seen, counts):
+    tags = tmp_path / "tags.conll"
+    tags.write_text("Jo B-PER B-PER\n\nDo B-PER B-PER\n", encoding="utf-8")
+    path = tmp_path / "seen.txt"
+    path.write_bytes(seen)
+    assert main([str(tags), "--slices", "seen", "--seen", str(path), "--json"]) == 0
+    buckets = json.loads(capsys.readouterr().out)["slices"]["seen"]
+    assert {bucket: scores["strict_possible"] for bucket, scores in buckets.items()} == counts
+
+
+def test_a_seen_file_that_is_not_utf8_is_named_with_its_line(tmp_path, capsys):
+    # (Red team 2: the decoder's "can't decode byte 0xff in position 5", a byte position alone.)
+    tags = tmp_path / "tags.conll"
+    tags.write_text("Jo B-PER B-PER\n", encoding="utf-8")
+    path = tmp_path / "seen.txt"
+    path.write_bytes(b"Jo\nAl\xff\n")
+    with pytest.raises(SystemExit):
+        main([str(tags), "--slices", "seen", "--seen", str(path)])
+    assert f"cannot read {path}: line 2: byte 0xff is not UTF-8" in capsys.readouterr().err
+
+
 # format_type_table takes a compute_semeval result with per_type=True and its types (its signature): anything else
 # was a KeyError ('X_strict_precision', also for a result without per_type), a TypeError or a format error; now a
 # ValueError naming the argument, the value and what it expects. (arguments, fragments of the message)

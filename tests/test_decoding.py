@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from itertools import pairwise, product
 
@@ -219,6 +220,14 @@ def test_encode(scheme: str, entities: list[Span], expected: str) -> None:
     # encode is the inverse of decode in both modes: canonical tags are well formed.
     assert decode(expected.split(), scheme, LENIENT) == sorted(entities)
     assert decode(expected.split(), scheme, STRICT) == sorted(entities)
+
+
+@pytest.mark.parametrize(("scheme", "entities", "expected"), ENCODING_CASES)
+def test_encode_with_a_copy_of_the_scheme_encodes_as_the_scheme(scheme: str, entities: list, expected: str) -> None:
+    # (Red team 2: encode told IOB1, IOE1 and IO by identity, so a copy of one (an unpickled Accumulator's
+    # options hold copies) was encoded as IOB2 or IOE2 silently, and IO's touching spans were not refused.)
+    copied = copy.deepcopy(get_scheme(scheme))
+    assert encode(entities, len(expected.split()), copied) == expected.split()
 
 
 def test_encode_suffix() -> None:

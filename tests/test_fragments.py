@@ -11,6 +11,7 @@ import random
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import oracle
 import pytest
 import strategies
@@ -135,6 +136,9 @@ BAD = [
     ({"fragments": [[-1, 2]], "type": ADR}, r"start is -1"),
     ({"fragments": [[0, 1, 2]], "type": ADR}, "is not a pair"),
     ({"fragments": "0 2", "type": ADR}, "expected a list of"),
+    # (Red team 2: a 0-d array raised TypeError "iteration over a 0-d array"; a numpy integer likewise.)
+    ({"fragments": np.array(3), "type": ADR}, r"fragments is array\(3\) \(ndarray\); expected a list of"),
+    ({"fragments": np.int64(3), "type": ADR}, r"fragments is np.int64\(3\) \(int64\); expected a list of"),
     ({"fragments": [[0, 2], [4, 6]]}, "the type is None"),
     ({"fragments": [[0, 2], [4, 6]], "type": ADR, "start": 0, "end": 5}, "end is 5 but the fragments"),
     ({"fragments": [[0, 2], [4, 6]], "type": ADR, "start": 1}, "start is 1 but the fragments"),

@@ -5,6 +5,7 @@ as located `HipeFileError`s. Every file here is built by the test (never the sha
 from __future__ import annotations
 
 import datetime
+import time
 from pathlib import Path
 
 import pytest
@@ -376,3 +377,25 @@ def test_a_response_with_the_golds_documents_in_another_order_is_an_error() -> N
         align_hipe(gold, swapped)
     unnamed = parse_hipe(tsv(HEADER, "# document_id = ", "Paris\tO", "# document_id = ", "Rome\tO"), "s.tsv")
     assert [document.id for document in align_hipe(gold, unnamed)] == ["d1", "d2"]
+
+
+def _read_cpu_seconds(tmp_path: Path, lines: int) -> float:
+    """The least CPU time of three reads of a file of `lines` token lines that start with a space."""
+    spaced = [HEADER + "\n", "# document_id = d\n", " x\tB-loc\tO\t_\t_\n" * lines]
+    path = write(tmp_path, f"spaced-{lines}.tsv", spaced)
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        read_hipe(path)
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def test_lines_that_start_with_a_space_cost_what_they_are_long(tmp_path: Path) -> None:
+    # (Red team 2: each such line was looked up in the document's line numbers by tuple.index when the document
+    # closed, quadratic: 16,000 lines took 1.9 s, x3.5 a doubling. Four times the lines now cost about four times
+    # the time, CPU seconds, least of three; quadratic would be sixteen.)
+    _read_cpu_seconds(tmp_path, 100)
+    small = _read_cpu_seconds(tmp_path, 8_000)
+    large = _read_cpu_seconds(tmp_path, 32_000)
+    assert large < 8 * small

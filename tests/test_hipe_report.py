@@ -217,3 +217,39 @@ def test_a_tag_set_that_is_not_utf8_is_located(
     tagset.write_bytes(b"LOC\nPER\xe9\n")
     assert main(["--hipe", *files, "--tagset", str(tagset)]) == 2
     assert "tags.txt:2: byte 0xe9 is not utf-8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"], ids=["plain", "a-byte-order-mark"])
+def test_a_tagset_file_keeps_its_first_type_after_a_byte_order_mark(tmp_path: Path, capsys, mark: bytes) -> None:
+    # (Red team 2: the mark was read as part of the first type, so a response's entities of that type, which the
+    # gold lacks, were dropped as outside the tag set, silently.)
+    header = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC\n# document_id = d\n"
+    gold, system = tmp_path / "gold.tsv", tmp_path / "system.tsv"
+    gold.write_text(header + "New\tB-loc\tO\t_\t_\nYork\tO\tO\t_\t_\n", encoding="utf-8")
+    system.write_text(header + "New\tB-loc\tO\t_\t_\nYork\tB-org\tO\t_\t_\n", encoding="utf-8")
+    tagset = tmp_path / "tagset.txt"
+    tagset.write_bytes(mark + b"org\nloc\n")
+    assert main(["--hipe", str(gold), str(system), "--tagset", str(tagset), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["strict_actual"] == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "printed"),
+    [
+        pytest.param(["--errors", "3"], "New York", id="errors"),
+        pytest.param(["--slices", "seen", "--seen", "SEEN"], "seen ", id="seen"),
+        pytest.param(["--slices", "sentence_length"], "sentence_length ", id="sentence-length"),
+    ],
+)
+def test_our_summary_reads_the_documents_tokens(tmp_path: Path, capsys, flags: list[str], printed: str) -> None:
+    # (Red team 2: each said "pass tokens= (tags) or texts= (spans)", Python's keywords, and exited 2: the
+    # documents' tokens were not passed on.)
+    header = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC\n# document_id = d\n"
+    gold, system = tmp_path / "gold.tsv", tmp_path / "system.tsv"
+    gold.write_text(header + "New\tB-loc\tO\t_\t_\nYork\tI-loc\tO\t_\t_\n", encoding="utf-8")
+    system.write_text(header + "New\tB-loc\tO\t_\t_\nYork\tO\tO\t_\t_\n", encoding="utf-8")
+    seen = tmp_path / "seen.txt"
+    seen.write_text("New York\n", encoding="utf-8")
+    arguments = [str(seen) if flag == "SEEN" else flag for flag in flags]
+    assert main(["--hipe", str(gold), str(system), *arguments]) == 0
+    assert printed in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import tracemalloc
 import zipfile
 
 import pytest
@@ -606,3 +607,53 @@ def test_a_task_an_annotator_skipped_is_left_out_of_its_pairs():
     # ann and cal agree on the one task both annotated; ann and ben differ on London's type.
     rows = {(row[0], row[1]): row[2:6] for row in pairs.values.tolist()}
     assert rows["ann", "cal"] == ["1.0"] * 4 and rows["ann", "ben"] == ["0.5", "1.0", "1.0", "0.5"]
+
+
+def _many_annotators_export(annotators: int, layout: str) -> str:
+    """A task (or line) a new annotator: the batches are annotators x tasks."""
+    if layout == "label-studio":
+        tasks = [{"data": {"text": "x"}, "annotations": [{"completed_by": n, "result": []}]} for n in range(annotators)]
+        return json.dumps(tasks)
+    return "\n".join(json.dumps({"text": "x", "annotations": {f"a{n}": []}}) for n in range(annotators))
+
+
+@pytest.mark.parametrize(("layout", "line"), [("label-studio", 1), ("jsonl", caps.MAX_AGREEMENT_ANNOTATORS + 1)])
+def test_annotators_past_the_cap_are_refused_as_they_are_read(layout, line):
+    # (Red team 2: the readers made every annotator's batch, annotators x tasks, before the page's cap was
+    # checked: 4,000 tasks of an annotator each took 134 MB, x4 a doubling; a 1 MB export about 1.3 GB.)
+    tracemalloc.start()
+    try:
+        status = agreement.agreement_text(_many_annotators_export(3_000, layout), "IOB2", "lenient")[0]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    most = caps.MAX_AGREEMENT_ANNOTATORS
+    assert f"Line {line}: found annotator " in status and f"after {most} others; expected at most {most}" in status
+    assert peak < 20_000_000
+
+
+@pytest.mark.parametrize(
+    "reader", [nerscore.read_label_studio_annotators, nerscore.read_jsonl_annotators], ids=["label-studio", "jsonl"]
+)
+def test_the_readers_read_every_annotator_without_a_cap(tmp_path, reader):
+    layout = "label-studio" if reader is nerscore.read_label_studio_annotators else "jsonl"
+    path = tmp_path / "export"
+    path.write_text(_many_annotators_export(12, layout), encoding="utf-8")
+    assert len(reader(path).annotations) == 12
+    assert len(reader(path, max_annotators=12).annotations) == 12
+    with pytest.raises(nerscore.ConllError, match="after 11 others; expected at most 11"):
+        reader(path, max_annotators=11)
+
+
+@pytest.mark.parametrize(("layout", "name"), [("label-studio", "export.json"), ("jsonl", "spans.jsonl")])
+def test_an_archive_of_annotators_past_the_cap_is_refused_as_it_is_read(tmp_path, layout, name):
+    # (Red team 2: an archive holding the export was read whole by read_annotators, annotators x tasks, first.)
+    archive = _zip(tmp_path / "annotators.zip", {name: _many_annotators_export(3_000, layout)})
+    tracemalloc.start()
+    try:
+        status = agreement.upload_page(archive)[0]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert f"after {caps.MAX_AGREEMENT_ANNOTATORS} others; expected at most" in status, status
+    assert peak < 20_000_000

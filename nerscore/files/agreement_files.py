@@ -20,6 +20,7 @@ from .annotator_exports import read_doccano_annotators, read_label_studio_annota
 from .annotator_readers import (
     AnnotatorBatches,
     check_paths,
+    checked_names,
     read_brat_annotators,
     read_conll_annotators,
     read_jsonl_annotators,
@@ -61,13 +62,17 @@ def file_format(paths: Sequence[str]) -> str:
     return "conll"
 
 
-def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bool = False) -> AnnotatorBatches:
+def read_annotators(
+    paths: Sequence[str], form: str | None = None, fragments: bool = False, *, max_annotators: int | None = None
+) -> AnnotatorBatches:
     """The annotators' files of one of `FORMATS`, as ``ner-semeval agreement`` reads them (`form`: the layout,
     else told by the paths, `file_format`). `fragments`: BRAT's discontinuous annotations by their fragments, as
     `read_brat_annotators` reads them (the other layouts write none: JSON lines give span dicts with
-    ``fragments`` as they are, docs/scoring.md §12)."""
-    check_paths(paths, "one path per annotator, or [path] of one file holding them all")
-    paths = [os.fspath(path) for path in paths]
+    ``fragments`` as they are, docs/scoring.md §12). `max_annotators`: as the readers of one file of every
+    annotator take it (`read_label_studio_annotators`, `read_jsonl_annotators`)."""
+    paths = check_paths(paths, "one path per annotator, or [path] of one file holding them all")
+    if form is not None and not (isinstance(form, str) and form in ("", *FORMATS)):  # (read as CoNLL before)
+        raise ValueError(f"form is {shown(form)}; expected None (told by the paths) or one of {', '.join(FORMATS)}")
     form = form or file_format(paths)
     if fragments and form != "brat":
         raise ValueError(
@@ -79,13 +84,13 @@ def read_annotators(paths: Sequence[str], form: str | None = None, fragments: bo
     if form == "label-studio":
         if len(paths) != 1:
             raise ValueError("a Label Studio export is one file holding every annotator's annotations: give one")
-        return read_label_studio_annotators(paths[0])
+        return read_label_studio_annotators(paths[0], max_annotators=max_annotators)
     if form == "doccano":
         return read_doccano_annotators(paths)
     if form == "jsonl":
         if len(paths) != 1:
             raise ValueError("JSON lines of every annotator's spans are one file holding every annotator: give one")
-        return read_jsonl_annotators(paths[0])
+        return read_jsonl_annotators(paths[0], max_annotators=max_annotators)
     return read_conll_annotators(paths)
 
 
@@ -226,9 +231,10 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         # BRAT read by fragments, whatever the flag, to count the discontinuous annotations for the note.
         read = read_annotators(args.paths, form, fragments=form == "brat")
         if args.names is not None:
-            names = [name.strip() for name in args.names.split(",")]
-            if len(names) != len(read.annotations) or len(set(names)) != len(names):
-                parser.error(f"--names gives {len(names)} distinct names for {len(read.annotations)} annotators")
+            # Each name non-empty and given once ('a,a,b' was "3 distinct names for 3 annotators"; ',' two names '').
+            names = checked_names([name.strip() for name in args.names.split(",")], "--names")
+            if len(names) != len(read.annotations):
+                parser.error(f"--names gives {len(names)} names for {len(read.annotations)} annotators")
             read = read._replace(annotations=dict(zip(names, read.annotations.values())))
         if form == "brat":
             read = _discontinuous_note(read, args.fragments)

@@ -121,6 +121,8 @@ def read_brat_pairs(
     ``.txt`` files may be left out: their ``.ann`` files are then read against the references' ``.txt``; where
     present, a ``.txt`` must be the references' own. `fragments`: as `read_brat`'s."""
     expected = "the two folders must hold the same .ann files, paired by their path in each folder"
+    # (None or a number raised TypeError out of os.path.join)
+    references, predictions = (checked_path(folder, "a BRAT folder") for folder in (references, predictions))
     for name in same_brat_names([references, predictions], expected):
         reference = read_brat_file(os.path.join(references, f"{name}.ann"), name, fragments=fragments)
         yield reference, read_brat_beside(predictions, reference, references, fragments)

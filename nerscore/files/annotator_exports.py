@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import shown
 from ..option_checks import is_id
 from .annotations import export_task, json_list_items, regions
-from .annotator_readers import AnnotatorBatches, by_annotator, check_paths, unique_name
+from .annotator_readers import AnnotatorBatches, by_annotator, check_annotators, check_paths, unique_name
 from .readers import ConllError, checked_path, json_file_records
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
@@ -33,15 +33,19 @@ def _annotator_of(annotation: dict[str, Any]) -> str | None:
     return str(who) if is_id(who) else None
 
 
-def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
+def read_label_studio_annotators(
+    path: str | os.PathLike[str], *, max_annotators: int | None = None
+) -> AnnotatorBatches:
     """A Label Studio JSON export whose tasks hold several annotations, one per annotator (`completed_by`; an
     annotator is named by the user's email, or id, in the order they first appear). Cancelled annotations are
     left out; a task an annotator did not annotate is None for it. Two annotations of one annotator in one task
-    are ambiguous: a `ConllError` naming the task."""
+    are ambiguous: a `ConllError` naming the task. `max_annotators`: more is a `ConllError` at the task naming one
+    more, before the batches (annotators x tasks, most of them None: 4,000 tasks of an annotator each, 134 MB)."""
     source = checked_path(path, "a Label Studio JSON export")
     tasks = json_list_items(source, _EXPORT, name_tasks=False)
     per_task: list[dict[str, Any]] = []
     texts, documents = [], []
+    seen: dict[str, None] = {}  # the annotators so far
     for index, (line, task) in enumerate(tasks):
         where, text, annotations = export_task(task, index, source, line, _EXPORT)
         if text is None:
@@ -57,6 +61,7 @@ def read_label_studio_annotators(path: str | os.PathLike[str]) -> AnnotatorBatch
                 raise ConllError(
                     source, line, f"{where}, annotations[{number}] has no completed_by; expected the annotator's id"
                 )
+            check_annotators(seen, who, max_annotators, source, line)
             if who in found:
                 raise ConllError(
                     source,
@@ -112,7 +117,7 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
 def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> AnnotatorBatches:
     """doccano JSONL exports, one file per annotator (named by the file), their lines paired in order: the same
     texts in the same order, else a `ConllError` naming the file and line where they differ."""
-    check_paths(paths, "one file per annotator")
+    paths = check_paths(paths, "one file per annotator")
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
     first, first_lines = "", []  # the first file (named where it holds a line), and its texts' lines

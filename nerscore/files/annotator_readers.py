@@ -32,17 +32,17 @@ class AnnotatorBatches(NamedTuple):
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
 
 
-def _checked_names(names: Any) -> list[str]:
-    """`read_conll_annotators`' names as a list of distinct non-empty strings: annotators are a dict by name, so
-    a name given twice would keep one of the two annotators silently."""
-    given = listed("names", names, "the annotators' names, a list of strings")
+def checked_names(names: Any, argument: str = "names") -> list[str]:
+    """`read_conll_annotators`' names (or `ner-semeval agreement --names`, `argument`) as a list of distinct
+    non-empty strings: annotators are a dict by name, so a name given twice would keep one of the two silently."""
+    given = listed(argument, names, "the annotators' names, a list of strings")
     for name in given:
         if not isinstance(name, str) or not name:
-            raise ValueError(f"names holds {shown(name)}; expected each name a non-empty string")
+            raise ValueError(f"{argument} holds {shown(name)}; expected each name a non-empty string")
     distinct: set[str] = set()
     for name in given:
         if name in distinct:
-            raise ValueError(f"names holds {shown(name)} twice; expected one distinct name per annotator")
+            raise ValueError(f"{argument} holds {shown(name)} twice; expected one distinct name per annotator")
         distinct.add(name)
     return given
 
@@ -60,8 +60,8 @@ def read_conll_annotators(
     ``annotator1``, ... unless `names` are given), or several CoNLL files, one per annotator (the token first and
     the annotator's tag last, annotators named by their files unless `names` are given, one a file in order),
     whose tokens must be the same line by line."""
-    check_paths(paths, "[path] for one file of several columns")
-    names = None if names is None else _checked_names(names)
+    paths = check_paths(paths, "[path] for one file of several columns")
+    names = None if names is None else checked_names(names)
     if len(paths) == 1:
         source = os.fspath(paths[0])
         sentences = _conll_sentences(source)
@@ -141,6 +141,13 @@ def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
     return {name: [found.get(name) for found in documents] for name in dict.fromkeys(chain.from_iterable(documents))}
 
 
+def check_annotators(seen: dict[str, None], name: str, most: int | None, source: str, line: int) -> None:
+    """`name` added to the annotators `seen`; a `ConllError` at `line` where it is one more than `most`."""
+    if most is not None and name not in seen and len(seen) >= most:
+        raise ConllError(source, line, f"found annotator {shown(name)} after {most} others; expected at most {most}")
+    seen[name] = None
+
+
 def unique_name(taken: dict[str, Any], name: str) -> str:
     """`name`, or with a number after it when an annotator of that name is already read."""
     if name not in taken:
@@ -154,12 +161,15 @@ def unique_name(taken: dict[str, Any], name: str) -> str:
 # -- BRAT ------------------------------------------------------------------------------------------------------------
 
 
-def check_paths(paths: Any, each: str) -> None:
-    """A reader of several paths given one: its characters would be read as paths ('l': no such file)."""
+def check_paths(paths: Any, each: str) -> list[str]:
+    """A reader's several paths, as a list of `str`: one path given alone (its characters would be read as paths,
+    'l': no such file), or a path that is none (None or a number raised TypeError out of os.fspath), is a
+    ValueError naming it."""
     if isinstance(paths, (str, bytes, os.PathLike)):
         raise ValueError(f"found the path {os.fsdecode(paths)!r} alone; expected a list of paths ({each})")
     if not is_collection(paths):
         raise ValueError(f"found {type(paths).__name__}; expected a list of paths ({each})")
+    return [checked_path(path, f"paths[{index}] a path ({each})") for index, path in enumerate(paths)]
 
 
 def _entity(span: Span) -> tuple[int, int, str] | dict[str, Any]:
@@ -176,8 +186,7 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     annotator's is read then. Entities are the ``T`` lines, ``(start, end, type)``; a discontinuous one
     (``T3<TAB>ADR 10 16;23 30<TAB>...``) by its full extent, or with `fragments` (as `read_brat`'s) by its fragments,
     sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
-    check_paths(folders, "one folder per annotator")
-    roots = [os.fspath(folder) for folder in folders]
+    roots = check_paths(folders, "one folder per annotator")
     documents = same_brat_names(roots, "expected every annotator's folder to hold the same .ann files")
     names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
     for index, name in enumerate(names):
@@ -202,16 +211,18 @@ _SPAN_LINE = (
 )
 
 
-def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
+def read_jsonl_annotators(path: str | os.PathLike[str], *, max_annotators: int | None = None) -> AnnotatorBatches:
     """JSON lines of spans with every annotator's entities on one line (`_SPAN_LINE`), as the command line's
     `--spans` reads one system's: each line a document, `annotations` mapping each annotator's name to its
     entities (dicts or `[start, end, type]` lists, checked by `agreement` as any spans are), in the order the
-    names first appear. An annotator a line does not name (or names with null) did not annotate that document."""
+    names first appear. An annotator a line does not name (or names with null) did not annotate that document.
+    `max_annotators`: more is a `ConllError` at the line naming one more, before the batches (annotators x lines)."""
 
     source = checked_path(path, "a JSON lines file of every annotator's spans")
     records: list[dict[str, Any]] = []
     texts: list[Any] = []
     places: list[str] = []
+    seen: dict[str, None] = {}  # the annotators so far
     for line, _, record in json_file_records(source, f"expected {_SPAN_LINE}"):
         annotations = record.get("annotations") if isinstance(record, dict) else None
         if not isinstance(annotations, dict) or not all(isinstance(name, str) for name in annotations):
@@ -222,6 +233,7 @@ def read_jsonl_annotators(path: str | os.PathLike[str]) -> AnnotatorBatches:
         if texts and (text is None) != (texts[0] is None):
             raise ConllError(source, line, f"a text on some lines and not on others; expected {_SPAN_LINE}")
         for name, entities in annotations.items():
+            check_annotators(seen, name, max_annotators, source, line)
             if entities is not None and not isinstance(entities, list):
                 raise ConllError(
                     source, line, f"{name!r}'s entities are a JSON {type(entities).__name__}; expected {_SPAN_LINE}"

@@ -14,6 +14,7 @@ faster (docs/hipe.md, "Speed"); any other file is read line by line.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import os
 import re
@@ -308,8 +309,11 @@ class _Builder:
         columns, numbers = self._columns()
         if self.untokened:
             tokens = columns[self.header[0]]
+            # Each line's position found by bisection (`numbers` ascend): `numbers.index` of each line was
+            # quadratic in a file of many lines that start with a space.
             for number in self.untokened:
-                if number in numbers and not tokens[numbers.index(number)].strip():
+                at = bisect.bisect_left(numbers, number)
+                if at < len(numbers) and numbers[at] == number and not tokens[at].strip():
                     raise HipeFileError(self.source, number, "a token line without a token", self.header[0])
             self.untokened.clear()
         breaks = self.breaks

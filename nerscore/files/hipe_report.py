@@ -15,7 +15,7 @@ from typing import Any
 from ..accumulator import Accumulator
 from ..option_checks import HIPE
 from ..options import Options, check_span_options, flag_name
-from .hipe import HIPE_2020_TYPES, undecodable
+from .hipe import HIPE_2020_TYPES, read_hipe, undecodable
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
 from .readers import print_error, print_output
@@ -123,9 +123,13 @@ def run_hipe(args: argparse.Namespace, given: dict[str, Any]) -> int:
             raise ValueError("our summary scores one --column at a time (--hipe-table takes several)")
         options = Options.of(**given)
         check_span_options(options)
+        documents = read_hipe(gold)
         inputs = hipe_inputs(
-            gold, system, columns[0], nel=args.nel, tagset=tagset, normalize_time=args.norm_time, scorer=scorer
+            documents, system, columns[0], nel=args.nel, tagset=tagset, normalize_time=args.norm_time, scorer=scorer
         )
+        # Each document's tokens, which --errors, --slices seen and sentence_length read (without them these said
+        # "pass tokens= (tags) or texts= (spans)", Python's keywords, to a command-line user).
+        inputs["tokens"] = [list(document.tokens) for document in documents]
         # As (start, end, type) tuples, which the array path of spans reads (Span objects go the readable way).
         for side in ("references", "predictions"):
             inputs[side] = [[(s.start, s.end, s.entity_type) for s in spans] for spans in inputs[side]]
@@ -151,7 +155,8 @@ def _tagset(name: str | None) -> frozenset[str] | None:
     if name.lower() == "hipe2020":
         return HIPE_2020_TYPES
     try:
-        with open(name, encoding="utf-8") as handle:
+        # Without a byte-order mark (read as part of the first type, which then matched none: dropped silently).
+        with open(name, encoding="utf-8-sig") as handle:
             return frozenset(line.strip().upper() for line in handle if line.strip())
     except UnicodeDecodeError:
-        raise undecodable(name, "utf-8") from None
+        raise undecodable(name, "utf-8-sig") from None

@@ -16,7 +16,7 @@ import datetime
 import math
 import os
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import compress
 from typing import Any
@@ -141,39 +141,45 @@ def _related(links: Sequence[str], related: Mapping[str, Collection[str]] | None
 
 @dataclass(frozen=True)
 class HipeCounts:
-    """One table of pairs counted the scorer's way under one scheme: `counts[document, type, outcome]`, each row
-    on the reference's type (COR, INC, PAR, MIS) or the prediction's (SPU), outcomes in the order COR, INC, PAR,
-    MIS, SPU; `type_names` indexes the types; `total`, the corpus's counts over all types, from the tally."""
+    """One table of pairs counted the scorer's way under one scheme: `counts[k]`, the outcomes (COR, INC, PAR, MIS,
+    SPU) of type `type_of[k]` in `document_of[k]`, a row per (type, document) with any (a dense table, documents x
+    types, cost a file of a type a document its square), sorted; a row on the reference's type (COR, INC, MIS) or
+    the prediction's (SPU); `total`, the corpus's counts, from the tally; `type_index`, `type_names`' indexes."""
 
     counts: np.ndarray
+    type_of: np.ndarray
+    document_of: np.ndarray
     type_names: tuple[str, ...]
     total: tuple[int, int, int, int, int]
+    documents: int
+    type_index: Mapping[str, int] = field(repr=False, compare=False)
 
     @classmethod
     def of(cls, pairs: Pairs, scheme: str) -> HipeCounts:
         outcome_of = np.array([_OUTCOMES.index(OUTCOMES[scenario][scheme]) for scenario in OUTCOMES])
         outcome = outcome_of[pairs.scenario]
-        side = np.where(outcome == _SPU, pairs.predicted_type, pairs.reference_type)
-        types = len(pairs.type_names)
-        flat = (pairs.sentence * types + side) * len(_OUTCOMES) + outcome
-        counts = np.bincount(flat, minlength=pairs.sentences * types * len(_OUTCOMES))
-        counts = counts.reshape(pairs.sentences, types, len(_OUTCOMES))
+        side = np.where(outcome == _SPU, pairs.predicted_type, pairs.reference_type).astype(np.int64)
+        documents = max(pairs.sentences, 1)
+        keys, inverse = np.unique(side * documents + pairs.sentence, return_inverse=True)
+        flat = inverse.ravel() * len(_OUTCOMES) + outcome
+        counts = np.bincount(flat, minlength=len(keys) * len(_OUTCOMES)).reshape(len(keys), len(_OUTCOMES))
         total = Tally(cells(pairs)).counts(scheme)
         figures = (total.correct, total.incorrect, total.partial, total.missed, total.spurious)
-        return cls(counts, pairs.type_names, figures)
+        index = {name: number for number, name in enumerate(pairs.type_names)}
+        return cls(counts, keys // documents, keys % documents, pairs.type_names, figures, documents, index)
 
     def labels(self) -> list[str]:
         """The types with a count (the scorer's per-type rows), sorted, and ALL."""
-        seen = self.counts.sum(axis=(0, 2)) > 0
-        return sorted([name for name, present in zip(self.type_names, seen.tolist()) if present] + ["ALL"])
+        return sorted([self.type_names[index] for index in np.unique(self.type_of).tolist()] + ["ALL"])
 
     def of_label(self, label: str) -> tuple[np.ndarray, np.ndarray]:
-        """(the label's corpus counts, each document's counts) for a type or ALL."""
+        """(the label's corpus counts, each document's counts) for a type (the documents with any) or ALL."""
         if label == "ALL":
-            per_document = self.counts.sum(axis=1)
+            per_document = np.zeros((self.documents, len(_OUTCOMES)), dtype=np.int64)
+            np.add.at(per_document, self.document_of, self.counts)
             return np.array(self.total), per_document
-        per_document = self.counts[:, self.type_names.index(label), :]
-        return per_document.sum(axis=0), per_document
+        low, high = np.searchsorted(self.type_of, [self.type_index[label], self.type_index[label] + 1]).tolist()
+        return self.counts[low:high].sum(axis=0), self.counts[low:high]
 
 
 def _figures(counts: Sequence[int] | np.ndarray) -> tuple[int, int, int, int, int]:
@@ -202,12 +208,9 @@ def macro_doc(per_document: np.ndarray) -> dict[str, float | None]:
     for counts in per_document:
         _, possible, actual, _, _ = _figures(counts)
         precision, recall, f1 = micro(counts)
-        if actual:
-            lists["P"].append(precision)
-        if possible:
-            lists["R"].append(recall)
-        if actual and possible:
-            lists["F1"].append(f1)
+        lists["P"] += [precision] * bool(actual)
+        lists["R"] += [recall] * bool(possible)
+        lists["F1"] += [f1] * bool(actual and possible)
     result: dict[str, float | None] = {}
     for name, values in lists.items():
         result[name] = float(np.mean(values)) if values else None
@@ -489,9 +492,7 @@ def hipe_inputs(
     else:
         types = scored_types(gold_documents, system_documents, column, tagset)
     read = partial(column_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
-    references: list[list[Span]] = []
-    predictions: list[list[Span]] = []
-    documents: list[str] = []
+    inputs: dict[str, list[Any]] = {"references": [], "predictions": [], "documents": []}
     groups: list[str] = []
     for index, (reference, prediction) in enumerate(zip(gold_documents, system_documents)):
         date = reference.date
@@ -499,12 +500,11 @@ def hipe_inputs(
         time = _time_label(period) if period is not None else "TIME-OTHER"
         for level, keep in zip(levels, kept):
             tokens = None if keep is None else keep[index]
-            references.append([span for span, _ in read(reference, keep=tokens, response=False)])
-            predictions.append([span for span, _ in read(prediction, keep=tokens)])
-            documents.append(reference.id or f"document {index + 1}")
+            inputs["references"].append([span for span, _ in read(reference, keep=tokens, response=False)])
+            inputs["predictions"].append([span for span, _ in read(prediction, keep=tokens)])
+            inputs["documents"].append(reference.id or f"document {index + 1}")
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))
-    inputs: dict[str, list[Any]] = {"references": references, "predictions": predictions, "documents": documents}
     if time_periods or noise_levels:
         inputs["groups"] = groups
     return inputs

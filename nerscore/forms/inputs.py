@@ -326,7 +326,8 @@ def as_fragment_span(entity: Mapping) -> Span:
     reads it; ``start`` and ``end``, where given, must be its extent. One fragment is the ordinary span."""
     fragments = entity["fragments"]
     if type(fragments) is not list and type(fragments) is not tuple:  # (the usual lists: no ABC check)
-        if isinstance(fragments, (str, bytes, Mapping)) or not isinstance(fragments, Iterable):
+        # (A 0-d array is no collection: list() of it raised TypeError "iteration over a 0-d array".)
+        if isinstance(fragments, Mapping) or not is_collection(fragments):
             raise InvalidInputError(
                 f"fragments is {shown(fragments)} ({type(fragments).__name__}); expected a list of [start, end] pairs"
             )
