@@ -201,3 +201,27 @@ def test_an_onion_of_copies_is_solved_by_scipy_not_by_flows() -> None:
     with mock.patch.object(component_arrays, "component_flow", flows):
         found = span_arrays.count_spans(predictions, references, ns.Options())
     assert found is not None and found.tally == ns.tally_semeval(predictions, references)[0]
+
+
+def test_the_readable_path_solves_large_components_with_copies_as_its_exact_flow() -> None:
+    # rules.best_flow with copies unfolded for scipy's solvers (`_unfolded_flow`) against the exact flow of counts.
+    unfolded = 0
+    for seed in range(trials(60)):
+        rng = random.Random(seed)
+        references, predictions = [_with_copies(rng, rng.randint(2, 14))], [_with_copies(rng, rng.randint(2, 14))]
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0):
+            fast = ns.tally_semeval(predictions, references)
+            unfolded += any(count > 1 for count in Counter(references[0]).values())
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):
+            exact = ns.tally_semeval(predictions, references)
+        assert fast[0] == exact[0] and Counter(fast[1]) == Counter(exact[1]), seed
+    assert unfolded
+
+
+def test_the_readable_path_pairs_an_onion_of_copies_without_the_exact_flow() -> None:
+    n = 60
+    references = [[(i, 2 * n - i, "A") for i in range(n)] * 2]
+    predictions = [[(i, 2 * n - i - 1, "B") for i in range(n)]]
+    with mock.patch.object(pairing, "smallest_best", side_effect=AssertionError("the exact flow")):
+        tally = ns.tally_semeval(predictions, references)[0]
+    assert tally == span_arrays.count_spans(predictions, references, ns.Options()).tally
