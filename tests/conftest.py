@@ -139,7 +139,7 @@ def deferred_import(name: str) -> ModuleType:
 
 # --- The quick profile ------------------------------------------------------------------------------------------
 # `pytest -m "not slow"` (any marker expression that leaves out every test marked slow, whatever its other marks)
-# is the quick profile: a first check in about 2 minutes on 2 idle cores. The full suite (`python -m pytest`) runs
+# is the quick profile: a first check in under 3 minutes on 2 idle cores. The full suite (`python -m pytest`) runs
 # every test with every example; the quick profile runs every test not marked slow, with 1/QUICK_SHARE of the examples
 # of each Hypothesis test and of the seeded random cases of a loop that asks `trials` (at least QUICK_EXAMPLES, never
 # more than the test asks for), and does not import the files whose every test is slow (`pytestmark =
