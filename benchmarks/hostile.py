@@ -405,6 +405,31 @@ def group_bootstrap(against: Path | None = None, sizes: Sequence[int] = (500, 1_
     return rows
 
 
+def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3) -> list[str]:
+    """Rows "| lines | CPU s | x the size before |" of read_hipe on one document of token lines that start with a
+    space (red team 2, stop 39: each was looked up by tuple.index when its document closed, quadratic; 16,000 such
+    lines took 1.9 s, x3.5 a doubling). Least of `repeats` reads."""
+    import tempfile
+    import time
+
+    import nerscore
+
+    rows, before = ["| lines | CPU s | x the size before |", "| --- | --- | --- |"], None
+    with tempfile.TemporaryDirectory() as folder:
+        for lines in sizes:
+            path = Path(folder) / f"spaced-{lines}.tsv"
+            header = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC\n"
+            path.write_text(header + "# document_id = d\n" + " x\tB-loc\tO\t_\t_\n" * lines, encoding="utf-8")
+            best = float("inf")
+            for _ in range(repeats):
+                started = time.process_time()
+                nerscore.read_hipe(path)
+                best = min(best, time.process_time() - started)
+            rows.append(f"| {lines:,} | {best:.3f} | {'' if before is None else f'{best / before:.2f}'} |")
+            before = best
+    return rows
+
+
 # Issue 31, item 6: the value pairing on hostile shapes against §3's pairing alone (goal: value=True within 2x of
 # value=False). At 4808eb7 the onion of 300 a side took ~25 s with value=True against ~0.2 s without; at c27d730
 # the two pairings ran the same solvers on the same entities, 1.9-2.05x; the value's now reads what §3's found
@@ -570,6 +595,7 @@ if __name__ == "__main__":
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
     parser.add_argument("--value", action="store_true", help="issue 31's value pairing against §3's (seconds)")
     parser.add_argument("--value-entities", action="store_true", help="return_entities=True with value=True")
+    parser.add_argument("--hipe-spaces", action="store_true", help="read_hipe on lines that start with a space")
     parser.add_argument(
         "--group-bootstrap", action="store_true", help="bootstrap with a group slice of a group a sentence"
     )
@@ -592,5 +618,9 @@ if __name__ == "__main__":
         print("\n".join(value_ratios(arguments.repeats, arguments.main)))
     if arguments.value_entities:
         print("\n".join(value_entities_ratios(arguments.repeats, arguments.main)))
+    if arguments.hipe_spaces:
+        print("\n".join(hipe_spaces()))
+    if arguments.hipe_spaces:
+        print("\n".join(hipe_spaces()))
     if arguments.group_bootstrap:
         print("\n".join(group_bootstrap(arguments.against)))
