@@ -1,6 +1,8 @@
 """Issue 8's hostile inputs: many entity types, and the command line on large files; the start-up (issues 8, 15);
 the most resamples the statistics take (issue 16); strings grounded where one text is predicted with two types and
-every occurrence is contested (issue 17, items 7-8; issue 31, item 5: `python benchmarks/hostile.py --grounding`).
+every occurrence is contested (issue 17, items 7-8; issue 31, item 5: `python benchmarks/hostile.py --grounding`);
+the value pairing against §3's on hostile shapes (issue 31, item 6: `--value`, `--value-entities`). How the cost of
+other hostile input grows with it is `benchmarks/growth.py`'s.
 
 conlleval.pl, the goals' yardstick, is in no PyPI, Debian or npm package (none of them ships the script): the
 command line is compared with PyPI's `conlleval` 0.2, a line-by-line Python port that streams its input as the
@@ -266,170 +268,6 @@ def contested_groundings(repeats: int, sizes: Sequence[int] = CONTESTED_SIZES) -
     return rows
 
 
-# Issue 31, item 7: dense overlaps. At 4808eb7 each overlapping pair cost about 115 bytes at the peak (the onion
-# of 2,000 a side: 623 MB) and the dense staircase of 10,000 a side (10**8 pairs) asked numpy for 763 MiB and
-# failed with MemoryError. Goal: a few bytes a pair, and a located ValueError, never a MemoryError, where the
-# pairs would not fit. Each size runs in a subprocess of its own: its peak under tracemalloc (what numpy and
-# Python allocate; not scipy's own C++ buffers) and its peak RSS less the RSS after the imports.
-# Each case: predictions, references, the sizes with value=False, the sizes with value=True (the value pairing's
-# own, `pairing/value*.py`: dense sentences on `pairing/dense.py` too, given the value's worths).
-MEMORY_CASES = {
-    "onion": (
-        "[(i, 2 * n - i - 1, 'B' if i % 3 == 0 else 'A') for i in range(n)]",
-        "[(i, 2 * n - i, 'A' if i % 2 else 'B') for i in range(n)]",
-        (1_000, 2_000, 4_000),
-        (1_000, 2_000),
-    ),
-    "onion, 200 types": (
-        "[(i, 2 * n - i - 1, f'T{i * 7919 % 200}') for i in range(n)]",
-        "[(i, 2 * n - i, f'T{i * 104729 % 211 % 200}') for i in range(n)]",
-        (1_500,),
-        (1_500,),
-    ),
-    "dense staircase": (
-        "[(i + 1, i + n + 2, 'A') for i in range(n)]",
-        "[(i, i + n, 'A') for i in range(n)]",
-        (1_000, 3_000, 10_000),
-        (1_000, 3_000, 10_000),
-    ),
-    "dense staircase, two types": (
-        "[(i + 1, i + n + 2, 'AB'[i % 3 % 2]) for i in range(n)]",
-        "[(i, i + n, 'AB'[i % 2]) for i in range(n)]",
-        (1_000, 3_000),  # and 10,000 under the 2 GB limit (listed, before issue 31: 4.6 GB and minutes)
-        (1_000, 3_000),
-    ),
-}
-_MEMORY_RUN = """
-import resource, sys, time, tracemalloc
-sys.path.insert(0, {repo!r})
-from nerscore import compute_semeval
-from nerscore.pairing.rules import overlap_count
-from nerscore.span import Span
-import scipy.optimize, scipy.sparse.csgraph
-n = {n}
-predictions, references = {predictions}, {references}
-pairs = overlap_count([Span(*r) for r in references], [Span(*p) for p in predictions])
-if {limit}:
-    resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-tracemalloc.start()
-started = time.process_time()
-try:
-    compute_semeval(predictions=[predictions], references=[references], value={value})
-    outcome = "scored"
-except Exception as error:
-    outcome = type(error).__name__ + ": " + str(error)[:160]
-traced = tracemalloc.get_traced_memory()[1]
-tracemalloc.stop()
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(pairs, before, peak, traced, time.process_time() - started, outcome, sep="\t")
-"""
-
-
-def dense_memory(value: bool = False, against: Path | None = None) -> list[str]:
-    """Rows "| case | n | pairs | checkout | CPU s | traced MB | bytes a pair (traced) | RSS MB | bytes a pair (RSS) |
-    outcome |" of `compute_semeval` on one sentence, each in a subprocess, and the dense staircases of 10,000 a side
-    (10**8 pairs) under a 2 GB address-space limit, which must be scored or refused with a ValueError before
-    anything is allocated. With `against` (another checkout, e.g. main's), each size runs there as well, in turns
-    with this one, in the same run."""
-    import subprocess
-
-    rows = [
-        "| case | n | pairs | checkout | CPU s | traced MB | bytes a pair (traced) | RSS MB | bytes a pair (RSS) | "
-        "outcome |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    checkouts = [("this", REPO)] + ([] if against is None else [(against.name, against)])
-
-    def run(repo: Path, predictions: str, references: str, n: int, limit: int = 0) -> list[str]:
-        code = _MEMORY_RUN.format(
-            repo=str(repo), n=n, predictions=predictions, references=references, limit=limit, value=value
-        )
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-        return done.stdout.strip().split("\t")
-
-    def row(name: str, n: int, checkout: str, found: list[str]) -> str:
-        pairs, before, peak, traced, seconds, outcome = found
-        grown, count = (int(peak) - int(before)) * 1024, max(int(pairs), 1)
-        progress(f"memory: {name} {n} ({checkout}): {outcome}")
-        return (
-            f"| {name} | {n:,} | {int(pairs):,} | {checkout} | {float(seconds):.2f} | {int(traced) / 1e6:.0f} | "
-            f"{int(traced) / count:.1f} | {grown / 1e6:.0f} | {grown / count:.1f} | {outcome[:60]} |"
-        )
-
-    for name, (predictions, references, sizes, valued_sizes) in MEMORY_CASES.items():
-        for n in valued_sizes if value else sizes:
-            for checkout, repo in checkouts:
-                rows.append(row(name, n, checkout, run(repo, predictions, references, n)))
-    for name in ("dense staircase", "dense staircase, two types"):
-        predictions, references, _, _ = MEMORY_CASES[name]
-        for checkout, repo in checkouts:
-            found = run(repo, predictions, references, 10_000, 2_000_000_000)
-            rows.append(row(f"{name}, 2 GB limit", 10_000, checkout, found))
-    return rows
-
-
-# Issue 31 (the red team, stop 38): bootstrap with the group slice, one group a sentence, so that the buckets grow
-# with the sentences. Each sentence's bucket columns were held dense (sentences x 6 x groups), and so was the
-# jackknife (units x 12 x groups): 2,000 sentences took 16 s and 2.2 GB.
-_GROUP_RUN = """
-import sys, time, tracemalloc
-sys.path.insert(0, {repo!r})
-import nerscore
-references = [[(0, 1, "T")] for _ in range({n})]
-arguments = dict(predictions=references, references=references, groups=list(range({n})), slices=["group"])
-nerscore.compute_semeval(**arguments, bootstrap=10)  # (imports and first calls)
-tracemalloc.start()
-start = time.process_time()
-nerscore.compute_semeval(**arguments, bootstrap=10)
-print(time.process_time() - start, tracemalloc.get_traced_memory()[1], sep="\t")
-"""
-
-
-def group_bootstrap(against: Path | None = None, sizes: Sequence[int] = (500, 1_000, 2_000, 4_000)) -> list[str]:
-    """Rows "| sentences (one group each) | checkout | CPU s | traced MB |" of compute_semeval(slices=["group"],
-    bootstrap=10), each in a subprocess; with `against` (another checkout), in turns with this one."""
-    import subprocess
-
-    rows = ["| sentences (one group each) | checkout | CPU s | traced MB |", "| --- | --- | --- | --- |"]
-    for n in sizes:
-        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
-            code = _GROUP_RUN.format(repo=str(repo), n=n)
-            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-            if done.returncode:  # (refused, as main refused past 33,554,432 cells)
-                rows.append(f"| {n:,} | {checkout} | {done.stderr.strip().splitlines()[-1][:80]} | |")
-                continue
-            seconds, peak = done.stdout.split()
-            rows.append(f"| {n:,} | {checkout} | {float(seconds):.2f} | {int(peak) / 1e6:.0f} |")
-            progress(rows[-1])
-    return rows
-
-
-def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3) -> list[str]:
-    """Rows "| lines | CPU s | x the size before |" of read_hipe on one document of token lines that start with a
-    space (red team 2, stop 39: each was looked up by tuple.index when its document closed, quadratic; 16,000 such
-    lines took 1.9 s, x3.5 a doubling). Least of `repeats` reads."""
-    import tempfile
-    import time
-
-    import nerscore
-
-    rows, before = ["| lines | CPU s | x the size before |", "| --- | --- | --- |"], None
-    with tempfile.TemporaryDirectory() as folder:
-        for lines in sizes:
-            path = Path(folder) / f"spaced-{lines}.tsv"
-            header = "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tNEL-LIT\tMISC\n"
-            path.write_text(header + "# document_id = d\n" + " x\tB-loc\tO\t_\t_\n" * lines, encoding="utf-8")
-            best = float("inf")
-            for _ in range(repeats):
-                started = time.process_time()
-                nerscore.read_hipe(path)
-                best = min(best, time.process_time() - started)
-            rows.append(f"| {lines:,} | {best:.3f} | {'' if before is None else f'{best / before:.2f}'} |")
-            before = best
-    return rows
-
-
 # Issue 31, item 6: the value pairing on hostile shapes against §3's pairing alone (goal: value=True within 2x of
 # value=False). At 4808eb7 the onion of 300 a side took ~25 s with value=True against ~0.2 s without; at c27d730
 # the two pairings ran the same solvers on the same entities, 1.9-2.05x; the value's now reads what §3's found
@@ -592,35 +430,14 @@ def value_entities_ratios(repeats: int, main: str | None = None) -> list[str]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="hostile inputs run on their own")
     parser.add_argument("--grounding", action="store_true", help="issue 17's contested groundings (seconds)")
-    parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
     parser.add_argument("--value", action="store_true", help="issue 31's value pairing against §3's (seconds)")
     parser.add_argument("--value-entities", action="store_true", help="return_entities=True with value=True")
-    parser.add_argument("--hipe-spaces", action="store_true", help="read_hipe on lines that start with a space")
-    parser.add_argument(
-        "--group-bootstrap", action="store_true", help="bootstrap with a group slice of a group a sentence"
-    )
     parser.add_argument("--main", help="--value, --value-entities: a checkout of another commit to time beside")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument(
-        "--against", type=Path, help="--memory, --group-bootstrap: another checkout measured in turns (e.g. main's)"
-    )
-    parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
-    parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
     arguments = parser.parse_args()
     if arguments.grounding:
         print("\n".join(contested_groundings(arguments.repeats)))
-    if arguments.memory:
-        if not arguments.only_value:
-            print("value=False\n" + "\n".join(dense_memory(against=arguments.against)))
-        if not arguments.no_value:
-            print("\nvalue=True\n" + "\n".join(dense_memory(value=True, against=arguments.against)))
     if arguments.value:
         print("\n".join(value_ratios(arguments.repeats, arguments.main)))
     if arguments.value_entities:
         print("\n".join(value_entities_ratios(arguments.repeats, arguments.main)))
-    if arguments.hipe_spaces:
-        print("\n".join(hipe_spaces()))
-    if arguments.hipe_spaces:
-        print("\n".join(hipe_spaces()))
-    if arguments.group_bootstrap:
-        print("\n".join(group_bootstrap(arguments.against)))

@@ -381,7 +381,7 @@ def test_a_response_with_the_golds_documents_in_another_order_is_an_error() -> N
 def test_lines_that_start_with_a_space_are_each_found_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # (Red team 2: each such line was looked up in the document's line numbers by tuple.index when the document
     # closed, quadratic: 16,000 lines took 1.9 s, x3.5 a doubling. Each is found by one bisection now;
-    # `benchmarks/hostile.py --hipe-spaces` measures the doubling.)
+    # `benchmarks/growth.py --hipe-spaces` measures the doubling.)
     import bisect
 
     from nerscore.files import hipe

@@ -90,7 +90,7 @@ def fragment_edges(
     return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))
 
 
-# What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/hostile.py --memory):
+# What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/growth.py --memory):
 # on the array path (`forms.component_arrays`, scipy's solvers: 45-56 bytes of peak RSS since issue 31's item 7,
 # 100-117 before; here with room to spare) and on the pure-Python one (the value pairing and `pair`: tuples, dicts
 # of digits and Fractions). `check_pairs_fit` refuses a sentence whose pairs would not fit.
