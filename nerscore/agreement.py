@@ -85,10 +85,9 @@ def agreement(
     sentences = len(annotators[0].present)
     columns = {"texts": texts, "tokens": tokens, "documents": documents}
     given = {name: checked_column(values, name, sentences) for name, values in columns.items() if values is not None}
-    read = Columns.read(
-        sentences, **given
-    )  # each value's form (a text that is no string): located, as compute_semeval's
-    # The values as checked: a document numpy gives (np.array(1)) is its int there, unhashable as given.
+    # Each value's form (a text that is no string): located, as compute_semeval's. The values as checked: a document
+    # numpy gives (np.array(1)) is its int there, unhashable as given.
+    read = Columns.read(sentences, **given)
     given = {name: list(getattr(read, name)) for name in given}
     # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
     # how long they are, else of tags (no token).

@@ -90,7 +90,7 @@ def proven_matching(
 def dense_assignment(costs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """scipy's assignment of least total cost of a float64 matrix of no more rows than columns, C-ordered, which
     scipy then reads in place: maximising, or more rows than columns, would have it copy the matrix (8 bytes a
-    cell, `pairing.dense`). (scipy is imported by this module only, tests/test_house.py.)"""
+    cell, `pairing.dense`). (Of the pairing, only this module imports scipy, tests/test_house.py.)"""
     from scipy.optimize import linear_sum_assignment  # type: ignore[import-untyped]
 
     return linear_sum_assignment(costs)
