@@ -8,8 +8,8 @@ runs of each system (seeds, say), `agreement` measures how far annotators agree 
 `ner-semeval` (`nerscore.cli`) is the command line. The definition it implements is docs/scoring.md.
 Modules, in the order data flows (each imports only those before it; a dotted name is a module of a subpackage,
 whose modules stand together): errors, grouping, span, schemes, option_checks, options, decoding,
-pairing.assignment, pairing.recent, pairing.staircase, pairing.large_components, pairing.overlaps, pairing.dense_matrix,
-pairing.dense,
+pairing.assignment, pairing.recent, pairing.staircase, pairing.tight_matchings, pairing.large_components,
+pairing.overlaps, pairing.dense_matrix, pairing.dense,
 pairing.rules, pairing.value, pairing.value_arrays, pairing.greedy, measures, error_table, tally, result_scores,
 table.columns, table.pairs, table.row_texts, table.slices, table.findings, table.reducers, forms.inputs,
 forms.batches, forms.readable, forms.tag_arrays, forms.component_arrays, forms.fragment_reading,

@@ -467,15 +467,9 @@ def _fragmented_onion_peak(entities: int, fragments: int = 4) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="red team 2: an onion of discontinuous entities is paired by the general flow over every overlapping "
-    "pair (pairing/rules.best_flow, assignment.max_weight_flow), not by the onion's own solvers: 400 a side of four "
-    "fragments each took 12.5 s and 53 MB (200: 2.8 s, 13 MB; memory x4 and time x4.5 a doubling), where the "
-    "onion of the same spans without fragments takes 0.02 s. Not fixed: fragments keep a component on the exact "
-    "flow (scipy's solvers read extents), its overlapping pairs listed as Python objects.",
-)
 def test_an_onion_of_discontinuous_entities_costs_what_its_entities_cost() -> None:
-    _fragmented_onion_peak(10)  # (the first call's imports)
+    # Red team 2 (issue 31): 400 a side of four fragments each took 12.5 s and 53 MB on the exact flow over every
+    # pair listed (memory x4 a doubling); a dense sentence of fragments is now paired without listing its pairs
+    # (`fragment_large`), about 0.1 s and 4 MB (benchmarks/growth.py --fragments).
+    _fragmented_onion_peak(100)  # (the first call's imports: scipy's solvers, which a smaller onion does not reach)
     assert _fragmented_onion_peak(200) < 3 * _fragmented_onion_peak(100)

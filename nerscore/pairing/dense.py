@@ -35,10 +35,11 @@ from .dense_matrix import (
     bounded_shortfalls,
     from_matrix,
 )
-from .large_components import EXACT, proven_matching, span_columns, tight_smallest_best
+from .large_components import EXACT, proven_matching, span_columns
 from .overlaps import any_fragmented, check_pairs_fit, overlap_count
 from .recent import Key, key_of, recall, remember
 from .staircase import overlap_total
+from .tight_matchings import tight_smallest_best
 
 if TYPE_CHECKING:
     from ..span import Span
@@ -190,6 +191,7 @@ def dense_pairs(
     if np.any(keys[1:] < keys[:-1]):
         order = np.argsort(keys)
         tight_r, tight_p = tight_r[order], tight_p[order]
+    del keys  # (8 bytes a tight cell, which rule (d)'s search holds too: every pair where weights tie)
     free = (u == 0, v == 0)
     if found is not None and len(found) == 5 and _same(found[:2] + found[3:], (tight_r, tight_p, *free)):
         # The best matchings are the matchings of the tight cells that pair every entity of non-zero potential
@@ -197,9 +199,7 @@ def dense_pairs(
         # had, so are the best matchings, and rule (d)'s choice among them is §3's (issue 31, item 6).
         chosen = found[2]
     else:
-        chosen = tight_smallest_best(
-            tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v
-        )
+        chosen = tight_smallest_best(tight_r, tight_p, None, rows, columns, matched_r, matched_p, u, v)
     if worth is None and remembered:
         remember(_sentence_key(references, predictions), (tight_r, tight_p, chosen, *free))
     return tight_r[chosen], tight_p[chosen]
