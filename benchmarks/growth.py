@@ -1,10 +1,12 @@
 """How the cost of hostile input grows with it, each size in turn (issue 31 and its red teams): the dense overlaps'
-memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), and HIPE token
-lines that start with a space (`--hipe-spaces`). Each goal is a cost that follows the input's size.
+memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), HIPE token
+lines that start with a space (`--hipe-spaces`), and an onion of discontinuous entities against the same onion
+without fragments (`--fragments`). Each goal is a cost that follows the input's size.
 
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
     python benchmarks/growth.py --hipe-spaces                                            # seconds
+    python benchmarks/growth.py --fragments [--against PATH]                             # a minute (main's: 2)
 """
 
 from __future__ import annotations
@@ -181,6 +183,61 @@ def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3
     return rows
 
 
+# Issue 31 (red team 2): an onion of discontinuous entities, n a side of four fragments each (in each block of 10n,
+# the i-th reference [0, i + 1), the i-th prediction [i, 2n): n(n + 1)/2 pairs, all of one type), was paired by the
+# exact flow over every pair listed as Python objects: 400 a side took 12.5 s and 53 MB (x4.5 and x4 a doubling),
+# where the same onion without fragments (its first block's spans) took 0.02 s. Goal: the cost of its entities.
+_FRAGMENT_RUN = """
+import sys, time, tracemalloc
+sys.path.insert(0, {repo!r})
+import nerscore
+
+def onion(n, fragments):
+    block = 10 * n
+    if not fragments:
+        return [(0, i + 1, "A") for i in range(n)], [(i, 2 * n, "A") for i in range(n)]
+    pieces = range(4)
+    return (
+        [{{"fragments": [[j * block, j * block + i + 1] for j in pieces], "type": "A"}} for i in range(n)],
+        [{{"fragments": [[j * block + i, j * block + 2 * n] for j in pieces], "type": "A"}} for i in range(n)],
+    )
+
+references, predictions = onion(100, {fragments})
+nerscore.compute_semeval(predictions=[predictions], references=[references])  # (imports and first calls)
+references, predictions = onion({n}, {fragments})
+tracemalloc.start()
+start = time.process_time()
+nerscore.compute_semeval(predictions=[predictions], references=[references])
+print(time.process_time() - start, tracemalloc.get_traced_memory()[1], sep="\t")
+"""
+
+
+def fragmented_onion(against: Path | None = None, sizes: Sequence[int] = (100, 200, 400, 800)) -> list[str]:
+    """Rows "| n | pairs | entities | checkout | CPU s | traced MB | bytes a pair |" of compute_semeval on the onion
+    of `_FRAGMENT_RUN`, of four fragments an entity and without fragments, each in a subprocess; with `against`
+    (another checkout), in turns with this one."""
+    import subprocess
+
+    rows = [
+        "| n | pairs | entities | checkout | CPU s | traced MB | bytes a pair |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for n in sizes:
+        for fragments in (True, False):
+            for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+                code = _FRAGMENT_RUN.format(repo=str(repo), n=n, fragments=fragments)
+                done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+                seconds, peak = done.stdout.split()
+                kind = "four fragments" if fragments else "spans"
+                pairs = n * (n + 1) // 2
+                rows.append(
+                    f"| {n:,} | {pairs:,} | {kind} | {checkout} | {float(seconds):.3f} | {int(peak) / 1e6:.2f} | "
+                    f"{int(peak) / pairs:.0f} |"
+                )
+                progress(rows[-1])
+    return rows
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="how the cost of hostile input grows with it")
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
@@ -188,7 +245,10 @@ if __name__ == "__main__":
         "--group-bootstrap", action="store_true", help="bootstrap with a group slice, a group a sentence"
     )
     parser.add_argument("--hipe-spaces", action="store_true", help="read_hipe on lines that start with a space")
-    parser.add_argument("--against", type=Path, help="--memory, --group-bootstrap: another checkout measured in turns")
+    parser.add_argument("--fragments", action="store_true", help="an onion of discontinuous entities, and of spans")
+    parser.add_argument(
+        "--against", type=Path, help="--memory, --group-bootstrap, --fragments: another checkout measured in turns"
+    )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
     arguments = parser.parse_args()
@@ -201,3 +261,5 @@ if __name__ == "__main__":
         print("\n".join(group_bootstrap(arguments.against)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))
+    if arguments.fragments:
+        print("\n".join(fragmented_onion(arguments.against)))

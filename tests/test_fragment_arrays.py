@@ -122,6 +122,86 @@ def test_fragment_tables_are_the_readable_tables(batch, options, padded, packed,
     ]
 
 
+# The two paths that pair large sentences on arrays, each given every sentence it can take: `large_amounts`
+# (scipy's matching on the listed pairs' digits) every component of two edges or more, `fragment_large` (the
+# pairs never listed) every sentence of one copy of each entity with an overlap.
+ROUTES = {
+    "large": {"LARGE_COMPONENT_EDGES": 0},
+    "dense": {"LEAST_CELLS": 1, "_DENSE_SHARE": 10**9},
+}
+
+
+def routed(route: str) -> Any:
+    from contextlib import ExitStack
+
+    from nerscore.forms import fragment_large
+    from nerscore.pairing import rules
+
+    stack = ExitStack()
+    for name, value in ROUTES[route].items():
+        stack.enter_context(mock.patch.object(rules if route == "large" else fragment_large, name, value))
+    return stack
+
+
+near = st.lists(st.tuples(st.integers(0, 9), st.integers(1, 4)), min_size=1, max_size=3).map(
+    lambda drawn: [[start, start + length] for start, length in drawn]
+)
+
+
+@st.composite
+def crowded(draw: st.DrawFn) -> tuple[list[list], list[list]]:
+    """One sentence of many entities on few positions (most overlap most, as in an onion), of two types, some of
+    a reference's fragments found on a prediction of the other type (identical boundaries), now and then copies
+    (the large route takes them one by one, the dense one leaves them to the listed pairs)."""
+    references, predictions = (
+        [{"fragments": draw(near), "type": draw(st.sampled_from("AB"))} for _ in range(draw(st.integers(2, 7)))]
+        for _ in range(2)
+    )
+    for entity in draw(st.lists(st.sampled_from(references), max_size=3)):
+        predictions.append({"fragments": entity["fragments"], "type": "B" if entity["type"] == "A" else "A"})
+    if draw(st.integers(0, 3)) == 0:
+        references += draw(st.lists(st.sampled_from(references), max_size=2))
+    return [predictions], [references]
+
+
+@settings(SETTINGS, max_examples=400)
+@given(batch=st.one_of(crowded(), batches()), options=OPTIONS, route=st.sampled_from(sorted(ROUTES)))
+def test_large_and_dense_sentences_on_arrays_are_the_readable_tables(batch, options, route) -> None:
+    # The readable path pairs discontinuous entities by `best_flow`'s exact flow whatever their number: the
+    # definition these two are proven equal to (docs/scoring.md §12, issue 31).
+    predictions, references = batch
+    checked = ns.Options.of(**options)
+    with routed(route):
+        table = span_arrays.span_pairs(predictions, references, checked)
+    assert table is not None
+    assert_same_tables(table, readable_path.span_rows(predictions, references, checked), len(references), checked)
+
+
+@pytest.mark.parametrize("route", sorted(ROUTES))
+def test_each_route_pairs_the_fragments_it_is_given(route) -> None:
+    # A test of the two routes that never takes them proves nothing: here each pairs a sentence of fragments,
+    # whose weights (three pairs of one type, identical boundaries, rule (d)'s tie) only §12's units give.
+    from nerscore.forms import fragment_large
+
+    references = [[{"fragments": [[0, 2], [6, 8]], "type": "A"}, {"fragments": [[1, 3], [5, 9]], "type": "A"}]]
+    references[0] += [{"fragments": [[0, 4], [7, 8]], "type": "B"}, {"start": 0, "end": 9, "type": "B"}]
+    predictions = [[{"fragments": [[1, 2], [6, 8]], "type": "A"}, {"fragments": [[0, 4], [7, 8]], "type": "A"}]]
+    predictions[0] += [{"fragments": [[0, 3], [6, 9]], "type": "B"}, {"start": 2, "end": 7, "type": "A"}]
+    solvers = {"large": (fragment_large, "large_amounts"), "dense": (fragment_large, "dense_sentence")}
+    module, name = solvers[route]
+    real, answers = getattr(module, name), []
+
+    def solver(*args: Any) -> Any:
+        answers.append(real(*args))
+        return answers[-1]
+
+    checked = ns.Options.of(value=True)
+    with routed(route), mock.patch.object(module, name, solver):
+        table = span_arrays.span_pairs(predictions, references, checked)
+    assert table is not None and answers and all(answer is not None for answer in answers)
+    assert_same_tables(table, readable_path.span_rows(predictions, references, checked), 1, checked)
+
+
 @SETTINGS
 @given(batch=batches(), block=st.integers(1, 6), stored=st.booleans())
 def test_a_side_read_in_blocks_is_the_side_read_at_once(batch, block, stored) -> None:
@@ -387,15 +467,9 @@ def _fragmented_onion_peak(entities: int, fragments: int = 4) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="red team 2: an onion of discontinuous entities is paired by the general flow over every overlapping "
-    "pair (pairing/rules.best_flow, assignment.max_weight_flow), not by the onion's own solvers: 400 a side of four "
-    "fragments each took 12.5 s and 53 MB (200: 2.8 s, 13 MB; memory x4 and time x4.5 a doubling), where the "
-    "onion of the same spans without fragments takes 0.02 s. Not fixed: fragments keep a component on the exact "
-    "flow (scipy's solvers read extents), its overlapping pairs listed as Python objects.",
-)
 def test_an_onion_of_discontinuous_entities_costs_what_its_entities_cost() -> None:
-    _fragmented_onion_peak(10)  # (the first call's imports)
+    # Red team 2 (issue 31): 400 a side of four fragments each took 12.5 s and 53 MB on the exact flow over every
+    # pair listed (memory x4 a doubling); a dense sentence of fragments is now paired without listing its pairs
+    # (`fragment_large`), about 0.1 s and 4 MB (benchmarks/growth.py --fragments).
+    _fragmented_onion_peak(100)  # (the first call's imports: scipy's solvers, which a smaller onion does not reach)
     assert _fragmented_onion_peak(200) < 3 * _fragmented_onion_peak(100)

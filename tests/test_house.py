@@ -29,6 +29,7 @@ ORDER = [
     "pairing.assignment",
     "pairing.recent",
     "pairing.staircase",
+    "pairing.tight_matchings",
     "pairing.large_components",
     "pairing.overlaps",
     "pairing.dense_matrix",
@@ -53,6 +54,7 @@ ORDER = [
     "forms.tag_arrays",
     "forms.component_arrays",
     "forms.fragment_reading",
+    "forms.fragment_large",
     "forms.fragment_arrays",
     "forms.span_arrays",
     "forms.joint_grounding",
@@ -103,6 +105,7 @@ TESTED_ELSEWHERE = {
     "forms.inputs": "test_errors.py (bad input, located), test_columns.py, test_registry.py",
     "forms.batches": "test_errors.py (sides misaligned, ids without label_list or outside it), test_registry.py",
     "forms.fragment_reading": "test_fragment_arrays.py (read through span_arrays, against the readable path)",
+    "forms.fragment_large": "test_fragment_arrays.py (dense sentences of fragments, against the readable path)",
     "forms.readable": "test_tag_arrays.py and test_span_arrays.py (the array paths against the readable path)",
     "table.pairs": "test_reducers.py (tables made by hand), test_tag_arrays.py and test_span_arrays.py",
     "table.row_texts": "test_slices.py (the seen slice's texts against every text made), test_findings.py (errors')",
@@ -118,6 +121,7 @@ TESTED_ELSEWHERE = {
     "agreement_intervals": "test_agreement.py (distinct units, the intervals' coverage and their refusal)",
     "files.annotator_readers": "test_agreement_files.py (CoNLL, BRAT and JSON lines of annotators, as files)",
     "files.annotator_exports": "test_agreement_files.py (Label Studio's and doccano's exports, as files)",
+    "pairing.tight_matchings": "test_large_components.py and test_dense.py (rule (d) against every pairing enumerated)",
     "pairing.dense_matrix": "test_dense.py (the 'matrix' way: every dense sentence solved on its whole matrix)",
     "__main__": "test_cli.py (python -m nerscore and python -m nerscore.cli run the command line)",
 }
@@ -298,7 +302,13 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
         # scipy only inside the functions that need it (the probe above): where very large components are solved,
         # Student's t of the runs' comparison (run_statistics), and the slices' bucket columns of each sentence,
         # held sparse for bootstrap (table.slices, statistics.unit_counts).
-        with_scipy = ("pairing.large_components", "statistics.run_statistics", "statistics.unit_counts", "table.slices")
+        with_scipy = (
+            "pairing.tight_matchings",
+            "pairing.large_components",
+            "statistics.run_statistics",
+            "statistics.unit_counts",
+            "table.slices",
+        )
         allowed = {"numpy", "nerscore"} | ({"scipy"} if module_name(path) in with_scipy else set())
         third_party = roots - set(sys.stdlib_module_names) - allowed
         assert not third_party, f"{path.name} imports {sorted(third_party)}"

@@ -8,13 +8,14 @@ entity found on both sides. The overlaps of the entities left are found fragment
 to positions of its own (`staircase.overlapping_pairs`, linear in the fragments and the pairs of fragments
 that meet), and the shared units summed per pair of entities; two entities have identical boundaries when they
 share all their units and have as many (merged fragments are the union of their units, so the same units are the
-same fragments). A component of one edge pairs as many copies as both have; the others go to `pairing.best_flow`,
-the readable path's exact solver, one by one. tests/test_fragment_arrays.py proves the table equal to the readable
-path's."""
+same fragments). A component of one edge pairs as many copies as both have; a large one goes to scipy's matching
+on the arrays (`fragment_large.large_amounts`), the others to `pairing.best_flow`, the readable path's exact solver,
+one by one; a dense sentence (an onion) is paired before its pairs would be listed, without listing them
+(`fragment_large.dense_sentences`). tests/test_fragment_arrays.py proves the table equal to the readable path's."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
@@ -26,6 +27,7 @@ from ..pairing import rules as pairing
 from ..pairing.rules import SCENARIOS
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
+from . import fragment_large
 from .component_arrays import check_pairs_fit, component_flow, propagated_labels
 from .fragment_reading import FragmentValues
 
@@ -87,7 +89,11 @@ def fragment_pairs(
         keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
         sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))
     classes_r, classes_p, twins = _folded(sides[0], sides[1])
-    shared = _shared_units(classes_r, classes_p)
+    dense, solved = fragment_large.dense_sentences(classes_r, classes_p, options.min_overlap)
+    listed_r, listed_p = (
+        replace(side, count=np.where(solved[side.sentence], 0, side.count)) for side in (classes_r, classes_p)
+    )
+    shared = _shared_units(listed_r, listed_p)
     if shared is None:
         return None
     i, j, units = shared
@@ -95,8 +101,9 @@ def fragment_pairs(
     if options.min_overlap is not None:
         kept_edges = pairing.overlap_kept(units, units_r[i], options.min_overlap)
         i, j, units = i[kept_edges], j[kept_edges], units[kept_edges]
-    amount = _amounts(classes_r, classes_p, i, j, type_names)
-    edges = (i, j, amount, units)
+    amount = _amounts(classes_r, classes_p, (i, j, units), (units_r, units_p), type_names)
+    i, j, units = (np.concatenate((listed, found)) for listed, found in zip((i, j, units), dense))
+    edges = (i, j, np.concatenate((amount, np.ones(len(dense[0]), np.int64))), units)
     return _table(classes_r, classes_p, twins, edges, units_r, units_p, type_names, len(read_r.counts), fragments)
 
 
@@ -297,11 +304,17 @@ _SCIPY_EDGES = 1 << 12
 
 
 def _amounts(
-    references: _Classes, predictions: _Classes, i: np.ndarray, j: np.ndarray, type_names: list[str]
+    references: _Classes,
+    predictions: _Classes,
+    edges: tuple[np.ndarray, np.ndarray, np.ndarray],
+    units: tuple[np.ndarray, np.ndarray],
+    type_names: list[str],
 ) -> np.ndarray:
-    """How many pairs each edge (i, j) carries: a component of one edge as many as both entities have copies;
-    the others solved one by one by `pairing.best_flow` on their entities as `Span`s, indexed in rule (d)'s
-    order (the classes' order)."""
+    """How many pairs each edge (i, j, shared units) carries: a component of one edge as many as both entities
+    have copies; a large one (more than `pairing.LARGE_COMPONENT_EDGES` edges) by `fragment_large.large_amounts`;
+    the others, and the large ones it hands back, solved one by one by `pairing.best_flow` on their entities as
+    `Span`s, indexed in rule (d)'s order (the classes' order). `units`: each class's units, per side."""
+    i, j, shared = edges
     amount = np.zeros(len(i), dtype=np.int64)
     if not len(i):
         return amount
@@ -313,8 +326,8 @@ def _amounts(
     else:
         component = np.unique(propagated_labels(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
     component = component.reshape(-1)
-    edges = np.bincount(component)
-    single = edges[component] == 1
+    sizes = np.bincount(component)
+    single = sizes[component] == 1
     amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
     picked = np.flatnonzero(~single)
     if not len(picked):
@@ -337,6 +350,13 @@ def _amounts(
 
     for first, last in pairwise(bounds):
         edges_of = picked[first:last]
+        if last - first > pairing.LARGE_COMPONENT_EDGES:
+            solved = fragment_large.large_amounts(
+                references, predictions, (i[edges_of], j[edges_of], shared[edges_of]), units
+            )
+            if solved is not None:
+                amount[edges_of] = solved
+                continue
         amount[edges_of] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, [sides[0][3], sides[1][3]])
     return amount
 

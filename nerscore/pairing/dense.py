@@ -35,10 +35,11 @@ from .dense_matrix import (
     bounded_shortfalls,
     from_matrix,
 )
-from .large_components import EXACT, proven_matching, span_columns, tight_smallest_best
+from .large_components import EXACT, proven_matching, span_columns
 from .overlaps import any_fragmented, check_pairs_fit, overlap_count
 from .recent import Key, key_of, recall, remember
 from .staircase import overlap_total
+from .tight_matchings import tight_smallest_best
 
 if TYPE_CHECKING:
     from ..span import Span
@@ -124,6 +125,7 @@ def dense_pairs(
     predictions: tuple[np.ndarray, np.ndarray, np.ndarray],
     min_overlap: float | None,
     worth: Worth | None = None,
+    cells: Cells | None = None,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """§3's pairing of one sentence's entities, each side (start, end, type id) arrays in (start, end, type) order
     of distinct entities, one copy each, none with a twin of its type on the other side (rule 1's pairs made
@@ -138,7 +140,10 @@ def dense_pairs(
     With `worth`, the value score's pairing (docs/scoring.md §10) of the sentence's entities in (start, end, type
     name) order, twins included: the most worth, then rule 2 (a) to (d), as `value.value_pair` makes it. It
     starts from the cells §3's pairing of the same entities left tight where that was found a moment before
-    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round."""
+    (`recent`, issue 31, item 6): the two pairings mostly agree, and the value's then settles in a round.
+
+    `cells`: the sentence's weights where they are not its extents' (`Cells` of discontinuous entities, §12,
+    `forms.fragment_large`), the entities then indexed in rule (d)'s order; such a pairing is not remembered."""
     if not len(references[0]) or not len(predictions[0]):
         return None
     if worth is not None and _equal_sides(references, predictions):
@@ -150,7 +155,8 @@ def dense_pairs(
         # (Not so of some twins among other entities: `test_dense`'s partial twins, which rule (d) may part.)
         every = np.arange(len(references[0]))
         return every, every
-    cells = Cells(references, predictions, min_overlap, worth)
+    remembered = cells is None
+    cells = Cells(references, predictions, min_overlap, worth) if cells is None else cells
     if 4 * (cells.largest + 1) >= EXACT:
         # Every weight, and every sum of two potentials and a weight, exact in a float64. scipy's own sums may
         # round where a matching's total passes 2**53 (10,000 a side): a matching it gets wrong then is not
@@ -185,6 +191,7 @@ def dense_pairs(
     if np.any(keys[1:] < keys[:-1]):
         order = np.argsort(keys)
         tight_r, tight_p = tight_r[order], tight_p[order]
+    del keys  # (8 bytes a tight cell, which rule (d)'s search holds too: every pair where weights tie)
     free = (u == 0, v == 0)
     if found is not None and len(found) == 5 and _same(found[:2] + found[3:], (tight_r, tight_p, *free)):
         # The best matchings are the matchings of the tight cells that pair every entity of non-zero potential
@@ -192,10 +199,8 @@ def dense_pairs(
         # had, so are the best matchings, and rule (d)'s choice among them is §3's (issue 31, item 6).
         chosen = found[2]
     else:
-        chosen = tight_smallest_best(
-            tight_r, tight_p, u[tight_r] + v[tight_p], rows, columns, matched_r, matched_p, u, v
-        )
-    if worth is None:
+        chosen = tight_smallest_best(tight_r, tight_p, None, rows, columns, matched_r, matched_p, u, v)
+    if worth is None and remembered:
         remember(_sentence_key(references, predictions), (tight_r, tight_p, chosen, *free))
     return tight_r[chosen], tight_p[chosen]
 

@@ -141,12 +141,13 @@ class Cells:
             for first, block in self.blocks()
         )
         check_pairs_fit(count, len(self.small[0]), len(self.large[0]), TIGHT_PAIR_BYTES)
-        found_a, found_b = [], []
+        found_a, found_b = np.empty(count, np.int64), np.empty(count, np.int64)  # (filled: no copies, issue 31)
+        at = 0
         for first, block in self.blocks():
             a, b = np.nonzero((block > 0) & (block == x[first : first + len(block), None] + y))
-            found_a.append(a + first)
-            found_b.append(b)
-        return np.concatenate(found_a).astype(np.int64), np.concatenate(found_b).astype(np.int64)
+            found_a[at : at + len(a)], found_b[at : at + len(a)] = a + first, b
+            at += len(a)
+        return found_a, found_b
 
 
 def from_matrix(cells: Cells, references: tuple, predictions: tuple) -> Solved | None:

@@ -14,8 +14,7 @@ scipy is imported inside the functions: `import nerscore` must stay light (tests
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from ..span import Span
 
 # The non-crossing programme, named here as well for its callers (`best_pairs`, the value pairing, tests).
 from .staircase import best_chain, uncrossed
+from .tight_matchings import tight_smallest_best
 
 # Every integer below 2**53 is a float64 exactly, and so is every sum of them that stays below it.
 EXACT = 2**53
@@ -272,148 +272,6 @@ def complementary(rows: np.ndarray, columns: np.ndarray, weights: np.ndarray, u:
     free_rows[rows], free_columns[columns] = False, False
     wrong = np.any(u < 0) or np.any(v < 0) or np.any(u[rows] + v[columns] != weights)
     return not (wrong or np.any(u[free_rows] != 0) or np.any(v[free_columns] != 0))
-
-
-def tight_smallest_best(
-    edge_rows: np.ndarray,
-    edge_columns: np.ndarray,
-    edge_weights: np.ndarray,
-    rows: int,
-    columns: int,
-    matched_rows: np.ndarray,
-    matched_columns: np.ndarray,
-    u: np.ndarray,
-    v: np.ndarray,
-) -> np.ndarray:
-    """The mask of rule (d)'s matching among the best ones, given a best matching and its optimal dual (u, v).
-
-    The best matchings are the matchings of the tight edges that pair every entity of non-zero potential. An
-    edge some of them holds ("usable") lies on an alternating cycle or path of the matching found: in the
-    directed graph with an arc from row to column for each tight edge outside the matching, from column to row
-    for each edge in it, and a node Z with arcs to where such paths may start and from where they may end, its
-    ends are in one strongly connected component (as `nerscore.pairing.assignment.usable_edges`, here by scipy).
-
-    Then row by row, in order, the row takes the smallest column it can still take: its partner, or a column
-    from which an alternating path leads back to the row (found by breadth-first search over the rows and
-    columns not yet settled), which the matching is turned along; a row that can take none stays unpaired. The
-    smallest list starts with the smallest edge some best matching holds, and, that edge taken, goes on with
-    the smallest of the best matchings that hold it, which is what this does. An edge no best matching holds
-    at the start never becomes usable (settling rows only removes matchings), so only the usable edges are
-    looked at, and each search runs within its connected group of them."""
-    from scipy.sparse import coo_array
-    from scipy.sparse.csgraph import connected_components
-
-    tight = u[edge_rows] + v[edge_columns] == edge_weights
-    mate_r = np.full(rows, -1, np.int64)
-    mate_r[matched_rows] = matched_columns
-    mate_c = np.full(columns, -1, np.int64)
-    mate_c[matched_columns] = matched_rows
-    in_matching = mate_r[edge_rows] == edge_columns
-    outside = tight & ~in_matching
-    z = rows + columns
-    all_rows, all_columns = np.arange(rows), np.arange(columns)
-    free_r, free_c = mate_r < 0, mate_c < 0
-    leaves_r, leaves_c = ~free_r & (u == 0), ~free_c & (v == 0)  # may give their pair up
-    tails = [edge_rows[outside], rows + edge_columns[in_matching], np.full(free_r.sum() + leaves_c.sum(), z)]
-    tails += [rows + all_columns[free_c], all_rows[leaves_r]]
-    heads = [rows + edge_columns[outside], edge_rows[in_matching], all_rows[free_r], rows + all_columns[leaves_c]]
-    heads += [np.full(free_c.sum() + leaves_r.sum(), z)]
-    tail, head = np.concatenate(tails), np.concatenate(heads)
-    graph = coo_array((np.ones(len(tail), np.int8), (tail, head)), shape=(z + 1, z + 1))
-    _, strong = connected_components(graph, directed=True, connection="strong")
-    usable = np.flatnonzero(in_matching | (outside & (strong[edge_rows] == strong[rows + edge_columns])))
-    usable = usable[np.lexsort((edge_columns[usable], edge_rows[usable]))]
-    use_r, use_c = edge_rows[usable], edge_columns[usable]
-    links = coo_array((np.ones(len(usable), np.int8), (use_r, rows + use_c)), shape=(z, z))
-    _, group_of = connected_components(links, directed=False)
-
-    # Plain Python from here: a search touches a few nodes at a time. Nodes: row x is x, column c is rows + c.
-    group, mate_row, mate_column = group_of.tolist(), mate_r.tolist(), mate_c.tolist()
-    may_leave_r, may_leave_c = (u == 0).tolist(), (v == 0).tolist()
-    adjacency: dict[int, list[int]] = {}
-    for row, column in zip(use_r.tolist(), use_c.tolist()):
-        adjacency.setdefault(row, []).append(column)
-    settled_r, settled_c = [False] * rows, [False] * columns
-    starts: dict[int, set[int]] = {}  # per group, the unsettled nodes Z leads to
-
-    def place(node: int) -> None:
-        if node < rows:
-            starting = not settled_r[node] and mate_row[node] < 0
-        else:
-            column = node - rows
-            starting = not settled_c[column] and mate_column[column] >= 0 and may_leave_c[column]
-        if starting:
-            starts.setdefault(group[node], set()).add(node)
-        else:
-            starts.get(group[node], set()).discard(node)
-
-    for row, columns_of in adjacency.items():
-        place(row)
-        for column in columns_of:
-            place(rows + column)
-
-    def path_back(column: int, target: int) -> list[int] | None:
-        """The nodes of an alternating path from `column` to row `target`, Z included, or None."""
-        source = rows + column
-        parent = {source: -1}
-        queue = deque([source])
-        while queue:
-            node = queue.popleft()
-            if node < rows:
-                for other in adjacency[node]:
-                    if not settled_c[other] and other != mate_row[node] and rows + other not in parent:
-                        parent[rows + other] = node
-                        queue.append(rows + other)
-                if mate_row[node] >= 0 and may_leave_r[node] and z not in parent:
-                    parent[z] = node
-                    queue.append(z)
-                continue
-            successors: Iterable[int] = starts.get(group[target], ()) if node == z else ()
-            if node < z:
-                owner = mate_column[node - rows]
-                successors = (owner,) if owner >= 0 else ((z,) if z not in parent else ())
-            for successor in successors:
-                if successor in parent:
-                    continue
-                parent[successor] = node
-                if successor == target:
-                    nodes = [target]
-                    while nodes[-1] != source:
-                        nodes.append(parent[nodes[-1]])
-                    return nodes[::-1]
-                queue.append(successor)
-        return None
-
-    for row in sorted(adjacency):
-        taken = -1
-        for column in adjacency[row]:
-            if settled_c[column]:
-                continue
-            if column == mate_row[row]:
-                taken = column
-                break
-            nodes = path_back(column, row)
-            if nodes is None:
-                continue
-            # Turn the matching along the cycle: row -> column, then the path back to the row.
-            arcs = list(zip([row, *nodes], nodes))
-            for tail_node, head_node in arcs:
-                if rows <= tail_node < z and head_node < rows:  # an edge of the matching leaves it
-                    mate_row[head_node], mate_column[tail_node - rows] = -1, -1
-            for tail_node, head_node in arcs:
-                if tail_node < rows and rows <= head_node < z:  # an edge joins it
-                    mate_row[tail_node], mate_column[head_node - rows] = head_node - rows, tail_node
-            for node in nodes:
-                if node != z:
-                    place(node)
-            taken = column
-            break
-        settled_r[row] = True
-        place(row)
-        if taken >= 0:
-            settled_c[taken] = True
-            place(rows + taken)
-    return np.array(mate_row, np.int64)[edge_rows] == edge_columns
 
 
 def span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tuple:
