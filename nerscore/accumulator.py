@@ -81,10 +81,6 @@ class PerSentence:
         floats = moved_columns(self.floats, first - ints_width, columns, width - ints_width)
         return PerSentence(self.ints, floats, self.documents)
 
-    def beside(self, other: PerSentence) -> PerSentence:
-        """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs)."""
-        return PerSentence.side_by_side((self, other), self.documents)
-
     @staticmethod
     def side_by_side(runs: Sequence[PerSentence], documents: tuple[Hashable, ...] | None = None) -> PerSentence:
         """Several systems' (or runs') rows of the same sentences side by side, in order (docs/scoring.md §9): each

@@ -209,8 +209,8 @@ def count_systems(
 ) -> Systems:
     """Read every system's file (--compare A B; --runs, then --runs-b) sentence by sentence, in step, checking
     that each holds the first file's tokens and reference tags, and count them a chunk at a time (with
-    `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
-    (`PerSentence.beside`); --runs', every run's six scenario counts."""
+    `by_document`, in the documents of the first file). Each unit's row: every system's (or run's) vector side by
+    side (`PerSentence.side_by_side`)."""
     counts = [Accumulator(options) for _ in sources]
     units: CountRuns | PerSentence | None = None
     documents: list[int] = []
@@ -238,11 +238,7 @@ def count_systems(
         ]
         if keep_sentences:
             ids = tuple(documents[read : read + len(chunk)]) if by_document else None
-            if flag == "--compare":
-                rows_a, rows_b = (PerSentence(*per_sentence_columns(found), ids) for found in counted)
-                rows = rows_a.beside(rows_b)
-            else:
-                rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
+            rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
             units = add_units(units, rows if by_document else CountRuns((rows.counts(),)))
         read += len(chunk)
     unit_counts = None if units is None else units.counts()
