@@ -261,6 +261,9 @@ class Accumulator:
 
     def unit_counts(self) -> SentenceCounts:
         """Each unit's counts (docs/scoring.md §9), none before a batch is added."""
+        if self.units is None and self.tally is None and self.options.bootstrap:
+            # Nothing added: an empty batch's, as wide as a batch's vectors (§10's columns, the slices' buckets).
+            return Accumulator(self.options).update(predictions=[], references=[]).unit_counts()
         if self.units is None:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
         return self.units.counts()
