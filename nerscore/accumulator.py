@@ -41,7 +41,7 @@ from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
 from .table.slices import SliceCounts, moved_columns, slices_width
-from .tally import Counted, Row, Tally, TokenCounts
+from .tally import Counted, Row, Tally
 
 
 @dataclass(frozen=True)
@@ -277,10 +277,10 @@ class Accumulator:
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         options = self.options if options is None else options
-        tally, slices = self.tally or Tally({}, TokenCounts() if token_accuracy else None), self.slices
-        if self.tally is None and (options.diagnostics or options.errors or options.slices):
+        tally, slices = self.tally, self.slices
+        if tally is None:
             # Nothing was added: what was asked for reads as none found, as compute_semeval of no sentence
-            # gives it (an empty file's --diagnostics), the counts of an empty batch.
+            # gives it (an empty file's --diagnostics), the counts of an empty batch, whatever the options.
             empty = Accumulator(options).update(predictions=[], references=[])
             assert empty.tally is not None
             tally, slices = empty.tally if token_accuracy else without_tokens(empty.tally), empty.slices
