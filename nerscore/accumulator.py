@@ -160,10 +160,8 @@ class Accumulator:
         """A batch of string entities grounded in `texts` (docs/scoring.md §1b) with this accumulator's options,
         not yet counted: for a caller that looks at the spans they ground to first (the Space caps the cost of
         their pairing). `update_grounded` counts it; `update` does both."""
-        predictions, references = (
-            rows_of(as_list(predictions, "predictions")),
-            rows_of(as_list(references, "references")),
-        )
+        predictions = rows_of(as_list(predictions, "predictions"))
+        references = rows_of(as_list(references, "references"))
         return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
@@ -207,9 +205,7 @@ class Accumulator:
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
         if self.tally is None:
-            return Accumulator(
-                self.options, self.ordered, other.tally, other.sentences, other.units, other.slices, other.entities
-            )
+            return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:
             return self
         units = (self.units, other.units)
