@@ -207,9 +207,7 @@ def scored_columns(
 
 def check_error_texts(form: str, options: Options, columns: Columns) -> None:
     """`errors` names entities by their texts (docs/scoring.md §11): tags take theirs from `tokens`, spans from
-    `tokens` or `texts`; a `ValueError` says what to pass."""
-    if not options.errors:
-        return
+    `tokens` or `texts`; a `ValueError` says what to pass (`count_batch` asks with `errors` alone)."""
     entry = FORMS[form]
     if columns.tokens is not None or (entry.entities and columns.texts is not None):
         return
