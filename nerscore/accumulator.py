@@ -257,9 +257,6 @@ class Accumulator:
 
     def unit_counts(self) -> SentenceCounts:
         """Each unit's counts (docs/scoring.md §9), none before a batch is added."""
-        if self.units is None and self.tally is None and self.options.bootstrap:
-            # Nothing added: an empty batch's, as wide as a batch's vectors (§10's columns, the slices' buckets).
-            return Accumulator(self.options).update(predictions=[], references=[]).unit_counts()
         if self.units is None:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
         return self.units.counts()
@@ -273,13 +270,14 @@ class Accumulator:
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         options = self.options if options is None else options
-        tally, slices = self.tally, self.slices
+        counted, tally, slices = self, self.tally, self.slices
         if tally is None:
             # Nothing was added: what was asked for reads as none found, as compute_semeval of no sentence
-            # gives it (an empty file's --diagnostics), the counts of an empty batch, whatever the options.
-            empty = Accumulator(options).update(predictions=[], references=[])
-            assert empty.tally is not None
-            tally, slices = empty.tally if token_accuracy else without_tokens(empty.tally), empty.slices
+            # gives it (an empty file's --diagnostics), the counts of an empty batch, whatever the options (its
+            # units' counts as wide as a batch's: §10's columns, the slices' buckets).
+            counted = Accumulator(options).update(predictions=[], references=[])
+            assert counted.tally is not None
+            tally, slices = counted.tally if token_accuracy else without_tokens(counted.tally), counted.slices
         if token_accuracy is False:
             tally = without_tokens(tally)
             if slices is not None:
@@ -288,7 +286,7 @@ class Accumulator:
                     for name, tallies in slices.by_bucket.items()
                 }
                 slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
-        units = self.unit_counts() if options.bootstrap else None
+        units = counted.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
 
