@@ -41,7 +41,7 @@ from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
 from .table.slices import SliceCounts, moved_columns, slices_width
-from .tally import Counted, Row, Tally, TokenCounts
+from .tally import Counted, Row, Tally
 
 
 @dataclass(frozen=True)
@@ -80,10 +80,6 @@ class PerSentence:
             return PerSentence(moved_columns(self.ints, first, columns, width), None, self.documents)
         floats = moved_columns(self.floats, first - ints_width, columns, width - ints_width)
         return PerSentence(self.ints, floats, self.documents)
-
-    def beside(self, other: PerSentence) -> PerSentence:
-        """Two systems' rows of the same sentences side by side, this system's first (compare_semeval's pairs)."""
-        return PerSentence.side_by_side((self, other), self.documents)
 
     @staticmethod
     def side_by_side(runs: Sequence[PerSentence], documents: tuple[Hashable, ...] | None = None) -> PerSentence:
@@ -164,10 +160,8 @@ class Accumulator:
         """A batch of string entities grounded in `texts` (docs/scoring.md §1b) with this accumulator's options,
         not yet counted: for a caller that looks at the spans they ground to first (the Space caps the cost of
         their pairing). `update_grounded` counts it; `update` does both."""
-        predictions, references = (
-            rows_of(as_list(predictions, "predictions")),
-            rows_of(as_list(references, "references")),
-        )
+        predictions = rows_of(as_list(predictions, "predictions"))
+        references = rows_of(as_list(references, "references"))
         return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
@@ -211,9 +205,7 @@ class Accumulator:
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
         if self.tally is None:
-            return Accumulator(
-                self.options, self.ordered, other.tally, other.sentences, other.units, other.slices, other.entities
-            )
+            return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:
             return self
         units = (self.units, other.units)
@@ -278,13 +270,14 @@ class Accumulator:
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         options = self.options if options is None else options
-        tally, slices = self.tally or Tally({}, TokenCounts() if token_accuracy else None), self.slices
-        if self.tally is None and (options.diagnostics or options.errors or options.slices):
+        counted, tally, slices = self, self.tally, self.slices
+        if tally is None:
             # Nothing was added: what was asked for reads as none found, as compute_semeval of no sentence
-            # gives it (an empty file's --diagnostics), the counts of an empty batch.
-            empty = Accumulator(options).update(predictions=[], references=[])
-            assert empty.tally is not None
-            tally, slices = empty.tally if token_accuracy else without_tokens(empty.tally), empty.slices
+            # gives it (an empty file's --diagnostics), the counts of an empty batch, whatever the options (its
+            # units' counts as wide as a batch's: §10's columns, the slices' buckets).
+            counted = Accumulator(options).update(predictions=[], references=[])
+            assert counted.tally is not None
+            tally, slices = counted.tally if token_accuracy else without_tokens(counted.tally), counted.slices
         if token_accuracy is False:
             tally = without_tokens(tally)
             if slices is not None:
@@ -293,7 +286,7 @@ class Accumulator:
                     for name, tallies in slices.by_bucket.items()
                 }
                 slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
-        units = self.unit_counts() if options.bootstrap else None
+        units = counted.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
 

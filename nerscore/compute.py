@@ -207,9 +207,7 @@ def scored_columns(
 
 def check_error_texts(form: str, options: Options, columns: Columns) -> None:
     """`errors` names entities by their texts (docs/scoring.md §11): tags take theirs from `tokens`, spans from
-    `tokens` or `texts`; a `ValueError` says what to pass."""
-    if not options.errors:
-        return
+    `tokens` or `texts`; a `ValueError` says what to pass (`count_batch` asks with `errors` alone)."""
     entry = FORMS[form]
     if columns.tokens is not None or (entry.entities and columns.texts is not None):
         return
@@ -287,14 +285,11 @@ def count_batch(
 ) -> tuple[Counted, list[Row] | Pairs | None]:
     """One pass over a batch of any form (with its `columns`, as `scored_columns` makes them): its tally, each
     sentence's scenario counts with `keep_sentences`, with `return_entities` the table of pairs (for strings, its
-    rows), and with `slices` the counts of every bucket (`Counted.slices`). The array paths make the batch's
-    table of pairs (`pairs.Pairs`), which `nerscore.table.reducers` reduces to all of these; the readable path makes
-    the same table where the array paths cannot read the input, and raises the precise error for bad input
-    (tests/test_tag_arrays.py). `lengths`, for spans: each sentence's length for the sentence_length slice where
-    `columns`' texts are longer than the sentence (`count_grounded`'s placed predictions, §1b): the slices are then
-    counted once the table is made, with these lengths. `sentence_lengths`: for tags and ids, each sentence's
-    number of tags as the alignment check measured it (`forms.batches.measured_batches`), which the array path
-    then need not measure again."""
+    rows), and with `slices` the counts of every bucket (`Counted.slices`), all reduced from the one table the
+    form's array path, else its readable path, makes (docs/architecture.md). `lengths`, for spans: each sentence's
+    length for the sentence_length slice where `columns`' texts are longer than the sentence (`count_grounded`'s
+    placed predictions, §1b). `sentence_lengths`: for tags and ids, each sentence's number of tags as the
+    alignment check measured it (`forms.batches.measured_batches`)."""
     entry = FORMS[form]
     if entry.grounded:
         return count_strings(predictions, references, options, keep_sentences, columns)[:2]
@@ -413,11 +408,9 @@ def count_grounded(
     grounded: StringSpans, options: Options, keep_sentences: bool
 ) -> tuple[Counted, list[Row] | None, list[dict[str, Any]] | None]:
     """`count_strings` of a batch already grounded by `string_batches.string_spans` with the same `options` (the
-    Space checks the grounded spans' cost in between, and grounds once): counted by `count_batch` as the spans
-    it grounds to, so that every option of spans applies; the ungrounded predictions, placed where they overlap
-    nothing, count as spurious and in `ungrounded`. A sentence's length (the sentence_length slice, §11) is its
-    text's as given, without the placed predictions. With `return_entities`, the rows and the `entities` dicts,
-    each entity with its text as given."""
+    Space checks the grounded spans' cost in between): counted as the spans it grounds to, the ungrounded
+    predictions, placed where they overlap nothing, as spurious and in `ungrounded`; a sentence's length (§11) is
+    its text's as given. With `return_entities`, the rows and the `entities` dicts, each entity's text as given."""
     counting = options.evolve(labels=None) if options.labels else options  # grounding applied labels
     lengths = [len(text) for text in grounded.texts] if options.slices else None
     if isinstance(grounded.predictions, SpanValues) and isinstance(grounded.references, SpanValues):

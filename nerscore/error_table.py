@@ -182,10 +182,6 @@ class ErrorTable(CodedCounts[ErrorKey]):
         names = (_SCENARIO_NAMES, text_names, type_names, text_names, type_names)
         return [column_names[column].tolist() for column_names, column in zip(names, codes.T)]
 
-    @property
-    def errors(self) -> dict[ErrorKey, int]:
-        return self.named
-
     def _keys(self) -> Iterator[ErrorKey]:
         return zip(*self._named_columns())
 

@@ -147,17 +147,13 @@ def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
         tags: dict[int, str] = {}
         keys: dict[int, Any] = {}
         for key, tag in label_list.items():
-            if isinstance(key, str) and len(key) > 4_000 and re.fullmatch(r"-?[0-9]+", key):  # (int() refuses)
+            digits = isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)
+            if (not digits and not is_id(key)) or (digits and len(key) > 4_000):  # (int() refuses so many digits)
+                found = f"{shown(key, 20)}, of {len(key.lstrip('-')):,} digits" if digits else shown(key)
                 raise ValueError(
-                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found "
-                    f"{shown(key, 20)}, of {len(key.lstrip('-')):,} digits"
+                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {found}"
                 )
-            if is_id(key) or (isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)):
-                label_id = int(key)
-            else:
-                raise ValueError(
-                    f"label_list keys must be integer ids (or their strings, as in a JSON config), found {shown(key)}"
-                )
+            label_id = int(key)
             if label_id in keys:
                 raise ValueError(
                     f"label_list has two keys for id {shown(label_id)}: {shown(keys[label_id])} and {shown(key)}"

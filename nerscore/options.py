@@ -373,6 +373,10 @@ class Options:
             help="add the value score: ace08, true (the default weights), or a JSON file of weights",
         ),
     )
+    # (Not a field.) The options that add to compute_semeval's result more than the overall scores: a function whose
+    # dict has no place for one refuses it, never silently ignores it (compare_runs refuses them all, summarize_runs
+    # and compare_semeval all but those they report). A new option of that kind joins here.
+    ADDING = ("bootstrap", "return_entities", "per_type", "confusion", "slices", "diagnostics", "errors")
 
     def __post_init__(self) -> None:
         # The HIPE scorer counts any shared token as an overlap: min_overlap has no meaning in its pairing.

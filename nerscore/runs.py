@@ -45,7 +45,8 @@ def summarize_runs(
     (`return_entities`, `confusion`, `slices`, `errors`) are a `ValueError`; `diagnostics`' counts are keys like
     the others."""
     checked = Options.of(**options)
-    _refuse(checked, options, "summarize_runs", ("return_entities", "confusion", "slices", "errors"))
+    reported = ("bootstrap", "per_type", "diagnostics")  # the means' intervals, the per-type keys, the counts
+    _refuse(checked, options, "summarize_runs", tuple(name for name in Options.ADDING if name not in reported))
     given = _runs(runs, "runs")
     references, columns = shared_references(references, checked, given_columns(texts, tokens, groups, documents))
     counted = _counted(given, references, checked, columns, "runs")
@@ -90,8 +91,7 @@ def compare_runs(
     units' (docs/scoring.md §9). The two systems may have different numbers of runs. `options` are
     compute_semeval's scoring options, but not those compare_semeval refuses."""
     checked = Options.of(**options)
-    refused = ("bootstrap", "return_entities", "per_type", "confusion", "slices", "diagnostics", "errors")
-    _refuse(checked, options, "compare_runs", refused)
+    _refuse(checked, options, "compare_runs", Options.ADDING)
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
     given_a, given_b = _runs(runs_a, "runs_a"), _runs(runs_b, "runs_b")

@@ -171,6 +171,10 @@ def test_only_an_accumulator_adds_to_an_accumulator(other: Any) -> None:
         pytest.param({"errors": 3}, id="errors"),
         pytest.param({"slices": ["entity_length", "sentence_length"]}, id="slices"),
         pytest.param({"diagnostics": True, "errors": True, "slices": ["entity_length"]}, id="all"),
+        # Intervals of no unit were IndexError (overlap) or a reshape's ValueError (slices): no unit is a batch's
+        # width, §10's columns and the buckets included.
+        pytest.param({"bootstrap": 5, "partial_credit": "overlap"}, id="bootstrap-overlap"),
+        pytest.param({"bootstrap": 5, "value": True, "slices": ["entity_length"]}, id="bootstrap-value-slices"),
     ],
 )
 def test_nothing_added_reads_as_nothing_found(options: dict[str, Any]) -> None:

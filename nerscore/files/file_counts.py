@@ -127,12 +127,10 @@ def count_tag_file(
     its documents are numbered within it)."""
     documents: list[int] = []
     sentences = read_conll(text_lines(handle, source), source, documents if by_document else None)
-    read = 0
     for chunk in _chunks(sentences, lambda sentence: len(sentence.tokens), _CLI_CHUNK_TOKENS):
         # The reader has numbered exactly the sentences it gave: those of this chunk are the last.
-        ids = [(file, document) for document in documents[read : read + len(chunk)]] if by_document else None
+        ids = [(file, document) for document in documents[-len(chunk) :]] if by_document else None
         total = total.add(_count_sentences(chunk, source, total.options, total.options.bootstrap > 0), len(chunk), ids)
-        read += len(chunk)
     return total
 
 
@@ -209,8 +207,8 @@ def count_systems(
 ) -> Systems:
     """Read every system's file (--compare A B; --runs, then --runs-b) sentence by sentence, in step, checking
     that each holds the first file's tokens and reference tags, and count them a chunk at a time (with
-    `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
-    (`PerSentence.beside`); --runs', every run's six scenario counts."""
+    `by_document`, in the documents of the first file). Each unit's row: every system's (or run's) vector side by
+    side (`PerSentence.side_by_side`)."""
     counts = [Accumulator(options) for _ in sources]
     units: CountRuns | PerSentence | None = None
     documents: list[int] = []
@@ -225,7 +223,6 @@ def count_systems(
                 _check_same_sentence(sentences[0], sentences[index], (sources[0], sources[index]), flag)
             yield sentences
 
-    read = 0
     for chunk in _chunks(in_step(), lambda sentences: len(sentences[0].tokens), _CLI_CHUNK_TOKENS):
         counted = [
             _count_sentences([sentences[index] for sentences in chunk], source, options, keep_sentences)
@@ -237,20 +234,15 @@ def count_systems(
             for total, found in zip(counts, counted)
         ]
         if keep_sentences:
-            ids = tuple(documents[read : read + len(chunk)]) if by_document else None
-            if flag == "--compare":
-                rows_a, rows_b = (PerSentence(*per_sentence_columns(found), ids) for found in counted)
-                rows = rows_a.beside(rows_b)
-            else:
-                rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
+            ids = tuple(documents[-len(chunk) :]) if by_document else None  # the first file's, numbered last
+            rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
             units = add_units(units, rows if by_document else CountRuns((rows.counts(),)))
-        read += len(chunk)
     unit_counts = None if units is None else units.counts()
     if unit_counts is None:
         # (no sentence: each system's six counts, and docs/scoring.md §10's weighted columns when asked for)
         width = len(sources) * (len(SCENARIOS) + weighted_width(options))
         unit_counts = SentenceCounts.of(np.zeros((0, width), dtype=np.int64))
-    return Systems(counts, unit_counts, read, len(set(documents)))
+    return Systems(counts, unit_counts, counts[0].sentences, len(set(documents)))
 
 
 def _check_same_sentence(

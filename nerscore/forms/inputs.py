@@ -172,10 +172,8 @@ def side_forms(predictions: list[list], references: list[list]) -> tuple[str | N
 
 def _forms(predictions: Batch, references: Batch) -> tuple[str | None, str | None]:
     """`side_forms` of two sides as `as_list` returns them."""
-    value = first_value(references)
-    reference_form = None if value is None else value_form(value)
-    value = first_value(predictions)
-    return reference_form, None if value is None else value_form(value)
+    reference, predicted = first_value(references), first_value(predictions)
+    return None if reference is None else value_form(reference), None if predicted is None else value_form(predicted)
 
 
 def holds_ids(predictions: list[list], references: list[list]) -> bool | None:
@@ -358,7 +356,7 @@ def as_fragment_span(entity: Mapping) -> Span:
         if start == end:
             raise InvalidInputError(f"{where} is empty; expected start < end (end is exclusive)")
         checked.append((start, end))
-    key = "type" if "type" in entity else next((key for key in TYPE_KEYS if key in entity), None)
+    key = next((key for key in TYPE_KEYS if key in entity), None)
     entity_type = None if key is None else entity[key]
     if not isinstance(entity_type, str) or not entity_type:
         raise InvalidInputError(

@@ -200,8 +200,7 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     else:
         grounded = ground_batch(predictions, references, options, texts, with_names=options.return_entities)
         ungrounded = list(grounded.ungrounded)
-        placed_r = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.references]
-        placed_p = [[(span.start, span.end, span.entity_type) for span in side] for side in grounded.predictions]
+        placed_r, placed_p = _triples(grounded.references), _triples(grounded.predictions)
         assert texts is not None  # ground_batch refuses strings without texts
         for sentence, spans in _placed(ungrounded, texts).items():
             placed_p[sentence] = [*placed_p[sentence], *spans]
@@ -213,6 +212,10 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
         placed_texts[sentence] = "\n".join([texts[sentence], *(given for _, given in ungrounded[sentence])])
     span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
     return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded)
+
+
+def _triples(sentences: Sequence[Sequence[Span]]) -> list[list[SpanTriple]]:
+    return [[(span.start, span.end, span.entity_type) for span in spans] for spans in sentences]
 
 
 def _placed(ungrounded: Sequence[Sequence[tuple[str, str]]], texts: Sequence[str]) -> dict[int, list[SpanTriple]]:
@@ -286,11 +289,8 @@ def ground_batch_values(
                 one = ground_batch([predictions[sentence]], [references[sentence]], options, [text], with_names=False)
             except InvalidInputError as error:
                 raise error.at(sentence=sentence) from None
-            grounded = (
-                [(span.start, span.end, span.entity_type) for span in one.references[0]],
-                [(span.start, span.end, span.entity_type) for span in one.predictions[0]],
-                one.ungrounded[0],
-            )
+            spans_r, spans_p = _triples([one.references[0], one.predictions[0]])
+            grounded = (spans_r, spans_p, one.ungrounded[0])
         separate_r[sentence], separate_p[sentence], left[sentence] = grounded
     parts_p, parts_r = (
         [batch_p, triples_as_columns(separate_p, names)],

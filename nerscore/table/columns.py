@@ -56,10 +56,6 @@ def _id_problem(value: Any) -> str | None:
     return None
 
 
-def _tokens_value(value: Any) -> tuple[str, ...]:
-    return tuple(value)
-
-
 def _same(value: Any) -> Any:
     return value
 
@@ -91,7 +87,7 @@ COLUMNS = {
             "tokens",
             "the tokens of each sentence, aligned with its tags",
             _tokens_problem,
-            _tokens_value,
+            tuple,
             lists_of_strings=True,
         ),
         Column("groups", "a label of each sentence (the `group` slice)", _id_problem, is_id=True, plain=(str, int)),
@@ -147,9 +143,7 @@ class Columns:
                 # lists' headers (measured after the strings' check, which reads every token, they were read from
                 # memory again: 0.5 ms of 20,000 x 20 tokens); `kept_tokens` compares them with the tags'.
                 lengths = list(map(len, values))
-                if not _all_strings(values):
-                    return cls.of(sentences, **given)
-                if len(values) != sentences:
+                if not _all_strings(values) or len(values) != sentences:
                     return cls.of(sentences, **given)  # its error
                 others = cls.of(sentences, **{**given, "tokens": None})
                 # The caller's sequence itself, not a tuple of it: a new tuple of the sentences' lists is a young
