@@ -60,21 +60,61 @@ class Ratios:
     def means(self, zero_division: float) -> list[float]:
         """The macro P, R and F over the rows: exact means, correctly rounded once (Python's int division rounds
         correctly); `zero_division` with no row."""
-        rows = len(self.precision[0])
-        if not rows:
+        if not len(self.precision[0]):
             return [zero_division] * 3
+        return [_mean(numerators, denominators) for numerators, denominators in self]
+
+    def grouped_means(self, starts: np.ndarray, zero_division: float) -> list[list[float]]:
+        """`means` of consecutive groups of rows (the types of each of several tallies, stacked): group g holds
+        the rows from starts[g] to the next start (the last, to the end). P's, R's and F's lists of the same
+        exact means, correctly rounded once: over each group's least common denominator in int64 where every
+        integer of it stays below 2**53 (float64 then divides exact integers, which IEEE rounds correctly, as
+        Python's int division does), else by `means`' sums."""
+        starts = np.asarray(starts, dtype=np.int64)
+        sizes = np.diff(np.append(starts, len(self.precision[0])))
+        filled = np.flatnonzero(sizes)
+        at, lengths = starts[filled], sizes[filled]
         means = []
         for numerators, denominators in self:
-            if rows <= _FEW_ROWS:
-                # A few types: over their least common denominator, in Python integers (every denominator is > 0).
-                terms = denominators.tolist()
-                common = math.lcm(*terms)
-                numerator = sum(n * (common // d) for n, d in zip(numerators.tolist(), terms))
-                means.append(numerator / (common * rows))
-                continue
-            numerator, denominator = _sum_of_ratios(_grouped(numerators, denominators))
-            means.append(numerator / (denominator * rows))
+            measure: list[float] = [zero_division] * len(starts)
+            small = np.zeros(len(filled), dtype=bool)
+            if len(filled) and numerators.dtype != object and denominators.dtype != object:
+                # The common denominator is at most the product of the group's, the sum of its terms at most the
+                # group's size times the largest numerator times it: bounded by the sum of their bit lengths
+                # (a float's exponent is an integer's bit length, or one more where the float rounds up).
+                bits = np.add.reduceat(np.frexp(denominators.astype(np.float64))[1], at)
+                bits += np.frexp(np.maximum.reduceat(np.abs(numerators), at).astype(np.float64))[1]
+                bits += np.frexp(lengths.astype(np.float64))[1]
+                small = bits <= 53
+            if small.any():
+                # The other groups' rows as 0 / 1, so that one pass over every row leaves them out.
+                kept = np.repeat(small, lengths)
+                kept_denominators = np.where(kept, denominators, 1)
+                common = np.lcm.reduceat(kept_denominators, at)
+                sums = np.add.reduceat(
+                    np.where(kept, numerators, 0) * (np.repeat(common, lengths) // kept_denominators), at
+                )
+                values = sums / (common * lengths)
+                for group, value in zip(filled[small].tolist(), values[small].tolist()):
+                    measure[group] = value
+            for group in filled[~small].tolist():
+                stop = starts[group] + sizes[group]
+                measure[group] = _mean(numerators[starts[group] : stop], denominators[starts[group] : stop])
+            means.append(measure)
         return means
+
+
+def _mean(numerators: np.ndarray, denominators: np.ndarray) -> float:
+    """The exact mean of the ratios numerators[i] / denominators[i] (at least one), correctly rounded once."""
+    rows = len(numerators)
+    if rows <= _FEW_ROWS:
+        # A few types: over their least common denominator, in Python integers (every denominator is > 0).
+        terms = denominators.tolist()
+        common = math.lcm(*terms)
+        numerator = sum(n * (common // d) for n, d in zip(numerators.tolist(), terms))
+        return numerator / (common * rows)
+    numerator, denominator = _sum_of_ratios(_grouped(numerators, denominators))
+    return numerator / (denominator * rows)
 
 
 @dataclass(frozen=True)
