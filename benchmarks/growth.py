@@ -1,6 +1,7 @@
 """How the cost of hostile input grows with it, each size in turn (issue 31 and its red teams): the dense overlaps'
 memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), HIPE token
-lines that start with a space (`--hipe-spaces`), and the group slice's scores (`--group-scores`). Each goal is a cost that follows the input's size.
+lines that start with a space (`--hipe-spaces`), and the group slice's scores (`--group-scores`). Each goal is a
+cost that follows the input's size.
 
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes

@@ -178,27 +178,45 @@ class Rule:
 
     # -- floats ---------------------------------------------------------------------------------------------
 
-    def share(self, credit: np.ndarray, total: np.ndarray) -> np.ndarray:
-        """credit / total in floats, `zero_division` where total is not above 0."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(total > 0, credit / total, self.zero_division)
+    def share(self, credit: np.ndarray, total: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """credit / total in floats, `zero_division` where total is not above 0 (into `out` where given)."""
+        seen = np.asarray(total) > 0
+        if out is None:
+            out = np.empty(np.broadcast_shapes(np.shape(credit), seen.shape))
+        out[...] = self.zero_division
+        np.divide(credit, total, out=out, where=seen)
+        return out
 
-    def f(self, precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
-        """F_β of float precision and recall arrays, 0 where β²·P + R = 0."""
+    def f(self, precision: np.ndarray, recall: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """F_β of float precision and recall arrays, 0 where β²·P + R = 0 (into `out` where given)."""
         try:
             weights = (self.beta**2, 1.0)
         except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option):
             weights = (1.0, (1 / self.beta) ** 2)  # the same F over β², (1 + 1/β²)·P·R / (P + R/β²)
         with np.errstate(divide="ignore", invalid="ignore"):
-            denominator = weights[0] * precision + weights[1] * recall
-            return np.where(denominator > 0, (weights[0] + weights[1]) * precision * recall / denominator, 0.0)
+            denominator = weights[0] * precision
+            denominator += weights[1] * recall
+            numerator = (weights[0] + weights[1]) * precision
+            numerator *= recall
+        if out is None:
+            out = np.empty(denominator.shape)
+        out[...] = 0.0
+        # ((1 + β²)·P)·R / (β²·P + R), in that order (the floats the statistics always gave).
+        np.divide(numerator, denominator, out=out, where=denominator > 0)
+        return out
 
     def floats(
         self, precision_credit: np.ndarray, actual: np.ndarray, recall_credit: np.ndarray, possible: np.ndarray
     ) -> np.ndarray:
-        """P, R and F in floats, stacked on a last axis of 3."""
-        precision, recall = self.share(precision_credit, actual), self.share(recall_credit, possible)
-        return np.stack((precision, recall, self.f(precision, recall)), axis=-1)
+        """P, R and F in floats, stacked on a last axis of 3 (each written in place there: no stacking copy)."""
+        shape = np.broadcast_shapes(*(np.shape(term) for term in (precision_credit, actual, recall_credit, possible)))
+        out = np.empty((*shape, 3))
+        precision, recall = (
+            self.share(precision_credit, actual, out[..., 0]),
+            self.share(recall_credit, possible, out[..., 1]),
+        )
+        self.f(precision, recall, out[..., 2])
+        return out
 
 
 def _largest(values: np.ndarray) -> int:
