@@ -1,12 +1,14 @@
 """How the cost of hostile input grows with it, each size in turn (issue 31 and its red teams): the dense overlaps'
 memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), HIPE token
-lines that start with a space (`--hipe-spaces`), and an onion of discontinuous entities against the same onion
-without fragments (`--fragments`). Each goal is a cost that follows the input's size.
+lines that start with a space (`--hipe-spaces`), an onion of discontinuous entities against the same onion without
+fragments (`--fragments`), and the group slice's scores (`--group-scores`). Each goal is a cost that follows the
+input's size.
 
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
     python benchmarks/growth.py --hipe-spaces                                            # seconds
     python benchmarks/growth.py --fragments [--against PATH]                             # a minute (main's: 2)
+    python benchmarks/growth.py --group-scores [--against PATH]                          # about 3 minutes
 """
 
 from __future__ import annotations
@@ -158,6 +160,75 @@ def group_bootstrap(against: Path | None = None, sizes: Sequence[int] = (500, 1_
     return rows
 
 
+# The group slice, one group a sentence (so the buckets grow with the sentences): each bucket's scores, four schemes
+# of P, R, F and the MUC counts, were computed bucket by bucket (0.3 ms a bucket: compare_semeval scores both
+# systems' buckets), and are now computed for every bucket at once (`nerscore.stacked_scores`).
+_GROUP_SCORES_RUN = """
+import random, sys, time
+sys.path.insert(0, {repo!r})
+import nerscore
+rng = random.Random(0)
+def sentence():
+    entities, at = [], 0
+    for _ in range(rng.randint(0, 3)):
+        start = at + rng.randint(0, 2)
+        at = start + rng.randint(1, 3)
+        entities.append((start, at, rng.choice(["PER", "LOC", "ORG"])))
+    return entities
+references = [sentence() for _ in range({n})]
+a = [[(s, e + (rng.random() < 0.2), t) for s, e, t in r] for r in references]
+b = [[(s, e, rng.choice(["PER", "LOC"]) if rng.random() < 0.2 else t) for s, e, t in r] for r in references]
+shared = dict(references=references, groups=list(range({n})), slices=["group"])
+nerscore.compare_semeval(predictions_a=a[:50], predictions_b=b[:50], references=references[:50],
+                         groups=list(range(50)), slices=["group"], n_resamples=10)  # (imports and first calls)
+start = time.process_time()
+nerscore.compute_semeval(predictions=a, **shared)
+middle = time.process_time()
+nerscore.compare_semeval(predictions_a=a, predictions_b=b, n_resamples={resamples}, **shared)
+print(middle - start, time.process_time() - middle, sep="\t")
+"""
+
+
+def group_scores(
+    against: Path | None = None, sizes: Sequence[int] = (1_000, 2_000, 5_000), repeats: int = 3, resamples: int = 1_000
+) -> list[str]:
+    """Rows "| groups (one a sentence) | call | checkout | CPU s median | fastest | median / against's | fastest /
+    against's |" of compute_semeval(slices=["group"]) and compare_semeval(slices=["group"], n_resamples=1,000),
+    each run in a subprocess of its own; with `against` (another checkout, e.g. main's), in turns with this one."""
+    import statistics
+    import subprocess
+
+    checkouts = [("this", REPO)] + ([] if against is None else [(against.name, against)])
+    times: dict[tuple[int, str, str], list[float]] = {}
+    for _ in range(repeats):
+        for n in sizes:
+            for checkout, repo in checkouts:
+                code = _GROUP_SCORES_RUN.format(repo=str(repo), n=n, resamples=resamples)
+                done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+                for call, seconds in zip(("compute", "compare"), done.stdout.split()):
+                    times.setdefault((n, call, checkout), []).append(float(seconds))
+                progress(f"group scores: {n:,} groups ({checkout}): {done.stdout.strip()}")
+    rows = [
+        "| groups (one a sentence) | call | checkout | CPU s median | fastest | median / against's | fastest / "
+        "against's |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for n in sizes:
+        for call in ("compute", "compare"):
+            base = times.get((n, call, checkouts[-1][0]), [])
+            for checkout, _ in checkouts:
+                found = times[n, call, checkout]
+                ratios = (
+                    f"{statistics.median(found) / statistics.median(base):.2f} | {min(found) / min(base):.2f}"
+                    if against is not None
+                    else " | "
+                )
+                rows.append(
+                    f"| {n:,} | {call} | {checkout} | {statistics.median(found):.2f} | {min(found):.2f} | {ratios} |"
+                )
+    return rows
+
+
 def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3) -> list[str]:
     """Rows "| lines | CPU s | x the size before |" of read_hipe on one document of token lines that start with a
     space (red team 2, stop 39: each was looked up by tuple.index when its document closed, quadratic; 16,000 such
@@ -246,8 +317,11 @@ if __name__ == "__main__":
     )
     parser.add_argument("--hipe-spaces", action="store_true", help="read_hipe on lines that start with a space")
     parser.add_argument("--fragments", action="store_true", help="an onion of discontinuous entities, and of spans")
+    parser.add_argument("--group-scores", action="store_true", help="the group slice's buckets scored, 5,000 groups")
     parser.add_argument(
-        "--against", type=Path, help="--memory, --group-bootstrap, --fragments: another checkout measured in turns"
+        "--against",
+        type=Path,
+        help="--memory, --group-bootstrap, --fragments, --group-scores: another checkout measured in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -263,3 +337,5 @@ if __name__ == "__main__":
         print("\n".join(hipe_spaces()))
     if arguments.fragments:
         print("\n".join(fragmented_onion(arguments.against)))
+    if arguments.group_scores:
+        print("\n".join(group_scores(arguments.against)))

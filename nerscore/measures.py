@@ -60,21 +60,61 @@ class Ratios:
     def means(self, zero_division: float) -> list[float]:
         """The macro P, R and F over the rows: exact means, correctly rounded once (Python's int division rounds
         correctly); `zero_division` with no row."""
-        rows = len(self.precision[0])
-        if not rows:
+        if not len(self.precision[0]):
             return [zero_division] * 3
+        return [_mean(numerators, denominators) for numerators, denominators in self]
+
+    def grouped_means(self, starts: np.ndarray, zero_division: float) -> list[list[float]]:
+        """`means` of consecutive groups of rows (the types of each of several tallies, stacked): group g holds
+        the rows from starts[g] to the next start (the last, to the end). P's, R's and F's lists of the same
+        exact means, correctly rounded once: over each group's least common denominator in int64 where every
+        integer of it stays below 2**53 (float64 then divides exact integers, which IEEE rounds correctly, as
+        Python's int division does), else by `means`' sums."""
+        starts = np.asarray(starts, dtype=np.int64)
+        sizes = np.diff(np.append(starts, len(self.precision[0])))
+        filled = np.flatnonzero(sizes)
+        at, lengths = starts[filled], sizes[filled]
         means = []
         for numerators, denominators in self:
-            if rows <= _FEW_ROWS:
-                # A few types: over their least common denominator, in Python integers (every denominator is > 0).
-                terms = denominators.tolist()
-                common = math.lcm(*terms)
-                numerator = sum(n * (common // d) for n, d in zip(numerators.tolist(), terms))
-                means.append(numerator / (common * rows))
-                continue
-            numerator, denominator = _sum_of_ratios(_grouped(numerators, denominators))
-            means.append(numerator / (denominator * rows))
+            measure: list[float] = [zero_division] * len(starts)
+            small = np.zeros(len(filled), dtype=bool)
+            if len(filled) and numerators.dtype != object and denominators.dtype != object:
+                # The common denominator is at most the product of the group's, the sum of its terms at most the
+                # group's size times the largest numerator times it: bounded by the sum of their bit lengths
+                # (a float's exponent is an integer's bit length, or one more where the float rounds up).
+                bits = np.add.reduceat(np.frexp(denominators.astype(np.float64))[1], at)
+                bits += np.frexp(np.maximum.reduceat(np.abs(numerators), at).astype(np.float64))[1]
+                bits += np.frexp(lengths.astype(np.float64))[1]
+                small = bits <= 53
+            if small.any():
+                # The other groups' rows as 0 / 1, so that one pass over every row leaves them out.
+                kept = np.repeat(small, lengths)
+                kept_denominators = np.where(kept, denominators, 1)
+                common = np.lcm.reduceat(kept_denominators, at)
+                sums = np.add.reduceat(
+                    np.where(kept, numerators, 0) * (np.repeat(common, lengths) // kept_denominators), at
+                )
+                values = sums / (common * lengths)
+                for group, value in zip(filled[small].tolist(), values[small].tolist()):
+                    measure[group] = value
+            for group in filled[~small].tolist():
+                stop = starts[group] + sizes[group]
+                measure[group] = _mean(numerators[starts[group] : stop], denominators[starts[group] : stop])
+            means.append(measure)
         return means
+
+
+def _mean(numerators: np.ndarray, denominators: np.ndarray) -> float:
+    """The exact mean of the ratios numerators[i] / denominators[i] (at least one), correctly rounded once."""
+    rows = len(numerators)
+    if rows <= _FEW_ROWS:
+        # A few types: over their least common denominator, in Python integers (every denominator is > 0).
+        terms = denominators.tolist()
+        common = math.lcm(*terms)
+        numerator = sum(n * (common // d) for n, d in zip(numerators.tolist(), terms))
+        return numerator / (common * rows)
+    numerator, denominator = _sum_of_ratios(_grouped(numerators, denominators))
+    return numerator / (denominator * rows)
 
 
 @dataclass(frozen=True)
@@ -138,27 +178,45 @@ class Rule:
 
     # -- floats ---------------------------------------------------------------------------------------------
 
-    def share(self, credit: np.ndarray, total: np.ndarray) -> np.ndarray:
-        """credit / total in floats, `zero_division` where total is not above 0."""
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(total > 0, credit / total, self.zero_division)
+    def share(self, credit: np.ndarray, total: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """credit / total in floats, `zero_division` where total is not above 0 (into `out` where given)."""
+        seen = np.asarray(total) > 0
+        if out is None:
+            out = np.empty(np.broadcast_shapes(np.shape(credit), seen.shape))
+        out[...] = self.zero_division
+        np.divide(credit, total, out=out, where=seen)
+        return out
 
-    def f(self, precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
-        """F_β of float precision and recall arrays, 0 where β²·P + R = 0."""
+    def f(self, precision: np.ndarray, recall: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """F_β of float precision and recall arrays, 0 where β²·P + R = 0 (into `out` where given)."""
         try:
             weights = (self.beta**2, 1.0)
         except OverflowError:  # a β above 1.34e154, whose square no float holds (any finite β is an option):
             weights = (1.0, (1 / self.beta) ** 2)  # the same F over β², (1 + 1/β²)·P·R / (P + R/β²)
         with np.errstate(divide="ignore", invalid="ignore"):
-            denominator = weights[0] * precision + weights[1] * recall
-            return np.where(denominator > 0, (weights[0] + weights[1]) * precision * recall / denominator, 0.0)
+            denominator = weights[0] * precision
+            denominator += weights[1] * recall
+            numerator = (weights[0] + weights[1]) * precision
+            numerator *= recall
+        if out is None:
+            out = np.empty(denominator.shape)
+        out[...] = 0.0
+        # ((1 + β²)·P)·R / (β²·P + R), in that order (the floats the statistics always gave).
+        np.divide(numerator, denominator, out=out, where=denominator > 0)
+        return out
 
     def floats(
         self, precision_credit: np.ndarray, actual: np.ndarray, recall_credit: np.ndarray, possible: np.ndarray
     ) -> np.ndarray:
-        """P, R and F in floats, stacked on a last axis of 3."""
-        precision, recall = self.share(precision_credit, actual), self.share(recall_credit, possible)
-        return np.stack((precision, recall, self.f(precision, recall)), axis=-1)
+        """P, R and F in floats, stacked on a last axis of 3 (each written in place there: no stacking copy)."""
+        shape = np.broadcast_shapes(*(np.shape(term) for term in (precision_credit, actual, recall_credit, possible)))
+        out = np.empty((*shape, 3))
+        precision, recall = (
+            self.share(precision_credit, actual, out[..., 0]),
+            self.share(recall_credit, possible, out[..., 1]),
+        )
+        self.f(precision, recall, out[..., 2])
+        return out
 
 
 def _largest(values: np.ndarray) -> int:

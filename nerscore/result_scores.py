@@ -41,7 +41,7 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
 
 class _Terms(NamedTuple):
     """What `scores` reads of one tally before its exact ratios: its columns, each scheme's counts, and each
-    scheme's per-type terms (`_type_terms`)."""
+    scheme's per-type terms (`type_terms`)."""
 
     columns: CellColumns
     counts: list[Counts]
@@ -63,8 +63,8 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
     # Every scheme's totals of every tally in one exact computation, and every scheme's types in another: the
     # schemes are rows of one array as the types are.
     totals = (row for part in terms for row in map(_credits, part.counts, part.credits))
-    overall = [value.tolist() for value in rule.exact(*_stacked(totals)).values()]
-    type_ratios = rule.exact(*_stacked(scheme_terms[:4] for part in terms for scheme_terms in part.type_terms))
+    overall = [value.tolist() for value in rule.exact(*stacked_terms(totals)).values()]
+    type_ratios = rule.exact(*stacked_terms(scheme_terms[:4] for part in terms for scheme_terms in part.type_terms))
     results = []
     overall_at = types_at = 0
     for tally, part in zip(tallies, terms):
@@ -84,11 +84,11 @@ def _terms_of(tally: Tally, options: Options, labels: list[str] | None, schemes:
         None if scheme != "partial" else partial_credit(tally, options, scheme_counts.partial)
         for scheme, scheme_counts in zip(schemes, counts)
     ]
-    type_terms = [
-        _type_terms(*sides, None if credit is None else _type_credits(*sides, tally, options, columns))
+    by_scheme = [
+        type_terms(*sides, None if credit is None else type_credits(*sides, tally, options, columns))
         for sides, credit in zip(map(columns.totals_by_type, schemes), credits)
     ]
-    return _Terms(columns, counts, credits, type_terms)
+    return _Terms(columns, counts, credits, by_scheme)
 
 
 def _scores_dict(
@@ -145,17 +145,17 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     columns = CellColumns.of(tally, list(names))
     f_name = options.f_name
     schemes = options.evaluation_schemes
-    type_terms = []
+    scheme_terms = []
     for sides, scheme in zip(map(columns.totals_by_type, schemes), schemes):
         # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
         numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
-        type_terms.append(_type_terms(*sides, _type_credits(*sides, tally, options, columns) if numeric else None))
+        scheme_terms.append(type_terms(*sides, type_credits(*sides, tally, options, columns) if numeric else None))
     # Every scheme's buckets in one exact computation (each row's ratio is its own).
-    ratios = Rule.of(options).exact(*_stacked(terms[:4] for terms in type_terms))
+    ratios = Rule.of(options).exact(*stacked_terms(terms[:4] for terms in scheme_terms))
     values = [value.tolist() for value in ratios.values()]
     out: dict[str, dict[str, Any]] = {}
     keys = ("precision", "recall", f_name, "possible", "actual")
-    for index, (scheme, terms) in enumerate(zip(schemes, type_terms)):
+    for index, (scheme, terms) in enumerate(zip(schemes, scheme_terms)):
         rows = slice(index * columns.types, (index + 1) * columns.types)
         measures = zip(names, *(value[rows] for value in values), terms[4].tolist(), terms[5].tolist())
         for name, precision, recall, f, possible, actual in measures:
@@ -165,7 +165,7 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     return {name: out[name] for name in names if name in out}
 
 
-def _stacked(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
+def stacked_terms(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
     """Terms of several row groups (schemes) as one array per term, the groups one after the other."""
     return [np.concatenate(term) for term in zip(*rows)]
 
@@ -192,14 +192,14 @@ def _credits(counts: Counts, credit: Fraction | None) -> tuple[np.ndarray, ...]:
     return tuple(np.array([term], dtype=object) for term in terms)
 
 
-def _type_terms(
+def type_terms(
     reference_side: np.ndarray,
     prediction_side: np.ndarray,
     credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> tuple[np.ndarray, ...]:
     """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
     credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
-    recall total, precision credit, precision total) (`_type_credits`)."""
+    recall total, precision credit, precision total) (`type_credits`)."""
     correct, incorrect, partial, missed = reference_side[:, :4].T
     possible = correct + incorrect + partial + missed
     actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
@@ -211,10 +211,14 @@ def _type_terms(
     return precision_credit, precision_total, recall_credit, recall_total, possible, actual
 
 
-def _type_credits(
-    reference_side: np.ndarray, prediction_side: np.ndarray, tally: Tally, options: Options, columns: CellColumns
+def type_credits(
+    reference_side: np.ndarray,
+    prediction_side: np.ndarray,
+    tally: Tally | None,
+    options: Options,
+    columns: CellColumns,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The partial scheme's credit of each type, as `_type_terms` takes it: (recall credit, recall total,
+    """The partial scheme's credit of each type, as `type_terms` takes it: (recall credit, recall total,
     precision credit, precision total), the credit of a pair going to the reference's type on the recall side
     and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
     exact whatever their size."""
@@ -228,6 +232,7 @@ def _type_credits(
         c = Fraction(options.partial_credit)
         n, d = c.numerator, c.denominator
         return d * correct_r + n * partial_r, d * possible, d * correct_p + n * partial_p, d * actual
+    assert tally is not None  # (the overlap credit is a tally's own)
     index = {entity_type: position for position, entity_type in enumerate(columns.entity_types)}
     shares: list[list[Fraction]] = [[Fraction(0)] * columns.types, [Fraction(0)] * columns.types]
     for (reference_type, predicted_type), share in (tally.credit or {}).items():

@@ -42,6 +42,7 @@ ORDER = [
     "error_table",
     "tally",
     "result_scores",
+    "stacked_scores",
     "table.columns",
     "table.pairs",
     "table.row_texts",

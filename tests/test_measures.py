@@ -77,3 +77,33 @@ def test_macro_means_are_exact_on_either_side_of_few_rows(size: int, largest: in
     expected = [by_fractions(*row, rule) for row in rows]
     for measure in range(3):
         assert means[measure] == float(sum((row[measure] for row in expected), Fraction(0)) / size)
+
+
+def floats_as_written(rule: Rule, credit_p, total_p, credit_r, total_r) -> np.ndarray:
+    """`Rule.floats` as its formulas read, each measure a whole array then stacked (what it computed before it
+    wrote into one array): the floats it gives must be these, to the bit."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(total_p > 0, credit_p / total_p, rule.zero_division)
+        recall = np.where(total_r > 0, credit_r / total_r, rule.zero_division)
+        try:
+            weights = (rule.beta**2, 1.0)
+        except OverflowError:
+            weights = (1.0, (1 / rule.beta) ** 2)
+        denominator = weights[0] * precision + weights[1] * recall
+        f = np.where(denominator > 0, (weights[0] + weights[1]) * precision * recall / denominator, 0.0)
+    return np.stack((precision, recall, f), axis=-1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.integers(0, 7) | st.integers(0, 1 << 40)] * 4), min_size=1, max_size=20),
+    st.sampled_from((*BETAS, 1e155, 3.7)),
+    st.sampled_from(ZERO_DIVISIONS),
+)
+def test_floats_are_the_formulas_to_the_bit(rows, beta, zero_division) -> None:
+    rule = Rule(beta, zero_division)
+    credit_p, total_p, credit_r, total_r = (np.array(column, dtype=np.float64) for column in zip(*rows))
+    total_p, total_r = total_p + credit_p, total_r + credit_r  # (a credit is at most its total)
+    found = rule.floats(credit_p, total_p, credit_r, total_r)
+    expected = floats_as_written(rule, credit_p, total_p, credit_r, total_r)
+    assert found.shape == expected.shape and found.tobytes() == expected.tobytes()

@@ -8,12 +8,14 @@ from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_statistics import strict_f1_of_totals, two_systems
 from test_unit_counts import readable_by_sentence
 
 import nerscore as ns
 from nerscore.forms import tag_arrays
-from nerscore.statistics import resampling, sample_statistics
+from nerscore.statistics import paired_comparison, resampling, sample_statistics
 
 
 def comparison_keys(options: ns.Options) -> list[str]:
@@ -186,3 +188,28 @@ def test_two_equally_good_systems_are_significant_at_5_percent_about_5_percent_o
             significant[key] += result[f"{key}_p_value"] < 0.05
     rates = {key: count / replications for key, count in significant.items()}
     assert all(0.01 <= rate <= 0.10 for rate in rates.values()), rates
+
+
+def holm_step_by_step(p_values: list[float]) -> list[float]:
+    """Holm's adjustment as its definition reads, one p-value at a time (the loop `holm` replaced)."""
+    order = sorted(range(len(p_values)), key=p_values.__getitem__)
+    adjusted, running = [0.0] * len(p_values), 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([1.0, 0.5, 1 / 3, 1 / 10_001, 0.04])
+        | st.floats(0, 1)
+        | st.integers(1, 10).map(lambda c: c / 11)
+    )
+)
+def test_holm_is_the_step_by_step_adjustment(p_values: list[float]) -> None:
+    # The same floats, ties (equal p-values) taken in the order given, as the loop takes them.
+    found = paired_comparison.holm(p_values)
+    assert [value.hex() for value in found] == [value.hex() for value in holm_step_by_step(p_values)]
+    assert all(type(value) is float for value in found)

@@ -125,6 +125,52 @@ def test_slices_recounted_from_the_entities_rows_tokens_and_groups(data: tuple) 
     assert list(slices["entity_length"]) == sorted(slices["entity_length"], key=order.index)
 
 
+def as_bits(value: Any) -> Any:
+    """A result in a form that compares its key order, its types and its floats' bits."""
+    if isinstance(value, dict):
+        return [(key, as_bits(item)) for key, item in value.items()]
+    return ("float", value.hex()) if isinstance(value, float) else (type(value).__name__, value)
+
+
+SCORING_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "per_type": st.booleans(),
+        "beta": st.sampled_from([0.5, 2.0, 1e-3, 3.7]),
+        "zero_division": st.sampled_from([1.0, 0.5, 1 / 3]),
+        "labels": st.lists(st.sampled_from(["PER", "LOC", "MUSIC-NAME", "ORG"]), min_size=1, max_size=3),
+        "evaluation_schemes": st.lists(
+            st.sampled_from(["strict", "exact", "partial", "type"]), min_size=1, unique=True
+        ),
+        "confusion": st.sampled_from([True, "sparse"]),
+        "partial_credit": st.sampled_from([0.3, 0.0, 1.0]),
+    },
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(tagged(), SCORING_OPTIONS)
+def test_sentence_buckets_score_as_their_sentences_alone_to_the_bit(data: tuple, options: dict) -> None:
+    # The buckets of every sentence-level slice are scored at once (`stacked_scores`): each bucket's dict is the
+    # one of its sentences scored alone, key for key in the same order, every float to the bit, whatever the
+    # scoring options (docs/scoring.md §4, §11).
+    predictions, references, _, groups, _ = data
+    result = compute_semeval(
+        predictions=predictions, references=references, groups=groups, slices=["group", "sentence_length"], **options
+    )
+    buckets_of = {
+        "group": [str(group) for group in groups],
+        "sentence_length": [sentence_bucket(len(sentence)) for sentence in references],
+    }
+    for name, buckets in result["slices"].items():
+        for bucket, values in buckets.items():
+            kept = [i for i, b in enumerate(buckets_of[name]) if b == bucket]
+            alone = compute_semeval(
+                predictions=[predictions[i] for i in kept], references=[references[i] for i in kept], **options
+            )
+            assert as_bits(values) == as_bits(alone), (name, bucket)
+
+
 @settings(max_examples=100, deadline=None)
 @given(tagged())
 def test_each_slice_adds_up_to_the_totals_and_both_paths_agree(data: tuple) -> None:

@@ -1,0 +1,139 @@
+"""nerscore.stacked_scores: `scores_of` of many tallies at once (a slice's buckets, docs/scoring.md §11) gives each
+tally the dict `scores_of` gives it alone: the same keys in the same order, every float the same to the bit
+(Hypothesis tallies, stored as the table of pairs stores them or as dicts, counts from zero to beyond 2**53, with
+zero_division, beta, partial credits, labels, per_type, schemes and the confusion matrix); and the worked example's
+0.2 is 0.2."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import as_inputs, worked_example
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nerscore import SCENARIOS, Options, Tally, tally_semeval
+from nerscore.measures import Ratios
+from nerscore.result_scores import scores_of
+from nerscore.stacked_scores import stacked_scores
+from nerscore.tally import CellTable, TokenCounts
+
+TYPES = ("PER", "LOC", "ORG", "A", "B", "O")
+
+
+def bits(value: Any) -> Any:
+    """A result in a form that compares its key order, its types and its floats' bits."""
+    if isinstance(value, dict):
+        return [(key, bits(item)) for key, item in value.items()]
+    if isinstance(value, float):
+        return ("float", "nan" if math.isnan(value) else value.hex())
+    return (type(value).__name__, value)
+
+
+@st.composite
+def tally_lists(draw: st.DrawFn) -> list[Tally]:
+    """Several tallies over one table's type names (as a slice's buckets are) or as dicts (buckets added over
+    batches), some empty, counts small, zero-free but summing to 2**51 and more, or huge."""
+    names = tuple(draw(st.lists(st.sampled_from(TYPES), min_size=1, max_size=len(TYPES), unique=True)))
+    count = st.integers(1, 9) | st.integers(1, 1 << 40) | st.integers(1 << 50, 1 << 53)
+    tallies = []
+    for _ in range(draw(st.integers(0, 6))):
+        cells: dict[tuple[str, str | None, str | None], int] = {}
+        for scenario in draw(st.lists(st.sampled_from(SCENARIOS), max_size=12)):
+            reference = None if scenario == "II" else draw(st.sampled_from(names))
+            predicted = None if scenario == "III" else draw(st.sampled_from(names))
+            if scenario in ("I", "V"):
+                predicted = reference
+            cells[scenario, reference, predicted] = cells.get((scenario, reference, predicted), 0) + draw(count)
+        if draw(st.booleans()):
+            ids = {name: index for index, name in enumerate(names)}
+            keys = list(cells)
+            columns = [
+                np.array([SCENARIOS.index(scenario) for scenario, _, _ in keys], dtype=np.int64),
+                np.array([-1 if r is None else ids[r] for _, r, _ in keys], dtype=np.int64),
+                np.array([-1 if p is None else ids[p] for _, _, p in keys], dtype=np.int64),
+                np.array([cells[key] for key in keys], dtype=np.int64),
+            ]
+            stored: Any = CellTable(*columns, names)
+        else:
+            stored = cells
+        tokens = draw(st.none() | st.builds(TokenCounts, st.integers(0, 50), st.integers(0, 50)))
+        tallies.append(Tally(stored, tokens, ungrounded=draw(st.none() | st.integers(0, 3))))
+    return tallies
+
+
+options_of = st.builds(
+    Options.of,
+    zero_division=st.sampled_from([0.0, 1.0, 0.5, 1 / 3, 0.1]),
+    beta=st.sampled_from([1.0, 0.5, 2.0, 1e-3, 3.7, 1e10]),
+    partial_credit=st.sampled_from([0.5, 0.3, 0.0, 1.0, 0.25]),
+    labels=st.none() | st.lists(st.sampled_from([*TYPES[:-1], "NONE"]), min_size=1, max_size=4),
+    per_type=st.booleans(),
+    evaluation_schemes=st.lists(st.sampled_from(["strict", "exact", "partial", "type"]), min_size=1, unique=True),
+    confusion=st.sampled_from([False, True, "sparse"]),
+)
+
+
+def one_by_one(tallies: list[Tally], options: Options) -> Any:
+    """Each tally scored alone, or the error `scores_of` raises."""
+    try:
+        return [bits(scores_of([tally], options)[0]) for tally in tallies]
+    except ValueError as error:
+        return str(error)
+
+
+@settings(max_examples=300, deadline=None)
+@given(tally_lists(), options_of)
+def test_same_dicts_as_each_tally_alone(tallies: list[Tally], options: Options) -> None:
+    expected = one_by_one(tallies, options)
+    try:
+        found: Any = [bits(result) for result in stacked_scores(tallies, options)]
+    except ValueError as error:
+        found = str(error)
+    assert found == expected
+
+
+def test_worked_example() -> None:
+    # docs/scoring.md §6: strict precision 1 / 5, as the float 0.2, in every bucket that holds the example.
+    tally, _ = tally_semeval(**as_inputs(worked_example()))
+    results = stacked_scores([tally, Tally({}), tally], Options())
+    assert [result["strict_precision"] for result in results] == [0.2, 0.0, 0.2]
+    assert results[0] == scores_of([tally])[0]
+
+
+@pytest.mark.parametrize(
+    ("numerators", "denominators", "starts", "expected"),
+    [
+        ([1, 1, 1], [3, 6, 2], [0, 1], [1 / 3, (1 / 6 + 1 / 2) / 2]),  # one group alone, one of two rows
+        ([1, 2], [3, 3], [0, 0, 2], [0.25, 0.5, 0.25]),  # empty groups take zero_division
+    ],
+)
+def test_grouped_means(numerators: list, denominators: list, starts: list, expected: list) -> None:
+    ratios = Ratios(*[(np.array(numerators), np.array(denominators))] * 3)
+    means = ratios.grouped_means(np.array(starts), 0.25)
+    assert means == [expected] * 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 1 << 30) | st.integers(0, 9), st.integers(1, 1 << 30) | st.integers(1, 9))),
+        min_size=1,
+    ),
+    st.booleans(),
+)
+def test_grouped_means_are_means(groups: list[list[tuple[int, int]]], as_objects: bool) -> None:
+    # Each group's mean, whichever way it is computed (int64 over the least common denominator, or `means`' sums,
+    # or Python integers): `means` of its rows alone, to the bit.
+    rows = [row for group in groups for row in group]
+    dtype = object if as_objects else np.int64
+    numerators, denominators = (
+        np.array([row[side] for row in rows] or [0], dtype=dtype)[: len(rows)] for side in (0, 1)
+    )
+    ratios = Ratios(*[(numerators, denominators)] * 3)
+    starts = np.cumsum([0] + [len(group) for group in groups[:-1]])
+    expected = [ratios.rows(int(start), int(start) + len(group)).means(0.5)[0] for start, group in zip(starts, groups)]
+    assert ratios.grouped_means(starts, 0.5) == [expected] * 3
