@@ -216,5 +216,8 @@ def _std(values: list[Any], mean: float) -> float:
     largest = max(abs(value) for value in values)
     in_range = not math.isfinite(largest) or largest == 0 or 2.0**-500 < largest < 2.0**500
     shift = 0 if in_range else math.frexp(largest)[1]  # ldexp, not a factor: 2**1074 is no float
-    squares = math.fsum((math.ldexp(value, -shift) - math.ldexp(mean, -shift)) ** 2 for value in values)
+    # d * d, not d ** 2: C's pow() is not correctly rounded here (0x1.8000000000001p-2 ** 2 is an ulp below its
+    # product), and only a correctly rounded square makes the scaling change no digit.
+    differences = [math.ldexp(value, -shift) - math.ldexp(mean, -shift) for value in values]
+    squares = math.fsum(difference * difference for difference in differences)
     return math.ldexp(math.sqrt(squares / (len(values) - 1)), shift)
