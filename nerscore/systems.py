@@ -68,8 +68,8 @@ def compare_semeval(
     and shuffles are those of the totals."""
     checked = Options.of(**options)
     # Options of compute_semeval that add to its result, which compare_semeval's flat dict of overall scores
-    # has no place for: refused, never silently ignored.
-    refused = ("bootstrap", "return_entities", "per_type", "confusion", "diagnostics", "errors")
+    # has no place for (its slices it compares bucket by bucket): refused, never silently ignored.
+    refused = tuple(name for name in Options.ADDING if name != "slices")
     if given := given_options(checked, options, refused):
         raise ValueError(
             "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
