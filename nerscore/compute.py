@@ -24,8 +24,6 @@ from .forms.string_batches import StringSpans, entity_dicts, past_text
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
 from .schemes import OUTSIDE
-from .statistics.resampling import interval_keys, slice_interval_keys
-from .statistics.sample_statistics import slice_layout
 from .statistics.unit_counts import SentenceCounts, Vectors, stacked
 from .table import reducers
 from .table.columns import NO_COLUMNS, Columns
@@ -76,6 +74,10 @@ def result_dict(
             raise ValueError("slices needs the counts of each bucket; count with count_batch")
         sliced = slice_scores(slices, options)
     if options.bootstrap:
+        # Here: the resampling's modules load with the first interval, not with `import nerscore`.
+        from .statistics.resampling import interval_keys, slice_interval_keys
+        from .statistics.sample_statistics import slice_layout
+
         if sentence_counts is None:
             raise ValueError("bootstrap needs each sentence's counts; count with keep_sentences=True")
         if slices is not None and sliced is not None:

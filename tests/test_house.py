@@ -316,7 +316,8 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
 
 
 # What `import nerscore` leaves for the first use of a name of theirs (nerscore/__init__.py's `__getattr__`):
-# agreement (and fractions, which only it needs at import), the files' readers and tables, HIPE, systems and runs.
+# agreement (and fractions, which only it needs at import), the files' readers and tables, HIPE, systems and runs;
+# and the resampling's modules, which the first `bootstrap` loads (compute.result_dict).
 LOADED_ON_FIRST_USE = (
     "fractions",
     "nerscore.agreement",
@@ -332,6 +333,8 @@ LOADED_ON_FIRST_USE = (
     "nerscore.files.tables",
     "nerscore.runs",
     "nerscore.statistics.paired_comparison",
+    "nerscore.statistics.resampling",
+    "nerscore.statistics.sample_statistics",
     "nerscore.systems",
 )
 
