@@ -317,7 +317,8 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
 
 # What `import nerscore` leaves for the first use of a name of theirs (nerscore/__init__.py's `__getattr__`):
 # agreement (and fractions, which only it needs at import), the files' readers and tables, HIPE, systems and runs;
-# and the resampling's modules, which the first `bootstrap` loads (compute.result_dict).
+# the resampling's modules, which the first `bootstrap` loads (compute.result_dict); the span path's arrays, which the
+# first spans load.
 LOADED_ON_FIRST_USE = (
     "fractions",
     "nerscore.agreement",
@@ -331,6 +332,10 @@ LOADED_ON_FIRST_USE = (
     "nerscore.files.hipe_table",
     "nerscore.files.readers",
     "nerscore.files.tables",
+    "nerscore.forms.component_arrays",
+    "nerscore.forms.fragment_arrays",
+    "nerscore.forms.fragment_reading",
+    "nerscore.forms.span_arrays",
     "nerscore.runs",
     "nerscore.statistics.paired_comparison",
     "nerscore.statistics.resampling",
