@@ -48,8 +48,8 @@ from .statistics.unit_counts import SentenceCounts
 from .tally import DIAGNOSTIC_KEYS, OUTCOMES, Counts, Tally
 
 # The names of agreement, of the files' readers and tables, of HIPE and of comparing systems and runs: their modules
-# load when a name is first used (PEP 562 `__getattr__` below), so that `import nerscore` costs what scoring needs,
-# about 20% less (benchmarks/README.md: start-up); tests/test_house.py lists the modules it must not load.
+# load when a name is first used (PEP 562 `__getattr__` below), so that `import nerscore` costs what scoring needs
+# (benchmarks/README.md: the start-up rows again); tests/test_house.py lists the modules it must not load.
 _LAZY = {
     "agreement": "agreement",
     "AnnotatorBatches": "files.annotator_readers",
