@@ -22,14 +22,10 @@ keeps it across batches, processes and failed computes (`stored_batches.py`); th
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import importlib.util
-import json
 import os
-import shlex
 import sys
 from typing import Any
-from urllib.parse import unquote, urlparse
 
 
 def _install_command(extra: str = "") -> str:
@@ -38,6 +34,12 @@ def _install_command(extra: str = "") -> str:
     nerscore is not on PyPI: it installs from a clone (README: Loading). The clone is this file's folder when the
     file is run or imported from it, the folder evaluate.load was given (evaluate imports a copy of this file from
     its cache and writes the original path beside it), or the folder `pip install` read; else a placeholder."""
+    # Here: importlib.metadata (email, zipfile ...) would cost the command line a tenth of its start-up.
+    import importlib.metadata
+    import json
+    import shlex
+    from urllib.parse import unquote, urlparse
+
     here, editable = os.path.dirname(os.path.abspath(__file__)), "-e "
     folders, note = [here], os.path.join(here, os.path.basename(__file__).rsplit(".", 1)[0] + ".json")  # evaluate's
     with contextlib.suppress(OSError, ValueError, LookupError, TypeError), open(note, encoding="utf-8") as f:

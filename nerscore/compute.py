@@ -19,13 +19,10 @@ from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_s
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
-from .forms.span_arrays import SpanValues, count_spans, entity_ends
 from .forms.string_batches import StringSpans, entity_dicts, past_text
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
 from .schemes import OUTSIDE
-from .statistics.resampling import interval_keys, slice_interval_keys
-from .statistics.sample_statistics import slice_layout
 from .statistics.unit_counts import SentenceCounts, Vectors, stacked
 from .table import reducers
 from .table.columns import NO_COLUMNS, Columns
@@ -76,6 +73,10 @@ def result_dict(
             raise ValueError("slices needs the counts of each bucket; count with count_batch")
         sliced = slice_scores(slices, options)
     if options.bootstrap:
+        # Here: the resampling's modules load with the first interval, not with `import nerscore`.
+        from .statistics.resampling import interval_keys, slice_interval_keys
+        from .statistics.sample_statistics import slice_layout
+
         if sentence_counts is None:
             raise ValueError("bootstrap needs each sentence's counts; count with keep_sentences=True")
         if slices is not None and sliced is not None:
@@ -371,6 +372,9 @@ def refuse_past_texts(
 def _past_sentences(batch: list[list], texts: Sequence[str]) -> list[int]:
     """The sentences of one side of spans to read for an entity past its text: the first such, on arrays
     (`entity_ends`), none, or every sentence where the arrays cannot read the side."""
+    # Here and in count_grounded: the span path's modules load with the first spans, not with `import nerscore`.
+    from .forms.span_arrays import entity_ends
+
     read = entity_ends(batch)
     if read is None:
         return list(range(len(texts)))
@@ -411,6 +415,8 @@ def count_grounded(
     Space checks the grounded spans' cost in between): counted as the spans it grounds to, the ungrounded
     predictions, placed where they overlap nothing, as spurious and in `ungrounded`; a sentence's length (§11) is
     its text's as given. With `return_entities`, the rows and the `entities` dicts, each entity's text as given."""
+    from .forms.span_arrays import SpanValues, count_spans
+
     counting = options.evolve(labels=None) if options.labels else options  # grounding applied labels
     lengths = [len(text) for text in grounded.texts] if options.slices else None
     if isinstance(grounded.predictions, SpanValues) and isinstance(grounded.references, SpanValues):

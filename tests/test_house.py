@@ -315,6 +315,57 @@ def test_the_package_imports_numpy_and_the_standard_library_only() -> None:
         assert not third_party, f"{path.name} imports {sorted(third_party)}"
 
 
+# What `import nerscore` leaves for the first use of a name of theirs (nerscore/__init__.py's `__getattr__`):
+# agreement (and fractions, which only it needs at import), the files' readers and tables, HIPE, systems and runs;
+# the resampling's modules, which the first `bootstrap` loads (compute.result_dict); the span path's arrays, which the
+# first spans load.
+LOADED_ON_FIRST_USE = (
+    "fractions",
+    "nerscore.agreement",
+    "nerscore.agreement_units",
+    "nerscore.files.agreement_files",
+    "nerscore.files.annotations",
+    "nerscore.files.annotator_exports",
+    "nerscore.files.annotator_readers",
+    "nerscore.files.hipe",
+    "nerscore.files.hipe_model",
+    "nerscore.files.hipe_table",
+    "nerscore.files.readers",
+    "nerscore.files.tables",
+    "nerscore.forms.component_arrays",
+    "nerscore.forms.fragment_arrays",
+    "nerscore.forms.fragment_reading",
+    "nerscore.forms.span_arrays",
+    "nerscore.runs",
+    "nerscore.statistics.paired_comparison",
+    "nerscore.statistics.resampling",
+    "nerscore.statistics.sample_statistics",
+    "nerscore.systems",
+)
+
+
+def test_the_package_loads_files_agreement_and_comparisons_on_first_use() -> None:
+    probe = (
+        "import sys, nerscore\n"
+        f"print(sorted(name for name in {LOADED_ON_FIRST_USE!r} if name in sys.modules))\n"
+        "import nerscore.files.agreement_files\n"  # loads the module nerscore.agreement, not through the package
+        "print(callable(nerscore.agreement))\n"
+        "from nerscore import *\n"
+        "print(all(name in dir(nerscore) for name in nerscore.__all__))\n"
+        f"print(sorted(name for name in {LOADED_ON_FIRST_USE!r} if name not in sys.modules))\n"
+    )
+    printed = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
+    assert printed.stdout.split("\n")[:4] == ["[]", "True", "True", "[]"]
+    # Each name is its module's, whichever way it is reached (this process has imported every module by now).
+    for name in nerscore.__all__:
+        value = getattr(nerscore, name)
+        defined = getattr(value, "__module__", None)
+        if defined and defined.startswith("nerscore."):  # a function or a class (not a constant)
+            assert getattr(sys.modules[defined], name) is value, name
+    with pytest.raises(AttributeError, match="no attribute 'agreemnt'"):
+        nerscore.agreemnt  # noqa: B018
+
+
 def test_the_package_is_typed_and_licensed() -> None:
     assert (PACKAGE / "py.typed").exists()
     assert "Apache License" in (REPO / "LICENSE").read_text(encoding="utf-8")

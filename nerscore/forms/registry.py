@@ -39,7 +39,6 @@ from .inputs import (
     side_forms,
 )
 from .readable import span_rows, tag_rows_and_facts
-from .span_arrays import count_spans
 from .string_batches import StringSpans, read_span_side, string_spans
 from .tag_arrays import count_tags
 
@@ -240,6 +239,8 @@ def _count_spans(
     pairs: bool,
     _sentence_lengths: list[int] | None,
 ) -> Counted | None:
+    from .span_arrays import count_spans  # here: the span path's modules load with the first spans
+
     return count_spans(rows_of(predictions), rows_of(references), options, keep_sentences, columns, pairs)
 
 

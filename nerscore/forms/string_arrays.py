@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,7 +17,9 @@ from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from .grounding import Haystack, every_position, ground_references, needle_of
 from .inputs import StringColumns
-from .span_arrays import SpanValues
+
+if TYPE_CHECKING:
+    from .span_arrays import SpanValues
 
 SpanTriple = tuple[int, int, str]
 # Each entity's sentence, start, end and type id; the ids index a dict of type names shared by the parts joined.
@@ -39,6 +42,8 @@ def triples_as_columns(sentences: dict[int, list[SpanTriple]], names: dict[str, 
 def joined_values(size: int, parts: list[BatchSpans], names: dict[str, int]) -> SpanValues:
     """The entities of `parts` as the `SpanValues` of `size` sentences, each sentence's in the order of the parts,
     with the names of the types they hold."""
+    from .span_arrays import SpanValues  # here: the span path's modules load with the first spans
+
     parts = [part for part in parts if len(part[0])] or parts[:1]
     sentence, start, end, type_id = _concatenated(*parts) if len(parts) > 1 else parts[0]
     held = np.bincount(type_id, minlength=len(names)) > 0

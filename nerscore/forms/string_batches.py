@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,7 +28,6 @@ from ..table.columns import Columns
 from ..tally import OUTCOMES, Row
 from .grounding import Haystack, ground_predictions, ground_references, needle_of
 from .inputs import STRINGS, is_string_entity, read_spans, read_string_columns, read_strings, side_forms
-from .span_arrays import SpanValues
 from .string_arrays import (
     SpanTriple,
     batch_without_choice,
@@ -36,6 +35,9 @@ from .string_arrays import (
     sentence_without_choice,
     triples_as_columns,
 )
+
+if TYPE_CHECKING:  # the span path's columns, which grounding to arrays makes (string_arrays)
+    from .span_arrays import SpanValues
 
 
 def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = None) -> list[list[Span]]:

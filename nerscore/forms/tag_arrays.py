@@ -115,7 +115,8 @@ def chunk_bounds(offsets: np.ndarray, limit: int) -> list[int]:
     entities) start at `offsets` (0 first, their total last): a chunk ends with the sentence that crosses each
     multiple of `limit`, so that it holds about `limit` items."""
     cuts = np.searchsorted(offsets[1:], np.arange(limit, offsets[-1], limit)) + 1
-    return [0, *np.unique(cuts).tolist(), len(offsets) - 1]
+    # sorted(set()), not np.unique: numpy 2's unique imports numpy.ma when first called (8 ms of the command line)
+    return [0, *sorted(set(cuts.tolist())), len(offsets) - 1]
 
 
 class _CodeBook:
