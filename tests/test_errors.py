@@ -655,6 +655,40 @@ MISLEADING_FIRST_VALUES = [
         ["found None (NoneType)", "expected a (type, text) pair of strings"],
         id="none-among-string-entities-in-the-references",
     ),
+    # A sentence of tags nested one list too deep read as a string entity ("predictions hold string entities and
+    # references hold tags") or, of three tags, as a span; named where it is (issue 31, a newcomer's).
+    pytest.param(
+        {"predictions": [[["B-PER", "O"]]], "references": [["B-PER", "O"]]},
+        ("predictions", 0, 0, None),
+        ["['B-PER', 'O']", "a list of tags where one tag belongs", "nested one list too deep"],
+        id="tags-nested-one-list-too-deep-read-as-a-string-entity",
+    ),
+    pytest.param(
+        {"predictions": [["B-PER", "O", "O"]], "references": [[["B-PER", "O", "O"]]]},
+        ("references", 0, 0, None),
+        ["['B-PER', 'O', 'O']", "expected one list of tags per sentence"],
+        id="tags-nested-one-list-too-deep-read-as-a-span",
+    ),
+    # One sentence's entities given without their list: the entity's values were read as tags or ids ("references
+    # hold spans and predictions hold integer ids", "found integer ids; pass label_list").
+    pytest.param(
+        {"predictions": [(0, 1, "PER")], "references": [[(0, 1, "PER")]]},
+        ("predictions", 0, None, None),
+        ["found the entity (0, 1, 'PER') where a batch holds one list per sentence", "[entities]"],
+        id="a-span-where-a-sentence-belongs",
+    ),
+    pytest.param(
+        {"predictions": [(0, 1, "PER")], "references": [(0, 1, "PER")]},
+        ("references", 0, None, None),
+        ["found the entity (0, 1, 'PER') where a batch holds one list per sentence"],
+        id="spans-where-sentences-belong-on-both-sides",
+    ),
+    pytest.param(
+        {"predictions": [[], ("PER", "Ann")], "references": [[], [("PER", "Ann")]], "texts": ["", "Ann"]},
+        ("predictions", 1, None, None),
+        ["found the entity ('PER', 'Ann') where a batch holds one list per sentence"],
+        id="a-string-entity-where-a-sentence-belongs",
+    ),
 ]
 
 

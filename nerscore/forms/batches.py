@@ -14,7 +14,7 @@ from ..option_checks import is_id
 from ..options import Options
 from ..schemes import TagTable
 from ..span import LOGITS_HINT, looks_like_scores
-from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, rows_of
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, misplaced_entity, rows_of
 
 
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
@@ -73,6 +73,15 @@ def ids_to_tags(
 ) -> tuple[list[list[str]], list[list[str]]]:
     """Tags for ids, dropping the positions whose reference is `ignore_index`; errors name the position in
     the padded input, not in what is left after dropping."""
+    for side, batch in (("references", references), ("predictions", predictions)):
+        sentence, row = next(((index, row) for index, row in enumerate(batch) if len(row)), (0, None))
+        if misplaced_entity(row):  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
+            raise InvalidInputError(
+                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
+                "entity lists (for one sentence, [entities])",
+                side,
+                sentence,
+            )
     labels = options.label_list
     if labels is None:
         raise ValueError(

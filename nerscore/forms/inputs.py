@@ -130,10 +130,26 @@ def _check_first_values(
         ("predictions", predictions, predicted_form, reference_form),
     )
     for side, batch, form, other in sides:
-        located = next(((index, row[0]) for index, row in enumerate(batch) if len(row)), None)
+        located = next(((index, row) for index, row in enumerate(batch) if len(row)), None)
         if located is None:
             continue
-        sentence, value = located
+        sentence, row = located
+        value = row[0]
+        if form in (TAGS, IDS) and other in (STRINGS, SPANS) and misplaced_entity(row):
+            raise InvalidInputError(
+                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
+                "entity lists (for one sentence, [entities])",
+                side,
+                sentence,
+            )
+        if form in (STRINGS, SPANS) and other in (TAGS, IDS) and _all_tags(value):
+            raise InvalidInputError(
+                f"found {shown(value)}, a list of tags where one tag belongs (a sentence nested one list too deep?); "
+                "expected one list of tags per sentence",
+                side,
+                sentence,
+                0,
+            )
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
             raise InvalidInputError(
                 f"found {shown(value)}, a list of numbers where the other side holds "
@@ -148,6 +164,26 @@ def _check_first_values(
                 as_string_entity(value) if other == STRINGS else as_span(value)
             except InvalidInputError as error:
                 raise error.at(side, sentence, entity=0) from None
+
+
+def misplaced_entity(row: Any) -> bool:
+    """Whether a sentence's row of values is itself one entity, given where a batch holds one list per sentence:
+    a (start, end, type) tuple or list, or a (type, text) pair that is not two tags (a sentence of two tokens)."""
+    if not isinstance(row, (tuple, list)):
+        return False
+    if len(row) >= 3:
+        return is_id(row[0]) and is_id(row[1]) and isinstance(row[2], str)
+    return is_string_entity(row) and not _all_tags(row)
+
+
+def _all_tags(value: Any) -> bool:
+    """Whether `value` is a tuple or list of strings that all read as tags ('O', or a prefix and a type joined
+    by a hyphen: 'B-PER', 'PER-B'): a sentence of tags, where one value belongs."""
+    return (
+        isinstance(value, (tuple, list))
+        and len(value) > 0
+        and all(isinstance(tag, str) and (tag == "O" or 0 < tag.find("-") < len(tag) - 1) for tag in value)
+    )
 
 
 def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
