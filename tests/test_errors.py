@@ -718,6 +718,17 @@ def test_fragments_as_a_numpy_array_are_read_as_lists_are() -> None:
 # a TypeError ("'NoneType' object is not iterable", "object of type 'int' has no len()"), labels of lists
 # "unhashable type: 'list'"; now the side and sentence are named, labels refused as the option is.
 # (call, message)
+@pytest.mark.parametrize("container", [dict, "DataFrame"])
+def test_a_table_of_columns_is_refused_not_read_by_its_keys(container) -> None:
+    # Iterated, a dict or a DataFrame gives its keys: "sentence 0: found 'tags'; expected a list of tags".
+    columns = {"tags": [["B-PER", "O"]]}
+    batch = columns if container is dict else pytest.importorskip("pandas").DataFrame(columns)
+    with pytest.raises(InvalidInputError) as caught:
+        compute_semeval(predictions=batch, references=[["B-PER", "O"]])
+    assert (caught.value.side, caught.value.sentence) == ("predictions", None)
+    assert "keys ['tags']" in str(caught.value) and "one column of it" in str(caught.value)
+
+
 BAD_BATCH_CALLS = [
     pytest.param(lambda: nerscore.read_spans(None, "predictions"), r"^predictions: found NoneType", id="no-batch"),
     pytest.param(lambda: nerscore.read_spans([3], "references"), r"^references, sentence 0: found 3", id="an-int"),

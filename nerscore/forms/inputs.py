@@ -243,6 +243,12 @@ def as_list(values: Any, side: str) -> Batch:
             array = None
         if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
             return array
+    if isinstance(values, Mapping) or hasattr(values, "columns"):  # its keys (column names) would be the sentences
+        raise InvalidInputError(
+            f"found a {type(values).__name__} (keys {shown(list(values)[:5])}); expected a batch: a list with one "
+            "list of tags (or entities) per sentence, such as one column of it",
+            side,
+        )
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
     if not is_collection(values):
