@@ -669,6 +669,12 @@ MISLEADING_FIRST_VALUES = [
         ["['B-PER', 'O', 'O']", "expected one list of tags per sentence"],
         id="tags-nested-one-list-too-deep-read-as-a-span",
     ),
+    pytest.param(  # (was "found string entities (no offsets) and no texts; expected texts=")
+        {"predictions": [[], [["B-PER", "O"]]], "references": [[], [["B-PER", "O"]]]},
+        ("references", 1, 0, None),
+        ["['B-PER', 'O']", "a list of tags where one tag belongs", "nested one list too deep"],
+        id="tags-nested-one-list-too-deep-on-both-sides",
+    ),
     # One sentence's entities given without their list: the entity's values were read as tags or ids ("references
     # hold spans and predictions hold integer ids", "found integer ids; pass label_list").
     pytest.param(

@@ -142,14 +142,8 @@ def _check_first_values(
                 side,
                 sentence,
             )
-        if form in (STRINGS, SPANS) and other in (TAGS, IDS) and _all_tags(value):
-            raise InvalidInputError(
-                f"found {shown(value)}, a list of tags where one tag belongs (a sentence nested one list too deep?); "
-                "expected one list of tags per sentence",
-                side,
-                sentence,
-                0,
-            )
+        if form in (STRINGS, SPANS) and other in (TAGS, IDS) and all_tags(value):
+            raise nested_tags(value, side, sentence)
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
             raise InvalidInputError(
                 f"found {shown(value)}, a list of numbers where the other side holds "
@@ -173,10 +167,21 @@ def misplaced_entity(row: Any) -> bool:
         return False
     if len(row) >= 3:
         return is_id(row[0]) and is_id(row[1]) and isinstance(row[2], str)
-    return is_string_entity(row) and not _all_tags(row)
+    return is_string_entity(row) and not all_tags(row)
 
 
-def _all_tags(value: Any) -> bool:
+def nested_tags(value: Any, side: str, sentence: int) -> InvalidInputError:
+    """The error for a sentence's first value that is itself a list of tags (`all_tags`), read as an entity."""
+    return InvalidInputError(
+        f"found {shown(value)}, a list of tags where one tag belongs (a sentence nested one list too deep?); "
+        "expected one list of tags per sentence",
+        side,
+        sentence,
+        0,
+    )
+
+
+def all_tags(value: Any) -> bool:
     """Whether `value` is a tuple or list of strings that all read as tags ('O', or a prefix and a type joined
     by a hyphen: 'B-PER', 'PER-B'): a sentence of tags, where one value belongs."""
     return (
