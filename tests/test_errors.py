@@ -695,6 +695,13 @@ MISLEADING_FIRST_VALUES = [
         ["found the entity ('PER', 'Ann') where a batch holds one list per sentence"],
         id="a-string-entity-where-a-sentence-belongs",
     ),
+    # Tags against ids without label_list: "found integer ids; pass label_list", which would not have helped.
+    pytest.param(
+        {"predictions": [[], ["B-PER", "O"]], "references": [[], [1, 0]]},
+        ("predictions", 1, 0, None),
+        ["found the tag 'B-PER' where the other side holds integer ids", "both sides in one form"],
+        id="tags-against-ids-without-label-list",
+    ),
 ]
 
 
