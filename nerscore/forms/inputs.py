@@ -16,7 +16,7 @@ import numpy as np
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_labels, is_collection, is_id
-from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
+from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity, looks_like_scores, nested_tags
 
 T = TypeVar("T")
 
@@ -168,27 +168,6 @@ def misplaced_entity(row: Any) -> bool:
     if len(row) >= 3:
         return is_id(row[0]) and is_id(row[1]) and isinstance(row[2], str)
     return is_string_entity(row) and not all_tags(row)
-
-
-def nested_tags(value: Any, side: str, sentence: int) -> InvalidInputError:
-    """The error for a sentence's first value that is itself a list of tags (`all_tags`), read as an entity."""
-    return InvalidInputError(
-        f"found {shown(value)}, a list of tags where one tag belongs (a sentence nested one list too deep?); "
-        "expected one list of tags per sentence",
-        side,
-        sentence,
-        0,
-    )
-
-
-def all_tags(value: Any) -> bool:
-    """Whether `value` is a tuple or list of strings that all read as tags ('O', or a prefix and a type joined
-    by a hyphen: 'B-PER', 'PER-B'): a sentence of tags, where one value belongs."""
-    return (
-        isinstance(value, (tuple, list))
-        and len(value) > 0
-        and all(isinstance(tag, str) and (tag == "O" or 0 < tag.find("-") < len(tag) - 1) for tag in value)
-    )
 
 
 def _check_lone_value(batch: list[list], is_predictions: bool) -> None:

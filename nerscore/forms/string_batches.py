@@ -23,21 +23,11 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import EVALUATION_SCHEMES
 from ..options import Options
 from ..result_scores import entity_rows
-from ..span import Span
+from ..span import Span, all_tags, nested_tags
 from ..table.columns import Columns
 from ..tally import OUTCOMES, Row
 from .grounding import Haystack, ground_predictions, ground_references, needle_of
-from .inputs import (
-    STRINGS,
-    all_tags,
-    as_list,
-    is_string_entity,
-    nested_tags,
-    read_spans,
-    read_string_columns,
-    read_strings,
-    side_forms,
-)
+from .inputs import STRINGS, as_list, is_string_entity, read_spans, read_string_columns, read_strings, side_forms
 from .span_arrays import SpanValues
 from .string_arrays import (
     SpanTriple,
