@@ -33,7 +33,9 @@ def _install_command(extra: str = "") -> str:
 
     nerscore is not on PyPI: it installs from a clone (README: Loading). The clone is this file's folder when the
     file is run or imported from it, the folder evaluate.load was given (evaluate imports a copy of this file from
-    its cache and writes the original path beside it), or the folder `pip install` read; else a placeholder."""
+    its cache and writes the original path beside it), or the folder `pip install` read; else a placeholder.
+    evaluate writes that path only once per content of the file, so the path given to the `evaluate.load` running
+    now (read from its frame) comes first: another clone's copy loaded before must not answer for this one."""
     # Here: importlib.metadata (email, zipfile ...) would cost the command line a tenth of its start-up.
     import importlib.metadata
     import json
@@ -42,6 +44,13 @@ def _install_command(extra: str = "") -> str:
 
     here, editable = os.path.dirname(os.path.abspath(__file__)), "-e "
     folders, note = [here], os.path.join(here, os.path.basename(__file__).rsplit(".", 1)[0] + ".json")  # evaluate's
+    frame = sys._getframe()
+    while frame is not None:
+        if frame.f_code.co_name == "load" and frame.f_globals.get("__name__") == "evaluate.loading":
+            given = os.path.abspath(str(frame.f_locals.get("path", "")))
+            folders.append(given if os.path.isdir(given) else os.path.dirname(given))
+            break
+        frame = frame.f_back
     with contextlib.suppress(OSError, ValueError, LookupError, TypeError), open(note, encoding="utf-8") as f:
         folders.append(os.path.dirname(json.load(f)["original file path"]))
     with contextlib.suppress(importlib.metadata.PackageNotFoundError, LookupError, TypeError, ValueError):

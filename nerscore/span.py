@@ -128,6 +128,27 @@ def looks_like_scores(value: Any) -> bool:
 LOGITS_HINT = "for model logits pass logits.argmax(-1)"
 
 
+def nested_tags(value: Any, side: str, sentence: int) -> InvalidInputError:
+    """The error for a sentence's first value that is itself a list of tags (`all_tags`), read as an entity."""
+    return InvalidInputError(
+        f"found {shown(value)}, a list of tags where one tag belongs (a sentence nested one list too deep?); "
+        "expected one list of tags per sentence",
+        side,
+        sentence,
+        0,
+    )
+
+
+def all_tags(value: Any) -> bool:
+    """Whether `value` is a tuple or list of strings that all read as tags ('O', or a prefix and a type joined
+    by a hyphen: 'B-PER', 'PER-B'): a sentence of tags, where one value belongs."""
+    return (
+        isinstance(value, (tuple, list))
+        and len(value) > 0
+        and all(isinstance(tag, str) and (tag == "O" or 0 < tag.find("-") < len(tag) - 1) for tag in value)
+    )
+
+
 def _is_offset(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 

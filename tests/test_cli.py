@@ -327,6 +327,23 @@ def test_two_columns_ask_for_three(tmp_path: Path, capsys: pytest.CaptureFixture
     assert capsys.readouterr().err.startswith(f"{path}:2: found 2 columns ('B-PER B-PER'); expected at least 3 columns")
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"text":"Ann","references":[[0,3,"PER"]],"predictions":[[0,3,"PER"]]}',  # one column: "found 1 column"
+        '{"text": "Ann", "references": [[0, 3, "PER"]], "predictions": [[0, 3, "PER"]]}',  # last: "found tag 'PER']]}'"
+    ],
+    ids=["compact", "spaced"],
+)
+def test_a_json_lines_file_without_spans_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str) -> None:
+    path = write(tmp_path / "spans.jsonl", f"\n{line}\n")
+    assert main([str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"{path}:2: found a JSON object, not CoNLL columns (JSON lines: --spans); expected"), error
+    # A token that only starts with a brace is a token.
+    assert main([str(write(tmp_path / "brace.conll", "{ B-PER B-PER\n"))]) == 0
+
+
 def test_the_scheme_hint_speaks_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path / "iobes.conll", "a S-PER S-PER\n")
     assert main([str(path)]) == 2

@@ -655,6 +655,53 @@ MISLEADING_FIRST_VALUES = [
         ["found None (NoneType)", "expected a (type, text) pair of strings"],
         id="none-among-string-entities-in-the-references",
     ),
+    # A sentence of tags nested one list too deep read as a string entity ("predictions hold string entities and
+    # references hold tags") or, of three tags, as a span; named where it is (issue 31, a newcomer's).
+    pytest.param(
+        {"predictions": [[["B-PER", "O"]]], "references": [["B-PER", "O"]]},
+        ("predictions", 0, 0, None),
+        ["['B-PER', 'O']", "a list of tags where one tag belongs", "nested one list too deep"],
+        id="tags-nested-one-list-too-deep-read-as-a-string-entity",
+    ),
+    pytest.param(
+        {"predictions": [["B-PER", "O", "O"]], "references": [[["B-PER", "O", "O"]]]},
+        ("references", 0, 0, None),
+        ["['B-PER', 'O', 'O']", "expected one list of tags per sentence"],
+        id="tags-nested-one-list-too-deep-read-as-a-span",
+    ),
+    pytest.param(  # (was "found string entities (no offsets) and no texts; expected texts=")
+        {"predictions": [[], [["B-PER", "O"]]], "references": [[], [["B-PER", "O"]]]},
+        ("references", 1, 0, None),
+        ["['B-PER', 'O']", "a list of tags where one tag belongs", "nested one list too deep"],
+        id="tags-nested-one-list-too-deep-on-both-sides",
+    ),
+    # One sentence's entities given without their list: the entity's values were read as tags or ids ("references
+    # hold spans and predictions hold integer ids", "found integer ids; pass label_list").
+    pytest.param(
+        {"predictions": [(0, 1, "PER")], "references": [[(0, 1, "PER")]]},
+        ("predictions", 0, None, None),
+        ["found the entity (0, 1, 'PER') where a batch holds one list per sentence", "[entities]"],
+        id="a-span-where-a-sentence-belongs",
+    ),
+    pytest.param(
+        {"predictions": [(0, 1, "PER")], "references": [(0, 1, "PER")]},
+        ("references", 0, None, None),
+        ["found the entity (0, 1, 'PER') where a batch holds one list per sentence"],
+        id="spans-where-sentences-belong-on-both-sides",
+    ),
+    pytest.param(
+        {"predictions": [[], ("PER", "Ann")], "references": [[], [("PER", "Ann")]], "texts": ["", "Ann"]},
+        ("predictions", 1, None, None),
+        ["found the entity ('PER', 'Ann') where a batch holds one list per sentence"],
+        id="a-string-entity-where-a-sentence-belongs",
+    ),
+    # Tags against ids without label_list: "found integer ids; pass label_list", which would not have helped.
+    pytest.param(
+        {"predictions": [[], ["B-PER", "O"]], "references": [[], [1, 0]]},
+        ("predictions", 1, 0, None),
+        ["found the tag 'B-PER' where the other side holds integer ids", "both sides in one form"],
+        id="tags-against-ids-without-label-list",
+    ),
 ]
 
 
@@ -684,6 +731,17 @@ def test_fragments_as_a_numpy_array_are_read_as_lists_are() -> None:
 # a TypeError ("'NoneType' object is not iterable", "object of type 'int' has no len()"), labels of lists
 # "unhashable type: 'list'"; now the side and sentence are named, labels refused as the option is.
 # (call, message)
+@pytest.mark.parametrize("container", [dict, "DataFrame"])
+def test_a_table_of_columns_is_refused_not_read_by_its_keys(container) -> None:
+    # Iterated, a dict or a DataFrame gives its keys: "sentence 0: found 'tags'; expected a list of tags".
+    columns = {"tags": [["B-PER", "O"]]}
+    batch = columns if container is dict else pytest.importorskip("pandas").DataFrame(columns)
+    with pytest.raises(InvalidInputError) as caught:
+        compute_semeval(predictions=batch, references=[["B-PER", "O"]])
+    assert (caught.value.side, caught.value.sentence) == ("predictions", None)
+    assert "keys ['tags']" in str(caught.value) and "one column of it" in str(caught.value)
+
+
 BAD_BATCH_CALLS = [
     pytest.param(lambda: nerscore.read_spans(None, "predictions"), r"^predictions: found NoneType", id="no-batch"),
     pytest.param(lambda: nerscore.read_spans([3], "references"), r"^references, sentence 0: found 3", id="an-int"),

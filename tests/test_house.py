@@ -451,3 +451,29 @@ def test_without_the_package_evaluate_names_the_pip_command(tmp_path) -> None:
         [sys.executable, "-c", probe], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300
     ).stdout
     assert f"needs the package nerscore, which is not importable here; install it: pip install -e {REPO}" in printed
+
+
+@pytest.mark.slow
+def test_without_the_package_the_command_names_the_clone_loaded_not_the_first_one(tmp_path) -> None:
+    # evaluate writes the path a file was first loaded from beside its cached copy, once per content: after another
+    # clone's identical ner_semeval.py was loaded, the message still names the clone evaluate.load was given now.
+    other = tmp_path / "other clone"
+    (other / "nerscore").mkdir(parents=True)
+    (other / "pyproject.toml").write_text("", encoding="utf-8")
+    (other / "ner_semeval.py").write_bytes(METRIC_PATH.read_bytes())
+    probe = (
+        "import sys, evaluate\n"
+        "sys.modules['nerscore'] = None\n"
+        f"for path in ({str(other / 'ner_semeval.py')!r}, {str(METRIC_PATH)!r}):\n"
+        "    try:\n"
+        "        evaluate.load(path)\n"
+        "    except ImportError as error:\n"
+        "        print(error)\n"
+    )
+    environment = {"HF_EVALUATE_OFFLINE": "1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    printed = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300
+    ).stdout.splitlines()
+    assert len(printed) == 2, printed
+    assert printed[0].endswith(f"install it: pip install -e '{other}'")
+    assert printed[1].endswith(f"install it: pip install -e {REPO}")

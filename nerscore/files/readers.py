@@ -102,7 +102,8 @@ def read_conll(
     receives each sentence's document as the sentence is read: the number of ``-DOCSTART-`` lines before it
     (sentences before the first one form document 0)."""
     expected = (
-        "expected at least 3 columns, separated by spaces: the token, the reference tag and the predicted tag last"
+        "expected at least 3 columns, separated by spaces or tabs: the token, the reference tag and the predicted "
+        "tag last"
     )
     for rows, numbers in conll_rows(checked_lines(lines, "read_conll"), source, 2, expected, documents):
         tokens, references, predictions = _split(rows, 2)
@@ -138,9 +139,14 @@ def conll_rows(
         )
     rows: list[list[str]] = []  # the columns of each line of the sentence
     numbers: list[int] = []
-    document = 0
+    document, first = 0, True
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line_text(line, source, number).split()
+        if first and tag_columns and columns and columns[0].startswith("{") and _is_json_object(line):
+            # A JSON lines file of spans given as CoNLL: its words were read as columns, its last as a tag.
+            problem = "found a JSON object, not CoNLL columns (JSON lines: --spans)"
+            raise ConllError(source, number, f"{problem}; {expected}")
+        first = first and not columns
         if not columns or columns[0] == "-DOCSTART-":
             if rows:
                 if documents is not None:
@@ -154,6 +160,15 @@ def conll_rows(
             raise ConllError(source, number, f"found {found}; {expected}")
         rows.append(columns)
         numbers.append(number)
+
+
+def _is_json_object(line: str) -> bool:
+    import json  # here, as in json_line_records: only a first line that starts with "{" reads it
+
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
 
 
 def _split(rows: list[list[str]], tag_columns: int) -> list[list[str]]:

@@ -16,7 +16,7 @@ import numpy as np
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_labels, is_collection, is_id
-from ..span import LOGITS_HINT, Span, fragment_span, looks_like_entity, looks_like_scores
+from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity, looks_like_scores, nested_tags
 
 T = TypeVar("T")
 
@@ -130,10 +130,20 @@ def _check_first_values(
         ("predictions", predictions, predicted_form, reference_form),
     )
     for side, batch, form, other in sides:
-        located = next(((index, row[0]) for index, row in enumerate(batch) if len(row)), None)
+        located = next(((index, row) for index, row in enumerate(batch) if len(row)), None)
         if located is None:
             continue
-        sentence, value = located
+        sentence, row = located
+        value = row[0]
+        if form in (TAGS, IDS) and other in (STRINGS, SPANS) and misplaced_entity(row):
+            raise InvalidInputError(
+                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
+                "entity lists (for one sentence, [entities])",
+                side,
+                sentence,
+            )
+        if form in (STRINGS, SPANS) and other in (TAGS, IDS) and all_tags(value):
+            raise nested_tags(value, side, sentence)
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
             raise InvalidInputError(
                 f"found {shown(value)}, a list of numbers where the other side holds "
@@ -148,6 +158,16 @@ def _check_first_values(
                 as_string_entity(value) if other == STRINGS else as_span(value)
             except InvalidInputError as error:
                 raise error.at(side, sentence, entity=0) from None
+
+
+def misplaced_entity(row: Any) -> bool:
+    """Whether a sentence's row of values is itself one entity, given where a batch holds one list per sentence:
+    a (start, end, type) tuple or list, or a (type, text) pair that is not two tags (a sentence of two tokens)."""
+    if not isinstance(row, (tuple, list)):
+        return False
+    if len(row) >= 3:
+        return is_id(row[0]) and is_id(row[1]) and isinstance(row[2], str)
+    return is_string_entity(row) and not all_tags(row)
 
 
 def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
@@ -205,6 +225,12 @@ def as_list(values: Any, side: str) -> Batch:
             array = None
         if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
             return array
+    if isinstance(values, Mapping) or hasattr(values, "columns"):  # its keys (column names) would be the sentences
+        raise InvalidInputError(
+            f"found a {type(values).__name__} (keys {shown(list(values)[:5])}); expected a batch: a list with one "
+            "list of tags (or entities) per sentence, such as one column of it",
+            side,
+        )
     if hasattr(values, "tolist") and not isinstance(values, (list, tuple)):
         values = values.tolist()
     if not is_collection(values):

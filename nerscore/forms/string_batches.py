@@ -23,11 +23,11 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import EVALUATION_SCHEMES
 from ..options import Options
 from ..result_scores import entity_rows
-from ..span import Span
+from ..span import Span, all_tags, nested_tags
 from ..table.columns import Columns
 from ..tally import OUTCOMES, Row
 from .grounding import Haystack, ground_predictions, ground_references, needle_of
-from .inputs import STRINGS, is_string_entity, read_spans, read_string_columns, read_strings, side_forms
+from .inputs import STRINGS, as_list, is_string_entity, read_spans, read_string_columns, read_strings, side_forms
 from .string_arrays import (
     SpanTriple,
     batch_without_choice,
@@ -107,6 +107,10 @@ def ground_batch(
     reference_form, predicted_form = side_forms(predictions, references)
     if texts is None:
         side = "references" if reference_form == STRINGS else "predictions"
+        batch = as_list(references if side == "references" else predictions, side)
+        sentence, value = next(((i, row[0]) for i, row in enumerate(batch) if len(row)), (0, None))
+        if all_tags(value):  # [[["B-PER", "O"]]]: tags, not a (type, text) pair
+            raise nested_tags(value, side, sentence)
         raise InvalidInputError(
             "found string entities (no offsets) and no texts; expected texts=, one string per sentence (document), "
             "in which each string is found",
