@@ -380,12 +380,14 @@ def _table_positions(
             ids = np.array(present, dtype=np.int64)[order] if present else np.zeros(0, np.int64)
         else:
             # Each type's first place in the reference column followed by the predicted one, in one pass (no sort
-            # of the cells, as np.unique's return_index takes).
+            # of the cells, as np.unique's return_index takes); the types then read off those places in order
+            # (sorting the places was 1 ms of a call with 100,000 types).
             both = np.concatenate((table.reference_type, table.predicted_type))
             first = np.full(len(names) + 1, len(both))
             np.minimum.at(first, both, np.arange(len(both)))
-            seen = np.flatnonzero(first[:-1] < len(both))
-            ids = seen[np.argsort(first[seen])]
+            is_first = np.zeros(len(both) + 1, dtype=bool)
+            is_first[first[:-1]] = True  # (types absent from the cells mark the spare last place)
+            ids = both[is_first[:-1]]
         position = np.full(len(names), -1, dtype=np.int64)
         position[ids] = np.arange(len(ids))
         entity_types = [names[i] for i in ids.tolist()]  # (a comprehension: map over a tuple's item is 6x slower)
