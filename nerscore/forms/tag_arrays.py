@@ -182,8 +182,15 @@ class _CodeBook:
         known = self.known
         if not self.parsed[:known].all():
             used[:known] = False
-            for side in sides:
-                used[side[side < known] if len(self.tags) > known else side] = True
+            if all(side.dtype == np.uint8 for side in sides):
+                # Byte codes: each of the few codes waiting looked for in the bytes (a C-level search that stops
+                # at the first), not every token's code marked (0.4 ms of plain compute on 20,000 x 20 tags).
+                coded = [side.tobytes() for side in sides]
+                for code in np.flatnonzero(~self.parsed[:known]).tolist():
+                    used[code] = any(bytes((code,)) in side for side in coded)
+            else:
+                for side in sides:
+                    used[side[side < known] if len(self.tags) > known else side] = True
         return self.parse(used)
 
     def parse(self, used: np.ndarray) -> bool:
