@@ -314,7 +314,9 @@ def _code_array(codes: dict[Any, int], batch: Batch, size: int) -> np.ndarray:
         except ValueError:  # a code above 255: more than 256 distinct tags in this call; those met keep theirs
             pass
     # Its size given, the array is allocated once, not grown as the codes come (1.5 ms a side of 400,000 tags).
-    return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.int32, count=size)
+    # In numpy's index type, which `take` reads as it is: int32 codes were widened by every `take` (the role's
+    # and the type's of each side), fresh memory mapped for each chunk, 1 to 2 ms of a call with 100,000 types.
+    return np.fromiter(map(codes.__getitem__, chain.from_iterable(batch)), dtype=np.intp, count=size)
 
 
 def _id_codes(
