@@ -126,6 +126,23 @@ def test_more_than_256_distinct_tags_and_a_changing_tag_set() -> None:
     assert fast(*small).cells == readable(*small).cells
 
 
+def test_tags_known_from_an_earlier_call_are_parsed_only_where_a_batch_uses_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The codes of an earlier call's tags (at most 256) start each call's table, and may be tags of another
+    # scheme: only those a batch uses are parsed, beside every tag new to it (all used), chunk by chunk.
+    monkeypatch.setattr(tag_arrays, "_known_codes", {})
+    monkeypatch.setattr(tag_arrays, "_CHUNK_TOKENS", 3)
+    earlier = [["S-PER", "O", "B-LOC", "E-LOC"]], [["S-PER", "O", "B-LOC", "E-LOC"]]
+    assert fast(*earlier, scheme="IOBES").cells == readable(*earlier, scheme="IOBES").cells
+    assert set(tag_arrays._known_codes) == {"S-PER", "O", "B-LOC", "E-LOC"}
+    # IOB2 has no S or E: S-PER and E-LOC, unused, are never parsed; B-LOC and O are known, the rest new.
+    batch = [["B-LOC", "I-LOC", "O"], ["B-MISC", "O", "B-ORG"]], [["B-LOC", "O", "B-ORG"], ["I-ORG", "B-LOC", "O"]]
+    assert fast(*batch).cells == readable(*batch).cells
+    # A known tag that is none of the scheme's, used beside new ones: the readable path explains it.
+    assert array_path([["O", "B-NEW", "E-LOC"]], [["O", "O", "O"]]) is None
+
+
 @pytest.mark.parametrize(("types", "outside", "translated"), [(255, True, True), (256, False, False), (3, True, True)])
 def test_byte_codes_read_roles_and_types_by_byte_tables_while_the_types_fit(
     monkeypatch: pytest.MonkeyPatch, types: int, outside: bool, translated: bool
