@@ -5,6 +5,7 @@ lines that start with a space (`--hipe-spaces`). Each goal is a cost that follow
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
     python benchmarks/growth.py --hipe-spaces                                            # seconds
+    python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
 """
 
 from __future__ import annotations
@@ -156,6 +157,45 @@ def group_bootstrap(against: Path | None = None, sizes: Sequence[int] = (500, 1_
     return rows
 
 
+# Red team 3 (stop 40): an Accumulator fed batches with documents (bootstrap needs each document's rows in order)
+# stacked every row it held at every batch: 8,000 batches of 20 sentences took 47 s under cProfile, 23 s of it
+# copying, x2.5 a doubling.
+_DOCUMENT_BATCHES_RUN = """
+import sys, time
+sys.path.insert(0, {repo!r})
+import nerscore
+references = [["B-PER", "O", "B-LOC"]] * 20
+predictions = [["B-PER", "O", "O"]] * 20
+def run(batches):
+    accumulator = nerscore.Accumulator.of(bootstrap=10)
+    for batch in range(batches):
+        accumulator = accumulator.update(predictions=predictions, references=references, documents=[batch] * 20)
+    return accumulator.result()
+run(10)  # (imports and first calls)
+start = time.process_time()
+run({n})
+print(time.process_time() - start)
+"""
+
+
+def document_batches(against: Path | None = None, sizes: Sequence[int] = (2_000, 4_000, 8_000, 16_000)) -> list[str]:
+    """Rows "| batches of 20 sentences | checkout | CPU s | x the size before |" of an Accumulator(bootstrap=10)
+    fed batches with documents, each size in a subprocess; with `against` (another checkout), in turns."""
+    import subprocess
+
+    rows = ["| batches of 20 sentences | checkout | CPU s | x the size before |", "| --- | --- | --- | --- |"]
+    before: dict[str, float] = {}
+    for n in sizes:
+        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            code = _DOCUMENT_BATCHES_RUN.format(repo=str(repo), n=n)
+            seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
+            grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
+            before[checkout] = seconds
+            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} |")
+            progress(rows[-1])
+    return rows
+
+
 def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3) -> list[str]:
     """Rows "| lines | CPU s | x the size before |" of read_hipe on one document of token lines that start with a
     space (red team 2, stop 39: each was looked up by tuple.index when its document closed, quadratic; 16,000 such
@@ -188,7 +228,14 @@ if __name__ == "__main__":
         "--group-bootstrap", action="store_true", help="bootstrap with a group slice, a group a sentence"
     )
     parser.add_argument("--hipe-spaces", action="store_true", help="read_hipe on lines that start with a space")
-    parser.add_argument("--against", type=Path, help="--memory, --group-bootstrap: another checkout measured in turns")
+    parser.add_argument(
+        "--document-batches", action="store_true", help="an Accumulator fed batches with documents and bootstrap"
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="--memory, --group-bootstrap, --document-batches: another checkout measured in turns",
+    )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
     arguments = parser.parse_args()
@@ -199,5 +246,7 @@ if __name__ == "__main__":
             print("\nvalue=True\n" + "\n".join(dense_memory(value=True, against=arguments.against)))
     if arguments.group_bootstrap:
         print("\n".join(group_bootstrap(arguments.against)))
+    if arguments.document_batches:
+        print("\n".join(document_batches(arguments.against)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))

@@ -151,6 +151,36 @@ def test_a_failed_update_loses_nothing_and_names_the_sentence_in_the_corpus() ->
     assert accumulator.update(**part(data, 30, 60)).result() == compute_semeval(**data)
 
 
+def test_batches_of_documents_copy_n_log_n_rows_not_every_row_at_every_batch(monkeypatch) -> None:
+    # The red team (stop 40): each batch of documents stacked every row held so far (8,000 batches of 20 sentences
+    # with bootstrap: 23 of 47 s, x2.5 a doubling; benchmarks/growth.py --document-batches). Counted, not timed.
+    from nerscore import accumulator as module
+
+    copied: list[int] = []
+
+    def stacked(parts: Any, axis: int) -> Any:
+        joined = nerscore.statistics.unit_counts.stacked(parts, axis)
+        copied.append(joined.shape[0] if axis == 0 else 0)
+        return joined
+
+    monkeypatch.setattr(module, "stacked", stacked)
+    data = corpus(6, sentences=512)
+    options = {"bootstrap": 20, "slices": ["group"]}
+    found = in_batches(options, data, 2)
+    assert found.result() == compute_semeval(**data, **options) and found.documents == len(set(data["documents"]))
+    assert sum(copied) <= 512 * (8 + 4)  # log2(256 batches) = 8; at every batch: 65,790 rows
+
+
+def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> None:
+    data = corpus(7, sentences=20)
+    accumulator = in_batches({"bootstrap": 10}, part(data, 0, 10), 2)
+    with pytest.raises(ValueError, match="documents with every batch"):
+        accumulator.update(**{**part(data, 10, 12), "documents": None})
+    with pytest.raises(ValueError, match="documents with every batch"):
+        accumulator + Accumulator.of(bootstrap=10).update(**{**part(data, 10, 12), "documents": None})
+    assert accumulator.update(**part(data, 10, 20)).result() == compute_semeval(**data, bootstrap=10)
+
+
 def test_options_must_agree_to_add() -> None:
     with pytest.raises(ValueError, match="different options"):
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..accumulator import Accumulator, PerSentence, add_units
+from ..accumulator import Accumulator, PerSentence, SentenceRuns, add_units
 from ..compute import count_batch, per_sentence_columns, scored_columns
 from ..errors import InvalidInputError
 from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
@@ -212,7 +212,7 @@ def count_systems(
     `by_document`, in the documents of the first file). Each unit's row: --compare's, each system's vector
     (`PerSentence.beside`); --runs', every run's six scenario counts."""
     counts = [Accumulator(options) for _ in sources]
-    units: CountRuns | PerSentence | None = None
+    units: CountRuns | SentenceRuns | None = None
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -243,7 +243,7 @@ def count_systems(
                 rows = rows_a.beside(rows_b)
             else:
                 rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
-            units = add_units(units, rows if by_document else CountRuns((rows.counts(),)))
+            units = add_units(units, SentenceRuns((rows,)) if by_document else CountRuns((rows.counts(),)))
         read += len(chunk)
     unit_counts = None if units is None else units.counts()
     if unit_counts is None:
