@@ -177,8 +177,8 @@ def test_batches_of_documents_copy_n_log_n_rows_not_every_row_at_every_batch(mon
         "red team 3: each batch of new groups moves every held unit's bucket columns to the groups of both "
         "(Accumulator.moved_to) and sorts and indexes every group held (SliceCounts.joined_names, columns_in, "
         "__add__), so n batches cost n**2 groups: batches of 5 sentences with a group each, slices=['group'], "
-        "bootstrap=10, 1,000 / 2,000 / 4,000 batches take 20 / 50 / 127 s (x2.4-x2.5 a doubling; 34 % in "
-        "joined_names and columns_in), where one call on the 20,000 sentences takes 6.2 s. The fix defers the "
+        "bootstrap=10, 1,000 / 2,000 / 4,000 batches take 4.8 / 14.1 / 46.3 CPU s (x2.9, x3.3 a doubling; a third "
+        "in joined_names and columns_in), where one call on the 20,000 sentences takes 6.2 s. The fix defers the "
         "move to the end (each run keeps its own groups), in table/slices.py and the accumulator together"
     ),
 )
