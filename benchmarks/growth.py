@@ -6,6 +6,7 @@ lines that start with a space (`--hipe-spaces`). Each goal is a cost that follow
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
     python benchmarks/growth.py --hipe-spaces                                            # seconds
     python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
+    python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
 """
 
 from __future__ import annotations
@@ -167,9 +168,10 @@ import nerscore
 references = [["B-PER", "O", "B-LOC"]] * 20
 predictions = [["B-PER", "O", "O"]] * 20
 def run(batches):
-    accumulator = nerscore.Accumulator.of(bootstrap=10)
+    accumulator = nerscore.Accumulator.of(**{options})
     for batch in range(batches):
-        accumulator = accumulator.update(predictions=predictions, references=references, documents=[batch] * 20)
+        documents = [batch] * 20 if "bootstrap" in {options} else None
+        accumulator = accumulator.update(predictions=predictions, references=references, documents=documents)
     return accumulator.result()
 run(10)  # (imports and first calls)
 start = time.process_time()
@@ -178,16 +180,20 @@ print(time.process_time() - start)
 """
 
 
-def document_batches(against: Path | None = None, sizes: Sequence[int] = (2_000, 4_000, 8_000, 16_000)) -> list[str]:
+def document_batches(
+    against: Path | None = None, sizes: Sequence[int] = (2_000, 4_000, 8_000, 16_000), entities: bool = False
+) -> list[str]:
     """Rows "| batches of 20 sentences | checkout | CPU s | x the size before |" of an Accumulator(bootstrap=10)
-    fed batches with documents, each size in a subprocess; with `against` (another checkout), in turns."""
+    fed batches with documents (with `entities`, an Accumulator(return_entities=True) fed batches: its rows were
+    joined at every batch too), each size in a subprocess; with `against` (another checkout), in turns."""
+    options = {"return_entities": True} if entities else {"bootstrap": 10}
     import subprocess
 
     rows = ["| batches of 20 sentences | checkout | CPU s | x the size before |", "| --- | --- | --- | --- |"]
     before: dict[str, float] = {}
     for n in sizes:
         for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
-            code = _DOCUMENT_BATCHES_RUN.format(repo=str(repo), n=n)
+            code = _DOCUMENT_BATCHES_RUN.format(repo=str(repo), n=n, options=options)
             seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
             grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
             before[checkout] = seconds
@@ -231,10 +237,11 @@ if __name__ == "__main__":
     parser.add_argument(
         "--document-batches", action="store_true", help="an Accumulator fed batches with documents and bootstrap"
     )
+    parser.add_argument("--entity-batches", action="store_true", help="an Accumulator fed batches with return_entities")
     parser.add_argument(
         "--against",
         type=Path,
-        help="--memory, --group-bootstrap, --document-batches: another checkout measured in turns",
+        help="--memory, --group-bootstrap, --document-batches, --entity-batches: another checkout measured in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -248,5 +255,7 @@ if __name__ == "__main__":
         print("\n".join(group_bootstrap(arguments.against)))
     if arguments.document_batches:
         print("\n".join(document_batches(arguments.against)))
+    if arguments.entity_batches:
+        print("\n".join(document_batches(arguments.against, entities=True)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import operator
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -148,6 +148,39 @@ class SentenceRuns:
         return [document for run in self.runs for document in run.documents or ()]
 
 
+@dataclass(frozen=True)
+class EntityRows:
+    """The `entities` rows (return_entities) of batches added one after the other, in order, kept as runs merged
+    as `CountRuns` merges its own, so that n batches copy n log n rows: joined at every batch, an `Accumulator`
+    copied every row it held (16,000 batches of 20 sentences: 168 s, x3.5 a doubling, where 7 s without rows).
+    Iterated, the rows in order."""
+
+    runs: tuple[tuple[dict[str, Any], ...], ...] = ()
+
+    def __add__(self, other: EntityRows) -> EntityRows:
+        runs: list[tuple[dict[str, Any], ...]] = []
+        for run in (*self.runs, *other.runs):
+            runs.append(run)
+            while len(runs) > 1 and len(runs[-2]) <= 2 * len(runs[-1]):
+                later = runs.pop()
+                runs[-1] = runs[-1] + later
+        return EntityRows(tuple(runs))
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (row for run in self.runs for row in run)
+
+    def __len__(self) -> int:
+        return sum(map(len, self.runs))
+
+    def after(self, offset: int) -> EntityRows:
+        """These rows with their sentences numbered after `offset` sentences."""
+        if not offset:
+            return self
+        return EntityRows(
+            tuple(tuple({**row, "sentence": row["sentence"] + offset} for row in run) for run in self.runs)
+        )
+
+
 def _widest(runs: Sequence[PerSentence]) -> PerSentence:
     """A run that holds sentences if any does (an empty batch's rows may be narrower, `PerSentence.__add__`)."""
     return next((run for run in runs if run.ints.shape[0]), runs[0])
@@ -181,7 +214,7 @@ class Accumulator:
     # order (no documents, no pairing) the distinct vectors alone (`CountRuns`), so memory follows those.
     units: CountRuns | SentenceRuns | None = None
     slices: SliceCounts | None = None  # with slices: every bucket's counts (the per-sentence ones are in `units`)
-    entities: tuple[dict[str, Any], ...] | None = None  # with return_entities: the rows, sentences numbered in order
+    entities: EntityRows | None = None  # with return_entities: the rows, sentences numbered in order
 
     @classmethod
     def of(cls, **options: Any) -> Accumulator:
@@ -257,7 +290,7 @@ class Accumulator:
             sentences,
             units,
             slices,
-            None if entities is None else tuple(entities),
+            None if entities is None else EntityRows((tuple(entities),)),
         )
         return self + added
 
@@ -370,14 +403,11 @@ def without_tokens(tally: Tally) -> Tally:
     return replace(tally, tokens=None)  # a Tally, not Options (tests/test_options.py)
 
 
-def _joined_entities(
-    first: tuple[dict[str, Any], ...] | None, second: tuple[dict[str, Any], ...] | None, offset: int
-) -> tuple[dict[str, Any], ...] | None:
+def _joined_entities(first: EntityRows | None, second: EntityRows | None, offset: int) -> EntityRows | None:
     """The `entities` rows of two accumulators, the second's sentences numbered after the first's `offset`."""
     if second is None:
         return first
-    if offset:
-        second = tuple({**row, "sentence": row["sentence"] + offset} for row in second)
+    second = second.after(offset)
     return second if first is None else first + second
 
 
