@@ -1,14 +1,16 @@
 """How the cost of hostile input grows with it, each size in turn (issue 31 and its red teams): the dense overlaps'
 memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), HIPE token
 lines that start with a space (`--hipe-spaces`), an onion of discontinuous entities against the same onion without
-fragments (`--fragments`), and the group slice's scores (`--group-scores`). Each goal is a cost that follows the
-input's size.
+fragments (`--fragments`), the group slice's scores (`--group-scores`), and an Accumulator fed batches of documents
+(`--document-batches`) or with rows (`--entity-batches`). Each goal is a cost that follows the input's size.
 
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
     python benchmarks/growth.py --hipe-spaces                                            # seconds
     python benchmarks/growth.py --fragments [--against PATH]                             # a minute (main's: 2)
     python benchmarks/growth.py --group-scores [--against PATH]                          # about 3 minutes
+    python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
+    python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
 """
 
 from __future__ import annotations
@@ -309,6 +311,50 @@ def fragmented_onion(against: Path | None = None, sizes: Sequence[int] = (100, 2
     return rows
 
 
+# Red team 3 (stop 40): an Accumulator fed batches with documents (bootstrap needs each document's rows in order)
+# stacked every row it held at every batch: 8,000 batches of 20 sentences took 47 s under cProfile, 23 s of it
+# copying, x2.5 a doubling.
+_DOCUMENT_BATCHES_RUN = """
+import sys, time
+sys.path.insert(0, {repo!r})
+import nerscore
+references = [["B-PER", "O", "B-LOC"]] * 20
+predictions = [["B-PER", "O", "O"]] * 20
+def run(batches):
+    accumulator = nerscore.Accumulator.of(**{options})
+    for batch in range(batches):
+        documents = [batch] * 20 if "bootstrap" in {options} else None
+        accumulator = accumulator.update(predictions=predictions, references=references, documents=documents)
+    return accumulator.result()
+run(10)  # (imports and first calls)
+start = time.process_time()
+run({n})
+print(time.process_time() - start)
+"""
+
+
+def document_batches(
+    against: Path | None = None, sizes: Sequence[int] = (2_000, 4_000, 8_000, 16_000), entities: bool = False
+) -> list[str]:
+    """Rows "| batches of 20 sentences | checkout | CPU s | x the size before |" of an Accumulator(bootstrap=10)
+    fed batches with documents (with `entities`, an Accumulator(return_entities=True) fed batches: its rows were
+    joined at every batch too), each size in a subprocess; with `against` (another checkout), in turns."""
+    options = {"return_entities": True} if entities else {"bootstrap": 10}
+    import subprocess
+
+    rows = ["| batches of 20 sentences | checkout | CPU s | x the size before |", "| --- | --- | --- | --- |"]
+    before: dict[str, float] = {}
+    for n in sizes:
+        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            code = _DOCUMENT_BATCHES_RUN.format(repo=str(repo), n=n, options=options)
+            seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
+            grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
+            before[checkout] = seconds
+            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} |")
+            progress(rows[-1])
+    return rows
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="how the cost of hostile input grows with it")
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
@@ -319,9 +365,14 @@ if __name__ == "__main__":
     parser.add_argument("--fragments", action="store_true", help="an onion of discontinuous entities, and of spans")
     parser.add_argument("--group-scores", action="store_true", help="the group slice's buckets scored, 5,000 groups")
     parser.add_argument(
+        "--document-batches", action="store_true", help="an Accumulator fed batches with documents and bootstrap"
+    )
+    parser.add_argument("--entity-batches", action="store_true", help="an Accumulator fed batches with return_entities")
+    parser.add_argument(
         "--against",
         type=Path,
-        help="--memory, --group-bootstrap, --fragments, --group-scores: another checkout measured in turns",
+        help="--memory, --group-bootstrap, --fragments, --group-scores, --document-batches, --entity-batches: another "
+        "checkout measured in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -333,6 +384,10 @@ if __name__ == "__main__":
             print("\nvalue=True\n" + "\n".join(dense_memory(value=True, against=arguments.against)))
     if arguments.group_bootstrap:
         print("\n".join(group_bootstrap(arguments.against)))
+    if arguments.document_batches:
+        print("\n".join(document_batches(arguments.against)))
+    if arguments.entity_batches:
+        print("\n".join(document_batches(arguments.against, entities=True)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))
     if arguments.fragments:

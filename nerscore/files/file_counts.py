@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..accumulator import Accumulator, PerSentence, add_units
+from ..accumulator import Accumulator, PerSentence, SentenceRuns, add_units
 from ..compute import count_batch, per_sentence_columns, scored_columns
 from ..errors import InvalidInputError
 from ..forms.inputs import SPANS, STRINGS, TAGS, batch_form
@@ -210,7 +210,7 @@ def count_systems(
     `by_document`, in the documents of the first file). Each unit's row: every system's (or run's) vector side by
     side (`PerSentence.side_by_side`)."""
     counts = [Accumulator(options) for _ in sources]
-    units: CountRuns | PerSentence | None = None
+    units: CountRuns | SentenceRuns | None = None
     documents: list[int] = []
     files = [
         read_conll(text_lines(handle, source), source, documents if index == 0 and by_document else None)
@@ -236,7 +236,7 @@ def count_systems(
         if keep_sentences:
             ids = tuple(documents[-len(chunk) :]) if by_document else None  # the first file's, numbered last
             rows = PerSentence.side_by_side([PerSentence(*per_sentence_columns(found)) for found in counted], ids)
-            units = add_units(units, rows if by_document else CountRuns((rows.counts(),)))
+            units = add_units(units, SentenceRuns((rows,)) if by_document else CountRuns((rows.counts(),)))
     unit_counts = None if units is None else units.counts()
     if unit_counts is None:
         # (no sentence: each system's six counts, and docs/scoring.md §10's weighted columns when asked for)
