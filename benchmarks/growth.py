@@ -7,6 +7,7 @@ lines that start with a space (`--hipe-spaces`). Each goal is a cost that follow
     python benchmarks/growth.py --hipe-spaces                                            # seconds
     python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
     python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
+    python benchmarks/growth.py --group-batches [--against PATH]                         # about 3 minutes
 """
 
 from __future__ import annotations
@@ -202,6 +203,55 @@ def document_batches(
     return rows
 
 
+# Red team 3 (stop 40): an Accumulator(slices=["group"], bootstrap=10) fed batches of new groups moved every unit's
+# bucket columns to the groups of both and sorted every group held at every batch: 4,000 batches of 5 sentences,
+# a group each, 46 s (x3.3 a doubling), where one call on the 20,000 sentences takes 6 s.
+_GROUP_BATCHES_RUN = """
+import sys, time
+sys.path.insert(0, {repo!r})
+import nerscore
+references, predictions = [["B-PER", "O", "B-LOC"]] * 5, [["B-PER", "O", "O"]] * 5
+options = dict(slices=["group"], bootstrap=10)
+def run(batches):
+    accumulator = nerscore.Accumulator.of(**options)
+    for batch in range(batches):
+        groups = [f"g{{batch * 5 + index}}" for index in range(5)]
+        accumulator = accumulator.update(predictions=predictions, references=references, groups=groups)
+    return accumulator.result()
+run(10)  # (imports and first calls)
+start = time.process_time()
+run({n})
+batches = time.process_time() - start
+start = time.process_time()
+groups = [f"g{{index}}" for index in range(5 * {n})]
+nerscore.compute_semeval(predictions=predictions * {n}, references=references * {n}, groups=groups, **options)
+print(batches, time.process_time() - start)
+"""
+
+
+def group_batches(against: Path | None = None, sizes: Sequence[int] = (1_000, 2_000, 4_000)) -> list[str]:
+    """Rows "| batches of 5 sentences (a group each) | checkout | CPU s | x the size before | one call, CPU s |" of
+    an Accumulator(slices=["group"], bootstrap=10) fed batches of new groups, and of one compute_semeval on the same
+    sentences, each size in a subprocess; with `against` (another checkout), in turns with this one."""
+    import subprocess
+
+    rows = [
+        "| batches of 5 sentences (a group each) | checkout | CPU s | x the size before | one call, CPU s |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    before: dict[str, float] = {}
+    for n in sizes:
+        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            code = _GROUP_BATCHES_RUN.format(repo=str(repo), n=n)
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            seconds, one_call = map(float, done.stdout.split())
+            grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
+            before[checkout] = seconds
+            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} | {one_call:.2f} |")
+            progress(rows[-1])
+    return rows
+
+
 def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3) -> list[str]:
     """Rows "| lines | CPU s | x the size before |" of read_hipe on one document of token lines that start with a
     space (red team 2, stop 39: each was looked up by tuple.index when its document closed, quadratic; 16,000 such
@@ -238,10 +288,12 @@ if __name__ == "__main__":
         "--document-batches", action="store_true", help="an Accumulator fed batches with documents and bootstrap"
     )
     parser.add_argument("--entity-batches", action="store_true", help="an Accumulator fed batches with return_entities")
+    parser.add_argument("--group-batches", action="store_true", help="an Accumulator fed batches of new groups")
     parser.add_argument(
         "--against",
         type=Path,
-        help="--memory, --group-bootstrap, --document-batches, --entity-batches: another checkout measured in turns",
+        help="--memory, --group-bootstrap, --document-batches, --entity-batches, --group-batches: another checkout "
+        "measured in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -257,5 +309,7 @@ if __name__ == "__main__":
         print("\n".join(document_batches(arguments.against)))
     if arguments.entity_batches:
         print("\n".join(document_batches(arguments.against, entities=True)))
+    if arguments.group_batches:
+        print("\n".join(group_batches(arguments.against)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))
