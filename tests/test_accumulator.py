@@ -213,6 +213,25 @@ def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_ba
     assert sum(laid) <= 2 * 512 * (8 + 4)
 
 
+def test_batches_of_sentences_of_no_entity_in_new_groups_lay_out_n_log_n_groups(monkeypatch) -> None:
+    # Such sentences share one count vector: runs merged by their rows alone merged at every batch, every group
+    # held laid out again (`unit_counts.CountRuns` weighs a run's groups too).
+    from nerscore.table import slices
+
+    laid: list[int] = []
+    columns_in = slices.columns_in
+
+    def counted_columns(names: Any, joined: Any) -> Any:
+        laid.append(len(joined["group"]))
+        return columns_in(names, joined)
+
+    monkeypatch.setattr(slices, "columns_in", counted_columns)
+    data = {"predictions": [["O", "O"]] * 512, "references": [["O", "O"]] * 512, "groups": list(range(512))}
+    options = {"bootstrap": 10, "slices": ["group"]}
+    assert in_batches(options, data, 2).result() == compute_semeval(**data, **options)
+    assert sum(laid) <= 2 * 512 * (8 + 4)  # at every batch: 512 * 257
+
+
 def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> None:
     data = corpus(7, sentences=20)
     accumulator = in_batches({"bootstrap": 10}, part(data, 0, 10), 2)
