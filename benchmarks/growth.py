@@ -2,7 +2,8 @@
 memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), HIPE token
 lines that start with a space (`--hipe-spaces`), an onion of discontinuous entities against the same onion without
 fragments (`--fragments`), the group slice's scores (`--group-scores`), and an Accumulator fed batches of documents
-(`--document-batches`) or with rows (`--entity-batches`). Each goal is a cost that follows the input's size.
+(`--document-batches`), with rows (`--entity-batches`) or of new groups (`--group-batches`). Each goal is a cost
+that follows the input's size.
 
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
@@ -11,6 +12,7 @@ fragments (`--fragments`), the group slice's scores (`--group-scores`), and an A
     python benchmarks/growth.py --group-scores [--against PATH]                          # about 3 minutes
     python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
     python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
+    python benchmarks/growth.py --group-batches [--against PATH]                         # about 3 minutes
 """
 
 from __future__ import annotations
@@ -355,6 +357,55 @@ def document_batches(
     return rows
 
 
+# Red team 3 (stop 40): an Accumulator(slices=["group"], bootstrap=10) fed batches of new groups moved every unit's
+# bucket columns to the groups of both and sorted every group held at every batch: 4,000 batches of 5 sentences,
+# a group each, 46 s (x3.3 a doubling), where one call on the 20,000 sentences takes 6 s.
+_GROUP_BATCHES_RUN = """
+import sys, time
+sys.path.insert(0, {repo!r})
+import nerscore
+references, predictions = [["B-PER", "O", "B-LOC"]] * 5, [["B-PER", "O", "O"]] * 5
+options = dict(slices=["group"], bootstrap=10)
+def run(batches):
+    accumulator = nerscore.Accumulator.of(**options)
+    for batch in range(batches):
+        groups = [f"g{{batch * 5 + index}}" for index in range(5)]
+        accumulator = accumulator.update(predictions=predictions, references=references, groups=groups)
+    return accumulator.result()
+run(10)  # (imports and first calls)
+start = time.process_time()
+run({n})
+batches = time.process_time() - start
+start = time.process_time()
+groups = [f"g{{index}}" for index in range(5 * {n})]
+nerscore.compute_semeval(predictions=predictions * {n}, references=references * {n}, groups=groups, **options)
+print(batches, time.process_time() - start)
+"""
+
+
+def group_batches(against: Path | None = None, sizes: Sequence[int] = (1_000, 2_000, 4_000)) -> list[str]:
+    """Rows "| batches of 5 sentences (a group each) | checkout | CPU s | x the size before | one call, CPU s |" of
+    an Accumulator(slices=["group"], bootstrap=10) fed batches of new groups, and of one compute_semeval on the same
+    sentences, each size in a subprocess; with `against` (another checkout), in turns with this one."""
+    import subprocess
+
+    rows = [
+        "| batches of 5 sentences (a group each) | checkout | CPU s | x the size before | one call, CPU s |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    before: dict[str, float] = {}
+    for n in sizes:
+        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            code = _GROUP_BATCHES_RUN.format(repo=str(repo), n=n)
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            seconds, one_call = map(float, done.stdout.split())
+            grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
+            before[checkout] = seconds
+            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} | {one_call:.2f} |")
+            progress(rows[-1])
+    return rows
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="how the cost of hostile input grows with it")
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
@@ -368,11 +419,12 @@ if __name__ == "__main__":
         "--document-batches", action="store_true", help="an Accumulator fed batches with documents and bootstrap"
     )
     parser.add_argument("--entity-batches", action="store_true", help="an Accumulator fed batches with return_entities")
+    parser.add_argument("--group-batches", action="store_true", help="an Accumulator fed batches of new groups")
     parser.add_argument(
         "--against",
         type=Path,
-        help="--memory, --group-bootstrap, --fragments, --group-scores, --document-batches, --entity-batches: another "
-        "checkout measured in turns",
+        help="--memory, --group-bootstrap, --fragments, --group-scores, --document-batches, --entity-batches, "
+        "--group-batches: another checkout measured in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -388,6 +440,8 @@ if __name__ == "__main__":
         print("\n".join(document_batches(arguments.against)))
     if arguments.entity_batches:
         print("\n".join(document_batches(arguments.against, entities=True)))
+    if arguments.group_batches:
+        print("\n".join(group_batches(arguments.against)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))
     if arguments.fragments:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import operator
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,11 +37,10 @@ from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .options import Options
 from .pairing.rules import SCENARIOS
-from .result_scores import weighted_width
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
-from .table.slices import SliceCounts, moved_columns, slices_width
+from .table.slices import SliceCounts, SliceRuns, joined_names, laid_out, slices_width
 from .tally import Counted, Row, Tally
 
 
@@ -55,16 +53,20 @@ class PerSentence:
     ints: Vectors
     floats: Vectors | None = None
     documents: tuple[Hashable, ...] | None = None
+    names: Mapping[str, list[str]] | None = None  # with slices, their buckets (as `SentenceCounts.names`)
 
     def __add__(self, other: PerSentence) -> PerSentence:
         self.check_joins(other)
         if not other.ints.shape[0] or not self.ints.shape[0]:  # a batch of no sentence may be narrower: nothing to join
             return self if self.ints.shape[0] else other
+        if self.names is not None and other.names is not None and self.names != other.names:
+            names = joined_names(self.names, other.names)  # (other groups: laid out as those of both)
+            return self.laid_out(names) + other.laid_out(names)
         floats = None
         if self.floats is not None and other.floats is not None:
             floats = stacked((self.floats, other.floats), axis=0)
         documents = None if self.documents is None or other.documents is None else self.documents + other.documents
-        return PerSentence(stacked((self.ints, other.ints), axis=0), floats, documents)
+        return PerSentence(stacked((self.ints, other.ints), axis=0), floats, documents, self.names)
 
     def check_joins(self, other: PerSentence) -> None:
         """A `ValueError` where `other`'s rows cannot follow these (`+`): documents with one and not the other, or
@@ -73,22 +75,25 @@ class PerSentence:
             raise ValueError("found batches with documents and batches without; expected documents with every batch")
         if not other.ints.shape[0] or not self.ints.shape[0]:  # a batch of no sentence may be narrower: nothing to join
             return
-        if (self.floats is None) != (other.floats is None) or self.ints.shape[1] != other.ints.shape[1]:
+        if (self.floats is None) != (other.floats is None) or self._width() != other._width():
             raise ValueError("found batches counted with other options; expected the same options for every batch")
+
+    def _width(self) -> int:
+        """The integer columns before those of the slices' buckets (which other groups widen)."""
+        return self.ints.shape[1] - (slices_width(self.names or {}) if self.floats is None else 0)
 
     def counts(self) -> SentenceCounts:
         """The units' `SentenceCounts`: each sentence's vector, or with documents each document's sum."""
         floats = None if self.floats is None else per_unit(self.floats, self.documents)
-        return SentenceCounts.of(per_unit(self.ints, self.documents), floats)
+        return SentenceCounts.of(per_unit(self.ints, self.documents), floats, self.names)
 
-    def moved(self, first: int, columns: np.ndarray, width: int) -> PerSentence:
-        """These rows with their bucket columns (from column `first` of the whole row on) moved as
-        `slices.moved_columns` moves them."""
-        ints_width = self.ints.shape[1]
+    def laid_out(self, names: Mapping[str, list[str]]) -> PerSentence:
+        """These rows with their bucket columns (the last ones: of floats where there are) laid out as the buckets
+        `names` (`slices.laid_out`)."""
+        assert self.names is not None  # (counted with slices)
         if self.floats is None:
-            return PerSentence(moved_columns(self.ints, first, columns, width), None, self.documents)
-        floats = moved_columns(self.floats, first - ints_width, columns, width - ints_width)
-        return PerSentence(self.ints, floats, self.documents)
+            return PerSentence(laid_out(self.ints, self.names, names), None, self.documents, names)
+        return PerSentence(self.ints, laid_out(self.floats, self.names, names), self.documents, names)
 
     @staticmethod
     def side_by_side(runs: Sequence[PerSentence], documents: tuple[Hashable, ...] | None = None) -> PerSentence:
@@ -126,15 +131,12 @@ class SentenceRuns:
         """Every sentence's row, in the order added."""
         if not self.runs:
             return PerSentence(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
-        return functools.reduce(operator.add, self.runs)
+        # From the last (smallest) run on, so that each row is copied (and each group laid out) about twice more.
+        return functools.reduce(lambda later, earlier: earlier + later, reversed(self.runs))
 
     def counts(self) -> SentenceCounts:
         """The units' `SentenceCounts` (`PerSentence.counts`)."""
         return self.joined().counts()
-
-    def moved(self, first: int, columns: np.ndarray, width: int) -> SentenceRuns:
-        """Each run's rows moved as `PerSentence.moved` moves them."""
-        return SentenceRuns(tuple(run.moved(first, columns, width) for run in self.runs))
 
     @property
     def documents(self) -> list[Hashable] | None:
@@ -209,7 +211,8 @@ class Accumulator:
     # With bootstrap or `ordered`, each unit's count vector: in order (`SentenceRuns`), or where nothing needs the
     # order (no documents, no pairing) the distinct vectors alone (`CountRuns`), so memory follows those.
     units: CountRuns | SentenceRuns | None = None
-    slices: SliceCounts | None = None  # with slices: every bucket's counts (the per-sentence ones are in `units`)
+    # With slices: every bucket's counts (`slices`; the per-sentence ones are in `units`), in runs.
+    slice_runs: SliceRuns | None = None
     entities: EntityRows | None = None  # with return_entities: the rows, sentences numbered in order
 
     @classmethod
@@ -274,9 +277,12 @@ class Accumulator:
         units = None
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)
-            rows = PerSentence(ints, floats, None if documents is None else tuple(documents))
+            # Each batch's bucket columns laid out as its own groups: two runs of other groups are laid out as those
+            # of both only as they are merged (`SentenceCounts.names`).
+            names = None if counted.slices is None or counted.slices.per_sentence is None else counted.slices.names
+            rows = PerSentence(ints, floats, None if documents is None else tuple(documents), names)
             units = SentenceRuns((rows,)) if documents is not None or self.ordered else CountRuns((rows.counts(),))
-        slices = None if counted.slices is None else counted.slices._replace_sentences()
+        slices = None if counted.slices is None else SliceRuns((counted.slices._replace_sentences(),))
         added = Accumulator(
             self.options,
             self.ordered,
@@ -297,11 +303,6 @@ class Accumulator:
             return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:
             return self
-        units = (self.units, other.units)
-        if self.slices is not None and other.slices is not None and self.slices.names != other.slices.names:
-            # A group slice's groups differ between batches: each one's bucket columns moved to the groups of both.
-            names = self.slices.joined_names(other.slices)
-            units = (self.moved_to(names), other.moved_to(names))
         # Tags of no token (as an empty batch reads) beside spans add nothing, no token_accuracy either
         # (docs/scoring.md §7): batches give compute_semeval's result of them all.
         if no_token(other.tally) and self.tally.tokens is None:
@@ -315,20 +316,15 @@ class Accumulator:
             self.ordered,
             tally,
             self.sentences + other.sentences,
-            add_units(*units),
-            add_units(self.slices, other.slices),
+            add_units(self.units, other.units),
+            add_units(self.slice_runs, other.slice_runs),
             _joined_entities(self.entities, other.entities, self.sentences),
         )
 
-    def moved_to(self, names: dict[str, list[str]]) -> CountRuns | SentenceRuns | None:
-        """`units` with their bucket columns moved to the layout of slices of buckets `names`."""
-        if self.units is None or self.slices is None:
-            return self.units
-        first = len(SCENARIOS) + weighted_width(self.options)
-        columns, width = self.slices.columns_in(names), first + slices_width(names)
-        if isinstance(self.units, CountRuns):
-            return self.units.moved(lambda vectors: moved_columns(vectors, first, columns, width))
-        return self.units.moved(first, columns, width)
+    @property
+    def slices(self) -> SliceCounts | None:
+        """With slices, every bucket's counts: the runs joined, a group slice's groups those of every batch."""
+        return None if self.slice_runs is None else self.slice_runs.joined()
 
     @property
     def in_order(self) -> PerSentence:

@@ -181,18 +181,9 @@ def test_the_rows_of_many_batches_are_kept_in_log_n_runs_not_joined_at_every_bat
     assert list(found.entities) == compute_semeval(**data, return_entities=True)["entities"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "red team 3: each batch of new groups moves every held unit's bucket columns to the groups of both "
-        "(Accumulator.moved_to) and sorts and indexes every group held (SliceCounts.joined_names, columns_in, "
-        "__add__), so n batches cost n**2 groups: batches of 5 sentences with a group each, slices=['group'], "
-        "bootstrap=10, 1,000 / 2,000 / 4,000 batches take 4.8 / 14.1 / 46.3 CPU s (x2.9, x3.3 a doubling; a third "
-        "in joined_names and columns_in), where one call on the 20,000 sentences takes 6.2 s. The fix defers the "
-        "move to the end (each run keeps its own groups), in table/slices.py and the accumulator together"
-    ),
-)
-def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_batch(monkeypatch) -> None:
+@pytest.mark.parametrize("documents", [False, True], ids=["sentences", "documents"])
+def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_batch(monkeypatch, documents) -> None:
+    from nerscore.table import slices
     from nerscore.table.slices import SliceCounts
 
     handled: list[int] = []
@@ -203,12 +194,42 @@ def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_ba
         handled.append(len(names["group"]))
         return names
 
+    # The units' bucket columns too (`slices.laid_out`: each of two runs laid out as the groups of both).
+    laid: list[int] = []
+    columns_in = slices.columns_in
+
+    def counted_columns(names: Any, joined: Any) -> Any:
+        laid.append(len(joined["group"]))
+        return columns_in(names, joined)
+
     monkeypatch.setattr(SliceCounts, "joined_names", counted)
+    monkeypatch.setattr(slices, "columns_in", counted_columns)
     data = {**corpus(8, sentences=512), "groups": [f"g{number}" for number in range(512)]}
-    del data["documents"]
+    if not documents:
+        del data["documents"]
     options = {"bootstrap": 10, "slices": ["group"]}
     assert in_batches(options, data, 2).result() == compute_semeval(**data, **options)
     assert sum(handled) <= 512 * (8 + 4)  # log2(256 batches) = 8; at every batch: 512 * 257
+    assert sum(laid) <= 2 * 512 * (8 + 4)
+
+
+def test_batches_of_sentences_of_no_entity_in_new_groups_lay_out_n_log_n_groups(monkeypatch) -> None:
+    # Such sentences share one count vector: runs merged by their rows alone merged at every batch, every group
+    # held laid out again (`unit_counts.CountRuns` weighs a run's groups too).
+    from nerscore.table import slices
+
+    laid: list[int] = []
+    columns_in = slices.columns_in
+
+    def counted_columns(names: Any, joined: Any) -> Any:
+        laid.append(len(joined["group"]))
+        return columns_in(names, joined)
+
+    monkeypatch.setattr(slices, "columns_in", counted_columns)
+    data = {"predictions": [["O", "O"]] * 512, "references": [["O", "O"]] * 512, "groups": list(range(512))}
+    options = {"bootstrap": 10, "slices": ["group"]}
+    assert in_batches(options, data, 2).result() == compute_semeval(**data, **options)
+    assert sum(laid) <= 2 * 512 * (8 + 4)  # at every batch: 512 * 257
 
 
 def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> None:

@@ -857,3 +857,53 @@ def test_bootstrap_with_the_group_slice_costs_what_its_sentences_cost() -> None:
     # Doubling the sentences (one group each) doubles the memory, never quadruples it (it was x3.8 when each
     # sentence's bucket columns and the jackknife were held dense: 2,000 sentences took 16 s and 2.2 GB).
     assert _group_slices_peak(400) < 3 * _group_slices_peak(200)
+
+
+def test_bucket_columns_laid_out_as_the_groups_of_two_batches_are_those_of_both_counted_at_once() -> None:
+    # An Accumulator's runs keep their own groups until they merge (`SliceRuns`, `SentenceCounts.names`): each
+    # run's bucket columns laid out as the groups of both are the columns of one pass over both.
+    from scipy import sparse
+
+    from nerscore import Accumulator, Options
+    from nerscore.table.slices import joined_names, laid_out
+
+    references = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "B-PER"], ["O", "B-ORG", "O"]]
+    predictions = [["B-PER", "O", "O"], ["B-LOC", "O", "B-LOC"], ["O", "B-ORG", "O"]]
+    options = Options.of(slices=["entity_length", "group"], bootstrap=10)
+
+    def rows(start: int, stop: int, groups: list[str]) -> Any:
+        found = Accumulator(options, ordered=True)
+        found = found.update(predictions=predictions[start:stop], references=references[start:stop], groups=groups)
+        return found.in_order
+
+    first, second, both = rows(0, 2, ["d", "b"]), rows(2, 3, ["c"]), rows(0, 3, ["d", "b", "c"])
+    assert first.names is not None and second.names is not None
+    names = joined_names(first.names, second.names)
+    assert names == both.names and names["group"] == ["b", "c", "d"]
+    moved = sparse.vstack([laid_out(run.ints, run.names, names) for run in (first, second)]).toarray()
+    assert np.array_equal(moved, both.ints.toarray())
+    assert laid_out(first.ints, first.names, first.names) is first.ints  # one layout: nothing moved
+    assert np.array_equal((first + second).ints.toarray(), both.ints.toarray())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.lists(st.sampled_from("abcdefgh"), max_size=4), min_size=1, max_size=12))
+def test_slice_runs_join_to_the_counts_added_in_order_and_stay_few(groups: list[list[str]]) -> None:
+    from functools import reduce
+    from operator import add
+
+    from nerscore import Accumulator, Options
+    from nerscore.table.slices import SliceRuns, slice_scores
+
+    options = Options.of(slices=["group", "sentence_length"])
+    counts = []
+    for labels in groups:
+        references = [["B-PER", "O"] if label < "e" else ["O", "B-LOC"] for label in labels]
+        found = Accumulator(options).update(predictions=references, references=references, groups=labels)
+        assert found.slice_runs is not None
+        counts.extend(found.slice_runs.runs)
+    runs = reduce(add, [SliceRuns((one,)) for one in counts])
+    assert len(runs.runs) <= max(1, len(counts)).bit_length() + 1
+    joined, added = runs.joined(), reduce(add, counts)
+    assert joined.names == added.names
+    assert slice_scores(joined, options) == slice_scores(added, options)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-import operator
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from ..table.slices import joined_names, laid_out
 
 # A matrix of count vectors: a numpy array, or with slices' bucket columns (docs/scoring.md §11), which are mostly
 # zeros (a sentence lies in one bucket of a sentence-level slice), a scipy.sparse CSR array, so that sentences x
@@ -35,24 +36,40 @@ class SentenceCounts:
 
     vectors: Vectors  # (distinct vectors, width) int64 or float64, dense or sparse (`Vectors`)
     sentences: np.ndarray  # (distinct vectors,) int64: how many sentences have each
+    # With slices, the buckets of each slice (`SliceCounts.names`) whose columns end the vectors: two runs of other
+    # groups are laid out as the groups of both only as they are added (`slices.laid_out`).
+    names: Mapping[str, list[str]] | None = None
 
     @classmethod
-    def of(cls, by_sentence: Vectors, weighted: Vectors | None = None) -> SentenceCounts:
+    def of(
+        cls, by_sentence: Vectors, weighted: Vectors | None = None, names: Mapping[str, list[str]] | None = None
+    ) -> SentenceCounts:
         """From one row of counts per sentence, and with `weighted` (docs/scoring.md §10: each sentence's overlap
-        credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of floats."""
+        credit and value sums, `result_scores.weighted_width` floats) those after them, the vectors then of floats;
+        `names`, the slices' buckets of the last columns."""
         rows = by_sentence if is_sparse(by_sentence) else np.asarray(by_sentence, dtype=np.int64)
         if weighted is not None and weighted.shape[1]:
             rows = stacked((rows.astype(np.float64), weighted.astype(np.float64)), axis=1)
-        return cls(*_distinct_rows(rows, np.ones(rows.shape[0], dtype=np.int64)))
+        return cls(*_distinct_rows(rows, np.ones(rows.shape[0], dtype=np.int64)), names)
 
     def __add__(self, other: SentenceCounts) -> SentenceCounts:
-        rows = stacked((self.vectors, other.vectors), axis=0)
-        return SentenceCounts(*_distinct_rows(rows, np.concatenate((self.sentences, other.sentences))))
+        first, second = self, other
+        if self.names is not None and other.names is not None and self.names != other.names:
+            names = joined_names(self.names, other.names)
+            first, second = self.laid_out(names), other.laid_out(names)
+        rows = stacked((first.vectors, second.vectors), axis=0)
+        return SentenceCounts(*_distinct_rows(rows, np.concatenate((self.sentences, other.sentences))), first.names)
 
     def with_vectors(self, vectors: Vectors) -> SentenceCounts:
         """The same units with `vectors` for this one's (each distinct vector's row rewritten: the slices' bucket
         columns moved, `slices.moved_columns`), their distinct rows found again."""
-        return SentenceCounts(*_distinct_rows(vectors, self.sentences))
+        return SentenceCounts(*_distinct_rows(vectors, self.sentences), self.names)
+
+    def laid_out(self, names: Mapping[str, list[str]]) -> SentenceCounts:
+        """These vectors with their bucket columns moved to the layout of buckets `names` (`slices.laid_out`, which
+        keeps them distinct), not sorted again."""
+        assert self.names is not None  # (counted with slices)
+        return SentenceCounts(laid_out(self.vectors, self.names, names), self.sentences, names)
 
     @property
     def size(self) -> int:
@@ -81,21 +98,25 @@ class CountRuns:
         runs: list[SentenceCounts] = []
         for run in kept:
             runs.append(run)
-            while len(runs) > 1 and runs[-2].vectors.shape[0] <= 2 * runs[-1].vectors.shape[0]:
+            while len(runs) > 1 and _merged_size(runs[-2]) <= 2 * _merged_size(runs[-1]):
                 later = runs.pop()
                 runs[-1] = runs[-1] + later
         return CountRuns(tuple(runs))
 
     def counts(self) -> SentenceCounts:
         """The counts of every batch added, merged, their distinct vectors in order."""
-        if len(self.runs) == 1:  # (in order again: `moved` leaves them out of it)
+        if len(self.runs) == 1:  # (in order again: `laid_out` leaves them out of it)
             return self.runs[0].with_vectors(self.runs[0].vectors)
-        return functools.reduce(operator.add, self.runs) if self.runs else SentenceCounts.of(np.zeros((0, 0)))
+        if not self.runs:
+            return SentenceCounts.of(np.zeros((0, 0)))
+        # From the last (smallest) run on, so that each row is sorted (and each group laid out) about twice more.
+        return functools.reduce(lambda later, earlier: earlier + later, reversed(self.runs))
 
-    def moved(self, columns: Any) -> CountRuns:
-        """These runs with `columns` (a function of a run's vectors: `slices.moved_columns`, which keeps them
-        distinct) applied to each, not sorted again until they are merged."""
-        return CountRuns(tuple(SentenceCounts(columns(run.vectors), run.sentences) for run in self.runs))
+
+def _merged_size(run: SentenceCounts) -> int:
+    """What merging a run costs: its rows, and its groups laid out (sentences of no entity in groups of their own
+    are one row of many groups)."""
+    return run.vectors.shape[0] + len((run.names or {}).get("group", ()))
 
 
 def is_sparse(vectors: Vectors) -> bool:
