@@ -11,7 +11,6 @@ once at the end by `compute.result_dict` (docs/architecture.md).
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -35,6 +34,7 @@ from .forms.batches import measured_batches
 from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
+from .grouping import joined_runs, merged_runs
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
@@ -119,20 +119,13 @@ class SentenceRuns:
     def __add__(self, other: SentenceRuns) -> SentenceRuns:
         if self.runs and other.runs:
             _widest(self.runs).check_joins(_widest(other.runs))
-        runs: list[PerSentence] = []
-        for run in (*self.runs, *other.runs):
-            runs.append(run)
-            while len(runs) > 1 and runs[-2].ints.shape[0] <= 2 * runs[-1].ints.shape[0]:
-                later = runs.pop()
-                runs[-1] = runs[-1] + later
-        return SentenceRuns(tuple(runs))
+        return SentenceRuns(merged_runs((*self.runs, *other.runs), lambda run: run.ints.shape[0]))
 
     def joined(self) -> PerSentence:
         """Every sentence's row, in the order added."""
         if not self.runs:
             return PerSentence(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
-        # From the last (smallest) run on, so that each row is copied (and each group laid out) about twice more.
-        return functools.reduce(lambda later, earlier: earlier + later, reversed(self.runs))
+        return joined_runs(self.runs)  # (each group laid out about twice more too)
 
     def counts(self) -> SentenceCounts:
         """The units' `SentenceCounts` (`PerSentence.counts`)."""
@@ -156,13 +149,7 @@ class EntityRows:
     runs: tuple[tuple[dict[str, Any], ...], ...] = ()
 
     def __add__(self, other: EntityRows) -> EntityRows:
-        runs: list[tuple[dict[str, Any], ...]] = []
-        for run in (*self.runs, *other.runs):
-            runs.append(run)
-            while len(runs) > 1 and len(runs[-2]) <= 2 * len(runs[-1]):
-                later = runs.pop()
-                runs[-1] = runs[-1] + later
-        return EntityRows(tuple(runs))
+        return EntityRows(merged_runs((*self.runs, *other.runs), len))
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         return (row for run in self.runs for row in run)

@@ -1,13 +1,42 @@
-"""Two numpy idioms by which the array paths group their rows, written once: the runs of equal rows of sorted
-columns (where each group begins and ends), and ranges of indices laid end to end (the members of each group, the
-pairs of each entity). numpy only; every function takes and returns arrays, time and memory those of its output."""
+"""The idioms by which rows are grouped, written once: the runs of equal rows of sorted columns (where each group
+begins and ends), ranges of indices laid end to end (the members of each group, the pairs of each entity), both
+numpy only, their time and memory those of their output; and batches added one after the other kept as runs merged
+like a binary counter (`merged_runs`), so that n batches copy n log n rows, not n**2."""
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+
+
+class _Adding(Protocol):
+    def __add__(self: _Run, other: _Run, /) -> _Run: ...
+
+
+_Run = TypeVar("_Run", bound=_Adding)
+
+
+def merged_runs(runs: Iterable[_Run], size: Callable[[_Run], int]) -> tuple[_Run, ...]:
+    """`runs` (batches' rows, counts or buckets, in the order added) kept as a binary counter: the last two merged
+    (`earlier + later`) only once the later's `size` is at least half the earlier's, so that each row is merged
+    about log n times over n batches. Merged at every batch, an `Accumulator` copied or sorted every row it held
+    again (docs/architecture.md: batches)."""
+    kept: list[_Run] = []
+    for run in runs:
+        kept.append(run)
+        while len(kept) > 1 and size(kept[-2]) <= 2 * size(kept[-1]):
+            later = kept.pop()
+            kept[-1] = kept[-1] + later
+    return tuple(kept)
+
+
+def joined_runs(runs: Sequence[_Run]) -> _Run:
+    """`merged_runs`' runs added into one, from the last (smallest) on, so that each row is copied about twice more."""
+    return functools.reduce(lambda later, earlier: earlier + later, reversed(runs))
 
 
 def run_starts(*columns: np.ndarray) -> np.ndarray:

@@ -1,9 +1,9 @@
 """nerscore.grouping: runs of equal sorted rows and ranges laid end to end, against their plain-Python
-definitions (itertools.groupby, range) on named cases and on any input."""
+definitions (itertools.groupby, range) on named cases and on any input; batches kept as runs of a binary counter."""
 
 from __future__ import annotations
 
-from itertools import groupby
+from itertools import groupby, pairwise
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nerscore.grouping import lexsorted, ranges, run_bounds, run_starts
+from nerscore.grouping import joined_runs, lexsorted, merged_runs, ranges, run_bounds, run_starts
 
 
 def groups_of(rows: list[tuple]) -> list[int]:
@@ -111,3 +111,26 @@ def test_lexsorted_is_np_lexsort(rows: list[tuple[int, ...]], dtype: Any) -> Non
     order = lexsorted(*arrays).tolist()
     assert order == np.lexsort(arrays[::-1]).tolist()
     assert order == sorted(range(len(rows)), key=rows.__getitem__)
+
+
+class _Copied(tuple):
+    """A run of rows whose `+` counts the rows it copies."""
+
+    copied = 0
+
+    def __add__(self, other: Any) -> _Copied:  # type: ignore[override]
+        _Copied.copied += len(self) + len(other)
+        return _Copied(tuple(self) + tuple(other))
+
+
+@given(st.lists(st.integers(0, 40), max_size=300))
+def test_runs_merged_like_a_binary_counter_keep_the_order_and_copy_n_log_n_rows(sizes: list[int]) -> None:
+    _Copied.copied, runs, at = 0, (), 0
+    for size in sizes:  # one batch at a time, as an Accumulator adds them
+        runs = merged_runs((*runs, _Copied(range(at, at + size))), len)
+        at += size
+    assert len(runs) <= max(1, at).bit_length() + sizes.count(0) + 1
+    assert all(len(earlier) > 2 * len(later) for earlier, later in pairwise(runs))
+    assert list(joined_runs(runs) if runs else ()) == list(range(at))
+    # Each row is copied once a merge it takes part in, and a row's run at least doubles at each: log2 n merges.
+    assert _Copied.copied <= 2 * at * (max(1, at).bit_length() + 1)

@@ -10,7 +10,6 @@ and the draws (`nerscore.statistics.resampling`) are of how often each distinct 
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..grouping import joined_runs, merged_runs
 from ..table.slices import joined_names, laid_out
 
 # A matrix of count vectors: a numpy array, or with slices' bucket columns (docs/scoring.md §11), which are mostly
@@ -95,13 +95,7 @@ class CountRuns:
         given = (*self.runs, *other.runs)
         # A batch of no sentence may be narrower (no slices' columns read): kept only where nothing else is.
         kept = [run for run in given if run.size] or sorted(given, key=lambda run: run.vectors.shape[1])[-1:]
-        runs: list[SentenceCounts] = []
-        for run in kept:
-            runs.append(run)
-            while len(runs) > 1 and _merged_size(runs[-2]) <= 2 * _merged_size(runs[-1]):
-                later = runs.pop()
-                runs[-1] = runs[-1] + later
-        return CountRuns(tuple(runs))
+        return CountRuns(merged_runs(kept, _merged_size))
 
     def counts(self) -> SentenceCounts:
         """The counts of every batch added, merged, their distinct vectors in order."""
@@ -109,8 +103,7 @@ class CountRuns:
             return self.runs[0].with_vectors(self.runs[0].vectors)
         if not self.runs:
             return SentenceCounts.of(np.zeros((0, 0)))
-        # From the last (smallest) run on, so that each row is sorted (and each group laid out) about twice more.
-        return functools.reduce(lambda later, earlier: earlier + later, reversed(self.runs))
+        return joined_runs(self.runs)  # (each row sorted, and each group laid out, about twice more)
 
 
 def _merged_size(run: SentenceCounts) -> int:

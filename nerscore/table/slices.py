@@ -12,7 +12,6 @@ them too, §9).
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import joined_runs, merged_runs
 from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from ..options import Options
 from ..pairing.rules import SCENARIOS
@@ -131,18 +131,11 @@ class SliceRuns:
     runs: tuple[SliceCounts, ...] = ()
 
     def __add__(self, other: SliceRuns) -> SliceRuns:
-        runs: list[SliceCounts] = []
-        for run in (*self.runs, *other.runs):
-            runs.append(run)
-            while len(runs) > 1 and _buckets(runs[-2]) <= 2 * _buckets(runs[-1]):
-                later = runs.pop()
-                runs[-1] = runs[-1] + later
-        return SliceRuns(tuple(runs))
+        return SliceRuns(merged_runs((*self.runs, *other.runs), _buckets))
 
     def joined(self) -> SliceCounts:
-        """The counts of every batch added, from the last (smallest) run on, so that each group is handled about
-        twice more."""
-        return functools.reduce(lambda later, earlier: earlier + later, reversed(self.runs))
+        """The counts of every batch added (`grouping.joined_runs`: each group handled about twice more)."""
+        return joined_runs(self.runs)
 
 
 def _buckets(counts: SliceCounts) -> int:
