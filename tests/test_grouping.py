@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from nerscore.grouping import joined_runs, lexsorted, merged_runs, ranges, run_bounds, run_starts
@@ -123,6 +123,8 @@ class _Copied(tuple):
         return _Copied(tuple(self) + tuple(other))
 
 
+@example(sizes=[1] * 512)
+@example(sizes=[5, 0] * 300)
 @given(st.lists(st.integers(0, 40), max_size=300))
 def test_runs_merged_like_a_binary_counter_keep_the_order_and_copy_n_log_n_rows(sizes: list[int]) -> None:
     _Copied.copied, runs, at = 0, (), 0
