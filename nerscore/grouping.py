@@ -24,7 +24,7 @@ def merged_runs(runs: Iterable[_Run], size: Callable[[_Run], int]) -> tuple[_Run
     """`runs` (batches' rows, counts or buckets, in the order added) kept as a binary counter: the last two merged
     (`earlier + later`) only once the later's `size` is at least half the earlier's, so that each row is merged
     about log n times over n batches. Merged at every batch, an `Accumulator` copied or sorted every row it held
-    again (docs/architecture.md: batches)."""
+    again (its rows, counts, entity rows and slices' buckets: benchmarks/growth.py's batches rows)."""
     kept: list[_Run] = []
     for run in runs:
         kept.append(run)
