@@ -46,7 +46,9 @@ class Ratios:
 
     def values(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """P, R and F as float64 arrays, each the correctly rounded value of its ratio."""
-        precision, recall, f = ((numerator / denominator).astype(np.float64) for numerator, denominator in self)
+        precision, recall, f = (
+            (numerator / denominator).astype(np.float64, copy=False) for numerator, denominator in self
+        )
         return precision, recall, f
 
     def rows(self, start: int, stop: int) -> Ratios:
@@ -158,15 +160,18 @@ class Rule:
         (a_max, c_max), (b_max, d_max) = largest, totals
         exact = max((m + n) * a_max * c_max, n * a_max * d_max + m * c_max * b_max) < EXACT_FLOATS
         kind = np.int64 if exact else object
+        # (asarray: int64 terms are read as they are, where astype copied each of them before `where` did)
         (a, b), (c, d) = (
             (
-                np.where(side_seen, np.asarray(credit).astype(kind), z),
-                np.where(side_seen, np.asarray(total).astype(kind), y),
+                np.where(side_seen, np.asarray(credit, dtype=kind), z),
+                np.where(side_seen, np.asarray(total, dtype=kind), y),
             )
             for credit, total, side_seen in terms
         )
         f_numerator, f_denominator = (m + n) * a * c, n * a * d + m * c * b
         none = f_denominator == 0
+        if not none.any():  # (the common case: no row to set, and no copy of either F term)
+            return Ratios((a, b), (c, d), (f_numerator, f_denominator))
         return Ratios((a, b), (c, d), (np.where(none, 0, f_numerator), np.where(none, 1, f_denominator)))
 
     def exact_share(self, credit: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

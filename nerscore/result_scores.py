@@ -104,7 +104,8 @@ def _scores_dict(
     `type_ratios` from `types_at` (`scores_of`)."""
     f_name = options.f_name
     columns = part.columns
-    entity_types = columns.entity_types
+    # (named only where a key or the matrix shows them: `CellColumns.entity_types`)
+    entity_types = columns.entity_types if options.per_type or options.confusion else []
     result: dict[str, Any] = {}
     by_type: list[tuple[str, list[list[int | float]]]] = []
     for index, (scheme, scheme_counts, terms) in enumerate(zip(schemes, part.counts, part.type_terms)):

@@ -281,15 +281,26 @@ class CellColumns:
     reference_type: np.ndarray
     predicted_type: np.ndarray
     number: np.ndarray
-    entity_types: list[str]  # the scored types: `labels`, or those of the tally sorted (Tally.entity_types)
+    names: Sequence[str]  # the scored types (`entity_types`), or with `ids` the names they are read from
     # (6 x types) each scored type's scenario totals (I to VI) on the reference side and on the prediction side:
     # every scheme's per-type counts are these read through §4's table (`totals_by_type`).
     reference_scenarios: np.ndarray
     prediction_scenarios: np.ndarray
+    # The scored types' positions in `names`, named only where a key or a check reads them (`entity_types`): most
+    # calls with 100,000 types never do, and naming 26,000 of them was 2 ms of `scores`.
+    ids: np.ndarray | None = None
 
     @property
     def types(self) -> int:
-        return len(self.entity_types)
+        return len(self.names) if self.ids is None else len(self.ids)
+
+    @cached_property
+    def entity_types(self) -> list[str]:
+        """The scored types: `labels`, or those of the tally sorted (Tally.entity_types) or in order of first place."""
+        names = self.names
+        if self.ids is None:
+            return names if isinstance(names, list) else list(names)
+        return [names[i] for i in self.ids.tolist()]  # (a comprehension: map over a tuple's item is 6x slower)
 
     @classmethod
     def of(cls, tally: Tally, labels: list[str] | None, ordered: bool = True) -> CellColumns:
@@ -301,13 +312,14 @@ class CellColumns:
         if entities >= EXACT_FLOATS // 2:
             # Every count and 2 * POS then stays an exact float64 (by_type); no batch comes near.
             raise ValueError(f"a tally of {entities:,} entities; expected fewer than 2**52")
+        ids = None
         if isinstance(cells, CellTable):
-            scenario, positions, entity_types = _table_positions(cells, labels, ordered)
+            scenario, positions, entity_types, ids = _table_positions(cells, labels, ordered)
             number = cells.number
         else:
             scenario, positions, number, entity_types = _mapping_positions(cells, labels, ordered)
         sides = []
-        types = len(entity_types)
+        types = len(entity_types) if ids is None else len(ids)
         for side in positions:
             scored = side >= 0
             # Summed as floats, exact: every total is below 2**52 (refused above).
@@ -315,7 +327,14 @@ class CellColumns:
             sides.append((side, totals.astype(np.int64).reshape(len(_SCENARIO_INDEX), types)))
         (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
         return cls(
-            scenario, reference_type, predicted_type, number, entity_types, reference_scenarios, prediction_scenarios
+            scenario,
+            reference_type,
+            predicted_type,
+            number,
+            entity_types,
+            reference_scenarios,
+            prediction_scenarios,
+            ids,
         )
 
     def counts(self, scheme: str) -> Counts:
@@ -376,15 +395,16 @@ def _mapping_positions(
 
 def _table_positions(
     table: CellTable, labels: list[str] | None, ordered: bool
-) -> tuple[np.ndarray, list[np.ndarray], list[str]]:
+) -> tuple[np.ndarray, list[np.ndarray], Sequence[str], np.ndarray | None]:
     """`_mapping_positions` of a `CellTable`, on its columns: each type id to its position by one look-up
     array, the types in the order the mapping would give them (unless `ordered`, as its cells first name them:
-    the reference side's, then the prediction side's)."""
+    the reference side's, then the prediction side's): the scored types, or their names and ids in them."""
     names = table.type_names
     if labels is not None:
         index = dict(zip(labels, range(len(labels))))
         position = np.fromiter(map(index.get, names, repeat(-1)), np.int64, len(names))
-        entity_types = labels
+        entity_types: Sequence[str] = labels
+        ids: np.ndarray | None = None
     else:
         if ordered:
             present = table.present_types().tolist()
@@ -402,9 +422,9 @@ def _table_positions(
             ids = both[is_first[:-1]]
         position = np.full(len(names), -1, dtype=np.int64)
         position[ids] = np.arange(len(ids))
-        entity_types = [names[i] for i in ids.tolist()]  # (a comprehension: map over a tuple's item is 6x slower)
+        entity_types = names  # named where they are read (`CellColumns.entity_types`)
     lookup = np.append(position, -1)  # id -1, no entity, is the last
-    return table.scenario, [lookup[table.reference_type], lookup[table.predicted_type]], entity_types
+    return table.scenario, [lookup[table.reference_type], lookup[table.predicted_type]], entity_types, ids
 
 
 class Counted(NamedTuple):
