@@ -85,8 +85,10 @@ def _terms_of(tally: Tally, options: Options, labels: list[str] | None, schemes:
         for scheme, scheme_counts in zip(schemes, counts)
     ]
     by_scheme = [
-        type_terms(*sides, None if credit is None else type_credits(*sides, tally, options, columns))
-        for sides, credit in zip(map(columns.totals_by_type, schemes), credits)
+        columns.half_terms(scheme)  # (type_terms of the half point's credit, without the five counts)
+        if credit is None
+        else type_terms(*(sides := columns.totals_by_type(scheme)), type_credits(*sides, tally, options, columns))
+        for scheme, credit in zip(schemes, credits)
     ]
     return _Terms(columns, counts, credits, by_scheme)
 
