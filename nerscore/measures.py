@@ -168,11 +168,17 @@ class Rule:
             )
             for credit, total, side_seen in terms
         )
-        f_numerator, f_denominator = (m + n) * a * c, n * a * d + m * c * b
+        # (m + n)·a·c over n·a·d + m·c·b, each product made in place (exact integers in any order): fresh arrays
+        # of 100,000 rows are memory mapped afresh.
+        f_numerator, f_denominator, other = a * c, a * d, c * b
+        for term, factor in ((f_numerator, m + n), (f_denominator, n), (other, m)):
+            if factor != 1:
+                term *= factor
+        f_denominator += other
         none = f_denominator == 0
-        if not none.any():  # (the common case: no row to set, and no copy of either F term)
-            return Ratios((a, b), (c, d), (f_numerator, f_denominator))
-        return Ratios((a, b), (c, d), (np.where(none, 0, f_numerator), np.where(none, 1, f_denominator)))
+        f_numerator[none] = 0
+        f_denominator[none] = 1
+        return Ratios((a, b), (c, d), (f_numerator, f_denominator))
 
     def exact_share(self, credit: np.ndarray, total: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """credit / total as (numerator, denominator) arrays, `zero_division` where total is 0 (the value score's
