@@ -66,6 +66,25 @@ class Ratios:
             return [zero_division] * 3
         return [_mean(numerators, denominators) for numerators, denominators in self]
 
+    def block_means(self, sizes: list[int], zero_division: float) -> list[list[float]]:
+        """`means` of each block of consecutive rows of `sizes` (each scheme's types of each tally, stacked): the
+        same floats, each block's ratios summed by denominator (`_grouped`) in one pass over every row for
+        all of them where that is exact (twelve passes of 26,000 types were 2 ms of `scores`)."""
+        result = [[zero_division] * 3 if not size else [] for size in sizes]
+        starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
+        for numerators, denominators in self:
+            by_block = _grouped_blocks(numerators, denominators, sizes, starts)
+            for block, size in enumerate(sizes):
+                if not size:
+                    continue
+                rows = slice(int(starts[block]), int(starts[block]) + size)
+                if by_block is None or size <= _FEW_ROWS:
+                    result[block].append(_mean(numerators[rows], denominators[rows]))
+                else:
+                    numerator, denominator = _sum_of_ratios(by_block[block])
+                    result[block].append(numerator / (denominator * size))
+        return result
+
     def grouped_means(self, starts: np.ndarray, zero_division: float) -> list[list[float]]:
         """`means` of consecutive groups of rows (the types of each of several tallies, stacked): group g holds
         the rows from starts[g] to the next start (the last, to the end). P's, R's and F's lists of the same
@@ -256,6 +275,26 @@ def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int
     if numerators.dtype != object and int(numerators.max(initial=0)) * len(numerators) >= 1 << 63:
         numerators = numerators.astype(object)  # the sums would overflow int64
     return list(zip(np.add.reduceat(numerators, starts).tolist(), denominators[starts].tolist()))
+
+
+def _grouped_blocks(
+    numerators: np.ndarray, denominators: np.ndarray, sizes: list[int], starts: np.ndarray
+) -> list[list[tuple[int, int]]] | None:
+    """`_grouped` of each block of rows (`sizes` from `starts`), by one bincount of (block, denominator) keys;
+    None where that is not exact and small (then each block by `_grouped`)."""
+    if numerators.dtype == object or denominators.dtype == object or not len(denominators):
+        return None
+    width = int(denominators.max()) + 1
+    if width * len(sizes) > 4 * len(denominators) + 1024 or int(np.abs(numerators).max()) * max(sizes) >= EXACT_FLOATS:
+        return None
+    keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
+    sums = np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width)
+    seen = np.bincount(keys, minlength=width * len(sizes)).reshape(len(sizes), width)
+    blocks = []
+    for block_sums, block_seen in zip(sums, seen):
+        present = np.flatnonzero(block_seen)
+        blocks.append(list(zip(block_sums[present].astype(np.int64).tolist(), present.tolist())))
+    return blocks
 
 
 def _sum_of_ratios(ratios: list[tuple[int, int]]) -> tuple[int, int]:
