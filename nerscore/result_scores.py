@@ -65,11 +65,14 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
     totals = (row for part in terms for row in map(_credits, part.counts, part.credits))
     overall = [value.tolist() for value in rule.exact(*stacked_terms(totals)).values()]
     type_ratios = rule.exact(*stacked_terms(scheme_terms[:4] for part in terms for scheme_terms in part.type_terms))
+    # Every scheme's macro means of every tally at once (each block's means are its own).
+    means = type_ratios.block_means([part.columns.types for part in terms for _ in schemes], options.zero_division)
     results = []
     overall_at = types_at = 0
     for tally, part in zip(tallies, terms):
         part_overall = [values[overall_at : overall_at + len(schemes)] for values in overall]
-        results.append(_scores_dict(tally, options, schemes, part, part_overall, type_ratios, types_at))
+        part_means = means[overall_at : overall_at + len(schemes)]
+        results.append(_scores_dict(tally, options, schemes, part, part_overall, (type_ratios, part_means), types_at))
         overall_at += len(schemes)
         types_at += len(schemes) * part.columns.types
     return results
@@ -85,8 +88,10 @@ def _terms_of(tally: Tally, options: Options, labels: list[str] | None, schemes:
         for scheme, scheme_counts in zip(schemes, counts)
     ]
     by_scheme = [
-        type_terms(*sides, None if credit is None else type_credits(*sides, tally, options, columns))
-        for sides, credit in zip(map(columns.totals_by_type, schemes), credits)
+        columns.half_terms(scheme)  # (type_terms of the half point's credit, without the five counts)
+        if credit is None
+        else type_terms(*(sides := columns.totals_by_type(scheme)), type_credits(*sides, tally, options, columns))
+        for scheme, credit in zip(schemes, credits)
     ]
     return _Terms(columns, counts, credits, by_scheme)
 
@@ -97,14 +102,16 @@ def _scores_dict(
     schemes: Sequence[str],
     part: _Terms,
     overall: list[list[float]],
-    type_ratios: Ratios,
+    type_scores: tuple[Ratios, list[list[float]]],
     types_at: int,
 ) -> dict[str, Any]:
     """`scores`' dict of one tally: `overall`, its schemes' P, R and F, and its types' ratios, the rows of
-    `type_ratios` from `types_at` (`scores_of`)."""
+    `type_scores`' ratios from `types_at`, with their macro means by scheme (`scores_of`)."""
+    type_ratios, means = type_scores
     f_name = options.f_name
     columns = part.columns
-    entity_types = columns.entity_types
+    # (named only where a key or the matrix shows them: `CellColumns.entity_types`)
+    entity_types = columns.entity_types if options.per_type or options.confusion else []
     result: dict[str, Any] = {}
     by_type: list[tuple[str, list[list[int | float]]]] = []
     for index, (scheme, scheme_counts, terms) in enumerate(zip(schemes, part.counts, part.type_terms)):
@@ -114,11 +121,11 @@ def _scores_dict(
             result[f"{scheme}_{field}"] = getattr(scheme_counts, field)
         result[f"{scheme}_possible"] = scheme_counts.possible
         result[f"{scheme}_actual"] = scheme_counts.actual
-        first = types_at + index * columns.types
-        ratios = type_ratios.rows(first, first + columns.types)
-        for name, mean in zip(("precision", "recall", f_name), ratios.means(options.zero_division)):
+        for name, mean in zip(("precision", "recall", f_name), means[index]):
             result[f"{scheme}_macro_{name}"] = mean
         if options.per_type:
+            first = types_at + index * columns.types
+            ratios = type_ratios.rows(first, first + columns.types)
             by_type.append((scheme, [column.tolist() for column in (*ratios.values(), *terms[4:])]))  # P R F POS ACT
     if tally.tokens is not None:
         # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
