@@ -66,31 +66,14 @@ class Ratios:
             return [zero_division] * 3
         return [_mean(numerators, denominators) for numerators, denominators in self]
 
-    def block_means(self, sizes: list[int], zero_division: float) -> list[list[float]]:
-        """`means` of each block of consecutive rows of `sizes` (each scheme's types of each tally, stacked): the
-        same floats, each block's ratios summed by denominator (`_grouped`) in one pass over every row for
-        all of them where that is exact (twelve passes of 26,000 types were 2 ms of `scores`)."""
-        result = [[zero_division] * 3 if not size else [] for size in sizes]
-        starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
-        for numerators, denominators in self:
-            by_block = _grouped_blocks(numerators, denominators, sizes, starts)
-            for block, size in enumerate(sizes):
-                if not size:
-                    continue
-                rows = slice(int(starts[block]), int(starts[block]) + size)
-                if by_block is None or size <= _FEW_ROWS:
-                    result[block].append(_mean(numerators[rows], denominators[rows]))
-                else:
-                    numerator, denominator = _sum_of_ratios(by_block[block])
-                    result[block].append(numerator / (denominator * size))
-        return result
-
     def grouped_means(self, starts: np.ndarray, zero_division: float) -> list[list[float]]:
         """`means` of consecutive groups of rows (the types of each of several tallies, stacked): group g holds
         the rows from starts[g] to the next start (the last, to the end). P's, R's and F's lists of the same
-        exact means, correctly rounded once: over each group's least common denominator in int64 where every
-        integer of it stays below 2**53 (float64 then divides exact integers, which IEEE rounds correctly, as
-        Python's int division does), else by `means`' sums."""
+        exact means, correctly rounded once (so any exact way gives the same float): over each group's least
+        common denominator in int64 where every integer of it stays below 2**53 (float64 then divides exact
+        integers, which IEEE rounds correctly, as Python's int division does: many small groups, a slice's
+        buckets), else summed by denominator, every group in one bincount where that is exact (a few groups of
+        thousands of types, which share a few denominators), else by `means`' sums."""
         starts = np.asarray(starts, dtype=np.int64)
         sizes = np.diff(np.append(starts, len(self.precision[0])))
         filled = np.flatnonzero(sizes)
@@ -118,9 +101,15 @@ class Ratios:
                 values = sums / (common * lengths)
                 for group, value in zip(filled[small].tolist(), values[small].tolist()):
                     measure[group] = value
-            for group in filled[~small].tolist():
-                stop = starts[group] + sizes[group]
-                measure[group] = _mean(numerators[starts[group] : stop], denominators[starts[group] : stop])
+            large = filled[~small]
+            by_group = _grouped_blocks(numerators, denominators, sizes, starts) if len(large) else None
+            for group in large.tolist():
+                size, start = int(sizes[group]), int(starts[group])
+                if by_group is None or size <= _FEW_ROWS:
+                    measure[group] = _mean(numerators[start : start + size], denominators[start : start + size])
+                else:
+                    numerator, denominator = _sum_of_ratios(by_group[group])
+                    measure[group] = numerator / (denominator * size)
             means.append(measure)
         return means
 
@@ -278,14 +267,17 @@ def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int
 
 
 def _grouped_blocks(
-    numerators: np.ndarray, denominators: np.ndarray, sizes: list[int], starts: np.ndarray
+    numerators: np.ndarray, denominators: np.ndarray, sizes: np.ndarray, starts: np.ndarray
 ) -> list[list[tuple[int, int]]] | None:
-    """`_grouped` of each block of rows (`sizes` from `starts`), by one bincount of (block, denominator) keys;
-    None where that is not exact and small (then each block by `_grouped`)."""
+    """`_grouped` of each group of rows (`sizes` from `starts`), by one bincount of (group, denominator) keys;
+    None where that is not exact and small (then each group by `_grouped`)."""
     if numerators.dtype == object or denominators.dtype == object or not len(denominators):
         return None
     width = int(denominators.max()) + 1
-    if width * len(sizes) > 4 * len(denominators) + 1024 or int(np.abs(numerators).max()) * max(sizes) >= EXACT_FLOATS:
+    if (
+        width * len(sizes) > 4 * len(denominators) + 1024
+        or int(np.abs(numerators).max()) * int(sizes.max()) >= EXACT_FLOATS
+    ):
         return None
     keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
     sums = np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width)

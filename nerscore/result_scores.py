@@ -66,7 +66,9 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
     overall = [value.tolist() for value in rule.exact(*stacked_terms(totals)).values()]
     type_ratios = rule.exact(*stacked_terms(scheme_terms[:4] for part in terms for scheme_terms in part.type_terms))
     # Every scheme's macro means of every tally at once (each block's means are its own).
-    means = type_ratios.block_means([part.columns.types for part in terms for _ in schemes], options.zero_division)
+    sizes = [part.columns.types for part in terms for _ in schemes]
+    grouped = type_ratios.grouped_means(np.cumsum([0, *sizes[:-1]], dtype=np.int64), options.zero_division)
+    means = [list(group) for group in zip(*grouped)]
     results = []
     overall_at = types_at = 0
     for tally, part in zip(tallies, terms):
