@@ -137,3 +137,23 @@ def test_grouped_means_are_means(groups: list[list[tuple[int, int]]], as_objects
     starts = np.cumsum([0] + [len(group) for group in groups[:-1]])
     expected = [ratios.rows(int(start), int(start) + len(group)).means(0.5)[0] for start, group in zip(starts, groups)]
     assert ratios.grouped_means(starts, 0.5) == [expected] * 3
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(st.integers(0, 1000), st.integers(1, 60)), min_size=33, max_size=300)
+        | st.lists(st.tuples(st.integers(0, 9), st.integers(1, 9)), max_size=5),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_grouped_means_of_large_groups_sharing_denominators_are_means(groups: list[list[tuple[int, int]]]) -> None:
+    # Groups of many rows and few denominators (a tally's thousands of types) are summed by denominator in one
+    # bincount: `means` of each group's rows alone, to the bit, beside small groups taken another way.
+    rows = [row for group in groups for row in group]
+    numerators, denominators = (np.array([row[side] for row in rows], dtype=np.int64) for side in (0, 1))
+    ratios = Ratios(*[(numerators, denominators)] * 3)
+    starts = np.cumsum([0] + [len(group) for group in groups[:-1]])
+    expected = [ratios.rows(int(start), int(start) + len(group)).means(0.5)[0] for start, group in zip(starts, groups)]
+    assert ratios.grouped_means(starts, 0.5) == [expected] * 3
