@@ -7,6 +7,7 @@ lines that start with a space (`--hipe-spaces`). Each goal is a cost that follow
     python benchmarks/growth.py --hipe-spaces                                            # seconds
     python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
     python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
+    python benchmarks/growth.py --copies [--against PATH]                                # about 10 minutes
 """
 
 from __future__ import annotations
@@ -202,6 +203,52 @@ def document_batches(
     return rows
 
 
+# Red team 3 (stop 40): an onion of n references in 3 copies and n predictions in 2 (6 copy pairs an edge) went to
+# the pure-Python exact flow past `value_arrays.unfolded`'s 4 copy pairs an edge: 800 references 98.8 s, x11 a
+# doubling. The CPU seconds untraced, then the peak under tracemalloc where the untraced run took under 20 s.
+_COPIES_RUN = """
+import sys, time, tracemalloc
+sys.path.insert(0, {repo!r})
+from nerscore import compute_semeval
+import scipy.optimize, scipy.sparse.csgraph
+n = {n}
+references = [[(s, 2 * n - s, "AB"[s % 2]) for s in range(n) for _ in range(3)]]
+predictions = [[(s, 2 * n - s - 1, "AB"[s % 3 % 2]) for s in range(n) for _ in range(2)]]
+compute_semeval(predictions=[[(0, 1, "A")] * 2], references=[[(0, 2, "A")] * 3], value={value})  # (imports)
+started = time.process_time()
+compute_semeval(predictions=predictions, references=references, value={value})
+seconds = time.process_time() - started
+peak = 0
+if seconds < 20:
+    tracemalloc.start()
+    compute_semeval(predictions=predictions, references=references, value={value})
+    peak = tracemalloc.get_traced_memory()[1]
+print(seconds, peak)
+"""
+
+
+def onion_copies(against: Path | None = None, sizes: Sequence[int] = (100, 200, 400, 800)) -> list[str]:
+    """Rows "| n | value | checkout | CPU s | x the size before | traced MB |" of compute_semeval on an onion of n
+    references in 3 copies and n predictions in 2, §3 and value=True, each in a subprocess; with `against`
+    (another checkout, e.g. main's), in turns with this one."""
+    import subprocess
+
+    rows = ["| n | value | checkout | CPU s | x the size before | traced MB |", "| --- | --- | --- | --- | --- | --- |"]
+    before: dict[tuple[bool, str], float] = {}
+    for n in sizes:
+        for value in (False, True):
+            for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+                code = _COPIES_RUN.format(repo=str(repo), n=n, value=value)
+                done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+                seconds, peak = float(done.stdout.split()[0]), int(done.stdout.split()[1])
+                grown = f"{seconds / before[value, checkout]:.1f}" if (value, checkout) in before else ""
+                before[value, checkout] = seconds
+                traced = f"{peak / 1e6:.0f}" if peak else "(not traced)"
+                rows.append(f"| {n:,} | {value} | {checkout} | {seconds:.2f} | {grown} | {traced} |")
+                progress(rows[-1])
+    return rows
+
+
 def hipe_spaces(sizes: Sequence[int] = (8_000, 16_000, 32_000), repeats: int = 3) -> list[str]:
     """Rows "| lines | CPU s | x the size before |" of read_hipe on one document of token lines that start with a
     space (red team 2, stop 39: each was looked up by tuple.index when its document closed, quadratic; 16,000 such
@@ -239,9 +286,12 @@ if __name__ == "__main__":
     )
     parser.add_argument("--entity-batches", action="store_true", help="an Accumulator fed batches with return_entities")
     parser.add_argument(
+        "--copies", action="store_true", help="an onion of 3 copies of each reference, 2 of each prediction"
+    )
+    parser.add_argument(
         "--against",
         type=Path,
-        help="--memory, --group-bootstrap, --document-batches, --entity-batches: another checkout measured in turns",
+        help="--memory, --group-bootstrap, --document-batches, --entity-batches, --copies: another checkout, in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -259,3 +309,5 @@ if __name__ == "__main__":
         print("\n".join(document_batches(arguments.against, entities=True)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))
+    if arguments.copies:
+        print("\n".join(onion_copies(arguments.against)))
