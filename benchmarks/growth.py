@@ -2,8 +2,8 @@
 memory a pair (`--memory`), bootstrap with a group slice of a group a sentence (`--group-bootstrap`), HIPE token
 lines that start with a space (`--hipe-spaces`), an onion of discontinuous entities against the same onion without
 fragments (`--fragments`), the group slice's scores (`--group-scores`), and an Accumulator fed batches of documents
-(`--document-batches`), with rows (`--entity-batches`) or of new groups (`--group-batches`). Each goal is a cost
-that follows the input's size.
+(`--document-batches`), with rows (`--entity-batches`) or of new groups (`--group-batches`), and an onion of
+copies (`--copies`). Each goal is a cost that follows the input's size.
 
     python benchmarks/growth.py --memory [--against PATH] [--no-value | --only-value]   # about 5 minutes
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
@@ -13,6 +13,7 @@ that follows the input's size.
     python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
     python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
     python benchmarks/growth.py --group-batches [--against PATH]                         # about 3 minutes
+    python benchmarks/growth.py --copies [--against PATH]                                # about 10 minutes
 """
 
 from __future__ import annotations
@@ -406,6 +407,52 @@ def group_batches(against: Path | None = None, sizes: Sequence[int] = (1_000, 2_
     return rows
 
 
+# Red team 3 (stop 40): an onion of n references in 3 copies and n predictions in 2 (6 copy pairs an edge) went to
+# the pure-Python exact flow past `value_arrays.unfolded`'s 4 copy pairs an edge: 800 references 98.8 s, x11 a
+# doubling. The CPU seconds untraced, then the peak under tracemalloc where the untraced run took under 20 s.
+_COPIES_RUN = """
+import sys, time, tracemalloc
+sys.path.insert(0, {repo!r})
+from nerscore import compute_semeval
+import scipy.optimize, scipy.sparse.csgraph
+n = {n}
+references = [[(s, 2 * n - s, "AB"[s % 2]) for s in range(n) for _ in range(3)]]
+predictions = [[(s, 2 * n - s - 1, "AB"[s % 3 % 2]) for s in range(n) for _ in range(2)]]
+compute_semeval(predictions=[[(0, 1, "A")] * 2], references=[[(0, 2, "A")] * 3], value={value})  # (imports)
+started = time.process_time()
+compute_semeval(predictions=predictions, references=references, value={value})
+seconds = time.process_time() - started
+peak = 0
+if seconds < 20:
+    tracemalloc.start()
+    compute_semeval(predictions=predictions, references=references, value={value})
+    peak = tracemalloc.get_traced_memory()[1]
+print(seconds, peak)
+"""
+
+
+def onion_copies(against: Path | None = None, sizes: Sequence[int] = (100, 200, 400, 800)) -> list[str]:
+    """Rows "| n | value | checkout | CPU s | x the size before | traced MB |" of compute_semeval on an onion of n
+    references in 3 copies and n predictions in 2, §3 and value=True, each in a subprocess; with `against`
+    (another checkout, e.g. main's), in turns with this one."""
+    import subprocess
+
+    rows = ["| n | value | checkout | CPU s | x the size before | traced MB |", "| --- | --- | --- | --- | --- | --- |"]
+    before: dict[tuple[bool, str], float] = {}
+    for n in sizes:
+        for value in (False, True):
+            for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+                code = _COPIES_RUN.format(repo=str(repo), n=n, value=value)
+                done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+                seconds, peak = float(done.stdout.split()[0]), int(done.stdout.split()[1])
+                grown = f"{seconds / before[value, checkout]:.1f}" if (value, checkout) in before else ""
+                before[value, checkout] = seconds
+                traced = f"{peak / 1e6:.0f}" if peak else "(not traced)"
+                rows.append(f"| {n:,} | {value} | {checkout} | {seconds:.2f} | {grown} | {traced} |")
+                progress(rows[-1])
+    return rows
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="how the cost of hostile input grows with it")
     parser.add_argument("--memory", action="store_true", help="issue 31's dense overlaps (peak memory a pair)")
@@ -421,10 +468,13 @@ if __name__ == "__main__":
     parser.add_argument("--entity-batches", action="store_true", help="an Accumulator fed batches with return_entities")
     parser.add_argument("--group-batches", action="store_true", help="an Accumulator fed batches of new groups")
     parser.add_argument(
+        "--copies", action="store_true", help="an onion of 3 copies of each reference, 2 of each prediction"
+    )
+    parser.add_argument(
         "--against",
         type=Path,
         help="--memory, --group-bootstrap, --fragments, --group-scores, --document-batches, --entity-batches, "
-        "--group-batches: another checkout measured in turns",
+        "--group-batches, --copies: another checkout measured in turns",
     )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
@@ -442,6 +492,8 @@ if __name__ == "__main__":
         print("\n".join(document_batches(arguments.against, entities=True)))
     if arguments.group_batches:
         print("\n".join(group_batches(arguments.against)))
+    if arguments.copies:
+        print("\n".join(onion_copies(arguments.against)))
     if arguments.hipe_spaces:
         print("\n".join(hipe_spaces()))
     if arguments.fragments:

@@ -15,7 +15,7 @@ from test_rules import TYPES
 import nerscore as ns
 from nerscore import compute_semeval
 from nerscore.forms import component_arrays, span_arrays
-from nerscore.pairing import dense, large_components, overlaps
+from nerscore.pairing import dense, large_components, overlaps, value_arrays
 from nerscore.pairing import rules as pairing
 
 
@@ -183,6 +183,42 @@ def test_large_components_with_copies_pair_as_the_readable_path() -> None:
         pairs = Counter((_entity(row["reference"]), _entity(row["prediction"])) for row in rows)
         assert pairs == Counter((_span(reference), _span(prediction)) for _, reference, prediction in readable_rows)
     assert solved_copies >= trials(100) // 2
+
+
+def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_flow() -> None:
+    # Both §3 paths unfold copies admitted by `rules.UNFOLDED_PAIRS` alone (the factor set to 0: 4 to 25 copy pairs
+    # an edge), and pair as the exact flow of counts (no component large).
+    unfolded_arrays, unfolded_readable = [], []
+    real_arrays, real_readable = value_arrays.unfolded, pairing._unfolded_flow
+
+    def arrays(*arguments):
+        found = real_arrays(*arguments)
+        unfolded_arrays.append(found is not None)
+        return found
+
+    def readable(*arguments):
+        found = real_readable(*arguments)
+        unfolded_readable.append(found is not None)
+        return found
+
+    for seed in range(trials(40)):
+        rng = random.Random(f"copies 2-5 {seed}")
+        distinct = [sorted(set(_with_copies(rng, rng.randint(2, 10)))) for _ in range(2)]
+        references, predictions = ([[e for e in side for _ in range(rng.randint(2, 5))]] for side in distinct)
+        with mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 10**12):
+            exact = ns.tally_semeval(predictions, references)
+        with (
+            mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0),
+            mock.patch.object(pairing, "UNFOLDED_FACTOR", 0),
+            mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
+            mock.patch.object(component_arrays, "unfolded", arrays),
+            mock.patch.object(pairing, "_unfolded_flow", readable),
+        ):
+            found = span_arrays.count_spans(predictions, references, ns.Options())
+            fast = ns.tally_semeval(predictions, references)
+        assert found is not None and found.tally == fast[0] == exact[0], seed
+        assert Counter(fast[1]) == Counter(exact[1]), seed
+    assert sum(unfolded_arrays) >= trials(40) // 2 and sum(unfolded_readable) >= trials(40) // 2
 
 
 def _entity(found: dict | None) -> tuple | None:

@@ -196,17 +196,46 @@ def test_staircases_of_one_worth_pair_from_their_runs_as_value_pair(weights) -> 
     assert taken >= 10  # (a pair of identical boundaries makes two worths: those are listed)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "red team 3: an onion whose references come in 3 copies and predictions in 2 (6 copy pairs an edge, past "
-        "unfolded's _COPY_EDGES = 4) goes to the exact flow's pure-Python max_weight_flow (rules.best_flow, "
-        "value.smallest_best): n = 200 / 400 / 800 distinct references take 0.97 / 8.6 / 98.8 s (x9-x11 a "
-        "doubling); 5 copies of each reference and none of the predictions 0.42 / 2.9 s, value=True with 5 "
-        "prediction copies 0.74 / 4.6 s. With _COPY_EDGES = 64 the same take 0.05 / 0.26 / 1.36 s, but the "
-        "threshold also bounds the unfolded copies' memory (thousands of copies of one entity): the pairing's call"
-    ),
-)
+def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_flow() -> None:
+    # Every component of two edges or more goes to the compiled solver with its copies unfolded, admitted by
+    # `rules.UNFOLDED_PAIRS` alone (the factor set to 0): 4 to 25 copy pairs an edge, past `UNFOLDED_FACTOR`.
+    rng = random.Random("copies 2-5")
+    found_unfolded = []
+    real = value_arrays.unfolded
+
+    def unfolded(*arguments):
+        found_unfolded.append(real(*arguments))
+        return found_unfolded[-1]
+
+    for trial in range(30):
+        table, min_overlap = table_of(WEIGHTS[trial % 3])
+
+        def side(size: int) -> list[Span]:
+            distinct = {Span(s, s + rng.randint(3, 12), rng.choice(TYPE_NAMES)) for s in rng.sample(range(10), size)}
+            return [span for span in sorted(distinct, key=lambda span: span.start) for _ in range(rng.randint(2, 5))]
+
+        sentences = [(side(rng.randint(2, 7)), side(rng.randint(2, 7))) for _ in range(rng.randint(1, 3))]
+        with (
+            mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
+            mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
+            mock.patch.object(value_arrays, "unfolded", unfolded),
+        ):
+            found = arrays_rows(sentences, table, min_overlap)
+        assert found == expected_rows(sentences, table, min_overlap), sentences
+    assert sum(copies is not None for copies in found_unfolded) >= 20
+    # Past the budget as well, the copies stay folded, on the exact flow.
+    found_unfolded.clear()
+    with (
+        mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
+        mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
+        mock.patch.object(value_arrays, "UNFOLDED_PAIRS", 0),
+        mock.patch.object(value_arrays, "unfolded", unfolded),
+    ):
+        found = arrays_rows(sentences, table, min_overlap)
+    assert found == expected_rows(sentences, table, min_overlap)
+    assert found_unfolded and not any(copies is not None for copies in found_unfolded)
+
+
 @pytest.mark.parametrize("value", [False, True])
 def test_a_large_onion_of_three_and_two_copies_goes_to_scipys_solvers_not_the_flow(value: bool) -> None:
     n = 40  # 1,600 folded edges, past LARGE_COMPONENT_EDGES

@@ -294,8 +294,7 @@ def best_flow(
     radix = most_pairs + 1
     extent_radix = sum(room_r[i] * references[i].units for i in reference_indices) + 1
     no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
-    # scipy's solvers read extents (`large_components.span_columns`): discontinuous entities (docs/scoring.md §12)
-    # stay with the exact flow below.
+    # scipy's solvers read extents (`large_components.span_columns`): discontinuous ones (docs/scoring.md §12) don't.
     arrays_read = not any_fragmented(
         [references[i] for i in reference_indices], [predictions[j] for j in prediction_indices]
     )
@@ -309,10 +308,9 @@ def best_flow(
         chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
-    if arrays_read and not no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES:
-        unfolded = _unfolded_flow(references, predictions, edges, room_r, room_p)
-        if unfolded is not None:
-            return unfolded
+    large_copies = arrays_read and not no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
+    if large_copies and (unfolded := _unfolded_flow(references, predictions, edges, room_r, room_p)) is not None:
+        return unfolded
     digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
         return {max(sorted(edges), key=digits.__getitem__): 1}
@@ -323,9 +321,8 @@ def best_flow(
 
 def _unfolded_flow(references, predictions, edges, room_r, room_p) -> dict[tuple[int, int], int] | None:
     """`best_flow` of a large component with each copy an entity of its own, in rule (d)'s order, so that scipy's
-    solvers take it (the exact flow took 32 s on an onion of two copies of each of 400 references, x13 a
-    doubling), its pairs folded back; None past 4 times the edges (thousands of copies of one entity)."""
-    if sum(room_r[i] * room_p[j] for i, j in edges) > 4 * len(edges):
+    solvers take it, its pairs folded back; None past `UNFOLDED_FACTOR` times the edges and `UNFOLDED_PAIRS`."""
+    if sum(room_r[i] * room_p[j] for i, j in edges) > max(UNFOLDED_FACTOR * len(edges), UNFOLDED_PAIRS):
         return None
     owners = [
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]
@@ -494,6 +491,10 @@ def _rule_d(
 # A component of more edges than this, without copies, goes to scipy's solvers where its weights fit
 # (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
 LARGE_COMPONENT_EDGES = 200
+# One with copies goes there, each copy an entity of its own (`_unfolded_flow`, `value_arrays.unfolded`), where its
+# copy pairs are at most 8 times its edges (a copy pair's peak, ~175 bytes traced, is about an eighth of an edge's in
+# the exact flow) or 1,000,000 (~175 MB); thousands of copies of one entity stay folded (benchmarks/README.md).
+UNFOLDED_FACTOR, UNFOLDED_PAIRS = 8, 1_000_000
 
 
 def rank_shares(ranked: Sequence[Hashable], room: Mapping[Any, int] | None = None) -> tuple[dict[Any, int], int]:

@@ -28,7 +28,7 @@ from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
-from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best
+from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, UNFOLDED_FACTOR, UNFOLDED_PAIRS, smallest_best
 from .staircase import clusters, overlap_total, staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
@@ -197,20 +197,17 @@ def folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, key: np.ndar
     return (*(column[first] for column in (start, end, type_id, *carried)), np.diff(bounds))
 
 
-# How many times a large component's edges its copies' edges may be (`unfolded`).
-_COPY_EDGES = 4
-
-
 def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple | None:
     """One component of folded sides (`folded`: `columns` each side's start, end and type id, then its copies)
     with each copy an entity of its own, one after the other in rule (d)'s order, as the readable path pairs them
     (folding copies into counts only makes the exact flow faster, and scipy's solvers take no counts): the
     copies' `columns`, each copy pair's (i, j) among them, and the edge k of (i[k], j[k]) it copies. None where
-    that lists more than `_COPY_EDGES` times the edges (thousands of copies of one entity: the flow does better).
-    An onion of two copies of each of 400 references took 32 s of pure-Python flows, x13 a doubling."""
+    that lists more than `rules.UNFOLDED_FACTOR` times the edges and `rules.UNFOLDED_PAIRS` (thousands of copies
+    of one entity: the flow on the folded edges then). An onion of 800 references in 3 copies and predictions in 2
+    took 99 s of pure-Python flows, x11 a doubling (benchmarks/README.md, "Copies")."""
     count_r, count_p = r_count[i], p_count[j]
     copy_edges = count_r * count_p
-    if int(copy_edges.sum()) > _COPY_EDGES * len(i):
+    if int(copy_edges.sum()) > max(UNFOLDED_FACTOR * len(i), UNFOLDED_PAIRS):
         return None
     rows, kept = np.unique(i), np.unique(j)
     # Each entity's first copy, numbered over the component's entities in order (so the first is 0).
