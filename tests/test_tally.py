@@ -4,6 +4,8 @@ diagnostics, errors and tokens included; the error rows' order."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore import Counts, compute_semeval, tally_semeval
@@ -162,3 +164,25 @@ NOT_ADDABLE = {
 def test_only_counts_of_one_kind_add(counts, other) -> None:
     with pytest.raises(TypeError, match="unsupported operand type"):
         counts + other
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_half_terms_are_the_type_terms_of_the_totals_by_type(data: st.DataObject) -> None:
+    # `CellColumns.half_terms` sums each scheme's credits (2·COR + PAR), POS and ACT straight from the scenario
+    # rows: `type_terms` of `totals_by_type`, for every scheme, type and label list.
+    from nerscore.result_scores import type_terms
+    from nerscore.tally import CellColumns
+
+    tags = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"])
+    length = data.draw(st.integers(1, 12))
+    sentence = st.lists(tags, min_size=length, max_size=length)
+    sentences = data.draw(st.lists(st.tuples(sentence, sentence), max_size=6))
+    predictions = [list(prediction) for prediction, _ in sentences]
+    references = [list(reference) for _, reference in sentences]
+    tally, _ = tally_semeval(predictions, references)
+    labels = data.draw(st.none() | st.lists(st.sampled_from(["PER", "LOC", "ORG", "NONE"]), min_size=1, unique=True))
+    columns = CellColumns.of(tally, labels, data.draw(st.booleans()))
+    for scheme in ("strict", "exact", "partial", "type"):
+        expected = type_terms(*columns.totals_by_type(scheme))
+        assert [terms.tolist() for terms in columns.half_terms(scheme)] == [terms.tolist() for terms in expected]
