@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from unittest import mock
 
+import numpy as np
 import pytest
 from conftest import trials
 from test_rules import TYPES
@@ -15,8 +16,10 @@ from test_rules import TYPES
 import nerscore as ns
 from nerscore import compute_semeval
 from nerscore.forms import component_arrays, span_arrays
+from nerscore.options import Options
 from nerscore.pairing import dense, large_components, overlaps, value_arrays
 from nerscore.pairing import rules as pairing
+from nerscore.pairing.value import WeightTable
 
 
 def random_batch(rng: random.Random, documents: int) -> tuple[list[list], list[list]]:
@@ -261,3 +264,30 @@ def test_the_readable_path_pairs_an_onion_of_copies_without_the_exact_flow() -> 
     with mock.patch.object(pairing, "smallest_best", side_effect=AssertionError("the exact flow")):
         tally = ns.tally_semeval(predictions, references)[0]
     assert tally == span_arrays.count_spans(predictions, references, ns.Options()).tally
+
+
+def test_copies_unfolded_past_the_free_memory_are_a_located_error_never_a_memory_error() -> None:
+    # The listed pairs are checked before they are listed (`check_pairs_fit`); copies unfolded for scipy's solvers
+    # (`value_arrays.unfolded`, `rules._unfolded_flow`) multiply them, up to `UNFOLDED_FACTOR` times: those are
+    # checked too. 340 references in 3 copies and predictions in 2, every pair overlapping: 115,600 listed pairs
+    # (11 MB on arrays, unchecked below 64 MB; 69 MB as Python objects), 693,600 copy pairs (0.14 / 0.42 GB).
+    n = 340
+    references = [[], [(s, 2 * n - s, "AB"[s % 2]) for s in range(n) for _ in range(3)]]
+    predictions = [[], [(s, 2 * n - s - 1, "AB"[s % 3 % 2]) for s in range(n) for _ in range(2)]]
+    refused = r"^sentence 1: its 1,020 references and 680 predictions overlap in 693,600 pairs"
+    with mock.patch.object(overlaps, "free_memory", return_value=10**8):
+        with pytest.raises(ValueError, match=refused):
+            compute_semeval(predictions=predictions, references=references)
+        # The value pairing's arrays leave such a sentence to `value_pair`, one sentence at a time, which places its
+        # refusal itself (None, as where the listed pairs would not fit).
+        table = WeightTable(Options.of(value=True).value)
+        sides = [
+            tuple(np.array(column) for column in zip(*[(start, end, "AB".index(kind)) for start, end, kind in side[1]]))
+            for side in (references, predictions)
+        ]
+        assert value_arrays.value_nested(*sides, ["A", "B"], table, None) is None
+    with mock.patch.object(overlaps, "free_memory", return_value=2 * 10**8), pytest.raises(ValueError, match=refused):
+        ns.tally_semeval(predictions, references)  # the readable path: its listed pairs fit, not its copies
+    with mock.patch.object(overlaps, "free_memory", return_value=10**9):
+        scores = compute_semeval(predictions=predictions, references=references)
+        assert (scores["strict_possible"], scores["strict_actual"], scores["strict_missed"]) == (3 * n, 2 * n, n)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError
+from ..errors import InvalidInputError, located
 from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
@@ -427,7 +427,7 @@ def _large_component_amounts(
     order is rule (d)'s; copies are entities of their own (`value_arrays.unfolded`), unless there are many."""
     r, p = references, predictions
     columns = (r.start, r.end, r.type_id, p.start, p.end, p.type_id)
-    copies = unfolded(columns, r.count, p.count, i, j)
+    copies = located(int(r.sentence[i[0]]), unfolded, columns, r.count, p.count, i, j)
     if copies is None:
         return None
     sides, local_i, local_j, edge = copies

@@ -5,8 +5,7 @@ Identical boundaries pair first; the rest pair by the four priorities of §3. Si
 (`_pair_disjoint`); nested, overlapping or repeated entities make general bipartite components (`_pair_nested`),
 each solved exactly as a flow in which identical entities are one node with their number of copies
 (`nerscore.pairing.assignment`); components of a few edges are solved by trying every pairing. The overlap graph
-they start from (which pairs overlap, whether they fit in memory) is `nerscore.pairing.overlaps`.
-"""
+they start from (which pairs overlap, whether they fit in memory) is `nerscore.pairing.overlaps`."""
 
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ from ..span import Span, check_spans
 from . import dense
 from .assignment import connected, max_weight_flow, usable_edges
 
-# The overlap graph's parts (`nerscore.pairing.overlaps`), named here as well for the callers that import them
-# from the pairing.
+# The overlap graph's parts (`nerscore.pairing.overlaps`), named here for the callers that import them from the pairing.
 from .overlaps import (  # noqa: F401
     ARRAY_PAIR_BYTES,
     PYTHON_PAIR_BYTES,
@@ -321,9 +319,11 @@ def best_flow(
 
 def _unfolded_flow(references, predictions, edges, room_r, room_p) -> dict[tuple[int, int], int] | None:
     """`best_flow` of a large component with each copy an entity of its own, in rule (d)'s order, so that scipy's
-    solvers take it, its pairs folded back; None past `UNFOLDED_FACTOR` times the edges and `UNFOLDED_PAIRS`."""
-    if sum(room_r[i] * room_p[j] for i, j in edges) > max(UNFOLDED_FACTOR * len(edges), UNFOLDED_PAIRS):
+    solvers take it, its pairs folded back; None past `UNFOLDED_FACTOR` times the edges and `UNFOLDED_PAIRS`, refused
+    (`check_pairs_fit`, a located error: `pair`'s caller) where its copy pairs would not fit in memory."""
+    if (copy_pairs := sum(room_r[i] * room_p[j] for i, j in edges)) > max(UNFOLDED_FACTOR * len(edges), UNFOLDED_PAIRS):
         return None
+    check_pairs_fit(copy_pairs, sum(room_r), sum(room_p), PYTHON_PAIR_BYTES)
     owners = [
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]
         for side, rooms in enumerate((room_r, room_p))
@@ -492,8 +492,8 @@ def _rule_d(
 # (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
 LARGE_COMPONENT_EDGES = 200
 # One with copies goes there, each copy an entity of its own (`_unfolded_flow`, `value_arrays.unfolded`), where its
-# copy pairs are at most 8 times its edges (a copy pair's peak, ~175 bytes traced, is about an eighth of an edge's in
-# the exact flow) or 1,000,000 (~175 MB); thousands of copies of one entity stay folded (benchmarks/README.md).
+# copy pairs are at most 8 times its edges (a copy pair's peak is about an eighth of an edge's in the exact flow) or
+# 1,000,000; thousands of copies of one entity stay folded (benchmarks/README.md).
 UNFOLDED_FACTOR, UNFOLDED_PAIRS = 8, 1_000_000
 
 

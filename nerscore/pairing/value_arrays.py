@@ -65,7 +65,10 @@ def value_nested(
         rows, left_r, left_p = found
         parts.append(rows)
         folded_r, folded_p = tuple(column[left_r] for column in folded_r), tuple(column[left_p] for column in folded_p)
-    parts.append(_listed(folded_r, folded_p, type_names, table, min_overlap))
+    try:
+        parts.append(_listed(folded_r, folded_p, type_names, table, min_overlap))
+    except InvalidInputError:  # a component's copies unfolded would not fit (`unfolded`): one sentence at a time
+        return None
     if any(part is None for part in parts):
         return None
     if len(parts) == 1:
@@ -197,6 +200,11 @@ def folded(start: np.ndarray, end: np.ndarray, type_id: np.ndarray, key: np.ndar
     return (*(column[first] for column in (start, end, type_id, *carried)), np.diff(bounds))
 
 
+# A copy pair unfolded costs 74-175 bytes at the peak of the solvers that take it (benchmarks/README.md, "Onions of 3
+# and 2 copies").
+UNFOLDED_PAIR_BYTES = 200
+
+
 def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple | None:
     """One component of folded sides (`folded`: `columns` each side's start, end and type id, then its copies)
     with each copy an entity of its own, one after the other in rule (d)'s order, as the readable path pairs them
@@ -204,12 +212,14 @@ def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.nda
     copies' `columns`, each copy pair's (i, j) among them, and the edge k of (i[k], j[k]) it copies. None where
     that lists more than `rules.UNFOLDED_FACTOR` times the edges and `rules.UNFOLDED_PAIRS` (thousands of copies
     of one entity: the flow on the folded edges then). An onion of 800 references in 3 copies and predictions in 2
-    took 99 s of pure-Python flows, x11 a doubling (benchmarks/README.md, "Copies")."""
+    took 99 s of pure-Python flows, x11 a doubling (benchmarks/README.md, "Copies"). An `InvalidInputError` (which
+    the caller locates) where the copy pairs would not fit in memory: the listed pairs were checked, not these."""
     count_r, count_p = r_count[i], p_count[j]
     copy_edges = count_r * count_p
-    if int(copy_edges.sum()) > max(UNFOLDED_FACTOR * len(i), UNFOLDED_PAIRS):
+    if (copy_pairs := int(copy_edges.sum())) > max(UNFOLDED_FACTOR * len(i), UNFOLDED_PAIRS):
         return None
     rows, kept = np.unique(i), np.unique(j)
+    check_pairs_fit(copy_pairs, int(r_count[rows].sum()), int(p_count[kept].sum()), UNFOLDED_PAIR_BYTES)
     # Each entity's first copy, numbered over the component's entities in order (so the first is 0).
     first_r, first_p = np.zeros(len(r_count) + 1, np.int64), np.zeros(len(p_count) + 1, np.int64)
     first_r[rows + 1], first_p[kept + 1] = r_count[rows], p_count[kept]
