@@ -708,6 +708,14 @@ JSON_LISTS = [
         id="huge-integer",
     ),
     pytest.param("[\n" + "[" * 100_000, 2, "task 0: JSON nested too deeply", "JSON nested too deeply", id="deep"),
+    # Two exports pasted into one file: the second list was dropped unread.
+    pytest.param(
+        f"[{TASK}]\n\n[{TASK}]",
+        3,
+        'found \'[{"data": {"text": "\' after the list\'s end; expected Label Studio\'s',
+        'found \'[{"data": {"text": "\' after the list\'s end; expected',
+        id="after-the-list",
+    ),
     # Not JSON's white space: json.loads refuses it, and so do both (the several annotators' reader skipped it).
     pytest.param(f"[{TASK},\u00a0{TASK}]", 1, "not JSON (Expecting value", "not JSON (Expecting value", id="nbsp"),
 ]

@@ -331,6 +331,12 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
             found = "the end of the file" if not separator else shown(separator)
             problem = f"found {found} after task {index - 1}; expected" if name_tasks else "expected"
             raise ConllError(source, line_at(position), f"{problem} ',' or ']' ({expected})")
+    # What follows the list's end would be dropped unread (two exports pasted into one file lost the second).
+    rest = after_space(position + 1)
+    if rest < len(content):
+        raise ConllError(
+            source, line_at(rest), f"found {shown(content[rest : rest + 20])} after the list's end; expected {expected}"
+        )
 
 
 def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]:
