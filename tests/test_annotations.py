@@ -860,3 +860,13 @@ def test_read_brat_pairs_names_a_folder_that_is_no_path(references, predictions,
     # (Red team 2: TypeError "expected str, bytes or os.PathLike object, not NoneType" out of os.path.join.)
     with pytest.raises(ValueError, match=message):
         list(nerscore.read_brat_pairs(references, predictions))
+
+
+def test_a_label_studio_message_quotes_a_huge_task_id_cut(tmp_path: Path) -> None:
+    # The task's id is quoted as found: a list of 10,000 items made a message of 50 KB.
+    path = write_export(tmp_path / "export.json", _task(id=list(range(10_000)), annotations={"id": 1}))
+    with pytest.raises(
+        nerscore.ConllError, match=r"task 1 \(id \[0, 1, 2, .*\.\.\.\): annotations is not a list"
+    ) as error:
+        list(nerscore.read_label_studio(path))
+    assert len(str(error.value)) < 500

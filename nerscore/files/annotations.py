@@ -360,7 +360,7 @@ def export_task(task: Any, index: int, source: str, line: int, expected: str) ->
     `ConllError` ending in `expected`."""
     if not isinstance(task, dict):
         raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {expected}")
-    where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
+    where = f"task {index}" + (f" (id {shown(task['id'])})" if "id" in task else "")
     data = task.get("data")
     text = data.get("text") if isinstance(data, dict) else None
     return where, text if isinstance(text, str) else None, task.get("annotations", task.get("completions", []))
