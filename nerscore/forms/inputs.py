@@ -212,6 +212,19 @@ def as_list(values: Any, side: str) -> Batch:
             "sentence or document, [doc] for one",
             side,
         )
+    if hasattr(values, "label_ids") or (
+        isinstance(values, tuple)
+        and values
+        and len(getattr(values[0], "shape", ())) > 1
+        and getattr(values[0], "dtype", np.dtype(object)).kind in "biuf"
+    ):  # a sentence is never a 2-D array of numbers: this is Trainer's (logits, labels), read as two sentences
+        logits = values.predictions if hasattr(values, "predictions") else values[0]
+        first = tuple(getattr(logits, "shape", ()))
+        raise InvalidInputError(
+            f"found {type(values).__name__} (predictions of shape {first}, and labels), as Trainer gives them; "
+            "expected predictions=eval_pred.predictions.argmax(-1), references=eval_pred.label_ids",
+            side,
+        )
     shape = tuple(getattr(values, "shape", ()))
     if len(shape) > 2:
         raise InvalidInputError(
