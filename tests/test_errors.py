@@ -604,7 +604,11 @@ MISLEADING_FIRST_VALUES = [
             "label_list": ID_LABELS,
         },
         ("predictions", None, None, None),
-        ["tuple (predictions of shape (2, 5, 3), and labels)", "eval_pred.predictions.argmax(-1)", "label_ids"],
+        [
+            "tuple (predictions of shape (2, 5, 3), and labels), from Trainer",
+            "eval_pred.predictions.argmax(-1)",
+            "label_ids",
+        ],
         id="trainer-logits-and-labels-as-the-predictions",
     ),
     pytest.param(

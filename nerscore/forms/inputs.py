@@ -212,16 +212,11 @@ def as_list(values: Any, side: str) -> Batch:
             "sentence or document, [doc] for one",
             side,
         )
-    if hasattr(values, "label_ids") or (
-        isinstance(values, tuple)
-        and values
-        and len(getattr(values[0], "shape", ())) > 1
-        and getattr(values[0], "dtype", np.dtype(object)).kind in "biuf"
-    ):  # a sentence is never a 2-D array of numbers: this is Trainer's (logits, labels), read as two sentences
-        logits = values.predictions if hasattr(values, "predictions") else values[0]
-        first = tuple(getattr(logits, "shape", ()))
-        raise InvalidInputError(
-            f"found {type(values).__name__} (predictions of shape {first}, and labels), as Trainer gives them; "
+    logits = getattr(values, "predictions", values[0] if isinstance(values, tuple) and values else None)
+    kind = getattr(getattr(logits, "dtype", None), "kind", "f")  # (torch's dtypes have no kind: all numbers)
+    if getattr(logits, "ndim", 0) > 1 and kind in "biuf":  # (a sentence is no 2-D array of numbers)
+        raise InvalidInputError(  # Trainer's (logits, labels): read as two sentences, a length mismatch misled
+            f"found {type(values).__name__} (predictions of shape {tuple(logits.shape)}, and labels), from Trainer; "
             "expected predictions=eval_pred.predictions.argmax(-1), references=eval_pred.label_ids",
             side,
         )
