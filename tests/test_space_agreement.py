@@ -120,6 +120,13 @@ def test_the_tables_are_nerscore_agreement_of_what_the_readers_read(tmp_path):
     assert agreement.measure(agreement.parse_annotations(EXAMPLE)) == nerscore.agreement(read.annotations, **options)
 
 
+def test_a_pasted_byte_order_mark_is_read_as_an_upload_reads_it():
+    # Before a Label Studio export's '[' it made the export CoNLL columns: "The input holds 11 annotators".
+    for text in (LS_EXPORT, EXAMPLE):
+        parsed = agreement.parse_annotations("\ufeff" + text)
+        assert parsed == agreement.parse_annotations(text), text[:20]
+
+
 # Issue 29 (5): JSON lines of spans, every annotator's entities on each line (nerscore.read_jsonl_annotators).
 SPAN_LINES = "\n".join(
     json.dumps({"text": text, "annotations": annotations})
