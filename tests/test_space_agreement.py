@@ -437,6 +437,9 @@ def test_an_archive_the_page_cannot_read_is_a_message_naming_its_file(tmp_path):
             "not an archive the page can unpack (\\[Errno 17\\] File exists: 'a')",
         ),
         ({"ann.jsonl": lines["ann"]}, "The input holds one annotator ('ann.jsonl'); agreement needs two or more"),
+        # One file under two names: the later overwrote the earlier when unpacked, which was then read as neither.
+        ({"ann.jsonl": lines["ann"], "./ann.jsonl": lines["ben"]}, "The archive holds ann.jsonl twice"),
+        ({"a/doc.ann": "", "a\\doc.ann": "", "a/doc.txt": "A"}, "The archive holds a/doc.ann twice"),
     ]
     for files, message in cases:
         status = _archive_status(tmp_path, files)
