@@ -649,6 +649,12 @@ LABEL_STUDIO_ERRORS = [
         id="one-task",
     ),
     pytest.param([LABEL_STUDIO_EXPORT[2], 3], "export.json:10: task 1 is a JSON int; expected", id="a-task-no-object"),
+    # Older exports' completions beside annotations: one of them was dropped unread (redteam4).
+    pytest.param(
+        _task(completions=[{"result": []}]),
+        "export.json:10: task 1 (id 101) holds both annotations and completions; expected one, Label Studio's",
+        id="annotations-and-completions",
+    ),
 ]
 
 

@@ -363,6 +363,8 @@ def export_task(task: Any, index: int, source: str, line: int, expected: str) ->
     where = f"task {index}" + (f" (id {shown(task['id'])})" if "id" in task else "")
     data = task.get("data")
     text = data.get("text") if isinstance(data, dict) else None
+    if "annotations" in task and task.get("completions"):  # older exports' name: one would be dropped unread
+        raise ConllError(source, line, f"{where} holds both annotations and completions; expected one, {expected}")
     return where, text if isinstance(text, str) else None, task.get("annotations", task.get("completions", []))
 
 
