@@ -125,8 +125,9 @@ def parse_annotations(text: str) -> Annotations:
     """The annotators' batches of the editor's text, read by the package's readers within the page's caps: a
     Label Studio JSON export when the text starts with a JSON list of objects, else CoNLL with the token first and
     one tag column per annotator. An `InputProblem` names the line of anything the page cannot read."""
-    if text is None:
-        text = ""
+    # A pasted byte-order mark (as an upload's is, parsing.read_upload) is dropped: before a JSON export's '[' it
+    # made the export read as CoNLL columns, "11 annotators".
+    text = "" if text is None else text.removeprefix("\ufeff") if isinstance(text, str) else text
     lines = input_lines(text, "ner-semeval agreement FILE")
     if not any(line.strip() for line in lines):
         raise InputProblem(

@@ -98,6 +98,11 @@ def _unpack(path: str, directory: str) -> None:
                     f"{name} holds {len(members):,} files; the page reads at most {caps.MAX_ARCHIVE_FILES:,}. Use "
                     f"`{COMMAND}` for more."
                 )
+            seen: set[PurePosixPath] = set()
+            for _, member in members:  # the later would overwrite the earlier, which was then read as neither
+                if member in seen:
+                    raise InputProblem(f"The archive holds {member} twice; expected each file once.")
+                seen.add(member)
             budget = caps.MAX_BYTES
             for info, member in members:
                 if info.flag_bits & 0x1:

@@ -91,7 +91,9 @@ def input_lines(text: str, command: str) -> list[str]:
             f"The input holds {size:,} bytes; the page evaluates at most {caps.MAX_BYTES:,} bytes (1 MB). "
             f"Use `{command}` for larger files."
         )
-    return _LINE_BREAK.split(text)
+    # A pasted byte-order mark is dropped as an upload's is (read_upload): it made a line of spans "not JSON
+    # (Unexpected UTF-8 BOM (decode using utf-8-sig))", advice for Python, and a first token of the mark.
+    return _LINE_BREAK.split(text.removeprefix("\ufeff"))
 
 
 class _Numbered:

@@ -191,6 +191,19 @@ def test_doccano_jsonl_in_both_of_its_layouts(tmp_path):
     bad.write_text(json.dumps({"text": TEXTS[0], "label": [[3, 99, "PER"]]}) + "\n")
     with pytest.raises(ConllError, match=r"bad\.jsonl:1: entity 0 has offsets 3 to 99"):
         read_doccano_annotators([bad])
+    # Entities under two keys: the "label" ones were dropped unread (redteam4); category names are no entities.
+    both = tmp_path / "both.jsonl"
+    for record, where in [
+        ({"label": [[0, 3, "PER"]], "entities": []}, '"entities" and "label"'),
+        ({"label": [[0, 3, "PER"]], "labels": [[4, 6, "PER"]]}, '"label" and "labels"'),
+    ]:
+        both.write_text(json.dumps({"text": TEXTS[0], **record}) + "\n")
+        with pytest.raises(
+            ConllError, match=f"both.jsonl:1: found entities under both {where}; expected them under one"
+        ):
+            read_doccano_annotators([both])
+    both.write_text(json.dumps({"text": TEXTS[0], "label": ["positive"], "entities": [], "cats": []}) + "\n")
+    assert read_doccano_annotators([both]).annotations == {"both.jsonl": [[]]}
 
 
 def span_lines(annotations_of, texts=TEXTS) -> str:

@@ -649,6 +649,12 @@ LABEL_STUDIO_ERRORS = [
         id="one-task",
     ),
     pytest.param([LABEL_STUDIO_EXPORT[2], 3], "export.json:10: task 1 is a JSON int; expected", id="a-task-no-object"),
+    # Older exports' completions beside annotations: one of them was dropped unread (redteam4).
+    pytest.param(
+        _task(completions=[{"result": []}]),
+        "export.json:10: task 1 (id 101) holds both annotations and completions; expected one, Label Studio's",
+        id="annotations-and-completions",
+    ),
 ]
 
 
@@ -708,6 +714,14 @@ JSON_LISTS = [
         id="huge-integer",
     ),
     pytest.param("[\n" + "[" * 100_000, 2, "task 0: JSON nested too deeply", "JSON nested too deeply", id="deep"),
+    # Two exports pasted into one file: the second list was dropped unread.
+    pytest.param(
+        f"[{TASK}]\n\n[{TASK}]",
+        3,
+        'found \'[{"data": {"text": "\' after the list\'s end; expected Label Studio\'s',
+        'found \'[{"data": {"text": "\' after the list\'s end; expected',
+        id="after-the-list",
+    ),
     # Not JSON's white space: json.loads refuses it, and so do both (the several annotators' reader skipped it).
     pytest.param(f"[{TASK},\u00a0{TASK}]", 1, "not JSON (Expecting value", "not JSON (Expecting value", id="nbsp"),
 ]
@@ -852,3 +866,13 @@ def test_read_brat_pairs_names_a_folder_that_is_no_path(references, predictions,
     # (Red team 2: TypeError "expected str, bytes or os.PathLike object, not NoneType" out of os.path.join.)
     with pytest.raises(ValueError, match=message):
         list(nerscore.read_brat_pairs(references, predictions))
+
+
+def test_a_label_studio_message_quotes_a_huge_task_id_cut(tmp_path: Path) -> None:
+    # The task's id is quoted as found: a list of 10,000 items made a message of 50 KB.
+    path = write_export(tmp_path / "export.json", _task(id=list(range(10_000)), annotations={"id": 1}))
+    with pytest.raises(
+        nerscore.ConllError, match=r"task 1 \(id \[0, 1, 2, .*\.\.\.\): annotations is not a list"
+    ) as error:
+        list(nerscore.read_label_studio(path))
+    assert len(str(error.value)) < 500

@@ -443,6 +443,12 @@ def test_lone_surrogate_is_a_message(text, message):
     assert scenarios.empty and summary.empty and per_type.empty and sentences == ""
 
 
+def test_a_pasted_byte_order_mark_is_read_as_an_upload_reads_it():
+    # A line of spans after it was "not JSON (Unexpected UTF-8 BOM (decode using utf-8-sig))".
+    assert answers.spans_text("\ufeff" + texts.SPANS_EXAMPLE)[0] == answers.spans_text(texts.SPANS_EXAMPLE)[0]
+    assert answers.evaluate_text("\ufeff" + texts.WORKED_EXAMPLE)[4] == answers.evaluate_text(texts.WORKED_EXAMPLE)[4]
+
+
 def test_text_that_is_not_a_string_is_a_message():
     assert answers.evaluate_text(12)[0] == "⚠️ **Cannot evaluate.** The input must be text, found int."
 

@@ -558,6 +558,18 @@ def test_compute_semeval_which_stores_nothing_scores_them(metric, inputs: dict, 
 # "predictions hold spans" (logits as nested lists) or "predictions hold tags" (a malformed string entity or span).
 # (inputs, (side, sentence, token, entity), fragments of the message)
 _STRING_REFERENCES = {"references": [[("PER", "a")]] * 4, "texts": ["a b"] * 4}
+
+
+class _EvalPrediction:
+    """What Trainer hands compute_metrics (transformers' EvalPrediction): logits and labels, not a tuple."""
+
+    predictions = np.zeros((2, 5, 3))
+    label_ids = np.zeros((2, 5), dtype=int)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter((self.predictions, self.label_ids))
+
+
 MISLEADING_FIRST_VALUES = [
     pytest.param(
         {"predictions": [[[0.1, 0.9, 0.0], [0.8, 0.1, 0.1]]], "references": [[1, 0]], "label_list": ID_LABELS},
@@ -582,6 +594,28 @@ MISLEADING_FIRST_VALUES = [
         ("predictions", 0, 0, None),
         ["[0.1, 0.9, 0.0, 0.0, 0.0]", "expected an id of label_list", "logits.argmax(-1)"],
         id="logits-of-five-labels-as-lists-against-ids",
+    ),
+    # Trainer's (logits, labels) given as the predictions (redteam4): read as two sentences, this was "sentence 0:
+    # predictions have 2 tags and references 5".
+    pytest.param(
+        {
+            "predictions": (np.zeros((2, 5, 3)), np.zeros((2, 5), dtype=int)),
+            "references": np.zeros((2, 5), dtype=int),
+            "label_list": ID_LABELS,
+        },
+        ("predictions", None, None, None),
+        [
+            "tuple (predictions of shape (2, 5, 3), and labels), from Trainer",
+            "eval_pred.predictions.argmax(-1)",
+            "label_ids",
+        ],
+        id="trainer-logits-and-labels-as-the-predictions",
+    ),
+    pytest.param(
+        {"predictions": _EvalPrediction(), "references": np.zeros((2, 5), dtype=int), "label_list": ID_LABELS},
+        ("predictions", None, None, None),
+        ["_EvalPrediction (predictions of shape (2, 5, 3), and labels)", "argmax(-1)"],
+        id="trainer-eval-prediction-as-the-predictions",
     ),
     pytest.param(
         {"predictions": [[], [], [], [(1, 2)]], **_STRING_REFERENCES},

@@ -120,6 +120,13 @@ def test_the_tables_are_nerscore_agreement_of_what_the_readers_read(tmp_path):
     assert agreement.measure(agreement.parse_annotations(EXAMPLE)) == nerscore.agreement(read.annotations, **options)
 
 
+def test_a_pasted_byte_order_mark_is_read_as_an_upload_reads_it():
+    # Before a Label Studio export's '[' it made the export CoNLL columns: "The input holds 11 annotators".
+    for text in (LS_EXPORT, EXAMPLE):
+        parsed = agreement.parse_annotations("\ufeff" + text)
+        assert parsed == agreement.parse_annotations(text), text[:20]
+
+
 # Issue 29 (5): JSON lines of spans, every annotator's entities on each line (nerscore.read_jsonl_annotators).
 SPAN_LINES = "\n".join(
     json.dumps({"text": text, "annotations": annotations})
@@ -430,6 +437,9 @@ def test_an_archive_the_page_cannot_read_is_a_message_naming_its_file(tmp_path):
             "not an archive the page can unpack (\\[Errno 17\\] File exists: 'a')",
         ),
         ({"ann.jsonl": lines["ann"]}, "The input holds one annotator ('ann.jsonl'); agreement needs two or more"),
+        # One file under two names: the later overwrote the earlier when unpacked, which was then read as neither.
+        ({"ann.jsonl": lines["ann"], "./ann.jsonl": lines["ben"]}, "The archive holds ann.jsonl twice"),
+        ({"a/doc.ann": "", "a\\doc.ann": "", "a/doc.txt": "A"}, "The archive holds a/doc.ann twice"),
     ]
     for files, message in cases:
         status = _archive_status(tmp_path, files)

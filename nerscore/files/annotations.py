@@ -331,6 +331,12 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
             found = "the end of the file" if not separator else shown(separator)
             problem = f"found {found} after task {index - 1}; expected" if name_tasks else "expected"
             raise ConllError(source, line_at(position), f"{problem} ',' or ']' ({expected})")
+    # What follows the list's end would be dropped unread (two exports pasted into one file lost the second).
+    rest = after_space(position + 1)
+    if rest < len(content):
+        raise ConllError(
+            source, line_at(rest), f"found {shown(content[rest : rest + 20])} after the list's end; expected {expected}"
+        )
 
 
 def read_label_studio(path: str | os.PathLike[str]) -> Iterator[LabelStudioTask]:
@@ -354,9 +360,11 @@ def export_task(task: Any, index: int, source: str, line: int, expected: str) ->
     `ConllError` ending in `expected`."""
     if not isinstance(task, dict):
         raise ConllError(source, line, f"task {index} is a JSON {type(task).__name__}; expected {expected}")
-    where = f"task {index}" + (f" (id {task['id']!r})" if "id" in task else "")
+    where = f"task {index}" + (f" (id {shown(task['id'])})" if "id" in task else "")
     data = task.get("data")
     text = data.get("text") if isinstance(data, dict) else None
+    if "annotations" in task and task.get("completions"):  # older exports' name: one would be dropped unread
+        raise ConllError(source, line, f"{where} holds both annotations and completions; expected one, {expected}")
     return where, text if isinstance(text, str) else None, task.get("annotations", task.get("completions", []))
 
 

@@ -84,11 +84,22 @@ _DOCCANO = (
 )
 
 
+def _spans_listed(listed: Any) -> bool:
+    return isinstance(listed, list) and all(isinstance(entity, list) and len(entity) == 3 for entity in listed)
+
+
 def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tuple[int, int, str]]:
     text = record.get("text")
     if not isinstance(text, str):
         raise ConllError(source, line, f'found no "text"; expected {_DOCCANO}')
     entities: list[tuple[Any, Any, Any]] = []
+    # Entities under two keys: one key's were read and the other's dropped unread (a "label" of [start, end, type]
+    # lists beside "entities"; a "label" of category names, text classification's, is no entity).
+    keys = [key for key in ("entities", "label", "labels") if key in record]
+    keys = [key for key in keys if key == "entities" or _spans_listed(record[key])]
+    if any(record[key] for key in keys[1:]):  # (the first is read)
+        found = " and ".join(f'"{key}"' for key in keys)
+        raise ConllError(source, line, f"found entities under both {found}; expected them under one ({_DOCCANO})")
     if "entities" in record:
         listed = record["entities"]
         if not isinstance(listed, list) or not all(isinstance(entity, dict) for entity in listed):

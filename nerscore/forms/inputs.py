@@ -212,6 +212,14 @@ def as_list(values: Any, side: str) -> Batch:
             "sentence or document, [doc] for one",
             side,
         )
+    logits: Any = getattr(values, "predictions", values[0] if isinstance(values, tuple) and values else None)
+    kind = getattr(getattr(logits, "dtype", None), "kind", "f")  # (torch's dtypes have no kind: all numbers)
+    if getattr(logits, "ndim", 0) > 1 and kind in "biuf":  # (a sentence is no 2-D array of numbers)
+        raise InvalidInputError(  # Trainer's (logits, labels): read as two sentences, a length mismatch misled
+            f"found {type(values).__name__} (predictions of shape {tuple(logits.shape)}, and labels), from Trainer; "
+            "expected predictions=eval_pred.predictions.argmax(-1), references=eval_pred.label_ids",
+            side,
+        )
     shape = tuple(getattr(values, "shape", ()))
     if len(shape) > 2:
         raise InvalidInputError(
