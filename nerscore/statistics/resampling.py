@@ -49,6 +49,8 @@ _RESAMPLE_BLOCK_CELLS = 1 << 19
 # The statistics `_RESAMPLE_BLOCK_CELLS` is reckoned for (every scheme's P, R and F): `_Quantiles` holds as many
 # resamples of more (slices' buckets).
 _STATISTICS = 12
+# `_Quantiles.at` sorts the held resamples' statistics in parts of about this many values (32 MB).
+_QUANTILE_CHUNK_CELLS = 1 << 22
 SCORED_WIDTH = 64
 
 
@@ -312,11 +314,17 @@ class _Quantiles:
         them for the column."""
         resamples, columns = self.resamples, len(levels)
         if self.held is not None:
-            # Each column's values side by side (columns x resamples), sorted where they lie: a sort along
-            # contiguous rows, without the copy np.sort makes, is a third of the time (benchmarks/README.md).
-            held = np.concatenate([block.T for block in self.held], axis=1)
-            held.sort(axis=1)
-            return sorted_column_quantiles(held, np.array(levels, dtype=np.float64))
+            # A few hundred columns at a time, gathered from the blocks and sorted where they lie: one array of
+            # every resample's statistics, and np.sort's copy of it, cost more than the sort (2,000 groups and
+            # 10,000 resamples: twice 1.9 GB, 7 s, benchmarks/README.md).
+            at = np.array(levels, dtype=np.float64)
+            found = np.empty(at.shape)
+            step = max(1, _QUANTILE_CHUNK_CELLS // resamples)
+            for start in range(0, columns, step):
+                part = np.concatenate([block[:, start : start + step] for block in self.held])
+                part.sort(axis=0)
+                found[start : start + step] = sorted_column_quantiles(part, at[start : start + step])
+            return found
         # np.quantile (linear, its default) interpolates between the order statistics at floor((n - 1) q) and
         # the next; a rank more on each side spares depending on how numpy rounds (n - 1) q.
         ranks = []
@@ -358,14 +366,12 @@ def column_quantiles(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
     """np.quantile(values[:, column], levels[column]) of every column (its default, linear, method: numpy 2's
     `_quantile` step by step, so that the numbers are numpy's to the last bit, tests/test_resampling.py), from one
     sort of every column: a call a column took 0.14 ms, 3.4 s for the 24,000 statistics of 2,000 groups."""
-    return sorted_column_quantiles(np.sort(values.T, axis=1), levels)
+    return sorted_column_quantiles(np.sort(values, axis=0), levels)
 
 
 def sorted_column_quantiles(ordered: np.ndarray, levels: np.ndarray) -> np.ndarray:
-    """`column_quantiles` of the values whose columns are the rows of `ordered` (columns x values), each sorted
-    (NaN last, as np.sort leaves them)."""
-    columns, count = ordered.shape
-    ordered = ordered.T
+    """`column_quantiles` of values whose columns are each sorted (NaN last, as np.sort leaves them)."""
+    count, columns = ordered.shape
     virtual = (count - 1) * levels.T  # (levels, columns)
     previous = np.floor(virtual)
     following = previous + 1
