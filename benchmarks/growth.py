@@ -9,7 +9,7 @@ copies (`--copies`). Each goal is a cost that follows the input's size.
     python benchmarks/growth.py --group-bootstrap [--against PATH]                       # about 2 minutes
     python benchmarks/growth.py --hipe-spaces                                            # seconds
     python benchmarks/growth.py --fragments [--against PATH]                             # a minute (main's: 2)
-    python benchmarks/growth.py --group-scores [--against PATH]                          # about 3 minutes
+    python benchmarks/growth.py --group-scores [--against PATH] [--resamples N]         # about 3 minutes (1,000)
     python benchmarks/growth.py --document-batches [--against PATH]                      # about 3 minutes
     python benchmarks/growth.py --entity-batches [--against PATH]                        # about 5 minutes
     python benchmarks/growth.py --group-batches [--against PATH]                         # about 3 minutes
@@ -198,7 +198,7 @@ def group_scores(
     against: Path | None = None, sizes: Sequence[int] = (1_000, 2_000, 5_000), repeats: int = 3, resamples: int = 1_000
 ) -> list[str]:
     """Rows "| groups (one a sentence) | call | checkout | CPU s median | fastest | median / against's | fastest /
-    against's |" of compute_semeval(slices=["group"]) and compare_semeval(slices=["group"], n_resamples=1,000),
+    against's |" of compute_semeval(slices=["group"]) and compare_semeval(slices=["group"], n_resamples=`resamples`),
     each run in a subprocess of its own; with `against` (another checkout, e.g. main's), in turns with this one."""
     import statistics
     import subprocess
@@ -476,6 +476,11 @@ if __name__ == "__main__":
         help="--memory, --group-bootstrap, --fragments, --group-scores, --document-batches, --entity-batches, "
         "--group-batches, --copies: another checkout measured in turns",
     )
+    parser.add_argument(
+        "--resamples",
+        type=int,
+        help="--group-scores: compare_semeval's n_resamples (1,000 unless told), 2,000 and 5,000 groups",
+    )
     parser.add_argument("--no-value", action="store_true", help="--memory: value=False only")
     parser.add_argument("--only-value", action="store_true", help="--memory: value=True only")
     arguments = parser.parse_args()
@@ -499,4 +504,5 @@ if __name__ == "__main__":
     if arguments.fragments:
         print("\n".join(fragmented_onion(arguments.against)))
     if arguments.group_scores:
-        print("\n".join(group_scores(arguments.against)))
+        sizes = (2_000, 5_000) if arguments.resamples else (1_000, 2_000, 5_000)
+        print("\n".join(group_scores(arguments.against, sizes, resamples=arguments.resamples or 1_000)))

@@ -444,3 +444,28 @@ def test_column_quantiles_are_numpys_to_the_last_bit(rows: int, columns: int, va
     at = np.array(levels[: 2 * columns]).reshape(columns, 2)
     expected = np.array([np.quantile(held[:, column], at[column]) for column in range(columns)])
     assert np.array_equal(resampling.column_quantiles(held, at), expected, equal_nan=True)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(1, 12), min_size=1, max_size=5),
+    st.integers(1, 7),
+    st.integers(1, 40),
+    st.lists(st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 2 / 7, 1.0, -0.1, float("nan")]), min_size=420, max_size=420),
+    st.lists(st.floats(0, 1), min_size=14, max_size=14),
+)
+def test_held_quantiles_in_parts_are_numpys(
+    sizes: list[int], columns: int, cells: int, values: list, levels: list
+) -> None:
+    # The held resamples are sorted a few columns at a time (`_QUANTILE_CHUNK_CELLS`): parts of one column or more,
+    # of columns that do not divide into them, give each column np.quantile's numbers.
+    held = np.array(values[: sum(sizes) * columns]).reshape(sum(sizes), columns)
+    at = np.array(levels[: 2 * columns]).reshape(columns, 2)
+    with mock.patch.object(resampling, "_QUANTILE_CHUNK_CELLS", cells):
+        found = resampling._Quantiles(columns)
+        for block in blocks_of(held, sizes)():
+            found.count(block)
+        assert found.held is not None
+        result = found.at(at.tolist(), blocks_of(held, sizes))
+    expected = np.array([np.quantile(held[:, column], at[column]) for column in range(columns)])
+    assert np.array_equal(result, expected, equal_nan=True)

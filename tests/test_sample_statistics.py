@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
+from nerscore.measures import Rule
 from nerscore.statistics import sample_statistics
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -32,6 +33,25 @@ def test_vectorised_measures_are_the_scores(totals: list[int], beta: float, zero
             assert value == expected[key], key
         else:
             assert value == pytest.approx(expected[key], rel=1e-12, abs=1e-15), key
+
+
+@SETTINGS
+@given(
+    totals=st.lists(st.integers(0, 2**40), min_size=30, max_size=30),
+    partial_credit=st.sampled_from([0.5, 0.3, 1 / 3, 1.0]),
+)
+def test_measures_terms_are_the_outcomes_summed_one_by_one(totals: list[int], partial_credit: float) -> None:
+    # `_measures` reads COR, PAR, ACT and POS from one product (`_TERMS_MATRIX`): the floats of the MUC counts
+    # (`_OUTCOMES_MATRIX`) summed one by one, ACT = COR + INC + PAR + SPU and POS = COR + INC + PAR + MIS.
+    options = ns.Options.of(partial_credit=partial_credit)
+    block = np.array(totals, dtype=np.uint64).reshape(5, 6)
+    counts = (block.astype(np.float64) @ sample_statistics._OUTCOMES_MATRIX).reshape(5, 4, 5)
+    correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
+    credit = correct + partial * partial_credit
+    expected = Rule.of(options).floats(
+        credit, correct + incorrect + partial + spurious, credit, correct + incorrect + partial + missed
+    )
+    assert np.array_equal(sample_statistics._measures(block, options), expected)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -27,6 +27,23 @@ _OUTCOMES_MATRIX = np.array(
         for scenario in SCENARIOS
     ]
 )
+# The terms `_measures` reads, per scheme: COR, PAR, ACT = COR + INC + PAR + SPU and POS = COR + INC + PAR + MIS,
+# from scenario totals in one product (a third of its time, slices' thousands of buckets): the counts are whole
+# numbers, so their sums are exact in any order, the floats those of the outcomes summed one by one.
+_TERMS_MATRIX = (
+    _OUTCOMES_MATRIX.reshape(len(SCENARIOS), len(EVALUATION_SCHEMES), len(COUNT_NAMES))
+    @ np.array(
+        [
+            [
+                float(outcome == "correct"),
+                float(outcome == "partial"),
+                float(outcome != "missed"),
+                float(outcome != "spurious"),
+            ]
+            for outcome in COUNT_NAMES.values()
+        ]
+    )
+).reshape(len(SCENARIOS), -1)
 # docs/scoring.md §10: the bound under which `value_exponent` keeps a resample's value (in its scaled units), so
 # that the difference of two, np.quantile's interpolation and the jackknife's sums (scaled first, `bca_interval`)
 # stay finite, with room for the rounding of sums (a jackknife's worth is at least 2**-53 of a sentence's).
@@ -39,15 +56,14 @@ def _measures(totals: np.ndarray, options: Options, overlap: np.ndarray | None =
     """Precision, recall and F of every scheme for scenario totals of shape (..., 6): shape (..., 4 schemes,
     3 measures), by `scores`' rules (`measures.Rule`) in floats where `scores` works in exact ratios;
     P and R are the correctly rounded floats `scores` gives, F within rounding (tests/test_sample_statistics.py)."""
-    counts = np.asarray(totals, dtype=np.float64) @ _OUTCOMES_MATRIX
-    counts = counts.reshape(*counts.shape[:-1], len(EVALUATION_SCHEMES), len(COUNT_NAMES))
-    correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
+    terms = np.asarray(totals, dtype=np.float64) @ _TERMS_MATRIX
+    correct, partial, actual, possible = np.moveaxis(
+        terms.reshape(*terms.shape[:-1], len(EVALUATION_SCHEMES), 4), -1, 0
+    )
     if overlap is None:  # docs/scoring.md §10: a PAR earns partial_credit (a half unless told)
         credit = correct + partial * float(options.partial_credit)
     else:  # the overlap credit, of the partial scheme's PARs (the only scheme with any)
         credit = correct + overlap[..., None] * _PARTIAL_ONLY
-    actual = correct + incorrect + partial + spurious
-    possible = correct + incorrect + partial + missed
     return Rule.of(options).floats(credit, actual, credit, possible)
 
 
