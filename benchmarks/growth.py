@@ -22,6 +22,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from measure import progress
 from workload import REPO
@@ -99,7 +100,7 @@ def dense_memory(value: bool = False, against: Path | None = None) -> list[str]:
         "outcome |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
-    checkouts = [("this", REPO)] + ([] if against is None else [(against.name, against)])
+    checkouts = _checkouts(against)
 
     def run(repo: Path, predictions: str, references: str, n: int, limit: int = 0) -> list[str]:
         code = _MEMORY_RUN.format(
@@ -153,7 +154,7 @@ def group_bootstrap(against: Path | None = None, sizes: Sequence[int] = (500, 1_
 
     rows = ["| sentences (one group each) | checkout | CPU s | traced MB |", "| --- | --- | --- | --- |"]
     for n in sizes:
-        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+        for checkout, repo in _checkouts(against):
             code = _GROUP_RUN.format(repo=str(repo), n=n)
             done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
             if done.returncode:  # (refused, as main refused past 33,554,432 cells)
@@ -203,7 +204,7 @@ def group_scores(
     import statistics
     import subprocess
 
-    checkouts = [("this", REPO)] + ([] if against is None else [(against.name, against)])
+    checkouts = _checkouts(against)
     times: dict[tuple[int, str, str], list[float]] = {}
     for _ in range(repeats):
         for n in sizes:
@@ -300,7 +301,7 @@ def fragmented_onion(against: Path | None = None, sizes: Sequence[int] = (100, 2
     ]
     for n in sizes:
         for fragments in (True, False):
-            for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            for checkout, repo in _checkouts(against):
                 code = _FRAGMENT_RUN.format(repo=str(repo), n=n, fragments=fragments)
                 done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
                 seconds, peak = done.stdout.split()
@@ -343,17 +344,33 @@ def document_batches(
     fed batches with documents (with `entities`, an Accumulator(return_entities=True) fed batches: its rows were
     joined at every batch too), each size in a subprocess; with `against` (another checkout), in turns."""
     options = {"return_entities": True} if entities else {"bootstrap": 10}
+    return _doubling_rows(_DOCUMENT_BATCHES_RUN, sizes, against, "batches of 20 sentences", options=options)
+
+
+def _checkouts(against: Path | None) -> list[tuple[str, Path]]:
+    """This checkout, then `against` where given (each size is run in both, in turns)."""
+    return [("this", REPO)] + ([] if against is None else [(against.name, against)])
+
+
+def _doubling_rows(
+    template: str, sizes: Sequence[int], against: Path | None, unit: str, extra: str = "", **fields: Any
+) -> list[str]:
+    """Rows "| {unit} | checkout | CPU s | x the size before |" (and `extra`'s column) of `template` formatted with
+    each size `n`, the checkout's `repo` and `fields`, run in a subprocess of its own that prints its CPU seconds
+    (and `extra`'s figure after them)."""
     import subprocess
 
-    rows = ["| batches of 20 sentences | checkout | CPU s | x the size before |", "| --- | --- | --- | --- |"]
+    rows = [f"| {unit} | checkout | CPU s | x the size before |{f' {extra} |' if extra else ''}"]
+    rows.append("| --- " * (4 + bool(extra)) + "|")
     before: dict[str, float] = {}
     for n in sizes:
-        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
-            code = _DOCUMENT_BATCHES_RUN.format(repo=str(repo), n=n, options=options)
-            seconds = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
+        for checkout, repo in _checkouts(against):
+            code = template.format(repo=str(repo), n=n, **fields)
+            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            seconds, *more = map(float, done.stdout.split())
             grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
             before[checkout] = seconds
-            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} |")
+            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} |" + "".join(f" {m:.2f} |" for m in more))
             progress(rows[-1])
     return rows
 
@@ -388,23 +405,9 @@ def group_batches(against: Path | None = None, sizes: Sequence[int] = (1_000, 2_
     """Rows "| batches of 5 sentences (a group each) | checkout | CPU s | x the size before | one call, CPU s |" of
     an Accumulator(slices=["group"], bootstrap=10) fed batches of new groups, and of one compute_semeval on the same
     sentences, each size in a subprocess; with `against` (another checkout), in turns with this one."""
-    import subprocess
-
-    rows = [
-        "| batches of 5 sentences (a group each) | checkout | CPU s | x the size before | one call, CPU s |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    before: dict[str, float] = {}
-    for n in sizes:
-        for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
-            code = _GROUP_BATCHES_RUN.format(repo=str(repo), n=n)
-            done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-            seconds, one_call = map(float, done.stdout.split())
-            grown = f"{seconds / before[checkout]:.2f}" if checkout in before else ""
-            before[checkout] = seconds
-            rows.append(f"| {n:,} | {checkout} | {seconds:.2f} | {grown} | {one_call:.2f} |")
-            progress(rows[-1])
-    return rows
+    return _doubling_rows(
+        _GROUP_BATCHES_RUN, sizes, against, "batches of 5 sentences (a group each)", extra="one call, CPU s"
+    )
 
 
 # Red team 3 (stop 40): an onion of n references in 3 copies and n predictions in 2 (6 copy pairs an edge) went to
@@ -441,7 +444,7 @@ def onion_copies(against: Path | None = None, sizes: Sequence[int] = (100, 200, 
     before: dict[tuple[bool, str], float] = {}
     for n in sizes:
         for value in (False, True):
-            for checkout, repo in [("this", REPO)] + ([] if against is None else [(against.name, against)]):
+            for checkout, repo in _checkouts(against):
                 code = _COPIES_RUN.format(repo=str(repo), n=n, value=value)
                 done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
                 seconds, peak = float(done.stdout.split()[0]), int(done.stdout.split()[1])
