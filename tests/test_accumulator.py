@@ -181,9 +181,27 @@ def test_the_rows_of_many_batches_are_kept_in_log_n_runs_not_joined_at_every_bat
     assert list(found.entities) == compute_semeval(**data, return_entities=True)["entities"]
 
 
-@pytest.mark.parametrize("documents", [False, True], ids=["sentences", "documents"])
-def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_batch(monkeypatch, documents) -> None:
+@pytest.fixture
+def laid_groups(monkeypatch) -> list[int]:
+    """The groups each laying out of bucket columns handles (`slices.columns_in`: a run laid out as the groups of
+    two), one number a call, for the tests of batches of new groups."""
     from nerscore.table import slices
+
+    laid: list[int] = []
+    columns_in = slices.columns_in
+
+    def counted_columns(names: Any, joined: Any) -> Any:
+        laid.append(len(joined["group"]))
+        return columns_in(names, joined)
+
+    monkeypatch.setattr(slices, "columns_in", counted_columns)
+    return laid
+
+
+@pytest.mark.parametrize("documents", [False, True], ids=["sentences", "documents"])
+def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_batch(
+    monkeypatch, laid_groups, documents
+) -> None:
     from nerscore.table.slices import SliceCounts
 
     handled: list[int] = []
@@ -194,42 +212,23 @@ def test_batches_of_new_groups_handle_n_log_n_groups_not_every_group_at_every_ba
         handled.append(len(names["group"]))
         return names
 
-    # The units' bucket columns too (`slices.laid_out`: each of two runs laid out as the groups of both).
-    laid: list[int] = []
-    columns_in = slices.columns_in
-
-    def counted_columns(names: Any, joined: Any) -> Any:
-        laid.append(len(joined["group"]))
-        return columns_in(names, joined)
-
     monkeypatch.setattr(SliceCounts, "joined_names", counted)
-    monkeypatch.setattr(slices, "columns_in", counted_columns)
     data = {**corpus(8, sentences=512), "groups": [f"g{number}" for number in range(512)]}
     if not documents:
         del data["documents"]
     options = {"bootstrap": 10, "slices": ["group"]}
     assert in_batches(options, data, 2).result() == compute_semeval(**data, **options)
     assert sum(handled) <= 512 * (8 + 4)  # log2(256 batches) = 8; at every batch: 512 * 257
-    assert sum(laid) <= 2 * 512 * (8 + 4)
+    assert sum(laid_groups) <= 2 * 512 * (8 + 4)  # the units' bucket columns (`slices.laid_out`)
 
 
-def test_batches_of_sentences_of_no_entity_in_new_groups_lay_out_n_log_n_groups(monkeypatch) -> None:
+def test_batches_of_sentences_of_no_entity_in_new_groups_lay_out_n_log_n_groups(laid_groups) -> None:
     # Such sentences share one count vector: runs merged by their rows alone merged at every batch, every group
     # held laid out again (`unit_counts.CountRuns` weighs a run's groups too).
-    from nerscore.table import slices
-
-    laid: list[int] = []
-    columns_in = slices.columns_in
-
-    def counted_columns(names: Any, joined: Any) -> Any:
-        laid.append(len(joined["group"]))
-        return columns_in(names, joined)
-
-    monkeypatch.setattr(slices, "columns_in", counted_columns)
     data = {"predictions": [["O", "O"]] * 512, "references": [["O", "O"]] * 512, "groups": list(range(512))}
     options = {"bootstrap": 10, "slices": ["group"]}
     assert in_batches(options, data, 2).result() == compute_semeval(**data, **options)
-    assert sum(laid) <= 2 * 512 * (8 + 4)  # at every batch: 512 * 257
+    assert sum(laid_groups) <= 2 * 512 * (8 + 4)  # at every batch: 512 * 257
 
 
 def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> None:
