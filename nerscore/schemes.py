@@ -130,6 +130,26 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
     return prefix, entity_type
 
 
+# Every prefix letter of every scheme: what some scheme, with its prefixes before or after the type, could read.
+_ANY_SCHEME = Scheme("any scheme", dict.fromkeys(_ALL_PREFIXES, INSIDE), "")
+
+
+def read_by_no_scheme(tag: str) -> str | None:
+    """The problem with a string tag that no scheme reads, prefix before or after the type, else None: no option
+    given to a later `compute` could score it, so the evaluate module refuses it when it is added, rather than
+    storing a batch that would fail every compute after it."""
+    try:
+        parse_tag(tag, _ANY_SCHEME)
+        return None
+    except InvalidInputError as error:
+        problem = error.problem
+    try:
+        parse_tag(tag, _ANY_SCHEME, suffix=True)
+        return None
+    except InvalidInputError:
+        return f"{problem}; no scheme reads it, with its prefix before the type or after it"
+
+
 def not_a_tag(value: Any) -> str:
     """The problem with a value that is not a string where a tag belongs; an entity of span input says so."""
     found = f"found {shown(value)} ({type(value).__name__})"

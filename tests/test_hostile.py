@@ -224,6 +224,41 @@ def test_after_a_scoring_failure_the_right_option_scores_the_kept_batches(load_m
     assert (result["strict_correct"], result["strict_possible"]) == (2, 2)
 
 
+@pytest.mark.parametrize(
+    ("tag", "found"),
+    [
+        pytest.param("X-PER", "unknown prefix 'X'", id="unknown-prefix"),
+        pytest.param("PER", "which has no prefix", id="no-prefix"),
+        pytest.param("B-", "a prefix with no type", id="no-type"),
+        pytest.param("o", "an uppercase 'O'", id="lowercase-outside"),
+    ],
+)
+def test_a_tag_no_scheme_reads_is_refused_when_added(load_metric, tag, found):
+    # Stored, it would fail every compute after it whatever scheme or suffix compute is given, and a failed
+    # compute keeps every batch: the evaluation could never be scored again.
+    metric = load_metric()
+    metric.add_batch(**FIRST)
+    with pytest.raises(ValueError, match=rf"^references, sentence 1, token 1: found tag .*{found}.*no scheme reads it"):
+        metric.add_batch(predictions=[["O", "O"]], references=[["O", tag]])
+    metric.add_batch(**SECOND)
+    assert metric.compute() == WHOLE
+
+
+@pytest.mark.parametrize(
+    ("tags", "options"),
+    [
+        (["S-PER"], {"scheme": "IOBES"}),
+        (["PER-B"], {"suffix": True}),
+        (["U-PER"], {"scheme": "BILOU"}),
+        (["B-PER", "M-PER", "E-PER"], {"scheme": "BMES"}),
+    ],
+)
+def test_a_tag_some_scheme_reads_is_stored_for_compute_to_choose(load_metric, tags, options):
+    metric = load_metric()
+    metric.add_batch(predictions=[tags], references=[tags])
+    assert metric.compute(**options)["strict_correct"] == 1
+
+
 def test_sentence_numbers_of_errors_count_the_kept_batches(load_metric):
     metric = load_metric()
     metric.add_batch(**FIRST)
