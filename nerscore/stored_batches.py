@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import InvalidInputError
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
+from .forms.string_batches import past_text
 from .table.columns import COLUMN_NAMES, Columns
 
 
@@ -30,6 +31,17 @@ def columns_given(kwargs: dict[str, Any]) -> dict[str, Any]:
     as unknown options)."""
     popped = {name: kwargs.pop(name) for name in COLUMN_NAMES if name in kwargs}
     return {name: value for name, value in popped.items() if value is not None}
+
+
+def _refuse_past_texts(predictions: list[list], references: list[list], texts: Sequence[str | None]) -> None:
+    """compute refuses an entity past the end of its text (docs/scoring.md §1); stored, it would fail every compute
+    after it, since a failed compute keeps every batch: refused when added, as compute names it."""
+    for side, batch in (("references", references), ("predictions", predictions)):
+        for sentence, (entities, text) in enumerate(zip(batch, texts)):
+            for index, entity in enumerate(entities):
+                if text is not None and entity["end"] is not None and entity["end"] > len(text):
+                    problem = past_text(entity["start"], entity["end"], len(text))
+                    raise InvalidInputError(problem, side, sentence, entity=index)
 
 
 class StoredBatches:
@@ -91,6 +103,8 @@ class StoredBatches:
                     self._empty_batch_columns = columns.given
                 return
             columns.check_same_as(self._stored_columns)
+            if FORMS[form].entities and columns.texts is not None:
+                _refuse_past_texts(predictions, references, columns.texts)
             stored_columns = columns.stored(len(predictions)) if columns else None
             has_values = batch_form(predictions, references) is not None
             if not has_values and self._stored_form is None:

@@ -245,6 +245,22 @@ def test_a_tag_no_scheme_reads_is_refused_when_added(load_metric, tag, found):
 
 
 @pytest.mark.parametrize(
+    "entities",
+    [
+        pytest.param([{"start": 0, "end": 9, "type": "PER"}], id="span"),
+        pytest.param([{"type": "PER", "fragments": [[0, 1], [3, 9]]}], id="fragments"),
+    ],
+)
+def test_an_entity_past_its_text_is_refused_when_added(load_metric, entities):
+    metric = load_metric()
+    ada = [{"start": 0, "end": 3, "type": "PER"}]
+    metric.add_batch(predictions=[ada], references=[ada], texts=["Ada"])
+    with pytest.raises(ValueError, match=r"^predictions, sentence 1, entity 0: found the span \[\d, 9\) past the end"):
+        metric.add_batch(predictions=[entities], references=[[]], texts=["Ada"])
+    assert metric.compute()["strict_correct"] == 1
+
+
+@pytest.mark.parametrize(
     ("tags", "options"),
     [
         (["S-PER"], {"scheme": "IOBES"}),
