@@ -603,3 +603,41 @@ def test_every_reducer_reaches_the_result_through_its_option() -> None:
             # An accumulator of nothing gives the same keys (compute_semeval of no sentence).
             empty = nerscore.Accumulator.of(**options).result(token_accuracy=True)
             assert set(empty) - {"token_accuracy"} <= set(result), (reducer.field, name)
+
+
+COMPARISONS = {
+    "--compare": ["--compare", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE), "--bootstrap", "200"],
+    "--runs": ["--runs", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE)],
+    "--runs-b": ["--runs", str(WORKED_EXAMPLE), "--runs-b", str(WORKED_EXAMPLE), "--bootstrap", "200"],
+}
+
+
+@pytest.mark.parametrize("comparison", COMPARISONS)
+def test_the_comparisons_print_or_refuse_every_adding_option(
+    comparison: str, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An option that adds to the result (Options.ADDING) given to a comparison of systems or runs is printed or
+    # refused, never silently ignored (--runs dropped --errors, --runs-b --diagnostics and --errors): cli.py
+    # refuses every one its reports do not print, without a list of them to extend.
+    seen_file = tmp_path / "seen.txt"
+    seen_file.write_text("John\n", encoding="utf-8")
+    argv = COMPARISONS[comparison]
+
+    def status_of(argv: list[str]) -> int:  # (argparse's errors exit)
+        try:
+            return cli.main(argv)
+        except SystemExit as exit:
+            return int(exit.code or 0)
+
+    assert status_of(argv) == 0
+    plain = capsys.readouterr().out
+    for name in Options.ADDING:
+        flag = OPTION_EXAMPLES[name][1]
+        if flag is None or (name == "bootstrap" and "--bootstrap" in argv):
+            continue
+        status = status_of([*argv, *(part.format(seen_file=seen_file) for part in flag)])
+        printed = capsys.readouterr()
+        if status == 0:
+            assert printed.out != plain, f"{comparison} ignores {flag[0]}"
+        else:
+            assert status == 2 and flag[0] in printed.err and "drop" in printed.err, (comparison, name)
