@@ -24,7 +24,7 @@ from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import print_error, print_output
 from .files.reports import print_comparison, print_results, print_runs
 from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
-from .options import SPECS, Options, check_span_options, check_tag_options, flag_name
+from .options import SPECS, Options, check_span_options, check_tag_options, flag_name, in_words
 
 # --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
 _COMPARE_RESAMPLES = 10_000
@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         )
     comparison = "--compare" if args.compare else "--runs-b" if args.runs_b else "--runs" if args.runs else None
     if comparison and (unprinted := refused_by(comparison)) and given_options(args, unprinted):
-        parser.error(f"{comparison} reports overall scores: drop {_listed(map(flag_name, unprinted))}")
+        parser.error(f"{comparison} reports overall scores: drop {in_words(map(flag_name, unprinted))}")
     annotations = "--brat" if args.brat else "--label-studio" if args.label_studio is not None else None
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
@@ -164,12 +164,6 @@ def refused_by(comparison: str) -> list[str]:
     table's order of `Options.ADDING`."""
     printed = (*_PRINTED_BY[comparison], *_TABLES)
     return [name for name in Options.ADDING if SPECS[name].flag is not None and name not in printed]
-
-
-def _listed(names: Iterable[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    *rest, last = names
-    return f"{', '.join(rest)} and {last}" if rest else last
 
 
 def flagged_options() -> list[str]:

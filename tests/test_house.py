@@ -14,7 +14,7 @@ from conftest import METRIC_PATH, REPO, WORKED_EXAMPLE
 
 import nerscore
 from nerscore import cli
-from nerscore.options import OPTION_NAMES, SPECS, Options, flag_name
+from nerscore.options import OPTION_NAMES, SPECS, TAG_OPTIONS, Options, flag_name
 from nerscore.table.reducers import REDUCERS
 
 PACKAGE = REPO / "nerscore"
@@ -574,6 +574,19 @@ def test_every_option_reaches_the_evaluate_modules_options(metric, monkeypatch: 
         metric.compute(predictions=[["O"]], references=[["O"]], **{name: value})
         assert getattr(scored_with[-1], name) == getattr(Options.of(**{name: value}), name), name
     assert module.OPTION_NAMES == OPTION_NAMES
+
+
+def test_the_options_that_describe_tags_are_refused_with_spans_by_their_row() -> None:
+    # `Spec.tags` in an option's row is all it takes: check_span_options and the metric's docstring read the table.
+    import ner_semeval
+
+    assert TAG_OPTIONS == ("scheme", "mode", "suffix", "label_list")
+    for name in TAG_OPTIONS:
+        with pytest.raises(ValueError, match=rf"^{name} given with span input; scheme, mode, suffix and label_list "):
+            nerscore.compute_semeval(
+                predictions=[[(0, 1, "A")]], references=[[(0, 1, "A")]], **{name: OPTION_EXAMPLES[name][0]}
+            )
+    assert "`scheme`, `mode`, `suffix` and `label_list` describe tags" in ner_semeval._KWARGS_DESCRIPTION
 
 
 # A sentence with a partial match whose overlap is not half (partial_credit="overlap" changes the partial scores),
