@@ -616,6 +616,11 @@ def test_every_reducer_reaches_the_result_through_its_option() -> None:
             # An accumulator of nothing gives the same keys (compute_semeval of no sentence).
             empty = nerscore.Accumulator.of(**options).result(token_accuracy=True)
             assert set(empty) - {"token_accuracy"} <= set(result), (reducer.field, name)
+            # What the result builder adds beyond the scores (`result_scores.scores`, which the runs and the
+            # comparisons report) is asked for by an option of Options.ADDING, which they refuse, never drop.
+            tally = nerscore.Accumulator.of(**options).update(**REDUCED).tally
+            if result != nerscore.scores(tally, Options.of(**options)):
+                assert name in Options.ADDING, (reducer.field, name)
 
 
 COMPARISONS = {
