@@ -400,6 +400,11 @@ class Options:
         """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`)."""
         return dataclasses.replace(self, **_checked(changes))
 
+    def overall(self) -> Options:
+        """A copy with every option of `ADDING` at its default: what counts the overall scores alone."""
+        defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(self)}
+        return dataclasses.replace(self, **{name: defaults[name] for name in self.ADDING})
+
     @property
     def value_min_overlap(self) -> float | None:
         """The overlap of the value's pairing: the weights' own `min_overlap`, else the call's (docs/scoring.md §10)."""

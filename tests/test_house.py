@@ -576,6 +576,13 @@ def test_every_option_reaches_the_evaluate_modules_options(metric, monkeypatch: 
     assert module.OPTION_NAMES == OPTION_NAMES
 
 
+def test_the_overall_options_leave_out_every_adding_option_and_keep_the_rest() -> None:
+    # What agreement's pooled scores are counted with (`Options.overall`), read off Options.ADDING.
+    for name, (value, _) in OPTION_EXAMPLES.items():
+        given = Options.of(**{name: value})
+        assert given.overall() == (Options() if name in Options.ADDING else given), name
+
+
 def test_the_options_that_describe_tags_are_refused_with_spans_by_their_row() -> None:
     # `Spec.tags` in an option's row is all it takes: check_span_options and the metric's docstring read the table.
     import ner_semeval
