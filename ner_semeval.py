@@ -77,7 +77,7 @@ try:
     from nerscore.accumulator import compute_checked
     from nerscore.forms.inputs import IDS, TAGS, as_list, batch_form, rows_of
     from nerscore.forms.registry import FORMS, STORED_COLUMNS, stored_features
-    from nerscore.options import OPTION_NAMES, describe
+    from nerscore.options import OPTION_NAMES, TAG_OPTIONS, describe, in_words
     from nerscore.stored_batches import StoredBatches, columns_given, missing_sides
     from nerscore.table.columns import Columns
 except ModuleNotFoundError as missing:
@@ -158,7 +158,7 @@ Args:
         of its `ents` (character offsets), read without importing spaCy.
     references (same form as `predictions`): reference tags, token-aligned with `predictions`; or spans.
 {describe()}
-    `scheme`, `mode`, `suffix` and `label_list` describe tags: given with spans, they are an error. Every option
+    {in_words(map("`{}`".format, TAG_OPTIONS))} describe tags: given with spans, they are an error. Every option
     can also be given once to `evaluate.load(...)` and overridden in `compute`.
 
 Returns:

@@ -198,9 +198,7 @@ def _pooled_scores(
     annotators: list[Annotator], accumulators: list[Accumulator], options: Options, given: Mapping[str, list[Any]]
 ) -> dict[str, Any]:
     """The scores of the counts summed over both directions of every pair (docs/scoring.md §13)."""
-    counting = options.evolve(
-        per_type=False, bootstrap=0, return_entities=False, confusion=False, diagnostics=False, errors=False
-    )
+    counting = options.overall()
     total = Tally()
     for (first, second), accumulator in zip(combinations(annotators, 2), accumulators):
         tally = accumulator.tally or Tally()

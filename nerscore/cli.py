@@ -24,7 +24,7 @@ from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import print_error, print_output
 from .files.reports import print_comparison, print_results, print_runs
 from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
-from .options import SPECS, Options, check_span_options, check_tag_options
+from .options import SPECS, Options, check_span_options, check_tag_options, flag_name, in_words
 
 # --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
 _COMPARE_RESAMPLES = 10_000
@@ -43,18 +43,20 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:
         parser.error("--runs-b compares with the runs of --runs: give both")
-    if args.runs and (args.files or args.spans or args.compare or args.per_type or args.confusion or args.slices):
+    tables = any(getattr(args, name) for name in _TABLES)
+    if args.runs and (args.files or args.spans or args.compare or tables):
         parser.error(
             "--runs reads its own files and reports overall scores: drop FILE, --spans, --compare, --per-type, "
             "--confusion and --slices"
         )
-    if args.compare and (args.files or args.spans or args.per_type or args.confusion or args.slices):
+    if args.compare and (args.files or args.spans or tables):
         parser.error(
             "--compare reads its own two files and reports overall scores: drop FILE, --spans, --per-type, "
             "--confusion and --slices (compare_semeval takes slices)"
         )
-    if args.compare and (args.diagnostics or args.errors is not None):
-        parser.error("--compare reports overall scores: drop --diagnostics and --errors")
+    comparison = "--compare" if args.compare else "--runs-b" if args.runs_b else "--runs" if args.runs else None
+    if comparison and (unprinted := refused_by(comparison)) and given_options(args, unprinted):
+        parser.error(f"{comparison} reports overall scores: drop {in_words(map(flag_name, unprinted))}")
     annotations = "--brat" if args.brat else "--label-studio" if args.label_studio is not None else None
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
@@ -146,6 +148,22 @@ def _slices_without_their_data(given: dict) -> str | None:
             "noise_levels=), docs/hipe.md); use entity_length, seen, sentence_length or entity_density"
         )
     return None
+
+
+# The options that add to compute_semeval's result (`Options.ADDING`) which a comparison of systems or runs prints:
+# --bootstrap (the comparison's resamples, the runs' intervals) and, for --runs alone, the diagnostics' means
+# (`reports.print_runs`). Every other one is refused by its flag, never silently ignored, so that a new adding option
+# needs nothing here until a report prints it. The tables of one file's results are refused first, in words of
+# their own.
+_PRINTED_BY = {"--compare": ("bootstrap",), "--runs": ("bootstrap", "diagnostics"), "--runs-b": ("bootstrap",)}
+_TABLES = ("per_type", "confusion", "slices")
+
+
+def refused_by(comparison: str) -> list[str]:
+    """The adding options a comparison (`--compare`, `--runs`, `--runs-b`) refuses besides the tables, in the
+    table's order of `Options.ADDING`."""
+    printed = (*_PRINTED_BY[comparison], *_TABLES)
+    return [name for name in Options.ADDING if SPECS[name].flag is not None and name not in printed]
 
 
 def flagged_options() -> list[str]:

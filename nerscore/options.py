@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,7 +46,7 @@ from .option_checks import (
     check_value,
     check_zero_division,
 )
-from .schemes import IOB2, LENIENT, MODES, Scheme
+from .schemes import LENIENT, MODES, Scheme
 
 # ---------------------------------------------------------------------------------------------------------
 # The table's parts: an option's flag, its entry, its field
@@ -78,12 +78,13 @@ class Spec:
     kind: str  # its type as the card writes it
     doc: str  # the line of documentation
     flag: Flag | None  # None: the option means nothing for a file (integer ids, say)
+    tags: bool = False  # it describes tags: given with spans, an error (`check_span_options`)
 
 
-def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = None) -> Any:
+def option(default: Any, check: Check, kind: str, doc: str, flag: Flag | None = None, *, tags: bool = False) -> Any:
     """A field of `Options`: the default as `Options` holds it (`check` applied), the rest as its metadata."""
     return dataclasses.field(
-        default=check("default", default), metadata={"option": Spec(default, check, kind, doc, flag)}
+        default=check("default", default), metadata={"option": Spec(default, check, kind, doc, flag, tags)}
     )
 
 
@@ -171,6 +172,7 @@ class Options:
         "`str`",
         "tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2, IOBES (alias BIOES), BILOU, BMES or IO.",
         Flag("NAME", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO"),
+        tags=True,
     )
     mode: str = option(
         LENIENT,
@@ -179,6 +181,7 @@ class Options:
         '`"lenient"` decodes like conlleval (`O I-PER` is an entity); `"strict"` keeps only entities that are well '
         "formed in `scheme` (as seqeval's strict mode).",
         Flag(choices=MODES, help="lenient (default) decodes as conlleval; strict keeps only well-formed entities"),
+        tags=True,
     )
     suffix: bool = option(
         False,
@@ -186,6 +189,7 @@ class Options:
         "`bool`",
         "tags are `TYPE-PREFIX` (`PER-B`) instead of `PREFIX-TYPE`.",
         Flag(switch=True, help="tags are TYPE-PREFIX"),
+        tags=True,
     )
     labels: tuple[str, ...] | None = option(
         None,
@@ -271,6 +275,7 @@ class Options:
         check_label_list,
         "`list` of `str` or `dict` of `int` to `str`",
         "maps integer ids to tags (`model.config.id2label` works as is).",
+        tags=True,
     )
     ignore_index: int = option(
         -100,
@@ -395,6 +400,11 @@ class Options:
         """A copy with `changes`, each checked by its own check (the pattern of attrs' `evolve`)."""
         return dataclasses.replace(self, **_checked(changes))
 
+    def overall(self) -> Options:
+        """A copy with every option of `ADDING` at its default: what counts the overall scores alone."""
+        defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(self)}
+        return dataclasses.replace(self, **{name: defaults[name] for name in self.ADDING})
+
     @property
     def value_min_overlap(self) -> float | None:
         """The overlap of the value's pairing: the weights' own `min_overlap`, else the call's (docs/scoring.md §10)."""
@@ -410,6 +420,16 @@ class Options:
 
 SPECS: dict[str, Spec] = {field.name: field.metadata["option"] for field in dataclasses.fields(Options)}
 OPTION_NAMES = tuple(SPECS)
+# The options that describe tags (`Spec.tags`), which `check_span_options` refuses with spans, and their defaults as
+# `Options` holds them.
+TAG_OPTIONS = tuple(name for name, spec in SPECS.items() if spec.tags)
+_TAG_DEFAULTS = {field.name: field.default for field in dataclasses.fields(Options) if field.name in TAG_OPTIONS}
+
+
+def in_words(names: Iterable[str]) -> str:
+    """Names as a sentence lists them: ``a``, ``a and b``, ``a, b and c``."""
+    *rest, last = names
+    return f"{', '.join(rest)} and {last}" if rest else last
 
 
 def _checked(given: Mapping[str, Any]) -> dict[str, Any]:
@@ -443,19 +463,14 @@ def check_tag_options(options: Options) -> None:
 
 
 def check_span_options(options: Options) -> None:
-    """Options that describe tags mean nothing for spans (docs/scoring.md §1): given anyway, they are an error
-    rather than silently ignored."""
-    given = {
-        "scheme": options.scheme != IOB2,  # (not `is`: an unpickled Accumulator's options hold a copy of IOB2)
-        "mode": options.mode != LENIENT,
-        "suffix": options.suffix,
-        "label_list": options.label_list is not None,
-    }
-    meaningless = [name for name, is_given in given.items() if is_given]
+    """Options that describe tags (`TAG_OPTIONS`) mean nothing for spans (docs/scoring.md §1): given anyway, other
+    than their defaults, they are an error rather than silently ignored."""
+    # (`!=`, not `is not`: an unpickled Accumulator's options hold a copy of IOB2)
+    meaningless = [name for name, default in _TAG_DEFAULTS.items() if getattr(options, name) != default]
     if meaningless:
         raise ValueError(
-            f"{' and '.join(meaningless)} given with span input; scheme, mode, suffix and label_list describe tags "
-            "and mean nothing for spans: leave them out"
+            f"{' and '.join(meaningless)} given with span input; {in_words(TAG_OPTIONS)} describe tags and mean "
+            "nothing for spans: leave them out"
         )
 
 

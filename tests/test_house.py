@@ -10,9 +10,12 @@ import subprocess
 import sys
 
 import pytest
-from conftest import METRIC_PATH, REPO
+from conftest import METRIC_PATH, REPO, WORKED_EXAMPLE
 
 import nerscore
+from nerscore import cli
+from nerscore.options import OPTION_NAMES, SPECS, TAG_OPTIONS, Options, flag_name
+from nerscore.table.reducers import REDUCERS
 
 PACKAGE = REPO / "nerscore"
 # The modules in the order data flows, as nerscore's docstring lists them: each imports only those before it. A
@@ -192,6 +195,28 @@ def test_the_documented_order_is_every_module() -> None:
     documented = re.search(r"Modules, in the order data flows.*?: (.*?)\.\n", nerscore.__doc__ or "", re.S)
     assert documented is not None
     assert [name.strip() for name in documented.group(1).replace("\n", " ").split(",")] == ORDER[1:]
+
+
+def drawn_house() -> list[str]:
+    """The modules docs/architecture.md draws, in its order: its second code block, a subpackage's modules indented
+    under its `name/` line."""
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = re.findall(r"```\n(.*?)```", text, re.S)[1]
+    names, package = [], None
+    for line in block.splitlines():
+        if found := re.match(r"  (\w+)/\s", line):
+            package = found.group(1)
+        elif (found := re.match(r"    (\w+)\s", line + " ")) and package:
+            names.append(f"{package}.{found.group(1)}")
+        elif found := re.match(r"  (\w+)\s", line + " "):
+            package = None
+            names.append(found.group(1))
+    return names
+
+
+def test_the_drawn_house_is_the_order() -> None:
+    # A newcomer reads the house in docs/architecture.md: every module, none that is gone, in the order of ORDER.
+    assert drawn_house() == ORDER
 
 
 def test_each_subpackage_stands_together_in_the_order() -> None:
@@ -477,3 +502,167 @@ def test_without_the_package_the_command_names_the_clone_loaded_not_the_first_on
     assert len(printed) == 2, printed
     assert printed[0].endswith(f"install it: pip install -e '{other}'")
     assert printed[1].endswith(f"install it: pip install -e {REPO}")
+
+
+# A value of each option other than its default, as a Python caller gives it and as the command line's flag takes it
+# (None: the option has no flag, `Spec.flag`). A new option fails the tests below until it has its line here, and
+# then they check that it reaches `Options` through every front end without a list of names to extend anywhere.
+OPTION_EXAMPLES: dict[str, tuple[object, list[str] | None]] = {
+    "scheme": ("IOBES", ["--scheme", "IOBES"]),
+    "mode": ("strict", ["--mode", "strict"]),
+    "suffix": (True, ["--suffix"]),
+    "labels": (["PER"], ["--labels", "PER"]),
+    "min_overlap": (0.5, ["--min-overlap", "0.5"]),
+    "pairing": ("hipe", ["--pairing", "hipe"]),
+    "beta": (2.0, ["--beta", "2"]),
+    "zero_division": (1.0, ["--zero-division", "1"]),
+    "evaluation_schemes": (["strict"], ["--evaluation-schemes", "strict"]),
+    "per_type": (True, ["--per-type"]),
+    "return_entities": (True, None),
+    "confusion": (True, ["--confusion"]),
+    "label_list": (["O", "B-PER", "I-PER"], None),
+    "ignore_index": (-1, None),
+    "bootstrap": (20, ["--bootstrap", "20"]),
+    "confidence_level": (0.9, ["--confidence-level", "0.9"]),
+    "seed": (3, ["--seed", "3"]),
+    "normalize": (True, ["--normalize"]),
+    "slices": (["entity_length"], ["--slices", "entity_length"]),
+    "slice_edges": ({"entity_length": [1, 3]}, None),
+    "seen": (["John"], ["--seen", "{seen_file}"]),
+    "diagnostics": (True, ["--diagnostics"]),
+    "errors": (3, ["--errors", "3"]),
+    "partial_credit": ("overlap", ["--partial-credit", "overlap"]),
+    "value": ("ace08", ["--value", "ace08"]),
+}
+
+
+def test_every_option_has_an_example_other_than_its_default() -> None:
+    assert list(OPTION_EXAMPLES) == list(OPTION_NAMES)
+    for name, (value, flag) in OPTION_EXAMPLES.items():
+        assert getattr(Options.of(**{name: value}), name) != getattr(Options(), name), name
+        assert (flag is None) == (SPECS[name].flag is None) and (flag is None or flag[0] == flag_name(name)), name
+
+
+@pytest.mark.parametrize("name", [name for name, (_, flag) in OPTION_EXAMPLES.items() if flag is not None])
+def test_every_flagged_option_reaches_the_command_lines_options(
+    name: str, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Through `main`, as a user types the flag: the options the file is counted with hold the example's value.
+    seen_file = tmp_path / "seen.txt"
+    seen_file.write_text("John\n", encoding="utf-8")
+    value, flag = OPTION_EXAMPLES[name]
+    assert flag is not None
+    counted_with = []
+
+    def count_tag_file(handle, source, total, *rest):
+        counted_with.append(total.options)
+        raise ValueError("counted")
+
+    monkeypatch.setattr(cli, "count_tag_file", count_tag_file)
+    argv = [part.format(seen_file=seen_file) for part in flag]
+    assert cli.main([str(WORKED_EXAMPLE), *argv]) == 2 and "counted" in capsys.readouterr().err
+    assert getattr(counted_with[0], name) == getattr(Options.of(**{name: value}), name)
+
+
+def test_every_option_reaches_the_evaluate_modules_options(metric, monkeypatch: pytest.MonkeyPatch) -> None:
+    # evaluate's copy of ner_semeval.py takes every option by the table's names (OPTION_NAMES), at load time and in
+    # `compute`: each example reaches the options it scores with.
+    module = sys.modules[type(metric).__module__]
+    scored_with = []
+    monkeypatch.setattr(module, "compute_checked", lambda *given: scored_with.append(given[2]) or {})
+    for name, (value, _) in OPTION_EXAMPLES.items():
+        metric.compute(predictions=[["O"]], references=[["O"]], **{name: value})
+        assert getattr(scored_with[-1], name) == getattr(Options.of(**{name: value}), name), name
+    assert module.OPTION_NAMES == OPTION_NAMES
+
+
+def test_the_overall_options_leave_out_every_adding_option_and_keep_the_rest() -> None:
+    # What agreement's pooled scores are counted with (`Options.overall`), read off Options.ADDING.
+    for name, (value, _) in OPTION_EXAMPLES.items():
+        given = Options.of(**{name: value})
+        assert given.overall() == (Options() if name in Options.ADDING else given), name
+
+
+def test_the_options_that_describe_tags_are_refused_with_spans_by_their_row() -> None:
+    # `Spec.tags` in an option's row is all it takes: check_span_options and the metric's docstring read the table.
+    import ner_semeval
+
+    assert TAG_OPTIONS == ("scheme", "mode", "suffix", "label_list")
+    for name in TAG_OPTIONS:
+        with pytest.raises(ValueError, match=rf"^{name} given with span input; scheme, mode, suffix and label_list "):
+            nerscore.compute_semeval(
+                predictions=[[(0, 1, "A")]], references=[[(0, 1, "A")]], **{name: OPTION_EXAMPLES[name][0]}
+            )
+    assert "`scheme`, `mode`, `suffix` and `label_list` describe tags" in ner_semeval._KWARGS_DESCRIPTION
+
+
+# A sentence with a partial match whose overlap is not half (partial_credit="overlap" changes the partial scores),
+# and a wrong type: every reducer an option asks for has something to count.
+REDUCED = {
+    "predictions": [["B-PER", "I-PER", "O", "B-LOC"]],
+    "references": [["B-PER", "I-PER", "I-PER", "O"]],
+    "tokens": [["John", "Smith", "Jr", "said"]],
+}
+
+
+def test_every_reducer_reaches_the_result_through_its_option() -> None:
+    # docs/architecture.md, "Adding a reducer": a reducer of the registry is asked for by an option of the table, and
+    # what it reduces is in the result (`compute.result_dict`), through compute_semeval and the accumulator alike.
+    plain = nerscore.compute_semeval(**REDUCED)
+    for reducer in REDUCERS:
+        if reducer.wanted(Options()):  # the cells: the scores themselves
+            continue
+        asking = [name for name, (value, _) in OPTION_EXAMPLES.items() if reducer.wanted(Options.of(**{name: value}))]
+        assert asking, f"no option of the table asks for the reducer {reducer.field}"
+        for name in asking:
+            options = {name: OPTION_EXAMPLES[name][0]}
+            result = nerscore.compute_semeval(**REDUCED, **options)
+            assert result != plain, (reducer.field, name)
+            accumulated = nerscore.Accumulator.of(**options).update(**REDUCED).result()
+            assert accumulated == result, (reducer.field, name)
+            # An accumulator of nothing gives the same keys (compute_semeval of no sentence).
+            empty = nerscore.Accumulator.of(**options).result(token_accuracy=True)
+            assert set(empty) - {"token_accuracy"} <= set(result), (reducer.field, name)
+            # What the result builder adds beyond the scores (`result_scores.scores`, which the runs and the
+            # comparisons report) is asked for by an option of Options.ADDING, which they refuse, never drop.
+            tally = nerscore.Accumulator.of(**options).update(**REDUCED).tally
+            if result != nerscore.scores(tally, Options.of(**options)):
+                assert name in Options.ADDING, (reducer.field, name)
+
+
+COMPARISONS = {
+    "--compare": ["--compare", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE), "--bootstrap", "200"],
+    "--runs": ["--runs", str(WORKED_EXAMPLE), str(WORKED_EXAMPLE)],
+    "--runs-b": ["--runs", str(WORKED_EXAMPLE), "--runs-b", str(WORKED_EXAMPLE), "--bootstrap", "200"],
+}
+
+
+@pytest.mark.parametrize("comparison", COMPARISONS)
+def test_the_comparisons_print_or_refuse_every_adding_option(
+    comparison: str, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An option that adds to the result (Options.ADDING) given to a comparison of systems or runs is printed or
+    # refused, never silently ignored (--runs dropped --errors, --runs-b --diagnostics and --errors): cli.py
+    # refuses every one its reports do not print, without a list of them to extend.
+    seen_file = tmp_path / "seen.txt"
+    seen_file.write_text("John\n", encoding="utf-8")
+    argv = COMPARISONS[comparison]
+
+    def status_of(argv: list[str]) -> int:  # (argparse's errors exit)
+        try:
+            return cli.main(argv)
+        except SystemExit as exit:
+            return int(exit.code or 0)
+
+    assert status_of(argv) == 0
+    plain = capsys.readouterr().out
+    for name in Options.ADDING:
+        flag = OPTION_EXAMPLES[name][1]
+        if flag is None or (name == "bootstrap" and "--bootstrap" in argv):
+            continue
+        status = status_of([*argv, *(part.format(seen_file=seen_file) for part in flag)])
+        printed = capsys.readouterr()
+        if status == 0:
+            assert printed.out != plain, f"{comparison} ignores {flag[0]}"
+        else:
+            assert status == 2 and flag[0] in printed.err and "drop" in printed.err, (comparison, name)
