@@ -1,8 +1,8 @@
-"""nerscore.stacked_scores: `scores_of` of many tallies at once (a slice's buckets, docs/scoring.md §11) gives each
-tally the dict `scores_of` gives it alone: the same keys in the same order, every float the same to the bit
-(Hypothesis tallies, stored as the table of pairs stores them or as dicts, counts from zero to beyond 2**53, with
-zero_division, beta, partial credits, labels, per_type, schemes and the confusion matrix); and the worked example's
-0.2 is 0.2."""
+"""nerscore.stacked_scores: `scores_of` of many tallies at once (a slice's buckets, docs/scoring.md §11, their cells
+stacked as one table) gives each tally the dict `scores_of` gives it alone: the same keys in the same order, every
+float the same to the bit (Hypothesis tallies, stored as the table of pairs stores them or as dicts, counts from zero
+to beyond 2**53, with zero_division, beta, partial credits, labels, per_type, schemes and the confusion matrix); and
+the worked example's 0.2 is 0.2."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from nerscore import SCENARIOS, Options, Tally, tally_semeval
 from nerscore.measures import Ratios
 from nerscore.result_scores import scores_of
-from nerscore.stacked_scores import stacked_scores
 from nerscore.tally import CellTable, TokenCounts
 
 TYPES = ("PER", "LOC", "ORG", "A", "B", "O")
@@ -90,7 +89,7 @@ def one_by_one(tallies: list[Tally], options: Options) -> Any:
 def test_same_dicts_as_each_tally_alone(tallies: list[Tally], options: Options) -> None:
     expected = one_by_one(tallies, options)
     try:
-        found: Any = [bits(result) for result in stacked_scores(tallies, options)]
+        found: Any = [bits(result) for result in scores_of(tallies, options)]
     except ValueError as error:
         found = str(error)
     assert found == expected
@@ -99,7 +98,7 @@ def test_same_dicts_as_each_tally_alone(tallies: list[Tally], options: Options) 
 def test_worked_example() -> None:
     # docs/scoring.md §6: strict precision 1 / 5, as the float 0.2, in every bucket that holds the example.
     tally, _ = tally_semeval(**as_inputs(worked_example()))
-    results = stacked_scores([tally, Tally({}), tally], Options())
+    results = scores_of([tally, Tally({}), tally], Options())
     assert [result["strict_precision"] for result in results] == [0.2, 0.0, 0.2]
     assert results[0] == scores_of([tally])[0]
 
