@@ -67,20 +67,22 @@ class StackedScores:
         if not stacks:
             return cls([], [[], [], []], [[], [], []], [], [], [], [])
         schemes = options.evaluation_schemes  # all four unless the caller asks for fewer
-        chosen = [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]
-        counts = np.concatenate([stack.scheme_counts() for stack in stacks])[:, chosen]
+        counts = stacks[0].scheme_counts() if len(stacks) == 1 else np.concatenate([s.scheme_counts() for s in stacks])
+        if tuple(schemes) != EVALUATION_SCHEMES:
+            counts = counts[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
         rule = Rule.of(options)
         # Every tally's schemes' totals in one exact computation, tally by tally, and every (tally, type) row of every
         # scheme in another, scheme by scheme: each row's ratio is its own, whichever rows share the arrays.
         overall = [value.tolist() for value in rule.exact(*_totals(counts, schemes, options, tallies)).values()]
         by_scheme = [[_type_terms(stack, scheme, options) for stack in stacks] for scheme in schemes]
         type_ratios = rule.exact(*stacked_terms(terms[:4] for parts in by_scheme for terms in parts))
-        offsets = np.cumsum([0] + [stack.columns.types for stack in stacks])
-        firsts = np.concatenate([stack.starts + at for stack, at in zip(stacks, offsets)])
-        rows = int(offsets[-1])
+        firsts, rows = stacks[0].starts, stacks[0].columns.types
+        if len(stacks) > 1:  # (one a tally) the stacks' rows one after the other
+            offsets = np.cumsum([0] + [stack.columns.types for stack in stacks])
+            firsts, rows = np.concatenate([stack.starts + at for stack, at in zip(stacks, offsets)]), int(offsets[-1])
         # Every scheme's macro means of every tally in one call: group (scheme, tally) holds the tally's rows of the
         # scheme's block (each group's means are its own).
-        starts = (np.arange(len(schemes), dtype=np.int64)[:, None] * rows + firsts[None, :]).reshape(-1)
+        starts = (np.arange(len(schemes), dtype=np.int64)[:, None] * rows + firsts).reshape(-1)
         means = type_ratios.grouped_means(starts, options.zero_division)
         per_type = []
         if options.per_type:  # each scheme's P, R, F, POS and ACT of every (tally, type) row
@@ -89,8 +91,9 @@ class StackedScores:
                 sides = [parts[0][at] if len(parts) == 1 else np.concatenate([t[at] for t in parts]) for at in (4, 5)]
                 per_type.append([column.tolist() for column in (*ratios.values(), *sides)])
         places = [(stack, position) for stack in stacks for position in range(stack.tallies)]
-        sizes = [size for stack in stacks for size in stack.sizes()]
-        return cls(counts.tolist(), overall, means, per_type, firsts.tolist(), sizes, places)
+        first_rows = firsts.tolist()
+        sizes = [stop - start for start, stop in zip(first_rows, [*first_rows[1:], rows])]
+        return cls(counts.tolist(), overall, means, per_type, first_rows, sizes, places)
 
     def scheme_values(self, position: int) -> list[list[Any]]:
         """Tally `position`'s values of each scheme in `scores`' order: P, R, F, the five counts, POS, ACT, the macro
@@ -141,10 +144,6 @@ class _Stack:
     @property
     def tallies(self) -> int:
         return len(self.starts)
-
-    def sizes(self) -> list[int]:
-        """Each tally's number of rows (types)."""
-        return np.diff(np.append(self.starts, self.columns.types)).tolist()
 
     def entity_types(self, position: int) -> list[str]:
         """The scored types of tally `position`, as `CellColumns.of(tally, labels)` gives them."""
@@ -249,14 +248,13 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
     tally, scheme by scheme: COR + PAR / 2 over ACT and POS counted in halves, or with another credit n / d of the
     partial scheme's PARs (docs/scoring.md §10: partial_credit · PAR, or with "overlap" the tally's summed shares) in
     d-ths."""
-    correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
-    possible = correct + incorrect + partial + missed
-    actual = correct + incorrect + partial + spurious
-    credit = 2 * correct + partial
-    terms = [credit, 2 * actual, credit, 2 * possible]
+    terms = list(np.moveaxis(counts @ _HALF_TOTALS, -1, 0))  # (the credits in halves, as the totals)
     if options.partial_credit != 0.5 and "partial" in schemes:
         from fractions import Fraction
 
+        correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
+        possible = correct + incorrect + partial + missed
+        actual = correct + incorrect + partial + spurious
         place = list(schemes).index("partial")
         # Python integers in object arrays, exact whatever their size.
         n: Any
@@ -273,6 +271,10 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
         terms[1][:, place] = d * actual[:, place].astype(object)
         terms[3][:, place] = d * possible[:, place].astype(object)
     return [term.reshape(-1) for term in terms]
+
+
+# `_totals`' (2·COR + PAR, 2·ACT, 2·COR + PAR, 2·POS) of each (COR, INC, PAR, MIS, SPU) row, as one product.
+_HALF_TOTALS = np.array([[2, 2, 2, 2], [0, 2, 0, 2], [1, 2, 1, 2], [0, 0, 0, 2], [0, 2, 0, 0]], dtype=np.int64)
 
 
 def stacked_terms(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
