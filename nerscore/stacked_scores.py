@@ -252,11 +252,9 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
     if options.partial_credit != 0.5 and "partial" in schemes:
         from fractions import Fraction
 
-        correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
-        possible = correct + incorrect + partial + missed
-        actual = correct + incorrect + partial + spurious
         place = list(schemes).index("partial")
-        # Python integers in object arrays, exact whatever their size.
+        # The partial scheme's counts of each tally, as Python integers in object arrays: exact whatever their size.
+        correct, incorrect, partial, missed, spurious = counts[:, place].T.astype(object)
         n: Any
         d: Any
         if options.partial_credit == OVERLAP:
@@ -265,11 +263,11 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
             d = np.array([share.denominator for share in shares], dtype=object)
         else:
             share = Fraction(options.partial_credit)
-            n, d = share.numerator * partial[:, place].astype(object), share.denominator
+            n, d = share.numerator * partial, share.denominator
         terms = [term.astype(object) for term in terms]
-        terms[0][:, place] = terms[2][:, place] = d * correct[:, place].astype(object) + n
-        terms[1][:, place] = d * actual[:, place].astype(object)
-        terms[3][:, place] = d * possible[:, place].astype(object)
+        terms[0][:, place] = terms[2][:, place] = d * correct + n
+        terms[1][:, place] = d * (correct + incorrect + partial + spurious)
+        terms[3][:, place] = d * (correct + incorrect + partial + missed)
     return [term.reshape(-1) for term in terms]
 
 
