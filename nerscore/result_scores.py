@@ -1,33 +1,34 @@
 """The result dict of a tally (docs/scoring.md §4, §5, §7, §10): the four schemes' scores, macro averages, per type,
-the value score, the confusion matrix and the `entities` rows. What it is made of, and adds, is `nerscore.tally`."""
+the value score, the confusion matrix and the `entities` rows; of many tallies at once (a slice's buckets), the same
+dicts by the same code (`scores_of`). What it is made of, and adds, is `nerscore.tally`; the exact ratios behind
+the scores, `nerscore.stacked_scores`."""
 
 from __future__ import annotations
 
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import InvalidInputError, shown
-from .measures import Ratios, Rule
+from .measures import Rule
 from .option_checks import Weights, check_evaluation_schemes
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .span import Span
-from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Counts, Row, Tally
+from .stacked_scores import StackedScores, stacked_terms, type_credits, type_terms
+from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Row, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
 # fractions (and decimal, 1.4 ms of `import nerscore`) are imported by the functions that make a Fraction: those of
-# a partial credit other than a half and of the value score.
-
-# Scores are exact fractions until they leave `scores`, so the worked example's 0.2 is 0.2, not
-# 0.20000000000000004, and every key is the correctly rounded value of its formula (docs/scoring.md §4).
+# the value score.
 
 
 def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
@@ -39,112 +40,46 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     return scores_of([tally], options)[0]
 
 
-class _Terms(NamedTuple):
-    """What `scores` reads of one tally before its exact ratios: its columns, each scheme's counts, and each
-    scheme's per-type terms (`type_terms`)."""
-
-    columns: CellColumns
-    counts: list[Counts]
-    credits: list[Fraction | None]
-    type_terms: list[tuple[np.ndarray, ...]]
-
-
 def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[dict[str, Any]]:
-    """`scores` of each of several tallies (a slice's buckets, docs/scoring.md §11), their exact ratios computed in
-    two calls for all of them, the totals' and the types' (each row's ratio is its own, whichever rows share the
-    arrays), where a call per tally cost more than its arithmetic."""
+    """`scores` of each of several tallies (a slice's buckets, docs/scoring.md §11): the one place the result's
+    score keys are written, their values those `StackedScores` computes for every tally at once."""
     options = Options() if options is None else options
-    labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
-    schemes = options.evaluation_schemes  # all four unless the caller asks for fewer
-    terms = [_terms_of(tally, options, labels, schemes) for tally in tallies]
-    if not terms:
-        return []
-    rule = Rule.of(options)
-    # Every scheme's totals of every tally in one exact computation, and every scheme's types in another: the
-    # schemes are rows of one array as the types are.
-    totals = (row for part in terms for row in map(_credits, part.counts, part.credits))
-    overall = [value.tolist() for value in rule.exact(*stacked_terms(totals)).values()]
-    type_ratios = rule.exact(*stacked_terms(scheme_terms[:4] for part in terms for scheme_terms in part.type_terms))
-    # Every scheme's macro means of every tally at once (each block's means are its own).
-    sizes = [part.columns.types for part in terms for _ in schemes]
-    grouped = type_ratios.grouped_means(np.cumsum([0, *sizes[:-1]], dtype=np.int64), options.zero_division)
-    means = [list(group) for group in zip(*grouped)]
+    sparse = options.confusion == SPARSE
+    # (the confusion matrix is refused before anything is scored, docs/scoring.md §7)
+    check = partial(check_confusion, sparse=sparse) if options.confusion else None
+    scored = StackedScores.of(tallies, options, check)
+    names, schemes = ("precision", "recall", options.f_name), options.evaluation_schemes
+    # Each scheme's keys: P, R, F, the five counts, POS, ACT, the macro P, R, F (`StackedScores.scheme_values`).
+    keys = [
+        [f"{scheme}_{name}" for name in (*names, *COUNT_NAMES.values(), "possible", "actual")]
+        + [f"{scheme}_macro_{name}" for name in names]
+        for scheme in schemes
+    ]
+    type_keys = [[f"_{scheme}_{name}" for name in (*names, "possible", "actual")] for scheme in schemes]
     results = []
-    overall_at = types_at = 0
-    for tally, part in zip(tallies, terms):
-        part_overall = [values[overall_at : overall_at + len(schemes)] for values in overall]
-        part_means = means[overall_at : overall_at + len(schemes)]
-        results.append(_scores_dict(tally, options, schemes, part, part_overall, (type_ratios, part_means), types_at))
-        overall_at += len(schemes)
-        types_at += len(schemes) * part.columns.types
-    return results
-
-
-def _terms_of(tally: Tally, options: Options, labels: list[str] | None, schemes: Sequence[str]) -> _Terms:
-    columns = CellColumns.of(tally, labels, ordered=options.per_type)  # the types' order shows only per type
-    if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
-        check_confusion(columns.entity_types, sparse=options.confusion == SPARSE)
-    counts = [columns.counts(scheme) for scheme in schemes]
-    credits = [
-        None if scheme != "partial" else partial_credit(tally, options, scheme_counts.partial)
-        for scheme, scheme_counts in zip(schemes, counts)
-    ]
-    by_scheme = [
-        columns.half_terms(scheme)  # (type_terms of the half point's credit, without the five counts)
-        if credit is None
-        else type_terms(*(sides := columns.totals_by_type(scheme)), type_credits(*sides, tally, options, columns))
-        for scheme, credit in zip(schemes, credits)
-    ]
-    return _Terms(columns, counts, credits, by_scheme)
-
-
-def _scores_dict(
-    tally: Tally,
-    options: Options,
-    schemes: Sequence[str],
-    part: _Terms,
-    overall: list[list[float]],
-    type_scores: tuple[Ratios, list[list[float]]],
-    types_at: int,
-) -> dict[str, Any]:
-    """`scores`' dict of one tally: `overall`, its schemes' P, R and F, and its types' ratios, the rows of
-    `type_scores`' ratios from `types_at`, with their macro means by scheme (`scores_of`)."""
-    type_ratios, means = type_scores
-    f_name = options.f_name
-    columns = part.columns
-    # (named only where a key or the matrix shows them: `CellColumns.entity_types`)
-    entity_types = columns.entity_types if options.per_type or options.confusion else []
-    result: dict[str, Any] = {}
-    by_type: list[tuple[str, list[list[int | float]]]] = []
-    for index, (scheme, scheme_counts, terms) in enumerate(zip(schemes, part.counts, part.type_terms)):
-        for name, values in zip(("precision", "recall", f_name), overall):
-            result[f"{scheme}_{name}"] = values[index]
-        for field in COUNT_NAMES.values():
-            result[f"{scheme}_{field}"] = getattr(scheme_counts, field)
-        result[f"{scheme}_possible"] = scheme_counts.possible
-        result[f"{scheme}_actual"] = scheme_counts.actual
-        for name, mean in zip(("precision", "recall", f_name), means[index]):
-            result[f"{scheme}_macro_{name}"] = mean
+    for position, tally in enumerate(tallies):
+        result: dict[str, Any] = {}
+        for scheme_keys, values in zip(keys, scored.scheme_values(position)):
+            result.update(zip(scheme_keys, values))
+        if tally.tokens is not None:
+            # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
+            tokens = tally.tokens
+            result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
+        if tally.ungrounded is not None:
+            result["ungrounded"] = tally.ungrounded  # docs/scoring.md §1b
+        # (named only where a key or the matrix shows them: `CellColumns.entity_types`)
+        entity_types = scored.entity_types(position) if options.per_type or options.confusion else []
+        if options.value is not None:
+            result.update(value_scores(tally, options, entity_types if options.per_type else None))
         if options.per_type:
-            first = types_at + index * columns.types
-            ratios = type_ratios.rows(first, first + columns.types)
-            by_type.append((scheme, [column.tolist() for column in (*ratios.values(), *terms[4:])]))  # P R F POS ACT
-    if tally.tokens is not None:
-        # conlleval's accuracy line and seqeval's accuracy_score, over tokens rather than entities.
-        tokens = tally.tokens
-        result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
-    if tally.ungrounded is not None:
-        result["ungrounded"] = tally.ungrounded  # docs/scoring.md §1b
-    if options.value is not None:
-        result.update(value_scores(tally, options, entity_types if options.per_type else None))
-    for scheme, type_columns in by_type:
-        names = [f"_{scheme}_{name}" for name in ("precision", "recall", f_name, "possible", "actual")]
-        # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
-        for entity_type, *type_values in zip(entity_types, *type_columns):
-            result.update(zip([entity_type + name for name in names], type_values))
-    if options.confusion:
-        result["confusion"] = confusion_matrix(tally, entity_types, sparse=options.confusion == SPARSE)
-    return result
+            for scheme_keys, type_columns in zip(type_keys, scored.type_columns(position)):
+                # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
+                for entity_type, *type_values in zip(entity_types, *type_columns):
+                    result.update(zip([entity_type + key for key in scheme_keys], type_values))
+        if options.confusion:
+            result["confusion"] = confusion_matrix(tally, entity_types, sparse=sparse)
+        results.append(result)
+    return results
 
 
 def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> dict[str, dict[str, Any]]:
@@ -172,88 +107,6 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
                 scheme_measures = (precision, recall, f, possible, actual)
                 out.setdefault(name, {}).update((f"{scheme}_{key}", value) for key, value in zip(keys, scheme_measures))
     return {name: out[name] for name in names if name in out}
-
-
-def stacked_terms(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
-    """Terms of several row groups (schemes) as one array per term, the groups one after the other."""
-    return [np.concatenate(term) for term in zip(*rows)]
-
-
-def partial_credit(tally: Tally, options: Options, partial: int) -> Fraction | None:
-    """The credit of the partial scheme's PARs (docs/scoring.md §10): None for the half point of §4 (the
-    integer credits of `_credits`), else partial_credit · PAR, or with "overlap" the tally's
-    summed shares."""
-    if options.partial_credit == 0.5:
-        return None
-    from fractions import Fraction
-
-    if options.partial_credit == OVERLAP:
-        return sum((tally.credit or {}).values(), Fraction(0))
-    return Fraction(options.partial_credit) * partial
-
-
-def _credits(counts: Counts, credit: Fraction | None) -> tuple[np.ndarray, ...]:
-    """The totals' (precision credit, ACT, recall credit, POS) as `Rule.exact` takes them, one row each: COR + PAR / 2
-    over ACT and POS, counted in halves, or with another credit n / d (docs/scoring.md §10) in d-ths."""
-    # COR + PAR / 2 counted in halves is COR + n / d counted in d-ths with n / d = PAR / 2.
-    n, d = (counts.partial, 2) if credit is None else (credit.numerator, credit.denominator)
-    terms = (d * counts.correct + n, d * counts.actual, d * counts.correct + n, d * counts.possible)
-    return tuple(np.array([term], dtype=object) for term in terms)
-
-
-def type_terms(
-    reference_side: np.ndarray,
-    prediction_side: np.ndarray,
-    credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
-) -> tuple[np.ndarray, ...]:
-    """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
-    credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
-    recall total, precision credit, precision total) (`type_credits`)."""
-    correct, incorrect, partial, missed = reference_side[:, :4].T
-    possible = correct + incorrect + partial + missed
-    actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
-    if credits is None:
-        recall_credit, recall_total = 2 * correct + partial, 2 * possible
-        precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
-    else:
-        recall_credit, recall_total, precision_credit, precision_total = credits
-    return precision_credit, precision_total, recall_credit, recall_total, possible, actual
-
-
-def type_credits(
-    reference_side: np.ndarray,
-    prediction_side: np.ndarray,
-    tally: Tally | None,
-    options: Options,
-    columns: CellColumns,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The partial scheme's credit of each type, as `type_terms` takes it: (recall credit, recall total,
-    precision credit, precision total), the credit of a pair going to the reference's type on the recall side
-    and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
-    exact whatever their size."""
-    from fractions import Fraction
-
-    correct_r, partial_r = reference_side[:, 0].astype(object), reference_side[:, 2].astype(object)
-    possible = reference_side[:, :4].sum(axis=1).astype(object)
-    correct_p, partial_p = prediction_side[:, 0].astype(object), prediction_side[:, 2].astype(object)
-    actual = (prediction_side.sum(axis=1) - prediction_side[:, 3]).astype(object)
-    if options.partial_credit != OVERLAP:
-        c = Fraction(options.partial_credit)
-        n, d = c.numerator, c.denominator
-        return d * correct_r + n * partial_r, d * possible, d * correct_p + n * partial_p, d * actual
-    assert tally is not None  # (the overlap credit is a tally's own)
-    index = {entity_type: position for position, entity_type in enumerate(columns.entity_types)}
-    shares: list[list[Fraction]] = [[Fraction(0)] * columns.types, [Fraction(0)] * columns.types]
-    for (reference_type, predicted_type), share in (tally.credit or {}).items():
-        for side, entity_type in ((0, reference_type), (1, predicted_type)):
-            if entity_type in index:
-                shares[side][index[entity_type]] += share
-    arrays = []
-    for (correct, total), side_shares in zip(((correct_r, possible), (correct_p, actual)), shares):
-        numerators = np.array([share.numerator for share in side_shares] or [0], dtype=object)[: columns.types]
-        denominators = np.array([share.denominator for share in side_shares] or [1], dtype=object)[: columns.types]
-        arrays += [denominators * correct + numerators, denominators * total]
-    return arrays[0], arrays[1], arrays[2], arrays[3]
 
 
 def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | None = None) -> dict[str, float]:

@@ -1,35 +1,34 @@
-"""`result_scores.scores_of` of many tallies at once (a slice's buckets, docs/scoring.md §11): every tally's cells
-stacked into one table whose types are (tally, type) pairs, counted with a handful of numpy operations and scored
-by `measures.Rule.exact` in one call for every total and one for every type, the macro means by
-`Ratios.grouped_means`, where `scores_of` reads each tally in turn (0.3 ms a tally: 2.3 s of the 7,500 buckets
-of a group slice of 5,000 groups, both systems of compare_semeval).
+"""The scores of one tally or many (a slice's buckets, docs/scoring.md §11) as the lists `result_scores.scores_of`
+writes into each tally's dict: every scheme's counts, its P, R and F, its macro P, R and F, and each type's P, R, F,
+POS and ACT (docs/scoring.md §4, §5, §10), each float the correctly rounded value of its exact ratio.
 
-The ratios are the same exact fractions, each rounded once, so every float is the one `scores_of` gives, to the
-bit (docs/scoring.md §4; tests/test_stacked_scores.py compares the two on Hypothesis tallies).
+The tallies' cells are laid out as `_Stack`s: one `CellColumns` a tally (one tally; the overlap credit, each tally's
+own sums; a tally of 2**51 entities or more), or every tally's cells stacked into one `CellColumns` whose types are
+(tally, type) pairs, counted with a handful of numpy operations (many tallies: read in turn, each cost 0.3 ms, 2.3 s
+of the 7,500 buckets of a group slice of 5,000 groups). Either way every total of every tally is scored by
+`measures.Rule.exact` in one call, every (tally, type) row in another, and the macro means by one
+`Ratios.grouped_means`. The ratios are exact fractions until they are rounded once, so the worked example's 0.2 is
+0.2, not 0.20000000000000004, and a tally scores the same floats, to the bit, alone or beside others
+(tests/test_stacked_scores.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .measures import EXACT_FLOATS, Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import SCENARIOS
-from .result_scores import (
-    SPARSE,
-    check_confusion,
-    confusion_matrix,
-    scores_of,
-    stacked_terms,
-    type_credits,
-    type_terms,
-    value_scores,
-)
 from .tally import COUNT_NAMES, OUTCOMES, CellColumns, CellTable, Tally
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+# (fractions, and decimal, 1.4 ms of `import nerscore`, are imported by the functions that make a Fraction: those of
+# a partial credit other than a half)
 
 # docs/scoring.md §4's table as a matrix: a tally's six scenario totals times it give every scheme's five counts.
 _OUTCOMES = np.array(
@@ -42,145 +41,135 @@ _OUTCOMES = np.array(
 _SCENARIO_PLACE = {scenario: place for place, scenario in enumerate(SCENARIOS)}
 
 
-def stacked_scores(tallies: Sequence[Tally], options: Options | None = None) -> list[dict[str, Any]]:
-    """`scores_of(tallies, options)`: the same dicts, the same floats, computed for every tally at once. The
-    overlap credit (partial_credit="overlap", each tally's own sums) and a tally of 2**51 entities or more go
-    through `scores_of`."""
-    options = Options() if options is None else options
-    stack = None
-    if len(tallies) > 1 and options.partial_credit != OVERLAP:
+@dataclass(frozen=True)
+class StackedScores:
+    """What `result_scores.scores_of` writes of each of several tallies, read by the tally's position: each scheme's
+    values (`scheme_values`), each tally's scored types (`entity_types`) and, per type, their columns
+    (`type_columns`)."""
+
+    counts: list[list[list[int]]]  # tally, scheme: COR, INC, PAR, MIS, SPU
+    overall: list[list[float]]  # P's, R's and F's lists of every tally's schemes, tally by tally
+    means: list[list[float]]  # the macro P's, R's and F's lists of every scheme's tallies, scheme by scheme
+    # per_type: each scheme's P, R, F, POS and ACT lists of every (tally, type) row; else empty
+    per_type: list[list[list[Any]]]
+    firsts: list[int]  # each tally's first (tally, type) row, and its number of rows
+    sizes: list[int]
+    places: list[tuple[_Stack, int]]  # each tally's stack and position in it
+
+    @classmethod
+    def of(
+        cls, tallies: Sequence[Tally], options: Options, check_types: Callable[[list[str]], None] | None = None
+    ) -> StackedScores:
+        """The scores of `tallies` under `options`; `check_types`, called with each tally's scored types before
+        anything is scored, may refuse them (the confusion matrix's check, docs/scoring.md §7)."""
         labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
-        stack = _Stack.of(tallies, labels)
-    if stack is None:
-        return scores_of(tallies, options)
-    if options.confusion:  # refused before anything is scored (docs/scoring.md §7)
-        for position in range(len(tallies)):
-            check_confusion(stack.entity_types(position), sparse=options.confusion == SPARSE)
-    schemes = options.evaluation_schemes
-    counts = stack.scheme_counts()[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
-    rule = Rule.of(options)
-    # Every tally's schemes' totals in one exact computation, tally by tally, and every (tally, type) of every
-    # scheme in another, scheme by scheme: each row's ratio is its own, whichever rows share the arrays.
-    shape = (len(tallies), len(schemes))
-    overall = [value.reshape(shape).tolist() for value in rule.exact(*_totals(counts, schemes, options)).values()]
-    columns = stack.columns
-    terms = []
-    for scheme in schemes:
-        sides = columns.totals_by_type(scheme)
-        numeric = scheme == "partial" and options.partial_credit != 0.5  # docs/scoring.md §10
-        terms.append(type_terms(*sides, type_credits(*sides, None, options, columns) if numeric else None))
-    type_ratios = rule.exact(*stacked_terms(scheme_terms[:4] for scheme_terms in terms))
-    size = columns.types
-    scheme_ratios = [type_ratios.rows(index * size, (index + 1) * size) for index in range(len(schemes))]
-    means = [ratios.grouped_means(stack.starts, options.zero_division) for ratios in scheme_ratios]
-    per_type = None
-    if options.per_type:  # each scheme's P, R, F, POS and ACT of every (tally, type)
-        per_type = [
-            [column.tolist() for column in (*ratios.values(), *scheme_terms[4:])]
-            for ratios, scheme_terms in zip(scheme_ratios, terms)
-        ]
-    f_name = options.f_name
-    names = ("precision", "recall", f_name)
-    # Each scheme's keys in `scores`' order: P, R, F, the five counts, POS, ACT, the macro P, R, F.
-    keys = [
-        [f"{scheme}_{name}" for name in (*names, *COUNT_NAMES.values(), "possible", "actual")]
-        + [f"{scheme}_macro_{name}" for name in names]
-        for scheme in schemes
-    ]
-    type_keys = [[f"_{scheme}_{name}" for name in (*names, "possible", "actual")] for scheme in schemes]
-    results = []
-    for position, (tally, tally_counts) in enumerate(zip(tallies, counts.tolist())):
-        result: dict[str, Any] = {}
-        for index, scheme_counts in enumerate(tally_counts):
-            correct, incorrect, partial, missed, spurious = scheme_counts
-            values = [measure[position][index] for measure in overall]
-            values += [*scheme_counts, correct + incorrect + partial + missed, correct + incorrect + partial + spurious]
-            values += [measure[position] for measure in means[index]]
-            result.update(zip(keys[index], values))
-        _tail(result, tally, options, stack, position, per_type, type_keys)
-        results.append(result)
-    return results
+        stacks = _stacks(tallies, options, labels, check_types)
+        if not stacks:
+            return cls([], [[], [], []], [[], [], []], [], [], [], [])
+        schemes = options.evaluation_schemes  # all four unless the caller asks for fewer
+        counts = stacks[0].scheme_counts() if len(stacks) == 1 else np.concatenate([s.scheme_counts() for s in stacks])
+        if tuple(schemes) != EVALUATION_SCHEMES:
+            counts = counts[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
+        rule = Rule.of(options)
+        # Every tally's schemes' totals in one exact computation, tally by tally, and every (tally, type) row of every
+        # scheme in another, scheme by scheme: each row's ratio is its own, whichever rows share the arrays.
+        overall = [value.tolist() for value in rule.exact(*_totals(counts, schemes, options, tallies)).values()]
+        by_scheme = [[_type_terms(stack, scheme, options) for stack in stacks] for scheme in schemes]
+        type_ratios = rule.exact(*stacked_terms(terms[:4] for parts in by_scheme for terms in parts))
+        firsts, rows = stacks[0].starts, stacks[0].columns.types
+        if len(stacks) > 1:  # (one a tally) the stacks' rows one after the other
+            offsets = np.cumsum([0] + [stack.columns.types for stack in stacks])
+            firsts, rows = np.concatenate([stack.starts + at for stack, at in zip(stacks, offsets)]), int(offsets[-1])
+        # Every scheme's macro means of every tally in one call: group (scheme, tally) holds the tally's rows of the
+        # scheme's block (each group's means are its own).
+        starts = (np.arange(len(schemes), dtype=np.int64)[:, None] * rows + firsts).reshape(-1)
+        means = type_ratios.grouped_means(starts, options.zero_division)
+        per_type = []
+        if options.per_type:  # each scheme's P, R, F, POS and ACT of every (tally, type) row
+            for index, parts in enumerate(by_scheme):
+                ratios = type_ratios.rows(index * rows, (index + 1) * rows)
+                sides = [parts[0][at] if len(parts) == 1 else np.concatenate([t[at] for t in parts]) for at in (4, 5)]
+                per_type.append([column.tolist() for column in (*ratios.values(), *sides)])
+        places = [(stack, position) for stack in stacks for position in range(stack.tallies)]
+        first_rows = firsts.tolist()
+        sizes = [stop - start for start, stop in zip(first_rows, [*first_rows[1:], rows])]
+        return cls(counts.tolist(), overall, means, per_type, first_rows, sizes, places)
+
+    def scheme_values(self, position: int) -> list[list[Any]]:
+        """Tally `position`'s values of each scheme in `scores`' order: P, R, F, the five counts, POS, ACT, the macro
+        P, R, F."""
+        precision, recall, f = self.overall
+        macro_precision, macro_recall, macro_f = self.means
+        tallies = len(self.counts)
+        found = []
+        for index, (correct, incorrect, partial, missed, spurious) in enumerate(self.counts[position]):
+            at, mean_at = position * len(self.counts[position]) + index, index * tallies + position
+            found.append(
+                [
+                    *(precision[at], recall[at], f[at], correct, incorrect, partial, missed, spurious),
+                    *(correct + incorrect + partial + missed, correct + incorrect + partial + spurious),
+                    *(macro_precision[mean_at], macro_recall[mean_at], macro_f[mean_at]),
+                ]
+            )
+        return found
+
+    def entity_types(self, position: int) -> list[str]:
+        """Tally `position`'s scored types: `labels`, or its types sorted (alone and not per type: as its cells first
+        name them, `CellColumns.of`)."""
+        stack, at = self.places[position]
+        return stack.entity_types(at)
+
+    def type_columns(self, position: int) -> list[list[list[Any]]]:
+        """Tally `position`'s P, R, F, POS and ACT lists of each scheme, a row a type (with `per_type`)."""
+        first, stop = self.firsts[position], self.firsts[position] + self.sizes[position]
+        return [[_part(column, first, stop) for column in columns] for columns in self.per_type]
 
 
-def _tail(
-    result: dict[str, Any],
-    tally: Tally,
-    options: Options,
-    stack: _Stack,
-    position: int,
-    per_type: list[list[list[Any]]] | None,
-    type_keys: list[list[str]],
-) -> None:
-    """`scores`' keys after the schemes', in its order: token accuracy, ungrounded, value, per type, confusion."""
-    if tally.tokens is not None:
-        tokens = tally.tokens
-        result["token_accuracy"] = tokens.equal / tokens.tokens if tokens.tokens else float(options.zero_division)
-    if tally.ungrounded is not None:
-        result["ungrounded"] = tally.ungrounded  # docs/scoring.md §1b
-    entity_types = stack.entity_types(position) if options.per_type or options.confusion else []
-    if options.value is not None:
-        result.update(value_scores(tally, options, entity_types if options.per_type else None))
-    if per_type is not None:
-        first, last = int(stack.starts[position]), int(stack.starts[position]) + len(entity_types)
-        for scheme_keys, type_columns in zip(type_keys, per_type):
-            # Type by type, the five keys of each in turn, as `scores` writes them.
-            for entity_type, *type_values in zip(entity_types, *(column[first:last] for column in type_columns)):
-                result.update(zip([entity_type + key for key in scheme_keys], type_values))
-    if options.confusion:
-        result["confusion"] = confusion_matrix(tally, entity_types, sparse=options.confusion == SPARSE)
-
-
-def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options) -> list[np.ndarray]:
-    """Every tally's schemes' (precision credit, ACT, recall credit, POS) as `Rule.exact` takes them, tally by
-    tally, scheme by scheme: COR + PAR / 2 over ACT and POS counted in halves, or with another partial credit
-    n / d (docs/scoring.md §10) the partial scheme's in d-ths (the same ratios as `result_scores`' reduced ones)."""
-    correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
-    possible = correct + incorrect + partial + missed
-    actual = correct + incorrect + partial + spurious
-    credit = 2 * correct + partial
-    terms = [credit, 2 * actual, credit, 2 * possible]
-    if options.partial_credit != 0.5 and "partial" in schemes:
-        from fractions import Fraction
-
-        place = list(schemes).index("partial")
-        share = Fraction(options.partial_credit)
-        n, d = share.numerator, share.denominator  # Python integers, exact whatever their size
-        terms = [term.astype(object) for term in terms]
-        scheme_credit = d * correct[:, place].astype(object) + n * partial[:, place].astype(object)
-        terms[0][:, place] = terms[2][:, place] = scheme_credit
-        terms[1][:, place] = d * actual[:, place].astype(object)
-        terms[3][:, place] = d * possible[:, place].astype(object)
-    return [term.reshape(-1) for term in terms]
+def _part(values: list[Any], start: int, stop: int) -> list[Any]:
+    """values[start:stop], without a copy where that is all of them (one tally's 100,000 types)."""
+    return values if start == 0 and stop == len(values) else values[start:stop]
 
 
 @dataclass(frozen=True)
 class _Stack:
-    """The cells of several tallies as one `CellColumns` whose types are (tally, type) pairs, tally by tally, each
-    tally's types sorted (or `labels`, for each): `starts`, each tally's first row of them, and `names`, each
-    row's type; `tally`, each cell's tally."""
+    """The cells of one or more tallies as one `CellColumns` whose types are (tally, type) pairs, tally by tally, each
+    tally's types sorted (or `labels`, for each; one tally alone: as `CellColumns.of` orders them): `starts`, each
+    tally's first row of them; `tally`, each cell's tally, or None for one tally, `alone`."""
 
     columns: CellColumns
     starts: np.ndarray
-    names: list[str]
-    tally: np.ndarray
-    tallies: int
+    tally: np.ndarray | None
+    alone: Tally | None = None
+
+    @property
+    def tallies(self) -> int:
+        return len(self.starts)
 
     def entity_types(self, position: int) -> list[str]:
         """The scored types of tally `position`, as `CellColumns.of(tally, labels)` gives them."""
-        stop = self.starts[position + 1] if position + 1 < self.tallies else len(self.names)
-        return self.names[int(self.starts[position]) : int(stop)]
+        names = self.columns.entity_types
+        if self.tally is None:
+            return names
+        stop = self.starts[position + 1] if position + 1 < self.tallies else len(names)
+        return names[int(self.starts[position]) : int(stop)]
 
     def scheme_counts(self) -> np.ndarray:
         """Every tally's every scheme's counts (tallies x schemes x 5), from its six scenario totals."""
-        by_scenario = np.bincount(
-            self.tally * len(SCENARIOS) + self.columns.scenario, self.columns.number, self.tallies * len(SCENARIOS)
-        )
+        scenario = self.columns.scenario
+        keys = scenario if self.tally is None else self.tally * len(SCENARIOS) + scenario
+        by_scenario = np.bincount(keys, self.columns.number, self.tallies * len(SCENARIOS))
         totals = by_scenario.astype(np.int64).reshape(self.tallies, len(SCENARIOS)) @ _OUTCOMES
         return totals.reshape(self.tallies, len(EVALUATION_SCHEMES), len(COUNT_NAMES))
 
     @classmethod
+    def one(cls, tally: Tally, labels: list[str] | None, ordered: bool) -> _Stack:
+        """One tally's stack: its own `CellColumns` (`ordered`: its types sorted, where their order shows)."""
+        return cls(CellColumns.of(tally, labels, ordered), np.zeros(1, dtype=np.int64), None, tally)
+
+    @classmethod
     def of(cls, tallies: Sequence[Tally], labels: list[str] | None) -> _Stack | None:
-        """The stack of `tallies`, or None where a tally holds 2**51 entities or more (`scores_of` refuses it)."""
+        """The stack of `tallies`, or None where a tally holds 2**51 entities or more (`CellColumns.of` refuses
+        2**52: such a tally is scored alone)."""
         names: dict[str, int] = {}  # every type of every tally, numbered as first met
         parts: list[tuple[np.ndarray, ...]] = []
         lookups: dict[int, tuple[Sequence[str], np.ndarray]] = {}  # a CellTable's type ids to `names`' (-1 last)
@@ -218,7 +207,132 @@ class _Stack:
             counted = np.bincount(scenario[scored] * types + side[scored], number[scored], len(SCENARIOS) * types)
             totals.append(counted.astype(np.int64).reshape(len(SCENARIOS), types))
         columns = CellColumns(scenario, sides[0], sides[1], number, type_names, totals[0], totals[1])
-        return cls(columns, starts, type_names, tally, len(tallies))
+        return cls(columns, starts, tally)
+
+
+def _stacks(
+    tallies: Sequence[Tally],
+    options: Options,
+    labels: list[str] | None,
+    check_types: Callable[[list[str]], None] | None,
+) -> list[_Stack]:
+    """The stacks of `tallies`: one for all of them where that holds, else one a tally; each tally's types
+    checked by `check_types` in turn, before anything is scored."""
+    if len(tallies) > 1 and options.partial_credit != OVERLAP:
+        stack = _Stack.of(tallies, labels)
+        if stack is not None:
+            if check_types is not None:
+                for position in range(len(tallies)):
+                    check_types(stack.entity_types(position))
+            return [stack]
+    stacks = []
+    for tally in tallies:
+        stack = _Stack.one(tally, labels, ordered=options.per_type)  # the types' order shows only per type
+        if check_types is not None:
+            check_types(stack.entity_types(0))
+        stacks.append(stack)
+    return stacks
+
+
+def _type_terms(stack: _Stack, scheme: str, options: Options) -> tuple[np.ndarray, ...]:
+    """`type_terms` of every (tally, type) row of `stack` under `scheme`."""
+    columns = stack.columns
+    if scheme != "partial" or options.partial_credit == 0.5:
+        return columns.half_terms(scheme)  # (type_terms of the half point's credit, without the five counts)
+    sides = columns.totals_by_type(scheme)  # docs/scoring.md §10: a PAR's credit other than a half
+    return type_terms(*sides, type_credits(*sides, stack.alone, options, columns))
+
+
+def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallies: Sequence[Tally]) -> list[np.ndarray]:
+    """Every tally's schemes' (precision credit, ACT, recall credit, POS) as `Rule.exact` takes them, tally by
+    tally, scheme by scheme: COR + PAR / 2 over ACT and POS counted in halves, or with another credit n / d of the
+    partial scheme's PARs (docs/scoring.md §10: partial_credit · PAR, or with "overlap" the tally's summed shares) in
+    d-ths."""
+    terms = list(np.moveaxis(counts @ _HALF_TOTALS, -1, 0))  # (the credits in halves, as the totals)
+    if options.partial_credit != 0.5 and "partial" in schemes:
+        from fractions import Fraction
+
+        place = list(schemes).index("partial")
+        # The partial scheme's counts of each tally, as Python integers in object arrays: exact whatever their size.
+        correct, incorrect, partial, missed, spurious = counts[:, place].T.astype(object)
+        n: Any
+        d: Any
+        if options.partial_credit == OVERLAP:
+            shares = [sum((tally.credit or {}).values(), Fraction(0)) for tally in tallies]
+            n = np.array([share.numerator for share in shares], dtype=object)
+            d = np.array([share.denominator for share in shares], dtype=object)
+        else:
+            share = Fraction(options.partial_credit)
+            n, d = share.numerator * partial, share.denominator
+        terms = [term.astype(object) for term in terms]
+        terms[0][:, place] = terms[2][:, place] = d * correct + n
+        terms[1][:, place] = d * (correct + incorrect + partial + spurious)
+        terms[3][:, place] = d * (correct + incorrect + partial + missed)
+    return [term.reshape(-1) for term in terms]
+
+
+# `_totals`' (2·COR + PAR, 2·ACT, 2·COR + PAR, 2·POS) of each (COR, INC, PAR, MIS, SPU) row, as one product.
+_HALF_TOTALS = np.array([[2, 2, 2, 2], [0, 2, 0, 2], [1, 2, 1, 2], [0, 0, 0, 2], [0, 2, 0, 0]], dtype=np.int64)
+
+
+def stacked_terms(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
+    """Terms of several row groups (schemes) as one array per term, the groups one after the other."""
+    return [np.concatenate(term) for term in zip(*rows)]
+
+
+def type_terms(
+    reference_side: np.ndarray,
+    prediction_side: np.ndarray,
+    credits: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+) -> tuple[np.ndarray, ...]:
+    """What `Rule.exact` takes of every type from `CellColumns.totals_by_type`: (precision credit, ACT, recall
+    credit, POS) in halves (COR + PAR / 2), then POS and ACT. `credits`: another partial credit's (recall credit,
+    recall total, precision credit, precision total) (`type_credits`)."""
+    correct, incorrect, partial, missed = reference_side[:, :4].T
+    possible = correct + incorrect + partial + missed
+    actual = prediction_side[:, 0] + prediction_side[:, 1] + prediction_side[:, 2] + prediction_side[:, 4]
+    if credits is None:
+        recall_credit, recall_total = 2 * correct + partial, 2 * possible
+        precision_credit, precision_total = 2 * prediction_side[:, 0] + prediction_side[:, 2], 2 * actual
+    else:
+        recall_credit, recall_total, precision_credit, precision_total = credits
+    return precision_credit, precision_total, recall_credit, recall_total, possible, actual
+
+
+def type_credits(
+    reference_side: np.ndarray,
+    prediction_side: np.ndarray,
+    tally: Tally | None,
+    options: Options,
+    columns: CellColumns,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The partial scheme's credit of each type, as `type_terms` takes it: (recall credit, recall total,
+    precision credit, precision total), the credit of a pair going to the reference's type on the recall side
+    and to the prediction's type on the precision side (docs/scoring.md §10). Python integers in object arrays,
+    exact whatever their size."""
+    from fractions import Fraction
+
+    correct_r, partial_r = reference_side[:, 0].astype(object), reference_side[:, 2].astype(object)
+    possible = reference_side[:, :4].sum(axis=1).astype(object)
+    correct_p, partial_p = prediction_side[:, 0].astype(object), prediction_side[:, 2].astype(object)
+    actual = (prediction_side.sum(axis=1) - prediction_side[:, 3]).astype(object)
+    if options.partial_credit != OVERLAP:
+        c = Fraction(options.partial_credit)
+        n, d = c.numerator, c.denominator
+        return d * correct_r + n * partial_r, d * possible, d * correct_p + n * partial_p, d * actual
+    assert tally is not None  # (the overlap credit is a tally's own)
+    index = {entity_type: position for position, entity_type in enumerate(columns.entity_types)}
+    shares: list[list[Fraction]] = [[Fraction(0)] * columns.types, [Fraction(0)] * columns.types]
+    for (reference_type, predicted_type), share in (tally.credit or {}).items():
+        for side, entity_type in ((0, reference_type), (1, predicted_type)):
+            if entity_type in index:
+                shares[side][index[entity_type]] += share
+    arrays = []
+    for (correct, total), side_shares in zip(((correct_r, possible), (correct_p, actual)), shares):
+        numerators = np.array([share.numerator for share in side_shares] or [0], dtype=object)[: columns.types]
+        denominators = np.array([share.denominator for share in side_shares] or [1], dtype=object)[: columns.types]
+        arrays += [denominators * correct + numerators, denominators * total]
+    return arrays[0], arrays[1], arrays[2], arrays[3]
 
 
 def _positions(

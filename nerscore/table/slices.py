@@ -24,8 +24,7 @@ from ..grouping import joined_runs, merged_runs
 from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from ..options import Options
 from ..pairing.rules import SCENARIOS
-from ..result_scores import two_sided_scores
-from ..stacked_scores import stacked_scores
+from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text
 from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
@@ -430,9 +429,7 @@ def slice_scores(counts: SliceCounts, options: Options) -> dict[str, dict[str, d
         for name, names in counts.names.items()
         if name not in counts.two_sided
     }
-    scored = iter(
-        stacked_scores([counts.by_bucket[name][bucket] for name in present for bucket in present[name]], options)
-    )
+    scored = iter(scores_of([counts.by_bucket[name][bucket] for name in present for bucket in present[name]], options))
     for name, names in counts.names.items():
         if name in counts.two_sided:
             out[name] = two_sided_scores(counts.two_sided[name], names, options)
