@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, decoded, json_error
+from .readers import ConllError, checked_path, decoded, json_error, line_and_column
 
 # -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
@@ -142,7 +142,7 @@ def read_brat_beside(
         index = next((i for i, (a, b) in enumerate(zip(text, first.text)) if a != b), min(len(text), len(first.text)))
         raise ConllError(
             text_path,
-            text.count("\n", 0, index) + 1,
+            line_and_column(text, index)[0],
             f"differs from {first_text_path} at character {index} ({shown(text[index : index + 20])} against "
             f"{shown(first.text[index : index + 20])}); expected the same text on both sides",
         )

@@ -32,7 +32,7 @@ from .hipe_model import (
     HipeFileError,
     align_hipe,
 )
-from .readers import checked_path
+from .readers import checked_path, line_and_column
 
 __all__ = [
     "HIPE_2020_TYPES",
@@ -87,7 +87,7 @@ def undecodable(source: str, encoding: str = "utf-8-sig") -> HipeFileError:
     try:
         raw.decode(encoding)
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
+        line, _ = line_and_column(raw, error.start)
         return HipeFileError(source, line, f"byte {raw[error.start]:#04x} is not {encoding}; expected {encoding} text")
     return HipeFileError(source, None, f"is not {encoding} text")
 

@@ -308,8 +308,18 @@ def decoded(raw: bytes, source: str, first_line: int = 1) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = first_line + raw.count(b"\n", 0, error.start)
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = line_and_column(raw, error.start, first_line)
         raise ConllError(
             source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
         ) from None
+
+
+def line_and_column(content: str | bytes, position: int, first_line: int = 1) -> tuple[int, int]:
+    """The line (counted from `first_line`) and the 1-based column of `position` in a file's `content` (its text,
+    or its bytes where they are not text): where a reader names a byte that does not decode, or a character where
+    two files' texts differ."""
+    if isinstance(content, bytes):
+        before, line_start = content.count(b"\n", 0, position), content.rfind(b"\n", 0, position) + 1
+    else:
+        before, line_start = content.count("\n", 0, position), content.rfind("\n", 0, position) + 1
+    return first_line + before, position - line_start + 1
