@@ -272,6 +272,54 @@ Paris B-LOC B-LOC B-LOC
 """
 
 
+# Annotators' files, one per annotator, that do not hold the first file's sentences (or texts): the first that
+# differs, or the counts, named as each reader names them.
+ANNOTATORS_APART = [
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\nmet O\n\nParis B-LOC\n", "Ann B-PER\nmet O\n\nRome B-LOC\n"),
+        "b:4: sentence 1 differs from a:4 (['Rome'] against ['Paris']); expected every annotator's file to hold the "
+        "same tokens",
+        id="conll-a-token",
+    ),
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\nmet O\n\nParis B-LOC\n", "Ann B-PER\nmet O\n"),
+        "b: holds 1 sentences and a 2; expected every annotator's file to hold the same sentences",
+        id="conll-a-sentence-fewer",
+    ),
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\n", "Ann B-PER\n\nRome O\n"),
+        "b: holds 2 sentences and a 1; expected every annotator's file to hold the same sentences",
+        id="conll-a-sentence-more",
+    ),
+    pytest.param(
+        read_doccano_annotators,
+        ('{"text": "Ann met", "label": []}\n{"text": "Paris", "label": []}\n', '{"text": "Ann met", "label": []}\n'),
+        "b: holds 1 texts and a 2; expected every annotator's file to hold the same texts",
+        id="doccano-a-text-fewer",
+    ),
+    pytest.param(
+        read_doccano_annotators,
+        ('{"text": "Ann met", "label": []}\n', '{"text": "Ann", "label": []}\n{"text": "Paris", "label": []}\n'),
+        "b:1: text 'Ann' differs from a:1's 'Ann met'; expected every annotator's file to hold the same texts in the "
+        "same order",
+        id="doccano-a-text",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reader", "contents", "message"), ANNOTATORS_APART)
+def test_annotators_files_apart_are_named_where_they_part(tmp_path, monkeypatch, reader, contents, message):
+    monkeypatch.chdir(tmp_path)
+    for name, content in zip("ab", contents):
+        Path(name).write_text(content, encoding="utf-8")
+    with pytest.raises(ConllError) as raised:
+        reader(["a", "b"])
+    assert str(raised.value) == message
+
+
 def test_conll_with_one_column_per_annotator_and_one_file_per_annotator(tmp_path):
     path = tmp_path / "three.conll"
     path.write_text(CONLL, encoding="utf-8")

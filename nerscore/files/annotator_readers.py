@@ -86,7 +86,7 @@ def read_conll_annotators(
         documents = [f"{source}:{numbers[0]}" for _, numbers in sentences]
         return AnnotatorBatches(dict(zip(names, tags)), None, tokens, documents)
     annotations: dict[str, list[Any]] = {}
-    first_source, first = "", []
+    first_source, first, first_tokens = "", [], []
     for index, path in enumerate(paths):
         source = os.fspath(path)
         sentences = _conll_sentences(source)
@@ -94,10 +94,13 @@ def read_conll_annotators(
             for row, number in zip(rows, numbers):
                 if len(row) < 2:
                     raise ConllError(source, number, "found 1 column; expected the token first and the tag last")
+        tokens = [[row[0] for row in rows] for rows, _ in sentences]
         if index == 0:
-            first_source, first = source, sentences
+            first_source, first, first_tokens = source, sentences, tokens
         else:
-            _check_same_tokens(source, sentences, first_source, first)
+            apart = first_apart(source, tokens, first_source, first_tokens, "sentences")
+            if apart is not None:
+                raise ConllError(source, *_differing_tokens(apart, sentences, first_source, first))
         annotations[unique_name(annotations, os.path.basename(source))] = [
             [row[-1] for row in rows] for rows, _ in sentences
         ]
@@ -106,33 +109,41 @@ def read_conll_annotators(
             raise ValueError(f"found {len(names)} names for {len(paths)} annotators' files")
         annotations = dict(zip(names, annotations.values()))
     documents = [f"{first_source}:{numbers[0]}" for _, numbers in first]
-    return AnnotatorBatches(annotations, None, [[row[0] for row in rows] for rows, _ in first], documents)
+    return AnnotatorBatches(annotations, None, first_tokens, documents)
 
 
-def _check_same_tokens(
-    source: str,
+def _differing_tokens(
+    sentence: int,
     sentences: list[tuple[list[list[str]], list[int]]],
     first_source: str,
     first: list[tuple[list[list[str]], list[int]]],
-) -> None:
-    for sentence, ((rows, lines), (first_rows, first_lines)) in enumerate(zip(sentences, first)):
-        found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
-        if found != expected:
-            token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
-            raise ConllError(
-                source,
-                lines[min(token, len(found) - 1)],
-                f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
-                f"({shown(found[token : token + 3])} against {shown(expected[token : token + 3])}); expected every "
-                "annotator's file to hold the same tokens",
-            )
-    if len(sentences) != len(first):
+) -> tuple[int, str]:
+    """Where a file's `sentence` first parts from the first file's (its line) and how (`first_apart`)."""
+    (rows, lines), (first_rows, first_lines) = sentences[sentence], first[sentence]
+    found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
+    token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
+    return (
+        lines[min(token, len(found) - 1)],
+        f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
+        f"({shown(found[token : token + 3])} against {shown(expected[token : token + 3])}); expected every "
+        "annotator's file to hold the same tokens",
+    )
+
+
+def first_apart(source: str, found: Sequence[Any], first_source: str, first: Sequence[Any], what: str) -> int | None:
+    """Where an annotator's file `source` first parts from the first file's sentences (or texts: `what`), which every
+    annotator's file of a reader of one file per annotator must hold in order: the index of the first that differs
+    (the caller names its line and how it differs), else None; a file of more or fewer is a `ConllError` naming
+    both counts."""
+    apart = next((index for index, (item, expected) in enumerate(zip(found, first)) if item != expected), None)
+    if apart is None and len(found) != len(first):
         raise ConllError(
             source,
             None,
-            f"holds {len(sentences)} sentences and {first_source} {len(first)}; expected every annotator's file "
-            "to hold the same sentences",
+            f"holds {len(found)} {what} and {first_source} {len(first)}; expected every annotator's file to hold "
+            f"the same {what}",
         )
+    return apart
 
 
 def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
