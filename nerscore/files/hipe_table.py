@@ -29,8 +29,7 @@ from ..pairing.greedy import pair_greedy
 from ..pairing.rules import SCENARIOS, pair
 from ..span import Span, listed
 from ..table.pairs import Pairs
-from ..table.reducers import cells
-from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
+from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Counts
 from .hipe import HipeDocument, align_hipe, read_hipe
 from .hipe_tags import (
     HIPE_SCORERS,
@@ -144,7 +143,8 @@ class HipeCounts:
     """One table of pairs counted the scorer's way under one scheme: `counts[k]`, the outcomes (COR, INC, PAR, MIS,
     SPU) of type `type_of[k]` in `document_of[k]`, a row per (type, document) with any (a dense table, documents x
     types, cost a file of a type a document its square), sorted; a row on the reference's type (COR, INC, MIS) or
-    the prediction's (SPU); `total`, the corpus's counts, from the tally; `type_index`, `type_names`' indexes."""
+    the prediction's (SPU), so that each pair counts in one row; `total`, the corpus's counts, the rows summed;
+    `type_index`, `type_names`' indexes."""
 
     counts: np.ndarray
     type_of: np.ndarray
@@ -163,10 +163,10 @@ class HipeCounts:
         keys, inverse = np.unique(side * documents + pairs.sentence, return_inverse=True)
         flat = inverse.ravel() * len(_OUTCOMES) + outcome
         counts = np.bincount(flat, minlength=len(keys) * len(_OUTCOMES)).reshape(len(keys), len(_OUTCOMES))
-        total = Tally(cells(pairs)).counts(scheme)
-        figures = (total.correct, total.incorrect, total.partial, total.missed, total.spurious)
+        correct, incorrect, partial, missed, spurious = counts.sum(axis=0).tolist()
+        total = (correct, incorrect, partial, missed, spurious)
         index = {name: number for number, name in enumerate(pairs.type_names)}
-        return cls(counts, keys // documents, keys % documents, pairs.type_names, figures, documents, index)
+        return cls(counts, keys // documents, keys % documents, pairs.type_names, total, documents, index)
 
     def labels(self) -> list[str]:
         """The types with a count (the scorer's per-type rows), sorted, and ALL."""
@@ -182,20 +182,18 @@ class HipeCounts:
         return self.counts[low:high].sum(axis=0), self.counts[low:high]
 
 
-def _figures(counts: Sequence[int] | np.ndarray) -> tuple[int, int, int, int, int]:
-    """(COR, POS, ACT, TP, FP, FN)'s parts: COR, POS, ACT, FP, FN, as the scorer derives them."""
-    correct, incorrect, partial, missed, spurious = (int(value) for value in counts)
-    possible = correct + incorrect + partial + missed
-    actual = correct + incorrect + partial + spurious
-    return correct, possible, actual, actual - correct, possible - correct
+def _counts(counts: Sequence[int] | np.ndarray) -> Counts:
+    """The five counts (COR, INC, PAR, MIS, SPU) as `Counts`, whose POS and ACT are the scorer's; its TP is COR,
+    FP = ACT - COR and FN = POS - COR."""
+    return Counts(*(int(value) for value in counts))
 
 
 def micro(counts: Sequence[int] | np.ndarray) -> tuple[float, float, float]:
     """The scorer's P, R and F1 of counts (COR, INC, PAR, MIS, SPU): 0 (an int, as it prints) for no
     prediction, no reference, or P + R = 0."""
-    correct, possible, actual, _, _ = _figures(counts)
-    precision = correct / actual if actual > 0 else 0
-    recall = correct / possible if possible > 0 else 0
+    read = _counts(counts)
+    precision = read.correct / read.actual if read.actual > 0 else 0
+    recall = read.correct / read.possible if read.possible > 0 else 0
     f1 = 2 * (precision * recall) / (precision + recall) if (precision + recall) > 0 else 0
     return precision, recall, f1
 
@@ -206,11 +204,11 @@ def macro_doc(per_document: np.ndarray) -> dict[str, float | None]:
     with no document."""
     lists: dict[str, list[float]] = {"P": [], "R": [], "F1": []}
     for counts in per_document:
-        _, possible, actual, _, _ = _figures(counts)
+        read = _counts(counts)
         precision, recall, f1 = micro(counts)
-        lists["P"] += [precision] * bool(actual)
-        lists["R"] += [recall] * bool(possible)
-        lists["F1"] += [f1] * bool(actual and possible)
+        lists["P"] += [precision] * bool(read.actual)
+        lists["R"] += [recall] * bool(read.possible)
+        lists["F1"] += [f1] * bool(read.actual and read.possible)
     result: dict[str, float | None] = {}
     for name, values in lists.items():
         result[name] = float(np.mean(values)) if values else None
@@ -398,8 +396,8 @@ def _row(system: str, evaluation: str, label: str, aggregation: str, counts: Hip
     total, per_document = counts.of_label(label)
     if aggregation == "micro":
         row.update(zip(("P", "R", "F1"), micro(total)))
-        _, _, _, fp, fn = _figures(total)
-        row.update(TP=int(total[0]), FP=fp, FN=fn)
+        read = _counts(total)
+        row.update(TP=read.correct, FP=read.actual - read.correct, FN=read.possible - read.correct)
     else:
         row.update(macro_doc(per_document))
     # The scorer rounds every number to three decimals as it writes the table.
