@@ -33,10 +33,12 @@ from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Counts
 from .hipe import HipeDocument, align_hipe, read_hipe
 from .hipe_tags import (
     HIPE_SCORERS,
+    MENTIONS,
     HipeScorer,
     check_related,
-    column_entities,
+    document_entities,
     hipe_scorer,
+    link_column,
     link_values,
     normalize_related_links,
     normalize_time_links,
@@ -46,8 +48,6 @@ from .hipe_tags import (
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
-# The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
-MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
 _OUTCOMES = tuple(COUNT_NAMES)  # COR, INC, PAR, MIS, SPU: the last axis of the counts
 _SPU, _MIS = _OUTCOMES.index(SPU), _OUTCOMES.index(MIS)
 
@@ -84,13 +84,10 @@ def hipe_pairs(
     pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
     respelled: list[int] = []  # the rows whose spans are identical and whose text is not
-    read = partial(column_entities, column=column, scorer=scorer, types=types, mentions=mentions)
+    read = partial(document_entities, column=column, scorer=scorer, types=types, mentions=mentions)
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
-        references = [
-            span for span, _ in read(reference, keep=kept, n_best=None if n_best is None else 1, response=False)
-        ]
-        linked = read(prediction, keep=kept, n_best=n_best)
+        references, linked = read(reference, prediction, kept, n_best=n_best)
         offered: list[Collection[str]] | None = None
         if n_best is not None:
             if link_types is not None:
@@ -344,7 +341,7 @@ def hipe_table(
         system_documents, related = normalize_related_links(system_documents, related), None
     columns = [column] if isinstance(column, str) else list(column)
     if nel:
-        columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]
+        columns = [link_column(name) for name in columns]
         if any(not name.startswith("NEL") for name in columns):
             raise ValueError(f"nel=True scores a link column (NEL-LIT, NEL-METO), not {columns}")
     if system_name is None:
@@ -415,8 +412,8 @@ def _kept(
         return None
     kept = []
     for document in documents:
-        date = document.date
-        in_period = period is None or (date is not None and period[0] <= date < period[1])
+        dated = document.period(() if period is None else (period,))  # (its date read, and checked, either way)
+        in_period = period is None or dated is not None
         if level is None:
             kept.append([in_period] * len(document))
             continue
@@ -485,21 +482,20 @@ def hipe_inputs(
     kept = [_kept(gold_documents, None, level) for level in levels]
     types = cut = mentions = None
     if nel:
-        column = "NEL-LIT" if column == "NE-COARSE-LIT" else column
+        column = link_column(column)
         cut, mentions = 1, MENTIONS.get(column) if profile.link_mentions else None
     else:
         types = scored_types(gold_documents, system_documents, column, tagset)
-    read = partial(column_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
+    read = partial(document_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
     inputs: dict[str, list[Any]] = {"references": [], "predictions": [], "documents": []}
     groups: list[str] = []
     for index, (reference, prediction) in enumerate(zip(gold_documents, system_documents)):
-        date = reference.date
-        period = next((p for p in time_periods if date is not None and p[0] <= date < p[1]), None)
+        period = reference.period(time_periods)
         time = _time_label(period) if period is not None else "TIME-OTHER"
         for level, keep in zip(levels, kept):
-            tokens = None if keep is None else keep[index]
-            inputs["references"].append([span for span, _ in read(reference, keep=tokens, response=False)])
-            inputs["predictions"].append([span for span, _ in read(prediction, keep=tokens)])
+            references, linked = read(reference, prediction, None if keep is None else keep[index])
+            inputs["references"].append(references)
+            inputs["predictions"].append([span for span, _ in linked])
             inputs["documents"].append(reference.id or f"document {index + 1}")
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))

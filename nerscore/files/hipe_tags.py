@@ -257,6 +257,34 @@ def column_entities(
     return hipe_linked_mentions(document, column, mentions, n_best, keep, response, scorer.link_s_starts)
 
 
+# The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
+MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
+
+
+def link_column(column: str) -> str:
+    """The column scored for entity links: the link column NEL-LIT for the default NE-COARSE-LIT, else as named."""
+    return "NEL-LIT" if column == "NE-COARSE-LIT" else column
+
+
+def document_entities(
+    reference: HipeDocument,
+    prediction: HipeDocument,
+    keep: Sequence[bool] | None,
+    *,
+    column: str,
+    scorer: HipeScorer,
+    types: Collection[str] | None = None,
+    n_best: int | None = None,
+    mentions: str | None = None,
+) -> tuple[list[Span], list[tuple[Span, tuple[str, ...]]]]:
+    """A gold document's entities in `column` and its response's, each with the links it offers, as `scorer`
+    decodes them (`column_entities`): the gold's link is its first (a reference has one), and a mention of the gold
+    is never split where its link changes. What `hipe_table` pairs and `hipe_inputs` gives `compute_semeval`."""
+    read = partial(column_entities, column=column, keep=keep, scorer=scorer, types=types, mentions=mentions)
+    references = [span for span, _ in read(reference, n_best=None if n_best is None else 1, response=False)]
+    return references, read(prediction, n_best=n_best)
+
+
 def check_related(related: Any) -> None:
     """A relaxed setting's mapping given by a caller (`read_link_alternatives` reads one), or None: a `ValueError`
     where it is no dict of a link to a collection of links (a list raised AttributeError: no attribute 'get')."""
