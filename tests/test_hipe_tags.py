@@ -19,6 +19,7 @@ from nerscore.files.hipe_tags import (
     HIPE_SCORERS,
     column_entities,
     column_types,
+    document_entities,
     hipe_linked_mentions,
     hipe_links,
     hipe_spans,
@@ -97,6 +98,13 @@ def test_links_bounded_by_mentions() -> None:
     assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT", split=False)][-1] == Span(
         3, 6, "Q60"
     )
+    # A document of the gold and the same of the response, read together: the gold's mention is one, with its
+    # first link alone; the response's is split, each part offering its links.
+    references, predictions = document_entities(
+        document, document, None, column="NEL-LIT", scorer=HIPE_SCORERS["2022"], n_best=2, mentions="NE-COARSE-LIT"
+    )
+    assert references[-1] == Span(3, 6, "Q60")
+    assert predictions[-2:] == [(Span(3, 4, "Q60"), ("Q60",)), (Span(4, 5, "Q61"), ("Q61",))]
 
 
 @pytest.mark.parametrize("scorer", sorted(HIPE_SCORERS))
