@@ -374,11 +374,7 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
     for key, value in (("annotations", annotations), ("predictions", predictions)):
         if not isinstance(value, list):
             raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
-    kept = [
-        (number, annotation)
-        for number, annotation in enumerate(annotations)
-        if not (isinstance(annotation, dict) and annotation.get("was_cancelled") is True)
-    ]
+    kept = [(number, annotation) for number, annotation in enumerate(annotations) if not cancelled(annotation)]
     if len(kept) > 1:
         truths = [item for item in kept if isinstance(item[1], dict) and item[1].get("ground_truth") is True]
         if len(truths) != 1:
@@ -406,6 +402,12 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
         references = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
     predicted = regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
     return LabelStudioTask(line, task.get("id"), text, references, predicted)
+
+
+def cancelled(annotation: Any) -> bool:
+    """Whether an annotation of a task was cancelled (``was_cancelled``): Label Studio keeps it in the export, and
+    it is no annotation to score."""
+    return isinstance(annotation, dict) and annotation.get("was_cancelled") is True
 
 
 def regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:

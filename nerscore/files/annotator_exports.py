@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import shown
 from ..option_checks import is_id
-from .annotations import export_task, json_list_items, regions
+from .annotations import cancelled, export_task, json_list_items, regions
 from .annotator_readers import (
     AnnotatorBatches,
     by_annotator,
@@ -61,7 +61,7 @@ def read_label_studio_annotators(
             raise ConllError(source, line, f"{where}: annotations is not a list; expected {_EXPORT}")
         found: dict[str, list[tuple[int, int, str]]] = {}
         for number, annotation in enumerate(annotations):
-            if not isinstance(annotation, dict) or annotation.get("was_cancelled") is True:
+            if not isinstance(annotation, dict) or cancelled(annotation):
                 continue
             who = _annotator_of(annotation)
             if who is None:
