@@ -19,6 +19,7 @@ from ..options import SPECS, flag_name
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
 from .annotator_readers import (
     AnnotatorBatches,
+    brat_annotators,
     check_paths,
     checked_names,
     read_brat_annotators,
@@ -190,31 +191,6 @@ def format_agreement(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _discontinuous_note(read: AnnotatorBatches, fragments: bool) -> AnnotatorBatches:
-    """BRAT annotators read by fragments: how many entities were discontinuous, a note on standard error as
-    ``--brat``'s; without `fragments`, each such entity back to its full extent, as `read_brat_annotators` reads it
-    by default."""
-    counts = {
-        name: sum(isinstance(entity, dict) for document in batch for entity in document)
-        for name, batch in read.annotations.items()
-    }
-    if not sum(counts.values()):
-        return read
-    from .file_counts import note_discontinuous  # the command line's module: loaded when a command runs
-
-    note_discontinuous(counts, fragments)
-    if fragments:
-        return read
-    extents = {
-        name: [
-            [(e["fragments"][0][0], e["fragments"][-1][1], e["type"]) if isinstance(e, dict) else e for e in document]
-            for document in batch
-        ]
-        for name, batch in read.annotations.items()
-    }
-    return read._replace(annotations=extents)
-
-
 def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> int:
     """``ner-semeval agreement PATH ...``: reads the annotators' files, prints the pairwise table and the
     coefficients (or, with ``--json``, the dict); returns the exit status (2 for bad files or options)."""
@@ -228,16 +204,22 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     if args.fragments and form != "brat":
         parser.error(f"--fragments reads BRAT folders' discontinuous annotations; the paths are {form}")
     try:
-        # BRAT read by fragments, whatever the flag, to count the discontinuous annotations for the note.
-        read = read_annotators(args.paths, form, fragments=form == "brat")
+        discontinuous: dict[str, int] = {}  # BRAT's, by annotator, for the note
+        if form == "brat":
+            read, discontinuous = brat_annotators(args.paths, args.fragments)
+        else:
+            read = read_annotators(args.paths, form)
         if args.names is not None:
             # Each name non-empty and given once ('a,a,b' was "3 distinct names for 3 annotators"; ',' two names '').
             names = checked_names([name.strip() for name in args.names.split(",")], "--names")
             if len(names) != len(read.annotations):
                 parser.error(f"--names gives {len(names)} names for {len(read.annotations)} annotators")
             read = read._replace(annotations=dict(zip(names, read.annotations.values())))
-        if form == "brat":
-            read = _discontinuous_note(read, args.fragments)
+            discontinuous = dict(zip(names, discontinuous.values()))
+        if sum(discontinuous.values()):
+            from .file_counts import note_discontinuous  # the command line's module: loaded when a command runs
+
+            note_discontinuous(discontinuous, args.fragments)
         result = agreement(read.annotations, texts=read.texts, tokens=read.tokens, **options)
     except InvalidInputError as error:
         where = ""

@@ -197,6 +197,14 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     annotator's is read then. Entities are the ``T`` lines, ``(start, end, type)``; a discontinuous one
     (``T3<TAB>ADR 10 16;23 30<TAB>...``) by its full extent, or with `fragments` (as `read_brat`'s) by its fragments,
     sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
+    return brat_annotators(folders, fragments)[0]
+
+
+def brat_annotators(
+    folders: Sequence[str | os.PathLike[str]], fragments: bool
+) -> tuple[AnnotatorBatches, dict[str, int]]:
+    """`read_brat_annotators`' batches, and how many of each annotator's annotations are discontinuous
+    (`BratDocument.discontinuous`), which ``ner-semeval agreement`` notes."""
     roots = check_paths(folders, "one folder per annotator")
     documents = same_brat_names(roots, "expected every annotator's folder to hold the same .ann files")
     names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
@@ -204,6 +212,7 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
         if name in names[:index]:
             names[index] = roots[index]
     annotations: dict[str, list[Any]] = {name: [] for name in names}
+    discontinuous = dict.fromkeys(names, 0)
     texts = []
     for document in documents:
         first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document, fragments=fragments)
@@ -211,7 +220,8 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
         for index, (root, name) in enumerate(zip(roots, names)):
             read = read_brat_beside(root, first, roots[0], fragments) if index else first
             annotations[name].append([_entity(span) for span in read.spans])
-    return AnnotatorBatches(annotations, texts, None, documents)
+            discontinuous[name] += read.discontinuous
+    return AnnotatorBatches(annotations, texts, None, documents), discontinuous
 
 
 # -- JSON lines of spans, every annotator on one line -----------------------------------------------------------
