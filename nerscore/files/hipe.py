@@ -92,6 +92,17 @@ def undecodable(source: str, encoding: str = "utf-8-sig") -> HipeFileError:
     return HipeFileError(source, None, f"is not {encoding} text")
 
 
+def read_lines(path: str | os.PathLike[str]) -> list[str]:
+    """The lines of a small text file beside a HIPE file (the scorer's tag set, its mapping of related links), as
+    Python reads a UTF-8 text file: a byte-order mark dropped (read as part of the first line, it matched nothing,
+    silently), and a byte that is not UTF-8 a `HipeFileError` naming the line (`undecodable`)."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            return handle.readlines()
+    except UnicodeDecodeError:
+        raise undecodable(os.fspath(path)) from None
+
+
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:
     """`read_hipe` of lines already read (a file's, or a test's)."""
     return _parse_text("\n".join(line.rstrip("\r\n") for line in lines), source)

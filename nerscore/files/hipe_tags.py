@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import is_collection, shown
 from ..span import Span
-from .hipe import undecodable
+from .hipe import read_lines
 from .hipe_model import NEL_COLUMNS, OUTSIDE, HipeDocument, HipeFileError
 
 
@@ -300,12 +300,7 @@ def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[
     main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
     empty); each main QID's set holds itself and its related ones."""
     mapping: dict[str, set[str]] = {}
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            lines = handle.readlines()
-    except UnicodeDecodeError:
-        raise undecodable(os.fspath(path)) from None
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(read_lines(path), 1):
         cells = [cell.strip() for cell in line.split("\t")]
         cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
         if number == 1 or not cells:
