@@ -23,6 +23,7 @@ from nerscore.files.hipe_tags import (
     hipe_linked_mentions,
     hipe_links,
     hipe_spans,
+    link_values,
     normalize_time_links,
     read_link_alternatives,
     scored_types,
@@ -72,6 +73,14 @@ def links_document(*rows: tuple[str, str]) -> nerscore.HipeDocument:
     """A document of (NE-COARSE-LIT tag, NEL-LIT link) rows."""
     lines = [HEADER, "# document_id = d"] + [f"t{i}\t{tag}\tO\t{link}\t_" for i, (tag, link) in enumerate(rows)]
     return parse_hipe(tsv(*lines), "links.tsv")[0]
+
+
+def test_the_scored_links_are_the_golds_and_the_systems_within_the_tag_set() -> None:
+    # A version of the scorer whose tag set filters links (`HipeScorer.link_tagset`) reads them as it reads types.
+    gold = [links_document(("B-loc", "Q60"), ("O", "_"))]
+    system = [links_document(("B-loc", "q2|Q60"), ("B-org", "Q3"))]
+    assert scored_types(gold, system, "NEL-LIT", None, link_values) == {"Q60"}
+    assert scored_types(gold, system, "NEL-LIT", ["q2", "Q4"], link_values) == {"Q60", "Q2"}
 
 
 def test_links_are_runs_of_one_value() -> None:

@@ -357,8 +357,7 @@ def hipe_table(
             types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
             link_types = None
             if nel and profile.link_tagset and tagset is not None:
-                allowed = {entry.upper() for entry in tagset}
-                link_types = link_values(gold_documents, name) | (link_values(system_documents, name) & allowed)
+                link_types = scored_types(gold_documents, system_documents, name, tagset, link_values)
             for period in periods:
                 for level in levels:
                     keep = _kept(gold_documents, period, level)

@@ -145,14 +145,19 @@ def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
 
 
 def scored_types(
-    gold: Sequence[HipeDocument], system: Sequence[HipeDocument], column: str, tagset: Collection[str] | None
+    gold: Sequence[HipeDocument],
+    system: Sequence[HipeDocument],
+    column: str,
+    tagset: Collection[str] | None,
+    values: Callable[[Iterable[HipeDocument], str], set[str]] = column_types,
 ) -> set[str]:
     """The types the HIPE scorer scores in a column: the gold's, and with a tag set the system's within it too
-    (a predicted type outside both is dropped: neither spurious nor paired)."""
-    types = column_types(gold, column)
+    (a predicted type outside both is dropped: neither spurious nor paired); with `values=link_values`, the links
+    of a link column, filtered alike (`HipeScorer.link_tagset`). The tag set is read in upper case, as every tag."""
+    types = values(gold, column)
     if tagset is not None:
         allowed = {name.upper() for name in tagset}
-        types |= column_types(system, column) & allowed
+        types |= values(system, column) & allowed
     return types
 
 
