@@ -262,6 +262,19 @@ def test_the_command_reads_json_lines_of_every_annotator(tmp_path, capsys):
     )
     assert nerscore.main(["agreement", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == agreement(ENTITIES, texts=TEXTS)
+    # An entity that is wrong: its sentence named, and after it where that sentence is in the file.
+    path.write_text(
+        json.dumps({"text": "Paris", "annotations": {"a": [[0, 5, "LOC"]], "b": []}})
+        + "\n"
+        + json.dumps({"text": "Rome", "annotations": {"a": [], "b": [[0, 9, "LOC"]]}})
+        + "\n",
+        encoding="utf-8",
+    )
+    assert nerscore.main(["agreement", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        "error: annotations['b'], sentence 1, entity 0: found the span [0, 9) past the end of its text (4 "
+        f"characters); expected character offsets into texts= ({path}:2)\n"
+    )
 
 
 CONLL = """Ann B-PER B-PER B-PER

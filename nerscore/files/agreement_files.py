@@ -225,8 +225,7 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
         where = ""
         if read is not None and error.sentence is not None and error.sentence < len(read.documents):
             where = f" ({read.documents[error.sentence]})"
-        print(f"error: {error}{where}", file=sys.stderr)
-        return 2
+        return print_error(error, where)
     except (OSError, ValueError) as error:
         return print_error(error)
     return print_output(lambda: print_json(result) if args.json else sys.stdout.write(format_agreement(result)))

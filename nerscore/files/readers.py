@@ -26,10 +26,10 @@ class ConllError(ValueError):
         super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
 
 
-def print_error(error: Exception) -> int:
-    """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``)
-    and its exit status, 2."""
-    print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
+def print_error(error: Exception, where: str = "") -> int:
+    """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;
+    `where` follows it: the file and line of the sentence it names) and its exit status, 2."""
+    print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{where}", file=sys.stderr)
     return 2
 
 
