@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..agreement import agreement
+from ..agreement import REFUSED_OPTIONS, agreement
 from ..errors import InvalidInputError, shown
 from ..options import SPECS, flag_name
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
@@ -32,9 +32,7 @@ if TYPE_CHECKING:
     import argparse
 
 # Options the agreement command takes: every flag of the option table but the slices' (agreement refuses them).
-_FLAGS = [
-    name for name, spec in SPECS.items() if spec.flag is not None and name not in ("slices", "slice_edges", "seen")
-]
+_FLAGS = [name for name, spec in SPECS.items() if spec.flag is not None and name not in REFUSED_OPTIONS]
 FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 
 
