@@ -383,6 +383,10 @@ def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):
     assert printed == format_agreement(result)
     low, high = result["strict_f1_mean_low"], result["strict_f1_mean_high"]
     assert f"strict_f1_mean:       {result['strict_f1_mean']:.4f} [{low:.4f}, {high:.4f}]" in printed
+    low, high = result["fleiss_kappa_low"], result["fleiss_kappa_high"]
+    assert (
+        f"Fleiss' kappa:        {result['fleiss_kappa']:.4f} [{low:.4f}, {high:.4f}]   labelled units only: " in printed
+    )
 
 
 @pytest.mark.parametrize(

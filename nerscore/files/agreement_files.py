@@ -165,11 +165,9 @@ def format_agreement(result: dict[str, Any]) -> str:
     for scheme in schemes:  # with --bootstrap: each mean F's interval
         key = f"{scheme}_{f_name}_mean"
         if f"{key}_low" in result:
-            lines.append(f"{key + ':':<22}{result[key]:.4f} [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]")
+            lines.append(f"{key + ':':<22}{result[key]:.4f}{_interval(result, key)}")
     for name, key in (("Fleiss' kappa", "fleiss_kappa"), ("Krippendorff's alpha", "krippendorff_alpha")):
-        line = f"{name + ':':<22}{result[key]:.4f}"
-        if f"{key}_low" in result:
-            line += f" [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]"
+        line = f"{name + ':':<22}{result[key]:.4f}{_interval(result, key)}"
         lines.append(line + f"   labelled units only: {result[f'{key}_labelled']:.4f}")
     lines.append(f"{'units:':<22}{result['units']}   labelled (not O by some annotator): {result['units_labelled']}")
     for pair in result["pairs"]:
@@ -187,6 +185,11 @@ def format_agreement(result: dict[str, Any]) -> str:
             ]
             lines.append(f"{row['count']:>6}  {row['scenario']:<4}{sides[0]}  |  {sides[1]}")
     return "\n".join(lines) + "\n"
+
+
+def _interval(result: Mapping[str, Any], key: str) -> str:
+    """`` [low, high]`` of a key of the agreement's dict that has an interval (with --bootstrap), else nothing."""
+    return f" [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]" if f"{key}_low" in result else ""
 
 
 def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> int:
