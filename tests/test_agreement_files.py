@@ -135,6 +135,10 @@ def test_brat_folders_whose_texts_differ_name_the_file(tmp_path):
     write_brat(tmp_path / "ben", ENTITIES["ben"], [TEXTS[0], "Paris is not Roma."])
     with pytest.raises(ConllError, match=r"ben/doc1\.txt:1: differs from .*ann/doc1\.txt at character 16"):
         read_brat_annotators([tmp_path / "ann", tmp_path / "ben"])
+    # A text that is the other's start differs where it ends.
+    write_brat(tmp_path / "cal", ENTITIES["ben"], [TEXTS[0], "Paris is not Rome"])
+    with pytest.raises(ConllError, match=r"cal/doc1\.txt:1: differs from .*ann/doc1\.txt at character 17 \(''"):
+        read_brat_annotators([tmp_path / "ann", tmp_path / "cal"])
 
 
 def test_brat_folders_of_other_documents_name_the_file(tmp_path):
@@ -294,6 +298,13 @@ ANNOTATORS_APART = [
         "b:4: sentence 1 differs from a:4 (['Rome'] against ['Paris']); expected every annotator's file to hold the "
         "same tokens",
         id="conll-a-token",
+    ),
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\nmet O\nBob O\n", "Ann B-PER\nmet O\n"),
+        "b:2: sentence 0 differs from a:3 ([] against ['Bob']); expected every annotator's file to hold the same "
+        "tokens",
+        id="conll-a-token-fewer",
     ),
     pytest.param(
         read_conll_annotators,

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, decoded, json_error, line_and_column
+from .readers import ConllError, checked_path, decoded, first_difference, json_error, line_and_column
 
 # -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
@@ -139,7 +139,7 @@ def read_brat_beside(
     if not os.path.exists(text_path):
         text_path = first_text_path
     elif (text := _read_text(text_path)) != first.text:
-        index = next((i for i, (a, b) in enumerate(zip(text, first.text)) if a != b), min(len(text), len(first.text)))
+        index = first_difference(text, first.text)
         raise ConllError(
             text_path,
             line_and_column(text, index)[0],

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from ..errors import is_collection, shown
 from ..span import Span, listed
 from .annotations import read_brat_beside, read_brat_file, same_brat_names
-from .readers import ConllError, checked_path, conll_rows, json_file_records, text_lines
+from .readers import ConllError, checked_path, conll_rows, first_difference, json_file_records, text_lines
 
 
 class AnnotatorBatches(NamedTuple):
@@ -121,7 +121,7 @@ def _differing_tokens(
     """Where a file's `sentence` first parts from the first file's (its line) and how (`first_apart`)."""
     (rows, lines), (first_rows, first_lines) = sentences[sentence], first[sentence]
     found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
-    token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
+    token = first_difference(found, expected)
     return (
         lines[min(token, len(found) - 1)],
         f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
@@ -135,15 +135,17 @@ def first_apart(source: str, found: Sequence[Any], first_source: str, first: Seq
     annotator's file of a reader of one file per annotator must hold in order: the index of the first that differs
     (the caller names its line and how it differs), else None; a file of more or fewer is a `ConllError` naming
     both counts."""
-    apart = next((index for index, (item, expected) in enumerate(zip(found, first)) if item != expected), None)
-    if apart is None and len(found) != len(first):
+    apart = first_difference(found, first)
+    if apart < min(len(found), len(first)):
+        return apart
+    if len(found) != len(first):
         raise ConllError(
             source,
             None,
             f"holds {len(found)} {what} and {first_source} {len(first)}; expected every annotator's file to hold "
             f"the same {what}",
         )
-    return apart
+    return None
 
 
 def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:

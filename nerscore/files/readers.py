@@ -8,7 +8,7 @@ import codecs
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -323,3 +323,12 @@ def line_and_column(content: str | bytes, position: int, first_line: int = 1) ->
     else:
         before, line_start = content.count("\n", 0, position), content.rfind("\n", 0, position) + 1
     return first_line + before, position - line_start + 1
+
+
+def first_difference(found: Sequence[Any], expected: Sequence[Any]) -> int:
+    """The index of the first item where `found` parts from `expected` (the shorter one's length where one is
+    the other's start, or where they are equal): where two files that must hold the same text or tokens differ."""
+    return next(
+        (index for index, (item, other) in enumerate(zip(found, expected)) if item != other),
+        min(len(found), len(expected)),
+    )
