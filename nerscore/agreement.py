@@ -41,8 +41,9 @@ from .statistics.agreement_coefficients import (
 from .table.columns import Columns
 from .tally import Tally
 
-# Options whose keys have no place in the agreement's dict: refused, never silently ignored.
-_REFUSED = ("slices", "slice_edges", "seen")
+# Options whose keys have no place in the agreement's dict: refused, never silently ignored (and no flag of
+# `ner-semeval agreement`).
+REFUSED_OPTIONS = ("slices", "slice_edges", "seen")
 # Scenarios II (spurious) and III (missed) trade places when the two annotators of a pair trade sides.
 _REVERSED_SCENARIO = {"II": "III", "III": "II"}
 
@@ -76,7 +77,7 @@ def agreement(
     undefined. `options` are `compute_semeval`'s. Raises `ValueError` naming the annotators for fewer than two
     annotators, batches of other lengths or forms, or misaligned sentences."""
     checked = Options.of(**options)
-    refused = [name for name in _REFUSED if name in options and _given(options[name])]
+    refused = [name for name in REFUSED_OPTIONS if name in options and _given(options[name])]
     if refused:
         raise ValueError(
             f"agreement takes no {', '.join(refused)}: score a pair of annotators with compute_semeval for slices"

@@ -135,6 +135,10 @@ def test_brat_folders_whose_texts_differ_name_the_file(tmp_path):
     write_brat(tmp_path / "ben", ENTITIES["ben"], [TEXTS[0], "Paris is not Roma."])
     with pytest.raises(ConllError, match=r"ben/doc1\.txt:1: differs from .*ann/doc1\.txt at character 16"):
         read_brat_annotators([tmp_path / "ann", tmp_path / "ben"])
+    # A text that is the other's start differs where it ends.
+    write_brat(tmp_path / "cal", ENTITIES["ben"], [TEXTS[0], "Paris is not Rome"])
+    with pytest.raises(ConllError, match=r"cal/doc1\.txt:1: differs from .*ann/doc1\.txt at character 17 \(''"):
+        read_brat_annotators([tmp_path / "ann", tmp_path / "cal"])
 
 
 def test_brat_folders_of_other_documents_name_the_file(tmp_path):
@@ -262,6 +266,19 @@ def test_the_command_reads_json_lines_of_every_annotator(tmp_path, capsys):
     )
     assert nerscore.main(["agreement", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == agreement(ENTITIES, texts=TEXTS)
+    # An entity that is wrong: its sentence named, and after it where that sentence is in the file.
+    path.write_text(
+        json.dumps({"text": "Paris", "annotations": {"a": [[0, 5, "LOC"]], "b": []}})
+        + "\n"
+        + json.dumps({"text": "Rome", "annotations": {"a": [], "b": [[0, 9, "LOC"]]}})
+        + "\n",
+        encoding="utf-8",
+    )
+    assert nerscore.main(["agreement", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        "error: annotations['b'], sentence 1, entity 0: found the span [0, 9) past the end of its text (4 "
+        f"characters); expected character offsets into texts= ({path}:2)\n"
+    )
 
 
 CONLL = """Ann B-PER B-PER B-PER
@@ -270,6 +287,61 @@ Bob B-PER B-ORG O
 
 Paris B-LOC B-LOC B-LOC
 """
+
+
+# Annotators' files, one per annotator, that do not hold the first file's sentences (or texts): the first that
+# differs, or the counts, named as each reader names them.
+ANNOTATORS_APART = [
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\nmet O\n\nParis B-LOC\n", "Ann B-PER\nmet O\n\nRome B-LOC\n"),
+        "b:4: sentence 1 differs from a:4 (['Rome'] against ['Paris']); expected every annotator's file to hold the "
+        "same tokens",
+        id="conll-a-token",
+    ),
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\nmet O\nBob O\n", "Ann B-PER\nmet O\n"),
+        "b:2: sentence 0 differs from a:3 ([] against ['Bob']); expected every annotator's file to hold the same "
+        "tokens",
+        id="conll-a-token-fewer",
+    ),
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\nmet O\n\nParis B-LOC\n", "Ann B-PER\nmet O\n"),
+        "b: holds 1 sentences and a 2; expected every annotator's file to hold the same sentences",
+        id="conll-a-sentence-fewer",
+    ),
+    pytest.param(
+        read_conll_annotators,
+        ("Ann B-PER\n", "Ann B-PER\n\nRome O\n"),
+        "b: holds 2 sentences and a 1; expected every annotator's file to hold the same sentences",
+        id="conll-a-sentence-more",
+    ),
+    pytest.param(
+        read_doccano_annotators,
+        ('{"text": "Ann met", "label": []}\n{"text": "Paris", "label": []}\n', '{"text": "Ann met", "label": []}\n'),
+        "b: holds 1 texts and a 2; expected every annotator's file to hold the same texts",
+        id="doccano-a-text-fewer",
+    ),
+    pytest.param(
+        read_doccano_annotators,
+        ('{"text": "Ann met", "label": []}\n', '{"text": "Ann", "label": []}\n{"text": "Paris", "label": []}\n'),
+        "b:1: text 'Ann' differs from a:1's 'Ann met'; expected every annotator's file to hold the same texts in the "
+        "same order",
+        id="doccano-a-text",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reader", "contents", "message"), ANNOTATORS_APART)
+def test_annotators_files_apart_are_named_where_they_part(tmp_path, monkeypatch, reader, contents, message):
+    monkeypatch.chdir(tmp_path)
+    for name, content in zip("ab", contents):
+        Path(name).write_text(content, encoding="utf-8")
+    with pytest.raises(ConllError) as raised:
+        reader(["a", "b"])
+    assert str(raised.value) == message
 
 
 def test_conll_with_one_column_per_annotator_and_one_file_per_annotator(tmp_path):
@@ -322,6 +394,10 @@ def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):
     assert printed == format_agreement(result)
     low, high = result["strict_f1_mean_low"], result["strict_f1_mean_high"]
     assert f"strict_f1_mean:       {result['strict_f1_mean']:.4f} [{low:.4f}, {high:.4f}]" in printed
+    low, high = result["fleiss_kappa_low"], result["fleiss_kappa_high"]
+    assert (
+        f"Fleiss' kappa:        {result['fleiss_kappa']:.4f} [{low:.4f}, {high:.4f}]   labelled units only: " in printed
+    )
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,8 @@ kept, a flat response split as the gold is, tokens matched by position, a differ
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from test_hipe import GOLD_2020, HEADER, tsv
 
@@ -92,3 +94,31 @@ def test_align_hipe_names_a_system_that_is_no_document() -> None:
     gold = parse_hipe(GOLD_2020, "gold.tsv")
     with pytest.raises(ValueError, match=r"^system is \['X'\] \(list\); expected a list of HipeDocument"):
         align_hipe(gold, ["X"])
+
+
+PERIODS = (
+    (datetime.date(1700, 1, 1), datetime.date(1790, 1, 2)),
+    (datetime.date(1790, 1, 2), datetime.date(1800, 1, 1)),
+)
+
+
+@pytest.mark.parametrize(
+    ("date", "expected"),
+    [
+        pytest.param("1790-01-02", PERIODS[1], id="a-period-starts-at-its-start"),
+        pytest.param("1790-01-01", PERIODS[0], id="a-period-ends-before-its-end"),
+        pytest.param("1800-01-01", None, id="after-every-period"),
+        pytest.param(None, None, id="no-date"),
+    ],
+)
+def test_a_documents_period_is_the_first_that_holds_its_date(date: str | None, expected) -> None:
+    metadata = (f"# date = {date}",) if date else ()
+    (document,) = parse_hipe(tsv(HEADER, *metadata, "# document_id = d", "Paris\tB-loc\tO\t_\t_"), "gold.tsv")
+    assert document.period(PERIODS) == expected
+
+
+def test_a_date_that_is_no_date_is_refused_with_or_without_periods() -> None:
+    (document,) = parse_hipe(tsv(HEADER, "# date = 1790-13-45", "# document_id = d", "Paris\tB-loc\tO\t_\t_"), "g.tsv")
+    for periods in ((), PERIODS):
+        with pytest.raises(HipeFileError, match=r"^g\.tsv:2: # date = 1790-13-45: .*expected a date as YYYY-MM-DD$"):
+            document.period(periods)

@@ -19,9 +19,11 @@ from nerscore.files.hipe_tags import (
     HIPE_SCORERS,
     column_entities,
     column_types,
+    document_entities,
     hipe_linked_mentions,
     hipe_links,
     hipe_spans,
+    link_values,
     normalize_time_links,
     read_link_alternatives,
     scored_types,
@@ -73,6 +75,14 @@ def links_document(*rows: tuple[str, str]) -> nerscore.HipeDocument:
     return parse_hipe(tsv(*lines), "links.tsv")[0]
 
 
+def test_the_scored_links_are_the_golds_and_the_systems_within_the_tag_set() -> None:
+    # A version of the scorer whose tag set filters links (`HipeScorer.link_tagset`) reads them as it reads types.
+    gold = [links_document(("B-loc", "Q60"), ("O", "_"))]
+    system = [links_document(("B-loc", "q2|Q60"), ("B-org", "Q3"))]
+    assert scored_types(gold, system, "NEL-LIT", None, link_values) == {"Q60"}
+    assert scored_types(gold, system, "NEL-LIT", ["q2", "Q4"], link_values) == {"Q60", "Q2"}
+
+
 def test_links_are_runs_of_one_value() -> None:
     document = links_document(
         ("B-loc", "Q60"), ("I-loc", "Q60"), ("O", "_"), ("B-pers", "nil"), ("B-pers", "NIL"), ("O", "-"),
@@ -97,6 +107,13 @@ def test_links_bounded_by_mentions() -> None:
     assert [span for span, _ in hipe_linked_mentions(document, "NEL-LIT", "NE-COARSE-LIT", split=False)][-1] == Span(
         3, 6, "Q60"
     )
+    # A document of the gold and the same of the response, read together: the gold's mention is one, with its
+    # first link alone; the response's is split, each part offering its links.
+    references, predictions = document_entities(
+        document, document, None, column="NEL-LIT", scorer=HIPE_SCORERS["2022"], n_best=2, mentions="NE-COARSE-LIT"
+    )
+    assert references[-1] == Span(3, 6, "Q60")
+    assert predictions[-2:] == [(Span(3, 4, "Q60"), ("Q60",)), (Span(4, 5, "Q61"), ("Q61",))]
 
 
 @pytest.mark.parametrize("scorer", sorted(HIPE_SCORERS))

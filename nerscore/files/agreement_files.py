@@ -13,12 +13,13 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..agreement import agreement
+from ..agreement import REFUSED_OPTIONS, agreement
 from ..errors import InvalidInputError, shown
 from ..options import SPECS, flag_name
 from .annotator_exports import read_doccano_annotators, read_label_studio_annotators
 from .annotator_readers import (
     AnnotatorBatches,
+    brat_annotators,
     check_paths,
     checked_names,
     read_brat_annotators,
@@ -31,9 +32,7 @@ if TYPE_CHECKING:
     import argparse
 
 # Options the agreement command takes: every flag of the option table but the slices' (agreement refuses them).
-_FLAGS = [
-    name for name, spec in SPECS.items() if spec.flag is not None and name not in ("slices", "slice_edges", "seen")
-]
+_FLAGS = [name for name, spec in SPECS.items() if spec.flag is not None and name not in REFUSED_OPTIONS]
 FORMATS = ("conll", "brat", "label-studio", "doccano", "jsonl")
 
 
@@ -166,11 +165,9 @@ def format_agreement(result: dict[str, Any]) -> str:
     for scheme in schemes:  # with --bootstrap: each mean F's interval
         key = f"{scheme}_{f_name}_mean"
         if f"{key}_low" in result:
-            lines.append(f"{key + ':':<22}{result[key]:.4f} [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]")
+            lines.append(f"{key + ':':<22}{result[key]:.4f}{_interval(result, key)}")
     for name, key in (("Fleiss' kappa", "fleiss_kappa"), ("Krippendorff's alpha", "krippendorff_alpha")):
-        line = f"{name + ':':<22}{result[key]:.4f}"
-        if f"{key}_low" in result:
-            line += f" [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]"
+        line = f"{name + ':':<22}{result[key]:.4f}{_interval(result, key)}"
         lines.append(line + f"   labelled units only: {result[f'{key}_labelled']:.4f}")
     lines.append(f"{'units:':<22}{result['units']}   labelled (not O by some annotator): {result['units_labelled']}")
     for pair in result["pairs"]:
@@ -190,29 +187,9 @@ def format_agreement(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _discontinuous_note(read: AnnotatorBatches, fragments: bool) -> AnnotatorBatches:
-    """BRAT annotators read by fragments: how many entities were discontinuous, a note on standard error as
-    ``--brat``'s; without `fragments`, each such entity back to its full extent, as `read_brat_annotators` reads it
-    by default."""
-    counts = {
-        name: sum(isinstance(entity, dict) for document in batch for entity in document)
-        for name, batch in read.annotations.items()
-    }
-    if not sum(counts.values()):
-        return read
-    from .file_counts import note_discontinuous  # the command line's module: loaded when a command runs
-
-    note_discontinuous(counts, fragments)
-    if fragments:
-        return read
-    extents = {
-        name: [
-            [(e["fragments"][0][0], e["fragments"][-1][1], e["type"]) if isinstance(e, dict) else e for e in document]
-            for document in batch
-        ]
-        for name, batch in read.annotations.items()
-    }
-    return read._replace(annotations=extents)
+def _interval(result: Mapping[str, Any], key: str) -> str:
+    """`` [low, high]`` of a key of the agreement's dict that has an interval (with --bootstrap), else nothing."""
+    return f" [{result[f'{key}_low']:.4f}, {result[f'{key}_high']:.4f}]" if f"{key}_low" in result else ""
 
 
 def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> int:
@@ -228,23 +205,28 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     if args.fragments and form != "brat":
         parser.error(f"--fragments reads BRAT folders' discontinuous annotations; the paths are {form}")
     try:
-        # BRAT read by fragments, whatever the flag, to count the discontinuous annotations for the note.
-        read = read_annotators(args.paths, form, fragments=form == "brat")
+        discontinuous: dict[str, int] = {}  # BRAT's, by annotator, for the note
+        if form == "brat":
+            read, discontinuous = brat_annotators(args.paths, args.fragments)
+        else:
+            read = read_annotators(args.paths, form)
         if args.names is not None:
             # Each name non-empty and given once ('a,a,b' was "3 distinct names for 3 annotators"; ',' two names '').
             names = checked_names([name.strip() for name in args.names.split(",")], "--names")
             if len(names) != len(read.annotations):
                 parser.error(f"--names gives {len(names)} names for {len(read.annotations)} annotators")
             read = read._replace(annotations=dict(zip(names, read.annotations.values())))
-        if form == "brat":
-            read = _discontinuous_note(read, args.fragments)
+            discontinuous = dict(zip(names, discontinuous.values()))
+        if sum(discontinuous.values()):
+            from .file_counts import note_discontinuous  # the command line's module: loaded when a command runs
+
+            note_discontinuous(discontinuous, args.fragments)
         result = agreement(read.annotations, texts=read.texts, tokens=read.tokens, **options)
     except InvalidInputError as error:
         where = ""
         if read is not None and error.sentence is not None and error.sentence < len(read.documents):
             where = f" ({read.documents[error.sentence]})"
-        print(f"error: {error}{where}", file=sys.stderr)
-        return 2
+        return print_error(error, where)
     except (OSError, ValueError) as error:
         return print_error(error)
     return print_output(lambda: print_json(result) if args.json else sys.stdout.write(format_agreement(result)))

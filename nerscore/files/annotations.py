@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, decoded, json_error
+from .readers import ConllError, checked_path, decoded, first_difference, json_error, line_and_column
 
 # -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
@@ -139,10 +139,10 @@ def read_brat_beside(
     if not os.path.exists(text_path):
         text_path = first_text_path
     elif (text := _read_text(text_path)) != first.text:
-        index = next((i for i, (a, b) in enumerate(zip(text, first.text)) if a != b), min(len(text), len(first.text)))
+        index = first_difference(text, first.text)
         raise ConllError(
             text_path,
-            text.count("\n", 0, index) + 1,
+            line_and_column(text, index)[0],
             f"differs from {first_text_path} at character {index} ({shown(text[index : index + 20])} against "
             f"{shown(first.text[index : index + 20])}); expected the same text on both sides",
         )
@@ -374,11 +374,7 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
     for key, value in (("annotations", annotations), ("predictions", predictions)):
         if not isinstance(value, list):
             raise ConllError(source, line, f"{where}: {key} is not a list; expected {_EXPORT}")
-    kept = [
-        (number, annotation)
-        for number, annotation in enumerate(annotations)
-        if not (isinstance(annotation, dict) and annotation.get("was_cancelled") is True)
-    ]
+    kept = [(number, annotation) for number, annotation in enumerate(annotations) if not cancelled(annotation)]
     if len(kept) > 1:
         truths = [item for item in kept if isinstance(item[1], dict) and item[1].get("ground_truth") is True]
         if len(truths) != 1:
@@ -406,6 +402,12 @@ def _task(task: Any, index: int, source: str, line: int) -> LabelStudioTask:
         references = regions(annotation, f"{where}, annotations[{number}]", text, source, line)
     predicted = regions(predictions[0], f"{where}, predictions[0]", text, source, line) if predictions else None
     return LabelStudioTask(line, task.get("id"), text, references, predicted)
+
+
+def cancelled(annotation: Any) -> bool:
+    """Whether an annotation of a task was cancelled (``was_cancelled``): Label Studio keeps it in the export, and
+    it is no annotation to score."""
+    return isinstance(annotation, dict) and annotation.get("was_cancelled") is True
 
 
 def regions(item: Any, where: str, text: str | None, source: str, line: int) -> list[Span]:

@@ -13,8 +13,15 @@ from typing import Any
 
 from ..errors import shown
 from ..option_checks import is_id
-from .annotations import export_task, json_list_items, regions
-from .annotator_readers import AnnotatorBatches, by_annotator, check_annotators, check_paths, unique_name
+from .annotations import cancelled, export_task, json_list_items, regions
+from .annotator_readers import (
+    AnnotatorBatches,
+    by_annotator,
+    check_annotators,
+    check_paths,
+    first_apart,
+    unique_name,
+)
 from .readers import ConllError, checked_path, json_file_records
 
 # -- Label Studio ----------------------------------------------------------------------------------------------------
@@ -54,7 +61,7 @@ def read_label_studio_annotators(
             raise ConllError(source, line, f"{where}: annotations is not a list; expected {_EXPORT}")
         found: dict[str, list[tuple[int, int, str]]] = {}
         for number, annotation in enumerate(annotations):
-            if not isinstance(annotation, dict) or annotation.get("was_cancelled") is True:
+            if not isinstance(annotation, dict) or cancelled(annotation):
                 continue
             who = _annotator_of(annotation)
             if who is None:
@@ -143,21 +150,13 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
             lines.append(line)
         if index == 0:
             texts, first, first_lines = own_texts, source if lines else "the first file", lines
-        else:
-            for number, (text, expected) in enumerate(zip(own_texts, texts)):
-                if text != expected:
-                    raise ConllError(
-                        source,
-                        lines[number],
-                        f"text {shown(text[:40])} differs from {first}:{first_lines[number]}'s {shown(expected[:40])}; "
-                        "expected every annotator's file to hold the same texts in the same order",
-                    )
-            if len(own_texts) != len(texts):
-                raise ConllError(
-                    source,
-                    None,
-                    f"holds {len(own_texts)} texts and {first} {len(texts)}; expected every annotator's file to hold "
-                    "the same texts",
-                )
+        elif (apart := first_apart(source, own_texts, first, texts, "texts")) is not None:
+            text, expected = own_texts[apart], texts[apart]
+            raise ConllError(
+                source,
+                lines[apart],
+                f"text {shown(text[:40])} differs from {first}:{first_lines[apart]}'s {shown(expected[:40])}; "
+                "expected every annotator's file to hold the same texts in the same order",
+            )
         annotations[unique_name(annotations, os.path.basename(source))] = entities
     return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines])

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from ..errors import is_collection, shown
 from ..span import Span, listed
 from .annotations import read_brat_beside, read_brat_file, same_brat_names
-from .readers import ConllError, checked_path, conll_rows, json_file_records, text_lines
+from .readers import ConllError, checked_path, conll_rows, first_difference, json_file_records, text_lines
 
 
 class AnnotatorBatches(NamedTuple):
@@ -86,7 +86,7 @@ def read_conll_annotators(
         documents = [f"{source}:{numbers[0]}" for _, numbers in sentences]
         return AnnotatorBatches(dict(zip(names, tags)), None, tokens, documents)
     annotations: dict[str, list[Any]] = {}
-    first_source, first = "", []
+    first_source, first, first_tokens = "", [], []
     for index, path in enumerate(paths):
         source = os.fspath(path)
         sentences = _conll_sentences(source)
@@ -94,10 +94,13 @@ def read_conll_annotators(
             for row, number in zip(rows, numbers):
                 if len(row) < 2:
                     raise ConllError(source, number, "found 1 column; expected the token first and the tag last")
+        tokens = [[row[0] for row in rows] for rows, _ in sentences]
         if index == 0:
-            first_source, first = source, sentences
+            first_source, first, first_tokens = source, sentences, tokens
         else:
-            _check_same_tokens(source, sentences, first_source, first)
+            apart = first_apart(source, tokens, first_source, first_tokens, "sentences")
+            if apart is not None:
+                raise ConllError(source, *_differing_tokens(apart, sentences, first_source, first))
         annotations[unique_name(annotations, os.path.basename(source))] = [
             [row[-1] for row in rows] for rows, _ in sentences
         ]
@@ -106,33 +109,43 @@ def read_conll_annotators(
             raise ValueError(f"found {len(names)} names for {len(paths)} annotators' files")
         annotations = dict(zip(names, annotations.values()))
     documents = [f"{first_source}:{numbers[0]}" for _, numbers in first]
-    return AnnotatorBatches(annotations, None, [[row[0] for row in rows] for rows, _ in first], documents)
+    return AnnotatorBatches(annotations, None, first_tokens, documents)
 
 
-def _check_same_tokens(
-    source: str,
+def _differing_tokens(
+    sentence: int,
     sentences: list[tuple[list[list[str]], list[int]]],
     first_source: str,
     first: list[tuple[list[list[str]], list[int]]],
-) -> None:
-    for sentence, ((rows, lines), (first_rows, first_lines)) in enumerate(zip(sentences, first)):
-        found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
-        if found != expected:
-            token = next((i for i, (a, b) in enumerate(zip(found, expected)) if a != b), min(len(found), len(expected)))
-            raise ConllError(
-                source,
-                lines[min(token, len(found) - 1)],
-                f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
-                f"({shown(found[token : token + 3])} against {shown(expected[token : token + 3])}); expected every "
-                "annotator's file to hold the same tokens",
-            )
-    if len(sentences) != len(first):
+) -> tuple[int, str]:
+    """Where a file's `sentence` first parts from the first file's (its line) and how (`first_apart`)."""
+    (rows, lines), (first_rows, first_lines) = sentences[sentence], first[sentence]
+    found, expected = [row[0] for row in rows], [row[0] for row in first_rows]
+    token = first_difference(found, expected)
+    return (
+        lines[min(token, len(found) - 1)],
+        f"sentence {sentence} differs from {first_source}:{first_lines[min(token, len(expected) - 1)]} "
+        f"({shown(found[token : token + 3])} against {shown(expected[token : token + 3])}); expected every "
+        "annotator's file to hold the same tokens",
+    )
+
+
+def first_apart(source: str, found: Sequence[Any], first_source: str, first: Sequence[Any], what: str) -> int | None:
+    """Where an annotator's file `source` first parts from the first file's sentences (or texts: `what`), which every
+    annotator's file of a reader of one file per annotator must hold in order: the index of the first that differs
+    (the caller names its line and how it differs), else None; a file of more or fewer is a `ConllError` naming
+    both counts."""
+    apart = first_difference(found, first)
+    if apart < min(len(found), len(first)):
+        return apart
+    if len(found) != len(first):
         raise ConllError(
             source,
             None,
-            f"holds {len(sentences)} sentences and {first_source} {len(first)}; expected every annotator's file "
-            "to hold the same sentences",
+            f"holds {len(found)} {what} and {first_source} {len(first)}; expected every annotator's file to hold "
+            f"the same {what}",
         )
+    return None
 
 
 def by_annotator(documents: list[dict[str, Any]]) -> dict[str, list[Any]]:
@@ -186,6 +199,14 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
     annotator's is read then. Entities are the ``T`` lines, ``(start, end, type)``; a discontinuous one
     (``T3<TAB>ADR 10 16;23 30<TAB>...``) by its full extent, or with `fragments` (as `read_brat`'s) by its fragments,
     sorted and merged: ``{"fragments": [[10, 16], [23, 30]], "type": "ADR"}`` (docs/scoring.md §12)."""
+    return brat_annotators(folders, fragments)[0]
+
+
+def brat_annotators(
+    folders: Sequence[str | os.PathLike[str]], fragments: bool
+) -> tuple[AnnotatorBatches, dict[str, int]]:
+    """`read_brat_annotators`' batches, and how many of each annotator's annotations are discontinuous
+    (`BratDocument.discontinuous`), which ``ner-semeval agreement`` notes."""
     roots = check_paths(folders, "one folder per annotator")
     documents = same_brat_names(roots, "expected every annotator's folder to hold the same .ann files")
     names = [os.path.basename(os.path.normpath(root)) or root for root in roots]
@@ -193,6 +214,7 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
         if name in names[:index]:
             names[index] = roots[index]
     annotations: dict[str, list[Any]] = {name: [] for name in names}
+    discontinuous = dict.fromkeys(names, 0)
     texts = []
     for document in documents:
         first = read_brat_file(os.path.join(roots[0], f"{document}.ann"), document, fragments=fragments)
@@ -200,7 +222,8 @@ def read_brat_annotators(folders: Sequence[str | os.PathLike[str]], fragments: b
         for index, (root, name) in enumerate(zip(roots, names)):
             read = read_brat_beside(root, first, roots[0], fragments) if index else first
             annotations[name].append([_entity(span) for span in read.spans])
-    return AnnotatorBatches(annotations, texts, None, documents)
+            discontinuous[name] += read.discontinuous
+    return AnnotatorBatches(annotations, texts, None, documents), discontinuous
 
 
 # -- JSON lines of spans, every annotator on one line -----------------------------------------------------------

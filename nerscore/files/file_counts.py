@@ -23,7 +23,15 @@ from ..statistics.unit_counts import CountRuns, SentenceCounts
 from ..table.columns import NO_COLUMNS, Columns
 from ..tally import Counted
 from .annotations import read_brat_pairs, read_label_studio
-from .readers import ConllError, ConllSentence, SpanDocument, read_conll, read_span_lines, text_lines
+from .readers import (
+    ConllError,
+    ConllSentence,
+    SpanDocument,
+    first_difference,
+    read_conll,
+    read_span_lines,
+    text_lines,
+)
 
 # Sentences are scored as they are read, this many tokens at a time: memory stays flat however large the file.
 _CLI_CHUNK_TOKENS = 1 << 16
@@ -266,10 +274,8 @@ def _check_same_sentence(
             return sentence.lines[-1] + 1, "the end of the sentence"
         return sentence.lines[index], f"token {sentence.tokens[index]!r} with reference {sentence.references[index]!r}"
 
-    index = next(
-        index
-        for index in range(max(len(sentence_a.tokens), len(sentence_b.tokens)))
-        if line(sentence_a, index)[1] != line(sentence_b, index)[1]
+    index = first_difference(
+        *(list(zip(sentence.tokens, sentence.references)) for sentence in (sentence_a, sentence_b))
     )
     (line_a, found_a), (line_b, found_b) = line(sentence_a, index), line(sentence_b, index)
     raise ConllError(

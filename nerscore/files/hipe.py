@@ -32,7 +32,7 @@ from .hipe_model import (
     HipeFileError,
     align_hipe,
 )
-from .readers import checked_path
+from .readers import checked_path, line_and_column
 
 __all__ = [
     "HIPE_2020_TYPES",
@@ -87,9 +87,20 @@ def undecodable(source: str, encoding: str = "utf-8-sig") -> HipeFileError:
     try:
         raw.decode(encoding)
     except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
+        line, _ = line_and_column(raw, error.start)
         return HipeFileError(source, line, f"byte {raw[error.start]:#04x} is not {encoding}; expected {encoding} text")
     return HipeFileError(source, None, f"is not {encoding} text")
+
+
+def read_lines(path: str | os.PathLike[str]) -> list[str]:
+    """The lines of a small text file beside a HIPE file (the scorer's tag set, its mapping of related links), as
+    Python reads a UTF-8 text file: a byte-order mark dropped (read as part of the first line, it matched nothing,
+    silently), and a byte that is not UTF-8 a `HipeFileError` naming the line (`undecodable`)."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            return handle.readlines()
+    except UnicodeDecodeError:
+        raise undecodable(os.fspath(path)) from None
 
 
 def parse_hipe(lines: Iterable[str], source: str = "<hipe>") -> list[HipeDocument]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise, repeat
 from operator import methodcaller
@@ -198,6 +198,14 @@ class HipeDocument:
                     problem = f"# {key} = {self.metadata[key]}: {error}; expected a date as YYYY-MM-DD"
                     raise HipeFileError(self.source, self.line or None, problem) from None
         return None
+
+    def period(
+        self, periods: Iterable[tuple[datetime.date, datetime.date]]
+    ) -> tuple[datetime.date, datetime.date] | None:
+        """The first of the time `periods` [start, end) that holds the document's date, as the HIPE scorer's date
+        filter keeps documents; None for none, or without a date (read, and so checked, whatever the periods)."""
+        date = self.date
+        return next((period for period in periods if date is not None and period[0] <= date < period[1]), None)
 
 
 def align_hipe(gold: Sequence[HipeDocument], system: Sequence[HipeDocument]) -> list[HipeDocument]:

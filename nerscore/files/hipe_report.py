@@ -15,7 +15,7 @@ from typing import Any
 from ..accumulator import Accumulator
 from ..option_checks import HIPE
 from ..options import Options, check_span_options, flag_name
-from .hipe import HIPE_2020_TYPES, read_hipe, undecodable
+from .hipe import HIPE_2020_TYPES, read_hipe, read_lines
 from .hipe_table import format_hipe_table, hipe_inputs, hipe_table
 from .hipe_tags import HIPE_SCORERS, read_link_alternatives
 from .readers import print_error, print_output
@@ -154,9 +154,4 @@ def _tagset(name: str | None) -> frozenset[str] | None:
         return None
     if name.lower() == "hipe2020":
         return HIPE_2020_TYPES
-    try:
-        # Without a byte-order mark (read as part of the first type, which then matched none: dropped silently).
-        with open(name, encoding="utf-8-sig") as handle:
-            return frozenset(line.strip().upper() for line in handle if line.strip())
-    except UnicodeDecodeError:
-        raise undecodable(name, "utf-8-sig") from None
+    return frozenset(line.strip().upper() for line in read_lines(name) if line.strip())

@@ -29,15 +29,16 @@ from ..pairing.greedy import pair_greedy
 from ..pairing.rules import SCENARIOS, pair
 from ..span import Span, listed
 from ..table.pairs import Pairs
-from ..table.reducers import cells
-from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Tally
+from ..tally import COUNT_NAMES, MIS, OUTCOMES, SPU, Counts
 from .hipe import HipeDocument, align_hipe, read_hipe
 from .hipe_tags import (
     HIPE_SCORERS,
+    MENTIONS,
     HipeScorer,
     check_related,
-    column_entities,
+    document_entities,
     hipe_scorer,
+    link_column,
     link_values,
     normalize_related_links,
     normalize_time_links,
@@ -47,8 +48,6 @@ from .hipe_tags import (
 HIPE_COLUMNS = ("System", "Evaluation", "Label", "P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN")
 # The scorer's names of our schemes: fuzzy is our `type` (docs/scoring.md §4).
 REGIMES = {"fuzzy": "type", "strict": "strict"}
-# The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
-MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
 _OUTCOMES = tuple(COUNT_NAMES)  # COR, INC, PAR, MIS, SPU: the last axis of the counts
 _SPU, _MIS = _OUTCOMES.index(SPU), _OUTCOMES.index(MIS)
 
@@ -85,13 +84,10 @@ def hipe_pairs(
     pairing = check_pairing("pairing", pairing)
     rows: list[tuple[int, Span | None, Span | None]] = []
     respelled: list[int] = []  # the rows whose spans are identical and whose text is not
-    read = partial(column_entities, column=column, scorer=scorer, types=types, mentions=mentions)
+    read = partial(document_entities, column=column, scorer=scorer, types=types, mentions=mentions)
     for index, (reference, prediction) in enumerate(zip(gold, system)):
         kept = None if keep is None else keep[index]
-        references = [
-            span for span, _ in read(reference, keep=kept, n_best=None if n_best is None else 1, response=False)
-        ]
-        linked = read(prediction, keep=kept, n_best=n_best)
+        references, linked = read(reference, prediction, kept, n_best=n_best)
         offered: list[Collection[str]] | None = None
         if n_best is not None:
             if link_types is not None:
@@ -144,7 +140,8 @@ class HipeCounts:
     """One table of pairs counted the scorer's way under one scheme: `counts[k]`, the outcomes (COR, INC, PAR, MIS,
     SPU) of type `type_of[k]` in `document_of[k]`, a row per (type, document) with any (a dense table, documents x
     types, cost a file of a type a document its square), sorted; a row on the reference's type (COR, INC, MIS) or
-    the prediction's (SPU); `total`, the corpus's counts, from the tally; `type_index`, `type_names`' indexes."""
+    the prediction's (SPU), so that each pair counts in one row; `total`, the corpus's counts, the rows summed;
+    `type_index`, `type_names`' indexes."""
 
     counts: np.ndarray
     type_of: np.ndarray
@@ -163,10 +160,10 @@ class HipeCounts:
         keys, inverse = np.unique(side * documents + pairs.sentence, return_inverse=True)
         flat = inverse.ravel() * len(_OUTCOMES) + outcome
         counts = np.bincount(flat, minlength=len(keys) * len(_OUTCOMES)).reshape(len(keys), len(_OUTCOMES))
-        total = Tally(cells(pairs)).counts(scheme)
-        figures = (total.correct, total.incorrect, total.partial, total.missed, total.spurious)
+        correct, incorrect, partial, missed, spurious = counts.sum(axis=0).tolist()
+        total = (correct, incorrect, partial, missed, spurious)
         index = {name: number for number, name in enumerate(pairs.type_names)}
-        return cls(counts, keys // documents, keys % documents, pairs.type_names, figures, documents, index)
+        return cls(counts, keys // documents, keys % documents, pairs.type_names, total, documents, index)
 
     def labels(self) -> list[str]:
         """The types with a count (the scorer's per-type rows), sorted, and ALL."""
@@ -182,20 +179,18 @@ class HipeCounts:
         return self.counts[low:high].sum(axis=0), self.counts[low:high]
 
 
-def _figures(counts: Sequence[int] | np.ndarray) -> tuple[int, int, int, int, int]:
-    """(COR, POS, ACT, TP, FP, FN)'s parts: COR, POS, ACT, FP, FN, as the scorer derives them."""
-    correct, incorrect, partial, missed, spurious = (int(value) for value in counts)
-    possible = correct + incorrect + partial + missed
-    actual = correct + incorrect + partial + spurious
-    return correct, possible, actual, actual - correct, possible - correct
+def _counts(counts: Sequence[int] | np.ndarray) -> Counts:
+    """The five counts (COR, INC, PAR, MIS, SPU) as `Counts`, whose POS and ACT are the scorer's; its TP is COR,
+    FP = ACT - COR and FN = POS - COR."""
+    return Counts(*(int(value) for value in counts))
 
 
 def micro(counts: Sequence[int] | np.ndarray) -> tuple[float, float, float]:
     """The scorer's P, R and F1 of counts (COR, INC, PAR, MIS, SPU): 0 (an int, as it prints) for no
     prediction, no reference, or P + R = 0."""
-    correct, possible, actual, _, _ = _figures(counts)
-    precision = correct / actual if actual > 0 else 0
-    recall = correct / possible if possible > 0 else 0
+    read = _counts(counts)
+    precision = read.correct / read.actual if read.actual > 0 else 0
+    recall = read.correct / read.possible if read.possible > 0 else 0
     f1 = 2 * (precision * recall) / (precision + recall) if (precision + recall) > 0 else 0
     return precision, recall, f1
 
@@ -206,11 +201,11 @@ def macro_doc(per_document: np.ndarray) -> dict[str, float | None]:
     with no document."""
     lists: dict[str, list[float]] = {"P": [], "R": [], "F1": []}
     for counts in per_document:
-        _, possible, actual, _, _ = _figures(counts)
+        read = _counts(counts)
         precision, recall, f1 = micro(counts)
-        lists["P"] += [precision] * bool(actual)
-        lists["R"] += [recall] * bool(possible)
-        lists["F1"] += [f1] * bool(actual and possible)
+        lists["P"] += [precision] * bool(read.actual)
+        lists["R"] += [recall] * bool(read.possible)
+        lists["F1"] += [f1] * bool(read.actual and read.possible)
     result: dict[str, float | None] = {}
     for name, values in lists.items():
         result[name] = float(np.mean(values)) if values else None
@@ -346,7 +341,7 @@ def hipe_table(
         system_documents, related = normalize_related_links(system_documents, related), None
     columns = [column] if isinstance(column, str) else list(column)
     if nel:
-        columns = ["NEL-LIT" if name == "NE-COARSE-LIT" else name for name in columns]
+        columns = [link_column(name) for name in columns]
         if any(not name.startswith("NEL") for name in columns):
             raise ValueError(f"nel=True scores a link column (NEL-LIT, NEL-METO), not {columns}")
     if system_name is None:
@@ -362,8 +357,7 @@ def hipe_table(
             types = None if nel else scored_types(gold_documents, system_documents, name, tagset)
             link_types = None
             if nel and profile.link_tagset and tagset is not None:
-                allowed = {entry.upper() for entry in tagset}
-                link_types = link_values(gold_documents, name) | (link_values(system_documents, name) & allowed)
+                link_types = scored_types(gold_documents, system_documents, name, tagset, link_values)
             for period in periods:
                 for level in levels:
                     keep = _kept(gold_documents, period, level)
@@ -398,8 +392,8 @@ def _row(system: str, evaluation: str, label: str, aggregation: str, counts: Hip
     total, per_document = counts.of_label(label)
     if aggregation == "micro":
         row.update(zip(("P", "R", "F1"), micro(total)))
-        _, _, _, fp, fn = _figures(total)
-        row.update(TP=int(total[0]), FP=fp, FN=fn)
+        read = _counts(total)
+        row.update(TP=read.correct, FP=read.actual - read.correct, FN=read.possible - read.correct)
     else:
         row.update(macro_doc(per_document))
     # The scorer rounds every number to three decimals as it writes the table.
@@ -417,8 +411,8 @@ def _kept(
         return None
     kept = []
     for document in documents:
-        date = document.date
-        in_period = period is None or (date is not None and period[0] <= date < period[1])
+        dated = document.period(() if period is None else (period,))  # (its date read, and checked, either way)
+        in_period = period is None or dated is not None
         if level is None:
             kept.append([in_period] * len(document))
             continue
@@ -487,21 +481,20 @@ def hipe_inputs(
     kept = [_kept(gold_documents, None, level) for level in levels]
     types = cut = mentions = None
     if nel:
-        column = "NEL-LIT" if column == "NE-COARSE-LIT" else column
+        column = link_column(column)
         cut, mentions = 1, MENTIONS.get(column) if profile.link_mentions else None
     else:
         types = scored_types(gold_documents, system_documents, column, tagset)
-    read = partial(column_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
+    read = partial(document_entities, column=column, scorer=profile, types=types, n_best=cut, mentions=mentions)
     inputs: dict[str, list[Any]] = {"references": [], "predictions": [], "documents": []}
     groups: list[str] = []
     for index, (reference, prediction) in enumerate(zip(gold_documents, system_documents)):
-        date = reference.date
-        period = next((p for p in time_periods if date is not None and p[0] <= date < p[1]), None)
+        period = reference.period(time_periods)
         time = _time_label(period) if period is not None else "TIME-OTHER"
         for level, keep in zip(levels, kept):
-            tokens = None if keep is None else keep[index]
-            inputs["references"].append([span for span, _ in read(reference, keep=tokens, response=False)])
-            inputs["predictions"].append([span for span, _ in read(prediction, keep=tokens)])
+            references, linked = read(reference, prediction, None if keep is None else keep[index])
+            inputs["references"].append(references)
+            inputs["predictions"].append([span for span, _ in linked])
             inputs["documents"].append(reference.id or f"document {index + 1}")
             labels = ([time] if time_periods else []) + ([_noise_label(level)] if level is not None else [])
             groups.append("-".join(labels))

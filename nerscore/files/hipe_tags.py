@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import is_collection, shown
 from ..span import Span
-from .hipe import undecodable
+from .hipe import read_lines
 from .hipe_model import NEL_COLUMNS, OUTSIDE, HipeDocument, HipeFileError
 
 
@@ -145,14 +145,19 @@ def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
 
 
 def scored_types(
-    gold: Sequence[HipeDocument], system: Sequence[HipeDocument], column: str, tagset: Collection[str] | None
+    gold: Sequence[HipeDocument],
+    system: Sequence[HipeDocument],
+    column: str,
+    tagset: Collection[str] | None,
+    values: Callable[[Iterable[HipeDocument], str], set[str]] = column_types,
 ) -> set[str]:
     """The types the HIPE scorer scores in a column: the gold's, and with a tag set the system's within it too
-    (a predicted type outside both is dropped: neither spurious nor paired)."""
-    types = column_types(gold, column)
+    (a predicted type outside both is dropped: neither spurious nor paired); with `values=link_values`, the links
+    of a link column, filtered alike (`HipeScorer.link_tagset`). The tag set is read in upper case, as every tag."""
+    types = values(gold, column)
     if tagset is not None:
         allowed = {name.upper() for name in tagset}
-        types |= column_types(system, column) & allowed
+        types |= values(system, column) & allowed
     return types
 
 
@@ -257,6 +262,34 @@ def column_entities(
     return hipe_linked_mentions(document, column, mentions, n_best, keep, response, scorer.link_s_starts)
 
 
+# The tag column whose mentions bound each link column's entities (the HIPE scorer's NEL evaluation).
+MENTIONS = {"NEL-LIT": "NE-COARSE-LIT", "NEL-METO": "NE-COARSE-METO"}
+
+
+def link_column(column: str) -> str:
+    """The column scored for entity links: the link column NEL-LIT for the default NE-COARSE-LIT, else as named."""
+    return "NEL-LIT" if column == "NE-COARSE-LIT" else column
+
+
+def document_entities(
+    reference: HipeDocument,
+    prediction: HipeDocument,
+    keep: Sequence[bool] | None,
+    *,
+    column: str,
+    scorer: HipeScorer,
+    types: Collection[str] | None = None,
+    n_best: int | None = None,
+    mentions: str | None = None,
+) -> tuple[list[Span], list[tuple[Span, tuple[str, ...]]]]:
+    """A gold document's entities in `column` and its response's, each with the links it offers, as `scorer`
+    decodes them (`column_entities`): the gold's link is its first (a reference has one), and a mention of the gold
+    is never split where its link changes. What `hipe_table` pairs and `hipe_inputs` gives `compute_semeval`."""
+    read = partial(column_entities, column=column, keep=keep, scorer=scorer, types=types, mentions=mentions)
+    references = [span for span, _ in read(reference, n_best=None if n_best is None else 1, response=False)]
+    return references, read(prediction, n_best=n_best)
+
+
 def check_related(related: Any) -> None:
     """A relaxed setting's mapping given by a caller (`read_link_alternatives` reads one), or None: a `ValueError`
     where it is no dict of a link to a collection of links (a list raised AttributeError: no attribute 'get')."""
@@ -272,12 +305,7 @@ def read_link_alternatives(path: str | os.PathLike[str]) -> dict[str, frozenset[
     main Wikidata entity and its historically related ones, tab-separated, as QIDs or Wikidata addresses (`#N/A`
     empty); each main QID's set holds itself and its related ones."""
     mapping: dict[str, set[str]] = {}
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            lines = handle.readlines()
-    except UnicodeDecodeError:
-        raise undecodable(os.fspath(path)) from None
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(read_lines(path), 1):
         cells = [cell.strip() for cell in line.split("\t")]
         cells = [cell.rsplit("/", 1)[-1].upper() for cell in cells if cell and cell != "#N/A"]
         if number == 1 or not cells:

@@ -8,7 +8,7 @@ import codecs
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -26,10 +26,10 @@ class ConllError(ValueError):
         super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
 
 
-def print_error(error: Exception) -> int:
-    """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``)
-    and its exit status, 2."""
-    print(f"{error}" if isinstance(error, ConllError) else f"error: {error}", file=sys.stderr)
+def print_error(error: Exception, where: str = "") -> int:
+    """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;
+    `where` follows it: the file and line of the sentence it names) and its exit status, 2."""
+    print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{where}", file=sys.stderr)
     return 2
 
 
@@ -308,8 +308,27 @@ def decoded(raw: bytes, source: str, first_line: int = 1) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = first_line + raw.count(b"\n", 0, error.start)
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        line, column = line_and_column(raw, error.start, first_line)
         raise ConllError(
             source, line, f"byte {raw[error.start]:#04x} at column {column} is not UTF-8; expected UTF-8 text"
         ) from None
+
+
+def line_and_column(content: str | bytes, position: int, first_line: int = 1) -> tuple[int, int]:
+    """The line (counted from `first_line`) and the 1-based column of `position` in a file's `content` (its text,
+    or its bytes where they are not text): where a reader names a byte that does not decode, or a character where
+    two files' texts differ."""
+    if isinstance(content, bytes):
+        before, line_start = content.count(b"\n", 0, position), content.rfind(b"\n", 0, position) + 1
+    else:
+        before, line_start = content.count("\n", 0, position), content.rfind("\n", 0, position) + 1
+    return first_line + before, position - line_start + 1
+
+
+def first_difference(found: Sequence[Any], expected: Sequence[Any]) -> int:
+    """The index of the first item where `found` parts from `expected` (the shorter one's length where one is
+    the other's start, or where they are equal): where two files that must hold the same text or tokens differ."""
+    return next(
+        (index for index, (item, other) in enumerate(zip(found, expected)) if item != other),
+        min(len(found), len(expected)),
+    )

@@ -94,10 +94,7 @@ def print_comparison(systems: Systems, options: Options, resamples: int, args: a
         print_json(results)
         return
     name_a, name_b = args.compare
-    print(
-        f"compared {name_a} (A) and {name_b} (B): {systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, "
-        f"{tally_a.counts('strict').possible} reference entities ({', '.join(_scheme_and_mode(args, options))})"
-    )
+    print(f"compared {name_a} (A) and {name_b} (B): {_systems_read(systems, args, options)}")
     print(
         f"B - A: {options.confidence_level:.0%} paired bootstrap interval (BCa) and two-sided approximate "
         f"randomization p-value, {resamples} resamples, seed {options.seed}"
@@ -134,10 +131,7 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
     if args.json:
         print_json(results)
         return
-    read = (
-        f"{systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, {tallies[0].counts('strict').possible} "
-        f"reference entities ({', '.join(_scheme_and_mode(args, options))})"
-    )
+    read = _systems_read(systems, args, options)
     unit = f"{systems.documents} documents (-DOCSTART- lines)" if args.by_document else f"{systems.sentences} sentences"
     if not args.runs_b:
         print(f"{runs_a} runs: {read}")
@@ -166,6 +160,16 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
         }
         print(format_comparison({**results, **renamed}, options.beta))
     sys.stdout.flush()
+
+
+def _systems_read(systems: Systems, args: argparse.Namespace, options: Options) -> str:
+    """What --compare and --runs read: the first file's sentences, tokens and reference entities (every file's
+    are the same), and the scheme and mode."""
+    possible = (systems.counts[0].tally or Tally()).counts("strict").possible
+    return (
+        f"{systems.sentences} sentences, {_tokens(systems.counts[0])} tokens, {possible} reference entities "
+        f"({', '.join(_scheme_and_mode(args, options))})"
+    )
 
 
 def _scheme_and_mode(args: argparse.Namespace, options: Options) -> list[str]:
