@@ -157,6 +157,7 @@ def test_the_worked_example_as_strings_reproduces_the_table() -> None:
         ([[("X", "a"), (0, 1, "X")]], [[]], ["a"], ("predictions", 0, 1), "never a mix"),
         ([[(0, 1, "X"), ("X", "a")]], [[("X", "a")]], ["a"], ("predictions", 0, 1), "never a mix"),
         ([[]], [[("X", "b")]], ["a"], ("references", 0, 0), "does not occur"),
+        ([[]], [[("Ada", "PER")]], ["Ada met"], ("references", 0, 0), "is (type, text): pass ('PER', 'Ada')"),
         (
             [[]],
             [[("X", "a"), ("X", "a")]],
@@ -178,6 +179,7 @@ def test_the_worked_example_as_strings_reproduces_the_table() -> None:
         "side-mixes-strings-and-spans",
         "spans-side-mixes",
         "reference-not-in-text",
+        "reference-as-text-then-type",
         "reference-listed-too-often",
         "dict-without-text-or-offsets",
         "blank-once-normalised",
