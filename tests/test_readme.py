@@ -219,3 +219,16 @@ def test_the_large_corpora_scripts_run_as_they_are(engine: str, tmp_path: Path) 
     options = {"scheme": "IOB2", "bootstrap": 1000, "per_type": True}
     expected = compute_semeval(predictions=CORPUS_PREDICTIONS, references=CORPUS_REFERENCES, **options)
     assert json.loads(done.stdout.strip().splitlines()[-1]) == json.loads(json.dumps(expected))
+
+
+def test_the_conlleval_example_prints_what_the_page_shows() -> None:
+    # docs/command-line.md shows a file and what `ner-semeval --conlleval < output.txt` prints for it.
+    page = (DOCS / "command-line.md").read_text(encoding="utf-8")
+    shown = _code_block_after("<!-- conlleval-example -->", page, "docs/command-line.md")
+    head, printed = shown.split("$ ner-semeval --conlleval < output.txt\n")
+    assert head.startswith("$ cat output.txt\n")
+    file_text = head.removeprefix("$ cat output.txt\n")
+    done = subprocess.run(
+        [sys.executable, "ner_semeval.py", "--conlleval"], cwd=REPO, input=file_text, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (0, printed)
