@@ -232,3 +232,40 @@ def test_the_conlleval_example_prints_what_the_page_shows() -> None:
         [sys.executable, "ner_semeval.py", "--conlleval"], cwd=REPO, input=file_text, capture_output=True, text=True
     )
     assert (done.returncode, done.stdout) == (0, printed)
+
+
+@pytest.mark.slow  # starts the Space's server (gradio's import alone takes seconds)
+def test_the_space_client_snippet_prints_what_its_comments_say(tmp_path: Path) -> None:
+    # docs/space.md shows how to call /evaluate and /compare with gradio_client: run it against `python app.py`
+    # started as the page says (on another port), from the clone's folder, and hold each print to its comment.
+    import socket
+    import time
+
+    pytest.importorskip("gradio_client")
+    page = (DOCS / "space.md").read_text(encoding="utf-8")
+    snippet = _code_block_after("<!-- client-snippet -->", page, "docs/space.md")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/"
+    assert snippet.count('"http://127.0.0.1:7860/"') == 1
+    env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+    server = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None, "app.py ended before it served"
+            time.sleep(0.2)
+        (tmp_path / "snippet.py").write_text(snippet.replace("http://127.0.0.1:7860/", url), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, str(tmp_path / "snippet.py")], cwd=REPO, capture_output=True, text=True, timeout=300
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    comments = [line.split("  # ", 1)[1] for line in snippet.splitlines() if line.startswith("print(")]
+    printed = [line for line in done.stdout.splitlines() if not line.startswith("Loaded as API: ")]  # the client's
+    assert printed == comments
