@@ -302,10 +302,10 @@ def as_span(entity: Any) -> Span:
         return as_fragment_span(entity)
     elif isinstance(entity, Mapping):
         missing = [key for key in ("start", "end") if key not in entity]
-        if missing:
-            raise InvalidInputError(
-                f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}; expected {_SPAN_FORMS}"
-            )
+        if missing:  # neither offset: perhaps a string entity under other keys ({"label": ..., "string": ...})
+            strings = ", or with texts= a string entity {'type': ..., 'text': ...}" if len(missing) == 2 else ""
+            found = f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}"
+            raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{strings}")
         key = next((key for key in TYPE_KEYS if key in entity), None)
         if key is None:
             hint = ""
