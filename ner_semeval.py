@@ -200,10 +200,15 @@ class NerSemeval(StoredBatches, evaluate.Metric):
     """SemEval-2013 named-entity scores; options given here are the defaults of every `compute`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        options = {name: kwargs.pop(name) for name in list(kwargs) if name in OPTION_NAMES}
-        Options.of(**options)  # a bad option fails at load time, not at the first compute
+        # evaluate.load hands its unknown keywords here and EvaluationModule drops them: a misspelt option
+        # (`bootstraps=1000`) would be silently lost, so what is no parameter of evaluate's is checked as an option.
+        import inspect  # here, not at the top: the command line (`python ner_semeval.py FILE`) never needs it
+
+        own = inspect.signature(evaluate.EvaluationModule.__init__).parameters
+        given = {name: kwargs.pop(name) for name in list(kwargs) if name in OPTION_NAMES or name not in own}
+        Options.of(**given)  # a bad or unknown option fails at load time, not at the first compute
         super().__init__(*args, **kwargs)
-        self.options = options
+        self.options = given
         self._start_storing()
 
     def _info(self) -> evaluate.MetricInfo:

@@ -150,8 +150,11 @@ def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
             digits = isinstance(key, str) and re.fullmatch(r"-?[0-9]+", key)
             if (not digits and not is_id(key)) or (digits and len(key) > 4_000):  # (int() refuses so many digits)
                 found = f"{shown(key, 20)}, of {len(key.lstrip('-')):,} digits" if digits else shown(key)
+                # {"O": 0, "B-PER": 1}: model.config.label2id, the other of the config's two maps
+                flipped = not digits and isinstance(key, str) and is_id(tag)
                 raise ValueError(
                     f"label_list keys must be integer ids (or their strings, as in a JSON config), found {found}"
+                    + ("; this is tag -> id (label2id): pass model.config.id2label" if flipped else "")
                 )
             label_id = int(key)
             if label_id in keys:

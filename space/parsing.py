@@ -110,6 +110,22 @@ class _Numbered:
             yield line
 
 
+# A file of another format is named by the readers with the command line's flag that reads it; the page's words
+# name its task instead, or the command where the page reads no such file.
+_PAGE_WORDS = {
+    "(JSON lines: --spans)": f'(JSON lines: choose "{texts.SPANS}")',
+    "(CoNLL columns: leave out --spans)": f'(CoNLL columns: choose "{texts.ONE_SYSTEM}")',
+    "--label-studio": "python ner_semeval.py --label-studio",
+    "--hipe GOLD SYSTEM": "python ner_semeval.py --hipe GOLD SYSTEM",
+}
+
+
+def _page_words(problem: str) -> str:
+    for flag, words in _PAGE_WORDS.items():
+        problem = problem.replace(flag, words)
+    return problem
+
+
 def _read(
     read: Iterable[Item], lines: _Numbered, first_line: Callable[[Item], int], noun: str, command: str
 ) -> list[Item]:
@@ -128,7 +144,7 @@ def _read(
                 )
             items.append(item)
     except nerscore.ConllError as error:
-        raise InputProblem(f"Line {error.line}: {error.problem}.") from None
+        raise InputProblem(f"Line {error.line}: {_page_words(error.problem)}.") from None
     except InputProblem:
         raise
     except ValueError as error:

@@ -348,6 +348,46 @@ def test_unknown_scheme_and_mode_are_messages():
     assert "unknown mode 'loose'" in answers.evaluate_text("a O O\n", "IOB2", "loose")[0]
 
 
+@pytest.mark.parametrize(
+    ("parse", "text", "says"),
+    [
+        pytest.param(
+            "parse_conll",
+            '{"text": "a", "references": [], "predictions": []}\n',
+            '(JSON lines: choose "Spans (JSON lines)")',
+            id="json-lines-as-tags",
+        ),
+        pytest.param(
+            "parse_spans", "Ada B-PER B-PER\n", '(CoNLL columns: choose "Evaluate one system")', id="tags-as-spans"
+        ),
+        pytest.param(
+            "parse_conll",
+            '[\n  {"id": 1}\n]\n',
+            "(a Label Studio export: python ner_semeval.py --label-studio)",
+            id="export-as-tags",
+        ),
+        pytest.param(
+            "parse_spans",
+            '[\n  {"id": 1}\n]\n',
+            "JSON list: python ner_semeval.py --label-studio FILE.json)",
+            id="export-as-spans",
+        ),
+        pytest.param(
+            "parse_conll",
+            "TOKEN NE-COARSE-LIT MISC\n",
+            "(HIPE's TSV: python ner_semeval.py --hipe GOLD SYSTEM)",
+            id="hipe-as-tags",
+        ),
+    ],
+)
+def test_another_format_is_named_in_the_pages_words(parse: str, text: str, says: str):
+    # The readers name the command line's flag (issue 31); the page names its own task, or the whole command.
+    with pytest.raises(parsing.InputProblem) as raised:
+        getattr(parsing, parse)(text)
+    assert says in str(raised.value), raised.value
+    assert " --spans" not in str(raised.value)
+
+
 def test_input_over_one_megabyte_is_refused_with_a_message():
     text = "token O O\n" * (caps.MAX_BYTES // 10 + 1)
     with pytest.raises(parsing.InputProblem, match=r"holds 1,000,010 bytes; the page evaluates at most 1,000,000"):

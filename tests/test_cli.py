@@ -344,6 +344,76 @@ def test_a_json_lines_file_without_spans_says_so(tmp_path: Path, capsys: pytest.
     assert main([str(write(tmp_path / "brace.conll", "{ B-PER B-PER\n"))]) == 0
 
 
+# Another format given where the command line reads CoNLL, or CoNLL given to --spans (issue 31, a newcomer's slips):
+# the message names the flag that reads it.
+SPANS_EXPECTED = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
+EXPORT = "(a Label Studio export, a JSON list: --label-studio FILE.json)"
+OTHER_FORMATS = [
+    pytest.param(
+        [],
+        "export.json",
+        '[\n  {"id": 1}\n]\n',
+        ":1: found a JSON list, not CoNLL columns (a Label Studio export: --label-studio); expected at least 3",
+        id="label-studio-export-as-conll",
+    ),
+    pytest.param(
+        [],
+        "one-line.json",
+        '[{"id": 1, "data": {"text": "a b"}}]\n',
+        ":1: found a JSON list, not CoNLL columns (a Label Studio export: --label-studio)",
+        id="one-line-export-as-conll",
+    ),
+    pytest.param(
+        [],
+        "gold.tsv",
+        "TOKEN\tNE-COARSE-LIT\tNE-COARSE-METO\tMISC\nMr\tB-pers\tO\t_\n",
+        ":1: found HIPE's header line, not CoNLL columns (HIPE's TSV: --hipe GOLD SYSTEM)",
+        id="hipe-tsv-as-conll",
+    ),
+    pytest.param(
+        ["--spans"],
+        "tags.conll",
+        "Ada B-PER B-PER\n",
+        f":1: not JSON (Expecting value, column 1); {SPANS_EXPECTED} (CoNLL columns: leave out --spans)",
+        id="conll-to-spans",
+    ),
+    pytest.param(
+        ["--spans"],
+        "export.json",
+        '[\n  {"id": 1}\n]\n',
+        f":1: not JSON (Expecting value, column 1); {SPANS_EXPECTED} {EXPORT}",
+        id="export-to-spans",
+    ),
+    pytest.param(
+        ["--spans"],
+        "export.json",
+        '[{"id": 1}]\n',
+        f":1: found a JSON list; {SPANS_EXPECTED} {EXPORT}",
+        id="one-line-export-to-spans",
+    ),
+]
+
+
+@pytest.mark.parametrize(("flags", "name", "text", "says"), OTHER_FORMATS)
+def test_a_file_of_another_format_names_the_flag_that_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], name: str, text: str, says: str
+) -> None:
+    path = write(tmp_path / name, text)
+    assert main([*flags, str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"{path}{says}"), error
+
+
+def test_a_folder_given_as_a_file_names_brat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("error: [Errno 21] Is a directory") and error.rstrip().endswith(
+        "(a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+    ), error
+    # A token line that starts like those formats is a token line.
+    assert main([str(write(tmp_path / "tokens.conll", "[ B-PER B-PER\nTOKEN O O\n"))]) == 0
+
+
 def test_the_scheme_hint_speaks_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path / "iobes.conll", "a S-PER S-PER\n")
     assert main([str(path)]) == 2

@@ -19,6 +19,12 @@ TAGS = [["B-PER", "O"], ["O", "B-LOC"], ["O", "O"]]
     ("given", "match"),
     [
         pytest.param({"texts": ["a", "b"]}, "texts: found 2 values for 3 sentences", id="too-few"),
+        pytest.param(  # what the column is, said once (it read "(a label of each sentence (the `group` slice))")
+            {"groups": ["g"]},
+            r"groups: found 1 values for 3 sentences; expected one per sentence, a label of each sentence \(the "
+            r"`group` slice\)$",
+            id="too-few-groups",
+        ),
         pytest.param({"texts": "abc"}, "texts: found 'abc'; expected the text", id="a-string-not-a-list"),
         pytest.param({"texts": ["a", 1, "c"]}, "texts, sentence 1: found 1; expected", id="a-number-as-text"),
         pytest.param({"tokens": [["a"], "b", ["c"]]}, "tokens, sentence 1: found 'b'", id="tokens-as-a-string"),

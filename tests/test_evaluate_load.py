@@ -47,6 +47,28 @@ def test_load_time_options_are_checked(load_metric) -> None:
         load_metric(scheme="IOB3")
 
 
+@pytest.mark.parametrize(
+    ("given", "match"),
+    [
+        # evaluate.load hands unknown keywords on and evaluate's module drops them: a typo lost its option silently.
+        pytest.param(
+            {"bootstraps": 1000},
+            r"unknown option\(s\) \['bootstraps'\]; 'bootstraps': did you mean bootstrap\?",
+            id="misspelt",
+        ),
+        pytest.param({"predictions": [["O"]]}, r"'predictions': did you mean compute\(predictions=", id="an-input"),
+    ],
+)
+def test_load_time_unknown_keywords_are_refused(load_metric, given: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        load_metric(**given)
+
+
+def test_load_time_evaluate_keywords_still_reach_evaluate(load_metric, tmp_path) -> None:
+    metric = load_metric(cache_dir=str(tmp_path), keep_in_memory=True, seed=3)
+    assert (metric.keep_in_memory, metric.options) == (True, {"seed": 3})
+
+
 def test_load_time_label_list_overridden_per_call(load_metric) -> None:
     metric = load_metric(label_list=ID_LABELS)
     result = metric.compute(predictions=[[1, 2, 0]], references=[[1, 2, 0]], per_type=True)

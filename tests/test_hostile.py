@@ -140,6 +140,16 @@ BAD_OPTIONS = [
     pytest.param({"mode": "loose"}, r"unknown mode 'loose'; expected one of lenient, strict", id="mode"),
     pytest.param({"scheme": "IOB3"}, r"unknown scheme 'IOB3'", id="scheme"),
     pytest.param({"schema": "IOB2"}, r"unknown option\(s\) \['schema'\]", id="unknown-option"),
+    # A newcomer's slips (issue 31): the option meant, or the input, is named.
+    pytest.param({"per_types": True}, r"'per_types': did you mean per_type\?", id="option-misspelt"),
+    pytest.param({"text": ["a"]}, r"'text': did you mean texts= \(an input", id="input-singular"),
+    pytest.param({"id2label": {0: "O"}}, r"'id2label': did you mean label_list", id="peer-name-id2label"),
+    pytest.param({"colour": "red"}, r"\['colour'\]; expected some of", id="unknown-option-nothing-close"),
+    pytest.param(
+        {"label_list": {"O": 0, "B-PER": 1}},
+        r"found 'O'; this is tag -> id \(label2id\): pass model.config.id2label",
+        id="label-list-label2id",
+    ),
 ]
 
 

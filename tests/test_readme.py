@@ -4,6 +4,7 @@ output, its commands are CI's, it keeps evaluate's template and its links lead s
 from __future__ import annotations
 
 import doctest
+import os
 import re
 import subprocess
 import sys
@@ -181,3 +182,90 @@ def test_trainer_snippets_are_what_the_trainer_test_runs() -> None:
     regions = [code_lines(region) for region in _marked_regions(REPO / "tests" / "test_trainer.py")]
     for snippet in snippets:
         assert code_lines(snippet) in regions, snippet
+
+
+CORPUS_REFERENCES = [["B-PER", "I-PER", "O"], ["B-LOC", "O", "O"], ["O", "B-ORG", "I-ORG"]] * 40
+CORPUS_PREDICTIONS = [["B-PER", "I-PER", "O"], ["B-ORG", "O", "O"], ["O", "B-ORG", "O"]] * 40
+
+
+@pytest.mark.slow  # each starts processes: datasets' map, a local Dask cluster
+@pytest.mark.parametrize("engine", ["datasets", "dask.distributed"])
+def test_the_large_corpora_scripts_run_as_they_are(engine: str, tmp_path: Path) -> None:
+    # docs/large-corpora.md says its two scripts run as they are from a folder holding outputs/*.jsonl: run each,
+    # copied from the page, in such a folder, and compare its result with one compute_semeval of the same corpus.
+    import json
+
+    pytest.importorskip(engine)
+    from nerscore import compute_semeval
+
+    page = (DOCS / "large-corpora.md").read_text(encoding="utf-8")
+    scripts = re.findall(r"<!-- corpus-script -->\s*```python\n(.*?)```", page, flags=re.S)
+    assert len(scripts) == 2
+    script = next(script for script in scripts if f"from {engine} import" in script or f"import {engine}\n" in script)
+    (tmp_path / "outputs").mkdir()
+    pairs = list(zip(CORPUS_PREDICTIONS, CORPUS_REFERENCES))
+    for part in range(3):  # three files, as a sharded output is
+        lines = [json.dumps({"predictions": p, "references": r}) for p, r in pairs[part * 40 : (part + 1) * 40]]
+        (tmp_path / "outputs" / f"part{part}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # The script's last line is in its `if __name__ == "__main__":` block (or a `with` inside it): print there.
+    indent = re.match(r"\s*", script.rstrip().splitlines()[-1]).group(0)
+    printed = f"{script}{indent}print(__import__('json').dumps(result))\n"
+    (tmp_path / "script.py").write_text(printed, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_DATASETS_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf")}
+    done = subprocess.run(
+        [sys.executable, "script.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    options = {"scheme": "IOB2", "bootstrap": 1000, "per_type": True}
+    expected = compute_semeval(predictions=CORPUS_PREDICTIONS, references=CORPUS_REFERENCES, **options)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == json.loads(json.dumps(expected))
+
+
+def test_the_conlleval_example_prints_what_the_page_shows() -> None:
+    # docs/command-line.md shows a file and what `ner-semeval --conlleval < output.txt` prints for it.
+    page = (DOCS / "command-line.md").read_text(encoding="utf-8")
+    shown = _code_block_after("<!-- conlleval-example -->", page, "docs/command-line.md")
+    head, printed = shown.split("$ ner-semeval --conlleval < output.txt\n")
+    assert head.startswith("$ cat output.txt\n")
+    file_text = head.removeprefix("$ cat output.txt\n")
+    done = subprocess.run(
+        [sys.executable, "ner_semeval.py", "--conlleval"], cwd=REPO, input=file_text, capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout) == (0, printed)
+
+
+@pytest.mark.slow  # starts the Space's server (gradio's import alone takes seconds)
+def test_the_space_client_snippet_prints_what_its_comments_say(tmp_path: Path) -> None:
+    # docs/space.md shows how to call /evaluate and /compare with gradio_client: run it against `python app.py`
+    # started as the page says (on another port), from the clone's folder, and hold each print to its comment.
+    import socket
+    import time
+
+    pytest.importorskip("gradio_client")
+    page = (DOCS / "space.md").read_text(encoding="utf-8")
+    snippet = _code_block_after("<!-- client-snippet -->", page, "docs/space.md")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/"
+    assert snippet.count('"http://127.0.0.1:7860/"') == 1
+    env = {**os.environ, "GRADIO_SERVER_PORT": str(port), "GRADIO_ANALYTICS_ENABLED": "False"}
+    server = subprocess.Popen([sys.executable, "app.py"], cwd=REPO, env=env, stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            with socket.socket() as attempt:
+                if attempt.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None, "app.py ended before it served"
+            time.sleep(0.2)
+        (tmp_path / "snippet.py").write_text(snippet.replace("http://127.0.0.1:7860/", url), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, str(tmp_path / "snippet.py")], cwd=REPO, capture_output=True, text=True, timeout=300
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    assert done.returncode == 0, done.stderr[-3000:]
+    comments = [line.split("  # ", 1)[1] for line in snippet.splitlines() if line.startswith("print(")]
+    printed = [line for line in done.stdout.splitlines() if not line.startswith("Loaded as API: ")]  # the client's
+    assert printed == comments

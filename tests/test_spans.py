@@ -469,6 +469,14 @@ SPAN_ERRORS = [
     pytest.param(
         [[(0, 1, PER)]], [[], []], {}, r"^predictions hold 1 sentences and references 2", id="sentence-counts-differ"
     ),
+    pytest.param(
+        [[(PER, 0, 3)]],
+        [[]],
+        {},
+        r"^predictions, sentence 0, entity 0: start is 'PER' \(str\); .* \(a tuple is \(start, end, type\): "
+        r"pass \(0, 3, 'PER'\)\)$",
+        id="type-first-tuple",
+    ),
     pytest.param([[(0, 1, PER)]], [[]], {"scheme": "IOBES"}, r"^scheme given with span input", id="scheme"),
     pytest.param([[(0, 1, PER)]], [[]], {"mode": "strict"}, r"^mode given with span input", id="mode"),
     pytest.param(

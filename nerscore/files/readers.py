@@ -29,7 +29,10 @@ class ConllError(ValueError):
 def print_error(error: Exception, where: str = "") -> int:
     """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;
     `where` follows it: the file and line of the sentence it names) and its exit status, 2."""
-    print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{where}", file=sys.stderr)
+    # A folder where a file was expected: the folders the command line reads are BRAT's, two of them.
+    folder = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+    hint = folder if isinstance(error, IsADirectoryError) else ""
+    print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{hint}{where}", file=sys.stderr)
     return 2
 
 
@@ -142,9 +145,8 @@ def conll_rows(
     document, first = 0, True
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line_text(line, source, number).split()
-        if first and tag_columns and columns and columns[0].startswith("{") and _is_json_object(line):
-            # A JSON lines file of spans given as CoNLL: its words were read as columns, its last as a tag.
-            problem = "found a JSON object, not CoNLL columns (JSON lines: --spans)"
+        if first and tag_columns and columns and (problem := _other_format(columns, line)):
+            # Another format given as CoNLL: its words would be read as columns, its last as a tag.
             raise ConllError(source, number, f"{problem}; {expected}")
         first = first and not columns
         if not columns or columns[0] == "-DOCSTART-":
@@ -162,11 +164,22 @@ def conll_rows(
         numbers.append(number)
 
 
-def _is_json_object(line: str) -> bool:
-    import json  # here, as in json_line_records: only a first line that starts with "{" reads it
+def _other_format(columns: list[str], line: str) -> str:
+    """What a file's first line says it is when it is another format the command line reads, else ''."""
+    if columns[0].startswith("{") and _is_json(line, dict):
+        return "found a JSON object, not CoNLL columns (JSON lines: --spans)"
+    if columns == ["["] or (columns[0].startswith("[") and _is_json(line, list)):
+        return "found a JSON list, not CoNLL columns (a Label Studio export: --label-studio)"
+    if columns[0] == "TOKEN" and any(name.startswith(("NE-", "NEL-")) for name in columns[1:]):
+        return "found HIPE's header line, not CoNLL columns (HIPE's TSV: --hipe GOLD SYSTEM)"
+    return ""
+
+
+def _is_json(line: str, kind: type) -> bool:
+    import json  # here, as in json_line_records: only a first line that starts with "{" or "[" reads it
 
     try:
-        return isinstance(json.loads(line), dict)
+        return isinstance(json.loads(line), kind)
     except (ValueError, RecursionError):
         return False
 
@@ -188,7 +201,9 @@ class SpanDocument(NamedTuple):
     document: Any = None
 
 
-def json_line_records(lines: Iterable[str], source: str, expected: str) -> Iterator[tuple[int, str, Any]]:
+def json_line_records(
+    lines: Iterable[str], source: str, expected: str, hint: Callable[[str], str] | None = None
+) -> Iterator[tuple[int, str, Any]]:
     """Each non-blank line of a JSON lines file, numbered from 1, with its JSON value, read lazily: a line that is
     not JSON is a `ConllError` (`json_error`) naming `source` and the line (`expected`: what the file should
     hold). The one reader of every JSON lines layout: `--spans`, doccano's exports, annotators' spans."""
@@ -200,7 +215,7 @@ def json_line_records(lines: Iterable[str], source: str, expected: str) -> Itera
         try:
             record = json.loads(line)
         except (ValueError, RecursionError) as error:
-            raise json_error(error, source, number, expected) from None
+            raise json_error(error, source, number, expected + (hint(line) if hint else "")) from None
         yield number, line, record
 
 
@@ -231,11 +246,13 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     `references` and `predictions` (each a list of entities) and optionally `text`; blank lines are skipped. A
     malformed line is a `ConllError` naming `source` and the line."""
     expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
-    for number, line, record in json_line_records(checked_lines(lines, "read_span_lines"), source, expected):
+    records = json_line_records(checked_lines(lines, "read_span_lines"), source, expected, _not_span_lines)
+    for number, line, record in records:
         if (surrogate := _lone_surrogate(line, record)) is not None:
             raise ConllError(source, number, surrogate)
         if not isinstance(record, dict):
-            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}")
+            export = _not_span_lines("[") if isinstance(record, list) else ""
+            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}{export}")
         for key in ("references", "predictions"):
             if not isinstance(record.get(key), list):
                 found = "no" if key not in record else f"a JSON {type(record[key]).__name__} for"
@@ -249,6 +266,16 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
                 source, number, f"found a JSON {type(document).__name__} for 'document'; expected a string or a number"
             )
         yield SpanDocument(number, text, record["references"], record["predictions"], document)
+
+
+def _not_span_lines(line: str) -> str:
+    """What a line that is not JSON says the file is, when the command line reads it otherwise, else ''."""
+    columns = line.split()
+    if columns and columns[0] in ("[", "[{"):
+        return " (a Label Studio export, a JSON list: --label-studio FILE.json)"
+    if len(columns) >= 3 and columns[0][0] not in "{[":
+        return " (CoNLL columns: leave out --spans)"
+    return ""
 
 
 # A JSON escape of a UTF-16 surrogate (\ud800 to \udfff): a pair of them is one character, half a pair none.

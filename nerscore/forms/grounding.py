@@ -115,10 +115,14 @@ def ground_references(
                 if times
                 else "does not occur in the sentence's text"
             )
+            # ("Ada", "PER"): (text, type), where string entities are (type, text) as eval4ner writes them (§1b)
+            type_needle = needle_of(entity_type, normalize)
+            swapped = not times and bool(type_needle) and haystack.text.find(type_needle) >= 0
             raise InvalidInputError(
                 f"the text {shown(text)} {found_times}; expected every reference "
                 "string to occur in the text once for each time it is listed (two references on one occurrence "
-                "need spans)",
+                "need spans)"
+                + (f"; a string entity is (type, text): pass {shown((text, entity_type))}" if swapped else ""),
                 side,
                 sentence,
                 entity=index,

@@ -302,10 +302,10 @@ def as_span(entity: Any) -> Span:
         return as_fragment_span(entity)
     elif isinstance(entity, Mapping):
         missing = [key for key in ("start", "end") if key not in entity]
-        if missing:
-            raise InvalidInputError(
-                f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}; expected {_SPAN_FORMS}"
-            )
+        if missing:  # neither offset: perhaps a string entity under other keys ({"label": ..., "string": ...})
+            strings = ", or with texts= a string entity {'type': ..., 'text': ...}" if len(missing) == 2 else ""
+            found = f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}"
+            raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{strings}")
         key = next((key for key in TYPE_KEYS if key in entity), None)
         if key is None:
             hint = ""
@@ -326,10 +326,8 @@ def as_span(entity: Any) -> Span:
                 if len(entity) > 3 and looks_like_entity(entity)
                 else ""
             )
-            raise InvalidInputError(
-                f"found {shown(entity)}, a {type(entity).__name__} of {len(entity)} items; expected {_SPAN_FORMS}"
-                f"{extra}"
-            )
+            found = f"found {shown(entity)}, a {type(entity).__name__} of {len(entity)} items"
+            raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{extra}")
         start, end, entity_type = entity
     else:
         raise InvalidInputError(
@@ -338,8 +336,10 @@ def as_span(entity: Any) -> Span:
         )
     for name, value in (("start", start), ("end", end)):
         if not is_id(value):
-            raise InvalidInputError(
+            order = isinstance(entity, (tuple, list)) and isinstance(start, str) and is_id(end) and is_id(entity_type)
+            raise InvalidInputError(  # ("PER", 0, 3): the type first, as some exports write it
                 f"{name} is {shown(value)} ({type(value).__name__}); expected a non-negative integer offset"
+                + (f" (a tuple is (start, end, type): pass {shown((end, entity_type, start))})" if order else "")
             )
         if value < 0:
             raise InvalidInputError(f"{name} is {shown(int(value))}; expected a non-negative integer offset")

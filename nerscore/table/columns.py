@@ -344,7 +344,7 @@ def _checked(column: Column, values: Any, sentences: int) -> tuple[tuple, bool]:
     values = list(values)
     if len(values) != sentences:
         raise InvalidInputError(
-            f"found {len(values)} values for {sentences} sentences; expected one per sentence ({column.doc})",
+            f"found {len(values)} values for {sentences} sentences; expected one per sentence, {column.doc}",
             column.name,
         )
     types = set(map(type, values)) if column.plain else set()
