@@ -378,6 +378,22 @@ def test_an_empty_batch_adds_no_token_accuracy_to_spans(empty: list) -> None:
     assert Accumulator().update(predictions=empty, references=empty).result()["token_accuracy"] == 0.0
 
 
+@pytest.mark.parametrize("slices", [["group"], ["sentence_length"]])
+def test_an_empty_batch_adds_no_token_accuracy_to_the_buckets_of_spans(slices: list[str]) -> None:
+    # The red team's (redteam5): the totals dropped an empty batch's tokens beside spans, the buckets kept them, so
+    # batches gave each bucket a `token_accuracy` of 1.0 that one call did not.
+    spans, columns = [[], [(0, 1, "PER")]], {"groups": ["a", "a"], "tokens": [[], ["w"]]}
+    expected = compute_semeval(predictions=spans, references=spans, slices=slices, **columns)
+    batches = Accumulator.of(slices=slices)
+    for sentence in (0, 1):
+        one = {name: values[sentence : sentence + 1] for name, values in columns.items()}
+        batches = batches.update(
+            predictions=spans[sentence : sentence + 1], references=spans[sentence : sentence + 1], **one
+        )
+    assert batches.result() == expected
+    assert all("token_accuracy" not in bucket for buckets in expected["slices"].values() for bucket in buckets.values())
+
+
 @pytest.mark.parametrize("options", [{"per_type": True}, "IOB2", 5], ids=["a-dict", "a-string", "a-number"])
 def test_result_under_options_that_are_no_options_is_refused(options) -> None:
     # AttributeError ("'dict' object has no attribute 'diagnostics'") before.
