@@ -286,6 +286,8 @@ class Accumulator:
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
+        if other.ordered != self.ordered:  # (the sentences of one side were lost from `in_order`, or "documents")
+            raise ValueError("found an accumulator with ordered=True and one without; expected the same on both sides")
         if self.tally is None:
             return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:

@@ -16,7 +16,7 @@ import pytest
 from conftest import REPO
 
 import nerscore
-from nerscore import Accumulator, compute_semeval
+from nerscore import Accumulator, Options, compute_semeval
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 # Every option that adds to what is counted: intervals (per sentence, and per document), the rows, the slices,
@@ -244,6 +244,18 @@ def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> 
 def test_options_must_agree_to_add() -> None:
     with pytest.raises(ValueError, match="different options"):
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
+
+
+@pytest.mark.parametrize("bootstrap", [0, 10])
+@pytest.mark.parametrize("ordered_first", [True, False])
+def test_ordered_must_agree_to_add(bootstrap: int, ordered_first: bool) -> None:
+    # redteam5: without bootstrap the sum said ordered=True and held one side's sentences alone in `in_order`;
+    # with it, the refusal spoke of documents that neither side had.
+    options, batch = Options.of(bootstrap=bootstrap), {"predictions": [["B-PER"]], "references": [["B-PER"]]}
+    ordered = Accumulator(options, ordered=True).update(**batch)
+    unordered = Accumulator(options).update(**batch)
+    with pytest.raises(ValueError, match=r"^found an accumulator with ordered=True and one without"):
+        (ordered + unordered) if ordered_first else (unordered + ordered)
 
 
 @pytest.mark.parametrize("other", [None, 0, {"strict_f1": 1.0}])
