@@ -286,22 +286,16 @@ class Accumulator:
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         if other.options != self.options:
             raise ValueError("found accumulators of different options; expected the same options on both sides")
+        if other.ordered != self.ordered:  # (the sentences of one side were lost from `in_order`, or "documents")
+            raise ValueError("found an accumulator with ordered=True and one without; expected the same on both sides")
         if self.tally is None:
             return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:
             return self
-        # Tags of no token (as an empty batch reads) beside spans add nothing, no token_accuracy either
-        # (docs/scoring.md §7): batches give compute_semeval's result of them all.
-        if no_token(other.tally) and self.tally.tokens is None:
-            tally = self.tally
-        elif no_token(self.tally) and other.tally.tokens is None:
-            tally = other.tally
-        else:
-            tally = self.tally + other.tally
         return Accumulator(
             self.options,
             self.ordered,
-            tally,
+            self.tally + other.tally,  # tags of no token (an empty batch) beside spans add none (Tally.__add__)
             self.sentences + other.sentences,
             add_units(self.units, other.units),
             add_units(self.slice_runs, other.slice_runs),

@@ -55,7 +55,7 @@ def check_number(name: str, value: Any, expected: str, high: float) -> float:
         number = math.inf
     if not 0 <= number <= high or math.isinf(number):
         raise ValueError(f"{name} must be {expected}, found {shown(value)}")
-    return number
+    return number + 0.0  # -0.0 is 0.0 (beta=-0.0 named the keys f-0, zero_division=-0.0 gave -0.0 scores)
 
 
 def check_resamples(name: str, value: Any, low: int = 0) -> int:

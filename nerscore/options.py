@@ -135,7 +135,7 @@ def _value_flag(text: str) -> Any:
     try:
         with open(text, encoding="utf-8") as file:
             return json.load(file)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RecursionError) as error:  # (JSON nested too deep: RecursionError)
         raise _flag_error(
             f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: {error}"
         ) from None

@@ -224,7 +224,7 @@ class Tally:
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
         return Tally(
             _counts_added(self.cells, other.cells),
-            _added(self.tokens, other.tokens, operator.add, TokenCounts()),
+            _tokens_added(self, other),
             credit=_added(self.credit, other.credit, _counts_added, {}),
             value_cells=_added(self.value_cells, other.value_cells, _counts_added, {}),
             diagnostics=_added(self.diagnostics, other.diagnostics, operator.add, Diagnostics()),
@@ -275,6 +275,17 @@ class Tally:
 def _added(a: T | None, b: T | None, add: Callable[[T, T], T], zero: T) -> T | None:
     """Two tallies' optional field added (`zero` for the one without it); None where neither has it."""
     return None if a is None and b is None else add(zero if a is None else a, zero if b is None else b)
+
+
+def _tokens_added(a: Tally, b: Tally) -> TokenCounts | None:
+    """Two tallies' token counts added. Tags of no token (an empty batch, which reads as tags, or a slice's bucket
+    of it) beside spans counted (tokens None, some cells) add nothing: spans have no `token_accuracy`
+    (docs/scoring.md §7) however their sentences fall into batches, and a bucket's tallies add as the totals' do (a
+    bucket gained `token_accuracy`). `Tally()`, which counts nothing, is no batch of spans: it adds as zero."""
+    for spans, tags in ((a, b), (b, a)):
+        if spans.tokens is None and spans.cells and tags.tokens is not None and not tags.tokens.tokens:
+            return None
+    return _added(a.tokens, b.tokens, operator.add, TokenCounts())
 
 
 def _counts_added(a: Mapping[K, Any], b: Mapping[K, Any]) -> dict[K, Any]:

@@ -16,7 +16,7 @@ import pytest
 from conftest import REPO
 
 import nerscore
-from nerscore import Accumulator, compute_semeval
+from nerscore import Accumulator, Options, compute_semeval
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 # Every option that adds to what is counted: intervals (per sentence, and per document), the rows, the slices,
@@ -246,6 +246,18 @@ def test_options_must_agree_to_add() -> None:
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
 
 
+@pytest.mark.parametrize("bootstrap", [0, 10])
+@pytest.mark.parametrize("ordered_first", [True, False])
+def test_ordered_must_agree_to_add(bootstrap: int, ordered_first: bool) -> None:
+    # redteam5: without bootstrap the sum said ordered=True and held one side's sentences alone in `in_order`;
+    # with it, the refusal spoke of documents that neither side had.
+    options, batch = Options.of(bootstrap=bootstrap), {"predictions": [["B-PER"]], "references": [["B-PER"]]}
+    ordered = Accumulator(options, ordered=True).update(**batch)
+    unordered = Accumulator(options).update(**batch)
+    with pytest.raises(ValueError, match=r"^found an accumulator with ordered=True and one without"):
+        (ordered + unordered) if ordered_first else (unordered + ordered)
+
+
 @pytest.mark.parametrize("other", [None, 0, {"strict_f1": 1.0}])
 def test_only_an_accumulator_adds_to_an_accumulator(other: Any) -> None:
     # Python's own "unsupported operand" (the red team's: AttributeError "'NoneType' object has no attribute
@@ -376,6 +388,22 @@ def test_an_empty_batch_adds_no_token_accuracy_to_spans(empty: list) -> None:
     after = Accumulator().update(predictions=spans, references=spans).update(predictions=empty, references=empty)
     assert before.result() == after.result() == expected
     assert Accumulator().update(predictions=empty, references=empty).result()["token_accuracy"] == 0.0
+
+
+@pytest.mark.parametrize("slices", [["group"], ["sentence_length"]])
+def test_an_empty_batch_adds_no_token_accuracy_to_the_buckets_of_spans(slices: list[str]) -> None:
+    # The red team's (redteam5): the totals dropped an empty batch's tokens beside spans, the buckets kept them, so
+    # batches gave each bucket a `token_accuracy` of 1.0 that one call did not.
+    spans, columns = [[], [(0, 1, "PER")]], {"groups": ["a", "a"], "tokens": [[], ["w"]]}
+    expected = compute_semeval(predictions=spans, references=spans, slices=slices, **columns)
+    batches = Accumulator.of(slices=slices)
+    for sentence in (0, 1):
+        one = {name: values[sentence : sentence + 1] for name, values in columns.items()}
+        batches = batches.update(
+            predictions=spans[sentence : sentence + 1], references=spans[sentence : sentence + 1], **one
+        )
+    assert batches.result() == expected
+    assert all("token_accuracy" not in bucket for buckets in expected["slices"].values() for bucket in buckets.values())
 
 
 @pytest.mark.parametrize("options", [{"per_type": True}, "IOB2", 5], ids=["a-dict", "a-string", "a-number"])

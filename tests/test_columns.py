@@ -180,6 +180,9 @@ def test_tokens_checked_at_once_keep_the_located_error_and_string_subclasses() -
 # An id of more digits than Python writes as text (4,300): a located error, never the bare "Exceeds the limit"
 # ValueError (issue 31). (what is called, the located message)
 _LONG = 10**5000
+_DEEP: tuple = ()
+for _ in range(100_000):
+    _DEEP = (_DEEP,)
 LONG_IDS = [
     pytest.param(
         lambda: Columns.of(2, groups=[1, _LONG]).labels("groups"),
@@ -197,6 +200,22 @@ LONG_IDS = [
         lambda: Columns.of(2, documents=[1, ("a", _LONG)]).stored(2),
         "documents, sentence 1: found <int of about 5,001 digits>, more digits than Python writes as text",
         id="a-document-stored",
+    ),
+    # A tuple nested 100,000 deep hashes (in C) but is no text: str() raised RecursionError (redteam5).
+    pytest.param(
+        lambda: Columns.of(2, groups=["a", _DEEP]).labels("groups"),
+        "groups, sentence 1: found ((((",
+        id="a-deep-tuple-group-named",
+    ),
+    pytest.param(
+        lambda: Columns.of(1, documents=[_DEEP]).stored(1),
+        "documents, sentence 0: found ((((",
+        id="a-deep-tuple-document-stored",
+    ),
+    pytest.param(
+        lambda: Columns.of(2, groups=["a", (1, (2, _LONG))]).labels("groups"),
+        "groups, sentence 1: found (1, (2, <int of about 5,001 digits>)), which holds an integer of more digits",
+        id="a-long-integer-within-a-tuple-within",
     ),
 ]
 

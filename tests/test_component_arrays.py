@@ -291,3 +291,24 @@ def test_copies_unfolded_past_the_free_memory_are_a_located_error_never_a_memory
     with mock.patch.object(overlaps, "free_memory", return_value=10**9):
         scores = compute_semeval(predictions=predictions, references=references)
         assert (scores["strict_possible"], scores["strict_actual"], scores["strict_missed"]) == (3 * n, 2 * n, n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", [{}, {"value": True}], ids=["section-3", "value"])
+def test_a_large_component_of_copies_past_the_unfolding_budget_is_not_folded(options: dict) -> None:
+    # 400 references in 3 copies and predictions in 3, every pair overlapping: 160,000 edges, 1,440,000 copy pairs,
+    # past `rules.UNFOLDED_PAIRS`, went to the pure-Python flow (redteam5): §3 at n = 200 / 400 / 800 took 0.42 / 9.2 /
+    # 80.6 s (x9 a doubling), the value 0.51 / 19 s; unfolded, 0.93 / 3.95 s at 400 / 800 (441 MB, folded 533).
+    n = 400
+    references = [[(s, 2 * n - s, "A") for s in range(n) for _ in range(3)]]
+    predictions = [[(s, 2 * n - s - 1, "A") for s in range(n) for _ in range(3)]]
+    folded: list[int] = []
+    real = pairing._rule_d
+
+    def counted(weights, *arguments):
+        folded.append(len(weights))
+        return real(weights, *arguments)
+
+    with mock.patch.object(pairing, "_rule_d", counted):
+        compute_semeval(predictions=predictions, references=references, **options)
+    assert max(folded, default=0) <= pairing.LARGE_COMPONENT_EDGES

@@ -789,3 +789,24 @@ BAD_BATCH_CALLS = [
 def test_public_readers_of_batches_name_the_side_and_sentence(call, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         call()
+
+
+ERRORS_ACROSS_PROCESSES = [
+    pytest.param(lambda: InvalidInputError("bad", side="predictions", sentence=3, token=2), id="invalid-input"),
+    pytest.param(lambda: nerscore.ConllError("a.conll", 3, "found 1 column"), id="conll-line"),
+    pytest.param(lambda: nerscore.ConllError("ann/", None, "has no counterpart"), id="conll-whole-file"),
+    pytest.param(lambda: nerscore.HipeFileError("a.tsv", 4, "found 'X'", "NE-COARSE-LIT"), id="hipe-column"),
+]
+
+
+@pytest.mark.parametrize("make", ERRORS_ACROSS_PROCESSES)
+@pytest.mark.parametrize("protocol", [0, 2, 5])
+def test_errors_pickle_with_their_attributes(make, protocol: int) -> None:
+    # A process pool sends a worker's error back pickled: ConllError and HipeFileError could not be loaded
+    # ("__init__() missing 2 required positional arguments"), so the pool reported a TypeError, not the file's line.
+    import pickle
+
+    error = make()
+    loaded = pickle.loads(pickle.dumps(error, protocol))
+    assert type(loaded) is type(error) and str(loaded) == str(error) and loaded.args == error.args
+    assert vars(loaded) == vars(error)

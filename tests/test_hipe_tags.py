@@ -144,8 +144,15 @@ def test_the_relaxed_settings_mapping(tmp_path: Path) -> None:
     )
     assert read_link_alternatives(path) == {"Q183": {"Q183", "Q12548", "Q154741"}, "Q30": {"Q30"}}
     path.write_text("Main\tAlternatives\nQ183\tGermany\n", encoding="utf-8")
-    with pytest.raises(HipeFileError, match=r"mapping\.tsv:2: not Wikidata entities"):
+    with pytest.raises(HipeFileError, match=r"mapping\.tsv:2: not Wikidata entities: found 'GERMANY'; expected QIDs"):
         read_link_alternatives(path)
+    # The bad cell named, not the line's every cell (200,000 of them wrote a message of 1.2 MB; redteam5).
+    path.write_text("Main\tAlternatives\n" + "Q1\t" * 200_000 + "Germany\n", encoding="utf-8")
+    with pytest.raises(
+        HipeFileError, match=r"^\S*mapping\.tsv:2: not Wikidata entities: found 'GERMANY'; expected"
+    ) as raised:
+        read_link_alternatives(path)
+    assert len(str(raised.value)) < 500
 
 
 def scorer_entities(tags: list[str], types: set[str] | None) -> list[tuple[int, int, str]]:

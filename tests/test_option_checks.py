@@ -144,3 +144,23 @@ def test_a_label_list_key_of_more_digits_than_python_reads_is_refused_by_name() 
     # int('9' * 5000) raised Python's bare "Exceeds the limit (4300 digits)", naming neither option nor key.
     with pytest.raises(ValueError, match=r"^label_list keys must be integer ids .*found .9999.*, of 5,000 digits"):
         ns.compute_semeval(predictions=[[0]], references=[[0]], label_list={"9" * 5000: "O"})
+
+
+@pytest.mark.parametrize(
+    "options, key, absent",
+    [
+        pytest.param({"beta": -0.0}, "strict_f0", "strict_f-0", id="beta-names-f0"),
+        pytest.param({"zero_division": -0.0, "per_type": True}, "strict_macro_f1", None, id="zero-division"),
+        pytest.param({"partial_credit": -0.0}, "partial_f1", None, id="partial-credit"),
+    ],
+)
+def test_negative_zero_is_zero(options: dict, key: str, absent: str | None) -> None:
+    # beta=-0.0 named every F key f-0; zero_division=-0.0 gave the macro scores of no type as -0.0.
+    result = ns.compute_semeval(predictions=[["O"]], references=[["O"]], **options)
+    assert absent not in result and str(result[key]) == "0.0"
+    assert (
+        ns.compute_semeval(
+            predictions=[["O"]], references=[["O"]], **{**options, **{k: 0.0 for k in options if k != "per_type"}}
+        )
+        == result
+    )

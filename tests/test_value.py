@@ -552,6 +552,16 @@ def test_the_command_line_refuses_bad_weights(
     assert message in capsys.readouterr().err
 
 
+def test_the_command_line_refuses_weights_nested_too_deep(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A file of JSON nested 100,000 deep ended in RecursionError's traceback, exit status 1 (redteam5).
+    weights = tmp_path / "deep.json"
+    weights.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(SystemExit) as stopped:  # argparse's own refusal
+        ns.main(["--value", str(weights), WORKED_FILE])
+    assert stopped.value.code == 2
+    assert "--value takes a preset" in capsys.readouterr().err
+
+
 def test_the_metric_stores_batches_and_scores_the_value(load_metric) -> None:
     metric = load_metric(value="ace08", partial_credit="overlap")
     predictions, references = worked_example()

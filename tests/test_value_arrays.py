@@ -229,6 +229,7 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
         mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
         mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
         mock.patch.object(value_arrays, "UNFOLDED_PAIRS", 0),
+        mock.patch.object(value_arrays, "UNFOLDED_WORK", 0),
         mock.patch.object(value_arrays, "unfolded", unfolded),
     ):
         found = arrays_rows(sentences, table, min_overlap)

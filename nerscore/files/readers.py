@@ -25,6 +25,16 @@ class ConllError(ValueError):
         self.problem = problem
         super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its message and attributes, as a process pool sends a worker's error back: an exception's own
+        # pickling calls __init__ with the message alone, which this one's arguments refuse (TypeError on loading).
+        return _unpickled_error, (type(self), self.args), self.__dict__
+
+
+def _unpickled_error(kind: type[ConllError], args: tuple[Any, ...]) -> ConllError:
+    """A pickled `ConllError` (or subclass) with its message, before its attributes are set again."""
+    return kind.__new__(kind, *args)
+
 
 def print_error(error: Exception, where: str = "") -> int:
     """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;

@@ -318,16 +318,16 @@ def best_flow(
 
 
 def _unfolded_flow(references, predictions, edges, room_r, room_p) -> dict[tuple[int, int], int] | None:
-    """`best_flow` of a large component with each copy an entity of its own, in rule (d)'s order, so that scipy's
-    solvers take it, its pairs folded back; None past `UNFOLDED_FACTOR` times the edges and `UNFOLDED_PAIRS`, refused
-    (`check_pairs_fit`, a located error: `pair`'s caller) where its copy pairs would not fit in memory."""
-    if (copy_pairs := sum(room_r[i] * room_p[j] for i, j in edges)) > max(UNFOLDED_FACTOR * len(edges), UNFOLDED_PAIRS):
-        return None
-    check_pairs_fit(copy_pairs, sum(room_r), sum(room_p), PYTHON_PAIR_BYTES)
-    owners = [
+    """`best_flow` of a large component with each copy an entity of its own (rule (d)'s order) for scipy's solvers,
+    its pairs folded back; None past the budget (`UNFOLDED_FACTOR`), a located error where they would not fit."""
+    owners = [  # each copy's entity, on each side (as many as the folded flow's paths, at most)
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]
         for side, rooms in enumerate((room_r, room_p))
     ]
+    budget = max(max(UNFOLDED_FACTOR, UNFOLDED_WORK * min(map(len, owners))) * len(edges), UNFOLDED_PAIRS)
+    if (copy_pairs := sum(room_r[i] * room_p[j] for i, j in edges)) > budget:
+        return None
+    check_pairs_fit(copy_pairs, sum(room_r), sum(room_p), PYTHON_PAIR_BYTES)
     firsts = [{index: at for at, index in reversed(list(enumerate(owner)))} for owner in owners]
     copies_r, copies_p = ([spans[index] for index in owner] for spans, owner in zip((references, predictions), owners))
     pairs = [(firsts[0][i] + a, firsts[1][j] + b) for i, j in edges for a in range(room_r[i]) for b in range(room_p[j])]
@@ -491,10 +491,10 @@ def _rule_d(
 # A component of more edges than this, without copies, goes to scipy's solvers where its weights fit
 # (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
 LARGE_COMPONENT_EDGES = 200
-# One with copies goes there, each copy an entity of its own (`_unfolded_flow`, `value_arrays.unfolded`), where its
-# copy pairs are at most 8 times its edges (a copy pair's peak is about an eighth of an edge's in the exact flow) or
-# 1,000,000; thousands of copies of one entity stay folded (benchmarks/README.md).
-UNFOLDED_FACTOR, UNFOLDED_PAIRS = 8, 1_000_000
+# One with copies goes there, copies entities of their own (`_unfolded_flow`, `value_arrays.unfolded`), where they
+# pair at most 8 times its edges (a copy pair's peak is an eighth of an edge's in the exact flow), 1,000,000 or the
+# folded flow's work (a path over the edges per copy paired); thousands of copies of one stay folded.
+UNFOLDED_FACTOR, UNFOLDED_PAIRS, UNFOLDED_WORK = 8, 1_000_000, 1
 
 
 def rank_shares(ranked: Sequence[Hashable], room: Mapping[Any, int] | None = None) -> tuple[dict[Any, int], int]:

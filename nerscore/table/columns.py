@@ -219,7 +219,7 @@ class Columns:
             return list(values)
         try:
             return [str(value) for value in values]
-        except ValueError:
+        except (ValueError, RecursionError):  # located below
             pass
         for sentence, value in enumerate(values):
             problem = _unwritable_problem(value)
@@ -379,7 +379,7 @@ def _all_strings(values: Sequence[Sequence[Any]]) -> bool:
 def _unwritable_problem(value: Any) -> str | None:
     """What is wrong with an id (or a tuple of them) that Python cannot write as text, or None: an integer of more
     digits than `sys.get_int_max_str_digits()` (3.11+; at least 640), whose bare "Exceeds the limit" ValueError
-    would name neither column nor sentence."""
+    would name neither column nor sentence; a tuple nested too deep to write (RecursionError)."""
     for item in value if isinstance(value, tuple) else (value,):
         if isinstance(item, int) and item.bit_length() > 2_000:  # (shorter ones, under 640 digits, are written)
             try:
@@ -387,6 +387,13 @@ def _unwritable_problem(value: Any) -> str | None:
             except ValueError:
                 limit = getattr(sys, "get_int_max_str_digits", lambda: 0)()
                 return f"found {shown(item)}, more digits than Python writes as text ({limit:,})"
+    if isinstance(value, tuple):
+        try:
+            str(value)
+        except RecursionError:
+            return f"found {shown(value)}, a tuple nested deeper than Python writes as text"
+        except ValueError:  # a tuple within holds an integer of too many digits
+            return f"found {shown(value)}, which holds an integer of more digits than Python writes as text"
     return None
 
 
