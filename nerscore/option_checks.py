@@ -387,3 +387,32 @@ def check_errors(name: str, value: Any) -> bool | int:
             f"found {shown(value)}"
         )
     return int(value)
+
+
+# What a newcomer, or a peer's habit, writes for an option or an input, and what it is here: difflib alone would
+# answer `labels` for `id2label` and nothing for `text` (the inputs beside predictions and references are no options).
+_MEANT = {
+    "id2label": "label_list (it takes model.config.id2label as it is)",
+    "label2id": "label_list (ids to tags: model.config.id2label)",
+    "text": "texts= (an input: one text per sentence)",
+    "token": "tokens= (an input: one token list per sentence)",
+    "group": "groups= (an input: one group per sentence)",
+    "document": "documents= (an input: one document id per sentence)",
+    "predictions": "compute(predictions=...) (inputs go to compute or add_batch, not to evaluate.load)",
+    "references": "compute(references=...) (inputs go to compute or add_batch, not to evaluate.load)",
+}
+
+
+def check_known(given: Mapping[str, Any], names: tuple[str, ...]) -> None:
+    """A `ValueError` naming the options `given` that are none of `names`, each with what it may have meant."""
+    unknown = sorted(set(given) - set(names))
+    if not unknown:
+        return
+    import difflib  # here: only a refused call pays for it (the import row, docs/architecture.md)
+
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7)
+        meant = _MEANT.get(name) or (close[0] if close else None)
+        hints.append(f"; {name!r}: did you mean {meant}?" if meant else "")
+    raise ValueError(f"unknown option(s) {unknown}{''.join(hints)}; expected some of {sorted(names)}")

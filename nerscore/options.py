@@ -32,6 +32,7 @@ from .option_checks import (
     check_evaluation_schemes,
     check_flag,
     check_ignore_index,
+    check_known,
     check_label_list,
     check_labels,
     check_min_overlap,
@@ -432,34 +433,9 @@ def in_words(names: Iterable[str]) -> str:
     return f"{', '.join(rest)} and {last}" if rest else last
 
 
-# What a newcomer, or a peer's habit, writes for an option or an input, and what it is here: difflib alone would
-# answer `labels` for `id2label` and nothing for `text` (the inputs beside predictions and references are no options).
-_MEANT = {
-    "id2label": "label_list (it takes model.config.id2label as it is)",
-    "label2id": "label_list (ids to tags: model.config.id2label)",
-    "text": "texts= (an input: one text per sentence)",
-    "token": "tokens= (an input: one token list per sentence)",
-    "group": "groups= (an input: one group per sentence)",
-    "document": "documents= (an input: one document id per sentence)",
-    "predictions": "compute(predictions=...) (inputs go to compute or add_batch, not to evaluate.load)",
-    "references": "compute(references=...) (inputs go to compute or add_batch, not to evaluate.load)",
-}
-
-
-def _did_you_mean(name: str) -> str:
-    import difflib  # here: only a refused call pays for it (the import row, docs/architecture.md)
-
-    close = difflib.get_close_matches(name, OPTION_NAMES, n=1, cutoff=0.7)
-    meant = _MEANT.get(name) or (close[0] if close else None)
-    return f"; {name!r}: did you mean {meant}?" if meant else ""
-
-
 def _checked(given: Mapping[str, Any]) -> dict[str, Any]:
     """The options `given`, each checked by its own check in the table's order."""
-    unknown = sorted(set(given) - set(OPTION_NAMES))
-    if unknown:
-        hints = "".join(_did_you_mean(name) for name in unknown)
-        raise ValueError(f"unknown option(s) {unknown}{hints}; expected some of {sorted(OPTION_NAMES)}")
+    check_known(given, OPTION_NAMES)
     return {name: spec.check(name, given[name]) for name, spec in SPECS.items() if name in given}
 
 
