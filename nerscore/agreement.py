@@ -38,6 +38,7 @@ from .statistics.agreement_coefficients import (
     krippendorff_alpha,
     unit_patterns,
 )
+from .systems import set_options
 from .table.columns import Columns
 from .tally import Tally
 
@@ -46,13 +47,6 @@ from .tally import Tally
 REFUSED_OPTIONS = ("slices", "slice_edges", "seen")
 # Scenarios II (spurious) and III (missed) trade places when the two annotators of a pair trade sides.
 _REVERSED_SCENARIO = {"II": "III", "III": "II"}
-
-
-def _given(value: Any) -> bool:
-    """Whether an option is set to something, not left empty. An array (numpy's, a tensor) is set whatever it
-    holds: `in` compares it elementwise (slices=np.array(['entity_length']) raised numpy's bare "The truth value
-    of an array ... is ambiguous")."""
-    return getattr(value, "ndim", None) is not None or value not in (None, (), [], False)
 
 
 def agreement(
@@ -77,7 +71,7 @@ def agreement(
     undefined. `options` are `compute_semeval`'s. Raises `ValueError` naming the annotators for fewer than two
     annotators, batches of other lengths or forms, or misaligned sentences."""
     checked = Options.of(**options)
-    refused = [name for name in REFUSED_OPTIONS if name in options and _given(options[name])]
+    refused = set_options(checked, REFUSED_OPTIONS)
     if refused:
         raise ValueError(
             f"agreement takes no {', '.join(refused)}: score a pair of annotators with compute_semeval for slices"

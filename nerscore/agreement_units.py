@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain, count, repeat
+from itertools import accumulate, chain, combinations, count, repeat
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -262,6 +262,9 @@ def coded_tags(annotators: Sequence[Annotator], form: str, options: Options) -> 
     kept = np.ones(int(length.sum()), dtype=bool)
     if any(skipped):
         skip_value = np.array(skipped, dtype=bool)
+        labelled = np.array([value is not _UNANNOTATED and not skip for value, skip in zip(values, skipped)])
+        both_ways = options.min_overlap is not None or options.value is not None
+        _check_ignored_alike(annotators, codes, skip_value, labelled, length, both_ways, options.ignore_index)
         for column in codes:
             kept &= ~skip_value[column]
     return CodedTags(values, codes, length, kept, np.array(roles, dtype=np.int8), kind, type_names)
@@ -311,11 +314,42 @@ def _located(
     annotator: Annotator, values: list[Any], length: np.ndarray, value: Any, problem: str
 ) -> InvalidInputError:
     """A bad tag or id, located at its first place in the annotator's tokens (`values`)."""
-    position = values.index(value)
+    return InvalidInputError(problem, annotator.side, *_place(length, values.index(value)))
+
+
+def _place(length: np.ndarray, position: int) -> tuple[int, int]:
+    """The sentence and token of `position` among every sentence's tokens (`length` of each) laid end to end."""
     offsets = np.cumsum(length)
     sentence = int(np.searchsorted(offsets, position, side="right"))
-    token = position - (int(offsets[sentence - 1]) if sentence else 0)
-    return InvalidInputError(problem, annotator.side, sentence, token)
+    return sentence, position - (int(offsets[sentence - 1]) if sentence else 0)
+
+
+def _check_ignored_alike(
+    annotators: Sequence[Annotator],
+    codes: list[np.ndarray],
+    ignored: np.ndarray,
+    labelled: np.ndarray,
+    length: np.ndarray,
+    both_ways: bool,
+    ignore_index: int,
+) -> None:
+    """Ids: a token the second annotator of a pair gives `ignore_index` where the first gives a label id is an
+    `InvalidInputError` at the second, in the agreement's terms (docs/scoring.md §13: b is scored against a,
+    whose label would have nothing to meet; `compute_semeval`'s message speaks of predictions and the
+    reference). Both orders of each pair with `both_ways` (`min_overlap` or `value`: the pooled F scores the
+    other direction for itself). A token the first gives `ignore_index` is dropped, as §1 drops it."""
+    pairs = list(combinations(range(len(annotators)), 2))
+    if both_ways:
+        pairs += [(second, first) for first, second in pairs]
+    for first, second in pairs:
+        wrong = np.flatnonzero(ignored[codes[second]] & labelled[codes[first]])
+        if len(wrong):
+            problem = (
+                f"found ignore_index {ignore_index} where {annotators[first].side} gives a label id; ignore_index "
+                "marks a token no annotator labels (padding, a special token): give it at the same tokens in every "
+                "annotator's ids"
+            )
+            raise InvalidInputError(problem, annotators[second].side, *_place(length, int(wrong[0])))
 
 
 def _entity_columns(

@@ -5,7 +5,7 @@ counted through the accumulator in order (`counted_in_order`), so that their sen
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .accumulator import Accumulator, PerSentence, given_columns
@@ -71,10 +71,11 @@ def compare_semeval(
     # has no place for (its slices it compares bucket by bucket): refused, never silently ignored.
     refused = tuple(name for name in Options.ADDING if name != "slices")
     if given := given_options(checked, options, refused):
+        # Named off Options.ADDING, so that an option added there is refused by name.
+        named = [_REFUSED_NOTES.get(name, name) for name in refused]
         raise ValueError(
-            "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
-            f"confusion, diagnostics nor errors, found {', '.join(given)}: it reports overall scores; score each "
-            "system with compute_semeval for the rest"
+            f"compare_semeval takes neither {', '.join(named[:-1])} nor {named[-1]}, found {', '.join(given)}: it "
+            "reports overall scores; score each system with compute_semeval for the rest"
         )
     resamples = check_resamples("n_resamples", n_resamples, 1)
     seed = check_seed("seed", seed)
@@ -100,9 +101,20 @@ def compare_semeval(
     return {**comparison(system_a.tally, system_b.tally, pairs, checked, resamples, seed), **ungrounded}
 
 
+# What compare_semeval's refusal says of an option beyond its name.
+_REFUSED_NOTES = {"bootstrap": "bootstrap (n_resamples sets its resamples)"}
+
+
+def set_options(checked: Options, names: Iterable[str]) -> list[str]:
+    """Those of `names` that a call sets: not left at their default nor empty. Read off the options as checked,
+    where an array (numpy's, a tensor) of slices is a tuple: `in` or `bool` on the array as given compares it
+    elementwise, numpy's bare "The truth value of an array ... is ambiguous" naming no option."""
+    return [name for name in names if getattr(checked, name)]
+
+
 def given_options(checked: Options, options: Mapping[str, Any], names: tuple[str, ...]) -> list[str]:
-    """Those of `names` that a call sets (not left at their default), as ``name=value``, for its refusal."""
-    return [f"{name}={shown(options[name])}" for name in names if getattr(checked, name)]
+    """Those of `names` that a call sets (`set_options`), as ``name=value``, for its refusal."""
+    return [f"{name}={shown(options[name])}" for name in set_options(checked, names)]
 
 
 def shared_references(references: Any, options: Options, columns: Mapping[str, Any]) -> tuple[Batch, Columns]:

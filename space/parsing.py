@@ -110,20 +110,12 @@ class _Numbered:
             yield line
 
 
-# A file of another format is named by the readers with the command line's flag that reads it; the page's words
-# name its task instead, or the command where the page reads no such file.
-_PAGE_WORDS = {
-    "(JSON lines: --spans)": f'(JSON lines: choose "{texts.SPANS}")',
-    "(CoNLL columns: leave out --spans)": f'(CoNLL columns: choose "{texts.ONE_SYSTEM}")',
-    "--label-studio": "python ner_semeval.py --label-studio",
-    "--hipe GOLD SYSTEM": "python ner_semeval.py --hipe GOLD SYSTEM",
-}
-
-
-def _page_words(problem: str) -> str:
-    for flag, words in _PAGE_WORDS.items():
-        problem = problem.replace(flag, words)
-    return problem
+def _page_reading(other: Any) -> str:
+    """How the page reads a file of another format a reader found (a `nerscore.ConllError`'s `other_format`, the
+    package's `OtherFormat`, which the page reaches by public names only): the task that reads it, or the command
+    where the page reads no such file."""
+    task = {other.SPANS: texts.SPANS, other.CONLL: texts.ONE_SYSTEM}.get(other.name)
+    return f'choose "{task}"' if task else f"python ner_semeval.py {other.command_line()}"
 
 
 def _read(
@@ -144,7 +136,7 @@ def _read(
                 )
             items.append(item)
     except nerscore.ConllError as error:
-        raise InputProblem(f"Line {error.line}: {_page_words(error.problem)}.") from None
+        raise InputProblem(f"Line {error.line}: {error.worded(_page_reading)}.") from None
     except InputProblem:
         raise
     except ValueError as error:

@@ -321,6 +321,43 @@ def test_ids_with_label_list_read_as_their_tags():
         assert by_ids[key] == by_tags[key], key
 
 
+@pytest.mark.parametrize(
+    ("ids", "options", "message"),
+    [
+        pytest.param(
+            {"a": [[0], [1, 0]], "b": [[0], [-100, 0]]},
+            {},
+            "annotations['b'], sentence 1, token 0: found ignore_index -100 where annotations['a'] gives a label id; "
+            "ignore_index marks a token no annotator labels",
+            id="second-ignores-what-the-first-labels",
+        ),
+        pytest.param(
+            {"a": [[0, 0], [0]], "b": [[0, 1], [0]], "c": [[0, -100], [0]]},
+            {},
+            "annotations['c'], sentence 0, token 1: found ignore_index -100 where annotations['a'] gives a label id",
+            id="third-of-three",
+        ),
+        pytest.param(
+            {"a": [[-100, 0]], "b": [[1, 0]]},
+            {"min_overlap": 0.5},
+            "annotations['a'], sentence 0, token 0: found ignore_index -100 where annotations['b'] gives a label id",
+            id="first-ignores-and-the-other-direction-is-scored",
+        ),
+    ],
+)
+def test_ignore_index_where_another_annotator_labels_is_refused_in_annotators_terms(ids, options, message):
+    # Issue 31: the pair's scoring said "predictions need a label id at every position the references label".
+    with pytest.raises(InvalidInputError) as raised:
+        agreement(ids, label_list={0: "O", 1: "B-PER"}, **options)
+    assert str(raised.value).startswith(message), raised.value
+    assert "prediction" not in str(raised.value) and "reference" not in str(raised.value)
+
+
+def test_ignore_index_of_the_first_annotator_alone_drops_the_token():
+    # The token is dropped, as compute_semeval drops a position whose reference is ignore_index (docs/scoring.md §1).
+    assert agreement({"a": [[-100, 1]], "b": [[1, 1]]}, label_list={0: "O", 1: "B-PER"})["units"] == 1
+
+
 def test_options_reach_the_pairs_and_the_units():
     annotations = {"a": [["B-PER", "I-PER", "O", "B-LOC"]], "b": [["I-PER", "I-PER", "O", "B-LOC"]]}
     strict = agreement(annotations, mode="strict", labels=["PER"], per_type=True, beta=2.0)

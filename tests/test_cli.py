@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, WORKED_EXAMPLE, as_inputs, worked_example, worked_example_sentences
 
+import nerscore
 from nerscore import ConllSentence, cli, compute_semeval, main
 
 SONG, SINGER = "MUSIC_NAME", "SINGER"
@@ -402,6 +403,31 @@ def test_a_file_of_another_format_names_the_flag_that_reads_it(
     assert main([*flags, str(path)]) == 2
     error = capsys.readouterr().err
     assert error.startswith(f"{path}{says}"), error
+
+
+# The format each file of OTHER_FORMATS is, as its reader names it (issue 27: the reader says which format it found,
+# each front end how it reads it: the command line by its flag, the Space by its task).
+FOUND_FORMATS = {
+    "export.json": "label-studio",
+    "one-line.json": "label-studio",
+    "gold.tsv": "hipe",
+    "tags.conll": "conll",
+}
+
+
+@pytest.mark.parametrize(("flags", "name", "text", "says"), OTHER_FORMATS)
+def test_a_reader_names_the_format_it_found_and_a_front_end_words_how_to_read_it(
+    flags: list[str], name: str, text: str, says: str
+) -> None:
+    read = nerscore.read_span_lines if flags else nerscore.read_conll
+    with pytest.raises(nerscore.ConllError) as raised:
+        list(read(text.splitlines(), "input"))
+    error, other = raised.value, raised.value.other_format
+    assert other is not None and other.name == FOUND_FORMATS[name], other
+    assert f"({other.found}: {other.command_line()})" in says
+    # Another front end's words replace the command line's, and only them: no flag is left.
+    worded = error.worded(lambda found: f"read it as {found.name}")
+    assert worded == error.problem.replace(other.command_line(), f"read it as {other.name}") and "--" not in worded
 
 
 def test_a_folder_given_as_a_file_names_brat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -207,3 +207,15 @@ def test_options_compare_semeval_has_no_place_for_are_refused(option: dict) -> N
         "partial_credit",
         "value",
     }
+
+
+def test_an_option_added_to_options_adding_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 27: the refusal names the options it refuses off Options.ADDING, not from a list of its own, so that a
+    # new option there is named in "takes neither ..." as well as refused.
+    monkeypatch.setattr(ns.Options, "ADDING", (*ns.Options.ADDING, "seen"))
+    with pytest.raises(ValueError) as raised:
+        ns.compare_semeval(**TAG_SYSTEMS, references=TAG_REFERENCES, seen=["Ada"])
+    assert str(raised.value).startswith(
+        "compare_semeval takes neither bootstrap (n_resamples sets its resamples), return_entities, per_type, "
+        "confusion, diagnostics, errors nor seen, found seen=['Ada']: it reports overall scores"
+    ), raised.value

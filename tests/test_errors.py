@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -791,10 +793,18 @@ def test_public_readers_of_batches_name_the_side_and_sentence(call, message: str
         call()
 
 
+def _raised_by(sentences: Iterator[Any]) -> Exception:
+    """The error a reader raises (a ConllError naming the other format it found: its `other_format` pickles)."""
+    with pytest.raises(nerscore.ConllError) as raised:
+        list(sentences)
+    return raised.value
+
+
 ERRORS_ACROSS_PROCESSES = [
     pytest.param(lambda: InvalidInputError("bad", side="predictions", sentence=3, token=2), id="invalid-input"),
     pytest.param(lambda: nerscore.ConllError("a.conll", 3, "found 1 column"), id="conll-line"),
     pytest.param(lambda: nerscore.ConllError("ann/", None, "has no counterpart"), id="conll-whole-file"),
+    pytest.param(lambda: _raised_by(nerscore.read_conll(['{"text": "a"}'], "a.conll")), id="conll-of-another-format"),
     pytest.param(lambda: nerscore.HipeFileError("a.tsv", 4, "found 'X'", "NE-COARSE-LIT"), id="hipe-column"),
 ]
 

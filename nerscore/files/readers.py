@@ -9,21 +9,69 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from ..errors import is_collection, shown
 
 
+@dataclass(frozen=True)
+class OtherFormat:
+    """The format a reader found instead of its own (a JSON object where CoNLL columns go ...): `name` (one of
+    SPANS, CONLL, LABEL_STUDIO, HIPE), `found` (how the message describes what was found: ``JSON lines``, ``a
+    Label Studio export, a JSON list``) and whether the command line's words give its flag's `operands`
+    (``--label-studio FILE.json``). Each front end says how it reads the format: the command line by its flag
+    (`command_line`, the words of `ConllError`'s message), the Space by its task (space/parsing.py)."""
+
+    SPANS: ClassVar[str] = "spans"
+    CONLL: ClassVar[str] = "conll"
+    LABEL_STUDIO: ClassVar[str] = "label-studio"
+    HIPE: ClassVar[str] = "hipe"
+
+    name: str
+    found: str
+    operands: bool = False
+
+    def command_line(self) -> str:
+        """How the command line reads this format: its flag (``--hipe GOLD SYSTEM``), or ``leave out --spans``."""
+        flag, operands = _COMMAND_LINE_READS[self.name]
+        return f"{flag} {operands}" if self.operands and operands else flag
+
+
+# What the command line does with each format: its flag (or leaving one out), and the flag's operands.
+_COMMAND_LINE_READS = {
+    OtherFormat.SPANS: ("--spans", ""),
+    OtherFormat.CONLL: ("leave out --spans", ""),
+    OtherFormat.LABEL_STUDIO: ("--label-studio", "FILE.json"),
+    OtherFormat.HIPE: ("--hipe", "GOLD SYSTEM"),
+}
+
+
 class ConllError(ValueError):
     """A malformed line of a CoNLL (or JSON lines, or annotation) file: `source` (file name), `line` (1-based)
-    and `problem` as attributes; `line` is None for a problem of a whole file (a BRAT file without its pair)."""
+    and `problem` as attributes; `line` is None for a problem of a whole file (a BRAT file without its pair).
 
-    def __init__(self, source: str, line: int | None, problem: str) -> None:
+    ``other_format`` names the format the file is when a reader can tell it was given another (an `OtherFormat`):
+    the problem says how the command line reads it, between the problem given and `rest` (``found a JSON object,
+    not CoNLL columns (JSON lines: --spans); expected ...``), and `worded` says it in a front end's own terms."""
+
+    def __init__(
+        self, source: str, line: int | None, problem: str, other_format: OtherFormat | None = None, rest: str = ""
+    ) -> None:
         self.source = source
         self.line = line
-        self.problem = problem
-        super().__init__(f"{source}: {problem}" if line is None else f"{source}:{line}: {problem}")
+        self.other_format = other_format
+        self._parts = (problem, rest)
+        self.problem = self.worded(OtherFormat.command_line)
+        super().__init__(f"{source}: {self.problem}" if line is None else f"{source}:{line}: {self.problem}")
+
+    def worded(self, reading: Callable[[OtherFormat], str]) -> str:
+        """The problem with the other format found (if any) read as `reading` says: the page names its task."""
+        problem, rest = self._parts
+        if self.other_format is None:
+            return problem + rest
+        return f"{problem} ({self.other_format.found}: {reading(self.other_format)}){rest}"
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as its message and attributes, as a process pool sends a worker's error back: an exception's own
@@ -155,9 +203,10 @@ def conll_rows(
     document, first = 0, True
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line_text(line, source, number).split()
-        if first and tag_columns and columns and (problem := _other_format(columns, line)):
+        if first and tag_columns and columns and (other := _other_format(columns, line)):
             # Another format given as CoNLL: its words would be read as columns, its last as a tag.
-            raise ConllError(source, number, f"{problem}; {expected}")
+            found, other_format = other
+            raise ConllError(source, number, found, other_format, f"; {expected}")
         first = first and not columns
         if not columns or columns[0] == "-DOCSTART-":
             if rows:
@@ -174,15 +223,15 @@ def conll_rows(
         numbers.append(number)
 
 
-def _other_format(columns: list[str], line: str) -> str:
-    """What a file's first line says it is when it is another format the command line reads, else ''."""
+def _other_format(columns: list[str], line: str) -> tuple[str, OtherFormat] | None:
+    """What a file's first line is when it is another format the front ends read, and that format, else None."""
     if columns[0].startswith("{") and _is_json(line, dict):
-        return "found a JSON object, not CoNLL columns (JSON lines: --spans)"
+        return "found a JSON object, not CoNLL columns", OtherFormat(OtherFormat.SPANS, "JSON lines")
     if columns == ["["] or (columns[0].startswith("[") and _is_json(line, list)):
-        return "found a JSON list, not CoNLL columns (a Label Studio export: --label-studio)"
+        return "found a JSON list, not CoNLL columns", OtherFormat(OtherFormat.LABEL_STUDIO, "a Label Studio export")
     if columns[0] == "TOKEN" and any(name.startswith(("NE-", "NEL-")) for name in columns[1:]):
-        return "found HIPE's header line, not CoNLL columns (HIPE's TSV: --hipe GOLD SYSTEM)"
-    return ""
+        return "found HIPE's header line, not CoNLL columns", OtherFormat(OtherFormat.HIPE, "HIPE's TSV", operands=True)
+    return None
 
 
 def _is_json(line: str, kind: type) -> bool:
@@ -212,11 +261,12 @@ class SpanDocument(NamedTuple):
 
 
 def json_line_records(
-    lines: Iterable[str], source: str, expected: str, hint: Callable[[str], str] | None = None
+    lines: Iterable[str], source: str, expected: str, other: Callable[[str], OtherFormat | None] | None = None
 ) -> Iterator[tuple[int, str, Any]]:
     """Each non-blank line of a JSON lines file, numbered from 1, with its JSON value, read lazily: a line that is
     not JSON is a `ConllError` (`json_error`) naming `source` and the line (`expected`: what the file should
-    hold). The one reader of every JSON lines layout: `--spans`, doccano's exports, annotators' spans."""
+    hold; `other(line)`: the other format such a line says the file is, if any). The one reader of every JSON lines
+    layout: `--spans`, doccano's exports, annotators' spans."""
     import json  # here, not at the top: what only JSON lines need stays out of `import nerscore`
 
     for number, line in enumerate(lines, start=1):
@@ -225,7 +275,7 @@ def json_line_records(
         try:
             record = json.loads(line)
         except (ValueError, RecursionError) as error:
-            raise json_error(error, source, number, expected + (hint(line) if hint else "")) from None
+            raise json_error(error, source, number, expected, other=other(line) if other else None) from None
         yield number, line, record
 
 
@@ -235,17 +285,20 @@ def json_file_records(source: str, expected: str) -> Iterator[tuple[int, str, An
         yield from json_line_records(text_lines(handle, source), source, expected)
 
 
-def json_error(error: Exception, source: str, line: int, expected: str = "", where: str = "") -> ConllError:
+def json_error(
+    error: Exception, source: str, line: int, expected: str = "", where: str = "", other: OtherFormat | None = None
+) -> ConllError:
     """The `ConllError` at `line` of `source` for JSON that is not JSON, nests too deeply or holds an integer of
     more digits than Python reads (3.11+: a 5,000-digit offset), whose bare errors name no place: the problem
-    starts with `where` (``task 3: ``) and ends with `expected` (``expected ...``), but for too many digits."""
+    starts with `where` (``task 3: ``) and ends with `expected` (``expected ...``) and the `other` format the
+    line says the file is, but for too many digits."""
     import json
 
     tail = f"; {expected}" if expected else ""
     if isinstance(error, json.JSONDecodeError):
-        return ConllError(source, line, f"not JSON ({error.msg}, column {error.colno}){tail}")
+        return ConllError(source, line, f"not JSON ({error.msg}, column {error.colno}){tail}", other)
     if isinstance(error, RecursionError):
-        return ConllError(source, line, f"{where}JSON nested too deeply{tail}")
+        return ConllError(source, line, f"{where}JSON nested too deeply{tail}", other)
     limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
     digits = f"found an integer of more than {limit:,} digits, which Python does not read; expected shorter offsets"
     return ConllError(source, line, where + digits)
@@ -261,8 +314,8 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
         if (surrogate := _lone_surrogate(line, record)) is not None:
             raise ConllError(source, number, surrogate)
         if not isinstance(record, dict):
-            export = _not_span_lines("[") if isinstance(record, list) else ""
-            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}{export}")
+            export = _not_span_lines("[") if isinstance(record, list) else None
+            raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}", export)
         for key in ("references", "predictions"):
             if not isinstance(record.get(key), list):
                 found = "no" if key not in record else f"a JSON {type(record[key]).__name__} for"
@@ -278,14 +331,14 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
         yield SpanDocument(number, text, record["references"], record["predictions"], document)
 
 
-def _not_span_lines(line: str) -> str:
-    """What a line that is not JSON says the file is, when the command line reads it otherwise, else ''."""
+def _not_span_lines(line: str) -> OtherFormat | None:
+    """The format a line that is not JSON lines of spans says the file is, when the front ends read it, else None."""
     columns = line.split()
     if columns and columns[0] in ("[", "[{"):
-        return " (a Label Studio export, a JSON list: --label-studio FILE.json)"
+        return OtherFormat(OtherFormat.LABEL_STUDIO, "a Label Studio export, a JSON list", operands=True)
     if len(columns) >= 3 and columns[0][0] not in "{[":
-        return " (CoNLL columns: leave out --spans)"
-    return ""
+        return OtherFormat(OtherFormat.CONLL, "CoNLL columns")
+    return None
 
 
 # A JSON escape of a UTF-16 surrogate (\ud800 to \udfff): a pair of them is one character, half a pair none.
