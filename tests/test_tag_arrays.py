@@ -53,11 +53,7 @@ def test_fast_path_equals_readable_path_on_tag_soup(scheme: str, mode: str, data
     min_overlap = data.draw(st.sampled_from([None, None, 0.25, 0.5, 2 / 3, 1.0]))
     options = {"scheme": scheme, "mode": mode, "suffix": suffix, "labels": labels, "min_overlap": min_overlap}
     chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))  # sentences are scored in chunks
-    paired_tokens = data.draw(st.sampled_from([1, 7, tag_arrays._PAIRED_TOKENS]))  # their entities paired in parts
-    with (
-        mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens),
-        mock.patch.object(tag_arrays, "_PAIRED_TOKENS", paired_tokens),
-    ):
+    with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
         assert fast(predictions, references, **options).cells == readable(predictions, references, **options).cells
 
 
@@ -262,11 +258,7 @@ def test_tag_tables_are_the_readable_tables(scheme: str, data: st.DataObject) ->
         scheme=scheme, mode=mode, suffix=suffix, labels=labels, min_overlap=min_overlap, value=value
     )  # fmt: skip
     chunk_tokens = data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))
-    paired_tokens = data.draw(st.sampled_from([1, 7, tag_arrays._PAIRED_TOKENS]))
-    with (
-        mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens),
-        mock.patch.object(tag_arrays, "_PAIRED_TOKENS", paired_tokens),
-    ):
+    with mock.patch.object(tag_arrays, "_CHUNK_TOKENS", chunk_tokens):
         made = tag_arrays.tag_pairs(predictions, references, False, options)
     assert made is not None
     rows = readable_path.tag_rows(predictions, references, False, options)
@@ -280,12 +272,7 @@ def test_id_tables_are_the_readable_tables(scheme: str, data: st.DataObject) -> 
     predictions, references = data.draw(strategies.soup_batches(scheme, max_sentences=6))
     id_predictions, id_references, label_list = strategies.as_ids(data.draw, predictions, references)
     options = ns.Options.of(scheme=scheme, mode=data.draw(st.sampled_from(ns.MODES)), label_list=label_list, value=True)
-    # In chunks and parts of a few tokens too: the ids at ignore_index dropped move each chunk's offsets.
-    with (
-        mock.patch.object(tag_arrays, "_CHUNK_TOKENS", data.draw(st.sampled_from([1, 5, tag_arrays._CHUNK_TOKENS]))),
-        mock.patch.object(tag_arrays, "_PAIRED_TOKENS", data.draw(st.sampled_from([1, 7, tag_arrays._PAIRED_TOKENS]))),
-    ):
-        made = tag_arrays.tag_pairs(id_predictions, id_references, True, options)
+    made = tag_arrays.tag_pairs(id_predictions, id_references, True, options)
     assert made is not None
     rows = readable_path.tag_rows(id_predictions, id_references, True, options)
     assert_same_tables(made[0], rows, len(id_references), options)

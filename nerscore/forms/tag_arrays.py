@@ -27,7 +27,7 @@ from ..schemes import TagTable
 from ..span import Span
 from ..table import reducers
 from ..table.columns import NO_COLUMNS, Columns
-from ..table.pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
+from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted, TokenCounts
 from .inputs import Batch, lengths
@@ -35,9 +35,6 @@ from .inputs import Batch, lengths
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
 _CHUNK_TOKENS = 1 << 16
-# The chunks' entities are paired at once, those of up to about this many tokens (positions below it, so that
-# `pair_flat`'s start * width + end fits in 64 bits): the pairing's fixed cost is paid once a batch.
-_PAIRED_TOKENS = 1 << 20
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 
@@ -75,10 +72,10 @@ def tag_pairs(
     facts: bool = False,
     sentence_lengths: list[int] | None = None,
 ) -> tuple[Pairs, TokenCounts, SentenceFacts | None] | None:
-    """The table of pairs of a batch of tags or ids, its entities decoded on arrays chunk by chunk of sentences and
-    paired at once, its token counts (`token_accuracy`) and with `facts` each sentence's length and tokens whose
-    tags are equal; None if the input is invalid. `sentence_lengths`, each sentence's number of tags if known
-    (measuring them again took 0.6 ms of a 30 ms call on 20,000 sentences; an array from the list, 0.2)."""
+    """The table of pairs of a batch of tags or ids, decoded and paired on arrays chunk by chunk of sentences,
+    its token counts (`token_accuracy`) and with `facts` each sentence's length and tokens whose tags are equal;
+    None if the input is invalid. `sentence_lengths`, each sentence's number of tags if known (measuring them
+    again took 0.6 ms of a 30 ms call on 20,000 sentences; an array from the list, 0.2)."""
     measured = (
         lengths(references)
         if sentence_lengths is None
@@ -90,36 +87,23 @@ def tag_pairs(
     labels = options.label_list
     codes = _CodeBook(table, list(labels.values()) if holds_ids and labels is not None else None)
     tokens = TokenCounts()
-    # Each chunk's entities of both sides (references, predictions) and its sentences' first positions, counted
-    # from the first token of the part of the batch paired at once (ids at `ignore_index` dropped).
-    blocks: list[np.ndarray] = []
-    spans: list[tuple[FlatSpans, FlatSpans]] = []
-    firsts: list[np.ndarray] = []
-    base = part_first = 0
+    parts: list[Pairs] = []
     lengths_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     equal_parts: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
     for first, last in pairwise(bounds):
-        if first < last:
-            chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
-            made = _chunk_spans(*chunk, holds_ids, options, codes, facts, sentence_lengths is not None)
-            if made is None:
-                return None
-            (chunk_r, chunk_p), chunk_offsets, chunk_tokens, chunk_facts = made
-            spans.append((chunk_r.shifted(base), chunk_p.shifted(base)))
-            firsts.append(chunk_offsets[:-1] + base)
-            base += int(chunk_offsets[-1])
-            tokens += chunk_tokens
-            if chunk_facts is not None:
-                lengths_parts.append(chunk_facts[0])
-                equal_parts.append(chunk_facts[1])
-        if spans and (base >= _PAIRED_TOKENS or last == bounds[-1]):
-            # The chunks' entities paired at once: pairing each chunk's took a tenth of a plain compute_semeval on
-            # 20,000 x 20 tags (the same work, its fixed cost paid on every chunk).
-            blocks.append(_paired(spans, np.concatenate([*firsts, [base]]), part_first, options.min_overlap))
-            spans, firsts, base, part_first = [], [], 0, last
-    type_names = list(filter(None, codes.type_ids))
-    block = blocks[0] if len(blocks) == 1 else np.concatenate([np.zeros((len(PAIR_COLUMNS), 0), np.int64), *blocks], 1)
-    pairs = Pairs.of_columns(list(block), type_names, len(references))
+        if first == last:
+            continue
+        chunk = (predictions[first:last], references[first:last], offsets[first : last + 1] - offsets[first])
+        made = _chunk_pairs(*chunk, holds_ids, options, codes, facts, sentence_lengths is not None)
+        if made is None:
+            return None
+        chunk_pairs, chunk_tokens, chunk_facts = made
+        parts.append(chunk_pairs.renumbered(chunk_pairs.sentence + first))
+        tokens += chunk_tokens
+        if chunk_facts is not None:
+            lengths_parts.append(chunk_facts[0])
+            equal_parts.append(chunk_facts[1])
+    pairs = Pairs.joined(parts, list(filter(None, codes.type_ids)), len(references))
     sentence_facts = None
     if facts:
         sentence_facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
@@ -237,7 +221,7 @@ def _byte_table(values: np.ndarray) -> bytes:
     return table.tobytes()
 
 
-def _chunk_spans(
+def _chunk_pairs(
     predictions: Batch,
     references: Batch,
     offsets: np.ndarray,
@@ -246,11 +230,11 @@ def _chunk_spans(
     codes: _CodeBook,
     facts: bool = False,
     aligned: bool = False,
-) -> tuple[tuple[FlatSpans, FlatSpans], np.ndarray, TokenCounts, tuple[np.ndarray, np.ndarray] | None] | None:
-    """The entities of one chunk (references', predictions'), all its sentences decoded with a handful of array
-    operations, positions counted from the chunk's first token; its sentences' offsets (ids at `ignore_index`
-    dropped), its token counts (`token_accuracy`), and with `facts` each sentence's length and tokens whose tags
-    are equal. `aligned`: both sides are known to hold `offsets[-1]` tags (measured by the alignment check)."""
+) -> tuple[Pairs, TokenCounts, tuple[np.ndarray, np.ndarray] | None] | None:
+    """The table of one chunk (chunk-local sentences), all its sentences decoded and paired with a handful of
+    array operations, its token counts (`token_accuracy`), and with `facts` each sentence's length and tokens
+    whose tags are equal. `aligned`: both sides are known to hold `offsets[-1]` tags (measured by the alignment
+    check)."""
     if holds_ids:
         by_id = _id_codes(predictions, references, offsets, options)
         if by_id is None:
@@ -271,49 +255,29 @@ def _chunk_spans(
     for side in (codes_r, codes_p):
         start, end, type_id = decode_roles(*codes.roles_and_types(side), offsets, options.mode, options.scheme)
         spans.append(FlatSpans(start, end, type_id.astype(np.int32, copy=False)))
+    (kinds, r_types, p_types, *extents), first_position = joined_rows(
+        pair_flat(spans[0], spans[1], options.min_overlap)
+    )
+    # A row's sentence is that of its first token (empty sentences hold none): looked up in a token -> sentence
+    # table, 2x as fast as a binary search in the offsets per row; int32 halves the table's memory.
+    token_sentence = np.repeat(np.arange(len(offsets) - 1, dtype=np.int32), np.diff(offsets))
+    sentence = token_sentence[first_position].astype(np.int64)
+    base = offsets[sentence]
+    # Extents within their sentence, -1 kept for no entity: in place, as the columns are this chunk's own.
+    for column in extents:
+        np.subtract(column, base, out=column, where=column >= 0)
+    pairs = Pairs.of_columns([sentence, kinds, r_types, p_types, *extents], (), len(offsets) - 1)
     if not facts:
-        return (spans[0], spans[1]), offsets, tokens, None
-    # Each sentence's tokens with equal tags summed over its run of tokens (`reduceat`; a selection of the tokens
-    # whose tags differ, scattered, cost twice as much), past one 0 that the offsets may point at; an empty
+        return pairs, tokens, None
+    # Each sentence's tokens with equal tags summed over its run of tokens (`reduceat`: a selection of the tokens
+    # whose tags differ, scattered, cost 2-3x as much), past one 0 that the offsets may point at; an empty
     # sentence, whose run `reduceat` reads as the token at its offset, has none.
     counted = np.zeros(len(equal) + 1, dtype=np.uint8)
     counted[:-1] = equal
     lengths = np.diff(offsets).astype(np.int64)
     same = np.add.reduceat(counted, offsets[:-1], dtype=np.int64)
     same[lengths == 0] = 0
-    return (spans[0], spans[1]), offsets, tokens, (lengths, same)
-
-
-def _paired(
-    spans: list[tuple[FlatSpans, FlatSpans]], starts: np.ndarray, first_sentence: int, min_overlap: float | None
-) -> np.ndarray:
-    """The rows of the pairing (`pair_flat`) of chunks' entities (`_chunk_spans`, references' and predictions',
-    positions counted from one first token), as the table's columns (`PAIR_COLUMNS`) in one block: one large
-    allocation, which the allocator keeps for the next call, where a column each is memory mapped afresh every
-    call (`Pairs.joined`). `starts`: the first position of each of their sentences, numbered from
-    `first_sentence`, then the end of the last; a row's sentence is that of its first position, its extents
-    counted from the sentence's first token (-1 kept for no entity)."""
-    references, predictions = (_joined_spans([pair[side] for pair in spans]) for side in (0, 1))
-    groups = pair_flat(references, predictions, min_overlap)
-    block = np.empty((len(PAIR_COLUMNS), sum(len(group[0]) for group in groups)), dtype=np.int64)
-    for row, column in zip(block[1:], range(7)):
-        np.concatenate([np.asarray(group[column], np.int64) for group in groups] or [row[:0]], out=row)
-    r0, p0 = block[4], block[6]
-    # Looked up in a position -> sentence table (int32: the table is 4 bytes a token), 5x as fast as a binary
-    # search in `starts` a row.
-    position_sentence = np.repeat(np.arange(len(starts) - 1, dtype=np.int32), np.diff(starts))
-    sentence = position_sentence[np.where(r0 >= 0, r0, p0)]
-    base = starts[sentence]
-    np.add(sentence, first_sentence, out=block[0])
-    for column in block[4:]:
-        np.subtract(column, base, out=column, where=column >= 0)
-    return block
-
-
-def _joined_spans(parts: list[FlatSpans]) -> FlatSpans:
-    if len(parts) == 1:
-        return parts[0]
-    return FlatSpans(*(np.concatenate([getattr(part, name) for part in parts]) for name in ("start", "end", "type_id")))
+    return pairs, tokens, (lengths, same)
 
 
 def _equal_tags(codes_p: np.ndarray, codes_r: np.ndarray, label_tags: list | None) -> np.ndarray:

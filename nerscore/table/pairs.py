@@ -352,10 +352,6 @@ class FlatSpans:
     def select(self, keep: np.ndarray | slice) -> FlatSpans:
         return FlatSpans(self.start[keep], self.end[keep], self.type_id[keep])
 
-    def shifted(self, by: int) -> FlatSpans:
-        """The same entities `by` positions further on."""
-        return FlatSpans(self.start + by, self.end + by, self.type_id) if by else self
-
 
 @dataclass(frozen=True)
 class SentenceFacts:
