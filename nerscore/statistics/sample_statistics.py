@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -226,6 +226,11 @@ class SparseJackknife:
     estimate: np.ndarray  # every statistic's estimate: a bucket statistic's value for a unit not listed
 
 
+# A part of a statistic's columns (`SliceStatistics.parts`): the totals' columns it reads, the statistics' columns
+# it gives, and its statistic of those totals.
+StatisticPart = tuple[np.ndarray, slice, Callable[[np.ndarray], np.ndarray]]
+
+
 @dataclass(frozen=True)
 class SliceStatistics:
     """`slice_measures` as the function of totals the resampling measures (`resampling.Statistic`): one system's,
@@ -246,6 +251,33 @@ class SliceStatistics:
             for side in (totals[..., :half], totals[..., half:])
         )
         return system_b - system_a
+
+    def parts(self, width: int, per_part: int) -> list[StatisticPart]:
+        """The statistic as parts of its columns, for totals `width` wide: the totals' statistics, then each slice's
+        buckets about `per_part` statistics at a time. Each part is (the totals' columns it reads, of every system;
+        the statistics' columns it gives; its statistic of those columns): a bucket's statistics read its own columns
+        only, so `resampling.resampled_interval` scores the resamples part by part and never holds resamples x
+        buckets (a group slice of 5,000 groups and 10,000 resamples: 4.8 GB of statistics). The floats are those of
+        the whole (`slice_measures` scores each bucket on its own)."""
+        systems = 2 if self.paired else 1
+        per_system, base = width // systems, len(SCENARIOS) + weighted_width(self.options)
+
+        def columns(first: int, count: int) -> np.ndarray:
+            return np.concatenate([system * per_system + first + np.arange(count) for system in range(systems)])
+
+        column = len(measure_keys(self.options))
+        totals = SliceStatistics([], self.options, self.exponent, self.paired)
+        found: list[StatisticPart] = [(columns(0, base), slice(0, column), totals)]
+        bucket_keys = len(EVALUATION_SCHEMES) * len(_MEASURES)
+        step = max(1, per_part // bucket_keys)
+        for _, start, per_bucket, buckets in self.layout:
+            statistic = BucketStatistics(per_bucket, self.options, self.paired)
+            for first in range(0, buckets, step):
+                count = min(step, buckets - first)
+                read = columns(base + start + first * per_bucket, count * per_bucket)
+                found.append((read, slice(column, column + count * bucket_keys), statistic))
+                column += count * bucket_keys
+        return found
 
     def jackknife(self, totals: np.ndarray, vectors: Vectors) -> np.ndarray | SparseJackknife:
         """The statistics of `totals` less each row of `vectors` (the units left out one at a time)."""
@@ -282,6 +314,22 @@ class SliceStatistics:
         return SparseJackknife(
             dense, np.concatenate(units), np.concatenate(statistic_columns), np.concatenate(values), self(totals)
         )
+
+
+@dataclass(frozen=True)
+class BucketStatistics:
+    """`bucket_measures` of consecutive buckets of `per_bucket` columns each, of one system, or with `paired` B - A
+    of totals holding system A's bucket columns then B's: a part of `SliceStatistics` (`SliceStatistics.parts`)."""
+
+    per_bucket: int
+    options: Options
+    paired: bool = False
+
+    def __call__(self, totals: np.ndarray) -> np.ndarray:
+        systems = 2 if self.paired else 1
+        measured = bucket_measures(totals.reshape(*totals.shape[:-1], systems, -1, self.per_bucket), self.options)
+        measured = measured[..., 1, :, :] - measured[..., 0, :, :] if self.paired else measured[..., 0, :, :]
+        return measured.reshape(*totals.shape[:-1], -1)
 
 
 def slice_key_positions(
