@@ -394,6 +394,23 @@ def test_a_slice_statistics_parts_give_its_columns(paired: bool, per_part: int) 
     assert found.tolist() == whole.tolist()
 
 
+def test_draws_beyond_the_free_memory_are_refused_before_they_are_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What grows with resamples x units is the draws (`DrawnSamples`): 5,000 resamples of 300 distinct sentences
+    # (a group each) take 3 MB in two bytes a count, refused where 1 MB is free, whatever a part holds.
+    monkeypatch.setattr(resampling, "_PART_BYTES", 1)
+    monkeypatch.setattr(resampling, "free_memory", lambda: 1_000_000)
+    references = [[(0, 1, "PER")]] * 300
+    with pytest.raises(ns.InvalidInputError, match=r"5,000 resamples of .* over 300 distinct units need about 3 MB"):
+        ns.compare_semeval(
+            predictions_a=references,
+            predictions_b=references,
+            references=references,
+            groups=list(range(300)),
+            slices=["group"],
+            n_resamples=5_000,
+        )
+
+
 @pytest.mark.slow  # 15 s under tracemalloc
 def test_a_group_slices_draws_are_kept_not_its_totals() -> None:
     # A group a sentence: 2,000 sentences and 1,000 resamples held 1,000 x 24,012 statistics (192 MB) and as many

@@ -141,7 +141,8 @@ class DrawnSamples:
             counts, picked = self.counts, self.vectors[:, columns]
             units = np.flatnonzero(np.diff(picked.indptr))  # the vectors with an entry in these columns
             picked = picked[units]
-            width = picked.shape[1]
+            # (a block's draws of the units read are multiplied in 8 bytes each: the totals' part reads every unit)
+            width = max(picked.shape[1], len(units) // 4)
 
             def read(rows: slice) -> np.ndarray:
                 return np.asarray(counts[rows][:, units] @ picked)
@@ -212,7 +213,7 @@ def _part_statistics(resamples: int) -> int:
 def _check_memory(resamples: int, statistics: int, sample: SentenceCounts) -> None:
     """An `InvalidInputError` (a ValueError, never a MemoryError) before the resamples' draws or totals and the
     statistics `_Quantiles` holds of a part are allocated, where they would not fit: resamples x units (a group
-    slice of a group a sentence, 10**6 sentences: two GB for 1,000 resamples)."""
+    slice of a group a sentence, 10**6 sentences: four GB of draws for 1,000 resamples)."""
     # The draws take a byte or more a unit, the totals a byte or more a count (`DrawnSamples`); a part's values
     # are held up to `_PART_BYTES`; past a block of resamples, `_Quantiles.fit` checks a part's bins.
     held = 8 * statistics if resamples * min(statistics, _STATISTICS) <= _RESAMPLE_BLOCK_CELLS else 0
@@ -221,9 +222,9 @@ def _check_memory(resamples: int, statistics: int, sample: SentenceCounts) -> No
     if free is not None and needed > free:
         raise InvalidInputError(
             f"bootstrap (or n_resamples): {resamples:,} resamples of {statistics:,} statistics (each slice "
-            f"bucket's precision, recall and F count as three) need about {needed / 1e6:,.0f} MB, more than the "
-            f"{free / 1e6:,.0f} MB free for this process; expected fewer resamples, or fewer slice buckets (fewer "
-            "groups or slice edges)"
+            f"bucket's precision, recall and F count as three) over {sample.vectors.shape[0]:,} distinct units "
+            f"need about {needed / 1e6:,.0f} MB, more than the {free / 1e6:,.0f} MB free for this process; expected "
+            "fewer resamples, or fewer slice buckets (fewer groups or slice edges)"
         )
 
 
