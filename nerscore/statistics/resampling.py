@@ -29,6 +29,7 @@ from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     SliceStatistics,
     SparseJackknife,
+    jackknife_moments,
     measure_keys,
     scaled_back,
     slice_key_positions,
@@ -243,10 +244,7 @@ def bca_interval(
     # costs beyond numpy (benchmarks/README.md), for the calls that ask for intervals.
     from statistics import NormalDist
 
-    if isinstance(jackknife, SparseJackknife):
-        second, third = _sparse_moments(jackknife, weights)
-    else:
-        second, third = _moments(jackknife, weights)
+    second, third = jackknife_moments(jackknife, weights)
     parts = [(slice(0, len(estimate)), resampled)] if callable(resampled) else resampled
     normal = NormalDist()
     alpha = (1 - level) / 2
@@ -289,60 +287,6 @@ def bca_interval(
             levels.append(ends)
         low[columns], high[columns] = quantiles.at(levels, blocks).T
     return low, high
-
-
-def _moments(jackknife: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The weighted second and third central moments (sums) of each column of jackknife values, for the
-    acceleration: the skewness of the jackknife values."""
-    # It does not change when a column is scaled, so a column whose values are huge (docs/scoring.md §10's value
-    # under extreme false alarms: up to 2**961) is scaled by a power of two first, and its deviations again where
-    # they are huge or tiny (extreme type weights), so that their sums, squares and cubes neither overflow nor
-    # vanish; other columns are left exactly as they are.
-    jackknife = jackknife * power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
-    centred = (weights @ jackknife) / weights.sum() - jackknife
-    centred = centred * power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
-    with np.errstate(over="ignore", invalid="ignore"):
-        return weights @ centred**2, weights @ centred**3
-
-
-def _sparse_moments(jackknife: SparseJackknife, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`_moments` of a `SparseJackknife`: its bucket columns' sums run over the units listed for each, and once
-    over the rest, which all hold the estimate (scaled as `_moments` scales)."""
-    second, third = _moments(jackknife.dense, weights)
-    first = jackknife.dense.shape[1]
-    count = len(jackknife.estimate) - first
-    column, value = jackknife.columns - first, jackknife.values
-    weight = weights[jackknife.units].astype(np.float64)
-    total = float(weights.sum())
-    rest = total - np.bincount(column, weights=weight, minlength=count)  # the weight of the units not listed
-    estimate = jackknife.estimate[first:]
-
-    def largest(values: np.ndarray, others: np.ndarray) -> np.ndarray:  # per column, of its entries and the rest
-        most = np.where(rest > 0, np.abs(others), 0.0)
-        np.maximum.at(most, column, np.abs(values))
-        return most
-
-    scale = power_of_two_scale(largest(value, estimate))
-    value, estimate = value * scale[column], estimate * scale
-    mean = (np.bincount(column, weights=weight * value, minlength=count) + rest * estimate) / total
-    centred, centred_rest = mean[column] - value, mean - estimate
-    scale = power_of_two_scale(largest(centred, centred_rest))
-    centred, centred_rest = centred * scale[column], centred_rest * scale
-    with np.errstate(over="ignore", invalid="ignore"):
-        moments = [
-            np.bincount(column, weights=weight * centred**power, minlength=count) + rest * centred_rest**power
-            for power in (2, 3)
-        ]
-    return np.concatenate((second, moments[0])), np.concatenate((third, moments[1]))
-
-
-def power_of_two_scale(largest: np.ndarray, smallest: float = 2.0**-100) -> np.ndarray:
-    """Per column, 1 where its largest magnitude lies within `smallest` and 2**100 (or is 0 or not finite), else
-    the power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
-    scaling by it changes no digit, and the column's squares and cubes neither overflow nor vanish."""
-    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < smallest))
-    exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
-    return np.where(odd, np.ldexp(1.0, exponents), 1.0)
 
 
 class _Quantiles:
