@@ -191,7 +191,13 @@ start = time.process_time()
 nerscore.compute_semeval(predictions=a, **shared)
 middle = time.process_time()
 nerscore.compare_semeval(predictions_a=a, predictions_b=b, n_resamples={resamples}, **shared)
-print(middle - start, time.process_time() - middle, sep="\t")
+seconds = [middle - start, time.process_time() - middle]
+if {trace}:  # compare_semeval's peak under tracemalloc, a call of its own (tracing slows it)
+    import tracemalloc
+    tracemalloc.start()
+    nerscore.compare_semeval(predictions_a=a, predictions_b=b, n_resamples={resamples}, **shared)
+    seconds.append(tracemalloc.get_traced_memory()[1])
+print(*seconds, sep="\t")
 """
 
 
@@ -199,25 +205,30 @@ def group_scores(
     against: Path | None = None, sizes: Sequence[int] = (1_000, 2_000, 5_000), repeats: int = 3, resamples: int = 1_000
 ) -> list[str]:
     """Rows "| groups (one a sentence) | call | checkout | CPU s median | fastest | median / against's | fastest /
-    against's |" of compute_semeval(slices=["group"]) and compare_semeval(slices=["group"], n_resamples=`resamples`),
-    each run in a subprocess of its own; with `against` (another checkout, e.g. main's), in turns with this one."""
+    against's | traced MB |" of compute_semeval(slices=["group"]) and compare_semeval(slices=["group"],
+    n_resamples=`resamples`), each run in a subprocess of its own; with `against` (another checkout, e.g. main's),
+    in turns with this one. compare_semeval's peak is traced once, in the first round, in a call of its own."""
     import statistics
     import subprocess
 
     checkouts = _checkouts(against)
     times: dict[tuple[int, str, str], list[float]] = {}
-    for _ in range(repeats):
+    peaks: dict[tuple[int, str], float] = {}
+    for repeat in range(repeats):
         for n in sizes:
             for checkout, repo in checkouts:
-                code = _GROUP_SCORES_RUN.format(repo=str(repo), n=n, resamples=resamples)
+                code = _GROUP_SCORES_RUN.format(repo=str(repo), n=n, resamples=resamples, trace=repeat == 0)
                 done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-                for call, seconds in zip(("compute", "compare"), done.stdout.split()):
+                found = done.stdout.split()
+                for call, seconds in zip(("compute", "compare"), found):
                     times.setdefault((n, call, checkout), []).append(float(seconds))
+                if len(found) > 2:
+                    peaks[n, checkout] = float(found[2])
                 progress(f"group scores: {n:,} groups ({checkout}): {done.stdout.strip()}")
     rows = [
         "| groups (one a sentence) | call | checkout | CPU s median | fastest | median / against's | fastest / "
-        "against's |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "against's | traced MB |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for n in sizes:
         for call in ("compute", "compare"):
@@ -229,8 +240,10 @@ def group_scores(
                     if against is not None
                     else " | "
                 )
+                peak = f"{peaks[n, checkout] / 1e6:,.0f}" if call == "compare" and (n, checkout) in peaks else ""
                 rows.append(
-                    f"| {n:,} | {call} | {checkout} | {statistics.median(found):.2f} | {min(found):.2f} | {ratios} |"
+                    f"| {n:,} | {call} | {checkout} | {statistics.median(found):.2f} | {min(found):.2f} | {ratios} | "
+                    f"{peak} |"
                 )
     return rows
 

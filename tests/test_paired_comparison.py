@@ -87,6 +87,36 @@ def test_comparisons_do_not_depend_on_chunks_or_blocks(monkeypatch: pytest.Monke
     assert ns.compare_semeval(**batch, n_resamples=300) == expected
 
 
+@pytest.mark.parametrize("same", [False, True], ids=["two systems", "one system twice"])
+def test_buckets_where_the_systems_agree_are_left_out_of_the_resampling_to_the_same_numbers(
+    same: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # B - A of a bucket where no sentence's two outputs differ is 0 in every resample and every swap: resampling
+    # only the others (the same sentences, so the same draws) gives every number of resampling them all.
+    batch = two_systems(np.random.default_rng(13), 60)
+    if same:
+        batch["predictions_b"] = batch["predictions_a"]
+    options = {"groups": [index % 11 for index in range(60)], "slices": ["group", "entity_length"], "value": True}
+    varying = paired_comparison._varying_buckets
+    left: list[int] = []
+
+    def spied(pairs, layout, options):
+        found = varying(pairs, layout, options)
+        left.append(sum(buckets for *_, buckets in layout) - sum(buckets for *_, buckets in found[2]))
+        return found
+
+    monkeypatch.setattr(paired_comparison, "_varying_buckets", spied)
+    found = ns.compare_semeval(**batch, n_resamples=200, **options)
+    assert left[0] >= (13 if same else 1)
+
+    def every_bucket(pairs, layout, options):
+        statistics = len(sample_statistics.measure_keys(options)) + 12 * sum(buckets for *_, buckets in layout)
+        return pairs, np.arange(statistics), layout
+
+    monkeypatch.setattr(paired_comparison, "_varying_buckets", every_bucket)
+    assert ns.compare_semeval(**batch, n_resamples=200, **options) == found
+
+
 def test_both_systems_must_be_scored_on_the_same_references() -> None:
     batch = two_systems(np.random.default_rng(4), 20)
     other = [list(row) for row in batch["references"]]

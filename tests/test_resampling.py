@@ -350,6 +350,81 @@ def test_wide_totals_are_scored_and_swapped_in_small_blocks() -> None:
     assert peak_bytes(ns.compare_semeval, **data, n_resamples=1_000, **options) < 450_000_000
 
 
+# A group slice (sentence-level buckets) and entity_length (two-sided ones), with the value's float columns (docs/
+# scoring.md §10) beside the counts, one system's bootstrap and the paired comparison's.
+PARTED_CALLS = {
+    "bootstrap": lambda **options: ns.compute_semeval(
+        **sample_batch(np.random.default_rng(21), 60), bootstrap=300, seed=2, **options
+    ),
+    "compare": lambda **options: ns.compare_semeval(
+        **two_systems(np.random.default_rng(22), 60), n_resamples=300, seed=3, **options
+    ),
+}
+
+
+@pytest.mark.parametrize("value", [False, True], ids=["counts", "value"])
+@pytest.mark.parametrize("call", PARTED_CALLS.values(), ids=PARTED_CALLS)
+def test_the_statistics_found_part_by_part_are_those_of_the_whole(call, value: bool, monkeypatch) -> None:
+    # The buckets' statistics are scored and their quantiles found a few at a time (`SliceStatistics.parts`), from
+    # the draws of each unit (`DrawnSamples`) where those take fewer bytes than the totals: one bucket a part, from
+    # the draws or from the totals, gives the numbers of every bucket in one part, to the last bit.
+    options = {"groups": [index % 23 for index in range(60)], "slices": ["group", "entity_length"], "value": value}
+    monkeypatch.setattr(resampling, "_PART_BYTES", 1 << 40)
+    whole = call(**options)
+    assert len(whole["slices"]["group"]) >= 20  # (a group of no entity has no bucket)
+    monkeypatch.setattr(resampling, "_PART_BYTES", 1)
+    assert call(**options) == whole
+    monkeypatch.setattr(resampling.DrawnSamples, "draws_kept", staticmethod(lambda sample: False))
+    assert call(**options) == whole
+
+
+@pytest.mark.parametrize("per_part", [1, 13, 10_000])
+@pytest.mark.parametrize("paired", [False, True], ids=["one system", "B - A"])
+def test_a_slice_statistics_parts_give_its_columns(paired: bool, per_part: int) -> None:
+    # Each part scores its own columns of the totals (`SliceStatistics.parts`): put together, the statistics of the
+    # whole, to the last bit, whatever the parts' size.
+    layout = [("entity_length", 0, 12, 3), ("group", 36, 6, 5)]  # two-sided buckets, then sentence-level ones
+    systems = 2 if paired else 1
+    totals = np.random.default_rng(per_part).integers(0, 4, size=(7, systems * (6 + 36 + 30)))
+    statistic = sample_statistics.SliceStatistics(layout, ns.Options(), paired=paired)
+    whole = statistic(totals)
+    found = np.full(whole.shape, np.nan)
+    for read, columns, part in statistic.parts(totals.shape[1], per_part):
+        found[:, columns] = part(totals[:, read])
+    assert found.tolist() == whole.tolist()
+
+
+def test_draws_beyond_the_free_memory_are_refused_before_they_are_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What grows with resamples x units is the draws (`DrawnSamples`): 5,000 resamples of 300 distinct sentences
+    # (a group each) take 3 MB in two bytes a count, refused where 1 MB is free, whatever a part holds.
+    monkeypatch.setattr(resampling, "_PART_BYTES", 1)
+    monkeypatch.setattr(resampling, "free_memory", lambda: 1_000_000)
+    references = [[(0, 1, "PER")]] * 300
+    with pytest.raises(ns.InvalidInputError, match=r"5,000 resamples of .* over 300 distinct units need about 3 MB"):
+        ns.compare_semeval(
+            predictions_a=references,
+            predictions_b=[[(0, 2, "PER")]] * 300,  # (a bucket where both systems agree is not resampled)
+            references=references,
+            groups=list(range(300)),
+            slices=["group"],
+            n_resamples=5_000,
+        )
+
+
+@pytest.mark.slow  # 15 s under tracemalloc
+def test_a_group_slices_draws_are_kept_not_its_totals() -> None:
+    # A group a sentence: 2,000 sentences and 1,000 resamples held 1,000 x 24,012 statistics (192 MB) and as many
+    # totals (48 MB): a 256 MB peak. A part's statistics (`_PART_BYTES`) and each unit's draws are what is held now:
+    # 88 MB, of which some 35 MB are the inputs and results.
+    references = [[(0, 1, "PER" if index % 3 else "LOC")] for index in range(2_000)]
+    predictions = [[(0, 1 + index % 2, "PER")] for index in range(2_000)]
+    arguments = {"groups": list(range(2_000)), "slices": ["group"], "n_resamples": 1_000}
+    peak = peak_bytes(
+        ns.compare_semeval, predictions_a=references, predictions_b=predictions, references=references, **arguments
+    )
+    assert peak < 120_000_000
+
+
 WIDE_SLICES = {"slices": ["entity_length"], "slice_edges": {"entity_length": list(range(1, 21))}}
 
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..options import Options
-from ..result_scores import scores
+from ..options import EVALUATION_SCHEMES, Options
+from ..pairing.rules import SCENARIOS
+from ..result_scores import scores, weighted_width
 from ..tally import Tally
 from .resampling import Statistic, resampled_interval, swapped_totals
 from .sample_statistics import (
@@ -22,6 +23,9 @@ from .sample_statistics import (
     value_exponent,
 )
 from .unit_counts import SentenceCounts
+
+# A bucket's statistics: every scheme's precision, recall and F (docs/scoring.md §11).
+_BUCKET_KEYS = len(EVALUATION_SCHEMES) * 3
 
 
 def randomization_p_values(
@@ -98,16 +102,25 @@ def slice_comparison(
     # shuffle's or a resample's, of either system, within the bound, so their difference too.
     exponent = value_exponent(pairs.vectors, 2, pairs.size, options)
 
-    difference = SliceStatistics(layout, options, exponent, paired=True)
     result_a, result_b = scores(tally_a, options), scores(tally_b, options)
     keys = measure_keys(options)
     totals = pairs.totals()
     estimates = tuple(slice_measures(side, layout, options, exponent) for side in (totals[:half], totals[half:]))
     observed = estimates[1] - estimates[0]  # difference(totals)
+    # Buckets where no unit's two outputs differ have B - A = 0 in every resample and every swap: resampled
+    # without them (the same units, so the same draws), their interval is [0, 0] and their p-value 1.
+    varying, statistic_columns, varying_layout = _varying_buckets(pairs, layout, options)
+    difference = SliceStatistics(varying_layout, options, exponent, paired=True)
     # The interval's resamples and the swaps from one generator (docs/scoring.md §9).
     rng = np.random.default_rng(seed)
-    low_scaled, high_scaled = resampled_interval(pairs, difference, resamples, rng, options.confidence_level)
-    p_values = randomization_p_values(pairs, difference, observed, resamples, rng).tolist()
+    low_varying, high_varying = resampled_interval(varying, difference, resamples, rng, options.confidence_level)
+    low_scaled, high_scaled = np.zeros(len(observed)), np.zeros(len(observed))
+    low_scaled[statistic_columns], high_scaled[statistic_columns] = low_varying, high_varying
+    p_found = np.ones(len(observed))
+    p_found[statistic_columns] = randomization_p_values(
+        varying, difference, observed[statistic_columns], resamples, rng
+    )
+    p_values = p_found.tolist()
     low, high = (ends.tolist() for ends in scaled_back(keys, low_scaled, high_scaled, exponent, options, "value_delta"))
     base: dict[str, float] = {}
     for column, key in enumerate(keys):
@@ -139,3 +152,29 @@ def slice_comparison(
         for (name, bucket), value in zip(places, adjusted):
             by_bucket[name][bucket][f"{key}_p_value_holm"] = value
     return base, by_bucket
+
+
+def _varying_buckets(
+    pairs: SentenceCounts, layout: list[tuple[str, int, int, int]], options: Options
+) -> tuple[SentenceCounts, np.ndarray, list[tuple[str, int, int, int]]]:
+    """`pairs` with the columns of only the buckets where some unit's two systems differ (the same units in the
+    same order: the bootstrap draws the same, and the same units are swapped), the columns of `SliceStatistics`
+    of `layout` that its statistics give, and its layout. (A group slice where the two systems agree on most
+    sentences: most groups.)"""
+    keys = len(measure_keys(options))
+    if not layout or not pairs.size:
+        return pairs, np.arange(keys + sum(buckets for *_, buckets in layout) * _BUCKET_KEYS), layout
+    half, base = pairs.vectors.shape[1] // 2, len(SCENARIOS) + weighted_width(options)
+    read, statistic_columns, varying_layout = [np.arange(base)], [np.arange(keys)], []
+    start, column = 0, keys
+    for name, first, per_bucket, buckets in layout:
+        columns = base + first + np.arange(per_bucket * buckets)
+        differ = (pairs.vectors[:, columns] != pairs.vectors[:, half + columns]).sum(axis=0)
+        varies = np.flatnonzero((np.asarray(differ).reshape(buckets, per_bucket) > 0).any(axis=1))
+        read.append(base + first + (varies[:, None] * per_bucket + np.arange(per_bucket)).reshape(-1))
+        statistic_columns.append(column + (varies[:, None] * _BUCKET_KEYS + np.arange(_BUCKET_KEYS)).reshape(-1))
+        varying_layout.append((name, start, per_bucket, len(varies)))
+        start, column = start + per_bucket * len(varies), column + buckets * _BUCKET_KEYS
+    kept = np.concatenate(read)
+    vectors = pairs.vectors[:, np.concatenate((kept, half + kept))]
+    return SentenceCounts(vectors, pairs.sentences), np.concatenate(statistic_columns), varying_layout

@@ -29,15 +29,18 @@ from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     SliceStatistics,
     SparseJackknife,
+    jackknife_moments,
     measure_keys,
     scaled_back,
     slice_key_positions,
     value_exponent,
 )
-from .unit_counts import SentenceCounts
+from .unit_counts import SentenceCounts, is_sparse
 
 # Statistics of resamples, block by block (resamples x k each), the same blocks each time it is called.
 Blocks = Callable[[], Iterable[np.ndarray]]
+# A statistic's columns in parts: each part's columns of the statistics and its blocks (resamples x its columns).
+Parts = list[tuple[slice, Blocks]]
 # The k statistics of totals (..., width) -> (..., k).
 Statistic = Callable[[np.ndarray], np.ndarray]
 
@@ -51,6 +54,10 @@ _RESAMPLE_BLOCK_CELLS = 1 << 19
 _STATISTICS = 12
 # `_Quantiles.at` sorts the held resamples' statistics in parts of about this many values (32 MB).
 _QUANTILE_CHUNK_CELLS = 1 << 22
+# The resamples' statistics are found part by part (`SliceStatistics.parts`: the totals', then slice buckets a few
+# hundred at a time), what `_Quantiles` holds of a part within about this many bytes (32 MB): a group slice of
+# 5,000 groups and 10,000 resamples held 4.8 GB of statistics at once.
+_PART_BYTES = 1 << 25
 SCORED_WIDTH = 64
 
 
@@ -60,22 +67,102 @@ def resample_blocks(resamples: int, width: int) -> list[slice]:
     return [slice(start, min(start + block, resamples)) for start in range(0, resamples, block)]
 
 
-def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """The totals (resamples x width) of bootstrap samples: each takes as many sentences as `sample` holds,
-    drawn with replacement, as how many times each distinct vector is drawn. They are kept (the interval reads
-    them twice, `bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
-    the draws and the statistics take 8."""
-    size, width = sample.size, sample.vectors.shape[1]
-    if sample.vectors.dtype == np.float64:  # docs/scoring.md §10's weighted columns
-        totals = np.zeros((resamples, width))
-    else:
-        largest = size * int(sample.vectors.max()) if sample.vectors.shape[0] and sample.vectors.shape[1] else 0
-        totals = np.zeros((resamples, width), dtype=np.min_scalar_type(largest) if largest < 1 << 63 else np.int64)
+def _drawn_blocks(
+    sample: SentenceCounts, resamples: int, rng: np.random.Generator
+) -> Iterator[tuple[slice, np.ndarray]]:
+    """Bootstrap samples, block by block (with the block's rows): how many times each distinct vector is drawn
+    (block x distinct vectors), each sample taking as many sentences as `sample` holds, drawn with replacement.
+    The draws of the seed (docs/scoring.md §9) whatever is kept of them."""
+    size = sample.size
     if size:
         share = sample.sentences / size
         for rows in resample_blocks(resamples, len(share)):
-            totals[rows] = rng.multinomial(size, share, size=rows.stop - rows.start) @ sample.vectors
+            yield rows, rng.multinomial(size, share, size=rows.stop - rows.start)
+
+
+def _totals_type(sample: SentenceCounts) -> np.dtype:
+    """The smallest type that holds every total of a bootstrap sample of `sample`: 1 to 4 bytes a count, 8 for
+    docs/scoring.md §10's weighted columns (floats)."""
+    if sample.vectors.dtype == np.float64:
+        return np.dtype(np.float64)
+    largest = sample.size * int(sample.vectors.max()) if sample.vectors.shape[0] and sample.vectors.shape[1] else 0
+    return np.min_scalar_type(largest) if largest < 1 << 63 else np.dtype(np.int64)
+
+
+def bootstrap_totals(sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """The totals (resamples x width) of bootstrap samples (`_drawn_blocks`). They are kept (the interval reads
+    them twice, `bca_interval`) in the smallest unsigned integers that hold them: 1 to 4 bytes a count where
+    the draws and the statistics take 8."""
+    totals = np.zeros((resamples, sample.vectors.shape[1]), dtype=_totals_type(sample))
+    for rows, drawn in _drawn_blocks(sample, resamples, rng):
+        totals[rows] = drawn @ sample.vectors
     return totals
+
+
+class DrawnSamples:
+    """Bootstrap samples of `sample` (`_drawn_blocks`), kept as their totals (`bootstrap_totals`) or, where that
+    takes fewer bytes (slices' bucket columns, sparse: a group slice of a group a sentence has six columns a
+    sentence), as how many times each distinct vector is drawn, from which `blocks` makes the totals of the columns
+    a part of a statistic reads (`SliceStatistics.parts`), block by block. Whole-number sums are exact in any order,
+    and a sparse product sums each column over the vectors in their order, so the totals are those of
+    `bootstrap_totals` to the last bit either way."""
+
+    def __init__(self, sample: SentenceCounts, resamples: int, rng: np.random.Generator) -> None:
+        self.vectors, self.resamples = sample.vectors, resamples
+        self.totals: np.ndarray | None = None
+        self.counts: np.ndarray | None = None
+        if self.draws_kept(sample):
+            self.counts = np.zeros((resamples, sample.vectors.shape[0]), dtype=np.min_scalar_type(sample.size))
+            for rows, drawn in _drawn_blocks(sample, resamples, rng):
+                self.counts[rows] = drawn
+        else:
+            self.totals = bootstrap_totals(sample, resamples, rng)
+
+    @staticmethod
+    def draws_kept(sample: SentenceCounts) -> bool:
+        """Whether the draws take fewer bytes than the totals (sparse vectors only: a dense product's floats may
+        depend on the columns taken)."""
+        units, width = sample.vectors.shape
+        return is_sparse(sample.vectors) and units * np.min_scalar_type(sample.size).itemsize < width * (
+            _totals_type(sample).itemsize
+        )
+
+    @staticmethod
+    def bytes_a_resample(sample: SentenceCounts) -> int:
+        """What `DrawnSamples` keeps of each resample."""
+        units, width = sample.vectors.shape
+        if DrawnSamples.draws_kept(sample):
+            return units * np.min_scalar_type(sample.size).itemsize
+        return width * _totals_type(sample).itemsize
+
+    def blocks(self, columns: np.ndarray | None, statistic: Statistic) -> Blocks:
+        """`statistic` of the totals' `columns` (None: all of them) of every resample, block by block."""
+        read: Callable[[slice], np.ndarray]
+        if self.counts is not None:
+            counts, picked = self.counts, self.vectors[:, columns]
+            units = np.flatnonzero(np.diff(picked.indptr))  # the vectors with an entry in these columns
+            picked = picked[units]
+            # (a block's draws of the units read are multiplied in 8 bytes each: the totals' part reads every unit)
+            width = max(picked.shape[1], len(units) // 4)
+
+            def read(rows: slice) -> np.ndarray:
+                return np.asarray(counts[rows][:, units] @ picked)
+
+        else:
+            totals = self.totals
+            assert totals is not None
+            width = totals.shape[1] if columns is None else len(columns)
+
+            def read(rows: slice) -> np.ndarray:
+                return totals[rows] if columns is None else totals[rows][:, columns]
+
+        def blocks() -> Iterator[np.ndarray]:
+            # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
+            # columns): blocks of fewer resamples where the totals are wide.
+            for rows in resample_blocks(self.resamples, 4 * width):
+                yield statistic(read(rows))
+
+        return blocks
 
 
 def swapped_totals(
@@ -106,149 +193,100 @@ def resampled_interval(
     estimate = statistic(totals)
     if not sample.size:
         return np.full(len(estimate), np.inf), np.full(len(estimate), -np.inf)
-    _check_memory(resamples, len(estimate), sample.vectors.shape[1])
-    drawn = bootstrap_totals(sample, resamples, rng)
-
-    def resampled() -> Iterator[np.ndarray]:
-        # A resample's statistics take a few floats a column of its totals on the way (slices' buckets: 12,000
-        # columns): blocks of fewer resamples where the totals are wide.
-        for rows in resample_blocks(len(drawn), 4 * drawn.shape[1]):
-            yield statistic(drawn[rows])
-
-    jackknife = (
-        statistic.jackknife(totals, sample.vectors)
-        if isinstance(statistic, SliceStatistics)
-        else statistic(totals - sample.vectors)
-    )
+    _check_memory(resamples, len(estimate), sample)
+    drawn = DrawnSamples(sample, resamples, rng)
+    if isinstance(statistic, SliceStatistics):
+        parts = statistic.parts(sample.vectors.shape[1], _part_statistics(resamples))
+        resampled: Blocks | Parts = [(wanted, drawn.blocks(read, scored)) for read, wanted, scored in parts]
+        jackknife = statistic.jackknife(totals, sample.vectors)
+    else:
+        resampled, jackknife = drawn.blocks(None, statistic), statistic(totals - sample.vectors)
     return bca_interval(estimate, resampled, jackknife, sample.sentences, level)
 
 
-def _check_memory(resamples: int, statistics: int, width: int) -> None:
-    """An `InvalidInputError` (a ValueError, never a MemoryError) before the resamples' totals and the statistics
-    `_Quantiles` holds are allocated, where they would not fit: resamples x slice buckets (a group slice of
-    100,000 groups is 1.2 million statistics, ten GB for 1,000 resamples)."""
-    # The totals take a byte or more a count (`bootstrap_totals`); past a block of resamples, `_Quantiles.fit`
-    # checks its bins.
-    held = statistics if resamples * min(statistics, _STATISTICS) <= _RESAMPLE_BLOCK_CELLS else 0
-    needed, free = resamples * (width + 8 * held), free_memory()
+def _part_statistics(resamples: int) -> int:
+    """How many statistics a part of a statistic (`SliceStatistics.parts`) takes, so that what `_Quantiles` holds
+    of a part, its values or its bins, stays within `_PART_BYTES`."""
+    held = resamples * _STATISTICS <= _RESAMPLE_BLOCK_CELLS
+    return max(1, _PART_BYTES // (8 * resamples if held else 4 * _Quantiles.BINS))
+
+
+def _check_memory(resamples: int, statistics: int, sample: SentenceCounts) -> None:
+    """An `InvalidInputError` (a ValueError, never a MemoryError) before the resamples' draws or totals and the
+    statistics `_Quantiles` holds of a part are allocated, where they would not fit: resamples x units (a group
+    slice of a group a sentence, 10**6 sentences: four GB of draws for 1,000 resamples)."""
+    # The draws take a byte or more a unit, the totals a byte or more a count (`DrawnSamples`); a part's values
+    # are held up to `_PART_BYTES`; past a block of resamples, `_Quantiles.fit` checks a part's bins.
+    held = 8 * statistics if resamples * min(statistics, _STATISTICS) <= _RESAMPLE_BLOCK_CELLS else 0
+    needed = resamples * DrawnSamples.bytes_a_resample(sample) + min(resamples * held, _PART_BYTES)
+    free = free_memory()
     if free is not None and needed > free:
         raise InvalidInputError(
             f"bootstrap (or n_resamples): {resamples:,} resamples of {statistics:,} statistics (each slice "
-            f"bucket's precision, recall and F count as three) need about {needed / 1e6:,.0f} MB, more than the "
-            f"{free / 1e6:,.0f} MB free for this process; expected fewer resamples, or fewer slice buckets (fewer "
-            "groups or slice edges)"
+            f"bucket's precision, recall and F count as three) over {sample.vectors.shape[0]:,} distinct units "
+            f"need about {needed / 1e6:,.0f} MB, more than the {free / 1e6:,.0f} MB free for this process; expected "
+            "fewer resamples, or fewer slice buckets (fewer groups or slice edges)"
         )
 
 
 def bca_interval(
     estimate: np.ndarray,
-    resampled: Blocks,
+    resampled: Blocks | Parts,
     jackknife: np.ndarray | SparseJackknife,
     weights: np.ndarray,
     level: float,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The bias-corrected and accelerated (BCa) bootstrap interval of each statistic (Efron 1987; Efron and
     Tibshirani 1993, ch. 14; scipy's default): `estimate` (k,), its values on the resamples (blocks of
-    resamples x k, read twice: `_Quantiles`), and its leave-one-sentence-out values (distinct vectors x k, or
-    sparse: `SparseJackknife`), each standing for `weights` sentences."""
+    resamples x k, read twice: `_Quantiles`; or `Parts`, each part's columns in turn), and its leave-one-sentence-out
+    values (distinct vectors x k, or sparse: `SparseJackknife`), each standing for `weights` sentences."""
     # Imported here, not at the top: `statistics` brings `random` with it, a tenth of what `import nerscore`
     # costs beyond numpy (benchmarks/README.md), for the calls that ask for intervals.
     from statistics import NormalDist
 
+    second, third = jackknife_moments(jackknife, weights)
+    parts = [(slice(0, len(estimate)), resampled)] if callable(resampled) else resampled
     normal = NormalDist()
-    quantiles = _Quantiles(len(estimate))
-    less, ties = np.zeros(len(estimate), dtype=np.int64), np.zeros(len(estimate), dtype=np.int64)
-    for block in resampled():
-        less += (block < estimate).sum(axis=0)
-        ties += (block == estimate).sum(axis=0)
-        quantiles.count(block)
-    resamples = quantiles.resamples
-    # Bias correction: where the estimate falls among the resamples. Ties count half, as F takes few values on
-    # a few sentences (one sentence: every resample ties, and the interval has zero width); an estimate outside
-    # every resample counts as if half a resample lay beyond it.
-    below = (less + 0.5 * ties) / resamples
-    below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
-    if isinstance(jackknife, SparseJackknife):
-        second, third = _sparse_moments(jackknife, weights)
-    else:
-        second, third = _moments(jackknife, weights)
     alpha = (1 - level) / 2
-    # The same NormalDist calls as a column at a time (so the same floats), once for each distinct (bias,
-    # acceleration), which a slice's thousands of small buckets share: five calls a column were 0.15 s of the
-    # 24,000 statistics of 2,000 groups (cProfile).
     tails = (normal.inv_cdf(alpha), normal.inv_cdf(1 - alpha))
     found: dict[tuple[float, float], list[float]] = {}
-    levels = []
-    for column_below, column_second, column_third in zip(below.tolist(), second.tolist(), third.tolist()):
-        spread = 6 * column_second**1.5
-        acceleration = column_third / spread if spread > 0 else 0.0
-        ends = found.get((column_below, acceleration))
-        if ends is None:
-            bias = normal.inv_cdf(column_below)
-            ends = []
-            for z in tails:
-                shifted = bias + z
-                denominator = 1 - acceleration * shifted
-                # Where the correction runs past infinity, the level is the end it runs to.
-                ends.append(normal.cdf(bias + shifted / denominator) if denominator > 0 else float(shifted > 0))
-            found[column_below, acceleration] = ends
-        levels.append(ends)
-    low, high = quantiles.at(levels, resampled).T
+    low, high = np.empty(len(estimate)), np.empty(len(estimate))
+    for columns, blocks in parts:
+        part_estimate = estimate[columns]
+        quantiles = _Quantiles(len(part_estimate))
+        less, ties = np.zeros(len(part_estimate), dtype=np.int64), np.zeros(len(part_estimate), dtype=np.int64)
+        for block in blocks():
+            less += (block < part_estimate).sum(axis=0)
+            ties += (block == part_estimate).sum(axis=0)
+            quantiles.count(block)
+        resamples = quantiles.resamples
+        # Bias correction: where the estimate falls among the resamples. Ties count half, as F takes few values on
+        # a few sentences (one sentence: every resample ties, and the interval has zero width); an estimate outside
+        # every resample counts as if half a resample lay beyond it.
+        below = (less + 0.5 * ties) / resamples
+        below = np.clip(below, 0.5 / resamples, 1 - 0.5 / resamples)
+        # The same NormalDist calls as a column at a time (so the same floats), once for each distinct (bias,
+        # acceleration), which a slice's thousands of small buckets share: five calls a column were 0.15 s of the
+        # 24,000 statistics of 2,000 groups (cProfile).
+        levels = []
+        for column_below, column_second, column_third in zip(
+            below.tolist(), second[columns].tolist(), third[columns].tolist()
+        ):
+            spread = 6 * column_second**1.5
+            acceleration = column_third / spread if spread > 0 else 0.0
+            ends = found.get((column_below, acceleration))
+            if ends is None:
+                bias = normal.inv_cdf(column_below)
+                ends = []
+                for z in tails:
+                    shifted = bias + z
+                    denominator = 1 - acceleration * shifted
+                    # Where the correction runs past infinity, the level is the end it runs to.
+                    ends.append(normal.cdf(bias + shifted / denominator) if denominator > 0 else float(shifted > 0))
+                found[column_below, acceleration] = ends
+            levels.append(ends)
+        low[columns], high[columns] = quantiles.at(levels, blocks).T
     return low, high
-
-
-def _moments(jackknife: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The weighted second and third central moments (sums) of each column of jackknife values, for the
-    acceleration: the skewness of the jackknife values."""
-    # It does not change when a column is scaled, so a column whose values are huge (docs/scoring.md §10's value
-    # under extreme false alarms: up to 2**961) is scaled by a power of two first, and its deviations again where
-    # they are huge or tiny (extreme type weights), so that their sums, squares and cubes neither overflow nor
-    # vanish; other columns are left exactly as they are.
-    jackknife = jackknife * power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
-    centred = (weights @ jackknife) / weights.sum() - jackknife
-    centred = centred * power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
-    with np.errstate(over="ignore", invalid="ignore"):
-        return weights @ centred**2, weights @ centred**3
-
-
-def _sparse_moments(jackknife: SparseJackknife, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """`_moments` of a `SparseJackknife`: its bucket columns' sums run over the units listed for each, and once
-    over the rest, which all hold the estimate (scaled as `_moments` scales)."""
-    second, third = _moments(jackknife.dense, weights)
-    first = jackknife.dense.shape[1]
-    count = len(jackknife.estimate) - first
-    column, value = jackknife.columns - first, jackknife.values
-    weight = weights[jackknife.units].astype(np.float64)
-    total = float(weights.sum())
-    rest = total - np.bincount(column, weights=weight, minlength=count)  # the weight of the units not listed
-    estimate = jackknife.estimate[first:]
-
-    def largest(values: np.ndarray, others: np.ndarray) -> np.ndarray:  # per column, of its entries and the rest
-        most = np.where(rest > 0, np.abs(others), 0.0)
-        np.maximum.at(most, column, np.abs(values))
-        return most
-
-    scale = power_of_two_scale(largest(value, estimate))
-    value, estimate = value * scale[column], estimate * scale
-    mean = (np.bincount(column, weights=weight * value, minlength=count) + rest * estimate) / total
-    centred, centred_rest = mean[column] - value, mean - estimate
-    scale = power_of_two_scale(largest(centred, centred_rest))
-    centred, centred_rest = centred * scale[column], centred_rest * scale
-    with np.errstate(over="ignore", invalid="ignore"):
-        moments = [
-            np.bincount(column, weights=weight * centred**power, minlength=count) + rest * centred_rest**power
-            for power in (2, 3)
-        ]
-    return np.concatenate((second, moments[0])), np.concatenate((third, moments[1]))
-
-
-def power_of_two_scale(largest: np.ndarray, smallest: float = 2.0**-100) -> np.ndarray:
-    """Per column, 1 where its largest magnitude lies within `smallest` and 2**100 (or is 0 or not finite), else
-    the power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
-    scaling by it changes no digit, and the column's squares and cubes neither overflow nor vanish."""
-    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < smallest))
-    exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
-    return np.where(odd, np.ldexp(1.0, exponents), 1.0)
 
 
 class _Quantiles:
@@ -321,9 +359,12 @@ class _Quantiles:
             found = np.empty(at.shape)
             step = max(1, _QUANTILE_CHUNK_CELLS // resamples)
             for start in range(0, columns, step):
-                part = np.concatenate([block[:, start : start + step] for block in self.held])
-                part.sort(axis=0)
-                found[start : start + step] = sorted_column_quantiles(part, at[start : start + step])
+                # Each column's values gathered in a row of their own, where a sort runs 2.5 times faster than down
+                # a column (10,000 resamples).
+                part = np.concatenate([block[:, start : start + step].T for block in self.held], axis=1)
+                part.sort(axis=1)
+                found[start : start + step] = sorted_column_quantiles(part.T, at[start : start + step])
+                del part  # (before the next is gathered: two at once were the peak)
             return found
         # np.quantile (linear, its default) interpolates between the order statistics at floor((n - 1) q) and
         # the next; a rank more on each side spares depending on how numpy rounds (n - 1) q.

@@ -16,10 +16,16 @@ from .resampling import (
     bca_interval,
     bootstrap_totals,
     holding_estimates,
-    power_of_two_scale,
     resample_blocks,
 )
-from .sample_statistics import SliceStatistics, measure_keys, scaled_back, statistics, value_exponent
+from .sample_statistics import (
+    SliceStatistics,
+    measure_keys,
+    power_of_two_scale,
+    scaled_back,
+    statistics,
+    value_exponent,
+)
 from .unit_counts import SentenceCounts
 
 # ---------------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -226,6 +226,11 @@ class SparseJackknife:
     estimate: np.ndarray  # every statistic's estimate: a bucket statistic's value for a unit not listed
 
 
+# A part of a statistic's columns (`SliceStatistics.parts`): the totals' columns it reads, the statistics' columns
+# it gives, and its statistic of those totals.
+StatisticPart = tuple[np.ndarray, slice, Callable[[np.ndarray], np.ndarray]]
+
+
 @dataclass(frozen=True)
 class SliceStatistics:
     """`slice_measures` as the function of totals the resampling measures (`resampling.Statistic`): one system's,
@@ -246,6 +251,33 @@ class SliceStatistics:
             for side in (totals[..., :half], totals[..., half:])
         )
         return system_b - system_a
+
+    def parts(self, width: int, per_part: int) -> list[StatisticPart]:
+        """The statistic as parts of its columns, for totals `width` wide: the totals' statistics, then each slice's
+        buckets about `per_part` statistics at a time. Each part is (the totals' columns it reads, of every system;
+        the statistics' columns it gives; its statistic of those columns): a bucket's statistics read its own columns
+        only, so `resampling.resampled_interval` scores the resamples part by part and never holds resamples x
+        buckets (a group slice of 5,000 groups and 10,000 resamples: 4.8 GB of statistics). The floats are those of
+        the whole (`slice_measures` scores each bucket on its own)."""
+        systems = 2 if self.paired else 1
+        per_system, base = width // systems, len(SCENARIOS) + weighted_width(self.options)
+
+        def columns(first: int, count: int) -> np.ndarray:
+            return np.concatenate([system * per_system + first + np.arange(count) for system in range(systems)])
+
+        column = len(measure_keys(self.options))
+        totals = SliceStatistics([], self.options, self.exponent, self.paired)
+        found: list[StatisticPart] = [(columns(0, base), slice(0, column), totals)]
+        bucket_keys = len(EVALUATION_SCHEMES) * len(_MEASURES)
+        step = max(1, per_part // bucket_keys)
+        for _, start, per_bucket, buckets in self.layout:
+            statistic = BucketStatistics(per_bucket, self.options, self.paired)
+            for first in range(0, buckets, step):
+                count = min(step, buckets - first)
+                read = columns(base + start + first * per_bucket, count * per_bucket)
+                found.append((read, slice(column, column + count * bucket_keys), statistic))
+                column += count * bucket_keys
+        return found
 
     def jackknife(self, totals: np.ndarray, vectors: Vectors) -> np.ndarray | SparseJackknife:
         """The statistics of `totals` less each row of `vectors` (the units left out one at a time)."""
@@ -284,6 +316,22 @@ class SliceStatistics:
         )
 
 
+@dataclass(frozen=True)
+class BucketStatistics:
+    """`bucket_measures` of consecutive buckets of `per_bucket` columns each, of one system, or with `paired` B - A
+    of totals holding system A's bucket columns then B's: a part of `SliceStatistics` (`SliceStatistics.parts`)."""
+
+    per_bucket: int
+    options: Options
+    paired: bool = False
+
+    def __call__(self, totals: np.ndarray) -> np.ndarray:
+        systems = 2 if self.paired else 1
+        measured = bucket_measures(totals.reshape(*totals.shape[:-1], systems, -1, self.per_bucket), self.options)
+        measured = measured[..., 1, :, :] - measured[..., 0, :, :] if self.paired else measured[..., 0, :, :]
+        return measured.reshape(*totals.shape[:-1], -1)
+
+
 def slice_key_positions(
     layout: list[tuple[str, int, int, int]], names: Mapping[str, list[str]], options: Options
 ) -> Iterator[tuple[str, str, str, int]]:
@@ -301,3 +349,65 @@ def slice_key_positions(
 def slice_layout(names: Mapping[str, list[str]], layout: list[tuple[str, int, int]]) -> list[tuple[str, int, int, int]]:
     """`SliceCounts.layout` with each slice's number of buckets."""
     return [(name, start, per_bucket, len(names[name])) for name, start, per_bucket in layout]
+
+
+def jackknife_moments(jackknife: np.ndarray | SparseJackknife, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted second and third central moments (sums) of each column of jackknife values (units x k, or
+    sparse), each unit standing for `weights` sentences: `resampling.bca_interval`'s acceleration."""
+    if isinstance(jackknife, SparseJackknife):
+        return _sparse_moments(jackknife, weights)
+    return _moments(jackknife, weights)
+
+
+def _moments(jackknife: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The weighted second and third central moments (sums) of each column of jackknife values, for the
+    acceleration: the skewness of the jackknife values."""
+    # It does not change when a column is scaled, so a column whose values are huge (docs/scoring.md §10's value
+    # under extreme false alarms: up to 2**961) is scaled by a power of two first, and its deviations again where
+    # they are huge or tiny (extreme type weights), so that their sums, squares and cubes neither overflow nor
+    # vanish; other columns are left exactly as they are.
+    jackknife = jackknife * power_of_two_scale(np.abs(jackknife).max(axis=0, initial=0.0))
+    centred = (weights @ jackknife) / weights.sum() - jackknife
+    centred = centred * power_of_two_scale(np.abs(centred).max(axis=0, initial=0.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return weights @ centred**2, weights @ centred**3
+
+
+def _sparse_moments(jackknife: SparseJackknife, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`_moments` of a `SparseJackknife`: its bucket columns' sums run over the units listed for each, and once
+    over the rest, which all hold the estimate (scaled as `_moments` scales)."""
+    second, third = _moments(jackknife.dense, weights)
+    first = jackknife.dense.shape[1]
+    count = len(jackknife.estimate) - first
+    column, value = jackknife.columns - first, jackknife.values
+    weight = weights[jackknife.units].astype(np.float64)
+    total = float(weights.sum())
+    rest = total - np.bincount(column, weights=weight, minlength=count)  # the weight of the units not listed
+    estimate = jackknife.estimate[first:]
+
+    def largest(values: np.ndarray, others: np.ndarray) -> np.ndarray:  # per column, of its entries and the rest
+        most = np.where(rest > 0, np.abs(others), 0.0)
+        np.maximum.at(most, column, np.abs(values))
+        return most
+
+    scale = power_of_two_scale(largest(value, estimate))
+    value, estimate = value * scale[column], estimate * scale
+    mean = (np.bincount(column, weights=weight * value, minlength=count) + rest * estimate) / total
+    centred, centred_rest = mean[column] - value, mean - estimate
+    scale = power_of_two_scale(largest(centred, centred_rest))
+    centred, centred_rest = centred * scale[column], centred_rest * scale
+    with np.errstate(over="ignore", invalid="ignore"):
+        moments = [
+            np.bincount(column, weights=weight * centred**power, minlength=count) + rest * centred_rest**power
+            for power in (2, 3)
+        ]
+    return np.concatenate((second, moments[0])), np.concatenate((third, moments[1]))
+
+
+def power_of_two_scale(largest: np.ndarray, smallest: float = 2.0**-100) -> np.ndarray:
+    """Per column, 1 where its largest magnitude lies within `smallest` and 2**100 (or is 0 or not finite), else
+    the power of two that brings it within 1/2 and 1 (within 2**-1000 and 2**1000 of it, a float's own reach):
+    scaling by it changes no digit, and the column's squares and cubes neither overflow nor vanish."""
+    odd = np.isfinite(largest) & (largest > 0) & ((largest > 2.0**100) | (largest < smallest))
+    exponents = np.clip(-np.frexp(np.where(odd, largest, 1.0))[1], -1000, 1000)
+    return np.where(odd, np.ldexp(1.0, exponents), 1.0)
