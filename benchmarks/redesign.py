@@ -423,6 +423,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     add("--only", choices=[*SECTIONS, "commands"], help="one section of rows (the others' goals show n/a)")
     add("--json", type=Path, help="write the measured times there as JSON")
     args = parser.parse_args(argv)
+    if args.json is not None and args.json.is_dir():  # `--json ''` is Path("."): refused before minutes of runs
+        parser.error(f"--json takes a file to write, found the folder {str(args.json)!r}")
     full = {
         "repeats": 7,
         "runs_repeats": 3,
