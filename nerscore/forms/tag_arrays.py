@@ -33,8 +33,9 @@ from ..tally import Counted, TokenCounts
 from .inputs import Batch, lengths
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
-# cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add.
-_CHUNK_TOKENS = 1 << 16
+# cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add. 2**17, not
+# 2**16: half the chunks' fixed numpy steps, 0.8 ms of plain compute's 24 on 20,000 x 20 tags (2**18: no better).
+_CHUNK_TOKENS = 1 << 17
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 
