@@ -137,7 +137,8 @@ def decode_roles(
         touching = inside_sentence & (entity_type[neighbour] == type_id) & (role[neighbour] != 0)
         table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
         valid |= touching & table[first_role, last_role, length]
-    return start[valid], end[valid], type_id[valid]
+    kept = np.flatnonzero(valid)  # (positions once, not three selections by the mask)
+    return start[kept], end[kept], type_id[kept]
 
 
 _STRICT_TABLES: dict[tuple[str, str], np.ndarray] = {}

@@ -419,7 +419,9 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     left_r[exact_r] = False
     left_p = np.ones(len(predictions.start), dtype=bool)
     left_p[exact_p] = False
-    rest_r, rest_p = references.select(left_r), predictions.select(left_p)
+    # Masks turned into positions once before selecting the three columns with them: each selection by a scattered
+    # mask is a branchy scan of its own (about 0.3 ms of plain compute on 20,000 x 20 tags).
+    rest_r, rest_p = references.select(np.flatnonzero(left_r)), predictions.select(np.flatnonzero(left_p))
     # Spans on one side are sorted and disjoint: the overlapping ones on the other side form one run.
     r_first = np.searchsorted(rest_p.end, rest_r.start, side="right")
     r_degree = np.searchsorted(rest_p.start, rest_r.end, side="left") - r_first
@@ -428,8 +430,8 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    add(scenario["III"], rest_r.select(missed), None)
-    add(scenario["II"], None, rest_p.select(spurious))
+    add(scenario["III"], rest_r.select(np.flatnonzero(missed)), None)
+    add(scenario["II"], None, rest_p.select(np.flatnonzero(spurious)))
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     below = np.zeros_like(simple)
@@ -444,12 +446,13 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
         add(scenario["III"], rest_r.select(below), None)
         add(scenario["II"], None, rest_p.select(unpaired_p))
         spurious[unpaired_p] = True  # settled: not part of a fork
-    simple_r, simple_p = rest_r.select(simple), rest_p.select(partner[simple])
+    simple_at = np.flatnonzero(simple)
+    simple_r, simple_p = rest_r.select(simple_at), rest_p.select(partner[simple_at])
     add(np.where(simple_r.type_id == simple_p.type_id, scenario["V"], scenario["VI"]), simple_r, simple_p)
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
-    forked_p[partner[simple]] = False
+    forked_p[partner[simple_at]] = False
     if forked_r.any() or forked_p.any():
         chain_r, chain_p = id_spans(rest_r.select(forked_r)), id_spans(rest_p.select(forked_p))
         paired = pair_overlapping(chain_r, chain_p, min_overlap)
