@@ -257,7 +257,7 @@ def _chunk_pairs(
         start, end, type_id = decode_roles(*codes.roles_and_types(side), offsets, options.mode, options.scheme)
         spans.append(FlatSpans(start, end, type_id.astype(np.int32, copy=False)))
     (kinds, r_types, p_types, *extents), first_position = joined_rows(
-        pair_flat(spans[0], spans[1], options.min_overlap)
+        pair_flat(spans[0], spans[1], options.min_overlap, int(offsets[-1]))
     )
     # A row's sentence is that of its first token (empty sentences hold none): looked up in a token -> sentence
     # table, 2x as fast as a binary search in the offsets per row; int32 halves the table's memory.
@@ -378,7 +378,9 @@ def _flat_ids(batch: list[list] | np.ndarray, size: int) -> np.ndarray | None:
 PairColumns = tuple[np.ndarray, ...]
 
 
-def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None) -> list[PairColumns]:
+def pair_flat(
+    references: FlatSpans, predictions: FlatSpans, min_overlap: float | None = None, tokens: int | None = None
+) -> list[PairColumns]:
     """`pair` for a whole batch of sorted, disjoint spans: every sentence's rows (`PairColumns`), in groups; a row's
     first position (the reference's start, else the prediction's) places it in its sentence.
 
@@ -386,7 +388,8 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     operations; only entities in a chain with a fork (one entity overlapping two) go through the exact
     `pair_overlapping`, which is linear and never crosses a sentence (spans do not). With `min_overlap`, a
     one-to-one overlap below it is a miss and a spurious entity; a fork is left to `pair_overlapping`, which
-    drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses)."""
+    drops the edges below it (docs/scoring.md §3: a subset of the overlaps still never crosses). `tokens`: every
+    end is at most this (a chunk of tags), and no span is empty."""
     none = np.int64(-1)
     scenario = {name: index for index, name in enumerate(SCENARIOS)}
     groups: list[PairColumns] = []
@@ -406,11 +409,19 @@ def pair_flat(references: FlatSpans, predictions: FlatSpans, min_overlap: float 
     # Identical boundaries: each side's start * width + end rises strictly (sorted, disjoint spans), so a binary
     # search of the references' in the predictions' finds them, in order on both sides, as `np.intersect1d` does
     # (which sorts both sides together first: 0.3 ms more a call on 20,000 x 20 tags).
-    width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
-    key_r = references.start * width + references.end
-    key_p = predictions.start * width + predictions.end
-    found = np.searchsorted(key_p, key_r).clip(max=max(len(key_p) - 1, 0))
-    exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
+    if tokens is not None:
+        # A chunk's tags: a prediction looked up by its first token in a table of the chunk's tokens (no two
+        # non-empty disjoint spans start at one token), twice as fast as the binary search (0.2 ms of a call).
+        by_start = np.full(tokens + 1, len(predictions.start), dtype=np.intp)
+        by_start[predictions.start] = np.arange(len(predictions.start))
+        found = by_start[references.start]
+        exact_r = np.flatnonzero(np.append(predictions.end, -1)[found] == references.end)
+    else:
+        width = int(max(references.end.max(initial=0), predictions.end.max(initial=0))) + 1
+        key_r = references.start * width + references.end
+        key_p = predictions.start * width + predictions.end
+        found = np.searchsorted(key_p, key_r).clip(max=max(len(key_p) - 1, 0))
+        exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
     exact_p = found[exact_r]
     same_r, same_p = references.select(exact_r), predictions.select(exact_p)
     add(np.where(same_r.type_id == same_p.type_id, scenario["I"], scenario["IV"]), same_r, same_p)
