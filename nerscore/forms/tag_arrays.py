@@ -76,13 +76,9 @@ def tag_pairs(
     """The table of pairs of a batch of tags or ids, decoded and paired on arrays chunk by chunk of sentences,
     its token counts (`token_accuracy`) and with `facts` each sentence's length and tokens whose tags are equal;
     None if the input is invalid. `sentence_lengths`, each sentence's number of tags if known (measuring them
-    again took 0.6 ms of a 30 ms call on 20,000 sentences; an array from the list, 0.2)."""
-    measured = (
-        lengths(references)
-        if sentence_lengths is None
-        else np.fromiter(sentence_lengths, dtype=np.int64, count=len(sentence_lengths))
-    )
-    offsets = np.concatenate(([0], np.cumsum(measured)))
+    again took 0.6 ms of a 30 ms call on 20,000 sentences)."""
+    measured = lengths(references) if sentence_lengths is None else _length_array(sentence_lengths)
+    offsets = np.concatenate(([0], np.cumsum(measured, dtype=np.int64)))
     bounds = chunk_bounds(offsets, _CHUNK_TOKENS)
     table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
@@ -109,6 +105,15 @@ def tag_pairs(
     if facts:
         sentence_facts = SentenceFacts(len(references), np.concatenate(lengths_parts), np.concatenate(equal_parts))
     return pairs, tokens, sentence_facts
+
+
+def _length_array(sentence_lengths: list[int]) -> np.ndarray:
+    """The lengths as an array: as bytes while every sentence is shorter than 256 tags (a list of small ints
+    to bytes is a C-level copy, 0.03 ms for 20,000 sentences, where `np.fromiter` takes 0.2)."""
+    try:
+        return np.frombuffer(bytearray(sentence_lengths), dtype=np.uint8)
+    except ValueError:  # a sentence of 256 tags or more
+        return np.fromiter(sentence_lengths, dtype=np.int64, count=len(sentence_lengths))
 
 
 def chunk_bounds(offsets: np.ndarray, limit: int) -> list[int]:
