@@ -182,6 +182,22 @@ def test_chunks_of_sentences_add_up_to_the_whole(monkeypatch: pytest.MonkeyPatch
         assert fast(predictions, references).cells == expected.cells
 
 
+@pytest.mark.parametrize("longest", [0, 255, 256, 300], ids=["empty", "255-tags", "256-tags", "300-tags"])
+def test_sentence_lengths_the_alignment_check_measured_give_the_same_counts(longest: int) -> None:
+    # The lengths the alignment check measured are read as bytes while every sentence is shorter than 256 tags,
+    # else as wider ints: a sentence of 256 must not wrap around to an empty one.
+    long_r = (["B-PER", "I-PER", "O", "B-LOC"] * 80)[:longest]
+    long_p = (["B-PER", "O", "B-LOC", "I-LOC"] * 80)[:longest]
+    references = [["B-ORG", "I-ORG"], long_r, [], ["O", "B-PER"]]
+    predictions = [["B-ORG", "O"], long_p, [], ["O", "B-PER"]]
+    options = ns.Options.of()
+    measured = list(map(len, references))
+    counted = tag_arrays.count_tags(predictions, references, False, options, False, sentence_lengths=measured)
+    assert counted is not None
+    assert counted.tally.cells == readable(predictions, references).cells
+    assert counted.tally.tokens == readable(predictions, references).tokens
+
+
 @pytest.mark.parametrize("scheme", ["IOB2", "IOBES"])
 @SETTINGS
 @given(data=st.data())
