@@ -90,19 +90,25 @@ ROLE_FLAGS = {None: 0, INSIDE: ENTITY, BEGIN: ENTITY | OPENS, END: ENTITY | CLOS
 
 
 def decode_roles(
-    role: np.ndarray, entity_type: np.ndarray, offsets: np.ndarray, mode: str, scheme: Scheme
+    role: np.ndarray,
+    entity_type: np.ndarray | Callable[[np.ndarray], np.ndarray],
+    offsets: np.ndarray,
+    mode: str,
+    scheme: Scheme,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`decode` of every sentence of a batch at once, as the (start, end, type id) of its entities in order,
     positions counted from the batch's start: `role` and `entity_type` give each token's `ROLE_FLAGS` and type
-    id (for O, -1 or any value no type has), sentence i being tokens `offsets[i]` to `offsets[i + 1]`."""
+    id (for O, -1 or any value no type has), sentence i being tokens `offsets[i]` to `offsets[i + 1]`.
+    `entity_type` may be a function giving the type ids at an array of positions: only entity tokens' are read."""
     size = len(role)
+    type_at = entity_type.__getitem__ if isinstance(entity_type, np.ndarray) else entity_type
     # goes_on: an entity token continues the entity of the token before it (docs/scoring.md §2 lenient): it is
     # an entity's I/E/L (not B/S/U), the token before it an entity's B/I (not closed by E/L/S/U), of one type, in
     # one sentence. An entity then begins at every entity token that does not go on, and ends before every token
     # that does not. Worked out on the entity tokens alone (their positions `at`, about a tenth of the tokens):
     # a token that goes on and the one before it are both entity tokens, next to each other.
     at = np.flatnonzero(role != 0)  # every role of an entity has the ENTITY flag; O's is 0
-    at_role, at_type = role[at], entity_type[at]
+    at_role, at_type = role[at], type_at(at)
     sentence_first = np.zeros(size + 1, dtype=bool)
     sentence_first[offsets] = True  # a sentence's first token (and `size`, past the last one)
     goes_on = np.empty(len(at) + 1, dtype=bool)  # (the last, past every entity token: False)
@@ -134,7 +140,7 @@ def decode_roles(
         else:  # (`sentence_first` marks `size` too, the end of the last sentence)
             neighbour, inside_sentence = end, ~sentence_first[end]
         neighbour = np.minimum(neighbour, size - 1).clip(0)
-        touching = inside_sentence & (entity_type[neighbour] == type_id) & (role[neighbour] != 0)
+        touching = inside_sentence & (type_at(neighbour) == type_id) & (role[neighbour] != 0)
         table = _strict_table(scheme, scheme.well_formed_next_to_same_type)
         valid |= touching & table[first_role, last_role, length]
     kept = np.flatnonzero(valid)  # (positions once, not three selections by the mask)
