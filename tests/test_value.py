@@ -16,16 +16,20 @@ from fractions import Fraction
 from itertools import combinations, permutations
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from conftest import trials, worked_example
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from strategies import nested_spans
 from test_spans import overlaps
 
 import nerscore as ns
 from nerscore import Span, compute_semeval
 from nerscore.options import Options
+from nerscore.pairing import dense
+from nerscore.pairing import value as value_module
 from nerscore.pairing.value import WeightTable, value_pair
 
 TYPES = ("A", "B", "C")
@@ -715,3 +719,25 @@ def test_large_components_and_copies_pair_as_the_pure_python_flow(weights: Any) 
         assert found == unfolded_value_pair(references, predictions, table, min_overlap)
         assert sorted(r for r, _ in rows if r is not None) == sorted(references)
         assert sorted(p for _, p in rows if p is not None) == sorted(predictions)
+
+
+@settings(max_examples=300, deadline=None)
+@given(nested_spans(max_size=7), nested_spans(max_size=7), st.sampled_from(range(len(WEIGHTS))))
+def test_a_component_with_copies_unfolded_pairs_as_the_exact_flow(
+    references: list, predictions: list, weights: int
+) -> None:
+    # Copies are entities of their own for the compiled solver (`rules.unfolded_flow`, as §3's pairing takes
+    # them), where the exact flow over copies grew as the cube of the entities: the same rows, forced on every
+    # component, as the flow gives on every component.
+    checked = Options.of(value=WEIGHTS[weights]).value
+    assert checked is not None
+    table, min_overlap = WeightTable(checked), checked.min_overlap
+    references, predictions = [Span(*entity) for entity in references], [Span(*entity) for entity in predictions]
+    rows = {}
+    for edges in (0, 10**12):
+        with (
+            mock.patch.object(value_module, "LARGE_COMPONENT_EDGES", edges),
+            mock.patch.object(dense, "_LEAST_CELLS", 10**18),
+        ):
+            rows[edges] = value_pair(references, predictions, table, min_overlap)
+    assert rows[0] == rows[10**12]

@@ -307,7 +307,7 @@ def best_flow(
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
     large_copies = arrays_read and not no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
-    if large_copies and (unfolded := _unfolded_flow(references, predictions, edges, room_r, room_p)) is not None:
+    if large_copies and (unfolded := unfolded_flow(references, predictions, edges, room_r, room_p)) is not None:
         return unfolded
     digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
@@ -317,9 +317,9 @@ def best_flow(
     return smallest_best(digits, {i: room_r[i] for i in reference_indices}, {j: room_p[j] for j in prediction_indices})
 
 
-def _unfolded_flow(references, predictions, edges, room_r, room_p) -> dict[tuple[int, int], int] | None:
-    """`best_flow` of a large component with each copy an entity of its own (rule (d)'s order) for scipy's solvers,
-    its pairs folded back; None past the budget (`UNFOLDED_FACTOR`), a located error where they would not fit."""
+def unfolded_flow(references, predictions, edges, room_r, room_p, solve=best_flow) -> dict[tuple[int, int], int] | None:
+    """`solve` (`best_flow`, or the value's) of a large component with each copy an entity of its own (rule (d)'s
+    order) for scipy's solvers, folded back; None past the budget (`UNFOLDED_FACTOR`), an error where they'd not fit."""
     owners = [  # each copy's entity, on each side (as many as the folded flow's paths, at most)
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]
         for side, rooms in enumerate((room_r, room_p))
@@ -332,7 +332,7 @@ def _unfolded_flow(references, predictions, edges, room_r, room_p) -> dict[tuple
     copies_r, copies_p = ([spans[index] for index in owner] for spans, owner in zip((references, predictions), owners))
     pairs = [(firsts[0][i] + a, firsts[1][j] + b) for i, j in edges for a in range(room_r[i]) for b in range(room_p[j])]
     amounts: dict[tuple[int, int], int] = {}
-    for (a, b), amount in best_flow(copies_r, copies_p, pairs, [1] * len(owners[0]), [1] * len(owners[1])).items():
+    for (a, b), amount in solve(copies_r, copies_p, pairs, [1] * len(owners[0]), [1] * len(owners[1])).items():
         amounts[owners[0][a], owners[1][b]] = amounts.get((owners[0][a], owners[1][b]), 0) + amount
     return amounts
 
@@ -491,7 +491,7 @@ def _rule_d(
 # A component of more edges than this, without copies, goes to scipy's solvers where its weights fit
 # (`large_components.best_pairs`); smaller ones cost less in the pure-Python one than in setting up arrays.
 LARGE_COMPONENT_EDGES = 200
-# One with copies goes there, copies entities of their own (`_unfolded_flow`, `value_arrays.unfolded`), where they
+# One with copies goes there, copies entities of their own (`unfolded_flow`, `value_arrays.unfolded`), where they
 # pair at most 8 times its edges (a copy pair's peak is an eighth of an edge's in the exact flow), 1,000,000 or the
 # folded flow's work (a path over the edges per copy paired); thousands of copies of one stay folded.
 UNFOLDED_FACTOR, UNFOLDED_PAIRS, UNFOLDED_WORK = 8, 1_000_000, 1
