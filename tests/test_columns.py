@@ -275,3 +275,19 @@ def test_labels_are_each_value_as_a_string(groups: Any, read: bool) -> None:
     assert list(labels) == [str(group) for group in groups]
     assert all(type(label) is str for label in labels)
     assert columns.labels("groups") is labels  # read once
+
+
+def _nested(depth: int) -> tuple:
+    value: tuple = ("a",)
+    for _ in range(depth - 1):
+        value = (value,)
+    return value
+
+
+@pytest.mark.parametrize("column", ["groups", "documents"])
+def test_an_id_nested_deeper_than_any_id_is_refused_before_it_is_hashed(column: str) -> None:
+    # CPython hashes nested tuples on the C stack: 1,000,000 deep crashed the process (a segmentation fault).
+    assert Columns.of(1, **{column: [_nested(1_000)]}).given == (column,)
+    for depth in (1_001, 1_000_000):
+        with pytest.raises(InvalidInputError, match=rf"^{column}, sentence 0: found \(\(\(.*, nested too deep to hash"):
+            Columns.of(1, **{column: [_nested(depth)]})
