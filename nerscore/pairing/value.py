@@ -110,9 +110,10 @@ def value_pair(
 
     As §3's pairing, on the same solvers: identical entities are one node with their number of copies (a flow
     carries as many as pair, so 100,000 copies a side are one edge); a sentence of many entities has its overlaps
-    found and its components labelled with numpy; a large component without copies goes to
-    `large_components.best_matching` (scipy, proven in integers), every other to `rules.smallest_best`. A dense
-    sentence without copies goes to `dense.dense_pairs` with the value's worths, its pairs never listed."""
+    found and its components labelled with numpy; a large component goes to `large_components.best_matching`
+    (scipy, proven in integers), its copies entities of their own within §3's budget (`rules.unfolded_flow`), every
+    other to `rules.smallest_best`. A dense sentence without copies goes to `dense.dense_pairs` with the value's
+    worths, its pairs never listed."""
     sorted_r = sorted(references, key=span_key)
     sorted_p = sorted(predictions, key=span_key)
     if spans_disjoint(sorted_r) and spans_disjoint(sorted_p):
