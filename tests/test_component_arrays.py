@@ -192,7 +192,7 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
     # Both §3 paths unfold copies admitted by `rules.UNFOLDED_PAIRS` alone (the factor set to 0: 4 to 25 copy pairs
     # an edge), and pair as the exact flow of counts (no component large).
     unfolded_arrays, unfolded_readable = [], []
-    real_arrays, real_readable = value_arrays.unfolded, pairing._unfolded_flow
+    real_arrays, real_readable = value_arrays.unfolded, pairing.unfolded_flow
 
     def arrays(*arguments):
         found = real_arrays(*arguments)
@@ -215,7 +215,7 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
             mock.patch.object(pairing, "UNFOLDED_FACTOR", 0),
             mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
             mock.patch.object(component_arrays, "unfolded", arrays),
-            mock.patch.object(pairing, "_unfolded_flow", readable),
+            mock.patch.object(pairing, "unfolded_flow", readable),
         ):
             found = span_arrays.count_spans(predictions, references, ns.Options())
             fast = ns.tally_semeval(predictions, references)
@@ -243,7 +243,7 @@ def test_an_onion_of_copies_is_solved_by_scipy_not_by_flows() -> None:
 
 
 def test_the_readable_path_solves_large_components_with_copies_as_its_exact_flow() -> None:
-    # rules.best_flow with copies unfolded for scipy's solvers (`_unfolded_flow`) against the exact flow of counts.
+    # rules.best_flow with copies unfolded for scipy's solvers (`unfolded_flow`) against the exact flow of counts.
     unfolded = 0
     for seed in range(trials(60)):
         rng = random.Random(seed)
@@ -268,7 +268,7 @@ def test_the_readable_path_pairs_an_onion_of_copies_without_the_exact_flow() -> 
 
 def test_copies_unfolded_past_the_free_memory_are_a_located_error_never_a_memory_error() -> None:
     # The listed pairs are checked before they are listed (`check_pairs_fit`); copies unfolded for scipy's solvers
-    # (`value_arrays.unfolded`, `rules._unfolded_flow`) multiply them, up to `UNFOLDED_FACTOR` times: those are
+    # (`value_arrays.unfolded`, `rules.unfolded_flow`) multiply them, up to `UNFOLDED_FACTOR` times: those are
     # checked too. 340 references in 3 copies and predictions in 2, every pair overlapping: 115,600 listed pairs
     # (11 MB on arrays, unchecked below 64 MB; 69 MB as Python objects), 693,600 copy pairs (0.14 / 0.42 GB).
     n = 340
