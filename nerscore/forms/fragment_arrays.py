@@ -29,6 +29,7 @@ from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
 from .component_arrays import check_pairs_fit, component_flow, propagated_labels
+from .fragment_large import FragmentClasses
 from .fragment_reading import FragmentValues
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -39,34 +40,6 @@ _POSITION_LIMIT = 1 << 62
 # Entities of at most this many fragments are ordered by their padded fragments (one integer an entity where it
 # fits, a lexsort otherwise); a batch with a longer one orders its entities by Python's comparison of tuples.
 _PADDED_FRAGMENTS = 8
-
-
-@dataclass(frozen=True)
-class _Classes:
-    """The distinct entities of one side, in order of sentence and then rule (d)'s (fragment lists, type): each
-    one's sentence, type, copies (`count`), extent, units and fragments (a run of `start`/`end` from `first`)."""
-
-    sentence: np.ndarray
-    type_id: np.ndarray
-    count: np.ndarray
-    first: np.ndarray
-    pieces: np.ndarray
-    start: np.ndarray
-    end: np.ndarray
-
-    def extent(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.start[self.first], self.end[self.first + self.pieces - 1]
-
-    def units(self) -> np.ndarray:
-        """Each one's number of units: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
-        total = np.concatenate(([0], np.cumsum(self.end - self.start)))
-        return total[self.first + self.pieces] - total[self.first]
-
-    def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
-        first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
-        if last - first == 1:
-            return ()
-        return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
 
 
 def fragment_pairs(
@@ -134,14 +107,14 @@ class _Entities:
             self.sentence[index], self.type_id[index], self.pieces[index], self.first[index], self.start, self.end
         )
 
-    def classes(self, count: np.ndarray) -> _Classes:
-        return _Classes(self.sentence, self.type_id, count, self.first, self.pieces, self.start, self.end)
+    def classes(self, count: np.ndarray) -> FragmentClasses:
+        return FragmentClasses(self.sentence, self.type_id, count, self.first, self.pieces, self.start, self.end)
 
 
 def _folded(
     references: tuple[np.ndarray, ...], predictions: tuple[np.ndarray, ...]
-) -> tuple[_Classes, _Classes, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Both sides' distinct entities (`_Classes`) and rule 1's pairs of identical fragments and type (reference
+) -> tuple[FragmentClasses, FragmentClasses, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Both sides' distinct entities (`FragmentClasses`) and rule 1's pairs of identical fragments and type (reference
     entity, prediction entity, how many), taken off both sides' copies: each side sorted by its entities' keys
     (`_rule_d_keys`: one integer per (sentence, fragments, type), in rule (d)'s order), copies folded where keys
     repeat, and the keys found on both sides paired."""
@@ -250,7 +223,9 @@ def _same_as_previous(entities: _Entities) -> np.ndarray:
     return same
 
 
-def _shared_units(references: _Classes, predictions: _Classes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _shared_units(
+    references: FragmentClasses, predictions: FragmentClasses
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Every (reference, prediction) of distinct entities with copies left that share a unit, with the units they
     share, summed over their fragments that meet (docs/scoring.md §12); each sentence moved to positions of its
     own. None where those positions would pass `_POSITION_LIMIT` (the readable path holds any offset)."""
@@ -304,8 +279,8 @@ _SCIPY_EDGES = 1 << 12
 
 
 def _amounts(
-    references: _Classes,
-    predictions: _Classes,
+    references: FragmentClasses,
+    predictions: FragmentClasses,
     edges: tuple[np.ndarray, np.ndarray, np.ndarray],
     units: tuple[np.ndarray, np.ndarray],
     type_names: list[str],
@@ -362,8 +337,8 @@ def _amounts(
 
 
 def _table(
-    references: _Classes,
-    predictions: _Classes,
+    references: FragmentClasses,
+    predictions: FragmentClasses,
     twins: tuple[np.ndarray, np.ndarray, np.ndarray],
     edges: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     units_r: np.ndarray,
@@ -418,7 +393,7 @@ def _table(
 
 
 def _fragment_objects(
-    references: _Classes, predictions: _Classes, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
+    references: FragmentClasses, predictions: FragmentClasses, twins: tuple[np.ndarray, np.ndarray, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each distinct entity's fragments as `Pairs` holds them, a tuple of (start, end) tuples (``()`` for a
     contiguous entity), and ``()`` last, for rows without an entity: object columns per side. An entity found on

@@ -19,7 +19,8 @@ pairs. tests/test_fragment_arrays.py proves both equal to the readable path.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from ..pairing.staircase import overlap_total
 # (indices, shared units, their sort, the solver's copies), here a block of cells at a time.
 LEAST_CELLS = 1 << 12
 _DENSE_SHARE = 4
-# Entities of at most this many fragments (a cell's weight is worked out over every two of its entities'
+# FragmentClasses of at most this many fragments (a cell's weight is worked out over every two of its entities'
 # fragments: up to this squared passes over a block).
 MOST_FRAGMENTS = 8
 
@@ -42,30 +43,32 @@ MOST_FRAGMENTS = 8
 Side = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[tuple[np.ndarray, np.ndarray]]]
 
 
-class Entities(Protocol):
-    """One side's distinct entities as `fragment_arrays` holds them, in order of sentence and then rule (d)'s:
-    each one's sentence, type, copies (`count`) and fragments (a run of `pieces` of `start`/`end` from `first`)."""
+@dataclass(frozen=True)
+class FragmentClasses:
+    """The distinct entities of one side, in order of sentence and then rule (d)'s (fragment lists, type): each
+    one's sentence, type, copies (`count`), extent, units and fragments (a run of `start`/`end` from `first`)."""
 
-    @property
-    def sentence(self) -> np.ndarray: ...
+    sentence: np.ndarray
+    type_id: np.ndarray
+    count: np.ndarray
+    first: np.ndarray
+    pieces: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
 
-    @property
-    def type_id(self) -> np.ndarray: ...
+    def extent(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.start[self.first], self.end[self.first + self.pieces - 1]
 
-    @property
-    def count(self) -> np.ndarray: ...
+    def units(self) -> np.ndarray:
+        """Each one's number of units: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
+        total = np.concatenate(([0], np.cumsum(self.end - self.start)))
+        return total[self.first + self.pieces] - total[self.first]
 
-    @property
-    def first(self) -> np.ndarray: ...
-
-    @property
-    def pieces(self) -> np.ndarray: ...
-
-    @property
-    def start(self) -> np.ndarray: ...
-
-    @property
-    def end(self) -> np.ndarray: ...
+    def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
+        first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
+        if last - first == 1:
+            return ()
+        return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
 
 
 def shared_units(small: Side, large: Side, a: Any, b: Any) -> np.ndarray:
@@ -147,11 +150,11 @@ def dense_sentence(references: Side, predictions: Side, min_overlap: float | Non
 
 
 def dense_sentences(
-    references: Entities, predictions: Entities, min_overlap: float | None
+    references: FragmentClasses, predictions: FragmentClasses, min_overlap: float | None
 ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray]:
     """The pairs (reference, prediction, shared units) of the dense sentences, paired by `dense_sentence` without
     listing their pairs (issue 31): sentences of many entities, one copy each, of at most `MOST_FRAGMENTS`
-    fragments; and which sentences those are (their overlaps are not to be listed). Entities are in sentence
+    fragments; and which sentences those are (their overlaps are not to be listed). FragmentClasses are in sentence
     order, then rule (d)'s (`fragment_arrays`' classes)."""
     sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
     candidate = np.ones(sentences, bool)
@@ -188,8 +191,8 @@ def dense_sentences(
 
 
 def large_amounts(
-    references: Entities,
-    predictions: Entities,
+    references: FragmentClasses,
+    predictions: FragmentClasses,
     edges: tuple[np.ndarray, np.ndarray, np.ndarray],
     units: tuple[np.ndarray, np.ndarray],
 ) -> np.ndarray | None:
