@@ -28,6 +28,7 @@ from .schemes import (
     TagTable,
     get_scheme,
     not_a_tag,
+    too_deep_to_hash,
 )
 from .span import Span, listed
 
@@ -50,9 +51,16 @@ def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT
 def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
     """`decode` with checked options, the tags parsed through `table` (`decode_roles` on one sentence)."""
     parsed: list[ParsedTag | None] = []
+    # Values other than strings (`str.join` refuses one without hashing it, at C speed): one too deep to hash
+    # (schemes.DEEPEST_HASHED) is parsed, and refused, never hashed
+    mixed = False
+    try:
+        "".join(tags)
+    except TypeError:
+        mixed = True
     for position, tag in enumerate(tags):
         try:
-            parsed.append(table[tag])
+            parsed.append(table.unhashed(tag) if mixed and too_deep_to_hash(tag) else table[tag])
         except InvalidInputError as error:
             raise error.at(token=position) from None
         except TypeError:  # an unhashable value: let parse_tag explain it

@@ -150,6 +150,27 @@ def read_by_no_scheme(tag: str) -> str | None:
         return f"{problem}; no scheme reads it, with its prefix before the type or after it"
 
 
+# CPython hashes a nested tuple on the C stack without a recursion check: one nested 1,000,000 deep crashed the
+# process (a segmentation fault) where 100,000 hashed. No tag or id nests so deep: such a value is refused before
+# it is hashed (a frozenset keeps its hash, made as it was built, but may hold tuples that are not yet hashed).
+DEEPEST_HASHED = 1_000
+
+
+def nested_deeper(value: Any, depth: int) -> bool:
+    """Whether tuples (or frozensets) nest in `value` more than `depth` deep, found level by level (no recursion)."""
+    level = [value]
+    for _ in range(depth):
+        level = [item for outer in level for item in outer if isinstance(item, (tuple, frozenset))]
+        if not level:
+            return False
+    return True
+
+
+def too_deep_to_hash(value: Any) -> bool:
+    """Whether `value` is a tuple or frozenset nested more than `DEEPEST_HASHED` deep: never hashed."""
+    return isinstance(value, (tuple, frozenset)) and nested_deeper(value, DEEPEST_HASHED)
+
+
 def not_a_tag(value: Any) -> str:
     """The problem with a value that is not a string where a tag belongs; an entity of span input says so."""
     found = f"found {shown(value)} ({type(value).__name__})"
@@ -215,13 +236,17 @@ class TagTable(dict):
         return found, types
 
     def __missing__(self, tag: Any) -> ParsedTag | None:
-        parsed = parse_tag(tag, self.scheme, self.suffix)
-        if parsed is None or (self.kept is not None and not self.kept(parsed[1])):
-            value = None
-        else:
-            value = ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
+        value = self.unhashed(tag)
         self[tag] = value
         return value
+
+    def unhashed(self, tag: Any) -> ParsedTag | None:
+        """`self[tag]`, parsed without hashing the tag and not kept: for a value too deep to hash (`too_deep_to_hash`),
+        which `parse_tag` refuses as it refuses any value that is not a string."""
+        parsed = parse_tag(tag, self.scheme, self.suffix)
+        if parsed is None or (self.kept is not None and not self.kept(parsed[1])):
+            return None
+        return ParsedTag(parsed[0], self.scheme.roles[parsed[0]], parsed[1])
 
 
 def _positions(values: list[Any], value: Any) -> list[int]:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import copy
 import re
+import subprocess
+import sys
 from itertools import pairwise, product
 
 import numpy as np
 import pytest
 import strategies
+from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -451,3 +454,31 @@ def test_decode_refuses_what_is_no_list_of_tags_with_a_located_message(arguments
 
 def test_decode_reads_a_tuple_or_an_array_of_tags_as_a_list() -> None:
     assert decode(("B-PER", "I-PER")) == decode(np.array(["B-PER", "I-PER"])) == [Span(0, 2, PER)]
+
+
+# Each call in a fresh process: CPython hashes a nested tuple on the C stack, and a tag nested 1,000,000 deep that
+# reached a dict crashed the process (a segmentation fault) instead of raising.
+DEEP_TAG_CALLS = {
+    "decode": "decode(['O', deep])",
+    "the readable path (pairing='hipe')": (
+        "compute_semeval(predictions=[['O'], ['O', deep]], references=[['O'], ['O', 'O']], pairing='hipe')"
+    ),
+}
+
+
+@pytest.mark.parametrize("call", DEEP_TAG_CALLS.values(), ids=DEEP_TAG_CALLS.keys())
+def test_a_tag_nested_too_deep_to_hash_is_refused_at_its_token_not_hashed(call: str) -> None:
+    code = (
+        "from nerscore import compute_semeval, decode\n"
+        "deep = 'O'\n"
+        "for _ in range(1_000_000):\n"
+        "    deep = (deep,)\n"
+        "try:\n"
+        f"    {call}\n"
+        "except ValueError as error:\n"
+        "    print(error)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert run.returncode == 0, run.stderr[-2000:]
+    where = "token 1" if call.startswith("decode") else "predictions, sentence 1, token 1"
+    assert re.fullmatch(rf"{where}: found \({{97}}\.\.\. \(tuple\); expected a string tag: 'O' or .*\n", run.stdout)

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_collection
+from ..schemes import too_deep_to_hash
 
 # A stored id (a group or a document) is one of these, or a tuple of them: what survives a JSON round trip with
 # its type (a tuple is written {"tuple": [...]}), so that every process of a distributed evaluation reads back
@@ -46,23 +47,8 @@ def _tokens_problem(value: Any) -> str | None:
     return None
 
 
-# CPython hashes a nested tuple on the C stack without a recursion check: one nested 1,000,000 deep crashed the
-# process (a segmentation fault) where 100,000 raised RecursionError. No id nests so deep: refused before hashing.
-_DEEPEST_ID = 1_000
-
-
-def _nested_deeper(value: Any, depth: int) -> bool:
-    """Whether tuples (or frozensets) nest in `value` more than `depth` deep, found level by level (no recursion)."""
-    level = [value]
-    for _ in range(depth):
-        level = [item for outer in level for item in outer if isinstance(item, (tuple, frozenset))]
-        if not level:
-            return False
-    return True
-
-
 def _id_problem(value: Any) -> str | None:
-    if isinstance(value, (tuple, frozenset)) and _nested_deeper(value, _DEEPEST_ID):
+    if too_deep_to_hash(value):  # no id nests so deep: refused before it is hashed
         return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
     try:
         hash(value)
