@@ -312,3 +312,24 @@ def test_a_large_component_of_copies_past_the_unfolding_budget_is_not_folded(opt
     with mock.patch.object(pairing, "_rule_d", counted):
         compute_semeval(predictions=predictions, references=references, **options)
     assert max(folded, default=0) <= pairing.LARGE_COMPONENT_EDGES
+
+
+def test_sentences_apart_moves_each_sentence_right_after_the_one_before() -> None:
+    # Sentence 0 at 2**62 (its own extent, 5, is all the room it takes), sentence 1 empty, sentence 2 from 3 to 9
+    # over both sides: moved to [0, 5) and [5, 11), nothing between them.
+    start, end, sentence = np.array([2**62, 2**62 + 1, 3]), np.array([2**62 + 5, 2**62 + 2, 7]), np.array([0, 0, 2])
+    sides = [(sentence, start, end), (np.array([2]), np.array([4]), np.array([9]))]
+    apart = component_arrays.sentences_apart(3, sides, 1 << 62)
+    assert apart is not None
+    shift, move = apart
+    assert shift.tolist() == [0, 5, 5, 11]
+    assert (start + move[sentence]).tolist() == [0, 1, 5] and (end + move[sentence]).tolist() == [5, 2, 9]
+    # Positions that reach the limit are refused: one sentence's extent, or their sum, even past 2**63.
+    assert component_arrays.sentences_apart(3, sides, 11) is None
+    assert component_arrays.sentences_apart(3, sides, 12) is not None
+    assert component_arrays.sentences_apart(3, sides, 5) is None
+    wide = np.array([0, 1, 2, 3]), np.zeros(4, np.int64), np.full(4, 2**62 - 1)
+    assert component_arrays.sentences_apart(4, [wide], 1 << 62) is None
+    one_and_widest = np.array([0, 1]), np.zeros(2, np.int64), np.array([1, 2**63 - 1])
+    assert component_arrays.sentences_apart(2, [one_and_widest], 1 << 62) is None
+    assert component_arrays.sentences_apart(0, [], 1 << 62)[0].tolist() == [0]

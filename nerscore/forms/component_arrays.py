@@ -347,6 +347,31 @@ def check_pairs_fit(
         raise error.at(sentence=worst) from None
 
 
+def sentences_apart(
+    sentences: int, sides: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], limit: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each of `sentences` sentences moved to positions of its own, translated by its first start to right after
+    the end of the sentence before: each sentence's first position (`shift`, and the last position after them) and
+    how far it moves (`move`), of the (sentence, start, end) of every entity or fragment of `sides`; None where the
+    positions would reach `limit` (at most 2**62; the readable path then pairs them, at any offset). Pairing depends
+    only on differences of offsets within a sentence (overlaps and lengths, docs/scoring.md §3), so a translation
+    changes nothing, and positions stay small whatever the offsets: a sentence at 2**62 needs only its own extent."""
+    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.zeros(sentences, dtype=np.int64)
+    for sentence, start, end in sides:
+        np.minimum.at(low, sentence, start)
+        np.maximum.at(high, sentence, end)
+    low = np.minimum(low, high)  # a sentence without entities takes no room
+    extent = high - low  # 0 <= low <= high < 2**63: never wraps
+    if extent.max(initial=0) >= limit:
+        return None
+    shift = np.concatenate(([0], np.cumsum(extent)))
+    # Each extent below `limit` <= 2**62: the sums pass `limit` before any could wrap past 2**63.
+    if shift.max() >= limit:
+        return None
+    return shift, shift[:-1] - low
+
+
 def propagated_labels(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A label per node, equal within a connected component of the graph of edges (a, b): the smallest node of
     the component, by label propagation and pointer jumping (rounds grow with the components' diameter, which the

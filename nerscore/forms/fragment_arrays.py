@@ -28,7 +28,7 @@ from ..pairing.rules import SCENARIOS
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
-from .component_arrays import check_pairs_fit, component_flow, propagated_labels
+from .component_arrays import check_pairs_fit, component_flow, propagated_labels, sentences_apart
 from .fragment_large import FragmentClasses
 from .fragment_reading import FragmentValues
 
@@ -238,20 +238,10 @@ def _shared_units(
         owner = live[which]
         pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
     sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
-    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.zeros(sentences, dtype=np.int64)
-    for _, start, end, sentence in pieces:
-        np.minimum.at(low, sentence, start)
-        np.maximum.at(high, sentence, end)
-    low = np.minimum(low, high)
-    extent = high - low
-    if extent.max(initial=0) >= _POSITION_LIMIT // max(sentences, 1):
-        shift = None
-    else:
-        shift = np.concatenate(([0], np.cumsum(extent)))
-    if shift is None or shift[-1] >= _POSITION_LIMIT:
+    apart = sentences_apart(sentences, [(sentence, start, end) for _, start, end, sentence in pieces], _POSITION_LIMIT)
+    if apart is None:
         return None
-    move = shift[:-1] - low
+    move = apart[1]
     moved = []
     for owner, start, end, sentence in pieces:
         start, end = start + move[sentence], end + move[sentence]

@@ -29,7 +29,7 @@ from ..table.columns import NO_COLUMNS, Columns
 from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted
-from .component_arrays import nested_rows
+from .component_arrays import nested_rows, sentences_apart
 from .fragment_arrays import fragment_pairs
 from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
 from .readable import pair_sentences, span_rows
@@ -412,23 +412,14 @@ def _moved(
     size = len(references.counts)
     sentence_r = np.repeat(np.arange(size), references.counts)
     sentence_p = np.repeat(np.arange(size), predictions.counts)
-    # Each sentence moves to positions of its own: translated by its first start to right after the end of the
-    # sentence before. Pairing depends only on differences of offsets within a sentence (overlaps and lengths,
-    # docs/scoring.md §3), so a translation changes nothing, and positions stay small whatever the offsets: a
-    # sentence at 2**62 needs only its own extent, never 2**62 of room.
-    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(low, sentence_r, references.start)
-    np.minimum.at(low, sentence_p, predictions.start)
-    high = np.zeros(size, dtype=np.int64)
-    np.maximum.at(high, sentence_r, references.end)
-    np.maximum.at(high, sentence_p, predictions.end)
-    low = np.minimum(low, high)  # a sentence without entities takes no room
-    extent = high - low  # 0 <= low <= high < 2**63: never wraps
-    # Checked before adding up, so that the sum, below size * _POSITION_LIMIT, cannot wrap either.
-    shift = None if extent.max(initial=0) >= _POSITION_LIMIT else np.concatenate(([0], np.cumsum(extent)))
-    if shift is None or shift[-1] >= _POSITION_LIMIT:
+    apart = sentences_apart(
+        size,
+        [(sentence_r, references.start, references.end), (sentence_p, predictions.start, predictions.end)],
+        _POSITION_LIMIT,
+    )
+    if apart is None:
         return None
-    move = shift[:-1] - low
+    shift, move = apart
     nested = np.zeros(size, dtype=bool)
     sides = []
     for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
