@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -159,15 +160,8 @@ def _paired_classes(
     same_bounds = (references.start[i] == predictions.start[j]) & (references.end[i] == predictions.end[j])
     same_type = references.type_id[i] == predictions.type_id[j]
     size = len(references.start)
-    if large:
-        from ..pairing.large_components import component_labels
-
-        edge_component = component_labels(i, j, size, len(predictions.start))  # numbered 0, 1, ...
-        components = int(edge_component.max(initial=-1)) + 1
-    else:
-        label = propagated_labels(size + len(predictions.start), i, j + size)[i]
-        component, edge_component = np.unique(label, return_inverse=True)
-        components = len(component)
+    edge_component = edge_components(i, j, size, len(predictions.start), by_scipy=large)
+    components = int(edge_component.max(initial=-1)) + 1
     edges = np.bincount(edge_component, minlength=components)
     # Each entity once per component: its first edge.
     first_r, first_p = _one_edge_each(i, size), _one_edge_each(j, len(predictions.start))
@@ -404,11 +398,6 @@ def _general_flows(
         solved = _large_component_amounts(references, predictions, i, j)
         if solved is not None:
             return solved
-    picked = np.flatnonzero(general)
-    if len(picked) and edge_component[picked].min() != edge_component[picked].max():
-        picked = picked[np.argsort(edge_component[picked], kind="stable")]
-    bounds = run_bounds(edge_component[picked])
-    amounts = np.zeros(len(picked), dtype=np.int64)
     columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
     columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
@@ -416,17 +405,52 @@ def _general_flows(
     def span(side: int, index: int) -> Span:
         return Span(*(column[index] for column in (columns_r, columns_p)[side]))
 
-    for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+    def large(edges: np.ndarray) -> np.ndarray | None:
+        return _large_component_amounts(references, predictions, i[edges], j[edges])
+
+    picked = np.flatnonzero(general)
+    return flows_by_component(i, j, picked, edge_component, span, (counts_r, counts_p), large)[general]
+
+
+def edge_components(i: np.ndarray, j: np.ndarray, references: int, predictions: int, by_scipy: bool) -> np.ndarray:
+    """A number naming the connected component of each edge (reference i[k] < `references`, prediction j[k] <
+    `predictions`), from 0 (not every number need name one): by scipy's connected components
+    (`large_components.component_labels`, whose time does not grow with a component's diameter, a chain of
+    thousands of entities) or by label propagation (`propagated_labels`, no scipy to import)."""
+    if by_scipy:
+        from ..pairing.large_components import component_labels
+
+        return component_labels(i, j, references, predictions)
+    label = propagated_labels(references + predictions, i, j + references)[i]
+    return np.unique(label, return_inverse=True)[1].reshape(-1)
+
+
+def flows_by_component(
+    i: np.ndarray,
+    j: np.ndarray,
+    picked: np.ndarray,
+    edge_component: np.ndarray,
+    span: Callable[[int, int], Span],
+    rooms: Sequence[Sequence[int]],
+    large: Callable[[np.ndarray], np.ndarray | None],
+) -> np.ndarray:
+    """How many pairs each edge (i[k], j[k]) of `picked` carries (0 for the others), solved component by
+    component (`edge_component`): one of more than `pairing.LARGE_COMPONENT_EDGES` edges by `large` (given its
+    edges' indices; on the arrays), unless it hands the component back (None), the others by `component_flow`
+    (`pairing.best_flow`) of `span` and `rooms`."""
+    if len(picked) and edge_component[picked].min() != edge_component[picked].max():
+        picked = picked[np.argsort(edge_component[picked], kind="stable")]
+    bounds = run_bounds(edge_component[picked]).tolist()
+    amounts = np.zeros(len(i), dtype=np.int64)
+    for first, last in pairwise(bounds):
         edges_of = picked[first:last]
         if last - first > pairing.LARGE_COMPONENT_EDGES:
-            solved = _large_component_amounts(references, predictions, i[edges_of], j[edges_of])
+            solved = large(edges_of)
             if solved is not None:
-                amounts[first:last] = solved
+                amounts[edges_of] = solved
                 continue
-        amounts[first:last] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, (counts_r, counts_p))
-    result = np.zeros(len(general), dtype=np.int64)
-    result[picked] = amounts
-    return result[general]
+        amounts[edges_of] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, rooms)
+    return amounts
 
 
 def component_flow(

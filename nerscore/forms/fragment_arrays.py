@@ -16,7 +16,6 @@ one by one; a dense sentence (an onion) is paired before its pairs would be list
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 import numpy as np
 
@@ -28,7 +27,7 @@ from ..pairing.rules import SCENARIOS
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
-from .component_arrays import check_pairs_fit, component_flow, propagated_labels, sentences_apart
+from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart
 from .fragment_large import FragmentClasses
 from .fragment_reading import FragmentValues
 
@@ -283,22 +282,13 @@ def _amounts(
     amount = np.zeros(len(i), dtype=np.int64)
     if not len(i):
         return amount
-    size = len(references.first)
-    if len(i) > _SCIPY_EDGES:
-        from ..pairing.large_components import component_labels
-
-        component = component_labels(i, j, size, len(predictions.first))
-    else:
-        component = np.unique(propagated_labels(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
-    component = component.reshape(-1)
+    component = edge_components(i, j, len(references.first), len(predictions.first), by_scipy=len(i) > _SCIPY_EDGES)
     sizes = np.bincount(component)
     single = sizes[component] == 1
     amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
     picked = np.flatnonzero(~single)
     if not len(picked):
         return amount
-    picked = picked[np.argsort(component[picked], kind="stable")]
-    bounds = run_bounds(component[picked]).tolist()
     sides = []
     for classes in (references, predictions):
         start, end = classes.extent()
@@ -313,16 +303,11 @@ def _amounts(
             made[side, index] = found
         return found
 
-    for first, last in pairwise(bounds):
-        edges_of = picked[first:last]
-        if last - first > pairing.LARGE_COMPONENT_EDGES:
-            solved = fragment_large.large_amounts(
-                references, predictions, (i[edges_of], j[edges_of], shared[edges_of]), units
-            )
-            if solved is not None:
-                amount[edges_of] = solved
-                continue
-        amount[edges_of] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, [sides[0][3], sides[1][3]])
+    def large(edges: np.ndarray) -> np.ndarray | None:
+        return fragment_large.large_amounts(references, predictions, (i[edges], j[edges], shared[edges]), units)
+
+    rooms = [sides[0][3], sides[1][3]]
+    amount[picked] = flows_by_component(i, j, picked, component, span, rooms, large)[picked]
     return amount
 
 
