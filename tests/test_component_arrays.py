@@ -373,3 +373,11 @@ def test_flows_by_component_hands_a_large_component_to_its_solver_and_the_others
     assert small.tolist() == [0, 1, 1, 0, 0] and len(handed) == 1  # (0, 1) alone of its component: small
     component_arrays.flows_by_component(i, j, np.array([0, 2, 3]), component, span, rooms, handed_back)
     assert len(handed) == 1  # three edges: not more than LARGE_COMPONENT_EDGES
+
+
+def test_sentences_of_two_sides_is_one_past_the_last_either_names() -> None:
+    none = np.zeros(0, np.int64)
+    assert component_arrays.sentences_of(none, none) == 0
+    assert component_arrays.sentences_of(np.array([0, 2]), np.array([5])) == 6
+    assert component_arrays.sentences_of(np.array([3]), none) == 4
+    assert component_arrays.sentences_of(none, np.array([0])) == 1

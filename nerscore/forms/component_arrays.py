@@ -54,7 +54,7 @@ def nested_rows(
     (`PairColumns`): then the reference's and the prediction's start and end too (-1 on an unpaired side)."""
     out: list[PairColumns] = []
     classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
-    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    sentences = sentences_of(sentence_r, sentence_p)
     per_r = np.bincount(classes_r.sentence, minlength=sentences)
     per_p = np.bincount(classes_p.sentence, minlength=sentences)
     large = per_r * per_p > _PAIRS_PER_SENTENCE
@@ -295,7 +295,7 @@ def _two_by_two(
 
 def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) of one sentence, both sides sorted by sentence."""
-    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    sentences = sentences_of(sentence_r, sentence_p)
     per_p = np.bincount(sentence_p, minlength=sentences)
     first_p = np.cumsum(per_p) - per_p
     return ranges(first_p[sentence_r], per_p[sentence_r])
@@ -330,7 +330,7 @@ def check_pairs_fit(
     total = int(width_r.sum()) + int(width_p.sum())
     if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
         return
-    sentences = int(max(pieces_r[2].max(initial=-1), pieces_p[2].max(initial=-1))) + 1
+    sentences = sentences_of(pieces_r[2], pieces_p[2])
     per_sentence = np.bincount(pieces_r[2], weights=width_r, minlength=sentences)
     per_sentence += np.bincount(pieces_p[2], weights=width_p, minlength=sentences)
     worst = int(per_sentence.argmax())
@@ -339,6 +339,12 @@ def check_pairs_fit(
         pairing.check_pairs_fit(total, count_r, count_p, pairing.ARRAY_PAIR_BYTES)
     except InvalidInputError as error:
         raise error.at(sentence=worst) from None
+
+
+def sentences_of(sentence_r: np.ndarray, sentence_p: np.ndarray) -> int:
+    """How many sentences both sides' rows (each row's sentence, `sentence_r` and `sentence_p`) span: one past the
+    last sentence either names, 0 for no row."""
+    return int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
 
 
 def sentences_apart(

@@ -27,7 +27,7 @@ from ..pairing.rules import SCENARIOS
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
-from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart
+from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart, sentences_of
 from .fragment_large import FragmentClasses
 from .fragment_reading import FragmentValues
 
@@ -236,7 +236,7 @@ def _shared_units(
         which, at = ranges(classes.first[live], classes.pieces[live])
         owner = live[which]
         pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
-    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
+    sentences = sentences_of(references.sentence, predictions.sentence)
     apart = sentences_apart(sentences, [(sentence, start, end) for _, start, end, sentence in pieces], _POSITION_LIMIT)
     if apart is None:
         return None

@@ -28,6 +28,7 @@ from ..pairing.dense import dense_pairs
 from ..pairing.dense_matrix import Cells
 from ..pairing.overlaps import overlap_kept
 from ..pairing.staircase import overlap_total
+from .component_arrays import sentences_of
 
 # A sentence of at least this many cells (references x predictions, one copy each) where at least 1 / _DENSE_SHARE
 # of the cells' extents overlap is paired here: its pairs listed would cost 60 bytes or more a pair of fragments
@@ -156,7 +157,7 @@ def dense_sentences(
     listing their pairs (issue 31): sentences of many entities, one copy each, of at most `MOST_FRAGMENTS`
     fragments; and which sentences those are (their overlaps are not to be listed). FragmentClasses are in sentence
     order, then rule (d)'s (`fragment_arrays`' classes)."""
-    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
+    sentences = sentences_of(references.sentence, predictions.sentence)
     candidate = np.ones(sentences, bool)
     for classes in (references, predictions):
         live = classes.count > 0
