@@ -473,3 +473,16 @@ def test_an_onion_of_discontinuous_entities_costs_what_its_entities_cost() -> No
     # (`fragment_large`), about 0.1 s and 4 MB (benchmarks/growth.py --fragments).
     _fragmented_onion_peak(100)  # (the first call's imports: scipy's solvers, which a smaller onion does not reach)
     assert _fragmented_onion_peak(200) < 3 * _fragmented_onion_peak(100)
+
+
+def test_shared_types_number_both_sides_in_the_order_of_their_names() -> None:
+    # Ids follow the names' order, as rule (d) compares types; `labels` keep the types they list.
+    sides = [(["PER", "LOC"], np.array([0, 1, 0])), (["ORG", "PER"], np.array([1, 0]))]
+    names, ids, listed = fragment_reading.shared_types(sides, None)
+    assert names == ["LOC", "ORG", "PER"] and listed is None
+    assert [side.tolist() for side in ids] == [[2, 0, 2], [2, 1]]
+    names, ids, listed = fragment_reading.shared_types(sides, ["PER", "MISC"])
+    assert listed is not None and listed.tolist() == [False, False, True]
+    names, ids, listed = fragment_reading.shared_types([([], np.zeros(0, np.int64))] * 2, ["PER"])
+    assert names == [] and [side.tolist() for side in ids] == [[], []]
+    assert listed is not None and listed.tolist() == []

@@ -19,7 +19,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..decoding import kept_types
 from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
@@ -29,7 +28,7 @@ from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
 from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart, sentences_of
 from .fragment_large import FragmentClasses
-from .fragment_reading import FragmentValues
+from .fragment_reading import FragmentValues, shared_types
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
@@ -50,13 +49,11 @@ def fragment_pairs(
     extents as every table has them), for what reads scenarios and types alone."""
     if options.pairing != "optimal":
         return None
-    type_names = sorted({*read_r.type_names, *read_p.type_names})
-    type_ids = {name: index for index, name in enumerate(type_names)}
+    type_names, ids, listed = shared_types(
+        [(read.type_names, read.type_id) for read in (read_r, read_p)], options.labels
+    )
     sides = []
-    kept = kept_types(options.labels)
-    listed = None if kept is None else np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
-    for read in (read_r, read_p):
-        type_id = np.array([type_ids[name] for name in read.type_names], dtype=np.int64)[read.type_id]
+    for read, type_id in zip((read_r, read_p), ids):
         sentence = np.repeat(np.arange(len(read.counts)), read.counts)
         keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
         sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import marshal
 import operator
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
 
 import numpy as np
 
+from ..decoding import kept_types
 from ..span import merged_fragments
 from .inputs import TYPE_KEYS
 
@@ -46,6 +48,21 @@ class FragmentValues:
     type_id: np.ndarray
     type_names: list[str]
     counts: np.ndarray
+
+
+def shared_types(
+    sides: Sequence[tuple[list[str], np.ndarray]], labels: Collection[str] | None
+) -> tuple[list[str], list[np.ndarray], np.ndarray | None]:
+    """The types of both sides of a batch (each side's `type_names` and its entities' `type_id` indexing them)
+    numbered in the order of their names, so that the tie-break of docs/scoring.md §3 (d), which compares types,
+    reads the same on ids as on names: the names, each side's entities' ids among them, and which of them `labels`
+    keeps (None where it keeps every type)."""
+    type_names = sorted({name for names, _ in sides for name in names})
+    type_ids = {name: index for index, name in enumerate(type_names)}
+    ids = [np.array([type_ids[name] for name in names], dtype=np.int64)[type_id] for names, type_id in sides]
+    kept = kept_types(labels)
+    listed = None if kept is None else np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+    return type_names, ids, listed
 
 
 # `fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.

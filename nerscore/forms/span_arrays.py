@@ -20,7 +20,6 @@ from typing import cast
 
 import numpy as np
 
-from ..decoding import kept_types
 from ..errors import InvalidInputError
 from ..options import Options
 from ..span import Span
@@ -31,7 +30,7 @@ from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows, sentences_apart
 from .fragment_arrays import fragment_pairs
-from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
+from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, shared_types, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import chunk_bounds, joined_rows, pair_flat
 
@@ -60,10 +59,6 @@ class SpanValues:
 
     def __len__(self) -> int:
         return len(self.counts)
-
-    def renumbered(self, type_ids: dict[str, int]) -> np.ndarray:
-        """Each entity's id in `type_ids` (which names every type of `type_names`)."""
-        return np.array([type_ids[name] for name in self.type_names], dtype=np.int64)[self.type_id]
 
 
 def count_spans(
@@ -122,17 +117,14 @@ def span_pairs(
         assert plain is not None  # valid spans at offsets int64 holds
         names = sorted({*plain.type_names, *table.type_names})
         return Pairs.joined([plain.renamed(names), table.renamed(names)], names, len(held))
-    # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
-    # types, reads the same on ids as on names.
-    type_names = sorted(set(read_r.type_names).union(read_p.type_names))
-    type_ids = {name: index for index, name in enumerate(type_names)}
-    columns_r, columns_p = (
-        SpanValues(read.start, read.end, read.renumbered(type_ids), type_names, read.counts)
-        for read in (read_r, read_p)
+    type_names, ids, listed = shared_types(
+        [(read.type_names, read.type_id) for read in (read_r, read_p)], options.labels
     )
-    kept = kept_types(options.labels)
-    if kept is not None:
-        listed = np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+    columns_r, columns_p = (
+        SpanValues(read.start, read.end, type_id, type_names, read.counts)
+        for read, type_id in zip((read_r, read_p), ids)
+    )
+    if listed is not None:
         columns_r, columns_p = (_keep_types(columns, listed[columns.type_id]) for columns in (columns_r, columns_p))
 
     offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
