@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from test_tag_arrays import assert_same_table, assert_same_tables, in_order, readable
 
 import nerscore as ns
-from nerscore.forms import fragment_arrays, fragment_reading, span_arrays
+from nerscore.forms import fragment_arrays, fragment_large, fragment_reading, span_arrays
 from nerscore.forms import readable as readable_path
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -486,3 +486,12 @@ def test_shared_types_number_both_sides_in_the_order_of_their_names() -> None:
     names, ids, listed = fragment_reading.shared_types([([], np.zeros(0, np.int64))] * 2, ["PER"])
     assert names == [] and [side.tolist() for side in ids] == [[], []]
     assert listed is not None and listed.tolist() == []
+
+
+def test_units_of_an_entity_are_its_fragments_lengths_added_up() -> None:
+    # Entity 0: [0, 2) and [5, 8); entity 1: [10, 13); entity 2 (listed from the middle): [5, 8) and [10, 13).
+    start, end = np.array([0, 5, 10]), np.array([2, 8, 13])
+    units = fragment_large.units_of(np.array([0, 2, 1]), np.array([2, 1, 2]), start, end)
+    assert units.tolist() == [5, 3, 6]
+    side = fragment_large.side_of(np.array([0, 0, 1]), np.array([0, 2, 1]), np.array([2, 1, 2]), start, end)
+    assert [column.tolist() for column in side[:4]] == [[0, 10, 5], [8, 13, 13], [0, 0, 1], [5, 3, 6]]
