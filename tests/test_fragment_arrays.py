@@ -495,3 +495,14 @@ def test_units_of_an_entity_are_its_fragments_lengths_added_up() -> None:
     assert units.tolist() == [5, 3, 6]
     side = fragment_large.side_of(np.array([0, 0, 1]), np.array([0, 2, 1]), np.array([2, 1, 2]), start, end)
     assert [column.tolist() for column in side[:4]] == [[0, 10, 5], [8, 13, 13], [0, 0, 1], [5, 3, 6]]
+
+
+def test_item_bounds_read_starts_and_ends_under_their_keys_checked() -> None:
+    starts, ends = fragment_reading.item_bounds([{"start": 0, "end": 3}, {"end": 9, "start": 4}], ("start", "end"))
+    assert starts.tolist() == [0, 4] and ends.tolist() == [3, 9]
+    starts, ends = fragment_reading.item_bounds([(5, 6, "X"), [1, 2]], (0, 1))
+    assert starts.tolist() == [5, 1] and ends.tolist() == [6, 2]
+    for bad in ([(3, 3)], [(-1, 2)], [(True, 2)], [(0, 2**63)], [(0.0, 1)]):  # empty, negative, a bool, past int64
+        assert fragment_reading.item_bounds(bad, (0, 1)) is None
+    with pytest.raises(KeyError):
+        fragment_reading.item_bounds([{"start": 0}], ("start", "end"))

@@ -12,6 +12,7 @@ import operator
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
+from typing import Any
 
 import numpy as np
 
@@ -112,7 +113,7 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
             except TypeError:
                 if set(map(type, pieces)) - {list, tuple}:
                     return None
-                bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
+                bounds = item_bounds(pieces, (0, 1))
             if bounds is None:
                 return None
             start, end = bounds
@@ -208,6 +209,12 @@ def checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | 
     return start, end
 
 
+def item_bounds(items: list, keys: tuple[Any, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """`checked_bounds` of each item's start and end, under `keys` (indices of tuples, or a dict's keys): each read in
+    one pass of `operator.itemgetter` mapped over the items, at C speed (a KeyError or IndexError raised as it is)."""
+    return checked_bounds(*(list(map(operator.itemgetter(key), items)) for key in keys))
+
+
 def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """`fragment_columns` of any mix: lists or tuples of fragments, spans beside, fragments to sort and merge."""
     plain = np.fromiter(map(operator.is_, held, repeat(None)), dtype=bool, count=len(held))
@@ -223,10 +230,10 @@ def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.n
         pieces_given = list(chain.from_iterable(given))
         if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
             return None
-        bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
+        bounds = item_bounds(pieces_given, (0, 1))
     plain_entities = list(compress(entities, plain.tolist()))
     try:
-        plain_bounds = checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
+        plain_bounds = item_bounds(plain_entities, ("start", "end"))
     except KeyError:
         return None
     if plain_bounds is None or bounds is None:

@@ -30,7 +30,7 @@ from ..table.reducers import Reduction
 from ..tally import Counted
 from .component_arrays import nested_rows, sentences_apart
 from .fragment_arrays import fragment_pairs
-from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, shared_types, type_column
+from .fragment_reading import STORED_SPANS, FragmentValues, fragment_columns, item_bounds, shared_types, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import chunk_bounds, joined_rows, pair_flat
 
@@ -301,18 +301,17 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
                 return SpanValues(start, end, *numbered, counts)
             return FragmentValues(start, end, pieces, *numbered, counts)
         try:
-            starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
+            bounds = item_bounds(entities, ("start", "end"))
         except KeyError:
             return None
     elif kind <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
-        starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
-        numbered = _numbered(types)
+        numbered = _numbered(list(map(operator.itemgetter(2), entities)))
         if numbered is None:
             return None
+        bounds = item_bounds(entities, (0, 1))
     else:
         return None
-    bounds = checked_bounds(starts, ends)
     return None if bounds is None else SpanValues(*bounds, *numbered, counts)
 
 
