@@ -259,7 +259,7 @@ def _shared_units(
     return i, j, units
 
 
-# Components are labelled by `component_arrays.propagated_labels` (label propagation, no scipy to import) up to this
+# Components are labelled by label propagation (`component_arrays.edge_components`, no scipy to import) up to this
 # many edges, by scipy's connected components beyond (whose time does not grow with a component's diameter).
 _SCIPY_EDGES = 1 << 12
 
