@@ -208,6 +208,11 @@ def test_doccano_jsonl_in_both_of_its_layouts(tmp_path):
             read_doccano_annotators([both])
     both.write_text(json.dumps({"text": TEXTS[0], "label": ["positive"], "entities": [], "cats": []}) + "\n")
     assert read_doccano_annotators([both]).annotations == {"both.jsonl": [[]]}
+    # A "label" that lists no [start, end, type] entities (category names, a list of two) read alone is refused.
+    for listed in (["positive"], ["ORG"], [[0, 3]], [[0, 3, "PER"], (4, 6)], {"0": [0, 3, "PER"]}):
+        both.write_text(json.dumps({"text": TEXTS[0], "label": listed}) + "\n")
+        with pytest.raises(ConllError, match=r'both\.jsonl:1: "label" is .*; expected doccano'):
+            read_doccano_annotators([both])
 
 
 def span_lines(annotations_of, texts=TEXTS) -> str:

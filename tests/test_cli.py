@@ -673,6 +673,39 @@ def test_format_type_table_of_a_per_type_result() -> None:
     assert format_type_table(PER_TYPE_RESULT, ["X"]).splitlines()[1].split() == ["X", "1.0000", "1.0000", "1.0000", "1"]
 
 
+def test_tables_columns_are_as_wide_as_their_widest_cell_two_spaces_apart() -> None:
+    from nerscore.files import tables
+
+    matrix = {"LOC": {"LOC": 12, "O": 3}, "O": {"LOC": 1, "O": 0}}
+    assert nerscore.format_confusion_table(matrix).splitlines() == [
+        "reference \\ predicted    LOC  O",
+        "LOC                       12  3",
+        "O                          1  0",
+    ]
+    by_type = {
+        f"{entity_type}_strict_{measure}": 0.0
+        for entity_type in ("PERSON", "X")
+        for measure in ("precision", "recall", "f1")
+    }
+    by_type |= {"PERSON_strict_possible": 2, "X_strict_possible": 10}
+    assert nerscore.format_type_table(by_type, ["PERSON", "X"]).splitlines()[:2] == [
+        "strict by type   precision    recall        F1   support",
+        "PERSON              0.0000    0.0000    0.0000         2",
+    ]
+    buckets = {
+        "1-10": {"strict_possible": 3, "strict_actual": 4, "strict_f1": 0.5},
+        "a-long-bucket": {"strict_possible": 1, "strict_actual": 0, "strict_f1": 0.0},
+    }
+    assert tables.format_slice_table("sentence_length", buckets).splitlines() == [
+        "sentence_length       POS     ACT     strict F1",
+        "1-10                    3       4        0.5000",
+        "a-long-bucket           1       0        0.0000",
+    ]
+    diagnostics = dict.fromkeys(tables.DIAGNOSTIC_KEYS, 0) | {"split": 12345}
+    lines = tables.format_diagnostics(diagnostics).splitlines()
+    assert lines[0] == "boundary diagnostics    count" and lines[-2] == "split                   12345"
+
+
 # The other formatters of results say what they take too: a list, None or a result of another function or beta
 # was a KeyError ('type_f0'), a TypeError ("argument of type 'NoneType' is not iterable") or a format error.
 def _formatter(name: str):

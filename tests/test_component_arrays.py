@@ -312,3 +312,72 @@ def test_a_large_component_of_copies_past_the_unfolding_budget_is_not_folded(opt
     with mock.patch.object(pairing, "_rule_d", counted):
         compute_semeval(predictions=predictions, references=references, **options)
     assert max(folded, default=0) <= pairing.LARGE_COMPONENT_EDGES
+
+
+def test_sentences_apart_moves_each_sentence_right_after_the_one_before() -> None:
+    # Sentence 0 at 2**62 (its own extent, 5, is all the room it takes), sentence 1 empty, sentence 2 from 3 to 9
+    # over both sides: moved to [0, 5) and [5, 11), nothing between them.
+    start, end, sentence = np.array([2**62, 2**62 + 1, 3]), np.array([2**62 + 5, 2**62 + 2, 7]), np.array([0, 0, 2])
+    sides = [(sentence, start, end), (np.array([2]), np.array([4]), np.array([9]))]
+    apart = component_arrays.sentences_apart(3, sides, 1 << 62)
+    assert apart is not None
+    shift, move = apart
+    assert shift.tolist() == [0, 5, 5, 11]
+    assert (start + move[sentence]).tolist() == [0, 1, 5] and (end + move[sentence]).tolist() == [5, 2, 9]
+    # Positions that reach the limit are refused: one sentence's extent, or their sum, even past 2**63.
+    assert component_arrays.sentences_apart(3, sides, 11) is None
+    assert component_arrays.sentences_apart(3, sides, 12) is not None
+    assert component_arrays.sentences_apart(3, sides, 5) is None
+    wide = np.array([0, 1, 2, 3]), np.zeros(4, np.int64), np.full(4, 2**62 - 1)
+    assert component_arrays.sentences_apart(4, [wide], 1 << 62) is None
+    one_and_widest = np.array([0, 1]), np.zeros(2, np.int64), np.array([1, 2**63 - 1])
+    assert component_arrays.sentences_apart(2, [one_and_widest], 1 << 62) is None
+    assert component_arrays.sentences_apart(0, [], 1 << 62)[0].tolist() == [0]
+
+
+def test_edge_components_number_the_components_alike_by_scipy_and_by_propagation() -> None:
+    # Reference 0 with prediction 1 and reference 1 with prediction 0: two components (a reference and a
+    # prediction of one index are two nodes); reference 2 joins both through predictions 0 and 1.
+    for i, j, expected in (([0, 1], [1, 0], 2), ([0, 1, 2, 2], [1, 0, 0, 1], 1), ([0, 0, 3], [0, 2, 2], 1)):
+        for by_scipy in (False, True):
+            component = component_arrays.edge_components(np.array(i), np.array(j), 4, 3, by_scipy)
+            assert len(set(component.tolist())) == expected, (i, j, by_scipy)
+            assert component.min() >= 0
+
+
+def test_flows_by_component_hands_a_large_component_to_its_solver_and_the_others_to_the_flow(monkeypatch) -> None:
+    monkeypatch.setattr(pairing, "LARGE_COMPONENT_EDGES", 3)
+    spans = [
+        [ns.Span(0, 10, "A"), ns.Span(2, 5, "A"), ns.Span(20, 25, "B")],
+        [ns.Span(0, 9, "A"), ns.Span(3, 6, "A"), ns.Span(20, 25, "A")],
+    ]
+    # Edges of two components, listed mixed: the nested four (component 0) and (2, 2) alone (component 1).
+    i, j, component = np.array([0, 2, 0, 1, 1]), np.array([0, 2, 1, 0, 1]), np.array([0, 1, 0, 0, 0])
+    rooms = ([1, 1, 1], [1, 1, 1])
+    handed: list[list[int]] = []
+
+    def handed_back(edges: np.ndarray) -> None:
+        handed.append(edges.tolist())
+        return None
+
+    def span(side: int, index: int) -> ns.Span:
+        return spans[side][index]
+
+    flows = component_arrays.flows_by_component(i, j, np.arange(5), component, span, rooms, handed_back)
+    assert flows.tolist() == [1, 1, 0, 0, 1] and handed == [[0, 2, 3, 4]]  # (0, 0) and (1, 1): the most extent
+    solved = component_arrays.flows_by_component(
+        i, j, np.array([0, 2, 3, 4]), component, span, rooms, lambda edges: np.full(len(edges), 7)
+    )
+    assert solved.tolist() == [7, 0, 7, 7, 7]  # edge 1 not picked
+    small = component_arrays.flows_by_component(i, j, np.array([1, 2]), component, span, rooms, handed_back)
+    assert small.tolist() == [0, 1, 1, 0, 0] and len(handed) == 1  # (0, 1) alone of its component: small
+    component_arrays.flows_by_component(i, j, np.array([0, 2, 3]), component, span, rooms, handed_back)
+    assert len(handed) == 1  # three edges: not more than LARGE_COMPONENT_EDGES
+
+
+def test_sentences_of_two_sides_is_one_past_the_last_either_names() -> None:
+    none = np.zeros(0, np.int64)
+    assert component_arrays.sentences_of(none, none) == 0
+    assert component_arrays.sentences_of(np.array([0, 2]), np.array([5])) == 6
+    assert component_arrays.sentences_of(np.array([3]), none) == 4
+    assert component_arrays.sentences_of(none, np.array([0])) == 1

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from test_tag_arrays import assert_same_table, assert_same_tables, in_order, readable
 
 import nerscore as ns
-from nerscore.forms import fragment_arrays, fragment_reading, span_arrays
+from nerscore.forms import fragment_arrays, fragment_large, fragment_reading, span_arrays
 from nerscore.forms import readable as readable_path
 
 SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -473,3 +473,36 @@ def test_an_onion_of_discontinuous_entities_costs_what_its_entities_cost() -> No
     # (`fragment_large`), about 0.1 s and 4 MB (benchmarks/growth.py --fragments).
     _fragmented_onion_peak(100)  # (the first call's imports: scipy's solvers, which a smaller onion does not reach)
     assert _fragmented_onion_peak(200) < 3 * _fragmented_onion_peak(100)
+
+
+def test_shared_types_number_both_sides_in_the_order_of_their_names() -> None:
+    # Ids follow the names' order, as rule (d) compares types; `labels` keep the types they list.
+    sides = [(["PER", "LOC"], np.array([0, 1, 0])), (["ORG", "PER"], np.array([1, 0]))]
+    names, ids, listed = fragment_reading.shared_types(sides, None)
+    assert names == ["LOC", "ORG", "PER"] and listed is None
+    assert [side.tolist() for side in ids] == [[2, 0, 2], [2, 1]]
+    names, ids, listed = fragment_reading.shared_types(sides, ["PER", "MISC"])
+    assert listed is not None and listed.tolist() == [False, False, True]
+    names, ids, listed = fragment_reading.shared_types([([], np.zeros(0, np.int64))] * 2, ["PER"])
+    assert names == [] and [side.tolist() for side in ids] == [[], []]
+    assert listed is not None and listed.tolist() == []
+
+
+def test_units_of_an_entity_are_its_fragments_lengths_added_up() -> None:
+    # Entity 0: [0, 2) and [5, 8); entity 1: [10, 13); entity 2 (listed from the middle): [5, 8) and [10, 13).
+    start, end = np.array([0, 5, 10]), np.array([2, 8, 13])
+    units = fragment_large.units_of(np.array([0, 2, 1]), np.array([2, 1, 2]), start, end)
+    assert units.tolist() == [5, 3, 6]
+    side = fragment_large.side_of(np.array([0, 0, 1]), np.array([0, 2, 1]), np.array([2, 1, 2]), start, end)
+    assert [column.tolist() for column in side[:4]] == [[0, 10, 5], [8, 13, 13], [0, 0, 1], [5, 3, 6]]
+
+
+def test_item_bounds_read_starts_and_ends_under_their_keys_checked() -> None:
+    starts, ends = fragment_reading.item_bounds([{"start": 0, "end": 3}, {"end": 9, "start": 4}], ("start", "end"))
+    assert starts.tolist() == [0, 4] and ends.tolist() == [3, 9]
+    starts, ends = fragment_reading.item_bounds([(5, 6, "X"), [1, 2]], (0, 1))
+    assert starts.tolist() == [5, 1] and ends.tolist() == [6, 2]
+    for bad in ([(3, 3)], [(-1, 2)], [(True, 2)], [(0, 2**63)], [(0.0, 1)]):  # empty, negative, a bool, past int64
+        assert fragment_reading.item_bounds(bad, (0, 1)) is None
+    with pytest.raises(KeyError):
+        fragment_reading.item_bounds([{"start": 0}], ("start", "end"))

@@ -83,6 +83,15 @@ def test_the_scored_links_are_the_golds_and_the_systems_within_the_tag_set() -> 
     assert scored_types(gold, system, "NEL-LIT", ["q2", "Q4"], link_values) == {"Q60", "Q2"}
 
 
+def test_a_columns_types_and_links_are_read_over_every_document() -> None:
+    documents = [
+        links_document(("B-loc", "Q60"), ("I-loc", "Q60|Q61")),
+        links_document(("O", "_"), ("B-pers", "nil"), ("B-", "NIL-q7"), ("B-org", "-")),
+    ]
+    assert column_types(documents, "NE-COARSE-LIT") == {"LOC", "PERS", "ORG"}
+    assert link_values(documents, "NEL-LIT") == {"Q60", "NIL", "Q7"}
+
+
 def test_links_are_runs_of_one_value() -> None:
     document = links_document(
         ("B-loc", "Q60"), ("I-loc", "Q60"), ("O", "_"), ("B-pers", "nil"), ("B-pers", "NIL"), ("O", "-"),

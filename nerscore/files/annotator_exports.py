@@ -92,6 +92,7 @@ _DOCCANO = (
 
 
 def _spans_listed(listed: Any) -> bool:
+    """Whether `listed` is a list of entities as doccano's "label" lists them, each a list of three items."""
     return isinstance(listed, list) and all(isinstance(entity, list) and len(entity) == 3 for entity in listed)
 
 
@@ -114,7 +115,7 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
         entities = [(entity.get("start_offset"), entity.get("end_offset"), entity.get("label")) for entity in listed]
     else:
         listed = record.get("label", record.get("labels", []))
-        if not isinstance(listed, list) or not all(isinstance(entity, list) and len(entity) == 3 for entity in listed):
+        if not _spans_listed(listed):
             raise ConllError(source, line, f'"label" is {shown(listed)}; expected {_DOCCANO}')
         entities = [(entity[0], entity[1], entity[2]) for entity in listed]
     spans = []

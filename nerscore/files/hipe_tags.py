@@ -135,12 +135,14 @@ _OUTSIDE_ANY_CASE = OUTSIDE | {"o"}
 
 def column_types(documents: Iterable[HipeDocument], column: str) -> set[str]:
     """Every entity type a column holds (the scorer's tags of a column)."""
+    return _read_values(documents, column, lambda value: entity_type_of(value) or "") - {""}
+
+
+def _read_values(documents: Iterable[HipeDocument], column: str, read: Callable[[str], str]) -> set[str]:
+    """Every distinct value a column holds in `documents`, as `read` reads it."""
     found: set[str] = set()
     for document in documents:
-        for value in set(document.values(column)):
-            entity_type = entity_type_of(value)
-            if entity_type:
-                found.add(entity_type)
+        found.update(map(read, set(document.values(column))))
     return found
 
 
@@ -164,10 +166,7 @@ def scored_types(
 def link_values(documents: Iterable[HipeDocument], column: str) -> set[str]:
     """Every link a link column holds, as the HIPE scorer's `get_all_tags` lists a column's tags (the scorer's tag
     set then filters them): each value's first link, in upper case; `_`, `-` and `O` none."""
-    found: set[str] = set()
-    for document in documents:
-        found.update(value.upper().split("|")[0].split("-")[-1] for value in set(document.values(column)))
-    return found - OUTSIDE
+    return _read_values(documents, column, lambda value: value.upper().split("|")[0].split("-")[-1]) - OUTSIDE
 
 
 def hipe_links(

@@ -4,7 +4,7 @@ two systems. The command line prints them; the Space lays its tables out from `s
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from ..error_table import ERROR_FIELDS
@@ -44,6 +44,11 @@ def _refusing(what: str, name: str = "results") -> Callable[[_Format], _Format]:
 
 
 _RESULT = "the dict compute_semeval returns"
+
+
+def _width(title: str, cells: Iterable[str]) -> int:
+    """The width of a table's column: its widest cell, or its title, and two spaces apart from the column before."""
+    return max([len(title), *map(len, cells)]) + 2
 
 
 def summary_columns(results: Mapping[str, Any]) -> tuple[str, ...]:
@@ -146,7 +151,7 @@ def format_type_table(
     f_name = f_key(beta)
     _check_type_table(results, entity_types, scheme, f_name)
     title = f"{scheme} by type"
-    width = max([len(title), *map(len, entity_types)]) + 2
+    width = _width(title, entity_types)
     lines = [f"{title:<{width}}{'precision':>10}{'recall':>10}{f_name.upper():>10}{'support':>10}"]
     for entity_type in entity_types:
         prefix = f"{entity_type}_{scheme}"
@@ -187,8 +192,8 @@ def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
         if not isinstance(matrix[row], Mapping):
             raise InvalidInputError(f"matrix[{row!r}] is {shown(matrix[row])}; expected a dict of counts by type")
     title = "reference \\ predicted"
-    first = max([len(title), *map(len, names)]) + 2
-    widths = [max(len(name), *(len(str(matrix[row][name])) for row in names)) + 2 for name in names]
+    first = _width(title, names)
+    widths = [_width(name, (str(matrix[row][name]) for row in names)) for name in names]
     lines = [f"{title:<{first}}" + "".join(f"{name:>{width}}" for name, width in zip(names, widths))]
     for row in names:
         cells = "".join(f"{matrix[row][name]:>{width}}" for name, width in zip(names, widths))
@@ -197,14 +202,14 @@ def format_confusion_table(matrix: Mapping[str, Mapping[str, int]]) -> str:
 
 
 _DIAGNOSTICS = "boundary diagnostics"
-_DIAGNOSTICS_WIDTH = max(len(_DIAGNOSTICS), *map(len, DIAGNOSTIC_KEYS)) + 2
+_DIAGNOSTICS_WIDTH = _width(_DIAGNOSTICS, DIAGNOSTIC_KEYS)
 
 
 def format_diagnostics(results: Mapping[str, Any]) -> str:
     """The boundary diagnostics of a result (`diagnostics=True`, docs/scoring.md §11), one count a line."""
     width = _DIAGNOSTICS_WIDTH
     numbers = [str(results[key]) for key in DIAGNOSTIC_KEYS]
-    count_width = max(len("count"), *map(len, numbers)) + 2
+    count_width = _width("count", numbers)
     lines = [f"{_DIAGNOSTICS:<{width}}{'count':>{count_width}}"]
     lines += [f"{key:<{width}}{number:>{count_width}}" for key, number in zip(DIAGNOSTIC_KEYS, numbers)]
     return "\n".join(lines)
@@ -269,7 +274,7 @@ def format_slice_table(name: str, buckets: Mapping[str, Mapping[str, Any]], beta
     columns = [column for column in SUMMARY_COLUMNS if f"{column}_{f_name}" in first]
     intervals = any(f"{column}_{f_name}_low" in first for column in columns)
     title = f"{name}"
-    width = max([len(title), *map(len, buckets)]) + 2
+    width = _width(title, buckets)
     pos_key, act_key = (f"{columns[0]}_possible", f"{columns[0]}_actual") if columns else ("", "")
     header = f"{title:<{width}}{'POS':>8}{'ACT':>8}" + "".join(
         f"{column + ' ' + f_name.upper():>14}" + (f"{'interval':>17}" if intervals else "") for column in columns

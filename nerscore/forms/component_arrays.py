@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,7 @@ def nested_rows(
     (`PairColumns`): then the reference's and the prediction's start and end too (-1 on an unpaired side)."""
     out: list[PairColumns] = []
     classes_r, classes_p = _classes(references, sentence_r), _classes(predictions, sentence_p)
-    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    sentences = sentences_of(sentence_r, sentence_p)
     per_r = np.bincount(classes_r.sentence, minlength=sentences)
     per_p = np.bincount(classes_p.sentence, minlength=sentences)
     large = per_r * per_p > _PAIRS_PER_SENTENCE
@@ -159,15 +160,8 @@ def _paired_classes(
     same_bounds = (references.start[i] == predictions.start[j]) & (references.end[i] == predictions.end[j])
     same_type = references.type_id[i] == predictions.type_id[j]
     size = len(references.start)
-    if large:
-        from ..pairing.large_components import component_labels
-
-        edge_component = component_labels(i, j, size, len(predictions.start))  # numbered 0, 1, ...
-        components = int(edge_component.max(initial=-1)) + 1
-    else:
-        label = propagated_labels(size + len(predictions.start), i, j + size)[i]
-        component, edge_component = np.unique(label, return_inverse=True)
-        components = len(component)
+    edge_component = edge_components(i, j, size, len(predictions.start), by_scipy=large)
+    components = int(edge_component.max(initial=-1)) + 1
     edges = np.bincount(edge_component, minlength=components)
     # Each entity once per component: its first edge.
     first_r, first_p = _one_edge_each(i, size), _one_edge_each(j, len(predictions.start))
@@ -301,7 +295,7 @@ def _two_by_two(
 
 def _candidate_pairs(sentence_r: np.ndarray, sentence_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every (reference, prediction) of one sentence, both sides sorted by sentence."""
-    sentences = int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+    sentences = sentences_of(sentence_r, sentence_p)
     per_p = np.bincount(sentence_p, minlength=sentences)
     first_p = np.cumsum(per_p) - per_p
     return ranges(first_p[sentence_r], per_p[sentence_r])
@@ -336,7 +330,7 @@ def check_pairs_fit(
     total = int(width_r.sum()) + int(width_p.sum())
     if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
         return
-    sentences = int(max(pieces_r[2].max(initial=-1), pieces_p[2].max(initial=-1))) + 1
+    sentences = sentences_of(pieces_r[2], pieces_p[2])
     per_sentence = np.bincount(pieces_r[2], weights=width_r, minlength=sentences)
     per_sentence += np.bincount(pieces_p[2], weights=width_p, minlength=sentences)
     worst = int(per_sentence.argmax())
@@ -345,6 +339,37 @@ def check_pairs_fit(
         pairing.check_pairs_fit(total, count_r, count_p, pairing.ARRAY_PAIR_BYTES)
     except InvalidInputError as error:
         raise error.at(sentence=worst) from None
+
+
+def sentences_of(sentence_r: np.ndarray, sentence_p: np.ndarray) -> int:
+    """How many sentences both sides' rows (each row's sentence, `sentence_r` and `sentence_p`) span: one past the
+    last sentence either names, 0 for no row."""
+    return int(max(sentence_r.max(initial=-1), sentence_p.max(initial=-1))) + 1
+
+
+def sentences_apart(
+    sentences: int, sides: Sequence[tuple[np.ndarray, np.ndarray, np.ndarray]], limit: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each of `sentences` sentences moved to positions of its own, translated by its first start to right after
+    the end of the sentence before: each sentence's first position (`shift`, and the last position after them) and
+    how far it moves (`move`), of the (sentence, start, end) of every entity or fragment of `sides`; None where the
+    positions would reach `limit` (at most 2**62; the readable path then pairs them, at any offset). Pairing depends
+    only on differences of offsets within a sentence (overlaps and lengths, docs/scoring.md §3), so a translation
+    changes nothing, and positions stay small whatever the offsets: a sentence at 2**62 needs only its own extent."""
+    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.zeros(sentences, dtype=np.int64)
+    for sentence, start, end in sides:
+        np.minimum.at(low, sentence, start)
+        np.maximum.at(high, sentence, end)
+    low = np.minimum(low, high)  # a sentence without entities takes no room
+    extent = high - low  # 0 <= low <= high < 2**63: never wraps
+    if extent.max(initial=0) >= limit:
+        return None
+    shift = np.concatenate(([0], np.cumsum(extent)))
+    # Each extent below `limit` <= 2**62: the sums pass `limit` before any could wrap past 2**63.
+    if shift.max() >= limit:
+        return None
+    return shift, shift[:-1] - low
 
 
 def propagated_labels(nodes: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -379,11 +404,6 @@ def _general_flows(
         solved = _large_component_amounts(references, predictions, i, j)
         if solved is not None:
             return solved
-    picked = np.flatnonzero(general)
-    if len(picked) and edge_component[picked].min() != edge_component[picked].max():
-        picked = picked[np.argsort(edge_component[picked], kind="stable")]
-    bounds = run_bounds(edge_component[picked])
-    amounts = np.zeros(len(picked), dtype=np.int64)
     columns_r = references.start.tolist(), references.end.tolist(), references.type_id.tolist()
     columns_p = predictions.start.tolist(), predictions.end.tolist(), predictions.type_id.tolist()
     counts_r, counts_p = references.count.tolist(), predictions.count.tolist()
@@ -391,17 +411,52 @@ def _general_flows(
     def span(side: int, index: int) -> Span:
         return Span(*(column[index] for column in (columns_r, columns_p)[side]))
 
-    for first, last in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+    def large(edges: np.ndarray) -> np.ndarray | None:
+        return _large_component_amounts(references, predictions, i[edges], j[edges])
+
+    picked = np.flatnonzero(general)
+    return flows_by_component(i, j, picked, edge_component, span, (counts_r, counts_p), large)[general]
+
+
+def edge_components(i: np.ndarray, j: np.ndarray, references: int, predictions: int, by_scipy: bool) -> np.ndarray:
+    """A number naming the connected component of each edge (reference i[k] < `references`, prediction j[k] <
+    `predictions`), from 0 (not every number need name one): by scipy's connected components
+    (`large_components.component_labels`, whose time does not grow with a component's diameter, a chain of
+    thousands of entities) or by label propagation (`propagated_labels`, no scipy to import)."""
+    if by_scipy:
+        from ..pairing.large_components import component_labels
+
+        return component_labels(i, j, references, predictions)
+    label = propagated_labels(references + predictions, i, j + references)[i]
+    return np.unique(label, return_inverse=True)[1].reshape(-1)
+
+
+def flows_by_component(
+    i: np.ndarray,
+    j: np.ndarray,
+    picked: np.ndarray,
+    edge_component: np.ndarray,
+    span: Callable[[int, int], Span],
+    rooms: Sequence[Sequence[int]],
+    large: Callable[[np.ndarray], np.ndarray | None],
+) -> np.ndarray:
+    """How many pairs each edge (i[k], j[k]) of `picked` carries (0 for the others), solved component by
+    component (`edge_component`): one of more than `pairing.LARGE_COMPONENT_EDGES` edges by `large` (given its
+    edges' indices; on the arrays), unless it hands the component back (None), the others by `component_flow`
+    (`pairing.best_flow`) of `span` and `rooms`."""
+    if len(picked) and edge_component[picked].min() != edge_component[picked].max():
+        picked = picked[np.argsort(edge_component[picked], kind="stable")]
+    bounds = run_bounds(edge_component[picked]).tolist()
+    amounts = np.zeros(len(i), dtype=np.int64)
+    for first, last in pairwise(bounds):
         edges_of = picked[first:last]
         if last - first > pairing.LARGE_COMPONENT_EDGES:
-            solved = _large_component_amounts(references, predictions, i[edges_of], j[edges_of])
+            solved = large(edges_of)
             if solved is not None:
-                amounts[first:last] = solved
+                amounts[edges_of] = solved
                 continue
-        amounts[first:last] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, (counts_r, counts_p))
-    result = np.zeros(len(general), dtype=np.int64)
-    result[picked] = amounts
-    return result[general]
+        amounts[edges_of] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, rooms)
+    return amounts
 
 
 def component_flow(

@@ -16,11 +16,9 @@ one by one; a dense sentence (an onion) is paired before its pairs would be list
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 import numpy as np
 
-from ..decoding import kept_types
 from ..grouping import ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
@@ -28,9 +26,9 @@ from ..pairing.rules import SCENARIOS
 from ..span import Span
 from ..table.pairs import Pairs, fragment_column
 from . import fragment_large
-from .component_arrays import check_pairs_fit, component_flow, propagated_labels
+from .component_arrays import check_pairs_fit, edge_components, flows_by_component, sentences_apart, sentences_of
 from .fragment_large import FragmentClasses
-from .fragment_reading import FragmentValues
+from .fragment_reading import FragmentValues, shared_types
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
@@ -51,13 +49,11 @@ def fragment_pairs(
     extents as every table has them), for what reads scenarios and types alone."""
     if options.pairing != "optimal":
         return None
-    type_names = sorted({*read_r.type_names, *read_p.type_names})
-    type_ids = {name: index for index, name in enumerate(type_names)}
+    type_names, ids, listed = shared_types(
+        [(read.type_names, read.type_id) for read in (read_r, read_p)], options.labels
+    )
     sides = []
-    kept = kept_types(options.labels)
-    listed = None if kept is None else np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
-    for read in (read_r, read_p):
-        type_id = np.array([type_ids[name] for name in read.type_names], dtype=np.int64)[read.type_id]
+    for read, type_id in zip((read_r, read_p), ids):
         sentence = np.repeat(np.arange(len(read.counts)), read.counts)
         keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
         sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))
@@ -237,21 +233,11 @@ def _shared_units(
         which, at = ranges(classes.first[live], classes.pieces[live])
         owner = live[which]
         pieces.append((owner, classes.start[at], classes.end[at], classes.sentence[owner]))
-    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
-    low = np.full(sentences, np.iinfo(np.int64).max, dtype=np.int64)
-    high = np.zeros(sentences, dtype=np.int64)
-    for _, start, end, sentence in pieces:
-        np.minimum.at(low, sentence, start)
-        np.maximum.at(high, sentence, end)
-    low = np.minimum(low, high)
-    extent = high - low
-    if extent.max(initial=0) >= _POSITION_LIMIT // max(sentences, 1):
-        shift = None
-    else:
-        shift = np.concatenate(([0], np.cumsum(extent)))
-    if shift is None or shift[-1] >= _POSITION_LIMIT:
+    sentences = sentences_of(references.sentence, predictions.sentence)
+    apart = sentences_apart(sentences, [(sentence, start, end) for _, start, end, sentence in pieces], _POSITION_LIMIT)
+    if apart is None:
         return None
-    move = shift[:-1] - low
+    move = apart[1]
     moved = []
     for owner, start, end, sentence in pieces:
         start, end = start + move[sentence], end + move[sentence]
@@ -273,7 +259,7 @@ def _shared_units(
     return i, j, units
 
 
-# Components are labelled by `component_arrays.propagated_labels` (label propagation, no scipy to import) up to this
+# Components are labelled by label propagation (`component_arrays.edge_components`, no scipy to import) up to this
 # many edges, by scipy's connected components beyond (whose time does not grow with a component's diameter).
 _SCIPY_EDGES = 1 << 12
 
@@ -293,22 +279,13 @@ def _amounts(
     amount = np.zeros(len(i), dtype=np.int64)
     if not len(i):
         return amount
-    size = len(references.first)
-    if len(i) > _SCIPY_EDGES:
-        from ..pairing.large_components import component_labels
-
-        component = component_labels(i, j, size, len(predictions.first))
-    else:
-        component = np.unique(propagated_labels(size + len(predictions.first), i, j + size)[i], return_inverse=True)[1]
-    component = component.reshape(-1)
+    component = edge_components(i, j, len(references.first), len(predictions.first), by_scipy=len(i) > _SCIPY_EDGES)
     sizes = np.bincount(component)
     single = sizes[component] == 1
     amount[single] = np.minimum(references.count[i[single]], predictions.count[j[single]])
     picked = np.flatnonzero(~single)
     if not len(picked):
         return amount
-    picked = picked[np.argsort(component[picked], kind="stable")]
-    bounds = run_bounds(component[picked]).tolist()
     sides = []
     for classes in (references, predictions):
         start, end = classes.extent()
@@ -323,16 +300,11 @@ def _amounts(
             made[side, index] = found
         return found
 
-    for first, last in pairwise(bounds):
-        edges_of = picked[first:last]
-        if last - first > pairing.LARGE_COMPONENT_EDGES:
-            solved = fragment_large.large_amounts(
-                references, predictions, (i[edges_of], j[edges_of], shared[edges_of]), units
-            )
-            if solved is not None:
-                amount[edges_of] = solved
-                continue
-        amount[edges_of] = component_flow(i[edges_of].tolist(), j[edges_of].tolist(), span, [sides[0][3], sides[1][3]])
+    def large(edges: np.ndarray) -> np.ndarray | None:
+        return fragment_large.large_amounts(references, predictions, (i[edges], j[edges], shared[edges]), units)
+
+    rooms = [sides[0][3], sides[1][3]]
+    amount[picked] = flows_by_component(i, j, picked, component, span, rooms, large)[picked]
     return amount
 
 

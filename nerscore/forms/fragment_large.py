@@ -28,6 +28,7 @@ from ..pairing.dense import dense_pairs
 from ..pairing.dense_matrix import Cells
 from ..pairing.overlaps import overlap_kept
 from ..pairing.staircase import overlap_total
+from .component_arrays import sentences_of
 
 # A sentence of at least this many cells (references x predictions, one copy each) where at least 1 / _DENSE_SHARE
 # of the cells' extents overlap is paired here: its pairs listed would cost 60 bytes or more a pair of fragments
@@ -60,15 +61,20 @@ class FragmentClasses:
         return self.start[self.first], self.end[self.first + self.pieces - 1]
 
     def units(self) -> np.ndarray:
-        """Each one's number of units: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
-        total = np.concatenate(([0], np.cumsum(self.end - self.start)))
-        return total[self.first + self.pieces] - total[self.first]
+        return units_of(self.first, self.pieces, self.start, self.end)
 
     def fragments(self, index: int) -> tuple[tuple[int, int], ...]:
         first, last = int(self.first[index]), int(self.first[index] + self.pieces[index])
         if last - first == 1:
             return ()
         return tuple(zip(self.start[first:last].tolist(), self.end[first:last].tolist()))
+
+
+def units_of(first: np.ndarray, pieces: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """Each entity's number of units, of entities each a run of `pieces` fragments of `start` and `end` from
+    `first`: its fragments' lengths added up (they are apart, docs/scoring.md §12)."""
+    total = np.concatenate(([0], np.cumsum(end - start)))
+    return total[first + pieces] - total[first]
 
 
 def shared_units(small: Side, large: Side, a: Any, b: Any) -> np.ndarray:
@@ -118,15 +124,12 @@ class FragmentCells(Cells):
 def side_of(type_id: np.ndarray, first: np.ndarray, pieces: np.ndarray, start: np.ndarray, end: np.ndarray) -> Side:
     """A sentence's side as `FragmentCells` reads it, of entities each a run of `pieces` fragments of `start` and
     `end` from `first`."""
-    last = first + pieces - 1
-    lengths = np.concatenate(([0], np.cumsum(end - start)))
-    units = lengths[last + 1] - lengths[first]
     padded = []
     for k in range(int(pieces.max(initial=1))):
         has = pieces > k
         at = np.where(has, first + k, 0)
         padded.append((np.where(has, start[at], 0), np.where(has, end[at], 0)))
-    return start[first], end[last], type_id, units, padded
+    return start[first], end[first + pieces - 1], type_id, units_of(first, pieces, start, end), padded
 
 
 def dense_sentence(references: Side, predictions: Side, min_overlap: float | None) -> tuple | None:
@@ -156,7 +159,7 @@ def dense_sentences(
     listing their pairs (issue 31): sentences of many entities, one copy each, of at most `MOST_FRAGMENTS`
     fragments; and which sentences those are (their overlaps are not to be listed). FragmentClasses are in sentence
     order, then rule (d)'s (`fragment_arrays`' classes)."""
-    sentences = int(max(references.sentence.max(initial=-1), predictions.sentence.max(initial=-1))) + 1
+    sentences = sentences_of(references.sentence, predictions.sentence)
     candidate = np.ones(sentences, bool)
     for classes in (references, predictions):
         live = classes.count > 0

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import marshal
 import operator
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
+from typing import Any
 
 import numpy as np
 
+from ..decoding import kept_types
 from ..span import merged_fragments
 from .inputs import TYPE_KEYS
 
@@ -46,6 +49,21 @@ class FragmentValues:
     type_id: np.ndarray
     type_names: list[str]
     counts: np.ndarray
+
+
+def shared_types(
+    sides: Sequence[tuple[list[str], np.ndarray]], labels: Collection[str] | None
+) -> tuple[list[str], list[np.ndarray], np.ndarray | None]:
+    """The types of both sides of a batch (each side's `type_names` and its entities' `type_id` indexing them)
+    numbered in the order of their names, so that the tie-break of docs/scoring.md §3 (d), which compares types,
+    reads the same on ids as on names: the names, each side's entities' ids among them, and which of them `labels`
+    keeps (None where it keeps every type)."""
+    type_names = sorted({name for names, _ in sides for name in names})
+    type_ids = {name: index for index, name in enumerate(type_names)}
+    ids = [np.array([type_ids[name] for name in names], dtype=np.int64)[type_id] for names, type_id in sides]
+    kept = kept_types(labels)
+    listed = None if kept is None else np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+    return type_names, ids, listed
 
 
 # `fragment_columns`' answer for dicts whose every `fragments` is None: spans as evaluate stores them.
@@ -95,7 +113,7 @@ def fragment_columns(entities: list[dict]) -> tuple[np.ndarray, np.ndarray, np.n
             except TypeError:
                 if set(map(type, pieces)) - {list, tuple}:
                     return None
-                bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces)) for k in (0, 1)))
+                bounds = item_bounds(pieces, (0, 1))
             if bounds is None:
                 return None
             start, end = bounds
@@ -191,6 +209,12 @@ def checked_bounds(starts: list, ends: list) -> tuple[np.ndarray, np.ndarray] | 
     return start, end
 
 
+def item_bounds(items: list, keys: tuple[Any, Any]) -> tuple[np.ndarray, np.ndarray] | None:
+    """`checked_bounds` of each item's start and end, under `keys` (indices of tuples, or a dict's keys): each read in
+    one pass of `operator.itemgetter` mapped over the items, at C speed (a KeyError or IndexError raised as it is)."""
+    return checked_bounds(*(list(map(operator.itemgetter(key), items)) for key in keys))
+
+
 def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.ndarray, np.ndarray | None] | None:
     """`fragment_columns` of any mix: lists or tuples of fragments, spans beside, fragments to sort and merge."""
     plain = np.fromiter(map(operator.is_, held, repeat(None)), dtype=bool, count=len(held))
@@ -206,10 +230,10 @@ def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.n
         pieces_given = list(chain.from_iterable(given))
         if set(map(type, pieces_given)) - {list, tuple} or set(map(len, pieces_given)) - {2} or not lengths.all():
             return None
-        bounds = checked_bounds(*(list(map(operator.itemgetter(k), pieces_given)) for k in (0, 1)))
+        bounds = item_bounds(pieces_given, (0, 1))
     plain_entities = list(compress(entities, plain.tolist()))
     try:
-        plain_bounds = checked_bounds(*(list(map(operator.itemgetter(k), plain_entities)) for k in ("start", "end")))
+        plain_bounds = item_bounds(plain_entities, ("start", "end"))
     except KeyError:
         return None
     if plain_bounds is None or bounds is None:

@@ -51,14 +51,8 @@ def pair_tags(predictions: Batch, references: Batch, holds_ids: bool, options: O
 
 
 def tag_rows(predictions: Batch, references: Batch, holds_ids: bool, options: Options) -> list[Row]:
-    """The rows of a batch of tags or ids: decoded sentence by sentence (`labels` kept: `decoding.tag_table`), then
-    paired."""
-    table = tag_table(options)
-    if holds_ids:
-        predictions, references = ids_to_tags(predictions, references, options, table)
-    predicted_spans = _decode_side(predictions, "predictions", options.mode, table)
-    reference_spans = _decode_side(references, "references", options.mode, table)
-    return pair_sentences(reference_spans, predicted_spans, options.min_overlap, options.pairing)
+    """The rows of a batch of tags or ids (`tag_rows_and_facts`)."""
+    return tag_rows_and_facts(predictions, references, holds_ids, options)[0]
 
 
 def span_rows(predictions: list[list], references: list[list], options: Options) -> list[Row]:
@@ -81,11 +75,16 @@ def reduction(rows: list[Row], sentences: int, options: Options, columns: Column
 def tag_rows_and_facts(
     predictions: Batch, references: Batch, holds_ids: bool, options: Options
 ) -> tuple[list[Row], SentenceFacts]:
-    """`tag_rows`, and each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags
-    are equal: what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
+    """The rows of a batch of tags or ids, decoded sentence by sentence (`labels` kept: `decoding.tag_table`), then
+    paired; and each sentence's length in tags as scored (after `ignore_index`) and its tokens whose two tags are
+    equal: what `token_accuracy` (docs/scoring.md §7) and sentence-level slices (§11) read besides the rows."""
+    table = tag_table(options)
     if holds_ids:
-        predictions, references = ids_to_tags(predictions, references, options, tag_table(options))
-    rows = tag_rows(predictions, references, False, options)  # checks every tag before the facts compare them
+        predictions, references = ids_to_tags(predictions, references, options, table)
+    # Every tag checked as it is decoded, before the facts compare them.
+    predicted_spans = _decode_side(predictions, "predictions", options.mode, table)
+    reference_spans = _decode_side(references, "references", options.mode, table)
+    rows = pair_sentences(reference_spans, predicted_spans, options.min_overlap, options.pairing)
     lengths = np.array([len(tags) for tags in references], dtype=np.int64)
     equal = np.array([sum(map(operator.eq, p, r)) for p, r in zip(predictions, references)], dtype=np.int64)
     return rows, SentenceFacts(len(lengths), lengths, equal)

@@ -20,7 +20,6 @@ from typing import cast
 
 import numpy as np
 
-from ..decoding import kept_types
 from ..errors import InvalidInputError
 from ..options import Options
 from ..span import Span
@@ -29,9 +28,9 @@ from ..table.columns import NO_COLUMNS, Columns
 from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted
-from .component_arrays import nested_rows
+from .component_arrays import nested_rows, sentences_apart
 from .fragment_arrays import fragment_pairs
-from .fragment_reading import STORED_SPANS, FragmentValues, checked_bounds, fragment_columns, type_column
+from .fragment_reading import STORED_SPANS, FragmentValues, fragment_columns, item_bounds, shared_types, type_column
 from .readable import pair_sentences, span_rows
 from .tag_arrays import chunk_bounds, joined_rows, pair_flat
 
@@ -60,10 +59,6 @@ class SpanValues:
 
     def __len__(self) -> int:
         return len(self.counts)
-
-    def renumbered(self, type_ids: dict[str, int]) -> np.ndarray:
-        """Each entity's id in `type_ids` (which names every type of `type_names`)."""
-        return np.array([type_ids[name] for name in self.type_names], dtype=np.int64)[self.type_id]
 
 
 def count_spans(
@@ -122,17 +117,14 @@ def span_pairs(
         assert plain is not None  # valid spans at offsets int64 holds
         names = sorted({*plain.type_names, *table.type_names})
         return Pairs.joined([plain.renamed(names), table.renamed(names)], names, len(held))
-    # Type ids in the order of the type names, so that the tie-break of docs/scoring.md §3 (d), which compares
-    # types, reads the same on ids as on names.
-    type_names = sorted(set(read_r.type_names).union(read_p.type_names))
-    type_ids = {name: index for index, name in enumerate(type_names)}
-    columns_r, columns_p = (
-        SpanValues(read.start, read.end, read.renumbered(type_ids), type_names, read.counts)
-        for read in (read_r, read_p)
+    type_names, ids, listed = shared_types(
+        [(read.type_names, read.type_id) for read in (read_r, read_p)], options.labels
     )
-    kept = kept_types(options.labels)
-    if kept is not None:
-        listed = np.fromiter(map(kept, type_names), dtype=bool, count=len(type_names))
+    columns_r, columns_p = (
+        SpanValues(read.start, read.end, type_id, type_names, read.counts)
+        for read, type_id in zip((read_r, read_p), ids)
+    )
+    if listed is not None:
         columns_r, columns_p = (_keep_types(columns, listed[columns.type_id]) for columns in (columns_r, columns_p))
 
     offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
@@ -309,18 +301,17 @@ def _block_values(batch: list[list], counts: np.ndarray, kinds: set[type]) -> Sp
                 return SpanValues(start, end, *numbered, counts)
             return FragmentValues(start, end, pieces, *numbered, counts)
         try:
-            starts, ends = (list(map(operator.itemgetter(name), entities)) for name in ("start", "end"))
+            bounds = item_bounds(entities, ("start", "end"))
         except KeyError:
             return None
     elif kind <= {tuple, list} and set(map(len, entities)) == {3}:
         # One pass per column: zip(*entities) would pass every entity as an argument, far slower.
-        starts, ends, types = (list(map(operator.itemgetter(index), entities)) for index in range(3))
-        numbered = _numbered(types)
+        numbered = _numbered(list(map(operator.itemgetter(2), entities)))
         if numbered is None:
             return None
+        bounds = item_bounds(entities, (0, 1))
     else:
         return None
-    bounds = checked_bounds(starts, ends)
     return None if bounds is None else SpanValues(*bounds, *numbered, counts)
 
 
@@ -412,23 +403,14 @@ def _moved(
     size = len(references.counts)
     sentence_r = np.repeat(np.arange(size), references.counts)
     sentence_p = np.repeat(np.arange(size), predictions.counts)
-    # Each sentence moves to positions of its own: translated by its first start to right after the end of the
-    # sentence before. Pairing depends only on differences of offsets within a sentence (overlaps and lengths,
-    # docs/scoring.md §3), so a translation changes nothing, and positions stay small whatever the offsets: a
-    # sentence at 2**62 needs only its own extent, never 2**62 of room.
-    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(low, sentence_r, references.start)
-    np.minimum.at(low, sentence_p, predictions.start)
-    high = np.zeros(size, dtype=np.int64)
-    np.maximum.at(high, sentence_r, references.end)
-    np.maximum.at(high, sentence_p, predictions.end)
-    low = np.minimum(low, high)  # a sentence without entities takes no room
-    extent = high - low  # 0 <= low <= high < 2**63: never wraps
-    # Checked before adding up, so that the sum, below size * _POSITION_LIMIT, cannot wrap either.
-    shift = None if extent.max(initial=0) >= _POSITION_LIMIT else np.concatenate(([0], np.cumsum(extent)))
-    if shift is None or shift[-1] >= _POSITION_LIMIT:
+    apart = sentences_apart(
+        size,
+        [(sentence_r, references.start, references.end), (sentence_p, predictions.start, predictions.end)],
+        _POSITION_LIMIT,
+    )
+    if apart is None:
         return None
-    move = shift[:-1] - low
+    shift, move = apart
     nested = np.zeros(size, dtype=bool)
     sides = []
     for columns, sentence in ((references, sentence_r), (predictions, sentence_p)):
