@@ -14,7 +14,7 @@ from typing import Any
 from .errors import InvalidInputError
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
-from .forms.string_batches import past_text
+from .forms.string_batches import refuse_past_text
 from .table.columns import COLUMN_NAMES, Columns
 
 
@@ -38,10 +38,9 @@ def _refuse_past_texts(predictions: list[list], references: list[list], texts: S
     after it, since a failed compute keeps every batch: refused when added, as compute names it."""
     for side, batch in (("references", references), ("predictions", predictions)):
         for sentence, (entities, text) in enumerate(zip(batch, texts)):
-            for index, entity in enumerate(entities):
-                if text is not None and entity["end"] is not None and entity["end"] > len(text):
-                    problem = past_text(entity["start"], entity["end"], len(text))
-                    raise InvalidInputError(problem, side, sentence, entity=index)
+            # a string entity is stored with start and end None: no offsets to check
+            extents = (None if entity["end"] is None else (entity["start"], entity["end"]) for entity in entities)
+            refuse_past_text(side, sentence, extents, text)
 
 
 class StoredBatches:
