@@ -64,8 +64,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
     given = given_options(args, flagged_options())
     if refused := _slices_without_their_data(given):
-        print(f"error: {refused}", file=sys.stderr)
-        return 2
+        return print_error(ValueError(refused))
     if args.hipe:  # docs/hipe.md
         if args.files or args.spans or args.compare or args.runs or annotations:
             parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
@@ -125,8 +124,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     try:
         return print_output(report)
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
 
 
 def _slices_without_their_data(given: dict) -> str | None:
