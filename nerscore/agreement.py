@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .accumulator import Accumulator
-from .agreement_inputs import Annotator, check_token_counts, checked_column, common_form, read_annotations
+from .agreement_inputs import Annotator, check_token_counts, common_form, read_annotations
 from .agreement_intervals import intervals
 from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
 from .errors import InvalidInputError
@@ -78,12 +78,10 @@ def agreement(
         )
     annotators = read_annotations(annotations)
     sentences = len(annotators[0].present)
-    columns = {"texts": texts, "tokens": tokens, "documents": documents}
-    given = {name: checked_column(values, name, sentences) for name, values in columns.items() if values is not None}
-    # Each value's form (a text that is no string): located, as compute_semeval's. The values as checked: a document
-    # numpy gives (np.array(1)) is its int there, unhashable as given.
-    read = Columns.read(sentences, **given)
-    given = {name: list(getattr(read, name)) for name in given}
+    # The columns checked as compute_semeval checks them (one value per sentence, each value's form located), and
+    # kept as checked: a document numpy gives (np.array(1)) is its int there, unhashable as given.
+    read = Columns.read(sentences, texts=texts, tokens=tokens, documents=documents)
+    given = {name: list(getattr(read, name)) for name in read.given}
     # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
     # how long they are, else of tags (no token).
     form = common_form(annotators) or (SPANS if "texts" in given or "tokens" in given else TAGS)
