@@ -357,6 +357,30 @@ class Accumulator:
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
 
 
+def counted_as(
+    predictions: Any,
+    references: Any,
+    options: Options,
+    columns: Columns | Mapping[str, Any],
+    *,
+    ordered: bool,
+    sides: Mapping[str | None, str],
+    name: str,
+    sentences: np.ndarray | None = None,
+) -> Accumulator:
+    """A batch counted into an accumulator of its own (`ordered` as asked) for a caller that scores several on the
+    same sentences (systems, runs, annotators' pairs), a problem located in the caller's terms: `sides` renames
+    the side an `InvalidInputError` names (the key None: where it names none), `sentences` renumbers its sentence
+    (the batch's sentences among the caller's), and any other `ValueError` starts with `name`."""
+    try:
+        return Accumulator(options, ordered=ordered).update_checked(predictions, references, columns)
+    except InvalidInputError as error:
+        sentence = error.sentence if sentences is None or error.sentence is None else int(sentences[error.sentence])
+        raise error.at(sides.get(error.side), sentence) from None  # (None: the side it names)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+
+
 def add_units(first: Any, second: Any) -> Any:
     """Two sums of the same kind (units' counts, slices' counts) added, None standing for nothing added."""
     if first is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, given_columns
+from .accumulator import Accumulator, PerSentence, counted_as, given_columns
 from .compute import checked_columns
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
@@ -132,15 +132,12 @@ def counted_in_order(
 ) -> list[Accumulator]:
     """Each system's (or run's) predictions on the same references counted `ordered`, so that their sentences
     pair up; a problem is located at the system's name (`predictions_b`, `runs_a[2]`)."""
-    counted = []
-    for side, predictions in systems.items():
-        try:
-            counted.append(Accumulator(options, ordered=True).update_checked(predictions, references, columns))
-        except InvalidInputError as error:
-            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
-        except ValueError as error:
-            raise ValueError(f"{side}: {error}") from None
-    return counted
+    return [
+        counted_as(
+            predictions, references, options, columns, ordered=True, sides={None: side, "predictions": side}, name=side
+        )
+        for side, predictions in systems.items()
+    ]
 
 
 def side_by_side_counts(counted: list[Accumulator]) -> SentenceCounts:
