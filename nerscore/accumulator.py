@@ -10,6 +10,7 @@ once at the end by `compute.result_dict` (docs/architecture.md).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -225,14 +226,10 @@ class Accumulator:
         self, predictions: Any, references: Any, columns: Columns | Mapping[str, Any] | None = None
     ) -> Accumulator:
         """`update` with `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
-        try:
+        with numbered_after(self.sentences):
             counted, entities, checked, sentences = _counted(
                 predictions, references, self.options, columns, self._keep_sentences
             )
-        except InvalidInputError as error:
-            if error.sentence is None or not self.sentences:
-                raise
-            raise error.at(sentence=self.sentences + error.sentence) from None
         return self.add(counted, sentences, checked.documents, entities)
 
     def ground(self, *, predictions: Any, references: Any, texts: Any) -> StringSpans:
@@ -355,6 +352,18 @@ class Accumulator:
         units = counted.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
+
+
+@contextlib.contextmanager
+def numbered_after(sentences: int) -> Iterator[None]:
+    """A batch read within, after `sentences` sentences of the batches added before it (an `Accumulator`'s, the
+    evaluate module's stored ones): an `InvalidInputError` that names a sentence of it names it among them all."""
+    try:
+        yield
+    except InvalidInputError as error:
+        if error.sentence is None or not sentences:
+            raise
+        raise error.at(sentence=sentences + error.sentence) from None
 
 
 def counted_as(

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .accumulator import numbered_after
 from .errors import InvalidInputError
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
@@ -90,7 +91,7 @@ class StoredBatches:
     def _add_checked(self, predictions: Any, references: Any, given: dict[str, Any], kwargs: dict[str, Any]) -> None:
         """`add_batch` of both sides and their columns (`given`): checked before evaluate stores anything, with
         sentence numbers counted over every batch added."""
-        try:
+        with numbered_after(self._sentences_added):
             predictions, references, form = stored_batch(predictions, references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
@@ -133,10 +134,6 @@ class StoredBatches:
                 if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
                     self._forget_stored_batches(keep_waiting=True)
                 raise
-        except InvalidInputError as error:
-            if error.sentence is None:
-                raise
-            raise error.at(sentence=self._sentences_added + error.sentence) from None
         self._waiting_empty = 0
         self._waiting_columns = []
         self._stored_form = self._stored_form or form

@@ -469,3 +469,24 @@ def test_counted_as_locates_a_problem_in_the_callers_terms(predictions, referenc
     for ordered in (True, False):
         counted = counted_as(outside, outside, Options(), {}, ordered=ordered, sides=sides, name="runs[2]")
         assert counted.ordered is ordered and counted.sentences == len(references)
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "expected"),
+    [
+        pytest.param(0, 3, 3, id="the-first-batch"),
+        pytest.param(5, 3, 8, id="after-five-sentences"),
+        pytest.param(5, 0, 5, id="its-first-sentence"),
+        pytest.param(5, None, None, id="no-sentence-named"),
+    ],
+)
+def test_numbered_after_names_a_sentence_among_every_batch_added(before, sentence, expected) -> None:
+    from nerscore import InvalidInputError
+    from nerscore.accumulator import numbered_after
+
+    with pytest.raises(InvalidInputError) as raised, numbered_after(before):
+        raise InvalidInputError("found X", "predictions", sentence, 2)
+    assert (raised.value.side, raised.value.sentence, raised.value.token) == ("predictions", expected, 2)
+    assert raised.value.problem == "found X"
+    with numbered_after(before):  # nothing raised: nothing to number
+        pass
