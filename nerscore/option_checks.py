@@ -25,6 +25,9 @@ from .schemes import SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
 
 # More resamples than this add nothing an interval or a p-value can show, and would take minutes.
 MAX_RESAMPLES = 1_000_000
+# A comparison's resamples unless told otherwise (compare_semeval's and compare_runs' n_resamples, the command
+# line's --compare and --runs-b): enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
+COMPARISON_RESAMPLES = 10_000
 # The four evaluation schemes of docs/scoring.md §4, in the order of the result's keys (`counts` reads them here).
 EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 

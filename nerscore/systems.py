@@ -24,7 +24,7 @@ from .forms.inputs import (
     rows_of,
     value_form,
 )
-from .option_checks import check_resamples, check_seed, is_id
+from .option_checks import COMPARISON_RESAMPLES, check_resamples, check_seed, is_id
 from .options import Options, check_tag_options
 from .statistics.paired_comparison import comparison, slice_comparison
 from .statistics.sample_statistics import slice_layout
@@ -40,7 +40,7 @@ def compare_semeval(
     predictions_b: Any,
     references: Any,
     references_b: Any = None,
-    n_resamples: int = 10_000,
+    n_resamples: int = COMPARISON_RESAMPLES,
     seed: int = 0,
     texts: Any = None,
     tokens: Any = None,

@@ -193,3 +193,18 @@ def test_the_inputs_named_are_the_columns() -> None:
     from nerscore.table.columns import COLUMN_NAMES
 
     assert tuple(_COLUMNS_OF_A_SENTENCE) == COLUMN_NAMES
+
+
+def test_a_comparisons_resamples_by_default_are_one_number() -> None:
+    # compare_semeval, compare_runs and the command line's --compare and --runs-b read COMPARISON_RESAMPLES.
+    import inspect
+
+    from nerscore.cli import build_parser
+    from nerscore.option_checks import COMPARISON_RESAMPLES
+
+    assert COMPARISON_RESAMPLES == 10_000  # enough for a p-value of 0.0001
+    for function in (ns.compare_semeval, ns.compare_runs):
+        assert inspect.signature(function).parameters["n_resamples"].default == COMPARISON_RESAMPLES
+    helped = " ".join(build_parser().format_help().split())
+    assert "the resamples of the interval and of the test (default 10000)" in helped  # --bootstrap, with --compare
+    assert "(--bootstrap N sets the resamples, default 10,000)" in helped  # --runs-b
