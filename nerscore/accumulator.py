@@ -44,6 +44,9 @@ from .table.pairs import Pairs
 from .table.slices import SliceCounts, SliceRuns, joined_names, laid_out, slices_width
 from .tally import Counted, Row, Tally
 
+# Batches with documents and batches without, added up: sentences that cannot be summed by document.
+_DOCUMENTS_IN_SOME = "found batches with documents and batches without; expected documents with every batch"
+
 
 @dataclass(frozen=True)
 class PerSentence:
@@ -73,7 +76,7 @@ class PerSentence:
         """A `ValueError` where `other`'s rows cannot follow these (`+`): documents with one and not the other, or
         rows counted with other options."""
         if (self.documents is None) != (other.documents is None):
-            raise ValueError("found batches with documents and batches without; expected documents with every batch")
+            raise ValueError(_DOCUMENTS_IN_SOME)
         if not other.ints.shape[0] or not self.ints.shape[0]:  # a batch of no sentence may be narrower: nothing to join
             return
         if (self.floats is None) != (other.floats is None) or self._width() != other._width():
@@ -397,7 +400,7 @@ def add_units(first: Any, second: Any) -> Any:
     if second is None:
         return first
     if type(first) is not type(second):
-        raise ValueError("found batches with documents and batches without; expected documents with every batch")
+        raise ValueError(_DOCUMENTS_IN_SOME)
     return first + second
 
 

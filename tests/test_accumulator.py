@@ -490,3 +490,15 @@ def test_numbered_after_names_a_sentence_among_every_batch_added(before, sentenc
     assert raised.value.problem == "found X"
     with numbered_after(before):  # nothing raised: nothing to number
         pass
+
+
+@pytest.mark.parametrize("ordered", [False, True], ids=["distinct-vectors", "in-order"])
+@pytest.mark.parametrize("documents_first", [True, False], ids=["documents-first", "documents-second"])
+def test_batches_with_documents_and_batches_without_are_refused(ordered, documents_first) -> None:
+    # Their sentences could not be summed by document (docs/scoring.md §9): refused, whichever way they are kept.
+    batch = {"predictions": [["B-PER"]], "references": [["B-PER"]]}
+    accumulator = Accumulator(Options.of(bootstrap=10), ordered=ordered)
+    batches = [{**batch, "documents": ["d1"]}, batch]
+    first, second = batches if documents_first else batches[::-1]
+    with pytest.raises(ValueError, match=r"^found batches with documents and batches without; expected documents "):
+        accumulator.update(**first).update(**second)
