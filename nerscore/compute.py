@@ -233,6 +233,10 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
     return Columns.read(sentences, **(columns or {}))
 
 
+# An entity of type "O" with `confusion`, wherever it is found (tags, spans, string entities).
+_OUTSIDE_FOUND = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
+
+
 def check_outside_type(
     predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | Pairs | None
 ) -> None:
@@ -249,15 +253,14 @@ def check_outside_type(
         rows = rows.rows()
     if rows is None:
         rows = entry.readable(predictions, references, options)[0]
-    problem = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
     for sentence, reference, prediction in rows:
         for side, batch, entity in (("references", references, reference), ("predictions", predictions, prediction)):
             if entity is None or entity.entity_type != OUTSIDE:
                 continue
             if not entry.entities:
-                raise InvalidInputError(problem, side, sentence, token=entity.start)
+                raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, token=entity.start)
             index = next(number for number, given in enumerate(rows_of(batch)[sentence]) if as_span(given) == entity)
-            raise InvalidInputError(problem, side, sentence, entity=index)
+            raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, entity=index)
 
 
 def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
@@ -268,9 +271,7 @@ def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
                 read = as_string_entity(entity) if is_string_entity(entity) else None
                 entity_type = read[0] if read is not None else as_span(entity).entity_type
                 if entity_type == OUTSIDE:
-                    raise InvalidInputError(
-                        f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}", side, sentence, entity=index
-                    )
+                    raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, entity=index)
 
 
 def count_batch(

@@ -146,6 +146,13 @@ OUTSIDE_TYPE_CASES = [
         id="span",
     ),
     pytest.param(
+        [[("O", "Ada")]],
+        [[("PER", "Ada")]],
+        {"texts": ["Ada met Bob"]},
+        r"predictions, sentence 0, entity 0: found entity type 'O'",
+        id="string",
+    ),
+    pytest.param(
         [["B-PER"]], [["B-PER"]], {"labels": ["PER", "O"]}, r"labels holds 'O', which the confusion matrix", id="label"
     ),
 ]
