@@ -10,6 +10,7 @@ once at the end by `compute.result_dict` (docs/architecture.md).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -43,6 +44,9 @@ from .table.pairs import Pairs
 from .table.slices import SliceCounts, SliceRuns, joined_names, laid_out, slices_width
 from .tally import Counted, Row, Tally
 
+# Batches with documents and batches without, added up: sentences that cannot be summed by document.
+_DOCUMENTS_IN_SOME = "found batches with documents and batches without; expected documents with every batch"
+
 
 @dataclass(frozen=True)
 class PerSentence:
@@ -72,7 +76,7 @@ class PerSentence:
         """A `ValueError` where `other`'s rows cannot follow these (`+`): documents with one and not the other, or
         rows counted with other options."""
         if (self.documents is None) != (other.documents is None):
-            raise ValueError("found batches with documents and batches without; expected documents with every batch")
+            raise ValueError(_DOCUMENTS_IN_SOME)
         if not other.ints.shape[0] or not self.ints.shape[0]:  # a batch of no sentence may be narrower: nothing to join
             return
         if (self.floats is None) != (other.floats is None) or self._width() != other._width():
@@ -225,14 +229,10 @@ class Accumulator:
         self, predictions: Any, references: Any, columns: Columns | Mapping[str, Any] | None = None
     ) -> Accumulator:
         """`update` with `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
-        try:
+        with numbered_after(self.sentences):
             counted, entities, checked, sentences = _counted(
                 predictions, references, self.options, columns, self._keep_sentences
             )
-        except InvalidInputError as error:
-            if error.sentence is None or not self.sentences:
-                raise
-            raise error.at(sentence=self.sentences + error.sentence) from None
         return self.add(counted, sentences, checked.documents, entities)
 
     def ground(self, *, predictions: Any, references: Any, texts: Any) -> StringSpans:
@@ -357,6 +357,42 @@ class Accumulator:
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
 
 
+@contextlib.contextmanager
+def numbered_after(sentences: int) -> Iterator[None]:
+    """A batch read within, after `sentences` sentences of the batches added before it (an `Accumulator`'s, the
+    evaluate module's stored ones): an `InvalidInputError` that names a sentence of it names it among them all."""
+    try:
+        yield
+    except InvalidInputError as error:
+        if error.sentence is None or not sentences:
+            raise
+        raise error.at(sentence=sentences + error.sentence) from None
+
+
+def counted_as(
+    predictions: Any,
+    references: Any,
+    options: Options,
+    columns: Columns | Mapping[str, Any],
+    *,
+    ordered: bool,
+    sides: Mapping[str | None, str],
+    name: str,
+    sentences: np.ndarray | None = None,
+) -> Accumulator:
+    """A batch counted into an accumulator of its own (`ordered` as asked) for a caller that scores several on the
+    same sentences (systems, runs, annotators' pairs), a problem located in the caller's terms: `sides` renames
+    the side an `InvalidInputError` names (the key None: where it names none), `sentences` renumbers its sentence
+    (the batch's sentences among the caller's), and any other `ValueError` starts with `name`."""
+    try:
+        return Accumulator(options, ordered=ordered).update_checked(predictions, references, columns)
+    except InvalidInputError as error:
+        sentence = error.sentence if sentences is None or error.sentence is None else int(sentences[error.sentence])
+        raise error.at(sides.get(error.side), sentence) from None  # (None: the side it names)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+
+
 def add_units(first: Any, second: Any) -> Any:
     """Two sums of the same kind (units' counts, slices' counts) added, None standing for nothing added."""
     if first is None:
@@ -364,7 +400,7 @@ def add_units(first: Any, second: Any) -> Any:
     if second is None:
         return first
     if type(first) is not type(second):
-        raise ValueError("found batches with documents and batches without; expected documents with every batch")
+        raise ValueError(_DOCUMENTS_IN_SOME)
     return first + second
 
 

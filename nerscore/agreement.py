@@ -22,11 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator
-from .agreement_inputs import Annotator, check_token_counts, checked_column, common_form, read_annotations
+from .accumulator import Accumulator, counted_as
+from .agreement_inputs import Annotator, check_token_counts, common_form, read_annotations
 from .agreement_intervals import intervals
 from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
-from .errors import InvalidInputError
 from .forms.inputs import IDS, SPANS, TAGS
 from .options import Options
 from .result_scores import scores
@@ -78,12 +77,10 @@ def agreement(
         )
     annotators = read_annotations(annotations)
     sentences = len(annotators[0].present)
-    columns = {"texts": texts, "tokens": tokens, "documents": documents}
-    given = {name: checked_column(values, name, sentences) for name, values in columns.items() if values is not None}
-    # Each value's form (a text that is no string): located, as compute_semeval's. The values as checked: a document
-    # numpy gives (np.array(1)) is its int there, unhashable as given.
-    read = Columns.read(sentences, **given)
-    given = {name: list(getattr(read, name)) for name in given}
+    # The columns checked as compute_semeval checks them (one value per sentence, each value's form located), and
+    # kept as checked: a document numpy gives (np.array(1)) is its int there, unhashable as given.
+    read = Columns.read(sentences, texts=texts, tokens=tokens, documents=documents)
+    given = {name: list(getattr(read, name)) for name in read.given}
     # Without a single value, the sentences are empty lists: of spans (no entity) where a text or tokens say
     # how long they are, else of tags (no token).
     form = common_form(annotators) or (SPANS if "texts" in given or "tokens" in given else TAGS)
@@ -163,15 +160,16 @@ def _pair(
     both = first.present & second.present
     places = np.flatnonzero(both)
     columns = {name: _subset(values, both) for name, values in given.items()}
-    try:
-        accumulator = Accumulator(options, ordered=keep).update_checked(
-            _subset(second.rows, both), _subset(first.rows, both), columns
-        )
-    except InvalidInputError as error:
-        side = {"predictions": second.side, "references": first.side}.get(error.side or "", error.side)
-        raise error.at(side, None if error.sentence is None else int(places[error.sentence])) from None
-    except ValueError as error:
-        raise ValueError(f"annotators {first.name!r} and {second.name!r}: {error}") from None
+    accumulator = counted_as(
+        _subset(second.rows, both),
+        _subset(first.rows, both),
+        options,
+        columns,
+        ordered=keep,
+        sides={"predictions": second.side, "references": first.side},
+        name=f"annotators {first.name!r} and {second.name!r}",
+        sentences=places,
+    )
     scored = accumulator.result()
     if "entities" in scored and not both.all():  # rows numbered among all sentences, not those both annotated
         scored["entities"] = [{**row, "sentence": int(places[row["sentence"]])} for row in scored["entities"]]

@@ -88,18 +88,6 @@ def common_form(annotators: list[Annotator]) -> str | None:
     return next(iter(forms.values()), None)
 
 
-def checked_column(values: Any, name: str, sentences: int) -> list[Any]:
-    """A column beside the annotations (`texts`, `tokens`, `documents`) as a list, one value per sentence."""
-    if not is_collection(values):  # list() raised TypeError: "'int' object is not iterable"
-        raise InvalidInputError(f"found {shown(values)}; expected a list with one value per sentence", name)
-    listed = list(values)
-    if len(listed) != sentences:
-        raise InvalidInputError(
-            f"found {len(listed)} values for {sentences} sentences; expected one per sentence", name
-        )
-    return listed
-
-
 def check_token_counts(annotators: list[Annotator]) -> None:
     """Tags and ids: every sentence has as many tokens for every annotator who annotated it (docs/scoring.md §1)."""
     first = annotators[0]

@@ -33,6 +33,9 @@ OUTSIDE = "O"  # the label of a unit no entity covers
 STACKED = "|"  # joins the distinct types of one annotator's entities that cover one unit
 # The token of a sentence an annotator did not annotate, where its tags are coded over every sentence.
 _UNANNOTATED = object()
+# Agreement counts units (span offsets, characters of texts) in int64 (§13): offsets and their sums stay below this
+# (2**62, the messages' bound), and so do the keys a boundary is sorted by.
+_MOST_UNITS = 1 << 62
 
 
 # -- the units and their labels -----------------------------------------------------------------------------------
@@ -82,7 +85,7 @@ def span_labels(
     read = [_entity_columns(annotator, form, options, given) for annotator in annotators]
     length = _span_units(len(annotators[0].present), read, given)
     total = sum(length.tolist())
-    if total >= 1 << 62:  # the units counted in int64
+    if total >= _MOST_UNITS:  # the units counted in int64
         raise _far_total(annotators, read, length, options)
     # Unit by unit where the units are few beside the entities' boundaries (tokens, short texts: the quicker way);
     # else the units between two consecutive boundaries of a sentence (0, its end, an entity's start or end), which
@@ -98,7 +101,7 @@ def span_labels(
         units, real = total + 1, np.r_[np.ones(total, dtype=bool), False]
     else:
         width = int(length.max(initial=0)) + 1
-        if len(length) * width < 1 << 62:  # each boundary one integer: a sort of int64
+        if len(length) * width < _MOST_UNITS:  # each boundary one integer: a sort of int64
             keys, index = np.unique(sentence_of * width + position_of, return_inverse=True)
             boundary_sentence, boundary_position = np.divmod(keys, width)
         else:
@@ -370,7 +373,7 @@ def _entity_columns(
         else:
             spans = _grounded_strings(annotator, rows, options, given)
         flat = list(chain.from_iterable(spans))
-        if flat and max(span.end for span in flat) >= 1 << 62:  # agreement counts units in int64 (§13)
+        if flat and max(span.end for span in flat) >= _MOST_UNITS:  # agreement counts units in int64 (§13)
             _refuse_far(spans, annotator.side)
         type_names = list(dict.fromkeys(span.entity_type for span in flat))
         number = {name: index for index, name in enumerate(type_names)}
@@ -402,7 +405,7 @@ def _refuse_far(spans: list[list[Span]], side: str) -> None:
     """The first entity that ends past 2**62 as a located `InvalidInputError`: agreement counts units in int64."""
     for sentence, found in enumerate(spans):
         for index, span in enumerate(found):
-            if span.end >= 1 << 62:
+            if span.end >= _MOST_UNITS:
                 raise InvalidInputError(f"the entity {shown(span.as_dict())} {_PAST}", side, sentence, entity=index)
 
 
@@ -412,11 +415,11 @@ def _far_total(
     """Where the units pass 2**62 (agreement counts them in int64, §13): an entity that ends past it, else the
     sentence at which their sum does, each with the annotator and the entity that end it. Texts and tokens are
     far shorter, so an entity's end made the sentence this long."""
-    if int(length.max()) >= 1 << 62:
-        sentence = int(np.argmax(length >= 1 << 62))
+    if int(length.max()) >= _MOST_UNITS:
+        sentence = int(np.argmax(length >= _MOST_UNITS))
         problem = _PAST
     else:
-        sentence = next(index for index, total in enumerate(accumulate(length.tolist())) if total >= 1 << 62)
+        sentence = next(index for index, total in enumerate(accumulate(length.tolist())) if total >= _MOST_UNITS)
         problem = (
             f"makes the sentences' units add up to {sum(length[: sentence + 1].tolist())} by this sentence; expected "
             "at most 2**62 units (span offsets, characters of texts), which agreement counts in 64-bit integers"

@@ -23,11 +23,8 @@ from .files.file_counts import count_brat, count_label_studio, count_span_file, 
 from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import print_error, print_output
 from .files.reports import print_comparison, print_results, print_runs
-from .option_checks import OVERLAP, SLICE_NAMES, check_resamples, is_collection
+from .option_checks import COMPARISON_RESAMPLES, OVERLAP, SLICE_NAMES, check_resamples, is_collection
 from .options import SPECS, Options, check_span_options, check_tag_options, flag_name, in_words
-
-# --compare's resamples unless --bootstrap says otherwise: enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
-_COMPARE_RESAMPLES = 10_000
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
@@ -64,8 +61,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
         parser.error("--fragments reads BRAT's discontinuous annotations: give it with --brat")
     given = given_options(args, flagged_options())
     if refused := _slices_without_their_data(given):
-        print(f"error: {refused}", file=sys.stderr)
-        return 2
+        return print_error(ValueError(refused))
     if args.hipe:  # docs/hipe.md
         if args.files or args.spans or args.compare or args.runs or annotations:
             parser.error("--hipe reads its own two files: drop FILE, --spans, --compare, --runs and the tools' flags")
@@ -78,9 +74,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     try:
         if args.runs or args.compare:  # several systems' files, read in step
             compare = bool(args.compare or args.runs_b)
-            resamples = _COMPARE_RESAMPLES
+            resamples = COMPARISON_RESAMPLES
             if compare:  # (--bootstrap is the resamples of the comparison, else the runs' intervals)
-                resamples = check_resamples("--bootstrap", given.pop("bootstrap", _COMPARE_RESAMPLES), 1)
+                resamples = check_resamples("--bootstrap", given.pop("bootstrap", COMPARISON_RESAMPLES), 1)
             options = Options.of(**given)
             check_tag_options(options)
             names = args.compare or [*args.runs, *(args.runs_b or [])]
@@ -125,8 +121,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     try:
         return print_output(report)
     except ValueError as error:  # what only the counts can show: --confusion with a type O, or too many types
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return print_error(error)
 
 
 def _slices_without_their_data(given: dict) -> str | None:
@@ -205,7 +200,7 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         help="score a Label Studio JSON export: each task's prediction against its annotation",
     )
     add_hipe_arguments(parser)
-    compare = f"; with --compare, the resamples of the interval and of the test (default {_COMPARE_RESAMPLES})"
+    compare = f"; with --compare, the resamples of the interval and of the test (default {COMPARISON_RESAMPLES})"
     add_option_flags(parser, flagged_options(), {"bootstrap": compare})
     parser.add_argument("--json", action="store_true", help="print the compute() dict as JSON")
     parser.add_argument(
@@ -227,7 +222,7 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         nargs="+",
         metavar="B",
         help="with --runs: another system's runs; prints the means, B - A with its interval and the p-value "
-        "(--bootstrap N sets the resamples, default 10,000)",
+        f"(--bootstrap N sets the resamples, default {COMPARISON_RESAMPLES:,})",
     )
     parser.add_argument(
         "--by-document",

@@ -19,7 +19,7 @@ from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_s
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
-from .forms.string_batches import StringSpans, entity_dicts, past_text
+from .forms.string_batches import StringSpans, entity_dicts, refuse_past_text
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
 from .schemes import OUTSIDE
@@ -233,6 +233,10 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
     return Columns.read(sentences, **(columns or {}))
 
 
+# An entity of type "O" with `confusion`, wherever it is found (tags, spans, string entities).
+_OUTSIDE_FOUND = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
+
+
 def check_outside_type(
     predictions: Batch, references: Batch, form: str, options: Options, tally: Tally, rows: list[Row] | Pairs | None
 ) -> None:
@@ -249,15 +253,14 @@ def check_outside_type(
         rows = rows.rows()
     if rows is None:
         rows = entry.readable(predictions, references, options)[0]
-    problem = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
     for sentence, reference, prediction in rows:
         for side, batch, entity in (("references", references, reference), ("predictions", predictions, prediction)):
             if entity is None or entity.entity_type != OUTSIDE:
                 continue
             if not entry.entities:
-                raise InvalidInputError(problem, side, sentence, token=entity.start)
+                raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, token=entity.start)
             index = next(number for number, given in enumerate(rows_of(batch)[sentence]) if as_span(given) == entity)
-            raise InvalidInputError(problem, side, sentence, entity=index)
+            raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, entity=index)
 
 
 def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
@@ -268,9 +271,7 @@ def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
                 read = as_string_entity(entity) if is_string_entity(entity) else None
                 entity_type = read[0] if read is not None else as_span(entity).entity_type
                 if entity_type == OUTSIDE:
-                    raise InvalidInputError(
-                        f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}", side, sentence, entity=index
-                    )
+                    raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, entity=index)
 
 
 def count_batch(
@@ -342,8 +343,8 @@ def refuse_past_texts(
     rows: Pairs, columns: Columns, references: Batch, predictions: Batch, *, labels: bool = False
 ) -> None:
     """With spans and `texts`, offsets are characters of `texts[i]` (docs/scoring.md §1): an entity that ends
-    past its text is a located `InvalidInputError` (side, sentence, entity), the message `read_span_side` gives
-    against strings. Found on the table's columns (`first_past_text`), the batch read only to name the entity;
+    past its text is a located `InvalidInputError` (side, sentence, entity), by `string_batches.refuse_past_text`
+    as against strings. Found on the table's columns (`first_past_text`), the batch read only to name the entity;
     with `labels` (the table holds only the kept types' entities) found by reading the batch."""
     if columns.texts is None:
         return
@@ -356,12 +357,8 @@ def refuse_past_texts(
             for sentence in _past_sentences(rows_of(batch), columns.texts)
         ]
     for side, sentence in sides:
-        length = len(columns.texts[sentence])
-        batch = references if side == "references" else predictions
-        for index, entity in enumerate(rows_of(batch)[sentence]):
-            span = as_span(entity)
-            if span.end > length:
-                raise InvalidInputError(past_text(span.start, span.end, length), side, sentence, entity=index)
+        spans = map(as_span, rows_of(references if side == "references" else predictions)[sentence])
+        refuse_past_text(side, sentence, ((span.start, span.end) for span in spans), columns.texts[sentence])
     if found is not None:  # the table's entity is the batch's: named above
         side, sentence = found
         raise InvalidInputError(

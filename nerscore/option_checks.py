@@ -25,6 +25,9 @@ from .schemes import SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
 
 # More resamples than this add nothing an interval or a p-value can show, and would take minutes.
 MAX_RESAMPLES = 1_000_000
+# A comparison's resamples unless told otherwise (compare_semeval's and compare_runs' n_resamples, the command
+# line's --compare and --runs-b): enough for a p-value of 0.0001 (Koehn 2004 used 1,000).
+COMPARISON_RESAMPLES = 10_000
 # The four evaluation schemes of docs/scoring.md §4, in the order of the result's keys (`counts` reads them here).
 EVALUATION_SCHEMES = ("strict", "exact", "partial", "type")
 
@@ -389,17 +392,19 @@ def check_errors(name: str, value: Any) -> bool | int:
     return int(value)
 
 
+# The columns given beside the entities (`nerscore.table.columns`, which stands below this module and cannot be
+# imported here: tests/test_option_checks.py checks that these are its names), each with what one sentence holds.
+_COLUMNS_OF_A_SENTENCE = {"texts": "text", "tokens": "token list", "groups": "group", "documents": "document id"}
 # What a newcomer, or a peer's habit, writes for an option or an input, and what it is here: difflib alone would
 # answer `labels` for `id2label` and nothing for `text` (the inputs beside predictions and references are no options).
 _MEANT = {
     "id2label": "label_list (it takes model.config.id2label as it is)",
     "label2id": "label_list (ids to tags: model.config.id2label)",
-    "text": "texts= (an input: one text per sentence)",
-    "token": "tokens= (an input: one token list per sentence)",
-    "group": "groups= (an input: one group per sentence)",
-    "document": "documents= (an input: one document id per sentence)",
-    "predictions": "compute(predictions=...) (inputs go to compute or add_batch, not to evaluate.load)",
-    "references": "compute(references=...) (inputs go to compute or add_batch, not to evaluate.load)",
+    **{name[:-1]: f"{name}= (an input: one {each} per sentence)" for name, each in _COLUMNS_OF_A_SENTENCE.items()},
+    **{
+        side: f"compute({side}=...) (inputs go to compute or add_batch, not to evaluate.load)"
+        for side in ("predictions", "references")
+    },
 }
 
 

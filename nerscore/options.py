@@ -403,8 +403,7 @@ class Options:
 
     def overall(self) -> Options:
         """A copy with every option of `ADDING` at its default: what counts the overall scores alone."""
-        defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(self)}
-        return dataclasses.replace(self, **{name: defaults[name] for name in self.ADDING})
+        return dataclasses.replace(self, **{name: _DEFAULTS[name] for name in self.ADDING})
 
     @property
     def value_min_overlap(self) -> float | None:
@@ -421,10 +420,11 @@ class Options:
 
 SPECS: dict[str, Spec] = {field.name: field.metadata["option"] for field in dataclasses.fields(Options)}
 OPTION_NAMES = tuple(SPECS)
-# The options that describe tags (`Spec.tags`), which `check_span_options` refuses with spans, and their defaults as
-# `Options` holds them.
+# Each option's default as `Options` holds it (its check applied): what `Options.overall` and `check_span_options`
+# compare with.
+_DEFAULTS: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(Options)}
+# The options that describe tags (`Spec.tags`), which `check_span_options` refuses with spans.
 TAG_OPTIONS = tuple(name for name, spec in SPECS.items() if spec.tags)
-_TAG_DEFAULTS = {field.name: field.default for field in dataclasses.fields(Options) if field.name in TAG_OPTIONS}
 
 
 def in_words(names: Iterable[str]) -> str:
@@ -465,7 +465,7 @@ def check_span_options(options: Options) -> None:
     """Options that describe tags (`TAG_OPTIONS`) mean nothing for spans (docs/scoring.md §1): given anyway, other
     than their defaults, they are an error rather than silently ignored."""
     # (`!=`, not `is not`: an unpickled Accumulator's options hold a copy of IOB2)
-    meaningless = [name for name, default in _TAG_DEFAULTS.items() if getattr(options, name) != default]
+    meaningless = [name for name in TAG_OPTIONS if getattr(options, name) != _DEFAULTS[name]]
     if meaningless:
         raise ValueError(
             f"{' and '.join(meaningless)} given with span input; {in_words(TAG_OPTIONS)} describe tags and mean "

@@ -12,7 +12,7 @@ from typing import Any
 
 from .accumulator import Accumulator, given_columns, no_token, without_tokens
 from .errors import is_collection
-from .option_checks import check_resamples, check_seed
+from .option_checks import COMPARISON_RESAMPLES, check_resamples, check_seed
 from .options import Options
 from .result_scores import scores
 from .statistics.paired_comparison import difference_keys
@@ -71,7 +71,7 @@ def compare_runs(
     runs_a: Any,
     runs_b: Any,
     references: Any,
-    n_resamples: int = 10_000,
+    n_resamples: int = COMPARISON_RESAMPLES,
     seed: int = 0,
     texts: Any = None,
     tokens: Any = None,

@@ -11,10 +11,11 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .accumulator import numbered_after
 from .errors import InvalidInputError
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
-from .forms.string_batches import past_text
+from .forms.string_batches import refuse_past_text
 from .table.columns import COLUMN_NAMES, Columns
 
 
@@ -38,10 +39,9 @@ def _refuse_past_texts(predictions: list[list], references: list[list], texts: S
     after it, since a failed compute keeps every batch: refused when added, as compute names it."""
     for side, batch in (("references", references), ("predictions", predictions)):
         for sentence, (entities, text) in enumerate(zip(batch, texts)):
-            for index, entity in enumerate(entities):
-                if text is not None and entity["end"] is not None and entity["end"] > len(text):
-                    problem = past_text(entity["start"], entity["end"], len(text))
-                    raise InvalidInputError(problem, side, sentence, entity=index)
+            # a string entity is stored with start and end None: no offsets to check
+            extents = (None if entity["end"] is None else (entity["start"], entity["end"]) for entity in entities)
+            refuse_past_text(side, sentence, extents, text)
 
 
 class StoredBatches:
@@ -91,7 +91,7 @@ class StoredBatches:
     def _add_checked(self, predictions: Any, references: Any, given: dict[str, Any], kwargs: dict[str, Any]) -> None:
         """`add_batch` of both sides and their columns (`given`): checked before evaluate stores anything, with
         sentence numbers counted over every batch added."""
-        try:
+        with numbered_after(self._sentences_added):
             predictions, references, form = stored_batch(predictions, references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
@@ -134,10 +134,6 @@ class StoredBatches:
                 if first_batch:  # evaluate fixed the stored form from this rejected batch: start afresh
                     self._forget_stored_batches(keep_waiting=True)
                 raise
-        except InvalidInputError as error:
-            if error.sentence is None:
-                raise
-            raise error.at(sentence=self._sentences_added + error.sentence) from None
         self._waiting_empty = 0
         self._waiting_columns = []
         self._stored_form = self._stored_form or form

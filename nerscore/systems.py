@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, given_columns
+from .accumulator import Accumulator, PerSentence, counted_as, given_columns
 from .compute import checked_columns
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
@@ -24,7 +24,7 @@ from .forms.inputs import (
     rows_of,
     value_form,
 )
-from .option_checks import check_resamples, check_seed, is_id
+from .option_checks import COMPARISON_RESAMPLES, check_resamples, check_seed, is_id
 from .options import Options, check_tag_options
 from .statistics.paired_comparison import comparison, slice_comparison
 from .statistics.sample_statistics import slice_layout
@@ -40,7 +40,7 @@ def compare_semeval(
     predictions_b: Any,
     references: Any,
     references_b: Any = None,
-    n_resamples: int = 10_000,
+    n_resamples: int = COMPARISON_RESAMPLES,
     seed: int = 0,
     texts: Any = None,
     tokens: Any = None,
@@ -132,15 +132,12 @@ def counted_in_order(
 ) -> list[Accumulator]:
     """Each system's (or run's) predictions on the same references counted `ordered`, so that their sentences
     pair up; a problem is located at the system's name (`predictions_b`, `runs_a[2]`)."""
-    counted = []
-    for side, predictions in systems.items():
-        try:
-            counted.append(Accumulator(options, ordered=True).update_checked(predictions, references, columns))
-        except InvalidInputError as error:
-            raise error.at(side=side if error.side in (None, "predictions") else error.side) from None
-        except ValueError as error:
-            raise ValueError(f"{side}: {error}") from None
-    return counted
+    return [
+        counted_as(
+            predictions, references, options, columns, ordered=True, sides={None: side, "predictions": side}, name=side
+        )
+        for side, predictions in systems.items()
+    ]
 
 
 def side_by_side_counts(counted: list[Accumulator]) -> SentenceCounts:

@@ -412,3 +412,93 @@ def test_result_under_options_that_are_no_options_is_refused(options) -> None:
     counted = Accumulator.of().update(predictions=[["B-PER"]], references=[["B-PER"]])
     with pytest.raises(ValueError, match=r"^options is .*; expected an Options \(nerscore.Options.of\(per_type=True"):
         counted.result(options)
+
+
+# counted_as: a batch counted for a caller that scores several (systems, runs, annotators' pairs), its problem
+# located in the caller's terms: (predictions, references, sides, sentences, the error's start).
+COUNTED_AS_CASES = [
+    pytest.param(
+        [["O"], ["B-PER", "X"]],
+        [["O"], ["B-PER", "O"]],
+        {"predictions": "predictions_b"},
+        None,
+        "predictions_b, sentence 1, token 1: ",
+        id="side-renamed",
+    ),
+    pytest.param(
+        [["O"], ["B-PER", "X"]],
+        [["O"], ["B-PER", "O"]],
+        {"predictions": "annotations['b']"},
+        [3, 7],
+        "annotations['b'], sentence 7, token 1: ",
+        id="sentence-renumbered",
+    ),
+    pytest.param(
+        [["O"], ["B-PER"]],
+        [["O"], ["X"]],
+        {"predictions": "annotations['b']", "references": "annotations['a']"},
+        None,
+        "annotations['a'], sentence 1, token 0: ",
+        id="references-renamed",
+    ),
+    pytest.param(
+        [["O"], ["B-PER"]],
+        [["O"], ["X"]],
+        {"predictions": "runs[2]"},
+        None,
+        "references, sentence 1, token 0: ",
+        id="a-side-not-renamed-stays",
+    ),
+    pytest.param([["O"]], [["O"], ["O"]], {None: "runs[2]"}, None, "runs[2]: predictions hold 1", id="no-side"),
+]
+
+
+@pytest.mark.parametrize(("predictions", "references", "sides", "sentences", "start"), COUNTED_AS_CASES)
+def test_counted_as_locates_a_problem_in_the_callers_terms(predictions, references, sides, sentences, start) -> None:
+    import numpy as np
+
+    from nerscore.accumulator import counted_as
+
+    renumbered = None if sentences is None else np.array(sentences)
+    with pytest.raises(ValueError) as raised:
+        counted_as(
+            predictions, references, Options(), {}, ordered=True, sides=sides, name="runs[2]", sentences=renumbered
+        )
+    assert str(raised.value).startswith(start), str(raised.value)
+    outside = [["O"] * len(sentence) for sentence in references]
+    for ordered in (True, False):
+        counted = counted_as(outside, outside, Options(), {}, ordered=ordered, sides=sides, name="runs[2]")
+        assert counted.ordered is ordered and counted.sentences == len(references)
+
+
+@pytest.mark.parametrize(
+    ("before", "sentence", "expected"),
+    [
+        pytest.param(0, 3, 3, id="the-first-batch"),
+        pytest.param(5, 3, 8, id="after-five-sentences"),
+        pytest.param(5, 0, 5, id="its-first-sentence"),
+        pytest.param(5, None, None, id="no-sentence-named"),
+    ],
+)
+def test_numbered_after_names_a_sentence_among_every_batch_added(before, sentence, expected) -> None:
+    from nerscore import InvalidInputError
+    from nerscore.accumulator import numbered_after
+
+    with pytest.raises(InvalidInputError) as raised, numbered_after(before):
+        raise InvalidInputError("found X", "predictions", sentence, 2)
+    assert (raised.value.side, raised.value.sentence, raised.value.token) == ("predictions", expected, 2)
+    assert raised.value.problem == "found X"
+    with numbered_after(before):  # nothing raised: nothing to number
+        pass
+
+
+@pytest.mark.parametrize("ordered", [False, True], ids=["distinct-vectors", "in-order"])
+@pytest.mark.parametrize("documents_first", [True, False], ids=["documents-first", "documents-second"])
+def test_batches_with_documents_and_batches_without_are_refused(ordered, documents_first) -> None:
+    # Their sentences could not be summed by document (docs/scoring.md §9): refused, whichever way they are kept.
+    batch = {"predictions": [["B-PER"]], "references": [["B-PER"]]}
+    accumulator = Accumulator(Options.of(bootstrap=10), ordered=ordered)
+    batches = [{**batch, "documents": ["d1"]}, batch]
+    first, second = batches if documents_first else batches[::-1]
+    with pytest.raises(ValueError, match=r"^found batches with documents and batches without; expected documents "):
+        accumulator.update(**first).update(**second)

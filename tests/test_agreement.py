@@ -688,6 +688,25 @@ def test_a_column_of_the_wrong_form_is_located(columns, message) -> None:
         agreement({"a": [["B-PER"]], "b": [["O"]]}, **columns)
 
 
+@pytest.mark.parametrize(
+    "columns",
+    [
+        pytest.param({"texts": 5}, id="texts-a-number"),
+        pytest.param({"texts": ["Ada", "Bob"]}, id="texts-too-many"),
+        pytest.param({"tokens": [["Ada", 3]]}, id="a-token-no-string"),
+        pytest.param({"documents": []}, id="documents-too-few"),
+        pytest.param({"documents": [{"d": 1}]}, id="a-document-unhashable"),
+    ],
+)
+def test_a_column_is_refused_as_compute_semeval_refuses_it(columns) -> None:
+    # One check of the columns (Columns.read) for both: the same words, the same place.
+    with pytest.raises(InvalidInputError) as expected:
+        compute_semeval(predictions=[["O"]], references=[["B-PER"]], **columns)
+    with pytest.raises(InvalidInputError) as found:
+        agreement({"a": [["B-PER"]], "b": [["O"]]}, **columns)
+    assert str(found.value) == str(expected.value)
+
+
 def test_documents_are_read_as_compute_semeval_reads_them() -> None:
     # A document numpy gives (np.array(1)) is the id 1, as compute_semeval reads it: it raised "unhashable type".
     annotations = {"a": [["B-PER"], ["O"]], "b": [["O"], ["B-LOC"]]}

@@ -146,6 +146,13 @@ OUTSIDE_TYPE_CASES = [
         id="span",
     ),
     pytest.param(
+        [[("O", "Ada")]],
+        [[("PER", "Ada")]],
+        {"texts": ["Ada met Bob"]},
+        r"predictions, sentence 0, entity 0: found entity type 'O'",
+        id="string",
+    ),
+    pytest.param(
         [["B-PER"]], [["B-PER"]], {"labels": ["PER", "O"]}, r"labels holds 'O', which the confusion matrix", id="label"
     ),
 ]
@@ -167,7 +174,8 @@ def test_the_command_line_refuses_a_type_named_o_with_confusion(tmp_path, capsys
     path = tmp_path / "outside-type.conll"
     path.write_text("Ada B-O B-O\nLovelace O O\n", encoding="utf-8")
     assert main([str(path), "--confusion"]) == 2
-    assert "found entity type 'O', which the confusion matrix cannot tell" in capsys.readouterr().err
+    error = capsys.readouterr().err  # found as the report is made: printed as every other error (print_error)
+    assert error.startswith("error: ") and "found entity type 'O', which the confusion matrix cannot tell" in error
     assert main([str(path)]) == 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -164,3 +166,45 @@ def test_negative_zero_is_zero(options: dict, key: str, absent: str | None) -> N
         )
         == result
     )
+
+
+# An input given as an option (evaluate.load's keywords, compute_semeval's **options) is named as the input it is.
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        pytest.param("text", "texts= (an input: one text per sentence)", id="text"),
+        pytest.param("token", "tokens= (an input: one token list per sentence)", id="token"),
+        pytest.param("group", "groups= (an input: one group per sentence)", id="group"),
+        pytest.param("document", "documents= (an input: one document id per sentence)", id="document"),
+        pytest.param("predictions", "compute(predictions=...) (inputs go to compute or add_batch", id="predictions"),
+        pytest.param("references", "compute(references=...) (inputs go to compute or add_batch", id="references"),
+    ],
+)
+def test_an_input_given_as_an_option_is_named_as_an_input(given: str, meant: str) -> None:
+    from nerscore.option_checks import check_known
+
+    with pytest.raises(ValueError, match=rf"'{given}': did you mean {re.escape(meant)}"):
+        check_known({given: None}, ("scheme",))
+
+
+def test_the_inputs_named_are_the_columns() -> None:
+    # option_checks stands above table.columns and names its columns itself: the same names.
+    from nerscore.option_checks import _COLUMNS_OF_A_SENTENCE
+    from nerscore.table.columns import COLUMN_NAMES
+
+    assert tuple(_COLUMNS_OF_A_SENTENCE) == COLUMN_NAMES
+
+
+def test_a_comparisons_resamples_by_default_are_one_number() -> None:
+    # compare_semeval, compare_runs and the command line's --compare and --runs-b read COMPARISON_RESAMPLES.
+    import inspect
+
+    from nerscore.cli import build_parser
+    from nerscore.option_checks import COMPARISON_RESAMPLES
+
+    assert COMPARISON_RESAMPLES == 10_000  # enough for a p-value of 0.0001
+    for function in (ns.compare_semeval, ns.compare_runs):
+        assert inspect.signature(function).parameters["n_resamples"].default == COMPARISON_RESAMPLES
+    helped = " ".join(build_parser().format_help().split())
+    assert "the resamples of the interval and of the test (default 10000)" in helped  # --bootstrap, with --compare
+    assert "(--bootstrap N sets the resamples, default 10,000)" in helped  # --runs-b

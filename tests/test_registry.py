@@ -12,6 +12,7 @@ from nerscore import compute, compute_semeval
 from nerscore.forms import batches, inputs
 from nerscore.forms import registry as forms
 from nerscore.forms.inputs import IDS, SPANS, STRINGS, TAGS, as_list, batch_form, value_form
+from nerscore.forms.readable import reduction
 from nerscore.forms.registry import (
     FORMS,
     STORED_COLUMNS,
@@ -22,6 +23,9 @@ from nerscore.forms.registry import (
     stored_features,
 )
 from nerscore.options import Options
+from nerscore.result_scores import scores
+from nerscore.table import reducers
+from nerscore.table.columns import NO_COLUMNS
 
 
 def test_every_form_the_input_can_take_has_its_entry() -> None:
@@ -35,6 +39,30 @@ def test_every_form_the_input_can_take_has_its_entry() -> None:
     # String entities are spans grounded first.
     assert FORMS[STRINGS].grounded and not FORMS[SPANS].grounded
     assert FORMS[STRINGS].count is FORMS[SPANS].count and FORMS[STRINGS].entities
+
+
+# A batch of each form that both paths read, with the options it needs: (predictions, references, options).
+OWN_FORM_BATCHES = {
+    TAGS: ([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "O", "O", "B-LOC"]], {}),
+    IDS: ([[1, 2, 0, 3]], [[1, 0, 0, 3]], {"label_list": ["O", "B-PER", "I-PER", "B-LOC"]}),
+    SPANS: ([[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 1, "PER"), (3, 4, "LOC")]], {}),
+}
+
+
+@pytest.mark.parametrize("form", sorted(OWN_FORM_BATCHES))
+def test_each_entrys_paths_read_its_own_form(form: str) -> None:
+    # Both paths of an entry read its form, each on its own: an array path that returned None would hide behind the
+    # readable one (ids read as tags did, in count_batch), so each is asked here without the other.
+    predictions, references, given = OWN_FORM_BATCHES[form]
+    options = Options.of(**given)
+    entry = FORMS[form]
+    counted = entry.count(predictions, references, options, False, NO_COLUMNS, False, None)
+    assert counted is not None
+    rows, _, tokens = entry.readable(predictions, references, options)
+    assert (tokens is None) is entry.entities
+    read = reducers.counted(reduction(rows, len(references), options), tokens, False, None)
+    assert counted.tally == read.tally
+    assert scores(counted.tally, options)["strict_correct"] == 1  # LOC; PER's extents differ
 
 
 def test_a_new_form_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from test_strings import TYPES
 
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.forms.string_batches import ground_batch
+from nerscore.forms.string_batches import ground_batch, refuse_past_text
 from nerscore.options import Options
 from nerscore.span import Span
 
@@ -140,6 +140,32 @@ def test_a_span_past_its_text_is_a_located_error(predictions, references, where,
     error = raised.value
     assert (error.side, error.sentence, error.entity) == where
     assert "past the end of its text" in str(error)
+
+
+# refuse_past_text, the one check of an entity against its text that every data shape goes through (spans against
+# strings, spans as given, the evaluate module's stored batches): each entity as (start, end), None for a string.
+PAST_TEXT_CASES = [
+    pytest.param([(0, 3), (4, 11)], "Ada met Bob", None, id="ending-at-the-end-is-within"),
+    pytest.param([(0, 3), (4, 12)], "Ada met Bob", (1, "[4, 12) past the end of its text (11 characters)"), id="past"),
+    pytest.param([(20, 30), (4, 40)], "Ada", (0, "[20, 30) past the end of its text (3 characters)"), id="the-first"),
+    pytest.param([None, (0, 9)], "Ada", (1, "[0, 9) past the end of its text (3 characters)"), id="after-a-string"),
+    pytest.param([(0, 9)], None, None, id="no-text-nothing-to-check"),
+    pytest.param([(0, 1)], "", (0, "[0, 1) past the end of its text (0 characters)"), id="an-empty-text"),
+]
+
+
+@pytest.mark.parametrize(("extents", "text", "refused"), PAST_TEXT_CASES)
+def test_refuse_past_text_locates_the_first_entity_past_its_text(extents, text, refused) -> None:
+    if refused is None:
+        refuse_past_text("references", 4, extents, text)
+        return
+    entity, found = refused
+    with pytest.raises(InvalidInputError) as raised:
+        refuse_past_text("predictions", 4, extents, text)
+    assert (raised.value.side, raised.value.sentence, raised.value.entity) == ("predictions", 4, entity)
+    assert str(raised.value) == (
+        f"predictions, sentence 4, entity {entity}: found the span {found}; expected character offsets into texts="
+    )
 
 
 @pytest.mark.parametrize("options", [{}, {"return_entities": True, "value": True}])

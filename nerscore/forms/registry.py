@@ -201,31 +201,21 @@ def _unstorable_entity(value: Any) -> str | None:
     return _not_text(f"the type is {shown(value['type'])}", value["type"])
 
 
+def _tag_rows(
+    predictions: Batch, references: Batch, ids: bool, options: Options
+) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
+    rows, facts = tag_rows_and_facts(predictions, references, ids, options)
+    return rows, facts, reducers.token_counts(facts)
+
+
 def _tag_form(name: str, ids: bool) -> Form:
-    def count(
-        predictions: Batch,
-        references: Batch,
-        options: Options,
-        keep_sentences: bool,
-        columns: Columns,
-        pairs: bool,
-        sentence_lengths: list[int] | None,
-    ) -> Counted | None:
-        return count_tags(predictions, references, ids, options, keep_sentences, columns, pairs, sentence_lengths)
-
-    def readable(
-        predictions: Batch, references: Batch, options: Options
-    ) -> tuple[list[Row], SentenceFacts, TokenCounts | None]:
-        rows, facts = tag_rows_and_facts(predictions, references, ids, options)
-        return rows, facts, reducers.token_counts(facts)
-
     return Form(
         name,
         entities=False,
         ids=ids,
         check_options=check_tag_options,
-        count=count,
-        readable=readable,
+        count=lambda predictions, references, *counting: count_tags(predictions, references, ids, *counting),
+        readable=lambda predictions, references, options: _tag_rows(predictions, references, ids, options),
         store=_stored_tags,
         fits=_ids_fit if ids else _tags_fit,
         unstorable=_unstorable_id if ids else _unstorable_tag,

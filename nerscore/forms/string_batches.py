@@ -11,7 +11,7 @@ text, where they overlap nothing (`StringSpans`).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from typing import TYPE_CHECKING, Any
@@ -69,18 +69,26 @@ def read_span_side(batch: list[list], side: str, texts: Sequence[str] | None = N
                 )
     if texts is not None:
         for sentence, (sentence_spans, text) in enumerate(zip(spans, texts)):
-            for index, span in enumerate(sentence_spans):
-                if span.end > len(text):
-                    raise InvalidInputError(past_text(span.start, span.end, len(text)), side, sentence, entity=index)
+            refuse_past_text(side, sentence, ((span.start, span.end) for span in sentence_spans), text)
     return spans
 
 
-def past_text(start: int, end: int, length: int) -> str:
-    """The problem with a span [start, end) past the end of its text of `length` characters."""
-    return (
-        f"found the span [{shown(start)}, {shown(end)}) past the end of its text ({length} characters); expected "
-        "character offsets into texts="
-    )
+def refuse_past_text(side: str, sentence: int, extents: Iterable[tuple[Any, Any] | None], text: str | None) -> None:
+    """With `texts`, offsets are characters of the sentence's text (docs/scoring.md §1): the first of the sentence's
+    entities, each as its (start, end) or None where it has no offsets (a string entity), that ends past its text
+    is an `InvalidInputError` (side, sentence, entity); no text, nothing to check. The one check of every data
+    shape: spans against strings (`read_span_side`), spans as given (`compute.refuse_past_texts`), the batches the
+    evaluate module stores (`stored_batches`)."""
+    if text is None:
+        return
+    for index, extent in enumerate(extents):
+        if extent is not None and extent[1] > len(text):
+            start, end = extent
+            problem = (
+                f"found the span [{shown(start)}, {shown(end)}) past the end of its text ({len(text)} characters); "
+                "expected character offsets into texts="
+            )
+            raise InvalidInputError(problem, side, sentence, entity=index)
 
 
 @dataclass(frozen=True)
