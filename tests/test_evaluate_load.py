@@ -64,6 +64,33 @@ def test_load_time_unknown_keywords_are_refused(load_metric, given: dict, match:
         load_metric(**given)
 
 
+# A misspelt input at compute was hidden behind the one-side check: `prediction=` gave "found references without
+# predictions", naming neither the misspelling nor the fix (newcomer3, issue 31).
+@pytest.mark.parametrize(
+    ("given", "match"),
+    [
+        pytest.param(
+            {"prediction": [["O"]], "references": [["O"]]},
+            r"unknown option\(s\) \['prediction'\]; 'prediction': did you mean predictions=",
+            id="prediction-singular",
+        ),
+        pytest.param(
+            {"predictions": [["O"]], "reference": [["O"]]},
+            r"'reference': did you mean references=",
+            id="reference-singular",
+        ),
+        pytest.param(
+            {"y_pred": [["O"]], "y_true": [["O"]]},
+            r"'y_pred': did you mean predictions=.*'y_true': did you mean references=",
+            id="seqeval-names",
+        ),
+    ],
+)
+def test_compute_time_misspelt_inputs_are_named(metric, given: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        metric.compute(**given)
+
+
 def test_load_time_evaluate_keywords_still_reach_evaluate(load_metric, tmp_path) -> None:
     metric = load_metric(cache_dir=str(tmp_path), keep_in_memory=True, seed=3)
     assert (metric.keep_in_memory, metric.options) == (True, {"seed": 3})
