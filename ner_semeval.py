@@ -287,16 +287,17 @@ class NerSemeval(StoredBatches, evaluate.Metric):
 
         The options are checked before anything stored is consumed, and a compute that fails leaves the stored
         batches in place for the next one."""
-        if (predictions is None) != (references is None):
-            given, missing = ("predictions", "references") if references is None else ("references", "predictions")
-            raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
         given = columns_given(kwargs)
+        # Options first: a misspelt input (`prediction=`) is named, not taken for a side left out.
+        options = Options.of(**{**self.options, **kwargs})
+        if (predictions is None) != (references is None):
+            side, missing = ("predictions", "references") if references is None else ("references", "predictions")
+            raise ValueError(f"found {side} without {missing}; expected both, or neither to score the added batches")
         if given and predictions is None:
             raise ValueError(
                 f"found {', '.join(given)} without predictions and references; expected them with the batch they "
                 "describe (add_batch takes them too)"
             )
-        options = Options.of(**{**self.options, **kwargs})
         if self._nothing_stored() and self.num_process == 1:
             # Nothing stored and nobody to share with: evaluate's cache would write this batch to disk and read it
             # back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).

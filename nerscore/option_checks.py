@@ -400,6 +400,10 @@ _MEANT = {
     "document": "documents= (an input: one document id per sentence)",
     "predictions": "compute(predictions=...) (inputs go to compute or add_batch, not to evaluate.load)",
     "references": "compute(references=...) (inputs go to compute or add_batch, not to evaluate.load)",
+    "prediction": "predictions= (a batch: one list per sentence; add(prediction=...) takes one sentence)",
+    "reference": "references= (a batch: one list per sentence; add(reference=...) takes one sentence)",
+    "y_pred": "predictions= (seqeval's y_pred; keywords only, predictions first)",
+    "y_true": "references= (seqeval's y_true)",
 }
 
 
