@@ -233,8 +233,7 @@ def as_list(values: Any, side: str) -> Batch:
             array = None
         if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
             return array
-    # Iterated, a dict or DataFrame gives its keys (column names) as the sentences, a datasets.Dataset its rows.
-    if isinstance(values, Mapping) or hasattr(values, "columns") or hasattr(values, "column_names"):
+    if isinstance(values, Mapping) or hasattr(values, "columns") or hasattr(values, "column_names"):  # no rows
         keys = (values.column_names or []) if hasattr(values, "column_names") else list(values)
         raise InvalidInputError(
             f"found a {type(values).__name__} (keys {shown(list(keys)[:5])}); expected a batch: a list with one "
