@@ -64,6 +64,14 @@ def test_load_time_unknown_keywords_are_refused(load_metric, given: dict, match:
         load_metric(**given)
 
 
+def test_load_time_options_given_by_position_are_refused(load_metric) -> None:
+    # evaluate.load's second argument is config_name, which this metric has none of: `evaluate.load(path, "IOBES")`
+    # loaded an IOB2 metric silently (newcomer3, issue 31).
+    with pytest.raises(ValueError, match=r"config_name 'IOBES'.*options are keywords.*scheme='IOBES'"):
+        load_metric(config_name="IOBES")
+    assert load_metric(config_name="default").options == {}
+
+
 # A misspelt input at compute was hidden behind the one-side check: `prediction=` gave "found references without
 # predictions", naming neither the misspelling nor the fix (newcomer3, issue 31).
 @pytest.mark.parametrize(
