@@ -205,6 +205,13 @@ class NerSemeval(StoredBatches, evaluate.Metric):
         import inspect  # here, not at the top: the command line (`python ner_semeval.py FILE`) never needs it
 
         own = inspect.signature(evaluate.EvaluationModule.__init__).parameters
+        config_name = kwargs.get("config_name")
+        if config_name not in (None, "default"):  # evaluate.load(path, "IOBES") would load an IOB2 metric silently
+            example = f"scheme={config_name!r}" if isinstance(config_name, str) else "scheme='IOBES'"
+            raise ValueError(
+                f"found config_name {config_name!r} (evaluate.load's second argument); expected none: ner_semeval "
+                f"has no configurations, and options are keywords, as evaluate.load(path, {example})"
+            )
         given = {name: kwargs.pop(name) for name in list(kwargs) if name in OPTION_NAMES or name not in own}
         Options.of(**given)  # a bad or unknown option fails at load time, not at the first compute
         super().__init__(*args, **kwargs)
