@@ -1676,6 +1676,12 @@ def test_spans_without_text_show_offsets():
         ('{"references": [[0, 2]], "predictions": []}', "a list of 2 items"),
         ("", "The input holds no documents"),
         ("[" * 100_000, "Line 1"),
+        # The page has no texts= (the API's word): a span past its line's text says so in the page's words.
+        (
+            '{"text": "Ann", "references": [[0, 9, "PER"]], "predictions": []}',
+            "Line 1, references[0]: found the span [0, 9) past the end of its text (3 characters); expected "
+            "character offsets into the line's \"text\".",
+        ),
     ],
 )
 def test_bad_spans_input_names_the_line(text, message):
