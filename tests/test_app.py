@@ -1680,7 +1680,7 @@ def test_spans_without_text_show_offsets():
         (
             '{"text": "Ann", "references": [[0, 9, "PER"]], "predictions": []}',
             "Line 1, references[0]: found the span [0, 9) past the end of its text (3 characters); expected "
-            "character offsets into the line's \"text\".",
+            'character offsets into the line\'s "text".',
         ),
     ],
 )
