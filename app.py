@@ -398,6 +398,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         # the task, on the other task's example when the editor holds an example of this one.
         view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart, upload]
         task.change(page_events.task_view, inputs=task, outputs=view, **instant)
+        task.change(page_events.value_control, inputs=task, outputs=value, **instant)
         switch = turns.answering(page_events.switch_task, "task", [INPUTS], (skip,) * 3, everything)
         switched = task.input(switch, inputs=[text, task, session], outputs=[text, scheme, mode], **instant)
         switched.then(page("task"), inputs=with_turns, outputs=page_outputs, **queued)

@@ -205,6 +205,13 @@ class NerSemeval(StoredBatches, evaluate.Metric):
         import inspect  # here, not at the top: the command line (`python ner_semeval.py FILE`) never needs it
 
         own = inspect.signature(evaluate.EvaluationModule.__init__).parameters
+        config_name = kwargs.get("config_name")
+        if config_name not in (None, "default"):  # evaluate.load(path, "IOBES") would load an IOB2 metric silently
+            example = f"scheme={config_name!r}" if isinstance(config_name, str) else "scheme='IOBES'"
+            raise ValueError(
+                f"found config_name {config_name!r} (evaluate.load's second argument); expected none: ner_semeval "
+                f"has no configurations, and options are keywords, as evaluate.load(path, {example})"
+            )
         given = {name: kwargs.pop(name) for name in list(kwargs) if name in OPTION_NAMES or name not in own}
         Options.of(**given)  # a bad or unknown option fails at load time, not at the first compute
         super().__init__(*args, **kwargs)
@@ -287,16 +294,17 @@ class NerSemeval(StoredBatches, evaluate.Metric):
 
         The options are checked before anything stored is consumed, and a compute that fails leaves the stored
         batches in place for the next one."""
-        if (predictions is None) != (references is None):
-            given, missing = ("predictions", "references") if references is None else ("references", "predictions")
-            raise ValueError(f"found {given} without {missing}; expected both, or neither to score the added batches")
         given = columns_given(kwargs)
+        # Options first: a misspelt input (`prediction=`) is named, not taken for a side left out.
+        options = Options.of(**{**self.options, **kwargs})
+        if (predictions is None) != (references is None):
+            side, missing = ("predictions", "references") if references is None else ("references", "predictions")
+            raise ValueError(f"found {side} without {missing}; expected both, or neither to score the added batches")
         if given and predictions is None:
             raise ValueError(
                 f"found {', '.join(given)} without predictions and references; expected them with the batch they "
                 "describe (add_batch takes them too)"
             )
-        options = Options.of(**{**self.options, **kwargs})
         if self._nothing_stored() and self.num_process == 1:
             # Nothing stored and nobody to share with: evaluate's cache would write this batch to disk and read it
             # back unchanged, a round trip that costs more than the scoring (benchmarks/README.md).

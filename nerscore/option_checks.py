@@ -405,6 +405,10 @@ _MEANT = {
         side: f"compute({side}=...) (inputs go to compute or add_batch, not to evaluate.load)"
         for side in ("predictions", "references")
     },
+    "prediction": "predictions= (a batch: one list per sentence; add(prediction=...) takes one sentence)",
+    "reference": "references= (a batch: one list per sentence; add(reference=...) takes one sentence)",
+    "y_pred": "predictions= (seqeval's y_pred; keywords only, predictions first)",
+    "y_true": "references= (seqeval's y_true)",
 }
 
 

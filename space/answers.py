@@ -54,6 +54,8 @@ def error_message(problem: str, action: str = "evaluate") -> str:
     """The status shown for input that cannot be evaluated (or compared; a long quoted line is shortened). A lone
     surrogate that a message quotes is written as its escape: the answer could not be sent with it."""
     problem = problem.encode("utf-8", "backslashreplace").decode("utf-8")
+    # The package's words for its API are not the page's: a document's text is its line's "text" here.
+    problem = problem.replace("offsets into texts=", 'offsets into the line\'s "text"')
     return f"⚠️ **Cannot {action}.** {_escape_markdown(writing.shorten(problem, caps.MAX_MESSAGE_CHARACTERS))}"
 
 

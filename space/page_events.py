@@ -143,6 +143,12 @@ def tag_controls(task: str) -> tuple[Any, Any]:
     return gr.update(interactive=tags), gr.update(interactive=tags)
 
 
+def value_control(task: str) -> Any:
+    """The value score's control, disabled in the Agreement task, which has none (docs/scoring.md §10 scores a
+    system against references): enabled there, it changed nothing."""
+    return gr.update(interactive=task != texts.AGREEMENT)
+
+
 def upload_shown(task: str) -> Any:
     """The upload button's label, what it reads for the task: a visitor of the Agreement task learns there that it
     takes a ZIP archive of the annotators' files."""

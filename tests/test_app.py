@@ -1676,6 +1676,12 @@ def test_spans_without_text_show_offsets():
         ('{"references": [[0, 2]], "predictions": []}', "a list of 2 items"),
         ("", "The input holds no documents"),
         ("[" * 100_000, "Line 1"),
+        # The page has no texts= (the API's word): a span past its line's text says so in the page's words.
+        (
+            '{"text": "Ann", "references": [[0, 9, "PER"]], "predictions": []}',
+            "Line 1, references[0]: found the span [0, 9) past the end of its text (3 characters); expected "
+            'character offsets into the line\'s "text".',
+        ),
     ],
 )
 def test_bad_spans_input_names_the_line(text, message):
@@ -1732,6 +1738,15 @@ def test_spans_drawing_is_capped(monkeypatch):
     monkeypatch.setattr(caps, "MAX_SHOWN_CHARACTERS", 12)
     html = answers.spans_page(json.dumps(record))[4]
     assert "Document 1 is cut after 12 of 15 characters" in html and "Ro<span" in html
+
+
+@pytest.mark.parametrize("task", [texts.ONE_SYSTEM, texts.TWO_SYSTEMS, texts.SPANS, texts.AGREEMENT])
+def test_the_value_control_is_enabled_where_the_task_reads_it(task):
+    # The Agreement task has no value score: its control stayed enabled there and changed nothing (newcomer3).
+    demo = app.build_demo()
+    views = [fn for fn in demo.fns.values() if fn.name == "value_control"]
+    assert [[block.elem_id for block in fn.outputs] for fn in views] == [["value"]]
+    assert page_events.value_control(task)["interactive"] is (task != texts.AGREEMENT)
 
 
 def test_switching_to_spans_swaps_an_untouched_example_and_disables_the_tag_controls():
@@ -2411,9 +2426,9 @@ def test_slices_picture_draws_and_labels_a_bucket_of_f1_zero():
 # ---------------------------------------------------------------------------------------------------------
 
 # The page's actions, by their trigger (the component's elem_id and the event): each is a chain of events, the
-# trigger's own and those `.then` after it. The task control's `.change` events (task_view, agreement_shown) only
-# show what the task's value says, and the API's events (/evaluate, /compare, /spans, /agreement) hang on buttons
-# that are never shown: neither is an action of the page's visitor.
+# trigger's own and those `.then` after it. The task control's `.change` events (task_view, agreement_shown,
+# value_control) only show what the task's value says, and the API's events (/evaluate, /compare, /spans,
+# /agreement) hang on buttons that are never shown: neither is an action of the page's visitor.
 PAGE_ACTIONS = [
     "evaluate.click",
     "examples.click",
@@ -2433,7 +2448,11 @@ def page_actions(demo) -> dict[str, list]:
     actions = {}
     for index, fn in fns:
         block, event = fn.targets[0]
-        if event == "then" or fn.api_visibility != "private" or fn.name in ("task_view", "agreement_shown"):
+        if (
+            event == "then"
+            or fn.api_visibility != "private"
+            or fn.name in ("task_view", "agreement_shown", "value_control")
+        ):
             continue
         chain, frontier = [fn], [index]
         while frontier:

@@ -755,3 +755,13 @@ def test_main_takes_an_iterator_of_arguments(capsys: pytest.CaptureFixture[str])
     with pytest.raises(SystemExit):
         main(iter(["--version"]))
     assert capsys.readouterr().out.startswith("ner-semeval ")
+
+
+def test_a_span_past_its_lines_text_is_told_in_the_files_words(tmp_path, capsys):
+    # It said "expected character offsets into texts=", compute_semeval's keyword, which a file has not (newcomer3).
+    spans = tmp_path / "spans.jsonl"
+    spans.write_text('{"text": "Ann", "references": [[0, 9, "PER"]], "predictions": []}\n', encoding="utf-8")
+    assert main(["--spans", str(spans)]) == 2
+    error = capsys.readouterr().err
+    assert f"{spans}:1: references, entity 0: found the span [0, 9) past the end of its text (3 characters)" in error
+    assert 'offsets into the line\'s "text"' in error and "texts=" not in error, error

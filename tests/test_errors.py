@@ -738,6 +738,21 @@ MISLEADING_FIRST_VALUES = [
         ["found the tag 'B-PER' where the other side holds integer ids", "both sides in one form"],
         id="tags-against-ids-without-label-list",
     ),
+    # Logits as nested lists against reference ids, without label_list: "found integer ids; pass label_list",
+    # which names no place and mistakes the scores for ids (issue 31, a newcomer's, again on a fresh clone).
+    pytest.param(
+        {"predictions": [[[0.1, 0.9], [0.8, 0.2]]], "references": [[1, 0]]},
+        ("predictions", 0, 0, None),
+        ["found [0.1, 0.9]", "argmax(-1)"],
+        id="logits-as-nested-lists-without-label-list",
+    ),
+    # Ids without label_list (a datasets column of ClassLabel ids, say) named no place, nor the dataset's names.
+    pytest.param(
+        {"predictions": [[], [1, 0]], "references": [[], [1, 0]]},
+        ("predictions", 1, 0, None),
+        ["found the integer id 1 where a tag belongs", "pass label_list", "id2label", ".feature.names"],
+        id="ids-without-label-list-named-where",
+    ),
 ]
 
 
@@ -767,11 +782,17 @@ def test_fragments_as_a_numpy_array_are_read_as_lists_are() -> None:
 # a TypeError ("'NoneType' object is not iterable", "object of type 'int' has no len()"), labels of lists
 # "unhashable type: 'list'"; now the side and sentence are named, labels refused as the option is.
 # (call, message)
-@pytest.mark.parametrize("container", [dict, "DataFrame"])
+@pytest.mark.parametrize("container", [dict, "DataFrame", "Dataset"])
 def test_a_table_of_columns_is_refused_not_read_by_its_keys(container) -> None:
-    # Iterated, a dict or a DataFrame gives its keys: "sentence 0: found 'tags'; expected a list of tags".
+    # Iterated, a dict or a DataFrame gives its keys: "sentence 0: found 'tags'; expected a list of tags"; a
+    # datasets.Dataset its rows: "found the entity {'tags': [...]} where a batch holds one list per sentence".
     columns = {"tags": [["B-PER", "O"]]}
-    batch = columns if container is dict else pytest.importorskip("pandas").DataFrame(columns)
+    if container is dict:
+        batch: Any = columns
+    elif container == "DataFrame":
+        batch = pytest.importorskip("pandas").DataFrame(columns)
+    else:
+        batch = pytest.importorskip("datasets").Dataset.from_dict(columns)
     with pytest.raises(InvalidInputError) as caught:
         compute_semeval(predictions=batch, references=[["B-PER", "O"]])
     assert (caught.value.side, caught.value.sentence) == ("predictions", None)

@@ -64,6 +64,41 @@ def test_load_time_unknown_keywords_are_refused(load_metric, given: dict, match:
         load_metric(**given)
 
 
+def test_load_time_options_given_by_position_are_refused(load_metric) -> None:
+    # evaluate.load's second argument is config_name, which this metric has none of: `evaluate.load(path, "IOBES")`
+    # loaded an IOB2 metric silently (newcomer3, issue 31).
+    with pytest.raises(ValueError, match=r"config_name 'IOBES'.*options are keywords.*scheme='IOBES'"):
+        load_metric(config_name="IOBES")
+    assert load_metric(config_name="default").options == {}
+
+
+# A misspelt input at compute was hidden behind the one-side check: `prediction=` gave "found references without
+# predictions", naming neither the misspelling nor the fix (newcomer3, issue 31).
+@pytest.mark.parametrize(
+    ("given", "match"),
+    [
+        pytest.param(
+            {"prediction": [["O"]], "references": [["O"]]},
+            r"unknown option\(s\) \['prediction'\]; 'prediction': did you mean predictions=",
+            id="prediction-singular",
+        ),
+        pytest.param(
+            {"predictions": [["O"]], "reference": [["O"]]},
+            r"'reference': did you mean references=",
+            id="reference-singular",
+        ),
+        pytest.param(
+            {"y_pred": [["O"]], "y_true": [["O"]]},
+            r"'y_pred': did you mean predictions=.*'y_true': did you mean references=",
+            id="seqeval-names",
+        ),
+    ],
+)
+def test_compute_time_misspelt_inputs_are_named(metric, given: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        metric.compute(**given)
+
+
 def test_load_time_evaluate_keywords_still_reach_evaluate(load_metric, tmp_path) -> None:
     metric = load_metric(cache_dir=str(tmp_path), keep_in_memory=True, seed=3)
     assert (metric.keep_in_memory, metric.options) == (True, {"seed": 3})

@@ -70,6 +70,44 @@ def test_docs_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.failed == 0
 
 
+# Each Python block of the card and the guides runs somewhere: a doctest (`>>>`), a block behind one of these
+# markers (the test that runs it is named), or a fragment of a larger program listed here, which at least parses.
+RUN_ELSEWHERE = {
+    "trainer-snippet": "test_trainer_snippets_are_what_the_trainer_test_runs",
+    "pipeline-snippet": "tests/test_pipeline.py",
+    "corpus-script": "test_the_large_corpora_scripts_run_as_they_are",
+    "client-snippet": "test_the_space_client_snippet_prints_what_its_comments_say",
+}
+FRAGMENTS = {
+    ("trainer.md", "trainer = Trainer("),  # needs a model, data and a tokenizer: tests/test_trainer.py trains one
+    ("trainer.md", 'metric = evaluate.load(\n    "ner_semeval.py",\n    num_process='),  # tests/test_distributed.py
+    ("spans.md", '{"fragments": [[16, 22], [32, 39]], "type": "ADR"}'),  # one entity, its form
+}
+
+
+def _python_blocks() -> list[tuple[str, str, str]]:
+    """(page, the line before the block, the block) of every Python block of the card and the docs pages."""
+    pages = [REPO / "README.md", *sorted(DOCS.glob("*.md"))]
+    return [
+        (page.name, match.group(1), match.group(2))
+        for page in pages
+        for match in re.finditer(r"([^\n]*)\n```python\n(.*?)^```", page.read_text(encoding="utf-8"), re.S | re.M)
+    ]
+
+
+def test_every_python_block_of_the_docs_runs_somewhere() -> None:
+    blocks = _python_blocks()
+    assert len(blocks) >= 30
+    unrun = []
+    for page, before, block in blocks:
+        if ">>>" in block or any(f"<!-- {marker} -->" in before for marker in RUN_ELSEWHERE):
+            continue
+        compile(block, f"{page}: {block[:40]!r}", "exec")  # a fragment at least parses
+        if not any(page == fragment_page and block.startswith(start) for fragment_page, start in FRAGMENTS):
+            unrun.append((page, block[:60]))
+    assert unrun == [], "a Python block no test runs: make it a doctest, or mark it (RUN_ELSEWHERE)"
+
+
 def test_readme_opens_with_the_demo_and_test_commands() -> None:
     body = README.split("---", 2)[2]
     commands = re.findall(r"```sh\n(.*?)\n```", body, flags=re.S)

@@ -96,7 +96,8 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
         if error.sentence is None:
             raise
         line = documents[error.sentence].line
-        raise ConllError(source, line, f"{error.side}, entity {error.entity}: {error.problem}") from None
+        problem = error.problem.replace("offsets into texts=", 'offsets into the line\'s "text"')  # a file's words
+        raise ConllError(source, line, f"{error.side}, entity {error.entity}: {problem}") from None
     ids = [
         ("line", total.sentences + index) if document.document is None else ("document", document.document)
         for index, document in enumerate(documents)

@@ -92,10 +92,7 @@ def ids_to_tags(
                 0,
             )
     if labels is None:
-        raise ValueError(
-            "found integer ids; pass label_list (a list of tags, or a dict id -> tag such as "
-            "model.config.id2label) to turn them into tags"
-        )
+        raise _ids_without_label_list(predictions, references)
     expected = f"an id of label_list ({_describe_ids(labels)})"
     ignore_index = options.ignore_index
     tag_predictions, tag_references = [], []
@@ -126,6 +123,29 @@ def ids_to_tags(
         tag_predictions.append(predicted_tags)
         tag_references.append(reference_tags)
     return tag_predictions, tag_references
+
+
+def _ids_without_label_list(predictions: Batch, references: Batch) -> InvalidInputError:
+    """The error for ids given without label_list, at the first value: a token's scores (logits as nested
+    lists, which want argmax, not label_list) on either side first, else the first id."""
+    firsts: list[tuple[str, int, Any]] = [
+        next(((side, index, row[0]) for index, row in enumerate(batch) if len(row)), (side, 0, None))
+        for side, batch in (("predictions", predictions), ("references", references))
+    ]
+    for side, sentence, value in firsts:
+        if looks_like_scores(value):
+            problem = f"found {shown(value)}; expected a tag or an id per token ({LOGITS_HINT})"
+            return InvalidInputError(problem, side, sentence, 0)
+    side, sentence, value = next((first for first in firsts if first[2] is not None), firsts[0])
+    found = f"the integer id {shown(int(value))} where a tag belongs" if is_id(value) else shown(value)
+    return InvalidInputError(
+        f"found {found}; expected tags, or integer ids with label_list: "
+        "pass label_list (a list of tags, or a dict id -> tag such as model.config.id2label; for a datasets "
+        "column of ClassLabel ids, dataset.features[column].feature.names) to turn them into tags",
+        side,
+        sentence,
+        0,
+    )
 
 
 def _describe_ids(ids: Iterable[int]) -> str:

@@ -233,9 +233,10 @@ def as_list(values: Any, side: str) -> Batch:
             array = None
         if array is not None and array.dtype.kind in "iu":  # padded ids, as Trainer hands them over
             return array
-    if isinstance(values, Mapping) or hasattr(values, "columns"):  # its keys (column names) would be the sentences
+    if isinstance(values, Mapping) or hasattr(values, "columns") or hasattr(values, "column_names"):  # no rows
+        keys = (values.column_names or []) if hasattr(values, "column_names") else list(values)
         raise InvalidInputError(
-            f"found a {type(values).__name__} (keys {shown(list(values)[:5])}); expected a batch: a list with one "
+            f"found a {type(values).__name__} (keys {shown(list(keys)[:5])}); expected a batch: a list with one "
             "list of tags (or entities) per sentence, such as one column of it",
             side,
         )
