@@ -408,7 +408,7 @@ class CellColumns:
         return sides[0], sides[1]
 
     def half_terms(self, scheme: str) -> tuple[np.ndarray, ...]:
-        """`result_scores.type_terms` of `totals_by_type(scheme)` (precision credit, 2·ACT, recall credit, 2·POS, POS,
+        """`stacked_scores.type_terms` of `totals_by_type(scheme)` (precision credit, 2·ACT, recall credit, 2·POS, POS,
         ACT: the credits in halves, 2·COR + PAR), summed from the scenario rows without the five counts of each
         side: POS and ACT, which no scheme changes, are summed once for every scheme (4 ms of `scores` with
         100,000 types)."""

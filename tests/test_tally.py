@@ -180,7 +180,7 @@ def test_only_counts_of_one_kind_add(counts, other) -> None:
 def test_half_terms_are_the_type_terms_of_the_totals_by_type(data: st.DataObject) -> None:
     # `CellColumns.half_terms` sums each scheme's credits (2·COR + PAR), POS and ACT straight from the scenario
     # rows: `type_terms` of `totals_by_type`, for every scheme, type and label list.
-    from nerscore.result_scores import type_terms
+    from nerscore.stacked_scores import type_terms
     from nerscore.tally import CellColumns
 
     tags = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"])
