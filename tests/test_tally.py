@@ -274,7 +274,7 @@ def _added_field_by_field(a: Tally, b: Tally) -> Tally:
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_tallies(), _tallies(), _tallies())
 def test_tallies_add_associatively_with_the_empty_tally_as_zero(a: Tally, b: Tally, c: Tally) -> None:
     # What the accumulator, the runs and the slices' buckets rely on: batches add in any grouping, and `Tally()`
