@@ -215,10 +215,10 @@ def _spans_beside_tags_of_no_token(a: Tally, b: Tally) -> bool:
     bucket of it) beside spans counted (tokens None, some cells) add nothing: spans have no `token_accuracy`
     (docs/scoring.md §7) however their sentences fall into batches, and a bucket's tallies add as the totals' do.
     `Tally()`, which counts nothing, is no batch of spans: it adds as zero."""
-    return any(
-        spans.tokens is None and spans.cells and tags.tokens is not None and not tags.tokens.tokens
-        for spans, tags in ((a, b), (b, a))
-    )
+    for spans, tags in ((a, b), (b, a)):
+        if spans.tokens is None and spans.cells and tags.tokens is not None and not tags.tokens.tokens:
+            return True
+    return False
 
 
 def _counts_added(a: Mapping[K, Any], b: Mapping[K, Any]) -> dict[K, Any]:
