@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -22,8 +23,8 @@ from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
 from .schemes import OUTSIDE
 from .span import Span
-from .stacked_scores import StackedScores, stacked_terms, type_credits, type_terms
-from .tally import COUNT_NAMES, OUTCOMES, Cell, CellColumns, Row, Tally
+from .stacked_scores import StackedScores
+from .tally import COUNT_NAMES, OUTCOMES, Cell, Row, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -55,7 +56,7 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
         + [f"{scheme}_macro_{name}" for name in names]
         for scheme in schemes
     ]
-    type_keys = [[f"_{scheme}_{name}" for name in (*names, "possible", "actual")] for scheme in schemes]
+    type_keys = _type_keys(options)
     results = []
     for position, tally in enumerate(tallies):
         result: dict[str, Any] = {}
@@ -82,31 +83,28 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
     return results
 
 
+def _type_keys(options: Options) -> list[list[str]]:
+    """Each scheme's keys of a type, after its name: P, R, F, POS and ACT (`_PER_strict_precision`, ...)."""
+    names = ("precision", "recall", options.f_name, "possible", "actual")
+    return [[f"_{scheme}_{name}" for name in names] for scheme in options.evaluation_schemes]
+
+
 def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> dict[str, dict[str, Any]]:
     """Scores of buckets counted as per-type scores are (docs/scoring.md §5, §11): `tally`'s "types" are bucket
     names, a reference counting for recall in its bucket and a prediction for precision in its own. For each of
-    `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme."""
-    columns = CellColumns.of(tally, list(names))
-    f_name = options.f_name
-    schemes = options.evaluation_schemes
-    scheme_terms = []
-    for sides, scheme in zip(map(columns.totals_by_type, schemes), schemes):
-        # docs/scoring.md §10: a PAR's credit other than a half, as per-type scores take it
-        numeric = scheme == "partial" and options.partial_credit not in (0.5, OVERLAP)
-        scheme_terms.append(type_terms(*sides, type_credits(*sides, tally, options, columns) if numeric else None))
-    # Every scheme's buckets in one exact computation (each row's ratio is its own).
-    ratios = Rule.of(options).exact(*stacked_terms(terms[:4] for terms in scheme_terms))
-    values = [value.tolist() for value in ratios.values()]
+    `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme, the values and
+    keys of `scores_of`'s per type (a bucket's tally has no overlap credit: its PARs count a half)."""
+    # The buckets as the labels (given as they are: bucket names, not types to check), the overlap credit a half.
+    credit = 0.5 if options.partial_credit == OVERLAP else options.partial_credit
+    options = replace(options, per_type=True, labels=tuple(names), partial_credit=credit)
+    scored = StackedScores.of([tally], options, totals=False)
     out: dict[str, dict[str, Any]] = {}
-    keys = ("precision", "recall", f_name, "possible", "actual")
-    for index, (scheme, terms) in enumerate(zip(schemes, scheme_terms)):
-        rows = slice(index * columns.types, (index + 1) * columns.types)
-        measures = zip(names, *(value[rows] for value in values), terms[4].tolist(), terms[5].tolist())
-        for name, precision, recall, f, possible, actual in measures:
-            if possible or actual:
-                scheme_measures = (precision, recall, f, possible, actual)
-                out.setdefault(name, {}).update((f"{scheme}_{key}", value) for key, value in zip(keys, scheme_measures))
-    return {name: out[name] for name in names if name in out}
+    for scheme_keys, type_columns in zip(_type_keys(options), scored.type_columns(0)):
+        keys = [key[1:] for key in scheme_keys]  # (no type name before them: the bucket holds them)
+        for name, *values in zip(names, *type_columns):
+            if values[3] or values[4]:  # POS or ACT: an entity on either side
+                out.setdefault(name, {}).update(zip(keys, values))
+    return out
 
 
 def value_scores(tally: Tally, options: Options, entity_types: Sequence[str] | None = None) -> dict[str, float]:

@@ -58,32 +58,45 @@ class StackedScores:
 
     @classmethod
     def of(
-        cls, tallies: Sequence[Tally], options: Options, check_types: Callable[[list[str]], None] | None = None
+        cls,
+        tallies: Sequence[Tally],
+        options: Options,
+        check_types: Callable[[list[str]], None] | None = None,
+        totals: bool = True,
     ) -> StackedScores:
         """The scores of `tallies` under `options`; `check_types`, called with each tally's scored types before
-        anything is scored, may refuse them (the confusion matrix's check, docs/scoring.md §7)."""
+        anything is scored, may refuse them (the confusion matrix's check, docs/scoring.md §7). Without `totals`,
+        the types' columns alone (no counts, overall or macro scores: a slice's buckets scored as types are,
+        `result_scores.two_sided_scores`)."""
         labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
         stacks = _stacks(tallies, options, labels, check_types)
         if not stacks:
             return cls([], [[], [], []], [[], [], []], [], [], [], [])
         schemes = options.evaluation_schemes  # all four unless the caller asks for fewer
-        counts = stacks[0].scheme_counts() if len(stacks) == 1 else np.concatenate([s.scheme_counts() for s in stacks])
-        if tuple(schemes) != EVALUATION_SCHEMES:
-            counts = counts[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
         rule = Rule.of(options)
-        # Every tally's schemes' totals in one exact computation, tally by tally, and every (tally, type) row of every
-        # scheme in another, scheme by scheme: each row's ratio is its own, whichever rows share the arrays.
-        overall = [value.tolist() for value in rule.exact(*_totals(counts, schemes, options, tallies)).values()]
+        # Every (tally, type) row of every scheme in one exact computation, scheme by scheme, and every tally's
+        # schemes' totals in another, tally by tally: each row's ratio is its own, whichever rows share the arrays.
         by_scheme = [[_type_terms(stack, scheme, options) for stack in stacks] for scheme in schemes]
         type_ratios = rule.exact(*stacked_terms(terms[:4] for parts in by_scheme for terms in parts))
         firsts, rows = stacks[0].starts, stacks[0].columns.types
         if len(stacks) > 1:  # (one a tally) the stacks' rows one after the other
             offsets = np.cumsum([0] + [stack.columns.types for stack in stacks])
             firsts, rows = np.concatenate([stack.starts + at for stack, at in zip(stacks, offsets)]), int(offsets[-1])
-        # Every scheme's macro means of every tally in one call: group (scheme, tally) holds the tally's rows of the
-        # scheme's block (each group's means are its own).
-        starts = (np.arange(len(schemes), dtype=np.int64)[:, None] * rows + firsts).reshape(-1)
-        means = type_ratios.grouped_means(starts, options.zero_division)
+        counts: list[list[list[int]]] = []
+        overall: list[list[float]] = [[], [], []]
+        means: list[list[float]] = [[], [], []]
+        if totals:
+            summed = (
+                stacks[0].scheme_counts() if len(stacks) == 1 else np.concatenate([s.scheme_counts() for s in stacks])
+            )
+            if tuple(schemes) != EVALUATION_SCHEMES:
+                summed = summed[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
+            overall = [value.tolist() for value in rule.exact(*_totals(summed, schemes, options, tallies)).values()]
+            counts = summed.tolist()
+            # Every scheme's macro means of every tally in one call: group (scheme, tally) holds the tally's rows of
+            # the scheme's block (each group's means are its own).
+            starts = (np.arange(len(schemes), dtype=np.int64)[:, None] * rows + firsts).reshape(-1)
+            means = type_ratios.grouped_means(starts, options.zero_division)
         per_type = []
         if options.per_type:  # each scheme's P, R, F, POS and ACT of every (tally, type) row
             for index, parts in enumerate(by_scheme):
@@ -93,7 +106,7 @@ class StackedScores:
         places = [(stack, position) for stack in stacks for position in range(stack.tallies)]
         first_rows = firsts.tolist()
         sizes = [stop - start for start, stop in zip(first_rows, [*first_rows[1:], rows])]
-        return cls(counts.tolist(), overall, means, per_type, first_rows, sizes, places)
+        return cls(counts, overall, means, per_type, first_rows, sizes, places)
 
     def scheme_values(self, position: int) -> list[list[Any]]:
         """Tally `position`'s values of each scheme in `scores`' order: P, R, F, the five counts, POS, ACT, the macro

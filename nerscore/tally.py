@@ -9,7 +9,7 @@ import operator
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import count, islice, repeat
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
@@ -24,7 +24,6 @@ from .span import Span
 if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
     from fractions import Fraction
 
-T = TypeVar("T")
 K = TypeVar("K")
 
 COR, INC, PAR, MIS, SPU = "COR", "INC", "PAR", "MIS", "SPU"
@@ -192,6 +191,43 @@ class CellTable(CodedCounts[Cell]):
         return np.flatnonzero(seen[:-1])
 
 
+def summed(add: Callable[[Any, Any], Any], zero: Any = None, none_where: Any = None, **field: Any) -> Any:
+    """A field of `Tally` (None unless `field` says otherwise) that says how it adds: two tallies' values by `add`,
+    the one without it (None) standing as `zero` (with no zero, `add` takes the None); None where neither tally has
+    it, or where `none_where(a, b)` of the two tallies says so. `Tally.__add__` adds every field so."""
+    return dataclasses.field(**(field or {"default": None}), metadata={"sum": (add, zero, none_where)})
+
+
+@cache  # read once a class
+def _field_sums(tally_type: type) -> tuple[list[tuple[str, Any, Any, Any]], Callable[[Any], tuple]]:
+    """Each field of `tally_type` (Tally, or a class made from it) with its `summed` declaration, and the getter of
+    a tally's values of them (one `attrgetter` call, cheaper than one `getattr` a field)."""
+    fields = dataclasses.fields(tally_type)
+    for field in fields:
+        if "sum" not in field.metadata:
+            raise TypeError(f"the field {field.name!r} of {tally_type.__name__} declares no sum; expected summed()")
+    names = [field.name for field in fields]
+    return [(field.name, *field.metadata["sum"]) for field in fields], operator.attrgetter(*names)
+
+
+def _spans_beside_tags_of_no_token(a: Tally, b: Tally) -> bool:
+    """Whether two tallies' tokens add to None: tags of no token (an empty batch, which reads as tags, or a slice's
+    bucket of it) beside spans counted (tokens None, some cells) add nothing: spans have no `token_accuracy`
+    (docs/scoring.md §7) however their sentences fall into batches, and a bucket's tallies add as the totals' do.
+    `Tally()`, which counts nothing, is no batch of spans: it adds as zero."""
+    for spans, tags in ((a, b), (b, a)):
+        if spans.tokens is None and spans.cells and tags.tokens is not None and not tags.tokens.tokens:
+            return True
+    return False
+
+
+def _counts_added(a: Mapping[K, Any], b: Mapping[K, Any]) -> dict[K, Any]:
+    """Two mappings of counts (or of exact credit) added key by key, in the order the keys first come."""
+    total = Counter(a)
+    total.update(b)
+    return dict(total)
+
+
 @dataclass(frozen=True)
 class Tally:
     """How many entity pairs and unpaired entities fell into each (scenario, reference type, predicted type).
@@ -200,37 +236,38 @@ class Tally:
     scheme, overall or per type, is derived from it at the end (sacrebleu's pattern).
     """
 
-    cells: Mapping[Cell, int] = dataclasses.field(default_factory=dict)
+    # Each field says how it adds (`summed`): a new one needs no line in `__add__`.
+    cells: Mapping[Cell, int] = summed(_counts_added, {}, default_factory=dict)
     # Tag and id input only: spans have no tokens, and their results no `token_accuracy`.
-    tokens: TokenCounts | None = None
+    tokens: TokenCounts | None = summed(operator.add, TokenCounts(), none_where=_spans_beside_tags_of_no_token)
     # What the options add, each None unless asked for; keyword-only, so that a new one never shifts another.
     _: dataclasses.KW_ONLY
     # docs/scoring.md §10, only when asked for: `partial_credit="overlap"`'s credit, the exact sum of
     # |shared| / |union| over the PAR pairs of each (reference type, predicted type); and the value pairing's
     # cells, counted as `cells` counts §3's pairing.
-    credit: Mapping[tuple[str, str], Fraction] | None = None
-    value_cells: Mapping[Cell, int] | None = None
+    credit: Mapping[tuple[str, str], Fraction] | None = summed(_counts_added, {})
+    value_cells: Mapping[Cell, int] | None = summed(_counts_added, {})
     # With `diagnostics` and `errors` only (docs/scoring.md §11): the boundary diagnostics, and the count of each
     # distinct error by its entities' texts and types (an `error_table.ErrorTable` as counted). Both add, as the
     # cells do.
-    diagnostics: Diagnostics | None = None
-    errors: Mapping[ErrorKey, int] | None = None
+    diagnostics: Diagnostics | None = summed(operator.add, Diagnostics())
+    errors: Mapping[ErrorKey, int] | None = summed(added_errors)
     # With texts and string entities (docs/scoring.md §1b): the predictions left without an occurrence, which
     # are also counted as spurious in `cells`; None where no texts were given.
-    ungrounded: int | None = None
+    ungrounded: int | None = summed(operator.add, 0)
 
     def __add__(self, other: Tally) -> Tally:
         if not isinstance(other, Tally):
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
-        return Tally(
-            _counts_added(self.cells, other.cells),
-            _tokens_added(self, other),
-            credit=_added(self.credit, other.credit, _counts_added, {}),
-            value_cells=_added(self.value_cells, other.value_cells, _counts_added, {}),
-            diagnostics=_added(self.diagnostics, other.diagnostics, operator.add, Diagnostics()),
-            errors=added_errors(self.errors, other.errors),
-            ungrounded=_added(self.ungrounded, other.ungrounded, operator.add, 0),
-        )
+        sums, values = _field_sums(type(self))  # type: ignore[arg-type]  # (a class is hashable)
+        added = {}
+        for (name, add, zero, none_where), a, b in zip(sums, values(self), values(other)):
+            if (a is None and b is None) or (none_where is not None and none_where(self, other)):
+                continue  # None, the field's default
+            if zero is not None:  # (else `add` takes the None of the tally without it)
+                a, b = zero if a is None else a, zero if b is None else b
+            added[name] = add(a, b)
+        return type(self)(**added)
 
     def with_ungrounded(self, ungrounded: int) -> Tally:
         """This tally with `ungrounded` set (docs/scoring.md §1b), every other field kept."""
@@ -270,29 +307,6 @@ class Tally:
             present = np.flatnonzero(np.bincount(side_types[side_types >= 0], minlength=columns.types))
             sides.append({columns.entity_types[i]: Counts(*totals[i].tolist()) for i in present.tolist()})
         return sides[0], sides[1]
-
-
-def _added(a: T | None, b: T | None, add: Callable[[T, T], T], zero: T) -> T | None:
-    """Two tallies' optional field added (`zero` for the one without it); None where neither has it."""
-    return None if a is None and b is None else add(zero if a is None else a, zero if b is None else b)
-
-
-def _tokens_added(a: Tally, b: Tally) -> TokenCounts | None:
-    """Two tallies' token counts added. Tags of no token (an empty batch, which reads as tags, or a slice's bucket
-    of it) beside spans counted (tokens None, some cells) add nothing: spans have no `token_accuracy`
-    (docs/scoring.md §7) however their sentences fall into batches, and a bucket's tallies add as the totals' do (a
-    bucket gained `token_accuracy`). `Tally()`, which counts nothing, is no batch of spans: it adds as zero."""
-    for spans, tags in ((a, b), (b, a)):
-        if spans.tokens is None and spans.cells and tags.tokens is not None and not tags.tokens.tokens:
-            return None
-    return _added(a.tokens, b.tokens, operator.add, TokenCounts())
-
-
-def _counts_added(a: Mapping[K, Any], b: Mapping[K, Any]) -> dict[K, Any]:
-    """Two mappings of counts (or of exact credit) added key by key, in the order the keys first come."""
-    summed = Counter(a)
-    summed.update(b)
-    return dict(summed)
 
 
 def _sorted_types(*sides: Iterable[str | None]) -> list[str]:
@@ -394,7 +408,7 @@ class CellColumns:
         return sides[0], sides[1]
 
     def half_terms(self, scheme: str) -> tuple[np.ndarray, ...]:
-        """`result_scores.type_terms` of `totals_by_type(scheme)` (precision credit, 2·ACT, recall credit, 2·POS, POS,
+        """`stacked_scores.type_terms` of `totals_by_type(scheme)` (precision credit, 2·ACT, recall credit, 2·POS, POS,
         ACT: the credits in halves, 2·COR + PAR), summed from the scenario rows without the five counts of each
         side: POS and ACT, which no scheme changes, are summed once for every scheme (4 ms of `scores` with
         100,000 types)."""

@@ -4,7 +4,9 @@ evaluate module over it, and one error class whichever way the metric is reached
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.util
+import inspect
 import re
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import nerscore
 from nerscore import cli
 from nerscore.options import OPTION_NAMES, SPECS, TAG_OPTIONS, Options, flag_name
 from nerscore.table.reducers import REDUCERS
+from nerscore.tally import Tally
 
 PACKAGE = REPO / "nerscore"
 # The modules in the order data flows, as nerscore's docstring lists them: each imports only those before it. A
@@ -628,6 +631,15 @@ def test_every_reducer_reaches_the_result_through_its_option() -> None:
             tally = nerscore.Accumulator.of(**options).update(**REDUCED).tally
             if result != nerscore.scores(tally, Options.of(**options)):
                 assert name in Options.ADDING, (reducer.field, name)
+
+
+def test_the_tally_adds_each_field_as_the_field_declares() -> None:
+    # docs/architecture.md, "Adding a reducer": a reducer's field on Tally says how it adds (`tally.summed`), and
+    # `Tally.__add__` names no field, so that a new field needs no line there.
+    fields = dataclasses.fields(Tally)
+    assert [field.name for field in fields if "sum" not in field.metadata] == []
+    source = inspect.getsource(Tally.__add__)
+    assert [field.name for field in fields if re.search(rf"\b{field.name}\b", source)] == []
 
 
 COMPARISONS = {

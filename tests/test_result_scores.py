@@ -3,6 +3,7 @@ fractions, per-type and macro scores, beta, zero_division, and the shape of the 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -531,3 +532,42 @@ def test_a_type_left_out_of_entity_types_is_not_shown_full_or_sparse() -> None:
     tally, _ = _tally_and_rows()
     assert nerscore.confusion_matrix(tally, []) == {"O": {"O": 0}}
     assert nerscore.confusion_matrix(tally, [], sparse=True) == {}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    tally=tallies(),
+    names=st.lists(st.sampled_from([*SCORED_TYPES, "ABSENT"]), max_size=5, unique=True),
+    beta=st.sampled_from(BETAS),
+    zero_division=st.sampled_from(ZERO_DIVISIONS),
+    partial_credit=st.sampled_from([0.5, 0.25, 1.0, 0.0, "overlap"]),
+    schemes=st.lists(st.sampled_from(["strict", "exact", "partial", "type"]), min_size=1, unique=True),
+)
+def test_two_sided_scores_are_the_per_type_scores_of_the_buckets(
+    tally, names, beta, zero_division, partial_credit, schemes
+) -> None:
+    # docs/scoring.md §11: an entity-level slice scores its buckets as per-type scores are (§5), its tally's types
+    # the buckets: each bucket with an entity on either side, in the order of `names`, has the keys and values of
+    # `scores`' per type (`{bucket}_{scheme}_{P, R, F, possible, actual}`) without the bucket's name before them.
+    # A bucket's tally counts no overlap credit: its PARs count a half, whatever credit the tally holds.
+    options = Options.of(
+        beta=beta, zero_division=zero_division, partial_credit=partial_credit, evaluation_schemes=schemes
+    )
+    schemes = options.evaluation_schemes  # (in the table's order)
+    if partial_credit == "overlap":
+        tally = dataclasses.replace(tally, credit={("PER", "PER"): Fraction(1, 3), ("A", "B"): Fraction(5, 7)})
+    found = result_scores.two_sided_scores(tally, names, options)
+    credit = 0.5 if partial_credit == "overlap" else partial_credit
+    per_type = scores(tally, options.evolve(per_type=True, labels=names or None, partial_credit=credit))
+    keys = ("precision", "recall", options.f_name, "possible", "actual")
+    expected = {
+        name: {f"{scheme}_{key}": per_type[f"{name}_{scheme}_{key}"] for scheme in schemes for key in keys}
+        for name in names
+        if per_type[f"{name}_{schemes[0]}_possible"] or per_type[f"{name}_{schemes[0]}_actual"]
+    }
+    assert list(found) == list(expected)
+    for name, values in expected.items():
+        assert list(found[name]) == list(values)
+        for key, value in values.items():
+            assert type(found[name][key]) is type(value), key
+            assert math.copysign(1, found[name][key]) == math.copysign(1, value) and found[name][key] == value, key

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from nerscore import SCENARIOS, Options, Tally, tally_semeval
 from nerscore.measures import Ratios
 from nerscore.result_scores import scores_of
+from nerscore.stacked_scores import StackedScores
 from nerscore.tally import CellTable, TokenCounts
 
 TYPES = ("PER", "LOC", "ORG", "A", "B", "O")
@@ -184,3 +185,19 @@ def test_grouped_means_of_large_groups_sharing_denominators_are_means(groups: li
     starts = np.cumsum([0] + [len(group) for group in groups[:-1]])
     expected = [ratios.rows(int(start), int(start) + len(group)).means(0.5)[0] for start, group in zip(starts, groups)]
     assert ratios.grouped_means(starts, 0.5) == [expected] * 3
+
+
+@settings(max_examples=100, deadline=None)
+@given(tally_lists(TYPES[:-1], SCORED_COUNTS), options_of)
+def test_the_types_columns_alone_are_those_beside_the_totals(tallies: list[Tally], options: Options) -> None:
+    # `totals=False` (a slice's buckets scored as types are, result_scores.two_sided_scores): the same columns of
+    # every type, rows and places, without the counts, overall and macro scores.
+    assume(all(sum(tally.cells.values()) < 1 << 52 for tally in tallies))
+    whole, alone = StackedScores.of(tallies, options), StackedScores.of(tallies, options, totals=False)
+    assert bits(alone.per_type) == bits(whole.per_type)
+    assert (alone.firsts, alone.sizes) == (whole.firsts, whole.sizes)
+    assert [at for _, at in alone.places] == [at for _, at in whole.places]
+    assert [alone.entity_types(at) for at in range(len(tallies))] == [
+        whole.entity_types(at) for at in range(len(tallies))
+    ]
+    assert (alone.counts, alone.overall, alone.means) == ([], [[], [], []], [[], [], []])

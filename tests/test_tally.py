@@ -3,14 +3,23 @@ diagnostics, errors and tokens included; the error rows' order."""
 
 from __future__ import annotations
 
+import dataclasses
+import operator
+import pickle
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore import Counts, compute_semeval, tally_semeval
-from nerscore.error_table import error_rows
-from nerscore.tally import Diagnostics, Tally, TokenCounts
+from nerscore.error_table import ErrorTable, added_errors, error_rows
+from nerscore.pairing.rules import SCENARIOS
+from nerscore.tally import Cell, CellTable, Diagnostics, Tally, TokenCounts, _counts_added, summed
 
 
 def test_per_type_is_two_sided() -> None:
@@ -171,7 +180,7 @@ def test_only_counts_of_one_kind_add(counts, other) -> None:
 def test_half_terms_are_the_type_terms_of_the_totals_by_type(data: st.DataObject) -> None:
     # `CellColumns.half_terms` sums each scheme's credits (2·COR + PAR), POS and ACT straight from the scenario
     # rows: `type_terms` of `totals_by_type`, for every scheme, type and label list.
-    from nerscore.result_scores import type_terms
+    from nerscore.stacked_scores import type_terms
     from nerscore.tally import CellColumns
 
     tags = st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"])
@@ -186,3 +195,125 @@ def test_half_terms_are_the_type_terms_of_the_totals_by_type(data: st.DataObject
     for scheme in ("strict", "exact", "partial", "type"):
         expected = type_terms(*columns.totals_by_type(scheme))
         assert [terms.tolist() for terms in columns.half_terms(scheme)] == [terms.tolist() for terms in expected]
+
+
+# Tallies with random subsets of their optional fields (docs/architecture.md, "Adding a reducer": each field declares
+# how it adds, `tally.summed`). Cells as a dict or as the table of pairs counts them (`CellTable`), errors as a dict
+# or an `ErrorTable`: either adds, and the sum is the same.
+_CELLS = [("I", "PER", "PER"), ("II", None, "LOC"), ("III", "PER", None), ("IV", "PER", "LOC"), ("V", "LOC", "LOC")]
+
+
+@st.composite
+def _cells(draw: st.DrawFn, table: bool) -> Mapping[Cell, int]:
+    cells = draw(st.dictionaries(st.sampled_from(_CELLS), st.integers(1, 5)))
+    if not table or not cells:
+        return cells
+    ids = {"PER": 0, "LOC": 1, None: -1}
+    columns = [np.array([ids[cell[side]] for cell in cells], dtype=np.int64) for side in (1, 2)]
+    scenario = np.array([SCENARIOS.index(cell[0]) for cell in cells], dtype=np.int64)
+    return CellTable(scenario, *columns, np.array(list(cells.values()), dtype=np.int64), ["PER", "LOC"])
+
+
+@st.composite
+def _tallies(draw: st.DrawFn) -> Tally:
+    def maybe(strategy: st.SearchStrategy) -> Any:
+        return draw(st.none() | strategy)
+
+    tokens = maybe(st.tuples(st.integers(0, 9), st.integers(0, 9)).map(lambda t: TokenCounts(max(t), min(t))))
+    errors = maybe(
+        st.dictionaries(
+            st.tuples(st.sampled_from(["II", "III", "VI"]), st.sampled_from(["a", "b", None]), st.just("PER"),
+                      st.sampled_from(["a", None]), st.sampled_from(["LOC", None])),
+            st.integers(1, 3), max_size=3,
+        ).map(lambda errors: ErrorTable.of(errors) if len(errors) % 2 else errors)
+    )  # fmt: skip
+    return Tally(
+        draw(_cells(draw(st.booleans()))),
+        tokens,
+        credit=maybe(
+            st.dictionaries(st.sampled_from([("PER", "PER"), ("LOC", "PER")]), st.fractions(0, 3), max_size=2)
+        ),
+        value_cells=maybe(_cells(False)),
+        diagnostics=maybe(st.lists(st.integers(0, 3), min_size=5, max_size=5).map(lambda d: Diagnostics(*d))),
+        errors=errors,
+        ungrounded=maybe(st.integers(0, 3)),
+    )
+
+
+def _in_order(tally: Tally) -> list[Any]:
+    """A tally's fields as compared: mappings by their items in order, so that the order of their keys counts."""
+    return [
+        list(value.items()) if isinstance(value, Mapping) else value
+        for value in (getattr(tally, field.name) for field in dataclasses.fields(tally))
+    ]
+
+
+def _added_field_by_field(a: Tally, b: Tally) -> Tally:
+    """`+` as each field was once added in Tally.__add__, written out field by field: the oracle of the sums."""
+
+    def added(x: Any, y: Any, add: Any, zero: Any) -> Any:
+        return None if x is None and y is None else add(zero if x is None else x, zero if y is None else y)
+
+    def counts(x: Mapping, y: Mapping) -> dict:
+        summed = Counter(x)
+        summed.update(y)  # in the order the keys first come
+        return dict(summed)
+
+    spans_beside_no_token = any(
+        spans.tokens is None and spans.cells and tags.tokens is not None and not tags.tokens.tokens
+        for spans, tags in ((a, b), (b, a))
+    )
+    return Tally(
+        counts(a.cells, b.cells),
+        None if spans_beside_no_token else added(a.tokens, b.tokens, operator.add, TokenCounts()),
+        credit=added(a.credit, b.credit, counts, {}),
+        value_cells=added(a.value_cells, b.value_cells, counts, {}),
+        diagnostics=added(a.diagnostics, b.diagnostics, operator.add, Diagnostics()),
+        errors=added_errors(a.errors, b.errors),
+        ungrounded=added(a.ungrounded, b.ungrounded, operator.add, 0),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(_tallies(), _tallies(), _tallies())
+def test_tallies_add_associatively_with_the_empty_tally_as_zero(a: Tally, b: Tally, c: Tally) -> None:
+    # What the accumulator, the runs and the slices' buckets rely on: batches add in any grouping, and `Tally()`
+    # (an accumulator's start) changes nothing; keys in the order they first come, whichever the grouping.
+    assert _in_order((a + b) + c) == _in_order(a + (b + c))
+    for tally in (a, b, c):
+        assert _in_order(tally + Tally()) == _in_order(Tally() + tally) == _in_order(tally + Tally() + Tally())
+        assert tally + Tally() == tally and pickle.loads(pickle.dumps(tally + tally)) == tally + tally
+    # Each field as it was once added by a line of its own: tokens None for spans beside tags of no token, None
+    # where neither tally has a field, mappings added key by key in order, errors beside none kept as they are.
+    for x, y in ((a, b), (b, c), (a, c)):
+        assert _in_order(x + y) == _in_order(_added_field_by_field(x, y))
+        assert (x + Tally()).errors is x.errors and (Tally() + y).errors is y.errors
+
+
+@dataclasses.dataclass(frozen=True)
+class _WithRowsBySentenceLength(Tally):
+    # A made-up reducer's field, declared as every field of Tally is: Tally.__add__ adds it unchanged.
+    rows_by_length: Mapping[int, int] | None = summed(_counts_added, {})
+
+
+def test_a_new_field_declared_with_its_sum_adds_with_no_line_in_add() -> None:
+    a = _WithRowsBySentenceLength({("I", "PER", "PER"): 1}, TokenCounts(2, 2), rows_by_length={3: 1, 1: 2})
+    b = _WithRowsBySentenceLength({("II", None, "PER"): 1}, None, diagnostics=Diagnostics(1, 0, 0, 0, 0))
+    total = a + b + _WithRowsBySentenceLength(rows_by_length={5: 1, 3: 1})
+    assert isinstance(total, _WithRowsBySentenceLength)
+    assert list(total.rows_by_length.items()) == [(3, 2), (1, 2), (5, 1)]
+    assert (total.cells, total.tokens, total.diagnostics) == (
+        {("I", "PER", "PER"): 1, ("II", None, "PER"): 1},
+        TokenCounts(2, 2),
+        Diagnostics(1, 0, 0, 0, 0),
+    )
+    assert (b + b).rows_by_length is None and (a + b).credit is None
+
+
+def test_a_field_that_declares_no_sum_is_refused_when_added() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Undeclared(Tally):
+        rows_by_length: Mapping[int, int] | None = None
+
+    with pytest.raises(TypeError, match="the field 'rows_by_length' of Undeclared declares no sum"):
+        Undeclared() + Undeclared()
