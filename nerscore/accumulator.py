@@ -295,7 +295,7 @@ class Accumulator:
         return Accumulator(
             self.options,
             self.ordered,
-            self.tally + other.tally,  # tags of no token (an empty batch) beside spans add none (Tally.__add__)
+            self.tally + other.tally,  # tags of no token (an empty batch) beside spans add none (Tally.tokens' sum)
             self.sentences + other.sentences,
             add_units(self.units, other.units),
             add_units(self.slice_runs, other.slice_runs),
