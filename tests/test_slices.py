@@ -544,6 +544,21 @@ def test_seen_reads_texts_as_entity_text_joins_them() -> None:
     assert [row["reference"]["text"] for row in rows["entities"]] == ["告白气球", "Jay Chou", "东京 Tower"]
 
 
+@pytest.mark.parametrize("number", [255, 256, 257])
+def test_groups_around_a_byte_each_score_their_own_sentence(number: int) -> None:
+    # Up to 256 groups, each sentence's group is found as one byte (`slices._sentence_buckets`), past it as an
+    # integer: either way each group, named in string order, scores its own sentence alone.
+    references = [["B-PER", "O", "B-LOC"]] * number
+    predictions = [["B-PER", "O", "B-LOC" if index % 3 else "B-ORG"] for index in range(number)]
+    groups = [f"g{number - index:03d}" for index in range(number)]  # string order is not sentence order
+    result = compute_semeval(predictions=predictions, references=references, groups=groups, slices=["group"])
+    buckets = result["slices"]["group"]
+    assert list(buckets) == sorted(groups)
+    for index, group in enumerate(groups):
+        assert buckets[group]["strict_correct"] == (2 if index % 3 else 1), group
+        assert buckets[group]["strict_incorrect"] == (0 if index % 3 else 1), group
+
+
 def test_bootstrap_with_thousands_of_groups_holds_no_sentences_by_groups_array() -> None:
     import tracemalloc
 

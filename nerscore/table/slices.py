@@ -335,7 +335,8 @@ def _entity_buckets(
     # the last, None, is the place of every row's missing entity and of no entity's text: its bucket is -1.
     tested = len(texts.found) - 1 if texts.unseen_from is None else texts.unseen_from  # (the rest: unseen)
     unseen = np.ones(len(texts.found), dtype=bool)
-    unseen[:tested] ^= np.fromiter(map(seen.__contains__, itertools.islice(texts.found, tested)), bool, tested)
+    # One byte a text, written in C (np.fromiter of the tests took 1.2x as long: 15,000 texts of 20,000 x 20 tags).
+    unseen[:tested] ^= np.frombuffer(bytearray(map(seen.__contains__, itertools.islice(texts.found, tested))), bool)
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
     unseen_bucket[-1] = -1
     return unseen_bucket[texts.reference], unseen_bucket[texts.predicted], [SEEN, UNSEEN]
@@ -357,6 +358,8 @@ def _sentence_buckets(
         labels = columns.labels("groups")
         distinct = sorted(set(labels))
         index = {label: position for position, label in enumerate(distinct)}
+        if len(distinct) <= 256:  # one byte a sentence, written in C (np.fromiter: 1.4x as long, 20,000 sentences)
+            return np.frombuffer(bytearray(map(index.__getitem__, labels)), np.uint8).astype(np.int64), distinct
         return np.fromiter(map(index.__getitem__, labels), np.int64, len(labels)), distinct
     edges = (options.slice_edges or {}).get(name, DEFAULT_SLICE_EDGES[name])
     if name == "entity_density":
