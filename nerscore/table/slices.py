@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import joined_runs, merged_runs
+from ..grouping import joined_runs, key_counts, merged_runs
 from ..option_checks import DEFAULT_SLICE_EDGES, ENTITY_SLICES, OVERLAP, is_id
 from ..options import Options
 from ..pairing.rules import SCENARIOS
@@ -77,7 +77,7 @@ class SliceCounts:
     def __add__(self, other: SliceCounts) -> SliceCounts:
         """The counts of two chunks of one batch, one after the other (the command line reads files in chunks,
         an `Accumulator` batches): the same slices, a group slice's groups those of either."""
-        names = joined_names(self.names, other.names)
+        names = self.joined_names(other)
         two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
         by_bucket: dict[str, dict[str, Tally]] = {}
         for name, tallies in self.by_bucket.items():
@@ -95,6 +95,10 @@ class SliceCounts:
                 format="csr",
             )
         return SliceCounts(names, two_sided, by_bucket, per_sentence)
+
+    def joined_names(self, other: SliceCounts) -> dict[str, list[str]]:
+        """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
+        return joined_names(self.names, other.names)
 
     def _replace_sentences(self) -> SliceCounts:
         """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
@@ -362,16 +366,6 @@ def _sentence_buckets(
         assert facts.lengths is not None  # check_slice_inputs
         values = facts.lengths
     return _numeric_buckets(values, edges).astype(np.int64), bucket_names(edges)
-
-
-def key_counts(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct keys (non-negative integers below `size`) in order, with how many times each occurs: where the
-    possible keys are few, by bincount in one pass, with no sort (np.unique sorts the keys)."""
-    if size <= max(len(keys), 1 << 12):
-        per = np.bincount(keys, minlength=size)
-        distinct = np.flatnonzero(per)
-        return distinct, per[distinct]
-    return np.unique(keys, return_counts=True)
 
 
 def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.ndarray, names: list[str]) -> Tally:
