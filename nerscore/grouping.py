@@ -1,7 +1,8 @@
 """The idioms by which rows are grouped, written once: the runs of equal rows of sorted columns (where each group
-begins and ends), ranges of indices laid end to end (the members of each group, the pairs of each entity), both
-numpy only, their time and memory those of their output; and batches added one after the other kept as runs merged
-like a binary counter (`merged_runs`), so that n batches copy n log n rows, not n**2."""
+begins and ends), ranges of indices laid end to end (the members of each group, the pairs of each entity), distinct
+integer keys counted (a table's cells, a slice's buckets), all numpy only, their time and memory those of their
+output; and batches added one after the other kept as runs merged like a binary counter (`merged_runs`), so that n
+batches copy n log n rows, not n**2."""
 
 from __future__ import annotations
 
@@ -56,6 +57,16 @@ def run_bounds(*columns: np.ndarray) -> np.ndarray:
     """`run_starts` and then the number of rows: run k is rows bounds[k] to bounds[k + 1] (its length
     `np.diff(bounds)[k]`)."""
     return np.append(run_starts(*columns), len(columns[0]))
+
+
+def key_counts(keys: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct keys (non-negative integers below `size`) in order, with how many times each occurs: where the
+    possible keys are few, by bincount in one pass, with no sort (np.unique sorts the keys)."""
+    if size <= max(len(keys), 1 << 12):
+        per = np.bincount(keys, minlength=size)
+        distinct = np.flatnonzero(per)
+        return distinct, per[distinct]
+    return np.unique(keys, return_counts=True)
 
 
 def lexsorted(*columns: np.ndarray) -> np.ndarray:

@@ -1,8 +1,10 @@
-"""nerscore.grouping: runs of equal sorted rows and ranges laid end to end, against their plain-Python
-definitions (itertools.groupby, range) on named cases and on any input; batches kept as runs of a binary counter."""
+"""nerscore.grouping: runs of equal sorted rows, ranges laid end to end and keys counted, against their plain-Python
+definitions (itertools.groupby, range, Counter) on named cases and on any input; batches kept as runs of a binary
+counter."""
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import groupby, pairwise
 from typing import Any
 
@@ -11,7 +13,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from nerscore.grouping import joined_runs, lexsorted, merged_runs, ranges, run_bounds, run_starts
+from nerscore.grouping import joined_runs, key_counts, lexsorted, merged_runs, ranges, run_bounds, run_starts
 
 
 def groups_of(rows: list[tuple]) -> list[int]:
@@ -136,3 +138,11 @@ def test_runs_merged_like_a_binary_counter_keep_the_order_and_copy_n_log_n_rows(
     assert list(joined_runs(runs) if runs else ()) == list(range(at))
     # Each row is copied once a merge it takes part in, and a row's run at least doubles at each: log2 n merges.
     assert _Copied.copied <= 2 * at * (max(1, at).bit_length() + 1)
+
+
+@given(st.lists(st.integers(0, 99)), st.sampled_from([100, 1 << 40]))
+@example([], 100)
+def test_keys_counted_are_the_distinct_keys_in_order_with_their_numbers(keys: list[int], size: int) -> None:
+    # Few possible keys (or many keys): counted by bincount; else by np.unique. Either way Counter's count, in order.
+    distinct, numbers = key_counts(np.array(keys, dtype=np.int64), size)
+    assert list(zip(distinct.tolist(), numbers.tolist())) == sorted(Counter(keys).items())

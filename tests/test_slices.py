@@ -544,6 +544,70 @@ def test_seen_reads_texts_as_entity_text_joins_them() -> None:
     assert [row["reference"]["text"] for row in rows["entities"]] == ["告白气球", "Jay Chou", "东京 Tower"]
 
 
+def test_sentence_slices_counted_together_and_apart_score_their_sentences_alone() -> None:
+    # Sentence length and density are counted together, by each sentence's pair of buckets, and 150 groups apart
+    # (too many combinations: `slices._bucket_tallies`): every bucket of each is its sentences scored alone.
+    references = [["B-PER", "I-PER", "O", "B-LOC"][: 1 + index % 4] + ["O"] * (index % 13) for index in range(300)]
+    predictions = [
+        [("B-LOC" if tag == "B-PER" and index % 5 == 0 else tag) for tag in sentence]
+        for index, sentence in enumerate(references)
+    ]
+    groups = [f"g{index % 150}" for index in range(300)]
+    slices = ["sentence_length", "entity_density", "group"]
+    result = compute_semeval(predictions=predictions, references=references, groups=groups, slices=slices)
+    references_per_sentence = [sum(tag.startswith("B-") for tag in sentence) for sentence in references]
+    buckets_of = {
+        "sentence_length": [sentence_bucket(len(sentence)) for sentence in references],
+        "entity_density": [density_bucket(number) for number in references_per_sentence],
+        "group": groups,
+    }
+    assert list(result["slices"]) == slices and len(result["slices"]["group"]) == 150
+    for name, buckets in result["slices"].items():
+        assert len(set(buckets_of[name])) == len(buckets), name
+        for bucket, values in buckets.items():
+            kept = [i for i, b in enumerate(buckets_of[name]) if b == bucket]
+            alone = compute_semeval(
+                predictions=[predictions[i] for i in kept], references=[references[i] for i in kept]
+            )
+            assert as_bits(values) == as_bits(alone), (name, bucket)
+
+
+def test_sentence_slices_are_counted_together_only_where_their_combinations_are_few() -> None:
+    # 1,000 groups, 10 types: the buckets of the three slices combined with every cell would be 36 x 1,000 x 726
+    # counts (209 MB); the groups are counted apart, in memory that follows the rows.
+    import tracemalloc
+
+    types = [f"T{index}" for index in range(10)]
+    references = [[f"B-{types[index % 10]}", "O", f"B-{types[index // 10 % 10]}"] for index in range(1_000)]
+    predictions = [[f"B-{types[index * 7 % 10]}", "O", "O"] for index in range(1_000)]
+    tracemalloc.start()
+    result = compute_semeval(
+        predictions=predictions,
+        references=references,
+        groups=list(range(1_000)),
+        slices=["sentence_length", "entity_density", "group"],
+    )
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 50_000_000
+    assert len(result["slices"]["group"]) == 1_000 and list(result["slices"]["entity_density"]) == ["2"]
+
+
+@pytest.mark.parametrize("number", [255, 256, 257])
+def test_groups_around_a_byte_each_score_their_own_sentence(number: int) -> None:
+    # Up to 256 groups, each sentence's group is found as one byte (`slices._sentence_buckets`), past it as an
+    # integer: either way each group, named in string order, scores its own sentence alone.
+    references = [["B-PER", "O", "B-LOC"]] * number
+    predictions = [["B-PER", "O", "B-LOC" if index % 3 else "B-ORG"] for index in range(number)]
+    groups = [f"g{number - index:03d}" for index in range(number)]  # string order is not sentence order
+    result = compute_semeval(predictions=predictions, references=references, groups=groups, slices=["group"])
+    buckets = result["slices"]["group"]
+    assert list(buckets) == sorted(groups)
+    for index, group in enumerate(groups):
+        assert buckets[group]["strict_correct"] == (2 if index % 3 else 1), group
+        assert buckets[group]["strict_incorrect"] == (0 if index % 3 else 1), group
+
+
 def test_bootstrap_with_thousands_of_groups_holds_no_sentences_by_groups_array() -> None:
     import tracemalloc
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import located
-from ..grouping import ranges
+from ..grouping import key_counts, ranges
 from ..options import OVERLAP, Options
 from ..pairing.rules import SCENARIOS, overlap_kept
 from ..pairing.value import WeightTable, value_pair
@@ -30,7 +30,7 @@ from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, placed_sides, placement, sides_by_sentence, unit_overlaps
 from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
 from .row_texts import RowTexts, row_texts
-from .slices import SEEN, SLICE_COLUMNS, count_slices, key_counts
+from .slices import SEEN, SLICE_COLUMNS, count_slices
 
 if TYPE_CHECKING:
     from fractions import Fraction
