@@ -63,3 +63,18 @@ def test_sides_are_disjoint_where_no_two_entities_share_a_position() -> None:
     assert overlaps.spans_disjoint([Span(0, 2, "A"), Span(2, 4, "A")])
     assert not overlaps.spans_disjoint([Span(0, 2, "A"), Span(0, 2, "A")])  # copies share all their positions
     assert not overlaps.spans_disjoint([Span(3, 6, "A"), Span(0, 4, "B")])
+
+
+def test_a_side_folds_into_its_distinct_entities_in_rule_d_order_with_its_copies_as_given() -> None:
+    # §3's pairing and the value's fold each side so (`rules._pair_nested`, `value.value_pair`): a thousand copies
+    # one entity, each pair then taking the copies as given, in their order.
+    rng = random.Random("distinct entities")
+    for _ in range(100):
+        side = random_side(rng, fragments=True)
+        side += [Span(span.start, span.end, span.entity_type, span.fragments) for span in side if rng.random() < 0.5]
+        rng.shuffle(side)
+        distinct, copies = overlaps.distinct_entities(side)
+        assert distinct == sorted(set(side), key=overlaps.span_key)
+        assert [[id(copy) for copy in group] for group in copies] == [
+            [id(span) for span in side if span == entity] for entity in distinct
+        ]

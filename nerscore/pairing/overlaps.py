@@ -55,6 +55,17 @@ def span_key(span: Span) -> tuple:
     return ((span.start, span.end),), span.entity_type
 
 
+def distinct_entities(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
+    """The distinct entities of `spans` in rule (d)'s order (`span_key`), and the copies of each, the objects as
+    given and in their order: §3's pairing and the value's fold each side into them (`rules._pair_nested`,
+    `value.value_pair`), a thousand copies one entity."""
+    copies: dict[Span, list[Span]] = {}
+    for span in spans:
+        copies.setdefault(span, []).append(span)
+    distinct = sorted(copies, key=span_key)
+    return distinct, [copies[span] for span in distinct]
+
+
 def any_fragmented(*sides: Sequence[Span]) -> bool:
     """Whether an entity of `sides` is discontinuous (docs/scoring.md §12)."""
     return any(span.fragments for side in sides for span in side)

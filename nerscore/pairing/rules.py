@@ -24,6 +24,7 @@ from .overlaps import (  # noqa: F401
     PYTHON_PAIR_BYTES,
     any_fragmented,
     check_pairs_fit,
+    distinct_entities,
     fragment_edges,
     free_memory,
     overlap_count,
@@ -195,8 +196,8 @@ def _pair_nested(
     exactly these, as their total is the most possible and no other pair competes for them. What is left of an
     entity then has no twin of its type on the other side. The rest of the overlap graph is split into its
     connected components, and each is solved exactly (`best_flow`)."""
-    classes_r, copies_r = _classes(references)
-    classes_p, copies_p = _classes(predictions)
+    classes_r, copies_r = distinct_entities(references)
+    classes_p, copies_p = distinct_entities(predictions)
     rows: list[tuple[Span | None, Span | None]] = []
     twin = {span: j for j, span in enumerate(classes_p)}
     for i, span in enumerate(classes_r):
@@ -247,15 +248,6 @@ def components(edges: list[tuple[int, int]], references: int, predictions: int) 
     return connected(
         edges, large_components.component_labels(pairs[:, 0], pairs[:, 1], references, predictions).tolist()
     )
-
-
-def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
-    """The distinct entities of `spans` in (start, end, type) order, and the copies of each."""
-    copies: dict[Span, list[Span]] = {}
-    for span in spans:
-        copies.setdefault(span, []).append(span)
-    distinct = sorted(copies, key=span_key)
-    return distinct, [copies[span] for span in distinct]
 
 
 def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[Span | None, Span | None]]:

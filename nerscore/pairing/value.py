@@ -29,6 +29,7 @@ from .overlaps import (
     ARRAY_PAIR_BYTES,
     any_fragmented,
     check_pairs_fit,
+    distinct_entities,
     overlap_count,
     overlap_edges,
     overlap_kept,
@@ -123,8 +124,8 @@ def value_pair(
     found = _dense_value_pairs(sorted_r, sorted_p, table, min_overlap)
     if found is not None:
         return _rows(sorted_r, sorted_p, found)
-    distinct_r, copies_r = _classes(sorted_r)
-    distinct_p, copies_p = _classes(sorted_p)
+    distinct_r, copies_r = distinct_entities(sorted_r)
+    distinct_p, copies_p = distinct_entities(sorted_p)
     room_r, room_p = [len(copies) for copies in copies_r], [len(copies) for copies in copies_p]
     flows: dict[tuple[int, int], int] = {}
     for component_edges in _components_of(distinct_r, distinct_p, min_overlap):
@@ -218,19 +219,6 @@ def _rows(
     ]
     rows.extend((None, prediction) for j, prediction in enumerate(sorted_p) if j not in taken)
     return rows
-
-
-def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
-    """The distinct entities of sorted `spans`, and the copies of each (the objects as given, in order)."""
-    distinct: list[Span] = []
-    copies: list[list[Span]] = []
-    for span in spans:
-        if distinct and distinct[-1] == span:
-            copies[-1].append(span)
-        else:
-            distinct.append(span)
-            copies.append([span])
-    return distinct, copies
 
 
 # A sentence whose distinct entities would make more pairs than this has its overlaps found with numpy.
