@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from nerscore import compute_semeval
 from nerscore.options import Options
-from nerscore.pairing import large_components, overlaps, staircase, value_arrays
+from nerscore.pairing import large_components, overlaps, rules, staircase, value_arrays
 from nerscore.pairing import value as value_module
 from nerscore.pairing.rules import SCENARIOS, scenario_of
 from nerscore.pairing.value import WeightTable, value_pair
@@ -217,7 +217,7 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
         sentences = [(side(rng.randint(2, 7)), side(rng.randint(2, 7))) for _ in range(rng.randint(1, 3))]
         with (
             mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
-            mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
+            mock.patch.object(rules, "UNFOLDED_FACTOR", 0),
             mock.patch.object(value_arrays, "unfolded", unfolded),
         ):
             found = arrays_rows(sentences, table, min_overlap)
@@ -227,9 +227,9 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
     found_unfolded.clear()
     with (
         mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
-        mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
-        mock.patch.object(value_arrays, "UNFOLDED_PAIRS", 0),
-        mock.patch.object(value_arrays, "UNFOLDED_WORK", 0),
+        mock.patch.object(rules, "UNFOLDED_FACTOR", 0),
+        mock.patch.object(rules, "UNFOLDED_PAIRS", 0),
+        mock.patch.object(rules, "UNFOLDED_WORK", 0),
         mock.patch.object(value_arrays, "unfolded", unfolded),
     ):
         found = arrays_rows(sentences, table, min_overlap)

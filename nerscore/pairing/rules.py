@@ -316,8 +316,8 @@ def unfolded_flow(references, predictions, edges, room_r, room_p, solve=best_flo
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]
         for side, rooms in enumerate((room_r, room_p))
     ]
-    budget = max(max(UNFOLDED_FACTOR, UNFOLDED_WORK * min(map(len, owners))) * len(edges), UNFOLDED_PAIRS)
-    if (copy_pairs := sum(room_r[i] * room_p[j] for i, j in edges)) > budget:
+    copy_pairs = sum(room_r[i] * room_p[j] for i, j in edges)
+    if not unfolding_admitted(copy_pairs, len(edges), min(map(len, owners))):
         return None
     check_pairs_fit(copy_pairs, sum(room_r), sum(room_p), PYTHON_PAIR_BYTES)
     firsts = [{index: at for at, index in reversed(list(enumerate(owner)))} for owner in owners]
@@ -487,6 +487,13 @@ LARGE_COMPONENT_EDGES = 200
 # pair at most 8 times its edges (a copy pair's peak is an eighth of an edge's in the exact flow), 1,000,000 or the
 # folded flow's work (a path over the edges per copy paired); thousands of copies of one stay folded.
 UNFOLDED_FACTOR, UNFOLDED_PAIRS, UNFOLDED_WORK = 8, 1_000_000, 1
+
+
+def unfolding_admitted(copy_pairs: int, edges: int, paired: int) -> bool:
+    """Whether a large component of `edges` edges between entities with copies, whose copies make `copy_pairs` pairs
+    and at most `paired` pairs, goes to scipy's solvers with each copy an entity of its own (the budget above): the
+    one rule of §3's and the value's pairings, readable (`unfolded_flow`) and on arrays (`value_arrays.unfolded`)."""
+    return copy_pairs <= max(UNFOLDED_FACTOR * edges, UNFOLDED_PAIRS, UNFOLDED_WORK * paired * edges)
 
 
 def rank_shares(ranked: Sequence[Hashable], room: Mapping[Any, int] | None = None) -> tuple[dict[Any, int], int]:

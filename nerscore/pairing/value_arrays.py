@@ -28,7 +28,7 @@ from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
-from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, UNFOLDED_FACTOR, UNFOLDED_PAIRS, UNFOLDED_WORK, smallest_best
+from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best, unfolding_admitted
 from .staircase import clusters, overlap_total, staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
@@ -210,18 +210,15 @@ def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.nda
     with each copy an entity of its own, one after the other in rule (d)'s order, as the readable path pairs them
     (folding copies into counts only makes the exact flow faster, and scipy's solvers take no counts): the
     copies' `columns`, each copy pair's (i, j) among them, and the edge k of (i[k], j[k]) it copies. None where
-    that lists more than `rules.UNFOLDED_FACTOR` times the edges, `rules.UNFOLDED_PAIRS` and the folded flow's work
-    (`rules.UNFOLDED_WORK`; thousands of copies of one entity: the flow on the folded edges then). An onion of 800
-    references in 3 copies and predictions in 2 took 99 s of pure-Python flows, x11 a doubling (benchmarks/README.md,
-    "Copies"). An `InvalidInputError` (which
-    the caller locates) where the copy pairs would not fit in memory: the listed pairs were checked, not these."""
+    that lists more than `rules.unfolding_admitted` admits (thousands of copies of one entity: the flow on the folded
+    edges then). An onion of 800 references in 3 copies and predictions in 2 took 99 s of pure-Python flows, x11 a
+    doubling (benchmarks/README.md, "Copies"). An `InvalidInputError` (which the caller locates) where the copy pairs
+    would not fit in memory: the listed pairs were checked, not these."""
     count_r, count_p = r_count[i], p_count[j]
     copy_edges = count_r * count_p
     rows, kept = np.unique(i), np.unique(j)
     paired = min(int(r_count[rows].sum()), int(p_count[kept].sum()))  # the folded flow's augmenting paths, at most
-    if (copy_pairs := int(copy_edges.sum())) > max(
-        UNFOLDED_FACTOR * len(i), UNFOLDED_PAIRS, UNFOLDED_WORK * paired * len(i)
-    ):
+    if not unfolding_admitted(copy_pairs := int(copy_edges.sum()), len(i), paired):
         return None
     check_pairs_fit(copy_pairs, int(r_count[rows].sum()), int(p_count[kept].sum()), UNFOLDED_PAIR_BYTES)
     # Each entity's first copy, numbered over the component's entities in order (so the first is 0).
