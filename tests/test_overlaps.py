@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from nerscore.errors import InvalidInputError
@@ -78,3 +79,20 @@ def test_a_side_folds_into_its_distinct_entities_in_rule_d_order_with_its_copies
         assert [[id(copy) for copy in group] for group in copies] == [
             [id(span) for span in side if span == entity] for entity in distinct
         ]
+
+
+@pytest.mark.parametrize("min_overlap", [None, 0.1, 0.5, 1.0])
+def test_the_pairs_found_on_arrays_are_the_sweeps(min_overlap) -> None:
+    # `kept_pairs`, the value pairing's overlaps on arrays (`value._components_of`, `value_arrays._listed`): each side
+    # sorted by start, the pairs that share a position and, with min_overlap, enough of the reference.
+    rng = random.Random(f"arrays {min_overlap}")
+    for _ in range(150):
+        references, predictions = (sorted(random_side(rng)) for _ in range(2))
+        columns = [
+            np.array([getattr(span, end) for span in side], np.int64)
+            for side in (references, predictions)
+            for end in ("start", "end")
+        ]
+        i, j = overlaps.kept_pairs(*columns, min_overlap)
+        found = sorted(zip(i.tolist(), j.tolist()))
+        assert found == sorted(overlaps.overlap_edges(references, predictions, min_overlap))

@@ -4,9 +4,9 @@ whether they fit in memory, before any rule of the pairing chooses among them.
 Every pairing (§3's `nerscore.pairing.rules`, the value score's `nerscore.pairing.value`) starts here: sides are
 disjoint or not (`spans_disjoint`), an overlap counts under `min_overlap` (`overlap_kept`, the one place it is applied),
 entities sort in rule (d)'s order (`span_key`), and the overlapping pairs are found by one sweep over the starts
-(`overlap_edges`; over fragments for discontinuous entities, §12, `fragment_edges`). A sentence whose pairs would
-not fit in the memory left is refused before they are listed (`overlap_count`, `check_pairs_fit`): a located
-ValueError, never a MemoryError.
+(`overlap_edges`; over fragments for discontinuous entities, §12, `fragment_edges`; on arrays, `kept_pairs`). A
+sentence whose pairs would not fit in the memory left is refused before they are listed (`overlap_count`,
+`check_pairs_fit`): a located ValueError, never a MemoryError.
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
+
 from ..errors import InvalidInputError
 from ..span import Span
+from .staircase import overlapping_pairs
 
 
 def spans_disjoint(spans: Sequence[Span]) -> bool:
@@ -36,6 +39,21 @@ def overlap_kept(shared: Any, reference_length: Any, min_overlap: float) -> Any:
     admits 1 token of 10 (whose exact ratio lies just below the float 0.1). Scalars or numpy arrays alike: the
     one place every path applies `min_overlap`."""
     return shared / reference_length >= min_overlap
+
+
+def kept_pairs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray, min_overlap: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """`overlap_edges` of entities as arrays, each side sorted by start: the (reference, prediction) index pairs
+    that share a position (`staircase.overlapping_pairs`), with `min_overlap` those that share enough of the
+    reference (`overlap_kept`), the shared extents worked out only then."""
+    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
+    if min_overlap is None:
+        return i, j
+    keep = overlap_kept(
+        np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j]), r_end[i] - r_start[i], min_overlap
+    )
+    return (i, j) if keep.all() else (i[keep], j[keep])  # (no copy of a million pairs that all overlap enough)
 
 
 def spans_overlap(reference: Span, prediction: Span, min_overlap: float | None) -> bool:

@@ -30,9 +30,9 @@ from .overlaps import (
     any_fragmented,
     check_pairs_fit,
     distinct_entities,
+    kept_pairs,
     overlap_count,
     overlap_edges,
-    overlap_kept,
     span_key,
     spans_disjoint,
 )
@@ -233,16 +233,11 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
     import numpy as np
 
     from .large_components import component_labels, span_columns
-    from .staircase import overlapping_pairs
 
     r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
     if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), ARRAY_PAIR_BYTES)
-    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
-    if min_overlap is not None:
-        shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-        keep = overlap_kept(shared, r_end[i] - r_start[i], min_overlap)
-        i, j = i[keep], j[keep]
+    i, j = kept_pairs(r_start, r_end, p_start, p_end, min_overlap)
     if not len(i):
         return []
     labels = component_labels(i, j, len(references), len(predictions))

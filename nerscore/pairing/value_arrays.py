@@ -27,7 +27,7 @@ from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
-from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
+from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best, unfolding_admitted
 from .staircase import clusters, overlap_total, staircase_pairs
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
@@ -129,7 +129,6 @@ def _listed(
     """`value_nested` of entities folded (each side's start, end, type id and copies), their overlapping pairs
     listed; None where they would not fit in memory."""
     from .large_components import component_labels
-    from .staircase import overlapping_pairs
 
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
@@ -137,16 +136,7 @@ def _listed(
         check_pairs_fit(overlap_total(r_start, r_end, p_start, p_end), len(r_start), len(p_start), ARRAY_PAIR_BYTES)
     except InvalidInputError:
         return None
-    none = np.zeros(0, np.int64)
-    # (Nothing to list where the dense clusters took every entity of a side.)
-    i, j = overlapping_pairs(r_start, r_end, p_start, p_end) if len(r_start) and len(p_start) else (none, none)
-    shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    keep = shared > 0
-    if min_overlap is not None:
-        keep &= overlap_kept(shared, r_end[i] - r_start[i], min_overlap)
-    if not keep.all():
-        i, j = i[keep], j[keep]
-    del shared, keep
+    i, j = kept_pairs(r_start, r_end, p_start, p_end, min_overlap)  # (none where the dense clusters took a side)
     columns = (r_start, r_end, r_type, p_start, p_end, p_type)
     amount: Any = np.zeros(len(i), np.int64)
     if len(i):
