@@ -29,7 +29,7 @@ from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
 from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best, unfolding_admitted
-from .staircase import clusters, overlap_total, staircase_pairs
+from .staircase import clusters, overlap_total, staircase_pairs, uncrossed
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -163,17 +163,14 @@ def _listed(
 
 def _staircase(*columns: np.ndarray) -> bool:
     """Whether the entities (start, end, type id, copies of each side) make a staircase (`staircase`) of one worth:
-    one type, one copy each, ends that never decrease on either side (sentences placed one after another keep
-    that across them), and no reference with a prediction's boundaries. Then every overlapping pair has the same
-    worth (scenario V, docs/scoring.md §10), which the digits leave out (`value.large_value_mask`), and the value
-    pairing is §3's staircase pairing: most pairs, then the most shared extent, then rule (d)."""
+    one copy each, one type and ends that never decrease on either side (`staircase.uncrossed`: sentences placed one
+    after another keep that across them), and no reference with a prediction's boundaries. Then every overlapping
+    pair has the same worth (scenario V, docs/scoring.md §10), which the digits leave out (`value.large_value_mask`),
+    and the value pairing is §3's staircase pairing: most pairs, then the most shared extent, then rule (d)."""
     r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count = columns
-    if not len(r_start) or not len(p_start):
+    if not len(r_start) or not len(p_start) or r_count.max() != 1 or p_count.max() != 1:
         return False
-    kinds = np.concatenate((r_type, p_type))
-    if kinds.min() != kinds.max() or r_count.max() != 1 or p_count.max() != 1:
-        return False
-    if np.any(np.diff(r_end) < 0) or np.any(np.diff(p_end) < 0):
+    if not uncrossed((r_start, r_end, r_type, p_start, p_end, p_type), slice(None), slice(None)):
         return False
     starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
     order = np.lexsort((ends, starts))
