@@ -284,8 +284,24 @@ def _component_flow(
         unfolded = unfolded_flow(references, predictions, edges, room_r, room_p, solve)
         if unfolded is not None:
             return unfolded
+    return exact_value_flow(references, predictions, edges, table, room_r, room_p)
+
+
+def exact_value_flow(
+    references: Sequence[Span],
+    predictions: Sequence[Span],
+    edges: list[tuple[int, int]],
+    table: WeightTable,
+    room_r: Sequence[int] | None = None,
+    room_p: Sequence[int] | None = None,
+) -> dict[tuple[int, int], int]:
+    """The value pairing of one component by the exact solver of any size (`rules.smallest_best` on `value_digits`'
+    weights), as {edge: amount}: entities with their copies (`room_r`, `room_p`), or one of each where not given.
+    The readable path's components and the arrays' small ones (`value_arrays._component_amounts`) come here."""
     digits = value_digits(references, predictions, edges, table, room_r, room_p)
-    return smallest_best(digits, {i: room_r[i] for i in rows}, {j: room_p[j] for j in columns})
+    if room_r is None or room_p is None:
+        return dict.fromkeys(smallest_best(digits), 1)
+    return smallest_best(digits, {i: room_r[i] for i, _ in edges}, {j: room_p[j] for _, j in edges})
 
 
 def value_digits(
@@ -345,7 +361,7 @@ def best_value_pairs(
         chosen = _large_value_pairs(references, predictions, pairs[:, 0], pairs[:, 1], table)
         if chosen is not None:
             return chosen
-    return sorted(smallest_best(value_digits(references, predictions, edges, table)))
+    return sorted(exact_value_flow(references, predictions, edges, table))
 
 
 def _large_value_pairs(
