@@ -4,7 +4,7 @@ whether they fit in memory, before any rule of the pairing chooses among them.
 Every pairing (§3's `nerscore.pairing.rules`, the value score's `nerscore.pairing.value`) starts here: sides are
 disjoint or not (`spans_disjoint`), an overlap counts under `min_overlap` (`overlap_kept`, the one place it is applied),
 entities sort in rule (d)'s order (`span_key`), and the overlapping pairs are found by one sweep over the starts
-(`overlap_edges`; over fragments for discontinuous entities, §12, `fragment_edges`; on arrays, `kept_pairs`). A
+(`overlap_edges`, over the fragments of discontinuous entities too, §12; on arrays, `kept_pairs`). A
 sentence whose pairs would not fit in the memory left is refused before they are listed (`overlap_count`,
 `check_pairs_fit`): a located ValueError, never a MemoryError.
 """
@@ -89,36 +89,6 @@ def any_fragmented(*sides: Sequence[Span]) -> bool:
     return any(span.fragments for side in sides for span in side)
 
 
-def fragment_edges(
-    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
-) -> list[tuple[int, int]]:
-    """`overlap_edges` of sides with discontinuous entities (docs/scoring.md §12): the same sweep over their
-    fragments, each fragment meeting the other side's fragments still open where it starts, and the units two
-    entities share added up from the fragments that meet. Time follows the fragments and the pairs of fragments
-    that meet, never the pairs of entities whose extents overlap (a thousand interleaved entities of fifty
-    fragments each overlap every other one's extent)."""
-    sides = (references, predictions)
-    order = sorted(
-        (start, side, index, end)
-        for side, spans in enumerate(sides)
-        for index, span in enumerate(spans)
-        for start, end in span.pieces()
-    )
-    open_pieces: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the fragments begun so far
-    shared: dict[tuple[int, int], int] = {}
-    for start, side, index, end in order:
-        other = open_pieces[1 - side]
-        while other and other[0][0] <= start:
-            heapq.heappop(other)
-        for other_end, other_index in other:
-            edge = (index, other_index) if side == 0 else (other_index, index)
-            shared[edge] = shared.get(edge, 0) + min(end, other_end) - start
-        heapq.heappush(open_pieces[side], (end, index))
-    if min_overlap is None:
-        return sorted(shared)
-    return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))
-
-
 # What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/growth.py --memory):
 # on the array path (`forms.component_arrays`, scipy's solvers: 45-56 bytes of peak RSS since issue 31's item 7,
 # 100-117 before; here with room to spare) and on the pure-Python one (the value pairing and `pair`: tuples, dicts
@@ -198,26 +168,40 @@ def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> in
 def overlap_edges(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[int, int]]:
-    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
-    entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
-    number of edges, however deeply the entities nest. Pairs that would not fit in memory are refused first
-    (`check_pairs_fit`)."""
-    if any_fragmented(references, predictions):
-        return fragment_edges(references, predictions, min_overlap)
-    if len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
+    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts of their
+    fragments (a contiguous entity's one, `Span.pieces`): each meets the fragments of the other side still open
+    where it starts, so the time is O(n log n) plus the pairs of fragments that meet, however deeply the entities
+    nest, never the pairs of discontinuous entities whose extents alone overlap (a thousand interleaved entities of
+    fifty fragments each overlap every other one's extent; docs/scoring.md §12: the units two of them share add up
+    from their fragments that meet, their pairs sorted then). Pairs of contiguous entities that would not fit in
+    memory are refused first (`check_pairs_fit`)."""
+    fragmented = any_fragmented(references, predictions)
+    if not fragmented and len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), PYTHON_PAIR_BYTES)
     sides = (references, predictions)
-    order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
-    open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far
+    order = sorted(
+        (start, side, index, end)
+        for side, spans in enumerate(sides)
+        for index, span in enumerate(spans)
+        for start, end in span.pieces()
+    )
+    open_pieces: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the fragments begun so far
     edges = []
-    for start, side, index in order:
-        other = open_spans[1 - side]
+    shared: dict[tuple[int, int], int] = {}  # of discontinuous entities, the units each pair shares
+    for start, side, index, end in order:
+        other = open_pieces[1 - side]
         while other and other[0][0] <= start:
             heapq.heappop(other)
         # Whatever is left on the other side began at or before `start` and ends after it.
-        for _, other_index in other:
-            i, j = (index, other_index) if side == 0 else (other_index, index)
-            if min_overlap is None or spans_overlap(references[i], predictions[j], min_overlap):
-                edges.append((i, j))
-        heapq.heappush(open_spans[side], (sides[side][index].end, index))
-    return edges
+        for other_end, other_index in other:
+            edge = (index, other_index) if side == 0 else (other_index, index)
+            if fragmented:
+                shared[edge] = shared.get(edge, 0) + min(end, other_end) - start
+            elif min_overlap is None or spans_overlap(references[edge[0]], predictions[edge[1]], min_overlap):
+                edges.append(edge)
+        heapq.heappush(open_pieces[side], (end, index))
+    if not fragmented:
+        return edges
+    if min_overlap is None:
+        return sorted(shared)
+    return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))
