@@ -25,7 +25,6 @@ from .overlaps import (  # noqa: F401
     any_fragmented,
     check_pairs_fit,
     distinct_entities,
-    free_memory,
     overlap_count,
     overlap_edges,
     overlap_kept,
