@@ -36,7 +36,8 @@ from .overlaps import (
     span_key,
     spans_disjoint,
 )
-from .rules import LARGE_COMPONENT_EDGES, best_noncrossing, components, scenario_of, smallest_best, unfolded_flow
+from .rules import LARGE_COMPONENT_EDGES, components, scenario_of, smallest_best, unfolded_flow
+from .staircase import best_noncrossing
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
     from fractions import Fraction
@@ -337,7 +338,7 @@ def _chain_pairs(
     references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
 ) -> list[tuple[int, int]]:
     """The value pairing where neither side has two entities that share a position: overlap edges (i, j), sorted,
-    never cross then (docs/scoring.md §3), so the best matching is `rules.best_noncrossing`'s dynamic programme
+    never cross then (docs/scoring.md §3), so the best matching is `staircase.best_noncrossing`'s dynamic programme
     on `value_digits`' weights, linear in the edges, and reading it left to right gives rule (d)'s smallest list."""
     if not edges:
         return []
