@@ -228,8 +228,10 @@ _ARRAY_PAIRS = 1 << 12
 
 def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None) -> list[Any]:
     """The overlap edges of the distinct entities, by connected component: lists of (i, j) in plain Python for a
-    few entities; for many, arrays (i, j) found with numpy (sorted starts, scipy's labels), sorted."""
-    if len(references) * len(predictions) <= _ARRAY_PAIRS:
+    few entities or any discontinuous one (whose overlaps are of units, docs/scoring.md §12, not of the extents the
+    arrays hold: entities sharing no unit were paired); for many, arrays (i, j) found with numpy (sorted starts,
+    scipy's labels), sorted."""
+    if len(references) * len(predictions) <= _ARRAY_PAIRS or any_fragmented(references, predictions):
         return components(overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
     import numpy as np
 
@@ -352,10 +354,11 @@ def best_value_pairs(
     """The value pairing of one connected component of the overlap graph (`edges` between entities indexed in
     (start, end, type) order): the matching of largest Σ worth, then by §3's rule 2 (a) most pairs, (b) most
     pairs of one type, (c) most shared extent, (d) the smallest sorted list of pairs: `rules.smallest_best` on
-    `value_digits`' weights, whose largest total is the best by every rule in turn."""
+    `value_digits`' weights, whose largest total is the best by every rule in turn. A large component goes to the
+    compiled solver, which reads extents: not one of discontinuous entities (docs/scoring.md §12)."""
     if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
         return list(edges)
-    if len(edges) > LARGE_COMPONENT_EDGES:
+    if len(edges) > LARGE_COMPONENT_EDGES and not any_fragmented(references, predictions):
         import numpy as np
 
         pairs = np.array(edges, np.int64).reshape(-1, 2)
