@@ -10,6 +10,7 @@ they start from (which pairs overlap, whether they fit in memory) is `nerscore.p
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ..errors import InvalidInputError, shown
@@ -230,6 +231,7 @@ def best_flow(
     edges: list[tuple[int, int]],
     room_r: Sequence[int],
     room_p: Sequence[int],
+    weighing: Any = None,
 ) -> dict[tuple[int, int], int]:
     """The docs/scoring.md §3 pairing of one connected component of the overlap graph of distinct entities
     (`references[i]` standing for `room_r[i]` identical copies, likewise for predictions, both in (start, end,
@@ -239,7 +241,11 @@ def best_flow(
     boundaries, a pair, a pair of one type, the shared extent (the pairs of identical boundaries and type are
     made before, `_pair_nested`). Each digit's total over a pairing is below its radix (the most pairs a
     component can hold, the extent of all its reference copies), so a pairing of largest total weight is a best
-    one by rule 1, then (a), (b), (c). Rule (d) is `_rule_d`'s."""
+    one by rule 1, then (a), (b), (c). Rule (d) is `_rule_d`'s.
+
+    With `weighing` (the value's `WeightTable`), the value score's pairing (docs/scoring.md §10) by the same
+    solvers: its weights (`weighing.digits`), and on a large component without copies its compiled solver's
+    choice (`weighing.large_mask`)."""
     if len(edges) == 1:
         (i, j), *_ = edges
         return {(i, j): min(room_r[i], room_p[j])}
@@ -253,20 +259,28 @@ def best_flow(
     arrays_read = not any_fragmented(
         [references[i] for i in reference_indices], [predictions[j] for j in prediction_indices]
     )
-    if arrays_read and no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES:
+    large = arrays_read and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
+    if large and no_copies:
         import numpy as np
 
         from . import large_components
 
         pairs = np.array(edges, np.int64).reshape(-1, 2)
-        arrays = large_components.span_columns(references, predictions)
-        chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        if weighing is None:
+            arrays = large_components.span_columns(references, predictions)
+            chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        else:
+            chosen = weighing.large_mask(references, predictions, pairs[:, 0], pairs[:, 1])
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
-    large_copies = arrays_read and not no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
-    if large_copies and (unfolded := unfolded_flow(references, predictions, edges, room_r, room_p)) is not None:
-        return unfolded
-    digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
+    if large and not no_copies:
+        unfolded = unfolded_flow(references, predictions, edges, room_r, room_p, partial(best_flow, weighing=weighing))
+        if unfolded is not None:
+            return unfolded
+    if weighing is None:
+        digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
+    else:
+        digits = weighing.digits(references, predictions, edges, room_r, room_p)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
         return {max(sorted(edges), key=digits.__getitem__): 1}
     if no_copies:
@@ -275,7 +289,7 @@ def best_flow(
 
 
 def unfolded_flow(references, predictions, edges, room_r, room_p, solve=best_flow) -> dict[tuple[int, int], int] | None:
-    """`solve` (`best_flow`, or the value's) of a large component with each copy an entity of its own (rule (d)'s
+    """`solve` (`best_flow`, §3's or the value's) of a large component with each copy an entity of its own (rule (d)'s
     order) for scipy's solvers, folded back; None past the budget (`UNFOLDED_FACTOR`), an error where they'd not fit."""
     owners = [  # each copy's entity, on each side (as many as the folded flow's paths, at most)
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]

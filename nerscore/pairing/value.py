@@ -36,7 +36,7 @@ from .overlaps import (
     span_key,
     spans_disjoint,
 )
-from .rules import LARGE_COMPONENT_EDGES, components, scenario_of, smallest_best, unfolded_flow
+from .rules import LARGE_COMPONENT_EDGES, best_flow, components, scenario_of, smallest_best
 from .staircase import best_noncrossing
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
@@ -93,6 +93,22 @@ class WeightTable:
         """What pairing the two adds to the value's numerator: kept(r, p) plus the false alarm p no longer costs."""
         return self.pair_worth(scenario_of(reference, prediction), reference.entity_type, prediction.entity_type)
 
+    def digits(
+        self, references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], room_r, room_p
+    ) -> dict[tuple[int, int], int]:
+        """`value_digits` under these weights: the value's weights for `rules.best_flow`."""
+        return value_digits(references, predictions, edges, self, room_r, room_p)
+
+    def large_mask(self, references: Sequence[Span], predictions: Sequence[Span], i: Any, j: Any) -> Any:
+        """Which edges (i[k], j[k]) of a large component without copies the value pairing takes, by §3's compiled
+        solver (`large_value_mask` on the entities as arrays); None where it hands the component back."""
+        from .large_components import span_columns
+
+        columns = span_columns(references, predictions)
+        names = {int(columns[2][k]): references[k].entity_type for k in set(i.tolist())}
+        names |= {int(columns[5][k]): predictions[k].entity_type for k in set(j.tolist())}
+        return large_value_mask(columns, names, i, j, self)
+
     def pair_worth(self, scenario: str, reference_type: str, predicted_type: str) -> Fraction:
         """`worth` of a pair of this scenario and these types."""
         key = (scenario, reference_type, predicted_type)
@@ -112,7 +128,8 @@ def value_pair(
 
     As §3's pairing, on the same solvers: identical entities are one node with their number of copies (a flow
     carries as many as pair, so 100,000 copies a side are one edge); a sentence of many entities has its overlaps
-    found and its components labelled with numpy; a large component goes to `large_components.best_matching`
+    found and its components labelled with numpy; each goes to §3's `rules.best_flow` with the value's weights (the
+    `WeightTable`): a large component to `large_components.best_matching`
     (scipy, proven in integers), its copies entities of their own within §3's budget (`rules.unfolded_flow`), every
     other to `rules.smallest_best`. A dense sentence without copies goes to `dense.dense_pairs` with the value's
     worths, its pairs never listed."""
@@ -259,35 +276,17 @@ def _component_flow(
     table: WeightTable,
 ) -> dict[tuple[int, int], int]:
     """The value pairing of one component of distinct entities with their copies (`room_r`, `room_p`), as
-    {edge: amount}: one edge pairs as many copies as both have; a large component without copies goes to the
-    compiled solver; any other to the exact flow. `edges`: a list of (i, j), or arrays i and j."""
+    {edge: amount}: §3's solvers on the value's weights (`rules.best_flow` given the `table`). `edges`: a list of
+    (i, j), or arrays i and j, whose large component without copies goes to the compiled solver on them first."""
     if isinstance(edges, tuple):
         i, j = edges
         no_copies = max(room_r[k] for k in set(i.tolist())) == max(room_p[k] for k in set(j.tolist())) == 1
         if len(i) > LARGE_COMPONENT_EDGES and no_copies:
-            chosen = _large_value_pairs(references, predictions, i, j, table)
+            chosen = table.large_mask(references, predictions, i, j)
             if chosen is not None:
-                return dict.fromkeys(chosen, 1)
+                return dict.fromkeys(zip(i[chosen].tolist(), j[chosen].tolist()), 1)
         edges = list(zip(i.tolist(), j.tolist()))
-    if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs all it can
-        ((i, j),) = edges
-        return {(i, j): min(room_r[i], room_p[j])}
-    rows, columns = {i for i, _ in edges}, {j for _, j in edges}
-    no_copies = all(room_r[i] == 1 for i in rows) and all(room_p[j] == 1 for j in columns)
-    if no_copies:
-        return dict.fromkeys(best_value_pairs(references, predictions, edges, table), 1)
-    if len(edges) > LARGE_COMPONENT_EDGES and not any_fragmented(
-        [references[i] for i in rows], [predictions[j] for j in columns]
-    ):
-        # As §3's (`rules.best_flow`): each copy an entity of its own for the compiled solver, within the budget;
-        # the exact flow over copies grows as the cube of the entities (an onion of 400 in 3 copies: 52 s, 2 GB).
-        def solve(copies_r: Any, copies_p: Any, pairs: Any, ones_r: Any, ones_p: Any) -> dict[tuple[int, int], int]:
-            return _component_flow(copies_r, copies_p, pairs, ones_r, ones_p, table)
-
-        unfolded = unfolded_flow(references, predictions, edges, room_r, room_p, solve)
-        if unfolded is not None:
-            return unfolded
-    return exact_value_flow(references, predictions, edges, table, room_r, room_p)
+    return best_flow(references, predictions, edges, room_r, room_p, table)
 
 
 def exact_value_flow(
@@ -346,42 +345,6 @@ def _chain_pairs(
         return []
     digits = value_digits(references, predictions, edges, table)
     return best_noncrossing(edges, digits.__getitem__)
-
-
-def best_value_pairs(
-    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
-) -> list[tuple[int, int]]:
-    """The value pairing of one connected component of the overlap graph (`edges` between entities indexed in
-    (start, end, type) order): the matching of largest Σ worth, then by §3's rule 2 (a) most pairs, (b) most
-    pairs of one type, (c) most shared extent, (d) the smallest sorted list of pairs: `rules.smallest_best` on
-    `value_digits`' weights, whose largest total is the best by every rule in turn. A large component goes to the
-    compiled solver, which reads extents: not one of discontinuous entities (docs/scoring.md §12)."""
-    if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
-        return list(edges)
-    if len(edges) > LARGE_COMPONENT_EDGES and not any_fragmented(references, predictions):
-        import numpy as np
-
-        pairs = np.array(edges, np.int64).reshape(-1, 2)
-        chosen = _large_value_pairs(references, predictions, pairs[:, 0], pairs[:, 1], table)
-        if chosen is not None:
-            return chosen
-    return sorted(exact_value_flow(references, predictions, edges, table))
-
-
-def _large_value_pairs(
-    references: Sequence[Span], predictions: Sequence[Span], i: Any, j: Any, table: WeightTable
-) -> list[tuple[int, int]] | None:
-    """`best_value_pairs` of a large component by §3's compiled solver (`large_value_mask` on the entities as
-    arrays), as a sorted list of pairs; None where that solver hands the component back."""
-    from .large_components import span_columns
-
-    columns = span_columns(references, predictions)
-    names = {int(columns[2][k]): references[k].entity_type for k in set(i.tolist())}
-    names |= {int(columns[5][k]): predictions[k].entity_type for k in set(j.tolist())}
-    chosen = large_value_mask(columns, names, i, j, table)
-    if chosen is None:
-        return None
-    return sorted(zip(i[chosen].tolist(), j[chosen].tolist()))
 
 
 def _present(indices: Any, size: int) -> Any:
