@@ -246,7 +246,7 @@ def test_a_large_onion_of_three_and_two_copies_goes_to_scipys_solvers_not_the_fl
 
     with (
         mock.patch.object(component_arrays, "best_flow", wraps=component_arrays.best_flow) as flow,
-        mock.patch.object(value_arrays, "exact_value_flow", wraps=value_arrays.exact_value_flow) as smallest,
+        mock.patch.object(value_arrays, "smallest_best", wraps=value_arrays.smallest_best) as smallest,
     ):
         compute_semeval(predictions=predictions, references=references, value=value)
     assert not flow.called and not smallest.called

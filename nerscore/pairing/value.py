@@ -36,7 +36,7 @@ from .overlaps import (
     span_key,
     spans_disjoint,
 )
-from .rules import LARGE_COMPONENT_EDGES, best_flow, components, scenario_of, smallest_best
+from .rules import LARGE_COMPONENT_EDGES, best_flow, components, scenario_of
 from .staircase import best_noncrossing
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
@@ -287,23 +287,6 @@ def _component_flow(
                 return dict.fromkeys(zip(i[chosen].tolist(), j[chosen].tolist()), 1)
         edges = list(zip(i.tolist(), j.tolist()))
     return best_flow(references, predictions, edges, room_r, room_p, table)
-
-
-def exact_value_flow(
-    references: Sequence[Span],
-    predictions: Sequence[Span],
-    edges: list[tuple[int, int]],
-    table: WeightTable,
-    room_r: Sequence[int] | None = None,
-    room_p: Sequence[int] | None = None,
-) -> dict[tuple[int, int], int]:
-    """The value pairing of one component by the exact solver of any size (`rules.smallest_best` on `value_digits`'
-    weights), as {edge: amount}: entities with their copies (`room_r`, `room_p`), or one of each where not given.
-    The readable path's components and the arrays' small ones (`value_arrays._component_amounts`) come here."""
-    digits = value_digits(references, predictions, edges, table, room_r, room_p)
-    if room_r is None or room_p is None:
-        return dict.fromkeys(smallest_best(digits), 1)
-    return smallest_best(digits, {i: room_r[i] for i, _ in edges}, {j: room_p[j] for _, j in edges})
 
 
 def value_digits(

@@ -10,7 +10,7 @@ and labelled by connected component (scipy); a component of one edge pairs as ma
 solver on the arrays (`value.large_value_mask`); a dense cluster without copies (most of its references
 overlapping most of its predictions: an onion, a staircase of two types) to `dense.dense_sentences` with the value's
 worths (`value.dense_worth`), its pairs never listed (issue 31, item 7); every other component to the exact flow of
-`value` (`value.exact_value_flow`), which is given `Span`s for that component's entities
+`value` (`rules.smallest_best` on `value.value_digits`), which is given `Span`s for that component's entities
 alone. Each path is exact, so the pairing is `value_pair`'s (tests/test_value_arrays.py and tests/test_dense.py
 compare them).
 """
@@ -28,9 +28,9 @@ from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
-from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, unfolding_admitted
+from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best, unfolding_admitted
 from .staircase import clusters, overlap_total, staircase_pairs, uncrossed
-from .value import WeightTable, dense_worth, exact_value_flow, large_value_mask
+from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
@@ -256,8 +256,12 @@ def _component_amounts(
         for start, end, kind in zip(p_start[predicted].tolist(), p_end[predicted].tolist(), p_type[predicted].tolist())
     ]
     edges = list(zip(local_i, local_j))
-    rooms = (None, None) if no_copies else (r_count[rows].tolist(), p_count[predicted].tolist())
-    flow = exact_value_flow(spans_r, spans_p, edges, table, *rooms)
+    if no_copies:
+        flow = dict.fromkeys(smallest_best(value_digits(spans_r, spans_p, edges, table)), 1)
+    else:
+        room_r, room_p = r_count[rows].tolist(), p_count[predicted].tolist()
+        digits = value_digits(spans_r, spans_p, edges, table, room_r, room_p)
+        flow = smallest_best(digits, dict(enumerate(room_r)), dict(enumerate(room_p)))
     return [flow.get(edge, 0) for edge in edges]
 
 
