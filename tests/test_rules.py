@@ -364,3 +364,13 @@ UNFOLDING_CASES = [
 @pytest.mark.parametrize(("copy_pairs", "edges", "paired", "admitted"), UNFOLDING_CASES)
 def test_copies_unfold_within_one_budget(copy_pairs: int, edges: int, paired: int, admitted: bool) -> None:
     assert pairing.unfolding_admitted(copy_pairs, edges, paired) is admitted
+
+
+def test_the_radices_count_copies_and_units() -> None:
+    # `rules.radices`, the digits' radices of §3's pairing and the value's (`value.value_digits`): the most pairs + 1
+    # and the reference copies' units + 1, a discontinuous entity counting its units, not its extent (§12).
+    references = [Span(0, 3, "A"), Span(0, 9, "A", ((0, 2), (6, 9))), Span(20, 22, "B")]
+    edges = [(0, 0), (1, 0), (1, 1)]  # the third reference in no edge of this component
+    assert pairing.radices(references, edges) == (3, 3 + 5 + 1)
+    assert pairing.radices(references, edges, [2, 1, 7], [4, 1]) == (4, 2 * 3 + 5 + 1)
+    assert pairing.radices(references, edges, [2, 1, 7], [1, 1]) == (3, 2 * 3 + 5 + 1)

@@ -251,9 +251,8 @@ def best_flow(
         return {(i, j): min(room_r[i], room_p[j])}
     reference_indices = {i for i, _ in edges}
     prediction_indices = {j for _, j in edges}
-    most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
-    radix = most_pairs + 1
-    extent_radix = sum(room_r[i] * references[i].units for i in reference_indices) + 1
+    radix, extent_radix = radices(references, edges, room_r, room_p)
+    most_pairs = radix - 1
     no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
     # scipy's solvers read extents (`large_components.span_columns`): discontinuous ones (docs/scoring.md §12) don't.
     arrays_read = not any_fragmented(
@@ -286,6 +285,22 @@ def best_flow(
     if no_copies:
         return smallest_best(digits)
     return smallest_best(digits, {i: room_r[i] for i in reference_indices}, {j: room_p[j] for j in prediction_indices})
+
+
+def radices(
+    references: Sequence[Span],
+    edges: list[tuple[int, int]],
+    room_r: Sequence[int] | None = None,
+    room_p: Sequence[int] | None = None,
+) -> tuple[int, int]:
+    """The radices of a component's digits (`best_flow`'s, `value.value_digits`'), its entities counted with their
+    copies (`room_r`, `room_p`; one each where not given): the most pairs it can hold + 1, the units of its
+    reference copies + 1 (each digit's total over a flow stays below its radix)."""
+    rows, columns = {i for i, _ in edges}, {j for _, j in edges}
+    copies_r = (lambda i: 1) if room_r is None else room_r.__getitem__
+    copies_p = (lambda j: 1) if room_p is None else room_p.__getitem__
+    most_pairs = min(sum(map(copies_r, rows)), sum(map(copies_p, columns)))
+    return most_pairs + 1, sum(copies_r(i) * references[i].units for i in rows) + 1
 
 
 def unfolded_flow(references, predictions, edges, room_r, room_p, solve=best_flow) -> dict[tuple[int, int], int] | None:

@@ -36,7 +36,7 @@ from .overlaps import (
     span_key,
     spans_disjoint,
 )
-from .rules import LARGE_COMPONENT_EDGES, best_flow, components, scenario_of
+from .rules import LARGE_COMPONENT_EDGES, best_flow, components, radices, scenario_of
 from .staircase import best_noncrossing
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
@@ -299,17 +299,11 @@ def value_digits(
 ) -> dict[tuple[int, int], int]:
     """Each edge's weight as one integer: from the most significant digit, its worth scaled by the common
     denominator of all the worths, a pair, a pair of one type, and the shared extent; each digit's total over a
-    flow is below its radix (entities counted with their copies, `room_r` and `room_p`, 1 where not given), so the
-    largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
+    flow is below its radix (`rules.radices`: entities counted with their copies, `room_r` and `room_p`, 1 where not
+    given), so the largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
     worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
     scaled = dict(zip(worths, _scaled(list(worths.values()))))
-    reference_indices = {i for i, _ in edges}
-    prediction_indices = {j for _, j in edges}
-    copies_r = (lambda i: 1) if room_r is None else room_r.__getitem__
-    copies_p = (lambda j: 1) if room_p is None else room_p.__getitem__
-    most = min(sum(map(copies_r, reference_indices)), sum(map(copies_p, prediction_indices)))
-    radix = most + 1
-    extent_radix = sum(copies_r(i) * (references[i].end - references[i].start) for i in reference_indices) + 1
+    radix, extent_radix = radices(references, edges, room_r, room_p)
     digits = {}
     for (i, j), worth in scaled.items():
         reference, prediction = references[i], predictions[j]
