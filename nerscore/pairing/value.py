@@ -344,7 +344,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     the component back (the pure-Python flow then solves it)."""
     import numpy as np
 
-    from .large_components import add_shared, best_chain, best_matching, edge_digits, uncrossed
+    from .large_components import add_shared, chosen_edges, edge_digits, uncrossed
 
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     kinds = int(max(r_type.max(initial=0), p_type.max(initial=0))) + 1
@@ -396,11 +396,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
         del same_type
         digits *= extent_radix
         add_shared(digits, columns, i, j)
-    chosen = None
-    if len(distinct) == 1 and uncrossed(columns, rows, predicted):
-        # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose
-        # best pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's.
-        chosen = best_chain(i, j, digits, True)  # reuse: §3's answer for the same component where it has one
-    if chosen is None:
-        chosen = best_matching(i, j, digits, exact_sums=False)
-    return chosen
+    # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose best
+    # pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's, its answer read back.
+    chained = len(distinct) == 1 and uncrossed(columns, rows, predicted)
+    return chosen_edges(i, j, digits, chained, reuse=True, exact_sums=False)
