@@ -213,7 +213,6 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
         with (
             mock.patch.object(pairing, "LARGE_COMPONENT_EDGES", 0),
             mock.patch.object(pairing, "UNFOLDED_FACTOR", 0),
-            mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
             mock.patch.object(component_arrays, "unfolded", arrays),
             mock.patch.object(pairing, "unfolded_flow", readable),
         ):

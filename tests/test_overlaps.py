@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from nerscore.errors import InvalidInputError
@@ -63,3 +64,35 @@ def test_sides_are_disjoint_where_no_two_entities_share_a_position() -> None:
     assert overlaps.spans_disjoint([Span(0, 2, "A"), Span(2, 4, "A")])
     assert not overlaps.spans_disjoint([Span(0, 2, "A"), Span(0, 2, "A")])  # copies share all their positions
     assert not overlaps.spans_disjoint([Span(3, 6, "A"), Span(0, 4, "B")])
+
+
+def test_a_side_folds_into_its_distinct_entities_in_rule_d_order_with_its_copies_as_given() -> None:
+    # §3's pairing and the value's fold each side so (`rules._pair_nested`, `value.value_pair`): a thousand copies
+    # one entity, each pair then taking the copies as given, in their order.
+    rng = random.Random("distinct entities")
+    for _ in range(100):
+        side = random_side(rng, fragments=True)
+        side += [Span(span.start, span.end, span.entity_type, span.fragments) for span in side if rng.random() < 0.5]
+        rng.shuffle(side)
+        distinct, copies = overlaps.distinct_entities(side)
+        assert distinct == sorted(set(side), key=overlaps.span_key)
+        assert [[id(copy) for copy in group] for group in copies] == [
+            [id(span) for span in side if span == entity] for entity in distinct
+        ]
+
+
+@pytest.mark.parametrize("min_overlap", [None, 0.1, 0.5, 1.0])
+def test_the_pairs_found_on_arrays_are_the_sweeps(min_overlap) -> None:
+    # `kept_pairs`, the value pairing's overlaps on arrays (`value._components_of`, `value_arrays._listed`): each side
+    # sorted by start, the pairs that share a position and, with min_overlap, enough of the reference.
+    rng = random.Random(f"arrays {min_overlap}")
+    for _ in range(150):
+        references, predictions = (sorted(random_side(rng)) for _ in range(2))
+        columns = [
+            np.array([getattr(span, end) for span in side], np.int64)
+            for side in (references, predictions)
+            for end in ("start", "end")
+        ]
+        i, j = overlaps.kept_pairs(*columns, min_overlap)
+        found = sorted(zip(i.tolist(), j.tolist()))
+        assert found == sorted(overlaps.overlap_edges(references, predictions, min_overlap))

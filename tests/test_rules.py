@@ -346,3 +346,31 @@ def test_pair_refuses_what_is_no_span_with_a_located_message(references, predict
         pair(references, predictions, min_overlap)
     for fragment in fragments:
         assert fragment in str(caught.value), str(caught.value)
+
+
+# (copy pairs, edges, the most pairs, admitted): the one budget of copies unfolded for scipy's solvers, §3's and the
+# value's, readable and on arrays (`rules.unfolding_admitted`): up to 8 times the edges, 1,000,000 copy pairs, or
+# the folded flow's work (the most pairs x the edges).
+UNFOLDING_CASES = [
+    pytest.param(1_600_000, 200_000, 0, True, id="eight-times-the-edges"),
+    pytest.param(1_600_001, 200_000, 0, False, id="past-eight-times-the-edges"),
+    pytest.param(1_000_000, 10, 1, True, id="a-million-copy-pairs"),
+    pytest.param(1_000_001, 10, 1, False, id="past-a-million-copy-pairs"),
+    pytest.param(1_440_000, 160_000, 1_200, True, id="onion-of-400-in-3-copies-within-the-flows-work"),
+    pytest.param(1_440_000, 160_000, 0, False, id="onion-of-400-in-3-copies-past-every-bound"),
+]
+
+
+@pytest.mark.parametrize(("copy_pairs", "edges", "paired", "admitted"), UNFOLDING_CASES)
+def test_copies_unfold_within_one_budget(copy_pairs: int, edges: int, paired: int, admitted: bool) -> None:
+    assert pairing.unfolding_admitted(copy_pairs, edges, paired) is admitted
+
+
+def test_the_radices_count_copies_and_units() -> None:
+    # `rules.radices`, the digits' radices of §3's pairing and the value's (`value.value_digits`): the most pairs + 1
+    # and the reference copies' units + 1, a discontinuous entity counting its units, not its extent (§12).
+    references = [Span(0, 3, "A"), Span(0, 9, "A", ((0, 2), (6, 9))), Span(20, 22, "B")]
+    edges = [(0, 0), (1, 0), (1, 1)]  # the third reference in no edge of this component
+    assert pairing.radices(references, edges) == (3, 3 + 5 + 1)
+    assert pairing.radices(references, edges, [2, 1, 7], [4, 1]) == (4, 2 * 3 + 5 + 1)
+    assert pairing.radices(references, edges, [2, 1, 7], [1, 1]) == (3, 2 * 3 + 5 + 1)

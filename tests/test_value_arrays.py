@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from nerscore import compute_semeval
 from nerscore.options import Options
-from nerscore.pairing import large_components, overlaps, staircase, value_arrays
+from nerscore.pairing import large_components, overlaps, rules, staircase, value_arrays
 from nerscore.pairing import value as value_module
 from nerscore.pairing.rules import SCENARIOS, scenario_of
 from nerscore.pairing.value import WeightTable, value_pair
@@ -217,7 +217,7 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
         sentences = [(side(rng.randint(2, 7)), side(rng.randint(2, 7))) for _ in range(rng.randint(1, 3))]
         with (
             mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
-            mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
+            mock.patch.object(rules, "UNFOLDED_FACTOR", 0),
             mock.patch.object(value_arrays, "unfolded", unfolded),
         ):
             found = arrays_rows(sentences, table, min_overlap)
@@ -227,9 +227,9 @@ def test_copies_of_two_to_five_a_side_unfolded_by_the_budget_pair_as_the_exact_f
     found_unfolded.clear()
     with (
         mock.patch.object(value_arrays, "LARGE_COMPONENT_EDGES", 0),
-        mock.patch.object(value_arrays, "UNFOLDED_FACTOR", 0),
-        mock.patch.object(value_arrays, "UNFOLDED_PAIRS", 0),
-        mock.patch.object(value_arrays, "UNFOLDED_WORK", 0),
+        mock.patch.object(rules, "UNFOLDED_FACTOR", 0),
+        mock.patch.object(rules, "UNFOLDED_PAIRS", 0),
+        mock.patch.object(rules, "UNFOLDED_WORK", 0),
         mock.patch.object(value_arrays, "unfolded", unfolded),
     ):
         found = arrays_rows(sentences, table, min_overlap)
@@ -250,3 +250,22 @@ def test_a_large_onion_of_three_and_two_copies_goes_to_scipys_solvers_not_the_fl
     ):
         compute_semeval(predictions=predictions, references=references, value=value)
     assert not flow.called and not smallest.called
+
+
+@pytest.mark.parametrize("weights", WEIGHTS, ids=["true", "ace08", "typed"])
+@pytest.mark.parametrize("shape", ["staircase of two types", "nested of one type"])
+def test_only_a_staircase_of_one_type_is_paired_as_sections_3(weights, shape: str) -> None:
+    # `value_arrays._staircase` admits a staircase of one worth to §3's pairing from its runs by
+    # `staircase.uncrossed` (one type, ends that never decrease): of two types, or nested, it is the value's own.
+    table, min_overlap = table_of(weights)
+    n = 60
+    if shape == "staircase of two types":
+        references = [Span(s, s + 12, "AB"[s % 3 % 2]) for s in range(n)]
+        predictions = [Span(s + 1, s + 14, "AB"[s % 2]) for s in range(n)]
+    else:  # ends that go up and down
+        rng = random.Random(f"nested {weights}")
+        references = [Span(s, s + 2 * rng.randint(1, 15), "A") for s in range(n)]  # (no identical boundaries)
+        predictions = [Span(s, s + 2 * rng.randint(1, 15) - 1, "A") for s in range(n)]
+    sentences = [(references, predictions)]
+    with mock.patch.object(staircase, "_LONG_RUN", 0):  # (every staircase from its runs where admitted)
+        assert arrays_rows(sentences, table, min_overlap) == expected_rows(sentences, table, min_overlap)

@@ -331,12 +331,15 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
     if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
         return None
     digits = edge_digits(columns, i, j, radix, extent_radix)
-    chosen = None
-    if uncrossed(columns, np.unique(i), np.unique(j)):
-        chosen = best_chain(i, j, digits)
-    if chosen is None:
-        chosen = best_matching(i, j, digits)
-    return chosen
+    return chosen_edges(i, j, digits, uncrossed(columns, np.unique(i), np.unique(j)))
+
+
+def chosen_edges(i, j, digits, chained: bool, reuse: bool = False, exact_sums: bool = True) -> np.ndarray | None:
+    """The mask of the best pairing of a large component's edges (i[k], j[k]) on `digits` (§3's, `best_pairs`, or
+    the value's, `value.large_value_mask`): by `best_chain` where the caller knows it never crosses (`chained`:
+    `uncrossed`; `reuse`, §3's answer read back), else by `best_matching` (`exact_sums`); None where neither can."""
+    chosen = best_chain(i, j, digits, reuse) if chained else None
+    return best_matching(i, j, digits, exact_sums) if chosen is None else chosen
 
 
 def component_labels(i: np.ndarray, j: np.ndarray, references: int, predictions: int) -> np.ndarray:

@@ -4,9 +4,9 @@ whether they fit in memory, before any rule of the pairing chooses among them.
 Every pairing (§3's `nerscore.pairing.rules`, the value score's `nerscore.pairing.value`) starts here: sides are
 disjoint or not (`spans_disjoint`), an overlap counts under `min_overlap` (`overlap_kept`, the one place it is applied),
 entities sort in rule (d)'s order (`span_key`), and the overlapping pairs are found by one sweep over the starts
-(`overlap_edges`; over fragments for discontinuous entities, §12, `fragment_edges`). A sentence whose pairs would
-not fit in the memory left is refused before they are listed (`overlap_count`, `check_pairs_fit`): a located
-ValueError, never a MemoryError.
+(`overlap_edges`, over the fragments of discontinuous entities too, §12; on arrays, `kept_pairs`). A
+sentence whose pairs would not fit in the memory left is refused before they are listed (`overlap_count`,
+`check_pairs_fit`): a located ValueError, never a MemoryError.
 """
 
 from __future__ import annotations
@@ -17,8 +17,11 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+import numpy as np
+
 from ..errors import InvalidInputError
 from ..span import Span
+from .staircase import overlapping_pairs
 
 
 def spans_disjoint(spans: Sequence[Span]) -> bool:
@@ -38,6 +41,21 @@ def overlap_kept(shared: Any, reference_length: Any, min_overlap: float) -> Any:
     return shared / reference_length >= min_overlap
 
 
+def kept_pairs(
+    r_start: np.ndarray, r_end: np.ndarray, p_start: np.ndarray, p_end: np.ndarray, min_overlap: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """`overlap_edges` of entities as arrays, each side sorted by start: the (reference, prediction) index pairs
+    that share a position (`staircase.overlapping_pairs`), with `min_overlap` those that share enough of the
+    reference (`overlap_kept`), the shared extents worked out only then."""
+    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
+    if min_overlap is None:
+        return i, j
+    keep = overlap_kept(
+        np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j]), r_end[i] - r_start[i], min_overlap
+    )
+    return (i, j) if keep.all() else (i[keep], j[keep])  # (no copy of a million pairs that all overlap enough)
+
+
 def spans_overlap(reference: Span, prediction: Span, min_overlap: float | None) -> bool:
     """Whether the two overlap (docs/scoring.md §3): they share a position, and with `min_overlap` the shared
     extent is at least that share of the reference's length (`overlap_kept`)."""
@@ -55,39 +73,20 @@ def span_key(span: Span) -> tuple:
     return ((span.start, span.end),), span.entity_type
 
 
+def distinct_entities(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
+    """The distinct entities of `spans` in rule (d)'s order (`span_key`), and the copies of each, the objects as
+    given and in their order: §3's pairing and the value's fold each side into them (`rules._pair_nested`,
+    `value.value_pair`), a thousand copies one entity."""
+    copies: dict[Span, list[Span]] = {}
+    for span in spans:
+        copies.setdefault(span, []).append(span)
+    distinct = sorted(copies, key=span_key)
+    return distinct, [copies[span] for span in distinct]
+
+
 def any_fragmented(*sides: Sequence[Span]) -> bool:
     """Whether an entity of `sides` is discontinuous (docs/scoring.md §12)."""
     return any(span.fragments for side in sides for span in side)
-
-
-def fragment_edges(
-    references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
-) -> list[tuple[int, int]]:
-    """`overlap_edges` of sides with discontinuous entities (docs/scoring.md §12): the same sweep over their
-    fragments, each fragment meeting the other side's fragments still open where it starts, and the units two
-    entities share added up from the fragments that meet. Time follows the fragments and the pairs of fragments
-    that meet, never the pairs of entities whose extents overlap (a thousand interleaved entities of fifty
-    fragments each overlap every other one's extent)."""
-    sides = (references, predictions)
-    order = sorted(
-        (start, side, index, end)
-        for side, spans in enumerate(sides)
-        for index, span in enumerate(spans)
-        for start, end in span.pieces()
-    )
-    open_pieces: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the fragments begun so far
-    shared: dict[tuple[int, int], int] = {}
-    for start, side, index, end in order:
-        other = open_pieces[1 - side]
-        while other and other[0][0] <= start:
-            heapq.heappop(other)
-        for other_end, other_index in other:
-            edge = (index, other_index) if side == 0 else (other_index, index)
-            shared[edge] = shared.get(edge, 0) + min(end, other_end) - start
-        heapq.heappush(open_pieces[side], (end, index))
-    if min_overlap is None:
-        return sorted(shared)
-    return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))
 
 
 # What a sentence's overlapping pair costs at the peak of its pairing, measured (benchmarks/growth.py --memory):
@@ -169,26 +168,40 @@ def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> in
 def overlap_edges(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[int, int]]:
-    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts: each
-    entity meets the entities of the other side still open where it starts, so the time is O(n log n) plus the
-    number of edges, however deeply the entities nest. Pairs that would not fit in memory are refused first
-    (`check_pairs_fit`)."""
-    if any_fragmented(references, predictions):
-        return fragment_edges(references, predictions, min_overlap)
-    if len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
+    """(reference index, prediction index) of every overlapping pair, found by one sweep over the starts of their
+    fragments (a contiguous entity's one, `Span.pieces`): each meets the fragments of the other side still open
+    where it starts, so the time is O(n log n) plus the pairs of fragments that meet, however deeply the entities
+    nest, never the pairs of discontinuous entities whose extents alone overlap (a thousand interleaved entities of
+    fifty fragments each overlap every other one's extent; docs/scoring.md §12: the units two of them share add up
+    from their fragments that meet, their pairs sorted then). Pairs of contiguous entities that would not fit in
+    memory are refused first (`check_pairs_fit`)."""
+    fragmented = any_fragmented(references, predictions)
+    if not fragmented and len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), PYTHON_PAIR_BYTES)
     sides = (references, predictions)
-    order = sorted((span.start, side, index) for side, spans in enumerate(sides) for index, span in enumerate(spans))
-    open_spans: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the entities begun so far
+    order = sorted(
+        (start, side, index, end)
+        for side, spans in enumerate(sides)
+        for index, span in enumerate(spans)
+        for start, end in span.pieces()
+    )
+    open_pieces: tuple[list, list] = ([], [])  # per side, a heap of (end, index) of the fragments begun so far
     edges = []
-    for start, side, index in order:
-        other = open_spans[1 - side]
+    shared: dict[tuple[int, int], int] = {}  # of discontinuous entities, the units each pair shares
+    for start, side, index, end in order:
+        other = open_pieces[1 - side]
         while other and other[0][0] <= start:
             heapq.heappop(other)
         # Whatever is left on the other side began at or before `start` and ends after it.
-        for _, other_index in other:
-            i, j = (index, other_index) if side == 0 else (other_index, index)
-            if min_overlap is None or spans_overlap(references[i], predictions[j], min_overlap):
-                edges.append((i, j))
-        heapq.heappush(open_spans[side], (sides[side][index].end, index))
-    return edges
+        for other_end, other_index in other:
+            edge = (index, other_index) if side == 0 else (other_index, index)
+            if fragmented:
+                shared[edge] = shared.get(edge, 0) + min(end, other_end) - start
+            elif min_overlap is None or spans_overlap(references[edge[0]], predictions[edge[1]], min_overlap):
+                edges.append(edge)
+        heapq.heappush(open_pieces[side], (end, index))
+    if not fragmented:
+        return edges
+    if min_overlap is None:
+        return sorted(shared)
+    return sorted(edge for edge, units in shared.items() if overlap_kept(units, references[edge[0]].units, min_overlap))

@@ -9,7 +9,8 @@ they start from (which pairs overlap, whether they fit in memory) is `nerscore.p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ..errors import InvalidInputError, shown
@@ -24,8 +25,7 @@ from .overlaps import (  # noqa: F401
     PYTHON_PAIR_BYTES,
     any_fragmented,
     check_pairs_fit,
-    fragment_edges,
-    free_memory,
+    distinct_entities,
     overlap_count,
     overlap_edges,
     overlap_kept,
@@ -33,6 +33,7 @@ from .overlaps import (  # noqa: F401
     spans_disjoint,
     spans_overlap,
 )
+from .staircase import best_noncrossing
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
@@ -148,40 +149,6 @@ def pair_overlapping(
     return [(references[i], predictions[j]) for i, j in best_noncrossing(edges, weight)]
 
 
-def best_noncrossing(edges: list[tuple[int, int]], weight: Callable[[tuple[int, int]], int]) -> list[tuple[int, int]]:
-    """Of the pairings made of `edges` (i, j) sorted, which never cross (docs/scoring.md §3), the one of largest
-    total `weight` (positive integers), and of those the lexicographically smallest (§3 d): a dynamic programme
-    linear in the edges. The value score's pairing takes it too (`value.py`)."""
-    # After edge k, the edges compatible with it (later reference and later prediction) form a suffix of the
-    # list starting at follow[k]; best[k] is the best total of a pairing whose first edge is k.
-    count = len(edges)
-    follow = [count] * count
-    cut = count
-    for k in range(count - 1, -1, -1):
-        i, j = edges[k]
-        while cut > k + 1 and edges[cut - 1][0] > i and edges[cut - 1][1] > j:
-            cut -= 1
-        follow[k] = cut
-    best = [0] * count
-    best_from = [0] * (count + 1)  # best_from[k] = max(best[k:]), 0 for the empty pairing
-    for k in range(count - 1, -1, -1):
-        best[k] = weight(edges[k]) + best_from[follow[k]]
-        best_from[k] = max(best[k], best_from[k + 1])
-
-    # Reading left to right and taking the first edge that still reaches the optimum gives the
-    # lexicographically smallest pairing among the optimal ones (docs/scoring.md §3 d).
-    pairs = []
-    target = best_from[0]
-    k = 0
-    while target > 0:
-        while best[k] != target:
-            k += 1
-        pairs.append(edges[k])
-        target -= weight(edges[k])
-        k = follow[k]
-    return pairs
-
-
 def _pair_nested(
     references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None
 ) -> list[tuple[Span | None, Span | None]]:
@@ -195,8 +162,8 @@ def _pair_nested(
     exactly these, as their total is the most possible and no other pair competes for them. What is left of an
     entity then has no twin of its type on the other side. The rest of the overlap graph is split into its
     connected components, and each is solved exactly (`best_flow`)."""
-    classes_r, copies_r = _classes(references)
-    classes_p, copies_p = _classes(predictions)
+    classes_r, copies_r = distinct_entities(references)
+    classes_p, copies_p = distinct_entities(predictions)
     rows: list[tuple[Span | None, Span | None]] = []
     twin = {span: j for j, span in enumerate(classes_p)}
     for i, span in enumerate(classes_r):
@@ -249,15 +216,6 @@ def components(edges: list[tuple[int, int]], references: int, predictions: int) 
     )
 
 
-def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
-    """The distinct entities of `spans` in (start, end, type) order, and the copies of each."""
-    copies: dict[Span, list[Span]] = {}
-    for span in spans:
-        copies.setdefault(span, []).append(span)
-    distinct = sorted(copies, key=span_key)
-    return distinct, [copies[span] for span in distinct]
-
-
 def _take(copies_r: list[Span], copies_p: list[Span], count: int) -> list[tuple[Span | None, Span | None]]:
     """`count` pairs of the last copies of two entities, taken off their lists."""
     if count <= 0:
@@ -273,6 +231,7 @@ def best_flow(
     edges: list[tuple[int, int]],
     room_r: Sequence[int],
     room_p: Sequence[int],
+    weighing: Any = None,
 ) -> dict[tuple[int, int], int]:
     """The docs/scoring.md §3 pairing of one connected component of the overlap graph of distinct entities
     (`references[i]` standing for `room_r[i]` identical copies, likewise for predictions, both in (start, end,
@@ -282,34 +241,45 @@ def best_flow(
     boundaries, a pair, a pair of one type, the shared extent (the pairs of identical boundaries and type are
     made before, `_pair_nested`). Each digit's total over a pairing is below its radix (the most pairs a
     component can hold, the extent of all its reference copies), so a pairing of largest total weight is a best
-    one by rule 1, then (a), (b), (c). Rule (d) is `_rule_d`'s."""
+    one by rule 1, then (a), (b), (c). Rule (d) is `_rule_d`'s.
+
+    With `weighing` (the value's `WeightTable`), the value score's pairing (docs/scoring.md §10) by the same
+    solvers: its weights (`weighing.digits`), and on a large component without copies its compiled solver's
+    choice (`weighing.large_mask`)."""
     if len(edges) == 1:
         (i, j), *_ = edges
         return {(i, j): min(room_r[i], room_p[j])}
     reference_indices = {i for i, _ in edges}
     prediction_indices = {j for _, j in edges}
-    most_pairs = min(sum(room_r[i] for i in reference_indices), sum(room_p[j] for j in prediction_indices))
-    radix = most_pairs + 1
-    extent_radix = sum(room_r[i] * references[i].units for i in reference_indices) + 1
+    radix, extent_radix = radices(references, edges, room_r, room_p)
+    most_pairs = radix - 1
     no_copies = all(room_r[i] == 1 for i in reference_indices) and all(room_p[j] == 1 for j in prediction_indices)
     # scipy's solvers read extents (`large_components.span_columns`): discontinuous ones (docs/scoring.md §12) don't.
     arrays_read = not any_fragmented(
         [references[i] for i in reference_indices], [predictions[j] for j in prediction_indices]
     )
-    if arrays_read and no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES:
+    large = arrays_read and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
+    if large and no_copies:
         import numpy as np
 
         from . import large_components
 
         pairs = np.array(edges, np.int64).reshape(-1, 2)
-        arrays = large_components.span_columns(references, predictions)
-        chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        if weighing is None:
+            arrays = large_components.span_columns(references, predictions)
+            chosen = large_components.best_pairs(arrays, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+        else:
+            chosen = weighing.large_mask(references, predictions, pairs[:, 0], pairs[:, 1])
         if chosen is not None:
             return {edges[k]: 1 for k in np.flatnonzero(chosen).tolist()}
-    large_copies = arrays_read and not no_copies and most_pairs > 1 and len(edges) > LARGE_COMPONENT_EDGES
-    if large_copies and (unfolded := unfolded_flow(references, predictions, edges, room_r, room_p)) is not None:
-        return unfolded
-    digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
+    if large and not no_copies:
+        unfolded = unfolded_flow(references, predictions, edges, room_r, room_p, partial(best_flow, weighing=weighing))
+        if unfolded is not None:
+            return unfolded
+    if weighing is None:
+        digits = _digits(references, predictions, edges, radix, extent_radix, arrays_read)
+    else:
+        digits = weighing.digits(references, predictions, edges, room_r, room_p)
     if most_pairs == 1:  # one pair at most: the heaviest edge, the first of equals (rule (d)'s order, as sorted)
         return {max(sorted(edges), key=digits.__getitem__): 1}
     if no_copies:
@@ -317,15 +287,31 @@ def best_flow(
     return smallest_best(digits, {i: room_r[i] for i in reference_indices}, {j: room_p[j] for j in prediction_indices})
 
 
+def radices(
+    references: Sequence[Span],
+    edges: list[tuple[int, int]],
+    room_r: Sequence[int] | None = None,
+    room_p: Sequence[int] | None = None,
+) -> tuple[int, int]:
+    """The radices of a component's digits (`best_flow`'s, `value.value_digits`'), its entities counted with their
+    copies (`room_r`, `room_p`; one each where not given): the most pairs it can hold + 1, the units of its
+    reference copies + 1 (each digit's total over a flow stays below its radix)."""
+    rows, columns = {i for i, _ in edges}, {j for _, j in edges}
+    copies_r = (lambda i: 1) if room_r is None else room_r.__getitem__
+    copies_p = (lambda j: 1) if room_p is None else room_p.__getitem__
+    most_pairs = min(sum(map(copies_r, rows)), sum(map(copies_p, columns)))
+    return most_pairs + 1, sum(copies_r(i) * references[i].units for i in rows) + 1
+
+
 def unfolded_flow(references, predictions, edges, room_r, room_p, solve=best_flow) -> dict[tuple[int, int], int] | None:
-    """`solve` (`best_flow`, or the value's) of a large component with each copy an entity of its own (rule (d)'s
+    """`solve` (`best_flow`, §3's or the value's) of a large component with each copy an entity of its own (rule (d)'s
     order) for scipy's solvers, folded back; None past the budget (`UNFOLDED_FACTOR`), an error where they'd not fit."""
     owners = [  # each copy's entity, on each side (as many as the folded flow's paths, at most)
         [index for index in sorted({edge[side] for edge in edges}) for _ in range(rooms[index])]
         for side, rooms in enumerate((room_r, room_p))
     ]
-    budget = max(max(UNFOLDED_FACTOR, UNFOLDED_WORK * min(map(len, owners))) * len(edges), UNFOLDED_PAIRS)
-    if (copy_pairs := sum(room_r[i] * room_p[j] for i, j in edges)) > budget:
+    copy_pairs = sum(room_r[i] * room_p[j] for i, j in edges)
+    if not unfolding_admitted(copy_pairs, len(edges), min(map(len, owners))):
         return None
     check_pairs_fit(copy_pairs, sum(room_r), sum(room_p), PYTHON_PAIR_BYTES)
     firsts = [{index: at for at, index in reversed(list(enumerate(owner)))} for owner in owners]
@@ -495,6 +481,13 @@ LARGE_COMPONENT_EDGES = 200
 # pair at most 8 times its edges (a copy pair's peak is an eighth of an edge's in the exact flow), 1,000,000 or the
 # folded flow's work (a path over the edges per copy paired); thousands of copies of one stay folded.
 UNFOLDED_FACTOR, UNFOLDED_PAIRS, UNFOLDED_WORK = 8, 1_000_000, 1
+
+
+def unfolding_admitted(copy_pairs: int, edges: int, paired: int) -> bool:
+    """Whether a large component of `edges` edges between entities with copies, whose copies make `copy_pairs` pairs
+    and at most `paired` pairs, goes to scipy's solvers with each copy an entity of its own (the budget above): the
+    one rule of §3's and the value's pairings, readable (`unfolded_flow`) and on arrays (`value_arrays.unfolded`)."""
+    return copy_pairs <= max(UNFOLDED_FACTOR * edges, UNFOLDED_PAIRS, UNFOLDED_WORK * paired * edges)
 
 
 def rank_shares(ranked: Sequence[Hashable], room: Mapping[Any, int] | None = None) -> tuple[dict[Any, int], int]:

@@ -249,6 +249,41 @@ def uncrossed(columns: tuple, rows, predictions) -> bool:
     return bool(np.all(np.diff(r_end[rows]) >= 0) and np.all(np.diff(p_end[predictions]) >= 0))
 
 
+def best_noncrossing(edges: list[tuple[int, int]], weight: Callable[[tuple[int, int]], int]) -> list[tuple[int, int]]:
+    """Of the pairings made of `edges` (i, j) sorted, which never cross (docs/scoring.md §3), the one of largest
+    total `weight` (positive integers), and of those the lexicographically smallest (§3 d): a dynamic programme
+    linear in the edges: §3's pairing of sides without overlapping entities (`rules.pair_overlapping`) and the value's
+    (`value.py`); `best_chain` where a row's columns form a run that may reach back past the next row's first."""
+    # After edge k, the edges compatible with it (later reference and later prediction) form a suffix of the
+    # list starting at follow[k]; best[k] is the best total of a pairing whose first edge is k.
+    count = len(edges)
+    follow = [count] * count
+    cut = count
+    for k in range(count - 1, -1, -1):
+        i, j = edges[k]
+        while cut > k + 1 and edges[cut - 1][0] > i and edges[cut - 1][1] > j:
+            cut -= 1
+        follow[k] = cut
+    best = [0] * count
+    best_from = [0] * (count + 1)  # best_from[k] = max(best[k:]), 0 for the empty pairing
+    for k in range(count - 1, -1, -1):
+        best[k] = weight(edges[k]) + best_from[follow[k]]
+        best_from[k] = max(best[k], best_from[k + 1])
+
+    # Reading left to right and taking the first edge that still reaches the optimum gives the
+    # lexicographically smallest pairing among the optimal ones (docs/scoring.md §3 d).
+    pairs = []
+    target = best_from[0]
+    k = 0
+    while target > 0:
+        while best[k] != target:
+            k += 1
+        pairs.append(edges[k])
+        target -= weight(edges[k])
+        k = follow[k]
+    return pairs
+
+
 def best_chain(
     edge_rows: np.ndarray, edge_columns: np.ndarray, edge_weights: np.ndarray, reuse: bool = False
 ) -> np.ndarray | None:

@@ -29,13 +29,15 @@ from .overlaps import (
     ARRAY_PAIR_BYTES,
     any_fragmented,
     check_pairs_fit,
+    distinct_entities,
+    kept_pairs,
     overlap_count,
     overlap_edges,
-    overlap_kept,
     span_key,
     spans_disjoint,
 )
-from .rules import LARGE_COMPONENT_EDGES, best_noncrossing, components, scenario_of, smallest_best, unfolded_flow
+from .rules import LARGE_COMPONENT_EDGES, best_flow, components, radices, scenario_of
+from .staircase import best_noncrossing
 
 if TYPE_CHECKING:  # fractions (and decimal, 1.4 ms of `import nerscore`) load when a WeightTable is made
     from fractions import Fraction
@@ -91,6 +93,22 @@ class WeightTable:
         """What pairing the two adds to the value's numerator: kept(r, p) plus the false alarm p no longer costs."""
         return self.pair_worth(scenario_of(reference, prediction), reference.entity_type, prediction.entity_type)
 
+    def digits(
+        self, references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], room_r, room_p
+    ) -> dict[tuple[int, int], int]:
+        """`value_digits` under these weights: the value's weights for `rules.best_flow`."""
+        return value_digits(references, predictions, edges, self, room_r, room_p)
+
+    def large_mask(self, references: Sequence[Span], predictions: Sequence[Span], i: Any, j: Any) -> Any:
+        """Which edges (i[k], j[k]) of a large component without copies the value pairing takes, by §3's compiled
+        solver (`large_value_mask` on the entities as arrays); None where it hands the component back."""
+        from .large_components import span_columns
+
+        columns = span_columns(references, predictions)
+        names = {int(columns[2][k]): references[k].entity_type for k in set(i.tolist())}
+        names |= {int(columns[5][k]): predictions[k].entity_type for k in set(j.tolist())}
+        return large_value_mask(columns, names, i, j, self)
+
     def pair_worth(self, scenario: str, reference_type: str, predicted_type: str) -> Fraction:
         """`worth` of a pair of this scenario and these types."""
         key = (scenario, reference_type, predicted_type)
@@ -110,7 +128,8 @@ def value_pair(
 
     As §3's pairing, on the same solvers: identical entities are one node with their number of copies (a flow
     carries as many as pair, so 100,000 copies a side are one edge); a sentence of many entities has its overlaps
-    found and its components labelled with numpy; a large component goes to `large_components.best_matching`
+    found and its components labelled with numpy; each goes to §3's `rules.best_flow` with the value's weights (the
+    `WeightTable`): a large component to `large_components.best_matching`
     (scipy, proven in integers), its copies entities of their own within §3's budget (`rules.unfolded_flow`), every
     other to `rules.smallest_best`. A dense sentence without copies goes to `dense.dense_pairs` with the value's
     worths, its pairs never listed."""
@@ -123,8 +142,8 @@ def value_pair(
     found = _dense_value_pairs(sorted_r, sorted_p, table, min_overlap)
     if found is not None:
         return _rows(sorted_r, sorted_p, found)
-    distinct_r, copies_r = _classes(sorted_r)
-    distinct_p, copies_p = _classes(sorted_p)
+    distinct_r, copies_r = distinct_entities(sorted_r)
+    distinct_p, copies_p = distinct_entities(sorted_p)
     room_r, room_p = [len(copies) for copies in copies_r], [len(copies) for copies in copies_p]
     flows: dict[tuple[int, int], int] = {}
     for component_edges in _components_of(distinct_r, distinct_p, min_overlap):
@@ -220,41 +239,25 @@ def _rows(
     return rows
 
 
-def _classes(spans: Sequence[Span]) -> tuple[list[Span], list[list[Span]]]:
-    """The distinct entities of sorted `spans`, and the copies of each (the objects as given, in order)."""
-    distinct: list[Span] = []
-    copies: list[list[Span]] = []
-    for span in spans:
-        if distinct and distinct[-1] == span:
-            copies[-1].append(span)
-        else:
-            distinct.append(span)
-            copies.append([span])
-    return distinct, copies
-
-
 # A sentence whose distinct entities would make more pairs than this has its overlaps found with numpy.
 _ARRAY_PAIRS = 1 << 12
 
 
 def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_overlap: float | None) -> list[Any]:
     """The overlap edges of the distinct entities, by connected component: lists of (i, j) in plain Python for a
-    few entities; for many, arrays (i, j) found with numpy (sorted starts, scipy's labels), sorted."""
-    if len(references) * len(predictions) <= _ARRAY_PAIRS:
+    few entities or any discontinuous one (whose overlaps are of units, docs/scoring.md §12, not of the extents the
+    arrays hold: entities sharing no unit were paired); for many, arrays (i, j) found with numpy (sorted starts,
+    scipy's labels), sorted."""
+    if len(references) * len(predictions) <= _ARRAY_PAIRS or any_fragmented(references, predictions):
         return components(overlap_edges(references, predictions, min_overlap), len(references), len(predictions))
     import numpy as np
 
     from .large_components import component_labels, span_columns
-    from .staircase import overlapping_pairs
 
     r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
     if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), ARRAY_PAIR_BYTES)
-    i, j = overlapping_pairs(r_start, r_end, p_start, p_end)
-    if min_overlap is not None:
-        shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-        keep = overlap_kept(shared, r_end[i] - r_start[i], min_overlap)
-        i, j = i[keep], j[keep]
+    i, j = kept_pairs(r_start, r_end, p_start, p_end, min_overlap)
     if not len(i):
         return []
     labels = component_labels(i, j, len(references), len(predictions))
@@ -273,36 +276,17 @@ def _component_flow(
     table: WeightTable,
 ) -> dict[tuple[int, int], int]:
     """The value pairing of one component of distinct entities with their copies (`room_r`, `room_p`), as
-    {edge: amount}: one edge pairs as many copies as both have; a large component without copies goes to the
-    compiled solver; any other to the exact flow. `edges`: a list of (i, j), or arrays i and j."""
+    {edge: amount}: §3's solvers on the value's weights (`rules.best_flow` given the `table`). `edges`: a list of
+    (i, j), or arrays i and j, whose large component without copies goes to the compiled solver on them first."""
     if isinstance(edges, tuple):
         i, j = edges
         no_copies = max(room_r[k] for k in set(i.tolist())) == max(room_p[k] for k in set(j.tolist())) == 1
         if len(i) > LARGE_COMPONENT_EDGES and no_copies:
-            chosen = _large_value_pairs(references, predictions, i, j, table)
+            chosen = table.large_mask(references, predictions, i, j)
             if chosen is not None:
-                return dict.fromkeys(chosen, 1)
+                return dict.fromkeys(zip(i[chosen].tolist(), j[chosen].tolist()), 1)
         edges = list(zip(i.tolist(), j.tolist()))
-    if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs all it can
-        ((i, j),) = edges
-        return {(i, j): min(room_r[i], room_p[j])}
-    rows, columns = {i for i, _ in edges}, {j for _, j in edges}
-    no_copies = all(room_r[i] == 1 for i in rows) and all(room_p[j] == 1 for j in columns)
-    if no_copies:
-        return dict.fromkeys(best_value_pairs(references, predictions, edges, table), 1)
-    if len(edges) > LARGE_COMPONENT_EDGES and not any_fragmented(
-        [references[i] for i in rows], [predictions[j] for j in columns]
-    ):
-        # As §3's (`rules.best_flow`): each copy an entity of its own for the compiled solver, within the budget;
-        # the exact flow over copies grows as the cube of the entities (an onion of 400 in 3 copies: 52 s, 2 GB).
-        def solve(copies_r: Any, copies_p: Any, pairs: Any, ones_r: Any, ones_p: Any) -> dict[tuple[int, int], int]:
-            return _component_flow(copies_r, copies_p, pairs, ones_r, ones_p, table)
-
-        unfolded = unfolded_flow(references, predictions, edges, room_r, room_p, solve)
-        if unfolded is not None:
-            return unfolded
-    digits = value_digits(references, predictions, edges, table, room_r, room_p)
-    return smallest_best(digits, {i: room_r[i] for i in rows}, {j: room_p[j] for j in columns})
+    return best_flow(references, predictions, edges, room_r, room_p, table)
 
 
 def value_digits(
@@ -315,17 +299,11 @@ def value_digits(
 ) -> dict[tuple[int, int], int]:
     """Each edge's weight as one integer: from the most significant digit, its worth scaled by the common
     denominator of all the worths, a pair, a pair of one type, and the shared extent; each digit's total over a
-    flow is below its radix (entities counted with their copies, `room_r` and `room_p`, 1 where not given), so the
-    largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
+    flow is below its radix (`rules.radices`: entities counted with their copies, `room_r` and `room_p`, 1 where not
+    given), so the largest total weight is the best pairing by the value, then rule 2 (a), (b), (c) of §3."""
     worths = {(i, j): table.worth(references[i], predictions[j]) for i, j in edges}
     scaled = dict(zip(worths, _scaled(list(worths.values()))))
-    reference_indices = {i for i, _ in edges}
-    prediction_indices = {j for _, j in edges}
-    copies_r = (lambda i: 1) if room_r is None else room_r.__getitem__
-    copies_p = (lambda j: 1) if room_p is None else room_p.__getitem__
-    most = min(sum(map(copies_r, reference_indices)), sum(map(copies_p, prediction_indices)))
-    radix = most + 1
-    extent_radix = sum(copies_r(i) * (references[i].end - references[i].start) for i in reference_indices) + 1
+    radix, extent_radix = radices(references, edges, room_r, room_p)
     digits = {}
     for (i, j), worth in scaled.items():
         reference, prediction = references[i], predictions[j]
@@ -338,47 +316,12 @@ def _chain_pairs(
     references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
 ) -> list[tuple[int, int]]:
     """The value pairing where neither side has two entities that share a position: overlap edges (i, j), sorted,
-    never cross then (docs/scoring.md §3), so the best matching is `rules.best_noncrossing`'s dynamic programme
+    never cross then (docs/scoring.md §3), so the best matching is `staircase.best_noncrossing`'s dynamic programme
     on `value_digits`' weights, linear in the edges, and reading it left to right gives rule (d)'s smallest list."""
     if not edges:
         return []
     digits = value_digits(references, predictions, edges, table)
     return best_noncrossing(edges, digits.__getitem__)
-
-
-def best_value_pairs(
-    references: Sequence[Span], predictions: Sequence[Span], edges: list[tuple[int, int]], table: WeightTable
-) -> list[tuple[int, int]]:
-    """The value pairing of one connected component of the overlap graph (`edges` between entities indexed in
-    (start, end, type) order): the matching of largest Σ worth, then by §3's rule 2 (a) most pairs, (b) most
-    pairs of one type, (c) most shared extent, (d) the smallest sorted list of pairs: `rules.smallest_best` on
-    `value_digits`' weights, whose largest total is the best by every rule in turn."""
-    if len(edges) == 1:  # every worth is >= 0 and a pair more wins a tie (a): the one edge pairs
-        return list(edges)
-    if len(edges) > LARGE_COMPONENT_EDGES:
-        import numpy as np
-
-        pairs = np.array(edges, np.int64).reshape(-1, 2)
-        chosen = _large_value_pairs(references, predictions, pairs[:, 0], pairs[:, 1], table)
-        if chosen is not None:
-            return chosen
-    return sorted(smallest_best(value_digits(references, predictions, edges, table)))
-
-
-def _large_value_pairs(
-    references: Sequence[Span], predictions: Sequence[Span], i: Any, j: Any, table: WeightTable
-) -> list[tuple[int, int]] | None:
-    """`best_value_pairs` of a large component by §3's compiled solver (`large_value_mask` on the entities as
-    arrays), as a sorted list of pairs; None where that solver hands the component back."""
-    from .large_components import span_columns
-
-    columns = span_columns(references, predictions)
-    names = {int(columns[2][k]): references[k].entity_type for k in set(i.tolist())}
-    names |= {int(columns[5][k]): predictions[k].entity_type for k in set(j.tolist())}
-    chosen = large_value_mask(columns, names, i, j, table)
-    if chosen is None:
-        return None
-    return sorted(zip(i[chosen].tolist(), j[chosen].tolist()))
 
 
 def _present(indices: Any, size: int) -> Any:
@@ -401,7 +344,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
     the component back (the pure-Python flow then solves it)."""
     import numpy as np
 
-    from .large_components import add_shared, best_chain, best_matching, edge_digits, uncrossed
+    from .large_components import add_shared, chosen_edges, edge_digits, uncrossed
 
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     kinds = int(max(r_type.max(initial=0), p_type.max(initial=0))) + 1
@@ -453,11 +396,7 @@ def large_value_mask(columns: tuple, names: Mapping[int, str], i: Any, j: Any, t
         del same_type
         digits *= extent_radix
         add_shared(digits, columns, i, j)
-    chosen = None
-    if len(distinct) == 1 and uncrossed(columns, rows, predicted):
-        # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose
-        # best pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's.
-        chosen = best_chain(i, j, digits, True)  # reuse: §3's answer for the same component where it has one
-    if chosen is None:
-        chosen = best_matching(i, j, digits, exact_sums=False)
-    return chosen
+    # One worth on every edge (one type, no pair of identical boundaries): the digits below it are §3's, whose best
+    # pairing never crosses here (`large_components.uncrossed`), as `best_pairs` solves §3's, its answer read back.
+    chained = len(distinct) == 1 and uncrossed(columns, rows, predicted)
+    return chosen_edges(i, j, digits, chained, reuse=True, exact_sums=False)

@@ -27,9 +27,9 @@ from ..errors import InvalidInputError
 from ..grouping import run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
-from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, overlap_kept
-from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, UNFOLDED_FACTOR, UNFOLDED_PAIRS, UNFOLDED_WORK, smallest_best
-from .staircase import clusters, overlap_total, staircase_pairs
+from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
+from .rules import LARGE_COMPONENT_EDGES, SCENARIOS, smallest_best, unfolding_admitted
+from .staircase import clusters, overlap_total, staircase_pairs, uncrossed
 from .value import WeightTable, dense_worth, large_value_mask, value_digits
 
 _I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
@@ -129,7 +129,6 @@ def _listed(
     """`value_nested` of entities folded (each side's start, end, type id and copies), their overlapping pairs
     listed; None where they would not fit in memory."""
     from .large_components import component_labels
-    from .staircase import overlapping_pairs
 
     r_start, r_end, r_type, r_count = references
     p_start, p_end, p_type, p_count = predictions
@@ -137,16 +136,7 @@ def _listed(
         check_pairs_fit(overlap_total(r_start, r_end, p_start, p_end), len(r_start), len(p_start), ARRAY_PAIR_BYTES)
     except InvalidInputError:
         return None
-    none = np.zeros(0, np.int64)
-    # (Nothing to list where the dense clusters took every entity of a side.)
-    i, j = overlapping_pairs(r_start, r_end, p_start, p_end) if len(r_start) and len(p_start) else (none, none)
-    shared = np.minimum(r_end[i], p_end[j]) - np.maximum(r_start[i], p_start[j])
-    keep = shared > 0
-    if min_overlap is not None:
-        keep &= overlap_kept(shared, r_end[i] - r_start[i], min_overlap)
-    if not keep.all():
-        i, j = i[keep], j[keep]
-    del shared, keep
+    i, j = kept_pairs(r_start, r_end, p_start, p_end, min_overlap)  # (none where the dense clusters took a side)
     columns = (r_start, r_end, r_type, p_start, p_end, p_type)
     amount: Any = np.zeros(len(i), np.int64)
     if len(i):
@@ -173,17 +163,14 @@ def _listed(
 
 def _staircase(*columns: np.ndarray) -> bool:
     """Whether the entities (start, end, type id, copies of each side) make a staircase (`staircase`) of one worth:
-    one type, one copy each, ends that never decrease on either side (sentences placed one after another keep
-    that across them), and no reference with a prediction's boundaries. Then every overlapping pair has the same
-    worth (scenario V, docs/scoring.md §10), which the digits leave out (`value.large_value_mask`), and the value
-    pairing is §3's staircase pairing: most pairs, then the most shared extent, then rule (d)."""
+    one copy each, one type and ends that never decrease on either side (`staircase.uncrossed`: sentences placed one
+    after another keep that across them), and no reference with a prediction's boundaries. Then every overlapping
+    pair has the same worth (scenario V, docs/scoring.md §10), which the digits leave out (`value.large_value_mask`),
+    and the value pairing is §3's staircase pairing: most pairs, then the most shared extent, then rule (d)."""
     r_start, r_end, r_type, r_count, p_start, p_end, p_type, p_count = columns
-    if not len(r_start) or not len(p_start):
+    if not len(r_start) or not len(p_start) or r_count.max() != 1 or p_count.max() != 1:
         return False
-    kinds = np.concatenate((r_type, p_type))
-    if kinds.min() != kinds.max() or r_count.max() != 1 or p_count.max() != 1:
-        return False
-    if np.any(np.diff(r_end) < 0) or np.any(np.diff(p_end) < 0):
+    if not uncrossed((r_start, r_end, r_type, p_start, p_end, p_type), slice(None), slice(None)):
         return False
     starts, ends = np.concatenate((r_start, p_start)), np.concatenate((r_end, p_end))
     order = np.lexsort((ends, starts))
@@ -210,18 +197,15 @@ def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.nda
     with each copy an entity of its own, one after the other in rule (d)'s order, as the readable path pairs them
     (folding copies into counts only makes the exact flow faster, and scipy's solvers take no counts): the
     copies' `columns`, each copy pair's (i, j) among them, and the edge k of (i[k], j[k]) it copies. None where
-    that lists more than `rules.UNFOLDED_FACTOR` times the edges, `rules.UNFOLDED_PAIRS` and the folded flow's work
-    (`rules.UNFOLDED_WORK`; thousands of copies of one entity: the flow on the folded edges then). An onion of 800
-    references in 3 copies and predictions in 2 took 99 s of pure-Python flows, x11 a doubling (benchmarks/README.md,
-    "Copies"). An `InvalidInputError` (which
-    the caller locates) where the copy pairs would not fit in memory: the listed pairs were checked, not these."""
+    that lists more than `rules.unfolding_admitted` admits (thousands of copies of one entity: the flow on the folded
+    edges then). An onion of 800 references in 3 copies and predictions in 2 took 99 s of pure-Python flows, x11 a
+    doubling (benchmarks/README.md, "Copies"). An `InvalidInputError` (which the caller locates) where the copy pairs
+    would not fit in memory: the listed pairs were checked, not these."""
     count_r, count_p = r_count[i], p_count[j]
     copy_edges = count_r * count_p
     rows, kept = np.unique(i), np.unique(j)
     paired = min(int(r_count[rows].sum()), int(p_count[kept].sum()))  # the folded flow's augmenting paths, at most
-    if (copy_pairs := int(copy_edges.sum())) > max(
-        UNFOLDED_FACTOR * len(i), UNFOLDED_PAIRS, UNFOLDED_WORK * paired * len(i)
-    ):
+    if not unfolding_admitted(copy_pairs := int(copy_edges.sum()), len(i), paired):
         return None
     check_pairs_fit(copy_pairs, int(r_count[rows].sum()), int(p_count[kept].sum()), UNFOLDED_PAIR_BYTES)
     # Each entity's first copy, numbered over the component's entities in order (so the first is 0).
