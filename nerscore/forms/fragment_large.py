@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import located
 from ..pairing.dense import dense_pairs
 from ..pairing.dense_matrix import Cells
 from ..pairing.overlaps import overlap_kept
@@ -213,7 +214,7 @@ def large_amounts(
     i, j, shared = edges
     units_r, units_p = units
     columns = (units_r, units_r, references.type_id, units_p, units_p, predictions.type_id)
-    copies = unfolded(columns, references.count, predictions.count, i, j)
+    copies = located(int(references.sentence[i[0]]), unfolded, columns, references.count, predictions.count, i, j)
     if copies is None:
         return None
     sides, local_i, local_j, edge = copies
