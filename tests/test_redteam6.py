@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from nerscore import cli
+from nerscore.errors import shown
 
 # --conlleval -d that Python's re cannot compile for another reason than a syntax error: each was a traceback and
 # exit status 1. A count past re's limit is Perl's compile error too ("Quantifier in {,} bigger than 65534", 255);
@@ -30,3 +31,24 @@ def test_a_delimiter_re_cannot_compile_ends_as_conlleval_ends(
     assert captured.out == b""
     err = captured.err.decode()
     assert err.startswith(start) and message in err and "Traceback" not in err, err[-300:]
+
+
+class _Counted:
+    """An item that counts how often it is written (each a distinct set member)."""
+
+    calls = 0
+
+    def __repr__(self) -> str:
+        _Counted.calls += 1
+        return "c"
+
+
+@pytest.mark.parametrize("kind", [frozenset, set])
+def test_shown_writes_only_what_fits_of_a_large_set(kind: type) -> None:
+    # Structural, not timed: repr wrote every member (and a frozenset holding a tuple that holds one frozenset
+    # twice, 60 deep, never ended: groups=[that] hung compute_semeval while its message was written).
+    _Counted.calls = 0
+    text = shown(kind(_Counted() for _ in range(100_000)))
+    assert len(text) == 100 and text.endswith("...") and _Counted.calls <= 100
+    for value in (kind(), kind({1}), kind({(1, "a")})):
+        assert shown(value) == repr(value)
