@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from nerscore import cli
+from nerscore import InvalidInputError, cli, compute_semeval
 from nerscore.errors import shown
 
 # --conlleval -d that Python's re cannot compile for another reason than a syntax error: each was a traceback and
@@ -52,3 +53,31 @@ def test_shown_writes_only_what_fits_of_a_large_set(kind: type) -> None:
     assert len(text) == 100 and text.endswith("...") and _Counted.calls <= 100
     for value in (kind(), kind({1}), kind({(1, "a")})):
         assert shown(value) == repr(value)
+
+
+def _doubled(depth: int, kind: type = tuple) -> Any:
+    """A tuple (or frozenset) `depth` deep, each level holding the one below twice: `depth` objects, whose hash
+    (uncached for tuples) and text read 2**depth of them."""
+    value: Any = kind()
+    for level in range(depth):
+        value = tuple([value, value]) if kind is tuple else frozenset([value, (value, level)])
+    return value
+
+
+# Ids that hash (or write) in time exponential in their size: 2**25 tuples read for 24 objects took 0.5 s to hash
+# and were scored; 60 deep never ended (the depth check's list of levels doubled too).
+HOSTILE_IDS = [
+    pytest.param("groups", _doubled(24), {}, id="groups-tuple-doubled-24"),
+    pytest.param("documents", _doubled(24), {"bootstrap": 10}, id="documents-tuple-doubled-24"),
+    pytest.param("groups", _doubled(60), {"slices": ["group"]}, id="groups-tuple-doubled-60"),
+    pytest.param("groups", _doubled(24, frozenset), {"slices": ["group"]}, id="groups-frozenset-doubled-24"),
+]
+
+
+@pytest.mark.parametrize(("column", "value", "options"), HOSTILE_IDS)
+def test_an_id_too_large_to_hash_is_refused_before_it_is_hashed(column: str, value: Any, options: dict) -> None:
+    with pytest.raises(InvalidInputError, match=rf"^{column}, sentence 0: found .*, holding more than 10,000,000 "):
+        compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], **{column: [value]}, **options)
+    # An id holding one tuple many times over, within the bound, is an id.
+    shared = (("doc", 1),) * 1000
+    assert compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], **{column: [shared]})["strict_f1"] == 1

@@ -49,21 +49,39 @@ def _tokens_problem(value: Any) -> str | None:
 # CPython hashes a nested tuple on the C stack without a recursion check: one nested 1,000,000 deep crashed the
 # process (a segmentation fault) where 100,000 raised RecursionError. No id nests so deep: refused before hashing.
 _DEEPEST_ID = 1_000
+# Nor does a tuple's hash (or its text) remember a tuple it holds twice: 60 tuples, each holding the one below twice,
+# are read 2**60 times (the call never ended). An id whose tuples hold more items than this, each counted as often as
+# it is held, is refused before hashing too.
+_LARGEST_ID = 10_000_000
 
 
-def _nested_deeper(value: Any, depth: int) -> bool:
-    """Whether tuples (or frozensets) nest in `value` more than `depth` deep, found level by level (no recursion)."""
-    level = [value]
-    for _ in range(depth):
-        level = [item for outer in level for item in outer if isinstance(item, (tuple, frozenset))]
-        if not level:
-            return False
-    return True
+def _unhashable_size(value: Any) -> str | None:
+    """Why hashing `value`, a tuple or a frozenset, would crash or not end (tuples or frozensets nested in it more
+    than `_DEEPEST_ID` deep, or more than `_LARGEST_ID` items held), or None. Level by level, without recursion,
+    each tuple of a level read once with how often it is held: its work is bounded by `_LARGEST_ID`."""
+    if len(value) <= _LARGEST_ID and not [item for item in value if isinstance(item, (tuple, frozenset))]:
+        return None  # a flat id, nearly all: no level to walk
+    level: dict[int, tuple[Any, int]] = {id(value): (value, 1)}
+    held = 0
+    for _ in range(_DEEPEST_ID):
+        below: dict[int, tuple[Any, int]] = {}
+        for outer, times in level.values():
+            held += times * len(outer)
+            if held > _LARGEST_ID:
+                return f"holding more than {_LARGEST_ID:,} items (counted as often as they are held), too many to hash"
+            for item in outer:
+                if isinstance(item, (tuple, frozenset)):
+                    before = below.get(id(item))
+                    below[id(item)] = (item, times + (before[1] if before else 0))
+        if not below:
+            return None
+        level = below
+    return "nested too deep to hash"
 
 
 def _id_problem(value: Any) -> str | None:
-    if isinstance(value, (tuple, frozenset)) and _nested_deeper(value, _DEEPEST_ID):
-        return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
+    if isinstance(value, (tuple, frozenset)) and (size := _unhashable_size(value)) is not None:
+        return f"found {shown(value)}, {size}; expected an id: a string, a number or a tuple"
     try:
         hash(value)
     except TypeError:
