@@ -81,3 +81,16 @@ def test_an_id_too_large_to_hash_is_refused_before_it_is_hashed(column: str, val
     # An id holding one tuple many times over, within the bound, is an id.
     shared = (("doc", 1),) * 1000
     assert compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], **{column: [shared]})["strict_f1"] == 1
+
+
+# A group Python hashes but cannot write as its label: the bare "Exceeds the limit (4300 digits)" named nothing.
+UNWRITABLE_GROUPS = [
+    pytest.param(frozenset([10**5000]), "which Python cannot write as text", id="frozenset-of-a-long-integer"),
+    pytest.param(frozenset([(1, 10**5000)]), "which Python cannot write as text", id="frozenset-of-a-tuple-of-one"),
+]
+
+
+@pytest.mark.parametrize(("group", "message"), UNWRITABLE_GROUPS)
+def test_a_group_python_cannot_write_is_located(group: Any, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=rf"^groups, sentence 1: found .*{message}"):
+        compute_semeval(predictions=[["O"], ["O"]], references=[["O"], ["O"]], groups=["a", group], slices=["group"])

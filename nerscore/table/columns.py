@@ -258,6 +258,11 @@ class Columns:
             pass
         for sentence, value in enumerate(values):
             problem = _unwritable_problem(value)
+            if problem is None:  # (a frozenset, or another hashable, holding what Python does not write)
+                try:
+                    str(value)
+                except (ValueError, RecursionError):
+                    problem = f"found {shown(value)}, which Python cannot write as text"
             if problem is not None:
                 raise InvalidInputError(
                     f"{problem}; expected a label: a string, or a number Python writes", name, sentence
