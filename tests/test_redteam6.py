@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +95,53 @@ UNWRITABLE_GROUPS = [
 def test_a_group_python_cannot_write_is_located(group: Any, message: str) -> None:
     with pytest.raises(InvalidInputError, match=rf"^groups, sentence 1: found .*{message}"):
         compute_semeval(predictions=[["O"], ["O"]], references=[["O"], ["O"]], groups=["a", group], slices=["group"])
+
+
+# Batches add_batch stored and compute refused whatever its options: a failed compute keeps every batch, so each made
+# the evaluation unscorable until the metric was loaded again. Refused when added, in compute's words; the good
+# batches around them still compute. (first: the batches added before, each predictions, references, tokens.)
+_TAGS = ([["B-PER", "O"]], [["B-PER", "O"]], [["Ada", "met"]])
+_SPANS = ([[(0, 1, "PER")]], [[(0, 1, "PER")]], [["Ada", "met"]])
+UNSCORABLE_BATCHES = [
+    pytest.param(
+        [_TAGS],
+        ([["B-PER", "O"]], [["B-PER", "O"]], [["Ada"]]),
+        "tokens, sentence 1: found 1 tokens for 2 tags",
+        id="tags-with-too-few-tokens",
+    ),
+    pytest.param(
+        [_TAGS],
+        ([["O"]], [["O"]], [["a", "b"]]),
+        "tokens, sentence 1: found 2 tokens for 1 tags",
+        id="tags-with-too-many-tokens",
+    ),
+    pytest.param(
+        [_TAGS],
+        ([[]], [[]], [["a"]]),
+        "tokens, sentence 1: found 1 tokens for 0 tags",
+        id="no-tag-beside-tags-with-a-token",
+    ),
+    pytest.param(
+        [([[]], [[]], [["a"]])], _TAGS, "tokens, sentence 0: found 1 tokens for 0 tags", id="a-token-waiting-for-tags"
+    ),
+    pytest.param(
+        [_SPANS],
+        ([[(0, 5, "PER")]], [[(0, 1, "PER")]], [["Ada"]]),
+        "predictions, sentence 1: found an entity [0, 5) past the sentence's 1 tokens",
+        id="span-past-its-tokens",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "bad", "message"), UNSCORABLE_BATCHES)
+def test_a_batch_no_compute_could_score_is_refused_when_added(metric, first: list, bad: tuple, message: str) -> None:
+    for predictions, references, tokens in first:
+        metric.add_batch(predictions=predictions, references=references, tokens=tokens)
+    with pytest.raises(InvalidInputError, match=f"^{re.escape(message)}"):
+        metric.add_batch(predictions=bad[0], references=bad[1], tokens=bad[2])
+    expected = compute_semeval(
+        predictions=[row for batch in first for row in batch[0]],
+        references=[row for batch in first for row in batch[1]],
+        tokens=[row for batch in first for row in batch[2]],
+    )
+    assert metric.compute() == expected
