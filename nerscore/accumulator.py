@@ -35,6 +35,7 @@ from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
+from .option_checks import OVERLAP
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
@@ -335,6 +336,12 @@ class Accumulator:
         picture draws the entities' scores)."""
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
+        if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
+            raise ValueError(
+                f"options asks for {uncounted}, which the batches were not counted with; expected options that "
+                f"change only what is reported ({', '.join(sorted(_REPORTED))}), or that leave out a key: count "
+                "the batches with it (Accumulator.of(...))"
+            )
         options = self.options if options is None else options
         counted, tally, slices = self, self.tally, self.slices
         if tally is None:
@@ -355,6 +362,28 @@ class Accumulator:
         units = counted.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
+
+
+# The options `Accumulator.result` may change from those the batches were counted with: what is reported of the
+# counts (the command line's tables report every type, the Space the types it shows, as `labels`), never what was
+# counted (another scheme, min_overlap or value was ignored, an interval of no unit read as certain).
+_REPORTED = frozenset(
+    ("beta", "confidence_level", "confusion", "evaluation_schemes", "labels", "per_type", "seed", "zero_division")
+)
+
+
+def _uncounted(counted: Options, asked: Options) -> str | None:
+    """The first option of `asked` (as `name=value`) that asks for what the batches were not counted with, or None."""
+    for field in dataclasses.fields(Options):
+        name, new, old = field.name, getattr(asked, field.name), getattr(counted, field.name)
+        if name in _REPORTED or new == old or (new == field.default and name in (*Options.ADDING, "value")):
+            continue  # reported, or counted alike, or a key left out
+        if name in ("bootstrap", "errors") and old:
+            continue  # other resamples of the units kept, the first errors of those counted
+        if name == "partial_credit" and OVERLAP not in (new, old):
+            continue  # a PAR's share, applied to the counts
+        return f"{name}={new!r}" if isinstance(new, (str, int, float, tuple)) else name  # (not a Scheme's fields)
+    return None
 
 
 def add_units(first: Any, second: Any) -> Any:

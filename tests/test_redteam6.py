@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from nerscore import InvalidInputError, cli, compute_semeval
+from nerscore import Accumulator, InvalidInputError, Options, cli, compute_semeval
 from nerscore.errors import shown
 
 # --conlleval -d that Python's re cannot compile for another reason than a syntax error: each was a traceback and
@@ -145,3 +145,46 @@ def test_a_batch_no_compute_could_score_is_refused_when_added(metric, first: lis
         tokens=[row for batch in first for row in batch[2]],
     )
     assert metric.compute() == expected
+
+
+# Accumulator.result(options) asking for what the batches were not counted with: each was silently another answer
+# than compute_semeval's (value 0.0 for 0.83, entities [], intervals of no unit as wide as a point, the scheme or
+# min_overlap or slice_edges or the overlap credit ignored).
+_P = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG"]]
+_R = [["B-PER", "I-PER", "O", "B-ORG"], ["B-ORG", "I-ORG"]]
+UNCOUNTED = [
+    pytest.param({}, {"value": True}, "value", id="value"),
+    pytest.param({"value": True}, {"value": "ace08"}, "value", id="other-value-weights"),
+    pytest.param({}, {"return_entities": True}, "return_entities=True", id="entities"),
+    pytest.param({}, {"bootstrap": 50}, "bootstrap=50", id="intervals"),
+    pytest.param({}, {"partial_credit": "overlap"}, "partial_credit='overlap'", id="overlap-credit"),
+    pytest.param({}, {"min_overlap": 1.0}, "min_overlap=1.0", id="min-overlap"),
+    pytest.param({}, {"scheme": "IOBES"}, "scheme,", id="scheme"),
+    pytest.param(
+        {"slices": ["entity_length"]},
+        {"slices": ["entity_length"], "slice_edges": {"entity_length": [1, 3]}},
+        "slice_edges",
+        id="slice-edges",
+    ),
+]
+
+
+@pytest.mark.parametrize(("counting", "asked", "named"), UNCOUNTED)
+def test_a_result_asking_for_what_was_not_counted_is_refused(counting: dict, asked: dict, named: str) -> None:
+    counted = Accumulator.of(**counting).update(predictions=_P, references=_R)
+    with pytest.raises(ValueError, match=f"^options asks for {re.escape(named)}.* which the batches were not counted"):
+        counted.result(Options.of(**asked))
+
+
+# What a result may change: what is reported of the same counts (and a key left out), as compute_semeval reports it.
+REPORTED = [
+    pytest.param({}, {"per_type": True, "beta": 2.0, "zero_division": 1.0, "confusion": True}, id="reporting"),
+    pytest.param({"bootstrap": 50}, {"bootstrap": 100, "seed": 3, "confidence_level": 0.9}, id="other-resamples"),
+    pytest.param({"value": True, "return_entities": True}, {"partial_credit": 1.0}, id="keys-left-out"),
+]
+
+
+@pytest.mark.parametrize(("counting", "asked"), REPORTED)
+def test_a_result_under_options_of_what_is_reported_is_compute_semevals(counting: dict, asked: dict) -> None:
+    counted = Accumulator.of(**counting).update(predictions=_P, references=_R)
+    assert counted.result(Options.of(**asked)) == compute_semeval(predictions=_P, references=_R, **asked)
