@@ -330,7 +330,9 @@ class Accumulator:
 
     def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
-        options of what is reported (the command line's tables show every type, the Space's the types shown).
+        options of what is reported (the command line's tables show every type, the Space's the types shown): one
+        that asks for what the batches were not counted with (another scheme, value or min_overlap; intervals,
+        entities or slices not counted) is a `ValueError`.
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
