@@ -188,3 +188,24 @@ REPORTED = [
 def test_a_result_under_options_of_what_is_reported_is_compute_semevals(counting: dict, asked: dict) -> None:
     counted = Accumulator.of(**counting).update(predictions=_P, references=_R)
     assert counted.result(Options.of(**asked)) == compute_semeval(predictions=_P, references=_R, **asked)
+
+
+# A CoNLL file whose lines end in CR alone: read as one line, its last two columns its last token's tags, it was
+# "processed 1 tokens in 1 sentences" with exit status 0.
+CR_FILES = [
+    pytest.param([], b"Ada B-PER B-PER\rmet O O\r\rLondon B-LOC O\r", id="one-system"),
+    pytest.param(["--compare"], b"Ada B-PER B-PER B-PER\rmet O O O\r", id="two-systems"),
+]
+
+
+@pytest.mark.parametrize(("flags", "content"), CR_FILES)
+def test_a_conll_file_of_cr_line_ends_is_refused(
+    flags: list[str], content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    conll = tmp_path / "mac.conll"
+    conll.write_bytes(content)
+    files = [str(conll), str(conll)] if flags else [str(conll)]
+    assert cli.main([*flags, *files]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"{conll}:1: found a carriage return within the line"), captured.err
