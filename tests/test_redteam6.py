@@ -209,3 +209,30 @@ def test_a_conll_file_of_cr_line_ends_is_refused(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith(f"{conll}:1: found a carriage return within the line"), captured.err
+
+
+# String entities with pairing="hipe": the array path grounded each sentence's spans in order of position, the rows
+# (return_entities, errors) in listing order, and the HIPE scorer's pairing reads them in order (§3a): the counts
+# depended on return_entities (strict_possible 6 without, 7 with).
+_TEXT = "BOB london ß the the a ada london"
+_REFERENCES = [("ORG", "london"), ("LOC", "london"), ("LOC", "ß"), ("ORG", "the"), ("PER", "the"), ("ORG", "ada")]
+_PREDICTIONS = [("ORG", "ada london"), ("PER", "the the"), ("LOC", "london")]
+# The same entities as spans, in listing order: what the strings ground to.
+_AS_SPANS = (
+    [(4, 10, "ORG"), (27, 33, "LOC"), (11, 12, "LOC"), (13, 16, "ORG"), (17, 20, "PER"), (23, 26, "ORG")],
+    [(23, 33, "ORG"), (13, 20, "PER"), (27, 33, "LOC")],
+)
+
+
+@pytest.mark.parametrize("options", [{}, {"return_entities": True}, {"normalize": True}, {"per_type": True}])
+def test_strings_paired_as_the_hipe_scorer_pairs_do_not_depend_on_the_rows(options: dict) -> None:
+    result = compute_semeval(
+        predictions=[_PREDICTIONS], references=[_REFERENCES], texts=[_TEXT], pairing="hipe", **options
+    )
+    spans = compute_semeval(
+        predictions=[_AS_SPANS[1]], references=[_AS_SPANS[0]], texts=[_TEXT], pairing="hipe", **options
+    )
+    assert (result["strict_possible"], result["strict_correct"]) == (7, 1)  # LOC london taken twice (§3a)
+    assert {key: value for key, value in result.items() if key not in ("entities", "ungrounded")} == {
+        key: value for key, value in spans.items() if key not in ("entities", "ungrounded")
+    }
