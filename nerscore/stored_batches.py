@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import InvalidInputError
+from .forms.grounding import Haystack, ground_references
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
 from .forms.string_batches import past_text
@@ -60,6 +61,23 @@ def _refuse_unaligned_tokens(predictions: list[list], references: list[list], fo
             for entity in entities:
                 if entity["end"] > len(tokens):
                     raise InvalidInputError(past_tokens(entity["start"], entity["end"], len(tokens)), side, sentence)
+
+
+def _refuse_ungroundable(references: list[list], texts: Sequence[str | None]) -> None:
+    """compute refuses a reference string that its text holds fewer times than it is listed (docs/scoring.md §1b),
+    with `normalize` or without, and `labels` keeps it: stored, one that neither reading grounds would fail every
+    compute after it, since a failed compute keeps every batch: refused when added, as compute names it."""
+    for sentence, (entities, text) in enumerate(zip(references, texts)):
+        strings = [(entity["type"], entity["text"]) for entity in entities if entity["start"] is None]
+        if not strings or text is None:
+            continue
+        try:
+            ground_references(strings, Haystack.of(text, False), False, sentence)
+        except InvalidInputError as error:
+            try:
+                ground_references(strings, Haystack.of(text, True), True, sentence)
+            except InvalidInputError:
+                raise error from None
 
 
 class StoredBatches:
@@ -123,6 +141,8 @@ class StoredBatches:
             columns.check_same_as(self._stored_columns)
             if FORMS[form].entities and columns.texts is not None:
                 _refuse_past_texts(predictions, references, columns.texts)
+                if FORMS[form].grounded:
+                    _refuse_ungroundable(references, columns.texts)
             has_values = batch_form(predictions, references) is not None
             scored_form = form if has_values else self._stored_form  # (without a value, tokens fit any form)
             if scored_form is not None:

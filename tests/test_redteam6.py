@@ -236,3 +236,33 @@ def test_strings_paired_as_the_hipe_scorer_pairs_do_not_depend_on_the_rows(optio
     assert {key: value for key, value in result.items() if key not in ("entities", "ungrounded")} == {
         key: value for key, value in spans.items() if key not in ("entities", "ungrounded")
     }
+
+
+# Reference strings no compute could ground, with normalize or without (labels keeps them): stored, each failed
+# every compute after it. A string that only normalize grounds is stored, for compute(normalize=True) to read.
+UNGROUNDABLE = [
+    pytest.param([("PER", "Zed")], "Ada met Bob", "entity 0: the text 'Zed' does not occur", id="absent"),
+    pytest.param(
+        [("PER", "Bob"), ("PER", "Bob")],
+        "Ada met Bob",
+        "entity 1: the text 'Bob' occurs only 1 time",
+        id="listed-twice-occurs-once",
+    ),
+]
+
+
+@pytest.mark.parametrize(("references", "text", "message"), UNGROUNDABLE)
+def test_a_reference_string_no_compute_could_ground_is_refused_when_added(
+    metric, references: list, text: str, message: str
+) -> None:
+    metric.add_batch(predictions=[[("PER", "Ada")]], references=[[("PER", "Ada")]], texts=["Ada met Bob"])
+    with pytest.raises(InvalidInputError, match=f"^references, sentence 1, {re.escape(message)}"):
+        metric.add_batch(predictions=[[]], references=[references], texts=[text])
+    metric.add_batch(predictions=[[]], references=[[("PER", "bob")]], texts=["Ada met Bob"])  # normalize reads it
+    expected = compute_semeval(
+        predictions=[[("PER", "Ada")], []],
+        references=[[("PER", "Ada")], [("PER", "bob")]],
+        texts=["Ada met Bob", "Ada met Bob"],
+        normalize=True,
+    )
+    assert metric.compute(normalize=True) == expected
