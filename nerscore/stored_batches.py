@@ -15,7 +15,7 @@ from .errors import InvalidInputError
 from .forms.grounding import Haystack, ground_references
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
-from .forms.string_batches import past_text
+from .forms.string_batches import past_text, without_texts
 from .table.columns import COLUMN_NAMES, Columns
 from .table.slices import kept_tokens, past_tokens
 
@@ -139,6 +139,8 @@ class StoredBatches:
                     self._empty_batch_columns = columns.given
                 return
             columns.check_same_as(self._stored_columns)
+            if FORMS[form].grounded and columns.texts is None:  # (compute takes texts only with a batch)
+                raise without_texts(predictions, references)
             if FORMS[form].entities and columns.texts is not None:
                 _refuse_past_texts(predictions, references, columns.texts)
                 if FORMS[form].grounded:

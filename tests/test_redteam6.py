@@ -266,3 +266,13 @@ def test_a_reference_string_no_compute_could_ground_is_refused_when_added(
         normalize=True,
     )
     assert metric.compute(normalize=True) == expected
+
+
+def test_string_entities_without_texts_are_refused_when_added(metric) -> None:
+    # Stored, they failed every compute ("no texts"), and every later batch had to come without texts too.
+    with pytest.raises(InvalidInputError, match=r"^references: found string entities \(no offsets\) and no texts"):
+        metric.add_batch(predictions=[[("PER", "Ada")]], references=[[("PER", "Ada")]])
+    metric.add_batch(predictions=[[("PER", "Ada")]], references=[[("PER", "Ada")]], texts=["Ada met Bob"])
+    assert metric.compute() == compute_semeval(
+        predictions=[[("PER", "Ada")]], references=[[("PER", "Ada")]], texts=["Ada met Bob"]
+    )

@@ -95,6 +95,20 @@ class GroundedBatch:
     given_texts: tuple[list[dict[Span, list[str]]], list[dict[Span, list[str]]]]  # references', predictions'
 
 
+def without_texts(predictions: list[list], references: list[list]) -> InvalidInputError:
+    """The error for a batch of string entities given without `texts`, in which they would be found (§1b)."""
+    side = "references" if side_forms(predictions, references)[0] == STRINGS else "predictions"
+    batch = as_list(references if side == "references" else predictions, side)
+    sentence, value = next(((i, row[0]) for i, row in enumerate(batch) if len(row)), (0, None))
+    if all_tags(value):  # [[["B-PER", "O"]]]: tags, not a (type, text) pair
+        return nested_tags(value, side, sentence)
+    return InvalidInputError(
+        "found string entities (no offsets) and no texts; expected texts=, one string per sentence (document), "
+        "in which each string is found",
+        side,
+    )
+
+
 def ground_batch(
     predictions: list[list],
     references: list[list],
@@ -106,16 +120,7 @@ def ground_batch(
     listed references, then `labels` drops other types on both sides, then the predictions are grounded."""
     reference_form, predicted_form = side_forms(predictions, references)
     if texts is None:
-        side = "references" if reference_form == STRINGS else "predictions"
-        batch = as_list(references if side == "references" else predictions, side)
-        sentence, value = next(((i, row[0]) for i, row in enumerate(batch) if len(row)), (0, None))
-        if all_tags(value):  # [[["B-PER", "O"]]]: tags, not a (type, text) pair
-            raise nested_tags(value, side, sentence)
-        raise InvalidInputError(
-            "found string entities (no offsets) and no texts; expected texts=, one string per sentence (document), "
-            "in which each string is found",
-            side,
-        )
+        raise without_texts(predictions, references)
     strings_r = read_strings(references, "references") if reference_form == STRINGS else None
     strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
     spans_given_r = read_span_side(references, "references", texts) if strings_r is None else None
