@@ -276,3 +276,21 @@ def test_string_entities_without_texts_are_refused_when_added(metric) -> None:
     assert metric.compute() == compute_semeval(
         predictions=[[("PER", "Ada")]], references=[[("PER", "Ada")]], texts=["Ada met Bob"]
     )
+
+
+# Unknown options named whole: 20,000 of them, or one a million characters long, wrote a message of 1.2 MB (and
+# each name was matched against every option). The first ten, each cut short; a short one reads as before.
+UNKNOWN_OPTIONS = [
+    pytest.param(
+        {f"bootstrap{i}": 1 for i in range(20_000)}, r"\['bootstrap0', .*, \.\.\.\] \(20,000 of them\)", id="many"
+    ),
+    pytest.param({"b" * 1_000_000: 1}, r"\['bbbbbbbbbb[b]*\.\.\.\]; expected some of", id="long"),
+    pytest.param({"schema": 1}, r"^unknown option\(s\) \['schema'\]; 'schema': did you mean scheme\?", id="short"),
+]
+
+
+@pytest.mark.parametrize(("given", "message"), UNKNOWN_OPTIONS)
+def test_unknown_options_are_named_in_a_message_of_bounded_length(given: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message) as refused:
+        Options.of(**given)
+    assert len(str(refused.value)) < 2_000
