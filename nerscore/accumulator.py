@@ -245,7 +245,14 @@ class Accumulator:
         return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
-        """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities."""
+        """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities.
+        A batch grounded under other options (by another accumulator's `ground`) is a `ValueError`: its spans,
+        rows and order are those options' (normalize, labels, pairing, return_entities)."""
+        if grounded.options is not None and grounded.options != self.options:
+            raise ValueError(
+                "found a batch grounded under other options than this accumulator's; expected one grounded by its "
+                "own ground(), which grounds as its options say"
+            )
         counted, _, entities = count_grounded(grounded, self.options, self._keep_sentences)
         return self.add(counted, len(grounded.texts), None, entities)
 

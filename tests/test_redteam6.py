@@ -294,3 +294,15 @@ def test_unknown_options_are_named_in_a_message_of_bounded_length(given: dict, m
     with pytest.raises(ValueError, match=message) as refused:
         Options.of(**given)
     assert len(str(refused.value)) < 2_000
+
+
+@pytest.mark.parametrize("options", [{"return_entities": True}, {"normalize": True}, {"pairing": "hipe"}])
+def test_a_batch_grounded_under_other_options_is_refused(options: dict) -> None:
+    # Without rows to read, return_entities failed an assert (AssertionError); normalize or pairing counted spans
+    # found or laid out as other options say, silently.
+    grounded = Accumulator.of().ground(predictions=[[("PER", "ada")]], references=[[("PER", "Ada")]], texts=["Ada"])
+    with pytest.raises(ValueError, match=r"^found a batch grounded under other options than this accumulator's"):
+        Accumulator.of(**options).update_grounded(grounded)
+    assert Accumulator.of().update_grounded(grounded).result() == compute_semeval(
+        predictions=[[("PER", "ada")]], references=[[("PER", "Ada")]], texts=["Ada"]
+    )

@@ -196,6 +196,7 @@ class StringSpans:
     texts: Sequence[str]
     ungrounded: list[Sequence[tuple[str, str]]]
     grounded: GroundedBatch | None
+    options: Options | None = None  # what it was grounded with, which its counting must share
 
 
 def string_spans(predictions: list[list], references: list[list], options: Options, columns: Columns) -> StringSpans:
@@ -224,7 +225,7 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     for sentence in compress(range(len(ungrounded)), ungrounded):
         placed_texts[sentence] = "\n".join([texts[sentence], *(given for _, given in ungrounded[sentence])])
     span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
-    return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded)
+    return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded, options)
 
 
 def _triples(sentences: Sequence[Sequence[Span]]) -> list[list[SpanTriple]]:
