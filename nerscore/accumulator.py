@@ -248,6 +248,8 @@ class Accumulator:
         """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities.
         A batch grounded under other options (by another accumulator's `ground`) is a `ValueError`: its spans,
         rows and order are those options' (normalize, labels, pairing, return_entities)."""
+        if not isinstance(grounded, StringSpans):  # (AttributeError: no attribute 'options')
+            raise ValueError(f"found {shown(grounded)}; expected the grounded batch Accumulator.ground returns")
         if grounded.options is not None and grounded.options != self.options:
             raise ValueError(
                 "found a batch grounded under other options than this accumulator's; expected one grounded by its "
@@ -269,6 +271,8 @@ class Accumulator:
     ) -> Accumulator:
         """This accumulator with a batch of `sentences` sentences already counted (`compute.count_batch`, as the
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
+        if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
+            raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
         units = None
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)

@@ -306,3 +306,19 @@ def test_a_batch_grounded_under_other_options_is_refused(options: dict) -> None:
     assert Accumulator.of().update_grounded(grounded).result() == compute_semeval(
         predictions=[[("PER", "ada")]], references=[[("PER", "Ada")]], texts=["Ada"]
     )
+
+
+# The accumulator's lower steps given what is not theirs: AttributeError ('NoneType' object has no attribute ...).
+MISUSED_STEPS = [
+    pytest.param(lambda: Accumulator.of().add(None, 3), "expected a batch counted by", id="add-of-none"),
+    pytest.param(lambda: Accumulator.of().add({"tally": 1}, 1), "expected a batch counted by", id="add-of-a-dict"),
+    pytest.param(
+        lambda: Accumulator.of().update_grounded(None), "expected the grounded batch", id="update-grounded-of-none"
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), MISUSED_STEPS)
+def test_the_accumulators_steps_refuse_what_is_not_theirs(call: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
