@@ -36,6 +36,7 @@ from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
+from .option_checks import OVERLAP
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
@@ -244,7 +245,16 @@ class Accumulator:
         return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
-        """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities."""
+        """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities.
+        A batch grounded under other options (by another accumulator's `ground`) is a `ValueError`: its spans,
+        rows and order are those options' (normalize, labels, pairing, return_entities)."""
+        if not isinstance(grounded, StringSpans):  # (AttributeError: no attribute 'options')
+            raise ValueError(f"found {shown(grounded)}; expected the grounded batch Accumulator.ground returns")
+        if grounded.options is not None and grounded.options != self.options:
+            raise ValueError(
+                "found a batch grounded under other options than this accumulator's; expected one grounded by its "
+                "own ground(), which grounds as its options say"
+            )
         counted, _, entities = count_grounded(grounded, self.options, self._keep_sentences)
         return self.add(counted, len(grounded.texts), None, entities)
 
@@ -261,6 +271,8 @@ class Accumulator:
     ) -> Accumulator:
         """This accumulator with a batch of `sentences` sentences already counted (`compute.count_batch`, as the
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
+        if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
+            raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
         units = None
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)
@@ -329,12 +341,20 @@ class Accumulator:
 
     def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
-        options of what is reported (the command line's tables show every type, the Space's the types shown).
+        options of what is reported (the command line's tables show every type, the Space's the types shown): one
+        that asks for what the batches were not counted with (another scheme, value or min_overlap; intervals,
+        entities or slices not counted) is a `ValueError`.
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
+        if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
+            raise ValueError(
+                f"options asks for {uncounted}, which the batches were not counted with; expected options that "
+                f"change only what is reported ({', '.join(sorted(_REPORTED))}), or that leave out a key: count "
+                "the batches with it (Accumulator.of(...))"
+            )
         options = self.options if options is None else options
         counted, tally, slices = self, self.tally, self.slices
         if tally is None:
@@ -369,28 +389,26 @@ def numbered_after(sentences: int) -> Iterator[None]:
         raise error.at(sentence=sentences + error.sentence) from None
 
 
-def counted_as(
-    predictions: Any,
-    references: Any,
-    options: Options,
-    columns: Columns | Mapping[str, Any],
-    *,
-    ordered: bool,
-    sides: Mapping[str | None, str],
-    name: str,
-    sentences: np.ndarray | None = None,
-) -> Accumulator:
-    """A batch counted into an accumulator of its own (`ordered` as asked) for a caller that scores several on the
-    same sentences (systems, runs, annotators' pairs), a problem located in the caller's terms: `sides` renames
-    the side an `InvalidInputError` names (the key None: where it names none), `sentences` renumbers its sentence
-    (the batch's sentences among the caller's), and any other `ValueError` starts with `name`."""
-    try:
-        return Accumulator(options, ordered=ordered).update_checked(predictions, references, columns)
-    except InvalidInputError as error:
-        sentence = error.sentence if sentences is None or error.sentence is None else int(sentences[error.sentence])
-        raise error.at(sides.get(error.side), sentence) from None  # (None: the side it names)
-    except ValueError as error:
-        raise ValueError(f"{name}: {error}") from None
+# The options `Accumulator.result` may change from those the batches were counted with: what is reported of the
+# counts (the command line's tables report every type, the Space the types it shows, as `labels`), never what was
+# counted (another scheme, min_overlap or value was ignored, an interval of no unit read as certain).
+_REPORTED = frozenset(
+    ("beta", "confidence_level", "confusion", "evaluation_schemes", "labels", "per_type", "seed", "zero_division")
+)
+
+
+def _uncounted(counted: Options, asked: Options) -> str | None:
+    """The first option of `asked` (as `name=value`) that asks for what the batches were not counted with, or None."""
+    for field in dataclasses.fields(Options):
+        name, new, old = field.name, getattr(asked, field.name), getattr(counted, field.name)
+        if name in _REPORTED or new == old or (new == field.default and name in (*Options.ADDING, "value")):
+            continue  # reported, or counted alike, or a key left out
+        if name in ("bootstrap", "errors") and old:
+            continue  # other resamples of the units kept, the first errors of those counted
+        if name == "partial_credit" and OVERLAP not in (new, old):
+            continue  # a PAR's share, applied to the counts
+        return f"{name}={new!r}" if isinstance(new, (str, int, float, tuple)) else name  # (not a Scheme's fields)
+    return None
 
 
 def add_units(first: Any, second: Any) -> Any:

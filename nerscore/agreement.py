@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .accumulator import Accumulator, counted_as
+from .accumulator import Accumulator
 from .agreement_inputs import Annotator, check_token_counts, common_form, read_annotations
 from .agreement_intervals import intervals
 from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
@@ -37,7 +37,7 @@ from .statistics.agreement_coefficients import (
     krippendorff_alpha,
     unit_patterns,
 )
-from .systems import set_options
+from .systems import counted_as, set_options
 from .table.columns import Columns
 from .tally import Tally
 

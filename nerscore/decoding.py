@@ -28,7 +28,7 @@ from .schemes import (
     TagTable,
     get_scheme,
     not_a_tag,
-    too_deep_to_hash,
+    unhashable_size,
 )
 from .span import Span, listed
 
@@ -60,7 +60,7 @@ def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
         mixed = True
     for position, tag in enumerate(tags):
         try:
-            parsed.append(table.unhashed(tag) if mixed and too_deep_to_hash(tag) else table[tag])
+            parsed.append(table.unhashed(tag) if mixed and unhashable_size(tag) else table[tag])
         except InvalidInputError as error:
             raise error.at(token=position) from None
         except TypeError:  # an unhashable value: let parse_tag explain it

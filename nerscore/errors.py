@@ -120,8 +120,8 @@ def shown(value: Any, limit: int = 100) -> str:
 
 
 def _container_parts(value: Any) -> Iterator[tuple[bool, Any]] | None:
-    """The pieces of a list, tuple or dict (or a subclass that keeps their repr) as (is_text, piece): text to
-    write, or an item to write in turn; None for anything else."""
+    """The pieces of a list, tuple, dict, set or frozenset (or a subclass that keeps their repr) as (is_text,
+    piece): text to write, or an item to write in turn; None for anything else."""
     kind = type(value).__repr__
     if kind is list.__repr__:
         return _parts((((False, item),) for item in value), "[", "]")
@@ -129,6 +129,12 @@ def _container_parts(value: Any) -> Iterator[tuple[bool, Any]] | None:
         return _parts((((False, item),) for item in value), "(", ",)" if len(value) == 1 else ")")
     if kind is dict.__repr__:
         return _parts((((False, key), (True, ": "), (False, item)) for key, item in value.items()), "{", "}")
+    if kind is frozenset.__repr__ or kind is set.__repr__:  # (a frozenset of tuples that hold one tuple twice ...)
+        name = type(value).__name__
+        if not value:
+            return _parts((), f"{name}()", "")
+        bare = type(value) is set
+        return _parts((((False, item),) for item in value), "{" if bare else f"{name}({{", "}" if bare else "})")
     return None
 
 

@@ -419,9 +419,16 @@ def check_known(given: Mapping[str, Any], names: tuple[str, ...]) -> None:
         return
     import difflib  # here: only a refused call pays for it (the import row, docs/architecture.md)
 
-    hints = []
-    for name in unknown:
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7)
+    # The first few, each cut short: the message of 20,000 unknown names, or of one a million characters long, was
+    # as long as they are (1.2 MB), and each was matched against every option.
+    hints, named = [], unknown[:_NAMED]
+    for name in named:
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.7) if len(name) <= 100 else []
         meant = _MEANT.get(name) or (close[0] if close else None)
-        hints.append(f"; {name!r}: did you mean {meant}?" if meant else "")
-    raise ValueError(f"unknown option(s) {unknown}{''.join(hints)}; expected some of {sorted(names)}")
+        hints.append(f"; {shown(name, 60)}: did you mean {meant}?" if meant else "")
+    found = f"[{', '.join(shown(name, 60) for name in named)}{', ...' if len(unknown) > _NAMED else ''}]"
+    more = f" ({len(unknown):,} of them)" if len(unknown) > _NAMED else ""
+    raise ValueError(f"unknown option(s) {found}{more}{''.join(hints)}; expected some of {sorted(names)}")
+
+
+_NAMED = 10

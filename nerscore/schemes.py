@@ -151,24 +151,41 @@ def read_by_no_scheme(tag: str) -> str | None:
 
 
 # CPython hashes a nested tuple on the C stack without a recursion check: one nested 1,000,000 deep crashed the
-# process (a segmentation fault) where 100,000 hashed. No tag or id nests so deep: such a value is refused before
-# it is hashed (a frozenset keeps its hash, made as it was built, but may hold tuples that are not yet hashed).
+# process (a segmentation fault) where 100,000 hashed. Nor does a tuple's hash (or its text) remember a tuple it
+# holds twice: 60 tuples, each holding the one below twice, are read 2**60 times (the call never ended). No tag or
+# id nests so deep or holds so many items: such a value is refused before it is hashed (a frozenset keeps its hash,
+# made as it was built, but may hold tuples that are not yet hashed).
 DEEPEST_HASHED = 1_000
+LARGEST_HASHED = 10_000_000
 
 
-def nested_deeper(value: Any, depth: int) -> bool:
-    """Whether tuples (or frozensets) nest in `value` more than `depth` deep, found level by level (no recursion)."""
-    level = [value]
-    for _ in range(depth):
-        level = [item for outer in level for item in outer if isinstance(item, (tuple, frozenset))]
-        if not level:
-            return False
-    return True
-
-
-def too_deep_to_hash(value: Any) -> bool:
-    """Whether `value` is a tuple or frozenset nested more than `DEEPEST_HASHED` deep: never hashed."""
-    return isinstance(value, (tuple, frozenset)) and nested_deeper(value, DEEPEST_HASHED)
+def unhashable_size(value: Any) -> str | None:
+    """Why hashing `value` would crash or not end (tuples or frozensets nested in it more than `DEEPEST_HASHED`
+    deep, or more than `LARGEST_HASHED` items held, each counted as often as it is held), or None. Level by
+    level, without recursion, each tuple of a level read once with how often it is held: its work is bounded by
+    `LARGEST_HASHED`."""
+    if not isinstance(value, (tuple, frozenset)):
+        return None
+    if len(value) <= LARGEST_HASHED and not [item for item in value if isinstance(item, (tuple, frozenset))]:
+        return None  # a flat id, nearly all: no level to walk
+    level: dict[int, tuple[Any, int]] = {id(value): (value, 1)}
+    held = 0
+    for _ in range(DEEPEST_HASHED):
+        below: dict[int, tuple[Any, int]] = {}
+        for outer, times in level.values():
+            held += times * len(outer)
+            if held > LARGEST_HASHED:
+                return (
+                    f"holding more than {LARGEST_HASHED:,} items (counted as often as they are held), too many to hash"
+                )
+            for item in outer:
+                if isinstance(item, (tuple, frozenset)):
+                    before = below.get(id(item))
+                    below[id(item)] = (item, times + (before[1] if before else 0))
+        if not below:
+            return None
+        level = below
+    return "nested too deep to hash"
 
 
 def not_a_tag(value: Any) -> str:
@@ -241,7 +258,7 @@ class TagTable(dict):
         return value
 
     def unhashed(self, tag: Any) -> ParsedTag | None:
-        """`self[tag]`, parsed without hashing the tag and not kept: for a value too deep to hash (`too_deep_to_hash`),
+        """`self[tag]`, parsed without hashing the tag and not kept: for a value too deep to hash (`unhashable_size`),
         which `parse_tag` refuses as it refuses any value that is not a string."""
         parsed = parse_tag(tag, self.scheme, self.suffix)
         if parsed is None or (self.kept is not None and not self.kept(parsed[1])):

@@ -13,10 +13,12 @@ from typing import Any
 
 from .accumulator import numbered_after
 from .errors import InvalidInputError
+from .forms.grounding import Haystack, ground_references
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
-from .forms.string_batches import refuse_past_text
+from .forms.string_batches import refuse_past_text, without_texts
 from .table.columns import COLUMN_NAMES, Columns
+from .table.slices import kept_tokens, past_tokens
 
 
 def missing_sides(predictions: Any, references: Any, predicted: str, reference: str) -> str:
@@ -42,6 +44,40 @@ def _refuse_past_texts(predictions: list[list], references: list[list], texts: S
             # a string entity is stored with start and end None: no offsets to check
             extents = (None if entity["end"] is None else (entity["start"], entity["end"]) for entity in entities)
             refuse_past_text(side, sentence, extents, text)
+
+
+def _refuse_unaligned_tokens(predictions: list[list], references: list[list], form: str, columns: Columns) -> None:
+    """compute refuses tokens that are not one per tag (tags, ids) and an entity past its sentence's tokens (spans;
+    docs/scoring.md §11) whatever the options; stored, either would fail every compute after it, since a failed
+    compute keeps every batch: refused when added, as compute names it."""
+    entry = FORMS[form]
+    if columns.tokens is None or entry.grounded:  # (string entities' offsets are characters, not tokens)
+        return
+    if not entry.entities:
+        kept_tokens(columns, references, 0, entry.ids)  # one token per tag (or id): checked before any is dropped
+        return
+    for side, batch in (("references", references), ("predictions", predictions)):
+        for sentence, (entities, tokens) in enumerate(zip(batch, columns.tokens)):
+            for entity in entities:
+                if entity["end"] > len(tokens):
+                    raise InvalidInputError(past_tokens(entity["start"], entity["end"], len(tokens)), side, sentence)
+
+
+def _refuse_ungroundable(references: list[list], texts: Sequence[str | None]) -> None:
+    """compute refuses a reference string that its text holds fewer times than it is listed (docs/scoring.md §1b),
+    with `normalize` or without, and `labels` keeps it: stored, one that neither reading grounds would fail every
+    compute after it, since a failed compute keeps every batch: refused when added, as compute names it."""
+    for sentence, (entities, text) in enumerate(zip(references, texts)):
+        strings = [(entity["type"], entity["text"]) for entity in entities if entity["start"] is None]
+        if not strings or text is None:
+            continue
+        try:
+            ground_references(strings, Haystack.of(text, False), False, sentence)
+        except InvalidInputError as error:
+            try:
+                ground_references(strings, Haystack.of(text, True), True, sentence)
+            except InvalidInputError:
+                raise error from None
 
 
 class StoredBatches:
@@ -103,10 +139,23 @@ class StoredBatches:
                     self._empty_batch_columns = columns.given
                 return
             columns.check_same_as(self._stored_columns)
+            if FORMS[form].grounded and columns.texts is None:  # (compute takes texts only with a batch)
+                raise without_texts(predictions, references)
             if FORMS[form].entities and columns.texts is not None:
                 _refuse_past_texts(predictions, references, columns.texts)
-            stored_columns = columns.stored(len(predictions)) if columns else None
+                if FORMS[form].grounded:
+                    _refuse_ungroundable(references, columns.texts)
             has_values = batch_form(predictions, references) is not None
+            scored_form = form if has_values else self._stored_form  # (without a value, tokens fit any form)
+            if scored_form is not None:
+                _refuse_unaligned_tokens(predictions, references, scored_form, columns)
+                if has_values and self._waiting_columns:  # the sentences without a value before: no tag either
+                    before = Columns.from_stored(self._waiting_columns)
+                    try:
+                        _refuse_unaligned_tokens([], [[]] * self._waiting_empty, form, before)
+                    except InvalidInputError as error:  # numbered from the first sentence added, not this batch
+                        raise error.at(sentence=(error.sentence or 0) - self._sentences_added) from None
+            stored_columns = columns.stored(len(predictions)) if columns else None
             if not has_values and self._stored_form is None:
                 self._waiting_empty += len(predictions)  # no value: it fits any form, see _start_storing
                 self._waiting_columns += stored_columns or []

@@ -1,14 +1,17 @@
 """Two systems on the same references: `compare_semeval` (is B better than A? docs/scoring.md §9), and what it
 shares with several runs of each (`nerscore.runs`): the references read once (`shared_references`) and each system
 counted through the accumulator in order (`counted_in_order`), so that their sentences pair up
-(`side_by_side_counts`)."""
+(`side_by_side_counts`); and a batch counted for any caller that scores several on the same sentences, its
+problems in the caller's terms (`counted_as`: systems, runs, annotators' pairs)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .accumulator import Accumulator, PerSentence, counted_as, given_columns
+import numpy as np
+
+from .accumulator import Accumulator, PerSentence, given_columns
 from .compute import checked_columns
 from .errors import InvalidInputError, shown
 from .forms.inputs import (
@@ -32,6 +35,30 @@ from .statistics.unit_counts import SentenceCounts
 from .table.columns import Columns
 from .table.slices import slice_scores
 from .tally import Tally
+
+
+def counted_as(
+    predictions: Any,
+    references: Any,
+    options: Options,
+    columns: Columns | Mapping[str, Any],
+    *,
+    ordered: bool,
+    sides: Mapping[str | None, str],
+    name: str,
+    sentences: np.ndarray | None = None,
+) -> Accumulator:
+    """A batch counted into an accumulator of its own (`ordered` as asked) for a caller that scores several on the
+    same sentences (systems, runs, annotators' pairs), a problem located in the caller's terms: `sides` renames
+    the side an `InvalidInputError` names (the key None: where it names none), `sentences` renumbers its sentence
+    (the batch's sentences among the caller's), and any other `ValueError` starts with `name`."""
+    try:
+        return Accumulator(options, ordered=ordered).update_checked(predictions, references, columns)
+    except InvalidInputError as error:
+        sentence = error.sentence if sentences is None or error.sentence is None else int(sentences[error.sentence])
+        raise error.at(sides.get(error.side), sentence) from None  # (None: the side it names)
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
 
 
 def compare_semeval(

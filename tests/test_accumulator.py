@@ -457,7 +457,7 @@ COUNTED_AS_CASES = [
 def test_counted_as_locates_a_problem_in_the_callers_terms(predictions, references, sides, sentences, start) -> None:
     import numpy as np
 
-    from nerscore.accumulator import counted_as
+    from nerscore.systems import counted_as
 
     renumbered = None if sentences is None else np.array(sentences)
     with pytest.raises(ValueError) as raised:

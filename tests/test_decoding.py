@@ -482,3 +482,19 @@ def test_a_tag_nested_too_deep_to_hash_is_refused_at_its_token_not_hashed(call: 
     assert run.returncode == 0, run.stderr[-2000:]
     where = "token 1" if call.startswith("decode") else "predictions, sentence 1, token 1"
     assert re.fullmatch(rf"{where}: found \({{97}}\.\.\. \(tuple\); expected a string tag: 'O' or .*\n", run.stdout)
+
+
+def test_a_tag_of_tuples_holding_one_tuple_twice_is_refused_not_hashed_for_ever() -> None:
+    # A tuple's hash does not remember a tuple it holds twice: 60 tuples, each holding the one below twice, are read
+    # 2**60 times (the call never ended); refused at its token as ids are (schemes.unhashable_size).
+    tag = "O"
+    for _ in range(60):
+        tag = (tag, tag)
+    from nerscore.schemes import unhashable_size
+
+    assert (
+        unhashable_size(tag)
+        == "holding more than 10,000,000 items (counted as often as they are held), too many to hash"
+    )
+    with pytest.raises(ValueError, match=r"^token 1: found \(+'O', 'O'\), .* \(tuple\); expected a string tag"):
+        decode(["O", tag])

@@ -44,9 +44,11 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
         if not compiled:
             try:
                 compiled.append(re.compile(translated))
-            except re.error as error:
+            except (re.error, OverflowError) as error:  # (a count past re's limit: Perl dies too, past 65534)
                 message = f"conlleval: -d {delimiter!r} is not a regular expression: {error}\n"
                 raise ConllevalError(message.encode(), DIE_STATUS) from None
+            except RecursionError:  # groups nested deeper than re's parser recurses, which Perl may read
+                raise _refused(delimiter, "groups nested this deep") from None
         return perl_split(compiled[0], line)
 
     return split

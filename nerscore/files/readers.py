@@ -203,6 +203,15 @@ def conll_rows(
     document, first = 0, True
     for number, line in enumerate(chain(lines, [""]), start=1):  # a blank line after the last ends its sentence
         columns = line_text(line, source, number).split()
+        if first and columns and "\r" in line.strip():
+            # str.split reads a CR as white space: a file whose lines end in CR alone read as one line, its last
+            # two columns those of its last token ("processed 1 tokens"), silently.
+            raise ConllError(
+                source,
+                number,
+                "found a carriage return within the line: its lines end in CR alone (an old Mac's), which read as one "
+                "line; expected lines that end in LF or CR LF",
+            )
         if first and tag_columns and columns and (other := _other_format(columns, line)):
             # Another format given as CoNLL: its words would be read as columns, its last as a tag.
             found, other_format = other

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
-from ..option_checks import EVALUATION_SCHEMES
+from ..option_checks import EVALUATION_SCHEMES, HIPE
 from ..options import Options
 from ..result_scores import entity_rows
 from ..span import Span, all_tags, nested_tags
@@ -103,6 +103,20 @@ class GroundedBatch:
     given_texts: tuple[list[dict[Span, list[str]]], list[dict[Span, list[str]]]]  # references', predictions'
 
 
+def without_texts(predictions: list[list], references: list[list]) -> InvalidInputError:
+    """The error for a batch of string entities given without `texts`, in which they would be found (§1b)."""
+    side = "references" if side_forms(predictions, references)[0] == STRINGS else "predictions"
+    batch = as_list(references if side == "references" else predictions, side)
+    sentence, value = next(((i, row[0]) for i, row in enumerate(batch) if len(row)), (0, None))
+    if all_tags(value):  # [[["B-PER", "O"]]]: tags, not a (type, text) pair
+        return nested_tags(value, side, sentence)
+    return InvalidInputError(
+        "found string entities (no offsets) and no texts; expected texts=, one string per sentence (document), "
+        "in which each string is found",
+        side,
+    )
+
+
 def ground_batch(
     predictions: list[list],
     references: list[list],
@@ -114,16 +128,7 @@ def ground_batch(
     listed references, then `labels` drops other types on both sides, then the predictions are grounded."""
     reference_form, predicted_form = side_forms(predictions, references)
     if texts is None:
-        side = "references" if reference_form == STRINGS else "predictions"
-        batch = as_list(references if side == "references" else predictions, side)
-        sentence, value = next(((i, row[0]) for i, row in enumerate(batch) if len(row)), (0, None))
-        if all_tags(value):  # [[["B-PER", "O"]]]: tags, not a (type, text) pair
-            raise nested_tags(value, side, sentence)
-        raise InvalidInputError(
-            "found string entities (no offsets) and no texts; expected texts=, one string per sentence (document), "
-            "in which each string is found",
-            side,
-        )
+        raise without_texts(predictions, references)
     strings_r = read_strings(references, "references") if reference_form == STRINGS else None
     strings_p = read_strings(predictions, "predictions") if predicted_form == STRINGS else None
     spans_given_r = read_span_side(references, "references", texts) if strings_r is None else None
@@ -199,6 +204,7 @@ class StringSpans:
     texts: Sequence[str]
     ungrounded: list[Sequence[tuple[str, str]]]
     grounded: GroundedBatch | None
+    options: Options | None = None  # what it was grounded with, which its counting must share
 
 
 def string_spans(predictions: list[list], references: list[list], options: Options, columns: Columns) -> StringSpans:
@@ -208,7 +214,9 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     grounded = None
     placed_p: list[list[SpanTriple]] | SpanValues
     placed_r: list[list[SpanTriple]] | SpanValues
-    if not options.return_entities and not options.errors and texts is not None:
+    # The array path lays each sentence's spans out by position; the HIPE scorer's pairing reads them in listing
+    # order (§3a), as the rows do: with it, return_entities changed the counts (strict_possible 7 or 8).
+    if not options.return_entities and not options.errors and options.pairing != HIPE and texts is not None:
         values_p, placed_r, ungrounded = ground_batch_values(predictions, references, options, texts)
         placed_p = _with_placed(values_p, _placed(ungrounded, texts))
     else:
@@ -225,7 +233,7 @@ def string_spans(predictions: list[list], references: list[list], options: Optio
     for sentence in compress(range(len(ungrounded)), ungrounded):
         placed_texts[sentence] = "\n".join([texts[sentence], *(given for _, given in ungrounded[sentence])])
     span_columns = Columns(texts=tuple(placed_texts), groups=columns.groups, documents=columns.documents)
-    return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded)
+    return StringSpans(placed_p, placed_r, span_columns, texts, ungrounded, grounded, options)
 
 
 def _triples(sentences: Sequence[Sequence[Span]]) -> list[list[SpanTriple]]:

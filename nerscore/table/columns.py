@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_collection
-from ..schemes import too_deep_to_hash
+from ..schemes import unhashable_size
 
 # A stored id (a group or a document) is one of these, or a tuple of them: what survives a JSON round trip with
 # its type (a tuple is written {"tuple": [...]}), so that every process of a distributed evaluation reads back
@@ -48,8 +48,8 @@ def _tokens_problem(value: Any) -> str | None:
 
 
 def _id_problem(value: Any) -> str | None:
-    if too_deep_to_hash(value):  # no id nests so deep: refused before it is hashed
-        return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
+    if (size := unhashable_size(value)) is not None:  # no id is so large: refused before it is hashed
+        return f"found {shown(value)}, {size}; expected an id: a string, a number or a tuple"
     try:
         hash(value)
     except TypeError:
@@ -226,6 +226,11 @@ class Columns:
             pass
         for sentence, value in enumerate(values):
             problem = _unwritable_problem(value)
+            if problem is None:  # (a frozenset, or another hashable, holding what Python does not write)
+                try:
+                    str(value)
+                except (ValueError, RecursionError):
+                    problem = f"found {shown(value)}, which Python cannot write as text"
             if problem is not None:
                 raise InvalidInputError(
                     f"{problem}; expected a label: a string, or a number Python writes", name, sentence

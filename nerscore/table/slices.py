@@ -226,11 +226,16 @@ def check_tokens_cover(rows: Pairs, columns: Columns) -> None:
             sentence = int(rows.sentence[row])
             starts = rows.reference_start if side == "references" else rows.predicted_start
             raise InvalidInputError(
-                f"found an entity [{int(starts[row])}, {int(ends[row])}) past the sentence's "
-                f"{int(lengths[sentence])} tokens; expected tokens= to hold every token the entities cover",
-                side,
-                sentence,
+                past_tokens(int(starts[row]), int(ends[row]), int(lengths[sentence])), side, sentence
             )
+
+
+def past_tokens(start: int, end: int, tokens: int) -> str:
+    """The problem with an entity [start, end) past its sentence's `tokens` tokens (`check_tokens_cover`)."""
+    return (
+        f"found an entity [{start}, {end}) past the sentence's {tokens} tokens; expected tokens= to hold every token "
+        "the entities cover"
+    )
 
 
 def first_past_text(rows: Pairs, columns: Columns) -> tuple[str, int] | None:
