@@ -191,3 +191,34 @@ def test_an_array_as_a_tag_is_located(predictions: list) -> None:
         compute_semeval(predictions=predictions, references=references)
     with pytest.raises(InvalidInputError, match=r"^runs\[0\], sentence 1, token 0: found array\("):
         summarize_runs(runs=[predictions], references=references)
+
+
+# A sentence's row that is itself one entity, where a batch holds one list per sentence (`refuse_misplaced_entity`,
+# the one place of its message, which the forms' checks and `batches.ids_to_tags` raise): the rows that are one
+# entity and the word the message uses for the lists expected; None where the row is a sentence.
+MISPLACED_ROWS = {
+    "offsets": ((0, 5, "PER"), "entity"),
+    "offsets-as-a-list": ([0, 5, "PER"], "entity"),
+    "a-string-entity": (("PER", "Ann"), "entity"),
+    "a-span-dict": ({"start": 0, "end": 1, "type": "PER"}, "span"),
+    "two-tags": (("B-PER", "O"), None),
+    "three-ids": ((0, 5, 2), None),
+    "three-tags": (("B-PER", "I-PER", "O"), None),
+    "an-array-of-ids": (np.array([0, 5, 2]), None),
+    "no-row": (None, None),
+}
+
+
+@pytest.mark.parametrize(("row", "lists"), MISPLACED_ROWS.values(), ids=MISPLACED_ROWS.keys())
+def test_a_row_that_is_one_entity_is_refused_in_one_message(row: object, lists: str | None) -> None:
+    from nerscore import InvalidInputError
+
+    if lists is None:
+        inputs.refuse_misplaced_entity(row, "predictions", 3)
+        return
+    expected = (
+        rf"^predictions, sentence 3: found the entity .* where a batch holds one list per sentence; expected a list "
+        rf"of {lists} lists \(for one sentence, \[entities\]\)$"
+    )
+    with pytest.raises(InvalidInputError, match=expected):
+        inputs.refuse_misplaced_entity(row, "predictions", 3)

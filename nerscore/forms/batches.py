@@ -14,7 +14,7 @@ from ..option_checks import is_id
 from ..options import Options
 from ..schemes import TagTable
 from ..span import LOGITS_HINT, looks_like_scores
-from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, misplaced_entity, rows_of
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, refuse_misplaced_entity, rows_of
 
 
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
@@ -76,13 +76,7 @@ def ids_to_tags(
     labels = options.label_list
     for side, batch in (("references", references), ("predictions", predictions)):
         sentence, row = next(((index, row) for index, row in enumerate(batch) if len(row)), (0, None))
-        if misplaced_entity(row):  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
-            raise InvalidInputError(
-                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
-                "entity lists (for one sentence, [entities])",
-                side,
-                sentence,
-            )
+        refuse_misplaced_entity(row, side, sentence)  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
         if labels is None and row is not None and isinstance(row[0], str):  # label_list would not help
             raise InvalidInputError(
                 f"found the tag {shown(row[0])} where the other side holds integer ids; expected both sides in one "

@@ -135,13 +135,8 @@ def _check_first_values(
             continue
         sentence, row = located
         value = row[0]
-        if form in (TAGS, IDS) and other in (STRINGS, SPANS) and misplaced_entity(row):
-            raise InvalidInputError(
-                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
-                "entity lists (for one sentence, [entities])",
-                side,
-                sentence,
-            )
+        if form in (TAGS, IDS) and other in (STRINGS, SPANS):
+            refuse_misplaced_entity(row, side, sentence)
         if form in (STRINGS, SPANS) and other in (TAGS, IDS) and all_tags(value):
             raise nested_tags(value, side, sentence)
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
@@ -160,14 +155,19 @@ def _check_first_values(
                 raise error.at(side, sentence, entity=0) from None
 
 
-def misplaced_entity(row: Any) -> bool:
-    """Whether a sentence's row of values is itself one entity, given where a batch holds one list per sentence:
-    a (start, end, type) tuple or list, or a (type, text) pair that is not two tags (a sentence of two tokens)."""
-    if not isinstance(row, (tuple, list)):
-        return False
-    if len(row) >= 3:
-        return is_id(row[0]) and is_id(row[1]) and isinstance(row[2], str)
-    return is_string_entity(row) and not all_tags(row)
+def refuse_misplaced_entity(row: Any, side: str, sentence: int) -> None:
+    """An error if a sentence's row of values is itself one entity, where a batch holds one list per sentence: a
+    (start, end, type) tuple or list, a (type, text) pair that is not two tags (a sentence of two tokens), or (met
+    only by `as_list`, which refuses no other) a dict or a `Span`."""
+    spans = isinstance(row, (Mapping, Span))
+    offsets = isinstance(row, (tuple, list)) and len(row) >= 3 and is_id(row[0]) and is_id(row[1])
+    if spans or (offsets and isinstance(row[2], str)) or (is_string_entity(row) and not all_tags(row)):
+        raise InvalidInputError(
+            f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
+            f"{'span' if spans else 'entity'} lists (for one sentence, [entities])",
+            side,
+            sentence,
+        )
 
 
 def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
@@ -257,12 +257,7 @@ def as_list(values: Any, side: str) -> Batch:
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
             row = row.tolist()
         if isinstance(row, (Mapping, Span)):
-            raise InvalidInputError(
-                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
-                "span lists (for one sentence, [entities])",
-                side,
-                index,
-            )
+            refuse_misplaced_entity(row, side, index)
         if not is_collection(row):
             raise InvalidInputError(
                 f"found {shown(row)}; expected a list of tags (a batch holds one list per sentence)", side, index
