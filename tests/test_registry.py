@@ -222,3 +222,21 @@ def test_a_row_that_is_one_entity_is_refused_in_one_message(row: object, lists: 
     )
     with pytest.raises(InvalidInputError, match=expected):
         inputs.refuse_misplaced_entity(row, "predictions", 3)
+
+
+# The first value of a batch and its sentence (`first_located`, the one place of the idiom: forms are judged, and
+# errors located, by it): the sentence that first holds a value, past empty ones; None when none holds one.
+FIRST_LOCATED = {
+    "the-first-sentence": ([["B-PER", "O"], ["O"]], (0, "B-PER")),
+    "past-empty-sentences": ([[], (), [(0, 1, "PER")]], (2, (0, 1, "PER"))),
+    "padded-ids": (np.array([[4, 5], [6, 7]]), (0, 4)),
+    "no-value": ([[], []], None),
+    "no-sentence": ([], None),
+    "ids-of-no-token": (np.zeros((2, 0), np.int64), None),
+}
+
+
+@pytest.mark.parametrize(("batch", "located"), FIRST_LOCATED.values(), ids=FIRST_LOCATED.keys())
+def test_the_first_value_is_located_in_its_sentence(batch: list, located: tuple | None) -> None:
+    assert inputs.first_located(batch) == located
+    assert inputs.first_value(batch) == (None if located is None else located[1])

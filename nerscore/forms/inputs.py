@@ -21,8 +21,13 @@ from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity
 T = TypeVar("T")
 
 
+def first_located(batch: Batch) -> tuple[int, Any] | None:
+    """The first value of a batch with its sentence's index (that of the first sentence holding one), or None."""
+    return next(((index, row[0]) for index, row in enumerate(batch) if len(row)), None)
+
+
 def first_value(batch: Batch) -> Any:
-    return next((row[0] for row in batch if len(row)), None)
+    return (first_located(batch) or (0, None))[1]
 
 
 # The forms of a batch (docs/scoring.md §1, §1b): string tags, integer ids with label_list, spans, or entities
@@ -130,13 +135,12 @@ def _check_first_values(
         ("predictions", predictions, predicted_form, reference_form),
     )
     for side, batch, form, other in sides:
-        located = next(((index, row) for index, row in enumerate(batch) if len(row)), None)
+        located = first_located(batch)
         if located is None:
             continue
-        sentence, row = located
-        value = row[0]
+        sentence, value = located
         if form in (TAGS, IDS) and other in (STRINGS, SPANS):
-            refuse_misplaced_entity(row, side, sentence)
+            refuse_misplaced_entity(batch[sentence], side, sentence)
         if form in (STRINGS, SPANS) and other in (TAGS, IDS) and all_tags(value):
             raise nested_tags(value, side, sentence)
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
@@ -174,7 +178,7 @@ def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
     """Against a side with no value at all, a tuple or list of offsets or strings (not a token's scores) can
     only be a malformed entity: tags of it would fail alignment with no entity named, so it is checked as one
     (`as_string_entity` for a (type, ...) pair, `as_span` otherwise) and the error says where."""
-    sentence, value = next((index, row[0]) for index, row in enumerate(batch) if len(row))
+    sentence, value = first_located(batch) or (0, None)  # (the caller has found a value)
     if not isinstance(value, (tuple, list)) or not value:
         return
     if looks_like_scores(value) and not all(isinstance(item, numbers.Integral) for item in value):
