@@ -4,6 +4,7 @@ alone."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -240,3 +241,27 @@ FIRST_LOCATED = {
 def test_the_first_value_is_located_in_its_sentence(batch: list, located: tuple | None) -> None:
     assert inputs.first_located(batch) == located
     assert inputs.first_value(batch) == (None if located is None else located[1])
+
+
+# A dict without a type, read as a span or as a string entity: one message (`inputs._type_key`), which names the
+# pipeline's grouping only for a span dict that is a token of its output (one with "entity").
+NO_TYPE = "which has no type; expected the type under 'type', 'label' or 'entity_group'"
+UNTYPED_DICTS = {
+    "a-span": (inputs.as_span, {"start": 0, "end": 2}, ""),
+    "a-pipeline-token": (
+        inputs.as_span,
+        {"start": 0, "end": 2, "entity": "B-PER"},
+        " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)",
+    ),
+    "a-string-entity": (inputs.as_string_entity, {"text": "Ann"}, ""),
+    "a-string-entity-with-entity": (inputs.as_string_entity, {"text": "Ann", "entity": "B-PER"}, ""),
+}
+
+
+@pytest.mark.parametrize(("read", "entity", "hint"), UNTYPED_DICTS.values(), ids=UNTYPED_DICTS.keys())
+def test_a_dict_without_a_type_is_refused_in_one_message(read: Any, entity: dict, hint: str) -> None:
+    from nerscore import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as raised:
+        read(entity)
+    assert str(raised.value) == f"found {entity!r}, {NO_TYPE}{hint}"

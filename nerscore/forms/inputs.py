@@ -288,6 +288,19 @@ _SPAN_FORMS = (
 )
 
 
+def _type_key(entity: Mapping, spans: bool = False) -> str:
+    """The key under which a dict holds its type (`TYPE_KEYS`, the first present), else the error that says so;
+    among `spans`, a dict with "entity" is a token of the pipeline's output, whose grouping it names."""
+    key = next((key for key in TYPE_KEYS if key in entity), None)
+    if key is None:
+        grouped = spans and "entity" in entity
+        hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)" if grouped else ""
+        raise InvalidInputError(
+            f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'{hint}"
+        )
+    return key
+
+
 def as_span(entity: Any) -> Span:
     """One entity of span input as a `Span` (docs/scoring.md §1): a dict with integer ``start`` and ``end``
     (exclusive) and its type under ``type``, ``label`` or ``entity_group`` (the first present; other keys, such
@@ -306,16 +319,7 @@ def as_span(entity: Any) -> Span:
             strings = ", or with texts= a string entity {'type': ..., 'text': ...}" if len(missing) == 2 else ""
             found = f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}"
             raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{strings}")
-        key = next((key for key in TYPE_KEYS if key in entity), None)
-        if key is None:
-            hint = ""
-            if "entity" in entity:
-                hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)"
-            raise InvalidInputError(
-                f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or "
-                f"'entity_group'{hint}"
-            )
-        start, end, entity_type = entity["start"], entity["end"], entity[key]
+        start, end, entity_type = entity["start"], entity["end"], entity[_type_key(entity, spans=True)]
     elif is_char_span(entity):  # a spaCy Span: character offsets
         start, end, entity_type = entity.start_char, entity.end_char, entity.label_
     elif isinstance(entity, (tuple, list)):
@@ -447,11 +451,7 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
     if isinstance(entity, (tuple, list)) and len(entity) == 2:
         entity_type, text = entity
     elif isinstance(entity, Mapping) and not ({"start", "end"} & {key for key in entity if entity[key] is not None}):
-        key = next((key for key in TYPE_KEYS if key in entity), None)
-        if key is None:
-            raise InvalidInputError(
-                f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'"
-            )
+        key = _type_key(entity)
         if "text" not in entity:
             raise InvalidInputError(
                 f"found {shown(entity)}, which has no 'text' (and no offsets); expected {_STRING_FORMS}"
