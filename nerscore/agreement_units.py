@@ -454,7 +454,7 @@ def _span_units(sentences: int, read: list[_EntityColumns], given: Mapping[str, 
     length = np.zeros(sentences, dtype=np.int64)
     for name in ("texts", "tokens"):
         if given.get(name) is not None:
-            length = np.fromiter(map(len, given[name]), dtype=np.int64, count=sentences)
+            length = lengths(given[name])  # (one per sentence: checked by Columns.read)
             break
     for entities in read:
         np.maximum.at(length, entities.sentence, entities.end)
