@@ -281,3 +281,27 @@ LENGTHS = {
 def test_the_lengths_of_a_batch(batch: Any, expected: list[int]) -> None:
     measured = inputs.lengths(batch)
     assert measured.tolist() == expected and measured.dtype == np.int64
+
+
+# An entity whose type is no non-empty string, read as a span, as fragments or as a string entity: one message
+# (`inputs._checked_type`); fragments say where the type is looked for.
+PER_OR_WHERE = "expected a non-empty string such as 'PER'"
+BAD_TYPES = {
+    "a-span-typed-empty": (inputs.as_span, (0, 2, ""), f"the type is ''; {PER_OR_WHERE}"),
+    "a-span-typed-none": (inputs.as_span, {"start": 0, "end": 2, "type": None}, f"the type is None; {PER_OR_WHERE}"),
+    "fragments-untyped": (
+        inputs.as_span,
+        {"fragments": [[0, 2]]},
+        f"the type is None; {PER_OR_WHERE} under 'type', 'label' or 'entity_group'",
+    ),
+    "a-string-entity-typed-empty": (inputs.as_string_entity, ("", "Ann"), f"the type is ''; {PER_OR_WHERE}"),
+}
+
+
+@pytest.mark.parametrize(("read", "entity", "message"), BAD_TYPES.values(), ids=BAD_TYPES.keys())
+def test_a_type_that_is_no_name_is_refused_in_one_message(read: Any, entity: Any, message: str) -> None:
+    from nerscore import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as raised:
+        read(entity)
+    assert str(raised.value) == message

@@ -301,6 +301,13 @@ def _type_key(entity: Mapping, spans: bool = False) -> str:
     return key
 
 
+def _checked_type(entity_type: Any, where: str = "") -> str:
+    """An entity's type, a non-empty string, else the error that says so (and `where` the type is looked for)."""
+    if not isinstance(entity_type, str) or not entity_type:
+        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'{where}")
+    return entity_type
+
+
 def as_span(entity: Any) -> Span:
     """One entity of span input as a `Span` (docs/scoring.md §1): a dict with integer ``start`` and ``end``
     (exclusive) and its type under ``type``, ``label`` or ``entity_group`` (the first present; other keys, such
@@ -351,9 +358,7 @@ def as_span(entity: Any) -> Span:
         raise InvalidInputError(
             f"start {shown(int(start))} >= end {shown(int(end))}; expected start < end (end is exclusive)"
         )
-    if not isinstance(entity_type, str) or not entity_type:
-        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
-    return Span(int(start), int(end), entity_type)
+    return Span(int(start), int(end), _checked_type(entity_type))
 
 
 def as_fragment_span(entity: Mapping) -> Span:
@@ -395,12 +400,7 @@ def as_fragment_span(entity: Mapping) -> Span:
             raise InvalidInputError(f"{where} is empty; expected start < end (end is exclusive)")
         checked.append((start, end))
     key = next((key for key in TYPE_KEYS if key in entity), None)
-    entity_type = None if key is None else entity[key]
-    if not isinstance(entity_type, str) or not entity_type:
-        raise InvalidInputError(
-            f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER' under 'type', 'label' or "
-            "'entity_group'"
-        )
+    entity_type = _checked_type(None if key is None else entity[key], " under 'type', 'label' or 'entity_group'")
     span = fragment_span(checked, entity_type)
     if "start" not in entity and "end" not in entity:
         return span
@@ -472,8 +472,7 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
             f"found {shown(entity)}, whose type and text are {type(entity_type).__name__} and "
             f"{type(text).__name__}; expected {_STRING_FORMS} (type first, as eval4ner)"
         )
-    if not entity_type:
-        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
+    _checked_type(entity_type)
     if not text:
         raise InvalidInputError(f"found {shown(entity)}, whose text is empty; expected the entity's non-empty text")
     return entity_type, text
