@@ -194,7 +194,7 @@ def test_an_array_as_a_tag_is_located(predictions: list) -> None:
         summarize_runs(runs=[predictions], references=references)
 
 
-# A sentence's row that is itself one entity, where a batch holds one list per sentence (`refuse_misplaced_entity`,
+# A sentence's row that is itself one entity, where a batch holds one list per sentence (`refuse_entity_row`,
 # the one place of its message, which the forms' checks and `batches.ids_to_tags` raise): the rows that are one
 # entity and the word the message uses for the lists expected; None where the row is a sentence.
 MISPLACED_ROWS = {
@@ -215,14 +215,14 @@ def test_a_row_that_is_one_entity_is_refused_in_one_message(row: object, lists: 
     from nerscore import InvalidInputError
 
     if lists is None:
-        inputs.refuse_misplaced_entity(row, "predictions", 3)
+        inputs.refuse_entity_row(row, "predictions", 3)
         return
     expected = (
         rf"^predictions, sentence 3: found the entity .* where a batch holds one list per sentence; expected a list "
         rf"of {lists} lists \(for one sentence, \[entities\]\)$"
     )
     with pytest.raises(InvalidInputError, match=expected):
-        inputs.refuse_misplaced_entity(row, "predictions", 3)
+        inputs.refuse_entity_row(row, "predictions", 3)
 
 
 # The first value of a batch and its sentence (`first_located`, the one place of the idiom: forms are judged, and

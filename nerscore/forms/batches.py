@@ -14,18 +14,7 @@ from ..option_checks import is_id
 from ..options import Options
 from ..schemes import TagTable
 from ..span import LOGITS_HINT, looks_like_scores
-from .inputs import (
-    SPANS,
-    STRINGS,
-    TAGS,
-    Batch,
-    as_list,
-    batch_form,
-    first_located,
-    lengths,
-    refuse_misplaced_entity,
-    rows_of,
-)
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, lengths, refuse_entity_row, rows_of
 
 
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
@@ -89,7 +78,7 @@ def ids_to_tags(
         located = first_located(batch)
         sentence, value = located or (0, None)
         if located:  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
-            refuse_misplaced_entity(batch[sentence], side, sentence)
+            refuse_entity_row(batch[sentence], side, sentence)
         if labels is None and isinstance(value, str):  # label_list would not help
             raise InvalidInputError(
                 f"found the tag {shown(value)} where the other side holds integer ids; expected both sides in one "

@@ -140,7 +140,7 @@ def _check_first_values(
             continue
         sentence, value = located
         if form in (TAGS, IDS) and other in (STRINGS, SPANS):
-            refuse_misplaced_entity(batch[sentence], side, sentence)
+            refuse_entity_row(batch[sentence], side, sentence)
         if form in (STRINGS, SPANS) and other in (TAGS, IDS) and all_tags(value):
             raise nested_tags(value, side, sentence)
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
@@ -159,7 +159,7 @@ def _check_first_values(
                 raise error.at(side, sentence, entity=0) from None
 
 
-def refuse_misplaced_entity(row: Any, side: str, sentence: int) -> None:
+def refuse_entity_row(row: Any, side: str, sentence: int) -> None:
     """An error if a sentence's row of values is itself one entity, where a batch holds one list per sentence: a
     (start, end, type) tuple or list, a (type, text) pair that is not two tags (a sentence of two tokens), or (met
     only by `as_list`, which refuses no other) a dict or a `Span`."""
@@ -261,7 +261,7 @@ def as_list(values: Any, side: str) -> Batch:
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
             row = row.tolist()
         if isinstance(row, (Mapping, Span)):
-            refuse_misplaced_entity(row, side, index)
+            refuse_entity_row(row, side, index)
         if not is_collection(row):
             raise InvalidInputError(
                 f"found {shown(row)}; expected a list of tags (a batch holds one list per sentence)", side, index
