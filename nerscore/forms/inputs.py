@@ -153,10 +153,7 @@ def _check_first_values(
                 0,
             )
         if form in (TAGS, IDS) and other in (STRINGS, SPANS) and not isinstance(value, str) and not is_id(value):
-            try:
-                as_string_entity(value) if other == STRINGS else as_span(value)
-            except InvalidInputError as error:
-                raise error.at(side, sentence, entity=0) from None
+            _check_first_entity(value, other == STRINGS, side, sentence)
 
 
 def refuse_entity_row(row: Any, side: str, sentence: int) -> None:
@@ -175,18 +172,23 @@ def refuse_entity_row(row: Any, side: str, sentence: int) -> None:
 
 
 def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
-    """Against a side with no value at all, a tuple or list of offsets or strings (not a token's scores) can
-    only be a malformed entity: tags of it would fail alignment with no entity named, so it is checked as one
-    (`as_string_entity` for a (type, ...) pair, `as_span` otherwise) and the error says where."""
+    """Against a side with no value at all, a tuple or list of offsets or strings (not a token's scores) can only
+    be a malformed entity (tags of it would fail alignment with no entity named): checked as one, located."""
     sentence, value = first_located(batch) or (0, None)  # (the caller has found a value)
     if not isinstance(value, (tuple, list)) or not value:
         return
     if looks_like_scores(value) and not all(isinstance(item, numbers.Integral) for item in value):
         return  # a token's scores: the alignment error stands (as_list advises argmax for arrays)
+    side = "predictions" if is_predictions else "references"
+    _check_first_entity(value, len(value) == 2 and isinstance(value[0], str), side, sentence)  # a (type, ...) pair
+
+
+def _check_first_entity(value: Any, strings: bool, side: str, sentence: int) -> None:
+    """A side's first value read as the entity it can only be (`strings`: a string entity), its error located."""
     try:
-        as_string_entity(value) if len(value) == 2 and isinstance(value[0], str) else as_span(value)
+        as_string_entity(value) if strings else as_span(value)
     except InvalidInputError as error:
-        raise error.at("predictions" if is_predictions else "references", sentence, entity=0) from None
+        raise error.at(side, sentence, entity=0) from None
 
 
 def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
