@@ -23,7 +23,7 @@ from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
 from .forms.inputs import IDS, SPANS, lengths, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
-from .grouping import ranges, run_starts
+from .grouping import place_in_groups, ranges, run_starts
 from .options import Options
 from .schemes import TagTable
 from .span import Span
@@ -317,14 +317,7 @@ def _located(
     annotator: Annotator, values: list[Any], length: np.ndarray, value: Any, problem: str
 ) -> InvalidInputError:
     """A bad tag or id, located at its first place in the annotator's tokens (`values`)."""
-    return InvalidInputError(problem, annotator.side, *_place(length, values.index(value)))
-
-
-def _place(length: np.ndarray, position: int) -> tuple[int, int]:
-    """The sentence and token of `position` among every sentence's tokens (`length` of each) laid end to end."""
-    offsets = np.cumsum(length)
-    sentence = int(np.searchsorted(offsets, position, side="right"))
-    return sentence, position - (int(offsets[sentence - 1]) if sentence else 0)
+    return InvalidInputError(problem, annotator.side, *place_in_groups(length, values.index(value)))
 
 
 def _check_ignored_alike(
@@ -352,7 +345,7 @@ def _check_ignored_alike(
                 "marks a token no annotator labels (padding, a special token): give it at the same tokens in every "
                 "annotator's ids"
             )
-            raise InvalidInputError(problem, annotators[second].side, *_place(length, int(wrong[0])))
+            raise InvalidInputError(problem, annotators[second].side, *place_in_groups(length, int(wrong[0])))
 
 
 def _entity_columns(
@@ -461,7 +454,7 @@ def _span_units(sentences: int, read: list[_EntityColumns], given: Mapping[str, 
     length = np.zeros(sentences, dtype=np.int64)
     for name in ("texts", "tokens"):
         if given.get(name) is not None:
-            length = np.fromiter(map(len, given[name]), dtype=np.int64, count=sentences)
+            length = lengths(given[name])  # (one per sentence: checked by Columns.read)
             break
     for entities in read:
         np.maximum.at(length, entities.sentence, entities.end)

@@ -15,11 +15,12 @@ import numpy as np
 
 from .error_table import error_rows
 from .errors import InvalidInputError, shown
-from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, rows_of
+from .forms.inputs import SPANS, STRINGS, Batch, as_span, as_string_entity, is_string_entity, lengths, rows_of
 from .forms.readable import reduction as readable_reduction
 from .forms.readable import value_partners
 from .forms.registry import FORMS, holds_values
 from .forms.string_batches import StringSpans, entity_dicts, refuse_past_text
+from .grouping import place_in_groups
 from .options import Options
 from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
 from .schemes import OUTSIDE
@@ -376,9 +377,8 @@ def _past_sentences(batch: list[list], texts: Sequence[str]) -> list[int]:
     if read is None:
         return list(range(len(texts)))
     ends, counts = read
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    past = np.flatnonzero(ends > np.repeat(lengths, counts))
-    return [int(np.searchsorted(np.cumsum(counts), past[0], side="right"))] if len(past) else []
+    past = np.flatnonzero(ends > np.repeat(lengths(texts), counts))
+    return [place_in_groups(counts, int(past[0]))[0]] if len(past) else []
 
 
 def _sliced_by_lengths(

@@ -95,3 +95,11 @@ def ranges(first: np.ndarray, count: np.ndarray, dtype: Any = np.int64) -> tuple
     value = np.arange(len(owner), dtype=dtype)
     value += np.repeat((np.asarray(first) - (np.cumsum(count) - count)).astype(dtype), count)
     return owner, value
+
+
+def place_in_groups(lengths: np.ndarray, position: int) -> tuple[int, int]:
+    """Where `position` of groups of `lengths` laid end to end (each sentence's tokens or entities in one flat
+    array) falls: its group (the first past every empty group before it) and its place in that group."""
+    ends = np.cumsum(lengths)
+    group = int(np.searchsorted(ends, position, side="right"))
+    return group, int(position) - (int(ends[group - 1]) if group else 0)

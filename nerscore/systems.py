@@ -22,6 +22,7 @@ from .forms.inputs import (
     Batch,
     as_list,
     batch_form,
+    first_located,
     first_value,
     read_spans,
     rows_of,
@@ -215,8 +216,8 @@ def _check_same_form(rows: list, rows_b: list) -> None:
     """Copies of the references in two forms (string entities against spans, spans against tags...) say so, at
     the first sentence holding a value, rather than show the first value of one read as the other's form. A
     first value that is no string and reads as a tag is a malformed value: the sentence comparison locates it."""
-    first = _first_located(rows)
-    first_b = _first_located(rows_b)
+    first = first_located(rows)
+    first_b = first_located(rows_b)
     if first is None or first_b is None:
         return
     form, form_b = value_form(first[1]), value_form(first_b[1])
@@ -230,11 +231,6 @@ def _check_same_form(rows: list, rows_b: list) -> None:
         "references_b",
         min(first[0], first_b[0]),
     )
-
-
-def _first_located(rows: list) -> tuple[int, Any] | None:
-    """The first value of a batch with its sentence's index, None without any."""
-    return next(((index, row[0]) for index, row in enumerate(rows) if len(row)), None)
 
 
 def _spelled_alike(reference: Any, reference_b: Any) -> bool:

@@ -13,7 +13,16 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from nerscore.grouping import joined_runs, key_counts, lexsorted, merged_runs, ranges, run_bounds, run_starts
+from nerscore.grouping import (
+    joined_runs,
+    key_counts,
+    lexsorted,
+    merged_runs,
+    place_in_groups,
+    ranges,
+    run_bounds,
+    run_starts,
+)
 
 
 def groups_of(rows: list[tuple]) -> list[int]:
@@ -146,3 +155,25 @@ def test_keys_counted_are_the_distinct_keys_in_order_with_their_numbers(keys: li
     # Few possible keys (or many keys): counted by bincount; else by np.unique. Either way Counter's count, in order.
     distinct, numbers = key_counts(np.array(keys, dtype=np.int64), size)
     assert list(zip(distinct.tolist(), numbers.tolist())) == sorted(Counter(keys).items())
+
+
+# A position among groups laid end to end (each sentence's tokens in one flat array, as the annotators' bad tags and
+# the entities past their text are found) and its group and place in it, past empty groups.
+@pytest.mark.parametrize(
+    ("lengths", "position", "placed"),
+    [
+        pytest.param([3], 2, (0, 2), id="one group"),
+        pytest.param([2, 3], 2, (1, 0), id="the first of the next group"),
+        pytest.param([2, 0, 0, 3], 4, (3, 2), id="past empty groups"),
+        pytest.param([0, 1], 0, (1, 0), id="an empty first group"),
+    ],
+)
+def test_place_in_groups(lengths: list[int], position: int, placed: tuple[int, int]) -> None:
+    assert place_in_groups(np.array(lengths, dtype=np.int64), position) == placed
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=20).filter(any), st.data())
+def test_a_place_in_groups_is_that_of_the_position_laid_end_to_end(lengths: list[int], data: st.DataObject) -> None:
+    position = data.draw(st.integers(0, sum(lengths) - 1))
+    flat = [(group, place) for group, length in enumerate(lengths) for place in range(length)]
+    assert place_in_groups(np.array(lengths, dtype=np.int64), position) == flat[position]

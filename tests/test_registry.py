@@ -4,6 +4,7 @@ alone."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -191,3 +192,116 @@ def test_an_array_as_a_tag_is_located(predictions: list) -> None:
         compute_semeval(predictions=predictions, references=references)
     with pytest.raises(InvalidInputError, match=r"^runs\[0\], sentence 1, token 0: found array\("):
         summarize_runs(runs=[predictions], references=references)
+
+
+# A sentence's row that is itself one entity, where a batch holds one list per sentence (`refuse_entity_row`,
+# the one place of its message, which the forms' checks and `batches.ids_to_tags` raise): the rows that are one
+# entity and the word the message uses for the lists expected; None where the row is a sentence.
+MISPLACED_ROWS = {
+    "offsets": ((0, 5, "PER"), "entity"),
+    "offsets-as-a-list": ([0, 5, "PER"], "entity"),
+    "a-string-entity": (("PER", "Ann"), "entity"),
+    "a-span-dict": ({"start": 0, "end": 1, "type": "PER"}, "span"),
+    "two-tags": (("B-PER", "O"), None),
+    "three-ids": ((0, 5, 2), None),
+    "three-tags": (("B-PER", "I-PER", "O"), None),
+    "an-array-of-ids": (np.array([0, 5, 2]), None),
+    "no-row": (None, None),
+}
+
+
+@pytest.mark.parametrize(("row", "lists"), MISPLACED_ROWS.values(), ids=MISPLACED_ROWS.keys())
+def test_a_row_that_is_one_entity_is_refused_in_one_message(row: object, lists: str | None) -> None:
+    from nerscore import InvalidInputError
+
+    if lists is None:
+        inputs.refuse_entity_row(row, "predictions", 3)
+        return
+    expected = (
+        rf"^predictions, sentence 3: found the entity .* where a batch holds one list per sentence; expected a list "
+        rf"of {lists} lists \(for one sentence, \[entities\]\)$"
+    )
+    with pytest.raises(InvalidInputError, match=expected):
+        inputs.refuse_entity_row(row, "predictions", 3)
+
+
+# The first value of a batch and its sentence (`first_located`, the one place of the idiom: forms are judged, and
+# errors located, by it): the sentence that first holds a value, past empty ones; None when none holds one.
+FIRST_LOCATED = {
+    "the-first-sentence": ([["B-PER", "O"], ["O"]], (0, "B-PER")),
+    "past-empty-sentences": ([[], (), [(0, 1, "PER")]], (2, (0, 1, "PER"))),
+    "padded-ids": (np.array([[4, 5], [6, 7]]), (0, 4)),
+    "no-value": ([[], []], None),
+    "no-sentence": ([], None),
+    "ids-of-no-token": (np.zeros((2, 0), np.int64), None),
+}
+
+
+@pytest.mark.parametrize(("batch", "located"), FIRST_LOCATED.values(), ids=FIRST_LOCATED.keys())
+def test_the_first_value_is_located_in_its_sentence(batch: list, located: tuple | None) -> None:
+    assert inputs.first_located(batch) == located
+    assert inputs.first_value(batch) == (None if located is None else located[1])
+
+
+# A dict without a type, read as a span or as a string entity: one message (`inputs._type_key`), which names the
+# pipeline's grouping only for a span dict that is a token of its output (one with "entity").
+NO_TYPE = "which has no type; expected the type under 'type', 'label' or 'entity_group'"
+UNTYPED_DICTS = {
+    "a-span": (inputs.as_span, {"start": 0, "end": 2}, ""),
+    "a-pipeline-token": (
+        inputs.as_span,
+        {"start": 0, "end": 2, "entity": "B-PER"},
+        " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)",
+    ),
+    "a-string-entity": (inputs.as_string_entity, {"text": "Ann"}, ""),
+    "a-string-entity-with-entity": (inputs.as_string_entity, {"text": "Ann", "entity": "B-PER"}, ""),
+}
+
+
+@pytest.mark.parametrize(("read", "entity", "hint"), UNTYPED_DICTS.values(), ids=UNTYPED_DICTS.keys())
+def test_a_dict_without_a_type_is_refused_in_one_message(read: Any, entity: dict, hint: str) -> None:
+    from nerscore import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as raised:
+        read(entity)
+    assert str(raised.value) == f"found {entity!r}, {NO_TYPE}{hint}"
+
+
+# Each sentence's length (`inputs.lengths`, also each text's characters, as the entities past their text and the
+# annotators' units are measured): of lists, of texts, of a padded 2-D array (its width).
+LENGTHS = {
+    "rows": ([["B-X", "O"], [], ("O",)], [2, 0, 1]),
+    "texts": (["Ann met", "", "Bo"], [7, 0, 2]),
+    "padded-ids": (np.zeros((3, 4), np.int64), [4, 4, 4]),
+    "no-sentence": ([], []),
+}
+
+
+@pytest.mark.parametrize(("batch", "expected"), LENGTHS.values(), ids=LENGTHS.keys())
+def test_the_lengths_of_a_batch(batch: Any, expected: list[int]) -> None:
+    measured = inputs.lengths(batch)
+    assert measured.tolist() == expected and measured.dtype == np.int64
+
+
+# An entity whose type is no non-empty string, read as a span, as fragments or as a string entity: one message
+# (`inputs._checked_type`); fragments say where the type is looked for.
+PER_OR_WHERE = "expected a non-empty string such as 'PER'"
+BAD_TYPES = {
+    "a-span-typed-empty": (inputs.as_span, (0, 2, ""), f"the type is ''; {PER_OR_WHERE}"),
+    "a-span-typed-none": (inputs.as_span, {"start": 0, "end": 2, "type": None}, f"the type is None; {PER_OR_WHERE}"),
+    "fragments-untyped": (
+        inputs.as_span,
+        {"fragments": [[0, 2]]},
+        f"the type is None; {PER_OR_WHERE} under 'type', 'label' or 'entity_group'",
+    ),
+    "a-string-entity-typed-empty": (inputs.as_string_entity, ("", "Ann"), f"the type is ''; {PER_OR_WHERE}"),
+}
+
+
+@pytest.mark.parametrize(("read", "entity", "message"), BAD_TYPES.values(), ids=BAD_TYPES.keys())
+def test_a_type_that_is_no_name_is_refused_in_one_message(read: Any, entity: Any, message: str) -> None:
+    from nerscore import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as raised:
+        read(entity)
+    assert str(raised.value) == message

@@ -14,7 +14,7 @@ from ..option_checks import is_id
 from ..options import Options
 from ..schemes import TagTable
 from ..span import LOGITS_HINT, looks_like_scores
-from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, lengths, misplaced_entity, rows_of
+from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, lengths, refuse_entity_row, rows_of
 
 
 def batches(predictions: Any, references: Any) -> tuple[Batch, Batch, str]:
@@ -75,17 +75,13 @@ def ids_to_tags(
     the padded input, not in what is left after dropping."""
     labels = options.label_list
     for side, batch in (("references", references), ("predictions", predictions)):
-        sentence, row = next(((index, row) for index, row in enumerate(batch) if len(row)), (0, None))
-        if misplaced_entity(row):  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
+        located = first_located(batch)
+        sentence, value = located or (0, None)
+        if located:  # (0, 5, "PER") for [(0, 5, "PER")]: its offsets read as ids
+            refuse_entity_row(batch[sentence], side, sentence)
+        if labels is None and isinstance(value, str):  # label_list would not help
             raise InvalidInputError(
-                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
-                "entity lists (for one sentence, [entities])",
-                side,
-                sentence,
-            )
-        if labels is None and row is not None and isinstance(row[0], str):  # label_list would not help
-            raise InvalidInputError(
-                f"found the tag {shown(row[0])} where the other side holds integer ids; expected both sides in one "
+                f"found the tag {shown(value)} where the other side holds integer ids; expected both sides in one "
                 "form: tags, or integer ids with label_list",
                 side,
                 sentence,
@@ -129,7 +125,7 @@ def _ids_without_label_list(predictions: Batch, references: Batch) -> InvalidInp
     """The error for ids given without label_list, at the first value: a token's scores (logits as nested
     lists, which want argmax, not label_list) on either side first, else the first id."""
     firsts: list[tuple[str, int, Any]] = [
-        next(((side, index, row[0]) for index, row in enumerate(batch) if len(row)), (side, 0, None))
+        (side, *(first_located(batch) or (0, None)))
         for side, batch in (("predictions", predictions), ("references", references))
     ]
     for side, sentence, value in firsts:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numbers
 import operator
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
@@ -21,8 +21,13 @@ from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity
 T = TypeVar("T")
 
 
+def first_located(batch: Batch) -> tuple[int, Any] | None:
+    """The first value of a batch with its sentence's index (that of the first sentence holding one), or None."""
+    return next(((index, row[0]) for index, row in enumerate(batch) if len(row)), None)
+
+
 def first_value(batch: Batch) -> Any:
-    return next((row[0] for row in batch if len(row)), None)
+    return (first_located(batch) or (0, None))[1]
 
 
 # The forms of a batch (docs/scoring.md §1, §1b): string tags, integer ids with label_list, spans, or entities
@@ -130,18 +135,12 @@ def _check_first_values(
         ("predictions", predictions, predicted_form, reference_form),
     )
     for side, batch, form, other in sides:
-        located = next(((index, row) for index, row in enumerate(batch) if len(row)), None)
+        located = first_located(batch)
         if located is None:
             continue
-        sentence, row = located
-        value = row[0]
-        if form in (TAGS, IDS) and other in (STRINGS, SPANS) and misplaced_entity(row):
-            raise InvalidInputError(
-                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
-                "entity lists (for one sentence, [entities])",
-                side,
-                sentence,
-            )
+        sentence, value = located
+        if form in (TAGS, IDS) and other in (STRINGS, SPANS):
+            refuse_entity_row(batch[sentence], side, sentence)
         if form in (STRINGS, SPANS) and other in (TAGS, IDS) and all_tags(value):
             raise nested_tags(value, side, sentence)
         if form == SPANS and other in (TAGS, IDS) and looks_like_scores(value):
@@ -154,35 +153,42 @@ def _check_first_values(
                 0,
             )
         if form in (TAGS, IDS) and other in (STRINGS, SPANS) and not isinstance(value, str) and not is_id(value):
-            try:
-                as_string_entity(value) if other == STRINGS else as_span(value)
-            except InvalidInputError as error:
-                raise error.at(side, sentence, entity=0) from None
+            _check_first_entity(value, other == STRINGS, side, sentence)
 
 
-def misplaced_entity(row: Any) -> bool:
-    """Whether a sentence's row of values is itself one entity, given where a batch holds one list per sentence:
-    a (start, end, type) tuple or list, or a (type, text) pair that is not two tags (a sentence of two tokens)."""
-    if not isinstance(row, (tuple, list)):
-        return False
-    if len(row) >= 3:
-        return is_id(row[0]) and is_id(row[1]) and isinstance(row[2], str)
-    return is_string_entity(row) and not all_tags(row)
+def refuse_entity_row(row: Any, side: str, sentence: int) -> None:
+    """An error if a sentence's row of values is itself one entity, where a batch holds one list per sentence: a
+    (start, end, type) tuple or list, a (type, text) pair that is not two tags (a sentence of two tokens), or (met
+    only by `as_list`, which refuses no other) a dict or a `Span`."""
+    spans = isinstance(row, (Mapping, Span))
+    offsets = isinstance(row, (tuple, list)) and len(row) >= 3 and is_id(row[0]) and is_id(row[1])
+    if spans or (offsets and isinstance(row[2], str)) or (is_string_entity(row) and not all_tags(row)):
+        raise InvalidInputError(
+            f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
+            f"{'span' if spans else 'entity'} lists (for one sentence, [entities])",
+            side,
+            sentence,
+        )
 
 
 def _check_lone_value(batch: list[list], is_predictions: bool) -> None:
-    """Against a side with no value at all, a tuple or list of offsets or strings (not a token's scores) can
-    only be a malformed entity: tags of it would fail alignment with no entity named, so it is checked as one
-    (`as_string_entity` for a (type, ...) pair, `as_span` otherwise) and the error says where."""
-    sentence, value = next((index, row[0]) for index, row in enumerate(batch) if len(row))
+    """Against a side with no value at all, a tuple or list of offsets or strings (not a token's scores) can only
+    be a malformed entity (tags of it would fail alignment with no entity named): checked as one, located."""
+    sentence, value = first_located(batch) or (0, None)  # (the caller has found a value)
     if not isinstance(value, (tuple, list)) or not value:
         return
     if looks_like_scores(value) and not all(isinstance(item, numbers.Integral) for item in value):
         return  # a token's scores: the alignment error stands (as_list advises argmax for arrays)
+    side = "predictions" if is_predictions else "references"
+    _check_first_entity(value, len(value) == 2 and isinstance(value[0], str), side, sentence)  # a (type, ...) pair
+
+
+def _check_first_entity(value: Any, strings: bool, side: str, sentence: int) -> None:
+    """A side's first value read as the entity it can only be (`strings`: a string entity), its error located."""
     try:
-        as_string_entity(value) if len(value) == 2 and isinstance(value[0], str) else as_span(value)
+        as_string_entity(value) if strings else as_span(value)
     except InvalidInputError as error:
-        raise error.at("predictions" if is_predictions else "references", sentence, entity=0) from None
+        raise error.at(side, sentence, entity=0) from None
 
 
 def side_forms(predictions: list[list], references: list[list]) -> tuple[str | None, str | None]:
@@ -257,12 +263,7 @@ def as_list(values: Any, side: str) -> Batch:
         if hasattr(row, "tolist") and not isinstance(row, (list, tuple)):
             row = row.tolist()
         if isinstance(row, (Mapping, Span)):
-            raise InvalidInputError(
-                f"found the entity {shown(row)} where a batch holds one list per sentence; expected a list of "
-                "span lists (for one sentence, [entities])",
-                side,
-                index,
-            )
+            refuse_entity_row(row, side, index)
         if not is_collection(row):
             raise InvalidInputError(
                 f"found {shown(row)}; expected a list of tags (a batch holds one list per sentence)", side, index
@@ -276,8 +277,8 @@ def rows_of(batch: Batch) -> list:
     return batch.tolist() if isinstance(batch, np.ndarray) else batch
 
 
-def lengths(batch: Batch) -> np.ndarray:
-    """The length of each sentence of a batch."""
+def lengths(batch: Sequence[Any] | np.ndarray) -> np.ndarray:
+    """The length of each sentence of a batch (or each value of a column: each text's characters)."""
     if isinstance(batch, np.ndarray):
         return np.full(batch.shape[0], batch.shape[1], dtype=np.int64)
     return np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
@@ -287,6 +288,26 @@ _SPAN_FORMS = (
     "a dict with 'start', 'end' (exclusive) and 'type' ('label' and 'entity_group' work too), or a (start, end, "
     "type) tuple"
 )
+
+
+def _type_key(entity: Mapping, spans: bool = False) -> str:
+    """The key under which a dict holds its type (`TYPE_KEYS`, the first present), else the error that says so;
+    among `spans`, a dict with "entity" is a token of the pipeline's output, whose grouping it names."""
+    key = next((key for key in TYPE_KEYS if key in entity), None)
+    if key is None:
+        grouped = spans and "entity" in entity
+        hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)" if grouped else ""
+        raise InvalidInputError(
+            f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'{hint}"
+        )
+    return key
+
+
+def _checked_type(entity_type: Any, where: str = "") -> str:
+    """An entity's type, a non-empty string, else the error that says so (and `where` the type is looked for)."""
+    if not isinstance(entity_type, str) or not entity_type:
+        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'{where}")
+    return entity_type
 
 
 def as_span(entity: Any) -> Span:
@@ -307,16 +328,7 @@ def as_span(entity: Any) -> Span:
             strings = ", or with texts= a string entity {'type': ..., 'text': ...}" if len(missing) == 2 else ""
             found = f"found {shown(entity)}, which has no {' and no '.join(map(repr, missing))}"
             raise InvalidInputError(f"{found}; expected {_SPAN_FORMS}{strings}")
-        key = next((key for key in TYPE_KEYS if key in entity), None)
-        if key is None:
-            hint = ""
-            if "entity" in entity:
-                hint = " (token-level pipeline output: pass aggregation_strategy='simple' to the pipeline)"
-            raise InvalidInputError(
-                f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or "
-                f"'entity_group'{hint}"
-            )
-        start, end, entity_type = entity["start"], entity["end"], entity[key]
+        start, end, entity_type = entity["start"], entity["end"], entity[_type_key(entity, spans=True)]
     elif is_char_span(entity):  # a spaCy Span: character offsets
         start, end, entity_type = entity.start_char, entity.end_char, entity.label_
     elif isinstance(entity, (tuple, list)):
@@ -348,9 +360,7 @@ def as_span(entity: Any) -> Span:
         raise InvalidInputError(
             f"start {shown(int(start))} >= end {shown(int(end))}; expected start < end (end is exclusive)"
         )
-    if not isinstance(entity_type, str) or not entity_type:
-        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
-    return Span(int(start), int(end), entity_type)
+    return Span(int(start), int(end), _checked_type(entity_type))
 
 
 def as_fragment_span(entity: Mapping) -> Span:
@@ -392,12 +402,7 @@ def as_fragment_span(entity: Mapping) -> Span:
             raise InvalidInputError(f"{where} is empty; expected start < end (end is exclusive)")
         checked.append((start, end))
     key = next((key for key in TYPE_KEYS if key in entity), None)
-    entity_type = None if key is None else entity[key]
-    if not isinstance(entity_type, str) or not entity_type:
-        raise InvalidInputError(
-            f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER' under 'type', 'label' or "
-            "'entity_group'"
-        )
+    entity_type = _checked_type(None if key is None else entity[key], " under 'type', 'label' or 'entity_group'")
     span = fragment_span(checked, entity_type)
     if "start" not in entity and "end" not in entity:
         return span
@@ -448,11 +453,7 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
     if isinstance(entity, (tuple, list)) and len(entity) == 2:
         entity_type, text = entity
     elif isinstance(entity, Mapping) and not ({"start", "end"} & {key for key in entity if entity[key] is not None}):
-        key = next((key for key in TYPE_KEYS if key in entity), None)
-        if key is None:
-            raise InvalidInputError(
-                f"found {shown(entity)}, which has no type; expected the type under 'type', 'label' or 'entity_group'"
-            )
+        key = _type_key(entity)
         if "text" not in entity:
             raise InvalidInputError(
                 f"found {shown(entity)}, which has no 'text' (and no offsets); expected {_STRING_FORMS}"
@@ -473,8 +474,7 @@ def as_string_entity(entity: Any) -> tuple[str, str]:
             f"found {shown(entity)}, whose type and text are {type(entity_type).__name__} and "
             f"{type(text).__name__}; expected {_STRING_FORMS} (type first, as eval4ner)"
         )
-    if not entity_type:
-        raise InvalidInputError(f"the type is {shown(entity_type)}; expected a non-empty string such as 'PER'")
+    _checked_type(entity_type)
     if not text:
         raise InvalidInputError(f"found {shown(entity)}, whose text is empty; expected the entity's non-empty text")
     return entity_type, text

@@ -27,7 +27,16 @@ from ..span import Span, all_tags, nested_tags
 from ..table.columns import Columns
 from ..tally import OUTCOMES, Row
 from .grounding import Haystack, ground_predictions, ground_references, needle_of
-from .inputs import STRINGS, as_list, is_string_entity, read_spans, read_string_columns, read_strings, side_forms
+from .inputs import (
+    STRINGS,
+    as_list,
+    first_located,
+    is_string_entity,
+    read_spans,
+    read_string_columns,
+    read_strings,
+    side_forms,
+)
 from .string_arrays import (
     SpanTriple,
     batch_without_choice,
@@ -107,7 +116,7 @@ def without_texts(predictions: list[list], references: list[list]) -> InvalidInp
     """The error for a batch of string entities given without `texts`, in which they would be found (§1b)."""
     side = "references" if side_forms(predictions, references)[0] == STRINGS else "predictions"
     batch = as_list(references if side == "references" else predictions, side)
-    sentence, value = next(((i, row[0]) for i, row in enumerate(batch) if len(row)), (0, None))
+    sentence, value = first_located(batch) or (0, None)
     if all_tags(value):  # [[["B-PER", "O"]]]: tags, not a (type, text) pair
         return nested_tags(value, side, sentence)
     return InvalidInputError(
