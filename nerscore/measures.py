@@ -82,7 +82,14 @@ class Ratios:
         for numerators, denominators in self:
             measure: list[float] = [zero_division] * len(starts)
             small = np.zeros(len(filled), dtype=bool)
-            if len(filled) and numerators.dtype != object and denominators.dtype != object:
+            # Each row adds at least 1 to the bits (a denominator is a non-zero integer), the size its own bits: a
+            # group of more than 47 rows (47 + 6 = 53) is never small, and one tally's 100,000 types skip the bits.
+            if (
+                len(filled)
+                and lengths.min() <= _LARGEST_SMALL_GROUP
+                and numerators.dtype != object
+                and denominators.dtype != object
+            ):
                 # The common denominator is at most the product of the group's, the sum of its terms at most the
                 # group's size times the largest numerator times it: bounded by the sum of their bit lengths
                 # (a float's exponent is an integer's bit length, or one more where the float rounds up).
@@ -241,6 +248,10 @@ class Rule:
 def _largest(values: np.ndarray) -> int:
     return int(np.asarray(values).max(initial=0))
 
+
+# The most rows a group of `Ratios.grouped_means` summed in int64 can have: each row's denominator adds a bit or
+# more to the 53 an exact float holds, and the group's size its 6 bits.
+_LARGEST_SMALL_GROUP = 47
 
 # Up to this many rows `Ratios.means` sums over the least common denominator in Python (the macro means of a few
 # types: each array call of `_grouped` costs more than all those sums).
