@@ -292,10 +292,12 @@ def _grouped_blocks(
         return None
     keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
     sums = np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width)
-    seen = np.bincount(keys, minlength=width * len(sizes)).reshape(len(sizes), width)
     blocks = []
-    for block_sums, block_seen in zip(sums, seen):
-        present = np.flatnonzero(block_seen)
+    for block_sums in sums:
+        # Only the denominators whose numerators sum to other than 0: a sum of 0 adds nothing to the exact sum,
+        # whose float is the same however it is written (int division rounds correctly), and the rows' keys are
+        # not counted a second time to find which denominators occur (1 ms of one tally's 100,000 types).
+        present = np.flatnonzero(block_sums)
         blocks.append(list(zip(block_sums[present].astype(np.int64).tolist(), present.tolist())))
     return blocks
 

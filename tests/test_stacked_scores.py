@@ -187,6 +187,16 @@ def test_grouped_means_of_large_groups_sharing_denominators_are_means(groups: li
     assert ratios.grouped_means(starts, 0.5) == [expected] * 3
 
 
+def test_grouped_blocks_list_the_denominators_of_sums_other_than_0() -> None:
+    # A group's rows summed by denominator, those summing to 0 left out (they add nothing to the exact mean): the
+    # first group's 0 / 2 and -1 / 3 + 1 / 3, the second group's rows of 0 alone.
+    numerators, denominators = np.array([0, -1, 1, 5, 0, 0]), np.array([2, 3, 3, 4, 2, 5])
+    blocks = measures._grouped_blocks(numerators, denominators, np.array([4, 2]), np.array([0, 4]))
+    assert blocks == [[(5, 4)], []]
+    ratios = Ratios(*[(numerators, denominators)] * 3)
+    assert ratios.grouped_means(np.array([0, 4]), 0.5) == [[5 / 16, 0.0]] * 3
+
+
 def test_grouped_means_of_47_rows_are_summed_in_int64(monkeypatch: pytest.MonkeyPatch) -> None:
     # 47 rows of 0 / 1 hold 47 + 6 = 53 bits: the largest group summed over its common denominator in int64, not
     # by `_mean` or `_grouped_blocks` (the ways of larger groups, which here fail).
