@@ -290,8 +290,15 @@ def _grouped_blocks(
         or int(np.abs(numerators).max()) * int(sizes.max()) >= EXACT_FLOATS
     ):
         return None
-    keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
-    sums = np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width)
+    if len(sizes) <= _FEW_GROUPS:
+        # (a tally's schemes: each group's rows summed where they lie, with no key made for every row)
+        sums = [
+            np.bincount(denominators[start : start + size], numerators[start : start + size], width)
+            for start, size in zip(starts.tolist(), sizes.tolist())
+        ]
+    else:
+        keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
+        sums = list(np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width))
     blocks = []
     for block_sums in sums:
         # Only the denominators whose numerators sum to other than 0: a sum of 0 adds nothing to the exact sum,
@@ -300,6 +307,10 @@ def _grouped_blocks(
         present = np.flatnonzero(block_sums)
         blocks.append(list(zip(block_sums[present].astype(np.int64).tolist(), present.tolist())))
     return blocks
+
+
+# Up to this many groups `_grouped_blocks` sums each group's rows by a bincount of its own (one tally's schemes).
+_FEW_GROUPS = 8
 
 
 def _sum_of_ratios(ratios: list[tuple[int, int]]) -> tuple[int, int]:

@@ -197,6 +197,23 @@ def test_grouped_blocks_list_the_denominators_of_sums_other_than_0() -> None:
     assert ratios.grouped_means(np.array([0, 4]), 0.5) == [[5 / 16, 0.0]] * 3
 
 
+@pytest.mark.parametrize("groups", [3, 9], ids=["each group alone", "by keys"])
+def test_grouped_blocks_are_each_groups_sums_by_denominator(groups: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Up to 8 groups (a tally's schemes) each group's rows are summed where they lie, with no key made for every
+    # row (np.repeat, which here fails); more, by one bincount of (group, denominator) keys: the same sums.
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 60, groups)
+    starts = np.cumsum(np.append(0, sizes[:-1]))
+    numerators, denominators = rng.integers(-9, 50, int(sizes.sum())), rng.integers(1, 12, int(sizes.sum()))
+    expected = [
+        [(n, d) for n, d in measures._grouped(numerators[at : at + size], denominators[at : at + size]) if n]
+        for at, size in zip(starts, sizes)
+    ]
+    if groups <= 8:
+        monkeypatch.setattr(np, "repeat", lambda *_: pytest.fail("a key made for every row of a few groups"))
+    assert measures._grouped_blocks(numerators, denominators, sizes, starts) == expected
+
+
 def test_grouped_means_of_47_rows_are_summed_in_int64(monkeypatch: pytest.MonkeyPatch) -> None:
     # 47 rows of 0 / 1 hold 47 + 6 = 53 bits: the largest group summed over its common denominator in int64, not
     # by `_mean` or `_grouped_blocks` (the ways of larger groups, which here fail).
