@@ -280,8 +280,9 @@ def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int
 def _grouped_blocks(
     numerators: np.ndarray, denominators: np.ndarray, sizes: np.ndarray, starts: np.ndarray
 ) -> list[list[tuple[int, int]]] | None:
-    """`_grouped` of each group of rows (`sizes` from `starts`), by one bincount of (group, denominator) keys;
-    None where that is not exact and small (then each group by `_grouped`)."""
+    """`_grouped` of each group of rows (`sizes` from `starts`), by one bincount of (group, denominator) keys, or of
+    a few groups each by its own; None where that is not exact and small (then each group by `_grouped`). Only the
+    denominators whose sums are not 0 are listed."""
     if numerators.dtype == object or denominators.dtype == object or not len(denominators):
         return None
     width = int(denominators.max()) + 1
