@@ -82,7 +82,14 @@ class Ratios:
         for numerators, denominators in self:
             measure: list[float] = [zero_division] * len(starts)
             small = np.zeros(len(filled), dtype=bool)
-            if len(filled) and numerators.dtype != object and denominators.dtype != object:
+            # Each row adds at least 1 to the bits (a denominator is a non-zero integer), the size its own bits: a
+            # group of more than 47 rows (47 + 6 = 53) is never small, and one tally's 100,000 types skip the bits.
+            if (
+                len(filled)
+                and lengths.min() <= _LARGEST_SMALL_GROUP
+                and numerators.dtype != object
+                and denominators.dtype != object
+            ):
                 # The common denominator is at most the product of the group's, the sum of its terms at most the
                 # group's size times the largest numerator times it: bounded by the sum of their bit lengths
                 # (a float's exponent is an integer's bit length, or one more where the float rounds up).
@@ -242,6 +249,10 @@ def _largest(values: np.ndarray) -> int:
     return int(np.asarray(values).max(initial=0))
 
 
+# The most rows a group of `Ratios.grouped_means` summed in int64 can have: each row's denominator adds a bit or
+# more to the 53 an exact float holds, and the group's size its 6 bits.
+_LARGEST_SMALL_GROUP = 47
+
 # Up to this many rows `Ratios.means` sums over the least common denominator in Python (the macro means of a few
 # types: each array call of `_grouped` costs more than all those sums).
 _FEW_ROWS = 32
@@ -269,8 +280,9 @@ def _grouped(numerators: np.ndarray, denominators: np.ndarray) -> list[tuple[int
 def _grouped_blocks(
     numerators: np.ndarray, denominators: np.ndarray, sizes: np.ndarray, starts: np.ndarray
 ) -> list[list[tuple[int, int]]] | None:
-    """`_grouped` of each group of rows (`sizes` from `starts`), by one bincount of (group, denominator) keys;
-    None where that is not exact and small (then each group by `_grouped`)."""
+    """`_grouped` of each group of rows (`sizes` from `starts`), by one bincount of (group, denominator) keys, or of
+    a few groups each by its own; None where that is not exact and small (then each group by `_grouped`). Only the
+    denominators whose sums are not 0 are listed."""
     if numerators.dtype == object or denominators.dtype == object or not len(denominators):
         return None
     width = int(denominators.max()) + 1
@@ -279,14 +291,27 @@ def _grouped_blocks(
         or int(np.abs(numerators).max()) * int(sizes.max()) >= EXACT_FLOATS
     ):
         return None
-    keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
-    sums = np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width)
-    seen = np.bincount(keys, minlength=width * len(sizes)).reshape(len(sizes), width)
+    if len(sizes) <= _FEW_GROUPS:
+        # (a tally's schemes: each group's rows summed where they lie, with no key made for every row)
+        sums = [
+            np.bincount(denominators[start : start + size], numerators[start : start + size], width)
+            for start, size in zip(starts.tolist(), sizes.tolist())
+        ]
+    else:
+        keys = np.repeat(np.arange(len(sizes), dtype=np.int64) * width, sizes) + denominators
+        sums = list(np.bincount(keys, weights=numerators, minlength=width * len(sizes)).reshape(len(sizes), width))
     blocks = []
-    for block_sums, block_seen in zip(sums, seen):
-        present = np.flatnonzero(block_seen)
+    for block_sums in sums:
+        # Only the denominators whose numerators sum to other than 0: a sum of 0 adds nothing to the exact sum,
+        # whose float is the same however it is written (int division rounds correctly), and the rows' keys are
+        # not counted a second time to find which denominators occur (1 ms of one tally's 100,000 types).
+        present = np.flatnonzero(block_sums)
         blocks.append(list(zip(block_sums[present].astype(np.int64).tolist(), present.tolist())))
     return blocks
+
+
+# Up to this many groups `_grouped_blocks` sums each group's rows by a bincount of its own (one tally's schemes).
+_FEW_GROUPS = 8
 
 
 def _sum_of_ratios(ratios: list[tuple[int, int]]) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from conftest import as_inputs, worked_example
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from nerscore import SCENARIOS, Options, Tally, tally_semeval
+from nerscore import SCENARIOS, Options, Tally, measures, tally_semeval
 from nerscore.measures import Ratios
 from nerscore.result_scores import scores_of
 from nerscore.stacked_scores import StackedScores
@@ -185,6 +185,57 @@ def test_grouped_means_of_large_groups_sharing_denominators_are_means(groups: li
     starts = np.cumsum([0] + [len(group) for group in groups[:-1]])
     expected = [ratios.rows(int(start), int(start) + len(group)).means(0.5)[0] for start, group in zip(starts, groups)]
     assert ratios.grouped_means(starts, 0.5) == [expected] * 3
+
+
+def test_grouped_blocks_list_the_denominators_of_sums_other_than_0() -> None:
+    # A group's rows summed by denominator, those summing to 0 left out (they add nothing to the exact mean): the
+    # first group's 0 / 2 and -1 / 3 + 1 / 3, the second group's rows of 0 alone.
+    numerators, denominators = np.array([0, -1, 1, 5, 0, 0]), np.array([2, 3, 3, 4, 2, 5])
+    blocks = measures._grouped_blocks(numerators, denominators, np.array([4, 2]), np.array([0, 4]))
+    assert blocks == [[(5, 4)], []]
+    ratios = Ratios(*[(numerators, denominators)] * 3)
+    assert ratios.grouped_means(np.array([0, 4]), 0.5) == [[5 / 16, 0.0]] * 3
+
+
+@pytest.mark.parametrize("groups", [3, 9], ids=["each group alone", "by keys"])
+def test_grouped_blocks_are_each_groups_sums_by_denominator(groups: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Up to 8 groups (a tally's schemes) each group's rows are summed where they lie, with no key made for every
+    # row (np.repeat, which here fails); more, by one bincount of (group, denominator) keys: the same sums.
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 60, groups)
+    starts = np.cumsum(np.append(0, sizes[:-1]))
+    numerators, denominators = rng.integers(-9, 50, int(sizes.sum())), rng.integers(1, 12, int(sizes.sum()))
+    expected = [
+        [(n, d) for n, d in measures._grouped(numerators[at : at + size], denominators[at : at + size]) if n]
+        for at, size in zip(starts, sizes)
+    ]
+    if groups <= 8:
+        monkeypatch.setattr(np, "repeat", lambda *_: pytest.fail("a key made for every row of a few groups"))
+    assert measures._grouped_blocks(numerators, denominators, sizes, starts) == expected
+
+
+def test_grouped_means_of_47_rows_are_summed_in_int64(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 47 rows of 0 / 1 hold 47 + 6 = 53 bits: the largest group summed over its common denominator in int64, not
+    # by `_mean` or `_grouped_blocks` (the ways of larger groups, which here fail).
+    def refused(*_: Any) -> None:
+        raise AssertionError("a group of 47 rows summed as a large one")
+
+    monkeypatch.setattr(measures, "_mean", refused)
+    monkeypatch.setattr(measures, "_grouped_blocks", refused)
+    ratios = Ratios(*[(np.zeros(47, dtype=np.int64), np.ones(47, dtype=np.int64))] * 3)
+    assert ratios.grouped_means(np.array([0]), 0.5) == [[0.0]] * 3
+
+
+def test_grouped_means_of_groups_over_47_rows_count_no_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One tally's 100,000 types: no group of more than 47 rows can be small, so no row's bits are counted.
+    def refused(*_: Any) -> None:
+        raise AssertionError("bits counted of groups that cannot be small")
+
+    rows = np.arange(96, dtype=np.int64)
+    ratios = Ratios(*[(rows, rows + 1)] * 3)
+    expected = [ratios.rows(0, 48).means(0.5)[0], ratios.rows(48, 96).means(0.5)[0]]
+    monkeypatch.setattr(np, "frexp", refused)
+    assert ratios.grouped_means(np.array([0, 48]), 0.5) == [expected] * 3
 
 
 @settings(max_examples=100, deadline=None)
