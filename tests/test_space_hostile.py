@@ -1,0 +1,84 @@
+"""The Space against hostile requests (issue 31: every request's cost is checked before it runs): each named case
+is a request under the page's byte and sentence caps that an earlier page answered only after seconds of work, now
+refused by the cost check, naming its line, before anything is grounded or paired."""
+
+from __future__ import annotations
+
+import json
+from unittest import mock
+
+import pytest
+
+import nerscore
+from space import answers, caps, scoring
+
+GROUNDING = "space.scoring.nerscore.Accumulator.ground"
+
+
+def strings_line(text: str, references: list, predictions: list) -> str:
+    return json.dumps({"text": text, "references": references, "predictions": predictions})
+
+
+# Requests of one document, each a few KB to 300 KB, whose grounding the page used to run: the search for a
+# periodic string's occurrences costs their number times its length, and every occurrence that touches a reference
+# is a candidate of the grounding's flow (measured before the check: 37 s, 2.6 s and 2.2 s of CPU).
+HOSTILE_GROUNDING = {
+    "a periodic string of 100,000 characters in a text of 200,000": strings_line(
+        "a" * 200_000, [["X", "a" * 100_000]], [["X", "a" * 100_000]]
+    ),
+    "one letter predicted under a span reference of 40,000 characters": strings_line(
+        "a" * 40_000, [[0, 40_000, "X"]], [["X", "a"]]
+    ),
+    "one letter predicted under a string reference of 40,000 characters": strings_line(
+        "a" * 40_000, [["X", "a" * 40_000]], [["X", "a"]]
+    ),
+    "one letter predicted under 300 nested span references": strings_line(
+        "a" * 20_000, [[0, 20_000 - index, "X"] for index in range(300)], [["X", "a"]]
+    ),
+}
+
+
+@pytest.mark.parametrize("line", list(HOSTILE_GROUNDING.values()), ids=list(HOSTILE_GROUNDING))
+def test_costly_grounding_is_refused_before_it_runs(line):
+    with mock.patch(GROUNDING, side_effect=AssertionError("grounded")):
+        status = answers.spans_text("\n".join(['{"text": "", "references": [], "predictions": []}', line]))[0]
+    assert "Line 2:" in status and "occurrences" in status, status
+
+
+def test_the_occurrence_caps_bound_a_request_of_several_documents(monkeypatch):
+    # Each document under the document cap, the request past its own.
+    line = strings_line("a" * 3_000, [[0, 3_000, "X"]], [["X", "a"]])
+    monkeypatch.setattr(caps, "MAX_REQUEST_OCCURRENCES", 3 * caps.MAX_DOCUMENT_OCCURRENCES // 2)
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_OCCURRENCES", 3_100)
+    with mock.patch(GROUNDING, side_effect=AssertionError("grounded")):
+        status = answers.spans_text("\n".join([line] * 3))[0]
+    assert "Line 2: the documents up to this line" in status, status
+
+
+# Requests the caps leave alone: what a page of ordinary documents grounds, many occurrences far from the
+# references included (the package stops looking once enough free ones are found past them).
+ANSWERED = {
+    "the red team's block": strings_line(
+        " ".join(["a"] * 13),
+        [[2 * i, 2 * i + 1, "XY"[i % 2]] for i in range(11)],
+        [["XY"[i % 2], "a"] for i in range(14)],
+    ),
+    "150 strings on 400,000 occurrences": strings_line("a " * 400_000, [["X", "a"]] * 150, [["X", "a"]] * 150),
+    "a long text with a few entities": strings_line(
+        "Ada met Bob. " * 20_000, [["PER", "Ada"], ["PER", "Bob"]], [["PER", "Ada"], ["PER", "Bob"], ["LOC", "met"]]
+    ),
+}
+
+
+@pytest.mark.parametrize("line", list(ANSWERED.values()), ids=list(ANSWERED))
+def test_ordinary_grounding_is_answered(line):
+    status = answers.spans_text(line)[0]
+    assert status.startswith("Evaluated 1 document"), status
+
+
+def test_the_occurrences_counted_are_those_the_grounding_looks_at():
+    corpus = scoring.parsing.parse_spans(strings_line("a " * 1_000, [[0, 9, "X"]], [["X", "a"], ["Y", "a"]]))
+    # five occurrences touch the reference, then the first free one for each of the two predictions of "a" (each
+    # occurrence counted once, with the reference it overlaps)
+    assert scoring.occurrence_cost(corpus) == (5 * 2 + 2, 7)
+    assert nerscore.Span is not None
