@@ -28,6 +28,17 @@ MAX_REQUEST_PAIRS = 20_000
 # themselves cost little (150 and 150 on 400,000 occurrences: 0.25 s).
 MAX_DOCUMENT_GROUNDING = 100_000
 MAX_REQUEST_GROUNDING = 400_000
+# ... and so is the search for the predicted strings' occurrences that grounding looks at (every one that touches a
+# reference, then the first free ones), which the product above does not see: each occurrence is a candidate of the
+# flow with an edge to each reference it overlaps, and a periodic string is searched for once per occurrence. One
+# letter predicted under a reference of 40,000 characters (40,000 candidates) took 2.6 s, a string of 100,000 "a" in
+# a text of 200,000 (100,001 occurrences of 100,000 characters each) 37 s. A document may hold at most
+# MAX_DOCUMENT_OCCURRENCES (occurrences looked at plus their overlapping references), a request at most
+# MAX_REQUEST_OCCURRENCES, and the characters searched in a request at most MAX_REQUEST_SEARCH; counting stops at
+# the caps, so the check costs no more than they allow.
+MAX_DOCUMENT_OCCURRENCES = 10_000
+MAX_REQUEST_OCCURRENCES = 30_000
+MAX_REQUEST_SEARCH = 50_000_000
 
 # What one answer shows; the scores always cover every sentence. Together these keep an answer under 3 MB
 # whatever the 1 MB input (tokens and types that HTML-escape to six bytes a character are the worst found; the

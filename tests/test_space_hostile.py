@@ -8,6 +8,7 @@ import json
 from unittest import mock
 
 import pytest
+from grounding_counts import tracked
 
 import nerscore
 from space import answers, caps, scoring
@@ -48,8 +49,8 @@ def test_costly_grounding_is_refused_before_it_runs(line):
 def test_the_occurrence_caps_bound_a_request_of_several_documents(monkeypatch):
     # Each document under the document cap, the request past its own.
     line = strings_line("a" * 3_000, [[0, 3_000, "X"]], [["X", "a"]])
-    monkeypatch.setattr(caps, "MAX_REQUEST_OCCURRENCES", 3 * caps.MAX_DOCUMENT_OCCURRENCES // 2)
-    monkeypatch.setattr(caps, "MAX_DOCUMENT_OCCURRENCES", 3_100)
+    monkeypatch.setattr(caps, "MAX_DOCUMENT_OCCURRENCES", 7_000)
+    monkeypatch.setattr(caps, "MAX_REQUEST_OCCURRENCES", 10_000)
     with mock.patch(GROUNDING, side_effect=AssertionError("grounded")):
         status = answers.spans_text("\n".join([line] * 3))[0]
     assert "Line 2: the documents up to this line" in status, status
@@ -76,9 +77,30 @@ def test_ordinary_grounding_is_answered(line):
     assert status.startswith("Evaluated 1 document"), status
 
 
-def test_the_occurrences_counted_are_those_the_grounding_looks_at():
-    corpus = scoring.parsing.parse_spans(strings_line("a " * 1_000, [[0, 9, "X"]], [["X", "a"], ["Y", "a"]]))
-    # five occurrences touch the reference, then the first free one for each of the two predictions of "a" (each
-    # occurrence counted once, with the reference it overlaps)
-    assert scoring.occurrence_cost(corpus) == (5 * 2 + 2, 7)
-    assert nerscore.Span is not None
+# Documents of span references and one predicted text: the occurrences the check counts are those the package's
+# grounding looks at (tests/grounding_counts.py counts them), however the references lie.
+LOOKED_AT = {
+    "references at the start": ("a " * 1_000, [[0, 9, "X"]], [["X", "a"], ["Y", "a"]]),
+    "references at both ends": ("a " * 1_000, [[0, 3, "X"], [1_990, 1_999, "Y"]], [["X", "a"]] * 3),
+    "a periodic text under one reference": ("ab" * 500, [[10, 400, "X"]], [["X", "aba"]] * 2),
+    "no reference": ("a " * 100, [], [["X", "a"], ["X", "a"]]),
+    "a text that does not occur": ("a " * 100, [[0, 1, "X"]], [["X", "b"]]),
+}
+
+
+@pytest.mark.parametrize("document", list(LOOKED_AT.values()), ids=list(LOOKED_AT))
+def test_the_occurrences_counted_are_those_the_grounding_looks_at(document):
+    text, references, predictions = document
+    needle = predictions[0][1]
+    work, characters = scoring.occurrences_looked_at(text, references, predictions, 10**9, 10**9)
+    with tracked() as tracker:
+        nerscore.Accumulator().ground(predictions=[predictions], references=[references], texts=[text])
+    if text.count(needle) > len(predictions):  # with more occurrences than predictions, a choice to make
+        assert characters == tracker.occurrences * len(needle)
+    assert work >= characters // len(needle)
+
+
+def test_the_count_stops_at_its_caps():
+    text, references, predictions = "a" * 200_000, [[0, 200_000, "X"]], [["X", "a" * 1_000]]
+    assert scoring.occurrences_looked_at(text, references, predictions, 100, 10**9)[0] <= 102
+    assert scoring.occurrences_looked_at(text, references, predictions, 10**9, 5_000)[1] <= 6_000
