@@ -33,6 +33,10 @@ HOSTILE_GROUNDING = {
     "one letter predicted under a string reference of 40,000 characters": strings_line(
         "a" * 40_000, [["X", "a" * 40_000]], [["X", "a"]]
     ),
+    # each type of a text chooses among its occurrences on its own: 20 types, 20 times the candidates (13 s, 10 GB)
+    "one letter predicted with 20 types under a reference of 5,000 occurrences": strings_line(
+        "a " * 5_000, [[0, 9_999, "X"]], [[f"T{index}", "a"] for index in range(20)]
+    ),
     "one letter predicted under 300 nested span references": strings_line(
         "a" * 20_000, [[0, 20_000 - index, "X"] for index in range(300)], [["X", "a"]]
     ),
