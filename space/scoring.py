@@ -305,16 +305,18 @@ def occurrences_looked_at(
     """What grounding one document's string predictions looks at, as (work, characters): the occurrences of each
     predicted text that the package's grounding weighs (every one touching a reference, then free ones until as many
     as the text's most predictions of one type lie past the last reference), each counted once and once more for
-    each reference it overlaps, and the characters compared to find them. Counting stops once either passes its
-    `most_`, so that the check costs no more than the caps allow."""
+    each reference it overlaps, for each type the text is predicted with; and the characters compared to find them.
+    Counting stops once either passes its `most_`, so that the check costs no more than the caps allow."""
     bounds = _reference_bounds(text, references)
     starts = sorted(start for start, _ in bounds)
     ends = sorted(end for _, end in bounds)
     last_end = ends[-1] if ends else 0
     by_type = Counter(entity for entity in map(_string_entity, predictions) if entity is not None)
     wanted: dict[str, int] = {}
+    types: Counter[str] = Counter()  # each type of a text weighs its occurrences on its own (§1b)
     for (_, needle), number in by_type.items():
         wanted[needle] = max(wanted.get(needle, 0), number)
+        types[needle] += 1
     work = characters = 0
     for needle, number in wanted.items():
         free = 0
@@ -322,7 +324,7 @@ def occurrences_looked_at(
         while position >= 0 and work <= most_work and characters <= most_characters:
             end = position + len(needle)
             overlapping = bisect_left(starts, end) - bisect_right(ends, position)
-            work += 1 + overlapping
+            work += (1 + overlapping) * types[needle]
             characters += len(needle)
             free += not overlapping
             if free >= number and position >= last_end:
