@@ -22,7 +22,8 @@ def strings_line(text: str, references: list, predictions: list) -> str:
 
 # Requests of one document, each a few KB to 300 KB, whose grounding the page used to run: the search for a
 # periodic string's occurrences costs their number times its length, and every occurrence that touches a reference
-# is a candidate of the grounding's flow (measured before the check: 37 s, 2.6 s and 2.2 s of CPU).
+# is a candidate of the grounding's flow, once for each type its text is predicted with (measured before the
+# check: 37 s, 2.6 s, 2.2 s, 13 s and 96 s of CPU).
 HOSTILE_GROUNDING = {
     "a periodic string of 100,000 characters in a text of 200,000": strings_line(
         "a" * 200_000, [["X", "a" * 100_000]], [["X", "a" * 100_000]]
@@ -37,6 +38,9 @@ HOSTILE_GROUNDING = {
     "one letter predicted with 20 types under a reference of 5,000 occurrences": strings_line(
         "a " * 5_000, [[0, 9_999, "X"]], [[f"T{index}", "a"] for index in range(20)]
     ),
+    "150 references and 150 predictions of one letter in 150 types": strings_line(
+        "a " * 400_000, [["X", "a"]] * 150, [[f"T{index}", "a"] for index in range(150)]
+    ),
     "one letter predicted under 300 nested span references": strings_line(
         "a" * 20_000, [[0, 20_000 - index, "X"] for index in range(300)], [["X", "a"]]
     ),
@@ -48,6 +52,16 @@ def test_costly_grounding_is_refused_before_it_runs(line):
     with mock.patch(GROUNDING, side_effect=AssertionError("grounded")):
         status = answers.spans_text("\n".join(['{"text": "", "references": [], "predictions": []}', line]))[0]
     assert "Line 2:" in status and "occurrences" in status, status
+
+
+def test_a_request_of_documents_each_under_the_caps_is_bounded():
+    # Each document about 0.8 s of grounding (the flow grows faster than the occurrences it weighs): three of them
+    # (2.4 s) are more than a request may cost.
+    line = strings_line("a " * 300, [["X", "a"]] * 150, [[f"T{index % 15}", "a"] for index in range(150)])
+    assert answers.spans_text(line)[0].startswith("Evaluated 1 document")
+    with mock.patch(GROUNDING, side_effect=AssertionError("grounded")):
+        status = answers.spans_text("\n".join([line] * 3))[0]
+    assert "the documents up to this line" in status, status
 
 
 def test_the_occurrence_caps_bound_a_request_of_several_documents(monkeypatch):
