@@ -99,6 +99,7 @@ def test_ordinary_grounding_is_answered(line):
 # grounding looks at (tests/grounding_counts.py counts them), however the references lie.
 LOOKED_AT = {
     "references at the start": ("a " * 1_000, [[0, 9, "X"]], [["X", "a"], ["Y", "a"]]),
+    "two predictions of a type after the references": ("a " * 1_000, [[0, 9, "X"]], [["X", "a"]] * 2),
     "references at both ends": ("a " * 1_000, [[0, 3, "X"], [1_990, 1_999, "Y"]], [["X", "a"]] * 3),
     "a periodic text under one reference": ("ab" * 500, [[10, 400, "X"]], [["X", "aba"]] * 2),
     "no reference": ("a " * 100, [], [["X", "a"], ["X", "a"]]),
