@@ -299,6 +299,16 @@ def _reference_bounds(text: str, references: list[Any]) -> list[tuple[int, int]]
         return []
 
 
+def _positions(text: str, needle: str, most: int) -> list[int]:
+    """The first `most` positions of `needle` in `text` (overlapping occurrences included, as grounding finds them)."""
+    positions: list[int] = []
+    position = text.find(needle)
+    while position >= 0 and len(positions) < most:
+        positions.append(position)
+        position = text.find(needle, position + 1)
+    return positions
+
+
 def occurrences_looked_at(
     text: str, references: list[Any], predictions: list[Any], most_work: int, most_characters: int
 ) -> tuple[int, int]:
@@ -317,6 +327,14 @@ def occurrences_looked_at(
     for (_, needle), number in by_type.items():
         wanted[needle] = max(wanted.get(needle, 0), number)
         types[needle] += 1
+    fewest: dict[str, int] = {}
+    for (_, needle), number in by_type.items():
+        fewest[needle] = min(fewest.get(needle, number), number)
+    # No choice to make (the package's first pass): every text occurs no more often than it is predicted with each
+    # of its types, so each takes every occurrence, one search apiece, and nothing is weighed.
+    searched = {needle: _positions(text, needle, most + 1) for needle, most in fewest.items()}
+    if all(len(positions) <= fewest[needle] for needle, positions in searched.items()):
+        return 0, sum(len(needle) * len(positions) for needle, positions in searched.items())
     work = characters = 0
     for needle, number in wanted.items():
         free = 0
