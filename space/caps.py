@@ -40,9 +40,10 @@ MAX_REQUEST_GROUNDING = 400_000
 # holds memory growing with the square of these: 10,000 took 133 MB, 25,000 855 MB, 100,000 (one letter predicted
 # with 20 types on 5,000 occurrences, 13 s) 10 GB; 5,000 take 0.1 s and 38 MB. Its time grows with their square
 # too where references and types are many: 150 references and 150 predictions of one letter in 15 types (4,650)
-# took 0.8 s, in 150 types (45,150) 96 s; a request holds two such documents at most.
-MAX_DOCUMENT_OCCURRENCES = 5_000
-MAX_REQUEST_OCCURRENCES = 10_000
+# took 0.8 s (1.3 s for the page, value score and pictures included; two such documents 2.1 s), in 150 types
+# (45,150) 96 s; a request holds two documents at the document cap at most.
+MAX_DOCUMENT_OCCURRENCES = 4_000
+MAX_REQUEST_OCCURRENCES = 8_000
 MAX_REQUEST_SEARCH = 50_000_000
 
 # What one answer shows; the scores always cover every sentence. Together these keep an answer under 3 MB
