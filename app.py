@@ -77,6 +77,23 @@ def agreement_upload(path: str | None, scheme: str, mode: str, task: str, *_: An
     return agreement.upload_page(path, scheme, mode)
 
 
+def any_value(control: Any) -> Any:
+    """`control` (a Radio or Dropdown) passing on whatever value a request sends. A client can send any value, not
+    only the widget's choices, and Gradio refused one off them before the event ran, with an error of its own that
+    quoted the whole value (2 MB for a 2 MB scheme) and a traceback in the server's log; the page's functions
+    answer an unknown scheme or mode in their own words, the value shortened (space/answers.py)."""
+    checked = control.preprocess
+
+    def preprocess(payload: Any) -> Any:
+        try:
+            return checked(payload)
+        except gr.Error:
+            return payload
+
+    control.preprocess = preprocess
+    return control
+
+
 def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
     """The page: input and summary side by side, then the scenario table, the sentences and the explanation; or,
     comparing two systems, input and comparison table side by side, then the picture of the differences. Its
@@ -261,6 +278,9 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             )
         gr.Markdown(texts.EXPLANATION, elem_id="explanation")
 
+        # The endpoints' controls (the task and value controls feed the page's own events alone).
+        for control in (scheme, mode):
+            any_value(control)
         outputs = [status, scenarios, summary, per_type, sentences]
         # The page's outputs by name (answers.PAGE_OUTPUTS: a task that adds outputs names them there).
         named = {

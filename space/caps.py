@@ -28,6 +28,23 @@ MAX_REQUEST_PAIRS = 20_000
 # themselves cost little (150 and 150 on 400,000 occurrences: 0.25 s).
 MAX_DOCUMENT_GROUNDING = 100_000
 MAX_REQUEST_GROUNDING = 400_000
+# ... and so is the search for the predicted strings' occurrences that grounding looks at (every one that touches a
+# reference, then the first free ones), which the product above does not see: each occurrence is a candidate of the
+# flow with an edge to each reference it overlaps, and a periodic string is searched for once per occurrence. One
+# letter predicted under a reference of 40,000 characters (40,000 candidates) took 2.6 s, a string of 100,000 "a" in
+# a text of 200,000 (100,001 occurrences of 100,000 characters each) 37 s. A document may hold at most
+# MAX_DOCUMENT_OCCURRENCES (occurrences looked at plus their overlapping references), a request at most
+# MAX_REQUEST_OCCURRENCES, and the characters searched in a request at most MAX_REQUEST_SEARCH; counting stops at
+# the caps, so the check costs no more than they allow.
+# (each counted for every type predicted with its text: a type chooses among them on its own). The package's flow
+# holds memory growing with the square of these: 10,000 took 133 MB, 25,000 855 MB, 100,000 (one letter predicted
+# with 20 types on 5,000 occurrences, 13 s) 10 GB; 5,000 take 0.1 s and 38 MB. Its time grows with their square
+# too where references and types are many: 150 references and 150 predictions of one letter in 15 types (4,650)
+# took 0.8 s (1.3 s for the page, value score and pictures included; two such documents 2.1 s), in 150 types
+# (45,150) 96 s; a request holds two documents at the document cap at most.
+MAX_DOCUMENT_OCCURRENCES = 4_000
+MAX_REQUEST_OCCURRENCES = 8_000
+MAX_REQUEST_SEARCH = 50_000_000
 
 # What one answer shows; the scores always cover every sentence. Together these keep an answer under 3 MB
 # whatever the 1 MB input (tokens and types that HTML-escape to six bytes a character are the worst found; the

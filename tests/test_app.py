@@ -175,6 +175,24 @@ def test_endpoint_answers_a_lone_surrogate_with_a_message(client):
     assert status.startswith("Evaluated 1 sentence")
 
 
+# A client can send any value for the choice controls, not only what the widgets offer. Gradio refused a value off
+# their choices before the event ran, with an error of its own that quoted the whole value (2 MB for a 2 MB scheme)
+# and a traceback in the server's log; the page's functions answer it in their words, the value shortened.
+OFF_THE_CHOICES = {
+    "a scheme of 2 MB": ("x" * 2_000_000, "lenient"),
+    "a mode that is a number": ("IOB2", 1.5),
+    "a scheme that is a dict": ({"x": [1]}, "lenient"),
+}
+
+
+@pytest.mark.parametrize("endpoint", ["/evaluate", "/compare", "/agreement"])
+@pytest.mark.parametrize("choices", list(OFF_THE_CHOICES.values()), ids=list(OFF_THE_CHOICES))
+def test_endpoints_answer_values_off_their_choices_with_a_short_message(client, endpoint, choices):
+    status = client.predict("Paris B-LOC B-LOC B-LOC\n", *choices, api_name=endpoint)[0]
+    assert status.startswith("⚠️ **Cannot"), status[:200]
+    assert len(status) < 2 * caps.MAX_MESSAGE_CHARACTERS
+
+
 def many_types_text() -> str:
     """Just under 1 MB in which every entity has a type of its own: 101,710 types in 50,855 lines."""
     lines = []
