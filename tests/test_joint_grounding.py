@@ -304,3 +304,22 @@ def test_the_red_team_blocks_cost_one_flow_per_text_and_type(monkeypatch) -> Non
         for kind in TYPES:
             placed = [(span.start, span.end) for span in spans if span is not None and span.entity_type == kind]
             assert len(placed) == len(set(placed)) == min(listed.count((kind, "a")), len(text.split()))
+
+
+def test_a_grounding_whose_weights_would_not_fit_is_refused_before_the_flow(monkeypatch) -> None:
+    # Each weight holds a share of every row (§1b's tie), so memory grows with rows x edges: 4 types of "a" under one
+    # reference over 2,500 occurrences took 122 MB, 20 types 10 GB (redspace). Refused, located, before the flow.
+    from nerscore import compute_semeval
+
+    monkeypatch.setattr(joint_grounding, "free_memory", lambda: 10**8)
+    monkeypatch.setattr(joint_grounding, "max_weight_flow", None)  # never reached
+    predictions = [[], [[f"T{i}", "a"] for i in range(4)]]
+    refused = (
+        r"^predictions, sentence 1: its string predictions have 10,000 candidate occurrences \(one a type\) competing "
+        r"for 1 reference, whose exact grounding \(docs/scoring.md §1b\) needs about 0\.1 GB, more than the 0\.1 GB"
+    )
+    with pytest.raises(ValueError, match=refused):
+        compute_semeval(predictions=predictions, references=[[], [[0, 4999, "X"]]], texts=["", "a " * 2500])
+    monkeypatch.setattr(joint_grounding, "free_memory", lambda: None)  # where none can be read, nothing is refused
+    with pytest.raises(TypeError):  # the flow is reached (and is None here)
+        compute_semeval(predictions=predictions, references=[[], [[0, 4999, "X"]]], texts=["", "a " * 2500])

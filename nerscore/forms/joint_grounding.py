@@ -17,7 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from ..errors import InvalidInputError
 from ..pairing.assignment import max_weight_flow, union_find
+from ..pairing.overlaps import free_memory
 from ..pairing.rules import overlap_edges, rank_shares
 from ..span import Span
 
@@ -97,6 +99,7 @@ def _best_grounding(
     room = Counter((start, end, entity_type) for (_, entity_type), (start, end) in map(rows.__getitem__, members))
     share, scale = rank_shares(sorted(room), room)
     ungrounded_weight = (radix**4 * extent_radix + 1) * scale
+    _check_fits(len(members), len(involved), len(component), ungrounded_weight)
     weights: dict[tuple[int, int], int] = {}
     for row, column in component:
         (_, entity_type), (start, end) = rows[row]
@@ -123,6 +126,26 @@ def _best_grounding(
     number = {row: rank for rank, row in enumerate(order)}
     flow, _, _ = max_weight_flow({(number[row], column): w for (row, column), w in weights.items()}, None, capacity)
     return {order[row] for (row, column), amount in flow.items() if amount and column >= len(references)}
+
+
+def _check_fits(rows: int, references: int, edges: int, largest: int) -> None:
+    """An `InvalidInputError` before the flow where its weights would not fit in memory: each holds a share of every
+    row (`rank_shares`, §1b's tie), an integer of as many bits as the component has rows, and every edge, potential
+    and search step holds one, so memory grows with rows x edges (4 types of "a" under one reference over 2,500
+    occurrences of it took 122 MB, 20 types 10 GB; about five weights an edge, measured). The caller adds the
+    sentence and side."""
+    needed = 5 * edges * (largest.bit_length() // 8 + 32)
+    if needed < 1 << 26:  # 64 MB: never worth a look at the system
+        return
+    free = free_memory()
+    if free is not None and needed > free:
+        noun = "reference" if references == 1 else "references"
+        raise InvalidInputError(
+            f"its string predictions have {rows:,} candidate occurrences (one a type) competing for {references:,} "
+            f"{noun}, whose exact grounding (docs/scoring.md §1b) needs about {needed / 1e9:.1f} GB, more than the "
+            f"{free / 1e9:.1f} GB free for this process; expected fewer occurrences of a predicted string in one text "
+            "(split the document, or give the predictions as spans)"
+        )
 
 
 def _apart(
