@@ -379,6 +379,9 @@ def test_conll_with_one_column_per_annotator_and_one_file_per_annotator(tmp_path
     path.write_text(CONLL.replace("met O O O", "met O O"), encoding="utf-8")
     with pytest.raises(ConllError, match=r"three\.conll:2: found 3 columns; expected 4"):
         read_conll_annotators([path])
+    path.write_text("Ada\n", encoding="utf-8")  # one column, in the singular
+    with pytest.raises(ConllError, match=r"three\.conll:1: found 1 column; expected the token, then one tag"):
+        read_conll_annotators([path])
 
 
 def test_the_command_prints_the_table_and_the_dict(tmp_path, capsys):

@@ -70,14 +70,18 @@ def read_conll_annotators(
             raise ConllError(
                 source,
                 sentences[0][1][0] if sentences else None,
-                f"found {width} columns; expected the token, then one tag column per annotator (two or more), or "
+                f"found {width} column{'' if width == 1 else 's'}; expected the token, then one tag column per "
+                "annotator (two or more), or "
                 "one file per annotator",
             )
         for rows, numbers in sentences:
             for row, number in zip(rows, numbers):
                 if len(row) != width:
                     raise ConllError(
-                        source, number, f"found {len(row)} columns; expected {width}, as the first line has"
+                        source,
+                        number,
+                        f"found {len(row)} column{'' if len(row) == 1 else 's'}; "
+                        f"expected {width}, as the first line has",
                     )
         tokens, *tags = ([[row[column] for row in rows] for rows, _ in sentences] for column in range(width))
         names = names or [f"annotator{column}" for column in range(1, width)]
