@@ -51,8 +51,8 @@ def decode(tags: Sequence[str], scheme: str | Scheme = IOB2, mode: str = LENIENT
 def decode_tags(tags: Sequence[Any], mode: str, table: TagTable) -> list[Span]:
     """`decode` with checked options, the tags parsed through `table` (`decode_roles` on one sentence)."""
     parsed: list[ParsedTag | None] = []
-    # Values other than strings (`str.join` refuses one without hashing it, at C speed): one too deep to hash
-    # (schemes.DEEPEST_HASHED) is parsed, and refused, never hashed
+    # Values other than strings (`str.join` refuses one without hashing it, at C speed): one too deep or too large
+    # to hash (schemes.unhashable_size) is parsed, and refused, never hashed
     mixed = False
     try:
         "".join(tags)
