@@ -352,7 +352,7 @@ class Accumulator:
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
             raise ValueError(
                 f"options asks for {uncounted}, which the batches were not counted with; expected options that "
-                f"change only what is reported ({', '.join(sorted(_REPORTED))}), or that leave out a key: count "
+                f"change only what is reported ({', '.join(Options.REPORTED)}), or that leave out a key: count "
                 "the batches with it (Accumulator.of(...))"
             )
         options = self.options if options is None else options
@@ -389,19 +389,13 @@ def numbered_after(sentences: int) -> Iterator[None]:
         raise error.at(sentence=sentences + error.sentence) from None
 
 
-# The options `Accumulator.result` may change from those the batches were counted with: what is reported of the
-# counts (the command line's tables report every type, the Space the types it shows, as `labels`), never what was
-# counted (another scheme, min_overlap or value was ignored, an interval of no unit read as certain).
-_REPORTED = frozenset(
-    ("beta", "confidence_level", "confusion", "evaluation_schemes", "labels", "per_type", "seed", "zero_division")
-)
-
-
 def _uncounted(counted: Options, asked: Options) -> str | None:
-    """The first option of `asked` (as `name=value`) that asks for what the batches were not counted with, or None."""
+    """The first option of `asked` (as `name=value`) that asks for what the batches were not counted with, or None:
+    one of `Options.REPORTED` never does (never another scheme, min_overlap or value ignored, an interval of no unit
+    read as certain)."""
     for field in dataclasses.fields(Options):
         name, new, old = field.name, getattr(asked, field.name), getattr(counted, field.name)
-        if name in _REPORTED or new == old or (new == field.default and name in (*Options.ADDING, "value")):
+        if name in Options.REPORTED or new == old or (new == field.default and name in (*Options.ADDING, "value")):
             continue  # reported, or counted alike, or a key left out
         if name in ("bootstrap", "errors") and old:
             continue  # other resamples of the units kept, the first errors of those counted

@@ -383,6 +383,19 @@ class Options:
     # dict has no place for one refuses it, never silently ignores it (compare_runs refuses them all, summarize_runs
     # and compare_semeval all but those they report). A new option of that kind joins here.
     ADDING = ("bootstrap", "return_entities", "per_type", "confusion", "slices", "diagnostics", "errors")
+    # (Not a field.) The options that change only what is reported of counts already made, which
+    # `Accumulator.result(options)` may change (the command line's tables report every type, the Space the types it
+    # shows, as `labels`); any other differing option is refused there. A new option of that kind joins here.
+    REPORTED = (
+        "beta",
+        "confidence_level",
+        "confusion",
+        "evaluation_schemes",
+        "labels",
+        "per_type",
+        "seed",
+        "zero_division",
+    )
 
     def __post_init__(self) -> None:
         # The HIPE scorer counts any shared token as an overlap: min_overlap has no meaning in its pairing.

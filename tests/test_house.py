@@ -586,6 +586,22 @@ def test_the_overall_options_leave_out_every_adding_option_and_keep_the_rest() -
         assert given.overall() == (Options() if name in Options.ADDING else given), name
 
 
+def test_an_accumulators_result_takes_the_reported_options_and_refuses_the_rest() -> None:
+    # `Accumulator.result(options)` reads Options.REPORTED: each of its options changes the result of batches
+    # counted without it; every other option's example is refused there, never answered from other counts.
+    from nerscore import Accumulator
+
+    counted = Accumulator(Options()).update(predictions=[["B-PER", "O"]], references=[["B-PER", "B-LOC"]])
+    assert set(Options.REPORTED) <= {field.name for field in dataclasses.fields(Options)}
+    for name, (value, _) in OPTION_EXAMPLES.items():
+        asked = Options.of(**{name: value})
+        if name in Options.REPORTED:
+            counted.result(asked)
+        elif asked != Options() and name not in (*Options.ADDING, "value"):
+            with pytest.raises(ValueError, match=f"options asks for {name}"):
+                counted.result(asked)
+
+
 def test_the_options_that_describe_tags_are_refused_with_spans_by_their_row() -> None:
     # `Spec.tags` in an option's row is all it takes: check_span_options and the metric's docstring read the table.
     import ner_semeval
