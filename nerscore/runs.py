@@ -220,4 +220,7 @@ def _std(values: list[Any], mean: float) -> float:
     # product), and only a correctly rounded square makes the scaling change no digit.
     differences = [math.ldexp(value, -shift) - math.ldexp(mean, -shift) for value in values]
     squares = math.fsum(difference * difference for difference in differences)
-    return math.ldexp(math.sqrt(squares / (len(values) - 1)), shift)
+    try:
+        return math.ldexp(math.sqrt(squares / (len(values) - 1)), shift)
+    except OverflowError:  # a deviation past the largest float (1.8e308 and -1.8e308): no float holds it
+        return math.inf
