@@ -93,14 +93,35 @@ def _added_batches(predictions: list, references: list, labels: list, options: d
 _FLAGS = {"per_type": "--per-type", "confusion": "--confusion", "diagnostics": "--diagnostics"}
 
 
-def _command_line(predictions: list, references: list, labels: list, options: dict, folder: Path, _: Any) -> dict:
+def _printed_json(arguments: list[str]) -> dict:
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main([*arguments, "--json"]) == 0
+    return json.loads(printed.getvalue())
+
+
+def _conll(folder: Path, predictions: list, references: list) -> str:
     path = folder / "labels.conll"
     sentences = ["".join(f"w {r} {p}\n" for r, p in zip(*pair)) for pair in zip(references, predictions)]
     path.write_text("\n".join(sentences), encoding="utf-8")
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        assert main([str(path), "--json", "--labels", ",".join(labels), *map(_FLAGS.get, options)]) == 0
-    return json.loads(printed.getvalue())
+    return str(path)
+
+
+def _command_line(predictions: list, references: list, labels: list, options: dict, folder: Path, _: Any) -> dict:
+    path = _conll(folder, predictions, references)
+    return _printed_json([path, "--labels", ",".join(labels), *map(_FLAGS.get, options)])
+
+
+def _command_line_runs(predictions: list, references: list, labels: list, options: dict, folder: Path, _: Any) -> dict:
+    path = _conll(folder, predictions, references)
+    summary = _printed_json(["--runs", path, path, "--labels", ",".join(labels), *map(_FLAGS.get, options)])
+    return {key.removesuffix("_mean"): value for key, value in summary.items() if key.endswith("_mean")}
+
+
+def _command_line_compare(predictions: list, references: list, labels: list, _: dict, folder: Path, __: Any) -> dict:
+    path = _conll(folder, predictions, references)
+    compared = _printed_json(["--compare", path, path, "--labels", ",".join(labels), "--bootstrap", "10"])
+    return {key.removesuffix("_a"): value for key, value in compared.items() if key.endswith("_a")}
 
 
 def _runs_summarized(predictions: list, references: list, labels: list, options: dict, *_: Any) -> dict:
@@ -145,6 +166,8 @@ FRONT_ENDS: dict[str, tuple[FrontEnd, list[dict]]] = {
     "evaluate-labels-at-compute": (_labels_at_compute, [{}, {"per_type": True}, {"bootstrap": 20}]),
     "evaluate-added-batches": (_added_batches, [{}, {"per_type": True}, {"return_entities": True}]),
     "command-line-json": (_command_line, [{}, {"per_type": True}, {"confusion": True}, {"diagnostics": True}]),
+    "command-line-runs-json": (_command_line_runs, [{}, {"diagnostics": True}]),
+    "command-line-compare-json": (_command_line_compare, [{}]),
     "summarize-runs": (_runs_summarized, [{}, {"per_type": True}, {"diagnostics": True}]),
     "compare-runs": (_runs_compared, [{}]),
     "compare-semeval": (_systems_compared, [{}]),
