@@ -339,14 +339,21 @@ class Accumulator:
             return SentenceCounts.of(np.zeros((0, len(SCENARIOS)), dtype=np.int64))
         return self.units.counts()
 
-    def result(self, options: Options | None = None, *, token_accuracy: bool | None = None) -> dict[str, Any]:
+    def result(
+        self,
+        options: Options | None = None,
+        *,
+        token_accuracy: bool | None = None,
+        types: Sequence[str] | None = None,
+    ) -> dict[str, Any]:
         """`compute_semeval`'s dict of every batch added (`compute.result_dict`); with `options`, under other
-        options of what is reported (the command line's tables show every type, the Space's the types shown): one
-        that asks for what the batches were not counted with (another scheme, value or min_overlap; intervals,
-        entities or slices not counted) is a `ValueError`.
+        options of what is reported (`Options.REPORTED`: the command line's tables show every type): one that asks
+        for what the batches were not counted with (another scheme, labels, which leaves entities out before they
+        are paired, value or min_overlap; intervals, entities or slices not counted) is a `ValueError`.
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
-        picture draws the entities' scores)."""
+        picture draws the entities' scores). `types`, with `per_type`: the per-type keys of those types alone,
+        no macro key, every other key compute_semeval's (the Space's table of 50 types of 100,000, `scores_of`)."""
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
@@ -374,7 +381,7 @@ class Accumulator:
                 slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
         units = counted.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
-        return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities)
+        return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities, types=types)
 
 
 @contextlib.contextmanager
@@ -401,6 +408,8 @@ def _uncounted(counted: Options, asked: Options) -> str | None:
             continue  # other resamples of the units kept, the first errors of those counted
         if name == "partial_credit" and OVERLAP not in (new, old):
             continue  # a PAR's share, applied to the counts
+        if name == "labels" and new is not None and old is not None and set(new) == set(old):
+            continue  # the same types kept, in another order (the per-type keys')
         return f"{name}={new!r}" if isinstance(new, (str, int, float, tuple)) else name  # (not a Scheme's fields)
     return None
 

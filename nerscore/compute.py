@@ -22,7 +22,7 @@ from .forms.registry import FORMS, holds_values
 from .forms.string_batches import StringSpans, entity_dicts, refuse_past_text
 from .grouping import place_in_groups
 from .options import Options
-from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores
+from .result_scores import OUTSIDE_TYPE, check_tally, entity_rows, scores_of
 from .schemes import OUTSIDE
 from .statistics.unit_counts import SentenceCounts, Vectors, stacked
 from .table import reducers
@@ -57,8 +57,11 @@ def result_dict(
     slices: SliceCounts | None = None,
     columns: Columns = NO_COLUMNS,
     entities: list[dict[str, Any]] | None = None,
+    *,
+    types: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """The result of `compute_semeval` (docs/scoring.md §7): the scores of `tally`, with `bootstrap` the
+    """The result of `compute_semeval` (docs/scoring.md §7): the scores of `tally` (with `types`, the per-type keys
+    of those types alone and no macro key: `result_scores.scores_of`), with `bootstrap` the
     intervals from `sentence_counts`, with `return_entities` the `entities` rows (with each side's text where
     `columns` give one; or `entities` as given: string entities' rows, with texts and ungrounded predictions,
     §1b), with `slices` the scores of every bucket of `slices` (§11; with `bootstrap`, the sentence counts then
@@ -67,7 +70,7 @@ def result_dict(
     check_tally(tally, options)
     if options is None:
         raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
-    result: dict[str, Any] = scores(tally, options)
+    result: dict[str, Any] = scores_of([tally], options, types)[0]
     sliced = None
     if options.slices:
         if slices is None:

@@ -384,14 +384,14 @@ class Options:
     # and compare_semeval all but those they report). A new option of that kind joins here.
     ADDING = ("bootstrap", "return_entities", "per_type", "confusion", "slices", "diagnostics", "errors")
     # (Not a field.) The options that change only what is reported of counts already made, which
-    # `Accumulator.result(options)` may change (the command line's tables report every type, the Space the types it
-    # shows, as `labels`); any other differing option is refused there. A new option of that kind joins here.
+    # `Accumulator.result(options)` may change (the command line's tables report every type); any other differing
+    # option is refused there. Not `labels`: it leaves entities out before they are counted (the Space's few types'
+    # rows are `result(types=...)`). A new option of that kind joins here.
     REPORTED = (
         "beta",
         "confidence_level",
         "confusion",
         "evaluation_schemes",
-        "labels",
         "per_type",
         "seed",
         "zero_division",

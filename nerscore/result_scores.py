@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import InvalidInputError, shown
+from .errors import InvalidInputError, is_collection, shown
 from .measures import Rule
 from .option_checks import Weights, check_evaluation_schemes
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
@@ -41,19 +41,37 @@ def scores(tally: Tally, options: Options | None = None) -> dict[str, Any]:
     return scores_of([tally], options)[0]
 
 
-def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[dict[str, Any]]:
+def scores_of(
+    tallies: Sequence[Tally], options: Options | None = None, types: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
     """`scores` of each of several tallies (a slice's buckets, docs/scoring.md §11): the one place the result's
-    score keys are written, their values those `StackedScores` computes for every tally at once."""
+    score keys are written, their values those `StackedScores` computes for every tally at once.
+
+    With `types` (and `per_type`): the per-type keys of those types alone, of a tally counted with every entity,
+    and no macro key (a mean over every type's row): each key there is the one `scores` gives, with its value,
+    without scoring every type's row (the Space shows 50 of up to 100,000). A type of no entity in a tally,
+    which has no key in `scores`, is a `ValueError`, and so is `confusion` (its matrix is over every type)."""
     options = Options() if options is None else options
+    if types is not None:
+        named = list(types) if is_collection(types) else None
+        if named is None or not all(isinstance(name, str) for name in named):
+            raise ValueError(f"types is {shown(types)}; expected a list of entity types such as ['PER', 'LOC']")
+        if not options.per_type or options.confusion:
+            raise ValueError(
+                "types names the per-type keys to report; expected per_type=True and no confusion (its matrix is "
+                "over every type)"
+            )
+        types = sorted(dict.fromkeys(named))  # in the order `scores` writes them
     sparse = options.confusion == SPARSE
     # (the confusion matrix is refused before anything is scored, docs/scoring.md §7)
     check = partial(check_confusion, sparse=sparse) if options.confusion else None
-    scored = StackedScores.of(tallies, options, check)
+    scored = StackedScores.of(tallies, options, check, types=types)
     names, schemes = ("precision", "recall", options.f_name), options.evaluation_schemes
-    # Each scheme's keys: P, R, F, the five counts, POS, ACT, the macro P, R, F (`StackedScores.scheme_values`).
+    # Each scheme's keys: P, R, F, the five counts, POS, ACT, the macro P, R, F (`StackedScores.scheme_values`);
+    # with `types`, the macro's left out (zip stops at the shorter).
     keys = [
         [f"{scheme}_{name}" for name in (*names, *COUNT_NAMES.values(), "possible", "actual")]
-        + [f"{scheme}_macro_{name}" for name in names]
+        + ([f"{scheme}_macro_{name}" for name in names] if types is None else [])
         for scheme in schemes
     ]
     type_keys = _type_keys(options)
@@ -73,6 +91,8 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
         if options.value is not None:
             result.update(value_scores(tally, options, entity_types if options.per_type else None))
         if options.per_type:
+            if types is not None:
+                _check_counted(types, scored.type_columns(position))
             for scheme_keys, type_columns in zip(type_keys, scored.type_columns(position)):
                 # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
                 for entity_type, *type_values in zip(entity_types, *type_columns):
@@ -81,6 +101,18 @@ def scores_of(tallies: Sequence[Tally], options: Options | None = None) -> list[
             result["confusion"] = confusion_matrix(tally, entity_types, sparse=sparse)
         results.append(result)
     return results
+
+
+def _check_counted(types: Sequence[str], type_columns: list[list[list[Any]]]) -> None:
+    """A `ValueError` naming the first of `types` that no entity of the tally has (its POS and ACT are 0 under
+    every scheme: `scores` writes no key of it)."""
+    _, _, _, possible, actual = type_columns[0]
+    for entity_type, references, predictions in zip(types, possible, actual):
+        if not references and not predictions:
+            raise ValueError(
+                f"types holds {entity_type!r}, of which no entity was counted; expected types of the counted "
+                "entities (compute_semeval reports no keys of another)"
+            )
 
 
 def _type_keys(options: Options) -> list[list[str]]:
@@ -94,10 +126,11 @@ def two_sided_scores(tally: Tally, names: Sequence[str], options: Options) -> di
     names, a reference counting for recall in its bucket and a prediction for precision in its own. For each of
     `names` with an entity on either side, in their order: P, R, F, POS and ACT of every scheme, the values and
     keys of `scores_of`'s per type (a bucket's tally has no overlap credit: its PARs count a half)."""
-    # The buckets as the labels (given as they are: bucket names, not types to check), the overlap credit a half.
+    # The buckets as the scored types (given as they are: bucket names, not types to check), the overlap credit a
+    # half.
     credit = 0.5 if options.partial_credit == OVERLAP else options.partial_credit
-    options = replace(options, per_type=True, labels=tuple(names), partial_credit=credit)
-    scored = StackedScores.of([tally], options, totals=False)
+    options = replace(options, per_type=True, partial_credit=credit)
+    scored = StackedScores.of([tally], options, totals=False, types=names)
     out: dict[str, dict[str, Any]] = {}
     for scheme_keys, type_columns in zip(_type_keys(options), scored.type_columns(0)):
         keys = [key[1:] for key in scheme_keys]  # (no type name before them: the bucket holds them)

@@ -63,12 +63,15 @@ class StackedScores:
         options: Options,
         check_types: Callable[[list[str]], None] | None = None,
         totals: bool = True,
+        types: Sequence[str] | None = None,
     ) -> StackedScores:
         """The scores of `tallies` under `options`; `check_types`, called with each tally's scored types before
         anything is scored, may refuse them (the confusion matrix's check, docs/scoring.md §7). Without `totals`,
         the types' columns alone (no counts, overall or macro scores: a slice's buckets scored as types are,
-        `result_scores.two_sided_scores`)."""
-        labels = list(dict.fromkeys(options.labels)) if options.labels is not None else None
+        `result_scores.two_sided_scores`). The scored types (the rows, and the macro's) are `types` where given,
+        else `labels`, else each tally's own; the totals are always every cell's."""
+        scored = options.labels if types is None else types
+        labels = list(dict.fromkeys(scored)) if scored is not None else None
         stacks = _stacks(tallies, options, labels, check_types)
         if not stacks:
             return cls([], [[], [], []], [[], [], []], [], [], [], [])

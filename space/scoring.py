@@ -66,14 +66,12 @@ def _evaluation(counted: nerscore.Accumulator, options: nerscore.Options) -> Eva
     """The result of what was counted, per type for the shown types only.
 
     `per_type=True` over the whole tally reports every entity type: for the 100,000 types that 1 MB can hold, 2
-    million keys and about 4 s here, for a table that shows 50. So the page asks for the shown types only, passing
-    them as `labels`, which the scores read as the types to report (the tally, made without labels, keeps every
-    entity, so the overall keys are the full ones; the macro keys average over the shown types, and the page shows
-    none)."""
+    million keys and about 4 s here, for a table that shows 50. So the page asks for the shown types' keys only
+    (`types`): every other key is compute_semeval's, but the macro keys (a mean over every type), which the page
+    does not show."""
     tally = counted.tally or nerscore.Tally()
     entity_types = types_by_frequency(tally)
-    shown = tuple(entity_types[: caps.MAX_SHOWN_TYPES]) or None
-    results = counted.result(options.evolve(per_type=True, labels=shown))
+    results = counted.result(options.evolve(per_type=True), types=entity_types[: caps.MAX_SHOWN_TYPES])
     return Evaluation(results, list(counted.entities or ()), entity_types, tally)
 
 
