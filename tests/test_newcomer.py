@@ -1,0 +1,47 @@
+"""What a newcomer meets first (issue 31): the pages' links land where they say, the pages' advice is whole, and
+the mistakes a new user makes are answered with what to do."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "benchmarks" / "README.md"]
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of a Markdown page as GitHub and the Hub write them: each heading outside code blocks, lower
+    case, punctuation dropped but hyphens and underscores, spaces as hyphens (a repeated one gets -1, -2 ...),
+    and explicit `id=` / `name=` anchors."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    anchors: set[str] = set(re.findall(r"""(?:id|name)=["']([^"']+)["']""", text))
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", text, flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        repeated = slug
+        while repeated in anchors:
+            repeated = f"{slug}-{int(repeated.rsplit('-', 1)[-1]) + 1 if repeated != slug else 1}"
+        anchors.add(repeated)
+    return anchors
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
+def test_every_link_between_the_pages_lands_on_its_heading(page: Path) -> None:
+    # docs/slices.md sent the reader to scoring.md#11-slices-where-the-errors-are, a heading since renamed.
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    for link in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", link):
+            continue
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        assert target.exists(), f"{page.name} links {link}, which does not exist"
+        if anchor and target.suffix == ".md":
+            assert anchor in _anchors(target), f"{page.name} links {link}: {target.name} has no such heading"
+
+
+def test_the_anchors_are_the_hubs() -> None:
+    # The slug rule above, on headings of the kinds the pages hold.
+    page = REPO / "docs" / "scoring.md"
+    assert {"1-inputs", "11-slices-diagnostics-and-errors"} <= _anchors(page)
