@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
+import nerscore as ns
+
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "benchmarks" / "README.md"]
 
 
@@ -45,3 +47,31 @@ def test_the_anchors_are_the_hubs() -> None:
     # The slug rule above, on headings of the kinds the pages hold.
     page = REPO / "docs" / "scoring.md"
     assert {"1-inputs", "11-slices-diagnostics-and-errors"} <= _anchors(page)
+
+
+# Where a page tells the reader to leave the nested keys out of what `Trainer` logs: the paragraph holding the
+# marker must name every key whose value is not a number.
+NESTED_KEYS_ADVICE = [
+    pytest.param("README.md", "`Trainer.log_metrics` crashes", id="card-output-values"),
+    pytest.param("docs/trainer.md", "`Trainer.log_metrics` crashes", id="trainer-compute-metrics"),
+]
+
+
+@pytest.mark.parametrize("page, marker", NESTED_KEYS_ADVICE)
+def test_the_advice_on_nested_keys_names_every_one(page: str, marker: str) -> None:
+    # docs/trainer.md said `entities` and `confusion` were "the only non-scalar keys"; `errors` and `slices` are
+    # nested too, and Trainer.log_metrics crashes on them as well.
+    result = ns.compute_semeval(
+        predictions=[["B-PER", "O"]],
+        references=[["B-LOC", "O"]],
+        tokens=[["Ann", "sat"]],
+        return_entities=True,
+        confusion=True,
+        errors=True,
+        slices=["entity_length"],
+    )
+    nested = {key for key, value in result.items() if not isinstance(value, int | float)}
+    assert nested == {"entities", "confusion", "errors", "slices"}
+    paragraphs = (REPO / page).read_text(encoding="utf-8").split("\n\n")
+    (advice,) = [paragraph for paragraph in paragraphs if marker in paragraph]
+    assert {key for key in nested if f"`{key}`" not in advice} == set(), advice
