@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from ._version import __version__
 from .accumulator import Accumulator
 from .errors import InvalidInputError, shown
-from .files.agreement_files import add_option_flags, agreement_main, given_options
+from .files.agreement_files import add_option_flags, agreement_main, given_options, parse_flags
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     if argv[:1] == ["agreement"]:  # a command of its own: annotators' files (docs/agreement.md)
         return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
-    args = parser.parse_args(argv)
+    args = parse_flags(parser, argv)
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:

@@ -75,3 +75,35 @@ def test_the_advice_on_nested_keys_names_every_one(page: str, marker: str) -> No
     paragraphs = (REPO / page).read_text(encoding="utf-8").split("\n\n")
     (advice,) = [paragraph for paragraph in paragraphs if marker in paragraph]
     assert {key for key in nested if f"`{key}`" not in advice} == set(), advice
+
+
+# A misspelt flag, as a newcomer types it: the Python option's name with underscores, or a letter off.
+MISSPELT_FLAGS = [
+    pytest.param(["--schme", "IOB2"], "--schme: did you mean --scheme?", id="letter-missing"),
+    pytest.param(["--per_type"], "--per_type: did you mean --per-type?", id="underscore"),
+    pytest.param(["--zero_division=1"], "--zero_division: did you mean --zero-division?", id="underscore-value"),
+    pytest.param(["--bootstraps", "10"], "--bootstraps: did you mean --bootstrap?", id="plural"),
+    pytest.param(["agreement", "a.conll", "--schme", "IOB2"], "--schme: did you mean --scheme?", id="agreement"),
+    pytest.param(
+        ["agreement", "a.conll", "--per_type"], "--per_type: did you mean --per-type?", id="agreement-underscore"
+    ),
+]
+
+
+@pytest.mark.parametrize("argv, hint", MISSPELT_FLAGS)
+def test_a_misspelt_flag_is_answered_with_the_flag_meant(
+    argv: list[str], hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        ns.main(argv)
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert error.startswith(f"{'ner-semeval agreement' if argv[0] == 'agreement' else 'ner-semeval'}: error: ")
+    assert "unrecognized arguments: " in error  # argparse's words stay: scripts and users grep for them
+    assert hint in error, error
+
+
+def test_a_flag_like_no_other_is_refused_as_argparse_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        ns.main(["--frobnicate", "x.conll"])
+    assert capsys.readouterr().err.splitlines()[-1] == "ner-semeval: error: unrecognized arguments: --frobnicate"
