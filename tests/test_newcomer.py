@@ -107,3 +107,22 @@ def test_a_flag_like_no_other_is_refused_as_argparse_does(capsys: pytest.Capture
     with pytest.raises(SystemExit):
         ns.main(["--frobnicate", "x.conll"])
     assert capsys.readouterr().err.splitlines()[-1] == "ner-semeval: error: unrecognized arguments: --frobnicate"
+
+
+# label_list given a datasets feature instead of its names: the feature's own repr is not advice.
+def _class_label(wrapped: bool) -> object:
+    datasets = pytest.importorskip("datasets")
+    feature = datasets.ClassLabel(names=["O", "B-PER", "I-PER"])
+    return datasets.Sequence(feature) if wrapped else feature
+
+
+@pytest.mark.parametrize(
+    "wrapped, advice",
+    [
+        pytest.param(False, r"pass its names, label_list=feature\.names", id="ClassLabel"),
+        pytest.param(True, r"pass its names, label_list=dataset\.features\[column\]\.feature\.names", id="column"),
+    ],
+)
+def test_label_list_given_a_class_label_says_to_pass_its_names(wrapped: bool, advice: str) -> None:
+    with pytest.raises(ValueError, match=rf"label_list must be .*found .*ClassLabel.*; {advice}"):
+        ns.compute_semeval(predictions=[[1, 2]], references=[[1, 2]], label_list=_class_label(wrapped))
