@@ -3,7 +3,9 @@ the mistakes a new user makes are answered with what to do."""
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,3 +128,61 @@ def _class_label(wrapped: bool) -> object:
 def test_label_list_given_a_class_label_says_to_pass_its_names(wrapped: bool, advice: str) -> None:
     with pytest.raises(ValueError, match=rf"label_list must be .*found .*ClassLabel.*; {advice}"):
         ns.compute_semeval(predictions=[[1, 2]], references=[[1, 2]], label_list=_class_label(wrapped))
+
+
+class _Terminal(io.BytesIO):
+    """Standard input as a terminal: what it holds is what the user types before Ctrl-D."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class _Pipe(io.BytesIO):
+    def isatty(self) -> bool:
+        return False
+
+
+class _Interrupted(_Terminal):
+    """A user who presses Ctrl-C while the command waits for standard input."""
+
+    def read(self, *_: object) -> bytes:
+        raise KeyboardInterrupt
+
+    readline = read
+
+    def __iter__(self):  # type: ignore[override]
+        raise KeyboardInterrupt
+
+
+# `ner-semeval` (or `python ner_semeval.py`) without a file reads standard input, as conlleval.pl does: from a
+# terminal it waited in silence, as if it hung, and Ctrl-C then printed a Traceback.
+STANDARD_INPUT = [
+    pytest.param([], _Terminal, "reading CoNLL columns from standard input", id="tags-terminal"),
+    pytest.param(["--spans", "-"], _Terminal, "reading JSON lines of spans from standard input", id="spans-terminal"),
+    pytest.param(["--conlleval"], _Terminal, "reading CoNLL columns from standard input", id="conlleval-terminal"),
+    pytest.param([], _Pipe, "", id="tags-pipe"),
+    pytest.param(["--conlleval"], _Pipe, "", id="conlleval-pipe"),
+]
+
+
+@pytest.mark.parametrize("argv, stdin, note", STANDARD_INPUT)
+def test_a_terminal_is_told_what_standard_input_is_read_for(
+    argv: list[str], stdin: type[io.BytesIO], note: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin(b"")))
+    assert ns.main(argv) == 0
+    captured = capsys.readouterr()
+    assert "processed 0 tokens" in captured.out or argv == ["--spans", "-"]  # the report as before, on stdout
+    if note:
+        assert captured.err.startswith(f"ner-semeval: {note} (end it with Ctrl-D"), captured.err
+    else:
+        assert captured.err == ""  # a pipe or a file is read as it always was
+
+
+@pytest.mark.parametrize("argv", [[], ["--spans", "-"], ["--conlleval"]], ids=["tags", "spans", "conlleval"])
+def test_ctrl_c_while_reading_ends_without_a_traceback(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(_Interrupted(b"")))
+    assert ns.main(argv) == 130  # 128 + SIGINT, as a shell reports a command ended by Ctrl-C
+    assert capsys.readouterr().err.splitlines()[-1] == "ner-semeval: interrupted"
