@@ -186,3 +186,35 @@ def test_ctrl_c_while_reading_ends_without_a_traceback(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(_Interrupted(b"")))
     assert ns.main(argv) == 130  # 128 + SIGINT, as a shell reports a command ended by Ctrl-C
     assert capsys.readouterr().err.splitlines()[-1] == "ner-semeval: interrupted"
+
+
+# Tags a newcomer writes that are not tags, and what the message adds: ids kept as strings (read from a CSV or a
+# JSON file), a lower-case prefix.
+MISWRITTEN_TAGS = [
+    pytest.param({"tags": ["1", "0"]}, r"found tag '1', which has no prefix; .*; integer ids go as int", id="id-str"),
+    pytest.param(
+        {"tags": ["1", "0"], "label_list": ["O", "B-PER"]},
+        r"found tag '1', which has no prefix; .*; integer ids go as int, with label_list",
+        id="id-str-label-list",
+    ),
+    pytest.param(
+        {"tags": ["-100", "O"]}, r"found tag '-100' with unknown prefix ''; .*; integer ids go as int", id="neg"
+    ),
+    pytest.param(
+        {"tags": ["b-per", "o"]},
+        r"found tag 'b-per' with unknown prefix 'b'; .*; prefixes are upper case: 'B-per'",
+        id="lower",
+    ),
+    pytest.param(
+        {"tags": ["per-b"], "suffix": True},
+        r"found tag 'per-b' with unknown prefix 'b'; .*; prefixes are upper case: 'per-B'",
+        id="lower-suffix",
+    ),
+]
+
+
+@pytest.mark.parametrize("given, message", MISWRITTEN_TAGS)
+def test_a_miswritten_tag_is_answered_with_its_likely_fix(given: dict, message: str) -> None:
+    tags = given.pop("tags")
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(predictions=[tags], references=[["O"] * len(tags)], **given)
