@@ -13,11 +13,12 @@ import contextlib
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, BinaryIO
 
 from ._version import __version__
 from .accumulator import Accumulator
 from .errors import InvalidInputError, shown
-from .files.agreement_files import add_option_flags, agreement_main, given_options
+from .files.agreement_files import add_option_flags, agreement_main, given_options, parse_flags
 from .files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
 from .files.file_counts import count_brat, count_label_studio, count_span_file, count_systems, count_tag_file
 from .files.hipe_report import add_hipe_arguments, run_hipe
@@ -29,13 +30,30 @@ from .options import SPECS, Options, check_span_options, check_tag_options, flag
 
 def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
     """conlleval's drop-in: ``ner-semeval [FILE ...]`` prints the summary table; returns the exit status."""
+    try:
+        return _main(argv, prog)
+    except KeyboardInterrupt:  # Ctrl-C, most often at a terminal's standard input: a user's act, not a fault
+        print(f"\n{prog}: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT, what a shell reports for a command ended by Ctrl-C
+
+
+def standard_input(prog: str, what: str) -> BinaryIO:
+    """Standard input's bytes; from a terminal, first a line on standard error saying what is read (a command
+    waiting in silence looks hung), and how to end it."""
+    stdin: Any = sys.stdin  # (replaced by an embedder, it may hold bytes already; None where there is none)
+    if stdin is not None and not stdin.closed and stdin.isatty():
+        print(f"{prog}: reading {what} from standard input (end it with Ctrl-D; --help for files)", file=sys.stderr)
+    return getattr(stdin, "buffer", stdin)
+
+
+def _main(argv: Sequence[str] | None, prog: str) -> int:
     argv = sys.argv[1:] if argv is None else list(argv) if is_collection(argv) else argv
     if not isinstance(argv, list) or not all(isinstance(argument, str) for argument in argv):
         raise InvalidInputError(f"argv is {shown(argv)}; expected a list of strings, as sys.argv[1:] (or None)")
     if argv[:1] == ["agreement"]:  # a command of its own: annotators' files (docs/agreement.md)
         return agreement_main(argv[1:], f"{prog} agreement")
     parser = build_parser(prog)
-    args = parser.parse_args(argv)
+    args = parse_flags(parser, argv)
     if args.conlleval or any(getattr(args, name) not in (None, False) for name in _CONLLEVAL_FLAGS):
         return _conlleval(parser, args)
     if args.runs_b and not args.runs:
@@ -101,8 +119,9 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
                 total = count_label_studio(total, args.label_studio)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
-                stdin = getattr(sys.stdin, "buffer", sys.stdin)
-                with contextlib.nullcontext(stdin) if name == "-" else open(name, "rb") as handle:
+                what = "JSON lines of spans" if spans else "CoNLL columns"
+                stdin = standard_input(prog, what) if name == "-" else None
+                with contextlib.nullcontext(stdin) if stdin is not None else open(name, "rb") as handle:
                     if spans:
                         total = count_span_file(handle, source, total)
                     else:
@@ -281,7 +300,7 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
     def handles() -> Iterator[Iterable[bytes]]:
         for name in args.files or ["-"]:
             if name == "-":
-                yield sys.stdin.buffer
+                yield standard_input(parser.prog, "CoNLL columns")
             else:
                 with open(name, "rb") as handle:
                     yield handle

@@ -140,6 +140,19 @@ def check_zero_division(name: str, value: Any) -> float:
     return check_number(name, value, "a number from 0 to 1", 1.0)
 
 
+def _class_label_advice(value: Any) -> str:
+    """What to pass for a datasets `ClassLabel` (or a column's feature holding one) given as label_list: its names.
+    Told by the type's name, so that neither datasets is imported nor an unknown object's attributes are read."""
+    if type(value).__name__ == "ClassLabel":
+        return "; pass its names, label_list=feature.names"
+    if (
+        type(value).__name__ in ("Sequence", "List", "LargeList")
+        and type(getattr(value, "feature", None)).__name__ == "ClassLabel"
+    ):
+        return "; pass its names, label_list=dataset.features[column].feature.names"
+    return ""
+
+
 def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
     """`label_list` as a dict id -> tag: from a list of tags, or a dict whose keys are ids (int, or the str of an
     int, as after a JSON round trip of `model.config.id2label`)."""
@@ -167,7 +180,7 @@ def check_label_list(name: str, label_list: Any) -> dict[int, str] | None:
             keys[label_id] = key
             tags[label_id] = tag
     elif not is_collection(label_list):
-        raise ValueError(f"label_list must be {expected}, found {shown(label_list)}")
+        raise ValueError(f"label_list must be {expected}, found {shown(label_list)}{_class_label_advice(label_list)}")
     else:
         tags = dict(enumerate(label_list))
     for label_id, tag in tags.items():

@@ -113,7 +113,7 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
     if not hyphen:
         if tag in _ALL_PREFIXES:
             raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
-        raise InvalidInputError(f"found tag {tag!r}, which has no prefix; expected {expected}")
+        raise InvalidInputError(f"found tag {tag!r}, which has no prefix; expected {expected}{_likely_fix(tag)}")
     if not entity_type:
         raise InvalidInputError(f"found tag {tag!r}, a prefix with no type; expected {expected}")
     if prefix == OUTSIDE:
@@ -126,8 +126,15 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
                 f"(expected {expected}); {prefix!r} belongs to {owners}",
                 suggested_scheme=_suggest_scheme(prefix, scheme).name,
             )
-        raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}")
+        upper = f"{entity_type}-{prefix.upper()}" if suffix else f"{prefix.upper()}-{entity_type}"
+        fix = f"; prefixes are upper case: {upper!r}" if prefix.upper() in _ALL_PREFIXES else _likely_fix(tag)
+        raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}{fix}")
     return prefix, entity_type
+
+
+def _likely_fix(tag: str) -> str:
+    """What a tag of digits most likely is: an id kept as a string (read from a CSV or JSON file)."""
+    return "; integer ids go as int, with label_list" if tag.lstrip("-").isdecimal() and len(tag) < 100 else ""
 
 
 # Every prefix letter of every scheme: what some scheme, with its prefixes before or after the type, could read.

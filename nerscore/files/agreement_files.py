@@ -139,6 +139,28 @@ def add_option_flags(parser: argparse.ArgumentParser, names: Iterable[str], more
             )
 
 
+def parse_flags(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """`parser.parse_args(argv)`, whose refusal of an unknown flag also names the flag meant: the Python option's
+    spelling (``--per_type``) or a letter off (``--schme``), as `compute_semeval` names an option misspelt. The
+    agreement command's and ``ner-semeval``'s."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # argparse's own words first (parse_args says the same), then the hints
+        import difflib  # here: only a refused command line pays for it
+
+        flags = [flag for action in parser._actions for flag in action.option_strings if flag.startswith("--")]
+        hints: list[str] = []
+        for argument in unknown[:10]:  # the first few: a hint per flag of a long command line is noise
+            given = argument.split("=", 1)[0]
+            meant = (
+                given.startswith("--")
+                and len(given) <= 100
+                and difflib.get_close_matches(given.replace("_", "-"), flags, n=1, cutoff=0.7)
+            )
+            hints.extend(f"; {given}: did you mean {flag}?" for flag in meant or ())
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}{''.join(hints)}")
+    return args
+
+
 def given_options(args: argparse.Namespace, names: Iterable[str]) -> dict[str, Any]:
     """The options of `names` given on the command line: the table's defaults are `Options`' own."""
     return {name: value for name in names if (value := getattr(args, name)) is not None and value is not False}
@@ -198,7 +220,7 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     from .reports import print_json  # here: the command line's printing stays out of `import nerscore`
 
     parser = build_parser(prog)
-    args = parser.parse_args(argv)
+    args = parse_flags(parser, argv)
     read = None
     options = given_options(args, _FLAGS)
     form = args.format or file_format(args.paths)

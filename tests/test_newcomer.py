@@ -1,0 +1,220 @@
+"""What a newcomer meets first (issue 31): the pages' links land where they say, the pages' advice is whole, and
+the mistakes a new user makes are answered with what to do."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+import nerscore as ns
+
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md")), REPO / "benchmarks" / "README.md"]
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of a Markdown page as GitHub and the Hub write them: each heading outside code blocks, lower
+    case, punctuation dropped but hyphens and underscores, spaces as hyphens (a repeated one gets -1, -2 ...),
+    and explicit `id=` / `name=` anchors."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    anchors: set[str] = set(re.findall(r"""(?:id|name)=["']([^"']+)["']""", text))
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", text, flags=re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        repeated = slug
+        while repeated in anchors:
+            repeated = f"{slug}-{int(repeated.rsplit('-', 1)[-1]) + 1 if repeated != slug else 1}"
+        anchors.add(repeated)
+    return anchors
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
+def test_every_link_between_the_pages_lands_on_its_heading(page: Path) -> None:
+    # docs/slices.md sent the reader to scoring.md#11-slices-where-the-errors-are, a heading since renamed.
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
+    for link in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z]+:", link):
+            continue
+        path, _, anchor = link.partition("#")
+        target = (page.parent / path).resolve() if path else page
+        assert target.exists(), f"{page.name} links {link}, which does not exist"
+        if anchor and target.suffix == ".md":
+            assert anchor in _anchors(target), f"{page.name} links {link}: {target.name} has no such heading"
+
+
+def test_the_anchors_are_the_hubs() -> None:
+    # The slug rule above, on headings of the kinds the pages hold.
+    page = REPO / "docs" / "scoring.md"
+    assert {"1-inputs", "11-slices-diagnostics-and-errors"} <= _anchors(page)
+
+
+# Where a page tells the reader to leave the nested keys out of what `Trainer` logs: the paragraph holding the
+# marker must name every key whose value is not a number.
+NESTED_KEYS_ADVICE = [
+    pytest.param("README.md", "`Trainer.log_metrics` crashes", id="card-output-values"),
+    pytest.param("docs/trainer.md", "`Trainer.log_metrics` crashes", id="trainer-compute-metrics"),
+]
+
+
+@pytest.mark.parametrize("page, marker", NESTED_KEYS_ADVICE)
+def test_the_advice_on_nested_keys_names_every_one(page: str, marker: str) -> None:
+    # docs/trainer.md said `entities` and `confusion` were "the only non-scalar keys"; `errors` and `slices` are
+    # nested too, and Trainer.log_metrics crashes on them as well.
+    result = ns.compute_semeval(
+        predictions=[["B-PER", "O"]],
+        references=[["B-LOC", "O"]],
+        tokens=[["Ann", "sat"]],
+        return_entities=True,
+        confusion=True,
+        errors=True,
+        slices=["entity_length"],
+    )
+    nested = {key for key, value in result.items() if not isinstance(value, int | float)}
+    assert nested == {"entities", "confusion", "errors", "slices"}
+    paragraphs = (REPO / page).read_text(encoding="utf-8").split("\n\n")
+    (advice,) = [paragraph for paragraph in paragraphs if marker in paragraph]
+    assert {key for key in nested if f"`{key}`" not in advice} == set(), advice
+
+
+# A misspelt flag, as a newcomer types it: the Python option's name with underscores, or a letter off.
+MISSPELT_FLAGS = [
+    pytest.param(["--schme", "IOB2"], "--schme: did you mean --scheme?", id="letter-missing"),
+    pytest.param(["--per_type"], "--per_type: did you mean --per-type?", id="underscore"),
+    pytest.param(["--zero_division=1"], "--zero_division: did you mean --zero-division?", id="underscore-value"),
+    pytest.param(["--bootstraps", "10"], "--bootstraps: did you mean --bootstrap?", id="plural"),
+    pytest.param(["agreement", "a.conll", "--schme", "IOB2"], "--schme: did you mean --scheme?", id="agreement"),
+    pytest.param(
+        ["agreement", "a.conll", "--per_type"], "--per_type: did you mean --per-type?", id="agreement-underscore"
+    ),
+]
+
+
+@pytest.mark.parametrize("argv, hint", MISSPELT_FLAGS)
+def test_a_misspelt_flag_is_answered_with_the_flag_meant(
+    argv: list[str], hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        ns.main(argv)
+    assert exit_.value.code == 2
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert error.startswith(f"{'ner-semeval agreement' if argv[0] == 'agreement' else 'ner-semeval'}: error: ")
+    assert "unrecognized arguments: " in error  # argparse's words stay: scripts and users grep for them
+    assert hint in error, error
+
+
+def test_a_flag_like_no_other_is_refused_as_argparse_does(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        ns.main(["--frobnicate", "x.conll"])
+    assert capsys.readouterr().err.splitlines()[-1] == "ner-semeval: error: unrecognized arguments: --frobnicate"
+
+
+# label_list given a datasets feature instead of its names: the feature's own repr is not advice.
+def _class_label(wrapped: bool) -> object:
+    datasets = pytest.importorskip("datasets")
+    feature = datasets.ClassLabel(names=["O", "B-PER", "I-PER"])
+    return datasets.Sequence(feature) if wrapped else feature
+
+
+@pytest.mark.parametrize(
+    "wrapped, advice",
+    [
+        pytest.param(False, r"pass its names, label_list=feature\.names", id="ClassLabel"),
+        pytest.param(True, r"pass its names, label_list=dataset\.features\[column\]\.feature\.names", id="column"),
+    ],
+)
+def test_label_list_given_a_class_label_says_to_pass_its_names(wrapped: bool, advice: str) -> None:
+    with pytest.raises(ValueError, match=rf"label_list must be .*found .*ClassLabel.*; {advice}"):
+        ns.compute_semeval(predictions=[[1, 2]], references=[[1, 2]], label_list=_class_label(wrapped))
+
+
+class _Terminal(io.BytesIO):
+    """Standard input as a terminal: what it holds is what the user types before Ctrl-D."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+class _Pipe(io.BytesIO):
+    def isatty(self) -> bool:
+        return False
+
+
+class _Interrupted(_Terminal):
+    """A user who presses Ctrl-C while the command waits for standard input."""
+
+    def read(self, *_: object) -> bytes:
+        raise KeyboardInterrupt
+
+    readline = read
+
+    def __iter__(self):  # type: ignore[override]
+        raise KeyboardInterrupt
+
+
+# `ner-semeval` (or `python ner_semeval.py`) without a file reads standard input, as conlleval.pl does: from a
+# terminal it waited in silence, as if it hung, and Ctrl-C then printed a Traceback.
+STANDARD_INPUT = [
+    pytest.param([], _Terminal, "reading CoNLL columns from standard input", id="tags-terminal"),
+    pytest.param(["--spans", "-"], _Terminal, "reading JSON lines of spans from standard input", id="spans-terminal"),
+    pytest.param(["--conlleval"], _Terminal, "reading CoNLL columns from standard input", id="conlleval-terminal"),
+    pytest.param([], _Pipe, "", id="tags-pipe"),
+    pytest.param(["--conlleval"], _Pipe, "", id="conlleval-pipe"),
+]
+
+
+@pytest.mark.parametrize("argv, stdin, note", STANDARD_INPUT)
+def test_a_terminal_is_told_what_standard_input_is_read_for(
+    argv: list[str], stdin: type[io.BytesIO], note: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(stdin(b"")))
+    assert ns.main(argv) == 0
+    captured = capsys.readouterr()
+    assert "processed 0 tokens" in captured.out or argv == ["--spans", "-"]  # the report as before, on stdout
+    if note:
+        assert captured.err.startswith(f"ner-semeval: {note} (end it with Ctrl-D"), captured.err
+    else:
+        assert captured.err == ""  # a pipe or a file is read as it always was
+
+
+@pytest.mark.parametrize("argv", [[], ["--spans", "-"], ["--conlleval"]], ids=["tags", "spans", "conlleval"])
+def test_ctrl_c_while_reading_ends_without_a_traceback(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(_Interrupted(b"")))
+    assert ns.main(argv) == 130  # 128 + SIGINT, as a shell reports a command ended by Ctrl-C
+    assert capsys.readouterr().err.splitlines()[-1] == "ner-semeval: interrupted"
+
+
+# Tags a newcomer writes that are not tags, and what the message adds: ids kept as strings (read from a CSV or a
+# JSON file), a lower-case prefix.
+MISWRITTEN_TAGS = [
+    pytest.param({"tags": ["1", "0"]}, r"found tag '1', which has no prefix; .*; integer ids go as int", id="id-str"),
+    pytest.param(
+        {"tags": ["1", "0"], "label_list": ["O", "B-PER"]},
+        r"found tag '1', which has no prefix; .*; integer ids go as int, with label_list",
+        id="id-str-label-list",
+    ),
+    pytest.param(
+        {"tags": ["-100", "O"]}, r"found tag '-100' with unknown prefix ''; .*; integer ids go as int", id="neg"
+    ),
+    pytest.param(
+        {"tags": ["b-per", "o"]},
+        r"found tag 'b-per' with unknown prefix 'b'; .*; prefixes are upper case: 'B-per'",
+        id="lower",
+    ),
+    pytest.param(
+        {"tags": ["per-b"], "suffix": True},
+        r"found tag 'per-b' with unknown prefix 'b'; .*; prefixes are upper case: 'per-B'",
+        id="lower-suffix",
+    ),
+]
+
+
+@pytest.mark.parametrize("given, message", MISWRITTEN_TAGS)
+def test_a_miswritten_tag_is_answered_with_its_likely_fix(given: dict, message: str) -> None:
+    tags = given.pop("tags")
+    with pytest.raises(ValueError, match=message):
+        ns.compute_semeval(predictions=[tags], references=[["O"] * len(tags)], **given)
