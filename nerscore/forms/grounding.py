@@ -99,7 +99,7 @@ def ground_references(
     order of position, in the order they are listed. A text that occurs fewer times than it is listed is an
     `InvalidInputError` naming side, sentence and entity."""
     needles = [needle_of(text, normalize) for _, text in entities]
-    places = _in_listing_order(haystack.text.find, needles)  # lazily: each entity is checked before the next
+    places = reference_places(haystack.text.find, needles)  # lazily: each entity is checked before the next
     taken: dict[str, int] = {}
     spans = []
     for index, ((entity_type, text), needle, found) in enumerate(zip(entities, needles, places)):
@@ -135,9 +135,11 @@ def ground_references(
     return spans
 
 
-def _in_listing_order(find: Callable[[str, int], int], needles: Iterable[str]) -> Iterator[int]:
+def reference_places(find: Callable[[str, int], int], needles: Iterable[str]) -> Iterator[int]:
     """Each reference's position (§1b), in listing order: the first occurrence of its text after the one the last
-    reference of that text took; -1 where none is left (and so for every later reference of that text)."""
+    reference of that text took; -1 where none is left (and so for every later reference of that text). The one
+    placement of references: grounding (`ground_references`), its cost (`occurrences_looked_at`) and the check of a
+    batch the evaluate module stores (`stored_batches`)."""
     next_position: dict[str, int] = {}
     for needle in needles:
         found = find(needle, next_position.get(needle, 0))
@@ -343,11 +345,11 @@ def _string_or_none(entity: Any) -> tuple[str, str] | None:
 
 def _reference_bounds(text: str, references: Sequence[Any]) -> list[tuple[int, int]]:
     """The references' [start, end) as grounding places them (§1b): spans as given, strings on the occurrences of
-    their text in listing order (`_in_listing_order`); what the package refuses is left out."""
+    their text in listing order (`reference_places`); what the package refuses is left out."""
     strings = [_string_or_none(entity) for entity in references]
     if references and None not in strings:
         needles = [needle for _, needle in filter(None, strings)]
-        places = _in_listing_order(text.find, needles)
+        places = reference_places(text.find, needles)
         return [(found, found + len(needle)) for needle, found in zip(needles, places) if found >= 0]
     try:
         return [(span.start, span.end) for span in read_spans([list(references)], "references")[0]]
