@@ -16,7 +16,7 @@ from .errors import InvalidInputError
 from .forms.grounding import Haystack, ground_references, reference_places
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
-from .forms.string_batches import refuse_past_text, without_texts
+from .forms.string_batches import first_past_end, refuse_past_text, without_texts
 from .table.columns import COLUMN_NAMES, Columns
 from .table.slices import kept_tokens, past_tokens
 
@@ -58,9 +58,9 @@ def _refuse_unaligned_tokens(predictions: list[list], references: list[list], fo
         return
     for side, batch in (("references", references), ("predictions", predictions)):
         for sentence, (entities, tokens) in enumerate(zip(batch, columns.tokens)):
-            for entity in entities:
-                if entity["end"] > len(tokens):
-                    raise InvalidInputError(past_tokens(entity["start"], entity["end"], len(tokens)), side, sentence)
+            past = first_past_end(((entity["start"], entity["end"]) for entity in entities), len(tokens))
+            if past is not None:
+                raise InvalidInputError(past_tokens(past[1], past[2], len(tokens)), side, sentence)
 
 
 def _refuse_ungroundable(references: list[list], texts: Sequence[str | None]) -> None:

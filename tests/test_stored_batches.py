@@ -91,6 +91,22 @@ def test_reference_strings_found_as_listed_are_not_grounded_when_added() -> None
     assert len(host.written) == 2
 
 
+# An entity past its sentence's tokens would fail every compute: refused when added, the first past them named
+# (as compute names it: side and sentence), one that ends at the last token stored.
+def test_the_first_entity_past_its_tokens_is_refused_when_added() -> None:
+    host = Host()
+    within = [[(0, 1, "PER"), (1, 2, "LOC")]]
+    host._add_checked(within, within, {"tokens": [["Ada", "Bob"]]}, {})
+    past = [[(0, 2, "PER"), (1, 3, "LOC"), (0, 9, "ORG")]]
+    with pytest.raises(InvalidInputError) as raised:
+        host._add_checked(within, past, {"tokens": [["Ada", "Bob"]]}, {})
+    assert str(raised.value) == (
+        "references, sentence 1: found an entity [1, 3) past the sentence's 2 tokens; expected tokens= to hold every "
+        "token the entities cover"
+    )
+    assert len(host.written) == 1
+
+
 def test_the_module_never_imports_evaluate() -> None:
     probe = "import sys, nerscore.stored_batches\nprint(sorted({'evaluate', 'datasets'} & set(sys.modules)))\n"
     printed = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True)
