@@ -300,11 +300,11 @@ def occurrences_looked_at(
     by_type = Counter(entity for entity in map(_string_or_none, predictions) if entity is not None)
     wanted: dict[str, int] = {}
     fewest: dict[str, int] = {}
-    types: Counter[str] = Counter()  # each type of a text weighs its occurrences on its own (§1b)
+    types: dict[str, int] = {}  # each type of a text weighs its occurrences on its own (§1b)
     for (_, needle), number in by_type.items():
         wanted[needle] = max(wanted.get(needle, 0), number)
         fewest[needle] = min(fewest.get(needle, number), number)
-        types[needle] += 1
+        types[needle] = types.get(needle, 0) + 1
     find = text.find
     # No choice to make (`_every_occurrence`, grounding's first pass): each text takes every occurrence, one search
     # apiece, and nothing is weighed.
