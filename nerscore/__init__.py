@@ -36,6 +36,7 @@ from .accumulator import Accumulator, compute_semeval
 from .compute import result_dict
 from .decoding import decode, encode
 from .errors import InvalidInputError
+from .forms.grounding import occurrences_looked_at
 from .forms.inputs import TYPE_KEYS, as_span, read_spans, side_forms
 from .forms.readable import tally_semeval
 from .options import EVALUATION_SCHEMES, OPTION_NAMES, Options
@@ -207,6 +208,7 @@ __all__ = [
     "get_scheme",
     "hipe_table",
     "main",
+    "occurrences_looked_at",
     "pair",
     "pair_greedy",
     "read_annotators",

@@ -13,10 +13,10 @@ from typing import Any
 
 from .accumulator import numbered_after
 from .errors import InvalidInputError
-from .forms.grounding import Haystack, ground_references
+from .forms.grounding import Haystack, ground_references, reference_places
 from .forms.inputs import batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
-from .forms.string_batches import refuse_past_text, without_texts
+from .forms.string_batches import first_past_end, refuse_past_text, without_texts
 from .table.columns import COLUMN_NAMES, Columns
 from .table.slices import kept_tokens, past_tokens
 
@@ -58,19 +58,24 @@ def _refuse_unaligned_tokens(predictions: list[list], references: list[list], fo
         return
     for side, batch in (("references", references), ("predictions", predictions)):
         for sentence, (entities, tokens) in enumerate(zip(batch, columns.tokens)):
-            for entity in entities:
-                if entity["end"] > len(tokens):
-                    raise InvalidInputError(past_tokens(entity["start"], entity["end"], len(tokens)), side, sentence)
+            past = first_past_end(((entity["start"], entity["end"]) for entity in entities), len(tokens))
+            if past is not None:
+                raise InvalidInputError(past_tokens(past[1], past[2], len(tokens)), side, sentence)
 
 
 def _refuse_ungroundable(references: list[list], texts: Sequence[str | None]) -> None:
     """compute refuses a reference string that its text holds fewer times than it is listed (docs/scoring.md §1b),
     with `normalize` or without, and `labels` keeps it: stored, one that neither reading grounds would fail every
-    compute after it, since a failed compute keeps every batch: refused when added, as compute names it."""
+    compute after it, since a failed compute keeps every batch: refused when added, as compute names it. A
+    sentence whose strings are found as often as they are listed (`reference_places`) is not grounded here:
+    compute grounds it, once; the others are, without normalize and then with it, for compute's message."""
     for sentence, (entities, text) in enumerate(zip(references, texts)):
-        strings = [(entity["type"], entity["text"]) for entity in entities if entity["start"] is None]
-        if not strings or text is None:
+        if not entities or text is None:
             continue
+        needles = [entity["text"] for entity in entities if entity["start"] is None]
+        if all(needles) and min(reference_places(text.find, needles), default=0) >= 0:
+            continue  # each found as often as it is listed, as it is: compute grounds it (once), without normalize
+        strings = [(entity["type"], entity["text"]) for entity in entities if entity["start"] is None]
         try:
             ground_references(strings, Haystack.of(text, False), False, sentence)
         except InvalidInputError as error:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -240,7 +240,8 @@ def check_grounding_cost(corpus: SpanCorpus) -> int:
                 f"Send fewer documents, or use `{command}`."
             )
         text = corpus.texts[document]
-        work, characters = occurrences_looked_at(
+        # what the package's grounding would look at (its walk), counted up to the caps
+        work, characters = nerscore.occurrences_looked_at(
             "" if text is None else str(text),
             references,
             predictions,
@@ -263,90 +264,6 @@ def check_grounding_cost(corpus: SpanCorpus) -> int:
                 f"{caps.MAX_REQUEST_SEARCH:,} characters). Send fewer documents, or use `{command}`."
             )
     return total
-
-
-def _string_entity(entity: Any) -> tuple[str, str] | None:
-    """A string entity's (type, text) as the package reads it (a pair, or a dict with a type key and its text);
-    None for anything else, which the package names when it reads the side."""
-    if isinstance(entity, (list, tuple)) and len(entity) == 2:
-        entity_type, text = entity
-    elif isinstance(entity, Mapping):
-        entity_type = next((entity[key] for key in nerscore.TYPE_KEYS if key in entity), None)
-        text = entity.get("text")
-    else:
-        return None
-    return (entity_type, text) if isinstance(entity_type, str) and isinstance(text, str) and text else None
-
-
-def _reference_bounds(text: str, references: list[Any]) -> list[tuple[int, int]]:
-    """The references' [start, end) as grounding places them: spans as given; strings on the occurrences of their
-    text in order of position, in the order listed (docs/scoring.md §1b). What the package refuses is left out."""
-    strings = [_string_entity(entity) for entity in references]
-    if references and None not in strings:
-        taken: dict[str, int] = {}
-        bounds = []
-        for _, needle in filter(None, strings):
-            found = text.find(needle, taken.get(needle, 0))
-            if found >= 0:
-                taken[needle] = found + 1
-                bounds.append((found, found + len(needle)))
-        return bounds
-    try:
-        return [(span.start, span.end) for span in nerscore.read_spans([references], "references")[0]]
-    except ValueError:
-        return []
-
-
-def _positions(text: str, needle: str, most: int) -> list[int]:
-    """The first `most` positions of `needle` in `text` (overlapping occurrences included, as grounding finds them)."""
-    positions: list[int] = []
-    position = text.find(needle)
-    while position >= 0 and len(positions) < most:
-        positions.append(position)
-        position = text.find(needle, position + 1)
-    return positions
-
-
-def occurrences_looked_at(
-    text: str, references: list[Any], predictions: list[Any], most_work: int, most_characters: int
-) -> tuple[int, int]:
-    """What grounding one document's string predictions looks at, as (work, characters): the occurrences of each
-    predicted text that the package's grounding weighs (every one touching a reference, then free ones until as many
-    as the text's most predictions of one type lie past the last reference), each counted once and once more for
-    each reference it overlaps, for each type the text is predicted with; and the characters compared to find them.
-    Counting stops once either passes its `most_`, so that the check costs no more than the caps allow."""
-    bounds = _reference_bounds(text, references)
-    starts = sorted(start for start, _ in bounds)
-    ends = sorted(end for _, end in bounds)
-    last_end = ends[-1] if ends else 0
-    by_type = Counter(entity for entity in map(_string_entity, predictions) if entity is not None)
-    wanted: dict[str, int] = {}
-    types: Counter[str] = Counter()  # each type of a text weighs its occurrences on its own (§1b)
-    for (_, needle), number in by_type.items():
-        wanted[needle] = max(wanted.get(needle, 0), number)
-        types[needle] += 1
-    fewest: dict[str, int] = {}
-    for (_, needle), number in by_type.items():
-        fewest[needle] = min(fewest.get(needle, number), number)
-    # No choice to make (the package's first pass): every text occurs no more often than it is predicted with each
-    # of its types, so each takes every occurrence, one search apiece, and nothing is weighed.
-    searched = {needle: _positions(text, needle, most + 1) for needle, most in fewest.items()}
-    if all(len(positions) <= fewest[needle] for needle, positions in searched.items()):
-        return 0, sum(len(needle) * len(positions) for needle, positions in searched.items())
-    work = characters = 0
-    for needle, number in wanted.items():
-        free = 0
-        position = text.find(needle)
-        while position >= 0 and work <= most_work and characters <= most_characters:
-            end = position + len(needle)
-            overlapping = bisect_left(starts, end) - bisect_right(ends, position)
-            work += (1 + overlapping) * types[needle]
-            characters += len(needle)
-            free += not overlapping
-            if free >= number and position >= last_end:
-                break  # the package stops here too: everything further is free, and enough are found
-            position = text.find(needle, position + 1)
-    return work, characters
 
 
 def evaluate_spans(corpus: SpanCorpus, value: str | None = None) -> Evaluation:

@@ -12,6 +12,7 @@ from grounding_counts import tracked
 from hypothesis import HealthCheck, example, given, settings
 from test_strings import documents
 
+import nerscore
 from nerscore import compute_semeval
 from nerscore.forms.grounding import Haystack, ground_predictions, needle_of
 from nerscore.span import Span
@@ -135,3 +136,64 @@ def test_a_string_occurring_10000_times_looks_at_few_occurrences() -> None:
         spans = ground_predictions([("X", "a")], Haystack.of(text, False), False, [Span(0, 1, "X")], None)
     assert spans == [Span(0, 1, "X")]
     assert tracker.occurrences <= 3  # the one on the reference and the first free one, not 10,000
+
+
+# Documents of span references and one predicted text: the occurrences `occurrences_looked_at` counts (what the Space's
+# cost check caps) are those the grounding looks at (tests/grounding_counts.py counts them), however the references lie.
+LOOKED_AT = {
+    "references at the start": ("a " * 1_000, [[0, 9, "X"]], [["X", "a"], ["Y", "a"]]),
+    "two predictions of a type after the references": ("a " * 1_000, [[0, 9, "X"]], [["X", "a"]] * 2),
+    "references at both ends": ("a " * 1_000, [[0, 3, "X"], [1_990, 1_999, "Y"]], [["X", "a"]] * 3),
+    "a periodic text under one reference": ("ab" * 500, [[10, 400, "X"]], [["X", "aba"]] * 2),
+    "no reference": ("a " * 100, [], [["X", "a"], ["X", "a"]]),
+    "a text that does not occur": ("a " * 100, [[0, 1, "X"]], [["X", "b"]]),
+}
+
+
+@pytest.mark.parametrize("document", list(LOOKED_AT.values()), ids=list(LOOKED_AT))
+def test_the_occurrences_counted_are_those_the_grounding_looks_at(document):
+    text, references, predictions = document
+    needle = predictions[0][1]
+    work, characters = nerscore.occurrences_looked_at(text, references, predictions, 10**9, 10**9)
+    with tracked() as tracker:
+        nerscore.Accumulator().ground(predictions=[predictions], references=[references], texts=[text])
+    if text.count(needle) > len(predictions):  # with more occurrences than predictions, a choice to make
+        assert characters == tracker.occurrences * len(needle)
+    assert work >= characters // len(needle)
+
+
+def test_the_count_stops_at_its_caps():
+    text, references, predictions = "a" * 200_000, [[0, 200_000, "X"]], [["X", "a" * 1_000]]
+    assert nerscore.occurrences_looked_at(text, references, predictions, 100, 10**9)[0] <= 102
+    assert nerscore.occurrences_looked_at(text, references, predictions, 10**9, 5_000)[1] <= 6_000
+
+
+# What the cost of grounding one document is, as (work, characters): each occurrence looked at once, and once more
+# for each reference it overlaps, for each type its text is predicted with; the characters searched to find them.
+WORK = {
+    # the five occurrences under the reference (two each), then one free past it: enough, the walk stops
+    "one prediction under a span reference": ("a " * 1_000, [[0, 9, "X"]], [["X", "a"]], (11, 6)),
+    "two types of one text weigh the occurrences twice": (
+        "a " * 1_000,
+        [[0, 9, "X"]],
+        [["X", "a"], ["Y", "a"]],
+        (22, 6),
+    ),
+    # string references take the earliest occurrences in listing order; one that does not occur is left out
+    "string references": ("a b a b a c", [["X", "a"], ["X", "a"], ["X", "d"], ["X", "b"]], [["X", "a"]], (5, 3)),
+    "nothing to choose": ("Ada met Bob", [["P", "Ada"]], [["P", "Ada"]], (0, 3)),
+    # a span with a text key is a span, as grounding reads it (the Space's copy read it as the string "zzz")
+    "a span reference with a text key": (
+        "zzz a a a",
+        [{"start": 4, "end": 9, "type": "X", "text": "zzz"}],
+        [["X", "a"]],
+        (6, 3),
+    ),
+    "refused predictions are left out": ("a a a", [[0, 1, "X"]], [["X", "a"], {"type": "X"}, ["X", ""]], (3, 2)),
+}
+
+
+@pytest.mark.parametrize("document", list(WORK.values()), ids=list(WORK))
+def test_the_cost_of_grounding_a_document(document):
+    text, references, predictions, cost = document
+    assert nerscore.occurrences_looked_at(text, references, predictions, 10**9, 10**9) == cost

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import REPO
+from grounding_counts import tracked
 
 from nerscore.errors import InvalidInputError
 from nerscore.forms.inputs import SPANS, TAGS
@@ -71,6 +72,38 @@ def test_a_batch_is_checked_against_the_batches_before_it() -> None:
     assert raised.value.sentence == 2
     with pytest.raises(ValueError, match="where the batches added before hold tags"):
         host._add_checked([[(0, 1, "PER")]], [[(0, 1, "PER")]], {}, {})
+    assert len(host.written) == 1
+
+
+# A batch's reference strings are checked when added (one that no compute could ground is refused, tests/
+# test_redteam6.py): those found as often as they are listed, as they are, without grounding them (compute grounds
+# them, once); the others are grounded, with normalize and without, for compute's message.
+def test_reference_strings_found_as_listed_are_not_grounded_when_added() -> None:
+    host = Host()
+    found = [[("PER", "Ada"), ("PER", "Bob"), ("X", "a"), ("X", "a")]]  # "a" twice, in "Ada" and "and"
+    with tracked() as tracker:
+        host._add_checked([[("PER", "Ada")]], found, {"texts": ["Ada and Bob"]}, {})
+    assert tracker.occurrences == 0 and len(host.written) == 1
+    with tracked() as tracker, pytest.raises(InvalidInputError, match="'Bob' occurs only 1 time"):
+        host._add_checked([[]], [[("PER", "Bob"), ("PER", "Bob")]], {"texts": ["Ada met Bob"]}, {})
+    assert tracker.occurrences > 0
+    host._add_checked([[]], [[("PER", "bob")]], {"texts": ["Ada met Bob"]}, {})  # normalize grounds it: stored
+    assert len(host.written) == 2
+
+
+# An entity past its sentence's tokens would fail every compute: refused when added, the first past them named
+# (as compute names it: side and sentence), one that ends at the last token stored.
+def test_the_first_entity_past_its_tokens_is_refused_when_added() -> None:
+    host = Host()
+    within = [[(0, 1, "PER"), (1, 2, "LOC")]]
+    host._add_checked(within, within, {"tokens": [["Ada", "Bob"]]}, {})
+    past = [[(0, 2, "PER"), (1, 3, "LOC"), (0, 9, "ORG")]]
+    with pytest.raises(InvalidInputError) as raised:
+        host._add_checked(within, past, {"tokens": [["Ada", "Bob"]]}, {})
+    assert str(raised.value) == (
+        "references, sentence 1: found an entity [1, 3) past the sentence's 2 tokens; expected tokens= to hold every "
+        "token the entities cover"
+    )
     assert len(host.written) == 1
 
 

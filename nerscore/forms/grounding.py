@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from ..errors import InvalidInputError, shown
 from ..pairing.rules import overlap_edges
 from ..span import Span, merged_fragments
+from .inputs import as_string_entity, is_string_entity, read_spans
 from .joint_grounding import Count, ground_jointly
 
 
@@ -95,16 +98,15 @@ def ground_references(
     """The references' spans (§1b): the references of one text, whatever their types, take its occurrences in
     order of position, in the order they are listed. A text that occurs fewer times than it is listed is an
     `InvalidInputError` naming side, sentence and entity."""
-    next_position: dict[str, int] = {}
+    needles = [needle_of(text, normalize) for _, text in entities]
+    places = reference_places(haystack.text.find, needles)  # lazily: each entity is checked before the next
     taken: dict[str, int] = {}
     spans = []
-    for index, (entity_type, text) in enumerate(entities):
-        needle = needle_of(text, normalize)
+    for index, ((entity_type, text), needle, found) in enumerate(zip(entities, needles, places)):
         if not needle:
             raise InvalidInputError(
                 f"found {shown(text)}, empty once normalised; expected text", side, sentence, entity=index
             )
-        found = haystack.text.find(needle, next_position.get(needle, 0))
         if count is not None:
             count("occurrences", 1)
         if found < 0:
@@ -127,11 +129,23 @@ def ground_references(
                 sentence,
                 entity=index,
             )
-        next_position[needle] = found + 1
         taken[needle] = taken.get(needle, 0) + 1
         start, end = haystack.span(found, len(needle))
         spans.append(Span(start, end, entity_type))
     return spans
+
+
+def reference_places(find: Callable[[str, int], int], needles: Iterable[str]) -> Iterator[int]:
+    """Each reference's position (§1b), in listing order: the first occurrence of its text after the one the last
+    reference of that text took; -1 where none is left (and so for every later reference of that text). The one
+    placement of references: grounding (`ground_references`), its cost (`occurrences_looked_at`) and the check of a
+    batch the evaluate module stores (`stored_batches`)."""
+    next_position: dict[str, int] = {}
+    for needle in needles:
+        found = find(needle, next_position.get(needle, 0))
+        if found >= 0:
+            next_position[needle] = found + 1
+        yield found
 
 
 def ground_predictions(
@@ -154,11 +168,13 @@ def ground_predictions(
     every = _every_occurrence(classes, haystack, len(entities))
     if every is not None:
         return every
-    covered = _Cover(references)
+    covered = _Cover((span.start, span.end) for span in references)
     candidates: dict[str, list[tuple[int, int]]] = {}
     for needle, types in classes.items():
         # Each text and type chooses among the occurrences on its own (§1b): the first free ones it may need.
-        candidates[needle] = _candidates(haystack, needle, max(map(len, types.values())), covered)
+        candidates[needle], looked = _candidates(haystack, needle, max(map(len, types.values())), covered)
+        if count is not None:
+            count("occurrences", looked)
     touched = _touched(candidates, references, min_overlap) if covered.starts else set()
     chosen: dict[tuple[str, str], list[tuple[int, int]]] = {}
     wanted: dict[tuple[str, str], int] = {}  # the texts and types that compete for references
@@ -229,10 +245,11 @@ def every_position(find: Callable[..., int], needle: str, most: int) -> list[int
 
 
 class _Cover:
-    """The characters the references cover, as sorted disjoint intervals: whether an occurrence touches one."""
+    """The characters the references cover (their [start, end)), as sorted disjoint intervals: whether an occurrence
+    touches one."""
 
-    def __init__(self, references: Sequence[Span]) -> None:
-        merged = merged_fragments((span.start, span.end) for span in references)
+    def __init__(self, references: Iterable[tuple[int, int]]) -> None:
+        merged = merged_fragments(references)
         self.starts = [start for start, _ in merged]
         self.ends = [end for _, end in merged]
         self.last_end = self.ends[-1] if merged else 0
@@ -242,18 +259,20 @@ class _Cover:
         return at >= 0 and self.ends[at] > start
 
 
-def _candidates(haystack: Haystack, needle: str, wanted: int, covered: _Cover) -> list[tuple[int, int]]:
+def _candidates(
+    haystack: Haystack, needle: str, wanted: int, covered: _Cover, most: int | None = None
+) -> tuple[list[tuple[int, int]], int]:
     """The occurrences of `needle` a best grounding can use, in order of position: every one that touches a
-    reference, and the first `wanted` that touch none. A later free one is never better: an unpaired prediction
-    there moves to an earlier free one left unused, which makes the sorted list smaller (§1b's tie)."""
+    reference, and the first `wanted` that touch none; and how many occurrences it looked at to find them (at most
+    `most`). A later free one is never better: an unpaired prediction there moves to an earlier free one left
+    unused, which makes the sorted list smaller (§1b's tie). The one walk of grounding (`ground_predictions`) and of
+    its cost (`occurrences_looked_at`)."""
     found: list[tuple[int, int]] = []
-    free = 0
+    free = looked = 0
     position = haystack.text.find(needle)
     length = len(needle)
-    counted = count
-    while position >= 0:
-        if counted is not None:
-            counted("occurrences", 1)
+    while position >= 0 and looked != most:
+        looked += 1
         start, end = haystack.span(position, length)
         if covered.touches(start, end):
             found.append((start, end))
@@ -263,4 +282,76 @@ def _candidates(haystack: Haystack, needle: str, wanted: int, covered: _Cover) -
         if free >= wanted and start >= covered.last_end:
             break  # everything further is free, and enough free ones are found
         position = haystack.text.find(needle, position + 1)
-    return found
+    return found, looked
+
+
+def occurrences_looked_at(
+    text: str, references: Sequence[Any], predictions: Sequence[Any], most_work: int, most_characters: int
+) -> tuple[int, int]:
+    """What grounding one document's string `predictions` in `text` looks at (docs/scoring.md §1b, without
+    `normalize`), as (work, characters), worked out without grounding them: the occurrences of each predicted text
+    that grounding weighs (`_candidates`' walk: every one touching a reference, then free ones until as many as
+    the text's most predictions of one type lie past the last reference), each counted once and once more for each
+    reference it overlaps, for each type the text is predicted with; and the characters compared to find them.
+    None of this when nothing is to choose (every text occurs no more often than it is predicted with each of its
+    types): (0, the characters of its occurrences). `references` are the document's entities as given, strings or
+    spans; entities the package refuses are left out (grounding names them). Counting stops once either passes
+    its `most_`, so that a caller capping them (the Space) pays no more than its caps to know."""
+    by_type = Counter(entity for entity in map(_string_or_none, predictions) if entity is not None)
+    wanted: dict[str, int] = {}
+    fewest: dict[str, int] = {}
+    types: dict[str, int] = {}  # each type of a text weighs its occurrences on its own (§1b)
+    for (_, needle), number in by_type.items():
+        wanted[needle] = max(wanted.get(needle, 0), number)
+        fewest[needle] = min(fewest.get(needle, number), number)
+        types[needle] = types.get(needle, 0) + 1
+    find = text.find
+    # No choice to make (`_every_occurrence`, grounding's first pass): each text takes every occurrence, one search
+    # apiece, and nothing is weighed.
+    every = {needle: every_position(find, needle, most) for needle, most in fewest.items()}
+    if None not in every.values():
+        return 0, sum(len(needle) * len(places or ()) for needle, places in every.items())
+    bounds = _reference_bounds(text, references)
+    starts = sorted(start for start, _ in bounds)
+    ends = sorted(end for _, end in bounds)
+    haystack, covered = Haystack(text), _Cover(bounds)
+    work = characters = 0
+    for needle, number in wanted.items():
+        if work > most_work or characters > most_characters:
+            break
+        # each occurrence adds at least `types[needle]` to the work and its length to the characters: no more can
+        # be counted before a cap is passed
+        most = min((most_work - work) // types[needle], (most_characters - characters) // len(needle)) + 1
+        found, looked = _candidates(haystack, needle, number, covered, most)
+        for start, end in found:  # the references each overlaps (those looked at and not found overlap none)
+            work += (1 + bisect_left(starts, end) - bisect_right(ends, start)) * types[needle]
+            if work > most_work:
+                break
+        work += (looked - len(found)) * types[needle]
+        characters += looked * len(needle)
+    return work, characters
+
+
+def _string_or_none(entity: Any) -> tuple[str, str] | None:
+    """A string entity as grounding reads it, (type, text); None for what it refuses (a span at once: the error
+    saying so would cost more than the rest)."""
+    if not is_string_entity(entity):
+        return None
+    try:
+        return as_string_entity(entity)
+    except InvalidInputError:
+        return None
+
+
+def _reference_bounds(text: str, references: Sequence[Any]) -> list[tuple[int, int]]:
+    """The references' [start, end) as grounding places them (§1b): spans as given, strings on the occurrences of
+    their text in listing order (`reference_places`); what the package refuses is left out."""
+    strings = [_string_or_none(entity) for entity in references]
+    if references and None not in strings:
+        needles = [needle for _, needle in filter(None, strings)]
+        places = reference_places(text.find, needles)
+        return [(found, found + len(needle)) for needle, found in zip(needles, places) if found >= 0]
+    try:
+        return [(span.start, span.end) for span in read_spans([list(references)], "references")[0]]
+    except ValueError:
+        return []

@@ -90,14 +90,25 @@ def refuse_past_text(side: str, sentence: int, extents: Iterable[tuple[Any, Any]
     evaluate module stores (`stored_batches`)."""
     if text is None:
         return
+    past = first_past_end(extents, len(text))
+    if past is not None:
+        index, start, end = past
+        problem = (
+            f"found the span [{shown(start)}, {shown(end)}) past the end of its text ({len(text)} characters); "
+            "expected character offsets into texts="
+        )
+        raise InvalidInputError(problem, side, sentence, entity=index)
+
+
+def first_past_end(extents: Iterable[tuple[Any, Any] | None], length: int) -> tuple[int, Any, Any] | None:
+    """The first of a sentence's entities, each as its (start, end) or None where it has no offsets, that ends past
+    the sentence's `length` (its text's characters, or its tokens), as (index, start, end); None when none does.
+    The one walk of both checks: `refuse_past_text`, and the tokens of the batches the evaluate module stores
+    (`stored_batches`, which names the sentence alone, as compute's `slices.check_tokens_cover` does)."""
     for index, extent in enumerate(extents):
-        if extent is not None and extent[1] > len(text):
-            start, end = extent
-            problem = (
-                f"found the span [{shown(start)}, {shown(end)}) past the end of its text ({len(text)} characters); "
-                "expected character offsets into texts="
-            )
-            raise InvalidInputError(problem, side, sentence, entity=index)
+        if extent is not None and extent[1] > length:
+            return index, extent[0], extent[1]
+    return None
 
 
 @dataclass(frozen=True)
