@@ -17,7 +17,7 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import check_min_overlap
 from ..span import Span, check_spans
 from . import dense
-from .assignment import connected, max_weight_flow, usable_edges
+from .assignment import connected, max_weight_flow
 
 # The overlap graph's parts (`nerscore.pairing.overlaps`), named here for the callers that import them from the pairing.
 from .overlaps import (  # noqa: F401
@@ -34,6 +34,7 @@ from .overlaps import (  # noqa: F401
     spans_overlap,
 )
 from .staircase import best_noncrossing
+from .tight_matchings import usable_edges
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
