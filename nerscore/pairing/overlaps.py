@@ -12,7 +12,6 @@ sentence whose pairs would not fit in the memory left is refused before they are
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
@@ -21,7 +20,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..span import Span
-from .staircase import overlapping_pairs
+from .staircase import overlap_total, overlapping_pairs
 
 
 def spans_disjoint(spans: Sequence[Span]) -> bool:
@@ -173,15 +172,12 @@ def check_pairs_fit(
 
 def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> int:
     """How many (reference, prediction) pairs share a position, counted from the sorted starts without listing
-    them (O(n log n)): each pair once, where the later-starting entity starts inside the other."""
-    starts_r = sorted(span.start for span in references)
-    starts_p = sorted(span.start for span in predictions)
-    total = 0
-    for span in references:  # predictions starting within the reference, at or after its start
-        total += max(0, bisect_left(starts_p, span.end) - bisect_left(starts_p, span.start))
-    for span in predictions:  # references starting within the prediction, after its start
-        total += max(0, bisect_left(starts_r, span.end) - bisect_right(starts_r, span.start))
-    return total
+    them (O(n log n), `staircase.overlap_total`'s count, the array paths' own)."""
+    sides = [
+        np.array(sorted((span.start, span.end) for span in spans), np.int64).reshape(-1, 2)
+        for spans in (references, predictions)
+    ]
+    return overlap_total(sides[0][:, 0], sides[0][:, 1], sides[1][:, 0], sides[1][:, 1])
 
 
 def overlap_edges(
