@@ -128,7 +128,8 @@ TESTED_ELSEWHERE = {
     "agreement_intervals": "test_agreement.py (distinct units, the intervals' coverage and their refusal)",
     "files.annotator_readers": "test_agreement_files.py (CoNLL, BRAT and JSON lines of annotators, as files)",
     "files.annotator_exports": "test_agreement_files.py (Label Studio's and doccano's exports, as files)",
-    "pairing.tight_matchings": "test_large_components.py and test_dense.py (rule (d) against every pairing enumerated)",
+    "pairing.tight_matchings": "test_large_components.py, test_dense.py (rule (d) against every pairing enumerated), "
+    "test_spans.py (usable edges against every flow enumerated)",
     "pairing.dense_matrix": "test_dense.py (the 'matrix' way: every dense sentence solved on its whole matrix)",
     "__main__": "test_cli.py (python -m nerscore and python -m nerscore.cli run the command line)",
 }

@@ -66,6 +66,27 @@ def test_the_compiled_solver_pairs_as_every_pairing_enumerated(dense_share, refe
     assert rows == pair(references, predictions, min_overlap)
 
 
+@SETTINGS
+@given(
+    references=strategies.nested_spans(types=TYPES, max_size=8),
+    predictions=strategies.nested_spans(types=TYPES, max_size=8),
+)
+def test_the_digits_on_arrays_are_the_pure_python_ones(references, predictions) -> None:
+    # `edge_digits` (§3's, and through `tiered_digits` §12's `fragment_large.large_amounts`) on arrays, against
+    # `rules._digits`' pure-Python ones, where a digit equal on every edge is left out alike.
+    references, predictions = sorted(set(spans_of(references))), sorted(set(spans_of(predictions)))
+    edges = pairing.overlap_edges(references, predictions, None)
+    if not edges:
+        return
+    radix, extent_radix = pairing.radices(references, edges)
+    assert large_components.digits_fit(radix, extent_radix)
+    pairs = np.array(edges, np.int64)
+    columns = large_components.span_columns(references, predictions)
+    on_arrays = large_components.edge_digits(columns, pairs[:, 0], pairs[:, 1], radix, extent_radix)
+    in_python = pairing._digits(references, predictions, edges, radix, extent_radix, arrays_read=False)
+    assert on_arrays.tolist() == [in_python[edge] for edge in edges]
+
+
 def random_component(rng: random.Random, entities: int, width: int) -> tuple[list[Span], list[Span]]:
     """Distinct nested and overlapping entities of three types over `width` positions (no copies: the compiled
     solver takes rooms of 1 only)."""

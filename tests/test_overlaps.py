@@ -5,6 +5,7 @@ would not fit in memory (issue 31, item 7)."""
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
@@ -58,6 +59,34 @@ def test_pairs_that_would_not_fit_are_refused_before_they_are_listed(monkeypatch
         overlaps.check_pairs_fit(10**7, 1_000, 2_000, 160)  # 1.6 GB
     monkeypatch.setattr(overlaps, "free_memory", lambda: None)  # a machine that does not say
     overlaps.check_pairs_fit(10**12, 10**6, 10**6, 160)
+
+
+@pytest.mark.parametrize(
+    ("needed", "free", "floor", "unit", "refused"),
+    [
+        pytest.param(2 * 10**9, 10**9, 0, "GB", "it needs about 2.0 GB to pair, more than the 1.0 GB", id="GB"),
+        pytest.param(3_000_000, 10**6, 0, "MB", "it needs about 3 MB to pair, more than the 1 MB", id="MB"),
+        pytest.param(
+            1_234_000_000, 10**9, 0, "MB", "about 1,234 MB to pair, more than the 1,000 MB", id="MB, thousands"
+        ),
+        pytest.param(10**9, 10**9, 0, "GB", None, id="exactly what is free"),
+        pytest.param(10**7, 10**6, 1 << 26, "GB", None, id="below the floor"),
+        pytest.param(1 << 26, 10**6, 1 << 26, "GB", "about 0.1 GB", id="at the floor"),
+        pytest.param(10**12, None, 0, "GB", None, id="a machine that does not say"),
+    ],
+)
+def test_the_one_refusal_past_the_free_memory(monkeypatch, needed, free, floor, unit, refused) -> None:
+    # `refuse_past_free_memory` is every refusal's (the overlaps', the string grounding's, the resamples'): its
+    # message, unit, floor and comparison; the system is not asked below the floor.
+    asked = []
+    monkeypatch.setattr(overlaps, "free_memory", lambda: asked.append(1) or free)
+    call = lambda: overlaps.refuse_past_free_memory(needed, "it needs", "less", " to pair", floor, unit)  # noqa: E731
+    if refused is None:
+        call()
+        assert asked == ([] if needed < floor else [1])
+        return
+    with pytest.raises(InvalidInputError, match=re.escape(refused) + ".* free for this process; expected less$"):
+        call()
 
 
 def test_sides_are_disjoint_where_no_two_entities_share_a_position() -> None:

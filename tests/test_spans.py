@@ -24,7 +24,7 @@ import nerscore as ns
 from nerscore import Span, compute_semeval, pair
 from nerscore.files import file_counts
 from nerscore.pairing import rules as pairing
-from nerscore.pairing.assignment import usable_edges
+from nerscore.pairing.tight_matchings import usable_edges
 
 PER, LOC, ORG = "PER", "LOC", "ORG"
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -302,6 +302,41 @@ def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(ed
     matched = set(feasible[choice % len(feasible)])
     expected = {edge for m in feasible for edge in m}
     assert set(usable_edges(edges, matched, must)) == expected
+
+
+@SETTINGS
+@given(
+    edges=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), unique=True, max_size=6),
+    rooms=st.lists(st.integers(1, 3), min_size=8, max_size=8),
+    must=st.sets(st.tuples(st.sampled_from("rp"), st.integers(0, 3))),
+    choice=st.integers(0, 10**6),
+)
+def test_usable_edges_with_copies_are_those_some_flow_filling_every_must_entity_carries(
+    edges, rooms, must, choice
+) -> None:
+    # `_rule_d` with copies: entities of room > 1 carry several pairs, and an edge may carry more than one.
+    room_r, room_p = dict(enumerate(rooms[:4])), dict(enumerate(rooms[4:]))
+    ends = {("r", i) for i, _ in edges} | {("p", j) for _, j in edges}
+    must &= ends
+    flows = [{}]
+    for i, j in edges:
+        flows = [{**flow, (i, j): amount} for flow in flows for amount in range(min(room_r[i], room_p[j]) + 1)]
+
+    def carried(flow: dict, node: tuple[str, int]) -> int:
+        return sum(amount for (i, j), amount in flow.items() if node in (("r", i), ("p", j)))
+
+    def room(node: tuple[str, int]) -> int:
+        return (room_r if node[0] == "r" else room_p)[node[1]]
+
+    feasible = [
+        flow
+        for flow in flows
+        if all(carried(flow, node) <= room(node) for node in ends) and all(carried(flow, n) == room(n) for n in must)
+    ]
+    assume(feasible)
+    matched = {edge: amount for edge, amount in feasible[choice % len(feasible)].items() if amount}
+    expected = {edge for flow in feasible for edge, amount in flow.items() if amount}
+    assert set(usable_edges(edges, matched, must, room_r, room_p)) == expected
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from ..errors import InvalidInputError, located
 from ..grouping import ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
+from ..pairing.overlaps import FLOOR
 from ..pairing.rules import SCENARIOS, best_flow
 from ..pairing.staircase import staircase_pairs, started_within
 from ..pairing.value_arrays import folded, pair_rows, unfolded
@@ -328,7 +329,7 @@ def check_pairs_fit(
     likewise; `copies_r`: the sentence and copies of each distinct reference, `copies_p` likewise."""
     _, width_r, _, width_p = started_within(pieces_r[0], pieces_r[1], pieces_p[0], pieces_p[1])
     total = int(width_r.sum()) + int(width_p.sum())
-    if total * pairing.ARRAY_PAIR_BYTES < 1 << 26:
+    if total * pairing.ARRAY_PAIR_BYTES < FLOOR:
         return
     sentences = sentences_of(pieces_r[2], pieces_p[2])
     per_sentence = np.bincount(pieces_r[2], weights=width_r, minlength=sentences)

@@ -208,7 +208,7 @@ def large_amounts(
     entities' indices, which are in rule (d)'s order). No non-crossing programme: its proof reads extents. None
     where that solver hands the component back (many copies, weights past a float64, no proof): `best_flow`
     then solves it. `units`: each class's units, per side."""
-    from ..pairing.large_components import best_matching
+    from ..pairing.large_components import best_matching, digits_fit, tiered_digits
     from ..pairing.value_arrays import unfolded
 
     i, j, shared = edges
@@ -220,15 +220,12 @@ def large_amounts(
     sides, local_i, local_j, edge = copies
     radix = min(len(sides[0]), len(sides[3])) + 1
     extent_radix = int(sides[0].sum()) + 1
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:
+    if not digits_fit(radix, extent_radix):
         return None
     # Identical boundaries: the same units, as many on both sides (§12: merged fragments are their units' union).
     same_bounds = (shared == units_r[i]) & (shared == units_p[j])
-    same_type = references.type_id[i] == predictions.type_id[j]
-    digits = same_bounds * np.int64(radix if same_bounds.min() != same_bounds.max() else 0) + 1
-    if same_type.min() != same_type.max():
-        digits = digits * radix + same_type
-    digits = digits * extent_radix + shared
+    digits = tiered_digits(same_bounds, references.type_id[i] == predictions.type_id[j], radix, extent_radix)
+    digits += shared
     chosen = best_matching(local_i, local_j, digits[edge])
     if chosen is None:
         return None

@@ -17,9 +17,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from ..errors import InvalidInputError
 from ..pairing.assignment import max_weight_flow, union_find
-from ..pairing.overlaps import free_memory
+from ..pairing.overlaps import FLOOR, refuse_past_free_memory
 from ..pairing.rules import overlap_edges, rank_shares
 from ..span import Span
 
@@ -134,18 +133,13 @@ def _check_fits(rows: int, references: int, edges: int, largest: int) -> None:
     and search step holds one, so memory grows with rows x edges (4 types of "a" under one reference over 2,500
     occurrences of it took 122 MB, 20 types 10 GB; about five weights an edge, measured). The caller adds the
     sentence and side."""
-    needed = 5 * edges * (largest.bit_length() // 8 + 32)
-    if needed < 1 << 26:  # 64 MB: never worth a look at the system
-        return
-    free = free_memory()
-    if free is not None and needed > free:
-        noun = "reference" if references == 1 else "references"
-        raise InvalidInputError(
-            f"its string predictions have {rows:,} candidate occurrences (one a type) competing for {references:,} "
-            f"{noun}, whose exact grounding (docs/scoring.md §1b) needs about {needed / 1e9:.1f} GB, more than the "
-            f"{free / 1e9:.1f} GB free for this process; expected fewer occurrences of a predicted string in one text "
-            "(split the document, or give the predictions as spans)"
-        )
+    refuse_past_free_memory(
+        5 * edges * (largest.bit_length() // 8 + 32),
+        f"its string predictions have {rows:,} candidate occurrences (one a type) competing for {references:,} "
+        f"{'reference' if references == 1 else 'references'}, whose exact grounding (docs/scoring.md §1b) needs",
+        "fewer occurrences of a predicted string in one text (split the document, or give the predictions as spans)",
+        floor=FLOOR,
+    )
 
 
 def _apart(

@@ -1,4 +1,4 @@
-"""The exact max-weight flow, on integers of any size, and the graph algorithms the pairing needs.
+"""The exact max-weight flow, on integers of any size, and the connected components of the pairing's graphs.
 
 `max_weight_flow`: bipartite, entities against entities with a number of copies each (docs/scoring.md §3's
 pairing, the value pairing, and the joint grounding of string predictions, §1b, whose "ungrounded" columns hold
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping
-from typing import Any
 
 # Node kinds of `max_weight_flow`'s search.
 _ROW, _COLUMN, _UNPAIRED = 0, 1, 2
@@ -153,50 +152,6 @@ def _add_flow(flow: dict[tuple[int, int], int], rows_of: dict[int, dict[int, int
         del flow[row, column], owners[row]
 
 
-def strong_components(nodes: list, successors: Mapping[Any, list]) -> dict[Any, int]:
-    """The strongly connected component of each node, named by a number (Tarjan's algorithm, without recursion,
-    which a long alternating path would exceed)."""
-    index: dict[Any, int] = {}
-    low: dict[Any, int] = {}
-    component: dict[Any, int] = {}
-    stack: list = []
-    on_stack: set = set()
-    for start in nodes:
-        if start in index:
-            continue
-        work = [(start, iter(successors.get(start, ())))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, arcs = work[-1]
-            advanced = False
-            for successor in arcs:
-                if successor not in index:
-                    index[successor] = low[successor] = len(index)
-                    stack.append(successor)
-                    on_stack.add(successor)
-                    work.append((successor, iter(successors.get(successor, ()))))
-                    advanced = True
-                    break
-                if successor in on_stack:
-                    low[node] = min(low[node], index[successor])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:  # the root of a component: pop it off
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component[member] = index[node]
-                    if member == node:
-                        break
-    return component
-
-
 def connected(edges: list[tuple[int, int]], labels: list[int] | None = None) -> list[list[tuple[int, int]]]:
     """The edges of a bipartite graph (reference index, prediction index) grouped by connected component, as
     `labels` names them (`union_find`'s where not given)."""
@@ -234,52 +189,3 @@ def union_find(edges: list[tuple[int, int]]) -> list[int]:
             parent[b] = a
             size[a] += size[b]
     return [root((0, i)) for i, _ in edges]
-
-
-def usable_edges(
-    edges: list[tuple[int, int]],
-    matched: Mapping[tuple[int, int], int] | set[tuple[int, int]],
-    must_pair: set[tuple[str, int]],
-    room_r: Mapping[int, int] | None = None,
-    room_p: Mapping[int, int] | None = None,
-) -> list[tuple[int, int]]:
-    """The edges (reference index, prediction index) that some flow among `edges` filling every entity of
-    `must_pair` to its room (`room_r`, `room_p`: 1 where not given) carries, given one such flow (`matched`:
-    {edge: amount}, or a set of edges of amount 1).
-
-    Another such flow differs from it by alternating cycles and paths, a path running from an entity with room
-    left, or one that need not fill, to another. In the directed graph with an arc from reference to prediction
-    for each edge that could carry more, from prediction to reference for each edge that carries some, and a
-    node Z with arcs to where such paths may start and from where they may end, an edge lies on one of them
-    exactly when its two ends are in one strongly connected component (Tarjan's algorithm, in time linear in the
-    edges). Dropping the rest keeps an entity that ties with everything (an entity around a whole document)
-    from holding its group together through edges no best pairing can use."""
-    flow = matched if isinstance(matched, Mapping) else dict.fromkeys(matched, 1)
-
-    def room(node: tuple[str, int]) -> int:
-        rooms = room_r if node[0] == "r" else room_p
-        return 1 if rooms is None else rooms[node[1]]
-
-    successors: dict[tuple[str, int], list[tuple[str, int]]] = {}
-    carried: dict[tuple[str, int], int] = {}
-    for i, j in edges:
-        reference, prediction = ("r", i), ("p", j)
-        amount = flow.get((i, j), 0)
-        if amount:
-            successors.setdefault(prediction, []).append(reference)
-            carried[reference] = carried.get(reference, 0) + amount
-            carried[prediction] = carried.get(prediction, 0) + amount
-        if amount < min(room(reference), room(prediction)):
-            successors.setdefault(reference, []).append(prediction)
-    ends = {node for i, j in edges for node in (("r", i), ("p", j))}
-    z = ("z", 0)
-    for node in ends:
-        is_reference = node[0] == "r"
-        has_room = carried.get(node, 0) < room(node)
-        may_leave = node in carried and node not in must_pair  # it may give some of its pairs up
-        if (is_reference and has_room) or (not is_reference and may_leave):
-            successors.setdefault(z, []).append(node)  # a path may start here
-        if (not is_reference and has_room) or (is_reference and may_leave):
-            successors.setdefault(node, []).append(z)  # ... and end here
-    component = strong_components([z, *ends], successors)
-    return [(i, j) for i, j in edges if (i, j) in flow or component[("r", i)] == component[("p", j)]]

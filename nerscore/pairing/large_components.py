@@ -289,22 +289,32 @@ def span_columns(references: Sequence[Span], predictions: Sequence[Span]) -> tup
 
 def edge_digits(columns: tuple, i, j, radix: int, extent_radix: int):
     """`rules._digits` on arrays, of the edges (i[k], j[k]) of entities given as arrays (`span_columns`), every digit
-    below 2**62 (which the caller checks): the same digits, left out where equal on every edge."""
+    below 2**62 (`digits_fit`, which the caller checks): the same digits, left out where equal on every edge."""
     r_start, r_end, r_type, p_start, p_end, p_type = columns
     same_bounds = (r_start[i] == p_start[j]) & (r_end[i] == p_end[j])
-    same_type = r_type[i] == p_type[j]
-    bounds_radix = radix if same_bounds.min() != same_bounds.max() else 0
-    # In place, one array of digits and one temporary at a time: 8 bytes a pair and a passing 16, where the
-    # digits, their tiers and the shared extent each held 8 (issue 31, item 7).
-    digits = same_bounds * np.int64(bounds_radix)
+    digits = tiered_digits(same_bounds, r_type[i] == p_type[j], radix, extent_radix)
     del same_bounds
+    add_shared(digits, columns, i, j)
+    return digits
+
+
+def digits_fit(radix: int, extent_radix: int) -> bool:
+    """Whether `rules._digits`' digits of these radices stay below 2**62, in an int64 (each solver checks its sums)."""
+    return ((radix + 1) * radix + 2) * extent_radix < 2**62
+
+
+def tiered_digits(same_bounds: np.ndarray, same_type: np.ndarray, radix: int, extent_radix: int) -> np.ndarray:
+    """`rules._digits` on arrays above the shared part, times `extent_radix`: identical boundaries, a pair, one type
+    (each of `radix`), left out where equal on every edge; the caller adds what each edge shares (the extent, §3's
+    `edge_digits`; the units, §12's `forms.fragment_large.large_amounts`). In place, one array of digits and one
+    temporary at a time: 8 bytes a pair and a passing 16, where the digits, their tiers and the shared extent each
+    held 8 (issue 31, item 7)."""
+    digits = same_bounds * np.int64(radix if same_bounds.min() != same_bounds.max() else 0)
     digits += 1
     if same_type.min() != same_type.max():
         digits *= radix
         digits += same_type
-    del same_type
     digits *= np.int64(extent_radix)
-    add_shared(digits, columns, i, j)
     return digits
 
 
@@ -328,7 +338,7 @@ def best_pairs(columns: tuple, i, j, radix: int, extent_radix: int):
     pure-Python solver must do it (digits beyond int64, weights that do not fit a float64 exactly for scipy, or no
     proof). The digits are `edge_digits`'; rule (d) needs no bits below them there (it is worked out on the tight
     edges, or by the programme)."""
-    if ((radix + 1) * radix + 2) * extent_radix >= 2**62:  # digits in int64; each solver checks its sums
+    if not digits_fit(radix, extent_radix):
         return None
     digits = edge_digits(columns, i, j, radix, extent_radix)
     return chosen_edges(i, j, digits, uncrossed(columns, np.unique(i), np.unique(j)))

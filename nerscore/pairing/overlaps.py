@@ -6,13 +6,12 @@ disjoint or not (`spans_disjoint`), an overlap counts under `min_overlap` (`over
 entities sort in rule (d)'s order (`span_key`), and the overlapping pairs are found by one sweep over the starts
 (`overlap_edges`, over the fragments of discontinuous entities too, §12; on arrays, `kept_pairs`). A
 sentence whose pairs would not fit in the memory left is refused before they are listed (`overlap_count`,
-`check_pairs_fit`): a located ValueError, never a MemoryError.
+`check_pairs_fit`): a located ValueError, never a MemoryError (`refuse_past_free_memory`, every such refusal's).
 """
 
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
@@ -21,7 +20,7 @@ import numpy as np
 
 from ..errors import InvalidInputError
 from ..span import Span
-from .staircase import overlapping_pairs
+from .staircase import overlap_total, overlapping_pairs
 
 
 def spans_disjoint(spans: Sequence[Span]) -> bool:
@@ -132,37 +131,53 @@ def free_memory() -> int | None:
     return min(found) if found else None
 
 
-def check_pairs_fit(
-    pairs: int, references: int, predictions: int, bytes_per_pair: int, need: int | None = None
+def refuse_past_free_memory(
+    needed: int, needs: str, expected: str, purpose: str = "", floor: int = 0, unit: str = "GB"
 ) -> None:
-    """An `InvalidInputError` (a ValueError, never a MemoryError) before anything is allocated, when `pairs`
-    overlapping pairs of one sentence (of `references` and `predictions` entities) would take more memory than the
-    machine has free (docs/scoring.md §3): `bytes_per_pair` each, or `need` bytes in all (a matrix of every
-    reference against every prediction, `pairing.dense`). The caller adds the sentence."""
-    needed = pairs * bytes_per_pair if need is None else need
-    if needed < 1 << 26:  # 64 MB: never worth a look at the system
+    """An `InvalidInputError` (a ValueError, never a MemoryError), before anything is allocated, where `needed`
+    bytes are more than this process has free (`free_memory`): "`needs` about 1.6 GB`purpose`, more than the 1.0 GB
+    free for this process; expected `expected`" (`unit` "MB": whole megabytes). Below `floor` bytes the system is not
+    asked (`FLOOR`, where a look would cost more than it saves). The one refusal of the pairing's overlaps, the
+    string grounding's flow and the resamples; the caller adds the place (sentence, side)."""
+    if needed < floor:
         return
     free = free_memory()
     if free is not None and needed > free:
+        scale, digits = (1e6, ",.0f") if unit == "MB" else (1e9, ".1f")
         raise InvalidInputError(
-            f"its {references:,} references and {predictions:,} predictions overlap in {pairs:,} pairs, which "
-            f"need about {needed / 1e9:.1f} GB to pair, more than the {free / 1e9:.1f} GB free for "
-            "this process; expected fewer overlapping entities in one sentence (split the document, or pass "
-            "min_overlap)"
+            f"{needs} about {needed / scale:{digits}} {unit}{purpose}, more than the {free / scale:{digits}} {unit} "
+            f"free for this process; expected {expected}"
         )
+
+
+# Bytes below which `refuse_past_free_memory` is not worth a look at the system (64 MB).
+FLOOR = 1 << 26
+
+
+def check_pairs_fit(
+    pairs: int, references: int, predictions: int, bytes_per_pair: int, need: int | None = None
+) -> None:
+    """`refuse_past_free_memory` before anything is allocated, when `pairs` overlapping pairs of one sentence (of
+    `references` and `predictions` entities) would take more memory than the machine has free (docs/scoring.md
+    §3): `bytes_per_pair` each, or `need` bytes in all (a matrix of every reference against every prediction,
+    `pairing.dense`). The caller adds the sentence."""
+    refuse_past_free_memory(
+        pairs * bytes_per_pair if need is None else need,
+        f"its {references:,} references and {predictions:,} predictions overlap in {pairs:,} pairs, which need",
+        "fewer overlapping entities in one sentence (split the document, or pass min_overlap)",
+        " to pair",
+        FLOOR,
+    )
 
 
 def overlap_count(references: Sequence[Span], predictions: Sequence[Span]) -> int:
     """How many (reference, prediction) pairs share a position, counted from the sorted starts without listing
-    them (O(n log n)): each pair once, where the later-starting entity starts inside the other."""
-    starts_r = sorted(span.start for span in references)
-    starts_p = sorted(span.start for span in predictions)
-    total = 0
-    for span in references:  # predictions starting within the reference, at or after its start
-        total += max(0, bisect_left(starts_p, span.end) - bisect_left(starts_p, span.start))
-    for span in predictions:  # references starting within the prediction, after its start
-        total += max(0, bisect_left(starts_r, span.end) - bisect_right(starts_r, span.start))
-    return total
+    them (O(n log n), `staircase.overlap_total`'s count, the array paths' own)."""
+    sides = [
+        np.array(sorted((span.start, span.end) for span in spans), np.int64).reshape(-1, 2)
+        for spans in (references, predictions)
+    ]
+    return overlap_total(sides[0][:, 0], sides[0][:, 1], sides[1][:, 0], sides[1][:, 1])
 
 
 def overlap_edges(
@@ -176,7 +191,7 @@ def overlap_edges(
     from their fragments that meet, their pairs sorted then). Pairs of contiguous entities that would not fit in
     memory are refused first (`check_pairs_fit`)."""
     fragmented = any_fragmented(references, predictions)
-    if not fragmented and len(references) * len(predictions) * PYTHON_PAIR_BYTES >= 1 << 26:
+    if not fragmented and len(references) * len(predictions) * PYTHON_PAIR_BYTES >= FLOOR:
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), PYTHON_PAIR_BYTES)
     sides = (references, predictions)
     order = sorted(

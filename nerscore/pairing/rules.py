@@ -17,7 +17,7 @@ from ..errors import InvalidInputError, shown
 from ..option_checks import check_min_overlap
 from ..span import Span, check_spans
 from . import dense
-from .assignment import connected, max_weight_flow, usable_edges
+from .assignment import connected, max_weight_flow
 
 # The overlap graph's parts (`nerscore.pairing.overlaps`), named here for the callers that import them from the pairing.
 from .overlaps import (  # noqa: F401
@@ -34,6 +34,7 @@ from .overlaps import (  # noqa: F401
     spans_overlap,
 )
 from .staircase import best_noncrossing
+from .tight_matchings import usable_edges
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
 
@@ -350,11 +351,10 @@ def _digits(
     pairing of as many pairs (0, or the number of pairs, which the pair digit counts already), so it is left
     out: shorter weights, which scipy's solvers need to hold exactly (`large_components.best_pairs`), in the same
     order. On many edges the digits are worked out with numpy where the largest fits an int64."""
-    largest = ((radix + 1) * radix + 2) * extent_radix
-    if arrays_read and len(edges) > LARGE_COMPONENT_EDGES and largest < 2**62:
-        import numpy as np
+    from . import large_components
 
-        from . import large_components
+    if arrays_read and len(edges) > LARGE_COMPONENT_EDGES and large_components.digits_fit(radix, extent_radix):
+        import numpy as np
 
         pairs = np.array(edges, np.int64).reshape(-1, 2)
         arrays = large_components.span_columns(references, predictions)

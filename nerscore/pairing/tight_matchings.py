@@ -1,7 +1,8 @@
-"""Rule (d) among the best matchings (docs/scoring.md §3): given a best matching and an optimal dual of it, the
-matching whose pairs, sorted, form the smallest list, searched on the edges the dual leaves tight
-(`tight_smallest_best`), for `large_components.best_matching` and the dense sentences of `dense`. Where weights tie
-everywhere, every overlapping pair is tight: the directed graph its search starts from is laid out at once in
+"""Rule (d) among the best flows (docs/scoring.md §3): which edges some best flow holds (`usable_at`, and on
+{edge: amount} dicts `usable_edges`, for `rules._rule_d`), and given a best matching and an optimal dual of it,
+the matching whose pairs, sorted, form the smallest list, searched on the edges the dual leaves tight
+(`tight_smallest_best`, for `large_components.best_matching` and the dense sentences of `dense`). Where weights tie
+everywhere, every overlapping pair is tight: the directed graph the search starts from is laid out at once in
 scipy's CSR (`_strong_components`), about 12 bytes an arc (issue 31).
 
 scipy is imported inside the functions: `import nerscore` must stay light (tests/test_house.py).
@@ -10,7 +11,7 @@ scipy is imported inside the functions: `import nerscore` must stay light (tests
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -29,11 +30,8 @@ def tight_smallest_best(
     """The mask of rule (d)'s matching among the best ones, given a best matching and its optimal dual (u, v)
     (`edge_weights` None: every edge given is tight).
 
-    The best matchings are the matchings of the tight edges that pair every entity of non-zero potential. An
-    edge some of them holds ("usable") lies on an alternating cycle or path of the matching found: in the
-    directed graph with an arc from row to column for each tight edge outside the matching, from column to row
-    for each edge in it, and a node Z with arcs to where such paths may start and from where they may end, its
-    ends are in one strongly connected component (as `nerscore.pairing.assignment.usable_edges`, here by scipy).
+    The best matchings are the matchings of the tight edges that pair every entity of non-zero potential: the
+    edges some of them holds are `usable_at`'s.
 
     Then row by row, in order, the row takes the smallest column it can still take: its partner, or a column
     from which an alternating path leads back to the row (found by breadth-first search over the rows and
@@ -53,22 +51,18 @@ def tight_smallest_best(
     in_matching = mate_r[edge_rows] == edge_columns
     outside = ~in_matching if tight is None else tight & ~in_matching
     del tight
-    strong = _strong_components(edge_rows, edge_columns, outside, mate_r, mate_c, u == 0, v == 0)
-    z = rows + columns
-    usable = np.concatenate(
-        [
-            first + np.flatnonzero(part | (outside[first : first + _CHUNK] & (strong[rows_of] == strong[columns_of])))
-            for first in range(0, len(edge_rows), _CHUNK)
-            for part, rows_of, columns_of in [
-                (
-                    in_matching[first : first + _CHUNK],
-                    edge_rows[first : first + _CHUNK],
-                    rows + edge_columns[first : first + _CHUNK],
-                )
-            ]
-        ]
-        or [np.zeros(0, np.int64)]
+    matched_r, matched_c = mate_r >= 0, mate_c >= 0
+    usable = usable_at(
+        edge_rows,
+        edge_columns,
+        outside,
+        in_matching,
+        ~matched_r,
+        ~matched_c,
+        matched_r & (u == 0),
+        matched_c & (v == 0),
     )
+    z = rows + columns
     del outside, in_matching
     usable = usable[np.lexsort((edge_columns[usable], edge_rows[usable]))]
     use_r, use_c = edge_rows[usable], edge_columns[usable]
@@ -164,31 +158,104 @@ def tight_smallest_best(
     return np.array(mate_row, np.int64)[edge_rows] == edge_columns
 
 
+def usable_edges(
+    edges: list[tuple[int, int]],
+    matched: Mapping[tuple[int, int], int] | set[tuple[int, int]],
+    must_pair: set[tuple[str, int]],
+    room_r: Mapping[int, int] | None = None,
+    room_p: Mapping[int, int] | None = None,
+) -> list[tuple[int, int]]:
+    """`usable_at` of `edges` (reference index, prediction index), in their order: those some flow among them
+    filling every entity of `must_pair` (("r", i) or ("p", j)) to its room (`room_r`, `room_p`: 1 where not given)
+    carries, given one such flow (`matched`: {edge: amount}, or a set of edges of amount 1)."""
+    if not edges:
+        return []
+    flow = matched if isinstance(matched, Mapping) else dict.fromkeys(matched, 1)
+    amounts = [flow.get(edge, 0) for edge in edges]
+    # Per side: each edge's end numbered 0, 1, ... (`number`), whether it has room left, whether it may give pairs
+    # up; in plain Python, from `rules._rule_d`'s dicts (numpy's calls cost more than they save on a group).
+    sides = []
+    for side, (name, rooms) in enumerate((("r", room_r), ("p", room_p))):
+        number: dict[int, int] = {}
+        ends = [number.setdefault(edge[side], len(number)) for edge in edges]
+        room = [1 if rooms is None else rooms[index] for index in number]
+        carried = [0] * len(number)
+        for end, amount in zip(ends, amounts):
+            carried[end] += amount
+        left = [held < most for held, most in zip(carried, room)]
+        leaves = [held > 0 and (name, index) not in must_pair for held, index in zip(carried, number)]
+        sides.append((ends, [room[end] for end in ends], left, leaves))
+    (i, room_i, open_r, leaves_r), (j, room_j, open_c, leaves_c) = sides
+    outside = [amount < min(a, b) for amount, a, b in zip(amounts, room_i, room_j)]
+    arrays = (np.array(part) for part in (i, j, outside, [amount > 0 for amount in amounts]))
+    usable = usable_at(*arrays, *(np.array(flags, bool) for flags in (open_r, open_c, leaves_r, leaves_c)))
+    return [edges[k] for k in usable.tolist()]
+
+
+def usable_at(
+    edge_rows: np.ndarray,
+    edge_columns: np.ndarray,
+    outside: np.ndarray,
+    inside: np.ndarray,
+    open_r: np.ndarray,
+    open_c: np.ndarray,
+    leaves_r: np.ndarray,
+    leaves_c: np.ndarray,
+) -> np.ndarray:
+    """The indices, ascending, of the edges (row `edge_rows[k]`, column `edge_columns[k]`, numbered 0, 1, ...)
+    that some best flow carries, given one (edges `inside` carry some of it, `outside` could carry more; entities
+    `open_r`, `open_c` have room left, `leaves_r`, `leaves_c` carry some and need not: of zero potential).
+
+    Another best flow differs from it by alternating cycles and paths, a path running from an entity with room
+    left, or one that need not fill, to another. In the directed graph with an arc from row to column for each
+    edge `outside`, from column to row for each edge `inside`, and a node Z with arcs to where such paths may
+    start and from where they may end, an edge lies on one of them exactly when its two ends are in one strongly
+    connected component (scipy's, in time linear in the edges). Dropping the rest keeps an entity that ties with
+    everything (an entity around a whole document) from holding its group together through edges no best
+    pairing can use."""
+    strong = _strong_components(edge_rows, edge_columns, outside, inside, open_r, open_c, leaves_r, leaves_c)
+    rows = len(open_r)
+    return np.concatenate(
+        [
+            first
+            + np.flatnonzero(
+                inside[part] | (outside[part] & (strong[edge_rows[part]] == strong[rows + edge_columns[part]]))
+            )
+            for first in range(0, len(edge_rows), _CHUNK)
+            for part in [slice(first, first + _CHUNK)]
+        ]
+        or [np.zeros(0, np.int64)]
+    )
+
+
 def _strong_components(
     edge_rows: np.ndarray,
     edge_columns: np.ndarray,
     outside: np.ndarray,
-    mate_r: np.ndarray,
-    mate_c: np.ndarray,
+    inside: np.ndarray,
+    open_r: np.ndarray,
+    open_c: np.ndarray,
     leaves_r: np.ndarray,
     leaves_c: np.ndarray,
 ) -> np.ndarray:
-    """`tight_smallest_best`'s strongly connected components (a label per node: rows, then columns, then Z) of
-    the graph with an arc from row to column for each tight edge `outside` the matching, from column to row for
-    each edge in it, from Z to each free row and column of zero potential (`leaves_c`) that is matched, to Z from
-    each free column and matched row of zero potential (`leaves_r`). Laid out as scipy's CSR at once, about 12
-    bytes an arc (a row's first arc is to Z, or to itself, which joins no component), where a list of arcs and
-    scipy's copies of it took 60 (issue 31: where every pair ties, every pair is tight)."""
+    """`usable_at`'s strongly connected components (a label per node: rows, then columns, then Z) of its graph.
+    Laid out as scipy's CSR at once, about 12 bytes an arc (a row's and a column's first arc is to Z, or to
+    itself, which joins no component), where a list of arcs and scipy's copies of it took 60 (issue 31: where
+    every pair ties, every pair is tight)."""
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import connected_components
 
-    rows, columns = len(mate_r), len(mate_c)
+    rows, columns = len(open_r), len(open_c)
     z = rows + columns
+    carried = np.flatnonzero(inside)  # a few: each entity carries at most its room
+    carried_rows, carried_columns = edge_rows[carried], edge_columns[carried]
+    by_column = np.argsort(carried_columns, kind="stable")
+    carried_rows, carried_columns = carried_rows[by_column], carried_columns[by_column]
     if len(edge_rows) > 1 and np.any(edge_rows[1:] < edge_rows[:-1]):
         order = np.argsort(edge_rows, kind="stable")
         edge_rows, edge_columns, outside = edge_rows[order], edge_columns[order], outside[order]
     count = int(outside.sum())
-    arcs = count + rows + columns + int((mate_r < 0).sum()) + int((leaves_c & (mate_c >= 0)).sum())
+    arcs = count + rows + columns + len(carried) + int(open_r.sum()) + int(leaves_c.sum())
     index = np.int32 if arcs + z < 2**31 else np.int64
     per_row = np.ones(rows, np.int64)
     for first in range(0, len(edge_rows), _CHUNK):
@@ -197,17 +264,18 @@ def _strong_components(
     indptr[0] = 0
     np.cumsum(per_row, out=indptr[1 : rows + 1])
     del per_row
-    indptr[rows + 1 : z + 1] = indptr[rows] + np.arange(1, columns + 1)
+    indptr[rows + 1 : z + 1] = indptr[rows] + np.cumsum(1 + np.bincount(carried_columns, minlength=columns))
     indptr[z + 1] = arcs
     indices = np.empty(arcs, index)
-    indices[indptr[:rows]] = np.where(~(mate_r < 0) & leaves_r, z, np.arange(rows))
+    indices[indptr[:rows]] = np.where(leaves_r, z, np.arange(rows))
     rank = 0
     for first in range(0, len(edge_rows), _CHUNK):  # each arc after its row's first: at its rank + its row + 1
         at = first + np.flatnonzero(outside[first : first + _CHUNK])
         indices[np.arange(rank + 1, rank + 1 + len(at)) + edge_rows[at]] = rows + edge_columns[at]
         rank += len(at)
-    indices[indptr[rows] : indptr[z]] = np.where(mate_c >= 0, mate_c, z)
-    indices[indptr[z] :] = np.concatenate((np.flatnonzero(mate_r < 0), rows + np.flatnonzero(leaves_c & (mate_c >= 0))))
+    indices[indptr[rows:z]] = np.where(open_c, z, rows + np.arange(columns))
+    indices[indptr[rows] + np.arange(1, len(carried) + 1) + carried_columns] = carried_rows  # likewise per column
+    indices[indptr[z] :] = np.concatenate((np.flatnonzero(open_r), rows + np.flatnonzero(leaves_c)))
     graph = csr_array((np.ones(arcs), indices, indptr), shape=(z + 1, z + 1))
     return connected_components(graph, directed=True, connection="strong")[1]
 

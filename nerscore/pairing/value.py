@@ -27,6 +27,7 @@ from . import dense
 from .dense_matrix import Worth
 from .overlaps import (
     ARRAY_PAIR_BYTES,
+    FLOOR,
     any_fragmented,
     check_pairs_fit,
     distinct_entities,
@@ -255,7 +256,7 @@ def _components_of(references: Sequence[Span], predictions: Sequence[Span], min_
     from .large_components import component_labels, span_columns
 
     r_start, r_end, _, p_start, p_end, _ = span_columns(references, predictions)
-    if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= 1 << 26:  # could need more than 64 MB
+    if len(references) * len(predictions) * ARRAY_PAIR_BYTES >= FLOOR:  # could need more than 64 MB
         check_pairs_fit(overlap_count(references, predictions), len(references), len(predictions), ARRAY_PAIR_BYTES)
     i, j = kept_pairs(r_start, r_end, p_start, p_end, min_overlap)
     if not len(i):

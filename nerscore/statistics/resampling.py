@@ -22,9 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidInputError
 from ..options import Options
-from ..pairing.overlaps import free_memory
+from ..pairing.overlaps import refuse_past_free_memory
 from ..pairing.rules import SCENARIOS
 from .sample_statistics import (
     SliceStatistics,
@@ -219,14 +218,13 @@ def _check_memory(resamples: int, statistics: int, sample: SentenceCounts) -> No
     # are held up to `_PART_BYTES`; past a block of resamples, `_Quantiles.fit` checks a part's bins.
     held = 8 * statistics if resamples * min(statistics, _STATISTICS) <= _RESAMPLE_BLOCK_CELLS else 0
     needed = resamples * DrawnSamples.bytes_a_resample(sample) + min(resamples * held, _PART_BYTES)
-    free = free_memory()
-    if free is not None and needed > free:
-        raise InvalidInputError(
-            f"bootstrap (or n_resamples): {resamples:,} resamples of {statistics:,} statistics (each slice "
-            f"bucket's precision, recall and F count as three) over {sample.vectors.shape[0]:,} distinct units "
-            f"need about {needed / 1e6:,.0f} MB, more than the {free / 1e6:,.0f} MB free for this process; expected "
-            "fewer resamples, or fewer slice buckets (fewer groups or slice edges)"
-        )
+    refuse_past_free_memory(
+        needed,
+        f"bootstrap (or n_resamples): {resamples:,} resamples of {statistics:,} statistics (each slice bucket's "
+        f"precision, recall and F count as three) over {sample.vectors.shape[0]:,} distinct units need",
+        "fewer resamples, or fewer slice buckets (fewer groups or slice edges)",
+        unit="MB",
+    )
 
 
 def bca_interval(
@@ -336,15 +334,14 @@ class _Quantiles:
     def fit(self, columns: int) -> int:
         """`columns`, once their bins are known to fit in memory: else an `InvalidInputError` (a ValueError, never a
         MemoryError) before they are allocated (slices of 1,000 edges are 12,000 statistics: 3 GB of bins)."""
-        needed, free = columns * self.BINS * 4, free_memory()
-        if free is not None and needed > free:
-            held = _RESAMPLE_BLOCK_CELLS // min(columns, _STATISTICS)
-            raise InvalidInputError(
-                f"bootstrap (or n_resamples): more than {held:,} resamples of {columns:,} statistics (each slice "
-                f"bucket's precision, recall and F count as three) need about {needed / 1e9:.1f} GB to find their "
-                f"quantiles, more than the {free / 1e9:.1f} GB free for this process; expected at most {held:,} "
-                "resamples, or fewer slice edges"
-            )
+        held = _RESAMPLE_BLOCK_CELLS // max(1, min(columns, _STATISTICS))
+        refuse_past_free_memory(
+            columns * self.BINS * 4,
+            f"bootstrap (or n_resamples): more than {held:,} resamples of {columns:,} statistics (each slice bucket's "
+            "precision, recall and F count as three) need",
+            f"at most {held:,} resamples, or fewer slice edges",
+            " to find their quantiles",
+        )
         return columns
 
     def at(self, levels: list[list[float]], resampled: Blocks) -> np.ndarray:
