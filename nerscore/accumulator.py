@@ -304,10 +304,13 @@ class Accumulator:
             return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:
             return self
+        tally = self.tally + other.tally  # tags of no token (an empty batch) beside spans add none (Tally.tokens' sum)
+        if tally.tokens is not None and (_of_spans(self) or _of_spans(other)):
+            tally = without_tokens(tally)  # spans of which labels kept no entity: no cell tells them from Tally()
         return Accumulator(
             self.options,
             self.ordered,
-            self.tally + other.tally,  # tags of no token (an empty batch) beside spans add none (Tally.tokens' sum)
+            tally,
             self.sentences + other.sentences,
             add_units(self.units, other.units),
             add_units(self.slice_runs, other.slice_runs),
@@ -414,6 +417,11 @@ def add_units(first: Any, second: Any) -> Any:
     if type(first) is not type(second):
         raise ValueError(_DOCUMENTS_IN_SOME)
     return first + second
+
+
+def _of_spans(counted: Accumulator) -> bool:
+    """Whether `counted` holds sentences of spans (or strings): some sentence counted, and no token counts."""
+    return counted.sentences > 0 and counted.tally is not None and counted.tally.tokens is None
 
 
 def without_tokens(tally: Tally) -> Tally:
