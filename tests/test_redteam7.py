@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from nerscore import Accumulator, compute_semeval
@@ -27,3 +29,45 @@ def test_an_empty_batch_adds_no_token_accuracy_to_spans_labels_keep_none_of(empt
     assert after.update(predictions=empty, references=empty).result() == compute_semeval(
         predictions=_SPANS + empty, references=_SPANS + empty, **options
     )
+
+
+# Tags each some scheme reads, but no one scheme all of them (a prefix before the type beside one after it, letters
+# of two schemes): stored, they failed every compute after them whatever its scheme or suffix, and the evaluation
+# was unscorable until reloaded. Refused when added; the batches before them still compute.
+_TAGS = [["B-PER", "I-PER", "O"]]
+UNREADABLE_TOGETHER = [
+    pytest.param(
+        [_TAGS], ["PER-B", "O"], "predictions, sentence 1, token 0: found tag 'PER-B'", {}, id="suffix-after-prefix"
+    ),
+    pytest.param(
+        [], ["B-PER", "PER-I"], "predictions, sentence 0, token 1: found tag 'PER-I'", {}, id="both-in-one-batch"
+    ),
+    pytest.param(
+        [[["B-PER", "M-PER", "E-PER"]]],
+        ["O", "I-PER"],
+        "predictions, sentence 1, token 1: found tag 'I-PER'",
+        {"scheme": "BMES"},
+        id="bmes-then-inside",
+    ),
+    pytest.param(
+        [[["S-PER"]]],
+        ["U-PER"],
+        "predictions, sentence 1, token 0: found tag 'U-PER'",
+        {"scheme": "IOBES"},
+        id="iobes-then-bilou",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "bad", "message", "options"), UNREADABLE_TOGETHER)
+def test_tags_no_one_scheme_reads_are_refused_when_added(
+    metric, first: list, bad: list, message: str, options: dict
+) -> None:
+    for batch in first:
+        metric.add_batch(predictions=batch, references=batch)
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}, which no scheme reads together with the tags"):
+        metric.add_batch(predictions=[bad], references=[bad])
+    metric.add_batch(predictions=[["O"]], references=[["O"]])
+    expected = [row for batch in first for row in batch] + [["O"]]
+    assert metric.compute(**options) == compute_semeval(predictions=expected, references=expected, **options)
+
