@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from nerscore import Accumulator, compute_semeval
+from nerscore import Accumulator, agreement, compute_semeval
 
 # Batches of spans of which `labels` keeps no entity count no cell, like `Tally()`: beside an empty batch (tags of
 # no token) the sum kept its token counts, and batches gave `token_accuracy` 0.0 that one call of them all did not.
@@ -71,3 +71,42 @@ def test_tags_no_one_scheme_reads_are_refused_when_added(
     expected = [row for batch in first for row in batch] + [["O"]]
     assert metric.compute(**options) == compute_semeval(predictions=expected, references=expected, **options)
 
+
+# agreement's pooled F is compute_semeval's of both directions of every pair (docs/scoring.md §13); it added each
+# pair's mirror image where the other direction counts otherwise: the HIPE scorer's pairing (a reference taken by
+# two predictions, §3a) and string entities (references found in order, predictions as a choice, §1b).
+POOLED_OF_BOTH_DIRECTIONS = [
+    pytest.param(
+        {
+            "a": [[(2, 3, "LOC")], [(4, 5, "LOC"), (2, 6, "LOC"), (4, 5, "LOC")]],
+            "b": [[(3, 5, "PER")], [(4, 6, "PER"), (3, 6, "PER")]],
+        },
+        {"pairing": "hipe"},
+        id="hipe-pairing",
+    ),
+    pytest.param(
+        {
+            "a": [[("PER", "bob"), ("LOC", "ada"), ("LOC", "bob")], []],
+            "b": [[("LOC", "ada"), ("LOC", "bob"), ("LOC", "ada bob")], [("LOC", "ada bob")]],
+        },
+        {"texts": ["bob ada bob bob", "bob ada ada bob"]},
+        id="strings",
+    ),
+    pytest.param(
+        {"a": [[("LOC", "ada ada")], [("LOC", "ada ada")]], "b": [[("LOC", "bob"), ("LOC", "ada")], []]},
+        {"texts": ["ada bob ada ada bob", "ada ada x bob x x"], "normalize": True},
+        id="strings-normalized",
+    ),
+]
+
+
+@pytest.mark.parametrize(("annotations", "options"), POOLED_OF_BOTH_DIRECTIONS)
+def test_pooled_f_is_that_of_both_directions_counted(annotations: dict, options: dict) -> None:
+    a, b = annotations["a"], annotations["b"]
+    texts = options.pop("texts", None)
+    both = {} if texts is None else {"texts": texts + texts}
+    expected = compute_semeval(predictions=b + a, references=a + b, **both, **options)
+    result = agreement(annotations, texts=texts, **options)
+    assert {scheme: result[f"{scheme}_f1_pooled"] for scheme in ("strict", "exact", "partial", "type")} == {
+        scheme: pytest.approx(expected[f"{scheme}_f1"]) for scheme in ("strict", "exact", "partial", "type")
+    }
