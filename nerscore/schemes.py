@@ -159,7 +159,7 @@ def readings_of(tag: str) -> frozenset[tuple[str, bool]]:
     tags that no one reading shares fail every compute, whatever its options."""
     if tag == OUTSIDE:
         return EVERY_READING
-    found = set()
+    found: set[tuple[str, bool]] = set()
     for suffix in (False, True):
         if suffix:
             entity_type, hyphen, prefix = tag.rpartition("-")
@@ -174,8 +174,10 @@ def readings_of(tag: str) -> frozenset[tuple[str, bool]]:
 # process (a segmentation fault) where 100,000 hashed. Nor does a tuple's hash (or its text) remember a tuple it
 # holds twice: 60 tuples, each holding the one below twice, are read 2**60 times (the call never ended). No tag or
 # id nests so deep or holds so many items: such a value is refused before it is hashed (a frozenset keeps its hash,
-# made as it was built, but may hold tuples that are not yet hashed).
-DEEPEST_HASHED = 1_000
+# made as it was built, but may hold tuples that are not yet hashed). Two equal tuples are compared (a dict's
+# lookup of the second) with a recursion check, one level a frame: 990 deep raised RecursionError where they met
+# (documents under bootstrap, a tag twice), so the depth stays well within Python's recursion limit.
+DEEPEST_HASHED = 100
 LARGEST_HASHED = 10_000_000
 
 
