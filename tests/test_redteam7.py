@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
-from nerscore import Accumulator, agreement, compute_semeval
+from nerscore import Accumulator, agreement, compare_semeval, compute_semeval, summarize_runs
 
 # Batches of spans of which `labels` keeps no entity count no cell, like `Tally()`: beside an empty batch (tags of
 # no token) the sum kept its token counts, and batches gave `token_accuracy` 0.0 that one call of them all did not.
@@ -110,3 +111,44 @@ def test_pooled_f_is_that_of_both_directions_counted(annotations: dict, options:
     assert {scheme: result[f"{scheme}_f1_pooled"] for scheme in ("strict", "exact", "partial", "type")} == {
         scheme: pytest.approx(expected[f"{scheme}_f1"]) for scheme in ("strict", "exact", "partial", "type")
     }
+
+
+def _nested(depth: int) -> tuple:
+    value: tuple = ("x",)
+    for _ in range(depth):
+        value = (value,)
+    return value
+
+
+# Two equal document ids 990 deep (within the old bound of 1,000 on what is hashed) met in a dict, which compares
+# them one level a frame: RecursionError ("maximum recursion depth exceeded in comparison"). Refused where they
+# are read, as deeper ones are.
+_O = [["O"], ["O"]]
+TWIN_DOCUMENTS_TOO_DEEP = [
+    pytest.param(
+        lambda documents: compute_semeval(predictions=_O, references=_O, documents=documents, bootstrap=10),
+        id="compute-bootstrap",
+    ),
+    pytest.param(
+        lambda documents: compare_semeval(
+            predictions_a=_O, predictions_b=_O, references=_O, documents=documents, n_resamples=10
+        ),
+        id="compare",
+    ),
+    pytest.param(
+        lambda documents: summarize_runs(runs=[_O, _O], references=_O, documents=documents, bootstrap=10), id="runs"
+    ),
+    pytest.param(lambda documents: agreement({"a": _O, "b": _O}, documents=documents, bootstrap=10), id="agreement"),
+]
+
+
+@pytest.mark.parametrize("call", TWIN_DOCUMENTS_TOO_DEEP)
+def test_equal_document_ids_nested_deep_are_refused_not_compared(call: Any) -> None:
+    twins = []
+    for _ in range(2):
+        value: tuple = ("x",)
+        for _ in range(990):
+            value = (value,)
+        twins.append(value)
+    with pytest.raises(ValueError, match=r"documents, sentence 0: found \(+.*, nested too deep to hash"):
+        call(twins)
