@@ -39,6 +39,7 @@ from .grouping import joined_runs, merged_runs
 from .option_checks import OVERLAP
 from .options import Options
 from .pairing.rules import SCENARIOS
+from .result_scores import copied_rows
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
@@ -305,7 +306,7 @@ class Accumulator:
         if other.tally is None:
             return self
         tally = self.tally + other.tally  # tags of no token (an empty batch) beside spans add none (Tally.tokens' sum)
-        if tally.tokens is not None and (_of_spans(self) or _of_spans(other)):
+        if tally.tokens is not None and None in (self.tally.tokens, other.tally.tokens):
             tally = without_tokens(tally)  # spans of which labels kept no entity: no cell tells them from Tally()
         return Accumulator(
             self.options,
@@ -350,6 +351,13 @@ class Accumulator:
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
+        result = self._result(options, token_accuracy)
+        if result.get("entities"):  # the caller's own rows: changing them changes no later result (nor `+`'s)
+            result["entities"] = copied_rows(result["entities"])
+        return result
+
+    def _result(self, options: Options | None, token_accuracy: bool | None) -> dict[str, Any]:
+        """`result`, its `entities` rows those this accumulator keeps (compute_semeval's, which keeps none after)."""
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
@@ -417,11 +425,6 @@ def add_units(first: Any, second: Any) -> Any:
     if type(first) is not type(second):
         raise ValueError(_DOCUMENTS_IN_SOME)
     return first + second
-
-
-def _of_spans(counted: Accumulator) -> bool:
-    """Whether `counted` holds sentences of spans (or strings): some sentence counted, and no token counts."""
-    return counted.sentences > 0 and counted.tally is not None and counted.tally.tokens is None
 
 
 def without_tokens(tally: Tally) -> Tally:
@@ -496,7 +499,7 @@ def compute_checked(
 ) -> dict[str, Any]:
     """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
     those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
-    return Accumulator(options).update_checked(predictions, references, columns).result()
+    return Accumulator(options).update_checked(predictions, references, columns)._result(None, None)
 
 
 def given_columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:

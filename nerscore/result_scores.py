@@ -307,6 +307,16 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
     return matrix
 
 
+def copied_rows(value: Any) -> Any:
+    """`entities` rows copied through their dicts and lists (entities, fragments, value pairs; four levels at
+    most): rows a caller may change, which change no rows kept (an `Accumulator`'s)."""
+    if isinstance(value, dict):
+        return {key: copied_rows(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copied_rows(item) for item in value]
+    return value
+
+
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""

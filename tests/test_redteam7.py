@@ -152,3 +152,28 @@ def test_equal_document_ids_nested_deep_are_refused_not_compared(call: Any) -> N
         twins.append(value)
     with pytest.raises(ValueError, match=r"documents, sentence 0: found \(+.*, nested too deep to hash"):
         call(twins)
+
+
+# Accumulator.result() handed out the rows the accumulator keeps: a caller that changed its result's `entities`
+# (a field added to each row, a fragment appended) changed every later result of that accumulator and of any sum
+# made from it, though an Accumulator is immutable.
+_FRAGMENTED = [[{"fragments": [[0, 1], [2, 3]], "type": "PER"}, (4, 6, "LOC")]]
+ROW_CHANGES = [
+    pytest.param(lambda row: row.update(document="d1"), {}, id="a-field-added"),
+    pytest.param(lambda row: row["prediction"].update(start=99), {}, id="an-entity-changed"),
+    pytest.param(lambda row: row["prediction"].get("fragments", []).append([9, 9]), {}, id="a-fragment-appended"),
+    pytest.param(lambda row: row["value_pair"].update(type="X"), {"value": True}, id="a-value-pair-changed"),
+]
+
+
+@pytest.mark.parametrize(("change", "options"), ROW_CHANGES)
+def test_changing_a_results_rows_changes_no_later_result(change: Any, options: dict) -> None:
+    counted = Accumulator.of(return_entities=True, **options).update(predictions=_FRAGMENTED, references=_FRAGMENTED)
+    expected = compute_semeval(predictions=_FRAGMENTED, references=_FRAGMENTED, return_entities=True, **options)
+    for row in counted.result()["entities"]:
+        change(row)
+    assert counted.result() == expected
+    doubled = (counted + counted).result()
+    for row in doubled["entities"]:
+        change(row)
+    assert counted.result() == expected
