@@ -177,3 +177,35 @@ def test_changing_a_results_rows_changes_no_later_result(change: Any, options: d
     for row in doubled["entities"]:
         change(row)
     assert counted.result() == expected
+
+
+def _deep_list(leaf: str) -> list:
+    value: list = [leaf]
+    for _ in range(5_000):
+        value = [value]
+    return value
+
+
+# compare_semeval's check that references_b are the references: a malformed tag that is a list nested 5,000 deep
+# raised RecursionError, in its repr (one side) or in the comparison (both), where compute_semeval refuses the same
+# value as a ValueError at its token.
+_TWO = [["O", "O"]]
+DEEP_REFERENCES_B = [
+    pytest.param(_TWO, [["O", _deep_list("O")]], r"^references_b, sentence 0: references_b differs", id="in-copy"),
+    pytest.param(
+        [["O", _deep_list("O")]],
+        [["O", _deep_list("X")]],
+        r"^references, sentence 0, token 1: found \[+\.\.\. \(list\)",
+        id="in-both",
+    ),
+]
+
+
+@pytest.mark.parametrize(("references", "references_b", "message"), DEEP_REFERENCES_B)
+def test_references_b_nested_deep_are_compared_without_recursion_error(
+    references: list, references_b: list, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        compare_semeval(
+            predictions_a=_TWO, predictions_b=_TWO, references=references, references_b=references_b, n_resamples=5
+        )
