@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .compute import (
+    check_outside_strings,
     check_outside_type,
     checked_columns,
     count_batch,
@@ -243,7 +244,11 @@ class Accumulator:
         their pairing). `update_grounded` counts it; `update` does both."""
         predictions = rows_of(as_list(predictions, "predictions"))
         references = rows_of(as_list(references, "references"))
-        return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
+        with numbered_after(self.sentences):  # as update numbers them
+            columns = checked_columns({"texts": texts}, len(references))
+            grounded = string_spans(predictions, references, self.options, columns)
+            check_outside_strings(predictions, references, self.options)  # (update refuses them as it counts)
+        return grounded
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
         """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities.

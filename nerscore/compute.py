@@ -264,6 +264,15 @@ def check_outside_type(
             raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, entity=index)
 
 
+def check_outside_strings(predictions: Batch, references: Batch, options: Options) -> None:
+    """`check_outside_type` of a batch of string entities from the batch alone, before it is grounded and counted
+    apart (`Accumulator.ground`, then `update_grounded`, which has no strings left to locate one in)."""
+    if options.confusion and (not options.labels or OUTSIDE in options.labels):
+        _refuse_outside_strings(predictions, references)
+        if options.labels:
+            raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
+
+
 def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
     """`check_outside_type` for a batch of string entities: the first entity of type "O", either form."""
     for side, batch in (("references", references), ("predictions", predictions)):

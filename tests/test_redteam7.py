@@ -209,3 +209,34 @@ def test_references_b_nested_deep_are_compared_without_recursion_error(
         compare_semeval(
             predictions_a=_TWO, predictions_b=_TWO, references=references, references_b=references_b, n_resamples=5
         )
+
+
+# Accumulator.ground, then update_grounded (the Space's two steps), against update of the same batch: the grounding
+# numbered a bad sentence within its batch (sentence 0 for update's sentence 2), and with confusion an entity type
+# "O", which update refuses, was counted into the matrix's "O" for no entity.
+_ADA = {"predictions": [[("PER", "Ada")]] * 2, "references": [[("PER", "Ada")]] * 2, "texts": ["Ada"] * 2}
+GROUNDED_APART = [
+    pytest.param(
+        {},
+        {"predictions": [[("PER", "Ada")]], "references": [[("PER", "Zed")]], "texts": ["Ada"]},
+        "references, sentence 2, entity 0: the text 'Zed' does not occur",
+        id="numbered-among-the-batches",
+    ),
+    pytest.param(
+        {"confusion": True},
+        {"predictions": [[("O", "Ada")]], "references": [[("PER", "Ada")]], "texts": ["Ada"]},
+        "predictions, sentence 2, entity 0: found entity type 'O'",
+        id="type-o-with-confusion",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "batch", "message"), GROUNDED_APART)
+def test_a_batch_grounded_apart_is_refused_as_update_refuses_it(options: dict, batch: dict, message: str) -> None:
+    counted = Accumulator.of(**options).update(**_ADA)
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+        counted.update(**batch)
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+        counted.update_grounded(counted.ground(**batch))
+    kept = Accumulator.of(labels=["PER"], **options).update(**_ADA)  # the two steps count as update counts
+    assert kept.update_grounded(kept.ground(**_ADA)).result() == kept.update(**_ADA).result()
