@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .compute import (
-    check_outside_strings,
+    check_grounded_apart,
     check_outside_type,
     checked_columns,
     count_batch,
@@ -244,10 +244,10 @@ class Accumulator:
         their pairing). `update_grounded` counts it; `update` does both."""
         predictions = rows_of(as_list(predictions, "predictions"))
         references = rows_of(as_list(references, "references"))
-        with numbered_after(self.sentences):  # as update numbers them
+        with numbered_after(self.sentences):  # as update numbers them, and refuses what it refuses as it counts
             columns = checked_columns({"texts": texts}, len(references))
             grounded = string_spans(predictions, references, self.options, columns)
-            check_outside_strings(predictions, references, self.options)  # (update refuses them as it counts)
+            check_grounded_apart(predictions, references, self.options, columns)
         return grounded
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
@@ -356,10 +356,8 @@ class Accumulator:
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
-        result = self._result(options, token_accuracy)
-        if result.get("entities"):  # the caller's own rows: changing them changes no later result (nor `+`'s)
-            result["entities"] = copied_rows(result["entities"])
-        return result
+        result = self._result(options, token_accuracy)  # its rows the caller's: changing them changes no later one
+        return {**result, "entities": copied_rows(result["entities"])} if "entities" in result else result
 
     def _result(self, options: Options | None, token_accuracy: bool | None) -> dict[str, Any]:
         """`result`, its `entities` rows those this accumulator keeps (compute_semeval's, which keeps none after)."""

@@ -228,15 +228,29 @@ GROUNDED_APART = [
         "predictions, sentence 2, entity 0: found entity type 'O'",
         id="type-o-with-confusion",
     ),
+    pytest.param(
+        {"slices": ["group"]},
+        dict(_ADA),
+        "slices=['group'] needs groups=",
+        id="group-slice-without-groups",  # (ground takes no groups: an AssertionError when counted)
+    ),
+    pytest.param(
+        {"slices": ["entity_length"], "partial_credit": "overlap"},
+        dict(_ADA),
+        "slices=['entity_length'] scores each bucket with a PAR's credit as a number",
+        id="slices-with-overlap-credit",  # (counted silently)
+    ),
 ]
 
 
 @pytest.mark.parametrize(("options", "batch", "message"), GROUNDED_APART)
 def test_a_batch_grounded_apart_is_refused_as_update_refuses_it(options: dict, batch: dict, message: str) -> None:
-    counted = Accumulator.of(**options).update(**_ADA)
+    counted = Accumulator.of(**options)
+    if "slices" not in options:  # (a batch before, to number the sentences after)
+        counted = counted.update(**_ADA)
+        kept = Accumulator.of(labels=["PER"], **options).update(**_ADA)  # the two steps count as update counts
+        assert kept.update_grounded(kept.ground(**_ADA)).result() == kept.update(**_ADA).result()
     with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
         counted.update(**batch)
     with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
         counted.update_grounded(counted.ground(**batch))
-    kept = Accumulator.of(labels=["PER"], **options).update(**_ADA)  # the two steps count as update counts
-    assert kept.update_grounded(kept.ground(**_ADA)).result() == kept.update(**_ADA).result()
