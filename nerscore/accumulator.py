@@ -40,7 +40,7 @@ from .grouping import joined_runs, merged_runs
 from .option_checks import OVERLAP
 from .options import Options
 from .pairing.rules import SCENARIOS
-from .result_scores import copied_rows
+from .result_scores import reported_rows
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
@@ -356,11 +356,11 @@ class Accumulator:
         `token_accuracy` (docs/scoring.md §7) is there where tags were counted; True gives it before any batch
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores)."""
-        result = self._result(options, token_accuracy)  # its rows the caller's: changing them changes no later one
-        return {**result, "entities": copied_rows(result["entities"])} if "entities" in result else result
+        result = self._result(options, token_accuracy)  # its rows the caller's, as `options` write them
+        rows = result.get("entities")
+        return result if rows is None else {**result, "entities": reported_rows(rows, options or self.options)}
 
-    def _result(self, options: Options | None, token_accuracy: bool | None) -> dict[str, Any]:
-        """`result`, its `entities` rows those this accumulator keeps (compute_semeval's, which keeps none after)."""
+    def _result(self, options: Options | None, token_accuracy: bool | None) -> dict[str, Any]:  # rows not copied
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:

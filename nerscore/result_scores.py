@@ -317,6 +317,21 @@ def copied_rows(value: Any) -> Any:
     return value
 
 
+def reported_rows(rows: list[dict[str, Any]], options: Options) -> list[dict[str, Any]]:
+    """`entities` rows copied (the caller's, whose changes change no rows kept: an `Accumulator`'s), as `options`
+    write them when they were counted under others (`Accumulator.result(options)`): each row's outcomes under its
+    `evaluation_schemes`, its value pair only with `value`."""
+    kept = ("sentence", "reference", "prediction", "scenario")
+    return [
+        {
+            **{key: copied_rows(row[key]) for key in kept},
+            **{scheme: OUTCOMES[row["scenario"]][scheme] for scheme in options.evaluation_schemes},
+            **({"value_pair": copied_rows(row["value_pair"])} if options.value and "value_pair" in row else {}),
+        }
+        for row in rows
+    ]
+
+
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from nerscore import Accumulator, agreement, compare_semeval, compute_semeval, summarize_runs
+from nerscore import Accumulator, Options, agreement, compare_semeval, compute_semeval, summarize_runs
 
 # Batches of spans of which `labels` keeps no entity count no cell, like `Tally()`: beside an empty batch (tags of
 # no token) the sum kept its token counts, and batches gave `token_accuracy` 0.0 that one call of them all did not.
@@ -254,3 +254,21 @@ def test_a_batch_grounded_apart_is_refused_as_update_refuses_it(options: dict, b
         counted.update(**batch)
     with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
         counted.update_grounded(counted.ground(**batch))
+
+
+# Accumulator.result(options) under options of what is reported: the entities rows kept the outcomes of the schemes
+# counted (and their order) and the value pair of the value counted, where compute_semeval under those options
+# writes the asked schemes' outcomes and no value pair.
+ROWS_REPORTED = [
+    pytest.param({"evaluation_schemes": ["type", "strict"]}, {}, id="all-schemes-asked"),
+    pytest.param({}, {"evaluation_schemes": ["partial"]}, id="one-scheme-asked"),
+    pytest.param({"value": True}, {}, id="value-left-out"),
+]
+
+
+@pytest.mark.parametrize(("counting", "asked"), ROWS_REPORTED)
+def test_a_results_rows_under_options_are_compute_semevals(counting: dict, asked: dict) -> None:
+    spans, references = [[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 1, "PER"), (3, 4, "ORG")]]
+    counted = Accumulator.of(return_entities=True, **counting).update(predictions=spans, references=references)
+    expected = compute_semeval(predictions=spans, references=references, return_entities=True, **asked)
+    assert counted.result(Options.of(return_entities=True, **asked))["entities"] == expected["entities"]
