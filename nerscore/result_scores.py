@@ -307,29 +307,34 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
     return matrix
 
 
-def copied_rows(value: Any) -> Any:
-    """`entities` rows copied through their dicts and lists (entities, fragments, value pairs; four levels at
-    most): rows a caller may change, which change no rows kept (an `Accumulator`'s)."""
-    if isinstance(value, dict):
-        return {key: copied_rows(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [copied_rows(item) for item in value]
-    return value
-
-
 def reported_rows(rows: list[dict[str, Any]], options: Options) -> list[dict[str, Any]]:
     """`entities` rows copied (the caller's, whose changes change no rows kept: an `Accumulator`'s), as `options`
     write them when they were counted under others (`Accumulator.result(options)`): each row's outcomes under its
     `evaluation_schemes`, its value pair only with `value`."""
-    kept = ("sentence", "reference", "prediction", "scenario")
+    tails = {
+        scenario: {scheme: OUTCOMES[scenario][scheme] for scheme in options.evaluation_schemes} for scenario in OUTCOMES
+    }
+    value = options.value is not None
     return [
         {
-            **{key: copied_rows(row[key]) for key in kept},
-            **{scheme: OUTCOMES[row["scenario"]][scheme] for scheme in options.evaluation_schemes},
-            **({"value_pair": copied_rows(row["value_pair"])} if options.value and "value_pair" in row else {}),
+            "sentence": row["sentence"],
+            "reference": _copied_entity(row["reference"]),
+            "prediction": _copied_entity(row["prediction"]),
+            "scenario": row["scenario"],
+            **tails[row["scenario"]],
+            **({"value_pair": _copied_entity(row["value_pair"])} if value and "value_pair" in row else {}),
         }
         for row in rows
     ]
+
+
+def _copied_entity(entity: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A row's entity (start, end, type, text; fragments, its one list of lists) copied."""
+    if entity is None:
+        return None
+    if "fragments" in entity:
+        return {**entity, "fragments": [list(piece) for piece in entity["fragments"]]}
+    return {**entity}
 
 
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
