@@ -10,7 +10,6 @@ once at the end by `compute.result_dict` (docs/architecture.md).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -19,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .compute import (
+    check_grounded_apart,
     check_outside_type,
     checked_columns,
     count_batch,
@@ -30,7 +30,7 @@ from .compute import (
     scored_columns,
     with_ungrounded_key,
 )
-from .errors import InvalidInputError, shown
+from .errors import numbered_after, shown
 from .forms.batches import measured_batches
 from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
@@ -39,6 +39,7 @@ from .grouping import joined_runs, merged_runs
 from .option_checks import OVERLAP
 from .options import Options
 from .pairing.rules import SCENARIOS
+from .result_scores import reported_rows
 from .statistics.unit_counts import CountRuns, SentenceCounts, Vectors, per_unit, stacked
 from .table.columns import NO_COLUMNS, Columns
 from .table.pairs import Pairs
@@ -242,7 +243,11 @@ class Accumulator:
         their pairing). `update_grounded` counts it; `update` does both."""
         predictions = rows_of(as_list(predictions, "predictions"))
         references = rows_of(as_list(references, "references"))
-        return string_spans(predictions, references, self.options, checked_columns({"texts": texts}, len(references)))
+        with numbered_after(self.sentences):  # as update numbers them, and refuses what it refuses as it counts
+            columns = checked_columns({"texts": texts}, len(references))
+            grounded = string_spans(predictions, references, self.options, columns)
+            check_grounded_apart(predictions, references, self.options, columns)
+        return grounded
 
     def update_grounded(self, grounded: StringSpans) -> Accumulator:
         """This accumulator with a batch grounded by `ground` added, counted as `update` counts string entities.
@@ -304,10 +309,13 @@ class Accumulator:
             return replace(other, options=self.options, ordered=self.ordered)
         if other.tally is None:
             return self
+        tally = self.tally + other.tally  # tags of no token (an empty batch) beside spans add none (Tally.tokens' sum)
+        if tally.tokens is not None and None in (self.tally.tokens, other.tally.tokens):
+            tally = without_tokens(tally)  # spans of which labels kept no entity: no cell tells them from Tally()
         return Accumulator(
             self.options,
             self.ordered,
-            self.tally + other.tally,  # tags of no token (an empty batch) beside spans add none (Tally.tokens' sum)
+            tally,
             self.sentences + other.sentences,
             add_units(self.units, other.units),
             add_units(self.slice_runs, other.slice_runs),
@@ -354,6 +362,13 @@ class Accumulator:
         too (the command line's empty file of tags), False leaves it out, of the slices' buckets too (the Space's
         picture draws the entities' scores). `types`, with `per_type`: the per-type keys of those types alone,
         no macro key, every other key compute_semeval's (the Space's table of 50 types of 100,000, `scores_of`)."""
+        result = self._result(options, token_accuracy, types)  # its rows the caller's, as `options` write them
+        rows = result.get("entities")
+        return result if rows is None else {**result, "entities": reported_rows(rows, options or self.options)}
+
+    def _result(  # rows not copied
+        self, options: Options | None, token_accuracy: bool | None, types: Sequence[str] | None = None
+    ) -> dict[str, Any]:
         if options is not None and not isinstance(options, Options):  # (AttributeError: no attribute 'diagnostics')
             raise ValueError(f"options is {shown(options)}; expected an Options (nerscore.Options.of(per_type=True))")
         if options is not None and (uncounted := _uncounted(self.options, options)) is not None:
@@ -382,18 +397,6 @@ class Accumulator:
         units = counted.unit_counts() if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities, types=types)
-
-
-@contextlib.contextmanager
-def numbered_after(sentences: int) -> Iterator[None]:
-    """A batch read within, after `sentences` sentences of the batches added before it (an `Accumulator`'s, the
-    evaluate module's stored ones): an `InvalidInputError` that names a sentence of it names it among them all."""
-    try:
-        yield
-    except InvalidInputError as error:
-        if error.sentence is None or not sentences:
-            raise
-        raise error.at(sentence=sentences + error.sentence) from None
 
 
 def _uncounted(counted: Options, asked: Options) -> str | None:
@@ -497,7 +500,7 @@ def compute_checked(
 ) -> dict[str, Any]:
     """`compute_semeval` with its options already checked (the evaluate wrapper merges load-time options with
     those of each `compute`); `columns` as given (a mapping of name to values) or as read back (`Columns`)."""
-    return Accumulator(options).update_checked(predictions, references, columns).result()
+    return Accumulator(options).update_checked(predictions, references, columns)._result(None, None)
 
 
 def given_columns(texts: Any, tokens: Any, groups: Any, documents: Any) -> dict[str, Any]:

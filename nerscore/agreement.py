@@ -26,7 +26,8 @@ from .accumulator import Accumulator
 from .agreement_inputs import Annotator, check_token_counts, common_form, read_annotations
 from .agreement_intervals import intervals
 from .agreement_units import UnitLabels, coded_tags, id_batches, span_labels, tag_labels
-from .forms.inputs import IDS, SPANS, TAGS
+from .forms.inputs import IDS, SPANS, STRINGS, TAGS
+from .option_checks import HIPE
 from .options import Options
 from .result_scores import scores
 from .statistics.agreement_coefficients import (
@@ -106,7 +107,7 @@ def agreement(
     for key in keys:
         # The mean of the pairs' floats, correctly rounded: three pairs of 0.8 have the mean 0.8.
         result[f"{key}_mean"] = float(sum(Fraction(pair[key]) for pair in pair_results) / len(pair_results))
-    pooled = _pooled_scores(scored_annotators, accumulators, pair_options, given)
+    pooled = _pooled_scores(scored_annotators, accumulators, pair_options, given, mirrored=form != STRINGS)
     result.update({f"{key}_pooled": pooled[key] for key in keys})
     result.update(_coefficients(units, pair_results, checked))
     if keep:
@@ -188,16 +189,23 @@ def _reversed(tally: Tally) -> Tally:
 
 
 def _pooled_scores(
-    annotators: list[Annotator], accumulators: list[Accumulator], options: Options, given: Mapping[str, list[Any]]
+    annotators: list[Annotator],
+    accumulators: list[Accumulator],
+    options: Options,
+    given: Mapping[str, list[Any]],
+    mirrored: bool,
 ) -> dict[str, Any]:
-    """The scores of the counts summed over both directions of every pair (docs/scoring.md §13)."""
+    """The scores of the counts summed over both directions of every pair (docs/scoring.md §13). `mirrored`: the
+    other direction is the mirror image of a pair's tally, as it is unless the entities are strings (references
+    are found in order, predictions as a choice, §1b)."""
     counting = options.overall()
     total = Tally()
     for (first, second), accumulator in zip(combinations(annotators, 2), accumulators):
         tally = accumulator.tally or Tally()
-        if options.min_overlap is None and options.value is None:
+        if mirrored and options.min_overlap is None and options.value is None and options.pairing != HIPE:
             backwards = _reversed(tally)
-        else:  # the threshold reads the reference's length: the other direction is counted for itself
+        else:  # the threshold reads the reference's length, the HIPE scorer's pairing the predictions in order
+            # (§3a), strings' grounding their side (§1b): the other direction is counted for itself
             backwards = _pair(second, first, counting, given, False)[0].tally or Tally()
         total = total + Tally(dict(tally.cells), credit=tally.credit) + backwards
     return scores(total, counting.evolve(value=None))

@@ -267,6 +267,18 @@ def check_outside_type(
             raise InvalidInputError(_OUTSIDE_FOUND, side, sentence, entity=index)
 
 
+def check_grounded_apart(predictions: Batch, references: Batch, options: Options, columns: Columns) -> None:
+    """What counting refuses of a batch of string entities grounded to be counted apart (`Accumulator.ground`,
+    then `update_grounded`, which has neither the strings nor the columns left): the slices' inputs (an
+    AssertionError for the group slice, which no groups reach), and with `confusion` an entity type "O" that
+    `labels` keeps (`check_outside_type`, from the batch alone)."""
+    check_slice_inputs(options, columns, spans=True, holds_tags=False)
+    if options.confusion and (not options.labels or OUTSIDE in options.labels):
+        _refuse_outside_strings(predictions, references)
+        if options.labels:
+            raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
+
+
 def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:
     """`check_outside_type` for a batch of string entities: the first entity of type "O", either form."""
     for side, batch in (("references", references), ("predictions", predictions)):

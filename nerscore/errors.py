@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -159,3 +160,15 @@ def _scalar_repr(value: Any, limit: int) -> str:
         return repr(value)
     except Exception:  # a foreign object whose repr recurses or fails: its type says enough
         return f"<{type(value).__name__} object>"
+
+
+@contextlib.contextmanager
+def numbered_after(sentences: int) -> Iterator[None]:
+    """A batch read within, after `sentences` sentences of the batches added before it (an `Accumulator`'s, the
+    evaluate module's stored ones): an `InvalidInputError` that names a sentence of it names it among them all."""
+    try:
+        yield
+    except InvalidInputError as error:
+        if error.sentence is None or not sentences:
+            raise
+        raise error.at(sentence=sentences + error.sentence) from None

@@ -340,6 +340,36 @@ def confusion_matrix(tally: Tally, entity_types: Sequence[str], sparse: bool = F
     return matrix
 
 
+def reported_rows(rows: list[dict[str, Any]], options: Options) -> list[dict[str, Any]]:
+    """`entities` rows copied (the caller's, whose changes change no rows kept: an `Accumulator`'s), as `options`
+    write them when they were counted under others (`Accumulator.result(options)`): each row's outcomes under its
+    `evaluation_schemes`, its value pair only with `value`."""
+    tails = {
+        scenario: {scheme: OUTCOMES[scenario][scheme] for scheme in options.evaluation_schemes} for scenario in OUTCOMES
+    }
+    value = options.value is not None
+    return [
+        {
+            "sentence": row["sentence"],
+            "reference": _copied_entity(row["reference"]),
+            "prediction": _copied_entity(row["prediction"]),
+            "scenario": row["scenario"],
+            **tails[row["scenario"]],
+            **({"value_pair": _copied_entity(row["value_pair"])} if value and "value_pair" in row else {}),
+        }
+        for row in rows
+    ]
+
+
+def _copied_entity(entity: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A row's entity (start, end, type, text; fragments, its one list of lists) copied."""
+    if entity is None:
+        return None
+    if "fragments" in entity:
+        return {**entity, "fragments": [list(piece) for piece in entity["fragments"]]}
+    return {**entity}
+
+
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""

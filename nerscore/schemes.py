@@ -157,12 +157,34 @@ def read_by_no_scheme(tag: str) -> str | None:
         return f"{problem}; no scheme reads it, with its prefix before the type or after it"
 
 
+# Every reading of a tag: a scheme's name, and whether its prefix comes after the type (`suffix`).
+EVERY_READING = frozenset((name, suffix) for name in SCHEMES for suffix in (False, True))
+
+
+def readings_of(tag: str) -> frozenset[tuple[str, bool]]:
+    """The (scheme name, suffix) under which `parse_tag` reads the string tag `tag`, split as it splits it: a batch's
+    tags that no one reading shares fail every compute, whatever its options."""
+    if tag == OUTSIDE:
+        return EVERY_READING
+    found: set[tuple[str, bool]] = set()
+    for suffix in (False, True):
+        if suffix:
+            entity_type, hyphen, prefix = tag.rpartition("-")
+        else:
+            prefix, hyphen, entity_type = tag.partition("-")
+        if hyphen and entity_type and prefix != OUTSIDE:
+            found.update((name, suffix) for name, scheme in SCHEMES.items() if prefix in scheme.roles)
+    return frozenset(found)
+
+
 # CPython hashes a nested tuple on the C stack without a recursion check: one nested 1,000,000 deep crashed the
 # process (a segmentation fault) where 100,000 hashed. Nor does a tuple's hash (or its text) remember a tuple it
 # holds twice: 60 tuples, each holding the one below twice, are read 2**60 times (the call never ended). No tag or
 # id nests so deep or holds so many items: such a value is refused before it is hashed (a frozenset keeps its hash,
-# made as it was built, but may hold tuples that are not yet hashed).
-DEEPEST_HASHED = 1_000
+# made as it was built, but may hold tuples that are not yet hashed). Two equal tuples are compared (a dict's
+# lookup of the second) with a recursion check, one level a frame: 990 deep raised RecursionError where they met
+# (documents under bootstrap, a tag twice), so the depth stays well within Python's recursion limit.
+DEEPEST_HASHED = 100
 LARGEST_HASHED = 10_000_000
 
 

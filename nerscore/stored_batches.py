@@ -9,14 +9,15 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
-from .accumulator import numbered_after
-from .errors import InvalidInputError
+from .errors import InvalidInputError, numbered_after, shown
 from .forms.grounding import Haystack, ground_references, reference_places
-from .forms.inputs import batch_form, side_forms
+from .forms.inputs import TAGS, batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
 from .forms.string_batches import first_past_end, refuse_past_text, without_texts
+from .schemes import EVERY_READING, readings_of
 from .table.columns import COLUMN_NAMES, Columns
 from .table.slices import kept_tokens, past_tokens
 
@@ -61,6 +62,27 @@ def _refuse_unaligned_tokens(predictions: list[list], references: list[list], fo
             past = first_past_end(((entity["start"], entity["end"]) for entity in entities), len(tokens))
             if past is not None:
                 raise InvalidInputError(past_tokens(past[1], past[2], len(tokens)), side, sentence)
+
+
+def _read_alike(predictions: list[list], references: list[list], before: frozenset[tuple[str, bool]]) -> Any:
+    """compute reads every tag under one scheme, its prefix before the type or after it: of the readings `before`
+    (`schemes.readings_of`, those of the tags stored so far), those that read this batch's tags too. Tags that no
+    one reading shares (B-PER beside PER-B, M-PER beside I-PER) would fail every compute after them, since a failed
+    compute keeps every batch: refused when added, at the first tag that no reading left reads."""
+    for side, batch in (("predictions", predictions), ("references", references)):
+        for tag in dict.fromkeys(chain.from_iterable(batch)):
+            if not (readings := before & readings_of(tag)):
+                sentence, token = next((s, row.index(tag)) for s, row in enumerate(batch) if tag in row)
+                schemes = ", ".join(sorted(f"{name}{' (suffix)' if suffix else ''}" for name, suffix in before))
+                raise InvalidInputError(
+                    f"found tag {shown(tag)}, which no scheme reads together with the tags before it (read "
+                    f"only as {schemes}); expected the tags of one scheme, prefixes all before the type or all after",
+                    side,
+                    sentence,
+                    token,
+                )
+            before = readings
+    return before
 
 
 def _refuse_ungroundable(references: list[list], texts: Sequence[str | None]) -> None:
@@ -125,6 +147,8 @@ class StoredBatches:
         self._empty_batch_columns: tuple[str, ...] | None = None
         # With string entities: each side's form (strings or spans) in the batches stored so far.
         self._stored_sides: tuple[str | None, str | None] = (None, None)
+        # With tags: the readings (scheme, suffix) of every tag stored so far (`_read_alike`).
+        self._tag_readings = EVERY_READING
 
     def _nothing_stored(self) -> bool:
         return self.writer is None
@@ -175,6 +199,9 @@ class StoredBatches:
                     f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
                     "of one evaluation in one form"
                 )
+            readings = self._tag_readings
+            if form == TAGS and has_values:
+                readings = _read_alike(predictions, references, readings)
             waiting: list[list] = [[] for _ in range(self._waiting_empty)]
             first_batch = self._nothing_stored()
             try:
@@ -192,6 +219,7 @@ class StoredBatches:
         self._waiting_columns = []
         self._stored_form = self._stored_form or form
         self._stored_sides = sides
+        self._tag_readings = readings
         self._stored_columns = columns.given
         self._sentences_added += len(predictions)
 
@@ -208,12 +236,14 @@ class StoredBatches:
         the same batches. Across processes the other processes' files are gone with their locks: there it can
         only start afresh."""
         data, form, columns, sides = self.data, self._stored_form, self._stored_columns, self._stored_sides
+        readings = self._tag_readings
         if data is None or self.num_process > 1:
             self._forget_stored_batches()
             return
         self._forget_stored_batches()  # the old file stays readable while `data` maps it
         self.selected_feature_format = None
         self._stored_form, self._stored_columns, self._stored_sides = form, columns, sides
+        self._tag_readings = readings
         for start in range(0, len(data), 10_000):
             rows = data[start : start + 10_000]
             self._store(rows["predictions"], rows["references"], rows.get(STORED_COLUMNS))
@@ -226,6 +256,7 @@ class StoredBatches:
         self.selected_feature_format = None
         self._stored_form = None
         self._stored_sides = (None, None)
+        self._tag_readings = EVERY_READING
         if not keep_waiting:
             self._waiting_empty = 0
             self._waiting_columns = []

@@ -237,15 +237,15 @@ def _spelled_alike(reference: Any, reference_b: Any) -> bool:
     """Whether two sentences are written alike, which is all most copies of the references need (at C speed)."""
     try:
         return bool(list(reference) == list(reference_b))
-    except ValueError:  # an array among the values has no single truth: spell them out
-        return False
+    except (ValueError, RecursionError):  # an array among the values (no single truth), a list nested too deep to
+        return False  # compare: spelled out instead
 
 
 def _canonical(sentence: Any, spans: bool, side: str, index: int) -> list[Any]:
     """A sentence in one spelling: for spans, its entities as sorted (start, end, type) tuples, read as the
     scorer reads them (a malformed one is located on `side`); for tags or ids, the values in order, ids as Python
-    ints, and anything else (which scoring refuses, at its place) as its type and repr, so that no odd value makes
-    the comparison itself fail."""
+    ints, and anything else (which scoring refuses, at its place) as its type and text (`shown`: a list nested
+    5,000 deep raised RecursionError in repr), so that no odd value makes the comparison itself fail."""
     if spans:
         try:
             (entities,) = read_spans([sentence], side)
@@ -253,6 +253,6 @@ def _canonical(sentence: Any, spans: bool, side: str, index: int) -> list[Any]:
             raise error.at(sentence=index) from None
         return sorted((span.start, span.end, span.entity_type) for span in entities)
     return [
-        str(value) if isinstance(value, str) else int(value) if is_id(value) else (type(value).__name__, repr(value))
+        str(value) if isinstance(value, str) else int(value) if is_id(value) else (type(value).__name__, shown(value))
         for value in sentence
     ]

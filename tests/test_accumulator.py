@@ -482,7 +482,7 @@ def test_counted_as_locates_a_problem_in_the_callers_terms(predictions, referenc
 )
 def test_numbered_after_names_a_sentence_among_every_batch_added(before, sentence, expected) -> None:
     from nerscore import InvalidInputError
-    from nerscore.accumulator import numbered_after
+    from nerscore.errors import numbered_after
 
     with pytest.raises(InvalidInputError) as raised, numbered_after(before):
         raise InvalidInputError("found X", "predictions", sentence, 2)

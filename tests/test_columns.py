@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from nerscore import InvalidInputError, compute_semeval
+from nerscore.schemes import DEEPEST_HASHED
 from nerscore.table.columns import COLUMN_NAMES, Columns, entity_text, entity_texts
 
 TAGS = [["B-PER", "O"], ["O", "B-LOC"], ["O", "O"]]
@@ -287,7 +288,7 @@ def _nested(depth: int) -> tuple:
 @pytest.mark.parametrize("column", ["groups", "documents"])
 def test_an_id_nested_deeper_than_any_id_is_refused_before_it_is_hashed(column: str) -> None:
     # CPython hashes nested tuples on the C stack: 1,000,000 deep crashed the process (a segmentation fault).
-    assert Columns.of(1, **{column: [_nested(1_000)]}).given == (column,)
-    for depth in (1_001, 1_000_000):
+    assert Columns.of(1, **{column: [_nested(DEEPEST_HASHED)]}).given == (column,)
+    for depth in (DEEPEST_HASHED + 1, 1_000, 1_000_000):
         with pytest.raises(InvalidInputError, match=rf"^{column}, sentence 0: found \(\(\(.*, nested too deep to hash"):
             Columns.of(1, **{column: [_nested(depth)]})
