@@ -272,3 +272,27 @@ def test_a_results_rows_under_options_are_compute_semevals(counting: dict, asked
     counted = Accumulator.of(return_entities=True, **counting).update(predictions=spans, references=references)
     expected = compute_semeval(predictions=spans, references=references, return_entities=True, **asked)
     assert counted.result(Options.of(return_entities=True, **asked))["entities"] == expected["entities"]
+
+
+# Two equal tags 990 deep in one batch: the array path's dict compares them one level a frame (RecursionError, as
+# the document ids above); the readable path, which it hands them to, refuses a tag that is no string.
+TWIN_TAGS_TOO_DEEP = [
+    pytest.param(lambda predictions: compute_semeval(predictions=predictions, references=_THREE_O), id="compute"),
+    pytest.param(
+        lambda predictions: Accumulator.of().update(predictions=predictions, references=_THREE_O).result(),
+        id="accumulator",
+    ),
+]
+_THREE_O = [["O", "O", "O"]]
+
+
+@pytest.mark.parametrize("call", TWIN_TAGS_TOO_DEEP)
+def test_equal_tags_nested_deep_are_refused_not_compared(call: Any) -> None:
+    twins = []
+    for _ in range(2):
+        value: tuple = ("x",)
+        for _ in range(990):
+            value = (value,)
+        twins.append(value)
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0, token 1: found \(+"):
+        call([["B-PER", *twins]])
