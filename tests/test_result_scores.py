@@ -514,6 +514,22 @@ BAD_TALLY_CALLS = [
     pytest.param(lambda ns, t, r: ns.entity_rows([None]), r"^rows\[0\] is None; expected \(sentence", id="row"),
     pytest.param(lambda ns, t, r: ns.entity_rows(r, "strict"), r"schemes", id="schemes-a-string"),
     pytest.param(lambda ns, t, r: ns.result_dict(t, None), r"^options is None; expected", id="result-dict"),
+    # result_dict given a tally without what an option asks for: each option's own refusal, naming what it needs.
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(slices=["seen"])), r"^slices needs the counts", id="slices"
+    ),
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(bootstrap=10)), r"^bootstrap needs each", id="bootstrap"
+    ),
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(return_entities=True)),
+        r"^return_entities needs the rows",
+        id="return-entities",
+    ),
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(diagnostics=True)), r"^diagnostics needs", id="diagnostics"
+    ),
+    pytest.param(lambda ns, t, r: ns.result_dict(t, ns.Options.of(errors=True)), r"^errors needs", id="errors"),
 ]
 
 
