@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import nerscore
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.errors import shown
+from nerscore.errors import located, shown
 
 ID_LABELS = ["O", "B-PER", "I-PER"]
 
@@ -494,6 +494,31 @@ def test_shown_writes_only_what_fits_of_a_long_list() -> None:
     assert len(text) == 100 and text.startswith("[c, c, c") and text.endswith("...")
     assert CountedRepr.calls <= 100
     assert shown(nested(100_000), 10) == "[[[[[[[..."
+
+
+class FailingRepr:
+    """A foreign object whose repr raises."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_shown_names_the_type_of_a_value_whose_repr_fails() -> None:
+    assert shown(FailingRepr()) == "<FailingRepr object>"
+    assert shown([1, FailingRepr()]) == "[1, <FailingRepr object>]"
+
+
+def _refused(error: InvalidInputError) -> None:
+    raise error
+
+
+def test_located_places_an_error_at_its_sentence_unless_it_names_one() -> None:
+    with pytest.raises(InvalidInputError) as unlocated:
+        located(3, _refused, InvalidInputError("too many pairs", "predictions"))
+    assert (unlocated.value.side, unlocated.value.sentence) == ("predictions", 3)
+    with pytest.raises(InvalidInputError) as own:
+        located(3, _refused, InvalidInputError("too many pairs", "predictions", 1))
+    assert own.value.sentence == 1
 
 
 # What evaluate stores (Arrow int64 and UTF-8) is narrower than what compute_semeval scores: before it is stored,
