@@ -501,3 +501,17 @@ def test_ten_thousand_types_score_as_the_readable_path_does():
     fast = tag_arrays.count_tags(predictions, references, False, options, keep_sentences=False)
     assert fast is not None
     assert fast.tally == tally_semeval(predictions, references, options)[0]
+
+
+def test_a_one_token_entity_past_its_tokens_is_refused_with_the_seen_slice() -> None:
+    # The seen slice reads one-token entities' texts by index while the batch is counted, before its entities are
+    # checked against the tokens (slices.check_tokens_cover): an entity past them is that check's ValueError, not
+    # the look-up's IndexError (row_texts._texts_for_seen falls back to the reading that leaves it to the check).
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0: found an entity \[3, 4\) past the sentence's 2"):
+        compute_semeval(
+            predictions=[[(0, 1, "PER"), (3, 4, "PER")]],
+            references=[[(0, 1, "PER")]],
+            tokens=[["Ada", "b"]],
+            slices=["seen"],
+            seen=["Ada"],
+        )
