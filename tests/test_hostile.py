@@ -515,3 +515,26 @@ def test_a_one_token_entity_past_its_tokens_is_refused_with_the_seen_slice() -> 
             slices=["seen"],
             seen=["Ada"],
         )
+
+
+def test_tokens_of_a_str_subclass_are_read_as_plain_strings() -> None:
+    # numpy's strings (np.str_, a str subclass: a sentence's tokens listed from an array), read token by token
+    # (the batch's other sentence an array: no fast pass over the whole column), fail the sentence's own fast
+    # pass, which wants exactly `str`, and pass its token-by-token one.
+    tokens = list(np.array(["Ada", "met", "Bob"]))
+    assert type(tokens[0]) is np.str_
+    tags = {"predictions": [["B-PER", "O", "B-PER"], ["O"]], "references": [["B-PER", "O", "O"], ["O"]], "errors": True}
+    plain = compute_semeval(**tags, tokens=[["Ada", "met", "Bob"], ["x"]])
+    assert compute_semeval(**tags, tokens=[tokens, np.array(["x"])]) == plain
+
+
+class RecursiveHash:
+    """An id whose hash recurses without end."""
+
+    def __hash__(self) -> int:
+        return hash(self)
+
+
+def test_an_id_whose_hash_recurses_is_refused_where_it_is() -> None:
+    with pytest.raises(ValueError, match=r"^groups, sentence 1: found <.*RecursiveHash.*, nested too deep to hash"):
+        compute_semeval(predictions=[["B-PER"], ["O"]], references=[["B-PER"], ["O"]], groups=["a", RecursiveHash()])
