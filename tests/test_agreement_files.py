@@ -844,3 +844,17 @@ def test_bad_names_of_a_conll_file_s_columns_are_refused(names, message: str) ->
     path = Path(__file__).parent.parent / "examples" / "agreement.conll"
     with pytest.raises(ValueError, match=message):
         read_conll_annotators([path], names=names)
+
+
+def test_annotators_of_one_file_or_folder_name_are_told_apart(tmp_path):
+    # Files of one name in several folders: the name, then numbered; BRAT folders of one name: by their paths.
+    paths = []
+    for folder in ("x", "y", "z"):
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "ann.jsonl")
+        paths[-1].write_text(json.dumps({"text": TEXTS[0], "label": [[0, 3, "PER"]]}) + "\n", encoding="utf-8")
+    assert list(read_doccano_annotators(paths).annotations) == ["ann.jsonl", "ann.jsonl (2)", "ann.jsonl (3)"]
+    for folder in ("x", "y"):
+        write_brat(tmp_path / folder / "brat", ENTITIES["ann"])
+    read = read_brat_annotators([tmp_path / "x" / "brat", tmp_path / "y" / "brat"])
+    assert list(read.annotations) == ["brat", str(tmp_path / "y" / "brat")]
