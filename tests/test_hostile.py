@@ -538,3 +538,10 @@ class RecursiveHash:
 def test_an_id_whose_hash_recurses_is_refused_where_it_is() -> None:
     with pytest.raises(ValueError, match=r"^groups, sentence 1: found <.*RecursiveHash.*, nested too deep to hash"):
         compute_semeval(predictions=[["B-PER"], ["O"]], references=[["B-PER"], ["O"]], groups=["a", RecursiveHash()])
+
+
+def test_tags_of_a_str_subclass_among_plain_ones_are_stored_and_scored(metric) -> None:
+    # np.str_ among str: kinds of tags the store's fast pass does not take as one, each value then a string tag.
+    predictions, references = [["B-PER", np.str_("O")]], [["B-PER", "I-PER"]]
+    metric.add_batch(predictions=predictions, references=references)
+    assert metric.compute() == compute_semeval(predictions=predictions, references=references)
