@@ -542,6 +542,18 @@ def test_functions_over_a_tally_name_what_is_not_one(call, message: str) -> None
         call(nerscore, tally, rows)
 
 
+def test_result_dict_of_tally_semeval_s_rows_is_compute_semeval_s_entities() -> None:
+    import nerscore
+
+    tally, rows = _tally_and_rows()
+    options = nerscore.Options.of(return_entities=True)
+    found = nerscore.result_dict(tally, options, rows=rows)
+    assert found == nerscore.compute_semeval(
+        predictions=[["B-X", "O"]], references=[["B-X", "I-X"]], return_entities=True
+    )
+    assert found["entities"][0]["scenario"] == "V"
+
+
 def test_a_type_left_out_of_entity_types_is_not_shown_full_or_sparse() -> None:
     import nerscore
 
