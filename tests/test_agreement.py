@@ -296,6 +296,13 @@ def test_one_label_everywhere_takes_zero_division():
     assert result["pairs"][0]["cohen_kappa_labelled"] == 0.0
 
 
+def test_strings_with_a_sentence_missing_or_empty_agree_as_their_spans():
+    texts = ["Ada met Bob", "Cy ran"]
+    strings = {"a": [[("PER", "Ada")], None], "b": [[("PER", "Ada"), ("PER", "Bob")], [("PER", "Cy")]], "c": [[], []]}
+    spans = {"a": [[(0, 3, "PER")], None], "b": [[(0, 3, "PER"), (8, 11, "PER")], [(0, 2, "PER")]], "c": [[], []]}
+    assert agreement(strings, texts=texts) == agreement(spans, texts=texts)
+
+
 def test_strings_are_labelled_by_character_once_grounded():
     texts = ["Ann met Bob in Rome"]
     annotations = {
