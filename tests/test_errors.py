@@ -573,6 +573,14 @@ def test_what_evaluate_cannot_store_is_refused_where_it_is(metric, inputs: dict,
     assert metric.compute()["strict_possible"] == 0  # the refused batch stored nothing, and the metric works
 
 
+def test_a_string_entity_whose_text_evaluate_cannot_store_is_refused_where_it_is(metric) -> None:
+    batch = {"predictions": [[("PER", "A\ud800")]], "references": [[("PER", "A")]], "texts": ["A b"]}
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0, entity 0: the text is 'A\\ud800', which holds"):
+        metric.add_batch(**batch)
+    result = compute_semeval(**batch)  # (compute_semeval stores nothing: the text scores, ungrounded)
+    assert result["ungrounded"] == 1
+
+
 @pytest.mark.parametrize(("inputs", "message"), [case for case in STORING_CASES if "entity" in case.values[1]])
 def test_compute_semeval_which_stores_nothing_scores_them(metric, inputs: dict, message: str) -> None:
     # A Python int of any size is an offset and a lone surrogate a string: only storing them is refused.
