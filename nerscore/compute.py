@@ -159,8 +159,7 @@ def value_partner_dicts(
         held = np.flatnonzero(v_start >= 0)
         partner_keys = (by_name[o_kind[held]], o_end[held], o_start[held], o_start[held] < 0)
         held = held[np.lexsort((*partner_keys, v_kind[held], v_end[held], v_start[held], value.sentence[held]))]
-        if len(held) != len(rows):  # every entity once in each table: never, but then the rows' own way
-            return None
+        # `held` and `rows` line up: both tables hold every entity of the side once (a row per pair or unpaired one).
         wanted = rows if own == "reference" else rows[ordered.reference_start[rows] < 0]
         partners = held if own == "reference" else held[ordered.reference_start[rows] < 0]
         columns = (o_start[partners].tolist(), o_end[partners].tolist(), o_kind[partners].tolist())
@@ -374,12 +373,9 @@ def refuse_past_texts(
         ]
     for side, sentence in sides:
         spans = map(as_span, rows_of(references if side == "references" else predictions)[sentence])
+        # Raises at `found`'s sentence at the latest: the table's entity past the text is the batch's (as_span's
+        # end is the table's, a discontinuous entity's extent too), and with `labels` its sentence is listed.
         refuse_past_text(side, sentence, ((span.start, span.end) for span in spans), columns.texts[sentence])
-    if found is not None:  # the table's entity is the batch's: named above
-        side, sentence = found
-        raise InvalidInputError(
-            f"found an entity past the end of its text ({len(columns.texts[sentence])} characters)", side, sentence
-        )
 
 
 def _past_sentences(batch: list[list], texts: Sequence[str]) -> list[int]:

@@ -324,10 +324,6 @@ class Weights:
     false_alarm: float = 0.75
     min_overlap: float | None = None
 
-    def weight(self, entity_type: str) -> float:
-        """w(type): the type's own weight, else the default."""
-        return dict(self.types).get(entity_type, self.default_type_weight)
-
 
 # The ACE-08 scorer's weights for entities of one name mention (ace08-eval-v08.pl, docs/scoring.md §10).
 VALUE_PRESETS: dict[str, Weights] = {"ace08": Weights(min_overlap=0.3)}

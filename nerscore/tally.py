@@ -64,9 +64,7 @@ _OUTCOME_SCENARIOS = {
 def _summed(scenarios: np.ndarray, doubled: list[int], single: list[int]) -> np.ndarray:
     """2 · the sum of the rows `doubled` + the sum of the rows `single` of (scenarios x types) int64 counts, each
     term added into one fresh row (no zeros first: freshly zeroed memory is mapped afresh, `totals_by_type`)."""
-    rows = [*doubled, *single]
-    if not rows:
-        return np.zeros(scenarios.shape[1], dtype=np.int64)
+    rows = [*doubled, *single]  # never empty: every scheme counts some scenario COR, and every side some POS/ACT
     total = scenarios[rows[0]].copy()
     for row in rows[1 : len(doubled)]:
         total += scenarios[row]
@@ -175,10 +173,6 @@ class CellTable(CodedCounts[Cell]):
         self.scenario, self.reference_type, self.predicted_type = scenario, reference_type, predicted_type
         self.number = number
         self.type_names = type_names
-
-    @property
-    def cells(self) -> dict[Cell, int]:
-        return self.named
 
     def _keys(self) -> list[Cell]:
         return named_cells(self.scenario, self.reference_type, self.predicted_type, self.type_names)

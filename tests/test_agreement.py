@@ -296,6 +296,13 @@ def test_one_label_everywhere_takes_zero_division():
     assert result["pairs"][0]["cohen_kappa_labelled"] == 0.0
 
 
+def test_strings_with_a_sentence_missing_or_empty_agree_as_their_spans():
+    texts = ["Ada met Bob", "Cy ran"]
+    strings = {"a": [[("PER", "Ada")], None], "b": [[("PER", "Ada"), ("PER", "Bob")], [("PER", "Cy")]], "c": [[], []]}
+    spans = {"a": [[(0, 3, "PER")], None], "b": [[(0, 3, "PER"), (8, 11, "PER")], [(0, 2, "PER")]], "c": [[], []]}
+    assert agreement(strings, texts=texts) == agreement(spans, texts=texts)
+
+
 def test_strings_are_labelled_by_character_once_grounded():
     texts = ["Ann met Bob in Rome"]
     annotations = {
@@ -433,6 +440,10 @@ def test_errors_and_entities_rows_are_numbered_among_all_sentences():
         ({"a": [["O", "O"]], "b": [["O", None]]}, "annotations['b'], sentence 0, token 1: found None"),
         ({"a": [None, [(0, 1, "PER")]], "b": [None, [("PER", "x")]]}, "'a' gives spans and 'b' gives strings"),
         ([("a", [["O"]]), ("b", [["O"]])], "expected annotations as a dict"),
+        ({1: [["O"]], "b": [["O"]]}, "found the annotator name 1; expected names as strings"),
+        ({"a": [["O", "B-PER"]], "b": [["O", ["B-PER"]]]}, "annotations['b'], sentence 0, token 1: found ['B-PER']"),
+        ({"a": [[0, 1]], "b": [[0, 0]]}, "annotations['a'], sentence 0, token 0: found id 0; expected an id of"),
+        ({"a": [[("PER", "Ada")]], "b": [[("PER", "Ada")]]}, "string entities need texts="),
     ],
 )
 def test_bad_annotations_are_errors_naming_the_annotator(annotations, found):
@@ -443,6 +454,16 @@ def test_bad_annotations_are_errors_naming_the_annotator(annotations, found):
     with pytest.raises(ValueError, match=None) as raised:
         agreement(annotations)
     assert found in str(raised.value)
+
+
+def test_an_id_past_label_list_is_refused_naming_the_annotator():
+    with pytest.raises(ValueError, match=r"^annotations\['b'\], sentence 0, token 1: found id 7; expected an id of"):
+        agreement({"a": [[0, 1]], "b": [[0, 7]]}, label_list=["O", "B-PER"])
+
+
+def test_annotators_as_two_dimensional_arrays_agree_as_their_lists():
+    a, b = np.array([["O", "B-PER"], ["B-PER", "O"]]), np.array([["O", "B-PER"], ["O", "O"]])
+    assert agreement({"a": a, "b": b}) == agreement({"a": a.tolist(), "b": b.tolist()})
 
 
 def test_slices_are_refused():

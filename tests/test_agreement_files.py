@@ -106,6 +106,68 @@ def test_a_label_studio_offset_of_thousands_of_digits_names_the_file_and_line(tm
         read_label_studio_annotators(path)
 
 
+# Malformed exports, each refused at its file and line with what was expected: (reader, file name, content, message)
+MALFORMED_EXPORTS = [
+    pytest.param(
+        read_label_studio_annotators,
+        "export.json",
+        '[{"id": 0, "data": {}, "annotations": []}]',
+        r"export\.json:1: task 0 \(id 0\) has no data\.text; expected the text",
+        id="label-studio-no-text",
+    ),
+    pytest.param(
+        read_label_studio_annotators,
+        "export.json",
+        '[{"id": 0, "data": {"text": "ab"}, "annotations": {}}]',
+        r"export\.json:1: task 0 \(id 0\): annotations is not a list; expected Label Studio",
+        id="label-studio-annotations-not-a-list",
+    ),
+    pytest.param(
+        read_label_studio_annotators,
+        "export.json",
+        '[{"id": 0, "data": {"text": "ab"}, "annotations": [{"id": 1, "result": []}]}]',
+        r"export\.json:1: task 0 \(id 0\), annotations\[0\] has no completed_by; expected the annotator's id",
+        id="label-studio-no-completed-by",
+    ),
+    pytest.param(
+        lambda path: read_doccano_annotators([path]),
+        "ann.jsonl",
+        '{"label": []}\n',
+        r'ann\.jsonl:1: found no "text"; expected doccano',
+        id="doccano-no-text",
+    ),
+    pytest.param(
+        lambda path: read_doccano_annotators([path]),
+        "ann.jsonl",
+        '{"text": "ab", "entities": 3}\n',
+        r'ann\.jsonl:1: "entities" is 3; expected doccano',
+        id="doccano-entities-not-a-list",
+    ),
+    pytest.param(
+        lambda path: read_doccano_annotators([path]),
+        "ann.jsonl",
+        '{"text": "ab", "label": [[0, 1, 5]]}\n',
+        r"ann\.jsonl:1: entity 0 has the label 5; expected a type",
+        id="doccano-label-not-a-string",
+    ),
+    pytest.param(
+        lambda path: read_doccano_annotators([path]),
+        "ann.jsonl",
+        "[1, 2]\n",
+        r"ann\.jsonl:1: found a JSON list; expected doccano",
+        id="doccano-record-not-an-object",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reader", "name", "content", "message"), MALFORMED_EXPORTS)
+def test_a_malformed_export_is_refused_at_its_file_and_line(tmp_path, reader, name, content, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConllError, match=message):
+        reader(path)
+
+
 def write_brat(folder, names_entities, texts=TEXTS):
     folder.mkdir()
     for number, (text, entities) in enumerate(zip(texts, names_entities)):
@@ -782,3 +844,17 @@ def test_bad_names_of_a_conll_file_s_columns_are_refused(names, message: str) ->
     path = Path(__file__).parent.parent / "examples" / "agreement.conll"
     with pytest.raises(ValueError, match=message):
         read_conll_annotators([path], names=names)
+
+
+def test_annotators_of_one_file_or_folder_name_are_told_apart(tmp_path):
+    # Files of one name in several folders: the name, then numbered; BRAT folders of one name: by their paths.
+    paths = []
+    for folder in ("x", "y", "z"):
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "ann.jsonl")
+        paths[-1].write_text(json.dumps({"text": TEXTS[0], "label": [[0, 3, "PER"]]}) + "\n", encoding="utf-8")
+    assert list(read_doccano_annotators(paths).annotations) == ["ann.jsonl", "ann.jsonl (2)", "ann.jsonl (3)"]
+    for folder in ("x", "y"):
+        write_brat(tmp_path / folder / "brat", ENTITIES["ann"])
+    read = read_brat_annotators([tmp_path / "x" / "brat", tmp_path / "y" / "brat"])
+    assert list(read.annotations) == ["brat", str(tmp_path / "y" / "brat")]

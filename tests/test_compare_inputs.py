@@ -140,6 +140,26 @@ DIFFERENT = [
     pytest.param(
         TAG_REFERENCES, TAG_REFERENCES[:2], r"references hold 3 sentences and references_b 2", id="a-sentence-fewer"
     ),
+    # One side without an entity, or its first value no string read as a tag: no form to tell apart, the sentences
+    # compared as they are.
+    pytest.param(
+        [[], [], []],
+        SPAN_REFERENCES,
+        r"references_b, sentence 0: references_b differs from references; .*where references hold \[\]",
+        id="entities-against-none",
+    ),
+    pytest.param(
+        SPAN_REFERENCES,
+        [[], [], []],
+        r"references_b, sentence 0: references_b differs from references; .*\(found \[\] where",
+        id="none-against-entities",
+    ),
+    pytest.param(
+        SPAN_REFERENCES,
+        with_sentence(SPAN_REFERENCES, 0, [None]),
+        r"references_b, sentence 0: references_b differs from references; expected both systems scored on the same",
+        id="a-malformed-first-value-against-spans",
+    ),
     pytest.param(
         [[(0, 1, "PER")]],
         [[("PER", "a")]],

@@ -145,6 +145,21 @@ OUTSIDE_TYPE_CASES = [
         r"predictions, sentence 0, entity 0: found entity type 'O'",
         id="span",
     ),
+    # With return_entities the batch's table of pairs is at hand: the entity is found in its rows, not counted again.
+    pytest.param(
+        [[(0, 1, "O")]],
+        [[(0, 1, "PER"), (2, 3, "O")]],
+        {"return_entities": True},
+        r"predictions, sentence 0, entity 0: found entity type 'O'",
+        id="span-with-entities",
+    ),
+    pytest.param(
+        [["O", "B-O"]],
+        [["B-O", "O"]],
+        {"return_entities": True},
+        r"references, sentence 0, token 0: found entity type 'O'",
+        id="tag-with-entities",
+    ),
     pytest.param(
         [[("O", "Ada")]],
         [[("PER", "Ada")]],

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import nerscore
 from nerscore import InvalidInputError, compute_semeval
-from nerscore.errors import shown
+from nerscore.errors import located, shown
 
 ID_LABELS = ["O", "B-PER", "I-PER"]
 
@@ -496,6 +496,31 @@ def test_shown_writes_only_what_fits_of_a_long_list() -> None:
     assert shown(nested(100_000), 10) == "[[[[[[[..."
 
 
+class FailingRepr:
+    """A foreign object whose repr raises."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_shown_names_the_type_of_a_value_whose_repr_fails() -> None:
+    assert shown(FailingRepr()) == "<FailingRepr object>"
+    assert shown([1, FailingRepr()]) == "[1, <FailingRepr object>]"
+
+
+def _refused(error: InvalidInputError) -> None:
+    raise error
+
+
+def test_located_places_an_error_at_its_sentence_unless_it_names_one() -> None:
+    with pytest.raises(InvalidInputError) as unlocated:
+        located(3, _refused, InvalidInputError("too many pairs", "predictions"))
+    assert (unlocated.value.side, unlocated.value.sentence) == ("predictions", 3)
+    with pytest.raises(InvalidInputError) as own:
+        located(3, _refused, InvalidInputError("too many pairs", "predictions", 1))
+    assert own.value.sentence == 1
+
+
 # What evaluate stores (Arrow int64 and UTF-8) is narrower than what compute_semeval scores: before it is stored,
 # a value beyond it is refused where it is (on e2fb4c1: pyarrow's OverflowError or an unlocated
 # UnicodeEncodeError). (batch, the start of the message); the batch follows one sentence without values.
@@ -546,6 +571,14 @@ def test_what_evaluate_cannot_store_is_refused_where_it_is(metric, inputs: dict,
     assert str(caught.value).startswith(message), str(caught.value)
     assert type(caught.value).__name__ == InvalidInputError.__name__
     assert metric.compute()["strict_possible"] == 0  # the refused batch stored nothing, and the metric works
+
+
+def test_a_string_entity_whose_text_evaluate_cannot_store_is_refused_where_it_is(metric) -> None:
+    batch = {"predictions": [[("PER", "A\ud800")]], "references": [[("PER", "A")]], "texts": ["A b"]}
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0, entity 0: the text is 'A\\ud800', which holds"):
+        metric.add_batch(**batch)
+    result = compute_semeval(**batch)  # (compute_semeval stores nothing: the text scores, ungrounded)
+    assert result["ungrounded"] == 1
 
 
 @pytest.mark.parametrize(("inputs", "message"), [case for case in STORING_CASES if "entity" in case.values[1]])

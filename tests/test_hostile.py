@@ -501,3 +501,47 @@ def test_ten_thousand_types_score_as_the_readable_path_does():
     fast = tag_arrays.count_tags(predictions, references, False, options, keep_sentences=False)
     assert fast is not None
     assert fast.tally == tally_semeval(predictions, references, options)[0]
+
+
+def test_a_one_token_entity_past_its_tokens_is_refused_with_the_seen_slice() -> None:
+    # The seen slice reads one-token entities' texts by index while the batch is counted, before its entities are
+    # checked against the tokens (slices.check_tokens_cover): an entity past them is that check's ValueError, not
+    # the look-up's IndexError (row_texts._texts_for_seen falls back to the reading that leaves it to the check).
+    with pytest.raises(ValueError, match=r"^predictions, sentence 0: found an entity \[3, 4\) past the sentence's 2"):
+        compute_semeval(
+            predictions=[[(0, 1, "PER"), (3, 4, "PER")]],
+            references=[[(0, 1, "PER")]],
+            tokens=[["Ada", "b"]],
+            slices=["seen"],
+            seen=["Ada"],
+        )
+
+
+def test_tokens_of_a_str_subclass_are_read_as_plain_strings() -> None:
+    # numpy's strings (np.str_, a str subclass: a sentence's tokens listed from an array), read token by token
+    # (the batch's other sentence an array: no fast pass over the whole column), fail the sentence's own fast
+    # pass, which wants exactly `str`, and pass its token-by-token one.
+    tokens = list(np.array(["Ada", "met", "Bob"]))
+    assert type(tokens[0]) is np.str_
+    tags = {"predictions": [["B-PER", "O", "B-PER"], ["O"]], "references": [["B-PER", "O", "O"], ["O"]], "errors": True}
+    plain = compute_semeval(**tags, tokens=[["Ada", "met", "Bob"], ["x"]])
+    assert compute_semeval(**tags, tokens=[tokens, np.array(["x"])]) == plain
+
+
+class RecursiveHash:
+    """An id whose hash recurses without end."""
+
+    def __hash__(self) -> int:
+        return hash(self)
+
+
+def test_an_id_whose_hash_recurses_is_refused_where_it_is() -> None:
+    with pytest.raises(ValueError, match=r"^groups, sentence 1: found <.*RecursiveHash.*, nested too deep to hash"):
+        compute_semeval(predictions=[["B-PER"], ["O"]], references=[["B-PER"], ["O"]], groups=["a", RecursiveHash()])
+
+
+def test_tags_of_a_str_subclass_among_plain_ones_are_stored_and_scored(metric) -> None:
+    # np.str_ among str: kinds of tags the store's fast pass does not take as one, each value then a string tag.
+    predictions, references = [["B-PER", np.str_("O")]], [["B-PER", "I-PER"]]
+    metric.add_batch(predictions=predictions, references=references)
+    assert metric.compute() == compute_semeval(predictions=predictions, references=references)

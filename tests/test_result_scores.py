@@ -514,6 +514,22 @@ BAD_TALLY_CALLS = [
     pytest.param(lambda ns, t, r: ns.entity_rows([None]), r"^rows\[0\] is None; expected \(sentence", id="row"),
     pytest.param(lambda ns, t, r: ns.entity_rows(r, "strict"), r"schemes", id="schemes-a-string"),
     pytest.param(lambda ns, t, r: ns.result_dict(t, None), r"^options is None; expected", id="result-dict"),
+    # result_dict given a tally without what an option asks for: each option's own refusal, naming what it needs.
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(slices=["seen"])), r"^slices needs the counts", id="slices"
+    ),
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(bootstrap=10)), r"^bootstrap needs each", id="bootstrap"
+    ),
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(return_entities=True)),
+        r"^return_entities needs the rows",
+        id="return-entities",
+    ),
+    pytest.param(
+        lambda ns, t, r: ns.result_dict(t, ns.Options.of(diagnostics=True)), r"^diagnostics needs", id="diagnostics"
+    ),
+    pytest.param(lambda ns, t, r: ns.result_dict(t, ns.Options.of(errors=True)), r"^errors needs", id="errors"),
 ]
 
 
@@ -524,6 +540,18 @@ def test_functions_over_a_tally_name_what_is_not_one(call, message: str) -> None
     tally, rows = _tally_and_rows()
     with pytest.raises(ValueError, match=message):
         call(nerscore, tally, rows)
+
+
+def test_result_dict_of_tally_semeval_s_rows_is_compute_semeval_s_entities() -> None:
+    import nerscore
+
+    tally, rows = _tally_and_rows()
+    options = nerscore.Options.of(return_entities=True)
+    found = nerscore.result_dict(tally, options, rows=rows)
+    assert found == nerscore.compute_semeval(
+        predictions=[["B-X", "O"]], references=[["B-X", "I-X"]], return_entities=True
+    )
+    assert found["entities"][0]["scenario"] == "V"
 
 
 def test_a_type_left_out_of_entity_types_is_not_shown_full_or_sparse() -> None:

@@ -54,7 +54,7 @@ def _id_problem(value: Any) -> str | None:
         hash(value)
     except TypeError:
         return f"found {shown(value)}, which is not hashable; expected an id: a string, a number or a tuple"
-    except RecursionError:  # a tuple nested too deep to hash
+    except RecursionError:  # an id whose __hash__ recurses (tuples nested too deep: unhashable_size, above)
         return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
     return None
 

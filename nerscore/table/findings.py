@@ -164,12 +164,11 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
         high[sentence[first]] = np.maximum.reduceat(row_high, first)
     low = np.minimum(low, high)  # a sentence without entities takes no room
     extent = high - low  # 0 <= low <= high < 2**63: never wraps
-    # Checked before adding up, so that the sum, below sentences * _PLACEMENT_LIMIT, cannot wrap either.
+    # Checked before adding up: `sentences` extents each below _PLACEMENT_LIMIT // sentences sum below the limit,
+    # so the sum can neither wrap nor reach it.
     if extent.max(initial=0) >= _PLACEMENT_LIMIT // max(sentences, 1):
         return None
     shift = np.concatenate(([0], np.cumsum(extent)))
-    if shift[-1] >= _PLACEMENT_LIMIT:
-        return None
     return shift[:-1], shift[:-1] - low
 
 

@@ -76,7 +76,9 @@ class SliceCounts:
 
     def __add__(self, other: SliceCounts) -> SliceCounts:
         """The counts of two chunks of one batch, one after the other (the command line reads files in chunks,
-        an `Accumulator` batches): the same slices, a group slice's groups those of either."""
+        an `Accumulator` batches): the same slices, a group slice's groups those of either. Without per-sentence
+        columns: only `SliceRuns` adds, and it holds counts without them (`_replace_sentences`; the accumulator
+        keeps them apart, as `SentenceCounts`)."""
         names = self.joined_names(other)
         two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
         by_bucket: dict[str, dict[str, Tally]] = {}
@@ -85,16 +87,7 @@ class SliceCounts:
             for bucket, tally in other.by_bucket[name].items():
                 merged[bucket] = merged[bucket] + tally if bucket in merged else tally
             by_bucket[name] = merged
-        per_sentence = None
-        if self.per_sentence is not None and other.per_sentence is not None:
-            from scipy import sparse  # type: ignore[import-untyped]
-
-            width = slices_width(names)
-            per_sentence = sparse.vstack(
-                [moved_columns(part.per_sentence, 0, columns_in(part.names, names), width) for part in (self, other)],
-                format="csr",
-            )
-        return SliceCounts(names, two_sided, by_bucket, per_sentence)
+        return SliceCounts(names, two_sided, by_bucket)
 
     def joined_names(self, other: SliceCounts) -> dict[str, list[str]]:
         """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
@@ -173,7 +166,7 @@ def slices_width(names: Mapping[str, list[str]]) -> int:
 def moved_columns(matrix: Any, first: int, columns: np.ndarray, width: int) -> Any:
     """A sparse matrix of per-sentence vectors with its columns from `first` on moved to `first + columns[...]`
     (`SliceCounts.columns_in`), `width` columns in all: the columns before `first` (the scenario counts) stay."""
-    from scipy import sparse
+    from scipy import sparse  # type: ignore[import-untyped]
 
     mapping = np.concatenate((np.arange(first), first + columns))
     moved = sparse.csr_array((matrix.data, mapping[matrix.indices], matrix.indptr), shape=(matrix.shape[0], width))
@@ -243,8 +236,7 @@ def first_past_text(rows: Pairs, columns: Columns) -> tuple[str, int] | None:
     first) and the first sentence of it holding an entity that ends past its text (a discontinuous one: its
     extent, §12), or None. On the table's end columns, so that it costs a comparison per row; the caller locates
     the entity in the batch as given."""
-    if columns.texts is None:
-        return None
+    assert columns.texts is not None  # (its one caller, compute.refuse_past_texts, returns first without texts)
     lengths = np.fromiter(map(len, columns.texts), dtype=np.int64, count=len(columns.texts))
     for side, ends in (("references", rows.reference_end), ("predictions", rows.predicted_end)):
         past = ends > lengths[rows.sentence]  # -1 where a row has no entity on this side: never past
