@@ -363,14 +363,16 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         queued = {**page_event, **pool}
         # Gradio marks the outputs of a running event with its progress (a status tracker over each, its timer
         # redrawn every frame) and, at each of the event's messages, copies every output it ever marked, and
-        # everything inside a marked column: that was most of the browser's work for a click (about 0.8 of its
-        # 1.2 s of CPU, the worked example's button at load 6-10; benchmarks/README.md). The progress shows where
-        # the visitor looks for the answer, the status and the pictures (drawn last, left as they are meanwhile),
-        # and over the inputs an example or an upload sets, which cannot be edited until they are set; the tables
-        # change at once, without a mark.
+        # everything inside a marked column: that was most of the browser's work for a click (the worked example's
+        # button: 1.64 s of page CPU before, 0.97 s after, at load 9-10; benchmarks/README.md). The progress shows
+        # where the visitor looks for the answer, the status and the pictures (drawn last, left as they are
+        # meanwhile); the tables change at once, without a mark. An example and an upload keep it over the
+        # controls they set, as when all their outputs were marked: a visitor cannot act on the inputs before
+        # they are set (an edit or a click there would be answered on the old inputs, space/turns.py).
         marked = [status, heatmap, chart, slices_chart, difference]
         marked_answer = {**queued, "show_progress_on": marked}
-        marked_inputs = {**queued, "show_progress_on": [text, scheme, mode, task, *marked]}
+        marked_example = {**queued, "show_progress_on": [text, scheme, mode, task, button, *marked]}
+        marked_upload = {**queued, "show_progress_on": [text, *marked]}
         marked_measure = {**queued, "show_progress_on": [agreement_status, agreement_figure]}
         # An instant event answers before a mark could be seen: none, and none kept (on its trigger alone).
         instant = {**page_event, "queue": False, "show_progress": "hidden"}
@@ -414,7 +416,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             (INPUTS, ANSWER),
             functools.partial(steps_in_lane, lane_of, busy=busy_example, size=page_events.example_size),
         )
-        examples.click(example, inputs=[examples, value, task, session], outputs=example_outputs, **marked_inputs)
+        examples.click(example, inputs=[examples, value, task, session], outputs=example_outputs, **marked_example)
         upload_event = turns.answering(
             page_events.upload_steps,
             "upload",
@@ -424,7 +426,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             functools.partial(steps_in_lane, lane_of, busy=busy_upload, size=upload_size),
         )
         upload_inputs = [upload, scheme, mode, task, value, session]
-        uploaded = upload.upload(upload_event, inputs=upload_inputs, outputs=[text, *page_outputs], **marked_inputs)
+        uploaded = upload.upload(upload_event, inputs=upload_inputs, outputs=[text, *page_outputs], **marked_upload)
         uploaded.then(
             measure("upload", agreement_upload, upload_size),
             inputs=upload_inputs,

@@ -2325,6 +2325,38 @@ def test_page_steps_show_run_page_tables_first_and_its_pictures_second(text, tas
                 assert first == whole, name
 
 
+def test_the_pages_events_mark_their_progress_on_the_status_the_pictures_and_the_inputs_they_set():
+    # Gradio lays a status tracker (its timer redrawn every frame) over each output an event marks with its
+    # progress, and at each of the event's messages copies every output it ever marked, a column with all it
+    # holds: marking every output was most of the browser's work for a click (benchmarks/README.md, "The page's
+    # progress marks"). The page's queued events mark the status (the Agreement task's, for its measurement) and
+    # the pictures, never a table or a column; an example and an upload mark besides the controls they set, which
+    # a visitor cannot act on before they are set (as when every output was marked); the instant events show
+    # none, and keep their trigger alone. The endpoints, which no page calls, are left as Gradio makes them.
+    demo = app.build_demo()
+    pictures = {"heatmap", "type-chart", "slices", "difference"}
+    marks = {
+        "page_steps": {"status", *pictures},
+        "agreement_run": {"agreement-status", "agreement-heatmap"},
+        "agreement_upload": {"agreement-status", "agreement-heatmap"},
+        "example_steps": {"conll-input", "scheme", "mode", "task", "evaluate", "status", *pictures},
+        "upload_steps": {"conll-input", "status", *pictures},
+        "task_view": {"task"},
+        "value_control": {"task"},
+        "switch_task": {"task"},
+        "agreement_shown": {"task"},
+        "agreement_example_inputs": {"agreement-example"},
+    }
+    for fn in demo.fns.values():
+        if fn.api_visibility != "private":
+            assert not fn.show_progress_on, fn.name
+            continue
+        marked = list(fn.show_progress_on or [])
+        assert {block.elem_id for block in marked} == marks[fn.name], fn.name
+        assert not any(isinstance(block, (app.gr.Dataframe, app.gr.Column, app.gr.Row)) for block in marked)
+        assert fn.show_progress == ("full" if fn.queue else "hidden"), fn.name
+
+
 def test_the_page_opens_on_the_worked_example_answer_without_a_request():
     # The first view is sent with the page (first_answer): no load event, and every output's initial value is
     # what run_page answers for the worked example.
