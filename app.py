@@ -361,7 +361,21 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
         # (Gradio keeps one deferred trigger per event, so a burst of clicks answers twice at most.)
         page_event = {"api_visibility": "private", "trigger_mode": "always_last"}
         queued = {**page_event, **pool}
-        instant = {**page_event, "queue": False}
+        # Gradio marks the outputs of a running event with its progress (a status tracker over each, its timer
+        # redrawn every frame) and, at each of the event's messages, copies every output it ever marked, and
+        # everything inside a marked column: that was most of the browser's work for a click (the worked example's
+        # button: 1.64 s of page CPU before, 0.97 s after, at load 9-10; benchmarks/README.md). The progress shows
+        # where the visitor looks for the answer, the status and the pictures (drawn last, left as they are
+        # meanwhile); the tables change at once, without a mark. An example and an upload keep it over the
+        # controls they set, as when all their outputs were marked: a visitor cannot act on the inputs before
+        # they are set (an edit or a click there would be answered on the old inputs, space/turns.py).
+        marked = [status, heatmap, chart, slices_chart, difference]
+        marked_answer = {**queued, "show_progress_on": marked}
+        marked_example = {**queued, "show_progress_on": [text, scheme, mode, task, button, *marked]}
+        marked_upload = {**queued, "show_progress_on": [text, *marked]}
+        marked_measure = {**queued, "show_progress_on": [agreement_status, agreement_figure]}
+        # An instant event answers before a mark could be seen: none, and none kept (on its trigger alone).
+        instant = {**page_event, "queue": False, "show_progress": "hidden"}
         # "always_last" orders the runs of one event only: different events that write the same outputs (an
         # example clicked, then the mode changed before its answer came) race, and the first started could finish
         # last over the newer answer. Each of the page's actions takes a turn in the session's Turns (a gr.State,
@@ -388,9 +402,11 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
 
         everything = (INPUTS, ANSWER, AGREEMENT)
         for chain, trigger in (("evaluate", button.click), ("scheme", scheme.input), ("mode", mode.input)):
-            answered = trigger(page(chain, (ANSWER, AGREEMENT)), inputs=with_turns, outputs=page_outputs, **queued)
-            answered.then(measure(chain), inputs=with_turns, outputs=shown_outputs, **queued)
-        value.input(page("value", (ANSWER,)), inputs=with_turns, outputs=page_outputs, **queued)
+            answered = trigger(
+                page(chain, (ANSWER, AGREEMENT)), inputs=with_turns, outputs=page_outputs, **marked_answer
+            )
+            answered.then(measure(chain), inputs=with_turns, outputs=shown_outputs, **marked_measure)
+        value.input(page("value", (ANSWER,)), inputs=with_turns, outputs=page_outputs, **marked_answer)
         # An example's click sets the inputs and answers in one event (page_events.example_steps).
         example = turns.answering(
             page_events.example_steps,
@@ -400,7 +416,7 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             (INPUTS, ANSWER),
             functools.partial(steps_in_lane, lane_of, busy=busy_example, size=page_events.example_size),
         )
-        examples.click(example, inputs=[examples, value, task, session], outputs=example_outputs, **queued)
+        examples.click(example, inputs=[examples, value, task, session], outputs=example_outputs, **marked_example)
         upload_event = turns.answering(
             page_events.upload_steps,
             "upload",
@@ -410,29 +426,38 @@ def build_demo(lane_of: lanes.Lanes | None = None) -> gr.Blocks:
             functools.partial(steps_in_lane, lane_of, busy=busy_upload, size=upload_size),
         )
         upload_inputs = [upload, scheme, mode, task, value, session]
-        uploaded = upload.upload(upload_event, inputs=upload_inputs, outputs=[text, *page_outputs], **queued)
+        uploaded = upload.upload(upload_event, inputs=upload_inputs, outputs=[text, *page_outputs], **marked_upload)
         uploaded.then(
-            measure("upload", agreement_upload, upload_size), inputs=upload_inputs, outputs=shown_outputs, **queued
+            measure("upload", agreement_upload, upload_size),
+            inputs=upload_inputs,
+            outputs=shown_outputs,
+            **marked_measure,
         )
         # The task control shows its task's outputs (on a click, and when an example sets it), and a click runs
         # the task, on the other task's example when the editor holds an example of this one.
         view = [summary, comparison, one_system, two_systems, text, button, scheme, mode, slices_chart, upload]
-        task.change(page_events.task_view, inputs=task, outputs=view, **instant)
-        task.change(page_events.value_control, inputs=task, outputs=value, **instant)
+        task.change(page_events.task_view, inputs=task, outputs=view, show_progress_on=task, **instant)
+        task.change(page_events.value_control, inputs=task, outputs=value, show_progress_on=task, **instant)
         switch = turns.answering(page_events.switch_task, "task", [INPUTS], (skip,) * 3, everything)
-        switched = task.input(switch, inputs=[text, task, session], outputs=[text, scheme, mode], **instant)
-        switched.then(page("task"), inputs=with_turns, outputs=page_outputs, **queued)
-        switched.then(measure("task"), inputs=with_turns, outputs=shown_outputs, **queued)
+        switched = task.input(
+            switch, inputs=[text, task, session], outputs=[text, scheme, mode], show_progress_on=task, **instant
+        )
+        switched.then(page("task"), inputs=with_turns, outputs=page_outputs, **marked_answer)
+        switched.then(measure("task"), inputs=with_turns, outputs=shown_outputs, **marked_measure)
 
         # The Agreement task answers on the page's triggers through its own event (run_page leaves its outputs),
         # and at `/agreement`; its own example is one click away.
-        task.change(agreement_shown, inputs=task, outputs=agreement_column, **instant)
+        task.change(agreement_shown, inputs=task, outputs=agreement_column, show_progress_on=task, **instant)
         example_inputs = turns.answering(
             agreement_example_inputs, "agreement-example", [INPUTS], (skip,) * 3, (INPUTS, AGREEMENT)
         )
-        agreement_example.click(example_inputs, inputs=[session], outputs=[text, scheme, mode], **instant).then(
-            measure("agreement-example"), inputs=with_turns, outputs=shown_outputs, **queued
-        )
+        agreement_example.click(
+            example_inputs,
+            inputs=[session],
+            outputs=[text, scheme, mode],
+            show_progress_on=agreement_example,
+            **instant,
+        ).then(measure("agreement-example"), inputs=with_turns, outputs=shown_outputs, **marked_measure)
     return demo
 
 

@@ -250,27 +250,38 @@ def verdict(good: bool) -> str:
 
 # Installed before the page's own scripts: the moments (performance.now(), milliseconds since the navigation
 # began) when the worked example's scores and its two pictures are first shown, and, for a click, when the status
-# starts with the expected words and when every watched picture has been replaced.
+# starts with the expected words and when every watched picture has been replaced. It reads the elements' text
+# (textContent), never their rendered text (innerText), and each only until its moment is known: innerText lays
+# out the page, and the observer runs at every change of the page, Gradio's progress timers included; it made
+# about a fifth of a click's page CPU (benchmarks/README.md, "The page's progress marks").
 MARKS_JS = """
 window.marks = {};
 window.watch = null;
+const text = selector => {
+    const element = document.querySelector(selector);
+    return element === null ? '' : element.textContent.trimStart();
+};
+// The status's words once no progress tracker writes over them (as innerText read them: the tracker's text first).
+const status = () => {
+    const tracker = document.querySelector('#status [data-testid="status-tracker"]');
+    const covered = tracker !== null && !tracker.classList.contains('hide') && tracker.textContent.trim() !== '';
+    return covered ? '' : text('#status [data-testid="markdown"]');
+};
+const sources = selectors => selectors.map(selector => document.querySelector(selector))
+    .map(image => image === null ? null : image.getAttribute('src'));
 new MutationObserver(() => {
     const now = performance.now();
-    const status = document.querySelector('#status');
-    const summary = document.querySelector('#summary');
-    const scores = status !== null && status.innerText.startsWith('Evaluated 6 sentences')
-        && summary !== null && summary.innerText.includes('precision');
-    if (scores && window.marks.scores === undefined) window.marks.scores = now;
-    const images = ['#heatmap img', '#type-chart img'].map(selector => document.querySelector(selector));
-    if (images.every(image => image !== null && image.getAttribute('src')) && window.marks.pictures === undefined)
-        window.marks.pictures = now;
+    const marks = window.marks;
+    if (marks.scores === undefined && status().startsWith('Evaluated 6 sentences')
+        && text('#summary').includes('precision'))
+        marks.scores = now;
+    if (marks.pictures === undefined && sources(['#heatmap img', '#type-chart img']).every(source => source))
+        marks.pictures = now;
     const watch = window.watch;
     if (watch === null) return;
-    if (watch.scores === undefined && status !== null && status.innerText.startsWith(watch.status))
-        watch.scores = now;
-    const sources = watch.pictures.map(selector => document.querySelector(selector))
-        .map(image => image === null ? null : image.getAttribute('src'));
-    if (watch.drawn === undefined && sources.every((source, i) => source !== null && source !== watch.before[i]))
+    if (watch.scores === undefined && status().startsWith(watch.status)) watch.scores = now;
+    if (watch.drawn === undefined && sources(watch.pictures).every((source, i) => source !== null
+        && source !== watch.before[i]))
         watch.drawn = now;
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """

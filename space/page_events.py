@@ -46,14 +46,20 @@ def plot(picture: pictures.Picture | None) -> PlotData | None:
 def answer_steps(answer: answers.PageAnswer, *before: Any) -> Iterator[tuple[Any, ...]]:
     """`answer` as the page's events show it, in two steps: every output but the pictures at once (the pictures
     left as they are, under Gradio's progress mark, for the fraction of a second their drawing takes), then the
-    pictures alone. The numbers never wait for the drawing, which is most of a request's time. Outputs that the
-    task hides are not sent (the browser's redrawing of the tables is most of what remains: about half the page's
-    work for a click); each task's event fills every output it shows. `before`: values of outputs listed before
-    the page's (the editor, for an upload), sent with the first step."""
+    pictures alone. The numbers never wait for the drawing, which is most of a request's time. Pictures drawn
+    before for the same numbers (an example clicked again, the worked example) come in the first step, which is
+    then the only one: a step costs the browser a round of Gradio's progress updates, and the pictures would wait
+    for it. Outputs that the task hides are not sent (the browser's redrawing of the tables is most of what
+    remains: about half the page's work for a click); each task's event fills every output it shows. `before`:
+    values of outputs listed before the page's (the editor, for an upload), sent with the first step."""
     skip = gr.skip()
     tables = [name if name in answer.shown and name in answer.tables else None for name in answers.PAGE_OUTPUTS]
     drawn = [name if name in answer.shown and name in answer.pictures else None for name in answers.PAGE_OUTPUTS]
-    yield (*before, *(skip if name is None else answer.tables[name] for name in tables))
+    first = [skip if name is None else answer.tables[name] for name in tables]
+    if all(pictures.is_drawn(answer.pictures[name]) for name in drawn if name is not None):
+        yield (*before, *(value if name is None else plot(answer.pictures[name]) for name, value in zip(drawn, first)))
+        return
+    yield (*before, *first)
     yield (*(skip for _ in before), *(skip if name is None else plot(answer.pictures[name]) for name in drawn))
 
 
@@ -194,8 +200,8 @@ def example_steps(index: int, value: str = texts.NO_VALUE, shown_task: str | Non
     costs the browser as much as the answer)."""
     text, scheme, mode, task = texts.EXAMPLES[index]
     skip = gr.skip()
-    first, second = answer_steps(answers.page_answer(text, scheme, mode, task, value))
-    shown = dict(zip(answers.PAGE_OUTPUTS, first))
+    steps = answer_steps(answers.page_answer(text, scheme, mode, task, value))
+    shown = dict(zip(answers.PAGE_OUTPUTS, next(steps)))
     inputs = [text, scheme, mode]
     view = dict.fromkeys(VIEW_OUTPUTS, skip)
     if task != shown_task:
@@ -204,7 +210,8 @@ def example_steps(index: int, value: str = texts.NO_VALUE, shown_task: str | Non
             shown[name] = _with_view(shown[name], view[name])
         inputs = [_with_view(text, view["text"]), _with_view(scheme, view["scheme"]), _with_view(mode, view["mode"])]
     yield (*inputs, task, view["one_system"], view["two_systems"], view["button"], *shown.values())
-    yield (*(skip for _ in EXAMPLE_OUTPUTS), *second)
+    for step in steps:  # the pictures, drawn once the first step is shown (none when drawn before)
+        yield (*(skip for _ in EXAMPLE_OUTPUTS), *step)
 
 
 # What an example's event sets besides the page's outputs (example_steps).

@@ -123,6 +123,11 @@ class _Drawn:
 DRAWN = _Drawn()
 
 
+def is_drawn(picture: Picture | None) -> bool:
+    """Whether `png_url(picture)` answers without drawing: no picture, or one drawn before for the same key."""
+    return picture is None or DRAWN.get(picture.key()) is not None
+
+
 def png_url(picture: Picture | None) -> str | None:
     """`picture` drawn and encoded as a PNG data URL (`encode`), or the one drawn before for the same key; None
     for no picture (or a drawing that has none)."""

@@ -2301,14 +2301,22 @@ def plot_sources(outputs) -> list:
 )
 def test_page_steps_show_run_page_tables_first_and_its_pictures_second(text, task):
     expected = page_events.run_page(text, "IOB2", "lenient", task)
-    tables, pictures = page_events.page_steps(text, "IOB2", "lenient", task)
+    pictures.DRAWN.clear()  # pictures never drawn (drawn before, they come with the tables: the test after this)
+    steps = list(page_events.page_steps(text, "IOB2", "lenient", task))
     skip = app.gr.skip()
+    if len(steps) == 1:  # no picture to draw (None empties it): with the tables, each checked below as if second
+        assert all(expected[answers.PAGE_OUTPUTS.index(name)] is None for name in answers.PICTURE_OUTPUTS)
+        steps = [
+            [skip if name in answers.PICTURE_OUTPUTS else value for name, value in zip(answers.PAGE_OUTPUTS, *steps)],
+            [value if name in answers.PICTURE_OUTPUTS else skip for name, value in zip(answers.PAGE_OUTPUTS, *steps)],
+        ]
+    tables, drawn = steps
     hidden = {
         texts.ONE_SYSTEM: {"comparison", "difference"},
         texts.TWO_SYSTEMS: set(answers.PAGE_OUTPUTS) - {"status", "comparison", "difference"},
         texts.SPANS: {"comparison", "difference", "slices"},
     }[task]
-    for name, first, second, whole in zip(answers.PAGE_OUTPUTS, tables, pictures, expected):
+    for name, first, second, whole in zip(answers.PAGE_OUTPUTS, tables, drawn, expected):
         if name in hidden:  # what the task's page hides is not sent: it is filled when shown
             assert first == second == skip, name
         elif name in answers.PICTURE_OUTPUTS:
@@ -2323,6 +2331,69 @@ def test_page_steps_show_run_page_tables_first_and_its_pictures_second(text, tas
                 assert table.postprocess(first).model_dump() == table.postprocess(whole).model_dump(), name
             else:
                 assert first == whole, name
+
+
+@pytest.mark.parametrize("text", [texts.WORKED_EXAMPLE, texts.SPANS_EXAMPLE], ids=["one-system", "spans"])
+def test_pictures_drawn_before_come_with_the_tables_in_one_step(text):
+    # A step costs the browser a round of Gradio's progress updates and the pictures would wait for it: pictures
+    # already drawn for the same numbers (an example clicked again, the worked example) come in the first step.
+    task = texts.ONE_SYSTEM if text == texts.WORKED_EXAMPLE else texts.SPANS
+    drawn_at = [answers.PAGE_OUTPUTS.index(name) for name in answers.PICTURE_OUTPUTS]
+
+    def same(one: Any, other: Any) -> bool:
+        if isinstance(one, page_events.PlotData) or isinstance(other, page_events.PlotData):
+            return plot_sources([one]) == plot_sources([other])
+        one, other = getattr(one, "data", one), getattr(other, "data", other)  # a styled table's frame
+        return one.equals(other) if isinstance(one, app.pd.DataFrame) else one == other
+
+    pictures.DRAWN.clear()
+    tables, drawn = page_events.page_steps(text, "IOB2", "lenient", task)
+    assert any(isinstance(drawn[position], page_events.PlotData) for position in drawn_at)
+    (once,) = page_events.page_steps(text, "IOB2", "lenient", task)
+    for position, value in enumerate(once):
+        assert same(value, drawn[position] if position in drawn_at else tables[position]), position
+    # An example clicked again: its inputs, its answer and its pictures in one step.
+    index = [example[0] for example in texts.EXAMPLES].index(text)
+    pictures.DRAWN.clear()
+    first, second = page_events.example_steps(index, texts.NO_VALUE, task)
+    (alone,) = page_events.example_steps(index, texts.NO_VALUE, task)
+    inputs = len(page_events.EXAMPLE_OUTPUTS)
+    assert alone[:inputs] == first[:inputs]
+    for position, value in enumerate(alone[inputs:]):
+        expected = (second if position in drawn_at else first)[inputs + position]
+        assert same(value, expected), position
+
+
+def test_the_pages_events_mark_their_progress_on_the_status_the_pictures_and_the_inputs_they_set():
+    # Gradio lays a status tracker (its timer redrawn every frame) over each output an event marks with its
+    # progress, and at each of the event's messages copies every output it ever marked, a column with all it
+    # holds: marking every output was most of the browser's work for a click (benchmarks/README.md, "The page's
+    # progress marks"). The page's queued events mark the status (the Agreement task's, for its measurement) and
+    # the pictures, never a table or a column; an example and an upload mark besides the controls they set, which
+    # a visitor cannot act on before they are set (as when every output was marked); the instant events show
+    # none, and keep their trigger alone. The endpoints, which no page calls, are left as Gradio makes them.
+    demo = app.build_demo()
+    pictures = {"heatmap", "type-chart", "slices", "difference"}
+    marks = {
+        "page_steps": {"status", *pictures},
+        "agreement_run": {"agreement-status", "agreement-heatmap"},
+        "agreement_upload": {"agreement-status", "agreement-heatmap"},
+        "example_steps": {"conll-input", "scheme", "mode", "task", "evaluate", "status", *pictures},
+        "upload_steps": {"conll-input", "status", *pictures},
+        "task_view": {"task"},
+        "value_control": {"task"},
+        "switch_task": {"task"},
+        "agreement_shown": {"task"},
+        "agreement_example_inputs": {"agreement-example"},
+    }
+    for fn in demo.fns.values():
+        if fn.api_visibility != "private":
+            assert not fn.show_progress_on, fn.name
+            continue
+        marked = list(fn.show_progress_on or [])
+        assert {block.elem_id for block in marked} == marks[fn.name], fn.name
+        assert not any(isinstance(block, (app.gr.Dataframe, app.gr.Column, app.gr.Row)) for block in marked)
+        assert fn.show_progress == ("full" if fn.queue else "hidden"), fn.name
 
 
 def test_the_page_opens_on_the_worked_example_answer_without_a_request():
@@ -2348,6 +2419,7 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     # Gradio's examples reset the editor's label to the one it was built with ("CoNLL input"), so a spans example
     # clicked in spans mode said "CoNLL input" over JSON lines; the page's one event sets the label it needs.
     text, scheme, mode, task = texts.EXAMPLES[index]
+    pictures.DRAWN.clear()  # never drawn: the pictures come second
     first, second = page_events.example_steps(index, texts.NO_VALUE)
     editor, scheme_control, mode_control, task_control, one_system, two_systems, button = first[:7]
     assert editor["value"] == text and editor["label"] == texts.LABELS[task]
@@ -2363,12 +2435,12 @@ def test_an_example_sets_the_inputs_and_the_editor_label_of_its_task(index):
     assert page["summary"]["visible"] is (task != texts.TWO_SYSTEMS)
     assert page["slices"] == app.gr.update(visible=task == texts.ONE_SYSTEM)  # its picture comes second
     assert second[:7] == (app.gr.skip(),) * 7
-    pictures = dict(zip(answers.PAGE_OUTPUTS, second[7:]))
+    shown_pictures = dict(zip(answers.PAGE_OUTPUTS, second[7:]))
     slices = app.gr.skip() if task != texts.ONE_SYSTEM else gradio_png(whole["slices"])  # hidden: not sent
-    assert plot_sources([pictures["slices"]]) == [slices]
+    assert plot_sources([shown_pictures["slices"]]) == [slices]
     # Clicked while the page shows its task: the inputs and the answer, the view left as it is (the editor's label
     # too: only gr.Examples reset it).
-    first, _ = page_events.example_steps(index, texts.NO_VALUE, task)
+    first, *_ = page_events.example_steps(index, texts.NO_VALUE, task)  # (one step: its pictures are drawn)
     assert first[:7] == (text, scheme, mode, task, *(app.gr.skip(),) * 3)
     assert first[7] == whole["status"]
     assert texts.LABELS[texts.SPANS].startswith("JSON lines") and "CoNLL" not in texts.LABELS[texts.SPANS]
@@ -2623,6 +2695,10 @@ def test_an_answer_overtaken_by_a_newer_action_leaves_what_that_action_writes(mo
     # answer over the newer one.
     from space import agreement
 
+    # No picture kept (each drawn anew): every answer in the same steps, overtaken or alone (page_events.answer_steps
+    # sends pictures drawn before with the tables).
+    monkeypatch.setattr(caps, "PICTURE_CACHE", 0)
+    pictures.DRAWN.clear()
     actions = race_course.actions
     newer_writes = output_ids(actions[newer])
     for position, event in enumerate(actions[older]):

@@ -351,14 +351,17 @@ def test_editing_a_tag_redraws_both_pictures(page):
 
 class HeldPictures:
     """The page's pictures held back (`space.page_events.plot`, which the server, run in this process, calls once
-    the tables are sent): the first picture waits until `release`, so that the request that draws it stays running
-    while the test acts; `drawing` is set once it waits."""
+    the tables are sent, for pictures not drawn before): the first picture waits until `release`, so that the
+    request that draws it stays running while the test acts; `drawing` is set once it waits."""
 
     def __init__(self, monkeypatch) -> None:
         import threading
 
-        from space import page_events
+        from space import caps, page_events, pictures
 
+        # None kept, each drawn anew: pictures drawn before come with the tables, in the one step that would be held.
+        monkeypatch.setattr(caps, "PICTURE_CACHE", 0)
+        pictures.DRAWN.clear()
         self.drawing = threading.Event()
         self.released = threading.Event()
         plot = page_events.plot
