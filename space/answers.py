@@ -170,16 +170,6 @@ def findings_frames(evaluation: Evaluation | None) -> tuple[pd.DataFrame, pd.Dat
     return frames.diagnostics_frame(results), frames.errors_frame(results)
 
 
-def evaluate_page_findings(
-    text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off"
-) -> tuple[Any, ...]:
-    """`evaluate_page`'s seven outputs, then the diagnostics and the errors tables, then the slices picture
-    (`evaluate_page_and_slices`), from one evaluation."""
-    outputs, evaluation = _evaluate(text, scheme, mode, value)
-    pictures = (None, None) if evaluation is None else _pictures(evaluation)
-    return (*outputs, *pictures, *findings_frames(evaluation), draw(_slices_of(evaluation)))
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Two systems compared
 # ---------------------------------------------------------------------------------------------------------
@@ -315,14 +305,6 @@ def spans_page(text: str, value: str = "off") -> PageOutputs:
     return (*outputs, *_pictures(evaluation))
 
 
-def spans_page_findings(text: str, value: str = "off") -> tuple[Any, ...]:
-    """`spans_page`'s seven outputs, then the diagnostics and the errors tables (the errors only when every
-    document has its `text`), from one evaluation."""
-    outputs, evaluation = _spans(text, value)
-    pictures = (None, None) if evaluation is None else _pictures(evaluation)
-    return (*outputs, *pictures, *findings_frames(evaluation))
-
-
 # ---------------------------------------------------------------------------------------------------------
 # The page: every output by name, the tables at once and the pictures after
 # ---------------------------------------------------------------------------------------------------------
@@ -392,7 +374,8 @@ def _page(tables: dict[str, Any], pictures: dict[str, Picture | None]) -> PageAn
 
 
 def one_system_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageAnswer:
-    """One system's CoNLL text: `evaluate_page_findings` as a `PageAnswer`."""
+    """One system's CoNLL text: `evaluate_page`'s seven outputs, the diagnostics and the errors tables and the
+    slices picture, from one evaluation, as a `PageAnswer`."""
     outputs, evaluation = _evaluate(text, scheme, mode, value)
     diagnostics, errors = findings_frames(evaluation)
     tables = dict(zip(PAGE_OUTPUTS, outputs)) | {"diagnostics": diagnostics, "errors": errors}
@@ -406,7 +389,9 @@ def comparison_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", va
 
 
 def spans_answer(text: str, scheme: str = "IOB2", mode: str = "lenient", value: str = "off") -> PageAnswer:
-    """JSON lines of spans: `spans_page_findings` as a `PageAnswer` (scheme and mode describe tags: unused)."""
+    """JSON lines of spans: `spans_page`'s seven outputs, then the diagnostics and the errors tables (the errors
+    only when every document has its `text`), from one evaluation, as a `PageAnswer` (scheme and mode describe
+    tags: unused)."""
     outputs, evaluation = _spans(text, value)
     diagnostics, errors = findings_frames(evaluation)
     tables = dict(zip(PAGE_OUTPUTS, outputs)) | {"diagnostics": diagnostics, "errors": errors}
