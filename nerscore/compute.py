@@ -70,6 +70,10 @@ def result_dict(
     check_tally(tally, options)
     if options is None:
         raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
+    if tally.ungrounded is not None and tally.tokens is not None and not tally.tokens.tokens:
+        # Texts beside no tag (sentences all empty): read as string entities, which have no token accuracy
+        # (docs/scoring.md §1b, §7), in every front end as in `Accumulator.ground`'s.
+        tally = replace(tally, tokens=None)
     result: dict[str, Any] = scores_of([tally], options, types)[0]
     sliced = None
     if options.slices:

@@ -1,0 +1,71 @@
+"""Escapes between the front ends (a red team's findings): each a named case that failed before its fix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nerscore import Accumulator, compute_semeval, main
+
+
+def _compute(predictions: list, references: list, texts: list[str], options: dict) -> dict[str, Any]:
+    return compute_semeval(predictions=predictions, references=references, texts=texts, **options)
+
+
+def _update(predictions: list, references: list, texts: list[str], options: dict) -> dict[str, Any]:
+    return Accumulator.of(**options).update(predictions=predictions, references=references, texts=texts).result()
+
+
+def _ground(predictions: list, references: list, texts: list[str], options: dict) -> dict[str, Any]:
+    accumulator = Accumulator.of(**options)
+    grounded = accumulator.ground(predictions=predictions, references=references, texts=texts)
+    return accumulator.update_grounded(grounded).result()
+
+
+FRONTS = [
+    pytest.param(_compute, id="compute_semeval"),
+    pytest.param(_update, id="update"),
+    pytest.param(_ground, id="ground-then-update_grounded"),
+]
+
+# A batch of strings with texts has no `token_accuracy` (of tags only, docs/scoring.md §7) and `ungrounded` (§1b)
+# in every front end; a batch whose sentences are all empty, beside texts, read as tags of no token in
+# compute_semeval and update (`token_accuracy` 0.0) and as strings in ground: it now reads as strings do.
+_STRINGS = ([[("PER", "Ann")]], [[("PER", "Ann")]], ["Ann"])
+EMPTY_BESIDE_TEXTS = [
+    pytest.param(([[]], [[]], [""]), {}, id="one-empty-text"),
+    pytest.param(([[], []], [[], []], ["x y", ""]), {}, id="texts-without-entities"),
+    pytest.param(([], [], []), {}, id="no-sentence"),
+    pytest.param(([[]], [[]], ["x"]), {"slices": ["sentence_length"], "per_type": True}, id="with-slices"),
+    pytest.param(([[]], [[]], ["x"]), {"bootstrap": 10}, id="with-intervals"),
+]
+
+
+@pytest.mark.parametrize("front", FRONTS)
+@pytest.mark.parametrize(("batch", "options"), EMPTY_BESIDE_TEXTS)
+def test_empty_sentences_beside_texts_give_the_keys_strings_give(front: Any, batch: tuple, options: dict) -> None:
+    assert "token_accuracy" not in front(*_STRINGS, options)
+    assert front(*_STRINGS, options)["ungrounded"] == 0
+    result = front(*batch, options)
+    assert "token_accuracy" not in result
+    assert result["ungrounded"] == 0
+    assert result == _ground(*batch, options)
+
+
+def test_the_command_line_gives_empty_lines_with_text_no_token_accuracy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text('{"references": [], "predictions": [], "text": "x y"}\n', encoding="utf-8")
+    assert main(["--spans", str(path), "--json"]) == 0
+    assert "token_accuracy" not in json.loads(capsys.readouterr().out)
+
+
+def test_an_empty_batch_beside_texts_adds_no_token_counts_to_tags_beside_texts() -> None:
+    tags = [["B-PER", "O"]]
+    expected = compute_semeval(predictions=tags, references=tags, texts=["Ann x"])
+    accumulator = Accumulator.of().update(predictions=[[]], references=[[]], texts=[""])
+    assert accumulator.update(predictions=tags, references=tags, texts=["Ann x"]).result() == expected
