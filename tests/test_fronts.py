@@ -69,3 +69,22 @@ def test_an_empty_batch_beside_texts_adds_no_token_counts_to_tags_beside_texts()
     expected = compute_semeval(predictions=tags, references=tags, texts=["Ann x"])
     accumulator = Accumulator.of().update(predictions=[[]], references=[[]], texts=[""])
     assert accumulator.update(predictions=tags, references=tags, texts=["Ann x"]).result() == expected
+
+
+# `ground` takes texts alone: the group slice's message said "needs groups=", which ground cannot be given; it says
+# what to do instead (update counts strings and takes groups=).
+GROUND_WITHOUT_GROUPS = [
+    pytest.param({"slices": ["group"]}, id="group"),
+    pytest.param({"slices": ["entity_length", "group"], "per_type": True}, id="group-among-others"),
+]
+
+
+@pytest.mark.parametrize("options", GROUND_WITHOUT_GROUPS)
+def test_ground_with_the_group_slice_says_to_count_with_update(options: dict) -> None:
+    accumulator = Accumulator.of(**options)
+    with pytest.raises(ValueError, match=r"^slices=\['group'\] needs groups="):  # (moved from test_redteam7.py)
+        accumulator.update(predictions=_STRINGS[0], references=_STRINGS[1], texts=_STRINGS[2])
+    with pytest.raises(ValueError, match=r"^Accumulator\.ground takes no groups=.*; count the batch with update\("):
+        accumulator.ground(predictions=_STRINGS[0], references=_STRINGS[1], texts=_STRINGS[2])
+    counted = accumulator.update(predictions=_STRINGS[0], references=_STRINGS[1], texts=_STRINGS[2], groups=["a"])
+    assert counted.result()["strict_correct"] == 1
