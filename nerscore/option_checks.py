@@ -441,3 +441,15 @@ def check_known(given: Mapping[str, Any], names: tuple[str, ...]) -> None:
 
 
 _NAMED = 10
+
+
+def hashable_view(value: Any) -> Any:
+    """`value` as a hashable that is equal where `value` is (so hashes equal): a mapping as the frozenset of its
+    items, a list as a tuple, a dataclass as its class and fields, each held value in turn (`Options.__hash__`)."""
+    if isinstance(value, Mapping):
+        return frozenset((key, hashable_view(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(map(hashable_view, value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value), *(hashable_view(getattr(value, field.name)) for field in dataclasses.fields(value)))
+    return value

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from nerscore import Accumulator, compute_semeval, main
+from nerscore import Accumulator, Options, compute_semeval, main
 
 
 def _compute(predictions: list, references: list, texts: list[str], options: dict) -> dict[str, Any]:
@@ -88,3 +88,27 @@ def test_ground_with_the_group_slice_says_to_count_with_update(options: dict) ->
         accumulator.ground(predictions=_STRINGS[0], references=_STRINGS[1], texts=_STRINGS[2])
     counted = accumulator.update(predictions=_STRINGS[0], references=_STRINGS[1], texts=_STRINGS[2], groups=["a"])
     assert counted.result()["strict_correct"] == 1
+
+
+def _in_reverse(value: Any) -> Any:
+    return {key: _in_reverse(item) for key, item in reversed(value.items())} if isinstance(value, dict) else value
+
+
+# Options is public and frozen, yet hashing one raised TypeError: it holds dicts (label_list, slice_edges, a
+# Scheme's roles, value's weights). Equal options hash equal, and what users read back is as it was.
+HASHED_OPTIONS = [
+    pytest.param({}, id="defaults"),
+    pytest.param({"slice_edges": {"entity_length": [1, 2], "sentence_length": [5, 9]}}, id="slice_edges"),
+    pytest.param({"label_list": ["O", "B-PER", "I-PER"]}, id="label_list"),
+    pytest.param({"labels": ["PER"], "seen": ["Ann"], "scheme": "IOBES"}, id="labels-seen-scheme"),
+    pytest.param({"value": {"types": {"PER": 2.0, "LOC": 0.5}, "false_alarm": 0.5}}, id="value-weights"),
+]
+
+
+@pytest.mark.parametrize("given", HASHED_OPTIONS)
+def test_options_hash_and_equal_options_hash_equal(given: dict) -> None:
+    options, again = Options.of(**given), Options.of(**_in_reverse(given))  # dicts equal in another order
+    assert options == again
+    assert hash(options) == hash(again)
+    assert {options: 1}[again] == 1
+    assert options != Options.of(**given, beta=2.0)
