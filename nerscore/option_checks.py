@@ -102,6 +102,8 @@ def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
         return None
     if not is_collection(labels):
         raise ValueError(f"labels must be {expected}, found {shown(labels)}")
+    if isinstance(labels, Mapping):  # its keys were kept silently: refused as scikit-learn refuses what is no list
+        raise ValueError(f"labels must be {expected}, found a mapping {shown(labels)}; pass list(...) for its keys")
     labels = tuple(labels)
     if not labels:
         raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")

@@ -112,3 +112,21 @@ def test_options_hash_and_equal_options_hash_equal(given: dict) -> None:
     assert hash(options) == hash(again)
     assert {options: 1}[again] == 1
     assert options != Options.of(**given, beta=2.0)
+
+
+# `labels` as a dict was read by its keys, silently (a mapping of type to weight or to anything else is no list of
+# types: scikit-learn's checks refuse what is not list-like). Refused as the option's other bad values are.
+LABELS_NOT_A_LIST = [
+    pytest.param({"PER": 1, "LOC": 2}, id="dict"),
+    pytest.param({}, id="empty-dict"),
+    pytest.param({"PER": "person"}.keys().mapping, id="mapping-proxy"),
+]
+
+
+@pytest.mark.parametrize("labels", LABELS_NOT_A_LIST)
+def test_labels_as_a_mapping_are_refused(labels: Any) -> None:
+    with pytest.raises(ValueError, match=r"^labels must be a list of entity types .*, found a mapping"):
+        Options.of(labels=labels)
+    with pytest.raises(ValueError, match=r"^labels must be a list of entity types"):
+        compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], labels=labels)
+    assert Options.of(labels=list({"PER": 1})).labels == ("PER",)  # its keys, given as a list
