@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from nerscore import Accumulator, Options, compute_semeval, main
+from nerscore import Accumulator, Options, compute_semeval, main, read_brat
 
 
 def _compute(predictions: list, references: list, texts: list[str], options: dict) -> dict[str, Any]:
@@ -130,3 +131,23 @@ def test_labels_as_a_mapping_are_refused(labels: Any) -> None:
     with pytest.raises(ValueError, match=r"^labels must be a list of entity types"):
         compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], labels=labels)
     assert Options.of(labels=list({"PER": 1})).labels == ("PER",)  # its keys, given as a list
+
+
+# A BRAT .ann file that gives one T id twice was read silently, both entities kept (a file two tools' outputs were
+# pasted together into, or a hand edit): refused, located at the second line, as the other malformed lines are.
+DUPLICATE_T_IDS = [
+    pytest.param("T1\tPER 0 3\tAda\nT1\tPER 0 3\tAda\n", 2, id="the-same-entity-twice"),
+    pytest.param("T1\tPER 0 3\tAda\nT2\tLOC 4 7\tBob\nT1\tLOC 4 7\tBob\n", 3, id="after-others"),
+    pytest.param("T1\tPER 0 3\tAda\nT1\tLOC 0 3;4 7\tAda Bob\n", 2, id="a-discontinuous-one"),
+]
+
+
+@pytest.mark.parametrize(("annotations", "line"), DUPLICATE_T_IDS)
+def test_a_brat_file_with_a_duplicate_t_id_is_refused_at_its_line(tmp_path: Path, annotations: str, line: int) -> None:
+    (tmp_path / "doc.txt").write_text("Ada Bob", encoding="utf-8")
+    (tmp_path / "doc.ann").write_text(annotations, encoding="utf-8")
+    expected = f"{tmp_path / 'doc.ann'}:{line}: T1 is the id of line 1 too; expected each T id once in a file"
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        list(read_brat(tmp_path))
+    (tmp_path / "doc.ann").write_text("T1\tPER 0 3\tAda\nT2\tPER 0 3\tAda\n", encoding="utf-8")  # two ids: read
+    assert len(next(iter(read_brat(tmp_path))).spans) == 2
