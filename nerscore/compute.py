@@ -70,6 +70,10 @@ def result_dict(
     check_tally(tally, options)
     if options is None:
         raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
+    if tally.ungrounded is not None and tally.tokens is not None and not tally.tokens.tokens:
+        # Texts beside no tag (sentences all empty): read as string entities, which have no token accuracy
+        # (docs/scoring.md §1b, §7), in every front end as in `Accumulator.ground`'s.
+        tally = replace(tally, tokens=None)
     result: dict[str, Any] = scores_of([tally], options, types)[0]
     sliced = None
     if options.slices:
@@ -268,9 +272,14 @@ def check_outside_type(
 
 def check_grounded_apart(predictions: Batch, references: Batch, options: Options, columns: Columns) -> None:
     """What counting refuses of a batch of string entities grounded to be counted apart (`Accumulator.ground`,
-    then `update_grounded`, which has neither the strings nor the columns left): the slices' inputs (an
-    AssertionError for the group slice, which no groups reach), and with `confusion` an entity type "O" that
+    then `update_grounded`, which has neither the strings nor the columns left): the slices' inputs (the group
+    slice's groups, which ground does not take, refused first), and with `confusion` an entity type "O" that
     `labels` keeps (`check_outside_type`, from the batch alone)."""
+    if "group" in options.slices:  # (the slices' check asks for groups=, which `ground` does not take)
+        raise ValueError(
+            "Accumulator.ground takes no groups=, which slices=['group'] needs (one label per sentence); count "
+            "the batch with update(predictions=..., references=..., texts=..., groups=...)"
+        )
     check_slice_inputs(options, columns, spans=True, holds_tags=False)
     if options.confusion and (not options.labels or OUTSIDE in options.labels):
         _refuse_outside_strings(predictions, references)

@@ -102,6 +102,8 @@ def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
         return None
     if not is_collection(labels):
         raise ValueError(f"labels must be {expected}, found {shown(labels)}")
+    if isinstance(labels, Mapping):  # its keys were kept silently: refused as scikit-learn refuses what is no list
+        raise ValueError(f"labels must be {expected}, found a mapping {shown(labels)}; pass list(...) for its keys")
     labels = tuple(labels)
     if not labels:
         raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")
@@ -441,3 +443,15 @@ def check_known(given: Mapping[str, Any], names: tuple[str, ...]) -> None:
 
 
 _NAMED = 10
+
+
+def hashable_view(value: Any) -> Any:
+    """`value` as a hashable that is equal where `value` is (so hashes equal): a mapping as the frozenset of its
+    items, a list as a tuple, a dataclass as its class and fields, each held value in turn (`Options.__hash__`)."""
+    if isinstance(value, Mapping):
+        return frozenset((key, hashable_view(item)) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return tuple(map(hashable_view, value))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value), *(hashable_view(getattr(value, field.name)) for field in dataclasses.fields(value)))
+    return value

@@ -46,6 +46,7 @@ from .option_checks import (
     check_tagging_scheme,
     check_value,
     check_zero_division,
+    hashable_view,
 )
 from .schemes import LENIENT, MODES, Scheme
 
@@ -396,6 +397,9 @@ class Options:
         "seed",
         "zero_division",
     )
+
+    def __hash__(self) -> int:  # frozen, but holding dicts (label_list, slice_edges, a Scheme's roles): their view
+        return hash(hashable_view(self))
 
     def __post_init__(self) -> None:
         # The HIPE scorer counts any shared token as an overlap: min_overlap has no meaning in its pairing.

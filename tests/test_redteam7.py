@@ -228,12 +228,7 @@ GROUNDED_APART = [
         "predictions, sentence 2, entity 0: found entity type 'O'",
         id="type-o-with-confusion",
     ),
-    pytest.param(
-        {"slices": ["group"]},
-        dict(_ADA),
-        "slices=['group'] needs groups=",
-        id="group-slice-without-groups",  # (ground takes no groups: an AssertionError when counted)
-    ),
+    # (the group slice without groups: ground takes none and says so, tests/test_fronts.py)
     pytest.param(
         {"slices": ["entity_length"], "partial_credit": "overlap"},
         dict(_ADA),

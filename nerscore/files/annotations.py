@@ -169,10 +169,15 @@ def read_brat_file(
     spans: list[Span] = []
     lines: list[int] = []
     discontinuous = 0
+    first_lines: dict[str, int] = {}  # each T id's line: one given twice is refused (BRAT's ids are a file's keys)
     for number, line in enumerate(_read_lines(source), start=1):
         if not line.startswith("T"):  # relations, events, attributes, normalizations, notes: not entities
             continue
         span, pieces = _text_bound(line, text, source, number, text_path)
+        identifier = line.partition("\t")[0]
+        if first_lines.setdefault(identifier, number) != number:
+            problem = f"{identifier} is the id of line {first_lines[identifier]} too; expected each T id once in a file"
+            raise ConllError(source, number, problem)
         entity = fragment_span(pieces, span.entity_type)
         spans.append(entity if fragments else span)
         lines.append(number)
