@@ -1,0 +1,49 @@
+"""An eighth hostile sweep, of what merged on its day: each case failed on the code before its fix."""
+
+from __future__ import annotations
+
+import io
+import sys
+import types
+
+import pytest
+
+from nerscore.cli import main
+
+_TAGS = b"Ada B-PER B-PER\nsaid O O\n"
+
+
+def _report(argv: list[str], capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path) -> tuple:
+    """The command line's status and printed text reading `_TAGS` from a file."""
+    path = tmp_path / "tags.txt"
+    path.write_bytes(_TAGS)
+    status = main([*argv, str(path)])
+    return status, capsys.readouterr().out
+
+
+# The prompt on a terminal's standard input (newcomer4) asked standard input for `closed` and `isatty()`: a
+# standard input replaced by an embedder with an object that has only the bytes' `buffer` (which the command line
+# read before) failed with AttributeError; both the summary and --conlleval read it as they read a file.
+@pytest.mark.parametrize("argv", [pytest.param([], id="summary"), pytest.param(["--conlleval"], id="conlleval")])
+def test_a_standard_input_with_only_its_buffer_is_read_as_a_file(
+    argv: list[str], capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    expected = _report(argv, capsys, monkeypatch, tmp_path)
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(_TAGS)))
+    assert (main(argv), capsys.readouterr().out) == expected
+
+
+# Without standard input (sys.stdin is None: pythonw, a service) and without FILE, the command line opened a file
+# named "-" in the working directory and scored it as if it were standard input (or said "No such file: '-'");
+# --conlleval failed with a TypeError. It says there is no standard input, status 2.
+@pytest.mark.parametrize("argv", [pytest.param([], id="summary"), pytest.param(["--conlleval"], id="conlleval")])
+def test_no_standard_input_is_said_not_a_file_named_dash(
+    argv: list[str], capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    (tmp_path / "-").write_bytes(_TAGS)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no standard input" in captured.err
