@@ -8,6 +8,7 @@ import types
 
 import pytest
 
+from nerscore import Accumulator, compute_semeval
 from nerscore.cli import main
 
 _TAGS = b"Ada B-PER B-PER\nsaid O O\n"
@@ -74,3 +75,30 @@ def test_string_batches_no_one_reading_grounds_are_refused_when_added(batches: l
     with pytest.raises(ValueError):  # what is asked: refused when added
         for predictions, references, texts in batches:
             metric.add_batch(predictions=predictions, references=references, texts=texts)
+
+
+# result(types=...) under labels (labels branch): compute_semeval writes every label's per-type keys, a label of no
+# entity's too, in labels' order; types of such a label was refused ("no entity was counted ... compute_semeval
+# reports no keys of another"), and the types' keys came sorted, not in compute_semeval's order.
+_BOTH_TYPES = [[{"start": 0, "end": 1, "type": "PER"}], [{"start": 0, "end": 2, "type": "LOC"}]]
+TYPES_UNDER_LABELS = [
+    pytest.param(["PER", "MISC"], ["MISC"], id="a-label-of-no-entity"),
+    pytest.param(["PER", "LOC"], ["LOC", "PER"], id="labels-unsorted"),
+    pytest.param(["PER", "MISC", "LOC"], ["LOC", "MISC", "PER"], id="both"),
+]
+
+
+@pytest.mark.parametrize(("labels", "types"), TYPES_UNDER_LABELS)
+def test_a_result_of_types_under_labels_is_compute_semevals(labels: list, types: list) -> None:
+    predictions, references = _BOTH_TYPES, [[{"start": 0, "end": 1, "type": "PER"}], []]
+    expected = compute_semeval(predictions=predictions, references=references, per_type=True, labels=labels)
+    counted = Accumulator.of(per_type=True, labels=labels).update(predictions=predictions, references=references)
+    others = tuple(f"{name}_" for name in labels if name not in types)
+    kept = {key: value for key, value in expected.items() if "_macro_" not in key and not key.startswith(others)}
+    assert list(counted.result(types=types).items()) == list(kept.items())  # in compute_semeval's order
+
+
+def test_a_result_of_a_type_labels_leave_out_is_refused() -> None:
+    counted = Accumulator.of(per_type=True, labels=["PER"]).update(predictions=_BOTH_TYPES, references=_BOTH_TYPES)
+    with pytest.raises(ValueError, match=r"^types holds 'LOC', of which no entity was counted"):
+        counted.result(types=["LOC"])
