@@ -40,8 +40,11 @@ def main(argv: Sequence[str] | None = None, prog: str = "ner-semeval") -> int:
 def standard_input(prog: str, what: str) -> BinaryIO:
     """Standard input's bytes; from a terminal, first a line on standard error saying what is read (a command
     waiting in silence looks hung), and how to end it."""
-    stdin: Any = sys.stdin  # (replaced by an embedder, it may hold bytes already; None where there is none)
-    if stdin is not None and not stdin.closed and stdin.isatty():
+    stdin: Any = sys.stdin  # (replaced by an embedder, it may hold bytes already, or be only their `buffer`)
+    if stdin is None:  # (pythonw, a service): never a file named "-"
+        raise OSError("found no standard input (sys.stdin is None); expected FILE arguments")
+    isatty = getattr(stdin, "isatty", None)
+    if not getattr(stdin, "closed", False) and callable(isatty) and isatty():
         print(f"{prog}: reading {what} from standard input (end it with Ctrl-D; --help for files)", file=sys.stderr)
     return getattr(stdin, "buffer", stdin)
 
@@ -120,8 +123,7 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
                 what = "JSON lines of spans" if spans else "CoNLL columns"
-                stdin = standard_input(prog, what) if name == "-" else None
-                with contextlib.nullcontext(stdin) if stdin is not None else open(name, "rb") as handle:
+                with contextlib.nullcontext(standard_input(prog, what)) if name == "-" else open(name, "rb") as handle:
                     if spans:
                         total = count_span_file(handle, source, total)
                     else:

@@ -61,7 +61,9 @@ def scores_of(
                 "types names the per-type keys to report; expected per_type=True and no confusion (its matrix is "
                 "over every type)"
             )
-        types = sorted(dict.fromkeys(named))  # in the order `scores` writes them
+        # in the order `scores` writes them: sorted, or labels' order (every label's keys, of no entity too)
+        rank = dict(zip(dict.fromkeys(options.labels or ()), range(len(options.labels or ()))))
+        types = sorted(dict.fromkeys(named), key=lambda name: (rank.get(name, len(rank)), name))
     sparse = options.confusion == SPARSE
     # (the confusion matrix is refused before anything is scored, docs/scoring.md §7)
     check = partial(check_confusion, sparse=sparse) if options.confusion else None
@@ -92,7 +94,7 @@ def scores_of(
             result.update(value_scores(tally, options, entity_types if options.per_type else None))
         if options.per_type:
             if types is not None:
-                _check_counted(types, scored.type_columns(position))
+                _check_counted(types, scored.type_columns(position), options.labels or ())
             for scheme_keys, type_columns in zip(type_keys, scored.type_columns(position)):
                 # Type by type, the five keys of each in turn: the order of the keys a loop over types would write.
                 for entity_type, *type_values in zip(entity_types, *type_columns):
@@ -103,12 +105,12 @@ def scores_of(
     return results
 
 
-def _check_counted(types: Sequence[str], type_columns: list[list[list[Any]]]) -> None:
+def _check_counted(types: Sequence[str], type_columns: list[list[list[Any]]], labels: Sequence[str]) -> None:
     """A `ValueError` naming the first of `types` that no entity of the tally has (its POS and ACT are 0 under
-    every scheme: `scores` writes no key of it)."""
+    every scheme: `scores` writes no key of it), unless it is one of `labels` (whose keys `scores` writes)."""
     _, _, _, possible, actual = type_columns[0]
     for entity_type, references, predictions in zip(types, possible, actual):
-        if not references and not predictions:
+        if not references and not predictions and entity_type not in labels:
             raise ValueError(
                 f"types holds {entity_type!r}, of which no entity was counted; expected types of the counted "
                 "entities (compute_semeval reports no keys of another)"
