@@ -197,3 +197,21 @@ WORK = {
 def test_the_cost_of_grounding_a_document(document):
     text, references, predictions, cost = document
     assert nerscore.occurrences_looked_at(text, references, predictions, 10**9, 10**9) == cost
+
+
+# The public estimate's arguments, each refused as what it is (it read None's `find` or `len`: AttributeError,
+# TypeError).
+ESTIMATE_REFUSALS = [
+    pytest.param((None, [], [], 10, 10), r"^text is None; expected the document's text", id="text-none"),
+    pytest.param(("a", None, [], 10, 10), r"^references is None; expected a list", id="references-none"),
+    pytest.param(("a", [], "a", 10, 10), r"^predictions is 'a'; expected a list", id="predictions-string"),
+    pytest.param(("a", [], [], -1, 10), r"^most_work is -1; expected a whole number", id="work-negative"),
+    pytest.param(("a", [], [], 10, 1.5), r"^most_characters is 1.5; expected a whole number", id="characters-float"),
+    pytest.param(("a", [], [], True, 10), r"^most_work is True; expected a whole number", id="work-bool"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), ESTIMATE_REFUSALS)
+def test_the_estimates_arguments_are_refused_as_what_they_are(arguments: tuple, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        nerscore.occurrences_looked_at(*arguments)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ..errors import InvalidInputError, shown
+from ..errors import InvalidInputError, is_collection, shown
 from ..pairing.rules import overlap_edges
 from ..span import Span, merged_fragments
 from .inputs import as_string_entity, is_string_entity, read_spans
@@ -297,6 +297,7 @@ def occurrences_looked_at(
     types): (0, the characters of its occurrences). `references` are the document's entities as given, strings or
     spans; entities the package refuses are left out (grounding names them). Counting stops once either passes
     its `most_`, so that a caller capping them (the Space) pays no more than its caps to know."""
+    _check_estimate_inputs(text, references, predictions, most_work, most_characters)
     by_type = Counter(entity for entity in map(_string_or_none, predictions) if entity is not None)
     wanted: dict[str, int] = {}
     fewest: dict[str, int] = {}
@@ -355,3 +356,16 @@ def _reference_bounds(text: str, references: Sequence[Any]) -> list[tuple[int, i
         return [(span.start, span.end) for span in read_spans([list(references)], "references")[0]]
     except ValueError:
         return []
+
+
+def _check_estimate_inputs(text: Any, references: Any, predictions: Any, most_work: Any, most_characters: Any) -> None:
+    """`occurrences_looked_at`'s arguments, each of its kind (a public function: a ValueError, not what reading a
+    wrong one would raise)."""
+    if not isinstance(text, str):
+        raise InvalidInputError(f"text is {shown(text)}; expected the document's text, a string")
+    for name, entities in (("references", references), ("predictions", predictions)):
+        if not is_collection(entities):
+            raise InvalidInputError(f"{name} is {shown(entities)}; expected a list of the document's entities")
+    for name, most in (("most_work", most_work), ("most_characters", most_characters)):
+        if not isinstance(most, int) or isinstance(most, bool) or most < 0:
+            raise InvalidInputError(f"{name} is {shown(most)}; expected a whole number, 0 or more")
