@@ -85,26 +85,55 @@ def _read_alike(predictions: list[list], references: list[list], before: frozens
     return before
 
 
-def _refuse_ungroundable(references: list[list], texts: Sequence[str | None]) -> None:
-    """compute refuses a reference string that its text holds fewer times than it is listed (docs/scoring.md §1b),
-    with `normalize` or without, and `labels` keeps it: stored, one that neither reading grounds would fail every
-    compute after it, since a failed compute keeps every batch: refused when added, as compute names it. A
-    sentence whose strings are found as often as they are listed (`reference_places`) is not grounded here:
-    compute grounds it, once; the others are, without normalize and then with it, for compute's message."""
-    for sentence, (entities, text) in enumerate(zip(references, texts)):
-        if not entities or text is None:
+# `normalize` off and on: the readings of string entities compute may take (docs/scoring.md §1b).
+_NORMALIZE_READINGS = frozenset((False, True))
+
+
+def _refuse_ungroundable(
+    predictions: list[list], references: list[list], texts: Sequence[str | None], before: frozenset[bool]
+) -> frozenset[bool]:
+    """compute refuses a reference string that its text holds fewer times than it is listed, and with `normalize` a
+    string empty once normalised (docs/scoring.md §1b), and `labels` keeps it: stored, a sentence that no reading
+    compute could still take grounds would fail every compute after it, since a failed compute keeps every batch.
+    `before`: the readings (`normalize` off, on) under which every sentence stored before grounds; those under
+    which this batch's do too, refused when none is left, as compute (without normalize, if it may) names it."""
+    for sentence, (entities, predicted, text) in enumerate(zip(references, predictions, texts)):
+        if text is None:
             continue
-        needles = [entity["text"] for entity in entities if entity["start"] is None]
-        if all(needles) and min(reference_places(text.find, needles), default=0) >= 0:
-            continue  # each found as often as it is listed, as it is: compute grounds it (once), without normalize
         strings = [(entity["type"], entity["text"]) for entity in entities if entity["start"] is None]
+        predicted_texts = [entity["text"] for entity in predicted if entity.get("start") is None]
+        given = [needle for _, needle in strings]
+        found = all(given) and min(reference_places(text.find, given), default=0) >= 0
+        errors = {
+            normalize: _ungrounded(strings, predicted_texts, text, normalize, sentence, found) for normalize in before
+        }
+        left = frozenset(normalize for normalize, error in errors.items() if error is None)
+        if not left:  # compute's error, without normalize if it may (its default)
+            raise next(error for _, error in sorted(errors.items(), key=lambda item: item[0]) if error is not None)
+        before = left
+    return before
+
+
+def _ungrounded(
+    strings: list[tuple[str, str]], predicted: list[str], text: str, normalize: bool, sentence: int, found: bool
+) -> InvalidInputError | None:
+    """The error compute would raise grounding one sentence's strings under `normalize`, or None, in compute's
+    order (string_batches: the references, then the predictions). Not grounded where each reference is `found`
+    as given as often as it is listed (`reference_places`): compute grounds it, once; and so it is once normalised,
+    unless it normalises to nothing (white space alone), since §1b folds character by character: each occurrence
+    in the text is one in its normalised copy (tests/test_stored_batches.py checks both)."""
+    if not found or (normalize and any(given.isspace() for _, given in strings)):
         try:
-            ground_references(strings, Haystack.of(text, False), False, sentence)
+            ground_references(strings, Haystack.of(text, normalize), normalize, sentence)
         except InvalidInputError as error:
-            try:
-                ground_references(strings, Haystack.of(text, True), True, sentence)
-            except InvalidInputError:
-                raise error from None
+            return error
+    if normalize:  # a predicted string that normalises to nothing, as compute locates it (string_batches)
+        for index, given in enumerate(predicted):
+            if not given or given.isspace():
+                return InvalidInputError(
+                    f"found {shown(given)}, empty once normalised; expected text", "predictions", sentence, entity=index
+                )
+    return None
 
 
 class StoredBatches:
@@ -147,8 +176,9 @@ class StoredBatches:
         self._empty_batch_columns: tuple[str, ...] | None = None
         # With string entities: each side's form (strings or spans) in the batches stored so far.
         self._stored_sides: tuple[str | None, str | None] = (None, None)
-        # With tags: the readings (scheme, suffix) of every tag stored so far (`_read_alike`).
-        self._tag_readings = EVERY_READING
+        # The readings under which every batch stored so far reads, None before one is: with tags, (scheme, suffix)
+        # (`_read_alike`); with string entities, `normalize` off or on (`_refuse_ungroundable`).
+        self._readings: frozenset[Any] | None = None
 
     def _nothing_stored(self) -> bool:
         return self.writer is None
@@ -170,10 +200,12 @@ class StoredBatches:
             columns.check_same_as(self._stored_columns)
             if FORMS[form].grounded and columns.texts is None:  # (compute takes texts only with a batch)
                 raise without_texts(predictions, references)
+            readings = self._readings
             if FORMS[form].entities and columns.texts is not None:
                 _refuse_past_texts(predictions, references, columns.texts)
                 if FORMS[form].grounded:
-                    _refuse_ungroundable(references, columns.texts)
+                    stored = _NORMALIZE_READINGS if readings is None else readings
+                    readings = _refuse_ungroundable(predictions, references, columns.texts, stored)
             has_values = batch_form(predictions, references) is not None
             scored_form = form if has_values else self._stored_form  # (without a value, tokens fit any form)
             if scored_form is not None:
@@ -199,9 +231,8 @@ class StoredBatches:
                     f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
                     "of one evaluation in one form"
                 )
-            readings = self._tag_readings
             if form == TAGS and has_values:
-                readings = _read_alike(predictions, references, readings)
+                readings = _read_alike(predictions, references, EVERY_READING if readings is None else readings)
             waiting: list[list] = [[] for _ in range(self._waiting_empty)]
             first_batch = self._nothing_stored()
             try:
@@ -219,7 +250,7 @@ class StoredBatches:
         self._waiting_columns = []
         self._stored_form = self._stored_form or form
         self._stored_sides = sides
-        self._tag_readings = readings
+        self._readings = readings
         self._stored_columns = columns.given
         self._sentences_added += len(predictions)
 
@@ -236,14 +267,14 @@ class StoredBatches:
         the same batches. Across processes the other processes' files are gone with their locks: there it can
         only start afresh."""
         data, form, columns, sides = self.data, self._stored_form, self._stored_columns, self._stored_sides
-        readings = self._tag_readings
+        readings = self._readings
         if data is None or self.num_process > 1:
             self._forget_stored_batches()
             return
         self._forget_stored_batches()  # the old file stays readable while `data` maps it
         self.selected_feature_format = None
         self._stored_form, self._stored_columns, self._stored_sides = form, columns, sides
-        self._tag_readings = readings
+        self._readings = readings
         for start in range(0, len(data), 10_000):
             rows = data[start : start + 10_000]
             self._store(rows["predictions"], rows["references"], rows.get(STORED_COLUMNS))
@@ -256,7 +287,7 @@ class StoredBatches:
         self.selected_feature_format = None
         self._stored_form = None
         self._stored_sides = (None, None)
-        self._tag_readings = EVERY_READING
+        self._readings = None
         if not keep_waiting:
             self._waiting_empty = 0
             self._waiting_columns = []

@@ -50,31 +50,38 @@ def test_no_standard_input_is_said_not_a_file_named_dash(
     assert "no standard input" in captured.err
 
 
-# Reported, not fixed: add_batch checks each sentence's reference strings under either reading (normalize or not,
-# stored_batches._refuse_ungroundable) on its own, so sentences that only one reading each grounds (one only with
-# normalize, another only without: a string empty once normalised) are stored, and then every compute fails
-# (whatever normalize; labels rescue only by dropping their type). Refusing them at add needs each sentence's
-# readings kept, the normalised one grounded for sentences the plain one accepts: the cost issue 31 took away.
+# add_batch checked each sentence's reference strings under either reading (normalize or not) on its own, so
+# sentences that only one reading each grounds (one only with normalize, another only without: a string empty once
+# normalised) were stored, and then every compute failed, whatever normalize. The readings every stored sentence
+# grounds under are kept (stored_batches._refuse_ungroundable): the batch that leaves none is refused when added,
+# as compute under the reading left names it, and what was stored before it still computes.
 STORED_UNDER_NO_ONE_READING = [
     pytest.param(
-        [([[("PER", "ada")]], [[("PER", "ada")]], ["ADA"]), ([[("PER", " ")]], [[("PER", " ")]], ["a b"])],
+        [([[("PER", "ada")]], [[("PER", "ada")]], ["ADA"])],  # grounds with normalize only
+        ([[("PER", " ")]], [[("PER", " ")]], ["a b"]),  # without normalize only
+        r"^references, sentence 1, entity 0: found ' ', empty once normalised",
         id="two-batches",
     ),
-    pytest.param([([[("PER", " ")]], [[("PER", "ada")]], ["ADA"])], id="prediction-empty-once-normalised"),
+    pytest.param(
+        [],
+        ([[("PER", " ")]], [[("PER", "ada")]], ["ADA"]),
+        r"^references, sentence 0, entity 0: the text 'ada' does not occur",
+        id="prediction-empty-once-normalised",
+    ),
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="reported: the readings of stored string batches are not kept (redteam8)")
-@pytest.mark.parametrize("batches", STORED_UNDER_NO_ONE_READING)
-def test_string_batches_no_one_reading_grounds_are_refused_when_added(batches: list, metric) -> None:
-    for normalize in (False, True):  # (each compute of them is refused)
-        with pytest.raises(ValueError):
-            for predictions, references, texts in batches:
-                metric.add_batch(predictions=predictions, references=references, texts=texts)
-            metric.compute(normalize=normalize)
-    with pytest.raises(ValueError):  # what is asked: refused when added
-        for predictions, references, texts in batches:
-            metric.add_batch(predictions=predictions, references=references, texts=texts)
+@pytest.mark.parametrize(("stored", "refused", "message"), STORED_UNDER_NO_ONE_READING)
+def test_string_batches_no_one_reading_grounds_are_refused_when_added(
+    stored: list, refused: tuple, message: str, metric
+) -> None:
+    for predictions, references, texts in stored:
+        metric.add_batch(predictions=predictions, references=references, texts=texts)
+    predictions, references, texts = refused
+    with pytest.raises(ValueError, match=message):
+        metric.add_batch(predictions=predictions, references=references, texts=texts)
+    if stored:  # what was added before it is kept, and computes under the reading it grounds in
+        assert metric.compute(normalize=True)["strict_f1"] == 1.0
 
 
 # result(types=...) under labels (labels branch): compute_semeval writes every label's per-type keys, a label of no
