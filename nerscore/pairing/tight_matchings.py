@@ -1,9 +1,9 @@
-"""Rule (d) among the best flows (docs/scoring.md §3): which edges some best flow holds (`usable_at`, and on
-{edge: amount} dicts `usable_edges`, for `rules._rule_d`), and given a best matching and an optimal dual of it,
-the matching whose pairs, sorted, form the smallest list, searched on the edges the dual leaves tight
-(`tight_smallest_best`, for `large_components.best_matching` and the dense sentences of `dense`). Where weights tie
-everywhere, every overlapping pair is tight: the directed graph the search starts from is laid out at once in
-scipy's CSR (`_strong_components`), about 12 bytes an arc (issue 31).
+"""Rule (d) among the best flows (docs/scoring.md §3): which edges some best flow holds (`usable_at` on arrays;
+`usable_edges` on {edge: amount} dicts, in lists, for `rules._rule_d`; one scipy call each), and given a best
+matching and an optimal dual of it, the matching whose pairs, sorted, form the smallest list, searched on the edges
+the dual leaves tight (`tight_smallest_best`, for `large_components.best_matching` and the dense sentences of
+`dense`). Where weights tie everywhere, every overlapping pair is tight: the directed graph the search starts from
+is laid out at once in scipy's CSR (`_strong_components`), about 12 bytes an arc (issue 31).
 
 scipy is imported inside the functions: `import nerscore` must stay light (tests/test_house.py).
 """
