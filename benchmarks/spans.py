@@ -21,8 +21,9 @@ Standalone (benchmarks/run.py times the tag path against the peers). The report 
 - hostile pairings (issue 16): identical entities (100,000 copies a side, of one type and across types), the
   "staircase" of equal windows and the "onion" of nested entities at two sizes each (the ratio shows how the time
   grows) and against the issue's absolute goals (the onion at 2,000 a side, the staircase at 100,000), 12-entity
-  nested documents against nervaluate, and the one-component document at 1,000 and 10,000 entities; each row
-  with its goal and PASS / MISS.
+  nested documents against nervaluate, the one-component document at 1,000 and 10,000 entities, and 300
+  sentences of one small group each (onions of 12, also with value=True, staircases of 14: a rule-(d) search per
+  group); each row with its goal and PASS / MISS.
 
 Each cell is the median of `--repeats` runs of `time.perf_counter()` around one call, forms interleaved run by
 run; `gc.collect()` before each run. Times are never asserted in tests.
@@ -281,6 +282,21 @@ def hostile_pairings(repeats: int, documents: int) -> None:
         ("staircase 3,200 a side: seconds (its linear share of 10 s)", seconds(*staircase(3_200), 1), "<=", 0.32)
     )
     rows.append(("staircase 100,000 a side: seconds", seconds(*staircase(100_000), 1), "<=", 10.0))
+    # Many sentences of one small connected group (65-200 overlapping pairs): a rule-(d) search of usable edges per
+    # group (`pairing.tight_matchings.usable_edges`), where a fixed cost a call shows (2658b3f: 1.2-1.3x e2c1a33's).
+    # Goals: e2c1a33's times (its hand-written Tarjan), measured idle, plus a quarter.
+    for text, (predictions, references), options, goal in (
+        ("300 onions of 12 a side", onion(12), {}, 0.26),
+        ("300 onions of 12 a side, value=True", onion(12), {"value": True}, 0.53),
+        ("300 staircases of 14 a side", staircase(14), {}, 0.36),
+    ):
+        documents_p, documents_r = predictions * 300, references * 300
+        call = {
+            "n": lambda p=documents_p, r=documents_r, o=options: nerscore.compute_semeval(
+                predictions=p, references=r, **o
+            )
+        }
+        rows.append((f"{text}: seconds", median_times(call, max(1, repeats))["n"], "<=", goal))
     references, predictions = nested_documents(documents, seed=7)
     ours = seconds(predictions, references)
     theirs = median_times({"n": nervaluate_call(predictions, references)}, 1)["n"]

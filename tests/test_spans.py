@@ -15,6 +15,7 @@ from itertools import chain
 from typing import Any
 from unittest import mock
 
+import numpy as np
 import pytest
 import strategies
 from hypothesis import HealthCheck, assume, given, settings
@@ -24,7 +25,7 @@ import nerscore as ns
 from nerscore import Span, compute_semeval, pair
 from nerscore.files import file_counts
 from nerscore.pairing import rules as pairing
-from nerscore.pairing.tight_matchings import usable_edges
+from nerscore.pairing.tight_matchings import usable_at, usable_edges
 
 PER, LOC, ORG = "PER", "LOC", "ORG"
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -302,6 +303,32 @@ def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(ed
     matched = set(feasible[choice % len(feasible)])
     expected = {edge for m in feasible for edge in m}
     assert set(usable_edges(edges, matched, must)) == expected
+
+
+@SETTINGS
+@given(
+    edges=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), unique=True, max_size=9),
+    must=st.sets(st.tuples(st.sampled_from("rp"), st.integers(0, 4))),
+    choice=st.integers(0, 10**6),
+)
+def test_usable_at_on_arrays_keeps_the_edges_some_matching_pairing_every_must_entity_holds(edges, must, choice) -> None:
+    # `tight_smallest_best`'s layout of the same graph (`usable_edges` lays rule (d)'s groups out in lists).
+    ends = {("r", i) for i, _ in edges} | {("p", j) for _, j in edges}
+    must &= ends
+    feasible = [m for m in matchings(edges) if must <= {("r", i) for i, _ in m} | {("p", j) for _, j in m}]
+    assume(feasible)
+    matched = set(feasible[choice % len(feasible)])
+    rows, columns = np.array([i for i, _ in edges], np.int64), np.array([j for _, j in edges], np.int64)
+    inside = np.array([edge in matched for edge in edges], bool)
+    held = [{edge[side] for edge in matched} for side in (0, 1)]
+    entities = range(5)
+    open_r, open_c = (np.array([index not in held[side] for index in entities]) for side in (0, 1))
+    leaves_r, leaves_c = (
+        np.array([index in held[side] and (name, index) not in must for index in entities])
+        for side, name in enumerate("rp")
+    )
+    usable = usable_at(rows, columns, ~inside, inside, open_r, open_c, leaves_r, leaves_c)
+    assert {edges[k] for k in usable.tolist()} == {edge for m in feasible for edge in m}
 
 
 @SETTINGS

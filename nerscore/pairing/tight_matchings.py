@@ -1,9 +1,9 @@
-"""Rule (d) among the best flows (docs/scoring.md §3): which edges some best flow holds (`usable_at`, and on
-{edge: amount} dicts `usable_edges`, for `rules._rule_d`), and given a best matching and an optimal dual of it,
-the matching whose pairs, sorted, form the smallest list, searched on the edges the dual leaves tight
-(`tight_smallest_best`, for `large_components.best_matching` and the dense sentences of `dense`). Where weights tie
-everywhere, every overlapping pair is tight: the directed graph the search starts from is laid out at once in
-scipy's CSR (`_strong_components`), about 12 bytes an arc (issue 31).
+"""Rule (d) among the best flows (docs/scoring.md §3): which edges some best flow holds (`usable_at` on arrays;
+`usable_edges` on {edge: amount} dicts, in lists, for `rules._rule_d`; one scipy call each), and given a best
+matching and an optimal dual of it, the matching whose pairs, sorted, form the smallest list, searched on the edges
+the dual leaves tight (`tight_smallest_best`, for `large_components.best_matching` and the dense sentences of
+`dense`). Where weights tie everywhere, every overlapping pair is tight: the directed graph the search starts from
+is laid out at once in scipy's CSR (`_strong_components`), about 12 bytes an arc (issue 31).
 
 scipy is imported inside the functions: `import nerscore` must stay light (tests/test_house.py).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
+from itertools import accumulate, chain
 
 import numpy as np
 
@@ -167,29 +168,49 @@ def usable_edges(
 ) -> list[tuple[int, int]]:
     """`usable_at` of `edges` (reference index, prediction index), in their order: those some flow among them
     filling every entity of `must_pair` (("r", i) or ("p", j)) to its room (`room_r`, `room_p`: 1 where not given)
-    carries, given one such flow (`matched`: {edge: amount}, or a set of edges of amount 1)."""
+    carries, given one such flow (`matched`: {edge: amount}, or a set of edges of amount 1).
+
+    The same graph as `usable_at`'s, laid out from `rules._rule_d`'s dicts in plain Python: a group holds a few
+    dozen edges, where numpy's thirty-odd calls of `_strong_components` cost three times these lists (2658b3f
+    made sentences of 65-200 overlapping pairs a third slower so); one scipy call (`_strong_labels`) all the same."""
     if not edges:
         return []
     flow = matched if isinstance(matched, Mapping) else dict.fromkeys(matched, 1)
     amounts = [flow.get(edge, 0) for edge in edges]
-    # Per side: each edge's end numbered 0, 1, ... (`number`), whether it has room left, whether it may give pairs
-    # up; in plain Python, from `rules._rule_d`'s dicts (numpy's calls cost more than they save on a group).
-    sides = []
-    for side, (name, rooms) in enumerate((("r", room_r), ("p", room_p))):
-        number: dict[int, int] = {}
-        ends = [number.setdefault(edge[side], len(number)) for edge in edges]
-        room = [1 if rooms is None else rooms[index] for index in number]
-        carried = [0] * len(number)
-        for end, amount in zip(ends, amounts):
-            carried[end] += amount
-        left = [held < most for held, most in zip(carried, room)]
-        leaves = [held > 0 and (name, index) not in must_pair for held, index in zip(carried, number)]
-        sides.append((ends, [room[end] for end in ends], left, leaves))
-    (i, room_i, open_r, leaves_r), (j, room_j, open_c, leaves_c) = sides
-    outside = [amount < min(a, b) for amount, a, b in zip(amounts, room_i, room_j)]
-    arrays = (np.array(part) for part in (i, j, outside, [amount > 0 for amount in amounts]))
-    usable = usable_at(*arrays, *(np.array(flags, bool) for flags in (open_r, open_c, leaves_r, leaves_c)))
-    return [edges[k] for k in usable.tolist()]
+    # Nodes: each edge's reference numbered 0, 1, ..., then its prediction from `rows`, then Z.
+    number_r: dict[int, int] = {}
+    number_p: dict[int, int] = {}
+    ends_r = [number_r.setdefault(i, len(number_r)) for i, _ in edges]
+    ends_p = [number_p.setdefault(j, len(number_p)) for _, j in edges]
+    rows = len(number_r)
+    z = rows + len(number_p)
+    room = [1 if room_r is None else room_r[i] for i in number_r]
+    room += [1 if room_p is None else room_p[j] for j in number_p]
+    carried = [0] * z
+    successors: list[list[int]] = [[] for _ in range(z + 1)]
+    for row, column, amount in zip(ends_r, ends_p, amounts):
+        column += rows
+        if amount:
+            carried[row] += amount
+            carried[column] += amount
+            successors[column].append(row)
+        if amount < room[row] and amount < room[column]:
+            successors[row].append(column)
+    names = [("r", i) for i in number_r] + [("p", j) for j in number_p]
+    for node, (held, most, name) in enumerate(zip(carried, room, names)):
+        left, leaves = held < most, held > 0 and name not in must_pair
+        if left if node < rows else leaves:  # a path may start here
+            successors[z].append(node)
+        if leaves if node < rows else left:  # ... and end here
+            successors[node].append(z)
+    indptr = [0, *accumulate(map(len, successors))]
+    strong = _strong_labels(np.array(indptr, np.int32), np.array(list(chain.from_iterable(successors)), np.int32))
+    label = strong.tolist()
+    return [
+        edge
+        for edge, row, column, amount in zip(edges, ends_r, ends_p, amounts)
+        if amount or label[row] == label[rows + column]
+    ]
 
 
 def usable_at(
@@ -242,9 +263,6 @@ def _strong_components(
     Laid out as scipy's CSR at once, about 12 bytes an arc (a row's and a column's first arc is to Z, or to
     itself, which joins no component), where a list of arcs and scipy's copies of it took 60 (issue 31: where
     every pair ties, every pair is tight)."""
-    from scipy.sparse import csr_array
-    from scipy.sparse.csgraph import connected_components
-
     rows, columns = len(open_r), len(open_c)
     z = rows + columns
     carried = np.flatnonzero(inside)  # a few: each entity carries at most its room
@@ -276,7 +294,17 @@ def _strong_components(
     indices[indptr[rows:z]] = np.where(open_c, z, rows + np.arange(columns))
     indices[indptr[rows] + np.arange(1, len(carried) + 1) + carried_columns] = carried_rows  # likewise per column
     indices[indptr[z] :] = np.concatenate((np.flatnonzero(open_r), rows + np.flatnonzero(leaves_c)))
-    graph = csr_array((np.ones(arcs), indices, indptr), shape=(z + 1, z + 1))
+    return _strong_labels(indptr, indices)
+
+
+def _strong_labels(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """scipy's strongly connected components of the directed graph whose node k has arcs to
+    `indices[indptr[k]:indptr[k + 1]]`: a label per node."""
+    from scipy.sparse import csr_array
+    from scipy.sparse.csgraph import connected_components
+
+    nodes = len(indptr) - 1
+    graph = csr_array((np.ones(len(indices)), indices, indptr), shape=(nodes, nodes))
     return connected_components(graph, directed=True, connection="strong")[1]
 
 
