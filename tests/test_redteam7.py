@@ -142,16 +142,21 @@ TWIN_DOCUMENTS_TOO_DEEP = [
 ]
 
 
-@pytest.mark.parametrize("call", TWIN_DOCUMENTS_TOO_DEEP)
-def test_equal_document_ids_nested_deep_are_refused_not_compared(call: Any) -> None:
+def _twins_990_deep() -> list[tuple]:
+    """Two equal tuples 990 deep, distinct objects: a dict that meets both compares them one level a frame."""
     twins = []
     for _ in range(2):
         value: tuple = ("x",)
         for _ in range(990):
             value = (value,)
         twins.append(value)
+    return twins
+
+
+@pytest.mark.parametrize("call", TWIN_DOCUMENTS_TOO_DEEP)
+def test_equal_document_ids_nested_deep_are_refused_not_compared(call: Any) -> None:
     with pytest.raises(ValueError, match=r"documents, sentence 0: found \(+.*, nested too deep to hash"):
-        call(twins)
+        call(_twins_990_deep())
 
 
 # Accumulator.result() handed out the rows the accumulator keeps: a caller that changed its result's `entities`
@@ -283,11 +288,5 @@ _THREE_O = [["O", "O", "O"]]
 
 @pytest.mark.parametrize("call", TWIN_TAGS_TOO_DEEP)
 def test_equal_tags_nested_deep_are_refused_not_compared(call: Any) -> None:
-    twins = []
-    for _ in range(2):
-        value: tuple = ("x",)
-        for _ in range(990):
-            value = (value,)
-        twins.append(value)
     with pytest.raises(ValueError, match=r"^predictions, sentence 0, token 1: found \(+"):
-        call([["B-PER", *twins]])
+        call([["B-PER", *_twins_990_deep()]])
