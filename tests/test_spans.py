@@ -295,7 +295,8 @@ def matchings(edges: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     choice=st.integers(0, 10**6),
 )
 def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(edges, must, choice) -> None:
-    # `_rule_d` keeps, of the tight edges, those that some best pairing can use; here by enumeration.
+    # `_rule_d` keeps, of the tight edges, those that some best pairing can use; here by enumeration. Both layouts
+    # of the graph: `usable_edges`' lists (rule (d)'s groups) and `usable_at`'s arrays (`tight_smallest_best`).
     ends = {("r", i) for i, _ in edges} | {("p", j) for _, j in edges}
     must &= ends
     feasible = [m for m in matchings(edges) if must <= {("r", i) for i, _ in m} | {("p", j) for _, j in m}]
@@ -303,21 +304,6 @@ def test_usable_edges_are_those_some_matching_pairing_every_must_entity_holds(ed
     matched = set(feasible[choice % len(feasible)])
     expected = {edge for m in feasible for edge in m}
     assert set(usable_edges(edges, matched, must)) == expected
-
-
-@SETTINGS
-@given(
-    edges=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), unique=True, max_size=9),
-    must=st.sets(st.tuples(st.sampled_from("rp"), st.integers(0, 4))),
-    choice=st.integers(0, 10**6),
-)
-def test_usable_at_on_arrays_keeps_the_edges_some_matching_pairing_every_must_entity_holds(edges, must, choice) -> None:
-    # `tight_smallest_best`'s layout of the same graph (`usable_edges` lays rule (d)'s groups out in lists).
-    ends = {("r", i) for i, _ in edges} | {("p", j) for _, j in edges}
-    must &= ends
-    feasible = [m for m in matchings(edges) if must <= {("r", i) for i, _ in m} | {("p", j) for _, j in m}]
-    assume(feasible)
-    matched = set(feasible[choice % len(feasible)])
     rows, columns = np.array([i for i, _ in edges], np.int64), np.array([j for _, j in edges], np.int64)
     inside = np.array([edge in matched for edge in edges], bool)
     held = [{edge[side] for edge in matched} for side in (0, 1)]
@@ -328,7 +314,7 @@ def test_usable_at_on_arrays_keeps_the_edges_some_matching_pairing_every_must_en
         for side, name in enumerate("rp")
     )
     usable = usable_at(rows, columns, ~inside, inside, open_r, open_c, leaves_r, leaves_c)
-    assert {edges[k] for k in usable.tolist()} == {edge for m in feasible for edge in m}
+    assert {edges[k] for k in usable.tolist()} == expected
 
 
 @SETTINGS
