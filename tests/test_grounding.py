@@ -6,6 +6,7 @@ times. String input through the metric: test_strings.py."""
 from __future__ import annotations
 
 import grounding_oracle as oracle
+import numpy as np
 import pytest
 from conftest import grounded_result
 from grounding_counts import tracked
@@ -215,3 +216,12 @@ ESTIMATE_REFUSALS = [
 def test_the_estimates_arguments_are_refused_as_what_they_are(arguments: tuple, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         nerscore.occurrences_looked_at(*arguments)
+
+
+def test_the_estimate_reads_references_given_as_a_generator_as_a_list() -> None:
+    # Span references are read twice (as strings first): a generator was empty the second time, nothing covered.
+    text, predictions = "a b a b a", [("X", "a")]
+    references = [{"start": 2, "end": 3, "type": "X"}, {"start": 4, "end": 5, "type": "X"}]
+    expected = nerscore.occurrences_looked_at(text, references, predictions, 10**9, 10**9)
+    assert nerscore.occurrences_looked_at(text, iter(references), predictions, 10**9, 10**9) == expected
+    assert nerscore.occurrences_looked_at(text, references, predictions, np.int64(10**9), 10**9) == expected

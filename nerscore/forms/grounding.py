@@ -8,6 +8,7 @@ graph of them.
 
 from __future__ import annotations
 
+import numbers
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -298,6 +299,7 @@ def occurrences_looked_at(
     spans; entities the package refuses are left out (grounding names them). Counting stops once either passes
     its `most_`, so that a caller capping them (the Space) pays no more than its caps to know."""
     _check_estimate_inputs(text, references, predictions, most_work, most_characters)
+    references = list(references)  # read twice (strings, else spans): a generator once
     by_type = Counter(entity for entity in map(_string_or_none, predictions) if entity is not None)
     wanted: dict[str, int] = {}
     fewest: dict[str, int] = {}
@@ -367,5 +369,5 @@ def _check_estimate_inputs(text: Any, references: Any, predictions: Any, most_wo
         if not is_collection(entities):
             raise InvalidInputError(f"{name} is {shown(entities)}; expected a list of the document's entities")
     for name, most in (("most_work", most_work), ("most_characters", most_characters)):
-        if not isinstance(most, int) or isinstance(most, bool) or most < 0:
+        if not isinstance(most, numbers.Integral) or isinstance(most, bool) or most < 0:
             raise InvalidInputError(f"{name} is {shown(most)}; expected a whole number, 0 or more")
