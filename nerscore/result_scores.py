@@ -346,16 +346,13 @@ def reported_rows(rows: list[dict[str, Any]], options: Options) -> list[dict[str
     """`entities` rows copied (the caller's, whose changes change no rows kept: an `Accumulator`'s), as `options`
     write them when they were counted under others (`Accumulator.result(options)`): each row's outcomes under its
     `evaluation_schemes`, its value pair only with `value`."""
-    tails = {
-        scenario: {scheme: OUTCOMES[scenario][scheme] for scheme in options.evaluation_schemes} for scenario in OUTCOMES
-    }
+    tails = row_tails(options.evaluation_schemes)
     value = options.value is not None
     return [
         {
             "sentence": row["sentence"],
             "reference": _copied_entity(row["reference"]),
             "prediction": _copied_entity(row["prediction"]),
-            "scenario": row["scenario"],
             **tails[row["scenario"]],
             **({"value_pair": _copied_entity(row["value_pair"])} if value and "value_pair" in row else {}),
         }
@@ -372,17 +369,22 @@ def _copied_entity(entity: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**entity}
 
 
+def row_tails(schemes: Sequence[str]) -> dict[str, dict[str, str]]:
+    """Each scenario's last keys of an `entities` row (docs/scoring.md §7): the scenario, then its outcome under each
+    of `schemes`; made once a call, as a batch has hundreds of thousands of rows and six scenarios. The one place
+    they are written: `entity_rows`, `reported_rows` and `Pairs.entity_dicts`."""
+    return {
+        scenario: {"scenario": scenario, **{scheme: OUTCOMES[scenario][scheme] for scheme in schemes}}
+        for scenario in OUTCOMES
+    }
+
+
 def entity_rows(rows: Iterable[Row], schemes: Sequence[str] = EVALUATION_SCHEMES) -> list[dict[str, Any]]:
     """The `entities` output: one JSON-ready dict per pair or unpaired entity (docs/scoring.md §7), with its
     outcome under each of `schemes` (the option `evaluation_schemes`)."""
     check_evaluation_schemes("schemes", schemes)  # (kept in the order given)
     rows = rows if isinstance(rows, (list, tuple)) else list(rows)
-    # Each scenario's last keys (the scenario and its outcomes) made once: a batch has hundreds of thousands of rows
-    # and six scenarios.
-    tails = {
-        scenario: {"scenario": scenario, **{scheme: OUTCOMES[scenario][scheme] for scheme in schemes}}
-        for scenario in OUTCOMES
-    }
+    tails = row_tails(schemes)
     try:
         return [
             {

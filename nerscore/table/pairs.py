@@ -30,9 +30,9 @@ import numpy as np
 
 from ..options import EVALUATION_SCHEMES
 from ..pairing.rules import SCENARIOS, scenario_of
-from ..result_scores import entity_rows
+from ..result_scores import entity_rows, row_tails
 from ..span import Span
-from ..tally import OUTCOMES, Row
+from ..tally import Row
 
 # The table's integer columns, in the order `Pairs.of_columns` takes them.
 PAIR_COLUMNS = (
@@ -296,11 +296,8 @@ class Pairs:
         a tuple per row besides the dicts would double the new objects that outlive the call, enough at 20,000
         sentences for the garbage collector to walk the whole heap, the input's lists too (2.5x the time of the
         dicts alone; benchmarks/redesign.py)."""
-        # Each scenario's last keys (the scenario and its outcomes) made once, as entity_rows makes them.
-        tails = [
-            {"scenario": scenario, **{scheme: OUTCOMES[scenario][scheme] for scheme in schemes}}
-            for scenario in SCENARIOS
-        ]
+        by_name = row_tails(schemes)
+        tails = [by_name[scenario] for scenario in SCENARIOS]
         names = self.type_names
         if self.fragmented:  # a row of a discontinuous entity also gives its fragments (§12)
             return entity_rows(self.rows(), schemes)
