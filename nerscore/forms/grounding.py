@@ -299,6 +299,7 @@ def occurrences_looked_at(
     spans; entities the package refuses are left out (grounding names them). Counting stops once either passes
     its `most_`, so that a caller capping them (the Space) pays no more than its caps to know."""
     _check_estimate_inputs(text, references, predictions, most_work, most_characters)
+    most_work, most_characters = int(most_work), int(most_characters)  # numpy's wrap past 2**63 (or 2**64)
     references = list(references)  # read twice (strings, else spans): a generator once
     by_type = Counter(entity for entity in map(_string_or_none, predictions) if entity is not None)
     wanted: dict[str, int] = {}
