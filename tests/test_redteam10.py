@@ -117,3 +117,24 @@ def test_a_scheme_built_by_hand_is_decoded_by_its_own_letters_whatever_was_decod
     compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], scheme=first, mode="strict")
     tags = [["B-PER", "E-PER", "O"]]
     assert compute_semeval(predictions=tags, references=tags, scheme=second, mode="strict")["strict_f1"] == 1.0
+
+
+# The evaluate module took reference strings found as given to ground once normalised too (dfab245): two strings of
+# one needle once normalised ("aa" and "aa ", stripped) share an occurrence as given but need one each normalised.
+# Stored as grounding under both readings, a later batch grounding with normalize only was stored too, and every
+# compute failed.
+ONE_NEEDLE_ONCE_NORMALISED = [
+    pytest.param("aa ", ["aa", "aa "], id="a-trailing-space"),
+    pytest.param("a b", ["b", " b"], id="a-leading-space"),
+    pytest.param("a \u00a8", ["\u00a8", " \u00a8"], id="a-mark-folding-to-a-space-and-itself"),
+]
+
+
+@pytest.mark.parametrize(("text", "strings"), ONE_NEEDLE_ONCE_NORMALISED)
+def test_strings_of_one_needle_once_normalised_leave_the_reading_without_normalize(
+    text: str, strings: list[str], metric
+) -> None:
+    metric.add_batch(predictions=[[]], references=[[("PER", string) for string in strings]], texts=[text])
+    with pytest.raises(ValueError, match=r"^references, sentence 1, entity 0: the text 'Bob' does not occur"):
+        metric.add_batch(predictions=[[]], references=[[("PER", "Bob")]], texts=["bob"])  # normalize only
+    assert metric.compute()["strict_recall"] == 0.0

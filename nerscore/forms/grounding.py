@@ -79,7 +79,10 @@ def needle_of(text: str, normalize: bool) -> str:
     """An entity's string as it is looked for: itself, or normalised as the text is and stripped (§1b)."""
     if not normalize:
         return text
-    return Haystack.of(text, True).text.strip(" ")
+    if text.isascii() and _PLAIN_SPACING.fullmatch(text):
+        return text.lower().strip(" ")
+    # Haystack.of's copy without the positions: its runs of white space one space (str.split's is str.isspace's)
+    return " ".join("".join(map(_folded, text)).split())
 
 
 # What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
