@@ -9,8 +9,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nerscore import Accumulator, Options, Scheme, compute_semeval, occurrences_looked_at, summarize_runs
+from nerscore.forms.grounding import Haystack, needle_of
 from nerscore.option_checks import Weights
 from nerscore.schemes import BEGIN, END, INSIDE
 
@@ -138,3 +141,10 @@ def test_strings_of_one_needle_once_normalised_leave_the_reading_without_normali
     with pytest.raises(ValueError, match=r"^references, sentence 1, entity 0: the text 'Bob' does not occur"):
         metric.add_batch(predictions=[[]], references=[[("PER", "Bob")]], texts=["bob"])  # normalize only
     assert metric.compute()["strict_recall"] == 0.0
+
+
+# The check above normalises each sentence's distinct strings: `needle_of` does it without Haystack's positions.
+@settings(max_examples=300)
+@given(st.text(max_size=12) | st.text(st.sampled_from(" \t\n\u00a0\u2002\u3000Aaß¨\u0308ﬁİ\x85"), max_size=10))
+def test_a_needle_is_its_text_normalised_as_a_haystack_and_stripped(text: str) -> None:
+    assert needle_of(text, True) == Haystack.of(text, True).text.strip(" ")
