@@ -394,7 +394,7 @@ class Accumulator:
                     for name, tallies in slices.by_bucket.items()
                 }
                 slices = SliceCounts(slices.names, slices.two_sided, by_bucket, slices.per_sentence)
-        units = counted.unit_counts() if options.bootstrap else None
+        units = counted.unit_counts().reported(counted.options, options) if options.bootstrap else None
         entities = list(self.entities or ()) if options.return_entities else None
         return result_dict(tally, options, units, None, slices, NO_COLUMNS, entities, types=types)
 

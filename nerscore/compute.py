@@ -70,10 +70,7 @@ def result_dict(
     check_tally(tally, options)
     if options is None:
         raise InvalidInputError("options is None; expected an Options (nerscore.Options.of(...))")
-    if tally.ungrounded is not None and tally.tokens is not None and not tally.tokens.tokens:
-        # Texts beside no tag (sentences all empty): read as string entities, which have no token accuracy
-        # (docs/scoring.md §1b, §7), in every front end as in `Accumulator.ground`'s.
-        tally = replace(tally, tokens=None)
+    tally = strings_beside_no_token(tally)
     result: dict[str, Any] = scores_of([tally], options, types)[0]
     sliced = None
     if options.slices:
@@ -115,6 +112,15 @@ def result_dict(
     if sliced is not None:
         result["slices"] = sliced
     return result
+
+
+def strings_beside_no_token(tally: Tally) -> Tally:
+    """`tally` without its token counts where texts came beside no tag (sentences all empty): read as string
+    entities, which have no token accuracy (docs/scoring.md §1b, §7), in every front end as in `Accumulator.ground`'s
+    (result_dict's, summarize_runs' and --runs' runs)."""
+    if tally.ungrounded is not None and tally.tokens is not None and not tally.tokens.tokens:
+        return replace(tally, tokens=None)
+    return tally
 
 
 def entity_dicts_of(

@@ -155,7 +155,7 @@ def decode_roles(
     return start[kept], end[kept], type_id[kept]
 
 
-_STRICT_TABLES: dict[tuple[str, str], np.ndarray] = {}
+_STRICT_TABLES: dict[tuple[str, tuple[tuple[str, str], ...]], np.ndarray] = {}
 
 
 def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
@@ -164,7 +164,7 @@ def _strict_table(scheme: Scheme, pattern: str) -> np.ndarray:
     Inside an entity every token but the first and the last is INSIDE (a B/S would open a new entity, an
     E/L would close it), so an entity's prefix letters are fixed by its first and last role and whether it
     is longer than two tokens: the scheme's regular expression is evaluated once per combination."""
-    key = (scheme.name, pattern)
+    key = (pattern, tuple(scheme.roles.items()))  # not its name: schemes built by hand may share one
     if key in _STRICT_TABLES:
         return _STRICT_TABLES[key]
     letter = {ROLE_FLAGS[role]: prefix for prefix, role in scheme.roles.items()}

@@ -9,6 +9,7 @@ with its option is `nerscore.options`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
@@ -347,8 +348,11 @@ def check_value(name: str, value: Any) -> Weights | None:
     expected = f"True, a preset ({presets}), or a dict of weights with keys among {list(WEIGHT_KEYS)}"
     if value is None or isinstance(value, (bool, np.bool_)):
         return Weights() if value else None
-    if isinstance(value, Weights):
-        return value
+    if isinstance(value, Weights):  # one built by hand (a Weights' replace): checked as its dict, not taken as it is
+        types: Any = value.types
+        with contextlib.suppress(TypeError, ValueError):
+            types = dict(types) if len(dict(types)) == len(types) else types  # (a type twice: refused as no dict)
+        value = {**vars(value), "types": types}
     if isinstance(value, str):
         if value not in VALUE_PRESETS:
             raise ValueError(f"value must be {expected}, found the unknown preset {value!r}")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .accumulator import Accumulator, given_columns, no_token, without_tokens
+from .compute import strings_beside_no_token
 from .errors import is_collection
 from .option_checks import COMPARISON_RESAMPLES, check_resamples, check_seed
 from .options import Options
@@ -164,7 +165,7 @@ def _run_results(tallies: list[Tally], options: Options) -> list[dict[str, Any]]
     """Each run's compute_semeval keys. A type that some runs predict and others do not (a spurious type) has
     per-type keys in every run: a run without it scores it as a type it has no entity of (macro averages stay
     each run's own)."""
-    results = [scores(tally, options) for tally in tallies]
+    results = [scores(strings_beside_no_token(tally), options) for tally in tallies]
     if options.diagnostics and all(tally.diagnostics is not None for tally in tallies):
         # counts, as compute_semeval gives them (docs/scoring.md §11); the command line's --runs counts none yet
         for result, tally in zip(results, tallies):

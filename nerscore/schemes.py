@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
@@ -62,8 +63,8 @@ def get_scheme(scheme: str | Scheme) -> Scheme:
     if isinstance(scheme, Scheme):
         # A copy of a scheme of the table (unpickled, deep-copied) is that scheme: encode tells IOB1, IOE1 and IO
         # by identity (a copy of IOB1 encoded as IOB2 silently).
-        table = SCHEMES.get(scheme.name)
-        return table if table == scheme else scheme
+        table = SCHEMES.get(scheme.name) if isinstance(scheme.name, str) else None
+        return table if table == scheme else _checked_scheme(scheme)
     if isinstance(scheme, str):
         name = scheme.upper()
         name = SCHEME_ALIASES.get(name, name)
@@ -71,6 +72,35 @@ def get_scheme(scheme: str | Scheme) -> Scheme:
             return SCHEMES[name]
     known = ", ".join([*SCHEMES, *SCHEME_ALIASES])
     raise ValueError(f"unknown scheme {shown(scheme)}; expected one of {known}")
+
+
+def _checked_scheme(scheme: Scheme) -> Scheme:
+    """A `Scheme` built by hand, once each field is of its kind: else a ValueError naming the first that is not
+    (read as it was, a regular expression that does not compile raised re.error, a role of no known name KeyError,
+    roles that are no mapping AttributeError; encoding without an inside letter KeyError)."""
+    roles, side = scheme.roles, scheme.touching_side
+    patterns = (scheme.well_formed, scheme.well_formed_next_to_same_type)
+    if not isinstance(scheme.name, str):
+        problem = f"its name is {shown(scheme.name)}; expected a string"
+    elif not isinstance(roles, Mapping) or not all(isinstance(p, str) and p and "-" not in p for p in roles):
+        problem = f"its roles are {shown(roles)}; expected a dict of prefix letters (no hyphen) to roles"
+    elif not set(roles.values()) <= {BEGIN, INSIDE, END, SINGLE} or INSIDE not in roles.values():
+        problem = f"its roles are {shown(roles)}; expected {INSIDE}, and others among {BEGIN}, {END}, {SINGLE}"
+    elif side not in (None, "before", "after"):
+        problem = f"its touching_side is {shown(side)}; expected None, 'before' or 'after'"
+    elif not all(_compiles(pattern) for pattern in patterns if pattern is not None) or patterns[0] is None:
+        problem = f"its patterns are {shown(patterns)}; expected regular expressions of its prefix letters"
+    else:
+        return scheme
+    raise ValueError(f"scheme {shown(scheme.name)} built by hand: {problem}")
+
+
+def _compiles(pattern: Any) -> bool:
+    try:
+        re.compile(pattern)
+    except (re.error, TypeError, RecursionError, OverflowError):
+        return False
+    return True
 
 
 def check_mode(mode: Any) -> str:

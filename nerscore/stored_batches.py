@@ -13,7 +13,7 @@ from itertools import chain
 from typing import Any
 
 from .errors import InvalidInputError, numbered_after, shown
-from .forms.grounding import Haystack, ground_references, reference_places
+from .forms.grounding import Haystack, ground_references, needle_of, reference_places
 from .forms.inputs import TAGS, batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
 from .forms.string_batches import first_past_end, refuse_past_text, without_texts
@@ -121,8 +121,9 @@ def _ungrounded(
     order (string_batches: the references, then the predictions). Not grounded where each reference is `found`
     as given as often as it is listed (`reference_places`): compute grounds it, once; and so it is once normalised,
     unless it normalises to nothing (white space alone), since §1b folds character by character: each occurrence
-    in the text is one in its normalised copy (tests/test_stored_batches.py checks both)."""
-    if not found or (normalize and any(given.isspace() for _, given in strings)):
+    in the text is one in its normalised copy (tests/test_stored_batches.py checks both); unless two strings are one
+    once normalised ("aa" and "aa ", which may share an occurrence as given, but need one each normalised)."""
+    if not found or (normalize and (any(given.isspace() for _, given in strings) or _fold_together(strings))):
         try:
             ground_references(strings, Haystack.of(text, normalize), normalize, sentence)
         except InvalidInputError as error:
@@ -134,6 +135,12 @@ def _ungrounded(
                     f"found {shown(given)}, empty once normalised; expected text", "predictions", sentence, entity=index
                 )
     return None
+
+
+def _fold_together(strings: list[tuple[str, str]]) -> bool:
+    """Whether two distinct strings of `strings` are one needle once normalised (§1b: stripped, case folded)."""
+    distinct = {given for _, given in strings}
+    return len(distinct) > 1 and len({needle_of(given, True) for given in distinct}) < len(distinct)
 
 
 class StoredBatches:

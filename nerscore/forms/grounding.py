@@ -79,7 +79,10 @@ def needle_of(text: str, normalize: bool) -> str:
     """An entity's string as it is looked for: itself, or normalised as the text is and stripped (§1b)."""
     if not normalize:
         return text
-    return Haystack.of(text, True).text.strip(" ")
+    if text.isascii() and _PLAIN_SPACING.fullmatch(text):
+        return text.lower().strip(" ")
+    # Haystack.of's copy without the positions: its runs of white space one space (str.split's is str.isspace's)
+    return " ".join("".join(map(_folded, text)).split())
 
 
 # What the tests count to bound the work without a clock (tests/grounding_counts.py): `count(what, number)` for
@@ -299,6 +302,7 @@ def occurrences_looked_at(
     spans; entities the package refuses are left out (grounding names them). Counting stops once either passes
     its `most_`, so that a caller capping them (the Space) pays no more than its caps to know."""
     _check_estimate_inputs(text, references, predictions, most_work, most_characters)
+    most_work, most_characters = int(most_work), int(most_characters)  # numpy's wrap past 2**63 (or 2**64)
     references = list(references)  # read twice (strings, else spans): a generator once
     by_type = Counter(entity for entity in map(_string_or_none, predictions) if entity is not None)
     wanted: dict[str, int] = {}

@@ -18,6 +18,9 @@ from typing import Any
 import numpy as np
 
 from ..grouping import joined_runs, merged_runs
+from ..options import Options
+from ..pairing.rules import SCENARIOS
+from ..result_scores import weighted_width
 from ..table.slices import joined_names, laid_out
 
 # A matrix of count vectors: a numpy array, or with slices' bucket columns (docs/scoring.md §11), which are mostly
@@ -64,6 +67,17 @@ class SentenceCounts:
         """The same units with `vectors` for this one's (each distinct vector's row rewritten: the slices' bucket
         columns moved, `slices.moved_columns`), their distinct rows found again."""
         return SentenceCounts(*_distinct_rows(vectors, self.sentences), self.names)
+
+    def reported(self, counted: Options, asked: Options) -> SentenceCounts:
+        """These units, counted under `counted`, as the statistics under `asked` read them (`Accumulator.result`):
+        without the value's weighted columns where `asked` leaves value out (docs/scoring.md §10), so that the
+        slices' bucket columns after them are where the statistics look for them (they read the value's as the
+        first buckets' before: precision's interval 0.0 to 1.0 around 1.0)."""
+        start, stop = len(SCENARIOS) + weighted_width(asked), len(SCENARIOS) + weighted_width(counted)
+        if start == stop:
+            return self
+        kept = self.vectors[:, np.r_[0:start, stop : self.vectors.shape[1]]]
+        return self.with_vectors(kept if start > len(SCENARIOS) else kept.astype(np.int64))
 
     def laid_out(self, names: Mapping[str, list[str]]) -> SentenceCounts:
         """These vectors with their bucket columns moved to the layout of buckets `names` (`slices.laid_out`, which
