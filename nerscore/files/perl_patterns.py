@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .backtracking import backtracking
+
 # Exit status of Perl's `die` (a pattern it cannot compile, and conlleval.pl's other stops).
 DIE_STATUS = 255
 # Bytes that make a delimiter a regular expression rather than a literal string.
@@ -49,6 +51,12 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
                 raise ConllevalError(message.encode(), DIE_STATUS) from None
             except RecursionError:  # groups nested deeper than re's parser recurses, which Perl may read
                 raise _refused(delimiter, "groups nested this deep") from None
+            if (costly := backtracking(translated)) is not None:  # (Perl would take that time: refused)
+                message = (
+                    f"error: -d '{delimiter.decode('latin-1')}': {costly}; expected a delimiter without it, "
+                    "as ' ', '\\t', '\\s+' or '[ \\t]+'\n"
+                )
+                raise ConllevalError(message.encode(), USAGE_STATUS)
         return perl_split(compiled[0], line)
 
     return split
