@@ -627,3 +627,23 @@ def test_delimiters_split_as_perl_splits_or_are_refused() -> None:
         if got != expected:
             wrong.append((delimiter, line, expected, got))
     assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "out", "err"),
+    [
+        pytest.param("EU B-ORG B-ORG\n", 0, b"processed 1 tokens with 1 phrases;", b"", id="text"),
+        pytest.param("\ufeffEU B-ORG B-ORG\n", 0, b"processed 1 tokens with 1 phrases;", b"", id="bom-is-bytes"),
+        pytest.param(
+            "EU B-ORG B-ORG\nx\ud800 O O\n", 2, b"", b"error: <stdin>:2: character 0xd800 at column 2", id="surrogate"
+        ),
+    ],
+)
+def test_a_text_stream_for_standard_input_is_read_as_its_utf8_bytes(
+    text: str, status: int, out: bytes, err: bytes, monkeypatch: pytest.MonkeyPatch, capsysbinary
+) -> None:
+    # An embedder's sys.stdin without bytes beneath (io.StringIO): its lines were str, and a TypeError traceback.
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert cli.main(["--conlleval"]) == status
+    captured = capsysbinary.readouterr()
+    assert captured.out.startswith(out) and captured.err.startswith(err), captured
