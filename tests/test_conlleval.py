@@ -647,3 +647,27 @@ def test_a_text_stream_for_standard_input_is_read_as_its_utf8_bytes(
     assert cli.main(["--conlleval"]) == status
     captured = capsysbinary.readouterr()
     assert captured.out.startswith(out) and captured.err.startswith(err), captured
+
+
+# A delimiter that begins with an unbounded quantifier over one character (\\s+x, \\s*\\|\\s*): a try that fails at a
+# run of its bytes fails at each later byte of the run, which the search passes over (on 20,000 spaces, \\s+x tried
+# each: 2 * 10**8 steps). The fields are the plain search's, and Perl's.
+LEADING_RUNS = ["\\s+x", "\\s*\\|\\s*", " +,", "[ \\t]*\\|", "\\s+?x", "\\s{2,}x", "\\s*", " *(,) *"]
+
+
+@pytest.mark.parametrize("delimiter", LEADING_RUNS)
+def test_a_leading_run_is_tried_once_a_run(delimiter: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nerscore.files import perl_patterns
+
+    guards: list[object] = []
+    split = perl_patterns.perl_split
+    monkeypatch.setattr(perl_patterns, "perl_split", lambda *given: guards.append(given[2]) or split(*given))
+    splitter(delimiter.encode())(b" " * 20_000 + b"a")
+    assert guards and guards[0] is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(LEADING_RUNS), st.binary(max_size=30).map(lambda raw: bytes(b" \t|x,a"[b % 6] for b in raw)))
+def test_a_leading_run_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
+    plain = re.compile(perl_pattern(delimiter.encode()))
+    assert splitter(delimiter.encode())(line) == perl_split(plain, line)

@@ -35,11 +35,7 @@ _OVERLAPPING = (
 def backtracking(pattern: bytes) -> str | None:
     """Why matching `pattern` (Python's `re` syntax, compiled already) can take time beyond a line's length, in
     words for a refusal (`_NESTED`, `_OVERLAPPING`); None when each try costs at most the run it reads."""
-    try:
-        from re import _parser as parser  # type: ignore[attr-defined]
-    except ImportError:  # Python 3.10
-        import sre_parse as parser
-    parsed = parser.parse(pattern)
+    parsed = _parser().parse(pattern)
     caseless = bool(parsed.state.flags & re.IGNORECASE) or re.search(rb"\(\?[a-zA-Z]*i", pattern) is not None
     walk = _Walk(caseless)
     if walk.nested(list(parsed)):
@@ -49,6 +45,34 @@ def backtracking(pattern: bytes) -> str | None:
     except _Overlap:
         return _OVERLAPPING
     return None
+
+
+def leading_run(pattern: bytes) -> frozenset[int] | None:
+    """The bytes of the unbounded quantifier over one character that begins `pattern` (``\\s+x``, ``\\s*\\|``),
+    exactly; None for any other pattern, or one with a backreference or (?i). A try of such a pattern that fails
+    at a run of those bytes fails at every later position of the run too (the quantifier can end there at a
+    subset of the places it could from the run's start, and what follows sees the same text), which
+    `perl_patterns.perl_split` then passes over rather than trying each (time a square of the run's length)."""
+    parser = _parser()
+    parsed = list(parser.parse(pattern))
+    if not parsed or re.search(rb"\\[1-9]|\(\?P=|\(\?\(|\(\?[a-zA-Z]*i", pattern):
+        return None
+    op, argument = parsed[0]
+    if not _choice(str(op), argument) or argument[1] != parser.MAXREPEAT or len(argument[2]) != 1:
+        return None
+    (body_op, body_argument), *_ = list(argument[2])
+    if str(body_op) not in ("LITERAL", "NOT_LITERAL", "IN"):  # (not ANY: whether it takes a newline is a flag)
+        return None
+    return _Walk(False).characters(str(body_op), body_argument)
+
+
+def _parser() -> Any:
+    """Python's parser of regular expressions: re._parser from Python 3.11 on, sre_parse before."""
+    try:
+        from re import _parser as parser  # type: ignore[attr-defined]
+    except ImportError:  # Python 3.10
+        import sre_parse as parser
+    return parser
 
 
 class _Overlap(Exception):
