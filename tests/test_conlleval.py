@@ -671,3 +671,20 @@ def test_a_leading_run_is_tried_once_a_run(delimiter: str, monkeypatch: pytest.M
 def test_a_leading_run_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
     plain = re.compile(perl_pattern(delimiter.encode()))
     assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_a_leading_run_splits_as_perl_splits() -> None:
+    lines = [bytes(b" \t|x,a"[(index * 7 + size * 3) % 6] for index in range(size)) for size in range(40)]
+    lines += [b"a  x", b"  ,  ,", b"x \t| a", b"   "]
+    cases = [(delimiter.encode(), line) for delimiter in LEADING_RUNS for line in lines]
+    perl = subprocess.run(
+        ["perl", "-e", PERL_SPLIT],
+        input=b"".join(d + b"\x02" + line + b"\n" for d, line in cases),
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\n")
+    wrong = [
+        (d, line, expected) for (d, line), expected in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != expected
+    ]
+    assert not wrong, wrong[:5]
