@@ -18,7 +18,8 @@ forms.string_arrays,
 forms.string_batches, forms.registry, statistics.unit_counts, statistics.sample_statistics, statistics.resampling,
 statistics.paired_comparison, statistics.run_statistics, statistics.agreement_coefficients, compute, accumulator,
 stored_batches, systems, runs, agreement_inputs, agreement_units, agreement_intervals, agreement, files.readers,
-files.annotations, files.tables, files.perl_patterns, files.conlleval, files.file_counts, files.hipe_model,
+files.annotations, files.tables, files.backtracking, files.perl_patterns, files.conlleval, files.file_counts,
+files.hipe_model,
 files.hipe_arrays, files.hipe, files.hipe_tags, files.hipe_table, files.reports, files.hipe_report,
 files.annotator_readers, files.annotator_exports, files.agreement_files, cli, __main__.
 """

@@ -116,16 +116,17 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             else:
                 check_tag_options(options)
             total = Accumulator(options)
+            strings = False  # whether any entity was a string (the report's first line)
             if args.brat:
-                total = count_brat(total, args.brat[0], args.brat[1], args.fragments)
+                total, strings = count_brat(total, args.brat[0], args.brat[1], args.fragments)
             elif annotations:
-                total = count_label_studio(total, args.label_studio)
+                total, strings = count_label_studio(total, args.label_studio)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
                 source = "<stdin>" if name == "-" else name
                 what = "JSON lines of spans" if spans else "CoNLL columns"
                 with contextlib.nullcontext(standard_input(prog, what)) if name == "-" else open(name, "rb") as handle:
                     if spans:
-                        total = count_span_file(handle, source, total)
+                        total, strings = count_span_file(handle, source, total)
                     else:
                         total = count_tag_file(handle, source, total, file, args.by_document)
     except (OSError, ValueError) as error:
@@ -137,7 +138,7 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
         elif args.compare:
             print_comparison(systems, options, resamples, args)
         else:
-            print_results(total, spans, args)
+            print_results(total, spans, args, strings)
 
     try:
         return print_output(report)

@@ -765,3 +765,167 @@ def test_a_span_past_its_lines_text_is_told_in_the_files_words(tmp_path, capsys)
     error = capsys.readouterr().err
     assert f"{spans}:1: references, entity 0: found the span [0, 9) past the end of its text (3 characters)" in error
     assert 'offsets into the line\'s "text"' in error and "texts=" not in error, error
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The command line's --json against compute_semeval for the same options, of every kind of input it reads
+# ---------------------------------------------------------------------------------------------------------
+
+
+def json_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+SPANS_EXAMPLE = REPO / "examples" / "spans_example.jsonl"
+STRINGS_EXAMPLE = REPO / "examples" / "worked_example_strings.jsonl"
+# What the command line reads: the worked example's tags, the spans example with and without its texts (a span file
+# with texts gives `ungrounded` 0, as compute_semeval with texts: docs/scoring.md §1b), the strings example.
+FRONT_INPUTS = ["tags", "spans-with-text", "spans-without-text", "strings"]
+# (flags, compute_semeval's keywords): each scoring flag, with the values the others do not take.
+FRONT_FLAGS = {
+    "none": ([], {}),
+    "per-type": (["--per-type"], {"per_type": True}),
+    "evaluation-schemes": (["--evaluation-schemes", "strict,partial"], {"evaluation_schemes": ["strict", "partial"]}),
+    "beta": (["--beta", "2"], {"beta": 2.0}),
+    "zero-division": (["--zero-division", "1"], {"zero_division": 1.0}),
+    "labels": (["--labels", "PER,LOC"], {"labels": ["PER", "LOC"]}),
+    "min-overlap": (["--min-overlap", "0.5"], {"min_overlap": 0.5}),
+    "pairing": (["--pairing", "hipe"], {"pairing": "hipe"}),
+    "confusion": (["--confusion"], {"confusion": True}),
+    "diagnostics": (["--diagnostics"], {"diagnostics": True}),
+    "errors": (["--errors", "3"], {"errors": 3}),
+    "partial-credit": (["--partial-credit", "overlap"], {"partial_credit": "overlap"}),
+    "value": (["--value", "true"], {"value": True}),
+    "slices": (["--slices", "entity_length"], {"slices": ["entity_length"]}),
+    "bootstrap": (
+        ["--bootstrap", "20", "--seed", "3", "--confidence-level", "0.9"],
+        {"bootstrap": 20, "seed": 3, "confidence_level": 0.9},
+    ),
+    "normalize": (["--normalize"], {"normalize": True}),
+    "scheme": (["--scheme", "IOB1"], {"scheme": "IOB1"}),
+    "mode": (["--mode", "strict"], {"mode": "strict"}),
+}
+
+
+def front_input(kind: str, folder: Path) -> tuple[list[str], dict]:
+    """The command line's arguments that read `kind`, and compute_semeval's keywords of the same input."""
+    if kind == "tags":
+        sentences = worked_example_sentences()
+        tokens = {"tokens": [sentence.tokens for sentence in sentences]}  # (what --errors and --slices read)
+        return [str(WORKED_EXAMPLE)], {**as_inputs(worked_example()), **tokens}
+    lines = json_lines(STRINGS_EXAMPLE if kind == "strings" else SPANS_EXAMPLE)
+    path = STRINGS_EXAMPLE if kind == "strings" else SPANS_EXAMPLE
+    if kind == "spans-without-text":
+        lines = [{key: value for key, value in line.items() if key != "text"} for line in lines]
+        path = write(folder / "spans.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    inputs = {side: [line[side] for line in lines] for side in ("predictions", "references")}
+    texts = {"texts": [line["text"] for line in lines]} if all("text" in line for line in lines) else {}
+    return ["--spans", str(path)], {**inputs, **texts}
+
+
+@pytest.mark.parametrize("flags", FRONT_FLAGS)
+@pytest.mark.parametrize("kind", FRONT_INPUTS)
+def test_json_is_compute_semevals_dict_for_every_input_and_flag(
+    kind: str, flags: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments, inputs = front_input(kind, tmp_path)
+    given, options = FRONT_FLAGS[flags]
+    if kind == "tags" and flags not in ("errors", "slices"):
+        inputs.pop("tokens")
+    try:
+        expected: dict | None = json.loads(json.dumps(compute_semeval(**inputs, **options)))
+    except ValueError:
+        expected = None  # (an option this input refuses: the command line refuses it too)
+    status = main([*arguments, "--json", *given])
+    printed = capsys.readouterr()
+    if expected is None:
+        assert status == 2 and "Traceback" not in printed.err, printed.err
+        return
+    assert status == 0, printed.err
+    result = json.loads(printed.out)
+    assert list(result) == list(expected)  # the same keys in the same order
+    assert result == expected
+
+
+# docs/scoring.md §7: token_accuracy is zero_division where no token is counted (every id ignore_index), and no key
+# at all with texts (sentences of no token beside texts read as string entities, §1b), in every front end.
+IGNORED = [[-100, -100], [-100]]
+IGNORED_LABELS = ["O", "B-PER", "I-PER"]
+
+
+@pytest.mark.parametrize(
+    ("texts", "zero_division", "expected"),
+    [
+        pytest.param(None, 0.0, 0.0, id="no-texts"),
+        pytest.param(None, 1.0, 1.0, id="no-texts-zero-division-1"),
+        pytest.param(["Al Bo", "Cy"], 0.0, None, id="texts"),
+        pytest.param(["Al Bo", "Cy"], 1.0, None, id="texts-zero-division-1"),
+    ],
+)
+def test_token_accuracy_of_ids_all_ignored_is_the_documents_in_every_front_end(
+    texts: list[str] | None, zero_division: float, expected: float | None
+) -> None:
+    given = {} if texts is None else {"texts": texts}
+    options = {"label_list": IGNORED_LABELS, "zero_division": zero_division}
+    whole = compute_semeval(predictions=IGNORED, references=IGNORED, **given, **options)
+    total = nerscore.Accumulator.of(**options)
+    for index, sentence in enumerate(IGNORED):  # a batch a sentence
+        texts_of_batch = {} if texts is None else {"texts": texts[index : index + 1]}
+        total = total.update(predictions=[sentence], references=[sentence], **texts_of_batch)
+    for result in (whole, total.result()):
+        assert result.get("token_accuracy") == expected
+        assert ("token_accuracy" in result) == (expected is not None)
+        assert ("ungrounded" in result) == (texts is not None)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "key"),
+    [
+        pytest.param("empty.conll", "", 0.0, id="tags-of-no-token"),  # (no texts: zero_division)
+        pytest.param("empty.jsonl", '{"text": "", "references": [], "predictions": []}\n', None, id="spans-text"),
+    ],
+)
+def test_the_command_lines_token_accuracy_of_no_token_is_the_documents(
+    name: str, text: str, key: float | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path / name, text)
+    assert main([*(["--spans"] if name.endswith("jsonl") else []), str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result.get("token_accuracy") == key and ("token_accuracy" in result) == (key is not None)
+
+
+@pytest.mark.parametrize(
+    ("path", "first_line"),
+    [
+        pytest.param(SPANS_EXAMPLE, "(spans)", id="spans-with-text"),  # (`ungrounded` 0 in --json: still spans)
+        pytest.param(STRINGS_EXAMPLE, "(strings, 0 ungrounded)", id="strings"),
+    ],
+)
+def test_the_first_line_says_strings_only_of_strings(path: Path, first_line: str, capsys) -> None:
+    assert main(["--spans", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(first_line)
+
+
+@pytest.mark.parametrize("chunk", [1, 1 << 15])
+@pytest.mark.parametrize(
+    ("texts", "key"),
+    [
+        pytest.param(["Ann", "Bo"], True, id="every-line-with-text"),
+        pytest.param(["Ann", None], False, id="a-line-without"),  # (not compute_semeval's texts=: no key)
+        pytest.param([None, "Bo"], False, id="the-first-line-without"),
+    ],
+)
+def test_ungrounded_is_there_when_every_span_line_has_text_however_the_file_is_chunked(
+    texts: list[str | None], key: bool, chunk: int, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from nerscore.files import file_counts
+
+    monkeypatch.setattr(file_counts, "_CLI_CHUNK_ENTITIES", chunk)
+    lines = [{"references": [[0, 2, "PER"]], "predictions": [[0, 2, "PER"]]} for _ in texts]
+    for line, text in zip(lines, texts):
+        if text is not None:
+            line["text"] = text
+    path = write(tmp_path / "spans.jsonl", "".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["--spans", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert ("ungrounded" in result) == key and result.get("ungrounded", 0) == 0

@@ -24,8 +24,9 @@ from hypothesis import strategies as st
 
 import nerscore as ns
 from nerscore import cli
+from nerscore.files.backtracking import backtracking
 from nerscore.files.conlleval import ConllevalError, count_conlleval, format_conlleval, lines_of
-from nerscore.files.perl_patterns import perl_split, splitter
+from nerscore.files.perl_patterns import perl_pattern, perl_split, splitter
 
 HEADER = "        & Precision &  Recall  & F$_{\\beta=1} \\\\\\hline"
 
@@ -520,6 +521,17 @@ def test_perl_classes_in_the_delimiter_split_as_perl_splits(delimiter: str, line
         pytest.param(" {1," + "9" * 30 + "}", 255, "the repetition number", id="upper-count-too-large"),
         pytest.param("(" * 500 + " " + ")" * 500, 2, "groups nested this deep", id="groups-nested-deep"),
         pytest.param("(?:" * 5000 + " " + ")" * 5000, 2, "groups nested this deep", id="noncapturing-deep"),
+        # What a backtracking matcher (Perl's too) takes time for that grows with what a line holds, not its
+        # length: (a+)+b on 'aaa...c' tries every cut of the a's (2**29 for 30 of them), \\s*\\s*x every split of
+        # a run of spaces between the two.
+        pytest.param("(a+)+b", 2, "a quantifier over something that itself matches", id="nested-quantifiers"),
+        pytest.param("(a|aa)*b", 2, "a quantifier over something that itself", id="quantified-alternation"),
+        pytest.param("(\\s*,)*", 2, "a quantifier over something that itself", id="quantified-group-with-star"),
+        pytest.param("(a+){30}", 2, "a quantifier over something that itself", id="counted-group-with-plus"),
+        pytest.param("(,)\\1*", 2, "a quantifier over something that itself", id="quantified-backreference"),
+        pytest.param("\\s*\\s*x", 2, "two quantifiers one after the other", id="overlapping-quantifiers"),
+        pytest.param("\\s+ \\s+x", 2, "two quantifiers one after the other", id="overlapping-across-a-space"),
+        pytest.param("(?i)a*A*x", 2, "two quantifiers one after the other", id="overlapping-caseless"),
     ],
 )
 def test_a_perl_delimiter_it_cannot_translate_is_refused(
@@ -532,6 +544,39 @@ def test_a_perl_delimiter_it_cannot_translate_is_refused(
     assert captured.out == b""
     assert message in captured.err.decode() and b"Traceback" not in captured.err, captured.err[-300:]
     assert captured.err.startswith(b"error: -d " if status == 2 else b"conlleval: -d "), captured.err[-300:]
+
+
+# Delimiters conlleval users pass, and others whose quantifiers cannot take each other's characters or end the
+# pattern: read, not refused as costly. (delimiter, line, fields)
+USERS_DELIMITERS = [
+    pytest.param(" ", b"EU  B-ORG O", [b"EU", b"", b"B-ORG", b"O"], id="space"),
+    pytest.param("\\t", b"EU\tB-ORG\tO", [b"EU", b"B-ORG", b"O"], id="tab"),
+    pytest.param("[[:space:]]+", b"EU \t B-ORG O", [b"EU", b"B-ORG", b"O"], id="posix-space-run"),
+    pytest.param("\\s+", b"EU \t B-ORG O", [b"EU", b"B-ORG", b"O"], id="s-run"),
+    pytest.param("\\|", b"EU|B-ORG|O", [b"EU", b"B-ORG", b"O"], id="bar"),
+    pytest.param("[ \\t]+", b"EU \t B-ORG O", [b"EU", b"B-ORG", b"O"], id="space-or-tab-run"),
+    pytest.param("\\s*\\|\\s*", b"EU | B-ORG|O", [b"EU", b"B-ORG", b"O"], id="bar-between-spaces"),
+    pytest.param("\\s*\\s*", b"EU  B-ORG", [b"E", b"U", b"B", b"-", b"O", b"R", b"G"], id="overlap-at-the-end"),
+    pytest.param("a*b*x", b"1aax2bx3", [b"1", b"2", b"3"], id="disjoint-quantifiers"),
+    pytest.param("(ab)+", b"1abab2", [b"1", b"ab", b"2"], id="quantified-group-without-choice"),
+    pytest.param("(a{2})+", b"1aaaa2", [b"1", b"aa", b"2"], id="quantified-fixed-count"),
+]
+
+
+@pytest.mark.parametrize(("delimiter", "line", "fields"), USERS_DELIMITERS)
+def test_delimiters_users_pass_are_not_refused_as_costly(delimiter: str, line: bytes, fields: list[bytes]) -> None:
+    assert backtracking(perl_pattern(delimiter.encode())) is None
+    assert splitter(delimiter.encode())(line) == fields
+
+
+def test_a_costly_delimiter_is_refused_before_it_reads_a_line_it_would_take_exponential_time_on(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    # 'a' * 24 + 'c' takes (a+)+b 2**23 tries (seconds; each a more doubles them): refused at its first line.
+    conll = tmp_path / "x.conll"
+    conll.write_bytes(b"a" * 24 + b"c\n")
+    assert cli.main(["--conlleval", "-d", "(a+)+b", str(conll)]) == 2
+    assert capsysbinary.readouterr().err.startswith(b"error: -d '(a+)+b': a quantifier over something")
 
 
 PERL_SPLIT = r"""binmode STDIN; binmode STDOUT;
@@ -581,4 +626,65 @@ def test_delimiters_split_as_perl_splits_or_are_refused() -> None:
             got = b"DIE" if error.status == 255 else expected  # a refusal that names the construct
         if got != expected:
             wrong.append((delimiter, line, expected, got))
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "out", "err"),
+    [
+        pytest.param("EU B-ORG B-ORG\n", 0, b"processed 1 tokens with 1 phrases;", b"", id="text"),
+        pytest.param("\ufeffEU B-ORG B-ORG\n", 0, b"processed 1 tokens with 1 phrases;", b"", id="bom-is-bytes"),
+        pytest.param(
+            "EU B-ORG B-ORG\nx\ud800 O O\n", 2, b"", b"error: <stdin>:2: character 0xd800 at column 2", id="surrogate"
+        ),
+    ],
+)
+def test_a_text_stream_for_standard_input_is_read_as_its_utf8_bytes(
+    text: str, status: int, out: bytes, err: bytes, monkeypatch: pytest.MonkeyPatch, capsysbinary
+) -> None:
+    # An embedder's sys.stdin without bytes beneath (io.StringIO): its lines were str, and a TypeError traceback.
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert cli.main(["--conlleval"]) == status
+    captured = capsysbinary.readouterr()
+    assert captured.out.startswith(out) and captured.err.startswith(err), captured
+
+
+# A delimiter that begins with an unbounded quantifier over one character (\\s+x, \\s*\\|\\s*): a try that fails at a
+# run of its bytes fails at each later byte of the run, which the search passes over (on 20,000 spaces, \\s+x tried
+# each: 2 * 10**8 steps). The fields are the plain search's, and Perl's.
+LEADING_RUNS = ["\\s+x", "\\s*\\|\\s*", " +,", "[ \\t]*\\|", "\\s+?x", "\\s{2,}x", "\\s*", " *(,) *"]
+
+
+@pytest.mark.parametrize("delimiter", LEADING_RUNS)
+def test_a_leading_run_is_tried_once_a_run(delimiter: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from nerscore.files import perl_patterns
+
+    guards: list[object] = []
+    split = perl_patterns.perl_split
+    monkeypatch.setattr(perl_patterns, "perl_split", lambda *given: guards.append(given[2]) or split(*given))
+    splitter(delimiter.encode())(b" " * 20_000 + b"a")
+    assert guards and guards[0] is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(LEADING_RUNS), st.binary(max_size=30).map(lambda raw: bytes(b" \t|x,a"[b % 6] for b in raw)))
+def test_a_leading_run_splits_as_the_plain_search(delimiter: str, line: bytes) -> None:
+    plain = re.compile(perl_pattern(delimiter.encode()))
+    assert splitter(delimiter.encode())(line) == perl_split(plain, line)
+
+
+@pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+def test_a_leading_run_splits_as_perl_splits() -> None:
+    lines = [bytes(b" \t|x,a"[(index * 7 + size * 3) % 6] for index in range(size)) for size in range(40)]
+    lines += [b"a  x", b"  ,  ,", b"x \t| a", b"   "]
+    cases = [(delimiter.encode(), line) for delimiter in LEADING_RUNS for line in lines]
+    perl = subprocess.run(
+        ["perl", "-e", PERL_SPLIT],
+        input=b"".join(d + b"\x02" + line + b"\n" for d, line in cases),
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\n")
+    wrong = [
+        (d, line, expected) for (d, line), expected in zip(cases, perl) if b"\x01".join(splitter(d)(line)) != expected
+    ]
     assert not wrong, wrong[:5]

@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .perl_patterns import DIE_STATUS, ConllevalError, splitter
+from .perl_patterns import DIE_STATUS, USAGE_STATUS, ConllevalError, splitter
 
 BOUNDARY = b"-X-"
 OUTSIDE = b"O"
@@ -195,12 +195,16 @@ def format_conlleval(counts: ConllevalCounts, latex: bool = False) -> bytes:
     return b"".join(out)
 
 
-def lines_of(handles: Iterable[Iterable[bytes]]) -> Iterator[bytes]:
+def lines_of(handles: Iterable[Iterable[bytes | str]]) -> Iterator[bytes]:
     """The lines of several binary files read one after the other, as ``cat A B | conlleval.pl`` reads them: a
-    last line without its ``\\n`` goes on into the next file's first line."""
+    last line without its ``\\n`` goes on into the next file's first line. A text stream's lines (an embedder's
+    standard input, without bytes beneath) are its UTF-8 bytes, as Perl would read them; a character UTF-8 cannot
+    hold (a lone surrogate) is a `ConllevalError` naming the line, with the command line's bad-input status."""
     pending = b""
     for handle in handles:
-        for line in handle:
+        for number, line in enumerate(handle, start=1):
+            if isinstance(line, str):
+                line = _encoded(line, number)
             if pending:
                 line, pending = pending + line, b""
             if line.endswith(b"\n"):
@@ -209,3 +213,14 @@ def lines_of(handles: Iterable[Iterable[bytes]]) -> Iterator[bytes]:
                 pending = line
     if pending:
         yield pending
+
+
+def _encoded(line: str, number: int) -> bytes:
+    """A text stream's line as the bytes conlleval.pl would read: UTF-8 (undecodable bytes a stream kept as
+    surrogates, ``surrogateescape``, as they were)."""
+    try:
+        return line.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as error:
+        message = f"error: <stdin>:{number}: character {ord(line[error.start]):#06x} at column {error.start + 1} "
+        message += "is no text UTF-8 can hold (a lone surrogate); expected text\n"
+        raise ConllevalError(message.encode(), USAGE_STATUS) from None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from itertools import zip_longest
 from typing import Any, NamedTuple
 
@@ -63,7 +64,15 @@ def _count_sentences(sentences: list[ConllSentence], source: str, options: Optio
         raise ConllError(source, line, f"{column} column: {error.hint('use --scheme {}')}") from None
 
 
-def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -> Accumulator:
+class SpanTotal(NamedTuple):
+    """Documents of spans counted (`count_span_file`, `count_brat`, `count_label_studio`): the accumulator, and
+    whether any entity was a string (the report's first line says "strings" and how many are ungrounded)."""
+
+    total: Accumulator
+    strings: bool
+
+
+def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -> SpanTotal:
     """`total` with one chunk of documents (lines) counted; a bad entity is a `ConllError` naming the line. A line
     without a 'document' field is a document of its own."""
     options = total.options
@@ -102,7 +111,7 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
         ("line", total.sentences + index) if document.document is None else ("document", document.document)
         for index, document in enumerate(documents)
     ]
-    return total.add(counted, len(documents), ids)
+    return SpanTotal(total.add(counted, len(documents), ids), form == STRINGS)
 
 
 class Systems(NamedTuple):
@@ -143,21 +152,37 @@ def count_tag_file(
     return total
 
 
-def _add_span_documents(total: Accumulator, documents: Iterable[SpanDocument], source: str) -> Accumulator:
+def _add_span_documents(total: Accumulator, documents: Iterable[SpanDocument], source: str) -> SpanTotal:
     """`total` with `documents` counted in chunks of about `_CLI_CHUNK_ENTITIES` entities as they are read."""
+    strings = False
     for chunk in _chunks(
         documents, lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
     ):
-        total = _add_spans(total, chunk, source)
-    return total
+        total, chunk_strings = _add_spans(total, chunk, source)
+        strings = strings or chunk_strings
+    return SpanTotal(total, strings)
 
 
-def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> Accumulator:
-    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted as it is read."""
-    return _add_span_documents(total, read_span_lines(text_lines(handle, source), source), source)
+def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> SpanTotal:
+    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted as it is read. Where
+    every line has a 'text', `ungrounded` is there (0 of spans), as in compute_semeval's result with texts
+    (docs/scoring.md §1b); a file with lines without one is not compute_semeval's texts=, which are each line's."""
+    textless: list[int] = []
+
+    def documents() -> Iterator[SpanDocument]:
+        for document in read_span_lines(text_lines(handle, source), source):
+            if document.text is None:
+                textless.append(document.line)
+            yield document
+
+    counted, strings = _add_span_documents(total, documents(), source)
+    if not textless and counted.tally is not None and counted.tally.ungrounded is None:
+        # (compute.with_ungrounded_key's rule, on the file's lines: the chunks cannot tell alone)
+        counted = replace(counted, tally=counted.tally.with_ungrounded(0))
+    return SpanTotal(counted, strings)
 
 
-def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, fragments: bool = False) -> Accumulator:
+def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, fragments: bool = False) -> SpanTotal:
     """`total` with two folders of BRAT standoff files (`--brat`, `nerscore.files.annotations`) counted as documents of
     spans, in chunks as they are read; discontinuous annotations, scored by their full extent (or with `fragments`,
     `--fragments`, by their fragments: docs/scoring.md §12), are a note on standard error."""
@@ -170,10 +195,10 @@ def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, frag
             discontinuous[1] += prediction.discontinuous
             yield SpanDocument(1, reference.text, reference.spans, prediction.spans)
 
-    total = _add_span_documents(total, brat_documents(), "--brat")
+    counted = _add_span_documents(total, brat_documents(), "--brat")
     if any(discontinuous):
         note_discontinuous({"reference": discontinuous[0], "predicted": discontinuous[1]}, fragments)
-    return total
+    return counted
 
 
 def note_discontinuous(counts: dict[str, int], fragments: bool) -> None:
@@ -190,20 +215,20 @@ def note_discontinuous(counts: dict[str, int], fragments: bool) -> None:
     print(f"note: {count} discontinuous annotation{'s' * (count != 1)} ({each}) {how}", file=sys.stderr)
 
 
-def count_label_studio(total: Accumulator, path: str) -> Accumulator:
+def count_label_studio(total: Accumulator, path: str) -> SpanTotal:
     """`total` with a Label Studio JSON export (`--label-studio`, `nerscore.files.annotations`) counted as documents of
     spans, each task's prediction against its annotation; tasks without either are left out, with a note on
     standard error."""
     tasks = list(read_label_studio(path))
     scored = [task for task in tasks if task.references is not None and task.predictions is not None]
     documents = [SpanDocument(task.line, task.text, task.references or [], task.predictions or []) for task in scored]
-    total = _add_span_documents(total, documents, path)
+    counted = _add_span_documents(total, documents, path)
     if len(scored) < len(tasks):
         print(
             f"note: {len(tasks) - len(scored)} of {len(tasks)} tasks left out, without an annotation or a prediction",
             file=sys.stderr,
         )
-    return total
+    return counted
 
 
 def count_systems(

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .backtracking import backtracking, leading_run
+
 # Exit status of Perl's `die` (a pattern it cannot compile, and conlleval.pl's other stops).
 DIE_STATUS = 255
 # Bytes that make a delimiter a regular expression rather than a literal string.
@@ -49,7 +51,16 @@ def splitter(delimiter: bytes) -> Callable[[bytes], list[bytes]]:
                 raise ConllevalError(message.encode(), DIE_STATUS) from None
             except RecursionError:  # groups nested deeper than re's parser recurses, which Perl may read
                 raise _refused(delimiter, "groups nested this deep") from None
-        return perl_split(compiled[0], line)
+            if (costly := backtracking(translated)) is not None:  # (Perl would take that time: refused)
+                message = (
+                    f"error: -d '{delimiter.decode('latin-1')}': {costly}; expected a delimiter without it, "
+                    "as ' ', '\\t', '\\s+' or '[ \\t]+'\n"
+                )
+                raise ConllevalError(message.encode(), USAGE_STATUS)
+            if (run := leading_run(translated)) is not None:  # tried once a run, not at each of its bytes
+                run_class = b"[" + b"".join(b"\\x%02x" % byte for byte in sorted(run)) + b"]"
+                compiled.append(re.compile(b"(?<!" + run_class + b")(?:" + translated + b")"))
+        return perl_split(compiled[0], line, compiled[1] if len(compiled) > 1 else None)
 
     return split
 
@@ -354,14 +365,19 @@ def _outside_class(
     return _assertion(byte, delimiter, index + 1), index + 1
 
 
-def perl_split(pattern: re.Pattern[bytes], line: bytes) -> list[bytes]:
+def perl_split(pattern: re.Pattern[bytes], line: bytes, past_runs: re.Pattern[bytes] | None = None) -> list[bytes]:
     """Perl's ``split /pattern/, line``: each field up to a match that ends past the field's start (a match
     of the empty string at a field's start is passed over), captured groups after their field (unmatched: empty),
-    the rest after the last match, empty trailing fields dropped."""
+    the rest after the last match, empty trailing fields dropped. `past_runs`: `pattern` that does not match
+    inside a run of the bytes its first quantifier takes (`backtracking.leading_run`), which finds the same
+    matches after a field's start, each run tried once."""
     fields: list[bytes] = []
     start = 0
     while start < len(line):
-        match = pattern.search(line, start)
+        if past_runs is None:
+            match = pattern.search(line, start)
+        else:
+            match = pattern.match(line, start) or past_runs.search(line, start + 1)
         if match is not None and match.end() == start:
             # Empty, at the field's start: Perl backtracks into a longer match there first ('|\\h' takes a
             # space), then looks on; `finditer`'s next match after an empty one is exactly that.

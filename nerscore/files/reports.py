@@ -36,9 +36,9 @@ def print_json(value: Any) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> None:
-    """A file's report (tags, or with `spans` JSON lines or an annotation tool's): what was read, the summary table
-    and the tables the flags ask for; with --json, the result dict."""
+def print_results(total: Accumulator, spans: bool, args: argparse.Namespace, strings: bool = False) -> None:
+    """A file's report (tags, or with `spans` JSON lines or an annotation tool's, of string entities with
+    `strings`): what was read, the summary table and the tables the flags ask for; with --json, the result dict."""
     options = total.options
     token_accuracy = None if spans else True  # tags count their tokens, read or not
     if args.json:
@@ -55,9 +55,9 @@ def print_results(total: Accumulator, spans: bool, args: argparse.Namespace) -> 
         settings.append(f"min overlap {options.min_overlap:g}")
     if options.pairing != "optimal":  # docs/scoring.md §3a
         settings.append(f"{options.pairing} pairing")
-    if tally.ungrounded is not None:  # string entities (docs/scoring.md §1b)
+    if strings:  # docs/scoring.md §1b (spans with texts have `ungrounded` too, 0, and say "spans")
         settings[0] = "strings, normalized" if options.normalize else "strings"
-        settings.append(f"{tally.ungrounded} ungrounded")
+        settings.append(f"{tally.ungrounded or 0} ungrounded")
     print(f"processed {read} with {entities} ({', '.join(settings)})")
     if options.bootstrap:
         resampled = f"{total.sentences} {'documents' if spans else 'sentences'}"
