@@ -73,13 +73,6 @@ def get_scheme(scheme: str | Scheme) -> Scheme:
     raise ValueError(f"unknown scheme {shown(scheme)}; expected one of {known}")
 
 
-def check_mode(mode: Any) -> str:
-    """`mode` if it is one of `MODES` (docs/scoring.md §2), else a `ValueError` naming them."""
-    if not isinstance(mode, str) or mode not in MODES:  # (a string first: an array's `in` compares each item)
-        raise ValueError(f"unknown mode {shown(mode)}; expected one of {', '.join(MODES)}")
-    return mode
-
-
 # The order in which schemes are suggested for a tag the declared scheme lacks: the common ones first.
 _SUGGESTION_ORDER = (IOB2, IOBES, BILOU, BMES, IOE2, IOB1, IOE1, IO)
 

@@ -122,6 +122,16 @@ FLAG_CASES = [
     pytest.param(
         ["--bootstrap", "50", "--confidence-level", "0.9"], {"bootstrap": 50, "confidence_level": 0.9}, id="level"
     ),
+    # A name in any case, as the option reads it (`option_checks.named`): argparse's choices refused "STRICT".
+    pytest.param(["--mode", "STRICT"], {"mode": "strict"}, id="mode-in-capitals"),
+    pytest.param(["--pairing", "HIPE"], {"pairing": "hipe"}, id="pairing-in-capitals"),
+    pytest.param(["--value", "ACE08"], {"value": "ace08"}, id="value-preset-in-capitals"),
+    pytest.param(["--partial-credit", "Overlap"], {"partial_credit": "overlap"}, id="partial-credit-capitalised"),
+    pytest.param(
+        ["--evaluation-schemes", "Strict,TYPE", "--slices", "Entity_Length"],
+        {"evaluation_schemes": ["strict", "type"], "slices": ["entity_length"]},
+        id="lists-of-names-capitalised",
+    ),
 ]
 
 
