@@ -36,7 +36,7 @@ from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
-from .option_checks import OVERLAP
+from .option_checks import OVERLAP, check_slices_read
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .result_scores import reported_rows
@@ -278,6 +278,7 @@ class Accumulator:
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
         if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
             raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
+        check_slices_read(self.options.slices, self.options.seen, self.options.slice_edges)  # (every batch's way)
         units = None
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)

@@ -329,6 +329,23 @@ def check_seen(name: str, value: Any) -> frozenset[str] | None:
     return frozenset(texts)
 
 
+def check_slices_read(
+    slices: tuple[str, ...], seen: frozenset[str] | None, slice_edges: Mapping[str, tuple[int, ...]] | None
+) -> None:
+    """`seen` and `slice_edges` shape slices (docs/scoring.md §11) and change nothing else: given for a slice that
+    `slices` does not ask for, an error rather than silently ignored (as scikit-learn refuses an argument that would
+    have no effect). Checked as batches are counted (`Accumulator.add`), not by `Options.of`: evaluate's
+    `load(seen=...)` may wait for a `compute(slices=["seen"])`."""
+    shaping = {"seen": "seen"} if seen is not None else {}
+    shaping.update({f"slice_edges[{name!r}]": name for name in slice_edges or {}})
+    for given, slice_name in shaping.items():
+        if slice_name not in slices:
+            raise ValueError(
+                f"{given} given without the {slice_name} slice (slices={list(slices)!r}): it shapes that slice "
+                f"alone, so nothing would read it; expected {slice_name!r} in slices, or {given} left out"
+            )
+
+
 # docs/scoring.md §10: the weights of the value score, and the presets that name a set of them.
 @dataclass(frozen=True)
 class Weights:

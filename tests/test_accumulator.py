@@ -246,6 +246,40 @@ def test_options_must_agree_to_add() -> None:
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
 
 
+# `seen` and `slice_edges` shape a slice and nothing else: given without it, every front end that counts refuses
+# them (they were silently ignored), whatever the form; with the slice they are read.
+UNREAD_SLICE_OPTIONS = {
+    "seen-alone": ({"seen": ["w1"]}, r"^seen given without the seen slice \(slices=\[\]\)"),
+    "seen-beside-another-slice": (
+        {"seen": ["w1"], "slices": ["entity_length"]},
+        r"^seen given without the seen slice \(slices=\['entity_length'\]\).*expected 'seen' in slices",
+    ),
+    "edges-of-a-slice-not-asked": (
+        {"slices": ["sentence_length"], "slice_edges": {"entity_length": [1, 2]}},
+        r"^slice_edges\['entity_length'\] given without the entity_length slice",
+    ),
+}
+
+
+@pytest.mark.parametrize(("options", "message"), UNREAD_SLICE_OPTIONS.values(), ids=UNREAD_SLICE_OPTIONS.keys())
+def test_an_option_of_a_slice_not_asked_for_is_refused_as_batches_are_counted(options: dict, message: str) -> None:
+    data = part(corpus(2), 0, 5)
+    spans = {"predictions": [[(0, 1, "PER")]], "references": [[(0, 1, "PER")]], "texts": ["w1"]}
+    for call in (
+        lambda: compute_semeval(**data, **options),
+        lambda: Accumulator.of(**options).update(**data),
+        lambda: compute_semeval(**spans, **options),
+        lambda: Accumulator.of(**options).add(
+            nerscore.compute.count_batch([["O"]], [["O"]], "tags", Options.of(**options), False)[0], 1
+        ),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+    Options.of(**options)  # (not by Options itself: evaluate's load(seen=...) may wait for compute(slices=["seen"]))
+    asked = {**options, "slices": [*options.get("slices", ()), "seen", "entity_length"], "seen": ["w1"]}
+    assert "slices" in compute_semeval(**data, **asked)
+
+
 @pytest.mark.parametrize("bootstrap", [0, 10])
 @pytest.mark.parametrize("ordered_first", [True, False])
 def test_ordered_must_agree_to_add(bootstrap: int, ordered_first: bool) -> None:

@@ -184,6 +184,24 @@ def test_a_bad_flag_value_names_the_option(capsys: pytest.CaptureFixture[str]) -
     assert "labels holds the tag 'B-PER'" in capsys.readouterr().err
 
 
+def test_seen_without_the_seen_slice_is_refused_by_the_command_line(tmp_path, capsys) -> None:
+    # --seen FILE without --slices seen was read and then ignored: the file's texts changed no number printed.
+    seen = tmp_path / "seen.txt"
+    seen.write_text("Ann\n", encoding="utf-8")
+    assert cli.main([str(WORKED_EXAMPLE), "--seen", str(seen)]) == 2
+    assert capsys.readouterr().err.startswith("error: seen given without the seen slice (slices=[])")
+
+
+def test_seen_at_load_waits_for_a_compute_that_asks_for_its_slice(load_metric) -> None:
+    # Checked as batches are counted, not at load: evaluate.load(seen=...) is no error until a compute leaves the
+    # seen slice out.
+    metric = load_metric(seen=["Ann"])
+    batch = {"predictions": [["B-PER", "O"]], "references": [["B-PER", "O"]], "tokens": [["Ann", "ran"]]}
+    assert metric.compute(**batch, slices=["seen"])["slices"]["seen"]["seen"]["strict_f1"] == 1.0
+    with pytest.raises(ValueError, match=r"^seen given without the seen slice"):
+        metric.compute(**batch)
+
+
 def test_version_and_name(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit:
         cli.main(["--version"])
