@@ -244,6 +244,38 @@ def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> 
 def test_options_must_agree_to_add() -> None:
     with pytest.raises(ValueError, match="different options"):
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
+    with pytest.raises(ValueError, match="different options"):  # other types, not the same in another order
+        Accumulator.of(labels=["PER", "LOC"]) + Accumulator.of(labels=["LOC", "ORG"])
+
+
+# Labels are the set of types counted: two accumulators of the same types in another order add up to one over both
+# (it refused them as of different options), the per-type keys in the order of the left one's labels.
+LABEL_ORDERS = {
+    "per-type": {"per_type": True},
+    "intervals-by-document": {"bootstrap": 50, "per_type": True},
+    "rows-and-slices": {"return_entities": True, "slices": ["entity_length"], "errors": 3},
+}
+
+
+@pytest.mark.parametrize("options", LABEL_ORDERS.values(), ids=LABEL_ORDERS.keys())
+def test_labels_in_another_order_add_up_to_one_accumulator_over_both(options: dict[str, Any]) -> None:
+    data = corpus(4)
+    first, second = part(data, 0, 25), part(data, 25, 60)
+    one = Accumulator.of(labels=["PER", "LOC"], **options).update(**first).update(**second)
+    left = Accumulator.of(labels=["PER", "LOC"], **options).update(**first)
+    right = Accumulator.of(labels=["LOC", "PER"], **options).update(**second)
+    assert list((left + right).result()) == list(one.result())  # (the keys' order too)
+    assert (left + right).result() == one.result() == compute_semeval(**data, labels=["PER", "LOC"], **options)
+    assert (Accumulator.of(labels=["LOC", "PER"], **options) + left).options.labels == ("LOC", "PER")
+
+
+def test_a_batch_grounded_under_labels_in_another_order_is_counted() -> None:
+    texts, references, predictions = ["Ann met Bo"], [[("PER", "Ann"), ("LOC", "Bo")]], [[("PER", "Ann")]]
+    grounded = Accumulator.of(labels=["LOC", "PER"]).ground(predictions=predictions, references=references, texts=texts)
+    counted = Accumulator.of(labels=["PER", "LOC"]).update_grounded(grounded).result()
+    assert counted == compute_semeval(
+        predictions=predictions, references=references, texts=texts, labels=["PER", "LOC"]
+    )
 
 
 # `seen` and `slice_edges` shape a slice and nothing else: given without it, every front end that counts refuses
