@@ -13,7 +13,7 @@ from itertools import chain
 from typing import Any
 
 from .errors import InvalidInputError, numbered_after, shown
-from .forms.grounding import Haystack, ground_references, reference_places
+from .forms.grounding import Haystack, ground_references, needle_of, reference_places
 from .forms.inputs import TAGS, batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
 from .forms.string_batches import first_past_end, refuse_past_text, without_texts
@@ -120,9 +120,14 @@ def _ungrounded(
     """The error compute would raise grounding one sentence's strings under `normalize`, or None, in compute's
     order (string_batches: the references, then the predictions). Not grounded where each reference is `found`
     as given as often as it is listed (`reference_places`): compute grounds it, once; and so it is once normalised,
-    unless it normalises to nothing (white space alone), since §1b folds character by character: each occurrence
-    in the text is one in its normalised copy (tests/test_stored_batches.py checks both)."""
-    if not found or (normalize and any(given.isspace() for _, given in strings)):
+    since §1b folds character by character (each occurrence in the text is one in its normalised copy), unless a
+    string normalises to nothing (white space alone) or two strings to one ("a" and "a " are each once in "a " as
+    given, but "a" is there once for both once normalised; tests/test_stored_batches.py checks both)."""
+    if normalize and found:
+        distinct = {given for _, given in strings}
+        normalised = {needle_of(given, True) for given in distinct}
+        found = "" not in normalised and len(normalised) == len(distinct)
+    if not found:
         try:
             ground_references(strings, Haystack.of(text, normalize), normalize, sentence)
         except InvalidInputError as error:
