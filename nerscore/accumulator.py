@@ -36,7 +36,7 @@ from .forms.inputs import as_list, rows_of
 from .forms.registry import FORMS
 from .forms.string_batches import StringSpans, string_spans
 from .grouping import joined_runs, merged_runs
-from .option_checks import OVERLAP
+from .option_checks import OVERLAP, check_slices_read
 from .options import Options
 from .pairing.rules import SCENARIOS
 from .result_scores import reported_rows
@@ -255,7 +255,7 @@ class Accumulator:
         rows and order are those options' (normalize, labels, pairing, return_entities)."""
         if not isinstance(grounded, StringSpans):  # (AttributeError: no attribute 'options')
             raise ValueError(f"found {shown(grounded)}; expected the grounded batch Accumulator.ground returns")
-        if grounded.options is not None and grounded.options != self.options:
+        if grounded.options is not None and not _alike(grounded.options, self.options):
             raise ValueError(
                 "found a batch grounded under other options than this accumulator's; expected one grounded by its "
                 "own ground(), which grounds as its options say"
@@ -278,6 +278,7 @@ class Accumulator:
         command line counts the chunks of a file), with each sentence's document id and its `entities` rows."""
         if not isinstance(counted, Counted):  # (AttributeError: no attribute 'per_sentence')
             raise ValueError(f"found {shown(counted)}; expected a batch counted by nerscore.compute.count_batch")
+        check_slices_read(self.options.slices, self.options.seen, self.options.slice_edges)  # (every batch's way)
         units = None
         if counted.per_sentence is not None:
             ints, floats = per_sentence_columns(counted)
@@ -301,7 +302,7 @@ class Accumulator:
     def __add__(self, other: Accumulator) -> Accumulator:
         if not isinstance(other, Accumulator):
             return NotImplemented  # Python's "unsupported operand type(s) for +", naming both types
-        if other.options != self.options:
+        if not _alike(self.options, other.options):
             raise ValueError("found accumulators of different options; expected the same options on both sides")
         if other.ordered != self.ordered:  # (the sentences of one side were lost from `in_order`, or "documents")
             raise ValueError("found an accumulator with ordered=True and one without; expected the same on both sides")
@@ -319,7 +320,7 @@ class Accumulator:
             self.sentences + other.sentences,
             add_units(self.units, other.units),
             add_units(self.slice_runs, other.slice_runs),
-            _joined_entities(self.entities, other.entities, self.sentences),
+            add_units(self.entities, None if other.entities is None else other.entities.after(self.sentences)),
         )
 
     @property
@@ -418,7 +419,7 @@ def _uncounted(counted: Options, asked: Options) -> str | None:
 
 
 def add_units(first: Any, second: Any) -> Any:
-    """Two sums of the same kind (units' counts, slices' counts) added, None standing for nothing added."""
+    """Two sums of the same kind (units' counts, slices' counts, entities' rows) added, None for nothing added."""
     if first is None:
         return second
     if second is None:
@@ -433,12 +434,12 @@ def without_tokens(tally: Tally) -> Tally:
     return replace(tally, tokens=None)  # a Tally, not Options (tests/test_options.py)
 
 
-def _joined_entities(first: EntityRows | None, second: EntityRows | None, offset: int) -> EntityRows | None:
-    """The `entities` rows of two accumulators, the second's sentences numbered after the first's `offset`."""
-    if second is None:
-        return first
-    second = second.after(offset)
-    return second if first is None else first + second
+def _alike(first: Options, second: Options) -> bool:
+    """Whether batches counted under two options add up: equal options, but for `labels` holding the same types
+    in another order (the types kept are a set; the per-type keys' order is the first's, `Accumulator.__add__`)."""
+    if first.labels is not None and second.labels is not None and set(first.labels) == set(second.labels):
+        return first.evolve(labels=second.labels) == second
+    return first == second
 
 
 def _counted(

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .errors import is_collection, shown
-from .schemes import SCHEME_ALIASES, SCHEMES, Scheme, check_mode, get_scheme
+from .schemes import MODES, SCHEME_ALIASES, SCHEMES, Scheme, get_scheme
 
 # More resamples than this add nothing an interval or a p-value can show, and would take minutes.
 MAX_RESAMPLES = 1_000_000
@@ -78,12 +78,25 @@ def check_seed(name: str, value: Any) -> int:
     return int(value)
 
 
+def named(value: Any, names: tuple[str, ...]) -> str | None:
+    """The one of `names` that `value` spells in any case (`"STRICT"`, `"Hipe"`), else None. One rule for every
+    option that takes a name (a tagging scheme, a mode, a pairing, an evaluation scheme, a slice, a preset,
+    "sparse", "overlap"): read in any case, as `scheme` always was (seqeval's users write `mode="strict"`, the card
+    `"IOB2"`), held as the table writes it. Not the data's names: `labels` and `seen` are types and texts."""
+    if not isinstance(value, str):  # (a string first: an array's `==` compares each item)
+        return None
+    return next((known for known in names if known.lower() == value.lower()), None)
+
+
 def check_tagging_scheme(name: str, value: Any) -> Scheme:
-    return get_scheme(value)
+    return get_scheme(value)  # (in any case, aliases too: schemes.get_scheme)
 
 
 def check_decoding_mode(name: str, value: Any) -> str:
-    return check_mode(value)
+    mode = named(value, MODES)  # docs/scoring.md §2
+    if mode is None:
+        raise ValueError(f"unknown mode {shown(value)}; expected one of {', '.join(MODES)}")
+    return mode
 
 
 # The pairings of docs/scoring.md §3a: ours (the default) and the HIPE scorer's greedy one (`pairing.greedy`).
@@ -92,9 +105,10 @@ PAIRINGS = (OPTIMAL, HIPE)
 
 
 def check_pairing(name: str, value: Any) -> str:
-    if not isinstance(value, str) or value not in PAIRINGS:
+    pairing = named(value, PAIRINGS)
+    if pairing is None:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, PAIRINGS))}, found {shown(value)}")
-    return value
+    return pairing
 
 
 def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
@@ -132,7 +146,7 @@ def check_beta(name: str, value: Any) -> float:
 
 def check_confusion(name: str, value: Any) -> bool | str:
     """True (the full square), False, or "sparse" (only the non-zero cells; docs/scoring.md §7)."""
-    if isinstance(value, str) and value == "sparse":  # the type first: an array's == compares each item
+    if named(value, ("sparse",)):
         return "sparse"
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be True, False or 'sparse', found {shown(value)}")
@@ -220,16 +234,17 @@ def _tagging_scheme_hint(item: Any) -> str:
 def _some_of(
     name: str, value: Any, allowed: tuple[str, ...], expected: str, one: str, hint: Callable[[Any], str]
 ) -> list[Any]:
-    """`value` as a list, checked to be a list of names, each in `allowed`; `hint` adds to the message of an item
-    that is not."""
+    """`value` as a list of names, each one of `allowed` in any case (`named`) and held as `allowed` writes it;
+    `hint` adds to the message of an item that is none."""
     if not is_collection(value):
-        one_hint = f"; for one {one} pass [{value!r}]" if value in allowed else ""
+        one_hint = f"; for one {one} pass [{value!r}]" if named(value, allowed) else ""
         raise ValueError(f"{name} must be {expected}, found {shown(value)}{one_hint}")
     given = list(value)
-    for item in given:
-        if item not in allowed:
-            raise ValueError(f"{name} must be {expected}, found {shown(item)} in {shown(given)}{hint(item)}")
-    return given
+    names = [named(item, allowed) for item in given]
+    if None in names:
+        item = given[names.index(None)]
+        raise ValueError(f"{name} must be {expected}, found {shown(item)} in {shown(given)}{hint(item)}")
+    return names
 
 
 def check_confidence_level(name: str, value: Any) -> float:
@@ -276,9 +291,10 @@ def check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | Non
     if not isinstance(value, Mapping):
         raise ValueError(f"slice_edges must be {expected}, found {shown(value)}")
     edges = {}
-    for slice_name, given in value.items():
-        if slice_name not in DEFAULT_SLICE_EDGES:
-            raise ValueError(f"slice_edges must be {expected}, found the key {shown(slice_name)}")
+    for key, given in value.items():
+        slice_name = named(key, tuple(DEFAULT_SLICE_EDGES))
+        if slice_name is None:
+            raise ValueError(f"slice_edges must be {expected}, found the key {shown(key)}")
         if not is_collection(given):
             raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(given)}")
         numbers_given = list(itertools.islice(given, MAX_SLICE_EDGES + 1))
@@ -312,6 +328,23 @@ def check_seen(name: str, value: Any) -> frozenset[str] | None:
         if not isinstance(text, str):
             raise ValueError(f"seen must be {expected}, found {shown(text)}")
     return frozenset(texts)
+
+
+def check_slices_read(
+    slices: tuple[str, ...], seen: frozenset[str] | None, slice_edges: Mapping[str, tuple[int, ...]] | None
+) -> None:
+    """`seen` and `slice_edges` shape slices (docs/scoring.md §11) and change nothing else: given for a slice that
+    `slices` does not ask for, an error rather than silently ignored (as scikit-learn refuses an argument that would
+    have no effect). Checked as batches are counted (`Accumulator.add`), not by `Options.of`: evaluate's
+    `load(seen=...)` may wait for a `compute(slices=["seen"])`."""
+    shaping = {"seen": "seen"} if seen is not None else {}
+    shaping.update({f"slice_edges[{name!r}]": name for name in slice_edges or {}})
+    for given, slice_name in shaping.items():
+        if slice_name not in slices:
+            raise ValueError(
+                f"{given} given without the {slice_name} slice (slices={list(slices)!r}): it shapes that slice "
+                f"alone, so nothing would read it; expected {slice_name!r} in slices, or {given} left out"
+            )
 
 
 # docs/scoring.md §10: the weights of the value score, and the presets that name a set of them.
@@ -354,9 +387,10 @@ def check_value(name: str, value: Any) -> Weights | None:
             types = dict(types) if len(dict(types)) == len(types) else types  # (a type twice: refused as no dict)
         value = {**vars(value), "types": types}
     if isinstance(value, str):
-        if value not in VALUE_PRESETS:
+        preset = named(value, tuple(VALUE_PRESETS))
+        if preset is None:
             raise ValueError(f"value must be {expected}, found the unknown preset {value!r}")
-        return VALUE_PRESETS[value]
+        return VALUE_PRESETS[preset]
     if not isinstance(value, Mapping):
         raise ValueError(f"value must be {expected}, found {shown(value)}")
     unknown = [key for key in value if key not in WEIGHT_KEYS]
@@ -389,7 +423,7 @@ OVERLAP = "overlap"
 def check_partial_credit(name: str, value: Any) -> float | str:
     """A finite number from 0 to 1, or "overlap" (docs/scoring.md §10)."""
     if isinstance(value, str):
-        if value != OVERLAP:
+        if named(value, (OVERLAP,)) is None:
             raise ValueError(f"partial_credit must be a number from 0 to 1 or {OVERLAP!r}, found {value!r}")
         return OVERLAP
     return check_number(name, value, f"a number from 0 to 1 or {OVERLAP!r}", 1.0)

@@ -118,7 +118,7 @@ def _read_seen(path: str) -> list[str]:
 
 def _partial_credit_flag(text: str) -> float | str:
     """`--partial-credit`: ``overlap``, or a number (the option's check then says whether it is from 0 to 1)."""
-    if text == OVERLAP:
+    if text.lower() == OVERLAP:
         return text
     try:
         return float(text)
@@ -130,7 +130,7 @@ def _value_flag(text: str) -> Any:
     """`--value`: a preset's name, ``true`` for the default weights, else a JSON file of weights."""
     import json
 
-    if text in VALUE_PRESETS:
+    if text.lower() in VALUE_PRESETS:
         return text
     if text.lower() == "true":
         return True
@@ -171,7 +171,7 @@ class Options:
     scheme: Scheme = option(
         "IOB2",
         check_tagging_scheme,
-        "`str`",
+        "`str`, any case",
         "tagging scheme: IOB2 (alias BIO), IOB1, IOE1, IOE2, IOBES (alias BIOES), BILOU, BMES or IO.",
         Flag("NAME", help="IOB2 (default), IOB1, IOE1, IOE2, IOBES, BILOU, BMES, IO"),
         tags=True,
@@ -179,10 +179,14 @@ class Options:
     mode: str = option(
         LENIENT,
         check_decoding_mode,
-        "`str`",
+        "`str`, any case",
         '`"lenient"` decodes like conlleval (`O I-PER` is an entity); `"strict"` keeps only entities that are well '
         "formed in `scheme` (as seqeval's strict mode).",
-        Flag(choices=MODES, help="lenient (default) decodes as conlleval; strict keeps only well-formed entities"),
+        Flag(
+            parse=str.lower,  # (the option reads names in any case: `named`; argparse's choices, as written)
+            choices=MODES,
+            help="lenient (default) decodes as conlleval; strict keeps only well-formed entities",
+        ),
         tags=True,
     )
     suffix: bool = option(
@@ -215,10 +219,11 @@ class Options:
     pairing: str = option(
         "optimal",
         check_pairing,
-        "`str`",
+        "`str`, any case",
         '`"optimal"` pairs the most entities, then the most of one type (docs/scoring.md §3); `"hipe"` pairs as the '
         "HIPE scorer, greedily in order: each prediction takes the first reference it matches (§3a).",
         Flag(
+            parse=str.lower,
             choices=PAIRINGS,
             help="optimal (default; with --hipe-table: hipe) pairs as docs/scoring.md §3, hipe greedily as the HIPE "
             "scorer",
@@ -241,7 +246,7 @@ class Options:
     evaluation_schemes: tuple[str, ...] = option(
         list(EVALUATION_SCHEMES),
         check_evaluation_schemes,
-        "`list` of `str`",
+        "`list` of `str`, any case",
         'the evaluation schemes whose keys are returned, some of `"strict"`, `"exact"`, `"partial"` and `"type"` '
         "(their macro, per-type and interval keys follow); not the tagging `scheme`.",
         Flag(
@@ -266,7 +271,7 @@ class Options:
     confusion: bool | str = option(
         False,
         check_confusion,
-        '`bool` or `"sparse"`',
+        '`bool` or `"sparse"` (any case)',
         "add `confusion`, the entity-type confusion matrix as a dict of dicts, "
         '`confusion[reference_type][predicted_type]`, with `"O"` for no entity (docs/scoring.md §7): the full square '
         'up to 1,000 types, `"sparse"` for only its non-zero cells at any number of types.',
@@ -319,7 +324,7 @@ class Options:
     slices: tuple[str, ...] = option(
         None,
         check_slices,
-        "`list` of `str`",
+        "`list` of `str`, any case",
         "add `slices`, the scores of each bucket of these slices, some of `entity_length`, `seen` (with `seen`), "
         "`sentence_length`, `entity_density` and `group` (with `groups`); docs/scoring.md §11.",
         Flag("NAMES", _comma_list, help="scores by bucket: entity_length,seen,sentence_length,entity_density,group"),
@@ -327,7 +332,7 @@ class Options:
     slice_edges: Mapping[str, tuple[int, ...]] | None = option(
         None,
         check_slice_edges,
-        "`dict` of `str` to `list` of `int`",
+        "`dict` of `str` (any case) to `list` of `int`",
         "the lower ends of the buckets of `entity_length`, `sentence_length` or `entity_density`, "
         'such as `{"entity_length": [1, 2, 4]}` (values below the first fall in `"<a"`); at most 10,000 of them.',
     )
@@ -359,7 +364,7 @@ class Options:
     partial_credit: float | str = option(
         0.5,
         check_partial_credit,
-        '`float` in [0, 1] or `"overlap"`',
+        '`float` in [0, 1] or `"overlap"` (any case)',
         'what a PAR earns under the partial scheme: this share of a point, or with `"overlap"` its shared length over '
         "the length of the union of the two entities (docs/scoring.md §10).",
         Flag(
@@ -371,7 +376,7 @@ class Options:
     value: Weights | None = option(
         None,
         check_value,
-        '`bool`, `"ace08"` or `dict`',
+        '`bool`, `"ace08"` (any case) or `dict`',
         "add the ACE-style `value`, `value_precision`, `value_recall` and `value_f1` (weights per type and per "
         'error; `True`: the defaults, `"ace08"`: the ACE-08 scorer\'s; docs/scoring.md §10).',
         Flag(
@@ -388,15 +393,7 @@ class Options:
     # `Accumulator.result(options)` may change (the command line's tables report every type); any other differing
     # option is refused there. Not `labels`: it leaves entities out before they are counted (the Space's few types'
     # rows are `result(types=...)`). A new option of that kind joins here.
-    REPORTED = (
-        "beta",
-        "confidence_level",
-        "confusion",
-        "evaluation_schemes",
-        "per_type",
-        "seed",
-        "zero_division",
-    )
+    REPORTED = ("beta", "confidence_level", "confusion", "evaluation_schemes", "per_type", "seed", "zero_division")
 
     def __hash__(self) -> int:  # frozen, but holding dicts (label_list, slice_edges, a Scheme's roles): their view
         return hash(hashable_view(self))

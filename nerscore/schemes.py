@@ -103,13 +103,6 @@ def _compiles(pattern: Any) -> bool:
     return True
 
 
-def check_mode(mode: Any) -> str:
-    """`mode` if it is one of `MODES` (docs/scoring.md §2), else a `ValueError` naming them."""
-    if not isinstance(mode, str) or mode not in MODES:  # (a string first: an array's `in` compares each item)
-        raise ValueError(f"unknown mode {shown(mode)}; expected one of {', '.join(MODES)}")
-    return mode
-
-
 # The order in which schemes are suggested for a tag the declared scheme lacks: the common ones first.
 _SUGGESTION_ORDER = (IOB2, IOBES, BILOU, BMES, IOE2, IOB1, IOE1, IO)
 
@@ -136,6 +129,10 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
         raise InvalidInputError(f"{not_a_tag(tag)}: {expected}")
     if tag == OUTSIDE.lower():
         raise InvalidInputError("found tag 'o'; the outside tag is an uppercase 'O'")
+    if several := tags_in_one(tag):
+        raise InvalidInputError(
+            f"found tag {shown(tag)}, {several} tags apart by white space; expected one tag per token ({ONE_STRING})"
+        )
     if suffix:
         entity_type, hyphen, prefix = tag.rpartition("-")
     else:
@@ -160,6 +157,19 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
         fix = f"; prefixes are upper case: {upper!r}" if prefix.upper() in _ALL_PREFIXES else _likely_fix(tag)
         raise InvalidInputError(f"found tag {tag!r} with unknown prefix {prefix!r}; expected {expected}{fix}")
     return prefix, entity_type
+
+
+# What a tag that holds several is told (`tags_in_one`): the parse's error, a batch's misaligned sentence, its row.
+ONE_STRING = "a sentence given as one string? did you mean str.split()?"
+
+
+def tags_in_one(value: Any) -> int:
+    """How many tags a string holds apart by white space, each read by some scheme, prefix before or after the
+    type (`"B-PER I-PER O"`: 3, a sentence given as one string, which would read as one tag of type "PER I-PER O"
+    or one letter a token); 0 for anything else (`"B-New York"`: its type holds a space, "York" is no tag)."""
+    pieces = value.split() if isinstance(value, str) else ()
+    readable = len(pieces) > 1 and all(read_by_no_scheme(piece) is None for piece in set(pieces))
+    return len(pieces) if readable else 0
 
 
 def _likely_fix(tag: str) -> str:
@@ -297,6 +307,11 @@ class TagTable(dict):
             mark, rest = (_LAST_TWO, _BEFORE_LAST_TWO) if self.suffix else (_FIRST_TWO, _AFTER_FIRST_TWO)
             found = list(map(marks.get, map(mark, tags)))
             types = list(map(rest, tags))
+            # A tag holding white space, as a sentence given as one string ("B-PER I-PER O" would be of type "PER
+            # I-PER O"), is parse_tag's to judge. One C-level split of them all first (3.7 ms of 100,000 tags' 58).
+            if len("".join(tags).split(maxsplit=1)) > 1:
+                for position in [at for at, tag in enumerate(tags) if len(tag.split(maxsplit=1)) > 1]:
+                    found[position] = None
         # O, a tag parse_tag refuses with its message, an empty type, or a prefix of several letters: parse_tag.
         # Most calls have none after their first chunk (O is parsed once), so two C-level scans come first.
         # Their positions by C-level searches (a Python pass over every tag was 1.5 ms of 100,000 types), in order:

@@ -120,10 +120,14 @@ def _ungrounded(
     """The error compute would raise grounding one sentence's strings under `normalize`, or None, in compute's
     order (string_batches: the references, then the predictions). Not grounded where each reference is `found`
     as given as often as it is listed (`reference_places`): compute grounds it, once; and so it is once normalised,
-    unless it normalises to nothing (white space alone), since §1b folds character by character: each occurrence
-    in the text is one in its normalised copy (tests/test_stored_batches.py checks both); unless two strings are one
-    once normalised ("aa" and "aa ", which may share an occurrence as given, but need one each normalised)."""
-    if not found or (normalize and (any(given.isspace() for _, given in strings) or _fold_together(strings))):
+    since §1b folds character by character (each occurrence in the text is one in its normalised copy), unless a
+    string normalises to nothing (white space alone) or two strings to one ("a" and "a " are each once in "a " as
+    given, but "a" is there once for both once normalised; tests/test_stored_batches.py checks both)."""
+    if normalize and found:
+        distinct = {given for _, given in strings}
+        normalised = {needle_of(given, True) for given in distinct}
+        found = "" not in normalised and len(normalised) == len(distinct)
+    if not found:
         try:
             ground_references(strings, Haystack.of(text, normalize), normalize, sentence)
         except InvalidInputError as error:
@@ -135,12 +139,6 @@ def _ungrounded(
                     f"found {shown(given)}, empty once normalised; expected text", "predictions", sentence, entity=index
                 )
     return None
-
-
-def _fold_together(strings: list[tuple[str, str]]) -> bool:
-    """Whether two distinct strings of `strings` are one needle once normalised (§1b: stripped, case folded)."""
-    distinct = {given for _, given in strings}
-    return len(distinct) > 1 and len({needle_of(given, True) for given in distinct}) < len(distinct)
 
 
 class StoredBatches:

@@ -244,6 +244,72 @@ def test_a_batch_of_documents_that_cannot_follow_is_refused_as_it_is_added() -> 
 def test_options_must_agree_to_add() -> None:
     with pytest.raises(ValueError, match="different options"):
         Accumulator.of(scheme="IOB2") + Accumulator.of(scheme="IOBES")
+    with pytest.raises(ValueError, match="different options"):  # other types, not the same in another order
+        Accumulator.of(labels=["PER", "LOC"]) + Accumulator.of(labels=["LOC", "ORG"])
+
+
+# Labels are the set of types counted: two accumulators of the same types in another order add up to one over both
+# (it refused them as of different options), the per-type keys in the order of the left one's labels.
+LABEL_ORDERS = {
+    "per-type": {"per_type": True},
+    "intervals-by-document": {"bootstrap": 50, "per_type": True},
+    "rows-and-slices": {"return_entities": True, "slices": ["entity_length"], "errors": 3},
+}
+
+
+@pytest.mark.parametrize("options", LABEL_ORDERS.values(), ids=LABEL_ORDERS.keys())
+def test_labels_in_another_order_add_up_to_one_accumulator_over_both(options: dict[str, Any]) -> None:
+    data = corpus(4)
+    first, second = part(data, 0, 25), part(data, 25, 60)
+    one = Accumulator.of(labels=["PER", "LOC"], **options).update(**first).update(**second)
+    left = Accumulator.of(labels=["PER", "LOC"], **options).update(**first)
+    right = Accumulator.of(labels=["LOC", "PER"], **options).update(**second)
+    assert list((left + right).result()) == list(one.result())  # (the keys' order too)
+    assert (left + right).result() == one.result() == compute_semeval(**data, labels=["PER", "LOC"], **options)
+    assert (Accumulator.of(labels=["LOC", "PER"], **options) + left).options.labels == ("LOC", "PER")
+
+
+def test_a_batch_grounded_under_labels_in_another_order_is_counted() -> None:
+    texts, references, predictions = ["Ann met Bo"], [[("PER", "Ann"), ("LOC", "Bo")]], [[("PER", "Ann")]]
+    grounded = Accumulator.of(labels=["LOC", "PER"]).ground(predictions=predictions, references=references, texts=texts)
+    counted = Accumulator.of(labels=["PER", "LOC"]).update_grounded(grounded).result()
+    assert counted == compute_semeval(
+        predictions=predictions, references=references, texts=texts, labels=["PER", "LOC"]
+    )
+
+
+# `seen` and `slice_edges` shape a slice and nothing else: given without it, every front end that counts refuses
+# them (they were silently ignored), whatever the form; with the slice they are read.
+UNREAD_SLICE_OPTIONS = {
+    "seen-alone": ({"seen": ["w1"]}, r"^seen given without the seen slice \(slices=\[\]\)"),
+    "seen-beside-another-slice": (
+        {"seen": ["w1"], "slices": ["entity_length"]},
+        r"^seen given without the seen slice \(slices=\['entity_length'\]\).*expected 'seen' in slices",
+    ),
+    "edges-of-a-slice-not-asked": (
+        {"slices": ["sentence_length"], "slice_edges": {"entity_length": [1, 2]}},
+        r"^slice_edges\['entity_length'\] given without the entity_length slice",
+    ),
+}
+
+
+@pytest.mark.parametrize(("options", "message"), UNREAD_SLICE_OPTIONS.values(), ids=UNREAD_SLICE_OPTIONS.keys())
+def test_an_option_of_a_slice_not_asked_for_is_refused_as_batches_are_counted(options: dict, message: str) -> None:
+    data = part(corpus(2), 0, 5)
+    spans = {"predictions": [[(0, 1, "PER")]], "references": [[(0, 1, "PER")]], "texts": ["w1"]}
+    for call in (
+        lambda: compute_semeval(**data, **options),
+        lambda: Accumulator.of(**options).update(**data),
+        lambda: compute_semeval(**spans, **options),
+        lambda: Accumulator.of(**options).add(
+            nerscore.compute.count_batch([["O"]], [["O"]], "tags", Options.of(**options), False)[0], 1
+        ),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+    Options.of(**options)  # (not by Options itself: evaluate's load(seen=...) may wait for compute(slices=["seen"]))
+    asked = {**options, "slices": [*options.get("slices", ()), "seen", "entity_length"], "seen": ["w1"]}
+    assert "slices" in compute_semeval(**data, **asked)
 
 
 @pytest.mark.parametrize("bootstrap", [0, 10])

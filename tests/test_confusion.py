@@ -230,6 +230,6 @@ def test_the_sparse_matrix_is_the_full_one_without_its_zeros(scheme: str, data: 
 
 
 def test_the_confusion_option_takes_true_false_or_sparse() -> None:
-    for value in ("Sparse", "full", 1, None):
+    for value in ("spares", "full", 1, None):  # ("Sparse" is read as "sparse": names in any case, test_option_checks)
         with pytest.raises(ValueError, match=r"confusion must be True, False or 'sparse'"):
             compute_semeval(predictions=[["B-PER"]], references=[["B-PER"]], confusion=value)

@@ -208,3 +208,49 @@ def test_a_comparisons_resamples_by_default_are_one_number() -> None:
     helped = " ".join(build_parser().format_help().split())
     assert "the resamples of the interval and of the test (default 10000)" in helped  # --bootstrap, with --compare
     assert "(--bootstrap N sets the resamples, default 10,000)" in helped  # --runs-b
+
+
+# Every option whose value is a name among a closed set (`option_checks.named`), spelt in another case: read in any
+# case and held as the table writes it, as `scheme` always was (mode="STRICT" was refused while scheme="iobes" was
+# taken). Each case: the option as given, and the value Options holds.
+NAMES_IN_ANY_CASE = {
+    "scheme": ({"scheme": "iobes"}, ns.get_scheme("IOBES")),
+    "mode": ({"mode": "STRICT"}, "strict"),
+    "pairing": ({"pairing": "Hipe"}, "hipe"),
+    "evaluation_schemes": ({"evaluation_schemes": ["TYPE", "Strict"]}, ("strict", "type")),
+    "confusion": ({"confusion": "Sparse"}, "sparse"),
+    "slices": ({"slices": ["Entity_Length", "SEEN"]}, ("entity_length", "seen")),
+    "slice_edges": ({"slice_edges": {"ENTITY_LENGTH": [1, 3]}}, {"entity_length": (1, 3)}),
+    "partial_credit": ({"partial_credit": "OVERLAP"}, "overlap"),
+    "value": ({"value": "ACE08"}, ns.Options.of(value="ace08").value),
+}
+
+
+@pytest.mark.parametrize(("given", "held"), NAMES_IN_ANY_CASE.values(), ids=NAMES_IN_ANY_CASE.keys())
+def test_an_options_names_are_read_in_any_case(given: dict, held) -> None:
+    (name,) = given
+    assert getattr(ns.Options.of(**given), name) == held
+    assert ns.Options.of(**given) == ns.Options.of(**{name: held})  # one accumulator adds the other's batches
+
+
+def test_the_table_documents_which_options_read_names_in_any_case() -> None:
+    from nerscore.options import SPECS
+
+    documented = {name for name, spec in SPECS.items() if "any case" in spec.kind}
+    assert documented == set(NAMES_IN_ANY_CASE)
+    assert ns.Options.of(labels=["per"], seen=["Ann"]).labels == ("per",)  # the data's types and texts: as given
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"mode": "loose"}, r"^unknown mode 'loose'; expected one of lenient, strict$"),
+        ({"mode": "STRICT "}, r"^unknown mode 'STRICT '"),
+        ({"pairing": "greedy"}, r"^pairing must be one of 'optimal', 'hipe', found 'greedy'$"),
+        ({"slices": ["Seen", "lenght"]}, r"found 'lenght' in \['Seen', 'lenght'\]"),
+        ({"evaluation_schemes": "Strict"}, r"for one scheme pass \['Strict'\]"),
+    ],
+)
+def test_a_name_in_no_case_is_still_refused_by_its_check(given: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ns.Options.of(**given)

@@ -122,6 +122,16 @@ FLAG_CASES = [
     pytest.param(
         ["--bootstrap", "50", "--confidence-level", "0.9"], {"bootstrap": 50, "confidence_level": 0.9}, id="level"
     ),
+    # A name in any case, as the option reads it (`option_checks.named`): argparse's choices refused "STRICT".
+    pytest.param(["--mode", "STRICT"], {"mode": "strict"}, id="mode-in-capitals"),
+    pytest.param(["--pairing", "HIPE"], {"pairing": "hipe"}, id="pairing-in-capitals"),
+    pytest.param(["--value", "ACE08"], {"value": "ace08"}, id="value-preset-in-capitals"),
+    pytest.param(["--partial-credit", "Overlap"], {"partial_credit": "overlap"}, id="partial-credit-capitalised"),
+    pytest.param(
+        ["--evaluation-schemes", "Strict,TYPE", "--slices", "Entity_Length"],
+        {"evaluation_schemes": ["strict", "type"], "slices": ["entity_length"]},
+        id="lists-of-names-capitalised",
+    ),
 ]
 
 
@@ -172,6 +182,24 @@ def test_a_bad_flag_value_names_the_option(capsys: pytest.CaptureFixture[str]) -
     assert capsys.readouterr().err == "error: beta must be a finite number >= 0, found -1.0\n"
     assert cli.main([str(WORKED_EXAMPLE), "--labels", "B-PER"]) == 2
     assert "labels holds the tag 'B-PER'" in capsys.readouterr().err
+
+
+def test_seen_without_the_seen_slice_is_refused_by_the_command_line(tmp_path, capsys) -> None:
+    # --seen FILE without --slices seen was read and then ignored: the file's texts changed no number printed.
+    seen = tmp_path / "seen.txt"
+    seen.write_text("Ann\n", encoding="utf-8")
+    assert cli.main([str(WORKED_EXAMPLE), "--seen", str(seen)]) == 2
+    assert capsys.readouterr().err.startswith("error: seen given without the seen slice (slices=[])")
+
+
+def test_seen_at_load_waits_for_a_compute_that_asks_for_its_slice(load_metric) -> None:
+    # Checked as batches are counted, not at load: evaluate.load(seen=...) is no error until a compute leaves the
+    # seen slice out.
+    metric = load_metric(seen=["Ann"])
+    batch = {"predictions": [["B-PER", "O"]], "references": [["B-PER", "O"]], "tokens": [["Ann", "ran"]]}
+    assert metric.compute(**batch, slices=["seen"])["slices"]["seen"]["seen"]["strict_f1"] == 1.0
+    with pytest.raises(ValueError, match=r"^seen given without the seen slice"):
+        metric.compute(**batch)
 
 
 def test_version_and_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options
-from ..schemes import TagTable
+from ..schemes import ONE_STRING, TagTable, tags_in_one
 from ..span import LOGITS_HINT, looks_like_scores
 from .inputs import SPANS, STRINGS, TAGS, Batch, as_list, batch_form, first_located, lengths, refuse_entity_row, rows_of
 
@@ -62,10 +62,20 @@ def measured_aligned(predictions: Batch, references: Batch) -> tuple[Batch, Batc
         predicted, reference = predictions[sentence], references[sentence]
         raise InvalidInputError(
             f"predictions have {len(predicted)} tags and references {len(reference)}; expected "
-            "token-aligned sequences of equal length",
+            f"token-aligned sequences of equal length{_tags_in_one(predicted, reference)}",
             sentence=sentence,
         )
     return predictions, references, measured
+
+
+def _tags_in_one(predicted: Any, reference: Any) -> str:
+    """Of a misaligned sentence, its first tag that holds several (`schemes.tags_in_one`), said where: one side's
+    sentence given as one string (`[["B-PER I-PER O"]]`) is misaligned before any tag is read."""
+    for side, row in (("predictions", predicted), ("references", reference)):
+        for token, tag in enumerate(row):
+            if several := tags_in_one(tag):
+                return f"; {side}, token {token}: {shown(tag)} holds {several} tags apart by white space ({ONE_STRING})"
+    return ""
 
 
 def ids_to_tags(

@@ -16,6 +16,7 @@ import numpy as np
 from ..decoding import kept_types
 from ..errors import InvalidInputError, shown
 from ..option_checks import check_labels, is_collection, is_id
+from ..schemes import ONE_STRING, tags_in_one
 from ..span import LOGITS_HINT, Span, all_tags, fragment_span, looks_like_entity, looks_like_scores, nested_tags
 
 T = TypeVar("T")
@@ -265,9 +266,8 @@ def as_list(values: Any, side: str) -> Batch:
         if isinstance(row, (Mapping, Span)):
             refuse_entity_row(row, side, index)
         if not is_collection(row):
-            raise InvalidInputError(
-                f"found {shown(row)}; expected a list of tags (a batch holds one list per sentence)", side, index
-            )
+            hint = ONE_STRING if tags_in_one(row) else "a batch holds one list per sentence"
+            raise InvalidInputError(f"found {shown(row)}; expected a list of tags ({hint})", side, index)
         rows.append(list(row))
     return rows
 
