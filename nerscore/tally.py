@@ -278,13 +278,27 @@ class Tally:
     @property
     def entity_types(self) -> list[str]:
         """The types seen on either side, sorted."""
-        if not self.cells:
-            return []
-        if isinstance(self.cells, CellTable):
-            names = self.cells.type_names
-            return sorted([names[i] for i in self.cells.present_types().tolist()])
-        _, reference_types, predicted_types = zip(*self.cells)
-        return _sorted_types(reference_types, predicted_types)
+        return sorted(self._type_totals()[0])
+
+    def types_by_frequency(self) -> list[str]:
+        """The types seen on either side, the most frequent first (each counted once for every reference entity and
+        every predicted entity of it), ties in alphabetical order: what a table of the commonest types shows."""
+        names, totals = self._type_totals()
+        alphabetical = sorted(range(len(names)), key=names.__getitem__)
+        order = np.argsort(-totals[alphabetical], kind="stable")  # (stable: ties stay in alphabetical order)
+        return [names[alphabetical[i]] for i in order.tolist()]
+
+    def _type_totals(self) -> tuple[list[str], np.ndarray]:
+        """The types the cells name, in no set order, and each one's entities on both sides (a Counter: 6x slower)."""
+        cells = self.cells
+        if isinstance(cells, CellTable):
+            names, sides, number = cells.type_names, [cells.reference_type, cells.predicted_type], cells.number
+        else:  # (numbered as the cells first name them: every one present)
+            _, sides, number, names = _mapping_positions(cells, None, ordered=False)
+        present = cells.present_types() if isinstance(cells, CellTable) else np.arange(len(names))
+        # Each id moved up by one (-1, no entity, first); floats, exact: a tally holds fewer than 2**52 entities.
+        totals = sum(np.bincount(side + 1, number, len(names) + 1) for side in sides)
+        return [names[i] for i in present.tolist()], np.asarray(totals)[present + 1].astype(np.int64)
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme`: POS is the number of reference entities, ACT of predicted."""
@@ -301,12 +315,6 @@ class Tally:
             present = np.flatnonzero(np.bincount(side_types[side_types >= 0], minlength=columns.types))
             sides.append({columns.entity_types[i]: Counts(*totals[i].tolist()) for i in present.tolist()})
         return sides[0], sides[1]
-
-
-def _sorted_types(*sides: Iterable[str | None]) -> list[str]:
-    names: set[Any] = set().union(*sides)
-    names.discard(None)
-    return sorted(names)
 
 
 @dataclass(frozen=True)
@@ -446,7 +454,7 @@ def _mapping_positions(
         positions = [np.fromiter(map(numbering.__getitem__, types), np.int64, size) for types in sides_types]
         entity_types = cast(list[str], list(islice(numbering, 1, None)))  # None, first, left out
     else:
-        entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
+        entity_types = labels if labels is not None else sorted({*reference_types, *predicted_types} - {None})
         index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         positions = [np.fromiter(map(index.get, types, repeat(-1)), np.int64, size) for types in sides_types]
     scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
@@ -468,9 +476,7 @@ def _table_positions(
         ids: np.ndarray | None = None
     else:
         if ordered:
-            present = table.present_types().tolist()
-            order = sorted(range(len(present)), key=lambda k: names[present[k]])
-            ids = np.array(present, dtype=np.int64)[order] if present else np.zeros(0, np.int64)
+            ids = np.array(sorted(table.present_types().tolist(), key=names.__getitem__), dtype=np.int64)
         else:
             # Each type's first place in the reference column followed by the predicted one, in one pass (no sort
             # of the cells, as np.unique's return_index takes); the types then read off those places in order

@@ -6,7 +6,6 @@ line and column, the sentence as the tables number it).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -45,17 +44,6 @@ class Evaluation:
         return self.entity_types[: caps.MAX_SHOWN_TYPES]
 
 
-def types_by_frequency(tally: nerscore.Tally) -> list[str]:
-    """The entity types of a tally, the most frequent first (reference and predicted entities counted), ties
-    in alphabetical order."""
-    frequency: Counter[str] = Counter()
-    for (_, reference_type, predicted_type), number in tally.cells.items():
-        for entity_type in (reference_type, predicted_type):
-            if entity_type is not None:
-                frequency[entity_type] += number
-    return sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
-
-
 def value_option(choice: Any) -> Any:
     """The `value` option of the page's control (docs/scoring.md §10): None (off, and anything unknown, any JSON an
     API caller sends: a list is no key of the dict), the preset's name, or True for the default weights."""
@@ -70,7 +58,7 @@ def _evaluation(counted: nerscore.Accumulator, options: nerscore.Options) -> Eva
     (`types`): every other key is compute_semeval's, but the macro keys (a mean over every type), which the page
     does not show."""
     tally = counted.tally or nerscore.Tally()
-    entity_types = types_by_frequency(tally)
+    entity_types = tally.types_by_frequency()
     # (the rows are read from `counted` as kept: a result copies them for its caller, 0.8 s of 100,000)
     shown = entity_types[: caps.MAX_SHOWN_TYPES]
     results = counted.result(options.evolve(per_type=True, return_entities=False), types=shown)

@@ -6,6 +6,7 @@ repeated entities."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from unittest import mock
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from strategies import nested_spans, spans
 
 from nerscore import OUTCOMES, Options, Span, compare_semeval, compute_semeval, pair, pair_greedy, scenario_of
+from nerscore.pairing import greedy, overlaps
 
 
 def S(start: int, end: int, entity_type: str) -> Span:
@@ -296,6 +298,135 @@ def test_a_prediction_far_from_nested_references_looks_at_none_of_them() -> None
     # Inside the onion, each prediction takes the first reference it meets that is not taken, as the scorer does.
     inside = [S(199, 201, "A"), S(0, 1, "B"), S(199, 201, "A")]
     assert our_counts(pair_greedy(onion, inside)) == scorer_counts(onion, inside)
+
+
+def plain_greedy(
+    references: list[Span],
+    predictions: list[Span],
+    alternatives: list[list[str]] | None = None,
+    identical: list[bool] | None = None,
+) -> list[tuple[Span | None, Span | None]]:
+    """The greedy rule as the module's docstring states it, each prediction scanning every reference in order (the
+    oracle of `pair_greedy`'s rows, which finds the same reference without the scan: nerscore.pairing.greedy)."""
+    taken: set[Span] = set()
+    rows: list[tuple[Span | None, Span | None]] = []
+    for number, prediction in enumerate(predictions):
+        offered = [prediction.entity_type] if alternatives is None else alternatives[number]
+        same_text = identical is None or identical[number]
+        typed = [Span(prediction.start, prediction.end, t, prediction.fragments) for t in offered]
+        exact = next((span for span in typed if span in references), None) if same_text else None
+        if exact is not None:
+            taken.add(exact)
+            rows.append((exact, exact))
+            continue
+        match, by_bounds = None, False
+        for reference in references:
+            by_bounds = reference.same_bounds(prediction) and (
+                same_text or reference.entity_type != prediction.entity_type
+            )
+            if by_bounds or (reference not in taken and reference.overlap(prediction) > 0):
+                match = reference
+                break
+        if match is not None:
+            taken.add(match)
+            renamed = (same_text or not by_bounds) and match.entity_type != prediction.entity_type
+            if renamed and match.entity_type in offered:
+                prediction = replace(prediction, entity_type=match.entity_type)
+        rows.append((match, prediction))
+    rows += [(reference, None) for reference in references if reference not in taken]
+
+    def position(row: tuple[Span | None, Span | None]) -> tuple[int, bool, int]:
+        first = row[0] if row[0] is not None else row[1]
+        assert first is not None
+        return min(span.start for span in row if span is not None), row[0] is None, first.end
+
+    return sorted(rows, key=position)
+
+
+@st.composite
+def greedy_side(draw: st.DrawFn, in_order: bool) -> list[Span]:
+    """Entities of one side: contiguous or of two or three fragments (docs/scoring.md §12), of three types; nested,
+    overlapping and repeated in any order, or laid out in order and disjoint (tags' shape, with fragments too)."""
+    entities, position = [], 0
+    for _ in range(draw(st.integers(0, 7))):
+        start = position + draw(st.integers(0, 2)) if in_order else draw(st.integers(0, 10))
+        lengths = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+        pieces, at = [], start
+        for length in lengths:
+            pieces.append((at, at + length))
+            at += length + draw(st.integers(1, 2))
+        entity_type = draw(st.sampled_from("ABC"))
+        fragments = tuple(pieces) if len(pieces) > 1 else ()
+        entities.append(Span(pieces[0][0], pieces[-1][1], entity_type, fragments))
+        position = pieces[-1][1]
+    if not in_order and entities:
+        entities += draw(st.lists(st.sampled_from(entities), max_size=2))  # copies
+        entities = draw(st.permutations(entities))
+    return entities
+
+
+@st.composite
+def greedy_inputs(draw: st.DrawFn) -> tuple:
+    references = draw(greedy_side(draw(st.booleans())))
+    predictions = draw(greedy_side(draw(st.booleans())))
+    count = len(predictions)
+    alternatives = draw(
+        st.none() | st.lists(st.lists(st.sampled_from("ABC"), min_size=1), min_size=count, max_size=count)
+    )
+    identical = draw(st.none() | st.lists(st.booleans(), min_size=count, max_size=count))
+    return references, predictions, alternatives, identical
+
+
+@settings(max_examples=500, deadline=None)
+@given(greedy_inputs())
+def test_the_rows_are_the_plain_scans_of_the_greedy_rule(inputs) -> None:
+    # The references a prediction may take are found without scanning the taken ones (in order: pointers past
+    # them; else segment trees over positions and starts), so that an onion costs its entities, not its pairs; the
+    # rows stay the plain scan's, row for row, with fragments, copies, links offered and text that differs.
+    assert pair_greedy(*inputs) == plain_greedy(*inputs)
+
+
+@pytest.mark.parametrize(
+    ("name", "references", "predictions"),
+    [
+        # Issue 16's onion: every prediction overlaps every reference, each takes the first not taken.
+        ("onion", [S(i, 40 - i, "AB"[i % 2]) for i in range(20)], [S(i, 39 - i, "BA"[i % 3 > 0]) for i in range(20)]),
+        # Two runs of references out of order, the predictions between them: none overlaps any.
+        (
+            "two-runs",
+            [S(k // 2 + (100 if k % 2 else 0), k // 2 + 1 + (100 if k % 2 else 0), "A") for k in range(20)],
+            [S(50, 51, "A")] * 20,
+        ),
+        # References in order, each prediction over all of them.
+        ("over-all", [S(2 * i, 2 * i + 1, "A") for i in range(20)], [S(0, 40, "B")] * 20),
+        # Copies of one reference, predictions inside it: the first takes it (all its copies, by value).
+        ("copies", [S(0, 5, "A")] * 20, [S(1, 3, "A")] * 20),
+    ],
+)
+def test_hostile_shapes_pair_as_the_plain_scan(name: str, references: list[Span], predictions: list[Span]) -> None:
+    assert pair_greedy(references, predictions) == plain_greedy(references, predictions)
+
+
+def test_a_respelled_prediction_takes_the_first_reference_of_its_boundaries_and_another_type() -> None:
+    # The later scorer (docs/hipe.md): spelled otherwise, the third A takes B, taken already, as scenario IV.
+    references = [S(0, 2, "A"), S(0, 2, "B")]
+    predictions, identical = [S(0, 2, "A"), S(0, 2, "B"), S(0, 2, "A")], [True, True, False]
+    rows = pair_greedy(references, predictions, identical=identical)
+    assert rows == plain_greedy(references, predictions, identical=identical)
+    assert scenarios(rows)[-1] == ("IV", S(0, 2, "B"), S(0, 2, "A"))
+
+
+def test_references_past_the_free_memory_are_refused_before_they_are_filed(monkeypatch) -> None:
+    # Nested references out of order take a tree of about (fragments x log) entries: past the memory left, a
+    # located ValueError before it is built, never a MemoryError (overlaps.refuse_past_free_memory's).
+    monkeypatch.setattr(overlaps, "free_memory", lambda: 1_000)
+    monkeypatch.setattr(greedy, "FLOOR", 0)
+    references = [(i, 100 - i, "A") for i in range(40)]
+    with pytest.raises(ValueError, match=r"sentence 1: its 40 references \(40 fragments\) need about .* to pair"):
+        compute_semeval(predictions=[[], [(3, 5, "B")]], references=[[], references], pairing="hipe")
+    # Identical predictions need no tree; references in order need none either.
+    assert pair_greedy([S(0, 5, "A")] * 3, [S(0, 5, "A")])
+    assert pair_greedy([S(0, 1, "A"), S(2, 3, "A")], [S(0, 3, "B")])
 
 
 # pair_greedy and scenario_of take Spans (their signatures): a tuple or None was an AttributeError ("'tuple' object

@@ -158,6 +158,40 @@ def test_cell_table_reads_as_its_dict_and_scores_as_it() -> None:
         assert list(scores(tally, options).items()) == list(scores(as_dict, options).items())
 
 
+_TYPE_NAMES = ["b", "A", "ab", "Z", "é", "a"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(
+        st.tuples(
+            st.sampled_from(SCENARIOS),
+            st.none() | st.sampled_from(_TYPE_NAMES),
+            st.none() | st.sampled_from(_TYPE_NAMES),
+        ).filter(lambda cell: cell[1] is not None or cell[2] is not None),
+        st.integers(0, 4),
+    ),
+    st.permutations([*_TYPE_NAMES, "unnamed"]),
+)
+def test_types_by_frequency_counts_both_sides_ties_alphabetical(cells: dict, names: list[str]) -> None:
+    # The Space's per-type table and colours (space/scoring.py): the types of the cells, each counted once for
+    # every reference and every predicted entity of it, the most frequent first, ties in Python's string order;
+    # the same of the cells as a dict and as a CellTable (its names in any order, one named by no cell).
+    frequency: Counter[str] = Counter()
+    for (_, reference_type, predicted_type), number in cells.items():
+        for entity_type in (reference_type, predicted_type):
+            if entity_type is not None:
+                frequency[entity_type] += number
+    expected = sorted(frequency, key=lambda entity_type: (-frequency[entity_type], entity_type))
+    ids = {name: at for at, name in enumerate(names)} | {None: -1}
+    columns = [np.array([ids[cell[side]] for cell in cells], dtype=np.int64) for side in (1, 2)]
+    scenario = np.array([SCENARIOS.index(cell[0]) for cell in cells], dtype=np.int64)
+    table = CellTable(scenario, *columns, np.array(list(cells.values()), dtype=np.int64), names)
+    for tally in (Tally(cells), Tally(table)):
+        assert tally.types_by_frequency() == expected
+        assert tally.entity_types == sorted(frequency)
+
+
 # Tallies add only to tallies, as accumulators do: Python's own "unsupported operand" (Tally() + 5 raised
 # AttributeError "'int' object has no attribute 'cells'", naming no operand).
 NOT_ADDABLE = {

@@ -137,7 +137,7 @@ def pair_sentences(
         (sentence, reference, prediction)
         for sentence, (sentence_references, sentence_predictions) in enumerate(zip(reference_spans, predicted_spans))
         for reference, prediction in (
-            pair_greedy(sentence_references, sentence_predictions)
+            located(sentence, pair_greedy, sentence_references, sentence_predictions)
             if pairing == HIPE
             else located(sentence, pair, sentence_references, sentence_predictions, min_overlap)
         )
