@@ -247,7 +247,10 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     except InvalidInputError as error:
         where = ""
         if read is not None and error.sentence is not None and error.sentence < len(read.documents):
-            where = f" ({read.documents[error.sentence]})"
+            # (the annotator's own file where each has one: the first file's line of a tag of another misled)
+            sides = [f"annotations[{name!r}]" for name in read.annotations]
+            places = read.places[sides.index(error.side)] if read.places and error.side in sides else read.documents
+            where = f" ({places[error.sentence]})"
         return print_error(error, where)
     except (OSError, ValueError) as error:
         return print_error(error)

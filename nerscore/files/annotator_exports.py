@@ -140,6 +140,7 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
     first, first_lines = "", []  # the first file (named where it holds a line), and its texts' lines
+    places = []  # each file's lines
     for index, path in enumerate(paths):
         source = os.fspath(path)
         entities, own_texts, lines = [], [], []
@@ -160,4 +161,5 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
                 "expected every annotator's file to hold the same texts in the same order",
             )
         annotations[unique_name(annotations, os.path.basename(source))] = entities
-    return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines])
+        places.append([f"{source}:{line}" for line in lines])
+    return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines], tuple(places))
