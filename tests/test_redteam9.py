@@ -3,6 +3,7 @@ case failed on the code before its fix."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -72,3 +73,66 @@ def test_an_annotators_error_names_its_own_files_line(
     assert main(["agreement", *paths, *flags, *names]) == 2
     error = capsys.readouterr().err.strip()
     assert re.match(message.replace("{name}", "y" if names else re.escape(second[0])), error), error
+
+
+# A lone surrogate ("\ud800", half of a UTF-16 pair, as JSON may escape it) in a label or an annotator's name of a
+# JSON file other than --spans' (whose lines were checked): read, scored, then fatal when printed: agreement's
+# table or --json raised UnicodeEncodeError (a traceback), --label-studio printed half its tables and then
+# "error: 'utf-8' codec can't encode character '\ud800' in position 59", naming no file, task or label.
+def _export(label: str, who: object = None) -> str:
+    region = {"value": {"start": 0, "end": 3, "text": "Ada", "labels": [label]}, "type": "labels"}
+    annotation: dict = {"id": 1, "result": [region]}
+    annotations = [annotation] if who is None else [{**annotation, "completed_by": who}, {"id": 2, "result": []}]
+    task = {"id": 1, "data": {"text": "Ada met"}, "annotations": annotations, "predictions": [{"result": [region]}]}
+    return json.dumps([task])
+
+
+_LONE = "P\ud800"
+LONE_SURROGATES = [
+    pytest.param(
+        {"export.json": _export(_LONE)},
+        ["--label-studio", "{export.json}", "--per-type"],
+        r"export\.json:1: task 0: found the lone surrogate '\\ud800' in annotations\[0\]\.result\[0\]\.value\.labels\[0\]",
+        id="label-studio-label",
+    ),
+    pytest.param(
+        {"export.json": _export("PER", who=_LONE)},
+        ["agreement", "{export.json}"],
+        r"export\.json:1: found the lone surrogate '\\ud800' in annotations\[0\]\.completed_by",
+        id="agreement-label-studio-annotator",
+    ),
+    pytest.param(
+        {"all.jsonl": json.dumps({"text": "Ada met", "annotations": {_LONE: [[0, 3, "PER"]], "b": []}})},
+        ["agreement", "{all.jsonl}"],
+        r"all\.jsonl:1: found the lone surrogate '\\ud800' in a key of annotations",
+        id="agreement-jsonl-annotator",
+    ),
+    pytest.param(
+        {"all.jsonl": json.dumps({"text": "Ada met", "annotations": {"a": [[0, 3, _LONE]], "b": []}})},
+        ["agreement", "{all.jsonl}", "--json"],
+        r"all\.jsonl:1: found the lone surrogate '\\ud800' in annotations\.a\[0\]\[2\]",
+        id="agreement-jsonl-type-json",
+    ),
+    pytest.param(
+        {
+            "a.jsonl": json.dumps({"text": "Ada met", "label": [[0, 3, _LONE]]}),
+            "b.jsonl": json.dumps({"text": "Ada met", "label": [[0, 3, "PER"]]}),
+        },
+        ["agreement", "{a.jsonl}", "{b.jsonl}", "--errors", "3"],
+        r"a\.jsonl:1: found the lone surrogate '\\ud800' in label\[0\]\[2\]",
+        id="agreement-doccano-type",
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "argv", "message"), LONE_SURROGATES)
+def test_a_lone_surrogate_in_a_json_file_is_refused_at_its_line(
+    files: dict[str, str], argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, content in files.items():
+        (tmp_path / name).write_text(content + "\n", encoding="utf-8")
+    paths = {f"{{{name}}}": str(tmp_path / name) for name in files}
+    assert main([paths.get(argument, argument) for argument in argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert re.search(message, captured.err), captured.err

@@ -285,6 +285,8 @@ def json_line_records(
             record = json.loads(line)
         except (ValueError, RecursionError) as error:
             raise json_error(error, source, number, expected, other=other(line) if other else None) from None
+        if (surrogate := lone_surrogate(line, record)) is not None:  # (every layout: a name or type printed later)
+            raise ConllError(source, number, surrogate)
         yield number, line, record
 
 
@@ -320,8 +322,6 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
     records = json_line_records(checked_lines(lines, "read_span_lines"), source, expected, _not_span_lines)
     for number, line, record in records:
-        if (surrogate := _lone_surrogate(line, record)) is not None:
-            raise ConllError(source, number, surrogate)
         if not isinstance(record, dict):
             export = _not_span_lines("[") if isinstance(record, list) else None
             raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}", export)
@@ -360,7 +360,7 @@ _ESCAPES = re.compile(
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _lone_surrogate(line: str, record: Any) -> str | None:
+def lone_surrogate(line: str, record: Any) -> str | None:
     """The problem with a JSON line whose strings hold a lone surrogate (``"\\ud800"``), or None. Such a string
     is not text: it cannot be written as UTF-8 (printing a table of its type would fail), so the line is refused
     where it is read. Lines without a surrogate escape, nearly all, cost one search of the line."""
