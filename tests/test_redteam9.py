@@ -92,7 +92,8 @@ LONE_SURROGATES = [
     pytest.param(
         {"export.json": _export(_LONE)},
         ["--label-studio", "{export.json}", "--per-type"],
-        r"export\.json:1: task 0: found the lone surrogate '\\ud800' in annotations\[0\]\.result\[0\]\.value\.labels\[0\]",
+        r"export\.json:1: task 0: found the lone surrogate '\\ud800' in annotations\[0\]\.result\[0\]\.value"
+        r"\.labels\[0\]",
         id="label-studio-label",
     ),
     pytest.param(

@@ -321,7 +321,7 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     malformed line is a `ConllError` naming `source` and the line."""
     expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
     records = json_line_records(checked_lines(lines, "read_span_lines"), source, expected, _not_span_lines)
-    for number, line, record in records:
+    for number, _, record in records:
         if not isinstance(record, dict):
             export = _not_span_lines("[") if isinstance(record, list) else None
             raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}", export)
