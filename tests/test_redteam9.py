@@ -137,3 +137,41 @@ def test_a_lone_surrogate_in_a_json_file_is_refused_at_its_line(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert re.search(message, captured.err), captured.err
+
+
+# `ner-semeval agreement` given a folder among files: the hint named `--brat REFERENCE_DIR PREDICTION_DIR`, a flag
+# of ner-semeval that this command does not take. Two JSON lines files of --spans' (references and predictions,
+# no "label"), told doccano's by their names, were read as documents of no entity each: agreement 0 over
+# "labelled 0" units, status 0.
+_SPANS_LINE = {"text": "Ada met", "references": [[0, 3, "PER"]], "predictions": [[0, 3, "PER"]]}
+AGREEMENT_PATHS_MISREAD = [
+    pytest.param(
+        ["{folder}", "{a.conll}"],
+        r"^error: \[Errno 21\] Is a directory: .* \(a folder: BRAT folders are read when every path is one",
+        id="a-folder-among-files",
+    ),
+    pytest.param(
+        ["--format", "label-studio", "{folder}"],
+        r"^error: \[Errno 21\] Is a directory: .* \(a folder: BRAT folders are read when every path is one",
+        id="a-folder-as-an-export",
+    ),
+    pytest.param(
+        ["{a.jsonl}", "{b.jsonl}"],
+        r'a\.jsonl:1: found no "label" and no "entities"; expected doccano',
+        id="span-lines-as-doccano",
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), AGREEMENT_PATHS_MISREAD)
+def test_agreement_paths_of_another_layout_say_how_this_command_reads(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "a.conll").write_text("Ada B-PER B-PER\n", encoding="utf-8")
+    for name in ("a.jsonl", "b.jsonl"):
+        (tmp_path / name).write_text(json.dumps(_SPANS_LINE) + "\n", encoding="utf-8")
+    assert main(["agreement", *(str(tmp_path / a[1:-1]) if a.startswith("{") else a for a in argv)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert re.search(message, captured.err.strip()), captured.err

@@ -252,6 +252,6 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
             places = read.places[sides.index(error.side)] if read.places and error.side in sides else read.documents
             where = f" ({places[error.sentence]})"
         return print_error(error, where)
-    except (OSError, ValueError) as error:
-        return print_error(error)
+    except (OSError, ValueError) as error:  # (a folder among files: this command has no --brat)
+        return print_error(error, folder=" (a folder: BRAT folders are read when every path is one, one per annotator)")
     return print_output(lambda: print_json(result) if args.json else sys.stdout.write(format_agreement(result)))

@@ -114,6 +114,8 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
             raise ConllError(source, line, f'"entities" is {shown(listed)}; expected {_DOCCANO}')
         entities = [(entity.get("start_offset"), entity.get("end_offset"), entity.get("label")) for entity in listed]
     else:
+        if "label" not in record and "labels" not in record:  # (a line of --spans' was read as no entity)
+            raise ConllError(source, line, f'found no "label" and no "entities"; expected {_DOCCANO}')
         listed = record.get("label", record.get("labels", []))
         if not _spans_listed(listed):
             raise ConllError(source, line, f'"label" is {shown(listed)}; expected {_DOCCANO}')

@@ -84,11 +84,14 @@ def _unpickled_error(kind: type[ConllError], args: tuple[Any, ...]) -> ConllErro
     return kind.__new__(kind, *args)
 
 
-def print_error(error: Exception, where: str = "") -> int:
+# A folder where a file was expected: the folders ner-semeval reads are BRAT's, two of them.
+_FOLDER = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+
+
+def print_error(error: Exception, where: str = "", folder: str = _FOLDER) -> int:
     """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;
-    `where` follows it: the file and line of the sentence it names) and its exit status, 2."""
-    # A folder where a file was expected: the folders the command line reads are BRAT's, two of them.
-    folder = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+    `where` follows it: the file and line of the sentence it names; `folder`, where a folder was read as a file,
+    how the command reads folders) and its exit status, 2."""
     hint = folder if isinstance(error, IsADirectoryError) else ""
     print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{hint}{where}", file=sys.stderr)
     return 2
