@@ -75,6 +75,17 @@ def test_an_annotators_error_names_its_own_files_line(
     assert re.match(message.replace("{name}", "y" if names else re.escape(second[0])), error), error
 
 
+def test_an_annotators_bad_tag_in_one_conll_file_names_the_tags_line(tmp_path: Path, capsys) -> None:
+    # The place named was the sentence's first line (one.conll:4 for a tag on line 6), as if the tag stood there.
+    path = tmp_path / "one.conll"
+    path.write_text("Ada B-PER B-PER\nmet O O\n\nBob B-PER B-PER\nsaw O O\nAnn O X-PER\n", encoding="utf-8")
+    assert main(["agreement", str(path)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert re.match(
+        r"^error: annotations\['annotator2'\], sentence 1, token 2: found tag 'X-PER'.*one\.conll:6\)$", error
+    )
+
+
 # A lone surrogate ("\ud800", half of a UTF-16 pair, as JSON may escape it) in a label or an annotator's name of a
 # JSON file other than --spans' (whose lines were checked): read, scored, then fatal when printed: agreement's
 # table or --json raised UnicodeEncodeError (a traceback), --label-studio printed half its tables and then
