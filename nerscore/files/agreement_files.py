@@ -247,8 +247,14 @@ def agreement_main(argv: Sequence[str], prog: str = "ner-semeval agreement") -> 
     except InvalidInputError as error:
         where = ""
         if read is not None and error.sentence is not None and error.sentence < len(read.documents):
-            where = f" ({read.documents[error.sentence]})"
+            # (the annotator's own file where each has one: the first file's line of a tag of another misled)
+            sides = [f"annotations[{name!r}]" for name in read.annotations]
+            places = read.places[sides.index(error.side)] if read.places and error.side in sides else read.documents
+            where = f" ({places[error.sentence]})"
+            if read.tokens is not None and error.token is not None:  # CoNLL: a sentence's lines are consecutive
+                source, _, first = places[error.sentence].rpartition(":")
+                where = f" ({source}:{int(first) + error.token})"
         return print_error(error, where)
-    except (OSError, ValueError) as error:
-        return print_error(error)
+    except (OSError, ValueError) as error:  # (a folder among files: this command has no --brat)
+        return print_error(error, folder=" (a folder: BRAT folders are read when every path is one, one per annotator)")
     return print_output(lambda: print_json(result) if args.json else sys.stdout.write(format_agreement(result)))

@@ -14,7 +14,15 @@ from typing import Any, NamedTuple
 from ..errors import shown
 from ..option_checks import is_id
 from ..span import Span, fragment_span
-from .readers import ConllError, checked_path, decoded, first_difference, json_error, line_and_column
+from .readers import (
+    ConllError,
+    checked_path,
+    decoded,
+    first_difference,
+    json_error,
+    line_and_column,
+    lone_surrogate,
+)
 
 # -- BRAT standoff ---------------------------------------------------------------------------------------------------
 
@@ -318,7 +326,7 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
     position = after_space(position + 1)
     index = 0
     while content[position : position + 1] != "]":
-        line = line_at(position)
+        line, start = line_at(position), position
         task = f"task {index}: " if name_tasks else ""
         try:
             item, position = decoder.raw_decode(content, position)
@@ -326,6 +334,8 @@ def json_list_items(source: str, expected: str, name_tasks: bool = True) -> Iter
             raise json_error(error, source, error.lineno) from None
         except (ValueError, RecursionError) as error:
             raise json_error(error, source, line, f"expected {expected}", task) from None
+        if (surrogate := lone_surrogate(content[start:position], item)) is not None:  # (a label printed later)
+            raise ConllError(source, line, task + surrogate)
         yield line, item
         index += 1
         position = after_space(position)

@@ -114,6 +114,8 @@ def _doccano_entities(record: dict[str, Any], source: str, line: int) -> list[tu
             raise ConllError(source, line, f'"entities" is {shown(listed)}; expected {_DOCCANO}')
         entities = [(entity.get("start_offset"), entity.get("end_offset"), entity.get("label")) for entity in listed]
     else:
+        if "label" not in record and "labels" not in record:  # (a line of --spans' was read as no entity)
+            raise ConllError(source, line, f'found no "label" and no "entities"; expected {_DOCCANO}')
         listed = record.get("label", record.get("labels", []))
         if not _spans_listed(listed):
             raise ConllError(source, line, f'"label" is {shown(listed)}; expected {_DOCCANO}')
@@ -140,6 +142,7 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
     annotations: dict[str, list[Any]] = {}
     texts: list[str] = []
     first, first_lines = "", []  # the first file (named where it holds a line), and its texts' lines
+    places = []  # each file's lines
     for index, path in enumerate(paths):
         source = os.fspath(path)
         entities, own_texts, lines = [], [], []
@@ -160,4 +163,5 @@ def read_doccano_annotators(paths: Sequence[str | os.PathLike[str]]) -> Annotato
                 "expected every annotator's file to hold the same texts in the same order",
             )
         annotations[unique_name(annotations, os.path.basename(source))] = entities
-    return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines])
+        places.append([f"{source}:{line}" for line in lines])
+    return AnnotatorBatches(annotations, texts, None, [f"{first}:{line}" for line in first_lines], tuple(places))

@@ -27,6 +27,9 @@ class AnnotatorBatches(NamedTuple):
     texts: list[str] | None
     tokens: list[list[str]] | None
     documents: list[str]
+    # Where one file per annotator is read (CoNLL files, doccano's): each annotator's own place of each sentence,
+    # in the annotators' order, which its errors name (its file's lines may be other than the first file's).
+    places: tuple[list[str], ...] | None = None
 
 
 # -- CoNLL ----------------------------------------------------------------------------------------------------------
@@ -91,6 +94,7 @@ def read_conll_annotators(
         return AnnotatorBatches(dict(zip(names, tags)), None, tokens, documents)
     annotations: dict[str, list[Any]] = {}
     first_source, first, first_tokens = "", [], []
+    places = []
     for index, path in enumerate(paths):
         source = os.fspath(path)
         sentences = _conll_sentences(source)
@@ -108,12 +112,12 @@ def read_conll_annotators(
         annotations[unique_name(annotations, os.path.basename(source))] = [
             [row[-1] for row in rows] for rows, _ in sentences
         ]
+        places.append([f"{source}:{numbers[0]}" for _, numbers in sentences])
     if names is not None:  # (they were left unread: the files' names stood)
         if len(names) != len(paths):
             raise ValueError(f"found {len(names)} names for {len(paths)} annotators' files")
         annotations = dict(zip(names, annotations.values()))
-    documents = [f"{first_source}:{numbers[0]}" for _, numbers in first]
-    return AnnotatorBatches(annotations, None, first_tokens, documents)
+    return AnnotatorBatches(annotations, None, first_tokens, places[0] if places else [], tuple(places))
 
 
 def _differing_tokens(

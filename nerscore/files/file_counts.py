@@ -80,11 +80,12 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
     predictions = [document.predictions for document in documents]
     # The first line without 'text', named by the checks of what needs it.
     textless = next((document.line for document in documents if document.text is None), None)
-    form = SPANS
-    if batch_form(predictions, references) == STRINGS:  # string entities, found in each line's text (§1b)
-        form = STRINGS
-        if textless is not None:
-            raise ConllError(source, textless, "found string entities and no 'text'; expected the text")
+    try:  # (a malformed first entity is found here, where the form is judged by it: located as the rest are)
+        form = STRINGS if batch_form(predictions, references) == STRINGS else SPANS
+    except InvalidInputError as error:
+        raise _located_span_error(error, documents, source) from None
+    if form == STRINGS and textless is not None:  # string entities, found in each line's text (§1b)
+        raise ConllError(source, textless, "found string entities and no 'text'; expected the text")
     if options.errors and textless is not None:
         raise ConllError(source, textless, "found no 'text'; --errors names each entity by its text")
     reading = {
@@ -102,16 +103,22 @@ def _add_spans(total: Accumulator, documents: list[SpanDocument], source: str) -
             predictions, references, form, options, keep_sentences=options.bootstrap > 0, columns=columns
         )
     except InvalidInputError as error:
-        if error.sentence is None:
-            raise
-        line = documents[error.sentence].line
-        problem = error.problem.replace("offsets into texts=", 'offsets into the line\'s "text"')  # a file's words
-        raise ConllError(source, line, f"{error.side}, entity {error.entity}: {problem}") from None
+        raise _located_span_error(error, documents, source) from None
     ids = [
         ("line", total.sentences + index) if document.document is None else ("document", document.document)
         for index, document in enumerate(documents)
     ]
     return SpanTotal(total.add(counted, len(documents), ids), form == STRINGS)
+
+
+def _located_span_error(error: InvalidInputError, documents: list[SpanDocument], source: str) -> ValueError:
+    """A chunk's error as the `ConllError` of its line (its side and entity, in the file's words), or as it is
+    when it names no sentence."""
+    if error.sentence is None:
+        return error
+    problem = error.problem.replace("offsets into texts=", 'offsets into the line\'s "text"')  # a file's words
+    where = ", ".join([str(error.side), *([] if error.entity is None else [f"entity {error.entity}"])])
+    return ConllError(source, documents[error.sentence].line, f"{where}: {problem}")
 
 
 class Systems(NamedTuple):

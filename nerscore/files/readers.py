@@ -84,11 +84,14 @@ def _unpickled_error(kind: type[ConllError], args: tuple[Any, ...]) -> ConllErro
     return kind.__new__(kind, *args)
 
 
-def print_error(error: Exception, where: str = "") -> int:
+# A folder where a file was expected: the folders ner-semeval reads are BRAT's, two of them.
+_FOLDER = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+
+
+def print_error(error: Exception, where: str = "", folder: str = _FOLDER) -> int:
     """A command's error on standard error (a `ConllError` names its file and line, any other starts ``error:``;
-    `where` follows it: the file and line of the sentence it names) and its exit status, 2."""
-    # A folder where a file was expected: the folders the command line reads are BRAT's, two of them.
-    folder = " (a folder: --brat REFERENCE_DIR PREDICTION_DIR reads two folders of BRAT files)"
+    `where` follows it: the file and line of the sentence it names; `folder`, where a folder was read as a file,
+    how the command reads folders) and its exit status, 2."""
     hint = folder if isinstance(error, IsADirectoryError) else ""
     print(f"{error}{where}" if isinstance(error, ConllError) else f"error: {error}{hint}{where}", file=sys.stderr)
     return 2
@@ -285,6 +288,8 @@ def json_line_records(
             record = json.loads(line)
         except (ValueError, RecursionError) as error:
             raise json_error(error, source, number, expected, other=other(line) if other else None) from None
+        if (surrogate := lone_surrogate(line, record)) is not None:  # (every layout: a name or type printed later)
+            raise ConllError(source, number, surrogate)
         yield number, line, record
 
 
@@ -319,9 +324,7 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
     malformed line is a `ConllError` naming `source` and the line."""
     expected = "expected one JSON object a line with 'references' and 'predictions' lists of entities"
     records = json_line_records(checked_lines(lines, "read_span_lines"), source, expected, _not_span_lines)
-    for number, line, record in records:
-        if (surrogate := _lone_surrogate(line, record)) is not None:
-            raise ConllError(source, number, surrogate)
+    for number, _, record in records:
         if not isinstance(record, dict):
             export = _not_span_lines("[") if isinstance(record, list) else None
             raise ConllError(source, number, f"found a JSON {type(record).__name__}; {expected}", export)
@@ -360,7 +363,7 @@ _ESCAPES = re.compile(
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _lone_surrogate(line: str, record: Any) -> str | None:
+def lone_surrogate(line: str, record: Any) -> str | None:
     """The problem with a JSON line whose strings hold a lone surrogate (``"\\ud800"``), or None. Such a string
     is not text: it cannot be written as UTF-8 (printing a table of its type would fail), so the line is refused
     where it is read. Lines without a surrogate escape, nearly all, cost one search of the line."""
