@@ -22,7 +22,7 @@ import numpy as np
 
 from .measures import EXACT_FLOATS, Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
-from .pairing.rules import SCENARIOS
+from .pairing.rules import SCENARIO_INDEX, SCENARIOS
 from .tally import COUNT_NAMES, OUTCOMES, CellColumns, CellTable, Tally
 
 if TYPE_CHECKING:
@@ -38,7 +38,6 @@ _OUTCOMES = np.array(
     ],
     dtype=np.int64,
 )
-_SCENARIO_PLACE = {scenario: place for place, scenario in enumerate(SCENARIOS)}
 
 
 @dataclass(frozen=True)
@@ -206,7 +205,7 @@ class _Stack:
                 )
                 for side in (reference_types, predicted_types)
             )
-            scenario = np.fromiter(map(_SCENARIO_PLACE.__getitem__, scenarios), np.int64, size)
+            scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, scenarios), np.int64, size)
             parts.append((scenario, *side_ids, np.fromiter(cells.values(), np.int64, size)))
         lengths = np.fromiter((len(part[0]) for part in parts), np.int64, len(parts))
         tally = np.repeat(np.arange(len(tallies)), lengths)

@@ -18,7 +18,7 @@ import numpy as np
 from .error_table import CodedCounts, ErrorKey, added_errors
 from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
-from .pairing.rules import SCENARIOS, scenario_of
+from .pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
 from .span import Span
 
 if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
@@ -39,7 +39,6 @@ OUTCOMES: dict[str, dict[str, str]] = {
 }
 COUNT_NAMES = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
 _COUNT_INDEX = {outcome: index for index, outcome in enumerate(COUNT_NAMES)}  # in the order of Counts' fields
-_SCENARIO_INDEX = {scenario: index for index, scenario in enumerate(OUTCOMES)}
 # _OUTCOME_INDEX[scheme][scenario index]: the position in Counts' fields of the scenario's outcome (§4).
 _OUTCOME_INDEX = {
     scheme: np.array([_COUNT_INDEX[OUTCOMES[scenario][scheme]] for scenario in OUTCOMES])
@@ -361,8 +360,8 @@ class CellColumns:
         for side in positions:
             scored = side >= 0
             # Summed as floats, exact: every total is below 2**52 (refused above).
-            totals = np.bincount(scenario[scored] * types + side[scored], number[scored], len(_SCENARIO_INDEX) * types)
-            sides.append((side, totals.astype(np.int64).reshape(len(_SCENARIO_INDEX), types)))
+            totals = np.bincount(scenario[scored] * types + side[scored], number[scored], len(SCENARIOS) * types)
+            sides.append((side, totals.astype(np.int64).reshape(len(SCENARIOS), types)))
         (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
         return cls(
             scenario,
@@ -427,7 +426,7 @@ class CellColumns:
     @cached_property
     def _scheme_counts(self) -> np.ndarray:
         """Every scheme's counts over all types (schemes x 5), from the cells' scenario totals summed once."""
-        by_scenario = np.bincount(self.scenario, self.number, len(_SCENARIO_INDEX)).astype(np.int64)
+        by_scenario = np.bincount(self.scenario, self.number, len(SCENARIOS)).astype(np.int64)
         return (_OUTCOME_MATRIX @ by_scenario).reshape(len(EVALUATION_SCHEMES), len(COUNT_NAMES))
 
 
@@ -449,7 +448,7 @@ def _mapping_positions(
         entity_types = labels if labels is not None else _sorted_types(reference_types, predicted_types)
         index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         positions = [np.fromiter(map(index.get, types, repeat(-1)), np.int64, size) for types in sides_types]
-    scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
+    scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
     number = np.fromiter(cells.values(), dtype=np.int64, count=size)
     return scenario, positions, number, entity_types
 

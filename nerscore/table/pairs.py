@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..options import EVALUATION_SCHEMES
-from ..pairing.rules import SCENARIOS, scenario_of
+from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
 from ..result_scores import entity_rows, row_tails
 from ..span import Span
 from ..tally import Row
@@ -45,7 +45,6 @@ PAIR_COLUMNS = (
     "predicted_start",
     "predicted_end",
 )
-_SCENARIO_INDEX = {name: position for position, name in enumerate(SCENARIOS)}
 
 
 @dataclass(frozen=True)
@@ -138,7 +137,7 @@ class Pairs:
         for sentence, r, p in rows:
             values = (
                 sentence,
-                _SCENARIO_INDEX[scenario_of(r, p)],
+                SCENARIO_INDEX[scenario_of(r, p)],
                 -1 if r is None else index[r.entity_type],
                 -1 if p is None else index[p.entity_type],
                 -1 if r is None else r.start,
