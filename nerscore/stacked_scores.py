@@ -22,22 +22,13 @@ import numpy as np
 
 from .measures import EXACT_FLOATS, Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
-from .pairing.rules import SCENARIO_INDEX, SCENARIOS
-from .tally import COUNT_NAMES, OUTCOMES, CellColumns, CellTable, Tally
+from .pairing.rules import SCENARIO_INDEX
+from .tally import CellColumns, CellTable, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
 # (fractions, and decimal, 1.4 ms of `import nerscore`, are imported by the functions that make a Fraction: those of
 # a partial credit other than a half)
-
-# docs/scoring.md §4's table as a matrix: a tally's six scenario totals times it give every scheme's five counts.
-_OUTCOMES = np.array(
-    [
-        [int(OUTCOMES[scenario][scheme] == outcome) for scheme in EVALUATION_SCHEMES for outcome in COUNT_NAMES]
-        for scenario in SCENARIOS
-    ],
-    dtype=np.int64,
-)
 
 
 @dataclass(frozen=True)
@@ -88,9 +79,9 @@ class StackedScores:
         overall: list[list[float]] = [[], [], []]
         means: list[list[float]] = [[], [], []]
         if totals:
-            summed = (
-                stacks[0].scheme_counts() if len(stacks) == 1 else np.concatenate([s.scheme_counts() for s in stacks])
-            )
+            # Every tally's every scheme's counts (tallies x schemes x 5), from its six scenario totals.
+            by_stack = [stack.columns.scheme_counts(stack.tally, stack.tallies) for stack in stacks]
+            summed = by_stack[0] if len(by_stack) == 1 else np.concatenate(by_stack)
             if tuple(schemes) != EVALUATION_SCHEMES:
                 summed = summed[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
             overall = [value.tolist() for value in rule.exact(*_totals(summed, schemes, options, tallies)).values()]
@@ -168,14 +159,6 @@ class _Stack:
         stop = self.starts[position + 1] if position + 1 < self.tallies else len(names)
         return names[int(self.starts[position]) : int(stop)]
 
-    def scheme_counts(self) -> np.ndarray:
-        """Every tally's every scheme's counts (tallies x schemes x 5), from its six scenario totals."""
-        scenario = self.columns.scenario
-        keys = scenario if self.tally is None else self.tally * len(SCENARIOS) + scenario
-        by_scenario = np.bincount(keys, self.columns.number, self.tallies * len(SCENARIOS))
-        totals = by_scenario.astype(np.int64).reshape(self.tallies, len(SCENARIOS)) @ _OUTCOMES
-        return totals.reshape(self.tallies, len(EVALUATION_SCHEMES), len(COUNT_NAMES))
-
     @classmethod
     def one(cls, tally: Tally, labels: list[str] | None, ordered: bool) -> _Stack:
         """One tally's stack: its own `CellColumns` (`ordered`: its types sorted, where their order shows)."""
@@ -215,14 +198,7 @@ class _Stack:
         if np.bincount(tally, number, len(tallies)).max(initial=0) >= EXACT_FLOATS // 4:
             return None
         sides, type_names, starts = _positions(tally, (reference, predicted), names, labels, len(tallies))
-        totals = []
-        types = len(type_names)
-        for side in sides:
-            scored = side >= 0
-            counted = np.bincount(scenario[scored] * types + side[scored], number[scored], len(SCENARIOS) * types)
-            totals.append(counted.astype(np.int64).reshape(len(SCENARIOS), types))
-        columns = CellColumns(scenario, sides[0], sides[1], number, type_names, totals[0], totals[1])
-        return cls(columns, starts, tally)
+        return cls(CellColumns.summed(scenario, sides[0], sides[1], number, type_names), starts, tally)
 
 
 def _stacks(
