@@ -14,7 +14,7 @@ of the 7,500 buckets of a group slice of 5,000 groups). Either way every total o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +70,9 @@ class StackedScores:
         # Every (tally, type) row of every scheme in one exact computation, scheme by scheme, and every tally's
         # schemes' totals in another, tally by tally: each row's ratio is its own, whichever rows share the arrays.
         by_scheme = [[_type_terms(stack, scheme, options) for stack in stacks] for scheme in schemes]
-        type_ratios = rule.exact(*stacked_terms(terms[:4] for parts in by_scheme for terms in parts))
+        # (each of the four terms as one array: every scheme's stacks, one after the other)
+        terms = [np.concatenate(term) for term in zip(*(part[:4] for parts in by_scheme for part in parts))]
+        type_ratios = rule.exact(*terms)
         firsts, rows = stacks[0].starts, stacks[0].columns.types
         if len(stacks) > 1:  # (one a tally) the stacks' rows one after the other
             offsets = np.cumsum([0] + [stack.columns.types for stack in stacks])
@@ -264,11 +266,6 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
 
 # `_totals`' (2·COR + PAR, 2·ACT, 2·COR + PAR, 2·POS) of each (COR, INC, PAR, MIS, SPU) row, as one product.
 _HALF_TOTALS = np.array([[2, 2, 2, 2], [0, 2, 0, 2], [1, 2, 1, 2], [0, 0, 0, 2], [0, 2, 0, 0]], dtype=np.int64)
-
-
-def stacked_terms(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
-    """Terms of several row groups (schemes) as one array per term, the groups one after the other."""
-    return [np.concatenate(term) for term in zip(*rows)]
 
 
 def type_terms(
