@@ -79,7 +79,7 @@ class SliceCounts:
         an `Accumulator` batches): the same slices, a group slice's groups those of either. Without per-sentence
         columns: only `SliceRuns` adds, and it holds counts without them (`_replace_sentences`; the accumulator
         keeps them apart, as `SentenceCounts`)."""
-        names = self.joined_names(other)
+        names = joined_names(self.names, other.names)
         two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
         by_bucket: dict[str, dict[str, Tally]] = {}
         for name, tallies in self.by_bucket.items():
@@ -89,21 +89,15 @@ class SliceCounts:
             by_bucket[name] = merged
         return SliceCounts(names, two_sided, by_bucket)
 
-    def joined_names(self, other: SliceCounts) -> dict[str, list[str]]:
-        """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
-        return joined_names(self.names, other.names)
-
     def _replace_sentences(self) -> SliceCounts:
         """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
         return SliceCounts(self.names, self.two_sided, self.by_bucket, None)
 
     def layout(self) -> list[tuple[str, int, int]]:
-        """(slice, first column, columns per bucket) of each slice in `per_sentence`: an entity-level slice's bucket
-        takes 12 columns (the scenario counts of the rows whose reference lies in it, then of those whose
-        prediction does), a sentence-level slice's 6 (the scenario counts of its sentences)."""
+        """(slice, first column, columns per bucket, `bucket_width`) of each slice in `per_sentence`."""
         out, start = [], 0
         for name, names in self.names.items():
-            width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+            width = bucket_width(name)
             out.append((name, start, width))
             start += width * len(names)
         return out
@@ -130,6 +124,13 @@ def _buckets(counts: SliceCounts) -> int:
     return sum(map(len, counts.names.values()))
 
 
+def bucket_width(name: str) -> int:
+    """The per-sentence columns a bucket of slice `name` takes: an entity-level slice's 12 (the scenario counts of
+    the rows whose reference lies in it, then of those whose prediction does), a sentence-level slice's 6 (the
+    scenario counts of its sentences)."""
+    return 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+
+
 def joined_names(first: Mapping[str, list[str]], second: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
     return {name: sorted({*first[name], *second[name]}) if name == "group" else first[name] for name in first}
@@ -140,7 +141,7 @@ def columns_in(names: Mapping[str, list[str]], joined: Mapping[str, list[str]]) 
     same slices of buckets `joined` (`joined_names`): the same order, with room for the groups of other chunks."""
     moved, start = [np.zeros(0, dtype=np.int64)], 0
     for name, buckets in names.items():
-        width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+        width = bucket_width(name)
         position = {bucket: index for index, bucket in enumerate(joined[name])}
         at = np.fromiter(map(position.__getitem__, buckets), np.int64, len(buckets))
         moved.append(start + (at[:, None] * width + np.arange(width)).reshape(-1))
@@ -160,7 +161,7 @@ def laid_out(vectors: Any, names: Mapping[str, list[str]], joined: Mapping[str, 
 
 def slices_width(names: Mapping[str, list[str]]) -> int:
     """How many per-sentence columns slices of buckets `names` take (`SliceCounts.layout`)."""
-    return sum(len(buckets) * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH) for name, buckets in names.items())
+    return sum(len(buckets) * bucket_width(name) for name, buckets in names.items())
 
 
 def moved_columns(matrix: Any, first: int, columns: np.ndarray, width: int) -> Any:
