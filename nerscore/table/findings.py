@@ -110,20 +110,12 @@ def placed_sides(pairs: Pairs, move: np.ndarray) -> tuple[FlatSpans, FlatSpans, 
     """`Pairs.sides` where `placement` puts them, each entity moved by its sentence's `move`: moved in place, each
     column here being a new selection (copies moved beside them were memory the system mapped afresh on every
     call of 20,000 x 20 tags, benchmarks/redesign.py)."""
-    sides, sentences = [], []
-    for start, end, of_type in (
-        (pairs.reference_start, pairs.reference_end, pairs.reference_type),
-        (pairs.predicted_start, pairs.predicted_end, pairs.predicted_type),
-    ):
-        has = start >= 0
-        sentence = pairs.sentence[has]
+    references, predictions, sentence_r, sentence_p = pairs.sides()
+    for side, sentence in ((references, sentence_r), (predictions, sentence_p)):
         by = move[sentence]
-        placed_start, placed_end = start[has], end[has]
-        placed_start += by
-        placed_end += by
-        sides.append(FlatSpans(placed_start, placed_end, of_type[has]))
-        sentences.append(sentence)
-    return sides[0], sides[1], sentences[0], sentences[1]
+        np.add(side.start, by, out=side.start)
+        np.add(side.end, by, out=side.end)
+    return references, predictions, sentence_r, sentence_p
 
 
 def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
