@@ -267,21 +267,25 @@ def count_slices(
     sentences = facts.sentences
     sentence_slices: dict[str, np.ndarray] = {}  # each sentence-level slice's bucket of each sentence
     for name in options.slices:
+        columns_of_bucket = bucket_width(name)
         if name in ENTITY_SLICES:
             bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns, texts)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
             for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)) if keep_sentences else ():
                 has = bucket >= 0
-                entries.append((rows.sentence[has], width + bucket[has] * 2 * _WIDTH + offset + rows.scenario[has]))
-            width += len(bucket_list) * 2 * _WIDTH
+                entries.append(
+                    (rows.sentence[has], width + bucket[has] * columns_of_bucket + offset + rows.scenario[has])
+                )
         else:
             sentence_bucket, bucket_list = _sentence_buckets(name, rows, options, columns, facts)
             names[name] = bucket_list
             sentence_slices[name] = sentence_bucket
             if keep_sentences:
-                entries.append((rows.sentence, width + sentence_bucket[rows.sentence] * _WIDTH + rows.scenario))
-            width += len(bucket_list) * _WIDTH
+                entries.append(
+                    (rows.sentence, width + sentence_bucket[rows.sentence] * columns_of_bucket + rows.scenario)
+                )
+        width += len(names[name]) * columns_of_bucket
     by_bucket.update(_bucket_tallies(rows, {name: (at, names[name]) for name, at in sentence_slices.items()}, facts))
     matrix = None
     if keep_sentences:
