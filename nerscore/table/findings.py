@@ -17,7 +17,7 @@ from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
 from .columns import Columns
-from .pairs import FlatSpans, Pairs, int_column
+from .pairs import FlatSpans, Pairs, int_column, piece_units
 from .row_texts import RowTexts, row_texts
 
 _I, _V, _VI = (SCENARIOS.index(scenario) for scenario in ("I", "V", "VI"))
@@ -50,9 +50,7 @@ def unit_overlaps(pairs: Pairs, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     pieces_r, pieces_p = pairs.pieces(0, rows), pairs.pieces(1, rows)
     # As Python ints where they pass int64 (an entity's units are bounded by its offsets, which are not).
     shared = int_column(list(map(shared_units, pieces_r, pieces_p)))
-    units_r = int_column([sum(b - a for a, b in held) for held in pieces_r])
-    units_p = int_column([sum(b - a for a, b in held) for held in pieces_p])
-    return shared, units_r, units_p
+    return shared, piece_units(pieces_r), piece_units(pieces_p)
 
 
 def _overlapped_twice_of_units(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:

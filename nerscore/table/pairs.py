@@ -325,6 +325,12 @@ def fragment_column(values: Sequence[Any]) -> np.ndarray:
     return np.fromiter(values, dtype=object, count=len(values))
 
 
+def piece_units(pieces: Iterable[tuple[tuple[int, int], ...]]) -> np.ndarray:
+    """Each entity's units, given as its fragments (`Pairs.pieces`): docs/scoring.md §12's union of its fragments,
+    0 for none; as Python ints where they pass int64 (units are bounded by offsets, which §1 does not bound)."""
+    return int_column([sum(end - start for start, end in held) for held in pieces])
+
+
 def int_column(values: Sequence[int] | np.ndarray) -> np.ndarray:
     """A column as int64, or as Python ints where a span's offset is past what int64 holds (docs/scoring.md §1
     takes any non-negative integer): the readable path's table holds them exactly."""

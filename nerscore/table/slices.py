@@ -28,7 +28,7 @@ from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text
-from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, piece_units
 from .row_texts import RowTexts, row_texts
 
 SEEN, UNSEEN = "seen", "unseen"
@@ -324,7 +324,7 @@ def _entity_buckets(
         for side_index, (start, end) in enumerate(
             ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end))
         ):
-            lengths = end - start if not rows.fragmented else unit_lengths(rows, side_index)  # units (§12)
+            lengths = end - start if not rows.fragmented else piece_units(rows.pieces(side_index))  # units (§12)
             buckets = _numeric_buckets(lengths, edges)
             buckets[start < 0] = -1
             sides.append(buckets)
@@ -340,13 +340,6 @@ def _entity_buckets(
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
     unseen_bucket[-1] = -1
     return unseen_bucket[texts.reference], unseen_bucket[texts.predicted], [SEEN, UNSEEN]
-
-
-def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
-    """Each row's entity of one side (0: references, 1: predictions) in units (docs/scoring.md §12: the union of
-    its fragments), 0 where the row has none."""
-    # As Python ints where they pass int64: units are bounded by offsets, which docs/scoring.md §1 does not bound.
-    return int_column([sum(end - start for start, end in pieces) for pieces in rows.pieces(side)])
 
 
 def _sentence_buckets(
