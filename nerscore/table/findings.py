@@ -20,7 +20,7 @@ from .columns import Columns
 from .pairs import FlatSpans, Pairs, int_column, piece_units
 from .row_texts import RowTexts, row_texts
 
-_I, _V, _VI = (SCENARIOS.index(scenario) for scenario in ("I", "V", "VI"))
+_I = SCENARIOS.index("I")
 # Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
 # offsets near 2**63) a reducer that needs them placed takes the sentences one by one.
 _PLACEMENT_LIMIT = 1 << 62
@@ -29,11 +29,9 @@ _PLACEMENT_LIMIT = 1 << 62
 def diagnostics(pairs: Pairs, min_overlap: float | None) -> Diagnostics:
     """The boundary diagnostics (docs/scoring.md §11): of the PAR pairs, those whose prediction contains the
     reference, lies inside it, or neither; and over all entities, pairing aside, `split` and `merged`."""
-    partial = (pairs.scenario == _V) | (pairs.scenario == _VI)
-    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
-    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
+    partial, r0, r1, p0, p1 = pairs.partial_rows()
     if pairs.fragmented:  # containment of units (docs/scoring.md §12)
-        shared, units_r, units_p = unit_overlaps(pairs, np.flatnonzero(partial))
+        shared, units_r, units_p = unit_overlaps(pairs, partial)
         too_long, too_short = shared == units_r, shared == units_p
         too_short &= ~too_long
     else:

@@ -311,6 +311,13 @@ class Pairs:
             for sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1 in zip(*columns)
         ]
 
+    def partial_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The PAR rows (scenarios V and VI: overlapping, boundaries not the same; docs/scoring.md §4) as indices,
+        and their references' starts and ends, then their predictions'."""
+        rows = np.flatnonzero((self.scenario == SCENARIO_INDEX["V"]) | (self.scenario == SCENARIO_INDEX["VI"]))
+        r0, r1, p0, p1 = self.reference_start, self.reference_end, self.predicted_start, self.predicted_end
+        return rows, r0[rows], r1[rows], p0[rows], p1[rows]
+
     def sides(self) -> tuple[FlatSpans, FlatSpans, np.ndarray, np.ndarray]:
         """Both sides' entities (every entity is in exactly one row), each with its sentence, in the order of
         the rows."""

@@ -124,9 +124,7 @@ def _shares(pairs: Pairs) -> tuple[np.ndarray, dict[tuple[str, str], Fraction], 
     type) over them, and each one's share as the float nearest it."""
     from fractions import Fraction  # here: `import nerscore` does not load fractions and decimal (1.4 ms)
 
-    partial = np.flatnonzero((pairs.scenario == _V) | (pairs.scenario == _VI))
-    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
-    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
+    partial, r0, r1, p0, p1 = pairs.partial_rows()
     if pairs.fragmented:  # shared units over the units of the union (docs/scoring.md §12)
         shared, units_r, units_p = unit_overlaps(pairs, partial)
         union = units_r + units_p - shared
