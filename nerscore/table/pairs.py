@@ -79,8 +79,8 @@ class Pairs:
     @cached_property
     def cell_keys(self) -> np.ndarray:
         """Each row's cell (scenario, reference type, predicted type) as one integer in mixed radix: the scenario,
-        then the reference type + 1, then the predicted type + 1, each type digit below `cell_radix`. Made once
-        for the tally's cells and every bucket of sentences (`nerscore.table.slices`)."""
+        then the reference type + 1, then the predicted type + 1, each type digit below `cell_radix` (read back by
+        `cell_key_columns`). Made once for the tally's cells and every bucket of sentences (`nerscore.table.slices`)."""
         width = self.cell_radix
         # In place, one new column: each temporary column of a large table is fresh memory the system must map.
         combined = self.scenario * width
@@ -330,6 +330,14 @@ class Pairs:
 def fragment_column(values: Sequence[Any]) -> np.ndarray:
     """An object column of fragment tuples (``()`` for a contiguous entity or none)."""
     return np.fromiter(values, dtype=object, count=len(values))
+
+
+def cell_key_columns(keys: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cells of keys made as `Pairs.cell_keys` makes them (the scenario, then each type + 1, each type digit
+    below `width`): each one's scenario index, reference type and predicted type, -1 for no entity."""
+    kinds, rest = np.divmod(keys, width * width)
+    reference_types, predicted_types = np.divmod(rest, width)
+    return kinds, reference_types - 1, predicted_types - 1
 
 
 def piece_units(pieces: Iterable[tuple[tuple[int, int], ...]]) -> np.ndarray:

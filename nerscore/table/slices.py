@@ -28,7 +28,7 @@ from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text
-from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, piece_units
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, cell_key_columns, piece_units
 from .row_texts import RowTexts, row_texts
 
 SEEN, UNSEEN = "seen", "unseen"
@@ -368,9 +368,7 @@ def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.nd
     width = len(names) + 1
     combined = (scenario * width + bucket_r + 1) * width + bucket_p + 1
     distinct, numbers = key_counts(combined, _WIDTH * width * width)
-    kinds, rest = np.divmod(distinct, width * width)
-    r, p = np.divmod(rest, width)
-    return Tally(CellTable(kinds, r - 1, p - 1, numbers, tuple(names)))
+    return Tally(CellTable(*cell_key_columns(distinct, width), numbers, tuple(names)))
 
 
 def _bucket_tallies(
@@ -407,14 +405,13 @@ def _bucket_tallies(
             else:  # this slice's counts: the others' buckets summed
                 per = counted.reshape(*sizes, keys).sum(axis=others).reshape(-1)
                 distinct, numbers = np.flatnonzero(per), per[per > 0]
-            rest, p = np.divmod(distinct, types)
-            rest, r = np.divmod(rest, types)
-            b, kinds = np.divmod(rest, _WIDTH)
+            b, cell = np.divmod(distinct, keys)
+            kinds, r, p = cell_key_columns(cell, types)
             # The keys are sorted, bucket first: each bucket's cells are one run of them.
             present = np.flatnonzero(np.bincount(b, minlength=len(names))).tolist()
             bounds = np.searchsorted(b, [*present, len(names)]).tolist()
             cells = {
-                bi: CellTable(kinds[i:j], r[i:j] - 1, p[i:j] - 1, numbers[i:j], rows.type_names)
+                bi: CellTable(kinds[i:j], r[i:j], p[i:j], numbers[i:j], rows.type_names)
                 for bi, i, j in zip(present, bounds, bounds[1:])
             }
             summed = [total.sum(axis=others).astype(np.int64).tolist() for total in totals]
