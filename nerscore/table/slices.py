@@ -79,7 +79,7 @@ class SliceCounts:
         an `Accumulator` batches): the same slices, a group slice's groups those of either. Without per-sentence
         columns: only `SliceRuns` adds, and it holds counts without them (`_replace_sentences`; the accumulator
         keeps them apart, as `SentenceCounts`)."""
-        names = joined_names(self.names, other.names)
+        names = self.joined_names(other)
         two_sided = {name: self.two_sided[name] + other.two_sided[name] for name in self.two_sided}
         by_bucket: dict[str, dict[str, Tally]] = {}
         for name, tallies in self.by_bucket.items():
@@ -88,6 +88,10 @@ class SliceCounts:
                 merged[bucket] = merged[bucket] + tally if bucket in merged else tally
             by_bucket[name] = merged
         return SliceCounts(names, two_sided, by_bucket)
+
+    def joined_names(self, other: SliceCounts) -> dict[str, list[str]]:
+        """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
+        return joined_names(self.names, other.names)
 
     def _replace_sentences(self) -> SliceCounts:
         """The counts without the per-sentence columns (kept apart, as `SentenceCounts`, by whoever adds chunks)."""
