@@ -81,15 +81,7 @@ class Pairs:
         """Each row's cell (scenario, reference type, predicted type) as one integer in mixed radix: the scenario,
         then the reference type + 1, then the predicted type + 1, each type digit below `cell_radix` (read back by
         `cell_key_columns`). Made once for the tally's cells and every bucket of sentences (`nerscore.table.slices`)."""
-        width = self.cell_radix
-        # In place, one new column: each temporary column of a large table is fresh memory the system must map.
-        combined = self.scenario * width
-        combined += self.reference_type
-        combined += 1
-        combined *= width
-        combined += self.predicted_type
-        combined += 1
-        return combined
+        return cell_keys_of(self.scenario, self.reference_type, self.predicted_type, self.cell_radix)
 
     @property
     def fragmented(self) -> bool:
@@ -332,9 +324,22 @@ def fragment_column(values: Sequence[Any]) -> np.ndarray:
     return np.fromiter(values, dtype=object, count=len(values))
 
 
+def cell_keys_of(scenario: np.ndarray, reference: np.ndarray, predicted: np.ndarray, width: int) -> np.ndarray:
+    """Cells (each one's scenario index and two types, -1 for no entity) as one integer each in mixed radix: the
+    scenario, then the reference type + 1, then the predicted type + 1, each type digit below `width`."""
+    # In place, one new column: each temporary column of a large table is fresh memory the system must map.
+    combined = scenario * width
+    combined += reference
+    combined += 1
+    combined *= width
+    combined += predicted
+    combined += 1
+    return combined
+
+
 def cell_key_columns(keys: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cells of keys made as `Pairs.cell_keys` makes them (the scenario, then each type + 1, each type digit
-    below `width`): each one's scenario index, reference type and predicted type, -1 for no entity."""
+    """The cells of keys made by `cell_keys_of` (each type digit below `width`): each one's scenario index, reference
+    type and predicted type, -1 for no entity."""
     kinds, rest = np.divmod(keys, width * width)
     reference_types, predicted_types = np.divmod(rest, width)
     return kinds, reference_types - 1, predicted_types - 1

@@ -28,7 +28,7 @@ from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text
-from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, cell_key_columns, piece_units
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, cell_key_columns, cell_keys_of, piece_units
 from .row_texts import RowTexts, row_texts
 
 SEEN, UNSEEN = "seen", "unseen"
@@ -370,7 +370,7 @@ def _sentence_buckets(
 def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.ndarray, names: list[str]) -> Tally:
     """The rows' cells as (scenario, reference bucket, predicted bucket): a `Tally` whose types are buckets."""
     width = len(names) + 1
-    combined = (scenario * width + bucket_r + 1) * width + bucket_p + 1
+    combined = cell_keys_of(scenario, bucket_r, bucket_p, width)
     distinct, numbers = key_counts(combined, _WIDTH * width * width)
     return Tally(CellTable(*cell_key_columns(distinct, width), numbers, tuple(names)))
 
