@@ -246,8 +246,9 @@ def checked_columns(columns: Columns | Mapping[str, Any] | None, sentences: int)
     return Columns.read(sentences, **(columns or {}))
 
 
-# An entity of type "O" with `confusion`, wherever it is found (tags, spans, string entities).
+# An entity of type "O" with `confusion`, wherever it is found (tags, spans, string entities), or kept by `labels`.
 _OUTSIDE_FOUND = f"found entity type {OUTSIDE!r}, {OUTSIDE_TYPE}"
+_OUTSIDE_LABEL = f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}"
 
 
 def check_outside_type(
@@ -256,7 +257,7 @@ def check_outside_type(
     """With `confusion`, an entity type ``"O"`` would share the matrix's ``"O"`` for no entity (docs/scoring.md
     §7): a `ValueError` at its first entity (by the readable path's rows, counted again only for this error)."""
     if OUTSIDE in (options.labels or ()) and OUTSIDE not in tally.entity_types:
-        raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
+        raise InvalidInputError(_OUTSIDE_LABEL)
     if OUTSIDE not in tally.entity_types:
         return
     entry = FORMS[form]
@@ -290,7 +291,7 @@ def check_grounded_apart(predictions: Batch, references: Batch, options: Options
     if options.confusion and (not options.labels or OUTSIDE in options.labels):
         _refuse_outside_strings(predictions, references)
         if options.labels:
-            raise InvalidInputError(f"labels holds {OUTSIDE!r}, {OUTSIDE_TYPE}")
+            raise InvalidInputError(_OUTSIDE_LABEL)
 
 
 def _refuse_outside_strings(predictions: Batch, references: Batch) -> None:

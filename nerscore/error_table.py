@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar, cast
 import numpy as np
 
 from .grouping import lexsorted, run_bounds
-from .pairing.rules import SCENARIOS
+from .pairing.rules import SCENARIO_INDEX, SCENARIOS
 
 # (scenario, reference text, reference type, predicted text, predicted type), None on an unpaired side: what
 # `errors` counts (docs/scoring.md §11).
@@ -132,7 +132,7 @@ class ErrorTable(CodedCounts[ErrorKey]):
         keys = list(errors)
         columns = list(zip(*keys)) if keys else [()] * len(ERROR_FIELDS)
         size = len(keys)
-        scenario = np.fromiter(map(SCENARIOS.index, columns[0]), np.int64, size)
+        scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, columns[0]), np.int64, size)
         # Each key's texts and types are entries of the lists given: the reference's the first `size`, the
         # prediction's after.
         places = np.arange(2 * size, dtype=np.int64)

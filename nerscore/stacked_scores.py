@@ -14,7 +14,7 @@ of the 7,500 buckets of a group slice of 5,000 groups). Either way every total o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,23 +22,13 @@ import numpy as np
 
 from .measures import EXACT_FLOATS, Rule
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
-from .pairing.rules import SCENARIOS
-from .tally import COUNT_NAMES, OUTCOMES, CellColumns, CellTable, Tally
+from .pairing.rules import SCENARIO_INDEX
+from .tally import CellColumns, CellTable, Tally
 
 if TYPE_CHECKING:
     from fractions import Fraction
 # (fractions, and decimal, 1.4 ms of `import nerscore`, are imported by the functions that make a Fraction: those of
 # a partial credit other than a half)
-
-# docs/scoring.md §4's table as a matrix: a tally's six scenario totals times it give every scheme's five counts.
-_OUTCOMES = np.array(
-    [
-        [int(OUTCOMES[scenario][scheme] == outcome) for scheme in EVALUATION_SCHEMES for outcome in COUNT_NAMES]
-        for scenario in SCENARIOS
-    ],
-    dtype=np.int64,
-)
-_SCENARIO_PLACE = {scenario: place for place, scenario in enumerate(SCENARIOS)}
 
 
 @dataclass(frozen=True)
@@ -80,7 +70,9 @@ class StackedScores:
         # Every (tally, type) row of every scheme in one exact computation, scheme by scheme, and every tally's
         # schemes' totals in another, tally by tally: each row's ratio is its own, whichever rows share the arrays.
         by_scheme = [[_type_terms(stack, scheme, options) for stack in stacks] for scheme in schemes]
-        type_ratios = rule.exact(*stacked_terms(terms[:4] for parts in by_scheme for terms in parts))
+        # (each of the four terms as one array: every scheme's stacks, one after the other)
+        terms = [np.concatenate(term) for term in zip(*(part[:4] for parts in by_scheme for part in parts))]
+        type_ratios = rule.exact(*terms)
         firsts, rows = stacks[0].starts, stacks[0].columns.types
         if len(stacks) > 1:  # (one a tally) the stacks' rows one after the other
             offsets = np.cumsum([0] + [stack.columns.types for stack in stacks])
@@ -89,9 +81,9 @@ class StackedScores:
         overall: list[list[float]] = [[], [], []]
         means: list[list[float]] = [[], [], []]
         if totals:
-            summed = (
-                stacks[0].scheme_counts() if len(stacks) == 1 else np.concatenate([s.scheme_counts() for s in stacks])
-            )
+            # Every tally's every scheme's counts (tallies x schemes x 5), from its six scenario totals.
+            by_stack = [stack.columns.scheme_counts(stack.tally, stack.tallies) for stack in stacks]
+            summed = by_stack[0] if len(by_stack) == 1 else np.concatenate(by_stack)
             if tuple(schemes) != EVALUATION_SCHEMES:
                 summed = summed[:, [EVALUATION_SCHEMES.index(scheme) for scheme in schemes]]
             overall = [value.tolist() for value in rule.exact(*_totals(summed, schemes, options, tallies)).values()]
@@ -169,14 +161,6 @@ class _Stack:
         stop = self.starts[position + 1] if position + 1 < self.tallies else len(names)
         return names[int(self.starts[position]) : int(stop)]
 
-    def scheme_counts(self) -> np.ndarray:
-        """Every tally's every scheme's counts (tallies x schemes x 5), from its six scenario totals."""
-        scenario = self.columns.scenario
-        keys = scenario if self.tally is None else self.tally * len(SCENARIOS) + scenario
-        by_scenario = np.bincount(keys, self.columns.number, self.tallies * len(SCENARIOS))
-        totals = by_scenario.astype(np.int64).reshape(self.tallies, len(SCENARIOS)) @ _OUTCOMES
-        return totals.reshape(self.tallies, len(EVALUATION_SCHEMES), len(COUNT_NAMES))
-
     @classmethod
     def one(cls, tally: Tally, labels: list[str] | None, ordered: bool) -> _Stack:
         """One tally's stack: its own `CellColumns` (`ordered`: its types sorted, where their order shows)."""
@@ -206,7 +190,7 @@ class _Stack:
                 )
                 for side in (reference_types, predicted_types)
             )
-            scenario = np.fromiter(map(_SCENARIO_PLACE.__getitem__, scenarios), np.int64, size)
+            scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, scenarios), np.int64, size)
             parts.append((scenario, *side_ids, np.fromiter(cells.values(), np.int64, size)))
         lengths = np.fromiter((len(part[0]) for part in parts), np.int64, len(parts))
         tally = np.repeat(np.arange(len(tallies)), lengths)
@@ -216,14 +200,7 @@ class _Stack:
         if np.bincount(tally, number, len(tallies)).max(initial=0) >= EXACT_FLOATS // 4:
             return None
         sides, type_names, starts = _positions(tally, (reference, predicted), names, labels, len(tallies))
-        totals = []
-        types = len(type_names)
-        for side in sides:
-            scored = side >= 0
-            counted = np.bincount(scenario[scored] * types + side[scored], number[scored], len(SCENARIOS) * types)
-            totals.append(counted.astype(np.int64).reshape(len(SCENARIOS), types))
-        columns = CellColumns(scenario, sides[0], sides[1], number, type_names, totals[0], totals[1])
-        return cls(columns, starts, tally)
+        return cls(CellColumns.summed(scenario, sides[0], sides[1], number, type_names), starts, tally)
 
 
 def _stacks(
@@ -289,11 +266,6 @@ def _totals(counts: np.ndarray, schemes: Sequence[str], options: Options, tallie
 
 # `_totals`' (2·COR + PAR, 2·ACT, 2·COR + PAR, 2·POS) of each (COR, INC, PAR, MIS, SPU) row, as one product.
 _HALF_TOTALS = np.array([[2, 2, 2, 2], [0, 2, 0, 2], [1, 2, 1, 2], [0, 0, 0, 2], [0, 2, 0, 0]], dtype=np.int64)
-
-
-def stacked_terms(rows: Iterable[Sequence[np.ndarray]]) -> list[np.ndarray]:
-    """Terms of several row groups (schemes) as one array per term, the groups one after the other."""
-    return [np.concatenate(term) for term in zip(*rows)]
 
 
 def type_terms(

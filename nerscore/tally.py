@@ -18,7 +18,7 @@ import numpy as np
 from .error_table import CodedCounts, ErrorKey, added_errors
 from .measures import EXACT_FLOATS
 from .options import EVALUATION_SCHEMES
-from .pairing.rules import SCENARIOS, scenario_of
+from .pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
 from .span import Span
 
 if TYPE_CHECKING:  # only the credit's type: `import nerscore` does not load fractions and decimal (1.4 ms)
@@ -39,17 +39,16 @@ OUTCOMES: dict[str, dict[str, str]] = {
 }
 COUNT_NAMES = {COR: "correct", INC: "incorrect", PAR: "partial", MIS: "missed", SPU: "spurious"}
 _COUNT_INDEX = {outcome: index for index, outcome in enumerate(COUNT_NAMES)}  # in the order of Counts' fields
-_SCENARIO_INDEX = {scenario: index for index, scenario in enumerate(OUTCOMES)}
 # _OUTCOME_INDEX[scheme][scenario index]: the position in Counts' fields of the scenario's outcome (§4).
 _OUTCOME_INDEX = {
     scheme: np.array([_COUNT_INDEX[OUTCOMES[scenario][scheme]] for scenario in OUTCOMES])
     for scheme in EVALUATION_SCHEMES
 }
-# The same table as one matrix, (schemes x counts) rows by scenarios: 1 where the scenario's outcome under the
-# scheme is the count. Its product with a tally's six scenario totals gives every scheme's counts at once.
-_OUTCOME_MATRIX = np.zeros((len(EVALUATION_SCHEMES) * len(COUNT_NAMES), len(OUTCOMES)), dtype=np.int64)
+# The same table as one matrix, scenarios by (schemes x counts): 1 where the scenario's outcome under the scheme is
+# the count. Scenario totals times it give every scheme's counts at once (`CellColumns.scheme_counts`, the statistics').
+OUTCOME_MATRIX = np.zeros((len(OUTCOMES), len(EVALUATION_SCHEMES) * len(COUNT_NAMES)), dtype=np.int64)
 for _place, _scheme in enumerate(EVALUATION_SCHEMES):
-    _OUTCOME_MATRIX[_place * len(COUNT_NAMES) + _OUTCOME_INDEX[_scheme], np.arange(len(OUTCOMES))] = 1
+    OUTCOME_MATRIX[np.arange(len(OUTCOMES)), _place * len(COUNT_NAMES) + _OUTCOME_INDEX[_scheme]] = 1
 _SCHEME_PLACE = {scheme: place for place, scheme in enumerate(EVALUATION_SCHEMES)}
 # _OUTCOME_SCENARIOS[scheme][count]: the scenario indices whose outcome under the scheme is that count (§4).
 _OUTCOME_SCENARIOS = {
@@ -364,28 +363,32 @@ class CellColumns:
             number = cells.number
         else:
             scenario, positions, number, entity_types = _mapping_positions(cells, labels, ordered)
-        sides = []
-        types = len(entity_types) if ids is None else len(ids)
-        for side in positions:
+        return cls.summed(scenario, positions[0], positions[1], number, entity_types, ids)
+
+    @classmethod
+    def summed(
+        cls,
+        scenario: np.ndarray,
+        reference_type: np.ndarray,
+        predicted_type: np.ndarray,
+        number: np.ndarray,
+        names: Sequence[str],
+        ids: np.ndarray | None = None,
+    ) -> CellColumns:
+        """The columns of cells (each one's scenario index, its two types' positions and its number) with each side's
+        scenario totals per type summed: as floats, exact, for every total is below 2**52 (`of` refuses larger
+        tallies, `stacked_scores` stacks none as large)."""
+        types = len(names) if ids is None else len(ids)
+        totals = []
+        for side in (reference_type, predicted_type):
             scored = side >= 0
-            # Summed as floats, exact: every total is below 2**52 (refused above).
-            totals = np.bincount(scenario[scored] * types + side[scored], number[scored], len(_SCENARIO_INDEX) * types)
-            sides.append((side, totals.astype(np.int64).reshape(len(_SCENARIO_INDEX), types)))
-        (reference_type, reference_scenarios), (predicted_type, prediction_scenarios) = sides
-        return cls(
-            scenario,
-            reference_type,
-            predicted_type,
-            number,
-            entity_types,
-            reference_scenarios,
-            prediction_scenarios,
-            ids,
-        )
+            summed = np.bincount(scenario[scored] * types + side[scored], number[scored], len(SCENARIOS) * types)
+            totals.append(summed.astype(np.int64).reshape(len(SCENARIOS), types))
+        return cls(scenario, reference_type, predicted_type, number, names, totals[0], totals[1], ids)
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme` (`Tally.counts`), whichever types are scored."""
-        return Counts(*self._scheme_counts[_SCHEME_PLACE[scheme]].tolist())
+        return Counts(*self.scheme_counts()[0, _SCHEME_PLACE[scheme]].tolist())
 
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
@@ -432,11 +435,13 @@ class CellColumns:
         )
         return possible, actual, 2 * possible, 2 * actual
 
-    @cached_property
-    def _scheme_counts(self) -> np.ndarray:
-        """Every scheme's counts over all types (schemes x 5), from the cells' scenario totals summed once."""
-        by_scenario = np.bincount(self.scenario, self.number, len(_SCENARIO_INDEX)).astype(np.int64)
-        return (_OUTCOME_MATRIX @ by_scenario).reshape(len(EVALUATION_SCHEMES), len(COUNT_NAMES))
+    def scheme_counts(self, tally: np.ndarray | None = None, tallies: int = 1) -> np.ndarray:
+        """Every scheme's counts over all types of each of `tallies` tallies (tallies x schemes x 5) whose cells these
+        are (`tally`: each cell's; None: one tally's), from their scenario totals by §4's table (`OUTCOME_MATRIX`)."""
+        keys = self.scenario if tally is None else tally * len(SCENARIOS) + self.scenario
+        by_scenario = np.bincount(keys, self.number, tallies * len(SCENARIOS)).astype(np.int64)
+        counts = by_scenario.reshape(tallies, len(SCENARIOS)) @ OUTCOME_MATRIX
+        return counts.reshape(tallies, len(EVALUATION_SCHEMES), len(COUNT_NAMES))
 
 
 def _mapping_positions(
@@ -457,7 +462,7 @@ def _mapping_positions(
         entity_types = labels if labels is not None else sorted({*reference_types, *predicted_types} - {None})
         index: dict[str | None, int] = dict(zip(entity_types, range(len(entity_types))))
         positions = [np.fromiter(map(index.get, types, repeat(-1)), np.int64, size) for types in sides_types]
-    scenario = np.fromiter(map(_SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
+    scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, scenarios), dtype=np.int64, count=size)
     number = np.fromiter(cells.values(), dtype=np.int64, count=size)
     return scenario, positions, number, entity_types
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import nerscore as ns
 from nerscore.measures import Rule
 from nerscore.statistics import sample_statistics
+from nerscore.tally import OUTCOME_MATRIX
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -42,10 +43,10 @@ def test_vectorised_measures_are_the_scores(totals: list[int], beta: float, zero
 )
 def test_measures_terms_are_the_outcomes_summed_one_by_one(totals: list[int], partial_credit: float) -> None:
     # `_measures` reads COR, PAR, ACT and POS from one product (`_TERMS_MATRIX`): the floats of the MUC counts
-    # (`_OUTCOMES_MATRIX`) summed one by one, ACT = COR + INC + PAR + SPU and POS = COR + INC + PAR + MIS.
+    # (`tally.OUTCOME_MATRIX`) summed one by one, ACT = COR + INC + PAR + SPU and POS = COR + INC + PAR + MIS.
     options = ns.Options.of(partial_credit=partial_credit)
     block = np.array(totals, dtype=np.uint64).reshape(5, 6)
-    counts = (block.astype(np.float64) @ sample_statistics._OUTCOMES_MATRIX).reshape(5, 4, 5)
+    counts = (block.astype(np.float64) @ OUTCOME_MATRIX).reshape(5, 4, 5)
     correct, incorrect, partial, missed, spurious = np.moveaxis(counts, -1, 0)
     credit = correct + partial * partial_credit
     expected = Rule.of(options).floats(

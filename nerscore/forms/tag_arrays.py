@@ -23,7 +23,7 @@ import numpy as np
 from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
 from ..options import Options
-from ..pairing.rules import SCENARIOS, overlap_kept, pair_overlapping, scenario_of
+from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, overlap_kept, pair_overlapping, scenario_of
 from ..schemes import TagTable
 from ..span import Span
 from ..table import reducers
@@ -393,7 +393,6 @@ def pair_flat(
     one-to-one overlap below it is a miss and a spurious entity; a fork is left to `pair_overlapping`, which
     drops the edges below it (docs/scoring.md §3: a subset of the overlaps never crosses). `tokens`: no end past it."""
     none = np.int64(-1)
-    scenario = {name: index for index, name in enumerate(SCENARIOS)}
     groups: list[PairColumns] = []
 
     def add(kind: Any, reference: FlatSpans | None, prediction: FlatSpans | None) -> None:
@@ -425,7 +424,7 @@ def pair_flat(
         exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
     exact_p = found[exact_r]
     same_r, same_p = references.select(exact_r), predictions.select(exact_p)
-    add(np.where(same_r.type_id == same_p.type_id, scenario["I"], scenario["IV"]), same_r, same_p)
+    add(np.where(same_r.type_id == same_p.type_id, _I, _IV), same_r, same_p)
 
     left_r = np.ones(len(references.start), dtype=bool)
     left_r[exact_r] = False
@@ -441,8 +440,8 @@ def pair_flat(
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    add(scenario["III"], rest_r.select(np.flatnonzero(missed)), None)
-    add(scenario["II"], None, rest_p.select(np.flatnonzero(spurious)))
+    add(_III, rest_r.select(np.flatnonzero(missed)), None)
+    add(_II, None, rest_p.select(np.flatnonzero(spurious)))
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     below = np.zeros_like(simple)
@@ -454,12 +453,12 @@ def pair_flat(
         below[simple] = ~overlap_kept(shared, ends_r - starts_r, min_overlap)
         simple &= ~below
         unpaired_p = partner[below]
-        add(scenario["III"], rest_r.select(below), None)
-        add(scenario["II"], None, rest_p.select(unpaired_p))
+        add(_III, rest_r.select(below), None)
+        add(_II, None, rest_p.select(unpaired_p))
         spurious[unpaired_p] = True  # settled: not part of a fork
     simple_at = np.flatnonzero(simple)
     simple_r, simple_p = rest_r.select(simple_at), rest_p.select(partner[simple_at])
-    add(np.where(simple_r.type_id == simple_p.type_id, scenario["V"], scenario["VI"]), simple_r, simple_p)
+    add(np.where(simple_r.type_id == simple_p.type_id, _V, _VI), simple_r, simple_p)
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -471,7 +470,7 @@ def pair_flat(
         taken_p = {p.start for _, p in paired}
         rows: list[tuple[Any, ...]] = [
             (
-                scenario[scenario_of(r, p)],
+                SCENARIO_INDEX[scenario_of(r, p)],
                 r.entity_type,
                 p.entity_type,
                 r.start,
@@ -481,14 +480,8 @@ def pair_flat(
             )
             for r, p in paired
         ]
-        rows += [
-            (scenario["III"], r.entity_type, none, r.start, r.end, none, none)
-            for r in chain_r
-            if r.start not in taken_r
-        ]
-        rows += [
-            (scenario["II"], none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p
-        ]
+        rows += [(_III, r.entity_type, none, r.start, r.end, none, none) for r in chain_r if r.start not in taken_r]
+        rows += [(_II, none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
 

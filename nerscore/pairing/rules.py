@@ -37,6 +37,8 @@ from .staircase import best_noncrossing
 from .tight_matchings import usable_edges
 
 SCENARIOS = ("I", "II", "III", "IV", "V", "VI")
+# Each scenario's position in SCENARIOS: the integer code the tables and arrays count it under.
+SCENARIO_INDEX = {scenario: index for index, scenario in enumerate(SCENARIOS)}
 
 
 def scenario_of(reference: Span | None, prediction: Span | None) -> str:

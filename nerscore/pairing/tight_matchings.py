@@ -3,7 +3,7 @@
 matching and an optimal dual of it, the matching whose pairs, sorted, form the smallest list, searched on the edges
 the dual leaves tight (`tight_smallest_best`, for `large_components.best_matching` and the dense sentences of
 `dense`). Where weights tie everywhere, every overlapping pair is tight: the directed graph the search starts from
-is laid out at once in scipy's CSR (`_strong_components`), about 12 bytes an arc (issue 31).
+is laid out at once in scipy's CSR (`usable_at`), about 12 bytes an arc (issue 31).
 
 scipy is imported inside the functions: `import nerscore` must stay light (tests/test_house.py).
 """
@@ -171,7 +171,7 @@ def usable_edges(
     carries, given one such flow (`matched`: {edge: amount}, or a set of edges of amount 1).
 
     The same graph as `usable_at`'s, laid out from `rules._rule_d`'s dicts in plain Python: a group holds a few
-    dozen edges, where numpy's thirty-odd calls of `_strong_components` cost three times these lists (2658b3f
+    dozen edges, where numpy's thirty-odd calls of `usable_at`'s graph cost three times these lists (2658b3f
     made sentences of 65-200 overlapping pairs a third slower so); one scipy call (`_strong_labels`) all the same."""
     if not edges:
         return []
@@ -233,9 +233,46 @@ def usable_at(
     start and from where they may end, an edge lies on one of them exactly when its two ends are in one strongly
     connected component (scipy's, in time linear in the edges). Dropping the rest keeps an entity that ties with
     everything (an entity around a whole document) from holding its group together through edges no best
-    pairing can use."""
-    strong = _strong_components(edge_rows, edge_columns, outside, inside, open_r, open_c, leaves_r, leaves_c)
-    rows = len(open_r)
+    pairing can use.
+
+    The graph (a label per node: rows, then columns, then Z) is laid out as scipy's CSR at once, about 12 bytes an
+    arc (a row's and a column's first arc is to Z, or to itself, which joins no component), where a list of arcs
+    and scipy's copies of it took 60 (issue 31: where every pair ties, every pair is tight)."""
+    rows, columns = len(open_r), len(open_c)
+    z = rows + columns
+    carried = np.flatnonzero(inside)  # a few: each entity carries at most its room
+    carried_rows, carried_columns = edge_rows[carried], edge_columns[carried]
+    by_column = np.argsort(carried_columns, kind="stable")
+    carried_rows, carried_columns = carried_rows[by_column], carried_columns[by_column]
+    # The arcs laid out row by row: the edges in row order (the indices returned are those given).
+    arc_rows, arc_columns, arc_outside = edge_rows, edge_columns, outside
+    if len(edge_rows) > 1 and np.any(edge_rows[1:] < edge_rows[:-1]):
+        order = np.argsort(edge_rows, kind="stable")
+        arc_rows, arc_columns, arc_outside = edge_rows[order], edge_columns[order], outside[order]
+    count = int(arc_outside.sum())
+    arcs = count + rows + columns + len(carried) + int(open_r.sum()) + int(leaves_c.sum())
+    index = np.int32 if arcs + z < 2**31 else np.int64
+    per_row = np.ones(rows, np.int64)
+    for first in range(0, len(arc_rows), _CHUNK):
+        per_row += np.bincount(arc_rows[first : first + _CHUNK][arc_outside[first : first + _CHUNK]], minlength=rows)
+    indptr = np.empty(z + 2, index)
+    indptr[0] = 0
+    np.cumsum(per_row, out=indptr[1 : rows + 1])
+    del per_row
+    indptr[rows + 1 : z + 1] = indptr[rows] + np.cumsum(1 + np.bincount(carried_columns, minlength=columns))
+    indptr[z + 1] = arcs
+    indices = np.empty(arcs, index)
+    indices[indptr[:rows]] = np.where(leaves_r, z, np.arange(rows))
+    rank = 0
+    for first in range(0, len(arc_rows), _CHUNK):  # each arc after its row's first: at its rank + its row + 1
+        at = first + np.flatnonzero(arc_outside[first : first + _CHUNK])
+        indices[np.arange(rank + 1, rank + 1 + len(at)) + arc_rows[at]] = rows + arc_columns[at]
+        rank += len(at)
+    indices[indptr[rows:z]] = np.where(open_c, z, rows + np.arange(columns))
+    indices[indptr[rows] + np.arange(1, len(carried) + 1) + carried_columns] = carried_rows  # likewise per column
+    indices[indptr[z] :] = np.concatenate((np.flatnonzero(open_r), rows + np.flatnonzero(leaves_c)))
+    del arc_rows, arc_columns, arc_outside
+    strong = _strong_labels(indptr, indices)
     return np.concatenate(
         [
             first
@@ -249,54 +286,6 @@ def usable_at(
     )
 
 
-def _strong_components(
-    edge_rows: np.ndarray,
-    edge_columns: np.ndarray,
-    outside: np.ndarray,
-    inside: np.ndarray,
-    open_r: np.ndarray,
-    open_c: np.ndarray,
-    leaves_r: np.ndarray,
-    leaves_c: np.ndarray,
-) -> np.ndarray:
-    """`usable_at`'s strongly connected components (a label per node: rows, then columns, then Z) of its graph.
-    Laid out as scipy's CSR at once, about 12 bytes an arc (a row's and a column's first arc is to Z, or to
-    itself, which joins no component), where a list of arcs and scipy's copies of it took 60 (issue 31: where
-    every pair ties, every pair is tight)."""
-    rows, columns = len(open_r), len(open_c)
-    z = rows + columns
-    carried = np.flatnonzero(inside)  # a few: each entity carries at most its room
-    carried_rows, carried_columns = edge_rows[carried], edge_columns[carried]
-    by_column = np.argsort(carried_columns, kind="stable")
-    carried_rows, carried_columns = carried_rows[by_column], carried_columns[by_column]
-    if len(edge_rows) > 1 and np.any(edge_rows[1:] < edge_rows[:-1]):
-        order = np.argsort(edge_rows, kind="stable")
-        edge_rows, edge_columns, outside = edge_rows[order], edge_columns[order], outside[order]
-    count = int(outside.sum())
-    arcs = count + rows + columns + len(carried) + int(open_r.sum()) + int(leaves_c.sum())
-    index = np.int32 if arcs + z < 2**31 else np.int64
-    per_row = np.ones(rows, np.int64)
-    for first in range(0, len(edge_rows), _CHUNK):
-        per_row += np.bincount(edge_rows[first : first + _CHUNK][outside[first : first + _CHUNK]], minlength=rows)
-    indptr = np.empty(z + 2, index)
-    indptr[0] = 0
-    np.cumsum(per_row, out=indptr[1 : rows + 1])
-    del per_row
-    indptr[rows + 1 : z + 1] = indptr[rows] + np.cumsum(1 + np.bincount(carried_columns, minlength=columns))
-    indptr[z + 1] = arcs
-    indices = np.empty(arcs, index)
-    indices[indptr[:rows]] = np.where(leaves_r, z, np.arange(rows))
-    rank = 0
-    for first in range(0, len(edge_rows), _CHUNK):  # each arc after its row's first: at its rank + its row + 1
-        at = first + np.flatnonzero(outside[first : first + _CHUNK])
-        indices[np.arange(rank + 1, rank + 1 + len(at)) + edge_rows[at]] = rows + edge_columns[at]
-        rank += len(at)
-    indices[indptr[rows:z]] = np.where(open_c, z, rows + np.arange(columns))
-    indices[indptr[rows] + np.arange(1, len(carried) + 1) + carried_columns] = carried_rows  # likewise per column
-    indices[indptr[z] :] = np.concatenate((np.flatnonzero(open_r), rows + np.flatnonzero(leaves_c)))
-    return _strong_labels(indptr, indices)
-
-
 def _strong_labels(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """scipy's strongly connected components of the directed graph whose node k has arcs to
     `indices[indptr[k]:indptr[k + 1]]`: a label per node."""
@@ -308,5 +297,5 @@ def _strong_labels(indptr: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return connected_components(graph, directed=True, connection="strong")[1]
 
 
-# Arcs laid out at a time by `_strong_components` (its temporaries: a few int64 of these).
+# Arcs laid out at a time by `usable_at` (its temporaries: a few int64 of these).
 _CHUNK = 1 << 16

@@ -16,22 +16,14 @@ from ..measures import Rule
 from ..options import EVALUATION_SCHEMES, OVERLAP, Options
 from ..pairing.rules import SCENARIOS
 from ..result_scores import VALUE_COLUMNS, cost_scale, weighted_width
-from ..tally import COUNT_NAMES, OUTCOMES
+from ..tally import COUNT_NAMES, OUTCOME_MATRIX
 from .unit_counts import Vectors, dense_columns, is_sparse
 
-# _OUTCOMES_MATRIX[scenario, scheme * 5 + outcome] is 1 where docs/scoring.md §4 gives the scenario that outcome
-# under the scheme: the table `Tally.counts` reads, as a matrix that turns scenario totals into MUC counts.
-_OUTCOMES_MATRIX = np.array(
-    [
-        [float(OUTCOMES[scenario][scheme] == outcome) for scheme in EVALUATION_SCHEMES for outcome in COUNT_NAMES]
-        for scenario in SCENARIOS
-    ]
-)
 # The terms `_measures` reads, per scheme: COR, PAR, ACT = COR + INC + PAR + SPU and POS = COR + INC + PAR + MIS,
 # from scenario totals in one product (a third of its time, slices' thousands of buckets): the counts are whole
 # numbers, so their sums are exact in any order, the floats those of the outcomes summed one by one.
 _TERMS_MATRIX = (
-    _OUTCOMES_MATRIX.reshape(len(SCENARIOS), len(EVALUATION_SCHEMES), len(COUNT_NAMES))
+    OUTCOME_MATRIX.reshape(len(SCENARIOS), len(EVALUATION_SCHEMES), len(COUNT_NAMES))
     @ np.array(
         [
             [

@@ -17,10 +17,10 @@ from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
 from .columns import Columns
-from .pairs import FlatSpans, Pairs, int_column
+from .pairs import FlatSpans, Pairs, int_column, piece_units
 from .row_texts import RowTexts, row_texts
 
-_I, _V, _VI = (SCENARIOS.index(scenario) for scenario in ("I", "V", "VI"))
+_I = SCENARIOS.index("I")
 # Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
 # offsets near 2**63) a reducer that needs them placed takes the sentences one by one.
 _PLACEMENT_LIMIT = 1 << 62
@@ -29,11 +29,9 @@ _PLACEMENT_LIMIT = 1 << 62
 def diagnostics(pairs: Pairs, min_overlap: float | None) -> Diagnostics:
     """The boundary diagnostics (docs/scoring.md §11): of the PAR pairs, those whose prediction contains the
     reference, lies inside it, or neither; and over all entities, pairing aside, `split` and `merged`."""
-    partial = (pairs.scenario == _V) | (pairs.scenario == _VI)
-    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
-    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
+    partial, r0, r1, p0, p1 = pairs.partial_rows()
     if pairs.fragmented:  # containment of units (docs/scoring.md §12)
-        shared, units_r, units_p = unit_overlaps(pairs, np.flatnonzero(partial))
+        shared, units_r, units_p = unit_overlaps(pairs, partial)
         too_long, too_short = shared == units_r, shared == units_p
         too_short &= ~too_long
     else:
@@ -50,9 +48,7 @@ def unit_overlaps(pairs: Pairs, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     pieces_r, pieces_p = pairs.pieces(0, rows), pairs.pieces(1, rows)
     # As Python ints where they pass int64 (an entity's units are bounded by its offsets, which are not).
     shared = int_column(list(map(shared_units, pieces_r, pieces_p)))
-    units_r = int_column([sum(b - a for a, b in held) for held in pieces_r])
-    units_p = int_column([sum(b - a for a, b in held) for held in pieces_p])
-    return shared, units_r, units_p
+    return shared, piece_units(pieces_r), piece_units(pieces_p)
 
 
 def _overlapped_twice_of_units(pairs: Pairs, min_overlap: float | None) -> tuple[int, int]:
@@ -110,20 +106,12 @@ def placed_sides(pairs: Pairs, move: np.ndarray) -> tuple[FlatSpans, FlatSpans, 
     """`Pairs.sides` where `placement` puts them, each entity moved by its sentence's `move`: moved in place, each
     column here being a new selection (copies moved beside them were memory the system mapped afresh on every
     call of 20,000 x 20 tags, benchmarks/redesign.py)."""
-    sides, sentences = [], []
-    for start, end, of_type in (
-        (pairs.reference_start, pairs.reference_end, pairs.reference_type),
-        (pairs.predicted_start, pairs.predicted_end, pairs.predicted_type),
-    ):
-        has = start >= 0
-        sentence = pairs.sentence[has]
+    references, predictions, sentence_r, sentence_p = pairs.sides()
+    for side, sentence in ((references, sentence_r), (predictions, sentence_p)):
         by = move[sentence]
-        placed_start, placed_end = start[has], end[has]
-        placed_start += by
-        placed_end += by
-        sides.append(FlatSpans(placed_start, placed_end, of_type[has]))
-        sentences.append(sentence)
-    return sides[0], sides[1], sentences[0], sentences[1]
+        np.add(side.start, by, out=side.start)
+        np.add(side.end, by, out=side.end)
+    return references, predictions, sentence_r, sentence_p
 
 
 def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:

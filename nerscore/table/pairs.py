@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..options import EVALUATION_SCHEMES
-from ..pairing.rules import SCENARIOS, scenario_of
+from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, scenario_of
 from ..result_scores import entity_rows, row_tails
 from ..span import Span
 from ..tally import Row
@@ -45,7 +45,6 @@ PAIR_COLUMNS = (
     "predicted_start",
     "predicted_end",
 )
-_SCENARIO_INDEX = {name: position for position, name in enumerate(SCENARIOS)}
 
 
 @dataclass(frozen=True)
@@ -80,17 +79,9 @@ class Pairs:
     @cached_property
     def cell_keys(self) -> np.ndarray:
         """Each row's cell (scenario, reference type, predicted type) as one integer in mixed radix: the scenario,
-        then the reference type + 1, then the predicted type + 1, each type digit below `cell_radix`. Made once
-        for the tally's cells and every bucket of sentences (`nerscore.table.slices`)."""
-        width = self.cell_radix
-        # In place, one new column: each temporary column of a large table is fresh memory the system must map.
-        combined = self.scenario * width
-        combined += self.reference_type
-        combined += 1
-        combined *= width
-        combined += self.predicted_type
-        combined += 1
-        return combined
+        then the reference type + 1, then the predicted type + 1, each type digit below `cell_radix` (read back by
+        `cell_key_columns`). Made once for the tally's cells and every bucket of sentences (`nerscore.table.slices`)."""
+        return cell_keys_of(self.scenario, self.reference_type, self.predicted_type, self.cell_radix)
 
     @property
     def fragmented(self) -> bool:
@@ -138,7 +129,7 @@ class Pairs:
         for sentence, r, p in rows:
             values = (
                 sentence,
-                _SCENARIO_INDEX[scenario_of(r, p)],
+                SCENARIO_INDEX[scenario_of(r, p)],
                 -1 if r is None else index[r.entity_type],
                 -1 if p is None else index[p.entity_type],
                 -1 if r is None else r.start,
@@ -312,6 +303,13 @@ class Pairs:
             for sentence, scenario, reference_type, predicted_type, r0, r1, p0, p1 in zip(*columns)
         ]
 
+    def partial_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The PAR rows (scenarios V and VI: overlapping, boundaries not the same; docs/scoring.md §4) as indices,
+        and their references' starts and ends, then their predictions'."""
+        rows = np.flatnonzero((self.scenario == SCENARIO_INDEX["V"]) | (self.scenario == SCENARIO_INDEX["VI"]))
+        r0, r1, p0, p1 = self.reference_start, self.reference_end, self.predicted_start, self.predicted_end
+        return rows, r0[rows], r1[rows], p0[rows], p1[rows]
+
     def sides(self) -> tuple[FlatSpans, FlatSpans, np.ndarray, np.ndarray]:
         """Both sides' entities (every entity is in exactly one row), each with its sentence, in the order of
         the rows."""
@@ -324,6 +322,33 @@ class Pairs:
 def fragment_column(values: Sequence[Any]) -> np.ndarray:
     """An object column of fragment tuples (``()`` for a contiguous entity or none)."""
     return np.fromiter(values, dtype=object, count=len(values))
+
+
+def cell_keys_of(scenario: np.ndarray, reference: np.ndarray, predicted: np.ndarray, width: int) -> np.ndarray:
+    """Cells (each one's scenario index and two types, -1 for no entity) as one integer each in mixed radix: the
+    scenario, then the reference type + 1, then the predicted type + 1, each type digit below `width`."""
+    # In place, one new column: each temporary column of a large table is fresh memory the system must map.
+    combined = scenario * width
+    combined += reference
+    combined += 1
+    combined *= width
+    combined += predicted
+    combined += 1
+    return combined
+
+
+def cell_key_columns(keys: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The cells of keys made by `cell_keys_of` (each type digit below `width`): each one's scenario index, reference
+    type and predicted type, -1 for no entity."""
+    kinds, rest = np.divmod(keys, width * width)
+    reference_types, predicted_types = np.divmod(rest, width)
+    return kinds, reference_types - 1, predicted_types - 1
+
+
+def piece_units(pieces: Iterable[tuple[tuple[int, int], ...]]) -> np.ndarray:
+    """Each entity's units, given as its fragments (`Pairs.pieces`): docs/scoring.md §12's union of its fragments,
+    0 for none; as Python ints where they pass int64 (units are bounded by offsets, which §1 does not bound)."""
+    return int_column([sum(end - start for start, end in held) for held in pieces])
 
 
 def int_column(values: Sequence[int] | np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ from ..span import Span
 from ..tally import Cell, CellTable, Counted, Row, Tally, TokenCounts, named_cells
 from .columns import NO_COLUMNS, Columns
 from .findings import diagnostics, errors, placed_sides, placement, sides_by_sentence, unit_overlaps
-from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts
+from .pairs import PAIR_COLUMNS, FlatSpans, Pairs, SentenceFacts, cell_key_columns
 from .row_texts import RowTexts, row_texts
 from .slices import SEEN, SLICE_COLUMNS, count_slices
 
@@ -82,14 +82,14 @@ def cells(pairs: Pairs) -> CellTable:
     """The tally's cells (docs/scoring.md §4): how many rows fell into each (scenario, reference type, predicted
     type), None for no entity; as the columns of a `CellTable`, which the scores read as they are."""
     distinct, numbers = _distinct_keys(pairs, inverse=False)
-    return CellTable(*_cell_columns(distinct, pairs.cell_radix), numbers.reshape(-1), pairs.type_names)
+    return CellTable(*cell_key_columns(distinct, pairs.cell_radix), numbers.reshape(-1), pairs.type_names)
 
 
 def _distinct_cells(pairs: Pairs, inverse: bool) -> tuple[list[Cell], np.ndarray]:
     """The distinct cells of the rows, in order, with each one's number of rows, or (`inverse`) instead each row's
     index into them: asked for only where needed, as it costs np.unique an argsort."""
     distinct, per = _distinct_keys(pairs, inverse)
-    columns = _cell_columns(distinct, pairs.cell_radix)
+    columns = cell_key_columns(distinct, pairs.cell_radix)
     return named_cells(*columns, pairs.type_names), per.reshape(-1)
 
 
@@ -98,13 +98,6 @@ def _distinct_keys(pairs: Pairs, inverse: bool) -> tuple[np.ndarray, np.ndarray]
     if inverse:
         return np.unique(pairs.cell_keys, return_inverse=True)
     return key_counts(pairs.cell_keys, len(SCENARIOS) * pairs.cell_radix * pairs.cell_radix)
-
-
-def _cell_columns(distinct: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The (scenario index, reference type id, predicted type id) of `_distinct_keys`' integers, -1 for no entity."""
-    kinds, rest = np.divmod(distinct, width * width)
-    reference_types, predicted_types = np.divmod(rest, width)
-    return kinds, reference_types - 1, predicted_types - 1
 
 
 def token_counts(facts: SentenceFacts) -> TokenCounts:
@@ -124,9 +117,7 @@ def _shares(pairs: Pairs) -> tuple[np.ndarray, dict[tuple[str, str], Fraction], 
     type) over them, and each one's share as the float nearest it."""
     from fractions import Fraction  # here: `import nerscore` does not load fractions and decimal (1.4 ms)
 
-    partial = np.flatnonzero((pairs.scenario == _V) | (pairs.scenario == _VI))
-    r0, r1 = pairs.reference_start[partial], pairs.reference_end[partial]
-    p0, p1 = pairs.predicted_start[partial], pairs.predicted_end[partial]
+    partial, r0, r1, p0, p1 = pairs.partial_rows()
     if pairs.fragmented:  # shared units over the units of the union (docs/scoring.md §12)
         shared, units_r, units_p = unit_overlaps(pairs, partial)
         union = units_r + units_p - shared

@@ -28,7 +28,7 @@ from ..pairing.rules import SCENARIOS
 from ..result_scores import scores_of, two_sided_scores
 from ..tally import CellTable, Tally, TokenCounts
 from .columns import Columns, entity_text
-from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, int_column
+from .pairs import PAIR_COLUMNS, Pairs, SentenceFacts, cell_key_columns, cell_keys_of, piece_units
 from .row_texts import RowTexts, row_texts
 
 SEEN, UNSEEN = "seen", "unseen"
@@ -98,12 +98,10 @@ class SliceCounts:
         return SliceCounts(self.names, self.two_sided, self.by_bucket, None)
 
     def layout(self) -> list[tuple[str, int, int]]:
-        """(slice, first column, columns per bucket) of each slice in `per_sentence`: an entity-level slice's bucket
-        takes 12 columns (the scenario counts of the rows whose reference lies in it, then of those whose
-        prediction does), a sentence-level slice's 6 (the scenario counts of its sentences)."""
+        """(slice, first column, columns per bucket, `bucket_width`) of each slice in `per_sentence`."""
         out, start = [], 0
         for name, names in self.names.items():
-            width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+            width = bucket_width(name)
             out.append((name, start, width))
             start += width * len(names)
         return out
@@ -130,6 +128,13 @@ def _buckets(counts: SliceCounts) -> int:
     return sum(map(len, counts.names.values()))
 
 
+def bucket_width(name: str) -> int:
+    """The per-sentence columns a bucket of slice `name` takes: an entity-level slice's 12 (the scenario counts of
+    the rows whose reference lies in it, then of those whose prediction does), a sentence-level slice's 6 (the
+    scenario counts of its sentences)."""
+    return 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+
+
 def joined_names(first: Mapping[str, list[str]], second: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """The buckets of each slice over two chunks: a group slice's, the groups of either, in order."""
     return {name: sorted({*first[name], *second[name]}) if name == "group" else first[name] for name in first}
@@ -140,7 +145,7 @@ def columns_in(names: Mapping[str, list[str]], joined: Mapping[str, list[str]]) 
     same slices of buckets `joined` (`joined_names`): the same order, with room for the groups of other chunks."""
     moved, start = [np.zeros(0, dtype=np.int64)], 0
     for name, buckets in names.items():
-        width = 2 * _WIDTH if name in ENTITY_SLICES else _WIDTH
+        width = bucket_width(name)
         position = {bucket: index for index, bucket in enumerate(joined[name])}
         at = np.fromiter(map(position.__getitem__, buckets), np.int64, len(buckets))
         moved.append(start + (at[:, None] * width + np.arange(width)).reshape(-1))
@@ -160,7 +165,7 @@ def laid_out(vectors: Any, names: Mapping[str, list[str]], joined: Mapping[str, 
 
 def slices_width(names: Mapping[str, list[str]]) -> int:
     """How many per-sentence columns slices of buckets `names` take (`SliceCounts.layout`)."""
-    return sum(len(buckets) * (2 * _WIDTH if name in ENTITY_SLICES else _WIDTH) for name, buckets in names.items())
+    return sum(len(buckets) * bucket_width(name) for name, buckets in names.items())
 
 
 def moved_columns(matrix: Any, first: int, columns: np.ndarray, width: int) -> Any:
@@ -266,21 +271,25 @@ def count_slices(
     sentences = facts.sentences
     sentence_slices: dict[str, np.ndarray] = {}  # each sentence-level slice's bucket of each sentence
     for name in options.slices:
+        columns_of_bucket = bucket_width(name)
         if name in ENTITY_SLICES:
             bucket_r, bucket_p, bucket_list = _entity_buckets(name, rows, options, columns, texts)
             names[name] = bucket_list
             two_sided[name] = _two_sided_tally(rows.scenario, bucket_r, bucket_p, bucket_list)
             for offset, bucket in ((0, bucket_r), (_WIDTH, bucket_p)) if keep_sentences else ():
                 has = bucket >= 0
-                entries.append((rows.sentence[has], width + bucket[has] * 2 * _WIDTH + offset + rows.scenario[has]))
-            width += len(bucket_list) * 2 * _WIDTH
+                entries.append(
+                    (rows.sentence[has], width + bucket[has] * columns_of_bucket + offset + rows.scenario[has])
+                )
         else:
             sentence_bucket, bucket_list = _sentence_buckets(name, rows, options, columns, facts)
             names[name] = bucket_list
             sentence_slices[name] = sentence_bucket
             if keep_sentences:
-                entries.append((rows.sentence, width + sentence_bucket[rows.sentence] * _WIDTH + rows.scenario))
-            width += len(bucket_list) * _WIDTH
+                entries.append(
+                    (rows.sentence, width + sentence_bucket[rows.sentence] * columns_of_bucket + rows.scenario)
+                )
+        width += len(names[name]) * columns_of_bucket
     by_bucket.update(_bucket_tallies(rows, {name: (at, names[name]) for name, at in sentence_slices.items()}, facts))
     matrix = None
     if keep_sentences:
@@ -319,7 +328,7 @@ def _entity_buckets(
         for side_index, (start, end) in enumerate(
             ((rows.reference_start, rows.reference_end), (rows.predicted_start, rows.predicted_end))
         ):
-            lengths = end - start if not rows.fragmented else unit_lengths(rows, side_index)  # units (§12)
+            lengths = end - start if not rows.fragmented else piece_units(rows.pieces(side_index))  # units (§12)
             buckets = _numeric_buckets(lengths, edges)
             buckets[start < 0] = -1
             sides.append(buckets)
@@ -335,13 +344,6 @@ def _entity_buckets(
     unseen_bucket = unseen.astype(np.int64)  # SEEN 0, UNSEEN 1
     unseen_bucket[-1] = -1
     return unseen_bucket[texts.reference], unseen_bucket[texts.predicted], [SEEN, UNSEEN]
-
-
-def unit_lengths(rows: Pairs, side: int) -> np.ndarray:
-    """Each row's entity of one side (0: references, 1: predictions) in units (docs/scoring.md §12: the union of
-    its fragments), 0 where the row has none."""
-    # As Python ints where they pass int64: units are bounded by offsets, which docs/scoring.md §1 does not bound.
-    return int_column([sum(end - start for start, end in pieces) for pieces in rows.pieces(side)])
 
 
 def _sentence_buckets(
@@ -368,11 +370,9 @@ def _sentence_buckets(
 def _two_sided_tally(scenario: np.ndarray, bucket_r: np.ndarray, bucket_p: np.ndarray, names: list[str]) -> Tally:
     """The rows' cells as (scenario, reference bucket, predicted bucket): a `Tally` whose types are buckets."""
     width = len(names) + 1
-    combined = (scenario * width + bucket_r + 1) * width + bucket_p + 1
+    combined = cell_keys_of(scenario, bucket_r, bucket_p, width)
     distinct, numbers = key_counts(combined, _WIDTH * width * width)
-    kinds, rest = np.divmod(distinct, width * width)
-    r, p = np.divmod(rest, width)
-    return Tally(CellTable(kinds, r - 1, p - 1, numbers, tuple(names)))
+    return Tally(CellTable(*cell_key_columns(distinct, width), numbers, tuple(names)))
 
 
 def _bucket_tallies(
@@ -409,14 +409,13 @@ def _bucket_tallies(
             else:  # this slice's counts: the others' buckets summed
                 per = counted.reshape(*sizes, keys).sum(axis=others).reshape(-1)
                 distinct, numbers = np.flatnonzero(per), per[per > 0]
-            rest, p = np.divmod(distinct, types)
-            rest, r = np.divmod(rest, types)
-            b, kinds = np.divmod(rest, _WIDTH)
+            b, cell = np.divmod(distinct, keys)
+            kinds, r, p = cell_key_columns(cell, types)
             # The keys are sorted, bucket first: each bucket's cells are one run of them.
             present = np.flatnonzero(np.bincount(b, minlength=len(names))).tolist()
             bounds = np.searchsorted(b, [*present, len(names)]).tolist()
             cells = {
-                bi: CellTable(kinds[i:j], r[i:j] - 1, p[i:j] - 1, numbers[i:j], rows.type_names)
+                bi: CellTable(kinds[i:j], r[i:j], p[i:j], numbers[i:j], rows.type_names)
                 for bi, i, j in zip(present, bounds, bounds[1:])
             }
             summed = [total.sum(axis=others).astype(np.int64).tolist() for total in totals]
