@@ -46,10 +46,7 @@ _OUTCOME_INDEX = {
 }
 # The same table as one matrix, scenarios by (schemes x counts): 1 where the scenario's outcome under the scheme is
 # the count. Scenario totals times it give every scheme's counts at once (`CellColumns.scheme_counts`, the statistics').
-OUTCOME_MATRIX = np.zeros((len(OUTCOMES), len(EVALUATION_SCHEMES) * len(COUNT_NAMES)), dtype=np.int64)
-for _place, _scheme in enumerate(EVALUATION_SCHEMES):
-    OUTCOME_MATRIX[np.arange(len(OUTCOMES)), _place * len(COUNT_NAMES) + _OUTCOME_INDEX[_scheme]] = 1
-_SCHEME_PLACE = {scheme: place for place, scheme in enumerate(EVALUATION_SCHEMES)}
+OUTCOME_MATRIX = np.hstack([np.eye(len(COUNT_NAMES), dtype=np.int64)[_OUTCOME_INDEX[s]] for s in EVALUATION_SCHEMES])
 # _OUTCOME_SCENARIOS[scheme][count]: the scenario indices whose outcome under the scheme is that count (§4).
 _OUTCOME_SCENARIOS = {
     scheme: [np.flatnonzero(outcomes == count).tolist() for count in range(len(COUNT_NAMES))]
@@ -268,11 +265,8 @@ class Tally:
 
     @classmethod
     def of_rows(cls, rows: Iterable[tuple[Span | None, Span | None]]) -> Tally:
-        cells = Counter(
-            (scenario_of(r, p), None if r is None else r.entity_type, None if p is None else p.entity_type)
-            for r, p in rows
-        )
-        return cls(dict(cells))
+        cells = ((scenario_of(r, p), getattr(r, "entity_type", None), getattr(p, "entity_type", None)) for r, p in rows)
+        return cls(dict(Counter(cells)))  # (getattr: None for no entity)
 
     @property
     def entity_types(self) -> list[str]:
@@ -388,7 +382,7 @@ class CellColumns:
 
     def counts(self, scheme: str) -> Counts:
         """Counts over all types under `scheme` (`Tally.counts`), whichever types are scored."""
-        return Counts(*self.scheme_counts()[0, _SCHEME_PLACE[scheme]].tolist())
+        return Counts(*self.scheme_counts()[0, EVALUATION_SCHEMES.index(scheme)].tolist())
 
     def totals_by_type(self, scheme: str) -> tuple[np.ndarray, np.ndarray]:
         """`Tally.counts_by_type` as two (types x 5) arrays, the reference side's and the prediction side's, in
