@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import itemgetter
@@ -224,6 +225,12 @@ def not_a_tag(value: Any) -> str:
         return f"{found}, an entity, among tags (a batch holds tags or spans, not both); expected a string tag"
     if looks_like_scores(value):
         return f"{found}, a list of numbers (a token's scores per label?); expected a string tag ({LOGITS_HINT})"
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):  # a tokenizer's -100 left among tags
+        return (
+            f"{found}, an integer id among string tags; expected a string tag (or ids on both sides, with "
+            "label_list, which drops the positions whose reference is ignore_index, -100; with tags, drop a "
+            "tokenizer's -100 positions from both sides)"
+        )
     return f"{found}; expected a string tag"
 
 

@@ -218,3 +218,30 @@ def test_a_miswritten_tag_is_answered_with_its_likely_fix(given: dict, message: 
     tags = given.pop("tags")
     with pytest.raises(ValueError, match=message):
         ns.compute_semeval(predictions=[tags], references=[["O"] * len(tags)], **given)
+
+
+# A tokenizer's -100 (or another id) left among string tags, as a newcomer does who turned only the labelled
+# positions into tags: the message says ids and tags do not mix and what to do, through evaluate.load's compute as
+# through compute_semeval. It said "found -100 (int); expected a string tag" and no more.
+IDS_AMONG_TAGS = [
+    pytest.param({"references": [["B-PER", -100, "O"]]}, "references, sentence 0, token 1: found -100", id="minus100"),
+    pytest.param(
+        {"references": [["B-PER", -100, "O"]], "label_list": ["O", "B-PER", "I-PER"]},
+        "references, sentence 0, token 1: found -100",
+        id="minus100-label-list",
+    ),
+    pytest.param({"predictions": [["B-PER", 2, "O"]]}, "predictions, sentence 0, token 1: found 2", id="id"),
+]
+
+
+@pytest.mark.parametrize("given, where", IDS_AMONG_TAGS)
+@pytest.mark.parametrize("front", ["evaluate.load", "compute_semeval"])
+def test_an_id_among_string_tags_says_how_to_give_ids(given: dict, where: str, front: str, load_metric) -> None:
+    inputs = {"predictions": [["B-PER", "I-PER", "O"]], "references": [["B-PER", "I-PER", "O"]], **given}
+    compute = load_metric().compute if front == "evaluate.load" else ns.compute_semeval
+    with pytest.raises(ValueError) as raised:
+        compute(**inputs)
+    message = str(raised.value)
+    assert message.startswith(where), message
+    assert "integer id among string tags" in message
+    assert "label_list" in message and "drop" in message  # ids on both sides with label_list, or drop the position
