@@ -245,3 +245,13 @@ def test_an_id_among_string_tags_says_how_to_give_ids(given: dict, where: str, f
     assert message.startswith(where), message
     assert "integer id among string tags" in message
     assert "label_list" in message and "drop" in message  # ids on both sides with label_list, or drop the position
+
+
+def test_the_help_names_the_agreement_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # `ner-semeval --help` is where a newcomer looks for what the command line does; `ner-semeval agreement` is a
+    # command of its own that no line of it named (docs/command-line.md: Agreement between annotators).
+    with pytest.raises(SystemExit):
+        ns.main(["--help"])
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "ner-semeval agreement PATH ..." in printed
+    assert "ner-semeval agreement --help" in printed
