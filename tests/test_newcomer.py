@@ -273,3 +273,30 @@ def test_the_house_names_every_module_that_imports_scipy() -> None:
     layout = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8").split("```")[1]
     sentence = " ".join(layout.split("(scipy only inside functions of", 1)[1].split(")", 1)[0].split())
     assert importing and {name for name in importing if name not in sentence} == set(), sentence
+
+
+def test_the_walk_names_the_modules_a_compute_of_tags_calls() -> None:
+    # docs/architecture.md's walk opens with the modules a sentence of tags goes through (issue 27 counted them):
+    # traced here, so that the count a newcomer reads is the code's.
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    opening = page.split("## A walk:", 1)[1].split("The steps:", 1)[0]
+    match = re.search(r"calls into (\d+) of the package's modules, [^:]*:(.*?)\(traced", opening, re.S)
+    assert match, opening
+    number, listed = match.groups()
+    named = re.findall(r"`([\w/]+)`", listed)
+    predictions, references = [["B-PER", "I-PER", "O", "B-ORG"]], [["B-PER", "I-PER", "O", "B-LOC"]]
+    ns.compute_semeval(predictions=predictions, references=references)  # what the first call imports, imported
+    called: list[str] = []
+
+    def profile(frame, event, arg) -> None:
+        module = frame.f_globals.get("__name__", "")
+        if event == "call" and module.startswith("nerscore.") and module not in called:
+            called.append(module)
+
+    sys.setprofile(profile)
+    try:
+        ns.compute_semeval(predictions=predictions, references=references)
+    finally:
+        sys.setprofile(None)
+    assert sorted(named) == sorted(module.removeprefix("nerscore.").replace(".", "/") for module in called)
+    assert int(number) == len(named)
