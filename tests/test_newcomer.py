@@ -300,3 +300,19 @@ def test_the_walk_names_the_modules_a_compute_of_tags_calls() -> None:
         sys.setprofile(None)
     assert sorted(named) == sorted(module.removeprefix("nerscore.").replace(".", "/") for module in called)
     assert int(number) == len(named)
+
+
+# A batch given to `add`, which takes one sentence (or a batch nested once too deep to add_batch): the sentence's
+# first value is a list of tags, which add_batch read as a string entity ("B-PER", "O") and answered "found string
+# entities (no offsets) and no texts; expected texts=", where compute says what happened.
+NESTED_ONCE_TOO_DEEP = [
+    pytest.param("add", {"prediction": [["B-PER", "O"]], "reference": [["B-PER", "O"]]}, id="add-given-a-batch"),
+    pytest.param("add_batch", {"predictions": [[["B-PER", "O"]]], "references": [[["B-PER", "O"]]]}, id="add_batch"),
+    pytest.param("compute", {"predictions": [[["B-PER", "O"]]], "references": [[["B-PER", "O"]]]}, id="compute"),
+]
+
+
+@pytest.mark.parametrize("call, given", NESTED_ONCE_TOO_DEEP)
+def test_a_batch_nested_once_too_deep_is_named_so_whichever_call_takes_it(call: str, given: dict, metric) -> None:
+    with pytest.raises(ValueError, match=r"^references, sentence 0, token 0: found \['B-PER', 'O'\], a list of tags"):
+        getattr(metric, call)(**given)
