@@ -226,12 +226,15 @@ def not_a_tag(value: Any) -> str:
     if looks_like_scores(value):
         return f"{found}, a list of numbers (a token's scores per label?); expected a string tag ({LOGITS_HINT})"
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):  # a tokenizer's -100 left among tags
-        return (
-            f"{found}, an integer id among string tags; expected a string tag (or ids on both sides, with "
-            "label_list, which drops the positions whose reference is ignore_index, -100; with tags, drop a "
-            "tokenizer's -100 positions from both sides)"
-        )
+        return f"{found}, an integer id among string tags; {ID_AMONG_TAGS}"
     return f"{found}; expected a string tag"
+
+
+# An integer where the batch holds string tags, most often a tokenizer's -100 left in: what to do instead.
+ID_AMONG_TAGS = (
+    "expected a string tag (or ids on both sides, with label_list, which drops the positions whose reference is "
+    "ignore_index, -100; with tags, drop a tokenizer's -100 positions from both sides)"
+)
 
 
 class ParsedTag(NamedTuple):

@@ -221,8 +221,9 @@ def test_a_miswritten_tag_is_answered_with_its_likely_fix(given: dict, message: 
 
 
 # A tokenizer's -100 (or another id) left among string tags, as a newcomer does who turned only the labelled
-# positions into tags: the message says ids and tags do not mix and what to do, through evaluate.load's compute as
-# through compute_semeval. It said "found -100 (int); expected a string tag" and no more.
+# positions into tags: the message says ids and tags do not mix and what to do, through evaluate.load's compute and
+# add_batch as through compute_semeval. It said "found -100 (int); expected a string tag" and no more (add_batch:
+# "expected every value a string tag, or every value an integer id").
 IDS_AMONG_TAGS = [
     pytest.param({"references": [["B-PER", -100, "O"]]}, "references, sentence 0, token 1: found -100", id="minus100"),
     pytest.param(
@@ -235,15 +236,16 @@ IDS_AMONG_TAGS = [
 
 
 @pytest.mark.parametrize("given, where", IDS_AMONG_TAGS)
-@pytest.mark.parametrize("front", ["evaluate.load", "compute_semeval"])
+@pytest.mark.parametrize("front", ["compute", "add_batch", "compute_semeval"])
 def test_an_id_among_string_tags_says_how_to_give_ids(given: dict, where: str, front: str, load_metric) -> None:
     inputs = {"predictions": [["B-PER", "I-PER", "O"]], "references": [["B-PER", "I-PER", "O"]], **given}
-    compute = load_metric().compute if front == "evaluate.load" else ns.compute_semeval
+    options = {"label_list": inputs.pop("label_list")} if "label_list" in inputs else {}
+    call = ns.compute_semeval if front == "compute_semeval" else getattr(load_metric(**options), front)
     with pytest.raises(ValueError) as raised:
-        compute(**inputs)
+        call(**inputs, **(options if front == "compute_semeval" else {}))
     message = str(raised.value)
     assert message.startswith(where), message
-    assert "integer id among string tags" in message
+    assert re.search(r"(an integer id among|where the batch holds) string tags; expected a string tag", message)
     assert "label_list" in message and "drop" in message  # ids on both sides with label_list, or drop the position
 
 
