@@ -194,6 +194,8 @@ def build_parser(prog: str = "ner-semeval") -> argparse.ArgumentParser:
         prog=prog,
         description="SemEval-2013 NER scores of CoNLL columns: the last two columns of each line are the "
         "reference and the predicted tag; a blank line ends a sentence.",
+        epilog=f"{prog} agreement PATH ... is a command of its own: how far annotators agree (pairwise F, kappa, "
+        f"alpha); {prog} agreement --help lists its flags. docs/command-line.md shows examples.",
     )
     parser.add_argument("files", nargs="*", help="CoNLL files (standard input when none)")
     parser.add_argument(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -264,7 +265,16 @@ def not_a_tag(value: Any) -> str:
         return f"{found}, an entity, among tags (a batch holds tags or spans, not both); expected a string tag"
     if looks_like_scores(value):
         return f"{found}, a list of numbers (a token's scores per label?); expected a string tag ({LOGITS_HINT})"
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):  # a tokenizer's -100 left among tags
+        return f"{found}, an integer id among string tags; {ID_AMONG_TAGS}"
     return f"{found}; expected a string tag"
+
+
+# An integer where the batch holds string tags, most often a tokenizer's -100 left in: what to do instead.
+ID_AMONG_TAGS = (
+    "expected a string tag (or ids on both sides, with label_list, which drops the positions whose reference is "
+    "ignore_index, -100; with tags, drop a tokenizer's -100 positions from both sides)"
+)
 
 
 class ParsedTag(NamedTuple):

@@ -192,6 +192,9 @@ class StoredBatches:
         """`add_batch` of both sides and their columns (`given`): checked before evaluate stores anything, with
         sentence numbers counted over every batch added."""
         with numbered_after(self._sentences_added):
+            # As given, for without_texts: stored, a list of tags nested too deep reads as a string entity.
+            sides = (predictions, references)
+            as_given = sides if all(isinstance(side, (list, tuple)) for side in sides) else None
             predictions, references, form = stored_batch(predictions, references)
             columns = Columns.of(len(predictions), **given)
             if not predictions:
@@ -204,7 +207,7 @@ class StoredBatches:
                 return
             columns.check_same_as(self._stored_columns)
             if FORMS[form].grounded and columns.texts is None:  # (compute takes texts only with a batch)
-                raise without_texts(predictions, references)
+                raise without_texts(*(as_given or (predictions, references)))
             readings = self._readings
             if FORMS[form].entities and columns.texts is not None:
                 _refuse_past_texts(predictions, references, columns.texts)

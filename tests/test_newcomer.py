@@ -218,3 +218,103 @@ def test_a_miswritten_tag_is_answered_with_its_likely_fix(given: dict, message: 
     tags = given.pop("tags")
     with pytest.raises(ValueError, match=message):
         ns.compute_semeval(predictions=[tags], references=[["O"] * len(tags)], **given)
+
+
+# A tokenizer's -100 (or another id) left among string tags, as a newcomer does who turned only the labelled
+# positions into tags: the message says ids and tags do not mix and what to do, through evaluate.load's compute and
+# add_batch as through compute_semeval. It said "found -100 (int); expected a string tag" and no more (add_batch:
+# "expected every value a string tag, or every value an integer id").
+IDS_AMONG_TAGS = [
+    pytest.param({"references": [["B-PER", -100, "O"]]}, "references, sentence 0, token 1: found -100", id="minus100"),
+    pytest.param(
+        {"references": [["B-PER", -100, "O"]], "label_list": ["O", "B-PER", "I-PER"]},
+        "references, sentence 0, token 1: found -100",
+        id="minus100-label-list",
+    ),
+    pytest.param({"predictions": [["B-PER", 2, "O"]]}, "predictions, sentence 0, token 1: found 2", id="id"),
+]
+
+
+@pytest.mark.parametrize("given, where", IDS_AMONG_TAGS)
+@pytest.mark.parametrize("front", ["compute", "add_batch", "compute_semeval"])
+def test_an_id_among_string_tags_says_how_to_give_ids(given: dict, where: str, front: str, load_metric) -> None:
+    inputs = {"predictions": [["B-PER", "I-PER", "O"]], "references": [["B-PER", "I-PER", "O"]], **given}
+    options = {"label_list": inputs.pop("label_list")} if "label_list" in inputs else {}
+    call = ns.compute_semeval if front == "compute_semeval" else getattr(load_metric(**options), front)
+    with pytest.raises(ValueError) as raised:
+        call(**inputs, **(options if front == "compute_semeval" else {}))
+    message = str(raised.value)
+    assert message.startswith(where), message
+    assert re.search(r"(an integer id among|where the batch holds) string tags; expected a string tag", message)
+    assert "label_list" in message and "drop" in message  # ids on both sides with label_list, or drop the position
+
+
+def test_the_help_names_the_agreement_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # `ner-semeval --help` is where a newcomer looks for what the command line does; `ner-semeval agreement` is a
+    # command of its own that no line of it named (docs/command-line.md: Agreement between annotators).
+    with pytest.raises(SystemExit):
+        ns.main(["--help"])
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "ner-semeval agreement PATH ..." in printed
+    assert "ner-semeval agreement --help" in printed
+
+
+def test_the_house_names_every_module_that_imports_scipy() -> None:
+    # docs/architecture.md's layout says where scipy is imported (inside functions); it named three modules while
+    # five import it (the slices' sparse columns in table/slices.py and statistics/unit_counts.py were left out).
+    import ast
+
+    importing = set()
+    for path in (REPO / "nerscore").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            if any(name.split(".")[0] == "scipy" for name in names):
+                importing.add(path.stem)
+    layout = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8").split("```")[1]
+    sentence = " ".join(layout.split("(scipy only inside functions of", 1)[1].split(")", 1)[0].split())
+    assert importing and {name for name in importing if name not in sentence} == set(), sentence
+
+
+def test_the_walk_names_the_modules_a_compute_of_tags_calls() -> None:
+    # docs/architecture.md's walk opens with the modules a sentence of tags goes through (issue 27 counted them):
+    # traced here, so that the count a newcomer reads is the code's.
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    opening = page.split("## A walk:", 1)[1].split("The steps:", 1)[0]
+    match = re.search(r"calls into (\d+) of the package's modules, [^:]*:(.*?)\(traced", opening, re.S)
+    assert match, opening
+    number, listed = match.groups()
+    named = re.findall(r"`([\w/]+)`", listed)
+    predictions, references = [["B-PER", "I-PER", "O", "B-ORG"]], [["B-PER", "I-PER", "O", "B-LOC"]]
+    ns.compute_semeval(predictions=predictions, references=references)  # what the first call imports, imported
+    called: list[str] = []
+
+    def profile(frame, event, arg) -> None:
+        module = frame.f_globals.get("__name__", "")
+        if event == "call" and module.startswith("nerscore.") and module not in called:
+            called.append(module)
+
+    sys.setprofile(profile)
+    try:
+        ns.compute_semeval(predictions=predictions, references=references)
+    finally:
+        sys.setprofile(None)
+    assert sorted(named) == sorted(module.removeprefix("nerscore.").replace(".", "/") for module in called)
+    assert int(number) == len(named)
+
+
+# A batch given to `add`, which takes one sentence (or a batch nested once too deep to add_batch): the sentence's
+# first value is a list of tags, which add_batch read as a string entity ("B-PER", "O") and answered "found string
+# entities (no offsets) and no texts; expected texts=", where compute says what happened.
+NESTED_ONCE_TOO_DEEP = [
+    pytest.param("add", {"prediction": [["B-PER", "O"]], "reference": [["B-PER", "O"]]}, id="add-given-a-batch"),
+    pytest.param("add_batch", {"predictions": [[["B-PER", "O"]]], "references": [[["B-PER", "O"]]]}, id="add_batch"),
+    pytest.param("compute", {"predictions": [[["B-PER", "O"]]], "references": [[["B-PER", "O"]]]}, id="compute"),
+]
+
+
+@pytest.mark.parametrize("call, given", NESTED_ONCE_TOO_DEEP)
+def test_a_batch_nested_once_too_deep_is_named_so_whichever_call_takes_it(call: str, given: dict, metric) -> None:
+    with pytest.raises(ValueError, match=r"^references, sentence 0, token 0: found \['B-PER', 'O'\], a list of tags"):
+        getattr(metric, call)(**given)

@@ -307,3 +307,77 @@ def test_the_space_client_snippet_prints_what_its_comments_say(tmp_path: Path) -
     comments = [line.split("  # ", 1)[1] for line in snippet.splitlines() if line.startswith("print(")]
     printed = [line for line in done.stdout.splitlines() if not line.startswith("Loaded as API: ")]  # the client's
     assert printed == comments
+
+
+# The shell examples of the card and the guides (`$ ` lines and what they print), run as a user runs them from a
+# clone's folder: each prints what the page shows, `...` standing for what the page leaves out (doctest's
+# ELLIPSIS). `ner-semeval` and `python ner_semeval.py` are one command line (`cli.main`).
+SHELL_EXAMPLES_TESTED_ELSEWHERE = {
+    "$ cat output.txt": "test_the_conlleval_example_prints_what_the_page_shows",
+    "$ ner-semeval --conlleval < output.txt": "test_the_conlleval_example_prints_what_the_page_shows",
+    "$ python ner_semeval.py --brat examples/brat/gold examples/brat/system": "tests/test_annotations.py",
+}
+# Files an example names that the repository does not ship, made here as the page describes them.
+SHELL_EXAMPLE_FILES = {
+    "$ python ner_semeval.py predictions.conll": {  # line 12 holds an IOBES tag under the default IOB2
+        "predictions.conll": "EU B-ORG B-ORG\nrejects O O\nGerman B-MISC B-MISC\ncall O O\n\nPeter B-PER B-PER\n"
+        "Blackburn I-PER I-PER\n\nBRUSSELS B-LOC B-LOC\n1996-08-22 O O\n\nAda B-PER S-PER\n"
+    },
+    "$ python ner_semeval.py --brat gold system": {  # the system's T2 is one letter longer than its .txt has
+        "gold/doc7.txt": "Ada was born in Bern.\n",
+        "gold/doc7.ann": "T1\tPER 0 3\tAda\nT2\tLOC 16 20\tBern\n",
+        "system/doc7.txt": "Ada was born in Bern.\n",
+        "system/doc7.ann": "T1\tPER 0 3\tAda\n#1\tAnnotatorNotes T1\tthe author\nT2\tLOC 16 20\tBerne\n",
+    },
+}
+# The WNUT-17 systems' outputs, which the pages say the repository does not hold.
+SHELL_EXAMPLES_NOT_SHIPPED = {
+    "$ python ner_semeval.py --compare spinningbytes.conll uh_ritual.conll",
+    "$ python ner_semeval.py --runs arcada.conll drexel_cci.conll flytxt.conll mic-cis.conll sjtu_adapt.conll "
+    "spinningbytes.conll uh_ritual.conll --bootstrap 1000",
+}
+
+
+def _shell_examples() -> list[tuple[str, str, str]]:
+    """(page, command, what the page shows it print) of every `$ ` line of the card's and the guides' blocks."""
+    examples = []
+    for page in [REPO / "README.md", *sorted(DOCS.glob("*.md"))]:
+        for block in re.findall(r"^```[a-z]*\n(.*?)^```", page.read_text(encoding="utf-8"), flags=re.S | re.M):
+            for command, shown in re.findall(r"^(\$ [^\n]*)\n((?:(?!\$ )[^\n]*\n)*)", block, flags=re.M):
+                examples.append((page.name, command, shown))
+    return examples
+
+
+def test_every_shell_example_is_run_or_said_to_need_files_not_shipped() -> None:
+    commands = {command for _, command, _ in _shell_examples()}
+    assert len(commands) >= 8
+    assert set(SHELL_EXAMPLES_TESTED_ELSEWHERE) | set(SHELL_EXAMPLE_FILES) | SHELL_EXAMPLES_NOT_SHIPPED <= commands
+
+
+@pytest.mark.parametrize(
+    "page, command, shown",
+    [
+        pytest.param(page, command, shown, id=f"{page}: {command[2:60]}")
+        for page, command, shown in _shell_examples()
+        if command not in SHELL_EXAMPLES_TESTED_ELSEWHERE and command not in SHELL_EXAMPLES_NOT_SHIPPED
+    ],
+)
+def test_a_shell_example_prints_what_its_page_shows(
+    page: str, command: str, shown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    import shlex
+
+    from nerscore import cli
+
+    for name, text in SHELL_EXAMPLE_FILES.get(command, {}).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "examples").symlink_to(REPO / "examples")
+    monkeypatch.chdir(tmp_path)
+    words = shlex.split(command[2:])
+    program = ["ner-semeval"] if words[0] == "ner-semeval" else ["python", "ner_semeval.py"]
+    assert words[: len(program)] == program, f"{page}: {command} runs no command line of the clone"
+    cli.main(words[len(program) :])
+    captured = capsys.readouterr()
+    printed = captured.err + captured.out
+    assert doctest.OutputChecker().check_output(shown, printed, doctest.ELLIPSIS), f"{command}\nprinted:\n{printed}"

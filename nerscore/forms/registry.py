@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import InvalidInputError, shown
 from ..option_checks import is_id
 from ..options import Options, check_span_options, check_tag_options
-from ..schemes import read_by_no_scheme
+from ..schemes import ID_AMONG_TAGS, read_by_no_scheme
 from ..table import reducers
 from ..table.columns import Columns
 from ..table.pairs import SentenceFacts
@@ -113,13 +113,14 @@ def _stored_tags(predictions: list[list], references: list[list]) -> tuple[list[
             for token, value in enumerate(row):
                 if not (is_id(value) if ids else isinstance(value, str)):
                     expected = "integer ids" if ids else "string tags"
-                    raise InvalidInputError(
-                        f"found {shown(value)} ({type(value).__name__}) where the batch holds {expected}; expected "
-                        "every value a string tag, or every value an integer id (with label_list)",
-                        side,
-                        sentence,
-                        token,
+                    found = f"found {shown(value)} ({type(value).__name__}) where the batch holds {expected}"
+                    problem = (
+                        f"{found}; {ID_AMONG_TAGS}"  # (a tokenizer's -100, as compute says: schemes.not_a_tag)
+                        if not ids and is_id(value)
+                        else f"{found}; expected every value a string tag, or every value an integer id "
+                        "(with label_list)"
                     )
+                    raise InvalidInputError(problem, side, sentence, token)
     return predictions, references
 
 
