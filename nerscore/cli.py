@@ -24,7 +24,7 @@ from .files.file_counts import count_brat, count_label_studio, count_span_file, 
 from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import print_error, print_output
 from .files.reports import print_comparison, print_results, print_runs
-from .option_checks import COMPARISON_RESAMPLES, OVERLAP, SLICE_NAMES, check_resamples, is_collection
+from .option_checks import COMPARISON_RESAMPLES, OVERLAP, SLICE_NAMES, check_resamples, is_collection, named
 from .options import SPECS, Options, check_span_options, check_tag_options, flag_name, in_words
 
 
@@ -47,6 +47,16 @@ def standard_input(prog: str, what: str) -> BinaryIO:
     if not getattr(stdin, "closed", False) and callable(isatty) and isatty():
         print(f"{prog}: reading {what} from standard input (end it with Ctrl-D; --help for files)", file=sys.stderr)
     return getattr(stdin, "buffer", stdin)
+
+
+def opened(prog: str, name: str, what: str) -> contextlib.AbstractContextManager[BinaryIO]:
+    """A file argument's bytes, to read in a `with`: standard input for ``-`` (left open), else the file."""
+    return contextlib.nullcontext(standard_input(prog, what)) if name == "-" else open(name, "rb")
+
+
+def source_name(name: str) -> str:
+    """How a message names a file argument: ``<stdin>`` for ``-``, as Python names standard input."""
+    return "<stdin>" if name == "-" else name
 
 
 def _main(argv: Sequence[str] | None, prog: str) -> int:
@@ -75,6 +85,13 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
     comparison = "--compare" if args.compare else "--runs-b" if args.runs_b else "--runs" if args.runs else None
     if comparison and (unprinted := refused_by(comparison)) and given_options(args, unprinted):
         parser.error(f"{comparison} reports overall scores: drop {in_words(map(flag_name, unprinted))}")
+    systems_read = args.compare or [*(args.runs or []), *(args.runs_b or [])]
+    if systems_read.count("-") > 1:  # (the systems' files are read in step: one of them can be the stream)
+        flags = "--compare names" if args.compare else "--runs and --runs-b name" if args.runs_b else "--runs names"
+        parser.error(
+            f"{flags} - (standard input) {systems_read.count('-')} times; standard input is one stream, read "
+            "once: give - for one file at most and the others by name"
+        )
     annotations = "--brat" if args.brat else "--label-studio" if args.label_studio is not None else None
     if annotations and (args.files or args.spans or args.compare or (args.brat and args.label_studio)):
         parser.error(f"{annotations} reads its own files: drop FILE, --spans, --compare and the other tool's flag")
@@ -100,12 +117,13 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
                 resamples = check_resamples("--bootstrap", given.pop("bootstrap", COMPARISON_RESAMPLES), 1)
             options = Options.of(**given)
             check_tag_options(options)
-            names = args.compare or [*args.runs, *(args.runs_b or [])]
             flag = "--compare" if args.compare else "--runs"
             with contextlib.ExitStack() as stack:
-                handles = [stack.enter_context(open(name, "rb")) for name in names]
+                # (- is standard input, as a FILE or --spans - is)
+                handles = [stack.enter_context(opened(prog, name, "CoNLL columns")) for name in systems_read]
+                sources = [source_name(name) for name in systems_read]
                 systems = count_systems(
-                    handles, names, options, flag, compare or options.bootstrap > 0, args.by_document
+                    handles, sources, options, flag, compare or options.bootstrap > 0, args.by_document
                 )
         else:
             options = Options.of(**given)
@@ -122,13 +140,11 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
             elif annotations:
                 total, strings = count_label_studio(total, args.label_studio)
             for file, name in enumerate([] if annotations else [args.spans] if spans else args.files or ["-"]):
-                source = "<stdin>" if name == "-" else name
-                what = "JSON lines of spans" if spans else "CoNLL columns"
-                with contextlib.nullcontext(standard_input(prog, what)) if name == "-" else open(name, "rb") as handle:
+                with opened(prog, name, "JSON lines of spans" if spans else "CoNLL columns") as handle:
                     if spans:
-                        total, strings = count_span_file(handle, source, total)
+                        total, strings = count_span_file(handle, source_name(name), total)
                     else:
-                        total = count_tag_file(handle, source, total, file, args.by_document)
+                        total = count_tag_file(handle, source_name(name), total, file, args.by_document)
     except (OSError, ValueError) as error:
         return print_error(error)
 
@@ -149,10 +165,11 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
 def _slices_without_their_data(given: dict) -> str | None:
     """What a slice needs that the command line gives by a flag or not at all, in its words (the option's own
     messages name the Python keywords `seen=` and `groups=`); None otherwise."""
-    slices = given.get("slices") or ()
+    # The names as the option reads them, in any case (`option_checks.named`: --slices SEEN is the seen slice).
+    slices = [named(name, SLICE_NAMES) for name in given.get("slices") or ()]
     # Where the option's own checks would name something else first (a slice's name, partial_credit's overlap),
     # their message stands, as it did.
-    seen_first = set(slices) <= set(SLICE_NAMES) and given.get("partial_credit") != OVERLAP
+    seen_first = None not in slices and named(given.get("partial_credit"), (OVERLAP,)) is None
     if "seen" in slices and given.get("seen") is None and seen_first:
         return (
             "--slices seen needs --seen FILE, the entity texts that count as seen (a training set's, say), one a "
@@ -304,11 +321,8 @@ def _conlleval(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int
 
     def handles() -> Iterator[Iterable[bytes]]:
         for name in args.files or ["-"]:
-            if name == "-":
-                yield standard_input(parser.prog, "CoNLL columns")
-            else:
-                with open(name, "rb") as handle:
-                    yield handle
+            with opened(parser.prog, name, "CoNLL columns") as handle:
+                yield handle
 
     delimiter = b" " if args.conlleval_delimiter is None else os.fsencode(args.conlleval_delimiter)
     outside = b"O" if args.conlleval_outside is None else os.fsencode(args.conlleval_outside)

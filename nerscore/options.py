@@ -97,22 +97,26 @@ def _flag_error(message: str) -> Exception:
     return ArgumentTypeError(message)
 
 
-def _read_seen(path: str) -> list[str]:
-    """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped). A byte-order mark is
-    no part of the first text (it was: a file saved with one left its first entity unseen, silently), and a byte
+def _file_text(path: str, flag: str = "") -> str:
+    """A flag's file as text (`flag`, the words its errors start with). A byte-order mark is no part of the text
+    (it was: --seen left its first entity unseen, silently; --value refused "Unexpected UTF-8 BOM"), and a byte
     that is not UTF-8 is named with its line (the decoder's message gave a byte position alone)."""
     try:
         with open(path, "rb") as file:
             raw = file.read()
     except OSError as error:
-        raise _flag_error(f"cannot read {path}: {error}") from None
+        raise _flag_error(f"{flag}cannot read {path}: {error}") from None
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
-        raise _flag_error(f"cannot read {path}: line {line}: byte {raw[error.start]:#04x} is not UTF-8") from None
+        raise _flag_error(f"{flag}cannot read {path}: line {line}: byte {raw[error.start]:#04x} is not UTF-8") from None
+
+
+def _read_seen(path: str) -> list[str]:
+    """--seen FILE: one entity text a line (blank lines skipped, the line's ends stripped)."""
     # Lines as a text file's are read (universal newlines: \n, \r\n, \r), not str.splitlines' (\f, U+2028 ...).
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = _file_text(path).replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return [line.strip() for line in lines if line.strip()]
 
 
@@ -134,13 +138,13 @@ def _value_flag(text: str) -> Any:
         return text
     if text.lower() == "true":
         return True
+    flag = f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: "
     try:
-        with open(text, encoding="utf-8") as file:
-            return json.load(file)
-    except (OSError, ValueError, RecursionError) as error:  # (JSON nested too deep: RecursionError)
-        raise _flag_error(
-            f"--value takes a preset ({', '.join(VALUE_PRESETS)}), true or a JSON file of weights: {error}"
-        ) from None
+        return json.loads(_file_text(text, flag))  # (its own errors are no ValueError: argparse's, said as they are)
+    except json.JSONDecodeError as error:  # (named by the file, its line and column, as a bad line elsewhere is)
+        raise _flag_error(f"{flag}{text}: line {error.lineno} column {error.colno}: {error.msg}") from None
+    except (ValueError, RecursionError) as error:  # (JSON nested too deep: RecursionError)
+        raise _flag_error(f"{flag}{text}: {error}") from None
 
 
 def _comma_list(text: str) -> list[str]:

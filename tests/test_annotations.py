@@ -279,7 +279,9 @@ def test_read_brat_pairs_pairs_by_path_and_reads_predictions_against_the_referen
 
 
 def brat_expected(**options: Any) -> dict[str, Any]:
-    return nerscore.compute_semeval(predictions=BRAT_PREDICTIONS, references=BRAT_REFERENCES, **options)
+    # With the documents' texts, as --brat reads them: `ungrounded` 0 is there, as for spans with texts (§1b).
+    texts = [DOC1_TEXT, DOC2_TEXT]
+    return nerscore.compute_semeval(predictions=BRAT_PREDICTIONS, references=BRAT_REFERENCES, texts=texts, **options)
 
 
 def test_the_brat_flag_scores_the_folders_as_documents(brat, capsys: pytest.CaptureFixture[str]) -> None:
@@ -577,12 +579,27 @@ def test_the_label_studio_flag_scores_the_tasks(tmp_path: Path, capsys: pytest.C
     path = write_export(tmp_path / "export.json", LABEL_STUDIO_EXPORT)
     assert cli.main(["--label-studio", str(path), "--json"]) == 0
     captured = capsys.readouterr()
-    assert json.loads(captured.out) == nerscore.compute_semeval(predictions=LS_PREDICTIONS, references=LS_REFERENCES)
+    # The tasks' texts are known, so `ungrounded` 0 is there, as compute_semeval's with texts (§1b).
+    texts = [LS_TEXT_1, LS_TEXT_2]
+    expected = nerscore.compute_semeval(predictions=LS_PREDICTIONS, references=LS_REFERENCES, texts=texts)
+    assert json.loads(captured.out) == expected and expected["ungrounded"] == 0
     assert captured.err == "note: 1 of 3 tasks left out, without an annotation or a prediction\n"
     # A minified export (one line) reads the same.
     path.write_text(json.dumps(LABEL_STUDIO_EXPORT, separators=(",", ":")), encoding="utf-8")
     assert cli.main(["--label-studio", str(path)]) == 0
-    assert capsys.readouterr().out.startswith("processed 2 documents with 5 reference and 5 predicted entities")
+    first_line = capsys.readouterr().out.splitlines()[0]
+    assert first_line.startswith("processed 2 documents with 5 reference and 5 predicted entities")
+    assert first_line.endswith("(spans)")  # (`ungrounded` in --json: still spans, as --spans with texts says)
+
+
+def test_a_label_studio_task_without_its_text_leaves_ungrounded_out(tmp_path: Path, capsys) -> None:
+    # Some tasks without data.text are not compute_semeval's texts= (one per document): no key, as --spans does.
+    tasks = json.loads(json.dumps(LABEL_STUDIO_EXPORT))
+    tasks[1]["data"] = {"html": "<p>Zoë visited Bern.</p>"}
+    assert cli.main(["--label-studio", str(write_export(tmp_path / "export.json", tasks)), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == nerscore.compute_semeval(
+        predictions=LS_PREDICTIONS, references=LS_REFERENCES
+    )
 
 
 def _task(**changes: Any) -> list[dict[str, Any]]:

@@ -568,8 +568,15 @@ def test_an_empty_file_with_findings_flags_prints_nothing_found(tmp_path, capsys
         # Where the option's checks name something else first, their message stands.
         (["--slices", "sentence,seen"], "error: slices must be a list of slice names"),
         (["--slices", "seen", "--partial-credit", "overlap"], 'cannot take partial_credit="overlap"'),
+        # Names are read in any case (option_checks.named): so are these checks, which compared the text (clifix).
+        (["--slices", "SEEN"], "error: --slices seen needs --seen FILE"),
+        (["--slices", "entity_length,Group"], "error: --slices group needs a group per sentence"),
+        (["--slices", "seen", "--partial-credit", "OVERLAP"], 'cannot take partial_credit="overlap"'),
     ],
-    ids=["group", "group-among-others", "spans-group", "seen", "seen-among-others", "spans-seen", "bad-name", "pc"],
+    ids=[
+        *("group", "group-among-others", "spans-group", "seen", "seen-among-others", "spans-seen", "bad-name", "pc"),
+        *("seen-in-capitals", "group-capitalized", "pc-in-capitals"),
+    ],
 )
 def test_a_slice_without_its_data_names_the_flag_not_the_python_keyword(tmp_path, capsys, flags, message):
     # It said "slices=['group'] needs groups=" and "slices=['seen'] needs seen=", Python keywords (redteam2).
@@ -913,6 +920,7 @@ def test_the_first_line_says_strings_only_of_strings(path: Path, first_line: str
         pytest.param(["Ann", "Bo"], True, id="every-line-with-text"),
         pytest.param(["Ann", None], False, id="a-line-without"),  # (not compute_semeval's texts=: no key)
         pytest.param([None, "Bo"], False, id="the-first-line-without"),
+        pytest.param([], True, id="no-line"),  # (as compute_semeval(texts=[]); it had no key, clifix)
     ],
 )
 def test_ungrounded_is_there_when_every_span_line_has_text_however_the_file_is_chunked(
@@ -929,3 +937,92 @@ def test_ungrounded_is_there_when_every_span_line_has_text_however_the_file_is_c
     assert main(["--spans", str(path), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert ("ungrounded" in result) == key and result.get("ungrounded", 0) == 0
+
+
+# --compare A - and --runs A B - opened a file named "-" ("No such file or directory: '-'") where FILE and --spans
+# read standard input; now - is standard input there too, read once, so at most one file can be - (clifix).
+@pytest.mark.parametrize(
+    "flags",
+    [
+        pytest.param(["--compare", "SIX", "-", "--bootstrap", "50"], id="compare"),
+        pytest.param(["--runs", "SIX", "-", "SIX"], id="runs"),
+        pytest.param(["--runs", "SIX", "--runs-b", "-", "--bootstrap", "50"], id="runs-b"),
+    ],
+)
+def test_a_dash_among_the_systems_files_is_standard_input(files, monkeypatch, capsys, flags: list[str]) -> None:
+    by_name = [str(files["six"]) if flag in ("SIX", "-") else flag for flag in flags]
+    assert main([*by_name, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(conll(SIX)))
+    assert main([str(files["six"]) if flag == "SIX" else flag for flag in flags] + ["--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+def test_a_systems_standard_input_is_named_as_the_single_files_is(files, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(conll(FIVE)))
+    assert main(["--compare", str(files["six"]), "-"]) == 2
+    assert capsys.readouterr().err.startswith("<stdin>:")
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        pytest.param(["--compare", "-", "-"], "--compare names - (standard input) 2", id="compare"),
+        pytest.param(["--runs", "-", "SIX", "-"], "--runs names - (standard input) 2", id="runs"),
+        pytest.param(["--runs", "-", "--runs-b", "-"], "--runs and --runs-b name - (standard input) 2", id="runs-b"),
+    ],
+)
+def test_two_dashes_among_the_systems_files_are_refused(files, monkeypatch, capsys, flags, named) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(conll(SIX)))
+    with pytest.raises(SystemExit) as stopped:
+        main([str(files["six"]) if flag == "SIX" else flag for flag in flags])
+    assert stopped.value.code == 2
+    assert f"{named} times; standard input is one stream, read once" in capsys.readouterr().err
+
+
+def test_n_best_refuses_a_cut_off_given_twice(tmp_path: Path, capsys) -> None:
+    # --n-best 1,1 printed each row of @1 twice, as the HIPE scorer writes them once per cut-off given: refused,
+    # since a repeated row is never asked for and dropping it would part from the scorer silently (clifix).
+    gold, system = tmp_path / "gold.tsv", tmp_path / "team0_bundle5_en_1.tsv"
+    assert main(["--hipe", str(gold), str(system), "--nel", "--hipe-table", "--n-best", "3,1,3,1"]) == 2
+    assert "--n-best gives the cut-offs 3 and 1 more than once ('3,1,3,1')" in capsys.readouterr().err
+
+
+def test_one_run_is_one_run_in_words(files, capsys) -> None:
+    # "1 runs: ..." and "compared 1 runs of A and 1 runs of B" (clifix); 2 and more as they were (test_runs).
+    assert main(["--runs", str(files["six"])]) == 0
+    assert capsys.readouterr().out.startswith("1 run: 6 sentences, ")
+    assert main(["--runs", str(files["six"]), "--runs-b", str(files["six"]), "--bootstrap", "20"]) == 0
+    assert capsys.readouterr().out.startswith("compared 1 run of A and 1 run of B: 6 sentences, ")
+
+
+VALUE_FLAG = "--value takes a preset (ace08), true or a JSON file of weights: "
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        # It refused a file saved with a byte-order mark: "Unexpected UTF-8 BOM (decode using utf-8-sig)".
+        pytest.param(b'\xef\xbb\xbf{"types": {"SINGER": 0.5}}', None, id="a-byte-order-mark"),
+        # It said "'utf-8' codec can't decode byte 0xe9 in position 24", naming neither the file nor a line.
+        pytest.param(
+            b'{\n "types": {"SINGER": 0.5,\n "P\xe9R": 1}}', "cannot read {path}: line 3: byte 0xe9", id="latin-1"
+        ),
+        # It named the line and column but not the file.
+        pytest.param(
+            b'{\n "types": {"SINGER": 0.5},\n}', "{path}: line 3 column 1: Expecting property name", id="json"
+        ),
+    ],
+)
+def test_a_value_file_is_read_as_utf8_and_its_errors_name_the_file(files, tmp_path, capsys, content, message) -> None:
+    path = tmp_path / "weights.json"
+    path.write_bytes(content)
+    if message is None:
+        assert main([str(files["six"]), "--value", str(path), "--json"]) == 0
+        expected = compute_semeval(**as_inputs(worked_example()), value={"types": {SINGER: 0.5}})
+        assert json.loads(capsys.readouterr().out) == expected
+        return
+    with pytest.raises(SystemExit) as stopped:
+        main([str(files["six"]), "--value", str(path)])
+    assert stopped.value.code == 2
+    assert VALUE_FLAG + message.format(path=path) in capsys.readouterr().err

@@ -365,7 +365,7 @@ def test_the_fragments_flag_scores_brat_fragments_and_says_so(clinical, capsys) 
     )
     (document,) = nerscore.read_brat(gold, fragments=True)
     (predicted,) = nerscore.read_brat(system, fragments=True)
-    assert pieces == scored([predicted.spans], [document.spans], diagnostics=True)
+    assert pieces == scored([predicted.spans], [document.spans], diagnostics=True, texts=[document.text])  # (§1b)
 
 
 def test_the_fragments_flag_needs_brat(capsys) -> None:

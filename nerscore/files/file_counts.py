@@ -160,33 +160,36 @@ def count_tag_file(
 
 
 def _add_span_documents(total: Accumulator, documents: Iterable[SpanDocument], source: str) -> SpanTotal:
-    """`total` with `documents` counted in chunks of about `_CLI_CHUNK_ENTITIES` entities as they are read."""
+    """`total` with `documents` counted in chunks of about `_CLI_CHUNK_ENTITIES` entities as they are read. Where
+    every document has its text (BRAT's always; a --spans line or a Label Studio task may have none), `ungrounded`
+    is there (0 of spans), as in compute_semeval's result with texts (docs/scoring.md §1b); documents of which some
+    have none are not compute_semeval's texts=, which are each document's."""
     strings = False
+    textless = False
+
+    def noted(documents: Iterable[SpanDocument]) -> Iterator[SpanDocument]:
+        nonlocal textless
+        for document in documents:
+            textless = textless or document.text is None
+            yield document
+
     for chunk in _chunks(
-        documents, lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
+        noted(documents), lambda document: len(document.references) + len(document.predictions), _CLI_CHUNK_ENTITIES
     ):
         total, chunk_strings = _add_spans(total, chunk, source)
         strings = strings or chunk_strings
+    if total.tally is None:  # no document: counted as an empty batch, as compute_semeval counts one
+        total, _ = _add_spans(total, [], source)
+    if not textless and total.tally is not None and total.tally.ungrounded is None:
+        # (compute.with_ungrounded_key's rule, on all the documents: the chunks cannot tell alone)
+        total = replace(total, tally=total.tally.with_ungrounded(0))
     return SpanTotal(total, strings)
 
 
 def count_span_file(handle: Iterable[bytes | str], source: str, total: Accumulator) -> SpanTotal:
-    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted as it is read. Where
-    every line has a 'text', `ungrounded` is there (0 of spans), as in compute_semeval's result with texts
-    (docs/scoring.md §1b); a file with lines without one is not compute_semeval's texts=, which are each line's."""
-    textless: list[int] = []
-
-    def documents() -> Iterator[SpanDocument]:
-        for document in read_span_lines(text_lines(handle, source), source):
-            if document.text is None:
-                textless.append(document.line)
-            yield document
-
-    counted, strings = _add_span_documents(total, documents(), source)
-    if not textless and counted.tally is not None and counted.tally.ungrounded is None:
-        # (compute.with_ungrounded_key's rule, on the file's lines: the chunks cannot tell alone)
-        counted = replace(counted, tally=counted.tally.with_ungrounded(0))
-    return SpanTotal(counted, strings)
+    """`total` with a JSON lines file of span lists (`--spans`, `read_span_lines`) counted as it is read (with
+    `ungrounded` where every line has a 'text': `_add_span_documents`)."""
+    return _add_span_documents(total, read_span_lines(text_lines(handle, source), source), source)
 
 
 def count_brat(total: Accumulator, reference_dir: str, prediction_dir: str, fragments: bool = False) -> SpanTotal:

@@ -134,7 +134,7 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
     read = _systems_read(systems, args, options)
     unit = f"{systems.documents} documents (-DOCSTART- lines)" if args.by_document else f"{systems.sentences} sentences"
     if not args.runs_b:
-        print(f"{runs_a} runs: {read}")
+        print(f"{_runs(runs_a)}: {read}")
         if options.bootstrap:
             print(
                 f"{options.confidence_level:.0%} intervals of the mean: BCa bootstrap of the runs, then of the "
@@ -144,7 +144,7 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
         if options.diagnostics:  # summarize_runs' means of the counts (docs/scoring.md §11)
             print("\n" + format_runs_diagnostics(results))
     else:
-        print(f"compared {runs_a} runs of A and {len(args.runs_b)} runs of B: {read}")
+        print(f"compared {_runs(runs_a)} of A and {_runs(len(args.runs_b))} of B: {read}")
         test = (
             "approximate randomization (one run a side)"
             if runs_a == len(args.runs_b) == 1
@@ -160,6 +160,11 @@ def print_runs(systems: Systems, options: Options, resamples: int, args: argpars
         }
         print(format_comparison({**results, **renamed}, options.beta))
     sys.stdout.flush()
+
+
+def _runs(count: int) -> str:
+    """How many runs, in words that agree with the number ("1 run", "3 runs")."""
+    return f"{count} run{'s' * (count != 1)}"
 
 
 def _systems_read(systems: Systems, args: argparse.Namespace, options: Options) -> str:
