@@ -8,6 +8,7 @@ import copy
 import doctest
 import pickle
 import random
+import re
 from functools import reduce
 from operator import add
 from typing import Any
@@ -568,3 +569,25 @@ def test_batches_with_documents_and_batches_without_are_refused(ordered, documen
     first, second = batches if documents_first else batches[::-1]
     with pytest.raises(ValueError, match=r"^found batches with documents and batches without; expected documents "):
         accumulator.update(**first).update(**second)
+
+
+# result(types=) took a dict's keys silently where labels= refuses a mapping: both refuse it by one check.
+A_MAPPING_OF_TYPES = [
+    pytest.param(lambda mapping: Accumulator.of(labels=mapping), "labels", id="labels"),
+    pytest.param(
+        lambda mapping: (
+            Accumulator.of(per_type=True).update(predictions=[["B-PER"]], references=[["B-PER"]]).result(types=mapping)
+        ),
+        "types",
+        id="result-types",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "name"), A_MAPPING_OF_TYPES)
+def test_a_mapping_of_types_is_refused_as_labels_refuse_it(call, name: str) -> None:
+    message = f"{name} must be a list of entity types such as ['PER', 'LOC']"
+    with pytest.raises(
+        ValueError, match=rf"^{re.escape(message)}.*, found a mapping \{{'PER': 1\}}; pass list\(\.\.\.\)"
+    ):
+        call({"PER": 1})
