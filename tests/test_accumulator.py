@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import doctest
+import math
 import pickle
 import random
 import re
@@ -13,11 +14,13 @@ from functools import reduce
 from operator import add
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import REPO
 
 import nerscore
 from nerscore import Accumulator, Options, compute_semeval
+from nerscore.files.readers import read_span_lines
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 # Every option that adds to what is counted: intervals (per sentence, and per document), the rows, the slices,
@@ -591,3 +594,31 @@ def test_a_mapping_of_types_is_refused_as_labels_refuse_it(call, name: str) -> N
         ValueError, match=rf"^{re.escape(message)}.*, found a mapping \{{'PER': 1\}}; pass list\(\.\.\.\)"
     ):
         call({"PER": 1})
+
+
+# A NaN document id (pandas' missing value, JSON's NaN) is equal to no id, itself included: its sentences were one
+# unit or several by the objects' identity (one NaN object twice: one document; two: two). Refused where it is read.
+def _lines_of(document: str) -> list:
+    line = '{"document": %s, "references": [], "predictions": []}'
+    return list(read_span_lines([line % "1", line % document], "a.jsonl"))
+
+
+NAN_IDS = [
+    pytest.param(
+        lambda: compute_semeval(predictions=[[], []], references=[[], []], documents=["a", math.nan], bootstrap=10),
+        r"^documents, sentence 1: found nan, equal to no id, itself included \(a missing value\?\)",
+        id="documents",
+    ),
+    pytest.param(
+        lambda: Accumulator.of(slices=["group"]).update(predictions=[[]], references=[[]], groups=[np.float32("nan")]),
+        r"^groups, sentence 0: found nan, equal to no id",
+        id="groups-of-numpy",
+    ),
+    pytest.param(lambda: _lines_of("NaN"), r"^a.jsonl:2: found NaN for 'document'; expected a string", id="json-lines"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), NAN_IDS)
+def test_a_nan_id_is_refused_where_it_is_read(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()
