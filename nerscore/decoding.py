@@ -204,7 +204,9 @@ def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
 def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suffix: bool = False) -> list[str]:
     """The tags of `length` tokens holding `spans` (disjoint), written the canonical way in `scheme`.
 
-    The inverse of `decode` in both modes: ``decode(encode(spans, n, s), s, mode) == sorted(spans)``.
+    The inverse of `decode` in both modes: ``decode(encode(spans, n, s), s, mode) == sorted(spans)``. Two touching
+    entities of one type that no letter of `scheme` separates (IO's, or a scheme built by hand without a begin, end
+    or single letter) are a `ValueError`, never written as one.
     """
     scheme = get_scheme(scheme)
     letter = {role: prefix for prefix, role in scheme.roles.items()}
