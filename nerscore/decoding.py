@@ -16,7 +16,6 @@ from .schemes import (
     BEGIN,
     END,
     INSIDE,
-    IO,
     IOB1,
     IOB2,
     IOE1,
@@ -205,7 +204,9 @@ def _checked_spans(spans: Iterable[Span], length: int) -> list[Span]:
 def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suffix: bool = False) -> list[str]:
     """The tags of `length` tokens holding `spans` (disjoint), written the canonical way in `scheme`.
 
-    The inverse of `decode` in both modes: ``decode(encode(spans, n, s), s, mode) == sorted(spans)``.
+    The inverse of `decode` in both modes: ``decode(encode(spans, n, s), s, mode) == sorted(spans)``. Two touching
+    entities of one type that no letter of `scheme` separates (IO's, or a scheme built by hand without a begin, end
+    or single letter) are a `ValueError`, never written as one.
     """
     scheme = get_scheme(scheme)
     letter = {role: prefix for prefix, role in scheme.roles.items()}
@@ -214,23 +215,33 @@ def encode(spans: Iterable[Span], length: int, scheme: str | Scheme = IOB2, suff
     # border[k]: spans k - 1 and k touch and are of one type (IOB1's B and IOE1's E mark it, IO cannot)
     border = [False, *(a.end == b.start and a.entity_type == b.entity_type for a, b in itertools.pairwise(ordered))]
     border.append(False)
+    # What separates two such entities in decoding (docs/scoring.md §2): the second's first letter begins one, or
+    # the first's last letter ends one. IO has neither, nor a scheme built by hand of inside letters alone (or of a
+    # single letter, for entities of several tokens): their tags would decode as one entity, silently.
+    separates = {BEGIN, SINGLE}, {END, SINGLE}
+    last_role = None
     for index, span in enumerate(ordered):
         touches_before, touches_after = border[index], border[index + 1]
         size = span.end - span.start
         if scheme is IOB1:
-            letters = ("B" if touches_before else "I") + "I" * (size - 1)
+            letters = ["B" if touches_before else "I"] + ["I"] * (size - 1)
         elif scheme is IOE1:
-            letters = "I" * (size - 1) + ("E" if touches_after else "I")
-        elif scheme is IO:
-            if touches_before:
-                raise ValueError(f"IO cannot separate the touching {ordered[index - 1]} and {span}")
-            letters = "I" * size
+            letters = ["I"] * (size - 1) + ["E" if touches_after else "I"]
         elif SINGLE in letter and size == 1:
-            letters = letter[SINGLE]
+            letters = [letter[SINGLE]]
         else:
             first = letter.get(BEGIN, letter[INSIDE])
             last = letter.get(END, letter[INSIDE])
-            letters = first + letter[INSIDE] * (size - 2) + last if size > 1 else first if BEGIN in letter else last
+            # (a list: a scheme built by hand may have prefixes of several letters)
+            inside = [letter[INSIDE]] * (size - 2)
+            letters = [first, *inside, last] if size > 1 else [first if BEGIN in letter else last]
+        if touches_before and scheme.roles[letters[0]] not in separates[0] and last_role not in separates[1]:
+            raise ValueError(
+                f"{scheme.name} cannot separate the touching {ordered[index - 1]} and {span}, of one type: its letters "
+                "mark neither where the first ends nor where the second begins; expected a gap between them, or a "
+                "scheme that marks one (IOB2, IOE2, IOBES ...)"
+            )
+        last_role = scheme.roles[letters[-1]]
         for position, prefix in zip(range(span.start, span.end), letters):
             tags[position] = f"{span.entity_type}-{prefix}" if suffix else f"{prefix}-{span.entity_type}"
     return tags

@@ -111,14 +111,20 @@ def check_pairing(name: str, value: Any) -> str:
     return pairing
 
 
+def refuse_a_mapping(name: str, value: Any, expected: str) -> None:
+    """A mapping where a list of entity types belongs (`labels`, `result(types=...)`), whose keys were kept silently:
+    refused as scikit-learn refuses what is no list."""
+    if isinstance(value, Mapping):
+        raise ValueError(f"{name} must be {expected}, found a mapping {shown(value)}; pass list(...) for its keys")
+
+
 def check_labels(name: str, labels: Any) -> tuple[str, ...] | None:
     expected = "a list of entity types such as ['PER', 'LOC'], or None for every type"
     if labels is None:
         return None
     if not is_collection(labels):
         raise ValueError(f"labels must be {expected}, found {shown(labels)}")
-    if isinstance(labels, Mapping):  # its keys were kept silently: refused as scikit-learn refuses what is no list
-        raise ValueError(f"labels must be {expected}, found a mapping {shown(labels)}; pass list(...) for its keys")
+    refuse_a_mapping("labels", labels, expected)
     labels = tuple(labels)
     if not labels:
         raise ValueError(f"labels=[] keeps no entity type, so every count would be zero; labels must be {expected}")

@@ -17,7 +17,7 @@ import numpy as np
 
 from .errors import InvalidInputError, is_collection, shown
 from .measures import Rule
-from .option_checks import Weights, check_evaluation_schemes
+from .option_checks import Weights, check_evaluation_schemes, refuse_a_mapping
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import scenario_of
 from .pairing.value import WeightTable
@@ -53,6 +53,7 @@ def scores_of(
     which has no key in `scores`, is a `ValueError`, and so is `confusion` (its matrix is over every type)."""
     options = Options() if options is None else options
     if types is not None:
+        refuse_a_mapping("types", types, "a list of entity types such as ['PER', 'LOC']")
         named = list(types) if is_collection(types) else None
         if named is None or not all(isinstance(name, str) for name in named):
             raise ValueError(f"types is {shown(types)}; expected a list of entity types such as ['PER', 'LOC']")

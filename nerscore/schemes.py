@@ -180,33 +180,65 @@ def _likely_fix(tag: str) -> str:
 
 # Every prefix letter of every scheme: what some scheme, with its prefixes before or after the type, could read.
 _ANY_SCHEME = Scheme("any scheme", dict.fromkeys(_ALL_PREFIXES, INSIDE), "")
+# What the evaluate module's refusal adds where a scheme built by hand would read the tag: it knows the schemes of
+# the table and the one given to evaluate.load, not one given to a later compute alone.
+HAND_BUILT_HINT = "a scheme built by hand, nerscore.Scheme, reads its own letters when given to evaluate.load"
 
 
-def read_by_no_scheme(tag: str) -> str | None:
-    """The problem with a string tag that no scheme reads, prefix before or after the type, else None: no option
-    given to a later `compute` could score it, so the evaluate module refuses it when it is added, rather than
-    storing a batch that would fail every compute after it."""
+def read_by_no_scheme(tag: str, hand_built: Scheme | None = None) -> str | None:
+    """The problem with a string tag that no scheme reads (those of the table, and `hand_built`, the scheme built by
+    hand given to evaluate.load), prefix before or after the type, else None: no option given to a later `compute`
+    could score it, so the evaluate module refuses it when it is added, rather than storing a batch that would fail
+    every compute after it."""
+    letters = _ANY_SCHEME if hand_built is None else _any_scheme_and(hand_built)
     try:
-        parse_tag(tag, _ANY_SCHEME)
+        parse_tag(tag, letters)
         return None
     except InvalidInputError as error:
         problem = error.problem
     try:
-        parse_tag(tag, _ANY_SCHEME, suffix=True)
+        parse_tag(tag, letters, suffix=True)
         return None
     except InvalidInputError:
-        return f"{problem}; no scheme reads it, with its prefix before the type or after it"
+        pass
+    problem = f"{problem}; no scheme reads it, with its prefix before the type or after it"
+    if hand_built is None and any(read_by_no_scheme(tag, _one_letter(tag, suffix)) is None for suffix in (False, True)):
+        return f"{problem}; {HAND_BUILT_HINT}"
+    return problem
+
+
+def _any_scheme_and(hand_built: Scheme) -> Scheme:
+    return Scheme("any scheme", {**_ANY_SCHEME.roles, **dict.fromkeys(hand_built.roles, INSIDE)}, "")
+
+
+def _one_letter(tag: str, suffix: bool) -> Scheme:
+    """A scheme built by hand of the one prefix `tag` has, split as `parse_tag` splits it (a letter of no scheme)."""
+    prefix = tag.rpartition("-")[2] if suffix else tag.partition("-")[0]
+    return Scheme("one letter", {prefix or "-": INSIDE}, "")
 
 
 # Every reading of a tag: a scheme's name, and whether its prefix comes after the type (`suffix`).
 EVERY_READING = frozenset((name, suffix) for name in SCHEMES for suffix in (False, True))
 
 
-def readings_of(tag: str) -> frozenset[tuple[str, bool]]:
-    """The (scheme name, suffix) under which `parse_tag` reads the string tag `tag`, split as it splits it: a batch's
-    tags that no one reading shares fail every compute, whatever its options."""
-    if tag == OUTSIDE:
+def every_reading(hand_built: Scheme | None = None) -> frozenset[tuple[str, bool]]:
+    """`EVERY_READING`, and with `hand_built` (the evaluate module's scheme built by hand) its two readings too."""
+    if hand_built is None:
         return EVERY_READING
+    return EVERY_READING | {(_reading_name(hand_built), suffix) for suffix in (False, True)}
+
+
+def _reading_name(hand_built: Scheme) -> str:
+    return f"{hand_built.name} (built by hand)"  # (its name may be one of the table's)
+
+
+def readings_of(tag: str, hand_built: Scheme | None = None) -> frozenset[tuple[str, bool]]:
+    """The (scheme name, suffix) under which `parse_tag` reads the string tag `tag`, split as it splits it, of the
+    table's schemes and `hand_built`: a batch's tags that no one reading shares fail every compute, whatever its
+    options."""
+    if tag == OUTSIDE:
+        return every_reading(hand_built)
+    schemes = SCHEMES if hand_built is None else {**SCHEMES, _reading_name(hand_built): hand_built}
     found: set[tuple[str, bool]] = set()
     for suffix in (False, True):
         if suffix:
@@ -214,7 +246,7 @@ def readings_of(tag: str) -> frozenset[tuple[str, bool]]:
         else:
             prefix, hyphen, entity_type = tag.partition("-")
         if hyphen and entity_type and prefix != OUTSIDE:
-            found.update((name, suffix) for name, scheme in SCHEMES.items() if prefix in scheme.roles)
+            found.update((name, suffix) for name, scheme in schemes.items() if prefix in scheme.roles)
     return frozenset(found)
 
 

@@ -17,7 +17,7 @@ from .forms.grounding import Haystack, ground_references, needle_of, reference_p
 from .forms.inputs import TAGS, batch_form, side_forms
 from .forms.registry import FORMS, STORED_COLUMNS, same_sides, stored_batch
 from .forms.string_batches import first_past_end, refuse_past_text, without_texts
-from .schemes import EVERY_READING, readings_of
+from .schemes import SCHEMES, Scheme, every_reading, get_scheme, read_by_no_scheme, readings_of
 from .table.columns import COLUMN_NAMES, Columns
 from .table.slices import kept_tokens, past_tokens
 
@@ -64,24 +64,28 @@ def _refuse_unaligned_tokens(predictions: list[list], references: list[list], fo
                 raise InvalidInputError(past_tokens(past[1], past[2], len(tokens)), side, sentence)
 
 
-def _read_alike(predictions: list[list], references: list[list], before: frozenset[tuple[str, bool]]) -> Any:
+def _read_alike(
+    predictions: list[list], references: list[list], before: frozenset[tuple[str, bool]], hand_built: Scheme | None
+) -> Any:
     """compute reads every tag under one scheme, its prefix before the type or after it: of the readings `before`
-    (`schemes.readings_of`, those of the tags stored so far), those that read this batch's tags too. Tags that no
-    one reading shares (B-PER beside PER-B, M-PER beside I-PER) would fail every compute after them, since a failed
-    compute keeps every batch: refused when added, at the first tag that no reading left reads."""
+    (`schemes.readings_of`, those of the tags stored so far; of the table's schemes and `hand_built`, the scheme
+    built by hand given to evaluate.load), those that read this batch's tags too. A tag that no scheme reads, and
+    tags that no one reading shares (B-PER beside PER-B, M-PER beside I-PER), would fail every compute after them,
+    since a failed compute keeps every batch: refused when added, at the first tag that no reading left reads."""
     for side, batch in (("predictions", predictions), ("references", references)):
         for tag in dict.fromkeys(chain.from_iterable(batch)):
-            if not (readings := before & readings_of(tag)):
-                sentence, token = next((s, row.index(tag)) for s, row in enumerate(batch) if tag in row)
+            problem = read_by_no_scheme(tag, hand_built)
+            if problem is None and (readings := before & readings_of(tag, hand_built)):
+                before = readings
+                continue
+            if problem is None:
                 schemes = ", ".join(sorted(f"{name}{' (suffix)' if suffix else ''}" for name, suffix in before))
-                raise InvalidInputError(
-                    f"found tag {shown(tag)}, which no scheme reads together with the tags before it (read "
-                    f"only as {schemes}); expected the tags of one scheme, prefixes all before the type or all after",
-                    side,
-                    sentence,
-                    token,
+                problem = (
+                    f"found tag {shown(tag)}, which no scheme reads together with the tags before it (read only "
+                    f"as {schemes}); expected the tags of one scheme, prefixes all before the type or all after"
                 )
-            before = readings
+            sentence, token = next((s, row.index(tag)) for s, row in enumerate(batch) if tag in row)
+            raise InvalidInputError(problem, side, sentence, token)
     return before
 
 
@@ -159,7 +163,9 @@ class StoredBatches:
     filelocks: Any
     file_paths: Any
     num_process: int
-    # The metric's: stores rows (and their stored columns) with evaluate's `add_batch`.
+    # The metric's: the options given to evaluate.load (a scheme built by hand reads the tags added), and `_store`,
+    # which stores rows (and their stored columns) with evaluate's `add_batch`.
+    options: dict[str, Any]
     _store: Callable[..., None]
 
     def _start_storing(self) -> None:
@@ -205,16 +211,27 @@ class StoredBatches:
                     # only while no batch of sentences says otherwise.
                     self._empty_batch_columns = columns.given
                 return
+            # The batch's form first: a batch of another form than those before is refused as such, whatever else
+            # would be wrong with it read in its own form (strings after tags are not asked to ground).
+            has_values = batch_form(predictions, references) is not None
+            if self._stored_form not in (None, form) and has_values:
+                raise ValueError(
+                    f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
+                    "of one evaluation in one form"
+                )
+            readings = self._readings
+            if form == TAGS and has_values:
+                hand_built = self._hand_built_scheme()
+                read = every_reading(hand_built) if readings is None else readings
+                readings = _read_alike(predictions, references, read, hand_built)
             columns.check_same_as(self._stored_columns)
             if FORMS[form].grounded and columns.texts is None:  # (compute takes texts only with a batch)
                 raise without_texts(*(as_given or (predictions, references)))
-            readings = self._readings
             if FORMS[form].entities and columns.texts is not None:
                 _refuse_past_texts(predictions, references, columns.texts)
                 if FORMS[form].grounded:
                     stored = _NORMALIZE_READINGS if readings is None else readings
                     readings = _refuse_ungroundable(predictions, references, columns.texts, stored)
-            has_values = batch_form(predictions, references) is not None
             scored_form = form if has_values else self._stored_form  # (without a value, tokens fit any form)
             if scored_form is not None:
                 _refuse_unaligned_tokens(predictions, references, scored_form, columns)
@@ -234,13 +251,6 @@ class StoredBatches:
             sides = self._stored_sides  # with string entities each side keeps its own form (strings or spans)
             if FORMS[form].grounded:
                 sides = same_sides(sides, side_forms(predictions, references))
-            if self._stored_form not in (None, form) and has_values:
-                raise ValueError(
-                    f"found {form} where the batches added before hold {self._stored_form}; expected every batch "
-                    "of one evaluation in one form"
-                )
-            if form == TAGS and has_values:
-                readings = _read_alike(predictions, references, EVERY_READING if readings is None else readings)
             waiting: list[list] = [[] for _ in range(self._waiting_empty)]
             first_batch = self._nothing_stored()
             try:
@@ -261,6 +271,12 @@ class StoredBatches:
         self._readings = readings
         self._stored_columns = columns.given
         self._sentences_added += len(predictions)
+
+    def _hand_built_scheme(self) -> Scheme | None:
+        """The scheme built by hand (nerscore.Scheme) given to evaluate.load, whose tags a batch may hold; None for
+        one of the table. A scheme given to compute alone is not known when a batch is added."""
+        scheme = get_scheme(self.options.get("scheme", "IOB2"))  # (checked at load)
+        return None if SCHEMES.get(scheme.name) is scheme else scheme
 
     def _waiting_with(self, given: dict[str, Any], sentences: int) -> Columns:
         """The waiting sentences' columns followed by this batch's (`sentences` sentences)."""

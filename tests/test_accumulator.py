@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import copy
 import doctest
+import math
 import pickle
 import random
+import re
 from functools import reduce
 from operator import add
 from typing import Any
 
+import numpy as np
 import pytest
 from conftest import REPO
 
 import nerscore
 from nerscore import Accumulator, Options, compute_semeval
+from nerscore.files.readers import read_span_lines
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 # Every option that adds to what is counted: intervals (per sentence, and per document), the rows, the slices,
@@ -568,3 +572,53 @@ def test_batches_with_documents_and_batches_without_are_refused(ordered, documen
     first, second = batches if documents_first else batches[::-1]
     with pytest.raises(ValueError, match=r"^found batches with documents and batches without; expected documents "):
         accumulator.update(**first).update(**second)
+
+
+# result(types=) took a dict's keys silently where labels= refuses a mapping: both refuse it by one check.
+A_MAPPING_OF_TYPES = [
+    pytest.param(lambda mapping: Accumulator.of(labels=mapping), "labels", id="labels"),
+    pytest.param(
+        lambda mapping: (
+            Accumulator.of(per_type=True).update(predictions=[["B-PER"]], references=[["B-PER"]]).result(types=mapping)
+        ),
+        "types",
+        id="result-types",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "name"), A_MAPPING_OF_TYPES)
+def test_a_mapping_of_types_is_refused_as_labels_refuse_it(call, name: str) -> None:
+    message = f"{name} must be a list of entity types such as ['PER', 'LOC']"
+    with pytest.raises(
+        ValueError, match=rf"^{re.escape(message)}.*, found a mapping \{{'PER': 1\}}; pass list\(\.\.\.\)"
+    ):
+        call({"PER": 1})
+
+
+# A NaN document id (pandas' missing value, JSON's NaN) is equal to no id, itself included: its sentences were one
+# unit or several by the objects' identity (one NaN object twice: one document; two: two). Refused where it is read.
+def _lines_of(document: str) -> list:
+    line = '{"document": %s, "references": [], "predictions": []}'
+    return list(read_span_lines([line % "1", line % document], "a.jsonl"))
+
+
+NAN_IDS = [
+    pytest.param(
+        lambda: compute_semeval(predictions=[[], []], references=[[], []], documents=["a", math.nan], bootstrap=10),
+        r"^documents, sentence 1: found nan, equal to no id, itself included \(a missing value\?\)",
+        id="documents",
+    ),
+    pytest.param(
+        lambda: Accumulator.of(slices=["group"]).update(predictions=[[]], references=[[]], groups=[np.float32("nan")]),
+        r"^groups, sentence 0: found nan, equal to no id",
+        id="groups-of-numpy",
+    ),
+    pytest.param(lambda: _lines_of("NaN"), r"^a.jsonl:2: found NaN for 'document'; expected a string", id="json-lines"),
+]
+
+
+@pytest.mark.parametrize(("call", "message"), NAN_IDS)
+def test_a_nan_id_is_refused_where_it_is_read(call, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()

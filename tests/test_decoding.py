@@ -16,10 +16,10 @@ from conftest import REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nerscore import SCHEMES, Span, compute_semeval, decode, encode
+from nerscore import SCHEMES, Scheme, Span, compute_semeval, decode, encode
 from nerscore.decoding import ROLE_FLAGS, decode_roles, decode_tags, tag_table
 from nerscore.options import Options
-from nerscore.schemes import BEGIN, END, SINGLE, TagTable, get_scheme
+from nerscore.schemes import BEGIN, END, INSIDE, SINGLE, TagTable, get_scheme
 
 LENIENT, STRICT = "lenient", "strict"
 
@@ -238,6 +238,41 @@ def test_encode_suffix() -> None:
     expected = ["MUSIC-NAME-B", "MUSIC-NAME-I", "O", "PER-B"]
     assert encode(entities, 4, "IOB2", suffix=True) == expected
     assert decode(expected, "IOB2", STRICT, suffix=True) == entities
+
+
+# encode with a scheme built by hand wrote two touching entities of one type as one (IO refused them): whatever the
+# scheme, they are refused where no letter marks where the first ends or the second begins (docs/scoring.md §2).
+HAND_ENCODINGS = [
+    pytest.param(Scheme("MYIO", {"I": INSIDE}, "I+"), spans((0, 1, PER), (1, 2, PER)), None, id="inside-alone"),
+    pytest.param(Scheme("IS", {"I": INSIDE, "S": SINGLE}, "S|I+"), spans((0, 2, PER), (2, 4, PER)), None, id="i-s"),
+    pytest.param(
+        Scheme("IS", {"I": INSIDE, "S": SINGLE}, "S|I+"),
+        spans((0, 1, PER), (1, 2, PER)),
+        "S-PER S-PER O O",
+        id="singles",
+    ),
+    pytest.param(
+        Scheme("IE", {"I": INSIDE, "E": END}, "I*E"), spans((0, 1, PER), (1, 3, PER)), "E-PER I-PER E-PER O", id="ends"
+    ),
+    # A prefix of several letters is written whole (each token took one of its characters).
+    pytest.param(
+        Scheme("LONG", {"BB": BEGIN, "II": INSIDE}, "(BB)(II)*"),
+        spans((0, 2, PER), (2, 3, PER)),
+        "BB-PER II-PER BB-PER O",
+        id="prefixes-of-two-letters",
+    ),
+]
+
+
+@pytest.mark.parametrize(("scheme", "entities", "expected"), HAND_ENCODINGS)
+def test_encode_with_a_scheme_built_by_hand(scheme: Scheme, entities: list[Span], expected: str | None) -> None:
+    if expected is None:
+        message = f"{scheme.name} cannot separate the touching {entities[0]} and {entities[1]}, of one type"
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}"):
+            encode(entities, 4, scheme)
+        return
+    assert encode(entities, 4, scheme) == expected.split()
+    assert decode(expected.split(), scheme, LENIENT) == decode(expected.split(), scheme, STRICT) == entities
 
 
 # encode's spans and length checked (before, a span past `length` raised IndexError, a negative start wrote from

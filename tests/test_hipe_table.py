@@ -23,6 +23,8 @@ from nerscore import (
     hipe_table,
     read_hipe,
 )
+from nerscore.errors import InvalidInputError
+from nerscore.files import hipe_table as hipe_table_module
 from nerscore.files.hipe import parse_hipe
 from nerscore.files.hipe_table import HipeCounts, hipe_inputs, hipe_pairs, macro_type, micro
 from nerscore.files.hipe_tags import scored_types
@@ -217,6 +219,21 @@ LINK_SYSTEM = [
     "X\tI-pers\t_\t_\t_",
     "said\tO\tQ5\t_\t_",
 ]
+
+
+# A refusal of a document's pairing (a memory refusal: pair_greedy's and pair's, before they allocate) named no
+# document. With tag columns the entities are disjoint and in order, which neither refuses: stood in for here.
+@pytest.mark.parametrize(("pairing", "function"), [("hipe", "pair_greedy"), ("optimal", "pair")])
+def test_a_refused_pairing_names_its_document(
+    files: tuple[Path, Path], monkeypatch, pairing: str, function: str
+) -> None:
+    def refused(*arguments) -> None:
+        raise InvalidInputError("its 2 references need about 9.9 GB to pair them, more than the 1.0 GB free")
+
+    monkeypatch.setattr(hipe_table_module, function, refused)
+    gold, system = (read_hipe(path) for path in files)
+    with pytest.raises(ValueError, match=r"^document 1 \(a\): its 2 references need about 9\.9 GB"):
+        hipe_pairs(gold, align_hipe(gold, system), "NE-COARSE-LIT", {"LOC", "PERS"}, pairing)
 
 
 @pytest.fixture

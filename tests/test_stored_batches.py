@@ -4,6 +4,7 @@ evaluate itself: tests/test_evaluate_load.py, test_spans.py, test_columns.py, te
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
@@ -14,9 +15,11 @@ from grounding_counts import tracked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from nerscore import Scheme, compute_semeval
 from nerscore.errors import InvalidInputError
 from nerscore.forms.grounding import Haystack, _folded, ground_references, needle_of, reference_places
 from nerscore.forms.inputs import SPANS, TAGS
+from nerscore.schemes import BEGIN, HAND_BUILT_HINT, INSIDE
 from nerscore.stored_batches import StoredBatches, columns_given, missing_sides
 
 
@@ -25,7 +28,8 @@ class Host(StoredBatches):
 
     num_process = 1
 
-    def __init__(self) -> None:
+    def __init__(self, **options: Any) -> None:
+        self.options = options  # given to evaluate.load
         self.writer = self.buf_writer = self.data = self.selected_feature_format = None
         self.filelocks = self.file_paths = None
         self.written: list[tuple[list, list, list[str] | None]] = []
@@ -76,6 +80,78 @@ def test_a_batch_is_checked_against_the_batches_before_it() -> None:
     with pytest.raises(ValueError, match="where the batches added before hold tags"):
         host._add_checked([[(0, 1, "PER")]], [[(0, 1, "PER")]], {}, {})
     assert len(host.written) == 1
+
+
+# After batches of tags, a batch of another form was refused for what its own form lacks (texts to ground strings in,
+# the tokens the batches before were not given): the form is checked first, whatever else is wrong with the batch.
+ANOTHER_FORM_AFTER_TAGS = [
+    pytest.param([[("PER", "Bob")]], {"texts": ["Ada"]}, "strings", id="strings-that-do-not-ground"),
+    pytest.param([[("PER", "Bob")]], {}, "strings", id="strings-without-texts"),
+    pytest.param([[(0, 1, "PER")]], {"tokens": [["Ada"]]}, "spans", id="spans-with-tokens-the-tags-had-not"),
+]
+
+
+@pytest.mark.parametrize(("entities", "columns", "form"), ANOTHER_FORM_AFTER_TAGS)
+def test_a_batch_of_another_form_is_refused_as_such_first(entities: list, columns: dict, form: str) -> None:
+    host = Host()
+    host._add_checked([["B-PER"]], [["B-PER"]], {}, {})
+    with pytest.raises(ValueError, match=f"^found {form} where the batches added before hold tags; expected every"):
+        host._add_checked(entities, entities, columns, {})
+    assert len(host.written) == 1
+
+
+# A scheme built by hand (nerscore.Scheme) given to evaluate.load: add_batch refused its letters (the stored batches'
+# checks knew the table's schemes alone) where compute_semeval under it scores them.
+BX = Scheme("BX", {"B": BEGIN, "X": INSIDE}, "BX*")
+HAND_BUILT_TAGS = [["B-PER", "X-PER", "O"], ["X-LOC", "B-PER"]]
+
+
+def test_a_scheme_built_by_hand_given_at_load_reads_its_tags_when_added(load_metric) -> None:
+    metric = load_metric(scheme=BX, mode="strict")
+    references = [HAND_BUILT_TAGS[0], ["O", "B-PER"], ["B-LOC"]]
+    metric.add_batch(predictions=HAND_BUILT_TAGS, references=references[:2])
+    metric.add_batch(predictions=[["B-LOC"]], references=references[2:])
+    expected = compute_semeval(
+        predictions=[*HAND_BUILT_TAGS, ["B-LOC"]], references=references, scheme=BX, mode="strict", per_type=True
+    )
+    assert metric.compute(per_type=True) == expected
+    assert (expected["strict_correct"], expected["strict_spurious"]) == (3, 0)  # X-LOC alone is no entity in strict
+
+
+HAND_BUILT_REFUSED = [
+    # Given to compute alone, it is not known when the batch is added: its letters are refused, with the way out.
+    pytest.param(
+        {},
+        [["B-PER", "X-PER"]],
+        "predictions, sentence 0, token 1: found tag 'X-PER' with unknown prefix 'X'; expected 'O' or PREFIX-TYPE "
+        "with a prefix of any scheme (B, E, I, L, M, S, U); no scheme reads it, with its prefix before the type or "
+        f"after it; {HAND_BUILT_HINT}",
+        id="given-to-compute-alone",
+    ),
+    # Given at load, a letter of neither it nor the table is refused as before; and so is a tag of the table's
+    # schemes beside its own that no one reading shares (its prefix after the type, E of IOE2 beside X).
+    pytest.param(
+        {"scheme": BX},
+        [["B-PER", "Y-PER"]],
+        "predictions, sentence 0, token 1: found tag 'Y-PER' with unknown prefix 'Y'",
+        id="a-letter-of-no-scheme",
+    ),
+    pytest.param(
+        {"scheme": BX},
+        [["X-PER", "E-PER"]],
+        "predictions, sentence 0, token 1: found tag 'E-PER', which no scheme reads together with the tags before it "
+        "(read only as BX (built by hand))",
+        id="a-letter-of-another-scheme",
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "tags", "message"), HAND_BUILT_REFUSED)
+def test_tags_no_scheme_known_when_added_reads_are_refused(options: dict, tags: list, message: str) -> None:
+    host = Host(**options)
+    with pytest.raises(InvalidInputError, match=f"^{re.escape(message)}"):
+        host._add_checked(tags, tags, {}, {})
+    assert host.written == []
 
 
 # A batch's reference strings are checked when added (one that no compute could ground is refused, tests/

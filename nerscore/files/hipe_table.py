@@ -97,10 +97,15 @@ def hipe_pairs(
         differs = _spelling(reference, prediction, kept) if scorer.compares_text else None
         identical = None if differs is None else [not differs(span) for span in predictions]
         base = len(rows)
-        if pairing == "hipe":
-            rows.extend((index, r, p) for r, p in pair_greedy(references, predictions, offered, identical))
-        else:
-            rows.extend((index, r, p) for r, p in pair(references, predictions))
+        try:  # (a refusal of the pairing, as of memory, named by its document as the HIPE files' errors are)
+            paired = (
+                pair_greedy(references, predictions, offered, identical)
+                if pairing == "hipe"
+                else pair(references, predictions)
+            )
+        except InvalidInputError as error:
+            raise InvalidInputError(f"document {index + 1} ({reference.id or 'no id'}): {error}") from None
+        rows.extend((index, r, p) for r, p in paired)
         if differs is not None:
             respelled += [
                 base + n for n, (_, r, p) in enumerate(rows[base:]) if r is not None and r == p and differs(p)

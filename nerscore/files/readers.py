@@ -336,10 +336,9 @@ def read_span_lines(lines: Iterable[str], source: str = "<stdin>") -> Iterator[S
         if text is not None and not isinstance(text, str):
             raise ConllError(source, number, f"found a JSON {type(text).__name__} for 'text'; expected a string")
         document = record.get("document")
-        if isinstance(document, (list, dict)):
-            raise ConllError(
-                source, number, f"found a JSON {type(document).__name__} for 'document'; expected a string or a number"
-            )
+        if isinstance(document, (list, dict)) or document != document:  # (NaN: equal to no id, itself included)
+            found = "NaN" if document != document else f"a JSON {type(document).__name__}"
+            raise ConllError(source, number, f"found {found} for 'document'; expected a string or a number")
         yield SpanDocument(number, text, record["references"], record["predictions"], document)
 
 

@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import cache, cached_property
+from numbers import Number
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,11 @@ def _id_problem(value: Any) -> str | None:
         return f"found {shown(value)}, which is not hashable; expected an id: a string, a number or a tuple"
     except RecursionError:  # an id whose __hash__ recurses (tuples nested too deep: unhashable_size, above)
         return f"found {shown(value)}, nested too deep to hash; expected an id: a string, a number or a tuple"
+    if isinstance(value, Number) and value != value:  # NaN: sentences of it were one unit or several by identity
+        return (
+            f"found {shown(value)}, equal to no id, itself included (a missing value?); expected an id: a string, a "
+            "number or a tuple"
+        )
     return None
 
 
