@@ -24,7 +24,7 @@ from .files.file_counts import count_brat, count_label_studio, count_span_file, 
 from .files.hipe_report import add_hipe_arguments, run_hipe
 from .files.readers import print_error, print_output
 from .files.reports import print_comparison, print_results, print_runs
-from .option_checks import COMPARISON_RESAMPLES, OVERLAP, SLICE_NAMES, check_resamples, is_collection
+from .option_checks import COMPARISON_RESAMPLES, OVERLAP, SLICE_NAMES, check_resamples, is_collection, named
 from .options import SPECS, Options, check_span_options, check_tag_options, flag_name, in_words
 
 
@@ -149,10 +149,10 @@ def _main(argv: Sequence[str] | None, prog: str) -> int:
 def _slices_without_their_data(given: dict) -> str | None:
     """What a slice needs that the command line gives by a flag or not at all, in its words (the option's own
     messages name the Python keywords `seen=` and `groups=`); None otherwise."""
-    slices = given.get("slices") or ()
+    slices = [named(name, SLICE_NAMES) or name for name in given.get("slices") or ()]  # (--slices SEEN too)
     # Where the option's own checks would name something else first (a slice's name, partial_credit's overlap),
     # their message stands, as it did.
-    seen_first = set(slices) <= set(SLICE_NAMES) and given.get("partial_credit") != OVERLAP
+    seen_first = set(slices) <= set(SLICE_NAMES) and named(given.get("partial_credit"), (OVERLAP,)) is None
     if "seen" in slices and given.get("seen") is None and seen_first:
         return (
             "--slices seen needs --seen FILE, the entity texts that count as seen (a training set's, say), one a "
