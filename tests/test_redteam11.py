@@ -4,13 +4,15 @@ GREEDY_SHAPES, a guard of the rewritten greedy pairing on shapes its tests did n
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from test_greedy import plain_greedy
 
-from nerscore import Options, Span, cli, pair, pair_greedy
+from nerscore import Options, Scheme, Span, cli, compute_semeval, pair, pair_greedy
+from nerscore.schemes import BEGIN, INSIDE
 
 # pair_greedy's bisection takes references in order where each ends before the next starts, and an extent met as a
 # unit shared: a Span built by hand with an empty extent (which as_span refuses) broke both. A prediction (6, 6)
@@ -159,3 +161,22 @@ def test_a_surrogate_in_a_text_stream_is_refused_at_its_line(
     assert cli.main(flags) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err, captured
+
+
+# A sentence given as one string (6c56bd3) was told by tags some built-in scheme reads: with a scheme built by
+# hand, its own prefixes were no tag, and 'X-PER Y-PER O' was scored as one entity of type 'PER Y-PER O'.
+_XY = Scheme("XY", {"X": BEGIN, "Y": INSIDE}, r"XY*")
+HAND_BUILT_SCHEME_STRINGS = [
+    pytest.param(["X-PER Y-PER O"], {}, "3 tags apart by white space", id="prefix-first"),
+    pytest.param(["PER-X PER-Y"], {"suffix": True}, "2 tags apart by white space", id="prefix-after"),
+    pytest.param([1], {"label_list": ["O", "X-PER Y-PER"]}, "id 1 is label_list's 'X-PER Y-PER'", id="ids"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "options", "message"), HAND_BUILT_SCHEME_STRINGS)
+def test_a_sentence_as_one_string_of_a_hand_built_schemes_tags_is_refused(sentence, options: dict, message: str):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        compute_semeval(predictions=[sentence], references=[sentence], scheme=_XY, **options)
+    # A type holding a space between words that are no tags stays a type.
+    result = compute_semeval(predictions=[["X-New York"]], references=[["X-New York"]], scheme=_XY, per_type=True)
+    assert result["New York_strict_f1"] == 1.0
