@@ -301,6 +301,10 @@ def check_slice_edges(name: str, value: Any) -> dict[str, tuple[int, ...]] | Non
         slice_name = named(key, tuple(DEFAULT_SLICE_EDGES))
         if slice_name is None:
             raise ValueError(f"slice_edges must be {expected}, found the key {shown(key)}")
+        if slice_name in edges:  # names in any case: 'seen' and 'SEEN' are one key, whose edges cannot be both
+            raise ValueError(
+                f"slice_edges names {slice_name!r} twice (in another case: {shown(key)}); expected it once"
+            )
         if not is_collection(given):
             raise ValueError(f"slice_edges[{slice_name!r}] must be {expected}, found {shown(given)}")
         numbers_given = list(itertools.islice(given, MAX_SLICE_EDGES + 1))

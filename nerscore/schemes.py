@@ -130,7 +130,7 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
         raise InvalidInputError(f"{not_a_tag(tag)}: {expected}")
     if tag == OUTSIDE.lower():
         raise InvalidInputError("found tag 'o'; the outside tag is an uppercase 'O'")
-    if several := tags_in_one(tag):
+    if several := tags_in_one(tag, scheme):
         raise InvalidInputError(
             f"found tag {shown(tag)}, {several} tags apart by white space; expected one tag per token ({ONE_STRING})"
         )
@@ -164,12 +164,19 @@ def parse_tag(tag: Any, scheme: Scheme = IOB2, suffix: bool = False) -> tuple[st
 ONE_STRING = "a sentence given as one string? did you mean str.split()?"
 
 
-def tags_in_one(value: Any) -> int:
-    """How many tags a string holds apart by white space, each read by some scheme, prefix before or after the
-    type (`"B-PER I-PER O"`: 3, a sentence given as one string, which would read as one tag of type "PER I-PER O"
-    or one letter a token); 0 for anything else (`"B-New York"`: its type holds a space, "York" is no tag)."""
+def tags_in_one(value: Any, scheme: Scheme | None = None) -> int:
+    """How many tags a string holds apart by white space, each read by some scheme (or `scheme`, one built by hand),
+    prefix before or after the type (`"B-PER I-PER O"`: 3, a sentence given as one string, which would read as one
+    tag of type "PER I-PER O" or one letter a token); 0 for anything else (`"B-New York"`: "York" is no tag)."""
     pieces = value.split() if isinstance(value, str) else ()
-    readable = len(pieces) > 1 and all(read_by_no_scheme(piece) is None for piece in set(pieces))
+    if len(pieces) < 2:
+        return 0
+    own = () if scheme is None else [f"{prefix}-" for prefix in scheme.roles] + [f"-{p}" for p in scheme.roles]
+    readable = all(
+        read_by_no_scheme(piece) is None
+        or any(len(piece) > len(p) and p in (piece[: len(p)], piece[-len(p) :]) for p in own)
+        for piece in set(pieces)
+    )
     return len(pieces) if readable else 0
 
 

@@ -170,3 +170,22 @@ def check_spans(name: str, spans: Any) -> None:
     for index, span in enumerate(spans):
         if not isinstance(span, Span):
             raise InvalidInputError(f"{name}[{index}] is {shown(span)} ({type(span).__name__}); expected a Span {made}")
+        # Built by hand, an empty extent (3, 3) or fragments out of order: what as_span refuses, which pairing's
+        # bisections take as in order (pair_greedy paired Span(6, 6) with Span(5, 8), sharing no unit).
+        if not span.start < span.end or (span.fragments and not _fragments_apart(span)):
+            raise InvalidInputError(
+                f"{name}[{index}] is {shown(span)}; expected start < end (end exclusive) and fragments, where given, "
+                f"two or more sorted and apart from start to end {made}"
+            )
+
+
+def _fragments_apart(span: Span) -> bool:
+    """Whether a Span's fragments are as `fragment_span` makes them (docs/scoring.md §12)."""
+    pieces = span.fragments
+    return (
+        len(pieces) > 1
+        and pieces[0][0] == span.start
+        and pieces[-1][1] == span.end
+        and all(start < end for start, end in pieces)
+        and all(before[1] < after[0] for before, after in pairwise(pieces))
+    )
