@@ -23,7 +23,7 @@ import numpy as np
 from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
 from ..options import Options
-from ..pairing.rules import SCENARIO_INDEX, SCENARIOS, overlap_kept, pair_overlapping, scenario_of
+from ..pairing.rules import SCENARIO_INDEX, Scenario, overlap_kept, pair_overlapping, scenario_of
 from ..schemes import TagTable
 from ..span import Span
 from ..table import reducers
@@ -37,7 +37,6 @@ from .inputs import Batch, lengths
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add. (2**16: 0.8 ms
 # more of plain compute's 24 on 20,000 x 20 tags; 2**18: 0.2-0.5 ms less, noisy, for twice the memory.)
 _CHUNK_TOKENS = 1 << 17
-_I, _II, _III, _IV, _V, _VI = range(len(SCENARIOS))
 
 
 def count_tags(
@@ -424,7 +423,7 @@ def pair_flat(
         exact_r = np.flatnonzero(key_p[found] == key_r) if len(key_p) else np.zeros(0, dtype=np.intp)
     exact_p = found[exact_r]
     same_r, same_p = references.select(exact_r), predictions.select(exact_p)
-    add(np.where(same_r.type_id == same_p.type_id, _I, _IV), same_r, same_p)
+    add(np.where(same_r.type_id == same_p.type_id, Scenario.I, Scenario.IV), same_r, same_p)
 
     left_r = np.ones(len(references.start), dtype=bool)
     left_r[exact_r] = False
@@ -440,8 +439,8 @@ def pair_flat(
 
     missed = r_degree == 0
     spurious = p_degree == 0
-    add(_III, rest_r.select(np.flatnonzero(missed)), None)
-    add(_II, None, rest_p.select(np.flatnonzero(spurious)))
+    add(Scenario.III, rest_r.select(np.flatnonzero(missed)), None)
+    add(Scenario.II, None, rest_p.select(np.flatnonzero(spurious)))
     partner = np.minimum(r_first, max(len(rest_p.start) - 1, 0))
     simple = (r_degree == 1) & (p_degree[partner] == 1) if len(rest_p.start) else np.zeros_like(missed)
     below = np.zeros_like(simple)
@@ -453,12 +452,12 @@ def pair_flat(
         below[simple] = ~overlap_kept(shared, ends_r - starts_r, min_overlap)
         simple &= ~below
         unpaired_p = partner[below]
-        add(_III, rest_r.select(below), None)
-        add(_II, None, rest_p.select(unpaired_p))
+        add(Scenario.III, rest_r.select(below), None)
+        add(Scenario.II, None, rest_p.select(unpaired_p))
         spurious[unpaired_p] = True  # settled: not part of a fork
     simple_at = np.flatnonzero(simple)
     simple_r, simple_p = rest_r.select(simple_at), rest_p.select(partner[simple_at])
-    add(np.where(simple_r.type_id == simple_p.type_id, _V, _VI), simple_r, simple_p)
+    add(np.where(simple_r.type_id == simple_p.type_id, Scenario.V, Scenario.VI), simple_r, simple_p)
 
     forked_r = ~missed & ~simple & ~below
     forked_p = ~spurious
@@ -469,19 +468,15 @@ def pair_flat(
         taken_r = {r.start for r, _ in paired}
         taken_p = {p.start for _, p in paired}
         rows: list[tuple[Any, ...]] = [
-            (
-                SCENARIO_INDEX[scenario_of(r, p)],
-                r.entity_type,
-                p.entity_type,
-                r.start,
-                r.end,
-                p.start,
-                p.end,
-            )
+            (SCENARIO_INDEX[scenario_of(r, p)], r.entity_type, p.entity_type, r.start, r.end, p.start, p.end)
             for r, p in paired
         ]
-        rows += [(_III, r.entity_type, none, r.start, r.end, none, none) for r in chain_r if r.start not in taken_r]
-        rows += [(_II, none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p]
+        rows += [
+            (Scenario.III, r.entity_type, none, r.start, r.end, none, none) for r in chain_r if r.start not in taken_r
+        ]
+        rows += [
+            (Scenario.II, none, p.entity_type, none, none, p.start, p.end) for p in chain_p if p.start not in taken_p
+        ]
         groups.append(tuple(np.array(column, dtype=np.int64) for column in zip(*rows)))
     return groups
 

@@ -13,14 +13,13 @@ import numpy as np
 
 from ..error_table import ErrorTable
 from ..grouping import run_bounds, run_starts
-from ..pairing.rules import SCENARIOS, overlap_edges, overlap_kept
+from ..pairing.rules import Scenario, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
 from .columns import Columns
 from .pairs import FlatSpans, Pairs, int_column, piece_units
 from .row_texts import RowTexts, row_texts
 
-_I = SCENARIOS.index("I")
 # Sentences are placed one after another (`placement`) while their positions stay below this; past it (spans at
 # offsets near 2**63) a reducer that needs them placed takes the sentences one by one.
 _PLACEMENT_LIMIT = 1 << 62
@@ -228,7 +227,7 @@ def errors(pairs: Pairs, columns: Columns, texts: RowTexts | None = None) -> Err
     (`row_texts.row_texts`), where already found: as the integer codes of an `ErrorTable`. Each text is read
     once however many rows name it (a prediction with its reference's boundaries shares its place in
     `RowTexts.found`), and each distinct string given one code (`ErrorTable.counted`)."""
-    wrong = np.flatnonzero(pairs.scenario != _I)
+    wrong = np.flatnonzero(pairs.scenario != Scenario.I)
     size = len(wrong)
     at: np.ndarray | slice = wrong  # the wrong rows in `texts`
     if texts is None and (columns.tokens is not None or columns.texts is not None):
