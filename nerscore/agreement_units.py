@@ -21,9 +21,9 @@ from .agreement_inputs import Annotator
 from .decoding import ROLE_FLAGS, decode_roles
 from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
-from .forms.inputs import IDS, SPANS, lengths, read_spans, read_strings, rows_of
+from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
-from .grouping import place_in_groups, ranges, run_starts
+from .grouping import lengths, place_in_groups, ranges, run_starts
 from .options import Options
 from .schemes import TagTable
 from .span import Span

@@ -97,6 +97,14 @@ def ranges(first: np.ndarray, count: np.ndarray, dtype: Any = np.int64) -> tuple
     return owner, value
 
 
+def lengths(values: Sequence[Any] | np.ndarray) -> np.ndarray:
+    """Each value's length (int64): a batch's sentences', a column's texts', entities' fragments', each group's
+    members'; a 2-D array's rows are its width, read off its shape."""
+    if isinstance(values, np.ndarray) and values.ndim > 1:
+        return np.full(values.shape[0], values.shape[1], dtype=np.int64)
+    return np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+
+
 def place_in_groups(lengths: np.ndarray, position: int) -> tuple[int, int]:
     """Where `position` of groups of `lengths` laid end to end (each sentence's tokens or entities in one flat
     array) falls: its group (the first past every empty group before it) and its place in that group."""

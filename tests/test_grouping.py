@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from nerscore.grouping import (
     joined_runs,
     key_counts,
+    lengths,
     lexsorted,
     merged_runs,
     place_in_groups,
@@ -177,3 +178,20 @@ def test_a_place_in_groups_is_that_of_the_position_laid_end_to_end(lengths: list
     position = data.draw(st.integers(0, sum(lengths) - 1))
     flat = [(group, place) for group, length in enumerate(lengths) for place in range(length)]
     assert place_in_groups(np.array(lengths, dtype=np.int64), position) == flat[position]
+
+
+# Each sentence's length (`grouping.lengths`, also each text's characters, as the entities past their text and the
+# annotators' units are measured): of lists, of texts, of a padded 2-D array (its width).
+LENGTHS = {
+    "rows": ([["B-X", "O"], [], ("O",)], [2, 0, 1]),
+    "texts": (["Ann met", "", "Bo"], [7, 0, 2]),
+    "padded-ids": (np.zeros((3, 4), np.int64), [4, 4, 4]),
+    "no-sentence": ([], []),
+    "ragged-object-array": (np.array([["B-X", "O"], ["O"]], dtype=object), [2, 1]),
+}
+
+
+@pytest.mark.parametrize(("batch", "expected"), LENGTHS.values(), ids=LENGTHS.keys())
+def test_the_lengths_of_a_batch(batch: Any, expected: list[int]) -> None:
+    measured = lengths(batch)
+    assert measured.tolist() == expected and measured.dtype == np.int64

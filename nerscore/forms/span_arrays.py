@@ -21,6 +21,7 @@ from typing import cast
 import numpy as np
 
 from ..errors import InvalidInputError
+from ..grouping import lengths
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -195,7 +196,7 @@ def entity_ends(batch: list[list]) -> tuple[np.ndarray, np.ndarray] | None:
     it cannot read them. For a batch already counted, hence valid: the ends alone are read where every entity
     gives one (a pass of `itemgetter`, not the whole reading again, which cost `labels` with `texts` half as
     much again as the count itself)."""
-    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    counts = lengths(batch)
     entities = list(chain.from_iterable(batch))
     kinds = set(map(type, entities))
     try:
@@ -237,7 +238,7 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     together) and are read at once."""
     if isinstance(batch, SpanValues):
         return batch
-    counts = np.fromiter(map(len, batch), dtype=np.int64, count=len(batch))
+    counts = lengths(batch)
     first_entity = next(chain.from_iterable(batch), None)
     if type(first_entity) is not dict or "fragments" not in first_entity:
         return _block_values(batch, counts, set())

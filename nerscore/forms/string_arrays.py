@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import run_bounds
+from ..grouping import lengths, run_bounds
 from .grounding import Haystack, every_position, ground_references, needle_of
 from .inputs import StringColumns
 
@@ -92,10 +92,10 @@ def batch_without_choice(
     # Each sentence's first position in the texts laid end to end: a found string's place in the batch. A text
     # found at one place of one sentence with one length is one text, so (place, length) names a sentence's text
     # without hashing strings.
-    origin = np.concatenate(([0], np.cumsum(np.fromiter(map(len, searched), dtype=np.int64, count=size))))
+    origin = np.concatenate(([0], np.cumsum(lengths(searched))))
     sides = []
     for strings in (strings_r, strings_p):
-        counts = np.fromiter(map(len, strings.sentences), dtype=np.int64, count=size)
+        counts = lengths(strings.sentences)
         sentence = np.repeat(np.arange(size), counts)
         types, given = strings.types, strings.texts
         needles = given
@@ -108,7 +108,7 @@ def batch_without_choice(
                 needles = [normalized.get(text) or normalized.setdefault(text, needle_of(text, True)) for text in given]
         within = list(chain.from_iterable(map(repeat, searched, counts.tolist())))
         first = np.fromiter(map(str.find, within, needles), dtype=np.int64, count=len(types))
-        length = np.fromiter(map(len, needles), dtype=np.int64, count=len(types))
+        length = lengths(needles)
         separate[sentence[length == 0]] = True  # empty once normalised: the error is located one by one
         kept = np.ones(len(types), dtype=bool)
         if keep is not None:

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
+from ..grouping import lengths
 from ..options import Options
 from ..pairing.rules import SCENARIO_INDEX, Scenario, overlap_kept, pair_overlapping, scenario_of
 from ..schemes import TagTable
@@ -31,7 +32,7 @@ from ..table.columns import NO_COLUMNS, Columns
 from ..table.pairs import FlatSpans, Pairs, SentenceFacts
 from ..table.reducers import Reduction
 from ..tally import Counted, TokenCounts
-from .inputs import Batch, lengths
+from .inputs import Batch
 
 # Sentences are scored in chunks of about this many tokens: the arrays of a chunk stay in the processor's
 # cache, so time grows linearly with the batch and memory does not grow with it at all. Tallies add. (2**16: 0.8 ms
