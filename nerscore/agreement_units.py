@@ -23,7 +23,7 @@ from .errors import InvalidInputError, shown
 from .forms.grounding import Haystack, ground_references
 from .forms.inputs import IDS, SPANS, read_spans, read_strings, rows_of
 from .forms.span_arrays import span_values
-from .grouping import lengths, place_in_groups, ranges, run_starts
+from .grouping import group_bounds, lengths, place_in_groups, ranges, run_starts
 from .options import Options
 from .schemes import TagTable
 from .span import Span
@@ -95,7 +95,7 @@ def span_labels(
     positions = [np.zeros(len(length), np.int64), length] + [p for e in read for p in (e.start, e.end)]
     sentence_of, position_of = np.concatenate(sentences), np.concatenate(positions)
     if total <= _DENSE_UNITS * len(position_of):
-        offsets = np.r_[0, np.cumsum(length)]
+        offsets = group_bounds(length)
         keys, width = offsets[sentence_of] + position_of, 0
         index, sentence, weight = keys, np.repeat(np.arange(len(length)), length), None
         units, real = total + 1, np.r_[np.ones(total, dtype=bool), False]
@@ -279,7 +279,7 @@ def tag_labels(coded: CodedTags, annotators: Sequence[Annotator], options: Optio
     sentences = len(coded.length)
     sentence = np.repeat(np.arange(sentences), coded.length)[coded.kept]
     length = np.bincount(sentence, minlength=sentences).astype(np.int64)
-    offsets = np.r_[0, np.cumsum(length)]
+    offsets = group_bounds(length)
     units = len(sentence)
     wanted = np.ones(len(coded.type_names), dtype=bool)
     if options.labels is not None:

@@ -105,6 +105,12 @@ def lengths(values: Sequence[Any] | np.ndarray) -> np.ndarray:
     return np.fromiter(map(len, values), dtype=np.int64, count=len(values))
 
 
+def group_bounds(counts: np.ndarray) -> np.ndarray:
+    """Where each group of `counts` members begins, its members laid end to end, and the total last (int64): group
+    k is [bounds[k], bounds[k + 1])."""
+    return np.concatenate(([0], np.cumsum(counts, dtype=np.int64)))
+
+
 def place_in_groups(lengths: np.ndarray, position: int) -> tuple[int, int]:
     """Where `position` of groups of `lengths` laid end to end (each sentence's tokens or entities in one flat
     array) falls: its group (the first past every empty group before it) and its place in that group."""

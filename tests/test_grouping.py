@@ -14,6 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from nerscore.grouping import (
+    group_bounds,
     joined_runs,
     key_counts,
     lengths,
@@ -195,3 +196,18 @@ LENGTHS = {
 def test_the_lengths_of_a_batch(batch: Any, expected: list[int]) -> None:
     measured = lengths(batch)
     assert measured.tolist() == expected and measured.dtype == np.int64
+
+
+# Each group's bounds laid end to end (`grouping.group_bounds`): where each begins, the total last, int64 whatever
+# the counts' type (a mask's running count, as the ids' kept tags).
+GROUP_BOUNDS = {
+    "groups": (np.array([2, 0, 3], np.int64), [0, 2, 2, 5]),
+    "no-group": (np.zeros(0, np.int64), [0]),
+    "a-mask": (np.array([True, False, True]), [0, 1, 1, 2]),
+}
+
+
+@pytest.mark.parametrize(("counts", "expected"), GROUP_BOUNDS.values(), ids=GROUP_BOUNDS.keys())
+def test_group_bounds(counts: np.ndarray, expected: list[int]) -> None:
+    bounds = group_bounds(counts)
+    assert bounds.tolist() == expected and bounds.dtype == np.int64

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError, located
-from ..grouping import ranges, run_bounds, run_starts
+from ..grouping import group_bounds, ranges, run_bounds, run_starts
 from ..pairing import rules as pairing
 from ..pairing.dense import dense_sentences
 from ..pairing.overlaps import FLOOR
@@ -364,7 +364,7 @@ def sentences_apart(
     extent = high - low  # 0 <= low <= high < 2**63: never wraps
     if extent.max(initial=0) >= limit:
         return None
-    shift = np.concatenate(([0], np.cumsum(extent)))
+    shift = group_bounds(extent)
     # Each extent below `limit` <= 2**62: the sums pass `limit` before any could wrap past 2**63.
     if shift.max() >= limit:
         return None

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..decoding import kept_types
-from ..grouping import lengths
+from ..grouping import group_bounds, lengths
 from ..span import merged_fragments
 from .inputs import TYPE_KEYS
 
@@ -258,7 +258,7 @@ def _sorted_columns(
     unsorted = (owner[1:] == owner[:-1]) & (start[1:] <= end[:-1])
     if unsorted.any():
         start, end, pieces, owner = _merged(start, end, pieces.copy(), owner, np.unique(owner[1:][unsorted]))
-    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    offsets = group_bounds(pieces)
     if not _extents_agree(entities, plain, start[offsets[:-1]], end[offsets[1:] - 1]):
         return None
     return start, end, pieces
@@ -269,7 +269,7 @@ def _merged(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The fragments with those of `entities` (whose fragments are out of order, touch or overlap) sorted and
     merged (`span.merged_fragments`, docs/scoring.md §12), each such entity in Python: they are few."""
-    offsets = np.concatenate(([0], np.cumsum(pieces)))
+    offsets = group_bounds(pieces)
     keep = np.ones(len(start), dtype=bool)
     added_start: list[int] = []
     added_end: list[int] = []

@@ -21,7 +21,7 @@ from typing import cast
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import lengths
+from ..grouping import group_bounds, lengths
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -128,8 +128,8 @@ def span_pairs(
     if listed is not None:
         columns_r, columns_p = (_keep_types(columns, listed[columns.type_id]) for columns in (columns_r, columns_p))
 
-    offsets_r = np.concatenate(([0], np.cumsum(columns_r.counts)))
-    offsets_p = np.concatenate(([0], np.cumsum(columns_p.counts)))
+    offsets_r = group_bounds(columns_r.counts)
+    offsets_p = group_bounds(columns_p.counts)
     parts: list[Pairs] = []
     for first, last in pairwise(chunk_bounds(offsets_r + offsets_p, _CHUNK_ENTITIES)):
         if first == last:
@@ -186,7 +186,7 @@ def _span_lists(columns: SpanValues) -> list[list[Span]]:
     """One side's columns as each sentence's list of `Span`s, for the readable path."""
     values = zip(columns.start.tolist(), columns.end.tolist(), columns.type_id.tolist())
     spans = [Span(start, end, columns.type_names[type_id]) for start, end, type_id in values]
-    bounds = np.concatenate(([0], np.cumsum(columns.counts))).tolist()
+    bounds = group_bounds(columns.counts).tolist()
     return [spans[a:b] for a, b in pairwise(bounds)]
 
 
@@ -242,7 +242,7 @@ def _side_values(batch: list[list] | SpanValues) -> SpanValues | FragmentValues 
     first_entity = next(chain.from_iterable(batch), None)
     if type(first_entity) is not dict or "fragments" not in first_entity:
         return _block_values(batch, counts, set())
-    bounds = chunk_bounds(np.concatenate(([0], np.cumsum(counts))), _BLOCK_ENTITIES)
+    bounds = chunk_bounds(group_bounds(counts), _BLOCK_ENTITIES)
     parts: list[SpanValues | FragmentValues] = []
     kinds: set[type] = set()
     for first, last in pairwise(bounds):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import lengths, run_bounds
+from ..grouping import group_bounds, lengths, run_bounds
 from .grounding import Haystack, every_position, ground_references, needle_of
 from .inputs import StringColumns
 
@@ -92,7 +92,7 @@ def batch_without_choice(
     # Each sentence's first position in the texts laid end to end: a found string's place in the batch. A text
     # found at one place of one sentence with one length is one text, so (place, length) names a sentence's text
     # without hashing strings.
-    origin = np.concatenate(([0], np.cumsum(lengths(searched))))
+    origin = group_bounds(lengths(searched))
     sides = []
     for strings in (strings_r, strings_p):
         counts = lengths(strings.sentences)

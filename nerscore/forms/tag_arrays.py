@@ -22,7 +22,7 @@ import numpy as np
 
 from ..decoding import ROLE_FLAGS, decode_roles, tag_table
 from ..errors import InvalidInputError
-from ..grouping import lengths
+from ..grouping import group_bounds, lengths
 from ..options import Options
 from ..pairing.rules import SCENARIO_INDEX, Scenario, overlap_kept, pair_overlapping, scenario_of
 from ..schemes import TagTable
@@ -79,7 +79,7 @@ def tag_pairs(
     None if the input is invalid. `sentence_lengths`, each sentence's number of tags if known (measuring them
     again took 0.6 ms of a 30 ms call on 20,000 sentences)."""
     measured = lengths(references) if sentence_lengths is None else _length_array(sentence_lengths)
-    offsets = np.concatenate(([0], np.cumsum(measured, dtype=np.int64)))
+    offsets = group_bounds(measured)
     bounds = chunk_bounds(offsets, _CHUNK_TOKENS)
     table = tag_table(options)  # `labels` applied: a tag of a type left out reads as O
     labels = options.label_list
@@ -346,7 +346,7 @@ def _id_codes(
         return None
     kept = ids_r != options.ignore_index
     ids_p, ids_r = ids_p[kept], ids_r[kept]
-    offsets = np.concatenate(([0], np.cumsum(kept)))[offsets]
+    offsets = group_bounds(kept)[offsets]
     # Ids to codes by binary search in the sorted ids: time and memory follow the input and label_list, not
     # the size of the id values (a table indexed by id would take gigabytes for an id of 10**9).
     order = np.argsort(ids, kind="stable")

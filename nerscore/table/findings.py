@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 
 from ..error_table import ErrorTable
-from ..grouping import run_bounds, run_starts
+from ..grouping import group_bounds, run_bounds, run_starts
 from ..pairing.rules import Scenario, overlap_edges, overlap_kept
 from ..span import Span, shared_units
 from ..tally import Diagnostics, Row
@@ -155,7 +155,7 @@ def placement(pairs: Pairs) -> tuple[np.ndarray, np.ndarray] | None:
     # so the sum can neither wrap nor reach it.
     if extent.max(initial=0) >= _PLACEMENT_LIMIT // max(sentences, 1):
         return None
-    shift = np.concatenate(([0], np.cumsum(extent)))
+    shift = group_bounds(extent)
     return shift[:-1], shift[:-1] - low
 
 
