@@ -87,11 +87,16 @@ def lexsorted(*columns: np.ndarray) -> np.ndarray:
     return np.lexsort(columns[::-1])
 
 
+def owners(counts: Sequence[int] | np.ndarray, dtype: Any = np.int64) -> np.ndarray:
+    """Each member's group, of groups of `counts` members laid end to end: k repeated counts[k] times."""
+    return np.repeat(np.arange(len(counts), dtype=dtype), counts)
+
+
 def ranges(first: np.ndarray, count: np.ndarray, dtype: Any = np.int64) -> tuple[np.ndarray, np.ndarray]:
     """The ranges first[k], first[k] + 1, ..., first[k] + count[k] - 1 laid end to end (none where count[k] <= 0),
     as two arrays of `dtype`: each value's k, and the value."""
     count = np.maximum(count, 0)
-    owner = np.repeat(np.arange(len(count), dtype=dtype), count)
+    owner = owners(count, dtype)
     value = np.arange(len(owner), dtype=dtype)
     value += np.repeat((np.asarray(first) - (np.cumsum(count) - count)).astype(dtype), count)
     return owner, value

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .grouping import lengths
+from .grouping import lengths, owners
 from .measures import EXACT_FLOATS, Rule, possible_actual
 from .options import EVALUATION_SCHEMES, OVERLAP, Options
 from .pairing.rules import SCENARIO_INDEX
@@ -192,7 +192,7 @@ class _Stack:
             )
             scenario = np.fromiter(map(SCENARIO_INDEX.__getitem__, scenarios), np.int64, size)
             parts.append((scenario, *side_ids, np.fromiter(cells.values(), np.int64, size)))
-        tally = np.repeat(np.arange(len(tallies)), lengths([part[0] for part in parts]))
+        tally = owners(lengths([part[0] for part in parts]))
         empty = np.zeros(0, dtype=np.int64)
         scenario, reference, predicted, number = (np.concatenate([empty, *column]) for column in zip(*parts))
         # CellColumns.of's bound, with room for a float sum's rounding: every count then stays exact.

@@ -20,6 +20,7 @@ from nerscore.grouping import (
     lengths,
     lexsorted,
     merged_runs,
+    owners,
     place_in_groups,
     ranges,
     run_bounds,
@@ -211,3 +212,18 @@ GROUP_BOUNDS = {
 def test_group_bounds(counts: np.ndarray, expected: list[int]) -> None:
     bounds = group_bounds(counts)
     assert bounds.tolist() == expected and bounds.dtype == np.int64
+
+
+# Each member's group (`grouping.owners`): k repeated counts[k] times, in the dtype asked (the token -> sentence
+# table of the tag path is int32).
+OWNERS = {
+    "groups": ([2, 0, 3], np.int64, [0, 0, 2, 2, 2]),
+    "no-group": ([], np.int64, []),
+    "int32": (np.array([1, 2]), np.int32, [0, 1, 1]),
+}
+
+
+@pytest.mark.parametrize(("counts", "dtype", "expected"), OWNERS.values(), ids=OWNERS.keys())
+def test_owners(counts: Any, dtype: Any, expected: list[int]) -> None:
+    owner = owners(counts, dtype)
+    assert owner.tolist() == expected and owner.dtype == dtype

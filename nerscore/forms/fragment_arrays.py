@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..grouping import ranges, run_bounds, run_starts
+from ..grouping import owners, ranges, run_bounds, run_starts
 from ..options import Options
 from ..pairing import rules as pairing
 from ..pairing.rules import Scenario, scenario_codes
@@ -52,7 +52,7 @@ def fragment_pairs(
     )
     sides = []
     for read, type_id in zip((read_r, read_p), ids):
-        sentence = np.repeat(np.arange(len(read.counts)), read.counts)
+        sentence = owners(read.counts)
         keep = np.ones(len(type_id), dtype=bool) if listed is None else listed[type_id]
         sides.append((sentence, type_id, read.pieces, read.start, read.end, keep))
     classes_r, classes_p, twins = _folded(sides[0], sides[1])

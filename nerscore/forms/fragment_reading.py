@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..decoding import kept_types
-from ..grouping import group_bounds, lengths
+from ..grouping import group_bounds, lengths, owners
 from ..span import merged_fragments
 from .inputs import TYPE_KEYS
 
@@ -241,7 +241,7 @@ def _general_columns(entities: list[dict], held: list) -> tuple[np.ndarray, np.n
         return None
     pieces = np.ones(len(entities), dtype=np.int64)
     pieces[~plain] = counts
-    owner = np.repeat(np.arange(len(entities)), pieces)
+    owner = owners(pieces)
     from_plain = plain[owner]
     start, end = np.empty(len(owner), np.int64), np.empty(len(owner), np.int64)
     start[from_plain], end[from_plain] = plain_bounds
@@ -254,7 +254,7 @@ def _sorted_columns(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fragments of every entity (`pieces` each, in runs) sorted and merged, checked against the extents
     given beside them."""
-    owner = np.repeat(np.arange(len(entities)), pieces)
+    owner = owners(pieces)
     unsorted = (owner[1:] == owner[:-1]) & (start[1:] <= end[:-1])
     if unsorted.any():
         start, end, pieces, owner = _merged(start, end, pieces.copy(), owner, np.unique(owner[1:][unsorted]))

@@ -21,7 +21,7 @@ from typing import cast
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import group_bounds, lengths
+from ..grouping import group_bounds, lengths, owners
 from ..options import Options
 from ..span import Span
 from ..table import reducers
@@ -104,7 +104,7 @@ def span_pairs(
     if isinstance(read_r, FragmentValues) or isinstance(read_p, FragmentValues):
         # Discontinuous entities (docs/scoring.md §12): their sentences as fragments, the others as spans.
         sides = [_as_fragments(read) for read in (read_r, read_p)]
-        sentence_r, sentence_p = (np.repeat(np.arange(len(side.counts)), side.counts) for side in sides)
+        sentence_r, sentence_p = (owners(side.counts) for side in sides)
         held = np.zeros(len(sides[0].counts), dtype=bool)
         held[sentence_r[sides[0].pieces > 1]] = True
         held[sentence_p[sides[1].pieces > 1]] = True
@@ -351,7 +351,7 @@ def _as_fragments(read: SpanValues | FragmentValues) -> FragmentValues:
 
 
 def _keep_types(columns: SpanValues, keep: np.ndarray) -> SpanValues:
-    sentence = np.repeat(np.arange(len(columns.counts)), columns.counts)
+    sentence = owners(columns.counts)
     counts = np.bincount(sentence[keep], minlength=len(columns.counts))
     return SpanValues(columns.start[keep], columns.end[keep], columns.type_id[keep], columns.type_names, counts)
 
@@ -402,8 +402,7 @@ def _moved(
     (start, end) order with their sentences; None where the positions would not stay below `_POSITION_LIMIT`
     (the readable path then counts the chunk)."""
     size = len(references.counts)
-    sentence_r = np.repeat(np.arange(size), references.counts)
-    sentence_p = np.repeat(np.arange(size), predictions.counts)
+    sentence_r, sentence_p = owners(references.counts), owners(predictions.counts)
     apart = sentences_apart(
         size,
         [(sentence_r, references.start, references.end), (sentence_p, predictions.start, predictions.end)],

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import group_bounds, lengths, run_bounds
+from ..grouping import group_bounds, lengths, owners, run_bounds
 from .grounding import Haystack, every_position, ground_references, needle_of
 from .inputs import StringColumns
 
@@ -96,7 +96,7 @@ def batch_without_choice(
     sides = []
     for strings in (strings_r, strings_p):
         counts = lengths(strings.sentences)
-        sentence = np.repeat(np.arange(size), counts)
+        sentence = owners(counts)
         types, given = strings.types, strings.texts
         needles = given
         if normalize:
@@ -141,7 +141,7 @@ def batch_without_choice(
     is_prediction = np.concatenate((np.zeros(len(place_r), dtype=bool), np.ones(int(found_p.sum()), dtype=bool)))
     by_key = np.lexsort((is_prediction, key_type, key_length, key_place))  # twins first, by place of listing
     bounds = run_bounds(key_place[by_key], key_length[by_key], key_type[by_key])
-    key = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))  # of each entry in by_key's order
+    key = owners(np.diff(bounds))  # of each entry in by_key's order
     twins = np.bincount(key[~is_prediction[by_key]], minlength=key[-1] + 1 if len(key) else 0)
     predicted = np.bincount(key[is_prediction[by_key]], minlength=len(twins))
     key_of = np.empty(len(by_key), dtype=np.int64)

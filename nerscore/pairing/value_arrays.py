@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidInputError
-from ..grouping import run_bounds
+from ..grouping import ranges, run_bounds
 from ..span import Span
 from .dense import dense_sentences, large_enough
 from .overlaps import ARRAY_PAIR_BYTES, check_pairs_fit, kept_pairs
@@ -210,8 +210,7 @@ def unfolded(columns: tuple, r_count: np.ndarray, p_count: np.ndarray, i: np.nda
     first_r, first_p = np.zeros(len(r_count) + 1, np.int64), np.zeros(len(p_count) + 1, np.int64)
     first_r[rows + 1], first_p[kept + 1] = r_count[rows], p_count[kept]
     first_r, first_p = np.cumsum(first_r), np.cumsum(first_p)
-    edge = np.repeat(np.arange(len(i)), copy_edges)
-    within = np.arange(len(edge)) - np.repeat(np.cumsum(copy_edges) - copy_edges, copy_edges)
+    edge, within = ranges(np.zeros(len(i), np.int64), copy_edges)  # each copy pair's edge, its place among the edge's
     copy_i = first_r[i[edge]] + within // count_p[edge]
     copy_j = first_p[j[edge]] + within % count_p[edge]
     copies = [np.repeat(column[rows], r_count[rows]) for column in columns[:3]]
